@@ -1,0 +1,199 @@
+"""The operation catalog: every REST operation, once.
+
+The API routes, the role checks, the MCP tools and the web client all read this list, so a new
+operation is added here and appears everywhere. ``input`` is the one model a caller fills: fields
+named in the path template go in the path, the rest go in the query string (GET, DELETE) or the
+JSON body (POST, PATCH, PUT).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from pydantic import BaseModel, Field
+
+from launchpod.contracts.catalog import AvailabilityZoneListView, InstanceTypeListView
+from launchpod.contracts.clusters import ClusterListView, ClusterView, CreateClusterRequest
+from launchpod.contracts.common import AvailabilityZoneName, ClusterName, Contract, OperationId, Role
+from launchpod.contracts.operations import (
+    CancelOperationRequest,
+    OperationAcceptedView,
+    OperationListView,
+    OperationStatus,
+    OperationView,
+)
+
+
+class NoInput(Contract):
+    """This operation takes no input."""
+
+
+class ClusterRef(Contract):
+    name: ClusterName
+
+
+class OperationRef(Contract):
+    operationId: OperationId
+
+
+class CancelOperationInput(CancelOperationRequest):
+    operationId: OperationId
+
+
+class ListOperationsInput(Contract):
+    cluster: ClusterName | None = Field(default=None, description="only operations on this cluster")
+    status: OperationStatus | None = None
+    limit: int = Field(default=50, ge=1, le=200)
+
+
+class InstanceTypesInput(Contract):
+    zone: AvailabilityZoneName | None = Field(default=None, description="only types offered in this zone")
+
+
+class HealthView(Contract):
+    status: str = "ok"
+    version: str
+
+
+@dataclass(frozen=True)
+class CatalogEntry:
+    id: str
+    method: str
+    path: str
+    summary: str
+    input: type[BaseModel]
+    response: type[BaseModel]
+    role: Role | None  # None: no token needed (health only)
+    mutates: bool = False
+    destructive: bool = False
+    idempotent: bool = True
+    tags: tuple[str, ...] = ()
+    accepted: bool = field(default=False)  # answers 202 with an operation
+
+    @property
+    def path_params(self) -> tuple[str, ...]:
+        return tuple(re.findall(r"{(\w+)}", self.path))
+
+    @property
+    def status_tool(self) -> str | None:
+        return "get_operation" if self.accepted else None
+
+    @property
+    def description(self) -> str:
+        text = self.summary
+        if self.accepted:
+            text += (
+                " Answers with an operation; the work is done only when get_operation reports"
+                " SUCCEEDED (or FAILED/CANCELLED). Use wait_for_operation to follow it."
+            )
+        return text
+
+
+CATALOG: tuple[CatalogEntry, ...] = (
+    CatalogEntry(
+        "health", "GET", "/api/health", "Liveness of the API.", NoInput, HealthView, None, tags=("meta",)
+    ),
+    CatalogEntry(
+        "list_availability_zones",
+        "GET",
+        "/api/catalog/availability-zones",
+        "List the region's availability zones with their zone ids.",
+        NoInput,
+        AvailabilityZoneListView,
+        Role.VIEWER,
+        tags=("catalog",),
+    ),
+    CatalogEntry(
+        "list_instance_types",
+        "GET",
+        "/api/catalog/instance-types",
+        "List HyperPod instance types and the zones that offer each.",
+        InstanceTypesInput,
+        InstanceTypeListView,
+        Role.VIEWER,
+        tags=("catalog",),
+    ),
+    CatalogEntry(
+        "list_clusters",
+        "GET",
+        "/api/clusters",
+        "List clusters with EKS and HyperPod status read from AWS.",
+        NoInput,
+        ClusterListView,
+        Role.VIEWER,
+        tags=("clusters",),
+    ),
+    CatalogEntry(
+        "get_cluster",
+        "GET",
+        "/api/clusters/{name}",
+        "Get one cluster with EKS and HyperPod status read from AWS.",
+        ClusterRef,
+        ClusterView,
+        Role.VIEWER,
+        tags=("clusters",),
+    ),
+    CatalogEntry(
+        "create_cluster",
+        "POST",
+        "/api/clusters",
+        "Create the EKS control plane of a new cluster: network, IAM role, EKS, OIDC, access entry, core add-ons.",
+        CreateClusterRequest,
+        OperationAcceptedView,
+        Role.ADMIN,
+        mutates=True,
+        accepted=True,
+        tags=("clusters",),
+    ),
+    CatalogEntry(
+        "list_operations",
+        "GET",
+        "/api/operations",
+        "List operations, newest first, optionally by cluster and status.",
+        ListOperationsInput,
+        OperationListView,
+        Role.VIEWER,
+        tags=("operations",),
+    ),
+    CatalogEntry(
+        "get_operation",
+        "GET",
+        "/api/operations/{operationId}",
+        "Get an operation with every phase: status, times, attempts and errors. Decides completion.",
+        OperationRef,
+        OperationView,
+        Role.VIEWER,
+        tags=("operations",),
+    ),
+    CatalogEntry(
+        "retry_operation",
+        "POST",
+        "/api/operations/{operationId}/retry",
+        "Resume a FAILED or CANCELLED operation from the phase that did not finish.",
+        OperationRef,
+        OperationAcceptedView,
+        Role.OPERATOR,
+        mutates=True,
+        accepted=True,
+        tags=("operations",),
+    ),
+    CatalogEntry(
+        "cancel_operation",
+        "POST",
+        "/api/operations/{operationId}/cancel",
+        "Stop a running operation. Resources already created are kept; retry resumes it.",
+        CancelOperationInput,
+        OperationView,
+        Role.OPERATOR,
+        mutates=True,
+        destructive=True,
+        tags=("operations",),
+    ),
+)
+
+BY_ID = {entry.id: entry for entry in CATALOG}
+
+
+def entry(op_id: str) -> CatalogEntry:
+    return BY_ID[op_id]

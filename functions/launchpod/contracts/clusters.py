@@ -1,0 +1,95 @@
+"""Cluster requests and views."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Literal
+
+from pydantic import Field, model_validator
+
+from launchpod.contracts.common import (
+    AvailabilityZoneName,
+    Cidr,
+    ClusterName,
+    Contract,
+    KubernetesVersion,
+)
+
+ControlPlaneLogType = Literal["api", "audit", "authenticator", "controllerManager", "scheduler"]
+
+
+class NetworkRequest(Contract):
+    """Either a new VPC (give a CIDR, or take the default) or an existing VPC and its subnets."""
+
+    vpcCidr: Cidr | None = Field(default=None, description="CIDR of a new VPC; default 10.192.0.0/16.")
+    vpcId: str | None = Field(default=None, pattern=r"^vpc-[0-9a-f]{8,17}$")
+    subnetIds: list[str] | None = Field(
+        default=None, description="Existing private subnets in at least two availability zones."
+    )
+
+    @model_validator(mode="after")
+    def _one_way(self) -> NetworkRequest:
+        if self.vpcId and self.vpcCidr:
+            raise ValueError("give vpcCidr for a new VPC or vpcId and subnetIds to reuse one, not both")
+        if bool(self.vpcId) != bool(self.subnetIds):
+            raise ValueError("to reuse a VPC give both vpcId and subnetIds (private subnets in two or more zones)")
+        if self.subnetIds is not None and len(set(self.subnetIds)) < 2:
+            raise ValueError("give at least two distinct subnetIds, in different availability zones")
+        return self
+
+
+class CreateClusterRequest(Contract):
+    """Create the EKS control plane for a HyperPod cluster."""
+
+    name: ClusterName
+    availabilityZones: list[AvailabilityZoneName] = Field(
+        min_length=2,
+        max_length=3,
+        description="Zones for the control plane's subnets; EKS needs two or more.",
+        examples=[["us-east-1a", "us-east-1b"]],
+    )
+    kubernetesVersion: KubernetesVersion = "1.32"
+    network: NetworkRequest = Field(default_factory=NetworkRequest)
+    logging: list[ControlPlaneLogType] = Field(
+        default_factory=lambda: ["api", "audit", "authenticator"],
+        description="Control-plane log types sent to CloudWatch Logs.",
+    )
+    tags: dict[str, str] = Field(default_factory=dict, max_length=40)
+
+    @model_validator(mode="after")
+    def _distinct_zones(self) -> CreateClusterRequest:
+        if len(set(self.availabilityZones)) != len(self.availabilityZones):
+            raise ValueError("availabilityZones must be distinct")
+        return self
+
+
+class EksStatusView(Contract):
+    status: str = Field(description="CREATING, ACTIVE, DELETING, FAILED, UPDATING, PENDING or NOT_FOUND")
+    arn: str | None = None
+    version: str | None = None
+    endpoint: str | None = None
+    vpcId: str | None = None
+    subnetIds: list[str] = Field(default_factory=list)
+    authenticationMode: str | None = None
+    addons: dict[str, str] = Field(default_factory=dict, description="add-on name -> status")
+
+
+class HyperPodStatusView(Contract):
+    status: str = Field(description="Creating, InService, Updating, Failed, Deleting, ... or NOT_CREATED")
+    arn: str | None = None
+    nodeRecovery: str | None = None
+    failureMessage: str | None = None
+
+
+class ClusterView(Contract):
+    name: ClusterName
+    region: str
+    source: Literal["created", "imported"] = "created"
+    eks: EksStatusView
+    hyperpod: HyperPodStatusView
+    activeOperationId: str | None = None
+    createdAt: datetime | None = None
+
+
+class ClusterListView(Contract):
+    items: list[ClusterView]

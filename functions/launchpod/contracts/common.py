@@ -1,0 +1,61 @@
+"""Named types and the base model shared by every contract."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Annotated
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class Contract(BaseModel):
+    """Base of every request and view: unknown fields are refused, names are camelCase on the wire."""
+
+    model_config = ConfigDict(extra="forbid", populate_by_name=True, use_enum_values=True)
+
+
+# SageMaker's cluster-name rule; EKS accepts a superset, so one rule serves both.
+ClusterName = Annotated[
+    str,
+    Field(
+        min_length=1,
+        max_length=63,
+        pattern=r"^[a-zA-Z0-9](-*[a-zA-Z0-9])*$",
+        description="1-63 letters, digits and hyphens; starts and ends with a letter or digit.",
+        examples=["ml-team-a"],
+    ),
+]
+
+# RFC 1123 label, as Kubernetes requires for namespaces and most object names.
+K8sName = Annotated[
+    str,
+    Field(min_length=1, max_length=63, pattern=r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$", examples=["training"]),
+]
+
+OperationId = Annotated[str, Field(pattern=r"^op-[0-9a-z]{8,40}$", examples=["op-01jd3k2m4n5p6q7r"])]
+
+AvailabilityZoneName = Annotated[
+    str, Field(pattern=r"^[a-z]{2}(-[a-z]+)+-\d[a-z]$", examples=["us-east-1a"])
+]
+
+Cidr = Annotated[
+    str,
+    Field(pattern=r"^(\d{1,3}\.){3}\d{1,3}/\d{1,2}$", examples=["10.192.0.0/16"]),
+]
+
+KubernetesVersion = Annotated[str, Field(pattern=r"^1\.\d{2}$", examples=["1.32"])]
+
+
+class Role(StrEnum):
+    """What a user may do. Each role includes the ones below it."""
+
+    VIEWER = "viewer"
+    OPERATOR = "operator"
+    ADMIN = "admin"
+
+    @property
+    def rank(self) -> int:
+        return {"viewer": 0, "operator": 1, "admin": 2}[self.value]
+
+    def allows(self, needed: Role) -> bool:
+        return self.rank >= Role(needed).rank

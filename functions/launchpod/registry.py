@@ -1,0 +1,251 @@
+"""The registry: every Lambda, state machine and table Launchpod deploys, described once.
+
+``cdk/`` builds the AWS stack from it and ``sandbox/`` provisions moto from it, so the sandbox can
+never drift from what is deployed. Handlers are import strings, as in Lambda's Handler setting.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+STATEMACHINES_DIR = ROOT / "statemachines"
+
+
+@dataclass(frozen=True)
+class TableSpec:
+    key: str  # logical name; the physical name is given by the deployment
+    partition_key: str
+    sort_key: str | None = None
+    indexes: tuple[tuple[str, str, str | None], ...] = ()  # (index name, partition key, sort key)
+    stream: bool = False
+    ttl_attribute: str | None = None
+
+
+@dataclass(frozen=True)
+class FunctionSpec:
+    name: str  # logical name; "launchpod-<name>" when deployed
+    handler: str
+    description: str
+    memory: int = 256
+    timeout: int = 60
+    # IAM actions its adapters call (beyond the tables and workflows below); "*"-free by design.
+    actions: tuple[str, ...] = ()
+    tables: tuple[str, ...] = ("operations", "clusters")
+    starts_workflows: bool = False
+    kubernetes: bool = False  # needs an EKS access entry to reach cluster API servers
+    placeholder: str | None = None  # ${Placeholder} it fills in state machine definitions
+
+
+@dataclass(frozen=True)
+class StateMachineSpec:
+    name: str
+    file: str
+    description: str
+    functions: tuple[str, ...]
+    settings: dict[str, int] = field(default_factory=dict)  # non-function ${Placeholders}
+
+    @property
+    def path(self) -> Path:
+        return STATEMACHINES_DIR / self.file
+
+
+_PHASES = "launchpod.entrypoints.workflows"
+
+TABLES: tuple[TableSpec, ...] = (
+    TableSpec(
+        "operations",
+        "id",
+        indexes=(("by-target", "target", "createdAt"), ("by-status", "status", "createdAt")),
+        stream=True,
+    ),
+    TableSpec("clusters", "name"),
+    TableSpec("connections", "pk", "sk", ttl_attribute="expiresAt"),
+    TableSpec("idempotency", "id", ttl_attribute="expiration"),
+)
+
+FUNCTIONS: tuple[FunctionSpec, ...] = (
+    FunctionSpec(
+        "api",
+        "launchpod.entrypoints.api.app.handler",
+        "REST API: validation, authorization, plans, operations",
+        memory=512,
+        timeout=29,
+        actions=(
+            "ec2:DescribeAvailabilityZones",
+            "ec2:DescribeInstanceTypeOfferings",
+            "eks:DescribeCluster",
+            "eks:ListAddons",
+            "eks:DescribeAddon",
+            "sagemaker:DescribeCluster",
+            "sagemaker:ListClusters",
+            "states:StopExecution",
+        ),
+        tables=("operations", "clusters", "idempotency"),
+        starts_workflows=True,
+    ),
+    FunctionSpec(
+        "ws-connect",
+        "launchpod.entrypoints.stream.connect.handler",
+        "WebSocket $connect: records the connection",
+        tables=("connections",),
+    ),
+    FunctionSpec(
+        "ws-disconnect",
+        "launchpod.entrypoints.stream.disconnect.handler",
+        "WebSocket $disconnect: forgets the connection and its subscriptions",
+        tables=("connections",),
+    ),
+    FunctionSpec(
+        "ws-message",
+        "launchpod.entrypoints.stream.message.handler",
+        "WebSocket $default: subscribe and unsubscribe to topics",
+        actions=("execute-api:ManageConnections",),
+        tables=("connections", "operations"),
+    ),
+    FunctionSpec(
+        "operations-stream",
+        "launchpod.entrypoints.stream.operations_stream.handler",
+        "Pushes operation changes from the table's stream to subscribed WebSocket clients",
+        actions=("execute-api:ManageConnections",),
+        tables=("connections",),
+    ),
+    FunctionSpec(
+        "ccp-network",
+        f"{_PHASES}.create_control_plane.network.handler",
+        "create-control-plane: VPC, subnets in two zones, NAT gateway; or checks the VPC given",
+        timeout=300,
+        actions=(
+            "ec2:DescribeVpcs",
+            "ec2:DescribeSubnets",
+            "ec2:DescribeAvailabilityZones",
+            "ec2:DescribeRouteTables",
+            "ec2:DescribeInternetGateways",
+            "ec2:DescribeNatGateways",
+            "ec2:DescribeAddresses",
+            "ec2:CreateVpc",
+            "ec2:ModifyVpcAttribute",
+            "ec2:CreateSubnet",
+            "ec2:ModifySubnetAttribute",
+            "ec2:CreateInternetGateway",
+            "ec2:AttachInternetGateway",
+            "ec2:AllocateAddress",
+            "ec2:CreateNatGateway",
+            "ec2:CreateRouteTable",
+            "ec2:CreateRoute",
+            "ec2:AssociateRouteTable",
+            "ec2:CreateTags",
+        ),
+        placeholder="NetworkFn",
+    ),
+    FunctionSpec(
+        "ccp-cluster-role",
+        f"{_PHASES}.create_control_plane.cluster_role.handler",
+        "create-control-plane: the EKS cluster IAM role",
+        actions=("iam:GetRole", "iam:CreateRole", "iam:TagRole", "iam:AttachRolePolicy", "iam:PassRole"),
+        placeholder="ClusterRoleFn",
+    ),
+    FunctionSpec(
+        "ccp-create-cluster",
+        f"{_PHASES}.create_control_plane.create_cluster.handler",
+        "create-control-plane: EKS CreateCluster (API_AND_CONFIG_MAP, logging)",
+        actions=("eks:DescribeCluster", "eks:CreateCluster", "eks:TagResource", "iam:PassRole"),
+        placeholder="CreateClusterFn",
+    ),
+    FunctionSpec(
+        "ccp-wait-active",
+        f"{_PHASES}.create_control_plane.wait_active.handler",
+        "create-control-plane: polls EKS until ACTIVE or FAILED",
+        actions=("eks:DescribeCluster",),
+        placeholder="WaitActiveFn",
+    ),
+    FunctionSpec(
+        "ccp-oidc-provider",
+        f"{_PHASES}.create_control_plane.oidc_provider.handler",
+        "create-control-plane: the IAM OIDC provider for the cluster's issuer",
+        actions=(
+            "eks:DescribeCluster",
+            "iam:ListOpenIDConnectProviders",
+            "iam:GetOpenIDConnectProvider",
+            "iam:CreateOpenIDConnectProvider",
+            "iam:TagOpenIDConnectProvider",
+        ),
+        placeholder="OidcProviderFn",
+    ),
+    FunctionSpec(
+        "ccp-access-entry",
+        f"{_PHASES}.create_control_plane.access_entry.handler",
+        "create-control-plane: access entry with cluster-admin for Launchpod's own role",
+        actions=(
+            "eks:DescribeAccessEntry",
+            "eks:CreateAccessEntry",
+            "eks:AssociateAccessPolicy",
+            "eks:ListAssociatedAccessPolicies",
+        ),
+        placeholder="AccessEntryFn",
+    ),
+    FunctionSpec(
+        "ccp-core-addons",
+        f"{_PHASES}.create_control_plane.core_addons.handler",
+        "create-control-plane: vpc-cni, coredns, kube-proxy, eks-pod-identity-agent to ACTIVE",
+        actions=("eks:ListAddons", "eks:DescribeAddon", "eks:CreateAddon", "eks:DescribeAddonVersions"),
+        placeholder="CoreAddonsFn",
+    ),
+    FunctionSpec(
+        "ccp-verify-access",
+        f"{_PHASES}.create_control_plane.verify_access.handler",
+        "create-control-plane: reaches the cluster's Kubernetes API with Launchpod's role",
+        actions=("eks:DescribeCluster", "sts:GetCallerIdentity"),
+        kubernetes=True,
+        placeholder="VerifyAccessFn",
+    ),
+    FunctionSpec(
+        "op-finish",
+        f"{_PHASES}.finish.handler",
+        "Every workflow: records success and releases the cluster",
+        placeholder="FinishFn",
+    ),
+    FunctionSpec(
+        "op-record-failure",
+        f"{_PHASES}.record_failure.handler",
+        "Every workflow: records the failed phase and its error, releases the cluster",
+        placeholder="RecordFailureFn",
+    ),
+)
+
+STATE_MACHINES: tuple[StateMachineSpec, ...] = (
+    StateMachineSpec(
+        "create-control-plane",
+        "create-control-plane.asl.json",
+        "Network, IAM role, EKS cluster, OIDC provider, access entry, core add-ons",
+        functions=(
+            "ccp-network",
+            "ccp-cluster-role",
+            "ccp-create-cluster",
+            "ccp-wait-active",
+            "ccp-oidc-provider",
+            "ccp-access-entry",
+            "ccp-core-addons",
+            "ccp-verify-access",
+            "op-finish",
+            "op-record-failure",
+        ),
+        # EKS takes 10-15 minutes: poll every 30 s for at most 45 minutes (90 polls).
+        settings={"PollSeconds": 30, "AddonPollSeconds": 15},
+    ),
+)
+
+FUNCTIONS_BY_NAME = {f.name: f for f in FUNCTIONS}
+STATE_MACHINES_BY_NAME = {s.name: s for s in STATE_MACHINES}
+
+
+def function_name(logical: str, prefix: str = "launchpod") -> str:
+    return f"{prefix}-{logical}"
+
+
+def substitutions(machine: StateMachineSpec, function_arn: dict[str, str]) -> dict[str, str]:
+    """The ${Placeholder} values for one state machine, given each function's ARN by logical name."""
+    values = {FUNCTIONS_BY_NAME[f].placeholder or f: function_arn[f] for f in machine.functions}
+    values.update({k: str(v) for k, v in machine.settings.items()})
+    return values

@@ -1,0 +1,55 @@
+"""Settings: the only module that reads the environment.
+
+Every Lambda gets the same keys (the sandbox runs all handlers in one process, so keys must not
+mean different things to different functions).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from functools import lru_cache
+
+from pydantic import BaseModel, Field
+
+
+class Settings(BaseModel):
+    region: str = "us-east-1"
+    operations_table: str = "launchpod-operations"
+    clusters_table: str = "launchpod-clusters"
+    connections_table: str = "launchpod-connections"
+    idempotency_table: str = "launchpod-idempotency"
+    # workflow name -> state machine ARN (only the API needs it)
+    workflows: dict[str, str] = Field(default_factory=dict)
+    # the role Kubernetes-calling functions assume; it gets the EKS access entry in every cluster
+    kube_role_arn: str | None = None
+    # prefix of every AWS resource name Launchpod creates in the user's account
+    resource_prefix: str = "launchpod"
+    # optional endpoint override for every boto3 client (a seam for emulators; unset on AWS)
+    aws_endpoint_url: str | None = None
+    swagger_base_url: str | None = None
+    version: str = "0.1.0"
+
+
+ENV_KEYS = {
+    "region": "AWS_REGION",
+    "operations_table": "LAUNCHPOD_OPERATIONS_TABLE",
+    "clusters_table": "LAUNCHPOD_CLUSTERS_TABLE",
+    "connections_table": "LAUNCHPOD_CONNECTIONS_TABLE",
+    "idempotency_table": "LAUNCHPOD_IDEMPOTENCY_TABLE",
+    "workflows": "LAUNCHPOD_WORKFLOWS",
+    "kube_role_arn": "LAUNCHPOD_KUBE_ROLE_ARN",
+    "resource_prefix": "LAUNCHPOD_RESOURCE_PREFIX",
+    "aws_endpoint_url": "LAUNCHPOD_AWS_ENDPOINT_URL",
+    "swagger_base_url": "LAUNCHPOD_SWAGGER_BASE_URL",
+}
+
+
+@lru_cache(maxsize=1)
+def settings() -> Settings:
+    values: dict[str, object] = {}
+    for field, key in ENV_KEYS.items():
+        raw = os.environ.get(key) or (os.environ.get("AWS_DEFAULT_REGION") if field == "region" else None)
+        if raw:
+            values[field] = json.loads(raw) if field == "workflows" else raw
+    return Settings(**values)
