@@ -231,8 +231,6 @@ STATE_MACHINES: tuple[StateMachineSpec, ...] = (
             "op-finish",
             "op-record-failure",
         ),
-        # EKS takes 10-15 minutes: poll every 30 s for at most 45 minutes (90 polls).
-        settings={"PollSeconds": 30, "AddonPollSeconds": 15},
     ),
 )
 

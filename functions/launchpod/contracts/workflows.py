@@ -26,6 +26,7 @@ class WorkflowInput(Contract):
     outputs: dict[str, dict[str, Any]] = Field(default_factory=dict)
     poll: dict[str, int] = Field(default_factory=dict, description="poll counts of wait phases")
     ready: bool | None = Field(default=None, description="set by wait phases for the Choice that follows")
+    wait: int = Field(default=30, ge=1, le=3600, description="seconds the next Wait state sleeps")
 
 
 class WorkflowFailure(Contract):

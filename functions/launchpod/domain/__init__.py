@@ -1,0 +1,1 @@
+"""Domain: pure rules per capability — plans, diffs, validation, manifest builders. No SDK calls."""

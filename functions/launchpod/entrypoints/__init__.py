@@ -1,0 +1,1 @@
+"""Entrypoints: Lambda handlers. Each is a few lines: parse, one use-case call, dump."""

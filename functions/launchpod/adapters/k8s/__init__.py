@@ -1,0 +1,1 @@
+"""Kubernetes adapters: a client per cluster, authenticated with an EKS token."""

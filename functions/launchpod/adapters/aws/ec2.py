@@ -1,0 +1,164 @@
+"""EC2: zones, instance-type offerings, and the network a control plane needs.
+
+Each ``ensure_*`` looks for Launchpod's own resource by its tags before creating one, so a
+re-run phase finds the work already done instead of doing it twice.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from launchpod.adapters.aws.clients import client
+from launchpod.adapters.aws.errors import aws_call
+
+
+def _tag_list(tags: dict[str, str]) -> list[dict[str, str]]:
+    return [{"Key": k, "Value": v} for k, v in sorted(tags.items())]
+
+
+def _filters(tags: dict[str, str]) -> list[dict[str, Any]]:
+    return [{"Name": f"tag:{k}", "Values": [v]} for k, v in sorted(tags.items())]
+
+
+def _spec(kind: str, tags: dict[str, str]) -> list[dict[str, Any]]:
+    return [{"ResourceType": kind, "Tags": _tag_list(tags)}]
+
+
+class Ec2:
+    def __init__(self) -> None:
+        self.ec2 = client("ec2")
+
+    # ------------------------------------------------------------------ catalog
+    def zones(self) -> list[dict[str, str]]:
+        with aws_call("ec2:DescribeAvailabilityZones"):
+            out = self.ec2.describe_availability_zones(
+                Filters=[{"Name": "zone-type", "Values": ["availability-zone"]}]
+            )
+        return [
+            {"name": z["ZoneName"], "zoneId": z["ZoneId"], "state": z["State"]}
+            for z in out["AvailabilityZones"]
+        ]
+
+    def offerings(self, instance_types: list[str], zone: str | None = None) -> dict[str, list[str]]:
+        """EC2 instance type -> zones offering it (optionally one zone)."""
+        filters = [{"Name": "instance-type", "Values": instance_types}]
+        if zone:
+            filters.append({"Name": "location", "Values": [zone]})
+        found: dict[str, list[str]] = {}
+        with aws_call("ec2:DescribeInstanceTypeOfferings"):
+            pages = self.ec2.get_paginator("describe_instance_type_offerings").paginate(
+                LocationType="availability-zone", Filters=filters
+            )
+            for page in pages:
+                for o in page["InstanceTypeOfferings"]:
+                    found.setdefault(o["InstanceType"], []).append(o["Location"])
+        return {k: sorted(v) for k, v in found.items()}
+
+    # ------------------------------------------------------------------ reads
+    def vpc(self, vpc_id: str) -> dict[str, Any] | None:
+        with aws_call("ec2:DescribeVpcs"):
+            vpcs = self.ec2.describe_vpcs(Filters=[{"Name": "vpc-id", "Values": [vpc_id]}])["Vpcs"]
+        return vpcs[0] if vpcs else None
+
+    def subnets(self, subnet_ids: list[str] | None = None, vpc_id: str | None = None) -> list[dict[str, Any]]:
+        filters = []
+        if subnet_ids:
+            filters.append({"Name": "subnet-id", "Values": subnet_ids})
+        if vpc_id:
+            filters.append({"Name": "vpc-id", "Values": [vpc_id]})
+        with aws_call("ec2:DescribeSubnets"):
+            return list(self.ec2.describe_subnets(Filters=filters)["Subnets"])
+
+    def find_vpc(self, tags: dict[str, str]) -> dict[str, Any] | None:
+        with aws_call("ec2:DescribeVpcs"):
+            vpcs = self.ec2.describe_vpcs(Filters=_filters(tags))["Vpcs"]
+        return vpcs[0] if vpcs else None
+
+    # ------------------------------------------------------------------ ensures
+    def ensure_vpc(self, cidr: str, tags: dict[str, str]) -> str:
+        found = self.find_vpc(tags)
+        if found:
+            return str(found["VpcId"])
+        with aws_call("ec2:CreateVpc"):
+            vpc_id = self.ec2.create_vpc(CidrBlock=cidr, TagSpecifications=_spec("vpc", tags))["Vpc"]["VpcId"]
+            # EKS needs DNS hostnames and support for private endpoint access and node registration.
+            self.ec2.modify_vpc_attribute(VpcId=vpc_id, EnableDnsSupport={"Value": True})
+            self.ec2.modify_vpc_attribute(VpcId=vpc_id, EnableDnsHostnames={"Value": True})
+        return str(vpc_id)
+
+    def ensure_subnet(self, vpc_id: str, cidr: str, zone: str, tags: dict[str, str]) -> str:
+        for subnet in self.subnets(vpc_id=vpc_id):
+            if subnet["CidrBlock"] == cidr:
+                return str(subnet["SubnetId"])
+        with aws_call("ec2:CreateSubnet"):
+            subnet_id = self.ec2.create_subnet(
+                VpcId=vpc_id, CidrBlock=cidr, AvailabilityZone=zone, TagSpecifications=_spec("subnet", tags)
+            )["Subnet"]["SubnetId"]
+        return str(subnet_id)
+
+    def ensure_internet_gateway(self, vpc_id: str, tags: dict[str, str]) -> str:
+        with aws_call("ec2:DescribeInternetGateways"):
+            gateways = self.ec2.describe_internet_gateways(
+                Filters=[{"Name": "attachment.vpc-id", "Values": [vpc_id]}]
+            )["InternetGateways"]
+        if gateways:
+            return str(gateways[0]["InternetGatewayId"])
+        with aws_call("ec2:CreateInternetGateway"):
+            igw = self.ec2.create_internet_gateway(TagSpecifications=_spec("internet-gateway", tags))
+            igw_id = igw["InternetGateway"]["InternetGatewayId"]
+            self.ec2.attach_internet_gateway(InternetGatewayId=igw_id, VpcId=vpc_id)
+        return str(igw_id)
+
+    def ensure_nat_gateway(self, subnet_id: str, tags: dict[str, str]) -> str:
+        with aws_call("ec2:DescribeNatGateways"):
+            gateways = self.ec2.describe_nat_gateways(
+                Filters=[
+                    {"Name": "subnet-id", "Values": [subnet_id]},
+                    {"Name": "state", "Values": ["pending", "available"]},
+                ]
+            )["NatGateways"]
+        if gateways:
+            return str(gateways[0]["NatGatewayId"])
+        with aws_call("ec2:DescribeAddresses"):
+            addresses = self.ec2.describe_addresses(Filters=_filters(tags))["Addresses"]
+        with aws_call("ec2:CreateNatGateway"):
+            allocation = (
+                addresses[0]["AllocationId"]
+                if addresses
+                else self.ec2.allocate_address(Domain="vpc", TagSpecifications=_spec("elastic-ip", tags))[
+                    "AllocationId"
+                ]
+            )
+            nat_id = self.ec2.create_nat_gateway(
+                SubnetId=subnet_id, AllocationId=allocation, TagSpecifications=_spec("natgateway", tags)
+            )["NatGateway"]["NatGatewayId"]
+        return str(nat_id)
+
+    def ensure_route_table(
+        self, vpc_id: str, tags: dict[str, str], subnet_ids: list[str], *, gateway_id: str | None = None,
+        nat_gateway_id: str | None = None,
+    ) -> str:
+        with aws_call("ec2:DescribeRouteTables"):
+            tables = self.ec2.describe_route_tables(
+                Filters=[{"Name": "vpc-id", "Values": [vpc_id]}, *_filters(tags)]
+            )["RouteTables"]
+        with aws_call("ec2:CreateRouteTable"):
+            if tables:
+                table = tables[0]
+            else:
+                table = self.ec2.create_route_table(VpcId=vpc_id, TagSpecifications=_spec("route-table", tags))[
+                    "RouteTable"
+                ]
+            table_id = table["RouteTableId"]
+            if not any(r.get("DestinationCidrBlock") == "0.0.0.0/0" for r in table.get("Routes", [])):
+                target = {"GatewayId": gateway_id} if gateway_id else {"NatGatewayId": nat_gateway_id}
+                self.ec2.create_route(RouteTableId=table_id, DestinationCidrBlock="0.0.0.0/0", **target)
+            associated = {a.get("SubnetId") for a in table.get("Associations", [])}
+            for subnet_id in subnet_ids:
+                if subnet_id not in associated:
+                    self.ec2.associate_route_table(RouteTableId=table_id, SubnetId=subnet_id)
+        return str(table_id)
+
+    def map_public_ip(self, subnet_id: str) -> None:
+        with aws_call("ec2:ModifySubnetAttribute"):
+            self.ec2.modify_subnet_attribute(SubnetId=subnet_id, MapPublicIpOnLaunch={"Value": True})

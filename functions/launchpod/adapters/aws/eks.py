@@ -1,0 +1,85 @@
+"""EKS: clusters, access entries and add-ons."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from botocore.exceptions import ClientError
+
+from launchpod.adapters.aws.clients import client
+from launchpod.adapters.aws.errors import aws_call, error_code
+
+
+class Eks:
+    def __init__(self) -> None:
+        self.eks = client("eks")
+
+    def cluster(self, name: str) -> dict[str, Any] | None:
+        """The cluster as EKS describes it, or None when there is none by that name."""
+        with aws_call("eks:DescribeCluster"):
+            try:
+                return dict(self.eks.describe_cluster(name=name)["cluster"])
+            except ClientError as exc:
+                if error_code(exc) == "ResourceNotFoundException":
+                    return None
+                raise
+
+    def create_cluster(
+        self, *, name: str, role_arn: str, subnet_ids: list[str], version: str, log_types: list[str],
+        tags: dict[str, str],
+    ) -> dict[str, Any]:
+        with aws_call("eks:CreateCluster"):
+            return dict(
+                self.eks.create_cluster(
+                    name=name,
+                    version=version,
+                    roleArn=role_arn,
+                    resourcesVpcConfig={
+                        "subnetIds": subnet_ids,
+                        "endpointPublicAccess": True,
+                        "endpointPrivateAccess": True,
+                    },
+                    # HyperPod needs API or API_AND_CONFIG_MAP; keeping the config map eases migration.
+                    accessConfig={
+                        "authenticationMode": "API_AND_CONFIG_MAP",
+                        "bootstrapClusterCreatorAdminPermissions": True,
+                    },
+                    logging={"clusterLogging": [{"types": log_types, "enabled": True}]} if log_types else {},
+                    tags=tags,
+                )["cluster"]
+            )
+
+    # ------------------------------------------------------------------ access entries
+    def ensure_access_entry(self, cluster: str, principal_arn: str, policy_arn: str, tags: dict[str, str]) -> None:
+        with aws_call("eks:DescribeAccessEntry"):
+            try:
+                self.eks.describe_access_entry(clusterName=cluster, principalArn=principal_arn)
+                exists = True
+            except ClientError as exc:
+                if error_code(exc) != "ResourceNotFoundException":
+                    raise
+                exists = False
+        with aws_call("eks:CreateAccessEntry"):
+            if not exists:
+                self.eks.create_access_entry(clusterName=cluster, principalArn=principal_arn, type="STANDARD", tags=tags)
+        with aws_call("eks:AssociateAccessPolicy"):
+            associated = self.eks.list_associated_access_policies(clusterName=cluster, principalArn=principal_arn)
+            if not any(p["policyArn"] == policy_arn for p in associated.get("associatedAccessPolicies", [])):
+                self.eks.associate_access_policy(
+                    clusterName=cluster,
+                    principalArn=principal_arn,
+                    policyArn=policy_arn,
+                    accessScope={"type": "cluster"},
+                )
+
+    # ------------------------------------------------------------------ add-ons
+    def addons(self, cluster: str) -> dict[str, dict[str, Any]]:
+        """Add-on name -> its description (status, version, health)."""
+        with aws_call("eks:ListAddons"):
+            names = self.eks.list_addons(clusterName=cluster).get("addons", [])
+        with aws_call("eks:DescribeAddon"):
+            return {n: dict(self.eks.describe_addon(clusterName=cluster, addonName=n)["addon"]) for n in names}
+
+    def create_addon(self, cluster: str, name: str, tags: dict[str, str]) -> None:
+        with aws_call(f"eks:CreateAddon {name}"):
+            self.eks.create_addon(clusterName=cluster, addonName=name, resolveConflicts="OVERWRITE", tags=tags)

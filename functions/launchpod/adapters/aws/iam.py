@@ -1,0 +1,72 @@
+"""IAM: roles Launchpod creates for the clusters it runs, and the OIDC provider of each cluster."""
+
+from __future__ import annotations
+
+import json
+
+from botocore.exceptions import ClientError
+
+from launchpod.adapters.aws.clients import client
+from launchpod.adapters.aws.errors import aws_call, error_code
+
+# The thumbprint IAM wants for EKS OIDC issuers; IAM no longer checks it for EKS, but the field is required.
+EKS_OIDC_THUMBPRINT = "9e99a48a9960b14926bb7f3b02e22da2b0ab7280"
+
+
+def trust_policy(service: str) -> str:
+    return json.dumps(
+        {
+            "Version": "2012-10-17",
+            "Statement": [
+                {"Effect": "Allow", "Principal": {"Service": service}, "Action": ["sts:AssumeRole", "sts:TagSession"]}
+            ],
+        }
+    )
+
+
+class Iam:
+    def __init__(self) -> None:
+        self.iam = client("iam")
+
+    def role_arn(self, name: str) -> str | None:
+        try:
+            return str(self.iam.get_role(RoleName=name)["Role"]["Arn"])
+        except ClientError as exc:
+            if error_code(exc) == "NoSuchEntity":
+                return None
+            raise
+
+    def ensure_role(self, name: str, service: str, policies: list[str], tags: dict[str, str], description: str) -> str:
+        with aws_call("iam:GetRole"):
+            arn = self.role_arn(name)
+        with aws_call("iam:CreateRole"):
+            if arn is None:
+                arn = self.iam.create_role(
+                    RoleName=name,
+                    AssumeRolePolicyDocument=trust_policy(service),
+                    Description=description,
+                    Tags=[{"Key": k, "Value": v} for k, v in sorted(tags.items())],
+                )["Role"]["Arn"]
+            attached = {
+                p["PolicyArn"] for p in self.iam.list_attached_role_policies(RoleName=name)["AttachedPolicies"]
+            }
+            for policy in policies:
+                if policy not in attached:
+                    self.iam.attach_role_policy(RoleName=name, PolicyArn=policy)
+        return str(arn)
+
+    def ensure_oidc_provider(self, issuer_url: str, tags: dict[str, str]) -> str:
+        host_path = issuer_url.removeprefix("https://")
+        with aws_call("iam:ListOpenIDConnectProviders"):
+            for provider in self.iam.list_open_id_connect_providers()["OpenIDConnectProviderList"]:
+                if provider["Arn"].endswith(f"oidc-provider/{host_path}"):
+                    return str(provider["Arn"])
+        with aws_call("iam:CreateOpenIDConnectProvider"):
+            return str(
+                self.iam.create_open_id_connect_provider(
+                    Url=issuer_url,
+                    ClientIDList=["sts.amazonaws.com"],
+                    ThumbprintList=[EKS_OIDC_THUMBPRINT],
+                    Tags=[{"Key": k, "Value": v} for k, v in sorted(tags.items())],
+                )["OpenIDConnectProviderArn"]
+            )

@@ -1,0 +1,45 @@
+"""Step Functions: starting and stopping workflow executions."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from botocore.exceptions import ClientError
+
+from launchpod.adapters.aws.clients import client
+from launchpod.adapters.aws.errors import aws_call, error_code
+from launchpod.domain.errors import PermanentError
+
+
+class StepFunctions:
+    """The WorkflowRunner port, on Step Functions."""
+
+    def __init__(self, workflows: dict[str, str]) -> None:
+        self.sfn = client("stepfunctions")
+        self.workflows = workflows
+
+    def start(self, workflow: str, execution_name: str, document: dict[str, Any]) -> str:
+        arn = self.workflows.get(workflow)
+        if arn is None:
+            raise PermanentError(f"No state machine is deployed for the {workflow} workflow.")
+        with aws_call("states:StartExecution"):
+            try:
+                return str(
+                    self.sfn.start_execution(stateMachineArn=arn, name=execution_name, input=json.dumps(document))[
+                        "executionArn"
+                    ]
+                )
+            except ClientError as exc:
+                # The name is the operation id: an execution by that name is this operation's.
+                if error_code(exc) == "ExecutionAlreadyExists":
+                    return arn.replace(":stateMachine:", ":execution:") + f":{execution_name}"
+                raise
+
+    def stop(self, execution_arn: str, cause: str) -> None:
+        with aws_call("states:StopExecution"):
+            try:
+                self.sfn.stop_execution(executionArn=execution_arn, error="Cancelled", cause=cause[:32000])
+            except ClientError as exc:
+                if error_code(exc) not in ("ExecutionDoesNotExist",):
+                    raise

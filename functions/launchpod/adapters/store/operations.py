@@ -1,0 +1,279 @@
+"""The operations table and the cluster locks: the OperationStore port on DynamoDB.
+
+Phase updates address one list element (``phases[3]``) so concurrent writers never overwrite
+each other's phases, and every write is conditional on the operation still being live.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime
+from typing import Any
+
+from boto3.dynamodb.conditions import Attr, Key
+from botocore.exceptions import ClientError
+
+from launchpod.adapters.aws.clients import client, resource
+from launchpod.adapters.aws.errors import aws_call, error_code
+from launchpod.adapters.store.dynamo import item_to_attrs, plain, to_attr
+from launchpod.contracts.operations import OperationStatus, OperationView, PhaseStatus
+from launchpod.domain.errors import Conflict, NotFound, RetryableError
+from launchpod.domain.operations import now
+
+_VIEW_FIELDS = set(OperationView.model_fields)
+
+
+def _iso(value: datetime | None = None) -> str:
+    return (value or now()).isoformat()
+
+
+class DynamoOperations:
+    def __init__(self, operations_table: str, clusters_table: str) -> None:
+        self.table = resource("dynamodb").Table(operations_table)
+        self.ddb = client("dynamodb")
+        self.operations_table = operations_table
+        self.clusters_table = clusters_table
+
+    # ------------------------------------------------------------------ reads
+    def _item(self, operation_id: str) -> dict[str, Any]:
+        with aws_call("dynamodb:GetItem"):
+            item = self.table.get_item(Key={"id": operation_id}, ConsistentRead=True).get("Item")
+        if not item:
+            raise NotFound(f"Operation {operation_id} does not exist.")
+        return dict(plain(item))
+
+    @staticmethod
+    def _view(item: dict[str, Any]) -> OperationView:
+        data = {k: v for k, v in item.items() if k in _VIEW_FIELDS}
+        data["request"] = json.loads(item.get("request") or "{}")
+        return OperationView.model_validate(data)
+
+    def get(self, operation_id: str) -> OperationView:
+        return self._view(self._item(operation_id))
+
+    def outputs(self, operation_id: str) -> dict[str, dict[str, Any]]:
+        raw = self._item(operation_id).get("outputs") or {}
+        return {k: json.loads(v) for k, v in raw.items()}
+
+    def request_key_of(self, operation_id: str) -> str | None:
+        return self._item(operation_id).get("requestKey")
+
+    def execution_of(self, operation_id: str) -> str | None:
+        return self._item(operation_id).get("executionArn")
+
+    def list(self, *, target: str | None, status: str | None, limit: int) -> list[OperationView]:
+        with aws_call("dynamodb:Query"):
+            if target:
+                kwargs: dict[str, Any] = {
+                    "IndexName": "by-target",
+                    "KeyConditionExpression": Key("target").eq(target),
+                    "ScanIndexForward": False,
+                }
+                if status:
+                    kwargs["FilterExpression"] = Attr("status").eq(status)
+                items = self.table.query(**kwargs)["Items"]
+            elif status:
+                items = self.table.query(
+                    IndexName="by-status", KeyConditionExpression=Key("status").eq(status), ScanIndexForward=False
+                )["Items"]
+            else:
+                items = self.table.scan()["Items"]
+        views = [self._view(dict(plain(i))) for i in items]
+        views.sort(key=lambda v: v.createdAt, reverse=True)
+        return views[:limit]
+
+    # ------------------------------------------------------------------ creation and locks
+    def create_holding_cluster(self, operation: OperationView, request_key: str) -> None:
+        item = operation.model_dump(mode="json", exclude={"request"})
+        item.update(request=json.dumps(operation.request), requestKey=request_key, outputs={})
+        try:
+            with aws_call("dynamodb:TransactWriteItems"):
+                self.ddb.transact_write_items(
+                    TransactItems=[
+                        {
+                            "Put": {
+                                "TableName": self.operations_table,
+                                "Item": item_to_attrs(item),
+                                "ConditionExpression": "attribute_not_exists(id)",
+                            }
+                        },
+                        self._lock(operation.target, operation.id),
+                    ]
+                )
+        except RetryableError:
+            raise
+        except Exception as exc:
+            cause = exc.__cause__
+            if isinstance(cause, ClientError) and error_code(cause) == "TransactionCanceledException":
+                holder = self.holder(operation.target)
+                raise Conflict(
+                    f"Cluster {operation.target} is busy with operation {holder}; wait for it to finish or cancel it.",
+                    holder=holder,
+                ) from exc
+            raise
+
+    def _lock(self, cluster: str, operation_id: str) -> dict[str, Any]:
+        return {
+            "Update": {
+                "TableName": self.clusters_table,
+                "Key": {"name": to_attr(cluster)},
+                "UpdateExpression": "SET lockedBy = :op, lockedAt = :at, lastOperationId = :op",
+                "ConditionExpression": "attribute_not_exists(lockedBy) OR lockedBy = :op",
+                "ExpressionAttributeValues": {":op": to_attr(operation_id), ":at": to_attr(_iso())},
+            }
+        }
+
+    def holder(self, cluster: str) -> str | None:
+        with aws_call("dynamodb:GetItem"):
+            item = self.ddb.get_item(TableName=self.clusters_table, Key={"name": to_attr(cluster)}, ConsistentRead=True)
+        return item.get("Item", {}).get("lockedBy", {}).get("S")
+
+    def set_execution(self, operation_id: str, execution_arn: str) -> None:
+        with aws_call("dynamodb:UpdateItem"):
+            self.table.update_item(
+                Key={"id": operation_id},
+                UpdateExpression="SET executionArn = :arn, updatedAt = :at",
+                ExpressionAttributeValues={":arn": execution_arn, ":at": _iso()},
+            )
+
+    def restart(self, operation: OperationView) -> None:
+        phases = [p.model_dump(mode="json") for p in operation.phases]
+        try:
+            with aws_call("dynamodb:TransactWriteItems"):
+                self.ddb.transact_write_items(
+                    TransactItems=[
+                        {
+                            "Update": {
+                                "TableName": self.operations_table,
+                                "Key": {"id": to_attr(operation.id)},
+                                "UpdateExpression": "SET #s = :s, phases = :p, attempt = :a, updatedAt = :at "
+                                "REMOVE #e, #m",
+                                "ExpressionAttributeNames": {"#s": "status", "#e": "error", "#m": "message"},
+                                "ExpressionAttributeValues": {
+                                    ":s": to_attr(OperationStatus.PENDING.value),
+                                    ":p": to_attr(phases),
+                                    ":a": to_attr(operation.attempt),
+                                    ":at": to_attr(_iso()),
+                                },
+                            }
+                        },
+                        self._lock(operation.target, operation.id),
+                    ]
+                )
+        except RetryableError:
+            raise
+        except Exception as exc:
+            holder = self.holder(operation.target)
+            raise Conflict(
+                f"Cluster {operation.target} is busy with operation {holder}; retry when it has finished.",
+                holder=holder,
+            ) from exc
+
+    # ------------------------------------------------------------------ phases
+    def _phase_index(self, operation_id: str, phase: str) -> int:
+        names = [p.name for p in self.get(operation_id).phases]
+        if phase not in names:
+            raise NotFound(f"Operation {operation_id} has no phase {phase}.")
+        return names.index(phase)
+
+    def _update_phase(self, operation_id: str, phase: str, sets: dict[str, Any], *, op_status: str | None,
+                      add_attempt: bool = False, remove: tuple[str, ...] = ()) -> None:
+        index = self._phase_index(operation_id, phase)
+        names = {"#s": "status"}
+        values: dict[str, Any] = {":at": _iso(), ":c": "CANCELLED", ":d": "SUCCEEDED"}
+        parts = ["updatedAt = :at"]
+        for i, (key, value) in enumerate(sets.items()):
+            names[f"#k{i}"] = key
+            values[f":v{i}"] = value
+            parts.append(f"phases[{index}].#k{i} = :v{i}")
+        if op_status:
+            values[":os"] = op_status
+            parts.append("#s = :os")
+        expression = "SET " + ", ".join(parts)
+        if add_attempt:
+            names["#att"] = "attempts"
+            values[":one"] = 1
+            expression += f" ADD phases[{index}].#att :one"
+        if remove:
+            for j, key in enumerate(remove):
+                names[f"#r{j}"] = key
+            expression += " REMOVE " + ", ".join(f"phases[{index}].#r{j}" for j in range(len(remove)))
+        try:
+            with aws_call("dynamodb:UpdateItem"):
+                self.table.update_item(
+                    Key={"id": operation_id},
+                    UpdateExpression=expression,
+                    ConditionExpression="attribute_exists(id) AND NOT #s IN (:c, :d)",
+                    ExpressionAttributeNames=names,
+                    ExpressionAttributeValues=values,
+                )
+        except Exception as exc:
+            cause = exc.__cause__
+            if isinstance(cause, ClientError) and error_code(cause) == "ConditionalCheckFailedException":
+                raise Conflict(f"Operation {operation_id} was cancelled or has finished.", holder=operation_id) from exc
+            raise
+
+    def phase_started(self, operation_id: str, phase: str, *, fresh: bool) -> None:
+        sets: dict[str, Any] = {"status": PhaseStatus.RUNNING.value}
+        if fresh:
+            sets["startedAt"] = _iso()
+        self._update_phase(operation_id, phase, sets, op_status=OperationStatus.RUNNING.value, add_attempt=fresh,
+                           remove=("endedAt",) if fresh else ())
+
+    def phase_progress(self, operation_id: str, phase: str, message: str) -> None:
+        self._update_phase(operation_id, phase, {"message": message}, op_status=None)
+
+    def phase_succeeded(self, operation_id: str, phase: str, message: str | None, outputs: dict[str, Any],
+                        status: PhaseStatus = PhaseStatus.SUCCEEDED) -> None:
+        self._update_phase(
+            operation_id, phase,
+            {"status": status.value, "endedAt": _iso(), "message": message},
+            op_status=None, remove=("error",),
+        )
+        with aws_call("dynamodb:UpdateItem"):
+            self.table.update_item(
+                Key={"id": operation_id},
+                UpdateExpression="SET outputs.#p = :o",
+                ExpressionAttributeNames={"#p": phase},
+                ExpressionAttributeValues={":o": json.dumps(outputs, default=str)},
+            )
+
+    def phase_failed(self, operation_id: str, phase: str, *, error: str, message: str, terminal: bool) -> None:
+        sets: dict[str, Any] = {"error": error, "message": message}
+        if terminal:
+            sets.update(status=PhaseStatus.FAILED.value, endedAt=_iso())
+        self._update_phase(operation_id, phase, sets, op_status=None)
+
+    # ------------------------------------------------------------------ the end
+    def finish(self, operation_id: str, status: OperationStatus, *, error: str | None, message: str | None) -> None:
+        operation = self.get(operation_id)
+        phases = []
+        for p in operation.phases:
+            data = p.model_dump(mode="json")
+            if status == OperationStatus.CANCELLED and p.status in (PhaseStatus.RUNNING, PhaseStatus.PENDING):
+                data.update(status=PhaseStatus.CANCELLED.value, endedAt=_iso() if p.status == PhaseStatus.RUNNING else None)
+            phases.append(data)
+        values: dict[str, Any] = {":s": status.value, ":at": _iso(), ":p": phases, ":e": error, ":m": message}
+        with aws_call("dynamodb:UpdateItem"):
+            self.table.update_item(
+                Key={"id": operation_id},
+                UpdateExpression="SET #s = :s, updatedAt = :at, phases = :p, #e = :e, #m = :m",
+                ExpressionAttributeNames={"#s": "status", "#e": "error", "#m": "message"},
+                ExpressionAttributeValues=values,
+            )
+        self.release(operation.target, operation_id)
+
+    def release(self, cluster: str, operation_id: str) -> None:
+        try:
+            with aws_call("dynamodb:UpdateItem"):
+                self.ddb.update_item(
+                    TableName=self.clusters_table,
+                    Key={"name": to_attr(cluster)},
+                    UpdateExpression="REMOVE lockedBy, lockedAt",
+                    ConditionExpression="lockedBy = :op",
+                    ExpressionAttributeValues={":op": to_attr(operation_id)},
+                )
+        except Exception as exc:
+            cause = exc.__cause__
+            if not (isinstance(cause, ClientError) and error_code(cause) == "ConditionalCheckFailedException"):
+                raise

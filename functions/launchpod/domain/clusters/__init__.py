@@ -1,0 +1,1 @@
+"""Cluster rules: what creating, reading and owning a cluster means, independent of AWS."""

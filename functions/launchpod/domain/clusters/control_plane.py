@@ -1,0 +1,103 @@
+"""The create-control-plane workflow's rules: its phases, its input checks, its network plan."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from launchpod.contracts.clusters import CreateClusterRequest
+from launchpod.contracts.common import Role
+from launchpod.domain.errors import InvalidInput
+from launchpod.domain.network import DEFAULT_VPC_CIDR, plan_subnets
+from launchpod.domain.operations import WorkflowPlan
+
+KIND = "create-control-plane"
+
+PHASES: tuple[tuple[str, str], ...] = (
+    ("Network", "Network: VPC, subnets in two zones, NAT gateway"),
+    ("ClusterRole", "IAM role for the EKS cluster"),
+    ("CreateCluster", "Create the EKS cluster"),
+    ("WaitActive", "Wait until EKS is ACTIVE"),
+    ("OidcProvider", "IAM OIDC provider"),
+    ("AccessEntry", "Access entry for Launchpod's role"),
+    ("CoreAddons", "Core add-ons: vpc-cni, coredns, kube-proxy, eks-pod-identity-agent"),
+    ("VerifyAccess", "Reach the Kubernetes API"),
+)
+
+CORE_ADDONS: tuple[str, ...] = ("vpc-cni", "kube-proxy", "coredns", "eks-pod-identity-agent")
+
+CLUSTER_ADMIN_POLICY = "arn:aws:eks::aws:cluster-access-policy/AmazonEKSClusterAdminPolicy"
+EKS_CLUSTER_POLICY = "arn:aws:iam::aws:policy/AmazonEKSClusterPolicy"
+
+# EKS takes 10-15 minutes to become ACTIVE; past 45 minutes something is wrong.
+MAX_ACTIVE_POLLS = 90
+MAX_ADDON_POLLS = 80
+
+# Private /20s leave room for pods (vpc-cni gives every pod a VPC address); public /24s only hold
+# the NAT gateway and load balancers.
+PRIVATE_PREFIX = 20
+PUBLIC_PREFIX = 24
+
+
+def plan(request: CreateClusterRequest) -> WorkflowPlan:
+    return WorkflowPlan(
+        kind=KIND,
+        target=request.name,
+        request=request.model_dump(mode="json"),
+        phases=PHASES,
+        role=Role.ADMIN,
+    )
+
+
+def check_zones(request: CreateClusterRequest, offered: Sequence[str], region: str) -> None:
+    """Every zone asked for must exist in the region; the message lists the ones that do."""
+    for index, zone in enumerate(request.availabilityZones):
+        if zone not in offered:
+            raise InvalidInput(
+                f"{zone} is not an availability zone in {region}; choose from {', '.join(sorted(offered))}.",
+                field=f"body.availabilityZones.{index}",
+                rule="offered_zone",
+            )
+
+
+def tags(cluster: str, prefix: str, extra: dict[str, str] | None = None) -> dict[str, str]:
+    """Tags on everything Launchpod creates: how a phase finds its own work, and what delete may remove."""
+    return {**(extra or {}), f"{prefix}:cluster": cluster, f"{prefix}:managed-by": prefix}
+
+
+@dataclass(frozen=True)
+class SubnetPlan:
+    zone: str
+    cidr: str
+    public: bool
+
+
+def network_plan(vpc_cidr: str | None, zones: Sequence[str], taken: Sequence[str] = ()) -> list[SubnetPlan]:
+    cidr = vpc_cidr or DEFAULT_VPC_CIDR
+    prefixes = [PRIVATE_PREFIX] * len(zones) + [PUBLIC_PREFIX] * len(zones)
+    blocks = plan_subnets(cidr, taken, prefixes)
+    private = [SubnetPlan(z, b, False) for z, b in zip(zones, blocks[: len(zones)], strict=True)]
+    public = [SubnetPlan(z, b, True) for z, b in zip(zones, blocks[len(zones) :], strict=True)]
+    return private + public
+
+
+def resource_name(prefix: str, cluster: str, purpose: str, limit: int = 64) -> str:
+    """A name for an AWS resource of this cluster's, within the service's length limit (IAM: 64)."""
+    name = f"{prefix}-{cluster}-{purpose}"
+    if len(name) <= limit:
+        return name
+    digest = hashlib.sha256(name.encode()).hexdigest()[:8]
+    return f"{name[: limit - 9]}-{digest}"
+
+
+def eks_failure_hint(message: str) -> str:
+    """Turn an EKS failure into advice: what the user can change."""
+    lowered = message.lower()
+    if "capacity" in lowered or "availability zone" in lowered:
+        return message + " Pick other availability zones (the message lists the ones EKS accepts) and retry."
+    if "subnet" in lowered:
+        return message + " Check that the subnets are in two zones and have free addresses."
+    if "role" in lowered or "not authorized" in lowered:
+        return message + " Check the cluster role's trust policy and Launchpod's permissions."
+    return message

@@ -1,0 +1,202 @@
+"""Operations: how a mutation is recorded, started, advanced, retried and cancelled.
+
+``submit`` is the use case behind every mutating route: it records the operation (holding the
+cluster) before starting its workflow, so a retried call finds the record and never repeats a
+mutation. The ports it needs are passed in; nothing here talks to AWS.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import secrets
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any, Protocol
+
+from launchpod.contracts.common import Role
+from launchpod.contracts.operations import OperationStatus, OperationView, PhaseStatus, PhaseView
+from launchpod.domain.errors import Conflict, Forbidden, RetryableError
+
+_ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz"
+
+
+def now() -> datetime:
+    return datetime.now(UTC)
+
+
+def new_operation_id() -> str:
+    """Sortable by creation time (ms timestamp first), like a ULID, in our id pattern."""
+    millis = int(time.time() * 1000)
+    stamp = ""
+    for _ in range(10):
+        stamp = _ALPHABET[millis % 32] + stamp
+        millis //= 32
+    return "op-" + stamp + "".join(secrets.choice(_ALPHABET) for _ in range(8))
+
+
+def request_key(kind: str, target: str, request: dict[str, Any]) -> str:
+    """Identifies 'the same request on the same target', whatever the key order of the JSON."""
+    canonical = json.dumps({"kind": kind, "target": target, "request": request}, sort_keys=True)
+    return hashlib.sha256(canonical.encode()).hexdigest()
+
+
+def status_url(operation_id: str) -> str:
+    return f"/api/operations/{operation_id}"
+
+
+@dataclass(frozen=True)
+class Principal:
+    subject: str
+    role: Role
+
+
+@dataclass(frozen=True)
+class WorkflowPlan:
+    """What a mutation will do: which workflow, its phases (name, title) and the role it needs."""
+
+    kind: str
+    target: str
+    request: dict[str, Any]
+    phases: Sequence[tuple[str, str]]
+    role: Role
+
+
+class OperationStore(Protocol):
+    def create_holding_cluster(self, operation: OperationView, request_key: str) -> None:
+        """Write the operation and take the cluster's lock in one transaction.
+
+        Raises Conflict(holder=<operation id>) when another operation holds the cluster.
+        """
+
+    def get(self, operation_id: str) -> OperationView: ...
+
+    def request_key_of(self, operation_id: str) -> str | None: ...
+
+    def set_execution(self, operation_id: str, execution_arn: str) -> None: ...
+
+    def restart(self, operation: OperationView) -> None:
+        """Store a retried operation (status, phases, attempt) and take the cluster's lock again."""
+
+    def finish(self, operation_id: str, status: OperationStatus, *, error: str | None, message: str | None) -> None:
+        """Record a terminal status and release the cluster."""
+
+    def execution_of(self, operation_id: str) -> str | None: ...
+
+
+class WorkflowRunner(Protocol):
+    def start(self, workflow: str, execution_name: str, document: dict[str, Any]) -> str: ...
+
+    def stop(self, execution_arn: str, cause: str) -> None: ...
+
+
+def new_operation(plan: WorkflowPlan, principal: Principal) -> OperationView:
+    created = now()
+    op_id = new_operation_id()
+    return OperationView(
+        id=op_id,
+        kind=plan.kind,
+        target=plan.target,
+        status=OperationStatus.PENDING,
+        phases=[PhaseView(name=name, title=title) for name, title in plan.phases],
+        request=plan.request,
+        createdAt=created,
+        updatedAt=created,
+        createdBy=principal.subject,
+        statusUrl=status_url(op_id),
+    )
+
+
+def workflow_document(operation: OperationView) -> dict[str, Any]:
+    return {
+        "operationId": operation.id,
+        "kind": operation.kind,
+        "target": operation.target,
+        "request": operation.request,
+        "attempt": operation.attempt,
+        "outputs": {},
+        "poll": {},
+    }
+
+
+def execution_name(operation: OperationView) -> str:
+    return operation.id if operation.attempt == 1 else f"{operation.id}-r{operation.attempt - 1}"
+
+
+def submit(
+    store: OperationStore, runner: WorkflowRunner, plan: WorkflowPlan, principal: Principal
+) -> tuple[OperationView, bool]:
+    """Record and start a mutation. Returns (operation, created); created is False when the same
+    request on the same target is already in flight and that operation is returned instead."""
+    if not principal.role.allows(plan.role):
+        raise Forbidden(f"This needs the {Role(plan.role).value} role; you are {principal.role.value}.")
+    operation = new_operation(plan, principal)
+    key = request_key(plan.kind, plan.target, plan.request)
+    try:
+        store.create_holding_cluster(operation, key)
+    except Conflict as busy:
+        holder_id = busy.extra.get("holder")
+        if holder_id and store.request_key_of(holder_id) == key:
+            holder = store.get(holder_id)
+            if not OperationStatus(holder.status).terminal:
+                return holder, False
+        raise
+    _start(store, runner, operation)
+    return store.get(operation.id), True
+
+
+def _start(store: OperationStore, runner: WorkflowRunner, operation: OperationView) -> None:
+    try:
+        arn = runner.start(operation.kind, execution_name(operation), workflow_document(operation))
+    except RetryableError as exc:
+        store.finish(operation.id, OperationStatus.FAILED, error="WorkflowNotStarted", message=exc.message)
+        raise
+    store.set_execution(operation.id, arn)
+
+
+def retry(
+    store: OperationStore, runner: WorkflowRunner, operation_id: str, principal: Principal, needed: Role
+) -> OperationView:
+    """Resume a FAILED or CANCELLED operation: phases that succeeded stay done, the rest run again."""
+    if not principal.role.allows(needed):
+        raise Forbidden(f"Retrying this operation needs the {Role(needed).value} role; you are {principal.role.value}.")
+    operation = store.get(operation_id)
+    if operation.status not in (OperationStatus.FAILED, OperationStatus.CANCELLED):
+        raise Conflict(
+            f"Operation {operation_id} is {operation.status}; only FAILED or CANCELLED operations can be retried.",
+            holder=operation_id,
+        )
+    phases = [
+        p if p.status in (PhaseStatus.SUCCEEDED, PhaseStatus.SKIPPED) else PhaseView(name=p.name, title=p.title)
+        for p in operation.phases
+    ]
+    resumed = operation.model_copy(
+        update={
+            "status": OperationStatus.PENDING,
+            "phases": phases,
+            "attempt": operation.attempt + 1,
+            "error": None,
+            "message": None,
+            "updatedAt": now(),
+        }
+    )
+    store.restart(resumed)
+    _start(store, runner, resumed)
+    return store.get(operation_id)
+
+
+def cancel(store: OperationStore, runner: WorkflowRunner, operation_id: str, principal: Principal, needed: Role,
+           reason: str | None) -> OperationView:
+    if not principal.role.allows(needed):
+        raise Forbidden(f"Cancelling this operation needs the {Role(needed).value} role; you are {principal.role.value}.")
+    operation = store.get(operation_id)
+    if OperationStatus(operation.status).terminal:
+        raise Conflict(f"Operation {operation_id} is already {operation.status}.", holder=operation_id)
+    message = f"Cancelled by {principal.subject}" + (f": {reason}" if reason else "")
+    arn = store.execution_of(operation_id)
+    if arn:
+        runner.stop(arn, message)
+    store.finish(operation_id, OperationStatus.CANCELLED, error=None, message=message)
+    return store.get(operation_id)

@@ -1,0 +1,38 @@
+"""CreateCluster: EKS CreateCluster with API_AND_CONFIG_MAP authentication and control-plane logging."""
+
+from __future__ import annotations
+
+from launchpod.contracts.workflows import WorkflowInput
+from launchpod.domain.errors import PermanentError
+from launchpod.entrypoints.workflows.create_control_plane._common import request_of, tags_of
+from launchpod.entrypoints.workflows.phase import PhaseResult, phase
+from launchpod.runtime import wiring
+from launchpod.runtime.settings import settings
+
+
+def run(doc: WorkflowInput) -> PhaseResult:
+    request, eks = request_of(doc), wiring.eks()
+    existing = eks.cluster(doc.target)
+    if existing is not None:
+        if existing.get("tags", {}).get(f"{settings().resource_prefix}:cluster") != doc.target:
+            raise PermanentError(
+                f"An EKS cluster named {doc.target} already exists and was not created by Launchpod; "
+                "choose another name."
+            )
+        return PhaseResult(
+            outputs={"arn": existing["arn"]}, message=f"{existing['arn']} already exists ({existing['status']})."
+        )
+    network = doc.outputs["Network"]
+    subnets = list(network["subnetIds"]) + list(network.get("publicSubnetIds", []))
+    created = eks.create_cluster(
+        name=doc.target,
+        role_arn=doc.outputs["ClusterRole"]["roleArn"],
+        subnet_ids=subnets,
+        version=request.kubernetesVersion,
+        log_types=list(request.logging),
+        tags=tags_of(doc),
+    )
+    return PhaseResult(outputs={"arn": created["arn"]}, message=f"Requested {created['arn']}.")
+
+
+handler = phase("CreateCluster")(run)

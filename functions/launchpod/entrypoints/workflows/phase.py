@@ -1,0 +1,90 @@
+"""The phase decorator: what every workflow Task does around its own work.
+
+It records the phase on the operation (RUNNING, then SUCCEEDED / SKIPPED / FAILED with times,
+attempts and the error in words), resumes a retried operation by handing back the outputs of
+phases that already succeeded, and lets exactly two errors cross into Step Functions:
+``RetryableError`` (retried by the Task's Retry block) and ``PermanentError`` (caught and
+recorded by ``RecordFailure``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import wraps
+from typing import Any
+
+from launchpod.contracts.operations import PhaseStatus
+from launchpod.contracts.workflows import WorkflowInput
+from launchpod.domain.errors import Conflict, LaunchpodError, PermanentError, RetryableError
+from launchpod.entrypoints.observability import logger
+from launchpod.runtime import wiring
+
+
+@dataclass
+class PhaseResult:
+    outputs: dict[str, Any] = field(default_factory=dict)
+    message: str | None = None
+    ready: bool = True  # False: a wait phase that must be polled again
+    skipped: bool = False
+    wait: int | None = None  # seconds until the next poll
+
+
+PhaseFn = Callable[[WorkflowInput], PhaseResult]
+
+
+def phase(name: str) -> Callable[[PhaseFn], Callable[[dict[str, Any], Any], dict[str, Any]]]:
+    def decorate(run: PhaseFn) -> Callable[[dict[str, Any], Any], dict[str, Any]]:
+        @wraps(run)
+        @logger.inject_lambda_context(clear_state=True)
+        def handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
+            doc = WorkflowInput.model_validate(event)
+            logger.append_keys(operation_id=doc.operationId, phase=name, cluster=doc.target)
+            store = wiring.operations()
+            operation = store.get(doc.operationId)
+            current = next((p for p in operation.phases if p.name == name), None)
+            if current is None:
+                raise PermanentError(f"Operation {doc.operationId} has no phase {name}.")
+            if current.status in (PhaseStatus.SUCCEEDED, PhaseStatus.SKIPPED):
+                # A retried operation: this phase finished in an earlier attempt.
+                doc.outputs[name] = store.outputs(doc.operationId).get(name, {})
+                doc.ready = True
+                return doc.model_dump(mode="json")
+            fresh = current.status != PhaseStatus.RUNNING or current.error is not None
+            try:
+                store.phase_started(doc.operationId, name, fresh=fresh)
+            except Conflict as exc:
+                raise PermanentError(exc.message) from exc
+            try:
+                result = run(doc)
+            except RetryableError as exc:
+                logger.warning("phase will be retried", extra={"error": exc.message})
+                store.phase_failed(doc.operationId, name, error=exc.code, message=f"Retrying: {exc.message}",
+                                   terminal=False)
+                raise
+            except LaunchpodError as exc:
+                store.phase_failed(doc.operationId, name, error=exc.extra.get("aws_code", exc.code),
+                                   message=exc.message, terminal=True)
+                raise PermanentError(exc.message) from exc
+            except Exception as exc:
+                logger.exception("phase crashed")
+                message = f"{name} failed unexpectedly ({type(exc).__name__}: {exc}). Retry the operation; " \
+                          "if it fails again, report it with the operation id."
+                store.phase_failed(doc.operationId, name, error="InternalError", message=message, terminal=True)
+                raise PermanentError(message) from exc
+            if not result.ready:
+                doc.poll[name] = doc.poll.get(name, 0) + 1
+                doc.ready = False
+                doc.wait = result.wait or doc.wait
+                if result.message:
+                    store.phase_progress(doc.operationId, name, result.message)
+                return doc.model_dump(mode="json")
+            status = PhaseStatus.SKIPPED if result.skipped else PhaseStatus.SUCCEEDED
+            store.phase_succeeded(doc.operationId, name, result.message, result.outputs, status=status)
+            doc.outputs[name] = result.outputs
+            doc.ready = True
+            return doc.model_dump(mode="json")
+
+        return handler
+
+    return decorate

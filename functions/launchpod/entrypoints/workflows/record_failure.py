@@ -1,0 +1,41 @@
+"""RecordFailure: where every Task's Catch leads. Marks the phase that failed and the operation
+FAILED with the error in words, and releases the cluster so the user can retry."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from launchpod.contracts.operations import OperationStatus, PhaseStatus
+from launchpod.contracts.workflows import WorkflowFailure
+from launchpod.entrypoints.observability import logger
+from launchpod.runtime import wiring
+
+
+def _message(error: dict[str, Any]) -> tuple[str, str]:
+    name = str(error.get("Error") or "Failed")
+    cause = error.get("Cause") or ""
+    try:
+        parsed = json.loads(cause)
+        cause = parsed.get("errorMessage", cause) if isinstance(parsed, dict) else cause
+    except (TypeError, ValueError):
+        pass
+    if name == "States.Timeout":
+        cause = cause or "The step took longer than its time limit."
+    return name, str(cause or name)
+
+
+@logger.inject_lambda_context(clear_state=True)
+def handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
+    failure = WorkflowFailure.model_validate(event)
+    error, message = _message(failure.error)
+    store = wiring.operations()
+    operation = store.get(failure.operationId)
+    if OperationStatus(operation.status) == OperationStatus.CANCELLED:
+        return {"operationId": operation.id, "status": operation.status}
+    for p in operation.phases:
+        if p.status == PhaseStatus.RUNNING:
+            store.phase_failed(operation.id, p.name, error=p.error or error, message=message, terminal=True)
+    logger.warning("operation failed", extra={"error": error, "cause": message})
+    store.finish(operation.id, OperationStatus.FAILED, error=error, message=message)
+    return {"operationId": operation.id, "status": OperationStatus.FAILED.value, "error": error}

@@ -1,0 +1,49 @@
+"""Wiring: the only place adapters are built, once per container."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from launchpod.adapters.aws.ec2 import Ec2
+from launchpod.adapters.aws.eks import Eks
+from launchpod.adapters.aws.iam import Iam
+from launchpod.adapters.aws.sfn import StepFunctions
+from launchpod.adapters.store.clusters import DynamoClusters
+from launchpod.adapters.store.connections import DynamoConnections
+from launchpod.adapters.store.operations import DynamoOperations
+from launchpod.runtime.settings import settings
+
+
+@lru_cache(maxsize=1)
+def operations() -> DynamoOperations:
+    return DynamoOperations(settings().operations_table, settings().clusters_table)
+
+
+@lru_cache(maxsize=1)
+def clusters() -> DynamoClusters:
+    return DynamoClusters(settings().clusters_table)
+
+
+@lru_cache(maxsize=1)
+def connections() -> DynamoConnections:
+    return DynamoConnections(settings().connections_table)
+
+
+@lru_cache(maxsize=1)
+def workflows() -> StepFunctions:
+    return StepFunctions(settings().workflows)
+
+
+@lru_cache(maxsize=1)
+def ec2() -> Ec2:
+    return Ec2()
+
+
+@lru_cache(maxsize=1)
+def eks() -> Eks:
+    return Eks()
+
+
+@lru_cache(maxsize=1)
+def iam() -> Iam:
+    return Iam()
