@@ -1,0 +1,54 @@
+"""The sandbox's AWS emulation layer: moto, made to behave like the AWS Launchpod runs on.
+
+``install(time_scale)`` applies everything once per process and may be called again to change the
+scale: Lambda handlers run in-process from their ``Handler`` strings, Step Functions Wait/Retry delays
+and EKS lifecycles run on simulated time (``time_scale`` real seconds per simulated second), the Step
+Functions interpreter gets its AWS-compatibility fixes, EKS gains add-ons, access entries, pod identity
+and realistic CREATING/DELETING lifecycles, and every moto request passes through the ``FAULTS`` gate.
+
+Call it before ``mock_aws()`` serves its first request and before ``ThreadedMotoServer`` starts: moto
+builds each service's server-side URL table on first use. Start moto with
+``mock_aws(config={"stepfunctions": {"execute_state_machine": True}})`` so state machines execute.
+"""
+
+from __future__ import annotations
+
+import threading
+
+from sandbox.aws import clock
+from sandbox.aws.clock import get_time_scale, real_seconds, sim_seconds_elapsed
+from sandbox.aws.eks import (
+    set_addon_transition_seconds,
+    set_cluster_creation_seconds,
+    set_cluster_deletion_seconds,
+    set_kube_endpoint_provider,
+)
+from sandbox.aws.faults import FAULTS, Faults
+
+__all__ = [
+    "FAULTS",
+    "Faults",
+    "get_time_scale",
+    "install",
+    "real_seconds",
+    "set_addon_transition_seconds",
+    "set_cluster_creation_seconds",
+    "set_cluster_deletion_seconds",
+    "set_kube_endpoint_provider",
+    "sim_seconds_elapsed",
+]
+
+_lock = threading.Lock()
+
+
+def install(time_scale: float) -> None:
+    """Apply every shim and extension (idempotent); a later call only changes the time scale."""
+    from sandbox.aws import eks, faults, shims
+
+    with _lock:
+        clock.set_time_scale(time_scale)
+        shims.install_in_process_lambda()
+        shims.install_sfn_time_scaling()
+        shims.install_sfn_fixes()
+        eks.install()  # also re-registers the lifecycle durations at the new scale
+        faults.install_fault_hook()

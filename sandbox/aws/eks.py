@@ -1,0 +1,982 @@
+"""moto extensions that make EKS behave like the real control plane Launchpod drives.
+
+Stock moto 5.2.5 creates clusters ACTIVE at once, drops ``accessConfig``, deletes clusters instantly and
+answers 404 for add-ons, access entries and pod identity. This module adds those, inside moto (same
+backends, same endpoint, in-process and ThreadedMotoServer alike), using moto's own mechanism:
+
+* an operation is a response method named after botocore's snake_case operation returning
+  ``ActionResult(dict)`` (moto serialises it with botocore's output shape), plus, because EKS is a
+  REST-JSON service, a URL regex in ``moto.eks.urls.url_paths``; moto's router then finds the operation
+  and its path parameters from botocore's model, so request shapes are exactly what botocore sends;
+* lifecycles are moto's ``ManagedState`` with ``time`` transitions in *simulated* seconds (cluster
+  CREATING -> ACTIVE after 600, add-on CREATING/UPDATING -> ACTIVE after 60; scaled by
+  ``sandbox.aws.clock``). They can be overridden like any moto model (``/moto-api/state-manager``).
+  Deletions (cluster ~120 s, add-on ~30 s) keep the resource visible as DELETING until it expires.
+
+The cluster ``endpoint`` comes from ``set_kube_endpoint_provider`` so each cluster can point at its own
+emulated Kubernetes API server. Call ``install()`` before the first EKS request (ThreadedMotoServer
+builds its EKS app from ``url_paths`` on the first request).
+"""
+
+from __future__ import annotations
+
+import base64
+import functools
+import json
+import re
+import string
+import threading
+import time
+import uuid
+from collections.abc import Callable
+from datetime import UTC, datetime
+from typing import Any
+
+import moto.eks.models as eks_models
+import moto.eks.urls as eks_urls
+from moto.core.responses import ActionResult, EmptyResult
+from moto.eks.exceptions import (
+    InvalidParameterException,
+    InvalidRequestException,
+    ResourceInUseException,
+    ResourceNotFoundException,
+)
+from moto.eks.models import EKSBackend, validate_safe_to_delete
+from moto.eks.responses import EKSResponse
+from moto.eks.utils import validate_role_arn
+from moto.moto_api import state_manager
+from moto.moto_api._internal import mock_random
+from moto.moto_api._internal.managed_state_model import ManagedState
+
+from sandbox.aws import clock
+
+# ============================================================================ configuration
+
+CLUSTER_MODEL = "eks::cluster"
+ADDON_MODEL = "eks::addon"
+
+_durations = {"cluster_create": 600.0, "cluster_delete": 120.0, "addon": 60.0, "addon_delete": 30.0}
+_endpoint_provider: Callable[[str], str] | None = None
+_lock = threading.RLock()
+
+DEFAULT_KUBERNETES_VERSION = "1.32"
+DEFAULT_PLATFORM_VERSION = "eks.12"
+
+#: Add-ons the sandbox offers: name -> (type, owner, publisher, default namespace, default version).
+#: ``register_addon`` adds more. Versions are plausible EKS builds, not a promise about AWS.
+ADDON_CATALOG: dict[str, dict[str, str]] = {}
+
+
+def register_addon(name: str, version: str, *, addon_type: str = "other", owner: str = "aws",
+                   publisher: str = "eks", namespace: str = "kube-system") -> None:
+    """Offer add-on ``name`` (CreateAddon refuses unknown names, as AWS does)."""
+    ADDON_CATALOG[name] = {"type": addon_type, "owner": owner, "publisher": publisher,
+                           "namespace": namespace, "version": version}
+
+
+for _name, _version, _type, _owner, _publisher, _namespace in [
+    ("vpc-cni", "v1.20.4-eksbuild.1", "networking", "aws", "eks", "kube-system"),
+    ("coredns", "v1.11.4-eksbuild.14", "networking", "aws", "eks", "kube-system"),
+    ("kube-proxy", "v1.32.6-eksbuild.8", "networking", "aws", "eks", "kube-system"),
+    ("eks-pod-identity-agent", "v1.3.8-eksbuild.2", "security", "aws", "eks", "kube-system"),
+    ("aws-ebs-csi-driver", "v1.48.0-eksbuild.2", "storage", "aws", "eks", "kube-system"),
+    ("aws-mountpoint-s3-csi-driver", "v2.0.0-eksbuild.1", "storage", "aws", "s3", "kube-system"),
+    ("aws-fsx-csi-driver", "v1.6.0-eksbuild.1", "storage", "aws", "eks", "kube-system"),
+    ("cert-manager", "v1.18.2-eksbuild.2", "security", "community", "eks", "cert-manager"),
+    ("metrics-server", "v0.8.0-eksbuild.2", "observability", "community", "eks", "kube-system"),
+    ("amazon-cloudwatch-observability", "v4.4.0-eksbuild.1", "observability", "aws", "eks",
+     "amazon-cloudwatch"),
+    ("amazon-sagemaker-hyperpod-training-operator", "v1.1.0-eksbuild.1", "machine-learning", "aws",
+     "sagemaker", "aws-hyperpod"),
+    ("amazon-sagemaker-hyperpod-inference", "v1.0.0-eksbuild.1", "machine-learning", "aws", "sagemaker",
+     "hyperpod-inference-system"),
+    ("amazon-sagemaker-hyperpod-taskgovernance", "v1.2.0-eksbuild.1", "machine-learning", "aws",
+     "sagemaker", "kueue-system"),
+    ("amazon-sagemaker-hyperpod-observability", "v1.0.0-eksbuild.1", "observability", "aws", "sagemaker",
+     "hyperpod-observability"),
+]:
+    register_addon(_name, _version, addon_type=_type, owner=_owner, publisher=_publisher, namespace=_namespace)
+
+#: Cluster access policies EKS offers (ListAccessPolicies); AssociateAccessPolicy accepts only these.
+ACCESS_POLICIES = [
+    "AmazonEKSAdminPolicy", "AmazonEKSAdminViewPolicy", "AmazonEKSAutoNodePolicy",
+    "AmazonEKSBlockStorageClusterPolicy", "AmazonEKSClusterAdminPolicy", "AmazonEKSComputeClusterPolicy",
+    "AmazonEKSEditPolicy", "AmazonEKSHybridPolicy", "AmazonEKSLoadBalancingClusterPolicy",
+    "AmazonEKSNetworkingClusterPolicy", "AmazonEKSViewPolicy", "AmazonSagemakerHyperpodClusterSchedulerPolicy",
+    "AmazonSagemakerHyperpodControllerPolicy", "AmazonSagemakerHyperpodSystemNamespacePolicy",
+]
+ACCESS_POLICY_ARN = "arn:{partition}:eks::aws:cluster-access-policy/{name}"
+ACCESS_ENTRY_TYPES = {"STANDARD", "FARGATE_LINUX", "EC2_LINUX", "EC2_WINDOWS", "EC2", "HYBRID_LINUX",
+                      "HYPERPOD_LINUX"}
+
+
+def set_kube_endpoint_provider(provider: Callable[[str], str] | None) -> None:
+    """Use ``provider(cluster_name) -> url`` as each new cluster's ``endpoint`` (None restores moto's)."""
+    global _endpoint_provider
+    _endpoint_provider = provider
+
+
+def set_cluster_creation_seconds(sim_seconds: float) -> None:
+    """How long a new cluster stays CREATING, in simulated seconds (default 600)."""
+    _durations["cluster_create"] = float(sim_seconds)
+    register_transitions()
+
+
+def set_cluster_deletion_seconds(sim_seconds: float) -> None:
+    """How long a deleted cluster stays DELETING before it is gone, in simulated seconds (default 120)."""
+    _durations["cluster_delete"] = float(sim_seconds)
+
+
+def set_addon_transition_seconds(sim_seconds: float) -> None:
+    """How long an add-on stays CREATING or UPDATING, in simulated seconds (default 60)."""
+    _durations["addon"] = float(sim_seconds)
+    register_transitions()
+
+
+def register_transitions() -> None:
+    """(Re)register the time-based defaults at the current time scale; user overrides still win."""
+    state_manager.register_default_transition(
+        CLUSTER_MODEL, {"progression": "time", "seconds": clock.real_seconds(_durations["cluster_create"])}
+    )
+    state_manager.register_default_transition(
+        ADDON_MODEL, {"progression": "time", "seconds": clock.real_seconds(_durations["addon"])}
+    )
+
+
+# ============================================================================ helpers
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+def _random_id(length: int, alphabet: str = string.ascii_lowercase + string.digits) -> str:
+    return "".join(mock_random.choice(alphabet) for _ in range(length))
+
+
+@functools.cache
+def _certificate_authority_data() -> str:
+    """Base64 of a PEM CA certificate, like EKS returns; one self-signed EC cert per process."""
+    try:
+        from cryptography import x509
+        from cryptography.hazmat.primitives import hashes, serialization
+        from cryptography.hazmat.primitives.asymmetric import ec
+        from cryptography.x509.oid import NameOID
+
+        key = ec.generate_private_key(ec.SECP256R1())
+        name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "kubernetes")])
+        now = datetime.now(UTC)
+        cert = (
+            x509.CertificateBuilder().subject_name(name).issuer_name(name).public_key(key.public_key())
+            .serial_number(x509.random_serial_number()).not_valid_before(now)
+            .not_valid_after(now.replace(year=now.year + 10))
+            .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True)
+            .sign(key, hashes.SHA256())
+        )
+        pem = cert.public_bytes(serialization.Encoding.PEM)
+    except ImportError:  # cryptography ships with moto; keep a well-formed stand-in regardless
+        pem = b"-----BEGIN CERTIFICATE-----\nc2FuZGJveA==\n-----END CERTIFICATE-----\n"
+    return base64.b64encode(pem).decode()
+
+
+def _not_found(message: str, cluster: str | None = None, addon: str | None = None) -> ResourceNotFoundException:
+    return ResourceNotFoundException(clusterName=cluster, nodegroupName=None, fargateProfileName=None,
+                                     addonName=addon, message=message)
+
+
+def _in_use(message: str, cluster: str | None = None, addon: str | None = None) -> ResourceInUseException:
+    return ResourceInUseException(clusterName=cluster, nodegroupName=None, addonName=addon, message=message)
+
+
+def _paginate(items: list[Any], max_results: Any, next_token: Any) -> tuple[list[Any], str | None]:
+    start = int(next_token) if next_token not in (None, "") and str(next_token).isdigit() else 0
+    size = int(max_results) if max_results not in (None, "") else 100
+    end = start + size
+    return items[start:end], (str(end) if end < len(items) else None)
+
+
+def _expired(deadline: float | None) -> bool:
+    return deadline is not None and time.monotonic() >= deadline
+
+
+# ============================================================================ models
+
+
+_MotoCluster = eks_models.Cluster  # kept: install() swaps the module global for SandboxCluster
+
+
+class SandboxCluster(ManagedState, _MotoCluster):
+    """moto's Cluster with a CREATING -> ACTIVE lifecycle and the fields moto drops."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        _MotoCluster.__init__(self, *args, **kwargs)
+        # After Cluster.__init__, which assigns status=ACTIVE through ManagedState's setter.
+        ManagedState.__init__(self, CLUSTER_MODEL, [("CREATING", "ACTIVE")])
+        region = kwargs["region_name"]
+        self.version = kwargs.get("version") or DEFAULT_KUBERNETES_VERSION
+        self.platformVersion = DEFAULT_PLATFORM_VERSION
+        # moto shares one issuer id between all clusters; EKS issues one per cluster.
+        self.identity = {"oidc": {"issuer": f"https://oidc.eks.{region}.amazonaws.com/id/"
+                                            f"{uuid.uuid4().hex.upper()}"}}
+        self.certificate_authority = {"data": _certificate_authority_data()}
+        self.health = {"issues": []}
+        self.access_config: dict[str, Any] = {"bootstrapClusterCreatorAdminPermissions": True,
+                                              "authenticationMode": "CONFIG_MAP"}
+        self.upgrade_policy = {"supportType": "EXTENDED"}
+        self.deletion_protection = False
+        self.addons: dict[str, Addon] = {}
+        self.access_entries: dict[str, AccessEntry] = {}
+        self.pod_identity_associations: dict[str, PodIdentityAssociation] = {}
+        self.updates: dict[str, Update] = {}
+        self.gone_at: float | None = None  # monotonic deadline once DELETING
+
+    @property
+    def authentication_mode(self) -> str:
+        return self.access_config["authenticationMode"]
+
+
+class Addon(ManagedState):
+    """An EKS add-on: CREATING/UPDATING -> ACTIVE on the 'eks::addon' transition, DELETING -> gone."""
+
+    def __init__(self, cluster: SandboxCluster, name: str, version: str | None, role_arn: str | None,
+                 configuration_values: str | None, tags: dict[str, str] | None,
+                 namespace: str | None) -> None:
+        super().__init__(ADDON_MODEL, [("CREATING", "ACTIVE"), ("UPDATING", "ACTIVE")])
+        catalog = ADDON_CATALOG[name]
+        self.cluster_name = cluster.name
+        self.addon_name = name
+        self.addon_version = version or catalog["version"]
+        self.service_account_role_arn = role_arn
+        self.configuration_values = configuration_values
+        self.tags = tags or {}
+        self.namespace = namespace or catalog["namespace"]
+        self.publisher = catalog["publisher"]
+        self.owner = catalog["owner"]
+        self.arn = (cluster.arn.replace(":cluster/", ":addon/", 1) + f"/{name}/{uuid.uuid4()}")
+        self.pod_identity_association_arns: list[str] = []
+        self.created_at = self.modified_at = _now()
+        self.gone_at: float | None = None
+
+    def start_update(self) -> None:
+        self.status = "UPDATING"
+        self._time_progressed = datetime.now()  # ManagedState's clock for the 'time' progression
+        self.modified_at = _now()
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "addonName": self.addon_name, "clusterName": self.cluster_name, "status": self.status,
+            "addonVersion": self.addon_version, "health": {"issues": []}, "addonArn": self.arn,
+            "createdAt": self.created_at, "modifiedAt": self.modified_at, "tags": self.tags,
+            "publisher": self.publisher, "owner": self.owner,
+            "podIdentityAssociations": list(self.pod_identity_association_arns),
+            "namespaceConfig": {"namespace": self.namespace},
+        }
+        if self.service_account_role_arn:
+            out["serviceAccountRoleArn"] = self.service_account_role_arn
+        if self.configuration_values:
+            out["configurationValues"] = self.configuration_values
+        return out
+
+
+class Update:
+    """An EKS update record (UpdateAddon's answer); InProgress until its add-on is ACTIVE again."""
+
+    def __init__(self, update_type: str, params: list[dict[str, str]], addon: Addon | None = None) -> None:
+        self.id = str(uuid.uuid4())
+        self.type = update_type
+        self.params = params
+        self.addon = addon
+        self.created_at = _now()
+
+    def to_dict(self) -> dict[str, Any]:
+        done = self.addon is None or self.addon.status == "ACTIVE"
+        return {"id": self.id, "status": "Successful" if done else "InProgress", "type": self.type,
+                "params": self.params, "createdAt": self.created_at, "errors": []}
+
+
+class AccessEntry:
+    """An access entry with its associated access policies (keyed by policy ARN)."""
+
+    def __init__(self, cluster: SandboxCluster, principal_arn: str, entry_type: str,
+                 kubernetes_groups: list[str] | None, username: str | None, tags: dict[str, str] | None) -> None:
+        match = re.match(r"arn:(?P<partition>[^:]+):iam::(?P<account>\d{12}):(?P<kind>role|user)/(?:.*/)?(?P<name>[^/]+)$",
+                         principal_arn)
+        assert match  # validated by the caller
+        self.cluster_name = cluster.name
+        self.principal_arn = principal_arn
+        self.type = entry_type
+        self.kubernetes_groups = list(kubernetes_groups or [])
+        self.username = username or _default_username(match, entry_type)
+        self.tags = tags or {}
+        region, account = cluster.arn.split(":")[3], cluster.arn.split(":")[4]
+        self.arn = (f"arn:{match['partition']}:eks:{region}:{account}:access-entry/{cluster.name}/"
+                    f"{match['kind']}/{match['account']}/{match['name']}/{uuid.uuid4().hex[:32]}")
+        self.created_at = self.modified_at = _now()
+        self.policies: dict[str, dict[str, Any]] = {}
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"clusterName": self.cluster_name, "principalArn": self.principal_arn,
+                "kubernetesGroups": self.kubernetes_groups, "accessEntryArn": self.arn,
+                "createdAt": self.created_at, "modifiedAt": self.modified_at, "tags": self.tags,
+                "username": self.username, "type": self.type}
+
+
+def _default_username(match: re.Match[str], entry_type: str) -> str:
+    # The usernames EKS generates when none is given.
+    if entry_type in ("EC2_LINUX", "EC2_WINDOWS", "EC2", "HYBRID_LINUX"):
+        return "system:node:{{EC2PrivateDNSName}}"
+    if entry_type == "HYPERPOD_LINUX":
+        return "system:node:{{SessionName}}"
+    if entry_type == "FARGATE_LINUX":
+        return "system:node:{{SessionName}}"
+    if match["kind"] == "role":
+        return f"arn:{match['partition']}:sts::{match['account']}:assumed-role/{match['name']}/{{{{SessionName}}}}"
+    return match.string
+
+
+class PodIdentityAssociation:
+    """An EKS Pod Identity association (namespace + service account -> IAM role)."""
+
+    def __init__(self, cluster: SandboxCluster, namespace: str, service_account: str, role_arn: str,
+                 tags: dict[str, str] | None, disable_session_tags: bool | None, target_role_arn: str | None,
+                 policy: str | None, owner_arn: str | None = None) -> None:
+        self.cluster_name = cluster.name
+        self.namespace = namespace
+        self.service_account = service_account
+        self.role_arn = role_arn
+        self.association_id = "a-" + _random_id(17)
+        self.association_arn = (cluster.arn.replace(":cluster/", ":podidentityassociation/", 1)
+                                + f"/{self.association_id}")
+        self.tags = tags or {}
+        self.disable_session_tags = bool(disable_session_tags)
+        self.target_role_arn = target_role_arn
+        self.external_id = str(uuid.uuid4()) if target_role_arn else None
+        self.policy = policy
+        self.owner_arn = owner_arn
+        self.created_at = self.modified_at = _now()
+
+    def summary(self) -> dict[str, Any]:
+        out = {"clusterName": self.cluster_name, "namespace": self.namespace,
+               "serviceAccount": self.service_account, "associationArn": self.association_arn,
+               "associationId": self.association_id}
+        if self.owner_arn:
+            out["ownerArn"] = self.owner_arn
+        return out
+
+    def to_dict(self) -> dict[str, Any]:
+        out = {**self.summary(), "roleArn": self.role_arn, "tags": self.tags, "createdAt": self.created_at,
+               "modifiedAt": self.modified_at, "disableSessionTags": self.disable_session_tags}
+        for key, value in (("targetRoleArn", self.target_role_arn), ("externalId", self.external_id),
+                           ("policy", self.policy)):
+            if value:
+                out[key] = value
+        return out
+
+
+# ============================================================================ backend operations
+
+
+def _reap(backend: EKSBackend) -> None:
+    """Drop clusters and add-ons whose DELETING period has run out."""
+    with _lock:
+        for name, cluster in list(backend.clusters.items()):
+            if _expired(getattr(cluster, "gone_at", None)):
+                backend.clusters.pop(name, None)
+                backend.cluster_count -= 1
+                continue
+            for addon_name, addon in list(getattr(cluster, "addons", {}).items()):
+                if _expired(addon.gone_at):
+                    cluster.addons.pop(addon_name, None)
+
+
+def _cluster(backend: EKSBackend, name: str) -> SandboxCluster:
+    _reap(backend)
+    cluster = backend.clusters.get(name)
+    if cluster is None:
+        raise _not_found(f"No cluster found for name: {name}.", cluster=name)
+    return cluster  # type: ignore[return-value]
+
+
+def _require_active(cluster: SandboxCluster) -> None:
+    if cluster.status != "ACTIVE":
+        raise InvalidRequestException(message=f"Cluster is in {cluster.status} state")
+
+
+def _require_api_authentication(cluster: SandboxCluster) -> None:
+    if cluster.authentication_mode not in ("API", "API_AND_CONFIG_MAP"):
+        raise InvalidRequestException(
+            message="The cluster's authentication mode must be set to one of [API, API_AND_CONFIG_MAP] "
+            "to perform this operation."
+        )
+
+
+_original_create_cluster = EKSBackend.create_cluster
+_original_describe_cluster = EKSBackend.describe_cluster
+_original_list_clusters = EKSBackend.list_clusters
+
+
+def create_cluster(self: EKSBackend, *args: Any, access_config: dict[str, Any] | None = None,
+                   extra: dict[str, Any] | None = None, **kwargs: Any) -> SandboxCluster:
+    _reap(self)
+    cluster: SandboxCluster = _original_create_cluster(self, *args, **kwargs)  # type: ignore[assignment]
+    # EKS defaults: API_AND_CONFIG_MAP when accessConfig is sent without a mode, CONFIG_MAP without it.
+    if access_config is not None:
+        cluster.access_config = {
+            "bootstrapClusterCreatorAdminPermissions": access_config.get(
+                "bootstrapClusterCreatorAdminPermissions", True),
+            "authenticationMode": access_config.get("authenticationMode") or "API_AND_CONFIG_MAP",
+        }
+    for key, value in (extra or {}).items():
+        if value is not None:
+            setattr(cluster, key, value)
+    if _endpoint_provider is not None:
+        cluster.endpoint = _endpoint_provider(cluster.name)
+    return cluster
+
+
+def describe_cluster(self: EKSBackend, name: str) -> SandboxCluster:
+    return _cluster(self, name)
+
+
+def list_clusters(self: EKSBackend, max_results: int, next_token: str | None) -> Any:
+    _reap(self)
+    return _original_list_clusters(self, max_results, next_token)
+
+
+def delete_cluster(self: EKSBackend, name: str) -> SandboxCluster:
+    cluster = _cluster(self, name)
+    with _lock:
+        if cluster.gone_at is not None:
+            return cluster  # already DELETING: answer like a repeated request, don't restart the clock
+        validate_safe_to_delete(cluster)
+        cluster.status = "DELETING"
+        cluster.gone_at = time.monotonic() + clock.real_seconds(_durations["cluster_delete"])
+        # EKS removes the cluster's add-ons, access entries and pod identity associations with it.
+        cluster.addons.clear()
+        cluster.access_entries.clear()
+        cluster.pod_identity_associations.clear()
+    return cluster
+
+
+def _validate_configuration_values(value: str | None) -> None:
+    if not value:
+        return
+    try:
+        json.loads(value)
+        return
+    except ValueError:
+        pass
+    try:
+        import yaml
+
+        if isinstance(yaml.safe_load(value), dict):
+            return
+    except Exception:
+        pass
+    raise InvalidParameterException(message="ConfigurationValue provided in request is not supported: "
+                                            "Json schema validation failed")
+
+
+def _addon(cluster: SandboxCluster, name: str) -> Addon:
+    addon = cluster.addons.get(name)
+    if addon is None or _expired(addon.gone_at):
+        raise _not_found(f"No addon: {name} found in cluster: {cluster.name}", cluster=cluster.name, addon=name)
+    return addon
+
+
+def _associate_for_addon(cluster: SandboxCluster, addon: Addon, associations: list[dict[str, str]] | None) -> None:
+    for item in associations or []:
+        validate_role_arn(item["roleArn"])
+        _check_association_free(cluster, addon.namespace, item["serviceAccount"])
+    for item in associations or []:
+        association = PodIdentityAssociation(cluster, addon.namespace, item["serviceAccount"], item["roleArn"],
+                                             None, None, None, None, owner_arn=addon.arn)
+        cluster.pod_identity_associations[association.association_id] = association
+        addon.pod_identity_association_arns.append(association.association_arn)
+
+
+def _drop_addon_associations(cluster: SandboxCluster, addon: Addon) -> None:
+    for association_id, association in list(cluster.pod_identity_associations.items()):
+        if association.owner_arn == addon.arn:
+            del cluster.pod_identity_associations[association_id]
+    addon.pod_identity_association_arns.clear()
+
+
+def create_addon(backend: EKSBackend, cluster_name: str, addon_name: str, addon_version: str | None = None,
+                 role_arn: str | None = None, configuration_values: str | None = None,
+                 tags: dict[str, str] | None = None, pod_identity_associations: list[dict[str, str]] | None = None,
+                 namespace: str | None = None) -> Addon:
+    cluster = _cluster(backend, cluster_name)
+    with _lock:
+        existing = cluster.addons.get(addon_name)
+        if existing is not None and not _expired(existing.gone_at):
+            raise _in_use(f"Addon already exists: {addon_name}", cluster=cluster_name, addon=addon_name)
+        _require_active(cluster)
+        if addon_name not in ADDON_CATALOG:
+            raise InvalidParameterException(
+                message=f"Addon {addon_name} specified is not supported in {cluster.version} cluster version"
+            )
+        if role_arn:
+            validate_role_arn(role_arn)
+        _validate_configuration_values(configuration_values)
+        addon = Addon(cluster, addon_name, addon_version, role_arn, configuration_values, tags, namespace)
+        _associate_for_addon(cluster, addon, pod_identity_associations)
+        cluster.addons[addon_name] = addon
+        return addon
+
+
+def update_addon(backend: EKSBackend, cluster_name: str, addon_name: str, addon_version: str | None = None,
+                 role_arn: str | None = None, configuration_values: str | None = None,
+                 pod_identity_associations: list[dict[str, str]] | None = None,
+                 resolve_conflicts: str | None = None) -> Update:
+    cluster = _cluster(backend, cluster_name)
+    with _lock:
+        addon = _addon(cluster, addon_name)
+        if addon.status in ("CREATING", "UPDATING", "DELETING"):
+            raise _in_use(f"Addon {addon_name} is in {addon.status} state and cannot be updated",
+                          cluster=cluster_name, addon=addon_name)
+        params: list[dict[str, str]] = []
+        if addon_version:
+            addon.addon_version = addon_version
+            params.append({"type": "AddonVersion", "value": addon_version})
+        if role_arn is not None:
+            if role_arn:
+                validate_role_arn(role_arn)
+            addon.service_account_role_arn = role_arn or None
+            params.append({"type": "ServiceAccountRoleArn", "value": role_arn})
+        if configuration_values is not None:
+            _validate_configuration_values(configuration_values)
+            addon.configuration_values = configuration_values or None
+            params.append({"type": "ConfigurationValues", "value": configuration_values})
+        if pod_identity_associations is not None:
+            _drop_addon_associations(cluster, addon)
+            _associate_for_addon(cluster, addon, pod_identity_associations)
+            params.append({"type": "PodIdentityAssociations",
+                           "value": json.dumps(addon.pod_identity_association_arns)})
+        if resolve_conflicts:
+            params.append({"type": "ResolveConflicts", "value": resolve_conflicts})
+        addon.start_update()
+        update = Update("AddonUpdate", params, addon)
+        cluster.updates[update.id] = update
+        return update
+
+
+def delete_addon(backend: EKSBackend, cluster_name: str, addon_name: str) -> Addon:
+    cluster = _cluster(backend, cluster_name)
+    with _lock:
+        addon = _addon(cluster, addon_name)
+        if addon.gone_at is None:
+            addon.status = "DELETING"
+            addon.gone_at = time.monotonic() + clock.real_seconds(_durations["addon_delete"])
+            _drop_addon_associations(cluster, addon)
+        return addon
+
+
+_PRINCIPAL_ARN = re.compile(r"arn:[^:]+:iam::\d{12}:(role|user)/.+")
+
+
+def _access_entry(cluster: SandboxCluster, principal_arn: str) -> AccessEntry:
+    entry = cluster.access_entries.get(principal_arn)
+    if entry is None:
+        raise _not_found(
+            "The specified principalArn could not be found. You can view your available access entries "
+            "with 'list-access-entries'.", cluster=cluster.name
+        )
+    return entry
+
+
+def create_access_entry(backend: EKSBackend, cluster_name: str, principal_arn: str, entry_type: str | None,
+                        kubernetes_groups: list[str] | None, username: str | None,
+                        tags: dict[str, str] | None) -> AccessEntry:
+    cluster = _cluster(backend, cluster_name)
+    entry_type = entry_type or "STANDARD"
+    with _lock:
+        _require_api_authentication(cluster)
+        if not _PRINCIPAL_ARN.fullmatch(principal_arn or ""):
+            raise InvalidParameterException(message=f"The specified principalArn is invalid: {principal_arn}")
+        if entry_type not in ACCESS_ENTRY_TYPES:
+            raise InvalidParameterException(message=f"The specified access entry type is invalid: {entry_type}")
+        if entry_type != "STANDARD" and (kubernetes_groups or username):
+            raise InvalidParameterException(
+                message=f"The kubernetesGroups and username can't be specified for access entries of type "
+                f"{entry_type}."
+            )
+        if principal_arn in cluster.access_entries:
+            raise _in_use("The specified access entry resource is already in use on this cluster.",
+                          cluster=cluster_name)
+        entry = AccessEntry(cluster, principal_arn, entry_type, kubernetes_groups, username, tags)
+        cluster.access_entries[principal_arn] = entry
+        return entry
+
+
+def update_access_entry(backend: EKSBackend, cluster_name: str, principal_arn: str,
+                        kubernetes_groups: list[str] | None, username: str | None) -> AccessEntry:
+    cluster = _cluster(backend, cluster_name)
+    with _lock:
+        entry = _access_entry(cluster, principal_arn)
+        if kubernetes_groups is not None:
+            entry.kubernetes_groups = list(kubernetes_groups)
+        if username:
+            entry.username = username
+        entry.modified_at = _now()
+        return entry
+
+
+def associate_access_policy(backend: EKSBackend, cluster_name: str, principal_arn: str, policy_arn: str,
+                            access_scope: dict[str, Any]) -> dict[str, Any]:
+    cluster = _cluster(backend, cluster_name)
+    with _lock:
+        entry = _access_entry(cluster, principal_arn)
+        policy_name = policy_arn.rsplit("/", 1)[-1]
+        if not re.fullmatch(r"arn:[^:]+:eks::aws:cluster-access-policy/[A-Za-z0-9]+", policy_arn or "") or (
+            policy_name not in ACCESS_POLICIES
+        ):
+            raise ResourceNotFoundException(clusterName=cluster_name, nodegroupName=None, fargateProfileName=None,
+                                            addonName=None, message=f"The policy {policy_arn} could not be found.")
+        scope_type = (access_scope or {}).get("type")
+        namespaces = list((access_scope or {}).get("namespaces") or [])
+        if scope_type not in ("cluster", "namespace"):
+            raise InvalidParameterException(message="accessScope.type must be one of [cluster, namespace]")
+        if scope_type == "namespace" and not namespaces:
+            raise InvalidParameterException(message="Namespaces must be specified when the access scope type is namespace")
+        if scope_type == "cluster" and namespaces:
+            raise InvalidParameterException(message="Namespaces can't be specified when the access scope type is cluster")
+        now = _now()
+        previous = entry.policies.get(policy_arn)
+        entry.policies[policy_arn] = {
+            "policyArn": policy_arn,
+            "accessScope": {"type": scope_type, "namespaces": namespaces},
+            "associatedAt": previous["associatedAt"] if previous else now,
+            "modifiedAt": now,
+        }
+        return entry.policies[policy_arn]
+
+
+def create_pod_identity_association(backend: EKSBackend, cluster_name: str, namespace: str,
+                                    service_account: str, role_arn: str, tags: dict[str, str] | None,
+                                    disable_session_tags: bool | None, target_role_arn: str | None,
+                                    policy: str | None) -> PodIdentityAssociation:
+    cluster = _cluster(backend, cluster_name)
+    with _lock:
+        validate_role_arn(role_arn)
+        if target_role_arn:
+            validate_role_arn(target_role_arn)
+        _check_association_free(cluster, namespace, service_account)
+        association = PodIdentityAssociation(cluster, namespace, service_account, role_arn, tags,
+                                             disable_session_tags, target_role_arn, policy)
+        cluster.pod_identity_associations[association.association_id] = association
+        return association
+
+
+def _check_association_free(cluster: SandboxCluster, namespace: str, service_account: str) -> None:
+    for association in cluster.pod_identity_associations.values():
+        if (association.namespace, association.service_account) == (namespace, service_account):
+            raise _in_use(
+                f"Association already exists: {association.association_id} for namespace {namespace} and "
+                f"service account {service_account}", cluster=cluster.name
+            )
+
+
+def _association(cluster: SandboxCluster, association_id: str) -> PodIdentityAssociation:
+    association = cluster.pod_identity_associations.get(association_id)
+    if association is None:
+        raise _not_found(f"Association not found: {association_id}", cluster=cluster.name)
+    return association
+
+
+# ============================================================================ response methods
+
+
+def _body(self: EKSResponse) -> dict[str, Any]:
+    try:
+        return json.loads(self.body or "{}")
+    except ValueError:
+        return {}
+
+
+def _uri(self: EKSResponse, name: str) -> str:
+    from urllib.parse import unquote
+
+    # moto's router hands path parameters over still percent-encoded (principal and policy ARNs have '/').
+    return unquote(self.uri_match[name])
+
+
+def _query(self: EKSResponse, name: str) -> Any:
+    values = self.querystring.get(name)
+    return values[0] if isinstance(values, list) and values else None
+
+
+def _r_create_cluster(self: EKSResponse) -> ActionResult:
+    body = _body(self)
+    cluster = self.eks_backend.create_cluster(
+        name=body.get("name"), version=body.get("version"), role_arn=body.get("roleArn"),
+        resources_vpc_config=body.get("resourcesVpcConfig"),
+        kubernetes_network_config=body.get("kubernetesNetworkConfig"), logging=body.get("logging"),
+        client_request_token=body.get("clientRequestToken"), tags=body.get("tags"),
+        encryption_config=body.get("encryptionConfig"), remote_network_config=body.get("remoteNetworkConfig"),
+        access_config=body.get("accessConfig"),
+        extra={"upgrade_policy": body.get("upgradePolicy"), "zonal_shift_config": body.get("zonalShiftConfig"),
+               "compute_config": body.get("computeConfig"), "storage_config": body.get("storageConfig"),
+               "deletion_protection": body.get("deletionProtection")},
+    )
+    return ActionResult({"cluster": cluster})
+
+
+def _r_create_addon(self: EKSResponse) -> ActionResult:
+    body = _body(self)
+    addon = create_addon(
+        self.eks_backend, _uri(self, "name"), body.get("addonName"), body.get("addonVersion"),
+        body.get("serviceAccountRoleArn"), body.get("configurationValues"), body.get("tags"),
+        body.get("podIdentityAssociations"), (body.get("namespaceConfig") or {}).get("namespace"),
+    )
+    return ActionResult({"addon": addon.to_dict()})
+
+
+def _r_describe_addon(self: EKSResponse) -> ActionResult:
+    cluster = _cluster(self.eks_backend, _uri(self, "name"))
+    return ActionResult({"addon": _addon(cluster, _uri(self, "addonName")).to_dict()})
+
+
+def _r_list_addons(self: EKSResponse) -> ActionResult:
+    cluster = _cluster(self.eks_backend, _uri(self, "name"))
+    names = sorted(n for n, a in cluster.addons.items() if not _expired(a.gone_at))
+    page, token = _paginate(names, _query(self, "maxResults"), _query(self, "nextToken"))
+    return ActionResult({"addons": page, "nextToken": token})
+
+
+def _r_update_addon(self: EKSResponse) -> ActionResult:
+    body = _body(self)
+    update = update_addon(
+        self.eks_backend, _uri(self, "name"), _uri(self, "addonName"), body.get("addonVersion"),
+        body.get("serviceAccountRoleArn"), body.get("configurationValues"), body.get("podIdentityAssociations"),
+        body.get("resolveConflicts"),
+    )
+    return ActionResult({"update": update.to_dict()})
+
+
+def _r_delete_addon(self: EKSResponse) -> ActionResult:
+    addon = delete_addon(self.eks_backend, _uri(self, "name"), _uri(self, "addonName"))
+    return ActionResult({"addon": addon.to_dict()})
+
+
+def _r_describe_addon_versions(self: EKSResponse) -> ActionResult:
+    wanted = _query(self, "addonName")
+    kubernetes_version = _query(self, "kubernetesVersion") or DEFAULT_KUBERNETES_VERSION
+    addons = [
+        {
+            "addonName": name, "type": info["type"], "publisher": info["publisher"], "owner": info["owner"],
+            "defaultNamespace": info["namespace"],
+            "addonVersions": [{
+                "addonVersion": info["version"], "architecture": ["amd64", "arm64"],
+                "computeTypes": ["ec2"],
+                "compatibilities": [{"clusterVersion": kubernetes_version, "platformVersions": ["*"],
+                                     "defaultVersion": True}],
+                "requiresConfiguration": False, "requiresIamPermissions": info["type"] in ("storage",
+                                                                                          "observability"),
+            }],
+        }
+        for name, info in sorted(ADDON_CATALOG.items()) if wanted in (None, name)
+    ]
+    page, token = _paginate(addons, _query(self, "maxResults"), _query(self, "nextToken"))
+    return ActionResult({"addons": page, "nextToken": token})
+
+
+def _r_describe_update(self: EKSResponse) -> ActionResult:
+    cluster = _cluster(self.eks_backend, _uri(self, "name"))
+    update = cluster.updates.get(_uri(self, "updateId"))
+    if update is None:
+        raise _not_found(f"No update found for ID: {_uri(self, 'updateId')}", cluster=cluster.name)
+    return ActionResult({"update": update.to_dict()})
+
+
+def _r_create_access_entry(self: EKSResponse) -> ActionResult:
+    body = _body(self)
+    entry = create_access_entry(self.eks_backend, _uri(self, "name"), body.get("principalArn"), body.get("type"),
+                                body.get("kubernetesGroups"), body.get("username"), body.get("tags"))
+    return ActionResult({"accessEntry": entry.to_dict()})
+
+
+def _r_describe_access_entry(self: EKSResponse) -> ActionResult:
+    cluster = _cluster(self.eks_backend, _uri(self, "name"))
+    return ActionResult({"accessEntry": _access_entry(cluster, _uri(self, "principalArn")).to_dict()})
+
+
+def _r_update_access_entry(self: EKSResponse) -> ActionResult:
+    body = _body(self)
+    entry = update_access_entry(self.eks_backend, _uri(self, "name"), _uri(self, "principalArn"),
+                                body.get("kubernetesGroups"), body.get("username"))
+    return ActionResult({"accessEntry": entry.to_dict()})
+
+
+def _r_list_access_entries(self: EKSResponse) -> ActionResult:
+    cluster = _cluster(self.eks_backend, _uri(self, "name"))
+    _require_api_authentication(cluster)
+    policy = _query(self, "associatedPolicyArn")
+    arns = sorted(arn for arn, e in cluster.access_entries.items() if policy is None or policy in e.policies)
+    page, token = _paginate(arns, _query(self, "maxResults"), _query(self, "nextToken"))
+    return ActionResult({"accessEntries": page, "nextToken": token})
+
+
+def _r_delete_access_entry(self: EKSResponse) -> ActionResult:
+    cluster = _cluster(self.eks_backend, _uri(self, "name"))
+    with _lock:
+        _access_entry(cluster, _uri(self, "principalArn"))
+        del cluster.access_entries[_uri(self, "principalArn")]
+    return EmptyResult()
+
+
+def _r_associate_access_policy(self: EKSResponse) -> ActionResult:
+    body = _body(self)
+    cluster_name, principal_arn = _uri(self, "name"), _uri(self, "principalArn")
+    policy = associate_access_policy(self.eks_backend, cluster_name, principal_arn, body.get("policyArn"),
+                                     body.get("accessScope"))
+    return ActionResult({"clusterName": cluster_name, "principalArn": principal_arn,
+                         "associatedAccessPolicy": policy})
+
+
+def _r_list_associated_access_policies(self: EKSResponse) -> ActionResult:
+    cluster_name, principal_arn = _uri(self, "name"), _uri(self, "principalArn")
+    entry = _access_entry(_cluster(self.eks_backend, cluster_name), principal_arn)
+    policies = [entry.policies[arn] for arn in sorted(entry.policies)]
+    page, token = _paginate(policies, _query(self, "maxResults"), _query(self, "nextToken"))
+    return ActionResult({"clusterName": cluster_name, "principalArn": principal_arn,
+                         "associatedAccessPolicies": page, "nextToken": token})
+
+
+def _r_disassociate_access_policy(self: EKSResponse) -> ActionResult:
+    cluster = _cluster(self.eks_backend, _uri(self, "name"))
+    with _lock:
+        entry = _access_entry(cluster, _uri(self, "principalArn"))
+        policy_arn = _uri(self, "policyArn")
+        if entry.policies.pop(policy_arn, None) is None:
+            raise _not_found(f"The policy {policy_arn} is not associated with this access entry.",
+                             cluster=cluster.name)
+    return EmptyResult()
+
+
+def _r_list_access_policies(self: EKSResponse) -> ActionResult:
+    partition = "aws-cn" if self.region.startswith("cn-") else "aws"
+    policies = [{"name": n, "arn": ACCESS_POLICY_ARN.format(partition=partition, name=n)} for n in ACCESS_POLICIES]
+    page, token = _paginate(policies, _query(self, "maxResults"), _query(self, "nextToken"))
+    return ActionResult({"accessPolicies": page, "nextToken": token})
+
+
+def _r_create_pod_identity_association(self: EKSResponse) -> ActionResult:
+    body = _body(self)
+    association = create_pod_identity_association(
+        self.eks_backend, _uri(self, "name"), body.get("namespace"), body.get("serviceAccount"),
+        body.get("roleArn"), body.get("tags"), body.get("disableSessionTags"), body.get("targetRoleArn"),
+        body.get("policy"),
+    )
+    return ActionResult({"association": association.to_dict()})
+
+
+def _r_describe_pod_identity_association(self: EKSResponse) -> ActionResult:
+    cluster = _cluster(self.eks_backend, _uri(self, "name"))
+    return ActionResult({"association": _association(cluster, _uri(self, "associationId")).to_dict()})
+
+
+def _r_update_pod_identity_association(self: EKSResponse) -> ActionResult:
+    body = _body(self)
+    cluster = _cluster(self.eks_backend, _uri(self, "name"))
+    with _lock:
+        association = _association(cluster, _uri(self, "associationId"))
+        if body.get("roleArn"):
+            validate_role_arn(body["roleArn"])
+            association.role_arn = body["roleArn"]
+        if body.get("disableSessionTags") is not None:
+            association.disable_session_tags = bool(body["disableSessionTags"])
+        if "targetRoleArn" in body:
+            association.target_role_arn = body["targetRoleArn"] or None
+            association.external_id = str(uuid.uuid4()) if association.target_role_arn else None
+        if "policy" in body:
+            association.policy = body["policy"] or None
+        association.modified_at = _now()
+    return ActionResult({"association": association.to_dict()})
+
+
+def _r_list_pod_identity_associations(self: EKSResponse) -> ActionResult:
+    cluster = _cluster(self.eks_backend, _uri(self, "name"))
+    namespace, service_account = _query(self, "namespace"), _query(self, "serviceAccount")
+    items = [
+        a.summary() for a in sorted(cluster.pod_identity_associations.values(), key=lambda a: a.created_at)
+        if namespace in (None, a.namespace) and service_account in (None, a.service_account)
+    ]
+    page, token = _paginate(items, _query(self, "maxResults"), _query(self, "nextToken"))
+    return ActionResult({"associations": page, "nextToken": token})
+
+
+def _r_delete_pod_identity_association(self: EKSResponse) -> ActionResult:
+    cluster = _cluster(self.eks_backend, _uri(self, "name"))
+    with _lock:
+        association = _association(cluster, _uri(self, "associationId"))
+        if association.owner_arn:
+            raise InvalidRequestException(
+                message=f"Association {association.association_id} is owned by {association.owner_arn} and "
+                "can only be removed through its owner."
+            )
+        del cluster.pod_identity_associations[association.association_id]
+    return ActionResult({"association": association.to_dict()})
+
+
+_RESPONSE_METHODS = {
+    "create_cluster": _r_create_cluster,
+    "create_addon": _r_create_addon,
+    "describe_addon": _r_describe_addon,
+    "list_addons": _r_list_addons,
+    "update_addon": _r_update_addon,
+    "delete_addon": _r_delete_addon,
+    "describe_addon_versions": _r_describe_addon_versions,
+    "describe_update": _r_describe_update,
+    "create_access_entry": _r_create_access_entry,
+    "describe_access_entry": _r_describe_access_entry,
+    "update_access_entry": _r_update_access_entry,
+    "list_access_entries": _r_list_access_entries,
+    "delete_access_entry": _r_delete_access_entry,
+    "associate_access_policy": _r_associate_access_policy,
+    "list_associated_access_policies": _r_list_associated_access_policies,
+    "disassociate_access_policy": _r_disassociate_access_policy,
+    "list_access_policies": _r_list_access_policies,
+    "create_pod_identity_association": _r_create_pod_identity_association,
+    "describe_pod_identity_association": _r_describe_pod_identity_association,
+    "update_pod_identity_association": _r_update_pod_identity_association,
+    "list_pod_identity_associations": _r_list_pod_identity_associations,
+    "delete_pod_identity_association": _r_delete_pod_identity_association,
+}
+
+# Regexes only route a request to EKSResponse.dispatch; moto's router then picks the operation from
+# botocore's model. Principal and policy ARNs contain '/', hence the greedy tails.
+_URL_PATHS = [
+    "{0}/clusters/(?P<name>[^/]+)/addons$",
+    "{0}/clusters/(?P<name>[^/]+)/addons/(?P<addonName>[^/]+)$",
+    "{0}/clusters/(?P<name>[^/]+)/addons/(?P<addonName>[^/]+)/update$",
+    "{0}/addons/supported-versions$",
+    "{0}/clusters/(?P<name>[^/]+)/updates/(?P<updateId>[^/]+)$",
+    "{0}/clusters/(?P<name>[^/]+)/access-entries$",
+    "{0}/clusters/(?P<name>[^/]+)/access-entries/(?P<principalArn>.+)$",
+    "{0}/access-policies$",
+    "{0}/clusters/(?P<name>[^/]+)/pod-identity-associations$",
+    "{0}/clusters/(?P<name>[^/]+)/pod-identity-associations/(?P<associationId>[^/]+)$",
+]
+
+_installed = False
+
+
+def install() -> None:
+    """Apply the EKS extensions (idempotent); re-registers the lifecycle timings at the current scale."""
+    global _installed
+    with _lock:
+        register_transitions()
+        if _installed:
+            return
+        # EKSBackend.create_cluster instantiates the module global, so swapping it is enough.
+        eks_models.Cluster = SandboxCluster  # type: ignore[misc]
+        EKSBackend.create_cluster = create_cluster  # type: ignore[method-assign]
+        EKSBackend.describe_cluster = describe_cluster  # type: ignore[method-assign]
+        EKSBackend.list_clusters = list_clusters  # type: ignore[method-assign]
+        EKSBackend.delete_cluster = delete_cluster  # type: ignore[method-assign]
+        for name, method in _RESPONSE_METHODS.items():
+            setattr(EKSResponse, name, method)
+        for path in _URL_PATHS:
+            eks_urls.url_paths.setdefault(path, eks_urls.response.dispatch)
+        _installed = True

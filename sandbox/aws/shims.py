@@ -1,0 +1,295 @@
+"""Monkeypatches that make moto run Launchpod's Lambdas and state machines like AWS does, only faster.
+
+Three groups, each applied once per process by ``install_*`` (re-running is harmless):
+
+* **In-process Lambda** - moto's Lambda backend runs functions in Docker. Every moto path that invokes
+  a function (the Invoke API, Step Functions Tasks, event-source mappings, S3 notifications) ends in
+  ``LambdaFunction._invoke_lambda``, so replacing that one method runs the function's ``Handler``
+  string ("pkg.module.func", the same string the CDK app deploys) in this process with a fake context.
+  Keep moto's default ``lambda.use_docker=True`` config: with ``False`` moto swaps in a backend that
+  echoes the payload and never reaches this hook.
+* **Step Functions time scaling** - Wait states and Retry back-off last ``time_scale`` real seconds per
+  ASL second (see ``sandbox.aws.clock``).
+* **Step Functions interpreter fixes** for moto 5.2.5: request/response casing normalisation
+  (getmoto/moto#10076), unique names for unnamed executions, and AWS-style aws-sdk error names.
+
+All hooks touch private moto internals; moto is pinned exactly for this reason. Background and the
+experiments behind each hook: ``../shared/reference/sandbox-feasibility.md`` sections 1.2-1.5.
+"""
+
+from __future__ import annotations
+
+import collections
+import importlib
+import json
+import logging
+import os
+import threading
+import time
+import traceback
+import types
+import uuid
+from collections.abc import Callable
+from typing import Any
+
+from moto.awslambda.models import LambdaFunction
+
+from sandbox.aws import clock
+
+log = logging.getLogger("sandbox.aws.lambda")
+
+#: Explicit handler overrides by function name, for tests that need a handler without a module path.
+HANDLERS: dict[str, Callable[[Any, Any], Any]] = {}
+#: Recent in-process invocations as (function_name, event), newest last, for assertions in tests.
+INVOCATIONS: collections.deque[tuple[str, Any]] = collections.deque(maxlen=1000)
+
+_installed: set[str] = set()
+_install_lock = threading.Lock()
+
+
+# --------------------------------------------------------------------------- in-process Lambda
+
+
+class FakeLambdaContext:
+    """The attributes of the Lambda context object that powertools (Logger, Metrics, idempotency) reads."""
+
+    def __init__(self, fn: LambdaFunction) -> None:
+        self.function_name = fn.function_name
+        self.function_version = str(fn.version)
+        self.invoked_function_arn = fn.function_arn
+        self.memory_limit_in_mb = int(fn.memory_size or 128)
+        self.aws_request_id = str(uuid.uuid4())
+        self.log_group_name = f"/aws/lambda/{fn.function_name}"
+        self.log_stream_name = f"sandbox/[{fn.version}]{uuid.uuid4().hex}"
+        self.identity = None
+        self.client_context = None
+        # The handler runs in real time, so its deadline is the real configured timeout.
+        self._deadline = time.monotonic() + float(fn.timeout or 3)
+
+    def get_remaining_time_in_millis(self) -> int:
+        return max(0, int((self._deadline - time.monotonic()) * 1000))
+
+
+def _resolve_handler(fn: LambdaFunction) -> Callable[[Any, Any], Any] | None:
+    if fn.function_name in HANDLERS:
+        return HANDLERS[fn.function_name]
+    if not fn.handler or "." not in fn.handler:
+        return None
+    module_name, func_name = fn.handler.rsplit(".", 1)
+    try:
+        return getattr(importlib.import_module(module_name), func_name)
+    except (ImportError, AttributeError):
+        log.warning("Lambda %s: handler %r is not importable in-process", fn.function_name, fn.handler)
+        return None
+
+
+_env_lock = threading.Lock()
+_env_applied: set[str] = set()
+_env_owner: dict[str, str] = {}
+
+
+def _apply_function_environment(fn: LambdaFunction) -> None:
+    """Copy the function's Environment.Variables into os.environ, once per function name.
+
+    All functions share this process's environment. Setting and restoring it per invocation would
+    need a lock held for the whole handler run, which serialises every Lambda (Map concurrency is lost
+    and TimeoutSeconds turns into spurious States.Timeout). So values are applied once and conflicts
+    between functions are logged: functions should agree on shared configuration keys.
+    """
+    if fn.function_name in _env_applied:
+        return
+    with _env_lock:
+        for key, value in (fn.environment_vars or {}).items():
+            owner = _env_owner.get(key)
+            if owner and owner != fn.function_name and os.environ.get(key) != str(value):
+                log.warning("env var %s differs between Lambda functions %s and %s", key, owner, fn.function_name)
+            os.environ[key] = str(value)
+            _env_owner.setdefault(key, fn.function_name)
+        _env_applied.add(fn.function_name)
+
+
+def _error_payload(exc: BaseException) -> str:
+    # Lambda's unhandled-error document; Step Functions takes errorType as the ASL error name, so
+    # `raise RetryableError(...)` matches `"ErrorEquals": ["RetryableError"]`.
+    return json.dumps(
+        {
+            "errorMessage": str(exc),
+            "errorType": type(exc).__name__,
+            "requestId": "",
+            "stackTrace": traceback.format_exception(exc)[-5:],
+        }
+    )
+
+
+_original_invoke_lambda = LambdaFunction._invoke_lambda
+_original_invoke = LambdaFunction.invoke
+
+
+def _invoke_lambda_in_process(self: LambdaFunction, event: Any = None) -> tuple[str, bool, str]:
+    handler = _resolve_handler(self)
+    if handler is None:
+        # Falls through to moto's Docker runner, which fails without Docker - an honest error.
+        return _original_invoke_lambda(self, event)
+    if isinstance(event, str | bytes):  # moto passes the string "{}" for an empty body
+        event = json.loads(event or "{}")
+    INVOCATIONS.append((self.function_name, event))
+    _apply_function_environment(self)
+    try:
+        result = handler(event, FakeLambdaContext(self))
+        return json.dumps(result, default=str), False, ""
+    except Exception as exc:
+        log.info("Lambda %s raised %s: %s", self.function_name, type(exc).__name__, exc)
+        return _error_payload(exc), True, ""
+
+
+def _invoke_with_unhandled_marker(self: LambdaFunction, body: str, request_headers: Any, response_headers: Any):
+    # moto marks every error "Handled"; Lambda reports an exception escaping the handler as "Unhandled".
+    result = _original_invoke(self, body, request_headers, response_headers)
+    if response_headers.get("x-amz-function-error") == "Handled":
+        response_headers["x-amz-function-error"] = "Unhandled"
+    return result
+
+
+def install_in_process_lambda() -> None:
+    """Run Lambda handlers in this process instead of Docker."""
+    with _install_lock:
+        if "lambda" in _installed:
+            return
+        LambdaFunction._invoke_lambda = _invoke_lambda_in_process
+        LambdaFunction.invoke = _invoke_with_unhandled_marker
+        _installed.add("lambda")
+
+
+# --------------------------------------------------------------------------- Step Functions time
+
+
+def install_sfn_time_scaling() -> None:
+    """Scale Wait states and Retry back-off by ``clock.get_time_scale()`` (read at each wait)."""
+    from moto.stepfunctions.parser.asl.component.common.retry import retrier_decl
+    from moto.stepfunctions.parser.asl.component.state.wait.wait_function.wait_function import (
+        WaitFunction,
+    )
+
+    with _install_lock:
+        if "sfn-time" in _installed:
+            return
+
+        def _eval_body(self: Any, env: Any) -> None:
+            seconds = self._get_wait_seconds(env=env)
+            if seconds > 0:
+                # moto's own _wait_interval re-waits `seconds - int(elapsed)` whenever the event
+                # returns early, so it cannot take fractional seconds. Waiting on the program-state
+                # event keeps StopExecution able to interrupt the Wait.
+                env.program_state_event.wait(clock.real_seconds(seconds))
+
+        WaitFunction._eval_body = _eval_body
+        # RetrierDecl sleeps with the module-global `time.sleep(interval_seconds)`.
+        retrier_decl.time = types.SimpleNamespace(
+            sleep=lambda seconds: time.sleep(clock.real_seconds(seconds)),
+            time=time.time,
+            monotonic=time.monotonic,
+        )
+        _installed.add("sfn-time")
+
+
+# --------------------------------------------------------------------------- Step Functions fixes
+
+# Step Functions names aws-sdk errors "<Service>.<ErrorCode>" with the SDK's PascalCase service id;
+# moto only knows dynamodb and sfn and otherwise uses the lower-case API name ("eks.Resource...").
+_SDK_ERROR_SERVICE_NAMES = {
+    "eks": "Eks",
+    "sagemaker": "SageMaker",
+    "ec2": "Ec2",
+    "iam": "Iam",
+    "s3": "S3",
+    "lambda": "Lambda",
+    "servicequotas": "ServiceQuotas",
+    "sts": "Sts",
+    "ssm": "Ssm",
+    "events": "EventBridge",
+    "cloudwatch": "CloudWatch",
+    "logs": "CloudWatchLogs",
+}
+
+
+def install_sfn_fixes() -> None:
+    """Fix the moto 5.2.5 Step Functions interpreter where it differs from AWS."""
+    import botocore.session
+    from botocore import xform_name
+    from moto.stepfunctions.parser.asl.component.state.exec.state_task.service import (
+        state_task_service as sts,
+    )
+    from moto.stepfunctions.parser.asl.component.state.exec.state_task.service import (
+        state_task_service_aws_sdk as aws_sdk,
+    )
+    from moto.stepfunctions.parser.models import StepFunctionsParserBackend
+
+    with _install_lock:
+        if "sfn-fixes" in _installed:
+            return
+
+        session = botocore.session.get_session()
+        op_models: dict[tuple[str, str], Any] = {}
+
+        def operation_model(service: str, action_snake: str) -> Any:
+            key = (service, action_snake)
+            if key not in op_models:
+                try:
+                    model = session.get_service_model(service)
+                    name = next(op for op in model.operation_names if xform_name(op) == action_snake)
+                    op_models[key] = model.operation_model(name)
+                except Exception:
+                    op_models[key] = None
+            return op_models[key]
+
+        # getmoto/moto#10076: moto stubs out LocalStack's normalisation, so PascalCase ASL parameters
+        # ("Name", "StateMachineArn") never reach boto3's casing and responses are not re-cased to
+        # PascalCase. Breaks states:startExecution.sync and aws-sdk:eks:* among others.
+        def _normalise_parameters(self, parameters, boto_service_name=None, service_action_name=None):
+            op = operation_model(
+                self._get_boto_service_name(boto_service_name),
+                self._get_boto_service_action(service_action_name),
+            )
+            if op is not None and op.input_shape is not None:
+                self._to_boto_request(parameters, op.input_shape)
+
+        def _normalise_response(self, response, boto_service_name=None, service_action_name=None):
+            op = operation_model(
+                self._get_boto_service_name(boto_service_name),
+                self._get_boto_service_action(service_action_name),
+            )
+            if op is not None and op.output_shape is not None:
+                self._from_boto_response(response, op.output_shape)
+
+        sts.StateTaskService._normalise_parameters = _normalise_parameters
+        sts.StateTaskService._normalise_response = _normalise_response
+
+        aws_sdk._SERVICE_ERROR_NAMES.update(_SDK_ERROR_SERVICE_NAMES)
+
+        # The parser backend names every unnamed execution "None", so a second unnamed start returns
+        # the first execution (same input) or fails with ExecutionAlreadyExists (other input).
+        original_start = StepFunctionsParserBackend.start_execution
+
+        def start_execution(self, state_machine_arn, name=None, execution_input=None, trace_header=None):
+            return original_start(self, state_machine_arn, name or str(uuid.uuid4()), execution_input, trace_header)
+
+        StepFunctionsParserBackend.start_execution = start_execution
+
+        _install_jsonata_if_available()
+        _installed.add("sfn-fixes")
+
+
+def _install_jsonata_if_available() -> None:
+    # moto ships the JSONata hook but no engine (LocalStack uses a JVM). The pure-Python port
+    # (pip: jsonata-python) is optional: only QueryLanguage=JSONata and `$var` reads need it.
+    try:
+        import jsonata as jsonata_py
+        from moto.stepfunctions.parser.asl.jsonata import jsonata as moto_jsonata
+    except ImportError:
+        return
+
+    def _eval(expression: str) -> Any:
+        out = jsonata_py.Jsonata(expression).evaluate(None)
+        return json.loads(json.dumps(out, default=list)) if out is not None else None
+
+    moto_jsonata._eval_jsonata = _eval
