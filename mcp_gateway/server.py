@@ -1,0 +1,224 @@
+"""The MCP server and its streamable HTTP app.
+
+``build_server`` makes the MCP server: tools from the catalog, skills as prompts and resources. Whose
+token a call carries is decided by a ``TokenSource``: over HTTP, the ``Authorization: Bearer`` header of
+the MCP request being served; over stdio, the token the process was started with.
+
+``build_asgi_app`` serves it over streamable HTTP, stateless (any instance, including a Lambda, can answer
+any request). Its lifespan starts the MCP session manager, so a host that mounts it must run that
+lifespan (``async with app.router.lifespan_context(app): ...``); without it, ``/mcp`` answers 503.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from collections.abc import AsyncIterator, Callable, Iterable
+from typing import Any
+
+import httpx
+from mcp import types
+from mcp.server.lowlevel import Server
+from mcp.server.lowlevel.helper_types import ReadResourceContents
+from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
+from pydantic import AnyUrl
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse
+from starlette.routing import Route
+from starlette.types import Receive, Scope, Send
+
+from launchpod.contracts.catalog_ops import CATALOG, CatalogEntry
+from mcp_gateway import __version__, skills
+from mcp_gateway.rest import RestClient
+from mcp_gateway.tools import MAX_WAIT_SECONDS, ToolRunner, list_tools
+
+log = logging.getLogger(__name__)
+
+TokenSource = Callable[[Request | None], str | None]
+
+INSTRUCTIONS = """\
+Launchpod runs SageMaker HyperPod clusters on Amazon EKS. Every tool is one call to the Launchpod REST API
+made with your user's own token, so you can do exactly what your user can do.
+- Inspect before you create: list_clusters, list_availability_zones and list_instance_types first.
+- Tools that change things answer with an operation. It is finished only when get_operation says
+  SUCCEEDED, FAILED or CANCELLED: follow it with wait_for_operation, never assume "request sent" is done.
+- Ask the user only decision-level questions (availability zone, instance type, capacity type); Launchpod
+  plans CIDRs, route tables and security groups itself.
+- The prompts (and launchpod://skills/ resources) are playbooks for whole tasks; follow them.
+"""
+
+
+def header_token(request: Request | None) -> str | None:
+    """The bearer token of the HTTP request an MCP message arrived in."""
+    if request is None:
+        return None
+    scheme, _, token = request.headers.get("authorization", "").partition(" ")
+    return token.strip() or None if scheme.lower() == "bearer" else None
+
+
+def build_server(
+    api_base_url: str,
+    token_source: TokenSource,
+    *,
+    catalog: Iterable[CatalogEntry] = CATALOG,
+    rest_transport: httpx.AsyncBaseTransport | None = None,
+    max_wait_seconds: float = MAX_WAIT_SECONDS,
+    poll_first: float = 1.0,
+    poll_max: float = 10.0,
+) -> Server[Any, Request]:
+    entries = tuple(catalog)
+    tools = list_tools(entries)
+    tool_names = {t.name for t in tools}
+    server: Server[Any, Request] = Server(
+        "launchpod", version=__version__, instructions=INSTRUCTIONS, website_url=None
+    )
+
+    @server.list_tools()
+    async def _list_tools() -> list[types.Tool]:
+        return tools
+
+    # Input is validated by the REST API, not here: one validator, the same 422 for browser and agent.
+    @server.call_tool(validate_input=False)
+    async def _call_tool(name: str, arguments: dict[str, Any]) -> types.CallToolResult:
+        context = server.request_context
+        token = token_source(context.request)
+        runner = ToolRunner(
+            RestClient(api_base_url, token, transport=rest_transport),
+            entries,
+            max_wait_seconds=max_wait_seconds,
+            poll_first=poll_first,
+            poll_max=poll_max,
+        )
+        progress_token = context.meta.progressToken if context.meta else None
+
+        async def progress(done: float, total: float | None, message: str | None) -> None:
+            if progress_token is not None:
+                await context.session.send_progress_notification(
+                    progress_token, done, total, message, related_request_id=str(context.request_id)
+                )
+
+        return await runner.call(name, arguments, progress)
+
+    @server.list_prompts()
+    async def _list_prompts() -> list[types.Prompt]:
+        return [skills.prompt_of(s) for s in skills.load()]
+
+    @server.get_prompt()
+    async def _get_prompt(name: str, arguments: dict[str, str] | None) -> types.GetPromptResult:
+        skill = skills.by_name(name)
+        if skill is None:
+            raise ValueError(f"No prompt named {name}; prompts/list names them.")
+        missing = [a.name for a in skill.arguments if a.required and not (arguments or {}).get(a.name)]
+        if missing:
+            raise ValueError(f"Prompt {name} needs {', '.join(missing)}.")
+        return types.GetPromptResult(
+            description=skill.title,
+            messages=[
+                types.PromptMessage(
+                    role="user",
+                    content=types.TextContent(type="text", text=skill.render(arguments, tool_names)),
+                )
+            ],
+        )
+
+    @server.list_resources()
+    async def _list_resources() -> list[types.Resource]:
+        return [skills.resource_of(s) for s in skills.load()]
+
+    @server.read_resource()
+    async def _read_resource(uri: AnyUrl) -> Iterable[ReadResourceContents]:
+        name = str(uri).removeprefix(skills.URI_PREFIX)
+        skill = skills.by_name(name)
+        if skill is None or not str(uri).startswith(skills.URI_PREFIX):
+            raise ValueError(f"No resource {uri}; resources/list names them.")
+        return [ReadResourceContents(skill.render(None, tool_names), "text/markdown")]
+
+    return server
+
+
+def _envelope(status: int, code: str, message: str, headers: dict[str, str] | None = None) -> JSONResponse:
+    return JSONResponse({"code": code, "message": message, "details": [], "requestId": None}, status, headers)
+
+
+class _McpEndpoint:
+    """Refuses token-less requests, then hands the request to the running session manager."""
+
+    def __init__(self, state: dict[str, StreamableHTTPSessionManager | None]) -> None:
+        self.state = state
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":  # pragma: no cover - Starlette routes only HTTP here
+            return
+        manager = self.state.get("manager")
+        if manager is None:
+            response = _envelope(
+                503, "NOT_STARTED", "The MCP gateway's lifespan is not running; the host must run it."
+            )
+        elif header_token(Request(scope)) is None:
+            response = _envelope(
+                401,
+                "UNAUTHENTICATED",
+                "Launchpod refuses every call without a bearer token: send 'Authorization: Bearer <token>'"
+                " (your Launchpod API token) with each MCP request.",
+                {"WWW-Authenticate": 'Bearer realm="launchpod"'},
+            )
+        else:
+            await manager.handle_request(scope, receive, send)
+            return
+        await response(scope, receive, send)
+
+
+def build_asgi_app(
+    api_base_url: str,
+    *,
+    path: str = "/mcp",
+    json_response: bool = False,
+    rest_transport: httpx.AsyncBaseTransport | None = None,
+    max_wait_seconds: float = MAX_WAIT_SECONDS,
+    poll_first: float = 1.0,
+    poll_max: float = 10.0,
+) -> Starlette:
+    """The streamable HTTP app: MCP at ``path`` (default ``/mcp``), a health check at ``/healthz``.
+
+    Stateless: each MCP request runs on a fresh transport, so no session outlives a request and the app
+    can run on Lambda. The caller's bearer token is forwarded to ``api_base_url`` on every tool call.
+    The host must run the app's lifespan (uvicorn does; a parent Starlette app must enter
+    ``app.router.lifespan_context(app)`` in its own lifespan). Mounted under a prefix with
+    ``Mount("/mcp", app)``, pass ``path="/"``.
+    """
+    server = build_server(
+        api_base_url,
+        header_token,
+        rest_transport=rest_transport,
+        max_wait_seconds=max_wait_seconds,
+        poll_first=poll_first,
+        poll_max=poll_max,
+    )
+    state: dict[str, StreamableHTTPSessionManager | None] = {"manager": None}
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_: Starlette) -> AsyncIterator[None]:
+        # A fresh manager per start: run() works once per instance, and an ASGI-on-Lambda adapter may
+        # run the lifespan once per invocation.
+        manager = StreamableHTTPSessionManager(server, json_response=json_response, stateless=True)
+        async with manager.run():
+            state["manager"] = manager
+            try:
+                yield
+            finally:
+                state["manager"] = None
+
+    async def healthz(_: Request) -> JSONResponse:
+        running = state["manager"] is not None
+        body = {"status": "ok" if running else "starting", "version": __version__, "api": api_base_url}
+        return JSONResponse(body, 200 if running else 503)
+
+    endpoint = _McpEndpoint(state)
+    routes = [Route(path, endpoint=endpoint, methods=["GET", "POST", "DELETE"])]
+    if path != "/":
+        routes.append(Route("/healthz", healthz, methods=["GET"]))
+    app = Starlette(routes=routes, lifespan=lifespan)
+    app.state.mcp_server = server
+    return app
+
