@@ -14,13 +14,24 @@ class Contract(BaseModel):
     model_config = ConfigDict(extra="forbid", populate_by_name=True, use_enum_values=True)
 
 
+_CLUSTER_NAME = r"^[a-zA-Z0-9](-*[a-zA-Z0-9])*$"
+_K8S_NAME = r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"
+_ZONE = r"^[a-z]{2}(-[a-z]+)+-\d[a-z]$"
+
+# Pattern -> the rule in words, for validation messages.
+PATTERN_HINTS = {
+    _CLUSTER_NAME: "1-63 letters, digits and hyphens, starting and ending with a letter or digit (no underscores)",
+    _K8S_NAME: "lower-case letters, digits and hyphens, starting and ending with a letter or digit",
+    _ZONE: "an availability zone name such as us-east-1a",
+}
+
 # SageMaker's cluster-name rule; EKS accepts a superset, so one rule serves both.
 ClusterName = Annotated[
     str,
     Field(
         min_length=1,
         max_length=63,
-        pattern=r"^[a-zA-Z0-9](-*[a-zA-Z0-9])*$",
+        pattern=_CLUSTER_NAME,
         description="1-63 letters, digits and hyphens; starts and ends with a letter or digit.",
         examples=["ml-team-a"],
     ),
@@ -29,13 +40,13 @@ ClusterName = Annotated[
 # RFC 1123 label, as Kubernetes requires for namespaces and most object names.
 K8sName = Annotated[
     str,
-    Field(min_length=1, max_length=63, pattern=r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$", examples=["training"]),
+    Field(min_length=1, max_length=63, pattern=_K8S_NAME, examples=["training"]),
 ]
 
 OperationId = Annotated[str, Field(pattern=r"^op-[0-9a-z]{8,40}$", examples=["op-01jd3k2m4n5p6q7r"])]
 
 AvailabilityZoneName = Annotated[
-    str, Field(pattern=r"^[a-z]{2}(-[a-z]+)+-\d[a-z]$", examples=["us-east-1a"])
+    str, Field(pattern=_ZONE, examples=["us-east-1a"])
 ]
 
 Cidr = Annotated[

@@ -200,3 +200,11 @@ def cancel(store: OperationStore, runner: WorkflowRunner, operation_id: str, pri
         runner.stop(arn, message)
     store.finish(operation_id, OperationStatus.CANCELLED, error=None, message=message)
     return store.get(operation_id)
+
+
+# The role each kind of operation needs; retrying or cancelling one needs the same.
+KIND_ROLES: dict[str, Role] = {"create-control-plane": Role.ADMIN}
+
+
+def role_for(kind: str) -> Role:
+    return KIND_ROLES.get(kind, Role.ADMIN)

@@ -27,7 +27,6 @@ class Settings(BaseModel):
     resource_prefix: str = "launchpod"
     # optional endpoint override for every boto3 client (a seam for emulators; unset on AWS)
     aws_endpoint_url: str | None = None
-    swagger_base_url: str | None = None
     version: str = "0.1.0"
 
 
@@ -41,7 +40,6 @@ ENV_KEYS = {
     "kube_role_arn": "LAUNCHPOD_KUBE_ROLE_ARN",
     "resource_prefix": "LAUNCHPOD_RESOURCE_PREFIX",
     "aws_endpoint_url": "LAUNCHPOD_AWS_ENDPOINT_URL",
-    "swagger_base_url": "LAUNCHPOD_SWAGGER_BASE_URL",
 }
 
 

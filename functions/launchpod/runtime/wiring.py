@@ -7,6 +7,7 @@ from functools import lru_cache
 from launchpod.adapters.aws.ec2 import Ec2
 from launchpod.adapters.aws.eks import Eks
 from launchpod.adapters.aws.iam import Iam
+from launchpod.adapters.aws.sagemaker import SageMaker
 from launchpod.adapters.aws.sfn import StepFunctions
 from launchpod.adapters.store.clusters import DynamoClusters
 from launchpod.adapters.store.connections import DynamoConnections
@@ -47,3 +48,8 @@ def eks() -> Eks:
 @lru_cache(maxsize=1)
 def iam() -> Iam:
     return Iam()
+
+
+@lru_cache(maxsize=1)
+def sagemaker() -> SageMaker:
+    return SageMaker()

@@ -43,13 +43,13 @@ class DynamoOperations:
         return dict(plain(item))
 
     @staticmethod
-    def _view(item: dict[str, Any]) -> OperationView:
+    def view_of(item: dict[str, Any]) -> OperationView:
         data = {k: v for k, v in item.items() if k in _VIEW_FIELDS}
         data["request"] = json.loads(item.get("request") or "{}")
         return OperationView.model_validate(data)
 
     def get(self, operation_id: str) -> OperationView:
-        return self._view(self._item(operation_id))
+        return self.view_of(self._item(operation_id))
 
     def outputs(self, operation_id: str) -> dict[str, dict[str, Any]]:
         raw = self._item(operation_id).get("outputs") or {}
@@ -78,7 +78,7 @@ class DynamoOperations:
                 )["Items"]
             else:
                 items = self.table.scan()["Items"]
-        views = [self._view(dict(plain(i))) for i in items]
+        views = [self.view_of(dict(plain(i))) for i in items]
         views.sort(key=lambda v: v.createdAt, reverse=True)
         return views[:limit]
 

@@ -1,0 +1,1 @@
+"""WebSocket handlers and the operations-stream pusher."""

@@ -1,0 +1,1 @@
+"""REST routers, one per capability."""

@@ -1,0 +1,33 @@
+"""HyperPod instance types and their EC2 names (HyperPod prefixes EC2's with "ml.")."""
+
+from __future__ import annotations
+
+# Accelerated and general-purpose types HyperPod clusters use (SageMaker ClusterInstanceType).
+HYPERPOD_INSTANCE_TYPES: tuple[str, ...] = (
+    "ml.p4d.24xlarge",
+    "ml.p4de.24xlarge",
+    "ml.p5.48xlarge",
+    "ml.p5e.48xlarge",
+    "ml.p5en.48xlarge",
+    "ml.p6-b200.48xlarge",
+    "ml.g5.8xlarge",
+    "ml.g5.12xlarge",
+    "ml.g5.48xlarge",
+    "ml.g6.12xlarge",
+    "ml.g6.48xlarge",
+    "ml.g6e.12xlarge",
+    "ml.g6e.48xlarge",
+    "ml.trn1.32xlarge",
+    "ml.trn2.48xlarge",
+    "ml.c5.2xlarge",
+    "ml.m5.2xlarge",
+    "ml.m5.12xlarge",
+)
+
+
+def to_ec2(instance_type: str) -> str:
+    return instance_type.removeprefix("ml.")
+
+
+def to_sagemaker(ec2_type: str) -> str:
+    return f"ml.{ec2_type}"

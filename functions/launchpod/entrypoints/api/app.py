@@ -1,0 +1,41 @@
+"""The API Lambda: one powertools resolver with validation on, its routers, its error mapping."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from aws_lambda_powertools.event_handler import APIGatewayRestResolver, CORSConfig, Response, content_types
+
+from launchpod.entrypoints.api import errors
+from launchpod.entrypoints.api.routers import catalog, clusters, health, operations
+from launchpod.entrypoints.observability import logger, tracer
+from launchpod.runtime.settings import settings
+
+app = APIGatewayRestResolver(
+    enable_validation=True,
+    cors=CORSConfig(allow_origin="*", allow_headers=["Authorization", "Content-Type", "Idempotency-Key"]),
+)
+for module in (health, catalog, clusters, operations):
+    app.include_router(module.router, prefix="/api")
+errors.install(app)
+
+_TITLE = "Launchpod API"
+_DESCRIPTION = "Control plane for SageMaker HyperPod clusters on Amazon EKS."
+
+
+@app.get("/api/openapi.json", include_in_schema=False)
+def openapi() -> Response[dict]:
+    return Response(
+        status_code=200,
+        content_type=content_types.APPLICATION_JSON,
+        body=app.get_openapi_json_schema(title=_TITLE, version=settings().version, description=_DESCRIPTION),
+    )
+
+
+app.enable_swagger(path="/api/docs", title=_TITLE, version=settings().version, description=_DESCRIPTION)
+
+
+@logger.inject_lambda_context(correlation_id_path="requestContext.requestId", clear_state=True)
+@tracer.capture_lambda_handler
+def handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
+    return app.resolve(event, context)

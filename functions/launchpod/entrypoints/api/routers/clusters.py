@@ -1,0 +1,70 @@
+"""Clusters: list and read (status read from AWS, not only our table), create the control plane."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from aws_lambda_powertools.event_handler import Response
+from aws_lambda_powertools.event_handler.openapi.params import Path
+from aws_lambda_powertools.event_handler.router import APIGatewayRouter
+
+from launchpod.contracts.clusters import ClusterListView, ClusterView, CreateClusterRequest
+from launchpod.contracts.common import ClusterName
+from launchpod.contracts.operations import NoopView, OperationAcceptedView
+from launchpod.domain import operations as ops
+from launchpod.domain.clusters import control_plane
+from launchpod.domain.clusters.views import cluster_view, owned_by_launchpod
+from launchpod.domain.errors import Conflict, NotFound
+from launchpod.entrypoints.api import idempotency
+from launchpod.entrypoints.api.routing import json_response, route
+from launchpod.runtime import wiring
+from launchpod.runtime.settings import settings
+
+router = APIGatewayRouter()
+
+
+def _view(name: str, record: dict | None) -> ClusterView:
+    eks = wiring.eks().cluster(name)
+    addons = wiring.eks().addons(name) if eks and eks.get("status") == "ACTIVE" else {}
+    return cluster_view(name, settings().region, record, eks, addons, wiring.sagemaker().hyperpod_cluster(name))
+
+
+@route(router, "list_clusters")
+def list_clusters() -> ClusterListView:
+    return ClusterListView(items=[_view(r["name"], r) for r in wiring.clusters().list()])
+
+
+@route(router, "get_cluster")
+def get_cluster(name: Annotated[ClusterName, Path()]) -> ClusterView:
+    record = wiring.clusters().get(name)
+    view = _view(name, record)
+    if record is None and view.eks.status == "NOT_FOUND":
+        raise NotFound(f"Cluster {name} is not known to Launchpod and EKS has no cluster by that name.")
+    return view
+
+
+@route(router, "create_cluster")
+def create_cluster(request: CreateClusterRequest) -> Response[OperationAcceptedView | NoopView]:
+    who: ops.Principal = router.context["principal"]
+    s = settings()
+    control_plane.check_zones(request, [z["name"] for z in wiring.ec2().zones()], s.region)
+    existing = wiring.eks().cluster(request.name)
+    if existing is not None and not owned_by_launchpod(existing, request.name, s.resource_prefix):
+        raise Conflict(
+            f"An EKS cluster named {request.name} already exists and Launchpod did not create it; "
+            "choose another name."
+        )
+    record = wiring.clusters().get(request.name)
+    if existing and existing.get("status") == "ACTIVE" and record and not record.get("lockedBy"):
+        return json_response(NoopView(message=f"Cluster {request.name} already exists; no changes."))
+
+    def start() -> dict:
+        operation, _ = ops.submit(wiring.operations(), wiring.workflows(), control_plane.plan(request), who)
+        wiring.clusters().register(request.name, source="created", region=s.region)
+        return OperationAcceptedView(operation=operation, statusUrl=operation.statusUrl).model_dump(mode="json")
+
+    key = router.current_event.headers.get("idempotency-key") or router.current_event.headers.get("Idempotency-Key")
+    accepted = OperationAcceptedView.model_validate(
+        idempotency.once(key, who.subject, request.model_dump(mode="json"), start)
+    )
+    return json_response(accepted, 202, {"Location": accepted.statusUrl})
