@@ -1,0 +1,25 @@
+"""Emulated Kubernetes API servers for the sandbox: one kmock-based, EKS-authenticated server per cluster.
+
+``KubeFleet`` starts one ``PatchedKubernetesEmulator`` per EKS cluster on its own thread and port;
+``mint_token`` builds the EKS bearer token the servers require, so the unchanged ``kubernetes`` client
+works against them as against EKS.
+"""
+
+from sandbox.kube.emulator import DEFAULT_NAMESPACES, PatchedKubernetesEmulator, status_body
+from sandbox.kube.fleet import KubeFleet
+from sandbox.kube.thread import KubeEmulatorThread
+from sandbox.kube.tokens import EksToken, InvalidToken, PrincipalPolicy, mint_token, parse_authorization, parse_token
+
+__all__ = [
+    "DEFAULT_NAMESPACES",
+    "EksToken",
+    "InvalidToken",
+    "KubeEmulatorThread",
+    "KubeFleet",
+    "PatchedKubernetesEmulator",
+    "PrincipalPolicy",
+    "mint_token",
+    "parse_authorization",
+    "parse_token",
+    "status_body",
+]
