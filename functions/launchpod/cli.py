@@ -1,0 +1,47 @@
+"""``launchpod``: run the sandbox, or the MCP gateway for a local agent."""
+
+from __future__ import annotations
+
+import argparse
+import signal
+import sys
+import threading
+
+
+def _sandbox(args: argparse.Namespace) -> int:
+    from sandbox.runtime import Sandbox
+
+    box = Sandbox(host=args.host, port=args.port, time_scale=args.time_scale, verbose=args.verbose).start()
+    print(box.banner(), flush=True)
+    stop = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    try:
+        stop.wait()
+    except KeyboardInterrupt:
+        pass
+    box.stop()
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="launchpod", description=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True)
+    sandbox = sub.add_parser("sandbox", help="run the whole control plane on this machine against emulated AWS")
+    sandbox.add_argument("--host", default="127.0.0.1")
+    sandbox.add_argument("--port", type=int, default=3099)
+    sandbox.add_argument("--time-scale", type=float, default=0.05,
+                         help="real seconds per simulated second (0.05: a 10-minute EKS creation takes 30 s)")
+    sandbox.add_argument("--verbose", action="store_true", help="log every handler at INFO")
+    mcp = sub.add_parser("mcp", help="the MCP gateway (stdio for local agents, or HTTP)", add_help=False)
+    mcp.add_argument("rest", nargs=argparse.REMAINDER)
+    args = parser.parse_args(argv)
+    if args.command == "sandbox":
+        return _sandbox(args)
+    from mcp_gateway.cli import main as mcp_main
+
+    result = mcp_main(args.rest)
+    return int(result or 0)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

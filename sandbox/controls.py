@@ -1,0 +1,51 @@
+"""Sandbox-only controls, served by the gateway itself (never by the API Lambda, which must not
+know it runs in a sandbox): fault injection at /api/sandbox/faults, admin token required."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse
+from starlette.routing import Route
+
+from sandbox.auth import bearer_token
+
+
+def _error(status: int, code: str, message: str) -> JSONResponse:
+    return JSONResponse({"code": code, "message": message, "details": [], "requestId": None}, status_code=status)
+
+
+def control_routes(sandbox: Any) -> list[Route]:
+    def admin_or_error(request: Request) -> JSONResponse | None:
+        claims = sandbox.tokens.claims_for(bearer_token(request.headers.get("authorization")))
+        if claims is None:
+            return _error(401, "UNAUTHORIZED", "Send the admin token printed by `make sandbox`.")
+        if claims.get("cognito:groups") != "admin":
+            return _error(403, "FORBIDDEN", "Fault injection needs the admin token.")
+        return None
+
+    async def faults(request: Request) -> JSONResponse:
+        denied = admin_or_error(request)
+        if denied:
+            return denied
+        if request.method == "POST":
+            try:
+                body = await request.json()
+            except ValueError:
+                return _error(422, "VALIDATION_FAILED", "Send JSON such as {\"failNextEksCreate\": true}.")
+            if not isinstance(body, dict) or not set(body) <= {"failNextEksCreate", "message", "throttle", "clear"}:
+                return _error(422, "VALIDATION_FAILED",
+                              "Known fields: failNextEksCreate (bool), message (str), throttle (0..1), clear (bool).")
+            if body.get("clear"):
+                sandbox.faults.clear()
+            if body.get("failNextEksCreate"):
+                sandbox.faults.fail_next_eks_create(body.get("message"))
+            if "throttle" in body:
+                fraction = body["throttle"]
+                if not isinstance(fraction, int | float) or not 0 <= fraction <= 1:
+                    return _error(422, "VALIDATION_FAILED", "throttle is a fraction between 0 and 1.")
+                sandbox.faults.throttle(float(fraction))
+        return JSONResponse(sandbox.faults.describe())
+
+    return [Route("/api/sandbox/faults", faults, methods=["GET", "POST"])]

@@ -1,0 +1,163 @@
+"""The sandbox, assembled: moto in-process (plus a moto server for the aws CLI), one emulated
+Kubernetes API per EKS cluster, everything provisioned from the registry, and the gateway on one
+port serving the web UI at /, REST at /api, WebSocket at /ws and MCP at /mcp.
+
+Production code runs unchanged: handlers are invoked through moto's Lambda, state machines are
+the ASL files in statemachines/, and Kubernetes is reached at the endpoint EKS reports.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def free_port(host: str = "127.0.0.1") -> int:
+    with socket.socket() as s:
+        s.bind((host, 0))
+        return int(s.getsockname()[1])
+
+
+@dataclass
+class Sandbox:
+    host: str = "127.0.0.1"
+    port: int = 3099
+    time_scale: float = 0.05
+    moto_port: int | None = None
+    web_dir: Path | None = None
+    verbose: bool = False
+    tokens: Any = None
+    faults: Any = None
+    provisioned: Any = None
+    _threads: list[threading.Thread] = field(default_factory=list)
+
+    @property
+    def url(self) -> str:
+        return f"http://{self.host}:{self.port}"
+
+    @property
+    def aws_url(self) -> str:
+        return f"http://{self.host}:{self.moto_port}"
+
+    def start(self) -> Sandbox:
+        for key, value in {
+            "AWS_ACCESS_KEY_ID": "testing",
+            "AWS_SECRET_ACCESS_KEY": "testing",
+            "AWS_SESSION_TOKEN": "testing",
+            "AWS_DEFAULT_REGION": "us-east-1",
+            "AWS_REGION": "us-east-1",
+            "POWERTOOLS_LOG_LEVEL": "INFO" if self.verbose else "WARNING",
+            "POWERTOOLS_METRICS_DISABLED": "true",
+        }.items():
+            os.environ[key] = value
+        os.environ.pop("AWS_PROFILE", None)
+
+        from moto import mock_aws
+        from moto.server import ThreadedMotoServer
+
+        from launchpod.runtime.settings import settings
+        from sandbox import aws
+        from sandbox.auth import SandboxTokens
+        from sandbox.kube import KubeFleet
+        from sandbox.provision import provision
+
+        aws.install(self.time_scale)
+        self._mock = mock_aws(config={"stepfunctions": {"execute_state_machine": True}})
+        self._mock.start()
+        self.fleet = KubeFleet()
+        aws.set_kube_endpoint_provider(self.fleet.start_for)
+        self.provisioned = provision()
+        os.environ.update(self.provisioned.environment)
+        settings.cache_clear()
+        self.faults = aws.FAULTS
+
+        self.moto_port = self.moto_port or free_port(self.host)
+        self._moto = ThreadedMotoServer(ip_address=self.host, port=self.moto_port, verbose=False)
+        self._moto.start()
+
+        self.tokens = SandboxTokens.generate()
+        self._serve()
+        return self
+
+    # ------------------------------------------------------------------ Lambda
+    def invoke(self, function_name: str, event: dict[str, Any]) -> dict[str, Any]:
+        import boto3
+
+        out = boto3.client("lambda", region_name="us-east-1").invoke(
+            FunctionName=function_name, Payload=json.dumps(event).encode()
+        )
+        payload = json.loads(out["Payload"].read() or b"null")
+        if out.get("FunctionError"):
+            raise RuntimeError(f"{function_name} failed: {payload.get('errorType')}: {payload.get('errorMessage')}")
+        return payload if isinstance(payload, dict) else {"statusCode": 200, "body": json.dumps(payload)}
+
+    # ------------------------------------------------------------------ HTTP
+    def _serve(self) -> None:
+        import uvicorn
+
+        from sandbox.controls import control_routes
+        from sandbox.gateway import build_gateway
+
+        mcp_app = None
+        try:
+            from mcp_gateway.server import build_asgi_app
+
+            mcp_app = build_asgi_app(self.url)
+        except ImportError:
+            mcp_app = None
+        web_dir = self.web_dir or (ROOT / "web" / "dist")
+        app = build_gateway(
+            lambda_invoke=self.invoke,
+            tokens=self.tokens,
+            mcp_app=mcp_app,
+            web_dir=web_dir if web_dir.is_dir() else None,
+            extra_routes=control_routes(self),
+        )
+        config = uvicorn.Config(app, host=self.host, port=self.port, log_level="warning", lifespan="on")
+        self._server = uvicorn.Server(config)
+        thread = threading.Thread(target=self._server.run, name="sandbox-gateway", daemon=True)
+        thread.start()
+        self._threads.append(thread)
+        deadline = time.monotonic() + 20
+        while not self._server.started:
+            if time.monotonic() > deadline or not thread.is_alive():
+                raise RuntimeError(f"The sandbox gateway did not start on {self.url} (is the port in use?).")
+            time.sleep(0.05)
+
+    def stop(self) -> None:
+        if getattr(self, "_server", None):
+            self._server.should_exit = True
+        for thread in self._threads:
+            thread.join(5)
+        if getattr(self, "_moto", None):
+            self._moto.stop()
+        if getattr(self, "fleet", None):
+            self.fleet.stop_all()
+        if getattr(self, "_mock", None):
+            self._mock.stop()
+
+    def banner(self) -> str:
+        lines = [
+            f"Launchpod sandbox on {self.url}  (time scale {self.time_scale}: an EKS cluster takes "
+            f"~{600 * self.time_scale:.0f} s)",
+            f"  web UI   {self.url}/",
+            f"  REST     {self.url}/api   (docs: {self.url}/api/docs)",
+            f"  WebSocket ws://{self.host}:{self.port}/ws?token=<token>",
+            f"  MCP      {self.url}/mcp",
+            f"  aws CLI  aws --endpoint-url {self.aws_url} --region us-east-1 eks list-clusters"
+            "   (AWS_ACCESS_KEY_ID=testing AWS_SECRET_ACCESS_KEY=testing)",
+            "Bearer tokens (Authorization: Bearer <token>):",
+        ]
+        for role, token in self.tokens.as_dict().items():
+            lines.append(f"  {role:<9}{token}")
+        lines.append(f"Faults: POST {self.url}/api/sandbox/faults "
+                     '{"failNextEksCreate": true} or {"throttle": 0.2} (admin token)')
+        return "\n".join(lines)
