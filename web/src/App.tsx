@@ -1,0 +1,105 @@
+import { lazy, Suspense } from 'react';
+import { Navigate, Route, Routes, useLocation, useNavigate } from 'react-router-dom';
+import AppLayout from '@cloudscape-design/components/app-layout';
+import Flashbar from '@cloudscape-design/components/flashbar';
+import SideNavigation from '@cloudscape-design/components/side-navigation';
+import Spinner from '@cloudscape-design/components/spinner';
+import TopNavigation from '@cloudscape-design/components/top-navigation';
+
+import SignInModal from './components/SignInModal';
+import { signOut } from './lib/auth';
+import { SessionProvider, useSession } from './session';
+
+const ClustersPage = lazy(() => import('./pages/ClustersPage'));
+const CreateClusterPage = lazy(() => import('./pages/CreateClusterPage'));
+const ClusterPage = lazy(() => import('./pages/ClusterPage'));
+const OperationsPage = lazy(() => import('./pages/OperationsPage'));
+const OperationPage = lazy(() => import('./pages/OperationPage'));
+
+function Shell() {
+  const { token, identity, activeCluster, flashes } = useSession();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const follow = (event: CustomEvent<{ href?: string; external?: boolean }>) => {
+    if (event.detail.href && !event.detail.external) {
+      event.preventDefault();
+      navigate(event.detail.href);
+    }
+  };
+
+  const roleText = identity.role ? `Role: ${identity.role}` : 'Role: unknown';
+  return (
+    <>
+      <div id="top-nav" style={{ position: 'sticky', top: 0, zIndex: 1002 }}>
+        <TopNavigation
+          identity={{ href: '/clusters', title: 'Launchpod', onFollow: follow }}
+          utilities={[
+            ...(activeCluster
+              ? [{
+                  type: 'button' as const,
+                  text: `Active cluster: ${activeCluster}`,
+                  iconName: 'star-filled' as const,
+                  href: `/clusters/${encodeURIComponent(activeCluster)}`,
+                  onClick: follow,
+                }]
+              : []),
+            ...(token
+              ? [{
+                  type: 'menu-dropdown' as const,
+                  text: roleText,
+                  description: identity.subject ? `Signed in as ${identity.subject}` : 'Signed in with a token',
+                  iconName: 'user-profile' as const,
+                  items: [{ id: 'signout', text: 'Sign out' }],
+                  onItemClick: ({ detail }: { detail: { id: string } }) => {
+                    if (detail.id === 'signout') signOut();
+                  },
+                }]
+              : []),
+          ]}
+        />
+      </div>
+      <AppLayout
+        headerSelector="#top-nav"
+        toolsHide
+        ariaLabels={{ navigation: 'Side navigation', navigationClose: 'Close navigation', navigationToggle: 'Open navigation', notifications: 'Notifications' }}
+        notifications={<Flashbar items={flashes} stackItems={flashes.length > 2} />}
+        navigation={
+          <SideNavigation
+            header={{ href: '/clusters', text: 'Launchpod' }}
+            activeHref={location.pathname.startsWith('/operations') ? '/operations' : '/clusters'}
+            onFollow={follow}
+            items={[
+              { type: 'link', text: 'Clusters', href: '/clusters' },
+              { type: 'link', text: 'Operations', href: '/operations' },
+            ]}
+          />
+        }
+        content={
+          token ? (
+            <Suspense fallback={<Spinner size="large" />}>
+              <Routes>
+                <Route path="/" element={<Navigate to="/clusters" replace />} />
+                <Route path="/clusters" element={<ClustersPage />} />
+                <Route path="/clusters/create" element={<CreateClusterPage />} />
+                <Route path="/clusters/:name" element={<ClusterPage />} />
+                <Route path="/operations" element={<OperationsPage />} />
+                <Route path="/operations/:id" element={<OperationPage />} />
+                <Route path="*" element={<Navigate to="/clusters" replace />} />
+              </Routes>
+            </Suspense>
+          ) : (
+            <SignInModal />
+          )
+        }
+      />
+    </>
+  );
+}
+
+export default function App() {
+  return (
+    <SessionProvider>
+      <Shell />
+    </SessionProvider>
+  );
+}

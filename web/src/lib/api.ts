@@ -1,0 +1,129 @@
+// The REST client: one place that adds the token, parses the error envelope and reacts to 401.
+
+import { config } from './config';
+import { getToken, setToken } from './auth';
+import type {
+  AvailabilityZoneView,
+  ClusterView,
+  ErrorView,
+  InstanceTypeOfferingView,
+  NoopView,
+  OperationAcceptedView,
+  OperationStatus,
+  OperationView,
+  Role,
+} from './types';
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: ErrorView,
+  ) {
+    super(body.message);
+  }
+
+  /** Errors of the details whose dotted path starts with `body.` keyed by the rest, e.g. "availabilityZones.1". */
+  fieldErrors(): Record<string, string> {
+    const out: Record<string, string> = {};
+    for (const detail of this.body.details ?? []) {
+      if (!detail.field) continue;
+      const path = detail.field.replace(/^body\.?/, '');
+      out[path] = out[path] ? `${out[path]} ${detail.message}` : detail.message;
+    }
+    return out;
+  }
+}
+
+function url(path: string, query?: Record<string, string | number | undefined>): string {
+  const base = config().apiUrl.replace(/\/$/, '');
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query ?? {})) {
+    if (value !== undefined && value !== '') params.set(key, String(value));
+  }
+  const qs = params.toString();
+  return `${base}${path}${qs ? `?${qs}` : ''}`;
+}
+
+export async function request<T>(
+  method: string,
+  path: string,
+  options: { body?: unknown; query?: Record<string, string | number | undefined>; token?: string } = {},
+): Promise<{ status: number; data: T }> {
+  const token = options.token ?? getToken();
+  const headers: Record<string, string> = { Accept: 'application/json' };
+  if (token) headers.Authorization = `Bearer ${token}`;
+  if (options.body !== undefined) headers['Content-Type'] = 'application/json';
+  let response: Response;
+  try {
+    response = await fetch(url(path, options.query), {
+      method,
+      headers,
+      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+    });
+  } catch (error) {
+    throw new ApiError(0, { code: 'NETWORK', message: `Cannot reach the API: ${String(error)}`, details: [] });
+  }
+  const text = await response.text();
+  let data: unknown = null;
+  try {
+    data = text ? JSON.parse(text) : null;
+  } catch {
+    data = null;
+  }
+  if (!response.ok) {
+    const body = (data && typeof data === 'object' && 'message' in data
+      ? data
+      : { code: `HTTP_${response.status}`, message: text || response.statusText, details: [] }) as ErrorView;
+    // A rejected token ends the session; the sign-in dialog comes back. A token passed explicitly is
+    // being tried out by that dialog, which shows the error itself.
+    if (response.status === 401 && !options.token) setToken(null);
+    throw new ApiError(response.status, { ...body, details: body.details ?? [] });
+  }
+  return { status: response.status, data: data as T };
+}
+
+export const api = {
+  whoami: (token?: string) => request<{ subject?: string; role?: Role }>('GET', '/me', { token }),
+  availabilityZones: (token?: string) =>
+    request<{ region: string; items: AvailabilityZoneView[] }>('GET', '/catalog/availability-zones', { token }),
+  instanceTypes: (zone?: string) =>
+    request<{ region: string; items: InstanceTypeOfferingView[] }>('GET', '/catalog/instance-types', {
+      query: { zone },
+    }),
+  clusters: () => request<{ items: ClusterView[] }>('GET', '/clusters'),
+  cluster: (name: string) => request<ClusterView>('GET', `/clusters/${encodeURIComponent(name)}`),
+  createCluster: (body: unknown) =>
+    request<OperationAcceptedView | NoopView>('POST', '/clusters', { body }),
+  operations: (query: { cluster?: string; status?: OperationStatus; limit?: number } = {}) =>
+    request<{ items: OperationView[] }>('GET', '/operations', { query: { limit: 100, ...query } }),
+  operation: (id: string) => request<OperationView>('GET', `/operations/${encodeURIComponent(id)}`),
+  retry: (id: string) =>
+    request<OperationAcceptedView>('POST', `/operations/${encodeURIComponent(id)}/retry`, { body: {} }),
+  cancel: (id: string, reason?: string) =>
+    request<OperationView>('POST', `/operations/${encodeURIComponent(id)}/cancel`, {
+      body: reason ? { reason } : {},
+    }),
+  openapi: () => request<OpenApiDoc>('GET', '/openapi.json'),
+};
+
+export interface OpenApiDoc {
+  paths?: Record<string, Record<string, unknown>>;
+  components?: { schemas?: Record<string, JsonSchema> };
+}
+
+export interface JsonSchema {
+  type?: string | string[];
+  properties?: Record<string, JsonSchema>;
+  required?: string[];
+  pattern?: string;
+  minLength?: number;
+  maxLength?: number;
+  minItems?: number;
+  maxItems?: number;
+  items?: JsonSchema;
+  anyOf?: JsonSchema[];
+  allOf?: JsonSchema[];
+  $ref?: string;
+  description?: string;
+  default?: unknown;
+}

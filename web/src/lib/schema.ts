@@ -1,0 +1,92 @@
+// Client-side checks read from the API's OpenAPI document, so the browser applies the same rules as the
+// pydantic contracts. If the document cannot be fetched, the copies below (of contracts/common.py) apply;
+// the server checks again either way and its 422 is mapped onto the field.
+
+import { api, type JsonSchema, type OpenApiDoc } from './api';
+
+const FALLBACK: Record<string, JsonSchema> = {
+  CreateClusterRequest: {
+    type: 'object',
+    required: ['name', 'availabilityZones'],
+    properties: {
+      name: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 63,
+        pattern: '^[a-zA-Z0-9](-*[a-zA-Z0-9])*$',
+        description: '1-63 letters, digits and hyphens; starts and ends with a letter or digit.',
+      },
+      availabilityZones: { type: 'array', minItems: 2, maxItems: 3, items: { type: 'string' } },
+      kubernetesVersion: { type: 'string', pattern: '^1\\.\\d{2}$', default: '1.32' },
+      network: { $ref: '#/components/schemas/NetworkRequest' },
+    },
+  },
+  NetworkRequest: {
+    type: 'object',
+    properties: {
+      vpcCidr: { anyOf: [{ type: 'string', pattern: '^(\\d{1,3}\\.){3}\\d{1,3}/\\d{1,2}$' }, { type: 'null' }] },
+    },
+  },
+};
+
+let docPromise: Promise<OpenApiDoc> | null = null;
+
+export function loadSchemas(): Promise<OpenApiDoc> {
+  docPromise ??= api
+    .openapi()
+    .then(({ data }) => data)
+    .catch(() => ({ components: { schemas: FALLBACK } }));
+  return docPromise;
+}
+
+function deref(doc: OpenApiDoc, schema: JsonSchema | undefined): JsonSchema | undefined {
+  let current = schema;
+  for (let i = 0; current?.$ref && i < 10; i += 1) {
+    const name = current.$ref.split('/').pop() ?? '';
+    current = doc.components?.schemas?.[name] ?? FALLBACK[name];
+  }
+  if (current?.anyOf) {
+    const concrete = current.anyOf.find((option) => option.type !== 'null');
+    return deref(doc, concrete);
+  }
+  if (current?.allOf?.length === 1) return deref(doc, current.allOf[0]);
+  return current;
+}
+
+/** The schema of a dotted field path in a named model, e.g. ("CreateClusterRequest", "network.vpcCidr"). */
+export function fieldSchema(doc: OpenApiDoc, model: string, path: string): { schema?: JsonSchema; required: boolean } {
+  let parent = deref(doc, doc.components?.schemas?.[model] ?? FALLBACK[model]);
+  let required = false;
+  const parts = path.split('.');
+  for (const [index, part] of parts.entries()) {
+    if (!parent) return { required: false };
+    required = index === parts.length - 1 && (parent.required ?? []).includes(part);
+    parent = deref(doc, parent.properties?.[part] ?? FALLBACK[model]?.properties?.[part]);
+  }
+  return { schema: parent, required };
+}
+
+/** The first broken rule for a string value, in words, or undefined when the value passes. */
+export function checkString(
+  doc: OpenApiDoc,
+  model: string,
+  path: string,
+  value: string,
+  describe?: string,
+): string | undefined {
+  const { schema, required } = fieldSchema(doc, model, path);
+  if (!schema) return undefined;
+  if (value === '') return required ? 'Required.' : undefined;
+  if (schema.minLength !== undefined && value.length < schema.minLength)
+    return `Use at least ${schema.minLength} characters.`;
+  if (schema.maxLength !== undefined && value.length > schema.maxLength)
+    return `Use at most ${schema.maxLength} characters (${value.length} now).`;
+  if (schema.pattern && !new RegExp(schema.pattern, 'u').test(value))
+    return describe ?? schema.description ?? `Must match ${schema.pattern}.`;
+  return undefined;
+}
+
+export function arrayBounds(doc: OpenApiDoc, model: string, path: string): { min?: number; max?: number } {
+  const { schema } = fieldSchema(doc, model, path);
+  return { min: schema?.minItems, max: schema?.maxItems };
+}

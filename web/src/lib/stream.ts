@@ -1,0 +1,114 @@
+// Live operation progress: a WebSocket subscription to operation:<id>, and polling every 2 s when the
+// socket cannot be used.
+
+import { useCallback, useEffect, useRef, useState } from 'react';
+
+import { api, ApiError } from './api';
+import { getToken } from './auth';
+import { websocketUrl } from './config';
+import { TERMINAL, type OperationView } from './types';
+
+export type Transport = 'connecting' | 'websocket' | 'polling';
+
+const POLL_MS = 2000;
+const CONNECT_TIMEOUT_MS = 5000;
+const SAFETY_MS = 15000;
+
+function newer(current: OperationView | null, next: OperationView): boolean {
+  if (!current || current.id !== next.id) return true;
+  return new Date(next.updatedAt).getTime() >= new Date(current.updatedAt).getTime();
+}
+
+export function useOperation(operationId: string) {
+  const [operation, setOperationState] = useState<OperationView | null>(null);
+  const [error, setError] = useState<ApiError | null>(null);
+  const [transport, setTransport] = useState<Transport>('connecting');
+  const latest = useRef<OperationView | null>(null);
+
+  const setOperation = useCallback((next: OperationView) => {
+    if (!newer(latest.current, next)) return;
+    latest.current = next;
+    setOperationState(next);
+  }, []);
+
+  const refresh = useCallback(async () => {
+    try {
+      const { data } = await api.operation(operationId);
+      setOperation(data);
+      setError(null);
+    } catch (caught) {
+      if (caught instanceof ApiError) setError(caught);
+    }
+  }, [operationId, setOperation]);
+
+  // The socket: opened once per operation page; any failure switches to polling for good.
+  useEffect(() => {
+    latest.current = null;
+    setOperationState(null);
+    setTransport('connecting');
+    void refresh();
+    const token = getToken();
+    if (!token || typeof WebSocket === 'undefined') {
+      setTransport('polling');
+      return undefined;
+    }
+    let closedByUs = false;
+    let socket: WebSocket | null = null;
+    const fallBack = () => {
+      if (!closedByUs) setTransport('polling');
+    };
+    const timer = window.setTimeout(() => {
+      if (socket?.readyState !== WebSocket.OPEN) {
+        fallBack();
+        socket?.close();
+      }
+    }, CONNECT_TIMEOUT_MS);
+    try {
+      socket = new WebSocket(websocketUrl(token));
+    } catch {
+      window.clearTimeout(timer);
+      setTransport('polling');
+      return undefined;
+    }
+    const topic = `operation:${operationId}`;
+    socket.onopen = () => {
+      window.clearTimeout(timer);
+      socket?.send(JSON.stringify({ action: 'subscribe', topics: [topic] }));
+    };
+    socket.onmessage = (event) => {
+      let message: { topic?: string; type?: string; data?: unknown };
+      try {
+        message = JSON.parse(String(event.data));
+      } catch {
+        return;
+      }
+      if (message.type === 'subscribed') {
+        setTransport('websocket');
+        // Whatever changed between the first GET and the subscription is read once more.
+        void refresh();
+      } else if (message.type === 'operation' && message.topic === topic && message.data) {
+        setTransport('websocket');
+        setOperation(message.data as OperationView);
+      } else if (message.type === 'error') {
+        fallBack();
+      }
+    };
+    socket.onerror = fallBack;
+    socket.onclose = fallBack;
+    return () => {
+      closedByUs = true;
+      window.clearTimeout(timer);
+      socket?.close();
+    };
+  }, [operationId, refresh, setOperation]);
+
+  // Polling every 2 s while the socket is unusable; a slow re-read while it works, in case a push is lost.
+  const running = operation ? !TERMINAL.has(operation.status) : true;
+  useEffect(() => {
+    if (transport === 'connecting' || !running) return undefined;
+    const interval = window.setInterval(() => void refresh(), transport === 'polling' ? POLL_MS : SAFETY_MS);
+    return () => window.clearInterval(interval);
+  }, [transport, running, refresh]);
+
+  return { operation, error, transport, refresh, setOperation };
+}

@@ -1,0 +1,168 @@
+// One cluster: EKS and HyperPod status, and a tab per capability (later issues fill them).
+
+import { useNavigate, useParams, useSearchParams } from 'react-router-dom';
+import Box from '@cloudscape-design/components/box';
+import BreadcrumbGroup from '@cloudscape-design/components/breadcrumb-group';
+import Button from '@cloudscape-design/components/button';
+import Container from '@cloudscape-design/components/container';
+import ContentLayout from '@cloudscape-design/components/content-layout';
+import Header from '@cloudscape-design/components/header';
+import KeyValuePairs from '@cloudscape-design/components/key-value-pairs';
+import SpaceBetween from '@cloudscape-design/components/space-between';
+import Spinner from '@cloudscape-design/components/spinner';
+import Tabs from '@cloudscape-design/components/tabs';
+import Badge from '@cloudscape-design/components/badge';
+
+import ErrorAlert from '../components/ErrorAlert';
+import Link from '../components/Link';
+import OperationsTable from '../components/OperationsTable';
+import Status from '../components/Status';
+import { api } from '../lib/api';
+import { formatTime } from '../lib/format';
+import type { ClusterView } from '../lib/types';
+import { useFetch } from '../lib/useFetch';
+import { useSession } from '../session';
+
+const LATER: { id: string; label: string; what: string }[] = [
+  { id: 'instance-groups', label: 'Instance groups', what: 'HyperPod instance groups: instance type, count, capacity, lifecycle scripts and scaling.' },
+  { id: 'features', label: 'Features', what: 'Managed features such as task governance, observability and the training operator.' },
+  { id: 'storage', label: 'Storage', what: 'The shared S3 bucket through Mountpoint for S3, and FSx for Lustre volumes.' },
+  { id: 'jobs', label: 'Jobs', what: 'Training jobs, their pods and live logs.' },
+  { id: 'inference', label: 'Inference', what: 'Inference endpoints deployed on the cluster, and test invocations.' },
+  { id: 'nodes', label: 'Nodes', what: 'HyperPod nodes with health, and reboot or replace.' },
+];
+
+function Later({ label, what }: { label: string; what: string }) {
+  return (
+    <Container header={<Header variant="h2">{label}</Header>}>
+      <Box textAlign="center" color="text-body-secondary" padding="l">
+        <b>Not available yet</b>
+        <Box variant="p" color="inherit">{what}</Box>
+      </Box>
+    </Container>
+  );
+}
+
+function Overview({ cluster }: { cluster: ClusterView }) {
+  const addons = Object.entries(cluster.eks.addons ?? {});
+  return (
+    <SpaceBetween size="l">
+      <Container header={<Header variant="h2">EKS control plane</Header>}>
+        <KeyValuePairs
+          columns={3}
+          items={[
+            { label: 'Status', value: <Status value={cluster.eks.status} /> },
+            { label: 'Kubernetes version', value: cluster.eks.version ?? '-' },
+            { label: 'Authentication mode', value: cluster.eks.authenticationMode ?? '-' },
+            { label: 'Endpoint', value: cluster.eks.endpoint ? <Box variant="code">{cluster.eks.endpoint}</Box> : '-' },
+            { label: 'VPC', value: cluster.eks.vpcId ?? '-' },
+            { label: 'Subnets', value: cluster.eks.subnetIds.length ? cluster.eks.subnetIds.join(', ') : '-' },
+            { label: 'ARN', value: cluster.eks.arn ? <Box variant="code">{cluster.eks.arn}</Box> : '-' },
+            {
+              label: 'Add-ons',
+              value: addons.length ? (
+                <SpaceBetween size="xxxs">
+                  {addons.map(([name, status]) => (
+                    <Status key={name} value={status} label={`${name}: ${status}`} />
+                  ))}
+                </SpaceBetween>
+              ) : (
+                '-'
+              ),
+            },
+          ]}
+        />
+      </Container>
+      <Container header={<Header variant="h2">HyperPod cluster</Header>}>
+        <KeyValuePairs
+          columns={3}
+          items={[
+            { label: 'Status', value: <Status value={cluster.hyperpod.status} /> },
+            { label: 'Node recovery', value: cluster.hyperpod.nodeRecovery ?? '-' },
+            { label: 'ARN', value: cluster.hyperpod.arn ? <Box variant="code">{cluster.hyperpod.arn}</Box> : '-' },
+            ...(cluster.hyperpod.failureMessage ? [{ label: 'Failure', value: cluster.hyperpod.failureMessage }] : []),
+          ]}
+        />
+      </Container>
+    </SpaceBetween>
+  );
+}
+
+function ClusterOperations({ name }: { name: string }) {
+  const { data, error, loading, reload } = useFetch(() => api.operations({ cluster: name }), [name], 5000);
+  return (
+    <SpaceBetween size="m">
+      <ErrorAlert error={error} />
+      <OperationsTable operations={data?.items ?? []} loading={loading && !data} onRefresh={() => void reload()} variant="container" showCluster={false} />
+    </SpaceBetween>
+  );
+}
+
+export default function ClusterPage() {
+  const { name = '' } = useParams();
+  const navigate = useNavigate();
+  const [params, setParams] = useSearchParams();
+  const { activeCluster, setActiveCluster } = useSession();
+  const { data: cluster, error, reload } = useFetch(() => api.cluster(name), [name], 10000);
+  const tab = params.get('tab') ?? 'overview';
+
+  const breadcrumbs = (
+    <BreadcrumbGroup
+      ariaLabel="Breadcrumbs"
+      items={[
+        { text: 'Clusters', href: '/clusters' },
+        { text: name, href: `/clusters/${encodeURIComponent(name)}` },
+      ]}
+      onFollow={(event) => {
+        event.preventDefault();
+        navigate(event.detail.href);
+      }}
+    />
+  );
+
+  return (
+    <ContentLayout
+      breadcrumbs={breadcrumbs}
+      header={
+        <Header
+          variant="h1"
+          description={cluster ? `${cluster.region} · ${cluster.source === 'imported' ? 'imported' : 'created by Launchpod'}${cluster.createdAt ? ` · ${formatTime(cluster.createdAt)}` : ''}` : undefined}
+          info={name === activeCluster ? <Badge color="blue">Active</Badge> : undefined}
+          actions={
+            <SpaceBetween direction="horizontal" size="xs">
+              <Button iconName="refresh" ariaLabel="Refresh cluster" onClick={() => void reload()} />
+              <Button disabled={name === activeCluster} onClick={() => setActiveCluster(name)}>
+                Set as active
+              </Button>
+            </SpaceBetween>
+          }
+        >
+          {name}
+        </Header>
+      }
+    >
+      <SpaceBetween size="l">
+        <ErrorAlert error={error} />
+        {cluster?.activeOperationId ? (
+          <Box>
+            An operation is in progress: <Link href={`/operations/${cluster.activeOperationId}`}>{cluster.activeOperationId}</Link>
+          </Box>
+        ) : null}
+        {cluster ? (
+          <Tabs
+            activeTabId={tab}
+            onChange={({ detail }) => setParams(detail.activeTabId === 'overview' ? {} : { tab: detail.activeTabId })}
+            ariaLabel="Cluster sections"
+            tabs={[
+              { id: 'overview', label: 'Overview', content: <Overview cluster={cluster} /> },
+              ...LATER.map((item) => ({ id: item.id, label: item.label, content: <Later label={item.label} what={item.what} /> })),
+              { id: 'operations', label: 'Operations', content: <ClusterOperations name={name} /> },
+            ]}
+          />
+        ) : error ? null : (
+          <Spinner size="large" />
+        )}
+      </SpaceBetween>
+    </ContentLayout>
+  );
+}

@@ -1,0 +1,86 @@
+// The signed-in user, the active cluster (a user preference, not a workflow) and page notifications.
+
+import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
+import type { FlashbarProps } from '@cloudscape-design/components/flashbar';
+
+import { api, ApiError } from './lib/api';
+import { getToken, identityFromToken, onTokenChange, type Identity } from './lib/auth';
+import type { Role } from './lib/types';
+
+const ACTIVE_KEY = 'launchpod.activeCluster';
+
+interface Session {
+  token: string | null;
+  identity: Identity;
+  activeCluster: string | null;
+  setActiveCluster: (name: string | null) => void;
+  flashes: FlashbarProps.MessageDefinition[];
+  notify: (flash: Omit<FlashbarProps.MessageDefinition, 'id' | 'onDismiss' | 'dismissible'> & { id?: string }) => void;
+  can: (needed: Role) => boolean;
+}
+
+const SessionContext = createContext<Session | null>(null);
+
+export function useSession(): Session {
+  const session = useContext(SessionContext);
+  if (!session) throw new Error('useSession outside SessionProvider');
+  return session;
+}
+
+const RANK: Record<Role, number> = { viewer: 0, operator: 1, admin: 2 };
+
+export function SessionProvider({ children }: { children: ReactNode }) {
+  const [token, setTokenState] = useState<string | null>(getToken());
+  const [identity, setIdentity] = useState<Identity>({ subject: null, role: null });
+  const [activeCluster, setActive] = useState<string | null>(localStorage.getItem(ACTIVE_KEY));
+  const [flashes, setFlashes] = useState<FlashbarProps.MessageDefinition[]>([]);
+
+  useEffect(() => onTokenChange(() => setTokenState(getToken())), []);
+
+  // The role comes from GET /api/me when the API offers it, else from the token's claims (a JWT).
+  useEffect(() => {
+    if (!token) {
+      setIdentity({ subject: null, role: null });
+      return;
+    }
+    let cancelled = false;
+    const fromToken = identityFromToken(token);
+    setIdentity(fromToken);
+    api
+      .whoami()
+      .then(({ data }) => {
+        if (!cancelled && data?.role) setIdentity({ subject: data.subject ?? fromToken.subject, role: data.role });
+      })
+      .catch((error: unknown) => {
+        if (!(error instanceof ApiError)) throw error;
+      });
+    return () => {
+      cancelled = true;
+    };
+  }, [token]);
+
+  const setActiveCluster = useCallback((name: string | null) => {
+    if (name) localStorage.setItem(ACTIVE_KEY, name);
+    else localStorage.removeItem(ACTIVE_KEY);
+    setActive(name);
+  }, []);
+
+  const notify = useCallback<Session['notify']>((flash) => {
+    const id = flash.id ?? `${Date.now()}-${Math.random()}`;
+    setFlashes((current) => [
+      ...current.filter((item) => item.id !== id),
+      { ...flash, id, dismissible: true, dismissLabel: 'Dismiss', onDismiss: () => setFlashes((all) => all.filter((item) => item.id !== id)) },
+    ]);
+  }, []);
+
+  const can = useCallback(
+    (needed: Role) => (identity.role ? RANK[identity.role] >= RANK[needed] : true),
+    [identity.role],
+  );
+
+  const value = useMemo(
+    () => ({ token, identity, activeCluster, setActiveCluster, flashes, notify, can }),
+    [token, identity, activeCluster, setActiveCluster, flashes, notify, can],
+  );
+  return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
+}
