@@ -13,9 +13,9 @@ from typing import Any
 from urllib.parse import quote
 
 import httpx
-
 from launchpod.contracts.catalog_ops import CatalogEntry
 from launchpod.contracts.errors import ErrorDetail, ErrorView
+
 from mcp_gateway import __version__
 
 USER_AGENT = f"launchpod-mcp-gateway/{__version__}"
@@ -53,7 +53,10 @@ class RestError(Exception):
 def unauthenticated(how: str) -> RestError:
     return RestError(
         401,
-        ErrorView(code="UNAUTHENTICATED", message=f"No bearer token: Launchpod refuses every call without one. {how}"),
+        ErrorView(
+            code="UNAUTHENTICATED",
+            message=f"No bearer token: Launchpod refuses every call without one. {how}",
+        ),
     )
 
 
@@ -101,7 +104,8 @@ def build_request(entry: CatalogEntry, arguments: dict[str, Any]) -> Request:
                 code="VALIDATION_ERROR",
                 message=f"{', '.join(missing)} is required",
                 details=[
-                    ErrorDetail(field=f"path.{name}", rule="missing", message=f"give {name}") for name in missing
+                    ErrorDetail(field=f"path.{name}", rule="missing", message=f"give {name}")
+                    for name in missing
                 ],
             ),
         )
@@ -135,7 +139,11 @@ class RestClient:
                 " gateway with --token or LAUNCHPOD_TOKEN."
             )
         request = build_request(entry, arguments)
-        headers = {"Authorization": f"Bearer {self.token}", "User-Agent": USER_AGENT, "Accept": "application/json"}
+        headers = {
+            "Authorization": f"Bearer {self.token}",
+            "User-Agent": USER_AGENT,
+            "Accept": "application/json",
+        }
         async with httpx.AsyncClient(
             base_url=self.base_url, transport=self._transport, timeout=self._timeout
         ) as client:
@@ -148,8 +156,9 @@ class RestClient:
                     504,
                     ErrorView(
                         code="UPSTREAM_TIMEOUT",
-                        message=f"The Launchpod API at {self.base_url} did not answer in {self._timeout:.0f} s;"
-                        " try again, and for a mutation check list_operations first so it is not repeated.",
+                        message=f"The Launchpod API at {self.base_url} did not answer in"
+                        f" {self._timeout:.0f} s; try again, and for a mutation check list_operations first"
+                        " so it is not repeated.",
                     ),
                 ) from exc
             except httpx.HTTPError as exc:
@@ -157,8 +166,8 @@ class RestClient:
                     503,
                     ErrorView(
                         code="UPSTREAM_UNAVAILABLE",
-                        message=f"The Launchpod API at {self.base_url} is unreachable ({exc.__class__.__name__}:"
-                        f" {exc}); check the API URL the gateway was given.",
+                        message=f"The Launchpod API at {self.base_url} is unreachable"
+                        f" ({exc.__class__.__name__}: {exc}); check the API URL the gateway was given.",
                     ),
                 ) from exc
         if response.is_success:
@@ -169,7 +178,10 @@ class RestClient:
             except ValueError as exc:
                 raise RestError(
                     502,
-                    ErrorView(code="UPSTREAM_NOT_JSON", message=f"The API answered {response.status_code} without JSON."),
+                    ErrorView(
+                        code="UPSTREAM_NOT_JSON",
+                        message=f"The API answered {response.status_code} without JSON.",
+                    ),
                 ) from exc
             return body if isinstance(body, dict) else {"items": body}
         raise RestError(response.status_code, _envelope_from(response), response.headers.get("Retry-After"))

@@ -17,6 +17,7 @@ from collections.abc import AsyncIterator, Callable, Iterable
 from typing import Any
 
 import httpx
+from launchpod.contracts.catalog_ops import CATALOG, CatalogEntry
 from mcp import types
 from mcp.server.lowlevel import Server
 from mcp.server.lowlevel.helper_types import ReadResourceContents
@@ -28,7 +29,6 @@ from starlette.responses import JSONResponse
 from starlette.routing import Route
 from starlette.types import Receive, Scope, Send
 
-from launchpod.contracts.catalog_ops import CATALOG, CatalogEntry
 from mcp_gateway import __version__, skills
 from mcp_gateway.rest import RestClient
 from mcp_gateway.tools import MAX_WAIT_SECONDS, ToolRunner, list_tools
@@ -221,4 +221,3 @@ def build_asgi_app(
     app = Starlette(routes=routes, lifespan=lifespan)
     app.state.mcp_server = server
     return app
-

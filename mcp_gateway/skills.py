@@ -45,7 +45,9 @@ class Skill:
         head = [f"<!-- launchpod skill {self.name} v{self.version} -->"]
         given = {k: v for k, v in (arguments or {}).items() if v}
         if given:
-            head.append("Arguments given by the user: " + ", ".join(f"{k}={v}" for k, v in given.items()) + ".")
+            head.append(
+                "Arguments given by the user: " + ", ".join(f"{k}={v}" for k, v in given.items()) + "."
+            )
         missing = [t for t in self.tools if t not in available]
         if missing:
             head.append(

@@ -15,13 +15,13 @@ from collections.abc import Awaitable, Callable, Iterable
 from typing import Any
 
 import anyio
-from mcp import types
-from pydantic import Field, TypeAdapter, ValidationError
-
 from launchpod.contracts.catalog_ops import CATALOG, CatalogEntry
 from launchpod.contracts.common import Contract, OperationId
 from launchpod.contracts.errors import ErrorDetail, ErrorView
 from launchpod.contracts.operations import NoopView, OperationStatus, OperationView
+from mcp import types
+from pydantic import Field, TypeAdapter, ValidationError
+
 from mcp_gateway.rest import RestClient, RestError
 
 STATUS_TOOL = "get_operation"
@@ -153,7 +153,9 @@ def _local_validation_error(exc: ValidationError) -> RestError:
         ErrorDetail(field=".".join(str(p) for p in err["loc"]) or None, rule=err["type"], message=err["msg"])
         for err in exc.errors()
     ]
-    return RestError(422, ErrorView(code="VALIDATION_ERROR", message="The request is not valid", details=details))
+    return RestError(
+        422, ErrorView(code="VALIDATION_ERROR", message="The request is not valid", details=details)
+    )
 
 
 Progress = Callable[[float, float | None, str | None], Awaitable[None]]
@@ -187,7 +189,9 @@ class ToolRunner:
             if entry is None:
                 raise RestError(
                     404,
-                    ErrorView(code="UNKNOWN_TOOL", message=f"No tool named {name}; call tools/list for the tools."),
+                    ErrorView(
+                        code="UNKNOWN_TOOL", message=f"No tool named {name}; call tools/list for the tools."
+                    ),
                 )
             return ok(await self.client.call(entry, arguments))
         except RestError as exc:

@@ -1,0 +1,262 @@
+"""Tools mirror the catalog 1:1; calls become the right REST requests; REST errors become tool errors."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import httpx
+import pytest
+from launchpod.contracts.catalog_ops import BY_ID, CATALOG
+from mcp import types
+
+from mcp_gateway.rest import RestClient, build_request
+from mcp_gateway.tools import STATUS_TOOL, WAIT_TOOL, ToolRunner, list_tools
+
+TOOLS = {t.name: t for t in list_tools()}
+
+
+def test_there_is_one_tool_per_catalog_operation_plus_the_wait_tool() -> None:
+    assert [t.name for t in list_tools()] == [e.id for e in CATALOG] + [WAIT_TOOL]
+
+
+@pytest.mark.parametrize("entry", CATALOG, ids=lambda e: e.id)
+def test_tool_input_schema_is_the_rest_request_model_schema(entry: Any) -> None:
+    assert TOOLS[entry.id].inputSchema == entry.input.model_json_schema()
+
+
+@pytest.mark.parametrize("entry", CATALOG, ids=lambda e: e.id)
+def test_tool_output_schema_is_the_rest_response_model_schema(entry: Any) -> None:
+    schema = TOOLS[entry.id].outputSchema
+    assert schema is not None and schema["type"] == "object"
+    expected = entry.response.model_json_schema(mode="serialization")
+    if entry.mutates:  # a mutation may also answer 200 NOOP
+        assert {"NoopView", expected["title"]} <= set(schema["$defs"])
+    else:
+        assert schema == expected
+
+
+@pytest.mark.parametrize("entry", CATALOG, ids=lambda e: e.id)
+def test_annotations_follow_the_catalog_flags(entry: Any) -> None:
+    hints = TOOLS[entry.id].annotations
+    assert hints is not None
+    assert hints.readOnlyHint is (not entry.mutates)
+    assert hints.destructiveHint is entry.destructive
+    assert hints.idempotentHint is entry.idempotent
+    assert TOOLS[entry.id].meta == {
+        "launchpod/rest": {"method": entry.method, "path": entry.path},
+        "launchpod/role": entry.role.value if entry.role else None,
+        "launchpod/statusTool": entry.status_tool,
+    }
+
+
+@pytest.mark.parametrize("entry", [e for e in CATALOG if e.mutates], ids=lambda e: e.id)
+def test_every_mutating_tool_description_names_the_status_tool(entry: Any) -> None:
+    description = TOOLS[entry.id].description or ""
+    assert STATUS_TOOL in description
+    assert "SUCCEEDED" in description
+    if entry.destructive:
+        assert "confirm with the user" in description
+
+
+def test_the_wait_tool_is_read_only_and_bounded_to_300_seconds() -> None:
+    wait = TOOLS[WAIT_TOOL]
+    assert wait.annotations is not None and wait.annotations.readOnlyHint is True
+    assert wait.inputSchema["properties"]["timeoutSeconds"]["maximum"] == 300
+    assert wait.inputSchema["required"] == ["operationId"]
+
+
+def test_tool_names_are_valid_mcp_tool_names() -> None:
+    for name in TOOLS:
+        assert name.isidentifier() and len(name) <= 64
+
+
+# -- request building -------------------------------------------------------------------------
+
+
+def test_path_params_fill_the_template_and_are_escaped() -> None:
+    request = build_request(BY_ID["get_cluster"], {"name": "a/b"})
+    assert request.path == "/api/clusters/a%2Fb"
+    assert request.params is None and request.json is None
+
+
+def test_get_sends_other_fields_as_query_and_drops_nulls() -> None:
+    request = build_request(BY_ID["list_operations"], {"cluster": "c1", "status": None, "limit": 5})
+    assert (request.method, request.path, request.params) == (
+        "GET",
+        "/api/operations",
+        {"cluster": "c1", "limit": 5},
+    )
+
+
+def test_post_sends_other_fields_as_json_body_untouched() -> None:
+    body = {"operationId": "op-12345678", "reason": "wrong zone"}
+    request = build_request(BY_ID["cancel_operation"], body)
+    assert request.path == "/api/operations/op-12345678/cancel"
+    assert request.json == {"reason": "wrong zone"}
+
+
+def test_missing_path_param_is_a_422_in_the_api_shape() -> None:
+    with pytest.raises(Exception) as caught:
+        build_request(BY_ID["get_operation"], {})
+    error = caught.value
+    assert getattr(error, "status", None) == 422
+    assert error.error.details[0].field == "path.operationId"  # type: ignore[attr-defined]
+
+
+# -- calls through a mock transport -----------------------------------------------------------
+
+
+def _runner(handler: Any, token: str | None = "tok", **kwargs: Any) -> tuple[ToolRunner, list[httpx.Request]]:
+    seen: list[httpx.Request] = []
+
+    def record(request: httpx.Request) -> httpx.Response:
+        seen.append(request)
+        return handler(request)
+
+    client = RestClient("http://api.test", token, transport=httpx.MockTransport(record))
+    return ToolRunner(client, poll_first=0.01, poll_max=0.02, **kwargs), seen
+
+
+async def test_result_is_the_rest_response_and_token_is_forwarded() -> None:
+    body = {"items": []}
+    runner, seen = _runner(lambda r: httpx.Response(200, json=body))
+    result = await runner.call("list_clusters", {})
+    assert result.isError is False and result.structuredContent == body
+    assert seen[0].headers["authorization"] == "Bearer tok"
+    assert str(seen[0].url) == "http://api.test/api/clusters"
+
+
+async def test_rest_422_comes_back_as_tool_error_with_message_and_field() -> None:
+    envelope = {
+        "code": "VALIDATION_ERROR",
+        "message": "body.name: String should match pattern",
+        "details": [{"field": "body.name", "rule": "string_pattern_mismatch", "message": "use letters"}],
+        "requestId": "req-1",
+    }
+    runner, _ = _runner(lambda r: httpx.Response(422, json=envelope))
+    result = await runner.call("create_cluster", {"name": "bad name"})
+    assert result.isError is True
+    text = result.content[0].text  # type: ignore[union-attr]
+    assert text.startswith("body.name: String should match pattern")
+    assert "- body.name: use letters [string_pattern_mismatch]" in text
+    assert "HTTP 422 VALIDATION_ERROR, request id req-1" in text
+    assert result.structuredContent == {"status": 422, "error": envelope}
+
+
+async def test_non_envelope_error_keeps_its_words() -> None:
+    runner, _ = _runner(lambda r: httpx.Response(502, text="<html>Bad Gateway</html>"))
+    result = await runner.call("list_clusters", {})
+    assert result.isError and "Bad Gateway" in result.content[0].text  # type: ignore[union-attr]
+
+
+async def test_retry_after_is_passed_on() -> None:
+    envelope = {"code": "THROTTLED", "message": "EKS is throttling; try again shortly", "details": []}
+    runner, _ = _runner(lambda r: httpx.Response(503, json=envelope, headers={"Retry-After": "7"}))
+    result = await runner.call("list_clusters", {})
+    assert "retry after 7 s" in result.content[0].text  # type: ignore[union-attr]
+
+
+async def test_without_a_token_every_call_is_refused_before_reaching_rest() -> None:
+    runner, seen = _runner(lambda r: httpx.Response(200, json={}), token=None)
+    for name in [*BY_ID, WAIT_TOOL]:
+        args = {"operationId": "op-12345678"} if name in (WAIT_TOOL, "get_operation") else {}
+        result = await runner.call(name, args)
+        assert result.isError, name
+        assert "No bearer token" in result.content[0].text  # type: ignore[union-attr]
+    assert seen == []
+
+
+async def test_unreachable_api_is_a_tool_error_naming_the_url() -> None:
+    def refuse(request: httpx.Request) -> httpx.Response:
+        raise httpx.ConnectError("connection refused", request=request)
+
+    runner, _ = _runner(refuse)
+    result = await runner.call("list_clusters", {})
+    assert result.isError and "http://api.test is unreachable" in result.content[0].text  # type: ignore[union-attr]
+
+
+async def test_unknown_tool_is_a_tool_error() -> None:
+    runner, _ = _runner(lambda r: httpx.Response(200, json={}))
+    result = await runner.call("drop_everything", {})
+    assert result.isError and "tools/list" in result.content[0].text  # type: ignore[union-attr]
+
+
+# -- the wait tool ----------------------------------------------------------------------------
+
+
+def _operation(status: str, phase_status: str = "RUNNING") -> dict[str, Any]:
+    return {
+        "id": "op-12345678",
+        "kind": "create-control-plane",
+        "target": "c1",
+        "status": status,
+        "phases": [
+            {"name": "CreateCluster", "title": "Create EKS", "status": phase_status, "message": "boom"}
+        ],
+        "request": {},
+        "createdAt": "2026-11-30T21:00:00Z",
+        "updatedAt": "2026-11-30T21:00:00Z",
+        "statusUrl": "/api/operations/op-12345678",
+    }
+
+
+async def test_wait_polls_with_backoff_until_terminal() -> None:
+    answers = iter([_operation("PENDING"), _operation("RUNNING"), _operation("SUCCEEDED", "SUCCEEDED")])
+    runner, seen = _runner(lambda r: httpx.Response(200, json=next(answers)))
+    progress: list[tuple[float, float | None, str | None]] = []
+
+    async def report(done: float, total: float | None, message: str | None) -> None:
+        progress.append((done, total, message))
+
+    result = await runner.call(WAIT_TOOL, {"operationId": "op-12345678", "timeoutSeconds": 5}, report)
+    assert result.isError is False
+    out = result.structuredContent or {}
+    assert (out["terminal"], out["status"], out["polls"]) == (True, "SUCCEEDED", 3)
+    assert all(r.url.path == "/api/operations/op-12345678" for r in seen)
+    assert progress[-1] == (1.0, 1.0, "SUCCEEDED")
+
+
+async def test_wait_reports_the_failed_phase_and_how_to_resume() -> None:
+    runner, _ = _runner(lambda r: httpx.Response(200, json=_operation("FAILED", "FAILED")))
+    result = await runner.call(WAIT_TOOL, {"operationId": "op-12345678"})
+    out = result.structuredContent or {}
+    assert out["terminal"] is True
+    assert "phase CreateCluster: boom" in out["summary"] and "retry_operation" in out["summary"]
+
+
+async def test_wait_that_runs_out_of_time_says_to_call_again() -> None:
+    runner, _ = _runner(lambda r: httpx.Response(200, json=_operation("RUNNING")))
+    result = await runner.call(WAIT_TOOL, {"operationId": "op-12345678", "timeoutSeconds": 1})
+    out = result.structuredContent or {}
+    assert result.isError is False and out["terminal"] is False
+    assert f"call {WAIT_TOOL} again" in out["summary"]
+    assert out["waitedSeconds"] <= 1.5
+
+
+async def test_wait_over_300_seconds_is_a_validation_error_with_the_field() -> None:
+    runner, seen = _runner(lambda r: httpx.Response(200, json=_operation("RUNNING")))
+    result = await runner.call(WAIT_TOOL, {"operationId": "op-12345678", "timeoutSeconds": 3600})
+    assert result.isError and seen == []
+    assert (result.structuredContent or {})["error"]["details"][0]["field"] == "timeoutSeconds"
+
+
+async def test_server_cap_shortens_the_wait() -> None:
+    runner, _ = _runner(lambda r: httpx.Response(200, json=_operation("RUNNING")), max_wait_seconds=0.05)
+    result = await runner.call(WAIT_TOOL, {"operationId": "op-12345678", "timeoutSeconds": 300})
+    assert (result.structuredContent or {})["waitedSeconds"] < 1
+
+
+async def test_wait_passes_on_rest_errors() -> None:
+    envelope = {"code": "NOT_FOUND", "message": "Operation op-12345678 does not exist", "details": []}
+    runner, _ = _runner(lambda r: httpx.Response(404, json=envelope))
+    result = await runner.call(WAIT_TOOL, {"operationId": "op-12345678"})
+    assert result.isError and "does not exist" in result.content[0].text  # type: ignore[union-attr]
+
+
+def test_results_are_json_text_and_structured_content() -> None:
+    from mcp_gateway.tools import ok
+
+    result = ok({"a": 1})
+    assert isinstance(result.content[0], types.TextContent)
+    assert json.loads(result.content[0].text) == {"a": 1}
