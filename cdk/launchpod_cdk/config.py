@@ -1,0 +1,73 @@
+"""Where the stack's inputs live and which deploy-time choices it reads from CDK context.
+
+Every path is optional except the registry: a missing Lambda layer, web build or MCP gateway
+Dockerfile gives a documented placeholder (or no gateway) so tests synthesize offline and fast.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+CDK_DIR = ROOT / "cdk"
+FUNCTIONS_DIR = ROOT / "functions"
+ASSETS_DIR = CDK_DIR / "assets"
+LAYER_PLACEHOLDER = ASSETS_DIR / "layer-placeholder"
+WEB_PLACEHOLDER = ASSETS_DIR / "web-placeholder"
+
+if str(FUNCTIONS_DIR) not in sys.path:  # the registry lives in the Lambda package
+    sys.path.insert(0, str(FUNCTIONS_DIR))
+
+
+@dataclass(frozen=True)
+class Inputs:
+    """Everything the stack reads from disk or context; tests build one by hand."""
+
+    prefix: str = "launchpod"
+    layer_dir: Path = ROOT / "build" / "layer"
+    require_layer: bool = False
+    web_dist: Path = ROOT / "web" / "dist"
+    statemachines_dir: Path = ROOT / "statemachines"
+    gateway_context: Path = ROOT
+    gateway_dockerfile: str = "mcp_gateway/Dockerfile"
+    admin_email: str | None = None
+    extra_callback_urls: tuple[str, ...] = ("http://localhost:5173/", "http://127.0.0.1:3099/")
+    log_retention_days: int = 90
+    # registry additions used only by tests (functions the stack wires by name, not yet registered)
+    extra_functions: tuple = field(default_factory=tuple)
+
+    @property
+    def layer_source(self) -> Path:
+        return self.layer_dir if (self.layer_dir / "python").is_dir() else LAYER_PLACEHOLDER
+
+    @property
+    def layer_is_placeholder(self) -> bool:
+        return self.layer_source == LAYER_PLACEHOLDER
+
+    @property
+    def web_source(self) -> Path:
+        return self.web_dist if (self.web_dist / "index.html").is_file() else WEB_PLACEHOLDER
+
+    @property
+    def gateway_enabled(self) -> bool:
+        return (self.gateway_context / self.gateway_dockerfile).is_file()
+
+    @classmethod
+    def from_context(cls, node) -> Inputs:
+        def ctx(key: str, default=None):
+            value = node.try_get_context(f"launchpod:{key}")
+            return default if value is None else value
+
+        defaults = cls()
+        return cls(
+            prefix=ctx("prefix", defaults.prefix),
+            layer_dir=Path(ctx("layerDir", defaults.layer_dir)),
+            require_layer=str(ctx("requireLayer", False)).lower() == "true",
+            web_dist=Path(ctx("webDist", defaults.web_dist)),
+            admin_email=ctx("adminEmail"),
+            extra_callback_urls=tuple(
+                u for u in str(ctx("callbackUrls", ",".join(defaults.extra_callback_urls))).split(",") if u
+            ),
+        )

@@ -1,0 +1,82 @@
+"""Data: the DynamoDB tables from the registry, the shared S3 bucket and its access-log bucket.
+
+Tables are on-demand (no idle cost), keep point-in-time recovery and survive a stack delete;
+the shared bucket holds lifecycle scripts, models, datasets and checkpoints.
+"""
+
+from __future__ import annotations
+
+from aws_cdk import Duration, RemovalPolicy
+from aws_cdk import aws_dynamodb as ddb
+from aws_cdk import aws_s3 as s3
+from constructs import Construct
+from launchpod.registry import TableSpec
+
+
+def _attr(name: str) -> ddb.Attribute:
+    return ddb.Attribute(name=name, type=ddb.AttributeType.STRING)
+
+
+class Data(Construct):
+    def __init__(self, scope: Construct, id: str, *, tables: tuple[TableSpec, ...]) -> None:
+        super().__init__(scope, id)
+        self.tables: dict[str, ddb.Table] = {}
+        for spec in tables:
+            table = ddb.Table(
+                self,
+                _pascal(spec.key) + "Table",
+                partition_key=_attr(spec.partition_key),
+                sort_key=_attr(spec.sort_key) if spec.sort_key else None,
+                billing_mode=ddb.BillingMode.PAY_PER_REQUEST,
+                point_in_time_recovery_specification=ddb.PointInTimeRecoverySpecification(
+                    point_in_time_recovery_enabled=True
+                ),
+                deletion_protection=True,
+                removal_policy=RemovalPolicy.RETAIN,
+                stream=ddb.StreamViewType.NEW_AND_OLD_IMAGES if spec.stream else None,
+                time_to_live_attribute=spec.ttl_attribute,
+            )
+            for index, pk, sk in spec.indexes:
+                table.add_global_secondary_index(
+                    index_name=index, partition_key=_attr(pk), sort_key=_attr(sk) if sk else None
+                )
+            self.tables[spec.key] = table
+
+        # Access logs need a bucket of their own; it cannot log to itself (cdk-nag S1 is acknowledged).
+        self.log_bucket = s3.Bucket(
+            self,
+            "AccessLogBucket",
+            encryption=s3.BucketEncryption.S3_MANAGED,
+            block_public_access=s3.BlockPublicAccess.BLOCK_ALL,
+            enforce_ssl=True,
+            versioned=True,
+            # CloudFront standard logging writes with ACLs; S3 server access logging does not need them.
+            object_ownership=s3.ObjectOwnership.BUCKET_OWNER_PREFERRED,
+            lifecycle_rules=[
+                s3.LifecycleRule(
+                    expiration=Duration.days(365), noncurrent_version_expiration=Duration.days(30)
+                )
+            ],
+            removal_policy=RemovalPolicy.RETAIN,
+        )
+        self.bucket = s3.Bucket(
+            self,
+            "SharedBucket",
+            encryption=s3.BucketEncryption.S3_MANAGED,
+            block_public_access=s3.BlockPublicAccess.BLOCK_ALL,
+            enforce_ssl=True,
+            versioned=True,
+            server_access_logs_bucket=self.log_bucket,
+            server_access_logs_prefix="shared/",
+            lifecycle_rules=[
+                s3.LifecycleRule(
+                    abort_incomplete_multipart_upload_after=Duration.days(7),
+                    noncurrent_version_expiration=Duration.days(30),
+                )
+            ],
+            removal_policy=RemovalPolicy.RETAIN,
+        )
+
+
+def _pascal(name: str) -> str:
+    return "".join(part.capitalize() for part in name.replace("_", "-").split("-"))

@@ -1,0 +1,197 @@
+"""Functions: one Lambda per registry entry, each with its own role, log group and the same settings.
+
+Python 3.12 on arm64, JSON logs, X-Ray active tracing and Powertools metrics (EMF, so no
+cloudwatch:PutMetricData). Third-party libraries come from one layer (``make lambda-layer``);
+the code asset is the ``functions/`` directory, so the handler strings are the registry's.
+"""
+
+from __future__ import annotations
+
+import json
+
+import jsii
+from aws_cdk import Aws, Duration, RemovalPolicy
+from aws_cdk import aws_apigateway as apigw
+from aws_cdk import aws_apigatewayv2 as apigwv2
+from aws_cdk import aws_iam as iam
+from aws_cdk import aws_lambda as lambda_
+from aws_cdk import aws_logs as logs
+from constructs import Construct
+from launchpod.registry import FunctionSpec, StateMachineSpec, function_name
+
+from launchpod_cdk import iam as scoping
+from launchpod_cdk.config import FUNCTIONS_DIR, Inputs
+
+RUNTIME = lambda_.Runtime.PYTHON_3_12
+# Actions granted elsewhere, on resources this construct does not know yet.
+LATE_BOUND = {"execute-api:ManageConnections"}
+CODE_EXCLUDE = ["**/__pycache__", "**/*.pyc", "*.egg-info", "**/.mypy_cache", "**/.pytest_cache"]
+
+
+def state_machine_name(prefix: str, machine: str) -> str:
+    return f"{prefix}-{machine}"
+
+
+def state_machine_arn(prefix: str, machine: str) -> str:
+    # Built from the name, not the resource, so functions may hold it without a dependency cycle.
+    return f"arn:{Aws.PARTITION}:states:{Aws.REGION}:{Aws.ACCOUNT_ID}:stateMachine:{state_machine_name(prefix, machine)}"
+
+
+class Functions(Construct):
+    def __init__(
+        self,
+        scope: Construct,
+        id: str,
+        *,
+        inputs: Inputs,
+        specs: tuple[FunctionSpec, ...],
+        machines: tuple[StateMachineSpec, ...],
+        table_names: dict[str, str],
+        grant_tables: dict,
+    ) -> None:
+        super().__init__(scope, id)
+        prefix = inputs.prefix
+        self.functions: dict[str, lambda_.Function] = {}
+        self.roles: dict[str, iam.Role] = {}
+        self.specs: dict[str, FunctionSpec] = {s.name: s for s in specs}
+
+        self.layer = lambda_.LayerVersion(
+            self,
+            "Dependencies",
+            code=lambda_.Code.from_asset(str(inputs.layer_source)),
+            compatible_runtimes=[RUNTIME],
+            compatible_architectures=[lambda_.Architecture.ARM_64],
+            description="aws-lambda-powertools, pydantic, kubernetes, PyYAML, boto3 (make lambda-layer)",
+            removal_policy=RemovalPolicy.DESTROY,
+        )
+        code = lambda_.Code.from_asset(str(FUNCTIONS_DIR), exclude=CODE_EXCLUDE)
+
+        kube_users = [s for s in specs if s.kubernetes]
+        self.kube_role = iam.Role(
+            self,
+            "KubeAccessRole",
+            role_name=f"{prefix}-kube-access",
+            description="Launchpod's identity inside every EKS cluster: gets an EKS access entry per cluster",
+            assumed_by=iam.AccountRootPrincipal(),  # narrowed below to the Kubernetes-calling roles
+            max_session_duration=Duration.hours(1),
+        )
+
+        workflows = json.dumps({m.name: state_machine_arn(prefix, m.name) for m in machines})
+        common_env = {
+            "LAUNCHPOD_OPERATIONS_TABLE": table_names["operations"],
+            "LAUNCHPOD_CLUSTERS_TABLE": table_names["clusters"],
+            "LAUNCHPOD_CONNECTIONS_TABLE": table_names["connections"],
+            "LAUNCHPOD_IDEMPOTENCY_TABLE": table_names["idempotency"],
+            "LAUNCHPOD_KUBE_ROLE_ARN": self.kube_role.role_arn,
+            "LAUNCHPOD_RESOURCE_PREFIX": prefix,
+            "POWERTOOLS_SERVICE_NAME": prefix,
+            "POWERTOOLS_METRICS_NAMESPACE": "Launchpod",
+            "POWERTOOLS_LOG_LEVEL": "INFO",
+        }
+
+        for spec in specs:
+            name = function_name(spec.name, prefix)
+            log_group = logs.LogGroup(
+                self,
+                f"{spec.name}-logs",
+                log_group_name=f"/aws/lambda/{name}",
+                retention=_retention(inputs.log_retention_days),
+                removal_policy=RemovalPolicy.DESTROY,
+            )
+            role = iam.Role(
+                self,
+                f"{spec.name}-role",
+                assumed_by=iam.ServicePrincipal("lambda.amazonaws.com"),
+                description=f"{name}: only the actions its adapters call",
+            )
+            role.add_to_policy(
+                iam.PolicyStatement(
+                    actions=["logs:CreateLogStream", "logs:PutLogEvents"], resources=[log_group.log_group_arn]
+                )
+            )
+            for statement in scoping.statements(spec.actions, prefix, skip=LATE_BOUND):
+                role.add_to_policy(statement)
+
+            env = dict(common_env)
+            if spec.starts_workflows:
+                env["LAUNCHPOD_WORKFLOWS"] = workflows
+                role.add_to_policy(
+                    iam.PolicyStatement(
+                        actions=["states:StartExecution"],
+                        resources=[state_machine_arn(prefix, m.name) for m in machines],
+                    )
+                )
+            fn = lambda_.Function(
+                self,
+                spec.name,
+                function_name=name,
+                description=spec.description,
+                runtime=RUNTIME,
+                architecture=lambda_.Architecture.ARM_64,
+                handler=spec.handler,
+                code=code,
+                layers=[self.layer],
+                memory_size=spec.memory,
+                timeout=Duration.seconds(spec.timeout),
+                role=role,
+                environment=env,
+                tracing=lambda_.Tracing.ACTIVE,
+                logging_format=lambda_.LoggingFormat.JSON,
+                application_log_level_v2=lambda_.ApplicationLogLevel.INFO,
+                system_log_level_v2=lambda_.SystemLogLevel.WARN,
+                log_group=log_group,
+            )
+            for table in spec.tables:
+                grant_tables[table](fn)
+            self.functions[spec.name] = fn
+            self.roles[spec.name] = role
+
+        if kube_users:
+            # Replace the placeholder root principal: only the Kubernetes-calling roles may assume it.
+            self.kube_role.node.default_child.add_property_override(
+                "AssumeRolePolicyDocument.Statement",
+                [
+                    {
+                        "Action": "sts:AssumeRole",
+                        "Effect": "Allow",
+                        "Principal": {"AWS": [self.roles[s.name].role_arn for s in kube_users]},
+                    }
+                ],
+            )
+            for spec in kube_users:
+                self.roles[spec.name].add_to_policy(
+                    iam.PolicyStatement(actions=["sts:AssumeRole"], resources=[self.kube_role.role_arn])
+                )
+
+
+def _retention(days: int) -> logs.RetentionDays:
+    for value in logs.RetentionDays:
+        if value.value == days:
+            return value
+    return logs.RetentionDays.THREE_MONTHS
+
+
+@jsii.implements(apigwv2.IAccessLogSettings)
+class AccessLogs:
+    """API Gateway v2 stage access logs as JSON with the standard fields (the interface has no struct)."""
+
+    def __init__(self, log_group: logs.ILogGroup) -> None:
+        self._destination = apigwv2.LogGroupLogDestination(log_group)
+
+    @property
+    def destination(self) -> apigwv2.IAccessLogDestination:
+        return self._destination
+
+    @property
+    def format(self) -> apigw.AccessLogFormat:
+        return apigw.AccessLogFormat.json_with_standard_fields(
+            caller=False,
+            http_method=True,
+            ip=True,
+            protocol=True,
+            request_time=True,
+            resource_path=True,
+            response_length=True,
+            status=True,
+            user=True,
+        )

@@ -1,0 +1,122 @@
+"""The Launchpod stack: everything the registry describes, wired in dependency order.
+
+Order matters only for references: functions get state machine ARNs by name (no cycle), the web
+distribution exists before the Cognito client (its URL is a callback) and before the REST API
+(its origin is allowed by CORS), and config.json is written last with every endpoint.
+"""
+
+from __future__ import annotations
+
+from aws_cdk import Annotations, CfnOutput, Stack
+from constructs import Construct
+from launchpod import registry
+from launchpod.registry import FunctionSpec
+
+from launchpod_cdk.api import Apis
+from launchpod_cdk.auth import Auth
+from launchpod_cdk.config import Inputs
+from launchpod_cdk.data import Data
+from launchpod_cdk.events import Events
+from launchpod_cdk.functions import Functions
+from launchpod_cdk.gateway import McpGateway
+from launchpod_cdk.web import Web
+from launchpod_cdk.workflows import Workflows
+
+
+class LaunchpodStack(Stack):
+    def __init__(self, scope: Construct, id: str, *, inputs: Inputs, **kwargs) -> None:
+        super().__init__(scope, id, description="Launchpod: serverless control plane for SageMaker HyperPod on EKS", **kwargs)
+        self.inputs = inputs
+        specs: tuple[FunctionSpec, ...] = registry.FUNCTIONS + tuple(
+            f for f in inputs.extra_functions if f.name not in registry.FUNCTIONS_BY_NAME
+        )
+        if inputs.layer_is_placeholder:
+            if inputs.require_layer:
+                raise SystemExit(
+                    f"No Lambda layer at {inputs.layer_dir}/python: run `make lambda-layer` before deploying."
+                )
+            Annotations.of(self).add_warning_v2(
+                "launchpod:layer-placeholder",
+                "Lambda layer is the placeholder (run `make lambda-layer`); the functions cannot start without it.",
+            )
+
+        self.auth = Auth(self, "Auth", prefix=inputs.prefix, admin_email=inputs.admin_email)
+        self.data = Data(self, "Data", tables=registry.TABLES)
+        tables = self.data.tables
+        self.functions = Functions(
+            self,
+            "Functions",
+            inputs=inputs,
+            specs=specs,
+            machines=registry.STATE_MACHINES,
+            table_names={k: t.table_name for k, t in tables.items()},
+            grant_tables={k: t.grant_read_write_data for k, t in tables.items()},
+        )
+        fns = self.functions.functions
+        self.workflows = Workflows(
+            self,
+            "Workflows",
+            prefix=inputs.prefix,
+            machines=registry.STATE_MACHINES,
+            statemachines_dir=inputs.statemachines_dir,
+            functions=fns,
+            log_retention_days=inputs.log_retention_days,
+        )
+        self.web = Web(self, "Web", prefix=inputs.prefix, log_bucket=self.data.log_bucket)
+        origins = [self.web.url, *(u.rstrip("/") for u in inputs.extra_callback_urls)]
+        client = self.auth.add_web_client([f"{self.web.url}/", *inputs.extra_callback_urls])
+        self.apis = Apis(
+            self,
+            "Api",
+            prefix=inputs.prefix,
+            functions=fns,
+            user_pool=self.auth.user_pool,
+            allowed_origins=origins,
+            log_retention_days=inputs.log_retention_days,
+            manage_connections=[s.name for s in specs if "execute-api:ManageConnections" in s.actions],
+        )
+        self.events = Events(self, "Events", prefix=inputs.prefix, functions=fns, operations_table=tables["operations"])
+        for name in self.events.skipped:
+            Annotations.of(self).add_info(f"No registry function {name}: its EventBridge rule is not created")
+
+        self.gateway = None
+        if inputs.gateway_enabled:
+            self.gateway = McpGateway(
+                self,
+                "McpGateway",
+                prefix=inputs.prefix,
+                context=inputs.gateway_context,
+                dockerfile=inputs.gateway_dockerfile,
+                rest_url=self.apis.rest_url,
+                issuer=self.auth.issuer,
+                audience=[client.user_pool_client_id],
+                log_retention_days=inputs.log_retention_days,
+            )
+
+        config = {
+            "region": self.region,
+            "apiUrl": self.apis.rest_url + "api",
+            "wsUrl": self.apis.ws_url,
+            "mcpUrl": self.gateway.url if self.gateway else None,
+            "auth": {
+                "authority": self.auth.issuer,
+                "userPoolId": self.auth.user_pool.user_pool_id,
+                "clientId": client.user_pool_client_id,
+                "domain": self.auth.domain.base_url(),
+                "redirectUri": f"{self.web.url}/",
+            },
+        }
+        self.web.deploy(inputs.web_source, config)
+
+        outputs = {
+            "WebUrl": self.web.url,
+            "ApiUrl": config["apiUrl"],
+            "WebSocketUrl": self.apis.ws_url,
+            "UserPoolId": self.auth.user_pool.user_pool_id,
+            "SharedBucket": self.data.bucket.bucket_name,
+            "KubeAccessRoleArn": self.functions.kube_role.role_arn,
+        }
+        if self.gateway:
+            outputs["McpUrl"] = self.gateway.url
+        for key, value in outputs.items():
+            CfnOutput(self, key, value=value)
