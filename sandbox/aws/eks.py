@@ -67,11 +67,23 @@ DEFAULT_PLATFORM_VERSION = "eks.12"
 ADDON_CATALOG: dict[str, dict[str, str]] = {}
 
 
-def register_addon(name: str, version: str, *, addon_type: str = "other", owner: str = "aws",
-                   publisher: str = "eks", namespace: str = "kube-system") -> None:
+def register_addon(
+    name: str,
+    version: str,
+    *,
+    addon_type: str = "other",
+    owner: str = "aws",
+    publisher: str = "eks",
+    namespace: str = "kube-system",
+) -> None:
     """Offer add-on ``name`` (CreateAddon refuses unknown names, as AWS does)."""
-    ADDON_CATALOG[name] = {"type": addon_type, "owner": owner, "publisher": publisher,
-                           "namespace": namespace, "version": version}
+    ADDON_CATALOG[name] = {
+        "type": addon_type,
+        "owner": owner,
+        "publisher": publisher,
+        "namespace": namespace,
+        "version": version,
+    }
 
 
 for _name, _version, _type, _owner, _publisher, _namespace in [
@@ -84,30 +96,78 @@ for _name, _version, _type, _owner, _publisher, _namespace in [
     ("aws-fsx-csi-driver", "v1.6.0-eksbuild.1", "storage", "aws", "eks", "kube-system"),
     ("cert-manager", "v1.18.2-eksbuild.2", "security", "community", "eks", "cert-manager"),
     ("metrics-server", "v0.8.0-eksbuild.2", "observability", "community", "eks", "kube-system"),
-    ("amazon-cloudwatch-observability", "v4.4.0-eksbuild.1", "observability", "aws", "eks",
-     "amazon-cloudwatch"),
-    ("amazon-sagemaker-hyperpod-training-operator", "v1.1.0-eksbuild.1", "machine-learning", "aws",
-     "sagemaker", "aws-hyperpod"),
-    ("amazon-sagemaker-hyperpod-inference", "v1.0.0-eksbuild.1", "machine-learning", "aws", "sagemaker",
-     "hyperpod-inference-system"),
-    ("amazon-sagemaker-hyperpod-taskgovernance", "v1.2.0-eksbuild.1", "machine-learning", "aws",
-     "sagemaker", "kueue-system"),
-    ("amazon-sagemaker-hyperpod-observability", "v1.0.0-eksbuild.1", "observability", "aws", "sagemaker",
-     "hyperpod-observability"),
+    (
+        "amazon-cloudwatch-observability",
+        "v4.4.0-eksbuild.1",
+        "observability",
+        "aws",
+        "eks",
+        "amazon-cloudwatch",
+    ),
+    (
+        "amazon-sagemaker-hyperpod-training-operator",
+        "v1.1.0-eksbuild.1",
+        "machine-learning",
+        "aws",
+        "sagemaker",
+        "aws-hyperpod",
+    ),
+    (
+        "amazon-sagemaker-hyperpod-inference",
+        "v1.0.0-eksbuild.1",
+        "machine-learning",
+        "aws",
+        "sagemaker",
+        "hyperpod-inference-system",
+    ),
+    (
+        "amazon-sagemaker-hyperpod-taskgovernance",
+        "v1.2.0-eksbuild.1",
+        "machine-learning",
+        "aws",
+        "sagemaker",
+        "kueue-system",
+    ),
+    (
+        "amazon-sagemaker-hyperpod-observability",
+        "v1.0.0-eksbuild.1",
+        "observability",
+        "aws",
+        "sagemaker",
+        "hyperpod-observability",
+    ),
 ]:
-    register_addon(_name, _version, addon_type=_type, owner=_owner, publisher=_publisher, namespace=_namespace)
+    register_addon(
+        _name, _version, addon_type=_type, owner=_owner, publisher=_publisher, namespace=_namespace
+    )
 
 #: Cluster access policies EKS offers (ListAccessPolicies); AssociateAccessPolicy accepts only these.
 ACCESS_POLICIES = [
-    "AmazonEKSAdminPolicy", "AmazonEKSAdminViewPolicy", "AmazonEKSAutoNodePolicy",
-    "AmazonEKSBlockStorageClusterPolicy", "AmazonEKSClusterAdminPolicy", "AmazonEKSComputeClusterPolicy",
-    "AmazonEKSEditPolicy", "AmazonEKSHybridPolicy", "AmazonEKSLoadBalancingClusterPolicy",
-    "AmazonEKSNetworkingClusterPolicy", "AmazonEKSViewPolicy", "AmazonSagemakerHyperpodClusterSchedulerPolicy",
-    "AmazonSagemakerHyperpodControllerPolicy", "AmazonSagemakerHyperpodSystemNamespacePolicy",
+    "AmazonEKSAdminPolicy",
+    "AmazonEKSAdminViewPolicy",
+    "AmazonEKSAutoNodePolicy",
+    "AmazonEKSBlockStorageClusterPolicy",
+    "AmazonEKSClusterAdminPolicy",
+    "AmazonEKSComputeClusterPolicy",
+    "AmazonEKSEditPolicy",
+    "AmazonEKSHybridPolicy",
+    "AmazonEKSLoadBalancingClusterPolicy",
+    "AmazonEKSNetworkingClusterPolicy",
+    "AmazonEKSViewPolicy",
+    "AmazonSagemakerHyperpodClusterSchedulerPolicy",
+    "AmazonSagemakerHyperpodControllerPolicy",
+    "AmazonSagemakerHyperpodSystemNamespacePolicy",
 ]
 ACCESS_POLICY_ARN = "arn:{partition}:eks::aws:cluster-access-policy/{name}"
-ACCESS_ENTRY_TYPES = {"STANDARD", "FARGATE_LINUX", "EC2_LINUX", "EC2_WINDOWS", "EC2", "HYBRID_LINUX",
-                      "HYPERPOD_LINUX"}
+ACCESS_ENTRY_TYPES = {
+    "STANDARD",
+    "FARGATE_LINUX",
+    "EC2_LINUX",
+    "EC2_WINDOWS",
+    "EC2",
+    "HYBRID_LINUX",
+    "HYPERPOD_LINUX",
+}
 
 
 def set_kube_endpoint_provider(provider: Callable[[str], str] | None) -> None:
@@ -167,8 +227,12 @@ def _certificate_authority_data() -> str:
         name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "kubernetes")])
         now = datetime.now(UTC)
         cert = (
-            x509.CertificateBuilder().subject_name(name).issuer_name(name).public_key(key.public_key())
-            .serial_number(x509.random_serial_number()).not_valid_before(now)
+            x509.CertificateBuilder()
+            .subject_name(name)
+            .issuer_name(name)
+            .public_key(key.public_key())
+            .serial_number(x509.random_serial_number())
+            .not_valid_before(now)
             .not_valid_after(now.replace(year=now.year + 10))
             .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True)
             .sign(key, hashes.SHA256())
@@ -179,9 +243,12 @@ def _certificate_authority_data() -> str:
     return base64.b64encode(pem).decode()
 
 
-def _not_found(message: str, cluster: str | None = None, addon: str | None = None) -> ResourceNotFoundException:
-    return ResourceNotFoundException(clusterName=cluster, nodegroupName=None, fargateProfileName=None,
-                                     addonName=addon, message=message)
+def _not_found(
+    message: str, cluster: str | None = None, addon: str | None = None
+) -> ResourceNotFoundException:
+    return ResourceNotFoundException(
+        clusterName=cluster, nodegroupName=None, fargateProfileName=None, addonName=addon, message=message
+    )
 
 
 def _in_use(message: str, cluster: str | None = None, addon: str | None = None) -> ResourceInUseException:
@@ -216,12 +283,15 @@ class SandboxCluster(ManagedState, _MotoCluster):
         self.version = kwargs.get("version") or DEFAULT_KUBERNETES_VERSION
         self.platformVersion = DEFAULT_PLATFORM_VERSION
         # moto shares one issuer id between all clusters; EKS issues one per cluster.
-        self.identity = {"oidc": {"issuer": f"https://oidc.eks.{region}.amazonaws.com/id/"
-                                            f"{uuid.uuid4().hex.upper()}"}}
+        self.identity = {
+            "oidc": {"issuer": f"https://oidc.eks.{region}.amazonaws.com/id/{uuid.uuid4().hex.upper()}"}
+        }
         self.certificate_authority = {"data": _certificate_authority_data()}
         self.health = {"issues": []}
-        self.access_config: dict[str, Any] = {"bootstrapClusterCreatorAdminPermissions": True,
-                                              "authenticationMode": "CONFIG_MAP"}
+        self.access_config: dict[str, Any] = {
+            "bootstrapClusterCreatorAdminPermissions": True,
+            "authenticationMode": "CONFIG_MAP",
+        }
         self.upgrade_policy = {"supportType": "EXTENDED"}
         self.deletion_protection = False
         self.addons: dict[str, Addon] = {}
@@ -238,9 +308,16 @@ class SandboxCluster(ManagedState, _MotoCluster):
 class Addon(ManagedState):
     """An EKS add-on: CREATING/UPDATING -> ACTIVE on the 'eks::addon' transition, DELETING -> gone."""
 
-    def __init__(self, cluster: SandboxCluster, name: str, version: str | None, role_arn: str | None,
-                 configuration_values: str | None, tags: dict[str, str] | None,
-                 namespace: str | None) -> None:
+    def __init__(
+        self,
+        cluster: SandboxCluster,
+        name: str,
+        version: str | None,
+        role_arn: str | None,
+        configuration_values: str | None,
+        tags: dict[str, str] | None,
+        namespace: str | None,
+    ) -> None:
         super().__init__(ADDON_MODEL, [("CREATING", "ACTIVE"), ("UPDATING", "ACTIVE")])
         catalog = ADDON_CATALOG[name]
         self.cluster_name = cluster.name
@@ -252,7 +329,7 @@ class Addon(ManagedState):
         self.namespace = namespace or catalog["namespace"]
         self.publisher = catalog["publisher"]
         self.owner = catalog["owner"]
-        self.arn = (cluster.arn.replace(":cluster/", ":addon/", 1) + f"/{name}/{uuid.uuid4()}")
+        self.arn = cluster.arn.replace(":cluster/", ":addon/", 1) + f"/{name}/{uuid.uuid4()}"
         self.pod_identity_association_arns: list[str] = []
         self.created_at = self.modified_at = _now()
         self.gone_at: float | None = None
@@ -264,10 +341,17 @@ class Addon(ManagedState):
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {
-            "addonName": self.addon_name, "clusterName": self.cluster_name, "status": self.status,
-            "addonVersion": self.addon_version, "health": {"issues": []}, "addonArn": self.arn,
-            "createdAt": self.created_at, "modifiedAt": self.modified_at, "tags": self.tags,
-            "publisher": self.publisher, "owner": self.owner,
+            "addonName": self.addon_name,
+            "clusterName": self.cluster_name,
+            "status": self.status,
+            "addonVersion": self.addon_version,
+            "health": {"issues": []},
+            "addonArn": self.arn,
+            "createdAt": self.created_at,
+            "modifiedAt": self.modified_at,
+            "tags": self.tags,
+            "publisher": self.publisher,
+            "owner": self.owner,
             "podIdentityAssociations": list(self.pod_identity_association_arns),
             "namespaceConfig": {"namespace": self.namespace},
         }
@@ -290,17 +374,32 @@ class Update:
 
     def to_dict(self) -> dict[str, Any]:
         done = self.addon is None or self.addon.status == "ACTIVE"
-        return {"id": self.id, "status": "Successful" if done else "InProgress", "type": self.type,
-                "params": self.params, "createdAt": self.created_at, "errors": []}
+        return {
+            "id": self.id,
+            "status": "Successful" if done else "InProgress",
+            "type": self.type,
+            "params": self.params,
+            "createdAt": self.created_at,
+            "errors": [],
+        }
 
 
 class AccessEntry:
     """An access entry with its associated access policies (keyed by policy ARN)."""
 
-    def __init__(self, cluster: SandboxCluster, principal_arn: str, entry_type: str,
-                 kubernetes_groups: list[str] | None, username: str | None, tags: dict[str, str] | None) -> None:
-        match = re.match(r"arn:(?P<partition>[^:]+):iam::(?P<account>\d{12}):(?P<kind>role|user)/(?:.*/)?(?P<name>[^/]+)$",
-                         principal_arn)
+    def __init__(
+        self,
+        cluster: SandboxCluster,
+        principal_arn: str,
+        entry_type: str,
+        kubernetes_groups: list[str] | None,
+        username: str | None,
+        tags: dict[str, str] | None,
+    ) -> None:
+        match = re.match(
+            r"arn:(?P<partition>[^:]+):iam::(?P<account>\d{12}):(?P<kind>role|user)/(?:.*/)?(?P<name>[^/]+)$",
+            principal_arn,
+        )
         assert match  # validated by the caller
         self.cluster_name = cluster.name
         self.principal_arn = principal_arn
@@ -309,16 +408,25 @@ class AccessEntry:
         self.username = username or _default_username(match, entry_type)
         self.tags = tags or {}
         region, account = cluster.arn.split(":")[3], cluster.arn.split(":")[4]
-        self.arn = (f"arn:{match['partition']}:eks:{region}:{account}:access-entry/{cluster.name}/"
-                    f"{match['kind']}/{match['account']}/{match['name']}/{uuid.uuid4().hex[:32]}")
+        self.arn = (
+            f"arn:{match['partition']}:eks:{region}:{account}:access-entry/{cluster.name}/"
+            f"{match['kind']}/{match['account']}/{match['name']}/{uuid.uuid4().hex[:32]}"
+        )
         self.created_at = self.modified_at = _now()
         self.policies: dict[str, dict[str, Any]] = {}
 
     def to_dict(self) -> dict[str, Any]:
-        return {"clusterName": self.cluster_name, "principalArn": self.principal_arn,
-                "kubernetesGroups": self.kubernetes_groups, "accessEntryArn": self.arn,
-                "createdAt": self.created_at, "modifiedAt": self.modified_at, "tags": self.tags,
-                "username": self.username, "type": self.type}
+        return {
+            "clusterName": self.cluster_name,
+            "principalArn": self.principal_arn,
+            "kubernetesGroups": self.kubernetes_groups,
+            "accessEntryArn": self.arn,
+            "createdAt": self.created_at,
+            "modifiedAt": self.modified_at,
+            "tags": self.tags,
+            "username": self.username,
+            "type": self.type,
+        }
 
 
 def _default_username(match: re.Match[str], entry_type: str) -> str:
@@ -330,23 +438,34 @@ def _default_username(match: re.Match[str], entry_type: str) -> str:
     if entry_type == "FARGATE_LINUX":
         return "system:node:{{SessionName}}"
     if match["kind"] == "role":
-        return f"arn:{match['partition']}:sts::{match['account']}:assumed-role/{match['name']}/{{{{SessionName}}}}"
+        sts_role = f"arn:{match['partition']}:sts::{match['account']}:assumed-role/{match['name']}"
+        return sts_role + "/{{SessionName}}"
     return match.string
 
 
 class PodIdentityAssociation:
     """An EKS Pod Identity association (namespace + service account -> IAM role)."""
 
-    def __init__(self, cluster: SandboxCluster, namespace: str, service_account: str, role_arn: str,
-                 tags: dict[str, str] | None, disable_session_tags: bool | None, target_role_arn: str | None,
-                 policy: str | None, owner_arn: str | None = None) -> None:
+    def __init__(
+        self,
+        cluster: SandboxCluster,
+        namespace: str,
+        service_account: str,
+        role_arn: str,
+        tags: dict[str, str] | None,
+        disable_session_tags: bool | None,
+        target_role_arn: str | None,
+        policy: str | None,
+        owner_arn: str | None = None,
+    ) -> None:
         self.cluster_name = cluster.name
         self.namespace = namespace
         self.service_account = service_account
         self.role_arn = role_arn
         self.association_id = "a-" + _random_id(17)
-        self.association_arn = (cluster.arn.replace(":cluster/", ":podidentityassociation/", 1)
-                                + f"/{self.association_id}")
+        self.association_arn = (
+            cluster.arn.replace(":cluster/", ":podidentityassociation/", 1) + f"/{self.association_id}"
+        )
         self.tags = tags or {}
         self.disable_session_tags = bool(disable_session_tags)
         self.target_role_arn = target_role_arn
@@ -356,18 +475,31 @@ class PodIdentityAssociation:
         self.created_at = self.modified_at = _now()
 
     def summary(self) -> dict[str, Any]:
-        out = {"clusterName": self.cluster_name, "namespace": self.namespace,
-               "serviceAccount": self.service_account, "associationArn": self.association_arn,
-               "associationId": self.association_id}
+        out = {
+            "clusterName": self.cluster_name,
+            "namespace": self.namespace,
+            "serviceAccount": self.service_account,
+            "associationArn": self.association_arn,
+            "associationId": self.association_id,
+        }
         if self.owner_arn:
             out["ownerArn"] = self.owner_arn
         return out
 
     def to_dict(self) -> dict[str, Any]:
-        out = {**self.summary(), "roleArn": self.role_arn, "tags": self.tags, "createdAt": self.created_at,
-               "modifiedAt": self.modified_at, "disableSessionTags": self.disable_session_tags}
-        for key, value in (("targetRoleArn", self.target_role_arn), ("externalId", self.external_id),
-                           ("policy", self.policy)):
+        out = {
+            **self.summary(),
+            "roleArn": self.role_arn,
+            "tags": self.tags,
+            "createdAt": self.created_at,
+            "modifiedAt": self.modified_at,
+            "disableSessionTags": self.disable_session_tags,
+        }
+        for key, value in (
+            ("targetRoleArn", self.target_role_arn),
+            ("externalId", self.external_id),
+            ("policy", self.policy),
+        ):
             if value:
                 out[key] = value
         return out
@@ -415,15 +547,21 @@ _original_describe_cluster = EKSBackend.describe_cluster
 _original_list_clusters = EKSBackend.list_clusters
 
 
-def create_cluster(self: EKSBackend, *args: Any, access_config: dict[str, Any] | None = None,
-                   extra: dict[str, Any] | None = None, **kwargs: Any) -> SandboxCluster:
+def create_cluster(
+    self: EKSBackend,
+    *args: Any,
+    access_config: dict[str, Any] | None = None,
+    extra: dict[str, Any] | None = None,
+    **kwargs: Any,
+) -> SandboxCluster:
     _reap(self)
     cluster: SandboxCluster = _original_create_cluster(self, *args, **kwargs)  # type: ignore[assignment]
     # EKS defaults: API_AND_CONFIG_MAP when accessConfig is sent without a mode, CONFIG_MAP without it.
     if access_config is not None:
         cluster.access_config = {
             "bootstrapClusterCreatorAdminPermissions": access_config.get(
-                "bootstrapClusterCreatorAdminPermissions", True),
+                "bootstrapClusterCreatorAdminPermissions", True
+            ),
             "authenticationMode": access_config.get("authenticationMode") or "API_AND_CONFIG_MAP",
         }
     for key, value in (extra or {}).items():
@@ -473,24 +611,38 @@ def _validate_configuration_values(value: str | None) -> None:
             return
     except Exception:
         pass
-    raise InvalidParameterException(message="ConfigurationValue provided in request is not supported: "
-                                            "Json schema validation failed")
+    raise InvalidParameterException(
+        message="ConfigurationValue provided in request is not supported: Json schema validation failed"
+    )
 
 
 def _addon(cluster: SandboxCluster, name: str) -> Addon:
     addon = cluster.addons.get(name)
     if addon is None or _expired(addon.gone_at):
-        raise _not_found(f"No addon: {name} found in cluster: {cluster.name}", cluster=cluster.name, addon=name)
+        raise _not_found(
+            f"No addon: {name} found in cluster: {cluster.name}", cluster=cluster.name, addon=name
+        )
     return addon
 
 
-def _associate_for_addon(cluster: SandboxCluster, addon: Addon, associations: list[dict[str, str]] | None) -> None:
+def _associate_for_addon(
+    cluster: SandboxCluster, addon: Addon, associations: list[dict[str, str]] | None
+) -> None:
     for item in associations or []:
         validate_role_arn(item["roleArn"])
         _check_association_free(cluster, addon.namespace, item["serviceAccount"])
     for item in associations or []:
-        association = PodIdentityAssociation(cluster, addon.namespace, item["serviceAccount"], item["roleArn"],
-                                             None, None, None, None, owner_arn=addon.arn)
+        association = PodIdentityAssociation(
+            cluster,
+            addon.namespace,
+            item["serviceAccount"],
+            item["roleArn"],
+            None,
+            None,
+            None,
+            None,
+            owner_arn=addon.arn,
+        )
         cluster.pod_identity_associations[association.association_id] = association
         addon.pod_identity_association_arns.append(association.association_arn)
 
@@ -502,10 +654,17 @@ def _drop_addon_associations(cluster: SandboxCluster, addon: Addon) -> None:
     addon.pod_identity_association_arns.clear()
 
 
-def create_addon(backend: EKSBackend, cluster_name: str, addon_name: str, addon_version: str | None = None,
-                 role_arn: str | None = None, configuration_values: str | None = None,
-                 tags: dict[str, str] | None = None, pod_identity_associations: list[dict[str, str]] | None = None,
-                 namespace: str | None = None) -> Addon:
+def create_addon(
+    backend: EKSBackend,
+    cluster_name: str,
+    addon_name: str,
+    addon_version: str | None = None,
+    role_arn: str | None = None,
+    configuration_values: str | None = None,
+    tags: dict[str, str] | None = None,
+    pod_identity_associations: list[dict[str, str]] | None = None,
+    namespace: str | None = None,
+) -> Addon:
     cluster = _cluster(backend, cluster_name)
     with _lock:
         existing = cluster.addons.get(addon_name)
@@ -525,16 +684,25 @@ def create_addon(backend: EKSBackend, cluster_name: str, addon_name: str, addon_
         return addon
 
 
-def update_addon(backend: EKSBackend, cluster_name: str, addon_name: str, addon_version: str | None = None,
-                 role_arn: str | None = None, configuration_values: str | None = None,
-                 pod_identity_associations: list[dict[str, str]] | None = None,
-                 resolve_conflicts: str | None = None) -> Update:
+def update_addon(
+    backend: EKSBackend,
+    cluster_name: str,
+    addon_name: str,
+    addon_version: str | None = None,
+    role_arn: str | None = None,
+    configuration_values: str | None = None,
+    pod_identity_associations: list[dict[str, str]] | None = None,
+    resolve_conflicts: str | None = None,
+) -> Update:
     cluster = _cluster(backend, cluster_name)
     with _lock:
         addon = _addon(cluster, addon_name)
         if addon.status in ("CREATING", "UPDATING", "DELETING"):
-            raise _in_use(f"Addon {addon_name} is in {addon.status} state and cannot be updated",
-                          cluster=cluster_name, addon=addon_name)
+            raise _in_use(
+                f"Addon {addon_name} is in {addon.status} state and cannot be updated",
+                cluster=cluster_name,
+                addon=addon_name,
+            )
         params: list[dict[str, str]] = []
         if addon_version:
             addon.addon_version = addon_version
@@ -551,8 +719,9 @@ def update_addon(backend: EKSBackend, cluster_name: str, addon_name: str, addon_
         if pod_identity_associations is not None:
             _drop_addon_associations(cluster, addon)
             _associate_for_addon(cluster, addon, pod_identity_associations)
-            params.append({"type": "PodIdentityAssociations",
-                           "value": json.dumps(addon.pod_identity_association_arns)})
+            params.append(
+                {"type": "PodIdentityAssociations", "value": json.dumps(addon.pod_identity_association_arns)}
+            )
         if resolve_conflicts:
             params.append({"type": "ResolveConflicts", "value": resolve_conflicts})
         addon.start_update()
@@ -580,14 +749,21 @@ def _access_entry(cluster: SandboxCluster, principal_arn: str) -> AccessEntry:
     if entry is None:
         raise _not_found(
             "The specified principalArn could not be found. You can view your available access entries "
-            "with 'list-access-entries'.", cluster=cluster.name
+            "with 'list-access-entries'.",
+            cluster=cluster.name,
         )
     return entry
 
 
-def create_access_entry(backend: EKSBackend, cluster_name: str, principal_arn: str, entry_type: str | None,
-                        kubernetes_groups: list[str] | None, username: str | None,
-                        tags: dict[str, str] | None) -> AccessEntry:
+def create_access_entry(
+    backend: EKSBackend,
+    cluster_name: str,
+    principal_arn: str,
+    entry_type: str | None,
+    kubernetes_groups: list[str] | None,
+    username: str | None,
+    tags: dict[str, str] | None,
+) -> AccessEntry:
     cluster = _cluster(backend, cluster_name)
     entry_type = entry_type or "STANDARD"
     with _lock:
@@ -595,22 +771,30 @@ def create_access_entry(backend: EKSBackend, cluster_name: str, principal_arn: s
         if not _PRINCIPAL_ARN.fullmatch(principal_arn or ""):
             raise InvalidParameterException(message=f"The specified principalArn is invalid: {principal_arn}")
         if entry_type not in ACCESS_ENTRY_TYPES:
-            raise InvalidParameterException(message=f"The specified access entry type is invalid: {entry_type}")
+            raise InvalidParameterException(
+                message=f"The specified access entry type is invalid: {entry_type}"
+            )
         if entry_type != "STANDARD" and (kubernetes_groups or username):
             raise InvalidParameterException(
                 message=f"The kubernetesGroups and username can't be specified for access entries of type "
                 f"{entry_type}."
             )
         if principal_arn in cluster.access_entries:
-            raise _in_use("The specified access entry resource is already in use on this cluster.",
-                          cluster=cluster_name)
+            raise _in_use(
+                "The specified access entry resource is already in use on this cluster.", cluster=cluster_name
+            )
         entry = AccessEntry(cluster, principal_arn, entry_type, kubernetes_groups, username, tags)
         cluster.access_entries[principal_arn] = entry
         return entry
 
 
-def update_access_entry(backend: EKSBackend, cluster_name: str, principal_arn: str,
-                        kubernetes_groups: list[str] | None, username: str | None) -> AccessEntry:
+def update_access_entry(
+    backend: EKSBackend,
+    cluster_name: str,
+    principal_arn: str,
+    kubernetes_groups: list[str] | None,
+    username: str | None,
+) -> AccessEntry:
     cluster = _cluster(backend, cluster_name)
     with _lock:
         entry = _access_entry(cluster, principal_arn)
@@ -622,8 +806,9 @@ def update_access_entry(backend: EKSBackend, cluster_name: str, principal_arn: s
         return entry
 
 
-def associate_access_policy(backend: EKSBackend, cluster_name: str, principal_arn: str, policy_arn: str,
-                            access_scope: dict[str, Any]) -> dict[str, Any]:
+def associate_access_policy(
+    backend: EKSBackend, cluster_name: str, principal_arn: str, policy_arn: str, access_scope: dict[str, Any]
+) -> dict[str, Any]:
     cluster = _cluster(backend, cluster_name)
     with _lock:
         entry = _access_entry(cluster, principal_arn)
@@ -631,16 +816,25 @@ def associate_access_policy(backend: EKSBackend, cluster_name: str, principal_ar
         if not re.fullmatch(r"arn:[^:]+:eks::aws:cluster-access-policy/[A-Za-z0-9]+", policy_arn or "") or (
             policy_name not in ACCESS_POLICIES
         ):
-            raise ResourceNotFoundException(clusterName=cluster_name, nodegroupName=None, fargateProfileName=None,
-                                            addonName=None, message=f"The policy {policy_arn} could not be found.")
+            raise ResourceNotFoundException(
+                clusterName=cluster_name,
+                nodegroupName=None,
+                fargateProfileName=None,
+                addonName=None,
+                message=f"The policy {policy_arn} could not be found.",
+            )
         scope_type = (access_scope or {}).get("type")
         namespaces = list((access_scope or {}).get("namespaces") or [])
         if scope_type not in ("cluster", "namespace"):
             raise InvalidParameterException(message="accessScope.type must be one of [cluster, namespace]")
         if scope_type == "namespace" and not namespaces:
-            raise InvalidParameterException(message="Namespaces must be specified when the access scope type is namespace")
+            raise InvalidParameterException(
+                message="Namespaces must be specified when the access scope type is namespace"
+            )
         if scope_type == "cluster" and namespaces:
-            raise InvalidParameterException(message="Namespaces can't be specified when the access scope type is cluster")
+            raise InvalidParameterException(
+                message="Namespaces can't be specified when the access scope type is cluster"
+            )
         now = _now()
         previous = entry.policies.get(policy_arn)
         entry.policies[policy_arn] = {
@@ -652,18 +846,26 @@ def associate_access_policy(backend: EKSBackend, cluster_name: str, principal_ar
         return entry.policies[policy_arn]
 
 
-def create_pod_identity_association(backend: EKSBackend, cluster_name: str, namespace: str,
-                                    service_account: str, role_arn: str, tags: dict[str, str] | None,
-                                    disable_session_tags: bool | None, target_role_arn: str | None,
-                                    policy: str | None) -> PodIdentityAssociation:
+def create_pod_identity_association(
+    backend: EKSBackend,
+    cluster_name: str,
+    namespace: str,
+    service_account: str,
+    role_arn: str,
+    tags: dict[str, str] | None,
+    disable_session_tags: bool | None,
+    target_role_arn: str | None,
+    policy: str | None,
+) -> PodIdentityAssociation:
     cluster = _cluster(backend, cluster_name)
     with _lock:
         validate_role_arn(role_arn)
         if target_role_arn:
             validate_role_arn(target_role_arn)
         _check_association_free(cluster, namespace, service_account)
-        association = PodIdentityAssociation(cluster, namespace, service_account, role_arn, tags,
-                                             disable_session_tags, target_role_arn, policy)
+        association = PodIdentityAssociation(
+            cluster, namespace, service_account, role_arn, tags, disable_session_tags, target_role_arn, policy
+        )
         cluster.pod_identity_associations[association.association_id] = association
         return association
 
@@ -673,7 +875,8 @@ def _check_association_free(cluster: SandboxCluster, namespace: str, service_acc
         if (association.namespace, association.service_account) == (namespace, service_account):
             raise _in_use(
                 f"Association already exists: {association.association_id} for namespace {namespace} and "
-                f"service account {service_account}", cluster=cluster.name
+                f"service account {service_account}",
+                cluster=cluster.name,
             )
 
 
@@ -709,15 +912,24 @@ def _query(self: EKSResponse, name: str) -> Any:
 def _r_create_cluster(self: EKSResponse) -> ActionResult:
     body = _body(self)
     cluster = self.eks_backend.create_cluster(
-        name=body.get("name"), version=body.get("version"), role_arn=body.get("roleArn"),
+        name=body.get("name"),
+        version=body.get("version"),
+        role_arn=body.get("roleArn"),
         resources_vpc_config=body.get("resourcesVpcConfig"),
-        kubernetes_network_config=body.get("kubernetesNetworkConfig"), logging=body.get("logging"),
-        client_request_token=body.get("clientRequestToken"), tags=body.get("tags"),
-        encryption_config=body.get("encryptionConfig"), remote_network_config=body.get("remoteNetworkConfig"),
+        kubernetes_network_config=body.get("kubernetesNetworkConfig"),
+        logging=body.get("logging"),
+        client_request_token=body.get("clientRequestToken"),
+        tags=body.get("tags"),
+        encryption_config=body.get("encryptionConfig"),
+        remote_network_config=body.get("remoteNetworkConfig"),
         access_config=body.get("accessConfig"),
-        extra={"upgrade_policy": body.get("upgradePolicy"), "zonal_shift_config": body.get("zonalShiftConfig"),
-               "compute_config": body.get("computeConfig"), "storage_config": body.get("storageConfig"),
-               "deletion_protection": body.get("deletionProtection")},
+        extra={
+            "upgrade_policy": body.get("upgradePolicy"),
+            "zonal_shift_config": body.get("zonalShiftConfig"),
+            "compute_config": body.get("computeConfig"),
+            "storage_config": body.get("storageConfig"),
+            "deletion_protection": body.get("deletionProtection"),
+        },
     )
     return ActionResult({"cluster": cluster})
 
@@ -725,9 +937,15 @@ def _r_create_cluster(self: EKSResponse) -> ActionResult:
 def _r_create_addon(self: EKSResponse) -> ActionResult:
     body = _body(self)
     addon = create_addon(
-        self.eks_backend, _uri(self, "name"), body.get("addonName"), body.get("addonVersion"),
-        body.get("serviceAccountRoleArn"), body.get("configurationValues"), body.get("tags"),
-        body.get("podIdentityAssociations"), (body.get("namespaceConfig") or {}).get("namespace"),
+        self.eks_backend,
+        _uri(self, "name"),
+        body.get("addonName"),
+        body.get("addonVersion"),
+        body.get("serviceAccountRoleArn"),
+        body.get("configurationValues"),
+        body.get("tags"),
+        body.get("podIdentityAssociations"),
+        (body.get("namespaceConfig") or {}).get("namespace"),
     )
     return ActionResult({"addon": addon.to_dict()})
 
@@ -747,8 +965,13 @@ def _r_list_addons(self: EKSResponse) -> ActionResult:
 def _r_update_addon(self: EKSResponse) -> ActionResult:
     body = _body(self)
     update = update_addon(
-        self.eks_backend, _uri(self, "name"), _uri(self, "addonName"), body.get("addonVersion"),
-        body.get("serviceAccountRoleArn"), body.get("configurationValues"), body.get("podIdentityAssociations"),
+        self.eks_backend,
+        _uri(self, "name"),
+        _uri(self, "addonName"),
+        body.get("addonVersion"),
+        body.get("serviceAccountRoleArn"),
+        body.get("configurationValues"),
+        body.get("podIdentityAssociations"),
         body.get("resolveConflicts"),
     )
     return ActionResult({"update": update.to_dict()})
@@ -764,18 +987,30 @@ def _r_describe_addon_versions(self: EKSResponse) -> ActionResult:
     kubernetes_version = _query(self, "kubernetesVersion") or DEFAULT_KUBERNETES_VERSION
     addons = [
         {
-            "addonName": name, "type": info["type"], "publisher": info["publisher"], "owner": info["owner"],
+            "addonName": name,
+            "type": info["type"],
+            "publisher": info["publisher"],
+            "owner": info["owner"],
             "defaultNamespace": info["namespace"],
-            "addonVersions": [{
-                "addonVersion": info["version"], "architecture": ["amd64", "arm64"],
-                "computeTypes": ["ec2"],
-                "compatibilities": [{"clusterVersion": kubernetes_version, "platformVersions": ["*"],
-                                     "defaultVersion": True}],
-                "requiresConfiguration": False, "requiresIamPermissions": info["type"] in ("storage",
-                                                                                          "observability"),
-            }],
+            "addonVersions": [
+                {
+                    "addonVersion": info["version"],
+                    "architecture": ["amd64", "arm64"],
+                    "computeTypes": ["ec2"],
+                    "compatibilities": [
+                        {
+                            "clusterVersion": kubernetes_version,
+                            "platformVersions": ["*"],
+                            "defaultVersion": True,
+                        }
+                    ],
+                    "requiresConfiguration": False,
+                    "requiresIamPermissions": info["type"] in ("storage", "observability"),
+                }
+            ],
         }
-        for name, info in sorted(ADDON_CATALOG.items()) if wanted in (None, name)
+        for name, info in sorted(ADDON_CATALOG.items())
+        if wanted in (None, name)
     ]
     page, token = _paginate(addons, _query(self, "maxResults"), _query(self, "nextToken"))
     return ActionResult({"addons": page, "nextToken": token})
@@ -791,8 +1026,15 @@ def _r_describe_update(self: EKSResponse) -> ActionResult:
 
 def _r_create_access_entry(self: EKSResponse) -> ActionResult:
     body = _body(self)
-    entry = create_access_entry(self.eks_backend, _uri(self, "name"), body.get("principalArn"), body.get("type"),
-                                body.get("kubernetesGroups"), body.get("username"), body.get("tags"))
+    entry = create_access_entry(
+        self.eks_backend,
+        _uri(self, "name"),
+        body.get("principalArn"),
+        body.get("type"),
+        body.get("kubernetesGroups"),
+        body.get("username"),
+        body.get("tags"),
+    )
     return ActionResult({"accessEntry": entry.to_dict()})
 
 
@@ -803,8 +1045,13 @@ def _r_describe_access_entry(self: EKSResponse) -> ActionResult:
 
 def _r_update_access_entry(self: EKSResponse) -> ActionResult:
     body = _body(self)
-    entry = update_access_entry(self.eks_backend, _uri(self, "name"), _uri(self, "principalArn"),
-                                body.get("kubernetesGroups"), body.get("username"))
+    entry = update_access_entry(
+        self.eks_backend,
+        _uri(self, "name"),
+        _uri(self, "principalArn"),
+        body.get("kubernetesGroups"),
+        body.get("username"),
+    )
     return ActionResult({"accessEntry": entry.to_dict()})
 
 
@@ -828,10 +1075,12 @@ def _r_delete_access_entry(self: EKSResponse) -> ActionResult:
 def _r_associate_access_policy(self: EKSResponse) -> ActionResult:
     body = _body(self)
     cluster_name, principal_arn = _uri(self, "name"), _uri(self, "principalArn")
-    policy = associate_access_policy(self.eks_backend, cluster_name, principal_arn, body.get("policyArn"),
-                                     body.get("accessScope"))
-    return ActionResult({"clusterName": cluster_name, "principalArn": principal_arn,
-                         "associatedAccessPolicy": policy})
+    policy = associate_access_policy(
+        self.eks_backend, cluster_name, principal_arn, body.get("policyArn"), body.get("accessScope")
+    )
+    return ActionResult(
+        {"clusterName": cluster_name, "principalArn": principal_arn, "associatedAccessPolicy": policy}
+    )
 
 
 def _r_list_associated_access_policies(self: EKSResponse) -> ActionResult:
@@ -839,8 +1088,14 @@ def _r_list_associated_access_policies(self: EKSResponse) -> ActionResult:
     entry = _access_entry(_cluster(self.eks_backend, cluster_name), principal_arn)
     policies = [entry.policies[arn] for arn in sorted(entry.policies)]
     page, token = _paginate(policies, _query(self, "maxResults"), _query(self, "nextToken"))
-    return ActionResult({"clusterName": cluster_name, "principalArn": principal_arn,
-                         "associatedAccessPolicies": page, "nextToken": token})
+    return ActionResult(
+        {
+            "clusterName": cluster_name,
+            "principalArn": principal_arn,
+            "associatedAccessPolicies": page,
+            "nextToken": token,
+        }
+    )
 
 
 def _r_disassociate_access_policy(self: EKSResponse) -> ActionResult:
@@ -849,14 +1104,17 @@ def _r_disassociate_access_policy(self: EKSResponse) -> ActionResult:
         entry = _access_entry(cluster, _uri(self, "principalArn"))
         policy_arn = _uri(self, "policyArn")
         if entry.policies.pop(policy_arn, None) is None:
-            raise _not_found(f"The policy {policy_arn} is not associated with this access entry.",
-                             cluster=cluster.name)
+            raise _not_found(
+                f"The policy {policy_arn} is not associated with this access entry.", cluster=cluster.name
+            )
     return EmptyResult()
 
 
 def _r_list_access_policies(self: EKSResponse) -> ActionResult:
     partition = "aws-cn" if self.region.startswith("cn-") else "aws"
-    policies = [{"name": n, "arn": ACCESS_POLICY_ARN.format(partition=partition, name=n)} for n in ACCESS_POLICIES]
+    policies = [
+        {"name": n, "arn": ACCESS_POLICY_ARN.format(partition=partition, name=n)} for n in ACCESS_POLICIES
+    ]
     page, token = _paginate(policies, _query(self, "maxResults"), _query(self, "nextToken"))
     return ActionResult({"accessPolicies": page, "nextToken": token})
 
@@ -864,8 +1122,14 @@ def _r_list_access_policies(self: EKSResponse) -> ActionResult:
 def _r_create_pod_identity_association(self: EKSResponse) -> ActionResult:
     body = _body(self)
     association = create_pod_identity_association(
-        self.eks_backend, _uri(self, "name"), body.get("namespace"), body.get("serviceAccount"),
-        body.get("roleArn"), body.get("tags"), body.get("disableSessionTags"), body.get("targetRoleArn"),
+        self.eks_backend,
+        _uri(self, "name"),
+        body.get("namespace"),
+        body.get("serviceAccount"),
+        body.get("roleArn"),
+        body.get("tags"),
+        body.get("disableSessionTags"),
+        body.get("targetRoleArn"),
         body.get("policy"),
     )
     return ActionResult({"association": association.to_dict()})
@@ -899,7 +1163,8 @@ def _r_list_pod_identity_associations(self: EKSResponse) -> ActionResult:
     cluster = _cluster(self.eks_backend, _uri(self, "name"))
     namespace, service_account = _query(self, "namespace"), _query(self, "serviceAccount")
     items = [
-        a.summary() for a in sorted(cluster.pod_identity_associations.values(), key=lambda a: a.created_at)
+        a.summary()
+        for a in sorted(cluster.pod_identity_associations.values(), key=lambda a: a.created_at)
         if namespace in (None, a.namespace) and service_account in (None, a.service_account)
     ]
     page, token = _paginate(items, _query(self, "maxResults"), _query(self, "nextToken"))

@@ -33,8 +33,17 @@ DEFAULT_THROTTLED_SERVICES = ("ec2", "eks", "iam", "sagemaker", "sts", "s3")
 
 #: Services that carry the sandbox itself: faulting them would break the harness, not the code under test.
 NEVER_FAULTED = frozenset(
-    {"lambda", "states", "stepfunctions", "dynamodb", "dynamodbstreams", "apigateway", "apigatewayv2",
-     "apigatewaymanagementapi", "moto_api"}
+    {
+        "lambda",
+        "states",
+        "stepfunctions",
+        "dynamodb",
+        "dynamodbstreams",
+        "apigateway",
+        "apigatewayv2",
+        "apigatewaymanagementapi",
+        "moto_api",
+    }
 )
 
 # moto package name -> the service name botocore and callers use.
@@ -75,8 +84,9 @@ class Faults:
             self._eks_create_armed = True
             self._eks_create_message = message
 
-    def throttle(self, fraction: float, services: Iterable[str] = DEFAULT_THROTTLED_SERVICES,
-                 seed: int | None = None) -> None:
+    def throttle(
+        self, fraction: float, services: Iterable[str] = DEFAULT_THROTTLED_SERVICES, seed: int | None = None
+    ) -> None:
         """Throttle ``fraction`` (0..1) of the calls to ``services`` with each service's throttling error.
 
         ``fraction=0`` turns throttling off. ``seed`` makes the random choice reproducible.
@@ -159,7 +169,9 @@ def _request_id() -> str:
     return str(uuid.uuid4())
 
 
-def _json_error(code: str, message: str, status: int, rest: bool, extra: dict[str, Any] | None = None) -> Response:
+def _json_error(
+    code: str, message: str, status: int, rest: bool, extra: dict[str, Any] | None = None
+) -> Response:
     body: dict[str, Any] = {"message": message, **(extra or {})}
     if rest:
         content_type = "application/json"
@@ -175,7 +187,7 @@ def _throttle_response(service: str, request: Any) -> Response | None:
     content_type = (request.headers.get("Content-Type") or "").lower()
     if request.headers.get("smithy-protocol"):
         return None  # RPCv2-CBOR: no encoder at hand; let the call through rather than answer garbage.
-    if request.headers.get("X-Amz-Target") or "json" in content_type and service != "s3":
+    if request.headers.get("X-Amz-Target") or ("json" in content_type and service != "s3"):
         rest = not request.headers.get("X-Amz-Target")
         # JSON RPC services (SageMaker) answer 400; REST-JSON ones (EKS) 429 Too Many Requests.
         return _json_error("ThrottlingException", "Rate exceeded", 429 if rest else 400, rest)
@@ -196,7 +208,8 @@ def _throttle_response(service: str, request: Any) -> Response | None:
     if service == "s3":
         body = (
             '<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>SlowDown</Code>'
-            f"<Message>Please reduce your request rate.</Message><RequestId>{_request_id()}</RequestId></Error>"
+            "<Message>Please reduce your request rate.</Message>"
+            f"<RequestId>{_request_id()}</RequestId></Error>"
         )
         return 503, {"Content-Type": "application/xml"}, body
     return _json_error("ThrottlingException", "Rate exceeded", 429, rest=True)
@@ -216,8 +229,13 @@ def _eks_capacity_response(request: Any, full_url: str) -> Response:
         "currently have sufficient capacity to support the cluster. Retry and choose from these "
         f"availability zones: {', '.join(zones)}"
     )
-    return _json_error("UnsupportedAvailabilityZoneException", message, 400, rest=True,
-                       extra={"clusterName": name, "validZones": zones})
+    return _json_error(
+        "UnsupportedAvailabilityZoneException",
+        message,
+        400,
+        rest=True,
+        extra={"clusterName": name, "validZones": zones},
+    )
 
 
 # ============================================================================ the gate
@@ -284,7 +302,9 @@ def _service_of(backend: Any) -> str:
     return _MOTO_TO_AWS_NAME.get(name, name)
 
 
-def _gated_table(backend: Any, table: dict[str, Callable[..., Response]]) -> dict[str, Callable[..., Response]]:
+def _gated_table(
+    backend: Any, table: dict[str, Callable[..., Response]]
+) -> dict[str, Callable[..., Response]]:
     service = _service_of(backend)
     if service in NEVER_FAULTED:
         return table

@@ -70,17 +70,34 @@ class FakeLambdaContext:
         return max(0, int((self._deadline - time.monotonic()) * 1000))
 
 
-def _resolve_handler(fn: LambdaFunction) -> Callable[[Any, Any], Any] | None:
+class HandlerLoadError(Exception):
+    """The function's Handler cannot be loaded; ``error_type`` is the name Lambda reports."""
+
+    def __init__(self, error_type: str, message: str) -> None:
+        super().__init__(message)
+        self.error_type = error_type
+
+
+def _resolve_handler(fn: LambdaFunction) -> Callable[[Any, Any], Any]:
     if fn.function_name in HANDLERS:
         return HANDLERS[fn.function_name]
-    if not fn.handler or "." not in fn.handler:
-        return None
-    module_name, func_name = fn.handler.rsplit(".", 1)
+    handler = fn.handler or ""
+    module_name, _, func_name = handler.rpartition(".")
+    if not module_name:
+        raise HandlerLoadError("Runtime.MalformedHandlerName", f"Bad handler '{handler}': not enough values")
     try:
-        return getattr(importlib.import_module(module_name), func_name)
-    except (ImportError, AttributeError):
-        log.warning("Lambda %s: handler %r is not importable in-process", fn.function_name, fn.handler)
-        return None
+        module = importlib.import_module(module_name)
+    except ImportError as exc:
+        # What Lambda reports when the deployment package lacks the module.
+        raise HandlerLoadError(
+            "Runtime.ImportModuleError", f"Unable to import module '{module_name}': {exc}"
+        ) from exc
+    function = getattr(module, func_name, None)
+    if not callable(function):
+        raise HandlerLoadError(
+            "Runtime.HandlerNotFound", f"Handler '{func_name}' missing on module '{module_name}'"
+        )
+    return function
 
 
 _env_lock = threading.Lock()
@@ -102,34 +119,38 @@ def _apply_function_environment(fn: LambdaFunction) -> None:
         for key, value in (fn.environment_vars or {}).items():
             owner = _env_owner.get(key)
             if owner and owner != fn.function_name and os.environ.get(key) != str(value):
-                log.warning("env var %s differs between Lambda functions %s and %s", key, owner, fn.function_name)
+                log.warning(
+                    "env var %s differs between Lambda functions %s and %s", key, owner, fn.function_name
+                )
             os.environ[key] = str(value)
             _env_owner.setdefault(key, fn.function_name)
         _env_applied.add(fn.function_name)
 
 
-def _error_payload(exc: BaseException) -> str:
+def _error_payload(exc: BaseException, error_type: str | None = None) -> str:
     # Lambda's unhandled-error document; Step Functions takes errorType as the ASL error name, so
     # `raise RetryableError(...)` matches `"ErrorEquals": ["RetryableError"]`.
     return json.dumps(
         {
             "errorMessage": str(exc),
-            "errorType": type(exc).__name__,
+            "errorType": error_type or type(exc).__name__,
             "requestId": "",
             "stackTrace": traceback.format_exception(exc)[-5:],
         }
     )
 
 
-_original_invoke_lambda = LambdaFunction._invoke_lambda
 _original_invoke = LambdaFunction.invoke
 
 
 def _invoke_lambda_in_process(self: LambdaFunction, event: Any = None) -> tuple[str, bool, str]:
-    handler = _resolve_handler(self)
-    if handler is None:
-        # Falls through to moto's Docker runner, which fails without Docker - an honest error.
-        return _original_invoke_lambda(self, event)
+    try:
+        handler = _resolve_handler(self)
+    except HandlerLoadError as exc:
+        # Never fall back to moto's Docker runner: the sandbox has no Docker, and Lambda itself
+        # reports an unloadable handler as a function error.
+        log.warning("Lambda %s: %s", self.function_name, exc)
+        return _error_payload(exc, exc.error_type), True, ""
     if isinstance(event, str | bytes):  # moto passes the string "{}" for an empty body
         event = json.loads(event or "{}")
     INVOCATIONS.append((self.function_name, event))
@@ -142,7 +163,9 @@ def _invoke_lambda_in_process(self: LambdaFunction, event: Any = None) -> tuple[
         return _error_payload(exc), True, ""
 
 
-def _invoke_with_unhandled_marker(self: LambdaFunction, body: str, request_headers: Any, response_headers: Any):
+def _invoke_with_unhandled_marker(
+    self: LambdaFunction, body: str, request_headers: Any, response_headers: Any
+):
     # moto marks every error "Handled"; Lambda reports an exception escaping the handler as "Unhandled".
     result = _original_invoke(self, body, request_headers, response_headers)
     if response_headers.get("x-amz-function-error") == "Handled":
@@ -271,7 +294,9 @@ def install_sfn_fixes() -> None:
         original_start = StepFunctionsParserBackend.start_execution
 
         def start_execution(self, state_machine_arn, name=None, execution_input=None, trace_header=None):
-            return original_start(self, state_machine_arn, name or str(uuid.uuid4()), execution_input, trace_header)
+            return original_start(
+                self, state_machine_arn, name or str(uuid.uuid4()), execution_input, trace_header
+            )
 
         StepFunctionsParserBackend.start_execution = start_execution
 

@@ -1,0 +1,72 @@
+"""Fixtures for the sandbox.aws tests: one moto mock for the package, reset between tests.
+
+A package-scoped ``mock_aws`` with a backend reset after each test costs ~0.03 s per test instead of
+~0.17 s for a fresh mock (measured in the feasibility study). ``install`` runs once with the scale the
+tests use (0.01: a simulated minute lasts 0.6 s); tests that need a different scale call ``install``
+again through the ``time_scale`` fixture, which puts the default back.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+
+import sandbox.aws
+from sandbox.aws import FAULTS
+
+TIME_SCALE = 0.01
+REGION = "us-east-1"
+ACCOUNT = "123456789012"
+
+os.environ.update(
+    AWS_ACCESS_KEY_ID="testing",
+    AWS_SECRET_ACCESS_KEY="testing",
+    AWS_SECURITY_TOKEN="testing",
+    AWS_SESSION_TOKEN="testing",
+    AWS_DEFAULT_REGION=REGION,
+)
+os.environ.pop("AWS_PROFILE", None)
+os.environ.pop("AWS_ENDPOINT_URL", None)
+
+
+@pytest.fixture(scope="package")
+def moto_session() -> Iterator[Any]:
+    from moto import mock_aws
+
+    sandbox.aws.install(TIME_SCALE)
+    mock = mock_aws(config={"stepfunctions": {"execute_state_machine": True}})
+    mock.start()
+    yield mock
+    mock.stop()
+
+
+@pytest.fixture(autouse=True)
+def aws(moto_session: Any) -> Iterator[Any]:
+    """The active moto mock; every test starts from empty backends, no faults and default timings."""
+    yield moto_session
+    FAULTS.clear()
+    sandbox.aws.set_kube_endpoint_provider(None)
+    sandbox.aws.set_cluster_creation_seconds(600)
+    sandbox.aws.set_cluster_deletion_seconds(120)
+    sandbox.aws.set_addon_transition_seconds(60)
+    sandbox.aws.install(TIME_SCALE)
+    moto_session.reset()
+
+
+@pytest.fixture
+def time_scale() -> Callable[[float], None]:
+    """Switch the simulated clock for one test (restored by the ``aws`` fixture)."""
+    return sandbox.aws.install
+
+
+@pytest.fixture
+def client() -> Callable[..., Any]:
+    import boto3
+
+    def make(service: str, **kwargs: Any) -> Any:
+        return boto3.client(service, region_name=REGION, **kwargs)
+
+    return make

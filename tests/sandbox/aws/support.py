@@ -1,0 +1,40 @@
+"""Small helpers shared by the sandbox.aws tests."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable
+from typing import Any
+
+ROLE_ARN = "arn:aws:iam::123456789012:role/sandbox-test"
+
+
+def wait_until(predicate: Callable[[], Any], timeout: float = 10.0, interval: float = 0.02) -> Any:
+    """Poll ``predicate`` until it returns something truthy; fail after ``timeout`` real seconds."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(interval)
+    raise AssertionError(f"condition not met within {timeout}s")
+
+
+def finished_execution(sfn: Any, execution_arn: str, timeout: float = 10.0) -> dict[str, Any]:
+    """Wait for a Step Functions execution to leave RUNNING and return its description."""
+
+    def done() -> dict[str, Any] | None:
+        description = sfn.describe_execution(executionArn=execution_arn)
+        return description if description["status"] != "RUNNING" else None
+
+    return wait_until(done, timeout=timeout)
+
+
+def history_types(sfn: Any, execution_arn: str) -> list[str]:
+    events = sfn.get_execution_history(executionArn=execution_arn, maxResults=1000)["events"]
+    return [event["type"] for event in events]
+
+
+def output_of(description: dict[str, Any]) -> Any:
+    return json.loads(description.get("output") or "null")

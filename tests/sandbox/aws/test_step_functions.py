@@ -1,0 +1,245 @@
+"""In-process Lambda and the Step Functions interpreter: real handlers, Retry, Catch, scaled Wait."""
+
+from __future__ import annotations
+
+import io
+import json
+import zipfile
+from typing import Any
+
+import pytest
+
+from sandbox.aws import shims
+from tests.sandbox.aws import handlers_for_tests
+from tests.sandbox.aws.support import finished_execution, history_types, output_of
+
+HANDLERS = "tests.sandbox.aws.handlers_for_tests"
+LAMBDA_TRUST = {
+    "Version": "2012-10-17",
+    "Statement": [
+        {
+            "Effect": "Allow",
+            "Principal": {"Service": ["lambda.amazonaws.com", "states.amazonaws.com"]},
+            "Action": "sts:AssumeRole",
+        }
+    ],
+}
+
+
+def _zip() -> bytes:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        archive.writestr("placeholder.py", "# the sandbox imports the Handler module in-process\n")
+    return buffer.getvalue()
+
+
+@pytest.fixture
+def role_arn(client: Any) -> str:
+    iam = client("iam")
+    return iam.create_role(RoleName="sandbox-test", AssumeRolePolicyDocument=json.dumps(LAMBDA_TRUST))[
+        "Role"
+    ]["Arn"]
+
+
+@pytest.fixture
+def deploy(client: Any, role_arn: str) -> Any:
+    lam = client("lambda")
+
+    def deploy(name: str, handler: str, env: dict[str, str] | None = None) -> str:
+        return lam.create_function(
+            FunctionName=name,
+            Runtime="python3.11",
+            Role=role_arn,
+            Handler=f"{HANDLERS}.{handler}",
+            Code={"ZipFile": _zip()},
+            Timeout=30,
+            MemorySize=256,
+            Environment={"Variables": env or {}},
+        )["FunctionArn"]
+
+    return deploy
+
+
+@pytest.fixture
+def state_machine(client: Any, role_arn: str) -> Any:
+    sfn = client("stepfunctions")
+
+    def create(definition: dict[str, Any], name: str = "sm") -> str:
+        return sfn.create_state_machine(name=name, definition=json.dumps(definition), roleArn=role_arn)[
+            "stateMachineArn"
+        ]
+
+    return create
+
+
+def _task(function_arn: str, **extra: Any) -> dict[str, Any]:
+    return {
+        "Type": "Task",
+        "Resource": "arn:aws:states:::lambda:invoke",
+        "Parameters": {"FunctionName": function_arn, "Payload.$": "$"},
+        "OutputPath": "$.Payload",
+        **extra,
+    }
+
+
+RETRY_AND_CATCH = {
+    "Retry": [
+        {"ErrorEquals": ["RetryableError"], "IntervalSeconds": 10, "MaxAttempts": 3, "BackoffRate": 2.0}
+    ],
+    "Catch": [{"ErrorEquals": ["PermanentError"], "ResultPath": "$.error", "Next": "RecordFailure"}],
+}
+
+
+def _workflow(function_arn: str) -> dict[str, Any]:
+    return {
+        "StartAt": "Phase",
+        "States": {
+            "Phase": {**_task(function_arn, **RETRY_AND_CATCH), "End": True},
+            "RecordFailure": {"Type": "Fail", "Error": "OperationFailed", "Cause": "phase failed"},
+        },
+    }
+
+
+def test_retryable_error_is_retried_until_the_handler_succeeds(client, deploy, state_machine):
+    sfn = client("stepfunctions")
+    sm = state_machine(_workflow(deploy("flaky", "flaky")))
+
+    execution = sfn.start_execution(
+        stateMachineArn=sm, name="op-retry", input=json.dumps({"key": "op-retry", "failures": 2})
+    )
+    result = finished_execution(sfn, execution["executionArn"])
+
+    assert result["status"] == "SUCCEEDED"
+    assert output_of(result) == {"attempts": 3}
+    events = history_types(sfn, execution["executionArn"])
+    assert events.count("TaskFailed") == 2
+    assert events.count("TaskSucceeded") == 1
+
+
+def test_permanent_error_goes_to_catch_with_the_error_name(client, deploy, state_machine):
+    sfn = client("stepfunctions")
+    sm = state_machine(_workflow(deploy("broken", "broken")))
+    calls_before = handlers_for_tests.CALLS["broken"]
+
+    execution = sfn.start_execution(stateMachineArn=sm, name="op-fail", input=json.dumps({"name": "-bad-"}))
+    result = finished_execution(sfn, execution["executionArn"])
+
+    assert result["status"] == "FAILED"
+    assert result["error"] == "OperationFailed"
+    assert handlers_for_tests.CALLS["broken"] - calls_before == 1, "PermanentError must not be retried"
+    history = sfn.get_execution_history(executionArn=execution["executionArn"])["events"]
+    failed = next(e["taskFailedEventDetails"] for e in history if e["type"] == "TaskFailed")
+    assert failed["error"] == "PermanentError"
+    assert "is invalid" in json.loads(failed["cause"])["errorMessage"]
+
+
+def test_wait_of_a_minute_is_compressed_by_the_time_scale(client, state_machine):
+    sfn = client("stepfunctions")
+    sm = state_machine(
+        {
+            "StartAt": "Wait",
+            "States": {"Wait": {"Type": "Wait", "Seconds": 60, "Next": "Done"}, "Done": {"Type": "Succeed"}},
+        }
+    )
+
+    execution = sfn.start_execution(stateMachineArn=sm, input="{}")
+    # 60 s at scale 0.01 is 0.6 s real; the timeout only guards against an unscaled Wait.
+    result = finished_execution(sfn, execution["executionArn"], timeout=5)
+
+    assert result["status"] == "SUCCEEDED"
+    events = history_types(sfn, execution["executionArn"])
+    assert "WaitStateEntered" in events
+    assert "WaitStateExited" in events
+
+
+def test_direct_invoke_runs_the_handler_with_a_lambda_context_and_environment(client, deploy):
+    lam = client("lambda")
+    deploy("echo", "echo", env={"SANDBOX_AWS_TEST_SETTING": "from-function-config"})
+
+    response = lam.invoke(FunctionName="echo", Payload=json.dumps({"hello": "world"}))
+    payload = json.loads(response["Payload"].read())
+
+    assert "FunctionError" not in response
+    assert payload["event"] == {"hello": "world"}
+    assert payload["functionName"] == "echo"
+    assert payload["memory"] == 256
+    assert payload["arn"].endswith(":function:echo")
+    assert payload["requestId"]
+    assert payload["remainingPositive"] is True
+    assert payload["env"] == "from-function-config"
+    assert shims.INVOCATIONS[-1] == ("echo", {"hello": "world"})
+
+
+def test_direct_invoke_of_a_failing_handler_returns_lambdas_error_document(client, deploy):
+    lam = client("lambda")
+    deploy("broken", "broken")
+
+    response = lam.invoke(FunctionName="broken", Payload=json.dumps({"name": "x"}))
+    payload = json.loads(response["Payload"].read())
+
+    assert response["FunctionError"] == "Unhandled"
+    assert payload["errorType"] == "PermanentError"
+    assert payload["errorMessage"] == "cluster name 'x' is invalid"
+    assert isinstance(payload["stackTrace"], list)
+
+
+def test_unnamed_executions_get_distinct_names(client, state_machine):
+    sfn = client("stepfunctions")
+    sm = state_machine({"StartAt": "P", "States": {"P": {"Type": "Pass", "End": True}}})
+
+    first = sfn.start_execution(stateMachineArn=sm, input="{}")["executionArn"]
+    second = sfn.start_execution(stateMachineArn=sm, input="{}")["executionArn"]
+
+    assert first != second
+    assert not first.endswith(":None")
+    finished_execution(sfn, first)
+    finished_execution(sfn, second)
+
+
+def test_aws_sdk_eks_integration_takes_pascal_case_and_names_errors_like_aws(client, state_machine):
+    sfn = client("stepfunctions")
+    sm = state_machine(
+        {
+            "StartAt": "Describe",
+            "States": {
+                "Describe": {
+                    "Type": "Task",
+                    "Resource": "arn:aws:states:::aws-sdk:eks:describeCluster",
+                    "Parameters": {"Name": "missing"},
+                    "Catch": [
+                        {
+                            "ErrorEquals": ["Eks.ResourceNotFoundException"],
+                            "ResultPath": "$.error",
+                            "Next": "Missing",
+                        }
+                    ],
+                    "End": True,
+                },
+                "Missing": {"Type": "Pass", "End": True},
+            },
+        }
+    )
+
+    execution = sfn.start_execution(stateMachineArn=sm, input="{}")
+    result = finished_execution(sfn, execution["executionArn"])
+
+    assert result["status"] == "SUCCEEDED"
+    assert output_of(result)["error"]["Error"] == "Eks.ResourceNotFoundException"
+
+
+def test_unimportable_handler_fails_like_lambda_instead_of_trying_docker(client, role_arn):
+    lam = client("lambda")
+    lam.create_function(
+        FunctionName="ghost",
+        Runtime="python3.11",
+        Role=role_arn,
+        Handler="tests.sandbox.aws.no_such_module.handler",
+        Code={"ZipFile": _zip()},
+    )
+
+    response = lam.invoke(FunctionName="ghost", Payload="{}")
+    payload = json.loads(response["Payload"].read())
+
+    assert response["FunctionError"] == "Unhandled"
+    assert payload["errorType"] == "Runtime.ImportModuleError"
+    assert "tests.sandbox.aws.no_such_module" in payload["errorMessage"]
