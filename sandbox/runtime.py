@@ -9,6 +9,7 @@ the ASL files in statemachines/, and Kubernetes is reached at the endpoint EKS r
 from __future__ import annotations
 
 import json
+import logging
 import os
 import socket
 import threading
@@ -70,7 +71,12 @@ class Sandbox:
         from sandbox.provision import provision
 
         aws.install(self.time_scale)
-        self._mock = mock_aws(config={"stepfunctions": {"execute_state_machine": True}})
+        if not self.verbose:
+            # The interpreter logs every Catch as an error; the operation record already says it better.
+            logging.getLogger("moto.stepfunctions").setLevel(logging.CRITICAL)
+        self._mock = mock_aws(
+            config={"stepfunctions": {"execute_state_machine": True}, "iam": {"load_aws_managed_policies": True}}
+        )
         self._mock.start()
         self.fleet = KubeFleet()
         aws.set_kube_endpoint_provider(self.fleet.start_for)
@@ -119,8 +125,9 @@ class Sandbox:
             tokens=self.tokens,
             mcp_app=mcp_app,
             web_dir=web_dir if web_dir.is_dir() else None,
-            extra_routes=control_routes(self),
         )
+        # Sandbox controls answer before the /api catch-all forwards to the API Lambda.
+        app.router.routes[0:0] = control_routes(self)
         config = uvicorn.Config(app, host=self.host, port=self.port, log_level="warning", lifespan="on")
         self._server = uvicorn.Server(config)
         thread = threading.Thread(target=self._server.run, name="sandbox-gateway", daemon=True)

@@ -36,6 +36,8 @@ def handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
     for p in operation.phases:
         if p.status == PhaseStatus.RUNNING:
             store.phase_failed(operation.id, p.name, error=p.error or error, message=message, terminal=True)
+        if p.status in (PhaseStatus.RUNNING, PhaseStatus.FAILED) and p.error:
+            error = p.error  # the AWS or Kubernetes code says more than PermanentError
     logger.warning("operation failed", extra={"error": error, "cause": message})
     store.finish(operation.id, OperationStatus.FAILED, error=error, message=message)
     return {"operationId": operation.id, "status": OperationStatus.FAILED.value, "error": error}

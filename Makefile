@@ -1,0 +1,52 @@
+# Launchpod. `make sandbox` runs it on this machine; `make test` passes the tests. Both install first.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+export JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION := 20
+export PIP_DISABLE_PIP_VERSION_CHECK := 1
+
+.PHONY: install web node chromium sandbox test test-fast lint synth lambda-layer clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install -q -U pip
+
+$(VENV)/.installed: pyproject.toml | $(BIN)/python
+	$(BIN)/pip install -q -e '.[dev]'
+	touch $@
+
+install: $(VENV)/.installed
+
+# The web UI, built once per change of its sources.
+web/node_modules/.package-lock.json: web/package-lock.json
+	cd web && npm ci --no-audit --no-fund
+web/dist/index.html: web/node_modules/.package-lock.json $(shell find web/src web/public web/index.html web/vite.config.* -type f 2>/dev/null)
+	cd web && npm run build
+web: $(if $(wildcard web/package.json),web/dist/index.html,)
+
+# The MCP Inspector CLI, used by the tests to list the gateway's tools as a stock client would.
+mcp_gateway/node_modules/.package-lock.json: mcp_gateway/package-lock.json
+	cd mcp_gateway && npm ci --no-audit --no-fund
+node: $(if $(wildcard mcp_gateway/package.json),mcp_gateway/node_modules/.package-lock.json,)
+
+chromium:
+	@test -x /usr/bin/chromium || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null)
+
+sandbox: install web
+	$(BIN)/launchpod sandbox $(ARGS)
+
+test: install web node chromium
+	$(BIN)/python -m pytest -q
+
+test-fast: install
+	$(BIN)/python -m pytest -q -m "not browser and not infra"
+
+lint: install
+	$(BIN)/ruff check functions sandbox mcp_gateway tests cdk bench
+	$(BIN)/lint-imports
+
+synth: install
+	cd cdk && ../$(BIN)/python app.py
+
+clean:
+	rm -rf $(VENV) web/node_modules web/dist mcp_gateway/node_modules cdk.out cdk/cdk.out artifacts
