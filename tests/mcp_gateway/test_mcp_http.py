@@ -155,7 +155,9 @@ async def test_host_that_does_not_run_the_lifespan_gets_a_clear_503() -> None:
 
 async def test_standalone_app_serves_health_once_started() -> None:
     app = build_asgi_app("http://api.test")
-    async with app.router.lifespan_context(app):
-        async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://gw") as http:
-            health = await http.get("/healthz")
+    async with (
+        app.router.lifespan_context(app),
+        httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://gw") as http,
+    ):
+        health = await http.get("/healthz")
     assert health.status_code == 200 and health.json()["status"] == "ok"

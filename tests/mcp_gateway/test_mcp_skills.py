@@ -1,0 +1,103 @@
+"""The playbooks: well-formed, versioned, and each keeps the rules every Launchpod playbook keeps."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from launchpod.contracts.catalog_ops import CATALOG
+
+from mcp_gateway import skills
+from mcp_gateway.tools import WAIT_TOOL
+
+SKILLS = skills.load()
+BY_NAME = {s.name: s for s in SKILLS}
+CATALOG_TOOLS = {e.id for e in CATALOG} | {WAIT_TOOL}
+MUTATING = {e.id for e in CATALOG if e.mutates}
+# tools later issues add that change things; a diagnostic playbook may only suggest them
+PLANNED_MUTATING = {
+    "reboot_nodes",
+    "replace_nodes",
+    "submit_training_job",
+    "deploy_model",
+    "add_instance_group",
+}
+DIAGNOSTICS = [s for s in SKILLS if s.name.startswith("diagnose-")]
+
+
+def test_every_playbook_the_issue_names_is_there() -> None:
+    assert set(BY_NAME) == {
+        "create-cluster",
+        "add-instance-group",
+        "managed-features",
+        "submit-training-job",
+        "deploy-model",
+        "diagnose-node",
+        "diagnose-nccl",
+        "diagnose-cluster-creation",
+    }
+
+
+@pytest.mark.parametrize("skill", SKILLS, ids=lambda s: s.name)
+def test_playbook_is_versioned_and_named_after_its_file(skill: skills.Skill) -> None:
+    assert re.fullmatch(r"\d+\.\d+\.\d+", skill.version)
+    assert (skills.SKILLS_DIR / f"{skill.name}.md").exists()
+    assert skill.title and skill.description and skill.body.startswith("# ")
+
+
+@pytest.mark.parametrize("skill", SKILLS, ids=lambda s: s.name)
+def test_playbook_monitors_long_operations_to_a_terminal_state(skill: skills.Skill) -> None:
+    text = " ".join(skill.body.split())
+    assert "Monitor every long operation to a terminal state" in text and WAIT_TOOL in text
+
+
+@pytest.mark.parametrize("skill", SKILLS, ids=lambda s: s.name)
+def test_playbook_asks_only_decision_level_questions(skill: skills.Skill) -> None:
+    text = " ".join(skill.body.split())
+    assert "decision-level questions" in text
+    assert re.search(r"[Nn]ever (ask )?about CIDRs, route tables[^.]*security groups", text)
+
+
+@pytest.mark.parametrize("skill", SKILLS, ids=lambda s: s.name)
+def test_playbook_inspects_before_creating(skill: skills.Skill) -> None:
+    assert re.search(r"\*\*Inspect", skill.body), "each playbook starts from what exists"
+
+
+def test_create_cluster_lists_clusters_and_queries_zones_and_types_before_creating() -> None:
+    body = BY_NAME["create-cluster"].body
+    create_at = body.index("`create_cluster`")
+    for read in ("`list_clusters`", "`list_availability_zones`", "`list_instance_types`"):
+        assert body.index(read) < create_at, read
+
+
+@pytest.mark.parametrize("skill", DIAGNOSTICS, ids=lambda s: s.name)
+def test_diagnostics_are_read_only_and_only_suggest_mutations(skill: skills.Skill) -> None:
+    assert "read-only" in skill.body
+    assert re.search(r"investigate → (reboot|retry) → (replace|recreate)", skill.body)
+    for line in skill.body.splitlines():
+        for tool in (MUTATING | PLANNED_MUTATING) & set(re.findall(r"`(\w+)`", line)):
+            assert re.search(r"[Ss]uggest|approve|yes", line), (
+                f"{skill.name}: {tool} outside a suggestion: {line}"
+            )
+
+
+@pytest.mark.parametrize("skill", SKILLS, ids=lambda s: s.name)
+def test_every_tool_a_playbook_names_is_declared_or_offered(skill: skills.Skill) -> None:
+    named = {t for t in re.findall(r"`([a-z]+(?:_[a-z]+)+)`", skill.body)}
+    undeclared = named - CATALOG_TOOLS - set(skill.tools)
+    assert not undeclared, f"declare them in the front matter `tools:` line: {sorted(undeclared)}"
+
+
+def test_render_heads_the_playbook_with_arguments_and_missing_tools() -> None:
+    skill = BY_NAME["create-cluster"]
+    text = skill.render({"name": "team-a", "instanceType": ""}, CATALOG_TOOLS)
+    assert text.splitlines()[0] == f"<!-- launchpod skill create-cluster v{skill.version} -->"
+    assert "Arguments given by the user: name=team-a." in text
+    assert "Not offered by this Launchpod server yet:" in text  # create_hyperpod_cluster comes later
+    full = skill.render(None, CATALOG_TOOLS | set(skill.tools))
+    assert "Not offered" not in full
+
+
+def test_front_matter_is_required() -> None:
+    with pytest.raises(ValueError):
+        skills.parse("# no front matter")

@@ -1,0 +1,54 @@
+"""stdio: the gateway as a child process of the agent, with the token from its environment."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from conftest import Live
+from launchpod.contracts.catalog_ops import CATALOG
+from mcp import ClientSession, StdioServerParameters
+from mcp.client.stdio import stdio_client
+
+
+def _params(live: Live, token: str | None, *extra: str) -> StdioServerParameters:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("LAUNCHPOD_")}
+    if token:
+        env["LAUNCHPOD_TOKEN"] = token
+    return StdioServerParameters(
+        command=sys.executable,
+        args=["-m", "mcp_gateway.cli", "--stdio", "--api-url", live.url, *extra],
+        env=env,
+    )
+
+
+async def test_stdio_lists_tools_and_calls_rest_with_the_env_token(live: Live) -> None:
+    async with (
+        stdio_client(_params(live, live.tokens["operator"])) as (read, write),
+        ClientSession(read, write) as session,
+    ):
+        await session.initialize()
+        tools = (await session.list_tools()).tools
+        result = await session.call_tool("list_clusters", {})
+    assert len(tools) == len(CATALOG) + 1
+    assert result.isError is False
+    assert ("GET", "/api/clusters", "Bearer operator-token") in live.fake.calls
+
+
+async def test_stdio_token_flag_wins_and_no_token_refuses_every_call(live: Live) -> None:
+    async with (
+        stdio_client(_params(live, None)) as (read, write),
+        ClientSession(read, write) as session,
+    ):
+        await session.initialize()
+        refused = await session.call_tool("list_clusters", {})
+    assert refused.isError is True
+    assert "--token or LAUNCHPOD_TOKEN" in refused.content[0].text  # type: ignore[union-attr]
+
+    async with (
+        stdio_client(_params(live, None, "--token", live.tokens["viewer"])) as (read, write),
+        ClientSession(read, write) as session,
+    ):
+        await session.initialize()
+        allowed = await session.call_tool("health", {})
+    assert allowed.isError is False and (allowed.structuredContent or {})["status"] == "ok"
