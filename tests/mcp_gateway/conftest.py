@@ -1,48 +1,17 @@
-"""Fixtures: the fake REST API and the gateway served together by uvicorn on a free port.
-
-The host app mounts the gateway the way the sandbox does (a route at /mcp, the gateway's lifespan run
-inside the host's), so these tests also check that the documented mounting works.
-"""
+"""Fixtures: the fake REST API and the gateway served together by uvicorn on a free port."""
 
 from __future__ import annotations
 
-import contextlib
 import socket
 import threading
 import time
-from collections.abc import AsyncIterator, Iterator
-from dataclasses import dataclass, field
+from collections.abc import Iterator
 
-import httpx
 import pytest
 import uvicorn
-from mcp import ClientSession
-from mcp.client.streamable_http import streamable_http_client
-from mcp_fake_rest import TOKENS, FakeLaunchpod, routes
-from starlette.applications import Starlette
-from starlette.routing import Route
 
-from mcp_gateway.server import build_asgi_app
-
-ROLE_TOKENS = {role.value: token for token, role in TOKENS.items()}
-
-
-@dataclass
-class Live:
-    url: str
-    fake: FakeLaunchpod
-    tokens: dict[str, str] = field(default_factory=lambda: dict(ROLE_TOKENS))
-
-
-def host_app(fake: FakeLaunchpod, api_url: str) -> Starlette:
-    gateway = build_asgi_app(api_url, poll_first=0.05, poll_max=0.2)
-
-    @contextlib.asynccontextmanager
-    async def lifespan(_: Starlette) -> AsyncIterator[None]:
-        async with gateway.router.lifespan_context(gateway):
-            yield
-
-    return Starlette(routes=[*routes(fake), Route("/mcp", gateway)], lifespan=lifespan)
+from tests.mcp_gateway.mcp_fake_rest import FakeLaunchpod
+from tests.mcp_gateway.support import Live, host_app
 
 
 @pytest.fixture(scope="session")
@@ -61,16 +30,3 @@ def live() -> Iterator[Live]:
     yield Live(url, fake)
     server.should_exit = True
     thread.join(10)
-
-
-@contextlib.asynccontextmanager
-async def mcp_session(url: str, token: str | None) -> AsyncIterator[ClientSession]:
-    """An SDK client session over streamable HTTP, sending ``token`` as the bearer."""
-    headers = {"Authorization": f"Bearer {token}"} if token else {}
-    async with (
-        httpx.AsyncClient(headers=headers, timeout=httpx.Timeout(30, read=60)) as http,
-        streamable_http_client(f"{url}/mcp", http_client=http) as (read, write, _),
-        ClientSession(read, write) as session,
-    ):
-        await session.initialize()
-        yield session

@@ -5,12 +5,12 @@ from __future__ import annotations
 import itertools
 
 import httpx
-from conftest import Live, mcp_session
 from launchpod.contracts.catalog_ops import CATALOG
 from mcp import types
 
 from mcp_gateway.server import build_asgi_app
 from mcp_gateway.tools import WAIT_TOOL
+from tests.mcp_gateway.support import Live, mcp_session
 
 _names = itertools.count(1)
 

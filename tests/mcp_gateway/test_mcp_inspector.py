@@ -12,10 +12,10 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import Live
 from launchpod.contracts.catalog_ops import CATALOG
 
 from mcp_gateway.tools import WAIT_TOOL
+from tests.mcp_gateway.support import Live
 
 INSPECTOR = Path(__file__).resolve().parents[2] / "mcp_gateway" / "node_modules" / ".bin" / "mcp-inspector"
 

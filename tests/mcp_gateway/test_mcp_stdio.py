@@ -5,10 +5,11 @@ from __future__ import annotations
 import os
 import sys
 
-from conftest import Live
 from launchpod.contracts.catalog_ops import CATALOG
 from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
+
+from tests.mcp_gateway.support import Live
 
 
 def _params(live: Live, token: str | None, *extra: str) -> StdioServerParameters:
