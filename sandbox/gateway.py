@@ -58,8 +58,9 @@ _HOP_BY_HOP = {"content-length", "transfer-encoding", "connection", "keep-alive"
 
 
 # ====================================================================== errors and events
-def error_envelope(status: int, code: str, message: str, request_id: str,
-                   headers: dict[str, str] | None = None) -> JSONResponse:
+def error_envelope(
+    status: int, code: str, message: str, request_id: str, headers: dict[str, str] | None = None
+) -> JSONResponse:
     """The project's one error shape, {code, message, details[], requestId}, from the gateway itself."""
     return JSONResponse(
         {"code": code, "message": message, "details": [], "requestId": request_id},
@@ -109,10 +110,18 @@ def _body_of(raw: bytes) -> tuple[str | None, bool]:
 
 def _identity(source_ip: str, user_agent: str | None) -> dict[str, Any]:
     return {
-        "cognitoIdentityPoolId": None, "accountId": None, "cognitoIdentityId": None, "caller": None,
-        "sourceIp": source_ip, "principalOrgId": None, "accessKey": None,
-        "cognitoAuthenticationType": None, "cognitoAuthenticationProvider": None,
-        "userArn": None, "userAgent": user_agent, "user": None,
+        "cognitoIdentityPoolId": None,
+        "accountId": None,
+        "cognitoIdentityId": None,
+        "caller": None,
+        "sourceIp": source_ip,
+        "principalOrgId": None,
+        "accessKey": None,
+        "cognitoAuthenticationType": None,
+        "cognitoAuthenticationProvider": None,
+        "userArn": None,
+        "userAgent": user_agent,
+        "user": None,
     }
 
 
@@ -137,8 +146,14 @@ class GoneException(JsonRESTError):
 
 
 class _Connection:
-    def __init__(self, connection_id: str, websocket: WebSocket, loop: asyncio.AbstractEventLoop,
-                 source_ip: str, user_agent: str) -> None:
+    def __init__(
+        self,
+        connection_id: str,
+        websocket: WebSocket,
+        loop: asyncio.AbstractEventLoop,
+        source_ip: str,
+        user_agent: str,
+    ) -> None:
         self.connection_id = connection_id
         self.websocket = websocket
         self.loop = loop
@@ -306,8 +321,13 @@ def build_gateway(
         request_id = str(uuid.uuid4())
         method = request.method.upper()
         if method not in REST_METHODS:
-            return error_envelope(405, "METHOD_NOT_ALLOWED", f"Method {method} is not supported.", request_id,
-                                  headers={"Allow": ", ".join(REST_METHODS)})
+            return error_envelope(
+                405,
+                "METHOD_NOT_ALLOWED",
+                f"Method {method} is not supported.",
+                request_id,
+                headers={"Allow": ", ".join(REST_METHODS)},
+            )
         claims = None
         authorization = request.headers.get("authorization")
         if authorization is not None:
@@ -319,13 +339,22 @@ def build_gateway(
             result = await invoke(REST_FUNCTION, event)
         except Exception:
             log.exception("Lambda %s failed for %s %s", REST_FUNCTION, method, request.url.path)
-            return error_envelope(502, "BAD_GATEWAY", "The API function failed; see the sandbox log.", request_id)
+            return error_envelope(
+                502, "BAD_GATEWAY", "The API function failed; see the sandbox log.", request_id
+            )
         problem = _lambda_error(result)
         if problem is not None:
-            log.error("Lambda %s gave an unusable response for %s %s: %s %r", REST_FUNCTION, method,
-                      request.url.path, problem, result if isinstance(result, dict) else type(result))
-            return error_envelope(502, "BAD_GATEWAY", f"The API function failed ({problem}); see the sandbox log.",
-                                  request_id)
+            log.error(
+                "Lambda %s gave an unusable response for %s %s: %s %r",
+                REST_FUNCTION,
+                method,
+                request.url.path,
+                problem,
+                result if isinstance(result, dict) else type(result),
+            )
+            return error_envelope(
+                502, "BAD_GATEWAY", f"The API function failed ({problem}); see the sandbox log.", request_id
+            )
         return _rest_response(result, request_id, head=method == "HEAD")
 
     async def _rest_event(request: Request, request_id: str, claims: dict[str, Any] | None) -> dict[str, Any]:
@@ -377,8 +406,14 @@ def build_gateway(
         }
 
     # ------------------------------------------------------------------ WebSocket
-    def _ws_context(websocket: WebSocket, connection_id: str, route_key: str, event_type: str,
-                    connected_at: float, authorizer: dict[str, Any]) -> dict[str, Any]:
+    def _ws_context(
+        websocket: WebSocket,
+        connection_id: str,
+        route_key: str,
+        event_type: str,
+        connected_at: float,
+        authorizer: dict[str, Any],
+    ) -> dict[str, Any]:
         now = time.time()
         return {
             "routeKey": route_key,
@@ -389,8 +424,10 @@ def build_gateway(
             "stage": stage,
             "connectedAt": int(connected_at * 1000),
             "requestTimeEpoch": int(now * 1000),
-            "identity": {"sourceIp": websocket.client.host if websocket.client else "127.0.0.1",
-                         "userAgent": websocket.headers.get("user-agent")},
+            "identity": {
+                "sourceIp": websocket.client.host if websocket.client else "127.0.0.1",
+                "userAgent": websocket.headers.get("user-agent"),
+            },
             "requestId": str(uuid.uuid4()),
             "domainName": domain_name,
             "connectionId": connection_id,
@@ -424,7 +461,9 @@ def build_gateway(
             "multiValueHeaders": multi_headers,
             "queryStringParameters": query,
             "multiValueQueryStringParameters": multi_query,
-            "requestContext": _ws_context(websocket, connection_id, "$connect", "CONNECT", connected_at, authorizer),
+            "requestContext": _ws_context(
+                websocket, connection_id, "$connect", "CONNECT", connected_at, authorizer
+            ),
             "isBase64Encoded": False,
         }
         try:
@@ -437,9 +476,13 @@ def build_gateway(
             return
 
         await websocket.accept()
-        connection = _Connection(connection_id, websocket, asyncio.get_running_loop(),
-                                 connect_event["requestContext"]["identity"]["sourceIp"],
-                                 websocket.headers.get("user-agent", ""))
+        connection = _Connection(
+            connection_id,
+            websocket,
+            asyncio.get_running_loop(),
+            connect_event["requestContext"]["identity"]["sourceIp"],
+            websocket.headers.get("user-agent", ""),
+        )
         CONNECTIONS.add(connection)
         pending: set[asyncio.Task[None]] = set()
         close_code = 1005
@@ -455,8 +498,13 @@ def build_gateway(
                 reply = {"errorType": "Error"}
             if isinstance(reply, dict) and ("errorType" in reply or "errorMessage" in reply):
                 # What API Gateway itself sends back when the route's integration fails.
-                raw: bytes | None = json.dumps({"message": "Internal server error", "connectionId": connection_id,
-                                                "requestId": context["requestId"]}).encode("utf-8")
+                raw: bytes | None = json.dumps(
+                    {
+                        "message": "Internal server error",
+                        "connectionId": connection_id,
+                        "requestId": context["requestId"],
+                    }
+                ).encode("utf-8")
             elif isinstance(reply, dict) and reply.get("body"):
                 out = reply["body"]
                 if reply.get("isBase64Encoded"):
@@ -489,11 +537,17 @@ def build_gateway(
         finally:
             connection.closed = True
             CONNECTIONS.remove(connection_id)
-            context = _ws_context(websocket, connection_id, "$disconnect", "DISCONNECT", connected_at, authorizer)
+            context = _ws_context(
+                websocket, connection_id, "$disconnect", "DISCONNECT", connected_at, authorizer
+            )
             context["disconnectStatusCode"] = close_code
             context["disconnectReason"] = f"Client-side close frame status code '{close_code}'"
-            disconnect_event = {"headers": headers, "multiValueHeaders": multi_headers,
-                                "requestContext": context, "isBase64Encoded": False}
+            disconnect_event = {
+                "headers": headers,
+                "multiValueHeaders": multi_headers,
+                "requestContext": context,
+                "isBase64Encoded": False,
+            }
             try:
                 await invoke(WS_DISCONNECT_FUNCTION, disconnect_event)
             except Exception:
@@ -501,7 +555,9 @@ def build_gateway(
 
     # ------------------------------------------------------------------ MCP
     async def mcp_unavailable(request: Request) -> Response:
-        return error_envelope(503, "SERVICE_UNAVAILABLE", "The MCP gateway is not built yet.", str(uuid.uuid4()))
+        return error_envelope(
+            503, "SERVICE_UNAVAILABLE", "The MCP gateway is not built yet.", str(uuid.uuid4())
+        )
 
     # ------------------------------------------------------------------ static files
     def _safe_file(root: Path, relative: str) -> Path | None:
@@ -528,16 +584,22 @@ def build_gateway(
 
     async def site(request: Request) -> Response:
         if request.method not in ("GET", "HEAD"):
-            return error_envelope(405, "METHOD_NOT_ALLOWED", f"Method {request.method} is not supported here.",
-                                  str(uuid.uuid4()), headers={"Allow": "GET, HEAD"})
+            return error_envelope(
+                405,
+                "METHOD_NOT_ALLOWED",
+                f"Method {request.method} is not supported here.",
+                str(uuid.uuid4()),
+                headers={"Allow": "GET, HEAD"},
+            )
         root = Path(web_dir) if web_dir is not None else None
         if root is not None and (root / "index.html").is_file():
             found = _safe_file(root, request.url.path) if request.url.path != "/" else None
             if found is not None:
                 return FileResponse(found, media_type=mimetypes.guess_type(found.name)[0])
             # Single-page app: every unknown path is a client-side route.
-            return FileResponse(root / "index.html", media_type="text/html",
-                                headers={"Cache-Control": "no-cache"})
+            return FileResponse(
+                root / "index.html", media_type="text/html", headers={"Cache-Control": "no-cache"}
+            )
         return HTMLResponse(_LANDING_PAGE)
 
     # Endpoints wrapped in _AnyMethod see every HTTP method, so they answer 405 in the project's envelope.
@@ -549,7 +611,10 @@ def build_gateway(
         Route("/swagger-ui/{path:path}", swagger, methods=["GET", "HEAD"]),
     ]
     if mcp_app is None:
-        routes += [Route("/mcp", _AnyMethod(mcp_unavailable)), Route("/mcp/{path:path}", _AnyMethod(mcp_unavailable))]
+        routes += [
+            Route("/mcp", _AnyMethod(mcp_unavailable)),
+            Route("/mcp/{path:path}", _AnyMethod(mcp_unavailable)),
+        ]
     elif mcp_strip_prefix:
         routes.append(Mount("/mcp", app=mcp_app))
     else:

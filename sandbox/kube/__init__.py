@@ -8,7 +8,14 @@ works against them as against EKS.
 from sandbox.kube.emulator import DEFAULT_NAMESPACES, PatchedKubernetesEmulator, status_body
 from sandbox.kube.fleet import KubeFleet
 from sandbox.kube.thread import KubeEmulatorThread
-from sandbox.kube.tokens import EksToken, InvalidToken, PrincipalPolicy, mint_token, parse_authorization, parse_token
+from sandbox.kube.tokens import (
+    EksToken,
+    InvalidToken,
+    PrincipalPolicy,
+    mint_token,
+    parse_authorization,
+    parse_token,
+)
 
 __all__ = [
     "DEFAULT_NAMESPACES",

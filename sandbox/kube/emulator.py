@@ -86,7 +86,9 @@ def _now() -> str:
     return datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
-def status_body(code: int, reason: str, message: str, details: dict[str, Any] | None = None) -> dict[str, Any]:
+def status_body(
+    code: int, reason: str, message: str, details: dict[str, Any] | None = None
+) -> dict[str, Any]:
     """A ``v1.Status`` failure body as the API server sends it."""
     body: dict[str, Any] = {
         "kind": "Status",
@@ -102,7 +104,9 @@ def status_body(code: int, reason: str, message: str, details: dict[str, Any] | 
     return body
 
 
-def _status(code: int, reason: str, message: str, details: dict[str, Any] | None = None) -> aiohttp.web.Response:
+def _status(
+    code: int, reason: str, message: str, details: dict[str, Any] | None = None
+) -> aiohttp.web.Response:
     return aiohttp.web.json_response(status_body(code, reason, message, details), status=code)
 
 
@@ -167,7 +171,7 @@ class PatchedKubernetesEmulator(kmock.KubernetesEmulator):
 
     # ------------------------------------------------------------------ discovery
     async def _serve_server_version(self, request: rendering.Request) -> rendering.Payload:
-        parts = (self.kubernetes_version.lstrip("v").split(".") + ["0", "0"])[:3]
+        parts = [*self.kubernetes_version.lstrip("v").split("."), "0", "0"][:3]
         return {
             "major": parts[0],
             "minor": parts[1],
@@ -188,7 +192,8 @@ class PatchedKubernetesEmulator(kmock.KubernetesEmulator):
 
     # ------------------------------------------------------------------ resource metadata
     def _info(self, res: references.resource) -> references.ResourceInfo | None:
-        return self.resources[res] if res in self.resources else None
+        # Not .get(): kmock's ResourcesArray.__getitem__ creates an empty entry for unknown keys.
+        return self.resources[res] if res in self.resources else None  # noqa: SIM401
 
     def _kind_of(self, res: references.resource) -> tuple[str, str]:
         info = self._info(res)
@@ -210,7 +215,9 @@ class PatchedKubernetesEmulator(kmock.KubernetesEmulator):
         self._rv += 1
         return str(self._rv)
 
-    def _stamped(self, res: references.resource, namespace: str | None, data: dict[str, Any]) -> dict[str, Any]:
+    def _stamped(
+        self, res: references.resource, namespace: str | None, data: dict[str, Any]
+    ) -> dict[str, Any]:
         """A new object with the metadata the API server sets on create."""
         data = copy.deepcopy(data)
         kind, api_version = self._kind_of(res)
@@ -251,7 +258,9 @@ class PatchedKubernetesEmulator(kmock.KubernetesEmulator):
         for version in spec.get("versions") or []:
             if not version.get("served", True):
                 continue
-            res = references.resource(group=spec.get("group", ""), version=version["name"], plural=names["plural"])
+            res = references.resource(
+                group=spec.get("group", ""), version=version["name"], plural=names["plural"]
+            )
             self.resources[res] = references.ResourceInfo(
                 kind=names.get("kind"),
                 singular=names.get("singular") or str(names.get("kind", "")).lower(),
@@ -298,20 +307,27 @@ class PatchedKubernetesEmulator(kmock.KubernetesEmulator):
             return yaml.safe_load(request.text)
         return None
 
-    def _namespace_missing(self, res: references.resource, namespace: str | None) -> aiohttp.web.Response | None:
+    def _namespace_missing(
+        self, res: references.resource, namespace: str | None
+    ) -> aiohttp.web.Response | None:
         if not self.strict_namespaces or namespace is None or res == NAMESPACES:
             return None
         if self._alive((NAMESPACES, None, namespace)):
             return None
-        return _status(404, "NotFound", f'namespaces "{namespace}" not found',
-                       {"name": namespace, "kind": "namespaces"})
+        return _status(
+            404, "NotFound", f'namespaces "{namespace}" not found', {"name": namespace, "kind": "namespaces"}
+        )
 
     def _not_found(self, request: rendering.Request) -> aiohttp.web.Response:
         res = request.resource
         assert res is not None
         qualified = f"{res.plural}.{res.group}" if res.group else res.plural
-        return _status(404, "NotFound", f'{qualified} "{request.name}" not found',
-                       {"name": request.name, "group": res.group, "kind": res.plural})
+        return _status(
+            404,
+            "NotFound",
+            f'{qualified} "{request.name}" not found',
+            {"name": request.name, "group": res.group, "kind": res.plural},
+        )
 
     # ------------------------------------------------------------------ create (POST)
     async def _create(self, request: rendering.Request) -> aiohttp.web.StreamResponse:
@@ -321,7 +337,9 @@ class PatchedKubernetesEmulator(kmock.KubernetesEmulator):
         if not isinstance(body, dict):
             return _status(400, "BadRequest", "the request body must be a JSON object")
         if request.subresource:
-            return _status(405, "MethodNotAllowed", f"POST is not supported on {res.plural}/{request.subresource}")
+            return _status(
+                405, "MethodNotAllowed", f"POST is not supported on {res.plural}/{request.subresource}"
+            )
         return await self._insert(request, res, body, status=201)
 
     async def _insert(
@@ -331,8 +349,11 @@ class PatchedKubernetesEmulator(kmock.KubernetesEmulator):
         body_ns = (body.get("metadata") or {}).get("namespace")
         namespace = (request.namespace or body_ns) if namespaced else None
         if namespaced and request.namespace and body_ns and body_ns != request.namespace:
-            return _status(400, "BadRequest",
-                           "the namespace of the provided object does not match the namespace sent on the request")
+            return _status(
+                400,
+                "BadRequest",
+                "the namespace of the provided object does not match the namespace sent on the request",
+            )
         if namespaced and not namespace:
             return _status(400, "BadRequest", "a namespace is required for namespaced resources")
         if missing := self._namespace_missing(res, namespace):
@@ -348,8 +369,12 @@ class PatchedKubernetesEmulator(kmock.KubernetesEmulator):
         async with self._lock:
             if self._alive(key):
                 qualified = f"{res.plural}.{res.group}" if res.group else res.plural
-                return _status(409, "AlreadyExists", f'{qualified} "{name}" already exists',
-                               {"name": name, "group": res.group, "kind": res.plural})
+                return _status(
+                    409,
+                    "AlreadyExists",
+                    f'{qualified} "{name}" already exists',
+                    {"name": name, "group": res.group, "kind": res.plural},
+                )
             if request.params.get("dryRun") != "All":
                 if key in self._objects:
                     self._objects[key].create(obj)
@@ -390,8 +415,14 @@ class PatchedKubernetesEmulator(kmock.KubernetesEmulator):
             meta["resourceVersion"] = self._next_rv()
         return new
 
-    async def _store_update(self, res: references.resource, key: tuple[Any, ...], old: dict[str, Any],
-                            new: dict[str, Any], dry_run: bool) -> dict[str, Any]:
+    async def _store_update(
+        self,
+        res: references.resource,
+        key: tuple[Any, ...],
+        old: dict[str, Any],
+        new: dict[str, Any],
+        dry_run: bool,
+    ) -> dict[str, Any]:
         if new == old or dry_run:
             return new
         meta = new["metadata"]
@@ -405,9 +436,12 @@ class PatchedKubernetesEmulator(kmock.KubernetesEmulator):
 
     def _conflict(self, res: references.resource, name: str) -> aiohttp.web.Response:
         qualified = f"{res.plural}.{res.group}" if res.group else res.plural
-        return _status(409, "Conflict",
-                       f'Operation cannot be fulfilled on {qualified} "{name}": the object has been modified; '
-                       "please apply your changes to the latest version and try again")
+        return _status(
+            409,
+            "Conflict",
+            f'Operation cannot be fulfilled on {qualified} "{name}": the object has been modified; '
+            "please apply your changes to the latest version and try again",
+        )
 
     async def _replace(self, request: rendering.Request) -> aiohttp.web.StreamResponse:
         res = request.resource
@@ -424,7 +458,10 @@ class PatchedKubernetesEmulator(kmock.KubernetesEmulator):
             if sent_rv and sent_rv != old["metadata"].get("resourceVersion"):
                 return self._conflict(res, request.name)
             if request.subresource == "scale":
-                body = {**old, "spec": {**(old.get("spec") or {}), "replicas": (body.get("spec") or {}).get("replicas")}}
+                body = {
+                    **old,
+                    "spec": {**(old.get("spec") or {}), "replicas": (body.get("spec") or {}).get("replicas")},
+                }
                 new = self._finish_update(res, None, old, copy.deepcopy(body))
                 new = await self._store_update(res, key, old, new, request.params.get("dryRun") == "All")
                 return aiohttp.web.json_response(self._scale_of(new))
@@ -462,7 +499,9 @@ class PatchedKubernetesEmulator(kmock.KubernetesEmulator):
                 elif "strategic-merge-patch" in ctype or is_apply:
                     patched = strategic_merge(old, body)
                 else:
-                    return _status(415, "UnsupportedMediaType", f"the content type {ctype!r} is not supported")
+                    return _status(
+                        415, "UnsupportedMediaType", f"the content type {ctype!r} is not supported"
+                    )
             except (jsonpatch.JsonPatchException, jsonpointer.JsonPointerException) as exc:
                 return _status(422, "Invalid", f"the JSON patch cannot be applied: {exc}")
             sent_rv = (body.get("metadata") or {}).get("resourceVersion") if isinstance(body, dict) else None
@@ -486,11 +525,16 @@ class PatchedKubernetesEmulator(kmock.KubernetesEmulator):
         return {
             "kind": "Scale",
             "apiVersion": "autoscaling/v1",
-            "metadata": {k: meta[k] for k in ("name", "namespace", "uid", "resourceVersion", "creationTimestamp")
-                         if k in meta},
+            "metadata": {
+                k: meta[k]
+                for k in ("name", "namespace", "uid", "resourceVersion", "creationTimestamp")
+                if k in meta
+            },
             "spec": {"replicas": (obj.get("spec") or {}).get("replicas", 0)},
-            "status": {"replicas": (obj.get("status") or {}).get("replicas", 0),
-                       "selector": ",".join(f"{k}={v}" for k, v in selector.items())},
+            "status": {
+                "replicas": (obj.get("status") or {}).get("replicas", 0),
+                "selector": ",".join(f"{k}={v}" for k, v in selector.items()),
+            },
         }
 
     async def _get_scale(self, request: rendering.Request) -> aiohttp.web.StreamResponse:
@@ -530,7 +574,9 @@ class PatchedKubernetesEmulator(kmock.KubernetesEmulator):
         res = request.resource
         assert res is not None
         if request.subresource:
-            return _status(405, "MethodNotAllowed", f"DELETE is not supported on {res.plural}/{request.subresource}")
+            return _status(
+                405, "MethodNotAllowed", f"DELETE is not supported on {res.plural}/{request.subresource}"
+            )
         key = (res, request.namespace if self._is_namespaced(res, request.namespace) else None, request.name)
         async with self._lock:
             if not self._alive(key):
@@ -548,12 +594,21 @@ class PatchedKubernetesEmulator(kmock.KubernetesEmulator):
                 if other != res or obj.deleted or (request.namespace is not None and ns != request.namespace):
                     continue
                 raw = obj.raw
-                if label_selector_matches(labels, (raw.get("metadata") or {}).get("labels")) and \
-                        field_selector_matches(fields, raw):
-                    deleted.append(await self._remove(res, (res, ns, name), request.params.get("dryRun") == "All"))
+                if label_selector_matches(
+                    labels, (raw.get("metadata") or {}).get("labels")
+                ) and field_selector_matches(fields, raw):
+                    deleted.append(
+                        await self._remove(res, (res, ns, name), request.params.get("dryRun") == "All")
+                    )
         kind, api_version = self._kind_of(res)
-        return aiohttp.web.json_response({"kind": f"{kind}List", "apiVersion": api_version,
-                                          "metadata": {"resourceVersion": str(self._rv)}, "items": deleted})
+        return aiohttp.web.json_response(
+            {
+                "kind": f"{kind}List",
+                "apiVersion": api_version,
+                "metadata": {"resourceVersion": str(self._rv)},
+                "items": deleted,
+            }
+        )
 
     # ------------------------------------------------------------------ list and watch
     async def _serve_list(self, request: rendering.Request) -> rendering.Payload:
@@ -562,13 +617,20 @@ class PatchedKubernetesEmulator(kmock.KubernetesEmulator):
         kind, api_version = self._kind_of(request.resource)
         labels, fields = request.params.get("labelSelector"), request.params.get("fieldSelector")
         items = [
-            obj for obj in result["items"]
+            obj
+            for obj in result["items"]
             if label_selector_matches(labels, (obj.get("metadata") or {}).get("labels"))
             and field_selector_matches(fields, obj)
         ]
-        items.sort(key=lambda o: ((o.get("metadata") or {}).get("namespace") or "", o["metadata"].get("name", "")))
-        return {"kind": f"{kind}List", "apiVersion": api_version,
-                "metadata": {"resourceVersion": str(self._rv)}, "items": items}
+        items.sort(
+            key=lambda o: ((o.get("metadata") or {}).get("namespace") or "", o["metadata"].get("name", ""))
+        )
+        return {
+            "kind": f"{kind}List",
+            "apiVersion": api_version,
+            "metadata": {"resourceVersion": str(self._rv)},
+            "items": items,
+        }
 
     async def _serve_watch(self, request: rendering.Request) -> AsyncIterator[rendering.Payload]:
         labels, fields = request.params.get("labelSelector"), request.params.get("fieldSelector")
@@ -596,8 +658,10 @@ class PatchedKubernetesEmulator(kmock.KubernetesEmulator):
                     # With resourceVersion, a watch starts after that version (no replay of older objects).
                     if since_rv and _rv_of(obj) <= since_rv:
                         continue
-                    if not (label_selector_matches(labels, (obj.get("metadata") or {}).get("labels"))
-                            and field_selector_matches(fields, obj)):
+                    if not (
+                        label_selector_matches(labels, (obj.get("metadata") or {}).get("labels"))
+                        and field_selector_matches(fields, obj)
+                    ):
                         continue
                 yield event
         finally:
@@ -624,7 +688,7 @@ class PatchedKubernetesEmulator(kmock.KubernetesEmulator):
         tail = request.params.get("tailLines")
         if tail and tail.lstrip("-").isdigit():
             lines = text.splitlines(keepends=True)
-            text = "".join(lines[-int(tail):]) if int(tail) > 0 else ""
+            text = "".join(lines[-int(tail) :]) if int(tail) > 0 else ""
         limit = request.params.get("limitBytes")
         if limit and limit.isdigit():
             text = text.encode()[: int(limit)].decode(errors="ignore")
@@ -651,7 +715,9 @@ class PatchedKubernetesEmulator(kmock.KubernetesEmulator):
                 new = self._finish_update(res, None, old, copy.deepcopy(obj))
                 if "status" in obj:
                     new["status"] = copy.deepcopy(obj["status"])
-                    if new != old and new["metadata"]["resourceVersion"] == old["metadata"].get("resourceVersion"):
+                    if new != old and new["metadata"]["resourceVersion"] == old["metadata"].get(
+                        "resourceVersion"
+                    ):
                         new["metadata"]["resourceVersion"] = self._next_rv()
                 return await self._store_update(res, key, old, new, dry_run=False)
             self._declare_resource(res, obj.get("kind"), namespace is not None)
@@ -671,8 +737,11 @@ class PatchedKubernetesEmulator(kmock.KubernetesEmulator):
     def list_objects(self, resource: str, namespace: str | None = None) -> list[dict[str, Any]]:
         """Live objects of a resource, optionally in one namespace (call on the emulator loop)."""
         res = references.resource(resource)
-        return [copy.deepcopy(obj.raw) for (r, ns, _), obj in list(self._objects.items())
-                if r == res and not obj.deleted and (namespace is None or ns == namespace)]
+        return [
+            copy.deepcopy(obj.raw)
+            for (r, ns, _), obj in list(self._objects.items())
+            if r == res and not obj.deleted and (namespace is None or ns == namespace)
+        ]
 
 
 __all__ = ["DEFAULT_NAMESPACES", "PatchedKubernetesEmulator", "status_body"]

@@ -73,7 +73,9 @@ class KubeFleet:
             raise KeyError(f"no Kubernetes API server is running for cluster {cluster_name!r}")
         return thread.emulator
 
-    def call(self, cluster_name: str, fn: Callable[[PatchedKubernetesEmulator], T], timeout: float = 10.0) -> T:
+    def call(
+        self, cluster_name: str, fn: Callable[[PatchedKubernetesEmulator], T], timeout: float = 10.0
+    ) -> T:
         """Run ``fn(emulator)`` on the cluster's emulator loop (awaited if it returns a coroutine)."""
         thread = self._threads.get(cluster_name)
         if thread is None or not thread.running:

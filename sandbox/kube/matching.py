@@ -55,9 +55,7 @@ def label_selector_matches(selector: str | None, labels: dict[str, str] | None) 
                 return False
         elif negated:
             raise InvalidSelector(f"unable to parse requirement: {term!r}")
-        elif op in ("=", "==") and labels.get(key) != value:
-            return False
-        elif op == "!=" and labels.get(key) == value:
+        elif (op in ("=", "==") and labels.get(key) != value) or (op == "!=" and labels.get(key) == value):
             return False
     return True
 

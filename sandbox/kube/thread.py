@@ -9,6 +9,7 @@ the thread. Emulator state may only be touched on that loop: use :meth:`KubeEmul
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import inspect
 import threading
 from collections.abc import Callable
@@ -97,7 +98,9 @@ class KubeEmulatorThread:
 
     @property
     def running(self) -> bool:
-        return self._thread is not None and self._thread.is_alive() and self._ready.is_set() and not self._error
+        return (
+            self._thread is not None and self._thread.is_alive() and self._ready.is_set() and not self._error
+        )
 
     def _run(self) -> None:
         asyncio.set_event_loop(self.loop)
@@ -119,8 +122,10 @@ class KubeEmulatorThread:
     async def _main(self) -> None:
         self._stop_event = asyncio.Event()
         emulator = self._cls(**self._emulator_kwargs)
-        async with emulator, _Server(emulator, host=self._host, port=self._port,
-                                     server_cls=_QuickStopTestServer) as server:
+        async with (
+            emulator,
+            _Server(emulator, host=self._host, port=self._port, server_cls=_QuickStopTestServer) as server,
+        ):
             if self._setup is not None:
                 result = self._setup(emulator)
                 if inspect.isawaitable(result):
@@ -149,9 +154,8 @@ class KubeEmulatorThread:
         if self._thread is None:
             return
         if self._stop_event is not None and not self.loop.is_closed():
-            try:
+            # RuntimeError: the loop closed between the check and the call.
+            with contextlib.suppress(RuntimeError):
                 self.loop.call_soon_threadsafe(self._stop_event.set)
-            except RuntimeError:
-                pass  # the loop closed between the check and the call
         self._thread.join(timeout)
         self._thread = None

@@ -13,9 +13,11 @@ from __future__ import annotations
 import base64
 import binascii
 import dataclasses
+import functools
 import re
 import urllib.parse
 from collections.abc import Callable
+from typing import Any
 
 TOKEN_PREFIX = "k8s-aws-v1."
 
@@ -89,6 +91,16 @@ def parse_token(token: str) -> EksToken:
     )
 
 
+@functools.cache
+def _sts_signing_parts(region: str) -> tuple[Any, Any]:
+    # Creating a botocore client loads the STS model (~0.3 s); tokens are minted often in tests.
+    import botocore.session
+
+    session = botocore.session.get_session()
+    sts = session.create_client("sts", region_name=region, aws_access_key_id="x", aws_secret_access_key="x")
+    return sts.meta.service_model.service_id, session.get_component("event_emitter")
+
+
 def mint_token(
     cluster_name: str,
     *,
@@ -101,19 +113,12 @@ def mint_token(
 
     botocore signs locally, so this needs no network and no AWS account.
     """
-    import botocore.session
+    from botocore.credentials import Credentials
     from botocore.signers import RequestSigner
 
-    session = botocore.session.get_session()
-    session.set_credentials(access_key_id, secret_access_key, session_token)
-    sts = session.create_client("sts", region_name=region)
+    service_id, emitter = _sts_signing_parts(region)
     signer = RequestSigner(
-        sts.meta.service_model.service_id,
-        region,
-        "sts",
-        "v4",
-        session.get_credentials(),
-        session.get_component("event_emitter"),
+        service_id, region, "sts", "v4", Credentials(access_key_id, secret_access_key, session_token), emitter
     )
     url = signer.generate_presigned_url(
         {

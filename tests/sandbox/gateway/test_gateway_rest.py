@@ -33,13 +33,24 @@ class FakeLambda:
         if path == "/api/malformed":
             return {"body": "no status code"}
         if path == "/api/binary":
-            return {"statusCode": 200, "headers": {"Content-Type": "application/octet-stream"},
-                    "body": base64.b64encode(b"\x00\xff\x10").decode(), "isBase64Encoded": True}
+            return {
+                "statusCode": 200,
+                "headers": {"Content-Type": "application/octet-stream"},
+                "body": base64.b64encode(b"\x00\xff\x10").decode(),
+                "isBase64Encoded": True,
+            }
         if path == "/api/cookies":
-            return {"statusCode": 201, "headers": {"X-One": "1"},
-                    "multiValueHeaders": {"Set-Cookie": ["a=1", "b=2"]}, "body": ""}
-        return {"statusCode": 200, "headers": {"Content-Type": "application/json"},
-                "body": json.dumps({"seen": event["path"]})}
+            return {
+                "statusCode": 201,
+                "headers": {"X-One": "1"},
+                "multiValueHeaders": {"Set-Cookie": ["a=1", "b=2"]},
+                "body": "",
+            }
+        return {
+            "statusCode": 200,
+            "headers": {"Content-Type": "application/json"},
+            "body": json.dumps({"seen": event["path"]}),
+        }
 
     @property
     def last_event(self) -> dict[str, Any]:
@@ -61,14 +72,23 @@ def http(fake: FakeLambda, tokens: SandboxTokens) -> TestClient:
     return TestClient(build_gateway(lambda_invoke=fake, tokens=tokens))
 
 
-def test_rest_event_has_the_api_gateway_proxy_shape(http: TestClient, fake: FakeLambda, tokens: SandboxTokens) -> None:
-    response = http.post("/api/clusters/demo?verbose=1&tag=a&tag=b", content=b'{"name": "demo"}',
-                         headers={"Authorization": f"Bearer {tokens.token_for('operator')}", "X-Trace": "t1"})
+def test_rest_event_has_the_api_gateway_proxy_shape(
+    http: TestClient, fake: FakeLambda, tokens: SandboxTokens
+) -> None:
+    response = http.post(
+        "/api/clusters/demo?verbose=1&tag=a&tag=b",
+        content=b'{"name": "demo"}',
+        headers={"Authorization": f"Bearer {tokens.token_for('operator')}", "X-Trace": "t1"},
+    )
     assert response.status_code == 200 and response.json() == {"seen": "/api/clusters/demo"}
     name, event = fake.calls[-1]
     assert name == "launchpod-api"
     assert event["resource"] == "/{proxy+}" and event["path"] == "/api/clusters/demo"
-    assert event["httpMethod"] == "POST" and event["body"] == '{"name": "demo"}' and event["isBase64Encoded"] is False
+    assert (
+        event["httpMethod"] == "POST"
+        and event["body"] == '{"name": "demo"}'
+        and event["isBase64Encoded"] is False
+    )
     assert event["pathParameters"] == {"proxy": "clusters/demo"} and event["stageVariables"] is None
     assert event["queryStringParameters"] == {"verbose": "1", "tag": "b"}
     assert event["multiValueQueryStringParameters"] == {"verbose": ["1"], "tag": ["a", "b"]}
@@ -104,7 +124,9 @@ def test_lambda_failure_is_a_502_envelope_without_internals(http: TestClient, pa
     assert response.status_code == 502
     body = response.json()
     assert body["code"] == "BAD_GATEWAY" and body["details"] == [] and body["requestId"]
-    assert "Traceback" not in response.text and "secret" not in response.text and "division" not in response.text
+    assert (
+        "Traceback" not in response.text and "secret" not in response.text and "division" not in response.text
+    )
 
 
 def test_binary_bodies_travel_base64_both_ways(http: TestClient, fake: FakeLambda) -> None:
@@ -155,14 +177,18 @@ def test_landing_page_without_a_web_build(fake: FakeLambda, tokens: SandboxToken
 
 def test_swagger_assets_are_served_offline(fake: FakeLambda, tokens: SandboxTokens) -> None:
     swagger_ui_bundle = pytest.importorskip("swagger_ui_bundle")
-    http = TestClient(build_gateway(lambda_invoke=fake, tokens=tokens, swagger_dir=swagger_ui_bundle.swagger_ui_path))
+    http = TestClient(
+        build_gateway(lambda_invoke=fake, tokens=tokens, swagger_dir=swagger_ui_bundle.swagger_ui_path)
+    )
     js = http.get("/swagger-ui/swagger-ui-bundle.min.js")  # the name powertools asks for
     assert js.status_code == 200 and "javascript" in js.headers["content-type"]
     assert http.get("/swagger-ui/swagger-ui.min.css").status_code == 200
     assert http.get("/swagger-ui/nothing.js").status_code == 404
 
 
-def test_mcp_is_503_until_built_then_mounted_with_its_lifespan(fake: FakeLambda, tokens: SandboxTokens) -> None:
+def test_mcp_is_503_until_built_then_mounted_with_its_lifespan(
+    fake: FakeLambda, tokens: SandboxTokens
+) -> None:
     http = TestClient(build_gateway(lambda_invoke=fake, tokens=tokens))
     response = http.post("/mcp", json={})
     assert response.status_code == 503 and response.json()["message"] == "The MCP gateway is not built yet."

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import threading
 import time
 import urllib.error
@@ -42,10 +43,12 @@ def _deployment(name: str, labels: dict[str, str] | None = None) -> dict:
             "selector": {"matchLabels": {"app": name}},
             "template": {
                 "metadata": {"labels": {"app": name}},
-                "spec": {"containers": [
-                    {"name": "main", "image": "nginx:1", "env": [{"name": "A", "value": "1"}]},
-                    {"name": "sidecar", "image": "busybox"},
-                ]},
+                "spec": {
+                    "containers": [
+                        {"name": "main", "image": "nginx:1", "env": [{"name": "A", "value": "1"}]},
+                        {"name": "sidecar", "image": "busybox"},
+                    ]
+                },
             },
         },
     }
@@ -53,20 +56,24 @@ def _deployment(name: str, labels: dict[str, str] | None = None) -> dict:
 
 def test_requests_without_an_eks_token_get_401(cluster: tuple[str, client.ApiClient]) -> None:
     url = cluster[1].configuration.host
-    for headers in ({}, {"Authorization": "Bearer not-an-eks-token"}, {"Authorization": "Bearer k8s-aws-v1.!!"}):
+    for headers in (
+        {},
+        {"Authorization": "Bearer not-an-eks-token"},
+        {"Authorization": "Bearer k8s-aws-v1.!!"},
+    ):
         req = urllib.request.Request(url + "/api/v1/namespaces", headers=headers)
         with pytest.raises(urllib.error.HTTPError) as err:
             urllib.request.urlopen(req)
         assert err.value.code == 401
-        import json
-
         body = json.loads(err.value.read())
         assert body["kind"] == "Status" and body["reason"] == "Unauthorized" and body["code"] == 401
 
 
 def test_new_cluster_has_the_default_namespaces_and_eks_version(fleet: KubeFleet) -> None:
     url = fleet.start_for("versioned", version="1.31")
-    api = client.ApiClient(client.Configuration(host=url, api_key={"authorization": "Bearer " + mint_token("v")}))
+    api = client.ApiClient(
+        client.Configuration(host=url, api_key={"authorization": "Bearer " + mint_token("v")})
+    )
     try:
         names = [ns.metadata.name for ns in client.CoreV1Api(api).list_namespace().items]
         assert names == ["default", "kube-node-lease", "kube-public", "kube-system"]
@@ -104,12 +111,21 @@ def test_namespaces_and_service_accounts_round_trip(cluster: tuple[str, client.A
 
 def test_nodes_and_pods_with_logs(cluster: tuple[str, client.ApiClient], fleet: KubeFleet) -> None:
     core = client.CoreV1Api(cluster[1])
-    core.create_node({"metadata": {"name": "hyperpod-i-0abc", "labels": {"sagemaker.amazonaws.com/node-health-status": "Schedulable"}}})
+    core.create_node(
+        {
+            "metadata": {
+                "name": "hyperpod-i-0abc",
+                "labels": {"sagemaker.amazonaws.com/node-health-status": "Schedulable"},
+            }
+        }
+    )
     nodes = core.list_node(label_selector="sagemaker.amazonaws.com/node-health-status=Schedulable").items
     assert [n.metadata.name for n in nodes] == ["hyperpod-i-0abc"]
     assert nodes[0].metadata.namespace is None
 
-    core.create_namespaced_pod("default", {"metadata": {"name": "p1"}, "spec": {"containers": [{"name": "c", "image": "x"}]}})
+    core.create_namespaced_pod(
+        "default", {"metadata": {"name": "p1"}, "spec": {"containers": [{"name": "c", "image": "x"}]}}
+    )
     fleet.call(cluster[0], lambda emu: emu.append_log("default", "p1", "one\ntwo\nthree\n", "c"))
     assert core.read_namespaced_pod_log("p1", "default") == "one\ntwo\nthree\n"
     assert core.read_namespaced_pod_log("p1", "default", container="c", tail_lines=2) == "two\nthree\n"
@@ -121,16 +137,22 @@ def test_deployments_patch_by_container_name_and_replace(cluster: tuple[str, cli
     apps = client.AppsV1Api(cluster[1])
     apps.create_namespaced_deployment("default", _deployment("web", {"tier": "fe"}))
     apps.create_namespaced_deployment("default", _deployment("api", {"tier": "be"}))
-    assert [d.metadata.name for d in apps.list_namespaced_deployment("default", label_selector="tier=be").items] == ["api"]
+    assert [
+        d.metadata.name for d in apps.list_namespaced_deployment("default", label_selector="tier=be").items
+    ] == ["api"]
 
     patched = apps.patch_namespaced_deployment(
-        "web", "default", {"spec": {"template": {"spec": {"containers": [{"name": "main", "image": "nginx:2"}]}}}}
+        "web",
+        "default",
+        {"spec": {"template": {"spec": {"containers": [{"name": "main", "image": "nginx:2"}]}}}},
     )
     containers = patched.spec.template.spec.containers
     assert [(c.name, c.image) for c in containers] == [("main", "nginx:2"), ("sidecar", "busybox")]
     assert containers[0].env[0].name == "A" and patched.metadata.generation == 2
 
-    assert apps.patch_namespaced_deployment_scale("web", "default", {"spec": {"replicas": 4}}).spec.replicas == 4
+    assert (
+        apps.patch_namespaced_deployment_scale("web", "default", {"spec": {"replicas": 4}}).spec.replicas == 4
+    )
     current = apps.read_namespaced_deployment("web", "default")
     current.spec.replicas = 2
     assert apps.replace_namespaced_deployment("web", "default", current).spec.replicas == 2
@@ -151,13 +173,21 @@ def test_custom_objects_create_returns_the_object(cluster: tuple[str, client.Api
         "metadata": {"name": "train-1", "labels": {"owner": "me"}},
         "spec": {"nprocPerNode": "8", "replicaSpecs": [{"name": "pods", "replicas": 2}]},
     }
-    created = co.create_namespaced_custom_object("sagemaker.amazonaws.com", "v1", "default", "hyperpodpytorchjobs", job)
+    created = co.create_namespaced_custom_object(
+        "sagemaker.amazonaws.com", "v1", "default", "hyperpodpytorchjobs", job
+    )
     assert created["metadata"]["namespace"] == "default" and created["metadata"]["uid"]
     co.patch_namespaced_custom_object_status(
-        "sagemaker.amazonaws.com", "v1", "default", "hyperpodpytorchjobs", "train-1",
+        "sagemaker.amazonaws.com",
+        "v1",
+        "default",
+        "hyperpodpytorchjobs",
+        "train-1",
         {"status": {"conditions": [{"type": "Running", "status": "True"}]}},
     )
-    got = co.get_namespaced_custom_object("sagemaker.amazonaws.com", "v1", "default", "hyperpodpytorchjobs", "train-1")
+    got = co.get_namespaced_custom_object(
+        "sagemaker.amazonaws.com", "v1", "default", "hyperpodpytorchjobs", "train-1"
+    )
     assert got["status"]["conditions"][0]["type"] == "Running"
     listed = co.list_namespaced_custom_object(
         "sagemaker.amazonaws.com", "v1", "default", "hyperpodpytorchjobs", label_selector="owner=someone-else"
@@ -168,8 +198,12 @@ def test_custom_objects_create_returns_the_object(cluster: tuple[str, client.Api
 def test_dynamic_client_server_side_apply_creates_then_updates(cluster: tuple[str, client.ApiClient]) -> None:
     dyn = DynamicClient(cluster[1])
     configmaps = dyn.resources.get(api_version="v1", kind="ConfigMap")
-    body = {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "settings", "namespace": "default"},
-            "data": {"a": "1"}}
+    body = {
+        "apiVersion": "v1",
+        "kind": "ConfigMap",
+        "metadata": {"name": "settings", "namespace": "default"},
+        "data": {"a": "1"},
+    }
     created = dyn.server_side_apply(configmaps, body=body, field_manager="launchpod", namespace="default")
     assert created.metadata.name == "settings" and created.to_dict()["data"] == {"a": "1"}
     body["data"] = {"a": "2"}
@@ -180,17 +214,31 @@ def test_dynamic_client_server_side_apply_creates_then_updates(cluster: tuple[st
 
 def test_crd_creation_makes_the_kind_discoverable(cluster: tuple[str, client.ApiClient]) -> None:
     ext = client.ApiextensionsV1Api(cluster[1])
-    ext.create_custom_resource_definition({
-        "apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
-        "metadata": {"name": "widgets.example.com"},
-        "spec": {"group": "example.com", "scope": "Namespaced",
-                 "names": {"plural": "widgets", "singular": "widget", "kind": "Widget"},
-                 "versions": [{"name": "v1", "served": True, "storage": True,
-                               "schema": {"openAPIV3Schema": {"type": "object"}}}]},
-    })
+    ext.create_custom_resource_definition(
+        {
+            "apiVersion": "apiextensions.k8s.io/v1",
+            "kind": "CustomResourceDefinition",
+            "metadata": {"name": "widgets.example.com"},
+            "spec": {
+                "group": "example.com",
+                "scope": "Namespaced",
+                "names": {"plural": "widgets", "singular": "widget", "kind": "Widget"},
+                "versions": [
+                    {
+                        "name": "v1",
+                        "served": True,
+                        "storage": True,
+                        "schema": {"openAPIV3Schema": {"type": "object"}},
+                    }
+                ],
+            },
+        }
+    )
     widgets = DynamicClient(cluster[1]).resources.get(api_version="example.com/v1", kind="Widget")
-    widgets.create(body={"apiVersion": "example.com/v1", "kind": "Widget", "metadata": {"name": "w1"}},
-                   namespace="default")
+    widgets.create(
+        body={"apiVersion": "example.com/v1", "kind": "Widget", "metadata": {"name": "w1"}},
+        namespace="default",
+    )
     assert [w.metadata.name for w in widgets.get(namespace="default").items] == ["w1"]
 
 
@@ -198,7 +246,10 @@ def test_watch_with_label_selector_sees_live_events(cluster: tuple[str, client.A
     core = client.CoreV1Api(cluster[1])
 
     def pod(name: str, app: str) -> dict:
-        return {"metadata": {"name": name, "labels": {"app": app}}, "spec": {"containers": [{"name": "c", "image": "x"}]}}
+        return {
+            "metadata": {"name": name, "labels": {"app": app}},
+            "spec": {"containers": [{"name": "c", "image": "x"}]},
+        }
 
     core.create_namespaced_pod("default", pod("p1", "x"))
 
@@ -212,7 +263,9 @@ def test_watch_with_label_selector_sees_live_events(cluster: tuple[str, client.A
     writer.start()
     events = [
         (e["type"], e["object"].metadata.name)
-        for e in watch.Watch().stream(core.list_namespaced_pod, "default", label_selector="app=x", timeout_seconds=1)
+        for e in watch.Watch().stream(
+            core.list_namespaced_pod, "default", label_selector="app=x", timeout_seconds=1
+        )
     ]
     writer.join()
     assert events == [("ADDED", "p1"), ("ADDED", "p2"), ("DELETED", "p2")]
@@ -223,6 +276,10 @@ def test_watch_from_a_resource_version_skips_older_objects(cluster: tuple[str, c
     core.create_namespaced_config_map("default", {"metadata": {"name": "old"}})
     rv = core.list_namespaced_config_map("default").metadata.resource_version
     core.create_namespaced_config_map("default", {"metadata": {"name": "new"}})
-    events = [e["object"].metadata.name for e in watch.Watch().stream(
-        core.list_namespaced_config_map, "default", resource_version=rv, timeout_seconds=1)]
+    events = [
+        e["object"].metadata.name
+        for e in watch.Watch().stream(
+            core.list_namespaced_config_map, "default", resource_version=rv, timeout_seconds=1
+        )
+    ]
     assert events == ["new"]
