@@ -3,15 +3,19 @@
 from __future__ import annotations
 
 import argparse
+import json
 import signal
 import sys
 import threading
+from pathlib import Path
 
 
 def _sandbox(args: argparse.Namespace) -> int:
     from sandbox.runtime import Sandbox
 
     box = Sandbox(host=args.host, port=args.port, time_scale=args.time_scale, verbose=args.verbose).start()
+    if args.tokens_file:
+        Path(args.tokens_file).write_text(json.dumps({"url": box.url, "awsUrl": box.aws_url, **box.tokens.as_dict()}))
     print(box.banner(), flush=True)
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
@@ -32,6 +36,7 @@ def main(argv: list[str] | None = None) -> int:
     sandbox.add_argument("--time-scale", type=float, default=0.05,
                          help="real seconds per simulated second (0.05: a 10-minute EKS creation takes 30 s)")
     sandbox.add_argument("--verbose", action="store_true", help="log every handler at INFO")
+    sandbox.add_argument("--tokens-file", help="also write the URLs and tokens to this JSON file (for scripts)")
     mcp = sub.add_parser("mcp", help="the MCP gateway (stdio for local agents, or HTTP)", add_help=False)
     mcp.add_argument("rest", nargs=argparse.REMAINDER)
     args = parser.parse_args(argv)

@@ -1,0 +1,88 @@
+"""The running sandbox, as a user starts it: ``launchpod sandbox`` in its own process.
+
+A separate process keeps moto's and kmock's process-wide state away from the unit tests, and it
+proves what a newcomer runs actually works. Time is scaled so an EKS cluster takes ~3 s.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import httpx
+import pytest
+
+from sandbox.runtime import free_port
+
+ROOT = Path(__file__).resolve().parents[2]
+TIME_SCALE = "0.005"
+
+
+@dataclass
+class RunningSandbox:
+    url: str
+    aws_url: str
+    tokens: dict[str, str]
+    log: Path
+
+    def headers(self, role: str = "admin") -> dict[str, str]:
+        return {"Authorization": f"Bearer {self.tokens[role]}"}
+
+    def client(self, role: str | None = "admin") -> httpx.Client:
+        return httpx.Client(base_url=self.url, headers=self.headers(role) if role else {}, timeout=30)
+
+    def faults(self, **body: object) -> dict:
+        with self.client() as c:
+            response = c.post("/api/sandbox/faults", json=body)
+            response.raise_for_status()
+            return dict(response.json())
+
+    def wait_operation(self, operation_id: str, timeout: float = 90) -> dict:
+        deadline = time.monotonic() + timeout
+        with self.client("viewer") as c:
+            while True:
+                view = c.get(f"/api/operations/{operation_id}").json()
+                if view["status"] in ("SUCCEEDED", "FAILED", "CANCELLED") or time.monotonic() > deadline:
+                    return dict(view)
+                time.sleep(0.1)
+
+
+@pytest.fixture(scope="session")
+def sandbox() -> Iterator[RunningSandbox]:
+    port = free_port()
+    workdir = Path(tempfile.mkdtemp(prefix="launchpod-sandbox-"))
+    tokens_file, log = workdir / "tokens.json", workdir / "sandbox.log"
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    with log.open("w") as out:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "launchpod.cli", "sandbox", "--port", str(port), "--time-scale", TIME_SCALE,
+             "--tokens-file", str(tokens_file)],
+            cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True,
+        )
+    deadline = time.monotonic() + 90
+    while not tokens_file.exists():
+        if process.poll() is not None or time.monotonic() > deadline:
+            process.kill()
+            pytest.fail(f"the sandbox did not start:\n{log.read_text()[-4000:]}")
+        time.sleep(0.1)
+    info = json.loads(tokens_file.read_text())
+    running = RunningSandbox(
+        url=info["url"], aws_url=info["awsUrl"],
+        tokens={k: info[k] for k in ("admin", "operator", "viewer")}, log=log,
+    )
+    try:
+        yield running
+    finally:
+        os.killpg(process.pid, signal.SIGTERM)
+        try:
+            process.wait(15)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)

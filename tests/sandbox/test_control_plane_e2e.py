@@ -1,0 +1,193 @@
+"""create-control-plane end to end through the sandbox's REST API, as a user drives it."""
+
+from __future__ import annotations
+
+import json
+import threading
+
+import boto3
+import pytest
+
+pytestmark = pytest.mark.e2e
+
+ZONES = ["us-east-1a", "us-east-1b"]
+
+
+def _create(sandbox, name: str, role: str = "admin", **extra):
+    with sandbox.client(role) as c:
+        return c.post("/api/clusters", json={"name": name, "availabilityZones": ZONES, **extra})
+
+
+def _aws(sandbox, service: str):
+    return boto3.client(service, endpoint_url=sandbox.aws_url, region_name="us-east-1",
+                        aws_access_key_id="testing", aws_secret_access_key="testing")
+
+
+def test_create_cluster_reaches_succeeded_with_every_phase_and_an_active_cluster(sandbox):
+    response = _create(sandbox, "e2e-happy")
+    assert response.status_code == 202
+    accepted = response.json()
+    assert accepted["statusUrl"] == f"/api/operations/{accepted['operation']['id']}"
+    assert accepted["statusTool"] == "get_operation"
+
+    final = sandbox.wait_operation(accepted["operation"]["id"])
+
+    assert final["status"] == "SUCCEEDED", final
+    names = [p["name"] for p in final["phases"]]
+    assert names == ["Network", "ClusterRole", "CreateCluster", "WaitActive", "OidcProvider", "AccessEntry",
+                     "CoreAddons", "VerifyAccess"]
+    for phase in final["phases"]:
+        assert phase["status"] == "SUCCEEDED", phase
+        assert phase["startedAt"] and phase["endedAt"] and phase["attempts"] >= 1 and phase["message"]
+    eks = _aws(sandbox, "eks")
+    cluster = eks.describe_cluster(name="e2e-happy")["cluster"]
+    assert cluster["status"] == "ACTIVE"
+    assert cluster["accessConfig"]["authenticationMode"] == "API_AND_CONFIG_MAP"
+    assert sorted(eks.list_addons(clusterName="e2e-happy")["addons"]) == [
+        "coredns", "eks-pod-identity-agent", "kube-proxy", "vpc-cni"]
+    for addon in eks.list_addons(clusterName="e2e-happy")["addons"]:
+        assert eks.describe_addon(clusterName="e2e-happy", addonName=addon)["addon"]["status"] == "ACTIVE"
+    entries = eks.list_access_entries(clusterName="e2e-happy")["accessEntries"]
+    kube_role = next(e for e in entries if e.endswith("role/launchpod-kube-access"))
+    policies = eks.list_associated_access_policies(clusterName="e2e-happy", principalArn=kube_role)
+    assert [p["policyArn"].rsplit("/", 1)[-1] for p in policies["associatedAccessPolicies"]] == [
+        "AmazonEKSClusterAdminPolicy"]
+    with sandbox.client("viewer") as c:
+        view = c.get("/api/clusters/e2e-happy").json()
+    assert view["eks"]["status"] == "ACTIVE" and view["eks"]["addons"]["vpc-cni"] == "ACTIVE"
+    assert view["activeOperationId"] is None
+
+
+def test_same_post_twice_gives_one_operation_and_another_mutation_gets_409(sandbox):
+    first = _create(sandbox, "e2e-twice")
+    second = _create(sandbox, "e2e-twice")
+    assert first.status_code == second.status_code == 202
+    op_id = first.json()["operation"]["id"]
+    assert second.json()["operation"]["id"] == op_id
+
+    different = _create(sandbox, "e2e-twice", kubernetesVersion="1.31")
+    assert different.status_code == 409
+    assert op_id in different.json()["message"]
+
+    assert sandbox.wait_operation(op_id)["status"] == "SUCCEEDED"
+    with sandbox.client("viewer") as c:
+        ops = c.get("/api/operations", params={"cluster": "e2e-twice"}).json()["items"]
+    assert [o["id"] for o in ops] == [op_id]
+    again = _create(sandbox, "e2e-twice")
+    assert again.status_code == 200 and again.json()["status"] == "NOOP"
+
+
+def test_idempotency_key_returns_the_first_operation(sandbox):
+    with sandbox.client() as c:
+        body = {"name": "e2e-idem", "availabilityZones": ZONES}
+        first = c.post("/api/clusters", json=body, headers={"Idempotency-Key": "k-1"})
+        replay = c.post("/api/clusters", json=body, headers={"Idempotency-Key": "k-1"})
+        reused = c.post("/api/clusters", json={**body, "kubernetesVersion": "1.31"}, headers={"Idempotency-Key": "k-1"})
+    assert first.status_code == replay.status_code == 202
+    assert replay.json()["operation"]["id"] == first.json()["operation"]["id"]
+    assert reused.status_code == 422 and reused.json()["details"][0]["field"] == "header.Idempotency-Key"
+    sandbox.wait_operation(first.json()["operation"]["id"])
+
+
+def test_injected_eks_failure_fails_with_its_message_and_retry_succeeds_with_one_create(sandbox):
+    before = sandbox.faults()["completedCalls"].get("eks:CreateCluster", 0)
+    sandbox.faults(failNextEksCreate=True)
+    op_id = _create(sandbox, "e2e-retry").json()["operation"]["id"]
+
+    failed = sandbox.wait_operation(op_id)
+    assert failed["status"] == "FAILED"
+    assert failed["error"] == "UnsupportedAvailabilityZoneException"
+    assert "does not currently have sufficient capacity" in failed["message"]
+    phase = next(p for p in failed["phases"] if p["name"] == "CreateCluster")
+    assert phase["status"] == "FAILED" and "sufficient capacity" in phase["message"]
+    assert [p["status"] for p in failed["phases"][:2]] == ["SUCCEEDED", "SUCCEEDED"]
+
+    with sandbox.client("viewer") as c:
+        assert c.post(f"/api/operations/{op_id}/retry").status_code == 403
+    with sandbox.client() as c:
+        assert c.post(f"/api/operations/{op_id}/retry").status_code == 202
+    done = sandbox.wait_operation(op_id)
+
+    assert done["status"] == "SUCCEEDED" and done["attempt"] == 2
+    assert sandbox.faults()["completedCalls"].get("eks:CreateCluster", 0) - before == 1
+    network = next(p for p in done["phases"] if p["name"] == "Network")
+    assert network["attempts"] == 1  # resumed: the network was not built twice
+
+
+@pytest.mark.parametrize(
+    ("body", "field", "words"),
+    [
+        ({"name": "bad_name", "availabilityZones": ZONES}, "body.name", "no underscores"),
+        ({"name": "good-name", "availabilityZones": ["us-east-1a", "us-east-1q"]}, "body.availabilityZones.1",
+         "not an availability zone"),
+        ({"name": "good-name", "availabilityZones": ["us-east-1a"]}, "body.availabilityZones", "at least 2"),
+        ({"name": "good-name", "availabilityZones": ZONES, "color": "red"}, "body.color", "not a field"),
+    ],
+)
+def test_bad_input_is_422_naming_the_field(sandbox, body, field, words):
+    with sandbox.client() as c:
+        response = c.post("/api/clusters", json=body)
+    assert response.status_code == 422
+    error = response.json()
+    assert error["code"] == "VALIDATION_FAILED"
+    assert error["details"][0]["field"] == field
+    assert words in error["details"][0]["message"]
+    assert "Traceback" not in response.text
+
+
+def test_roles_and_tokens_are_enforced(sandbox):
+    with sandbox.client(None) as c:
+        assert c.get("/api/clusters").status_code == 401
+        assert c.get("/api/clusters", headers={"Authorization": "Bearer nope"}).status_code == 401
+        assert c.get("/api/health").status_code == 200
+    assert _create(sandbox, "e2e-roles", role="viewer").status_code == 403
+    assert _create(sandbox, "e2e-roles", role="operator").status_code == 403
+    with sandbox.client("viewer") as c:
+        missing = c.get("/api/clusters/no-such-cluster")
+    assert missing.status_code == 404 and "no-such-cluster" in missing.json()["message"]
+
+
+def test_websocket_subscriber_receives_every_phase_transition(sandbox):
+    from websockets.sync.client import connect
+
+    op_id = _create(sandbox, "e2e-stream").json()["operation"]["id"]
+    seen: list[dict] = []
+    ws_url = sandbox.url.replace("http://", "ws://") + f"/ws?token={sandbox.tokens['viewer']}"
+    with connect(ws_url) as ws:
+        ws.send(json.dumps({"action": "subscribe", "topics": [f"operation:{op_id}"]}))
+        done = threading.Event()
+        while not done.is_set():
+            message = json.loads(ws.recv(timeout=60))
+            if message.get("type") == "operation":
+                seen.append(message["data"])
+                done.set() if message["data"]["status"] in ("SUCCEEDED", "FAILED") else None
+    assert seen[-1]["status"] == "SUCCEEDED"
+    transitions = {(p["name"], p["status"]) for view in seen for p in view["phases"]}
+    for name in [p["name"] for p in seen[-1]["phases"]]:
+        assert (name, "SUCCEEDED") in transitions
+        assert (name, "RUNNING") in transitions or name == "Network", name
+
+
+def test_websocket_refuses_a_connection_without_token(sandbox):
+    from websockets.exceptions import InvalidStatus
+    from websockets.sync.client import connect
+
+    with pytest.raises((InvalidStatus, OSError, Exception)), connect(
+        sandbox.url.replace("http://", "ws://") + "/ws"
+    ) as ws:
+        ws.recv(timeout=5)
+
+
+def test_throttling_a_fifth_of_aws_calls_still_ends_every_operation_correctly(sandbox):
+    sandbox.faults(throttle=0.2)
+    try:
+        ids = [_create(sandbox, f"e2e-throttle-{i}").json()["operation"]["id"] for i in range(3)]
+        finals = [sandbox.wait_operation(i, timeout=180) for i in ids]
+        throttled = sandbox.faults()["throttledCalls"]
+    finally:
+        sandbox.faults(throttle=0.0)
+    assert throttled > 0
+    assert [f["status"] for f in finals] == ["SUCCEEDED"] * 3, [f.get("message") for f in finals]
+    eks = _aws(sandbox, "eks")
+    for i in range(3):
+        assert eks.describe_cluster(name=f"e2e-throttle-{i}")["cluster"]["status"] == "ACTIVE"
