@@ -1,0 +1,153 @@
+"""The MCP gateway end to end through the running sandbox, with the SDK's client over streamable HTTP.
+
+An agent's view: list tools and prompts, call a read tool, follow the create-cluster playbook
+(inspect → create → wait to SUCCEEDED), get a 422 back as a tool error, and find that a viewer's
+token cannot mutate. The MCP Inspector CLI lists the same tools, as CI requires.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from launchpod.contracts.catalog_ops import CATALOG
+
+from mcp_gateway.tools import WAIT_TOOL
+from tests.mcp_gateway.support import mcp_session
+
+pytestmark = pytest.mark.e2e
+
+INSPECTOR = Path(__file__).resolve().parents[2] / "mcp_gateway" / "node_modules" / ".bin" / "mcp-inspector"
+TOOLS = {e.id for e in CATALOG} | {WAIT_TOOL}
+
+
+def _data(result: Any) -> dict[str, Any]:
+    assert result.structuredContent is not None, result
+    return dict(result.structuredContent)
+
+
+async def test_agent_lists_one_tool_per_rest_operation_and_the_playbooks(sandbox: Any) -> None:
+    async with mcp_session(sandbox.url, sandbox.tokens["viewer"]) as session:
+        tools = (await session.list_tools()).tools
+        prompts = {p.name for p in (await session.list_prompts()).prompts}
+    assert {t.name for t in tools} == TOOLS
+    assert {"create-cluster", "diagnose-cluster-creation", "diagnose-node", "diagnose-nccl"} <= prompts
+    read_only = {t.name for t in tools if t.annotations and t.annotations.readOnlyHint}
+    assert read_only == {e.id for e in CATALOG if not e.mutates} | {WAIT_TOOL}
+
+
+async def test_read_tool_answers_what_rest_answers(sandbox: Any) -> None:
+    async with mcp_session(sandbox.url, sandbox.tokens["viewer"]) as session:
+        result = await session.call_tool("list_availability_zones", {})
+    assert result.isError is False
+    with httpx.Client(base_url=sandbox.url, headers=sandbox.headers("viewer")) as rest:
+        assert _data(result) == rest.get("/api/catalog/availability-zones").json()
+
+
+async def test_scripted_agent_follows_the_create_cluster_playbook_to_succeeded(sandbox: Any) -> None:
+    name = "mcp-agent-1"
+    async with mcp_session(sandbox.url, sandbox.tokens["admin"]) as session:
+        playbook = await session.get_prompt("create-cluster", {"name": name})
+        assert "wait_for_operation" in playbook.messages[0].content.text  # type: ignore[union-attr]
+
+        # inspect before creating
+        existing = {c["name"] for c in _data(await session.call_tool("list_clusters", {}))["items"]}
+        assert name not in existing
+        zones = [z["name"] for z in _data(await session.call_tool("list_availability_zones", {}))["items"]]
+        offered = _data(await session.call_tool("list_instance_types", {}))["items"]
+        assert zones and offered
+
+        # create
+        accepted = await session.call_tool("create_cluster", {"name": name, "availabilityZones": zones[:2]})
+        assert accepted.isError is False, accepted.content
+        body = _data(accepted)
+        assert (body["status"], body["statusTool"]) == ("ACCEPTED", "get_operation")
+
+        # monitor to a terminal state, calling again while it is not terminal (bounded waits)
+        for _ in range(10):
+            waited = _data(
+                await session.call_tool(
+                    WAIT_TOOL, {"operationId": body["operation"]["id"], "timeoutSeconds": 60}
+                )
+            )
+            if waited["terminal"]:
+                break
+        assert waited["status"] == "SUCCEEDED", waited["summary"]
+        assert all(p["status"] in ("SUCCEEDED", "SKIPPED") for p in waited["operation"]["phases"])
+
+        cluster = _data(await session.call_tool("get_cluster", {"name": name}))
+    assert cluster["eks"]["status"] == "ACTIVE"
+
+
+async def test_rest_422_comes_back_as_a_tool_error_with_message_and_field(sandbox: Any) -> None:
+    bad = {"name": "not a valid name", "availabilityZones": ["us-east-1a", "us-east-1b"]}
+    async with mcp_session(sandbox.url, sandbox.tokens["admin"]) as session:
+        result = await session.call_tool("create_cluster", bad)
+    with httpx.Client(base_url=sandbox.url, headers=sandbox.headers("admin")) as rest:
+        direct = rest.post("/api/clusters", json=bad)
+    assert direct.status_code == 422
+    envelope = direct.json()
+    assert result.isError is True
+    error = _data(result)["error"]
+    assert (error["code"], error["message"]) == (envelope["code"], envelope["message"])
+    assert [d["field"] for d in error["details"]] == [d["field"] for d in envelope["details"]]
+    text = result.content[0].text  # type: ignore[union-attr]
+    assert text.startswith(envelope["message"]) and envelope["details"][0]["field"] in text
+
+
+async def test_viewer_token_cannot_mutate_through_the_gateway(sandbox: Any) -> None:
+    async with mcp_session(sandbox.url, sandbox.tokens["viewer"]) as session:
+        result = await session.call_tool(
+            "create_cluster", {"name": "mcp-viewer-denied", "availabilityZones": ["us-east-1a", "us-east-1b"]}
+        )
+        clusters = _data(await session.call_tool("list_clusters", {}))["items"]
+    assert result.isError is True and _data(result)["status"] == 403
+    assert "mcp-viewer-denied" not in {c["name"] for c in clusters}
+
+
+def test_without_a_token_the_mcp_endpoint_refuses(sandbox: Any) -> None:
+    init = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "initialize",
+        "params": {
+            "protocolVersion": "2025-06-18",
+            "capabilities": {},
+            "clientInfo": {"name": "t", "version": "0"},
+        },
+    }
+    response = httpx.post(
+        f"{sandbox.url}/mcp", json=init, headers={"Accept": "application/json, text/event-stream"}, timeout=30
+    )
+    assert response.status_code == 401
+
+
+def test_mcp_inspector_cli_lists_the_tools(sandbox: Any) -> None:
+    if not INSPECTOR.exists():
+        if os.environ.get("CI"):
+            pytest.fail(f"{INSPECTOR} is missing: run `npm ci --prefix mcp_gateway` before the tests")
+        pytest.skip("MCP Inspector not installed (npm ci --prefix mcp_gateway)")
+    run = subprocess.run(
+        [
+            str(INSPECTOR),
+            "--cli",
+            f"{sandbox.url}/mcp",
+            "--transport",
+            "http",
+            "--method",
+            "tools/list",
+            "--header",
+            f"Authorization: Bearer {sandbox.tokens['viewer']}",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert run.returncode == 0, run.stderr
+    assert {t["name"] for t in json.loads(run.stdout)["tools"]} == TOOLS
