@@ -677,7 +677,10 @@ def _rest_response(result: dict[str, Any], request_id: str, *, head: bool) -> Re
     response = Response(content=b"" if head else content, status_code=status)
     if head:
         response.raw_headers = [(b"content-length", str(len(content)).encode())]
-    response.raw_headers += [(k.lower().encode("latin-1"), v.encode("latin-1")) for k, v in pairs]
+    # HTTP header values are latin-1; replace what cannot be sent rather than fail the response.
+    response.raw_headers += [
+        (k.lower().encode("latin-1", "replace"), v.encode("latin-1", "replace")) for k, v in pairs
+    ]
     return response
 
 

@@ -7,9 +7,10 @@ paths: it authenticates EKS bearer tokens (401 otherwise), parses namespace URLs
 metadata (namespace, uid, resourceVersion, generation, creationTimestamp, kind, apiVersion), answers
 201 on create and 409 on duplicates, rejects objects in namespaces that do not exist, implements PUT,
 delete-collection, server-side-apply create, strategic-merge (approximated), status/scale subresources,
-optimistic concurrency on ``metadata.resourceVersion``, namespace cascade, label/field selectors and
-``resourceVersion``/``timeoutSeconds`` on list and watch, declares CRDs when they are created, serves
-``/version`` with a per-cluster EKS version and pod logs from an in-memory store. Not emulated:
+optimistic concurrency on ``metadata.resourceVersion``, namespace and ownerReferences cascade,
+label/field selectors and ``resourceVersion``/``timeoutSeconds`` on list and watch, declares CRDs
+when they are created, serves ``/version`` with a per-cluster EKS version and pod logs from an
+in-memory store. Not emulated:
 controllers, admission and schema validation, RBAC, SSA field ownership, exec/port-forward, pagination.
 """
 
@@ -430,6 +431,7 @@ class PatchedKubernetesEmulator(kmock.KubernetesEmulator):
         if meta.get("deletionTimestamp") and not meta.get("finalizers"):
             self._objects[key].delete()  # the last finalizer is gone: the object goes away now
             await self._emit(res, "DELETED", new)
+            await self._collect_garbage(res, key, new)
         else:
             await self._emit(res, "MODIFIED", new)
         return new
@@ -563,12 +565,31 @@ class PatchedKubernetesEmulator(kmock.KubernetesEmulator):
         self._objects[key].create(new)
         self._objects[key].delete()
         await self._emit(res, "DELETED", new)
-        if res == NAMESPACES:
-            # Namespace deletion cascades to everything in it (the real one does it asynchronously).
-            for (other, ns, _name), obj in list(self._objects.items()):
-                if ns == key[2] and other != NAMESPACES and not obj.deleted:
-                    await self._remove(other, (other, ns, _name), dry_run=False)
+        await self._collect_garbage(res, key, new)
         return new
+
+    async def _collect_garbage(
+        self, res: references.resource, key: tuple[Any, ...], gone: dict[str, Any]
+    ) -> None:
+        """Delete what depended on a deleted object, as the namespace controller and the garbage collector do.
+
+        The real cluster does this in the background; here it happens before the DELETE returns, so
+        a job's pods (ownerReferences) or a namespace's objects are gone when the caller looks again.
+        """
+        uid = (gone.get("metadata") or {}).get("uid")
+        for other_key, obj in list(self._objects.items()):
+            other, ns, _name = other_key
+            if obj.deleted or other_key == key:
+                continue
+            in_namespace = res == NAMESPACES and ns == key[2] and other != NAMESPACES
+            owners = (obj.raw.get("metadata") or {}).get("ownerReferences") or []
+            owned = (
+                bool(uid)
+                and any(ref.get("uid") == uid for ref in owners)
+                and (key[1] is None or ns == key[1])
+            )
+            if in_namespace or owned:
+                await self._remove(other, other_key, dry_run=False)
 
     async def _delete(self, request: rendering.Request) -> aiohttp.web.StreamResponse:
         res = request.resource

@@ -283,3 +283,44 @@ def test_watch_from_a_resource_version_skips_older_objects(cluster: tuple[str, c
         )
     ]
     assert events == ["new"]
+
+
+def test_deleting_an_owner_deletes_its_dependents(cluster: tuple[str, client.ApiClient]) -> None:
+    co, core = client.CustomObjectsApi(cluster[1]), client.CoreV1Api(cluster[1])
+    job = co.create_namespaced_custom_object(
+        "sagemaker.amazonaws.com",
+        "v1",
+        "default",
+        "hyperpodpytorchjobs",
+        {"apiVersion": "sagemaker.amazonaws.com/v1", "kind": "HyperPodPyTorchJob", "metadata": {"name": "j"}},
+    )
+    owner = {
+        "apiVersion": "sagemaker.amazonaws.com/v1",
+        "kind": "HyperPodPyTorchJob",
+        "name": "j",
+        "uid": job["metadata"]["uid"],
+    }
+    for name in ("j-worker-0", "j-worker-1"):
+        core.create_namespaced_pod(
+            "default",
+            {
+                "metadata": {"name": name, "ownerReferences": [owner]},
+                "spec": {"containers": [{"name": "c", "image": "x"}]},
+            },
+        )
+    core.create_namespaced_pod(
+        "default", {"metadata": {"name": "unrelated"}, "spec": {"containers": [{"name": "c", "image": "x"}]}}
+    )
+    co.delete_namespaced_custom_object("sagemaker.amazonaws.com", "v1", "default", "hyperpodpytorchjobs", "j")
+    assert [p.metadata.name for p in core.list_namespaced_pod("default").items] == ["unrelated"]
+
+
+def test_finalizers_hold_deletion_until_removed(cluster: tuple[str, client.ApiClient]) -> None:
+    core = client.CoreV1Api(cluster[1])
+    core.create_namespaced_config_map("default", {"metadata": {"name": "held", "finalizers": ["x/y"]}})
+    core.delete_namespaced_config_map("held", "default")
+    assert core.read_namespaced_config_map("held", "default").metadata.deletion_timestamp is not None
+    core.patch_namespaced_config_map("held", "default", {"metadata": {"finalizers": None}})
+    with pytest.raises(client.ApiException) as gone:
+        core.read_namespaced_config_map("held", "default")
+    assert gone.value.status == 404
