@@ -281,8 +281,11 @@ def install_management_api_patch(registry: ConnectionRegistry = CONNECTIONS) -> 
 
 
 def new_connection_id() -> str:
-    """A connection id shaped like API Gateway's (16 base64 characters, e.g. ``L0SM9cOFvHcCIhw=``)."""
-    return base64.b64encode(secrets.token_bytes(11)).decode("ascii")
+    """A connection id shaped like API Gateway's (16 base64 characters, e.g. ``L0SM9cOFvHcCIhw=``).
+
+    The URL-safe alphabet keeps ``/`` and ``+`` out of the management API's URL path.
+    """
+    return base64.urlsafe_b64encode(secrets.token_bytes(11)).decode("ascii")
 
 
 # ====================================================================== the app
