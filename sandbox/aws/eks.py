@@ -43,7 +43,6 @@ from moto.eks.exceptions import (
 )
 from moto.eks.models import EKSBackend, validate_safe_to_delete
 from moto.eks.responses import EKSResponse
-from moto.eks.utils import validate_role_arn
 from moto.moto_api import state_manager
 from moto.moto_api._internal import mock_random
 from moto.moto_api._internal.managed_state_model import ManagedState
@@ -260,6 +259,23 @@ def _paginate(items: list[Any], max_results: Any, next_token: Any) -> tuple[list
     size = int(max_results) if max_results not in (None, "") else 100
     end = start + size
     return items[start:end], (str(end) if end < len(items) else None)
+
+
+@functools.cache
+def _partitions() -> frozenset[str]:
+    import boto3
+
+    return frozenset(boto3.Session().get_available_partitions())
+
+
+_ROLE_ARN = re.compile(r"arn:(?P<partition>[^:]+):iam::[0-9]{12}:role/.+")
+
+
+def validate_role_arn(arn: str | None) -> None:
+    """moto's role ARN check, without building a boto3 Session (~1 s) on every call."""
+    match = _ROLE_ARN.match(arn or "")
+    if not match or match["partition"] not in _partitions():
+        raise InvalidParameterException(message=f"Invalid Role Arn: '{arn}'")
 
 
 def _expired(deadline: float | None) -> bool:
@@ -1236,6 +1252,7 @@ def install() -> None:
             return
         # EKSBackend.create_cluster instantiates the module global, so swapping it is enough.
         eks_models.Cluster = SandboxCluster  # type: ignore[misc]
+        eks_models.validate_role_arn = validate_role_arn
         EKSBackend.create_cluster = create_cluster  # type: ignore[method-assign]
         EKSBackend.describe_cluster = describe_cluster  # type: ignore[method-assign]
         EKSBackend.list_clusters = list_clusters  # type: ignore[method-assign]

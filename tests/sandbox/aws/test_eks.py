@@ -1,0 +1,463 @@
+"""EKS extensions: cluster lifecycle and fields, add-ons, access entries, pod identity associations."""
+
+from __future__ import annotations
+
+import base64
+import time
+from typing import Any
+
+import pytest
+from botocore.exceptions import ClientError
+
+import sandbox.aws
+from sandbox.aws import eks as eks_ext
+from tests.sandbox.aws.support import ROLE_ARN, wait_until
+
+VPC = {"subnetIds": ["subnet-a", "subnet-b"], "securityGroupIds": ["sg-1"]}
+ADMIN_POLICY = "arn:aws:eks::aws:cluster-access-policy/AmazonEKSClusterAdminPolicy"
+VIEW_POLICY = "arn:aws:eks::aws:cluster-access-policy/AmazonEKSViewPolicy"
+PRINCIPAL = "arn:aws:iam::123456789012:role/launchpod/control-plane"
+
+
+@pytest.fixture
+def eks(client: Any) -> Any:
+    return client("eks")
+
+
+def _create(eks: Any, name: str = "c1", **extra: Any) -> dict[str, Any]:
+    return eks.create_cluster(name=name, roleArn=ROLE_ARN, resourcesVpcConfig=VPC, **extra)["cluster"]
+
+
+@pytest.fixture
+def active_cluster(eks: Any) -> str:
+    """An ACTIVE cluster with API_AND_CONFIG_MAP authentication (creation shortened to 0 s)."""
+    sandbox.aws.set_cluster_creation_seconds(0)
+    _create(eks, accessConfig={"authenticationMode": "API_AND_CONFIG_MAP"})
+    wait_until(lambda: eks.describe_cluster(name="c1")["cluster"]["status"] == "ACTIVE")
+    sandbox.aws.set_cluster_creation_seconds(600)
+    return "c1"
+
+
+def _error(exc_info: pytest.ExceptionInfo[ClientError]) -> tuple[str, str]:
+    error = exc_info.value.response["Error"]
+    return error["Code"], error["Message"]
+
+
+# ---------------------------------------------------------------------------------------- clusters
+
+
+def test_cluster_is_creating_until_ten_simulated_minutes_pass(eks, time_scale):
+    eks.list_clusters()  # load the EKS model first so the CREATING window is not spent on it
+    time_scale(0.002)  # 600 simulated seconds last 1.2 s
+    started = time.monotonic()
+
+    assert _create(eks)["status"] == "CREATING"
+    for _ in range(5):  # time-based, not advanced by describing
+        assert eks.describe_cluster(name="c1")["cluster"]["status"] == "CREATING"
+
+    wait_until(lambda: eks.describe_cluster(name="c1")["cluster"]["status"] == "ACTIVE", timeout=5)
+    assert sandbox.aws.sim_seconds_elapsed(started) >= 600
+
+
+def test_cluster_creation_time_is_configurable_in_simulated_seconds(eks):
+    sandbox.aws.set_cluster_creation_seconds(50)  # 0.5 s at the suite's scale of 0.01
+    _create(eks)
+    assert eks.describe_cluster(name="c1")["cluster"]["status"] == "CREATING"
+    wait_until(lambda: eks.describe_cluster(name="c1")["cluster"]["status"] == "ACTIVE", timeout=5)
+
+
+def test_cluster_keeps_access_config_logging_version_and_tags(eks):
+    logging = {"clusterLogging": [{"types": ["api", "audit"], "enabled": True}]}
+    created = _create(
+        eks,
+        version="1.31",
+        tags={"team": "ml"},
+        logging=logging,
+        accessConfig={"bootstrapClusterCreatorAdminPermissions": False},
+    )
+
+    described = eks.describe_cluster(name="c1")["cluster"]
+    for cluster in (created, described):
+        assert cluster["accessConfig"] == {
+            "bootstrapClusterCreatorAdminPermissions": False,
+            "authenticationMode": "API_AND_CONFIG_MAP",
+        }
+        assert cluster["version"] == "1.31"
+        assert cluster["tags"] == {"team": "ml"}
+        assert cluster["logging"] == logging
+
+
+def test_cluster_without_access_config_uses_config_map_authentication(eks):
+    assert _create(eks)["accessConfig"]["authenticationMode"] == "CONFIG_MAP"
+
+
+def test_cluster_has_a_pem_certificate_authority_and_its_own_oidc_issuer(eks):
+    first, second = _create(eks, name="a"), _create(eks, name="b")
+
+    pem = base64.b64decode(first["certificateAuthority"]["data"], validate=True)
+    assert pem.startswith(b"-----BEGIN CERTIFICATE-----")
+    assert first["identity"]["oidc"]["issuer"].startswith("https://oidc.eks.us-east-1.amazonaws.com/id/")
+    assert first["identity"]["oidc"]["issuer"] != second["identity"]["oidc"]["issuer"]
+
+
+def test_endpoint_comes_from_the_kube_endpoint_provider(eks):
+    asked: list[str] = []
+
+    def provider(name: str) -> str:
+        asked.append(name)
+        return "http://127.0.0.1:41234"
+
+    sandbox.aws.set_kube_endpoint_provider(provider)
+
+    assert _create(eks, name="hp-eks")["endpoint"] == "http://127.0.0.1:41234"
+    assert eks.describe_cluster(name="hp-eks")["cluster"]["endpoint"] == "http://127.0.0.1:41234"
+    assert asked == ["hp-eks"]
+
+
+def test_without_a_provider_the_endpoint_is_an_eks_url(eks):
+    assert _create(eks)["endpoint"].startswith("https://")
+
+
+def test_deleted_cluster_is_deleting_then_gone_with_its_addons(eks, active_cluster):
+    eks.create_addon(clusterName=active_cluster, addonName="vpc-cni")
+    sandbox.aws.set_cluster_deletion_seconds(50)  # 0.5 s
+
+    assert eks.delete_cluster(name=active_cluster)["cluster"]["status"] == "DELETING"
+    assert eks.describe_cluster(name=active_cluster)["cluster"]["status"] == "DELETING"
+    assert eks.list_addons(clusterName=active_cluster)["addons"] == []
+
+    def gone() -> bool:
+        try:
+            eks.describe_cluster(name=active_cluster)
+        except ClientError as exc:
+            return exc.response["Error"]["Code"] == "ResourceNotFoundException"
+        return False
+
+    wait_until(gone, timeout=5)
+    assert active_cluster not in eks.list_clusters()["clusters"]
+
+
+def test_deleting_cluster_blocks_a_new_cluster_of_the_same_name(eks, active_cluster):
+    eks.delete_cluster(name=active_cluster)
+    with pytest.raises(ClientError) as exc_info:
+        _create(eks, name=active_cluster)
+    assert _error(exc_info)[0] == "ResourceInUseException"
+
+
+# ---------------------------------------------------------------------------------------- add-ons
+
+
+def test_addon_on_a_creating_cluster_is_refused(eks):
+    _create(eks)
+    with pytest.raises(ClientError) as exc_info:
+        eks.create_addon(clusterName="c1", addonName="vpc-cni")
+    assert _error(exc_info) == ("InvalidRequestException", "Cluster is in CREATING state")
+
+
+def test_addon_is_creating_then_active_after_a_simulated_minute(eks, active_cluster):
+    # 60 simulated seconds last 0.6 s at the suite's scale.
+    addon = eks.create_addon(
+        clusterName=active_cluster,
+        addonName="aws-mountpoint-s3-csi-driver",
+        serviceAccountRoleArn=ROLE_ARN,
+        configurationValues='{"node": {"tolerateAllTaints": true}}',
+        tags={"owner": "launchpod"},
+    )["addon"]
+
+    assert addon["status"] == "CREATING"
+    assert addon["addonVersion"] == eks_ext.ADDON_CATALOG["aws-mountpoint-s3-csi-driver"]["version"]
+    assert (
+        eks.describe_addon(clusterName=active_cluster, addonName="aws-mountpoint-s3-csi-driver")["addon"][
+            "status"
+        ]
+        == "CREATING"
+    )
+    wait_until(
+        lambda: (
+            eks.describe_addon(clusterName=active_cluster, addonName="aws-mountpoint-s3-csi-driver")["addon"][
+                "status"
+            ]
+            == "ACTIVE"
+        ),
+        timeout=5,
+    )
+
+    described = eks.describe_addon(clusterName=active_cluster, addonName="aws-mountpoint-s3-csi-driver")[
+        "addon"
+    ]
+    assert described["serviceAccountRoleArn"] == ROLE_ARN
+    assert described["configurationValues"] == '{"node": {"tolerateAllTaints": true}}'
+    assert described["tags"] == {"owner": "launchpod"}
+    assert eks.list_addons(clusterName=active_cluster)["addons"] == ["aws-mountpoint-s3-csi-driver"]
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "vpc-cni",
+        "coredns",
+        "kube-proxy",
+        "eks-pod-identity-agent",
+        "cert-manager",
+        "aws-mountpoint-s3-csi-driver",
+        "aws-fsx-csi-driver",
+        "metrics-server",
+        "amazon-cloudwatch-observability",
+        "amazon-sagemaker-hyperpod-training-operator",
+        "amazon-sagemaker-hyperpod-inference",
+    ],
+)
+def test_every_addon_launchpod_installs_has_a_default_version(eks, name):
+    addons = eks.describe_addon_versions(addonName=name, kubernetesVersion="1.32")["addons"]
+
+    assert [a["addonName"] for a in addons] == [name]
+    version = addons[0]["addonVersions"][0]
+    assert version["addonVersion"].startswith("v")
+    assert version["compatibilities"][0] == {
+        "clusterVersion": "1.32",
+        "platformVersions": ["*"],
+        "defaultVersion": True,
+    }
+
+
+def test_addon_with_an_explicit_version_keeps_it(eks, active_cluster):
+    addon = eks.create_addon(
+        clusterName=active_cluster, addonName="coredns", addonVersion="v1.11.1-eksbuild.9"
+    )
+    assert addon["addon"]["addonVersion"] == "v1.11.1-eksbuild.9"
+
+
+def test_duplicate_addon_is_resource_in_use(eks, active_cluster):
+    eks.create_addon(clusterName=active_cluster, addonName="vpc-cni")
+    with pytest.raises(ClientError) as exc_info:
+        eks.create_addon(clusterName=active_cluster, addonName="vpc-cni")
+    assert _error(exc_info)[0] == "ResourceInUseException"
+
+
+def test_unknown_cluster_or_addon_is_resource_not_found(eks, active_cluster):
+    with pytest.raises(ClientError) as on_cluster:
+        eks.create_addon(clusterName="nope", addonName="vpc-cni")
+    with pytest.raises(ClientError) as on_addon:
+        eks.describe_addon(clusterName=active_cluster, addonName="coredns")
+    assert _error(on_cluster) == ("ResourceNotFoundException", "No cluster found for name: nope.")
+    assert _error(on_addon)[0] == "ResourceNotFoundException"
+
+
+def test_unsupported_addon_name_is_an_invalid_parameter(eks, active_cluster):
+    with pytest.raises(ClientError) as exc_info:
+        eks.create_addon(clusterName=active_cluster, addonName="vpc-cnii")
+    assert _error(exc_info)[0] == "InvalidParameterException"
+
+
+def test_addon_update_is_tracked_until_the_addon_is_active_again(eks, active_cluster):
+    sandbox.aws.set_addon_transition_seconds(0)
+    eks.create_addon(clusterName=active_cluster, addonName="metrics-server")
+    wait_until(
+        lambda: (
+            eks.describe_addon(clusterName=active_cluster, addonName="metrics-server")["addon"]["status"]
+            == "ACTIVE"
+        )
+    )
+    sandbox.aws.set_addon_transition_seconds(50)  # 0.5 s
+
+    update = eks.update_addon(
+        clusterName=active_cluster,
+        addonName="metrics-server",
+        addonVersion="v0.8.1-eksbuild.1",
+        configurationValues='{"replicas": 2}',
+    )["update"]
+
+    assert update["type"] == "AddonUpdate"
+    assert update["status"] == "InProgress"
+    assert {"type": "AddonVersion", "value": "v0.8.1-eksbuild.1"} in update["params"]
+    assert (
+        eks.describe_addon(clusterName=active_cluster, addonName="metrics-server")["addon"]["status"]
+        == "UPDATING"
+    )
+    wait_until(
+        lambda: (
+            eks.describe_update(name=active_cluster, updateId=update["id"], addonName="metrics-server")[
+                "update"
+            ]["status"]
+            == "Successful"
+        ),
+        timeout=5,
+    )
+    described = eks.describe_addon(clusterName=active_cluster, addonName="metrics-server")["addon"]
+    assert described["status"] == "ACTIVE"
+    assert described["addonVersion"] == "v0.8.1-eksbuild.1"
+    assert described["configurationValues"] == '{"replicas": 2}'
+
+
+def test_deleted_addon_is_deleting_then_gone(eks, active_cluster):
+    eks.create_addon(clusterName=active_cluster, addonName="cert-manager")
+
+    assert (
+        eks.delete_addon(clusterName=active_cluster, addonName="cert-manager")["addon"]["status"]
+        == "DELETING"
+    )
+
+    def gone() -> bool:
+        return eks.list_addons(clusterName=active_cluster)["addons"] == []
+
+    wait_until(gone, timeout=5)  # 30 simulated seconds
+    with pytest.raises(ClientError) as exc_info:
+        eks.describe_addon(clusterName=active_cluster, addonName="cert-manager")
+    assert _error(exc_info)[0] == "ResourceNotFoundException"
+
+
+def test_addon_pod_identity_associations_are_created_and_owned_by_the_addon(eks, active_cluster):
+    addon = eks.create_addon(
+        clusterName=active_cluster,
+        addonName="amazon-cloudwatch-observability",
+        podIdentityAssociations=[{"serviceAccount": "cloudwatch-agent", "roleArn": ROLE_ARN}],
+    )["addon"]
+
+    associations = eks.list_pod_identity_associations(clusterName=active_cluster)["associations"]
+    assert len(associations) == 1
+    assert addon["podIdentityAssociations"] == [associations[0]["associationArn"]]
+    assert associations[0]["namespace"] == "amazon-cloudwatch"
+    assert associations[0]["serviceAccount"] == "cloudwatch-agent"
+    assert associations[0]["ownerArn"] == addon["addonArn"]
+
+
+# ---------------------------------------------------------------------------------------- access entries
+
+
+def test_access_entry_lifecycle_with_policies(eks, active_cluster):
+    entry = eks.create_access_entry(
+        clusterName=active_cluster,
+        principalArn=PRINCIPAL,
+        kubernetesGroups=["launchpod-admins"],
+        tags={"k": "v"},
+    )["accessEntry"]
+    assert entry["type"] == "STANDARD"
+    assert entry["username"] == "arn:aws:sts::123456789012:assumed-role/control-plane/{{SessionName}}"
+    assert entry["accessEntryArn"].startswith(
+        f"arn:aws:eks:us-east-1:123456789012:access-entry/{active_cluster}/role/"
+    )
+
+    eks.associate_access_policy(
+        clusterName=active_cluster,
+        principalArn=PRINCIPAL,
+        policyArn=ADMIN_POLICY,
+        accessScope={"type": "cluster"},
+    )
+    eks.associate_access_policy(
+        clusterName=active_cluster,
+        principalArn=PRINCIPAL,
+        policyArn=VIEW_POLICY,
+        accessScope={"type": "namespace", "namespaces": ["hyperpod"]},
+    )
+
+    described = eks.describe_access_entry(clusterName=active_cluster, principalArn=PRINCIPAL)["accessEntry"]
+    assert described["kubernetesGroups"] == ["launchpod-admins"]
+    assert eks.list_access_entries(clusterName=active_cluster)["accessEntries"] == [PRINCIPAL]
+    assert eks.list_access_entries(clusterName=active_cluster, associatedPolicyArn=VIEW_POLICY)[
+        "accessEntries"
+    ] == [PRINCIPAL]
+    policies = eks.list_associated_access_policies(clusterName=active_cluster, principalArn=PRINCIPAL)[
+        "associatedAccessPolicies"
+    ]
+    assert {p["policyArn"]: p["accessScope"] for p in policies} == {
+        ADMIN_POLICY: {"type": "cluster", "namespaces": []},
+        VIEW_POLICY: {"type": "namespace", "namespaces": ["hyperpod"]},
+    }
+
+    eks.disassociate_access_policy(clusterName=active_cluster, principalArn=PRINCIPAL, policyArn=VIEW_POLICY)
+    remaining = eks.list_associated_access_policies(clusterName=active_cluster, principalArn=PRINCIPAL)
+    assert [p["policyArn"] for p in remaining["associatedAccessPolicies"]] == [ADMIN_POLICY]
+
+    eks.delete_access_entry(clusterName=active_cluster, principalArn=PRINCIPAL)
+    assert eks.list_access_entries(clusterName=active_cluster)["accessEntries"] == []
+    with pytest.raises(ClientError) as exc_info:
+        eks.describe_access_entry(clusterName=active_cluster, principalArn=PRINCIPAL)
+    assert _error(exc_info)[0] == "ResourceNotFoundException"
+
+
+def test_hyperpod_node_access_entry_keeps_its_type(eks, active_cluster):
+    role = "arn:aws:iam::123456789012:role/hyperpod-execution"
+    entry = eks.create_access_entry(clusterName=active_cluster, principalArn=role, type="HYPERPOD_LINUX")
+
+    assert entry["accessEntry"]["type"] == "HYPERPOD_LINUX"
+    assert eks.describe_access_entry(clusterName=active_cluster, principalArn=role)["accessEntry"][
+        "type"
+    ] == ("HYPERPOD_LINUX")
+
+
+def test_duplicate_access_entry_is_resource_in_use(eks, active_cluster):
+    eks.create_access_entry(clusterName=active_cluster, principalArn=PRINCIPAL)
+    with pytest.raises(ClientError) as exc_info:
+        eks.create_access_entry(clusterName=active_cluster, principalArn=PRINCIPAL)
+    assert _error(exc_info)[0] == "ResourceInUseException"
+
+
+def test_access_entries_need_api_authentication(eks):
+    sandbox.aws.set_cluster_creation_seconds(0)
+    _create(eks)  # no accessConfig: CONFIG_MAP
+    with pytest.raises(ClientError) as exc_info:
+        eks.create_access_entry(clusterName="c1", principalArn=PRINCIPAL)
+    code, message = _error(exc_info)
+    assert code == "InvalidRequestException"
+    assert "API_AND_CONFIG_MAP" in message
+
+
+def test_namespace_scope_without_namespaces_is_invalid(eks, active_cluster):
+    eks.create_access_entry(clusterName=active_cluster, principalArn=PRINCIPAL)
+    with pytest.raises(ClientError) as exc_info:
+        eks.associate_access_policy(
+            clusterName=active_cluster,
+            principalArn=PRINCIPAL,
+            policyArn=VIEW_POLICY,
+            accessScope={"type": "namespace"},
+        )
+    assert _error(exc_info)[0] == "InvalidParameterException"
+
+
+def test_access_policies_are_listed(eks):
+    names = [p["name"] for p in eks.list_access_policies()["accessPolicies"]]
+    assert "AmazonEKSClusterAdminPolicy" in names
+
+
+# ---------------------------------------------------------------------------------------- pod identity
+
+
+def test_pod_identity_association_lifecycle(eks, active_cluster):
+    created = eks.create_pod_identity_association(
+        clusterName=active_cluster,
+        namespace="kube-system",
+        serviceAccount="s3-csi-driver-sa",
+        roleArn=ROLE_ARN,
+    )["association"]
+    association_id = created["associationId"]
+    assert association_id.startswith("a-")
+    assert created["associationArn"].endswith(f":podidentityassociation/{active_cluster}/{association_id}")
+
+    described = eks.describe_pod_identity_association(
+        clusterName=active_cluster, associationId=association_id
+    )
+    assert described["association"]["roleArn"] == ROLE_ARN
+    listed = eks.list_pod_identity_associations(clusterName=active_cluster, namespace="kube-system")[
+        "associations"
+    ]
+    assert [a["associationId"] for a in listed] == [association_id]
+    assert (
+        eks.list_pod_identity_associations(clusterName=active_cluster, namespace="other")["associations"]
+        == []
+    )
+
+    eks.delete_pod_identity_association(clusterName=active_cluster, associationId=association_id)
+    with pytest.raises(ClientError) as exc_info:
+        eks.describe_pod_identity_association(clusterName=active_cluster, associationId=association_id)
+    assert _error(exc_info)[0] == "ResourceNotFoundException"
+
+
+def test_second_association_for_the_same_service_account_is_resource_in_use(eks, active_cluster):
+    eks.create_pod_identity_association(
+        clusterName=active_cluster, namespace="ns", serviceAccount="sa", roleArn=ROLE_ARN
+    )
+    with pytest.raises(ClientError) as exc_info:
+        eks.create_pod_identity_association(
+            clusterName=active_cluster, namespace="ns", serviceAccount="sa", roleArn=ROLE_ARN
+        )
+    assert _error(exc_info)[0] == "ResourceInUseException"
