@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import os
 import sys
+from pathlib import Path
 
+import pytest
 from launchpod.contracts.catalog_ops import CATALOG
 from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
@@ -53,3 +55,21 @@ async def test_stdio_token_flag_wins_and_no_token_refuses_every_call(live: Live)
         await session.initialize()
         allowed = await session.call_tool("health", {})
     assert allowed.isError is False and (allowed.structuredContent or {})["status"] == "ok"
+
+
+@pytest.mark.xfail(
+    reason="launchpod.cli hands `mcp ...` to an argparse REMAINDER, which rejects a leading --stdio;"
+    " dispatch argv[0] == 'mcp' to mcp_gateway.cli.main(argv[1:]) before parsing, then drop this mark",
+    strict=False,
+)
+async def test_the_command_the_agent_configs_run_serves_stdio(live: Live) -> None:
+    launchpod = Path(sys.executable).with_name("launchpod")
+    if not launchpod.exists():
+        pytest.skip("the launchpod console script is not installed (pip install -e .)")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("LAUNCHPOD_")}
+    env |= {"LAUNCHPOD_API_URL": live.url, "LAUNCHPOD_TOKEN": live.tokens["viewer"]}
+    params = StdioServerParameters(command=str(launchpod), args=["mcp", "--stdio"], env=env)
+    async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
+        await session.initialize()
+        result = await session.call_tool("list_clusters", {})
+    assert result.isError is False
