@@ -9,9 +9,12 @@ backends, same endpoint, in-process and ThreadedMotoServer alike), using moto's 
   REST-JSON service, a URL regex in ``moto.eks.urls.url_paths``; moto's router then finds the operation
   and its path parameters from botocore's model, so request shapes are exactly what botocore sends;
 * lifecycles are moto's ``ManagedState`` with ``time`` transitions in *simulated* seconds (cluster
-  CREATING -> ACTIVE after 600, add-on CREATING/UPDATING -> ACTIVE after 60; scaled by
-  ``sandbox.aws.clock``). They can be overridden like any moto model (``/moto-api/state-manager``).
-  Deletions (cluster ~120 s, add-on ~30 s) keep the resource visible as DELETING until it expires.
+  CREATING/UPDATING -> ACTIVE after 600, add-on CREATING/UPDATING -> ACTIVE after 60; scaled by
+  ``sandbox.aws.clock``), overridable like any moto model (``/moto-api/state-manager``, models
+  ``eks::cluster`` and ``eks::addon``). Deletions (cluster ~120 s, add-on ~30 s) keep the resource
+  visible as DELETING until it expires. UpdateClusterConfig, UpdateClusterVersion and UpdateAddon
+  return update records that DescribeUpdate/ListUpdates report InProgress until the resource is
+  ACTIVE again.
 
 The cluster ``endpoint`` comes from ``set_kube_endpoint_provider`` so each cluster can point at its own
 emulated Kubernetes API server. Call ``install()`` before the first EKS request (ThreadedMotoServer
@@ -294,7 +297,7 @@ class SandboxCluster(ManagedState, _MotoCluster):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         _MotoCluster.__init__(self, *args, **kwargs)
         # After Cluster.__init__, which assigns status=ACTIVE through ManagedState's setter.
-        ManagedState.__init__(self, CLUSTER_MODEL, [("CREATING", "ACTIVE")])
+        ManagedState.__init__(self, CLUSTER_MODEL, [("CREATING", "ACTIVE"), ("UPDATING", "ACTIVE")])
         region = kwargs["region_name"]
         self.version = kwargs.get("version") or DEFAULT_KUBERNETES_VERSION
         self.platformVersion = DEFAULT_PLATFORM_VERSION
@@ -319,6 +322,11 @@ class SandboxCluster(ManagedState, _MotoCluster):
     @property
     def authentication_mode(self) -> str:
         return self.access_config["authenticationMode"]
+
+    def start_update(self) -> None:
+        # UPDATING -> ACTIVE uses the cluster transition (600 simulated seconds, like an upgrade).
+        self.status = "UPDATING"
+        self._time_progressed = datetime.now()  # ManagedState's clock for the 'time' progression
 
 
 class Addon(ManagedState):
@@ -379,17 +387,17 @@ class Addon(ManagedState):
 
 
 class Update:
-    """An EKS update record (UpdateAddon's answer); InProgress until its add-on is ACTIVE again."""
+    """An EKS update record; InProgress until the updated cluster or add-on is ACTIVE again."""
 
-    def __init__(self, update_type: str, params: list[dict[str, str]], addon: Addon | None = None) -> None:
+    def __init__(self, update_type: str, params: list[dict[str, str]], target: Any = None) -> None:
         self.id = str(uuid.uuid4())
         self.type = update_type
         self.params = params
-        self.addon = addon
+        self.target = target  # a SandboxCluster or an Addon
         self.created_at = _now()
 
     def to_dict(self) -> dict[str, Any]:
-        done = self.addon is None or self.addon.status == "ACTIVE"
+        done = self.target is None or self.target.status == "ACTIVE"
         return {
             "id": self.id,
             "status": "Successful" if done else "InProgress",
@@ -603,6 +611,11 @@ def delete_cluster(self: EKSBackend, name: str) -> SandboxCluster:
         if cluster.gone_at is not None:
             return cluster  # already DELETING: answer like a repeated request, don't restart the clock
         validate_safe_to_delete(cluster)
+        if cluster.deletion_protection:
+            raise InvalidRequestException(
+                message=f"Cluster {name} has deletion protection enabled. Disable it with "
+                "UpdateClusterConfig before deleting the cluster."
+            )
         cluster.status = "DELETING"
         cluster.gone_at = time.monotonic() + clock.real_seconds(_durations["cluster_delete"])
         # EKS removes the cluster's add-ons, access entries and pod identity associations with it.
@@ -610,6 +623,92 @@ def delete_cluster(self: EKSBackend, name: str) -> SandboxCluster:
         cluster.access_entries.clear()
         cluster.pod_identity_associations.clear()
     return cluster
+
+
+_AUTHENTICATION_MODE_ORDER = ["CONFIG_MAP", "API_AND_CONFIG_MAP", "API"]
+
+
+def update_cluster_config(backend: EKSBackend, name: str, body: dict[str, Any]) -> Update:
+    """UpdateClusterConfig: one update per call, as EKS only accepts one kind of change at a time."""
+    cluster = _cluster(backend, name)
+    with _lock:
+        _require_no_update_in_progress(cluster)
+        params: list[dict[str, str]] = []
+        update_type = "ConfigUpdate"
+        if body.get("accessConfig"):
+            mode = body["accessConfig"].get("authenticationMode")
+            current = cluster.authentication_mode
+            # EKS only moves towards API: CONFIG_MAP -> API_AND_CONFIG_MAP -> API, never back.
+            if mode not in _AUTHENTICATION_MODE_ORDER or (
+                _AUTHENTICATION_MODE_ORDER.index(mode) < _AUTHENTICATION_MODE_ORDER.index(current)
+            ):
+                raise InvalidParameterException(
+                    message=f"Unsupported authentication mode update from {current} to {mode}"
+                )
+            cluster.access_config = {**cluster.access_config, "authenticationMode": mode}
+            update_type = "AccessConfigUpdate"
+            params.append({"type": "AuthenticationMode", "value": json.dumps(mode)})
+        if body.get("logging"):
+            cluster.logging = body["logging"]
+            update_type = "LoggingUpdate"
+            params.append({"type": "ClusterLogging", "value": json.dumps(body["logging"])})
+        if body.get("resourcesVpcConfig"):
+            cluster.resources_vpc_config = {
+                **(cluster.resources_vpc_config or {}),
+                **body["resourcesVpcConfig"],
+            }
+            update_type = "EndpointAccessUpdate"
+            for key, kind in (
+                ("endpointPublicAccess", "EndpointPublicAccess"),
+                ("endpointPrivateAccess", "EndpointPrivateAccess"),
+                ("publicAccessCidrs", "PublicAccessCidrs"),
+            ):
+                if key in body["resourcesVpcConfig"]:
+                    params.append({"type": kind, "value": json.dumps(body["resourcesVpcConfig"][key])})
+        if body.get("upgradePolicy"):
+            cluster.upgrade_policy = body["upgradePolicy"]
+            update_type = "UpgradePolicyUpdate"
+            params.append({"type": "UpgradePolicy", "value": json.dumps(body["upgradePolicy"])})
+        if body.get("deletionProtection") is not None:
+            cluster.deletion_protection = bool(body["deletionProtection"])
+            update_type = "DeletionProtectionUpdate"
+            params.append({"type": "DeletionProtection", "value": json.dumps(cluster.deletion_protection)})
+        if not params:
+            raise InvalidParameterException(message="No changes needed for the cluster configuration")
+        cluster.start_update()
+        update = Update(update_type, params, cluster)
+        cluster.updates[update.id] = update
+        return update
+
+
+def update_cluster_version(backend: EKSBackend, name: str, version: str) -> Update:
+    cluster = _cluster(backend, name)
+    with _lock:
+        _require_no_update_in_progress(cluster)
+        current_minor, wanted_minor = (int(v.split(".")[1]) for v in (cluster.version, version))
+        if wanted_minor != current_minor + 1:
+            raise InvalidParameterException(
+                message=f"Unsupported Kubernetes minor version update from {cluster.version} to {version}"
+            )
+        cluster.version = version
+        cluster.start_update()
+        update = Update(
+            "VersionUpdate",
+            [
+                {"type": "Version", "value": version},
+                {"type": "PlatformVersion", "value": DEFAULT_PLATFORM_VERSION},
+            ],
+            cluster,
+        )
+        cluster.updates[update.id] = update
+        return update
+
+
+def _require_no_update_in_progress(cluster: SandboxCluster) -> None:
+    status = cluster.status
+    if status == "UPDATING":
+        raise _in_use("Cluster has an update in progress", cluster=cluster.name)
+    _require_active(cluster)
 
 
 def _validate_configuration_values(value: str | None) -> None:
@@ -950,6 +1049,17 @@ def _r_create_cluster(self: EKSResponse) -> ActionResult:
     return ActionResult({"cluster": cluster})
 
 
+def _r_update_cluster_config(self: EKSResponse) -> ActionResult:
+    return ActionResult(
+        {"update": update_cluster_config(self.eks_backend, _uri(self, "name"), _body(self)).to_dict()}
+    )
+
+
+def _r_update_cluster_version(self: EKSResponse) -> ActionResult:
+    update = update_cluster_version(self.eks_backend, _uri(self, "name"), _body(self).get("version", ""))
+    return ActionResult({"update": update.to_dict()})
+
+
 def _r_create_addon(self: EKSResponse) -> ActionResult:
     body = _body(self)
     addon = create_addon(
@@ -1038,6 +1148,19 @@ def _r_describe_update(self: EKSResponse) -> ActionResult:
     if update is None:
         raise _not_found(f"No update found for ID: {_uri(self, 'updateId')}", cluster=cluster.name)
     return ActionResult({"update": update.to_dict()})
+
+
+def _r_list_updates(self: EKSResponse) -> ActionResult:
+    cluster = _cluster(self.eks_backend, _uri(self, "name"))
+    addon_name = _query(self, "addonName")
+    ids = [
+        u.id
+        for u in sorted(cluster.updates.values(), key=lambda u: u.created_at)
+        if (addon_name is None and u.target is cluster)
+        or (isinstance(u.target, Addon) and u.target.addon_name == addon_name)
+    ]
+    page, token = _paginate(ids, _query(self, "maxResults"), _query(self, "nextToken"))
+    return ActionResult({"updateIds": page, "nextToken": token})
 
 
 def _r_create_access_entry(self: EKSResponse) -> ActionResult:
@@ -1202,6 +1325,8 @@ def _r_delete_pod_identity_association(self: EKSResponse) -> ActionResult:
 
 _RESPONSE_METHODS = {
     "create_cluster": _r_create_cluster,
+    "update_cluster_config": _r_update_cluster_config,
+    "update_cluster_version": _r_update_cluster_version,
     "create_addon": _r_create_addon,
     "describe_addon": _r_describe_addon,
     "list_addons": _r_list_addons,
@@ -1209,6 +1334,7 @@ _RESPONSE_METHODS = {
     "delete_addon": _r_delete_addon,
     "describe_addon_versions": _r_describe_addon_versions,
     "describe_update": _r_describe_update,
+    "list_updates": _r_list_updates,
     "create_access_entry": _r_create_access_entry,
     "describe_access_entry": _r_describe_access_entry,
     "update_access_entry": _r_update_access_entry,
@@ -1232,6 +1358,7 @@ _URL_PATHS = [
     "{0}/clusters/(?P<name>[^/]+)/addons/(?P<addonName>[^/]+)$",
     "{0}/clusters/(?P<name>[^/]+)/addons/(?P<addonName>[^/]+)/update$",
     "{0}/addons/supported-versions$",
+    "{0}/clusters/(?P<name>[^/]+)/updates$",
     "{0}/clusters/(?P<name>[^/]+)/updates/(?P<updateId>[^/]+)$",
     "{0}/clusters/(?P<name>[^/]+)/access-entries$",
     "{0}/clusters/(?P<name>[^/]+)/access-entries/(?P<principalArn>.+)$",

@@ -32,6 +32,7 @@ log = logging.getLogger("sandbox.aws.faults")
 DEFAULT_THROTTLED_SERVICES = ("ec2", "eks", "iam", "sagemaker", "sts", "s3")
 
 #: Services that carry the sandbox itself: faulting them would break the harness, not the code under test.
+#: Their calls are still counted.
 NEVER_FAULTED = frozenset(
     {
         "lambda",
@@ -46,9 +47,13 @@ NEVER_FAULTED = frozenset(
     }
 )
 
-# moto package name -> the service name botocore and callers use.
-_MOTO_TO_AWS_NAME = {"awslambda": "lambda", "stepfunctions": "states"}
-_AWS_TO_BOTOCORE_NAME = {"states": "stepfunctions"}
+# moto package name -> boto3 client name, where they differ; counters and settings use the latter.
+_MOTO_TO_CLIENT_NAME = {
+    "awslambda": "lambda",
+    "cognitoidp": "cognito-idp",
+    "sagemakerruntime": "sagemaker-runtime",
+    "servicequotas": "service-quotas",
+}
 
 _ZONES = ("us-east-1a", "us-east-1b", "us-east-1c", "us-east-1d", "us-east-1e", "us-east-1f")
 _EKS_UNSUPPORTED_ZONE = "us-east-1e"  # the zone EKS really refuses for control planes in us-east-1
@@ -260,7 +265,7 @@ def _operation_name(service: str, request: Any) -> str:
     try:
         from moto.core.routing import get_service_router
 
-        operation, _ = get_service_router(_AWS_TO_BOTOCORE_NAME.get(service, service)).match(request)
+        operation, _ = get_service_router(service).match(request)
         return operation.name
     except Exception:
         return "Unknown"
@@ -299,14 +304,14 @@ _gates: dict[tuple[str, Any], Callable[..., Response]] = {}
 def _service_of(backend: Any) -> str:
     parts = type(backend).__module__.split(".")
     name = parts[1] if len(parts) > 1 and parts[0] == "moto" else parts[0]
-    return _MOTO_TO_AWS_NAME.get(name, name)
+    return _MOTO_TO_CLIENT_NAME.get(name, name)
 
 
 def _gated_table(
     backend: Any, table: dict[str, Callable[..., Response]]
 ) -> dict[str, Callable[..., Response]]:
     service = _service_of(backend)
-    if service in NEVER_FAULTED:
+    if service == "moto_api":  # /moto-api/reset and friends are not AWS calls
         return table
     out = {}
     for path, handler in table.items():

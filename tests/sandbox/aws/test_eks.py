@@ -461,3 +461,44 @@ def test_second_association_for_the_same_service_account_is_resource_in_use(eks,
             clusterName=active_cluster, namespace="ns", serviceAccount="sa", roleArn=ROLE_ARN
         )
     assert _error(exc_info)[0] == "ResourceInUseException"
+
+
+# ---------------------------------------------------------------------------------------- cluster updates
+
+
+def test_authentication_mode_moves_towards_api_through_a_tracked_update(eks):
+    sandbox.aws.set_cluster_creation_seconds(0)
+    _create(eks)  # CONFIG_MAP
+    wait_until(lambda: eks.describe_cluster(name="c1")["cluster"]["status"] == "ACTIVE")
+    sandbox.aws.set_cluster_creation_seconds(50)  # UPDATING lasts 0.5 s
+
+    update = eks.update_cluster_config(name="c1", accessConfig={"authenticationMode": "API_AND_CONFIG_MAP"})[
+        "update"
+    ]
+
+    assert update["type"] == "AccessConfigUpdate"
+    assert update["status"] == "InProgress"
+    assert eks.describe_cluster(name="c1")["cluster"]["status"] == "UPDATING"
+    assert eks.list_updates(name="c1")["updateIds"] == [update["id"]]
+    wait_until(
+        lambda: eks.describe_update(name="c1", updateId=update["id"])["update"]["status"] == "Successful",
+        timeout=5,
+    )
+    cluster = eks.describe_cluster(name="c1")["cluster"]
+    assert cluster["status"] == "ACTIVE"
+    assert cluster["accessConfig"]["authenticationMode"] == "API_AND_CONFIG_MAP"
+    with pytest.raises(ClientError) as exc_info:
+        eks.update_cluster_config(name="c1", accessConfig={"authenticationMode": "CONFIG_MAP"})
+    assert _error(exc_info)[0] == "InvalidParameterException"
+
+
+def test_deletion_protection_blocks_delete(eks, active_cluster):
+    sandbox.aws.set_cluster_creation_seconds(0)
+    eks.update_cluster_config(name=active_cluster, deletionProtection=True)
+    wait_until(lambda: eks.describe_cluster(name=active_cluster)["cluster"]["status"] == "ACTIVE")
+
+    with pytest.raises(ClientError) as exc_info:
+        eks.delete_cluster(name=active_cluster)
+
+    assert _error(exc_info)[0] == "InvalidRequestException"
+    assert eks.describe_cluster(name=active_cluster)["cluster"]["deletionProtection"] is True

@@ -163,3 +163,11 @@ def test_server_mode_serves_the_extensions_and_the_faults(client):
         assert FAULTS.calls == 1
     finally:
         server.stop()
+
+
+def test_plumbing_calls_are_counted_though_never_faulted(client):
+    client("dynamodb").list_tables()
+    client("stepfunctions").list_state_machines()
+
+    assert FAULTS.count("dynamodb", "ListTables") == 1
+    assert FAULTS.count("stepfunctions", "ListStateMachines") == 1
