@@ -74,12 +74,13 @@ def build_server(
         "launchpod", version=__version__, instructions=INSTRUCTIONS, website_url=None
     )
 
-    @server.list_tools()
+    # The SDK's low-level decorators are untyped; the handlers below are typed.
+    @server.list_tools()  # type: ignore[no-untyped-call, untyped-decorator]
     async def _list_tools() -> list[types.Tool]:
         return tools
 
     # Input is validated by the REST API, not here: one validator, the same 422 for browser and agent.
-    @server.call_tool(validate_input=False)
+    @server.call_tool(validate_input=False)  # type: ignore[untyped-decorator]
     async def _call_tool(name: str, arguments: dict[str, Any]) -> types.CallToolResult:
         context = server.request_context
         token = token_source(context.request)
@@ -100,11 +101,11 @@ def build_server(
 
         return await runner.call(name, arguments, progress)
 
-    @server.list_prompts()
+    @server.list_prompts()  # type: ignore[no-untyped-call, untyped-decorator]
     async def _list_prompts() -> list[types.Prompt]:
         return [skills.prompt_of(s) for s in skills.load()]
 
-    @server.get_prompt()
+    @server.get_prompt()  # type: ignore[no-untyped-call, untyped-decorator]
     async def _get_prompt(name: str, arguments: dict[str, str] | None) -> types.GetPromptResult:
         skill = skills.by_name(name)
         if skill is None:
@@ -122,11 +123,11 @@ def build_server(
             ],
         )
 
-    @server.list_resources()
+    @server.list_resources()  # type: ignore[no-untyped-call, untyped-decorator]
     async def _list_resources() -> list[types.Resource]:
         return [skills.resource_of(s) for s in skills.load()]
 
-    @server.read_resource()
+    @server.read_resource()  # type: ignore[no-untyped-call, untyped-decorator]
     async def _read_resource(uri: AnyUrl) -> Iterable[ReadResourceContents]:
         name = str(uri).removeprefix(skills.URI_PREFIX)
         skill = skills.by_name(name)

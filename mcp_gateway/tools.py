@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Awaitable, Callable, Iterable
-from typing import Any
+from typing import Any, cast
 
 import anyio
 from launchpod.contracts.catalog_ops import CATALOG, CatalogEntry
@@ -75,7 +75,7 @@ def output_schema_of(entry: CatalogEntry) -> dict[str, Any]:
     """The REST response model's schema. A mutation may also answer 200 NOOP (DESIGN §3, empty plan)."""
     if not entry.mutates:
         return entry.response.model_json_schema(mode="serialization")
-    schema = TypeAdapter(entry.response | NoopView).json_schema(mode="serialization")
+    schema = TypeAdapter[Any](cast(Any, entry.response) | NoopView).json_schema(mode="serialization")
     # MCP requires an object at the root of an output schema; both branches are objects.
     return {"type": "object", **schema}
 
