@@ -6,7 +6,8 @@ from typing import Any
 
 from aws_lambda_powertools.event_handler import APIGatewayRestResolver, CORSConfig, Response, content_types
 
-from launchpod.entrypoints.api import errors
+from launchpod.domain.errors import LaunchpodError
+from launchpod.entrypoints.api import auth, errors
 from launchpod.entrypoints.api.routers import catalog, clusters, health, operations
 from launchpod.entrypoints.observability import logger, tracer
 from launchpod.runtime.settings import settings
@@ -38,4 +39,8 @@ app.enable_swagger(path="/api/docs", title=_TITLE, version=settings().version, d
 @logger.inject_lambda_context(correlation_id_path="requestContext.requestId", clear_state=True)
 @tracer.capture_lambda_handler
 def handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
+    try:
+        auth.check_before_validation(event)
+    except LaunchpodError as exc:
+        return errors.early_response(event, exc)
     return app.resolve(event, context)

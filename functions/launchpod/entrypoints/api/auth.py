@@ -13,6 +13,7 @@ from typing import Any
 
 from aws_lambda_powertools.event_handler import APIGatewayRestResolver, Response
 
+from launchpod.contracts.catalog_ops import CATALOG
 from launchpod.contracts.common import Role
 from launchpod.domain.errors import Forbidden, Unauthorized
 from launchpod.domain.operations import Principal
@@ -25,7 +26,11 @@ def _groups(raw: Any) -> list[str]:
 
 
 def principal_of(app: APIGatewayRestResolver) -> Principal:
-    authorizer = (app.current_event.raw_event.get("requestContext") or {}).get("authorizer") or {}
+    return principal_from(app.current_event.raw_event)
+
+
+def principal_from(event: dict[str, Any]) -> Principal:
+    authorizer = (event.get("requestContext") or {}).get("authorizer") or {}
     claims = authorizer.get("claims") or {}
     subject = claims.get("cognito:username") or claims.get("username") or claims.get("sub")
     if not subject:
@@ -34,6 +39,25 @@ def principal_of(app: APIGatewayRestResolver) -> Principal:
     if not roles:
         raise Forbidden(f"{subject} is in no Launchpod group; ask an admin to add you to viewer, operator or admin.")
     return Principal(subject=str(subject), role=max(roles, key=lambda r: r.rank))
+
+
+_TEMPLATES = [
+    (e.method, re.compile("^" + re.sub(r"{\w+}", "[^/]+", e.path) + "/?$"), e.role) for e in CATALOG
+]
+
+
+def check_before_validation(event: dict[str, Any]) -> None:
+    """Authenticate and authorize from the catalog before the body is validated, so an anonymous
+    or under-privileged caller learns nothing about what a valid request looks like."""
+    method, path = event.get("httpMethod", ""), event.get("path", "")
+    for verb, pattern, role in _TEMPLATES:
+        if verb == method and pattern.match(path):
+            if role is None:
+                return
+            who = principal_from(event)
+            if not who.role.allows(role):
+                raise Forbidden(f"This needs the {role.value} role; {who.subject} is {who.role.value}.")
+            return
 
 
 def require(role: Role) -> Callable[[APIGatewayRestResolver, Callable[..., Response]], Response]:

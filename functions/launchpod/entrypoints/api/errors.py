@@ -39,6 +39,17 @@ def envelope(app: APIGatewayRestResolver, status: int, code: str, message: str,
                     body=body.model_dump_json(), headers=headers or {})
 
 
+def early_response(event: dict[str, Any], exc: LaunchpodError) -> dict[str, Any]:
+    """The envelope for an error raised before the resolver runs (authentication)."""
+    body = ErrorView(code=exc.code, message=exc.message, requestId=(event.get("requestContext") or {}).get("requestId"))
+    return {
+        "statusCode": exc.status,
+        "headers": {"Content-Type": content_types.APPLICATION_JSON, "Access-Control-Allow-Origin": "*"},
+        "body": body.model_dump_json(),
+        "isBase64Encoded": False,
+    }
+
+
 def _detail(error: dict[str, Any]) -> dict[str, Any]:
     loc = [str(p) for p in error.get("loc", ())]
     rule = str(error.get("type", "invalid"))

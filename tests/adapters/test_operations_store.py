@@ -1,0 +1,71 @@
+"""The operations table on DynamoDB (moto): one writer per cluster, phase records, release on finish."""
+
+from __future__ import annotations
+
+import pytest
+
+from launchpod.adapters.store.operations import DynamoOperations
+from launchpod.contracts.clusters import CreateClusterRequest
+from launchpod.contracts.common import Role
+from launchpod.contracts.operations import OperationStatus
+from launchpod.domain import operations as ops
+from launchpod.domain.clusters import control_plane
+from launchpod.domain.errors import Conflict
+
+ADMIN = ops.Principal("alice", Role.ADMIN)
+
+
+def _operation(name: str = "c1") -> ops.WorkflowPlan:
+    plan = control_plane.plan(CreateClusterRequest(name=name, availabilityZones=["us-east-1a", "us-east-1b"]))
+    return ops.new_operation(plan, ADMIN)
+
+
+def test_a_second_operation_on_the_same_cluster_is_refused_naming_the_holder(tables):
+    store = DynamoOperations(tables["operations"], tables["clusters"])
+    first, second = _operation(), _operation()
+    store.create_holding_cluster(first, "k1")
+    with pytest.raises(Conflict) as caught:
+        store.create_holding_cluster(second, "k2")
+    assert caught.value.extra["holder"] == first.id
+    assert store.holder("c1") == first.id
+    store.create_holding_cluster(_operation("c2"), "k3")  # other clusters are free
+
+
+def test_phases_record_status_times_attempts_and_errors(tables):
+    store = DynamoOperations(tables["operations"], tables["clusters"])
+    op = _operation()
+    store.create_holding_cluster(op, "k")
+    store.phase_started(op.id, "Network", fresh=True)
+    store.phase_succeeded(op.id, "Network", "vpc-1", {"vpcId": "vpc-1"})
+    store.phase_started(op.id, "ClusterRole", fresh=True)
+    store.phase_failed(op.id, "ClusterRole", error="Throttling", message="Retrying: slow down", terminal=False)
+    store.phase_started(op.id, "ClusterRole", fresh=True)
+    view = store.get(op.id)
+    network, role = view.phases[0], view.phases[1]
+    assert (network.status, network.attempts, network.message) == ("SUCCEEDED", 1, "vpc-1")
+    assert network.startedAt and network.endedAt and network.startedAt <= network.endedAt
+    assert (role.status, role.attempts, role.error) == ("RUNNING", 2, "Throttling")
+    assert view.status == OperationStatus.RUNNING
+    assert store.outputs(op.id) == {"Network": {"vpcId": "vpc-1"}}
+
+
+def test_finish_releases_the_cluster_and_cancelled_operations_take_no_more_phase_updates(tables):
+    store = DynamoOperations(tables["operations"], tables["clusters"])
+    op = _operation()
+    store.create_holding_cluster(op, "k")
+    store.finish(op.id, OperationStatus.CANCELLED, error=None, message="stop")
+    assert store.holder("c1") is None
+    with pytest.raises(Conflict, match="cancelled or has finished"):
+        store.phase_started(op.id, "Network", fresh=True)
+    assert store.get(op.id).phases[0].status == "CANCELLED"
+
+
+def test_list_filters_by_cluster_and_status_newest_first(tables):
+    store = DynamoOperations(tables["operations"], tables["clusters"])
+    a, b = _operation("c1"), _operation("c2")
+    store.create_holding_cluster(a, "k1")
+    store.create_holding_cluster(b, "k2")
+    store.finish(a.id, OperationStatus.SUCCEEDED, error=None, message=None)
+    assert [o.id for o in store.list(target="c1", status=None, limit=10)] == [a.id]
+    assert [o.id for o in store.list(target=None, status="SUCCEEDED", limit=10)] == [a.id]
+    assert [o.id for o in store.list(target=None, status=None, limit=10)] == [b.id, a.id]

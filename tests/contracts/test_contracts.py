@@ -1,0 +1,51 @@
+"""Contracts refuse what AWS would refuse, with the field named."""
+
+from __future__ import annotations
+
+import pytest
+from pydantic import ValidationError
+
+from launchpod.contracts.clusters import CreateClusterRequest, NetworkRequest
+from launchpod.contracts.common import Role
+
+ZONES = ["us-east-1a", "us-east-1b"]
+
+
+@pytest.mark.parametrize("name", ["a", "ml-team-a", "A1", "a--b", "x" * 63])
+def test_cluster_names_sagemaker_accepts(name):
+    assert CreateClusterRequest(name=name, availabilityZones=ZONES).name == name
+
+
+@pytest.mark.parametrize("name", ["", "a_b", "-a", "a-", "x" * 64, "a.b"])
+def test_cluster_names_sagemaker_refuses(name):
+    with pytest.raises(ValidationError) as caught:
+        CreateClusterRequest(name=name, availabilityZones=ZONES)
+    assert caught.value.errors()[0]["loc"] == ("name",)
+
+
+def test_zones_must_be_two_distinct_or_more():
+    with pytest.raises(ValidationError):
+        CreateClusterRequest(name="c", availabilityZones=["us-east-1a"])
+    with pytest.raises(ValidationError, match="distinct"):
+        CreateClusterRequest(name="c", availabilityZones=["us-east-1a", "us-east-1a"])
+
+
+def test_unknown_fields_are_refused():
+    with pytest.raises(ValidationError) as caught:
+        CreateClusterRequest.model_validate({"name": "c", "availabilityZones": ZONES, "colour": "red"})
+    assert caught.value.errors()[0]["type"] == "extra_forbidden"
+
+
+def test_network_is_either_new_or_reused_with_subnets():
+    assert NetworkRequest(vpcCidr="10.0.0.0/16").vpcCidr == "10.0.0.0/16"
+    with pytest.raises(ValidationError, match="not both"):
+        NetworkRequest(vpcCidr="10.0.0.0/16", vpcId="vpc-12345678", subnetIds=["subnet-1", "subnet-2"])
+    with pytest.raises(ValidationError, match="both vpcId and subnetIds"):
+        NetworkRequest(vpcId="vpc-12345678")
+    with pytest.raises(ValidationError, match="two distinct"):
+        NetworkRequest(vpcId="vpc-12345678", subnetIds=["subnet-1"])
+
+
+def test_roles_include_the_ones_below():
+    assert Role.ADMIN.allows(Role.OPERATOR) and Role.OPERATOR.allows(Role.VIEWER)
+    assert not Role.VIEWER.allows(Role.OPERATOR) and not Role.OPERATOR.allows(Role.ADMIN)

@@ -1,0 +1,160 @@
+"""Operations with in-memory ports: idempotent submit, one writer per cluster, retry and cancel rules."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from launchpod.contracts.clusters import CreateClusterRequest
+from launchpod.contracts.common import Role
+from launchpod.contracts.operations import OperationStatus, OperationView, PhaseStatus
+from launchpod.domain import operations as ops
+from launchpod.domain.clusters import control_plane
+from launchpod.domain.errors import Conflict, Forbidden, RetryableError
+
+ADMIN = ops.Principal("alice", Role.ADMIN)
+VIEWER = ops.Principal("victor", Role.VIEWER)
+
+
+class MemoryStore:
+    def __init__(self) -> None:
+        self.ops: dict[str, OperationView] = {}
+        self.keys: dict[str, str] = {}
+        self.locks: dict[str, str] = {}
+        self.executions: dict[str, str] = {}
+
+    def create_holding_cluster(self, operation: OperationView, request_key: str) -> None:
+        holder = self.locks.get(operation.target)
+        if holder:
+            raise Conflict("busy", holder=holder)
+        self.ops[operation.id], self.keys[operation.id] = operation, request_key
+        self.locks[operation.target] = operation.id
+
+    def get(self, operation_id: str) -> OperationView:
+        return self.ops[operation_id]
+
+    def request_key_of(self, operation_id: str) -> str | None:
+        return self.keys.get(operation_id)
+
+    def set_execution(self, operation_id: str, execution_arn: str) -> None:
+        self.executions[operation_id] = execution_arn
+
+    def execution_of(self, operation_id: str) -> str | None:
+        return self.executions.get(operation_id)
+
+    def restart(self, operation: OperationView) -> None:
+        holder = self.locks.get(operation.target)
+        if holder and holder != operation.id:
+            raise Conflict("busy", holder=holder)
+        self.ops[operation.id] = operation
+        self.locks[operation.target] = operation.id
+
+    def finish(self, operation_id: str, status: OperationStatus, *, error: str | None, message: str | None) -> None:
+        op = self.ops[operation_id]
+        self.ops[operation_id] = op.model_copy(update={"status": status, "error": error, "message": message})
+        self.locks.pop(op.target, None)
+
+
+class MemoryRunner:
+    def __init__(self, fail: bool = False) -> None:
+        self.started: list[tuple[str, str, dict[str, Any]]] = []
+        self.stopped: list[str] = []
+        self.fail = fail
+
+    def start(self, workflow: str, execution_name: str, document: dict[str, Any]) -> str:
+        if self.fail:
+            raise RetryableError("Step Functions is throttling")
+        self.started.append((workflow, execution_name, document))
+        return f"arn:exec:{execution_name}"
+
+    def stop(self, execution_arn: str, cause: str) -> None:
+        self.stopped.append(execution_arn)
+
+
+def _plan(name: str = "c1", version: str = "1.32") -> ops.WorkflowPlan:
+    return control_plane.plan(
+        CreateClusterRequest(name=name, availabilityZones=["us-east-1a", "us-east-1b"], kubernetesVersion=version)
+    )
+
+
+def test_submit_records_the_operation_before_starting_its_workflow():
+    store, runner = MemoryStore(), MemoryRunner()
+    operation, created = ops.submit(store, runner, _plan(), ADMIN)
+    assert created and operation.status == OperationStatus.PENDING
+    assert [p.name for p in operation.phases][0] == "Network"
+    assert runner.started[0][:2] == ("create-control-plane", operation.id)
+    assert store.execution_of(operation.id) == f"arn:exec:{operation.id}"
+
+
+def test_the_same_request_while_in_flight_returns_the_same_operation():
+    store, runner = MemoryStore(), MemoryRunner()
+    first, _ = ops.submit(store, runner, _plan(), ADMIN)
+    again, created = ops.submit(store, runner, _plan(), ADMIN)
+    assert (again.id, created) == (first.id, False)
+    assert len(runner.started) == 1
+
+
+def test_a_different_mutation_on_a_busy_cluster_is_a_conflict_naming_the_holder():
+    store, runner = MemoryStore(), MemoryRunner()
+    first, _ = ops.submit(store, runner, _plan(), ADMIN)
+    with pytest.raises(Conflict) as caught:
+        ops.submit(store, runner, _plan(version="1.31"), ADMIN)
+    assert caught.value.extra["holder"] == first.id
+
+
+def test_a_viewer_cannot_submit():
+    with pytest.raises(Forbidden, match="admin role"):
+        ops.submit(MemoryStore(), MemoryRunner(), _plan(), VIEWER)
+
+
+def test_a_workflow_that_cannot_start_fails_the_operation_and_frees_the_cluster():
+    store = MemoryStore()
+    with pytest.raises(RetryableError):
+        ops.submit(store, MemoryRunner(fail=True), _plan(), ADMIN)
+    (operation,) = store.ops.values()
+    assert operation.status == OperationStatus.FAILED and not store.locks
+
+
+def test_retry_keeps_finished_phases_and_resets_the_rest_under_a_new_execution_name():
+    store, runner = MemoryStore(), MemoryRunner()
+    operation, _ = ops.submit(store, runner, _plan(), ADMIN)
+    phases = [p.model_copy(update={"status": PhaseStatus.SUCCEEDED}) for p in operation.phases[:2]]
+    phases += [operation.phases[2].model_copy(update={"status": PhaseStatus.FAILED, "error": "X"})]
+    phases += operation.phases[3:]
+    store.ops[operation.id] = operation.model_copy(update={"phases": phases})
+    store.finish(operation.id, OperationStatus.FAILED, error="X", message="boom")
+
+    resumed = ops.retry(store, runner, operation.id, ADMIN, Role.ADMIN)
+
+    assert resumed.attempt == 2 and resumed.status == OperationStatus.PENDING
+    assert [p.status for p in resumed.phases[:3]] == ["SUCCEEDED", "SUCCEEDED", "PENDING"]
+    assert resumed.phases[2].error is None
+    assert runner.started[-1][1] == f"{operation.id}-r1"
+
+
+def test_only_failed_or_cancelled_operations_can_be_retried():
+    store, runner = MemoryStore(), MemoryRunner()
+    operation, _ = ops.submit(store, runner, _plan(), ADMIN)
+    with pytest.raises(Conflict, match="only FAILED or CANCELLED"):
+        ops.retry(store, runner, operation.id, ADMIN, Role.ADMIN)
+
+
+def test_cancel_stops_the_execution_and_frees_the_cluster():
+    store, runner = MemoryStore(), MemoryRunner()
+    operation, _ = ops.submit(store, runner, _plan(), ADMIN)
+    cancelled = ops.cancel(store, runner, operation.id, ADMIN, Role.ADMIN, "wrong zone")
+    assert cancelled.status == OperationStatus.CANCELLED and "wrong zone" in (cancelled.message or "")
+    assert runner.stopped == [f"arn:exec:{operation.id}"] and not store.locks
+    with pytest.raises(Conflict, match="already CANCELLED"):
+        ops.cancel(store, runner, operation.id, ADMIN, Role.ADMIN, None)
+
+
+def test_operation_ids_sort_by_creation_time():
+    ids = [ops.new_operation_id() for _ in range(3)]
+    assert all(i.startswith("op-") for i in ids)
+    assert ids[0][:13] <= ids[1][:13] <= ids[2][:13]
+
+
+def test_request_key_ignores_key_order():
+    assert ops.request_key("k", "t", {"a": 1, "b": 2}) == ops.request_key("k", "t", {"b": 2, "a": 1})

@@ -1,0 +1,83 @@
+"""The API serves exactly the catalog: same ids, paths, methods, input fields and role checks."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from types import SimpleNamespace
+
+import pytest
+
+from launchpod.contracts.catalog_ops import CATALOG
+from launchpod.entrypoints.api.app import app, handler
+
+OPENAPI = json.loads(app.get_openapi_json_schema(title="t", version="1"))
+
+
+def _resolve(schema: dict) -> dict:
+    ref = schema.get("$ref")
+    return OPENAPI["components"]["schemas"][ref.rsplit("/", 1)[-1]] if ref else schema
+
+
+@pytest.mark.parametrize("entry", CATALOG, ids=lambda e: e.id)
+def test_every_catalog_operation_is_served_as_declared(entry):
+    operation = OPENAPI["paths"][entry.path][entry.method.lower()]
+    assert operation["operationId"] == entry.id
+    fields = set(entry.input.model_fields)
+    params = {p["name"] for p in operation.get("parameters", [])}
+    body = operation.get("requestBody", {}).get("content", {}).get("application/json", {}).get("schema")
+    if body:
+        body_fields = set(_resolve(body).get("properties", {}))
+        options = [_resolve(s) for s in body.get("anyOf", [])]
+        body_fields |= {k for o in options for k in o.get("properties", {})}
+        params |= body_fields if set(entry.input.model_fields) - set(entry.path_params) else set()
+    assert fields <= params | set(entry.path_params), (fields, params)
+    assert set(entry.path_params) <= params
+
+
+def test_nothing_is_served_that_the_catalog_does_not_know():
+    served = {(path, method.upper()) for path, item in OPENAPI["paths"].items() for method in item}
+    assert served == {(e.path, e.method) for e in CATALOG}
+
+
+def _event(method: str, path: str, claims: dict | None) -> dict:
+    return {
+        "resource": "/{proxy+}", "path": path, "httpMethod": method, "headers": {}, "multiValueHeaders": {},
+        "queryStringParameters": None, "multiValueQueryStringParameters": None, "pathParameters": None,
+        "body": None, "isBase64Encoded": False,
+        "requestContext": {"requestId": "t-1", "authorizer": {"claims": claims} if claims else None},
+    }
+
+
+_CTX = SimpleNamespace(function_name="api", memory_limit_in_mb=128, invoked_function_arn="arn", aws_request_id="1",
+                       function_version="1", log_group_name="g", log_stream_name="s")
+
+
+@pytest.mark.parametrize("entry", [e for e in CATALOG if e.role], ids=lambda e: e.id)
+def test_every_route_but_health_needs_a_token(entry):
+    path = entry.path.replace("{name}", "c1").replace("{operationId}", "op-0000000000")
+    response = handler(_event(entry.method, path, None), _CTX)
+    assert response["statusCode"] == 401
+    assert json.loads(response["body"])["code"] == "UNAUTHORIZED"
+
+
+@pytest.mark.parametrize("entry", [e for e in CATALOG if e.role and e.role.value != "viewer"], ids=lambda e: e.id)
+def test_a_viewer_is_refused_every_mutation(entry):
+    path = entry.path.replace("{name}", "c1").replace("{operationId}", "op-0000000000")
+    claims = {"cognito:username": "v", "cognito:groups": "[viewer]"}
+    response = handler(_event(entry.method, path, claims), _CTX)
+    assert response["statusCode"] == 403
+    assert "viewer" in json.loads(response["body"])["message"]
+
+
+def test_unknown_routes_answer_the_error_envelope():
+    response = app.resolve(_event("GET", "/api/nope", None), _CTX)
+    assert response["statusCode"] == 404 and json.loads(response["body"])["code"] == "NOT_FOUND"
+
+
+def test_layers_are_kept():
+    result = subprocess.run([sys.executable, "-m", "importlinter.cli", "lint-imports"], capture_output=True, text=True)
+    if result.returncode != 0 and "No module named" in result.stderr:
+        result = subprocess.run(["lint-imports"], capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-2000:]
