@@ -1,4 +1,4 @@
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { Navigate, Route, Routes, useLocation, useNavigate } from 'react-router-dom';
 import AppLayout from '@cloudscape-design/components/app-layout';
 import Flashbar from '@cloudscape-design/components/flashbar';
@@ -20,6 +20,7 @@ function Shell() {
   const { token, identity, activeCluster, flashes } = useSession();
   const navigate = useNavigate();
   const location = useLocation();
+  const [navigationOpen, setNavigationOpen] = useState(window.innerWidth >= 688);
   const follow = (event: CustomEvent<{ href?: string; external?: boolean }>) => {
     if (event.detail.href && !event.detail.external) {
       event.preventDefault();
@@ -61,6 +62,8 @@ function Shell() {
       <AppLayout
         headerSelector="#top-nav"
         toolsHide
+        navigationOpen={navigationOpen}
+        onNavigationChange={({ detail }) => setNavigationOpen(detail.open)}
         ariaLabels={{ navigation: 'Side navigation', navigationClose: 'Close navigation', navigationToggle: 'Open navigation', notifications: 'Notifications' }}
         notifications={<Flashbar items={flashes} stackItems={flashes.length > 2} />}
         navigation={

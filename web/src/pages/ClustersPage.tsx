@@ -6,7 +6,6 @@ import { useCollection } from '@cloudscape-design/collection-hooks';
 import Badge from '@cloudscape-design/components/badge';
 import Box from '@cloudscape-design/components/box';
 import Button from '@cloudscape-design/components/button';
-import ContentLayout from '@cloudscape-design/components/content-layout';
 import Header from '@cloudscape-design/components/header';
 import Pagination from '@cloudscape-design/components/pagination';
 import SpaceBetween from '@cloudscape-design/components/space-between';
@@ -55,17 +54,7 @@ export default function ClustersPage() {
 
   const choice = selected[0];
   return (
-    <ContentLayout
-      header={
-        <Header
-          variant="h1"
-          description="EKS control planes and their HyperPod clusters. The active cluster is the one the other pages and your agents work on by default."
-        >
-          Clusters
-        </Header>
-      }
-    >
-      <SpaceBetween size="m">
+    <SpaceBetween size="m">
         <ErrorAlert error={error} />
         <Table
           {...collectionProps}
@@ -86,6 +75,7 @@ export default function ClustersPage() {
             <Header
               variant="awsui-h1-sticky"
               counter={data ? `(${clusters.length})` : undefined}
+              description="EKS control planes and their HyperPod clusters, with the status AWS reports. The active cluster is the one you and your agents work on by default."
               actions={
                 <SpaceBetween direction="horizontal" size="xs">
                   <Button iconName="refresh" ariaLabel="Refresh clusters" onClick={() => void reload()} />
@@ -163,7 +153,6 @@ export default function ClustersPage() {
             { id: 'created', header: 'Created', sortingField: 'createdAt', cell: (item) => formatTime(item.createdAt) },
           ]}
         />
-      </SpaceBetween>
-    </ContentLayout>
+    </SpaceBetween>
   );
 }

@@ -153,11 +153,13 @@ export default function OperationPage() {
       <SpaceBetween size="l">
         <ErrorAlert error={actionError} onDismiss={() => setActionError(null)} />
         {operation.status === 'FAILED' ? (
+          <div data-testid="operation-failure">
           <Alert type="error" header={failedPhase ? `${failedPhase.title} failed` : 'The operation failed'}>
             {failedPhase?.message ?? operation.message ?? operation.error ?? 'No reason was recorded.'}
             {failedPhase?.error ? <Box variant="code" display="block">{failedPhase.error}</Box> : null}
             <Box variant="p">Fix the cause, then choose "Retry from failed phase". Phases already done are kept.</Box>
           </Alert>
+          </div>
         ) : null}
         {operation.status === 'SUCCEEDED' ? (
           <Alert type="success" header="Operation succeeded">

@@ -1,0 +1,120 @@
+"""Fixtures for the web UI in headless Chromium.
+
+The tests run against the integrator's ``sandbox`` fixture (tests/sandbox/conftest.py) when it is
+there; with ``LAUNCHPOD_UI_BACKEND=stub``, or when that fixture does not exist, they run against the
+stub in stub_api.py. Either way the app comes from web/dist, so build it first (``make web``).
+Screenshots go to artifacts/screenshots/.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from playwright.sync_api import Browser, Page, sync_playwright
+
+from tests.sandbox.browser.stub_api import DIST, StubServer
+
+ROOT = Path(__file__).resolve().parents[3]
+SCREENSHOTS = ROOT / "artifacts" / "screenshots"
+AXE = ROOT / "web" / "node_modules" / "axe-core" / "axe.min.js"
+CHROMIUM_ARGS = [
+    "--headless=new",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+]
+
+
+class App:
+    """Where the UI is served, the tokens per role, and a REST client for setting the scene."""
+
+    def __init__(self, url: str, tokens: dict[str, str], backend: str) -> None:
+        self.url = url.rstrip("/")
+        self.tokens = tokens
+        self.backend = backend
+
+    def api(self, method: str, path: str, role: str = "admin", **kwargs: Any) -> httpx.Response:
+        headers = {"Authorization": f"Bearer {self.tokens[role]}"}
+        return httpx.request(method, f"{self.url}/api{path}", headers=headers, timeout=30, **kwargs)
+
+
+@pytest.fixture(scope="session")
+def app(request: pytest.FixtureRequest) -> Iterator[App]:
+    if not (DIST / "index.html").is_file():
+        pytest.fail("web/dist is missing: build the UI first (cd web && npm ci && npm run build)")
+    if os.environ.get("LAUNCHPOD_UI_BACKEND") != "stub":
+        try:
+            sandbox = request.getfixturevalue("sandbox")
+        except pytest.FixtureLookupError:
+            sandbox = None
+        if sandbox is not None:
+            yield App(sandbox.url, dict(sandbox.tokens), "sandbox")
+            return
+    with StubServer(step_seconds=0.6) as stub:
+        yield App(stub.url, stub.tokens, "stub")
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def page(browser: Browser) -> Iterator[Page]:
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    context.set_default_timeout(15_000)
+    page = context.new_page()
+    yield page
+    context.close()
+
+
+@pytest.fixture
+def signed_in(app: App, page: Page) -> Page:
+    """A page whose browser session already holds the admin token (the dialog is tested on its own)."""
+    page.add_init_script(f"sessionStorage.setItem('launchpod.token', {app.tokens['admin']!r})")
+    return page
+
+
+@pytest.fixture
+def shot(request: pytest.FixtureRequest):
+    """shot(page, "step") saves artifacts/screenshots/<test>-<step>.png and returns its path."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+
+    def take(page: Page, step: str, full_page: bool = False) -> Path:
+        path = SCREENSHOTS / f"{request.node.name}-{step}.png"
+        page.screenshot(path=str(path), full_page=full_page)
+        return path
+
+    return take
+
+
+@pytest.fixture
+def axe():
+    """axe(page) runs axe-core in the page and returns the serious and critical violations."""
+    if not AXE.is_file():
+        pytest.fail("web/node_modules/axe-core is missing: run npm ci in web/")
+    source = AXE.read_text()
+
+    def run(page: Page) -> list[dict[str, Any]]:
+        page.add_script_tag(content=source)
+        result = page.evaluate(
+            "async () => await axe.run(document, {resultTypes: ['violations']})"
+        )
+        return [
+            {"page": page.url, "id": v["id"], "impact": v["impact"], "help": v["help"],
+             "targets": [n["target"] for n in v["nodes"]][:5]}
+            for v in result["violations"]
+            if v["impact"] in ("serious", "critical")
+        ]
+
+    return run

@@ -1,0 +1,235 @@
+"""The web UI in headless Chromium: sign-in, the create-cluster wizard with its checks, the live
+progress panel with retry, and accessibility."""
+
+from __future__ import annotations
+
+import json
+import re
+import secrets
+
+import pytest
+from playwright.sync_api import Page, Route, expect
+
+from tests.sandbox.browser.conftest import App
+
+pytestmark = pytest.mark.browser
+
+# Workflows in the sandbox take simulated minutes scaled down; leave room for a slow machine.
+OPERATION_TIMEOUT_MS = 240_000
+
+
+def unique_name(prefix: str) -> str:
+    return f"{prefix}-{secrets.token_hex(3)}"
+
+
+def choose(page: Page, label: str, option: str | None = None) -> str:
+    """Pick an option in the Cloudscape select labelled `label` (the first one when `option` is None)."""
+    page.get_by_role("button", name=re.compile(label)).click()
+    options = page.get_by_role("option")
+    picked = options.filter(has_text=option).first if option else options.first
+    text = picked.inner_text().splitlines()[0]
+    picked.click()
+    return text
+
+
+def fill_wizard(page: Page, app: App, name: str) -> dict[str, str]:
+    """Answer every step of the wizard and stop on the review step."""
+    page.goto(f"{app.url}/clusters/create")
+    page.get_by_label("Cluster name").fill(name)
+    page.get_by_role("button", name="Next").click()
+    zone = choose(page, "Availability zone")
+    page.get_by_role("button", name="Next").click()
+    instance_type = choose(page, "Instance type")
+    page.get_by_label("Instance count").fill("4")
+    page.get_by_role("radio", name=re.compile("On-Demand")).check()
+    page.get_by_role("button", name="Next").click()
+    expect(page.get_by_role("heading", name="Review and create")).to_be_visible()
+    return {"zone": zone, "instanceType": instance_type}
+
+
+def operation_status(page: Page):
+    return page.get_by_test_id("operation-status")
+
+
+def test_sign_in_asks_for_the_token_once_and_shows_the_role(app: App, page: Page, shot) -> None:
+    page.goto(f"{app.url}/clusters")
+    dialog = page.get_by_role("dialog")
+    expect(dialog).to_contain_text("Sign in")
+    page.get_by_label("Access token").fill("lp-admin-not-a-real-token")
+    page.get_by_role("button", name="Sign in").click()
+    expect(dialog).to_contain_text("not accepted")
+    shot(page, "rejected")
+
+    page.get_by_label("Access token").fill(app.tokens["viewer"])
+    page.get_by_role("button", name="Sign in").click()
+    expect(page.get_by_role("heading", name="Clusters", level=1)).to_be_visible()
+    expect(page.get_by_role("button", name="Role: viewer")).to_be_visible()
+    # A viewer may look but not create.
+    expect(page.get_by_role("button", name="Create cluster").first).to_be_disabled()
+
+    page.reload()
+    expect(page.get_by_role("heading", name="Clusters", level=1)).to_be_visible()
+    expect(page.get_by_role("dialog")).to_have_count(0)
+
+    page.get_by_role("button", name="Role: viewer").click()
+    page.get_by_role("menuitem", name="Sign out").click()
+    expect(page.get_by_label("Access token")).to_be_visible()
+
+
+def test_create_cluster_through_the_wizard_and_watch_the_phases_complete(app: App, signed_in: Page, shot) -> None:
+    page = signed_in
+    name = unique_name("ui-create")
+    choices = fill_wizard(page, app, name)
+    # Compute is decided now and applied by the HyperPod step; the review says so.
+    expect(page.get_by_text("Applied when the HyperPod cluster is created.", exact=True)).to_be_visible()
+    expect(page.get_by_text(choices["instanceType"]).first).to_be_visible()
+    shot(page, "review")
+
+    sent: list[dict] = []
+    page.on("request", lambda r: sent.append(r.post_data_json) if r.method == "POST" and r.url.endswith("/api/clusters") else None)
+    page.get_by_role("button", name="Create cluster").click()
+    expect(page).to_have_url(re.compile(r"/operations/op-[0-9a-z]+$"))
+    # Only fields the request model accepts are sent: the compute choices stay in the UI.
+    assert sent and set(sent[0]) <= {"name", "availabilityZones", "kubernetesVersion", "network"}
+    assert sent[0]["name"] == name and sent[0]["availabilityZones"][0] == choices["zone"]
+    assert len(set(sent[0]["availabilityZones"])) == 2
+
+    steps = page.get_by_role("list", name="Operation phases")
+    expect(steps).to_be_visible()
+    expect(page.locator("[data-status='RUNNING']").first).to_be_visible(timeout=OPERATION_TIMEOUT_MS)
+    shot(page, "running")
+    expect(operation_status(page)).to_have_text("Succeeded", timeout=OPERATION_TIMEOUT_MS)
+    phases = page.locator("[data-phase]")
+    assert phases.count() >= 3
+    for index in range(phases.count()):
+        assert phases.nth(index).get_attribute("data-status") in ("SUCCEEDED", "SKIPPED")
+    expect(page.get_by_text(re.compile(r"took \d+"))).not_to_have_count(0)
+    shot(page, "succeeded")
+
+    page.get_by_role("link", name=name).first.click()
+    expect(page.get_by_role("heading", name=name, level=1)).to_be_visible()
+    for tab in ("Instance groups", "Features", "Storage", "Jobs", "Inference", "Nodes"):
+        expect(page.get_by_role("tab", name=tab)).to_be_visible()
+    page.get_by_role("button", name="Set as active").click()
+    expect(page.get_by_role("link", name=f"Active cluster: {name}")).to_be_visible()
+    shot(page, "cluster")
+
+    page.get_by_role("link", name="Clusters").first.click()
+    row = page.get_by_role("row").filter(has_text=name)
+    expect(row).to_contain_text("Active")
+    expect(row).to_contain_text("Not created")
+    shot(page, "clusters")
+
+    page.get_by_role("link", name="Operations").first.click()
+    expect(page.get_by_role("row").filter(has_text=name)).to_contain_text("Succeeded")
+    shot(page, "operations")
+
+
+def test_invalid_name_is_reported_on_the_field_before_sending(app: App, signed_in: Page, shot) -> None:
+    page = signed_in
+    page.goto(f"{app.url}/clusters/create")
+    page.get_by_label("Cluster name").fill("-starts-with-a-hyphen")
+    page.get_by_role("button", name="Next").click()
+    field = page.get_by_label("Cluster name")
+    expect(field).to_have_attribute("aria-invalid", "true")
+    expect(field).to_have_accessible_description(re.compile("starts and ends with a letter or digit"))
+    expect(page.get_by_role("heading", name="Name the cluster")).to_be_visible()
+
+    page.get_by_label("Cluster name").fill("x" * 64)
+    page.get_by_role("button", name="Next").click()
+    expect(field).to_have_accessible_description(re.compile("at most 63 characters"))
+    shot(page, "name")
+
+
+def test_server_422_is_shown_on_the_field_it_names(app: App, signed_in: Page, shot) -> None:
+    page = signed_in
+    fill_wizard(page, app, unique_name("ui-422"))
+
+    # Play a client whose checks missed the rule: the server's 422 must still land on the field.
+    def tamper(route: Route) -> None:
+        body = json.loads(route.request.post_data or "{}")
+        body["name"] = "not_valid_"
+        route.continue_(post_data=json.dumps(body))
+
+    page.route(re.compile(r".*/api/clusters$"), tamper)
+    page.get_by_role("button", name="Create cluster").click()
+    field = page.get_by_label("Cluster name")
+    expect(field).to_be_visible()
+    expect(field).to_have_attribute("aria-invalid", "true")
+    expect(page.get_by_role("heading", name="Name the cluster")).to_be_visible()
+    # Not one of the client's own messages: this one came from the server.
+    description = field.evaluate(
+        "el => (el.getAttribute('aria-describedby') || '').split(' ').map(id => document.getElementById(id)?.innerText || '').join(' ')"
+    )
+    assert description.strip() and "Enter a cluster name" not in description
+    shot(page, "mapped")
+
+
+def test_noop_answer_shows_no_changes(app: App, signed_in: Page) -> None:
+    page = signed_in
+    name = unique_name("ui-noop")
+    fill_wizard(page, app, name)
+    page.route(
+        re.compile(r".*/api/clusters$"),
+        lambda route: route.fulfill(status=200, content_type="application/json",
+                                    body=json.dumps({"status": "NOOP", "message": "No changes"})),
+    )
+    page.get_by_role("button", name="Create cluster").click()
+    expect(page.get_by_text("No changes", exact=True)).to_be_visible()
+
+
+def test_injected_failure_is_retried_from_the_failed_phase(app: App, signed_in: Page, shot) -> None:
+    page = signed_in
+    armed = app.api("POST", "/sandbox/faults", json={"failNextEksCreate": True})
+    assert armed.status_code == 200, armed.text
+    fill_wizard(page, app, unique_name("ui-retry"))
+    page.get_by_role("button", name="Create cluster").click()
+    expect(operation_status(page)).to_have_text("Failed", timeout=OPERATION_TIMEOUT_MS)
+    failed = page.locator("[data-status='FAILED']")
+    expect(failed).to_have_count(1)
+    failed_phase = failed.get_attribute("data-phase")
+    # The failure is explained above the phases, in the phase's own words.
+    message = failed.locator("xpath=ancestor::li").get_by_role("paragraph").first.inner_text()
+    expect(page.get_by_test_id("operation-failure")).to_contain_text(message)
+    shot(page, "failed")
+
+    page.get_by_role("button", name="Retry from failed phase").click()
+    expect(operation_status(page)).to_have_text("Succeeded", timeout=OPERATION_TIMEOUT_MS)
+    # The phase that failed ran again; the phases before it were not repeated.
+    retried = page.locator(f"[data-phase='{failed_phase}']")
+    expect(retried).to_have_attribute("data-status", "SUCCEEDED")
+    expect(page.get_by_text(re.compile(r"\b2 attempts\b"))).not_to_have_count(0)
+    shot(page, "retried")
+
+
+def test_pages_have_no_serious_accessibility_violations(app: App, signed_in: Page, axe) -> None:
+    page = signed_in
+    found: list[dict] = []
+    page.goto(f"{app.url}/clusters")
+    expect(page.get_by_role("heading", name="Clusters", level=1)).to_be_visible()
+    found += axe(page)
+
+    fill_wizard(page, app, unique_name("ui-axe"))
+    found += axe(page)
+    page.get_by_role("button", name="Create cluster").click()
+    expect(page.get_by_role("list", name="Operation phases")).to_be_visible()
+    found += axe(page)
+    operation = page.url
+
+    page.goto(f"{app.url}/operations")
+    expect(page.get_by_role("heading", name=re.compile("Operations history"))).to_be_visible()
+    found += axe(page)
+
+    page.goto(operation)
+    expect(operation_status(page)).to_have_text("Succeeded", timeout=OPERATION_TIMEOUT_MS)
+    page.get_by_role("link", name=re.compile(r"^ui-axe-")).first.click()
+    expect(page.get_by_role("tab", name="Nodes")).to_be_visible()
+    found += axe(page)
+
+    page.goto(f"{app.url}/clusters/create")
+    page.get_by_role("button", name="Next").click()  # empty name: an error on the field
+    found += axe(page)
+
+    page.context.clear_cookies()
+    page.evaluate("sessionStorage.clear()")
+    assert found == [], json.dumps(found, indent=2)
