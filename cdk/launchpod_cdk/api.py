@@ -8,7 +8,7 @@ is authorized (browsers cannot send headers on a WebSocket, so the token travels
 
 from __future__ import annotations
 
-from aws_cdk import RemovalPolicy
+from aws_cdk import Aws, RemovalPolicy
 from aws_cdk import aws_apigateway as apigw
 from aws_cdk import aws_apigatewayv2 as apigwv2
 from aws_cdk import aws_apigatewayv2_authorizers as authorizers
@@ -135,7 +135,8 @@ class Apis(Construct):
 
     @property
     def rest_url(self) -> str:
-        return self.rest.url  # ends with "/v1/"; app paths start with "api/"
+        """The stage URL without a trailing slash; the app's paths start with /api."""
+        return f"https://{self.rest.rest_api_id}.execute-api.{Aws.REGION}.{Aws.URL_SUFFIX}/{STAGE}"
 
     @property
     def ws_url(self) -> str:

@@ -74,7 +74,8 @@ class McpGateway(Construct):
             memory_size=512,
             timeout=Duration.seconds(29),
             role=role,
-            environment={"LAUNCHPOD_API_URL": rest_url, "LAUNCHPOD_MCP_TRANSPORT": "streamable-http"},
+            # API Gateway ends integrations at 29 s: the gateway's waits must finish before that.
+            environment={"LAUNCHPOD_API_URL": rest_url, "LAUNCHPOD_MCP_MAX_WAIT_SECONDS": "25"},
             tracing=lambda_.Tracing.ACTIVE,
             logging_format=lambda_.LoggingFormat.JSON,
             log_group=log_group,

@@ -37,6 +37,7 @@ WILDCARD_REASONS: dict[str, str] = {
     "eks:DescribeAddonVersions": _NO_RESOURCE_TYPE + " (read-only add-on catalogue)",
     "sagemaker:ListClusters": _NO_RESOURCE_TYPE + " (read-only list)",
     "iam:ListOpenIDConnectProviders": _NO_RESOURCE_TYPE + " (read-only list)",
+    "dynamodb:ListStreams": _NO_RESOURCE_TYPE + " (added by CDK's DynamoEventSource for the stream consumer)",
     "sts:GetCallerIdentity": _NO_RESOURCE_TYPE + "; it also needs no permission at all",
     "xray:PutTraceSegments": _NO_RESOURCE_TYPE + " (X-Ray active tracing, added by CDK)",
     "xray:PutTelemetryRecords": _NO_RESOURCE_TYPE + " (X-Ray active tracing, added by CDK)",

@@ -7,12 +7,15 @@ distribution exists before the Cognito client (its URL is a callback) and before
 
 from __future__ import annotations
 
-from aws_cdk import Annotations, CfnOutput, Stack
+import os
+
+from aws_cdk import Annotations, App, CfnOutput, Environment, Stack
 from constructs import Construct
 from launchpod import registry
 from launchpod.registry import FunctionSpec
 
 from launchpod_cdk.api import Apis
+from launchpod_cdk import nag
 from launchpod_cdk.auth import Auth
 from launchpod_cdk.config import Inputs
 from launchpod_cdk.data import Data
@@ -21,6 +24,22 @@ from launchpod_cdk.functions import Functions
 from launchpod_cdk.gateway import McpGateway
 from launchpod_cdk.web import Web
 from launchpod_cdk.workflows import Workflows
+
+
+# Functions the stack wires by name (routes, stream, rules) -> the handler each is expected to have.
+WIRED_BY_NAME: dict[str, str] = {
+    "api": "launchpod.entrypoints.api.app.handler",
+    "ws-connect": "launchpod.entrypoints.stream.connect.handler",
+    "ws-disconnect": "launchpod.entrypoints.stream.disconnect.handler",
+    "ws-message": "launchpod.entrypoints.stream.message.handler",
+    "operations-stream": "launchpod.entrypoints.stream.operations_stream.handler",
+    "ws-authorizer": "launchpod.entrypoints.stream.authorizer.handler",
+    "events-cluster-state": "launchpod.entrypoints.events.cluster_state.handler",
+    "events-node-health": "launchpod.entrypoints.events.node_health.handler",
+    "events-execution-status": "launchpod.entrypoints.events.execution_status.handler",
+    "events-job-sync": "launchpod.entrypoints.events.job_sync.handler",
+    "events-drift-check": "launchpod.entrypoints.events.drift_check.handler",
+}
 
 
 class LaunchpodStack(Stack):
@@ -95,7 +114,7 @@ class LaunchpodStack(Stack):
 
         config = {
             "region": self.region,
-            "apiUrl": self.apis.rest_url + "api",
+            "apiUrl": self.apis.rest_url + "/api",
             "wsUrl": self.apis.ws_url,
             "mcpUrl": self.gateway.url if self.gateway else None,
             "auth": {
@@ -120,3 +139,17 @@ class LaunchpodStack(Stack):
             outputs["McpUrl"] = self.gateway.url
         for key, value in outputs.items():
             CfnOutput(self, key, value=value)
+
+
+def build(outdir: str | None = None, inputs: Inputs | None = None) -> tuple[App, LaunchpodStack]:
+    app = App(outdir=outdir or os.environ.get("CDK_OUTDIR"))
+    inputs = inputs or Inputs.from_context(app.node)
+    stack = LaunchpodStack(
+        app,
+        app.node.try_get_context("launchpod:stackName") or "Launchpod",
+        inputs=inputs,
+        env=Environment(account=os.environ.get("CDK_DEFAULT_ACCOUNT"), region=os.environ.get("CDK_DEFAULT_REGION")),
+    )
+    nag.enable(app)
+    nag.acknowledge(stack)
+    return app, stack

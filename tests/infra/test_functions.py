@@ -1,0 +1,113 @@
+"""Functions: one role each, only the registry's actions, the same settings everywhere."""
+
+from __future__ import annotations
+
+import pytest
+from launchpod import registry
+from launchpod.runtime.settings import ENV_KEYS
+from launchpod_cdk.iam import WILDCARD_REASONS
+
+pytestmark = pytest.mark.infra
+
+# Actions a role gets from the stack's wiring rather than from the registry's `actions`.
+# (sqs: the stream consumer's on-failure destination, sent to by the function's own role)
+WIRING_PREFIXES = ("dynamodb:", "logs:CreateLogStream", "logs:PutLogEvents", "xray:", "sqs:")
+
+
+def _function(synth, logical: str) -> dict:
+    name = registry.function_name(logical)
+    [fn] = [r for r in synth.of_type("AWS::Lambda::Function").values() if r["Properties"].get("FunctionName") == name]
+    return fn
+
+
+def _role_id(fn: dict) -> str:
+    return fn["Properties"]["Role"]["Fn::GetAtt"][0]
+
+
+def _statements(synth, role_id: str) -> list[dict]:
+    return [
+        s
+        for p in synth.of_type("AWS::IAM::Policy").values()
+        if {"Ref": role_id} in p["Properties"]["Roles"]
+        for s in p["Properties"]["PolicyDocument"]["Statement"]
+    ]
+
+
+def _actions(statement: dict) -> list[str]:
+    a = statement["Action"]
+    return [a] if isinstance(a, str) else a
+
+
+def test_every_registry_function_is_python_312_arm64_traced_with_json_logs(synth):
+    for spec in registry.FUNCTIONS:
+        props = _function(synth, spec.name)["Properties"]
+        assert props["Handler"] == spec.handler
+        assert props["Runtime"] == "python3.12"
+        assert props["Architectures"] == ["arm64"]
+        assert props["TracingConfig"] == {"Mode": "Active"}
+        assert props["LoggingConfig"]["LogFormat"] == "JSON"
+        assert props["MemorySize"] == spec.memory and props["Timeout"] == spec.timeout
+        assert len(props["Layers"]) == 1, "third-party libraries come from the one dependency layer"
+
+
+def test_each_lambda_has_its_own_role(synth):
+    roles = [_role_id(fn) for fn in synth.of_type("AWS::Lambda::Function").values()]
+    assert len(roles) == len(set(roles))
+
+
+def test_each_role_allows_exactly_its_registry_actions_plus_wiring(synth):
+    for spec in registry.FUNCTIONS:
+        granted = {
+            a for s in _statements(synth, _role_id(_function(synth, spec.name))) for a in _actions(s)
+        }
+        expected = set(spec.actions)
+        if spec.starts_workflows:
+            expected.add("states:StartExecution")
+        if spec.kubernetes:
+            expected.add("sts:AssumeRole")
+        extra = {a for a in granted - expected if not a.startswith(WIRING_PREFIXES)}
+        assert extra == set(), f"{spec.name} has actions the registry does not list"
+        assert expected <= granted, f"{spec.name} misses {expected - granted}"
+
+
+def test_no_wildcard_action_and_every_star_resource_has_a_written_reason(synth):
+    # CDK's BucketDeployment handler (deploy-time only) is the one place with action wildcards;
+    # its acknowledgement in launchpod_cdk/nag.py is the written reason.
+    deployment = {k for k in synth.of_type("AWS::IAM::Policy") if k.startswith("CustomCDKBucketDeployment")}
+    unexplained = []
+    for key, policy in synth.of_type("AWS::IAM::Policy").items():
+        if key in deployment:
+            continue
+        for statement in policy["Properties"]["PolicyDocument"]["Statement"]:
+            actions = _actions(statement)
+            unexplained += [(key, a) for a in actions if "*" in a]
+            if statement["Resource"] == "*" or "*" in (statement["Resource"] if isinstance(statement["Resource"], list) else []):
+                unexplained += [(key, a) for a in actions if a not in WILDCARD_REASONS]
+    assert unexplained == []
+
+
+def test_every_function_gets_the_same_settings_and_only_workflow_starters_get_workflows(synth):
+    allowed = set(ENV_KEYS.values()) | {"POWERTOOLS_SERVICE_NAME", "POWERTOOLS_METRICS_NAMESPACE", "POWERTOOLS_LOG_LEVEL"}
+    key_sets = set()
+    for spec in registry.FUNCTIONS:
+        env = _function(synth, spec.name)["Properties"]["Environment"]["Variables"]
+        assert set(env) <= allowed
+        assert ("LAUNCHPOD_WORKFLOWS" in env) == spec.starts_workflows
+        key_sets.add(frozenset(set(env) - {"LAUNCHPOD_WORKFLOWS"}))
+        assert env["LAUNCHPOD_KUBE_ROLE_ARN"] == {"Fn::GetAtt": [_kube_role(synth), "Arn"]}
+    assert len(key_sets) == 1
+
+
+def _kube_role(synth) -> str:
+    [key] = [k for k, r in synth.of_type("AWS::IAM::Role").items() if r["Properties"].get("RoleName") == "launchpod-kube-access"]
+    return key
+
+
+def test_only_kubernetes_functions_may_assume_the_kube_access_role(synth):
+    trust = synth.resources[_kube_role(synth)]["Properties"]["AssumeRolePolicyDocument"]["Statement"]
+    principals = {p["Fn::GetAtt"][0] for s in trust for p in s["Principal"]["AWS"]}
+    expected = {_role_id(_function(synth, s.name)) for s in registry.FUNCTIONS if s.kubernetes}
+    assert principals == expected
+    for spec in registry.FUNCTIONS:
+        assumes = any("sts:AssumeRole" in _actions(s) for s in _statements(synth, _role_id(_function(synth, spec.name))))
+        assert assumes == spec.kubernetes

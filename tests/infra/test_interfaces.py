@@ -1,0 +1,120 @@
+"""Interfaces: REST and WebSocket APIs, the MCP gateway, Cognito, the web distribution."""
+
+from __future__ import annotations
+
+import pytest
+from aws_cdk.assertions import Match, Template
+
+pytestmark = pytest.mark.infra
+
+PUBLIC = {"health", "openapi.json", "docs"}
+
+
+@pytest.fixture(scope="module")
+def template(synth) -> Template:
+    return Template.from_json(synth.template)
+
+
+def _path_of(synth, resource_id: str) -> str:
+    parts = []
+    while resource_id in synth.resources:
+        props = synth.resources[resource_id]["Properties"]
+        parts.insert(0, props["PathPart"])
+        parent = props["ParentId"]
+        resource_id = parent.get("Ref", "") if isinstance(parent, dict) and "Ref" in parent else ""
+    return "/" + "/".join(parts)
+
+
+def _routes(synth, protocol: str) -> list[dict]:
+    apis = {k for k, a in synth.of_type("AWS::ApiGatewayV2::Api").items() if a["Properties"]["ProtocolType"] == protocol}
+    return [r for r in synth.of_type("AWS::ApiGatewayV2::Route").values() if r["Properties"]["ApiId"]["Ref"] in apis]
+
+
+def test_rest_api_sends_everything_under_api_through_the_cognito_authorizer_but_public_reads(synth):
+    methods = {}
+    for method in synth.of_type("AWS::ApiGateway::Method").values():
+        props = method["Properties"]
+        if props["HttpMethod"] == "OPTIONS":
+            continue
+        methods[(props["HttpMethod"], _path_of(synth, props["ResourceId"]["Ref"]))] = props["AuthorizationType"]
+    assert methods == {
+        ("ANY", "/api/{proxy+}"): "COGNITO_USER_POOLS",
+        **{("GET", f"/api/{p}"): "NONE" for p in PUBLIC},
+    }
+
+
+def test_rest_stage_traces_and_writes_access_logs(template):
+    template.has_resource_properties(
+        "AWS::ApiGateway::Stage",
+        {"TracingEnabled": True, "AccessLogSetting": Match.object_like({"DestinationArn": Match.any_value()})},
+    )
+
+
+def test_websocket_routes_reach_their_functions_and_connect_is_authorized(synth):
+    integrations = synth.of_type("AWS::ApiGatewayV2::Integration")
+    functions = synth.of_type("AWS::Lambda::Function")
+    routes = {}
+    for route in _routes(synth, "WEBSOCKET"):
+        props = route["Properties"]
+        integration = integrations[props["Target"]["Fn::Join"][1][1]["Ref"]]
+        uri = str(integration["Properties"]["IntegrationUri"])
+        [fn] = [f["Properties"]["FunctionName"] for k, f in functions.items() if k in uri]
+        routes[props["RouteKey"]] = (fn, props.get("AuthorizationType", "NONE"))
+    assert routes == {
+        "$connect": ("launchpod-ws-connect", "CUSTOM"),
+        "$disconnect": ("launchpod-ws-disconnect", "NONE"),
+        "$default": ("launchpod-ws-message", "NONE"),
+    }
+    [authorizer] = [a for a in synth.of_type("AWS::ApiGatewayV2::Authorizer").values() if a["Properties"]["AuthorizerType"] == "REQUEST"]
+    assert authorizer["Properties"]["IdentitySource"] == ["route.request.querystring.token"]
+
+
+def test_cognito_has_viewer_operator_admin_groups_and_requires_mfa(synth, template):
+    groups = {g["Properties"]["GroupName"] for g in synth.of_type("AWS::Cognito::UserPoolGroup").values()}
+    assert groups == {"viewer", "operator", "admin"}
+    template.has_resource_properties(
+        "AWS::Cognito::UserPool",
+        {"MfaConfiguration": "ON", "AdminCreateUserConfig": {"AllowAdminCreateUserOnly": True}},
+    )
+    template.has_resource_properties("AWS::Cognito::UserPoolUserToGroupAttachment", {"GroupName": "admin"})
+
+
+def test_mcp_gateway_is_an_arm64_image_behind_a_jwt_checked_http_api(synth, template):
+    template.has_resource_properties(
+        "AWS::Lambda::Function",
+        {"PackageType": "Image", "Architectures": ["arm64"], "FunctionName": "launchpod-mcp-gateway"},
+    )
+    template.has_resource_properties("AWS::ApiGatewayV2::Authorizer", {"AuthorizerType": "JWT"})
+    http_routes = [r["Properties"] for r in _routes(synth, "HTTP")]
+    assert http_routes and all(r["AuthorizationType"] == "JWT" for r in http_routes)
+
+
+def test_web_is_served_by_cloudfront_through_origin_access_control_with_security_headers(synth, template):
+    template.resource_count_is("AWS::CloudFront::OriginAccessControl", 1)
+    template.has_resource_properties(
+        "AWS::CloudFront::ResponseHeadersPolicy",
+        {
+            "ResponseHeadersPolicyConfig": Match.object_like(
+                {
+                    "SecurityHeadersConfig": Match.object_like(
+                        {
+                            "ContentSecurityPolicy": Match.any_value(),
+                            "StrictTransportSecurity": Match.any_value(),
+                            "FrameOptions": {"FrameOption": "DENY", "Override": True},
+                        }
+                    )
+                }
+            )
+        },
+    )
+    template.has_resource_properties(
+        "AWS::CloudFront::Distribution",
+        {
+            "DistributionConfig": Match.object_like(
+                {"DefaultCacheBehavior": Match.object_like({"ViewerProtocolPolicy": "redirect-to-https"})}
+            )
+        },
+    )
+    # the app and config.json (two sources: the build and the generated file)
+    [deployment] = synth.of_type("Custom::CDKBucketDeployment").values()
+    assert len(deployment["Properties"]["SourceBucketNames"]) == 2
