@@ -46,7 +46,7 @@ def test_every_documented_rest_operation_is_a_tool_and_no_tool_is_undocumented(s
     offered = {
         name: (t.meta["launchpod/rest"]["method"], t.meta["launchpod/rest"]["path"])
         for name, t in TOOLS.items()
-    }  # type: ignore[index]
+    }
     assert offered == documented
 
 
