@@ -1,0 +1,73 @@
+"""Benchmark: create-control-plane in the sandbox, against its simulated critical path.
+
+The critical path is what AWS itself makes you wait for: EKS CreateCluster to ACTIVE (600
+simulated seconds in the sandbox) plus the slowest core add-on to ACTIVE (60 simulated
+seconds). At a time scale s, that is (600 + 60) * s real seconds. The ratio wall / critical path
+says how much Launchpod's own orchestration (Lambda calls, polls, records) adds on top; the
+number of state transitions says how chatty the workflow is.
+
+    .venv/bin/python bench/create_control_plane.py [--time-scale 0.02] [--runs 3]
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import boto3
+import httpx
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from sandbox.runtime import Sandbox, free_port  # noqa: E402
+
+EKS_SIM_SECONDS = 600
+ADDON_SIM_SECONDS = 60
+
+
+def run_once(box: Sandbox, client: httpx.Client, name: str) -> tuple[float, int, str]:
+    started = time.monotonic()
+    response = client.post("/api/clusters", json={"name": name, "availabilityZones": ["us-east-1a", "us-east-1b"]})
+    response.raise_for_status()
+    op_id = response.json()["operation"]["id"]
+    while True:
+        view = client.get(f"/api/operations/{op_id}").json()
+        if view["status"] in ("SUCCEEDED", "FAILED", "CANCELLED"):
+            break
+        time.sleep(0.02)
+    wall = time.monotonic() - started
+    sfn = boto3.client("stepfunctions", region_name="us-east-1")
+    arn = box.provisioned.state_machines["create-control-plane"].replace(":stateMachine:", ":execution:")
+    events = sfn.get_execution_history(executionArn=f"{arn}:{op_id}", maxResults=1000)["events"]
+    transitions = sum(1 for e in events if e["type"].endswith("StateEntered"))
+    return wall, transitions, view["status"]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--time-scale", type=float, default=0.02)
+    parser.add_argument("--runs", type=int, default=3)
+    args = parser.parse_args()
+    box = Sandbox(time_scale=args.time_scale, port=free_port()).start()
+    critical = (EKS_SIM_SECONDS + ADDON_SIM_SECONDS) * args.time_scale
+    headers = {"Authorization": f"Bearer {box.tokens.token_for('admin')}"}
+    rows = []
+    with httpx.Client(base_url=box.url, headers=headers, timeout=60) as client:
+        for i in range(args.runs):
+            wall, transitions, status = run_once(box, client, f"bench-{i}")
+            rows.append((wall, transitions))
+            print(f"run {i}: {status} wall {wall:6.2f} s  critical path {critical:6.2f} s  "
+                  f"ratio {wall / critical:5.2f}  state transitions {transitions}")
+    box.stop()
+    walls = [w for w, _ in rows]
+    print(f"time scale {args.time_scale}: median wall {statistics.median(walls):.2f} s over a simulated "
+          f"critical path of {critical:.2f} s -> ratio {statistics.median(walls) / critical:.2f}; "
+          f"state transitions per run {rows[0][1]}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
