@@ -22,7 +22,7 @@ import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from sandbox.runtime import Sandbox, free_port  # noqa: E402
+from sandbox.runtime import Sandbox, free_port
 
 EKS_SIM_SECONDS = 600
 ADDON_SIM_SECONDS = 60
@@ -30,7 +30,9 @@ ADDON_SIM_SECONDS = 60
 
 def run_once(box: Sandbox, client: httpx.Client, name: str) -> tuple[float, int, str]:
     started = time.monotonic()
-    response = client.post("/api/clusters", json={"name": name, "availabilityZones": ["us-east-1a", "us-east-1b"]})
+    response = client.post(
+        "/api/clusters", json={"name": name, "availabilityZones": ["us-east-1a", "us-east-1b"]}
+    )
     response.raise_for_status()
     op_id = response.json()["operation"]["id"]
     while True:
@@ -59,13 +61,17 @@ def main() -> int:
         for i in range(args.runs):
             wall, transitions, status = run_once(box, client, f"bench-{i}")
             rows.append((wall, transitions))
-            print(f"run {i}: {status} wall {wall:6.2f} s  critical path {critical:6.2f} s  "
-                  f"ratio {wall / critical:5.2f}  state transitions {transitions}")
+            print(
+                f"run {i}: {status} wall {wall:6.2f} s  critical path {critical:6.2f} s  "
+                f"ratio {wall / critical:5.2f}  state transitions {transitions}"
+            )
     box.stop()
     walls = [w for w, _ in rows]
-    print(f"time scale {args.time_scale}: median wall {statistics.median(walls):.2f} s over a simulated "
-          f"critical path of {critical:.2f} s -> ratio {statistics.median(walls) / critical:.2f}; "
-          f"state transitions per run {rows[0][1]}")
+    print(
+        f"time scale {args.time_scale}: median wall {statistics.median(walls):.2f} s over a simulated "
+        f"critical path of {critical:.2f} s -> ratio {statistics.median(walls) / critical:.2f}; "
+        f"state transitions per run {rows[0][1]}"
+    )
     return 0
 
 

@@ -13,7 +13,9 @@ from sandbox.auth import bearer_token
 
 
 def _error(status: int, code: str, message: str) -> JSONResponse:
-    return JSONResponse({"code": code, "message": message, "details": [], "requestId": None}, status_code=status)
+    return JSONResponse(
+        {"code": code, "message": message, "details": [], "requestId": None}, status_code=status
+    )
 
 
 def control_routes(sandbox: Any) -> list[Route]:
@@ -33,10 +35,18 @@ def control_routes(sandbox: Any) -> list[Route]:
             try:
                 body = await request.json()
             except ValueError:
-                return _error(422, "VALIDATION_FAILED", "Send JSON such as {\"failNextEksCreate\": true}.")
-            if not isinstance(body, dict) or not set(body) <= {"failNextEksCreate", "message", "throttle", "clear"}:
-                return _error(422, "VALIDATION_FAILED",
-                              "Known fields: failNextEksCreate (bool), message (str), throttle (0..1), clear (bool).")
+                return _error(422, "VALIDATION_FAILED", 'Send JSON such as {"failNextEksCreate": true}.')
+            if not isinstance(body, dict) or not set(body) <= {
+                "failNextEksCreate",
+                "message",
+                "throttle",
+                "clear",
+            }:
+                return _error(
+                    422,
+                    "VALIDATION_FAILED",
+                    "Known fields: failNextEksCreate (bool), message (str), throttle (0..1), clear (bool).",
+                )
             if body.get("clear"):
                 sandbox.faults.clear()
             if body.get("failNextEksCreate"):

@@ -11,7 +11,6 @@ from dataclasses import dataclass
 from typing import Any
 
 import boto3
-
 from launchpod import registry
 from launchpod.runtime.settings import ENV_KEYS
 
@@ -21,7 +20,9 @@ PREFIX = "launchpod"
 
 _LAMBDA_TRUST = {
     "Version": "2012-10-17",
-    "Statement": [{"Effect": "Allow", "Principal": {"Service": "lambda.amazonaws.com"}, "Action": "sts:AssumeRole"}],
+    "Statement": [
+        {"Effect": "Allow", "Principal": {"Service": "lambda.amazonaws.com"}, "Action": "sts:AssumeRole"}
+    ],
 }
 
 
@@ -46,7 +47,9 @@ def _create_table(ddb: Any, spec: registry.TableSpec) -> str:
         schema = [{"AttributeName": pk, "KeyType": "HASH"}] + (
             [{"AttributeName": sk, "KeyType": "RANGE"}] if sk else []
         )
-        indexes.append({"IndexName": index_name, "KeySchema": schema, "Projection": {"ProjectionType": "ALL"}})
+        indexes.append(
+            {"IndexName": index_name, "KeySchema": schema, "Projection": {"ProjectionType": "ALL"}}
+        )
     kwargs: dict[str, Any] = {
         "TableName": table_name(spec.key),
         "KeySchema": [{"AttributeName": n, "KeyType": t} for n, t in keys],
@@ -75,16 +78,23 @@ def provision(extra_env: dict[str, str] | None = None) -> Provisioned:
     lam, sfn = session.client("lambda"), session.client("stepfunctions")
 
     streams = {spec.key: _create_table(ddb, spec) for spec in registry.TABLES}
-    lambda_role = iam.create_role(RoleName=f"{PREFIX}-lambda", AssumeRolePolicyDocument=json.dumps(_LAMBDA_TRUST))
+    lambda_role = iam.create_role(
+        RoleName=f"{PREFIX}-lambda", AssumeRolePolicyDocument=json.dumps(_LAMBDA_TRUST)
+    )
     kube_trust = {
         "Version": "2012-10-17",
-        "Statement": [{"Effect": "Allow", "Principal": {"AWS": lambda_role["Role"]["Arn"]}, "Action": "sts:AssumeRole"}],
+        "Statement": [
+            {"Effect": "Allow", "Principal": {"AWS": lambda_role["Role"]["Arn"]}, "Action": "sts:AssumeRole"}
+        ],
     }
-    kube_role = iam.create_role(RoleName=f"{PREFIX}-kube-access", AssumeRolePolicyDocument=json.dumps(kube_trust))
+    kube_role = iam.create_role(
+        RoleName=f"{PREFIX}-kube-access", AssumeRolePolicyDocument=json.dumps(kube_trust)
+    )
     kube_role_arn = kube_role["Role"]["Arn"]
 
     machines = {
-        m.name: f"arn:aws:states:{REGION}:{ACCOUNT}:stateMachine:{PREFIX}-{m.name}" for m in registry.STATE_MACHINES
+        m.name: f"arn:aws:states:{REGION}:{ACCOUNT}:stateMachine:{PREFIX}-{m.name}"
+        for m in registry.STATE_MACHINES
     }
     environment = {
         ENV_KEYS["region"]: REGION,
@@ -127,8 +137,16 @@ def provision(extra_env: dict[str, str] | None = None) -> Provisioned:
     sfn_role = iam.create_role(
         RoleName=f"{PREFIX}-states",
         AssumeRolePolicyDocument=json.dumps(
-            {"Version": "2012-10-17", "Statement": [{"Effect": "Allow", "Principal": {"Service": "states.amazonaws.com"},
-                                                      "Action": "sts:AssumeRole"}]}
+            {
+                "Version": "2012-10-17",
+                "Statement": [
+                    {
+                        "Effect": "Allow",
+                        "Principal": {"Service": "states.amazonaws.com"},
+                        "Action": "sts:AssumeRole",
+                    }
+                ],
+            }
         ),
     )
     for machine in registry.STATE_MACHINES:
@@ -136,6 +154,9 @@ def provision(extra_env: dict[str, str] | None = None) -> Provisioned:
         for key, value in registry.substitutions(machine, arns).items():
             definition = definition.replace("${" + key + "}", value)
         sfn.create_state_machine(
-            name=f"{PREFIX}-{machine.name}", definition=definition, roleArn=sfn_role["Role"]["Arn"], type="STANDARD"
+            name=f"{PREFIX}-{machine.name}",
+            definition=definition,
+            roleArn=sfn_role["Role"]["Arn"],
+            type="STANDARD",
         )
     return Provisioned(environment, machines, functions, kube_role_arn)

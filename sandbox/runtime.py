@@ -61,10 +61,10 @@ class Sandbox:
             os.environ[key] = value
         os.environ.pop("AWS_PROFILE", None)
 
+        from launchpod.runtime.settings import settings
         from moto import mock_aws
         from moto.server import ThreadedMotoServer
 
-        from launchpod.runtime.settings import settings
         from sandbox import aws
         from sandbox.auth import SandboxTokens
         from sandbox.kube import KubeFleet
@@ -75,7 +75,10 @@ class Sandbox:
             # The interpreter logs every Catch as an error; the operation record already says it better.
             logging.getLogger("moto.stepfunctions").setLevel(logging.CRITICAL)
         self._mock = mock_aws(
-            config={"stepfunctions": {"execute_state_machine": True}, "iam": {"load_aws_managed_policies": True}}
+            config={
+                "stepfunctions": {"execute_state_machine": True},
+                "iam": {"load_aws_managed_policies": True},
+            }
         )
         self._mock.start()
         self.fleet = KubeFleet()
@@ -102,7 +105,9 @@ class Sandbox:
         )
         payload = json.loads(out["Payload"].read() or b"null")
         if out.get("FunctionError"):
-            raise RuntimeError(f"{function_name} failed: {payload.get('errorType')}: {payload.get('errorMessage')}")
+            raise RuntimeError(
+                f"{function_name} failed: {payload.get('errorType')}: {payload.get('errorMessage')}"
+            )
         return payload if isinstance(payload, dict) else {"statusCode": 200, "body": json.dumps(payload)}
 
     # ------------------------------------------------------------------ HTTP
@@ -165,6 +170,8 @@ class Sandbox:
         ]
         for role, token in self.tokens.as_dict().items():
             lines.append(f"  {role:<9}{token}")
-        lines.append(f"Faults: POST {self.url}/api/sandbox/faults "
-                     '{"failNextEksCreate": true} or {"throttle": 0.2} (admin token)')
+        lines.append(
+            f"Faults: POST {self.url}/api/sandbox/faults "
+            '{"failNextEksCreate": true} or {"throttle": 0.2} (admin token)'
+        )
         return "\n".join(lines)

@@ -5,16 +5,19 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from moto import mock_aws
-
 from launchpod import registry
 from launchpod.runtime.settings import settings
+from moto import mock_aws
 
 
 @pytest.fixture
 def aws(monkeypatch) -> Iterator[None]:
-    for key, value in {"AWS_ACCESS_KEY_ID": "testing", "AWS_SECRET_ACCESS_KEY": "testing",
-                       "AWS_DEFAULT_REGION": "us-east-1", "AWS_REGION": "us-east-1"}.items():
+    for key, value in {
+        "AWS_ACCESS_KEY_ID": "testing",
+        "AWS_SECRET_ACCESS_KEY": "testing",
+        "AWS_DEFAULT_REGION": "us-east-1",
+        "AWS_REGION": "us-east-1",
+    }.items():
         monkeypatch.setenv(key, value)
     monkeypatch.delenv("LAUNCHPOD_AWS_ENDPOINT_URL", raising=False)
     settings.cache_clear()
@@ -25,13 +28,11 @@ def aws(monkeypatch) -> Iterator[None]:
 
 @pytest.fixture
 def tables(aws) -> dict[str, str]:
-    from sandbox.provision import _create_table, table_name
-
     import boto3
+
+    from sandbox.provision import _create_table, table_name
 
     ddb = boto3.client("dynamodb", region_name="us-east-1")
     for spec in registry.TABLES:
         _create_table(ddb, spec)
     return {spec.key: table_name(spec.key) for spec in registry.TABLES}
-
-

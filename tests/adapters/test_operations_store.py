@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-
 from launchpod.adapters.store.operations import DynamoOperations
 from launchpod.contracts.clusters import CreateClusterRequest
 from launchpod.contracts.common import Role
@@ -38,7 +37,9 @@ def test_phases_record_status_times_attempts_and_errors(tables):
     store.phase_started(op.id, "Network", fresh=True)
     store.phase_succeeded(op.id, "Network", "vpc-1", {"vpcId": "vpc-1"})
     store.phase_started(op.id, "ClusterRole", fresh=True)
-    store.phase_failed(op.id, "ClusterRole", error="Throttling", message="Retrying: slow down", terminal=False)
+    store.phase_failed(
+        op.id, "ClusterRole", error="Throttling", message="Retrying: slow down", terminal=False
+    )
     store.phase_started(op.id, "ClusterRole", fresh=True)
     view = store.get(op.id)
     network, role = view.phases[0], view.phases[1]

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import pytest
-from pydantic import ValidationError
-
 from launchpod.contracts.clusters import CreateClusterRequest, NetworkRequest
 from launchpod.contracts.common import Role
+from pydantic import ValidationError
 
 ZONES = ["us-east-1a", "us-east-1b"]
 

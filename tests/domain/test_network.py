@@ -7,7 +7,6 @@ import ipaddress
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
 from launchpod.domain.clusters.control_plane import network_plan
 from launchpod.domain.errors import PermanentError
 from launchpod.domain.network import plan_subnets

@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-
 from launchpod.contracts.clusters import CreateClusterRequest
 from launchpod.contracts.common import Role
 from launchpod.contracts.operations import OperationStatus, OperationView, PhaseStatus
@@ -50,7 +49,9 @@ class MemoryStore:
         self.ops[operation.id] = operation
         self.locks[operation.target] = operation.id
 
-    def finish(self, operation_id: str, status: OperationStatus, *, error: str | None, message: str | None) -> None:
+    def finish(
+        self, operation_id: str, status: OperationStatus, *, error: str | None, message: str | None
+    ) -> None:
         op = self.ops[operation_id]
         self.ops[operation_id] = op.model_copy(update={"status": status, "error": error, "message": message})
         self.locks.pop(op.target, None)
@@ -74,7 +75,9 @@ class MemoryRunner:
 
 def _plan(name: str = "c1", version: str = "1.32") -> ops.WorkflowPlan:
     return control_plane.plan(
-        CreateClusterRequest(name=name, availabilityZones=["us-east-1a", "us-east-1b"], kubernetesVersion=version)
+        CreateClusterRequest(
+            name=name, availabilityZones=["us-east-1a", "us-east-1b"], kubernetesVersion=version
+        )
     )
 
 
@@ -82,7 +85,7 @@ def test_submit_records_the_operation_before_starting_its_workflow():
     store, runner = MemoryStore(), MemoryRunner()
     operation, created = ops.submit(store, runner, _plan(), ADMIN)
     assert created and operation.status == OperationStatus.PENDING
-    assert [p.name for p in operation.phases][0] == "Network"
+    assert operation.phases[0].name == "Network"
     assert runner.started[0][:2] == ("create-control-plane", operation.id)
     assert store.execution_of(operation.id) == f"arn:exec:{operation.id}"
 

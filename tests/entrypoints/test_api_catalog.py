@@ -8,7 +8,6 @@ import sys
 from types import SimpleNamespace
 
 import pytest
-
 from launchpod.contracts.catalog_ops import CATALOG
 from launchpod.entrypoints.api.app import app, handler
 
@@ -43,15 +42,29 @@ def test_nothing_is_served_that_the_catalog_does_not_know():
 
 def _event(method: str, path: str, claims: dict | None) -> dict:
     return {
-        "resource": "/{proxy+}", "path": path, "httpMethod": method, "headers": {}, "multiValueHeaders": {},
-        "queryStringParameters": None, "multiValueQueryStringParameters": None, "pathParameters": None,
-        "body": None, "isBase64Encoded": False,
+        "resource": "/{proxy+}",
+        "path": path,
+        "httpMethod": method,
+        "headers": {},
+        "multiValueHeaders": {},
+        "queryStringParameters": None,
+        "multiValueQueryStringParameters": None,
+        "pathParameters": None,
+        "body": None,
+        "isBase64Encoded": False,
         "requestContext": {"requestId": "t-1", "authorizer": {"claims": claims} if claims else None},
     }
 
 
-_CTX = SimpleNamespace(function_name="api", memory_limit_in_mb=128, invoked_function_arn="arn", aws_request_id="1",
-                       function_version="1", log_group_name="g", log_stream_name="s")
+_CTX = SimpleNamespace(
+    function_name="api",
+    memory_limit_in_mb=128,
+    invoked_function_arn="arn",
+    aws_request_id="1",
+    function_version="1",
+    log_group_name="g",
+    log_stream_name="s",
+)
 
 
 @pytest.mark.parametrize("entry", [e for e in CATALOG if e.role], ids=lambda e: e.id)
@@ -62,7 +75,9 @@ def test_every_route_but_health_needs_a_token(entry):
     assert json.loads(response["body"])["code"] == "UNAUTHORIZED"
 
 
-@pytest.mark.parametrize("entry", [e for e in CATALOG if e.role and e.role.value != "viewer"], ids=lambda e: e.id)
+@pytest.mark.parametrize(
+    "entry", [e for e in CATALOG if e.role and e.role.value != "viewer"], ids=lambda e: e.id
+)
 def test_a_viewer_is_refused_every_mutation(entry):
     path = entry.path.replace("{name}", "c1").replace("{operationId}", "op-0000000000")
     claims = {"cognito:username": "v", "cognito:groups": "[viewer]"}
@@ -77,7 +92,9 @@ def test_unknown_routes_answer_the_error_envelope():
 
 
 def test_layers_are_kept():
-    result = subprocess.run([sys.executable, "-m", "importlinter.cli", "lint-imports"], capture_output=True, text=True)
+    result = subprocess.run(
+        [sys.executable, "-m", "importlinter.cli", "lint-imports"], capture_output=True, text=True
+    )
     if result.returncode != 0 and "No module named" in result.stderr:
         result = subprocess.run(["lint-imports"], capture_output=True, text=True)
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-2000:]

@@ -63,9 +63,23 @@ def sandbox() -> Iterator[RunningSandbox]:
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
     with log.open("w") as out:
         process = subprocess.Popen(
-            [sys.executable, "-m", "launchpod.cli", "sandbox", "--port", str(port), "--time-scale", TIME_SCALE,
-             "--tokens-file", str(tokens_file)],
-            cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True,
+            [
+                sys.executable,
+                "-m",
+                "launchpod.cli",
+                "sandbox",
+                "--port",
+                str(port),
+                "--time-scale",
+                TIME_SCALE,
+                "--tokens-file",
+                str(tokens_file),
+            ],
+            cwd=ROOT,
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
         )
     deadline = time.monotonic() + 90
     while not tokens_file.exists():
@@ -75,8 +89,10 @@ def sandbox() -> Iterator[RunningSandbox]:
         time.sleep(0.1)
     info = json.loads(tokens_file.read_text())
     running = RunningSandbox(
-        url=info["url"], aws_url=info["awsUrl"],
-        tokens={k: info[k] for k in ("admin", "operator", "viewer")}, log=log,
+        url=info["url"],
+        aws_url=info["awsUrl"],
+        tokens={k: info[k] for k in ("admin", "operator", "viewer")},
+        log=log,
     )
     try:
         yield running

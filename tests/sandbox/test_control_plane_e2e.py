@@ -19,8 +19,13 @@ def _create(sandbox, name: str, role: str = "admin", **extra):
 
 
 def _aws(sandbox, service: str):
-    return boto3.client(service, endpoint_url=sandbox.aws_url, region_name="us-east-1",
-                        aws_access_key_id="testing", aws_secret_access_key="testing")
+    return boto3.client(
+        service,
+        endpoint_url=sandbox.aws_url,
+        region_name="us-east-1",
+        aws_access_key_id="testing",
+        aws_secret_access_key="testing",
+    )
 
 
 def test_create_cluster_reaches_succeeded_with_every_phase_and_an_active_cluster(sandbox):
@@ -34,8 +39,16 @@ def test_create_cluster_reaches_succeeded_with_every_phase_and_an_active_cluster
 
     assert final["status"] == "SUCCEEDED", final
     names = [p["name"] for p in final["phases"]]
-    assert names == ["Network", "ClusterRole", "CreateCluster", "WaitActive", "OidcProvider", "AccessEntry",
-                     "CoreAddons", "VerifyAccess"]
+    assert names == [
+        "Network",
+        "ClusterRole",
+        "CreateCluster",
+        "WaitActive",
+        "OidcProvider",
+        "AccessEntry",
+        "CoreAddons",
+        "VerifyAccess",
+    ]
     for phase in final["phases"]:
         assert phase["status"] == "SUCCEEDED", phase
         assert phase["startedAt"] and phase["endedAt"] and phase["attempts"] >= 1 and phase["message"]
@@ -44,14 +57,19 @@ def test_create_cluster_reaches_succeeded_with_every_phase_and_an_active_cluster
     assert cluster["status"] == "ACTIVE"
     assert cluster["accessConfig"]["authenticationMode"] == "API_AND_CONFIG_MAP"
     assert sorted(eks.list_addons(clusterName="e2e-happy")["addons"]) == [
-        "coredns", "eks-pod-identity-agent", "kube-proxy", "vpc-cni"]
+        "coredns",
+        "eks-pod-identity-agent",
+        "kube-proxy",
+        "vpc-cni",
+    ]
     for addon in eks.list_addons(clusterName="e2e-happy")["addons"]:
         assert eks.describe_addon(clusterName="e2e-happy", addonName=addon)["addon"]["status"] == "ACTIVE"
     entries = eks.list_access_entries(clusterName="e2e-happy")["accessEntries"]
     kube_role = next(e for e in entries if e.endswith("role/launchpod-kube-access"))
     policies = eks.list_associated_access_policies(clusterName="e2e-happy", principalArn=kube_role)
     assert [p["policyArn"].rsplit("/", 1)[-1] for p in policies["associatedAccessPolicies"]] == [
-        "AmazonEKSClusterAdminPolicy"]
+        "AmazonEKSClusterAdminPolicy"
+    ]
     with sandbox.client("viewer") as c:
         view = c.get("/api/clusters/e2e-happy").json()
     assert view["eks"]["status"] == "ACTIVE" and view["eks"]["addons"]["vpc-cni"] == "ACTIVE"
@@ -82,7 +100,9 @@ def test_idempotency_key_returns_the_first_operation(sandbox):
         body = {"name": "e2e-idem", "availabilityZones": ZONES}
         first = c.post("/api/clusters", json=body, headers={"Idempotency-Key": "k-1"})
         replay = c.post("/api/clusters", json=body, headers={"Idempotency-Key": "k-1"})
-        reused = c.post("/api/clusters", json={**body, "kubernetesVersion": "1.31"}, headers={"Idempotency-Key": "k-1"})
+        reused = c.post(
+            "/api/clusters", json={**body, "kubernetesVersion": "1.31"}, headers={"Idempotency-Key": "k-1"}
+        )
     assert first.status_code == replay.status_code == 202
     assert replay.json()["operation"]["id"] == first.json()["operation"]["id"]
     assert reused.status_code == 422 and reused.json()["details"][0]["field"] == "header.Idempotency-Key"
@@ -118,8 +138,11 @@ def test_injected_eks_failure_fails_with_its_message_and_retry_succeeds_with_one
     ("body", "field", "words"),
     [
         ({"name": "bad_name", "availabilityZones": ZONES}, "body.name", "no underscores"),
-        ({"name": "good-name", "availabilityZones": ["us-east-1a", "us-east-1q"]}, "body.availabilityZones.1",
-         "not an availability zone"),
+        (
+            {"name": "good-name", "availabilityZones": ["us-east-1a", "us-east-1q"]},
+            "body.availabilityZones.1",
+            "not an availability zone",
+        ),
         ({"name": "good-name", "availabilityZones": ["us-east-1a"]}, "body.availabilityZones", "at least 2"),
         ({"name": "good-name", "availabilityZones": ZONES, "color": "red"}, "body.color", "not a field"),
     ],
@@ -172,9 +195,10 @@ def test_websocket_refuses_a_connection_without_token(sandbox):
     from websockets.exceptions import InvalidStatus
     from websockets.sync.client import connect
 
-    with pytest.raises((InvalidStatus, OSError, Exception)), connect(
-        sandbox.url.replace("http://", "ws://") + "/ws"
-    ) as ws:
+    with (
+        pytest.raises((InvalidStatus, OSError, Exception)),
+        connect(sandbox.url.replace("http://", "ws://") + "/ws") as ws,
+    ):
         ws.recv(timeout=5)
 
 

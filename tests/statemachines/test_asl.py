@@ -11,18 +11,24 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from launchpod import registry
 
 MACHINES = registry.STATE_MACHINES
 FAKE_ARN = "arn:aws:lambda:us-east-1:123456789012:function:launchpod-{}"
-RETRYABLE = {"RetryableError", "Lambda.ServiceException", "Lambda.AWSLambdaException",
-             "Lambda.SdkClientException", "Lambda.TooManyRequestsException"}
+RETRYABLE = {
+    "RetryableError",
+    "Lambda.ServiceException",
+    "Lambda.AWSLambdaException",
+    "Lambda.SdkClientException",
+    "Lambda.TooManyRequestsException",
+}
 
 
 def _filled(machine: registry.StateMachineSpec) -> str:
     text = machine.path.read_text()
-    for key, value in registry.substitutions(machine, {f: FAKE_ARN.format(f) for f in machine.functions}).items():
+    for key, value in registry.substitutions(
+        machine, {f: FAKE_ARN.format(f) for f in machine.functions}
+    ).items():
         text = text.replace("${" + key + "}", value)
     return text
 
@@ -52,7 +58,7 @@ def test_every_task_retries_retryable_errors_and_records_failures(machine):
     definition = json.loads(_filled(machine))
     for name, task in _tasks(definition).items():
         retried = {e for r in task.get("Retry", []) for e in r["ErrorEquals"]}
-        assert RETRYABLE <= retried, name
+        assert retried >= RETRYABLE, name
         assert "PermanentError" not in retried, name
         if name == "RecordFailure":
             continue

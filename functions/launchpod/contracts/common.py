@@ -45,9 +45,7 @@ K8sName = Annotated[
 
 OperationId = Annotated[str, Field(pattern=r"^op-[0-9a-z]{8,40}$", examples=["op-01jd3k2m4n5p6q7r"])]
 
-AvailabilityZoneName = Annotated[
-    str, Field(pattern=_ZONE, examples=["us-east-1a"])
-]
+AvailabilityZoneName = Annotated[str, Field(pattern=_ZONE, examples=["us-east-1a"])]
 
 Cidr = Annotated[
     str,

@@ -80,7 +80,9 @@ class OperationStore(Protocol):
     def restart(self, operation: OperationView) -> None:
         """Store a retried operation (status, phases, attempt) and take the cluster's lock again."""
 
-    def finish(self, operation_id: str, status: OperationStatus, *, error: str | None, message: str | None) -> None:
+    def finish(
+        self, operation_id: str, status: OperationStatus, *, error: str | None, message: str | None
+    ) -> None:
         """Record a terminal status and release the cluster."""
 
     def execution_of(self, operation_id: str) -> str | None: ...
@@ -161,7 +163,9 @@ def retry(
 ) -> OperationView:
     """Resume a FAILED or CANCELLED operation: phases that succeeded stay done, the rest run again."""
     if not principal.role.allows(needed):
-        raise Forbidden(f"Retrying this operation needs the {Role(needed).value} role; you are {principal.role.value}.")
+        raise Forbidden(
+            f"Retrying this operation needs the {Role(needed).value} role; you are {principal.role.value}."
+        )
     operation = store.get(operation_id)
     if operation.status not in (OperationStatus.FAILED, OperationStatus.CANCELLED):
         raise Conflict(
@@ -169,7 +173,9 @@ def retry(
             holder=operation_id,
         )
     phases = [
-        p if p.status in (PhaseStatus.SUCCEEDED, PhaseStatus.SKIPPED) else PhaseView(name=p.name, title=p.title)
+        p
+        if p.status in (PhaseStatus.SUCCEEDED, PhaseStatus.SKIPPED)
+        else PhaseView(name=p.name, title=p.title)
         for p in operation.phases
     ]
     resumed = operation.model_copy(
@@ -187,10 +193,18 @@ def retry(
     return store.get(operation_id)
 
 
-def cancel(store: OperationStore, runner: WorkflowRunner, operation_id: str, principal: Principal, needed: Role,
-           reason: str | None) -> OperationView:
+def cancel(
+    store: OperationStore,
+    runner: WorkflowRunner,
+    operation_id: str,
+    principal: Principal,
+    needed: Role,
+    reason: str | None,
+) -> OperationView:
     if not principal.role.allows(needed):
-        raise Forbidden(f"Cancelling this operation needs the {Role(needed).value} role; you are {principal.role.value}.")
+        raise Forbidden(
+            f"Cancelling this operation needs the {Role(needed).value} role; you are {principal.role.value}."
+        )
     operation = store.get(operation_id)
     if OperationStatus(operation.status).terminal:
         raise Conflict(f"Operation {operation_id} is already {operation.status}.", holder=operation_id)

@@ -25,10 +25,18 @@ def test_running_the_network_twice_creates_it_once(aws):
     assert first == second
     assert len([v for v in ec2.ec2.describe_vpcs()["Vpcs"] if not v.get("IsDefault")]) == 1
     assert len(ec2.subnets(vpc_id=first[0])) == 2
-    tables = ec2.ec2.describe_route_tables(Filters=[{"Name": "vpc-id", "Values": [first[0]]},
-                                                    {"Name": "tag:launchpod:cluster", "Values": ["c1"]}])
-    routes = sorted(r.get("GatewayId") or r.get("NatGatewayId") for t in tables["RouteTables"] for r in t["Routes"]
-                    if r.get("DestinationCidrBlock") == "0.0.0.0/0")
+    tables = ec2.ec2.describe_route_tables(
+        Filters=[
+            {"Name": "vpc-id", "Values": [first[0]]},
+            {"Name": "tag:launchpod:cluster", "Values": ["c1"]},
+        ]
+    )
+    routes = sorted(
+        r.get("GatewayId") or r.get("NatGatewayId")
+        for t in tables["RouteTables"]
+        for r in t["Routes"]
+        if r.get("DestinationCidrBlock") == "0.0.0.0/0"
+    )
     assert len(routes) == 2 and first[3] in routes
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 from typing import Any
 
 import boto3
@@ -18,13 +18,13 @@ _CONFIG = Config(
 )
 
 
-@lru_cache(maxsize=None)
+@cache
 def client(service: str) -> Any:
     s = settings()
     return boto3.client(service, region_name=s.region, endpoint_url=s.aws_endpoint_url, config=_CONFIG)
 
 
-@lru_cache(maxsize=None)
+@cache
 def resource(service: str) -> Any:
     s = settings()
     return boto3.resource(service, region_name=s.region, endpoint_url=s.aws_endpoint_url, config=_CONFIG)

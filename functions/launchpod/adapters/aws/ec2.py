@@ -135,7 +135,12 @@ class Ec2:
         return str(nat_id)
 
     def ensure_route_table(
-        self, vpc_id: str, tags: dict[str, str], subnet_ids: list[str], *, gateway_id: str | None = None,
+        self,
+        vpc_id: str,
+        tags: dict[str, str],
+        subnet_ids: list[str],
+        *,
+        gateway_id: str | None = None,
         nat_gateway_id: str | None = None,
     ) -> str:
         with aws_call("ec2:DescribeRouteTables"):
@@ -146,9 +151,9 @@ class Ec2:
             if tables:
                 table = tables[0]
             else:
-                table = self.ec2.create_route_table(VpcId=vpc_id, TagSpecifications=_spec("route-table", tags))[
-                    "RouteTable"
-                ]
+                table = self.ec2.create_route_table(
+                    VpcId=vpc_id, TagSpecifications=_spec("route-table", tags)
+                )["RouteTable"]
             table_id = table["RouteTableId"]
             if not any(r.get("DestinationCidrBlock") == "0.0.0.0/0" for r in table.get("Routes", [])):
                 target = {"GatewayId": gateway_id} if gateway_id else {"NatGatewayId": nat_gateway_id}

@@ -25,7 +25,13 @@ class Eks:
                 raise
 
     def create_cluster(
-        self, *, name: str, role_arn: str, subnet_ids: list[str], version: str, log_types: list[str],
+        self,
+        *,
+        name: str,
+        role_arn: str,
+        subnet_ids: list[str],
+        version: str,
+        log_types: list[str],
         tags: dict[str, str],
     ) -> dict[str, Any]:
         with aws_call("eks:CreateCluster"):
@@ -50,7 +56,9 @@ class Eks:
             )
 
     # ------------------------------------------------------------------ access entries
-    def ensure_access_entry(self, cluster: str, principal_arn: str, policy_arn: str, tags: dict[str, str]) -> None:
+    def ensure_access_entry(
+        self, cluster: str, principal_arn: str, policy_arn: str, tags: dict[str, str]
+    ) -> None:
         with aws_call("eks:DescribeAccessEntry"):
             try:
                 self.eks.describe_access_entry(clusterName=cluster, principalArn=principal_arn)
@@ -61,9 +69,13 @@ class Eks:
                 exists = False
         with aws_call("eks:CreateAccessEntry"):
             if not exists:
-                self.eks.create_access_entry(clusterName=cluster, principalArn=principal_arn, type="STANDARD", tags=tags)
+                self.eks.create_access_entry(
+                    clusterName=cluster, principalArn=principal_arn, type="STANDARD", tags=tags
+                )
         with aws_call("eks:AssociateAccessPolicy"):
-            associated = self.eks.list_associated_access_policies(clusterName=cluster, principalArn=principal_arn)
+            associated = self.eks.list_associated_access_policies(
+                clusterName=cluster, principalArn=principal_arn
+            )
             if not any(p["policyArn"] == policy_arn for p in associated.get("associatedAccessPolicies", [])):
                 self.eks.associate_access_policy(
                     clusterName=cluster,
@@ -78,8 +90,12 @@ class Eks:
         with aws_call("eks:ListAddons"):
             names = self.eks.list_addons(clusterName=cluster).get("addons", [])
         with aws_call("eks:DescribeAddon"):
-            return {n: dict(self.eks.describe_addon(clusterName=cluster, addonName=n)["addon"]) for n in names}
+            return {
+                n: dict(self.eks.describe_addon(clusterName=cluster, addonName=n)["addon"]) for n in names
+            }
 
     def create_addon(self, cluster: str, name: str, tags: dict[str, str]) -> None:
         with aws_call(f"eks:CreateAddon {name}"):
-            self.eks.create_addon(clusterName=cluster, addonName=name, resolveConflicts="OVERWRITE", tags=tags)
+            self.eks.create_addon(
+                clusterName=cluster, addonName=name, resolveConflicts="OVERWRITE", tags=tags
+            )

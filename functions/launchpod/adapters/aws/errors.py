@@ -56,5 +56,3 @@ def aws_call(action: str) -> Iterator[None]:
         yield
     except (ClientError, BotoCoreError) as exc:
         raise translate(exc, action) from exc
-
-

@@ -18,7 +18,11 @@ def trust_policy(service: str) -> str:
         {
             "Version": "2012-10-17",
             "Statement": [
-                {"Effect": "Allow", "Principal": {"Service": service}, "Action": ["sts:AssumeRole", "sts:TagSession"]}
+                {
+                    "Effect": "Allow",
+                    "Principal": {"Service": service},
+                    "Action": ["sts:AssumeRole", "sts:TagSession"],
+                }
             ],
         }
     )
@@ -36,7 +40,9 @@ class Iam:
                 return None
             raise
 
-    def ensure_role(self, name: str, service: str, policies: list[str], tags: dict[str, str], description: str) -> str:
+    def ensure_role(
+        self, name: str, service: str, policies: list[str], tags: dict[str, str], description: str
+    ) -> str:
         with aws_call("iam:GetRole"):
             arn = self.role_arn(name)
         with aws_call("iam:CreateRole"):
@@ -48,7 +54,8 @@ class Iam:
                     Tags=[{"Key": k, "Value": v} for k, v in sorted(tags.items())],
                 )["Role"]["Arn"]
             attached = {
-                p["PolicyArn"] for p in self.iam.list_attached_role_policies(RoleName=name)["AttachedPolicies"]
+                p["PolicyArn"]
+                for p in self.iam.list_attached_role_policies(RoleName=name)["AttachedPolicies"]
             }
             for policy in policies:
                 if policy not in attached:

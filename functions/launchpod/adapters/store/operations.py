@@ -74,7 +74,9 @@ class DynamoOperations:
                 items = self.table.query(**kwargs)["Items"]
             elif status:
                 items = self.table.query(
-                    IndexName="by-status", KeyConditionExpression=Key("status").eq(status), ScanIndexForward=False
+                    IndexName="by-status",
+                    KeyConditionExpression=Key("status").eq(status),
+                    ScanIndexForward=False,
                 )["Items"]
             else:
                 items = self.table.scan()["Items"]
@@ -125,7 +127,9 @@ class DynamoOperations:
 
     def holder(self, cluster: str) -> str | None:
         with aws_call("dynamodb:GetItem"):
-            item = self.ddb.get_item(TableName=self.clusters_table, Key={"name": to_attr(cluster)}, ConsistentRead=True)
+            item = self.ddb.get_item(
+                TableName=self.clusters_table, Key={"name": to_attr(cluster)}, ConsistentRead=True
+            )
         return item.get("Item", {}).get("lockedBy", {}).get("S")
 
     def set_execution(self, operation_id: str, execution_arn: str) -> None:
@@ -176,8 +180,16 @@ class DynamoOperations:
             raise NotFound(f"Operation {operation_id} has no phase {phase}.")
         return names.index(phase)
 
-    def _update_phase(self, operation_id: str, phase: str, sets: dict[str, Any], *, op_status: str | None,
-                      add_attempt: bool = False, remove: tuple[str, ...] = ()) -> None:
+    def _update_phase(
+        self,
+        operation_id: str,
+        phase: str,
+        sets: dict[str, Any],
+        *,
+        op_status: str | None,
+        add_attempt: bool = False,
+        remove: tuple[str, ...] = (),
+    ) -> None:
         index = self._phase_index(operation_id, phase)
         names = {"#s": "status"}
         values: dict[str, Any] = {":at": _iso(), ":c": "CANCELLED", ":d": "SUCCEEDED"}
@@ -210,25 +222,41 @@ class DynamoOperations:
         except Exception as exc:
             cause = exc.__cause__
             if isinstance(cause, ClientError) and error_code(cause) == "ConditionalCheckFailedException":
-                raise Conflict(f"Operation {operation_id} was cancelled or has finished.", holder=operation_id) from exc
+                raise Conflict(
+                    f"Operation {operation_id} was cancelled or has finished.", holder=operation_id
+                ) from exc
             raise
 
     def phase_started(self, operation_id: str, phase: str, *, fresh: bool) -> None:
         sets: dict[str, Any] = {"status": PhaseStatus.RUNNING.value}
         if fresh:
             sets["startedAt"] = _iso()
-        self._update_phase(operation_id, phase, sets, op_status=OperationStatus.RUNNING.value, add_attempt=fresh,
-                           remove=("endedAt",) if fresh else ())
+        self._update_phase(
+            operation_id,
+            phase,
+            sets,
+            op_status=OperationStatus.RUNNING.value,
+            add_attempt=fresh,
+            remove=("endedAt",) if fresh else (),
+        )
 
     def phase_progress(self, operation_id: str, phase: str, message: str) -> None:
         self._update_phase(operation_id, phase, {"message": message}, op_status=None)
 
-    def phase_succeeded(self, operation_id: str, phase: str, message: str | None, outputs: dict[str, Any],
-                        status: PhaseStatus = PhaseStatus.SUCCEEDED) -> None:
+    def phase_succeeded(
+        self,
+        operation_id: str,
+        phase: str,
+        message: str | None,
+        outputs: dict[str, Any],
+        status: PhaseStatus = PhaseStatus.SUCCEEDED,
+    ) -> None:
         self._update_phase(
-            operation_id, phase,
+            operation_id,
+            phase,
             {"status": status.value, "endedAt": _iso(), "message": message},
-            op_status=None, remove=("error",),
+            op_status=None,
+            remove=("error",),
         )
         with aws_call("dynamodb:UpdateItem"):
             self.table.update_item(
@@ -238,20 +266,27 @@ class DynamoOperations:
                 ExpressionAttributeValues={":o": json.dumps(outputs, default=str)},
             )
 
-    def phase_failed(self, operation_id: str, phase: str, *, error: str, message: str, terminal: bool) -> None:
+    def phase_failed(
+        self, operation_id: str, phase: str, *, error: str, message: str, terminal: bool
+    ) -> None:
         sets: dict[str, Any] = {"error": error, "message": message}
         if terminal:
             sets.update(status=PhaseStatus.FAILED.value, endedAt=_iso())
         self._update_phase(operation_id, phase, sets, op_status=None)
 
     # ------------------------------------------------------------------ the end
-    def finish(self, operation_id: str, status: OperationStatus, *, error: str | None, message: str | None) -> None:
+    def finish(
+        self, operation_id: str, status: OperationStatus, *, error: str | None, message: str | None
+    ) -> None:
         operation = self.get(operation_id)
         phases = []
         for p in operation.phases:
             data = p.model_dump(mode="json")
             if status == OperationStatus.CANCELLED and p.status in (PhaseStatus.RUNNING, PhaseStatus.PENDING):
-                data.update(status=PhaseStatus.CANCELLED.value, endedAt=_iso() if p.status == PhaseStatus.RUNNING else None)
+                data.update(
+                    status=PhaseStatus.CANCELLED.value,
+                    endedAt=_iso() if p.status == PhaseStatus.RUNNING else None,
+                )
             phases.append(data)
         values: dict[str, Any] = {":s": status.value, ":at": _iso(), ":p": phases, ":e": error, ":m": message}
         with aws_call("dynamodb:UpdateItem"):
@@ -275,5 +310,7 @@ class DynamoOperations:
                 )
         except Exception as exc:
             cause = exc.__cause__
-            if not (isinstance(cause, ClientError) and error_code(cause) == "ConditionalCheckFailedException"):
+            if not (
+                isinstance(cause, ClientError) and error_code(cause) == "ConditionalCheckFailedException"
+            ):
                 raise

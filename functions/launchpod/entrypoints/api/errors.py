@@ -27,21 +27,33 @@ def _request_id(app: APIGatewayRestResolver) -> str | None:
     return context.get("requestId")
 
 
-def envelope(app: APIGatewayRestResolver, status: int, code: str, message: str,
-             details: list[dict[str, Any]] | None = None, headers: dict[str, str] | None = None) -> Response:
+def envelope(
+    app: APIGatewayRestResolver,
+    status: int,
+    code: str,
+    message: str,
+    details: list[dict[str, Any]] | None = None,
+    headers: dict[str, str] | None = None,
+) -> Response:
     body = ErrorView(
         code=code,
         message=message,
         details=[ErrorDetail(**d) for d in details or []],
         requestId=_request_id(app),
     )
-    return Response(status_code=status, content_type=content_types.APPLICATION_JSON,
-                    body=body.model_dump_json(), headers=headers or {})
+    return Response(
+        status_code=status,
+        content_type=content_types.APPLICATION_JSON,
+        body=body.model_dump_json(),
+        headers=headers or {},
+    )
 
 
 def early_response(event: dict[str, Any], exc: LaunchpodError) -> dict[str, Any]:
     """The envelope for an error raised before the resolver runs (authentication)."""
-    body = ErrorView(code=exc.code, message=exc.message, requestId=(event.get("requestContext") or {}).get("requestId"))
+    body = ErrorView(
+        code=exc.code, message=exc.message, requestId=(event.get("requestContext") or {}).get("requestId")
+    )
     return {
         "statusCode": exc.status,
         "headers": {"Content-Type": content_types.APPLICATION_JSON, "Access-Control-Allow-Origin": "*"},
@@ -80,7 +92,9 @@ def install(app: APIGatewayRestResolver) -> None:
             logger.exception("request failed")
             return envelope(app, 500, "INTERNAL", "Something went wrong on our side; try again.")
         extra = {k: v for k, v in exc.extra.items() if k == "holder" and v}
-        details = exc.details or ([{"field": None, "rule": "held_by", "message": extra["holder"]}] if extra else [])
+        details = exc.details or (
+            [{"field": None, "rule": "held_by", "message": extra["holder"]}] if extra else []
+        )
         return envelope(app, exc.status, exc.code, exc.message, details, headers)
 
     @app.exception_handler(ServiceError)
@@ -89,8 +103,13 @@ def install(app: APIGatewayRestResolver) -> None:
 
     @app.exception_handler(json.JSONDecodeError)
     def _bad_json(exc: json.JSONDecodeError) -> Response:
-        return envelope(app, 422, "VALIDATION_FAILED", f"The body is not valid JSON: {exc.msg}.",
-                        [{"field": "body", "rule": "json_invalid", "message": "The body is not valid JSON."}])
+        return envelope(
+            app,
+            422,
+            "VALIDATION_FAILED",
+            f"The body is not valid JSON: {exc.msg}.",
+            [{"field": "body", "rule": "json_invalid", "message": "The body is not valid JSON."}],
+        )
 
     @app.exception_handler(Exception)
     def _unexpected(exc: Exception) -> Response:
@@ -100,4 +119,6 @@ def install(app: APIGatewayRestResolver) -> None:
     @app.not_found
     def _not_found(exc: Exception) -> Response:
         path = app.current_event.path
-        return envelope(app, 404, "NOT_FOUND", f"No route {app.current_event.http_method} {path}; see /api/docs.")
+        return envelope(
+            app, 404, "NOT_FOUND", f"No route {app.current_event.http_method} {path}; see /api/docs."
+        )

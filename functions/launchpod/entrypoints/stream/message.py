@@ -16,7 +16,9 @@ from launchpod.entrypoints.observability import logger
 from launchpod.entrypoints.stream._context import connection_id, management_endpoint
 from launchpod.runtime import wiring
 
-_TOPIC = re.compile(r"^(operation:op-[0-9a-z]{8,40}|cluster:[a-zA-Z0-9-]{1,63}|logs:[\w.-]+/[\w.-]+/[\w.-]+)$")
+_TOPIC = re.compile(
+    r"^(operation:op-[0-9a-z]{8,40}|cluster:[a-zA-Z0-9-]{1,63}|logs:[\w.-]+/[\w.-]+/[\w.-]+)$"
+)
 
 
 def _reply(kind: str, data: dict[str, Any], status: int = 200) -> dict[str, Any]:
@@ -29,12 +31,24 @@ def handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
     try:
         message = SubscribeMessage.model_validate(json.loads(event.get("body") or "{}"))
     except (ValueError, ValidationError) as exc:
-        return _reply("error", {"message": 'Send {"action": "subscribe", "topics": ["operation:<id>"]}.',
-                                "detail": str(exc)[:500]}, 400)
+        return _reply(
+            "error",
+            {
+                "message": 'Send {"action": "subscribe", "topics": ["operation:<id>"]}.',
+                "detail": str(exc)[:500],
+            },
+            400,
+        )
     bad = [t for t in message.topics if not _TOPIC.match(t)]
     if bad:
-        return _reply("error", {"message": f"Unknown topics {bad}; use operation:<id>, cluster:<name> or "
-                                           "logs:<cluster>/<namespace>/<pod>."}, 400)
+        return _reply(
+            "error",
+            {
+                "message": f"Unknown topics {bad}; use operation:<id>, cluster:<name> or "
+                "logs:<cluster>/<namespace>/<pod>."
+            },
+            400,
+        )
     store = wiring.connections()
     if message.action == "unsubscribe":
         return _reply("subscribed", {"topics": store.unsubscribe(conn, message.topics)})

@@ -59,18 +59,28 @@ def phase(name: str) -> Callable[[PhaseFn], Callable[[dict[str, Any], Any], dict
                 result = run(doc)
             except RetryableError as exc:
                 logger.warning("phase will be retried", extra={"error": exc.message})
-                store.phase_failed(doc.operationId, name, error=exc.code, message=f"Retrying: {exc.message}",
-                                   terminal=False)
+                store.phase_failed(
+                    doc.operationId, name, error=exc.code, message=f"Retrying: {exc.message}", terminal=False
+                )
                 raise
             except LaunchpodError as exc:
-                store.phase_failed(doc.operationId, name, error=exc.extra.get("aws_code", exc.code),
-                                   message=exc.message, terminal=True)
+                store.phase_failed(
+                    doc.operationId,
+                    name,
+                    error=exc.extra.get("aws_code", exc.code),
+                    message=exc.message,
+                    terminal=True,
+                )
                 raise PermanentError(exc.message) from exc
             except Exception as exc:
                 logger.exception("phase crashed")
-                message = f"{name} failed unexpectedly ({type(exc).__name__}: {exc}). Retry the operation; " \
-                          "if it fails again, report it with the operation id."
-                store.phase_failed(doc.operationId, name, error="InternalError", message=message, terminal=True)
+                message = (
+                    f"{name} failed unexpectedly ({type(exc).__name__}: {exc}). Retry the operation; "
+                    "if it fails again, report it with the operation id."
+                )
+                store.phase_failed(
+                    doc.operationId, name, error="InternalError", message=message, terminal=True
+                )
                 raise PermanentError(message) from exc
             if not result.ready:
                 doc.poll[name] = doc.poll.get(name, 0) + 1

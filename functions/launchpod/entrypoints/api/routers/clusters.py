@@ -26,7 +26,9 @@ router = APIGatewayRouter()
 def _view(name: str, record: dict | None) -> ClusterView:
     eks = wiring.eks().cluster(name)
     addons = wiring.eks().addons(name) if eks and eks.get("status") == "ACTIVE" else {}
-    return cluster_view(name, settings().region, record, eks, addons, wiring.sagemaker().hyperpod_cluster(name))
+    return cluster_view(
+        name, settings().region, record, eks, addons, wiring.sagemaker().hyperpod_cluster(name)
+    )
 
 
 @route(router, "list_clusters")
@@ -61,9 +63,13 @@ def create_cluster(request: CreateClusterRequest) -> Response[OperationAcceptedV
     def start() -> dict:
         operation, _ = ops.submit(wiring.operations(), wiring.workflows(), control_plane.plan(request), who)
         wiring.clusters().register(request.name, source="created", region=s.region)
-        return OperationAcceptedView(operation=operation, statusUrl=operation.statusUrl).model_dump(mode="json")
+        return OperationAcceptedView(operation=operation, statusUrl=operation.statusUrl).model_dump(
+            mode="json"
+        )
 
-    key = router.current_event.headers.get("idempotency-key") or router.current_event.headers.get("Idempotency-Key")
+    key = router.current_event.headers.get("idempotency-key") or router.current_event.headers.get(
+        "Idempotency-Key"
+    )
     accepted = OperationAcceptedView.model_validate(
         idempotency.once(key, who.subject, request.model_dump(mode="json"), start)
     )

@@ -34,12 +34,12 @@ def list_operations(
 
 
 @route(router, "get_operation")
-def get_operation(operationId: Annotated[OperationId, Path()]) -> OperationView:  # noqa: N803 - the path name
+def get_operation(operationId: Annotated[OperationId, Path()]) -> OperationView:
     return wiring.operations().get(operationId)
 
 
 @route(router, "retry_operation")
-def retry_operation(operationId: Annotated[OperationId, Path()]) -> Response[OperationAcceptedView]:  # noqa: N803
+def retry_operation(operationId: Annotated[OperationId, Path()]) -> Response[OperationAcceptedView]:
     store = wiring.operations()
     needed = ops.role_for(store.get(operationId).kind)
     operation = ops.retry(store, wiring.workflows(), operationId, router.context["principal"], needed)
@@ -48,7 +48,7 @@ def retry_operation(operationId: Annotated[OperationId, Path()]) -> Response[Ope
 
 @route(router, "cancel_operation")
 def cancel_operation(
-    operationId: Annotated[OperationId, Path()],  # noqa: N803
+    operationId: Annotated[OperationId, Path()],
     body: Annotated[CancelOperationRequest | None, Body()] = None,
 ) -> OperationView:
     store = wiring.operations()

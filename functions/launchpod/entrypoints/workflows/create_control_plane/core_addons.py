@@ -25,7 +25,8 @@ def run(doc: WorkflowInput) -> PhaseResult:
     broken = {n: s for n, s in statuses.items() if s in BROKEN}
     if broken:
         issues = "; ".join(
-            f"{n} is {s}: " + ", ".join(i.get("message", "") for i in present[n].get("health", {}).get("issues", []))
+            f"{n} is {s}: "
+            + ", ".join(i.get("message", "") for i in present[n].get("health", {}).get("issues", []))
             for n, s in broken.items()
         )
         raise PermanentError(f"Add-ons failed: {issues}. Fix the cause shown, then retry.")
@@ -38,9 +39,13 @@ def run(doc: WorkflowInput) -> PhaseResult:
             message=", ".join(f"{n} {v}" for n, v in versions.items()) + " ACTIVE.",
         )
     if polls >= control_plane.MAX_ADDON_POLLS:
-        raise PermanentError(f"Add-ons {', '.join(waiting)} did not become ACTIVE in 20 minutes; check them, then retry.")
+        raise PermanentError(
+            f"Add-ons {', '.join(waiting)} did not become ACTIVE in 20 minutes; check them, then retry."
+        )
     return PhaseResult(
-        ready=False, wait=POLL_SECONDS, message="Waiting for " + ", ".join(f"{n} ({statuses[n]})" for n in waiting)
+        ready=False,
+        wait=POLL_SECONDS,
+        message="Waiting for " + ", ".join(f"{n} ({statuses[n]})" for n in waiting),
     )
 
 

@@ -20,7 +20,8 @@ def run(doc: WorkflowInput) -> PhaseResult:
                 "choose another name."
             )
         return PhaseResult(
-            outputs={"arn": existing["arn"]}, message=f"{existing['arn']} already exists ({existing['status']})."
+            outputs={"arn": existing["arn"]},
+            message=f"{existing['arn']} already exists ({existing['status']}).",
         )
     network = doc.outputs["Network"]
     subnets = list(network["subnetIds"]) + list(network.get("publicSubnetIds", []))
