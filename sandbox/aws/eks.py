@@ -591,9 +591,50 @@ def create_cluster(
     for key, value in (extra or {}).items():
         if value is not None:
             setattr(cluster, key, value)
+    _complete_network_config(self, cluster)
+    # Start the CREATING clock when the cluster is complete, not before the EC2 lookups above.
+    cluster._time_progressed = datetime.now()
     if _endpoint_provider is not None:
         cluster.endpoint = _endpoint_provider(cluster.name)
     return cluster
+
+
+def _complete_network_config(backend: EKSBackend, cluster: SandboxCluster) -> None:
+    """Fill what EKS adds to the VPC config: defaults, the VPC id and the cluster security group.
+
+    When the subnets exist in moto's EC2 backend the cluster security group is created there for real
+    (EKS creates it in the cluster's VPC), so code that adds rules to it finds it with EC2 calls.
+    Unknown subnets are tolerated and get a made-up group id.
+    """
+    vpc_config = {
+        "endpointPublicAccess": True,
+        "endpointPrivateAccess": False,
+        "publicAccessCidrs": ["0.0.0.0/0"],
+        **(cluster.resources_vpc_config or {}),
+    }
+    cluster.kubernetes_network_config = {"ipFamily": "ipv4", **(cluster.kubernetes_network_config or {})}
+    vpc_id = None
+    try:
+        from moto.ec2.models import ec2_backends
+
+        ec2 = ec2_backends[backend.account_id][backend.region_name]
+        subnet_ids = vpc_config.get("subnetIds") or []
+        if subnet_ids:
+            vpc_id = ec2.get_subnet(subnet_ids[0]).vpc_id
+    except Exception:
+        ec2 = None
+    if vpc_id and ec2 is not None:
+        group = ec2.create_security_group(
+            name=f"eks-cluster-sg-{cluster.name}-{_random_id(10, string.digits)}",
+            description="EKS created security group applied to ENI that is attached to EKS Control Plane "
+            "master nodes, as well as any managed workloads.",
+            vpc_id=vpc_id,
+            tags={f"kubernetes.io/cluster/{cluster.name}": "owned", "aws:eks:cluster-name": cluster.name},
+        )
+        vpc_config.update(vpcId=vpc_id, clusterSecurityGroupId=group.id)
+    else:
+        vpc_config.setdefault("clusterSecurityGroupId", "sg-" + _random_id(17, "0123456789abcdef"))
+    cluster.resources_vpc_config = vpc_config
 
 
 def describe_cluster(self: EKSBackend, name: str) -> SandboxCluster:

@@ -48,22 +48,22 @@ def _error(exc_info: pytest.ExceptionInfo[ClientError]) -> tuple[str, str]:
 
 def test_cluster_is_creating_until_ten_simulated_minutes_pass(eks, time_scale):
     eks.list_clusters()  # load the EKS model first so the CREATING window is not spent on it
-    time_scale(0.002)  # 600 simulated seconds last 1.2 s
+    time_scale(0.005)  # 600 simulated seconds last 3 s: room for a loaded CI machine
     started = time.monotonic()
 
     assert _create(eks)["status"] == "CREATING"
     for _ in range(5):  # time-based, not advanced by describing
         assert eks.describe_cluster(name="c1")["cluster"]["status"] == "CREATING"
 
-    wait_until(lambda: eks.describe_cluster(name="c1")["cluster"]["status"] == "ACTIVE", timeout=5)
+    wait_until(lambda: eks.describe_cluster(name="c1")["cluster"]["status"] == "ACTIVE", timeout=15)
     assert sandbox.aws.sim_seconds_elapsed(started) >= 600
 
 
 def test_cluster_creation_time_is_configurable_in_simulated_seconds(eks):
-    sandbox.aws.set_cluster_creation_seconds(50)  # 0.5 s at the suite's scale of 0.01
+    sandbox.aws.set_cluster_creation_seconds(100)  # 1 s at the suite's scale of 0.01
     _create(eks)
     assert eks.describe_cluster(name="c1")["cluster"]["status"] == "CREATING"
-    wait_until(lambda: eks.describe_cluster(name="c1")["cluster"]["status"] == "ACTIVE", timeout=5)
+    wait_until(lambda: eks.describe_cluster(name="c1")["cluster"]["status"] == "ACTIVE", timeout=15)
 
 
 def test_cluster_keeps_access_config_logging_version_and_tags(eks):
@@ -120,7 +120,7 @@ def test_without_a_provider_the_endpoint_is_an_eks_url(eks):
 
 def test_deleted_cluster_is_deleting_then_gone_with_its_addons(eks, active_cluster):
     eks.create_addon(clusterName=active_cluster, addonName="vpc-cni")
-    sandbox.aws.set_cluster_deletion_seconds(50)  # 0.5 s
+    sandbox.aws.set_cluster_deletion_seconds(150)  # 1.5 s
 
     assert eks.delete_cluster(name=active_cluster)["cluster"]["status"] == "DELETING"
     assert eks.describe_cluster(name=active_cluster)["cluster"]["status"] == "DELETING"
@@ -133,7 +133,7 @@ def test_deleted_cluster_is_deleting_then_gone_with_its_addons(eks, active_clust
             return exc.response["Error"]["Code"] == "ResourceNotFoundException"
         return False
 
-    wait_until(gone, timeout=5)
+    wait_until(gone, timeout=15)
     assert active_cluster not in eks.list_clusters()["clusters"]
 
 
@@ -154,8 +154,8 @@ def test_addon_on_a_creating_cluster_is_refused(eks):
     assert _error(exc_info) == ("InvalidRequestException", "Cluster is in CREATING state")
 
 
-def test_addon_is_creating_then_active_after_a_simulated_minute(eks, active_cluster):
-    # 60 simulated seconds last 0.6 s at the suite's scale.
+def test_addon_is_creating_then_active_after_a_simulated_minute(eks, active_cluster, time_scale):
+    time_scale(0.025)  # 60 simulated seconds last 1.5 s
     addon = eks.create_addon(
         clusterName=active_cluster,
         addonName="aws-mountpoint-s3-csi-driver",
@@ -179,7 +179,7 @@ def test_addon_is_creating_then_active_after_a_simulated_minute(eks, active_clus
             ]
             == "ACTIVE"
         ),
-        timeout=5,
+        timeout=15,
     )
 
     described = eks.describe_addon(clusterName=active_cluster, addonName="aws-mountpoint-s3-csi-driver")[
@@ -258,7 +258,7 @@ def test_addon_update_is_tracked_until_the_addon_is_active_again(eks, active_clu
             == "ACTIVE"
         )
     )
-    sandbox.aws.set_addon_transition_seconds(50)  # 0.5 s
+    sandbox.aws.set_addon_transition_seconds(150)  # 1.5 s
 
     update = eks.update_addon(
         clusterName=active_cluster,
@@ -281,7 +281,7 @@ def test_addon_update_is_tracked_until_the_addon_is_active_again(eks, active_clu
             ]["status"]
             == "Successful"
         ),
-        timeout=5,
+        timeout=15,
     )
     described = eks.describe_addon(clusterName=active_cluster, addonName="metrics-server")["addon"]
     assert described["status"] == "ACTIVE"
@@ -300,7 +300,7 @@ def test_deleted_addon_is_deleting_then_gone(eks, active_cluster):
     def gone() -> bool:
         return eks.list_addons(clusterName=active_cluster)["addons"] == []
 
-    wait_until(gone, timeout=5)  # 30 simulated seconds
+    wait_until(gone, timeout=15)  # 30 simulated seconds
     with pytest.raises(ClientError) as exc_info:
         eks.describe_addon(clusterName=active_cluster, addonName="cert-manager")
     assert _error(exc_info)[0] == "ResourceNotFoundException"
@@ -470,7 +470,7 @@ def test_authentication_mode_moves_towards_api_through_a_tracked_update(eks):
     sandbox.aws.set_cluster_creation_seconds(0)
     _create(eks)  # CONFIG_MAP
     wait_until(lambda: eks.describe_cluster(name="c1")["cluster"]["status"] == "ACTIVE")
-    sandbox.aws.set_cluster_creation_seconds(50)  # UPDATING lasts 0.5 s
+    sandbox.aws.set_cluster_creation_seconds(150)  # UPDATING lasts 1.5 s
 
     update = eks.update_cluster_config(name="c1", accessConfig={"authenticationMode": "API_AND_CONFIG_MAP"})[
         "update"
@@ -482,7 +482,7 @@ def test_authentication_mode_moves_towards_api_through_a_tracked_update(eks):
     assert eks.list_updates(name="c1")["updateIds"] == [update["id"]]
     wait_until(
         lambda: eks.describe_update(name="c1", updateId=update["id"])["update"]["status"] == "Successful",
-        timeout=5,
+        timeout=15,
     )
     cluster = eks.describe_cluster(name="c1")["cluster"]
     assert cluster["status"] == "ACTIVE"
@@ -502,3 +502,22 @@ def test_deletion_protection_blocks_delete(eks, active_cluster):
 
     assert _error(exc_info)[0] == "InvalidRequestException"
     assert eks.describe_cluster(name=active_cluster)["cluster"]["deletionProtection"] is True
+
+
+def test_cluster_security_group_is_created_in_the_subnets_vpc(client, eks):
+    ec2 = client("ec2")
+    vpc_id = ec2.create_vpc(CidrBlock="10.0.0.0/16")["Vpc"]["VpcId"]
+    subnets = [
+        ec2.create_subnet(VpcId=vpc_id, CidrBlock=cidr, AvailabilityZone=zone)["Subnet"]["SubnetId"]
+        for cidr, zone in (("10.0.0.0/20", "us-east-1a"), ("10.0.16.0/20", "us-east-1b"))
+    ]
+
+    vpc_config = eks.create_cluster(name="c1", roleArn=ROLE_ARN, resourcesVpcConfig={"subnetIds": subnets})[
+        "cluster"
+    ]["resourcesVpcConfig"]
+
+    assert vpc_config["vpcId"] == vpc_id
+    assert vpc_config["endpointPublicAccess"] is True
+    groups = ec2.describe_security_groups(GroupIds=[vpc_config["clusterSecurityGroupId"]])["SecurityGroups"]
+    assert groups[0]["VpcId"] == vpc_id
+    assert groups[0]["GroupName"].startswith("eks-cluster-sg-c1-")
