@@ -20,9 +20,7 @@ PREFIX = "launchpod"
 
 _LAMBDA_TRUST = {
     "Version": "2012-10-17",
-    "Statement": [
-        {"Effect": "Allow", "Principal": {"Service": "lambda.amazonaws.com"}, "Action": "sts:AssumeRole"}
-    ],
+    "Statement": [{"Effect": "Allow", "Principal": {"Service": "lambda.amazonaws.com"}, "Action": "sts:AssumeRole"}],
 }
 
 
@@ -47,9 +45,7 @@ def _create_table(ddb: Any, spec: registry.TableSpec) -> str:
         schema = [{"AttributeName": pk, "KeyType": "HASH"}] + (
             [{"AttributeName": sk, "KeyType": "RANGE"}] if sk else []
         )
-        indexes.append(
-            {"IndexName": index_name, "KeySchema": schema, "Projection": {"ProjectionType": "ALL"}}
-        )
+        indexes.append({"IndexName": index_name, "KeySchema": schema, "Projection": {"ProjectionType": "ALL"}})
     kwargs: dict[str, Any] = {
         "TableName": table_name(spec.key),
         "KeySchema": [{"AttributeName": n, "KeyType": t} for n, t in keys],
@@ -78,23 +74,20 @@ def provision(extra_env: dict[str, str] | None = None) -> Provisioned:
     lam, sfn = session.client("lambda"), session.client("stepfunctions")
 
     streams = {spec.key: _create_table(ddb, spec) for spec in registry.TABLES}
-    lambda_role = iam.create_role(
-        RoleName=f"{PREFIX}-lambda", AssumeRolePolicyDocument=json.dumps(_LAMBDA_TRUST)
-    )
+    bucket = f"{registry.SHARED_BUCKET_PREFIX}-{ACCOUNT}-{REGION}"
+    session.client("s3").create_bucket(Bucket=bucket)
+    lambda_role = iam.create_role(RoleName=f"{PREFIX}-lambda", AssumeRolePolicyDocument=json.dumps(_LAMBDA_TRUST))
     kube_trust = {
         "Version": "2012-10-17",
         "Statement": [
             {"Effect": "Allow", "Principal": {"AWS": lambda_role["Role"]["Arn"]}, "Action": "sts:AssumeRole"}
         ],
     }
-    kube_role = iam.create_role(
-        RoleName=f"{PREFIX}-kube-access", AssumeRolePolicyDocument=json.dumps(kube_trust)
-    )
+    kube_role = iam.create_role(RoleName=f"{PREFIX}-kube-access", AssumeRolePolicyDocument=json.dumps(kube_trust))
     kube_role_arn = kube_role["Role"]["Arn"]
 
     machines = {
-        m.name: f"arn:aws:states:{REGION}:{ACCOUNT}:stateMachine:{PREFIX}-{m.name}"
-        for m in registry.STATE_MACHINES
+        m.name: f"arn:aws:states:{REGION}:{ACCOUNT}:stateMachine:{PREFIX}-{m.name}" for m in registry.STATE_MACHINES
     }
     environment = {
         ENV_KEYS["region"]: REGION,
@@ -105,6 +98,7 @@ def provision(extra_env: dict[str, str] | None = None) -> Provisioned:
         ENV_KEYS["workflows"]: json.dumps(machines),
         ENV_KEYS["kube_role_arn"]: kube_role_arn,
         ENV_KEYS["resource_prefix"]: PREFIX,
+        ENV_KEYS["bucket"]: bucket,
         "POWERTOOLS_SERVICE_NAME": "launchpod",
         "POWERTOOLS_METRICS_NAMESPACE": "Launchpod",
         "POWERTOOLS_TRACE_DISABLED": "true",

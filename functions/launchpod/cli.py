@@ -16,9 +16,7 @@ def _sandbox(args: argparse.Namespace) -> int:
 
     box = Sandbox(host=args.host, port=args.port, time_scale=args.time_scale, verbose=args.verbose).start()
     if args.tokens_file:
-        Path(args.tokens_file).write_text(
-            json.dumps({"url": box.url, "awsUrl": box.aws_url, **box.tokens.as_dict()})
-        )
+        Path(args.tokens_file).write_text(json.dumps({"url": box.url, "awsUrl": box.aws_url, **box.tokens.as_dict()}))
     print(box.banner(), flush=True)
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
@@ -31,9 +29,7 @@ def _sandbox(args: argparse.Namespace) -> int:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="launchpod", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
-    sandbox = sub.add_parser(
-        "sandbox", help="run the whole control plane on this machine against emulated AWS"
-    )
+    sandbox = sub.add_parser("sandbox", help="run the whole control plane on this machine against emulated AWS")
     sandbox.add_argument("--host", default="127.0.0.1")
     sandbox.add_argument("--port", type=int, default=3099)
     sandbox.add_argument(
@@ -43,9 +39,7 @@ def main(argv: list[str] | None = None) -> int:
         help="real seconds per simulated second (0.05: a 10-minute EKS creation takes 30 s)",
     )
     sandbox.add_argument("--verbose", action="store_true", help="log every handler at INFO")
-    sandbox.add_argument(
-        "--tokens-file", help="also write the URLs and tokens to this JSON file (for scripts)"
-    )
+    sandbox.add_argument("--tokens-file", help="also write the URLs and tokens to this JSON file (for scripts)")
     mcp = sub.add_parser("mcp", help="the MCP gateway (stdio for local agents, or HTTP)", add_help=False)
     mcp.add_argument("rest", nargs=argparse.REMAINDER)
     args = parser.parse_args(argv)

@@ -53,6 +53,10 @@ class StateMachineSpec:
 
 _PHASES = "launchpod.entrypoints.workflows"
 
+# The shared bucket's name starts with "sagemaker-": HyperPod reads lifecycle scripts only from such
+# buckets unless its role is granted others. Deployments append the account and region.
+SHARED_BUCKET_PREFIX = "sagemaker-launchpod"
+
 TABLES: tuple[TableSpec, ...] = (
     TableSpec(
         "operations",
@@ -201,6 +205,75 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
         placeholder="VerifyAccessFn",
     ),
     FunctionSpec(
+        "chp-lifecycle-scripts",
+        f"{_PHASES}.create_hyperpod.lifecycle_scripts.handler",
+        "create-hyperpod: lifecycle scripts to the shared bucket",
+        actions=("s3:PutObject",),
+        placeholder="LifecycleScriptsFn",
+    ),
+    FunctionSpec(
+        "chp-execution-role",
+        f"{_PHASES}.create_hyperpod.execution_role.handler",
+        "create-hyperpod: the instance groups' execution role",
+        actions=("iam:GetRole", "iam:CreateRole", "iam:TagRole", "iam:PutRolePolicy", "iam:ListAttachedRolePolicies"),
+        placeholder="ExecutionRoleFn",
+    ),
+    FunctionSpec(
+        "chp-compute-subnet",
+        f"{_PHASES}.create_hyperpod.compute_subnet.handler",
+        "create-hyperpod: a /20 compute subnet from the one subnet planner",
+        actions=(
+            "eks:DescribeCluster",
+            "ec2:DescribeVpcs",
+            "ec2:DescribeSubnets",
+            "ec2:CreateSubnet",
+            "ec2:CreateTags",
+            "ec2:DescribeRouteTables",
+            "ec2:AssociateRouteTable",
+        ),
+        placeholder="ComputeSubnetFn",
+    ),
+    FunctionSpec(
+        "chp-security-group",
+        f"{_PHASES}.create_hyperpod.security_group.handler",
+        "create-hyperpod: the security group with EFA's self-referencing rule",
+        actions=(
+            "ec2:DescribeSecurityGroups",
+            "ec2:CreateSecurityGroup",
+            "ec2:CreateTags",
+            "ec2:AuthorizeSecurityGroupIngress",
+            "ec2:AuthorizeSecurityGroupEgress",
+        ),
+        placeholder="SecurityGroupFn",
+    ),
+    FunctionSpec(
+        "chp-hyperpod-access",
+        f"{_PHASES}.create_hyperpod.hyperpod_access.handler",
+        "create-hyperpod: EKS access entry for HyperPod nodes",
+        actions=("eks:DescribeAccessEntry", "eks:CreateAccessEntry"),
+        placeholder="HyperPodAccessFn",
+    ),
+    FunctionSpec(
+        "chp-create-hyperpod",
+        f"{_PHASES}.create_hyperpod.create_hyperpod.handler",
+        "create-hyperpod: SageMaker CreateCluster (Orchestrator.Eks, NodeRecovery)",
+        actions=(
+            "sagemaker:DescribeCluster",
+            "sagemaker:CreateCluster",
+            "sagemaker:AddTags",
+            "eks:DescribeCluster",
+            "iam:PassRole",
+        ),
+        placeholder="CreateHyperPodFn",
+    ),
+    FunctionSpec(
+        "chp-wait-in-service",
+        f"{_PHASES}.create_hyperpod.wait_in_service.handler",
+        "create-hyperpod: polls HyperPod until InService or Failed",
+        actions=("sagemaker:DescribeCluster",),
+        placeholder="WaitInServiceFn",
+    ),
+    FunctionSpec(
         "op-finish",
         f"{_PHASES}.finish.handler",
         "Every workflow: records success and releases the cluster",
@@ -215,6 +288,22 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
 )
 
 STATE_MACHINES: tuple[StateMachineSpec, ...] = (
+    StateMachineSpec(
+        "create-hyperpod",
+        "create-hyperpod.asl.json",
+        "Lifecycle scripts, execution role, compute subnet, EFA security group, access entry, HyperPod to InService",
+        functions=(
+            "chp-lifecycle-scripts",
+            "chp-execution-role",
+            "chp-compute-subnet",
+            "chp-security-group",
+            "chp-hyperpod-access",
+            "chp-create-hyperpod",
+            "chp-wait-in-service",
+            "op-finish",
+            "op-record-failure",
+        ),
+    ),
     StateMachineSpec(
         "create-control-plane",
         "create-control-plane.asl.json",

@@ -15,6 +15,7 @@ from pydantic import BaseModel, Field
 
 from launchpod.contracts.catalog import AvailabilityZoneListView, InstanceTypeListView
 from launchpod.contracts.clusters import ClusterListView, ClusterView, CreateClusterRequest
+from launchpod.contracts.hyperpod import CreateHyperPodInput
 from launchpod.contracts.common import AvailabilityZoneName, ClusterName, Contract, OperationId, Role
 from launchpod.contracts.operations import (
     CancelOperationRequest,
@@ -91,9 +92,7 @@ class CatalogEntry:
 
 
 CATALOG: tuple[CatalogEntry, ...] = (
-    CatalogEntry(
-        "health", "GET", "/api/health", "Liveness of the API.", NoInput, HealthView, None, tags=("meta",)
-    ),
+    CatalogEntry("health", "GET", "/api/health", "Liveness of the API.", NoInput, HealthView, None, tags=("meta",)),
     CatalogEntry(
         "list_availability_zones",
         "GET",
@@ -140,6 +139,19 @@ CATALOG: tuple[CatalogEntry, ...] = (
         "/api/clusters",
         "Create the EKS control plane of a new cluster: network, IAM role, EKS, OIDC, access entry, core add-ons.",
         CreateClusterRequest,
+        OperationAcceptedView,
+        Role.ADMIN,
+        mutates=True,
+        accepted=True,
+        tags=("clusters",),
+    ),
+    CatalogEntry(
+        "create_hyperpod",
+        "POST",
+        "/api/clusters/{name}/hyperpod",
+        "Create the HyperPod cluster on an ACTIVE control plane: lifecycle scripts, execution role, /20 compute"
+        " subnet, EFA security group, access entry, CreateCluster with node auto-recovery, wait until InService.",
+        CreateHyperPodInput,
         OperationAcceptedView,
         Role.ADMIN,
         mutates=True,

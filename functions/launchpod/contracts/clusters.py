@@ -32,9 +32,7 @@ class NetworkRequest(Contract):
         if self.vpcId and self.vpcCidr:
             raise ValueError("give vpcCidr for a new VPC or vpcId and subnetIds to reuse one, not both")
         if bool(self.vpcId) != bool(self.subnetIds):
-            raise ValueError(
-                "to reuse a VPC give both vpcId and subnetIds (private subnets in two or more zones)"
-            )
+            raise ValueError("to reuse a VPC give both vpcId and subnetIds (private subnets in two or more zones)")
         if self.subnetIds is not None and len(set(self.subnetIds)) < 2:
             raise ValueError("give at least two distinct subnetIds, in different availability zones")
         return self

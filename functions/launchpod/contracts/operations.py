@@ -43,12 +43,8 @@ class PhaseView(Contract):
     startedAt: datetime | None = None
     endedAt: datetime | None = None
     attempts: int = 0
-    message: str | None = Field(
-        default=None, description="Progress or the error, in words a user can act on."
-    )
-    error: str | None = Field(
-        default=None, description="The AWS or Kubernetes error code, when the phase failed."
-    )
+    message: str | None = Field(default=None, description="Progress or the error, in words a user can act on.")
+    error: str | None = Field(default=None, description="The AWS or Kubernetes error code, when the phase failed.")
 
 
 class OperationView(Contract):

@@ -80,9 +80,7 @@ class OperationStore(Protocol):
     def restart(self, operation: OperationView) -> None:
         """Store a retried operation (status, phases, attempt) and take the cluster's lock again."""
 
-    def finish(
-        self, operation_id: str, status: OperationStatus, *, error: str | None, message: str | None
-    ) -> None:
+    def finish(self, operation_id: str, status: OperationStatus, *, error: str | None, message: str | None) -> None:
         """Record a terminal status and release the cluster."""
 
     def execution_of(self, operation_id: str) -> str | None: ...
@@ -163,9 +161,7 @@ def retry(
 ) -> OperationView:
     """Resume a FAILED or CANCELLED operation: phases that succeeded stay done, the rest run again."""
     if not principal.role.allows(needed):
-        raise Forbidden(
-            f"Retrying this operation needs the {Role(needed).value} role; you are {principal.role.value}."
-        )
+        raise Forbidden(f"Retrying this operation needs the {Role(needed).value} role; you are {principal.role.value}.")
     operation = store.get(operation_id)
     if operation.status not in (OperationStatus.FAILED, OperationStatus.CANCELLED):
         raise Conflict(
@@ -173,9 +169,7 @@ def retry(
             holder=operation_id,
         )
     phases = [
-        p
-        if p.status in (PhaseStatus.SUCCEEDED, PhaseStatus.SKIPPED)
-        else PhaseView(name=p.name, title=p.title)
+        p if p.status in (PhaseStatus.SUCCEEDED, PhaseStatus.SKIPPED) else PhaseView(name=p.name, title=p.title)
         for p in operation.phases
     ]
     resumed = operation.model_copy(
@@ -217,7 +211,7 @@ def cancel(
 
 
 # The role each kind of operation needs; retrying or cancelling one needs the same.
-KIND_ROLES: dict[str, Role] = {"create-control-plane": Role.ADMIN}
+KIND_ROLES: dict[str, Role] = {"create-control-plane": Role.ADMIN, "create-hyperpod": Role.ADMIN}
 
 
 def role_for(kind: str) -> Role:

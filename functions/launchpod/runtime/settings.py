@@ -25,6 +25,9 @@ class Settings(BaseModel):
     kube_role_arn: str | None = None
     # prefix of every AWS resource name Launchpod creates in the user's account
     resource_prefix: str = "launchpod"
+    # the shared bucket: lifecycle scripts, models, datasets, checkpoints. HyperPod reads lifecycle
+    # scripts only from buckets whose name starts with "sagemaker-" (or that its role is granted).
+    bucket: str = "sagemaker-launchpod"
     # optional endpoint override for every boto3 client (a seam for emulators; unset on AWS)
     aws_endpoint_url: str | None = None
     version: str = "0.1.0"
@@ -39,6 +42,7 @@ ENV_KEYS = {
     "workflows": "LAUNCHPOD_WORKFLOWS",
     "kube_role_arn": "LAUNCHPOD_KUBE_ROLE_ARN",
     "resource_prefix": "LAUNCHPOD_RESOURCE_PREFIX",
+    "bucket": "LAUNCHPOD_BUCKET",
     "aws_endpoint_url": "LAUNCHPOD_AWS_ENDPOINT_URL",
 }
 

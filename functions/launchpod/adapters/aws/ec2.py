@@ -31,13 +31,8 @@ class Ec2:
     # ------------------------------------------------------------------ catalog
     def zones(self) -> list[dict[str, str]]:
         with aws_call("ec2:DescribeAvailabilityZones"):
-            out = self.ec2.describe_availability_zones(
-                Filters=[{"Name": "zone-type", "Values": ["availability-zone"]}]
-            )
-        return [
-            {"name": z["ZoneName"], "zoneId": z["ZoneId"], "state": z["State"]}
-            for z in out["AvailabilityZones"]
-        ]
+            out = self.ec2.describe_availability_zones(Filters=[{"Name": "zone-type", "Values": ["availability-zone"]}])
+        return [{"name": z["ZoneName"], "zoneId": z["ZoneId"], "state": z["State"]} for z in out["AvailabilityZones"]]
 
     def offerings(self, instance_types: list[str], zone: str | None = None) -> dict[str, list[str]]:
         """EC2 instance type -> zones offering it (optionally one zone)."""
@@ -98,9 +93,9 @@ class Ec2:
 
     def ensure_internet_gateway(self, vpc_id: str, tags: dict[str, str]) -> str:
         with aws_call("ec2:DescribeInternetGateways"):
-            gateways = self.ec2.describe_internet_gateways(
-                Filters=[{"Name": "attachment.vpc-id", "Values": [vpc_id]}]
-            )["InternetGateways"]
+            gateways = self.ec2.describe_internet_gateways(Filters=[{"Name": "attachment.vpc-id", "Values": [vpc_id]}])[
+                "InternetGateways"
+            ]
         if gateways:
             return str(gateways[0]["InternetGatewayId"])
         with aws_call("ec2:CreateInternetGateway"):
@@ -144,16 +139,16 @@ class Ec2:
         nat_gateway_id: str | None = None,
     ) -> str:
         with aws_call("ec2:DescribeRouteTables"):
-            tables = self.ec2.describe_route_tables(
-                Filters=[{"Name": "vpc-id", "Values": [vpc_id]}, *_filters(tags)]
-            )["RouteTables"]
+            tables = self.ec2.describe_route_tables(Filters=[{"Name": "vpc-id", "Values": [vpc_id]}, *_filters(tags)])[
+                "RouteTables"
+            ]
         with aws_call("ec2:CreateRouteTable"):
             if tables:
                 table = tables[0]
             else:
-                table = self.ec2.create_route_table(
-                    VpcId=vpc_id, TagSpecifications=_spec("route-table", tags)
-                )["RouteTable"]
+                table = self.ec2.create_route_table(VpcId=vpc_id, TagSpecifications=_spec("route-table", tags))[
+                    "RouteTable"
+                ]
             table_id = table["RouteTableId"]
             if not any(r.get("DestinationCidrBlock") == "0.0.0.0/0" for r in table.get("Routes", [])):
                 target = {"GatewayId": gateway_id} if gateway_id else {"NatGatewayId": nat_gateway_id}
@@ -167,3 +162,57 @@ class Ec2:
     def map_public_ip(self, subnet_id: str) -> None:
         with aws_call("ec2:ModifySubnetAttribute"):
             self.ec2.modify_subnet_attribute(SubnetId=subnet_id, MapPublicIpOnLaunch={"Value": True})
+
+    # ------------------------------------------------------------------ HyperPod compute
+    def route_table_id(self, vpc_id: str, tags: dict[str, str]) -> str | None:
+        with aws_call("ec2:DescribeRouteTables"):
+            tables = self.ec2.describe_route_tables(Filters=[{"Name": "vpc-id", "Values": [vpc_id]}, *_filters(tags)])[
+                "RouteTables"
+            ]
+        return str(tables[0]["RouteTableId"]) if tables else None
+
+    def associate(self, route_table_id: str, subnet_id: str) -> None:
+        with aws_call("ec2:AssociateRouteTable"):
+            tables = self.ec2.describe_route_tables(RouteTableIds=[route_table_id])["RouteTables"]
+            if not any(a.get("SubnetId") == subnet_id for a in tables[0].get("Associations", [])):
+                self.ec2.associate_route_table(RouteTableId=route_table_id, SubnetId=subnet_id)
+
+    def ensure_efa_security_group(self, vpc_id: str, name: str, tags: dict[str, str]) -> str:
+        """All traffic to and from the group itself: EFA's OS-bypass traffic needs both directions."""
+        with aws_call("ec2:DescribeSecurityGroups"):
+            groups = self.ec2.describe_security_groups(
+                Filters=[{"Name": "vpc-id", "Values": [vpc_id]}, {"Name": "group-name", "Values": [name]}]
+            )["SecurityGroups"]
+        with aws_call("ec2:CreateSecurityGroup"):
+            if groups:
+                group = groups[0]
+            else:
+                group_id = self.ec2.create_security_group(
+                    GroupName=name,
+                    Description="HyperPod nodes: all traffic within the group (EFA), created by Launchpod",
+                    VpcId=vpc_id,
+                    TagSpecifications=_spec("security-group", tags),
+                )["GroupId"]
+                group = self.ec2.describe_security_groups(GroupIds=[group_id])["SecurityGroups"][0]
+        group_id = group["GroupId"]
+        self_rule = {"IpProtocol": "-1", "UserIdGroupPairs": [{"GroupId": group_id}]}
+
+        def has_self(permissions: list[dict[str, Any]]) -> bool:
+            return any(
+                p.get("IpProtocol") == "-1" and any(u.get("GroupId") == group_id for u in p.get("UserIdGroupPairs", []))
+                for p in permissions
+            )
+
+        with aws_call("ec2:AuthorizeSecurityGroupIngress"):
+            if not has_self(group.get("IpPermissions", [])):
+                self.ec2.authorize_security_group_ingress(GroupId=group_id, IpPermissions=[self_rule])
+        with aws_call("ec2:AuthorizeSecurityGroupEgress"):
+            if not has_self(group.get("IpPermissionsEgress", [])):
+                self.ec2.authorize_security_group_egress(GroupId=group_id, IpPermissions=[self_rule])
+        return str(group_id)
+
+    def subnets_tagged(self, vpc_id: str, tags: dict[str, str]) -> list[dict[str, Any]]:
+        with aws_call("ec2:DescribeSubnets"):
+            return list(
+                self.ec2.describe_subnets(Filters=[{"Name": "vpc-id", "Values": [vpc_id]}, *_filters(tags)])["Subnets"]
+            )

@@ -57,7 +57,12 @@ class Eks:
 
     # ------------------------------------------------------------------ access entries
     def ensure_access_entry(
-        self, cluster: str, principal_arn: str, policy_arn: str, tags: dict[str, str]
+        self,
+        cluster: str,
+        principal_arn: str,
+        policy_arn: str | None,
+        tags: dict[str, str],
+        entry_type: str = "STANDARD",
     ) -> None:
         with aws_call("eks:DescribeAccessEntry"):
             try:
@@ -70,12 +75,12 @@ class Eks:
         with aws_call("eks:CreateAccessEntry"):
             if not exists:
                 self.eks.create_access_entry(
-                    clusterName=cluster, principalArn=principal_arn, type="STANDARD", tags=tags
+                    clusterName=cluster, principalArn=principal_arn, type=entry_type, tags=tags
                 )
+        if policy_arn is None:
+            return
         with aws_call("eks:AssociateAccessPolicy"):
-            associated = self.eks.list_associated_access_policies(
-                clusterName=cluster, principalArn=principal_arn
-            )
+            associated = self.eks.list_associated_access_policies(clusterName=cluster, principalArn=principal_arn)
             if not any(p["policyArn"] == policy_arn for p in associated.get("associatedAccessPolicies", [])):
                 self.eks.associate_access_policy(
                     clusterName=cluster,
@@ -90,12 +95,8 @@ class Eks:
         with aws_call("eks:ListAddons"):
             names = self.eks.list_addons(clusterName=cluster).get("addons", [])
         with aws_call("eks:DescribeAddon"):
-            return {
-                n: dict(self.eks.describe_addon(clusterName=cluster, addonName=n)["addon"]) for n in names
-            }
+            return {n: dict(self.eks.describe_addon(clusterName=cluster, addonName=n)["addon"]) for n in names}
 
     def create_addon(self, cluster: str, name: str, tags: dict[str, str]) -> None:
         with aws_call(f"eks:CreateAddon {name}"):
-            self.eks.create_addon(
-                clusterName=cluster, addonName=name, resolveConflicts="OVERWRITE", tags=tags
-            )
+            self.eks.create_addon(clusterName=cluster, addonName=name, resolveConflicts="OVERWRITE", tags=tags)

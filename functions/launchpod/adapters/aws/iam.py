@@ -40,9 +40,7 @@ class Iam:
                 return None
             raise
 
-    def ensure_role(
-        self, name: str, service: str, policies: list[str], tags: dict[str, str], description: str
-    ) -> str:
+    def ensure_role(self, name: str, service: str, policies: list[str], tags: dict[str, str], description: str) -> str:
         with aws_call("iam:GetRole"):
             arn = self.role_arn(name)
         with aws_call("iam:CreateRole"):
@@ -53,10 +51,7 @@ class Iam:
                     Description=description,
                     Tags=[{"Key": k, "Value": v} for k, v in sorted(tags.items())],
                 )["Role"]["Arn"]
-            attached = {
-                p["PolicyArn"]
-                for p in self.iam.list_attached_role_policies(RoleName=name)["AttachedPolicies"]
-            }
+            attached = {p["PolicyArn"] for p in self.iam.list_attached_role_policies(RoleName=name)["AttachedPolicies"]}
             for policy in policies:
                 if policy not in attached:
                     self.iam.attach_role_policy(RoleName=name, PolicyArn=policy)
@@ -77,3 +72,7 @@ class Iam:
                     Tags=[{"Key": k, "Value": v} for k, v in sorted(tags.items())],
                 )["OpenIDConnectProviderArn"]
             )
+
+    def put_inline_policy(self, role: str, name: str, document: dict[str, object]) -> None:
+        with aws_call("iam:PutRolePolicy"):
+            self.iam.put_role_policy(RoleName=role, PolicyName=name, PolicyDocument=json.dumps(document))

@@ -23,3 +23,26 @@ class SageMaker:
                 if error_code(exc) in ("ResourceNotFound", "ValidationException"):
                     return None
                 raise
+
+    def create_cluster(
+        self,
+        *,
+        name: str,
+        eks_arn: str,
+        instance_groups: list[dict[str, Any]],
+        subnet_ids: list[str],
+        security_group_ids: list[str],
+        node_recovery: str,
+        tags: dict[str, str],
+    ) -> str:
+        with aws_call("sagemaker:CreateCluster"):
+            return str(
+                self.sm.create_cluster(
+                    ClusterName=name,
+                    InstanceGroups=instance_groups,
+                    VpcConfig={"SecurityGroupIds": security_group_ids, "Subnets": subnet_ids},
+                    Orchestrator={"Eks": {"ClusterArn": eks_arn}},
+                    NodeRecovery=node_recovery,
+                    Tags=[{"Key": k, "Value": v} for k, v in sorted(tags.items())],
+                )["ClusterArn"]
+            )

@@ -26,9 +26,9 @@ class StepFunctions:
         with aws_call("states:StartExecution"):
             try:
                 return str(
-                    self.sfn.start_execution(
-                        stateMachineArn=arn, name=execution_name, input=json.dumps(document)
-                    )["executionArn"]
+                    self.sfn.start_execution(stateMachineArn=arn, name=execution_name, input=json.dumps(document))[
+                        "executionArn"
+                    ]
                 )
             except ClientError as exc:
                 # The name is the operation id: an execution by that name is this operation's.

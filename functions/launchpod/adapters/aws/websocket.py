@@ -16,17 +16,13 @@ from launchpod.runtime.settings import settings
 
 @lru_cache(maxsize=16)
 def _client(endpoint: str) -> Any:
-    return boto3.client(
-        "apigatewaymanagementapi", endpoint_url=endpoint, region_name=settings().region, config=_CONFIG
-    )
+    return boto3.client("apigatewaymanagementapi", endpoint_url=endpoint, region_name=settings().region, config=_CONFIG)
 
 
 def post(endpoint: str, connection_id: str, message: dict[str, Any]) -> bool:
     """Send one message; False when the connection is gone (the caller forgets it)."""
     try:
-        _client(endpoint).post_to_connection(
-            ConnectionId=connection_id, Data=json.dumps(message, default=str).encode()
-        )
+        _client(endpoint).post_to_connection(ConnectionId=connection_id, Data=json.dumps(message, default=str).encode())
     except ClientError as exc:
         if error_code(exc) in ("GoneException", "410"):
             return False

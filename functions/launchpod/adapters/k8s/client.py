@@ -34,9 +34,7 @@ def _session() -> boto3.session.Session:
     if not s.kube_role_arn:
         return boto3.session.Session(region_name=s.region)
     with aws_call("sts:AssumeRole"):
-        creds = client("sts").assume_role(RoleArn=s.kube_role_arn, RoleSessionName="launchpod-kube")[
-            "Credentials"
-        ]
+        creds = client("sts").assume_role(RoleArn=s.kube_role_arn, RoleSessionName="launchpod-kube")["Credentials"]
     return boto3.session.Session(
         aws_access_key_id=creds["AccessKeyId"],
         aws_secret_access_key=creds["SecretAccessKey"],
@@ -49,9 +47,7 @@ def eks_token(cluster: str) -> str:
     session = _session()
     sts = session.client("sts", region_name=settings().region, endpoint_url=settings().aws_endpoint_url)
     service_id = sts.meta.service_model.service_id
-    signer = RequestSigner(
-        service_id, settings().region, "sts", "v4", session.get_credentials(), session.events
-    )
+    signer = RequestSigner(service_id, settings().region, "sts", "v4", session.get_credentials(), session.events)
     url = signer.generate_presigned_url(
         {
             "method": "GET",

@@ -127,9 +127,7 @@ class DynamoOperations:
 
     def holder(self, cluster: str) -> str | None:
         with aws_call("dynamodb:GetItem"):
-            item = self.ddb.get_item(
-                TableName=self.clusters_table, Key={"name": to_attr(cluster)}, ConsistentRead=True
-            )
+            item = self.ddb.get_item(TableName=self.clusters_table, Key={"name": to_attr(cluster)}, ConsistentRead=True)
         return item.get("Item", {}).get("lockedBy", {}).get("S")
 
     def set_execution(self, operation_id: str, execution_arn: str) -> None:
@@ -222,9 +220,7 @@ class DynamoOperations:
         except Exception as exc:
             cause = exc.__cause__
             if isinstance(cause, ClientError) and error_code(cause) == "ConditionalCheckFailedException":
-                raise Conflict(
-                    f"Operation {operation_id} was cancelled or has finished.", holder=operation_id
-                ) from exc
+                raise Conflict(f"Operation {operation_id} was cancelled or has finished.", holder=operation_id) from exc
             raise
 
     def phase_started(self, operation_id: str, phase: str, *, fresh: bool) -> None:
@@ -266,18 +262,14 @@ class DynamoOperations:
                 ExpressionAttributeValues={":o": json.dumps(outputs, default=str)},
             )
 
-    def phase_failed(
-        self, operation_id: str, phase: str, *, error: str, message: str, terminal: bool
-    ) -> None:
+    def phase_failed(self, operation_id: str, phase: str, *, error: str, message: str, terminal: bool) -> None:
         sets: dict[str, Any] = {"error": error, "message": message}
         if terminal:
             sets.update(status=PhaseStatus.FAILED.value, endedAt=_iso())
         self._update_phase(operation_id, phase, sets, op_status=None)
 
     # ------------------------------------------------------------------ the end
-    def finish(
-        self, operation_id: str, status: OperationStatus, *, error: str | None, message: str | None
-    ) -> None:
+    def finish(self, operation_id: str, status: OperationStatus, *, error: str | None, message: str | None) -> None:
         operation = self.get(operation_id)
         phases = []
         for p in operation.phases:
@@ -310,7 +302,5 @@ class DynamoOperations:
                 )
         except Exception as exc:
             cause = exc.__cause__
-            if not (
-                isinstance(cause, ClientError) and error_code(cause) == "ConditionalCheckFailedException"
-            ):
+            if not (isinstance(cause, ClientError) and error_code(cause) == "ConditionalCheckFailedException"):
                 raise

@@ -37,15 +37,11 @@ def principal_from(event: dict[str, Any]) -> Principal:
         raise Unauthorized("Sign in first: send an Authorization: Bearer <token> header.")
     roles = [Role(g) for g in _groups(claims.get("cognito:groups")) if g in Role.__members__.values()]
     if not roles:
-        raise Forbidden(
-            f"{subject} is in no Launchpod group; ask an admin to add you to viewer, operator or admin."
-        )
+        raise Forbidden(f"{subject} is in no Launchpod group; ask an admin to add you to viewer, operator or admin.")
     return Principal(subject=str(subject), role=max(roles, key=lambda r: r.rank))
 
 
-_TEMPLATES = [
-    (e.method, re.compile("^" + re.sub(r"{\w+}", "[^/]+", e.path) + "/?$"), e.role) for e in CATALOG
-]
+_TEMPLATES = [(e.method, re.compile("^" + re.sub(r"{\w+}", "[^/]+", e.path) + "/?$"), e.role) for e in CATALOG]
 
 
 def check_before_validation(event: dict[str, Any]) -> None:

@@ -51,9 +51,7 @@ def envelope(
 
 def early_response(event: dict[str, Any], exc: LaunchpodError) -> dict[str, Any]:
     """The envelope for an error raised before the resolver runs (authentication)."""
-    body = ErrorView(
-        code=exc.code, message=exc.message, requestId=(event.get("requestContext") or {}).get("requestId")
-    )
+    body = ErrorView(code=exc.code, message=exc.message, requestId=(event.get("requestContext") or {}).get("requestId"))
     return {
         "statusCode": exc.status,
         "headers": {"Content-Type": content_types.APPLICATION_JSON, "Access-Control-Allow-Origin": "*"},
@@ -92,9 +90,7 @@ def install(app: APIGatewayRestResolver) -> None:
             logger.exception("request failed")
             return envelope(app, 500, "INTERNAL", "Something went wrong on our side; try again.")
         extra = {k: v for k, v in exc.extra.items() if k == "holder" and v}
-        details = exc.details or (
-            [{"field": None, "rule": "held_by", "message": extra["holder"]}] if extra else []
-        )
+        details = exc.details or ([{"field": None, "rule": "held_by", "message": extra["holder"]}] if extra else [])
         return envelope(app, exc.status, exc.code, exc.message, details, headers)
 
     @app.exception_handler(ServiceError)
@@ -119,6 +115,4 @@ def install(app: APIGatewayRestResolver) -> None:
     @app.not_found
     def _not_found(exc: Exception) -> Response:
         path = app.current_event.path
-        return envelope(
-            app, 404, "NOT_FOUND", f"No route {app.current_event.http_method} {path}; see /api/docs."
-        )
+        return envelope(app, 404, "NOT_FOUND", f"No route {app.current_event.http_method} {path}; see /api/docs.")

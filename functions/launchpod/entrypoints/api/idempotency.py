@@ -36,9 +36,7 @@ def _persistence() -> DynamoDBPersistenceLayer:
     return DynamoDBPersistenceLayer(table_name=settings().idempotency_table, boto3_client=client("dynamodb"))
 
 
-def once(
-    key: str | None, subject: str, request: dict[str, Any], run: Callable[[], dict[str, Any]]
-) -> dict[str, Any]:
+def once(key: str | None, subject: str, request: dict[str, Any], run: Callable[[], dict[str, Any]]) -> dict[str, Any]:
     """Run ``run`` once per (Idempotency-Key, caller); later calls get the first result back."""
     if not key:
         return run()
@@ -56,6 +54,4 @@ def once(
             rule="idempotency_key_reused",
         ) from exc
     except IdempotencyAlreadyInProgressError as exc:
-        raise Conflict(
-            "A request with this Idempotency-Key is still being processed; retry in a moment."
-        ) from exc
+        raise Conflict("A request with this Idempotency-Key is still being processed; retry in a moment.") from exc

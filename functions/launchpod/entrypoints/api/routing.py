@@ -48,6 +48,4 @@ def route(router: APIGatewayRouter, op_id: str) -> Callable[[Callable[..., Any]]
 
 
 def json_response(model: BaseModel, status: int = 200, headers: dict[str, str] | None = None) -> Response:
-    return Response(
-        status_code=status, content_type=content_types.APPLICATION_JSON, body=model, headers=headers or {}
-    )
+    return Response(status_code=status, content_type=content_types.APPLICATION_JSON, body=model, headers=headers or {})

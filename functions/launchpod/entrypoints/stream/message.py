@@ -16,9 +16,7 @@ from launchpod.entrypoints.observability import logger
 from launchpod.entrypoints.stream._context import connection_id, management_endpoint
 from launchpod.runtime import wiring
 
-_TOPIC = re.compile(
-    r"^(operation:op-[0-9a-z]{8,40}|cluster:[a-zA-Z0-9-]{1,63}|logs:[\w.-]+/[\w.-]+/[\w.-]+)$"
-)
+_TOPIC = re.compile(r"^(operation:op-[0-9a-z]{8,40}|cluster:[a-zA-Z0-9-]{1,63}|logs:[\w.-]+/[\w.-]+/[\w.-]+)$")
 
 
 def _reply(kind: str, data: dict[str, Any], status: int = 200) -> dict[str, Any]:

@@ -78,9 +78,7 @@ def phase(name: str) -> Callable[[PhaseFn], Callable[[dict[str, Any], Any], dict
                     f"{name} failed unexpectedly ({type(exc).__name__}: {exc}). Retry the operation; "
                     "if it fails again, report it with the operation id."
                 )
-                store.phase_failed(
-                    doc.operationId, name, error="InternalError", message=message, terminal=True
-                )
+                store.phase_failed(doc.operationId, name, error="InternalError", message=message, terminal=True)
                 raise PermanentError(message) from exc
             if not result.ready:
                 doc.poll[name] = doc.poll.get(name, 0) + 1

@@ -26,9 +26,7 @@ router = APIGatewayRouter()
 def _view(name: str, record: dict | None) -> ClusterView:
     eks = wiring.eks().cluster(name)
     addons = wiring.eks().addons(name) if eks and eks.get("status") == "ACTIVE" else {}
-    return cluster_view(
-        name, settings().region, record, eks, addons, wiring.sagemaker().hyperpod_cluster(name)
-    )
+    return cluster_view(name, settings().region, record, eks, addons, wiring.sagemaker().hyperpod_cluster(name))
 
 
 @route(router, "list_clusters")
@@ -53,8 +51,7 @@ def create_cluster(request: CreateClusterRequest) -> Response[OperationAcceptedV
     existing = wiring.eks().cluster(request.name)
     if existing is not None and not owned_by_launchpod(existing, request.name, s.resource_prefix):
         raise Conflict(
-            f"An EKS cluster named {request.name} already exists and Launchpod did not create it; "
-            "choose another name."
+            f"An EKS cluster named {request.name} already exists and Launchpod did not create it; choose another name."
         )
     record = wiring.clusters().get(request.name)
     if existing and existing.get("status") == "ACTIVE" and record and not record.get("lockedBy"):
@@ -63,13 +60,9 @@ def create_cluster(request: CreateClusterRequest) -> Response[OperationAcceptedV
     def start() -> dict:
         operation, _ = ops.submit(wiring.operations(), wiring.workflows(), control_plane.plan(request), who)
         wiring.clusters().register(request.name, source="created", region=s.region)
-        return OperationAcceptedView(operation=operation, statusUrl=operation.statusUrl).model_dump(
-            mode="json"
-        )
+        return OperationAcceptedView(operation=operation, statusUrl=operation.statusUrl).model_dump(mode="json")
 
-    key = router.current_event.headers.get("idempotency-key") or router.current_event.headers.get(
-        "Idempotency-Key"
-    )
+    key = router.current_event.headers.get("idempotency-key") or router.current_event.headers.get("Idempotency-Key")
     accepted = OperationAcceptedView.model_validate(
         idempotency.once(key, who.subject, request.model_dump(mode="json"), start)
     )

@@ -25,8 +25,7 @@ def run(doc: WorkflowInput) -> PhaseResult:
     broken = {n: s for n, s in statuses.items() if s in BROKEN}
     if broken:
         issues = "; ".join(
-            f"{n} is {s}: "
-            + ", ".join(i.get("message", "") for i in present[n].get("health", {}).get("issues", []))
+            f"{n} is {s}: " + ", ".join(i.get("message", "") for i in present[n].get("health", {}).get("issues", []))
             for n, s in broken.items()
         )
         raise PermanentError(f"Add-ons failed: {issues}. Fix the cause shown, then retry.")

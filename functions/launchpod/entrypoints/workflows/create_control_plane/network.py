@@ -24,9 +24,7 @@ def _reuse(vpc_id: str, subnet_ids: list[str]) -> PhaseResult:
         raise PermanentError(f"Subnets {', '.join(outside)} are not in {vpc_id}; give subnets of that VPC.")
     zones = {v["AvailabilityZone"] for v in found.values()}
     if len(zones) < 2:
-        raise PermanentError(
-            f"The subnets are all in {zones.pop()}; EKS needs subnets in at least two zones."
-        )
+        raise PermanentError(f"The subnets are all in {zones.pop()}; EKS needs subnets in at least two zones.")
     return PhaseResult(
         outputs={"vpcId": vpc_id, "subnetIds": subnet_ids, "reused": True},
         message=f"Reusing {vpc_id} with {len(subnet_ids)} subnets in {', '.join(sorted(zones))}.",

@@ -1,0 +1,50 @@
+"""Requests for the HyperPod cluster that runs on an EKS control plane."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import Field, model_validator
+
+from launchpod.contracts.common import AvailabilityZoneName, ClusterName, Contract
+
+InstanceGroupName = Annotated[
+    str,
+    Field(min_length=1, max_length=63, pattern=r"^[a-zA-Z0-9](-*[a-zA-Z0-9])*$", examples=["gpu-workers"]),
+]
+HyperPodInstanceType = Annotated[str, Field(pattern=r"^ml\.[a-z0-9-]+\.[a-z0-9]+$", examples=["ml.p5.48xlarge"])]
+DeepHealthCheck = Literal["InstanceStress", "InstanceConnectivity"]
+
+
+class InstanceGroupRequest(Contract):
+    name: InstanceGroupName
+    instanceType: HyperPodInstanceType
+    instanceCount: int = Field(ge=0, le=6758)
+    threadsPerCore: Literal[1, 2] = Field(default=1, description="1 turns hyperthreading off, as GPU training prefers")
+    ebsVolumeGb: int = Field(default=500, ge=1, le=16384, description="Extra EBS volume per node, in GiB")
+    deepHealthChecks: list[DeepHealthCheck] = Field(
+        default_factory=list, description="Run on start: InstanceStress (GPU/accelerator), InstanceConnectivity (EFA)"
+    )
+
+
+class CreateHyperPodRequest(Contract):
+    """Create the HyperPod cluster of an existing Launchpod cluster (its EKS control plane must be ACTIVE)."""
+
+    availabilityZone: AvailabilityZoneName = Field(description="Zone of the /20 compute subnet; capacity is per zone")
+    instanceGroups: list[InstanceGroupRequest] = Field(min_length=1, max_length=20)
+    nodeRecovery: Literal["Automatic", "None"] = Field(
+        default="Automatic", description="Automatic: HyperPod replaces or reboots faulty nodes by itself"
+    )
+
+    @model_validator(mode="after")
+    def _distinct_groups(self) -> CreateHyperPodRequest:
+        names = [g.name for g in self.instanceGroups]
+        if len(set(names)) != len(names):
+            raise ValueError("instance group names must be distinct")
+        return self
+
+
+class CreateHyperPodInput(CreateHyperPodRequest):
+    """The catalog input: the cluster name (path) plus the request body."""
+
+    name: ClusterName

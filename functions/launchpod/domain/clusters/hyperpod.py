@@ -1,0 +1,116 @@
+"""The create-hyperpod workflow's rules: phases, the instance groups CreateCluster receives, the
+lifecycle script, and advice for HyperPod's failure messages."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from launchpod.contracts.common import Role
+from launchpod.contracts.hyperpod import CreateHyperPodInput
+from launchpod.domain.errors import InvalidInput
+from launchpod.domain.operations import WorkflowPlan
+
+KIND = "create-hyperpod"
+
+PHASES: tuple[tuple[str, str], ...] = (
+    ("LifecycleScripts", "Lifecycle scripts to the shared bucket"),
+    ("ExecutionRole", "IAM execution role of the instance groups"),
+    ("ComputeSubnet", "A /20 compute subnet in the chosen zone"),
+    ("SecurityGroup", "Security group with the self-referencing rule EFA needs"),
+    ("HyperPodAccess", "EKS access entry for HyperPod"),
+    ("CreateHyperPod", "Create the HyperPod cluster"),
+    ("WaitInService", "Wait until HyperPod is InService"),
+)
+
+COMPUTE_PREFIX = 20
+# HyperPod takes ~15 minutes; past 90 something is wrong.
+MAX_INSERVICE_POLLS = 180
+INSERVICE_POLL_SECONDS = 30
+EXECUTION_POLICY = "arn:aws:iam::aws:policy/AmazonSageMakerClusterInstanceRolePolicy"
+SCRIPTS_PREFIX = "lifecycle-scripts"
+
+ON_CREATE = """#!/bin/bash
+# Launchpod lifecycle script for HyperPod on EKS: runs once on every new node, as root.
+set -euxo pipefail
+LOG=/var/log/provision/launchpod-on-create.log
+mkdir -p "$(dirname "$LOG")"
+exec > >(tee -a "$LOG") 2>&1
+echo "launchpod on_create: $(hostname) $(date -Is)"
+# HyperPod mounts the extra EBS volume at /opt/sagemaker; keep container images and pod storage
+# there so large images do not fill the root volume.
+if mountpoint -q /opt/sagemaker; then
+  mkdir -p /opt/sagemaker/containerd /opt/sagemaker/kubelet
+  if [ -d /var/lib/containerd ] && [ ! -L /var/lib/containerd ]; then
+    systemctl stop containerd || true
+    rsync -a /var/lib/containerd/ /opt/sagemaker/containerd/ && rm -rf /var/lib/containerd
+    ln -s /opt/sagemaker/containerd /var/lib/containerd
+    systemctl start containerd || true
+  fi
+fi
+echo "launchpod on_create: done"
+"""
+
+
+def plan(request: CreateHyperPodInput) -> WorkflowPlan:
+    return WorkflowPlan(
+        kind=KIND, target=request.name, request=request.model_dump(mode="json"), phases=PHASES, role=Role.ADMIN
+    )
+
+
+def hyperpod_name(cluster: str) -> str:
+    """The HyperPod cluster shares its EKS cluster's name: one name for one cluster."""
+    return cluster
+
+
+def scripts_uri(bucket: str, cluster: str) -> str:
+    return f"s3://{bucket}/{SCRIPTS_PREFIX}/{cluster}/"
+
+
+def check_instance_types(request: CreateHyperPodInput, offered: dict[str, Sequence[str]]) -> None:
+    """Every instance type must be offered in the zone chosen; the message lists where it is."""
+    for index, group in enumerate(request.instanceGroups):
+        zones = offered.get(group.instanceType)
+        if zones is not None and request.availabilityZone not in zones:
+            where = ", ".join(zones) if zones else "no zone of this region"
+            raise InvalidInput(
+                f"Instance type {group.instanceType} is not offered in {request.availabilityZone}; offered in {where}.",
+                field=f"body.instanceGroups.{index}.instanceType",
+                rule="offered_in_zone",
+            )
+
+
+def instance_groups(request: CreateHyperPodInput, role_arn: str, scripts: str) -> list[dict[str, Any]]:
+    groups = []
+    for g in request.instanceGroups:
+        spec: dict[str, Any] = {
+            "InstanceGroupName": g.name,
+            "InstanceType": g.instanceType,
+            "InstanceCount": g.instanceCount,
+            "ExecutionRole": role_arn,
+            "ThreadsPerCore": g.threadsPerCore,
+            "LifeCycleConfig": {"SourceS3Uri": scripts, "OnCreate": "on_create.sh"},
+            "InstanceStorageConfigs": [{"EbsVolumeConfig": {"VolumeSizeInGB": g.ebsVolumeGb}}],
+        }
+        if g.deepHealthChecks:
+            spec["OnStartDeepHealthChecks"] = list(g.deepHealthChecks)
+        groups.append(spec)
+    return groups
+
+
+def failure_hint(message: str) -> str:
+    """HyperPod's FailureMessage, verbatim, with the likely cause and what to do."""
+    lowered = message.lower()
+    if "capacity" in lowered:
+        hint = "Likely cause: capacity. Try another availability zone, fewer instances, or a training plan."
+    elif "quota" in lowered or "limit" in lowered:
+        hint = "Likely cause: a service quota. Request an increase for this instance type in Service Quotas."
+    elif "lifecycle" in lowered or "on_create" in lowered:
+        hint = "Likely cause: the lifecycle script. Check its CloudWatch logs under /aws/sagemaker/Clusters/."
+    elif "security group" in lowered or "efa" in lowered:
+        hint = "Likely cause: the security group. EFA needs all traffic allowed to and from the group itself."
+    elif "availability zone" in lowered or "subnet" in lowered:
+        hint = "Likely cause: the zone or subnet. Pick a zone that offers the instance type."
+    else:
+        hint = "Check the cluster's events (ListClusterEvents) for the node that failed."
+    return f"{message} — {hint}"

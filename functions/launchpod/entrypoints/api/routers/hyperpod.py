@@ -1,0 +1,52 @@
+"""The HyperPod cluster of a Launchpod cluster: create it on an ACTIVE control plane."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from aws_lambda_powertools.event_handler import Response
+from aws_lambda_powertools.event_handler.openapi.params import Path
+from aws_lambda_powertools.event_handler.router import APIGatewayRouter
+
+from launchpod.contracts.common import ClusterName
+from launchpod.contracts.hyperpod import CreateHyperPodInput, CreateHyperPodRequest
+from launchpod.contracts.operations import NoopView, OperationAcceptedView
+from launchpod.domain import operations as ops
+from launchpod.domain.clusters import hyperpod
+from launchpod.domain.clusters.instance_types import to_ec2, to_sagemaker
+from launchpod.domain.errors import Conflict, InvalidInput
+from launchpod.entrypoints.api.routing import json_response, route
+from launchpod.runtime import wiring
+from launchpod.runtime.settings import settings
+
+router = APIGatewayRouter()
+
+
+@route(router, "create_hyperpod")
+def create_hyperpod(
+    name: Annotated[ClusterName, Path()], request: CreateHyperPodRequest
+) -> Response[OperationAcceptedView | NoopView]:
+    who: ops.Principal = router.context["principal"]
+    full = CreateHyperPodInput(name=name, **request.model_dump())
+    zones = [z["name"] for z in wiring.ec2().zones()]
+    if full.availabilityZone not in zones:
+        raise InvalidInput(
+            f"{full.availabilityZone} is not an availability zone in {settings().region}; choose from {', '.join(zones)}.",
+            field="body.availabilityZone",
+            rule="offered_zone",
+        )
+    types = sorted({g.instanceType for g in full.instanceGroups})
+    offered = {to_sagemaker(k): v for k, v in wiring.ec2().offerings([to_ec2(t) for t in types]).items()}
+    hyperpod.check_instance_types(full, {t: offered.get(t, []) for t in types})
+    eks = wiring.eks().cluster(name)
+    if eks is None or eks.get("status") != "ACTIVE":
+        state = eks.get("status") if eks else "not created"
+        raise Conflict(
+            f"The EKS control plane of {name} is {state}; create it with POST /api/clusters and wait for SUCCEEDED."
+        )
+    existing = wiring.sagemaker().hyperpod_cluster(hyperpod.hyperpod_name(name))
+    if existing is not None and existing.get("ClusterStatus") == "InService":
+        return json_response(NoopView(message=f"HyperPod cluster {name} is already InService; no changes."))
+    operation, _ = ops.submit(wiring.operations(), wiring.workflows(), hyperpod.plan(full), who)
+    accepted = OperationAcceptedView(operation=operation, statusUrl=operation.statusUrl)
+    return json_response(accepted, 202, {"Location": accepted.statusUrl})

@@ -1,0 +1,39 @@
+"""CreateHyperPod: SageMaker CreateCluster on the EKS control plane, node auto-recovery as asked."""
+
+from __future__ import annotations
+
+from launchpod.contracts.workflows import WorkflowInput
+from launchpod.domain.clusters import hyperpod
+from launchpod.domain.errors import PermanentError
+from launchpod.entrypoints.workflows.create_hyperpod._common import request_of, tags_of
+from launchpod.entrypoints.workflows.phase import PhaseResult, phase
+from launchpod.runtime import wiring
+
+
+def run(doc: WorkflowInput) -> PhaseResult:
+    request, sm = request_of(doc), wiring.sagemaker()
+    name = hyperpod.hyperpod_name(doc.target)
+    existing = sm.hyperpod_cluster(name)
+    if existing is not None:
+        return PhaseResult(
+            outputs={"arn": existing["ClusterArn"]},
+            message=f"{existing['ClusterArn']} already exists ({existing['ClusterStatus']}).",
+        )
+    eks = wiring.eks().cluster(doc.target)
+    if eks is None:
+        raise PermanentError(f"EKS cluster {doc.target} does not exist; create the control plane first.")
+    arn = sm.create_cluster(
+        name=name,
+        eks_arn=eks["arn"],
+        instance_groups=hyperpod.instance_groups(
+            request, doc.outputs["ExecutionRole"]["roleArn"], doc.outputs["LifecycleScripts"]["sourceS3Uri"]
+        ),
+        subnet_ids=[doc.outputs["ComputeSubnet"]["subnetId"]],
+        security_group_ids=[doc.outputs["SecurityGroup"]["securityGroupId"]],
+        node_recovery=request.nodeRecovery,
+        tags=tags_of(doc),
+    )
+    return PhaseResult(outputs={"arn": arn}, message=f"Requested {arn} (NodeRecovery={request.nodeRecovery}).")
+
+
+handler = phase("CreateHyperPod")(run)
