@@ -15,8 +15,8 @@ from pydantic import BaseModel, Field
 
 from launchpod.contracts.catalog import AvailabilityZoneListView, InstanceTypeListView
 from launchpod.contracts.clusters import ClusterListView, ClusterView, CreateClusterRequest
-from launchpod.contracts.hyperpod import CreateHyperPodInput
 from launchpod.contracts.common import AvailabilityZoneName, ClusterName, Contract, OperationId, Role
+from launchpod.contracts.hyperpod import CreateHyperPodInput
 from launchpod.contracts.operations import (
     CancelOperationRequest,
     OperationAcceptedView,

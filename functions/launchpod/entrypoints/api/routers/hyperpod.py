@@ -31,7 +31,8 @@ def create_hyperpod(
     zones = [z["name"] for z in wiring.ec2().zones()]
     if full.availabilityZone not in zones:
         raise InvalidInput(
-            f"{full.availabilityZone} is not an availability zone in {settings().region}; choose from {', '.join(zones)}.",
+            f"{full.availabilityZone} is not an availability zone in {settings().region}; "
+            f"choose from {', '.join(zones)}.",
             field="body.availabilityZone",
             rule="offered_zone",
         )
