@@ -21,26 +21,37 @@ TIME_SCALE = 0.01
 REGION = "us-east-1"
 ACCOUNT = "123456789012"
 
-os.environ.update(
-    AWS_ACCESS_KEY_ID="testing",
-    AWS_SECRET_ACCESS_KEY="testing",
-    AWS_SECURITY_TOKEN="testing",
-    AWS_SESSION_TOKEN="testing",
-    AWS_DEFAULT_REGION=REGION,
-)
-os.environ.pop("AWS_PROFILE", None)
-os.environ.pop("AWS_ENDPOINT_URL", None)
+FAKE_ENVIRONMENT = {
+    "AWS_ACCESS_KEY_ID": "testing",
+    "AWS_SECRET_ACCESS_KEY": "testing",
+    "AWS_SECURITY_TOKEN": "testing",
+    "AWS_SESSION_TOKEN": "testing",
+    "AWS_DEFAULT_REGION": REGION,
+    "AWS_PROFILE": None,
+    "AWS_ENDPOINT_URL": None,  # would send boto3 past the in-process mock
+}
 
 
 @pytest.fixture(scope="package")
 def moto_session() -> Iterator[Any]:
     from moto import mock_aws
 
+    saved = {key: os.environ.get(key) for key in FAKE_ENVIRONMENT}
+    for key, value in FAKE_ENVIRONMENT.items():
+        if value is None:
+            os.environ.pop(key, None)
+        else:
+            os.environ[key] = value
     sandbox.aws.install(TIME_SCALE)
     mock = mock_aws(config={"stepfunctions": {"execute_state_machine": True}})
     mock.start()
     yield mock
     mock.stop()
+    for key, value in saved.items():
+        if value is None:
+            os.environ.pop(key, None)
+        else:
+            os.environ[key] = value
 
 
 @pytest.fixture(autouse=True)

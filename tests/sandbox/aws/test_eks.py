@@ -167,24 +167,18 @@ def test_addon_is_creating_then_active_after_a_simulated_minute(eks, active_clus
     assert addon["status"] == "CREATING"
     assert addon["addonVersion"] == eks_ext.ADDON_CATALOG["aws-mountpoint-s3-csi-driver"]["version"]
     assert (
-        eks.describe_addon(clusterName=active_cluster, addonName="aws-mountpoint-s3-csi-driver")["addon"][
-            "status"
-        ]
+        eks.describe_addon(clusterName=active_cluster, addonName="aws-mountpoint-s3-csi-driver")["addon"]["status"]
         == "CREATING"
     )
     wait_until(
         lambda: (
-            eks.describe_addon(clusterName=active_cluster, addonName="aws-mountpoint-s3-csi-driver")["addon"][
-                "status"
-            ]
+            eks.describe_addon(clusterName=active_cluster, addonName="aws-mountpoint-s3-csi-driver")["addon"]["status"]
             == "ACTIVE"
         ),
         timeout=15,
     )
 
-    described = eks.describe_addon(clusterName=active_cluster, addonName="aws-mountpoint-s3-csi-driver")[
-        "addon"
-    ]
+    described = eks.describe_addon(clusterName=active_cluster, addonName="aws-mountpoint-s3-csi-driver")["addon"]
     assert described["serviceAccountRoleArn"] == ROLE_ARN
     assert described["configurationValues"] == '{"node": {"tolerateAllTaints": true}}'
     assert described["tags"] == {"owner": "launchpod"}
@@ -221,9 +215,7 @@ def test_every_addon_launchpod_installs_has_a_default_version(eks, name):
 
 
 def test_addon_with_an_explicit_version_keeps_it(eks, active_cluster):
-    addon = eks.create_addon(
-        clusterName=active_cluster, addonName="coredns", addonVersion="v1.11.1-eksbuild.9"
-    )
+    addon = eks.create_addon(clusterName=active_cluster, addonName="coredns", addonVersion="v1.11.1-eksbuild.9")
     assert addon["addon"]["addonVersion"] == "v1.11.1-eksbuild.9"
 
 
@@ -254,8 +246,7 @@ def test_addon_update_is_tracked_until_the_addon_is_active_again(eks, active_clu
     eks.create_addon(clusterName=active_cluster, addonName="metrics-server")
     wait_until(
         lambda: (
-            eks.describe_addon(clusterName=active_cluster, addonName="metrics-server")["addon"]["status"]
-            == "ACTIVE"
+            eks.describe_addon(clusterName=active_cluster, addonName="metrics-server")["addon"]["status"] == "ACTIVE"
         )
     )
     sandbox.aws.set_addon_transition_seconds(150)  # 1.5 s
@@ -270,15 +261,12 @@ def test_addon_update_is_tracked_until_the_addon_is_active_again(eks, active_clu
     assert update["type"] == "AddonUpdate"
     assert update["status"] == "InProgress"
     assert {"type": "AddonVersion", "value": "v0.8.1-eksbuild.1"} in update["params"]
-    assert (
-        eks.describe_addon(clusterName=active_cluster, addonName="metrics-server")["addon"]["status"]
-        == "UPDATING"
-    )
+    assert eks.describe_addon(clusterName=active_cluster, addonName="metrics-server")["addon"]["status"] == "UPDATING"
     wait_until(
         lambda: (
-            eks.describe_update(name=active_cluster, updateId=update["id"], addonName="metrics-server")[
-                "update"
-            ]["status"]
+            eks.describe_update(name=active_cluster, updateId=update["id"], addonName="metrics-server")["update"][
+                "status"
+            ]
             == "Successful"
         ),
         timeout=15,
@@ -292,10 +280,7 @@ def test_addon_update_is_tracked_until_the_addon_is_active_again(eks, active_clu
 def test_deleted_addon_is_deleting_then_gone(eks, active_cluster):
     eks.create_addon(clusterName=active_cluster, addonName="cert-manager")
 
-    assert (
-        eks.delete_addon(clusterName=active_cluster, addonName="cert-manager")["addon"]["status"]
-        == "DELETING"
-    )
+    assert eks.delete_addon(clusterName=active_cluster, addonName="cert-manager")["addon"]["status"] == "DELETING"
 
     def gone() -> bool:
         return eks.list_addons(clusterName=active_cluster)["addons"] == []
@@ -333,9 +318,7 @@ def test_access_entry_lifecycle_with_policies(eks, active_cluster):
     )["accessEntry"]
     assert entry["type"] == "STANDARD"
     assert entry["username"] == "arn:aws:sts::123456789012:assumed-role/control-plane/{{SessionName}}"
-    assert entry["accessEntryArn"].startswith(
-        f"arn:aws:eks:us-east-1:123456789012:access-entry/{active_cluster}/role/"
-    )
+    assert entry["accessEntryArn"].startswith(f"arn:aws:eks:us-east-1:123456789012:access-entry/{active_cluster}/role/")
 
     eks.associate_access_policy(
         clusterName=active_cluster,
@@ -353,9 +336,9 @@ def test_access_entry_lifecycle_with_policies(eks, active_cluster):
     described = eks.describe_access_entry(clusterName=active_cluster, principalArn=PRINCIPAL)["accessEntry"]
     assert described["kubernetesGroups"] == ["launchpod-admins"]
     assert eks.list_access_entries(clusterName=active_cluster)["accessEntries"] == [PRINCIPAL]
-    assert eks.list_access_entries(clusterName=active_cluster, associatedPolicyArn=VIEW_POLICY)[
-        "accessEntries"
-    ] == [PRINCIPAL]
+    assert eks.list_access_entries(clusterName=active_cluster, associatedPolicyArn=VIEW_POLICY)["accessEntries"] == [
+        PRINCIPAL
+    ]
     policies = eks.list_associated_access_policies(clusterName=active_cluster, principalArn=PRINCIPAL)[
         "associatedAccessPolicies"
     ]
@@ -380,9 +363,9 @@ def test_hyperpod_node_access_entry_keeps_its_type(eks, active_cluster):
     entry = eks.create_access_entry(clusterName=active_cluster, principalArn=role, type="HYPERPOD_LINUX")
 
     assert entry["accessEntry"]["type"] == "HYPERPOD_LINUX"
-    assert eks.describe_access_entry(clusterName=active_cluster, principalArn=role)["accessEntry"][
-        "type"
-    ] == ("HYPERPOD_LINUX")
+    assert eks.describe_access_entry(clusterName=active_cluster, principalArn=role)["accessEntry"]["type"] == (
+        "HYPERPOD_LINUX"
+    )
 
 
 def test_duplicate_access_entry_is_resource_in_use(eks, active_cluster):
@@ -433,18 +416,11 @@ def test_pod_identity_association_lifecycle(eks, active_cluster):
     assert association_id.startswith("a-")
     assert created["associationArn"].endswith(f":podidentityassociation/{active_cluster}/{association_id}")
 
-    described = eks.describe_pod_identity_association(
-        clusterName=active_cluster, associationId=association_id
-    )
+    described = eks.describe_pod_identity_association(clusterName=active_cluster, associationId=association_id)
     assert described["association"]["roleArn"] == ROLE_ARN
-    listed = eks.list_pod_identity_associations(clusterName=active_cluster, namespace="kube-system")[
-        "associations"
-    ]
+    listed = eks.list_pod_identity_associations(clusterName=active_cluster, namespace="kube-system")["associations"]
     assert [a["associationId"] for a in listed] == [association_id]
-    assert (
-        eks.list_pod_identity_associations(clusterName=active_cluster, namespace="other")["associations"]
-        == []
-    )
+    assert eks.list_pod_identity_associations(clusterName=active_cluster, namespace="other")["associations"] == []
 
     eks.delete_pod_identity_association(clusterName=active_cluster, associationId=association_id)
     with pytest.raises(ClientError) as exc_info:
@@ -472,9 +448,7 @@ def test_authentication_mode_moves_towards_api_through_a_tracked_update(eks):
     wait_until(lambda: eks.describe_cluster(name="c1")["cluster"]["status"] == "ACTIVE")
     sandbox.aws.set_cluster_creation_seconds(150)  # UPDATING lasts 1.5 s
 
-    update = eks.update_cluster_config(name="c1", accessConfig={"authenticationMode": "API_AND_CONFIG_MAP"})[
-        "update"
-    ]
+    update = eks.update_cluster_config(name="c1", accessConfig={"authenticationMode": "API_AND_CONFIG_MAP"})["update"]
 
     assert update["type"] == "AccessConfigUpdate"
     assert update["status"] == "InProgress"
@@ -512,9 +486,9 @@ def test_cluster_security_group_is_created_in_the_subnets_vpc(client, eks):
         for cidr, zone in (("10.0.0.0/20", "us-east-1a"), ("10.0.16.0/20", "us-east-1b"))
     ]
 
-    vpc_config = eks.create_cluster(name="c1", roleArn=ROLE_ARN, resourcesVpcConfig={"subnetIds": subnets})[
-        "cluster"
-    ]["resourcesVpcConfig"]
+    vpc_config = eks.create_cluster(name="c1", roleArn=ROLE_ARN, resourcesVpcConfig={"subnetIds": subnets})["cluster"][
+        "resourcesVpcConfig"
+    ]
 
     assert vpc_config["vpcId"] == vpc_id
     assert vpc_config["endpointPublicAccess"] is True

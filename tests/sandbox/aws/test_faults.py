@@ -147,9 +147,9 @@ def test_server_mode_serves_the_extensions_and_the_faults(client):
             name="srv", roleArn=ROLE_ARN, resourcesVpcConfig=VPC, accessConfig={"authenticationMode": "API"}
         )
         eks.create_access_entry(clusterName="srv", principalArn=principal)  # '/' in the path parameter
-        assert eks.describe_access_entry(clusterName="srv", principalArn=principal)["accessEntry"][
-            "principalArn"
-        ] == (principal)
+        assert eks.describe_access_entry(clusterName="srv", principalArn=principal)["accessEntry"]["principalArn"] == (
+            principal
+        )
 
         FAULTS.fail_next_eks_create()
         with pytest.raises(ClientError) as capacity:

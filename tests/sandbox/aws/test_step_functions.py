@@ -36,9 +36,7 @@ def _zip() -> bytes:
 @pytest.fixture
 def role_arn(client: Any) -> str:
     iam = client("iam")
-    return iam.create_role(RoleName="sandbox-test", AssumeRolePolicyDocument=json.dumps(LAMBDA_TRUST))[
-        "Role"
-    ]["Arn"]
+    return iam.create_role(RoleName="sandbox-test", AssumeRolePolicyDocument=json.dumps(LAMBDA_TRUST))["Role"]["Arn"]
 
 
 @pytest.fixture
@@ -83,9 +81,7 @@ def _task(function_arn: str, **extra: Any) -> dict[str, Any]:
 
 
 RETRY_AND_CATCH = {
-    "Retry": [
-        {"ErrorEquals": ["RetryableError"], "IntervalSeconds": 10, "MaxAttempts": 3, "BackoffRate": 2.0}
-    ],
+    "Retry": [{"ErrorEquals": ["RetryableError"], "IntervalSeconds": 10, "MaxAttempts": 3, "BackoffRate": 2.0}],
     "Catch": [{"ErrorEquals": ["PermanentError"], "ResultPath": "$.error", "Next": "RecordFailure"}],
 }
 
