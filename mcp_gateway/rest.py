@@ -103,10 +103,7 @@ def build_request(entry: CatalogEntry, arguments: dict[str, Any]) -> Request:
             ErrorView(
                 code="VALIDATION_ERROR",
                 message=f"{', '.join(missing)} is required",
-                details=[
-                    ErrorDetail(field=f"path.{name}", rule="missing", message=f"give {name}")
-                    for name in missing
-                ],
+                details=[ErrorDetail(field=f"path.{name}", rule="missing", message=f"give {name}") for name in missing],
             ),
         )
     if entry.method.upper() in BODY_METHODS:

@@ -70,9 +70,7 @@ def build_server(
     entries = tuple(catalog)
     tools = list_tools(entries)
     tool_names = {t.name for t in tools}
-    server: Server[Any, Request] = Server(
-        "launchpod", version=__version__, instructions=INSTRUCTIONS, website_url=None
-    )
+    server: Server[Any, Request] = Server("launchpod", version=__version__, instructions=INSTRUCTIONS, website_url=None)
 
     # The SDK's low-level decorators are untyped; the handlers below are typed.
     @server.list_tools()  # type: ignore[no-untyped-call, untyped-decorator]
@@ -153,9 +151,7 @@ class _McpEndpoint:
             return
         manager = self.state.get("manager")
         if manager is None:
-            response = _envelope(
-                503, "NOT_STARTED", "The MCP gateway's lifespan is not running; the host must run it."
-            )
+            response = _envelope(503, "NOT_STARTED", "The MCP gateway's lifespan is not running; the host must run it.")
         elif header_token(Request(scope)) is None:
             response = _envelope(
                 401,

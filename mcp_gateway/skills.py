@@ -45,9 +45,7 @@ class Skill:
         head = [f"<!-- launchpod skill {self.name} v{self.version} -->"]
         given = {k: v for k, v in (arguments or {}).items() if v}
         if given:
-            head.append(
-                "Arguments given by the user: " + ", ".join(f"{k}={v}" for k, v in given.items()) + "."
-            )
+            head.append("Arguments given by the user: " + ", ".join(f"{k}={v}" for k, v in given.items()) + ".")
         missing = [t for t in self.tools if t not in available]
         if missing:
             head.append(
@@ -101,8 +99,7 @@ def prompt_of(skill: Skill) -> types.Prompt:
         title=skill.title,
         description=f"{skill.description} (playbook v{skill.version})",
         arguments=[
-            types.PromptArgument(name=a.name, description=a.description, required=a.required)
-            for a in skill.arguments
+            types.PromptArgument(name=a.name, description=a.description, required=a.required) for a in skill.arguments
         ],
         _meta={"launchpod/version": skill.version, "launchpod/resource": skill.uri},
     )

@@ -153,9 +153,7 @@ def _local_validation_error(exc: ValidationError) -> RestError:
         ErrorDetail(field=".".join(str(p) for p in err["loc"]) or None, rule=err["type"], message=err["msg"])
         for err in exc.errors()
     ]
-    return RestError(
-        422, ErrorView(code="VALIDATION_ERROR", message="The request is not valid", details=details)
-    )
+    return RestError(422, ErrorView(code="VALIDATION_ERROR", message="The request is not valid", details=details))
 
 
 Progress = Callable[[float, float | None, str | None], Awaitable[None]]
@@ -189,9 +187,7 @@ class ToolRunner:
             if entry is None:
                 raise RestError(
                     404,
-                    ErrorView(
-                        code="UNKNOWN_TOOL", message=f"No tool named {name}; call tools/list for the tools."
-                    ),
+                    ErrorView(code="UNKNOWN_TOOL", message=f"No tool named {name}; call tools/list for the tools."),
                 )
             return ok(await self.client.call(entry, arguments))
         except RestError as exc:

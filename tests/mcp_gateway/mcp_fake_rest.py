@@ -70,9 +70,7 @@ class FakeLaunchpod:
 
     def _operation(self, op_id: str) -> dict[str, Any]:
         if op_id not in self.operations:
-            raise Problem(
-                404, "NOT_FOUND", f"Operation {op_id} does not exist; list_operations shows the known ones."
-            )
+            raise Problem(404, "NOT_FOUND", f"Operation {op_id} does not exist; list_operations shows the known ones.")
         return self._advance(self.operations[op_id])
 
     # -- handlers, by catalog id ---------------------------------------------------------------
@@ -103,9 +101,7 @@ class FakeLaunchpod:
     async def get_cluster(self, args: dict[str, Any]) -> dict[str, Any]:
         await self.list_clusters({})
         if args["name"] not in self.clusters:
-            raise Problem(
-                404, "NOT_FOUND", f"Cluster {args['name']} does not exist; list_clusters shows yours."
-            )
+            raise Problem(404, "NOT_FOUND", f"Cluster {args['name']} does not exist; list_clusters shows yours.")
         return self.clusters[args["name"]]
 
     async def create_cluster(self, args: dict[str, Any]) -> dict[str, Any]:
@@ -181,9 +177,7 @@ def _route(fake: FakeLaunchpod, entry: CatalogEntry) -> Route:
                 if role is None:
                     raise Problem(401, "UNAUTHENTICATED", "Sign in: send a valid bearer token.")
                 if not role.allows(entry.role):
-                    raise Problem(
-                        403, "FORBIDDEN", f"{entry.id} needs the {entry.role} role; you are {role}."
-                    )
+                    raise Problem(403, "FORBIDDEN", f"{entry.id} needs the {entry.role} role; you are {role}.")
             if entry.method in ("POST", "PUT", "PATCH"):
                 raw: dict[str, Any] = await request.json() if await request.body() else {}
             else:

@@ -24,9 +24,7 @@ def _kiro() -> dict:
 
 def _auto_approved(patterns: list[str], tools: set[str]) -> set[str]:
     prefix = "@launchpod/"
-    return {
-        t for t in tools for p in patterns if p.startswith(prefix) and fnmatchcase(t, p.removeprefix(prefix))
-    }
+    return {t for t in tools for p in patterns if p.startswith(prefix) and fnmatchcase(t, p.removeprefix(prefix))}
 
 
 def test_kiro_agent_auto_approves_every_read_only_tool() -> None:

@@ -44,8 +44,7 @@ def _body_fields(spec: dict[str, Any], op: dict[str, Any]) -> set[str]:
 def test_every_documented_rest_operation_is_a_tool_and_no_tool_is_undocumented(spec: dict[str, Any]) -> None:
     documented = {op_id: (method, path) for op_id, (method, path, _) in _operations(spec).items()}
     offered = {
-        name: (t.meta["launchpod/rest"]["method"], t.meta["launchpod/rest"]["path"])
-        for name, t in TOOLS.items()
+        name: (t.meta["launchpod/rest"]["method"], t.meta["launchpod/rest"]["path"]) for name, t in TOOLS.items()
     }
     assert offered == documented
 

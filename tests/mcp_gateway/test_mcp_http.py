@@ -80,9 +80,7 @@ async def test_create_cluster_playbook_as_a_scripted_agent(live: Live) -> None:
 
 async def test_rest_422_is_a_tool_error_with_message_and_field(live: Live) -> None:
     async with mcp_session(live.url, live.tokens["admin"]) as session:
-        result = await session.call_tool(
-            "create_cluster", {"name": "Bad_Name", "availabilityZones": ["us-east-1a"]}
-        )
+        result = await session.call_tool("create_cluster", {"name": "Bad_Name", "availabilityZones": ["us-east-1a"]})
     assert result.isError is True
     text = result.content[0].text  # type: ignore[union-attr]
     assert "body.name" in text and "body.availabilityZones" in text and "HTTP 422" in text
@@ -118,9 +116,7 @@ async def test_no_token_is_refused_at_the_door(live: Live) -> None:
     headers = {"Accept": "application/json, text/event-stream"}
     async with httpx.AsyncClient() as http:
         response = await http.post(f"{live.url}/mcp", json=init, headers=headers)
-        wrong_scheme = await http.post(
-            f"{live.url}/mcp", json=init, headers={**headers, "Authorization": "Basic x"}
-        )
+        wrong_scheme = await http.post(f"{live.url}/mcp", json=init, headers={**headers, "Authorization": "Basic x"})
     assert response.status_code == 401 and wrong_scheme.status_code == 401
     assert response.headers["www-authenticate"].startswith("Bearer")
     assert response.json()["code"] == "UNAUTHENTICATED"

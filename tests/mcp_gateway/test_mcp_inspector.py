@@ -25,9 +25,7 @@ def _inspector(*args: str) -> subprocess.CompletedProcess[str]:
         if os.environ.get("CI"):
             pytest.fail(f"{INSPECTOR} is missing: run `npm ci --prefix mcp_gateway` before the tests")
         pytest.skip("MCP Inspector not installed (npm ci --prefix mcp_gateway)")
-    return subprocess.run(
-        [str(INSPECTOR), "--cli", *args], capture_output=True, text=True, timeout=120, check=False
-    )
+    return subprocess.run([str(INSPECTOR), "--cli", *args], capture_output=True, text=True, timeout=120, check=False)
 
 
 def test_inspector_cli_lists_the_tools(live: Live) -> None:

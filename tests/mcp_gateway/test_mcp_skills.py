@@ -76,9 +76,7 @@ def test_diagnostics_are_read_only_and_only_suggest_mutations(skill: skills.Skil
     assert re.search(r"investigate → (reboot|retry) → (replace|recreate)", skill.body)
     for line in skill.body.splitlines():
         for tool in (MUTATING | PLANNED_MUTATING) & set(re.findall(r"`(\w+)`", line)):
-            assert re.search(r"[Ss]uggest|approve|yes", line), (
-                f"{skill.name}: {tool} outside a suggestion: {line}"
-            )
+            assert re.search(r"[Ss]uggest|approve|yes", line), f"{skill.name}: {tool} outside a suggestion: {line}"
 
 
 @pytest.mark.parametrize("skill", SKILLS, ids=lambda s: s.name)

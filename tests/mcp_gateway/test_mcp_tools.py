@@ -191,9 +191,7 @@ def _operation(status: str, phase_status: str = "RUNNING") -> dict[str, Any]:
         "kind": "create-control-plane",
         "target": "c1",
         "status": status,
-        "phases": [
-            {"name": "CreateCluster", "title": "Create EKS", "status": phase_status, "message": "boom"}
-        ],
+        "phases": [{"name": "CreateCluster", "title": "Create EKS", "status": phase_status, "message": "boom"}],
         "request": {},
         "createdAt": "2026-11-30T21:00:00Z",
         "updatedAt": "2026-11-30T21:00:00Z",

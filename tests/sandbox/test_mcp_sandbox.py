@@ -96,9 +96,7 @@ async def test_scripted_agent_follows_the_create_cluster_playbook_to_succeeded(s
         # monitor to a terminal state, calling again while it is not terminal (bounded waits)
         for _ in range(10):
             waited = _data(
-                await session.call_tool(
-                    WAIT_TOOL, {"operationId": body["operation"]["id"], "timeoutSeconds": 60}
-                )
+                await session.call_tool(WAIT_TOOL, {"operationId": body["operation"]["id"], "timeoutSeconds": 60})
             )
             if waited["terminal"]:
                 break
