@@ -32,6 +32,7 @@ class Inputs:
     statemachines_dir: Path = ROOT / "statemachines"
     gateway_context: Path = ROOT
     gateway_dockerfile: str = "mcp_gateway/Dockerfile"
+    gateway: bool = True  # False skips the MCP gateway (its image needs Docker at deploy time)
     admin_email: str | None = None
     extra_callback_urls: tuple[str, ...] = ("http://localhost:5173/", "http://127.0.0.1:3099/")
     log_retention_days: int = 90
@@ -52,7 +53,7 @@ class Inputs:
 
     @property
     def gateway_enabled(self) -> bool:
-        return (self.gateway_context / self.gateway_dockerfile).is_file()
+        return self.gateway and (self.gateway_context / self.gateway_dockerfile).is_file()
 
     @classmethod
     def from_context(cls, node) -> Inputs:
@@ -66,6 +67,7 @@ class Inputs:
             layer_dir=Path(ctx("layerDir", defaults.layer_dir)),
             require_layer=str(ctx("requireLayer", False)).lower() == "true",
             web_dist=Path(ctx("webDist", defaults.web_dist)),
+            gateway=str(ctx("gateway", True)).lower() != "false",
             admin_email=ctx("adminEmail"),
             extra_callback_urls=tuple(
                 u for u in str(ctx("callbackUrls", ",".join(defaults.extra_callback_urls))).split(",") if u

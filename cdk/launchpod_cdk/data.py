@@ -18,7 +18,7 @@ def _attr(name: str) -> ddb.Attribute:
 
 
 class Data(Construct):
-    def __init__(self, scope: Construct, id: str, *, tables: tuple[TableSpec, ...]) -> None:
+    def __init__(self, scope: Construct, id: str, *, tables: tuple[TableSpec, ...], bucket_name: str) -> None:
         super().__init__(scope, id)
         self.tables: dict[str, ddb.Table] = {}
         for spec in tables:
@@ -65,6 +65,7 @@ class Data(Construct):
         self.bucket = s3.Bucket(
             self,
             "SharedBucket",
+            bucket_name=bucket_name,
             encryption=s3.BucketEncryption.S3_MANAGED,
             block_public_access=s3.BlockPublicAccess.BLOCK_ALL,
             enforce_ssl=True,

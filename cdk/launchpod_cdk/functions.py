@@ -47,6 +47,7 @@ class Functions(Construct):
         specs: tuple[FunctionSpec, ...],
         machines: tuple[StateMachineSpec, ...],
         table_names: dict[str, str],
+        bucket_name: str,
         grant_tables: dict,
     ) -> None:
         super().__init__(scope, id)
@@ -84,6 +85,7 @@ class Functions(Construct):
             "LAUNCHPOD_IDEMPOTENCY_TABLE": table_names["idempotency"],
             "LAUNCHPOD_KUBE_ROLE_ARN": self.kube_role.role_arn,
             "LAUNCHPOD_RESOURCE_PREFIX": prefix,
+            "LAUNCHPOD_BUCKET": bucket_name,
             "POWERTOOLS_SERVICE_NAME": prefix,
             "POWERTOOLS_METRICS_NAMESPACE": "Launchpod",
             "POWERTOOLS_LOG_LEVEL": "INFO",

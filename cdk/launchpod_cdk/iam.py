@@ -74,6 +74,7 @@ PATTERN_REASONS: dict[str, str] = {
     "iam-role": "roles Launchpod creates for clusters are named '<prefix>-...'; scoped to that prefix only",
     "oidc": "one IAM OIDC provider per cluster issuer, created at run time; scoped to this account's providers",
     "states": "executions are named by operation id at run time; scoped to Launchpod's own state machines",
+    "s3": "object keys (lifecycle scripts per cluster) are chosen at run time; scoped to the shared bucket",
 }
 
 
@@ -84,12 +85,17 @@ def nag_form(resource: str) -> str:
     return resource
 
 
+def shared_bucket_name(prefix: str) -> str:
+    # HyperPod reads lifecycle scripts only from buckets named "sagemaker-..." (registry.SHARED_BUCKET_PREFIX).
+    return f"sagemaker-{prefix}-{_A}-{_R}"
+
+
 def scoped_patterns(actions: tuple[str, ...], prefix: str) -> dict[str, str]:
     """nag-form wildcard ARN -> reason, for every non-"*" wildcard resource these actions get."""
     result: dict[str, str] = {}
     for action in actions:
         service, name = action.split(":", 1)
-        key = {"eks": "eks", "sagemaker": "sagemaker", "ec2": "ec2", "states": "states"}.get(service)
+        key = {"eks": "eks", "sagemaker": "sagemaker", "ec2": "ec2", "states": "states", "s3": "s3"}.get(service)
         if service == "iam":
             key = "oidc" if "OpenIDConnectProvider" in name else "iam-role"
         for resource in resources_for(action, prefix):
@@ -124,6 +130,10 @@ def resources_for(action: str, prefix: str) -> list[str]:
     if service == "iam":
         # Roles Launchpod creates are named "<prefix>-...": it cannot touch anyone else's roles.
         return [f"arn:{_P}:iam::{_A}:role/{prefix}-*"]
+    if service == "s3" and "Object" in name:
+        return [f"arn:{_P}:s3:::{shared_bucket_name(prefix)}/*"]
+    if service == "s3":
+        return [f"arn:{_P}:s3:::{shared_bucket_name(prefix)}"]
     if service == "states" and name in ("StopExecution", "DescribeExecution"):
         return [f"arn:{_P}:states:{_R}:{_A}:execution:{prefix}-*:*"]
     if service == "states":

@@ -153,8 +153,9 @@ def acknowledge(stack) -> list[tuple[str, str, str]]:
         _ack(
             ws.node.find_child("$connect-Route"),
             "APIG4",
-            f"TEMPORARY: the registry has no '{WS_AUTHORIZER}' function yet, so $connect has no authorizer; "
-            "the stack adds it as soon as the registry does (see cdk/README.md).",
+            f"TEMPORARY: the registry has no '{WS_AUTHORIZER}' function yet, so $connect has no authorizer and "
+            "ws-connect refuses every connection (no principal: 401), i.e. it fails closed. The stack adds the "
+            "authorizer as soon as the registry has the function (see cdk/README.md).",
         )
 
     for queue in stack.events.dead_letter_queues:

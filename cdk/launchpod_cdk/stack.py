@@ -15,6 +15,7 @@ from launchpod import registry
 from launchpod.registry import FunctionSpec
 
 from launchpod_cdk.api import Apis
+from launchpod_cdk import iam as scoping
 from launchpod_cdk import nag
 from launchpod_cdk.auth import Auth
 from launchpod_cdk.config import Inputs
@@ -60,7 +61,9 @@ class LaunchpodStack(Stack):
             )
 
         self.auth = Auth(self, "Auth", prefix=inputs.prefix, admin_email=inputs.admin_email)
-        self.data = Data(self, "Data", tables=registry.TABLES)
+        self.data = Data(
+            self, "Data", tables=registry.TABLES, bucket_name=scoping.shared_bucket_name(inputs.prefix)
+        )
         tables = self.data.tables
         self.functions = Functions(
             self,
@@ -69,6 +72,7 @@ class LaunchpodStack(Stack):
             specs=specs,
             machines=registry.STATE_MACHINES,
             table_names={k: t.table_name for k, t in tables.items()},
+            bucket_name=self.data.bucket.bucket_name,
             grant_tables={k: t.grant_read_write_data for k, t in tables.items()},
         )
         fns = self.functions.functions
@@ -112,17 +116,22 @@ class LaunchpodStack(Stack):
                 log_retention_days=inputs.log_retention_days,
             )
 
+        # The shape web/src/lib/config.ts reads (AppConfig); mcpUrl and authority are extra, for agents.
         config = {
-            "region": self.region,
             "apiUrl": self.apis.rest_url + "/api",
             "wsUrl": self.apis.ws_url,
             "mcpUrl": self.gateway.url if self.gateway else None,
+            "region": self.region,
             "auth": {
+                "mode": "cognito",
+                "domain": self.auth.domain.base_url(),
+                "clientId": client.user_pool_client_id,
+                "redirectUri": f"{self.web.url}/",
+                "scopes": ["openid", "email", "profile"],
+                # API Gateway's Cognito authorizer takes the ID token when methods name no scopes.
+                "tokenUse": "id",
                 "authority": self.auth.issuer,
                 "userPoolId": self.auth.user_pool.user_pool_id,
-                "clientId": client.user_pool_client_id,
-                "domain": self.auth.domain.base_url(),
-                "redirectUri": f"{self.web.url}/",
             },
         }
         self.web.deploy(inputs.web_source, config)

@@ -111,3 +111,21 @@ def test_only_kubernetes_functions_may_assume_the_kube_access_role(synth):
     for spec in registry.FUNCTIONS:
         assumes = any("sts:AssumeRole" in _actions(s) for s in _statements(synth, _role_id(_function(synth, spec.name))))
         assert assumes == spec.kubernetes
+
+
+def test_every_registry_handler_is_in_the_deployed_code_asset(synth):
+    for spec in registry.FUNCTIONS:
+        key = _function(synth, spec.name)["Properties"]["Code"]["S3Key"]
+        asset = synth.outdir / f"asset.{key.removesuffix('.zip')}"
+        module, attr = spec.handler.rsplit(".", 1)
+        source = asset / (module.replace(".", "/") + ".py")
+        assert source.is_file(), f"{spec.name}: {source.relative_to(asset)} is not in the code asset"
+        assert f"def {attr}(" in source.read_text() or f"{attr} =" in source.read_text()
+
+
+def test_functions_the_stack_wires_by_name_are_in_the_registry(synth):
+    from launchpod_cdk.stack import WIRED_BY_NAME
+
+    missing = sorted(set(WIRED_BY_NAME) - set(registry.FUNCTIONS_BY_NAME))
+    if missing:
+        pytest.xfail(f"not in the registry yet (tests use stand-ins; deploys skip them): {', '.join(missing)}")

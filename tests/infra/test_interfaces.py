@@ -118,3 +118,23 @@ def test_web_is_served_by_cloudfront_through_origin_access_control_with_security
     # the app and config.json (two sources: the build and the generated file)
     [deployment] = synth.of_type("Custom::CDKBucketDeployment").values()
     assert len(deployment["Properties"]["SourceBucketNames"]) == 2
+
+
+def test_config_json_gives_the_web_app_this_stacks_endpoints_and_cognito_client(synth):
+    import json
+    import re
+
+    [deployment] = synth.of_type("Custom::CDKBucketDeployment").values()
+    keys = [k.removesuffix(".zip") for k in deployment["Properties"]["SourceObjectKeys"]]
+    [config_file] = [synth.outdir / f"asset.{k}" / "config.json" for k in keys if (synth.outdir / f"asset.{k}" / "config.json").is_file() and "marker" in (synth.outdir / f"asset.{k}" / "config.json").read_text()]
+    markers = deployment["Properties"]["SourceMarkers"][keys.index(config_file.parent.name.removeprefix("asset."))]
+    config = json.loads(re.sub(r"<<marker:0xbaba:(\d+)>>", lambda m: json.dumps(f"marker{m.group(1)}"), config_file.read_text()))
+
+    def resolved(value: str) -> str:
+        return json.dumps(markers[f"<<marker:0xbaba:{value.removeprefix('marker')}>>"])
+
+    assert "/v1/api" in resolved(config["apiUrl"]) and "ApiRest" in resolved(config["apiUrl"])
+    assert "wss://" in resolved(config["wsUrl"])
+    assert config["auth"]["mode"] == "cognito" and config["auth"]["tokenUse"] == "id"
+    assert "WebClient" in resolved(config["auth"]["clientId"])
+    assert "amazoncognito.com" in resolved(config["auth"]["domain"])
