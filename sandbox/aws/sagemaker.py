@@ -164,6 +164,23 @@ def _detail_members() -> frozenset[str]:
     return frozenset(_service_model().shape_for("ClusterInstanceGroupDetails").members)
 
 
+_sim_lock = threading.Lock()
+_sim_clock = {"sim": 0.0, "real": time.monotonic()}
+
+
+def sim_now() -> float:
+    """Simulated seconds since import, integrated over time-scale changes so it never runs backwards.
+
+    ``clock.sim_seconds_elapsed`` divides a whole real interval by the *current* scale, so speeding the
+    clock up mid-test would send a Running instance back to Pending; integrating piecewise avoids that.
+    """
+    with _sim_lock:
+        now = time.monotonic()
+        _sim_clock["sim"] += (now - _sim_clock["real"]) / clock.get_time_scale()
+        _sim_clock["real"] = now
+        return _sim_clock["sim"]
+
+
 # ============================================================================ faults
 
 
@@ -320,12 +337,12 @@ class HyperPodNode:
     def _restart(self, phases: list[_Phase], kind: str) -> None:
         self.phases = phases
         self.kind = kind  # launch | reboot | replace | scale | update: what the Pending phase means
-        self.started = time.monotonic()
+        self.started = sim_now()
         self.started_wall = _now()
         self.announced = 0  # phase boundaries already reported as events
 
     def elapsed(self) -> float:
-        return clock.sim_seconds_elapsed(self.started)
+        return sim_now() - self.started
 
     def state(self) -> tuple[str, str]:
         """(InstanceStatus.Status, Message) now."""
@@ -386,7 +403,7 @@ class HyperPodCluster:
             f"arn:{backend.partition}:sagemaker:{backend.region_name}:{backend.account_id}:cluster/{self.cluster_id}"
         )
         self.creation_time = _now()
-        self.started = time.monotonic()
+        self.started = sim_now()
         self.tags = list(params.get("Tags") or [])
         self.vpc_config = params.get("VpcConfig")
         self.orchestrator = params.get("Orchestrator")
@@ -450,7 +467,7 @@ def _group_nodes(cluster: HyperPodCluster, group: str) -> list[HyperPodNode]:
 
 def _software_active(cluster: HyperPodCluster) -> bool:
     update = cluster.software_update
-    return bool(update) and clock.sim_seconds_elapsed(update["started"]) < update["total"]
+    return bool(update) and (sim_now() - update["started"]) < update["total"]
 
 
 def group_status(cluster: HyperPodCluster, group: InstanceGroup) -> str:
@@ -587,20 +604,20 @@ def _announce(cluster: HyperPodCluster, node: HyperPodNode) -> None:
                 )
             )
         if phase.status == "Failure" and node.failed_at is None:
-            node.failed_at = time.monotonic()
+            node.failed_at = node.started + start  # when it failed, not when someone looked
         node.announced = index
 
 
 def _settle(backend: SageMakerModelBackend, cluster: HyperPodCluster) -> bool:
     """Apply every transition that is due; False when the cluster is gone (deletion finished)."""
     if cluster.deleting_since is not None:
-        if clock.sim_seconds_elapsed(cluster.deleting_since) >= _durations["cluster_delete"]:
+        if (sim_now() - cluster.deleting_since) >= _durations["cluster_delete"]:
             backend.clusters.pop(cluster.cluster_name, None)
             return False
         return True
     if cluster.failure and not cluster.failed:
         at, message, group_name = cluster.failure
-        if clock.sim_seconds_elapsed(cluster.started) >= at:
+        if (sim_now() - cluster.started) >= at:
             # AWS rolls a failed creation back: the instances are terminated.
             cluster.failed = True
             cluster.failure_message = message
@@ -615,7 +632,7 @@ def _settle(backend: SageMakerModelBackend, cluster: HyperPodCluster) -> bool:
         return True
     for group in list(cluster.groups.values()):
         deleting = group.deleting_since
-        if deleting is not None and clock.sim_seconds_elapsed(deleting) >= _durations["group_delete"]:
+        if deleting is not None and (sim_now() - deleting) >= _durations["group_delete"]:
             for node in _group_nodes(cluster, group.name):
                 del cluster.nodes[node.instance_id]
             del cluster.groups[group.name]
@@ -626,7 +643,7 @@ def _settle(backend: SageMakerModelBackend, cluster: HyperPodCluster) -> bool:
             node.state()[0] == "Failure"
             and cluster.node_recovery == "Automatic"
             and node.failed_at is not None
-            and clock.sim_seconds_elapsed(node.failed_at) >= _durations["auto_recovery"]
+            and (sim_now() - node.failed_at) >= _durations["auto_recovery"]
         ):
             _replace_node(cluster, node, "automatic node recovery after a failed health check")
     update = cluster.software_update
@@ -1100,8 +1117,9 @@ def _arm_fault(cluster: HyperPodCluster, fault: tuple[FaultKind, str | None]) ->
 def _require_in_service(cluster: HyperPodCluster, operation: str) -> None:
     status = cluster_status(cluster)
     if status != "InService":
+        # moto's ConflictException takes the message positionally only.
         raise ConflictException(
-            message=f"Cannot {operation} cluster {cluster.cluster_name} while it is in {status} status; "
+            f"Cannot {operation} cluster {cluster.cluster_name} while it is in {status} status; "
             "wait until it is InService."
         )
 
@@ -1149,7 +1167,7 @@ def update_cluster(backend: SageMakerModelBackend, params: dict[str, Any]) -> Hy
             group=existing.name,
         )
     for name in to_delete:
-        cluster.groups[name].deleting_since = time.monotonic()
+        cluster.groups[name].deleting_since = sim_now()
         for node in _group_nodes(cluster, name):
             node.phases = [_Phase("ShuttingDown", math.inf, "")]
         cluster.event("InstanceGroup", f"Instance group {name} is being deleted.", group=name)
@@ -1201,7 +1219,7 @@ def update_cluster_software(backend: SageMakerModelBackend, params: dict[str, An
                 _Phase("Running", math.inf),
             ]
             node.kind = "update"
-            node.started, node.started_wall, node.announced = time.monotonic(), _now(), len(node.phases) - 1
+            node.started, node.started_wall, node.announced = sim_now(), _now(), len(node.phases) - 1
             total = max(total, start + per_batch)
         group.software = {"config": deployment or None, "status": "InProgress"}
         if item.get("ImageReleaseVersion"):
@@ -1209,7 +1227,7 @@ def update_cluster_software(backend: SageMakerModelBackend, params: dict[str, An
         if params.get("ImageId"):
             group.spec["ImageId"] = params["ImageId"]
     cluster.software_update = {
-        "started": time.monotonic(),
+        "started": sim_now(),
         "total": max(total, per_batch),
         "groups": [item["InstanceGroupName"] for item in requested],
     }
@@ -1220,7 +1238,7 @@ def update_cluster_software(backend: SageMakerModelBackend, params: dict[str, An
 def delete_cluster(backend: SageMakerModelBackend, name_or_arn: str) -> HyperPodCluster:
     cluster = _find(backend, name_or_arn)
     if cluster.deleting_since is None:
-        cluster.deleting_since = time.monotonic()
+        cluster.deleting_since = sim_now()
         for node in cluster.nodes.values():
             node.phases = [_Phase("ShuttingDown", math.inf, "")]
         cluster.event("Cluster", f"Cluster {cluster.cluster_name} deletion started.")
