@@ -69,6 +69,7 @@ class Sandbox:
         from sandbox.auth import SandboxTokens
         from sandbox.kube import KubeFleet
         from sandbox.provision import provision
+        from sandbox.workloads import WorkloadController
 
         aws.install(self.time_scale)
         if not self.verbose:
@@ -83,6 +84,7 @@ class Sandbox:
         self._mock.start()
         self.fleet = KubeFleet()
         aws.set_kube_endpoint_provider(self.fleet.start_for)
+        self.workloads = WorkloadController(self.fleet).start()
         self.provisioned = provision()
         os.environ.update(self.provisioned.environment)
         settings.cache_clear()
@@ -105,9 +107,7 @@ class Sandbox:
         )
         payload = json.loads(out["Payload"].read() or b"null")
         if out.get("FunctionError"):
-            raise RuntimeError(
-                f"{function_name} failed: {payload.get('errorType')}: {payload.get('errorMessage')}"
-            )
+            raise RuntimeError(f"{function_name} failed: {payload.get('errorType')}: {payload.get('errorMessage')}")
         return payload if isinstance(payload, dict) else {"statusCode": 200, "body": json.dumps(payload)}
 
     # ------------------------------------------------------------------ HTTP
@@ -151,6 +151,8 @@ class Sandbox:
             thread.join(5)
         if getattr(self, "_moto", None):
             self._moto.stop()
+        if getattr(self, "workloads", None):
+            self.workloads.stop()
         if getattr(self, "fleet", None):
             self.fleet.stop_all()
         if getattr(self, "_mock", None):

@@ -88,6 +88,7 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
         ),
         tables=("operations", "clusters", "idempotency"),
         starts_workflows=True,
+        kubernetes=True,
     ),
     FunctionSpec(
         "ws-connect",
@@ -274,6 +275,34 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
         placeholder="WaitInServiceFn",
     ),
     FunctionSpec(
+        "rd-addons",
+        f"{_PHASES}.reconcile_dependencies.addons.handler",
+        "reconcile-dependencies: pinned EKS add-ons (with pod identity roles) to ACTIVE",
+        actions=(
+            "eks:ListAddons",
+            "eks:DescribeAddon",
+            "eks:CreateAddon",
+            "eks:UpdateAddon",
+            "eks:CreatePodIdentityAssociation",
+            "iam:GetRole",
+            "iam:CreateRole",
+            "iam:TagRole",
+            "iam:PutRolePolicy",
+            "iam:ListAttachedRolePolicies",
+            "iam:PassRole",
+        ),
+        placeholder="AddonsFn",
+    ),
+    FunctionSpec(
+        "rd-manifests",
+        f"{_PHASES}.reconcile_dependencies.manifests.handler",
+        "reconcile-dependencies: health agent, device plugins, KubeRay applied with server-side apply",
+        actions=("eks:DescribeCluster", "sts:GetCallerIdentity"),
+        kubernetes=True,
+        memory=512,
+        placeholder="ManifestsFn",
+    ),
+    FunctionSpec(
         "op-finish",
         f"{_PHASES}.finish.handler",
         "Every workflow: records success and releases the cluster",
@@ -288,6 +317,12 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
 )
 
 STATE_MACHINES: tuple[StateMachineSpec, ...] = (
+    StateMachineSpec(
+        "reconcile-dependencies",
+        "reconcile-dependencies.asl.json",
+        "Pinned EKS add-ons and Kubernetes manifests, in parallel, each to ACTIVE or ready",
+        functions=("rd-addons", "rd-manifests", "op-finish", "op-record-failure"),
+    ),
     StateMachineSpec(
         "create-hyperpod",
         "create-hyperpod.asl.json",

@@ -34,7 +34,15 @@ def _filled(machine: registry.StateMachineSpec) -> str:
 
 
 def _tasks(definition: dict) -> dict[str, dict]:
-    return {name: s for name, s in definition["States"].items() if s["Type"] == "Task"}
+    """Every Task, including those inside Parallel branches (whose Parallel carries the Catch)."""
+    found = {}
+    for name, state in definition["States"].items():
+        if state["Type"] == "Task":
+            found[name] = state
+        for branch in state.get("Branches", []):
+            for inner, task in _tasks(branch).items():
+                found[inner] = {**task, "Catch": state.get("Catch", [])}
+    return found
 
 
 @pytest.mark.parametrize("machine", MACHINES, ids=lambda m: m.name)

@@ -16,6 +16,7 @@ from pydantic import BaseModel, Field
 from launchpod.contracts.catalog import AvailabilityZoneListView, InstanceTypeListView
 from launchpod.contracts.clusters import ClusterListView, ClusterView, CreateClusterRequest
 from launchpod.contracts.common import AvailabilityZoneName, ClusterName, Contract, OperationId, Role
+from launchpod.contracts.dependencies import DependencyListView, ReconcileDependenciesInput
 from launchpod.contracts.hyperpod import CreateHyperPodInput
 from launchpod.contracts.operations import (
     CancelOperationRequest,
@@ -152,6 +153,28 @@ CATALOG: tuple[CatalogEntry, ...] = (
         "Create the HyperPod cluster on an ACTIVE control plane: lifecycle scripts, execution role, /20 compute"
         " subnet, EFA security group, access entry, CreateCluster with node auto-recovery, wait until InService.",
         CreateHyperPodInput,
+        OperationAcceptedView,
+        Role.ADMIN,
+        mutates=True,
+        accepted=True,
+        tags=("clusters",),
+    ),
+    CatalogEntry(
+        "list_dependencies",
+        "GET",
+        "/api/clusters/{name}/dependencies",
+        "List the cluster's dependencies: required or optional, pinned vs installed version, drift.",
+        ClusterRef,
+        DependencyListView,
+        Role.VIEWER,
+        tags=("clusters",),
+    ),
+    CatalogEntry(
+        "reconcile_dependencies",
+        "POST",
+        "/api/clusters/{name}/dependencies",
+        "Install or update the pinned dependencies (EKS add-ons and Kubernetes manifests), each to ACTIVE or ready.",
+        ReconcileDependenciesInput,
         OperationAcceptedView,
         Role.ADMIN,
         mutates=True,

@@ -211,7 +211,11 @@ def cancel(
 
 
 # The role each kind of operation needs; retrying or cancelling one needs the same.
-KIND_ROLES: dict[str, Role] = {"create-control-plane": Role.ADMIN, "create-hyperpod": Role.ADMIN}
+KIND_ROLES: dict[str, Role] = {
+    "create-control-plane": Role.ADMIN,
+    "create-hyperpod": Role.ADMIN,
+    "reconcile-dependencies": Role.ADMIN,
+}
 
 
 def role_for(kind: str) -> Role:

@@ -97,6 +97,30 @@ class Eks:
         with aws_call("eks:DescribeAddon"):
             return {n: dict(self.eks.describe_addon(clusterName=cluster, addonName=n)["addon"]) for n in names}
 
-    def create_addon(self, cluster: str, name: str, tags: dict[str, str]) -> None:
+    def create_addon(
+        self,
+        cluster: str,
+        name: str,
+        tags: dict[str, str],
+        version: str | None = None,
+        pod_identity: tuple[str, str] | None = None,
+    ) -> None:
+        """Create an add-on, optionally at a version and with a pod identity (service account, role ARN)."""
+        kwargs: dict[str, Any] = {
+            "clusterName": cluster,
+            "addonName": name,
+            "resolveConflicts": "OVERWRITE",
+            "tags": tags,
+        }
+        if version:
+            kwargs["addonVersion"] = version
+        if pod_identity:
+            kwargs["podIdentityAssociations"] = [{"serviceAccount": pod_identity[0], "roleArn": pod_identity[1]}]
         with aws_call(f"eks:CreateAddon {name}"):
-            self.eks.create_addon(clusterName=cluster, addonName=name, resolveConflicts="OVERWRITE", tags=tags)
+            self.eks.create_addon(**kwargs)
+
+    def update_addon(self, cluster: str, name: str, version: str) -> None:
+        with aws_call(f"eks:UpdateAddon {name}"):
+            self.eks.update_addon(
+                clusterName=cluster, addonName=name, addonVersion=version, resolveConflicts="OVERWRITE"
+            )

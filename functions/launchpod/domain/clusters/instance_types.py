@@ -31,3 +31,25 @@ def to_ec2(instance_type: str) -> str:
 
 def to_sagemaker(ec2_type: str) -> str:
     return f"ml.{ec2_type}"
+
+
+# Accelerators by family, for placing device plugins only where the hardware is.
+NVIDIA_GPU_TYPES: tuple[str, ...] = tuple(
+    t
+    for t in HYPERPOD_INSTANCE_TYPES
+    if t.split(".")[1].split("-")[0] in ("p4d", "p4de", "p5", "p5e", "p5en", "p6", "g5", "g6", "g6e")
+)
+NEURON_TYPES: tuple[str, ...] = ("ml.trn1.32xlarge", "ml.trn2.48xlarge", "ml.inf2.24xlarge", "ml.inf2.48xlarge")
+EFA_TYPES: tuple[str, ...] = (
+    "ml.p4d.24xlarge",
+    "ml.p4de.24xlarge",
+    "ml.p5.48xlarge",
+    "ml.p5e.48xlarge",
+    "ml.p5en.48xlarge",
+    "ml.p6-b200.48xlarge",
+    "ml.g5.48xlarge",
+    "ml.g6.48xlarge",
+    "ml.g6e.48xlarge",
+    "ml.trn1.32xlarge",
+    "ml.trn2.48xlarge",
+)

@@ -1,0 +1,110 @@
+"""Cluster dependencies: the pinned manifest, the Kubernetes objects each entry installs, and how
+what is installed compares with what is pinned (drift)."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from importlib import resources
+from typing import Any, Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict
+
+from launchpod.contracts.common import Role
+from launchpod.domain.operations import WorkflowPlan
+
+
+class PodIdentity(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    namespace: str
+    serviceAccount: str
+    access: Literal["shared-bucket-read-write", "fsx-lustre"]
+
+
+class AddonEntry(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    name: str
+    version: str
+    required: bool
+    purpose: str
+    podIdentity: PodIdentity | None = None
+
+
+class ManifestEntry(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    name: str
+    version: str
+    required: bool
+    purpose: str
+
+
+class DependencyManifest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    version: str
+    addons: list[AddonEntry]
+    manifests: list[ManifestEntry]
+
+
+@lru_cache(maxsize=1)
+def manifest() -> DependencyManifest:
+    text = resources.files(__package__).joinpath("manifest.yaml").read_text()
+    return DependencyManifest.model_validate(yaml.safe_load(text))
+
+
+KIND = "reconcile-dependencies"
+PHASES: tuple[tuple[str, str], ...] = (
+    ("Addons", "EKS add-ons: cert-manager, Mountpoint for S3 CSI, FSx CSI, metrics-server"),
+    ("Manifests", "Health agent, device plugins (NVIDIA, Neuron, EFA), KubeRay operator"),
+)
+MAX_POLLS = 80
+POLL_SECONDS = 15
+
+
+def plan(cluster: str, include_optional: bool) -> WorkflowPlan:
+    return WorkflowPlan(
+        kind=KIND,
+        target=cluster,
+        request={"name": cluster, "includeOptional": include_optional},
+        phases=PHASES,
+        role=Role.ADMIN,
+    )
+
+
+def wanted_addons(include_optional: bool) -> list[AddonEntry]:
+    return [a for a in manifest().addons if a.required or include_optional]
+
+
+def wanted_manifests(include_optional: bool) -> list[ManifestEntry]:
+    return [m for m in manifest().manifests if m.required or include_optional]
+
+
+def status(addons: dict[str, dict[str, Any]], workloads: dict[str, str | None]) -> list[dict[str, Any]]:
+    """Each dependency: required or optional, pinned vs installed version, and whether it drifted."""
+    rows = []
+    for a in manifest().addons:
+        found = addons.get(a.name)
+        installed = found.get("addonVersion") if found else None
+        rows.append(
+            _row(a.name, "addon", a.required, a.version, installed, found.get("status") if found else None, a.purpose)
+        )
+    for m in manifest().manifests:
+        installed = workloads.get(m.name)
+        rows.append(
+            _row(m.name, "manifest", m.required, m.version, installed, "Applied" if installed else None, m.purpose)
+        )
+    return rows
+
+
+def _row(
+    name: str, kind: str, required: bool, pinned: str, installed: str | None, state: str | None, purpose: str
+) -> dict[str, Any]:
+    return {
+        "name": name,
+        "kind": kind,
+        "required": required,
+        "pinned": pinned,
+        "installed": installed,
+        "state": state or "NOT_INSTALLED",
+        "drift": installed is not None and installed != pinned,
+        "purpose": purpose,
+    }

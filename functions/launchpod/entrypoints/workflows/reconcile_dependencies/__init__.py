@@ -1,0 +1,1 @@
+"""reconcile-dependencies: EKS add-ons and Kubernetes manifests from the pinned manifest, in parallel."""

@@ -1,0 +1,90 @@
+"""A simulated workload controller for the emulated Kubernetes APIs: Deployments and DaemonSets get
+the status a real cluster's controllers would give them (every replica ready; a DaemonSet
+scheduled on each node its affinity admits), so code that waits for readiness can be exercised."""
+
+from __future__ import annotations
+
+import logging
+import threading
+from typing import Any
+
+log = logging.getLogger("sandbox.workloads")
+
+
+def _admits(affinity: dict[str, Any] | None, labels: dict[str, str]) -> bool:
+    terms = (
+        ((affinity or {}).get("nodeAffinity") or {}).get("requiredDuringSchedulingIgnoredDuringExecution") or {}
+    ).get("nodeSelectorTerms")
+    if not terms:
+        return True
+    for term in terms:
+        ok = True
+        for expr in term.get("matchExpressions", []):
+            value, op = labels.get(expr["key"]), expr["operator"]
+            values = expr.get("values", [])
+            ok &= {
+                "In": value in values,
+                "NotIn": value not in values,
+                "Exists": value is not None,
+                "DoesNotExist": value is None,
+            }.get(op, False)
+        if ok:
+            return True
+    return False
+
+
+async def _reconcile(emulator: Any) -> None:
+    nodes = [(n.get("metadata") or {}).get("labels") or {} for n in emulator.list_objects("v1/nodes")]
+    for deployment in emulator.list_objects("apps/v1/deployments"):
+        generation = deployment["metadata"].get("generation", 1)
+        if (deployment.get("status") or {}).get("observedGeneration") == generation:
+            continue
+        replicas = (deployment.get("spec") or {}).get("replicas", 1)
+        deployment["status"] = {
+            "observedGeneration": generation,
+            "replicas": replicas,
+            "readyReplicas": replicas,
+            "availableReplicas": replicas,
+            "updatedReplicas": replicas,
+        }
+        await emulator.put_object("apps/v1/deployments", deployment)
+    for daemonset in emulator.list_objects("apps/v1/daemonsets"):
+        generation = daemonset["metadata"].get("generation", 1)
+        affinity = ((daemonset.get("spec") or {}).get("template") or {}).get("spec", {}).get("affinity")
+        desired = sum(1 for labels in nodes if _admits(affinity, labels))
+        status = daemonset.get("status") or {}
+        if status.get("observedGeneration") == generation and status.get("desiredNumberScheduled") == desired:
+            continue
+        daemonset["status"] = {
+            "observedGeneration": generation,
+            "desiredNumberScheduled": desired,
+            "currentNumberScheduled": desired,
+            "numberReady": desired,
+            "numberAvailable": desired,
+            "updatedNumberScheduled": desired,
+            "numberMisscheduled": 0,
+        }
+        await emulator.put_object("apps/v1/daemonsets", daemonset)
+
+
+class WorkloadController:
+    def __init__(self, fleet: Any, interval: float = 0.2) -> None:
+        self.fleet, self.interval = fleet, interval
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="sandbox-workloads", daemon=True)
+
+    def start(self) -> WorkloadController:
+        self._thread.start()
+        return self
+
+    def _run(self) -> None:
+        while not self._stop.wait(self.interval):
+            for name in self.fleet.names():
+                try:
+                    self.fleet.call(name, _reconcile)
+                except Exception:  # a cluster being deleted, a loop shutting down: try again next tick
+                    log.debug("workload reconcile failed for %s", name, exc_info=True)
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join(2)
