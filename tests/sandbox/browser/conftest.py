@@ -9,19 +9,22 @@ Screenshots go to artifacts/screenshots/.
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
-from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Browser, Page, expect, sync_playwright
 
 from tests.sandbox.browser.stub_api import DIST, StubServer
 
 ROOT = Path(__file__).resolve().parents[3]
 SCREENSHOTS = ROOT / "artifacts" / "screenshots"
 AXE = ROOT / "web" / "node_modules" / "axe-core" / "axe.min.js"
+# The sandbox's first calls start its Lambda handlers cold; a few seconds is normal there.
+expect.set_options(timeout=20_000)
 CHROMIUM_ARGS = [
     "--headless=new",
     "--no-sandbox",
@@ -43,6 +46,14 @@ class App:
     def api(self, method: str, path: str, role: str = "admin", **kwargs: Any) -> httpx.Response:
         headers = {"Authorization": f"Bearer {self.tokens[role]}"}
         return httpx.request(method, f"{self.url}/api{path}", headers=headers, timeout=30, **kwargs)
+
+    def wait_operation(self, operation_id: str, timeout: float = 240) -> dict[str, Any]:
+        deadline = time.monotonic() + timeout
+        while True:
+            view = self.api("GET", f"/operations/{operation_id}", role="viewer").json()
+            if view["status"] in ("SUCCEEDED", "FAILED", "CANCELLED") or time.monotonic() > deadline:
+                return dict(view)
+            time.sleep(0.2)
 
 
 @pytest.fixture(scope="session")

@@ -184,7 +184,7 @@ export default function CreateClusterPage() {
     try {
       const { data } = await api.createCluster(body);
       if (data.status === 'NOOP') {
-        notify({ type: 'info', header: 'No changes', content: `Cluster ${form.name} already matches this request; nothing was started.` });
+        notify({ type: 'info', header: 'No changes', content: data.message && data.message !== 'No changes' ? data.message : `Cluster ${form.name} already matches this request; nothing was started.` });
         navigate(`/clusters/${encodeURIComponent(form.name)}`);
         return;
       }

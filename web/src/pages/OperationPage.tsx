@@ -174,7 +174,7 @@ export default function OperationPage() {
               { label: 'Cluster', value: <Link href={`/clusters/${encodeURIComponent(operation.target)}`}>{operation.target}</Link> },
               { label: 'Started', value: formatTime(operation.createdAt) },
               { label: 'Duration', value: formatDuration(operation.createdAt, ended) || '-' },
-              { label: 'Attempt', value: String(operation.attempt) },
+              { label: 'Attempt', value: <span data-testid="operation-attempt">{operation.attempt}</span> },
               { label: 'Started by', value: operation.createdBy ?? '-' },
               { label: 'Last update', value: formatTime(operation.updatedAt) },
               { label: 'Status tool', value: <Box variant="code">{operation.statusTool}</Box> },
