@@ -12,11 +12,17 @@ import pytest
 from botocore.exceptions import ClientError
 
 import sandbox.aws
+from sandbox.aws import clock
 from sandbox.aws import sagemaker as hyperpod
 from sandbox.aws.sagemaker import HYPERPOD_FAULTS
 from tests.sandbox.aws.support import ROLE_ARN, wait_until
 
 SCALE = 0.001  # 900 simulated seconds last 0.9 s
+# The shared test machine is often loaded: states a test must *see* get a generous window (OBSERVE), and
+# waits for a transition to finish run the clock fast (FAST). The HyperPod clock integrates over scale
+# changes, so switching never moves anything backwards.
+OBSERVE = 0.01  # 600 simulated seconds last 6 s
+FAST = 0.00002  # 900 simulated seconds last 18 ms
 LIFECYCLE = {"SourceS3Uri": "s3://sagemaker-launchpod-lifecycle/hyperpod/", "OnCreate": "on_create.sh"}
 VPC = {"SecurityGroupIds": ["sg-0123456789abcdef0"], "Subnets": ["subnet-0123456789abcdef0"]}
 
@@ -88,11 +94,23 @@ def _error(exc_info: pytest.ExceptionInfo[ClientError]) -> tuple[str, str]:
     return error["Code"], error["Message"]
 
 
-def _fast() -> None:
-    """Most tests only need the lifecycle to finish, not to take the real 15 simulated minutes."""
-    hyperpod.set_durations(
-        cluster_create=60, scale_up=60, deep_health_check=60, reboot=60, replace=60, software_update=60
-    )
+def observe() -> None:
+    """Slow the clock so an intermediate state lasts long enough to be asserted."""
+    clock.set_time_scale(OBSERVE)
+
+
+def fast_forward() -> None:
+    """Speed the clock up so pending transitions finish within milliseconds."""
+    clock.set_time_scale(FAST)
+
+
+def _ready_cluster(sm: Any, eks_arn: str, *groups: dict, **extra: Any) -> dict[str, Any]:
+    """An InService cluster, created fast; the clock is left at OBSERVE for what the test does next."""
+    fast_forward()
+    _create(sm, eks_arn, *groups, **extra)
+    described = _in_service(sm)
+    observe()
+    return described
 
 
 # ---------------------------------------------------------------------------------------- create
@@ -105,7 +123,10 @@ def test_create_keeps_orchestrator_node_recovery_and_every_group_field(sm, eks_a
         OnStartDeepHealthChecks=["InstanceStress", "InstanceConnectivity"],
         TrainingPlanArn="arn:aws:sagemaker:us-east-1:123456789012:training-plan/p5-week",
         OverrideVpcConfig={"SecurityGroupIds": ["sg-1"], "Subnets": ["subnet-1"]},
-        KubernetesConfig={"Labels": {"team": "nlp"}, "Taints": [{"Key": "gpu", "Value": "true", "Effect": "NoSchedule"}]},
+        KubernetesConfig={
+            "Labels": {"team": "nlp"},
+            "Taints": [{"Key": "gpu", "Value": "true", "Effect": "NoSchedule"}],
+        },
         CapacityRequirements={"OnDemand": {}},
         NetworkInterface={"InterfaceType": "efa"},
     )
@@ -228,6 +249,7 @@ def test_lifecycle_config_is_optional_for_eks_but_required_for_slurm(sm, eks_arn
 
 
 def test_cluster_is_creating_for_fifteen_simulated_minutes_then_in_service_with_running_nodes(sm, eks_arn):
+    clock.set_time_scale(0.002)  # 900 simulated seconds last 1.8 s: room for a loaded machine
     sm.list_clusters()  # load the SageMaker model first so the Creating window is not spent on it
     started = time.monotonic()
     _create(sm, eks_arn, _group(count=2), _group("controller", "ml.m5.xlarge", count=1))
@@ -254,14 +276,14 @@ def test_cluster_is_creating_for_fifteen_simulated_minutes_then_in_service_with_
 
 
 def test_deep_health_checks_run_before_nodes_are_running(sm, eks_arn):
-    hyperpod.set_durations(cluster_create=200, deep_health_check=1000)
+    observe()
+    hyperpod.set_durations(cluster_create=50)  # Pending for 0.5 s, then 6 s of deep health checks
     _create(sm, eks_arn, _group(count=1, OnStartDeepHealthChecks=["InstanceStress"]))
 
-    checking = wait_until(
-        lambda: (n := _nodes(sm)[0])["InstanceStatus"]["Status"] == "DeepHealthCheckInProgress" and n
-    )
+    checking = wait_until(lambda: (n := _nodes(sm)[0])["InstanceStatus"]["Status"] == "DeepHealthCheckInProgress" and n)
     assert _status(sm) == "Creating"
     assert "InstanceStress" in checking["InstanceStatus"]["Message"]
+    fast_forward()
     _in_service(sm)
     assert _nodes(sm)[0]["InstanceStatus"]["Status"] == "Running"
     events = [e["Description"] for e in sm.list_cluster_events(ClusterName="hp")["Events"]]
@@ -280,9 +302,7 @@ def test_describe_node_of_unknown_id_is_not_found(sm, eks_arn):
 
 
 def test_update_cluster_adds_and_scales_groups_then_returns_to_in_service(sm, eks_arn):
-    _fast()
-    _create(sm, eks_arn, _group(count=1))
-    _in_service(sm)
+    _ready_cluster(sm, eks_arn, _group(count=1))
 
     sm.update_cluster(
         ClusterName="hp",
@@ -298,6 +318,7 @@ def test_update_cluster_adds_and_scales_groups_then_returns_to_in_service(sm, ek
         "trainium": "Creating",
     }
     assert len(_nodes(sm)) == 3
+    fast_forward()
     described = _in_service(sm)
     assert {g["InstanceGroupName"]: g["CurrentCount"] for g in described["InstanceGroups"]} == {
         "workers": 2,
@@ -306,10 +327,7 @@ def test_update_cluster_adds_and_scales_groups_then_returns_to_in_service(sm, ek
 
 
 def test_update_cluster_deletes_instance_groups(sm, eks_arn):
-    _fast()
-    hyperpod.set_durations(group_delete=60)
-    _create(sm, eks_arn, _group(count=1), _group("spare", count=1))
-    _in_service(sm)
+    _ready_cluster(sm, eks_arn, _group(count=1), _group("spare", count=1))
 
     sm.update_cluster(ClusterName="hp", InstanceGroupsToDelete=["spare"])
 
@@ -317,12 +335,14 @@ def test_update_cluster_deletes_instance_groups(sm, eks_arn):
         "workers": "InService",
         "spare": "Deleting",
     }
+    fast_forward()
     described = _in_service(sm)
     assert [g["InstanceGroupName"] for g in described["InstanceGroups"]] == ["workers"]
     assert {n["InstanceGroupName"] for n in _nodes(sm)} == {"workers"}
 
 
 def test_update_while_creating_is_a_conflict(sm, eks_arn):
+    observe()
     _create(sm, eks_arn)
     with pytest.raises(ClientError) as exc_info:
         sm.update_cluster(ClusterName="hp", InstanceGroups=[_group(count=3)])
@@ -331,18 +351,14 @@ def test_update_while_creating_is_a_conflict(sm, eks_arn):
 
 
 def test_instance_type_of_an_existing_group_cannot_change(sm, eks_arn):
-    _fast()
-    _create(sm, eks_arn, _group(count=1))
-    _in_service(sm)
+    _ready_cluster(sm, eks_arn, _group(count=1))
     with pytest.raises(ClientError) as exc_info:
         sm.update_cluster(ClusterName="hp", InstanceGroups=[_group(instance_type="ml.p5en.48xlarge", count=1)])
     assert "cannot be changed" in _error(exc_info)[1]
 
 
 def test_update_cluster_software_goes_system_updating_in_rolling_batches(sm, eks_arn):
-    _fast()
-    _create(sm, eks_arn, _group(count=2))
-    _in_service(sm)
+    _ready_cluster(sm, eks_arn, _group(count=2))
 
     sm.update_cluster_software(
         ClusterName="hp",
@@ -358,6 +374,7 @@ def test_update_cluster_software_goes_system_updating_in_rolling_batches(sm, eks
     assert described["InstanceGroups"][0]["SoftwareUpdateStatus"] == "InProgress"
     # One instance at a time: never both updating at once.
     assert sorted(n["InstanceStatus"]["Status"] for n in _nodes(sm)) == ["Running", "SystemUpdating"]
+    fast_forward()
     described = _in_service(sm)
     assert described["InstanceGroups"][0]["SoftwareUpdateStatus"] == "Succeeded"
     assert all("LastSoftwareUpdateTime" in n for n in _nodes(sm))
@@ -368,9 +385,7 @@ def test_update_cluster_software_goes_system_updating_in_rolling_batches(sm, eks
 
 @pytest.fixture
 def running_cluster(sm: Any, eks_arn: str) -> list[str]:
-    _fast()
-    _create(sm, eks_arn, _group(count=3))
-    _in_service(sm)
+    _ready_cluster(sm, eks_arn, _group(count=3))
     return sorted(n["InstanceId"] for n in _nodes(sm))
 
 
@@ -380,12 +395,21 @@ def test_batch_reboot_sends_nodes_back_through_pending(sm, running_cluster):
 
     assert result["Successful"] == [node]
     assert result["Failed"] == [
-        {"NodeId": "i-0000000000000dead", "ErrorCode": "InstanceIdNotFound", "Message": "Node i-0000000000000dead not found in cluster hp."}
+        {
+            "NodeId": "i-0000000000000dead",
+            "ErrorCode": "InstanceIdNotFound",
+            "Message": "Node i-0000000000000dead not found in cluster hp.",
+        }
     ]
-    assert sm.describe_cluster_node(ClusterName="hp", NodeId=node)["NodeDetails"]["InstanceStatus"]["Status"] == "Pending"
+    assert (
+        sm.describe_cluster_node(ClusterName="hp", NodeId=node)["NodeDetails"]["InstanceStatus"]["Status"] == "Pending"
+    )
+    fast_forward()
     wait_until(
-        lambda: sm.describe_cluster_node(ClusterName="hp", NodeId=node)["NodeDetails"]["InstanceStatus"]["Status"]
-        == "Running"
+        lambda: (
+            sm.describe_cluster_node(ClusterName="hp", NodeId=node)["NodeDetails"]["InstanceStatus"]["Status"]
+            == "Running"
+        )
     )
 
 
@@ -397,6 +421,7 @@ def test_batch_replace_gives_a_new_instance(sm, running_cluster):
     assert result["Failed"][0]["ErrorCode"] == "InstanceIdNotFound"
     ids = {n["InstanceId"] for n in _nodes(sm)}
     assert node not in ids and len(ids) == 3
+    fast_forward()
     wait_until(lambda: {n["InstanceStatus"]["Status"] for n in _nodes(sm)} == {"Running"})
 
 
@@ -405,7 +430,11 @@ def test_batch_delete_removes_nodes_and_lowers_counts(sm, running_cluster):
 
     assert result["Successful"] == [running_cluster[0]]
     assert result["Failed"] == [
-        {"NodeId": "i-0000000000000dead", "Code": "NodeIdNotFound", "Message": "Node i-0000000000000dead not found in cluster hp."}
+        {
+            "NodeId": "i-0000000000000dead",
+            "Code": "NodeIdNotFound",
+            "Message": "Node i-0000000000000dead not found in cluster hp.",
+        }
     ]
     assert sorted(n["InstanceId"] for n in _nodes(sm)) == running_cluster[1:]
     group = sm.describe_cluster(ClusterName="hp")["InstanceGroups"][0]
@@ -422,12 +451,13 @@ def test_batch_operation_on_unknown_cluster_is_not_found(sm):
 
 
 def test_delete_shows_deleting_then_the_cluster_is_gone(sm, eks_arn):
-    hyperpod.set_durations(cluster_delete=100)
+    observe()
     _create(sm, eks_arn)
 
     assert sm.delete_cluster(ClusterName="hp")["ClusterArn"]
     assert _status(sm) == "Deleting"
     assert {n["InstanceStatus"]["Status"] for n in _nodes(sm)} == {"ShuttingDown"}
+    fast_forward()
 
     def gone() -> bool:
         try:
@@ -449,8 +479,10 @@ def _failed(sm: Any) -> dict[str, Any]:
 
 def test_capacity_fault_fails_the_cluster_with_the_zone_in_the_message(sm, eks_arn):
     HYPERPOD_FAULTS.fail_next_create("capacity")
+    observe()
     _create(sm, eks_arn)
     assert _status(sm) == "Creating"
+    fast_forward()
 
     described = _failed(sm)
     assert described["FailureMessage"].startswith(
@@ -463,6 +495,7 @@ def test_capacity_fault_fails_the_cluster_with_the_zone_in_the_message(sm, eks_a
 
 def test_lifecycle_script_fault_names_the_group_and_log_group(sm, eks_arn):
     HYPERPOD_FAULTS.fail_next_create("lifecycle_script")
+    fast_forward()
     _create(sm, eks_arn, _group("gpu-workers"))
 
     message = _failed(sm)["FailureMessage"]
@@ -475,18 +508,18 @@ def test_lifecycle_script_fault_names_the_group_and_log_group(sm, eks_arn):
 
 def test_fault_message_can_be_given(sm, eks_arn):
     HYPERPOD_FAULTS.fail_next_create("capacity", "no p5 today")
+    fast_forward()
     _create(sm, eks_arn)
     assert _failed(sm)["FailureMessage"] == "no p5 today"
     _create(sm, eks_arn, name="second")  # one-shot
-    assert _status(sm, "second") == "Creating"
+    _in_service(sm, "second")
 
 
 def test_deep_health_check_fault_keeps_the_cluster_and_fails_one_node(sm, eks_arn):
-    _fast()
     HYPERPOD_FAULTS.fail_next_create("deep_health_check")
-    _create(sm, eks_arn, _group(count=2, OnStartDeepHealthChecks=["InstanceStress"]), NodeRecovery="None")
-
-    described = _in_service(sm)
+    described = _ready_cluster(
+        sm, eks_arn, _group(count=2, OnStartDeepHealthChecks=["InstanceStress"]), NodeRecovery="None"
+    )
     assert described["InstanceGroups"][0]["Status"] == "Degraded"
     assert described["InstanceGroups"][0]["CurrentCount"] == 1
     failed = [n for n in _nodes(sm) if n["InstanceStatus"]["Status"] == "Failure"]
@@ -494,17 +527,19 @@ def test_deep_health_check_fault_keeps_the_cluster_and_fails_one_node(sm, eks_ar
     assert "Deep health check InstanceStress failed" in failed[0]["InstanceStatus"]["Message"]
 
     sm.batch_replace_cluster_nodes(ClusterName="hp", NodeIds=[failed[0]["InstanceId"]])
+    fast_forward()
     wait_until(lambda: sm.describe_cluster(ClusterName="hp")["InstanceGroups"][0]["Status"] == "InService")
 
 
 def test_deep_health_check_failure_is_replaced_automatically_with_automatic_recovery(sm, eks_arn):
-    _fast()
-    hyperpod.set_durations(auto_recovery=60)
     HYPERPOD_FAULTS.fail_next_create("deep_health_check")
+    observe()
+    hyperpod.set_durations(cluster_create=10, deep_health_check=10)  # fails after 0.2 s, replaced 3 s later
     _create(sm, eks_arn, _group(count=1, OnStartDeepHealthChecks=["InstanceStress"]), NodeRecovery="Automatic")
     first = _nodes(sm)[0]["InstanceId"]
 
     wait_until(lambda: _nodes(sm)[0]["InstanceStatus"]["Status"] == "Failure")
+    fast_forward()
     wait_until(lambda: (n := _nodes(sm)[0])["InstanceId"] != first and n["InstanceStatus"]["Status"] == "Running")
     events = [e["Description"] for e in sm.list_cluster_events(ClusterName="hp", ResourceType="Instance")["Events"]]
     assert any("automatic node recovery" in e for e in events)
@@ -530,9 +565,9 @@ class FakeSink:
 
 
 def test_running_nodes_are_sent_as_labelled_kubernetes_nodes(sm, eks_arn):
-    _fast()
     sink = FakeSink()
     hyperpod.set_node_sink(sink)
+    observe()
     _create(
         sm,
         eks_arn,
@@ -540,6 +575,7 @@ def test_running_nodes_are_sent_as_labelled_kubernetes_nodes(sm, eks_arn):
         _group("neuron", "ml.trn2.48xlarge", count=1),
     )
     assert sink.latest() == []  # Pending instances have not joined the cluster yet
+    fast_forward()
     _in_service(sm)
 
     assert {cluster for cluster, _ in sink.calls} == {"launchpod-eks"}
@@ -569,12 +605,10 @@ def test_running_nodes_are_sent_as_labelled_kubernetes_nodes(sm, eks_arn):
 
 
 def test_failed_replaced_and_deleted_nodes_update_the_node_list(sm, eks_arn):
-    _fast()
     sink = FakeSink()
     hyperpod.set_node_sink(sink)
     HYPERPOD_FAULTS.fail_next_create("deep_health_check")
-    _create(sm, eks_arn, _group(count=2, OnStartDeepHealthChecks=["InstanceStress"]), NodeRecovery="None")
-    _in_service(sm)
+    _ready_cluster(sm, eks_arn, _group(count=2, OnStartDeepHealthChecks=["InstanceStress"]), NodeRecovery="None")
 
     health = {
         n["metadata"]["name"]: n["metadata"]["labels"]["sagemaker.amazonaws.com/node-health-status"]
@@ -587,6 +621,7 @@ def test_failed_replaced_and_deleted_nodes_update_the_node_list(sm, eks_arn):
 
     sm.batch_replace_cluster_nodes(ClusterName="hp", NodeIds=[bad.removeprefix("hyperpod-")])
     assert bad not in {n["metadata"]["name"] for n in sink.latest()}
+    fast_forward()
     wait_until(lambda: sm.describe_cluster(ClusterName="hp") and len(sink.latest()) == 2)
 
     sm.delete_cluster(ClusterName="hp")
@@ -598,7 +633,7 @@ def test_kube_node_sink_registers_nodes_in_the_emulated_api_server(sm, eks_arn):
 
     from sandbox.kube import KubeFleet, mint_token
 
-    _fast()
+    fast_forward()
     fleet = KubeFleet()
     try:
         url = fleet.start_for("launchpod-eks")
