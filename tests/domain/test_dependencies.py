@@ -1,0 +1,65 @@
+"""The dependency manifest and the objects it installs: valid Kubernetes, placed only where the
+hardware is, and drift reported when installed versions differ from the pins."""
+
+from __future__ import annotations
+
+import kubernetes_validate
+import pytest
+
+from launchpod.domain import dependencies
+from launchpod.domain.dependencies import objects
+
+ENTRIES = dependencies.manifest().manifests
+
+
+@pytest.mark.parametrize("entry", ENTRIES, ids=lambda e: e.name)
+def test_every_generated_object_validates_against_the_kubernetes_schema(entry):
+    built = objects.objects_for(entry.name, entry.version, "us-east-1")
+    assert built
+    for obj in built:
+        if obj["kind"] == "CustomResourceDefinition":
+            assert obj["spec"]["group"] == "ray.io"
+            continue
+        kubernetes_validate.validate(obj, "1.32.0", strict=True)
+        assert obj["metadata"]["labels"]["app.kubernetes.io/managed-by"] == "launchpod"
+
+
+@pytest.mark.parametrize("entry", ENTRIES, ids=lambda e: e.name)
+def test_each_entry_pins_its_workload_version_and_image(entry):
+    workload = objects.workload_of(objects.objects_for(entry.name, entry.version, "us-west-2"))
+    assert workload["metadata"]["labels"]["app.kubernetes.io/version"] == entry.version
+    image = workload["spec"]["template"]["spec"]["containers"][0]["image"]
+    assert image.endswith(f":{entry.version}")
+
+
+def _instance_types(name: str) -> list[str]:
+    entry = next(e for e in ENTRIES if e.name == name)
+    spec = objects.workload_of(objects.objects_for(name, entry.version, "us-east-1"))["spec"]["template"]["spec"]
+    terms = spec["affinity"]["nodeAffinity"]["requiredDuringSchedulingIgnoredDuringExecution"]["nodeSelectorTerms"]
+    return terms[0]["matchExpressions"][0]["values"]
+
+
+def test_device_plugins_go_only_to_nodes_with_that_hardware():
+    assert "ml.p5.48xlarge" in _instance_types("nvidia-device-plugin")
+    assert "ml.trn2.48xlarge" not in _instance_types("nvidia-device-plugin")
+    assert "ml.trn2.48xlarge" in _instance_types("neuron-device-plugin")
+    assert "ml.p5.48xlarge" not in _instance_types("neuron-device-plugin")
+    assert "ml.p5en.48xlarge" in _instance_types("efa-device-plugin")
+    assert "ml.m5.2xlarge" not in _instance_types("efa-device-plugin")
+
+
+def test_status_reports_required_optional_pinned_installed_and_drift():
+    addons = {"cert-manager": {"addonVersion": "v1.15.0-eksbuild.1", "status": "ACTIVE"}}
+    rows = {r["name"]: r for r in dependencies.status(addons, {"nvidia-device-plugin": "v0.17.2"})}
+    assert rows["cert-manager"]["drift"] is True and rows["cert-manager"]["state"] == "ACTIVE"
+    assert rows["metrics-server"]["state"] == "NOT_INSTALLED" and rows["metrics-server"]["drift"] is False
+    assert rows["nvidia-device-plugin"]["drift"] is False and rows["nvidia-device-plugin"]["state"] == "Applied"
+    assert rows["aws-fsx-csi-driver"]["required"] is False
+    assert {r["kind"] for r in rows.values()} == {"addon", "manifest"}
+
+
+def test_optional_entries_are_installed_only_when_asked():
+    required = {a.name for a in dependencies.wanted_addons(False)}
+    everything = {a.name for a in dependencies.wanted_addons(True)}
+    assert "aws-fsx-csi-driver" not in required and "aws-fsx-csi-driver" in everything
+    assert "kuberay-operator" not in {m.name for m in dependencies.wanted_manifests(False)}
