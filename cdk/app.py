@@ -11,8 +11,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from launchpod_cdk.stack import build  # noqa: E402
-
+from launchpod_cdk.stack import build
 
 if __name__ == "__main__":
     app, _ = build()

@@ -104,7 +104,9 @@ class Apis(Construct):
 
         def route(key: str) -> apigwv2.WebSocketRouteOptions:
             return apigwv2.WebSocketRouteOptions(
-                integration=integrations.WebSocketLambdaIntegration(f"{key[1:]}-integration", functions[WS_ROUTES[key]]),
+                integration=integrations.WebSocketLambdaIntegration(
+                    f"{key[1:]}-integration", functions[WS_ROUTES[key]]
+                ),
                 authorizer=connect_auth if key == "$connect" else None,
             )
 

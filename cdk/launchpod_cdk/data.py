@@ -53,9 +53,7 @@ class Data(Construct):
             # CloudFront standard logging writes with ACLs; S3 server access logging does not need them.
             object_ownership=s3.ObjectOwnership.BUCKET_OWNER_PREFERRED,
             lifecycle_rules=[
-                s3.LifecycleRule(
-                    expiration=Duration.days(365), noncurrent_version_expiration=Duration.days(30)
-                )
+                s3.LifecycleRule(expiration=Duration.days(365), noncurrent_version_expiration=Duration.days(30))
             ],
             removal_policy=RemovalPolicy.RETAIN,
         )

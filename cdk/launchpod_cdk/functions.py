@@ -34,7 +34,9 @@ def state_machine_name(prefix: str, machine: str) -> str:
 
 def state_machine_arn(prefix: str, machine: str) -> str:
     # Built from the name, not the resource, so functions may hold it without a dependency cycle.
-    return f"arn:{Aws.PARTITION}:states:{Aws.REGION}:{Aws.ACCOUNT_ID}:stateMachine:{state_machine_name(prefix, machine)}"
+    return (
+        f"arn:{Aws.PARTITION}:states:{Aws.REGION}:{Aws.ACCOUNT_ID}:stateMachine:{state_machine_name(prefix, machine)}"
+    )
 
 
 class Functions(Construct):

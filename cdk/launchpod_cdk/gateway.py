@@ -13,7 +13,6 @@ from aws_cdk import Duration, IgnoreMode, RemovalPolicy
 from aws_cdk import aws_apigatewayv2 as apigwv2
 from aws_cdk import aws_apigatewayv2_authorizers as authorizers
 from aws_cdk import aws_apigatewayv2_integrations as integrations
-from aws_cdk import aws_apigateway as apigw
 from aws_cdk import aws_ecr_assets as ecr_assets
 from aws_cdk import aws_iam as iam
 from aws_cdk import aws_lambda as lambda_
@@ -23,7 +22,15 @@ from constructs import Construct
 from launchpod_cdk.functions import AccessLogs, _retention
 
 # The image is built from the repository root (it installs launchpod.contracts too); only these enter the context.
-CONTEXT_EXCLUDE = ["*", "!mcp_gateway", "!functions", "!pyproject.toml", "!README.md", "**/__pycache__", "**/node_modules"]
+CONTEXT_EXCLUDE = [
+    "*",
+    "!mcp_gateway",
+    "!functions",
+    "!pyproject.toml",
+    "!README.md",
+    "**/__pycache__",
+    "**/node_modules",
+]
 
 
 class McpGateway(Construct):
@@ -56,7 +63,9 @@ class McpGateway(Construct):
             description=f"{name}: logs and tracing only; it reaches AWS through the REST API",
         )
         role.add_to_policy(
-            iam.PolicyStatement(actions=["logs:CreateLogStream", "logs:PutLogEvents"], resources=[log_group.log_group_arn])
+            iam.PolicyStatement(
+                actions=["logs:CreateLogStream", "logs:PutLogEvents"], resources=[log_group.log_group_arn]
+            )
         )
         self.function = lambda_.DockerImageFunction(
             self,

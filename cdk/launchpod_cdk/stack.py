@@ -14,9 +14,9 @@ from constructs import Construct
 from launchpod import registry
 from launchpod.registry import FunctionSpec
 
-from launchpod_cdk.api import Apis
 from launchpod_cdk import iam as scoping
 from launchpod_cdk import nag
+from launchpod_cdk.api import Apis
 from launchpod_cdk.auth import Auth
 from launchpod_cdk.config import Inputs
 from launchpod_cdk.data import Data
@@ -25,7 +25,6 @@ from launchpod_cdk.functions import Functions
 from launchpod_cdk.gateway import McpGateway
 from launchpod_cdk.web import Web
 from launchpod_cdk.workflows import Workflows
-
 
 # Functions the stack wires by name (routes, stream, rules) -> the handler each is expected to have.
 WIRED_BY_NAME: dict[str, str] = {
@@ -45,7 +44,9 @@ WIRED_BY_NAME: dict[str, str] = {
 
 class LaunchpodStack(Stack):
     def __init__(self, scope: Construct, id: str, *, inputs: Inputs, **kwargs) -> None:
-        super().__init__(scope, id, description="Launchpod: serverless control plane for SageMaker HyperPod on EKS", **kwargs)
+        super().__init__(
+            scope, id, description="Launchpod: serverless control plane for SageMaker HyperPod on EKS", **kwargs
+        )
         self.inputs = inputs
         specs: tuple[FunctionSpec, ...] = registry.FUNCTIONS + tuple(
             f for f in inputs.extra_functions if f.name not in registry.FUNCTIONS_BY_NAME
@@ -61,9 +62,7 @@ class LaunchpodStack(Stack):
             )
 
         self.auth = Auth(self, "Auth", prefix=inputs.prefix, admin_email=inputs.admin_email)
-        self.data = Data(
-            self, "Data", tables=registry.TABLES, bucket_name=scoping.shared_bucket_name(inputs.prefix)
-        )
+        self.data = Data(self, "Data", tables=registry.TABLES, bucket_name=scoping.shared_bucket_name(inputs.prefix))
         tables = self.data.tables
         self.functions = Functions(
             self,

@@ -10,7 +10,10 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
 import sys
+import threading
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -28,6 +31,49 @@ from launchpod_cdk.stack import WIRED_BY_NAME  # noqa: E402
 STACK = "Launchpod"
 
 
+# CDK writes the template within seconds, then spends most of synth() in the cdk-nag validation;
+# cfn-lint (about 15 s of CPU) runs in a second process meanwhile.
+CFN_LINT_IGNORED = {"W3005": "CDK emits DependsOn alongside GetAtt for every Lambda/state machine role"}
+
+
+class _CfnLintWhenWritten:
+    def __init__(self, template: Path) -> None:
+        self.template = template
+        self.synth_done = threading.Event()
+        self.process: subprocess.Popen | None = None
+        self._thread = threading.Thread(target=self._start, daemon=True)
+        self._thread.start()
+
+    def _start(self) -> None:
+        while True:
+            done = self.synth_done.is_set()
+            try:
+                json.loads(self.template.read_text())
+                break
+            except (OSError, ValueError):
+                if done:
+                    return
+                time.sleep(0.2)
+        self.process = subprocess.Popen(
+            [
+                str(Path(sys.executable).parent / "cfn-lint"),
+                "--ignore-checks",
+                *CFN_LINT_IGNORED,
+                "--",
+                str(self.template),
+            ],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
+
+    def result(self) -> tuple[int, str]:
+        self._thread.join()
+        assert self.process is not None, f"{self.template} was never written"
+        output, _ = self.process.communicate()
+        return self.process.returncode, output
+
+
 @dataclass
 class Synth:
     template: dict
@@ -36,6 +82,7 @@ class Synth:
     stack: object
     outdir: Path
     stand_ins: list[str] = field(default_factory=list)
+    cfn_lint: _CfnLintWhenWritten | None = None
 
     @property
     def resources(self) -> dict[str, dict]:
@@ -54,8 +101,12 @@ def _asl_fixture(machine: registry.StateMachineSpec) -> str:
         states[f"S{i}"] = {"Type": "Task", "Resource": f"${{{placeholder}}}", "Next": f"S{i + 1}"}
     waits = list(machine.settings)
     for j, setting in enumerate(waits):
-        states[f"S{len(names) + j}"] = {"Type": "Wait", "Seconds": 1, "Comment": f"${{{setting}}}",
-                                        "Next": f"S{len(names) + j + 1}"}
+        states[f"S{len(names) + j}"] = {
+            "Type": "Wait",
+            "Seconds": 1,
+            "Comment": f"${{{setting}}}",
+            "Next": f"S{len(names) + j + 1}",
+        }
     states[f"S{len(names) + len(waits)}"] = {"Type": "Succeed"}
     return json.dumps({"StartAt": "S0", "States": states})
 
@@ -99,11 +150,14 @@ def synth(tmp_path_factory) -> Synth:
     )
     outdir = scratch / "cdk.out"
     app, stack = build(str(outdir), inputs)
+    lint = _CfnLintWhenWritten(outdir / f"{STACK}.template.json")
     error = None
     try:
         app.synth()
     except RuntimeError as exc:  # cdk-nag: ValidationFailed, report in validation-report.json
         error = str(exc)
+    finally:
+        lint.synth_done.set()
     report_path = outdir / "validation-report.json"
     return Synth(
         template=json.loads((outdir / f"{STACK}.template.json").read_text()),
@@ -112,4 +166,5 @@ def synth(tmp_path_factory) -> Synth:
         stack=stack,
         outdir=outdir,
         stand_ins=stand_ins,
+        cfn_lint=lint,
     )

@@ -2,16 +2,9 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
-from pathlib import Path
-
 import pytest
 
 pytestmark = pytest.mark.infra
-
-# CDK writes an explicit DependsOn next to the GetAtt that already implies it (function -> role).
-CFN_LINT_IGNORED = {"W3005": "CDK emits DependsOn alongside GetAtt for every Lambda/state machine role"}
 
 
 def _violations(report: dict | None) -> list[str]:
@@ -36,11 +29,5 @@ def test_every_nag_acknowledgement_gives_a_reason(synth):
 
 
 def test_cfn_lint_finds_nothing(synth):
-    template = synth.outdir / "Launchpod.template.json"
-    result = subprocess.run(
-        [str(Path(sys.executable).parent / "cfn-lint"), "--ignore-checks", *CFN_LINT_IGNORED, "--", str(template)],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert result.returncode == 0, result.stdout + result.stderr
+    returncode, output = synth.cfn_lint.result()
+    assert returncode == 0, output

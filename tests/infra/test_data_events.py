@@ -59,7 +59,7 @@ def test_buckets_are_encrypted_versioned_private_and_tls_only(synth):
 def test_operations_stream_function_consumes_the_operations_table_stream_with_a_dead_letter_queue(synth):
     [mapping] = synth.of_type("AWS::Lambda::EventSourceMapping").values()
     props = mapping["Properties"]
-    operations = [k for k in synth.of_type("AWS::DynamoDB::Table") if k.startswith("DataOperationsTable")][0]
+    [operations] = [k for k in synth.of_type("AWS::DynamoDB::Table") if k.startswith("DataOperationsTable")]
     assert props["EventSourceArn"] == {"Fn::GetAtt": [operations, "StreamArn"]}
     assert props["FunctionName"]["Ref"] in synth.of_type("AWS::Lambda::Function")
     assert synth.resources[props["FunctionName"]["Ref"]]["Properties"]["FunctionName"] == "launchpod-operations-stream"
@@ -69,7 +69,10 @@ def test_operations_stream_function_consumes_the_operations_table_stream_with_a_
 
 def test_every_event_rule_targets_its_handler_with_retries_and_a_dead_letter_queue(synth):
     rules = {r["Properties"]["Name"]: r["Properties"] for r in synth.of_type("AWS::Events::Rule").values()}
-    expected = {f"launchpod-{''.join('-' + c.lower() if c.isupper() else c for c in r.id).lstrip('-')}": r for r in event_rules("launchpod")}
+    expected = {
+        f"launchpod-{''.join('-' + c.lower() if c.isupper() else c for c in r.id).lstrip('-')}": r
+        for r in event_rules("launchpod")
+    }
     assert set(rules) == set(expected)
     queues = synth.of_type("AWS::SQS::Queue")
     for name, props in rules.items():

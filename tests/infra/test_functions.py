@@ -57,9 +57,7 @@ def test_each_lambda_has_its_own_role(synth):
 
 def test_each_role_allows_exactly_its_registry_actions_plus_wiring(synth):
     for spec in registry.FUNCTIONS:
-        granted = {
-            a for s in _statements(synth, _role_id(_function(synth, spec.name))) for a in _actions(s)
-        }
+        granted = {a for s in _statements(synth, _role_id(_function(synth, spec.name))) for a in _actions(s)}
         expected = set(spec.actions)
         if spec.starts_workflows:
             expected.add("states:StartExecution")
@@ -81,13 +79,19 @@ def test_no_wildcard_action_and_every_star_resource_has_a_written_reason(synth):
         for statement in policy["Properties"]["PolicyDocument"]["Statement"]:
             actions = _actions(statement)
             unexplained += [(key, a) for a in actions if "*" in a]
-            if statement["Resource"] == "*" or "*" in (statement["Resource"] if isinstance(statement["Resource"], list) else []):
+            if statement["Resource"] == "*" or "*" in (
+                statement["Resource"] if isinstance(statement["Resource"], list) else []
+            ):
                 unexplained += [(key, a) for a in actions if a not in WILDCARD_REASONS]
     assert unexplained == []
 
 
 def test_every_function_gets_the_same_settings_and_only_workflow_starters_get_workflows(synth):
-    allowed = set(ENV_KEYS.values()) | {"POWERTOOLS_SERVICE_NAME", "POWERTOOLS_METRICS_NAMESPACE", "POWERTOOLS_LOG_LEVEL"}
+    allowed = set(ENV_KEYS.values()) | {
+        "POWERTOOLS_SERVICE_NAME",
+        "POWERTOOLS_METRICS_NAMESPACE",
+        "POWERTOOLS_LOG_LEVEL",
+    }
     key_sets = set()
     for spec in registry.FUNCTIONS:
         env = _function(synth, spec.name)["Properties"]["Environment"]["Variables"]
@@ -99,7 +103,11 @@ def test_every_function_gets_the_same_settings_and_only_workflow_starters_get_wo
 
 
 def _kube_role(synth) -> str:
-    [key] = [k for k, r in synth.of_type("AWS::IAM::Role").items() if r["Properties"].get("RoleName") == "launchpod-kube-access"]
+    [key] = [
+        k
+        for k, r in synth.of_type("AWS::IAM::Role").items()
+        if r["Properties"].get("RoleName") == "launchpod-kube-access"
+    ]
     return key
 
 
@@ -109,7 +117,9 @@ def test_only_kubernetes_functions_may_assume_the_kube_access_role(synth):
     expected = {_role_id(_function(synth, s.name)) for s in registry.FUNCTIONS if s.kubernetes}
     assert principals == expected
     for spec in registry.FUNCTIONS:
-        assumes = any("sts:AssumeRole" in _actions(s) for s in _statements(synth, _role_id(_function(synth, spec.name))))
+        assumes = any(
+            "sts:AssumeRole" in _actions(s) for s in _statements(synth, _role_id(_function(synth, spec.name)))
+        )
         assert assumes == spec.kubernetes
 
 

@@ -76,5 +76,9 @@ def test_nothing_is_provisioned_ahead_of_demand(synth):
         props = r.get("Properties", {})
         assert not props.get("CacheClusterEnabled"), "an API Gateway cache cluster bills by the hour"
         assert "ProvisionedThroughput" not in props, "tables are on-demand"
-    assert not [r for r in synth.resources.values() if r["Type"] == "AWS::Lambda::Version" and "ProvisionedConcurrencyConfig" in r.get("Properties", {})]
+    assert not [
+        r
+        for r in synth.resources.values()
+        if r["Type"] == "AWS::Lambda::Version" and "ProvisionedConcurrencyConfig" in r.get("Properties", {})
+    ]
     assert not synth.of_type("AWS::Lambda::Alias")

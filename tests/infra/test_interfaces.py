@@ -26,7 +26,9 @@ def _path_of(synth, resource_id: str) -> str:
 
 
 def _routes(synth, protocol: str) -> list[dict]:
-    apis = {k for k, a in synth.of_type("AWS::ApiGatewayV2::Api").items() if a["Properties"]["ProtocolType"] == protocol}
+    apis = {
+        k for k, a in synth.of_type("AWS::ApiGatewayV2::Api").items() if a["Properties"]["ProtocolType"] == protocol
+    }
     return [r for r in synth.of_type("AWS::ApiGatewayV2::Route").values() if r["Properties"]["ApiId"]["Ref"] in apis]
 
 
@@ -65,7 +67,11 @@ def test_websocket_routes_reach_their_functions_and_connect_is_authorized(synth)
         "$disconnect": ("launchpod-ws-disconnect", "NONE"),
         "$default": ("launchpod-ws-message", "NONE"),
     }
-    [authorizer] = [a for a in synth.of_type("AWS::ApiGatewayV2::Authorizer").values() if a["Properties"]["AuthorizerType"] == "REQUEST"]
+    [authorizer] = [
+        a
+        for a in synth.of_type("AWS::ApiGatewayV2::Authorizer").values()
+        if a["Properties"]["AuthorizerType"] == "REQUEST"
+    ]
     assert authorizer["Properties"]["IdentitySource"] == ["route.request.querystring.token"]
 
 
@@ -126,9 +132,16 @@ def test_config_json_gives_the_web_app_this_stacks_endpoints_and_cognito_client(
 
     [deployment] = synth.of_type("Custom::CDKBucketDeployment").values()
     keys = [k.removesuffix(".zip") for k in deployment["Properties"]["SourceObjectKeys"]]
-    [config_file] = [synth.outdir / f"asset.{k}" / "config.json" for k in keys if (synth.outdir / f"asset.{k}" / "config.json").is_file() and "marker" in (synth.outdir / f"asset.{k}" / "config.json").read_text()]
+    [config_file] = [
+        synth.outdir / f"asset.{k}" / "config.json"
+        for k in keys
+        if (synth.outdir / f"asset.{k}" / "config.json").is_file()
+        and "marker" in (synth.outdir / f"asset.{k}" / "config.json").read_text()
+    ]
     markers = deployment["Properties"]["SourceMarkers"][keys.index(config_file.parent.name.removeprefix("asset."))]
-    config = json.loads(re.sub(r"<<marker:0xbaba:(\d+)>>", lambda m: json.dumps(f"marker{m.group(1)}"), config_file.read_text()))
+    config = json.loads(
+        re.sub(r"<<marker:0xbaba:(\d+)>>", lambda m: json.dumps(f"marker{m.group(1)}"), config_file.read_text())
+    )
 
     def resolved(value: str) -> str:
         return json.dumps(markers[f"<<marker:0xbaba:{value.removeprefix('marker')}>>"])
