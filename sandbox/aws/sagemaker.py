@@ -708,6 +708,8 @@ def _health(cluster: HyperPodCluster, node: HyperPodNode) -> tuple[str, str | No
 def _visible(node: HyperPodNode) -> bool:
     """Whether the instance has joined the EKS cluster (it joins once its lifecycle setup is done)."""
     status, _ = node.state()
+    if status == "ShuttingDown":  # drained and deregistered before the instance terminates
+        return False
     return status != "Pending" or node.kind == "reboot"
 
 
@@ -822,7 +824,10 @@ def _push(pending: list[tuple[Any, ...]]) -> None:
     for key, eks_cluster, nodes, digest in pending:
         try:
             sink(eks_cluster, nodes)
-        except Exception:  # the emulator may not run yet: retried on the next describe or list
+        except KeyError:  # the EKS cluster's API server is not running yet: retried on the next look
+            log.debug("no Kubernetes API server for EKS cluster %s yet", eks_cluster)
+            continue
+        except Exception:
             log.warning("node sink failed for EKS cluster %s", eks_cluster, exc_info=True)
             continue
         with _lock:
