@@ -174,3 +174,42 @@ def test_mcp_inspector_cli_lists_the_tools(sandbox: Any) -> None:
     )
     assert run.returncode == 0, run.stderr
     assert {t["name"] for t in json.loads(run.stdout)["tools"]} == TOOLS
+
+
+async def _wait(session: Any, operation_id: str) -> dict[str, Any]:
+    for _ in range(10):
+        waited = _data(await session.call_tool(WAIT_TOOL, {"operationId": operation_id, "timeoutSeconds": 60}))
+        if waited["terminal"]:
+            return waited
+    raise AssertionError(f"{operation_id} did not finish: {waited['summary']}")
+
+
+async def test_scripted_agent_runs_the_rest_of_the_pipeline_with_the_tools_offered(sandbox: Any) -> None:
+    """Control plane → dependencies → HyperPod, each stage monitored to SUCCEEDED, as the playbook says."""
+    name = "mcp-agent-2"
+    async with mcp_session(sandbox.url, sandbox.tokens["admin"]) as session:
+        offered = {t.name for t in (await session.list_tools()).tools}
+        zones = [z["name"] for z in _data(await session.call_tool("list_availability_zones", {}))["items"]]
+        types_ = _data(await session.call_tool("list_instance_types", {}))["items"]
+        accepted = _data(await session.call_tool("create_cluster", {"name": name, "availabilityZones": zones[:2]}))
+        assert (await _wait(session, accepted["operation"]["id"]))["status"] == "SUCCEEDED"
+
+        if "reconcile_dependencies" in offered:
+            deps = await session.call_tool("reconcile_dependencies", {"name": name})
+            assert deps.isError is False, deps.content
+            if _data(deps)["status"] == "ACCEPTED":
+                waited = await _wait(session, _data(deps)["operation"]["id"])
+                assert waited["status"] == "SUCCEEDED", waited["summary"]
+
+        if "create_hyperpod" in offered:
+            gpu = next(t for t in types_ if set(t["zones"]) & set(zones[:2]))
+            zone = next(z for z in zones[:2] if z in gpu["zones"])
+            group = {"name": "gpu-workers", "instanceType": gpu["instanceType"], "instanceCount": 1}
+            hyperpod = await session.call_tool(
+                "create_hyperpod", {"name": name, "availabilityZone": zone, "instanceGroups": [group]}
+            )
+            assert hyperpod.isError is False, hyperpod.content
+            waited = await _wait(session, _data(hyperpod)["operation"]["id"])
+            assert waited["status"] == "SUCCEEDED", waited["summary"]
+            cluster = _data(await session.call_tool("get_cluster", {"name": name}))
+            assert cluster["hyperpod"]["status"] == "InService"
