@@ -24,6 +24,7 @@ import Wizard from '@cloudscape-design/components/wizard';
 
 import ErrorAlert from '../components/ErrorAlert';
 import { api, ApiError, type OpenApiDoc } from '../lib/api';
+import { createClusterBody, wizardFieldOf, type WizardField } from '../lib/createCluster';
 import { arrayBounds, checkString, loadSchemas } from '../lib/schema';
 import type { AvailabilityZoneView, InstanceTypeOfferingView } from '../lib/types';
 import { useSession } from '../session';
@@ -51,7 +52,7 @@ interface FormState {
   deepHealthChecks: { InstanceStress: boolean; InstanceConnectivity: boolean };
 }
 
-type Field = 'name' | 'zone' | 'secondZone' | 'instanceType' | 'instanceCount' | 'vpcCidr' | 'kubernetesVersion';
+type Field = WizardField;
 type Errors = Partial<Record<Field | 'form', string>>;
 
 // Which step shows each field, so a server error can take the user to it.
@@ -65,16 +66,6 @@ const STEP_OF: Record<Field, number> = {
   instanceCount: 2,
 };
 const ADVANCED: Field[] = ['secondZone', 'vpcCidr', 'kubernetesVersion'];
-
-/** A 422 detail path (without "body.") -> the form field showing it. */
-function fieldOf(path: string): Field | undefined {
-  if (path === 'name') return 'name';
-  if (path === 'availabilityZones' || path === 'availabilityZones.0') return 'zone';
-  if (path.startsWith('availabilityZones.')) return 'secondZone';
-  if (path.startsWith('network')) return 'vpcCidr';
-  if (path === 'kubernetesVersion') return 'kubernetesVersion';
-  return undefined;
-}
 
 export default function CreateClusterPage() {
   const navigate = useNavigate();
@@ -172,13 +163,7 @@ export default function CreateClusterPage() {
 
   async function submit() {
     if (show(validate(3))) return;
-    const body = {
-      name: form.name,
-      availabilityZones: [form.zone, secondZone],
-      kubernetesVersion: form.kubernetesVersion,
-      // Left out when untouched: the server's default applies (a new VPC with 10.192.0.0/16).
-      ...(form.vpcCidr ? { network: { vpcCidr: form.vpcCidr } } : {}),
-    };
+    const body = createClusterBody({ ...form, secondZone });
     setSubmitting(true);
     setSubmitError(null);
     try {
@@ -195,7 +180,7 @@ export default function CreateClusterPage() {
         const mapped: Errors = {};
         const unmapped: string[] = [];
         for (const [path, message] of Object.entries(caught.fieldErrors())) {
-          const field = fieldOf(path);
+          const field = wizardFieldOf(path);
           if (field) mapped[field] = mapped[field] ? `${mapped[field]} ${message}` : message;
           else unmapped.push(path ? `${path}: ${message}` : message);
         }
