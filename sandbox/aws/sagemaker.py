@@ -1093,7 +1093,9 @@ def _arm_fault(cluster: HyperPodCluster, fault: tuple[FaultKind, str | None]) ->
             creation, checks, message or _deep_health_failure(node.instance_id, checks, cluster.node_recovery)
         )
         return
-    group = groups[0]
+    # Capacity shortages and bootstrap failures bite the accelerated groups first.
+    accelerated = [g for g in groups if shape_of(g.instance_type).gpus or shape_of(g.instance_type).neuron_devices]
+    group = (accelerated or groups)[0]
     first = next((n for n in cluster.nodes.values() if n.group == group.name), None)
     zone = first.placement["AvailabilityZone"] if first else f"{cluster.region_name}a"
     for node in cluster.nodes.values():
@@ -1214,7 +1216,10 @@ def update_cluster_software(backend: SageMakerModelBackend, params: dict[str, An
     total = 0.0
     for item in requested:
         group = cluster.groups[item["InstanceGroupName"]]
-        nodes = sorted(_group_nodes(cluster, group.name), key=lambda n: n.launch_time)
+        # Instances that are rebooting, replacing or failed keep their own course.
+        nodes = sorted(
+            (n for n in _group_nodes(cluster, group.name) if n.state()[0] == "Running"), key=lambda n: n.launch_time
+        )
         size = _batch_size(deployment.get("RollingUpdatePolicy"), len(nodes))
         for index, node in enumerate(nodes):
             start = (index // size) * (per_batch + wait)
