@@ -6,13 +6,18 @@ Dockerfile's own COPY lines and imported with only the pinned packages on the pa
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 import site
 import subprocess
 import sys
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from importlib.metadata import version
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -81,3 +86,75 @@ def test_image_file_set_runs_the_gateway_without_the_rest_of_launchpod(tmp_path:
     assert run.returncode == 0, run.stderr
     assert int(run.stdout) >= 2
     assert (tmp_path / "mcp_gateway" / "skills" / "create-cluster.md").exists()
+
+
+class _FakeRuntimeApi(BaseHTTPRequestHandler):
+    """The Lambda Runtime API, as much of it as awslambdaric uses: hand out events, collect answers."""
+
+    protocol_version = "HTTP/1.1"
+    events: list[tuple[str, dict[str, Any]]] = []
+    answers: dict[str, dict[str, Any]] = {}
+    drained = threading.Event()
+
+    def log_message(self, *args: Any) -> None:
+        pass
+
+    def do_GET(self) -> None:
+        if not self.events:
+            self.drained.set()
+            time.sleep(30)  # the next invocation never comes; the test kills the runtime
+            return
+        request_id, event = self.events.pop(0)
+        body = json.dumps(event).encode()
+        self.send_response(200)
+        self.send_header("Lambda-Runtime-Aws-Request-Id", request_id)
+        self.send_header("Lambda-Runtime-Deadline-Ms", str(int(time.time() * 1000) + 60_000))
+        self.send_header("Lambda-Runtime-Invoked-Function-Arn", "arn:aws:lambda:us-east-1:123456789012:function:mcp")
+        self.send_header("Lambda-Runtime-Trace-Id", "Root=1-00000000-000000000000000000000000")
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def do_POST(self) -> None:
+        data = self.rfile.read(int(self.headers.get("Content-Length", 0)))
+        self.answers[self.path] = json.loads(data or b"{}")
+        self.send_response(202)
+        self.send_header("Content-Length", "0")
+        self.end_headers()
+
+
+def test_container_entrypoint_serves_lambda_invocations_through_the_runtime_api() -> None:
+    pytest.importorskip("awslambdaric", reason="awslambdaric is installed in the image (requirements.txt)")
+    from tests.mcp_gateway.test_mcp_lambda import INIT, _event, _rpc
+
+    _FakeRuntimeApi.events = [
+        ("inv-1", _event(_rpc("initialize", INIT), "t")),
+        ("inv-2", _event(_rpc("tools/list", id_=2), "t")),
+        ("inv-3", _event(_rpc("tools/list", id_=3), None)),
+    ]
+    _FakeRuntimeApi.answers = {}
+    _FakeRuntimeApi.drained = threading.Event()
+    runtime = ThreadingHTTPServer(("127.0.0.1", 0), _FakeRuntimeApi)
+    threading.Thread(target=runtime.serve_forever, daemon=True).start()
+    env = {
+        "PATH": f"{Path(sys.executable).parent}:/usr/bin:/bin",
+        "AWS_LAMBDA_RUNTIME_API": f"127.0.0.1:{runtime.server_address[1]}",
+        "LAUNCHPOD_API_URL": "https://launchpod.example.test",
+    }
+    process = subprocess.Popen(
+        ["sh", str(ROOT / "mcp_gateway" / "docker-entrypoint.sh")], env=env, cwd=ROOT, stderr=subprocess.PIPE
+    )
+    try:
+        assert _FakeRuntimeApi.drained.wait(60), "the runtime did not ask for the next invocation"
+    finally:
+        process.kill()
+        stderr = process.communicate()[1].decode()
+        runtime.shutdown()
+    answers = _FakeRuntimeApi.answers
+    assert set(answers) == {f"/2018-06-01/runtime/invocation/inv-{i}/response" for i in (1, 2, 3)}, stderr
+    init = answers["/2018-06-01/runtime/invocation/inv-1/response"]
+    assert json.loads(init["body"])["result"]["serverInfo"]["name"] == "launchpod"
+    listed = json.loads(answers["/2018-06-01/runtime/invocation/inv-2/response"]["body"])
+    assert {t["name"] for t in listed["result"]["tools"]} >= {"create_cluster", "wait_for_operation"}
+    assert answers["/2018-06-01/runtime/invocation/inv-3/response"]["statusCode"] == 401
