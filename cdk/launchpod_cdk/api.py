@@ -50,7 +50,8 @@ class Apis(Construct):
             description="Launchpod REST API",
             endpoint_types=[apigw.EndpointType.REGIONAL],
             cloud_watch_role=True,
-            cloud_watch_role_removal_policy=RemovalPolicy.DESTROY,
+            # Account-wide setting other APIs may rely on: keep the role when this stack goes.
+            cloud_watch_role_removal_policy=RemovalPolicy.RETAIN,
             deploy_options=apigw.StageOptions(
                 stage_name=STAGE,
                 tracing_enabled=True,

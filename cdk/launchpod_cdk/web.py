@@ -38,8 +38,8 @@ class Web(Construct):
             server_access_logs_bucket=log_bucket,
             server_access_logs_prefix="web/",
             lifecycle_rules=[s3.LifecycleRule(noncurrent_version_expiration=Duration.days(30))],
-            removal_policy=RemovalPolicy.DESTROY,
-            auto_delete_objects=False,
+            # A non-empty bucket cannot be deleted by CloudFormation: keep it rather than fail the destroy.
+            removal_policy=RemovalPolicy.RETAIN,
         )
         headers = cloudfront.ResponseHeadersPolicy(
             self,
