@@ -141,6 +141,11 @@ def set_durations(**sim_seconds: float) -> None:
         _durations[key] = float(value)
 
 
+def describe_durations() -> dict[str, float]:
+    """The current transition durations in simulated seconds."""
+    return dict(_durations)
+
+
 def reset_durations() -> None:
     """Put every duration back to ``DEFAULT_DURATIONS``."""
     _durations.update(DEFAULT_DURATIONS)
@@ -1699,6 +1704,7 @@ __all__ = [
     "DEFAULT_DURATIONS",
     "HYPERPOD_FAULTS",
     "HyperPodFaults",
+    "describe_durations",
     "desired_nodes",
     "install",
     "instance_types",
@@ -1708,5 +1714,6 @@ __all__ = [
     "set_cluster_creation_seconds",
     "set_durations",
     "set_node_sink",
+    "sim_now",
     "sync_nodes",
 ]

@@ -275,6 +275,13 @@ def test_cluster_is_creating_for_fifteen_simulated_minutes_then_in_service_with_
     assert details["LaunchTime"] and details["InstanceGroupName"] in {"workers", "controller"}
 
 
+def test_creation_time_is_configurable(sm, eks_arn):
+    hyperpod.set_cluster_creation_seconds(60)  # 60 ms at the default test scale
+    _create(sm, eks_arn)
+    _in_service(sm, timeout=5)
+    assert hyperpod.describe_durations()["cluster_create"] == 60
+
+
 def test_deep_health_checks_run_before_nodes_are_running(sm, eks_arn):
     observe()
     hyperpod.set_durations(cluster_create=50)  # Pending for 0.5 s, then 6 s of deep health checks
@@ -439,6 +446,18 @@ def test_batch_delete_removes_nodes_and_lowers_counts(sm, running_cluster):
     assert sorted(n["InstanceId"] for n in _nodes(sm)) == running_cluster[1:]
     group = sm.describe_cluster(ClusterName="hp")["InstanceGroups"][0]
     assert (group["CurrentCount"], group["TargetCount"]) == (2, 2)
+
+
+def test_pending_nodes_cannot_be_rebooted(sm, eks_arn):
+    observe()
+    _create(sm, eks_arn, _group(count=1))
+    node = _nodes(sm)[0]["InstanceId"]
+
+    result = sm.batch_reboot_cluster_nodes(ClusterName="hp", NodeIds=[node])
+
+    assert result["Successful"] == []
+    assert result["Failed"][0]["ErrorCode"] == "InvalidInstanceStatus"
+    assert "Pending" in result["Failed"][0]["Message"]
 
 
 def test_batch_operation_on_unknown_cluster_is_not_found(sm):
