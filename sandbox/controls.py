@@ -13,9 +13,7 @@ from sandbox.auth import bearer_token
 
 
 def _error(status: int, code: str, message: str) -> JSONResponse:
-    return JSONResponse(
-        {"code": code, "message": message, "details": [], "requestId": None}, status_code=status
-    )
+    return JSONResponse({"code": code, "message": message, "details": [], "requestId": None}, status_code=status)
 
 
 def control_routes(sandbox: Any) -> list[Route]:
@@ -36,19 +34,26 @@ def control_routes(sandbox: Any) -> list[Route]:
                 body = await request.json()
             except ValueError:
                 return _error(422, "VALIDATION_FAILED", 'Send JSON such as {"failNextEksCreate": true}.')
-            if not isinstance(body, dict) or not set(body) <= {
-                "failNextEksCreate",
-                "message",
-                "throttle",
-                "clear",
-            }:
+            known = {"failNextEksCreate", "failNextHyperPodCreate", "message", "throttle", "clear"}
+            if not isinstance(body, dict) or not set(body) <= known:
                 return _error(
                     422,
                     "VALIDATION_FAILED",
-                    "Known fields: failNextEksCreate (bool), message (str), throttle (0..1), clear (bool).",
+                    "Known fields: failNextEksCreate (bool), failNextHyperPodCreate (capacity, lifecycle_script or "
+                    "deep_health_check), message (str), throttle (0..1), clear (bool).",
                 )
             if body.get("clear"):
                 sandbox.faults.clear()
+                sandbox.hyperpod_faults.clear()
+            kind = body.get("failNextHyperPodCreate")
+            if kind is not None:
+                if kind not in ("capacity", "lifecycle_script", "deep_health_check"):
+                    return _error(
+                        422,
+                        "VALIDATION_FAILED",
+                        "failNextHyperPodCreate is capacity, lifecycle_script or deep_health_check.",
+                    )
+                sandbox.hyperpod_faults.fail_next_create(kind, body.get("message"))
             if body.get("failNextEksCreate"):
                 sandbox.faults.fail_next_eks_create(body.get("message"))
             if "throttle" in body:
@@ -56,6 +61,6 @@ def control_routes(sandbox: Any) -> list[Route]:
                 if not isinstance(fraction, int | float) or not 0 <= fraction <= 1:
                     return _error(422, "VALIDATION_FAILED", "throttle is a fraction between 0 and 1.")
                 sandbox.faults.throttle(float(fraction))
-        return JSONResponse(sandbox.faults.describe())
+        return JSONResponse({**sandbox.faults.describe(), "hyperpod": sandbox.hyperpod_faults.describe()})
 
     return [Route("/api/sandbox/faults", faults, methods=["GET", "POST"])]

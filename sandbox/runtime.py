@@ -67,11 +67,13 @@ class Sandbox:
 
         from sandbox import aws
         from sandbox.auth import SandboxTokens
+        from sandbox.aws import sagemaker as hyperpod
         from sandbox.kube import KubeFleet
         from sandbox.provision import provision
         from sandbox.workloads import WorkloadController
 
         aws.install(self.time_scale)
+        hyperpod.install()
         if not self.verbose:
             # The interpreter logs every Catch as an error; the operation record already says it better.
             logging.getLogger("moto.stepfunctions").setLevel(logging.CRITICAL)
@@ -84,11 +86,13 @@ class Sandbox:
         self._mock.start()
         self.fleet = KubeFleet()
         aws.set_kube_endpoint_provider(self.fleet.start_for)
+        hyperpod.set_node_sink(hyperpod.kube_node_sink(self.fleet))
         self.workloads = WorkloadController(self.fleet).start()
         self.provisioned = provision()
         os.environ.update(self.provisioned.environment)
         settings.cache_clear()
         self.faults = aws.FAULTS
+        self.hyperpod_faults = hyperpod.HYPERPOD_FAULTS
 
         self.moto_port = self.moto_port or free_port(self.host)
         self._moto = ThreadedMotoServer(ip_address=self.host, port=self.moto_port, verbose=False)

@@ -27,6 +27,12 @@ def _sandbox(args: argparse.Namespace) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
+    args_in = sys.argv[1:] if argv is None else argv
+    if args_in[:1] == ["mcp"]:
+        # Everything after "mcp" belongs to the gateway's own parser (--stdio, --api-url, --token, ...).
+        from mcp_gateway.cli import main as mcp_main
+
+        return int(mcp_main(args_in[1:]) or 0)
     parser = argparse.ArgumentParser(prog="launchpod", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
     sandbox = sub.add_parser("sandbox", help="run the whole control plane on this machine against emulated AWS")
@@ -40,15 +46,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     sandbox.add_argument("--verbose", action="store_true", help="log every handler at INFO")
     sandbox.add_argument("--tokens-file", help="also write the URLs and tokens to this JSON file (for scripts)")
-    mcp = sub.add_parser("mcp", help="the MCP gateway (stdio for local agents, or HTTP)", add_help=False)
-    mcp.add_argument("rest", nargs=argparse.REMAINDER)
-    args = parser.parse_args(argv)
-    if args.command == "sandbox":
-        return _sandbox(args)
-    from mcp_gateway.cli import main as mcp_main
-
-    result = mcp_main(args.rest)
-    return int(result or 0)
+    sub.add_parser("mcp", help="the MCP gateway: launchpod mcp --stdio --api-url URL --token TOKEN (or --http)")
+    args = parser.parse_args(args_in)
+    return _sandbox(args)
 
 
 if __name__ == "__main__":

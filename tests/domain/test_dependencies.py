@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import kubernetes_validate
 import pytest
-
 from launchpod.domain import dependencies
 from launchpod.domain.dependencies import objects
 

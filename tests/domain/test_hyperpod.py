@@ -6,7 +6,6 @@ from __future__ import annotations
 import botocore.session
 import pytest
 from botocore.validate import ParamValidator
-
 from launchpod.contracts.hyperpod import CreateHyperPodInput
 from launchpod.domain.clusters import hyperpod
 from launchpod.domain.errors import InvalidInput
@@ -15,8 +14,12 @@ REQUEST = CreateHyperPodInput(
     name="c1",
     availabilityZone="us-east-1a",
     instanceGroups=[
-        {"name": "gpu", "instanceType": "ml.p5en.48xlarge", "instanceCount": 4,
-         "deepHealthChecks": ["InstanceStress", "InstanceConnectivity"]},
+        {
+            "name": "gpu",
+            "instanceType": "ml.p5en.48xlarge",
+            "instanceCount": 4,
+            "deepHealthChecks": ["InstanceStress", "InstanceConnectivity"],
+        },
         {"name": "cpu", "instanceType": "ml.m5.2xlarge", "instanceCount": 1, "threadsPerCore": 2},
     ],
 )

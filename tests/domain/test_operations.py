@@ -49,9 +49,7 @@ class MemoryStore:
         self.ops[operation.id] = operation
         self.locks[operation.target] = operation.id
 
-    def finish(
-        self, operation_id: str, status: OperationStatus, *, error: str | None, message: str | None
-    ) -> None:
+    def finish(self, operation_id: str, status: OperationStatus, *, error: str | None, message: str | None) -> None:
         op = self.ops[operation_id]
         self.ops[operation_id] = op.model_copy(update={"status": status, "error": error, "message": message})
         self.locks.pop(op.target, None)
@@ -75,9 +73,7 @@ class MemoryRunner:
 
 def _plan(name: str = "c1", version: str = "1.32") -> ops.WorkflowPlan:
     return control_plane.plan(
-        CreateClusterRequest(
-            name=name, availabilityZones=["us-east-1a", "us-east-1b"], kubernetesVersion=version
-        )
+        CreateClusterRequest(name=name, availabilityZones=["us-east-1a", "us-east-1b"], kubernetesVersion=version)
     )
 
 
@@ -161,3 +157,26 @@ def test_operation_ids_sort_by_creation_time():
 
 def test_request_key_ignores_key_order():
     assert ops.request_key("k", "t", {"a": 1, "b": 2}) == ops.request_key("k", "t", {"b": 2, "a": 1})
+
+
+def test_retry_after_a_failed_wait_resumes_from_the_phase_that_started_it():
+    from launchpod.contracts.hyperpod import CreateHyperPodInput
+    from launchpod.domain.clusters import hyperpod
+
+    store, runner = MemoryStore(), MemoryRunner()
+    request = CreateHyperPodInput(
+        name="c1",
+        availabilityZone="us-east-1a",
+        instanceGroups=[{"name": "g", "instanceType": "ml.p5.48xlarge", "instanceCount": 1}],
+    )
+    operation, _ = ops.submit(store, runner, hyperpod.plan(request), ADMIN)
+    phases = [p.model_copy(update={"status": PhaseStatus.SUCCEEDED}) for p in operation.phases[:-1]]
+    phases.append(operation.phases[-1].model_copy(update={"status": PhaseStatus.FAILED}))
+    store.ops[operation.id] = operation.model_copy(update={"phases": phases})
+    store.finish(operation.id, OperationStatus.FAILED, error="X", message="capacity")
+
+    resumed = ops.retry(store, runner, operation.id, ADMIN, Role.ADMIN)
+
+    statuses = {p.name: p.status for p in resumed.phases}
+    assert statuses["SecurityGroup"] == "SUCCEEDED"
+    assert statuses["CreateHyperPod"] == statuses["WaitInService"] == "PENDING"

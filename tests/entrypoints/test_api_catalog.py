@@ -75,9 +75,7 @@ def test_every_route_but_health_needs_a_token(entry):
     assert json.loads(response["body"])["code"] == "UNAUTHORIZED"
 
 
-@pytest.mark.parametrize(
-    "entry", [e for e in CATALOG if e.role and e.role.value != "viewer"], ids=lambda e: e.id
-)
+@pytest.mark.parametrize("entry", [e for e in CATALOG if e.role and e.role.value != "viewer"], ids=lambda e: e.id)
 def test_a_viewer_is_refused_every_mutation(entry):
     path = entry.path.replace("{name}", "c1").replace("{operationId}", "op-0000000000")
     claims = {"cognito:username": "v", "cognito:groups": "[viewer]"}
@@ -92,9 +90,7 @@ def test_unknown_routes_answer_the_error_envelope():
 
 
 def test_layers_are_kept():
-    result = subprocess.run(
-        [sys.executable, "-m", "importlinter.cli", "lint-imports"], capture_output=True, text=True
-    )
+    result = subprocess.run([sys.executable, "-m", "importlinter.cli", "lint-imports"], capture_output=True, text=True)
     if result.returncode != 0 and "No module named" in result.stderr:
         result = subprocess.run(["lint-imports"], capture_output=True, text=True)
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-2000:]

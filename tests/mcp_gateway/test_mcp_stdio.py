@@ -57,11 +57,6 @@ async def test_stdio_token_flag_wins_and_no_token_refuses_every_call(live: Live)
     assert allowed.isError is False and (allowed.structuredContent or {})["status"] == "ok"
 
 
-@pytest.mark.xfail(
-    reason="launchpod.cli hands `mcp ...` to an argparse REMAINDER, which rejects a leading --stdio;"
-    " dispatch argv[0] == 'mcp' to mcp_gateway.cli.main(argv[1:]) before parsing, then drop this mark",
-    strict=False,
-)
 async def test_the_command_the_agent_configs_run_serves_stdio(live: Live) -> None:
     launchpod = Path(sys.executable).with_name("launchpod")
     if not launchpod.exists():

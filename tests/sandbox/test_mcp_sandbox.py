@@ -45,10 +45,7 @@ async def test_tools_and_the_rest_api_cannot_drift(sandbox: Any) -> None:
     """Every operation the REST API documents is a tool with the same method and path, and no more."""
     with httpx.Client(base_url=sandbox.url, headers=sandbox.headers("viewer"), timeout=30) as rest:
         answer = rest.get("/api/openapi.json")
-    if answer.status_code != 200:
-        # Only a broken spec endpoint is tolerated (it answered 422 when this test was written);
-        # once it serves the spec, any drift fails below.
-        pytest.xfail(f"/api/openapi.json answers {answer.status_code}: {answer.text[:200]}")
+    assert answer.status_code == 200, answer.text[:300]
     spec = answer.json()
     documented = {
         op["operationId"]: (method.upper(), path)

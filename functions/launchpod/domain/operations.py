@@ -168,9 +168,17 @@ def retry(
             f"Operation {operation_id} is {operation.status}; only FAILED or CANCELLED operations can be retried.",
             holder=operation_id,
         )
+    names = [p.name for p in operation.phases]
+    failed = next(
+        (p.name for p in operation.phases if p.status not in (PhaseStatus.SUCCEEDED, PhaseStatus.SKIPPED)), None
+    )
+    # A wait that failed because what it waited for failed resumes from the phase that started it.
+    restart = names.index(RESUME_FROM.get(operation.kind, {}).get(failed or "", failed or names[-1]))
     phases = [
-        p if p.status in (PhaseStatus.SUCCEEDED, PhaseStatus.SKIPPED) else PhaseView(name=p.name, title=p.title)
-        for p in operation.phases
+        p
+        if i < restart and p.status in (PhaseStatus.SUCCEEDED, PhaseStatus.SKIPPED)
+        else PhaseView(name=p.name, title=p.title)
+        for i, p in enumerate(operation.phases)
     ]
     resumed = operation.model_copy(
         update={
@@ -215,6 +223,13 @@ KIND_ROLES: dict[str, Role] = {
     "create-control-plane": Role.ADMIN,
     "create-hyperpod": Role.ADMIN,
     "reconcile-dependencies": Role.ADMIN,
+}
+
+
+# kind -> {wait phase: the phase to resume from when the wait failed}
+RESUME_FROM: dict[str, dict[str, str]] = {
+    "create-control-plane": {"WaitActive": "CreateCluster"},
+    "create-hyperpod": {"WaitInService": "CreateHyperPod"},
 }
 
 

@@ -46,3 +46,7 @@ class SageMaker:
                     Tags=[{"Key": k, "Value": v} for k, v in sorted(tags.items())],
                 )["ClusterArn"]
             )
+
+    def delete_cluster(self, name: str) -> None:
+        with aws_call("sagemaker:DeleteCluster"):
+            self.sm.delete_cluster(ClusterName=name)

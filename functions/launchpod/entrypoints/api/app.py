@@ -25,7 +25,7 @@ _DESCRIPTION = "Control plane for SageMaker HyperPod clusters on Amazon EKS."
 
 
 @app.get("/api/openapi.json", include_in_schema=False)
-def openapi() -> Response[dict]:
+def openapi() -> Response[str]:
     return Response(
         status_code=200,
         content_type=content_types.APPLICATION_JSON,

@@ -14,6 +14,12 @@ def run(doc: WorkflowInput) -> PhaseResult:
     request, sm = request_of(doc), wiring.sagemaker()
     name = hyperpod.hyperpod_name(doc.target)
     existing = sm.hyperpod_cluster(name)
+    if existing is not None and existing["ClusterStatus"] == "Failed":
+        # A failed HyperPod cluster cannot be repaired in place: delete it, then create it again.
+        sm.delete_cluster(name)
+        return PhaseResult(ready=False, wait=30, message=f"Deleting the failed {existing['ClusterArn']} first.")
+    if existing is not None and existing["ClusterStatus"] == "Deleting":
+        return PhaseResult(ready=False, wait=30, message=f"Waiting for the failed {name} to be deleted.")
     if existing is not None:
         return PhaseResult(
             outputs={"arn": existing["ClusterArn"]},

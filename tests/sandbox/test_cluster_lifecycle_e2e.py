@@ -1,0 +1,117 @@
+"""Cluster lifecycle through the sandbox: dependencies from the pinned manifest, then HyperPod on
+the control plane, with a capacity failure resumed by retry."""
+
+from __future__ import annotations
+
+import boto3
+import pytest
+from kubernetes import client as k8s
+
+from sandbox.kube import mint_token
+
+pytestmark = pytest.mark.e2e
+NAME = "e2e-life"
+GPU_GROUP = {
+    "name": "gpu",
+    "instanceType": "ml.p5en.48xlarge",
+    "instanceCount": 2,
+    "deepHealthChecks": ["InstanceStress"],
+}
+
+
+@pytest.fixture(scope="module")
+def control_plane(sandbox):
+    with sandbox.client() as c:
+        op = c.post("/api/clusters", json={"name": NAME, "availabilityZones": ["us-east-1a", "us-east-1b"]}).json()
+    assert sandbox.wait_operation(op["operation"]["id"])["status"] == "SUCCEEDED"
+    return NAME
+
+
+def _kube(sandbox, cluster: str) -> k8s.ApiClient:
+    endpoint = boto3.client(
+        "eks",
+        endpoint_url=sandbox.aws_url,
+        region_name="us-east-1",
+        aws_access_key_id="testing",
+        aws_secret_access_key="testing",
+    ).describe_cluster(name=cluster)["cluster"]["endpoint"]
+    config = k8s.Configuration()
+    config.host, config.api_key = endpoint, {"authorization": "Bearer " + mint_token(cluster)}
+    return k8s.ApiClient(config)
+
+
+def test_hyperpod_needs_an_active_control_plane(sandbox):
+    with sandbox.client() as c:
+        response = c.post(
+            "/api/clusters/no-control-plane/hyperpod",
+            json={"availabilityZone": "us-east-1a", "instanceGroups": [GPU_GROUP]},
+        )
+    assert response.status_code == 409 and "POST /api/clusters" in response.json()["message"]
+
+
+def test_dependencies_reconcile_to_the_pinned_versions(sandbox, control_plane):
+    with sandbox.client() as c:
+        before = {d["name"]: d for d in c.get(f"/api/clusters/{control_plane}/dependencies").json()["items"]}
+        op = c.post(f"/api/clusters/{control_plane}/dependencies", json={}).json()["operation"]["id"]
+    assert before["cert-manager"]["state"] == "NOT_INSTALLED"
+    done = sandbox.wait_operation(op)
+    assert done["status"] == "SUCCEEDED", done
+    assert [p["status"] for p in done["phases"]] == ["SUCCEEDED", "SUCCEEDED"]
+    with sandbox.client("viewer") as c:
+        after = {d["name"]: d for d in c.get(f"/api/clusters/{control_plane}/dependencies").json()["items"]}
+    for name, row in after.items():
+        if row["required"]:
+            assert row["installed"] == row["pinned"] and not row["drift"], row
+        else:
+            assert row["state"] == "NOT_INSTALLED", row
+    apps = k8s.AppsV1Api(_kube(sandbox, control_plane))
+    plugin = apps.read_namespaced_daemon_set("nvidia-device-plugin", "kube-system")
+    assert plugin.metadata.labels["app.kubernetes.io/version"] == after["nvidia-device-plugin"]["pinned"]
+
+
+def test_hyperpod_capacity_failure_then_retry_reaches_in_service_with_nodes(sandbox, control_plane):
+    sandbox.faults(failNextHyperPodCreate="capacity")
+    body = {"availabilityZone": "us-east-1a", "instanceGroups": [GPU_GROUP]}
+    with sandbox.client() as c:
+        op = c.post(f"/api/clusters/{control_plane}/hyperpod", json=body).json()["operation"]["id"]
+    failed = sandbox.wait_operation(op)
+    assert failed["status"] == "FAILED"
+    assert "sufficient capacity" in failed["message"] and "Likely cause: capacity" in failed["message"]
+    with sandbox.client() as c:
+        assert c.post(f"/api/operations/{op}/retry").status_code == 202
+    done = sandbox.wait_operation(op)
+    assert done["status"] == "SUCCEEDED", done
+    assert next(p for p in done["phases"] if p["name"] == "ComputeSubnet")["attempts"] == 1
+
+    sagemaker = boto3.client(
+        "sagemaker",
+        endpoint_url=sandbox.aws_url,
+        region_name="us-east-1",
+        aws_access_key_id="testing",
+        aws_secret_access_key="testing",
+    )
+    cluster = sagemaker.describe_cluster(ClusterName=control_plane)
+    assert cluster["ClusterStatus"] == "InService" and cluster["NodeRecovery"] == "Automatic"
+    assert cluster["Orchestrator"]["Eks"]["ClusterArn"].endswith(f":cluster/{control_plane}")
+    group = cluster["InstanceGroups"][0]
+    assert group["OnStartDeepHealthChecks"] == ["InstanceStress"] and group["CurrentCount"] == 2
+    subnet = cluster["VpcConfig"]["Subnets"][0]
+    ec2 = boto3.client(
+        "ec2",
+        endpoint_url=sandbox.aws_url,
+        region_name="us-east-1",
+        aws_access_key_id="testing",
+        aws_secret_access_key="testing",
+    )
+    assert ec2.describe_subnets(SubnetIds=[subnet])["Subnets"][0]["CidrBlock"].endswith("/20")
+
+    nodes = (
+        k8s.CoreV1Api(_kube(sandbox, control_plane))
+        .list_node(label_selector="sagemaker.amazonaws.com/compute-type=hyperpod")
+        .items
+    )
+    assert len(nodes) == 2
+    assert {n.metadata.labels["node.kubernetes.io/instance-type"] for n in nodes} == {"ml.p5en.48xlarge"}
+    with sandbox.client("viewer") as c:
+        view = c.get(f"/api/clusters/{control_plane}").json()
+    assert view["hyperpod"]["status"] == "InService" and view["hyperpod"]["nodeRecovery"] == "Automatic"
