@@ -148,7 +148,14 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
         "ccp-cluster-role",
         f"{_PHASES}.create_control_plane.cluster_role.handler",
         "create-control-plane: the EKS cluster IAM role",
-        actions=("iam:GetRole", "iam:CreateRole", "iam:TagRole", "iam:AttachRolePolicy", "iam:PassRole"),
+        actions=(
+            "iam:GetRole",
+            "iam:CreateRole",
+            "iam:TagRole",
+            "iam:AttachRolePolicy",
+            "iam:ListAttachedRolePolicies",
+            "iam:PassRole",
+        ),
         placeholder="ClusterRoleFn",
     ),
     FunctionSpec(

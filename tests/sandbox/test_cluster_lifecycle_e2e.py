@@ -59,7 +59,7 @@ def test_dependencies_reconcile_to_the_pinned_versions(sandbox, control_plane):
     assert [p["status"] for p in done["phases"]] == ["SUCCEEDED", "SUCCEEDED"]
     with sandbox.client("viewer") as c:
         after = {d["name"]: d for d in c.get(f"/api/clusters/{control_plane}/dependencies").json()["items"]}
-    for name, row in after.items():
+    for row in after.values():
         if row["required"]:
             assert row["installed"] == row["pinned"] and not row["drift"], row
         else:
