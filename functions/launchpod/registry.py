@@ -117,6 +117,12 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
         tables=("connections",),
     ),
     FunctionSpec(
+        "events-execution-status",
+        "launchpod.entrypoints.events.execution_status.handler",
+        "EventBridge: Step Functions executions that ended abnormally end their operations too",
+        tables=("operations", "clusters"),
+    ),
+    FunctionSpec(
         "ccp-network",
         f"{_PHASES}.create_control_plane.network.handler",
         "create-control-plane: VPC, subnets in two zones, NAT gateway; or checks the VPC given",

@@ -1,0 +1,1 @@
+"""EventBridge handlers: AWS tells Launchpod what changed."""

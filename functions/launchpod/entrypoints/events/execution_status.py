@@ -1,0 +1,43 @@
+"""Step Functions execution status changes: an execution that ended without passing through Finish
+or RecordFailure (timed out, aborted outside Launchpod, or failed in RecordFailure itself) still
+leaves its operation in a terminal state with the reason, and its cluster released."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from aws_lambda_powertools.utilities.data_classes import EventBridgeEvent, event_source
+
+from launchpod.contracts.operations import OperationStatus
+from launchpod.domain.errors import NotFound
+from launchpod.entrypoints.observability import logger
+from launchpod.runtime import wiring
+
+_ENDED = {"FAILED": "failed", "TIMED_OUT": "timed out", "ABORTED": "was stopped"}
+
+
+def operation_id_of(execution_name: str) -> str:
+    """Executions are named after their operation: ``op-…`` or ``op-…-r<n>`` for retries."""
+    head, _, tail = execution_name.rpartition("-r")
+    return head if head.startswith("op-") and tail.isdigit() else execution_name
+
+
+@logger.inject_lambda_context(clear_state=True)
+@event_source(data_class=EventBridgeEvent)
+def handler(event: EventBridgeEvent, context: Any) -> dict[str, Any]:
+    detail = event.detail
+    status, name = detail.get("status"), str(detail.get("name", ""))
+    if status not in _ENDED or not name.startswith("op-"):
+        return {"changed": False}
+    store = wiring.operations()
+    try:
+        operation = store.get(operation_id_of(name))
+    except NotFound:
+        return {"changed": False}
+    if OperationStatus(operation.status).terminal:
+        return {"changed": False}
+    message = f"The workflow execution {_ENDED[status]}" + (f": {detail['cause']}" if detail.get("cause") else ".")
+    final = OperationStatus.CANCELLED if status == "ABORTED" else OperationStatus.FAILED
+    store.finish(operation.id, final, error=detail.get("error") or status, message=message)
+    logger.warning("operation ended by its execution", extra={"operation_id": operation.id, "status": status})
+    return {"changed": True, "operationId": operation.id, "status": final.value}

@@ -1,0 +1,38 @@
+"""moto for adapter tests: every test gets fresh AWS, with botocore's request validation on."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from launchpod import registry
+from launchpod.runtime.settings import settings
+from moto import mock_aws
+
+
+@pytest.fixture
+def aws(monkeypatch) -> Iterator[None]:
+    for key, value in {
+        "AWS_ACCESS_KEY_ID": "testing",
+        "AWS_SECRET_ACCESS_KEY": "testing",
+        "AWS_DEFAULT_REGION": "us-east-1",
+        "AWS_REGION": "us-east-1",
+    }.items():
+        monkeypatch.setenv(key, value)
+    monkeypatch.delenv("LAUNCHPOD_AWS_ENDPOINT_URL", raising=False)
+    settings.cache_clear()
+    with mock_aws():
+        yield
+    settings.cache_clear()
+
+
+@pytest.fixture
+def tables(aws) -> dict[str, str]:
+    import boto3
+
+    from sandbox.provision import _create_table, table_name
+
+    ddb = boto3.client("dynamodb", region_name="us-east-1")
+    for spec in registry.TABLES:
+        _create_table(ddb, spec)
+    return {spec.key: table_name(spec.key) for spec in registry.TABLES}
