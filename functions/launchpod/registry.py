@@ -91,6 +91,12 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
         kubernetes=True,
     ),
     FunctionSpec(
+        "ws-authorizer",
+        "launchpod.entrypoints.stream.authorizer.handler",
+        "WebSocket $connect authorizer: verifies the Cognito ID token given as ?token=",
+        tables=(),
+    ),
+    FunctionSpec(
         "ws-connect",
         "launchpod.entrypoints.stream.connect.handler",
         "WebSocket $connect: records the connection",

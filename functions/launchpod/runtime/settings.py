@@ -30,6 +30,10 @@ class Settings(BaseModel):
     bucket: str = "sagemaker-launchpod"
     # optional endpoint override for every boto3 client (a seam for emulators; unset on AWS)
     aws_endpoint_url: str | None = None
+    # the OIDC issuer (a Cognito user pool URL) and audience (its app client id) of user tokens;
+    # only the WebSocket authorizer checks tokens itself (API Gateway's authorizer does for REST)
+    jwt_issuer: str | None = None
+    jwt_audience: str | None = None
     version: str = "0.1.0"
 
 
@@ -43,6 +47,8 @@ ENV_KEYS = {
     "kube_role_arn": "LAUNCHPOD_KUBE_ROLE_ARN",
     "resource_prefix": "LAUNCHPOD_RESOURCE_PREFIX",
     "bucket": "LAUNCHPOD_BUCKET",
+    "jwt_issuer": "LAUNCHPOD_JWT_ISSUER",
+    "jwt_audience": "LAUNCHPOD_JWT_AUDIENCE",
     "aws_endpoint_url": "LAUNCHPOD_AWS_ENDPOINT_URL",
 }
 

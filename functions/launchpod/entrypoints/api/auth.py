@@ -1,9 +1,4 @@
-"""Who is calling, and may they? API Gateway's authorizer only authenticates; roles are enforced here.
-
-Cognito puts a user's groups in the ``cognito:groups`` claim: a list, or a string such as
-``"[admin operator]"`` or ``"admin,operator"`` depending on the authorizer. The strongest
-Launchpod role among them wins.
-"""
+"""Who is calling, and may they? API Gateway's authorizer only authenticates; roles are enforced here."""
 
 from __future__ import annotations
 
@@ -15,14 +10,9 @@ from aws_lambda_powertools.event_handler import APIGatewayRestResolver, Response
 
 from launchpod.contracts.catalog_ops import CATALOG
 from launchpod.contracts.common import Role
+from launchpod.domain.access import role_from_groups
 from launchpod.domain.errors import Forbidden, Unauthorized
 from launchpod.domain.operations import Principal
-
-
-def _groups(raw: Any) -> list[str]:
-    if isinstance(raw, list):
-        return [str(g) for g in raw]
-    return [g for g in re.split(r"[\s,\[\]]+", str(raw or "")) if g]
 
 
 def principal_of(app: APIGatewayRestResolver) -> Principal:
@@ -35,10 +25,10 @@ def principal_from(event: dict[str, Any]) -> Principal:
     subject = claims.get("cognito:username") or claims.get("username") or claims.get("sub")
     if not subject:
         raise Unauthorized("Sign in first: send an Authorization: Bearer <token> header.")
-    roles = [Role(g) for g in _groups(claims.get("cognito:groups")) if g in Role.__members__.values()]
-    if not roles:
+    role = role_from_groups(claims.get("cognito:groups"))
+    if role is None:
         raise Forbidden(f"{subject} is in no Launchpod group; ask an admin to add you to viewer, operator or admin.")
-    return Principal(subject=str(subject), role=max(roles, key=lambda r: r.rank))
+    return Principal(subject=str(subject), role=role)
 
 
 _TEMPLATES = [(e.method, re.compile("^" + re.sub(r"{\w+}", "[^/]+", e.path) + "/?$"), e.role) for e in CATALOG]

@@ -1,0 +1,79 @@
+"""The WebSocket authorizer accepts a valid Cognito ID token given as ?token= and refuses the rest."""
+
+from __future__ import annotations
+
+import time
+from types import SimpleNamespace
+
+import jwt
+import pytest
+from cryptography.hazmat.primitives.asymmetric import rsa
+from launchpod.adapters import tokens
+from launchpod.entrypoints.stream import authorizer
+from launchpod.runtime.settings import settings
+
+ISSUER = "https://cognito-idp.us-east-1.amazonaws.com/us-east-1_test"
+CTX = SimpleNamespace(
+    function_name="f",
+    memory_limit_in_mb=128,
+    invoked_function_arn="arn",
+    aws_request_id="1",
+    function_version="1",
+    log_group_name="g",
+    log_stream_name="s",
+)
+KEY = rsa.generate_private_key(public_exponent=65537, key_size=2048)
+
+
+@pytest.fixture(autouse=True)
+def issuer(monkeypatch):
+    monkeypatch.setenv("LAUNCHPOD_JWT_ISSUER", ISSUER)
+    monkeypatch.setenv("LAUNCHPOD_JWT_AUDIENCE", "client-1")
+    settings.cache_clear()
+    monkeypatch.setattr(
+        tokens,
+        "_keys",
+        lambda issuer: SimpleNamespace(get_signing_key_from_jwt=lambda token: SimpleNamespace(key=KEY.public_key())),
+    )
+    yield
+    settings.cache_clear()
+
+
+def _token(**overrides) -> str:
+    claims = {
+        "iss": ISSUER,
+        "aud": "client-1",
+        "sub": "u-1",
+        "cognito:username": "alice",
+        "token_use": "id",
+        "cognito:groups": ["viewer", "operator"],
+        "exp": int(time.time()) + 300,
+        **overrides,
+    }
+    return jwt.encode(claims, KEY, algorithm="RS256")
+
+
+def _event(token: str | None) -> dict:
+    return {
+        "type": "REQUEST",
+        "methodArn": "arn:aws:execute-api:us-east-1:123456789012:abc/prod/$connect",
+        "queryStringParameters": {"token": token} if token else None,
+    }
+
+
+def test_a_valid_id_token_is_allowed_with_the_strongest_role():
+    answer = authorizer.handler(_event(_token()), CTX)
+    assert answer["principalId"] == "alice"
+    assert answer["policyDocument"]["Statement"][0]["Effect"] == "Allow"
+    assert answer["context"] == {"role": "operator", "sub": "u-1"}
+
+
+@pytest.mark.parametrize("token", [None, "garbage", "EXPIRED", "WRONG_AUDIENCE", "ACCESS_TOKEN"])
+def test_missing_invalid_expired_or_foreign_tokens_are_unauthorized(token):
+    token = {
+        "EXPIRED": _token(exp=int(time.time()) - 10),
+        "WRONG_AUDIENCE": _token(aud="other"),
+        "ACCESS_TOKEN": _token(token_use="access"),
+    }.get(token, token)
+    with pytest.raises(Exception, match="^Unauthorized$"):
+        authorizer.handler(_event(token), CTX)
