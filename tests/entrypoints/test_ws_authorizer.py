@@ -75,5 +75,5 @@ def test_missing_invalid_expired_or_foreign_tokens_are_unauthorized(token):
         "WRONG_AUDIENCE": _token(aud="other"),
         "ACCESS_TOKEN": _token(token_use="access"),
     }.get(token, token)
-    with pytest.raises(Exception, match="^Unauthorized$"):
+    with pytest.raises(Exception, match=r"^Unauthorized$"):
         authorizer.handler(_event(token), CTX)
