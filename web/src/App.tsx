@@ -8,6 +8,7 @@ import TopNavigation from '@cloudscape-design/components/top-navigation';
 
 import SignInModal from './components/SignInModal';
 import { signOut } from './lib/auth';
+import { config } from './lib/config';
 import { SessionProvider, useSession } from './session';
 
 const ClustersPage = lazy(() => import('./pages/ClustersPage'));
@@ -74,6 +75,8 @@ function Shell() {
             items={[
               { type: 'link', text: 'Clusters', href: '/clusters' },
               { type: 'link', text: 'Operations', href: '/operations' },
+              { type: 'divider' },
+              { type: 'link', text: 'API reference', href: `${config().apiUrl.replace(/\/$/, '')}/docs`, external: true },
             ]}
           />
         }

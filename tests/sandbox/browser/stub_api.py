@@ -57,6 +57,13 @@ PHASES = [
     ("InstallCoreAddons", "Install core add-ons"),
 ]
 ROLES = {"viewer": 0, "operator": 1, "admin": 2}
+DEPENDENCIES = [
+    ("cert-manager", "addon", True, "v1.18.2-eksbuild.1", "Certificates for the operators' webhooks"),
+    ("aws-mountpoint-s3-csi-driver", "addon", True, "v2.1.0-eksbuild.1", "Mounts the shared S3 bucket into pods"),
+    ("aws-fsx-csi-driver", "addon", False, "v1.6.0-eksbuild.1", "Mounts FSx for Lustre file systems"),
+    ("health-monitoring-agent", "manifest", True, "1.0.819.0_1.0.267.0", "HyperPod's node health agent"),
+]
+RECONCILE_PHASES = [("Addons", "EKS add-ons"), ("Manifests", "Kubernetes manifests")]
 
 
 def now() -> str:
@@ -174,6 +181,36 @@ class StubBackend:
         cluster["activeOperationId"] = None
         await self.touch(operation)
 
+    async def run_reconcile(self, operation: dict[str, Any]) -> None:
+        cluster = self.clusters[operation["target"]]
+        operation["status"] = "RUNNING"
+        for phase in operation["phases"]:
+            phase.update(status="RUNNING", startedAt=now(), attempts=phase["attempts"] + 1)
+            await self.touch(operation)
+            await asyncio.sleep(self.step_seconds)
+            kind = "addon" if phase["name"] == "Addons" else "manifest"
+            for name, dep_kind, required, pinned, _ in DEPENDENCIES:
+                if dep_kind == kind and (required or operation["request"].get("includeOptional")):
+                    cluster["dependencies"][name] = pinned
+            phase.update(status="SUCCEEDED", endedAt=now(), message="Installed at the pinned versions")
+            await self.touch(operation)
+        operation.update(status="SUCCEEDED")
+        cluster["activeOperationId"] = None
+        await self.touch(operation)
+
+    def new_operation(self, kind: str, target: str, request: dict[str, Any], phases: list[tuple[str, str]],
+                      role: str) -> dict[str, Any]:
+        op_id = "op-" + secrets.token_hex(8)
+        operation = {
+            "id": op_id, "kind": kind, "target": target, "status": "PENDING",
+            "phases": [{"name": n, "title": t, "status": "PENDING", "startedAt": None, "endedAt": None,
+                        "attempts": 0, "message": None, "error": None} for n, t in phases],
+            "request": request, "createdAt": now(), "updatedAt": now(), "createdBy": role, "attempt": 1,
+            "error": None, "message": None, "statusUrl": f"/api/operations/{op_id}", "statusTool": "get_operation",
+        }
+        self.operations[op_id] = operation
+        return operation
+
     # ---- routes ------------------------------------------------------------------------------------
     def app(self) -> Starlette:
         async def health(_: Request) -> Response:
@@ -202,7 +239,7 @@ class StubBackend:
                 denied = self.authorize(request, "viewer")
                 if isinstance(denied, JSONResponse):
                     return denied
-                return JSONResponse({"items": list(self.clusters.values())})
+                return JSONResponse({"items": [{k: v for k, v in c.items() if k != "dependencies"} for c in self.clusters.values()]})
             role = self.authorize(request, "admin")
             if isinstance(role, JSONResponse):
                 return role
@@ -225,21 +262,14 @@ class StubBackend:
                     return error(409, "CONFLICT", f"Cluster {body.name} is busy with operation {held}; wait for it or cancel it.")
                 if existing["eks"]["status"] == "ACTIVE":
                     return JSONResponse({"status": "NOOP", "message": "No changes"})
-            op_id = "op-" + secrets.token_hex(8)
-            operation = {
-                "id": op_id, "kind": "create-control-plane", "target": body.name, "status": "PENDING",
-                "phases": [{"name": n, "title": t, "status": "PENDING", "startedAt": None, "endedAt": None,
-                            "attempts": 0, "message": None, "error": None} for n, t in PHASES],
-                "request": wanted, "createdAt": now(), "updatedAt": now(), "createdBy": role, "attempt": 1,
-                "error": None, "message": None, "statusUrl": f"/api/operations/{op_id}", "statusTool": "get_operation",
-            }
-            self.operations[op_id] = operation
+            operation = self.new_operation("create-control-plane", body.name, wanted, PHASES, role)
+            op_id = operation["id"]
             self.clusters[body.name] = {
                 "name": body.name, "region": REGION, "source": "created",
                 "eks": {"status": "PENDING", "arn": None, "version": None, "endpoint": None, "vpcId": "vpc-0a1b2c3d4e5f60718",
                         "subnetIds": [], "authenticationMode": "API_AND_CONFIG_MAP", "addons": {}},
                 "hyperpod": {"status": "NOT_CREATED", "arn": None, "nodeRecovery": None, "failureMessage": None},
-                "activeOperationId": op_id, "createdAt": now(),
+                "activeOperationId": op_id, "createdAt": now(), "dependencies": {},
             }
             self.start(operation)
             return JSONResponse({"status": "ACCEPTED", "operation": operation, "statusUrl": operation["statusUrl"], "statusTool": "get_operation"}, 202)
@@ -251,7 +281,33 @@ class StubBackend:
             found = self.clusters.get(request.path_params["name"])
             if not found:
                 return error(404, "NOT_FOUND", f"No cluster named {request.path_params['name']}.")
-            return JSONResponse(found)
+            return JSONResponse({k: v for k, v in found.items() if k != "dependencies"})
+
+        async def dependencies(request: Request) -> Response:
+            role = self.authorize(request, "viewer" if request.method == "GET" else "admin")
+            if isinstance(role, JSONResponse):
+                return role
+            found = self.clusters.get(request.path_params["name"])
+            if not found:
+                return error(404, "NOT_FOUND", f"No cluster named {request.path_params['name']}.")
+            if request.method == "GET":
+                items = [
+                    {"name": n, "kind": k, "required": r, "pinned": p, "installed": found["dependencies"].get(n),
+                     "state": ("ACTIVE" if k == "addon" else "Applied") if n in found["dependencies"] else "NOT_INSTALLED",
+                     "drift": False, "purpose": purpose}
+                    for n, k, r, p, purpose in DEPENDENCIES
+                ]
+                return JSONResponse({"cluster": found["name"], "manifestVersion": "2026.11.1", "items": items})
+            body = await request.json()
+            wanted = [n for n, _, r, _, _ in DEPENDENCIES if r or body.get("includeOptional")]
+            if all(n in found["dependencies"] for n in wanted):
+                return JSONResponse({"status": "NOOP", "message": "No changes"})
+            operation = self.new_operation("reconcile-dependencies", found["name"], body, RECONCILE_PHASES, role)
+            found["activeOperationId"] = operation["id"]
+            task = asyncio.get_running_loop().create_task(self.run_reconcile(operation))
+            self.tasks.add(task)
+            task.add_done_callback(self.tasks.discard)
+            return JSONResponse({"status": "ACCEPTED", "operation": operation, "statusUrl": operation["statusUrl"], "statusTool": "get_operation"}, 202)
 
         async def operations(request: Request) -> Response:
             denied = self.authorize(request, "viewer")
@@ -359,6 +415,7 @@ class StubBackend:
             Route("/api/catalog/instance-types", instance_types),
             Route("/api/clusters", clusters, methods=["GET", "POST"]),
             Route("/api/clusters/{name}", cluster),
+            Route("/api/clusters/{name}/dependencies", dependencies, methods=["GET", "POST"]),
             Route("/api/operations", operations),
             Route("/api/operations/{op}", operation),
             Route("/api/operations/{op}/retry", retry, methods=["POST"]),

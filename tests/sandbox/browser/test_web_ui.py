@@ -47,6 +47,17 @@ def fill_wizard(page: Page, app: App, name: str) -> dict[str, str]:
     return {"zone": zone, "instanceType": instance_type}
 
 
+@pytest.fixture(scope="module")
+def ready_cluster(app: App) -> str:
+    """A cluster whose control plane is ACTIVE, created through the API."""
+    name = unique_name("ui-ready")
+    created = app.api("POST", "/clusters", json={"name": name, "availabilityZones": ["us-east-1a", "us-east-1b"]})
+    assert created.status_code == 202, created.text
+    final = app.wait_operation(created.json()["operation"]["id"])
+    assert final["status"] == "SUCCEEDED", final
+    return name
+
+
 def operation_status(page: Page):
     return page.get_by_test_id("operation-status")
 
@@ -165,17 +176,29 @@ def test_server_422_is_shown_on_the_field_it_names(app: App, signed_in: Page, sh
     shot(page, "mapped")
 
 
-def test_asking_for_an_existing_cluster_again_shows_no_changes(app: App, signed_in: Page, shot) -> None:
+def test_asking_for_an_existing_cluster_again_shows_no_changes(app: App, signed_in: Page, ready_cluster: str, shot) -> None:
     page = signed_in
-    name = unique_name("ui-noop")
-    created = app.api("POST", "/clusters", json={"name": name, "availabilityZones": ["us-east-1a", "us-east-1b"]})
-    assert created.status_code == 202, created.text
-    app.wait_operation(created.json()["operation"]["id"])
-    fill_wizard(page, app, name)
+    fill_wizard(page, app, ready_cluster)
     page.get_by_role("button", name="Create cluster").click()
     expect(page.get_by_text("No changes", exact=True)).to_be_visible()
-    expect(page.get_by_role("heading", name=name, level=1)).to_be_visible()
+    expect(page.get_by_role("heading", name=ready_cluster, level=1)).to_be_visible()
     shot(page, "noop")
+
+
+def test_dependencies_are_listed_and_installed_from_the_cluster_page(
+    app: App, signed_in: Page, ready_cluster: str, shot
+) -> None:
+    page = signed_in
+    page.goto(f"{app.url}/clusters/{ready_cluster}?tab=dependencies")
+    row = page.get_by_role("row").filter(has_text="cert-manager")
+    expect(row).to_contain_text("Not installed")
+    shot(page, "before")
+    page.get_by_role("button", name="Install or update").click()
+    expect(page).to_have_url(re.compile(r"/operations/op-[0-9a-z]+$"))
+    expect(operation_status(page)).to_have_text("Succeeded", timeout=OPERATION_TIMEOUT_MS)
+    page.goto(f"{app.url}/clusters/{ready_cluster}?tab=dependencies")
+    expect(row).not_to_contain_text("Not installed")
+    shot(page, "after")
 
 
 def test_injected_failure_is_retried_from_the_failed_phase(app: App, signed_in: Page, shot) -> None:
@@ -228,6 +251,9 @@ def test_pages_have_no_serious_accessibility_violations(app: App, signed_in: Pag
     expect(operation_status(page)).to_have_text("Succeeded", timeout=OPERATION_TIMEOUT_MS)
     page.get_by_role("link", name=re.compile(r"^ui-axe-")).first.click()
     expect(page.get_by_role("tab", name="Nodes")).to_be_visible()
+    found += axe(page)
+    page.get_by_role("tab", name="Dependencies").click()
+    expect(page.get_by_role("row").filter(has_text="cert-manager")).to_be_visible()
     found += axe(page)
 
     page.goto(f"{app.url}/clusters/create")

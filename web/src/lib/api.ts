@@ -5,6 +5,7 @@ import { getToken, setToken } from './auth';
 import type {
   AvailabilityZoneView,
   ClusterView,
+  DependencyListView,
   ErrorView,
   InstanceTypeOfferingView,
   NoopView,
@@ -94,6 +95,12 @@ export const api = {
   cluster: (name: string) => request<ClusterView>('GET', `/clusters/${encodeURIComponent(name)}`),
   createCluster: (body: unknown) =>
     request<OperationAcceptedView | NoopView>('POST', '/clusters', { body }),
+  dependencies: (name: string) =>
+    request<DependencyListView>('GET', `/clusters/${encodeURIComponent(name)}/dependencies`),
+  reconcileDependencies: (name: string, includeOptional: boolean) =>
+    request<OperationAcceptedView | NoopView>('POST', `/clusters/${encodeURIComponent(name)}/dependencies`, {
+      body: includeOptional ? { includeOptional } : {},
+    }),
   operations: (query: { cluster?: string; status?: OperationStatus; limit?: number } = {}) =>
     request<{ items: OperationView[] }>('GET', '/operations', { query: { limit: 100, ...query } }),
   operation: (id: string) => request<OperationView>('GET', `/operations/${encodeURIComponent(id)}`),
@@ -104,6 +111,8 @@ export const api = {
       body: reason ? { reason } : {},
     }),
   openapi: () => request<OpenApiDoc>('GET', '/openapi.json'),
+  // powertools' Swagger UI route serves the same document
+  openapiFromDocs: () => request<OpenApiDoc>('GET', '/docs', { query: { format: 'json' } }),
 };
 
 export interface OpenApiDoc {

@@ -51,6 +51,12 @@ const TYPES: Record<string, StatusIndicatorProps.Type> = {
   SystemUpdating: 'in-progress',
   Failed: 'error',
   NOT_CREATED: 'stopped',
+  // dependencies
+  NOT_INSTALLED: 'stopped',
+  Applied: 'success',
+  DEGRADED: 'warning',
+  CREATE_FAILED: 'error',
+  UPDATE_FAILED: 'error',
 };
 
 export function statusType(status?: string | null): StatusIndicatorProps.Type {
@@ -71,6 +77,7 @@ const LABELS: Record<string, string> = {
   NOT_FOUND: 'Not found',
   NOT_CREATED: 'Not created',
   InService: 'InService',
+  NOT_INSTALLED: 'Not installed',
 };
 
 export function statusLabel(status?: string | null): string {

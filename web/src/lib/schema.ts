@@ -34,7 +34,8 @@ let docPromise: Promise<OpenApiDoc> | null = null;
 export function loadSchemas(): Promise<OpenApiDoc> {
   docPromise ??= api
     .openapi()
-    .then(({ data }) => data)
+    .catch(() => api.openapiFromDocs())
+    .then(({ data }) => (data?.components?.schemas ? data : { components: { schemas: FALLBACK } }))
     .catch(() => ({ components: { schemas: FALLBACK } }));
   return docPromise;
 }

@@ -98,3 +98,20 @@ export interface ErrorView {
 }
 
 export const TERMINAL: ReadonlySet<OperationStatus> = new Set(['SUCCEEDED', 'FAILED', 'CANCELLED']);
+
+export interface DependencyView {
+  name: string;
+  kind: 'addon' | 'manifest';
+  required: boolean;
+  pinned: string;
+  installed?: string | null;
+  state: string;
+  drift: boolean;
+  purpose: string;
+}
+
+export interface DependencyListView {
+  cluster: string;
+  manifestVersion: string;
+  items: DependencyView[];
+}

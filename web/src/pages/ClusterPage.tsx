@@ -13,6 +13,7 @@ import Spinner from '@cloudscape-design/components/spinner';
 import Tabs from '@cloudscape-design/components/tabs';
 import Badge from '@cloudscape-design/components/badge';
 
+import DependenciesTab from '../components/DependenciesTab';
 import ErrorAlert from '../components/ErrorAlert';
 import Link from '../components/Link';
 import OperationsTable from '../components/OperationsTable';
@@ -153,8 +154,14 @@ export default function ClusterPage() {
             activeTabId={tab}
             onChange={({ detail }) => setParams(detail.activeTabId === 'overview' ? {} : { tab: detail.activeTabId })}
             ariaLabel="Cluster sections"
+            i18nStrings={{ scrollLeftAriaLabel: 'Scroll tabs left', scrollRightAriaLabel: 'Scroll tabs right' }}
             tabs={[
               { id: 'overview', label: 'Overview', content: <Overview cluster={cluster} /> },
+              {
+                id: 'dependencies',
+                label: 'Dependencies',
+                content: <DependenciesTab cluster={name} ready={cluster.eks.status === 'ACTIVE'} />,
+              },
               ...LATER.map((item) => ({ id: item.id, label: item.label, content: <Later label={item.label} what={item.what} /> })),
               { id: 'operations', label: 'Operations', content: <ClusterOperations name={name} /> },
             ]}

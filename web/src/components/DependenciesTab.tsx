@@ -1,0 +1,110 @@
+// The cluster's dependencies (EKS add-ons and Kubernetes manifests pinned by Launchpod) and their reconcile.
+
+import { useState } from 'react';
+import { useNavigate } from 'react-router-dom';
+import Box from '@cloudscape-design/components/box';
+import Button from '@cloudscape-design/components/button';
+import Checkbox from '@cloudscape-design/components/checkbox';
+import Header from '@cloudscape-design/components/header';
+import SpaceBetween from '@cloudscape-design/components/space-between';
+import StatusIndicator from '@cloudscape-design/components/status-indicator';
+import Table from '@cloudscape-design/components/table';
+
+import { api } from '../lib/api';
+import { useFetch } from '../lib/useFetch';
+import { useSession } from '../session';
+import ErrorAlert from './ErrorAlert';
+import Status from './Status';
+
+export default function DependenciesTab({ cluster, ready }: { cluster: string; ready: boolean }) {
+  const navigate = useNavigate();
+  const { can, notify } = useSession();
+  const { data, error, loading, reload } = useFetch(() => api.dependencies(cluster), [cluster]);
+  const [includeOptional, setIncludeOptional] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [actionError, setActionError] = useState<unknown>(null);
+
+  async function reconcile() {
+    setBusy(true);
+    setActionError(null);
+    try {
+      const { data: answer } = await api.reconcileDependencies(cluster, includeOptional);
+      if (answer.status === 'NOOP') {
+        notify({ type: 'info', header: 'No changes', content: answer.message === 'No changes' ? 'Every dependency is at its pinned version.' : answer.message });
+        void reload();
+      } else {
+        navigate(`/operations/${answer.operation.id}`);
+      }
+    } catch (caught) {
+      setActionError(caught);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  const items = data?.items ?? [];
+  const missing = items.filter((item) => item.required && item.state === 'NOT_INSTALLED').length;
+  const drifted = items.filter((item) => item.drift).length;
+  return (
+    <SpaceBetween size="m">
+      <ErrorAlert error={error} />
+      <ErrorAlert error={actionError} onDismiss={() => setActionError(null)} />
+      <Table
+        variant="container"
+        items={items}
+        loading={loading && !data}
+        loadingText="Loading dependencies"
+        trackBy="name"
+        empty={<Box textAlign="center">No dependencies are pinned.</Box>}
+        header={
+          <Header
+            variant="h2"
+            counter={data ? `(${items.length})` : undefined}
+            description={
+              data
+                ? `Pinned by manifest ${data.manifestVersion}. ${missing ? `${missing} required not installed. ` : ''}${drifted ? `${drifted} not at the pinned version.` : ''}`
+                : 'EKS add-ons and Kubernetes manifests the HyperPod operators need, at pinned versions.'
+            }
+            actions={
+              <SpaceBetween direction="horizontal" size="xs" alignItems="center">
+                <Checkbox checked={includeOptional} onChange={({ detail }) => setIncludeOptional(detail.checked)}>
+                  Include optional
+                </Checkbox>
+                <Button iconName="refresh" ariaLabel="Refresh dependencies" onClick={() => void reload()} />
+                <Button
+                  variant="primary"
+                  loading={busy}
+                  disabled={!ready || !can('admin')}
+                  disabledReason={!ready ? 'The EKS control plane must be ACTIVE first.' : 'Installing dependencies needs the admin role.'}
+                  onClick={() => void reconcile()}
+                >
+                  Install or update
+                </Button>
+              </SpaceBetween>
+            }
+          >
+            Dependencies
+          </Header>
+        }
+        columnDefinitions={[
+          { id: 'name', header: 'Name', isRowHeader: true, cell: (item) => item.name },
+          { id: 'kind', header: 'Kind', cell: (item) => (item.kind === 'addon' ? 'EKS add-on' : 'Manifest') },
+          { id: 'required', header: 'Required', cell: (item) => (item.required ? 'Required' : 'Optional') },
+          { id: 'state', header: 'State', cell: (item) => <Status value={item.state} /> },
+          { id: 'pinned', header: 'Pinned', cell: (item) => item.pinned },
+          {
+            id: 'installed',
+            header: 'Installed',
+            cell: (item) =>
+              item.drift ? (
+                <StatusIndicator type="warning">{item.installed} (drift)</StatusIndicator>
+              ) : (
+                item.installed ?? '-'
+              ),
+          },
+          { id: 'purpose', header: 'Purpose', cell: (item) => item.purpose },
+        ]}
+      />
+    </SpaceBetween>
+  );
+}
