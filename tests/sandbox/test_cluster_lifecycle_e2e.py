@@ -115,3 +115,40 @@ def test_hyperpod_capacity_failure_then_retry_reaches_in_service_with_nodes(sand
     with sandbox.client("viewer") as c:
         view = c.get(f"/api/clusters/{control_plane}").json()
     assert view["hyperpod"]["status"] == "InService" and view["hyperpod"]["nodeRecovery"] == "Automatic"
+
+
+def test_delete_needs_the_name_and_removes_only_what_launchpod_created(sandbox, control_plane):
+    ec2 = boto3.client(
+        "ec2",
+        endpoint_url=sandbox.aws_url,
+        region_name="us-east-1",
+        aws_access_key_id="testing",
+        aws_secret_access_key="testing",
+    )
+    theirs = ec2.create_vpc(CidrBlock="172.31.0.0/16")["Vpc"]["VpcId"]
+    with sandbox.client() as c:
+        refused = c.delete(f"/api/clusters/{control_plane}", params={"confirm": "something-else"})
+        assert refused.status_code == 422 and refused.json()["details"][0]["field"] == "query.confirm"
+        assert (
+            c.delete(
+                f"/api/clusters/{control_plane}", params={"confirm": control_plane}, headers=sandbox.headers("operator")
+            ).status_code
+            == 403
+        )
+        op = c.delete(f"/api/clusters/{control_plane}", params={"confirm": control_plane}).json()["operation"]["id"]
+    done = sandbox.wait_operation(op, timeout=120)
+    assert done["status"] == "SUCCEEDED", done
+    eks = boto3.client(
+        "eks",
+        endpoint_url=sandbox.aws_url,
+        region_name="us-east-1",
+        aws_access_key_id="testing",
+        aws_secret_access_key="testing",
+    )
+    assert control_plane not in eks.list_clusters()["clusters"]
+    remaining = ec2.describe_vpcs(Filters=[{"Name": "tag:launchpod:cluster", "Values": [control_plane]}])["Vpcs"]
+    assert remaining == []
+    assert ec2.describe_vpcs(VpcIds=[theirs])["Vpcs"][0]["VpcId"] == theirs
+    with sandbox.client("viewer") as c:
+        assert control_plane not in [x["name"] for x in c.get("/api/clusters").json()["items"]]
+        assert c.get(f"/api/clusters/{control_plane}").status_code == 404

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pydantic import BaseModel, Field
 
 from launchpod.contracts.catalog import AvailabilityZoneListView, InstanceTypeListView
-from launchpod.contracts.clusters import ClusterListView, ClusterView, CreateClusterRequest
+from launchpod.contracts.clusters import ClusterListView, ClusterView, CreateClusterRequest, DeleteClusterInput
 from launchpod.contracts.common import AvailabilityZoneName, ClusterName, Contract, OperationId, Role
 from launchpod.contracts.dependencies import DependencyListView, ReconcileDependenciesInput
 from launchpod.contracts.hyperpod import CreateHyperPodInput
@@ -143,6 +143,20 @@ CATALOG: tuple[CatalogEntry, ...] = (
         OperationAcceptedView,
         Role.ADMIN,
         mutates=True,
+        accepted=True,
+        tags=("clusters",),
+    ),
+    CatalogEntry(
+        "delete_cluster",
+        "DELETE",
+        "/api/clusters/{name}",
+        "Delete a cluster and everything Launchpod created for it (HyperPod, EKS, roles, network, scripts);"
+        " anything it did not create is left in place. Give the name again as confirm.",
+        DeleteClusterInput,
+        OperationAcceptedView,
+        Role.ADMIN,
+        mutates=True,
+        destructive=True,
         accepted=True,
         tags=("clusters",),
     ),

@@ -93,3 +93,10 @@ class ClusterView(Contract):
 
 class ClusterListView(Contract):
     items: list[ClusterView]
+
+
+class DeleteClusterInput(Contract):
+    """Delete a cluster and everything Launchpod created for it; type its name back to confirm."""
+
+    name: ClusterName
+    confirm: str = Field(description="the cluster's name, typed again: deleting cannot be undone")

@@ -223,6 +223,7 @@ KIND_ROLES: dict[str, Role] = {
     "create-control-plane": Role.ADMIN,
     "create-hyperpod": Role.ADMIN,
     "reconcile-dependencies": Role.ADMIN,
+    "delete-cluster": Role.ADMIN,
 }
 
 

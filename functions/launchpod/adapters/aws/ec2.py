@@ -216,3 +216,48 @@ class Ec2:
             return list(
                 self.ec2.describe_subnets(Filters=[{"Name": "vpc-id", "Values": [vpc_id]}, *_filters(tags)])["Subnets"]
             )
+
+    # ------------------------------------------------------------------ teardown (only what carries our tags)
+    def delete_tagged_network(self, tags: dict[str, str]) -> list[str]:
+        """Delete, in dependency order, every network resource carrying ``tags``; returns what went."""
+        gone: list[str] = []
+        filters = _filters(tags)
+        with aws_call("ec2:DeleteNatGateway"):
+            for nat in self.ec2.describe_nat_gateways(Filters=filters)["NatGateways"]:
+                if nat["State"] not in ("deleted", "deleting"):
+                    self.ec2.delete_nat_gateway(NatGatewayId=nat["NatGatewayId"])
+                    gone.append(nat["NatGatewayId"])
+        with aws_call("ec2:ReleaseAddress"):
+            for address in self.ec2.describe_addresses(Filters=filters)["Addresses"]:
+                if address.get("AssociationId"):
+                    self.ec2.disassociate_address(AssociationId=address["AssociationId"])
+                self.ec2.release_address(AllocationId=address["AllocationId"])
+                gone.append(address["AllocationId"])
+        with aws_call("ec2:DeleteSecurityGroup"):
+            for group in self.ec2.describe_security_groups(Filters=filters)["SecurityGroups"]:
+                self.ec2.delete_security_group(GroupId=group["GroupId"])
+                gone.append(group["GroupId"])
+        with aws_call("ec2:DeleteRouteTable"):
+            for table in self.ec2.describe_route_tables(Filters=filters)["RouteTables"]:
+                for association in table.get("Associations", []):
+                    if not association.get("Main"):
+                        self.ec2.disassociate_route_table(AssociationId=association["RouteTableAssociationId"])
+                self.ec2.delete_route_table(RouteTableId=table["RouteTableId"])
+                gone.append(table["RouteTableId"])
+        with aws_call("ec2:DeleteSubnet"):
+            for subnet in self.ec2.describe_subnets(Filters=filters)["Subnets"]:
+                self.ec2.delete_subnet(SubnetId=subnet["SubnetId"])
+                gone.append(subnet["SubnetId"])
+        with aws_call("ec2:DeleteInternetGateway"):
+            for igw in self.ec2.describe_internet_gateways(Filters=filters)["InternetGateways"]:
+                for attachment in igw.get("Attachments", []):
+                    self.ec2.detach_internet_gateway(
+                        InternetGatewayId=igw["InternetGatewayId"], VpcId=attachment["VpcId"]
+                    )
+                self.ec2.delete_internet_gateway(InternetGatewayId=igw["InternetGatewayId"])
+                gone.append(igw["InternetGatewayId"])
+        with aws_call("ec2:DeleteVpc"):
+            for vpc in self.ec2.describe_vpcs(Filters=filters)["Vpcs"]:
+                self.ec2.delete_vpc(VpcId=vpc["VpcId"])
+                gone.append(vpc["VpcId"])
+        return gone

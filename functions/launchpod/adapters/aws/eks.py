@@ -124,3 +124,7 @@ class Eks:
             self.eks.update_addon(
                 clusterName=cluster, addonName=name, addonVersion=version, resolveConflicts="OVERWRITE"
             )
+
+    def delete_cluster(self, name: str) -> None:
+        with aws_call("eks:DeleteCluster"):
+            self.eks.delete_cluster(name=name)

@@ -24,6 +24,8 @@ THROTTLING = {
     "InternalError",
     "ServerException",
 }
+# A resource still being released (a NAT gateway holding its address, an ENI leaving a subnet): wait.
+SETTLING = {"DependencyViolation", "InvalidIPAddress.InUse", "ResourceInUse.Settling"}
 NOT_FOUND = {"ResourceNotFoundException", "NoSuchEntity", "NoSuchBucket", "NotFoundException"}
 IN_USE = {"ResourceInUseException", "EntityAlreadyExists", "ResourceAlreadyExistsException"}
 
@@ -37,7 +39,7 @@ def translate(exc: Exception, action: str) -> LaunchpodError:
         code = error_code(exc)
         message = exc.response.get("Error", {}).get("Message") or code
         text = f"{action} failed: {code}: {message}"
-        if code in THROTTLING:
+        if code in THROTTLING or code in SETTLING:
             return RetryableError(text, aws_code=code)
         if code in NOT_FOUND or code.endswith(".NotFound"):
             return NotFound(text, aws_code=code)

@@ -76,3 +76,39 @@ class Iam:
     def put_inline_policy(self, role: str, name: str, document: dict[str, object]) -> None:
         with aws_call("iam:PutRolePolicy"):
             self.iam.put_role_policy(RoleName=role, PolicyName=name, PolicyDocument=json.dumps(document))
+
+    def delete_tagged_roles(self, name_prefix: str, tags: dict[str, str]) -> list[str]:
+        """Delete roles whose name starts with ``name_prefix`` AND that carry every tag in ``tags``."""
+        gone = []
+        with aws_call("iam:DeleteRole"):
+            for page in self.iam.get_paginator("list_roles").paginate():
+                for role in page["Roles"]:
+                    name = role["RoleName"]
+                    if not name.startswith(name_prefix):
+                        continue
+                    found = {t["Key"]: t["Value"] for t in self.iam.list_role_tags(RoleName=name)["Tags"]}
+                    if any(found.get(k) != v for k, v in tags.items()):
+                        continue
+                    for policy in self.iam.list_role_policies(RoleName=name)["PolicyNames"]:
+                        self.iam.delete_role_policy(RoleName=name, PolicyName=policy)
+                    for policy in self.iam.list_attached_role_policies(RoleName=name)["AttachedPolicies"]:
+                        self.iam.detach_role_policy(RoleName=name, PolicyArn=policy["PolicyArn"])
+                    self.iam.delete_role(RoleName=name)
+                    gone.append(name)
+        return gone
+
+    def delete_oidc_provider(self, issuer_url: str, tags: dict[str, str]) -> str | None:
+        host_path = issuer_url.removeprefix("https://")
+        with aws_call("iam:DeleteOpenIDConnectProvider"):
+            for provider in self.iam.list_open_id_connect_providers()["OpenIDConnectProviderList"]:
+                arn = provider["Arn"]
+                if not arn.endswith(f"oidc-provider/{host_path}"):
+                    continue
+                found = {
+                    t["Key"]: t["Value"]
+                    for t in self.iam.get_open_id_connect_provider(OpenIDConnectProviderArn=arn).get("Tags", [])
+                }
+                if all(found.get(k) == v for k, v in tags.items()):
+                    self.iam.delete_open_id_connect_provider(OpenIDConnectProviderArn=arn)
+                    return str(arn)
+        return None

@@ -9,3 +9,14 @@ from launchpod.adapters.aws.errors import aws_call
 def put_text(bucket: str, key: str, text: str) -> None:
     with aws_call(f"s3:PutObject s3://{bucket}/{key}"):
         client("s3").put_object(Bucket=bucket, Key=key, Body=text.encode(), ServerSideEncryption="AES256")
+
+
+def delete_prefix(bucket: str, prefix: str) -> int:
+    s3, deleted = client("s3"), 0
+    with aws_call(f"s3:DeleteObject s3://{bucket}/{prefix}"):
+        for page in s3.get_paginator("list_objects_v2").paginate(Bucket=bucket, Prefix=prefix):
+            keys = [{"Key": o["Key"]} for o in page.get("Contents", [])]
+            if keys:
+                s3.delete_objects(Bucket=bucket, Delete={"Objects": keys, "Quiet": True})
+                deleted += len(keys)
+    return deleted

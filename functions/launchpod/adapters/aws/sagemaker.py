@@ -50,3 +50,7 @@ class SageMaker:
     def delete_cluster(self, name: str) -> None:
         with aws_call("sagemaker:DeleteCluster"):
             self.sm.delete_cluster(ClusterName=name)
+
+    def tags(self, arn: str) -> dict[str, str]:
+        with aws_call("sagemaker:ListTags"):
+            return {t["Key"]: t["Value"] for t in self.sm.list_tags(ResourceArn=arn).get("Tags", [])}

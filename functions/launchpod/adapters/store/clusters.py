@@ -39,3 +39,7 @@ class DynamoClusters:
                 ExpressionAttributeNames=names,
                 ExpressionAttributeValues={**values, ":now": now().isoformat()},
             )
+
+    def forget(self, name: str) -> None:
+        with aws_call("dynamodb:DeleteItem"):
+            self.table.delete_item(Key={"name": name})

@@ -5,14 +5,14 @@ from __future__ import annotations
 from typing import Annotated
 
 from aws_lambda_powertools.event_handler import Response
-from aws_lambda_powertools.event_handler.openapi.params import Path
+from aws_lambda_powertools.event_handler.openapi.params import Path, Query
 from aws_lambda_powertools.event_handler.router import APIGatewayRouter
 
-from launchpod.contracts.clusters import ClusterListView, ClusterView, CreateClusterRequest
+from launchpod.contracts.clusters import ClusterListView, ClusterView, CreateClusterRequest, DeleteClusterInput
 from launchpod.contracts.common import ClusterName
 from launchpod.contracts.operations import NoopView, OperationAcceptedView
 from launchpod.domain import operations as ops
-from launchpod.domain.clusters import control_plane
+from launchpod.domain.clusters import control_plane, teardown
 from launchpod.domain.clusters.views import cluster_view, owned_by_launchpod
 from launchpod.domain.errors import Conflict, NotFound
 from launchpod.entrypoints.api import idempotency
@@ -67,3 +67,17 @@ def create_cluster(request: CreateClusterRequest) -> Response[OperationAcceptedV
         idempotency.once(key, who.subject, request.model_dump(mode="json"), start)
     )
     return json_response(accepted, 202, {"Location": accepted.statusUrl})
+
+
+@route(router, "delete_cluster")
+def delete_cluster(
+    name: Annotated[ClusterName, Path()], confirm: Annotated[str, Query()] = ""
+) -> Response[OperationAcceptedView]:
+    request = DeleteClusterInput(name=name, confirm=confirm)
+    teardown.check_confirmation(request)
+    if wiring.clusters().get(name) is None and wiring.eks().cluster(name) is None:
+        raise NotFound(f"Cluster {name} is not known to Launchpod and EKS has no cluster by that name.")
+    operation, _ = ops.submit(
+        wiring.operations(), wiring.workflows(), teardown.plan(request), router.context["principal"]
+    )
+    return json_response(OperationAcceptedView(operation=operation, statusUrl=operation.statusUrl), 202)

@@ -1,0 +1,41 @@
+"""The delete-cluster workflow's rules: the order things are torn down in, and the rule that
+Launchpod deletes only what it created (found by its tags), never anything else."""
+
+from __future__ import annotations
+
+from launchpod.contracts.clusters import DeleteClusterInput
+from launchpod.contracts.common import Role
+from launchpod.domain.errors import InvalidInput
+from launchpod.domain.operations import WorkflowPlan
+
+KIND = "delete-cluster"
+PHASES: tuple[tuple[str, str], ...] = (
+    ("DeleteHyperPod", "Delete the HyperPod cluster and wait until it is gone"),
+    ("DeleteControlPlane", "Delete the EKS cluster (its add-ons and access entries go with it)"),
+    ("DeleteIdentity", "Delete the IAM roles and OIDC provider Launchpod created"),
+    ("DeleteNetwork", "Delete the NAT gateway, subnets, route tables, gateways and VPC Launchpod created"),
+    ("DeleteScripts", "Delete the lifecycle scripts from the shared bucket"),
+    ("Deregister", "Forget the cluster"),
+)
+MAX_POLLS = 120
+POLL_SECONDS = 30
+
+
+def check_confirmation(request: DeleteClusterInput) -> None:
+    if request.confirm != request.name:
+        raise InvalidInput(
+            f"Type the cluster's name, {request.name}, as confirm to delete it; deleting cannot be undone.",
+            field="query.confirm",
+            rule="confirm_matches_name",
+        )
+
+
+def plan(request: DeleteClusterInput) -> WorkflowPlan:
+    check_confirmation(request)
+    return WorkflowPlan(
+        kind=KIND, target=request.name, request=request.model_dump(mode="json"), phases=PHASES, role=Role.ADMIN
+    )
+
+
+def ours(tags: dict[str, str], cluster: str, prefix: str) -> bool:
+    return tags.get(f"{prefix}:cluster") == cluster and tags.get(f"{prefix}:managed-by") == prefix

@@ -1,0 +1,1 @@
+"""delete-cluster: HyperPod -> EKS -> IAM -> network -> scripts -> registry, only what Launchpod created."""

@@ -1,0 +1,40 @@
+"""DeleteControlPlane: deletes the EKS cluster Launchpod created (add-ons, access entries and pod
+identity associations go with it) and waits until it is gone; keeps its OIDC issuer for the next phase."""
+
+from __future__ import annotations
+
+from launchpod.contracts.workflows import WorkflowInput
+from launchpod.domain.clusters import teardown
+from launchpod.domain.errors import PermanentError
+from launchpod.entrypoints.workflows.phase import PhaseResult, phase
+from launchpod.runtime import wiring
+from launchpod.runtime.settings import settings
+
+PHASE = "DeleteControlPlane"
+
+
+def run(doc: WorkflowInput) -> PhaseResult:
+    eks = wiring.eks()
+    found = eks.cluster(doc.target)
+    issuer = doc.outputs.get(PHASE, {}).get("issuer")
+    if found is None:
+        return PhaseResult(
+            outputs={"issuer": issuer},
+            message="No EKS cluster remains.",
+            skipped=doc.poll.get(PHASE, 0) == 0 and issuer is None,
+        )
+    if not teardown.ours(found.get("tags", {}), doc.target, settings().resource_prefix):
+        return PhaseResult(
+            outputs={"kept": found["arn"]},
+            skipped=True,
+            message=f"{found['arn']} was not created by Launchpod; left in place.",
+        )
+    if doc.poll.get(PHASE, 0) >= teardown.MAX_POLLS:
+        raise PermanentError(f"EKS cluster {doc.target} is still {found['status']} after an hour; check it.")
+    doc.outputs[PHASE] = {"issuer": found.get("identity", {}).get("oidc", {}).get("issuer")}
+    if found["status"] != "DELETING":
+        eks.delete_cluster(doc.target)
+    return PhaseResult(ready=False, wait=teardown.POLL_SECONDS, message=f"Deleting {found['arn']}.")
+
+
+handler = phase(PHASE)(run)

@@ -1,0 +1,37 @@
+"""DeleteHyperPod: deletes the HyperPod cluster Launchpod created and waits until it is gone."""
+
+from __future__ import annotations
+
+from launchpod.contracts.workflows import WorkflowInput
+from launchpod.domain.clusters import hyperpod, teardown
+from launchpod.domain.errors import PermanentError
+from launchpod.entrypoints.workflows.phase import PhaseResult, phase
+from launchpod.runtime import wiring
+from launchpod.runtime.settings import settings
+
+PHASE = "DeleteHyperPod"
+
+
+def run(doc: WorkflowInput) -> PhaseResult:
+    sm, name = wiring.sagemaker(), hyperpod.hyperpod_name(doc.target)
+    found = sm.hyperpod_cluster(name)
+    if found is None:
+        return PhaseResult(
+            outputs={"deleted": doc.poll.get(PHASE, 0) > 0},
+            message="No HyperPod cluster remains.",
+            skipped=doc.poll.get(PHASE, 0) == 0,
+        )
+    if not teardown.ours(sm.tags(found["ClusterArn"]), doc.target, settings().resource_prefix):
+        return PhaseResult(
+            outputs={"kept": found["ClusterArn"]},
+            skipped=True,
+            message=f"{found['ClusterArn']} was not created by Launchpod; left in place.",
+        )
+    if doc.poll.get(PHASE, 0) >= teardown.MAX_POLLS:
+        raise PermanentError(f"HyperPod cluster {name} is still {found['ClusterStatus']} after an hour; check it.")
+    if found["ClusterStatus"] != "Deleting":
+        sm.delete_cluster(name)
+    return PhaseResult(ready=False, wait=teardown.POLL_SECONDS, message=f"Deleting {found['ClusterArn']}.")
+
+
+handler = phase(PHASE)(run)

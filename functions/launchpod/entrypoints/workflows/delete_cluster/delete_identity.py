@@ -1,0 +1,21 @@
+"""DeleteIdentity: the IAM roles and the OIDC provider Launchpod created for this cluster."""
+
+from __future__ import annotations
+
+from launchpod.contracts.workflows import WorkflowInput
+from launchpod.entrypoints.workflows.delete_cluster._common import our_tags
+from launchpod.entrypoints.workflows.phase import PhaseResult, phase
+from launchpod.runtime import wiring
+from launchpod.runtime.settings import settings
+
+
+def run(doc: WorkflowInput) -> PhaseResult:
+    iam, tags = wiring.iam(), our_tags(doc.target)
+    roles = iam.delete_tagged_roles(f"{settings().resource_prefix}-{doc.target}-", tags)
+    issuer = (doc.outputs.get("DeleteControlPlane") or {}).get("issuer")
+    provider = iam.delete_oidc_provider(issuer, tags) if issuer else None
+    gone = roles + ([provider] if provider else [])
+    return PhaseResult(outputs={"deleted": gone}, message="Deleted " + (", ".join(gone) or "nothing"), skipped=not gone)
+
+
+handler = phase("DeleteIdentity")(run)
