@@ -393,6 +393,20 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
         placeholder="DeregisterFn",
     ),
     FunctionSpec(
+        "us-start-update",
+        f"{_PHASES}.update_software.start_update.handler",
+        "update-software: UpdateClusterSoftware with a rolling batch policy",
+        actions=("sagemaker:DescribeCluster", "sagemaker:UpdateClusterSoftware"),
+        placeholder="StartUpdateFn",
+    ),
+    FunctionSpec(
+        "us-wait-updated",
+        f"{_PHASES}.update_software.wait_updated.handler",
+        "update-software: polls until every batch is updated and the cluster is InService",
+        actions=("sagemaker:DescribeCluster",),
+        placeholder="WaitUpdatedFn",
+    ),
+    FunctionSpec(
         "op-finish",
         f"{_PHASES}.finish.handler",
         "Every workflow: records success and releases the cluster",
@@ -407,6 +421,12 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
 )
 
 STATE_MACHINES: tuple[StateMachineSpec, ...] = (
+    StateMachineSpec(
+        "update-software",
+        "update-software.asl.json",
+        "UpdateClusterSoftware in rolling batches, then InService",
+        functions=("us-start-update", "us-wait-updated", "op-finish", "op-record-failure"),
+    ),
     StateMachineSpec(
         "delete-cluster",
         "delete-cluster.asl.json",

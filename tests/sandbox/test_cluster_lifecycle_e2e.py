@@ -117,6 +117,22 @@ def test_hyperpod_capacity_failure_then_retry_reaches_in_service_with_nodes(sand
     assert view["hyperpod"]["status"] == "InService" and view["hyperpod"]["nodeRecovery"] == "Automatic"
 
 
+def test_software_update_rolls_in_batches_to_in_service(sandbox, control_plane):
+    body = {"maxBatchSize": {"type": "INSTANCE_COUNT", "value": 1}, "waitIntervalSeconds": 0}
+    with sandbox.client() as c:
+        unknown = c.post("/api/clusters/no-such/software-update", json=body)
+        op = c.post(f"/api/clusters/{control_plane}/software-update", json=body).json()["operation"]["id"]
+    assert unknown.status_code == 404
+    done = sandbox.wait_operation(op, timeout=120)
+    assert done["status"] == "SUCCEEDED", done
+    assert "1 nodes at a time" in done["phases"][0]["message"]
+    sagemaker = boto3.client("sagemaker", endpoint_url=sandbox.aws_url, region_name="us-east-1",
+                             aws_access_key_id="testing", aws_secret_access_key="testing")
+    cluster = sagemaker.describe_cluster(ClusterName=control_plane)
+    assert cluster["ClusterStatus"] == "InService"
+    assert cluster["InstanceGroups"][0].get("SoftwareUpdateStatus") in (None, "Succeeded")
+
+
 def test_delete_needs_the_name_and_removes_only_what_launchpod_created(sandbox, control_plane):
     ec2 = boto3.client(
         "ec2",

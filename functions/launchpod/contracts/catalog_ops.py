@@ -17,7 +17,7 @@ from launchpod.contracts.catalog import AvailabilityZoneListView, InstanceTypeLi
 from launchpod.contracts.clusters import ClusterListView, ClusterView, CreateClusterRequest, DeleteClusterInput
 from launchpod.contracts.common import AvailabilityZoneName, ClusterName, Contract, OperationId, Role
 from launchpod.contracts.dependencies import DependencyListView, ReconcileDependenciesInput
-from launchpod.contracts.hyperpod import CreateHyperPodInput
+from launchpod.contracts.hyperpod import CreateHyperPodInput, UpdateSoftwareInput
 from launchpod.contracts.operations import (
     CancelOperationRequest,
     OperationAcceptedView,
@@ -167,6 +167,18 @@ CATALOG: tuple[CatalogEntry, ...] = (
         "Create the HyperPod cluster on an ACTIVE control plane: lifecycle scripts, execution role, /20 compute"
         " subnet, EFA security group, access entry, CreateCluster with node auto-recovery, wait until InService.",
         CreateHyperPodInput,
+        OperationAcceptedView,
+        Role.ADMIN,
+        mutates=True,
+        accepted=True,
+        tags=("clusters",),
+    ),
+    CatalogEntry(
+        "update_software",
+        "POST",
+        "/api/clusters/{name}/software-update",
+        "Patch the HyperPod nodes' software in rolling batches (UpdateClusterSoftware) and wait until InService.",
+        UpdateSoftwareInput,
         OperationAcceptedView,
         Role.ADMIN,
         mutates=True,

@@ -48,3 +48,20 @@ class CreateHyperPodInput(CreateHyperPodRequest):
     """The catalog input: the cluster name (path) plus the request body."""
 
     name: ClusterName
+
+
+class BatchSize(Contract):
+    type: Literal["INSTANCE_COUNT", "CAPACITY_PERCENTAGE"] = "CAPACITY_PERCENTAGE"
+    value: int = Field(default=25, ge=1, le=100)
+
+
+class UpdateSoftwareRequest(Contract):
+    """Patch the nodes' AMI in rolling batches, so the cluster keeps serving while it updates."""
+
+    maxBatchSize: BatchSize = Field(default_factory=BatchSize, description="nodes updated at once")
+    waitIntervalSeconds: int = Field(default=300, ge=0, le=3600, description="pause between batches")
+    instanceGroups: list[InstanceGroupName] | None = Field(default=None, description="default: every group")
+
+
+class UpdateSoftwareInput(UpdateSoftwareRequest):
+    name: ClusterName

@@ -224,6 +224,7 @@ KIND_ROLES: dict[str, Role] = {
     "create-hyperpod": Role.ADMIN,
     "reconcile-dependencies": Role.ADMIN,
     "delete-cluster": Role.ADMIN,
+    "update-software": Role.ADMIN,
 }
 
 

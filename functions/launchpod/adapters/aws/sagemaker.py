@@ -54,3 +54,7 @@ class SageMaker:
     def tags(self, arn: str) -> dict[str, str]:
         with aws_call("sagemaker:ListTags"):
             return {t["Key"]: t["Value"] for t in self.sm.list_tags(ResourceArn=arn).get("Tags", [])}
+
+    def update_software(self, params: dict[str, Any]) -> None:
+        with aws_call("sagemaker:UpdateClusterSoftware"):
+            self.sm.update_cluster_software(**params)

@@ -5,16 +5,21 @@ from __future__ import annotations
 from typing import Annotated
 
 from aws_lambda_powertools.event_handler import Response
-from aws_lambda_powertools.event_handler.openapi.params import Path
+from aws_lambda_powertools.event_handler.openapi.params import Body, Path
 from aws_lambda_powertools.event_handler.router import APIGatewayRouter
 
 from launchpod.contracts.common import ClusterName
-from launchpod.contracts.hyperpod import CreateHyperPodInput, CreateHyperPodRequest
+from launchpod.contracts.hyperpod import (
+    CreateHyperPodInput,
+    CreateHyperPodRequest,
+    UpdateSoftwareInput,
+    UpdateSoftwareRequest,
+)
 from launchpod.contracts.operations import NoopView, OperationAcceptedView
 from launchpod.domain import operations as ops
-from launchpod.domain.clusters import hyperpod
+from launchpod.domain.clusters import hyperpod, software
 from launchpod.domain.clusters.instance_types import to_ec2, to_sagemaker
-from launchpod.domain.errors import Conflict, InvalidInput
+from launchpod.domain.errors import Conflict, InvalidInput, NotFound
 from launchpod.entrypoints.api.routing import json_response, route
 from launchpod.runtime import wiring
 from launchpod.runtime.settings import settings
@@ -51,3 +56,19 @@ def create_hyperpod(
     operation, _ = ops.submit(wiring.operations(), wiring.workflows(), hyperpod.plan(full), who)
     accepted = OperationAcceptedView(operation=operation, statusUrl=operation.statusUrl)
     return json_response(accepted, 202, {"Location": accepted.statusUrl})
+
+
+@route(router, "update_software")
+def update_software(
+    name: Annotated[ClusterName, Path()], body: Annotated[UpdateSoftwareRequest | None, Body()] = None
+) -> Response[OperationAcceptedView]:
+    request = UpdateSoftwareInput(name=name, **(body.model_dump() if body else {}))
+    existing = wiring.sagemaker().hyperpod_cluster(hyperpod.hyperpod_name(name))
+    if existing is None:
+        raise NotFound(f"{name} has no HyperPod cluster; create it with POST /api/clusters/{name}/hyperpod.")
+    if existing["ClusterStatus"] not in ("InService", "SystemUpdating"):
+        raise Conflict(f"The HyperPod cluster {name} is {existing['ClusterStatus']}; update it once it is InService.")
+    operation, _ = ops.submit(
+        wiring.operations(), wiring.workflows(), software.plan(request), router.context["principal"]
+    )
+    return json_response(OperationAcceptedView(operation=operation, statusUrl=operation.statusUrl), 202)

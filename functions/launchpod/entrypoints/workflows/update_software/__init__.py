@@ -1,0 +1,1 @@
+"""update-software: UpdateClusterSoftware in rolling batches, then wait until InService."""
