@@ -72,7 +72,7 @@ def app(request: pytest.FixtureRequest) -> Iterator[App]:
         yield App(stub.url, stub.tokens, "stub")
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")  # the sync API runs a loop on this thread: stop it before async tests
 def browser() -> Iterator[Browser]:
     with sync_playwright() as playwright:
         chromium = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
