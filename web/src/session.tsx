@@ -2,6 +2,7 @@
 
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import type { FlashbarProps } from '@cloudscape-design/components/flashbar';
+import { useLocation } from 'react-router-dom';
 
 import { api, ApiError } from './lib/api';
 import { getToken, identityFromToken, onTokenChange, type Identity } from './lib/auth';
@@ -15,7 +16,8 @@ interface Session {
   activeCluster: string | null;
   setActiveCluster: (name: string | null) => void;
   flashes: FlashbarProps.MessageDefinition[];
-  notify: (flash: Omit<FlashbarProps.MessageDefinition, 'id' | 'onDismiss' | 'dismissible'> & { id?: string }) => void;
+  /** Show a notification; with `path`, on that page only (e.g. the page being navigated to). */
+  notify: (flash: Omit<FlashbarProps.MessageDefinition, 'id' | 'onDismiss' | 'dismissible'> & { id?: string; path?: string }) => void;
   can: (needed: Role) => boolean;
 }
 
@@ -33,7 +35,16 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   const [token, setTokenState] = useState<string | null>(getToken());
   const [identity, setIdentity] = useState<Identity>({ subject: null, role: null });
   const [activeCluster, setActive] = useState<string | null>(localStorage.getItem(ACTIVE_KEY));
-  const [flashes, setFlashes] = useState<FlashbarProps.MessageDefinition[]>([]);
+  const [allFlashes, setFlashes] = useState<(FlashbarProps.MessageDefinition & { path?: string })[]>([]);
+  const location = useLocation();
+  // Notifications belong to the page they were shown on; leaving it clears them, as in the AWS console.
+  useEffect(() => {
+    setFlashes((current) => current.filter((item) => item.path === location.pathname));
+  }, [location.pathname]);
+  const flashes = useMemo(
+    () => allFlashes.filter((item) => !item.path || item.path === location.pathname),
+    [allFlashes, location.pathname],
+  );
 
   useEffect(() => onTokenChange(() => setTokenState(getToken())), []);
 
@@ -67,9 +78,10 @@ export function SessionProvider({ children }: { children: ReactNode }) {
 
   const notify = useCallback<Session['notify']>((flash) => {
     const id = flash.id ?? `${Date.now()}-${Math.random()}`;
+    const path = flash.path ?? window.location.pathname;
     setFlashes((current) => [
       ...current.filter((item) => item.id !== id),
-      { ...flash, id, dismissible: true, dismissLabel: 'Dismiss', onDismiss: () => setFlashes((all) => all.filter((item) => item.id !== id)) },
+      { ...flash, path, id, dismissible: true, dismissLabel: 'Dismiss', onDismiss: () => setFlashes((all) => all.filter((item) => item.id !== id)) },
     ]);
   }, []);
 

@@ -97,6 +97,8 @@ def test_create_cluster_through_the_wizard_and_watch_the_phases_complete(app: Ap
     shot(page, "review")
 
     sent: list[dict] = []
+    pushed: list[dict] = []
+    page.on("websocket", lambda ws: ws.on("framereceived", lambda frame: pushed.append(json.loads(frame))))
     page.on("request", lambda r: sent.append(r.post_data_json) if r.method == "POST" and r.url.endswith("/api/clusters") else None)
     page.get_by_role("button", name="Create cluster").click()
     expect(page).to_have_url(re.compile(r"/operations/op-[0-9a-z]+$"))
@@ -115,6 +117,8 @@ def test_create_cluster_through_the_wizard_and_watch_the_phases_complete(app: Ap
     for index in range(phases.count()):
         assert phases.nth(index).get_attribute("data-status") in ("SUCCEEDED", "SKIPPED")
     expect(page.get_by_text(re.compile(r"took \d+"))).not_to_have_count(0)
+    # Progress arrived over the WebSocket, not only by polling.
+    assert any(m.get("type") == "operation" and m["data"]["target"] == name for m in pushed), pushed[:3]
     shot(page, "succeeded")
 
     page.get_by_role("link", name=name).first.click()
@@ -229,7 +233,7 @@ def test_injected_failure_is_retried_from_the_failed_phase(app: App, signed_in: 
     shot(page, "retried")
 
 
-def test_pages_have_no_serious_accessibility_violations(app: App, signed_in: Page, axe) -> None:
+def test_pages_have_no_serious_accessibility_violations(app: App, signed_in: Page, axe, shot) -> None:
     page = signed_in
     found: list[dict] = []
     page.goto(f"{app.url}/clusters")
@@ -260,6 +264,9 @@ def test_pages_have_no_serious_accessibility_violations(app: App, signed_in: Pag
     page.get_by_role("button", name="Next").click()  # empty name: an error on the field
     found += axe(page)
 
-    page.context.clear_cookies()
-    page.evaluate("sessionStorage.clear()")
     assert found == [], json.dumps(found, indent=2)
+
+    # The picture in the README: every cluster this session made, side by side.
+    page.goto(f"{app.url}/clusters")
+    expect(page.get_by_role("row").filter(has_text="ui-axe-")).to_contain_text("Active")
+    shot(page, "clusters")

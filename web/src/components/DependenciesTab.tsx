@@ -51,6 +51,7 @@ export default function DependenciesTab({ cluster, ready }: { cluster: string; r
       <ErrorAlert error={actionError} onDismiss={() => setActionError(null)} />
       <Table
         variant="container"
+        wrapLines
         items={items}
         loading={loading && !data}
         loadingText="Loading dependencies"

@@ -102,11 +102,12 @@ export function useOperation(operationId: string) {
     };
   }, [operationId, refresh, setOperation]);
 
-  // Polling every 2 s while the socket is unusable; a slow re-read while it works, in case a push is lost.
+  // Polling every 2 s until the socket has proved itself (and for good if it fails); a slow re-read while it
+  // works, in case a push is lost.
   const running = operation ? !TERMINAL.has(operation.status) : true;
   useEffect(() => {
-    if (transport === 'connecting' || !running) return undefined;
-    const interval = window.setInterval(() => void refresh(), transport === 'polling' ? POLL_MS : SAFETY_MS);
+    if (!running) return undefined;
+    const interval = window.setInterval(() => void refresh(), transport === 'websocket' ? SAFETY_MS : POLL_MS);
     return () => window.clearInterval(interval);
   }, [transport, running, refresh]);
 

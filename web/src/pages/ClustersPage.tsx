@@ -140,7 +140,7 @@ export default function ClustersPage() {
             },
             {
               id: 'operation',
-              header: 'Operation in progress',
+              header: 'In progress',
               cell: (item) =>
                 item.activeOperationId ? (
                   <Link href={`/operations/${item.activeOperationId}`}>{item.activeOperationId}</Link>
@@ -149,7 +149,6 @@ export default function ClustersPage() {
                 ),
             },
             { id: 'region', header: 'Region', sortingField: 'region', cell: (item) => item.region },
-            { id: 'source', header: 'Source', cell: (item) => (item.source === 'imported' ? 'Imported' : 'Created') },
             { id: 'created', header: 'Created', sortingField: 'createdAt', cell: (item) => formatTime(item.createdAt) },
           ]}
         />

@@ -169,11 +169,11 @@ export default function CreateClusterPage() {
     try {
       const { data } = await api.createCluster(body);
       if (data.status === 'NOOP') {
-        notify({ type: 'info', header: 'No changes', content: data.message && data.message !== 'No changes' ? data.message : `Cluster ${form.name} already matches this request; nothing was started.` });
+        notify({ path: `/clusters/${encodeURIComponent(form.name)}`, type: 'info', header: 'No changes', content: data.message && data.message !== 'No changes' ? data.message : `Cluster ${form.name} already matches this request; nothing was started.` });
         navigate(`/clusters/${encodeURIComponent(form.name)}`);
         return;
       }
-      notify({ type: 'success', header: `Creating cluster ${form.name}`, content: `Operation ${data.operation.id} started.` });
+      notify({ path: `/operations/${data.operation.id}`, type: 'success', header: `Creating cluster ${form.name}`, content: `Operation ${data.operation.id} started.` });
       navigate(`/operations/${data.operation.id}`);
     } catch (caught) {
       if (caught instanceof ApiError && caught.status === 422) {
