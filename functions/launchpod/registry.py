@@ -129,6 +129,28 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
         tables=("operations", "clusters"),
     ),
     FunctionSpec(
+        "events-cluster-state",
+        "launchpod.entrypoints.events.cluster_state.handler",
+        "EventBridge: HyperPod cluster state changes, recorded and pushed to subscribers",
+        actions=("execute-api:ManageConnections",),
+        tables=("clusters", "connections"),
+    ),
+    FunctionSpec(
+        "events-node-health",
+        "launchpod.entrypoints.events.node_health.handler",
+        "EventBridge: HyperPod node health events, pushed to subscribers",
+        actions=("execute-api:ManageConnections",),
+        tables=("connections",),
+    ),
+    FunctionSpec(
+        "events-drift-check",
+        "launchpod.entrypoints.events.drift_check.handler",
+        "Schedule: compares every cluster's add-ons with the pinned manifest and records drift",
+        actions=("eks:DescribeCluster", "eks:ListAddons", "eks:DescribeAddon"),
+        tables=("clusters",),
+        timeout=300,
+    ),
+    FunctionSpec(
         "ccp-network",
         f"{_PHASES}.create_control_plane.network.handler",
         "create-control-plane: VPC, subnets in two zones, NAT gateway; or checks the VPC given",

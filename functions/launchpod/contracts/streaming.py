@@ -18,5 +18,5 @@ class SubscribeMessage(Contract):
 
 class StreamEvent(Contract):
     topic: str
-    type: Literal["operation", "log", "subscribed", "error"]
+    type: Literal["operation", "cluster", "node-health", "log", "subscribed", "error"]
     data: dict[str, Any]

@@ -7,18 +7,15 @@ from typing import Any
 
 from aws_lambda_powertools.utilities.data_classes import DynamoDBStreamEvent, event_source
 
-from launchpod.adapters.aws import websocket
 from launchpod.adapters.store.dynamo import attrs_to_item
 from launchpod.adapters.store.operations import DynamoOperations
-from launchpod.contracts.streaming import StreamEvent
 from launchpod.entrypoints.observability import logger
-from launchpod.runtime import wiring
+from launchpod.entrypoints.stream.publish import publish
 
 
 @logger.inject_lambda_context(clear_state=True)
 @event_source(data_class=DynamoDBStreamEvent)
 def handler(event: DynamoDBStreamEvent, context: Any) -> dict[str, Any]:
-    connections = wiring.connections()
     pushed = gone = 0
     for record in event.records:
         raw = (record.raw_event.get("dynamodb") or {}).get("NewImage")
@@ -27,11 +24,6 @@ def handler(event: DynamoDBStreamEvent, context: Any) -> dict[str, Any]:
         view = DynamoOperations.view_of(attrs_to_item(raw))
         data = view.model_dump(mode="json")
         for topic in (f"operation:{view.id}", f"cluster:{view.target}"):
-            message = StreamEvent(topic=topic, type="operation", data=data).model_dump(mode="json")
-            for conn, endpoint in connections.subscribers(topic):
-                if websocket.post(endpoint, conn, message):
-                    pushed += 1
-                else:
-                    gone += 1
-                    connections.disconnect(conn)
+            sent, lost = publish(topic, "operation", data)
+            pushed, gone = pushed + sent, gone + lost
     return {"pushed": pushed, "gone": gone}

@@ -1,0 +1,41 @@
+"""HyperPod cluster state changes: recorded on the cluster and pushed to its subscribers, so
+consoles and agents see Creating -> InService (or Failed, with the message) as it happens."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from aws_lambda_powertools.utilities.data_classes import EventBridgeEvent, event_source
+
+from launchpod.entrypoints.observability import logger
+from launchpod.entrypoints.stream.publish import publish
+from launchpod.runtime import wiring
+
+
+def cluster_name(detail: dict[str, Any]) -> str | None:
+    """HyperPod events name the cluster; the HyperPod and EKS clusters share Launchpod's name."""
+    name = detail.get("ClusterName") or str(detail.get("ClusterArn", "")).rpartition("/")[2]
+    return name or None
+
+
+@logger.inject_lambda_context(clear_state=True)
+@event_source(data_class=EventBridgeEvent)
+def handler(event: EventBridgeEvent, context: Any) -> dict[str, Any]:
+    detail = dict(event.detail)
+    name = cluster_name(detail)
+    if not name or wiring.clusters().get(name) is None:
+        return {"recorded": False}
+    status = detail.get("ClusterStatus")
+    wiring.clusters().register(
+        name,
+        source=wiring.clusters().get(name)["source"],
+        region=event.region,
+        hyperpodStatus=status,
+        hyperpodStatusAt=event.time,
+    )
+    pushed, _ = publish(
+        f"cluster:{name}",
+        "cluster",
+        {"name": name, "hyperpodStatus": status, "failureMessage": detail.get("FailureMessage")},
+    )
+    return {"recorded": True, "cluster": name, "status": status, "pushed": pushed}

@@ -1,0 +1,90 @@
+"""EventBridge handlers: HyperPod state changes and node health reach subscribers; drift is recorded."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import pytest
+from launchpod.adapters.store.clusters import DynamoClusters
+from launchpod.adapters.store.connections import DynamoConnections
+from launchpod.entrypoints.events import cluster_state, drift_check, node_health
+from launchpod.runtime import wiring
+
+CTX = SimpleNamespace(
+    function_name="f",
+    memory_limit_in_mb=128,
+    invoked_function_arn="arn",
+    aws_request_id="1",
+    function_version="1",
+    log_group_name="g",
+    log_stream_name="s",
+)
+ENDPOINT = "https://abc.execute-api.us-east-1.amazonaws.com/prod"
+
+
+def _event(detail_type: str, detail: dict) -> dict:
+    return {
+        "version": "0",
+        "id": "e",
+        "detail-type": detail_type,
+        "source": "aws.sagemaker",
+        "account": "123456789012",
+        "time": "2026-11-30T00:00:00Z",
+        "region": "us-east-1",
+        "resources": [],
+        "detail": detail,
+    }
+
+
+@pytest.fixture
+def stores(tables, monkeypatch):
+    clusters, connections = DynamoClusters(tables["clusters"]), DynamoConnections(tables["connections"])
+    monkeypatch.setattr(wiring, "clusters", lambda: clusters)
+    monkeypatch.setattr(wiring, "connections", lambda: connections)
+    clusters.register("c1", source="created", region="us-east-1")
+    connections.connect("conn-1", ENDPOINT, "alice")
+    connections.subscribe("conn-1", ["cluster:c1"])
+    return clusters, connections
+
+
+def test_a_cluster_state_change_is_recorded_and_pushed_to_subscribers(stores):
+    clusters, _ = stores
+    detail = {
+        "ClusterArn": "arn:aws:sagemaker:us-east-1:123456789012:cluster/abcdefghijkl",
+        "ClusterName": "c1",
+        "ClusterStatus": "InService",
+    }
+    result = cluster_state.handler(_event("SageMaker HyperPod Cluster State Change", detail), CTX)
+    assert result == {"recorded": True, "cluster": "c1", "status": "InService", "pushed": 1}
+    assert clusters.get("c1")["hyperpodStatus"] == "InService"
+
+
+def test_events_for_clusters_launchpod_does_not_know_are_ignored(stores):
+    detail = {"ClusterName": "someone-elses", "ClusterStatus": "Failed"}
+    assert cluster_state.handler(_event("SageMaker HyperPod Cluster State Change", detail), CTX) == {"recorded": False}
+
+
+def test_node_health_events_reach_the_cluster_topic_with_the_repair_action(stores):
+    detail = {
+        "ClusterName": "c1",
+        "InstanceGroupName": "gpu",
+        "InstanceId": "i-0123456789abcdef0",
+        "HealthSummary": {
+            "HealthStatus": "Unschedulable",
+            "HealthStatusReason": "GPU XID 79",
+            "RepairAction": "Replace",
+        },
+    }
+    result = node_health.handler(_event("SageMaker HyperPod Cluster Node Health Event", detail), CTX)
+    assert result["pushed"] == 1 and result["repairAction"] == "Replace" and result["reason"] == "GPU XID 79"
+
+
+def test_drift_check_records_add_ons_not_at_their_pinned_version(stores, monkeypatch):
+    clusters, _ = stores
+    fake_eks = SimpleNamespace(
+        cluster=lambda name: {"status": "ACTIVE"},
+        addons=lambda name: {"cert-manager": {"addonVersion": "v1.0.0-eksbuild.1", "status": "ACTIVE"}},
+    )
+    monkeypatch.setattr(wiring, "eks", lambda: fake_eks)
+    assert drift_check.handler({}, CTX) == {"checked": 1, "drifted": {"c1": ["cert-manager"]}}
+    assert clusters.get("c1")["drift"] == ["cert-manager"]
