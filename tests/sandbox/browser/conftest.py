@@ -118,12 +118,15 @@ def axe():
 
     def run(page: Page) -> list[dict[str, Any]]:
         page.add_script_tag(content=source)
-        result = page.evaluate(
-            "async () => await axe.run(document, {resultTypes: ['violations']})"
-        )
+        result = page.evaluate("async () => await axe.run(document, {resultTypes: ['violations']})")
         return [
-            {"page": page.url, "id": v["id"], "impact": v["impact"], "help": v["help"],
-             "targets": [n["target"] for n in v["nodes"]][:5]}
+            {
+                "page": page.url,
+                "id": v["id"],
+                "impact": v["impact"],
+                "help": v["help"],
+                "targets": [n["target"] for n in v["nodes"]][:5],
+            }
             for v in result["violations"]
             if v["impact"] in ("serious", "critical")
         ]

@@ -20,15 +20,6 @@ from pathlib import Path
 from typing import Any
 
 import uvicorn
-from pydantic import ValidationError
-from pydantic.json_schema import models_json_schema
-from starlette.applications import Starlette
-from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
-from starlette.routing import Mount, Route, WebSocketRoute
-from starlette.staticfiles import StaticFiles
-from starlette.websockets import WebSocket, WebSocketDisconnect
-
 from launchpod.contracts.catalog import AvailabilityZoneListView, InstanceTypeListView
 from launchpod.contracts.clusters import ClusterListView, ClusterView, CreateClusterRequest
 from launchpod.contracts.errors import ErrorView
@@ -38,6 +29,14 @@ from launchpod.contracts.operations import (
     OperationListView,
     OperationView,
 )
+from pydantic import ValidationError
+from pydantic.json_schema import models_json_schema
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket, WebSocketDisconnect
 
 DIST = Path(__file__).resolve().parents[3] / "web" / "dist"
 REGION = "us-east-1"
@@ -76,8 +75,18 @@ def error(status: int, code: str, message: str, details: list[dict[str, Any]] | 
 
 
 def openapi_document() -> dict[str, Any]:
-    models = [CreateClusterRequest, CancelOperationRequest, ClusterView, ClusterListView, OperationView,
-              OperationAcceptedView, OperationListView, AvailabilityZoneListView, InstanceTypeListView, ErrorView]
+    models = [
+        CreateClusterRequest,
+        CancelOperationRequest,
+        ClusterView,
+        ClusterListView,
+        OperationView,
+        OperationAcceptedView,
+        OperationListView,
+        AvailabilityZoneListView,
+        InstanceTypeListView,
+        ErrorView,
+    ]
     _, schemas = models_json_schema(
         [(model, "validation") for model in models], ref_template="#/components/schemas/{model}"
     )
@@ -160,21 +169,29 @@ class StubBackend:
                     "retry in us-east-1a, us-east-1b or us-east-1c."
                 )
                 self.fail_next_eks_create = None
-                phase.update(status="FAILED", endedAt=now(), error="UnsupportedAvailabilityZoneException",
-                             message=message)
+                phase.update(
+                    status="FAILED", endedAt=now(), error="UnsupportedAvailabilityZoneException", message=message
+                )
                 operation.update(status="FAILED", error="UnsupportedAvailabilityZoneException", message=message)
                 cluster["activeOperationId"] = None
                 cluster["eks"]["status"] = "FAILED"
                 await self.touch(operation)
                 return
             if phase["name"] == "CreateEksCluster":
-                cluster["eks"].update(status="CREATING", arn=f"arn:aws:eks:{REGION}:123456789012:cluster/{cluster['name']}")
+                cluster["eks"].update(
+                    status="CREATING", arn=f"arn:aws:eks:{REGION}:123456789012:cluster/{cluster['name']}"
+                )
             if phase["name"] == "WaitEksActive":
-                cluster["eks"].update(status="ACTIVE", version=operation["request"]["kubernetesVersion"],
-                                      endpoint=f"https://{secrets.token_hex(16).upper()}.gr7.{REGION}.eks.amazonaws.com")
+                cluster["eks"].update(
+                    status="ACTIVE",
+                    version=operation["request"]["kubernetesVersion"],
+                    endpoint=f"https://{secrets.token_hex(16).upper()}.gr7.{REGION}.eks.amazonaws.com",
+                )
                 phase["message"] = "EKS reports ACTIVE"
             if phase["name"] == "InstallCoreAddons":
-                cluster["eks"]["addons"] = {name: "ACTIVE" for name in ("vpc-cni", "coredns", "kube-proxy", "eks-pod-identity-agent")}
+                cluster["eks"]["addons"] = {
+                    name: "ACTIVE" for name in ("vpc-cni", "coredns", "kube-proxy", "eks-pod-identity-agent")
+                }
             phase.update(status="SUCCEEDED", endedAt=now())
             await self.touch(operation)
         operation.update(status="SUCCEEDED", message=f"The EKS control plane of {cluster['name']} is ACTIVE.")
@@ -198,15 +215,37 @@ class StubBackend:
         cluster["activeOperationId"] = None
         await self.touch(operation)
 
-    def new_operation(self, kind: str, target: str, request: dict[str, Any], phases: list[tuple[str, str]],
-                      role: str) -> dict[str, Any]:
+    def new_operation(
+        self, kind: str, target: str, request: dict[str, Any], phases: list[tuple[str, str]], role: str
+    ) -> dict[str, Any]:
         op_id = "op-" + secrets.token_hex(8)
         operation = {
-            "id": op_id, "kind": kind, "target": target, "status": "PENDING",
-            "phases": [{"name": n, "title": t, "status": "PENDING", "startedAt": None, "endedAt": None,
-                        "attempts": 0, "message": None, "error": None} for n, t in phases],
-            "request": request, "createdAt": now(), "updatedAt": now(), "createdBy": role, "attempt": 1,
-            "error": None, "message": None, "statusUrl": f"/api/operations/{op_id}", "statusTool": "get_operation",
+            "id": op_id,
+            "kind": kind,
+            "target": target,
+            "status": "PENDING",
+            "phases": [
+                {
+                    "name": n,
+                    "title": t,
+                    "status": "PENDING",
+                    "startedAt": None,
+                    "endedAt": None,
+                    "attempts": 0,
+                    "message": None,
+                    "error": None,
+                }
+                for n, t in phases
+            ],
+            "request": request,
+            "createdAt": now(),
+            "updatedAt": now(),
+            "createdBy": role,
+            "attempt": 1,
+            "error": None,
+            "message": None,
+            "statusUrl": f"/api/operations/{op_id}",
+            "statusTool": "get_operation",
         }
         self.operations[op_id] = operation
         return operation
@@ -239,7 +278,9 @@ class StubBackend:
                 denied = self.authorize(request, "viewer")
                 if isinstance(denied, JSONResponse):
                     return denied
-                return JSONResponse({"items": [{k: v for k, v in c.items() if k != "dependencies"} for c in self.clusters.values()]})
+                return JSONResponse(
+                    {"items": [{k: v for k, v in c.items() if k != "dependencies"} for c in self.clusters.values()]}
+                )
             role = self.authorize(request, "admin")
             if isinstance(role, JSONResponse):
                 return role
@@ -258,21 +299,51 @@ class StubBackend:
                 if held:
                     if self.operations[held]["request"] == wanted:
                         op = self.operations[held]
-                        return JSONResponse({"status": "ACCEPTED", "operation": op, "statusUrl": op["statusUrl"], "statusTool": "get_operation"}, 202)
-                    return error(409, "CONFLICT", f"Cluster {body.name} is busy with operation {held}; wait for it or cancel it.")
+                        return JSONResponse(
+                            {
+                                "status": "ACCEPTED",
+                                "operation": op,
+                                "statusUrl": op["statusUrl"],
+                                "statusTool": "get_operation",
+                            },
+                            202,
+                        )
+                    return error(
+                        409, "CONFLICT", f"Cluster {body.name} is busy with operation {held}; wait for it or cancel it."
+                    )
                 if existing["eks"]["status"] == "ACTIVE":
                     return JSONResponse({"status": "NOOP", "message": "No changes"})
             operation = self.new_operation("create-control-plane", body.name, wanted, PHASES, role)
             op_id = operation["id"]
             self.clusters[body.name] = {
-                "name": body.name, "region": REGION, "source": "created",
-                "eks": {"status": "PENDING", "arn": None, "version": None, "endpoint": None, "vpcId": "vpc-0a1b2c3d4e5f60718",
-                        "subnetIds": [], "authenticationMode": "API_AND_CONFIG_MAP", "addons": {}},
+                "name": body.name,
+                "region": REGION,
+                "source": "created",
+                "eks": {
+                    "status": "PENDING",
+                    "arn": None,
+                    "version": None,
+                    "endpoint": None,
+                    "vpcId": "vpc-0a1b2c3d4e5f60718",
+                    "subnetIds": [],
+                    "authenticationMode": "API_AND_CONFIG_MAP",
+                    "addons": {},
+                },
                 "hyperpod": {"status": "NOT_CREATED", "arn": None, "nodeRecovery": None, "failureMessage": None},
-                "activeOperationId": op_id, "createdAt": now(), "dependencies": {},
+                "activeOperationId": op_id,
+                "createdAt": now(),
+                "dependencies": {},
             }
             self.start(operation)
-            return JSONResponse({"status": "ACCEPTED", "operation": operation, "statusUrl": operation["statusUrl"], "statusTool": "get_operation"}, 202)
+            return JSONResponse(
+                {
+                    "status": "ACCEPTED",
+                    "operation": operation,
+                    "statusUrl": operation["statusUrl"],
+                    "statusTool": "get_operation",
+                },
+                202,
+            )
 
         async def cluster(request: Request) -> Response:
             denied = self.authorize(request, "viewer")
@@ -292,9 +363,18 @@ class StubBackend:
                 return error(404, "NOT_FOUND", f"No cluster named {request.path_params['name']}.")
             if request.method == "GET":
                 items = [
-                    {"name": n, "kind": k, "required": r, "pinned": p, "installed": found["dependencies"].get(n),
-                     "state": ("ACTIVE" if k == "addon" else "Applied") if n in found["dependencies"] else "NOT_INSTALLED",
-                     "drift": False, "purpose": purpose}
+                    {
+                        "name": n,
+                        "kind": k,
+                        "required": r,
+                        "pinned": p,
+                        "installed": found["dependencies"].get(n),
+                        "state": ("ACTIVE" if k == "addon" else "Applied")
+                        if n in found["dependencies"]
+                        else "NOT_INSTALLED",
+                        "drift": False,
+                        "purpose": purpose,
+                    }
                     for n, k, r, p, purpose in DEPENDENCIES
                 ]
                 return JSONResponse({"cluster": found["name"], "manifestVersion": "2026.11.1", "items": items})
@@ -307,15 +387,27 @@ class StubBackend:
             task = asyncio.get_running_loop().create_task(self.run_reconcile(operation))
             self.tasks.add(task)
             task.add_done_callback(self.tasks.discard)
-            return JSONResponse({"status": "ACCEPTED", "operation": operation, "statusUrl": operation["statusUrl"], "statusTool": "get_operation"}, 202)
+            return JSONResponse(
+                {
+                    "status": "ACCEPTED",
+                    "operation": operation,
+                    "statusUrl": operation["statusUrl"],
+                    "statusTool": "get_operation",
+                },
+                202,
+            )
 
         async def operations(request: Request) -> Response:
             denied = self.authorize(request, "viewer")
             if isinstance(denied, JSONResponse):
                 return denied
             q = request.query_params
-            items = [o for o in self.operations.values()
-                     if (not q.get("cluster") or o["target"] == q["cluster"]) and (not q.get("status") or o["status"] == q["status"])]
+            items = [
+                o
+                for o in self.operations.values()
+                if (not q.get("cluster") or o["target"] == q["cluster"])
+                and (not q.get("status") or o["status"] == q["status"])
+            ]
             items.sort(key=lambda o: o["createdAt"], reverse=True)
             return JSONResponse({"items": items[: int(q.get("limit", 50))], "nextToken": None})
 
@@ -338,14 +430,21 @@ class StubBackend:
             if isinstance(op, JSONResponse):
                 return op
             if op["status"] not in ("FAILED", "CANCELLED"):
-                return error(409, "CONFLICT", f"Operation {op['id']} is {op['status']}; only FAILED or CANCELLED operations are retried.")
+                return error(
+                    409,
+                    "CONFLICT",
+                    f"Operation {op['id']} is {op['status']}; only FAILED or CANCELLED operations are retried.",
+                )
             for phase in op["phases"]:
                 if phase["status"] in ("FAILED", "CANCELLED"):
                     phase["status"] = "PENDING"
             op.update(status="PENDING", attempt=op["attempt"] + 1, error=None, message=None, updatedAt=now())
             self.clusters[op["target"]]["activeOperationId"] = op["id"]
             self.start(op)
-            return JSONResponse({"status": "ACCEPTED", "operation": op, "statusUrl": op["statusUrl"], "statusTool": "get_operation"}, 202)
+            return JSONResponse(
+                {"status": "ACCEPTED", "operation": op, "statusUrl": op["statusUrl"], "statusTool": "get_operation"},
+                202,
+            )
 
         async def cancel(request: Request) -> Response:
             denied = self.authorize(request, "operator")
@@ -392,7 +491,9 @@ class StubBackend:
                         else:
                             self.subscribers.setdefault(topic, set()).add(socket)
                             topics.add(topic)
-                    await socket.send_json({"topic": ",".join(message.get("topics", [])), "type": "subscribed", "data": {}})
+                    await socket.send_json(
+                        {"topic": ",".join(message.get("topics", [])), "type": "subscribed", "data": {}}
+                    )
             except (WebSocketDisconnect, RuntimeError, ValueError):
                 pass
             finally:
@@ -435,7 +536,9 @@ class StubServer:
     def __init__(self, port: int = 0, step_seconds: float = 0.8) -> None:
         self.backend = StubBackend(step_seconds)
         self.tokens = self.backend.tokens
-        config = uvicorn.Config(self.backend.app(), host="127.0.0.1", port=port, log_level="warning", ws="websockets-sansio")
+        config = uvicorn.Config(
+            self.backend.app(), host="127.0.0.1", port=port, log_level="warning", ws="websockets-sansio"
+        )
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
         self.url = ""
