@@ -178,6 +178,6 @@ class Sandbox:
             lines.append(f"  {role:<9}{token}")
         lines.append(
             f"Faults: POST {self.url}/api/sandbox/faults "
-            '{"failNextEksCreate": true} or {"throttle": 0.2} (admin token)'
+            '{"failNextEksCreate": true}, {"failNextHyperPodCreate": "capacity"} or {"throttle": 0.2} (admin token)'
         )
         return "\n".join(lines)
