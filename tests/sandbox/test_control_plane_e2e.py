@@ -100,9 +100,7 @@ def test_idempotency_key_returns_the_first_operation(sandbox):
         body = {"name": "e2e-idem", "availabilityZones": ZONES}
         first = c.post("/api/clusters", json=body, headers={"Idempotency-Key": "k-1"})
         replay = c.post("/api/clusters", json=body, headers={"Idempotency-Key": "k-1"})
-        reused = c.post(
-            "/api/clusters", json={**body, "kubernetesVersion": "1.31"}, headers={"Idempotency-Key": "k-1"}
-        )
+        reused = c.post("/api/clusters", json={**body, "kubernetesVersion": "1.31"}, headers={"Idempotency-Key": "k-1"})
     assert first.status_code == replay.status_code == 202
     assert replay.json()["operation"]["id"] == first.json()["operation"]["id"]
     assert reused.status_code == 422 and reused.json()["details"][0]["field"] == "header.Idempotency-Key"
@@ -215,3 +213,49 @@ def test_throttling_a_fifth_of_aws_calls_still_ends_every_operation_correctly(sa
     eks = _aws(sandbox, "eks")
     for i in range(3):
         assert eks.describe_cluster(name=f"e2e-throttle-{i}")["cluster"]["status"] == "ACTIVE"
+
+
+def test_an_existing_vpc_is_checked_and_reused(sandbox):
+    ec2 = _aws(sandbox, "ec2")
+    vpc = ec2.create_vpc(CidrBlock="10.50.0.0/16")["Vpc"]["VpcId"]
+    subnets = [
+        ec2.create_subnet(VpcId=vpc, CidrBlock=f"10.50.{i * 16}.0/20", AvailabilityZone=zone)["Subnet"]["SubnetId"]
+        for i, zone in enumerate(ZONES)
+    ]
+    with sandbox.client() as c:
+        one_zone = c.post(
+            "/api/clusters",
+            json={
+                "name": "e2e-reuse-bad",
+                "availabilityZones": ZONES,
+                "network": {"vpcId": vpc, "subnetIds": [subnets[0]]},
+            },
+        )
+        op = c.post(
+            "/api/clusters",
+            json={"name": "e2e-reuse", "availabilityZones": ZONES, "network": {"vpcId": vpc, "subnetIds": subnets}},
+        ).json()["operation"]["id"]
+    assert one_zone.status_code == 422 and "two distinct" in one_zone.json()["message"]
+    done = sandbox.wait_operation(op)
+    assert done["status"] == "SUCCEEDED", done
+    network = done["phases"][0]
+    assert network["status"] == "SKIPPED" and f"Reusing {vpc}" in network["message"]
+    assert sorted(
+        _aws(sandbox, "eks").describe_cluster(name="e2e-reuse")["cluster"]["resourcesVpcConfig"]["subnetIds"]
+    ) == sorted(subnets)
+
+
+def test_cancel_stops_the_workflow_and_a_retry_finishes_it(sandbox):
+    op_id = _create(sandbox, "e2e-cancel").json()["operation"]["id"]
+    with sandbox.client("viewer") as c:
+        assert c.post(f"/api/operations/{op_id}/cancel", json={}).status_code == 403
+    with sandbox.client() as c:
+        cancelled = c.post(f"/api/operations/{op_id}/cancel", json={"reason": "wrong zones"})
+    assert cancelled.status_code == 200
+    view = cancelled.json()
+    assert view["status"] == "CANCELLED" and "wrong zones" in view["message"]
+    assert any(p["status"] == "CANCELLED" for p in view["phases"])
+    with sandbox.client() as c:
+        assert c.post(f"/api/operations/{op_id}/cancel", json={}).status_code == 409
+        assert c.post(f"/api/operations/{op_id}/retry").status_code == 202
+    assert sandbox.wait_operation(op_id)["status"] == "SUCCEEDED"
