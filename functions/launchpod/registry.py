@@ -429,6 +429,13 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
         placeholder="WaitUpdatedFn",
     ),
     FunctionSpec(
+        "ic-register",
+        f"{_PHASES}.import_cluster.register.handler",
+        "import-cluster: records the cluster as imported",
+        actions=("eks:DescribeCluster",),
+        placeholder="RegisterFn",
+    ),
+    FunctionSpec(
         "op-finish",
         f"{_PHASES}.finish.handler",
         "Every workflow: records success and releases the cluster",
@@ -443,6 +450,12 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
 )
 
 STATE_MACHINES: tuple[StateMachineSpec, ...] = (
+    StateMachineSpec(
+        "import-cluster",
+        "import-cluster.asl.json",
+        "Access entry and verified access for an existing EKS cluster, then registered as imported",
+        functions=("ccp-access-entry", "ccp-verify-access", "ic-register", "op-finish", "op-record-failure"),
+    ),
     StateMachineSpec(
         "update-software",
         "update-software.asl.json",

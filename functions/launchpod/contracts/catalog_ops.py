@@ -14,7 +14,13 @@ from dataclasses import dataclass, field
 from pydantic import BaseModel, Field
 
 from launchpod.contracts.catalog import AvailabilityZoneListView, InstanceTypeListView
-from launchpod.contracts.clusters import ClusterListView, ClusterView, CreateClusterRequest, DeleteClusterInput
+from launchpod.contracts.clusters import (
+    ClusterListView,
+    ClusterView,
+    CreateClusterRequest,
+    DeleteClusterInput,
+    ImportClusterRequest,
+)
 from launchpod.contracts.common import AvailabilityZoneName, ClusterName, Contract, OperationId, Role
 from launchpod.contracts.dependencies import DependencyListView, ReconcileDependenciesInput
 from launchpod.contracts.hyperpod import CreateHyperPodInput, UpdateSoftwareInput
@@ -140,6 +146,19 @@ CATALOG: tuple[CatalogEntry, ...] = (
         "/api/clusters",
         "Create the EKS control plane of a new cluster: network, IAM role, EKS, OIDC, access entry, core add-ons.",
         CreateClusterRequest,
+        OperationAcceptedView,
+        Role.ADMIN,
+        mutates=True,
+        accepted=True,
+        tags=("clusters",),
+    ),
+    CatalogEntry(
+        "import_cluster",
+        "POST",
+        "/api/clusters/import",
+        "Import an existing EKS cluster (API or API_AND_CONFIG_MAP authentication): give Launchpod's role an access"
+        " entry, check it reaches the Kubernetes API, and record the cluster as imported.",
+        ImportClusterRequest,
         OperationAcceptedView,
         Role.ADMIN,
         mutates=True,

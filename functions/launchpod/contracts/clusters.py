@@ -100,3 +100,9 @@ class DeleteClusterInput(Contract):
 
     name: ClusterName
     confirm: str = Field(description="the cluster's name, typed again: deleting cannot be undone")
+
+
+class ImportClusterRequest(Contract):
+    """Bring an existing EKS cluster (and its HyperPod cluster of the same name, if any) under Launchpod."""
+
+    name: ClusterName

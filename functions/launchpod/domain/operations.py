@@ -225,6 +225,7 @@ KIND_ROLES: dict[str, Role] = {
     "reconcile-dependencies": Role.ADMIN,
     "delete-cluster": Role.ADMIN,
     "update-software": Role.ADMIN,
+    "import-cluster": Role.ADMIN,
 }
 
 

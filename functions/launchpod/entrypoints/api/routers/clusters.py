@@ -8,11 +8,17 @@ from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.openapi.params import Path, Query
 from aws_lambda_powertools.event_handler.router import APIGatewayRouter
 
-from launchpod.contracts.clusters import ClusterListView, ClusterView, CreateClusterRequest, DeleteClusterInput
+from launchpod.contracts.clusters import (
+    ClusterListView,
+    ClusterView,
+    CreateClusterRequest,
+    DeleteClusterInput,
+    ImportClusterRequest,
+)
 from launchpod.contracts.common import ClusterName
 from launchpod.contracts.operations import NoopView, OperationAcceptedView
 from launchpod.domain import operations as ops
-from launchpod.domain.clusters import control_plane, teardown
+from launchpod.domain.clusters import control_plane, imports, teardown
 from launchpod.domain.clusters.views import cluster_view, owned_by_launchpod
 from launchpod.domain.errors import Conflict, NotFound
 from launchpod.entrypoints.api import idempotency
@@ -79,5 +85,17 @@ def delete_cluster(
         raise NotFound(f"Cluster {name} is not known to Launchpod and EKS has no cluster by that name.")
     operation, _ = ops.submit(
         wiring.operations(), wiring.workflows(), teardown.plan(request), router.context["principal"]
+    )
+    return json_response(OperationAcceptedView(operation=operation, statusUrl=operation.statusUrl), 202)
+
+
+@route(router, "import_cluster")
+def import_cluster(request: ImportClusterRequest) -> Response[OperationAcceptedView | NoopView]:
+    record = wiring.clusters().get(request.name)
+    if record is not None and not record.get("lockedBy"):
+        return json_response(NoopView(message=f"Cluster {request.name} is already known to Launchpod; no changes."))
+    imports.check_importable(request.name, wiring.eks().cluster(request.name))
+    operation, _ = ops.submit(
+        wiring.operations(), wiring.workflows(), imports.plan(request), router.context["principal"]
     )
     return json_response(OperationAcceptedView(operation=operation, statusUrl=operation.statusUrl), 202)

@@ -13,4 +13,5 @@ def request_of(doc: WorkflowInput) -> CreateClusterRequest:
 
 
 def tags_of(doc: WorkflowInput) -> dict[str, str]:
-    return control_plane.tags(doc.target, settings().resource_prefix, request_of(doc).tags)
+    # Shared with import-cluster, whose request carries no tags of its own.
+    return control_plane.tags(doc.target, settings().resource_prefix, doc.request.get("tags") or {})

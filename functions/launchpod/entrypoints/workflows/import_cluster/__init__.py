@@ -1,0 +1,1 @@
+"""import-cluster: access entry -> verify access (the create-control-plane phases, reused) -> register."""

@@ -1,0 +1,69 @@
+"""Importing an EKS cluster Launchpod did not create: it is checked, reached, recorded, and on
+delete left in place (Launchpod deletes only what it created)."""
+
+from __future__ import annotations
+
+import time
+
+import boto3
+import pytest
+
+pytestmark = pytest.mark.e2e
+
+
+def _aws(sandbox, service: str):
+    return boto3.client(
+        service,
+        endpoint_url=sandbox.aws_url,
+        region_name="us-east-1",
+        aws_access_key_id="testing",
+        aws_secret_access_key="testing",
+    )
+
+
+def _their_cluster(sandbox, name: str, mode: str) -> None:
+    ec2, eks = _aws(sandbox, "ec2"), _aws(sandbox, "eks")
+    vpc = ec2.create_vpc(CidrBlock="10.77.0.0/16")["Vpc"]["VpcId"]
+    subnets = [
+        ec2.create_subnet(VpcId=vpc, CidrBlock=f"10.77.{i * 16}.0/20", AvailabilityZone=z)["Subnet"]["SubnetId"]
+        for i, z in enumerate(["us-east-1a", "us-east-1b"])
+    ]
+    eks.create_cluster(
+        name=name,
+        roleArn="arn:aws:iam::123456789012:role/their-eks-role",
+        resourcesVpcConfig={"subnetIds": subnets},
+        accessConfig={"authenticationMode": mode},
+    )
+    deadline = time.monotonic() + 60
+    while eks.describe_cluster(name=name)["cluster"]["status"] != "ACTIVE" and time.monotonic() < deadline:
+        time.sleep(0.2)
+
+
+def test_an_existing_cluster_is_imported_and_survives_delete(sandbox):
+    _their_cluster(sandbox, "theirs", "API_AND_CONFIG_MAP")
+    with sandbox.client() as c:
+        op = c.post("/api/clusters/import", json={"name": "theirs"}).json()["operation"]["id"]
+    done = sandbox.wait_operation(op)
+    assert done["status"] == "SUCCEEDED", done
+    assert [p["name"] for p in done["phases"]] == ["AccessEntry", "VerifyAccess", "Register"]
+    with sandbox.client("viewer") as c:
+        view = c.get("/api/clusters/theirs").json()
+    assert view["source"] == "imported" and view["eks"]["status"] == "ACTIVE"
+    with sandbox.client() as c:
+        again = c.post("/api/clusters/import", json={"name": "theirs"})
+        op = c.delete("/api/clusters/theirs", params={"confirm": "theirs"}).json()["operation"]["id"]
+    assert again.status_code == 200 and again.json()["status"] == "NOOP"
+    done = sandbox.wait_operation(op)
+    assert done["status"] == "SUCCEEDED", done
+    control = next(p for p in done["phases"] if p["name"] == "DeleteControlPlane")
+    assert control["status"] == "SKIPPED" and "not created by Launchpod" in control["message"]
+    assert _aws(sandbox, "eks").describe_cluster(name="theirs")["cluster"]["status"] == "ACTIVE"
+
+
+def test_a_config_map_only_cluster_is_refused_with_what_to_change(sandbox):
+    _their_cluster(sandbox, "legacy", "CONFIG_MAP")
+    with sandbox.client() as c:
+        refused = c.post("/api/clusters/import", json={"name": "legacy"})
+        missing = c.post("/api/clusters/import", json={"name": "nowhere"})
+    assert refused.status_code == 409 and "API_AND_CONFIG_MAP" in refused.json()["message"]
+    assert missing.status_code == 409 and "no cluster named nowhere" in missing.json()["message"]
