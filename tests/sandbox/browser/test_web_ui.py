@@ -192,6 +192,23 @@ def test_asking_for_an_existing_cluster_again_shows_no_changes(
     shot(page, "noop")
 
 
+def test_a_busy_cluster_names_the_operation_holding_it(app: App, signed_in: Page, shot) -> None:
+    page = signed_in
+    name = unique_name("ui-busy")
+    fill_wizard(page, app, name)
+    # Someone else starts a different request on the same cluster first.
+    other = app.api("POST", "/clusters", json={"name": name, "availabilityZones": ["us-east-1c", "us-east-1d"]})
+    assert other.status_code == 202, other.text
+    holder = other.json()["operation"]["id"]
+    page.get_by_role("button", name="Create cluster").click()
+    link = page.get_by_role("link", name=f"View operation {holder}")
+    expect(link).to_be_visible()
+    shot(page, "conflict")
+    link.click()
+    expect(page).to_have_url(re.compile(rf"/operations/{holder}$"))
+    app.wait_operation(holder)
+
+
 def test_dependencies_are_listed_and_installed_from_the_cluster_page(
     app: App, signed_in: Page, ready_cluster: str, shot
 ) -> None:

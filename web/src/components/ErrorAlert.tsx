@@ -21,6 +21,8 @@ export default function ErrorAlert({ error, onDismiss }: { error: unknown; onDis
   const message = error instanceof Error ? error.message : String(error);
   const operationId =
     apiError?.status === 409 ? /op-[0-9a-z]{8,40}/.exec(JSON.stringify(apiError.body))?.[0] : undefined;
+  // A 409's detail that only repeats the holding operation's id is already the link above.
+  const details = (apiError?.body.details ?? []).filter((detail) => !operationId || detail.message !== operationId);
   return (
     <Alert
       type="error"
@@ -35,9 +37,9 @@ export default function ErrorAlert({ error, onDismiss }: { error: unknown; onDis
           <Link href={`/operations/${operationId}`}>View operation {operationId}</Link>
         </>
       ) : null}
-      {apiError?.body.details?.length ? (
+      {details.length ? (
         <ul>
-          {apiError.body.details.map((detail, index) => (
+          {details.map((detail, index) => (
             <li key={index}>
               {detail.field ? <code>{detail.field}</code> : null} {detail.message}
             </li>
