@@ -58,7 +58,7 @@ def _title(op_id: str) -> str:
 def description_of(entry: CatalogEntry) -> str:
     """The catalog's words, plus what an agent must know before calling: role, danger, completion."""
     text = entry.description
-    if entry.mutates and not entry.accepted:
+    if entry.mutates and not entry.accepted and not entry.immediate:
         status = entry.status_tool or STATUS_TOOL
         text += (
             f" Changes state; {status} decides completion: the affected operation is finished only when"

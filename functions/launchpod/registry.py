@@ -67,6 +67,7 @@ TABLES: tuple[TableSpec, ...] = (
     TableSpec("clusters", "name"),
     TableSpec("connections", "pk", "sk", ttl_attribute="expiresAt"),
     TableSpec("idempotency", "id", ttl_attribute="expiration"),
+    TableSpec("preferences", "subject"),
 )
 
 FUNCTIONS: tuple[FunctionSpec, ...] = (
@@ -86,7 +87,7 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
             "sagemaker:ListClusters",
             "states:StopExecution",
         ),
-        tables=("operations", "clusters", "idempotency"),
+        tables=("operations", "clusters", "idempotency", "preferences"),
         starts_workflows=True,
         kubernetes=True,
     ),

@@ -50,13 +50,19 @@ def test_annotations_follow_the_catalog_flags(entry: Any) -> None:
     }
 
 
-@pytest.mark.parametrize("entry", [e for e in CATALOG if e.mutates], ids=lambda e: e.id)
+@pytest.mark.parametrize("entry", [e for e in CATALOG if e.mutates and not e.immediate], ids=lambda e: e.id)
 def test_every_mutating_tool_description_names_the_status_tool(entry: Any) -> None:
     description = TOOLS[entry.id].description or ""
     assert STATUS_TOOL in description
     assert "SUCCEEDED" in description
     if entry.destructive:
         assert "confirm with the user" in description
+
+
+@pytest.mark.parametrize("entry", [e for e in CATALOG if e.immediate], ids=lambda e: e.id)
+def test_writes_complete_on_return_do_not_send_agents_to_the_status_tool(entry: Any) -> None:
+    description = TOOLS[entry.id].description or ""
+    assert STATUS_TOOL not in description and "effective at once" in description
 
 
 def test_the_wait_tool_is_read_only_and_bounded_to_300_seconds() -> None:

@@ -259,3 +259,13 @@ def test_cancel_stops_the_workflow_and_a_retry_finishes_it(sandbox):
         assert c.post(f"/api/operations/{op_id}/cancel", json={}).status_code == 409
         assert c.post(f"/api/operations/{op_id}/retry").status_code == 202
     assert sandbox.wait_operation(op_id)["status"] == "SUCCEEDED"
+
+
+def test_the_active_cluster_is_a_per_user_preference(sandbox):
+    assert sandbox.wait_operation(_create(sandbox, "e2e-pref").json()["operation"]["id"])["status"] == "SUCCEEDED"
+    with sandbox.client("viewer") as viewer, sandbox.client("operator") as operator:
+        assert viewer.get("/api/preferences").json()["activeCluster"] is None
+        assert viewer.put("/api/preferences", json={"activeCluster": "no-such"}).status_code == 404
+        assert viewer.put("/api/preferences", json={"activeCluster": "e2e-pref"}).json()["activeCluster"] == "e2e-pref"
+        assert viewer.get("/api/preferences").json()["activeCluster"] == "e2e-pref"
+        assert operator.get("/api/preferences").json()["activeCluster"] is None

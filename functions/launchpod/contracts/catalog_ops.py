@@ -31,6 +31,7 @@ from launchpod.contracts.operations import (
     OperationStatus,
     OperationView,
 )
+from launchpod.contracts.preferences import PreferencesView, UpdatePreferencesRequest
 
 
 class NoInput(Contract):
@@ -78,6 +79,7 @@ class CatalogEntry:
     idempotent: bool = True
     tags: tuple[str, ...] = ()
     accepted: bool = field(default=False)  # answers 202 with an operation
+    immediate: bool = field(default=False)  # a write that is complete when the call returns (no operation)
 
     @property
     def path_params(self) -> tuple[str, ...]:
@@ -225,6 +227,28 @@ CATALOG: tuple[CatalogEntry, ...] = (
         mutates=True,
         accepted=True,
         tags=("clusters",),
+    ),
+    CatalogEntry(
+        "get_preferences",
+        "GET",
+        "/api/preferences",
+        "Get your preferences: the active cluster you and your agents work on by default.",
+        NoInput,
+        PreferencesView,
+        Role.VIEWER,
+        tags=("preferences",),
+    ),
+    CatalogEntry(
+        "set_preferences",
+        "PUT",
+        "/api/preferences",
+        "Set your active cluster (a preference, effective at once; it changes nothing in AWS).",
+        UpdatePreferencesRequest,
+        PreferencesView,
+        Role.VIEWER,
+        mutates=True,
+        immediate=True,
+        tags=("preferences",),
     ),
     CatalogEntry(
         "list_operations",

@@ -19,6 +19,7 @@ class Settings(BaseModel):
     clusters_table: str = "launchpod-clusters"
     connections_table: str = "launchpod-connections"
     idempotency_table: str = "launchpod-idempotency"
+    preferences_table: str = "launchpod-preferences"
     # workflow name -> state machine ARN (only the API needs it)
     workflows: dict[str, str] = Field(default_factory=dict)
     # the role Kubernetes-calling functions assume; it gets the EKS access entry in every cluster
@@ -43,6 +44,7 @@ ENV_KEYS = {
     "clusters_table": "LAUNCHPOD_CLUSTERS_TABLE",
     "connections_table": "LAUNCHPOD_CONNECTIONS_TABLE",
     "idempotency_table": "LAUNCHPOD_IDEMPOTENCY_TABLE",
+    "preferences_table": "LAUNCHPOD_PREFERENCES_TABLE",
     "workflows": "LAUNCHPOD_WORKFLOWS",
     "kube_role_arn": "LAUNCHPOD_KUBE_ROLE_ARN",
     "resource_prefix": "LAUNCHPOD_RESOURCE_PREFIX",

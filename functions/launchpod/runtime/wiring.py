@@ -12,6 +12,7 @@ from launchpod.adapters.aws.sfn import StepFunctions
 from launchpod.adapters.store.clusters import DynamoClusters
 from launchpod.adapters.store.connections import DynamoConnections
 from launchpod.adapters.store.operations import DynamoOperations
+from launchpod.adapters.store.preferences import DynamoPreferences
 from launchpod.runtime.settings import settings
 
 
@@ -53,3 +54,8 @@ def iam() -> Iam:
 @lru_cache(maxsize=1)
 def sagemaker() -> SageMaker:
     return SageMaker()
+
+
+@lru_cache(maxsize=1)
+def preferences() -> DynamoPreferences:
+    return DynamoPreferences(settings().preferences_table)

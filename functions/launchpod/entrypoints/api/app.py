@@ -8,7 +8,15 @@ from aws_lambda_powertools.event_handler import APIGatewayRestResolver, CORSConf
 
 from launchpod.domain.errors import LaunchpodError
 from launchpod.entrypoints.api import auth, errors
-from launchpod.entrypoints.api.routers import catalog, clusters, dependencies, health, hyperpod, operations
+from launchpod.entrypoints.api.routers import (
+    catalog,
+    clusters,
+    dependencies,
+    health,
+    hyperpod,
+    operations,
+    preferences,
+)
 from launchpod.entrypoints.observability import logger, tracer
 from launchpod.runtime.settings import settings
 
@@ -16,7 +24,7 @@ app = APIGatewayRestResolver(
     enable_validation=True,
     cors=CORSConfig(allow_origin="*", allow_headers=["Authorization", "Content-Type", "Idempotency-Key"]),
 )
-for module in (health, catalog, clusters, hyperpod, dependencies, operations):
+for module in (health, catalog, clusters, hyperpod, dependencies, operations, preferences):
     app.include_router(module.router, prefix="/api")
 errors.install(app)
 
