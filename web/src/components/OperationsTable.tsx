@@ -8,15 +8,11 @@ import Pagination from '@cloudscape-design/components/pagination';
 import Table from '@cloudscape-design/components/table';
 import type { ReactNode } from 'react';
 
-import { formatDuration, formatTime } from '../lib/format';
+import { formatDuration, formatTime, kindTitle } from '../lib/format';
 import { TERMINAL, type OperationView } from '../lib/types';
 import Link from './Link';
 import Status from './Status';
 
-function kindTitle(kind: string): string {
-  const text = kind.replace(/-/g, ' ');
-  return text.charAt(0).toUpperCase() + text.slice(1);
-}
 
 export default function OperationsTable({
   operations,

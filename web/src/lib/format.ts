@@ -84,3 +84,9 @@ export function statusLabel(status?: string | null): string {
   if (!status) return '-';
   return LABELS[status] ?? status;
 }
+
+/** "create-control-plane" -> "Create control plane" */
+export function kindTitle(kind: string): string {
+  const text = kind.replace(/-/g, ' ');
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}

@@ -25,15 +25,11 @@ import Link from '../components/Link';
 import PhaseSteps from '../components/PhaseSteps';
 import Status from '../components/Status';
 import { api } from '../lib/api';
-import { formatDuration, formatTime } from '../lib/format';
+import { formatDuration, formatTime, kindTitle } from '../lib/format';
 import { useOperation } from '../lib/stream';
 import { TERMINAL } from '../lib/types';
 import { useSession } from '../session';
 
-export function kindTitle(kind: string): string {
-  const text = kind.replace(/-/g, ' ');
-  return text.charAt(0).toUpperCase() + text.slice(1);
-}
 
 export default function OperationPage() {
   const { id = '' } = useParams();
