@@ -6,6 +6,7 @@ import { useLocation } from 'react-router-dom';
 
 import { api, ApiError } from './lib/api';
 import { getToken, identityFromToken, onTokenChange, type Identity } from './lib/auth';
+import { loadSchemas } from './lib/schema';
 import type { Role } from './lib/types';
 
 const ACTIVE_KEY = 'launchpod.activeCluster';
@@ -57,10 +58,13 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     let cancelled = false;
     const fromToken = identityFromToken(token);
     setIdentity(fromToken);
-    api
-      .whoami()
-      .then(({ data }) => {
-        if (!cancelled && data?.role) setIdentity({ subject: data.subject ?? fromToken.subject, role: data.role });
+    // Asked only when the API documents the route, so a missing one does not put a 404 in the console.
+    void loadSchemas()
+      .then((doc) => (Object.keys(doc.paths ?? {}).some((path) => /\/me$/.test(path)) ? api.whoami() : null))
+      .then((answer) => {
+        if (!cancelled && answer?.data?.role) {
+          setIdentity({ subject: answer.data.subject ?? fromToken.subject, role: answer.data.role });
+        }
       })
       .catch((error: unknown) => {
         if (!(error instanceof ApiError)) throw error;
