@@ -6,7 +6,7 @@ check of the sandbox bearer tokens. ``/ws`` is an API Gateway WebSocket API: ``$
 ``$default`` and ``$disconnect`` go to their Lambdas, and moto's API Gateway Management API is
 patched so ``post_to_connection`` from any Lambda handler (running in-process under ``mock_aws``)
 reaches the live socket, or raises ``GoneException`` (410) for an unknown connection. ``/mcp`` is
-the mounted MCP app, ``/swagger-ui/*`` serves Swagger UI assets offline and everything else is the
+the mounted MCP app, and everything else is the
 web UI with single-page-app fallback. Lambda failures never leak a stack trace to the client.
 """
 
@@ -295,7 +295,6 @@ def build_gateway(
     tokens: SandboxTokens,
     mcp_app: ASGIApp | None = None,
     web_dir: str | Path | None = None,
-    swagger_dir: str | Path | None = None,
     api_id: str = "lpsandbox",
     stage: str = "prod",
     region: str = "us-east-1",
@@ -309,7 +308,7 @@ def build_gateway(
     path is passed unchanged (``/mcp``, ``/mcp/...``), which suits an MCP app that serves its own
     ``/mcp`` endpoint (FastMCP's ``streamable_http_app()``); with True it is mounted like
     ``Mount("/mcp", mcp_app)`` (path stripped, ``root_path="/mcp"``). A Starlette ``mcp_app``'s
-    lifespan runs inside the gateway's. ``web_dir`` and ``swagger_dir`` are checked per request, so
+    lifespan runs inside the gateway's. ``web_dir`` is checked per request, so
     a web build that appears later is picked up without a restart.
     """
     domain_name = f"{api_id}.execute-api.{region}.amazonaws.com"
@@ -569,19 +568,6 @@ def build_gateway(
             return None
         return candidate
 
-    async def swagger(request: Request) -> Response:
-        relative = request.path_params["path"]
-        if swagger_dir is None or not Path(swagger_dir).is_dir():
-            return error_envelope(404, "NOT_FOUND", "Swagger UI assets are not installed.", str(uuid.uuid4()))
-        root = Path(swagger_dir)
-        found = _safe_file(root, relative)
-        if found is None and ".min." in relative:
-            # powertools asks for swagger-ui-bundle.min.js; the dist ships swagger-ui-bundle.js.
-            found = _safe_file(root, relative.replace(".min.", "."))
-        if found is None:
-            return error_envelope(404, "NOT_FOUND", f"No Swagger UI asset {relative}.", str(uuid.uuid4()))
-        return FileResponse(found, media_type=mimetypes.guess_type(found.name)[0])
-
     async def healthz(request: Request) -> Response:
         return JSONResponse({"status": "ok", "connections": len(CONNECTIONS.ids())})
 
@@ -611,7 +597,6 @@ def build_gateway(
         Route("/api", _AnyMethod(rest)),
         Route("/api/{path:path}", _AnyMethod(rest)),
         WebSocketRoute("/ws", ws),
-        Route("/swagger-ui/{path:path}", swagger, methods=["GET", "HEAD"]),
     ]
     if mcp_app is None:
         routes += [

@@ -61,9 +61,6 @@ def event_rules(prefix: str) -> tuple[EventRule, ...]:
             },
         ),
         EventRule(
-            "JobSync", "events-job-sync", "Every 5 minutes: sync training job status", schedule="rate(5 minutes)"
-        ),
-        EventRule(
             "DriftCheck", "events-drift-check", "Hourly: compare clusters with the registry", schedule="rate(1 hour)"
         ),
     )

@@ -18,6 +18,7 @@ from aws_cdk import aws_lambda as lambda_
 from aws_cdk import aws_logs as logs
 from constructs import Construct
 from launchpod.registry import FunctionSpec, StateMachineSpec, function_name
+from launchpod.runtime.settings import ENV_KEYS
 
 from launchpod_cdk import iam as scoping
 from launchpod_cdk.config import FUNCTIONS_DIR, Inputs
@@ -80,11 +81,9 @@ class Functions(Construct):
         )
 
         workflows = json.dumps({m.name: state_machine_arn(prefix, m.name) for m in machines})
-        common_env = {
-            "LAUNCHPOD_OPERATIONS_TABLE": table_names["operations"],
-            "LAUNCHPOD_CLUSTERS_TABLE": table_names["clusters"],
-            "LAUNCHPOD_CONNECTIONS_TABLE": table_names["connections"],
-            "LAUNCHPOD_IDEMPOTENCY_TABLE": table_names["idempotency"],
+        # Every registry table reaches the code under the key settings.py reads for it.
+        common_env = {ENV_KEYS[f"{key}_table"]: name for key, name in table_names.items()}
+        common_env |= {
             "LAUNCHPOD_KUBE_ROLE_ARN": self.kube_role.role_arn,
             "LAUNCHPOD_RESOURCE_PREFIX": prefix,
             "LAUNCHPOD_BUCKET": bucket_name,

@@ -13,6 +13,7 @@ from aws_cdk import Annotations, App, CfnOutput, Environment, Stack
 from constructs import Construct
 from launchpod import registry
 from launchpod.registry import FunctionSpec
+from launchpod.runtime.settings import ENV_KEYS
 
 from launchpod_cdk import iam as scoping
 from launchpod_cdk import nag
@@ -37,7 +38,6 @@ WIRED_BY_NAME: dict[str, str] = {
     "events-cluster-state": "launchpod.entrypoints.events.cluster_state.handler",
     "events-node-health": "launchpod.entrypoints.events.node_health.handler",
     "events-execution-status": "launchpod.entrypoints.events.execution_status.handler",
-    "events-job-sync": "launchpod.entrypoints.events.job_sync.handler",
     "events-drift-check": "launchpod.entrypoints.events.drift_check.handler",
 }
 
@@ -87,6 +87,10 @@ class LaunchpodStack(Stack):
         self.web = Web(self, "Web", prefix=inputs.prefix, log_bucket=self.data.log_bucket)
         origins = [self.web.url, *(u.rstrip("/") for u in inputs.extra_callback_urls)]
         client = self.auth.add_web_client([f"{self.web.url}/", *inputs.extra_callback_urls])
+        if "ws-authorizer" in fns:
+            # The WebSocket authorizer verifies the same ID tokens the web client receives.
+            fns["ws-authorizer"].add_environment(ENV_KEYS["jwt_issuer"], self.auth.issuer)
+            fns["ws-authorizer"].add_environment(ENV_KEYS["jwt_audience"], client.user_pool_client_id)
         self.apis = Apis(
             self,
             "Api",

@@ -175,17 +175,6 @@ def test_landing_page_without_a_web_build(fake: FakeLambda, tokens: SandboxToken
     assert "/api/docs" in page.text and "/api/health" in page.text
 
 
-def test_swagger_assets_are_served_offline(fake: FakeLambda, tokens: SandboxTokens) -> None:
-    swagger_ui_bundle = pytest.importorskip("swagger_ui_bundle")
-    http = TestClient(
-        build_gateway(lambda_invoke=fake, tokens=tokens, swagger_dir=swagger_ui_bundle.swagger_ui_path)
-    )
-    js = http.get("/swagger-ui/swagger-ui-bundle.min.js")  # the name powertools asks for
-    assert js.status_code == 200 and "javascript" in js.headers["content-type"]
-    assert http.get("/swagger-ui/swagger-ui.min.css").status_code == 200
-    assert http.get("/swagger-ui/nothing.js").status_code == 404
-
-
 def test_mcp_is_503_until_built_then_mounted_with_its_lifespan(
     fake: FakeLambda, tokens: SandboxTokens
 ) -> None:
