@@ -20,7 +20,7 @@ install: $(VENV)/.installed
 # The web UI, built once per change of its sources.
 web/node_modules/.package-lock.json: web/package-lock.json
 	cd web && npm ci --no-audit --no-fund
-web/dist/index.html: web/node_modules/.package-lock.json $(shell find web/src web/public web/index.html web/vite.config.* -type f 2>/dev/null)
+web/dist/index.html: web/node_modules/.package-lock.json web/package.json web/tsconfig.json $(shell find web/src web/public web/index.html web/vite.config.* -type f 2>/dev/null)
 	cd web && npm run build
 web: $(if $(wildcard web/package.json),web/dist/index.html,)
 
@@ -36,6 +36,7 @@ sandbox: install web
 	$(BIN)/launchpod sandbox $(ARGS)
 
 test: install web node chromium
+	cd web && npm test --silent
 	$(BIN)/python -m pytest -q
 
 test-fast: install

@@ -31,7 +31,7 @@ from launchpod.contracts.operations import (
     OperationStatus,
     OperationView,
 )
-from launchpod.contracts.preferences import PreferencesView, UpdatePreferencesRequest
+from launchpod.contracts.preferences import MeView, PreferencesView, UpdatePreferencesRequest
 
 
 class NoInput(Contract):
@@ -227,6 +227,16 @@ CATALOG: tuple[CatalogEntry, ...] = (
         mutates=True,
         accepted=True,
         tags=("clusters",),
+    ),
+    CatalogEntry(
+        "get_me",
+        "GET",
+        "/api/me",
+        "Who you are to Launchpod: your user and the role (viewer, operator, admin) your groups give you.",
+        NoInput,
+        MeView,
+        Role.VIEWER,
+        tags=("preferences",),
     ),
     CatalogEntry(
         "get_preferences",

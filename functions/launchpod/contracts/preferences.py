@@ -14,3 +14,10 @@ class PreferencesView(Contract):
 
 class UpdatePreferencesRequest(Contract):
     activeCluster: ClusterName | None = Field(description="a cluster Launchpod knows, or null to clear")
+
+
+class MeView(Contract):
+    """Who the API sees: the signed-in subject and the Launchpod role its groups give."""
+
+    subject: str
+    role: str

@@ -4,12 +4,18 @@ from __future__ import annotations
 
 from aws_lambda_powertools.event_handler.router import APIGatewayRouter
 
-from launchpod.contracts.preferences import PreferencesView, UpdatePreferencesRequest
+from launchpod.contracts.preferences import MeView, PreferencesView, UpdatePreferencesRequest
 from launchpod.domain.errors import NotFound
 from launchpod.entrypoints.api.routing import route
 from launchpod.runtime import wiring
 
 router = APIGatewayRouter()
+
+
+@route(router, "get_me")
+def get_me() -> MeView:
+    who = router.context["principal"]
+    return MeView(subject=who.subject, role=who.role.value)
 
 
 @route(router, "get_preferences")
