@@ -99,8 +99,22 @@ class Sandbox:
         self._moto.start()
 
         self.tokens = SandboxTokens.generate()
+        self._warm()
         self._serve()
         return self
+
+    def _warm(self) -> None:
+        """Load what the first user request would otherwise wait seconds for: moto's EC2 offering
+        tables and the API handler's imports (the equivalent of a provisioned-concurrency warm-up)."""
+        import boto3
+
+        boto3.client("ec2", region_name="us-east-1").describe_instance_type_offerings(
+            LocationType="availability-zone", Filters=[{"Name": "instance-type", "Values": ["p5.48xlarge"]}]
+        )
+        self.invoke(
+            "launchpod-api",
+            {"httpMethod": "GET", "path": "/api/health", "headers": {}, "requestContext": {"requestId": "warm-up"}},
+        )
 
     # ------------------------------------------------------------------ Lambda
     def invoke(self, function_name: str, event: dict[str, Any]) -> dict[str, Any]:

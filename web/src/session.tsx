@@ -74,11 +74,38 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     };
   }, [token]);
 
-  const setActiveCluster = useCallback((name: string | null) => {
+  const remember = useCallback((name: string | null) => {
     if (name) localStorage.setItem(ACTIVE_KEY, name);
     else localStorage.removeItem(ACTIVE_KEY);
     setActive(name);
   }, []);
+
+  // The server's preference wins over this browser's copy: an agent may have changed it.
+  useEffect(() => {
+    if (!token) return;
+    let cancelled = false;
+    api
+      .preferences()
+      .then((answer) => {
+        if (!cancelled) remember(answer.data.activeCluster ?? null);
+      })
+      .catch((error: unknown) => {
+        if (!(error instanceof ApiError)) throw error;
+      });
+    return () => {
+      cancelled = true;
+    };
+  }, [token, remember]);
+
+  const setActiveCluster = useCallback(
+    (name: string | null) => {
+      remember(name);
+      api.setActiveCluster(name).catch((error: unknown) => {
+        if (!(error instanceof ApiError)) throw error;
+      });
+    },
+    [remember],
+  );
 
   const notify = useCallback<Session['notify']>((flash) => {
     const id = flash.id ?? `${Date.now()}-${Math.random()}`;

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import re
 import secrets
+import time
 
 import pytest
 from playwright.sync_api import Page, Route, expect
@@ -130,6 +131,11 @@ def test_create_cluster_through_the_wizard_and_watch_the_phases_complete(app: Ap
         expect(page.get_by_role("tab", name=tab)).to_be_visible()
     page.get_by_role("button", name="Set as active").click()
     expect(page.get_by_role("link", name=f"Active cluster: {name}")).to_be_visible()
+    if app.backend == "sandbox":  # the preference lives in the API, where the user's agents read it too
+        deadline = time.monotonic() + 10
+        while app.api("GET", "/preferences").json().get("activeCluster") != name and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert app.api("GET", "/preferences").json()["activeCluster"] == name
     shot(page, "cluster")
 
     page.get_by_role("link", name="Clusters").first.click()

@@ -85,6 +85,10 @@ export async function request<T>(
 
 export const api = {
   whoami: (token?: string) => request<{ subject?: string; role?: Role }>('GET', '/me', { token }),
+  // The active cluster is kept by the API, so the console and the user's agents share it.
+  preferences: () => request<{ subject: string; activeCluster: string | null }>('GET', '/preferences'),
+  setActiveCluster: (activeCluster: string | null) =>
+    request<{ subject: string; activeCluster: string | null }>('PUT', '/preferences', { body: { activeCluster } }),
   availabilityZones: (token?: string) =>
     request<{ region: string; items: AvailabilityZoneView[] }>('GET', '/catalog/availability-zones', { token }),
   instanceTypes: (zone?: string) =>
