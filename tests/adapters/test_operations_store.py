@@ -37,9 +37,7 @@ def test_phases_record_status_times_attempts_and_errors(tables):
     store.phase_started(op.id, "Network", fresh=True)
     store.phase_succeeded(op.id, "Network", "vpc-1", {"vpcId": "vpc-1"})
     store.phase_started(op.id, "ClusterRole", fresh=True)
-    store.phase_failed(
-        op.id, "ClusterRole", error="Throttling", message="Retrying: slow down", terminal=False
-    )
+    store.phase_failed(op.id, "ClusterRole", error="Throttling", message="Retrying: slow down", terminal=False)
     store.phase_started(op.id, "ClusterRole", fresh=True)
     view = store.get(op.id)
     network, role = view.phases[0], view.phases[1]

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-from types import SimpleNamespace
 
 import pytest
 from launchpod.contracts.catalog_ops import CATALOG
@@ -56,36 +55,25 @@ def _event(method: str, path: str, claims: dict | None) -> dict:
     }
 
 
-_CTX = SimpleNamespace(
-    function_name="api",
-    memory_limit_in_mb=128,
-    invoked_function_arn="arn",
-    aws_request_id="1",
-    function_version="1",
-    log_group_name="g",
-    log_stream_name="s",
-)
-
-
 @pytest.mark.parametrize("entry", [e for e in CATALOG if e.role], ids=lambda e: e.id)
-def test_every_route_but_health_needs_a_token(entry):
+def test_every_route_but_health_needs_a_token(lambda_context, entry):
     path = entry.path.replace("{name}", "c1").replace("{operationId}", "op-0000000000")
-    response = handler(_event(entry.method, path, None), _CTX)
+    response = handler(_event(entry.method, path, None), lambda_context)
     assert response["statusCode"] == 401
     assert json.loads(response["body"])["code"] == "UNAUTHORIZED"
 
 
 @pytest.mark.parametrize("entry", [e for e in CATALOG if e.role and e.role.value != "viewer"], ids=lambda e: e.id)
-def test_a_viewer_is_refused_every_mutation(entry):
+def test_a_viewer_is_refused_every_mutation(lambda_context, entry):
     path = entry.path.replace("{name}", "c1").replace("{operationId}", "op-0000000000")
     claims = {"cognito:username": "v", "cognito:groups": "[viewer]"}
-    response = handler(_event(entry.method, path, claims), _CTX)
+    response = handler(_event(entry.method, path, claims), lambda_context)
     assert response["statusCode"] == 403
     assert "viewer" in json.loads(response["body"])["message"]
 
 
-def test_unknown_routes_answer_the_error_envelope():
-    response = app.resolve(_event("GET", "/api/nope", None), _CTX)
+def test_unknown_routes_answer_the_error_envelope(lambda_context):
+    response = app.resolve(_event("GET", "/api/nope", None), lambda_context)
     assert response["statusCode"] == 404 and json.loads(response["body"])["code"] == "NOT_FOUND"
 
 

@@ -10,15 +10,6 @@ from launchpod.adapters.store.connections import DynamoConnections
 from launchpod.entrypoints.events import cluster_state, drift_check, node_health
 from launchpod.runtime import wiring
 
-CTX = SimpleNamespace(
-    function_name="f",
-    memory_limit_in_mb=128,
-    invoked_function_arn="arn",
-    aws_request_id="1",
-    function_version="1",
-    log_group_name="g",
-    log_stream_name="s",
-)
 ENDPOINT = "https://abc.execute-api.us-east-1.amazonaws.com/prod"
 
 
@@ -47,24 +38,26 @@ def stores(tables, monkeypatch):
     return clusters, connections
 
 
-def test_a_cluster_state_change_is_recorded_and_pushed_to_subscribers(stores):
+def test_a_cluster_state_change_is_recorded_and_pushed_to_subscribers(lambda_context, stores):
     clusters, _ = stores
     detail = {
         "ClusterArn": "arn:aws:sagemaker:us-east-1:123456789012:cluster/abcdefghijkl",
         "ClusterName": "c1",
         "ClusterStatus": "InService",
     }
-    result = cluster_state.handler(_event("SageMaker HyperPod Cluster State Change", detail), CTX)
+    result = cluster_state.handler(_event("SageMaker HyperPod Cluster State Change", detail), lambda_context)
     assert result == {"recorded": True, "cluster": "c1", "status": "InService", "pushed": 1}
     assert clusters.get("c1")["hyperpodStatus"] == "InService"
 
 
-def test_events_for_clusters_launchpod_does_not_know_are_ignored(stores):
+def test_events_for_clusters_launchpod_does_not_know_are_ignored(lambda_context, stores):
     detail = {"ClusterName": "someone-elses", "ClusterStatus": "Failed"}
-    assert cluster_state.handler(_event("SageMaker HyperPod Cluster State Change", detail), CTX) == {"recorded": False}
+    assert cluster_state.handler(_event("SageMaker HyperPod Cluster State Change", detail), lambda_context) == {
+        "recorded": False
+    }
 
 
-def test_node_health_events_reach_the_cluster_topic_with_the_repair_action(stores):
+def test_node_health_events_reach_the_cluster_topic_with_the_repair_action(lambda_context, stores):
     detail = {
         "ClusterName": "c1",
         "InstanceGroupName": "gpu",
@@ -75,16 +68,16 @@ def test_node_health_events_reach_the_cluster_topic_with_the_repair_action(store
             "RepairAction": "Replace",
         },
     }
-    result = node_health.handler(_event("SageMaker HyperPod Cluster Node Health Event", detail), CTX)
+    result = node_health.handler(_event("SageMaker HyperPod Cluster Node Health Event", detail), lambda_context)
     assert result["pushed"] == 1 and result["repairAction"] == "Replace" and result["reason"] == "GPU XID 79"
 
 
-def test_drift_check_records_add_ons_not_at_their_pinned_version(stores, monkeypatch):
+def test_drift_check_records_add_ons_not_at_their_pinned_version(lambda_context, stores, monkeypatch):
     clusters, _ = stores
     fake_eks = SimpleNamespace(
         cluster=lambda name: {"status": "ACTIVE"},
         addons=lambda name: {"cert-manager": {"addonVersion": "v1.0.0-eksbuild.1", "status": "ACTIVE"}},
     )
     monkeypatch.setattr(wiring, "eks", lambda: fake_eks)
-    assert drift_check.handler({}, CTX) == {"checked": 1, "drifted": {"c1": ["cert-manager"]}}
+    assert drift_check.handler({}, lambda_context) == {"checked": 1, "drifted": {"c1": ["cert-manager"]}}
     assert clusters.get("c1")["drift"] == ["cert-manager"]

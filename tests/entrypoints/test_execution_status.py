@@ -2,24 +2,12 @@
 
 from __future__ import annotations
 
-from types import SimpleNamespace
-
 from launchpod.adapters.store.operations import DynamoOperations
 from launchpod.contracts.clusters import CreateClusterRequest
 from launchpod.contracts.common import Role
 from launchpod.domain import operations as ops
 from launchpod.domain.clusters import control_plane
 from launchpod.entrypoints.events import execution_status
-
-CTX = SimpleNamespace(
-    function_name="f",
-    memory_limit_in_mb=128,
-    invoked_function_arn="arn",
-    aws_request_id="1",
-    function_version="1",
-    log_group_name="g",
-    log_stream_name="s",
-)
 
 
 def _event(name: str, status: str) -> dict:
@@ -47,7 +35,7 @@ def test_execution_names_map_back_to_their_operation():
     assert execution_status.operation_id_of("op-01abcdefgh12345678-r2") == "op-01abcdefgh12345678"
 
 
-def test_a_timed_out_execution_fails_its_operation_and_frees_the_cluster(tables, monkeypatch):
+def test_a_timed_out_execution_fails_its_operation_and_frees_the_cluster(lambda_context, tables, monkeypatch):
     from launchpod.runtime import wiring
 
     store = DynamoOperations(tables["operations"], tables["clusters"])
@@ -56,10 +44,10 @@ def test_a_timed_out_execution_fails_its_operation_and_frees_the_cluster(tables,
     op = ops.new_operation(plan, ops.Principal("a", Role.ADMIN))
     store.create_holding_cluster(op, "k")
 
-    result = execution_status.handler(_event(f"{op.id}-r1", "TIMED_OUT"), CTX)
+    result = execution_status.handler(_event(f"{op.id}-r1", "TIMED_OUT"), lambda_context)
 
     assert result == {"changed": True, "operationId": op.id, "status": "FAILED"}
     view = store.get(op.id)
     assert view.status == "FAILED" and "timed out: took too long" in (view.message or "")
     assert store.holder("c1") is None
-    assert execution_status.handler(_event(op.id, "FAILED"), CTX) == {"changed": False}
+    assert execution_status.handler(_event(op.id, "FAILED"), lambda_context) == {"changed": False}

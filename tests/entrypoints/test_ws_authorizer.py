@@ -13,15 +13,6 @@ from launchpod.entrypoints.stream import authorizer
 from launchpod.runtime.settings import settings
 
 ISSUER = "https://cognito-idp.us-east-1.amazonaws.com/us-east-1_test"
-CTX = SimpleNamespace(
-    function_name="f",
-    memory_limit_in_mb=128,
-    invoked_function_arn="arn",
-    aws_request_id="1",
-    function_version="1",
-    log_group_name="g",
-    log_stream_name="s",
-)
 KEY = rsa.generate_private_key(public_exponent=65537, key_size=2048)
 
 
@@ -61,19 +52,19 @@ def _event(token: str | None) -> dict:
     }
 
 
-def test_a_valid_id_token_is_allowed_with_the_strongest_role():
-    answer = authorizer.handler(_event(_token()), CTX)
+def test_a_valid_id_token_is_allowed_with_the_strongest_role(lambda_context):
+    answer = authorizer.handler(_event(_token()), lambda_context)
     assert answer["principalId"] == "alice"
     assert answer["policyDocument"]["Statement"][0]["Effect"] == "Allow"
     assert answer["context"] == {"role": "operator", "sub": "u-1"}
 
 
 @pytest.mark.parametrize("token", [None, "garbage", "EXPIRED", "WRONG_AUDIENCE", "ACCESS_TOKEN"])
-def test_missing_invalid_expired_or_foreign_tokens_are_unauthorized(token):
+def test_missing_invalid_expired_or_foreign_tokens_are_unauthorized(lambda_context, token):
     token = {
         "EXPIRED": _token(exp=int(time.time()) - 10),
         "WRONG_AUDIENCE": _token(aud="other"),
         "ACCESS_TOKEN": _token(token_use="access"),
     }.get(token, token)
     with pytest.raises(Exception, match=r"^Unauthorized$"):
-        authorizer.handler(_event(token), CTX)
+        authorizer.handler(_event(token), lambda_context)

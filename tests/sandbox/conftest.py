@@ -17,6 +17,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+import boto3
 import httpx
 import pytest
 
@@ -38,6 +39,16 @@ class RunningSandbox:
 
     def client(self, role: str | None = "admin") -> httpx.Client:
         return httpx.Client(base_url=self.url, headers=self.headers(role) if role else {}, timeout=30)
+
+    def aws(self, service: str):
+        """A boto3 client on the sandbox's moto server, as the aws CLI would use it."""
+        return boto3.client(
+            service,
+            endpoint_url=self.aws_url,
+            region_name="us-east-1",
+            aws_access_key_id="testing",
+            aws_secret_access_key="testing",
+        )
 
     def faults(self, **body: object) -> dict:
         with self.client() as c:

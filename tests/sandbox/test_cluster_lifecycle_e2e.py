@@ -3,7 +3,6 @@ the control plane, with a capacity failure resumed by retry."""
 
 from __future__ import annotations
 
-import boto3
 import pytest
 from kubernetes import client as k8s
 
@@ -28,13 +27,7 @@ def control_plane(sandbox):
 
 
 def _kube(sandbox, cluster: str) -> k8s.ApiClient:
-    endpoint = boto3.client(
-        "eks",
-        endpoint_url=sandbox.aws_url,
-        region_name="us-east-1",
-        aws_access_key_id="testing",
-        aws_secret_access_key="testing",
-    ).describe_cluster(name=cluster)["cluster"]["endpoint"]
+    endpoint = sandbox.aws("eks").describe_cluster(name=cluster)["cluster"]["endpoint"]
     config = k8s.Configuration()
     config.host, config.api_key = endpoint, {"authorization": "Bearer " + mint_token(cluster)}
     return k8s.ApiClient(config)
@@ -83,26 +76,14 @@ def test_hyperpod_capacity_failure_then_retry_reaches_in_service_with_nodes(sand
     assert done["status"] == "SUCCEEDED", done
     assert next(p for p in done["phases"] if p["name"] == "ComputeSubnet")["attempts"] == 1
 
-    sagemaker = boto3.client(
-        "sagemaker",
-        endpoint_url=sandbox.aws_url,
-        region_name="us-east-1",
-        aws_access_key_id="testing",
-        aws_secret_access_key="testing",
-    )
+    sagemaker = sandbox.aws("sagemaker")
     cluster = sagemaker.describe_cluster(ClusterName=control_plane)
     assert cluster["ClusterStatus"] == "InService" and cluster["NodeRecovery"] == "Automatic"
     assert cluster["Orchestrator"]["Eks"]["ClusterArn"].endswith(f":cluster/{control_plane}")
     group = cluster["InstanceGroups"][0]
     assert group["OnStartDeepHealthChecks"] == ["InstanceStress"] and group["CurrentCount"] == 2
     subnet = cluster["VpcConfig"]["Subnets"][0]
-    ec2 = boto3.client(
-        "ec2",
-        endpoint_url=sandbox.aws_url,
-        region_name="us-east-1",
-        aws_access_key_id="testing",
-        aws_secret_access_key="testing",
-    )
+    ec2 = sandbox.aws("ec2")
     assert ec2.describe_subnets(SubnetIds=[subnet])["Subnets"][0]["CidrBlock"].endswith("/20")
 
     nodes = (
@@ -126,21 +107,14 @@ def test_software_update_rolls_in_batches_to_in_service(sandbox, control_plane):
     done = sandbox.wait_operation(op, timeout=120)
     assert done["status"] == "SUCCEEDED", done
     assert "1 nodes at a time" in done["phases"][0]["message"]
-    sagemaker = boto3.client("sagemaker", endpoint_url=sandbox.aws_url, region_name="us-east-1",
-                             aws_access_key_id="testing", aws_secret_access_key="testing")
+    sagemaker = sandbox.aws("sagemaker")
     cluster = sagemaker.describe_cluster(ClusterName=control_plane)
     assert cluster["ClusterStatus"] == "InService"
     assert cluster["InstanceGroups"][0].get("SoftwareUpdateStatus") in (None, "Succeeded")
 
 
 def test_delete_needs_the_name_and_removes_only_what_launchpod_created(sandbox, control_plane):
-    ec2 = boto3.client(
-        "ec2",
-        endpoint_url=sandbox.aws_url,
-        region_name="us-east-1",
-        aws_access_key_id="testing",
-        aws_secret_access_key="testing",
-    )
+    ec2 = sandbox.aws("ec2")
     theirs = ec2.create_vpc(CidrBlock="172.31.0.0/16")["Vpc"]["VpcId"]
     with sandbox.client() as c:
         refused = c.delete(f"/api/clusters/{control_plane}", params={"confirm": "something-else"})
@@ -154,13 +128,7 @@ def test_delete_needs_the_name_and_removes_only_what_launchpod_created(sandbox, 
         op = c.delete(f"/api/clusters/{control_plane}", params={"confirm": control_plane}).json()["operation"]["id"]
     done = sandbox.wait_operation(op, timeout=120)
     assert done["status"] == "SUCCEEDED", done
-    eks = boto3.client(
-        "eks",
-        endpoint_url=sandbox.aws_url,
-        region_name="us-east-1",
-        aws_access_key_id="testing",
-        aws_secret_access_key="testing",
-    )
+    eks = sandbox.aws("eks")
     assert control_plane not in eks.list_clusters()["clusters"]
     remaining = ec2.describe_vpcs(Filters=[{"Name": "tag:launchpod:cluster", "Values": [control_plane]}])["Vpcs"]
     assert remaining == []

@@ -5,24 +5,13 @@ from __future__ import annotations
 
 import time
 
-import boto3
 import pytest
 
 pytestmark = pytest.mark.e2e
 
 
-def _aws(sandbox, service: str):
-    return boto3.client(
-        service,
-        endpoint_url=sandbox.aws_url,
-        region_name="us-east-1",
-        aws_access_key_id="testing",
-        aws_secret_access_key="testing",
-    )
-
-
 def _their_cluster(sandbox, name: str, mode: str) -> None:
-    ec2, eks = _aws(sandbox, "ec2"), _aws(sandbox, "eks")
+    ec2, eks = sandbox.aws("ec2"), sandbox.aws("eks")
     vpc = ec2.create_vpc(CidrBlock="10.77.0.0/16")["Vpc"]["VpcId"]
     subnets = [
         ec2.create_subnet(VpcId=vpc, CidrBlock=f"10.77.{i * 16}.0/20", AvailabilityZone=z)["Subnet"]["SubnetId"]
@@ -57,7 +46,7 @@ def test_an_existing_cluster_is_imported_and_survives_delete(sandbox):
     assert done["status"] == "SUCCEEDED", done
     control = next(p for p in done["phases"] if p["name"] == "DeleteControlPlane")
     assert control["status"] == "SKIPPED" and "not created by Launchpod" in control["message"]
-    assert _aws(sandbox, "eks").describe_cluster(name="theirs")["cluster"]["status"] == "ACTIVE"
+    assert sandbox.aws("eks").describe_cluster(name="theirs")["cluster"]["status"] == "ACTIVE"
 
 
 def test_a_config_map_only_cluster_is_refused_with_what_to_change(sandbox):

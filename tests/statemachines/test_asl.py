@@ -26,9 +26,7 @@ RETRYABLE = {
 
 def _filled(machine: registry.StateMachineSpec) -> str:
     text = machine.path.read_text()
-    for key, value in registry.substitutions(
-        machine, {f: FAKE_ARN.format(f) for f in machine.functions}
-    ).items():
+    for key, value in registry.substitutions(machine, {f: FAKE_ARN.format(f) for f in machine.functions}).items():
         text = text.replace("${" + key + "}", value)
     return text
 

@@ -72,9 +72,7 @@ def http(fake: FakeLambda, tokens: SandboxTokens) -> TestClient:
     return TestClient(build_gateway(lambda_invoke=fake, tokens=tokens))
 
 
-def test_rest_event_has_the_api_gateway_proxy_shape(
-    http: TestClient, fake: FakeLambda, tokens: SandboxTokens
-) -> None:
+def test_rest_event_has_the_api_gateway_proxy_shape(http: TestClient, fake: FakeLambda, tokens: SandboxTokens) -> None:
     response = http.post(
         "/api/clusters/demo?verbose=1&tag=a&tag=b",
         content=b'{"name": "demo"}',
@@ -84,11 +82,7 @@ def test_rest_event_has_the_api_gateway_proxy_shape(
     name, event = fake.calls[-1]
     assert name == "launchpod-api"
     assert event["resource"] == "/{proxy+}" and event["path"] == "/api/clusters/demo"
-    assert (
-        event["httpMethod"] == "POST"
-        and event["body"] == '{"name": "demo"}'
-        and event["isBase64Encoded"] is False
-    )
+    assert event["httpMethod"] == "POST" and event["body"] == '{"name": "demo"}' and event["isBase64Encoded"] is False
     assert event["pathParameters"] == {"proxy": "clusters/demo"} and event["stageVariables"] is None
     assert event["queryStringParameters"] == {"verbose": "1", "tag": "b"}
     assert event["multiValueQueryStringParameters"] == {"verbose": ["1"], "tag": ["a", "b"]}
@@ -124,9 +118,7 @@ def test_lambda_failure_is_a_502_envelope_without_internals(http: TestClient, pa
     assert response.status_code == 502
     body = response.json()
     assert body["code"] == "BAD_GATEWAY" and body["details"] == [] and body["requestId"]
-    assert (
-        "Traceback" not in response.text and "secret" not in response.text and "division" not in response.text
-    )
+    assert "Traceback" not in response.text and "secret" not in response.text and "division" not in response.text
 
 
 def test_binary_bodies_travel_base64_both_ways(http: TestClient, fake: FakeLambda) -> None:
@@ -175,9 +167,7 @@ def test_landing_page_without_a_web_build(fake: FakeLambda, tokens: SandboxToken
     assert "/api/docs" in page.text and "/api/health" in page.text
 
 
-def test_mcp_is_503_until_built_then_mounted_with_its_lifespan(
-    fake: FakeLambda, tokens: SandboxTokens
-) -> None:
+def test_mcp_is_503_until_built_then_mounted_with_its_lifespan(fake: FakeLambda, tokens: SandboxTokens) -> None:
     http = TestClient(build_gateway(lambda_invoke=fake, tokens=tokens))
     response = http.post("/mcp", json={})
     assert response.status_code == 503 and response.json()["message"] == "The MCP gateway is not built yet."

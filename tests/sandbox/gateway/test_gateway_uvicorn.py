@@ -57,9 +57,7 @@ def served(monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[str, SandboxTokens
 
 def test_rest_and_websocket_over_real_sockets(served: tuple[str, SandboxTokens]) -> None:
     address, tokens = served
-    answer = httpx.get(
-        f"http://{address}/api/me", headers={"Authorization": f"Bearer {tokens.token_for('admin')}"}
-    )
+    answer = httpx.get(f"http://{address}/api/me", headers={"Authorization": f"Bearer {tokens.token_for('admin')}"})
     assert answer.json() == {"user": "admin"}
 
     async def session() -> tuple[str, str]:

@@ -43,9 +43,9 @@ class FakeStreamLambdas:
         if body == "push":
             context = event["requestContext"]
             endpoint = f"https://{context['domainName']}/{context['stage']}"
-            boto3.client(
-                "apigatewaymanagementapi", endpoint_url=endpoint, region_name="us-east-1"
-            ).post_to_connection(ConnectionId=context["connectionId"], Data=b'{"pushed": true}')
+            boto3.client("apigatewaymanagementapi", endpoint_url=endpoint, region_name="us-east-1").post_to_connection(
+                ConnectionId=context["connectionId"], Data=b'{"pushed": true}'
+            )
             return {"statusCode": 200}
         if body == "crash":
             raise RuntimeError("handler crashed")
@@ -83,18 +83,12 @@ def test_connect_message_disconnect_flow(tokens: SandboxTokens) -> None:
 
     connect = lambdas.events("launchpod-ws-connect")[0]["requestContext"]
     assert connect["routeKey"] == "$connect" and connect["eventType"] == "CONNECT"
-    assert (
-        connect["domainName"] == "lpsandbox.execute-api.us-east-1.amazonaws.com"
-        and connect["stage"] == "prod"
-    )
+    assert connect["domainName"] == "lpsandbox.execute-api.us-east-1.amazonaws.com" and connect["stage"] == "prod"
     assert connect["authorizer"]["principalId"] == "viewer" and connect["authorizer"]["role"] == "viewer"
     assert connect["authorizer"]["claims"]["sub"] == "sandbox-viewer"
     assert len(connect["connectionId"]) == 16 and connect["apiId"] == "lpsandbox" and connect["requestId"]
     message = lambdas.events("launchpod-ws-message")[0]
-    assert (
-        message["requestContext"]["routeKey"] == "$default"
-        and message["requestContext"]["eventType"] == "MESSAGE"
-    )
+    assert message["requestContext"]["routeKey"] == "$default" and message["requestContext"]["eventType"] == "MESSAGE"
     assert message["body"] == "hello" and message["requestContext"]["connectionId"] == connect["connectionId"]
     disconnect = lambdas.events("launchpod-ws-disconnect")[0]["requestContext"]
     assert disconnect["routeKey"] == "$disconnect" and disconnect["eventType"] == "DISCONNECT"
@@ -104,18 +98,14 @@ def test_connect_message_disconnect_flow(tokens: SandboxTokens) -> None:
 def test_post_to_connection_from_another_thread_reaches_the_client(tokens: SandboxTokens) -> None:
     lambdas = FakeStreamLambdas()
     client = TestClient(build_gateway(lambda_invoke=lambdas, tokens=tokens))
-    with client.websocket_connect(
-        "/ws", headers={"Authorization": f"Bearer {tokens.token_for('admin')}"}
-    ) as ws:
+    with client.websocket_connect("/ws", headers={"Authorization": f"Bearer {tokens.token_for('admin')}"}) as ws:
         connection_id = lambdas.events("launchpod-ws-connect")[0]["requestContext"]["connectionId"]
         errors: list[BaseException] = []
 
         def push() -> None:
             try:
                 api = management_client()
-                api.post_to_connection(
-                    ConnectionId=connection_id, Data=b'{"operation": "op-1", "status": "RUNNING"}'
-                )
+                api.post_to_connection(ConnectionId=connection_id, Data=b'{"operation": "op-1", "status": "RUNNING"}')
                 info = api.get_connection(ConnectionId=connection_id)
                 assert info["Identity"]["SourceIp"]
             except BaseException as exc:  # surfaced below
@@ -151,9 +141,7 @@ def test_delete_connection_closes_the_socket(tokens: SandboxTokens) -> None:
     client = TestClient(build_gateway(lambda_invoke=lambdas, tokens=tokens))
     with client.websocket_connect(f"/ws?token={tokens.token_for('viewer')}") as ws:
         connection_id = lambdas.events("launchpod-ws-connect")[0]["requestContext"]["connectionId"]
-        worker = threading.Thread(
-            target=lambda: management_client().delete_connection(ConnectionId=connection_id)
-        )
+        worker = threading.Thread(target=lambda: management_client().delete_connection(ConnectionId=connection_id))
         worker.start()
         with pytest.raises(WebSocketDisconnect):
             ws.receive_text()

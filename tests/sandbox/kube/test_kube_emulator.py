@@ -71,9 +71,7 @@ def test_requests_without_an_eks_token_get_401(cluster: tuple[str, client.ApiCli
 
 def test_new_cluster_has_the_default_namespaces_and_eks_version(fleet: KubeFleet) -> None:
     url = fleet.start_for("versioned", version="1.31")
-    api = client.ApiClient(
-        client.Configuration(host=url, api_key={"authorization": "Bearer " + mint_token("v")})
-    )
+    api = client.ApiClient(client.Configuration(host=url, api_key={"authorization": "Bearer " + mint_token("v")}))
     try:
         names = [ns.metadata.name for ns in client.CoreV1Api(api).list_namespace().items]
         assert names == ["default", "kube-node-lease", "kube-public", "kube-system"]
@@ -137,9 +135,9 @@ def test_deployments_patch_by_container_name_and_replace(cluster: tuple[str, cli
     apps = client.AppsV1Api(cluster[1])
     apps.create_namespaced_deployment("default", _deployment("web", {"tier": "fe"}))
     apps.create_namespaced_deployment("default", _deployment("api", {"tier": "be"}))
-    assert [
-        d.metadata.name for d in apps.list_namespaced_deployment("default", label_selector="tier=be").items
-    ] == ["api"]
+    assert [d.metadata.name for d in apps.list_namespaced_deployment("default", label_selector="tier=be").items] == [
+        "api"
+    ]
 
     patched = apps.patch_namespaced_deployment(
         "web",
@@ -150,9 +148,7 @@ def test_deployments_patch_by_container_name_and_replace(cluster: tuple[str, cli
     assert [(c.name, c.image) for c in containers] == [("main", "nginx:2"), ("sidecar", "busybox")]
     assert containers[0].env[0].name == "A" and patched.metadata.generation == 2
 
-    assert (
-        apps.patch_namespaced_deployment_scale("web", "default", {"spec": {"replicas": 4}}).spec.replicas == 4
-    )
+    assert apps.patch_namespaced_deployment_scale("web", "default", {"spec": {"replicas": 4}}).spec.replicas == 4
     current = apps.read_namespaced_deployment("web", "default")
     current.spec.replicas = 2
     assert apps.replace_namespaced_deployment("web", "default", current).spec.replicas == 2
@@ -173,9 +169,7 @@ def test_custom_objects_create_returns_the_object(cluster: tuple[str, client.Api
         "metadata": {"name": "train-1", "labels": {"owner": "me"}},
         "spec": {"nprocPerNode": "8", "replicaSpecs": [{"name": "pods", "replicas": 2}]},
     }
-    created = co.create_namespaced_custom_object(
-        "sagemaker.amazonaws.com", "v1", "default", "hyperpodpytorchjobs", job
-    )
+    created = co.create_namespaced_custom_object("sagemaker.amazonaws.com", "v1", "default", "hyperpodpytorchjobs", job)
     assert created["metadata"]["namespace"] == "default" and created["metadata"]["uid"]
     co.patch_namespaced_custom_object_status(
         "sagemaker.amazonaws.com",
@@ -185,9 +179,7 @@ def test_custom_objects_create_returns_the_object(cluster: tuple[str, client.Api
         "train-1",
         {"status": {"conditions": [{"type": "Running", "status": "True"}]}},
     )
-    got = co.get_namespaced_custom_object(
-        "sagemaker.amazonaws.com", "v1", "default", "hyperpodpytorchjobs", "train-1"
-    )
+    got = co.get_namespaced_custom_object("sagemaker.amazonaws.com", "v1", "default", "hyperpodpytorchjobs", "train-1")
     assert got["status"]["conditions"][0]["type"] == "Running"
     listed = co.list_namespaced_custom_object(
         "sagemaker.amazonaws.com", "v1", "default", "hyperpodpytorchjobs", label_selector="owner=someone-else"
@@ -263,9 +255,7 @@ def test_watch_with_label_selector_sees_live_events(cluster: tuple[str, client.A
     writer.start()
     events = [
         (e["type"], e["object"].metadata.name)
-        for e in watch.Watch().stream(
-            core.list_namespaced_pod, "default", label_selector="app=x", timeout_seconds=1
-        )
+        for e in watch.Watch().stream(core.list_namespaced_pod, "default", label_selector="app=x", timeout_seconds=1)
     ]
     writer.join()
     assert events == [("ADDED", "p1"), ("ADDED", "p2"), ("DELETED", "p2")]

@@ -15,9 +15,7 @@ from sandbox.kube.tokens import InvalidToken
 
 def _core(url: str, cluster: str) -> client.CoreV1Api:
     return client.CoreV1Api(
-        client.ApiClient(
-            client.Configuration(host=url, api_key={"authorization": "Bearer " + mint_token(cluster)})
-        )
+        client.ApiClient(client.Configuration(host=url, api_key={"authorization": "Bearer " + mint_token(cluster)}))
     )
 
 
@@ -28,10 +26,7 @@ def test_two_clusters_do_not_share_objects() -> None:
         assert a != b and fleet.start_for("alpha") == a
         _core(a, "alpha").create_namespace({"metadata": {"name": "only-in-alpha"}})
         assert "only-in-alpha" not in [n.metadata.name for n in _core(b, "beta").list_namespace().items]
-        assert (
-            fleet.call("alpha", lambda emu: emu.get_object("v1/namespaces", None, "only-in-alpha"))
-            is not None
-        )
+        assert fleet.call("alpha", lambda emu: emu.get_object("v1/namespaces", None, "only-in-alpha")) is not None
         assert fleet.emulator_for("beta").cluster_name == "beta"
         assert fleet.names() == ["alpha", "beta"]
     finally:

@@ -1,8 +1,9 @@
-"""moto for adapter tests: every test gets fresh AWS, with botocore's request validation on."""
+"""Fixtures shared across the suite: fresh moto AWS per test, the registry's tables, a Lambda context."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from types import SimpleNamespace
 
 import pytest
 from launchpod import registry
@@ -36,3 +37,17 @@ def tables(aws) -> dict[str, str]:
     for spec in registry.TABLES:
         _create_table(ddb, spec)
     return {spec.key: table_name(spec.key) for spec in registry.TABLES}
+
+
+@pytest.fixture
+def lambda_context() -> SimpleNamespace:
+    """Enough of a Lambda context for powertools' logger and handlers called directly."""
+    return SimpleNamespace(
+        function_name="f",
+        memory_limit_in_mb=128,
+        invoked_function_arn="arn",
+        aws_request_id="1",
+        function_version="1",
+        log_group_name="g",
+        log_stream_name="s",
+    )
