@@ -98,6 +98,12 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
         tables=(),
     ),
     FunctionSpec(
+        "rest-authorizer",
+        "launchpod.entrypoints.api.authorizer.handler",
+        "REST API authorizer (own OIDC issuer only): verifies the Authorization bearer ID token",
+        tables=(),
+    ),
+    FunctionSpec(
         "ws-connect",
         "launchpod.entrypoints.stream.connect.handler",
         "WebSocket $connect: records the connection",

@@ -31,10 +31,12 @@ class Settings(BaseModel):
     bucket: str = "sagemaker-launchpod"
     # optional endpoint override for every boto3 client (a seam for emulators; unset on AWS)
     aws_endpoint_url: str | None = None
-    # the OIDC issuer (a Cognito user pool URL) and audience (its app client id) of user tokens;
-    # only the WebSocket authorizer checks tokens itself (API Gateway's authorizer does for REST)
+    # the OIDC issuer (a Cognito user pool URL or your own IdP) and audience (its client id) of user
+    # tokens; checked by the WebSocket authorizer, and by the REST authorizer with your own IdP
     jwt_issuer: str | None = None
     jwt_audience: str | None = None
+    # the token claim naming the user's groups ("groups" for Okta or Entra ID)
+    jwt_groups_claim: str = "cognito:groups"
     version: str = "0.1.0"
 
 
@@ -51,6 +53,7 @@ ENV_KEYS = {
     "bucket": "LAUNCHPOD_BUCKET",
     "jwt_issuer": "LAUNCHPOD_JWT_ISSUER",
     "jwt_audience": "LAUNCHPOD_JWT_AUDIENCE",
+    "jwt_groups_claim": "LAUNCHPOD_JWT_GROUPS_CLAIM",
     "aws_endpoint_url": "LAUNCHPOD_AWS_ENDPOINT_URL",
 }
 

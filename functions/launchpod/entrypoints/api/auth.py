@@ -21,7 +21,9 @@ def principal_of(app: APIGatewayRestResolver) -> Principal:
 
 def principal_from(event: dict[str, Any]) -> Principal:
     authorizer = (event.get("requestContext") or {}).get("authorizer") or {}
-    claims = authorizer.get("claims") or {}
+    # Cognito authorizer: the token's claims under "claims"; Lambda authorizer (your own IdP): its
+    # context keys directly under the authorizer.
+    claims = authorizer.get("claims") or authorizer
     subject = claims.get("cognito:username") or claims.get("username") or claims.get("sub")
     if not subject:
         raise Unauthorized("Sign in first: send an Authorization: Bearer <token> header.")

@@ -32,7 +32,7 @@ def handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
     try:
         if not (s.jwt_issuer and s.jwt_audience):
             raise Unauthorized("No token issuer is configured.")
-        claims = tokens.verify(token, issuer=s.jwt_issuer, audience=s.jwt_audience)
+        claims = tokens.verify(token, issuer=s.jwt_issuer, audience=s.jwt_audience, groups_claim=s.jwt_groups_claim)
     except Unauthorized as exc:
         logger.info("websocket connection refused", extra={"reason": exc.message})
         # API Gateway answers 401 for the literal "Unauthorized"; a Deny policy would be a 403.
