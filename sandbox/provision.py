@@ -146,7 +146,7 @@ def provision(extra_env: dict[str, str] | None = None) -> Provisioned:
     )
     for machine in registry.STATE_MACHINES:
         definition = machine.path.read_text()
-        for key, value in registry.substitutions(machine, arns).items():
+        for key, value in registry.substitutions(machine, arns, machines).items():
             definition = definition.replace("${" + key + "}", value)
         sfn.create_state_machine(
             name=f"{PREFIX}-{machine.name}",

@@ -67,6 +67,7 @@ class Sandbox:
 
         from sandbox import aws
         from sandbox.auth import SandboxTokens
+        from sandbox.aws import fsx
         from sandbox.aws import sagemaker as hyperpod
         from sandbox.kube import KubeFleet
         from sandbox.provision import provision
@@ -74,6 +75,7 @@ class Sandbox:
 
         aws.install(self.time_scale)
         hyperpod.install()
+        fsx.install()
         if not self.verbose:
             # The interpreter logs every Catch as an error; the operation record already says it better.
             logging.getLogger("moto.stepfunctions").setLevel(logging.CRITICAL)
@@ -111,6 +113,8 @@ class Sandbox:
         boto3.client("ec2", region_name="us-east-1").describe_instance_type_offerings(
             LocationType="availability-zone", Filters=[{"Name": "instance-type", "Values": ["p5.48xlarge"]}]
         )
+        import kubernetes.client  # noqa: F401 - seconds to import; pay it before the first request
+
         self.invoke(
             "launchpod-api",
             {"httpMethod": "GET", "path": "/api/health", "headers": {}, "requestContext": {"requestId": "warm-up"}},

@@ -45,6 +45,8 @@ class StateMachineSpec:
     description: str
     functions: tuple[str, ...]
     settings: dict[str, int] = field(default_factory=dict)  # non-function ${Placeholders}
+    # state machines this one starts as child executions; ${<Name>Machine} holds each one's ARN
+    children: tuple[str, ...] = ()
 
     @property
     def path(self) -> Path:
@@ -86,6 +88,7 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
             "sagemaker:DescribeCluster",
             "sagemaker:ListClusters",
             "states:StopExecution",
+            "s3:ListBucket",
         ),
         tables=("operations", "clusters", "idempotency", "preferences"),
         starts_workflows=True,
@@ -443,6 +446,29 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
         placeholder="RegisterFn",
     ),
     FunctionSpec(
+        "cs-storage-access",
+        f"{_PHASES}.configure_storage.storage_access.handler",
+        "configure-storage: the CSI driver add-on is ACTIVE; the FSx for Lustre file system exists",
+        actions=("eks:ListAddons", "eks:DescribeAddon", "fsx:DescribeFileSystems"),
+        placeholder="StorageAccessFn",
+    ),
+    FunctionSpec(
+        "cs-apply-volume",
+        f"{_PHASES}.configure_storage.apply_volume.handler",
+        "configure-storage: PersistentVolume and PersistentVolumeClaim with server-side apply",
+        actions=("eks:DescribeCluster", "sts:GetCallerIdentity"),
+        kubernetes=True,
+        placeholder="ApplyVolumeFn",
+    ),
+    FunctionSpec(
+        "cs-wait-bound",
+        f"{_PHASES}.configure_storage.wait_bound.handler",
+        "configure-storage: polls the claim until it is Bound",
+        actions=("eks:DescribeCluster", "sts:GetCallerIdentity"),
+        kubernetes=True,
+        placeholder="WaitBoundFn",
+    ),
+    FunctionSpec(
         "op-finish",
         f"{_PHASES}.finish.handler",
         "Every workflow: records success and releases the cluster",
@@ -457,6 +483,13 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
 )
 
 STATE_MACHINES: tuple[StateMachineSpec, ...] = (
+    StateMachineSpec(
+        "provision-cluster",
+        "provision-cluster.asl.json",
+        "Control plane, dependencies and HyperPod as child executions; HyperPod's scripts and role meanwhile",
+        functions=("chp-lifecycle-scripts", "chp-execution-role", "op-finish", "op-record-failure"),
+        children=("create-control-plane", "reconcile-dependencies", "create-hyperpod"),
+    ),
     StateMachineSpec(
         "import-cluster",
         "import-cluster.asl.json",
@@ -489,6 +522,12 @@ STATE_MACHINES: tuple[StateMachineSpec, ...] = (
         "reconcile-dependencies.asl.json",
         "Pinned EKS add-ons and Kubernetes manifests, in parallel, each to ACTIVE or ready",
         functions=("rd-addons", "rd-manifests", "op-finish", "op-record-failure"),
+    ),
+    StateMachineSpec(
+        "configure-storage",
+        "configure-storage.asl.json",
+        "A Mountpoint for S3 or FSx for Lustre PersistentVolume and claim, applied and Bound",
+        functions=("cs-storage-access", "cs-apply-volume", "cs-wait-bound", "op-finish", "op-record-failure"),
     ),
     StateMachineSpec(
         "create-hyperpod",
@@ -533,8 +572,16 @@ def function_name(logical: str, prefix: str = "launchpod") -> str:
     return f"{prefix}-{logical}"
 
 
-def substitutions(machine: StateMachineSpec, function_arn: dict[str, str]) -> dict[str, str]:
-    """The ${Placeholder} values for one state machine, given each function's ARN by logical name."""
+def machine_placeholder(name: str) -> str:
+    return "".join(part.capitalize() for part in name.split("-")) + "Machine"
+
+
+def substitutions(
+    machine: StateMachineSpec, function_arn: dict[str, str], machine_arn: dict[str, str] | None = None
+) -> dict[str, str]:
+    """The ${Placeholder} values for one state machine, given each function's ARN by logical name
+    and, for machines with children, each state machine's ARN by name."""
     values = {FUNCTIONS_BY_NAME[f].placeholder or f: function_arn[f] for f in machine.functions}
+    values.update({machine_placeholder(c): (machine_arn or {})[c] for c in machine.children})
     values.update({k: str(v) for k, v in machine.settings.items()})
     return values

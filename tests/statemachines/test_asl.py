@@ -15,6 +15,9 @@ from launchpod import registry
 
 MACHINES = registry.STATE_MACHINES
 FAKE_ARN = "arn:aws:lambda:us-east-1:123456789012:function:launchpod-{}"
+FAKE_MACHINE = "arn:aws:states:us-east-1:123456789012:stateMachine:launchpod-{}"
+MACHINE_ARNS = {m.name: FAKE_MACHINE.format(m.name) for m in registry.STATE_MACHINES}
+START_CHILD = "arn:aws:states:::states:startExecution.sync:2"
 RETRYABLE = {
     "RetryableError",
     "Lambda.ServiceException",
@@ -26,7 +29,8 @@ RETRYABLE = {
 
 def _filled(machine: registry.StateMachineSpec) -> str:
     text = machine.path.read_text()
-    for key, value in registry.substitutions(machine, {f: FAKE_ARN.format(f) for f in machine.functions}).items():
+    arns = {f: FAKE_ARN.format(f) for f in machine.functions}
+    for key, value in registry.substitutions(machine, arns, MACHINE_ARNS).items():
         text = text.replace("${" + key + "}", value)
     return text
 
@@ -48,7 +52,7 @@ def test_every_placeholder_is_filled_by_the_registry(machine, tmp_path):
     filled = _filled(machine)
     assert not re.findall(r"\$\{\w+\}", filled)
     placeholders = set(re.findall(r"\$\{(\w+)\}", machine.path.read_text()))
-    assert placeholders == set(registry.substitutions(machine, {f: "x" for f in machine.functions}))
+    assert placeholders == set(registry.substitutions(machine, {f: "x" for f in machine.functions}, MACHINE_ARNS))
 
 
 @pytest.mark.parametrize("machine", MACHINES, ids=lambda m: m.name)
@@ -79,6 +83,10 @@ def test_every_task_maps_to_a_registered_handler_that_imports(machine):
     definition = json.loads(_filled(machine))
     by_arn = {FAKE_ARN.format(f): registry.FUNCTIONS_BY_NAME[f] for f in machine.functions}
     for name, task in _tasks(definition).items():
+        if task["Resource"] == START_CHILD:
+            child = task["Parameters"]["StateMachineArn"].rsplit(":launchpod-", 1)[1]
+            assert child in machine.children and task["Parameters"]["Input"]["child"] is True, name
+            continue
         spec = by_arn[task["Resource"]]
         module, attribute = spec.handler.rsplit(".", 1)
         assert callable(getattr(importlib.import_module(module), attribute)), name

@@ -20,6 +20,7 @@ from launchpod.contracts.clusters import (
     CreateClusterRequest,
     DeleteClusterInput,
     ImportClusterRequest,
+    ProvisionClusterRequest,
 )
 from launchpod.contracts.common import AvailabilityZoneName, ClusterName, Contract, OperationId, Role
 from launchpod.contracts.dependencies import DependencyListView, ReconcileDependenciesInput
@@ -32,6 +33,14 @@ from launchpod.contracts.operations import (
     OperationView,
 )
 from launchpod.contracts.preferences import MeView, PreferencesView, UpdatePreferencesRequest
+from launchpod.contracts.storage import (
+    BrowseStorageInput,
+    ConfigureStorageInput,
+    DeleteStorageView,
+    StorageListView,
+    StorageObjectListView,
+    StorageRef,
+)
 
 
 class NoInput(Contract):
@@ -155,6 +164,19 @@ CATALOG: tuple[CatalogEntry, ...] = (
         tags=("clusters",),
     ),
     CatalogEntry(
+        "provision_cluster",
+        "POST",
+        "/api/clusters/provision",
+        "Create a whole cluster in one operation: EKS control plane, pinned dependencies and the HyperPod cluster"
+        " (node auto-recovery on), as child executions; a failed one resumes where it stopped on retry.",
+        ProvisionClusterRequest,
+        OperationAcceptedView,
+        Role.ADMIN,
+        mutates=True,
+        accepted=True,
+        tags=("clusters",),
+    ),
+    CatalogEntry(
         "import_cluster",
         "POST",
         "/api/clusters/import",
@@ -227,6 +249,52 @@ CATALOG: tuple[CatalogEntry, ...] = (
         mutates=True,
         accepted=True,
         tags=("clusters",),
+    ),
+    CatalogEntry(
+        "configure_storage",
+        "POST",
+        "/api/clusters/{name}/storage",
+        "Expose storage to pods as a PersistentVolumeClaim: the shared S3 bucket (or a prefix of it) through"
+        " Mountpoint for S3, or an existing FSx for Lustre file system. Needs the dependencies installed.",
+        ConfigureStorageInput,
+        OperationAcceptedView,
+        Role.ADMIN,
+        mutates=True,
+        accepted=True,
+        tags=("storage",),
+    ),
+    CatalogEntry(
+        "list_storage",
+        "GET",
+        "/api/clusters/{name}/storage",
+        "List the storage Launchpod configured on the cluster: claim, namespace, kind, source, Bound or Pending.",
+        ClusterRef,
+        StorageListView,
+        Role.VIEWER,
+        tags=("storage",),
+    ),
+    CatalogEntry(
+        "delete_storage",
+        "DELETE",
+        "/api/clusters/{name}/storage/{storageName}",
+        "Remove a storage's PersistentVolumeClaim and PersistentVolume (only ones Launchpod created);"
+        " the data in S3 or FSx is kept.",
+        StorageRef,
+        DeleteStorageView,
+        Role.ADMIN,
+        mutates=True,
+        destructive=True,
+        tags=("storage",),
+    ),
+    CatalogEntry(
+        "browse_storage",
+        "GET",
+        "/api/clusters/{name}/storage/{storageName}/objects",
+        "List objects and folders under a prefix of an S3 storage, at most 1000 per page (continuationToken pages on).",
+        BrowseStorageInput,
+        StorageObjectListView,
+        Role.VIEWER,
+        tags=("storage",),
     ),
     CatalogEntry(
         "get_me",

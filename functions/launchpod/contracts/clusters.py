@@ -14,6 +14,7 @@ from launchpod.contracts.common import (
     Contract,
     KubernetesVersion,
 )
+from launchpod.contracts.hyperpod import CreateHyperPodRequest
 
 ControlPlaneLogType = Literal["api", "audit", "authenticator", "controllerManager", "scheduler"]
 
@@ -106,3 +107,10 @@ class ImportClusterRequest(Contract):
     """Bring an existing EKS cluster (and its HyperPod cluster of the same name, if any) under Launchpod."""
 
     name: ClusterName
+
+
+class ProvisionClusterRequest(CreateClusterRequest):
+    """Everything in one request: control plane, dependencies, HyperPod (with node auto-recovery)."""
+
+    hyperpod: CreateHyperPodRequest
+    includeOptionalDependencies: bool = Field(default=False, description="also FSx CSI, Neuron plugin, KubeRay")

@@ -27,6 +27,7 @@ class WorkflowInput(Contract):
     poll: dict[str, int] = Field(default_factory=dict, description="poll counts of wait phases")
     ready: bool | None = Field(default=None, description="set by wait phases for the Choice that follows")
     wait: int = Field(default=30, ge=1, le=3600, description="seconds the next Wait state sleeps")
+    child: bool = Field(default=False, description="a child execution: its parent records the end")
 
 
 class WorkflowFailure(Contract):

@@ -226,6 +226,8 @@ KIND_ROLES: dict[str, Role] = {
     "delete-cluster": Role.ADMIN,
     "update-software": Role.ADMIN,
     "import-cluster": Role.ADMIN,
+    "configure-storage": Role.ADMIN,
+    "provision-cluster": Role.ADMIN,
 }
 
 
@@ -233,6 +235,7 @@ KIND_ROLES: dict[str, Role] = {
 RESUME_FROM: dict[str, dict[str, str]] = {
     "create-control-plane": {"WaitActive": "CreateCluster"},
     "create-hyperpod": {"WaitInService": "CreateHyperPod"},
+    "provision-cluster": {"WaitActive": "CreateCluster", "WaitInService": "CreateHyperPod"},
 }
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from launchpod.adapters.aws.clients import client
 from launchpod.adapters.aws.errors import aws_call
 
@@ -20,3 +22,12 @@ def delete_prefix(bucket: str, prefix: str) -> int:
                 s3.delete_objects(Bucket=bucket, Delete={"Objects": keys, "Quiet": True})
                 deleted += len(keys)
     return deleted
+
+
+def list_page(bucket: str, prefix: str, token: str | None, max_keys: int = 1000) -> dict[str, Any]:
+    """One ListObjectsV2 page under a prefix with "/" as delimiter: objects, common prefixes, next token."""
+    extra = {"ContinuationToken": token} if token else {}
+    with aws_call(f"s3:ListBucket s3://{bucket}/{prefix}"):
+        return dict(
+            client("s3").list_objects_v2(Bucket=bucket, Prefix=prefix, Delimiter="/", MaxKeys=max_keys, **extra)
+        )

@@ -93,6 +93,10 @@ def apply(cluster: str, obj: dict[str, Any]) -> None:
     )
 
 
+def get(cluster: str, path: str) -> Any:
+    return _call(cluster, "GET", path)
+
+
 def read(cluster: str, obj: dict[str, Any]) -> dict[str, Any] | None:
     found = _call(cluster, "GET", path_of(obj))
     return dict(found) if found else None
@@ -109,3 +113,23 @@ def ready(found: dict[str, Any] | None) -> bool:
     if found["kind"] == "DaemonSet":
         return status.get("numberReady", 0) >= status.get("desiredNumberScheduled", 0)
     return status.get("readyReplicas", 0) >= spec.get("replicas", 1)
+
+
+def delete(cluster: str, obj: dict[str, Any]) -> bool:
+    """Delete an object (background propagation); False when it was already gone."""
+    try:
+        _call(cluster, "DELETE", path_of(obj), query=[("propagationPolicy", "Background")])
+    except PermanentError as exc:
+        cause = exc.__cause__
+        if isinstance(cause, ApiException) and cause.status == 404:
+            return False
+        raise
+    return True
+
+
+def list_labelled(cluster: str, api_version: str, kind: str, selector: str) -> list[dict[str, Any]]:
+    """Objects of a kind (in every namespace) matching a label selector, each with its kind filled in."""
+    plural, _ = PLURALS[kind]
+    base = f"/api/{api_version}" if "/" not in api_version else f"/apis/{api_version}"
+    found = _call(cluster, "GET", f"{base}/{plural}", query=[("labelSelector", selector)]) or {}
+    return [{"apiVersion": api_version, "kind": kind, **item} for item in found.get("items", [])]

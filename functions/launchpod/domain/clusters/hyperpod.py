@@ -67,7 +67,7 @@ def scripts_uri(bucket: str, cluster: str) -> str:
     return f"s3://{bucket}/{SCRIPTS_PREFIX}/{cluster}/"
 
 
-def check_instance_types(request: CreateHyperPodInput, offered: dict[str, Sequence[str]]) -> None:
+def check_instance_types(request: CreateHyperPodInput, offered: dict[str, Sequence[str]], at: str = "body") -> None:
     """Every instance type must be offered in the zone chosen; the message lists where it is."""
     for index, group in enumerate(request.instanceGroups):
         zones = offered.get(group.instanceType)
@@ -75,7 +75,7 @@ def check_instance_types(request: CreateHyperPodInput, offered: dict[str, Sequen
             where = ", ".join(zones) if zones else "no zone of this region"
             raise InvalidInput(
                 f"Instance type {group.instanceType} is not offered in {request.availabilityZone}; offered in {where}.",
-                field=f"body.instanceGroups.{index}.instanceType",
+                field=f"{at}.instanceGroups.{index}.instanceType",
                 rule="offered_in_zone",
             )
 

@@ -16,6 +16,7 @@ from launchpod.entrypoints.api.routers import (
     hyperpod,
     operations,
     preferences,
+    storage,
 )
 from launchpod.entrypoints.observability import logger, tracer
 from launchpod.runtime.settings import settings
@@ -24,7 +25,7 @@ app = APIGatewayRestResolver(
     enable_validation=True,
     cors=CORSConfig(allow_origin="*", allow_headers=["Authorization", "Content-Type", "Idempotency-Key"]),
 )
-for module in (health, catalog, clusters, hyperpod, dependencies, operations, preferences):
+for module in (health, catalog, clusters, hyperpod, dependencies, operations, preferences, storage):
     app.include_router(module.router, prefix="/api")
 errors.install(app)
 

@@ -31,7 +31,10 @@ def handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
     error, message = _message(failure.error)
     store = wiring.operations()
     operation = store.get(failure.operationId)
-    if OperationStatus(operation.status) == OperationStatus.CANCELLED:
+    if OperationStatus(operation.status) == OperationStatus.CANCELLED or (
+        OperationStatus(operation.status) == OperationStatus.FAILED and operation.message
+    ):
+        # Cancelled, or already recorded by a child execution whose words say more than the parent's.
         return {"operationId": operation.id, "status": operation.status}
     for p in operation.phases:
         if p.status == PhaseStatus.RUNNING:

@@ -8,6 +8,7 @@ from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.openapi.params import Body, Path
 from aws_lambda_powertools.event_handler.router import APIGatewayRouter
 
+from launchpod.contracts.clusters import ProvisionClusterRequest
 from launchpod.contracts.common import ClusterName
 from launchpod.contracts.hyperpod import (
     CreateHyperPodInput,
@@ -17,8 +18,9 @@ from launchpod.contracts.hyperpod import (
 )
 from launchpod.contracts.operations import NoopView, OperationAcceptedView
 from launchpod.domain import operations as ops
-from launchpod.domain.clusters import hyperpod, software
+from launchpod.domain.clusters import control_plane, hyperpod, provision, software
 from launchpod.domain.clusters.instance_types import to_ec2, to_sagemaker
+from launchpod.domain.clusters.views import owned_by_launchpod
 from launchpod.domain.errors import Conflict, InvalidInput, NotFound
 from launchpod.entrypoints.api.routing import json_response, route
 from launchpod.runtime import wiring
@@ -27,23 +29,48 @@ from launchpod.runtime.settings import settings
 router = APIGatewayRouter()
 
 
+def check_offered(request: CreateHyperPodInput, zones: list[str], at: str = "body") -> None:
+    """The zone exists and offers every instance type asked for (422 naming the field otherwise)."""
+    if request.availabilityZone not in zones:
+        raise InvalidInput(
+            f"{request.availabilityZone} is not an availability zone in {settings().region}; "
+            f"choose from {', '.join(zones)}.",
+            field=f"{at}.availabilityZone",
+            rule="offered_zone",
+        )
+    types = sorted({g.instanceType for g in request.instanceGroups})
+    offered = {to_sagemaker(k): v for k, v in wiring.ec2().offerings([to_ec2(t) for t in types]).items()}
+    hyperpod.check_instance_types(request, {t: offered.get(t, []) for t in types}, at)
+
+
+@route(router, "provision_cluster")
+def provision_cluster(request: ProvisionClusterRequest) -> Response[OperationAcceptedView | NoopView]:
+    who: ops.Principal = router.context["principal"]
+    zones = [z["name"] for z in wiring.ec2().zones()]
+    control_plane.check_zones(request, zones, settings().region)
+    check_offered(CreateHyperPodInput(name=request.name, **request.hyperpod.model_dump()), zones, "body.hyperpod")
+    existing = wiring.eks().cluster(request.name)
+    if existing is not None and not owned_by_launchpod(existing, request.name, settings().resource_prefix):
+        raise Conflict(
+            f"An EKS cluster named {request.name} already exists and Launchpod did not create it; "
+            "import it (POST /api/clusters/import) or choose another name."
+        )
+    hp = wiring.sagemaker().hyperpod_cluster(hyperpod.hyperpod_name(request.name))
+    if hp is not None and hp.get("ClusterStatus") == "InService":
+        return json_response(NoopView(message=f"Cluster {request.name} is already provisioned; no changes."))
+    operation, _ = ops.submit(wiring.operations(), wiring.workflows(), provision.plan(request), who)
+    wiring.clusters().register(request.name, source="created", region=settings().region)
+    accepted = OperationAcceptedView(operation=operation, statusUrl=operation.statusUrl)
+    return json_response(accepted, 202, {"Location": accepted.statusUrl})
+
+
 @route(router, "create_hyperpod")
 def create_hyperpod(
     name: Annotated[ClusterName, Path()], request: CreateHyperPodRequest
 ) -> Response[OperationAcceptedView | NoopView]:
     who: ops.Principal = router.context["principal"]
     full = CreateHyperPodInput(name=name, **request.model_dump())
-    zones = [z["name"] for z in wiring.ec2().zones()]
-    if full.availabilityZone not in zones:
-        raise InvalidInput(
-            f"{full.availabilityZone} is not an availability zone in {settings().region}; "
-            f"choose from {', '.join(zones)}.",
-            field="body.availabilityZone",
-            rule="offered_zone",
-        )
-    types = sorted({g.instanceType for g in full.instanceGroups})
-    offered = {to_sagemaker(k): v for k, v in wiring.ec2().offerings([to_ec2(t) for t in types]).items()}
-    hyperpod.check_instance_types(full, {t: offered.get(t, []) for t in types})
+    check_offered(full, [z["name"] for z in wiring.ec2().zones()])
     eks = wiring.eks().cluster(name)
     if eks is None or eks.get("status") != "ACTIVE":
         state = eks.get("status") if eks else "not created"

@@ -1,0 +1,133 @@
+"""Storage: the PersistentVolume and PersistentVolumeClaim that expose the shared bucket (Mountpoint for
+S3 CSI) or an existing FSx for Lustre file system to pods, statically provisioned, and how to read them back."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from launchpod.contracts.common import Role
+from launchpod.contracts.storage import ConfigureStorageInput
+from launchpod.domain.operations import WorkflowPlan
+
+KIND = "configure-storage"
+PHASES: tuple[tuple[str, str], ...] = (
+    ("StorageAccess", "The CSI driver add-on is ACTIVE with its identity; the source exists"),
+    ("ApplyVolume", "PersistentVolume and PersistentVolumeClaim, server-side applied"),
+    ("WaitBound", "The claim is Bound to its volume"),
+)
+MAX_POLLS = 60
+POLL_SECONDS = 5
+
+S3_DRIVER, FSX_DRIVER = "s3.csi.aws.com", "fsx.csi.aws.com"
+ADDON = {"s3": "aws-mountpoint-s3-csi-driver", "fsx": "aws-fsx-csi-driver"}
+# Static provisioning ignores capacity for S3 and FSx mounts, but Kubernetes requires one.
+NOMINAL_CAPACITY = "1200Gi"
+MANAGED_BY, STORAGE_LABEL, SOURCE_ANNOTATION = (
+    "app.kubernetes.io/managed-by",
+    "launchpod.io/storage",
+    "launchpod.io/source",
+)
+
+
+def plan(request: ConfigureStorageInput) -> WorkflowPlan:
+    return WorkflowPlan(
+        kind=KIND,
+        target=request.name,
+        request=request.model_dump(mode="json", exclude_none=True),
+        phases=PHASES,
+        role=Role.ADMIN,
+    )
+
+
+def _metadata(name: str, source: str, namespace: str | None = None) -> dict[str, Any]:
+    meta: dict[str, Any] = {
+        "name": name,
+        "labels": {MANAGED_BY: "launchpod", STORAGE_LABEL: name},
+        "annotations": {SOURCE_ANNOTATION: source},
+    }
+    return meta | ({"namespace": namespace} if namespace else {})
+
+
+def s3_source(bucket: str, prefix: str | None) -> str:
+    return f"s3://{bucket}/" + (f"{prefix}/" if prefix else "")
+
+
+def _volume(name: str, namespace: str, source: str, csi: dict[str, Any], mount_options: list[str]) -> dict[str, Any]:
+    spec: dict[str, Any] = {
+        "capacity": {"storage": NOMINAL_CAPACITY},
+        "accessModes": ["ReadWriteMany"],
+        "persistentVolumeReclaimPolicy": "Retain",
+        "storageClassName": "",
+        "claimRef": {"namespace": namespace, "name": name},
+        "csi": csi,
+    }
+    if mount_options:
+        spec["mountOptions"] = mount_options
+    return {"apiVersion": "v1", "kind": "PersistentVolume", "metadata": _metadata(name, source), "spec": spec}
+
+
+def claim(name: str, namespace: str, source: str) -> dict[str, Any]:
+    return {
+        "apiVersion": "v1",
+        "kind": "PersistentVolumeClaim",
+        "metadata": _metadata(name, source, namespace),
+        "spec": {
+            "accessModes": ["ReadWriteMany"],
+            "storageClassName": "",
+            "resources": {"requests": {"storage": NOMINAL_CAPACITY}},
+            "volumeName": name,
+        },
+    }
+
+
+def s3_objects(name: str, namespace: str, bucket: str, region: str, prefix: str | None) -> list[dict[str, Any]]:
+    """Mountpoint for S3: the driver mounts the bucket (or one prefix of it) with the identity its
+    add-on's service account holds; allow-delete lets training jobs rotate checkpoints."""
+    source = s3_source(bucket, prefix)
+    options = ["allow-delete", f"region {region}"] + ([f"prefix {prefix}/"] if prefix else [])
+    csi = {
+        "driver": S3_DRIVER,
+        "volumeHandle": f"s3-csi-driver-volume-{name}",
+        "volumeAttributes": {"bucketName": bucket},
+    }
+    return [_volume(name, namespace, source, csi, options), claim(name, namespace, source)]
+
+
+def fsx_objects(name: str, namespace: str, file_system_id: str, dns_name: str, mount_name: str) -> list[dict[str, Any]]:
+    """FSx for Lustre, statically provisioned: the volume handle is the file system id."""
+    source = f"fsx://{file_system_id} ({dns_name}@tcp:/{mount_name})"
+    csi = {
+        "driver": FSX_DRIVER,
+        "volumeHandle": file_system_id,
+        "volumeAttributes": {"dnsname": dns_name, "mountname": mount_name},
+    }
+    return [_volume(name, namespace, source, csi, ["flock"]), claim(name, namespace, source)]
+
+
+def managed(obj: dict[str, Any] | None) -> bool:
+    return bool(obj) and ((obj or {}).get("metadata", {}).get("labels") or {}).get(MANAGED_BY) == "launchpod"
+
+
+def describe(volume: dict[str, Any], claim_found: dict[str, Any] | None) -> dict[str, Any]:
+    """A storage row from its PersistentVolume and (if still there) its claim."""
+    spec = volume.get("spec") or {}
+    csi, ref = spec.get("csi") or {}, spec.get("claimRef") or {}
+    kind = "fsx" if csi.get("driver") == FSX_DRIVER else "s3"
+    annotations = volume["metadata"].get("annotations") or {}
+    return {
+        "storageName": volume["metadata"]["name"],
+        "namespace": ref.get("namespace", "default"),
+        "kind": kind,
+        "source": annotations.get(SOURCE_ANNOTATION, csi.get("volumeHandle", "")),
+        "status": ((claim_found or {}).get("status") or {}).get("phase", "Pending") if claim_found else "Missing",
+    }
+
+
+def s3_prefix_of(volume: dict[str, Any]) -> tuple[str, str] | None:
+    """(bucket, key prefix ending in "/" or "") of a Mountpoint volume; None for other drivers."""
+    spec = volume.get("spec") or {}
+    csi = spec.get("csi") or {}
+    if csi.get("driver") != S3_DRIVER:
+        return None
+    prefix = next((o.removeprefix("prefix ") for o in spec.get("mountOptions", []) if o.startswith("prefix ")), "")
+    return csi["volumeAttributes"]["bucketName"], prefix

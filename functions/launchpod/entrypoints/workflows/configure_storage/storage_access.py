@@ -1,0 +1,52 @@
+"""StorageAccess: the CSI driver add-on (installed by reconcile-dependencies with its pod identity) is
+ACTIVE, and the source exists: the shared bucket's prefix, or the FSx for Lustre file system."""
+
+from __future__ import annotations
+
+from launchpod.adapters.aws import fsx
+from launchpod.contracts.storage import ConfigureStorageInput
+from launchpod.contracts.workflows import WorkflowInput
+from launchpod.domain import storage
+from launchpod.domain.errors import PermanentError
+from launchpod.entrypoints.workflows.phase import PhaseResult, phase
+from launchpod.runtime import wiring
+from launchpod.runtime.settings import settings
+
+PHASE = "StorageAccess"
+
+
+def run(doc: WorkflowInput) -> PhaseResult:
+    request = ConfigureStorageInput.model_validate(doc.request)
+    addon = storage.ADDON[request.kind]
+    found = wiring.eks().addons(doc.target).get(addon)
+    if found is None or found.get("status") != "ACTIVE":
+        state = f"is {found.get('status')}" if found else "is not installed"
+        optional = ' with {"includeOptional": true}' if request.kind == "fsx" else ""
+        raise PermanentError(
+            f"The CSI driver add-on {addon} {state} on {doc.target}. Install the cluster's dependencies first: "
+            f"POST /api/clusters/{doc.target}/dependencies{optional}, wait for it to succeed, then retry."
+        )
+    if request.kind == "s3":
+        bucket = settings().bucket
+        return PhaseResult(
+            outputs={"bucket": bucket, "region": settings().region, "prefix": request.prefix},
+            message=f"{addon} ACTIVE; mounting {storage.s3_source(bucket, request.prefix)}",
+        )
+    assert request.fileSystemId is not None
+    described = fsx.file_system(request.fileSystemId)
+    lustre = described.get("LustreConfiguration") or {}
+    if described.get("FileSystemType") != "LUSTRE" or not lustre.get("MountName"):
+        raise PermanentError(
+            f"{request.fileSystemId} is an FSx for {described.get('FileSystemType', 'unknown').title()} file "
+            "system; storage attaches FSx for Lustre only."
+        )
+    lifecycle = described.get("Lifecycle", "AVAILABLE")
+    if lifecycle not in ("AVAILABLE", "UPDATING"):
+        raise PermanentError(f"{request.fileSystemId} is {lifecycle}; attach it once it is AVAILABLE.")
+    return PhaseResult(
+        outputs={"dnsName": described["DNSName"], "mountName": lustre["MountName"]},
+        message=f"{addon} ACTIVE; {request.fileSystemId} at {described['DNSName']}@tcp:/{lustre['MountName']}",
+    )
+
+
+handler = phase(PHASE)(run)
