@@ -1,6 +1,7 @@
 """API: the REST API (Cognito authorizer) in front of the api Lambda, and the WebSocket API.
 
-REST: ``/api/{proxy+}`` goes to the api function behind the Cognito authorizer; only
+REST: ``/api/{proxy+}`` goes to the api function behind the Cognito authorizer (or, with your own
+OIDC issuer, a Lambda TOKEN authorizer running ``rest-authorizer``, answers cached 5 minutes); only
 ``GET /api/health``, ``/api/openapi.json`` and ``/api/docs`` are public. WebSocket: ``$connect``
 is authorized (browsers cannot send headers on a WebSocket, so the token travels as ``?token=``),
 ``$disconnect`` and ``$default`` run on the connection ``$connect`` admitted.
@@ -8,7 +9,7 @@ is authorized (browsers cannot send headers on a WebSocket, so the token travels
 
 from __future__ import annotations
 
-from aws_cdk import Aws, RemovalPolicy
+from aws_cdk import Aws, Duration, RemovalPolicy
 from aws_cdk import aws_apigateway as apigw
 from aws_cdk import aws_apigatewayv2 as apigwv2
 from aws_cdk import aws_apigatewayv2_authorizers as authorizers
@@ -24,6 +25,7 @@ PUBLIC_PATHS = ("health", "openapi.json", "docs")
 STAGE = "v1"
 WS_ROUTES = {"$connect": "ws-connect", "$disconnect": "ws-disconnect", "$default": "ws-message"}
 WS_AUTHORIZER = "ws-authorizer"  # registry function that checks the ?token= JWT on $connect
+REST_AUTHORIZER = "rest-authorizer"  # registry function that checks the bearer JWT (own OIDC issuer only)
 
 
 class Apis(Construct):
@@ -34,7 +36,7 @@ class Apis(Construct):
         *,
         prefix: str,
         functions: dict[str, lambda_.Function],
-        user_pool: cognito.IUserPool,
+        user_pool: cognito.IUserPool | None,
         allowed_origins: list[str],
         log_retention_days: int,
         manage_connections: list[str],
@@ -79,15 +81,30 @@ class Apis(Construct):
                 allow_headers=[*apigw.Cors.DEFAULT_HEADERS, "Idempotency-Key"],
             ),
         )
-        authorizer = apigw.CognitoUserPoolsAuthorizer(self, "CognitoAuthorizer", cognito_user_pools=[user_pool])
+        if user_pool is not None:
+            authorizer: apigw.IAuthorizer = apigw.CognitoUserPoolsAuthorizer(
+                self, "CognitoAuthorizer", cognito_user_pools=[user_pool]
+            )
+            authorization_type = apigw.AuthorizationType.COGNITO
+        else:
+            # Your own OIDC issuer: rest-authorizer verifies the token and allows the whole API, so
+            # one cached answer (keyed by the Authorization header) serves every route.
+            authorizer = apigw.TokenAuthorizer(
+                self,
+                "TokenAuthorizer",
+                handler=functions[REST_AUTHORIZER],
+                identity_source=apigw.IdentitySource.header("Authorization"),
+                validation_regex=r"^Bearer [-0-9A-Za-z_.=]+$",
+                results_cache_ttl=Duration.minutes(5),
+            )
+            authorization_type = apigw.AuthorizationType.CUSTOM
+        self.rest_authorizer = authorizer
         integration = apigw.LambdaIntegration(functions["api"], proxy=True)
         api = self.rest.root.add_resource("api")
-        api.add_proxy(
+        self.proxy = api.add_proxy(
             any_method=True,
             default_integration=integration,
-            default_method_options=apigw.MethodOptions(
-                authorizer=authorizer, authorization_type=apigw.AuthorizationType.COGNITO
-            ),
+            default_method_options=apigw.MethodOptions(authorizer=authorizer, authorization_type=authorization_type),
         )
         for path in PUBLIC_PATHS:
             api.add_resource(path).add_method("GET", integration, authorization_type=apigw.AuthorizationType.NONE)

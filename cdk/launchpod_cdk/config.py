@@ -36,8 +36,30 @@ class Inputs:
     admin_email: str | None = None
     extra_callback_urls: tuple[str, ...] = ("http://localhost:5173/", "http://127.0.0.1:3099/")
     log_retention_days: int = 90
+    # Your own OIDC identity provider instead of the Cognito user pool (cdk/README.md): the issuer URL,
+    # the audience of its ID tokens, the claim holding the user's groups and the web app's client id.
+    oidc_issuer: str | None = None
+    oidc_audience: str | None = None
+    oidc_groups_claim: str = "cognito:groups"
+    oidc_client_id: str | None = None
     # registry additions used only by tests (functions the stack wires by name, not yet registered)
     extra_functions: tuple = field(default_factory=tuple)
+
+    def __post_init__(self) -> None:
+        if self.oidc_issuer is not None:
+            if not self.oidc_issuer.startswith("https://"):
+                raise SystemExit(f"launchpod:oidcIssuer must be an https:// URL, not {self.oidc_issuer!r}.")
+            if not self.oidc_audience:
+                raise SystemExit("launchpod:oidcIssuer needs launchpod:oidcAudience (the ID tokens' aud, a client id).")
+
+    @property
+    def own_idp(self) -> bool:
+        """True when the stack trusts your own OIDC issuer and creates no Cognito user pool."""
+        return self.oidc_issuer is not None
+
+    @property
+    def web_client_id(self) -> str | None:
+        return self.oidc_client_id or self.oidc_audience
 
     @property
     def layer_source(self) -> Path:
@@ -69,6 +91,10 @@ class Inputs:
             web_dist=Path(ctx("webDist", defaults.web_dist)),
             gateway=str(ctx("gateway", True)).lower() != "false",
             admin_email=ctx("adminEmail"),
+            oidc_issuer=ctx("oidcIssuer") or None,
+            oidc_audience=ctx("oidcAudience") or None,
+            oidc_groups_claim=ctx("oidcGroupsClaim") or defaults.oidc_groups_claim,
+            oidc_client_id=ctx("oidcClientId") or None,
             extra_callback_urls=tuple(
                 u for u in str(ctx("callbackUrls", ",".join(defaults.extra_callback_urls))).split(",") if u
             ),

@@ -115,12 +115,13 @@ def acknowledge(stack) -> list[tuple[str, str, str]]:
         "No custom domain: the default *.cloudfront.net certificate always uses CloudFront's TLSv1 policy. "
         "The distribution asks for TLSv1.2_2021, which applies as soon as a custom domain certificate is added.",
     )
-    _ack(
-        stack.auth.user_pool,
-        "COG8",
-        "The Plus feature plan (threat protection) bills per monthly active user; the pool is invitation-only "
-        "and requires TOTP MFA on the Essentials plan.",
-    )
+    if stack.auth is not None:
+        _ack(
+            stack.auth.user_pool,
+            "COG8",
+            "The Plus feature plan (threat protection) bills per monthly active user; the pool is invitation-only "
+            "and requires TOTP MFA on the Essentials plan.",
+        )
 
     rest = stack.apis.rest
     _ack(
@@ -141,6 +142,13 @@ def acknowledge(stack) -> list[tuple[str, str, str]]:
         reason = f"GET /api/{path} is public by design (health check, API description); it returns no user data."
         _ack(method, "APIG4", reason)
         _ack(method, "COG4", reason)
+    if stack.auth is None:
+        _ack(
+            stack.apis.proxy.any_method,
+            "COG4",
+            "Your own OIDC issuer replaces Cognito (launchpod:oidcIssuer): the rest-authorizer Lambda "
+            "authorizer verifies the bearer ID token against the issuer's published keys on every route.",
+        )
     ws = stack.apis.ws
     for key in ("$disconnect", "$default"):
         _ack(

@@ -8,6 +8,7 @@ distribution exists before the Cognito client (its URL is a callback) and before
 from __future__ import annotations
 
 import os
+from urllib.parse import urlsplit
 
 from aws_cdk import Annotations, App, CfnOutput, Environment, Stack
 from constructs import Construct
@@ -35,6 +36,7 @@ WIRED_BY_NAME: dict[str, str] = {
     "ws-message": "launchpod.entrypoints.stream.message.handler",
     "operations-stream": "launchpod.entrypoints.stream.operations_stream.handler",
     "ws-authorizer": "launchpod.entrypoints.stream.authorizer.handler",
+    "rest-authorizer": "launchpod.entrypoints.api.authorizer.handler",
     "events-cluster-state": "launchpod.entrypoints.events.cluster_state.handler",
     "events-node-health": "launchpod.entrypoints.events.node_health.handler",
     "events-execution-status": "launchpod.entrypoints.events.execution_status.handler",
@@ -61,7 +63,8 @@ class LaunchpodStack(Stack):
                 "Lambda layer is the placeholder (run `make lambda-layer`); the functions cannot start without it.",
             )
 
-        self.auth = Auth(self, "Auth", prefix=inputs.prefix, admin_email=inputs.admin_email)
+        # Your own OIDC issuer replaces the Cognito user pool (cdk/README.md, "Use your own identity provider").
+        self.auth = None if inputs.own_idp else Auth(self, "Auth", prefix=inputs.prefix, admin_email=inputs.admin_email)
         self.data = Data(self, "Data", tables=registry.TABLES, bucket_name=scoping.shared_bucket_name(inputs.prefix))
         tables = self.data.tables
         self.functions = Functions(
@@ -84,19 +87,34 @@ class LaunchpodStack(Stack):
             functions=fns,
             log_retention_days=inputs.log_retention_days,
         )
-        self.web = Web(self, "Web", prefix=inputs.prefix, log_bucket=self.data.log_bucket)
+        identity_origin = None
+        if inputs.oidc_issuer:
+            parts = urlsplit(inputs.oidc_issuer)
+            identity_origin = f"{parts.scheme}://{parts.netloc}"
+        self.web = Web(
+            self, "Web", prefix=inputs.prefix, log_bucket=self.data.log_bucket, identity_origin=identity_origin
+        )
         origins = [self.web.url, *(u.rstrip("/") for u in inputs.extra_callback_urls)]
-        client = self.auth.add_web_client([f"{self.web.url}/", *inputs.extra_callback_urls])
-        if "ws-authorizer" in fns:
-            # The WebSocket authorizer verifies the same ID tokens the web client receives.
-            fns["ws-authorizer"].add_environment(ENV_KEYS["jwt_issuer"], self.auth.issuer)
-            fns["ws-authorizer"].add_environment(ENV_KEYS["jwt_audience"], client.user_pool_client_id)
+        if self.auth is not None:
+            client = self.auth.add_web_client([f"{self.web.url}/", *inputs.extra_callback_urls])
+            issuer, audience, client_id = self.auth.issuer, client.user_pool_client_id, client.user_pool_client_id
+        else:
+            issuer, audience = inputs.oidc_issuer, inputs.oidc_audience
+            client_id = inputs.web_client_id
+        self.issuer, self.audience = issuer, audience
+        for name in ("ws-authorizer", "rest-authorizer"):
+            if name in fns:
+                # The authorizers verify the same ID tokens the web client receives.
+                fns[name].add_environment(ENV_KEYS["jwt_issuer"], issuer)
+                fns[name].add_environment(ENV_KEYS["jwt_audience"], audience)
+                if inputs.oidc_groups_claim != "cognito:groups":
+                    fns[name].add_environment(ENV_KEYS["jwt_groups_claim"], inputs.oidc_groups_claim)
         self.apis = Apis(
             self,
             "Api",
             prefix=inputs.prefix,
             functions=fns,
-            user_pool=self.auth.user_pool,
+            user_pool=self.auth.user_pool if self.auth else None,
             allowed_origins=origins,
             log_retention_days=inputs.log_retention_days,
             manage_connections=[s.name for s in specs if "execute-api:ManageConnections" in s.actions],
@@ -114,8 +132,8 @@ class LaunchpodStack(Stack):
                 context=inputs.gateway_context,
                 dockerfile=inputs.gateway_dockerfile,
                 rest_url=self.apis.rest_url,
-                issuer=self.auth.issuer,
-                audience=[client.user_pool_client_id],
+                issuer=issuer,
+                audience=[audience],
                 log_retention_days=inputs.log_retention_days,
             )
 
@@ -128,13 +146,23 @@ class LaunchpodStack(Stack):
             "auth": {
                 "mode": "cognito",
                 "domain": self.auth.domain.base_url(),
-                "clientId": client.user_pool_client_id,
+                "clientId": client_id,
                 "redirectUri": f"{self.web.url}/",
                 "scopes": ["openid", "email", "profile"],
                 # API Gateway's Cognito authorizer takes the ID token when methods name no scopes.
                 "tokenUse": "id",
-                "authority": self.auth.issuer,
+                "authority": issuer,
                 "userPoolId": self.auth.user_pool.user_pool_id,
+            }
+            if self.auth
+            else {
+                # Any OIDC provider: the web app reads its endpoints from <issuer>/.well-known/openid-configuration.
+                "mode": "oidc",
+                "issuer": issuer,
+                "clientId": client_id,
+                "redirectUri": f"{self.web.url}/",
+                "scopes": ["openid", "email", "profile"],
+                "authority": issuer,
             },
         }
         self.web.deploy(inputs.web_source, config)
@@ -143,10 +171,11 @@ class LaunchpodStack(Stack):
             "WebUrl": self.web.url,
             "ApiUrl": config["apiUrl"],
             "WebSocketUrl": self.apis.ws_url,
-            "UserPoolId": self.auth.user_pool.user_pool_id,
             "SharedBucket": self.data.bucket.bucket_name,
             "KubeAccessRoleArn": self.functions.kube_role.role_arn,
         }
+        if self.auth:
+            outputs["UserPoolId"] = self.auth.user_pool.user_pool_id
         if self.gateway:
             outputs["McpUrl"] = self.gateway.url
         for key, value in outputs.items():

@@ -25,8 +25,17 @@ CSP = (
 )
 
 
+def csp(identity_origin: str | None = None) -> str:
+    """The policy, also allowing your own identity provider (discovery and token requests) when given."""
+    if not identity_origin:
+        return CSP
+    return CSP.replace("https://*.amazoncognito.com", f"https://*.amazoncognito.com {identity_origin}")
+
+
 class Web(Construct):
-    def __init__(self, scope: Construct, id: str, *, prefix: str, log_bucket: s3.IBucket) -> None:
+    def __init__(
+        self, scope: Construct, id: str, *, prefix: str, log_bucket: s3.IBucket, identity_origin: str | None = None
+    ) -> None:
         super().__init__(scope, id)
         self.bucket = s3.Bucket(
             self,
@@ -47,7 +56,7 @@ class Web(Construct):
             response_headers_policy_name=f"{prefix}-security-headers",
             security_headers_behavior=cloudfront.ResponseSecurityHeadersBehavior(
                 content_security_policy=cloudfront.ResponseHeadersContentSecurityPolicy(
-                    content_security_policy=CSP, override=True
+                    content_security_policy=csp(identity_origin), override=True
                 ),
                 strict_transport_security=cloudfront.ResponseHeadersStrictTransportSecurity(
                     access_control_max_age=Duration.days(365), include_subdomains=True, preload=True, override=True

@@ -111,11 +111,28 @@ def _asl_fixture(machine: registry.StateMachineSpec) -> str:
     return json.dumps({"StartAt": "S0", "States": states})
 
 
+# The second synthesis: your own OIDC issuer instead of the Cognito user pool (cdk/README.md).
+OIDC = {
+    "oidc_issuer": "https://idp.example.com/oauth2/default",
+    "oidc_audience": "launchpod-api",
+    "oidc_groups_claim": "groups",
+    "oidc_client_id": "launchpod-web",
+}
+
+
 @pytest.fixture(scope="session")
 def synth(tmp_path_factory) -> Synth:
+    return _synthesize(tmp_path_factory.mktemp("infra"))
+
+
+@pytest.fixture(scope="session")
+def synth_oidc(tmp_path_factory) -> Synth:
+    return _synthesize(tmp_path_factory.mktemp("infra-oidc"), **OIDC)
+
+
+def _synthesize(scratch: Path, **overrides) -> Synth:
     from launchpod_cdk.stack import build
 
-    scratch = tmp_path_factory.mktemp("infra")
     stand_ins: list[str] = []
 
     extra = []
@@ -147,6 +164,7 @@ def synth(tmp_path_factory) -> Synth:
         gateway_context=gateway_context,
         extra_functions=tuple(extra),
         admin_email="admin@example.com",
+        **overrides,
     )
     outdir = scratch / "cdk.out"
     app, stack = build(str(outdir), inputs)

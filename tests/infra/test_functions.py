@@ -97,8 +97,8 @@ def test_every_function_gets_the_same_settings_and_only_workflow_starters_get_wo
         env = _function(synth, spec.name)["Properties"]["Environment"]["Variables"]
         assert set(env) <= allowed
         assert ("LAUNCHPOD_WORKFLOWS" in env) == spec.starts_workflows
-        # Only the WebSocket authorizer verifies tokens itself, so only it knows the issuer.
-        assert ("LAUNCHPOD_JWT_ISSUER" in env) == (spec.name == "ws-authorizer")
+        # Only the authorizers verify tokens themselves, so only they know the issuer.
+        assert ("LAUNCHPOD_JWT_ISSUER" in env) == (spec.name in {"ws-authorizer", "rest-authorizer"})
         key_sets.add(frozenset(set(env) - {"LAUNCHPOD_WORKFLOWS", "LAUNCHPOD_JWT_ISSUER", "LAUNCHPOD_JWT_AUDIENCE"}))
         assert env["LAUNCHPOD_KUBE_ROLE_ARN"] == {"Fn::GetAtt": [_kube_role(synth), "Arn"]}
     assert len(key_sets) == 1
