@@ -5,12 +5,12 @@ import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router-dom';
 
 import App from './App';
-import { completeCognitoSignIn } from './lib/auth';
+import { completeSignIn } from './lib/auth';
 import { loadConfig } from './lib/config';
 
 async function start() {
   await loadConfig();
-  await completeCognitoSignIn().catch(() => false);
+  await completeSignIn().catch(() => false);
   createRoot(document.getElementById('root')!).render(
     <StrictMode>
       <BrowserRouter>

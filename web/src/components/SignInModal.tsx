@@ -1,4 +1,4 @@
-// The sandbox token, asked once per browser session; or a hand-off to Cognito's hosted UI when deployed.
+// The sandbox token, asked once per browser session; or a hand-off to Cognito's hosted UI or your OIDC provider when deployed.
 
 import { useState } from 'react';
 import Alert from '@cloudscape-design/components/alert';
@@ -11,14 +11,14 @@ import Modal from '@cloudscape-design/components/modal';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 
 import { api, ApiError } from '../lib/api';
-import { setToken, startCognitoSignIn } from '../lib/auth';
+import { setToken, startSignIn } from '../lib/auth';
 import { config } from '../lib/config';
 
 export default function SignInModal() {
   const [value, setValue] = useState('');
   const [error, setError] = useState<string | undefined>();
   const [busy, setBusy] = useState(false);
-  const cognito = config().auth.mode === 'cognito';
+  const cognito = config().auth.mode !== 'token'; // hosted sign-in (Cognito or OIDC)
 
   async function submit() {
     const token = value.trim();
@@ -44,7 +44,7 @@ export default function SignInModal() {
   if (cognito) {
     return (
       <Modal visible header="Sign in to Launchpod" closeAriaLabel="Close" onDismiss={() => undefined}
-        footer={<Box float="right"><Button variant="primary" onClick={() => void startCognitoSignIn()}>Sign in</Button></Box>}>
+        footer={<Box float="right"><Button variant="primary" onClick={() => void startSignIn()}>Sign in</Button></Box>}>
         You will be sent to your organization's sign-in page and brought back here.
       </Modal>
     );

@@ -1,5 +1,5 @@
-// Who the user is: the sandbox token (asked once, kept for the browser session) or Cognito's hosted UI
-// (authorization code + PKCE, a public client without a secret).
+// Who the user is: the sandbox token (asked once, kept for the browser session), Cognito's hosted UI or
+// any OpenID Connect provider (authorization code + PKCE, a public client without a secret).
 
 import { config, type AuthConfig } from './config';
 import type { Role } from './types';
@@ -63,15 +63,24 @@ export function identityFromToken(token: string): Identity {
   return { subject: subject ?? null, role };
 }
 
-// ---- Cognito hosted UI -------------------------------------------------------------------------
+// ---- Hosted sign-in: Cognito's hosted UI or any OpenID Connect provider --------------------------
 
 type Cognito = Extract<AuthConfig, { mode: 'cognito' }>;
+type Oidc = Extract<AuthConfig, { mode: 'oidc' }>;
+type HostedAuth = Cognito | Oidc;
+
+/** Where the browser signs in, trades the code and signs out. */
+export interface Endpoints {
+  authorize: string;
+  token: string;
+  endSession: string | null;
+}
 
 function cognitoBase(auth: Cognito): string {
   return auth.domain.startsWith('http') ? auth.domain.replace(/\/$/, '') : `https://${auth.domain}`;
 }
 
-function redirectUri(auth: Cognito): string {
+function redirectUri(auth: HostedAuth): string {
   return auth.redirectUri ?? `${window.location.origin}/`;
 }
 
@@ -79,8 +88,50 @@ function base64url(bytes: Uint8Array): string {
   return btoa(String.fromCharCode(...bytes)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
 }
 
-export async function startCognitoSignIn(): Promise<void> {
-  const auth = config().auth as Cognito;
+const discovered = new Map<string, Promise<Endpoints>>();
+
+/** The provider's endpoints from <issuer>/.well-known/openid-configuration (read once per page). */
+export function discover(issuer: string): Promise<Endpoints> {
+  const key = issuer.replace(/\/$/, '');
+  let found = discovered.get(key);
+  if (!found) {
+    found = (async () => {
+      const response = await fetch(`${key}/.well-known/openid-configuration`, { headers: { Accept: 'application/json' } });
+      if (!response.ok) throw new Error(`The identity provider's discovery document answered ${response.status}.`);
+      const doc = (await response.json()) as Record<string, unknown>;
+      if (typeof doc.issuer === 'string' && doc.issuer.replace(/\/$/, '') !== key) {
+        throw new Error(`The discovery document names issuer ${doc.issuer}, not ${issuer}.`);
+      }
+      if (typeof doc.authorization_endpoint !== 'string' || typeof doc.token_endpoint !== 'string') {
+        throw new Error('The discovery document has no authorization_endpoint or token_endpoint.');
+      }
+      return {
+        authorize: doc.authorization_endpoint,
+        token: doc.token_endpoint,
+        endSession: typeof doc.end_session_endpoint === 'string' ? doc.end_session_endpoint : null,
+      };
+    })();
+    found.catch(() => discovered.delete(key)); // a failed discovery is retried on the next sign-in
+    discovered.set(key, found);
+  }
+  return found;
+}
+
+export async function endpoints(auth: HostedAuth): Promise<Endpoints> {
+  if (auth.mode === 'oidc') return discover(auth.issuer);
+  const base = cognitoBase(auth);
+  return { authorize: `${base}/oauth2/authorize`, token: `${base}/oauth2/token`, endSession: `${base}/logout` };
+}
+
+function hostedAuth(): HostedAuth | null {
+  const auth = config().auth;
+  return auth.mode === 'cognito' || auth.mode === 'oidc' ? auth : null;
+}
+
+export async function startSignIn(): Promise<void> {
+  const auth = hostedAuth();
+  if (!auth) return;
+  const { authorize } = await endpoints(auth);
   const verifier = base64url(crypto.getRandomValues(new Uint8Array(32)));
   sessionStorage.setItem(VERIFIER_KEY, verifier);
   const challenge = base64url(
@@ -95,18 +146,21 @@ export async function startCognitoSignIn(): Promise<void> {
     code_challenge: challenge,
     state: window.location.pathname,
   });
-  window.location.assign(`${cognitoBase(auth)}/oauth2/authorize?${params}`);
+  const url = new URL(authorize);
+  params.forEach((value, name) => url.searchParams.set(name, value));
+  window.location.assign(url.toString());
 }
 
-/** On return from the hosted UI: trade the code for tokens. Returns true when a sign-in completed. */
-export async function completeCognitoSignIn(): Promise<boolean> {
-  const auth = config().auth;
-  if (auth.mode !== 'cognito') return false;
+/** On return from the provider: trade the code for tokens. Returns true when a sign-in completed. */
+export async function completeSignIn(): Promise<boolean> {
+  const auth = hostedAuth();
+  if (!auth) return false;
   const url = new URL(window.location.href);
   const code = url.searchParams.get('code');
   const verifier = sessionStorage.getItem(VERIFIER_KEY);
   if (!code || !verifier) return false;
-  const response = await fetch(`${cognitoBase(auth)}/oauth2/token`, {
+  const { token } = await endpoints(auth);
+  const response = await fetch(token, {
     method: 'POST',
     headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
     body: new URLSearchParams({
@@ -122,15 +176,30 @@ export async function completeCognitoSignIn(): Promise<boolean> {
   window.history.replaceState(null, '', state.startsWith('/') ? state : '/');
   if (!response.ok) return false;
   const tokens = (await response.json()) as { id_token?: string; access_token?: string };
-  setToken((auth.tokenUse === 'access' ? tokens.access_token : tokens.id_token) ?? null);
+  // The backend verifies ID tokens (their audience is the client); Cognito may be told to send access tokens.
+  const use = auth.mode === 'cognito' ? auth.tokenUse : 'id';
+  setToken((use === 'access' ? tokens.access_token : tokens.id_token) ?? null);
   return true;
 }
 
 export function signOut(): void {
+  const previous = getToken();
   setToken(null);
-  const auth = config().auth;
+  const auth = hostedAuth();
+  if (!auth) return;
   if (auth.mode === 'cognito') {
     const params = new URLSearchParams({ client_id: auth.clientId, logout_uri: redirectUri(auth) });
     window.location.assign(`${cognitoBase(auth)}/logout?${params}`);
+    return;
   }
+  void discover(auth.issuer)
+    .then(({ endSession }) => {
+      if (!endSession) return; // the provider offers no RP-initiated logout: the local sign-out stands
+      const url = new URL(endSession);
+      url.searchParams.set('client_id', auth.clientId);
+      url.searchParams.set('post_logout_redirect_uri', redirectUri(auth));
+      if (previous && jwtClaims(previous)) url.searchParams.set('id_token_hint', previous);
+      window.location.assign(url.toString());
+    })
+    .catch(() => undefined);
 }

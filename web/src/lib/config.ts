@@ -10,6 +10,15 @@ export type AuthConfig =
       scopes?: string[];
       // API Gateway's Cognito authorizer accepts the ID token unless scopes are configured on the method.
       tokenUse?: 'id' | 'access';
+    }
+  | {
+      // Any OpenID Connect provider (Okta, Entra ID, Auth0, Keycloak...): its endpoints are read from
+      // <issuer>/.well-known/openid-configuration; the ID token is sent to the API.
+      mode: 'oidc';
+      issuer: string; // e.g. https://example.okta.com/oauth2/default
+      clientId: string;
+      redirectUri?: string; // defaults to the app's origin
+      scopes?: string[]; // defaults to openid email profile; add e.g. "groups" if your provider needs it
     };
 
 export interface AppConfig {
