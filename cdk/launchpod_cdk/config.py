@@ -42,6 +42,7 @@ class Inputs:
     oidc_audience: str | None = None
     oidc_groups_claim: str = "cognito:groups"
     oidc_client_id: str | None = None
+    oidc_scopes: tuple[str, ...] = ("openid", "email", "profile")
     # registry additions used only by tests (functions the stack wires by name, not yet registered)
     extra_functions: tuple = field(default_factory=tuple)
 
@@ -95,6 +96,8 @@ class Inputs:
             oidc_audience=ctx("oidcAudience") or None,
             oidc_groups_claim=ctx("oidcGroupsClaim") or defaults.oidc_groups_claim,
             oidc_client_id=ctx("oidcClientId") or None,
+            oidc_scopes=tuple(str(ctx("oidcScopes", " ".join(defaults.oidc_scopes))).replace(",", " ").split())
+            or defaults.oidc_scopes,
             extra_callback_urls=tuple(
                 u for u in str(ctx("callbackUrls", ",".join(defaults.extra_callback_urls))).split(",") if u
             ),

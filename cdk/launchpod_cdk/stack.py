@@ -65,6 +65,11 @@ class LaunchpodStack(Stack):
 
         # Your own OIDC issuer replaces the Cognito user pool (cdk/README.md, "Use your own identity provider").
         self.auth = None if inputs.own_idp else Auth(self, "Auth", prefix=inputs.prefix, admin_email=inputs.admin_email)
+        if inputs.own_idp and inputs.admin_email:
+            Annotations.of(self).add_warning_v2(
+                "launchpod:admin-email-ignored",
+                "launchpod:adminEmail is ignored with launchpod:oidcIssuer: add users to groups in your provider.",
+            )
         self.data = Data(self, "Data", tables=registry.TABLES, bucket_name=scoping.shared_bucket_name(inputs.prefix))
         tables = self.data.tables
         self.functions = Functions(
@@ -161,7 +166,7 @@ class LaunchpodStack(Stack):
                 "issuer": issuer,
                 "clientId": client_id,
                 "redirectUri": f"{self.web.url}/",
-                "scopes": ["openid", "email", "profile"],
+                "scopes": list(inputs.oidc_scopes),
                 "authority": issuer,
             },
         }

@@ -117,6 +117,7 @@ OIDC = {
     "oidc_audience": "launchpod-api",
     "oidc_groups_claim": "groups",
     "oidc_client_id": "launchpod-web",
+    "oidc_scopes": ("openid", "email", "profile", "groups"),
 }
 
 

@@ -88,7 +88,7 @@ def test_config_json_describes_a_generic_oidc_provider_and_the_csp_allows_it(syn
     assert configs, "no config.json with an oidc auth block"
     auth = configs[0]["auth"]
     assert auth["mode"] == "oidc" and auth["issuer"] == ISSUER and auth["clientId"] == OIDC["oidc_client_id"]
-    assert "openid" in auth["scopes"]
+    assert auth["scopes"] == ["openid", "email", "profile", "groups"]
     [policy] = synth_oidc.of_type("AWS::CloudFront::ResponseHeadersPolicy").values()
     csp = policy["Properties"]["ResponseHeadersPolicyConfig"]["SecurityHeadersConfig"]["ContentSecurityPolicy"]
     assert "https://idp.example.com" in csp["ContentSecurityPolicy"]
