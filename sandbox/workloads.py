@@ -1,6 +1,8 @@
 """A simulated workload controller for the emulated Kubernetes APIs: Deployments and DaemonSets get
 the status a real cluster's controllers would give them (every replica ready; a DaemonSet
-scheduled on each node its affinity admits), so code that waits for readiness can be exercised."""
+scheduled on each node its affinity admits), and statically provisioned PersistentVolumeClaims are bound
+to the PersistentVolume they name (as the PV controller would), so code that waits for readiness can be
+exercised."""
 
 from __future__ import annotations
 
@@ -65,6 +67,25 @@ async def _reconcile(emulator: Any) -> None:
             "numberMisscheduled": 0,
         }
         await emulator.put_object("apps/v1/daemonsets", daemonset)
+    await _bind_claims(emulator)
+
+
+async def _bind_claims(emulator: Any) -> None:
+    """A claim naming a volume binds when that volume exists and its claimRef (if any) names the claim."""
+    volumes = {v["metadata"]["name"]: v for v in emulator.list_objects("v1/persistentvolumes")}
+    for claim in emulator.list_objects("v1/persistentvolumeclaims"):
+        meta, spec = claim["metadata"], claim.get("spec") or {}
+        volume = volumes.get(spec.get("volumeName", ""))
+        if volume is None or (claim.get("status") or {}).get("phase") == "Bound":
+            continue
+        ref = (volume.get("spec") or {}).get("claimRef") or {}
+        if ref and (ref.get("name"), ref.get("namespace", "default")) != (meta["name"], meta.get("namespace")):
+            continue
+        capacity = (volume.get("spec") or {}).get("capacity") or {}
+        claim["status"] = {"phase": "Bound", "accessModes": spec.get("accessModes", []), "capacity": capacity}
+        await emulator.put_object("v1/persistentvolumeclaims", claim)
+        volume["status"] = {"phase": "Bound"}
+        await emulator.put_object("v1/persistentvolumes", volume)
 
 
 class WorkloadController:
