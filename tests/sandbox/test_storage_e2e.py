@@ -1,0 +1,131 @@
+"""Storage through the sandbox: Mountpoint for S3 on the shared bucket and FSx for Lustre, each a
+PersistentVolumeClaim Bound on the cluster; listed, browsed and deleted over REST."""
+
+from __future__ import annotations
+
+import pytest
+from kubernetes import client as k8s
+
+from sandbox.kube import mint_token
+
+pytestmark = pytest.mark.e2e
+NAME = "e2e-store"
+BUCKET = "sagemaker-launchpod-123456789012-us-east-1"
+
+
+@pytest.fixture(scope="module")
+def control_plane(sandbox):
+    with sandbox.client() as c:
+        op = c.post("/api/clusters", json={"name": NAME, "availabilityZones": ["us-east-1a", "us-east-1b"]}).json()
+    assert sandbox.wait_operation(op["operation"]["id"])["status"] == "SUCCEEDED"
+    return NAME
+
+
+@pytest.fixture(scope="module")
+def with_dependencies(sandbox, control_plane):
+    with sandbox.client() as c:
+        op = c.post(f"/api/clusters/{control_plane}/dependencies", json={"includeOptional": True}).json()
+    assert sandbox.wait_operation(op["operation"]["id"])["status"] == "SUCCEEDED"
+    return control_plane
+
+
+def _core(sandbox, cluster: str) -> k8s.CoreV1Api:
+    endpoint = sandbox.aws("eks").describe_cluster(name=cluster)["cluster"]["endpoint"]
+    config = k8s.Configuration()
+    config.host, config.api_key = endpoint, {"authorization": "Bearer " + mint_token(cluster)}
+    return k8s.CoreV1Api(k8s.ApiClient(config))
+
+
+def _configure(sandbox, cluster: str, body: dict) -> dict:
+    with sandbox.client() as c:
+        response = c.post(f"/api/clusters/{cluster}/storage", json=body)
+    assert response.status_code == 202, response.text
+    return sandbox.wait_operation(response.json()["operation"]["id"])
+
+
+def test_storage_before_dependencies_fails_naming_the_dependencies_route(sandbox, control_plane):
+    done = _configure(sandbox, control_plane, {"kind": "s3", "storageName": "early"})
+    assert done["status"] == "FAILED"
+    assert f"POST /api/clusters/{control_plane}/dependencies" in done["message"]
+    assert "aws-mountpoint-s3-csi-driver" in done["message"]
+    assert done["phases"][0]["status"] == "FAILED"
+
+
+def test_s3_storage_is_bound_listed_browsed_and_deleted(sandbox, with_dependencies):
+    cluster = with_dependencies
+    s3 = sandbox.aws("s3")
+    s3.put_object(Bucket=BUCKET, Key="datasets/mnist/train.csv", Body=b"a,b\n1,2\n")
+    s3.put_object(Bucket=BUCKET, Key="datasets/mnist/parts/p0", Body=b"x")
+    s3.put_object(Bucket=BUCKET, Key="elsewhere/secret.txt", Body=b"no")
+
+    done = _configure(
+        sandbox, cluster, {"kind": "s3", "storageName": "mnist", "namespace": "default", "prefix": "datasets/mnist"}
+    )
+    assert done["status"] == "SUCCEEDED", done
+    assert [p["status"] for p in done["phases"]] == ["SUCCEEDED", "SUCCEEDED", "SUCCEEDED"]
+
+    core = _core(sandbox, cluster)
+    claim = core.read_namespaced_persistent_volume_claim("mnist", "default")
+    volume = core.read_persistent_volume("mnist")
+    assert claim.status.phase == "Bound" and volume.status.phase == "Bound"
+    assert volume.spec.csi.driver == "s3.csi.aws.com"
+    assert volume.spec.csi.volume_attributes == {"bucketName": BUCKET}
+    assert "prefix datasets/mnist/" in volume.spec.mount_options
+
+    with sandbox.client("viewer") as c:
+        listed = c.get(f"/api/clusters/{cluster}/storage").json()["items"]
+        row = next(i for i in listed if i["storageName"] == "mnist")
+        assert row == {
+            "storageName": "mnist",
+            "namespace": "default",
+            "kind": "s3",
+            "source": f"s3://{BUCKET}/datasets/mnist/",
+            "status": "Bound",
+        }
+        browsed = c.get(f"/api/clusters/{cluster}/storage/mnist/objects").json()
+        assert [o["key"] for o in browsed["objects"]] == ["train.csv"]
+        assert browsed["objects"][0]["size"] == 8 and browsed["prefixes"] == ["parts/"]
+        deeper = c.get(f"/api/clusters/{cluster}/storage/mnist/objects", params={"prefix": "parts"}).json()
+        assert [o["key"] for o in deeper["objects"]] == ["parts/p0"]
+        assert c.delete(f"/api/clusters/{cluster}/storage/mnist").status_code == 403
+
+    with sandbox.client() as c:
+        deleted = c.delete(f"/api/clusters/{cluster}/storage/mnist")
+        assert deleted.status_code == 200, deleted.text
+        assert deleted.json()["deleted"] == ["PersistentVolumeClaim/default/mnist", "PersistentVolume/mnist"]
+        assert all(i["storageName"] != "mnist" for i in c.get(f"/api/clusters/{cluster}/storage").json()["items"])
+        assert c.delete(f"/api/clusters/{cluster}/storage/mnist").status_code == 404
+    with pytest.raises(k8s.ApiException) as gone:
+        core.read_persistent_volume("mnist")
+    assert gone.value.status == 404
+
+
+def test_fsx_lustre_is_attached_and_cannot_be_browsed(sandbox, with_dependencies):
+    cluster = with_dependencies
+    subnet = sandbox.aws("ec2").describe_subnets()["Subnets"][0]["SubnetId"]
+    fs = sandbox.aws("fsx").create_file_system(
+        FileSystemType="LUSTRE",
+        StorageCapacity=1200,
+        SubnetIds=[subnet],
+        LustreConfiguration={"DeploymentType": "PERSISTENT_2", "PerUnitStorageThroughput": 125},
+    )["FileSystem"]
+    mount_name = fs["LustreConfiguration"]["MountName"]
+
+    done = _configure(sandbox, cluster, {"kind": "fsx", "storageName": "scratch", "fileSystemId": fs["FileSystemId"]})
+    assert done["status"] == "SUCCEEDED", done
+    volume = _core(sandbox, cluster).read_persistent_volume("scratch")
+    assert volume.spec.csi.driver == "fsx.csi.aws.com" and volume.spec.csi.volume_handle == fs["FileSystemId"]
+    assert volume.spec.csi.volume_attributes == {"dnsname": fs["DNSName"], "mountname": mount_name}
+    with sandbox.client("viewer") as c:
+        row = next(
+            i for i in c.get(f"/api/clusters/{cluster}/storage").json()["items"] if i["storageName"] == "scratch"
+        )
+        assert row["kind"] == "fsx" and row["status"] == "Bound" and fs["FileSystemId"] in row["source"]
+        assert c.get(f"/api/clusters/{cluster}/storage/scratch/objects").status_code == 422
+
+
+def test_unknown_fsx_file_system_fails_with_aws_words(sandbox, with_dependencies):
+    done = _configure(
+        sandbox, with_dependencies, {"kind": "fsx", "storageName": "ghost", "fileSystemId": "fs-0123456789abcdef0"}
+    )
+    assert done["status"] == "FAILED" and "fs-0123456789abcdef0" in done["message"]
