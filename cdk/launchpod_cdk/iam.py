@@ -19,6 +19,7 @@ _NO_RESOURCE_TYPE = "IAM defines no resource type for this action, so it only ac
 
 # action -> why it must be granted on "*"
 WILDCARD_REASONS: dict[str, str] = {
+    "fsx:DescribeFileSystems": "FSx DescribeFileSystems supports no resource-level permissions (read-only)",
     **{
         a: _NO_RESOURCE_TYPE + " (read-only EC2 describe call)"
         for a in (

@@ -92,6 +92,14 @@ def acknowledge(stack) -> list[tuple[str, str, str]]:
                 f"IAM5[Resource::<{_logical_id(stack, fns.functions[fn_name])}.Arn>:*]",
                 "grant_invoke also allows the function's versions and aliases (ARN suffix ':*')",
             )
+        for child in stack.workflows.specs[name].children:
+            _ack(
+                machine,
+                "IAM5[Resource::arn:<AWS::Partition>:states:<AWS::Region>:<AWS::AccountId>:execution:"
+                f"{stack.inputs.prefix}-{child}:*]",
+                "states:startExecution.sync:2 must describe and stop the child executions it starts; their "
+                "names (one per operation and attempt) are only known at run time, within this one state machine",
+            )
 
     site = _logical_id(stack, stack.web.bucket)
     deployment_findings = [
