@@ -374,3 +374,70 @@ def test_cognito_hosted_ui_sign_in_with_pkce_and_sign_out(app: App, page: Page, 
     expect(page).to_have_url(re.compile(rf"^{re.escape(cognito)}/logout\?"))
     page.goto(f"{app.url}/clusters")  # the token was forgotten: signing in is asked again
     expect(page.get_by_role("dialog")).to_contain_text("Sign in to Launchpod")
+
+
+def test_oidc_provider_sign_in_with_discovery_pkce_and_end_session(app: App, page: Page, shot) -> None:
+    """Deployed with your own identity provider, played by the test: endpoints come from discovery."""
+    import base64
+    import hashlib
+    from urllib.parse import parse_qs, urlparse
+
+    issuer = "https://idp.example.com/oauth2/default"
+    config = {
+        "apiUrl": "/api",
+        "wsUrl": "/ws",
+        "auth": {"mode": "oidc", "issuer": issuer, "clientId": "web-client", "redirectUri": f"{app.url}/"},
+    }
+    cors = {"Access-Control-Allow-Origin": "*"}
+    seen: dict[str, dict[str, list[str]]] = {}
+
+    def authorize(route: Route) -> None:
+        query = parse_qs(urlparse(route.request.url).query)
+        seen["authorize"] = query
+        route.fulfill(status=302, headers={"Location": f"{app.url}/?code=the-code&state={query['state'][0]}"})
+
+    def token(route: Route) -> None:
+        seen["token"] = parse_qs(route.request.post_data or "")
+        # The sandbox gateway accepts its own tokens; the provider's ID token stands in as one of them.
+        route.fulfill(status=200, headers=cors, json={"id_token": app.tokens["operator"], "token_type": "Bearer"})
+
+    page.route("**/config.json", lambda route: route.fulfill(json=config))
+    page.route(
+        f"{issuer}/.well-known/openid-configuration",
+        lambda route: route.fulfill(
+            headers=cors,
+            json={
+                "issuer": issuer,
+                "authorization_endpoint": f"{issuer}/v1/authorize",
+                "token_endpoint": f"{issuer}/v1/token",
+                "end_session_endpoint": f"{issuer}/v1/logout",
+            },
+        ),
+    )
+    page.route(f"{issuer}/v1/authorize*", authorize)
+    page.route(f"{issuer}/v1/token", token)
+    page.route(
+        f"{issuer}/v1/logout*",
+        lambda route: route.fulfill(status=200, content_type="text/html", body="<title>Signed out</title>"),
+    )
+
+    page.goto(f"{app.url}/operations")
+    expect(page.get_by_role("dialog")).to_contain_text("Sign in to Launchpod")
+    page.get_by_role("button", name="Sign in").click()
+    expect(page.get_by_role("heading", name=re.compile("Operations history"))).to_be_visible()
+    expect(page).to_have_url(f"{app.url}/operations")
+    expect(page.get_by_role("button", name="Role: operator")).to_be_visible()
+
+    authorize_query, token_form = seen["authorize"], seen["token"]
+    assert authorize_query["client_id"] == ["web-client"] and authorize_query["code_challenge_method"] == ["S256"]
+    verifier = token_form["code_verifier"][0]
+    challenge = base64.urlsafe_b64encode(hashlib.sha256(verifier.encode()).digest()).rstrip(b"=").decode()
+    assert authorize_query["code_challenge"] == [challenge]
+    assert token_form["grant_type"] == ["authorization_code"] and token_form["code"] == ["the-code"]
+    shot(page, "oidc-signed-in")
+
+    page.get_by_role("button", name="Role: operator").click()
+    page.get_by_role("menuitem", name="Sign out").click()
+    expect(page).to_have_url(re.compile(rf"^{re.escape(issuer)}/v1/logout\?.*post_logout_redirect_uri="))
+    page.goto(f"{app.url}/clusters")
+    expect(page.get_by_role("dialog")).to_contain_text("Sign in to Launchpod")
