@@ -30,9 +30,7 @@ ADDON_SIM_SECONDS = 60
 
 def run_once(box: Sandbox, client: httpx.Client, name: str) -> tuple[float, int, str]:
     started = time.monotonic()
-    response = client.post(
-        "/api/clusters", json={"name": name, "availabilityZones": ["us-east-1a", "us-east-1b"]}
-    )
+    response = client.post("/api/clusters", json={"name": name, "availabilityZones": ["us-east-1a", "us-east-1b"]})
     response.raise_for_status()
     op_id = response.json()["operation"]["id"]
     while True:
