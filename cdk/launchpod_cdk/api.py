@@ -19,7 +19,7 @@ from aws_cdk import aws_lambda as lambda_
 from aws_cdk import aws_logs as logs
 from constructs import Construct
 
-from launchpod_cdk.functions import AccessLogs, _retention
+from launchpod_cdk.functions import AccessLogs, _retention, access_log_format
 
 PUBLIC_PATHS = ("health", "openapi.json", "docs")
 STAGE = "v1"
@@ -62,17 +62,7 @@ class Apis(Construct):
                 throttling_rate_limit=50,
                 throttling_burst_limit=100,
                 access_log_destination=apigw.LogGroupLogDestination(rest_logs),
-                access_log_format=apigw.AccessLogFormat.json_with_standard_fields(
-                    caller=False,
-                    http_method=True,
-                    ip=True,
-                    protocol=True,
-                    request_time=True,
-                    resource_path=True,
-                    response_length=True,
-                    status=True,
-                    user=True,
-                ),
+                access_log_format=access_log_format(),
             ),
             # Bearer tokens, not cookies: the preflight only has to name the web origins.
             default_cors_preflight_options=apigw.CorsOptions(

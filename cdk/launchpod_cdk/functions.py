@@ -174,6 +174,21 @@ def _retention(days: int) -> logs.RetentionDays:
     return logs.RetentionDays.THREE_MONTHS
 
 
+def access_log_format() -> apigw.AccessLogFormat:
+    """API Gateway access logs as JSON with the standard fields, for REST and HTTP/WebSocket stages alike."""
+    return apigw.AccessLogFormat.json_with_standard_fields(
+        caller=False,
+        http_method=True,
+        ip=True,
+        protocol=True,
+        request_time=True,
+        resource_path=True,
+        response_length=True,
+        status=True,
+        user=True,
+    )
+
+
 @jsii.implements(apigwv2.IAccessLogSettings)
 class AccessLogs:
     """API Gateway v2 stage access logs as JSON with the standard fields (the interface has no struct)."""
@@ -187,14 +202,4 @@ class AccessLogs:
 
     @property
     def format(self) -> apigw.AccessLogFormat:
-        return apigw.AccessLogFormat.json_with_standard_fields(
-            caller=False,
-            http_method=True,
-            ip=True,
-            protocol=True,
-            request_time=True,
-            resource_path=True,
-            response_length=True,
-            status=True,
-            user=True,
-        )
+        return access_log_format()

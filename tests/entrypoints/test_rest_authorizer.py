@@ -3,32 +3,21 @@
 from __future__ import annotations
 
 import time
-from types import SimpleNamespace
 
-import jwt
 import pytest
-from cryptography.hazmat.primitives.asymmetric import rsa
-from launchpod.adapters import tokens
 from launchpod.entrypoints.api import authorizer
 from launchpod.entrypoints.api.auth import principal_from
 from launchpod.runtime.settings import settings
 
+from tests.entrypoints import idp
+
 ISSUER = "https://idp.example.com/oauth2/default"
-KEY = rsa.generate_private_key(public_exponent=65537, key_size=2048)
 METHOD_ARN = "arn:aws:execute-api:us-east-1:123456789012:abc123/v1/GET/api/clusters/c-1"
 
 
 @pytest.fixture(autouse=True)
 def issuer(monkeypatch):
-    monkeypatch.setenv("LAUNCHPOD_JWT_ISSUER", ISSUER)
-    monkeypatch.setenv("LAUNCHPOD_JWT_AUDIENCE", "client-1")
-    monkeypatch.setenv("LAUNCHPOD_JWT_GROUPS_CLAIM", "groups")
-    settings.cache_clear()
-    monkeypatch.setattr(
-        tokens,
-        "_keys",
-        lambda issuer: SimpleNamespace(get_signing_key_from_jwt=lambda token: SimpleNamespace(key=KEY.public_key())),
-    )
+    idp.trust(monkeypatch, ISSUER, groups_claim="groups")
     yield
     settings.cache_clear()
 
@@ -43,7 +32,7 @@ def _token(**overrides) -> str:
         "exp": int(time.time()) + 300,
         **overrides,
     }
-    return jwt.encode(claims, KEY, algorithm="RS256")
+    return idp.sign(claims)
 
 
 def _event(authorization: str | None, kind: str = "TOKEN") -> dict:

@@ -3,29 +3,19 @@
 from __future__ import annotations
 
 import time
-from types import SimpleNamespace
 
-import jwt
 import pytest
-from cryptography.hazmat.primitives.asymmetric import rsa
-from launchpod.adapters import tokens
 from launchpod.entrypoints.stream import authorizer
 from launchpod.runtime.settings import settings
 
+from tests.entrypoints import idp
+
 ISSUER = "https://cognito-idp.us-east-1.amazonaws.com/us-east-1_test"
-KEY = rsa.generate_private_key(public_exponent=65537, key_size=2048)
 
 
 @pytest.fixture(autouse=True)
 def issuer(monkeypatch):
-    monkeypatch.setenv("LAUNCHPOD_JWT_ISSUER", ISSUER)
-    monkeypatch.setenv("LAUNCHPOD_JWT_AUDIENCE", "client-1")
-    settings.cache_clear()
-    monkeypatch.setattr(
-        tokens,
-        "_keys",
-        lambda issuer: SimpleNamespace(get_signing_key_from_jwt=lambda token: SimpleNamespace(key=KEY.public_key())),
-    )
+    idp.trust(monkeypatch, ISSUER)
     yield
     settings.cache_clear()
 
@@ -41,7 +31,7 @@ def _token(**overrides) -> str:
         "exp": int(time.time()) + 300,
         **overrides,
     }
-    return jwt.encode(claims, KEY, algorithm="RS256")
+    return idp.sign(claims)
 
 
 def _event(token: str | None) -> dict:

@@ -6,7 +6,6 @@ import os
 import sys
 from pathlib import Path
 
-import pytest
 from launchpod.contracts.catalog_ops import CATALOG
 from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
@@ -59,8 +58,7 @@ async def test_stdio_token_flag_wins_and_no_token_refuses_every_call(live: Live)
 
 async def test_the_command_the_agent_configs_run_serves_stdio(live: Live) -> None:
     launchpod = Path(sys.executable).with_name("launchpod")
-    if not launchpod.exists():
-        pytest.skip("the launchpod console script is not installed (pip install -e .)")
+    assert launchpod.exists(), "the launchpod console script is missing: pip install -e . (make test does)"
     env = {k: v for k, v in os.environ.items() if not k.startswith("LAUNCHPOD_")}
     env |= {"LAUNCHPOD_API_URL": live.url, "LAUNCHPOD_TOKEN": live.tokens["viewer"]}
     params = StdioServerParameters(command=str(launchpod), args=["mcp", "--stdio"], env=env)
