@@ -99,6 +99,9 @@ export const api = {
   cluster: (name: string) => request<ClusterView>('GET', `/clusters/${encodeURIComponent(name)}`),
   createCluster: (body: unknown) =>
     request<OperationAcceptedView | NoopView>('POST', '/clusters', { body }),
+  // control plane, dependencies and HyperPod as one operation
+  provisionCluster: (body: unknown) =>
+    request<OperationAcceptedView | NoopView>('POST', '/clusters/provision', { body }),
   dependencies: (name: string) =>
     request<DependencyListView>('GET', `/clusters/${encodeURIComponent(name)}/dependencies`),
   reconcileDependencies: (name: string, includeOptional: boolean) =>
@@ -131,6 +134,8 @@ export interface JsonSchema {
   pattern?: string;
   minLength?: number;
   maxLength?: number;
+  minimum?: number;
+  maximum?: number;
   minItems?: number;
   maxItems?: number;
   items?: JsonSchema;

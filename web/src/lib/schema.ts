@@ -27,6 +27,35 @@ const FALLBACK: Record<string, JsonSchema> = {
       vpcCidr: { anyOf: [{ type: 'string', pattern: '^(\\d{1,3}\\.){3}\\d{1,3}/\\d{1,2}$' }, { type: 'null' }] },
     },
   },
+  // contracts/hyperpod.py
+  CreateHyperPodRequest: {
+    type: 'object',
+    required: ['availabilityZone', 'instanceGroups'],
+    properties: {
+      instanceGroups: { type: 'array', minItems: 1, maxItems: 20, items: { $ref: '#/components/schemas/InstanceGroupRequest' } },
+    },
+  },
+  InstanceGroupRequest: {
+    type: 'object',
+    required: ['name', 'instanceType', 'instanceCount'],
+    properties: {
+      name: { type: 'string', minLength: 1, maxLength: 63, pattern: '^[a-zA-Z0-9](-*[a-zA-Z0-9])*$' },
+      instanceType: { type: 'string', pattern: '^ml\\.[a-z0-9-]+\\.[a-z0-9]+$' },
+      instanceCount: { type: 'integer', minimum: 0, maximum: 6758 },
+      ebsVolumeGb: { type: 'integer', minimum: 1, maximum: 16384, default: 500 },
+    },
+  },
+  // contracts/storage.py
+  ConfigureStorageRequest: {
+    type: 'object',
+    required: ['kind', 'storageName'],
+    properties: {
+      storageName: { type: 'string', minLength: 1, maxLength: 63, pattern: '^[a-z0-9]([-a-z0-9]*[a-z0-9])?$' },
+      namespace: { type: 'string', minLength: 1, maxLength: 63, pattern: '^[a-z0-9]([-a-z0-9]*[a-z0-9])?$', default: 'default' },
+      prefix: { anyOf: [{ type: 'string', maxLength: 512, pattern: "^[A-Za-z0-9!_.*'()=+-]+(/[A-Za-z0-9!_.*'()=+-]+)*/?$" }, { type: 'null' }] },
+      fileSystemId: { anyOf: [{ type: 'string', pattern: '^fs-[0-9a-f]{8,21}$' }, { type: 'null' }] },
+    },
+  },
 };
 
 let docPromise: Promise<OpenApiDoc> | null = null;
@@ -85,6 +114,28 @@ export function checkString(
   if (schema.pattern && !new RegExp(schema.pattern, 'u').test(value))
     return describe ?? schema.description ?? `Must match ${schema.pattern}.`;
   return undefined;
+}
+
+/** The broken bound for a whole number typed into a field, in words, or undefined when it passes. */
+export function checkInteger(doc: OpenApiDoc, model: string, path: string, value: string): string | undefined {
+  const { schema } = fieldSchema(doc, model, path);
+  const min = schema?.minimum;
+  const max = schema?.maximum;
+  const range = min !== undefined && max !== undefined ? ` from ${min} to ${max}` : min !== undefined ? `, ${min} or more` : '';
+  const text = value.trim();
+  if (!/^\d+$/.test(text)) return `Enter a whole number${range}.`;
+  const number = Number(text);
+  if ((min !== undefined && number < min) || (max !== undefined && number > max)) return `Enter a whole number${range}.`;
+  return undefined;
+}
+
+/**
+ * Whether the API's document says `model` has `field`. A document without the model (or no document)
+ * gives no answer, so the field is assumed accepted and the server has the last word.
+ */
+export function accepts(doc: OpenApiDoc, model: string, field: string): boolean {
+  const properties = doc.components?.schemas?.[model]?.properties;
+  return !properties || field in properties;
 }
 
 export function arrayBounds(doc: OpenApiDoc, model: string, path: string): { min?: number; max?: number } {
