@@ -1,9 +1,9 @@
-// The create-cluster wizard: decision-level questions only (name, zone, instance type, count, capacity
-// type); CIDRs, the second zone and deep health checks wait under "Advanced".
+// The create-cluster wizard: decision-level questions only (name, zone, HyperPod's instance groups, storage);
+// CIDRs, the second zone and the Kubernetes version wait under "Advanced".
 //
-// Today POST /api/clusters creates the EKS control plane; the compute choices are kept in the form and
-// shown on the review step, to be applied by the HyperPod step that follows. The request model forbids
-// extra fields, so only the fields it knows are sent.
+// With "Create a HyperPod cluster" on (the default) it sends POST /api/clusters/provision: the control plane,
+// its dependencies, the HyperPod cluster and optionally storage as one operation whose phases the
+// operation page shows. Off, it sends POST /api/clusters for the EKS control plane alone.
 
 import { useEffect, useMemo, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
@@ -20,11 +20,27 @@ import KeyValuePairs from '@cloudscape-design/components/key-value-pairs';
 import RadioGroup from '@cloudscape-design/components/radio-group';
 import Select, { type SelectProps } from '@cloudscape-design/components/select';
 import SpaceBetween from '@cloudscape-design/components/space-between';
+import Table from '@cloudscape-design/components/table';
+import Toggle from '@cloudscape-design/components/toggle';
 import Wizard from '@cloudscape-design/components/wizard';
 
 import ErrorAlert from '../components/ErrorAlert';
+import InstanceGroupsEditor, { newGroup, type GroupRow } from '../components/InstanceGroupsEditor';
 import { api, ApiError, type OpenApiDoc } from '../lib/api';
-import { createClusterBody, wizardFieldOf, type WizardField } from '../lib/createCluster';
+import {
+  DEEP_HEALTH_CHECKS,
+  checkInstanceGroups,
+  checkStorage,
+  createClusterBody,
+  provisionAcceptsStorage,
+  provisionClusterBody,
+  wizardFieldOf,
+  type GroupField,
+  type InstanceGroupChoices,
+  type StorageChoices,
+  type StorageField,
+  type WizardField,
+} from '../lib/createCluster';
 import { arrayBounds, checkString, loadSchemas } from '../lib/schema';
 import type { AvailabilityZoneView, InstanceTypeOfferingView } from '../lib/types';
 import { useSession } from '../session';
@@ -32,40 +48,35 @@ import { useSession } from '../session';
 const MODEL = 'CreateClusterRequest';
 const KUBERNETES_VERSIONS = ['1.33', '1.32', '1.31'];
 const DEFAULT_CIDR = '10.192.0.0/16';
+const OPTIONAL_DEPENDENCIES = 'FSx for Lustre CSI driver, Neuron device plugin, KubeRay operator';
 
-type CapacityType = 'on-demand' | 'spot' | 'training-plan';
-const CAPACITY_LABELS: Record<CapacityType, string> = {
-  'on-demand': 'On-Demand',
-  spot: 'Spot',
-  'training-plan': 'Training plan (reserved)',
-};
+const STEP = { name: 0, placement: 1, hyperpod: 2, storage: 3, review: 4 } as const;
 
 interface FormState {
   name: string;
   zone: string;
-  instanceType: string;
-  instanceCount: string;
-  capacityType: CapacityType;
   secondZone: string; // '' = chosen automatically
   vpcCidr: string;
   kubernetesVersion: string;
-  deepHealthChecks: { InstanceStress: boolean; InstanceConnectivity: boolean };
+  hyperpod: boolean;
+  instanceGroups: GroupRow[];
+  nodeRecovery: boolean;
+  includeOptionalDependencies: boolean;
+  storageOn: boolean;
+  storage: StorageChoices;
 }
 
-type Field = WizardField;
-type Errors = Partial<Record<Field | 'form', string>>;
+type Errors = Partial<Record<WizardField | 'form', string>>;
+
+const ADVANCED: WizardField[] = ['secondZone', 'vpcCidr', 'kubernetesVersion'];
 
 // Which step shows each field, so a server error can take the user to it.
-const STEP_OF: Record<Field, number> = {
-  name: 0,
-  zone: 1,
-  secondZone: 1,
-  vpcCidr: 1,
-  kubernetesVersion: 1,
-  instanceType: 2,
-  instanceCount: 2,
-};
-const ADVANCED: Field[] = ['secondZone', 'vpcCidr', 'kubernetesVersion'];
+function stepOf(field: WizardField): number {
+  if (field === 'name') return STEP.name;
+  if (field === 'zone' || ADVANCED.includes(field)) return STEP.placement;
+  if (field === 'storage' || field.startsWith('storage.')) return STEP.storage;
+  return STEP.hyperpod;
+}
 
 export default function CreateClusterPage() {
   const navigate = useNavigate();
@@ -79,21 +90,43 @@ export default function CreateClusterPage() {
   const [submitting, setSubmitting] = useState(false);
   const [errors, setErrors] = useState<Errors>({});
   const [advancedOpen, setAdvancedOpen] = useState(false);
-  const [form, setForm] = useState<FormState>({
+  const [form, setForm] = useState<FormState>(() => ({
     name: '',
     zone: '',
-    instanceType: '',
-    instanceCount: '1',
-    capacityType: 'on-demand',
     secondZone: '',
     vpcCidr: '',
     kubernetesVersion: '1.32',
-    deepHealthChecks: { InstanceStress: false, InstanceConnectivity: false },
-  });
+    hyperpod: true,
+    instanceGroups: [newGroup([])],
+    nodeRecovery: true,
+    includeOptionalDependencies: false,
+    storageOn: false,
+    storage: { kind: 's3', storageName: '', namespace: 'default', prefix: '', fileSystemId: '' },
+  }));
+
+  const clear = (...fields: (WizardField | 'form')[]) =>
+    setErrors((current) => ({ ...current, ...Object.fromEntries(fields.map((field) => [field, undefined])) }));
 
   const set = <K extends keyof FormState>(key: K, value: FormState[K]) => {
     setForm((current) => ({ ...current, [key]: value }));
-    setErrors((current) => ({ ...current, [key]: undefined }));
+    clear(key as WizardField);
+  };
+
+  const setGroup = (index: number, change: Partial<InstanceGroupChoices>, field: GroupField) => {
+    setForm((current) => ({
+      ...current,
+      instanceGroups: current.instanceGroups.map((group, at) => (at === index ? { ...group, ...change } : group)),
+    }));
+    // a name can clash with another group's, so both names' errors go
+    clear(`instanceGroups.${index}.${field}`, 'instanceGroups', ...(field === 'name' ? groupErrors('name') : []));
+  };
+
+  const groupErrors = (field?: GroupField): WizardField[] =>
+    Object.keys(errors).filter((key) => key.startsWith('instanceGroups.') && (!field || key.endsWith(`.${field}`))) as WizardField[];
+
+  const setStorage = (change: Partial<StorageChoices>, field: StorageField) => {
+    setForm((current) => ({ ...current, storage: { ...current.storage, ...change } }));
+    clear(`storage.${field}`, 'storage', ...(field === 'kind' ? (['storage.prefix', 'storage.fileSystemId'] as const) : []));
   };
 
   useEffect(() => {
@@ -113,9 +146,12 @@ export default function CreateClusterPage() {
         const offered = data.items.filter((item) => item.zones.length === 0 || item.zones.includes(form.zone));
         setTypes(offered);
         // A type picked for another zone is not offered here: ask again rather than send it.
-        setForm((current) =>
-          offered.some((item) => item.instanceType === current.instanceType) ? current : { ...current, instanceType: '' },
-        );
+        setForm((current) => ({
+          ...current,
+          instanceGroups: current.instanceGroups.map((group) =>
+            !group.instanceType || offered.some((item) => item.instanceType === group.instanceType) ? group : { ...group, instanceType: '' },
+          ),
+        }));
       })
       .catch(setLoadError);
   }, [form.zone]);
@@ -123,6 +159,11 @@ export default function CreateClusterPage() {
   const usableZones = useMemo(() => (zones ?? []).filter((zone) => zone.state === 'available'), [zones]);
   const autoSecondZone = usableZones.find((zone) => zone.name !== form.zone)?.name ?? '';
   const secondZone = form.secondZone && form.secondZone !== form.zone ? form.secondZone : autoSecondZone;
+  const doc = schemas ?? {};
+  const maxGroups = arrayBounds(doc, 'CreateHyperPodRequest', 'instanceGroups').max ?? 20;
+  // An API from before storage joined the provision request refuses the field: do not offer it then.
+  const storageAccepted = provisionAcceptsStorage(doc);
+  const storage = form.hyperpod && form.storageOn && storageAccepted ? form.storage : null;
 
   const zoneOption = (zone: AvailabilityZoneView): SelectProps.Option => ({
     value: zone.name,
@@ -131,13 +172,13 @@ export default function CreateClusterPage() {
   });
 
   function validate(stepIndex: number): Errors {
+    const all = stepIndex === STEP.review;
     const found: Errors = {};
-    const doc = schemas ?? {};
-    if (stepIndex === 0 || stepIndex === 3) {
+    if (all || stepIndex === STEP.name) {
       found.name = checkString(doc, MODEL, 'name', form.name);
       if (!form.name) found.name = 'Enter a cluster name.';
     }
-    if (stepIndex === 1 || stepIndex === 3) {
+    if (all || stepIndex === STEP.placement) {
       if (!form.zone) found.zone = 'Choose an availability zone.';
       const { min } = arrayBounds(doc, MODEL, 'availabilityZones');
       if (form.zone && !secondZone && (min ?? 2) > 1)
@@ -145,35 +186,43 @@ export default function CreateClusterPage() {
       if (form.vpcCidr) found.vpcCidr = checkString(doc, MODEL, 'network.vpcCidr', form.vpcCidr, 'Enter an IPv4 CIDR block, e.g. 10.192.0.0/16.');
       found.kubernetesVersion = checkString(doc, MODEL, 'kubernetesVersion', form.kubernetesVersion);
     }
-    if (stepIndex === 2 || stepIndex === 3) {
-      if (!form.instanceType) found.instanceType = `Choose an instance type offered in ${form.zone || 'the zone'}.`;
-      const count = Number(form.instanceCount);
-      if (!/^\d+$/.test(form.instanceCount) || count < 1) found.instanceCount = 'Enter a whole number of instances, 1 or more.';
+    if ((all || stepIndex === STEP.hyperpod) && form.hyperpod) {
+      Object.assign(found, checkInstanceGroups(doc, form.instanceGroups, form.zone, types ? types.map((item) => item.instanceType) : null));
+    }
+    if ((all || stepIndex === STEP.storage) && storage) {
+      Object.assign(found, checkStorage(doc, storage, form.includeOptionalDependencies));
     }
     return Object.fromEntries(Object.entries(found).filter(([, value]) => value)) as Errors;
   }
 
   function show(found: Errors): boolean {
     setErrors(found);
-    const fields = Object.keys(found).filter((key) => key !== 'form') as Field[];
+    const fields = Object.keys(found).filter((key) => key !== 'form') as WizardField[];
     if (fields.some((field) => ADVANCED.includes(field))) setAdvancedOpen(true);
-    if (fields.length) setStep(Math.min(...fields.map((field) => STEP_OF[field])));
+    if (fields.length) setStep(Math.min(...fields.map(stepOf)));
     return fields.length > 0 || !!found.form;
   }
 
   async function submit() {
-    if (show(validate(3))) return;
-    const body = createClusterBody({ ...form, secondZone });
+    if (show(validate(STEP.review))) return;
+    const choices = { ...form, secondZone };
     setSubmitting(true);
     setSubmitError(null);
     try {
-      const { data } = await api.createCluster(body);
+      const { data } = form.hyperpod
+        ? await api.provisionCluster(provisionClusterBody({ ...choices, storage }))
+        : await api.createCluster(createClusterBody(choices));
       if (data.status === 'NOOP') {
         notify({ path: `/clusters/${encodeURIComponent(form.name)}`, type: 'info', header: 'No changes', content: data.message && data.message !== 'No changes' ? data.message : `Cluster ${form.name} already matches this request; nothing was started.` });
         navigate(`/clusters/${encodeURIComponent(form.name)}`);
         return;
       }
-      notify({ path: `/operations/${data.operation.id}`, type: 'success', header: `Creating cluster ${form.name}`, content: `Operation ${data.operation.id} started.` });
+      notify({
+        path: `/operations/${data.operation.id}`,
+        type: 'success',
+        header: form.hyperpod ? `Provisioning cluster ${form.name}` : `Creating cluster ${form.name}`,
+        content: `Operation ${data.operation.id} started.`,
+      });
       navigate(`/operations/${data.operation.id}`);
     } catch (caught) {
       if (caught instanceof ApiError && caught.status === 422) {
@@ -283,64 +332,185 @@ export default function CreateClusterPage() {
     </Container>
   );
 
-  const compute = (
-    <Container header={<Header variant="h2" description={`Instance types offered in ${form.zone || 'the chosen zone'}.`}>Compute</Header>}>
-      <SpaceBetween size="l">
-        <FormField label="Instance type" errorText={errors.instanceType}>
-          <Select
-            selectedOption={form.instanceType ? { value: form.instanceType, label: form.instanceType } : null}
-            onChange={({ detail }) => set('instanceType', detail.selectedOption.value ?? '')}
-            options={typeOptions}
-            placeholder="Choose an instance type"
-            filteringType="auto"
-            statusType={types ? 'finished' : 'loading'}
-            loadingText="Loading instance types"
-            empty={`No HyperPod instance type is offered in ${form.zone}`}
+  const hyperpodStep = (
+    <SpaceBetween size="l">
+      <Container header={<Header variant="h2">HyperPod</Header>}>
+        <Toggle
+          checked={form.hyperpod}
+          onChange={({ detail }) => {
+            set('hyperpod', detail.checked);
+            clear('instanceGroups', ...groupErrors());
+          }}
+          description={
+            form.hyperpod
+              ? 'One operation creates the EKS control plane, installs its dependencies, then creates the HyperPod cluster below.'
+              : 'Only the EKS control plane is created now; add HyperPod to it later.'
+          }
+        >
+          Create a HyperPod cluster
+        </Toggle>
+      </Container>
+      {form.hyperpod ? (
+        <>
+          <Header
+            variant="h2"
+            counter={`(${form.instanceGroups.length})`}
+            description={`Each group is a set of identical instances in ${form.zone || 'the chosen zone'}.`}
+          >
+            Instance groups
+          </Header>
+          {errors.instanceGroups ? (
+            <Alert type="error" header="Instance groups">
+              {errors.instanceGroups}
+            </Alert>
+          ) : null}
+          <InstanceGroupsEditor
+            groups={form.instanceGroups}
+            onChange={setGroup}
+            onAdd={() => {
+              set('instanceGroups', [...form.instanceGroups, newGroup(form.instanceGroups.map((group) => group.name))]);
+            }}
+            onRemove={(index) => {
+              // errors are kept by position: after a removal they would point at the wrong group
+              set('instanceGroups', form.instanceGroups.filter((_, at) => at !== index));
+              clear(...groupErrors());
+            }}
+            errors={errors}
+            zone={form.zone}
+            typeOptions={typeOptions}
+            typesLoading={!types}
+            max={maxGroups}
           />
-        </FormField>
-        <FormField label="Instance count" errorText={errors.instanceCount}>
-          <Input type="number" inputMode="numeric" value={form.instanceCount} onChange={({ detail }) => set('instanceCount', detail.value)} />
-        </FormField>
-        <FormField label="Capacity type">
-          <RadioGroup
-            value={form.capacityType}
-            onChange={({ detail }) => set('capacityType', detail.value as CapacityType)}
-            items={[
-              { value: 'on-demand', label: CAPACITY_LABELS['on-demand'], description: 'Pay by the hour; subject to available capacity in the zone.' },
-              { value: 'spot', label: CAPACITY_LABELS.spot, description: 'Spare capacity at a discount; instances can be reclaimed.' },
-              { value: 'training-plan', label: CAPACITY_LABELS['training-plan'], description: 'Capacity reserved ahead through a SageMaker training plan.' },
-            ]}
-          />
-        </FormField>
-        <ExpandableSection headerText="Advanced" headerDescription="Deep health checks">
-          <FormField label="Deep health checks" description="Run before instances join; they add time to creation.">
-            <SpaceBetween size="xs">
-              <Checkbox
-                checked={form.deepHealthChecks.InstanceStress}
-                onChange={({ detail }) => set('deepHealthChecks', { ...form.deepHealthChecks, InstanceStress: detail.checked })}
+          <Container header={<Header variant="h2">Recovery and dependencies</Header>}>
+            <SpaceBetween size="l">
+              <FormField
+                label="Node recovery"
+                description="HyperPod's health agent flags faulty GPUs, accelerators and nodes; with automatic recovery HyperPod reboots or replaces them by itself."
+                errorText={errors.nodeRecovery}
               >
-                Instance stress (GPU and accelerator stress tests)
-              </Checkbox>
-              <Checkbox
-                checked={form.deepHealthChecks.InstanceConnectivity}
-                onChange={({ detail }) => set('deepHealthChecks', { ...form.deepHealthChecks, InstanceConnectivity: detail.checked })}
+                <Toggle checked={form.nodeRecovery} onChange={({ detail }) => set('nodeRecovery', detail.checked)}>
+                  Automatic node recovery
+                </Toggle>
+              </FormField>
+              <FormField
+                label="Dependencies"
+                description="cert-manager, Mountpoint for S3 CSI, metrics-server, the HyperPod health agent and the NVIDIA and EFA device plugins are always installed."
+                errorText={errors.includeOptionalDependencies}
               >
-                Instance connectivity (EFA and NCCL tests)
-              </Checkbox>
+                <Checkbox
+                  checked={form.includeOptionalDependencies}
+                  onChange={({ detail }) => {
+                    set('includeOptionalDependencies', detail.checked);
+                    clear('storage.kind');
+                  }}
+                  description={OPTIONAL_DEPENDENCIES}
+                >
+                  Install optional dependencies
+                </Checkbox>
+              </FormField>
             </SpaceBetween>
-          </FormField>
-        </ExpandableSection>
+          </Container>
+        </>
+      ) : null}
+    </SpaceBetween>
+  );
+
+  const storageUnavailable = !form.hyperpod
+    ? 'Storage is mounted as part of provisioning a HyperPod cluster. Turn on "Create a HyperPod cluster" on the previous step to add it here.'
+    : !storageAccepted
+      ? 'This Launchpod API does not take storage with provisioning yet. Configure storage on the cluster (POST /api/clusters/{name}/storage) once it is provisioned.'
+      : null;
+
+  const storageStep = (
+    <Container
+      header={
+        <Header variant="h2" description="A volume claim pods can mount, bound once the dependencies are installed.">
+          Storage
+        </Header>
+      }
+    >
+      <SpaceBetween size="l">
+        {storageUnavailable ? <Alert type="info">{storageUnavailable}</Alert> : null}
+        {errors.storage ? (
+          <Alert type="error" header="Storage">
+            {errors.storage}
+          </Alert>
+        ) : null}
+        <Toggle
+          checked={!!storage}
+          disabled={!!storageUnavailable}
+          onChange={({ detail }) => {
+            set('storageOn', detail.checked);
+            clear('storage', 'storage.kind', 'storage.storageName', 'storage.namespace', 'storage.prefix', 'storage.fileSystemId');
+          }}
+        >
+          Mount storage
+        </Toggle>
+        {storage ? (
+          <>
+            <FormField label="Source" errorText={errors['storage.kind']}>
+              <RadioGroup
+                value={form.storage.kind}
+                onChange={({ detail }) => setStorage({ kind: detail.value as StorageChoices['kind'] }, 'kind')}
+                items={[
+                  { value: 's3', label: 'Amazon S3', description: "The cluster's shared bucket, or a prefix of it, through Mountpoint for S3." },
+                  { value: 'fsx', label: 'FSx for Lustre', description: 'An existing file system; needs the optional dependencies (FSx CSI driver).' },
+                ]}
+              />
+            </FormField>
+            <FormField
+              label="Claim name"
+              description="Names the PersistentVolumeClaim pods mount, and its PersistentVolume."
+              errorText={errors['storage.storageName']}
+            >
+              <Input value={form.storage.storageName} placeholder="datasets" onChange={({ detail }) => setStorage({ storageName: detail.value }, 'storageName')} />
+            </FormField>
+            <FormField label="Namespace" errorText={errors['storage.namespace']}>
+              <Input value={form.storage.namespace} placeholder="default" onChange={({ detail }) => setStorage({ namespace: detail.value }, 'namespace')} />
+            </FormField>
+            {form.storage.kind === 's3' ? (
+              <FormField
+                label="Prefix"
+                description="Mount only this prefix of the bucket; leave empty for the whole bucket."
+                errorText={errors['storage.prefix']}
+              >
+                <Input value={form.storage.prefix} placeholder="datasets/imagenet" onChange={({ detail }) => setStorage({ prefix: detail.value }, 'prefix')} />
+              </FormField>
+            ) : (
+              <FormField label="File system id" description="An FSx for Lustre file system in this region." errorText={errors['storage.fileSystemId']}>
+                <Input
+                  value={form.storage.fileSystemId}
+                  placeholder="fs-0123456789abcdef0"
+                  onChange={({ detail }) => setStorage({ fileSystemId: detail.value }, 'fileSystemId')}
+                />
+              </FormField>
+            )}
+          </>
+        ) : null}
       </SpaceBetween>
     </Container>
   );
 
-  const checks = Object.entries(form.deepHealthChecks).filter(([, on]) => on).map(([name]) => name);
+  const edit = (to: number, what: string) => (
+    <Button ariaLabel={`Edit ${what}`} onClick={() => setStep(to)}>
+      Edit
+    </Button>
+  );
+  const zonesText = `${form.zone || 'the zone'} and ${secondZone || 'a second zone'}`;
+  const instances = form.instanceGroups.reduce((total, group) => total + (Number(group.instanceCount) || 0), 0);
+  const whatHappens = form.hyperpod
+    ? `One operation, phase by phase: the network, IAM role and EKS control plane in ${zonesText} (HyperPod's lifecycle ` +
+      `scripts and execution role are made meanwhile), then the dependencies${form.includeOptionalDependencies ? ', optional ones included,' : ''} ` +
+      `and the HyperPod cluster with ${instances} instance${instances === 1 ? '' : 's'} and ${form.nodeRecovery ? 'automatic' : 'no'} node recovery` +
+      `${storage ? `, then the ${storage.kind === 's3' ? 'S3' : 'FSx'} volume claim ${storage.storageName}` : ''}. The next page follows every phase.`
+    : `Launchpod creates the network, IAM role and EKS control plane in ${zonesText}, then its OIDC provider, access entry and ` +
+      'core add-ons. No HyperPod cluster is created.';
   const review = (
     <SpaceBetween size="l">
-      <Container header={<Header variant="h2" actions={<Button onClick={() => setStep(0)}>Edit</Button>}>Cluster</Header>}>
+      <Container header={<Header variant="h2" actions={edit(STEP.name, 'cluster')}>Cluster</Header>}>
         <KeyValuePairs columns={2} items={[{ label: 'Name', value: form.name || '-' }, { label: 'Kubernetes version', value: form.kubernetesVersion }]} />
       </Container>
-      <Container header={<Header variant="h2" actions={<Button onClick={() => setStep(1)}>Edit</Button>}>Placement and network</Header>}>
+      <Container header={<Header variant="h2" actions={edit(STEP.placement, 'placement and network')}>Placement and network</Header>}>
         <KeyValuePairs
           columns={3}
           items={[
@@ -350,26 +520,63 @@ export default function CreateClusterPage() {
           ]}
         />
       </Container>
-      <Container
-        header={
-          <Header variant="h2" description="Applied when the HyperPod cluster is created." actions={<Button onClick={() => setStep(2)}>Edit</Button>}>
-            Compute
-          </Header>
-        }
-      >
+      <Container header={<Header variant="h2" actions={edit(STEP.hyperpod, 'HyperPod')}>HyperPod</Header>}>
         <KeyValuePairs
           columns={4}
-          items={[
-            { label: 'Instance type', value: form.instanceType || '-' },
-            { label: 'Instance count', value: form.instanceCount },
-            { label: 'Capacity type', value: CAPACITY_LABELS[form.capacityType] },
-            { label: 'Deep health checks', value: checks.length ? checks.join(', ') : 'Off' },
-          ]}
+          items={
+            form.hyperpod
+              ? [
+                  { label: 'HyperPod cluster', value: `Created in ${form.zone || '-'}` },
+                  { label: 'Instances', value: `${instances} in ${form.instanceGroups.length} group${form.instanceGroups.length === 1 ? '' : 's'}` },
+                  { label: 'Node recovery', value: form.nodeRecovery ? 'Automatic' : 'None' },
+                  { label: 'Optional dependencies', value: form.includeOptionalDependencies ? OPTIONAL_DEPENDENCIES : 'Not installed' },
+                ]
+              : [{ label: 'HyperPod cluster', value: 'Not created now' }]
+          }
         />
       </Container>
+      {form.hyperpod ? (
+        <Table
+          variant="container"
+          header={
+            <Header variant="h2" counter={`(${form.instanceGroups.length})`}>
+              Instance groups
+            </Header>
+          }
+          items={form.instanceGroups}
+          trackBy="id"
+          columnDefinitions={[
+            { id: 'name', header: 'Group', cell: (group) => group.name },
+            { id: 'type', header: 'Instance type', cell: (group) => group.instanceType || '-' },
+            { id: 'count', header: 'Count', cell: (group) => group.instanceCount },
+            { id: 'threads', header: 'Threads per core', cell: (group) => group.threadsPerCore },
+            { id: 'ebs', header: 'EBS volume', cell: (group) => `${group.ebsVolumeGb} GiB` },
+            {
+              id: 'checks',
+              header: 'Deep health checks',
+              cell: (group) => DEEP_HEALTH_CHECKS.filter((check) => group.deepHealthChecks[check]).join(', ') || 'Off',
+            },
+          ]}
+        />
+      ) : null}
+      <Container header={<Header variant="h2" actions={edit(STEP.storage, 'storage')}>Storage</Header>}>
+        {storage ? (
+          <KeyValuePairs
+            columns={3}
+            items={[
+              { label: 'Source', value: storage.kind === 's3' ? 'Amazon S3 (Mountpoint)' : 'FSx for Lustre' },
+              { label: 'Claim', value: `${storage.namespace || 'default'}/${storage.storageName}` },
+              storage.kind === 's3'
+                ? { label: 'Prefix', value: storage.prefix || 'The whole bucket' }
+                : { label: 'File system id', value: storage.fileSystemId },
+            ]}
+          />
+        ) : (
+          <KeyValuePairs columns={1} items={[{ label: 'Storage', value: 'None' }]} />
+        )}
+      </Container>
       <Alert type="info" header="What happens now">
-        Launchpod creates the network, IAM role and EKS control plane in {form.zone || 'the zone'} and {secondZone || 'a second zone'}, then
-        its OIDC provider, access entry and core add-ons. The compute choices are applied when the HyperPod cluster is created.
+        {whatHappens}
       </Alert>
       <ErrorAlert error={submitError} onDismiss={() => setSubmitError(null)} />
     </SpaceBetween>
@@ -418,7 +625,8 @@ export default function CreateClusterPage() {
         steps={[
           { title: 'Name the cluster', description: 'The name is used for EKS, HyperPod and every resource Launchpod creates for it.', content: nameField },
           { title: 'Choose a zone', content: placement },
-          { title: 'Choose compute', content: compute },
+          { title: 'Configure HyperPod', description: 'Instance groups, node recovery and dependencies.', content: hyperpodStep },
+          { title: 'Add storage', isOptional: true, content: storageStep },
           { title: 'Review and create', content: review },
         ]}
       />

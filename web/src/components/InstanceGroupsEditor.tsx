@@ -1,0 +1,160 @@
+// The HyperPod instance groups of the create-cluster wizard: one panel per group (name, type offered in the
+// zone, count, threads per core, EBS volume, deep health checks), at least one and at most `max`.
+
+import Button from '@cloudscape-design/components/button';
+import Checkbox from '@cloudscape-design/components/checkbox';
+import ColumnLayout from '@cloudscape-design/components/column-layout';
+import Container from '@cloudscape-design/components/container';
+import FormField from '@cloudscape-design/components/form-field';
+import Header from '@cloudscape-design/components/header';
+import Input from '@cloudscape-design/components/input';
+import Select, { type SelectProps } from '@cloudscape-design/components/select';
+import SpaceBetween from '@cloudscape-design/components/space-between';
+
+import type { DeepHealthCheck, FieldErrors, GroupField, InstanceGroupChoices } from '../lib/createCluster';
+
+export type GroupRow = InstanceGroupChoices & { id: number };
+
+const THREADS: SelectProps.Option[] = [
+  { value: '1', label: '1', description: 'Hyperthreading off, as GPU training prefers' },
+  { value: '2', label: '2', description: 'Hyperthreading on' },
+];
+
+const CHECKS: { check: DeepHealthCheck; label: string }[] = [
+  { check: 'InstanceStress', label: 'Instance stress (GPU and accelerator stress tests)' },
+  { check: 'InstanceConnectivity', label: 'Instance connectivity (EFA and NCCL tests)' },
+];
+
+let nextId = 1;
+
+export function newGroup(taken: string[]): GroupRow {
+  let name = 'workers';
+  for (let n = 2; taken.includes(name); n += 1) name = `workers-${n}`;
+  return {
+    id: nextId++,
+    name,
+    instanceType: '',
+    instanceCount: '1',
+    threadsPerCore: 1,
+    ebsVolumeGb: '500',
+    deepHealthChecks: { InstanceStress: false, InstanceConnectivity: false },
+  };
+}
+
+interface Props {
+  groups: GroupRow[];
+  onChange: (index: number, change: Partial<InstanceGroupChoices>, field: GroupField) => void;
+  onAdd: () => void;
+  onRemove: (index: number) => void;
+  errors: FieldErrors;
+  zone: string;
+  typeOptions: SelectProps.Option[];
+  typesLoading: boolean;
+  max: number;
+}
+
+export default function InstanceGroupsEditor({ groups, onChange, onAdd, onRemove, errors, zone, typeOptions, typesLoading, max }: Props) {
+  return (
+    <SpaceBetween size="m">
+      {groups.map((group, index) => {
+        const error = (field: GroupField) => errors[`instanceGroups.${index}.${field}`];
+        const title = `Instance group ${index + 1}`;
+        return (
+          <div role="group" aria-label={title} key={group.id}>
+            <Container
+              header={
+                <Header
+                  variant="h3"
+                  actions={
+                    <Button
+                      ariaLabel={`Remove ${title}`}
+                      disabled={groups.length === 1}
+                      disabledReason="A HyperPod cluster needs at least one instance group."
+                      onClick={() => onRemove(index)}
+                    >
+                      Remove
+                    </Button>
+                  }
+                >
+                  {title}
+                </Header>
+              }
+            >
+              <SpaceBetween size="l">
+                <ColumnLayout columns={3}>
+                  <FormField label="Group name" errorText={error('name')} constraintText="Distinct within the cluster.">
+                    <Input value={group.name} onChange={({ detail }) => onChange(index, { name: detail.value }, 'name')} />
+                  </FormField>
+                  <FormField label="Instance type" description={`Offered in ${zone || 'the chosen zone'}.`} errorText={error('instanceType')}>
+                    <Select
+                      selectedOption={group.instanceType ? { value: group.instanceType, label: group.instanceType } : null}
+                      onChange={({ detail }) => onChange(index, { instanceType: detail.selectedOption.value ?? '' }, 'instanceType')}
+                      options={typeOptions}
+                      placeholder="Choose an instance type"
+                      filteringType="auto"
+                      statusType={typesLoading ? 'loading' : 'finished'}
+                      loadingText="Loading instance types"
+                      empty={`No HyperPod instance type is offered in ${zone}`}
+                    />
+                  </FormField>
+                  <FormField label="Instance count" errorText={error('instanceCount')}>
+                    <Input
+                      type="number"
+                      inputMode="numeric"
+                      value={group.instanceCount}
+                      onChange={({ detail }) => onChange(index, { instanceCount: detail.value }, 'instanceCount')}
+                    />
+                  </FormField>
+                </ColumnLayout>
+                <ColumnLayout columns={3}>
+                  <FormField label="Threads per core" errorText={error('threadsPerCore')}>
+                    <Select
+                      selectedOption={THREADS.find((option) => option.value === String(group.threadsPerCore)) ?? THREADS[0]}
+                      onChange={({ detail }) => onChange(index, { threadsPerCore: detail.selectedOption.value === '2' ? 2 : 1 }, 'threadsPerCore')}
+                      options={THREADS}
+                    />
+                  </FormField>
+                  <FormField label="EBS volume (GiB)" description="Extra volume per node, for images and data." errorText={error('ebsVolumeGb')}>
+                    <Input
+                      type="number"
+                      inputMode="numeric"
+                      value={group.ebsVolumeGb}
+                      onChange={({ detail }) => onChange(index, { ebsVolumeGb: detail.value }, 'ebsVolumeGb')}
+                    />
+                  </FormField>
+                  <FormField
+                    label="Deep health checks"
+                    description="Optional; run before instances join, adding time."
+                    errorText={error('deepHealthChecks')}
+                  >
+                    <SpaceBetween size="xxs">
+                      {CHECKS.map(({ check, label }) => (
+                        <Checkbox
+                          key={check}
+                          checked={group.deepHealthChecks[check]}
+                          onChange={({ detail }) =>
+                            onChange(index, { deepHealthChecks: { ...group.deepHealthChecks, [check]: detail.checked } }, 'deepHealthChecks')
+                          }
+                        >
+                          {label}
+                        </Checkbox>
+                      ))}
+                    </SpaceBetween>
+                  </FormField>
+                </ColumnLayout>
+              </SpaceBetween>
+            </Container>
+          </div>
+        );
+      })}
+      <Button
+        iconName="add-plus"
+        disabled={groups.length >= max}
+        disabledReason={`A HyperPod cluster takes at most ${max} instance groups.`}
+        onClick={onAdd}
+      >
+        Add instance group
+      </Button>
+    </SpaceBetween>
+  );
+}
