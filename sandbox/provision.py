@@ -1,6 +1,6 @@
 """Provisions moto from the registry, as the CDK stack provisions AWS: tables, the Lambda role and
 functions (same Handler strings), the kube-access role, the state machines (same ASL files, same
-${Placeholder} substitutions) and the operations-stream event source."""
+${Placeholder} substitutions), the operations-stream event source and the EventBridge rules."""
 
 from __future__ import annotations
 
@@ -154,4 +154,16 @@ def provision(extra_env: dict[str, str] | None = None) -> Provisioned:
             roleArn=sfn_role["Role"]["Arn"],
             type="STANDARD",
         )
+    _create_event_rules(session.client("events"), arns)
     return Provisioned(environment, machines, functions, kube_role_arn)
+
+
+def _create_event_rules(events: Any, arns: dict[str, str]) -> None:
+    """The registry's EventBridge rules; schedules are left out (the sandbox runs no cron)."""
+    machine_prefix = f"arn:aws:states:{REGION}:{ACCOUNT}:stateMachine:{PREFIX}-"
+    for rule in registry.event_rules(machine_prefix):
+        if rule.pattern is None:
+            continue
+        name = rule.rule_name(PREFIX)
+        events.put_rule(Name=name, EventPattern=json.dumps(rule.pattern), State="ENABLED", Description=rule.description)
+        events.put_targets(Rule=name, Targets=[{"Id": rule.function, "Arn": arns[rule.function]}])

@@ -89,6 +89,8 @@ class Sandbox:
         self.fleet = KubeFleet()
         aws.set_kube_endpoint_provider(self.fleet.start_for)
         hyperpod.set_node_sink(hyperpod.kube_node_sink(self.fleet))
+        hyperpod.set_state_sink(hyperpod.eventbridge_state_sink)
+        self.hyperpod_ticker = hyperpod.Ticker().start()
         self.workloads = WorkloadController(self.fleet).start()
         self.provisioned = provision()
         os.environ.update(self.provisioned.environment)
@@ -175,6 +177,8 @@ class Sandbox:
             self._moto.stop()
         if getattr(self, "workloads", None):
             self.workloads.stop()
+        if getattr(self, "hyperpod_ticker", None):
+            self.hyperpod_ticker.stop()
         if getattr(self, "fleet", None):
             self.fleet.stop_all()
         if getattr(self, "_mock", None):

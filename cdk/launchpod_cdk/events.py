@@ -5,12 +5,11 @@
   status changes of Launchpod's own state machines, and schedules (job sync, drift check).
 
 Every rule target and the stream mapping has its own SQS dead-letter queue (no idle cost).
-A rule is created when its handler is in the registry; EVENT_RULES names the handlers expected.
+The rules themselves are in the registry (``event_rules``), which the sandbox provisions too;
+a rule is created when its handler is deployed.
 """
 
 from __future__ import annotations
-
-from dataclasses import dataclass
 
 from aws_cdk import Aws, Duration, RemovalPolicy
 from aws_cdk import aws_dynamodb as ddb
@@ -20,50 +19,12 @@ from aws_cdk import aws_lambda as lambda_
 from aws_cdk import aws_lambda_event_sources as sources
 from aws_cdk import aws_sqs as sqs
 from constructs import Construct
+from launchpod.registry import event_rules
 
 
-@dataclass(frozen=True)
-class EventRule:
-    id: str
-    function: str  # registry function that handles the event
-    description: str
-    pattern: dict | None = None  # EventPattern keyword arguments
-    schedule: str | None = None  # rate()/cron() expression
-
-
-def event_rules(prefix: str) -> tuple[EventRule, ...]:
-    return (
-        EventRule(
-            "HyperPodClusterState",
-            "events-cluster-state",
-            "HyperPod cluster status changes: refresh the cluster registry, notify subscribers",
-            pattern={"source": ["aws.sagemaker"], "detail_type": ["SageMaker HyperPod Cluster State Change"]},
-        ),
-        EventRule(
-            "HyperPodNodeHealth",
-            "events-node-health",
-            "HyperPod node health events: record node health, notify subscribers",
-            pattern={"source": ["aws.sagemaker"], "detail_type": ["SageMaker HyperPod Cluster Node Health Event"]},
-        ),
-        EventRule(
-            "WorkflowStatus",
-            "events-execution-status",
-            "Launchpod executions that end without their Catch (timed out, aborted): settle the operation",
-            pattern={
-                "source": ["aws.states"],
-                "detail_type": ["Step Functions Execution Status Change"],
-                "detail": {
-                    "status": ["FAILED", "TIMED_OUT", "ABORTED"],
-                    "stateMachineArn": [
-                        {"prefix": f"arn:{Aws.PARTITION}:states:{Aws.REGION}:{Aws.ACCOUNT_ID}:stateMachine:{prefix}-"}
-                    ],
-                },
-            },
-        ),
-        EventRule(
-            "DriftCheck", "events-drift-check", "Hourly: compare clusters with the registry", schedule="rate(1 hour)"
-        ),
-    )
+def _pattern(pattern: dict) -> events.EventPattern:
+    """The registry spells patterns as EventBridge does ("detail-type"); CDK wants keywords."""
+    return events.EventPattern(**{key.replace("-", "_"): value for key, value in pattern.items()})
 
 
 def _dlq(scope: Events, id: str) -> sqs.Queue:
@@ -109,7 +70,8 @@ class Events(Construct):
                 )
             )
 
-        for rule in event_rules(prefix):
+        machine_prefix = f"arn:{Aws.PARTITION}:states:{Aws.REGION}:{Aws.ACCOUNT_ID}:stateMachine:{prefix}-"
+        for rule in event_rules(machine_prefix):
             fn = functions.get(rule.function)
             if fn is None:
                 self.skipped.append(rule.function)
@@ -123,13 +85,10 @@ class Events(Construct):
             self.rules[rule.id] = events.Rule(
                 self,
                 rule.id,
-                rule_name=f"{prefix}-{_kebab(rule.id)}",
+                rule_name=rule.rule_name(prefix),
                 description=rule.description,
-                event_pattern=events.EventPattern(**rule.pattern) if rule.pattern else None,
+                event_pattern=_pattern(rule.pattern) if rule.pattern else None,
                 schedule=events.Schedule.expression(rule.schedule) if rule.schedule else None,
                 targets=[target],
             )
 
-
-def _kebab(name: str) -> str:
-    return "".join(f"-{c.lower()}" if c.isupper() else c for c in name).lstrip("-")

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
 STATEMACHINES_DIR = ROOT / "statemachines"
@@ -141,8 +142,8 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
     FunctionSpec(
         "events-cluster-state",
         "launchpod.entrypoints.events.cluster_state.handler",
-        "EventBridge: HyperPod cluster state changes, recorded and pushed to subscribers",
-        actions=("execute-api:ManageConnections",),
+        "EventBridge: HyperPod cluster state changes, recorded, pushed to subscribers, waking waiting workflows",
+        actions=("execute-api:ManageConnections", "states:SendTaskSuccess"),
         tables=("clusters", "connections"),
     ),
     FunctionSpec(
@@ -321,9 +322,17 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
     FunctionSpec(
         "chp-wait-in-service",
         f"{_PHASES}.create_hyperpod.wait_in_service.handler",
-        "create-hyperpod: polls HyperPod until InService or Failed",
+        "create-hyperpod: reads HyperPod's status; InService or Failed ends the wait",
         actions=("sagemaker:DescribeCluster",),
         placeholder="WaitInServiceFn",
+    ),
+    FunctionSpec(
+        "chp-await-in-service",
+        f"{_PHASES}.create_hyperpod.await_in_service.handler",
+        "create-hyperpod: parks the workflow's task token until HyperPod's cluster-state event wakes it",
+        actions=("sagemaker:DescribeCluster", "states:SendTaskSuccess"),
+        tables=("clusters",),
+        placeholder="AwaitInServiceFn",
     ),
     FunctionSpec(
         "rd-addons",
@@ -541,6 +550,7 @@ STATE_MACHINES: tuple[StateMachineSpec, ...] = (
             "chp-hyperpod-access",
             "chp-create-hyperpod",
             "chp-wait-in-service",
+            "chp-await-in-service",
             "op-finish",
             "op-record-failure",
         ),
@@ -585,3 +595,54 @@ def substitutions(
     values.update({machine_placeholder(c): (machine_arn or {})[c] for c in machine.children})
     values.update({k: str(v) for k, v in machine.settings.items()})
     return values
+
+@dataclass(frozen=True)
+class EventRuleSpec:
+    """An EventBridge rule and the function it invokes; ``pattern`` is spelled as EventBridge has it."""
+
+    id: str
+    function: str
+    description: str
+    pattern: dict[str, Any] | None = None
+    schedule: str | None = None  # rate()/cron() expression
+
+    def rule_name(self, prefix: str = "launchpod") -> str:
+        return prefix + "".join(f"-{c.lower()}" if c.isupper() else c for c in self.id)
+
+
+HYPERPOD_STATE_CHANGE = "SageMaker HyperPod Cluster State Change"
+HYPERPOD_NODE_HEALTH = "SageMaker HyperPod Cluster Node Health Event"
+
+
+def event_rules(machine_arn_prefix: str) -> tuple[EventRuleSpec, ...]:
+    """Every rule; ``machine_arn_prefix`` is the ARN prefix Launchpod's own state machines share."""
+    return (
+        EventRuleSpec(
+            "HyperPodClusterState",
+            "events-cluster-state",
+            "HyperPod cluster status changes: refresh the registry, notify subscribers, wake waiting workflows",
+            pattern={"source": ["aws.sagemaker"], "detail-type": [HYPERPOD_STATE_CHANGE]},
+        ),
+        EventRuleSpec(
+            "HyperPodNodeHealth",
+            "events-node-health",
+            "HyperPod node health events: record node health, notify subscribers",
+            pattern={"source": ["aws.sagemaker"], "detail-type": [HYPERPOD_NODE_HEALTH]},
+        ),
+        EventRuleSpec(
+            "WorkflowStatus",
+            "events-execution-status",
+            "Launchpod executions that end without their Catch (timed out, aborted): settle the operation",
+            pattern={
+                "source": ["aws.states"],
+                "detail-type": ["Step Functions Execution Status Change"],
+                "detail": {
+                    "status": ["FAILED", "TIMED_OUT", "ABORTED"],
+                    "stateMachineArn": [{"prefix": machine_arn_prefix}],
+                },
+            },
+        ),
+        EventRuleSpec(
+            "DriftCheck", "events-drift-check", "Hourly: compare clusters with the registry", schedule="rate(1 hour)"
+        ),
+    )

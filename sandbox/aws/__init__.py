@@ -4,7 +4,8 @@
 scale: Lambda handlers run in-process from their ``Handler`` strings, Step Functions Wait/Retry delays
 and EKS lifecycles run on simulated time (``time_scale`` real seconds per simulated second), the Step
 Functions interpreter gets its AWS-compatibility fixes, EKS gains add-ons, access entries, pod identity
-and realistic CREATING/DELETING lifecycles, and every moto request passes through the ``FAULTS`` gate.
+and realistic CREATING/DELETING lifecycles, EventBridge rules deliver to Lambda targets, and every
+moto request passes through the ``FAULTS`` gate.
 
 Call it before ``mock_aws()`` serves its first request and before ``ThreadedMotoServer`` starts: moto
 builds each service's server-side URL table on first use. Start moto with
@@ -43,12 +44,13 @@ _lock = threading.Lock()
 
 def install(time_scale: float) -> None:
     """Apply every shim and extension (idempotent); a later call only changes the time scale."""
-    from sandbox.aws import eks, faults, shims
+    from sandbox.aws import eks, eventbridge, faults, shims
 
     with _lock:
         clock.set_time_scale(time_scale)
         shims.install_in_process_lambda()
         shims.install_sfn_time_scaling()
         shims.install_sfn_fixes()
+        eventbridge.install()
         eks.install()  # also re-registers the lifecycle durations at the new scale
         faults.install_fault_hook()

@@ -870,10 +870,11 @@ def kube_node_sink(fleet: Any) -> Callable[[str, list[dict[str, Any]]], None]:
 
 
 def sync_nodes() -> None:
-    """Settle every cluster of every backend and push changed Node lists (for a periodic caller)."""
+    """Settle every cluster of every backend, push changed Node lists and announce status changes
+    (for a periodic caller)."""
     from moto.sagemaker.models import sagemaker_backends
 
-    pending = []
+    pending, changes = [], []
     with _lock:
         for account in list(sagemaker_backends.keys()):
             for region in list(sagemaker_backends[account].keys()):
@@ -885,7 +886,89 @@ def sync_nodes() -> None:
                         if cluster.eks_cluster_name:
                             eks.append(cluster.eks_cluster_name)
                 pending += _pending_pushes(backend, eks)
+                changes += _status_changes(backend)
     _push(pending)
+    _announce_changes(changes)
+
+
+# ============================================================================ state-change events
+
+STATE_CHANGE = "SageMaker HyperPod Cluster State Change"
+_state_sink: Callable[[str, str, dict[str, Any]], None] | None = None
+_announced: dict[tuple[str, str, str], str] = {}  # (account, region, cluster ARN) -> last status announced
+
+
+def set_state_sink(fn: Callable[[str, str, dict[str, Any]], None] | None) -> None:
+    """Call ``fn(account, region, detail)`` for every cluster status change ``sync_nodes`` sees."""
+    global _state_sink
+    with _lock:
+        _state_sink = fn
+        _announced.clear()
+
+
+def _status_changes(backend: SageMakerModelBackend) -> list[tuple[str, str, dict[str, Any]]]:
+    """The clusters whose status moved since the last announcement (call under lock)."""
+    if _state_sink is None:
+        return []
+    out = []
+    for cluster in backend.clusters.values():
+        if not isinstance(cluster, HyperPodCluster):
+            continue
+        status, key = cluster.status, (backend.account_id, backend.region_name, cluster.arn)
+        if _announced.get(key) == status:
+            continue
+        _announced[key] = status
+        detail = {
+            "ClusterArn": cluster.arn,
+            "ClusterName": cluster.cluster_name,
+            "ClusterStatus": status,
+            "CreationTime": cluster.creation_time.isoformat(),
+            "NodeRecovery": cluster.node_recovery,
+        }
+        if status == "Failed" and cluster.failure_message:
+            detail["FailureMessage"] = cluster.failure_message
+        out.append((backend.account_id, backend.region_name, detail))
+    return out
+
+
+def _announce_changes(changes: list[tuple[str, str, dict[str, Any]]]) -> None:
+    sink = _state_sink
+    for account, region, detail in changes if sink else ():
+        try:
+            sink(account, region, detail)
+        except Exception:
+            log.warning("state sink failed for %s", detail["ClusterName"], exc_info=True)
+
+
+def eventbridge_state_sink(account: str, region: str, detail: dict[str, Any]) -> None:
+    """Announce on EventBridge's default bus, as SageMaker does."""
+    from sandbox.aws import eventbridge
+
+    eventbridge.put_event(account, region, "aws.sagemaker", STATE_CHANGE, detail, [detail["ClusterArn"]])
+
+
+class Ticker:
+    """Runs ``sync_nodes`` every ``interval`` real seconds: HyperPod's clock moves without callers."""
+
+    def __init__(self, interval: float = 0.1) -> None:
+        self.interval = interval
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="sandbox-hyperpod", daemon=True)
+
+    def start(self) -> Ticker:
+        self._thread.start()
+        return self
+
+    def _run(self) -> None:
+        while not self._stop.wait(self.interval):
+            try:
+                sync_nodes()
+            except Exception:
+                log.warning("HyperPod tick failed", exc_info=True)
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join(2)
 
 
 # ============================================================================ validation
@@ -1703,9 +1786,12 @@ def install() -> None:
 __all__ = [
     "DEFAULT_DURATIONS",
     "HYPERPOD_FAULTS",
+    "STATE_CHANGE",
     "HyperPodFaults",
+    "Ticker",
     "describe_durations",
     "desired_nodes",
+    "eventbridge_state_sink",
     "install",
     "instance_types",
     "kube_node_sink",
@@ -1714,6 +1800,7 @@ __all__ = [
     "set_cluster_creation_seconds",
     "set_durations",
     "set_node_sink",
+    "set_state_sink",
     "sim_now",
     "sync_nodes",
 ]

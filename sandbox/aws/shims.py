@@ -89,14 +89,10 @@ def _resolve_handler(fn: LambdaFunction) -> Callable[[Any, Any], Any]:
         module = importlib.import_module(module_name)
     except ImportError as exc:
         # What Lambda reports when the deployment package lacks the module.
-        raise HandlerLoadError(
-            "Runtime.ImportModuleError", f"Unable to import module '{module_name}': {exc}"
-        ) from exc
+        raise HandlerLoadError("Runtime.ImportModuleError", f"Unable to import module '{module_name}': {exc}") from exc
     function = getattr(module, func_name, None)
     if not callable(function):
-        raise HandlerLoadError(
-            "Runtime.HandlerNotFound", f"Handler '{func_name}' missing on module '{module_name}'"
-        )
+        raise HandlerLoadError("Runtime.HandlerNotFound", f"Handler '{func_name}' missing on module '{module_name}'")
     return function
 
 
@@ -119,9 +115,7 @@ def _apply_function_environment(fn: LambdaFunction) -> None:
         for key, value in (fn.environment_vars or {}).items():
             owner = _env_owner.get(key)
             if owner and owner != fn.function_name and os.environ.get(key) != str(value):
-                log.warning(
-                    "env var %s differs between Lambda functions %s and %s", key, owner, fn.function_name
-                )
+                log.warning("env var %s differs between Lambda functions %s and %s", key, owner, fn.function_name)
             os.environ[key] = str(value)
             _env_owner.setdefault(key, fn.function_name)
         _env_applied.add(fn.function_name)
@@ -163,9 +157,7 @@ def _invoke_lambda_in_process(self: LambdaFunction, event: Any = None) -> tuple[
         return _error_payload(exc), True, ""
 
 
-def _invoke_with_unhandled_marker(
-    self: LambdaFunction, body: str, request_headers: Any, response_headers: Any
-):
+def _invoke_with_unhandled_marker(self: LambdaFunction, body: str, request_headers: Any, response_headers: Any):
     # moto marks every error "Handled"; Lambda reports an exception escaping the handler as "Unhandled".
     result = _original_invoke(self, body, request_headers, response_headers)
     if response_headers.get("x-amz-function-error") == "Handled":
@@ -187,8 +179,12 @@ def install_in_process_lambda() -> None:
 
 
 def install_sfn_time_scaling() -> None:
-    """Scale Wait states and Retry back-off by ``clock.get_time_scale()`` (read at each wait)."""
+    """Scale Wait states, Retry back-off and task-token timeouts by ``clock.get_time_scale()`` (read at
+    each wait)."""
     from moto.stepfunctions.parser.asl.component.common.retry import retrier_decl
+    from moto.stepfunctions.parser.asl.component.state.exec.state_task.service.state_task_service_callback import (
+        StateTaskServiceCallback,
+    )
     from moto.stepfunctions.parser.asl.component.state.wait.wait_function.wait_function import (
         WaitFunction,
     )
@@ -206,6 +202,14 @@ def install_sfn_time_scaling() -> None:
                 env.program_state_event.wait(clock.real_seconds(seconds))
 
         WaitFunction._eval_body = _eval_body
+
+        # A waitForTaskToken task's TimeoutSeconds waits for something AWS does (the sandbox's
+        # HyperPod), so it runs on simulated time too. Lambda tasks' timeouts stay real: a handler's
+        # own work takes real seconds.
+        def _wait_for_task_token_timeout(self: Any, timeout_seconds: int, callback_endpoint: Any) -> Any:
+            return callback_endpoint.wait(timeout=clock.real_seconds(timeout_seconds))
+
+        StateTaskServiceCallback._wait_for_task_token_timeout = _wait_for_task_token_timeout
         # RetrierDecl sleeps with the module-global `time.sleep(interval_seconds)`.
         retrier_decl.time = types.SimpleNamespace(
             sleep=lambda seconds: time.sleep(clock.real_seconds(seconds)),
@@ -294,9 +298,7 @@ def install_sfn_fixes() -> None:
         original_start = StepFunctionsParserBackend.start_execution
 
         def start_execution(self, state_machine_arn, name=None, execution_input=None, trace_header=None):
-            return original_start(
-                self, state_machine_arn, name or str(uuid.uuid4()), execution_input, trace_header
-            )
+            return original_start(self, state_machine_arn, name or str(uuid.uuid4()), execution_input, trace_header)
 
         StepFunctionsParserBackend.start_execution = start_execution
 

@@ -10,6 +10,7 @@ from launchpod.adapters.store.connections import DynamoConnections
 from launchpod.entrypoints.events import cluster_state, drift_check, node_health
 from launchpod.runtime import wiring
 
+HYPERPOD_STATE = "SageMaker HyperPod Cluster State Change"
 ENDPOINT = "https://abc.execute-api.us-east-1.amazonaws.com/prod"
 
 
@@ -46,14 +47,55 @@ def test_a_cluster_state_change_is_recorded_and_pushed_to_subscribers(lambda_con
         "ClusterStatus": "InService",
     }
     result = cluster_state.handler(_event("SageMaker HyperPod Cluster State Change", detail), lambda_context)
-    assert result == {"recorded": True, "cluster": "c1", "status": "InService", "pushed": 1}
+    assert result == {"recorded": True, "cluster": "c1", "status": "InService", "pushed": 1, "woken": False}
     assert clusters.get("c1")["hyperpodStatus"] == "InService"
+
+
+class _Workflows:
+    """Step Functions as far as waking a task goes: which tokens were sent back, and with what."""
+
+    def __init__(self) -> None:
+        self.sent: list[tuple[str, dict]] = []
+
+    def send_task_success(self, token: str, output: dict) -> bool:
+        self.sent.append((token, output))
+        return True
+
+
+@pytest.fixture
+def workflows(monkeypatch):
+    fake = _Workflows()
+    monkeypatch.setattr(wiring, "workflows", lambda: fake)
+    return fake
+
+
+def test_the_in_service_event_wakes_the_workflow_parked_on_the_cluster_once(lambda_context, stores, workflows):
+    clusters, _ = stores
+    clusters.park_waiter("c1", "token-1")
+    creating = {"ClusterName": "c1", "ClusterStatus": "Creating"}
+    assert cluster_state.handler(_event(HYPERPOD_STATE, creating), lambda_context)["woken"] is False
+    assert workflows.sent == []  # still creating: the workflow sleeps on
+    in_service = {"ClusterName": "c1", "ClusterStatus": "InService"}
+    assert cluster_state.handler(_event(HYPERPOD_STATE, in_service), lambda_context)["woken"] is True
+    assert workflows.sent == [("token-1", {"status": "InService", "wokenBy": "event"})]
+    # SageMaker may send an event twice: the token was taken, nobody is woken twice.
+    assert cluster_state.handler(_event(HYPERPOD_STATE, in_service), lambda_context)["woken"] is False
+    assert len(workflows.sent) == 1
+
+
+def test_a_failed_cluster_wakes_its_workflow_too(lambda_context, stores, workflows):
+    clusters, _ = stores
+    clusters.park_waiter("c1", "token-2")
+    failed = {"ClusterName": "c1", "ClusterStatus": "Failed", "FailureMessage": "InsufficientInstanceCapacity"}
+    assert cluster_state.handler(_event(HYPERPOD_STATE, failed), lambda_context)["woken"] is True
+    assert workflows.sent == [("token-2", {"status": "Failed", "wokenBy": "event"})]
 
 
 def test_events_for_clusters_launchpod_does_not_know_are_ignored(lambda_context, stores):
     detail = {"ClusterName": "someone-elses", "ClusterStatus": "Failed"}
-    assert cluster_state.handler(_event("SageMaker HyperPod Cluster State Change", detail), lambda_context) == {
-        "recorded": False
+    assert cluster_state.handler(_event(HYPERPOD_STATE, detail), lambda_context) == {
+        "recorded": False,
+        "woken": False,
     }
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 from launchpod import registry
-from launchpod_cdk.events import event_rules
+from launchpod.registry import event_rules
 
 pytestmark = pytest.mark.infra
 
@@ -69,10 +69,7 @@ def test_operations_stream_function_consumes_the_operations_table_stream_with_a_
 
 def test_every_event_rule_targets_its_handler_with_retries_and_a_dead_letter_queue(synth):
     rules = {r["Properties"]["Name"]: r["Properties"] for r in synth.of_type("AWS::Events::Rule").values()}
-    expected = {
-        f"launchpod-{''.join('-' + c.lower() if c.isupper() else c for c in r.id).lstrip('-')}": r
-        for r in event_rules("launchpod")
-    }
+    expected = {r.rule_name("launchpod"): r for r in event_rules("launchpod")}
     assert set(rules) == set(expected)
     queues = synth.of_type("AWS::SQS::Queue")
     for name, props in rules.items():

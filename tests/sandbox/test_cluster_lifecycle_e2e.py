@@ -3,6 +3,9 @@ the control plane, with a capacity failure resumed by retry."""
 
 from __future__ import annotations
 
+import json
+import time
+
 import pytest
 from kubernetes import client as k8s
 
@@ -10,6 +13,7 @@ from sandbox.kube import mint_token
 
 pytestmark = pytest.mark.e2e
 NAME = "e2e-life"
+STATE_RULE = "launchpod-hyper-pod-cluster-state"
 GPU_GROUP = {
     "name": "gpu",
     "instanceType": "ml.p5en.48xlarge",
@@ -62,19 +66,61 @@ def test_dependencies_reconcile_to_the_pinned_versions(sandbox, control_plane):
     assert plugin.metadata.labels["app.kubernetes.io/version"] == after["nvidia-device-plugin"]["pinned"]
 
 
+def _wake_ups(sandbox, execution_name: str) -> list[str]:
+    """What woke create-hyperpod's AwaitInService in one execution: "event" (HyperPod's state-change
+    event) or "check" (AwaitInService found HyperPod settled itself); its fallback timeout leaves none."""
+    sfn = sandbox.aws("stepfunctions")
+    arn = f"arn:aws:states:us-east-1:123456789012:execution:launchpod-create-hyperpod:{execution_name}"
+    events = sfn.get_execution_history(executionArn=arn, maxResults=1000)["events"]
+    outputs = [e["taskSucceededEventDetails"].get("output", "") for e in events if "taskSucceededEventDetails" in e]
+    return [json.loads(o)["wokenBy"] for o in outputs if '"wokenBy"' in o]
+
+
+def _cluster_pushes(sandbox, cluster: str, until) -> list[dict]:
+    """What a console subscribed to the cluster's topic is pushed while ``until()`` runs."""
+    from websockets.sync.client import connect
+
+    pushes: list[dict] = []
+    ws_url = sandbox.url.replace("http://", "ws://") + f"/ws?token={sandbox.tokens['viewer']}"
+    with connect(ws_url) as ws:
+        ws.send(json.dumps({"action": "subscribe", "topics": [f"cluster:{cluster}"]}))
+        result = until()
+        deadline = time.monotonic() + 10
+        while not any(p.get("hyperpodStatus") == "InService" for p in pushes) and time.monotonic() < deadline:
+            try:
+                message = json.loads(ws.recv(timeout=1))
+            except TimeoutError:
+                continue
+            if message.get("type") == "cluster":
+                pushes.append(message["data"])
+    return [result, *pushes]
+
+
 def test_hyperpod_capacity_failure_then_retry_reaches_in_service_with_nodes(sandbox, control_plane):
     sandbox.faults(failNextHyperPodCreate="capacity")
+    # HyperPod's state-change events are lost (the rule is disabled): the workflow still learns of
+    # the failure, from its fallback poll.
+    sandbox.aws("events").disable_rule(Name=STATE_RULE)
     body = {"availabilityZone": "us-east-1a", "instanceGroups": [GPU_GROUP]}
     with sandbox.client() as c:
         op = c.post(f"/api/clusters/{control_plane}/hyperpod", json=body).json()["operation"]["id"]
     failed = sandbox.wait_operation(op)
     assert failed["status"] == "FAILED"
     assert "sufficient capacity" in failed["message"] and "Likely cause: capacity" in failed["message"]
-    with sandbox.client() as c:
-        assert c.post(f"/api/operations/{op}/retry").status_code == 202
-    done = sandbox.wait_operation(op)
+    assert "event" not in _wake_ups(sandbox, op)
+
+    sandbox.aws("events").enable_rule(Name=STATE_RULE)
+
+    def retry() -> dict:
+        with sandbox.client() as c:
+            assert c.post(f"/api/operations/{op}/retry").status_code == 202
+        return sandbox.wait_operation(op)
+
+    done, *pushes = _cluster_pushes(sandbox, control_plane, retry)
     assert done["status"] == "SUCCEEDED", done
     assert next(p for p in done["phases"] if p["name"] == "ComputeSubnet")["attempts"] == 1
+    # HyperPod's events reached Launchpod and every console watching the cluster.
+    assert [p["hyperpodStatus"] for p in pushes][-1] == "InService", pushes
 
     sagemaker = sandbox.aws("sagemaker")
     cluster = sagemaker.describe_cluster(ClusterName=control_plane)

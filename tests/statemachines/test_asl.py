@@ -18,6 +18,7 @@ FAKE_ARN = "arn:aws:lambda:us-east-1:123456789012:function:launchpod-{}"
 FAKE_MACHINE = "arn:aws:states:us-east-1:123456789012:stateMachine:launchpod-{}"
 MACHINE_ARNS = {m.name: FAKE_MACHINE.format(m.name) for m in registry.STATE_MACHINES}
 START_CHILD = "arn:aws:states:::states:startExecution.sync:2"
+CALLBACK = "arn:aws:states:::lambda:invoke.waitForTaskToken"
 RETRYABLE = {
     "RetryableError",
     "Lambda.ServiceException",
@@ -87,7 +88,12 @@ def test_every_task_maps_to_a_registered_handler_that_imports(machine):
             child = task["Parameters"]["StateMachineArn"].rsplit(":launchpod-", 1)[1]
             assert child in machine.children and task["Parameters"]["Input"]["child"] is True, name
             continue
-        spec = by_arn[task["Resource"]]
+        if task["Resource"] == CALLBACK:
+            assert task["Parameters"]["Payload"]["taskToken.$"] == "$$.Task.Token", name
+            assert task["TimeoutSeconds"] < definition["TimeoutSeconds"], name  # the fallback poll
+            spec = by_arn[task["Parameters"]["FunctionName"]]
+        else:
+            spec = by_arn[task["Resource"]]
         module, attribute = spec.handler.rsplit(".", 1)
         assert callable(getattr(importlib.import_module(module), attribute)), name
         stem = Path(module.replace(".", "/")).name

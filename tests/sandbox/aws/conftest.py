@@ -8,6 +8,7 @@ again through the ``time_scale`` fixture, which puts the default back.
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -16,6 +17,7 @@ import pytest
 
 import sandbox.aws
 from sandbox.aws import FAULTS
+from tests.sandbox.aws.support import placeholder_zip
 
 TIME_SCALE = 0.01
 REGION = "us-east-1"
@@ -81,3 +83,55 @@ def client() -> Callable[..., Any]:
         return boto3.client(service, region_name=REGION, **kwargs)
 
     return make
+
+
+# ---------------------------------------------------------------- Lambda and Step Functions
+
+HANDLERS = "tests.sandbox.aws.handlers_for_tests"
+LAMBDA_TRUST = {
+    "Version": "2012-10-17",
+    "Statement": [
+        {
+            "Effect": "Allow",
+            "Principal": {"Service": ["lambda.amazonaws.com", "states.amazonaws.com"]},
+            "Action": "sts:AssumeRole",
+        }
+    ],
+}
+
+
+@pytest.fixture
+def role_arn(client: Any) -> str:
+    iam = client("iam")
+    return iam.create_role(RoleName="sandbox-test", AssumeRolePolicyDocument=json.dumps(LAMBDA_TRUST))["Role"]["Arn"]
+
+
+@pytest.fixture
+def deploy(client: Any, role_arn: str) -> Any:
+    lam = client("lambda")
+
+    def deploy(name: str, handler: str, env: dict[str, str] | None = None) -> str:
+        return lam.create_function(
+            FunctionName=name,
+            Runtime="python3.11",
+            Role=role_arn,
+            Handler=f"{HANDLERS}.{handler}",
+            Code={"ZipFile": placeholder_zip()},
+            Timeout=30,
+            MemorySize=256,
+            Environment={"Variables": env or {}},
+        )["FunctionArn"]
+
+    return deploy
+
+
+@pytest.fixture
+def state_machine(client: Any, role_arn: str) -> Any:
+    sfn = client("stepfunctions")
+
+    def create(definition: dict[str, Any], name: str = "sm") -> str:
+        return sfn.create_state_machine(name=name, definition=json.dumps(definition), roleArn=role_arn)[
+            "stateMachineArn"
+        ]
+
+    return create

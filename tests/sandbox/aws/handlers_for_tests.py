@@ -46,3 +46,12 @@ def flaky(event: dict[str, Any], context: Any) -> dict[str, Any]:
 def broken(event: dict[str, Any], context: Any) -> dict[str, Any]:
     CALLS["broken"] += 1
     raise PermanentError(f"cluster name {event.get('name')!r} is invalid")
+
+
+RECEIVED: list[dict[str, Any]] = []
+
+
+def record(event: dict[str, Any], context: Any) -> dict[str, Any]:
+    """Keep every event it is invoked with (EventBridge targets, task-token tasks)."""
+    RECEIVED.append(event)
+    return {"recorded": len(RECEIVED)}

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import io
 import json
 import time
+import zipfile
 from collections.abc import Callable
 from typing import Any
 
@@ -38,3 +40,10 @@ def history_types(sfn: Any, execution_arn: str) -> list[str]:
 
 def output_of(description: dict[str, Any]) -> Any:
     return json.loads(description.get("output") or "null")
+
+
+def placeholder_zip() -> bytes:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        archive.writestr("placeholder.py", "# the sandbox imports the Handler module in-process\n")
+    return buffer.getvalue()

@@ -685,3 +685,33 @@ def test_kube_node_sink_registers_nodes_in_the_emulated_api_server(sm, eks_arn):
         assert all(n.metadata.labels["sagemaker.amazonaws.com/cluster-name"] == "hp" for n in listed)
     finally:
         fleet.stop_all()
+
+
+def test_status_changes_are_announced_once_each_with_the_failure_message(sm, eks_arn):
+    announced: list[dict[str, Any]] = []
+    hyperpod.set_state_sink(lambda account, region, detail: announced.append(detail))
+    try:
+        observe()
+        arn = _create(sm, eks_arn)
+        hyperpod.sync_nodes()
+        hyperpod.sync_nodes()  # nothing moved: nothing announced again
+        fast_forward()
+        _in_service(sm)
+        hyperpod.sync_nodes()
+        observe()
+        HYPERPOD_FAULTS.fail_next_create("capacity")
+        _create(sm, eks_arn, name="hp-fails")
+        hyperpod.sync_nodes()
+        fast_forward()
+        wait_until(lambda: _status(sm, "hp-fails") == "Failed")
+        hyperpod.sync_nodes()
+    finally:
+        hyperpod.set_state_sink(None)
+    assert [(d["ClusterName"], d["ClusterStatus"]) for d in announced] == [
+        ("hp", "Creating"),
+        ("hp", "InService"),
+        ("hp-fails", "Creating"),
+        ("hp-fails", "Failed"),
+    ]
+    assert announced[0]["ClusterArn"] == arn and announced[0]["NodeRecovery"] == "Automatic"
+    assert "capacity" in announced[-1]["FailureMessage"]

@@ -2,72 +2,12 @@
 
 from __future__ import annotations
 
-import io
 import json
-import zipfile
 from typing import Any
-
-import pytest
 
 from sandbox.aws import shims
 from tests.sandbox.aws import handlers_for_tests
-from tests.sandbox.aws.support import finished_execution, history_types, output_of
-
-HANDLERS = "tests.sandbox.aws.handlers_for_tests"
-LAMBDA_TRUST = {
-    "Version": "2012-10-17",
-    "Statement": [
-        {
-            "Effect": "Allow",
-            "Principal": {"Service": ["lambda.amazonaws.com", "states.amazonaws.com"]},
-            "Action": "sts:AssumeRole",
-        }
-    ],
-}
-
-
-def _zip() -> bytes:
-    buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w") as archive:
-        archive.writestr("placeholder.py", "# the sandbox imports the Handler module in-process\n")
-    return buffer.getvalue()
-
-
-@pytest.fixture
-def role_arn(client: Any) -> str:
-    iam = client("iam")
-    return iam.create_role(RoleName="sandbox-test", AssumeRolePolicyDocument=json.dumps(LAMBDA_TRUST))["Role"]["Arn"]
-
-
-@pytest.fixture
-def deploy(client: Any, role_arn: str) -> Any:
-    lam = client("lambda")
-
-    def deploy(name: str, handler: str, env: dict[str, str] | None = None) -> str:
-        return lam.create_function(
-            FunctionName=name,
-            Runtime="python3.11",
-            Role=role_arn,
-            Handler=f"{HANDLERS}.{handler}",
-            Code={"ZipFile": _zip()},
-            Timeout=30,
-            MemorySize=256,
-            Environment={"Variables": env or {}},
-        )["FunctionArn"]
-
-    return deploy
-
-
-@pytest.fixture
-def state_machine(client: Any, role_arn: str) -> Any:
-    sfn = client("stepfunctions")
-
-    def create(definition: dict[str, Any], name: str = "sm") -> str:
-        return sfn.create_state_machine(name=name, definition=json.dumps(definition), roleArn=role_arn)[
-            "stateMachineArn"
-        ]
-
-    return create
+from tests.sandbox.aws.support import finished_execution, history_types, output_of, placeholder_zip
 
 
 def _task(function_arn: str, **extra: Any) -> dict[str, Any]:
@@ -230,7 +170,7 @@ def test_unimportable_handler_fails_like_lambda_instead_of_trying_docker(client,
         Runtime="python3.11",
         Role=role_arn,
         Handler="tests.sandbox.aws.no_such_module.handler",
-        Code={"ZipFile": _zip()},
+        Code={"ZipFile": placeholder_zip()},
     )
 
     response = lam.invoke(FunctionName="ghost", Payload="{}")

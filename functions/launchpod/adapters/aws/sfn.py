@@ -43,3 +43,14 @@ class StepFunctions:
             except ClientError as exc:
                 if error_code(exc) not in ("ExecutionDoesNotExist",):
                     raise
+
+    def send_task_success(self, task_token: str, output: dict[str, Any]) -> bool:
+        """Wake a task waiting on ``task_token``; False when that task is no longer waiting."""
+        with aws_call("states:SendTaskSuccess"):
+            try:
+                self.sfn.send_task_success(taskToken=task_token, output=json.dumps(output))
+            except ClientError as exc:
+                if error_code(exc) in ("TaskTimedOut", "TaskDoesNotExist", "InvalidToken"):
+                    return False
+                raise
+        return True

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from botocore.exceptions import ClientError
+
 from launchpod.adapters.aws.clients import resource
-from launchpod.adapters.aws.errors import aws_call
+from launchpod.adapters.aws.errors import aws_call, error_code
 from launchpod.adapters.store.dynamo import plain
 from launchpod.domain.operations import now
 
@@ -39,6 +41,31 @@ class DynamoClusters:
                 ExpressionAttributeNames=names,
                 ExpressionAttributeValues={**values, ":now": now().isoformat()},
             )
+
+    def park_waiter(self, name: str, task_token: str) -> None:
+        """Keep the task token of a workflow waiting for this cluster's HyperPod to settle."""
+        with aws_call("dynamodb:UpdateItem"):
+            self.table.update_item(
+                Key={"name": name},
+                UpdateExpression="SET hyperpodWaiter = :t",
+                ExpressionAttributeValues={":t": task_token},
+            )
+
+    def take_waiter(self, name: str) -> str | None:
+        """Remove and return the parked task token: of two callers, only one gets it."""
+        with aws_call("dynamodb:UpdateItem"):
+            try:
+                old = self.table.update_item(
+                    Key={"name": name},
+                    UpdateExpression="REMOVE hyperpodWaiter",
+                    ConditionExpression="attribute_exists(hyperpodWaiter)",
+                    ReturnValues="UPDATED_OLD",
+                )
+            except ClientError as exc:
+                if error_code(exc) == "ConditionalCheckFailedException":
+                    return None
+                raise
+        return str(old["Attributes"]["hyperpodWaiter"])
 
     def forget(self, name: str) -> None:
         with aws_call("dynamodb:DeleteItem"):

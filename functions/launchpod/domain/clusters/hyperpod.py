@@ -24,9 +24,13 @@ PHASES: tuple[tuple[str, str], ...] = (
 )
 
 COMPUTE_PREFIX = 20
-# HyperPod takes ~15 minutes; past 90 something is wrong.
-MAX_INSERVICE_POLLS = 180
-INSERVICE_POLL_SECONDS = 30
+# HyperPod takes ~15 minutes; past 90 something is wrong. The workflow sleeps until HyperPod's
+# cluster-state event wakes it; should that event be lost, it looks anyway every FALLBACK seconds
+# (the TimeoutSeconds of AwaitInService in create-hyperpod.asl.json).
+INSERVICE_FALLBACK_SECONDS = 300
+MAX_INSERVICE_POLLS = 90 * 60 // INSERVICE_FALLBACK_SECONDS
+# Statuses that end the wait: InService, or one WaitInService turns into the user's error.
+SETTLED_STATUSES = frozenset({"InService", "Failed", "RollingBack", "Deleting"})
 EXECUTION_POLICY = "arn:aws:iam::aws:policy/AmazonSageMakerClusterInstanceRolePolicy"
 SCRIPTS_PREFIX = "lifecycle-scripts"
 

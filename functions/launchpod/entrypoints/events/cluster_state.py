@@ -1,5 +1,6 @@
 """HyperPod cluster state changes: recorded on the cluster and pushed to its subscribers, so
-consoles and agents see Creating -> InService (or Failed, with the message) as it happens."""
+consoles and agents see Creating -> InService (or Failed, with the message) as it happens; a
+workflow waiting for the cluster to settle (create-hyperpod's AwaitInService) is woken at once."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from typing import Any
 
 from aws_lambda_powertools.utilities.data_classes import EventBridgeEvent, event_source
 
+from launchpod.domain.clusters import hyperpod
 from launchpod.entrypoints.observability import logger
 from launchpod.entrypoints.stream.publish import publish
 from launchpod.runtime import wiring
@@ -23,9 +25,10 @@ def cluster_name(detail: dict[str, Any]) -> str | None:
 def handler(event: EventBridgeEvent, context: Any) -> dict[str, Any]:
     detail = dict(event.detail)
     name = cluster_name(detail)
-    if not name or wiring.clusters().get(name) is None:
-        return {"recorded": False}
     status = detail.get("ClusterStatus")
+    woken = bool(name) and status in hyperpod.SETTLED_STATUSES and wake(name, status)
+    if not name or wiring.clusters().get(name) is None:
+        return {"recorded": False, "woken": woken}
     wiring.clusters().register(
         name,
         source=wiring.clusters().get(name)["source"],
@@ -38,4 +41,14 @@ def handler(event: EventBridgeEvent, context: Any) -> dict[str, Any]:
         "cluster",
         {"name": name, "hyperpodStatus": status, "failureMessage": detail.get("FailureMessage")},
     )
-    return {"recorded": True, "cluster": name, "status": status, "pushed": pushed}
+    return {"recorded": True, "cluster": name, "status": status, "pushed": pushed, "woken": woken}
+
+
+def wake(name: str, status: str) -> bool:
+    """Hand the settled status to the workflow parked on this cluster, if one is."""
+    token = wiring.clusters().take_waiter(name)
+    if token is None:
+        return False
+    woken = wiring.workflows().send_task_success(token, {"status": status, "wokenBy": "event"})
+    logger.info("woke the workflow waiting for HyperPod", extra={"cluster": name, "status": status, "woken": woken})
+    return woken

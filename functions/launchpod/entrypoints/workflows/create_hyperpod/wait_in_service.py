@@ -1,5 +1,6 @@
-"""WaitInService: polls HyperPod until InService; Failed ends the workflow with HyperPod's own
-FailureMessage and a hint at the likely cause."""
+"""WaitInService: reads HyperPod's status, after each wake-up of AwaitInService (the cluster-state
+event, or its fallback timeout). InService ends the wait; Failed ends the workflow with HyperPod's
+own FailureMessage and a hint at the likely cause."""
 
 from __future__ import annotations
 
@@ -27,7 +28,7 @@ def run(doc: WorkflowInput) -> PhaseResult:
         raise PermanentError(hyperpod.failure_hint(cluster.get("FailureMessage") or f"HyperPod cluster is {status}."))
     if polls >= hyperpod.MAX_INSERVICE_POLLS:
         raise PermanentError(f"HyperPod cluster {doc.target} is still {status} after 90 minutes; check its events.")
-    return PhaseResult(ready=False, wait=hyperpod.INSERVICE_POLL_SECONDS, message=f"HyperPod is {status}: {counts}.")
+    return PhaseResult(ready=False, message=f"HyperPod is {status}: {counts}.")
 
 
 handler = phase(PHASE)(run)
