@@ -21,7 +21,7 @@ from typing import Any
 
 import uvicorn
 from launchpod.contracts.catalog import AvailabilityZoneListView, InstanceTypeListView
-from launchpod.contracts.clusters import ClusterListView, ClusterView, CreateClusterRequest
+from launchpod.contracts.clusters import ClusterListView, ClusterView, CreateClusterRequest, ProvisionClusterRequest
 from launchpod.contracts.errors import ErrorView
 from launchpod.contracts.operations import (
     CancelOperationRequest,
@@ -29,6 +29,8 @@ from launchpod.contracts.operations import (
     OperationListView,
     OperationView,
 )
+from launchpod.domain import storage
+from launchpod.domain.clusters import provision
 from pydantic import ValidationError
 from pydantic.json_schema import models_json_schema
 from starlette.applications import Starlette
@@ -63,6 +65,18 @@ DEPENDENCIES = [
     ("health-monitoring-agent", "manifest", True, "1.0.819.0_1.0.267.0", "HyperPod's node health agent"),
 ]
 RECONCILE_PHASES = [("Addons", "EKS add-ons"), ("Manifests", "Kubernetes manifests")]
+# provision-cluster shows the real workflow's phases (control plane, dependencies, HyperPod, storage)
+PROVISION_PHASES = list(provision.PHASES)
+STORAGE_PHASES = list(storage.PHASES)
+# the real phase names of the control plane, next to the stub's own
+CREATE_EKS, WAIT_ACTIVE, CORE_ADDONS = (
+    ("CreateEksCluster", "CreateCluster"),
+    ("WaitEksActive", "WaitActive"),
+    (
+        "InstallCoreAddons",
+        "CoreAddons",
+    ),
+)
 
 
 def now() -> str:
@@ -77,6 +91,7 @@ def error(status: int, code: str, message: str, details: list[dict[str, Any]] | 
 def openapi_document() -> dict[str, Any]:
     models = [
         CreateClusterRequest,
+        ProvisionClusterRequest,
         CancelOperationRequest,
         ClusterView,
         ClusterListView,
@@ -94,9 +109,44 @@ def openapi_document() -> dict[str, Any]:
     return {
         "openapi": "3.1.0",
         "info": {"title": "Launchpod (UI stub)", "version": "0.0.0"},
-        "paths": {"/api/clusters": {"post": {"requestBody": {"content": {"application/json": {"schema": ref}}}}}},
+        "paths": {
+            "/api/clusters": {"post": {"requestBody": {"content": {"application/json": {"schema": ref}}}}},
+            "/api/clusters/provision": {
+                "post": {
+                    "requestBody": {
+                        "content": {
+                            "application/json": {"schema": {"$ref": "#/components/schemas/ProvisionClusterRequest"}}
+                        }
+                    }
+                }
+            },
+        },
         "components": {"schemas": schemas["$defs"]},
     }
+
+
+def validated(model: type[Any], raw: Any) -> Any:
+    """The body as `model`, or the 422 the real API answers, with the same field paths."""
+    try:
+        return model.model_validate(raw)
+    except ValidationError as exc:
+        details = [
+            {"field": ".".join(["body", *map(str, e["loc"])]), "rule": e["type"], "message": e["msg"]}
+            for e in exc.errors()
+        ]
+        return error(422, "VALIDATION_FAILED", f"The request does not match {model.__name__}.", details)
+
+
+def accepted(operation: dict[str, Any]) -> JSONResponse:
+    return JSONResponse(
+        {
+            "status": "ACCEPTED",
+            "operation": operation,
+            "statusUrl": operation["statusUrl"],
+            "statusTool": "get_operation",
+        },
+        202,
+    )
 
 
 class StubBackend:
@@ -157,13 +207,13 @@ class StubBackend:
                 return
             phase.update(status="RUNNING", startedAt=now(), endedAt=None, error=None, message=None)
             phase["attempts"] += 1
-            if phase["name"] == "WaitEksActive":
+            if phase["name"] in WAIT_ACTIVE:
                 phase["message"] = "EKS reports CREATING"
             await self.touch(operation)
             await asyncio.sleep(self.step_seconds)
             if operation["status"] == "CANCELLED":
                 return
-            if phase["name"] == "CreateEksCluster" and self.fail_next_eks_create is not None:
+            if phase["name"] in CREATE_EKS and self.fail_next_eks_create is not None:
                 message = self.fail_next_eks_create or (
                     "Cannot create cluster because us-east-1e does not have sufficient capacity; "
                     "retry in us-east-1a, us-east-1b or us-east-1c."
@@ -177,24 +227,29 @@ class StubBackend:
                 cluster["eks"]["status"] = "FAILED"
                 await self.touch(operation)
                 return
-            if phase["name"] == "CreateEksCluster":
+            if phase["name"] in CREATE_EKS:
                 cluster["eks"].update(
                     status="CREATING", arn=f"arn:aws:eks:{REGION}:123456789012:cluster/{cluster['name']}"
                 )
-            if phase["name"] == "WaitEksActive":
+            if phase["name"] in WAIT_ACTIVE:
                 cluster["eks"].update(
                     status="ACTIVE",
                     version=operation["request"]["kubernetesVersion"],
                     endpoint=f"https://{secrets.token_hex(16).upper()}.gr7.{REGION}.eks.amazonaws.com",
                 )
                 phase["message"] = "EKS reports ACTIVE"
-            if phase["name"] == "InstallCoreAddons":
+            if phase["name"] in CORE_ADDONS:
                 cluster["eks"]["addons"] = {
                     name: "ACTIVE" for name in ("vpc-cni", "coredns", "kube-proxy", "eks-pod-identity-agent")
                 }
+            if phase["name"] == "WaitInService":
+                cluster["hyperpod"].update(
+                    status="InService", nodeRecovery=operation["request"]["hyperpod"].get("nodeRecovery", "Automatic")
+                )
             phase.update(status="SUCCEEDED", endedAt=now())
             await self.touch(operation)
-        operation.update(status="SUCCEEDED", message=f"The EKS control plane of {cluster['name']} is ACTIVE.")
+        done = "is provisioned" if operation["kind"] == "provision-cluster" else "has its EKS control plane ACTIVE"
+        operation.update(status="SUCCEEDED", message=f"Cluster {cluster['name']} {done}.")
         cluster["activeOperationId"] = None
         await self.touch(operation)
 
@@ -250,6 +305,37 @@ class StubBackend:
         self.operations[op_id] = operation
         return operation
 
+    def new_cluster(self, name: str, op_id: str) -> dict[str, Any]:
+        self.clusters[name] = {
+            "name": name,
+            "region": REGION,
+            "source": "created",
+            "eks": {
+                "status": "PENDING",
+                "arn": None,
+                "version": None,
+                "endpoint": None,
+                "vpcId": "vpc-0a1b2c3d4e5f60718",
+                "subnetIds": [],
+                "authenticationMode": "API_AND_CONFIG_MAP",
+                "addons": {},
+            },
+            "hyperpod": {"status": "NOT_CREATED", "arn": None, "nodeRecovery": None, "failureMessage": None},
+            "activeOperationId": op_id,
+            "createdAt": now(),
+            "dependencies": {},
+        }
+        return self.clusters[name]
+
+    def busy(self, name: str, wanted: dict[str, Any]) -> JSONResponse | None:
+        """The same request again gets its operation back; a different one on a busy cluster gets 409."""
+        held = (self.clusters.get(name) or {}).get("activeOperationId")
+        if not held:
+            return None
+        if self.operations[held]["request"] == wanted:
+            return accepted(self.operations[held])
+        return error(409, "CONFLICT", f"Cluster {name} is busy with operation {held}; wait for it or cancel it.")
+
     # ---- routes ------------------------------------------------------------------------------------
     def app(self) -> Starlette:
         async def health(_: Request) -> Response:
@@ -284,66 +370,60 @@ class StubBackend:
             role = self.authorize(request, "admin")
             if isinstance(role, JSONResponse):
                 return role
-            try:
-                body = CreateClusterRequest.model_validate(await request.json())
-            except ValidationError as exc:
-                details = [
-                    {"field": ".".join(["body", *map(str, e["loc"])]), "rule": e["type"], "message": e["msg"]}
-                    for e in exc.errors()
-                ]
-                return error(422, "VALIDATION_FAILED", "The request does not match CreateClusterRequest.", details)
+            body = validated(CreateClusterRequest, await request.json())
+            if isinstance(body, JSONResponse):
+                return body
             wanted = body.model_dump(mode="json")
             existing = self.clusters.get(body.name)
             if existing:
-                held = existing.get("activeOperationId")
+                held = self.busy(body.name, wanted)
                 if held:
-                    if self.operations[held]["request"] == wanted:
-                        op = self.operations[held]
-                        return JSONResponse(
-                            {
-                                "status": "ACCEPTED",
-                                "operation": op,
-                                "statusUrl": op["statusUrl"],
-                                "statusTool": "get_operation",
-                            },
-                            202,
-                        )
-                    return error(
-                        409, "CONFLICT", f"Cluster {body.name} is busy with operation {held}; wait for it or cancel it."
-                    )
+                    return held
                 if existing["eks"]["status"] == "ACTIVE":
                     return JSONResponse({"status": "NOOP", "message": "No changes"})
             operation = self.new_operation("create-control-plane", body.name, wanted, PHASES, role)
-            op_id = operation["id"]
-            self.clusters[body.name] = {
-                "name": body.name,
-                "region": REGION,
-                "source": "created",
-                "eks": {
-                    "status": "PENDING",
-                    "arn": None,
-                    "version": None,
-                    "endpoint": None,
-                    "vpcId": "vpc-0a1b2c3d4e5f60718",
-                    "subnetIds": [],
-                    "authenticationMode": "API_AND_CONFIG_MAP",
-                    "addons": {},
-                },
-                "hyperpod": {"status": "NOT_CREATED", "arn": None, "nodeRecovery": None, "failureMessage": None},
-                "activeOperationId": op_id,
-                "createdAt": now(),
-                "dependencies": {},
-            }
+            self.new_cluster(body.name, operation["id"])
             self.start(operation)
-            return JSONResponse(
-                {
-                    "status": "ACCEPTED",
-                    "operation": operation,
-                    "statusUrl": operation["statusUrl"],
-                    "statusTool": "get_operation",
-                },
-                202,
-            )
+            return accepted(operation)
+
+        async def provision_cluster(request: Request) -> Response:
+            role = self.authorize(request, "admin")
+            if isinstance(role, JSONResponse):
+                return role
+            body = validated(ProvisionClusterRequest, await request.json())
+            if isinstance(body, JSONResponse):
+                return body
+            zone = body.hyperpod.availabilityZone
+            for index, group in enumerate(body.hyperpod.instanceGroups):
+                offered = INSTANCE_TYPES.get(group.instanceType, [])
+                if zone not in offered:
+                    where = ", ".join(offered) or "no zone of this region"
+                    message = f"Instance type {group.instanceType} is not offered in {zone}; offered in {where}."
+                    field = f"body.hyperpod.instanceGroups.{index}.instanceType"
+                    return error(
+                        422,
+                        "VALIDATION_FAILED",
+                        message,
+                        [{"field": field, "rule": "offered_in_zone", "message": message}],
+                    )
+            wanted = body.model_dump(mode="json", exclude_none=True)
+            existing = self.clusters.get(body.name)
+            if existing:
+                held = self.busy(body.name, wanted)
+                if held:
+                    return held
+                if existing["hyperpod"]["status"] == "InService":
+                    return JSONResponse(
+                        {"status": "NOOP", "message": f"Cluster {body.name} is already provisioned; no changes."}
+                    )
+            phases = PROVISION_PHASES + (STORAGE_PHASES if body.storage else [])
+            operation = self.new_operation("provision-cluster", body.name, wanted, phases, role)
+            if existing:
+                existing["activeOperationId"] = operation["id"]
+            else:
+                self.new_cluster(body.name, operation["id"])
+            self.start(operation)
+            return accepted(operation)
 
         async def cluster(request: Request) -> Response:
             denied = self.authorize(request, "viewer")
@@ -387,15 +467,7 @@ class StubBackend:
             task = asyncio.get_running_loop().create_task(self.run_reconcile(operation))
             self.tasks.add(task)
             task.add_done_callback(self.tasks.discard)
-            return JSONResponse(
-                {
-                    "status": "ACCEPTED",
-                    "operation": operation,
-                    "statusUrl": operation["statusUrl"],
-                    "statusTool": "get_operation",
-                },
-                202,
-            )
+            return accepted(operation)
 
         async def operations(request: Request) -> Response:
             denied = self.authorize(request, "viewer")
@@ -515,6 +587,7 @@ class StubBackend:
             Route("/api/catalog/availability-zones", zones),
             Route("/api/catalog/instance-types", instance_types),
             Route("/api/clusters", clusters, methods=["GET", "POST"]),
+            Route("/api/clusters/provision", provision_cluster, methods=["POST"]),
             Route("/api/clusters/{name}", cluster),
             Route("/api/clusters/{name}/dependencies", dependencies, methods=["GET", "POST"]),
             Route("/api/operations", operations),
