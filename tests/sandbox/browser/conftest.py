@@ -103,6 +103,8 @@ def shot(request: pytest.FixtureRequest):
 
     def take(page: Page, step: str, full_page: bool = False) -> Path:
         path = SCREENSHOTS / f"{request.node.name}-{step}.png"
+        if full_page:  # from a scrolled page Chromium stitches the sticky top bar into the middle
+            page.evaluate("window.scrollTo(0, 0)")
         page.screenshot(path=str(path), full_page=full_page)
         return path
 

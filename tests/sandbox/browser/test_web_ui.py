@@ -1,5 +1,6 @@
-"""The web UI in headless Chromium: sign-in, the create-cluster wizard with its checks, the live
-progress panel with retry, and accessibility."""
+"""The web UI in headless Chromium: sign-in, the create-cluster wizard with its checks (the EKS control
+plane alone, or a whole HyperPod cluster with storage), the live progress panel with retry, and
+accessibility."""
 
 from __future__ import annotations
 
@@ -33,19 +34,29 @@ def choose(page: Page, label: str, option: str | None = None) -> str:
     return text
 
 
-def fill_wizard(page: Page, app: App, name: str) -> dict[str, str]:
-    """Answer every step of the wizard and stop on the review step."""
+def fill_wizard(page: Page, app: App, name: str, hyperpod: bool = False) -> dict[str, str]:
+    """Answer every step of the wizard and stop on the review step. Without `hyperpod` the wizard asks for the
+    EKS control plane alone (POST /api/clusters); with it, for one instance group (POST /api/clusters/provision)."""
     page.goto(f"{app.url}/clusters/create")
     page.get_by_label("Cluster name").fill(name)
     page.get_by_role("button", name="Next").click()
     zone = choose(page, "Availability zone")
     page.get_by_role("button", name="Next").click()
-    instance_type = choose(page, "Instance type")
-    page.get_by_label("Instance count").fill("4")
-    page.get_by_role("radio", name=re.compile("On-Demand")).check()
+    choices = {"zone": zone}
+    if hyperpod:
+        group = page.get_by_role("group", name="Instance group 1")
+        group.get_by_role("button", name=re.compile("Instance type")).click()
+        picked = page.get_by_role("option").first
+        choices["instanceType"] = picked.inner_text().splitlines()[0]
+        picked.click()
+        group.get_by_label("Instance count").fill("4")
+    else:
+        page.get_by_label("Create a HyperPod cluster").uncheck()
+    page.get_by_role("button", name="Next").click()
+    expect(page.get_by_role("heading", name=re.compile("Add storage"))).to_be_visible()
     page.get_by_role("button", name="Next").click()
     expect(page.get_by_role("heading", name="Review and create")).to_be_visible()
-    return {"zone": zone, "instanceType": instance_type}
+    return choices
 
 
 @pytest.fixture(scope="module")
@@ -92,9 +103,8 @@ def test_create_cluster_through_the_wizard_and_watch_the_phases_complete(app: Ap
     page = signed_in
     name = unique_name("ui-create")
     choices = fill_wizard(page, app, name)
-    # Compute is decided now and applied by the HyperPod step; the review says so.
-    expect(page.get_by_text("Applied when the HyperPod cluster is created.", exact=True)).to_be_visible()
-    expect(page.get_by_text(choices["instanceType"]).first).to_be_visible()
+    # HyperPod was turned off: the review says only the control plane is created.
+    expect(page.get_by_text("Not created now", exact=True)).to_be_visible()
     shot(page, "review")
 
     sent: list[dict] = []
@@ -106,7 +116,7 @@ def test_create_cluster_through_the_wizard_and_watch_the_phases_complete(app: Ap
     )
     page.get_by_role("button", name="Create cluster").click()
     expect(page).to_have_url(re.compile(r"/operations/op-[0-9a-z]+$"))
-    # Only fields the request model accepts are sent: the compute choices stay in the UI.
+    # Only fields the request model accepts are sent.
     assert sent and set(sent[0]) <= {"name", "availabilityZones", "kubernetesVersion", "network"}
     assert sent[0]["name"] == name and sent[0]["availabilityZones"][0] == choices["zone"]
     assert len(set(sent[0]["availabilityZones"])) == 2
@@ -147,6 +157,118 @@ def test_create_cluster_through_the_wizard_and_watch_the_phases_complete(app: Ap
     page.get_by_role("link", name="Operations").first.click()
     expect(page.get_by_role("row").filter(has_text=name)).to_contain_text("Succeeded")
     shot(page, "operations")
+
+
+HYPERPOD_PHASES = (
+    "LifecycleScripts",
+    "ExecutionRole",
+    "ComputeSubnet",
+    "SecurityGroup",
+    "HyperPodAccess",
+    "CreateHyperPod",
+    "WaitInService",
+)
+
+
+def test_provision_a_hyperpod_cluster_through_the_wizard_and_see_its_phases(
+    app: App, signed_in: Page, axe, shot
+) -> None:
+    page = signed_in
+    name = unique_name("ui-hp")
+    page.goto(f"{app.url}/clusters/create")
+    page.get_by_label("Cluster name").fill(name)
+    page.get_by_role("button", name="Next").click()
+    zone = choose(page, "Availability zone")
+    page.get_by_role("button", name="Next").click()
+    # HyperPod and node auto-recovery are on unless the user turns them off.
+    expect(page.get_by_label("Create a HyperPod cluster")).to_be_checked()
+    expect(page.get_by_label("Automatic node recovery")).to_be_checked()
+
+    # The contract's rules are checked on the group's fields before anything is sent.
+    first = page.get_by_role("group", name="Instance group 1")
+    first.get_by_label("Group name").fill("gpu_workers")
+    first.get_by_label("Instance count").fill("-1")
+    page.get_by_role("button", name="Next").click()
+    expect(first.get_by_label("Group name")).to_have_accessible_description(re.compile("letters, digits and hyphens"))
+    expect(first.get_by_label("Instance count")).to_have_accessible_description(re.compile("from 0 to 6758"))
+    expect(first).to_contain_text(f"Choose an instance type offered in {zone}.")
+    shot(page, "group-errors")
+
+    first.get_by_label("Group name").fill("gpu")
+    first.get_by_label("Instance count").fill("2")
+    first_type = choose(page, "Instance type")
+    first.get_by_label(re.compile("Instance stress")).check()
+    page.get_by_role("button", name="Add instance group").click()
+    second = page.get_by_role("group", name="Instance group 2")
+    second.get_by_role("button", name=re.compile("Instance type")).click()
+    page.get_by_role("option").last.click()
+    second.get_by_role("button", name=re.compile("Threads per core")).click()
+    page.get_by_role("option").filter(has_text="Hyperthreading on").click()
+    page.get_by_label("Install optional dependencies").check()
+    shot(page, "hyperpod", full_page=True)
+    found = axe(page)
+    page.get_by_role("button", name="Next").click()
+
+    page.get_by_label("Mount storage").check()
+    page.get_by_label("Claim name").fill("datasets")
+    page.get_by_label("Prefix").fill("datasets/imagenet")
+    shot(page, "storage")
+    page.get_by_role("button", name="Next").click()
+
+    expect(page.get_by_role("heading", name="Review and create")).to_be_visible()
+    expect(page.get_by_role("row").filter(has_text="gpu")).to_contain_text(first_type)
+    expect(page.get_by_role("row").filter(has_text="gpu")).to_contain_text("InstanceStress")
+    expect(page.get_by_role("row").filter(has_text="workers")).to_contain_text("Off")
+    expect(page.get_by_text("Automatic", exact=True)).to_be_visible()
+    found += axe(page)
+    assert found == [], json.dumps(found, indent=2)
+    shot(page, "review", full_page=True)
+
+    # The server's own check (the type must be offered in the zone) lands on the group's field too.
+    catalog = app.api("GET", "/catalog/instance-types", role="viewer").json()["items"]
+    elsewhere = next(item["instanceType"] for item in catalog if item["zones"] and zone not in item["zones"])
+
+    def tamper(route: Route) -> None:
+        body = json.loads(route.request.post_data or "{}")
+        body["hyperpod"]["instanceGroups"][1]["instanceType"] = elsewhere
+        route.continue_(post_data=json.dumps(body))
+
+    page.route(re.compile(r".*/api/clusters/provision$"), tamper)
+    with page.expect_response(re.compile(r".*/api/clusters/provision$")) as answer:
+        page.get_by_role("button", name="Create cluster").click()
+    assert answer.value.status == 422, answer.value.text()
+    expect(page.get_by_role("heading", name="Configure HyperPod")).to_be_visible()
+    expect(second).to_contain_text(f"{elsewhere} is not offered in {zone}")
+    shot(page, "server-422")
+    page.unroute(re.compile(r".*/api/clusters/provision$"))
+
+    sent: list[dict] = []
+    page.on("request", lambda r: sent.append(r.post_data_json) if r.url.endswith("/api/clusters/provision") else None)
+    page.get_by_role("button", name="Skip to Review and create").click()
+    page.get_by_role("button", name="Create cluster").click()
+    expect(page).to_have_url(re.compile(r"/operations/op-[0-9a-z]+$"))
+    hyperpod = sent[0]["hyperpod"]
+    assert sent[0]["name"] == name and hyperpod["availabilityZone"] == zone
+    assert hyperpod["nodeRecovery"] == "Automatic" and sent[0]["includeOptionalDependencies"] is True
+    assert [g["name"] for g in hyperpod["instanceGroups"]] == ["gpu", "workers"]
+    assert hyperpod["instanceGroups"][0]["deepHealthChecks"] == ["InstanceStress"]
+    assert hyperpod["instanceGroups"][1]["threadsPerCore"] == 2
+    assert sent[0]["storage"] == {
+        "kind": "s3",
+        "storageName": "datasets",
+        "namespace": "default",
+        "prefix": "datasets/imagenet",
+    }
+
+    # One operation shows the control plane's, the dependencies', HyperPod's and storage's phases, each as it goes.
+    expect(page.get_by_role("heading", name="Provision cluster", level=1)).to_be_visible()
+    for phase in ("CreateCluster", "Addons", *HYPERPOD_PHASES, "ApplyVolume", "WaitBound"):
+        expect(page.locator(f"[data-phase='{phase}']")).to_be_visible()
+    # HyperPod's scripts need no EKS: they are done while the control plane is still being created.
+    expect(page.locator("[data-phase='LifecycleScripts']")).to_have_attribute(
+        "data-status", "SUCCEEDED", timeout=OPERATION_TIMEOUT_MS
+    )
+    shot(page, "operation", full_page=True)
 
 
 def test_invalid_name_is_reported_on_the_field_before_sending(app: App, signed_in: Page, shot) -> None:
