@@ -30,9 +30,13 @@ CORE_ADDONS: tuple[str, ...] = ("vpc-cni", "kube-proxy", "coredns", "eks-pod-ide
 CLUSTER_ADMIN_POLICY = "arn:aws:eks::aws:cluster-access-policy/AmazonEKSClusterAdminPolicy"
 EKS_CLUSTER_POLICY = "arn:aws:iam::aws:policy/AmazonEKSClusterPolicy"
 
-# EKS takes 10-15 minutes to become ACTIVE; past 45 minutes something is wrong.
-MAX_ACTIVE_POLLS = 90
-MAX_ADDON_POLLS = 80
+# EKS takes 10-15 minutes to become ACTIVE; past 45 minutes something is wrong. EKS sends no event
+# when a cluster becomes ACTIVE, so it is polled: every 10 seconds costs about a cent of Step
+# Functions transitions per cluster and notices ACTIVE within seconds. Add-ons take a minute or two.
+ACTIVE_POLL_SECONDS = 10
+MAX_ACTIVE_POLLS = 45 * 60 // ACTIVE_POLL_SECONDS
+ADDON_POLL_SECONDS = 10
+MAX_ADDON_POLLS = 20 * 60 // ADDON_POLL_SECONDS
 
 # Private /20s leave room for pods (vpc-cni gives every pod a VPC address); public /24s only hold
 # the NAT gateway and load balancers.

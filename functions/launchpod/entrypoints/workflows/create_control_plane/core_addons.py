@@ -10,7 +10,6 @@ from launchpod.entrypoints.workflows.phase import PhaseResult, phase
 from launchpod.runtime import wiring
 
 PHASE = "CoreAddons"
-POLL_SECONDS = 15
 BROKEN = {"CREATE_FAILED", "DEGRADED", "DELETE_FAILED", "UPDATE_FAILED"}
 
 
@@ -43,7 +42,7 @@ def run(doc: WorkflowInput) -> PhaseResult:
         )
     return PhaseResult(
         ready=False,
-        wait=POLL_SECONDS,
+        wait=control_plane.ADDON_POLL_SECONDS,
         message="Waiting for " + ", ".join(f"{n} ({statuses[n]})" for n in waiting),
     )
 

@@ -9,7 +9,6 @@ from launchpod.entrypoints.workflows.phase import PhaseResult, phase
 from launchpod.runtime import wiring
 
 PHASE = "WaitActive"
-POLL_SECONDS = 30
 
 
 def run(doc: WorkflowInput) -> PhaseResult:
@@ -26,11 +25,14 @@ def run(doc: WorkflowInput) -> PhaseResult:
     if status in ("FAILED", "DELETING"):
         raise PermanentError(control_plane.eks_failure_hint(f"EKS cluster {doc.target} is {status}."))
     if polls >= control_plane.MAX_ACTIVE_POLLS:
+        minutes = polls * control_plane.ACTIVE_POLL_SECONDS // 60
         raise PermanentError(
-            f"EKS cluster {doc.target} is still {status} after {polls * POLL_SECONDS // 60} minutes; "
+            f"EKS cluster {doc.target} is still {status} after {minutes} minutes; "
             "check it in the EKS console, then retry."
         )
-    return PhaseResult(ready=False, wait=POLL_SECONDS, message=f"EKS is {status} (check {polls + 1}).")
+    return PhaseResult(
+        ready=False, wait=control_plane.ACTIVE_POLL_SECONDS, message=f"EKS is {status} (check {polls + 1})."
+    )
 
 
 handler = phase(PHASE)(run)
