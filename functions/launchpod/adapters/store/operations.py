@@ -7,6 +7,7 @@ each other's phases, and every write is conditional on the operation still being
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
@@ -172,8 +173,10 @@ class DynamoOperations:
             ) from exc
 
     # ------------------------------------------------------------------ phases
-    def _phase_index(self, operation_id: str, phase: str) -> int:
-        names = [p.name for p in self.get(operation_id).phases]
+    def _phase_index(self, operation_id: str, phase: str, known: Sequence[str] | None = None) -> int:
+        """Where ``phase`` sits in the operation's list; ``known`` is that list as the caller last
+        read it (the order never changes), which saves reading the operation again."""
+        names = list(known) if known is not None else [p.name for p in self.get(operation_id).phases]
         if phase not in names:
             raise NotFound(f"Operation {operation_id} has no phase {phase}.")
         return names.index(phase)
@@ -187,8 +190,10 @@ class DynamoOperations:
         op_status: str | None,
         add_attempt: bool = False,
         remove: tuple[str, ...] = (),
+        known: Sequence[str] | None = None,
+        extra_sets: dict[str, tuple[str, Any]] | None = None,
     ) -> None:
-        index = self._phase_index(operation_id, phase)
+        index = self._phase_index(operation_id, phase, known)
         names = {"#s": "status"}
         values: dict[str, Any] = {":at": _iso(), ":c": "CANCELLED", ":d": "SUCCEEDED"}
         parts = ["updatedAt = :at"]
@@ -199,6 +204,10 @@ class DynamoOperations:
         if op_status:
             values[":os"] = op_status
             parts.append("#s = :os")
+        for i, (path, (name, value)) in enumerate((extra_sets or {}).items()):
+            names[f"#x{i}"] = name
+            values[f":x{i}"] = value
+            parts.append(f"{path.format(name=f'#x{i}')} = :x{i}")
         expression = "SET " + ", ".join(parts)
         if add_attempt:
             names["#att"] = "attempts"
@@ -223,7 +232,7 @@ class DynamoOperations:
                 raise Conflict(f"Operation {operation_id} was cancelled or has finished.", holder=operation_id) from exc
             raise
 
-    def phase_started(self, operation_id: str, phase: str, *, fresh: bool) -> None:
+    def phase_started(self, operation_id: str, phase: str, *, fresh: bool, known: Sequence[str] | None = None) -> None:
         sets: dict[str, Any] = {"status": PhaseStatus.RUNNING.value}
         if fresh:
             sets["startedAt"] = _iso()
@@ -234,10 +243,13 @@ class DynamoOperations:
             op_status=OperationStatus.RUNNING.value,
             add_attempt=fresh,
             remove=("endedAt",) if fresh else (),
+            known=known,
         )
 
-    def phase_progress(self, operation_id: str, phase: str, message: str) -> None:
-        self._update_phase(operation_id, phase, {"message": message}, op_status=None)
+    def phase_progress(
+        self, operation_id: str, phase: str, message: str, *, known: Sequence[str] | None = None
+    ) -> None:
+        self._update_phase(operation_id, phase, {"message": message}, op_status=None, known=known)
 
     def phase_succeeded(
         self,
@@ -246,27 +258,34 @@ class DynamoOperations:
         message: str | None,
         outputs: dict[str, Any],
         status: PhaseStatus = PhaseStatus.SUCCEEDED,
+        *,
+        known: Sequence[str] | None = None,
     ) -> None:
+        """The phase's end and its outputs, in one write."""
         self._update_phase(
             operation_id,
             phase,
             {"status": status.value, "endedAt": _iso(), "message": message},
             op_status=None,
             remove=("error",),
+            known=known,
+            extra_sets={"outputs.{name}": (phase, json.dumps(outputs, default=str))},
         )
-        with aws_call("dynamodb:UpdateItem"):
-            self.table.update_item(
-                Key={"id": operation_id},
-                UpdateExpression="SET outputs.#p = :o",
-                ExpressionAttributeNames={"#p": phase},
-                ExpressionAttributeValues={":o": json.dumps(outputs, default=str)},
-            )
 
-    def phase_failed(self, operation_id: str, phase: str, *, error: str, message: str, terminal: bool) -> None:
+    def phase_failed(
+        self,
+        operation_id: str,
+        phase: str,
+        *,
+        error: str,
+        message: str,
+        terminal: bool,
+        known: Sequence[str] | None = None,
+    ) -> None:
         sets: dict[str, Any] = {"error": error, "message": message}
         if terminal:
             sets.update(status=PhaseStatus.FAILED.value, endedAt=_iso())
-        self._update_phase(operation_id, phase, sets, op_status=None)
+        self._update_phase(operation_id, phase, sets, op_status=None, known=known)
 
     # ------------------------------------------------------------------ the end
     def finish(self, operation_id: str, status: OperationStatus, *, error: str | None, message: str | None) -> None:

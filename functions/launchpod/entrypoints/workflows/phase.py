@@ -42,6 +42,7 @@ def phase(name: str) -> Callable[[PhaseFn], Callable[[dict[str, Any], Any], dict
             logger.append_keys(operation_id=doc.operationId, phase=name, cluster=doc.target)
             store = wiring.operations()
             operation = store.get(doc.operationId)
+            known = [p.name for p in operation.phases]  # the order never changes: no need to read it again
             current = next((p for p in operation.phases if p.name == name), None)
             if current is None:
                 raise PermanentError(f"Operation {doc.operationId} has no phase {name}.")
@@ -52,7 +53,7 @@ def phase(name: str) -> Callable[[PhaseFn], Callable[[dict[str, Any], Any], dict
                 return doc.model_dump(mode="json")
             fresh = current.status != PhaseStatus.RUNNING or current.error is not None
             try:
-                store.phase_started(doc.operationId, name, fresh=fresh)
+                store.phase_started(doc.operationId, name, fresh=fresh, known=known)
             except Conflict as exc:
                 raise PermanentError(exc.message) from exc
             try:
@@ -60,7 +61,12 @@ def phase(name: str) -> Callable[[PhaseFn], Callable[[dict[str, Any], Any], dict
             except RetryableError as exc:
                 logger.warning("phase will be retried", extra={"error": exc.message})
                 store.phase_failed(
-                    doc.operationId, name, error=exc.code, message=f"Retrying: {exc.message}", terminal=False
+                    doc.operationId,
+                    name,
+                    error=exc.code,
+                    message=f"Retrying: {exc.message}",
+                    terminal=False,
+                    known=known,
                 )
                 raise
             except LaunchpodError as exc:
@@ -70,6 +76,7 @@ def phase(name: str) -> Callable[[PhaseFn], Callable[[dict[str, Any], Any], dict
                     error=exc.extra.get("aws_code", exc.code),
                     message=exc.message,
                     terminal=True,
+                    known=known,
                 )
                 raise PermanentError(exc.message) from exc
             except Exception as exc:
@@ -78,17 +85,19 @@ def phase(name: str) -> Callable[[PhaseFn], Callable[[dict[str, Any], Any], dict
                     f"{name} failed unexpectedly ({type(exc).__name__}: {exc}). Retry the operation; "
                     "if it fails again, report it with the operation id."
                 )
-                store.phase_failed(doc.operationId, name, error="InternalError", message=message, terminal=True)
+                store.phase_failed(
+                    doc.operationId, name, error="InternalError", message=message, terminal=True, known=known
+                )
                 raise PermanentError(message) from exc
             if not result.ready:
                 doc.poll[name] = doc.poll.get(name, 0) + 1
                 doc.ready = False
                 doc.wait = result.wait or doc.wait
                 if result.message:
-                    store.phase_progress(doc.operationId, name, result.message)
+                    store.phase_progress(doc.operationId, name, result.message, known=known)
                 return doc.model_dump(mode="json")
             status = PhaseStatus.SKIPPED if result.skipped else PhaseStatus.SUCCEEDED
-            store.phase_succeeded(doc.operationId, name, result.message, result.outputs, status=status)
+            store.phase_succeeded(doc.operationId, name, result.message, result.outputs, status=status, known=known)
             doc.outputs[name] = result.outputs
             doc.ready = True
             return doc.model_dump(mode="json")
