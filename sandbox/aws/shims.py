@@ -249,11 +249,19 @@ def install_sfn_fixes() -> None:
     from moto.stepfunctions.parser.asl.component.state.exec.state_task.service import (
         state_task_service_aws_sdk as aws_sdk,
     )
+    from moto.stepfunctions.parser.asl.component.state.exec.state_task.service import (
+        state_task_service_callback as callback,
+    )
     from moto.stepfunctions.parser.models import StepFunctionsParserBackend
 
     with _install_lock:
         if "sfn-fixes" in _installed:
             return
+
+        # ".sync" tasks (child executions) look at their child every 0.5 real seconds, which at a
+        # time scale of 0.05 is 10 simulated seconds after it ended; Step Functions itself is told
+        # at once. Look every 20 ms.
+        callback._DELAY_SECONDS_SYNC_CONDITION_CHECK = 0.02
 
         session = botocore.session.get_session()
         op_models: dict[tuple[str, str], Any] = {}
