@@ -495,9 +495,10 @@ STATE_MACHINES: tuple[StateMachineSpec, ...] = (
     StateMachineSpec(
         "provision-cluster",
         "provision-cluster.asl.json",
-        "Control plane, dependencies and HyperPod as child executions; HyperPod's scripts and role meanwhile",
+        "Control plane, dependencies, HyperPod and optional storage as child executions; HyperPod's scripts and"
+        " role meanwhile",
         functions=("chp-lifecycle-scripts", "chp-execution-role", "op-finish", "op-record-failure"),
-        children=("create-control-plane", "reconcile-dependencies", "create-hyperpod"),
+        children=("create-control-plane", "reconcile-dependencies", "create-hyperpod", "configure-storage"),
     ),
     StateMachineSpec(
         "import-cluster",

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Literal
 
-from pydantic import Field, model_validator
+from pydantic import Field, ValidationInfo, field_validator, model_validator
 
 from launchpod.contracts.common import (
     AvailabilityZoneName,
@@ -15,6 +15,7 @@ from launchpod.contracts.common import (
     KubernetesVersion,
 )
 from launchpod.contracts.hyperpod import CreateHyperPodRequest
+from launchpod.contracts.storage import ConfigureStorageRequest
 
 ControlPlaneLogType = Literal["api", "audit", "authenticator", "controllerManager", "scheduler"]
 
@@ -110,7 +111,25 @@ class ImportClusterRequest(Contract):
 
 
 class ProvisionClusterRequest(CreateClusterRequest):
-    """Everything in one request: control plane, dependencies, HyperPod (with node auto-recovery)."""
+    """Everything in one request: control plane, dependencies, HyperPod (with node auto-recovery) and,
+    optionally, storage for pods once the dependencies are in."""
 
     hyperpod: CreateHyperPodRequest
     includeOptionalDependencies: bool = Field(default=False, description="also FSx CSI, Neuron plugin, KubeRay")
+    storage: ConfigureStorageRequest | None = Field(
+        default=None,
+        description="Storage as a PersistentVolumeClaim, configured once the dependencies are installed;"
+        " omit it for none.",
+    )
+
+    @field_validator("storage")
+    @classmethod
+    def _storage_has_its_driver(
+        cls, value: ConfigureStorageRequest | None, info: ValidationInfo
+    ) -> ConfigureStorageRequest | None:
+        # FSx for Lustre is mounted by the FSx CSI driver, which only the optional dependencies install.
+        if value is not None and value.kind == "fsx" and not info.data.get("includeOptionalDependencies"):
+            raise ValueError(
+                "kind fsx needs the FSx CSI driver, an optional dependency: set includeOptionalDependencies to true"
+            )
+        return value

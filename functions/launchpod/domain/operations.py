@@ -235,7 +235,10 @@ KIND_ROLES: dict[str, Role] = {
 RESUME_FROM: dict[str, dict[str, str]] = {
     "create-control-plane": {"WaitActive": "CreateCluster"},
     "create-hyperpod": {"WaitInService": "CreateHyperPod"},
-    "provision-cluster": {"WaitActive": "CreateCluster", "WaitInService": "CreateHyperPod"},
+    # A claim that never bound (or whose volume went missing) is applied again.
+    "configure-storage": {"WaitBound": "ApplyVolume"},
+    # provision-cluster holds its children's phases, so each child's wait resumes as it does alone.
+    "provision-cluster": {"WaitActive": "CreateCluster", "WaitInService": "CreateHyperPod", "WaitBound": "ApplyVolume"},
 }
 
 

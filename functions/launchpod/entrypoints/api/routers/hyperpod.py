@@ -8,6 +8,7 @@ from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.openapi.params import Body, Path
 from aws_lambda_powertools.event_handler.router import APIGatewayRouter
 
+from launchpod.adapters.k8s import apply as k8s
 from launchpod.contracts.clusters import ProvisionClusterRequest
 from launchpod.contracts.common import ClusterName
 from launchpod.contracts.hyperpod import (
@@ -18,6 +19,7 @@ from launchpod.contracts.hyperpod import (
 )
 from launchpod.contracts.operations import NoopView, OperationAcceptedView
 from launchpod.domain import operations as ops
+from launchpod.domain import storage
 from launchpod.domain.clusters import control_plane, hyperpod, provision, software
 from launchpod.domain.clusters.instance_types import to_ec2, to_sagemaker
 from launchpod.domain.clusters.views import owned_by_launchpod
@@ -43,6 +45,14 @@ def check_offered(request: CreateHyperPodInput, zones: list[str], at: str = "bod
     hyperpod.check_instance_types(request, {t: offered.get(t, []) for t in types}, at)
 
 
+def _has_storage(request: ProvisionClusterRequest) -> bool:
+    """The storage asked for (if any) is already there, so provisioning again would change nothing."""
+    if request.storage is None:
+        return True
+    volume = {"apiVersion": "v1", "kind": "PersistentVolume", "metadata": {"name": request.storage.storageName}}
+    return storage.managed(k8s.read(request.name, volume))
+
+
 @route(router, "provision_cluster")
 def provision_cluster(request: ProvisionClusterRequest) -> Response[OperationAcceptedView | NoopView]:
     who: ops.Principal = router.context["principal"]
@@ -56,7 +66,7 @@ def provision_cluster(request: ProvisionClusterRequest) -> Response[OperationAcc
             "import it (POST /api/clusters/import) or choose another name."
         )
     hp = wiring.sagemaker().hyperpod_cluster(hyperpod.hyperpod_name(request.name))
-    if hp is not None and hp.get("ClusterStatus") == "InService":
+    if hp is not None and hp.get("ClusterStatus") == "InService" and _has_storage(request):
         return json_response(NoopView(message=f"Cluster {request.name} is already provisioned; no changes."))
     operation, _ = ops.submit(wiring.operations(), wiring.workflows(), provision.plan(request), who)
     wiring.clusters().register(request.name, source="created", region=settings().region)
