@@ -21,6 +21,7 @@ from launchpod.contracts.clusters import (
     DeleteClusterInput,
     ImportClusterRequest,
     ProvisionClusterRequest,
+    RunPhaseInput,
 )
 from launchpod.contracts.common import AvailabilityZoneName, ClusterName, Contract, OperationId, Role
 from launchpod.contracts.dependencies import DependencyListView, ReconcileDependenciesInput
@@ -170,6 +171,20 @@ CATALOG: tuple[CatalogEntry, ...] = (
         "Create a whole cluster in one operation: EKS control plane, pinned dependencies and the HyperPod cluster"
         " (node auto-recovery on), as child executions; a failed one resumes where it stopped on retry.",
         ProvisionClusterRequest,
+        OperationAcceptedView,
+        Role.ADMIN,
+        mutates=True,
+        accepted=True,
+        tags=("clusters",),
+    ),
+    CatalogEntry(
+        "run_cluster_phase",
+        "POST",
+        "/api/clusters/{name}/phases/{phase}",
+        "Run one provisioning phase of a cluster again on its own: control-plane, dependencies, hyperpod or"
+        " storage, with the settings recorded for the cluster (its last provision_cluster, or the last run of that"
+        " phase's own tool). Each step of the phase checks the real state first and skips what is already done.",
+        RunPhaseInput,
         OperationAcceptedView,
         Role.ADMIN,
         mutates=True,

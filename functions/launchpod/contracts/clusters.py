@@ -133,3 +133,17 @@ class ProvisionClusterRequest(CreateClusterRequest):
                 "kind fsx needs the FSx CSI driver, an optional dependency: set includeOptionalDependencies to true"
             )
         return value
+
+
+# The steps of provision-cluster, each also a workflow of its own.
+ProvisionPhase = Literal["control-plane", "dependencies", "hyperpod", "storage"]
+
+
+class RunPhaseInput(Contract):
+    """Run one provisioning phase of a cluster again, with the settings Launchpod recorded for it."""
+
+    name: ClusterName
+    phase: ProvisionPhase = Field(
+        description="control-plane (create-control-plane), dependencies (reconcile-dependencies),"
+        " hyperpod (create-hyperpod) or storage (configure-storage)"
+    )

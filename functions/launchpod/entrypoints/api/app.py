@@ -15,6 +15,7 @@ from launchpod.entrypoints.api.routers import (
     health,
     hyperpod,
     operations,
+    phases,
     preferences,
     storage,
 )
@@ -25,7 +26,7 @@ app = APIGatewayRestResolver(
     enable_validation=True,
     cors=CORSConfig(allow_origin="*", allow_headers=["Authorization", "Content-Type", "Idempotency-Key"]),
 )
-for module in (health, catalog, clusters, hyperpod, dependencies, operations, preferences, storage):
+for module in (health, catalog, clusters, hyperpod, dependencies, phases, operations, preferences, storage):
     app.include_router(module.router, prefix="/api")
 errors.install(app)
 

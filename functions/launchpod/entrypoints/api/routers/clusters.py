@@ -16,7 +16,7 @@ from launchpod.contracts.clusters import (
     ImportClusterRequest,
 )
 from launchpod.contracts.common import ClusterName
-from launchpod.contracts.operations import NoopView, OperationAcceptedView
+from launchpod.contracts.operations import NoopView, OperationAcceptedView, OperationView
 from launchpod.domain import operations as ops
 from launchpod.domain.clusters import control_plane, imports, teardown
 from launchpod.domain.clusters.views import cluster_view, owned_by_launchpod
@@ -49,23 +49,39 @@ def get_cluster(name: Annotated[ClusterName, Path()]) -> ClusterView:
     return view
 
 
-@route(router, "create_cluster")
-def create_cluster(request: CreateClusterRequest) -> Response[OperationAcceptedView | NoopView]:
-    who: ops.Principal = router.context["principal"]
-    s = settings()
-    control_plane.check_zones(request, [z["name"] for z in wiring.ec2().zones()], s.region)
+def check_control_plane(request: CreateClusterRequest) -> dict | None:
+    """The zones exist and any EKS cluster of that name is Launchpod's; returns that cluster."""
+    control_plane.check_zones(request, [z["name"] for z in wiring.ec2().zones()], settings().region)
     existing = wiring.eks().cluster(request.name)
-    if existing is not None and not owned_by_launchpod(existing, request.name, s.resource_prefix):
+    if existing is not None and not owned_by_launchpod(existing, request.name, settings().resource_prefix):
         raise Conflict(
             f"An EKS cluster named {request.name} already exists and Launchpod did not create it; choose another name."
         )
+    return existing
+
+
+def submit_control_plane(request: CreateClusterRequest, who: ops.Principal) -> OperationView:
+    operation, _ = ops.submit(wiring.operations(), wiring.workflows(), control_plane.plan(request), who)
+    wiring.clusters().register(request.name, source="created", region=settings().region)
+    return operation
+
+
+def start_control_plane(request: CreateClusterRequest, who: ops.Principal) -> OperationView:
+    """create-control-plane whatever EKS's state: each of its phases skips what is already done."""
+    check_control_plane(request)
+    return submit_control_plane(request, who)
+
+
+@route(router, "create_cluster")
+def create_cluster(request: CreateClusterRequest) -> Response[OperationAcceptedView | NoopView]:
+    who: ops.Principal = router.context["principal"]
+    existing = check_control_plane(request)
     record = wiring.clusters().get(request.name)
     if existing and existing.get("status") == "ACTIVE" and record and not record.get("lockedBy"):
         return json_response(NoopView(message=f"Cluster {request.name} already exists; no changes."))
 
     def start() -> dict:
-        operation, _ = ops.submit(wiring.operations(), wiring.workflows(), control_plane.plan(request), who)
-        wiring.clusters().register(request.name, source="created", region=s.region)
+        operation = submit_control_plane(request, who)
         return OperationAcceptedView(operation=operation, statusUrl=operation.statusUrl).model_dump(mode="json")
 
     key = router.current_event.headers.get("idempotency-key") or router.current_event.headers.get("Idempotency-Key")

@@ -16,7 +16,7 @@ from launchpod.contracts.dependencies import (
     ReconcileDependenciesInput,
     ReconcileDependenciesRequest,
 )
-from launchpod.contracts.operations import OperationAcceptedView
+from launchpod.contracts.operations import OperationAcceptedView, OperationView
 from launchpod.domain import dependencies
 from launchpod.domain import operations as ops
 from launchpod.domain.dependencies import objects
@@ -49,13 +49,18 @@ def list_dependencies(name: Annotated[ClusterName, Path()]) -> DependencyListVie
     )
 
 
+def start_reconcile(request: ReconcileDependenciesInput, who: ops.Principal) -> OperationView:
+    _active(request.name)
+    plan = dependencies.plan(request.name, request.includeOptional)
+    operation, _ = ops.submit(wiring.operations(), wiring.workflows(), plan, who)
+    return operation
+
+
 @route(router, "reconcile_dependencies")
 def reconcile_dependencies(
     name: Annotated[ClusterName, Path()],
     body: Annotated[ReconcileDependenciesRequest | None, Body()] = None,
 ) -> Response[OperationAcceptedView]:
-    _active(name)
     request = ReconcileDependenciesInput(name=name, includeOptional=bool(body and body.includeOptional))
-    plan = dependencies.plan(request.name, request.includeOptional)
-    operation, _ = ops.submit(wiring.operations(), wiring.workflows(), plan, router.context["principal"])
+    operation = start_reconcile(request, router.context["principal"])
     return json_response(OperationAcceptedView(operation=operation, statusUrl=operation.statusUrl), 202)

@@ -17,7 +17,7 @@ from launchpod.contracts.hyperpod import (
     UpdateSoftwareInput,
     UpdateSoftwareRequest,
 )
-from launchpod.contracts.operations import NoopView, OperationAcceptedView
+from launchpod.contracts.operations import NoopView, OperationAcceptedView, OperationView
 from launchpod.domain import operations as ops
 from launchpod.domain import storage
 from launchpod.domain.clusters import control_plane, hyperpod, provision, software
@@ -74,23 +74,40 @@ def provision_cluster(request: ProvisionClusterRequest) -> Response[OperationAcc
     return json_response(accepted, 202, {"Location": accepted.statusUrl})
 
 
+def check_hyperpod(request: CreateHyperPodInput) -> None:
+    """The zone offers the instance types, and the EKS control plane is ACTIVE."""
+    check_offered(request, [z["name"] for z in wiring.ec2().zones()])
+    eks = wiring.eks().cluster(request.name)
+    if eks is None or eks.get("status") != "ACTIVE":
+        state = eks.get("status") if eks else "not created"
+        raise Conflict(
+            f"The EKS control plane of {request.name} is {state}; create it with POST /api/clusters and wait for"
+            " SUCCEEDED."
+        )
+
+
+def submit_hyperpod(request: CreateHyperPodInput, who: ops.Principal) -> OperationView:
+    operation, _ = ops.submit(wiring.operations(), wiring.workflows(), hyperpod.plan(request), who)
+    return operation
+
+
+def start_hyperpod(request: CreateHyperPodInput, who: ops.Principal) -> OperationView:
+    """create-hyperpod whatever HyperPod's state: each of its phases skips what is already done."""
+    check_hyperpod(request)
+    return submit_hyperpod(request, who)
+
+
 @route(router, "create_hyperpod")
 def create_hyperpod(
     name: Annotated[ClusterName, Path()], request: CreateHyperPodRequest
 ) -> Response[OperationAcceptedView | NoopView]:
     who: ops.Principal = router.context["principal"]
     full = CreateHyperPodInput(name=name, **request.model_dump())
-    check_offered(full, [z["name"] for z in wiring.ec2().zones()])
-    eks = wiring.eks().cluster(name)
-    if eks is None or eks.get("status") != "ACTIVE":
-        state = eks.get("status") if eks else "not created"
-        raise Conflict(
-            f"The EKS control plane of {name} is {state}; create it with POST /api/clusters and wait for SUCCEEDED."
-        )
+    check_hyperpod(full)
     existing = wiring.sagemaker().hyperpod_cluster(hyperpod.hyperpod_name(name))
     if existing is not None and existing.get("ClusterStatus") == "InService":
         return json_response(NoopView(message=f"HyperPod cluster {name} is already InService; no changes."))
-    operation, _ = ops.submit(wiring.operations(), wiring.workflows(), hyperpod.plan(full), who)
+    operation = submit_hyperpod(full, who)
     accepted = OperationAcceptedView(operation=operation, statusUrl=operation.statusUrl)
     return json_response(accepted, 202, {"Location": accepted.statusUrl})
 

@@ -12,7 +12,7 @@ from aws_lambda_powertools.event_handler.router import APIGatewayRouter
 from launchpod.adapters.aws import s3
 from launchpod.adapters.k8s import apply as k8s
 from launchpod.contracts.common import ClusterName, K8sName
-from launchpod.contracts.operations import OperationAcceptedView
+from launchpod.contracts.operations import OperationAcceptedView, OperationView
 from launchpod.contracts.storage import (
     ConfigureStorageInput,
     ConfigureStorageRequest,
@@ -55,15 +55,18 @@ def _claim_of(name: str, volume: dict) -> dict | None:
     return k8s.read(name, storage.claim(ref["name"], ref.get("namespace", "default"), ""))
 
 
+def start_configure(request: ConfigureStorageInput, who: ops.Principal) -> OperationView:
+    _active(request.name)
+    operation, _ = ops.submit(wiring.operations(), wiring.workflows(), storage.plan(request), who)
+    return operation
+
+
 @route(router, "configure_storage")
 def configure_storage(
     name: Annotated[ClusterName, Path()], body: Annotated[ConfigureStorageRequest, Body()]
 ) -> Response[OperationAcceptedView]:
-    _active(name)
     request = ConfigureStorageInput(name=name, **body.model_dump(exclude_none=True))
-    operation, _ = ops.submit(
-        wiring.operations(), wiring.workflows(), storage.plan(request), router.context["principal"]
-    )
+    operation = start_configure(request, router.context["principal"])
     return json_response(OperationAcceptedView(operation=operation, statusUrl=operation.statusUrl), 202)
 
 
