@@ -84,7 +84,7 @@ def test_retry_after_the_storage_child_failed_resumes_storage_and_keeps_every_ot
     assert document["request"]["storage"]["storageName"] == "datasets"
 
 
-def test_retry_after_the_hyperpod_child_failed_resumes_hyperpod_and_runs_storage_again():
+def test_retry_after_the_hyperpod_child_failed_resumes_hyperpod_and_keeps_storage_done_meanwhile():
     store, runner = MemoryStore(), MemoryRunner()
     request = ProvisionClusterRequest.model_validate({**BODY, "storage": S3})
     operation, _ = ops.submit(store, runner, provision.plan(request), ADMIN)
@@ -96,5 +96,17 @@ def test_retry_after_the_hyperpod_child_failed_resumes_hyperpod_and_runs_storage
     statuses = {p.name: p.status for p in resumed.phases}
     assert statuses["Manifests"] == statuses["SecurityGroup"] == "SUCCEEDED"
     assert statuses["CreateHyperPod"] == statuses["WaitInService"] == "PENDING"
-    # phases after the resumed one run again; each checks real state first, so storage's re-apply is a no-op
-    assert statuses["StorageAccess"] == statuses["WaitBound"] == "PENDING"
+    assert statuses["StorageAccess"] == statuses["ApplyVolume"] == statuses["WaitBound"] == "SUCCEEDED"
+
+
+def test_retry_after_the_control_plane_failed_keeps_what_hyperpod_made_meanwhile():
+    store, runner = MemoryStore(), MemoryRunner()
+    operation, _ = ops.submit(store, runner, provision.plan(ProvisionClusterRequest.model_validate(BODY)), ADMIN)
+    # HyperPod's scripts and role are made while EKS is created
+    _failed_at(store, operation.id, "CreateCluster", done_meanwhile=("LifecycleScripts", "ExecutionRole"))
+
+    resumed = ops.retry(store, runner, operation.id, ADMIN, Role.ADMIN)
+
+    statuses = {p.name: p.status for p in resumed.phases}
+    assert statuses["ClusterRole"] == statuses["LifecycleScripts"] == statuses["ExecutionRole"] == "SUCCEEDED"
+    assert statuses["CreateCluster"] == statuses["WaitActive"] == statuses["Addons"] == "PENDING"

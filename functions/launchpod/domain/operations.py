@@ -172,11 +172,14 @@ def retry(
     failed = next(
         (p.name for p in operation.phases if p.status not in (PhaseStatus.SUCCEEDED, PhaseStatus.SKIPPED)), None
     )
+    failed_at = names.index(failed) if failed else len(names) - 1
     # A wait that failed because what it waited for failed resumes from the phase that started it.
     restart = names.index(RESUME_FROM.get(operation.kind, {}).get(failed or "", failed or names[-1]))
+    # Phases from the restart through the failed one run again. A later phase can only have succeeded in
+    # a parallel branch that did not need the failed one (provision-cluster's children): it stays done.
     phases = [
         p
-        if i < restart and p.status in (PhaseStatus.SUCCEEDED, PhaseStatus.SKIPPED)
+        if p.status in (PhaseStatus.SUCCEEDED, PhaseStatus.SKIPPED) and not restart <= i <= failed_at
         else PhaseView(name=p.name, title=p.title)
         for i, p in enumerate(operation.phases)
     ]
