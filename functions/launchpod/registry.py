@@ -495,9 +495,17 @@ STATE_MACHINES: tuple[StateMachineSpec, ...] = (
     StateMachineSpec(
         "provision-cluster",
         "provision-cluster.asl.json",
-        "Control plane, dependencies, HyperPod and optional storage as child executions; HyperPod's scripts and"
-        " role meanwhile",
-        functions=("chp-lifecycle-scripts", "chp-execution-role", "op-finish", "op-record-failure"),
+        "Control plane, dependencies, HyperPod and optional storage as child executions; HyperPod's scripts,"
+        " role, subnet and security group meanwhile",
+        functions=(
+            "ccp-network",
+            "chp-lifecycle-scripts",
+            "chp-execution-role",
+            "chp-compute-subnet",
+            "chp-security-group",
+            "op-finish",
+            "op-record-failure",
+        ),
         children=("create-control-plane", "reconcile-dependencies", "create-hyperpod", "configure-storage"),
     ),
     StateMachineSpec(
@@ -596,6 +604,7 @@ def substitutions(
     values.update({machine_placeholder(c): (machine_arn or {})[c] for c in machine.children})
     values.update({k: str(v) for k, v in machine.settings.items()})
     return values
+
 
 @dataclass(frozen=True)
 class EventRuleSpec:

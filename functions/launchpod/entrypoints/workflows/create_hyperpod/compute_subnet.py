@@ -1,5 +1,6 @@
 """ComputeSubnet: a /20 for HyperPod nodes in the chosen zone, planned by the one subnet planner so
-it overlaps nothing in the VPC, routed through the control plane's NAT gateway."""
+it overlaps nothing in the VPC, routed through the control plane's NAT gateway. The VPC is the EKS
+cluster's, or, under provision-cluster (which runs this while EKS is created), the network's."""
 
 from __future__ import annotations
 
@@ -14,11 +15,12 @@ from launchpod.runtime import wiring
 
 def run(doc: WorkflowInput) -> PhaseResult:
     request, ec2 = request_of(doc), wiring.ec2()
-    eks = wiring.eks().cluster(doc.target)
-    if eks is None:
-        raise PermanentError(f"EKS cluster {doc.target} does not exist; create the control plane first.")
-    control_subnets = ec2.subnets(subnet_ids=list(eks["resourcesVpcConfig"]["subnetIds"]))
-    vpc_id = control_subnets[0]["VpcId"]
+    vpc_id = doc.outputs.get("Network", {}).get("vpcId")  # provision-cluster: made before EKS is created
+    if vpc_id is None:
+        eks = wiring.eks().cluster(doc.target)
+        if eks is None:
+            raise PermanentError(f"EKS cluster {doc.target} does not exist; create the control plane first.")
+        vpc_id = ec2.subnets(subnet_ids=list(eks["resourcesVpcConfig"]["subnetIds"]))[0]["VpcId"]
     vpc = ec2.vpc(vpc_id) or {}
     tags = {**tags_of(doc), "launchpod:purpose": "hyperpod-compute", "launchpod:zone": request.availabilityZone}
     existing = ec2.subnets_tagged(vpc_id, tags)
