@@ -59,6 +59,34 @@ def test_finish_releases_the_cluster_and_cancelled_operations_take_no_more_phase
     assert store.get(op.id).phases[0].status == "CANCELLED"
 
 
+def test_a_failed_operation_is_not_turned_back_to_running_by_a_step_still_in_flight(tables):
+    store = DynamoOperations(tables["operations"], tables["clusters"])
+    op = _operation()
+    store.create_holding_cluster(op, "k")
+    store.phase_started(op.id, "Network", fresh=True)
+    store.finish(op.id, OperationStatus.FAILED, error="UnsupportedAvailabilityZoneException", message="zone")
+    # A parallel branch's step that was already running when the operation failed:
+    with pytest.raises(Conflict):
+        store.phase_started(op.id, "ClusterRole", fresh=True, known=[p.name for p in op.phases])
+    with pytest.raises(Conflict):
+        store.phase_succeeded(op.id, "Network", "vpc-1", {"vpcId": "vpc-1"})
+    view = store.get(op.id)
+    assert view.status == OperationStatus.FAILED  # so it can be retried
+    assert view.phases[1].status == "PENDING"
+
+
+def test_the_phase_order_a_caller_already_read_saves_a_read_and_lands_on_the_same_phase(tables):
+    store = DynamoOperations(tables["operations"], tables["clusters"])
+    op = _operation()
+    store.create_holding_cluster(op, "k")
+    known = [p.name for p in op.phases]
+    store.phase_started(op.id, "ClusterRole", fresh=True, known=known)
+    store.phase_succeeded(op.id, "ClusterRole", "role", {"roleArn": "arn:r"}, known=known)
+    role = store.get(op.id).phases[1]
+    assert (role.name, role.status, role.message) == ("ClusterRole", "SUCCEEDED", "role")
+    assert store.outputs(op.id) == {"ClusterRole": {"roleArn": "arn:r"}}
+
+
 def test_list_filters_by_cluster_and_status_newest_first(tables):
     store = DynamoOperations(tables["operations"], tables["clusters"])
     a, b = _operation("c1"), _operation("c2")

@@ -195,7 +195,7 @@ class DynamoOperations:
     ) -> None:
         index = self._phase_index(operation_id, phase, known)
         names = {"#s": "status"}
-        values: dict[str, Any] = {":at": _iso(), ":c": "CANCELLED", ":d": "SUCCEEDED"}
+        values: dict[str, Any] = {":at": _iso(), ":c": "CANCELLED", ":d": "SUCCEEDED", ":f": "FAILED"}
         parts = ["updatedAt = :at"]
         for i, (key, value) in enumerate(sets.items()):
             names[f"#k{i}"] = key
@@ -222,7 +222,9 @@ class DynamoOperations:
                 self.table.update_item(
                     Key={"id": operation_id},
                     UpdateExpression=expression,
-                    ConditionExpression="attribute_exists(id) AND NOT #s IN (:c, :d)",
+                    # An ended operation takes no more phase news: a step still running in a branch that
+                    # Step Functions has stopped must not turn a FAILED operation back to RUNNING.
+                    ConditionExpression="attribute_exists(id) AND NOT #s IN (:c, :d, :f)",
                     ExpressionAttributeNames=names,
                     ExpressionAttributeValues=values,
                 )

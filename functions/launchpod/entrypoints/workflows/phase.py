@@ -42,6 +42,12 @@ def phase(name: str) -> Callable[[PhaseFn], Callable[[dict[str, Any], Any], dict
             logger.append_keys(operation_id=doc.operationId, phase=name, cluster=doc.target)
             store = wiring.operations()
             operation = store.get(doc.operationId)
+            if doc.attempt != operation.attempt:
+                # An execution of an earlier attempt that Step Functions did not stop (a branch of a
+                # failed Parallel, a child it lost track of): the retry owns the operation now.
+                raise PermanentError(
+                    f"Operation {doc.operationId} is on attempt {operation.attempt}; attempt {doc.attempt} stops here."
+                )
             known = [p.name for p in operation.phases]  # the order never changes: no need to read it again
             current = next((p for p in operation.phases if p.name == name), None)
             if current is None:

@@ -8,6 +8,7 @@ from typing import Any
 
 from launchpod.contracts.operations import OperationStatus, PhaseStatus
 from launchpod.contracts.workflows import WorkflowFailure
+from launchpod.domain.errors import Conflict
 from launchpod.entrypoints.observability import logger
 from launchpod.runtime import wiring
 
@@ -38,7 +39,10 @@ def handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
         return {"operationId": operation.id, "status": operation.status}
     for p in operation.phases:
         if p.status == PhaseStatus.RUNNING:
-            store.phase_failed(operation.id, p.name, error=p.error or error, message=message, terminal=True)
+            try:
+                store.phase_failed(operation.id, p.name, error=p.error or error, message=message, terminal=True)
+            except Conflict:  # a child execution ended the operation meanwhile: its record stands
+                return {"operationId": operation.id, "status": store.get(operation.id).status}
         if p.status in (PhaseStatus.RUNNING, PhaseStatus.FAILED) and p.error:
             error = p.error  # the AWS or Kubernetes code says more than PermanentError
     logger.warning("operation failed", extra={"error": error, "cause": message})

@@ -1,0 +1,44 @@
+"""The phase decorator: an execution left over from an earlier attempt records nothing."""
+
+from __future__ import annotations
+
+import pytest
+from launchpod.adapters.store.operations import DynamoOperations
+from launchpod.contracts.clusters import CreateClusterRequest
+from launchpod.contracts.common import Role
+from launchpod.domain import operations as ops
+from launchpod.domain.clusters import control_plane
+from launchpod.domain.errors import PermanentError
+from launchpod.entrypoints.workflows.phase import PhaseResult, phase
+from launchpod.runtime import wiring
+
+RAN: list[int] = []
+
+
+@phase("ClusterRole")
+def cluster_role(doc) -> PhaseResult:
+    RAN.append(doc.attempt)
+    return PhaseResult(outputs={"roleArn": "arn:aws:iam::123456789012:role/r"}, message="made")
+
+
+@pytest.fixture
+def store(tables, monkeypatch):
+    store = DynamoOperations(tables["operations"], tables["clusters"])
+    monkeypatch.setattr(wiring, "operations", lambda: store)
+    RAN.clear()
+    return store
+
+
+def _document(operation, attempt: int) -> dict:
+    return {**ops.workflow_document(operation), "attempt": attempt}
+
+
+def test_a_stale_attempt_stops_before_it_touches_anything(store, lambda_context):
+    plan = control_plane.plan(CreateClusterRequest(name="c1", availabilityZones=["us-east-1a", "us-east-1b"]))
+    operation = ops.new_operation(plan, ops.Principal("alice", Role.ADMIN)).model_copy(update={"attempt": 2})
+    store.create_holding_cluster(operation, "k")
+    with pytest.raises(PermanentError, match="attempt 2"):
+        cluster_role(_document(operation, 1), lambda_context)
+    assert RAN == [] and store.get(operation.id).phases[1].status == "PENDING"
+    cluster_role(_document(operation, 2), lambda_context)
+    assert RAN == [2] and store.get(operation.id).phases[1].status == "SUCCEEDED"
