@@ -22,6 +22,7 @@ import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench import watch
 from sandbox.runtime import Sandbox, free_port
 
 EKS_SIM_SECONDS = 600
@@ -33,11 +34,7 @@ def run_once(box: Sandbox, client: httpx.Client, name: str) -> tuple[float, int,
     response = client.post("/api/clusters", json={"name": name, "availabilityZones": ["us-east-1a", "us-east-1b"]})
     response.raise_for_status()
     op_id = response.json()["operation"]["id"]
-    while True:
-        view = client.get(f"/api/operations/{op_id}").json()
-        if view["status"] in ("SUCCEEDED", "FAILED", "CANCELLED"):
-            break
-        time.sleep(0.02)
+    view = watch.wait_for(watch.subscribe(box.url, box.tokens.token_for("viewer"), op_id), client, op_id)
     wall = time.monotonic() - started
     sfn = boto3.client("stepfunctions", region_name="us-east-1")
     arn = box.provisioned.state_machines["create-control-plane"].replace(":stateMachine:", ":execution:")
