@@ -49,6 +49,7 @@ def install(time_scale: float) -> None:
     with _lock:
         clock.set_time_scale(time_scale)
         shims.install_backend_fast_path()
+        shims.install_dynamodb_atomicity()
         shims.install_in_process_lambda()
         shims.install_sfn_time_scaling()
         shims.install_sfn_fixes()

@@ -201,6 +201,49 @@ def install_backend_fast_path() -> None:
         _installed.add("backend-fast-path")
 
 
+# --------------------------------------------------------------------------- DynamoDB atomicity
+
+_DYNAMODB_ITEM_CALLS = (
+    "get_item",
+    "put_item",
+    "update_item",
+    "delete_item",
+    "query",
+    "scan",
+    "batch_get_item",
+    "batch_write_item",
+    "transact_get_items",
+    "transact_write_items",
+)
+
+
+def install_dynamodb_atomicity() -> None:
+    """Make each DynamoDB call atomic, as DynamoDB is.
+
+    moto applies an UpdateExpression's actions to the stored item one at a time, so a GetItem in
+    another thread can see an operation already FAILED but without its message yet. One re-entrant
+    lock around the item calls gives readers whole items (the stream's Lambda runs inside the write,
+    in the same thread, so the lock must be re-entrant).
+    """
+    from moto.dynamodb.models import DynamoDBBackend
+
+    with _install_lock:
+        if "dynamodb-atomic" in _installed:
+            return
+        lock = threading.RLock()
+
+        def guarded(original: Callable[..., Any]) -> Callable[..., Any]:
+            def call(self: Any, *args: Any, **kwargs: Any) -> Any:
+                with lock:
+                    return original(self, *args, **kwargs)
+
+            return call
+
+        for name in _DYNAMODB_ITEM_CALLS:
+            setattr(DynamoDBBackend, name, guarded(getattr(DynamoDBBackend, name)))
+        _installed.add("dynamodb-atomic")
+
+
 # --------------------------------------------------------------------------- Step Functions time
 
 

@@ -179,3 +179,40 @@ def test_unimportable_handler_fails_like_lambda_instead_of_trying_docker(client,
     assert response["FunctionError"] == "Unhandled"
     assert payload["errorType"] == "Runtime.ImportModuleError"
     assert "tests.sandbox.aws.no_such_module" in payload["errorMessage"]
+
+
+def test_a_reader_never_sees_an_update_half_applied(client):
+    """DynamoDB applies an UpdateExpression atomically; moto applies it action by action."""
+    import threading
+
+    ddb = client("dynamodb")
+    ddb.create_table(
+        TableName="ops",
+        KeySchema=[{"AttributeName": "id", "KeyType": "HASH"}],
+        AttributeDefinitions=[{"AttributeName": "id", "AttributeType": "S"}],
+        BillingMode="PAY_PER_REQUEST",
+    )
+    ddb.put_item(TableName="ops", Item={"id": {"S": "op"}, "status": {"S": "RUNNING"}})
+    fields = [f"f{i}" for i in range(40)]  # a wide update, so a half-applied one would be seen
+    torn: list[dict] = []
+    done = threading.Event()
+
+    def write() -> None:
+        for round_ in range(5):
+            values = {":v": {"S": str(round_)}}
+            ddb.update_item(
+                TableName="ops",
+                Key={"id": {"S": "op"}},
+                UpdateExpression="SET " + ", ".join(f"{f} = :v" for f in fields),
+                ExpressionAttributeValues=values,
+            )
+        done.set()
+
+    writer = threading.Thread(target=write)
+    writer.start()
+    while not done.is_set():
+        item = ddb.get_item(TableName="ops", Key={"id": {"S": "op"}}, ConsistentRead=True)["Item"]
+        if len({item[f]["S"] for f in fields if f in item}) > 1 or 0 < sum(f in item for f in fields) < len(fields):
+            torn.append(item)
+    writer.join()
+    assert torn == []
