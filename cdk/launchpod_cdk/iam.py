@@ -20,6 +20,8 @@ _NO_RESOURCE_TYPE = "IAM defines no resource type for this action, so it only ac
 # action -> why it must be granted on "*"
 WILDCARD_REASONS: dict[str, str] = {
     "fsx:DescribeFileSystems": "FSx DescribeFileSystems supports no resource-level permissions (read-only)",
+    "states:SendTaskSuccess": "a callback task's token is not a resource IAM can scope (only activities are); "
+    "the token itself, parked on the cluster's record, is the capability",
     **{
         a: _NO_RESOURCE_TYPE + " (read-only EC2 describe call)"
         for a in (
