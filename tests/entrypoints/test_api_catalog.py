@@ -10,6 +10,8 @@ import pytest
 from launchpod.contracts.catalog_ops import CATALOG
 from launchpod.entrypoints.api.app import app, handler
 
+from tests.entrypoints.fakes import rest_event
+
 OPENAPI = json.loads(app.get_openapi_json_schema(title="t", version="1"))
 
 
@@ -39,26 +41,10 @@ def test_nothing_is_served_that_the_catalog_does_not_know():
     assert served == {(e.path, e.method) for e in CATALOG}
 
 
-def _event(method: str, path: str, claims: dict | None) -> dict:
-    return {
-        "resource": "/{proxy+}",
-        "path": path,
-        "httpMethod": method,
-        "headers": {},
-        "multiValueHeaders": {},
-        "queryStringParameters": None,
-        "multiValueQueryStringParameters": None,
-        "pathParameters": None,
-        "body": None,
-        "isBase64Encoded": False,
-        "requestContext": {"requestId": "t-1", "authorizer": {"claims": claims} if claims else None},
-    }
-
-
 @pytest.mark.parametrize("entry", [e for e in CATALOG if e.role], ids=lambda e: e.id)
 def test_every_route_but_health_needs_a_token(lambda_context, entry):
     path = entry.path.replace("{name}", "c1").replace("{operationId}", "op-0000000000")
-    response = handler(_event(entry.method, path, None), lambda_context)
+    response = handler(rest_event(entry.method, path, None), lambda_context)
     assert response["statusCode"] == 401
     assert json.loads(response["body"])["code"] == "UNAUTHORIZED"
 
@@ -67,13 +53,13 @@ def test_every_route_but_health_needs_a_token(lambda_context, entry):
 def test_a_viewer_is_refused_every_mutation(lambda_context, entry):
     path = entry.path.replace("{name}", "c1").replace("{operationId}", "op-0000000000")
     claims = {"cognito:username": "v", "cognito:groups": "[viewer]"}
-    response = handler(_event(entry.method, path, claims), lambda_context)
+    response = handler(rest_event(entry.method, path, claims), lambda_context)
     assert response["statusCode"] == 403
     assert "viewer" in json.loads(response["body"])["message"]
 
 
 def test_unknown_routes_answer_the_error_envelope(lambda_context):
-    response = app.resolve(_event("GET", "/api/nope", None), lambda_context)
+    response = app.resolve(rest_event("GET", "/api/nope", None), lambda_context)
     assert response["statusCode"] == 404 and json.loads(response["body"])["code"] == "NOT_FOUND"
 
 

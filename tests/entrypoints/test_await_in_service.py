@@ -10,21 +10,14 @@ from launchpod.adapters.store.clusters import DynamoClusters
 from launchpod.entrypoints.workflows.create_hyperpod import await_in_service
 from launchpod.runtime import wiring
 
+from tests.entrypoints.fakes import RecordingWorkflows
+
 DOCUMENT = {"operationId": "op-1", "kind": "create-hyperpod", "target": "c1", "request": {"name": "c1"}}
-
-
-class _Workflows:
-    def __init__(self) -> None:
-        self.sent: list[tuple[str, dict]] = []
-
-    def send_task_success(self, token: str, output: dict) -> bool:
-        self.sent.append((token, output))
-        return True
 
 
 @pytest.fixture
 def world(tables, monkeypatch):
-    clusters, workflows = DynamoClusters(tables["clusters"]), _Workflows()
+    clusters, workflows = DynamoClusters(tables["clusters"]), RecordingWorkflows()
     status = {"value": "Creating"}
     sagemaker = SimpleNamespace(hyperpod_cluster=lambda name: {"ClusterName": name, "ClusterStatus": status["value"]})
     monkeypatch.setattr(wiring, "clusters", lambda: clusters)

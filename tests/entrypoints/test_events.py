@@ -10,6 +10,8 @@ from launchpod.adapters.store.connections import DynamoConnections
 from launchpod.entrypoints.events import cluster_state, drift_check, node_health
 from launchpod.runtime import wiring
 
+from tests.entrypoints.fakes import RecordingWorkflows
+
 HYPERPOD_STATE = "SageMaker HyperPod Cluster State Change"
 ENDPOINT = "https://abc.execute-api.us-east-1.amazonaws.com/prod"
 
@@ -51,20 +53,9 @@ def test_a_cluster_state_change_is_recorded_and_pushed_to_subscribers(lambda_con
     assert clusters.get("c1")["hyperpodStatus"] == "InService"
 
 
-class _Workflows:
-    """Step Functions as far as waking a task goes: which tokens were sent back, and with what."""
-
-    def __init__(self) -> None:
-        self.sent: list[tuple[str, dict]] = []
-
-    def send_task_success(self, token: str, output: dict) -> bool:
-        self.sent.append((token, output))
-        return True
-
-
 @pytest.fixture
 def workflows(monkeypatch):
-    fake = _Workflows()
+    fake = RecordingWorkflows()
     monkeypatch.setattr(wiring, "workflows", lambda: fake)
     return fake
 

@@ -18,6 +18,7 @@ from launchpod.entrypoints.api.app import handler
 from launchpod.runtime import wiring
 
 from tests.domain.test_operations import MemoryRunner
+from tests.entrypoints.fakes import rest_event
 
 PROVISION = {
     "name": "c1",
@@ -75,19 +76,7 @@ def api(tables, monkeypatch):
 
 
 def _post(lambda_context, path: str, role: str = "admin") -> tuple[int, dict[str, Any], dict[str, Any]]:
-    event = {
-        "resource": "/{proxy+}",
-        "path": path,
-        "httpMethod": "POST",
-        "headers": {},
-        "multiValueHeaders": {},
-        "queryStringParameters": None,
-        "multiValueQueryStringParameters": None,
-        "pathParameters": None,
-        "body": None,
-        "isBase64Encoded": False,
-        "requestContext": {"requestId": "t-1", "authorizer": {"claims": CLAIMS[role]}},
-    }
+    event = rest_event("POST", path, CLAIMS[role])
     response = handler(event, lambda_context)
     headers = {k: v[-1] for k, v in (response.get("multiValueHeaders") or {}).items()}
     headers.update(response.get("headers") or {})
