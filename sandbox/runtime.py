@@ -71,7 +71,7 @@ class Sandbox:
         from sandbox.aws import sagemaker as hyperpod
         from sandbox.kube import KubeFleet
         from sandbox.provision import provision
-        from sandbox.workloads import WorkloadController
+        from sandbox.workloads import workload_controller
 
         aws.install(self.time_scale)
         hyperpod.install()
@@ -90,8 +90,8 @@ class Sandbox:
         aws.set_kube_endpoint_provider(self.fleet.start_for)
         hyperpod.set_node_sink(hyperpod.kube_node_sink(self.fleet))
         hyperpod.set_state_sink(hyperpod.eventbridge_state_sink)
-        self.hyperpod_ticker = hyperpod.Ticker().start()
-        self.workloads = WorkloadController(self.fleet).start()
+        self.hyperpod_ticker = hyperpod.ticker().start()
+        self.workloads = workload_controller(self.fleet).start()
         self.provisioned = provision()
         os.environ.update(self.provisioned.environment)
         settings.cache_clear()

@@ -7,8 +7,9 @@ exercised."""
 from __future__ import annotations
 
 import logging
-import threading
 from typing import Any
+
+from sandbox.periodic import Periodic
 
 log = logging.getLogger("sandbox.workloads")
 
@@ -88,24 +89,14 @@ async def _bind_claims(emulator: Any) -> None:
         await emulator.put_object("v1/persistentvolumes", volume)
 
 
-class WorkloadController:
-    def __init__(self, fleet: Any, interval: float = 0.2) -> None:
-        self.fleet, self.interval = fleet, interval
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._run, name="sandbox-workloads", daemon=True)
+def reconcile_all(fleet: Any) -> None:
+    """One pass of the simulated controllers over every emulated cluster."""
+    for name in fleet.names():
+        try:
+            fleet.call(name, _reconcile)
+        except Exception:  # a cluster being deleted, a loop shutting down: try again next tick
+            log.debug("workload reconcile failed for %s", name, exc_info=True)
 
-    def start(self) -> WorkloadController:
-        self._thread.start()
-        return self
 
-    def _run(self) -> None:
-        while not self._stop.wait(self.interval):
-            for name in self.fleet.names():
-                try:
-                    self.fleet.call(name, _reconcile)
-                except Exception:  # a cluster being deleted, a loop shutting down: try again next tick
-                    log.debug("workload reconcile failed for %s", name, exc_info=True)
-
-    def stop(self) -> None:
-        self._stop.set()
-        self._thread.join(2)
+def workload_controller(fleet: Any, interval: float = 0.2) -> Periodic:
+    return Periodic("sandbox-workloads", interval, lambda: reconcile_all(fleet))

@@ -2,7 +2,7 @@
 sandbox emulates put their events on the default bus, as AWS does.
 
 moto 5.2.5 matches events against rules but delivers only to logs, SQS, archives, other buses and
-API destinations; a Lambda target raises NotImplementedError, and disabled rules deliver too. Here
+API destinations: it has no delivery to a Lambda target, and disabled rules deliver too. Here
 a Lambda target is invoked asynchronously (EventBridge never waits for its targets) with the event
 as AWS delivers it, and only enabled rules deliver.
 """

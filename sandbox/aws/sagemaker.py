@@ -947,28 +947,11 @@ def eventbridge_state_sink(account: str, region: str, detail: dict[str, Any]) ->
     eventbridge.put_event(account, region, "aws.sagemaker", STATE_CHANGE, detail, [detail["ClusterArn"]])
 
 
-class Ticker:
-    """Runs ``sync_nodes`` every ``interval`` real seconds: HyperPod's clock moves without callers."""
+def ticker(interval: float = 0.1) -> Any:
+    """``sync_nodes`` every ``interval`` real seconds: HyperPod's clock moves without callers."""
+    from sandbox.periodic import Periodic
 
-    def __init__(self, interval: float = 0.1) -> None:
-        self.interval = interval
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._run, name="sandbox-hyperpod", daemon=True)
-
-    def start(self) -> Ticker:
-        self._thread.start()
-        return self
-
-    def _run(self) -> None:
-        while not self._stop.wait(self.interval):
-            try:
-                sync_nodes()
-            except Exception:
-                log.warning("HyperPod tick failed", exc_info=True)
-
-    def stop(self) -> None:
-        self._stop.set()
-        self._thread.join(2)
+    return Periodic("sandbox-hyperpod", interval, sync_nodes)
 
 
 # ============================================================================ validation
@@ -1788,7 +1771,6 @@ __all__ = [
     "HYPERPOD_FAULTS",
     "STATE_CHANGE",
     "HyperPodFaults",
-    "Ticker",
     "describe_durations",
     "desired_nodes",
     "eventbridge_state_sink",
@@ -1803,4 +1785,5 @@ __all__ = [
     "set_state_sink",
     "sim_now",
     "sync_nodes",
+    "ticker",
 ]

@@ -27,11 +27,12 @@ def handler(event: EventBridgeEvent, context: Any) -> dict[str, Any]:
     name = cluster_name(detail)
     status = detail.get("ClusterStatus")
     woken = bool(name) and status in hyperpod.SETTLED_STATUSES and wake(name, status)
-    if not name or wiring.clusters().get(name) is None:
+    record = wiring.clusters().get(name) if name else None
+    if record is None:
         return {"recorded": False, "woken": woken}
     wiring.clusters().register(
         name,
-        source=wiring.clusters().get(name)["source"],
+        source=record["source"],
         region=event.region,
         hyperpodStatus=status,
         hyperpodStatusAt=event.time,
