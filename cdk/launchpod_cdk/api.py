@@ -39,7 +39,6 @@ class Apis(Construct):
         user_pool: cognito.IUserPool | None,
         allowed_origins: list[str],
         log_retention_days: int,
-        manage_connections: list[str],
     ) -> None:
         super().__init__(scope, id)
         retention = _retention(log_retention_days)
@@ -140,8 +139,6 @@ class Apis(Construct):
         account = self.rest.node.try_find_child("Account")
         if account is not None:
             self.ws_stage.node.add_dependency(account)
-        for name in manage_connections:
-            self.ws_stage.grant_management_api_access(functions[name])
 
     @property
     def rest_url(self) -> str:

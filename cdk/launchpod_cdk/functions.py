@@ -17,6 +17,7 @@ from aws_cdk import aws_iam as iam
 from aws_cdk import aws_lambda as lambda_
 from aws_cdk import aws_logs as logs
 from constructs import Construct
+from launchpod import policies
 from launchpod.registry import FunctionSpec, StateMachineSpec, function_name
 from launchpod.runtime.settings import ENV_KEYS
 
@@ -24,8 +25,6 @@ from launchpod_cdk import iam as scoping
 from launchpod_cdk.config import FUNCTIONS_DIR, Inputs
 
 RUNTIME = lambda_.Runtime.PYTHON_3_12
-# Actions granted elsewhere, on resources this construct does not know yet.
-LATE_BOUND = {"execute-api:ManageConnections"}
 CODE_EXCLUDE = ["**/__pycache__", "**/*.pyc", "*.egg-info", "**/.mypy_cache", "**/.pytest_cache"]
 
 
@@ -51,7 +50,7 @@ class Functions(Construct):
         machines: tuple[StateMachineSpec, ...],
         table_names: dict[str, str],
         bucket_name: str,
-        grant_tables: dict,
+        boundary_arn: str,
     ) -> None:
         super().__init__(scope, id)
         prefix = inputs.prefix
@@ -87,6 +86,7 @@ class Functions(Construct):
             "LAUNCHPOD_KUBE_ROLE_ARN": self.kube_role.role_arn,
             "LAUNCHPOD_RESOURCE_PREFIX": prefix,
             "LAUNCHPOD_BUCKET": bucket_name,
+            ENV_KEYS["role_boundary_arn"]: boundary_arn,
             "POWERTOOLS_SERVICE_NAME": prefix,
             "POWERTOOLS_METRICS_NAMESPACE": "Launchpod",
             "POWERTOOLS_LOG_LEVEL": "INFO",
@@ -101,29 +101,18 @@ class Functions(Construct):
                 retention=_retention(inputs.log_retention_days),
                 removal_policy=RemovalPolicy.DESTROY,
             )
+            # Named outside "<prefix>-*", the pattern the IAM-writing functions are scoped to; the
+            # statements come from launchpod.policies once every ARN is known (grant()).
             role = iam.Role(
                 self,
                 f"{spec.name}-role",
+                role_name=policies.role_name(spec.name, prefix),
                 assumed_by=iam.ServicePrincipal("lambda.amazonaws.com"),
                 description=f"{name}: only the actions its adapters call",
             )
-            role.add_to_policy(
-                iam.PolicyStatement(
-                    actions=["logs:CreateLogStream", "logs:PutLogEvents"], resources=[log_group.log_group_arn]
-                )
-            )
-            for statement in scoping.statements(spec.actions, prefix, skip=LATE_BOUND):
-                role.add_to_policy(statement)
-
             env = dict(common_env)
             if spec.starts_workflows:
                 env["LAUNCHPOD_WORKFLOWS"] = workflows
-                role.add_to_policy(
-                    iam.PolicyStatement(
-                        actions=["states:StartExecution"],
-                        resources=[state_machine_arn(prefix, m.name) for m in machines],
-                    )
-                )
             fn = lambda_.Function(
                 self,
                 spec.name,
@@ -144,8 +133,6 @@ class Functions(Construct):
                 system_log_level_v2=lambda_.SystemLogLevel.WARN,
                 log_group=log_group,
             )
-            for table in spec.tables:
-                grant_tables[table](fn)
             self.functions[spec.name] = fn
             self.roles[spec.name] = role
 
@@ -161,10 +148,13 @@ class Functions(Construct):
                     }
                 ],
             )
-            for spec in kube_users:
-                self.roles[spec.name].add_to_policy(
-                    iam.PolicyStatement(actions=["sts:AssumeRole"], resources=[self.kube_role.role_arn])
-                )
+
+    def grant(self, deployment: policies.Deployment) -> None:
+        """Every function's statements, exactly as ``launchpod.policies`` writes them (the sandbox
+        evaluates the same ones)."""
+        for name, role in self.roles.items():
+            for statement in scoping.statements(policies.function_statements(self.specs[name], deployment)):
+                role.add_to_policy(statement)
 
 
 def _retention(days: int) -> logs.RetentionDays:

@@ -59,8 +59,14 @@ def acknowledge(stack) -> list[tuple[str, str, str]]:
             "X-Ray tracing (xray:PutTraceSegments/PutTelemetryRecords accept only '*')"
             + (f" and {', '.join(wildcard)}: IAM defines no resource type for them" if wildcard else ""),
         )
-        for pattern, reason in scoping.scoped_patterns(spec.actions, prefix).items():
+        for pattern, reason in scoping.scoped_patterns(spec.actions, stack.deployment).items():
             _ack(role, f"IAM5[Resource::{pattern}]", reason)
+        _ack(
+            role,
+            "IAM5[Resource::arn:<AWS::Partition>:logs:<AWS::Region>:<AWS::AccountId>:log-group:/aws/lambda/"
+            f"{prefix}-{name}:*]",
+            scoping.PATTERN_REASONS["logs"],
+        )
         for table in spec.tables:
             table_construct = stack.data.tables[table]
             if table_construct.node.default_child.global_secondary_indexes:
@@ -78,6 +84,20 @@ def acknowledge(stack) -> list[tuple[str, str, str]]:
             )
     for fn in fns.functions.values():
         _ack(fn, "L1", PY312)
+
+    boundary = (
+        "A permissions boundary is a ceiling, not a grant: it must cover what the EKS cluster role "
+        "(AmazonEKSClusterPolicy uses ec2:* and elasticloadbalancing:* style access on '*'), the HyperPod "
+        "execution role and the add-ons' pod identity roles may need; what each role really gets is its own "
+        "narrower policy. It allows no IAM beyond the load balancer service-linked role."
+    )
+    for finding in (
+        "IAM5[Action::ec2:*]",
+        "IAM5[Action::elasticloadbalancing:*]",
+        "IAM5[Resource::*]",
+        f"IAM5[Resource::arn:<AWS::Partition>:s3:::sagemaker-{prefix}-<AWS::AccountId>-<AWS::Region>/*]",
+    ):
+        _ack(stack.role_boundary, finding, boundary)
 
     for name, machine in stack.workflows.machines.items():
         _ack(

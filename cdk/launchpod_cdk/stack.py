@@ -10,15 +10,16 @@ from __future__ import annotations
 import os
 from urllib.parse import urlsplit
 
-from aws_cdk import Annotations, App, CfnOutput, Environment, Stack
+from aws_cdk import Annotations, App, Aws, CfnOutput, Environment, Stack
+from aws_cdk import aws_iam as iam
 from constructs import Construct
-from launchpod import registry
+from launchpod import policies, registry
 from launchpod.registry import FunctionSpec
 from launchpod.runtime.settings import ENV_KEYS
 
 from launchpod_cdk import iam as scoping
 from launchpod_cdk import nag
-from launchpod_cdk.api import Apis
+from launchpod_cdk.api import STAGE, Apis
 from launchpod_cdk.auth import Auth
 from launchpod_cdk.config import Inputs
 from launchpod_cdk.data import Data
@@ -72,6 +73,9 @@ class LaunchpodStack(Stack):
             )
         self.data = Data(self, "Data", tables=registry.TABLES, bucket_name=scoping.shared_bucket_name(inputs.prefix))
         tables = self.data.tables
+        boundary_arn = (
+            f"arn:{Aws.PARTITION}:iam::{Aws.ACCOUNT_ID}:policy/{policies.boundary_name(inputs.prefix)}"
+        )
         self.functions = Functions(
             self,
             "Functions",
@@ -80,7 +84,7 @@ class LaunchpodStack(Stack):
             machines=registry.STATE_MACHINES,
             table_names={k: t.table_name for k, t in tables.items()},
             bucket_name=self.data.bucket.bucket_name,
-            grant_tables={k: t.grant_read_write_data for k, t in tables.items()},
+            boundary_arn=boundary_arn,
         )
         fns = self.functions.functions
         self.workflows = Workflows(
@@ -122,7 +126,30 @@ class LaunchpodStack(Stack):
             user_pool=self.auth.user_pool if self.auth else None,
             allowed_origins=origins,
             log_retention_days=inputs.log_retention_days,
-            manage_connections=[s.name for s in specs if "execute-api:ManageConnections" in s.actions],
+        )
+        self.deployment = policies.Deployment(
+            partition=Aws.PARTITION,
+            region=Aws.REGION,
+            account=Aws.ACCOUNT_ID,
+            prefix=inputs.prefix,
+            bucket=scoping.shared_bucket_name(inputs.prefix),
+            table_arns={k: t.table_arn for k, t in tables.items()},
+            table_stream_arns={k: t.table_stream_arn for k, t in tables.items() if t.table_stream_arn},
+            kube_role_arn=self.functions.kube_role.role_arn,
+            websocket_stage_arn=(
+                f"arn:{Aws.PARTITION}:execute-api:{Aws.REGION}:{Aws.ACCOUNT_ID}:{self.apis.ws.api_id}/{STAGE}"
+            ),
+            tables=registry.TABLES,
+            state_machines=tuple(m.name for m in registry.STATE_MACHINES),
+        )
+        self.functions.grant(self.deployment)
+        # The most any role Launchpod creates may do; its IAM grants are conditioned on this boundary.
+        self.role_boundary = iam.ManagedPolicy(
+            self,
+            "CreatedRoleBoundary",
+            managed_policy_name=policies.boundary_name(inputs.prefix),
+            description="Permissions boundary of every role Launchpod creates at run time",
+            document=iam.PolicyDocument.from_json(policies.boundary_document(self.deployment)),
         )
         self.events = Events(self, "Events", prefix=inputs.prefix, functions=fns, operations_table=tables["operations"])
         for name in self.events.skipped:

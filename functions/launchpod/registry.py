@@ -207,7 +207,15 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
         "ccp-create-cluster",
         f"{_PHASES}.create_control_plane.create_cluster.handler",
         "create-control-plane: EKS CreateCluster (API_AND_CONFIG_MAP, logging)",
-        actions=("eks:DescribeCluster", "eks:CreateCluster", "eks:TagResource", "iam:PassRole"),
+        # EKS creates its service-linked role with the caller's permissions in an account that never had a
+        # cluster (EKS user guide, "Using service-linked roles for Amazon EKS").
+        actions=(
+            "eks:DescribeCluster",
+            "eks:CreateCluster",
+            "eks:TagResource",
+            "iam:PassRole",
+            "iam:CreateServiceLinkedRole",
+        ),
         placeholder="CreateClusterFn",
     ),
     FunctionSpec(
@@ -237,6 +245,7 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
         actions=(
             "eks:DescribeAccessEntry",
             "eks:CreateAccessEntry",
+            "eks:TagResource",  # the entry is created with tags: EKS authorizes tag-on-create
             "eks:AssociateAccessPolicy",
             "eks:ListAssociatedAccessPolicies",
         ),
@@ -246,7 +255,13 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
         "ccp-core-addons",
         f"{_PHASES}.create_control_plane.core_addons.handler",
         "create-control-plane: vpc-cni, coredns, kube-proxy, eks-pod-identity-agent to ACTIVE",
-        actions=("eks:ListAddons", "eks:DescribeAddon", "eks:CreateAddon", "eks:DescribeAddonVersions"),
+        actions=(
+            "eks:ListAddons",
+            "eks:DescribeAddon",
+            "eks:CreateAddon",
+            "eks:TagResource",  # add-ons are created with tags
+            "eks:DescribeAddonVersions",
+        ),
         placeholder="CoreAddonsFn",
     ),
     FunctionSpec(
@@ -303,19 +318,28 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
         "chp-hyperpod-access",
         f"{_PHASES}.create_hyperpod.hyperpod_access.handler",
         "create-hyperpod: EKS access entry for HyperPod nodes",
-        actions=("eks:DescribeAccessEntry", "eks:CreateAccessEntry"),
+        actions=("eks:DescribeAccessEntry", "eks:CreateAccessEntry", "eks:TagResource"),
         placeholder="HyperPodAccessFn",
     ),
     FunctionSpec(
         "chp-create-hyperpod",
         f"{_PHASES}.create_hyperpod.create_hyperpod.handler",
         "create-hyperpod: SageMaker CreateCluster (Orchestrator.Eks, NodeRecovery)",
+        # HyperPod reads the EKS cluster and makes access entries with the caller's permissions, and creates
+        # its service-linked role on first use (policies.HYPERPOD_ON_BEHALF); a Failed cluster is deleted
+        # before it is created again.
         actions=(
             "sagemaker:DescribeCluster",
             "sagemaker:CreateCluster",
+            "sagemaker:DeleteCluster",
             "sagemaker:AddTags",
             "eks:DescribeCluster",
+            "eks:CreateAccessEntry",
+            "eks:DescribeAccessEntry",
+            "eks:AssociateAccessPolicy",
+            "eks:DeleteAccessEntry",
             "iam:PassRole",
+            "iam:CreateServiceLinkedRole",
         ),
         placeholder="CreateHyperPodFn",
     ),
@@ -343,6 +367,7 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
             "eks:DescribeAddon",
             "eks:CreateAddon",
             "eks:UpdateAddon",
+            "eks:TagResource",  # add-ons are created with tags
             "eks:CreatePodIdentityAssociation",
             "iam:GetRole",
             "iam:CreateRole",
@@ -366,7 +391,14 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
         "dc-delete-hyperpod",
         f"{_PHASES}.delete_cluster.delete_hyperpod.handler",
         "delete-cluster: deletes the HyperPod cluster Launchpod created, waits until gone",
-        actions=("sagemaker:DescribeCluster", "sagemaker:ListTags", "sagemaker:DeleteCluster"),
+        # HyperPod removes the access entries it made, with the caller's permissions (policies.HYPERPOD_ON_BEHALF).
+        actions=(
+            "sagemaker:DescribeCluster",
+            "sagemaker:ListTags",
+            "sagemaker:DeleteCluster",
+            "eks:DescribeCluster",
+            "eks:DeleteAccessEntry",
+        ),
         placeholder="DeleteHyperPodFn",
     ),
     FunctionSpec(

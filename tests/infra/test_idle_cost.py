@@ -40,6 +40,7 @@ IDLE_COST = {
     "AWS::DynamoDB::Table": STORAGE,  # on-demand; point-in-time recovery is billed per GB too
     "AWS::Events::Rule": FREE,  # AWS service events and schedules on the default bus are free
     "AWS::IAM::Policy": FREE,
+    "AWS::IAM::ManagedPolicy": FREE,
     "AWS::IAM::Role": FREE,
     "AWS::Lambda::EventSourceMapping": FREE,  # Lambda polls DynamoDB streams at no charge
     "AWS::Lambda::Function": FREE,  # no provisioned concurrency

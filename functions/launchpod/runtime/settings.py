@@ -26,6 +26,8 @@ class Settings(BaseModel):
     kube_role_arn: str | None = None
     # prefix of every AWS resource name Launchpod creates in the user's account
     resource_prefix: str = "launchpod"
+    # the permissions boundary every role Launchpod creates carries (its IAM grants require it)
+    role_boundary_arn: str | None = None
     # the shared bucket: lifecycle scripts, models, datasets, checkpoints. HyperPod reads lifecycle
     # scripts only from buckets whose name starts with "sagemaker-" (or that its role is granted).
     bucket: str = "sagemaker-launchpod"
@@ -50,6 +52,7 @@ ENV_KEYS = {
     "workflows": "LAUNCHPOD_WORKFLOWS",
     "kube_role_arn": "LAUNCHPOD_KUBE_ROLE_ARN",
     "resource_prefix": "LAUNCHPOD_RESOURCE_PREFIX",
+    "role_boundary_arn": "LAUNCHPOD_ROLE_BOUNDARY_ARN",
     "bucket": "LAUNCHPOD_BUCKET",
     "jwt_issuer": "LAUNCHPOD_JWT_ISSUER",
     "jwt_audience": "LAUNCHPOD_JWT_AUDIENCE",

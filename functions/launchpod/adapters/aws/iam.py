@@ -8,6 +8,7 @@ from botocore.exceptions import ClientError
 
 from launchpod.adapters.aws.clients import client
 from launchpod.adapters.aws.errors import aws_call, error_code
+from launchpod.runtime.settings import settings
 
 # The thumbprint IAM wants for EKS OIDC issuers; IAM no longer checks it for EKS, but the field is required.
 EKS_OIDC_THUMBPRINT = "9e99a48a9960b14926bb7f3b02e22da2b0ab7280"
@@ -45,11 +46,14 @@ class Iam:
             arn = self.role_arn(name)
         with aws_call("iam:CreateRole"):
             if arn is None:
+                # Launchpod may only create roles that carry its permissions boundary (launchpod.policies).
+                boundary = settings().role_boundary_arn
                 arn = self.iam.create_role(
                     RoleName=name,
                     AssumeRolePolicyDocument=trust_policy(service),
                     Description=description,
                     Tags=[{"Key": k, "Value": v} for k, v in sorted(tags.items())],
+                    **({"PermissionsBoundary": boundary} if boundary else {}),
                 )["Role"]["Arn"]
             attached = {p["PolicyArn"] for p in self.iam.list_attached_role_policies(RoleName=name)["AttachedPolicies"]}
             for policy in policies:
