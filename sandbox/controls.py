@@ -1,5 +1,6 @@
 """Sandbox-only controls, served by the gateway itself (never by the API Lambda, which must not
-know it runs in a sandbox): fault injection at /api/sandbox/faults, admin token required."""
+know it runs in a sandbox): fault injection at /api/sandbox/faults and the IAM decision log at
+/api/sandbox/iam, admin token required."""
 
 from __future__ import annotations
 
@@ -34,17 +35,34 @@ def control_routes(sandbox: Any) -> list[Route]:
                 body = await request.json()
             except ValueError:
                 return _error(422, "VALIDATION_FAILED", 'Send JSON such as {"failNextEksCreate": true}.')
-            known = {"failNextEksCreate", "failNextHyperPodCreate", "message", "throttle", "clear"}
+            known = {"failNextEksCreate", "failNextHyperPodCreate", "message", "throttle", "clear", "deny"}
             if not isinstance(body, dict) or not set(body) <= known:
                 return _error(
                     422,
                     "VALIDATION_FAILED",
                     "Known fields: failNextEksCreate (bool), failNextHyperPodCreate (capacity, lifecycle_script or "
-                    "deep_health_check), message (str), throttle (0..1), clear (bool).",
+                    "deep_health_check), message (str), throttle (0..1), clear (bool), "
+                    'deny ([{"function": "<registry name>", "action": "<service:Action>"}]).',
                 )
             if body.get("clear"):
                 sandbox.faults.clear()
                 sandbox.hyperpod_faults.clear()
+                sandbox.iam.clear_denies()
+            denies = body.get("deny")
+            if denies is not None:
+                if not isinstance(denies, list) or not all(
+                    isinstance(d, dict) and set(d) == {"function", "action"} for d in denies
+                ):
+                    return _error(
+                        422,
+                        "VALIDATION_FAILED",
+                        'deny is a list of {"function": "<registry name>", "action": "<service:Action>"}.',
+                    )
+                for d in denies:
+                    try:
+                        sandbox.iam.deny(str(d["function"]), str(d["action"]))
+                    except (KeyError, ValueError) as exc:
+                        return _error(422, "VALIDATION_FAILED", str(exc).strip("'\""))
             kind = body.get("failNextHyperPodCreate")
             if kind is not None:
                 if kind not in ("capacity", "lifecycle_script", "deep_health_check"):
@@ -61,6 +79,19 @@ def control_routes(sandbox: Any) -> list[Route]:
                 if not isinstance(fraction, int | float) or not 0 <= fraction <= 1:
                     return _error(422, "VALIDATION_FAILED", "throttle is a fraction between 0 and 1.")
                 sandbox.faults.throttle(float(fraction))
-        return JSONResponse({**sandbox.faults.describe(), "hyperpod": sandbox.hyperpod_faults.describe()})
+        return JSONResponse(
+            {
+                **sandbox.faults.describe(),
+                "hyperpod": sandbox.hyperpod_faults.describe(),
+                "removedGrants": sandbox.iam.report()["removedGrants"],
+            }
+        )
 
-    return [Route("/api/sandbox/faults", faults, methods=["GET", "POST"])]
+    async def iam(request: Request) -> JSONResponse:
+        denied = admin_or_error(request)
+        return denied or JSONResponse(sandbox.iam.report())
+
+    return [
+        Route("/api/sandbox/faults", faults, methods=["GET", "POST"]),
+        Route("/api/sandbox/iam", iam, methods=["GET"]),
+    ]

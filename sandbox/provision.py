@@ -1,6 +1,8 @@
-"""Provisions moto from the registry, as the CDK stack provisions AWS: tables, the Lambda role and
-functions (same Handler strings), the kube-access role, the state machines (same ASL files, same
-${Placeholder} substitutions), the operations-stream event source and the EventBridge rules."""
+"""Provisions moto from the registry, as the CDK stack provisions AWS: tables, one role per function
+with the statements ``launchpod.policies`` writes (the ones CDK deploys, and the ones the sandbox's
+IAM gate evaluates), the permissions boundary of created roles, the functions (same Handler strings),
+the kube-access role, the state machines (same ASL files, same ${Placeholder} substitutions), the
+operations-stream event source and the EventBridge rules."""
 
 from __future__ import annotations
 
@@ -11,12 +13,17 @@ from dataclasses import dataclass
 from typing import Any
 
 import boto3
-from launchpod import registry
+from launchpod import policies, registry
 from launchpod.runtime.settings import ENV_KEYS
+
+from sandbox.aws.iam import GATE, FunctionIdentity
 
 ACCOUNT = "123456789012"
 REGION = "us-east-1"
 PREFIX = "launchpod"
+# The sandbox gateway's WebSocket API, as its requestContext names it (sandbox.gateway).
+WEBSOCKET_API_ID = "lpsandbox"
+WEBSOCKET_STAGE = "prod"
 
 _LAMBDA_TRUST = {
     "Version": "2012-10-17",
@@ -30,6 +37,7 @@ class Provisioned:
     state_machines: dict[str, str]  # workflow -> ARN
     functions: dict[str, str]  # logical name -> physical name
     kube_role_arn: str
+    deployment: policies.Deployment | None = None
 
 
 def table_name(key: str) -> str:
@@ -76,19 +84,55 @@ def provision(extra_env: dict[str, str] | None = None) -> Provisioned:
     streams = {spec.key: _create_table(ddb, spec) for spec in registry.TABLES}
     bucket = f"{registry.SHARED_BUCKET_PREFIX}-{ACCOUNT}-{REGION}"
     session.client("s3").create_bucket(Bucket=bucket)
-    lambda_role = iam.create_role(RoleName=f"{PREFIX}-lambda", AssumeRolePolicyDocument=json.dumps(_LAMBDA_TRUST))
+    role_arns = {
+        spec.name: f"arn:aws:iam::{ACCOUNT}:role/{policies.role_name(spec.name, PREFIX)}" for spec in registry.FUNCTIONS
+    }
     kube_trust = {
         "Version": "2012-10-17",
         "Statement": [
-            {"Effect": "Allow", "Principal": {"AWS": lambda_role["Role"]["Arn"]}, "Action": "sts:AssumeRole"}
+            {
+                "Effect": "Allow",
+                "Principal": {"AWS": [role_arns[s.name] for s in registry.FUNCTIONS if s.kubernetes]},
+                "Action": "sts:AssumeRole",
+            }
         ],
     }
-    kube_role = iam.create_role(RoleName=f"{PREFIX}-kube-access", AssumeRolePolicyDocument=json.dumps(kube_trust))
-    kube_role_arn = kube_role["Role"]["Arn"]
-
+    kube_role_arn = f"arn:aws:iam::{ACCOUNT}:role/{PREFIX}-kube-access"
     machines = {
         m.name: f"arn:aws:states:{REGION}:{ACCOUNT}:stateMachine:{PREFIX}-{m.name}" for m in registry.STATE_MACHINES
     }
+    deployment = policies.Deployment(
+        partition="aws",
+        region=REGION,
+        account=ACCOUNT,
+        prefix=PREFIX,
+        bucket=bucket,
+        table_arns={t.key: f"arn:aws:dynamodb:{REGION}:{ACCOUNT}:table/{table_name(t.key)}" for t in registry.TABLES},
+        table_stream_arns={k: v for k, v in streams.items() if v},
+        kube_role_arn=kube_role_arn,
+        websocket_stage_arn=f"arn:aws:execute-api:{REGION}:{ACCOUNT}:{WEBSOCKET_API_ID}/{WEBSOCKET_STAGE}",
+        tables=registry.TABLES,
+        state_machines=tuple(m.name for m in registry.STATE_MACHINES),
+    )
+    iam.create_policy(
+        PolicyName=policies.boundary_name(PREFIX),
+        PolicyDocument=json.dumps(policies.boundary_document(deployment)),
+        Description="Permissions boundary of every role Launchpod creates at run time",
+    )
+    identities = {}
+    for spec in registry.FUNCTIONS:
+        name = policies.role_name(spec.name, PREFIX)
+        statements = policies.function_statements(spec, deployment)
+        iam.create_role(RoleName=name, AssumeRolePolicyDocument=json.dumps(_LAMBDA_TRUST))
+        iam.put_role_policy(
+            RoleName=name,
+            PolicyName="launchpod",
+            PolicyDocument=json.dumps({"Version": "2012-10-17", "Statement": statements}),
+        )
+        deployed = registry.function_name(spec.name, PREFIX)
+        identities[deployed] = FunctionIdentity(deployed, name, role_arns[spec.name], statements)
+    iam.create_role(RoleName=f"{PREFIX}-kube-access", AssumeRolePolicyDocument=json.dumps(kube_trust))
+    GATE.configure(identities, ACCOUNT, REGION)
     environment = {
         ENV_KEYS["region"]: REGION,
         ENV_KEYS["operations_table"]: table_name("operations"),
@@ -100,6 +144,7 @@ def provision(extra_env: dict[str, str] | None = None) -> Provisioned:
         ENV_KEYS["kube_role_arn"]: kube_role_arn,
         ENV_KEYS["resource_prefix"]: PREFIX,
         ENV_KEYS["bucket"]: bucket,
+        ENV_KEYS["role_boundary_arn"]: deployment.boundary_arn,
         "POWERTOOLS_SERVICE_NAME": "launchpod",
         "POWERTOOLS_METRICS_NAMESPACE": "Launchpod",
         "POWERTOOLS_TRACE_DISABLED": "true",
@@ -112,7 +157,7 @@ def provision(extra_env: dict[str, str] | None = None) -> Provisioned:
         out = lam.create_function(
             FunctionName=name,
             Runtime="python3.12",
-            Role=lambda_role["Role"]["Arn"],
+            Role=role_arns[spec.name],
             Handler=spec.handler,
             Code={"ZipFile": zipped},
             Description=spec.description[:256],
@@ -155,7 +200,7 @@ def provision(extra_env: dict[str, str] | None = None) -> Provisioned:
             type="STANDARD",
         )
     _create_event_rules(session.client("events"), arns)
-    return Provisioned(environment, machines, functions, kube_role_arn)
+    return Provisioned(environment, machines, functions, kube_role_arn, deployment)
 
 
 def _create_event_rules(events: Any, arns: dict[str, str]) -> None:

@@ -35,6 +35,8 @@ class Sandbox:
     moto_port: int | None = None
     web_dir: Path | None = None
     verbose: bool = False
+    # every AWS call a handler makes is authorized against its role (off only to measure its cost)
+    iam_evaluation: bool = True
     tokens: Any = None
     faults: Any = None
     provisioned: Any = None
@@ -97,6 +99,10 @@ class Sandbox:
         settings.cache_clear()
         self.faults = aws.FAULTS
         self.hyperpod_faults = hyperpod.HYPERPOD_FAULTS
+        from sandbox.aws.iam import GATE
+
+        self.iam = GATE
+        GATE.set_enabled(self.iam_evaluation)
 
         self.moto_port = self.moto_port or free_port(self.host)
         self._moto = ThreadedMotoServer(ip_address=self.host, port=self.moto_port, verbose=False)

@@ -14,7 +14,13 @@ from pathlib import Path
 def _sandbox(args: argparse.Namespace) -> int:
     from sandbox.runtime import Sandbox
 
-    box = Sandbox(host=args.host, port=args.port, time_scale=args.time_scale, verbose=args.verbose).start()
+    box = Sandbox(
+        host=args.host,
+        port=args.port,
+        time_scale=args.time_scale,
+        verbose=args.verbose,
+        iam_evaluation=not args.no_iam,
+    ).start()
     if args.tokens_file:
         Path(args.tokens_file).write_text(json.dumps({"url": box.url, "awsUrl": box.aws_url, **box.tokens.as_dict()}))
     print(box.banner(), flush=True)
@@ -45,6 +51,11 @@ def main(argv: list[str] | None = None) -> int:
         help="real seconds per simulated second (0.05: a 10-minute EKS creation takes 30 s)",
     )
     sandbox.add_argument("--verbose", action="store_true", help="log every handler at INFO")
+    sandbox.add_argument(
+        "--no-iam",
+        action="store_true",
+        help="do not authorize AWS calls against each function's role (only to measure what that costs)",
+    )
     sandbox.add_argument("--tokens-file", help="also write the URLs and tokens to this JSON file (for scripts)")
     sub.add_parser("mcp", help="the MCP gateway: launchpod mcp --stdio --api-url URL --token TOKEN (or --http)")
     args = parser.parse_args(args_in)

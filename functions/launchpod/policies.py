@@ -44,17 +44,12 @@ WILDCARD_REASONS: dict[str, str] = {
             "ec2:DescribeInstanceTypes",
         )
     },
-    "ec2:CreateTags": _NO_RESOURCE_TYPE + " of its own; granted only with ec2:CreateAction, i.e. while creating",
-    "ec2:DisassociateAddress": _NO_RESOURCE_TYPE + " that Launchpod's call names (the association id)",
-    "ec2:DisassociateRouteTable": _NO_RESOURCE_TYPE + " that Launchpod's call names (the association id)",
-    "ec2:ReleaseAddress": _NO_RESOURCE_TYPE + " that Launchpod's call names (the allocation id)",
     "eks:CreateCluster": _NO_RESOURCE_TYPE + " (the cluster does not exist yet)",
     "eks:DescribeAddonVersions": _NO_RESOURCE_TYPE + " (read-only add-on catalogue)",
     "sagemaker:ListClusters": _NO_RESOURCE_TYPE + " (read-only list)",
     "iam:ListOpenIDConnectProviders": _NO_RESOURCE_TYPE + " (read-only list)",
     "iam:ListRoles": _NO_RESOURCE_TYPE + " (read-only list; delete-cluster finds the cluster's roles by tag)",
     "dynamodb:ListStreams": _NO_RESOURCE_TYPE + " (added by CDK's DynamoEventSource for the stream consumer)",
-    "sts:GetCallerIdentity": _NO_RESOURCE_TYPE + "; it also needs no permission at all",
     "xray:PutTraceSegments": _NO_RESOURCE_TYPE + " (X-Ray active tracing, added by CDK)",
     "xray:PutTelemetryRecords": _NO_RESOURCE_TYPE + " (X-Ray active tracing, added by CDK)",
 }
@@ -108,20 +103,16 @@ HYPERPOD_ON_BEHALF: dict[str, tuple[str, ...]] = {
     "sagemaker:DeleteCluster": ("eks:DescribeCluster", "eks:DeleteAccessEntry"),
 }
 
-# CDK grantReadWriteData (aws-cdk-lib/aws-dynamodb perms.ts).
+# The item calls the store adapters make (launchpod.adapters.store; TransactWriteItems is authorized as
+# its Put/Update items): narrower than CDK's grantReadWriteData, which also grants batch, stream and
+# DescribeTable actions no function calls.
 TABLE_ACTIONS = (
-    "dynamodb:BatchGetItem",
-    "dynamodb:GetRecords",
-    "dynamodb:GetShardIterator",
-    "dynamodb:Query",
     "dynamodb:GetItem",
-    "dynamodb:Scan",
-    "dynamodb:ConditionCheckItem",
-    "dynamodb:BatchWriteItem",
     "dynamodb:PutItem",
     "dynamodb:UpdateItem",
     "dynamodb:DeleteItem",
-    "dynamodb:DescribeTable",
+    "dynamodb:Query",
+    "dynamodb:Scan",
 )
 STREAM_ACTIONS = ("dynamodb:DescribeStream", "dynamodb:GetRecords", "dynamodb:GetShardIterator")
 # Granted for the Lambda runtime itself (logs, traces), never called by Launchpod's code.
@@ -184,7 +175,9 @@ def resources_for(action: str, d: Deployment) -> list[str]:
     p, r, a = d.partition, d.region, d.account
     service, name = action.split(":", 1)
     if service == "eks":
-        return [f"arn:{p}:eks:{r}:{a}:cluster/*", f"arn:{p}:eks:{r}:{a}:addon/*", f"arn:{p}:eks:{r}:{a}:access-entry/*"]
+        return [
+            f"arn:{p}:eks:{r}:{a}:{kind}/*" for kind in ("cluster", "addon", "access-entry", "podidentityassociation")
+        ]
     if service == "sagemaker":
         return [f"arn:{p}:sagemaker:{r}:{a}:cluster/*"]
     if service == "ec2":
@@ -261,7 +254,9 @@ def function_statements(spec: FunctionSpec, d: Deployment) -> list[Statement]:
     p, r, a = d.partition, d.region, d.account
     name = function_name(spec.name, d.prefix)
     out = [
-        _statement(["logs:CreateLogStream", "logs:PutLogEvents"], [f"arn:{p}:logs:{r}:{a}:log-group:/aws/lambda/{name}:*"]),
+        _statement(
+            ["logs:CreateLogStream", "logs:PutLogEvents"], [f"arn:{p}:logs:{r}:{a}:log-group:/aws/lambda/{name}:*"]
+        ),
         _statement(["xray:PutTelemetryRecords", "xray:PutTraceSegments"], ["*"]),
         *action_statements(spec.actions, d),
     ]
@@ -316,7 +311,13 @@ def boundary_document(d: Deployment) -> dict[str, Any]:
             {
                 "Sid": "SharedBucket",
                 "Effect": "Allow",
-                "Action": ["s3:AbortMultipartUpload", "s3:DeleteObject", "s3:GetObject", "s3:ListBucket", "s3:PutObject"],
+                "Action": [
+                    "s3:AbortMultipartUpload",
+                    "s3:DeleteObject",
+                    "s3:GetObject",
+                    "s3:ListBucket",
+                    "s3:PutObject",
+                ],
                 "Resource": [f"arn:{p}:s3:::{d.bucket}", f"arn:{p}:s3:::{d.bucket}/*"],
             },
             {

@@ -44,7 +44,7 @@ _lock = threading.Lock()
 
 def install(time_scale: float) -> None:
     """Apply every shim and extension (idempotent); a later call only changes the time scale."""
-    from sandbox.aws import eks, eventbridge, faults, shims
+    from sandbox.aws import eks, eventbridge, faults, iam, shims
 
     with _lock:
         clock.set_time_scale(time_scale)
@@ -56,3 +56,4 @@ def install(time_scale: float) -> None:
         eventbridge.install()
         eks.install()  # also re-registers the lifecycle durations at the new scale
         faults.install_fault_hook()
+        iam.install()

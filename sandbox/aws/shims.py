@@ -35,6 +35,7 @@ from typing import Any
 from moto.awslambda.models import LambdaFunction
 
 from sandbox.aws import clock
+from sandbox.aws.iam.gate import CALLER
 
 log = logging.getLogger("sandbox.aws.lambda")
 
@@ -149,12 +150,16 @@ def _invoke_lambda_in_process(self: LambdaFunction, event: Any = None) -> tuple[
         event = json.loads(event or "{}")
     INVOCATIONS.append((self.function_name, event))
     _apply_function_environment(self)
+    # The handler's AWS calls are made as this function's role (sandbox.aws.iam).
+    caller = CALLER.set(self.function_name)
     try:
         result = handler(event, FakeLambdaContext(self))
         return json.dumps(result, default=str), False, ""
     except Exception as exc:
         log.info("Lambda %s raised %s: %s", self.function_name, type(exc).__name__, exc)
         return _error_payload(exc), True, ""
+    finally:
+        CALLER.reset(caller)
 
 
 def _invoke_with_unhandled_marker(self: LambdaFunction, body: str, request_headers: Any, response_headers: Any):

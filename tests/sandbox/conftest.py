@@ -113,3 +113,27 @@ def sandbox() -> Iterator[RunningSandbox]:
             process.wait(15)
         except subprocess.TimeoutExpired:
             os.killpg(process.pid, signal.SIGKILL)
+
+
+def pytest_configure(config) -> None:
+    config.addinivalue_line("markers", "iam_denies: the test removes IAM grants and expects denied calls")
+
+
+@pytest.fixture(autouse=True)
+def _no_iam_denies(request):
+    """Every end-to-end flow runs with zero IAM denies: a call AWS would refuse fails the test that
+    caused it, naming the function, action and resource (tests that remove grants are marked)."""
+    if "sandbox" not in request.fixturenames or request.node.get_closest_marker("iam_denies"):
+        yield
+        return
+    running = request.getfixturevalue("sandbox")
+    with running.client("admin") as c:
+        before = c.get("/api/sandbox/iam").json()["totals"]["denied"]
+    yield
+    with running.client("admin") as c:
+        report = c.get("/api/sandbox/iam").json()
+    new = report["totals"]["denied"] - before
+    denies = report["denies"][-new:] if new else []
+    assert denies == [], "calls AWS would deny:\n" + "\n".join(
+        f"{d['function']} {d['operation']}: {d['message']}" for d in denies
+    )

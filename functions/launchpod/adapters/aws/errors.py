@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -28,6 +29,30 @@ THROTTLING = {
 SETTLING = {"DependencyViolation", "InvalidIPAddress.InUse", "ResourceInUse.Settling"}
 NOT_FOUND = {"ResourceNotFoundException", "NoSuchEntity", "NoSuchBucket", "NotFoundException"}
 IN_USE = {"ResourceInUseException", "EntityAlreadyExists", "ResourceAlreadyExistsException"}
+# A role handed to a service seconds after CreateRole: IAM has not propagated it yet (IAM is eventually
+# consistent). EKS: "Role with arn: …, could not be assumed because it does not exist or the trusted
+# entity is not correct"; SageMaker: "Could not assume role …".
+_NOT_YET_ASSUMABLE = re.compile(
+    r"(?:Role with arn: (?P<eks>\S+?), could not be assumed|Could not assume role (?P<sm>\S+?)\.? )"
+)
+ACCESS_DENIED = {"AccessDenied", "AccessDeniedException", "UnauthorizedOperation"}
+# IAM's denial text: "User: arn:aws:sts::<account>:assumed-role/<role>/<session> is not authorized to
+# perform: <action> on resource: <arn> because ..." (a Lambda's session name is its function name).
+_DENIAL = re.compile(
+    r"User: arn:[^:]+:sts::\d+:assumed-role/[^/]+/(?P<who>\S+) is not authorized to perform: "
+    r"(?P<action>\S+) on resource: \"?(?P<resource>[^\s\"]+)\"?"
+)
+
+
+def _denied(action: str, code: str, message: str) -> str:
+    """A denial in words a user can act on: who may not do what, and where to grant it."""
+    found = _DENIAL.search(message)
+    if not found:
+        return f"{action} failed: {code}: {message}"
+    return (
+        f"{found['who']} may not {found['action']} on {found['resource']}; grant it in the function's "
+        f"policy (the registry's actions for it). AWS said: {message}"
+    )
 
 
 def error_code(exc: ClientError) -> str:
@@ -41,10 +66,22 @@ def translate(exc: Exception, action: str) -> LaunchpodError:
         text = f"{action} failed: {code}: {message}"
         if code in THROTTLING or code in SETTLING:
             return RetryableError(text, aws_code=code)
+        young = (
+            _NOT_YET_ASSUMABLE.search(message) if code in ("InvalidParameterException", "ValidationException") else None
+        )
+        if young:
+            role = young["eks"] or young["sm"]
+            return RetryableError(
+                f"{action}: the IAM role {role} cannot be assumed yet; a new role takes seconds to propagate "
+                f"through IAM, so this is retried (AWS said: {message})",
+                aws_code=code,
+            )
         if code in NOT_FOUND or code.endswith(".NotFound"):
             return NotFound(text, aws_code=code)
         if code in IN_USE:
             return Conflict(text, aws_code=code)
+        if code in ACCESS_DENIED:
+            return PermanentError(_denied(action, code, message), aws_code=code)
         return PermanentError(text, aws_code=code)
     if isinstance(exc, ConnectionError | ReadTimeoutError | BotoCoreError):
         return RetryableError(f"{action} failed: could not reach AWS ({exc}).")

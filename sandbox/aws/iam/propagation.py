@@ -1,0 +1,66 @@
+"""IAM is eventually consistent: a role a service is handed seconds after CreateRole may not yet be
+assumable by that service (IAM User Guide, "Changes that I make are not always immediately visible":
+changes take time to propagate). The sandbox refuses a role younger than ``PROPAGATION_SECONDS``
+simulated seconds with the error each service returns on AWS:
+
+* EKS (CreateCluster, pod identity): ``InvalidParameterException`` "Role with arn: …, could not be
+  assumed because it does not exist or the trusted entity is not correct" (aws/aws-cdk#16037,
+  terraform-aws-modules/terraform-aws-eks#2406 show it for just-created roles).
+* SageMaker: ``ValidationException`` "Could not assume role …. Please ensure that the role exists and
+  allows principal 'sagemaker.amazonaws.com' to assume the role."
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from sandbox.aws import clock
+from sandbox.aws.iam import authz
+
+PROPAGATION_SECONDS = 10.0
+
+
+def _role_age_sim_seconds(account: str, role_arn: str) -> float | None:
+    from moto.iam.models import iam_backends
+
+    try:
+        role = iam_backends[account]["global"].get_role(role_arn.rsplit("/", 1)[-1])
+    except Exception:
+        return None
+    created = role.create_date
+    if created.tzinfo is None:
+        created = created.replace(tzinfo=UTC)
+    real = (datetime.now(UTC) - created).total_seconds()
+    return real / max(clock.get_time_scale(), 1e-9)
+
+
+def refusal(call: authz.Call) -> tuple[str, str, int] | None:
+    """(error code, message, HTTP status) when the call hands a service a role too new to assume."""
+    for role_arn, service in authz.passed_roles(call):
+        age = _role_age_sim_seconds(call.account, role_arn)
+        if age is None or age >= PROPAGATION_SECONDS:
+            continue
+        if service == "sagemaker.amazonaws.com":
+            return (
+                "ValidationException",
+                f"Could not assume role {role_arn}. Please ensure that the role exists and allows principal "
+                f"'{service}' to assume the role.",
+                400,
+            )
+        return (
+            "InvalidParameterException",
+            f"Role with arn: {role_arn}, could not be assumed because it does not exist or the trusted entity "
+            "is not correct",
+            400,
+        )
+    return None
+
+
+def raise_if_refused(client: Any, call: authz.Call, operation_name: str) -> None:
+    refused = refusal(call)
+    if refused is None:
+        return
+    code, message, status = refused
+    response = {"Error": {"Code": code, "Message": message}, "ResponseMetadata": {"HTTPStatusCode": status}}
+    raise client.exceptions.from_code(code)(response, operation_name)
