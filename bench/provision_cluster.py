@@ -11,7 +11,11 @@ WebSocket (bench/watch.py), so the benchmark does not spend the sandbox's CPU on
 Launchpod's own work is real time (the sandbox runs every Lambda in one Python process) while AWS's
 is simulated, so the smaller the time scale, the more that work weighs: compare two scales.
 
-    .venv/bin/python bench/provision_cluster.py [--time-scale 0.05] [--runs 2]
+    .venv/bin/python bench/provision_cluster.py [--time-scale 0.05] [--runs 2] [--iam-overhead]
+
+With ``--iam-overhead`` the runs alternate between IAM evaluation on and off (the sandbox's
+``--no-iam``), in one process, and the benchmark prints wall(IAM on) / wall(IAM off) and the time
+the IAM gate itself spent per call.
 """
 
 from __future__ import annotations
@@ -54,19 +58,35 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--time-scale", type=float, default=0.05)
     parser.add_argument("--runs", type=int, default=2)
+    parser.add_argument("--iam-overhead", action="store_true", help="alternate IAM evaluation on and off")
     args = parser.parse_args()
     box = Sandbox(time_scale=args.time_scale, port=free_port()).start()
     critical = CRITICAL_SIM_SECONDS * args.time_scale
-    walls = []
+    walls: list[float] = []
+    by_iam: dict[bool, list[float]] = {True: [], False: []}
     headers = {"Authorization": f"Bearer {box.tokens.token_for('admin')}"}
     with httpx.Client(base_url=box.url, headers=headers, timeout=60) as client:
-        for i in range(args.runs):
+        for i in range(args.runs * (2 if args.iam_overhead else 1)):
+            iam_on = not args.iam_overhead or i % 2 == 0
+            box.iam.set_enabled(iam_on)
             wall, status = run_once(box, client, f"bench-{i}")
-            walls.append(wall)
+            by_iam[iam_on].append(wall)
+            if iam_on:
+                walls.append(wall)
             print(
-                f"run {i}: {status} wall {wall:6.1f} s  critical path {critical:6.1f} s  ratio {wall / critical:5.2f}"
+                f"run {i}: {status} IAM {'on ' if iam_on else 'off'} wall {wall:6.1f} s  critical path "
+                f"{critical:6.1f} s  ratio {wall / critical:5.2f}"
             )
+    report = box.iam.report()
     box.stop()
+    if args.iam_overhead:
+        on, off = statistics.median(by_iam[True]), statistics.median(by_iam[False])
+        gate = report["cost"]
+        print(
+            f"IAM evaluation: median wall on {on:.1f} s / off {off:.1f} s = {on / off:.3f}; the gate authorized "
+            f"{gate['calls']} calls in {gate['seconds']:.2f} s ({gate['microsecondsPerCall']:.0f} us per call), "
+            f"denied {report['totals']['denied']}"
+        )
     median = statistics.median(walls)
     print(
         f"time scale {args.time_scale}: median wall {median:.1f} s / simulated critical path {critical:.1f} s "

@@ -104,8 +104,8 @@ HYPERPOD_ON_BEHALF: dict[str, tuple[str, ...]] = {
 }
 
 # The item calls the store adapters make (launchpod.adapters.store; TransactWriteItems is authorized as
-# its Put/Update items): narrower than CDK's grantReadWriteData, which also grants batch, stream and
-# DescribeTable actions no function calls.
+# its Put/Update items): narrower than CDK's grantReadWriteData, which also grants BatchGetItem, stream
+# and DescribeTable actions no function calls.
 TABLE_ACTIONS = (
     "dynamodb:GetItem",
     "dynamodb:PutItem",
@@ -113,6 +113,7 @@ TABLE_ACTIONS = (
     "dynamodb:DeleteItem",
     "dynamodb:Query",
     "dynamodb:Scan",
+    "dynamodb:BatchWriteItem",  # the connections store's batch_writer
 )
 STREAM_ACTIONS = ("dynamodb:DescribeStream", "dynamodb:GetRecords", "dynamodb:GetShardIterator")
 # Granted for the Lambda runtime itself (logs, traces), never called by Launchpod's code.

@@ -1,0 +1,154 @@
+"""The sandbox's IAM, end to end: a grant removed with the deny fault makes the flow fail where AWS
+would, with IAM's message naming the function, the action and the resource, in the phase a user
+reads; clearing the fault and retrying finishes the operation."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.sandbox.test_import_e2e import _their_cluster
+
+pytestmark = [pytest.mark.e2e, pytest.mark.iam_denies]
+
+GPU_GROUP = {"name": "gpu", "instanceType": "ml.p5.48xlarge", "instanceCount": 1}
+
+
+@pytest.fixture
+def deny(sandbox):
+    def remove(function: str, action: str) -> None:
+        with sandbox.client() as c:
+            response = c.post("/api/sandbox/faults", json={"deny": [{"function": function, "action": action}]})
+        assert response.status_code == 200, response.text
+        assert f"launchpod-{function}:{action.lower()}" in response.json()["removedGrants"]
+
+    yield remove
+    with sandbox.client() as c:
+        c.post("/api/sandbox/faults", json={"clear": True})
+
+
+def _clear(sandbox) -> None:
+    with sandbox.client() as c:
+        assert c.post("/api/sandbox/faults", json={"clear": True}).json()["removedGrants"] == []
+
+
+def _failed(done: dict) -> dict:
+    assert done["status"] == "FAILED", done
+    return next(p for p in done["phases"] if p["status"] == "FAILED")
+
+
+def _retry(sandbox, operation_id: str) -> dict:
+    with sandbox.client() as c:
+        response = c.post(f"/api/operations/{operation_id}/retry")
+    assert response.status_code == 202, response.text
+    return sandbox.wait_operation(operation_id)
+
+
+def _last_denial(sandbox) -> dict:
+    with sandbox.client() as c:
+        return c.get("/api/sandbox/iam").json()["denies"][-1]
+
+
+def test_the_decision_log_needs_the_admin_token_and_lists_denies_and_unused_grants(sandbox):
+    with sandbox.client("viewer") as c:
+        assert c.get("/api/sandbox/iam").status_code == 403
+    with sandbox.client() as c:
+        report = c.get("/api/sandbox/iam").json()
+        bad = c.post("/api/sandbox/faults", json={"deny": [{"function": "no-such-fn", "action": "eks:X"}]})
+    assert report["enabled"] is True and report["functions"] >= 40
+    assert report["totals"]["calls"] == report["totals"]["allowed"] + report["totals"]["denied"]
+    assert set(report["unusedGrants"]) <= {f"launchpod-{n}" for n in _registry_names()}
+    assert bad.status_code == 422 and "no-such-fn" in bad.json()["message"]
+
+
+def _registry_names() -> list[str]:
+    from launchpod import registry
+
+    return [f.name for f in registry.FUNCTIONS]
+
+
+def test_an_access_entry_created_with_tags_needs_eks_tag_resource(sandbox, deny):
+    _their_cluster(sandbox, "iam-tags", "API_AND_CONFIG_MAP")
+    deny("ccp-access-entry", "eks:TagResource")
+    with sandbox.client() as c:
+        op = c.post("/api/clusters/import", json={"name": "iam-tags"}).json()["operation"]["id"]
+    phase = _failed(sandbox.wait_operation(op))
+    assert phase["name"] == "AccessEntry" and phase["error"] == "AccessDeniedException"
+    assert phase["message"].startswith("launchpod-ccp-access-entry may not eks:TagResource on arn:aws:eks:")
+    assert "grant it in the function's policy" in phase["message"]
+    denial = _last_denial(sandbox)
+    assert (denial["function"], denial["action"], denial["reason"]) == (
+        "launchpod-ccp-access-entry",
+        "eks:TagResource",
+        "tag-on-create",
+    )
+    _clear(sandbox)
+    assert _retry(sandbox, op)["status"] == "SUCCEEDED"
+
+
+def test_eks_creates_its_service_linked_role_with_the_callers_permissions(sandbox, deny):
+    iam = sandbox.aws("iam")
+    try:
+        iam.delete_role(RoleName="AWSServiceRoleForAmazonEKS")  # an account that never had a cluster
+    except iam.exceptions.NoSuchEntityException:
+        pass
+    deny("ccp-create-cluster", "iam:CreateServiceLinkedRole")
+    with sandbox.client() as c:
+        op = c.post("/api/clusters", json={"name": "iam-slr", "availabilityZones": ["us-east-1a", "us-east-1b"]})
+    phase = _failed(sandbox.wait_operation(op.json()["operation"]["id"]))
+    assert phase["name"] == "CreateCluster"
+    assert (
+        "may not iam:CreateServiceLinkedRole on arn:aws:iam::123456789012:role/aws-service-role/eks" in phase["message"]
+    )
+    _clear(sandbox)
+    assert _retry(sandbox, op.json()["operation"]["id"])["status"] == "SUCCEEDED"
+    assert iam.get_role(RoleName="AWSServiceRoleForAmazonEKS")["Role"]["Path"] == "/aws-service-role/eks.amazonaws.com/"
+
+
+@pytest.fixture(scope="module")
+def control_plane(sandbox):
+    with sandbox.client() as c:
+        op = c.post("/api/clusters", json={"name": "iam-deps", "availabilityZones": ["us-east-1a", "us-east-1b"]})
+    assert sandbox.wait_operation(op.json()["operation"]["id"])["status"] == "SUCCEEDED"
+    return "iam-deps"
+
+
+def test_a_pod_identity_role_is_passed_to_pods_eks(sandbox, control_plane, deny):
+    deny("rd-addons", "iam:PassRole")
+    with sandbox.client() as c:
+        op = c.post(f"/api/clusters/{control_plane}/dependencies", json={}).json()["operation"]["id"]
+    phase = _failed(sandbox.wait_operation(op))
+    assert phase["name"] == "Addons"
+    assert (
+        "launchpod-rd-addons may not iam:PassRole on arn:aws:iam::123456789012:role/launchpod-iam-deps-"
+        in phase["message"]
+    )
+    assert _last_denial(sandbox)["reason"] == "PassRole to pods.eks.amazonaws.com"
+    _clear(sandbox)
+    assert _retry(sandbox, op)["status"] == "SUCCEEDED"
+
+
+def test_hyperpod_makes_access_entries_with_the_callers_permissions(sandbox, control_plane, deny):
+    deny("chp-create-hyperpod", "eks:CreateAccessEntry")
+    body = {"availabilityZone": "us-east-1a", "instanceGroups": [GPU_GROUP]}
+    with sandbox.client() as c:
+        op = c.post(f"/api/clusters/{control_plane}/hyperpod", json=body).json()["operation"]["id"]
+    phase = _failed(sandbox.wait_operation(op))
+    assert phase["name"] == "CreateHyperPod"
+    assert (
+        "may not eks:CreateAccessEntry on arn:aws:eks:us-east-1:123456789012:access-entry/iam-deps/" in phase["message"]
+    )
+    assert _last_denial(sandbox)["reason"] == "on behalf of HyperPod"
+    _clear(sandbox)
+    assert _retry(sandbox, op)["status"] == "SUCCEEDED"
+
+
+def test_delete_finds_the_clusters_roles_with_list_roles_on_star(sandbox, control_plane, deny):
+    deny("dc-delete-identity", "iam:ListRoles")
+    with sandbox.client() as c:
+        op = c.delete(f"/api/clusters/{control_plane}", params={"confirm": control_plane}).json()["operation"]["id"]
+    phase = _failed(sandbox.wait_operation(op, timeout=120))
+    assert phase["name"] == "DeleteIdentity"
+    assert "may not iam:ListRoles on *" in phase["message"]
+    _clear(sandbox)
+    assert _retry(sandbox, op)["status"] == "SUCCEEDED"
+    assert [r["RoleName"] for r in sandbox.aws("iam").list_roles()["Roles"] if "iam-deps" in r["RoleName"]] == []
