@@ -4,6 +4,8 @@ reads; clearing the fault and retrying finishes the operation."""
 
 from __future__ import annotations
 
+import contextlib
+
 import pytest
 
 from tests.sandbox.test_import_e2e import _their_cluster
@@ -87,10 +89,8 @@ def test_an_access_entry_created_with_tags_needs_eks_tag_resource(sandbox, deny)
 
 def test_eks_creates_its_service_linked_role_with_the_callers_permissions(sandbox, deny):
     iam = sandbox.aws("iam")
-    try:
+    with contextlib.suppress(iam.exceptions.NoSuchEntityException):
         iam.delete_role(RoleName="AWSServiceRoleForAmazonEKS")  # an account that never had a cluster
-    except iam.exceptions.NoSuchEntityException:
-        pass
     deny("ccp-create-cluster", "iam:CreateServiceLinkedRole")
     with sandbox.client() as c:
         op = c.post("/api/clusters", json={"name": "iam-slr", "availabilityZones": ["us-east-1a", "us-east-1b"]})
