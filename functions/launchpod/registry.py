@@ -245,7 +245,7 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
     FunctionSpec(
         "ccp-core-addons",
         f"{_PHASES}.create_control_plane.core_addons.handler",
-        "create-control-plane: vpc-cni, coredns, kube-proxy, eks-pod-identity-agent to ACTIVE",
+        "create-control-plane: vpc-cni, kube-proxy, eks-pod-identity-agent to ACTIVE; coredns until it waits for nodes",
         actions=("eks:ListAddons", "eks:DescribeAddon", "eks:CreateAddon", "eks:DescribeAddonVersions"),
         placeholder="CoreAddonsFn",
     ),

@@ -11,6 +11,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict
 
 from launchpod.contracts.common import Role
+from launchpod.domain import addons as addon_health
 from launchpod.domain.operations import WorkflowPlan
 
 
@@ -84,9 +85,10 @@ def status(addons: dict[str, dict[str, Any]], workloads: dict[str, str | None]) 
     for a in manifest().addons:
         found = addons.get(a.name)
         installed = found.get("addonVersion") if found else None
-        rows.append(
-            _row(a.name, "addon", a.required, a.version, installed, found.get("status") if found else None, a.purpose)
-        )
+        row = _row(a.name, "addon", a.required, a.version, installed, found.get("status") if found else None, a.purpose)
+        if found and addon_health.waits_for_nodes(found):
+            row["note"] = addon_health.waiting_note(a.name, installed)
+        rows.append(row)
     for m in manifest().manifests:
         installed = workloads.get(m.name)
         rows.append(
