@@ -335,6 +335,13 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
         placeholder="AwaitInServiceFn",
     ),
     FunctionSpec(
+        "pc-await-addons",
+        f"{_PHASES}.provision_cluster.await_addons.handler",
+        "provision-cluster: coredns and the dependency add-ons (Deployments) to ACTIVE once nodes joined",
+        actions=("eks:ListAddons", "eks:DescribeAddon"),
+        placeholder="AwaitAddonsFn",
+    ),
+    FunctionSpec(
         "rd-addons",
         f"{_PHASES}.reconcile_dependencies.addons.handler",
         "reconcile-dependencies: pinned EKS add-ons (with pod identity roles) to ACTIVE",
@@ -496,13 +503,14 @@ STATE_MACHINES: tuple[StateMachineSpec, ...] = (
         "provision-cluster",
         "provision-cluster.asl.json",
         "Control plane, dependencies, HyperPod and optional storage as child executions; HyperPod's scripts,"
-        " role, subnet and security group meanwhile",
+        " role, subnet and security group meanwhile; then the Deployment add-ons to ACTIVE on the nodes",
         functions=(
             "ccp-network",
             "chp-lifecycle-scripts",
             "chp-execution-role",
             "chp-compute-subnet",
             "chp-security-group",
+            "pc-await-addons",
             "op-finish",
             "op-record-failure",
         ),
