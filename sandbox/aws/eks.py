@@ -64,7 +64,7 @@ CLUSTER_MODEL = "eks::cluster"
 ADDON_MODEL = "eks::addon"
 
 _durations = {"cluster_create": 600.0, "cluster_delete": 120.0, "addon": 60.0, "addon_delete": 30.0}
-_endpoint_provider: Callable[[str], str] | None = None
+_endpoint_provider: Callable[[str, str], str] | None = None
 _node_reader: Callable[[str], list[dict[str, Any]]] | None = None
 _lock = threading.RLock()
 
@@ -349,8 +349,9 @@ def _can_host(node: dict[str, Any]) -> bool:
     )
 
 
-def set_kube_endpoint_provider(provider: Callable[[str], str] | None) -> None:
-    """Use ``provider(cluster_name) -> url`` as each new cluster's ``endpoint`` (None restores moto's)."""
+def set_kube_endpoint_provider(provider: Callable[[str, str], str] | None) -> None:
+    """Use ``provider(cluster_name, kubernetes_version) -> url`` as each new cluster's ``endpoint`` (None
+    restores moto's), so its API server reports the cluster's version."""
     global _endpoint_provider
     _endpoint_provider = provider
 
@@ -799,7 +800,7 @@ def create_cluster(
     # Start the CREATING clock when the cluster is complete, not before the EC2 lookups above.
     cluster._time_progressed = datetime.now()
     if _endpoint_provider is not None:
-        cluster.endpoint = _endpoint_provider(cluster.name)
+        cluster.endpoint = _endpoint_provider(cluster.name, cluster.version)
     return cluster
 
 

@@ -47,6 +47,7 @@ def test_create_cluster_reaches_succeeded_with_every_phase_and_an_active_cluster
     eks = sandbox.aws("eks")
     cluster = eks.describe_cluster(name="e2e-happy")["cluster"]
     assert cluster["status"] == "ACTIVE"
+    assert cluster["version"] == "1.34"  # the newest HyperPod supports in EKS standard support
     assert cluster["accessConfig"]["authenticationMode"] == "API_AND_CONFIG_MAP"
     assert sorted(eks.list_addons(clusterName="e2e-happy")["addons"]) == [
         "coredns",
@@ -138,6 +139,11 @@ def test_injected_eks_failure_fails_with_its_message_and_retry_succeeds_with_one
         ),
         ({"name": "good-name", "availabilityZones": ["us-east-1a"]}, "body.availabilityZones", "at least 2"),
         ({"name": "good-name", "availabilityZones": ZONES, "color": "red"}, "body.color", "not a field"),
+        (
+            {"name": "good-name", "availabilityZones": ZONES, "kubernetesVersion": "1.32"},
+            "body.kubernetesVersion",
+            "supported versions: 1.34",
+        ),
     ],
 )
 def test_bad_input_is_422_naming_the_field(sandbox, body, field, words):

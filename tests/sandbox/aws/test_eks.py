@@ -119,15 +119,15 @@ def test_cluster_has_a_pem_certificate_authority_and_its_own_oidc_issuer(eks):
 def test_endpoint_comes_from_the_kube_endpoint_provider(eks):
     asked: list[str] = []
 
-    def provider(name: str) -> str:
-        asked.append(name)
+    def provider(name: str, version: str) -> str:
+        asked.append(f"{name} {version}")
         return "http://127.0.0.1:41234"
 
     sandbox.aws.set_kube_endpoint_provider(provider)
 
     assert _create(eks, name="hp-eks")["endpoint"] == "http://127.0.0.1:41234"
     assert eks.describe_cluster(name="hp-eks")["cluster"]["endpoint"] == "http://127.0.0.1:41234"
-    assert asked == ["hp-eks"]
+    assert asked == [f"hp-eks {eks_ext.DEFAULT_KUBERNETES_VERSION}"]
 
 
 def test_without_a_provider_the_endpoint_is_an_eks_url(eks):
@@ -595,3 +595,17 @@ def test_cluster_at_a_kubernetes_version_eks_no_longer_offers_is_refused(eks):
     code, message = _error(exc_info)
     assert code == "InvalidParameterException" and "1.31" in message and "1.34" in message
     assert eks.list_clusters()["clusters"] == []
+
+
+def test_the_sandbox_eks_offers_every_version_launchpod_creates_with_every_addon_it_installs():
+    from launchpod.contracts.common import DEFAULT_KUBERNETES_VERSION, SUPPORTED_KUBERNETES_VERSIONS
+    from launchpod.domain import dependencies
+    from launchpod.domain.clusters import control_plane
+
+    assert DEFAULT_KUBERNETES_VERSION == eks_ext.DEFAULT_KUBERNETES_VERSION
+    for version in SUPPORTED_KUBERNETES_VERSIONS:
+        assert version in eks_ext.KUBERNETES_VERSIONS
+        for name in control_plane.CORE_ADDONS:
+            assert eks_ext.default_addon_version(name, version), (name, version)
+        for entry in dependencies.manifest().addons:  # the pins are versions EKS offers
+            assert entry.version in eks_ext.addon_versions(entry.name, version), (entry.name, version)

@@ -3,6 +3,7 @@ what is installed compares with what is pinned (drift)."""
 
 from __future__ import annotations
 
+from datetime import date
 from functools import lru_cache
 from importlib import resources
 from typing import Any, Literal
@@ -39,9 +40,30 @@ class ManifestEntry(BaseModel):
     purpose: str
 
 
+class KubernetesVersionEntry(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    version: str
+    hyperpod: bool  # SageMaker HyperPod supports clusters at this version
+    standardSupportEnds: date  # EKS's end of standard support
+
+
+class KubernetesVersions(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    reviewed: date
+    versions: list[KubernetesVersionEntry]
+
+    def supported(self) -> tuple[str, ...]:
+        """HyperPod-supported versions in EKS standard support on the review date, newest first."""
+        found = [v for v in self.versions if v.hyperpod and v.standardSupportEnds > self.reviewed]
+        return tuple(
+            v.version for v in sorted(found, key=lambda v: [int(n) for n in v.version.split(".")], reverse=True)
+        )
+
+
 class DependencyManifest(BaseModel):
     model_config = ConfigDict(extra="forbid")
     version: str
+    kubernetes: KubernetesVersions
     addons: list[AddonEntry]
     manifests: list[ManifestEntry]
 
@@ -50,6 +72,11 @@ class DependencyManifest(BaseModel):
 def manifest() -> DependencyManifest:
     text = resources.files(__package__).joinpath("manifest.yaml").read_text()
     return DependencyManifest.model_validate(yaml.safe_load(text))
+
+
+def kubernetes_versions() -> tuple[str, ...]:
+    """The Kubernetes versions Launchpod creates clusters at, newest (the default) first."""
+    return manifest().kubernetes.supported()
 
 
 KIND = "reconcile-dependencies"
