@@ -90,6 +90,7 @@ class Sandbox:
         self._mock.start()
         self.fleet = KubeFleet()
         aws.set_kube_endpoint_provider(self.fleet.start_for)
+        aws.set_node_reader(lambda name: self.fleet.call(name, lambda emu: emu.list_objects("v1/nodes")))
         hyperpod.set_node_sink(hyperpod.kube_node_sink(self.fleet))
         hyperpod.set_state_sink(hyperpod.eventbridge_state_sink)
         self.hyperpod_ticker = hyperpod.ticker().start()

@@ -251,7 +251,7 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
     FunctionSpec(
         "ccp-core-addons",
         f"{_PHASES}.create_control_plane.core_addons.handler",
-        "create-control-plane: vpc-cni, coredns, kube-proxy, eks-pod-identity-agent to ACTIVE",
+        "create-control-plane: vpc-cni, kube-proxy, eks-pod-identity-agent to ACTIVE; coredns until it waits for nodes",
         actions=(
             "eks:ListAddons",
             "eks:DescribeAddon",
@@ -354,6 +354,13 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
         actions=("sagemaker:DescribeCluster", "states:SendTaskSuccess"),
         tables=("clusters",),
         placeholder="AwaitInServiceFn",
+    ),
+    FunctionSpec(
+        "pc-await-addons",
+        f"{_PHASES}.provision_cluster.await_addons.handler",
+        "provision-cluster: coredns and the dependency add-ons (Deployments) to ACTIVE once nodes joined",
+        actions=("eks:ListAddons", "eks:DescribeAddon"),
+        placeholder="AwaitAddonsFn",
     ),
     FunctionSpec(
         "rd-addons",
@@ -524,13 +531,14 @@ STATE_MACHINES: tuple[StateMachineSpec, ...] = (
         "provision-cluster",
         "provision-cluster.asl.json",
         "Control plane, dependencies, HyperPod and optional storage as child executions; HyperPod's scripts,"
-        " role, subnet and security group meanwhile",
+        " role, subnet and security group meanwhile; then the Deployment add-ons to ACTIVE on the nodes",
         functions=(
             "ccp-network",
             "chp-lifecycle-scripts",
             "chp-execution-role",
             "chp-compute-subnet",
             "chp-security-group",
+            "pc-await-addons",
             "op-finish",
             "op-record-failure",
         ),

@@ -23,6 +23,7 @@ from sandbox.aws.eks import (
     set_cluster_creation_seconds,
     set_cluster_deletion_seconds,
     set_kube_endpoint_provider,
+    set_node_reader,
 )
 from sandbox.aws.faults import FAULTS, Faults
 
@@ -36,6 +37,7 @@ __all__ = [
     "set_cluster_creation_seconds",
     "set_cluster_deletion_seconds",
     "set_kube_endpoint_provider",
+    "set_node_reader",
     "sim_seconds_elapsed",
 ]
 

@@ -14,7 +14,13 @@ backends, same endpoint, in-process and ThreadedMotoServer alike), using moto's 
   ``eks::cluster`` and ``eks::addon``). Deletions (cluster ~120 s, add-on ~30 s) keep the resource
   visible as DELETING until it expires. UpdateClusterConfig, UpdateClusterVersion and UpdateAddon
   return update records that DescribeUpdate/ListUpdates report InProgress until the resource is
-  ACTIVE again.
+  ACTIVE again;
+* an add-on's health follows its workloads: once rolled out, an add-on that runs a Deployment is
+  DEGRADED (health issue ``InsufficientNumberOfReplicas``) until the cluster has a Ready node that can
+  host its replicas, seen through ``set_node_reader``; DaemonSet-only add-ons are ACTIVE with no nodes;
+* Kubernetes versions and add-on versions come from one catalogue (``KUBERNETES_VERSIONS``,
+  ``ADDON_CATALOG``): CreateCluster, CreateAddon and UpdateAddon refuse what it does not offer for the
+  cluster's version, and DescribeAddonVersions serves it per Kubernetes version.
 
 The cluster ``endpoint`` comes from ``set_kube_endpoint_provider`` so each cluster can point at its own
 emulated Kubernetes API server. Call ``install()`` before the first EKS request (ThreadedMotoServer
@@ -58,89 +64,223 @@ CLUSTER_MODEL = "eks::cluster"
 ADDON_MODEL = "eks::addon"
 
 _durations = {"cluster_create": 600.0, "cluster_delete": 120.0, "addon": 60.0, "addon_delete": 30.0}
-_endpoint_provider: Callable[[str], str] | None = None
+_endpoint_provider: Callable[[str, str], str] | None = None
+_node_reader: Callable[[str], list[dict[str, Any]]] | None = None
 _lock = threading.RLock()
 
-DEFAULT_KUBERNETES_VERSION = "1.32"
+#: The Kubernetes versions EKS offers for new clusters (standard or extended support) on the date the
+#: sandbox models, 2026-12-01, from the EKS release calendar
+#: (https://docs.aws.amazon.com/eks/latest/userguide/kubernetes-versions.html; dates mirrored at
+#: https://endoflife.date/amazon-eks): 1.31 left extended support on 2026-11-26; 1.32 and 1.33 are in
+#: extended support; 1.34 is in standard support until 2026-12-02 and 1.35 until 2027-03-27.
+#: CreateCluster refuses any other version.
+KUBERNETES_VERSIONS: tuple[str, ...] = ("1.32", "1.33", "1.34", "1.35")
+#: What EKS uses when CreateCluster names no version ("the default version available in Amazon EKS").
+DEFAULT_KUBERNETES_VERSION = "1.34"
 DEFAULT_PLATFORM_VERSION = "eks.12"
 
-#: Add-ons the sandbox offers: name -> (type, owner, publisher, default namespace, default version).
-#: ``register_addon`` adds more. Versions are plausible EKS builds, not a promise about AWS.
-ADDON_CATALOG: dict[str, dict[str, str]] = {}
+#: Add-ons the sandbox offers: name -> type, owner, publisher, default namespace, the workloads that
+#: run it, and its versions (newest first, each with the Kubernetes versions it is compatible with;
+#: the first compatible one is the default). ``register_addon`` adds more. Version strings are
+#: plausible EKS builds, not a promise about AWS; the rules around them (DescribeAddonVersions per
+#: Kubernetes version, "Addon version specified is not supported") are EKS's.
+ADDON_CATALOG: dict[str, dict[str, Any]] = {}
+
+#: A workload of an add-on: ("Deployment" | "DaemonSet", name). A DaemonSet runs one pod per node, so it
+#: is complete with zero nodes; a Deployment's replicas need a node to run on.
+Workload = tuple[str, str]
 
 
 def register_addon(
     name: str,
-    version: str,
+    versions: list[tuple[str, tuple[str, ...]]] | str,
     *,
     addon_type: str = "other",
     owner: str = "aws",
     publisher: str = "eks",
     namespace: str = "kube-system",
+    workloads: tuple[Workload, ...] = (("Deployment", ""),),
 ) -> None:
-    """Offer add-on ``name`` (CreateAddon refuses unknown names, as AWS does)."""
+    """Offer add-on ``name`` (CreateAddon refuses unknown names, as AWS does).
+
+    ``versions`` is ``[(addon version, compatible Kubernetes versions), ...]`` newest first, or one
+    version string compatible with every offered Kubernetes version.
+    """
+    if isinstance(versions, str):
+        versions = [(versions, KUBERNETES_VERSIONS)]
     ADDON_CATALOG[name] = {
         "type": addon_type,
         "owner": owner,
         "publisher": publisher,
         "namespace": namespace,
-        "version": version,
+        "versions": [(v, tuple(k)) for v, k in versions],
+        "workloads": tuple((kind, workload or name) for kind, workload in workloads),
     }
 
 
-for _name, _version, _type, _owner, _publisher, _namespace in [
-    ("vpc-cni", "v1.20.4-eksbuild.1", "networking", "aws", "eks", "kube-system"),
-    ("coredns", "v1.11.4-eksbuild.14", "networking", "aws", "eks", "kube-system"),
-    ("kube-proxy", "v1.32.6-eksbuild.8", "networking", "aws", "eks", "kube-system"),
-    ("eks-pod-identity-agent", "v1.3.8-eksbuild.2", "security", "aws", "eks", "kube-system"),
-    ("aws-ebs-csi-driver", "v1.48.0-eksbuild.2", "storage", "aws", "eks", "kube-system"),
-    ("aws-mountpoint-s3-csi-driver", "v2.0.0-eksbuild.1", "storage", "aws", "s3", "kube-system"),
-    ("aws-fsx-csi-driver", "v1.6.0-eksbuild.1", "storage", "aws", "eks", "kube-system"),
-    ("cert-manager", "v1.18.2-eksbuild.2", "security", "community", "eks", "cert-manager"),
-    ("metrics-server", "v0.8.0-eksbuild.2", "observability", "community", "eks", "kube-system"),
+def addon_versions(name: str, kubernetes_version: str) -> list[str]:
+    """The versions of add-on ``name`` offered for clusters of ``kubernetes_version``, newest first."""
+    return [v for v, compatible in ADDON_CATALOG[name]["versions"] if kubernetes_version in compatible]
+
+
+def default_addon_version(name: str, kubernetes_version: str) -> str | None:
+    offered = addon_versions(name, kubernetes_version)
+    return offered[0] if offered else None
+
+
+_ALL = KUBERNETES_VERSIONS
+_DS, _DEP = "DaemonSet", "Deployment"
+# The workloads come from each add-on's published manifests: vpc-cni runs the aws-node DaemonSet,
+# kube-proxy and eks-pod-identity-agent are DaemonSets, coredns is a Deployment
+# (https://docs.aws.amazon.com/eks/latest/userguide/managing-coredns.html), the CSI drivers run a
+# controller Deployment and a node DaemonSet (Mountpoint for S3 CSI v2 added its s3-csi-controller),
+# cert-manager and metrics-server are Deployments.
+for _name, _versions, _type, _owner, _publisher, _namespace, _workloads in [
+    (
+        "vpc-cni",
+        [("v1.20.4-eksbuild.1", _ALL), ("v1.19.6-eksbuild.1", _ALL)],
+        "networking",
+        "aws",
+        "eks",
+        "kube-system",
+        ((_DS, "aws-node"),),
+    ),
+    (
+        "coredns",
+        [
+            ("v1.12.4-eksbuild.1", ("1.33", "1.34", "1.35")),
+            ("v1.12.1-eksbuild.2", ("1.33", "1.34")),
+            ("v1.11.4-eksbuild.14", ("1.32", "1.33")),
+            ("v1.11.1-eksbuild.9", ("1.32",)),
+        ],
+        "networking",
+        "aws",
+        "eks",
+        "kube-system",
+        ((_DEP, "coredns"),),
+    ),
+    (
+        "kube-proxy",
+        [
+            ("v1.35.0-eksbuild.2", ("1.35",)),
+            ("v1.34.1-eksbuild.2", ("1.34",)),
+            ("v1.33.3-eksbuild.6", ("1.33",)),
+            ("v1.32.6-eksbuild.8", ("1.32",)),
+        ],
+        "networking",
+        "aws",
+        "eks",
+        "kube-system",
+        ((_DS, "kube-proxy"),),
+    ),
+    (
+        "eks-pod-identity-agent",
+        [("v1.3.8-eksbuild.2", _ALL)],
+        "security",
+        "aws",
+        "eks",
+        "kube-system",
+        ((_DS, "eks-pod-identity-agent"),),
+    ),
+    (
+        "aws-ebs-csi-driver",
+        [("v1.48.0-eksbuild.2", _ALL)],
+        "storage",
+        "aws",
+        "eks",
+        "kube-system",
+        ((_DEP, "ebs-csi-controller"), (_DS, "ebs-csi-node")),
+    ),
+    (
+        "aws-mountpoint-s3-csi-driver",
+        [("v2.1.0-eksbuild.1", _ALL), ("v2.0.0-eksbuild.1", _ALL)],
+        "storage",
+        "aws",
+        "s3",
+        "kube-system",
+        ((_DEP, "s3-csi-controller"), (_DS, "s3-csi-node")),
+    ),
+    (
+        "aws-fsx-csi-driver",
+        [("v1.6.0-eksbuild.1", _ALL)],
+        "storage",
+        "aws",
+        "eks",
+        "kube-system",
+        ((_DEP, "fsx-csi-controller"), (_DS, "fsx-csi-node")),
+    ),
+    (
+        "cert-manager",
+        [("v1.18.2-eksbuild.2", _ALL), ("v1.18.2-eksbuild.1", _ALL)],
+        "security",
+        "community",
+        "eks",
+        "cert-manager",
+        ((_DEP, "cert-manager"), (_DEP, "cert-manager-cainjector"), (_DEP, "cert-manager-webhook")),
+    ),
+    (
+        "metrics-server",
+        [("v0.8.1-eksbuild.1", _ALL), ("v0.8.0-eksbuild.2", _ALL), ("v0.8.0-eksbuild.1", _ALL)],
+        "observability",
+        "community",
+        "eks",
+        "kube-system",
+        ((_DEP, "metrics-server"),),
+    ),
     (
         "amazon-cloudwatch-observability",
-        "v4.4.0-eksbuild.1",
+        [("v4.4.0-eksbuild.1", _ALL)],
         "observability",
         "aws",
         "eks",
         "amazon-cloudwatch",
+        ((_DEP, "amazon-cloudwatch-observability-controller-manager"), (_DS, "cloudwatch-agent")),
     ),
     (
         "amazon-sagemaker-hyperpod-training-operator",
-        "v1.1.0-eksbuild.1",
+        [("v1.1.0-eksbuild.1", _ALL)],
         "machine-learning",
         "aws",
         "sagemaker",
         "aws-hyperpod",
+        ((_DEP, "hp-training-operator-hp-training-controller-manager"),),
     ),
     (
         "amazon-sagemaker-hyperpod-inference",
-        "v1.0.0-eksbuild.1",
+        [("v1.0.0-eksbuild.1", _ALL)],
         "machine-learning",
         "aws",
         "sagemaker",
         "hyperpod-inference-system",
+        ((_DEP, "hyperpod-inference-operator-controller-manager"),),
     ),
     (
         "amazon-sagemaker-hyperpod-taskgovernance",
-        "v1.2.0-eksbuild.1",
+        [("v1.2.0-eksbuild.1", _ALL)],
         "machine-learning",
         "aws",
         "sagemaker",
         "kueue-system",
+        ((_DEP, "kueue-controller-manager"),),
     ),
     (
         "amazon-sagemaker-hyperpod-observability",
-        "v1.0.0-eksbuild.1",
+        [("v1.0.0-eksbuild.1", _ALL)],
         "observability",
         "aws",
         "sagemaker",
         "hyperpod-observability",
+        ((_DEP, "hyperpod-observability-controller-manager"), (_DS, "hyperpod-node-collector")),
     ),
 ]:
     register_addon(
-        _name, _version, addon_type=_type, owner=_owner, publisher=_publisher, namespace=_namespace
+        _name,
+        _versions,
+        addon_type=_type,
+        owner=_owner,
+        publisher=_publisher,
+        namespace=_namespace,
+        workloads=_workloads,
     )
 
 #: Cluster access policies EKS offers (ListAccessPolicies); AssociateAccessPolicy accepts only these.
@@ -172,8 +312,46 @@ ACCESS_ENTRY_TYPES = {
 }
 
 
-def set_kube_endpoint_provider(provider: Callable[[str], str] | None) -> None:
-    """Use ``provider(cluster_name) -> url`` as each new cluster's ``endpoint`` (None restores moto's)."""
+def set_node_reader(reader: Callable[[str], list[dict[str, Any]]] | None) -> None:
+    """Use ``reader(cluster_name) -> Node objects`` to see the cluster's Kubernetes Nodes (None: no nodes).
+
+    Add-on health follows its workloads, and a Deployment's replicas need a node to run on.
+    """
+    global _node_reader
+    _node_reader = reader
+
+
+def _nodes(cluster_name: str) -> list[dict[str, Any]]:
+    reader = _node_reader
+    if reader is None:
+        return []
+    try:
+        return list(reader(cluster_name))
+    except KeyError:  # no Kubernetes API server for the cluster (yet): it has no nodes
+        return []
+
+
+# Tolerations the EKS add-ons' Deployments carry (coredns: CriticalAddonsOnly and the control-plane taint).
+_ADDON_TOLERATED_TAINTS = {"CriticalAddonsOnly", "node-role.kubernetes.io/control-plane"}
+
+
+def _can_host(node: dict[str, Any]) -> bool:
+    """Whether the scheduler would place an add-on's replica on ``node``: it is Ready, not cordoned, and
+    carries no NoSchedule/NoExecute taint the replica does not tolerate
+    (https://kubernetes.io/docs/concepts/scheduling-eviction/taint-and-toleration/)."""
+    spec, status = node.get("spec") or {}, node.get("status") or {}
+    ready = any(c.get("type") == "Ready" and c.get("status") == "True" for c in status.get("conditions") or [])
+    if not ready or spec.get("unschedulable"):
+        return False
+    return all(
+        t.get("effect") not in ("NoSchedule", "NoExecute") or t.get("key") in _ADDON_TOLERATED_TAINTS
+        for t in spec.get("taints") or []
+    )
+
+
+def set_kube_endpoint_provider(provider: Callable[[str, str], str] | None) -> None:
+    """Use ``provider(cluster_name, kubernetes_version) -> url`` as each new cluster's ``endpoint`` (None
+    restores moto's), so its API server reports the cluster's version."""
     global _endpoint_provider
     _endpoint_provider = provider
 
@@ -245,9 +423,7 @@ def _certificate_authority_data() -> str:
     return base64.b64encode(pem).decode()
 
 
-def _not_found(
-    message: str, cluster: str | None = None, addon: str | None = None
-) -> ResourceNotFoundException:
+def _not_found(message: str, cluster: str | None = None, addon: str | None = None) -> ResourceNotFoundException:
     return ResourceNotFoundException(
         clusterName=cluster, nodegroupName=None, fargateProfileName=None, addonName=addon, message=message
     )
@@ -302,9 +478,7 @@ class SandboxCluster(ManagedState, _MotoCluster):
         self.version = kwargs.get("version") or DEFAULT_KUBERNETES_VERSION
         self.platformVersion = DEFAULT_PLATFORM_VERSION
         # moto shares one issuer id between all clusters; EKS issues one per cluster.
-        self.identity = {
-            "oidc": {"issuer": f"https://oidc.eks.{region}.amazonaws.com/id/{uuid.uuid4().hex.upper()}"}
-        }
+        self.identity = {"oidc": {"issuer": f"https://oidc.eks.{region}.amazonaws.com/id/{uuid.uuid4().hex.upper()}"}}
         self.certificate_authority = {"data": _certificate_authority_data()}
         self.health = {"issues": []}
         self.access_config: dict[str, Any] = {
@@ -346,7 +520,8 @@ class Addon(ManagedState):
         catalog = ADDON_CATALOG[name]
         self.cluster_name = cluster.name
         self.addon_name = name
-        self.addon_version = version or catalog["version"]
+        self.addon_version = version or default_addon_version(name, cluster.version) or ""
+        self.workloads: tuple[Workload, ...] = catalog["workloads"]
         self.service_account_role_arn = role_arn
         self.configuration_values = configuration_values
         self.tags = tags or {}
@@ -363,13 +538,37 @@ class Addon(ManagedState):
         self._time_progressed = datetime.now()  # ManagedState's clock for the 'time' progression
         self.modified_at = _now()
 
+    def health(self) -> tuple[str | None, list[dict[str, Any]]]:
+        """The status EKS reports and its health issues, from the add-on's workloads.
+
+        Once rolled out, EKS keeps checking the add-on's Kubernetes resources: DaemonSets are complete
+        with zero nodes (one pod per node), but a Deployment whose replicas have no node to run on
+        leaves the add-on DEGRADED with the health issue InsufficientNumberOfReplicas, "The add-on is
+        unhealthy because it doesn't have the desired number of replicas." (AddonIssue codes:
+        https://docs.aws.amazon.com/eks/latest/APIReference/API_AddonIssue.html; coredns on a cluster
+        without nodes, e.g. https://github.com/aws/containers-roadmap/issues/2328 and
+        https://github.com/pulumi/pulumi-eks/issues/1819). It turns ACTIVE once nodes can host them.
+        """
+        status = self.status
+        if status != "ACTIVE" or not any(kind == "Deployment" for kind, _ in self.workloads):
+            return status, []
+        if any(_can_host(node) for node in _nodes(self.cluster_name)):
+            return status, []
+        issue = {
+            "code": "InsufficientNumberOfReplicas",
+            "message": "The add-on is unhealthy because it doesn't have the desired number of replicas.",
+            "resourceIds": [name for kind, name in self.workloads if kind == "Deployment"],
+        }
+        return "DEGRADED", [issue]
+
     def to_dict(self) -> dict[str, Any]:
+        status, issues = self.health()
         out: dict[str, Any] = {
             "addonName": self.addon_name,
             "clusterName": self.cluster_name,
-            "status": self.status,
+            "status": status,
             "addonVersion": self.addon_version,
-            "health": {"issues": []},
+            "health": {"issues": issues},
             "addonArn": self.arn,
             "createdAt": self.created_at,
             "modifiedAt": self.modified_at,
@@ -579,6 +778,12 @@ def create_cluster(
     **kwargs: Any,
 ) -> SandboxCluster:
     _reap(self)
+    version = kwargs.get("version")
+    if version and version not in KUBERNETES_VERSIONS:
+        # EKS creates clusters only at the versions of its release calendar (KUBERNETES_VERSIONS).
+        raise InvalidParameterException(
+            message=f"unsupported Kubernetes version {version}; supported: {', '.join(KUBERNETES_VERSIONS)}"
+        )
     cluster: SandboxCluster = _original_create_cluster(self, *args, **kwargs)  # type: ignore[assignment]
     # EKS defaults: API_AND_CONFIG_MAP when accessConfig is sent without a mode, CONFIG_MAP without it.
     if access_config is not None:
@@ -595,7 +800,7 @@ def create_cluster(
     # Start the CREATING clock when the cluster is complete, not before the EC2 lookups above.
     cluster._time_progressed = datetime.now()
     if _endpoint_provider is not None:
-        cluster.endpoint = _endpoint_provider(cluster.name)
+        cluster.endpoint = _endpoint_provider(cluster.name, cluster.version)
     return cluster
 
 
@@ -726,6 +931,8 @@ def update_cluster_version(backend: EKSBackend, name: str, version: str) -> Upda
     cluster = _cluster(backend, name)
     with _lock:
         _require_no_update_in_progress(cluster)
+        if version not in KUBERNETES_VERSIONS:
+            raise InvalidParameterException(message=f"unsupported Kubernetes version {version}")
         current_minor, wanted_minor = (int(v.split(".")[1]) for v in (cluster.version, version))
         if wanted_minor != current_minor + 1:
             raise InvalidParameterException(
@@ -775,15 +982,11 @@ def _validate_configuration_values(value: str | None) -> None:
 def _addon(cluster: SandboxCluster, name: str) -> Addon:
     addon = cluster.addons.get(name)
     if addon is None or _expired(addon.gone_at):
-        raise _not_found(
-            f"No addon: {name} found in cluster: {cluster.name}", cluster=cluster.name, addon=name
-        )
+        raise _not_found(f"No addon: {name} found in cluster: {cluster.name}", cluster=cluster.name, addon=name)
     return addon
 
 
-def _associate_for_addon(
-    cluster: SandboxCluster, addon: Addon, associations: list[dict[str, str]] | None
-) -> None:
+def _associate_for_addon(cluster: SandboxCluster, addon: Addon, associations: list[dict[str, str]] | None) -> None:
     for item in associations or []:
         validate_role_arn(item["roleArn"])
         _check_association_free(cluster, addon.namespace, item["serviceAccount"])
@@ -810,6 +1013,18 @@ def _drop_addon_associations(cluster: SandboxCluster, addon: Addon) -> None:
     addon.pod_identity_association_arns.clear()
 
 
+def _check_addon_version(cluster: SandboxCluster, addon_name: str, addon_version: str | None) -> None:
+    """CreateAddon/UpdateAddon accept only a version DescribeAddonVersions lists for the cluster's
+    Kubernetes version; anything else is EKS's InvalidParameterException "Addon version specified is
+    not supported" (e.g. https://github.com/hashicorp/terraform-provider-aws/issues/32238)."""
+    if addon_version and addon_version not in addon_versions(addon_name, cluster.version):
+        raise InvalidParameterException(message="Addon version specified is not supported")
+    if not addon_version and default_addon_version(addon_name, cluster.version) is None:
+        raise InvalidParameterException(
+            message=f"Addon {addon_name} specified is not supported in {cluster.version} cluster version"
+        )
+
+
 def create_addon(
     backend: EKSBackend,
     cluster_name: str,
@@ -831,6 +1046,7 @@ def create_addon(
             raise InvalidParameterException(
                 message=f"Addon {addon_name} specified is not supported in {cluster.version} cluster version"
             )
+        _check_addon_version(cluster, addon_name, addon_version)
         if role_arn:
             validate_role_arn(role_arn)
         _validate_configuration_values(configuration_values)
@@ -861,6 +1077,7 @@ def update_addon(
             )
         params: list[dict[str, str]] = []
         if addon_version:
+            _check_addon_version(cluster, addon_name, addon_version)
             addon.addon_version = addon_version
             params.append({"type": "AddonVersion", "value": addon_version})
         if role_arn is not None:
@@ -875,9 +1092,7 @@ def update_addon(
         if pod_identity_associations is not None:
             _drop_addon_associations(cluster, addon)
             _associate_for_addon(cluster, addon, pod_identity_associations)
-            params.append(
-                {"type": "PodIdentityAssociations", "value": json.dumps(addon.pod_identity_association_arns)}
-            )
+            params.append({"type": "PodIdentityAssociations", "value": json.dumps(addon.pod_identity_association_arns)})
         if resolve_conflicts:
             params.append({"type": "ResolveConflicts", "value": resolve_conflicts})
         addon.start_update()
@@ -927,13 +1142,10 @@ def create_access_entry(
         if not _PRINCIPAL_ARN.fullmatch(principal_arn or ""):
             raise InvalidParameterException(message=f"The specified principalArn is invalid: {principal_arn}")
         if entry_type not in ACCESS_ENTRY_TYPES:
-            raise InvalidParameterException(
-                message=f"The specified access entry type is invalid: {entry_type}"
-            )
+            raise InvalidParameterException(message=f"The specified access entry type is invalid: {entry_type}")
         if entry_type != "STANDARD" and (kubernetes_groups or username):
             raise InvalidParameterException(
-                message=f"The kubernetesGroups and username can't be specified for access entries of type "
-                f"{entry_type}."
+                message=f"The kubernetesGroups and username can't be specified for access entries of type {entry_type}."
             )
         if principal_arn in cluster.access_entries:
             raise _in_use(
@@ -1091,9 +1303,7 @@ def _r_create_cluster(self: EKSResponse) -> ActionResult:
 
 
 def _r_update_cluster_config(self: EKSResponse) -> ActionResult:
-    return ActionResult(
-        {"update": update_cluster_config(self.eks_backend, _uri(self, "name"), _body(self)).to_dict()}
-    )
+    return ActionResult({"update": update_cluster_config(self.eks_backend, _uri(self, "name"), _body(self)).to_dict()})
 
 
 def _r_update_cluster_version(self: EKSResponse) -> ActionResult:
@@ -1150,35 +1360,43 @@ def _r_delete_addon(self: EKSResponse) -> ActionResult:
 
 
 def _r_describe_addon_versions(self: EKSResponse) -> ActionResult:
+    """One entry per add-on with the versions compatible with ``kubernetesVersion`` (every offered
+    version when none is given); the first compatible version is the default."""
     wanted = _query(self, "addonName")
-    kubernetes_version = _query(self, "kubernetesVersion") or DEFAULT_KUBERNETES_VERSION
-    addons = [
-        {
-            "addonName": name,
-            "type": info["type"],
-            "publisher": info["publisher"],
-            "owner": info["owner"],
-            "defaultNamespace": info["namespace"],
-            "addonVersions": [
+    kubernetes_version = _query(self, "kubernetesVersion")
+    clusters = [kubernetes_version] if kubernetes_version else list(KUBERNETES_VERSIONS)
+    addons = []
+    for name, info in sorted(ADDON_CATALOG.items()):
+        if wanted not in (None, name):
+            continue
+        defaults = {k: default_addon_version(name, k) for k in clusters}
+        versions = [
+            {
+                "addonVersion": version,
+                "architecture": ["amd64", "arm64"],
+                "computeTypes": ["ec2"],
+                "compatibilities": [
+                    {"clusterVersion": k, "platformVersions": ["*"], "defaultVersion": defaults[k] == version}
+                    for k in clusters
+                    if k in compatible
+                ],
+                "requiresConfiguration": False,
+                "requiresIamPermissions": info["type"] in ("storage", "observability"),
+            }
+            for version, compatible in info["versions"]
+            if any(k in compatible for k in clusters)
+        ]
+        if versions:
+            addons.append(
                 {
-                    "addonVersion": info["version"],
-                    "architecture": ["amd64", "arm64"],
-                    "computeTypes": ["ec2"],
-                    "compatibilities": [
-                        {
-                            "clusterVersion": kubernetes_version,
-                            "platformVersions": ["*"],
-                            "defaultVersion": True,
-                        }
-                    ],
-                    "requiresConfiguration": False,
-                    "requiresIamPermissions": info["type"] in ("storage", "observability"),
+                    "addonName": name,
+                    "type": info["type"],
+                    "publisher": info["publisher"],
+                    "owner": info["owner"],
+                    "defaultNamespace": info["namespace"],
+                    "addonVersions": versions,
                 }
-            ],
-        }
-        for name, info in sorted(ADDON_CATALOG.items())
-        if wanted in (None, name)
-    ]
+            )
     page, token = _paginate(addons, _query(self, "maxResults"), _query(self, "nextToken"))
     return ActionResult({"addons": page, "nextToken": token})
 
@@ -1258,9 +1476,7 @@ def _r_associate_access_policy(self: EKSResponse) -> ActionResult:
     policy = associate_access_policy(
         self.eks_backend, cluster_name, principal_arn, body.get("policyArn"), body.get("accessScope")
     )
-    return ActionResult(
-        {"clusterName": cluster_name, "principalArn": principal_arn, "associatedAccessPolicy": policy}
-    )
+    return ActionResult({"clusterName": cluster_name, "principalArn": principal_arn, "associatedAccessPolicy": policy})
 
 
 def _r_list_associated_access_policies(self: EKSResponse) -> ActionResult:
@@ -1284,17 +1500,13 @@ def _r_disassociate_access_policy(self: EKSResponse) -> ActionResult:
         entry = _access_entry(cluster, _uri(self, "principalArn"))
         policy_arn = _uri(self, "policyArn")
         if entry.policies.pop(policy_arn, None) is None:
-            raise _not_found(
-                f"The policy {policy_arn} is not associated with this access entry.", cluster=cluster.name
-            )
+            raise _not_found(f"The policy {policy_arn} is not associated with this access entry.", cluster=cluster.name)
     return EmptyResult()
 
 
 def _r_list_access_policies(self: EKSResponse) -> ActionResult:
     partition = "aws-cn" if self.region.startswith("cn-") else "aws"
-    policies = [
-        {"name": n, "arn": ACCESS_POLICY_ARN.format(partition=partition, name=n)} for n in ACCESS_POLICIES
-    ]
+    policies = [{"name": n, "arn": ACCESS_POLICY_ARN.format(partition=partition, name=n)} for n in ACCESS_POLICIES]
     page, token = _paginate(policies, _query(self, "maxResults"), _query(self, "nextToken"))
     return ActionResult({"accessPolicies": page, "nextToken": token})
 

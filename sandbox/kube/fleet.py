@@ -38,7 +38,7 @@ class KubeFleet:
         self._threads: dict[str, KubeEmulatorThread] = {}
         self._lock = threading.Lock()
 
-    def start_for(self, cluster_name: str, version: str = "1.32") -> str:
+    def start_for(self, cluster_name: str, version: str = "1.34") -> str:
         """Start the cluster's API server if needed and return its URL (idempotent).
 
         Calling it again for a running cluster with another version updates ``/version``
@@ -73,9 +73,7 @@ class KubeFleet:
             raise KeyError(f"no Kubernetes API server is running for cluster {cluster_name!r}")
         return thread.emulator
 
-    def call(
-        self, cluster_name: str, fn: Callable[[PatchedKubernetesEmulator], T], timeout: float = 10.0
-    ) -> T:
+    def call(self, cluster_name: str, fn: Callable[[PatchedKubernetesEmulator], T], timeout: float = 10.0) -> T:
         """Run ``fn(emulator)`` on the cluster's emulator loop (awaited if it returns a coroutine)."""
         thread = self._threads.get(cluster_name)
         if thread is None or not thread.running:

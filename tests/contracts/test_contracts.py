@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 from launchpod.contracts.clusters import CreateClusterRequest, NetworkRequest
-from launchpod.contracts.common import Role
+from launchpod.contracts.common import SUPPORTED_KUBERNETES_VERSIONS, Role
 from pydantic import ValidationError
 
 ZONES = ["us-east-1a", "us-east-1b"]
@@ -48,3 +48,18 @@ def test_network_is_either_new_or_reused_with_subnets():
 def test_roles_include_the_ones_below():
     assert Role.ADMIN.allows(Role.OPERATOR) and Role.OPERATOR.allows(Role.VIEWER)
     assert not Role.VIEWER.allows(Role.OPERATOR) and not Role.OPERATOR.allows(Role.ADMIN)
+
+
+def test_kubernetes_version_defaults_to_the_newest_hyperpod_supports_in_eks_standard_support():
+    assert CreateClusterRequest(name="c", availabilityZones=ZONES).kubernetesVersion == "1.34"
+    assert SUPPORTED_KUBERNETES_VERSIONS[0] == "1.34"
+
+
+@pytest.mark.parametrize("version", ["1.32", "1.33", "1.35", "1.99"])
+def test_any_other_kubernetes_version_is_refused_listing_the_supported_ones(version):
+    # 1.32 and 1.33 are in EKS extended support; 1.35 is not (yet) supported by HyperPod
+    with pytest.raises(ValidationError) as caught:
+        CreateClusterRequest(name="c", availabilityZones=ZONES, kubernetesVersion=version)
+    error = caught.value.errors()[0]
+    assert error["loc"] == ("kubernetesVersion",)
+    assert f"Kubernetes {version} is not supported; supported versions: 1.34" in error["msg"]

@@ -62,3 +62,19 @@ def test_optional_entries_are_installed_only_when_asked():
     everything = {a.name for a in dependencies.wanted_addons(True)}
     assert "aws-fsx-csi-driver" not in required and "aws-fsx-csi-driver" in everything
     assert "kuberay-operator" not in {m.name for m in dependencies.wanted_manifests(False)}
+
+
+def test_kubernetes_versions_are_the_hyperpod_supported_ones_in_eks_standard_support_newest_first():
+    pinned = dependencies.manifest().kubernetes
+    supported = dependencies.kubernetes_versions()
+    assert supported == ("1.34",)
+    for entry in pinned.versions:
+        in_standard = entry.standardSupportEnds > pinned.reviewed
+        assert (entry.version in supported) == (entry.hyperpod and in_standard), entry
+
+
+def test_the_contracts_mirror_the_manifests_kubernetes_versions():
+    from launchpod.contracts.common import DEFAULT_KUBERNETES_VERSION, SUPPORTED_KUBERNETES_VERSIONS
+
+    assert dependencies.kubernetes_versions() == SUPPORTED_KUBERNETES_VERSIONS
+    assert dependencies.kubernetes_versions()[0] == DEFAULT_KUBERNETES_VERSION

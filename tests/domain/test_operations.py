@@ -71,9 +71,9 @@ class MemoryRunner:
         self.stopped.append(execution_arn)
 
 
-def _plan(name: str = "c1", version: str = "1.32") -> ops.WorkflowPlan:
+def _plan(name: str = "c1", logging: tuple[str, ...] = ("api", "audit", "authenticator")) -> ops.WorkflowPlan:
     return control_plane.plan(
-        CreateClusterRequest(name=name, availabilityZones=["us-east-1a", "us-east-1b"], kubernetesVersion=version)
+        CreateClusterRequest(name=name, availabilityZones=["us-east-1a", "us-east-1b"], logging=list(logging))
     )
 
 
@@ -98,7 +98,7 @@ def test_a_different_mutation_on_a_busy_cluster_is_a_conflict_naming_the_holder(
     store, runner = MemoryStore(), MemoryRunner()
     first, _ = ops.submit(store, runner, _plan(), ADMIN)
     with pytest.raises(Conflict) as caught:
-        ops.submit(store, runner, _plan(version="1.31"), ADMIN)
+        ops.submit(store, runner, _plan(logging=("api",)), ADMIN)
     assert caught.value.extra["holder"] == first.id
 
 

@@ -29,13 +29,21 @@ S3 = {"kind": "s3", "storageName": "datasets", "prefix": "datasets/imagenet"}
 def test_without_storage_the_operation_shows_control_plane_dependencies_and_hyperpod_only():
     plan = provision.plan(ProvisionClusterRequest.model_validate(BODY))
     assert [name for name, _ in plan.phases] == [name for name, _ in provision.PHASES]
+    # the Deployment add-ons are awaited last, once HyperPod's nodes joined
+    assert plan.phases[-1][0] == "AwaitAddons" and plan.phases[-2][0] == "WaitInService"
     assert "storage" not in plan.request and "StorageAccess" not in dict(plan.phases)
 
 
 def test_storage_adds_its_phases_last_and_records_what_configure_storage_records_alone():
     plan = provision.plan(ProvisionClusterRequest.model_validate({**BODY, "storage": S3}))
-    assert plan.phases[: len(provision.PHASES)] == provision.PHASES
-    assert [name for name, _ in plan.phases[len(provision.PHASES) :]] == ["StorageAccess", "ApplyVolume", "WaitBound"]
+    before_await = provision.PHASES[:-1]
+    assert plan.phases[: len(before_await)] == before_await
+    assert [name for name, _ in plan.phases[len(before_await) :]] == [
+        "StorageAccess",
+        "ApplyVolume",
+        "WaitBound",
+        "AwaitAddons",
+    ]
     alone = storage.plan(ConfigureStorageInput(name="c1", **S3))
     assert plan.request["storage"] == alone.request
     assert set(plan.request) == {"controlPlane", "dependencies", "hyperpod", "storage"}
@@ -75,8 +83,8 @@ def test_retry_after_the_storage_child_failed_resumes_storage_and_keeps_every_ot
     resumed = ops.retry(store, runner, operation.id, ADMIN, Role.ADMIN)
 
     statuses = {p.name: p.status for p in resumed.phases}
-    assert all(statuses[name] == "SUCCEEDED" for name, _ in provision.PHASES)
-    assert statuses["StorageAccess"] == "SUCCEEDED"
+    assert all(statuses[name] == "SUCCEEDED" for name, _ in provision.PHASES[:-1])
+    assert statuses["StorageAccess"] == "SUCCEEDED" and statuses["AwaitAddons"] == "PENDING"
     # a claim that never bound is applied again, as configure-storage does alone
     assert statuses["ApplyVolume"] == statuses["WaitBound"] == "PENDING"
     workflow, execution, document = runner.started[-1]

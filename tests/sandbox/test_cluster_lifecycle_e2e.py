@@ -61,6 +61,11 @@ def test_dependencies_reconcile_to_the_pinned_versions(sandbox, control_plane):
             assert row["installed"] == row["pinned"] and not row["drift"], row
         else:
             assert row["state"] == "NOT_INSTALLED", row
+    # the cluster has no nodes yet: the Deployment add-ons wait for them, which is no failure
+    addons_phase = done["phases"][0]
+    for name in ("cert-manager", "metrics-server", "aws-mountpoint-s3-csi-driver"):
+        assert after[name]["state"] == "DEGRADED" and "waits for nodes" in after[name]["note"], after[name]
+        assert f"{name} {after[name]['pinned']} waits for nodes" in addons_phase["message"], addons_phase
     apps = k8s.AppsV1Api(_kube(sandbox, control_plane))
     plugin = apps.read_namespaced_daemon_set("nvidia-device-plugin", "kube-system")
     assert plugin.metadata.labels["app.kubernetes.io/version"] == after["nvidia-device-plugin"]["pinned"]
@@ -141,7 +146,11 @@ def test_hyperpod_capacity_failure_then_retry_reaches_in_service_with_nodes(sand
     assert {n.metadata.labels["node.kubernetes.io/instance-type"] for n in nodes} == {"ml.p5en.48xlarge"}
     with sandbox.client("viewer") as c:
         view = c.get(f"/api/clusters/{control_plane}").json()
+        dependencies = {d["name"]: d for d in c.get(f"/api/clusters/{control_plane}/dependencies").json()["items"]}
     assert view["hyperpod"]["status"] == "InService" and view["hyperpod"]["nodeRecovery"] == "Automatic"
+    # with nodes to run on, the Deployment add-ons are ACTIVE
+    assert view["eks"]["addons"]["coredns"] == "ACTIVE"
+    assert dependencies["cert-manager"]["state"] == "ACTIVE" and dependencies["cert-manager"]["note"] is None
 
 
 def test_software_update_rolls_in_batches_to_in_service(sandbox, control_plane):

@@ -54,11 +54,22 @@ def test_one_request_provisions_control_plane_dependencies_hyperpod_and_storage(
     assert done["status"] == "SUCCEEDED", done
     phases = {p["name"]: p for p in done["phases"]}
     assert all(p["status"] == "SUCCEEDED" for p in phases.values()), phases
-    assert list(phases)[-3:] == ["StorageAccess", "ApplyVolume", "WaitBound"]
+    assert list(phases)[-4:] == ["StorageAccess", "ApplyVolume", "WaitBound", "AwaitAddons"]
     # the HyperPod pieces that do not need EKS were made while EKS was being created
     assert phases["ExecutionRole"]["endedAt"] < phases["WaitActive"]["endedAt"]
-    # storage started once the dependencies (its CSI driver) were in
+    # in the order AWS needs: HyperPod's dependencies (health agent, device plugins) before its CreateCluster,
+    # storage once they (its CSI driver) were in, and the Deployment add-ons awaited once the nodes joined
+    assert phases["CreateHyperPod"]["startedAt"] > phases["Manifests"]["endedAt"]
     assert phases["StorageAccess"]["startedAt"] > phases["Manifests"]["endedAt"]
+    assert phases["AwaitAddons"]["startedAt"] > max(phases["WaitInService"]["endedAt"], phases["WaitBound"]["endedAt"])
+    # with no nodes yet, coredns and the dependency add-ons waited for them, and that was no failure
+    assert "coredns" in phases["CoreAddons"]["message"] and "waits for nodes" in phases["CoreAddons"]["message"]
+    assert "cert-manager" in phases["Addons"]["message"] and "waits for nodes" in phases["Addons"]["message"]
+    assert "coredns" in phases["AwaitAddons"]["message"] and "ACTIVE" in phases["AwaitAddons"]["message"]
+    eks = sandbox.aws("eks")
+    for addon in eks.list_addons(clusterName="e2e-prov")["addons"]:
+        described = eks.describe_addon(clusterName="e2e-prov", addonName=addon)["addon"]
+        assert (described["status"], described["health"]["issues"]) == ("ACTIVE", []), described
     # the retry resumed the failed child where it stopped: what had succeeded was not run again
     before = {p["name"]: p for p in done["failedAttempt"]["phases"]}
     assert before["CreateCluster"]["status"] == "FAILED"

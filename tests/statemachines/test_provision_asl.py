@@ -1,5 +1,5 @@
-"""provision-cluster's shape: storage is a child that starts only after the dependencies child succeeded,
-only when the request has storage, alongside HyperPod; every child's execution name is its own."""
+"""provision-cluster's shape: the dependencies child before HyperPod's, storage (only when the request has
+storage) alongside HyperPod, then the Deployment add-ons awaited; every child's execution name is its own."""
 
 from __future__ import annotations
 
@@ -22,15 +22,27 @@ def _children(states: dict) -> dict[str, dict]:
     return found
 
 
-def test_storage_follows_the_dependencies_only_when_asked_for_while_hyperpod_runs():
-    dependencies_branch, hyperpod_branch = DEFINITION["States"]["Install"]["Branches"]
-    states = dependencies_branch["States"]
-    assert dependencies_branch["StartAt"] == "Dependencies" and states["Dependencies"]["Next"] == "HasStorage"
-    choice = states["HasStorage"]
-    assert choice["Choices"] == [{"Variable": "$.request.storage", "IsPresent": True, "Next": "Storage"}]
-    assert states[choice["Default"]]["Type"] == "Succeed"
-    assert states["Storage"]["Parameters"]["Input"]["request.$"] == "$.request.storage"
+def test_dependencies_come_before_hyperpod_and_storage_runs_alongside_hyperpod_only_when_asked_for():
+    states = DEFINITION["States"]
+    # HyperPod's health agent and device plugins are on the cluster before its CreateCluster
+    assert states["Prepare"]["Next"] == "Dependencies" and states["Dependencies"]["Next"] == "Install"
+    hyperpod_branch, storage_branch = states["Install"]["Branches"]
     assert hyperpod_branch["StartAt"] == "HyperPod"
+    branch = storage_branch["States"]
+    choice = branch[storage_branch["StartAt"]]
+    assert choice["Choices"] == [{"Variable": "$.request.storage", "IsPresent": True, "Next": "Storage"}]
+    assert branch[choice["Default"]]["Type"] == "Succeed"
+    assert branch["Storage"]["Parameters"]["Input"]["request.$"] == "$.request.storage"
+
+
+def test_deployment_addons_are_awaited_after_hyperpod_in_a_bounded_poll_before_finish():
+    states = DEFINITION["States"]
+    assert states["Install"]["Next"] == "StartAwaitAddons"
+    assert states["StartAwaitAddons"]["Next"] == "AwaitAddons"
+    assert states["AwaitAddons"]["Resource"] == "${AwaitAddonsFn}"
+    choice = states[states["AwaitAddons"]["Next"]]
+    assert choice["Choices"] == [{"Variable": "$.ready", "BooleanEquals": True, "Next": "Finish"}]
+    assert states[choice["Default"]] == {"Type": "Wait", "SecondsPath": "$.wait", "Next": "AwaitAddons"}
 
 
 def test_each_child_runs_its_own_workflow_under_its_own_execution_name():

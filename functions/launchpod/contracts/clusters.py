@@ -8,6 +8,7 @@ from typing import Literal
 from pydantic import Field, ValidationInfo, field_validator, model_validator
 
 from launchpod.contracts.common import (
+    DEFAULT_KUBERNETES_VERSION,
     AvailabilityZoneName,
     Cidr,
     ClusterName,
@@ -50,7 +51,7 @@ class CreateClusterRequest(Contract):
         description="Zones for the control plane's subnets; EKS needs two or more.",
         examples=[["us-east-1a", "us-east-1b"]],
     )
-    kubernetesVersion: KubernetesVersion = "1.32"
+    kubernetesVersion: KubernetesVersion = DEFAULT_KUBERNETES_VERSION
     network: NetworkRequest = Field(default_factory=NetworkRequest)
     logging: list[ControlPlaneLogType] = Field(
         default_factory=lambda: ["api", "audit", "authenticator"],

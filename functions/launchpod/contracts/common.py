@@ -5,7 +5,7 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Annotated
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
 
 class Contract(BaseModel):
@@ -52,7 +52,32 @@ Cidr = Annotated[
     Field(pattern=r"^(\d{1,3}\.){3}\d{1,3}/\d{1,2}$", examples=["10.192.0.0/16"]),
 ]
 
-KubernetesVersion = Annotated[str, Field(pattern=r"^1\.\d{2}$", examples=["1.32"])]
+# The Kubernetes versions Launchpod creates clusters at: those SageMaker HyperPod supports that are in EKS
+# standard support, newest (the default) first. The source, with its citations, is the `kubernetes` section
+# of the pinned dependency manifest (domain/dependencies/manifest.yaml); it is mirrored here because the MCP
+# gateway's image carries only the contracts, and tests/domain/test_dependencies.py checks the two agree.
+SUPPORTED_KUBERNETES_VERSIONS: tuple[str, ...] = ("1.34",)
+DEFAULT_KUBERNETES_VERSION = SUPPORTED_KUBERNETES_VERSIONS[0]
+
+
+def _supported_kubernetes_version(value: str) -> str:
+    if value not in SUPPORTED_KUBERNETES_VERSIONS:
+        raise ValueError(
+            f"Kubernetes {value} is not supported; supported versions: {', '.join(SUPPORTED_KUBERNETES_VERSIONS)} "
+            "(the versions SageMaker HyperPod supports that are in EKS standard support)"
+        )
+    return value
+
+
+KubernetesVersion = Annotated[
+    str,
+    Field(
+        json_schema_extra={"enum": list(SUPPORTED_KUBERNETES_VERSIONS)},
+        description="A version SageMaker HyperPod supports that is in EKS standard support.",
+        examples=[DEFAULT_KUBERNETES_VERSION],
+    ),
+    AfterValidator(_supported_kubernetes_version),
+]
 
 
 class Role(StrEnum):

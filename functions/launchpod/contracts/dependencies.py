@@ -18,6 +18,10 @@ class DependencyView(Contract):
     state: str = Field(description="the add-on status (ACTIVE, CREATING, ...), Applied, or NOT_INSTALLED")
     drift: bool = Field(description="installed, but not at the pinned version")
     purpose: str
+    note: str | None = Field(
+        default=None,
+        description="why it is not ACTIVE yet when that is expected, e.g. a Deployment add-on that waits for nodes",
+    )
 
 
 class DependencyListView(Contract):

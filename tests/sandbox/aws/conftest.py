@@ -62,6 +62,7 @@ def aws(moto_session: Any) -> Iterator[Any]:
     yield moto_session
     FAULTS.clear()
     sandbox.aws.set_kube_endpoint_provider(None)
+    sandbox.aws.set_node_reader(None)
     sandbox.aws.set_cluster_creation_seconds(600)
     sandbox.aws.set_cluster_deletion_seconds(120)
     sandbox.aws.set_addon_transition_seconds(60)

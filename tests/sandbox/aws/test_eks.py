@@ -38,6 +38,22 @@ def active_cluster(eks: Any) -> str:
     return "c1"
 
 
+def _node(name: str = "hyperpod-i-1", ready: bool = True, taints: list[dict[str, str]] | None = None) -> dict[str, Any]:
+    return {
+        "metadata": {"name": name},
+        "spec": {"taints": taints or []},
+        "status": {"conditions": [{"type": "Ready", "status": "True" if ready else "Unknown"}]},
+    }
+
+
+@pytest.fixture
+def nodes() -> list[dict[str, Any]]:
+    """The Kubernetes Nodes the sandbox's EKS sees in every cluster (empty until a test adds some)."""
+    found: list[dict[str, Any]] = []
+    sandbox.aws.set_node_reader(lambda cluster: found)
+    return found
+
+
 def _error(exc_info: pytest.ExceptionInfo[ClientError]) -> tuple[str, str]:
     error = exc_info.value.response["Error"]
     return error["Code"], error["Message"]
@@ -70,7 +86,7 @@ def test_cluster_keeps_access_config_logging_version_and_tags(eks):
     logging = {"clusterLogging": [{"types": ["api", "audit"], "enabled": True}]}
     created = _create(
         eks,
-        version="1.31",
+        version="1.33",
         tags={"team": "ml"},
         logging=logging,
         accessConfig={"bootstrapClusterCreatorAdminPermissions": False},
@@ -82,7 +98,7 @@ def test_cluster_keeps_access_config_logging_version_and_tags(eks):
             "bootstrapClusterCreatorAdminPermissions": False,
             "authenticationMode": "API_AND_CONFIG_MAP",
         }
-        assert cluster["version"] == "1.31"
+        assert cluster["version"] == "1.33"
         assert cluster["tags"] == {"team": "ml"}
         assert cluster["logging"] == logging
 
@@ -103,15 +119,15 @@ def test_cluster_has_a_pem_certificate_authority_and_its_own_oidc_issuer(eks):
 def test_endpoint_comes_from_the_kube_endpoint_provider(eks):
     asked: list[str] = []
 
-    def provider(name: str) -> str:
-        asked.append(name)
+    def provider(name: str, version: str) -> str:
+        asked.append(f"{name} {version}")
         return "http://127.0.0.1:41234"
 
     sandbox.aws.set_kube_endpoint_provider(provider)
 
     assert _create(eks, name="hp-eks")["endpoint"] == "http://127.0.0.1:41234"
     assert eks.describe_cluster(name="hp-eks")["cluster"]["endpoint"] == "http://127.0.0.1:41234"
-    assert asked == ["hp-eks"]
+    assert asked == [f"hp-eks {eks_ext.DEFAULT_KUBERNETES_VERSION}"]
 
 
 def test_without_a_provider_the_endpoint_is_an_eks_url(eks):
@@ -154,7 +170,8 @@ def test_addon_on_a_creating_cluster_is_refused(eks):
     assert _error(exc_info) == ("InvalidRequestException", "Cluster is in CREATING state")
 
 
-def test_addon_is_creating_then_active_after_a_simulated_minute(eks, active_cluster, time_scale):
+def test_addon_is_creating_then_active_after_a_simulated_minute(eks, active_cluster, time_scale, nodes):
+    nodes.append(_node())
     time_scale(0.025)  # 60 simulated seconds last 1.5 s
     addon = eks.create_addon(
         clusterName=active_cluster,
@@ -165,7 +182,7 @@ def test_addon_is_creating_then_active_after_a_simulated_minute(eks, active_clus
     )["addon"]
 
     assert addon["status"] == "CREATING"
-    assert addon["addonVersion"] == eks_ext.ADDON_CATALOG["aws-mountpoint-s3-csi-driver"]["version"]
+    assert addon["addonVersion"] == eks_ext.default_addon_version("aws-mountpoint-s3-csi-driver", "1.34")
     assert (
         eks.describe_addon(clusterName=active_cluster, addonName="aws-mountpoint-s3-csi-driver")["addon"]["status"]
         == "CREATING"
@@ -202,21 +219,21 @@ def test_addon_is_creating_then_active_after_a_simulated_minute(eks, active_clus
     ],
 )
 def test_every_addon_launchpod_installs_has_a_default_version(eks, name):
-    addons = eks.describe_addon_versions(addonName=name, kubernetesVersion="1.32")["addons"]
+    addons = eks.describe_addon_versions(addonName=name, kubernetesVersion="1.34")["addons"]
 
     assert [a["addonName"] for a in addons] == [name]
     version = addons[0]["addonVersions"][0]
     assert version["addonVersion"].startswith("v")
     assert version["compatibilities"][0] == {
-        "clusterVersion": "1.32",
+        "clusterVersion": "1.34",
         "platformVersions": ["*"],
         "defaultVersion": True,
     }
 
 
 def test_addon_with_an_explicit_version_keeps_it(eks, active_cluster):
-    addon = eks.create_addon(clusterName=active_cluster, addonName="coredns", addonVersion="v1.11.1-eksbuild.9")
-    assert addon["addon"]["addonVersion"] == "v1.11.1-eksbuild.9"
+    addon = eks.create_addon(clusterName=active_cluster, addonName="coredns", addonVersion="v1.12.1-eksbuild.2")
+    assert addon["addon"]["addonVersion"] == "v1.12.1-eksbuild.2"
 
 
 def test_duplicate_addon_is_resource_in_use(eks, active_cluster):
@@ -241,9 +258,10 @@ def test_unsupported_addon_name_is_an_invalid_parameter(eks, active_cluster):
     assert _error(exc_info)[0] == "InvalidParameterException"
 
 
-def test_addon_update_is_tracked_until_the_addon_is_active_again(eks, active_cluster):
+def test_addon_update_is_tracked_until_the_addon_is_active_again(eks, active_cluster, nodes):
+    nodes.append(_node())
     sandbox.aws.set_addon_transition_seconds(0)
-    eks.create_addon(clusterName=active_cluster, addonName="metrics-server")
+    eks.create_addon(clusterName=active_cluster, addonName="metrics-server", addonVersion="v0.8.0-eksbuild.2")
     wait_until(
         lambda: (
             eks.describe_addon(clusterName=active_cluster, addonName="metrics-server")["addon"]["status"] == "ACTIVE"
@@ -495,3 +513,99 @@ def test_cluster_security_group_is_created_in_the_subnets_vpc(client, eks):
     groups = ec2.describe_security_groups(GroupIds=[vpc_config["clusterSecurityGroupId"]])["SecurityGroups"]
     assert groups[0]["VpcId"] == vpc_id
     assert groups[0]["GroupName"].startswith("eks-cluster-sg-c1-")
+
+
+# ---------------------------------------------------------------------------- add-on health and versions
+
+
+def _settled(eks: Any, cluster: str, name: str) -> dict[str, Any]:
+    """The add-on once its rollout is over (no longer CREATING/UPDATING)."""
+    return wait_until(
+        lambda: (
+            (a := eks.describe_addon(clusterName=cluster, addonName=name)["addon"])["status"]
+            not in ("CREATING", "UPDATING")
+            and a
+        )
+    )
+
+
+def test_daemonset_addons_are_active_on_a_cluster_without_nodes(eks, active_cluster, nodes):
+    sandbox.aws.set_addon_transition_seconds(0)
+    for name in ("vpc-cni", "kube-proxy", "eks-pod-identity-agent"):
+        eks.create_addon(clusterName=active_cluster, addonName=name)
+        addon = _settled(eks, active_cluster, name)
+        assert (addon["status"], addon["health"]["issues"]) == ("ACTIVE", []), name
+
+
+def test_deployment_addon_is_degraded_without_nodes_and_active_once_a_ready_node_joins(eks, active_cluster, nodes):
+    sandbox.aws.set_addon_transition_seconds(0)
+    eks.create_addon(clusterName=active_cluster, addonName="coredns")
+
+    degraded = _settled(eks, active_cluster, "coredns")
+    assert degraded["status"] == "DEGRADED"
+    assert [i["code"] for i in degraded["health"]["issues"]] == ["InsufficientNumberOfReplicas"]
+    assert "desired number of replicas" in degraded["health"]["issues"][0]["message"]
+
+    # a node that is not Ready, or that is tainted against the replicas, hosts nothing
+    nodes.append(_node("hyperpod-i-1", ready=False))
+    nodes.append(_node("hyperpod-i-2", taints=[{"key": "gpu", "value": "true", "effect": "NoSchedule"}]))
+    assert eks.describe_addon(clusterName=active_cluster, addonName="coredns")["addon"]["status"] == "DEGRADED"
+
+    nodes.append(_node("hyperpod-i-3"))
+    active = eks.describe_addon(clusterName=active_cluster, addonName="coredns")["addon"]
+    assert (active["status"], active["health"]["issues"]) == ("ACTIVE", [])
+
+
+def test_addon_versions_are_served_per_kubernetes_version(eks):
+    def offered(kubernetes_version: str) -> list[str]:
+        found = eks.describe_addon_versions(addonName="kube-proxy", kubernetesVersion=kubernetes_version)
+        return [v["addonVersion"] for a in found["addons"] for v in a["addonVersions"]]
+
+    assert all(v.startswith("v1.33.") for v in offered("1.33")) and offered("1.33")
+    assert all(v.startswith("v1.34.") for v in offered("1.34")) and offered("1.34")
+    assert offered("1.31") == []
+
+
+def test_addon_version_not_offered_for_the_cluster_version_is_an_invalid_parameter(eks, active_cluster):
+    with pytest.raises(ClientError) as unknown:
+        eks.create_addon(clusterName=active_cluster, addonName="coredns", addonVersion="v9.9.9-eksbuild.1")
+    with pytest.raises(ClientError) as older_kubernetes:  # a coredns build for 1.32 only, on a 1.34 cluster
+        eks.create_addon(clusterName=active_cluster, addonName="coredns", addonVersion="v1.11.1-eksbuild.9")
+    for error in (unknown, older_kubernetes):
+        assert _error(error) == ("InvalidParameterException", "Addon version specified is not supported")
+    assert eks.list_addons(clusterName=active_cluster)["addons"] == []
+
+
+def test_addon_update_to_a_version_not_offered_is_refused(eks, active_cluster):
+    sandbox.aws.set_addon_transition_seconds(0)
+    eks.create_addon(clusterName=active_cluster, addonName="metrics-server", addonVersion="v0.8.0-eksbuild.2")
+    _settled(eks, active_cluster, "metrics-server")
+
+    with pytest.raises(ClientError) as unknown:
+        eks.update_addon(clusterName=active_cluster, addonName="metrics-server", addonVersion="v0.9.9-eksbuild.1")
+
+    assert _error(unknown) == ("InvalidParameterException", "Addon version specified is not supported")
+    addon = eks.describe_addon(clusterName=active_cluster, addonName="metrics-server")["addon"]
+    assert addon["addonVersion"] == "v0.8.0-eksbuild.2"
+
+
+def test_cluster_at_a_kubernetes_version_eks_no_longer_offers_is_refused(eks):
+    with pytest.raises(ClientError) as exc_info:
+        _create(eks, version="1.31")
+    code, message = _error(exc_info)
+    assert code == "InvalidParameterException" and "1.31" in message and "1.34" in message
+    assert eks.list_clusters()["clusters"] == []
+
+
+def test_the_sandbox_eks_offers_every_version_launchpod_creates_with_every_addon_it_installs():
+    from launchpod.contracts.common import DEFAULT_KUBERNETES_VERSION, SUPPORTED_KUBERNETES_VERSIONS
+    from launchpod.domain import dependencies
+    from launchpod.domain.clusters import control_plane
+
+    assert DEFAULT_KUBERNETES_VERSION == eks_ext.DEFAULT_KUBERNETES_VERSION
+    for version in SUPPORTED_KUBERNETES_VERSIONS:
+        assert version in eks_ext.KUBERNETES_VERSIONS
+        for name in control_plane.CORE_ADDONS:
+            assert eks_ext.default_addon_version(name, version), (name, version)
+        for entry in dependencies.manifest().addons:  # the pins are versions EKS offers
+            assert entry.version in eks_ext.addon_versions(entry.name, version), (entry.name, version)

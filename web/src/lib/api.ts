@@ -144,4 +144,5 @@ export interface JsonSchema {
   $ref?: string;
   description?: string;
   default?: unknown;
+  enum?: unknown[];
 }

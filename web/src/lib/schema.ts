@@ -17,7 +17,7 @@ const FALLBACK: Record<string, JsonSchema> = {
         description: '1-63 letters, digits and hyphens; starts and ends with a letter or digit.',
       },
       availabilityZones: { type: 'array', minItems: 2, maxItems: 3, items: { type: 'string' } },
-      kubernetesVersion: { type: 'string', pattern: '^1\\.\\d{2}$', default: '1.32' },
+      kubernetesVersion: { type: 'string', enum: ['1.34'], default: '1.34' },
       network: { $ref: '#/components/schemas/NetworkRequest' },
     },
   },

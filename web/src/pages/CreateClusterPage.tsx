@@ -46,7 +46,8 @@ import type { AvailabilityZoneView, InstanceTypeOfferingView } from '../lib/type
 import { useSession } from '../session';
 
 const MODEL = 'CreateClusterRequest';
-const KUBERNETES_VERSIONS = ['1.33', '1.32', '1.31'];
+// The versions the API accepts (contracts/common.py SUPPORTED_KUBERNETES_VERSIONS, from the pinned manifest).
+const KUBERNETES_VERSIONS = ['1.34'];
 const DEFAULT_CIDR = '10.192.0.0/16';
 const OPTIONAL_DEPENDENCIES = 'FSx for Lustre CSI driver, Neuron device plugin, KubeRay operator';
 
@@ -95,7 +96,7 @@ export default function CreateClusterPage() {
     zone: '',
     secondZone: '',
     vpcCidr: '',
-    kubernetesVersion: '1.32',
+    kubernetesVersion: KUBERNETES_VERSIONS[0],
     hyperpod: true,
     instanceGroups: [newGroup([])],
     nodeRecovery: true,
@@ -287,7 +288,7 @@ export default function CreateClusterPage() {
         <FormField label="Kubernetes version" errorText={errors.kubernetesVersion}>
           <Select
             selectedOption={{ value: form.kubernetesVersion, label: form.kubernetesVersion }}
-            onChange={({ detail }) => set('kubernetesVersion', detail.selectedOption.value ?? '1.32')}
+            onChange={({ detail }) => set('kubernetesVersion', detail.selectedOption.value ?? KUBERNETES_VERSIONS[0])}
             options={KUBERNETES_VERSIONS.map((version) => ({ value: version, label: version }))}
           />
         </FormField>

@@ -21,11 +21,17 @@ PHASES: tuple[tuple[str, str], ...] = (
     ("WaitActive", "Wait until EKS is ACTIVE"),
     ("OidcProvider", "IAM OIDC provider"),
     ("AccessEntry", "Access entry for Launchpod's role"),
-    ("CoreAddons", "Core add-ons: vpc-cni, coredns, kube-proxy, eks-pod-identity-agent"),
+    ("CoreAddons", "Core add-ons: vpc-cni, kube-proxy, eks-pod-identity-agent ACTIVE; coredns waits for nodes"),
     ("VerifyAccess", "Reach the Kubernetes API"),
 )
 
-CORE_ADDONS: tuple[str, ...] = ("vpc-cni", "kube-proxy", "coredns", "eks-pod-identity-agent")
+# DaemonSet add-ons run one pod per node, so EKS reports them ACTIVE before any node exists; coredns is a
+# Deployment whose replicas need a node, so it is DEGRADED (InsufficientNumberOfReplicas) until nodes join
+# (launchpod.domain.addons). create-control-plane makes no nodes: it waits for the first to be ACTIVE and
+# for coredns only to be created; provision-cluster awaits coredns to ACTIVE once HyperPod's nodes joined.
+DAEMONSET_ADDONS: tuple[str, ...] = ("vpc-cni", "kube-proxy", "eks-pod-identity-agent")
+NODE_ADDONS: tuple[str, ...] = ("coredns",)
+CORE_ADDONS: tuple[str, ...] = DAEMONSET_ADDONS + NODE_ADDONS
 
 CLUSTER_ADMIN_POLICY = "arn:aws:eks::aws:cluster-access-policy/AmazonEKSClusterAdminPolicy"
 EKS_CLUSTER_POLICY = "arn:aws:iam::aws:policy/AmazonEKSClusterPolicy"

@@ -1,7 +1,9 @@
-"""The provision-cluster workflow: control plane -> dependencies -> HyperPod (-> storage) as child
-executions of one operation. HyperPod's lifecycle scripts and execution role do not need EKS, so they
-are made while EKS is being created; dependencies and HyperPod's ~15 minutes of node start-up overlap
-too, and storage, which needs the CSI drivers the dependencies install, follows them meanwhile."""
+"""The provision-cluster workflow, in the order AWS needs: control plane (EKS and its DaemonSet core
+add-ons) -> dependencies (HyperPod's health agent and device plugins must be on the cluster before its
+nodes join) -> HyperPod (CreateCluster; its nodes join) with storage alongside -> the Deployment add-ons
+(coredns, cert-manager, metrics-server, CSI controllers) awaited to ACTIVE, now that nodes can run them.
+Each of the first four is a child execution of one operation. HyperPod's lifecycle scripts, execution
+role, subnet and security group do not need EKS, so they are made while EKS is being created."""
 
 from __future__ import annotations
 
@@ -15,7 +17,14 @@ from launchpod.domain.clusters import control_plane, hyperpod
 from launchpod.domain.operations import WorkflowPlan
 
 KIND = "provision-cluster"
-PHASES = control_plane.PHASES + dependencies.PHASES + hyperpod.PHASES
+# The last phase, after HyperPod's nodes joined: every add-on ACTIVE (DEGRADED before, for want of nodes).
+AWAIT_ADDONS: tuple[tuple[str, str], ...] = (
+    ("AwaitAddons", "Deployment add-ons (coredns, cert-manager, metrics-server, CSI controllers) ACTIVE on the nodes"),
+)
+PHASES = control_plane.PHASES + dependencies.PHASES + hyperpod.PHASES + AWAIT_ADDONS
+# A Deployment add-on has a few replicas to schedule and start once nodes are Ready: minutes, not more.
+ADDON_POLL_SECONDS = 15
+MAX_ADDON_POLLS = 20 * 60 // ADDON_POLL_SECONDS
 # Each child's part of the operation's request, by the child's kind; storage's only when asked for.
 PARTS = {
     control_plane.KIND: "controlPlane",
@@ -26,7 +35,15 @@ PARTS = {
 
 
 def phases(with_storage: bool) -> tuple[tuple[str, str], ...]:
-    return PHASES + (storage.PHASES if with_storage else ())
+    """The phases in the order they end: storage's (when asked for) before the add-ons are awaited."""
+    if not with_storage:
+        return PHASES
+    return PHASES[: -len(AWAIT_ADDONS)] + storage.PHASES + AWAIT_ADDONS
+
+
+def awaited_addons(include_optional: bool) -> tuple[str, ...]:
+    """The add-ons AwaitAddons waits for: coredns and the manifest's add-ons (all run Deployments)."""
+    return control_plane.NODE_ADDONS + tuple(a.name for a in dependencies.wanted_addons(include_optional))
 
 
 def plan(request: ProvisionClusterRequest) -> WorkflowPlan:

@@ -3,6 +3,7 @@ what is installed compares with what is pinned (drift)."""
 
 from __future__ import annotations
 
+from datetime import date
 from functools import lru_cache
 from importlib import resources
 from typing import Any, Literal
@@ -11,6 +12,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict
 
 from launchpod.contracts.common import Role
+from launchpod.domain import addons as addon_health
 from launchpod.domain.operations import WorkflowPlan
 
 
@@ -38,9 +40,30 @@ class ManifestEntry(BaseModel):
     purpose: str
 
 
+class KubernetesVersionEntry(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    version: str
+    hyperpod: bool  # SageMaker HyperPod supports clusters at this version
+    standardSupportEnds: date  # EKS's end of standard support
+
+
+class KubernetesVersions(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    reviewed: date
+    versions: list[KubernetesVersionEntry]
+
+    def supported(self) -> tuple[str, ...]:
+        """HyperPod-supported versions in EKS standard support on the review date, newest first."""
+        found = [v for v in self.versions if v.hyperpod and v.standardSupportEnds > self.reviewed]
+        return tuple(
+            v.version for v in sorted(found, key=lambda v: [int(n) for n in v.version.split(".")], reverse=True)
+        )
+
+
 class DependencyManifest(BaseModel):
     model_config = ConfigDict(extra="forbid")
     version: str
+    kubernetes: KubernetesVersions
     addons: list[AddonEntry]
     manifests: list[ManifestEntry]
 
@@ -49,6 +72,11 @@ class DependencyManifest(BaseModel):
 def manifest() -> DependencyManifest:
     text = resources.files(__package__).joinpath("manifest.yaml").read_text()
     return DependencyManifest.model_validate(yaml.safe_load(text))
+
+
+def kubernetes_versions() -> tuple[str, ...]:
+    """The Kubernetes versions Launchpod creates clusters at, newest (the default) first."""
+    return manifest().kubernetes.supported()
 
 
 KIND = "reconcile-dependencies"
@@ -84,9 +112,10 @@ def status(addons: dict[str, dict[str, Any]], workloads: dict[str, str | None]) 
     for a in manifest().addons:
         found = addons.get(a.name)
         installed = found.get("addonVersion") if found else None
-        rows.append(
-            _row(a.name, "addon", a.required, a.version, installed, found.get("status") if found else None, a.purpose)
-        )
+        row = _row(a.name, "addon", a.required, a.version, installed, found.get("status") if found else None, a.purpose)
+        if found and addon_health.waits_for_nodes(found):
+            row["note"] = addon_health.waiting_note(a.name, installed)
+        rows.append(row)
     for m in manifest().manifests:
         installed = workloads.get(m.name)
         rows.append(

@@ -1,8 +1,10 @@
-"""CoreAddons: vpc-cni, kube-proxy, coredns and eks-pod-identity-agent, each to ACTIVE."""
+"""CoreAddons: vpc-cni, kube-proxy and eks-pod-identity-agent to ACTIVE; coredns created, and done once
+EKS reports it ACTIVE or DEGRADED only for want of nodes (a new cluster has none: "waits for nodes")."""
 
 from __future__ import annotations
 
 from launchpod.contracts.workflows import WorkflowInput
+from launchpod.domain import addons
 from launchpod.domain.clusters import control_plane
 from launchpod.domain.errors import PermanentError
 from launchpod.entrypoints.workflows.create_control_plane._common import tags_of
@@ -10,7 +12,6 @@ from launchpod.entrypoints.workflows.phase import PhaseResult, phase
 from launchpod.runtime import wiring
 
 PHASE = "CoreAddons"
-BROKEN = {"CREATE_FAILED", "DEGRADED", "DELETE_FAILED", "UPDATE_FAILED"}
 
 
 def run(doc: WorkflowInput) -> PhaseResult:
@@ -20,30 +21,32 @@ def run(doc: WorkflowInput) -> PhaseResult:
         if name not in present:
             eks.create_addon(doc.target, name, tags_of(doc))
             present[name] = {"status": "CREATING"}
-    statuses = {n: present[n]["status"] for n in control_plane.CORE_ADDONS}
-    broken = {n: s for n, s in statuses.items() if s in BROKEN}
+    found = {n: present[n] for n in control_plane.CORE_ADDONS}
+    broken = [addons.problem(n, a) for n, a in found.items() if addons.broken(a)]
     if broken:
-        issues = "; ".join(
-            f"{n} is {s}: " + ", ".join(i.get("message", "") for i in present[n].get("health", {}).get("issues", []))
-            for n, s in broken.items()
-        )
-        raise PermanentError(f"Add-ons failed: {issues}. Fix the cause shown, then retry.")
-    versions = {n: present[n].get("addonVersion") for n in control_plane.CORE_ADDONS}
-    waiting = sorted(n for n, s in statuses.items() if s != "ACTIVE")
-    polls = doc.poll.get(PHASE, 0)
+        raise PermanentError(f"Add-ons failed: {'; '.join(broken)}. Fix the cause shown, then retry.")
+    versions = {n: a.get("addonVersion") for n, a in found.items()}
+    # A DaemonSet add-on must be ACTIVE; coredns is done when it is ACTIVE or only waits for nodes.
+    waiting = sorted(
+        n
+        for n, a in found.items()
+        if a.get("status") != "ACTIVE" and (n in control_plane.DAEMONSET_ADDONS or not addons.settled(a))
+    )
     if not waiting:
-        return PhaseResult(
-            outputs={"addons": versions},
-            message=", ".join(f"{n} {v}" for n, v in versions.items()) + " ACTIVE.",
-        )
-    if polls >= control_plane.MAX_ADDON_POLLS:
+        active = [f"{n} {versions[n]}" for n, a in found.items() if a.get("status") == "ACTIVE"]
+        for_nodes = [n for n, a in found.items() if addons.waits_for_nodes(a)]
+        message = ", ".join(active) + " ACTIVE."
+        if for_nodes:
+            message += " " + "; ".join(addons.waiting_note(n, versions[n]) for n in for_nodes) + "."
+        return PhaseResult(outputs={"addons": versions, "waitingForNodes": for_nodes}, message=message)
+    if doc.poll.get(PHASE, 0) >= control_plane.MAX_ADDON_POLLS:
         raise PermanentError(
             f"Add-ons {', '.join(waiting)} did not become ACTIVE in 20 minutes; check them, then retry."
         )
     return PhaseResult(
         ready=False,
         wait=control_plane.ADDON_POLL_SECONDS,
-        message="Waiting for " + ", ".join(f"{n} ({statuses[n]})" for n in waiting),
+        message="Waiting for " + ", ".join(f"{n} ({found[n].get('status')})" for n in waiting),
     )
 
 

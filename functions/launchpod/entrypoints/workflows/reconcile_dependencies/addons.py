@@ -1,11 +1,13 @@
-"""Addons: every add-on of the manifest created (with its pod identity) or moved to its pinned
-version, then polled until all are ACTIVE."""
+"""Addons: every add-on of the manifest created (with its pod identity) or moved up to its pinned
+version, then polled until each is ACTIVE or only waits for nodes: cert-manager, metrics-server and the
+CSI controllers are Deployments, DEGRADED (InsufficientNumberOfReplicas) until HyperPod's nodes join,
+which happens after this workflow when provision-cluster runs it (launchpod.domain.addons)."""
 
 from __future__ import annotations
 
 from launchpod.contracts.dependencies import ReconcileDependenciesInput
 from launchpod.contracts.workflows import WorkflowInput
-from launchpod.domain import dependencies
+from launchpod.domain import addons, dependencies
 from launchpod.domain.clusters import control_plane
 from launchpod.domain.errors import PermanentError
 from launchpod.entrypoints.workflows.phase import PhaseResult, phase
@@ -13,7 +15,6 @@ from launchpod.runtime import wiring
 from launchpod.runtime.settings import settings
 
 PHASE = "Addons"
-BROKEN = {"CREATE_FAILED", "DEGRADED", "UPDATE_FAILED"}
 
 
 def _policy(access: str, bucket: str) -> dict[str, object]:
@@ -58,30 +59,32 @@ def run(doc: WorkflowInput) -> PhaseResult:
             identity = _pod_identity_role(doc.target, entry, tags) if entry.podIdentity else None
             eks.create_addon(doc.target, entry.name, tags, entry.version, identity)
             present[entry.name] = {"status": "CREATING", "addonVersion": entry.version}
-        elif found.get("addonVersion") != entry.version and found.get("status") == "ACTIVE":
+        elif (
+            found.get("addonVersion") != entry.version
+            and addons.settled(found)
+            and not addons.is_downgrade(found.get("addonVersion") or "", entry.version)
+        ):
             eks.update_addon(doc.target, entry.name, entry.version)
             present[entry.name] = {**found, "status": "UPDATING"}
-    statuses = {e.name: present[e.name].get("status") for e in wanted}
-    broken = {n: s for n, s in statuses.items() if s in BROKEN}
+    states = {e.name: present[e.name] for e in wanted}
+    broken = [addons.problem(n, a) for n, a in states.items() if addons.broken(a)]
     if broken:
-        raise PermanentError(
-            "Add-ons failed: "
-            + ", ".join(f"{n} is {s}" for n, s in broken.items())
-            + ". Check their health issues in EKS, then retry."
-        )
-    waiting = sorted(n for n, s in statuses.items() if s != "ACTIVE")
+        raise PermanentError(f"Add-ons failed: {'; '.join(broken)}. Fix the cause shown, then retry.")
+    waiting = sorted(n for n, a in states.items() if not addons.settled(a))
     if waiting:
         if doc.poll.get(PHASE, 0) >= dependencies.MAX_POLLS:
             raise PermanentError(f"Add-ons {', '.join(waiting)} did not become ACTIVE in 20 minutes; retry.")
         return PhaseResult(
             ready=False,
             wait=dependencies.POLL_SECONDS,
-            message="Waiting for " + ", ".join(f"{n} ({statuses[n]})" for n in waiting),
+            message="Waiting for " + ", ".join(f"{n} ({states[n].get('status')})" for n in waiting),
         )
-    versions = {e.name: e.version for e in wanted}
-    return PhaseResult(
-        outputs={"addons": versions}, message=", ".join(f"{n} {v}" for n, v in versions.items()) + " ACTIVE."
-    )
+    versions = {n: a.get("addonVersion") for n, a in states.items()}
+    active = [f"{n} {versions[n]}" for n, a in states.items() if a.get("status") == "ACTIVE"]
+    for_nodes = [n for n, a in states.items() if addons.waits_for_nodes(a)]
+    parts = [", ".join(active) + " ACTIVE."] if active else []
+    parts += [addons.waiting_note(n, versions[n]) + "." for n in for_nodes]
+    return PhaseResult(outputs={"addons": versions, "waitingForNodes": for_nodes}, message=" ".join(parts))
 
 
 handler = phase(PHASE)(run)

@@ -1,0 +1,63 @@
+"""How Launchpod reads an EKS add-on's status: ready, waiting for nodes, still rolling out, or broken.
+
+EKS keeps checking an add-on's Kubernetes resources after it is created. An add-on that runs a
+Deployment (coredns, cert-manager, metrics-server, the CSI controllers) has nowhere to run its replicas
+until nodes join, and EKS reports it ``DEGRADED`` with the health issue ``InsufficientNumberOfReplicas``
+(https://docs.aws.amazon.com/eks/latest/APIReference/API_AddonIssue.html). On a cluster whose nodes
+have not joined yet that is the expected state, not a failure: the add-on turns ACTIVE once they do.
+DaemonSet add-ons (vpc-cni, kube-proxy, eks-pod-identity-agent) are ACTIVE with no nodes at all.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+WAITS_FOR_NODES_CODE = "InsufficientNumberOfReplicas"
+FAILED = frozenset({"CREATE_FAILED", "DELETE_FAILED", "UPDATE_FAILED"})
+
+
+def issues(addon: dict[str, Any]) -> list[dict[str, Any]]:
+    return list((addon.get("health") or {}).get("issues") or [])
+
+
+def waits_for_nodes(addon: dict[str, Any]) -> bool:
+    """DEGRADED only because its replicas have no node to run on (yet)."""
+    found = issues(addon)
+    return (
+        addon.get("status") == "DEGRADED" and bool(found) and all(i.get("code") == WAITS_FOR_NODES_CODE for i in found)
+    )
+
+
+def broken(addon: dict[str, Any]) -> bool:
+    """A state that waiting does not fix: a failed create/update/delete, or DEGRADED for another reason."""
+    status = addon.get("status")
+    return status in FAILED or (status == "DEGRADED" and not waits_for_nodes(addon))
+
+
+def settled(addon: dict[str, Any]) -> bool:
+    """Nothing more to wait for before nodes exist: ACTIVE, or DEGRADED only for want of nodes."""
+    return addon.get("status") == "ACTIVE" or waits_for_nodes(addon)
+
+
+def problem(name: str, addon: dict[str, Any]) -> str:
+    """``name is STATUS: <EKS's health issue messages>``, for an error a user can act on."""
+    text = "; ".join(f"{i.get('code', '')}: {i.get('message', '')}".strip(": ") for i in issues(addon))
+    return f"{name} is {addon.get('status')}" + (f" ({text})" if text else "")
+
+
+def waiting_note(name: str, version: str | None) -> str:
+    return f"{name} {version or ''} waits for nodes (DEGRADED: {WAITS_FOR_NODES_CODE} until nodes join)".replace(
+        "  ", " "
+    )
+
+
+def version_key(version: str) -> tuple[int, ...]:
+    """v1.18.2-eksbuild.1 -> (1, 18, 2, 1): the order of EKS add-on builds."""
+    return tuple(int(n) for n in re.findall(r"\d+", version))
+
+
+def is_downgrade(installed: str, wanted: str) -> bool:
+    """Moving ``installed`` to ``wanted`` would go back: reconcile never does that on its own (an older
+    pin than what runs is shown as drift for a person to decide on)."""
+    return version_key(wanted) < version_key(installed)

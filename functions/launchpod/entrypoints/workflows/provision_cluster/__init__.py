@@ -1,0 +1,1 @@
+"""provision-cluster's own phases (the rest are its children's)."""
