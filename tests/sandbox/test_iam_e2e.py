@@ -142,11 +142,19 @@ def test_hyperpod_makes_access_entries_with_the_callers_permissions(sandbox, con
     assert _retry(sandbox, op)["status"] == "SUCCEEDED"
 
 
-def test_delete_finds_the_clusters_roles_with_list_roles_on_star(sandbox, control_plane, deny):
-    deny("dc-delete-identity", "iam:ListRoles")
+def test_delete_removes_hyperpods_access_entries_and_finds_roles_with_list_roles_on_star(sandbox, control_plane, deny):
+    deny("dc-delete-hyperpod", "eks:DeleteAccessEntry")
     with sandbox.client() as c:
         op = c.delete(f"/api/clusters/{control_plane}", params={"confirm": control_plane}).json()["operation"]["id"]
     phase = _failed(sandbox.wait_operation(op, timeout=120))
+    assert phase["name"] == "DeleteHyperPod"
+    assert (
+        "may not eks:DeleteAccessEntry on arn:aws:eks:us-east-1:123456789012:access-entry/iam-deps/" in phase["message"]
+    )
+    assert _last_denial(sandbox)["reason"] == "on behalf of HyperPod"
+    _clear(sandbox)
+    deny("dc-delete-identity", "iam:ListRoles")
+    phase = _failed(_retry(sandbox, op))
     assert phase["name"] == "DeleteIdentity"
     assert "may not iam:ListRoles on *" in phase["message"]
     _clear(sandbox)
