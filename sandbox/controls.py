@@ -11,6 +11,7 @@ from starlette.responses import JSONResponse
 from starlette.routing import Route
 
 from sandbox.auth import bearer_token
+from sandbox.aws.iam import propagation
 
 
 def _error(status: int, code: str, message: str) -> JSONResponse:
@@ -35,19 +36,34 @@ def control_routes(sandbox: Any) -> list[Route]:
                 body = await request.json()
             except ValueError:
                 return _error(422, "VALIDATION_FAILED", 'Send JSON such as {"failNextEksCreate": true}.')
-            known = {"failNextEksCreate", "failNextHyperPodCreate", "message", "throttle", "clear", "deny"}
+            known = {
+                "failNextEksCreate",
+                "failNextHyperPodCreate",
+                "message",
+                "throttle",
+                "clear",
+                "deny",
+                "iamPropagationSeconds",
+            }
             if not isinstance(body, dict) or not set(body) <= known:
                 return _error(
                     422,
                     "VALIDATION_FAILED",
                     "Known fields: failNextEksCreate (bool), failNextHyperPodCreate (capacity, lifecycle_script or "
                     "deep_health_check), message (str), throttle (0..1), clear (bool), "
-                    'deny ([{"function": "<registry name>", "action": "<service:Action>"}]).',
+                    'deny ([{"function": "<registry name>", "action": "<service:Action>"}]), '
+                    "iamPropagationSeconds (simulated seconds a new role stays unassumable, default 10).",
                 )
             if body.get("clear"):
                 sandbox.faults.clear()
                 sandbox.hyperpod_faults.clear()
                 sandbox.iam.clear_denies()
+                propagation.set_propagation_seconds(None)
+            if "iamPropagationSeconds" in body:
+                seconds = body["iamPropagationSeconds"]
+                if not isinstance(seconds, int | float) or not 0 <= seconds <= 3600:
+                    return _error(422, "VALIDATION_FAILED", "iamPropagationSeconds is 0..3600 simulated seconds.")
+                propagation.set_propagation_seconds(float(seconds))
             denies = body.get("deny")
             if denies is not None:
                 if not isinstance(denies, list) or not all(
@@ -84,6 +100,7 @@ def control_routes(sandbox: Any) -> list[Route]:
                 **sandbox.faults.describe(),
                 "hyperpod": sandbox.hyperpod_faults.describe(),
                 "removedGrants": sandbox.iam.report()["removedGrants"],
+                "iamPropagationSeconds": propagation.propagation_seconds(),
             }
         )
 

@@ -207,6 +207,8 @@ class Sandbox:
             lines.append(f"  {role:<9}{token}")
         lines.append(
             f"Faults: POST {self.url}/api/sandbox/faults "
-            '{"failNextEksCreate": true}, {"failNextHyperPodCreate": "capacity"} or {"throttle": 0.2} (admin token)'
+            '{"failNextEksCreate": true}, {"failNextHyperPodCreate": "capacity"}, {"throttle": 0.2} or '
+            '{"deny": [{"function": "ccp-access-entry", "action": "eks:TagResource"}]} (admin token); '
+            f"IAM decisions: GET {self.url}/api/sandbox/iam"
         )
         return "\n".join(lines)

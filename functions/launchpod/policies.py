@@ -103,18 +103,25 @@ HYPERPOD_ON_BEHALF: dict[str, tuple[str, ...]] = {
     "sagemaker:DeleteCluster": ("eks:DescribeCluster", "eks:DeleteAccessEntry"),
 }
 
-# The item calls the store adapters make (launchpod.adapters.store; TransactWriteItems is authorized as
-# its Put/Update items): narrower than CDK's grantReadWriteData, which also grants BatchGetItem, stream
-# and DescribeTable actions no function calls.
-TABLE_ACTIONS = (
-    "dynamodb:GetItem",
-    "dynamodb:PutItem",
-    "dynamodb:UpdateItem",
-    "dynamodb:DeleteItem",
-    "dynamodb:Query",
-    "dynamodb:Scan",
-    "dynamodb:BatchWriteItem",  # the connections store's batch_writer
-)
+# Per table, the item calls its store makes (launchpod.adapters.store.<table>; TransactWriteItems is
+# authorized as its Put/Update items, and the operations store's transactions also update the
+# cluster's lock). Narrower than CDK's grantReadWriteData, which also grants batch, stream and
+# DescribeTable actions no store calls.
+TABLE_ACTIONS: dict[str, tuple[str, ...]] = {
+    "operations": ("dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:Query", "dynamodb:Scan"),
+    "clusters": ("dynamodb:GetItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem", "dynamodb:Scan"),
+    "connections": (
+        "dynamodb:GetItem",
+        "dynamodb:PutItem",
+        "dynamodb:UpdateItem",
+        "dynamodb:DeleteItem",
+        "dynamodb:Query",
+        "dynamodb:BatchWriteItem",
+    ),
+    # Powertools' DynamoDBPersistenceLayer (its idempotency docs list these four).
+    "idempotency": ("dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem"),
+    "preferences": ("dynamodb:GetItem", "dynamodb:PutItem"),
+}
 STREAM_ACTIONS = ("dynamodb:DescribeStream", "dynamodb:GetRecords", "dynamodb:GetShardIterator")
 # Granted for the Lambda runtime itself (logs, traces), never called by Launchpod's code.
 RUNTIME_ACTIONS = frozenset(
@@ -267,7 +274,7 @@ def function_statements(spec: FunctionSpec, d: Deployment) -> list[Statement]:
     for key in spec.tables:
         arn = d.table_arns[key]
         resources = [arn] + ([f"{arn}/index/*"] if by_key.get(key) and by_key[key].indexes else [])
-        out.append(_statement(list(TABLE_ACTIONS), resources))
+        out.append(_statement(list(TABLE_ACTIONS[key]), resources))
     if spec.name in STREAM_CONSUMERS:
         out.append(_statement(["dynamodb:ListStreams"], ["*"]))
         out.append(_statement(list(STREAM_ACTIONS), [d.table_stream_arns[STREAM_CONSUMERS[spec.name]]]))

@@ -5,6 +5,7 @@ reads; clearing the fault and retrying finishes the operation."""
 from __future__ import annotations
 
 import contextlib
+import time
 
 import pytest
 
@@ -160,3 +161,47 @@ def test_delete_removes_hyperpods_access_entries_and_finds_roles_with_list_roles
     _clear(sandbox)
     assert _retry(sandbox, op)["status"] == "SUCCEEDED"
     assert [r["RoleName"] for r in sandbox.aws("iam").list_roles()["Roles"] if "iam-deps" in r["RoleName"]] == []
+
+
+def test_a_role_not_yet_propagated_is_retried_until_eks_can_assume_it(sandbox):
+    with sandbox.client() as c:
+        assert c.post("/api/sandbox/faults", json={"iamPropagationSeconds": 40}).status_code == 200
+        op = c.post("/api/clusters", json={"name": "iam-young", "availabilityZones": ["us-east-1a", "us-east-1b"]})
+    op_id = op.json()["operation"]["id"]
+    seen: list[str] = []
+    try:
+        deadline = time.monotonic() + 60
+        with sandbox.client("viewer") as c:
+            while time.monotonic() < deadline:
+                view = c.get(f"/api/operations/{op_id}").json()
+                create = next(p for p in view["phases"] if p["name"] == "CreateCluster")
+                if create["message"] and create["message"] not in seen:
+                    seen.append(create["message"])
+                if create["status"] != "PENDING" and create["status"] != "RUNNING":
+                    break
+                time.sleep(0.05)
+        done = sandbox.wait_operation(op_id)
+    finally:
+        _clear(sandbox)
+    assert done["status"] == "SUCCEEDED", done
+    assert next(p for p in done["phases"] if p["name"] == "CreateCluster")["attempts"] > 1
+    assert any(m.startswith("Retrying: eks:CreateCluster: the IAM role") and "cannot be assumed yet" in m for m in seen)
+    with sandbox.client() as c:
+        assert c.get("/api/sandbox/faults").json()["iamPropagationSeconds"] == 10
+
+
+def test_a_failed_hyperpod_cluster_is_deleted_before_it_is_created_again(sandbox, deny):
+    with sandbox.client() as c:
+        op = c.post("/api/clusters", json={"name": "iam-hp", "availabilityZones": ["us-east-1a", "us-east-1b"]})
+    assert sandbox.wait_operation(op.json()["operation"]["id"])["status"] == "SUCCEEDED"
+    with sandbox.client() as c:
+        c.post("/api/sandbox/faults", json={"failNextHyperPodCreate": "capacity"})
+        body = {"availabilityZone": "us-east-1a", "instanceGroups": [GPU_GROUP]}
+        op = c.post("/api/clusters/iam-hp/hyperpod", json=body).json()["operation"]["id"]
+    assert sandbox.wait_operation(op)["status"] == "FAILED"
+    deny("chp-create-hyperpod", "sagemaker:DeleteCluster")
+    phase = _failed(_retry(sandbox, op))
+    assert phase["name"] == "CreateHyperPod"
+    assert "launchpod-chp-create-hyperpod may not sagemaker:DeleteCluster on arn:aws:sagemaker:" in phase["message"]
+    _clear(sandbox)
+    assert _retry(sandbox, op)["status"] == "SUCCEEDED"

@@ -1,7 +1,8 @@
 """IAM is eventually consistent: a role a service is handed seconds after CreateRole may not yet be
 assumable by that service (IAM User Guide, "Changes that I make are not always immediately visible":
-changes take time to propagate). The sandbox refuses a role younger than ``PROPAGATION_SECONDS``
-simulated seconds with the error each service returns on AWS:
+changes take time to propagate). The sandbox refuses a role younger than 10 simulated seconds
+(``DEFAULT_PROPAGATION_SECONDS``; the ``iamPropagationSeconds`` fault makes it longer) with the error
+each service returns on AWS:
 
 * EKS (CreateCluster, pod identity): ``InvalidParameterException`` "Role with arn: …, could not be
   assumed because it does not exist or the trusted entity is not correct" (aws/aws-cdk#16037,
@@ -18,7 +19,19 @@ from typing import Any
 from sandbox.aws import clock
 from sandbox.aws.iam import authz
 
-PROPAGATION_SECONDS = 10.0
+DEFAULT_PROPAGATION_SECONDS = 10.0
+_propagation_seconds = DEFAULT_PROPAGATION_SECONDS
+
+
+def set_propagation_seconds(seconds: float | None) -> None:
+    """How long a new role stays unassumable, in simulated seconds (None: the default ~10 s). IAM gives
+    no bound, so a slow propagation is a fault the sandbox can inject."""
+    global _propagation_seconds
+    _propagation_seconds = DEFAULT_PROPAGATION_SECONDS if seconds is None else float(seconds)
+
+
+def propagation_seconds() -> float:
+    return _propagation_seconds
 
 
 def _role_age_sim_seconds(account: str, role_arn: str) -> float | None:
@@ -39,7 +52,7 @@ def refusal(call: authz.Call) -> tuple[str, str, int] | None:
     """(error code, message, HTTP status) when the call hands a service a role too new to assume."""
     for role_arn, service in authz.passed_roles(call):
         age = _role_age_sim_seconds(call.account, role_arn)
-        if age is None or age >= PROPAGATION_SECONDS:
+        if age is None or age >= _propagation_seconds:
             continue
         if service == "sagemaker.amazonaws.com":
             return (
