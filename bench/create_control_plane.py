@@ -1,7 +1,7 @@
 """Benchmark: create-control-plane in the sandbox, against its simulated critical path.
 
 The critical path is what AWS itself makes you wait for: EKS CreateCluster to ACTIVE (600
-simulated seconds in the sandbox) plus the slowest core add-on to ACTIVE (60 simulated
+simulated seconds in the sandbox) plus the slowest core add-on to settle (60 simulated
 seconds). At a time scale s, that is (600 + 60) * s real seconds. The ratio wall / critical path
 says how much Launchpod's own orchestration (Lambda calls, polls, records) adds on top; the
 number of state transitions says how chatty the workflow is.

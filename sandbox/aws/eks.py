@@ -557,7 +557,6 @@ class Addon(ManagedState):
         issue = {
             "code": "InsufficientNumberOfReplicas",
             "message": "The add-on is unhealthy because it doesn't have the desired number of replicas.",
-            "resourceIds": [name for kind, name in self.workloads if kind == "Deployment"],
         }
         return "DEGRADED", [issue]
 

@@ -117,6 +117,11 @@ FaultKind = Literal["capacity", "lifecycle_script", "deep_health_check"]
 
 _NAME = re.compile(r"^[a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}$")
 _ROLE_ARN = re.compile(r"^arn:aws[a-z\-]*:iam::(?P<account>\d{12}):role/?(?P<name>[a-zA-Z_0-9+=,.@\-_/]+)$")
+# The Kubernetes versions HyperPod attaches to ("Kubernetes version support",
+# https://docs.aws.amazon.com/sagemaker/latest/dg/sagemaker-hyperpod-eks-prerequisites.html): CreateCluster
+# refuses an EKS cluster at any other version (1.35, which EKS offers, is not listed yet).
+HYPERPOD_KUBERNETES_VERSIONS: tuple[str, ...] = ("1.28", "1.29", "1.30", "1.31", "1.32", "1.33", "1.34")
+
 _EKS_ARN = re.compile(
     r"^arn:aws[a-z\-]*:eks:(?P<region>[a-z0-9\-]*):(?P<account>[0-9]{12}):cluster/"
     r"(?P<name>[0-9A-Za-z][A-Za-z0-9\-_]{0,99})$"
@@ -748,6 +753,8 @@ def node_object(cluster: HyperPodCluster, node: HyperPodNode) -> dict[str, Any]:
     if health != "Schedulable":
         taints.append({"key": HEALTH_LABEL, "value": health, "effect": "NoSchedule"})
     since = node.started_wall.strftime("%Y-%m-%dT%H:%M:%SZ")
+    # HyperPod's AMI runs the kubelet of the EKS cluster's Kubernetes minor version.
+    kubelet = f"v{_eks_version(cluster) or '1.34'}.3-eks-473151a"
     ready_condition = {
         "type": "Ready",
         "status": "True" if ready else "Unknown",
@@ -785,14 +792,28 @@ def node_object(cluster: HyperPodCluster, node: HyperPodNode) -> dict[str, Any]:
                 "osImage": "Amazon Linux 2023.7.20250609",
                 "kernelVersion": "6.1.140-154.222.amzn2023.x86_64",
                 "containerRuntimeVersion": "containerd://1.7.27",
-                "kubeletVersion": "v1.32.3-eks-473151a",
-                "kubeProxyVersion": "v1.32.3-eks-473151a",
+                "kubeletVersion": kubelet,
+                "kubeProxyVersion": kubelet,
                 "machineID": node.instance_id.replace("i-", "ec2"),
                 "systemUUID": node.instance_id.replace("i-", "ec2"),
                 "bootID": hashlib.md5(f"{node.instance_id}{node.started}".encode()).hexdigest(),
             },
         },
     }
+
+
+def _eks_version(cluster: HyperPodCluster) -> str | None:
+    arn = ((cluster.orchestrator or {}).get("Eks") or {}).get("ClusterArn")
+    match = _EKS_ARN.match(arn or "")
+    if not match:
+        return None
+    try:
+        from moto.eks.models import eks_backends
+
+        found = eks_backends[match["account"]][match["region"]].clusters.get(match["name"])
+    except Exception:  # the EKS emulation is unavailable
+        return None
+    return getattr(found, "version", None)
 
 
 def desired_nodes(backend: SageMakerModelBackend, eks_cluster: str) -> list[dict[str, Any]]:
@@ -1095,6 +1116,12 @@ def _validate_orchestrator(backend: SageMakerModelBackend, orchestrator: dict[st
     if eks_cluster is None:
         raise _invalid(
             f"The EKS cluster {arn} was not found. Create it first, or check the account and Region in the ARN."
+        )
+    version = getattr(eks_cluster, "version", None)
+    if version and version not in HYPERPOD_KUBERNETES_VERSIONS:
+        raise _invalid(
+            f"The EKS cluster {match['name']} runs Kubernetes {version}. SageMaker HyperPod supports Kubernetes "
+            f"versions {', '.join(HYPERPOD_KUBERNETES_VERSIONS)}."
         )
     mode = getattr(eks_cluster, "authentication_mode", None)
     if mode not in (None, "API", "API_AND_CONFIG_MAP"):

@@ -78,3 +78,45 @@ def test_the_contracts_mirror_the_manifests_kubernetes_versions():
 
     assert dependencies.kubernetes_versions() == SUPPORTED_KUBERNETES_VERSIONS
     assert dependencies.kubernetes_versions()[0] == DEFAULT_KUBERNETES_VERSION
+
+
+def _container(name: str, region: str) -> dict:
+    entry = next(e for e in ENTRIES if e.name == name)
+    return objects.workload_of(objects.objects_for(name, entry.version, region))["spec"]["template"]["spec"][
+        "containers"
+    ][0]
+
+
+@pytest.mark.parametrize(
+    ("region", "registry"),
+    [
+        ("us-east-1", "767398015722.dkr.ecr.us-east-1.amazonaws.com"),
+        ("us-west-2", "905418368575.dkr.ecr.us-west-2.amazonaws.com"),
+        ("eu-south-2", "626887787726.dkr.ecr.eu-south-2.amazonaws.com"),
+        ("me-central-1", "767398015722.dkr.ecr.us-east-1.amazonaws.com"),  # not in the chart's map
+    ],
+)
+def test_the_health_agent_image_comes_from_the_regions_hyperpod_account(region, registry):
+    assert _container("health-monitoring-agent", region)["image"].startswith(
+        registry + "/hyperpod-health-monitoring-agent:"
+    )
+
+
+@pytest.mark.parametrize(
+    ("region", "registry"),
+    [
+        ("us-east-1", "602401143452.dkr.ecr.us-east-1.amazonaws.com"),
+        ("eu-south-2", "455263428931.dkr.ecr.eu-south-2.amazonaws.com"),
+        ("ap-southeast-3", "296578399912.dkr.ecr.ap-southeast-3.amazonaws.com"),
+    ],
+)
+def test_the_efa_device_plugin_image_comes_from_the_regions_eks_registry(region, registry):
+    assert _container("efa-device-plugin", region)["image"].startswith(registry + "/eks/aws-efa-k8s-device-plugin:")
+
+
+def test_the_health_agent_learns_its_node_name_and_ip_from_the_downward_api():
+    env = {
+        e["name"]: e["valueFrom"]["fieldRef"]["fieldPath"]
+        for e in _container("health-monitoring-agent", "us-east-1")["env"]
+    }
+    assert env == {"NODE_NAME": "spec.nodeName", "NODE_IP": "status.hostIP"}

@@ -617,6 +617,8 @@ def test_running_nodes_are_sent_as_labelled_kubernetes_nodes(sm, eks_arn):
     assert {"type": "Ready", "status": "True"}.items() <= gpu["status"]["conditions"][0].items()
     assert nodes["neuron"]["status"]["capacity"]["aws.amazon.com/neuron"] == "16"
     assert "nvidia.com/gpu" not in nodes["neuron"]["status"]["capacity"]
+    # the kubelet is the EKS cluster's Kubernetes minor version
+    assert gpu["status"]["nodeInfo"]["kubeletVersion"].startswith(f"v{sandbox.aws.eks.DEFAULT_KUBERNETES_VERSION}.")
 
     calls = len(sink.calls)
     sm.describe_cluster(ClusterName="hp")
@@ -715,3 +717,20 @@ def test_status_changes_are_announced_once_each_with_the_failure_message(sm, eks
     ]
     assert announced[0]["ClusterArn"] == arn and announced[0]["NodeRecovery"] == "Automatic"
     assert "capacity" in announced[-1]["FailureMessage"]
+
+
+def test_an_eks_cluster_at_a_kubernetes_version_hyperpod_does_not_support_is_refused(sm, client):
+    eks = client("eks")
+    arn = eks.create_cluster(
+        name="too-new",
+        version="1.35",  # EKS offers it; HyperPod does not list it
+        roleArn=ROLE_ARN,
+        resourcesVpcConfig={"subnetIds": VPC["Subnets"], "securityGroupIds": VPC["SecurityGroupIds"]},
+        accessConfig={"authenticationMode": "API_AND_CONFIG_MAP"},
+    )["cluster"]["arn"]
+    with pytest.raises(ClientError) as caught:
+        _create(sm, arn)
+    error = caught.value.response["Error"]
+    assert error["Code"] == "ValidationException"
+    assert "Kubernetes 1.35" in error["Message"] and "1.34" in error["Message"]
+    assert sm.list_clusters()["ClusterSummaries"] == []

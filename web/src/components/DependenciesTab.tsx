@@ -91,7 +91,19 @@ export default function DependenciesTab({ cluster, ready }: { cluster: string; r
           { id: 'name', header: 'Name', isRowHeader: true, cell: (item) => item.name },
           { id: 'kind', header: 'Kind', cell: (item) => (item.kind === 'addon' ? 'EKS add-on' : 'Manifest') },
           { id: 'required', header: 'Required', cell: (item) => (item.required ? 'Required' : 'Optional') },
-          { id: 'state', header: 'State', cell: (item) => <Status value={item.state} /> },
+          {
+            id: 'state',
+            header: 'State',
+            cell: (item) =>
+              item.note ? (
+                <SpaceBetween size="xxxs">
+                  <StatusIndicator type="pending">Waits for nodes</StatusIndicator>
+                  <Box variant="small">{item.note}</Box>
+                </SpaceBetween>
+              ) : (
+                <Status value={item.state} />
+              ),
+          },
           { id: 'pinned', header: 'Pinned', cell: (item) => item.pinned },
           {
             id: 'installed',

@@ -108,6 +108,8 @@ export interface DependencyView {
   state: string;
   drift: boolean;
   purpose: string;
+  // why it is not ACTIVE yet when that is expected, e.g. a Deployment add-on that waits for nodes
+  note?: string | null;
 }
 
 export interface DependencyListView {

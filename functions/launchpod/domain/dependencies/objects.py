@@ -14,9 +14,58 @@ from launchpod.domain.clusters.instance_types import EFA_TYPES, NEURON_TYPES, NV
 
 MANAGED = {"app.kubernetes.io/managed-by": "launchpod"}
 INSTANCE_TYPE = "node.kubernetes.io/instance-type"
-# Account that publishes HyperPod's health monitoring agent image (us-east-1; per-region accounts differ).
-HMA_REGISTRY = "767398015722.dkr.ecr.{region}.amazonaws.com"
-EKS_REGISTRY = "602401143452.dkr.ecr.{region}.amazonaws.com"
+# The ECR account that publishes HyperPod's health monitoring agent in each region, from the official
+# chart's region -> account map (aws/sagemaker-hyperpod-cli, helm_chart/HyperPodHelmChart/charts/
+# health-monitoring-agent/templates/_helpers.tpl, "health-monitoring-agent.imageUri"). Like that chart, a
+# region missing from the map pulls us-east-1's image.
+HMA_ACCOUNTS = {
+    "us-east-1": "767398015722",
+    "us-west-2": "905418368575",
+    "us-east-2": "851725546812",
+    "us-west-1": "011528288828",
+    "eu-central-1": "211125453373",
+    "eu-north-1": "654654141839",
+    "eu-west-1": "533267293120",
+    "eu-west-2": "011528288831",
+    "eu-south-2": "626887787726",
+    "ap-northeast-1": "533267052152",
+    "ap-south-1": "011528288864",
+    "ap-southeast-1": "905418428165",
+    "ap-southeast-2": "851725636348",
+    "ap-southeast-3": "971422672635",
+    "ap-southeast-4": "084375568333",
+    "ca-central-1": "843976229209",
+    "sa-east-1": "025066253954",
+}
+# EKS's own images (the EFA device plugin among them) are replicated to one registry per region; most
+# regions use account 602401143452, these do not ("View Amazon container image registries for Amazon EKS
+# add-ons", https://docs.aws.amazon.com/eks/latest/userguide/add-ons-images.html).
+EKS_ACCOUNTS = {
+    "af-south-1": "877085696533",
+    "ap-east-1": "800184023465",
+    "ap-south-2": "900889452093",
+    "ap-southeast-3": "296578399912",
+    "ap-southeast-4": "491585149902",
+    "ap-southeast-5": "151610086707",
+    "ap-southeast-7": "121268973566",
+    "eu-central-2": "900612956339",
+    "eu-south-1": "590381155156",
+    "eu-south-2": "455263428931",
+    "me-central-1": "759879836304",
+    "me-south-1": "558608220178",
+}
+EKS_DEFAULT_ACCOUNT = "602401143452"
+
+
+def hma_registry(region: str) -> str:
+    if region not in HMA_ACCOUNTS:
+        region = "us-east-1"
+    return f"{HMA_ACCOUNTS[region]}.dkr.ecr.{region}.amazonaws.com"
+
+
+def eks_registry(region: str) -> str:
+    return f"{EKS_ACCOUNTS.get(region, EKS_DEFAULT_ACCOUNT)}.dkr.ecr.{region}.amazonaws.com"
+
 
 Obj = dict[str, Any]
 
@@ -79,6 +128,7 @@ def _daemonset(
     host_network: bool = False,
     service_account: str | None = None,
     args: list[str] | None = None,
+    env: list[Obj] | None = None,
 ) -> Obj:
     container: Obj = {
         "name": name,
@@ -91,6 +141,8 @@ def _daemonset(
     }
     if args:
         container["args"] = args
+    if env:
+        container["env"] = env
     spec: Obj = {
         "priorityClassName": "system-node-critical",
         "affinity": affinity,
@@ -121,7 +173,13 @@ def health_monitoring_agent(version: str, region: str) -> list[Obj]:
         {"apiGroups": [""], "resources": ["nodes/status"], "verbs": ["patch", "update"]},
         {"apiGroups": [""], "resources": ["events"], "verbs": ["create", "patch"]},
     ]
-    image = f"{HMA_REGISTRY.format(region=region)}/hyperpod-health-monitoring-agent:{version}"
+    image = f"{hma_registry(region)}/hyperpod-health-monitoring-agent:{version}"
+    # The agent reports on the node it runs on; the official chart hands it the node's name and IP through
+    # the downward API (https://kubernetes.io/docs/concepts/workloads/pods/downward-api/).
+    env = [
+        {"name": "NODE_NAME", "valueFrom": {"fieldRef": {"fieldPath": "spec.nodeName"}}},
+        {"name": "NODE_IP", "valueFrom": {"fieldRef": {"fieldPath": "status.hostIP"}}},
+    ]
     return [
         _namespace(ns),
         _service_account(name, ns, version),
@@ -136,6 +194,7 @@ def health_monitoring_agent(version: str, region: str) -> list[Obj]:
             volumes=[("log", "/var/log"), ("dev", "/dev")],
             privileged=True,
             service_account=name,
+            env=env,
         ),
     ]
 
@@ -183,7 +242,7 @@ def efa_device_plugin(version: str, region: str) -> list[Obj]:
             "efa-device-plugin",
             "kube-system",
             version,
-            f"{EKS_REGISTRY.format(region=region)}/eks/aws-efa-k8s-device-plugin:{version}",
+            f"{eks_registry(region)}/eks/aws-efa-k8s-device-plugin:{version}",
             _only_on(INSTANCE_TYPE, EFA_TYPES),
             tolerations=[{"operator": "Exists", "effect": "NoSchedule"}],
             volumes=[("device-plugin", "/var/lib/kubelet/device-plugins"), ("infiniband", "/dev/infiniband")],

@@ -1,0 +1,97 @@
+"""CoreAddons and reconcile-dependencies' Addons against EKS's add-on states: a Deployment add-on that is
+DEGRADED only for want of nodes is waiting, not failed; any other DEGRADED, or a failed add-on, fails
+with EKS's words; a DaemonSet add-on must be ACTIVE; an add-on newer than the pin is never downgraded."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from launchpod.contracts.workflows import WorkflowInput
+from launchpod.domain import dependencies
+from launchpod.domain.errors import PermanentError
+from launchpod.entrypoints.workflows.create_control_plane import core_addons
+from launchpod.entrypoints.workflows.reconcile_dependencies import addons as dependency_addons
+from launchpod.runtime import wiring
+
+NO_NODES = {"status": "DEGRADED", "health": {"issues": [{"code": "InsufficientNumberOfReplicas", "message": "m"}]}}
+ACTIVE = {"status": "ACTIVE", "health": {"issues": []}}
+
+
+class FakeEks:
+    def __init__(self, found: dict[str, dict[str, Any]]) -> None:
+        self.found = found
+        self.created: list[str] = []
+        self.updated: list[tuple[str, str]] = []
+
+    def addons(self, cluster: str) -> dict[str, dict[str, Any]]:
+        return {n: dict(a) for n, a in self.found.items()}
+
+    def create_addon(self, cluster: str, name: str, tags: dict[str, str], *args: Any) -> None:
+        self.created.append(name)
+
+    def update_addon(self, cluster: str, name: str, version: str) -> None:
+        self.updated.append((name, version))
+
+
+@pytest.fixture
+def eks(monkeypatch) -> FakeEks:
+    fake = FakeEks({})
+    monkeypatch.setattr(wiring, "eks", lambda: fake)
+    return fake
+
+
+def _doc(kind: str, request: dict[str, Any]) -> WorkflowInput:
+    return WorkflowInput(operationId="op-0123456789", kind=kind, target="c1", request=request)
+
+
+def _core(**overrides: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    found = {n: {**ACTIVE, "addonVersion": "v1"} for n in ("vpc-cni", "kube-proxy", "eks-pod-identity-agent")}
+    found["coredns"] = {**NO_NODES, "addonVersion": "v1.12.4-eksbuild.1"}
+    return {**found, **overrides}
+
+
+def test_core_addons_succeed_with_coredns_waiting_for_nodes(eks):
+    eks.found = _core()
+    result = core_addons.run(_doc("create-control-plane", {"name": "c1"}))
+    assert result.ready and result.outputs["waitingForNodes"] == ["coredns"]
+    assert "vpc-cni v1, kube-proxy v1, eks-pod-identity-agent v1 ACTIVE." in result.message
+    assert "coredns v1.12.4-eksbuild.1 waits for nodes" in result.message
+
+
+def test_core_addons_wait_while_a_daemonset_addon_or_coredns_is_still_creating(eks):
+    eks.found = _core(**{"kube-proxy": {"status": "CREATING"}, "coredns": {"status": "CREATING"}})
+    result = core_addons.run(_doc("create-control-plane", {"name": "c1"}))
+    assert not result.ready and result.message == "Waiting for coredns (CREATING), kube-proxy (CREATING)"
+
+
+def test_core_addons_are_created_when_missing(eks):
+    eks.found = {}
+    result = core_addons.run(_doc("create-control-plane", {"name": "c1"}))
+    assert eks.created == ["vpc-cni", "kube-proxy", "eks-pod-identity-agent", "coredns"] and not result.ready
+
+
+def test_degraded_for_another_reason_fails_with_ekss_words(eks):
+    conflict = {"status": "DEGRADED", "health": {"issues": [{"code": "ConfigurationConflict", "message": "x owns y"}]}}
+    eks.found = _core(coredns=conflict)
+    with pytest.raises(PermanentError, match=r"coredns is DEGRADED \(ConfigurationConflict: x owns y\)"):
+        core_addons.run(_doc("create-control-plane", {"name": "c1"}))
+
+
+def test_dependency_addons_on_a_cluster_without_nodes_each_wait_for_nodes(eks):
+    wanted = dependencies.wanted_addons(False)
+    eks.found = {a.name: {**NO_NODES, "addonVersion": a.version} for a in wanted}
+    result = dependency_addons.run(_doc("reconcile-dependencies", {"name": "c1", "includeOptional": False}))
+    assert result.ready and result.outputs["waitingForNodes"] == [a.name for a in wanted]
+    for a in wanted:
+        assert f"{a.name} {a.version} waits for nodes" in result.message
+
+
+def test_a_dependency_addon_newer_than_its_pin_is_not_downgraded_and_an_older_one_is_moved_up(eks):
+    wanted = dependencies.wanted_addons(False)
+    eks.found = {a.name: {**ACTIVE, "addonVersion": a.version} for a in wanted}
+    eks.found["cert-manager"]["addonVersion"] = "v9.0.0-eksbuild.1"
+    eks.found["metrics-server"] = {**NO_NODES, "addonVersion": "v0.7.0-eksbuild.1"}
+    dependency_addons.run(_doc("reconcile-dependencies", {"name": "c1", "includeOptional": False}))
+    pinned = {a.name: a.version for a in wanted}
+    assert eks.updated == [("metrics-server", pinned["metrics-server"])]
