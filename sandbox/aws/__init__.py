@@ -46,7 +46,7 @@ _lock = threading.Lock()
 
 def install(time_scale: float) -> None:
     """Apply every shim and extension (idempotent); a later call only changes the time scale."""
-    from sandbox.aws import eks, eventbridge, faults, iam, shims
+    from sandbox.aws import ec2_consistency, eks, eventbridge, faults, iam, shims
 
     with _lock:
         clock.set_time_scale(time_scale)
@@ -59,3 +59,4 @@ def install(time_scale: float) -> None:
         eks.install()  # also re-registers the lifecycle durations at the new scale
         faults.install_fault_hook()
         iam.install()
+        ec2_consistency.install()

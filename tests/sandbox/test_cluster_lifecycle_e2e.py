@@ -187,6 +187,14 @@ def test_delete_needs_the_name_and_removes_only_what_launchpod_created(sandbox, 
     assert control_plane not in eks.list_clusters()["clusters"]
     remaining = ec2.describe_vpcs(Filters=[{"Name": "tag:launchpod:cluster", "Values": [control_plane]}])["Vpcs"]
     assert remaining == []
+    # The NAT gateway took its simulated minutes to be deleted; the teardown waited for it rather than
+    # meeting DependencyViolation on its subnet and internet gateway.
+    nats = ec2.describe_nat_gateways(Filter=[{"Name": "tag:launchpod:cluster", "Values": [control_plane]}])
+    assert [n["State"] for n in nats["NatGateways"]] == ["deleted"]
+    arn = f"arn:aws:states:us-east-1:123456789012:execution:launchpod-delete-cluster:{op}"
+    history = sandbox.aws("stepfunctions").get_execution_history(executionArn=arn, maxResults=1000)["events"]
+    entered = [e["stateEnteredEventDetails"]["name"] for e in history if "stateEnteredEventDetails" in e]
+    assert "WaitForDeleteNetwork" in entered
     assert ec2.describe_vpcs(VpcIds=[theirs])["Vpcs"][0]["VpcId"] == theirs
     with sandbox.client("viewer") as c:
         assert control_plane not in [x["name"] for x in c.get("/api/clusters").json()["items"]]

@@ -218,15 +218,30 @@ class Ec2:
             )
 
     # ------------------------------------------------------------------ teardown (only what carries our tags)
+    def delete_tagged_nat_gateways(self, tags: dict[str, str]) -> tuple[list[str], list[str]]:
+        """Start deleting every NAT gateway carrying ``tags``: (those deleted now, those still deleting).
+
+        Deletion takes minutes on AWS, and until a gateway is ``deleted`` its Elastic IP stays
+        associated, its subnet cannot be deleted and the internet gateway cannot be detached
+        (DependencyViolation): the rest of the network waits for it.
+        """
+        started: list[str] = []
+        pending: list[str] = []
+        with aws_call("ec2:DeleteNatGateway"):
+            for nat in self.ec2.describe_nat_gateways(Filters=_filters(tags))["NatGateways"]:
+                if nat["State"] == "deleted":
+                    continue
+                if nat["State"] != "deleting":
+                    self.ec2.delete_nat_gateway(NatGatewayId=nat["NatGatewayId"])
+                    started.append(nat["NatGatewayId"])
+                pending.append(nat["NatGatewayId"])
+        return started, pending
+
     def delete_tagged_network(self, tags: dict[str, str]) -> list[str]:
-        """Delete, in dependency order, every network resource carrying ``tags``; returns what went."""
+        """Delete, in dependency order, every network resource but NAT gateways carrying ``tags``
+        (delete those first, with ``delete_tagged_nat_gateways``, until none is pending)."""
         gone: list[str] = []
         filters = _filters(tags)
-        with aws_call("ec2:DeleteNatGateway"):
-            for nat in self.ec2.describe_nat_gateways(Filters=filters)["NatGateways"]:
-                if nat["State"] not in ("deleted", "deleting"):
-                    self.ec2.delete_nat_gateway(NatGatewayId=nat["NatGatewayId"])
-                    gone.append(nat["NatGatewayId"])
         with aws_call("ec2:ReleaseAddress"):
             for address in self.ec2.describe_addresses(Filters=filters)["Addresses"]:
                 if address.get("AssociationId"):
