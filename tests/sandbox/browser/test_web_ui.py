@@ -31,6 +31,9 @@ def choose(page: Page, label: str, option: str | None = None) -> str:
     picked = options.filter(has_text=option).first if option else options.first
     text = picked.inner_text().splitlines()[0]
     picked.click()
+    # The list closes once the choice is taken: wait for it, so the next step never acts on a list
+    # still open (on a loaded machine the click and the next action can overlap).
+    expect(page.get_by_role("option")).to_have_count(0)
     return text
 
 
@@ -202,8 +205,10 @@ def test_provision_a_hyperpod_cluster_through_the_wizard_and_see_its_phases(
     second = page.get_by_role("group", name="Instance group 2")
     second.get_by_role("button", name=re.compile("Instance type")).click()
     page.get_by_role("option").last.click()
+    expect(page.get_by_role("option")).to_have_count(0)
     second.get_by_role("button", name=re.compile("Threads per core")).click()
     page.get_by_role("option").filter(has_text="Hyperthreading on").click()
+    expect(page.get_by_role("option")).to_have_count(0)
     page.get_by_label("Install optional dependencies").check()
     shot(page, "hyperpod", full_page=True)
     found = axe(page)
