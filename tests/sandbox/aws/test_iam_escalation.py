@@ -1,5 +1,6 @@
-"""No Launchpod function can widen its own or another Launchpod role: every function that holds IAM
-writes is tried, with its deployed policy, at the escalations issue 9 names."""
+"""Each function's deployed policy, tried call by call: no function can widen its own or another
+Launchpod role (every function that holds IAM writes is tried at the escalations issue 9 names), and
+every grant AWS checks beyond the call's own action is held, and is what denies the call once removed."""
 
 from __future__ import annotations
 
@@ -112,3 +113,119 @@ def test_the_eks_cluster_policy_is_the_only_managed_policy_a_created_role_can_ge
     eks_policy = "arn:aws:iam::aws:policy/AmazonEKSClusterPolicy"
     assert _attempt(gate, spec, "AttachRolePolicy", RoleName="launchpod-c1-eks", PolicyArn=eks_policy) is None
     assert _attempt(gate, spec, "AttachRolePolicy", RoleName="launchpod-c1-eks", PolicyArn=ADMIN) is not None
+
+
+class FreshAccount(Account):
+    """An account that never had an EKS or HyperPod cluster: no service-linked roles yet."""
+
+    def role_exists(self, role_name):
+        return not role_name.startswith("AWSServiceRoleFor")
+
+    def hyperpod_eks_cluster(self, name):
+        return f"arn:aws:eks:{REGION}:{ACCOUNT}:cluster/c1"
+
+
+EKS = f"arn:aws:eks:{REGION}:{ACCOUNT}:cluster/c1"
+ROLE = f"arn:aws:iam::{ACCOUNT}:role/launchpod-c1-x"
+TAGS = {"launchpod:cluster": "c1"}
+# Each grant issue 9 names, with the call of the function that needs it.
+NEEDED = [
+    (
+        "ccp-access-entry",
+        "eks:TagResource",
+        "eks",
+        "CreateAccessEntry",
+        {"clusterName": "c1", "principalArn": ROLE, "tags": TAGS},
+    ),
+    (
+        "chp-hyperpod-access",
+        "eks:TagResource",
+        "eks",
+        "CreateAccessEntry",
+        {"clusterName": "c1", "principalArn": ROLE, "type": "HYPERPOD_LINUX", "tags": TAGS},
+    ),
+    (
+        "ccp-core-addons",
+        "eks:TagResource",
+        "eks",
+        "CreateAddon",
+        {"clusterName": "c1", "addonName": "coredns", "tags": TAGS},
+    ),
+    (
+        "rd-addons",
+        "eks:TagResource",
+        "eks",
+        "CreateAddon",
+        {"clusterName": "c1", "addonName": "cert-manager", "tags": TAGS},
+    ),
+    (
+        "rd-addons",
+        "iam:PassRole",
+        "eks",
+        "CreateAddon",
+        {
+            "clusterName": "c1",
+            "addonName": "aws-mountpoint-s3-csi-driver",
+            "podIdentityAssociations": [{"serviceAccount": "s3-csi", "roleArn": ROLE}],
+        },
+    ),
+    ("dc-delete-identity", "iam:ListRoles", "iam", "ListRoles", {}),
+    (
+        "ccp-create-cluster",
+        "iam:CreateServiceLinkedRole",
+        "eks",
+        "CreateCluster",
+        {"name": "c1", "roleArn": ROLE, "resourcesVpcConfig": {}},
+    ),
+    (
+        "ccp-create-cluster",
+        "eks:CreateCluster",
+        "eks",
+        "CreateCluster",
+        {"name": "c1", "roleArn": ROLE, "resourcesVpcConfig": {}},
+    ),
+    (
+        "chp-create-hyperpod",
+        "iam:CreateServiceLinkedRole",
+        "sagemaker",
+        "CreateCluster",
+        {"ClusterName": "c1", "Orchestrator": {"Eks": {"ClusterArn": EKS}}, "InstanceGroups": []},
+    ),
+    (
+        "chp-create-hyperpod",
+        "eks:CreateAccessEntry",
+        "sagemaker",
+        "CreateCluster",
+        {"ClusterName": "c1", "Orchestrator": {"Eks": {"ClusterArn": EKS}}, "InstanceGroups": []},
+    ),
+    ("chp-create-hyperpod", "sagemaker:DeleteCluster", "sagemaker", "DeleteCluster", {"ClusterName": "c1"}),
+    ("dc-delete-hyperpod", "eks:DeleteAccessEntry", "sagemaker", "DeleteCluster", {"ClusterName": "c1"}),
+]
+
+
+@pytest.mark.parametrize("function,action,prefix,operation,params", NEEDED, ids=lambda v: str(v)[:40])
+def test_each_grant_aws_checks_is_held_and_its_removal_is_what_denies_the_call(
+    function, action, prefix, operation, params
+):
+    gate = IamGate()
+    spec = registry.FUNCTIONS_BY_NAME[function]
+    name = registry.function_name(function)
+    gate.configure(
+        {
+            name: FunctionIdentity(
+                name,
+                policies.role_name(function),
+                f"arn:aws:iam::{ACCOUNT}:role/x",
+                policies.function_statements(spec, DEPLOYMENT),
+            )
+        },
+        ACCOUNT,
+        REGION,
+    )
+    call = authz.Call(prefix=prefix, operation=operation, params=params, region=REGION, account=ACCOUNT)
+    lookup = FreshAccount()
+    lookup.create_service_linked_role = lambda service: None
+    assert gate.authorize(name, call, lookup) is None
+    gate.deny(function, action)
+    denial = gate.authorize(name, call, lookup)
+    assert denial is not None and denial.action == action
