@@ -14,7 +14,7 @@ from urllib.parse import quote
 
 import httpx
 from launchpod.contracts.catalog_ops import CatalogEntry
-from launchpod.contracts.errors import ErrorDetail, ErrorView
+from launchpod.contracts.errors import ErrorCode, ErrorDetail, ErrorView
 
 from mcp_gateway import __version__
 
@@ -54,7 +54,7 @@ def unauthenticated(how: str) -> RestError:
     return RestError(
         401,
         ErrorView(
-            code="UNAUTHENTICATED",
+            code="UNAUTHORIZED",
             message=f"No bearer token: Launchpod refuses every call without one. {how}",
         ),
     )
@@ -66,7 +66,24 @@ def _envelope_from(response: httpx.Response) -> ErrorView:
     except ValueError:
         # Not Launchpod's envelope (a proxy's 502 page, API Gateway's own 403): keep its words, bounded.
         text = response.text.strip()[:500] or response.reason_phrase
-        return ErrorView(code=f"HTTP_{response.status_code}", message=text)
+        return ErrorView(code=_code_for(response.status_code), message=f"HTTP {response.status_code}: {text}")
+
+
+def _code_for(status: int) -> ErrorCode:
+    """The code a response that is not Launchpod's envelope gets, from its status alone."""
+    known = {
+        401: ErrorCode.UNAUTHORIZED,
+        403: ErrorCode.FORBIDDEN,
+        404: ErrorCode.NOT_FOUND,
+        405: ErrorCode.METHOD_NOT_ALLOWED,
+        409: ErrorCode.CONFLICT,
+        422: ErrorCode.VALIDATION_FAILED,
+        429: ErrorCode.RETRYABLE,
+        503: ErrorCode.RETRYABLE,
+    }
+    if status in known:
+        return known[status]
+    return ErrorCode.UPSTREAM_UNAVAILABLE if status >= 500 else ErrorCode.BAD_REQUEST
 
 
 def _query_value(value: Any) -> Any:
@@ -101,7 +118,7 @@ def build_request(entry: CatalogEntry, arguments: dict[str, Any]) -> Request:
         raise RestError(
             422,
             ErrorView(
-                code="VALIDATION_ERROR",
+                code="VALIDATION_FAILED",
                 message=f"{', '.join(missing)} is required",
                 details=[ErrorDetail(field=f"path.{name}", rule="missing", message=f"give {name}") for name in missing],
             ),

@@ -151,11 +151,13 @@ class _McpEndpoint:
             return
         manager = self.state.get("manager")
         if manager is None:
-            response = _envelope(503, "NOT_STARTED", "The MCP gateway's lifespan is not running; the host must run it.")
+            response = _envelope(
+                503, "UPSTREAM_UNAVAILABLE", "The MCP gateway's lifespan is not running; the host must run it."
+            )
         elif header_token(Request(scope)) is None:
             response = _envelope(
                 401,
-                "UNAUTHENTICATED",
+                "UNAUTHORIZED",
                 "Launchpod refuses every call without a bearer token: send 'Authorization: Bearer <token>'"
                 " (your Launchpod API token) with each MCP request.",
                 {"WWW-Authenticate": 'Bearer realm="launchpod"'},

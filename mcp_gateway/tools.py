@@ -153,7 +153,7 @@ def _local_validation_error(exc: ValidationError) -> RestError:
         ErrorDetail(field=".".join(str(p) for p in err["loc"]) or None, rule=err["type"], message=err["msg"])
         for err in exc.errors()
     ]
-    return RestError(422, ErrorView(code="VALIDATION_ERROR", message="The request is not valid", details=details))
+    return RestError(422, ErrorView(code="VALIDATION_FAILED", message="The request is not valid", details=details))
 
 
 Progress = Callable[[float, float | None, str | None], Awaitable[None]]

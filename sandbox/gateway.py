@@ -342,7 +342,7 @@ def build_gateway(
         except Exception:
             log.exception("Lambda %s failed for %s %s", REST_FUNCTION, method, request.url.path)
             return error_envelope(
-                502, "BAD_GATEWAY", "The API function failed; see the sandbox log.", request_id
+                502, "INTERNAL", "The API function failed; see the sandbox log.", request_id
             )
         problem = _lambda_error(result)
         if problem is not None:
@@ -355,7 +355,7 @@ def build_gateway(
                 result if isinstance(result, dict) else type(result),
             )
             return error_envelope(
-                502, "BAD_GATEWAY", f"The API function failed ({problem}); see the sandbox log.", request_id
+                502, "INTERNAL", f"The API function failed ({problem}); see the sandbox log.", request_id
             )
         return _rest_response(result, request_id, head=method == "HEAD")
 
@@ -558,7 +558,7 @@ def build_gateway(
     # ------------------------------------------------------------------ MCP
     async def mcp_unavailable(request: Request) -> Response:
         return error_envelope(
-            503, "SERVICE_UNAVAILABLE", "The MCP gateway is not built yet.", str(uuid.uuid4())
+            503, "UPSTREAM_UNAVAILABLE", "The MCP gateway is not built yet.", str(uuid.uuid4())
         )
 
     # ------------------------------------------------------------------ static files

@@ -161,7 +161,7 @@ def _validation_problem(exc: ValidationError, entry: CatalogEntry) -> Problem:
         field = ".".join([prefix, *loc]) if loc else where
         details.append({"field": field, "rule": err["type"], "message": err["msg"]})
     first = details[0]
-    return Problem(422, "VALIDATION_ERROR", f"{first['field']}: {first['message']}", details)
+    return Problem(422, "VALIDATION_FAILED", f"{first['field']}: {first['message']}", details)
 
 
 def _route(fake: FakeLaunchpod, entry: CatalogEntry) -> Route:
@@ -175,7 +175,7 @@ def _route(fake: FakeLaunchpod, entry: CatalogEntry) -> Route:
                 scheme, _, token = (auth or "").partition(" ")
                 role = TOKENS.get(token) if scheme.lower() == "bearer" else None
                 if role is None:
-                    raise Problem(401, "UNAUTHENTICATED", "Sign in: send a valid bearer token.")
+                    raise Problem(401, "UNAUTHORIZED", "Sign in: send a valid bearer token.")
                 if not role.allows(entry.role):
                     raise Problem(403, "FORBIDDEN", f"{entry.id} needs the {entry.role} role; you are {role}.")
             if entry.method in ("POST", "PUT", "PATCH"):

@@ -85,7 +85,7 @@ async def test_rest_422_is_a_tool_error_with_message_and_field(live: Live) -> No
     text = result.content[0].text  # type: ignore[union-attr]
     assert "body.name" in text and "body.availabilityZones" in text and "HTTP 422" in text
     error = (result.structuredContent or {})["error"]
-    assert error["code"] == "VALIDATION_ERROR"
+    assert error["code"] == "VALIDATION_FAILED"
     assert {d["field"] for d in error["details"]} == {"body.name", "body.availabilityZones"}
     assert text.splitlines()[0] == error["message"]
 
@@ -119,7 +119,7 @@ async def test_no_token_is_refused_at_the_door(live: Live) -> None:
         wrong_scheme = await http.post(f"{live.url}/mcp", json=init, headers={**headers, "Authorization": "Basic x"})
     assert response.status_code == 401 and wrong_scheme.status_code == 401
     assert response.headers["www-authenticate"].startswith("Bearer")
-    assert response.json()["code"] == "UNAUTHENTICATED"
+    assert response.json()["code"] == "UNAUTHORIZED"
 
 
 async def test_an_invalid_token_reaches_rest_and_comes_back_as_401(live: Live) -> None:

@@ -65,7 +65,7 @@ def test_lambda_refuses_requests_without_a_token() -> None:
     handler = make_handler({"LAUNCHPOD_API_URL": "https://api.example.test"})
     answer = handler(_event(_rpc("initialize", INIT), None), None)
     assert answer["statusCode"] == 401
-    assert json.loads(answer["body"])["code"] == "UNAUTHENTICATED"
+    assert json.loads(answer["body"])["code"] == "UNAUTHORIZED"
 
 
 def test_lambda_needs_the_api_url() -> None:

@@ -135,7 +135,7 @@ async def test_result_is_the_rest_response_and_token_is_forwarded() -> None:
 
 async def test_rest_422_comes_back_as_tool_error_with_message_and_field() -> None:
     envelope = {
-        "code": "VALIDATION_ERROR",
+        "code": "VALIDATION_FAILED",
         "message": "body.name: String should match pattern",
         "details": [{"field": "body.name", "rule": "string_pattern_mismatch", "message": "use letters"}],
         "requestId": "req-1",
@@ -146,7 +146,7 @@ async def test_rest_422_comes_back_as_tool_error_with_message_and_field() -> Non
     text = result.content[0].text  # type: ignore[union-attr]
     assert text.startswith("body.name: String should match pattern")
     assert "- body.name: use letters [string_pattern_mismatch]" in text
-    assert "HTTP 422 VALIDATION_ERROR, request id req-1" in text
+    assert "HTTP 422 VALIDATION_FAILED, request id req-1" in text
     assert result.structuredContent == {"status": 422, "error": envelope}
 
 

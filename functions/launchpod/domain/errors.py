@@ -1,7 +1,7 @@
 """Launchpod's own errors. Adapters translate AWS and Kubernetes errors into these (chained with
-``from``); the API maps them to HTTP in one table; workflows let exactly two of them cross into
-Step Functions, whose Retry and Catch match error names exactly: ``RetryableError`` and
-``PermanentError``.
+``from``); the API maps their codes to HTTP in one table (entrypoints/api/errors.py); workflows let
+exactly two of them cross into Step Functions, whose Retry and Catch match error names exactly:
+``RetryableError`` and ``PermanentError``.
 """
 
 from __future__ import annotations
@@ -9,10 +9,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from launchpod.contracts.errors import ErrorCode
+
 
 class LaunchpodError(Exception):
-    code = "INTERNAL"
-    status = 500
+    code = ErrorCode.INTERNAL
 
     def __init__(self, message: str, *, details: Sequence[dict[str, Any]] = (), **extra: Any) -> None:
         super().__init__(message)
@@ -24,42 +25,35 @@ class LaunchpodError(Exception):
 class InvalidInput(LaunchpodError):
     """The request breaks a rule that needs AWS to check (a zone that does not exist, a VPC that is not there)."""
 
-    code = "VALIDATION_FAILED"
-    status = 422
+    code = ErrorCode.VALIDATION_FAILED
 
     def __init__(self, message: str, *, field: str, rule: str) -> None:
         super().__init__(message, details=[{"field": field, "rule": rule, "message": message}])
 
 
 class NotFound(LaunchpodError):
-    code = "NOT_FOUND"
-    status = 404
+    code = ErrorCode.NOT_FOUND
 
 
 class Conflict(LaunchpodError):
-    code = "CONFLICT"
-    status = 409
+    code = ErrorCode.CONFLICT
 
 
 class Unauthorized(LaunchpodError):
-    code = "UNAUTHORIZED"
-    status = 401
+    code = ErrorCode.UNAUTHORIZED
 
 
 class Forbidden(LaunchpodError):
-    code = "FORBIDDEN"
-    status = 403
+    code = ErrorCode.FORBIDDEN
 
 
 class RetryableError(LaunchpodError):
     """Worth trying again as is: throttling, a resource still settling, a network blip."""
 
-    code = "RETRYABLE"
-    status = 503
+    code = ErrorCode.RETRYABLE
 
 
 class PermanentError(LaunchpodError):
     """Trying again as is will fail again: the message says what the user must change."""
 
-    code = "FAILED"
-    status = 400
+    code = ErrorCode.FAILED

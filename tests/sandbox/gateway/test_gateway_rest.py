@@ -117,7 +117,7 @@ def test_lambda_failure_is_a_502_envelope_without_internals(http: TestClient, pa
     response = http.get(path)
     assert response.status_code == 502
     body = response.json()
-    assert body["code"] == "BAD_GATEWAY" and body["details"] == [] and body["requestId"]
+    assert body["code"] == "INTERNAL" and body["details"] == [] and body["requestId"]
     assert "Traceback" not in response.text and "secret" not in response.text and "division" not in response.text
 
 
