@@ -90,6 +90,8 @@ class CatalogEntry:
     tags: tuple[str, ...] = ()
     accepted: bool = field(default=False)  # answers 202 with an operation
     immediate: bool = field(default=False)  # a write that is complete when the call returns (no operation)
+    # The operation kinds (workflows) this route starts; retrying or cancelling one needs this route's role.
+    starts: tuple[str, ...] = ()
 
     @property
     def path_params(self) -> tuple[str, ...]:
@@ -162,6 +164,7 @@ CATALOG: tuple[CatalogEntry, ...] = (
         Role.ADMIN,
         mutates=True,
         accepted=True,
+        starts=("create-control-plane",),
         tags=("clusters",),
     ),
     CatalogEntry(
@@ -175,6 +178,7 @@ CATALOG: tuple[CatalogEntry, ...] = (
         Role.ADMIN,
         mutates=True,
         accepted=True,
+        starts=("provision-cluster",),
         tags=("clusters",),
     ),
     CatalogEntry(
@@ -189,6 +193,7 @@ CATALOG: tuple[CatalogEntry, ...] = (
         Role.ADMIN,
         mutates=True,
         accepted=True,
+        starts=("create-control-plane", "reconcile-dependencies", "create-hyperpod", "configure-storage"),
         tags=("clusters",),
     ),
     CatalogEntry(
@@ -202,6 +207,7 @@ CATALOG: tuple[CatalogEntry, ...] = (
         Role.ADMIN,
         mutates=True,
         accepted=True,
+        starts=("import-cluster",),
         tags=("clusters",),
     ),
     CatalogEntry(
@@ -216,6 +222,7 @@ CATALOG: tuple[CatalogEntry, ...] = (
         mutates=True,
         destructive=True,
         accepted=True,
+        starts=("delete-cluster",),
         tags=("clusters",),
     ),
     CatalogEntry(
@@ -229,6 +236,7 @@ CATALOG: tuple[CatalogEntry, ...] = (
         Role.ADMIN,
         mutates=True,
         accepted=True,
+        starts=("create-hyperpod",),
         tags=("clusters",),
     ),
     CatalogEntry(
@@ -241,6 +249,7 @@ CATALOG: tuple[CatalogEntry, ...] = (
         Role.ADMIN,
         mutates=True,
         accepted=True,
+        starts=("update-software",),
         tags=("clusters",),
     ),
     CatalogEntry(
@@ -263,6 +272,7 @@ CATALOG: tuple[CatalogEntry, ...] = (
         Role.ADMIN,
         mutates=True,
         accepted=True,
+        starts=("reconcile-dependencies",),
         tags=("clusters",),
     ),
     CatalogEntry(
@@ -276,6 +286,7 @@ CATALOG: tuple[CatalogEntry, ...] = (
         Role.ADMIN,
         mutates=True,
         accepted=True,
+        starts=("configure-storage",),
         tags=("storage",),
     ),
     CatalogEntry(
@@ -367,7 +378,8 @@ CATALOG: tuple[CatalogEntry, ...] = (
         "retry_operation",
         "POST",
         "/api/operations/{operationId}/retry",
-        "Resume a FAILED or CANCELLED operation from the phase that did not finish.",
+        "Resume a FAILED or CANCELLED operation from the phase that did not finish. Needs the role of the"
+        " route that started it (admin for cluster operations).",
         OperationRef,
         OperationAcceptedView,
         Role.OPERATOR,
@@ -379,7 +391,8 @@ CATALOG: tuple[CatalogEntry, ...] = (
         "cancel_operation",
         "POST",
         "/api/operations/{operationId}/cancel",
-        "Stop a running operation. Resources already created are kept; retry resumes it.",
+        "Stop a running operation. Resources already created are kept; retry resumes it. Needs the role of"
+        " the route that started it (admin for cluster operations).",
         CancelOperationInput,
         OperationView,
         Role.OPERATOR,

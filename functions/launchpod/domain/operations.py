@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Protocol
 
+from launchpod.contracts.catalog_ops import CATALOG
 from launchpod.contracts.common import Role
 from launchpod.contracts.operations import OperationStatus, OperationView, PhaseStatus, PhaseView
 from launchpod.domain.errors import Conflict, Forbidden, RetryableError
@@ -221,17 +222,19 @@ def cancel(
     return store.get(operation_id)
 
 
-# The role each kind of operation needs; retrying or cancelling one needs the same.
-KIND_ROLES: dict[str, Role] = {
-    "create-control-plane": Role.ADMIN,
-    "create-hyperpod": Role.ADMIN,
-    "reconcile-dependencies": Role.ADMIN,
-    "delete-cluster": Role.ADMIN,
-    "update-software": Role.ADMIN,
-    "import-cluster": Role.ADMIN,
-    "configure-storage": Role.ADMIN,
-    "provision-cluster": Role.ADMIN,
-}
+def _kind_roles() -> dict[str, Role]:
+    """The role each kind of operation needs, from the catalog route that starts it (the one source);
+    retrying or cancelling one needs the same."""
+    roles: dict[str, Role] = {}
+    for entry in CATALOG:
+        for kind in entry.starts:
+            assert entry.role is not None, entry.id
+            known = roles.get(kind)
+            roles[kind] = entry.role if known is None or entry.role.rank > known.rank else known
+    return roles
+
+
+KIND_ROLES: dict[str, Role] = _kind_roles()
 
 
 # kind -> {wait phase: the phase to resume from when the wait failed}
@@ -246,4 +249,5 @@ RESUME_FROM: dict[str, dict[str, str]] = {
 
 
 def role_for(kind: str) -> Role:
-    return KIND_ROLES.get(kind, Role.ADMIN)
+    """The role an operation of ``kind`` needs, to start, retry or cancel it."""
+    return KIND_ROLES[kind]

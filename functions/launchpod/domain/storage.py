@@ -5,9 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from launchpod.contracts.common import Role
 from launchpod.contracts.storage import ConfigureStorageInput
-from launchpod.domain.operations import WorkflowPlan
+from launchpod.domain.operations import WorkflowPlan, role_for
 
 KIND = "configure-storage"
 PHASES: tuple[tuple[str, str], ...] = (
@@ -35,7 +34,7 @@ def plan(request: ConfigureStorageInput) -> WorkflowPlan:
         target=request.name,
         request=request.model_dump(mode="json", exclude_none=True),
         phases=PHASES,
-        role=Role.ADMIN,
+        role=role_for(KIND),
     )
 
 

@@ -7,10 +7,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from launchpod.contracts.clusters import CreateClusterRequest
-from launchpod.contracts.common import Role
 from launchpod.domain.errors import InvalidInput
 from launchpod.domain.network import DEFAULT_VPC_CIDR, plan_subnets
-from launchpod.domain.operations import WorkflowPlan
+from launchpod.domain.operations import WorkflowPlan, role_for
 
 KIND = "create-control-plane"
 
@@ -56,7 +55,7 @@ def plan(request: CreateClusterRequest) -> WorkflowPlan:
         target=request.name,
         request=request.model_dump(mode="json"),
         phases=PHASES,
-        role=Role.ADMIN,
+        role=role_for(KIND),
     )
 
 

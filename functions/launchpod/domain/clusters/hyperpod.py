@@ -6,10 +6,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from launchpod.contracts.common import Role
 from launchpod.contracts.hyperpod import CreateHyperPodInput
 from launchpod.domain.errors import InvalidInput
-from launchpod.domain.operations import WorkflowPlan
+from launchpod.domain.operations import WorkflowPlan, role_for
 
 KIND = "create-hyperpod"
 
@@ -58,7 +57,7 @@ echo "launchpod on_create: done"
 
 def plan(request: CreateHyperPodInput) -> WorkflowPlan:
     return WorkflowPlan(
-        kind=KIND, target=request.name, request=request.model_dump(mode="json"), phases=PHASES, role=Role.ADMIN
+        kind=KIND, target=request.name, request=request.model_dump(mode="json"), phases=PHASES, role=role_for(KIND)
     )
 
 

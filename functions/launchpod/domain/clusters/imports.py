@@ -5,9 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from launchpod.contracts.clusters import ImportClusterRequest
-from launchpod.contracts.common import Role
 from launchpod.domain.errors import Conflict
-from launchpod.domain.operations import WorkflowPlan
+from launchpod.domain.operations import WorkflowPlan, role_for
 
 KIND = "import-cluster"
 PHASES: tuple[tuple[str, str], ...] = (
@@ -32,5 +31,5 @@ def check_importable(name: str, eks: dict[str, Any] | None) -> None:
 
 def plan(request: ImportClusterRequest) -> WorkflowPlan:
     return WorkflowPlan(
-        kind=KIND, target=request.name, request=request.model_dump(mode="json"), phases=PHASES, role=Role.ADMIN
+        kind=KIND, target=request.name, request=request.model_dump(mode="json"), phases=PHASES, role=role_for(KIND)
     )

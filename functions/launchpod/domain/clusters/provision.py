@@ -8,13 +8,12 @@ role, subnet and security group do not need EKS, so they are made while EKS is b
 from __future__ import annotations
 
 from launchpod.contracts.clusters import CreateClusterRequest, ProvisionClusterRequest
-from launchpod.contracts.common import Role
 from launchpod.contracts.dependencies import ReconcileDependenciesInput
 from launchpod.contracts.hyperpod import CreateHyperPodInput
 from launchpod.contracts.storage import ConfigureStorageInput
 from launchpod.domain import dependencies, storage
 from launchpod.domain.clusters import control_plane, hyperpod
-from launchpod.domain.operations import WorkflowPlan
+from launchpod.domain.operations import WorkflowPlan, role_for
 
 KIND = "provision-cluster"
 # The last phase, after HyperPod's nodes joined: every add-on ACTIVE (DEGRADED before, for want of nodes).
@@ -67,5 +66,5 @@ def plan(request: ProvisionClusterRequest) -> WorkflowPlan:
         target=request.name,
         request=parts,
         phases=phases(request.storage is not None),
-        role=Role.ADMIN,
+        role=role_for(KIND),
     )

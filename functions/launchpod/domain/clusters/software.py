@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from launchpod.contracts.common import Role
 from launchpod.contracts.hyperpod import UpdateSoftwareInput
-from launchpod.domain.operations import WorkflowPlan
+from launchpod.domain.operations import WorkflowPlan, role_for
 
 KIND = "update-software"
 PHASES: tuple[tuple[str, str], ...] = (
@@ -19,7 +18,7 @@ POLL_SECONDS = 60
 
 def plan(request: UpdateSoftwareInput) -> WorkflowPlan:
     return WorkflowPlan(
-        kind=KIND, target=request.name, request=request.model_dump(mode="json"), phases=PHASES, role=Role.ADMIN
+        kind=KIND, target=request.name, request=request.model_dump(mode="json"), phases=PHASES, role=role_for(KIND)
     )
 
 

@@ -4,9 +4,8 @@ Launchpod deletes only what it created (found by its tags), never anything else.
 from __future__ import annotations
 
 from launchpod.contracts.clusters import DeleteClusterInput
-from launchpod.contracts.common import Role
 from launchpod.domain.errors import InvalidInput
-from launchpod.domain.operations import WorkflowPlan
+from launchpod.domain.operations import WorkflowPlan, role_for
 
 KIND = "delete-cluster"
 PHASES: tuple[tuple[str, str], ...] = (
@@ -33,7 +32,7 @@ def check_confirmation(request: DeleteClusterInput) -> None:
 def plan(request: DeleteClusterInput) -> WorkflowPlan:
     check_confirmation(request)
     return WorkflowPlan(
-        kind=KIND, target=request.name, request=request.model_dump(mode="json"), phases=PHASES, role=Role.ADMIN
+        kind=KIND, target=request.name, request=request.model_dump(mode="json"), phases=PHASES, role=role_for(KIND)
     )
 
 

@@ -11,9 +11,8 @@ from typing import Any, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict
 
-from launchpod.contracts.common import Role
 from launchpod.domain import addons as addon_health
-from launchpod.domain.operations import WorkflowPlan
+from launchpod.domain.operations import WorkflowPlan, role_for
 
 
 class PodIdentity(BaseModel):
@@ -94,7 +93,7 @@ def plan(cluster: str, include_optional: bool) -> WorkflowPlan:
         target=cluster,
         request={"name": cluster, "includeOptional": include_optional},
         phases=PHASES,
-        role=Role.ADMIN,
+        role=role_for(KIND),
     )
 
 
