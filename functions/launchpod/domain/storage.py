@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from launchpod.contracts.storage import ConfigureStorageInput
+from launchpod.domain import ownership
 from launchpod.domain.operations import WorkflowPlan, role_for
 
 KIND = "configure-storage"
@@ -22,7 +23,7 @@ ADDON = {"s3": "aws-mountpoint-s3-csi-driver", "fsx": "aws-fsx-csi-driver"}
 # Static provisioning ignores capacity for S3 and FSx mounts, but Kubernetes requires one.
 NOMINAL_CAPACITY = "1200Gi"
 MANAGED_BY, STORAGE_LABEL, SOURCE_ANNOTATION = (
-    "app.kubernetes.io/managed-by",
+    ownership.K8S_MANAGED_BY,
     "launchpod.io/storage",
     "launchpod.io/source",
 )
@@ -41,7 +42,7 @@ def plan(request: ConfigureStorageInput) -> WorkflowPlan:
 def _metadata(name: str, source: str, namespace: str | None = None) -> dict[str, Any]:
     meta: dict[str, Any] = {
         "name": name,
-        "labels": {MANAGED_BY: "launchpod", STORAGE_LABEL: name},
+        "labels": {**ownership.K8S_LABELS, STORAGE_LABEL: name},
         "annotations": {SOURCE_ANNOTATION: source},
     }
     return meta | ({"namespace": namespace} if namespace else {})
@@ -104,7 +105,7 @@ def fsx_objects(name: str, namespace: str, file_system_id: str, dns_name: str, m
 
 
 def managed(obj: dict[str, Any] | None) -> bool:
-    return bool(obj) and ((obj or {}).get("metadata", {}).get("labels") or {}).get(MANAGED_BY) == "launchpod"
+    return ownership.owns_k8s(obj)
 
 
 def describe(volume: dict[str, Any], claim_found: dict[str, Any] | None) -> dict[str, Any]:

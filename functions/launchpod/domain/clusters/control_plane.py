@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from launchpod.contracts.clusters import CreateClusterRequest
+from launchpod.domain import ownership
 from launchpod.domain.errors import InvalidInput
 from launchpod.domain.network import DEFAULT_VPC_CIDR, plan_subnets
 from launchpod.domain.operations import WorkflowPlan, role_for
@@ -72,7 +73,7 @@ def check_zones(request: CreateClusterRequest, offered: Sequence[str], region: s
 
 def tags(cluster: str, prefix: str, extra: dict[str, str] | None = None) -> dict[str, str]:
     """Tags on everything Launchpod creates: how a phase finds its own work, and what delete may remove."""
-    return {**(extra or {}), f"{prefix}:cluster": cluster, f"{prefix}:managed-by": prefix}
+    return ownership.aws_tags(cluster, prefix, extra)
 
 
 @dataclass(frozen=True)

@@ -4,6 +4,7 @@ Launchpod deletes only what it created (found by its tags), never anything else.
 from __future__ import annotations
 
 from launchpod.contracts.clusters import DeleteClusterInput
+from launchpod.domain import ownership
 from launchpod.domain.errors import InvalidInput
 from launchpod.domain.operations import WorkflowPlan, role_for
 
@@ -37,4 +38,4 @@ def plan(request: DeleteClusterInput) -> WorkflowPlan:
 
 
 def ours(tags: dict[str, str], cluster: str, prefix: str) -> bool:
-    return tags.get(f"{prefix}:cluster") == cluster and tags.get(f"{prefix}:managed-by") == prefix
+    return ownership.owns_aws(tags, cluster, prefix)

@@ -10,9 +10,10 @@ from typing import Any
 
 import yaml
 
+from launchpod.domain import ownership
 from launchpod.domain.clusters.instance_types import EFA_TYPES, NEURON_TYPES, NVIDIA_GPU_TYPES
 
-MANAGED = {"app.kubernetes.io/managed-by": "launchpod"}
+MANAGED = ownership.K8S_LABELS
 INSTANCE_TYPE = "node.kubernetes.io/instance-type"
 # The ECR account that publishes HyperPod's health monitoring agent in each region, from the official
 # chart's region -> account map (aws/sagemaker-hyperpod-cli, helm_chart/HyperPodHelmChart/charts/

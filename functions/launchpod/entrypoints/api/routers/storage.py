@@ -24,13 +24,13 @@ from launchpod.contracts.storage import (
     StorageView,
 )
 from launchpod.domain import operations as ops
-from launchpod.domain import storage
+from launchpod.domain import ownership, storage
 from launchpod.domain.errors import Conflict, InvalidInput, NotFound
 from launchpod.entrypoints.api.routing import json_response, route
 from launchpod.runtime import wiring
 
 router = APIGatewayRouter()
-MANAGED = f"{storage.MANAGED_BY}=launchpod,{storage.STORAGE_LABEL}"
+MANAGED = f"{ownership.K8S_MANAGED_BY}={ownership.K8S_MANAGER},{storage.STORAGE_LABEL}"
 
 
 def _active(name: str) -> None:

@@ -1,0 +1,31 @@
+"""What "created by Launchpod" means, written once: the AWS tags every resource Launchpod creates
+carries (how a phase finds its own work again, and the only thing delete may remove), and the
+Kubernetes label on every object it applies."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+# Kubernetes' recommended label for the tool that manages an object.
+K8S_MANAGED_BY = "app.kubernetes.io/managed-by"
+K8S_MANAGER = "launchpod"
+K8S_LABELS: dict[str, str] = {K8S_MANAGED_BY: K8S_MANAGER}
+
+
+def aws_tags(cluster: str, prefix: str, extra: Mapping[str, str] | None = None) -> dict[str, str]:
+    """Tags on everything Launchpod creates in AWS for ``cluster``; the user's own tags come first and
+    can never override these two."""
+    return {**(extra or {}), f"{prefix}:cluster": cluster, f"{prefix}:managed-by": prefix}
+
+
+def owns_aws(tags: Mapping[str, str], cluster: str, prefix: str) -> bool:
+    """True only for a resource Launchpod created for ``cluster`` (both tags, exactly)."""
+    expected = aws_tags(cluster, prefix)
+    return all(tags.get(key) == value for key, value in expected.items())
+
+
+def owns_k8s(obj: Mapping[str, object] | None) -> bool:
+    """True only for a Kubernetes object Launchpod applied (its managed-by label)."""
+    metadata = (obj or {}).get("metadata") or {}
+    labels = metadata.get("labels") if isinstance(metadata, Mapping) else None
+    return isinstance(labels, Mapping) and labels.get(K8S_MANAGED_BY) == K8S_MANAGER
