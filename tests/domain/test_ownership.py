@@ -3,10 +3,9 @@ removes only what passes it, and every tag or label Launchpod writes passes it."
 
 from __future__ import annotations
 
-from launchpod.domain import ownership
+from launchpod.domain import ownership, storage
 from launchpod.domain.clusters import control_plane, teardown
 from launchpod.domain.dependencies import objects
-from launchpod.domain import storage
 
 
 def test_what_launchpod_tags_is_what_delete_recognises_and_nothing_else():
