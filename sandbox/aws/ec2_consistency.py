@@ -80,7 +80,17 @@ def install() -> None:
 
         def describe_nat_gateways(self: Any, filters: Any, nat_gateway_ids: Any) -> Any:
             _settle(self)
-            return original_describe_nat(self, filters, nat_gateway_ids)
+            found = original_describe_nat(self, filters, nat_gateway_ids)
+            # moto filters NAT gateways by id, VPC, subnet and state only, and returns every gateway for
+            # a tag filter; EC2 documents "tag:<key>" and "tag-key" for DescribeNatGateways too. Without
+            # this, deleting one cluster's tagged NAT gateways deleted every cluster's.
+            for name, values in (filters or {}).items():
+                if name.startswith("tag:"):
+                    key = name.removeprefix("tag:")
+                    found = [n for n in found if any(t["key"] == key and t["value"] in values for t in n.get_tags())]
+                elif name == "tag-key":
+                    found = [n for n in found if any(t["key"] in values for t in n.get_tags())]
+            return found
 
         def release_address(self: Any, address: str | None = None, allocation_id: str | None = None) -> Any:
             _settle(self)

@@ -190,7 +190,7 @@ def test_delete_needs_the_name_and_removes_only_what_launchpod_created(sandbox, 
     # The NAT gateway took its simulated minutes to be deleted; the teardown waited for it rather than
     # meeting DependencyViolation on its subnet and internet gateway.
     nats = ec2.describe_nat_gateways(Filter=[{"Name": "tag:launchpod:cluster", "Values": [control_plane]}])
-    assert nats["NatGateways"] and {n["State"] for n in nats["NatGateways"]} == {"deleted"}
+    assert [n["State"] for n in nats["NatGateways"]] == ["deleted"]
     arn = f"arn:aws:states:us-east-1:123456789012:execution:launchpod-delete-cluster:{op}"
     history = sandbox.aws("stepfunctions").get_execution_history(executionArn=arn, maxResults=1000)["events"]
     entered = [e["stateEnteredEventDetails"]["name"] for e in history if "stateEnteredEventDetails" in e]

@@ -75,3 +75,16 @@ def test_launchpods_teardown_waits_for_the_nat_gateway_before_the_rest(time_scal
     assert adapter.delete_tagged_nat_gateways(tags) == ([], [])
     gone = adapter.delete_tagged_network(tags)
     assert any(g.startswith("vpc-") for g in gone) and any(g.startswith("subnet-") for g in gone)
+
+
+def test_nat_gateways_are_filtered_by_their_tags_as_ec2_documents():
+    ec2, _, _, _, _, nat = _network()
+    other = ec2.create_nat_gateway(
+        SubnetId=ec2.describe_nat_gateways(NatGatewayIds=[nat])["NatGateways"][0]["SubnetId"],
+        AllocationId=ec2.allocate_address(Domain="vpc")["AllocationId"],
+        TagSpecifications=[{"ResourceType": "natgateway", "Tags": [{"Key": "launchpod:cluster", "Value": "c2"}]}],
+    )["NatGateway"]["NatGatewayId"]
+    tagged = ec2.describe_nat_gateways(Filter=[{"Name": "tag:launchpod:cluster", "Values": ["c1"]}])["NatGateways"]
+    assert [n["NatGatewayId"] for n in tagged] == [nat]
+    keyed = ec2.describe_nat_gateways(Filter=[{"Name": "tag-key", "Values": ["launchpod:cluster"]}])["NatGateways"]
+    assert {n["NatGatewayId"] for n in keyed} == {nat, other}
