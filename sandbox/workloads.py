@@ -9,6 +9,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from sandbox import operators
 from sandbox.periodic import Periodic
 
 log = logging.getLogger("sandbox.workloads")
@@ -40,6 +41,10 @@ async def _reconcile(emulator: Any) -> None:
     nodes = [(n.get("metadata") or {}).get("labels") or {} for n in emulator.list_objects("v1/nodes")]
     for deployment in emulator.list_objects("apps/v1/deployments"):
         generation = deployment["metadata"].get("generation", 1)
+        operator = operators.operator_of(deployment)
+        if operator is not None:
+            await _run_operator(emulator, operator, deployment, generation)
+            continue
         if (deployment.get("status") or {}).get("observedGeneration") == generation:
             continue
         replicas = (deployment.get("spec") or {}).get("replicas", 1)
@@ -69,6 +74,38 @@ async def _reconcile(emulator: Any) -> None:
         }
         await emulator.put_object("apps/v1/daemonsets", daemonset)
     await _bind_claims(emulator)
+
+
+async def _run_operator(
+    emulator: Any, operator: operators.Operator, deployment: dict[str, Any], generation: int
+) -> None:
+    """An operator's Deployment counts its Pod ready only while the operator's process is up."""
+    pod = operators.pod_for(emulator, operator, deployment)
+    meta = pod["metadata"]
+    old = emulator.get_object("v1/pods", meta["namespace"], meta["name"])
+    if old is None or old.get("status") != pod["status"]:
+        if old is not None:
+            pod["metadata"] = {**old["metadata"], **meta}
+        await emulator.put_object("v1/pods", pod)
+    for stale in emulator.list_objects("v1/pods", meta["namespace"]):
+        owners = stale["metadata"].get("ownerReferences") or []
+        if stale["metadata"]["name"] != meta["name"] and any(
+            o.get("kind") == "Deployment" and o.get("name") == deployment["metadata"]["name"] for o in owners
+        ):
+            await emulator.delete_object("v1/pods", meta["namespace"], stale["metadata"]["name"])
+    ready = 1 if pod["status"]["containerStatuses"][0]["ready"] else 0
+    status = {
+        "observedGeneration": generation,
+        "replicas": 1,
+        "readyReplicas": ready,
+        "availableReplicas": ready,
+        "updatedReplicas": 1,
+    }
+    if not ready:
+        status["unavailableReplicas"] = 1
+    if deployment.get("status") != status:
+        deployment["status"] = status
+        await emulator.put_object("apps/v1/deployments", deployment)
 
 
 async def _bind_claims(emulator: Any) -> None:

@@ -3,6 +3,8 @@ PersistentVolumeClaim Bound on the cluster; listed, browsed and deleted over RES
 
 from __future__ import annotations
 
+import time
+
 import pytest
 from kubernetes import client as k8s
 
@@ -129,3 +131,11 @@ def test_unknown_fsx_file_system_fails_with_aws_words(sandbox, with_dependencies
         sandbox, with_dependencies, {"kind": "fsx", "storageName": "ghost", "fileSystemId": "fs-0123456789abcdef0"}
     )
     assert done["status"] == "FAILED" and "fs-0123456789abcdef0" in done["message"]
+
+
+def test_the_optional_kuberay_operator_keeps_running_without_restarts(sandbox, with_dependencies):
+    time.sleep(400 * 0.005)  # past three of the operator's 2-minute cache-sync timeouts (simulated)
+    pods = _core(sandbox, with_dependencies).list_namespaced_pod("kuberay-operator").items
+    assert len(pods) == 1
+    status = pods[0].status.container_statuses[0]
+    assert status.state.running is not None and status.ready is True and status.restart_count == 0
