@@ -29,7 +29,6 @@ A namespaced Lease is also allowed by a Role or ClusterRole bound with a RoleBin
 
 from __future__ import annotations
 
-import hashlib
 import json
 import time
 from dataclasses import dataclass
@@ -218,12 +217,10 @@ def _fmt(seconds: float) -> str:
     return f"{minutes}m{secs}s" if minutes else f"{secs}s"
 
 
-def pod_for(emulator: Any, operator: Operator, deployment: dict[str, Any]) -> dict[str, Any]:
-    """The operator's one Pod as the kubelet would report it now."""
+def container_status(emulator: Any, operator: Operator, deployment: dict[str, Any], pod: str) -> dict[str, Any]:
+    """The operator container's status in Pod ``pod`` (bound to a node) as the kubelet would report it now."""
     meta, template = deployment["metadata"], deployment["spec"]["template"]
-    digest = hashlib.sha256(json.dumps(template, sort_keys=True).encode()).hexdigest()[:10]
-    name = f"{meta['name']}-{digest}"
-    key = f"{meta.get('uid')}/{name}"  # a Deployment created again starts a new Pod
+    key = f"{meta.get('uid')}/{pod}"  # a Deployment created again starts a new Pod
     life = _lives.setdefault(key, _Life(time.monotonic(), _timestamp()))
     elapsed = clock.sim_seconds_elapsed(life.started)
     restarts, running, backoff, phase_ends = _cycle(elapsed)
@@ -238,8 +235,8 @@ def pod_for(emulator: Any, operator: Operator, deployment: dict[str, Any]) -> di
     if life.healthy_from is not None and elapsed >= life.healthy_from:
         restarts = _cycle(life.healthy_from)[0]
         running, broken = True, None
-    if broken and not emulator.pod_logs.get((meta["namespace"], name, container)):
-        emulator.append_log(meta["namespace"], name, broken, container)
+    if broken and not emulator.pod_logs.get((meta["namespace"], pod, container)):
+        emulator.append_log(meta["namespace"], pod, broken, container)
     if running:
         state: dict[str, Any] = {"running": {"startedAt": life.started_at}}
     else:
@@ -247,7 +244,7 @@ def pod_for(emulator: Any, operator: Operator, deployment: dict[str, Any]) -> di
             "waiting": {
                 "reason": "CrashLoopBackOff",
                 "message": f"back-off {_fmt(backoff)} restarting failed container={container} "
-                f"pod={name}_{meta['namespace']}",
+                f"pod={pod}_{meta['namespace']}",
             }
         }
     status: dict[str, Any] = {
@@ -261,34 +258,7 @@ def pod_for(emulator: Any, operator: Operator, deployment: dict[str, Any]) -> di
     }
     if restarts or not running:
         status["lastState"] = {"terminated": {"exitCode": 1, "reason": "Error"}}
-    return {
-        "apiVersion": "v1",
-        "kind": "Pod",
-        "metadata": {
-            "name": name,
-            "namespace": meta["namespace"],
-            "labels": dict((template.get("metadata") or {}).get("labels") or {}),
-            "ownerReferences": [
-                {
-                    "apiVersion": "apps/v1",
-                    "kind": "Deployment",
-                    "name": meta["name"],
-                    "uid": meta.get("uid", ""),
-                    "controller": True,
-                }
-            ],
-        },
-        "spec": template["spec"],
-        "status": {
-            "phase": "Running",
-            "conditions": [
-                {"type": "PodScheduled", "status": "True"},
-                {"type": "Ready", "status": "True" if running else "False"},
-                {"type": "ContainersReady", "status": "True" if running else "False"},
-            ],
-            "containerStatuses": [status],
-        },
-    }
+    return status
 
 
 def _timestamp() -> str:

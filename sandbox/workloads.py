@@ -6,10 +6,14 @@ exercised."""
 
 from __future__ import annotations
 
+import datetime
+import hashlib
+import json
 import logging
+import uuid
 from typing import Any
 
-from sandbox import operators
+from sandbox import operators, scheduling
 from sandbox.periodic import Periodic
 
 log = logging.getLogger("sandbox.workloads")
@@ -38,28 +42,13 @@ def _admits(affinity: dict[str, Any] | None, labels: dict[str, str]) -> bool:
 
 
 async def _reconcile(emulator: Any) -> None:
-    nodes = [(n.get("metadata") or {}).get("labels") or {} for n in emulator.list_objects("v1/nodes")]
+    node_objects = emulator.list_objects("v1/nodes")
     for deployment in emulator.list_objects("apps/v1/deployments"):
-        generation = deployment["metadata"].get("generation", 1)
-        operator = operators.operator_of(deployment)
-        if operator is not None:
-            await _run_operator(emulator, operator, deployment, generation)
-            continue
-        if (deployment.get("status") or {}).get("observedGeneration") == generation:
-            continue
-        replicas = (deployment.get("spec") or {}).get("replicas", 1)
-        deployment["status"] = {
-            "observedGeneration": generation,
-            "replicas": replicas,
-            "readyReplicas": replicas,
-            "availableReplicas": replicas,
-            "updatedReplicas": replicas,
-        }
-        await emulator.put_object("apps/v1/deployments", deployment)
+        await _run_deployment(emulator, deployment, node_objects)
     for daemonset in emulator.list_objects("apps/v1/daemonsets"):
         generation = daemonset["metadata"].get("generation", 1)
-        affinity = ((daemonset.get("spec") or {}).get("template") or {}).get("spec", {}).get("affinity")
-        desired = sum(1 for labels in nodes if _admits(affinity, labels))
+        template = ((daemonset.get("spec") or {}).get("template") or {}).get("spec", {})
+        desired = sum(1 for node in node_objects if _daemon_runs_on(template, node))
         status = daemonset.get("status") or {}
         if status.get("observedGeneration") == generation and status.get("desiredNumberScheduled") == desired:
             continue
@@ -76,36 +65,138 @@ async def _reconcile(emulator: Any) -> None:
     await _bind_claims(emulator)
 
 
-async def _run_operator(
-    emulator: Any, operator: operators.Operator, deployment: dict[str, Any], generation: int
-) -> None:
-    """An operator's Deployment counts its Pod ready only while the operator's process is up."""
-    pod = operators.pod_for(emulator, operator, deployment)
-    meta = pod["metadata"]
-    old = emulator.get_object("v1/pods", meta["namespace"], meta["name"])
-    if old is None or old.get("status") != pod["status"]:
-        if old is not None:
-            pod["metadata"] = {**old["metadata"], **meta}
-        await emulator.put_object("v1/pods", pod)
-    for stale in emulator.list_objects("v1/pods", meta["namespace"]):
+def _daemon_runs_on(pod_spec: dict[str, Any], node: dict[str, Any]) -> bool:
+    """The DaemonSet controller wants a Pod on every node its selector/affinity admits and whose
+    NoSchedule/NoExecute taints it tolerates; it adds tolerations for not-ready, unreachable and
+    unschedulable nodes itself
+    (https://kubernetes.io/docs/concepts/workloads/controllers/daemonset/#taints-and-tolerations)."""
+    labels = (node.get("metadata") or {}).get("labels") or {}
+    if not _admits(pod_spec.get("affinity"), labels) or not scheduling.selects(pod_spec, node):
+        return False
+    return (
+        scheduling.untolerated(pod_spec, {**node, "status": {"conditions": [{"type": "Ready", "status": "True"}]}})
+        is None
+    )
+
+
+def _now() -> str:
+    return datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+async def _run_deployment(emulator: Any, deployment: dict[str, Any], nodes: list[dict[str, Any]]) -> None:
+    """A Deployment's replicas as Pods: each bound by the scheduler's rules (or Pending, Unschedulable,
+    with kube-scheduler's FailedScheduling event), ready once bound unless it is an operator that
+    crash-loops (sandbox.operators). ReplicaSets are not modelled: the Pods are owned by the Deployment."""
+    meta, spec = deployment["metadata"], deployment.get("spec") or {}
+    namespace, template = meta["namespace"], spec.get("template") or {}
+    pod_spec = template.get("spec") or {}
+    digest = hashlib.sha256(json.dumps(template, sort_keys=True).encode()).hexdigest()[:10]
+    replicas = spec.get("replicas", 1)
+    wanted = [f"{meta['name']}-{digest}-{i}" for i in range(replicas)]
+    operator = operators.operator_of(deployment)
+    all_pods = emulator.list_objects("v1/pods")
+    node_names = {n["metadata"]["name"] for n in nodes}
+    for stale in all_pods:
         owners = stale["metadata"].get("ownerReferences") or []
-        if stale["metadata"]["name"] != meta["name"] and any(
-            o.get("kind") == "Deployment" and o.get("name") == deployment["metadata"]["name"] for o in owners
+        if (
+            stale["metadata"].get("namespace") == namespace
+            and stale["metadata"]["name"] not in wanted
+            and any(o.get("kind") == "Deployment" and o.get("uid") == meta.get("uid") for o in owners)
         ):
-            await emulator.delete_object("v1/pods", meta["namespace"], stale["metadata"]["name"])
-    ready = 1 if pod["status"]["containerStatuses"][0]["ready"] else 0
+            await emulator.delete_object("v1/pods", namespace, stale["metadata"]["name"])
+    ready = 0
+    for name in wanted:
+        old = emulator.get_object("v1/pods", namespace, name)
+        node = ((old or {}).get("spec") or {}).get("nodeName")
+        message = ""
+        if node not in node_names:
+            bound = [p for p in emulator.list_objects("v1/pods") if (p.get("spec") or {}).get("nodeName")]
+            node, message = scheduling.schedule(pod_spec, nodes, bound)
+        pod = {
+            "apiVersion": "v1",
+            "kind": "Pod",
+            "metadata": {
+                **((old or {}).get("metadata") or {}),
+                "name": name,
+                "namespace": namespace,
+                "labels": dict((template.get("metadata") or {}).get("labels") or {}),
+                "ownerReferences": [
+                    {"apiVersion": "apps/v1", "kind": "Deployment", "name": meta["name"], "uid": meta.get("uid", "")}
+                ],
+            },
+            "spec": {**pod_spec, **({"nodeName": node} if node else {})},
+        }
+        if node is None:
+            pod["status"] = {
+                "phase": "Pending",
+                "conditions": [
+                    {"type": "PodScheduled", "status": "False", "reason": "Unschedulable", "message": message}
+                ],
+            }
+            previous = ((old or {}).get("status") or {}).get("conditions") or [{}]
+            if previous[0].get("message") != message:
+                await _event(emulator, namespace, name, "FailedScheduling", message, "default-scheduler")
+        else:
+            if operator is not None:
+                container = operators.container_status(emulator, operator, deployment, name)
+            else:
+                before = (((old or {}).get("status") or {}).get("containerStatuses") or [{}])[0]
+                started = ((before.get("state") or {}).get("running") or {}).get("startedAt") or _now()
+                container = {
+                    "name": pod_spec["containers"][0]["name"],
+                    "image": pod_spec["containers"][0].get("image", ""),
+                    "imageID": "",
+                    "ready": True,
+                    "started": True,
+                    "restartCount": 0,
+                    "state": {"running": {"startedAt": started}},
+                }
+            up = "True" if container["ready"] else "False"
+            pod["status"] = {
+                "phase": "Running",
+                "conditions": [
+                    {"type": "PodScheduled", "status": "True"},
+                    {"type": "Ready", "status": up},
+                    {"type": "ContainersReady", "status": up},
+                ],
+                "containerStatuses": [container],
+            }
+            ready += container["ready"]
+        if old is None or old.get("status") != pod["status"]:
+            await emulator.put_object("v1/pods", pod)
     status = {
-        "observedGeneration": generation,
-        "replicas": 1,
+        "observedGeneration": meta.get("generation", 1),
+        "replicas": replicas,
         "readyReplicas": ready,
         "availableReplicas": ready,
-        "updatedReplicas": 1,
+        "updatedReplicas": replicas,
     }
-    if not ready:
-        status["unavailableReplicas"] = 1
+    if ready < replicas:
+        status["unavailableReplicas"] = replicas - ready
     if deployment.get("status") != status:
         deployment["status"] = status
         await emulator.put_object("apps/v1/deployments", deployment)
+
+
+async def _event(emulator: Any, namespace: str, pod: str, reason: str, message: str, component: str) -> None:
+    now = _now()
+    await emulator.put_object(
+        "v1/events",
+        {
+            "apiVersion": "v1",
+            "kind": "Event",
+            "metadata": {"name": f"{pod}.{uuid.uuid4().hex[:16]}", "namespace": namespace},
+            "involvedObject": {"apiVersion": "v1", "kind": "Pod", "name": pod, "namespace": namespace},
+            "reason": reason,
+            "message": message,
+            "type": "Warning",
+            "source": {"component": component},
+            "reportingComponent": component,
+            "count": 1,
+            "firstTimestamp": now,
+            "lastTimestamp": now,
+        },
+    )
 
 
 async def _bind_claims(emulator: Any) -> None:

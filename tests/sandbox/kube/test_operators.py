@@ -39,6 +39,16 @@ PLURALS = {
     "Deployment": "apps/v1/deployments",
 }
 
+NODE = {
+    "apiVersion": "v1",
+    "kind": "Node",
+    "metadata": {"name": "hyperpod-i-0abc", "labels": {"sagemaker.amazonaws.com/compute-type": "hyperpod"}},
+    "status": {
+        "allocatable": {"cpu": "7910m", "memory": "30Gi", "pods": "58"},
+        "conditions": [{"type": "Ready", "status": "True"}],
+    },
+}
+
 
 @pytest.fixture
 def fleet():
@@ -46,6 +56,11 @@ def fleet():
     clock.set_time_scale(0.001)  # the operator's 2-minute cache-sync wait lasts 0.12 s
     fleet = KubeFleet()
     fleet.start_for("ray")
+
+    async def node(emu):
+        await emu.put_object("v1/nodes", NODE)
+
+    fleet.call("ray", node)
     yield fleet
     fleet.stop_all()
     clock.set_time_scale(before)
