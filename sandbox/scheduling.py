@@ -153,10 +153,11 @@ def _reasons(pod_spec: dict[str, Any], node: dict[str, Any], used: dict[str, flo
 
 
 def schedule(
-    pod_spec: dict[str, Any], nodes: list[dict[str, Any]], bound: list[dict[str, Any]]
+    pod_spec: dict[str, Any], nodes: list[dict[str, Any]], bound: list[dict[str, Any]], pinned: str | None = None
 ) -> tuple[str | None, str]:
     """(the node the Pod goes to, "") or (None, the FailedScheduling message). ``bound`` are the Pods
-    already placed (``spec.nodeName`` set), whose requests use up their nodes' allocatable."""
+    already placed (``spec.nodeName`` set), whose requests use up their nodes' allocatable. ``pinned``
+    is the node a DaemonSet Pod's ``matchFields`` affinity names: every other node fails NodeAffinity."""
     if not nodes:
         return None, "no nodes available to schedule pods"
     used: dict[str, Counter[str]] = {}
@@ -167,7 +168,10 @@ def schedule(
     histogram: Counter[str] = Counter()
     preemption: Counter[str] = Counter()
     for node in sorted(nodes, key=lambda n: n["metadata"]["name"]):
-        reasons, resolvable = _reasons(pod_spec, node, used.get(node["metadata"]["name"], Counter()))
+        if pinned is not None and node["metadata"]["name"] != pinned:
+            reasons, resolvable = ["node(s) didn't match Pod's node affinity/selector"], False
+        else:
+            reasons, resolvable = _reasons(pod_spec, node, used.get(node["metadata"]["name"], Counter()))
         if not reasons:
             return node["metadata"]["name"], ""
         histogram.update(reasons)

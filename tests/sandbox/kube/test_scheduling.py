@@ -165,3 +165,51 @@ def test_a_daemonset_counts_only_nodes_whose_taints_it_tolerates(fleet):
     fleet.call("sched", _reconcile)
     found = fleet.call("sched", lambda e: e.get_object("apps/v1/daemonsets", "kube-system", "gpu-plugin"))
     assert found["status"]["desiredNumberScheduled"] == 1
+
+
+def test_daemon_pods_run_one_per_wanted_node_and_wait_when_the_node_is_full(fleet):
+    _put(fleet, "v1/nodes", _node("a", cpu="1"))
+    _put(fleet, "v1/nodes", _node("b", cpu="8"))
+    daemonset = {
+        "apiVersion": "apps/v1",
+        "kind": "DaemonSet",
+        "metadata": {"name": "agent", "namespace": "kube-system", "generation": 1},
+        "spec": {
+            "selector": {"matchLabels": {"app": "agent"}},
+            "template": {"metadata": {"labels": {"app": "agent"}}, "spec": _spec(cpu="2")},
+        },
+    }
+    _put(fleet, "apps/v1/daemonsets", daemonset)
+    fleet.call("sched", _reconcile)
+    pods = fleet.call("sched", lambda e: e.list_objects("v1/pods", "kube-system"))
+    placed = {p["spec"].get("nodeName"): p["status"]["phase"] for p in pods}
+    assert placed == {"b": "Running", None: "Pending"}
+    pending = next(p for p in pods if p["status"]["phase"] == "Pending")
+    assert pending["status"]["conditions"][0]["message"].startswith(
+        "0/2 nodes are available: 1 Insufficient cpu, 1 node(s) didn't match Pod's node affinity/selector."
+    )
+    found = fleet.call("sched", lambda e: e.get_object("apps/v1/daemonsets", "kube-system", "agent"))
+    assert (found["status"]["desiredNumberScheduled"], found["status"]["numberReady"]) == (2, 1)
+
+
+def test_hyperpods_health_agent_runs_on_an_unhealthy_node_the_gpu_plugin_skips(fleet):
+    from launchpod.domain.dependencies import objects
+
+    health_taint = {
+        "key": "sagemaker.amazonaws.com/node-health-status",
+        "value": "Unschedulable",
+        "effect": "NoSchedule",
+    }
+    labels = {"node.kubernetes.io/instance-type": "ml.p5.48xlarge", "sagemaker.amazonaws.com/compute-type": "hyperpod"}
+    _put(fleet, "v1/nodes", _node("hyperpod-i-1", labels=labels, taints=[health_taint], unschedulable=True))
+    for obj in [
+        *objects.health_monitoring_agent("1.0", "us-east-1"),
+        *objects.nvidia_device_plugin("v0.17.2", "us-east-1"),
+    ]:
+        if obj["kind"] in ("Namespace", "DaemonSet"):
+            _put(fleet, {"Namespace": "v1/namespaces", "DaemonSet": "apps/v1/daemonsets"}[obj["kind"]], obj)
+    fleet.call("sched", _reconcile)
+    agent = fleet.call("sched", lambda e: e.get_object("apps/v1/daemonsets", "aws-hyperpod", "health-monitoring-agent"))
+    plugin = fleet.call("sched", lambda e: e.get_object("apps/v1/daemonsets", "kube-system", "nvidia-device-plugin"))
+    assert (agent["status"]["desiredNumberScheduled"], agent["status"]["numberReady"]) == (1, 1)
+    assert plugin["status"]["desiredNumberScheduled"] == 0
