@@ -1,14 +1,20 @@
 """A simulated workload controller for the emulated Kubernetes APIs: Deployments and DaemonSets get
-the status a real cluster's controllers would give them (every replica ready; a DaemonSet
-scheduled on each node its affinity admits), and statically provisioned PersistentVolumeClaims are bound
-to the PersistentVolume they name (as the PV controller would), so code that waits for readiness can be
-exercised."""
+Pods as their controllers would make them (a Deployment's replicas; one per node a DaemonSet wants),
+placed by kube-scheduler's rules (sandbox.scheduling), pulling images only where AWS publishes them
+(sandbox.images), operators crash-looping without what they need (sandbox.operators), and the status
+that follows from those Pods; statically provisioned PersistentVolumeClaims are bound to the
+PersistentVolume they name (as the PV controller would)."""
 
 from __future__ import annotations
 
+import datetime
+import hashlib
+import json
 import logging
+import uuid
 from typing import Any
 
+from sandbox import images, operators, scheduling
 from sandbox.periodic import Periodic
 
 log = logging.getLogger("sandbox.workloads")
@@ -37,38 +43,216 @@ def _admits(affinity: dict[str, Any] | None, labels: dict[str, str]) -> bool:
 
 
 async def _reconcile(emulator: Any) -> None:
-    nodes = [(n.get("metadata") or {}).get("labels") or {} for n in emulator.list_objects("v1/nodes")]
+    node_objects = emulator.list_objects("v1/nodes")
     for deployment in emulator.list_objects("apps/v1/deployments"):
-        generation = deployment["metadata"].get("generation", 1)
-        if (deployment.get("status") or {}).get("observedGeneration") == generation:
-            continue
-        replicas = (deployment.get("spec") or {}).get("replicas", 1)
-        deployment["status"] = {
-            "observedGeneration": generation,
-            "replicas": replicas,
-            "readyReplicas": replicas,
-            "availableReplicas": replicas,
-            "updatedReplicas": replicas,
-        }
-        await emulator.put_object("apps/v1/deployments", deployment)
+        await _run_deployment(emulator, deployment, node_objects)
     for daemonset in emulator.list_objects("apps/v1/daemonsets"):
-        generation = daemonset["metadata"].get("generation", 1)
-        affinity = ((daemonset.get("spec") or {}).get("template") or {}).get("spec", {}).get("affinity")
-        desired = sum(1 for labels in nodes if _admits(affinity, labels))
-        status = daemonset.get("status") or {}
-        if status.get("observedGeneration") == generation and status.get("desiredNumberScheduled") == desired:
-            continue
-        daemonset["status"] = {
-            "observedGeneration": generation,
-            "desiredNumberScheduled": desired,
-            "currentNumberScheduled": desired,
-            "numberReady": desired,
-            "numberAvailable": desired,
-            "updatedNumberScheduled": desired,
-            "numberMisscheduled": 0,
-        }
-        await emulator.put_object("apps/v1/daemonsets", daemonset)
+        await _run_daemonset(emulator, daemonset, node_objects)
     await _bind_claims(emulator)
+
+
+def _daemon_runs_on(pod_spec: dict[str, Any], node: dict[str, Any]) -> bool:
+    """The DaemonSet controller wants a Pod on every node its selector/affinity admits and whose
+    NoSchedule/NoExecute taints it tolerates; it adds tolerations for not-ready, unreachable and
+    unschedulable nodes itself
+    (https://kubernetes.io/docs/concepts/workloads/controllers/daemonset/#taints-and-tolerations)."""
+    labels = (node.get("metadata") or {}).get("labels") or {}
+    if not _admits(pod_spec.get("affinity"), labels) or not scheduling.selects(pod_spec, node):
+        return False
+    return (
+        scheduling.untolerated(pod_spec, {**node, "status": {"conditions": [{"type": "Ready", "status": "True"}]}})
+        is None
+    )
+
+
+# Tolerations the DaemonSet controller adds to every daemon Pod
+# (https://kubernetes.io/docs/concepts/workloads/controllers/daemonset/#taints-and-tolerations).
+DAEMON_TOLERATIONS = [
+    {"key": "node.kubernetes.io/not-ready", "operator": "Exists", "effect": "NoExecute"},
+    {"key": "node.kubernetes.io/unreachable", "operator": "Exists", "effect": "NoExecute"},
+    {"key": "node.kubernetes.io/disk-pressure", "operator": "Exists", "effect": "NoSchedule"},
+    {"key": "node.kubernetes.io/memory-pressure", "operator": "Exists", "effect": "NoSchedule"},
+    {"key": "node.kubernetes.io/pid-pressure", "operator": "Exists", "effect": "NoSchedule"},
+    {"key": "node.kubernetes.io/unschedulable", "operator": "Exists", "effect": "NoSchedule"},
+]
+
+
+async def _run_daemonset(emulator: Any, daemonset: dict[str, Any], nodes: list[dict[str, Any]]) -> None:
+    """One Pod per node the DaemonSet wants, each pinned to its node and placed (or left Pending) by the
+    scheduler's rules; numberReady counts the Pods that run."""
+    meta = daemonset["metadata"]
+    template = (daemonset.get("spec") or {}).get("template") or {}
+    pod_spec = {**(template.get("spec") or {})}
+    pod_spec["tolerations"] = [*(pod_spec.get("tolerations") or []), *DAEMON_TOLERATIONS]
+    targets = sorted(n["metadata"]["name"] for n in nodes if _daemon_runs_on(pod_spec, n))
+    wanted = {f"{meta['name']}-{hashlib.sha256(n.encode()).hexdigest()[:5]}": n for n in targets}
+    await _delete_stale(emulator, meta, set(wanted))
+    ready = 0
+    for name, node in wanted.items():
+        ready += await _place(emulator, "DaemonSet", meta, name, {**template, "spec": pod_spec}, nodes, None, node)
+    status = {
+        "observedGeneration": meta.get("generation", 1),
+        "desiredNumberScheduled": len(wanted),
+        "currentNumberScheduled": len(wanted),
+        "numberReady": ready,
+        "numberAvailable": ready,
+        "updatedNumberScheduled": len(wanted),
+        "numberMisscheduled": 0,
+    }
+    if ready < len(wanted):
+        status["numberUnavailable"] = len(wanted) - ready
+    if daemonset.get("status") != status:
+        daemonset["status"] = status
+        await emulator.put_object("apps/v1/daemonsets", daemonset)
+
+
+async def _delete_stale(emulator: Any, owner: dict[str, Any], wanted: set[str]) -> None:
+    for pod in emulator.list_objects("v1/pods", owner["namespace"]):
+        owners = pod["metadata"].get("ownerReferences") or []
+        if pod["metadata"]["name"] not in wanted and any(o.get("uid") == owner.get("uid") for o in owners):
+            await emulator.delete_object("v1/pods", owner["namespace"], pod["metadata"]["name"])
+
+
+def _now() -> str:
+    return datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+async def _run_deployment(emulator: Any, deployment: dict[str, Any], nodes: list[dict[str, Any]]) -> None:
+    """A Deployment's replicas as Pods: each bound by the scheduler's rules (or Pending, Unschedulable,
+    with kube-scheduler's FailedScheduling event), ready once bound unless it is an operator that
+    crash-loops (sandbox.operators). ReplicaSets are not modelled: the Pods are owned by the Deployment."""
+    meta, spec = deployment["metadata"], deployment.get("spec") or {}
+    template = spec.get("template") or {}
+    digest = hashlib.sha256(json.dumps(template, sort_keys=True).encode()).hexdigest()[:10]
+    replicas = spec.get("replicas", 1)
+    wanted = [f"{meta['name']}-{digest}-{i}" for i in range(replicas)]
+    operator = operators.operator_of(deployment)
+    await _delete_stale(emulator, meta, set(wanted))
+    ready = 0
+    for name in wanted:
+        ready += await _place(emulator, "Deployment", meta, name, template, nodes, (operator, deployment), None)
+    status = {
+        "observedGeneration": meta.get("generation", 1),
+        "replicas": replicas,
+        "readyReplicas": ready,
+        "availableReplicas": ready,
+        "updatedReplicas": replicas,
+    }
+    if ready < replicas:
+        status["unavailableReplicas"] = replicas - ready
+    if deployment.get("status") != status:
+        deployment["status"] = status
+        await emulator.put_object("apps/v1/deployments", deployment)
+
+
+async def _place(
+    emulator: Any,
+    owner_kind: str,
+    owner: dict[str, Any],
+    name: str,
+    template: dict[str, Any],
+    nodes: list[dict[str, Any]],
+    operator: tuple[operators.Operator | None, dict[str, Any]] | None,
+    pinned: str | None,
+) -> bool:
+    """Create or update one Pod: bound to a node the scheduler accepts, or Pending; True when ready."""
+    namespace, pod_spec = owner["namespace"], template.get("spec") or {}
+    old = emulator.get_object("v1/pods", namespace, name)
+    node = ((old or {}).get("spec") or {}).get("nodeName")
+    message = ""
+    if node not in {n["metadata"]["name"] for n in nodes}:
+        bound = [p for p in emulator.list_objects("v1/pods") if (p.get("spec") or {}).get("nodeName")]
+        node, message = scheduling.schedule(pod_spec, nodes, bound, pinned)
+    pod: dict[str, Any] = {
+        "apiVersion": "v1",
+        "kind": "Pod",
+        "metadata": {
+            **((old or {}).get("metadata") or {}),
+            "name": name,
+            "namespace": namespace,
+            "labels": dict((template.get("metadata") or {}).get("labels") or {}),
+            "ownerReferences": [
+                {"apiVersion": "apps/v1", "kind": owner_kind, "name": owner["name"], "uid": owner.get("uid", "")}
+            ],
+        },
+        "spec": {**pod_spec, **({"nodeName": node} if node else {})},
+    }
+    ready = False
+    if node is None:
+        pod["status"] = {
+            "phase": "Pending",
+            "conditions": [{"type": "PodScheduled", "status": "False", "reason": "Unschedulable", "message": message}],
+        }
+        previous = ((old or {}).get("status") or {}).get("conditions") or [{}]
+        if previous[0].get("message") != message:
+            await _event(emulator, namespace, name, "FailedScheduling", message, "default-scheduler")
+    else:
+        image = pod_spec["containers"][0].get("image", "")
+        before = (((old or {}).get("status") or {}).get("containerStatuses") or [{}])[0]
+        pull_error = images.pull_error(image)
+        if pull_error is not None:
+            first = "waiting" not in (before.get("state") or {})
+            container = {
+                "name": pod_spec["containers"][0]["name"],
+                "image": image,
+                "imageID": "",
+                "ready": False,
+                "started": False,
+                "restartCount": 0,
+                "state": {"waiting": images.waiting(image, pull_error, first)},
+            }
+            if first:
+                await _event(
+                    emulator, namespace, name, "Failed", f'Failed to pull image "{image}": {pull_error}', "kubelet"
+                )
+        elif operator is not None and operator[0] is not None:
+            container = operators.container_status(emulator, operator[0], operator[1], name)
+        else:
+            started = ((before.get("state") or {}).get("running") or {}).get("startedAt") or _now()
+            container = {
+                "name": pod_spec["containers"][0]["name"],
+                "image": pod_spec["containers"][0].get("image", ""),
+                "imageID": "",
+                "ready": True,
+                "started": True,
+                "restartCount": 0,
+                "state": {"running": {"startedAt": started}},
+            }
+        up = "True" if container["ready"] else "False"
+        pod["status"] = {
+            "phase": "Running",
+            "conditions": [
+                {"type": "PodScheduled", "status": "True"},
+                {"type": "Ready", "status": up},
+                {"type": "ContainersReady", "status": up},
+            ],
+            "containerStatuses": [container],
+        }
+        ready = bool(container["ready"])
+    if old is None or old.get("status") != pod["status"]:
+        await emulator.put_object("v1/pods", pod)
+    return ready
+
+
+async def _event(emulator: Any, namespace: str, pod: str, reason: str, message: str, component: str) -> None:
+    now = _now()
+    await emulator.put_object(
+        "v1/events",
+        {
+            "apiVersion": "v1",
+            "kind": "Event",
+            "metadata": {"name": f"{pod}.{uuid.uuid4().hex[:16]}", "namespace": namespace},
+            "involvedObject": {"apiVersion": "v1", "kind": "Pod", "name": pod, "namespace": namespace},
+            "reason": reason,
+            "message": message,
+            "type": "Warning",
+            "source": {"component": component},
+            "reportingComponent": component,
+            "count": 1,
+            "firstTimestamp": now,
+            "lastTimestamp": now,
+        },
+    )
 
 
 async def _bind_claims(emulator: Any) -> None:

@@ -750,6 +750,13 @@ class PatchedKubernetesEmulator(kmock.KubernetesEmulator):
             await self._emit(res, "ADDED", new)
             return new
 
+    async def delete_object(self, resource: str, namespace: str | None, name: str) -> None:
+        """Delete an object as a controller would, with its cascade (call on the emulator loop)."""
+        key = (references.resource(resource), namespace, name)
+        async with self._lock:
+            if self._alive(key):
+                await self._remove(key[0], key, dry_run=False)
+
     def get_object(self, resource: str, namespace: str | None, name: str) -> dict[str, Any] | None:
         """The current state of an object, or None (call on the emulator loop)."""
         key = (references.resource(resource), namespace, name)

@@ -120,3 +120,54 @@ def test_the_health_agent_learns_its_node_name_and_ip_from_the_downward_api():
         for e in _container("health-monitoring-agent", "us-east-1")["env"]
     }
     assert env == {"NODE_NAME": "spec.nodeName", "NODE_IP": "status.hostIP"}
+
+
+def _kuberay() -> list[dict]:
+    entry = next(e for e in ENTRIES if e.name == "kuberay-operator")
+    return objects.objects_for(entry.name, entry.version, "us-east-1")
+
+
+def test_kuberay_installs_the_crd_of_every_kind_its_operator_watches():
+    crds = {o["metadata"]["name"] for o in _kuberay() if o["kind"] == "CustomResourceDefinition"}
+    assert crds == {"rayclusters.ray.io", "rayjobs.ray.io", "rayservices.ray.io"}
+
+
+def _granted(rules: list[dict]) -> set[tuple[str, str, str]]:
+    return {(g, r, v) for rule in rules for g in rule["apiGroups"] for r in rule["resources"] for v in rule["verbs"]}
+
+
+def test_kuberay_cluster_role_grants_everything_the_upstream_role_grants():
+    role = next(o for o in _kuberay() if o["kind"] == "ClusterRole")
+    granted = _granted(role["rules"])
+    assert _granted(list(objects.kuberay_rules())) <= granted
+    # the RayCluster controller's informers on Secrets and PVCs, which the old role lacked
+    assert {("", "secrets", "watch"), ("", "persistentvolumeclaims", "list")} <= granted
+    binding = next(o for o in _kuberay() if o["kind"] == "ClusterRoleBinding")
+    assert binding["subjects"] == [
+        {"kind": "ServiceAccount", "name": "kuberay-operator", "namespace": "kuberay-operator"}
+    ]
+
+
+def test_kuberay_leader_election_has_its_namespaced_role():
+    role = next(o for o in _kuberay() if o["kind"] == "Role")
+    assert role["metadata"]["namespace"] == "kuberay-operator"
+    assert ("coordination.k8s.io", "leases", "update") in _granted(role["rules"])
+
+
+def test_the_health_agent_entry_installs_hyperpods_deep_health_check_and_patching_rbac():
+    entry = next(e for e in ENTRIES if e.name == "health-monitoring-agent")
+    built = {(o["kind"], o["metadata"]["name"]): o for o in objects.objects_for(entry.name, entry.version, "us-east-1")}
+    dhc = built[("ClusterRole", "deep-health-check-service-account-role")]
+    assert _granted(dhc["rules"]) >= {("", "nodes", "list"), ("", "pods", "patch")}
+    dhc_binding = built[("ClusterRoleBinding", "deep-health-check-service-account-role-binding")]
+    assert dhc_binding["subjects"][0] == {
+        "kind": "ServiceAccount",
+        "name": "deep-health-check-service-account",
+        "namespace": "aws-hyperpod",
+    }
+    assert ("ServiceAccount", "deep-health-check-service-account") in built
+    patching = built[("ClusterRole", "hyperpod-patching")]
+    assert _granted(patching["rules"]) == {("", "pods", "list"), ("", "pods/eviction", "create")}
+    assert built[("ClusterRoleBinding", "hyperpod-patching")]["subjects"] == [
+        {"kind": "User", "name": "hyperpod-service-linked-role", "apiGroup": "rbac.authorization.k8s.io"}
+    ]

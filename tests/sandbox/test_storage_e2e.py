@@ -3,6 +3,8 @@ PersistentVolumeClaim Bound on the cluster; listed, browsed and deleted over RES
 
 from __future__ import annotations
 
+import time
+
 import pytest
 from kubernetes import client as k8s
 
@@ -11,6 +13,7 @@ from sandbox.kube import mint_token
 pytestmark = pytest.mark.e2e
 NAME = "e2e-store"
 BUCKET = "sagemaker-launchpod-123456789012-us-east-1"
+DEPENDENCIES: dict = {}  # the reconcile-dependencies operation, as its fixture saw it finish
 
 
 @pytest.fixture(scope="module")
@@ -25,7 +28,8 @@ def control_plane(sandbox):
 def with_dependencies(sandbox, control_plane):
     with sandbox.client() as c:
         op = c.post(f"/api/clusters/{control_plane}/dependencies", json={"includeOptional": True}).json()
-    assert sandbox.wait_operation(op["operation"]["id"])["status"] == "SUCCEEDED"
+    DEPENDENCIES.update(sandbox.wait_operation(op["operation"]["id"]))
+    assert DEPENDENCIES["status"] == "SUCCEEDED"
     return control_plane
 
 
@@ -129,3 +133,16 @@ def test_unknown_fsx_file_system_fails_with_aws_words(sandbox, with_dependencies
         sandbox, with_dependencies, {"kind": "fsx", "storageName": "ghost", "fileSystemId": "fs-0123456789abcdef0"}
     )
     assert done["status"] == "FAILED" and "fs-0123456789abcdef0" in done["message"]
+
+
+def test_kuberay_on_a_cluster_without_nodes_is_applied_and_waits_for_them(sandbox, with_dependencies):
+    time.sleep(400 * 0.005)  # simulated minutes pass; with no node to run on, nothing changes
+    pods = _core(sandbox, with_dependencies).list_namespaced_pod("kuberay-operator").items
+    assert len(pods) == 1 and pods[0].status.phase == "Pending"
+    scheduled = pods[0].status.conditions[0]
+    assert (scheduled.type, scheduled.status, scheduled.reason) == ("PodScheduled", "False", "Unschedulable")
+    assert scheduled.message == "no nodes available to schedule pods"
+    events = _core(sandbox, with_dependencies).list_namespaced_event("kuberay-operator").items
+    assert [e.reason for e in events] == ["FailedScheduling"]
+    manifests = next(p for p in DEPENDENCIES["phases"] if p["name"] == "Manifests")
+    assert "kuberay-operator applied; waits for nodes" in manifests["message"]

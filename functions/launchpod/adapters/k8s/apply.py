@@ -17,6 +17,7 @@ from launchpod.domain.errors import PermanentError, RetryableError
 
 PLURALS = {
     "Namespace": ("namespaces", False),
+    "Node": ("nodes", False),
     "ServiceAccount": ("serviceaccounts", True),
     "ConfigMap": ("configmaps", True),
     "Service": ("services", True),

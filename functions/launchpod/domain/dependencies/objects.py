@@ -167,6 +167,63 @@ def _daemonset(
     }
 
 
+def _cluster_role(name: str, version: str, rules: list[Obj], role: str, subject: Obj) -> list[Obj]:
+    labels = _labels(name, version)
+    return [
+        {
+            "apiVersion": "rbac.authorization.k8s.io/v1",
+            "kind": "ClusterRole",
+            "metadata": {"name": role, "labels": labels},
+            "rules": rules,
+        },
+        {
+            "apiVersion": "rbac.authorization.k8s.io/v1",
+            "kind": "ClusterRoleBinding",
+            "metadata": {"name": f"{role}-binding" if subject["kind"] == "ServiceAccount" else role, "labels": labels},
+            "roleRef": {"apiGroup": "rbac.authorization.k8s.io", "kind": "ClusterRole", "name": role},
+            "subjects": [subject],
+        },
+    ]
+
+
+def hyperpod_service_rbac(version: str) -> list[Obj]:
+    """What HyperPod itself uses inside the cluster, from the official chart (aws/sagemaker-hyperpod-cli,
+    helm_chart/HyperPodHelmChart, both sub-charts enabled by default in its values.yaml):
+    - charts/deep-health-check/templates/deep-health-check-rbac.yaml: the deep health checks' pods run as
+      aws-hyperpod/deep-health-check-service-account, which reads nodes and reads and patches pods;
+    - charts/hyperpod-patching/templates/clusterrole*.yaml: UpdateClusterSoftware drains a node as the
+      Kubernetes user hyperpod-service-linked-role, which lists pods and creates pods/eviction."""
+    name, ns = "health-monitoring-agent", "aws-hyperpod"
+    dhc = "deep-health-check-service-account"
+    return [
+        {
+            "apiVersion": "v1",
+            "kind": "ServiceAccount",
+            "metadata": {"name": dhc, "namespace": ns, "labels": _labels(name, version)},
+        },
+        *_cluster_role(
+            name,
+            version,
+            [
+                {"apiGroups": [""], "resources": ["nodes"], "verbs": ["get", "list"]},
+                {"apiGroups": [""], "resources": ["pods"], "verbs": ["get", "list", "patch"]},
+            ],
+            f"{dhc}-role",
+            {"kind": "ServiceAccount", "name": dhc, "namespace": ns},
+        ),
+        *_cluster_role(
+            name,
+            version,
+            [
+                {"apiGroups": [""], "resources": ["pods"], "verbs": ["list"]},
+                {"apiGroups": [""], "resources": ["pods/eviction"], "verbs": ["create"]},
+            ],
+            "hyperpod-patching",
+            {"kind": "User", "name": "hyperpod-service-linked-role", "apiGroup": "rbac.authorization.k8s.io"},
+        ),
+    ]
+
+
 def health_monitoring_agent(version: str, region: str) -> list[Obj]:
     name, ns = "health-monitoring-agent", "aws-hyperpod"
     rules = [
@@ -185,6 +242,7 @@ def health_monitoring_agent(version: str, region: str) -> list[Obj]:
         _namespace(ns),
         _service_account(name, ns, version),
         *_rbac(name, ns, version, rules),
+        *hyperpod_service_rbac(version),
         _daemonset(
             name,
             ns,
@@ -253,44 +311,65 @@ def efa_device_plugin(version: str, region: str) -> list[Obj]:
     ]
 
 
+def _vendored(filename: str) -> Obj:
+    text = resources.files(__package__).joinpath("crds", filename).read_text()
+    return yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+
+
+# The KubeRay v1.7.0 operator starts the RayCluster, RayJob and RayService controllers unconditionally
+# (ray-operator/main.go); each watches its kind, so all three CRDs must exist or the manager's caches
+# never sync and it exits. RayCronJob's controller sits behind the RayCronJob feature gate, off by
+# default (ray-operator/pkg/features/features.go), so its CRD is not needed.
+RAY_CRD_FILES = ("RayCluster.yaml", "RayJob.yaml", "RayService.yaml")
+
+
 @lru_cache(maxsize=1)
 def ray_crds() -> tuple[Obj, ...]:
-    folder = resources.files(__package__).joinpath("crds")
-    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-    return tuple(yaml.load(folder.joinpath(f).read_text(), Loader=loader) for f in ("RayCluster.yaml", "RayJob.yaml"))
+    return tuple(_vendored(f) for f in RAY_CRD_FILES)
+
+
+@lru_cache(maxsize=1)
+def kuberay_rules() -> tuple[Obj, ...]:
+    """The operator's ClusterRole rules as KubeRay v1.7.0 ships them (config/rbac/role.yaml, vendored)."""
+    return tuple(_vendored("kuberay-operator-role.yaml")["rules"])
+
+
+# KubeRay's leader election (on by default, DefaultEnableLeaderElection in apis/config/v1alpha1) uses a
+# namespaced Role: ray-operator/config/rbac/leader_election_role.yaml.
+KUBERAY_LEADER_ELECTION_RULES = [
+    {
+        "apiGroups": [""],
+        "resources": ["configmaps"],
+        "verbs": ["get", "list", "watch", "create", "update", "patch", "delete"],
+    },
+    {"apiGroups": [""], "resources": ["events"], "verbs": ["create"]},
+    {"apiGroups": ["coordination.k8s.io"], "resources": ["leases"], "verbs": ["create", "get", "list", "update"]},
+]
+
+
+def _leader_election(name: str, namespace: str, version: str) -> list[Obj]:
+    labels = _labels(name, version)
+    role = f"{name}-leader-election"
+    return [
+        {
+            "apiVersion": "rbac.authorization.k8s.io/v1",
+            "kind": "Role",
+            "metadata": {"name": role, "namespace": namespace, "labels": labels},
+            "rules": KUBERAY_LEADER_ELECTION_RULES,
+        },
+        {
+            "apiVersion": "rbac.authorization.k8s.io/v1",
+            "kind": "RoleBinding",
+            "metadata": {"name": role, "namespace": namespace, "labels": labels},
+            "roleRef": {"apiGroup": "rbac.authorization.k8s.io", "kind": "Role", "name": role},
+            "subjects": [{"kind": "ServiceAccount", "name": name, "namespace": namespace}],
+        },
+    ]
 
 
 def kuberay_operator(version: str, region: str) -> list[Obj]:
     name, ns = "kuberay-operator", "kuberay-operator"
-    rules = [
-        {
-            "apiGroups": ["ray.io"],
-            "resources": [
-                "rayclusters",
-                "rayjobs",
-                "rayservices",
-                "rayclusters/status",
-                "rayjobs/status",
-                "rayservices/status",
-                "rayclusters/finalizers",
-                "rayjobs/finalizers",
-                "rayservices/finalizers",
-            ],
-            "verbs": ["create", "delete", "get", "list", "patch", "update", "watch"],
-        },
-        {
-            "apiGroups": [""],
-            "resources": ["pods", "services", "serviceaccounts", "events", "endpoints"],
-            "verbs": ["create", "delete", "get", "list", "patch", "update", "watch"],
-        },
-        {"apiGroups": ["batch"], "resources": ["jobs"], "verbs": ["create", "delete", "get", "list", "patch", "watch"]},
-        {
-            "apiGroups": ["rbac.authorization.k8s.io"],
-            "resources": ["roles", "rolebindings"],
-            "verbs": ["create", "delete", "get", "list", "watch"],
-        },
-        {"apiGroups": ["coordination.k8s.io"], "resources": ["leases"], "verbs": ["create", "get", "list", "update"]},
-    ]
+    rules = [dict(r) for r in kuberay_rules()]
     deployment = {
         "apiVersion": "apps/v1",
         "kind": "Deployment",
@@ -328,6 +407,7 @@ def kuberay_operator(version: str, region: str) -> list[Obj]:
         _namespace(ns),
         _service_account(name, ns, version),
         *_rbac(name, ns, version, rules),
+        *_leader_election(name, ns, version),
         deployment,
     ]
 

@@ -1,5 +1,7 @@
 """Manifests: the health agent, device plugins and KubeRay operator applied with server-side apply,
-then polled until each DaemonSet or Deployment is ready."""
+then polled until each DaemonSet or Deployment is ready. A Deployment cannot be ready on a cluster with
+no nodes yet (its Pods stay Pending until HyperPod's instances join), so there it counts as applied and
+waiting for nodes, as EKS's own Deployment add-ons do."""
 
 from __future__ import annotations
 
@@ -19,14 +21,23 @@ def run(doc: WorkflowInput) -> PhaseResult:
     request = ReconcileDependenciesInput.model_validate(doc.request)
     wanted = dependencies.wanted_manifests(request.includeOptional)
     first_pass = doc.poll.get(PHASE, 0) == 0
-    waiting = []
+    waiting, for_nodes = [], []
+    no_nodes: bool | None = None
     for entry in wanted:
         built = objects.objects_for(entry.name, entry.version, settings().region)
         if first_pass:
             for obj in built:
                 k8s.apply(doc.target, obj)
-        if not k8s.ready(k8s.read(doc.target, objects.workload_of(built))):
-            waiting.append(entry.name)
+        workload = objects.workload_of(built)
+        if k8s.ready(k8s.read(doc.target, workload)):
+            continue
+        if workload["kind"] == "Deployment":
+            if no_nodes is None:
+                no_nodes = not k8s.list_labelled(doc.target, "v1", "Node", "")
+            if no_nodes:
+                for_nodes.append(entry.name)
+                continue
+        waiting.append(entry.name)
     if waiting:
         if doc.poll.get(PHASE, 0) >= dependencies.MAX_POLLS:
             raise PermanentError(
@@ -34,9 +45,11 @@ def run(doc: WorkflowInput) -> PhaseResult:
             )
         return PhaseResult(ready=False, wait=dependencies.POLL_SECONDS, message="Waiting for " + ", ".join(waiting))
     versions = {e.name: e.version for e in wanted}
-    return PhaseResult(
-        outputs={"manifests": versions}, message=", ".join(f"{n} {v}" for n, v in versions.items()) + " ready."
-    )
+    ready = [f"{n} {v}" for n, v in versions.items() if n not in for_nodes]
+    message = ", ".join(ready) + " ready."
+    if for_nodes:
+        message += " " + ", ".join(for_nodes) + " applied; waits for nodes (its pods run once HyperPod's nodes join)."
+    return PhaseResult(outputs={"manifests": versions, "waitingForNodes": for_nodes}, message=message)
 
 
 handler = phase(PHASE)(run)
