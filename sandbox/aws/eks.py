@@ -751,6 +751,16 @@ def _cluster(backend: EKSBackend, name: str) -> SandboxCluster:
     return cluster  # type: ignore[return-value]
 
 
+def find_cluster(name: str) -> SandboxCluster | None:
+    """The cluster of that name in any account and region (the fleet keys API servers by name)."""
+    for account in list(eks_models.eks_backends):
+        for backend in list(eks_models.eks_backends[account].values()):
+            cluster = backend.clusters.get(name)
+            if cluster is not None:
+                return cluster  # type: ignore[no-any-return]
+    return None
+
+
 def _require_active(cluster: SandboxCluster) -> None:
     if cluster.status != "ACTIVE":
         raise InvalidRequestException(message=f"Cluster is in {cluster.status} state")
