@@ -185,6 +185,10 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
             "ec2:CreateRoute",
             "ec2:AssociateRouteTable",
             "ec2:CreateTags",
+            "ec2:DescribeSecurityGroups",
+            "ec2:CreateSecurityGroup",
+            "ec2:AuthorizeSecurityGroupIngress",
+            "ec2:AuthorizeSecurityGroupEgress",
         ),
         placeholder="NetworkFn",
     ),
@@ -301,8 +305,9 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
     FunctionSpec(
         "chp-security-group",
         f"{_PHASES}.create_hyperpod.security_group.handler",
-        "create-hyperpod: the security group with EFA's self-referencing rule",
+        "create-hyperpod: the security group shared with the EKS control plane, with EFA's self rules",
         actions=(
+            "eks:DescribeCluster",
             "ec2:DescribeSecurityGroups",
             "ec2:CreateSecurityGroup",
             "ec2:CreateTags",

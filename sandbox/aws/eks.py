@@ -845,6 +845,11 @@ def _complete_network_config(backend: EKSBackend, cluster: SandboxCluster) -> No
             vpc_id=vpc_id,
             tags={f"kubernetes.io/cluster/{cluster.name}": "owned", "aws:eks:cluster-name": cluster.name},
         )
+        # EKS's cluster security group: all inbound traffic from itself, all outbound (CreateSecurityGroup's
+        # default) (https://docs.aws.amazon.com/eks/latest/userguide/sec-group-reqs.html).
+        ec2.authorize_security_group_ingress(
+            group.id, "-1", None, None, [], source_groups=[{"GroupId": group.id}], vpc_id=vpc_id
+        )
         vpc_config.update(vpcId=vpc_id, clusterSecurityGroupId=group.id)
     else:
         vpc_config.setdefault("clusterSecurityGroupId", "sg-" + _random_id(17, "0123456789abcdef"))

@@ -86,6 +86,7 @@ from moto.sagemaker.responses import SageMakerResponse
 
 from sandbox.aws import clock
 from sandbox.aws.hyperpod_instances import shape_of
+from sandbox.aws.hyperpod_network import join_blocker
 
 log = logging.getLogger("sandbox.aws.sagemaker")
 
@@ -342,11 +343,17 @@ class HyperPodNode:
         self.deep_health_checks = list(deep_health_checks or [])
         self.last_software_update: datetime | None = None
         self.failed_at: float | None = None
+        # Why the instance cannot join its EKS cluster (set on every settle from the VPC); None: it can.
+        self.join_blocker: str | None = None
+        self.joined = False
+        self.announced_blocker: str | None = None
         self._restart(phases, kind)
 
     def _restart(self, phases: list[_Phase], kind: str) -> None:
         self.phases = phases
         self.kind = kind  # launch | reboot | replace | scale | update: what the Pending phase means
+        if kind not in ("reboot", "update"):
+            self.joined = False
         self.started = sim_now()
         self.started_wall = _now()
         self.announced = 0  # phase boundaries already reported as events
@@ -356,6 +363,13 @@ class HyperPodNode:
 
     def state(self) -> tuple[str, str]:
         """(InstanceStatus.Status, Message) now."""
+        status, message = self._scheduled()
+        if self.join_blocker and not self.joined and status in ("Running", "DeepHealthCheckInProgress"):
+            # Booted, but the kubelet cannot register: HyperPod keeps reporting the instance Pending.
+            return "Pending", self.join_blocker
+        return status, message
+
+    def _scheduled(self) -> tuple[str, str]:
         elapsed = self.elapsed()
         for phase in self.phases:
             if elapsed < phase.until:
@@ -592,6 +606,13 @@ _PHASE_EVENTS = {
 
 def _announce(cluster: HyperPodCluster, node: HyperPodNode) -> None:
     """Record events for the phase boundaries ``node`` has passed since the last look."""
+    if node.join_blocker and not node.joined and node.state()[1] == node.join_blocker:
+        if node.announced_blocker != node.join_blocker:
+            node.announced_blocker = node.join_blocker
+            cluster.events.append(
+                _Event("Instance", node.join_blocker, level="Error", group=node.group, instance_id=node.instance_id)
+            )
+        return  # what follows boot waits until the instance has joined
     elapsed = node.elapsed()
     for index in range(node.announced + 1, len(node.phases)):
         start = node.phases[index - 1].until
@@ -647,7 +668,11 @@ def _settle(backend: SageMakerModelBackend, cluster: HyperPodCluster) -> bool:
                 del cluster.nodes[node.instance_id]
             del cluster.groups[group.name]
             cluster.event("InstanceGroup", f"Instance group {group.name} was deleted.", group=group.name)
+    blockers = _join_blockers(cluster)
     for node in list(cluster.nodes.values()):
+        node.join_blocker = blockers.get(node.group)
+        if not node.join_blocker and node.state()[0] != "Pending":
+            node.joined = True
         _announce(cluster, node)
         if (
             node.state()[0] == "Failure"
@@ -684,6 +709,33 @@ def _settle(backend: SageMakerModelBackend, cluster: HyperPodCluster) -> bool:
             group.status_while_settling = "Updating"
             cluster.event("InstanceGroup", f"Instance group {group.name} is InService.", group=group.name)
     return True
+
+
+def _join_blockers(cluster: HyperPodCluster) -> dict[str, str | None]:
+    """Per instance group, why its instances cannot join the EKS cluster (``sandbox.aws.hyperpod_network``)."""
+    arn = ((cluster.orchestrator or {}).get("Eks") or {}).get("ClusterArn")
+    match = _EKS_ARN.match(arn or "")
+    if not match:
+        return {}
+    try:
+        from moto.eks.models import eks_backends
+
+        eks_cluster = eks_backends[match["account"]][match["region"]].clusters.get(match["name"])
+    except Exception:  # the EKS emulation is unavailable
+        return {}
+    if eks_cluster is None:
+        return {}
+    out: dict[str, str | None] = {}
+    for group in cluster.groups.values():
+        vpc = group.spec.get("OverrideVpcConfig") or cluster.vpc_config or {}
+        out[group.name] = join_blocker(
+            cluster.account_id,
+            cluster.region_name,
+            eks_cluster,
+            list(vpc.get("Subnets") or []),
+            list(vpc.get("SecurityGroupIds") or []),
+        )
+    return out
 
 
 # ============================================================================ Kubernetes Nodes

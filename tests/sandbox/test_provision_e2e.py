@@ -85,6 +85,11 @@ def test_one_request_provisions_control_plane_dependencies_hyperpod_and_storage(
     }
     cluster = sandbox.aws("sagemaker").describe_cluster(ClusterName="e2e-prov")
     assert cluster["ClusterStatus"] == "InService" and cluster["NodeRecovery"] == "Automatic"
+    # HyperPod's nodes sit in the security group EKS's control plane carries, so they joined as Nodes.
+    eks_groups = eks.describe_cluster(name="e2e-prov")["cluster"]["resourcesVpcConfig"]["securityGroupIds"]
+    assert cluster["VpcConfig"]["SecurityGroupIds"] == eks_groups
+    nodes = k8s.CoreV1Api(sandbox.kube("e2e-prov")).list_node().items
+    assert nodes and all(n.metadata.name.startswith("hyperpod-i-") for n in nodes)
 
     claim = k8s.CoreV1Api(sandbox.kube("e2e-prov")).read_namespaced_persistent_volume_claim("shared", "default")
     assert claim.status.phase == "Bound"
