@@ -298,6 +298,7 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
             "ec2:CreateSubnet",
             "ec2:CreateTags",
             "ec2:DescribeRouteTables",
+            "ec2:DescribeVpcEndpoints",
             "ec2:AssociateRouteTable",
         ),
         placeholder="ComputeSubnetFn",

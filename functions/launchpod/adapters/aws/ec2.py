@@ -171,6 +171,16 @@ class Ec2:
             ]
         return str(tables[0]["RouteTableId"]) if tables else None
 
+    def route_tables(self, vpc_id: str) -> list[dict[str, Any]]:
+        with aws_call("ec2:DescribeRouteTables"):
+            return list(self.ec2.describe_route_tables(Filters=[{"Name": "vpc-id", "Values": [vpc_id]}])["RouteTables"])
+
+    def vpc_endpoints(self, vpc_id: str) -> list[dict[str, Any]]:
+        with aws_call("ec2:DescribeVpcEndpoints"):
+            return list(
+                self.ec2.describe_vpc_endpoints(Filters=[{"Name": "vpc-id", "Values": [vpc_id]}])["VpcEndpoints"]
+            )
+
     def associate(self, route_table_id: str, subnet_id: str) -> None:
         with aws_call("ec2:AssociateRouteTable"):
             tables = self.ec2.describe_route_tables(RouteTableIds=[route_table_id])["RouteTables"]
