@@ -1109,6 +1109,15 @@ def _validate_group(backend: SageMakerModelBackend, spec: dict[str, Any], index:
     checks = spec.get("OnStartDeepHealthChecks") or []
     if len(set(checks)) != len(checks):
         raise _invalid(f"OnStartDeepHealthChecks of instance group {name} contains duplicates.")
+    # Deep health checks exercise accelerators (DCGM, NVLink, Neuron) and EFA: "Instance type compatibility:
+    # GPU / Trainium" (https://docs.aws.amazon.com/sagemaker/latest/dg/sagemaker-hyperpod-eks-resiliency-deep-health-checks.html).
+    unsupported = [t for t in requested if not (shape_of(t).gpus or shape_of(t).neuron_devices)]
+    if checks and unsupported:
+        raise _invalid(
+            f"Deep health checks {', '.join(checks)} are not supported for instance type {unsupported[0]} of "
+            f"instance group {name}. Deep health checks run only on GPU and Trainium instance types; remove "
+            "OnStartDeepHealthChecks from this group."
+        )
     lifecycle = spec.get("LifeCycleConfig")
     if lifecycle is None:
         if slurm:
@@ -1147,7 +1156,9 @@ def _validate_groups(backend: SageMakerModelBackend, specs: list[dict[str, Any]]
         seen.add(spec["InstanceGroupName"])
 
 
-def _validate_orchestrator(backend: SageMakerModelBackend, orchestrator: dict[str, Any] | None) -> None:
+def _validate_orchestrator(
+    backend: SageMakerModelBackend, orchestrator: dict[str, Any] | None, vpc_config: dict[str, Any] | None = None
+) -> None:
     eks = (orchestrator or {}).get("Eks")
     if not eks:
         return
@@ -1181,6 +1192,47 @@ def _validate_orchestrator(backend: SageMakerModelBackend, orchestrator: dict[st
             f"The EKS cluster {match['name']} uses authentication mode {mode}. SageMaker HyperPod requires "
             "API or API_AND_CONFIG_MAP; change it with eks update-cluster-config --access-config."
         )
+    status = getattr(eks_cluster, "status", "ACTIVE")
+    if status != "ACTIVE":
+        # HyperPod attaches to a running control plane ("you need a running Amazon EKS cluster",
+        # https://docs.aws.amazon.com/sagemaker/latest/dg/sagemaker-hyperpod-eks-prerequisites.html).
+        raise _invalid(
+            f"The EKS cluster {match['name']} is in {status} status. Wait until it is ACTIVE, then create the "
+            "SageMaker HyperPod cluster."
+        )
+    _validate_vpc(match["account"], match["region"], eks_cluster, vpc_config)
+
+
+def _validate_vpc(account: str, region: str, eks_cluster: Any, vpc_config: dict[str, Any] | None) -> None:
+    """HyperPod's subnets and security groups must be in the EKS cluster's VPC: its nodes' interfaces sit
+    in that VPC to reach the control plane (HyperPod EKS prerequisites, networking). Resources the
+    emulated EC2 does not hold are not judged, as CreateCluster in EKS tolerates them here."""
+    eks_vpc = (getattr(eks_cluster, "resources_vpc_config", None) or {}).get("vpcId")
+    if not vpc_config or not eks_vpc:
+        return
+    try:
+        from moto.ec2.models import ec2_backends
+
+        ec2 = ec2_backends[account][region]
+    except Exception:
+        return
+    for subnet_id in vpc_config.get("Subnets") or []:
+        try:
+            subnet = ec2.get_subnet(subnet_id)
+        except Exception:
+            continue
+        if subnet.vpc_id != eks_vpc:
+            raise _invalid(
+                f"Subnet {subnet_id} is in {subnet.vpc_id}, but the EKS cluster {eks_cluster.name} is in {eks_vpc}. "
+                "The subnets of a SageMaker HyperPod cluster must be in the VPC of its EKS cluster."
+            )
+    for group_id in vpc_config.get("SecurityGroupIds") or []:
+        group = ec2.get_security_group_from_id(group_id)
+        if group is not None and group.vpc_id != eks_vpc:
+            raise _invalid(
+                f"Security group {group_id} is in {group.vpc_id}, but the EKS cluster {eks_cluster.name} is in "
+                f"{eks_vpc}. The security groups of a SageMaker HyperPod cluster must be in the VPC of its EKS cluster."
+            )
 
 
 # ============================================================================ operations
@@ -1210,7 +1262,7 @@ def create_cluster(backend: SageMakerModelBackend, params: dict[str, Any]) -> Hy
         raise _invalid("At least one instance group must be specified in InstanceGroups.")
     orchestrator = params.get("Orchestrator")
     slurm = not (orchestrator or {}).get("Eks")
-    _validate_orchestrator(backend, orchestrator)
+    _validate_orchestrator(backend, orchestrator, params.get("VpcConfig"))
     _validate_groups(backend, specs, slurm=slurm)
     fault = HYPERPOD_FAULTS._take()
     cluster = HyperPodCluster(backend, name, params)
