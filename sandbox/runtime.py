@@ -88,7 +88,10 @@ class Sandbox:
             }
         )
         self._mock.start()
-        self.fleet = KubeFleet()
+        from sandbox.aws.eks_access import authorize
+
+        # Every request to a cluster's API server is authenticated and authorized as EKS does it.
+        self.fleet = KubeFleet(authorizer=authorize)
         aws.set_kube_endpoint_provider(self.fleet.start_for)
         aws.set_node_reader(lambda name: self.fleet.call(name, lambda emu: emu.list_objects("v1/nodes")))
         hyperpod.set_node_sink(hyperpod.kube_node_sink(self.fleet))

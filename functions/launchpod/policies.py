@@ -42,6 +42,7 @@ WILDCARD_REASONS: dict[str, str] = {
             "ec2:DescribeInstanceTypeOfferings",
             "ec2:DescribeSecurityGroups",
             "ec2:DescribeInstanceTypes",
+            "ec2:DescribeVpcEndpoints",
         )
     },
     "eks:CreateCluster": _NO_RESOURCE_TYPE + " (the cluster does not exist yet)",

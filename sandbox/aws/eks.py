@@ -751,6 +751,16 @@ def _cluster(backend: EKSBackend, name: str) -> SandboxCluster:
     return cluster  # type: ignore[return-value]
 
 
+def find_cluster(name: str) -> SandboxCluster | None:
+    """The cluster of that name in any account and region (the fleet keys API servers by name)."""
+    for account in list(eks_models.eks_backends):
+        for backend in list(eks_models.eks_backends[account].values()):
+            cluster = backend.clusters.get(name)
+            if cluster is not None:
+                return cluster  # type: ignore[no-any-return]
+    return None
+
+
 def _require_active(cluster: SandboxCluster) -> None:
     if cluster.status != "ACTIVE":
         raise InvalidRequestException(message=f"Cluster is in {cluster.status} state")
@@ -834,6 +844,11 @@ def _complete_network_config(backend: EKSBackend, cluster: SandboxCluster) -> No
             "master nodes, as well as any managed workloads.",
             vpc_id=vpc_id,
             tags={f"kubernetes.io/cluster/{cluster.name}": "owned", "aws:eks:cluster-name": cluster.name},
+        )
+        # EKS's cluster security group: all inbound traffic from itself, all outbound (CreateSecurityGroup's
+        # default) (https://docs.aws.amazon.com/eks/latest/userguide/sec-group-reqs.html).
+        ec2.authorize_security_group_ingress(
+            group.id, "-1", None, None, [], source_groups=[{"GroupId": group.id}], vpc_id=vpc_id
         )
         vpc_config.update(vpcId=vpc_id, clusterSecurityGroupId=group.id)
     else:

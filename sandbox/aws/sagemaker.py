@@ -86,6 +86,7 @@ from moto.sagemaker.responses import SageMakerResponse
 
 from sandbox.aws import clock
 from sandbox.aws.hyperpod_instances import shape_of
+from sandbox.aws.hyperpod_network import join_blocker
 
 log = logging.getLogger("sandbox.aws.sagemaker")
 
@@ -342,11 +343,17 @@ class HyperPodNode:
         self.deep_health_checks = list(deep_health_checks or [])
         self.last_software_update: datetime | None = None
         self.failed_at: float | None = None
+        # Why the instance cannot join its EKS cluster (set on every settle from the VPC); None: it can.
+        self.join_blocker: str | None = None
+        self.joined = False
+        self.announced_blocker: str | None = None
         self._restart(phases, kind)
 
     def _restart(self, phases: list[_Phase], kind: str) -> None:
         self.phases = phases
         self.kind = kind  # launch | reboot | replace | scale | update: what the Pending phase means
+        if kind not in ("reboot", "update"):
+            self.joined = False
         self.started = sim_now()
         self.started_wall = _now()
         self.announced = 0  # phase boundaries already reported as events
@@ -356,6 +363,13 @@ class HyperPodNode:
 
     def state(self) -> tuple[str, str]:
         """(InstanceStatus.Status, Message) now."""
+        status, message = self._scheduled()
+        if self.join_blocker and not self.joined and status in ("Running", "DeepHealthCheckInProgress"):
+            # Booted, but the kubelet cannot register: HyperPod keeps reporting the instance Pending.
+            return "Pending", self.join_blocker
+        return status, message
+
+    def _scheduled(self) -> tuple[str, str]:
         elapsed = self.elapsed()
         for phase in self.phases:
             if elapsed < phase.until:
@@ -592,6 +606,13 @@ _PHASE_EVENTS = {
 
 def _announce(cluster: HyperPodCluster, node: HyperPodNode) -> None:
     """Record events for the phase boundaries ``node`` has passed since the last look."""
+    if node.join_blocker and not node.joined and node.state()[1] == node.join_blocker:
+        if node.announced_blocker != node.join_blocker:
+            node.announced_blocker = node.join_blocker
+            cluster.events.append(
+                _Event("Instance", node.join_blocker, level="Error", group=node.group, instance_id=node.instance_id)
+            )
+        return  # what follows boot waits until the instance has joined
     elapsed = node.elapsed()
     for index in range(node.announced + 1, len(node.phases)):
         start = node.phases[index - 1].until
@@ -647,7 +668,11 @@ def _settle(backend: SageMakerModelBackend, cluster: HyperPodCluster) -> bool:
                 del cluster.nodes[node.instance_id]
             del cluster.groups[group.name]
             cluster.event("InstanceGroup", f"Instance group {group.name} was deleted.", group=group.name)
+    blockers = _join_blockers(cluster)
     for node in list(cluster.nodes.values()):
+        node.join_blocker = blockers.get(node.group)
+        if not node.join_blocker and node.state()[0] != "Pending":
+            node.joined = True
         _announce(cluster, node)
         if (
             node.state()[0] == "Failure"
@@ -684,6 +709,33 @@ def _settle(backend: SageMakerModelBackend, cluster: HyperPodCluster) -> bool:
             group.status_while_settling = "Updating"
             cluster.event("InstanceGroup", f"Instance group {group.name} is InService.", group=group.name)
     return True
+
+
+def _join_blockers(cluster: HyperPodCluster) -> dict[str, str | None]:
+    """Per instance group, why its instances cannot join the EKS cluster (``sandbox.aws.hyperpod_network``)."""
+    arn = ((cluster.orchestrator or {}).get("Eks") or {}).get("ClusterArn")
+    match = _EKS_ARN.match(arn or "")
+    if not match:
+        return {}
+    try:
+        from moto.eks.models import eks_backends
+
+        eks_cluster = eks_backends[match["account"]][match["region"]].clusters.get(match["name"])
+    except Exception:  # the EKS emulation is unavailable
+        return {}
+    if eks_cluster is None:
+        return {}
+    out: dict[str, str | None] = {}
+    for group in cluster.groups.values():
+        vpc = group.spec.get("OverrideVpcConfig") or cluster.vpc_config or {}
+        out[group.name] = join_blocker(
+            cluster.account_id,
+            cluster.region_name,
+            eks_cluster,
+            list(vpc.get("Subnets") or []),
+            list(vpc.get("SecurityGroupIds") or []),
+        )
+    return out
 
 
 # ============================================================================ Kubernetes Nodes
@@ -1057,6 +1109,15 @@ def _validate_group(backend: SageMakerModelBackend, spec: dict[str, Any], index:
     checks = spec.get("OnStartDeepHealthChecks") or []
     if len(set(checks)) != len(checks):
         raise _invalid(f"OnStartDeepHealthChecks of instance group {name} contains duplicates.")
+    # Deep health checks exercise accelerators (DCGM, NVLink, Neuron) and EFA: "Instance type compatibility:
+    # GPU / Trainium" (https://docs.aws.amazon.com/sagemaker/latest/dg/sagemaker-hyperpod-eks-resiliency-deep-health-checks.html).
+    unsupported = [t for t in requested if not (shape_of(t).gpus or shape_of(t).neuron_devices)]
+    if checks and unsupported:
+        raise _invalid(
+            f"Deep health checks {', '.join(checks)} are not supported for instance type {unsupported[0]} of "
+            f"instance group {name}. Deep health checks run only on GPU and Trainium instance types; remove "
+            "OnStartDeepHealthChecks from this group."
+        )
     lifecycle = spec.get("LifeCycleConfig")
     if lifecycle is None:
         if slurm:
@@ -1095,7 +1156,9 @@ def _validate_groups(backend: SageMakerModelBackend, specs: list[dict[str, Any]]
         seen.add(spec["InstanceGroupName"])
 
 
-def _validate_orchestrator(backend: SageMakerModelBackend, orchestrator: dict[str, Any] | None) -> None:
+def _validate_orchestrator(
+    backend: SageMakerModelBackend, orchestrator: dict[str, Any] | None, vpc_config: dict[str, Any] | None = None
+) -> None:
     eks = (orchestrator or {}).get("Eks")
     if not eks:
         return
@@ -1129,6 +1192,47 @@ def _validate_orchestrator(backend: SageMakerModelBackend, orchestrator: dict[st
             f"The EKS cluster {match['name']} uses authentication mode {mode}. SageMaker HyperPod requires "
             "API or API_AND_CONFIG_MAP; change it with eks update-cluster-config --access-config."
         )
+    status = getattr(eks_cluster, "status", "ACTIVE")
+    if status != "ACTIVE":
+        # HyperPod attaches to a running control plane ("you need a running Amazon EKS cluster",
+        # https://docs.aws.amazon.com/sagemaker/latest/dg/sagemaker-hyperpod-eks-prerequisites.html).
+        raise _invalid(
+            f"The EKS cluster {match['name']} is in {status} status. Wait until it is ACTIVE, then create the "
+            "SageMaker HyperPod cluster."
+        )
+    _validate_vpc(match["account"], match["region"], eks_cluster, vpc_config)
+
+
+def _validate_vpc(account: str, region: str, eks_cluster: Any, vpc_config: dict[str, Any] | None) -> None:
+    """HyperPod's subnets and security groups must be in the EKS cluster's VPC: its nodes' interfaces sit
+    in that VPC to reach the control plane (HyperPod EKS prerequisites, networking). Resources the
+    emulated EC2 does not hold are not judged, as CreateCluster in EKS tolerates them here."""
+    eks_vpc = (getattr(eks_cluster, "resources_vpc_config", None) or {}).get("vpcId")
+    if not vpc_config or not eks_vpc:
+        return
+    try:
+        from moto.ec2.models import ec2_backends
+
+        ec2 = ec2_backends[account][region]
+    except Exception:
+        return
+    for subnet_id in vpc_config.get("Subnets") or []:
+        try:
+            subnet = ec2.get_subnet(subnet_id)
+        except Exception:
+            continue
+        if subnet.vpc_id != eks_vpc:
+            raise _invalid(
+                f"Subnet {subnet_id} is in {subnet.vpc_id}, but the EKS cluster {eks_cluster.name} is in {eks_vpc}. "
+                "The subnets of a SageMaker HyperPod cluster must be in the VPC of its EKS cluster."
+            )
+    for group_id in vpc_config.get("SecurityGroupIds") or []:
+        group = ec2.get_security_group_from_id(group_id)
+        if group is not None and group.vpc_id != eks_vpc:
+            raise _invalid(
+                f"Security group {group_id} is in {group.vpc_id}, but the EKS cluster {eks_cluster.name} is in "
+                f"{eks_vpc}. The security groups of a SageMaker HyperPod cluster must be in the VPC of its EKS cluster."
+            )
 
 
 # ============================================================================ operations
@@ -1158,7 +1262,7 @@ def create_cluster(backend: SageMakerModelBackend, params: dict[str, Any]) -> Hy
         raise _invalid("At least one instance group must be specified in InstanceGroups.")
     orchestrator = params.get("Orchestrator")
     slurm = not (orchestrator or {}).get("Eks")
-    _validate_orchestrator(backend, orchestrator)
+    _validate_orchestrator(backend, orchestrator, params.get("VpcConfig"))
     _validate_groups(backend, specs, slurm=slurm)
     fault = HYPERPOD_FAULTS._take()
     cluster = HyperPodCluster(backend, name, params)

@@ -9,8 +9,11 @@ from sandbox.kube.emulator import DEFAULT_NAMESPACES, PatchedKubernetesEmulator,
 from sandbox.kube.fleet import KubeFleet
 from sandbox.kube.thread import KubeEmulatorThread
 from sandbox.kube.tokens import (
+    Access,
+    Authorizer,
     EksToken,
     InvalidToken,
+    KubeRequest,
     PrincipalPolicy,
     mint_token,
     parse_authorization,
@@ -19,10 +22,13 @@ from sandbox.kube.tokens import (
 
 __all__ = [
     "DEFAULT_NAMESPACES",
+    "Access",
+    "Authorizer",
     "EksToken",
     "InvalidToken",
     "KubeEmulatorThread",
     "KubeFleet",
+    "KubeRequest",
     "PatchedKubernetesEmulator",
     "PrincipalPolicy",
     "mint_token",

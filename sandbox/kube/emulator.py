@@ -35,7 +35,14 @@ from kmock._internal import enums, parsing, references, rendering
 
 from sandbox.kube.matching import InvalidSelector, field_selector_matches, label_selector_matches
 from sandbox.kube.merging import json_patch, merge_patch, strategic_merge
-from sandbox.kube.tokens import EksToken, InvalidToken, PrincipalPolicy, parse_authorization
+from sandbox.kube.tokens import (
+    Authorizer,
+    EksToken,
+    InvalidToken,
+    PrincipalPolicy,
+    kube_request,
+    parse_authorization,
+)
 
 NAMESPACES = references.resource(group="", version="v1", plural="namespaces")
 CRDS = references.resource(group="apiextensions.k8s.io", version="v1", plural="customresourcedefinitions")
@@ -87,9 +94,7 @@ def _now() -> str:
     return datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
-def status_body(
-    code: int, reason: str, message: str, details: dict[str, Any] | None = None
-) -> dict[str, Any]:
+def status_body(code: int, reason: str, message: str, details: dict[str, Any] | None = None) -> dict[str, Any]:
     """A ``v1.Status`` failure body as the API server sends it."""
     body: dict[str, Any] = {
         "kind": "Status",
@@ -105,9 +110,7 @@ def status_body(
     return body
 
 
-def _status(
-    code: int, reason: str, message: str, details: dict[str, Any] | None = None
-) -> aiohttp.web.Response:
+def _status(code: int, reason: str, message: str, details: dict[str, Any] | None = None) -> aiohttp.web.Response:
     return aiohttp.web.json_response(status_body(code, reason, message, details), status=code)
 
 
@@ -131,6 +134,8 @@ class PatchedKubernetesEmulator(kmock.KubernetesEmulator):
     require_auth: bool = True
     # Called with every well-formed token; returning False answers 401. None allows every token.
     principal_policy: PrincipalPolicy | None = None
+    # Decides every request with a well-formed token: 401/403 as the answer says (EKS: access entries).
+    authorizer: Authorizer | None = None
     # Reject namespaced objects whose namespace does not exist, as the real API server does.
     strict_namespaces: bool = True
     # (namespace, pod, container or None) -> log text; served by GET pods/{name}/log.
@@ -143,9 +148,7 @@ class PatchedKubernetesEmulator(kmock.KubernetesEmulator):
         for res, info in _builtin_resources().items():
             self.resources[res] = copy.deepcopy(info)
         for name in DEFAULT_NAMESPACES:
-            self._objects[NAMESPACES, None, name] = self._stamped(
-                NAMESPACES, None, {"metadata": {"name": name}}
-            )
+            self._objects[NAMESPACES, None, name] = self._stamped(NAMESPACES, None, {"metadata": {"name": name}})
 
     # ------------------------------------------------------------------ entry point: authentication
     async def __call__(self, raw_request: aiohttp.web.BaseRequest) -> aiohttp.web.StreamResponse:
@@ -156,6 +159,13 @@ class PatchedKubernetesEmulator(kmock.KubernetesEmulator):
                 return _status(401, "Unauthorized", "Unauthorized")
             if self.principal_policy is not None and not self.principal_policy(token):
                 return _status(401, "Unauthorized", "Unauthorized")
+            if self.authorizer is not None:
+                request = kube_request(raw_request.method, raw_request.path, dict(raw_request.query))
+                access = self.authorizer(self.cluster_name, token, request)
+                if access.code == 401:
+                    return _status(401, "Unauthorized", "Unauthorized")
+                if access.code == 403:
+                    return _status(403, "Forbidden", request.describe(access.user) + access.reason)
             self.last_token = token
         if raw_request.method == "GET" and raw_request.path in ("/healthz", "/livez", "/readyz"):
             return aiohttp.web.Response(text="ok")
@@ -216,9 +226,7 @@ class PatchedKubernetesEmulator(kmock.KubernetesEmulator):
         self._rv += 1
         return str(self._rv)
 
-    def _stamped(
-        self, res: references.resource, namespace: str | None, data: dict[str, Any]
-    ) -> dict[str, Any]:
+    def _stamped(self, res: references.resource, namespace: str | None, data: dict[str, Any]) -> dict[str, Any]:
         """A new object with the metadata the API server sets on create."""
         data = copy.deepcopy(data)
         kind, api_version = self._kind_of(res)
@@ -259,9 +267,7 @@ class PatchedKubernetesEmulator(kmock.KubernetesEmulator):
         for version in spec.get("versions") or []:
             if not version.get("served", True):
                 continue
-            res = references.resource(
-                group=spec.get("group", ""), version=version["name"], plural=names["plural"]
-            )
+            res = references.resource(group=spec.get("group", ""), version=version["name"], plural=names["plural"])
             self.resources[res] = references.ResourceInfo(
                 kind=names.get("kind"),
                 singular=names.get("singular") or str(names.get("kind", "")).lower(),
@@ -308,9 +314,7 @@ class PatchedKubernetesEmulator(kmock.KubernetesEmulator):
             return yaml.safe_load(request.text)
         return None
 
-    def _namespace_missing(
-        self, res: references.resource, namespace: str | None
-    ) -> aiohttp.web.Response | None:
+    def _namespace_missing(self, res: references.resource, namespace: str | None) -> aiohttp.web.Response | None:
         if not self.strict_namespaces or namespace is None or res == NAMESPACES:
             return None
         if self._alive((NAMESPACES, None, namespace)):
@@ -338,9 +342,7 @@ class PatchedKubernetesEmulator(kmock.KubernetesEmulator):
         if not isinstance(body, dict):
             return _status(400, "BadRequest", "the request body must be a JSON object")
         if request.subresource:
-            return _status(
-                405, "MethodNotAllowed", f"POST is not supported on {res.plural}/{request.subresource}"
-            )
+            return _status(405, "MethodNotAllowed", f"POST is not supported on {res.plural}/{request.subresource}")
         return await self._insert(request, res, body, status=201)
 
     async def _insert(
@@ -501,9 +503,7 @@ class PatchedKubernetesEmulator(kmock.KubernetesEmulator):
                 elif "strategic-merge-patch" in ctype or is_apply:
                     patched = strategic_merge(old, body)
                 else:
-                    return _status(
-                        415, "UnsupportedMediaType", f"the content type {ctype!r} is not supported"
-                    )
+                    return _status(415, "UnsupportedMediaType", f"the content type {ctype!r} is not supported")
             except (jsonpatch.JsonPatchException, jsonpointer.JsonPointerException) as exc:
                 return _status(422, "Invalid", f"the JSON patch cannot be applied: {exc}")
             sent_rv = (body.get("metadata") or {}).get("resourceVersion") if isinstance(body, dict) else None
@@ -528,9 +528,7 @@ class PatchedKubernetesEmulator(kmock.KubernetesEmulator):
             "kind": "Scale",
             "apiVersion": "autoscaling/v1",
             "metadata": {
-                k: meta[k]
-                for k in ("name", "namespace", "uid", "resourceVersion", "creationTimestamp")
-                if k in meta
+                k: meta[k] for k in ("name", "namespace", "uid", "resourceVersion", "creationTimestamp") if k in meta
             },
             "spec": {"replicas": (obj.get("spec") or {}).get("replicas", 0)},
             "status": {
@@ -568,9 +566,7 @@ class PatchedKubernetesEmulator(kmock.KubernetesEmulator):
         await self._collect_garbage(res, key, new)
         return new
 
-    async def _collect_garbage(
-        self, res: references.resource, key: tuple[Any, ...], gone: dict[str, Any]
-    ) -> None:
+    async def _collect_garbage(self, res: references.resource, key: tuple[Any, ...], gone: dict[str, Any]) -> None:
         """Delete what depended on a deleted object, as the namespace controller and the garbage collector do.
 
         The real cluster does this in the background; here it happens before the DELETE returns, so
@@ -583,11 +579,7 @@ class PatchedKubernetesEmulator(kmock.KubernetesEmulator):
                 continue
             in_namespace = res == NAMESPACES and ns == key[2] and other != NAMESPACES
             owners = (obj.raw.get("metadata") or {}).get("ownerReferences") or []
-            owned = (
-                bool(uid)
-                and any(ref.get("uid") == uid for ref in owners)
-                and (key[1] is None or ns == key[1])
-            )
+            owned = bool(uid) and any(ref.get("uid") == uid for ref in owners) and (key[1] is None or ns == key[1])
             if in_namespace or owned:
                 await self._remove(other, other_key, dry_run=False)
 
@@ -595,9 +587,7 @@ class PatchedKubernetesEmulator(kmock.KubernetesEmulator):
         res = request.resource
         assert res is not None
         if request.subresource:
-            return _status(
-                405, "MethodNotAllowed", f"DELETE is not supported on {res.plural}/{request.subresource}"
-            )
+            return _status(405, "MethodNotAllowed", f"DELETE is not supported on {res.plural}/{request.subresource}")
         key = (res, request.namespace if self._is_namespaced(res, request.namespace) else None, request.name)
         async with self._lock:
             if not self._alive(key):
@@ -615,12 +605,10 @@ class PatchedKubernetesEmulator(kmock.KubernetesEmulator):
                 if other != res or obj.deleted or (request.namespace is not None and ns != request.namespace):
                     continue
                 raw = obj.raw
-                if label_selector_matches(
-                    labels, (raw.get("metadata") or {}).get("labels")
-                ) and field_selector_matches(fields, raw):
-                    deleted.append(
-                        await self._remove(res, (res, ns, name), request.params.get("dryRun") == "All")
-                    )
+                if label_selector_matches(labels, (raw.get("metadata") or {}).get("labels")) and field_selector_matches(
+                    fields, raw
+                ):
+                    deleted.append(await self._remove(res, (res, ns, name), request.params.get("dryRun") == "All"))
         kind, api_version = self._kind_of(res)
         return aiohttp.web.json_response(
             {
@@ -643,9 +631,7 @@ class PatchedKubernetesEmulator(kmock.KubernetesEmulator):
             if label_selector_matches(labels, (obj.get("metadata") or {}).get("labels"))
             and field_selector_matches(fields, obj)
         ]
-        items.sort(
-            key=lambda o: ((o.get("metadata") or {}).get("namespace") or "", o["metadata"].get("name", ""))
-        )
+        items.sort(key=lambda o: ((o.get("metadata") or {}).get("namespace") or "", o["metadata"].get("name", "")))
         return {
             "kind": f"{kind}List",
             "apiVersion": api_version,
@@ -736,9 +722,7 @@ class PatchedKubernetesEmulator(kmock.KubernetesEmulator):
                 new = self._finish_update(res, None, old, copy.deepcopy(obj))
                 if "status" in obj:
                     new["status"] = copy.deepcopy(obj["status"])
-                    if new != old and new["metadata"]["resourceVersion"] == old["metadata"].get(
-                        "resourceVersion"
-                    ):
+                    if new != old and new["metadata"]["resourceVersion"] == old["metadata"].get("resourceVersion"):
                         new["metadata"]["resourceVersion"] = self._next_rv()
                 return await self._store_update(res, key, old, new, dry_run=False)
             self._declare_resource(res, obj.get("kind"), namespace is not None)

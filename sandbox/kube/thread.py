@@ -98,9 +98,7 @@ class KubeEmulatorThread:
 
     @property
     def running(self) -> bool:
-        return (
-            self._thread is not None and self._thread.is_alive() and self._ready.is_set() and not self._error
-        )
+        return self._thread is not None and self._thread.is_alive() and self._ready.is_set() and not self._error
 
     def _run(self) -> None:
         asyncio.set_event_loop(self.loop)

@@ -2,10 +2,18 @@
 
 An EKS token is ``k8s-aws-v1.`` followed by the base64url encoding (padding stripped) of a presigned
 STS ``GetCallerIdentity`` URL whose signature covers the ``x-k8s-aws-id`` header (the cluster name).
-The real EKS authenticator replays that URL against STS to learn the caller's ARN; the sandbox has no
-STS to ask, so it checks the shape only: an https STS URL, ``Action=GetCallerIdentity``, SigV4 query
-parameters and ``x-k8s-aws-id`` among the signed headers. The cluster name is signed, not sent, so it
-cannot be read back from the token; the access key id can, and is kept for principal checks.
+The real EKS authenticator replays that URL against STS to learn the caller's ARN. ``parse_token``
+checks the shape (an https STS URL, ``Action=GetCallerIdentity``, SigV4 query parameters and
+``x-k8s-aws-id`` among the signed headers); ``signature_matches`` recomputes the SigV4 signature for a
+given secret key and cluster name, which is what STS does when the authenticator replays the URL, so
+a token minted for another cluster or with an unknown key fails as it would on EKS. The cluster name
+is signed, not sent, so it cannot be read back from the token; the access key id can.
+
+``KubeRequest`` and ``Access`` are what an authorizer (``PatchedKubernetesEmulator.authorizer``) sees
+and answers: 401 for a token that does not authenticate, 403 for an identity that may not do the
+request, as the Kubernetes API server answers
+(https://kubernetes.io/docs/reference/access-authn-authz/authentication/,
+https://kubernetes.io/docs/reference/access-authn-authz/authorization/).
 """
 
 from __future__ import annotations
@@ -14,6 +22,7 @@ import base64
 import binascii
 import dataclasses
 import functools
+import hmac
 import re
 import urllib.parse
 from collections.abc import Callable
@@ -36,6 +45,47 @@ class EksToken:
     signed_headers: tuple[str, ...]
     amz_date: str
     expires: int | None
+    session_token: str | None = None
+
+
+@dataclasses.dataclass(frozen=True)
+class KubeRequest:
+    """A request in the terms Kubernetes authorization uses (verb, resource, namespace)."""
+
+    verb: str
+    path: str
+    resource: str | None = None  # None for non-resource URLs (/api, /version, /healthz ...)
+    group: str = ""
+    namespace: str | None = None
+    name: str | None = None
+
+    def describe(self, user: str) -> str:
+        """The API server's Forbidden message for this request."""
+        if self.resource is None:
+            return f'forbidden: User "{user}" cannot {self.verb} path "{self.path}"'
+        scope = f' in the namespace "{self.namespace}"' if self.namespace else " at the cluster scope"
+        what = f'{self.resource} "{self.name}"' if self.name else self.resource
+        return (
+            f'{what} is forbidden: User "{user}" cannot {self.verb} resource "{self.resource}" '
+            f'in API group "{self.group}"{scope}'
+        )
+
+
+@dataclasses.dataclass(frozen=True)
+class Access:
+    """An authorizer's answer: 200 (allowed), 401 (not authenticated) or 403 (not authorized)."""
+
+    code: int
+    user: str = ""
+    reason: str = ""
+
+    @property
+    def allowed(self) -> bool:
+        return self.code == 200
+
+
+# Decides one request: called with the cluster name, the well-formed token and the request.
+Authorizer = Callable[[str, "EksToken", KubeRequest], Access]
 
 
 # A principal check: called with every well-formed token; False answers 401 like an unknown IAM identity.
@@ -88,7 +138,74 @@ def parse_token(token: str) -> EksToken:
         signed_headers=signed,
         amz_date=query.get("x-amz-date", ""),
         expires=int(expires) if expires and expires.isdigit() else None,
+        session_token=query.get("x-amz-security-token"),
     )
+
+
+def signature_matches(token: EksToken, cluster_name: str, secret_access_key: str) -> bool:
+    """Whether the token's SigV4 signature is the one ``secret_access_key`` gives for ``cluster_name``.
+
+    STS recomputes the signature over the canonical request, whose signed headers include
+    ``x-k8s-aws-id``; a token minted for another cluster or another key does not verify
+    (https://docs.aws.amazon.com/IAM/latest/UserGuide/create-signed-request.html).
+    """
+    from botocore.auth import SigV4QueryAuth
+    from botocore.awsrequest import AWSRequest
+    from botocore.credentials import Credentials
+
+    parts = urllib.parse.urlsplit(token.url)
+    pairs = urllib.parse.parse_qsl(parts.query, keep_blank_values=True)
+    signature = next((v for k, v in pairs if k == "X-Amz-Signature"), "")
+    unsigned = [(k, v) for k, v in pairs if k != "X-Amz-Signature"]
+    request = AWSRequest(
+        method="GET",
+        url=urllib.parse.urlunsplit(parts._replace(query=urllib.parse.urlencode(unsigned))),
+        headers={"x-k8s-aws-id": cluster_name},
+    )
+    request.context["timestamp"] = token.amz_date
+    auth = SigV4QueryAuth(
+        Credentials(token.access_key_id, secret_access_key, token.session_token),
+        "sts",
+        token.region,
+        expires=token.expires or 60,
+    )
+    expected = auth.signature(auth.string_to_sign(request, auth.canonical_request(request)), request)
+    return bool(signature) and hmac.compare_digest(expected, signature)
+
+
+_VERBS = {"POST": "create", "PUT": "update", "PATCH": "patch"}
+
+
+def kube_request(method: str, path: str, query: dict[str, str] | None = None) -> KubeRequest:
+    """Classify a request as Kubernetes' authorizer does (request attributes: verb, resource, namespace).
+
+    https://kubernetes.io/docs/reference/access-authn-authz/authorization/#determine-the-request-verb
+    """
+    segments = [s for s in path.split("/") if s]
+    if segments[:1] == ["api"] and len(segments) >= 2:
+        group, rest = "", segments[2:]
+    elif segments[:1] == ["apis"] and len(segments) >= 3:
+        group, rest = segments[1], segments[3:]
+    else:
+        rest = []
+    if not rest:
+        return KubeRequest(verb=method.lower(), path=path)
+    namespace = None
+    if rest[0] == "namespaces" and len(rest) >= 3:
+        namespace, rest = rest[1], rest[2:]
+    resource, name = rest[0], rest[1] if len(rest) > 1 else None
+    if resource == "namespaces" and name:
+        namespace = name
+    if len(rest) > 2:
+        resource = f"{resource}/{rest[2]}"
+    watching = (query or {}).get("watch") in ("1", "true")
+    if method == "GET":
+        verb = "watch" if watching else ("get" if name else "list")
+    elif method == "DELETE":
+        verb = "delete" if name else "deletecollection"
+    else:
+        verb = _VERBS.get(method, method.lower())
+    return KubeRequest(verb=verb, path=path, resource=resource, group=group, namespace=namespace, name=name)
 
 
 @functools.cache

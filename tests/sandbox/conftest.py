@@ -20,10 +20,12 @@ from pathlib import Path
 import boto3
 import httpx
 import pytest
+from kubernetes import client as k8s
 
 from sandbox.runtime import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
+KUBE_ROLE_ARN = "arn:aws:iam::123456789012:role/launchpod-kube-access"
 TIME_SCALE = "0.005"
 
 
@@ -49,6 +51,26 @@ class RunningSandbox:
             aws_access_key_id="testing",
             aws_secret_access_key="testing",
         )
+
+    def kube_token(self, cluster: str, role_arn: str = KUBE_ROLE_ARN) -> str:
+        """An EKS token for ``cluster`` as ``role_arn`` (default: the kube-access role, the principal
+        Launchpod gives an access entry), minted as a user who assumed that role would."""
+        from sandbox.kube import mint_token
+
+        creds = self.aws("sts").assume_role(RoleArn=role_arn, RoleSessionName="e2e")["Credentials"]
+        return mint_token(
+            cluster,
+            access_key_id=creds["AccessKeyId"],
+            secret_access_key=creds["SecretAccessKey"],
+            session_token=creds["SessionToken"],
+        )
+
+    def kube(self, cluster: str, role_arn: str = KUBE_ROLE_ARN) -> k8s.ApiClient:
+        """A kubernetes client on the cluster's API server, authenticated as ``role_arn``."""
+        endpoint = self.aws("eks").describe_cluster(name=cluster)["cluster"]["endpoint"]
+        config = k8s.Configuration()
+        config.host, config.api_key = endpoint, {"authorization": "Bearer " + self.kube_token(cluster, role_arn)}
+        return k8s.ApiClient(config)
 
     def faults(self, **body: object) -> dict:
         with self.client() as c:

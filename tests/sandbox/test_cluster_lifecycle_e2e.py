@@ -9,8 +9,6 @@ import time
 import pytest
 from kubernetes import client as k8s
 
-from sandbox.kube import mint_token
-
 pytestmark = pytest.mark.e2e
 NAME = "e2e-life"
 STATE_RULE = "launchpod-hyper-pod-cluster-state"
@@ -31,10 +29,7 @@ def control_plane(sandbox):
 
 
 def _kube(sandbox, cluster: str) -> k8s.ApiClient:
-    endpoint = sandbox.aws("eks").describe_cluster(name=cluster)["cluster"]["endpoint"]
-    config = k8s.Configuration()
-    config.host, config.api_key = endpoint, {"authorization": "Bearer " + mint_token(cluster)}
-    return k8s.ApiClient(config)
+    return sandbox.kube(cluster)
 
 
 def test_hyperpod_needs_an_active_control_plane(sandbox):

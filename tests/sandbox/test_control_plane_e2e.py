@@ -245,10 +245,13 @@ def test_an_existing_vpc_is_checked_and_reused(sandbox):
     done = sandbox.wait_operation(op)
     assert done["status"] == "SUCCEEDED", done
     network = done["phases"][0]
-    assert network["status"] == "SKIPPED" and f"Reusing {vpc}" in network["message"]
-    assert sorted(
-        sandbox.aws("eks").describe_cluster(name="e2e-reuse")["cluster"]["resourcesVpcConfig"]["subnetIds"]
-    ) == sorted(subnets)
+    assert network["status"] == "SUCCEEDED" and f"Reusing {vpc}" in network["message"]
+    vpc_config = sandbox.aws("eks").describe_cluster(name="e2e-reuse")["cluster"]["resourcesVpcConfig"]
+    assert sorted(vpc_config["subnetIds"]) == sorted(subnets)
+    # The reused VPC gets the security group the control plane shares with HyperPod's nodes.
+    (group,) = ec2.describe_security_groups(GroupIds=vpc_config["securityGroupIds"])["SecurityGroups"]
+    assert group["VpcId"] == vpc
+    assert any(p["IpProtocol"] == "-1" and p["UserIdGroupPairs"] for p in group["IpPermissions"])
 
 
 def test_cancel_stops_the_workflow_and_a_retry_finishes_it(sandbox):

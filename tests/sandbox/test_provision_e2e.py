@@ -7,8 +7,6 @@ from __future__ import annotations
 import pytest
 from kubernetes import client as k8s
 
-from sandbox.kube import mint_token
-
 pytestmark = pytest.mark.e2e
 
 BODY = {
@@ -87,11 +85,13 @@ def test_one_request_provisions_control_plane_dependencies_hyperpod_and_storage(
     }
     cluster = sandbox.aws("sagemaker").describe_cluster(ClusterName="e2e-prov")
     assert cluster["ClusterStatus"] == "InService" and cluster["NodeRecovery"] == "Automatic"
+    # HyperPod's nodes sit in the security group EKS's control plane carries, so they joined as Nodes.
+    eks_groups = eks.describe_cluster(name="e2e-prov")["cluster"]["resourcesVpcConfig"]["securityGroupIds"]
+    assert cluster["VpcConfig"]["SecurityGroupIds"] == eks_groups
+    nodes = k8s.CoreV1Api(sandbox.kube("e2e-prov")).list_node().items
+    assert nodes and all(n.metadata.name.startswith("hyperpod-i-") for n in nodes)
 
-    endpoint = sandbox.aws("eks").describe_cluster(name="e2e-prov")["cluster"]["endpoint"]
-    config = k8s.Configuration()
-    config.host, config.api_key = endpoint, {"authorization": "Bearer " + mint_token("e2e-prov")}
-    claim = k8s.CoreV1Api(k8s.ApiClient(config)).read_namespaced_persistent_volume_claim("shared", "default")
+    claim = k8s.CoreV1Api(sandbox.kube("e2e-prov")).read_namespaced_persistent_volume_claim("shared", "default")
     assert claim.status.phase == "Bound"
     with sandbox.client("viewer") as c:
         (row,) = c.get("/api/clusters/e2e-prov/storage").json()["items"]

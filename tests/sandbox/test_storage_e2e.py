@@ -8,8 +8,6 @@ import time
 import pytest
 from kubernetes import client as k8s
 
-from sandbox.kube import mint_token
-
 pytestmark = pytest.mark.e2e
 NAME = "e2e-store"
 BUCKET = "sagemaker-launchpod-123456789012-us-east-1"
@@ -34,10 +32,7 @@ def with_dependencies(sandbox, control_plane):
 
 
 def _core(sandbox, cluster: str) -> k8s.CoreV1Api:
-    endpoint = sandbox.aws("eks").describe_cluster(name=cluster)["cluster"]["endpoint"]
-    config = k8s.Configuration()
-    config.host, config.api_key = endpoint, {"authorization": "Bearer " + mint_token(cluster)}
-    return k8s.CoreV1Api(k8s.ApiClient(config))
+    return k8s.CoreV1Api(sandbox.kube(cluster))
 
 
 def _configure(sandbox, cluster: str, body: dict) -> dict:

@@ -46,12 +46,14 @@ def sm(client: Any) -> Any:
 def eks_arn(client: Any) -> str:
     """An EKS cluster HyperPod can attach to (API_AND_CONFIG_MAP authentication, as HyperPod requires)."""
     eks = client("eks")
-    return eks.create_cluster(
+    arn = eks.create_cluster(
         name="launchpod-eks",
         roleArn=ROLE_ARN,
         resourcesVpcConfig={"subnetIds": VPC["Subnets"], "securityGroupIds": VPC["SecurityGroupIds"]},
         accessConfig={"authenticationMode": "API_AND_CONFIG_MAP"},
     )["cluster"]["arn"]
+    wait_until(lambda: eks.describe_cluster(name="launchpod-eks")["cluster"]["status"] == "ACTIVE")
+    return arn
 
 
 def _group(name: str = "workers", instance_type: str = "ml.p5.48xlarge", count: int = 2, **extra: Any) -> dict:
@@ -196,6 +198,55 @@ def test_missing_eks_cluster_is_refused(sm):
         _create(sm, "arn:aws:eks:us-east-1:123456789012:cluster/nowhere")
     code, message = _error(exc_info)
     assert code == "ValidationException" and "was not found" in message
+
+
+def test_an_eks_cluster_still_creating_is_refused(sm, client):
+    clock.set_time_scale(OBSERVE)  # EKS creation (600 simulated s) lasts 6 s
+    arn = client("eks").create_cluster(
+        name="not-yet",
+        roleArn=ROLE_ARN,
+        resourcesVpcConfig={"subnetIds": VPC["Subnets"]},
+        accessConfig={"authenticationMode": "API"},
+    )["cluster"]["arn"]
+    with pytest.raises(ClientError) as exc_info:
+        _create(sm, arn)
+    code, message = _error(exc_info)
+    assert code == "ValidationException" and "is in CREATING status" in message and "ACTIVE" in message
+
+
+def test_subnets_and_security_groups_must_be_in_the_eks_clusters_vpc(sm, client):
+    ec2, eks = client("ec2"), client("eks")
+    home, other = (ec2.create_vpc(CidrBlock=c)["Vpc"]["VpcId"] for c in ("10.3.0.0/16", "10.4.0.0/16"))
+    home_subnet = ec2.create_subnet(VpcId=home, CidrBlock="10.3.0.0/20")["Subnet"]["SubnetId"]
+    other_subnet = ec2.create_subnet(VpcId=other, CidrBlock="10.4.0.0/20")["Subnet"]["SubnetId"]
+    other_group = ec2.create_security_group(GroupName="elsewhere", Description="x", VpcId=other)["GroupId"]
+    arn = eks.create_cluster(
+        name="home", roleArn=ROLE_ARN, resourcesVpcConfig={"subnetIds": [home_subnet]}, accessConfig={}
+    )["cluster"]["arn"]
+    fast_forward()
+    wait_until(lambda: eks.describe_cluster(name="home")["cluster"]["status"] == "ACTIVE")
+    home_group = eks.describe_cluster(name="home")["cluster"]["resourcesVpcConfig"]["clusterSecurityGroupId"]
+    for vpc_config, wrong in (
+        ({"Subnets": [other_subnet], "SecurityGroupIds": [home_group]}, f"Subnet {other_subnet} is in {other}"),
+        ({"Subnets": [home_subnet], "SecurityGroupIds": [other_group]}, f"Security group {other_group} is in {other}"),
+    ):
+        with pytest.raises(ClientError) as exc_info:
+            sm.create_cluster(
+                ClusterName="hp",
+                InstanceGroups=[_group()],
+                VpcConfig=vpc_config,
+                Orchestrator={"Eks": {"ClusterArn": arn}},
+            )
+        code, message = _error(exc_info)
+        assert code == "ValidationException" and wrong in message and "VPC of its EKS cluster" in message
+
+
+def test_deep_health_checks_are_refused_on_instance_types_without_gpus_or_trainium(sm, eks_arn):
+    with pytest.raises(ClientError) as exc_info:
+        _create(sm, eks_arn, _group("cpu", "ml.m5.xlarge", OnStartDeepHealthChecks=["InstanceStress"]))
+    code, message = _error(exc_info)
+    assert code == "ValidationException" and "not supported for instance type ml.m5.xlarge" in message
+    _create(sm, eks_arn, _group("trn", "ml.trn1.32xlarge", OnStartDeepHealthChecks=["InstanceConnectivity"]))
 
 
 # ---------------------------------------------------------------------------------------- lifecycle scripts

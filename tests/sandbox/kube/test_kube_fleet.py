@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import threading
 import time
 
@@ -9,8 +10,8 @@ import pytest
 import urllib3
 from kubernetes import client
 
-from sandbox.kube import KubeFleet, mint_token, parse_token
-from sandbox.kube.tokens import InvalidToken
+from sandbox.kube import Access, KubeFleet, mint_token, parse_token
+from sandbox.kube.tokens import InvalidToken, kube_request, signature_matches
 
 
 def _core(url: str, cluster: str) -> client.CoreV1Api:
@@ -86,5 +87,52 @@ def test_principal_policy_can_refuse_a_well_formed_token() -> None:
             )
         )
         assert allowed.list_namespace().items
+    finally:
+        fleet.stop_all()
+
+
+def test_a_token_verifies_only_for_its_cluster_and_secret_key() -> None:
+    token = parse_token(mint_token("c1", access_key_id="AK", secret_access_key="SK", session_token="ST"))
+    assert signature_matches(token, "c1", "SK")
+    assert not signature_matches(token, "c2", "SK")
+    assert not signature_matches(token, "c1", "other-secret")
+
+
+def test_requests_are_classified_as_kubernetes_authorization_sees_them() -> None:
+    pods = kube_request("GET", "/api/v1/namespaces/team/pods", {"watch": "true"})
+    assert (pods.verb, pods.resource, pods.namespace, pods.group) == ("watch", "pods", "team", "")
+    patch = kube_request("PATCH", "/apis/apps/v1/namespaces/kube-system/deployments/coredns/scale")
+    assert (patch.verb, patch.resource, patch.name, patch.group) == ("patch", "deployments/scale", "coredns", "apps")
+    nodes = kube_request("DELETE", "/api/v1/nodes")
+    assert (nodes.verb, nodes.resource, nodes.namespace) == ("deletecollection", "nodes", None)
+    assert kube_request("GET", "/version").resource is None
+
+
+def test_an_authorizer_answers_401_or_403_with_the_api_servers_words() -> None:
+    def authorizer(cluster: str, token, request) -> Access:
+        if token.access_key_id != "KNOWN":
+            return Access(401)
+        return Access(200 if request.verb == "list" else 403, user="jane")
+
+    fleet = KubeFleet(authorizer=authorizer)
+    try:
+        url = fleet.start_for("decided")
+        with pytest.raises(client.ApiException) as unknown:
+            _core(url, "decided").list_namespace()
+        known = client.CoreV1Api(
+            client.ApiClient(
+                client.Configuration(
+                    host=url, api_key={"authorization": "Bearer " + mint_token("decided", access_key_id="KNOWN")}
+                )
+            )
+        )
+        assert known.list_namespace().items
+        with pytest.raises(client.ApiException) as forbidden:
+            known.delete_namespace("default")
+        assert unknown.value.status == 401 and forbidden.value.status == 403
+        assert json.loads(forbidden.value.body)["message"] == (
+            'namespaces "default" is forbidden: User "jane" cannot delete resource "namespaces" in API group "" '
+            'in the namespace "default"'
+        )
     finally:
         fleet.stop_all()

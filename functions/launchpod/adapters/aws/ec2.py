@@ -171,29 +171,58 @@ class Ec2:
             ]
         return str(tables[0]["RouteTableId"]) if tables else None
 
+    def route_tables(self, vpc_id: str) -> list[dict[str, Any]]:
+        with aws_call("ec2:DescribeRouteTables"):
+            return list(self.ec2.describe_route_tables(Filters=[{"Name": "vpc-id", "Values": [vpc_id]}])["RouteTables"])
+
+    def vpc_endpoints(self, vpc_id: str) -> list[dict[str, Any]]:
+        with aws_call("ec2:DescribeVpcEndpoints"):
+            return list(
+                self.ec2.describe_vpc_endpoints(Filters=[{"Name": "vpc-id", "Values": [vpc_id]}])["VpcEndpoints"]
+            )
+
     def associate(self, route_table_id: str, subnet_id: str) -> None:
         with aws_call("ec2:AssociateRouteTable"):
             tables = self.ec2.describe_route_tables(RouteTableIds=[route_table_id])["RouteTables"]
             if not any(a.get("SubnetId") == subnet_id for a in tables[0].get("Associations", [])):
                 self.ec2.associate_route_table(RouteTableId=route_table_id, SubnetId=subnet_id)
 
-    def ensure_efa_security_group(self, vpc_id: str, name: str, tags: dict[str, str]) -> str:
-        """All traffic to and from the group itself: EFA's OS-bypass traffic needs both directions."""
+    def security_group(self, vpc_id: str, name: str) -> dict[str, Any] | None:
         with aws_call("ec2:DescribeSecurityGroups"):
             groups = self.ec2.describe_security_groups(
                 Filters=[{"Name": "vpc-id", "Values": [vpc_id]}, {"Name": "group-name", "Values": [name]}]
             )["SecurityGroups"]
-        with aws_call("ec2:CreateSecurityGroup"):
-            if groups:
-                group = groups[0]
-            else:
+        return dict(groups[0]) if groups else None
+
+    def security_group_by_id(self, group_id: str) -> dict[str, Any] | None:
+        with aws_call("ec2:DescribeSecurityGroups"):
+            groups = self.ec2.describe_security_groups(Filters=[{"Name": "group-id", "Values": [group_id]}])
+        found = groups["SecurityGroups"]
+        return dict(found[0]) if found else None
+
+    def ensure_efa_security_group(self, vpc_id: str, name: str, tags: dict[str, str]) -> str:
+        """The group EKS's control plane and HyperPod's nodes share: all traffic to and from itself.
+
+        EFA's OS-bypass traffic needs the self rule both ways; the same rule lets nodes reach the API
+        server (443) and the control plane reach kubelets (10250) and webhooks, as in AWS's reference
+        HyperPod EKS stack (awsome-distributed-training, security-group-stack.yaml).
+        """
+        group = self.security_group(vpc_id, name)
+        if group is None:
+            with aws_call("ec2:CreateSecurityGroup"):
                 group_id = self.ec2.create_security_group(
                     GroupName=name,
-                    Description="HyperPod nodes: all traffic within the group (EFA), created by Launchpod",
+                    Description="EKS control plane and HyperPod nodes: all traffic within the group, created by "
+                    "Launchpod",
                     VpcId=vpc_id,
                     TagSpecifications=_spec("security-group", tags),
                 )["GroupId"]
+            with aws_call("ec2:DescribeSecurityGroups"):
                 group = self.ec2.describe_security_groups(GroupIds=[group_id])["SecurityGroups"][0]
+        return self.ensure_self_rules(group)
+
+    def ensure_self_rules(self, group: dict[str, Any]) -> str:
+        """Add, where missing, the all-traffic rules from and to the group itself and to anywhere."""
         group_id = group["GroupId"]
         self_rule = {"IpProtocol": "-1", "UserIdGroupPairs": [{"GroupId": group_id}]}
 
@@ -203,12 +232,24 @@ class Ec2:
                 for p in permissions
             )
 
+        def has_anywhere(permissions: list[dict[str, Any]]) -> bool:
+            return any(
+                p.get("IpProtocol") == "-1" and any(r.get("CidrIp") == "0.0.0.0/0" for r in p.get("IpRanges", []))
+                for p in permissions
+            )
+
         with aws_call("ec2:AuthorizeSecurityGroupIngress"):
             if not has_self(group.get("IpPermissions", [])):
                 self.ec2.authorize_security_group_ingress(GroupId=group_id, IpPermissions=[self_rule])
+        egress = group.get("IpPermissionsEgress", [])
+        missing = [] if has_self(egress) else [self_rule]
+        if not has_anywhere(egress):
+            # Nodes pull images and reach AWS APIs through the NAT gateway (the reference stack's
+            # InternetCommunicationRuleEgress); CreateSecurityGroup adds this rule, a reused group may lack it.
+            missing.append({"IpProtocol": "-1", "IpRanges": [{"CidrIp": "0.0.0.0/0"}]})
         with aws_call("ec2:AuthorizeSecurityGroupEgress"):
-            if not has_self(group.get("IpPermissionsEgress", [])):
-                self.ec2.authorize_security_group_egress(GroupId=group_id, IpPermissions=[self_rule])
+            if missing:
+                self.ec2.authorize_security_group_egress(GroupId=group_id, IpPermissions=missing)
         return str(group_id)
 
     def subnets_tagged(self, vpc_id: str, tags: dict[str, str]) -> list[dict[str, Any]]:

@@ -33,6 +33,7 @@ class Eks:
         version: str,
         log_types: list[str],
         tags: dict[str, str],
+        security_group_ids: list[str] | None = None,
     ) -> dict[str, Any]:
         with aws_call("eks:CreateCluster"):
             return dict(
@@ -42,6 +43,8 @@ class Eks:
                     roleArn=role_arn,
                     resourcesVpcConfig={
                         "subnetIds": subnet_ids,
+                        # Put on the control plane's interfaces next to EKS's own cluster security group.
+                        "securityGroupIds": list(security_group_ids or []),
                         "endpointPublicAccess": True,
                         "endpointPrivateAccess": True,
                     },

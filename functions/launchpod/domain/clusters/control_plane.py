@@ -101,6 +101,11 @@ def resource_name(prefix: str, cluster: str, purpose: str, limit: int = 64) -> s
     return f"{name[: limit - 9]}-{digest}"
 
 
+def shared_security_group_name(prefix: str, cluster: str) -> str:
+    """The security group EKS's control plane and HyperPod's nodes share (EC2 group names: 255)."""
+    return resource_name(prefix, cluster, "hyperpod", limit=255)
+
+
 def eks_failure_hint(message: str) -> str:
     """Turn an EKS failure into advice: what the user can change."""
     lowered = message.lower()

@@ -16,7 +16,7 @@ PHASES: tuple[tuple[str, str], ...] = (
     ("LifecycleScripts", "Lifecycle scripts to the shared bucket"),
     ("ExecutionRole", "IAM execution role of the instance groups"),
     ("ComputeSubnet", "A /20 compute subnet in the chosen zone"),
-    ("SecurityGroup", "Security group with the self-referencing rule EFA needs"),
+    ("SecurityGroup", "The security group shared with the EKS control plane, with the self rules EFA needs"),
     ("HyperPodAccess", "EKS access entry for HyperPod"),
     ("CreateHyperPod", "Create the HyperPod cluster"),
     ("WaitInService", "Wait until HyperPod is InService"),

@@ -29,6 +29,7 @@ def run(doc: WorkflowInput) -> PhaseResult:
         name=doc.target,
         role_arn=doc.outputs["ClusterRole"]["roleArn"],
         subnet_ids=subnets,
+        security_group_ids=[network["securityGroupId"]] if network.get("securityGroupId") else [],
         version=request.kubernetesVersion,
         log_types=list(request.logging),
         tags=tags_of(doc),

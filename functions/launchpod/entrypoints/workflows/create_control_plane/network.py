@@ -1,5 +1,7 @@
 """Network: a new VPC with private and public subnets in each zone and a NAT gateway, or checks
-that a VPC and subnets given for reuse exist and span two zones."""
+that a VPC and subnets given for reuse exist and span two zones; in either, the security group EKS's
+control plane will share with HyperPod's nodes (all traffic within the group, as AWS's reference
+HyperPod EKS stack does, awsome-distributed-training ``security-group-stack.yaml``)."""
 
 from __future__ import annotations
 
@@ -9,9 +11,15 @@ from launchpod.domain.errors import PermanentError
 from launchpod.entrypoints.workflows.create_control_plane._common import request_of, tags_of
 from launchpod.entrypoints.workflows.phase import PhaseResult, phase
 from launchpod.runtime import wiring
+from launchpod.runtime.settings import settings
 
 
-def _reuse(vpc_id: str, subnet_ids: list[str]) -> PhaseResult:
+def _shared_group(doc: WorkflowInput, vpc_id: str) -> str:
+    name = control_plane.shared_security_group_name(settings().resource_prefix, doc.target)
+    return wiring.ec2().ensure_efa_security_group(vpc_id, name, {**tags_of(doc), "Name": name})
+
+
+def _reuse(doc: WorkflowInput, vpc_id: str, subnet_ids: list[str]) -> PhaseResult:
     ec2 = wiring.ec2()
     if ec2.vpc(vpc_id) is None:
         raise PermanentError(f"VPC {vpc_id} does not exist in this region; give an existing VPC or none.")
@@ -25,17 +33,18 @@ def _reuse(vpc_id: str, subnet_ids: list[str]) -> PhaseResult:
     zones = {v["AvailabilityZone"] for v in found.values()}
     if len(zones) < 2:
         raise PermanentError(f"The subnets are all in {zones.pop()}; EKS needs subnets in at least two zones.")
+    group_id = _shared_group(doc, vpc_id)
     return PhaseResult(
-        outputs={"vpcId": vpc_id, "subnetIds": subnet_ids, "reused": True},
-        message=f"Reusing {vpc_id} with {len(subnet_ids)} subnets in {', '.join(sorted(zones))}.",
-        skipped=True,
+        outputs={"vpcId": vpc_id, "subnetIds": subnet_ids, "securityGroupId": group_id, "reused": True},
+        message=f"Reusing {vpc_id} with {len(subnet_ids)} subnets in {', '.join(sorted(zones))}; "
+        f"{group_id} for the control plane and HyperPod's nodes.",
     )
 
 
 def run(doc: WorkflowInput) -> PhaseResult:
     request = request_of(doc)
     if request.network.vpcId and request.network.subnetIds:
-        return _reuse(request.network.vpcId, request.network.subnetIds)
+        return _reuse(doc, request.network.vpcId, request.network.subnetIds)
     ec2, tags = wiring.ec2(), tags_of(doc)
     cidr = request.network.vpcCidr or control_plane.DEFAULT_VPC_CIDR
     vpc_id = ec2.ensure_vpc(cidr, {**tags, "Name": f"{doc.target}-vpc"})
@@ -54,6 +63,7 @@ def run(doc: WorkflowInput) -> PhaseResult:
         ec2.map_public_ip(subnet_id)
     nat = ec2.ensure_nat_gateway(public[0], {**tags, "Name": f"{doc.target}-nat"})
     ec2.ensure_route_table(vpc_id, {**tags, "Name": f"{doc.target}-private"}, private, nat_gateway_id=nat)
+    group_id = _shared_group(doc, vpc_id)
     return PhaseResult(
         outputs={
             "vpcId": vpc_id,
@@ -61,9 +71,11 @@ def run(doc: WorkflowInput) -> PhaseResult:
             "subnetIds": private,
             "publicSubnetIds": public,
             "natGatewayId": nat,
+            "securityGroupId": group_id,
             "reused": False,
         },
-        message=f"{vpc_id} ({cidr}): private {', '.join(private)}; public {', '.join(public)}; NAT {nat}.",
+        message=f"{vpc_id} ({cidr}): private {', '.join(private)}; public {', '.join(public)}; NAT {nat}; "
+        f"{group_id} for the control plane and HyperPod's nodes.",
     )
 
 

@@ -1,4 +1,13 @@
-"""SecurityGroup: HyperPod nodes talk to each other freely, as EFA requires."""
+"""SecurityGroup: the one security group HyperPod's nodes share with the EKS control plane.
+
+AWS's reference HyperPod EKS stack (awsome-distributed-training, ``security-group-stack.yaml``) gives
+EKS (``ResourcesVpcConfig.SecurityGroupIds``) and HyperPod (``VpcConfig.SecurityGroupIds``) one group
+with all traffic to and from itself: EFA needs it both ways, nodes reach the private API endpoint on
+443 through it, and the control plane reaches kubelets (10250) and webhooks. Launchpod's Network phase
+creates that group and hands it to EKS; this phase finds it. For an EKS cluster that does not carry it
+(imported, or created before), the reference adds the rules to the cluster's own security group
+instead, the one EKS attaches to its control-plane interfaces; so does this phase.
+"""
 
 from __future__ import annotations
 
@@ -11,10 +20,25 @@ from launchpod.runtime.settings import settings
 
 
 def run(doc: WorkflowInput) -> PhaseResult:
+    ec2 = wiring.ec2()
     vpc_id = doc.outputs["ComputeSubnet"]["vpcId"]
-    name = control_plane.resource_name(settings().resource_prefix, doc.target, "hyperpod", limit=255)
-    group_id = wiring.ec2().ensure_efa_security_group(vpc_id, name, {**tags_of(doc), "Name": name})
-    return PhaseResult(outputs={"securityGroupId": group_id}, message=f"{group_id}: all traffic within the group.")
+    name = control_plane.shared_security_group_name(settings().resource_prefix, doc.target)
+    eks = wiring.eks().cluster(doc.target)  # None under provision-cluster, while EKS is created with the group
+    vpc_config = (eks or {}).get("resourcesVpcConfig", {})
+    shared = ec2.security_group(vpc_id, name)
+    if eks is not None and (shared is None or shared["GroupId"] not in vpc_config.get("securityGroupIds", [])):
+        cluster_group = ec2.security_group_by_id(vpc_config["clusterSecurityGroupId"])
+        if cluster_group is not None:
+            group_id = ec2.ensure_self_rules(cluster_group)
+            return PhaseResult(
+                outputs={"securityGroupId": group_id},
+                message=f"{group_id}: the EKS cluster security group, all traffic within it (nodes, API, EFA).",
+            )
+    group_id = ec2.ensure_efa_security_group(vpc_id, name, {**tags_of(doc), "Name": name})
+    return PhaseResult(
+        outputs={"securityGroupId": group_id},
+        message=f"{group_id}: shared with the EKS control plane, all traffic within the group (nodes, API, EFA).",
+    )
 
 
 handler = phase("SecurityGroup")(run)
