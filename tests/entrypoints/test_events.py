@@ -30,6 +30,22 @@ def _event(detail_type: str, detail: dict) -> dict:
     }
 
 
+@pytest.fixture(autouse=True)
+def pushes(monkeypatch) -> list[tuple[str, str, dict]]:
+    """What API Gateway's management API is asked to post: recorded here rather than sent through moto,
+    whose backend a sandbox gateway built earlier in the same process may have replaced."""
+    from launchpod.adapters.aws import websocket
+
+    sent: list[tuple[str, str, dict]] = []
+
+    def post(endpoint: str, connection_id: str, message: dict) -> bool:
+        sent.append((endpoint, connection_id, message))
+        return True
+
+    monkeypatch.setattr(websocket, "post", post)
+    return sent
+
+
 @pytest.fixture
 def stores(tables, monkeypatch):
     clusters, connections = DynamoClusters(tables["clusters"]), DynamoConnections(tables["connections"])
@@ -41,7 +57,7 @@ def stores(tables, monkeypatch):
     return clusters, connections
 
 
-def test_a_cluster_state_change_is_recorded_and_pushed_to_subscribers(lambda_context, stores):
+def test_a_cluster_state_change_is_recorded_and_pushed_to_subscribers(lambda_context, stores, pushes):
     clusters, _ = stores
     detail = {
         "ClusterArn": "arn:aws:sagemaker:us-east-1:123456789012:cluster/abcdefghijkl",
@@ -51,6 +67,8 @@ def test_a_cluster_state_change_is_recorded_and_pushed_to_subscribers(lambda_con
     result = cluster_state.handler(_event("SageMaker HyperPod Cluster State Change", detail), lambda_context)
     assert result == {"recorded": True, "cluster": "c1", "status": "InService", "pushed": 1, "woken": False}
     assert clusters.get("c1")["hyperpodStatus"] == "InService"
+    [(endpoint, connection, message)] = pushes
+    assert (endpoint, connection, message["topic"], message["type"]) == (ENDPOINT, "conn-1", "cluster:c1", "cluster")
 
 
 @pytest.fixture
