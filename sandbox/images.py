@@ -13,9 +13,9 @@ containerd's pull of it fails with NotFound. The accounts modelled, each from it
 
 The kubelet first reports ``ErrImagePull`` with the runtime's error, then ``ImagePullBackOff`` with
 "Back-off pulling image "<image>": ErrImagePull: <error>" (Kubernetes 1.3x wording); the Pod is not
-Ready and does not restart. Not modelled: network reachability (a public registry or another region's
-ECR needs NAT or an internet gateway on the node's subnet; the sandbox assumes the egress Launchpod's
-VPC has), images of the user's own ECR accounts (always pull), tags that do not exist.
+Ready and does not restart. A node whose subnet reaches AWS only through VPC endpoints (no route to the
+internet) pulls only from ECR in its own region; public registries and other regions time out. Not
+modelled: images of the user's own ECR accounts (always pull), tags that do not exist.
 """
 
 from __future__ import annotations
@@ -58,6 +58,8 @@ HMA_ACCOUNTS = {
 }
 _ECR = re.compile(r"^(\d{12})\.dkr\.ecr\.([a-z0-9-]+)\.amazonaws\.com/(.+?)(?::[^/:]+)?(?:@.+)?$")
 AWS_ACCOUNTS = {EKS_DEFAULT_ACCOUNT, *EKS_ACCOUNTS.values(), *HMA_ACCOUNTS.values()}
+# Set by the sandbox's HyperPod on each Node it registers: whether the node's subnet routes to the internet.
+INTERNET_ANNOTATION = "sandbox.launchpod.dev/internet-egress"
 
 
 def _serves(account: str, region: str, repository: str) -> bool:
@@ -68,9 +70,21 @@ def _serves(account: str, region: str, repository: str) -> bool:
     return False
 
 
-def pull_error(image: str) -> str | None:
-    """containerd's error for pulling ``image``, or None when the pull succeeds."""
+def pull_error(image: str, node_region: str | None = None, internet: bool = True) -> str | None:
+    """containerd's error for pulling ``image`` on a node in ``node_region``, or None when the pull succeeds.
+
+    Without a route to the internet (a subnet that reaches AWS only through VPC endpoints), a node pulls
+    only from ECR in its own region (the ecr.api, ecr.dkr and s3 endpoints; "Amazon ECR interface VPC
+    endpoints (AWS PrivateLink)" in the ECR user guide); any other registry times out connecting.
+    """
     m = _ECR.match(image)
+    if not internet and not (m and (node_region is None or m.group(2) == node_region)):
+        host = m.group(0).split("/", 1)[0] if m else _registry_host(image)
+        return (
+            f'rpc error: code = DeadlineExceeded desc = failed to pull and unpack image "{image}": failed to '
+            f'resolve reference "{image}": failed to do request: Head "https://{host}/v2/": dial tcp {host}:443: '
+            "i/o timeout"
+        )
     if not m or m.group(1) not in AWS_ACCOUNTS:
         return None
     account, region, repository = m.groups()
@@ -80,6 +94,15 @@ def pull_error(image: str) -> str | None:
         f'rpc error: code = NotFound desc = failed to pull and unpack image "{image}": failed to resolve '
         f'reference "{image}": {image}: not found'
     )
+
+
+def _registry_host(image: str) -> str:
+    """The registry an image reference names: its first path part when that looks like a host
+    (a dot, a port or localhost), Docker Hub otherwise (the container runtimes' rule)."""
+    first = image.split("/", 1)[0]
+    if "/" in image and ("." in first or ":" in first or first == "localhost"):
+        return first
+    return "registry-1.docker.io"
 
 
 def waiting(image: str, error: str, first: bool) -> dict[str, str]:

@@ -189,7 +189,10 @@ async def _place(
     else:
         image = pod_spec["containers"][0].get("image", "")
         before = (((old or {}).get("status") or {}).get("containerStatuses") or [{}])[0]
-        pull_error = images.pull_error(image)
+        placed = next((n for n in nodes if n["metadata"]["name"] == node), {})
+        internet = (placed.get("metadata", {}).get("annotations") or {}).get(images.INTERNET_ANNOTATION) != "false"
+        region = (placed.get("metadata", {}).get("labels") or {}).get("topology.kubernetes.io/region")
+        pull_error = images.pull_error(image, region, internet)
         if pull_error is not None:
             first = "waiting" not in (before.get("state") or {})
             container = {

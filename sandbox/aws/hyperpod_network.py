@@ -129,3 +129,20 @@ def join_blocker(
             f"{names} do not allow it from the cluster's security groups {', '.join(g.id for g in plane_groups)}."
         )
     return None
+
+
+def internet_egress(account: str, region: str, subnet_ids: list[str]) -> bool:
+    """Whether instances in ``subnet_ids`` reach the internet (a 0.0.0.0/0 route out, e.g. to a NAT
+    gateway), not only the AWS services the VPC has endpoints for: public registries need it."""
+    try:
+        from moto.ec2.models import ec2_backends
+
+        ec2 = ec2_backends[account][region]
+        subnets = [ec2.get_subnet(s) for s in subnet_ids]
+    except Exception:  # subnets the emulated EC2 does not hold: not judged
+        return True
+    for subnet in subnets:
+        table = _table_of(ec2, subnet)
+        if table is None or not _routes_out(table):
+            return False
+    return True

@@ -86,7 +86,8 @@ from moto.sagemaker.responses import SageMakerResponse
 
 from sandbox.aws import clock
 from sandbox.aws.hyperpod_instances import shape_of
-from sandbox.aws.hyperpod_network import join_blocker
+from sandbox.aws.hyperpod_network import internet_egress, join_blocker
+from sandbox.images import INTERNET_ANNOTATION
 
 log = logging.getLogger("sandbox.aws.sagemaker")
 
@@ -345,6 +346,7 @@ class HyperPodNode:
         self.failed_at: float | None = None
         # Why the instance cannot join its EKS cluster (set on every settle from the VPC); None: it can.
         self.join_blocker: str | None = None
+        self.internet = True  # whether its subnet routes to the internet (public registries), not only to endpoints
         self.joined = False
         self.announced_blocker: str | None = None
         self._restart(phases, kind)
@@ -669,8 +671,10 @@ def _settle(backend: SageMakerModelBackend, cluster: HyperPodCluster) -> bool:
             del cluster.groups[group.name]
             cluster.event("InstanceGroup", f"Instance group {group.name} was deleted.", group=group.name)
     blockers = _join_blockers(cluster)
+    egress = _internet_egress(cluster)
     for node in list(cluster.nodes.values()):
         node.join_blocker = blockers.get(node.group)
+        node.internet = egress.get(node.group, True)
         if not node.join_blocker and node.state()[0] != "Pending":
             node.joined = True
         _announce(cluster, node)
@@ -767,12 +771,22 @@ def _health(cluster: HyperPodCluster, node: HyperPodNode) -> tuple[str, str | No
     return "Schedulable", deep, True
 
 
+def _internet_egress(cluster: HyperPodCluster) -> dict[str, bool]:
+    """Per instance group, whether its subnets route to the internet (``sandbox.aws.hyperpod_network``)."""
+    out: dict[str, bool] = {}
+    for group in cluster.groups.values():
+        vpc = group.spec.get("OverrideVpcConfig") or cluster.vpc_config or {}
+        out[group.name] = internet_egress(cluster.account_id, cluster.region_name, list(vpc.get("Subnets") or []))
+    return out
+
+
 def _visible(node: HyperPodNode) -> bool:
     """Whether the instance has joined the EKS cluster (it joins once its lifecycle setup is done)."""
     status, _ = node.state()
     if status == "ShuttingDown":  # drained and deregistered before the instance terminates
         return False
     return status != "Pending" or node.kind == "reboot"
+
 
 
 def node_object(cluster: HyperPodCluster, node: HyperPodNode) -> dict[str, Any]:
@@ -826,7 +840,12 @@ def node_object(cluster: HyperPodCluster, node: HyperPodNode) -> dict[str, Any]:
         "metadata": {
             "name": name,
             "labels": labels,
-            "annotations": {"alpha.kubernetes.io/provided-node-ip": node.private_ip},
+            "annotations": {
+                "alpha.kubernetes.io/provided-node-ip": node.private_ip,
+                # The sandbox's record of the node's network (not a Kubernetes annotation AWS sets): the
+                # kubelet emulation pulls from the internet only when the subnet routes there.
+                INTERNET_ANNOTATION: "true" if node.internet else "false",
+            },
         },
         "spec": spec,
         "status": {

@@ -28,10 +28,10 @@ def hyperpod_installed(aws: Any) -> Iterator[None]:
 
 
 @pytest.fixture
-def kube_nodes() -> dict[str, list[str]]:
-    """The Node names HyperPod registers per EKS cluster."""
-    seen: dict[str, list[str]] = {}
-    hyperpod.set_node_sink(lambda cluster, nodes: seen.update({cluster: [n["metadata"]["name"] for n in nodes]}))
+def kube_nodes() -> dict[str, list[dict[str, Any]]]:
+    """The Nodes HyperPod registers per EKS cluster."""
+    seen: dict[str, list[dict[str, Any]]] = {}
+    hyperpod.set_node_sink(lambda cluster, nodes: seen.update({cluster: list(nodes)}))
     return seen
 
 
@@ -108,6 +108,7 @@ def test_instances_in_the_clusters_security_group_with_a_nat_route_join(client, 
     assert _instance(sm)["Status"] == "Running"
     hyperpod.sync_nodes()
     assert len(kube_nodes["net-eks"]) == 1
+    assert kube_nodes["net-eks"][0]["metadata"]["annotations"]["sandbox.launchpod.dev/internet-egress"] == "true"
 
 
 def test_a_subnet_without_egress_keeps_instances_pending_until_a_nat_route_is_added(client, vpc, kube_nodes):
@@ -128,7 +129,7 @@ def test_a_subnet_without_egress_keeps_instances_pending_until_a_nat_route_is_ad
     assert _instance(sm)["Status"] == "Running"
 
 
-def test_vpc_endpoints_instead_of_a_nat_gateway_are_enough(client, vpc):
+def test_vpc_endpoints_instead_of_a_nat_gateway_are_enough(client, vpc, kube_nodes):
     ec2, sm = client("ec2"), client("sagemaker")
     for service in ("ecr.api", "ecr.dkr", "sts", "ec2"):
         ec2.create_vpc_endpoint(
@@ -137,6 +138,10 @@ def test_vpc_endpoints_instead_of_a_nat_gateway_are_enough(client, vpc):
     ec2.create_vpc_endpoint(VpcId=vpc["vpc"], ServiceName="com.amazonaws.us-east-1.s3", VpcEndpointType="Gateway")
     _create(sm, vpc, vpc["compute"], vpc["clusterGroup"])
     wait_until(lambda: _joined(sm))
+    # Joined, but with no route to the internet: the node is marked so, and pulls only the region's ECR.
+    hyperpod.sync_nodes()
+    (node,) = kube_nodes["net-eks"]
+    assert node["metadata"]["annotations"]["sandbox.launchpod.dev/internet-egress"] == "false"
 
 
 def test_a_node_group_that_admits_only_itself_cannot_reach_the_api_server(client, vpc):

@@ -100,3 +100,40 @@ def test_the_efa_plugin_built_for_a_region_with_its_own_eks_account_runs(fleet):
     fleet.call("img", _reconcile)
     found = fleet.call("img", lambda e: e.get_object("apps/v1/daemonsets", "kube-system", "efa-device-plugin"))
     assert (found["status"]["desiredNumberScheduled"], found["status"]["numberReady"]) == (1, 1)
+
+
+@pytest.mark.parametrize(
+    ("image", "host"),
+    [
+        ("quay.io/kuberay/operator:v1.7.0", "quay.io"),
+        ("nvcr.io/nvidia/k8s-device-plugin:v0.17.2", "nvcr.io"),
+        ("busybox:1.36", "registry-1.docker.io"),
+        ("905418368575.dkr.ecr.us-west-2.amazonaws.com/hyperpod-health-monitoring-agent:1.0", None),
+    ],
+)
+def test_without_a_route_to_the_internet_only_ecr_in_the_nodes_region_answers(image, host):
+    # A subnet that reaches AWS through VPC endpoints only (ecr.api, ecr.dkr, s3): ECR in the node's
+    # own region pulls, everything else times out connecting.
+    error = pull_error(image, "us-east-1", internet=False)
+    if host is None:  # ECR, but in another region: no endpoint for it either
+        assert error is not None and "i/o timeout" in error
+        assert pull_error(image.replace("us-west-2", "us-east-1"), "us-east-1", internet=False) is not None
+        assert pull_error(image, "us-west-2", internet=False) is None
+    else:
+        assert error is not None and f"dial tcp {host}:443: i/o timeout" in error
+        assert pull_error(image, "us-east-1", internet=True) is None
+
+
+def test_on_a_node_without_internet_egress_only_the_regions_ecr_images_run(fleet):
+    isolated = copy.deepcopy(NODE)
+    isolated["metadata"]["labels"]["topology.kubernetes.io/region"] = "us-east-1"
+    isolated["metadata"]["annotations"] = {"sandbox.launchpod.dev/internet-egress": "false"}
+    built = objects.health_monitoring_agent("1.0.819.0_1.0.267.0", "us-east-1")
+    _install(fleet, [isolated, *built])
+    assert _agent_container(fleet)["ready"] is True  # from ECR in the node's region, through its endpoints
+    daemonset = next(o for o in built if o["kind"] == "DaemonSet")
+    daemonset["spec"]["template"]["spec"]["containers"][0]["image"] = "public.ecr.aws/example/agent:1"
+    _install(fleet, [daemonset])
+    waiting = _agent_container(fleet)["state"].get("waiting") or {}
+    assert waiting.get("reason") in ("ErrImagePull", "ImagePullBackOff")
+    assert "dial tcp public.ecr.aws:443: i/o timeout" in waiting["message"]
