@@ -20,6 +20,9 @@ modelled: images of the user's own ECR accounts (always pull), tags that do not 
 
 from __future__ import annotations
 
+# These maps repeat the facts Launchpod's manifest builders use (launchpod.domain.dependencies.objects)
+# on purpose: the sandbox plays AWS's registries, and importing Launchpod's copy would make a wrong
+# account there pull here anyway.
 import re
 
 EKS_ACCOUNTS = {

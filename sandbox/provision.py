@@ -132,7 +132,7 @@ def provision(extra_env: dict[str, str] | None = None) -> Provisioned:
         deployed = registry.function_name(spec.name, PREFIX)
         identities[deployed] = FunctionIdentity(deployed, name, role_arns[spec.name], statements)
     iam.create_role(RoleName=f"{PREFIX}-kube-access", AssumeRolePolicyDocument=json.dumps(kube_trust))
-    GATE.configure(identities, ACCOUNT, REGION)
+    GATE.configure(identities, ACCOUNT, REGION, PREFIX)
     environment = {
         ENV_KEYS["region"]: REGION,
         ENV_KEYS["operations_table"]: table_name("operations"),

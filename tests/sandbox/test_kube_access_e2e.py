@@ -4,12 +4,12 @@ cluster's access entries (401 without one, 403 beyond what its access policies g
 from __future__ import annotations
 
 import json
-import time
 
 import pytest
 from kubernetes import client as k8s
 
 from sandbox.kube import mint_token
+from tests.sandbox.test_import_e2e import _their_cluster
 
 pytestmark = pytest.mark.e2e
 
@@ -19,24 +19,6 @@ TRUST = {
         {"Effect": "Allow", "Principal": {"AWS": "arn:aws:iam::123456789012:root"}, "Action": "sts:AssumeRole"}
     ],
 }
-
-
-def _cluster(sandbox, name: str) -> None:
-    ec2, eks = sandbox.aws("ec2"), sandbox.aws("eks")
-    vpc = ec2.create_vpc(CidrBlock="10.78.0.0/16")["Vpc"]["VpcId"]
-    subnets = [
-        ec2.create_subnet(VpcId=vpc, CidrBlock=f"10.78.{i * 16}.0/20", AvailabilityZone=z)["Subnet"]["SubnetId"]
-        for i, z in enumerate(["us-east-1a", "us-east-1b"])
-    ]
-    eks.create_cluster(
-        name=name,
-        roleArn="arn:aws:iam::123456789012:role/their-eks-role",
-        resourcesVpcConfig={"subnetIds": subnets},
-        accessConfig={"authenticationMode": "API"},
-    )
-    deadline = time.monotonic() + 60
-    while eks.describe_cluster(name=name)["cluster"]["status"] != "ACTIVE" and time.monotonic() < deadline:
-        time.sleep(0.2)
 
 
 def _role(sandbox, name: str) -> str:
@@ -52,7 +34,7 @@ def _status(call) -> int:
 
 
 def test_only_principals_with_an_access_entry_reach_the_api(sandbox):
-    _cluster(sandbox, "guarded")
+    _their_cluster(sandbox, "guarded", "API")
     eks = sandbox.aws("eks")
     stranger, viewer, bare = _role(sandbox, "stranger"), _role(sandbox, "viewer"), _role(sandbox, "bare")
     for arn in (viewer, bare):

@@ -308,6 +308,9 @@ class Lookup:
     def hyperpod_eks_cluster(self, name: str) -> str | None:  # pragma: no cover - interface
         return None
 
+    def create_service_linked_role(self, service: str) -> None:  # pragma: no cover - interface
+        """The service creates its service-linked role once the caller may (EKS, HyperPod on first use)."""
+
 
 @dataclass(frozen=True)
 class Check:
@@ -422,7 +425,7 @@ def checks(call: Call, lookup: Lookup) -> list[Check]:
                 Check(
                     AuthzRequest("iam:CreateServiceLinkedRole", arn, {"iam:awsservicename": (service,)}),
                     "service-linked role",
-                    on_allow=lambda: lookup.create_service_linked_role(service),  # type: ignore[attr-defined]
+                    on_allow=lambda: lookup.create_service_linked_role(service),
                 )
             )
     on_behalf = policies.HYPERPOD_ON_BEHALF.get(call.action)

@@ -76,6 +76,7 @@ class _State:
     authorized: int = 0
     account: str = "123456789012"
     region: str = "us-east-1"
+    prefix: str = "launchpod"
 
 
 class IamGate:
@@ -86,9 +87,11 @@ class IamGate:
         self._state = _State()
 
     # ------------------------------------------------------------------ configuration
-    def configure(self, identities: dict[str, FunctionIdentity], account: str, region: str) -> None:
+    def configure(
+        self, identities: dict[str, FunctionIdentity], account: str, region: str, prefix: str = "launchpod"
+    ) -> None:
         with self._lock:
-            self._state = _State(identities=dict(identities), account=account, region=region)
+            self._state = _State(identities=dict(identities), account=account, region=region, prefix=prefix)
 
     def set_enabled(self, enabled: bool) -> None:
         with self._lock:
@@ -120,7 +123,7 @@ class IamGate:
     def _deployed(self, function: str) -> str:
         if function in self._state.identities:
             return function
-        return f"{policies_prefix()}-{function}"
+        return f"{self._state.prefix}-{function}"
 
     # ------------------------------------------------------------------ decisions
     def authorize(self, function: str, call: authz.Call, lookup: authz.Lookup | None = None) -> Denial | None:
@@ -214,10 +217,6 @@ class IamGate:
 def _actions(statement: dict[str, Any]) -> list[str]:
     value = statement.get("Action", [])
     return [value] if isinstance(value, str) else list(value)
-
-
-def policies_prefix() -> str:
-    return "launchpod"
 
 
 def _message(identity: FunctionIdentity, request: AuthzRequest, decision: str) -> str:
