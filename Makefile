@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 export JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION := 20
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 
-.PHONY: install web node chromium sandbox test test-fast lint synth lambda-layer clean
+.PHONY: install web api-types node chromium sandbox test test-fast lint synth lambda-layer clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -23,6 +23,11 @@ web/node_modules/.package-lock.json: web/package-lock.json
 web/dist/index.html: web/node_modules/.package-lock.json web/package.json web/tsconfig.json $(shell find web/src web/public web/index.html web/vite.config.* -type f 2>/dev/null)
 	cd web && npm run build
 web: $(if $(wildcard web/package.json),web/dist/index.html,)
+
+# The web UI's API types: the OpenAPI document from the contracts, then TypeScript from the document.
+api-types: install
+	$(BIN)/python web/scripts/openapi.py
+	cd web && npm run api-types
 
 # The MCP Inspector CLI, used by the tests to list the gateway's tools as a stock client would.
 mcp_gateway/node_modules/.package-lock.json: mcp_gateway/package-lock.json
@@ -44,7 +49,9 @@ test-fast: install
 
 lint: install
 	$(BIN)/ruff check functions sandbox mcp_gateway tests cdk bench
+	$(BIN)/ruff format --check functions sandbox mcp_gateway tests cdk bench
 	$(BIN)/lint-imports
+	$(BIN)/mypy functions/launchpod mcp_gateway
 
 # The Lambda dependency layer: cp312 aarch64 wheels, no Docker, into build/layer.
 lambda-layer: install

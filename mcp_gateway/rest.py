@@ -54,7 +54,7 @@ def unauthenticated(how: str) -> RestError:
     return RestError(
         401,
         ErrorView(
-            code="UNAUTHORIZED",
+            code=ErrorCode.UNAUTHORIZED,
             message=f"No bearer token: Launchpod refuses every call without one. {how}",
         ),
     )
@@ -76,6 +76,7 @@ def _code_for(status: int) -> ErrorCode:
         403: ErrorCode.FORBIDDEN,
         404: ErrorCode.NOT_FOUND,
         405: ErrorCode.METHOD_NOT_ALLOWED,
+        415: ErrorCode.UNSUPPORTED_MEDIA_TYPE,
         409: ErrorCode.CONFLICT,
         422: ErrorCode.VALIDATION_FAILED,
         429: ErrorCode.RETRYABLE,
@@ -118,13 +119,14 @@ def build_request(entry: CatalogEntry, arguments: dict[str, Any]) -> Request:
         raise RestError(
             422,
             ErrorView(
-                code="VALIDATION_FAILED",
+                code=ErrorCode.VALIDATION_FAILED,
                 message=f"{', '.join(missing)} is required",
                 details=[ErrorDetail(field=f"path.{name}", rule="missing", message=f"give {name}") for name in missing],
             ),
         )
     if entry.method.upper() in BODY_METHODS:
-        return Request(entry.method.upper(), path, None, rest)
+        query = {k: _query_value(rest.pop(k)) for k in entry.query if rest.get(k) is not None}
+        return Request(entry.method.upper(), path, query or None, rest)
     params = {k: _query_value(v) for k, v in rest.items() if v is not None}
     return Request(entry.method.upper(), path, params or None, None)
 
@@ -169,7 +171,7 @@ class RestClient:
                 raise RestError(
                     504,
                     ErrorView(
-                        code="UPSTREAM_TIMEOUT",
+                        code=ErrorCode.UPSTREAM_TIMEOUT,
                         message=f"The Launchpod API at {self.base_url} did not answer in"
                         f" {self._timeout:.0f} s; try again, and for a mutation check list_operations first"
                         " so it is not repeated.",
@@ -179,7 +181,7 @@ class RestClient:
                 raise RestError(
                     503,
                     ErrorView(
-                        code="UPSTREAM_UNAVAILABLE",
+                        code=ErrorCode.UPSTREAM_UNAVAILABLE,
                         message=f"The Launchpod API at {self.base_url} is unreachable"
                         f" ({exc.__class__.__name__}: {exc}); check the API URL the gateway was given.",
                     ),
@@ -193,7 +195,7 @@ class RestClient:
                 raise RestError(
                     502,
                     ErrorView(
-                        code="UPSTREAM_NOT_JSON",
+                        code=ErrorCode.UPSTREAM_NOT_JSON,
                         message=f"The API answered {response.status_code} without JSON.",
                     ),
                 ) from exc

@@ -17,8 +17,9 @@ from typing import Any, cast
 import anyio
 from launchpod.contracts.catalog_ops import CATALOG, CatalogEntry
 from launchpod.contracts.common import Contract, OperationId
-from launchpod.contracts.errors import ErrorDetail, ErrorView
+from launchpod.contracts.errors import ErrorCode, ErrorDetail, ErrorView
 from launchpod.contracts.operations import NoopView, OperationStatus, OperationView
+from launchpod.contracts.plans import PlanView
 from mcp import types
 from pydantic import Field, TypeAdapter, ValidationError
 
@@ -72,10 +73,14 @@ def description_of(entry: CatalogEntry) -> str:
 
 
 def output_schema_of(entry: CatalogEntry) -> dict[str, Any]:
-    """The REST response model's schema. A mutation may also answer 200 NOOP (DESIGN §3, empty plan)."""
+    """The REST response model's schema. A mutation may also answer 200 NOOP (DESIGN §3, empty plan), and
+    one that takes dryRun 200 with the plan."""
     if not entry.mutates:
         return entry.response.model_json_schema(mode="serialization")
-    schema = TypeAdapter[Any](cast(Any, entry.response) | NoopView).json_schema(mode="serialization")
+    answers = cast(Any, entry.response) | NoopView
+    if "dryRun" in entry.query:
+        answers = answers | PlanView
+    schema = TypeAdapter[Any](answers).json_schema(mode="serialization")
     # MCP requires an object at the root of an output schema; both branches are objects.
     return {"type": "object", **schema}
 
@@ -153,7 +158,9 @@ def _local_validation_error(exc: ValidationError) -> RestError:
         ErrorDetail(field=".".join(str(p) for p in err["loc"]) or None, rule=err["type"], message=err["msg"])
         for err in exc.errors()
     ]
-    return RestError(422, ErrorView(code="VALIDATION_FAILED", message="The request is not valid", details=details))
+    return RestError(
+        422, ErrorView(code=ErrorCode.VALIDATION_FAILED, message="The request is not valid", details=details)
+    )
 
 
 Progress = Callable[[float, float | None, str | None], Awaitable[None]]
@@ -187,7 +194,9 @@ class ToolRunner:
             if entry is None:
                 raise RestError(
                     404,
-                    ErrorView(code="UNKNOWN_TOOL", message=f"No tool named {name}; call tools/list for the tools."),
+                    ErrorView(
+                        code=ErrorCode.UNKNOWN_TOOL, message=f"No tool named {name}; call tools/list for the tools."
+                    ),
                 )
             return ok(await self.client.call(entry, arguments))
         except RestError as exc:

@@ -31,6 +31,7 @@ from typing import Any
 from moto.core.exceptions import JsonRESTError
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
+from starlette.convertors import Convertor, register_url_convertor
 from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute, request_response
@@ -51,6 +52,10 @@ WS_DISCONNECT_FUNCTION = "launchpod-ws-disconnect"
 ACCOUNT_ID = "123456789012"
 REST_METHODS = ("GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS")
 INVALID_TOKEN_MESSAGE = "The token is not valid. Use one printed by `make sandbox`."
+# Routes deployed without an authorizer (cdk/launchpod_cdk/api.py PUBLIC_PATHS): API Gateway does not
+# look at their Authorization header at all, so a stale token does not stop a health check.
+PUBLIC_REST_PATHS = frozenset({"/api/health", "/api/openapi.json", "/api/docs"})
+
 # Close code for a refused WebSocket after accept (4000-4999 are application codes; 4401 mirrors 401).
 WS_UNAUTHORIZED = 4401
 # Headers the gateway computes itself; a Lambda's values for them would corrupt the framing.
@@ -332,7 +337,7 @@ def build_gateway(
             )
         claims = None
         authorization = request.headers.get("authorization")
-        if authorization is not None:
+        if authorization is not None and request.url.path not in PUBLIC_REST_PATHS:
             claims = tokens.claims_for(_token_from(authorization))
             if claims is None:
                 return error_envelope(401, "UNAUTHORIZED", INVALID_TOKEN_MESSAGE, request_id)
@@ -341,9 +346,7 @@ def build_gateway(
             result = await invoke(REST_FUNCTION, event)
         except Exception:
             log.exception("Lambda %s failed for %s %s", REST_FUNCTION, method, request.url.path)
-            return error_envelope(
-                502, "INTERNAL", "The API function failed; see the sandbox log.", request_id
-            )
+            return error_envelope(502, "INTERNAL", "The API function failed; see the sandbox log.", request_id)
         problem = _lambda_error(result)
         if problem is not None:
             log.error(
@@ -463,9 +466,7 @@ def build_gateway(
             "multiValueHeaders": multi_headers,
             "queryStringParameters": query,
             "multiValueQueryStringParameters": multi_query,
-            "requestContext": _ws_context(
-                websocket, connection_id, "$connect", "CONNECT", connected_at, authorizer
-            ),
+            "requestContext": _ws_context(websocket, connection_id, "$connect", "CONNECT", connected_at, authorizer),
             "isBase64Encoded": False,
         }
         try:
@@ -539,9 +540,7 @@ def build_gateway(
         finally:
             connection.closed = True
             CONNECTIONS.remove(connection_id)
-            context = _ws_context(
-                websocket, connection_id, "$disconnect", "DISCONNECT", connected_at, authorizer
-            )
+            context = _ws_context(websocket, connection_id, "$disconnect", "DISCONNECT", connected_at, authorizer)
             context["disconnectStatusCode"] = close_code
             context["disconnectReason"] = f"Client-side close frame status code '{close_code}'"
             disconnect_event = {
@@ -557,9 +556,7 @@ def build_gateway(
 
     # ------------------------------------------------------------------ MCP
     async def mcp_unavailable(request: Request) -> Response:
-        return error_envelope(
-            503, "UPSTREAM_UNAVAILABLE", "The MCP gateway is not built yet.", str(uuid.uuid4())
-        )
+        return error_envelope(503, "UPSTREAM_UNAVAILABLE", "The MCP gateway is not built yet.", str(uuid.uuid4()))
 
     # ------------------------------------------------------------------ static files
     def _safe_file(root: Path, relative: str) -> Path | None:
@@ -586,16 +583,14 @@ def build_gateway(
             if found is not None:
                 return FileResponse(found, media_type=mimetypes.guess_type(found.name)[0])
             # Single-page app: every unknown path is a client-side route.
-            return FileResponse(
-                root / "index.html", media_type="text/html", headers={"Cache-Control": "no-cache"}
-            )
+            return FileResponse(root / "index.html", media_type="text/html", headers={"Cache-Control": "no-cache"})
         return HTMLResponse(_LANDING_PAGE)
 
     # Endpoints wrapped in _AnyMethod see every HTTP method, so they answer 405 in the project's envelope.
     routes: list[Any] = [
         Route("/healthz", healthz, methods=["GET", "HEAD"]),
         Route("/api", _AnyMethod(rest)),
-        Route("/api/{path:path}", _AnyMethod(rest)),
+        Route("/api/{path:anypath}", _AnyMethod(rest)),
         WebSocketRoute("/ws", ws),
     ]
     if mcp_app is None:
@@ -621,6 +616,22 @@ def build_gateway(
             yield
 
     return Starlette(routes=routes, lifespan=lifespan)
+
+
+class _AnyPath(Convertor[str]):
+    """Starlette's ``path`` convertor stops at a newline (``.*``); API Gateway's ``{proxy+}`` passes
+    any decoded path to the function, which answers in the project's envelope."""
+
+    regex = r"[\s\S]*"
+
+    def convert(self, value: str) -> str:
+        return value
+
+    def to_string(self, value: str) -> str:
+        return value
+
+
+register_url_convertor("anypath", _AnyPath())
 
 
 class _AnyMethod:
@@ -666,9 +677,7 @@ def _rest_response(result: dict[str, Any], request_id: str, *, head: bool) -> Re
     if head:
         response.raw_headers = [(b"content-length", str(len(content)).encode())]
     # HTTP header values are latin-1; replace what cannot be sent rather than fail the response.
-    response.raw_headers += [
-        (k.lower().encode("latin-1", "replace"), v.encode("latin-1", "replace")) for k, v in pairs
-    ]
+    response.raw_headers += [(k.lower().encode("latin-1", "replace"), v.encode("latin-1", "replace")) for k, v in pairs]
     return response
 
 

@@ -7,6 +7,9 @@ containerd's pull of it fails with NotFound. The accounts modelled, each from it
 * EKS's images (``eks/...``, the EFA device plugin among them): 602401143452 in most regions, the
   exceptions in "View Amazon container image registries for Amazon EKS add-ons",
   https://docs.aws.amazon.com/eks/latest/userguide/add-ons-images.html;
+* the AWS Load Balancer Controller (``amazon/aws-load-balancer-controller``): the same accounts, as its
+  release notes list its ECR images (e.g. https://github.com/kubernetes-sigs/aws-load-balancer-controller/
+  releases/tag/v2.2.3: 602401143452 in most regions, 558608220178 in me-south-1, 590381155156 in eu-south-1);
 * HyperPod's health monitoring agent (``hyperpod-health-monitoring-agent``): the official chart's
   region -> account map (aws/sagemaker-hyperpod-cli, helm_chart/HyperPodHelmChart/charts/
   health-monitoring-agent/templates/_helpers.tpl).
@@ -66,7 +69,11 @@ INTERNET_ANNOTATION = "sandbox.launchpod.dev/internet-egress"
 
 
 def _serves(account: str, region: str, repository: str) -> bool:
-    if repository.startswith("eks/") or repository.startswith("amazon-k8s-cni"):
+    if (
+        repository.startswith("eks/")
+        or repository.startswith("amazon-k8s-cni")
+        or repository == "amazon/aws-load-balancer-controller"
+    ):
         return account == EKS_ACCOUNTS.get(region, EKS_DEFAULT_ACCOUNT)
     if repository == "hyperpod-health-monitoring-agent":
         return HMA_ACCOUNTS.get(region) == account

@@ -110,15 +110,19 @@ def _bound_to(binding: dict[str, Any], namespace: str, account: str) -> bool:
 def _rules(emulator: Any, namespace: str, account: str, scope: str | None) -> list[dict[str, Any]]:
     """Rules granted to the service account cluster-wide (scope None) or in namespace ``scope``."""
     cluster_roles = {
-        r["metadata"]["name"]: r for r in emulator.list_objects("rbac.authorization.k8s.io/v1/clusterroles")
+        r["metadata"]["name"]: r
+        for r in emulator.list_objects("rbac.authorization.k8s.io/v1/clusterroles", copied=False)
     }
     rules: list[dict[str, Any]] = []
-    for binding in emulator.list_objects("rbac.authorization.k8s.io/v1/clusterrolebindings"):
+    for binding in emulator.list_objects("rbac.authorization.k8s.io/v1/clusterrolebindings", copied=False):
         if _bound_to(binding, namespace, account):
             rules += (cluster_roles.get(binding["roleRef"]["name"]) or {}).get("rules") or []
     if scope is not None:
-        roles = {r["metadata"]["name"]: r for r in emulator.list_objects("rbac.authorization.k8s.io/v1/roles", scope)}
-        for binding in emulator.list_objects("rbac.authorization.k8s.io/v1/rolebindings", scope):
+        roles = {
+            r["metadata"]["name"]: r
+            for r in emulator.list_objects("rbac.authorization.k8s.io/v1/roles", scope, copied=False)
+        }
+        for binding in emulator.list_objects("rbac.authorization.k8s.io/v1/rolebindings", scope, copied=False):
             if _bound_to(binding, namespace, account):
                 ref = binding["roleRef"]
                 role = (cluster_roles if ref["kind"] == "ClusterRole" else roles).get(ref["name"]) or {}
@@ -136,7 +140,8 @@ def failure(emulator: Any, operator: Operator, deployment: dict[str, Any]) -> st
     spec = deployment["spec"]["template"].get("spec") or {}
     account = spec.get("serviceAccountName") or "default"
     user = f"system:serviceaccount:{namespace}:{account}"
-    crds = {c["metadata"]["name"] for c in emulator.list_objects("apiextensions.k8s.io/v1/customresourcedefinitions")}
+    wanted = {f"{w.plural}.{w.group}" for w in (*operator.crd_kinds, *operator.informers)}
+    crds = {n for n in wanted if emulator.exists("apiextensions.k8s.io/v1/customresourcedefinitions", None, n)}
     log, first = "", None
     for w in operator.crd_kinds:
         if f"{w.plural}.{w.group}" not in crds:

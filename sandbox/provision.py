@@ -140,6 +140,7 @@ def provision(extra_env: dict[str, str] | None = None) -> Provisioned:
         ENV_KEYS["connections_table"]: table_name("connections"),
         ENV_KEYS["idempotency_table"]: table_name("idempotency"),
         ENV_KEYS["preferences_table"]: table_name("preferences"),
+        ENV_KEYS["incidents_table"]: table_name("incidents"),
         ENV_KEYS["workflows"]: json.dumps(machines),
         ENV_KEYS["kube_role_arn"]: kube_role_arn,
         ENV_KEYS["resource_prefix"]: PREFIX,

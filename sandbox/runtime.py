@@ -71,6 +71,7 @@ class Sandbox:
         from sandbox.auth import SandboxTokens
         from sandbox.aws import fsx
         from sandbox.aws import sagemaker as hyperpod
+        from sandbox.karpenter import karpenter_controller
         from sandbox.kube import KubeFleet
         from sandbox.provision import provision
         from sandbox.workloads import workload_controller
@@ -88,16 +89,24 @@ class Sandbox:
             }
         )
         self._mock.start()
+        from sandbox import model_server
         from sandbox.aws.eks_access import authorize
 
         # Every request to a cluster's API server is authenticated and authorized as EKS does it.
-        self.fleet = KubeFleet(authorizer=authorize)
+        self.fleet = KubeFleet(authorizer=authorize, service_proxy=model_server.proxy)
         aws.set_kube_endpoint_provider(self.fleet.start_for)
         aws.set_node_reader(lambda name: self.fleet.call(name, lambda emu: emu.list_objects("v1/nodes")))
         hyperpod.set_node_sink(hyperpod.kube_node_sink(self.fleet))
         hyperpod.set_state_sink(hyperpod.eventbridge_state_sink)
         self.hyperpod_ticker = hyperpod.ticker().start()
         self.workloads = workload_controller(self.fleet).start()
+        self.karpenter = karpenter_controller(self.fleet).start()  # HyperPod-managed Karpenter
+        from sandbox.training import training_controller
+
+        self.training = training_controller(self.fleet).start()  # training operator and KubeRay (issue 14)
+        from sandbox.inference import inference_controller
+
+        self.inference = inference_controller(self.fleet).start()  # inference operator, LB controller (issue 15)
         self.provisioned = provision()
         os.environ.update(self.provisioned.environment)
         settings.cache_clear()
@@ -167,7 +176,11 @@ class Sandbox:
         )
         # Sandbox controls answer before the /api catch-all forwards to the API Lambda.
         app.router.routes[0:0] = control_routes(self)
-        config = uvicorn.Config(app, host=self.host, port=self.port, log_level="warning", lifespan="on")
+        # With uvicorn's default 5 s keep-alive, a loop starved that long closes a polling client's
+        # connection as its next request arrives, and that request is reset (seen in a loaded full run).
+        config = uvicorn.Config(
+            app, host=self.host, port=self.port, log_level="warning", lifespan="on", timeout_keep_alive=75
+        )
         self._server = uvicorn.Server(config)
         thread = threading.Thread(target=self._server.run, name="sandbox-gateway", daemon=True)
         thread.start()
@@ -187,6 +200,12 @@ class Sandbox:
             self._moto.stop()
         if getattr(self, "workloads", None):
             self.workloads.stop()
+        if getattr(self, "karpenter", None):
+            self.karpenter.stop()
+        if getattr(self, "training", None):
+            self.training.stop()
+        if getattr(self, "inference", None):
+            self.inference.stop()
         if getattr(self, "hyperpod_ticker", None):
             self.hyperpod_ticker.stop()
         if getattr(self, "fleet", None):
@@ -194,7 +213,9 @@ class Sandbox:
         if getattr(self, "_mock", None):
             self._mock.stop()
 
-    def banner(self) -> str:
+    def banner(self, tokens_file: str | None = None) -> str:
+        """What the sandbox prints at start; the tokens go to ``tokens_file`` instead when one is given
+        (scripts and tests read them there, and the log they keep holds no secret)."""
         lines = [
             f"Launchpod sandbox on {self.url}  (time scale {self.time_scale}: an EKS cluster takes "
             f"~{600 * self.time_scale:.0f} s)",
@@ -204,10 +225,13 @@ class Sandbox:
             f"  MCP      {self.url}/mcp",
             f"  aws CLI  aws --endpoint-url {self.aws_url} --region us-east-1 eks list-clusters"
             "   (AWS_ACCESS_KEY_ID=testing AWS_SECRET_ACCESS_KEY=testing)",
-            "Bearer tokens (Authorization: Bearer <token>):",
         ]
-        for role, token in self.tokens.as_dict().items():
-            lines.append(f"  {role:<9}{token}")
+        if tokens_file:
+            lines.append(f"Bearer tokens (Authorization: Bearer <token>): admin, operator and viewer in {tokens_file}")
+        else:
+            lines.append("Bearer tokens (Authorization: Bearer <token>):")
+            for role, token in self.tokens.as_dict().items():
+                lines.append(f"  {role:<9}{token}")
         lines.append(
             f"Faults: POST {self.url}/api/sandbox/faults "
             '{"failNextEksCreate": true}, {"failNextHyperPodCreate": "capacity"}, {"throttle": 0.2} or '

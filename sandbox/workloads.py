@@ -8,6 +8,7 @@ PersistentVolume they name (as the PV controller would)."""
 from __future__ import annotations
 
 import datetime
+import functools
 import hashlib
 import json
 import logging
@@ -15,6 +16,7 @@ import uuid
 from typing import Any
 
 from sandbox import images, operators, scheduling
+from sandbox.aws import node_agents
 from sandbox.periodic import Periodic
 
 log = logging.getLogger("sandbox.workloads")
@@ -42,12 +44,18 @@ def _admits(affinity: dict[str, Any] | None, labels: dict[str, str]) -> bool:
     return False
 
 
-async def _reconcile(emulator: Any) -> None:
+async def _reconcile(emulator: Any, cluster: str | None = None) -> None:
     node_objects = emulator.list_objects("v1/nodes")
     for deployment in emulator.list_objects("apps/v1/deployments"):
         await _run_deployment(emulator, deployment, node_objects)
+    agent_nodes: set[str] = set()
     for daemonset in emulator.list_objects("apps/v1/daemonsets"):
-        await _run_daemonset(emulator, daemonset, node_objects)
+        running = await _run_daemonset(emulator, daemonset, node_objects)
+        containers = ((((daemonset.get("spec") or {}).get("template") or {}).get("spec") or {}).get("containers")) or []
+        if any(node_agents.is_agent_image(str(c.get("image", ""))) for c in containers):
+            agent_nodes |= running
+    if cluster is not None:
+        node_agents.report(cluster, agent_nodes)
     await _bind_claims(emulator)
 
 
@@ -77,9 +85,9 @@ DAEMON_TOLERATIONS = [
 ]
 
 
-async def _run_daemonset(emulator: Any, daemonset: dict[str, Any], nodes: list[dict[str, Any]]) -> None:
+async def _run_daemonset(emulator: Any, daemonset: dict[str, Any], nodes: list[dict[str, Any]]) -> set[str]:
     """One Pod per node the DaemonSet wants, each pinned to its node and placed (or left Pending) by the
-    scheduler's rules; numberReady counts the Pods that run."""
+    scheduler's rules; numberReady counts the Pods that run. Returns the nodes where its Pod is Ready."""
     meta = daemonset["metadata"]
     template = (daemonset.get("spec") or {}).get("template") or {}
     pod_spec = {**(template.get("spec") or {})}
@@ -87,9 +95,11 @@ async def _run_daemonset(emulator: Any, daemonset: dict[str, Any], nodes: list[d
     targets = sorted(n["metadata"]["name"] for n in nodes if _daemon_runs_on(pod_spec, n))
     wanted = {f"{meta['name']}-{hashlib.sha256(n.encode()).hexdigest()[:5]}": n for n in targets}
     await _delete_stale(emulator, meta, set(wanted))
-    ready = 0
+    running: set[str] = set()
     for name, node in wanted.items():
-        ready += await _place(emulator, "DaemonSet", meta, name, {**template, "spec": pod_spec}, nodes, None, node)
+        if await _place(emulator, "DaemonSet", meta, name, {**template, "spec": pod_spec}, nodes, None, node):
+            running.add(node)
+    ready = len(running)
     status = {
         "observedGeneration": meta.get("generation", 1),
         "desiredNumberScheduled": len(wanted),
@@ -104,6 +114,7 @@ async def _run_daemonset(emulator: Any, daemonset: dict[str, Any], nodes: list[d
     if daemonset.get("status") != status:
         daemonset["status"] = status
         await emulator.put_object("apps/v1/daemonsets", daemonset)
+    return running
 
 
 async def _delete_stale(emulator: Any, owner: dict[str, Any], wanted: set[str]) -> None:
@@ -170,7 +181,16 @@ async def _place(
             **((old or {}).get("metadata") or {}),
             "name": name,
             "namespace": namespace,
-            "labels": dict((template.get("metadata") or {}).get("labels") or {}),
+            # a Deployment's live Pod keeps its labels: the ReplicaSet sets them at creation and never
+            # rewrites them, so a label changed later (a model pool's Service binding) stays
+            # (https://kubernetes.io/docs/concepts/workloads/controllers/replicaset/#isolating-pods-from-a-replicaset);
+            # its name carries the template's digest, so a same-named Pod has the same template. DaemonSet
+            # Pods keep one name per node, so theirs follow the template.
+            "labels": dict(
+                (((old or {}).get("metadata") or {}).get("labels") if owner_kind == "Deployment" else None)
+                or (template.get("metadata") or {}).get("labels")
+                or {}
+            ),
             "ownerReferences": [
                 {"apiVersion": "apps/v1", "kind": owner_kind, "name": owner["name"], "uid": owner.get("uid", "")}
             ],
@@ -280,7 +300,7 @@ def reconcile_all(fleet: Any) -> None:
     """One pass of the simulated controllers over every emulated cluster."""
     for name in fleet.names():
         try:
-            fleet.call(name, _reconcile)
+            fleet.call(name, functools.partial(_reconcile, cluster=name))
         except Exception:  # a cluster being deleted, a loop shutting down: try again next tick
             log.debug("workload reconcile failed for %s", name, exc_info=True)
 

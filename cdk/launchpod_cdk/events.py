@@ -91,4 +91,3 @@ class Events(Construct):
                 schedule=events.Schedule.expression(rule.schedule) if rule.schedule else None,
                 targets=[target],
             )
-

@@ -73,9 +73,7 @@ class LaunchpodStack(Stack):
             )
         self.data = Data(self, "Data", tables=registry.TABLES, bucket_name=scoping.shared_bucket_name(inputs.prefix))
         tables = self.data.tables
-        boundary_arn = (
-            f"arn:{Aws.PARTITION}:iam::{Aws.ACCOUNT_ID}:policy/{policies.boundary_name(inputs.prefix)}"
-        )
+        boundary_arn = f"arn:{Aws.PARTITION}:iam::{Aws.ACCOUNT_ID}:policy/{policies.boundary_name(inputs.prefix)}"
         self.functions = Functions(
             self,
             "Functions",

@@ -48,6 +48,7 @@ WILDCARD_REASONS: dict[str, str] = {
     "eks:CreateCluster": _NO_RESOURCE_TYPE + " (the cluster does not exist yet)",
     "eks:DescribeAddonVersions": _NO_RESOURCE_TYPE + " (read-only add-on catalogue)",
     "sagemaker:ListClusters": _NO_RESOURCE_TYPE + " (read-only list)",
+    "servicequotas:ListServiceQuotas": _NO_RESOURCE_TYPE + " (read-only list of a service's quotas)",
     "iam:ListOpenIDConnectProviders": _NO_RESOURCE_TYPE + " (read-only list)",
     "iam:ListRoles": _NO_RESOURCE_TYPE + " (read-only list; delete-cluster finds the cluster's roles by tag)",
     "dynamodb:ListStreams": _NO_RESOURCE_TYPE + " (added by CDK's DynamoEventSource for the stream consumer)",
@@ -109,8 +110,8 @@ HYPERPOD_ON_BEHALF: dict[str, tuple[str, ...]] = {
 # cluster's lock). Narrower than CDK's grantReadWriteData, which also grants batch, stream and
 # DescribeTable actions no store calls.
 TABLE_ACTIONS: dict[str, tuple[str, ...]] = {
-    "operations": ("dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:Query", "dynamodb:Scan"),
-    "clusters": ("dynamodb:GetItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem", "dynamodb:Scan"),
+    "operations": ("dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:Query"),
+    "clusters": ("dynamodb:GetItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem", "dynamodb:Query"),
     "connections": (
         "dynamodb:GetItem",
         "dynamodb:PutItem",
@@ -122,6 +123,7 @@ TABLE_ACTIONS: dict[str, tuple[str, ...]] = {
     # Powertools' DynamoDBPersistenceLayer (its idempotency docs list these four).
     "idempotency": ("dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem"),
     "preferences": ("dynamodb:GetItem", "dynamodb:PutItem"),
+    "incidents": ("dynamodb:GetItem", "dynamodb:UpdateItem"),  # one item per cluster, conditional updates
 }
 STREAM_ACTIONS = ("dynamodb:DescribeStream", "dynamodb:GetRecords", "dynamodb:GetShardIterator")
 # Granted for the Lambda runtime itself (logs, traces), never called by Launchpod's code.
@@ -187,6 +189,12 @@ def resources_for(action: str, d: Deployment) -> list[str]:
         return [
             f"arn:{p}:eks:{r}:{a}:{kind}/*" for kind in ("cluster", "addon", "access-entry", "podidentityassociation")
         ]
+    if action == "sagemaker:DescribeTrainingPlan":
+        return [f"arn:{p}:sagemaker:{r}:{a}:training-plan/*"]
+    if service == "sagemaker" and "Mlflow" in name:
+        return [f"arn:{p}:sagemaker:{r}:{a}:mlflow-tracking-server/*"]
+    if action == "sagemaker:AddTags":  # tag-on-create: HyperPod clusters and MLflow tracking servers
+        return [f"arn:{p}:sagemaker:{r}:{a}:{kind}/*" for kind in ("cluster", "mlflow-tracking-server")]
     if service == "sagemaker":
         return [f"arn:{p}:sagemaker:{r}:{a}:cluster/*"]
     if service == "ec2":
@@ -207,6 +215,8 @@ def resources_for(action: str, d: Deployment) -> list[str]:
         return [f"arn:{p}:states:{r}:{a}:stateMachine:{d.prefix}-*"]
     if action == "execute-api:ManageConnections":
         return [f"{d.websocket_stage_arn}/*/@connections/*"]
+    if action == "lambda:InvokeFunction":  # only the live log pump is invoked (ws-message, its own hand-over)
+        return [f"arn:{p}:lambda:{r}:{a}:function:{d.prefix}-log-pump"]
     return ["*"]  # unknown: the infra tests reject it until it is scoped or explained
 
 
@@ -286,8 +296,9 @@ def function_statements(spec: FunctionSpec, d: Deployment) -> list[Statement]:
 
 def boundary_document(d: Deployment) -> dict[str, Any]:
     """The most any role Launchpod creates may ever do: what the EKS cluster role (AmazonEKSClusterPolicy),
-    the HyperPod execution role and the add-ons' pod identity roles need, and no IAM beyond the
-    load-balancer service-linked role EKS makes."""
+    the HyperPod execution role, the add-ons' pod identity roles (the training operator reads its
+    cluster's nodes) and the checkpoint role need, and no IAM beyond the load-balancer service-linked
+    role EKS makes."""
     p = d.partition
     return {
         "Version": "2012-10-17",
@@ -314,6 +325,7 @@ def boundary_document(d: Deployment) -> dict[str, Any]:
                     "logs:DescribeLogStreams",
                     "logs:PutLogEvents",
                     "logs:PutRetentionPolicy",
+                    "sagemaker:DescribeClusterNode",
                 ],
                 "Resource": "*",
             },

@@ -55,6 +55,15 @@ class StateMachineSpec:
 
 
 _PHASES = "launchpod.entrypoints.workflows"
+# What a phase needs to make a pod identity role (inline policy, tags) and pass it to EKS.
+_POD_IDENTITY_ROLE = (
+    "iam:GetRole",
+    "iam:CreateRole",
+    "iam:TagRole",
+    "iam:PutRolePolicy",
+    "iam:ListAttachedRolePolicies",
+    "iam:PassRole",
+)
 
 # The shared bucket's name starts with "sagemaker-": HyperPod reads lifecycle scripts only from such
 # buckets unless its role is granted others. Deployments append the account and region.
@@ -64,13 +73,18 @@ TABLES: tuple[TableSpec, ...] = (
     TableSpec(
         "operations",
         "id",
-        indexes=(("by-target", "target", "createdAt"), ("by-status", "status", "createdAt")),
+        indexes=(
+            ("by-target", "target", "createdAt"),
+            ("by-status", "status", "createdAt"),
+            ("by-created", "feed", "createdAt"),  # every operation, newest first (adapters/store/operations.py)
+        ),
         stream=True,
     ),
-    TableSpec("clusters", "name"),
+    TableSpec("clusters", "name", indexes=(("by-name", "registry", "name"),)),  # registered clusters only
     TableSpec("connections", "pk", "sk", ttl_attribute="expiresAt"),
     TableSpec("idempotency", "id", ttl_attribute="expiration"),
     TableSpec("preferences", "subject"),
+    TableSpec("incidents", "cluster"),  # issue 16: per-cluster incidents and ladder policy
 )
 
 FUNCTIONS: tuple[FunctionSpec, ...] = (
@@ -83,15 +97,34 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
         actions=(
             "ec2:DescribeAvailabilityZones",
             "ec2:DescribeInstanceTypeOfferings",
+            "ec2:DescribeSubnets",  # instance groups: each group's subnet's zone; the planner: a cluster's zones
             "eks:DescribeCluster",
             "eks:ListAddons",
             "eks:DescribeAddon",
             "sagemaker:DescribeCluster",
             "sagemaker:ListClusters",
+            "sagemaker:DescribeTrainingPlan",  # instance groups: the plan's type, zone and free instances
+            "servicequotas:ListServiceQuotas",  # instance groups: the cluster-usage quota of the type
+            # nodes and events (issue 16)
+            "sagemaker:ListClusterNodes",
+            "sagemaker:DescribeClusterNode",
+            "sagemaker:ListClusterEvents",
+            "sagemaker:DescribeClusterEvent",
             "states:StopExecution",
             "s3:ListBucket",
+            "iam:GetRole",  # managed features: the checkpoint role Launchpod created, if any
+            # SageMaker managed MLflow (issue 14): the tracking server, its role, its presigned UI URL
+            "sagemaker:CreateMlflowTrackingServer",
+            "sagemaker:DescribeMlflowTrackingServer",
+            "sagemaker:CreatePresignedMlflowTrackingServerUrl",
+            "sagemaker:AddTags",  # tag-on-create of the tracking server
+            "iam:CreateRole",
+            "iam:TagRole",
+            "iam:ListAttachedRolePolicies",
+            "iam:PutRolePolicy",
+            "iam:PassRole",
         ),
-        tables=("operations", "clusters", "idempotency", "preferences"),
+        tables=("operations", "clusters", "idempotency", "preferences", "incidents"),
         starts_workflows=True,
         kubernetes=True,
     ),
@@ -123,8 +156,19 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
         "ws-message",
         "launchpod.entrypoints.stream.message.handler",
         "WebSocket $default: subscribe and unsubscribe to topics",
-        actions=("execute-api:ManageConnections",),
+        # lambda:InvokeFunction: starts a logs topic's pump (log-pump)
+        actions=("execute-api:ManageConnections", "lambda:InvokeFunction"),
         tables=("connections", "operations"),
+    ),
+    FunctionSpec(
+        "log-pump",
+        "launchpod.entrypoints.stream.log_pump.handler",
+        "Posts a pod's new log lines to the subscribers of its logs topic; hands over to itself before its deadline",
+        timeout=300,
+        # lambda:InvokeFunction: the hand-over to its own next invocation
+        actions=("execute-api:ManageConnections", "lambda:InvokeFunction"),
+        tables=("connections",),
+        kubernetes=True,
     ),
     FunctionSpec(
         "operations-stream",
@@ -149,9 +193,12 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
     FunctionSpec(
         "events-node-health",
         "launchpod.entrypoints.events.node_health.handler",
-        "EventBridge: HyperPod node health events, pushed to subscribers",
-        actions=("execute-api:ManageConnections",),
-        tables=("connections",),
+        "EventBridge: HyperPod node health events, pushed to subscribers and folded into incidents, where the"
+        " remediation ladder suggests or runs the next step",
+        actions=("execute-api:ManageConnections", "eks:DescribeCluster"),
+        tables=("connections", "incidents", "operations", "clusters"),
+        starts_workflows=True,
+        kubernetes=True,  # reads the Node's bootID: a repeat of the last fault event, or a new fault
     ),
     FunctionSpec(
         "events-drift-check",
@@ -378,12 +425,7 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
             "eks:CreateAddon",
             "eks:UpdateAddon",
             "eks:TagResource",  # add-ons are created with tags
-            "iam:GetRole",
-            "iam:CreateRole",
-            "iam:TagRole",
-            "iam:PutRolePolicy",
-            "iam:ListAttachedRolePolicies",
-            "iam:PassRole",
+            *_POD_IDENTITY_ROLE,
         ),
         placeholder="AddonsFn",
     ),
@@ -391,7 +433,14 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
         "rd-manifests",
         f"{_PHASES}.reconcile_dependencies.manifests.handler",
         "reconcile-dependencies: health agent, device plugins, KubeRay applied with server-side apply",
-        actions=("eks:DescribeCluster",),
+        actions=(
+            "eks:DescribeCluster",
+            # the AWS Load Balancer Controller's pod identity role and association
+            *_POD_IDENTITY_ROLE,
+            "eks:ListPodIdentityAssociations",
+            "eks:CreatePodIdentityAssociation",
+            "eks:TagResource",
+        ),
         kubernetes=True,
         memory=512,
         placeholder="ManifestsFn",
@@ -481,6 +530,39 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
         actions=("sagemaker:DescribeCluster", "sagemaker:UpdateClusterSoftware"),
         placeholder="StartUpdateFn",
     ),
+    # ---- node actions (issue 16): reboot-nodes, replace-nodes, delete-nodes, health-check
+    FunctionSpec(
+        "na-start-action",
+        f"{_PHASES}.node_action.start_action.handler",
+        "node actions: BatchReboot/Replace/DeleteClusterNodes in batches AWS accepts, or StartClusterHealthCheck",
+        actions=(
+            "sagemaker:ListClusterNodes",
+            "sagemaker:BatchRebootClusterNodes",
+            "sagemaker:BatchReplaceClusterNodes",
+            "sagemaker:BatchDeleteClusterNodes",
+            "sagemaker:StartClusterHealthCheck",
+            "execute-api:ManageConnections",
+        ),
+        tables=("operations", "clusters", "incidents", "connections"),
+        placeholder="StartActionFn",
+    ),
+    FunctionSpec(
+        "na-wait-nodes",
+        f"{_PHASES}.node_action.wait_nodes.handler",
+        "node actions: follows every node to its terminal state",
+        actions=("sagemaker:ListClusterNodes", "execute-api:ManageConnections"),
+        tables=("operations", "clusters", "incidents", "connections"),
+        placeholder="WaitNodesFn",
+    ),
+    FunctionSpec(
+        "na-follow-up",
+        f"{_PHASES}.node_action.follow_up.handler",
+        "node actions: after the cluster is released, the remediation ladder runs or suggests its next step",
+        actions=("execute-api:ManageConnections",),
+        tables=("operations", "clusters", "incidents", "connections"),
+        starts_workflows=True,
+        placeholder="FollowUpFn",
+    ),
     FunctionSpec(
         "us-wait-updated",
         f"{_PHASES}.update_software.wait_updated.handler",
@@ -488,6 +570,96 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
         actions=("sagemaker:DescribeCluster",),
         placeholder="WaitUpdatedFn",
     ),
+    # --- instance groups (issue 12) ---
+    FunctionSpec(
+        "ig-group-subnet",
+        f"{_PHASES}.instance_groups.group_subnet.handler",
+        "instance-groups: a dedicated /20 subnet for a new group, routed like the cluster's compute subnet",
+        actions=(
+            "sagemaker:DescribeCluster",
+            "ec2:DescribeSubnets",
+            "ec2:DescribeVpcs",
+            "ec2:DescribeRouteTables",
+            "ec2:CreateSubnet",
+            "ec2:CreateTags",
+            "ec2:AssociateRouteTable",
+        ),
+        placeholder="GroupSubnetFn",
+    ),
+    FunctionSpec(
+        "ig-update-cluster",
+        f"{_PHASES}.instance_groups.update_cluster.handler",
+        "instance-groups: UpdateCluster with every other group rebuilt from DescribeCluster",
+        # UpdateCluster hands each group's execution role to HyperPod again (iam:PassRole).
+        actions=("sagemaker:DescribeCluster", "sagemaker:UpdateCluster", "iam:PassRole"),
+        placeholder="UpdateClusterFn",
+    ),
+    FunctionSpec(
+        "ig-wait-group",
+        f"{_PHASES}.instance_groups.wait_group.handler",
+        "instance-groups: follows the request's cluster operation (or DescribeCluster) to a terminal state "
+        "(why it failed: its events)",
+        actions=(
+            "sagemaker:DescribeCluster",
+            "sagemaker:ListClusterEvents",
+            "sagemaker:ListClusterOperations",
+            "sagemaker:DescribeClusterOperation",
+        ),
+        placeholder="WaitGroupFn",
+    ),
+    FunctionSpec(
+        "ig-release-subnet",
+        f"{_PHASES}.instance_groups.release_subnet.handler",
+        "instance-groups: deletes the dedicated subnet of a deleted group",
+        actions=("sagemaker:DescribeCluster", "ec2:DescribeSubnets", "ec2:DeleteSubnet"),
+        placeholder="ReleaseSubnetFn",
+    ),
+    FunctionSpec(
+        "as-cluster-role",
+        f"{_PHASES}.autoscaling.cluster_role.handler",
+        "autoscaling: the role HyperPod assumes to add and remove nodes for Karpenter",
+        actions=(
+            "sagemaker:DescribeCluster",
+            "iam:GetRole",
+            "iam:CreateRole",
+            "iam:TagRole",
+            "iam:PutRolePolicy",
+            "iam:ListAttachedRolePolicies",
+        ),
+        placeholder="AsClusterRoleFn",
+    ),
+    FunctionSpec(
+        "as-remove-karpenter",
+        f"{_PHASES}.autoscaling.remove_karpenter.handler",
+        "autoscaling: removes the NodePool and HyperpodNodeClass before disabling",
+        actions=("eks:DescribeCluster",),
+        kubernetes=True,
+        placeholder="AsRemoveKarpenterFn",
+    ),
+    FunctionSpec(
+        "as-update-autoscaling",
+        f"{_PHASES}.autoscaling.update_autoscaling.handler",
+        "autoscaling: UpdateCluster AutoScaling Karpenter with the cluster role and continuous provisioning",
+        # UpdateCluster hands the cluster role and each group's execution role to HyperPod (iam:PassRole).
+        actions=("sagemaker:DescribeCluster", "sagemaker:UpdateCluster", "iam:PassRole"),
+        placeholder="AsUpdateAutoscalingFn",
+    ),
+    FunctionSpec(
+        "as-wait-autoscaling",
+        f"{_PHASES}.autoscaling.wait_autoscaling.handler",
+        "autoscaling: polls DescribeCluster until AutoScaling is InService or gone",
+        actions=("sagemaker:DescribeCluster",),
+        placeholder="AsWaitAutoscalingFn",
+    ),
+    FunctionSpec(
+        "as-apply-karpenter",
+        f"{_PHASES}.autoscaling.apply_karpenter.handler",
+        "autoscaling: applies the HyperpodNodeClass and the NodePool",
+        actions=("eks:DescribeCluster",),
+        kubernetes=True,
+        placeholder="AsApplyKarpenterFn",
+    ),
+    # --- end instance groups ---
     FunctionSpec(
         "ic-register",
         f"{_PHASES}.import_cluster.register.handler",
@@ -517,6 +689,125 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
         actions=("eks:DescribeCluster",),
         kubernetes=True,
         placeholder="WaitBoundFn",
+    ),
+    # ---- configure-features (issue 13: managed features)
+    FunctionSpec(
+        "cf-cert-manager",
+        f"{_PHASES}.configure_features.cert_manager.handler",
+        "configure-features: cert-manager, which the training and inference operators need, installed and ACTIVE",
+        actions=("eks:ListAddons", "eks:DescribeAddon", "eks:CreateAddon", "eks:TagResource"),
+        placeholder="CertManagerFn",
+    ),
+    FunctionSpec(
+        "cf-training-operator",
+        f"{_PHASES}.configure_features.training_operator.handler",
+        "configure-features: the HyperPod training operator add-on with its pod identity role, or removed",
+        actions=(
+            "eks:ListAddons",
+            "eks:DescribeAddon",
+            "eks:CreateAddon",
+            "eks:DeleteAddon",
+            "eks:TagResource",  # add-ons are created with tags
+            "sagemaker:DescribeCluster",
+            "iam:GetRole",
+            "iam:CreateRole",
+            "iam:TagRole",
+            "iam:PutRolePolicy",
+            "iam:ListAttachedRolePolicies",
+            "iam:ListRolePolicies",
+            "iam:DeleteRolePolicy",
+            "iam:DeleteRole",
+            "iam:PassRole",  # the pod identity role, passed to pods.eks.amazonaws.com
+        ),
+        placeholder="TrainingOperatorFn",
+    ),
+    FunctionSpec(
+        "cf-checkpoint-identity",
+        f"{_PHASES}.configure_features.checkpoint_identity.handler",
+        "configure-features: checkpoint service account, IRSA role and its policy on the checkpoint prefix, or removed",
+        actions=(
+            "eks:DescribeCluster",
+            "iam:ListOpenIDConnectProviders",
+            "iam:GetRole",
+            "iam:CreateRole",
+            "iam:TagRole",
+            "iam:PutRolePolicy",
+            "iam:ListRolePolicies",
+            "iam:DeleteRolePolicy",
+            "iam:DeleteRole",
+        ),
+        kubernetes=True,
+        placeholder="CheckpointIdentityFn",
+    ),
+    FunctionSpec(
+        "cf-tiered-storage",
+        f"{_PHASES}.configure_features.tiered_storage.handler",
+        "configure-features: UpdateCluster TieredStorageConfig, then InService",
+        actions=("sagemaker:DescribeCluster", "sagemaker:UpdateCluster"),
+        placeholder="TieredStorageFn",
+    ),
+    FunctionSpec(
+        "cf-task-governance",
+        f"{_PHASES}.configure_features.task_governance.handler",
+        "configure-features: the HyperPod task governance add-on, installed or removed",
+        actions=("eks:ListAddons", "eks:DescribeAddon", "eks:CreateAddon", "eks:DeleteAddon", "eks:TagResource"),
+        placeholder="TaskGovernanceFn",
+    ),
+    FunctionSpec(
+        "cf-inference-operator",
+        f"{_PHASES}.configure_features.inference_operator.handler",
+        "configure-features: the HyperPod inference operator add-on with its pod identity role, or removed",
+        actions=(
+            "eks:ListAddons",
+            "eks:DescribeAddon",
+            "eks:CreateAddon",
+            "eks:DeleteAddon",
+            "eks:TagResource",  # add-ons are created with tags
+            "sagemaker:DescribeCluster",
+            "iam:GetRole",
+            "iam:CreateRole",
+            "iam:TagRole",
+            "iam:PutRolePolicy",
+            "iam:ListAttachedRolePolicies",
+            "iam:ListRolePolicies",
+            "iam:DeleteRolePolicy",
+            "iam:DeleteRole",
+            "iam:PassRole",  # the pod identity role, passed to pods.eks.amazonaws.com
+        ),
+        placeholder="InferenceOperatorFn",
+    ),
+    # ---- inference (issue 15): endpoints deployed, scaled, deleted
+    FunctionSpec(
+        "inf-apply-endpoint",
+        f"{_PHASES}.inference.apply_endpoint.handler",
+        "inference: the endpoint's objects applied, scaled or deleted",
+        actions=("eks:DescribeCluster",),
+        kubernetes=True,
+        placeholder="ApplyEndpointFn",
+    ),
+    FunctionSpec(
+        "inf-wait-endpoint",
+        f"{_PHASES}.inference.wait_endpoint.handler",
+        "inference: polls until every replica is Ready (and the load balancer's hostname), or every object is gone",
+        actions=("eks:DescribeCluster",),
+        kubernetes=True,
+        placeholder="WaitEndpointFn",
+    ),
+    FunctionSpec(
+        "md-start-download",
+        f"{_PHASES}.model_download.start_download.handler",
+        "model-download: the download Job applied on CPU with the storage claim mounted",
+        actions=("eks:DescribeCluster",),
+        kubernetes=True,
+        placeholder="StartDownloadFn",
+    ),
+    FunctionSpec(
+        "md-wait-download",
+        f"{_PHASES}.model_download.wait_download.handler",
+        "model-download: polls the Job to its end, then deletes the token's Secret",
+        actions=("eks:DescribeCluster",),
+        kubernetes=True,
+        placeholder="WaitDownloadFn",
     ),
     FunctionSpec(
         "op-finish",
@@ -550,6 +841,31 @@ STATE_MACHINES: tuple[StateMachineSpec, ...] = (
         ),
         children=("create-control-plane", "reconcile-dependencies", "create-hyperpod", "configure-storage"),
     ),
+    # ---- node actions (issue 16): one definition, one machine per kind so each keeps its route's role
+    StateMachineSpec(
+        "reboot-nodes",
+        "node-action.asl.json",
+        "BatchRebootClusterNodes, then every node Running again",
+        functions=("na-start-action", "na-wait-nodes", "op-finish", "na-follow-up", "op-record-failure"),
+    ),
+    StateMachineSpec(
+        "replace-nodes",
+        "node-action.asl.json",
+        "BatchReplaceClusterNodes, then every replacement Running",
+        functions=("na-start-action", "na-wait-nodes", "op-finish", "na-follow-up", "op-record-failure"),
+    ),
+    StateMachineSpec(
+        "delete-nodes",
+        "node-action.asl.json",
+        "BatchDeleteClusterNodes, then every node gone",
+        functions=("na-start-action", "na-wait-nodes", "op-finish", "na-follow-up", "op-record-failure"),
+    ),
+    StateMachineSpec(
+        "health-check",
+        "node-action.asl.json",
+        "StartClusterHealthCheck, then every node passed or failed",
+        functions=("na-start-action", "na-wait-nodes", "op-finish", "na-follow-up", "op-record-failure"),
+    ),
     StateMachineSpec(
         "import-cluster",
         "import-cluster.asl.json",
@@ -562,6 +878,35 @@ STATE_MACHINES: tuple[StateMachineSpec, ...] = (
         "UpdateClusterSoftware in rolling batches, then InService",
         functions=("us-start-update", "us-wait-updated", "op-finish", "op-record-failure"),
     ),
+    # --- instance groups (issue 12) ---
+    StateMachineSpec(
+        "instance-groups",
+        "instance-groups.asl.json",
+        "One change to one instance group by UpdateCluster, the other groups kept; then the group InService or gone",
+        functions=(
+            "ig-group-subnet",
+            "ig-update-cluster",
+            "ig-wait-group",
+            "ig-release-subnet",
+            "op-finish",
+            "op-record-failure",
+        ),
+    ),
+    StateMachineSpec(
+        "autoscaling",
+        "autoscaling.asl.json",
+        "HyperPod-managed Karpenter: cluster role, UpdateCluster AutoScaling, InService, node class and pool",
+        functions=(
+            "as-cluster-role",
+            "as-remove-karpenter",
+            "as-update-autoscaling",
+            "as-wait-autoscaling",
+            "as-apply-karpenter",
+            "op-finish",
+            "op-record-failure",
+        ),
+    ),
+    # --- end instance groups ---
     StateMachineSpec(
         "delete-cluster",
         "delete-cluster.asl.json",
@@ -622,6 +967,36 @@ STATE_MACHINES: tuple[StateMachineSpec, ...] = (
             "op-finish",
             "op-record-failure",
         ),
+    ),
+    # ---- configure-features (issue 13: managed features)
+    StateMachineSpec(
+        "configure-features",
+        "configure-features.asl.json",
+        "Managed features as planned: cert-manager, the training operator, the checkpoint identity chain,"
+        " HyperPod's TieredStorageConfig and the task governance add-on",
+        functions=(
+            "cf-cert-manager",
+            "cf-training-operator",
+            "cf-checkpoint-identity",
+            "cf-tiered-storage",
+            "cf-task-governance",
+            "cf-inference-operator",
+            "op-finish",
+            "op-record-failure",
+        ),
+    ),
+    # ---- inference (issue 15)
+    StateMachineSpec(
+        "inference",
+        "inference.asl.json",
+        "An endpoint deployed, scaled or deleted, then followed until Ready or gone",
+        functions=("inf-apply-endpoint", "inf-wait-endpoint", "op-finish", "op-record-failure"),
+    ),
+    StateMachineSpec(
+        "model-download",
+        "model-download.asl.json",
+        "A Hugging Face repository downloaded by a CPU Job into an S3 storage, the Job followed to its end",
+        functions=("md-start-download", "md-wait-download", "op-finish", "op-record-failure"),
     ),
 )
 

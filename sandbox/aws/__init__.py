@@ -46,7 +46,7 @@ _lock = threading.Lock()
 
 def install(time_scale: float) -> None:
     """Apply every shim and extension (idempotent); a later call only changes the time scale."""
-    from sandbox.aws import ec2_consistency, eks, eventbridge, faults, iam, shims
+    from sandbox.aws import ec2_consistency, ec2_propagation, eks, eventbridge, faults, iam, iam_listing, shims
 
     with _lock:
         clock.set_time_scale(time_scale)
@@ -60,3 +60,5 @@ def install(time_scale: float) -> None:
         faults.install_fault_hook()
         iam.install()
         ec2_consistency.install()
+        ec2_propagation.install()
+        iam_listing.install()

@@ -100,6 +100,7 @@ def register_addon(
     publisher: str = "eks",
     namespace: str = "kube-system",
     workloads: tuple[Workload, ...] = (("Deployment", ""),),
+    requires: tuple[str, ...] = (),
 ) -> None:
     """Offer add-on ``name`` (CreateAddon refuses unknown names, as AWS does).
 
@@ -115,6 +116,7 @@ def register_addon(
         "namespace": namespace,
         "versions": [(v, tuple(k)) for v, k in versions],
         "workloads": tuple((kind, workload or name) for kind, workload in workloads),
+        "requires": tuple(requires),
     }
 
 
@@ -135,6 +137,15 @@ _DS, _DEP = "DaemonSet", "Deployment"
 # (https://docs.aws.amazon.com/eks/latest/userguide/managing-coredns.html), the CSI drivers run a
 # controller Deployment and a node DaemonSet (Mountpoint for S3 CSI v2 added its s3-csi-controller),
 # cert-manager and metrics-server are Deployments.
+# Add-ons whose workloads cannot start without another add-on: the HyperPod training operator's webhook
+# takes its serving certificate from cert-manager, which AWS lists as its prerequisite ("Installing the
+# training operator", https://docs.aws.amazon.com/sagemaker/latest/dg/sagemaker-eks-operator-install.html).
+# The inference operator's webhooks also take their certificates from cert-manager, the first dependency
+# "Setting up your HyperPod clusters for model deployment" lists (sagemaker-hyperpod-model-deployment-setup).
+_REQUIRES = {
+    "amazon-sagemaker-hyperpod-training-operator": ("cert-manager",),
+    "amazon-sagemaker-hyperpod-inference": ("cert-manager",),
+}
 for _name, _versions, _type, _owner, _publisher, _namespace, _workloads in [
     (
         "vpc-cni",
@@ -256,7 +267,8 @@ for _name, _versions, _type, _owner, _publisher, _namespace, _workloads in [
     ),
     (
         "amazon-sagemaker-hyperpod-taskgovernance",
-        [("v1.2.0-eksbuild.1", _ALL)],
+        # v1.6.0-eksbuild.1 (Kueue v0.19.2) is the version AWS's upgrade guide names.
+        [("v1.6.0-eksbuild.1", _ALL), ("v1.2.0-eksbuild.1", _ALL)],
         "machine-learning",
         "aws",
         "sagemaker",
@@ -281,6 +293,7 @@ for _name, _versions, _type, _owner, _publisher, _namespace, _workloads in [
         publisher=_publisher,
         namespace=_namespace,
         workloads=_workloads,
+        requires=_REQUIRES.get(_name, ()),
     )
 
 #: Cluster access policies EKS offers (ListAccessPolicies); AssociateAccessPolicy accepts only these.
@@ -522,6 +535,8 @@ class Addon(ManagedState):
         self.addon_name = name
         self.addon_version = version or default_addon_version(name, cluster.version) or ""
         self.workloads: tuple[Workload, ...] = catalog["workloads"]
+        self.requires: tuple[str, ...] = catalog.get("requires", ())
+        self._cluster = cluster
         self.service_account_role_arn = role_arn
         self.configuration_values = configuration_values
         self.tags = tags or {}
@@ -550,15 +565,37 @@ class Addon(ManagedState):
         https://github.com/pulumi/pulumi-eks/issues/1819). It turns ACTIVE once nodes can host them.
         """
         status = self.status
-        if status != "ACTIVE" or not any(kind == "Deployment" for kind, _ in self.workloads):
+        if status != "ACTIVE":
             return status, []
-        if any(_can_host(node) for node in _nodes(self.cluster_name)):
-            return status, []
+        found = self._missing_requirements()
+        if not any(kind == "Deployment" for kind, _ in self.workloads) or any(
+            _can_host(node) for node in _nodes(self.cluster_name)
+        ):
+            return ("DEGRADED", found) if found else (status, [])
         issue = {
             "code": "InsufficientNumberOfReplicas",
             "message": "The add-on is unhealthy because it doesn't have the desired number of replicas.",
         }
-        return "DEGRADED", [issue]
+        return "DEGRADED", [issue, *found]
+
+    def _missing_requirements(self) -> list[dict[str, Any]]:
+        """A required add-on that is not ACTIVE leaves this one's resources unservable: the training
+        operator's Certificate and Issuer (cert-manager.io/v1) have no CRD and its webhook no serving
+        certificate. The issue code is EKS's K8sResourceNotFound; the wording is ours (AWS documents none)."""
+        issues = []
+        for name in self.requires:
+            other = self._cluster.addons.get(name)
+            state = other.health()[0] if other is not None and not _expired(other.gone_at) else None
+            if state != "ACTIVE":
+                issues.append(
+                    {
+                        "code": "K8sResourceNotFound",
+                        "message": f"{self.addon_name} needs the {name} add-on ACTIVE (it is "
+                        f"{state or 'not installed'}): the server could not find the requested resource "
+                        "(Certificate.cert-manager.io/v1).",
+                    }
+                )
+        return issues
 
     def to_dict(self) -> dict[str, Any]:
         status, issues = self.health()

@@ -174,9 +174,7 @@ def _request_id() -> str:
     return str(uuid.uuid4())
 
 
-def _json_error(
-    code: str, message: str, status: int, rest: bool, extra: dict[str, Any] | None = None
-) -> Response:
+def _json_error(code: str, message: str, status: int, rest: bool, extra: dict[str, Any] | None = None) -> Response:
     body: dict[str, Any] = {"message": message, **(extra or {})}
     if rest:
         content_type = "application/json"
@@ -255,9 +253,7 @@ def _operation_name(service: str, request: Any) -> str:
     if action:
         return action
     content_type = (request.headers.get("Content-Type") or "").lower()
-    if content_type.startswith("application/x-www-form-urlencoded") and not request.headers.get(
-        "Content-Encoding"
-    ):
+    if content_type.startswith("application/x-www-form-urlencoded") and not request.headers.get("Content-Encoding"):
         # get_data(cache=True) keeps the body for moto, which reads request.data afterwards.
         values = parse_qs(request.get_data(cache=True, as_text=True))
         if values.get("Action"):
@@ -307,9 +303,7 @@ def _service_of(backend: Any) -> str:
     return _MOTO_TO_CLIENT_NAME.get(name, name)
 
 
-def _gated_table(
-    backend: Any, table: dict[str, Callable[..., Response]]
-) -> dict[str, Callable[..., Response]]:
+def _gated_table(backend: Any, table: dict[str, Callable[..., Response]]) -> dict[str, Callable[..., Response]]:
     service = _service_of(backend)
     if service == "moto_api":  # /moto-api/reset and friends are not AWS calls
         return table

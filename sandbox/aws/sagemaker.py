@@ -14,7 +14,10 @@ field botocore's ``sagemaker`` model allows and runs on simulated time (``sandbo
 * UpdateCluster upserts instance groups (new ones Creating, scaled ones Updating; added instances take
   ``scale_up`` seconds; scale-down removes the newest instances), deletes ``InstanceGroupsToDelete``
   (Deleting for ``group_delete`` seconds) and changes NodeRecovery and the other cluster settings.
-  ClusterStatus is Updating until the groups settle. Changing an existing group's InstanceType is refused.
+  ClusterStatus is Updating until the groups settle. A listed group's specification replaces the old one as
+  given (a field left out is reset). A group's fixed fields (InstanceType, CapacityRequirements,
+  NetworkInterface, OverrideVpcConfig subnets) are refused with a ValidationException naming the field; a
+  second UpdateCluster while the cluster is not InService is a ConflictException (one update at a time).
 * UpdateClusterSoftware: SystemUpdating, in rolling batches when ``DeploymentConfig`` says so
   (``software_update`` seconds per batch plus ``WaitIntervalInSeconds``), then InService.
 * BatchRebootClusterNodes (Pending for ``reboot`` seconds, same instance), BatchReplaceClusterNodes (a new
@@ -84,7 +87,8 @@ from moto.sagemaker.exceptions import (
 from moto.sagemaker.models import SageMakerModelBackend
 from moto.sagemaker.responses import SageMakerResponse
 
-from sandbox.aws import clock
+from sandbox.aws import capacity, clock
+from sandbox.aws import hyperpod_autoscaling as autoscaling
 from sandbox.aws.hyperpod_instances import shape_of
 from sandbox.aws.hyperpod_network import internet_egress, join_blocker
 from sandbox.images import INTERNET_ANNOTATION
@@ -98,8 +102,10 @@ DEFAULT_DURATIONS: dict[str, float] = {
     "cluster_create": 900.0,  # a new cluster's instances: Pending -> Running
     "scale_up": 600.0,  # instances added by UpdateCluster
     "deep_health_check": 600.0,  # DeepHealthCheckInProgress, when OnStartDeepHealthChecks is set
-    "reboot": 300.0,
-    "replace": 600.0,
+    # AWS's figures for HyperPod node recovery: a reboot takes about 1-3 minutes, a replacement about 20-30
+    # (the nodes issue quotes them; "Manually quarantine, replace, or reboot a node" gives no number).
+    "reboot": 120.0,
+    "replace": 1500.0,
     "software_update": 600.0,  # one rolling batch of UpdateClusterSoftware
     "group_delete": 300.0,
     "cluster_delete": 300.0,
@@ -434,6 +440,10 @@ class HyperPodCluster:
         self.vpc_config = params.get("VpcConfig")
         self.orchestrator = params.get("Orchestrator")
         self.node_recovery = params.get("NodeRecovery") or "Automatic"
+        # A cluster created before BatchReplaceClusterNodes existed must be patched (UpdateClusterSoftware)
+        # before nodes can be replaced (API reference, BatchReplaceClusterNodes). New clusters have the
+        # platform that supports it; sandbox.aws.sagemaker.mark_unpatched makes one an older cluster.
+        self.patched_for_replace = True
         self.settings: dict[str, Any] = {}
         for key in ("NodeProvisioningMode", "ClusterRole", "TieredStorageConfig", "AutoScaling"):
             if params.get(key) is not None:
@@ -452,6 +462,13 @@ class HyperPodCluster:
         self.failure_message = ""
         self.deleting_since: float | None = None
         self.software_update: dict[str, Any] | None = None
+        # AutoScaling's course: {"since": sim seconds, "failure": why HyperPod cannot use the role}.
+        self.autoscaling: dict[str, Any] = {}
+        if (params.get("AutoScaling") or {}).get("Mode") == "Enable":
+            self.autoscaling = {
+                "since": self.started,
+                "failure": autoscaling.role_problem(self.account_id, str(params.get("ClusterRole") or "")),
+            }
 
     # moto's list_clusters and the tagging API read ``status``
     @property
@@ -696,6 +713,7 @@ def _settle(backend: SageMakerModelBackend, cluster: HyperPodCluster) -> bool:
             group = cluster.groups.get(name)
             if group and group.software:
                 group.software["status"] = "Succeeded"
+        cluster.patched_for_replace = True
         cluster.event("Cluster", "Cluster software update completed.")
     if not cluster.ever_in_service and all(
         group_status(cluster, group) in {"InService", "Degraded"} for group in cluster.groups.values()
@@ -712,6 +730,8 @@ def _settle(backend: SageMakerModelBackend, cluster: HyperPodCluster) -> bool:
         if group.status_while_settling == "Creating" and group_status(cluster, group) in {"InService", "Degraded"}:
             group.status_while_settling = "Updating"
             cluster.event("InstanceGroup", f"Instance group {group.name} is InService.", group=group.name)
+    for hook in SETTLE_HOOKS:
+        hook(backend, cluster)
     return True
 
 
@@ -746,6 +766,21 @@ def _join_blockers(cluster: HyperPodCluster) -> dict[str, str | None]:
 
 _node_sink: Callable[[str, list[dict[str, Any]]], None] | None = None
 _pushed: dict[tuple[str, str, str], str] = {}  # (account, region, EKS cluster) -> digest of the last list sent
+
+
+def mark_unpatched(cluster_name: str) -> None:
+    """Make a HyperPod cluster one created before BatchReplaceClusterNodes existed (a sandbox fault);
+    ValueError when no such cluster exists."""
+    from moto.sagemaker.models import sagemaker_backends
+
+    with _lock:
+        for account in list(sagemaker_backends.keys()):
+            for region in list(sagemaker_backends[account].keys()):
+                cluster = sagemaker_backends[account][region].clusters.get(cluster_name)
+                if isinstance(cluster, HyperPodCluster):
+                    cluster.patched_for_replace = False
+                    return
+    raise ValueError(f"no HyperPod cluster {cluster_name}")
 
 
 def set_node_sink(fn: Callable[[str, list[dict[str, Any]]], None] | None) -> None:
@@ -786,7 +821,6 @@ def _visible(node: HyperPodNode) -> bool:
     if status == "ShuttingDown":  # drained and deregistered before the instance terminates
         return False
     return status != "Pending" or node.kind == "reboot"
-
 
 
 def node_object(cluster: HyperPodCluster, node: HyperPodNode) -> dict[str, Any]:
@@ -834,7 +868,7 @@ def node_object(cluster: HyperPodCluster, node: HyperPodNode) -> dict[str, Any]:
         spec["taints"] = taints
     if health != "Schedulable":
         spec["unschedulable"] = True
-    return {
+    obj = {
         "apiVersion": "v1",
         "kind": "Node",
         "metadata": {
@@ -871,6 +905,15 @@ def node_object(cluster: HyperPodCluster, node: HyperPodNode) -> dict[str, Any]:
             },
         },
     }
+    for decorate in NODE_DECORATORS:  # e.g. sandbox.aws.node_faults: the health agent's verdict on a fault
+        decorate(cluster, node, obj)
+    return obj
+
+
+#: ``fn(cluster, node, node_object)`` hooks that amend each Kubernetes Node; ``fn(backend, cluster)``
+#: hooks run on every settle (both kept by modules such as ``sandbox.aws.node_faults``).
+NODE_DECORATORS: list[Callable[[Any, Any, dict[str, Any]], None]] = []
+SETTLE_HOOKS: list[Callable[[Any, Any], None]] = []
 
 
 def _eks_version(cluster: HyperPodCluster) -> str | None:
@@ -1283,6 +1326,14 @@ def create_cluster(backend: SageMakerModelBackend, params: dict[str, Any]) -> Hy
     slurm = not (orchestrator or {}).get("Eks")
     _validate_orchestrator(backend, orchestrator, params.get("VpcConfig"))
     _validate_groups(backend, specs, slurm=slurm)
+    # The account's cluster-usage quota binds CreateCluster as it binds UpdateCluster (sandbox.aws.capacity).
+    asked: Counter[str] = Counter()
+    for spec in specs:
+        if spec.get("InstanceType"):
+            asked[spec["InstanceType"]] += int(spec.get("InstanceCount") or 0)
+    for instance_type, count in sorted(asked.items()):
+        used = _targets(backend, lambda g, t=instance_type: g.instance_type == t, ("", ""))
+        capacity.check_quota(instance_type, used, count)
     fault = HYPERPOD_FAULTS._take()
     cluster = HyperPodCluster(backend, name, params)
     creation = _durations["cluster_create"]
@@ -1352,6 +1403,104 @@ def _require_in_service(cluster: HyperPodCluster, operation: str) -> None:
         )
 
 
+def _capacity_of(spec: dict[str, Any]) -> str:
+    if spec.get("TrainingPlanArn"):
+        return f"TrainingPlan {spec['TrainingPlanArn']}"
+    return "Spot" if "Spot" in (spec.get("CapacityRequirements") or {}) else "OnDemand"
+
+
+# What an instance group keeps for its life: its instance type, where its capacity comes from (Spot,
+# On-Demand or a training plan's reservation), its network interfaces (EFA or EFA-only) and its subnets.
+# Each shapes the instances HyperPod has already launched, so UpdateCluster refuses to change them in
+# place and the way is a new group ("To add a new instance group, specify a new name",
+# https://docs.aws.amazon.com/sagemaker/latest/dg/sagemaker-hyperpod-eks-operate-cli-command-update-cluster.html).
+_FIXED_FIELDS: tuple[tuple[str, str, Callable[[dict[str, Any]], Any]], ...] = (
+    ("InstanceType", "instance type", lambda s: s.get("InstanceType")),
+    ("CapacityRequirements", "capacity type", _capacity_of),
+    (
+        "NetworkInterface",
+        "network interface type",
+        lambda s: (s.get("NetworkInterface") or {}).get("InterfaceType") or "efa",
+    ),
+    ("OverrideVpcConfig", "subnets", lambda s: sorted((s.get("OverrideVpcConfig") or {}).get("Subnets") or [])),
+)
+
+
+def _hyperpod_clusters(backend: SageMakerModelBackend) -> list[HyperPodCluster]:
+    return [c for c in backend.clusters.values() if isinstance(c, HyperPodCluster) and c.deleting_since is None]
+
+
+def _targets(backend: SageMakerModelBackend, match: Callable[[InstanceGroup], bool], skip: tuple[str, str]) -> int:
+    """Instances asked for by the groups ``match`` accepts, across the account's clusters, but ``skip``."""
+    return sum(
+        g.target
+        for c in _hyperpod_clusters(backend)
+        for g in c.groups.values()
+        if g.deleting_since is None and (c.cluster_name, g.name) != skip and match(g)
+    )
+
+
+def _zones_of(cluster: HyperPodCluster, spec: dict[str, Any]) -> set[str]:
+    subnets = ((spec.get("OverrideVpcConfig") or cluster.vpc_config) or {}).get("Subnets") or []
+    return {p["AvailabilityZone"] for p in _placements(cluster.account_id, cluster.region_name, subnets)}
+
+
+def _check_capacity(backend: SageMakerModelBackend, cluster: HyperPodCluster, spec: dict[str, Any]) -> None:
+    """The account's cluster-usage quota for the type, and the training plan the group names (sandbox.aws.capacity)."""
+    existing = cluster.groups.get(spec["InstanceGroupName"])
+    instance_type = spec.get("InstanceType") or (existing.instance_type if existing else None)
+    if not instance_type:
+        return
+    key = (cluster.cluster_name, spec["InstanceGroupName"])
+    count = int(spec.get("InstanceCount") or 0)
+    before = existing.target if existing else 0
+    others = _targets(backend, lambda g: g.instance_type == instance_type, key)
+    capacity.check_quota(instance_type, others + before, count - before)
+    arn = spec.get("TrainingPlanArn")
+    if arn:
+        elsewhere = _targets(backend, lambda g: g.spec.get("TrainingPlanArn") == arn, key)
+        capacity.check_plan(backend, arn, instance_type, _zones_of(cluster, spec), elsewhere, count)
+
+
+def _add_capacity(cluster: HyperPodCluster, group: InstanceGroup, count: int) -> None:
+    """Launch ``count`` instances for ``group``; a Spot group in a zone short of Spot capacity gets what is
+    there and is Failed with EC2's insufficient-capacity words."""
+    if "Spot" in (group.spec.get("CapacityRequirements") or {}):
+        zone = sorted(_zones_of(cluster, group.spec))[0]
+        available = capacity.spot_capacity(zone, group.instance_type)
+        if available is not None:
+            running = sum(
+                1
+                for n in cluster.nodes.values()
+                if n.instance_type == group.instance_type
+                and n.placement["AvailabilityZone"] == zone
+                and "Spot" in ((cluster.groups.get(n.group) or group).spec.get("CapacityRequirements") or {})
+            )
+            granted = max(0, min(count, available - running))
+            if granted < count:
+                group.failure = (
+                    f"InsufficientInstanceCapacity: There is not enough Spot capacity for {group.instance_type} in "
+                    f"{zone} to launch {count - granted} more instance(s) for instance group {group.name}. Spot "
+                    "capacity varies by Availability Zone and over time; try another zone, fewer instances, "
+                    "On-Demand capacity or a training plan."
+                )
+                cluster.event("InstanceGroup", group.failure, level="Error", group=group.name)
+            count = granted
+    _add_nodes(cluster, group, count, _durations["scale_up"], "scale")
+
+
+def _check_fixed_fields(existing: InstanceGroup, spec: dict[str, Any]) -> None:
+    for member, words, read in _FIXED_FIELDS:
+        if member == "InstanceType" and not spec.get("InstanceType"):
+            continue
+        before, after = read(existing.spec), read(spec)
+        if before != after:
+            raise _invalid(
+                f"The {words} of instance group {existing.name} cannot be changed from {before} to {after}; "
+                f"{member} can only be set when the instance group is created. Add a new instance group instead."
+            )
+
+
 def update_cluster(backend: SageMakerModelBackend, params: dict[str, Any]) -> HyperPodCluster:
     cluster = _find(backend, params["ClusterName"])
     _require_in_service(cluster, "update")
@@ -1359,6 +1508,7 @@ def update_cluster(backend: SageMakerModelBackend, params: dict[str, Any]) -> Hy
     to_delete = params.get("InstanceGroupsToDelete") or []
     orchestrator = params.get("Orchestrator") or cluster.orchestrator
     _validate_groups(backend, specs, slurm=not (orchestrator or {}).get("Eks"))
+    autoscaling.check_request(params, cluster.settings, bool((orchestrator or {}).get("Eks")))
     for name in to_delete:
         if name not in cluster.groups:
             raise _invalid(f"Instance group {name} does not exist in cluster {cluster.cluster_name}.")
@@ -1366,24 +1516,22 @@ def update_cluster(backend: SageMakerModelBackend, params: dict[str, Any]) -> Hy
             raise _invalid(f"Instance group {name} cannot be both updated and deleted in one request.")
     for spec in specs:
         existing = cluster.groups.get(spec["InstanceGroupName"])
-        if existing and spec.get("InstanceType") and spec["InstanceType"] != existing.spec.get("InstanceType"):
-            raise _invalid(
-                f"The instance type of instance group {existing.name} cannot be changed from "
-                f"{existing.spec.get('InstanceType')} to {spec['InstanceType']}; add a new instance group instead."
-            )
+        if existing:
+            _check_fixed_fields(existing, spec)
+        _check_capacity(backend, cluster, spec)
     for spec in specs:
         existing = cluster.groups.get(spec["InstanceGroupName"])
         if existing is None:
             group = InstanceGroup(spec, "Creating")
             cluster.groups[group.name] = group
-            _add_nodes(cluster, group, group.target, _durations["scale_up"], "scale")
+            _add_capacity(cluster, group, group.target)
             cluster.event("InstanceGroup", f"Instance group {group.name} creation started.", group=group.name)
             continue
         before = len(_group_nodes(cluster, existing.name))
         existing.spec = copy.deepcopy(spec)
         existing.status_while_settling = "Updating"
         if existing.target > before:
-            _add_nodes(cluster, existing, existing.target - before, _durations["scale_up"], "scale")
+            _add_capacity(cluster, existing, existing.target - before)
         elif existing.target < before:
             # Scale-down removes the newest instances first.
             nodes = sorted(_group_nodes(cluster, existing.name), key=lambda n: n.launch_time, reverse=True)
@@ -1409,7 +1557,60 @@ def update_cluster(backend: SageMakerModelBackend, params: dict[str, Any]) -> Hy
     for key in ("RestrictedInstanceGroups", "RestrictedInstanceGroupsConfig"):
         if params.get(key) is not None:
             cluster.restricted[key] = params[key]
+    if params.get("AutoScaling"):
+        enable = params["AutoScaling"].get("Mode") == "Enable"
+        role = str(cluster.settings.get("ClusterRole") or "")
+        cluster.autoscaling = {
+            "since": sim_now(),
+            "failure": autoscaling.role_problem(cluster.account_id, role) if enable else None,
+        }
+        cluster.event("Cluster", f"Cluster autoscaling {'enable' if enable else 'disable'} started (Karpenter).")
     return cluster
+
+
+def batch_add_nodes(backend: SageMakerModelBackend, params: dict[str, Any]) -> tuple[HyperPodCluster, dict[str, Any]]:
+    """BatchAddClusterNodes: raise each group's target (continuous provisioning only, see hyperpod_autoscaling)."""
+    cluster = _find(backend, params["ClusterName"])
+    if cluster.settings.get("NodeProvisioningMode") != "Continuous":
+        raise _invalid("BatchAddClusterNodes requires a cluster with NodeProvisioningMode Continuous.")
+    successful: list[dict[str, Any]] = []
+    failed: list[dict[str, Any]] = []
+    for item in params.get("NodesToAdd") or []:
+        group = cluster.groups.get(item.get("InstanceGroupName"))
+        count = int(item.get("IncrementTargetCountBy") or 0)
+        if group is None or group.deleting_since is not None:
+            failed.append(
+                {
+                    "InstanceGroupName": item.get("InstanceGroupName"),
+                    "ErrorCode": "InstanceGroupNotFound",
+                    "FailedCount": count,
+                    "Message": f"Instance group {item.get('InstanceGroupName')} does not exist.",
+                }
+            )
+            continue
+        spec = {**group.spec, "InstanceCount": group.target + count}
+        _check_capacity(backend, cluster, spec)
+        before = set(cluster.nodes)
+        group.spec["InstanceCount"] = group.target + count
+        group.status_while_settling = "Updating"
+        _add_capacity(cluster, group, count)
+        for node_id in set(cluster.nodes) - before:
+            node = cluster.nodes[node_id]
+            successful.append(
+                {
+                    "NodeLogicalId": node.instance_id,
+                    "InstanceGroupName": group.name,
+                    "Status": node.state()[0],
+                    "AvailabilityZones": [node.placement["AvailabilityZone"]],
+                    "InstanceTypes": [node.instance_type],
+                }
+            )
+        cluster.event(
+            "InstanceGroup",
+            f"Instance group {group.name}: {count} node(s) added by BatchAddClusterNodes.",
+            group=group.name,
+        )
+    return cluster, {"Successful": successful, "Failed": failed}
 
 
 def _batch_size(policy: dict[str, Any] | None, count: int) -> int:
@@ -1490,6 +1691,14 @@ def batch_node_operation(
         raise _invalid(
             f"1 validation error detected: Value at 'nodeIds' failed to satisfy constraint: "
             f"Member must have length less than or equal to {limit}"
+        )
+    if operation == "replace" and not cluster.patched_for_replace:
+        # AWS: "If you want to invoke this API on an existing cluster, you'll first need to patch the cluster
+        # by running the UpdateClusterSoftware API" (API reference, BatchReplaceClusterNodes); the wording
+        # of the refusal is ours.
+        raise _invalid(
+            f"Cluster {cluster.cluster_name} runs platform software that predates BatchReplaceClusterNodes; "
+            "patch it with UpdateClusterSoftware before replacing nodes."
         )
     code_field = "Code" if operation == "delete" else "ErrorCode"
     not_found = "NodeIdNotFound" if operation == "delete" else "InstanceIdNotFound"
@@ -1638,7 +1847,6 @@ def group_details(cluster: HyperPodCluster, group: InstanceGroup) -> dict[str, A
 
 def describe(cluster: HyperPodCluster) -> dict[str, Any]:
     status = cluster_status(cluster)
-    auto_scaling = cluster.settings.get("AutoScaling")
     out: dict[str, Any] = {
         "ClusterArn": cluster.arn,
         "ClusterName": cluster.cluster_name,
@@ -1651,9 +1859,7 @@ def describe(cluster: HyperPodCluster) -> dict[str, Any]:
         "TieredStorageConfig": cluster.settings.get("TieredStorageConfig"),
         "NodeProvisioningMode": cluster.settings.get("NodeProvisioningMode"),
         "ClusterRole": cluster.settings.get("ClusterRole"),
-        "AutoScaling": {**auto_scaling, "Status": "InService" if status != "Creating" else "Creating"}
-        if auto_scaling
-        else None,
+        "AutoScaling": autoscaling.autoscaling_view(cluster, sim_now()),
         "RestrictedInstanceGroupsConfig": cluster.restricted.get("RestrictedInstanceGroupsConfig"),
     }
     if cluster.failure_message:
@@ -1739,6 +1945,14 @@ def _r_update_cluster(self: SageMakerResponse) -> ActionResult:
     def work(backend: SageMakerModelBackend) -> tuple[Any, list[str]]:
         cluster = update_cluster(backend, _params(self))
         return {"ClusterArn": cluster.arn}, _eks_of(cluster)
+
+    return _respond(self, work)
+
+
+def _r_batch_add_cluster_nodes(self: SageMakerResponse) -> ActionResult:
+    def work(backend: SageMakerModelBackend) -> tuple[Any, list[str]]:
+        cluster, result = batch_add_nodes(backend, _params(self))
+        return result, _eks_of(cluster)
 
     return _respond(self, work)
 
@@ -1881,6 +2095,7 @@ _RESPONSE_METHODS: dict[str, Callable[[SageMakerResponse], ActionResult]] = {
     "list_clusters": _r_list_clusters,
     "update_cluster": _r_update_cluster,
     "update_cluster_software": _r_update_cluster_software,
+    "batch_add_cluster_nodes": _r_batch_add_cluster_nodes,
     "delete_cluster": _r_delete_cluster,
     "list_cluster_nodes": _r_list_cluster_nodes,
     "describe_cluster_node": _r_describe_cluster_node,
@@ -1890,6 +2105,19 @@ _RESPONSE_METHODS: dict[str, Callable[[SageMakerResponse], ActionResult]] = {
     "list_cluster_events": _r_list_cluster_events,
     "describe_cluster_event": _r_describe_cluster_event,
 }
+
+
+def _plan_in_use(backend: SageMakerModelBackend, arn: str) -> int:
+    """Instances of the account's HyperPod clusters running on training plan ``arn``."""
+    with _lock:
+        return sum(
+            1
+            for c in _hyperpod_clusters(backend)
+            if _settle(backend, c)
+            for n in c.nodes.values()
+            if (c.groups.get(n.group) and c.groups[n.group].spec.get("TrainingPlanArn") == arn)
+        )
+
 
 _installed = False
 _original_resource_from_arn = SageMakerModelBackend._get_resource_from_arn
@@ -1901,6 +2129,9 @@ def _get_resource_from_arn(self: SageMakerModelBackend, arn: str) -> Any:
         for cluster in self.clusters.values():
             if getattr(cluster, "arn", None) == arn:
                 return cluster
+        # SageMaker answers ListTags/AddTags on a resource that is gone with a ValidationException
+        # (aws/amazon-sagemaker-feedback#108); moto's lookup returns None and then fails on it.
+        raise _invalid(f"Resource {arn} does not exist.")
     return _original_resource_from_arn(self, arn)
 
 
@@ -1912,7 +2143,14 @@ def install() -> None:
             return
         for name, method in _RESPONSE_METHODS.items():
             setattr(SageMakerResponse, name, method)
+        capacity.install(_plan_in_use, lambda response, params: [z for z, _ in _zones(response.region)])
         SageMakerModelBackend._get_resource_from_arn = _get_resource_from_arn  # type: ignore[method-assign]
+        from sandbox.aws import hyperpod_health, hyperpod_operations, mlflow, node_faults  # beyond these: own modules
+
+        hyperpod_health.install()
+        mlflow.install()  # managed MLflow tracking servers
+        node_faults.install()
+        hyperpod_operations.install()  # after hyperpod_health: records its deep health checks
         _installed = True
 
 

@@ -149,20 +149,47 @@ def _invoke_lambda_in_process(self: LambdaFunction, event: Any = None) -> tuple[
     if isinstance(event, str | bytes):  # moto passes the string "{}" for an empty body
         event = json.loads(event or "{}")
     INVOCATIONS.append((self.function_name, event))
-    _apply_function_environment(self)
-    # The handler's AWS calls are made as this function's role (sandbox.aws.iam).
-    caller = CALLER.set(self.function_name)
-    try:
-        result = handler(event, FakeLambdaContext(self))
-        return json.dumps(result, default=str), False, ""
-    except Exception as exc:
-        log.info("Lambda %s raised %s: %s", self.function_name, type(exc).__name__, exc)
-        return _error_payload(exc), True, ""
-    finally:
-        CALLER.reset(caller)
+    # Lambda gives each concurrent invocation its own execution environment ("each instance of your
+    # execution environment can handle only one request at a time", Lambda developer guide, "Understanding
+    # Lambda function scaling"); here a function has one
+    # (one copy of its modules: powertools' router context, cached clients), so its invocations take
+    # turns, as a function with reserved concurrency 1 would. Sharing it let one request's context
+    # replace another's.
+    with _environment_lock(self.function_name):
+        _apply_function_environment(self)
+        # The handler's AWS calls are made as this function's role (sandbox.aws.iam).
+        caller = CALLER.set(self.function_name)
+        try:
+            result = handler(event, FakeLambdaContext(self))
+            return json.dumps(result, default=str), False, ""
+        except Exception as exc:
+            log.info("Lambda %s raised %s: %s", self.function_name, type(exc).__name__, exc)
+            return _error_payload(exc), True, ""
+        finally:
+            CALLER.reset(caller)
+
+
+_environments: dict[str, threading.RLock] = {}
+_environments_guard = threading.Lock()
+
+
+def _environment_lock(function_name: str) -> threading.RLock:
+    with _environments_guard:
+        return _environments.setdefault(function_name, threading.RLock())
 
 
 def _invoke_with_unhandled_marker(self: LambdaFunction, body: str, request_headers: Any, response_headers: Any):
+    if (request_headers.get("X-Amz-Invocation-Type") or request_headers.get("x-amz-invocation-type")) == "Event":
+        # moto runs an Event invocation before answering; Lambda queues it and answers 202 at once ("the
+        # Invoke API returns ... without waiting", Lambda developer guide, "Invoking a Lambda function
+        # asynchronously"), so a function that invokes itself does not wait for, or nest in, the next one.
+        threading.Thread(
+            target=_original_invoke,
+            args=(self, body, request_headers, {}),
+            name=f"lambda-event-{self.function_name}",
+            daemon=True,
+        ).start()
+        return b""
     # moto marks every error "Handled"; Lambda reports an exception escaping the handler as "Unhandled".
     result = _original_invoke(self, body, request_headers, response_headers)
     if response_headers.get("x-amz-function-error") == "Handled":
@@ -228,9 +255,12 @@ def install_dynamodb_atomicity() -> None:
     moto applies an UpdateExpression's actions to the stored item one at a time, so a GetItem in
     another thread can see an operation already FAILED but without its message yet. One re-entrant
     lock around the item calls gives readers whole items (the stream's Lambda runs inside the write,
-    in the same thread, so the lock must be re-entrant).
+    in the same thread, so the lock must be re-entrant). The lock also spans the response: moto's
+    GetItem hands the stored item itself to its serializer, which walked a map another thread's
+    UpdateItem was changing ("dictionary changed size during iteration", a 502 in a full CI run).
     """
     from moto.dynamodb.models import DynamoDBBackend
+    from moto.dynamodb.responses import DynamoHandler
 
     with _install_lock:
         if "dynamodb-atomic" in _installed:
@@ -246,6 +276,7 @@ def install_dynamodb_atomicity() -> None:
 
         for name in _DYNAMODB_ITEM_CALLS:
             setattr(DynamoDBBackend, name, guarded(getattr(DynamoDBBackend, name)))
+        DynamoHandler.call_action = guarded(DynamoHandler.call_action)  # type: ignore[method-assign]
         _installed.add("dynamodb-atomic")
 
 

@@ -20,6 +20,7 @@ import asyncio
 import copy
 import datetime
 import functools
+import time
 import uuid
 import warnings
 from collections.abc import AsyncIterator
@@ -33,6 +34,8 @@ import kmock
 import yaml
 from kmock._internal import enums, parsing, references, rendering
 
+from sandbox.aws import clock
+from sandbox.kube import pod_log_times
 from sandbox.kube.matching import InvalidSelector, field_selector_matches, label_selector_matches
 from sandbox.kube.merging import json_patch, merge_patch, strategic_merge
 from sandbox.kube.tokens import (
@@ -138,9 +141,18 @@ class PatchedKubernetesEmulator(kmock.KubernetesEmulator):
     authorizer: Authorizer | None = None
     # Reject namespaced objects whose namespace does not exist, as the real API server does.
     strict_namespaces: bool = True
+    # Answers the services/proxy subresource (sandbox.model_server.proxy): (emulator, method, path, body
+    # text) -> a response, or None for any other path. None: the proxy answers 503 as with no endpoints.
+    service_proxy: Any = None
     # (namespace, pod, container or None) -> log text; served by GET pods/{name}/log.
     pod_logs: dict[tuple[str, str, str | None], str] = attrs.field(factory=dict)
+    # when each appended chunk started (time.monotonic(), offset, wall-clock ns): what sinceSeconds,
+    # sinceTime and timestamps=true read
+    pod_log_marks: dict[tuple[str, str, str | None], list[tuple[float, int, int]]] = attrs.field(factory=dict)
     last_token: EksToken | None = attrs.field(default=None, init=False)
+    # Every request served, as (sequence number, method, path): the API server's audit log, which the
+    # diagnostics' read-only test reads (kmock's own request list is trimmed and renumbered).
+    audit: list[tuple[int, str, str]] = attrs.field(factory=list, init=False)
     _rv: int = attrs.field(default=1000, init=False)
 
     def __attrs_post_init__(self) -> None:
@@ -152,6 +164,9 @@ class PatchedKubernetesEmulator(kmock.KubernetesEmulator):
 
     # ------------------------------------------------------------------ entry point: authentication
     async def __call__(self, raw_request: aiohttp.web.BaseRequest) -> aiohttp.web.StreamResponse:
+        seq = self.audit[-1][0] + 1 if self.audit else 0
+        self.audit.append((seq, raw_request.method, raw_request.path))
+        del self.audit[:-2000]
         if self.require_auth:
             try:
                 token = parse_authorization(raw_request.headers.get("Authorization"))
@@ -167,6 +182,10 @@ class PatchedKubernetesEmulator(kmock.KubernetesEmulator):
                 if access.code == 403:
                     return _status(403, "Forbidden", request.describe(access.user) + access.reason)
             self.last_token = token
+        if "/proxy" in raw_request.path and raw_request.path.startswith("/api/v1/namespaces/"):
+            proxied = await self._proxy(raw_request)
+            if proxied is not None:
+                return proxied
         if raw_request.method == "GET" and raw_request.path in ("/healthz", "/livez", "/readyz"):
             return aiohttp.web.Response(text="ok")
         if raw_request.method == "GET" and raw_request.path == "/version/":
@@ -179,6 +198,17 @@ class PatchedKubernetesEmulator(kmock.KubernetesEmulator):
                 del self._requests[: -_MAX_KEPT_REQUESTS // 2]
             for errors in self._errors:
                 del errors[:-50]
+
+    async def _proxy(self, raw_request: aiohttp.web.BaseRequest) -> aiohttp.web.StreamResponse | None:
+        """services/{name}:{port}/proxy/...: forwarded to a Ready pod by ``service_proxy``."""
+        if "/services/" not in raw_request.path:
+            return None
+        if self.service_proxy is None:
+            return _status(503, "ServiceUnavailable", "no endpoints available for service")
+        answer: aiohttp.web.StreamResponse | None = await self.service_proxy(
+            self, raw_request.method, raw_request.path, await raw_request.text()
+        )
+        return answer
 
     # ------------------------------------------------------------------ discovery
     async def _serve_server_version(self, request: rendering.Request) -> rendering.Payload:
@@ -684,14 +714,25 @@ class PatchedKubernetesEmulator(kmock.KubernetesEmulator):
         container = request.params.get("container")
         if container and containers and container not in containers:
             return _status(400, "BadRequest", f"container {container} is not valid for pod {request.name}")
-        text = self.pod_logs.get((request.namespace or "", request.name or "", container))
-        if text is None and container is None:
-            text = self.pod_logs.get((request.namespace or "", request.name or "", None))
-            if text is None and containers:
-                text = self.pod_logs.get((request.namespace or "", request.name or "", containers[0]))
-        if text is None and container is not None:
-            text = self.pod_logs.get((request.namespace or "", request.name or "", None))
-        text = text or ""
+        ns, name = request.namespace or "", request.name or ""
+        candidates = [(ns, name, container), (ns, name, None)]
+        if container is None and containers:
+            candidates.append((ns, name, containers[0]))
+        found = next((k for k in candidates if self.pod_logs.get(k) is not None), None)
+        text = self.pod_logs.get(found, "") if found else ""
+        since = request.params.get("sinceSeconds")
+        since_time = request.params.get("sinceTime")
+        if since and since_time:
+            return _status(400, "BadRequest", "at most one of sinceTime or sinceSeconds may be specified")
+        start = self._since_offset(found, int(since)) if found and since and since.isdigit() else 0
+        stamped = request.params.get("timestamps") == "true"
+        if found and (since_time or stamped):
+            at = pod_log_times.parse_rfc3339(since_time) if since_time else None
+            if since_time and at is None:
+                return _status(400, "BadRequest", f"sinceTime {since_time!r} is not RFC3339")
+            text = pod_log_times.render(text, self.pod_log_marks.get(found, []), start, at, stamped)
+        else:
+            text = text[start:]
         tail = request.params.get("tailLines")
         if tail and tail.lstrip("-").isdigit():
             lines = text.splitlines(keepends=True)
@@ -703,9 +744,20 @@ class PatchedKubernetesEmulator(kmock.KubernetesEmulator):
 
     # ------------------------------------------------------------------ helpers for simulated controllers
     def append_log(self, namespace: str, pod: str, text: str, container: str | None = None) -> None:
-        """Append text to a pod's log (call on the emulator loop)."""
+        """Append text to a pod's log (call on the emulator loop), remembering when, for sinceSeconds."""
         key = (namespace, pod, container)
-        self.pod_logs[key] = self.pod_logs.get(key, "") + text
+        before = self.pod_logs.get(key, "")
+        self.pod_log_marks.setdefault(key, []).append((time.monotonic(), len(before), time.time_ns()))
+        self.pod_logs[key] = before + text
+
+    def _since_offset(self, key: tuple[str, str, str | None], since: int) -> int:
+        """Where the log's lines of the last ``since`` seconds start. The kubelet counts them on its own
+        clock; the sandbox's pods live on the simulated one, so ``since`` is simulated seconds."""
+        cutoff = time.monotonic() - clock.real_seconds(since)
+        for at, offset, _ in self.pod_log_marks.get(key, []):
+            if at >= cutoff:
+                return offset
+        return len(self.pod_logs.get(key, ""))
 
     async def put_object(self, resource: str, obj: dict[str, Any]) -> dict[str, Any]:
         """Create or replace an object as a controller would, with events (call on the emulator loop).
@@ -746,14 +798,22 @@ class PatchedKubernetesEmulator(kmock.KubernetesEmulator):
         key = (references.resource(resource), namespace, name)
         return copy.deepcopy(self._objects[key].raw) if self._alive(key) else None
 
-    def list_objects(self, resource: str, namespace: str | None = None) -> list[dict[str, Any]]:
-        """Live objects of a resource, optionally in one namespace (call on the emulator loop)."""
+    def exists(self, resource: str, namespace: str | None, name: str) -> bool:
+        """Whether an object is live, without copying it (controllers ask this of CRDs every tick)."""
+        return bool(self._alive((references.resource(resource), namespace, name)))
+
+    def list_objects(self, resource: str, namespace: str | None = None, *, copied: bool = True) -> list[dict[str, Any]]:
+        """Live objects of a resource, optionally in one namespace (call on the emulator loop).
+
+        ``copied=False`` hands out the stored objects themselves, for a reader that never changes them
+        (a controller reading RBAC every tick would otherwise spend its time in deepcopy)."""
         res = references.resource(resource)
-        return [
-            copy.deepcopy(obj.raw)
+        found = [
+            obj.raw
             for (r, ns, _), obj in list(self._objects.items())
             if r == res and not obj.deleted and (namespace is None or ns == namespace)
         ]
+        return [copy.deepcopy(raw) for raw in found] if copied else found
 
 
 __all__ = ["DEFAULT_NAMESPACES", "PatchedKubernetesEmulator", "status_body"]

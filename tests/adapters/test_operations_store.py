@@ -30,6 +30,24 @@ def test_a_second_operation_on_the_same_cluster_is_refused_naming_the_holder(tab
     store.create_holding_cluster(_operation("c2"), "k3")  # other clusters are free
 
 
+def test_a_holder_that_finishes_between_the_refusal_and_its_lookup_lets_the_next_one_in(tables, monkeypatch):
+    """The lock held at the write is gone when its holder is read: nobody holds the cluster any more, so the
+    second operation is written (it was refused naming no holder, "busy with operation None")."""
+    store = DynamoOperations(tables["operations"], tables["clusters"])
+    first, second = _operation(), _operation()
+    store.create_holding_cluster(first, "k1")
+    read_holder = store.holder
+
+    def finishes_first(cluster: str) -> str | None:
+        store.finish(first.id, OperationStatus.SUCCEEDED, error=None, message="done")
+        return read_holder(cluster)
+
+    monkeypatch.setattr(store, "holder", finishes_first)
+    store.create_holding_cluster(second, "k2")
+    assert read_holder("c1") == second.id
+    assert store.get(second.id).createdAt >= store.get(first.id).updatedAt  # recorded once the first let go
+
+
 def test_phases_record_status_times_attempts_and_errors(tables):
     store = DynamoOperations(tables["operations"], tables["clusters"])
     op = _operation()

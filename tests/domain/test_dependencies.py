@@ -17,7 +17,7 @@ def test_every_generated_object_validates_against_the_kubernetes_schema(entry):
     assert built
     for obj in built:
         if obj["kind"] == "CustomResourceDefinition":
-            assert obj["spec"]["group"] == "ray.io"
+            assert obj["spec"]["group"] in ("ray.io", "elbv2.k8s.aws")  # vendored upstream, byte for byte
             continue
         kubernetes_validate.validate(obj, "1.32.0", strict=True)
         assert obj["metadata"]["labels"]["app.kubernetes.io/managed-by"] == "launchpod"

@@ -68,3 +68,36 @@ def test_layers_are_kept():
     if result.returncode != 0 and "No module named" in result.stderr:
         result = subprocess.run(["lint-imports"], capture_output=True, text=True)
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-2000:]
+
+
+ADMIN_CLAIMS = {"cognito:username": "a", "cognito:groups": "[admin]"}
+
+
+def _call(lambda_context, method: str, path: str, *, body: str | None = None, headers=None, b64: bool = False):
+    event = rest_event(method, path, ADMIN_CLAIMS)
+    event.update(body=body, headers=headers or {}, isBase64Encoded=b64)
+    response = handler(event, lambda_context)
+    headers = dict(response.get("headers") or {})
+    headers.update({k: ", ".join(v) for k, v in (response.get("multiValueHeaders") or {}).items()})
+    return response["statusCode"], json.loads(response["body"]), headers
+
+
+def test_a_method_a_path_does_not_take_is_405_naming_the_ones_it_does(lambda_context):
+    status, body, headers = _call(lambda_context, "PUT", "/api/clusters")
+    assert (status, body["code"], headers.get("Allow")) == (405, "METHOD_NOT_ALLOWED", "GET, POST")
+
+
+def test_a_concrete_path_is_matched_before_a_templated_one(lambda_context):
+    # /nodes/reboot is its own resource (POST), not a node named "reboot" (GET /nodes/{nodeId})
+    status, body, headers = _call(lambda_context, "GET", "/api/clusters/c1/nodes/reboot")
+    assert (status, body["code"], headers.get("Allow")) == (405, "METHOD_NOT_ALLOWED", "POST")
+
+
+def test_a_body_that_is_not_a_json_object_is_refused_before_any_route(lambda_context):
+    status, body, _ = _call(lambda_context, "POST", "/api/clusters", body="a=b", headers={"Content-Type": "text/plain"})
+    assert (status, body["code"]) == (415, "UNSUPPORTED_MEDIA_TYPE")
+    json_type = {"content-type": "application/json"}
+    status, body, _ = _call(lambda_context, "POST", "/api/clusters", body="[null]", headers=json_type)
+    assert (status, body["code"], body["details"][0]["field"]) == (422, "VALIDATION_FAILED", "body")
+    status, body, _ = _call(lambda_context, "POST", "/api/clusters", body="gL4=", b64=True)  # bytes 0x80 0xbe
+    assert (status, body["code"]) == (400, "BAD_REQUEST")

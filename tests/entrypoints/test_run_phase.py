@@ -7,6 +7,7 @@ import json
 from typing import Any
 
 import pytest
+from launchpod.adapters.k8s import apply as k8s
 from launchpod.adapters.store.clusters import DynamoClusters
 from launchpod.adapters.store.operations import DynamoOperations
 from launchpod.contracts.clusters import ProvisionClusterRequest
@@ -52,8 +53,27 @@ class FakeEc2:
         return {t: ["us-east-1a", "us-east-1b"] for t in instance_types}
 
 
+class FakeQuotas:
+    """Service Quotas with no SageMaker quota applied (moto does not serve ListServiceQuotas)."""
+
+    def sagemaker_quotas(self, names: set[str]) -> dict[str, dict[str, Any]]:
+        return {}
+
+
 @pytest.fixture
-def api(tables, monkeypatch):
+def installed(monkeypatch) -> set[tuple[str, str, str]]:
+    """The Kubernetes objects the cluster has: HyperPod's dependencies (the health-monitoring agent)."""
+    objects = {("c1", "DaemonSet", "health-monitoring-agent")}
+
+    def read(cluster: str, obj: dict[str, Any]) -> dict[str, Any] | None:
+        return obj if (cluster, obj["kind"], obj["metadata"]["name"]) in objects else None
+
+    monkeypatch.setattr(k8s, "read", read)
+    return objects
+
+
+@pytest.fixture
+def api(tables, monkeypatch, installed):
     store = DynamoOperations(tables["operations"], tables["clusters"])
     clusters, runner = DynamoClusters(tables["clusters"]), MemoryRunner()
     eks = FakeEks({"c1": {"status": "ACTIVE", "tags": {"launchpod:cluster": "c1"}}})
@@ -62,6 +82,7 @@ def api(tables, monkeypatch):
     monkeypatch.setattr(wiring, "workflows", lambda: runner)
     monkeypatch.setattr(wiring, "eks", lambda: eks)
     monkeypatch.setattr(wiring, "ec2", lambda: FakeEc2())
+    monkeypatch.setattr(wiring, "service_quotas", lambda: FakeQuotas())
     clusters.register("c1", source="created", region="us-east-1")
     # the cluster was provisioned once: that operation's request is what a phase re-runs with
     provisioned, _ = ops.submit(
@@ -163,3 +184,12 @@ def test_dependencies_need_an_active_control_plane(api, lambda_context, monkeypa
     monkeypatch.setattr(wiring, "eks", lambda: FakeEks({"c1": {"status": "CREATING"}}))
     status, body, _ = _post(lambda_context, "/api/clusters/c1/phases/dependencies")
     assert status == 409 and "CREATING" in body["message"]
+
+
+def test_hyperpod_is_not_created_before_its_dependencies(api, installed, lambda_context):
+    installed.clear()
+    status, body, _ = _post(lambda_context, "/api/clusters/c1/phases/hyperpod")
+    assert status == 409, body
+    assert "HyperPod's dependencies are not installed on c1" in body["message"]
+    assert "POST /api/clusters/c1/dependencies" in body["message"]
+    assert api[2].started == []

@@ -45,6 +45,12 @@ def test_rest_api_sends_everything_under_api_through_the_cognito_authorizer_but_
     }
 
 
+def test_the_sandbox_gateway_skips_token_checks_on_exactly_the_public_routes():
+    from sandbox.gateway import PUBLIC_REST_PATHS
+
+    assert {f"/api/{p}" for p in PUBLIC} == PUBLIC_REST_PATHS
+
+
 def test_rest_stage_traces_and_writes_access_logs(template):
     template.has_resource_properties(
         "AWS::ApiGateway::Stage",

@@ -37,7 +37,7 @@ def test_kiro_agent_never_auto_approves_a_mutating_tool() -> None:
     assert _auto_approved(allowed, MUTATING) == set()
     # a later catalog entry named like a read tool must be read-only, or the patterns above would approve it
     for entry in CATALOG:
-        if re.match(r"(list|get)_", entry.id):
+        if re.match(r"(list|get|diagnose)_", entry.id):
             assert not entry.mutates, f"{entry.id} mutates but is named like a read tool"
 
 

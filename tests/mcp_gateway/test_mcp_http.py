@@ -132,12 +132,17 @@ async def test_prompt_and_resource_carry_the_versioned_playbook(live: Live) -> N
     async with mcp_session(live.url, live.tokens["viewer"]) as session:
         listed = {p.name: p for p in (await session.list_prompts()).prompts}
         resource = await session.read_resource("launchpod://skills/diagnose-node")  # type: ignore[arg-type]
-    assert "(playbook v1.0.0)" in (listed["diagnose-node"].description or "")
+    assert "(playbook v1.1.0)" in (listed["diagnose-node"].description or "")
     content = resource.contents[0]
     assert isinstance(content, types.TextResourceContents) and content.mimeType == "text/markdown"
-    assert "launchpod skill diagnose-node v1.0.0" in content.text
-    # tools a later issue adds are named as not offered yet, so the agent says so instead of guessing
-    assert "Not offered by this Launchpod server yet: list_nodes" in content.text
+    assert "launchpod skill diagnose-node v1.1.0" in content.text
+    assert "Not offered by this Launchpod server yet" not in content.text  # every tool it names exists
+    async with mcp_session(live.url, live.tokens["viewer"]) as session:
+        jobs = await session.read_resource("launchpod://skills/submit-training-job")  # type: ignore[arg-type]
+    # the training playbook names only tools the server offers (issue 14 added them)
+    text = jobs.contents[0].text  # type: ignore[union-attr]
+    assert "launchpod skill submit-training-job v2.0.0" in text
+    assert "Not offered by this Launchpod server yet" not in text and "`submit_job`" in text
 
 
 async def test_host_that_does_not_run_the_lifespan_gets_a_clear_503() -> None:

@@ -11,7 +11,7 @@ from launchpod.contracts.catalog_ops import BY_ID, CATALOG
 from mcp import types
 
 from mcp_gateway.rest import RestClient, build_request
-from mcp_gateway.tools import STATUS_TOOL, WAIT_TOOL, ToolRunner, list_tools
+from mcp_gateway.tools import STATUS_TOOL, WAIT_TOOL, ToolRunner, list_tools, output_schema_of
 
 TOOLS = {t.name: t for t in list_tools()}
 
@@ -100,6 +100,36 @@ def test_post_sends_other_fields_as_json_body_untouched() -> None:
     request = build_request(BY_ID["cancel_operation"], body)
     assert request.path == "/api/operations/op-12345678/cancel"
     assert request.json == {"reason": "wrong zone"}
+
+
+def test_dry_run_goes_in_the_query_of_a_body_method_and_the_rest_in_the_body() -> None:
+    arguments = {"name": "c1", "tieredCheckpointing": {"enabled": True}, "dryRun": True}
+    request = build_request(BY_ID["update_features"], arguments)
+    assert (request.method, request.path) == ("PATCH", "/api/clusters/c1/features")
+    assert request.params == {"dryRun": "true"}
+    assert request.json == {"tieredCheckpointing": {"enabled": True}}
+    without = build_request(BY_ID["update_features"], {"name": "c1", "tieredCheckpointing": {"enabled": False}})
+    assert without.params is None and without.json == {"tieredCheckpointing": {"enabled": False}}
+
+
+def test_every_mutation_the_planner_answers_takes_dry_run_and_declares_the_plan_answer() -> None:
+    planned = {e.id for e in CATALOG if "dryRun" in e.query}
+    assert planned == {
+        "create_cluster",
+        "provision_cluster",
+        "import_cluster",
+        "delete_cluster",
+        "create_hyperpod",
+        "update_software",
+        "reconcile_dependencies",
+        "configure_storage",
+        "update_features",
+        "create_endpoint",
+    }
+    for op_id in planned:
+        assert "dryRun" in BY_ID[op_id].input.model_fields, op_id
+        branches = [b.get("$ref", "") for b in output_schema_of(BY_ID[op_id]).get("anyOf", [])]
+        assert "#/$defs/PlanView" in branches, (op_id, branches)
 
 
 def test_missing_path_param_is_a_422_in_the_api_shape() -> None:

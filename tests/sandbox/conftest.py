@@ -6,6 +6,7 @@ proves what a newcomer runs actually works. Time is scaled so an EKS cluster tak
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -21,6 +22,7 @@ import boto3
 import httpx
 import pytest
 from kubernetes import client as k8s
+from launchpod.adapters.aws.propagation import retry_fresh_ids
 
 from sandbox.runtime import free_port
 
@@ -42,15 +44,27 @@ class RunningSandbox:
     def client(self, role: str | None = "admin") -> httpx.Client:
         return httpx.Client(base_url=self.url, headers=self.headers(role) if role else {}, timeout=30)
 
+    def role_names(self) -> list[str]:
+        """Every IAM role's name: ListRoles pages at 100, and a full run makes more than that."""
+        pages = self.aws("iam").get_paginator("list_roles").paginate()
+        return [r["RoleName"] for page in pages for r in page["Roles"]]
+
     def aws(self, service: str):
-        """A boto3 client on the sandbox's moto server, as the aws CLI would use it."""
-        return boto3.client(
+        """A boto3 client on the sandbox's moto server, as the aws CLI would use it.
+
+        An EC2 client retries an id it just created while EC2 still answers NotFound, as AWS tells every
+        EC2 client to (the sandbox models that eventual consistency).
+        """
+        made = boto3.client(
             service,
             endpoint_url=self.aws_url,
             region_name="us-east-1",
             aws_access_key_id="testing",
             aws_secret_access_key="testing",
         )
+        if service == "ec2":
+            retry_fresh_ids(made)
+        return made
 
     def kube_token(self, cluster: str, role_arn: str = KUBE_ROLE_ARN) -> str:
         """An EKS token for ``cluster`` as ``role_arn`` (default: the kube-access role, the principal
@@ -78,18 +92,34 @@ class RunningSandbox:
             response.raise_for_status()
             return dict(response.json())
 
+    def install_dependencies(self, cluster: str) -> dict:
+        """reconcile-dependencies on ``cluster``, as AWS asks before a HyperPod cluster is created."""
+        with self.client() as c:
+            response = c.post(f"/api/clusters/{cluster}/dependencies", json={})
+        if response.status_code == 200 and response.json().get("status") == "NOOP":
+            return dict(response.json())  # already installed as pinned
+        assert response.status_code == 202, response.text
+        done = self.wait_operation(response.json()["operation"]["id"])
+        assert done["status"] == "SUCCEEDED", done
+        return done
+
     def wait_operation(self, operation_id: str, timeout: float = 90) -> dict:
         deadline = time.monotonic() + timeout
         with self.client("viewer") as c:
             while True:
-                view = c.get(f"/api/operations/{operation_id}").json()
+                response = c.get(f"/api/operations/{operation_id}")
+                assert response.status_code == 200, f"GET /api/operations/{operation_id}: {response.text}"
+                view = response.json()
                 if view["status"] in ("SUCCEEDED", "FAILED", "CANCELLED") or time.monotonic() > deadline:
+                    # shown with a failing test's captured output: why the operation ended as it did
+                    print(f"operation {operation_id} ({view.get('kind')}): {view['status']}: {view.get('message')}")
                     return dict(view)
                 time.sleep(0.1)
 
 
-@pytest.fixture(scope="session")
-def sandbox() -> Iterator[RunningSandbox]:
+@contextlib.contextmanager
+def start_sandbox(time_scale: str = TIME_SCALE) -> Iterator[RunningSandbox]:
+    """A sandbox in its own process (as ``make sandbox`` runs it), stopped on exit."""
     port = free_port()
     workdir = Path(tempfile.mkdtemp(prefix="launchpod-sandbox-"))
     tokens_file, log = workdir / "tokens.json", workdir / "sandbox.log"
@@ -99,12 +129,12 @@ def sandbox() -> Iterator[RunningSandbox]:
             [
                 sys.executable,
                 "-m",
-                "launchpod.cli",
+                "sandbox.cli",
                 "sandbox",
                 "--port",
                 str(port),
                 "--time-scale",
-                TIME_SCALE,
+                time_scale,
                 "--tokens-file",
                 str(tokens_file),
             ],
@@ -135,6 +165,17 @@ def sandbox() -> Iterator[RunningSandbox]:
             process.wait(15)
         except subprocess.TimeoutExpired:
             os.killpg(process.pid, signal.SIGKILL)
+
+
+@pytest.fixture(scope="session")
+def sandbox() -> Iterator[RunningSandbox]:
+    with start_sandbox() as running:
+        yield running
+        # After the whole run: no token the tests sent (REST, WebSocket, MCP) reached the log.
+        log = running.log.read_text()
+        leaked = [role for role, token in running.tokens.items() if token in log]
+        if leaked:
+            pytest.fail(f"the sandbox's log holds the {', '.join(leaked)} token(s): {running.log}")
 
 
 def pytest_configure(config) -> None:

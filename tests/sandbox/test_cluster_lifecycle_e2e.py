@@ -101,6 +101,7 @@ def test_hyperpod_capacity_failure_then_retry_reaches_in_service_with_nodes(sand
     # HyperPod's state-change events are lost (the rule is disabled): the workflow still learns of
     # the failure, from its fallback poll.
     sandbox.aws("events").disable_rule(Name=STATE_RULE)
+    sandbox.install_dependencies(control_plane)  # AWS asks for them before CreateCluster
     body = {"availabilityZone": "us-east-1a", "instanceGroups": [GPU_GROUP]}
     with sandbox.client() as c:
         op = c.post(f"/api/clusters/{control_plane}/hyperpod", json=body).json()["operation"]["id"]

@@ -129,6 +129,7 @@ def test_a_pod_identity_role_is_passed_to_pods_eks(sandbox, control_plane, deny)
 
 
 def test_hyperpod_makes_access_entries_with_the_callers_permissions(sandbox, control_plane, deny):
+    sandbox.install_dependencies(control_plane)
     deny("chp-create-hyperpod", "eks:CreateAccessEntry")
     body = {"availabilityZone": "us-east-1a", "instanceGroups": [GPU_GROUP]}
     with sandbox.client() as c:
@@ -160,12 +161,17 @@ def test_delete_removes_hyperpods_access_entries_and_finds_roles_with_list_roles
     assert "may not iam:ListRoles on *" in phase["message"]
     _clear(sandbox)
     assert _retry(sandbox, op)["status"] == "SUCCEEDED"
-    assert [r["RoleName"] for r in sandbox.aws("iam").list_roles()["Roles"] if "iam-deps" in r["RoleName"]] == []
+    assert [r for r in sandbox.role_names() if "iam-deps" in r] == []
 
 
 def test_a_role_not_yet_propagated_is_retried_until_eks_can_assume_it(sandbox):
     with sandbox.client() as c:
-        assert c.post("/api/sandbox/faults", json={"iamPropagationSeconds": 40}).status_code == 200
+        # EKS refuses the cluster's new role twice, as it refuses one IAM has not propagated yet. Counted
+        # in calls, not in time: however slow the machine is between CreateRole and CreateCluster, the
+        # first two CreateCluster calls meet the refusal and the third (CreateCluster's Retry allows six)
+        # succeeds.
+        fault = {"iamUnassumable": {"role": "iam-young-eks", "attempts": 2}}
+        assert c.post("/api/sandbox/faults", json=fault).status_code == 200
         op = c.post("/api/clusters", json={"name": "iam-young", "availabilityZones": ["us-east-1a", "us-east-1b"]})
     op_id = op.json()["operation"]["id"]
     seen: list[str] = []
@@ -181,19 +187,37 @@ def test_a_role_not_yet_propagated_is_retried_until_eks_can_assume_it(sandbox):
                     break
                 time.sleep(0.05)
         done = sandbox.wait_operation(op_id)
+        with sandbox.client() as c:
+            left = c.get("/api/sandbox/faults").json()["iamUnassumable"]
     finally:
         _clear(sandbox)
     assert done["status"] == "SUCCEEDED", done
-    assert next(p for p in done["phases"] if p["name"] == "CreateCluster")["attempts"] > 1
+    assert next(p for p in done["phases"] if p["name"] == "CreateCluster")["attempts"] == 3
+    assert left == {"role": "iam-young-eks", "attempts": 0}
+    # the retry is visible while it happens (phase messages are polled, so one of the two may be missed)
     assert any(m.startswith("Retrying: eks:CreateCluster: the IAM role") and "cannot be assumed yet" in m for m in seen)
     with sandbox.client() as c:
-        assert c.get("/api/sandbox/faults").json()["iamPropagationSeconds"] == 10
+        assert c.get("/api/sandbox/faults").json()["iamUnassumable"] == {"role": "", "attempts": 0}
+
+
+def test_the_unassumable_role_fault_refuses_malformed_specs(sandbox):
+    with sandbox.client() as c:
+        for bad in (
+            {"role": "x"},
+            {"role": "", "attempts": 1},
+            {"role": "x", "attempts": 21},
+            {"role": "x", "attempts": True},
+            3,
+        ):
+            answer = c.post("/api/sandbox/faults", json={"iamUnassumable": bad})
+            assert answer.status_code == 422 and "iamUnassumable is" in answer.json()["message"], bad
 
 
 def test_a_failed_hyperpod_cluster_is_deleted_before_it_is_created_again(sandbox, deny):
     with sandbox.client() as c:
         op = c.post("/api/clusters", json={"name": "iam-hp", "availabilityZones": ["us-east-1a", "us-east-1b"]})
     assert sandbox.wait_operation(op.json()["operation"]["id"])["status"] == "SUCCEEDED"
+    sandbox.install_dependencies("iam-hp")
     with sandbox.client() as c:
         c.post("/api/sandbox/faults", json={"failNextHyperPodCreate": "capacity"})
         body = {"availabilityZone": "us-east-1a", "instanceGroups": [GPU_GROUP]}

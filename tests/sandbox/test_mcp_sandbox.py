@@ -207,3 +207,32 @@ async def test_scripted_agent_runs_the_rest_of_the_pipeline_with_the_tools_offer
             assert waited["status"] == "SUCCEEDED", waited["summary"]
             cluster = _data(await session.call_tool("get_cluster", {"name": name}))
             assert cluster["hyperpod"]["status"] == "InService"
+
+
+async def test_scripted_agent_toggles_a_managed_feature_with_the_playbook(sandbox: Any) -> None:
+    """The managed-features playbook: inspect, preview the plan (dryRun), change, monitor, confirm; the same
+    change again is NOOP. Runs on the cluster the pipeline test above brought to InService."""
+    name = "mcp-agent-2"
+    async with mcp_session(sandbox.url, sandbox.tokens["admin"]) as session:
+        playbook = await session.get_prompt("managed-features", {"cluster": name})
+        text = playbook.messages[0].content.text  # type: ignore[union-attr]
+        assert "list_features" in text and "update_features" in text
+
+        cluster = _data(await session.call_tool("get_cluster", {"name": name}))
+        assert cluster["hyperpod"]["status"] == "InService", "the pipeline test provisions this cluster first"
+        before = {f["name"]: f for f in _data(await session.call_tool("list_features", {"name": name}))["items"]}
+        assert before["tieredCheckpointing"]["enabled"] is False
+
+        change = {"name": name, "tieredCheckpointing": {"enabled": True}}
+        plan = _data(await session.call_tool("update_features", {**change, "dryRun": True}))
+        assert plan["status"] == "PLANNED" and len(plan["steps"]) == 3, plan
+        accepted = _data(await session.call_tool("update_features", change))
+        assert accepted["status"] == "ACCEPTED", accepted
+        assert len(accepted["operation"]["plan"]) == 3
+        assert (await _wait(session, accepted["operation"]["id"]))["status"] == "SUCCEEDED"
+
+        after = {f["name"]: f for f in _data(await session.call_tool("list_features", {"name": name}))["items"]}
+        assert after["tieredCheckpointing"]["enabled"] is True
+        assert after["tieredCheckpointing"]["settings"]["memoryPercentage"] == 20
+        again = _data(await session.call_tool("update_features", change))
+        assert again["status"] == "NOOP", again

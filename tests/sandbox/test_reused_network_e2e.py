@@ -25,6 +25,7 @@ def test_a_reused_vpc_without_a_nat_route_fails_before_create_cluster_then_succe
             json={"name": "e2e-byo", "availabilityZones": ZONES, "network": {"vpcId": vpc, "subnetIds": subnets}},
         ).json()["operation"]["id"]
     assert sandbox.wait_operation(op)["status"] == "SUCCEEDED"
+    sandbox.install_dependencies("e2e-byo")
 
     with sandbox.client() as c:
         op = c.post(

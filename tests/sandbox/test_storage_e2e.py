@@ -140,4 +140,4 @@ def test_kuberay_on_a_cluster_without_nodes_is_applied_and_waits_for_them(sandbo
     events = _core(sandbox, with_dependencies).list_namespaced_event("kuberay-operator").items
     assert [e.reason for e in events] == ["FailedScheduling"]
     manifests = next(p for p in DEPENDENCIES["phases"] if p["name"] == "Manifests")
-    assert "kuberay-operator applied; waits for nodes" in manifests["message"]
+    assert "kuberay-operator, aws-load-balancer-controller applied; waits for nodes" in manifests["message"]

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from pydantic import BaseModel, Field
 
+from launchpod.contracts.autoscaling import AutoscalingInput
 from launchpod.contracts.catalog import AvailabilityZoneListView, InstanceTypeListView
 from launchpod.contracts.clusters import (
     ClusterListView,
@@ -25,7 +26,57 @@ from launchpod.contracts.clusters import (
 )
 from launchpod.contracts.common import AvailabilityZoneName, ClusterName, Contract, OperationId, Role
 from launchpod.contracts.dependencies import DependencyListView, ReconcileDependenciesInput
+from launchpod.contracts.features import FeatureListView, UpdateFeaturesInput
 from launchpod.contracts.hyperpod import CreateHyperPodInput, UpdateSoftwareInput
+from launchpod.contracts.incidents import (
+    DiagnoseCreationInput,
+    DiagnoseNcclInput,
+    DiagnosisView,
+    IncidentListView,
+    LadderPolicyInput,
+    LadderPolicyView,
+)
+from launchpod.contracts.inference import (
+    AssignPodInput,
+    AssignPodView,
+    CreateEndpointInput,
+    EndpointListView,
+    EndpointRef,
+    EndpointView,
+    InvokeEndpointInput,
+    InvokeView,
+    ScaleEndpointInput,
+)
+from launchpod.contracts.instance_groups import (
+    AddInstanceGroupInput,
+    DeleteInstanceGroupInput,
+    InstanceGroupAcceptedView,
+    InstanceGroupListView,
+    UpdateInstanceGroupInput,
+)
+from launchpod.contracts.jobs import (
+    DeleteJobInput,
+    DeleteJobView,
+    JobListView,
+    JobLogsInput,
+    JobLogsView,
+    JobRef,
+    JobView,
+    ListJobsInput,
+    SubmitJobInput,
+)
+from launchpod.contracts.mlflow import ConfigureMlflowInput, MlflowRef, MlflowView
+from launchpod.contracts.models import DownloadModelInput, ModelListView
+from launchpod.contracts.nodes import (
+    ClusterEventListView,
+    DestructiveNodeActionInput,
+    HealthCheckInput,
+    ListEventsInput,
+    NodeActionInput,
+    NodeDetailView,
+    NodeListView,
+    NodeRef,
+)
 from launchpod.contracts.operations import (
     CancelOperationRequest,
     OperationAcceptedView,
@@ -64,10 +115,53 @@ class ListOperationsInput(Contract):
     cluster: ClusterName | None = Field(default=None, description="only operations on this cluster")
     status: OperationStatus | None = None
     limit: int = Field(default=50, ge=1, le=200)
+    nextToken: str | None = Field(default=None, max_length=2048, description="the nextToken of the previous page")
+
+
+class ListClustersInput(Contract):
+    limit: int = Field(default=50, ge=1, le=200)
+    nextToken: str | None = Field(default=None, max_length=2048, description="the nextToken of the previous page")
 
 
 class InstanceTypesInput(Contract):
     zone: AvailabilityZoneName | None = Field(default=None, description="only types offered in this zone")
+
+
+class DryRun(Contract):
+    dryRun: bool = Field(default=False, description="answer the plan (each step with its reason) and start nothing")
+
+
+# The inputs of the mutating routes the planner answers: the request plus dryRun (sent in the query).
+class CreateClusterInput(CreateClusterRequest, DryRun):
+    """Create the EKS control plane for a HyperPod cluster."""
+
+
+class ProvisionClusterInput(ProvisionClusterRequest, DryRun):
+    """Everything in one request: control plane, dependencies, HyperPod and, optionally, storage."""
+
+
+class ImportClusterInput(ImportClusterRequest, DryRun):
+    """Bring an existing EKS cluster under Launchpod."""
+
+
+class DeleteClusterCall(DeleteClusterInput, DryRun):
+    """Delete a cluster and everything Launchpod created for it; type its name back to confirm."""
+
+
+class CreateHyperPodCall(CreateHyperPodInput, DryRun):
+    """Create the HyperPod cluster of an existing Launchpod cluster."""
+
+
+class ReconcileDependenciesCall(ReconcileDependenciesInput, DryRun):
+    """Install or update the pinned dependencies."""
+
+
+class UpdateSoftwareCall(UpdateSoftwareInput, DryRun):
+    """Patch the nodes' software in rolling batches."""
+
+
+class ConfigureStorageCall(ConfigureStorageInput, DryRun):
+    """Expose storage to pods as a PersistentVolumeClaim."""
 
 
 class HealthView(Contract):
@@ -92,6 +186,8 @@ class CatalogEntry:
     immediate: bool = field(default=False)  # a write that is complete when the call returns (no operation)
     # The operation kinds (workflows) this route starts; retrying or cancelling one needs this route's role.
     starts: tuple[str, ...] = ()
+    # Input fields sent in the query string even on a body method (dryRun on PATCH/POST).
+    query: tuple[str, ...] = ()
 
     @property
     def path_params(self) -> tuple[str, ...]:
@@ -138,8 +234,8 @@ CATALOG: tuple[CatalogEntry, ...] = (
         "list_clusters",
         "GET",
         "/api/clusters",
-        "List clusters with EKS and HyperPod status read from AWS.",
-        NoInput,
+        "List clusters by name with EKS and HyperPod status read from AWS, a page at a time (nextToken).",
+        ListClustersInput,
         ClusterListView,
         Role.VIEWER,
         tags=("clusters",),
@@ -159,12 +255,13 @@ CATALOG: tuple[CatalogEntry, ...] = (
         "POST",
         "/api/clusters",
         "Create the EKS control plane of a new cluster: network, IAM role, EKS, OIDC, access entry, core add-ons.",
-        CreateClusterRequest,
+        CreateClusterInput,
         OperationAcceptedView,
         Role.ADMIN,
         mutates=True,
         accepted=True,
         starts=("create-control-plane",),
+        query=("dryRun",),
         tags=("clusters",),
     ),
     CatalogEntry(
@@ -173,12 +270,13 @@ CATALOG: tuple[CatalogEntry, ...] = (
         "/api/clusters/provision",
         "Create a whole cluster in one operation: EKS control plane, pinned dependencies and the HyperPod cluster"
         " (node auto-recovery on), as child executions; a failed one resumes where it stopped on retry.",
-        ProvisionClusterRequest,
+        ProvisionClusterInput,
         OperationAcceptedView,
         Role.ADMIN,
         mutates=True,
         accepted=True,
         starts=("provision-cluster",),
+        query=("dryRun",),
         tags=("clusters",),
     ),
     CatalogEntry(
@@ -196,18 +294,177 @@ CATALOG: tuple[CatalogEntry, ...] = (
         starts=("create-control-plane", "reconcile-dependencies", "create-hyperpod", "configure-storage"),
         tags=("clusters",),
     ),
+    # ---- nodes, events and node actions (issue 16)
+    CatalogEntry(
+        "list_nodes",
+        "GET",
+        "/api/clusters/{name}/nodes",
+        "List the cluster's HyperPod nodes joined with their Kubernetes Nodes: group, instance type, zone, capacity"
+        " type, instance status, Ready, the health agent's labels and taints, GPUs allocatable and allocated, pods.",
+        ClusterRef,
+        NodeListView,
+        Role.VIEWER,
+        tags=("nodes",),
+    ),
+    CatalogEntry(
+        "get_node",
+        "GET",
+        "/api/clusters/{name}/nodes/{nodeId}",
+        "Get one node: DescribeClusterNode with its Kubernetes conditions, health labels, taints, events and pods.",
+        NodeRef,
+        NodeDetailView,
+        Role.VIEWER,
+        tags=("nodes",),
+    ),
+    CatalogEntry(
+        "list_cluster_events",
+        "GET",
+        "/api/clusters/{name}/events",
+        "List the HyperPod cluster's events (ListClusterEvents), newest first, by instance group, node, level,"
+        " resource type and time, each with DescribeClusterEvent's details (the failure message events omit).",
+        ListEventsInput,
+        ClusterEventListView,
+        Role.VIEWER,
+        tags=("nodes",),
+    ),
+    CatalogEntry(
+        "reboot_nodes",
+        "POST",
+        "/api/clusters/{name}/nodes/reboot",
+        "Reboot nodes (BatchRebootClusterNodes, 25 per call) and follow each until it is Running again; nodes AWS"
+        " refuses or that come back failed are reported one by one. Workloads on them are interrupted.",
+        NodeActionInput,
+        OperationAcceptedView,
+        Role.OPERATOR,
+        mutates=True,
+        idempotent=False,
+        accepted=True,
+        starts=("reboot-nodes",),
+        tags=("nodes",),
+    ),
+    CatalogEntry(
+        "replace_nodes",
+        "POST",
+        "/api/clusters/{name}/nodes/replace",
+        "Replace nodes with new hardware (BatchReplaceClusterNodes, 25 per call) and follow each replacement until"
+        " it is Running. DATA LOSS: every local volume of the nodes (root and secondary) is destroyed; back up"
+        " first and send acknowledgeDataLoss: true. Try reboot_nodes first.",
+        DestructiveNodeActionInput,
+        OperationAcceptedView,
+        Role.ADMIN,
+        mutates=True,
+        destructive=True,
+        idempotent=False,
+        accepted=True,
+        starts=("replace-nodes",),
+        tags=("nodes",),
+    ),
+    CatalogEntry(
+        "delete_nodes",
+        "POST",
+        "/api/clusters/{name}/nodes/delete",
+        "Delete nodes from the cluster (BatchDeleteClusterNodes; the groups shrink) and follow each until it is"
+        " gone. DATA LOSS: every local volume of the nodes is destroyed; send acknowledgeDataLoss: true.",
+        DestructiveNodeActionInput,
+        OperationAcceptedView,
+        Role.ADMIN,
+        mutates=True,
+        destructive=True,
+        idempotent=False,
+        accepted=True,
+        starts=("delete-nodes",),
+        tags=("nodes",),
+    ),
+    CatalogEntry(
+        "start_health_check",
+        "POST",
+        "/api/clusters/{name}/health-checks",
+        "Run deep health checks on demand (StartClusterHealthCheck) on instance groups or nodes and follow each"
+        " node to passed or failed. The nodes stop taking work meanwhile, and HyperPod reboots or replaces the"
+        " ones that fail (replacement loses local volumes), so this needs admin.",
+        HealthCheckInput,
+        OperationAcceptedView,
+        Role.ADMIN,
+        mutates=True,
+        idempotent=False,
+        accepted=True,
+        starts=("health-check",),
+        tags=("nodes",),
+    ),
+    CatalogEntry(
+        "list_incidents",
+        "GET",
+        "/api/clusters/{name}/incidents",
+        "List the cluster's node incidents, newest first: HyperPod's health events folded per node (duplicates"
+        " counted, not repeated), the remediation ladder's state and steps (investigate, reboot, replace) and the"
+        " suggested next step as a tool call. Also says the ladder's policy.",
+        ClusterRef,
+        IncidentListView,
+        Role.VIEWER,
+        tags=("nodes",),
+    ),
+    CatalogEntry(
+        "set_ladder_policy",
+        "PUT",
+        "/api/clusters/{name}/ladder-policy",
+        "Set the remediation ladder's policy for the cluster: off (incidents only), suggest (default: record the"
+        " next command for a person or agent) or auto (run it as an operation: reboot once, then replace)."
+        " A setting, effective at once (from the next health event on); it changes nothing in AWS.",
+        LadderPolicyInput,
+        LadderPolicyView,
+        Role.ADMIN,
+        mutates=True,
+        immediate=True,
+        tags=("nodes",),
+    ),
+    CatalogEntry(
+        "diagnose_node",
+        "GET",
+        "/api/clusters/{name}/nodes/{nodeId}/diagnosis",
+        "Diagnose one node, read-only: HyperPod status, Kubernetes conditions, the health agent's labels and taints,"
+        " HyperPod and Kubernetes events, its incident and the ladder's next step. Suggests commands, runs none.",
+        NodeRef,
+        DiagnosisView,
+        Role.VIEWER,
+        tags=("diagnostics",),
+    ),
+    CatalogEntry(
+        "diagnose_cluster_creation",
+        "GET",
+        "/api/clusters/{name}/diagnosis/creation",
+        "Diagnose a cluster's creation, read-only: HyperPod's failure message and likely cause, failed operations"
+        " and their phase, Error events with details, the lifecycle scripts' log location, and where the instance"
+        " types are offered. Suggests the next step, runs none.",
+        DiagnoseCreationInput,
+        DiagnosisView,
+        Role.VIEWER,
+        tags=("diagnostics",),
+    ),
+    CatalogEntry(
+        "diagnose_nccl",
+        "GET",
+        "/api/clusters/{name}/diagnosis/nccl",
+        "Diagnose NCCL for a job's pods, read-only: their nodes' spread over zones, EFA present and requested,"
+        " FI_PROVIDER and NCCL_* environment, NCCL errors in their logs, nodes with earlier incidents. Launchpod"
+        " has no training jobs yet, so the job is found by its pods' name prefix or job-name label.",
+        DiagnoseNcclInput,
+        DiagnosisView,
+        Role.VIEWER,
+        tags=("diagnostics",),
+    ),
     CatalogEntry(
         "import_cluster",
         "POST",
         "/api/clusters/import",
         "Import an existing EKS cluster (API or API_AND_CONFIG_MAP authentication): give Launchpod's role an access"
         " entry, check it reaches the Kubernetes API, and record the cluster as imported.",
-        ImportClusterRequest,
+        ImportClusterInput,
         OperationAcceptedView,
         Role.ADMIN,
         mutates=True,
         accepted=True,
         starts=("import-cluster",),
+        query=("dryRun",),
         tags=("clusters",),
     ),
     CatalogEntry(
@@ -216,13 +473,14 @@ CATALOG: tuple[CatalogEntry, ...] = (
         "/api/clusters/{name}",
         "Delete a cluster and everything Launchpod created for it (HyperPod, EKS, roles, network, scripts);"
         " anything it did not create is left in place. Give the name again as confirm.",
-        DeleteClusterInput,
+        DeleteClusterCall,
         OperationAcceptedView,
         Role.ADMIN,
         mutates=True,
         destructive=True,
         accepted=True,
         starts=("delete-cluster",),
+        query=("dryRun",),
         tags=("clusters",),
     ),
     CatalogEntry(
@@ -231,12 +489,13 @@ CATALOG: tuple[CatalogEntry, ...] = (
         "/api/clusters/{name}/hyperpod",
         "Create the HyperPod cluster on an ACTIVE control plane: lifecycle scripts, execution role, /20 compute"
         " subnet, EFA security group, access entry, CreateCluster with node auto-recovery, wait until InService.",
-        CreateHyperPodInput,
+        CreateHyperPodCall,
         OperationAcceptedView,
         Role.ADMIN,
         mutates=True,
         accepted=True,
         starts=("create-hyperpod",),
+        query=("dryRun",),
         tags=("clusters",),
     ),
     CatalogEntry(
@@ -244,14 +503,90 @@ CATALOG: tuple[CatalogEntry, ...] = (
         "POST",
         "/api/clusters/{name}/software-update",
         "Patch the HyperPod nodes' software in rolling batches (UpdateClusterSoftware) and wait until InService.",
-        UpdateSoftwareInput,
+        UpdateSoftwareCall,
         OperationAcceptedView,
         Role.ADMIN,
         mutates=True,
         accepted=True,
         starts=("update-software",),
+        query=("dryRun",),
         tags=("clusters",),
     ),
+    # --- instance groups (issue 12) ---
+    CatalogEntry(
+        "list_instance_groups",
+        "GET",
+        "/api/clusters/{name}/instance-groups",
+        "List the HyperPod cluster's instance groups: instance type, current/target/min counts, status, capacity"
+        " type, NIC mode, zone and subnet, training plan, deep health checks, image version, Karpenter management.",
+        ClusterRef,
+        InstanceGroupListView,
+        Role.VIEWER,
+        tags=("instance-groups",),
+    ),
+    CatalogEntry(
+        "add_instance_group",
+        "POST",
+        "/api/clusters/{name}/instance-groups",
+        "Add one instance group to the HyperPod cluster (UpdateCluster; the other groups keep every field):"
+        " instance type, count (0 allowed), zone or a dedicated /20 subnet, capacity onDemand, spot or"
+        " trainingPlan (the plan's zone wins), EFA-only interfaces, threads per core, EBS size, deep health"
+        " checks, labels and taints. Checks first that the zone offers the type and the quota allows it.",
+        AddInstanceGroupInput,
+        InstanceGroupAcceptedView,
+        Role.ADMIN,
+        mutates=True,
+        accepted=True,
+        starts=("instance-groups",),
+        tags=("instance-groups",),
+    ),
+    CatalogEntry(
+        "update_instance_group",
+        "PATCH",
+        "/api/clusters/{name}/instance-groups/{group}",
+        "Change an instance group: send only what changed (instance count, labels, taints, deep health checks,"
+        " scheduled update). Answers NOOP when nothing differs. Capacity type, NIC mode, instance type and subnet"
+        " are fixed for the life of a group: add a new group to change them.",
+        UpdateInstanceGroupInput,
+        OperationAcceptedView,
+        Role.ADMIN,
+        mutates=True,
+        accepted=True,
+        starts=("instance-groups",),
+        tags=("instance-groups",),
+    ),
+    CatalogEntry(
+        "delete_instance_group",
+        "DELETE",
+        "/api/clusters/{name}/instance-groups/{group}",
+        "Delete an instance group and terminate its nodes (and its dedicated subnet, if Launchpod made one)."
+        " Give the group's name again as confirm.",
+        DeleteInstanceGroupInput,
+        OperationAcceptedView,
+        Role.ADMIN,
+        mutates=True,
+        destructive=True,
+        accepted=True,
+        starts=("instance-groups",),
+        tags=("instance-groups",),
+    ),
+    CatalogEntry(
+        "set_autoscaling",
+        "PUT",
+        "/api/clusters/{name}/autoscaling",
+        "Enable or disable HyperPod-managed Karpenter for instance groups: enable makes the cluster role, turns on"
+        " AutoScaling (Karpenter, continuous provisioning), waits until InService, then applies a HyperpodNodeClass"
+        " (at most 10 groups; each starts at 0) and a NodePool; disable removes them in reverse. It scales HyperPod"
+        " instance groups only, not plain EC2 instances or EKS node groups. Answers NOOP when nothing changes.",
+        AutoscalingInput,
+        OperationAcceptedView,
+        Role.ADMIN,
+        mutates=True,
+        accepted=True,
+        starts=("autoscaling",),
+        tags=("instance-groups",),
+    ),
+    # --- end instance groups ---
     CatalogEntry(
         "list_dependencies",
         "GET",
@@ -267,12 +602,13 @@ CATALOG: tuple[CatalogEntry, ...] = (
         "POST",
         "/api/clusters/{name}/dependencies",
         "Install or update the pinned dependencies (EKS add-ons and Kubernetes manifests), each to ACTIVE or ready.",
-        ReconcileDependenciesInput,
+        ReconcileDependenciesCall,
         OperationAcceptedView,
         Role.ADMIN,
         mutates=True,
         accepted=True,
         starts=("reconcile-dependencies",),
+        query=("dryRun",),
         tags=("clusters",),
     ),
     CatalogEntry(
@@ -281,12 +617,13 @@ CATALOG: tuple[CatalogEntry, ...] = (
         "/api/clusters/{name}/storage",
         "Expose storage to pods as a PersistentVolumeClaim: the shared S3 bucket (or a prefix of it) through"
         " Mountpoint for S3, or an existing FSx for Lustre file system. Needs the dependencies installed.",
-        ConfigureStorageInput,
+        ConfigureStorageCall,
         OperationAcceptedView,
         Role.ADMIN,
         mutates=True,
         accepted=True,
         starts=("configure-storage",),
+        query=("dryRun",),
         tags=("storage",),
     ),
     CatalogEntry(
@@ -321,6 +658,35 @@ CATALOG: tuple[CatalogEntry, ...] = (
         StorageObjectListView,
         Role.VIEWER,
         tags=("storage",),
+    ),
+    # ---- managed features (issue 13)
+    CatalogEntry(
+        "list_features",
+        "GET",
+        "/api/clusters/{name}/features",
+        "List the cluster's managed features (training operator, managed tiered checkpointing): each one's real"
+        " state, version, the AWS and Kubernetes objects behind it, what it depends on and what blocks it.",
+        ClusterRef,
+        FeatureListView,
+        Role.VIEWER,
+        tags=("features",),
+    ),
+    CatalogEntry(
+        "update_features",
+        "PATCH",
+        "/api/clusters/{name}/features",
+        "Turn managed features on or off; send only the features that change. The backend compares them with the"
+        " real cluster: NOOP when nothing differs, and dryRun true answers the plan (each step with its reason)"
+        " without starting anything. Enabling the training operator installs cert-manager first when missing;"
+        " disabling removes only what Launchpod created.",
+        UpdateFeaturesInput,
+        OperationAcceptedView,
+        Role.ADMIN,
+        mutates=True,
+        accepted=True,
+        starts=("configure-features",),
+        query=("dryRun",),
+        tags=("features",),
     ),
     CatalogEntry(
         "get_me",
@@ -358,7 +724,7 @@ CATALOG: tuple[CatalogEntry, ...] = (
         "list_operations",
         "GET",
         "/api/operations",
-        "List operations, newest first, optionally by cluster and status.",
+        "List operations, newest first, optionally by cluster and status, a page at a time (nextToken).",
         ListOperationsInput,
         OperationListView,
         Role.VIEWER,
@@ -399,6 +765,219 @@ CATALOG: tuple[CatalogEntry, ...] = (
         mutates=True,
         destructive=True,
         tags=("operations",),
+    ),  # ---- inference (issue 15): endpoints
+    CatalogEntry(
+        "create_endpoint",
+        "POST",
+        "/api/clusters/{name}/endpoints",
+        "Deploy an inference endpoint on a GPU instance group: kind managed (an InferenceEndpointConfig: a model"
+        " folder of an S3 storage, worker image, KV cache, intelligent routing, autoscaling), jumpstart (a"
+        " JumpStartModel) or container (any serving image as a Deployment and a Service, clusterIP or an NLB"
+        " loadBalancer; GPUs exactly as given). managed and jumpstart need the inference operator feature.",
+        CreateEndpointInput,
+        OperationAcceptedView,
+        Role.OPERATOR,
+        mutates=True,
+        accepted=True,
+        starts=("inference",),
+        query=("dryRun",),
+        tags=("inference",),
+    ),
+    CatalogEntry(
+        "list_endpoints",
+        "GET",
+        "/api/clusters/{name}/endpoints",
+        "List the inference endpoints Launchpod deployed on the cluster: kind, status, replicas ready/desired, URL.",
+        ClusterRef,
+        EndpointListView,
+        Role.VIEWER,
+        tags=("inference",),
+    ),
+    CatalogEntry(
+        "get_endpoint",
+        "GET",
+        "/api/clusters/{name}/endpoints/{endpoint}",
+        "Get one endpoint: status, replicas ready/desired, URL (load balancer hostname or in-cluster DNS), its"
+        " pods and the nodes they run on, and why a pod waits.",
+        EndpointRef,
+        EndpointView,
+        Role.VIEWER,
+        tags=("inference",),
+    ),
+    CatalogEntry(
+        "scale_endpoint",
+        "PATCH",
+        "/api/clusters/{name}/endpoints/{endpoint}",
+        "Set an endpoint's replicas; NOOP when it already has that many.",
+        ScaleEndpointInput,
+        OperationAcceptedView,
+        Role.OPERATOR,
+        mutates=True,
+        accepted=True,
+        starts=("inference",),
+        tags=("inference",),
+    ),
+    CatalogEntry(
+        "delete_endpoint",
+        "DELETE",
+        "/api/clusters/{name}/endpoints/{endpoint}",
+        "Delete an endpoint Launchpod deployed (its custom resource, or its Deployment and Service).",
+        EndpointRef,
+        OperationAcceptedView,
+        Role.OPERATOR,
+        mutates=True,
+        destructive=True,
+        accepted=True,
+        starts=("inference",),
+        tags=("inference",),
+    ),
+    CatalogEntry(
+        "invoke_endpoint",
+        "POST",
+        "/api/clusters/{name}/endpoints/{endpoint}/invoke",
+        "Send an OpenAI-style chat completion to the endpoint (the API calls the endpoint's own Service; no URL"
+        " or host is accepted) and return the answer, bounded to 20 s and 256 KiB: effective at once, no"
+        " operation to follow.",
+        InvokeEndpointInput,
+        InvokeView,
+        Role.OPERATOR,
+        mutates=True,  # not a change, but it spends the endpoint's GPU time: never auto-approved for agents
+        immediate=True,
+        idempotent=False,
+        tags=("inference",),
+    ),
+    CatalogEntry(
+        "assign_pod",
+        "POST",
+        "/api/clusters/{name}/model-pools/{pool}/assign",
+        "Reassign a warm worker pod of a model pool (a container endpoint with service modelPool) to another pool"
+        " endpoint's Service by its binding label; the pod keeps running: effective at once, no operation to"
+        " follow.",
+        AssignPodInput,
+        AssignPodView,
+        Role.OPERATOR,
+        mutates=True,
+        immediate=True,
+        tags=("inference",),
+    ),
+    # ---- models (issue 15)
+    CatalogEntry(
+        "download_model",
+        "POST",
+        "/api/clusters/{name}/models/download",
+        "Download a Hugging Face model (or dataset) by repo id and revision into an S3 storage under"
+        " models/<repoId>/, by a CPU Kubernetes Job. hfToken (gated or private repositories) is kept in a"
+        " Kubernetes Secret only, deleted when the Job ends; it is never returned or logged. No URL is accepted.",
+        DownloadModelInput,
+        OperationAcceptedView,
+        Role.OPERATOR,
+        mutates=True,
+        accepted=True,
+        idempotent=False,
+        starts=("model-download",),
+        tags=("models",),
+    ),
+    CatalogEntry(
+        "list_models",
+        "GET",
+        "/api/clusters/{name}/models",
+        "List the models present in the cluster's S3 storage under models/: repo id, path, files and size.",
+        ClusterRef,
+        ModelListView,
+        Role.VIEWER,
+        tags=("models",),
+    ),
+    # ---- training jobs (issue 14)
+    CatalogEntry(
+        "submit_job",
+        "POST",
+        "/api/clusters/{name}/jobs",
+        "Submit a training job: kind pytorch (a HyperPodPyTorchJob run by the HyperPod training operator, with its"
+        " restart policy, log-pattern hang detection and optional elastic policy) or ray (a KubeRay RayJob), from a"
+        " recipe (pytorch-torchrun, llama-factory, ms-swift-sft, ms-swift-grpo, verl-ppo) or a custom image and"
+        " command, on an instance group; every pod takes its node's GPUs and EFA. Applied to the cluster at once"
+        " (effective at once): follow it with get_job until Succeeded or Failed, and read get_job_logs.",
+        SubmitJobInput,
+        JobView,
+        Role.OPERATOR,
+        mutates=True,
+        immediate=True,
+        idempotent=False,
+        tags=("jobs",),
+    ),
+    CatalogEntry(
+        "list_jobs",
+        "GET",
+        "/api/clusters/{name}/jobs",
+        "List the cluster's training jobs (HyperPodPyTorchJob and RayJob) with their status.",
+        ListJobsInput,
+        JobListView,
+        Role.VIEWER,
+        tags=("jobs",),
+    ),
+    CatalogEntry(
+        "get_job",
+        "GET",
+        "/api/clusters/{name}/jobs/{jobName}",
+        "Get a training job: status and reason, the restart budget used and left (process restarts, full job"
+        " restarts, retries), hang detections, its pods with node and zone, and recent events.",
+        JobRef,
+        JobView,
+        Role.VIEWER,
+        tags=("jobs",),
+    ),
+    CatalogEntry(
+        "delete_job",
+        "DELETE",
+        "/api/clusters/{name}/jobs/{jobName}",
+        "Delete a training job and its pods (effective at once); its checkpoints and outputs under jobs/<job>/ in"
+        " the shared bucket are kept. Give the job's name again as confirm.",
+        DeleteJobInput,
+        DeleteJobView,
+        Role.OPERATOR,
+        mutates=True,
+        destructive=True,
+        immediate=True,
+        tags=("jobs",),
+    ),
+    CatalogEntry(
+        "get_job_logs",
+        "GET",
+        "/api/clusters/{name}/jobs/{jobName}/logs",
+        "Read a training job's pod log: pod (default the first), container (default the first), the last tail"
+        " lines, only lines from the last since seconds.",
+        JobLogsInput,
+        JobLogsView,
+        Role.VIEWER,
+        tags=("jobs",),
+    ),
+    # ---- SageMaker managed MLflow for training jobs (issue 14)
+    CatalogEntry(
+        "configure_mlflow",
+        "PUT",
+        "/api/clusters/{name}/mlflow",
+        "Create or pick the cluster's SageMaker managed MLflow tracking server (trackingServerName: an existing"
+        " server to pick, or a new one's name; default launchpod-<cluster>-mlflow; size Small, Medium or Large)."
+        " A new server stores its artifacts under mlflow/ in the shared bucket, with a role of its own; effective"
+        " at once: the choice is recorded and AWS starts creating the server, which takes up to 25 minutes;"
+        " follow get_mlflow until Created. Jobs submitted afterwards log to it (MLFLOW_TRACKING_URI).",
+        ConfigureMlflowInput,
+        MlflowView,
+        Role.OPERATOR,
+        mutates=True,
+        immediate=True,
+        tags=("jobs",),
+    ),
+    CatalogEntry(
+        "get_mlflow",
+        "GET",
+        "/api/clusters/{name}/mlflow",
+        "Get the cluster's MLflow tracking server: its status (Creating, Created, ...), artifact store and, once"
+        " Created, a presigned URL to the MLflow UI (valid 5 minutes, usable once).",
+        MlflowRef,
+        MlflowView,
+        Role.VIEWER,
+        tags=("jobs",),
     ),
 )
 

@@ -14,11 +14,13 @@ from launchpod.contracts.common import (
     ClusterName,
     Contract,
     KubernetesVersion,
+    Tags,
 )
 from launchpod.contracts.hyperpod import CreateHyperPodRequest
 from launchpod.contracts.storage import ConfigureStorageRequest
 
 ControlPlaneLogType = Literal["api", "audit", "authenticator", "controllerManager", "scheduler"]
+_DEFAULT_LOGS: tuple[ControlPlaneLogType, ...] = ("api", "audit", "authenticator")
 
 
 class NetworkRequest(Contract):
@@ -54,10 +56,10 @@ class CreateClusterRequest(Contract):
     kubernetesVersion: KubernetesVersion = DEFAULT_KUBERNETES_VERSION
     network: NetworkRequest = Field(default_factory=NetworkRequest)
     logging: list[ControlPlaneLogType] = Field(
-        default_factory=lambda: ["api", "audit", "authenticator"],
+        default_factory=lambda: list(_DEFAULT_LOGS),
         description="Control-plane log types sent to CloudWatch Logs.",
     )
-    tags: dict[str, str] = Field(default_factory=dict, max_length=40)
+    tags: Tags = Field(default_factory=dict, description="AWS tags for the EKS cluster (AWS's tag rules)")
 
     @model_validator(mode="after")
     def _distinct_zones(self) -> CreateClusterRequest:
@@ -96,6 +98,7 @@ class ClusterView(Contract):
 
 class ClusterListView(Contract):
     items: list[ClusterView]
+    nextToken: str | None = Field(default=None, description="pass it back for the next page; absent on the last")
 
 
 class DeleteClusterInput(Contract):

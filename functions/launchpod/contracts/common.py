@@ -43,6 +43,22 @@ K8sName = Annotated[
     Field(min_length=1, max_length=63, pattern=_K8S_NAME, examples=["training"]),
 ]
 
+# AWS's tag rules (Tagging AWS resources, "Tag naming limits and requirements"): letters, digits,
+# spaces and + - = . _ : / @; keys 1-128 characters and not starting with "aws:", values 0-256.
+_TAG_CHARS = r"^[\w\s.:/=+\-@]*$"  # \w and \s are Unicode-aware: letters, digits, _ and spaces
+TagKey = Annotated[str, Field(min_length=1, max_length=128, pattern=_TAG_CHARS)]
+TagValue = Annotated[str, Field(max_length=256, pattern=_TAG_CHARS)]
+
+
+def _no_aws_prefix(tags: dict[str, str]) -> dict[str, str]:
+    reserved = sorted(k for k in tags if k.lower().startswith("aws:"))
+    if reserved:
+        raise ValueError(f"tag keys starting with aws: are reserved for AWS ({', '.join(reserved)})")
+    return tags
+
+
+Tags = Annotated[dict[TagKey, TagValue], AfterValidator(_no_aws_prefix), Field(max_length=40)]
+
 OperationId = Annotated[str, Field(pattern=r"^op-[0-9a-z]{8,40}$", examples=["op-01jd3k2m4n5p6q7r"])]
 
 AvailabilityZoneName = Annotated[str, Field(pattern=_ZONE, examples=["us-east-1a"])]

@@ -18,6 +18,7 @@ class ErrorCode(StrEnum):
     FORBIDDEN = "FORBIDDEN"  # the caller's role may not do this
     NOT_FOUND = "NOT_FOUND"
     METHOD_NOT_ALLOWED = "METHOD_NOT_ALLOWED"
+    UNSUPPORTED_MEDIA_TYPE = "UNSUPPORTED_MEDIA_TYPE"  # a body that is not application/json
     CONFLICT = "CONFLICT"  # the cluster is busy, or in a state that does not allow this
     FAILED = "FAILED"  # trying again as is will fail again; the message says what to change
     RETRYABLE = "RETRYABLE"  # worth trying again as is

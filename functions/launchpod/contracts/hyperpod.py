@@ -35,6 +35,11 @@ class CreateHyperPodRequest(Contract):
     nodeRecovery: Literal["Automatic", "None"] = Field(
         default="Automatic", description="Automatic: HyperPod replaces or reboots faulty nodes by itself"
     )
+    nodeProvisioningMode: Literal["Continuous"] | None = Field(
+        default=None,
+        description="Continuous: HyperPod keeps provisioning instances as capacity frees up instead of failing the"
+        " request, and nodes can be added one by one (needed by managed Karpenter)",
+    )
 
     @model_validator(mode="after")
     def _distinct_groups(self) -> CreateHyperPodRequest:

@@ -9,6 +9,7 @@ from typing import Any, Literal
 from pydantic import Field
 
 from launchpod.contracts.common import Contract, OperationId
+from launchpod.contracts.plans import PlanStepView
 
 
 class OperationStatus(StrEnum):
@@ -62,6 +63,9 @@ class OperationView(Contract):
     message: str | None = None
     statusUrl: str = Field(description="GET this until status is SUCCEEDED, FAILED or CANCELLED.")
     statusTool: str = Field(default="get_operation", description="The MCP tool that decides completion.")
+    plan: list[PlanStepView] = Field(
+        default_factory=list, description="The steps the planner found when the operation was started, with reasons."
+    )
 
 
 class OperationAcceptedView(Contract):
@@ -82,7 +86,7 @@ class NoopView(Contract):
 
 class OperationListView(Contract):
     items: list[OperationView]
-    nextToken: str | None = None
+    nextToken: str | None = Field(default=None, description="pass it back for the next page; absent on the last")
 
 
 class RetryOperationRequest(Contract):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pydantic import Field
 
-from launchpod.contracts.common import ClusterName, Contract
+from launchpod.contracts.common import ClusterName, Contract, Role
 
 
 class PreferencesView(Contract):
@@ -20,4 +20,4 @@ class MeView(Contract):
     """Who the API sees: the signed-in subject and the Launchpod role its groups give."""
 
     subject: str
-    role: str
+    role: Role

@@ -5,11 +5,20 @@ from __future__ import annotations
 
 from typing import Annotated, Literal, Self
 
-from pydantic import Field, field_validator, model_validator
+from pydantic import AfterValidator, Field, field_validator, model_validator
 
 from launchpod.contracts.common import ClusterName, Contract, K8sName
 
-# S3 key characters AWS calls safe, in "/"-separated segments; no leading "/", no "..".
+
+def _no_dot_segments(value: str) -> str:
+    if any(part in (".", "..") for part in value.split("/")):
+        raise ValueError("prefix must not contain '.' or '..' segments")
+    return value
+
+
+# S3 key characters AWS calls safe, in "/"-separated segments; no leading "/", no "." or ".." segment.
+# The Field comes before the validator: a pattern placed after one is still checked but left out of the
+# JSON schema, so the OpenAPI document (and the web form's checks read from it) would not show it.
 S3Prefix = Annotated[
     str,
     Field(
@@ -18,6 +27,7 @@ S3Prefix = Annotated[
         description="a key prefix within the shared bucket, such as datasets/imagenet",
         examples=["datasets/imagenet"],
     ),
+    AfterValidator(_no_dot_segments),
 ]
 FileSystemId = Annotated[str, Field(pattern=r"^fs-[0-9a-f]{8,21}$", examples=["fs-0123456789abcdef0"])]
 
@@ -31,12 +41,8 @@ class ConfigureStorageRequest(Contract):
 
     @field_validator("prefix")
     @classmethod
-    def _no_dot_segments(cls, value: str | None) -> str | None:
-        if value is None:
-            return None
-        if any(part in (".", "..") for part in value.split("/")):
-            raise ValueError("prefix must not contain '.' or '..' segments")
-        return value.rstrip("/")
+    def _without_trailing_slash(cls, value: str | None) -> str | None:
+        return None if value is None else value.rstrip("/")
 
     @model_validator(mode="after")
     def _fields_fit_the_kind(self) -> Self:

@@ -19,6 +19,7 @@ from typing import Any, Protocol
 from launchpod.contracts.catalog_ops import CATALOG
 from launchpod.contracts.common import Role
 from launchpod.contracts.operations import OperationStatus, OperationView, PhaseStatus, PhaseView
+from launchpod.contracts.plans import PlanStepView
 from launchpod.domain.errors import Conflict, Forbidden, RetryableError
 
 _ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz"
@@ -63,6 +64,8 @@ class WorkflowPlan:
     request: dict[str, Any]
     phases: Sequence[tuple[str, str]]
     role: Role
+    # The planner's steps (launchpod.domain.plan), recorded on the operation.
+    steps: Sequence[PlanStepView] = ()
 
 
 class OperationStore(Protocol):
@@ -107,6 +110,7 @@ def new_operation(plan: WorkflowPlan, principal: Principal) -> OperationView:
         updatedAt=created,
         createdBy=principal.subject,
         statusUrl=status_url(op_id),
+        plan=list(plan.steps),
     )
 
 
@@ -245,6 +249,10 @@ RESUME_FROM: dict[str, dict[str, str]] = {
     "configure-storage": {"WaitBound": "ApplyVolume"},
     # provision-cluster holds its children's phases, so each child's wait resumes as it does alone.
     "provision-cluster": {"WaitActive": "CreateCluster", "WaitInService": "CreateHyperPod", "WaitBound": "ApplyVolume"},
+    # Node actions (issue 16): nodes that did not end well are acted on again.
+    **{
+        kind: {"WaitNodes": "StartAction"} for kind in ("reboot-nodes", "replace-nodes", "delete-nodes", "health-check")
+    },
 }
 
 

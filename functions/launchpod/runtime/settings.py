@@ -20,6 +20,7 @@ class Settings(BaseModel):
     connections_table: str = "launchpod-connections"
     idempotency_table: str = "launchpod-idempotency"
     preferences_table: str = "launchpod-preferences"
+    incidents_table: str = "launchpod-incidents"
     # workflow name -> state machine ARN (only the API needs it)
     workflows: dict[str, str] = Field(default_factory=dict)
     # the role Kubernetes-calling functions assume; it gets the EKS access entry in every cluster
@@ -49,6 +50,7 @@ ENV_KEYS = {
     "connections_table": "LAUNCHPOD_CONNECTIONS_TABLE",
     "idempotency_table": "LAUNCHPOD_IDEMPOTENCY_TABLE",
     "preferences_table": "LAUNCHPOD_PREFERENCES_TABLE",
+    "incidents_table": "LAUNCHPOD_INCIDENTS_TABLE",
     "workflows": "LAUNCHPOD_WORKFLOWS",
     "kube_role_arn": "LAUNCHPOD_KUBE_ROLE_ARN",
     "resource_prefix": "LAUNCHPOD_RESOURCE_PREFIX",
@@ -68,4 +70,4 @@ def settings() -> Settings:
         raw = os.environ.get(key) or (os.environ.get("AWS_DEFAULT_REGION") if field == "region" else None)
         if raw:
             values[field] = json.loads(raw) if field == "workflows" else raw
-    return Settings(**values)
+    return Settings.model_validate(values)

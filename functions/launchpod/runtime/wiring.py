@@ -7,10 +7,14 @@ from functools import lru_cache
 from launchpod.adapters.aws.ec2 import Ec2
 from launchpod.adapters.aws.eks import Eks
 from launchpod.adapters.aws.iam import Iam
+from launchpod.adapters.aws.mlflow import Mlflow
 from launchpod.adapters.aws.sagemaker import SageMaker
+from launchpod.adapters.aws.service_quotas import ServiceQuotas
 from launchpod.adapters.aws.sfn import StepFunctions
 from launchpod.adapters.store.clusters import DynamoClusters
 from launchpod.adapters.store.connections import DynamoConnections
+from launchpod.adapters.store.incidents import DynamoIncidents
+from launchpod.adapters.store.log_pumps import DynamoLogPumps
 from launchpod.adapters.store.operations import DynamoOperations
 from launchpod.adapters.store.preferences import DynamoPreferences
 from launchpod.runtime.settings import settings
@@ -29,6 +33,11 @@ def clusters() -> DynamoClusters:
 @lru_cache(maxsize=1)
 def connections() -> DynamoConnections:
     return DynamoConnections(settings().connections_table)
+
+
+@lru_cache(maxsize=1)
+def log_pumps() -> DynamoLogPumps:
+    return DynamoLogPumps(settings().connections_table)
 
 
 @lru_cache(maxsize=1)
@@ -59,3 +68,18 @@ def sagemaker() -> SageMaker:
 @lru_cache(maxsize=1)
 def preferences() -> DynamoPreferences:
     return DynamoPreferences(settings().preferences_table)
+
+
+@lru_cache(maxsize=1)
+def service_quotas() -> ServiceQuotas:
+    return ServiceQuotas()
+
+
+@lru_cache(maxsize=1)
+def incidents() -> DynamoIncidents:
+    return DynamoIncidents(settings().incidents_table)
+
+
+@lru_cache(maxsize=1)
+def mlflow() -> Mlflow:
+    return Mlflow()

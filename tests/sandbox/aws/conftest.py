@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 import sandbox.aws
-from sandbox.aws import FAULTS
+from sandbox.aws import FAULTS, ec2_propagation
 from tests.sandbox.aws.support import placeholder_zip
 
 TIME_SCALE = 0.01
@@ -66,8 +66,29 @@ def aws(moto_session: Any) -> Iterator[Any]:
     sandbox.aws.set_cluster_creation_seconds(600)
     sandbox.aws.set_cluster_deletion_seconds(120)
     sandbox.aws.set_addon_transition_seconds(60)
+    ec2_propagation.set_propagation_seconds(None)
     sandbox.aws.install(TIME_SCALE)
     moto_session.reset()
+
+
+@pytest.fixture(autouse=True)
+def health_agent(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """These tests have no Kubernetes workloads: HyperPod's health-monitoring agent is taken to run on every
+    node (its dependencies installed), except in tests that ask for ``without_health_agent``."""
+    from sandbox.aws import node_agents
+
+    if "without_health_agent" not in request.fixturenames:
+        monkeypatch.setattr(node_agents, "runs_on", lambda eks_cluster, node_name: True)
+
+
+@pytest.fixture
+def without_health_agent() -> Iterator[None]:
+    """No health-monitoring agent runs on any node (node_agents as the workload controller would leave it)."""
+    from sandbox.aws import node_agents
+
+    node_agents.forget()
+    yield
+    node_agents.forget()
 
 
 @pytest.fixture
@@ -79,9 +100,13 @@ def time_scale() -> Callable[[float], None]:
 @pytest.fixture
 def client() -> Callable[..., Any]:
     import boto3
+    from launchpod.adapters.aws.propagation import retry_fresh_ids
 
     def make(service: str, **kwargs: Any) -> Any:
-        return boto3.client(service, region_name=REGION, **kwargs)
+        made = boto3.client(service, region_name=REGION, **kwargs)
+        if service == "ec2":  # retries an id it just created while EC2 answers NotFound, as AWS advises
+            retry_fresh_ids(made)
+        return made
 
     return make
 

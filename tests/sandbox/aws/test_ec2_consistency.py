@@ -7,12 +7,16 @@ from __future__ import annotations
 import boto3
 import pytest
 from botocore.exceptions import ClientError
+from launchpod.adapters.aws.propagation import retry_fresh_ids
+
+from sandbox.aws import ec2_propagation
 
 TAGS = [{"Key": "launchpod:cluster", "Value": "c1"}]
 
 
 def _network():
     ec2 = boto3.client("ec2", region_name="us-east-1")
+    retry_fresh_ids(ec2)  # EC2 answers NotFound for a moment after each create
     spec = lambda kind: [{"ResourceType": kind, "Tags": TAGS}]  # noqa: E731
     vpc = ec2.create_vpc(CidrBlock="10.9.0.0/16", TagSpecifications=spec("vpc"))["Vpc"]["VpcId"]
     subnet = ec2.create_subnet(VpcId=vpc, CidrBlock="10.9.0.0/24", TagSpecifications=spec("subnet"))["Subnet"][
@@ -37,6 +41,7 @@ def _code(call, **kwargs) -> str:
 
 def test_a_deleting_nat_gateway_blocks_its_address_subnet_and_internet_gateway(time_scale):
     time_scale(1.0)  # 120 simulated seconds of deletion are 2 real minutes: it stays "deleting" here
+    ec2_propagation.set_propagation_seconds(0)  # at this scale new ids would stay unseen a real second
     ec2, vpc, subnet, igw, allocation, nat = _network()
     ec2.delete_nat_gateway(NatGatewayId=nat)
     assert ec2.describe_nat_gateways(NatGatewayIds=[nat])["NatGateways"][0]["State"] == "deleting"
@@ -65,6 +70,7 @@ def test_launchpods_teardown_waits_for_the_nat_gateway_before_the_rest(time_scal
     from launchpod.adapters.aws.ec2 import Ec2
 
     time_scale(1.0)
+    ec2_propagation.set_propagation_seconds(0)  # at this scale new ids would stay unseen a real second
     _network()
     tags = {"launchpod:cluster": "c1"}
     adapter = Ec2()

@@ -76,7 +76,7 @@ def test_cluster_is_creating_until_ten_simulated_minutes_pass(eks, time_scale):
 
 
 def test_cluster_creation_time_is_configurable_in_simulated_seconds(eks):
-    sandbox.aws.set_cluster_creation_seconds(100)  # 1 s at the suite's scale of 0.01
+    sandbox.aws.set_cluster_creation_seconds(500)  # 5 s at the suite's scale: a loaded machine still sees CREATING
     _create(eks)
     assert eks.describe_cluster(name="c1")["cluster"]["status"] == "CREATING"
     wait_until(lambda: eks.describe_cluster(name="c1")["cluster"]["status"] == "ACTIVE", timeout=15)

@@ -65,8 +65,22 @@ def _attempt(gate, spec, operation, **params):
     return gate.authorize(registry.function_name(spec.name), call, Account())
 
 
-def test_the_functions_that_write_iam_are_the_three_that_create_roles_and_delete_identity():
-    assert {s.name for s in WRITERS} == {"ccp-cluster-role", "chp-execution-role", "rd-addons", "dc-delete-identity"}
+def test_the_functions_that_write_iam_are_the_ones_that_create_roles_and_delete_identity():
+    # A new IAM writer must be added here on purpose; the tests below then hold it to the boundary.
+    assert {s.name for s in WRITERS} == {
+        "ccp-cluster-role",  # the EKS cluster role
+        "chp-execution-role",  # HyperPod's instance-group execution role
+        "rd-addons",  # the add-ons' pod identity roles
+        "dc-delete-identity",  # deletes what the others created
+        "as-cluster-role",  # HyperPod-managed Karpenter's cluster role (issue 12)
+        "cf-training-operator",  # the training operator's pod identity role (issue 13)
+        "cf-checkpoint-identity",  # the tiered-checkpointing IRSA role (issue 13)
+        "cf-inference-operator",  # the inference operator's pod identity role (issue 15)
+        "rd-manifests",  # the AWS Load Balancer Controller's pod identity role (issue 15)
+        # The MLflow tracking server's role (issue 14), made by PUT /mlflow itself. The public API should
+        # not write IAM: this belongs in a workflow phase, and is here, boundary-checked below, until then.
+        "api",
+    }
 
 
 @pytest.mark.parametrize("spec", WRITERS, ids=lambda s: s.name)

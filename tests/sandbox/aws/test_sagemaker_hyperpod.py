@@ -300,7 +300,7 @@ def test_lifecycle_config_is_optional_for_eks_but_required_for_slurm(sm, eks_arn
 
 
 def test_cluster_is_creating_for_fifteen_simulated_minutes_then_in_service_with_running_nodes(sm, eks_arn):
-    clock.set_time_scale(0.002)  # 900 simulated seconds last 1.8 s: room for a loaded machine
+    clock.set_time_scale(0.005)  # 900 simulated seconds last 4.5 s: room for a loaded machine (1.8 s was not)
     sm.list_clusters()  # load the SageMaker model first so the Creating window is not spent on it
     started = time.monotonic()
     _create(sm, eks_arn, _group(count=2), _group("controller", "ml.m5.xlarge", count=1))

@@ -216,3 +216,53 @@ def test_a_reader_never_sees_an_update_half_applied(client):
             torn.append(item)
     writer.join()
     assert torn == []
+
+
+def test_no_write_lands_while_a_read_is_being_answered(client, monkeypatch):
+    """DynamoDB answers a read from one version of the item. moto builds GetItem's answer from the
+    stored item itself, so a write landing meanwhile broke it ("dictionary changed size during
+    iteration", a 502 on GET /operations/{id} in a full CI run). Here a write is started while the
+    answer is being built; it must wait for the answer."""
+    import threading
+
+    from moto.dynamodb import responses
+
+    ddb = client("dynamodb")
+    ddb.create_table(
+        TableName="maps",
+        KeySchema=[{"AttributeName": "id", "KeyType": "HASH"}],
+        AttributeDefinitions=[{"AttributeName": "id", "AttributeType": "S"}],
+        BillingMode="PAY_PER_REQUEST",
+    )
+    ddb.put_item(TableName="maps", Item={"id": {"S": "op"}, "phases": {"M": {}}})
+    landed_during_read: list[bool] = []
+    writers: list[threading.Thread] = []
+    original = responses.DynamoResult.__init__
+
+    def write() -> None:
+        ddb.update_item(
+            TableName="maps",
+            Key={"id": {"S": "op"}},
+            UpdateExpression="SET phases.#k = :v",
+            ExpressionAttributeNames={"#k": "new"},
+            ExpressionAttributeValues={":v": {"S": "RUNNING"}},
+        )
+
+    reader = threading.current_thread()
+
+    def building_the_answer(self, result):  # type: ignore[no-untyped-def]
+        if threading.current_thread() is reader and not landed_during_read:
+            writer = threading.Thread(target=write)
+            writers.append(writer)
+            writer.start()
+            writer.join(timeout=1.0)
+            landed_during_read.append(not writer.is_alive())
+        original(self, result)
+
+    monkeypatch.setattr(responses.DynamoResult, "__init__", building_the_answer)
+    first = ddb.get_item(TableName="maps", Key={"id": {"S": "op"}}, ConsistentRead=True)["Item"]
+    writers[0].join()
+    after = ddb.get_item(TableName="maps", Key={"id": {"S": "op"}}, ConsistentRead=True)["Item"]
+
+    assert landed_during_read == [False]
+    assert first["phases"]["M"] == {} and after["phases"]["M"] == {"new": {"S": "RUNNING"}}

@@ -1,14 +1,12 @@
 """Fixtures for the web UI in headless Chromium.
 
-The tests run against the integrator's ``sandbox`` fixture (tests/sandbox/conftest.py) when it is
-there; with ``LAUNCHPOD_UI_BACKEND=stub``, or when that fixture does not exist, they run against the
-stub in stub_api.py. Either way the app comes from web/dist, so build it first (``make web``).
+The tests run against the real sandbox (the session's ``sandbox`` fixture, tests/sandbox/conftest.py),
+which serves the app from web/dist: build it first (``make web``).
 Screenshots go to artifacts/screenshots/.
 """
 
 from __future__ import annotations
 
-import os
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -18,9 +16,8 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, Page, expect, sync_playwright
 
-from tests.sandbox.browser.stub_api import DIST, StubServer
-
 ROOT = Path(__file__).resolve().parents[3]
+DIST = ROOT / "web" / "dist"
 SCREENSHOTS = ROOT / "artifacts" / "screenshots"
 AXE = ROOT / "web" / "node_modules" / "axe-core" / "axe.min.js"
 # The sandbox's first calls start its Lambda handlers cold; a few seconds is normal there.
@@ -38,10 +35,9 @@ CHROMIUM_ARGS = [
 class App:
     """Where the UI is served, the tokens per role, and a REST client for setting the scene."""
 
-    def __init__(self, url: str, tokens: dict[str, str], backend: str) -> None:
+    def __init__(self, url: str, tokens: dict[str, str]) -> None:
         self.url = url.rstrip("/")
         self.tokens = tokens
-        self.backend = backend
 
     def api(self, method: str, path: str, role: str = "admin", **kwargs: Any) -> httpx.Response:
         headers = {"Authorization": f"Bearer {self.tokens[role]}"}
@@ -50,26 +46,21 @@ class App:
     def wait_operation(self, operation_id: str, timeout: float = 240) -> dict[str, Any]:
         deadline = time.monotonic() + timeout
         while True:
-            view = self.api("GET", f"/operations/{operation_id}", role="viewer").json()
+            response = self.api("GET", f"/operations/{operation_id}", role="viewer")
+            assert response.status_code == 200, (
+                f"GET /operations/{operation_id}: {response.status_code} {response.text}"
+            )
+            view = response.json()
             if view["status"] in ("SUCCEEDED", "FAILED", "CANCELLED") or time.monotonic() > deadline:
                 return dict(view)
             time.sleep(0.2)
 
 
 @pytest.fixture(scope="session")
-def app(request: pytest.FixtureRequest) -> Iterator[App]:
+def app(sandbox: Any) -> App:
     if not (DIST / "index.html").is_file():
         pytest.fail("web/dist is missing: build the UI first (cd web && npm ci && npm run build)")
-    if os.environ.get("LAUNCHPOD_UI_BACKEND") != "stub":
-        try:
-            sandbox = request.getfixturevalue("sandbox")
-        except pytest.FixtureLookupError:
-            sandbox = None
-        if sandbox is not None:
-            yield App(sandbox.url, dict(sandbox.tokens), "sandbox")
-            return
-    with StubServer(step_seconds=0.6) as stub:
-        yield App(stub.url, stub.tokens, "stub")
+    return App(sandbox.url, dict(sandbox.tokens))
 
 
 @pytest.fixture(scope="module")  # the sync API runs a loop on this thread: stop it before async tests

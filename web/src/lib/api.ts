@@ -7,6 +7,12 @@ import type {
   ClusterView,
   DependencyListView,
   ErrorView,
+  InstanceGroupAcceptedView,
+  InstanceGroupListView,
+  FeatureListView,
+  PlanView,
+  StorageObjectListView,
+  StorageView,
   InstanceTypeOfferingView,
   NoopView,
   OperationAcceptedView,
@@ -62,7 +68,12 @@ export async function request<T>(
       body: options.body === undefined ? undefined : JSON.stringify(options.body),
     });
   } catch (error) {
-    throw new ApiError(0, { code: 'NETWORK', message: `Cannot reach the API: ${String(error)}`, details: [] });
+    throw new ApiError(0, {
+      code: 'NETWORK',
+      message: `Cannot reach the API: ${String(error)}`,
+      details: [],
+      requestId: null,
+    });
   }
   const text = await response.text();
   let data: unknown = null;
@@ -95,7 +106,21 @@ export const api = {
     request<{ region: string; items: InstanceTypeOfferingView[] }>('GET', '/catalog/instance-types', {
       query: { zone },
     }),
-  clusters: () => request<{ items: ClusterView[] }>('GET', '/clusters'),
+  // Every cluster: the API lists them a page at a time (nextToken), the console shows them all.
+  clusters: async () => {
+    const items: ClusterView[] = [];
+    let nextToken: string | undefined;
+    let status = 200;
+    do {
+      const page = await request<{ items: ClusterView[]; nextToken?: string | null }>('GET', '/clusters', {
+        query: { limit: 200, nextToken },
+      });
+      items.push(...page.data.items);
+      status = page.status;
+      nextToken = page.data.nextToken ?? undefined;
+    } while (nextToken);
+    return { status, data: { items } };
+  },
   cluster: (name: string) => request<ClusterView>('GET', `/clusters/${encodeURIComponent(name)}`),
   createCluster: (body: unknown) =>
     request<OperationAcceptedView | NoopView>('POST', '/clusters', { body }),
@@ -108,6 +133,28 @@ export const api = {
     request<OperationAcceptedView | NoopView>('POST', `/clusters/${encodeURIComponent(name)}/dependencies`, {
       body: includeOptional ? { includeOptional } : {},
     }),
+  // ---- managed features and storage (issue 13): mutations answer 202, 200 NOOP, or 200 PLANNED with dryRun
+  features: (name: string) => request<FeatureListView>('GET', `/clusters/${encodeURIComponent(name)}/features`),
+  updateFeatures: (name: string, body: unknown, dryRun = false) =>
+    request<OperationAcceptedView | NoopView | PlanView>('PATCH', `/clusters/${encodeURIComponent(name)}/features`, {
+      body,
+      query: dryRun ? { dryRun: 'true' } : undefined,
+    }),
+  storage: (name: string) =>
+    request<{ cluster: string; items: StorageView[] }>('GET', `/clusters/${encodeURIComponent(name)}/storage`),
+  configureStorage: (name: string, body: unknown) =>
+    request<OperationAcceptedView | NoopView>('POST', `/clusters/${encodeURIComponent(name)}/storage`, { body }),
+  deleteStorage: (name: string, storageName: string) =>
+    request<{ deleted: string[] }>(
+      'DELETE',
+      `/clusters/${encodeURIComponent(name)}/storage/${encodeURIComponent(storageName)}`,
+    ),
+  browseStorage: (name: string, storageName: string, prefix?: string) =>
+    request<StorageObjectListView>(
+      'GET',
+      `/clusters/${encodeURIComponent(name)}/storage/${encodeURIComponent(storageName)}/objects`,
+      { query: { prefix } },
+    ),
   operations: (query: { cluster?: string; status?: OperationStatus; limit?: number } = {}) =>
     request<{ items: OperationView[] }>('GET', '/operations', { query: { limit: 100, ...query } }),
   operation: (id: string) => request<OperationView>('GET', `/operations/${encodeURIComponent(id)}`),
@@ -117,6 +164,26 @@ export const api = {
     request<OperationView>('POST', `/operations/${encodeURIComponent(id)}/cancel`, {
       body: reason ? { reason } : {},
     }),
+  // --- instance groups ---
+  instanceGroups: (name: string) =>
+    request<InstanceGroupListView>('GET', `/clusters/${encodeURIComponent(name)}/instance-groups`),
+  addInstanceGroup: (name: string, body: unknown) =>
+    request<InstanceGroupAcceptedView>('POST', `/clusters/${encodeURIComponent(name)}/instance-groups`, { body }),
+  updateInstanceGroup: (name: string, group: string, body: unknown) =>
+    request<OperationAcceptedView | NoopView>(
+      'PATCH',
+      `/clusters/${encodeURIComponent(name)}/instance-groups/${encodeURIComponent(group)}`,
+      { body },
+    ),
+  deleteInstanceGroup: (name: string, group: string) =>
+    request<OperationAcceptedView>(
+      'DELETE',
+      `/clusters/${encodeURIComponent(name)}/instance-groups/${encodeURIComponent(group)}`,
+      { query: { confirm: group } },
+    ),
+  setAutoscaling: (name: string, body: { enabled: boolean; groups?: string[]; consolidateAfterSeconds?: number }) =>
+    request<OperationAcceptedView | NoopView>('PUT', `/clusters/${encodeURIComponent(name)}/autoscaling`, { body }),
+  // --- end instance groups ---
   openapi: () => request<OpenApiDoc>('GET', '/openapi.json'),
   // powertools' Swagger UI route serves the same document
   openapiFromDocs: () => request<OpenApiDoc>('GET', '/docs', { query: { format: 'json' } }),

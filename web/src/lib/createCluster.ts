@@ -76,7 +76,7 @@ export function createClusterBody(choices: CreateClusterChoices): Record<string,
   return {
     name: choices.name,
     availabilityZones: [choices.zone, choices.secondZone],
-    kubernetesVersion: choices.kubernetesVersion,
+    ...(choices.kubernetesVersion ? { kubernetesVersion: choices.kubernetesVersion } : {}),
     ...(choices.vpcCidr ? { network: { vpcCidr: choices.vpcCidr } } : {}),
   };
 }

@@ -57,6 +57,20 @@ const TYPES: Record<string, StatusIndicatorProps.Type> = {
   DEGRADED: 'warning',
   CREATE_FAILED: 'error',
   UPDATE_FAILED: 'error',
+  // managed features and storage
+  ENABLED: 'success',
+  DISABLED: 'stopped',
+  Bound: 'success',
+  Pending: 'pending',
+  Missing: 'warning',
+  // training jobs and their pods
+  Succeeded: 'success',
+  Restarting: 'warning',
+  Created: 'pending',
+  // inference endpoints and their pods
+  Ready: 'success',
+  Deploying: 'in-progress',
+  Degraded: 'warning',
 };
 
 export function statusType(status?: string | null): StatusIndicatorProps.Type {
@@ -78,6 +92,8 @@ const LABELS: Record<string, string> = {
   NOT_CREATED: 'Not created',
   InService: 'InService',
   NOT_INSTALLED: 'Not installed',
+  ENABLED: 'Enabled',
+  DISABLED: 'Disabled',
 };
 
 export function statusLabel(status?: string | null): string {

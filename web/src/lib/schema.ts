@@ -1,62 +1,15 @@
 // Client-side checks read from the API's OpenAPI document, so the browser applies the same rules as the
-// pydantic contracts. If the document cannot be fetched, the copies below (of contracts/common.py) apply;
-// the server checks again either way and its 422 is mapped onto the field.
+// pydantic contracts. The deployed API's own document comes first; if it cannot be fetched, the copy built
+// into the UI (src/api/openapi.json, generated from the contracts and drift-checked) applies, in a chunk of
+// its own so it is downloaded only then. The server checks again either way and its 422 is mapped onto the field.
 
 import { api, type JsonSchema, type OpenApiDoc } from './api';
 
-const FALLBACK: Record<string, JsonSchema> = {
-  CreateClusterRequest: {
-    type: 'object',
-    required: ['name', 'availabilityZones'],
-    properties: {
-      name: {
-        type: 'string',
-        minLength: 1,
-        maxLength: 63,
-        pattern: '^[a-zA-Z0-9](-*[a-zA-Z0-9])*$',
-        description: '1-63 letters, digits and hyphens; starts and ends with a letter or digit.',
-      },
-      availabilityZones: { type: 'array', minItems: 2, maxItems: 3, items: { type: 'string' } },
-      kubernetesVersion: { type: 'string', enum: ['1.34'], default: '1.34' },
-      network: { $ref: '#/components/schemas/NetworkRequest' },
-    },
-  },
-  NetworkRequest: {
-    type: 'object',
-    properties: {
-      vpcCidr: { anyOf: [{ type: 'string', pattern: '^(\\d{1,3}\\.){3}\\d{1,3}/\\d{1,2}$' }, { type: 'null' }] },
-    },
-  },
-  // contracts/hyperpod.py
-  CreateHyperPodRequest: {
-    type: 'object',
-    required: ['availabilityZone', 'instanceGroups'],
-    properties: {
-      instanceGroups: { type: 'array', minItems: 1, maxItems: 20, items: { $ref: '#/components/schemas/InstanceGroupRequest' } },
-    },
-  },
-  InstanceGroupRequest: {
-    type: 'object',
-    required: ['name', 'instanceType', 'instanceCount'],
-    properties: {
-      name: { type: 'string', minLength: 1, maxLength: 63, pattern: '^[a-zA-Z0-9](-*[a-zA-Z0-9])*$' },
-      instanceType: { type: 'string', pattern: '^ml\\.[a-z0-9-]+\\.[a-z0-9]+$' },
-      instanceCount: { type: 'integer', minimum: 0, maximum: 6758 },
-      ebsVolumeGb: { type: 'integer', minimum: 1, maximum: 16384, default: 500 },
-    },
-  },
-  // contracts/storage.py
-  ConfigureStorageRequest: {
-    type: 'object',
-    required: ['kind', 'storageName'],
-    properties: {
-      storageName: { type: 'string', minLength: 1, maxLength: 63, pattern: '^[a-z0-9]([-a-z0-9]*[a-z0-9])?$' },
-      namespace: { type: 'string', minLength: 1, maxLength: 63, pattern: '^[a-z0-9]([-a-z0-9]*[a-z0-9])?$', default: 'default' },
-      prefix: { anyOf: [{ type: 'string', maxLength: 512, pattern: "^[A-Za-z0-9!_.*'()=+-]+(/[A-Za-z0-9!_.*'()=+-]+)*/?$" }, { type: 'null' }] },
-      fileSystemId: { anyOf: [{ type: 'string', pattern: '^fs-[0-9a-f]{8,21}$' }, { type: 'null' }] },
-    },
-  },
-};
+/** The document the UI was built with: the contracts of the same commit. */
+export async function builtInDocument(): Promise<OpenApiDoc> {
+  const { default: doc } = await import('../api/openapi.json');
+  return doc as OpenApiDoc;
+}
 
 let docPromise: Promise<OpenApiDoc> | null = null;
 
@@ -64,8 +17,9 @@ export function loadSchemas(): Promise<OpenApiDoc> {
   docPromise ??= api
     .openapi()
     .catch(() => api.openapiFromDocs())
-    .then(({ data }) => (data?.components?.schemas ? data : { components: { schemas: FALLBACK } }))
-    .catch(() => ({ components: { schemas: FALLBACK } }));
+    .then(({ data }) => (data?.components?.schemas ? data : builtInDocument()))
+    .catch(() => builtInDocument())
+    .catch(() => ({})); // not even the built-in chunk loads: no client-side rules, the server's 422 still applies
   return docPromise;
 }
 
@@ -73,7 +27,7 @@ function deref(doc: OpenApiDoc, schema: JsonSchema | undefined): JsonSchema | un
   let current = schema;
   for (let i = 0; current?.$ref && i < 10; i += 1) {
     const name = current.$ref.split('/').pop() ?? '';
-    current = doc.components?.schemas?.[name] ?? FALLBACK[name];
+    current = doc.components?.schemas?.[name];
   }
   if (current?.anyOf) {
     const concrete = current.anyOf.find((option) => option.type !== 'null');
@@ -85,13 +39,13 @@ function deref(doc: OpenApiDoc, schema: JsonSchema | undefined): JsonSchema | un
 
 /** The schema of a dotted field path in a named model, e.g. ("CreateClusterRequest", "network.vpcCidr"). */
 export function fieldSchema(doc: OpenApiDoc, model: string, path: string): { schema?: JsonSchema; required: boolean } {
-  let parent = deref(doc, doc.components?.schemas?.[model] ?? FALLBACK[model]);
+  let parent = deref(doc, doc.components?.schemas?.[model]);
   let required = false;
   const parts = path.split('.');
   for (const [index, part] of parts.entries()) {
     if (!parent) return { required: false };
     required = index === parts.length - 1 && (parent.required ?? []).includes(part);
-    parent = deref(doc, parent.properties?.[part] ?? FALLBACK[model]?.properties?.[part]);
+    parent = deref(doc, parent.properties?.[part]);
   }
   return { schema: parent, required };
 }
@@ -141,4 +95,11 @@ export function accepts(doc: OpenApiDoc, model: string, field: string): boolean 
 export function arrayBounds(doc: OpenApiDoc, model: string, path: string): { min?: number; max?: number } {
   const { schema } = fieldSchema(doc, model, path);
   return { min: schema?.minItems, max: schema?.maxItems };
+}
+
+/** The values an enum field allows and its default, as the document says (none without a document). */
+export function enumOf(doc: OpenApiDoc, model: string, path: string): { values: string[]; default?: string } {
+  const { schema } = fieldSchema(doc, model, path);
+  const values = (schema?.enum ?? []).filter((value): value is string => typeof value === 'string');
+  return { values, default: typeof schema?.default === 'string' ? schema.default : values[0] };
 }

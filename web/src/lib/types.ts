@@ -1,119 +1,47 @@
-// Wire types mirroring functions/launchpod/contracts (pydantic). Keep names identical to the contracts.
+// Wire types, generated from the API's OpenAPI document (src/api/schema.d.ts, `npm run api-types`), so they
+// cannot drift from the pydantic contracts in functions/launchpod/contracts. Names are the contracts' names.
 
-export type Role = 'viewer' | 'operator' | 'admin';
+import type { components } from '../api/schema';
 
-export type OperationStatus = 'PENDING' | 'RUNNING' | 'SUCCEEDED' | 'FAILED' | 'CANCELLED';
-export type PhaseStatus = OperationStatus | 'SKIPPED';
+type Schemas = components['schemas'];
 
-export interface PhaseView {
-  name: string;
-  title: string;
-  status: PhaseStatus;
-  startedAt?: string | null;
-  endedAt?: string | null;
-  attempts: number;
-  message?: string | null;
-  error?: string | null;
-}
+export type Role = Schemas['Role'];
 
-export interface OperationView {
-  id: string;
-  kind: string;
-  target: string;
-  status: OperationStatus;
-  phases: PhaseView[];
-  request: Record<string, unknown>;
-  createdAt: string;
-  updatedAt: string;
-  createdBy?: string | null;
-  attempt: number;
-  error?: string | null;
-  message?: string | null;
-  statusUrl: string;
-  statusTool: string;
-}
+export type OperationStatus = Schemas['OperationStatus'];
+export type PhaseStatus = Schemas['PhaseStatus'];
+export type PhaseView = Schemas['PhaseView'];
+export type OperationView = Schemas['OperationView'];
+export type OperationAcceptedView = Schemas['OperationAcceptedView'];
+export type NoopView = Schemas['NoopView'];
 
-export interface OperationAcceptedView {
-  status: 'ACCEPTED';
-  operation: OperationView;
-  statusUrl: string;
-  statusTool: string;
-}
+export type EksStatusView = Schemas['EksStatusView'];
+export type HyperPodStatusView = Schemas['HyperPodStatusView'];
+export type ClusterView = Schemas['ClusterView'];
+export type AvailabilityZoneView = Schemas['AvailabilityZoneView'];
+export type InstanceTypeOfferingView = Schemas['InstanceTypeOfferingView'];
 
-export interface NoopView {
-  status: 'NOOP';
-  message: string;
-}
+export type ErrorDetail = Schemas['ErrorDetail'];
+// The API's codes, plus the ones the client makes up for a failure without an envelope (NETWORK, HTTP_<status>).
+export type ErrorView = Omit<Schemas['ErrorView'], 'code'> & { code: Schemas['ErrorCode'] | (string & {}) };
 
-export interface EksStatusView {
-  status: string;
-  arn?: string | null;
-  version?: string | null;
-  endpoint?: string | null;
-  vpcId?: string | null;
-  subnetIds: string[];
-  authenticationMode?: string | null;
-  addons: Record<string, string>;
-}
+export const TERMINAL: ReadonlySet<OperationStatus> = new Set<OperationStatus>(['SUCCEEDED', 'FAILED', 'CANCELLED']);
 
-export interface HyperPodStatusView {
-  status: string;
-  arn?: string | null;
-  nodeRecovery?: string | null;
-  failureMessage?: string | null;
-}
+export type DependencyView = Schemas['DependencyView'];
+export type DependencyListView = Schemas['DependencyListView'];
 
-export interface ClusterView {
-  name: string;
-  region: string;
-  source: 'created' | 'imported';
-  eks: EksStatusView;
-  hyperpod: HyperPodStatusView;
-  activeOperationId?: string | null;
-  createdAt?: string | null;
-}
+// --- instance groups (contracts/instance_groups.py) ---
+export type CapacityType = Schemas['InstanceGroupView']['capacityType'];
+export type TaintView = Schemas['Taint'];
+export type InstanceGroupView = Schemas['InstanceGroupView'];
+export type AutoscalingStateView = Schemas['AutoscalingStateView'];
+export type InstanceGroupListView = Schemas['InstanceGroupListView'];
+export type InstanceGroupAcceptedView = Schemas['InstanceGroupAcceptedView'];
 
-export interface AvailabilityZoneView {
-  name: string;
-  zoneId: string;
-  state: string;
-}
-
-export interface InstanceTypeOfferingView {
-  instanceType: string;
-  zones: string[];
-}
-
-export interface ErrorDetail {
-  field?: string | null;
-  rule: string;
-  message: string;
-}
-
-export interface ErrorView {
-  code: string;
-  message: string;
-  details: ErrorDetail[];
-  requestId?: string | null;
-}
-
-export const TERMINAL: ReadonlySet<OperationStatus> = new Set(['SUCCEEDED', 'FAILED', 'CANCELLED']);
-
-export interface DependencyView {
-  name: string;
-  kind: 'addon' | 'manifest';
-  required: boolean;
-  pinned: string;
-  installed?: string | null;
-  state: string;
-  drift: boolean;
-  purpose: string;
-  // why it is not ACTIVE yet when that is expected, e.g. a Deployment add-on that waits for nodes
-  note?: string | null;
-}
-
-export interface DependencyListView {
-  cluster: string;
-  manifestVersion: string;
-  items: DependencyView[];
-}
+// ---- managed features, plans and storage (issue 13)
+export type PlanStepView = Schemas['PlanStepView'];
+export type PlanView = Schemas['PlanView'];
+export type FeatureName = Schemas['FeatureView']['name'];
+export type FeatureView = Schemas['FeatureView'];
+export type FeatureListView = Schemas['FeatureListView'];
+export type StorageView = Schemas['StorageView'];
+export type StorageObjectListView = Schemas['StorageObjectListView'];

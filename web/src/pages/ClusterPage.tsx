@@ -14,7 +14,13 @@ import Tabs from '@cloudscape-design/components/tabs';
 import Badge from '@cloudscape-design/components/badge';
 
 import DependenciesTab from '../components/DependenciesTab';
+import FeaturesTab from '../components/FeaturesTab';
+import StorageTab from '../components/StorageTab';
+import JobsTab from '../components/JobsTab';
+import InferenceTab from '../components/InferenceTab';
 import ErrorAlert from '../components/ErrorAlert';
+import InstanceGroupsTab from '../components/InstanceGroupsTab';
+import NodesTab from '../components/NodesTab';
 import Link from '../components/Link';
 import OperationsTable from '../components/OperationsTable';
 import Status from '../components/Status';
@@ -23,26 +29,6 @@ import { formatTime } from '../lib/format';
 import type { ClusterView } from '../lib/types';
 import { useFetch } from '../lib/useFetch';
 import { useSession } from '../session';
-
-const LATER: { id: string; label: string; what: string }[] = [
-  { id: 'instance-groups', label: 'Instance groups', what: 'HyperPod instance groups: instance type, count, capacity, lifecycle scripts and scaling.' },
-  { id: 'features', label: 'Features', what: 'Managed features such as task governance, observability and the training operator.' },
-  { id: 'storage', label: 'Storage', what: 'The shared S3 bucket through Mountpoint for S3, and FSx for Lustre volumes.' },
-  { id: 'jobs', label: 'Jobs', what: 'Training jobs, their pods and live logs.' },
-  { id: 'inference', label: 'Inference', what: 'Inference endpoints deployed on the cluster, and test invocations.' },
-  { id: 'nodes', label: 'Nodes', what: 'HyperPod nodes with health, and reboot or replace.' },
-];
-
-function Later({ label, what }: { label: string; what: string }) {
-  return (
-    <Container header={<Header variant="h2">{label}</Header>}>
-      <Box textAlign="center" color="text-body-secondary" padding="l">
-        <b>Not available yet</b>
-        <Box variant="p" color="inherit">{what}</Box>
-      </Box>
-    </Container>
-  );
-}
 
 function Overview({ cluster }: { cluster: ClusterView }) {
   const addons = Object.entries(cluster.eks.addons ?? {});
@@ -57,7 +43,7 @@ function Overview({ cluster }: { cluster: ClusterView }) {
             { label: 'Authentication mode', value: cluster.eks.authenticationMode ?? '-' },
             { label: 'Endpoint', value: cluster.eks.endpoint ? <Box variant="code">{cluster.eks.endpoint}</Box> : '-' },
             { label: 'VPC', value: cluster.eks.vpcId ?? '-' },
-            { label: 'Subnets', value: cluster.eks.subnetIds.length ? cluster.eks.subnetIds.join(', ') : '-' },
+            { label: 'Subnets', value: cluster.eks.subnetIds?.length ? cluster.eks.subnetIds.join(', ') : '-' },
             { label: 'ARN', value: cluster.eks.arn ? <Box variant="code">{cluster.eks.arn}</Box> : '-' },
             {
               label: 'Add-ons',
@@ -162,7 +148,17 @@ export default function ClusterPage() {
                 label: 'Dependencies',
                 content: <DependenciesTab cluster={name} ready={cluster.eks.status === 'ACTIVE'} />,
               },
-              ...LATER.map((item) => ({ id: item.id, label: item.label, content: <Later label={item.label} what={item.what} /> })),
+              {
+                id: 'instance-groups',
+                label: 'Instance groups',
+                content: <InstanceGroupsTab cluster={name} ready={cluster.hyperpod.status !== 'NOT_CREATED'} />,
+              },
+              // ---- issue 13: managed features and storage
+              { id: 'features', label: 'Features', content: <FeaturesTab cluster={name} ready={cluster.eks.status === 'ACTIVE'} /> },
+              { id: 'storage', label: 'Storage', content: <StorageTab cluster={name} ready={cluster.eks.status === 'ACTIVE'} /> },
+              { id: 'jobs', label: 'Jobs', content: <JobsTab cluster={name} ready={cluster.hyperpod.status === 'InService'} /> },
+              { id: 'inference', label: 'Inference', content: <InferenceTab cluster={name} ready={cluster.eks.status === 'ACTIVE'} /> },
+              { id: 'nodes', label: 'Nodes', content: <NodesTab cluster={name} /> },
               { id: 'operations', label: 'Operations', content: <ClusterOperations name={name} /> },
             ]}
           />

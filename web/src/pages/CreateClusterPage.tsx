@@ -41,13 +41,11 @@ import {
   type StorageField,
   type WizardField,
 } from '../lib/createCluster';
-import { arrayBounds, checkString, loadSchemas } from '../lib/schema';
+import { arrayBounds, checkString, enumOf, loadSchemas } from '../lib/schema';
 import type { AvailabilityZoneView, InstanceTypeOfferingView } from '../lib/types';
 import { useSession } from '../session';
 
 const MODEL = 'CreateClusterRequest';
-// The versions the API accepts (contracts/common.py SUPPORTED_KUBERNETES_VERSIONS, from the pinned manifest).
-const KUBERNETES_VERSIONS = ['1.34'];
 const DEFAULT_CIDR = '10.192.0.0/16';
 const OPTIONAL_DEPENDENCIES = 'FSx for Lustre CSI driver, Neuron device plugin, KubeRay operator';
 
@@ -96,7 +94,7 @@ export default function CreateClusterPage() {
     zone: '',
     secondZone: '',
     vpcCidr: '',
-    kubernetesVersion: KUBERNETES_VERSIONS[0],
+    kubernetesVersion: '', // until the user picks one: the API document's default
     hyperpod: true,
     instanceGroups: [newGroup([])],
     nodeRecovery: true,
@@ -161,6 +159,10 @@ export default function CreateClusterPage() {
   const autoSecondZone = usableZones.find((zone) => zone.name !== form.zone)?.name ?? '';
   const secondZone = form.secondZone && form.secondZone !== form.zone ? form.secondZone : autoSecondZone;
   const doc = schemas ?? {};
+  // The versions the API accepts (contracts/common.py SUPPORTED_KUBERNETES_VERSIONS, from the pinned manifest).
+  const kubernetesVersions = enumOf(doc, MODEL, 'kubernetesVersion');
+  const versionFrom = (against: OpenApiDoc) => form.kubernetesVersion || enumOf(against, MODEL, 'kubernetesVersion').default || '';
+  const kubernetesVersion = versionFrom(doc);
   const maxGroups = arrayBounds(doc, 'CreateHyperPodRequest', 'instanceGroups').max ?? 20;
   // An API from before storage joined the provision request refuses the field: do not offer it then.
   const storageAccepted = provisionAcceptsStorage(doc);
@@ -172,7 +174,15 @@ export default function CreateClusterPage() {
     description: `Zone id ${zone.zoneId}`,
   });
 
-  function validate(stepIndex: number): Errors {
+  // The checks need the API's document; a step left before it has loaded waits for it (see loadSchemas).
+  async function ready(): Promise<OpenApiDoc> {
+    if (schemas) return schemas;
+    const loaded = await loadSchemas();
+    setSchemas(loaded);
+    return loaded;
+  }
+
+  function validate(stepIndex: number, doc: OpenApiDoc): Errors {
     const all = stepIndex === STEP.review;
     const found: Errors = {};
     if (all || stepIndex === STEP.name) {
@@ -185,7 +195,7 @@ export default function CreateClusterPage() {
       if (form.zone && !secondZone && (min ?? 2) > 1)
         found.secondZone = 'EKS needs a second availability zone, and the catalog offers no other zone.';
       if (form.vpcCidr) found.vpcCidr = checkString(doc, MODEL, 'network.vpcCidr', form.vpcCidr, 'Enter an IPv4 CIDR block, e.g. 10.192.0.0/16.');
-      found.kubernetesVersion = checkString(doc, MODEL, 'kubernetesVersion', form.kubernetesVersion);
+      found.kubernetesVersion = checkString(doc, MODEL, 'kubernetesVersion', versionFrom(doc));
     }
     if ((all || stepIndex === STEP.hyperpod) && form.hyperpod) {
       Object.assign(found, checkInstanceGroups(doc, form.instanceGroups, form.zone, types ? types.map((item) => item.instanceType) : null));
@@ -205,8 +215,9 @@ export default function CreateClusterPage() {
   }
 
   async function submit() {
-    if (show(validate(STEP.review))) return;
-    const choices = { ...form, secondZone };
+    const doc = await ready();
+    if (show(validate(STEP.review, doc))) return;
+    const choices = { ...form, secondZone, kubernetesVersion: versionFrom(doc) };
     setSubmitting(true);
     setSubmitError(null);
     try {
@@ -287,9 +298,10 @@ export default function CreateClusterPage() {
         </FormField>
         <FormField label="Kubernetes version" errorText={errors.kubernetesVersion}>
           <Select
-            selectedOption={{ value: form.kubernetesVersion, label: form.kubernetesVersion }}
-            onChange={({ detail }) => set('kubernetesVersion', detail.selectedOption.value ?? KUBERNETES_VERSIONS[0])}
-            options={KUBERNETES_VERSIONS.map((version) => ({ value: version, label: version }))}
+            selectedOption={kubernetesVersion ? { value: kubernetesVersion, label: kubernetesVersion } : null}
+            placeholder="The API's default"
+            onChange={({ detail }) => set('kubernetesVersion', detail.selectedOption.value ?? '')}
+            options={kubernetesVersions.values.map((version) => ({ value: version, label: version }))}
           />
         </FormField>
       </SpaceBetween>
@@ -509,7 +521,7 @@ export default function CreateClusterPage() {
   const review = (
     <SpaceBetween size="l">
       <Container header={<Header variant="h2" actions={edit(STEP.name, 'cluster')}>Cluster</Header>}>
-        <KeyValuePairs columns={2} items={[{ label: 'Name', value: form.name || '-' }, { label: 'Kubernetes version', value: form.kubernetesVersion }]} />
+        <KeyValuePairs columns={2} items={[{ label: 'Name', value: form.name || '-' }, { label: 'Kubernetes version', value: kubernetesVersion || "the API's default" }]} />
       </Container>
       <Container header={<Header variant="h2" actions={edit(STEP.placement, 'placement and network')}>Placement and network</Header>}>
         <KeyValuePairs
@@ -602,13 +614,16 @@ export default function CreateClusterPage() {
         isLoadingNextStep={submitting}
         allowSkipTo
         onNavigate={({ detail }) => {
-          const forward = detail.requestedStepIndex > step;
-          if (forward) {
-            for (let index = step; index < detail.requestedStepIndex; index += 1) {
-              if (show(validate(index))) return;
-            }
+          if (detail.requestedStepIndex <= step) {
+            setStep(detail.requestedStepIndex);
+            return;
           }
-          setStep(detail.requestedStepIndex);
+          void ready().then((doc) => {
+            for (let index = step; index < detail.requestedStepIndex; index += 1) {
+              if (show(validate(index, doc))) return;
+            }
+            setStep(detail.requestedStepIndex);
+          });
         }}
         onCancel={() => navigate('/clusters')}
         onSubmit={() => void submit()}

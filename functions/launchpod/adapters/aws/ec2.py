@@ -8,8 +8,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from botocore.exceptions import ClientError
+
 from launchpod.adapters.aws.clients import client
-from launchpod.adapters.aws.errors import aws_call
+from launchpod.adapters.aws.errors import aws_call, error_code
+from launchpod.adapters.aws.propagation import retry_fresh_ids
 
 
 def _tag_list(tags: dict[str, str]) -> list[dict[str, str]]:
@@ -27,6 +30,7 @@ def _spec(kind: str, tags: dict[str, str]) -> list[dict[str, Any]]:
 class Ec2:
     def __init__(self) -> None:
         self.ec2 = client("ec2")
+        retry_fresh_ids(self.ec2)  # a resource just created can be NotFound for a moment
 
     # ------------------------------------------------------------------ catalog
     def zones(self) -> list[dict[str, str]]:
@@ -73,10 +77,13 @@ class Ec2:
     def ensure_vpc(self, cidr: str, tags: dict[str, str]) -> str:
         found = self.find_vpc(tags)
         if found:
-            return str(found["VpcId"])
-        with aws_call("ec2:CreateVpc"):
-            vpc_id = self.ec2.create_vpc(CidrBlock=cidr, TagSpecifications=_spec("vpc", tags))["Vpc"]["VpcId"]
-            # EKS needs DNS hostnames and support for private endpoint access and node registration.
+            vpc_id = found["VpcId"]
+        else:
+            with aws_call("ec2:CreateVpc"):
+                vpc_id = self.ec2.create_vpc(CidrBlock=cidr, TagSpecifications=_spec("vpc", tags))["Vpc"]["VpcId"]
+        # EKS needs DNS hostnames and support for private endpoint access and node registration. Set on a
+        # found VPC too: a phase that stopped between the create and these calls resumes here.
+        with aws_call("ec2:ModifyVpcAttribute"):
             self.ec2.modify_vpc_attribute(VpcId=vpc_id, EnableDnsSupport={"Value": True})
             self.ec2.modify_vpc_attribute(VpcId=vpc_id, EnableDnsHostnames={"Value": True})
         return str(vpc_id)
@@ -98,9 +105,20 @@ class Ec2:
             ]
         if gateways:
             return str(gateways[0]["InternetGatewayId"])
+        # Ours but detached: a phase that stopped between the create and the attach resumes with it.
+        with aws_call("ec2:DescribeInternetGateways"):
+            detached = [
+                g
+                for g in self.ec2.describe_internet_gateways(Filters=_filters(tags))["InternetGateways"]
+                if not g.get("Attachments")
+            ]
         with aws_call("ec2:CreateInternetGateway"):
-            igw = self.ec2.create_internet_gateway(TagSpecifications=_spec("internet-gateway", tags))
-            igw_id = igw["InternetGateway"]["InternetGatewayId"]
+            if detached:
+                igw_id = detached[0]["InternetGatewayId"]
+            else:
+                igw = self.ec2.create_internet_gateway(TagSpecifications=_spec("internet-gateway", tags))
+                igw_id = igw["InternetGateway"]["InternetGatewayId"]
+        with aws_call("ec2:AttachInternetGateway"):
             self.ec2.attach_internet_gateway(InternetGatewayId=igw_id, VpcId=vpc_id)
         return str(igw_id)
 
@@ -317,3 +335,13 @@ class Ec2:
                 self.ec2.delete_vpc(VpcId=vpc["VpcId"])
                 gone.append(vpc["VpcId"])
         return gone
+
+    # ------------------------------------------------------------------ instance groups' dedicated subnets
+    def delete_subnet(self, subnet_id: str) -> None:
+        """Delete one subnet; already gone counts as deleted. DependencyViolation (ENIs still leaving) is retried."""
+        with aws_call("ec2:DeleteSubnet"):
+            try:
+                self.ec2.delete_subnet(SubnetId=subnet_id)
+            except ClientError as exc:
+                if error_code(exc) != "InvalidSubnetID.NotFound":
+                    raise

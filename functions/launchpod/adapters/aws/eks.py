@@ -97,8 +97,16 @@ class Eks:
         """Add-on name -> its description (status, version, health)."""
         with aws_call("eks:ListAddons"):
             names = self.eks.list_addons(clusterName=cluster).get("addons", [])
-        with aws_call("eks:DescribeAddon"):
-            return {n: dict(self.eks.describe_addon(clusterName=cluster, addonName=n)["addon"]) for n in names}
+        found: dict[str, dict[str, Any]] = {}
+        for n in names:
+            with aws_call("eks:DescribeAddon"):
+                try:
+                    found[n] = dict(self.eks.describe_addon(clusterName=cluster, addonName=n)["addon"])
+                except ClientError as exc:
+                    # Listed, then deleted before it could be described (an add-on finishing its DELETING).
+                    if error_code(exc) != "ResourceNotFoundException":
+                        raise
+        return found
 
     def create_addon(
         self,
@@ -126,6 +134,32 @@ class Eks:
         with aws_call(f"eks:UpdateAddon {name}"):
             self.eks.update_addon(
                 clusterName=cluster, addonName=name, addonVersion=version, resolveConflicts="OVERWRITE"
+            )
+
+    def delete_addon(self, cluster: str, name: str) -> bool:
+        """Delete an add-on (EKS removes its pod identity associations with it); False when already gone."""
+        with aws_call(f"eks:DeleteAddon {name}"):
+            try:
+                self.eks.delete_addon(clusterName=cluster, addonName=name)
+            except ClientError as exc:
+                if error_code(exc) == "ResourceNotFoundException":
+                    return False
+                raise
+        return True
+
+    def ensure_pod_identity_association(
+        self, cluster: str, namespace: str, service_account: str, role_arn: str, tags: dict[str, str]
+    ) -> None:
+        """Associate the role with the service account, once (EKS allows one association per service account)."""
+        with aws_call("eks:ListPodIdentityAssociations"):
+            found = self.eks.list_pod_identity_associations(
+                clusterName=cluster, namespace=namespace, serviceAccount=service_account
+            ).get("associations", [])
+        if found:
+            return
+        with aws_call(f"eks:CreatePodIdentityAssociation {namespace}/{service_account}"):
+            self.eks.create_pod_identity_association(
+                clusterName=cluster, namespace=namespace, serviceAccount=service_account, roleArn=role_arn, tags=tags
             )
 
     def delete_cluster(self, name: str) -> None:

@@ -61,6 +61,56 @@ class Iam:
                     self.iam.attach_role_policy(RoleName=name, PolicyArn=policy)
         return str(arn)
 
+    def owned_role(self, name: str, tags: dict[str, str]) -> str | None:
+        """The role's ARN when it exists and carries every tag in ``tags`` (one Launchpod created), else None."""
+        with aws_call("iam:GetRole"):
+            try:
+                role = self.iam.get_role(RoleName=name)["Role"]
+            except ClientError as exc:
+                if error_code(exc) == "NoSuchEntity":
+                    return None
+                raise
+        found = {t["Key"]: t["Value"] for t in role.get("Tags", [])}
+        return str(role["Arn"]) if all(found.get(k) == v for k, v in tags.items()) else None
+
+    def ensure_role_trusting(self, name: str, trust: dict[str, object], tags: dict[str, str], description: str) -> str:
+        """A role with this trust policy (created, or its trust set again when it exists)."""
+        with aws_call("iam:GetRole"):
+            arn = self.role_arn(name)
+        if arn is not None:
+            with aws_call("iam:UpdateAssumeRolePolicy"):
+                self.iam.update_assume_role_policy(RoleName=name, PolicyDocument=json.dumps(trust))
+            return arn
+        boundary = settings().role_boundary_arn
+        with aws_call("iam:CreateRole"):
+            return str(
+                self.iam.create_role(
+                    RoleName=name,
+                    AssumeRolePolicyDocument=json.dumps(trust),
+                    Description=description,
+                    Tags=[{"Key": k, "Value": v} for k, v in sorted(tags.items())],
+                    **({"PermissionsBoundary": boundary} if boundary else {}),
+                )["Role"]["Arn"]
+            )
+
+    def delete_owned_role(self, name: str, tags: dict[str, str]) -> bool:
+        """Delete the role (its inline policies first) only if it carries every tag in ``tags``."""
+        if self.owned_role(name, tags) is None:
+            return False
+        with aws_call("iam:DeleteRole"):
+            for policy in self.iam.list_role_policies(RoleName=name)["PolicyNames"]:
+                self.iam.delete_role_policy(RoleName=name, PolicyName=policy)
+            self.iam.delete_role(RoleName=name)
+        return True
+
+    def oidc_provider_arn(self, issuer_url: str) -> str | None:
+        host_path = issuer_url.removeprefix("https://")
+        with aws_call("iam:ListOpenIDConnectProviders"):
+            for provider in self.iam.list_open_id_connect_providers()["OpenIDConnectProviderList"]:
+                if provider["Arn"].endswith(f"oidc-provider/{host_path}"):
+                    return str(provider["Arn"])
+        return None
+
     def ensure_oidc_provider(self, issuer_url: str, tags: dict[str, str]) -> str:
         host_path = issuer_url.removeprefix("https://")
         with aws_call("iam:ListOpenIDConnectProviders"):

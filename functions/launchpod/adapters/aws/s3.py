@@ -31,3 +31,14 @@ def list_page(bucket: str, prefix: str, token: str | None, max_keys: int = 1000)
         return dict(
             client("s3").list_objects_v2(Bucket=bucket, Prefix=prefix, Delimiter="/", MaxKeys=max_keys, **extra)
         )
+
+
+def list_keys(bucket: str, prefix: str, limit: int = 10_000) -> tuple[list[dict[str, Any]], bool]:
+    """Every object under a prefix (Key, Size), at most ``limit``; True when there were more."""
+    found: list[dict[str, Any]] = []
+    with aws_call(f"s3:ListBucket s3://{bucket}/{prefix}"):
+        for page in client("s3").get_paginator("list_objects_v2").paginate(Bucket=bucket, Prefix=prefix):
+            found += [{"Key": o["Key"], "Size": o.get("Size", 0)} for o in page.get("Contents", [])]
+            if len(found) >= limit:
+                return found[:limit], True
+    return found, False

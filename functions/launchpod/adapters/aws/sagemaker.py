@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from botocore.exceptions import ClientError
 
 from launchpod.adapters.aws.clients import client
 from launchpod.adapters.aws.errors import aws_call, error_code
+
+# What a region answers for an API it does not offer yet.
+_NO_SUCH_OPERATION = {"UnknownOperationException", "InvalidAction"}
 
 
 class SageMaker:
@@ -34,7 +38,9 @@ class SageMaker:
         security_group_ids: list[str],
         node_recovery: str,
         tags: dict[str, str],
+        node_provisioning_mode: str | None = None,
     ) -> str:
+        extra = {"NodeProvisioningMode": node_provisioning_mode} if node_provisioning_mode else {}
         with aws_call("sagemaker:CreateCluster"):
             return str(
                 self.sm.create_cluster(
@@ -44,6 +50,7 @@ class SageMaker:
                     Orchestrator={"Eks": {"ClusterArn": eks_arn}},
                     NodeRecovery=node_recovery,
                     Tags=[{"Key": k, "Value": v} for k, v in sorted(tags.items())],
+                    **extra,
                 )["ClusterArn"]
             )
 
@@ -58,3 +65,126 @@ class SageMaker:
     def update_software(self, params: dict[str, Any]) -> None:
         with aws_call("sagemaker:UpdateClusterSoftware"):
             self.sm.update_cluster_software(**params)
+
+    def update_cluster(self, params: dict[str, Any]) -> None:
+        """UpdateCluster as given: the caller sends the whole instance-group list (see domain.instance_groups)."""
+        with aws_call("sagemaker:UpdateCluster"):
+            self.sm.update_cluster(**params)
+
+    def training_plan(self, arn: str) -> dict[str, Any] | None:
+        """DescribeTrainingPlan by the plan's name (the last part of its ARN); None if there is none."""
+        with aws_call("sagemaker:DescribeTrainingPlan"):
+            try:
+                return dict(self.sm.describe_training_plan(TrainingPlanName=arn.rsplit("/", 1)[-1]))
+            except ClientError as exc:
+                if error_code(exc) in ("ResourceNotFound", "ValidationException"):
+                    return None
+                raise
+
+    def hyperpod_clusters(self) -> list[dict[str, Any]]:
+        """DescribeCluster of every HyperPod cluster of the account in this region."""
+        names: list[str] = []
+        with aws_call("sagemaker:ListClusters"):
+            for page in self.sm.get_paginator("list_clusters").paginate():
+                names += [c["ClusterName"] for c in page.get("ClusterSummaries", [])]
+        return [c for c in (self.hyperpod_cluster(n) for n in names) if c is not None]
+
+    def latest_group_error(self, cluster: str, group: str, since: datetime | None = None) -> str | None:
+        """The newest Error-level event HyperPod recorded for an instance group (after ``since`` when given:
+        the request's own). DescribeCluster has no failure message per group; ListClusterEvents says why."""
+        after = {"EventTimeAfter": since} if since else {}
+        with aws_call("sagemaker:ListClusterEvents"):
+            events = self.sm.list_cluster_events(
+                ClusterName=cluster, InstanceGroupName=group, SortBy="EventTime", SortOrder="Descending", **after
+            ).get("Events", [])
+        return next((str(e["Description"]) for e in events if e.get("EventLevel") == "Error"), None)
+
+    def scaling_operation(self, cluster: str, group: str, since: datetime) -> dict[str, Any] | None:
+        """The newest Scaling operation HyperPod created after ``since`` that scales ``group``
+        (ListClusterOperations newest first, then DescribeClusterOperation); None when none is listed,
+        as in a region that does not record cluster operations yet."""
+        with aws_call("sagemaker:ListClusterOperations"):
+            try:
+                summaries = self.sm.list_cluster_operations(
+                    ClusterName=cluster,
+                    Type="Scaling",
+                    CreationTimeAfter=since,
+                    SortBy="CreationTime",
+                    SortOrder="Descending",
+                    MaxResults=10,
+                ).get("ClusterOperationSummaries", [])
+            except ClientError as exc:
+                if error_code(exc) in _NO_SUCH_OPERATION:
+                    return None
+                raise
+        for summary in summaries:
+            with aws_call("sagemaker:DescribeClusterOperation"):
+                found = self.sm.describe_cluster_operation(ClusterName=cluster, OperationId=summary["OperationId"])
+            found.pop("ResponseMetadata", None)
+            if any(d.get("InstanceGroupName") == group for d in found.get("ScalingDetails") or []):
+                return dict(found)
+        return None
+
+    def update_tiered_storage(self, name: str, mode: str, percentage: int | None) -> None:
+        config: dict[str, Any] = {"Mode": mode}
+        if percentage is not None:
+            config["InstanceMemoryAllocationPercentage"] = percentage
+        with aws_call("sagemaker:UpdateCluster"):
+            self.sm.update_cluster(ClusterName=name, TieredStorageConfig=config)
+
+    # ---- nodes and events (issue 16)
+
+    def list_nodes(self, name: str) -> list[dict[str, Any]]:
+        """Every node of the cluster (ListClusterNodes, all pages)."""
+        out: list[dict[str, Any]] = []
+        with aws_call("sagemaker:ListClusterNodes"):
+            token = None
+            while True:
+                page = self.sm.list_cluster_nodes(
+                    ClusterName=name, MaxResults=100, **({"NextToken": token} if token else {})
+                )
+                out.extend(page.get("ClusterNodeSummaries", []))
+                token = page.get("NextToken")
+                if not token:
+                    return out
+
+    def describe_node(self, name: str, node_id: str) -> dict[str, Any] | None:
+        with aws_call("sagemaker:DescribeClusterNode"):
+            try:
+                return dict(self.sm.describe_cluster_node(ClusterName=name, NodeId=node_id)["NodeDetails"])
+            except ClientError as exc:
+                if error_code(exc) == "ResourceNotFound":
+                    return None
+                raise
+
+    def node_action(self, action: str, name: str, node_ids: list[str]) -> dict[str, Any]:
+        """BatchRebootClusterNodes / BatchReplaceClusterNodes / BatchDeleteClusterNodes: Successful and Failed."""
+        call = {
+            "reboot": "BatchRebootClusterNodes",
+            "replace": "BatchReplaceClusterNodes",
+            "delete": "BatchDeleteClusterNodes",
+        }[action]
+        with aws_call(f"sagemaker:{call}"):
+            method = getattr(self.sm, f"batch_{action}_cluster_nodes")
+            return dict(method(ClusterName=name, NodeIds=node_ids))
+
+    def start_health_check(self, params: dict[str, Any]) -> None:
+        with aws_call("sagemaker:StartClusterHealthCheck"):
+            self.sm.start_cluster_health_check(**params)
+
+    def list_events(self, name: str, filters: dict[str, Any], limit: int, token: str | None) -> dict[str, Any]:
+        with aws_call("sagemaker:ListClusterEvents"):
+            return dict(
+                self.sm.list_cluster_events(
+                    ClusterName=name, MaxResults=limit, **filters, **({"NextToken": token} if token else {})
+                )
+            )
+
+    def describe_event(self, name: str, event_id: str) -> dict[str, Any] | None:
+        with aws_call("sagemaker:DescribeClusterEvent"):
+            try:
+                return dict(self.sm.describe_cluster_event(ClusterName=name, EventId=event_id)["EventDetails"])
+            except ClientError as exc:
+                if error_code(exc) == "ResourceNotFound":
+                    return None
+                raise

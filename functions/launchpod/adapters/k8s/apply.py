@@ -2,6 +2,10 @@
 
 Paths are built from apiVersion and kind (a small plural table) rather than API discovery, so an
 apply is one request; field manager "launchpod" with force, so Launchpod owns what it pins.
+
+The kubernetes package (~0.25 s to import, most of it its dynamic client and kubernetes_validate) is
+imported on the first call, not at import: the API Lambda's routes import this module, and a cold
+start should not pay for a client most requests never use.
 """
 
 from __future__ import annotations
@@ -9,10 +13,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from kubernetes.client.exceptions import ApiException
 from urllib3.exceptions import HTTPError
 
-from launchpod.adapters.k8s.client import forget, k8s_client_for
 from launchpod.domain.errors import PermanentError, RetryableError
 
 PLURALS = {
@@ -31,6 +33,17 @@ PLURALS = {
     "Deployment": ("deployments", True),
     "Job": ("jobs", True),
     "CustomResourceDefinition": ("customresourcedefinitions", False),
+    # HyperPod-managed Karpenter (instance groups' autoscaling)
+    "NodePool": ("nodepools", False),
+    "HyperpodNodeClass": ("hyperpodnodeclasses", False),
+    # training jobs (issue 14)
+    "HyperPodPyTorchJob": ("hyperpodpytorchjobs", True),
+    "RayJob": ("rayjobs", True),
+    # HyperPod inference operator (issue 15)
+    "InferenceEndpointConfig": ("inferenceendpointconfigs", True),
+    "JumpStartModel": ("jumpstartmodels", True),
+    "Secret": ("secrets", True),  # a model download's token
+    "ScaledObject": ("scaledobjects", True),  # KEDA, for container endpoints
 }
 
 
@@ -51,6 +64,10 @@ def _call(
     query: list[tuple[str, str]] | None = None,
     content_type: str | None = None,
 ) -> Any:
+    from kubernetes.client.exceptions import ApiException
+
+    from launchpod.adapters.k8s.client import forget, k8s_client_for
+
     api = k8s_client_for(cluster)
     headers = {"Accept": "application/json"} | ({"Content-Type": content_type} if content_type else {})
     try:
@@ -112,12 +129,14 @@ def ready(found: dict[str, Any] | None) -> bool:
     if status.get("observedGeneration", 0) < (found.get("metadata") or {}).get("generation", 1):
         return False
     if found["kind"] == "DaemonSet":
-        return status.get("numberReady", 0) >= status.get("desiredNumberScheduled", 0)
-    return status.get("readyReplicas", 0) >= spec.get("replicas", 1)
+        return bool(status.get("numberReady", 0) >= status.get("desiredNumberScheduled", 0))
+    return bool(status.get("readyReplicas", 0) >= spec.get("replicas", 1))
 
 
 def delete(cluster: str, obj: dict[str, Any]) -> bool:
     """Delete an object (background propagation); False when it was already gone."""
+    from kubernetes.client.exceptions import ApiException
+
     try:
         _call(cluster, "DELETE", path_of(obj), query=[("propagationPolicy", "Background")])
     except PermanentError as exc:

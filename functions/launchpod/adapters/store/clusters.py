@@ -2,14 +2,20 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
+from boto3.dynamodb.conditions import Key
 from botocore.exceptions import ClientError
 
 from launchpod.adapters.aws.clients import resource
 from launchpod.adapters.aws.errors import aws_call, error_code
-from launchpod.adapters.store.dynamo import plain
+from launchpod.adapters.store.dynamo import decode_cursor, encode_cursor, plain, query_page
 from launchpod.domain.operations import now
+
+# Registered clusters carry this attribute, so the by-name index (a sparse index) lists them and not
+# the lock-only rows the operations store writes for a name nobody registered yet.
+REGISTRY_ATTRIBUTE, REGISTRY = "registry", "clusters"
 
 
 class DynamoClusters:
@@ -21,14 +27,27 @@ class DynamoClusters:
             item = self.table.get_item(Key={"name": name}, ConsistentRead=True).get("Item")
         return dict(plain(item)) if item and item.get("registeredAt") else None
 
-    def list(self) -> list[dict[str, Any]]:
-        with aws_call("dynamodb:Scan"):
-            items = self.table.scan()["Items"]
-        return sorted((dict(plain(i)) for i in items if i.get("registeredAt")), key=lambda i: i["name"])
+    def page(self, *, limit: int, cursor: str | None = None) -> tuple[list[dict[str, Any]], str | None]:
+        """Registered clusters by name, by Query on the by-name index (lock-only rows are not in it)."""
+        query = {"IndexName": "by-name", "KeyConditionExpression": Key(REGISTRY_ATTRIBUTE).eq(REGISTRY)}
+        with aws_call("dynamodb:Query"):
+            items, last = query_page(
+                self.table, query, ("name", REGISTRY_ATTRIBUTE), limit, decode_cursor(cursor, ["clusters"])
+            )
+        return [dict(plain(i)) for i in items], encode_cursor(last, ["clusters"]) if last else None
+
+    def list(self) -> Iterator[dict[str, Any]]:
+        """Every registered cluster, a page at a time."""
+        cursor: str | None = None
+        while True:
+            items, cursor = self.page(limit=100, cursor=cursor)
+            yield from items
+            if cursor is None:
+                return
 
     def register(self, name: str, *, source: str, region: str, **facts: Any) -> None:
         """Record a cluster (idempotent); keeps the first registration time."""
-        sets = {"source": source, "region": region, **facts}
+        sets = {"source": source, "region": region, REGISTRY_ATTRIBUTE: REGISTRY, **facts}
         names = {f"#k{i}": k for i, k in enumerate(sets)}
         values = {f":v{i}": v for i, v in enumerate(sets.values())}
         expression = "SET registeredAt = if_not_exists(registeredAt, :now), " + ", ".join(

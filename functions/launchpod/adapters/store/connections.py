@@ -37,7 +37,8 @@ class DynamoConnections:
 
     def meta(self, connection_id: str) -> dict[str, Any] | None:
         with aws_call("dynamodb:GetItem"):
-            return self.table.get_item(Key={"pk": f"conn#{connection_id}", "sk": "meta"}).get("Item")
+            item = self.table.get_item(Key={"pk": f"conn#{connection_id}", "sk": "meta"}).get("Item")
+        return dict(item) if item is not None else None
 
     def subscribe(self, connection_id: str, topics: list[str]) -> list[str]:
         meta = self.meta(connection_id)

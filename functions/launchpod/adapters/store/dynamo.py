@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import base64
+import json
 from decimal import Decimal
 from typing import Any
 
 from boto3.dynamodb.types import TypeDeserializer, TypeSerializer
+
+from launchpod.domain.errors import InvalidInput
 
 _SER = TypeSerializer()
 _DESER = TypeDeserializer()
@@ -32,3 +36,55 @@ def item_to_attrs(item: dict[str, Any]) -> dict[str, Any]:
 
 def attrs_to_item(attrs: dict[str, Any]) -> dict[str, Any]:
     return {k: plain(_DESER.deserialize(v)) for k, v in attrs.items()}
+
+
+# ---------------------------------------------------------------- pages of a Query, with a cursor
+
+
+def encode_cursor(key: dict[str, Any], scope: list[Any]) -> str:
+    """An opaque nextToken: the key to continue after, and the filters it belongs to."""
+    raw = json.dumps({"k": plain(key), "s": scope}, separators=(",", ":"), sort_keys=True)
+    return base64.urlsafe_b64encode(raw.encode()).decode().rstrip("=")
+
+
+def decode_cursor(token: str | None, scope: list[Any]) -> dict[str, Any] | None:
+    """The key a nextToken continues after; InvalidInput when it is not one this listing returned."""
+    if not token:
+        return None
+    try:
+        data = json.loads(base64.urlsafe_b64decode(token + "=" * (-len(token) % 4)))
+        key = data["k"]
+        if data.get("s") != scope or not isinstance(key, dict):
+            raise ValueError("scope")
+    except (ValueError, KeyError, TypeError) as exc:
+        raise InvalidInput(
+            "nextToken is not one this listing returned with these filters; "
+            "list again without it, or with the filters that gave it.",
+            field="query.nextToken",
+            rule="cursor",
+        ) from exc
+    return key
+
+
+def query_page(
+    table: Any, query: dict[str, Any], key_fields: tuple[str, ...], limit: int, start: dict[str, Any] | None
+) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
+    """Up to ``limit`` items of a Query (a FilterExpression may thin each page) and the key to
+    continue after, or None at the end. Never a Scan: a Scan stops at 1 MB and reads every record."""
+    items: list[dict[str, Any]] = []
+    while True:
+        kwargs = {**query, "Limit": limit}
+        if start:
+            kwargs["ExclusiveStartKey"] = start
+        answer = table.query(**kwargs)
+        more = answer.get("LastEvaluatedKey")
+        page = answer.get("Items", [])
+        for index, item in enumerate(page):
+            items.append(item)
+            if len(items) == limit:
+                if index == len(page) - 1 and not more:
+                    return items, None
+                return items, {f: item[f] for f in key_fields}
+        if not more:
+            return items, None
+        start = more

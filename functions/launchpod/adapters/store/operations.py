@@ -6,6 +6,7 @@ each other's phases, and every write is conditional on the operation still being
 
 from __future__ import annotations
 
+import builtins
 import json
 from collections.abc import Sequence
 from datetime import datetime
@@ -16,12 +17,17 @@ from botocore.exceptions import ClientError
 
 from launchpod.adapters.aws.clients import client, resource
 from launchpod.adapters.aws.errors import aws_call, error_code
-from launchpod.adapters.store.dynamo import item_to_attrs, plain, to_attr
+from launchpod.adapters.store.dynamo import decode_cursor, encode_cursor, item_to_attrs, plain, query_page, to_attr
 from launchpod.contracts.operations import OperationStatus, OperationView, PhaseStatus
 from launchpod.domain.errors import Conflict, NotFound, RetryableError
 from launchpod.domain.operations import now
 
 _VIEW_FIELDS = set(OperationView.model_fields)
+# One partition holding every operation, sorted by createdAt (the registry's by-created index): the
+# unfiltered listing is a Query, never a Scan. Launchpod writes a few operations a minute, far below a
+# partition's write limit.
+FEED_ATTRIBUTE, FEED = "feed", "operations"
+LOCK_ATTEMPTS = 3
 
 
 def _iso(value: datetime | None = None) -> str:
@@ -63,32 +69,52 @@ class DynamoOperations:
         return self._item(operation_id).get("executionArn")
 
     def list(self, *, target: str | None, status: str | None, limit: int) -> list[OperationView]:
+        return self.page(target=target, status=status, limit=limit)[0]
+
+    def page(
+        self, *, target: str | None, status: str | None, limit: int, cursor: str | None = None
+    ) -> tuple[builtins.list[OperationView], str | None]:
+        """Newest first, by Query on the index that fits the filters; the cursor continues a listing."""
+        scope = [target, status]
+        if target:
+            index, partition = "by-target", ("target", target)
+        elif status:
+            index, partition = "by-status", ("status", status)
+        else:
+            index, partition = "by-created", (FEED_ATTRIBUTE, FEED)
+        query: dict[str, Any] = {
+            "IndexName": index,
+            "KeyConditionExpression": Key(partition[0]).eq(partition[1]),
+            "ScanIndexForward": False,
+        }
+        if target and status:
+            query["FilterExpression"] = Attr("status").eq(status)
         with aws_call("dynamodb:Query"):
-            if target:
-                kwargs: dict[str, Any] = {
-                    "IndexName": "by-target",
-                    "KeyConditionExpression": Key("target").eq(target),
-                    "ScanIndexForward": False,
-                }
-                if status:
-                    kwargs["FilterExpression"] = Attr("status").eq(status)
-                items = self.table.query(**kwargs)["Items"]
-            elif status:
-                items = self.table.query(
-                    IndexName="by-status",
-                    KeyConditionExpression=Key("status").eq(status),
-                    ScanIndexForward=False,
-                )["Items"]
-            else:
-                items = self.table.scan()["Items"]
+            items, last = query_page(
+                self.table, query, ("id", partition[0], "createdAt"), limit, decode_cursor(cursor, scope)
+            )
         views = [self.view_of(dict(plain(i))) for i in items]
-        views.sort(key=lambda v: v.createdAt, reverse=True)
-        return views[:limit]
+        return views, encode_cursor(last, scope) if last else None
 
     # ------------------------------------------------------------------ creation and locks
     def create_holding_cluster(self, operation: OperationView, request_key: str) -> None:
         item = operation.model_dump(mode="json", exclude={"request"})
         item.update(request=json.dumps(operation.request), requestKey=request_key, outputs={})
+        item[FEED_ATTRIBUTE] = FEED  # the by-created index lists every operation newest first
+        # The lock may be released between a refused write and the read of its holder: then nobody holds
+        # the cluster, and the write is tried again (a few times) rather than refused naming no holder.
+        # The operation is recorded when its write succeeds: a retried write says so in createdAt.
+        for _ in range(LOCK_ATTEMPTS - 1):
+            try:
+                self._create_holding(operation, item)
+                return
+            except Conflict as busy:
+                if busy.extra.get("holder"):
+                    raise
+            item["createdAt"] = item["updatedAt"] = _iso().replace("+00:00", "Z")  # as model_dump writes it
+        self._create_holding(operation, item)
+
+    def _create_holding(self, operation: OperationView, item: dict[str, Any]) -> None:
         try:
             with aws_call("dynamodb:TransactWriteItems"):
                 self.ddb.transact_write_items(
@@ -109,10 +135,12 @@ class DynamoOperations:
             cause = exc.__cause__
             if isinstance(cause, ClientError) and error_code(cause) == "TransactionCanceledException":
                 holder = self.holder(operation.target)
-                raise Conflict(
-                    f"Cluster {operation.target} is busy with operation {holder}; wait for it to finish or cancel it.",
-                    holder=holder,
-                ) from exc
+                busy = (
+                    f"Cluster {operation.target} is busy with operation {holder}; wait for it to finish or cancel it."
+                    if holder
+                    else f"Cluster {operation.target} was busy and has just been released; send the request again."
+                )
+                raise Conflict(busy, holder=holder) from exc
             raise
 
     def _lock(self, cluster: str, operation_id: str) -> dict[str, Any]:
@@ -129,7 +157,8 @@ class DynamoOperations:
     def holder(self, cluster: str) -> str | None:
         with aws_call("dynamodb:GetItem"):
             item = self.ddb.get_item(TableName=self.clusters_table, Key={"name": to_attr(cluster)}, ConsistentRead=True)
-        return item.get("Item", {}).get("lockedBy", {}).get("S")
+        holder = item.get("Item", {}).get("lockedBy", {}).get("S")
+        return str(holder) if holder is not None else None
 
     def set_execution(self, operation_id: str, execution_arn: str) -> None:
         with aws_call("dynamodb:UpdateItem"):

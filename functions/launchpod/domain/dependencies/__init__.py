@@ -13,6 +13,7 @@ from pydantic import BaseModel, ConfigDict
 
 from launchpod.domain import addons as addon_health
 from launchpod.domain.operations import WorkflowPlan, role_for
+from launchpod.domain.plan import Plan, Step
 
 
 class PodIdentity(BaseModel):
@@ -59,12 +60,45 @@ class KubernetesVersions(BaseModel):
         )
 
 
+class TrainingOperatorEntry(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    addon: str
+    version: str
+    namespace: str
+    serviceAccount: str
+    requires: list[str]
+
+
+class TieredCheckpointingEntry(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    namespace: str
+    serviceAccount: str
+    prefix: str
+    defaultMemoryPercentage: int
+
+
+class AddonFeatureEntry(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    addon: str
+    version: str
+    namespace: str
+
+
+class FeatureEntries(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    trainingOperator: TrainingOperatorEntry
+    tieredCheckpointing: TieredCheckpointingEntry
+    taskGovernance: AddonFeatureEntry
+    inferenceOperator: TrainingOperatorEntry
+
+
 class DependencyManifest(BaseModel):
     model_config = ConfigDict(extra="forbid")
     version: str
     kubernetes: KubernetesVersions
     addons: list[AddonEntry]
     manifests: list[ManifestEntry]
+    features: FeatureEntries
 
 
 @lru_cache(maxsize=1)
@@ -81,7 +115,7 @@ def kubernetes_versions() -> tuple[str, ...]:
 KIND = "reconcile-dependencies"
 PHASES: tuple[tuple[str, str], ...] = (
     ("Addons", "EKS add-ons: cert-manager, Mountpoint for S3 CSI, FSx CSI, metrics-server"),
-    ("Manifests", "Health agent, device plugins (NVIDIA, Neuron, EFA), KubeRay operator"),
+    ("Manifests", "Health agent, device plugins (NVIDIA, Neuron, EFA), KubeRay operator, AWS Load Balancer Controller"),
 )
 MAX_POLLS = 80
 POLL_SECONDS = 15
@@ -121,6 +155,22 @@ def status(addons: dict[str, dict[str, Any]], workloads: dict[str, str | None]) 
             _row(m.name, "manifest", m.required, m.version, installed, "Applied" if installed else None, m.purpose)
         )
     return rows
+
+
+def reconcile_plan(cluster: str, rows: list[dict[str, Any]], include_optional: bool) -> Plan:
+    """One step per wanted dependency that is missing, or installed at another version than its pin
+    (never a downgrade: an older pin than what runs is drift for a person to decide on)."""
+    steps = []
+    for row in rows:
+        if not (row["required"] or include_optional):
+            continue
+        phase = "Addons" if row["kind"] == "addon" else "Manifests"
+        what = f"{'EKS add-on' if row['kind'] == 'addon' else 'manifest'} {row['name']} {row['pinned']}"
+        if row["installed"] is None:
+            steps.append(Step("install", what, "not installed", phase))
+        elif row["drift"] and not addon_health.is_downgrade(row["installed"], row["pinned"]):
+            steps.append(Step("update", what, f"{row['installed']} is installed; {row['pinned']} is pinned", phase))
+    return Plan(cluster, tuple(steps))
 
 
 def _row(

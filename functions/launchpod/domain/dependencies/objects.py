@@ -224,8 +224,17 @@ def hyperpod_service_rbac(version: str) -> list[Obj]:
     ]
 
 
+HEALTH_AGENT = ("aws-hyperpod", "health-monitoring-agent")  # the official chart's namespace and name
+
+
+def health_agent_ref() -> Obj:
+    """The health-monitoring agent's DaemonSet, to look it up."""
+    ns, name = HEALTH_AGENT
+    return {"apiVersion": "apps/v1", "kind": "DaemonSet", "metadata": {"name": name, "namespace": ns}}
+
+
 def health_monitoring_agent(version: str, region: str) -> list[Obj]:
-    name, ns = "health-monitoring-agent", "aws-hyperpod"
+    ns, name = HEALTH_AGENT
     rules = [
         {"apiGroups": [""], "resources": ["nodes"], "verbs": ["get", "list", "watch", "patch", "update"]},
         {"apiGroups": [""], "resources": ["nodes/status"], "verbs": ["patch", "update"]},
@@ -313,7 +322,8 @@ def efa_device_plugin(version: str, region: str) -> list[Obj]:
 
 def _vendored(filename: str) -> Obj:
     text = resources.files(__package__).joinpath("crds", filename).read_text()
-    return yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    loaded: Obj = yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    return loaded
 
 
 # The KubeRay v1.7.0 operator starts the RayCluster, RayJob and RayService controllers unconditionally
@@ -421,7 +431,12 @@ BUILDERS: dict[str, Callable[[str, str], list[Obj]]] = {
 }
 
 
-def objects_for(name: str, version: str, region: str) -> list[Obj]:
+def objects_for(name: str, version: str, region: str, cluster: str = "", vpc_id: str = "") -> list[Obj]:
+    """The entry's objects; the load balancer controller's also name its cluster and VPC (empty: to look it up)."""
+    from launchpod.domain.dependencies import lbc
+
+    if name == lbc.NAME:
+        return lbc.objects(version, region, cluster, vpc_id)
     return BUILDERS[name](version, region)
 
 

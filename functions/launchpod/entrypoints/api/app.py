@@ -9,11 +9,21 @@ from aws_lambda_powertools.event_handler import APIGatewayRestResolver, CORSConf
 from launchpod.domain.errors import LaunchpodError
 from launchpod.entrypoints.api import auth, errors
 from launchpod.entrypoints.api.routers import (
+    autoscaling,
     catalog,
     clusters,
     dependencies,
+    diagnostics,
+    features,
     health,
     hyperpod,
+    incidents,
+    inference,
+    instance_groups,
+    jobs,
+    mlflow,
+    models,
+    nodes,
     operations,
     phases,
     preferences,
@@ -26,7 +36,27 @@ app = APIGatewayRestResolver(
     enable_validation=True,
     cors=CORSConfig(allow_origin="*", allow_headers=["Authorization", "Content-Type", "Idempotency-Key"]),
 )
-for module in (health, catalog, clusters, hyperpod, dependencies, phases, operations, preferences, storage):
+for module in (
+    health,
+    catalog,
+    clusters,
+    hyperpod,
+    dependencies,
+    phases,
+    operations,
+    preferences,
+    storage,
+    instance_groups,
+    autoscaling,
+    features,
+    nodes,
+    incidents,
+    diagnostics,
+    inference,
+    jobs,
+    models,
+    mlflow,
+):
     app.include_router(module.router, prefix="/api")
 errors.install(app)
 
@@ -51,6 +81,7 @@ app.enable_swagger(path="/api/docs", title=_TITLE, version=settings().version, d
 def handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
     try:
         auth.check_before_validation(event)
+        errors.check_body(event)
     except LaunchpodError as exc:
         return errors.early_response(event, exc)
-    return app.resolve(event, context)
+    return errors.wrong_method(event) or app.resolve(event, context)

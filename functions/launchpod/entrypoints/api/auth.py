@@ -50,10 +50,10 @@ def check_before_validation(event: dict[str, Any]) -> None:
             return
 
 
-def require(role: Role) -> Callable[[APIGatewayRestResolver, Callable[..., Response]], Response]:
+def require(role: Role) -> Callable[[APIGatewayRestResolver, Callable[..., Response[Any]]], Response[Any]]:
     """Route middleware: 401 without a signed-in user, 403 when their role is below ``role``."""
 
-    def middleware(app: APIGatewayRestResolver, next_middleware: Callable[..., Response]) -> Response:
+    def middleware(app: APIGatewayRestResolver, next_middleware: Callable[..., Response[Any]]) -> Response[Any]:
         who = principal_of(app)
         if not who.role.allows(role):
             raise Forbidden(f"This needs the {role.value} role; {who.subject} is {who.role.value}.")

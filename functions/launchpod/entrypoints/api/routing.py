@@ -12,13 +12,18 @@ from pydantic import BaseModel
 
 from launchpod.contracts.catalog_ops import entry
 from launchpod.contracts.errors import ErrorView
+from launchpod.contracts.operations import NoopView, OperationAcceptedView, OperationView
+from launchpod.contracts.plans import PlanView
+from launchpod.domain.plan import Plan
 from launchpod.entrypoints.api.auth import require
 
 _ERRORS = {
+    400: "The body cannot be read (not UTF-8 text)",
     401: "No token, or not a valid one",
     403: "Your role does not allow this",
     404: "Not found",
     409: "The cluster is busy, or the operation is in the wrong state",
+    415: "The body is not JSON",
     422: "The request breaks a rule; details name the field",
     503: "AWS is throttling or unavailable; retry after Retry-After seconds",
 }
@@ -30,9 +35,16 @@ def route(router: APIGatewayRouter, op_id: str) -> Callable[[Callable[..., Any]]
     responses: dict[int, Any] = {
         success: {"description": "OK", "content": {"application/json": {"model": e.response}}},
     }
+    if e.accepted:  # NOOP: the request already matches the real state; PLANNED: ?dryRun=true. Nothing starts.
+        responses[200] = {
+            "description": "No changes, or the plan of a dry run",
+            "content": {"application/json": {"model": NoopView | PlanView}},
+        }
     if e.role is not None:
         for status, text in _ERRORS.items():
-            if status == 409 and not e.mutates:
+            if status == 409 and not e.mutates and "{name}" not in e.path:
+                continue  # reads of a cluster answer 409 too, while it is not ready for them
+            if status in (400, 415) and e.method not in ("POST", "PUT", "PATCH"):
                 continue
             responses[status] = {"description": text, "content": {"application/json": {"model": ErrorView}}}
     return router.route(
@@ -47,5 +59,18 @@ def route(router: APIGatewayRouter, op_id: str) -> Callable[[Callable[..., Any]]
     )
 
 
-def json_response(model: BaseModel, status: int = 200, headers: dict[str, str] | None = None) -> Response:
+def planned(plan: Plan, dry_run: bool, start: Callable[[], OperationView], noop: str | None = None) -> Response[Any]:
+    """The planner's answer, the same on every mutating route: an empty plan is 200 NOOP and starts
+    nothing; ``dryRun`` answers 200 with the plan and starts nothing; otherwise ``start()`` records the
+    operation (with the plan) and starts its workflow: 202."""
+    if plan.empty:
+        return json_response(NoopView(message=noop or f"{plan.target} already matches the request; no changes."))
+    if dry_run:
+        return json_response(PlanView(target=plan.target, steps=plan.views()))
+    operation = start()
+    accepted = OperationAcceptedView(operation=operation, statusUrl=operation.statusUrl)
+    return json_response(accepted, 202, {"Location": accepted.statusUrl})
+
+
+def json_response(model: BaseModel, status: int = 200, headers: dict[str, str] | None = None) -> Response[Any]:
     return Response(status_code=status, content_type=content_types.APPLICATION_JSON, body=model, headers=headers or {})

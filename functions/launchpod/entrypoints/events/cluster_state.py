@@ -26,8 +26,10 @@ def handler(event: EventBridgeEvent, context: Any) -> dict[str, Any]:
     detail = dict(event.detail)
     name = cluster_name(detail)
     status = detail.get("ClusterStatus")
-    woken = bool(name) and status in hyperpod.SETTLED_STATUSES and wake(name, status)
-    record = wiring.clusters().get(name) if name else None
+    if not name:
+        return {"recorded": False, "woken": False}
+    woken = status in hyperpod.SETTLED_STATUSES and wake(name, str(status))
+    record = wiring.clusters().get(name)
     if record is None:
         return {"recorded": False, "woken": woken}
     wiring.clusters().register(

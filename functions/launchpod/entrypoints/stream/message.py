@@ -10,16 +10,17 @@ from typing import Any
 from pydantic import ValidationError
 
 from launchpod.adapters.aws import websocket
-from launchpod.contracts.streaming import StreamEvent, SubscribeMessage
+from launchpod.contracts.streaming import StreamEvent, StreamEventType, SubscribeMessage
 from launchpod.domain.errors import NotFound
 from launchpod.entrypoints.observability import logger
 from launchpod.entrypoints.stream._context import connection_id, management_endpoint
+from launchpod.entrypoints.stream.log_pump_start import start_log_pump
 from launchpod.runtime import wiring
 
 _TOPIC = re.compile(r"^(operation:op-[0-9a-z]{8,40}|cluster:[a-zA-Z0-9-]{1,63}|logs:[\w.-]+/[\w.-]+/[\w.-]+)$")
 
 
-def _reply(kind: str, data: dict[str, Any], status: int = 200) -> dict[str, Any]:
+def _reply(kind: StreamEventType, data: dict[str, Any], status: int = 200) -> dict[str, Any]:
     return {"statusCode": status, "body": StreamEvent(topic="", type=kind, data=data).model_dump_json()}
 
 
@@ -59,4 +60,6 @@ def handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
                 continue
             snapshot = StreamEvent(topic=topic, type="operation", data=view.model_dump(mode="json"))
             websocket.post(management_endpoint(event), conn, snapshot.model_dump(mode="json"))
+        elif topic.startswith("logs:"):
+            start_log_pump(topic)
     return _reply("subscribed", {"topics": topics})

@@ -5,11 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 from launchpod.adapters.aws import websocket
-from launchpod.contracts.streaming import StreamEvent
+from launchpod.contracts.streaming import StreamEvent, StreamEventType
 from launchpod.runtime import wiring
 
 
-def publish(topic: str, kind: str, data: dict[str, Any]) -> tuple[int, int]:
+def publish(topic: str, kind: StreamEventType, data: dict[str, Any]) -> tuple[int, int]:
     """Returns (pushed, gone)."""
     connections = wiring.connections()
     message = StreamEvent(topic=topic, type=kind, data=data).model_dump(mode="json")

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
 
+import type { OpenApiDoc } from '../api';
+import { builtInDocument } from '../schema';
+
 import {
   checkInstanceGroups,
   checkStorage,
@@ -12,8 +15,9 @@ import {
   type StorageChoices,
 } from '../createCluster';
 
-// Without a document the built-in copy of the contracts applies (what the UI does when /api/openapi.json fails).
-const doc = {};
+// The document built into the UI (src/api/openapi.json, generated from the contracts): what the UI uses when
+// /api/openapi.json cannot be fetched.
+const doc: OpenApiDoc = await builtInDocument();
 
 const group = (overrides: Partial<InstanceGroupChoices> = {}): InstanceGroupChoices => ({
   name: 'workers',

@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
 
-import { checkString } from '../schema';
+import type { OpenApiDoc } from '../api';
+import { builtInDocument, checkInteger, checkString, enumOf } from '../schema';
 
-// Without a document the built-in copy of the contract applies (what the UI does when /api/openapi.json fails).
-const doc = {};
+// The document built into the UI (src/api/openapi.json, generated from the contracts): what the UI uses when
+// /api/openapi.json cannot be fetched.
+const doc: OpenApiDoc = await builtInDocument();
 
 describe('client-side checks from the request schema', () => {
   it('accepts a SageMaker-style cluster name', () => {
@@ -21,6 +23,28 @@ describe('client-side checks from the request schema', () => {
   it('checks a CIDR through the nested network model', () => {
     expect(checkString(doc, 'CreateClusterRequest', 'network.vpcCidr', '10.0.0.0/16')).toBeUndefined();
     expect(checkString(doc, 'CreateClusterRequest', 'network.vpcCidr', '10.0.0.0')).toBeTruthy();
+  });
+
+  it('bounds an instance group as the contract does (InstanceGroupRequest.instanceCount)', () => {
+    expect(checkInteger(doc, 'InstanceGroupRequest', 'instanceCount', '6758')).toBeUndefined();
+    expect(checkInteger(doc, 'InstanceGroupRequest', 'instanceCount', '6759')).toMatch(/0 to 6758/);
+  });
+
+  it('offers the Kubernetes versions the contract allows, its default first', () => {
+    const versions = enumOf(doc, 'CreateClusterRequest', 'kubernetesVersion');
+    expect(versions.values.length).toBeGreaterThan(0);
+    expect(versions.values).toContain(versions.default);
+    expect(enumOf(doc, 'ConfigureStorageRequest', 'kind').values).toEqual(['s3', 'fsx']);
+    expect(enumOf({}, 'CreateClusterRequest', 'kubernetesVersion')).toEqual({ values: [], default: undefined });
+  });
+
+  it('refuses an S3 prefix with a leading slash, as the contract does', () => {
+    expect(checkString(doc, 'ConfigureStorageRequest', 'prefix', 'datasets/imagenet')).toBeUndefined();
+    expect(checkString(doc, 'ConfigureStorageRequest', 'prefix', '/datasets')).toBeTruthy();
+  });
+
+  it('without any document there is no client-side rule; the server has the last word', () => {
+    expect(checkString({}, 'CreateClusterRequest', 'name', '-lead')).toBeUndefined();
   });
 
   it('reads rules from an OpenAPI document when there is one', () => {

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from dataclasses import replace
+from typing import Annotated, Any
 
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.openapi.params import Path, Query
@@ -17,27 +18,33 @@ from launchpod.contracts.clusters import (
 )
 from launchpod.contracts.common import ClusterName
 from launchpod.contracts.operations import NoopView, OperationAcceptedView, OperationView
+from launchpod.contracts.plans import PlanView
 from launchpod.domain import operations as ops
-from launchpod.domain.clusters import control_plane, imports, teardown
+from launchpod.domain.clusters import control_plane, imports, plans, teardown
 from launchpod.domain.clusters.views import cluster_view, owned_by_launchpod
 from launchpod.domain.errors import Conflict, NotFound
+from launchpod.domain.plan import Plan
 from launchpod.entrypoints.api import idempotency
-from launchpod.entrypoints.api.routing import json_response, route
+from launchpod.entrypoints.api.routing import planned, route
 from launchpod.runtime import wiring
 from launchpod.runtime.settings import settings
 
 router = APIGatewayRouter()
 
 
-def _view(name: str, record: dict | None) -> ClusterView:
+def _view(name: str, record: dict[str, Any] | None) -> ClusterView:
     eks = wiring.eks().cluster(name)
     addons = wiring.eks().addons(name) if eks and eks.get("status") == "ACTIVE" else {}
     return cluster_view(name, settings().region, record, eks, addons, wiring.sagemaker().hyperpod_cluster(name))
 
 
 @route(router, "list_clusters")
-def list_clusters() -> ClusterListView:
-    return ClusterListView(items=[_view(r["name"], r) for r in wiring.clusters().list()])
+def list_clusters(
+    limit: Annotated[int, Query(ge=1, le=200)] = 50,
+    nextToken: Annotated[str | None, Query(max_length=2048)] = None,
+) -> ClusterListView:
+    records, token = wiring.clusters().page(limit=limit, cursor=nextToken)
+    return ClusterListView(items=[_view(r["name"], r) for r in records], nextToken=token)
 
 
 @route(router, "get_cluster")
@@ -49,7 +56,7 @@ def get_cluster(name: Annotated[ClusterName, Path()]) -> ClusterView:
     return view
 
 
-def check_control_plane(request: CreateClusterRequest) -> dict | None:
+def check_control_plane(request: CreateClusterRequest) -> dict[str, Any] | None:
     """The zones exist and any EKS cluster of that name is Launchpod's; returns that cluster."""
     control_plane.check_zones(request, [z["name"] for z in wiring.ec2().zones()], settings().region)
     existing = wiring.eks().cluster(request.name)
@@ -60,8 +67,11 @@ def check_control_plane(request: CreateClusterRequest) -> dict | None:
     return existing
 
 
-def submit_control_plane(request: CreateClusterRequest, who: ops.Principal) -> OperationView:
-    operation, _ = ops.submit(wiring.operations(), wiring.workflows(), control_plane.plan(request), who)
+def submit_control_plane(request: CreateClusterRequest, who: ops.Principal, steps: Plan | None = None) -> OperationView:
+    workflow = control_plane.plan(request)
+    if steps is not None:
+        workflow = replace(workflow, steps=steps.views())
+    operation, _ = ops.submit(wiring.operations(), wiring.workflows(), workflow, who)
     wiring.clusters().register(request.name, source="created", region=settings().region)
     return operation
 
@@ -72,46 +82,71 @@ def start_control_plane(request: CreateClusterRequest, who: ops.Principal) -> Op
     return submit_control_plane(request, who)
 
 
+def subnet_zones(eks: dict[str, Any] | None) -> list[str]:
+    """The zones of an EKS cluster's subnets, as the request's availabilityZones would name them."""
+    ids = list(((eks or {}).get("resourcesVpcConfig") or {}).get("subnetIds") or [])
+    return [s["AvailabilityZone"] for s in wiring.ec2().subnets(ids)] if ids else []
+
+
 @route(router, "create_cluster")
-def create_cluster(request: CreateClusterRequest) -> Response[OperationAcceptedView | NoopView]:
+def create_cluster(
+    request: CreateClusterRequest, dryRun: Annotated[bool, Query()] = False
+) -> Response[OperationAcceptedView | NoopView | PlanView]:
     who: ops.Principal = router.context["principal"]
     existing = check_control_plane(request)
     record = wiring.clusters().get(request.name)
-    if existing and existing.get("status") == "ACTIVE" and record and not record.get("lockedBy"):
-        return json_response(NoopView(message=f"Cluster {request.name} already exists; no changes."))
+    settled = bool(existing and existing.get("status") == "ACTIVE" and record and not record.get("lockedBy"))
+    plan = plans.control_plane_plan(request, existing, subnet_zones(existing), settled)
 
-    def start() -> dict:
-        operation = submit_control_plane(request, who)
-        return OperationAcceptedView(operation=operation, statusUrl=operation.statusUrl).model_dump(mode="json")
+    def start() -> OperationView:
+        def run() -> dict[str, Any]:
+            operation = submit_control_plane(request, who, plan)
+            return OperationAcceptedView(operation=operation, statusUrl=operation.statusUrl).model_dump(mode="json")
 
-    key = router.current_event.headers.get("idempotency-key") or router.current_event.headers.get("Idempotency-Key")
-    accepted = OperationAcceptedView.model_validate(
-        idempotency.once(key, who.subject, request.model_dump(mode="json"), start)
-    )
-    return json_response(accepted, 202, {"Location": accepted.statusUrl})
+        key = router.current_event.headers.get("idempotency-key") or router.current_event.headers.get("Idempotency-Key")
+        return OperationAcceptedView.model_validate(
+            idempotency.once(key, who.subject, request.model_dump(mode="json"), run)
+        ).operation
+
+    return planned(plan, dryRun, start, noop=f"Cluster {request.name} already exists as asked; no changes.")
 
 
 @route(router, "delete_cluster")
 def delete_cluster(
-    name: Annotated[ClusterName, Path()], confirm: Annotated[str, Query()] = ""
-) -> Response[OperationAcceptedView]:
+    name: Annotated[ClusterName, Path()],
+    confirm: Annotated[str, Query()] = "",
+    dryRun: Annotated[bool, Query()] = False,
+) -> Response[OperationAcceptedView | PlanView]:
     request = DeleteClusterInput(name=name, confirm=confirm)
     teardown.check_confirmation(request)
     if wiring.clusters().get(name) is None and wiring.eks().cluster(name) is None:
         raise NotFound(f"Cluster {name} is not known to Launchpod and EKS has no cluster by that name.")
-    operation, _ = ops.submit(
-        wiring.operations(), wiring.workflows(), teardown.plan(request), router.context["principal"]
-    )
-    return json_response(OperationAcceptedView(operation=operation, statusUrl=operation.statusUrl), 202)
+    found = Plan(name, tuple(plans.workflow_steps(teardown.PHASES, "only what Launchpod created", "delete")))
+
+    def start() -> OperationView:
+        workflow = replace(teardown.plan(request), steps=found.views())
+        operation, _ = ops.submit(wiring.operations(), wiring.workflows(), workflow, router.context["principal"])
+        return operation
+
+    return planned(found, dryRun, start)
 
 
 @route(router, "import_cluster")
-def import_cluster(request: ImportClusterRequest) -> Response[OperationAcceptedView | NoopView]:
+def import_cluster(
+    request: ImportClusterRequest, dryRun: Annotated[bool, Query()] = False
+) -> Response[OperationAcceptedView | NoopView | PlanView]:
     record = wiring.clusters().get(request.name)
     if record is not None and not record.get("lockedBy"):
-        return json_response(NoopView(message=f"Cluster {request.name} is already known to Launchpod; no changes."))
-    imports.check_importable(request.name, wiring.eks().cluster(request.name))
-    operation, _ = ops.submit(
-        wiring.operations(), wiring.workflows(), imports.plan(request), router.context["principal"]
-    )
-    return json_response(OperationAcceptedView(operation=operation, statusUrl=operation.statusUrl), 202)
+        found = Plan(request.name, ())
+    else:
+        imports.check_importable(request.name, wiring.eks().cluster(request.name))
+        found = Plan(
+            request.name, tuple(plans.workflow_steps(imports.PHASES, f"Launchpod does not know {request.name}"))
+        )
+
+    def start() -> OperationView:
+        workflow = replace(imports.plan(request), steps=found.views())
+        operation, _ = ops.submit(wiring.operations(), wiring.workflows(), workflow, router.context["principal"])
+        return operation
+
+    return planned(found, dryRun, start, noop=f"Cluster {request.name} is already known to Launchpod; no changes.")

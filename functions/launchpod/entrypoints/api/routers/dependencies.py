@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from dataclasses import replace
+from typing import Annotated, Any
 
 from aws_lambda_powertools.event_handler import Response
-from aws_lambda_powertools.event_handler.openapi.params import Body, Path
+from aws_lambda_powertools.event_handler.openapi.params import Body, Path, Query
 from aws_lambda_powertools.event_handler.router import APIGatewayRouter
 
 from launchpod.adapters.k8s import apply as k8s
@@ -16,12 +17,14 @@ from launchpod.contracts.dependencies import (
     ReconcileDependenciesInput,
     ReconcileDependenciesRequest,
 )
-from launchpod.contracts.operations import OperationAcceptedView, OperationView
+from launchpod.contracts.operations import NoopView, OperationAcceptedView, OperationView
+from launchpod.contracts.plans import PlanView
 from launchpod.domain import dependencies
 from launchpod.domain import operations as ops
 from launchpod.domain.dependencies import objects
 from launchpod.domain.errors import Conflict
-from launchpod.entrypoints.api.routing import json_response, route
+from launchpod.domain.plan import Plan
+from launchpod.entrypoints.api.routing import planned, route
 from launchpod.runtime import wiring
 from launchpod.runtime.settings import settings
 
@@ -35,24 +38,33 @@ def _active(name: str) -> None:
         raise Conflict(f"The EKS control plane of {name} is {state}; dependencies need an ACTIVE cluster.")
 
 
-@route(router, "list_dependencies")
-def list_dependencies(name: Annotated[ClusterName, Path()]) -> DependencyListView:
-    _active(name)
+def _rows(name: str) -> list[dict[str, Any]]:
     installed: dict[str, str | None] = {}
     for entry in dependencies.manifest().manifests:
         workload = objects.workload_of(objects.objects_for(entry.name, entry.version, settings().region))
         found = k8s.read(name, workload)
         installed[entry.name] = ((found or {}).get("metadata", {}).get("labels") or {}).get("app.kubernetes.io/version")
-    rows = dependencies.status(wiring.eks().addons(name), installed)
+    return dependencies.status(wiring.eks().addons(name), installed)
+
+
+@route(router, "list_dependencies")
+def list_dependencies(name: Annotated[ClusterName, Path()]) -> DependencyListView:
+    _active(name)
     return DependencyListView(
-        cluster=name, manifestVersion=dependencies.manifest().version, items=[DependencyView(**r) for r in rows]
+        cluster=name,
+        manifestVersion=dependencies.manifest().version,
+        items=[DependencyView(**r) for r in _rows(name)],
     )
 
 
-def start_reconcile(request: ReconcileDependenciesInput, who: ops.Principal) -> OperationView:
+def start_reconcile(
+    request: ReconcileDependenciesInput, who: ops.Principal, steps: Plan | None = None
+) -> OperationView:
     _active(request.name)
-    plan = dependencies.plan(request.name, request.includeOptional)
-    operation, _ = ops.submit(wiring.operations(), wiring.workflows(), plan, who)
+    workflow = dependencies.plan(request.name, request.includeOptional)
+    if steps is not None:
+        workflow = replace(workflow, steps=steps.views())
+    operation, _ = ops.submit(wiring.operations(), wiring.workflows(), workflow, who)
     return operation
 
 
@@ -60,7 +72,14 @@ def start_reconcile(request: ReconcileDependenciesInput, who: ops.Principal) -> 
 def reconcile_dependencies(
     name: Annotated[ClusterName, Path()],
     body: Annotated[ReconcileDependenciesRequest | None, Body()] = None,
-) -> Response[OperationAcceptedView]:
+    dryRun: Annotated[bool, Query()] = False,
+) -> Response[OperationAcceptedView | NoopView | PlanView]:
     request = ReconcileDependenciesInput(name=name, includeOptional=bool(body and body.includeOptional))
-    operation = start_reconcile(request, router.context["principal"])
-    return json_response(OperationAcceptedView(operation=operation, statusUrl=operation.statusUrl), 202)
+    _active(name)
+    found = dependencies.reconcile_plan(name, _rows(name), request.includeOptional)
+    return planned(
+        found,
+        dryRun,
+        lambda: start_reconcile(request, router.context["principal"], found),
+        noop=f"Every dependency of {name} is at its pinned version; no changes.",
+    )

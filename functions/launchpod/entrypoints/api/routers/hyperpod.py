@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from dataclasses import replace
+from typing import Annotated, Any
 
 from aws_lambda_powertools.event_handler import Response
-from aws_lambda_powertools.event_handler.openapi.params import Body, Path
+from aws_lambda_powertools.event_handler.openapi.params import Body, Path, Query
 from aws_lambda_powertools.event_handler.router import APIGatewayRouter
 
 from launchpod.adapters.k8s import apply as k8s
@@ -18,13 +19,17 @@ from launchpod.contracts.hyperpod import (
     UpdateSoftwareRequest,
 )
 from launchpod.contracts.operations import NoopView, OperationAcceptedView, OperationView
+from launchpod.contracts.plans import PlanView
 from launchpod.domain import operations as ops
 from launchpod.domain import storage
-from launchpod.domain.clusters import control_plane, hyperpod, provision, software
+from launchpod.domain.clusters import control_plane, hyperpod, plans, provision, software
 from launchpod.domain.clusters.instance_types import to_ec2, to_sagemaker
 from launchpod.domain.clusters.views import owned_by_launchpod
+from launchpod.domain.dependencies import objects as dependency_objects
 from launchpod.domain.errors import Conflict, InvalidInput, NotFound
-from launchpod.entrypoints.api.routing import json_response, route
+from launchpod.domain.instance_groups import preflight
+from launchpod.entrypoints.api.routers.clusters import subnet_zones
+from launchpod.entrypoints.api.routing import planned, route
 from launchpod.runtime import wiring
 from launchpod.runtime.settings import settings
 
@@ -45,20 +50,50 @@ def check_offered(request: CreateHyperPodInput, zones: list[str], at: str = "bod
     hyperpod.check_instance_types(request, {t: offered.get(t, []) for t in types}, at)
 
 
-def _has_storage(request: ProvisionClusterRequest) -> bool:
-    """The storage asked for (if any) is already there, so provisioning again would change nothing."""
-    if request.storage is None:
-        return True
-    volume = {"apiVersion": "v1", "kind": "PersistentVolume", "metadata": {"name": request.storage.storageName}}
-    return storage.managed(k8s.read(request.name, volume))
+def _volume_and_claim(cluster: str, storage_name: str) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
+    """A storage Launchpod configured, and its claim; (None, None) when there is none."""
+    volume = k8s.read(cluster, {"apiVersion": "v1", "kind": "PersistentVolume", "metadata": {"name": storage_name}})
+    if not storage.managed(volume):
+        return None, None
+    assert volume is not None
+    ref = (volume.get("spec") or {}).get("claimRef") or {}
+    claim = k8s.read(cluster, storage.claim(ref["name"], ref.get("namespace", "default"), "")) if ref else None
+    return volume, claim
+
+
+def hyperpod_zone(cluster: dict[str, Any] | None) -> str | None:
+    """The zone of the HyperPod cluster's compute subnet."""
+    ids = list(((cluster or {}).get("VpcConfig") or {}).get("Subnets") or [])
+    found = wiring.ec2().subnets(ids) if ids else []
+    return found[0]["AvailabilityZone"] if found else None
+
+
+def check_quotas(request: CreateHyperPodInput) -> None:
+    """The account's HyperPod cluster-usage quota (Service Quotas) covers every type asked for: 409 naming
+    the quota and how much to raise it otherwise, before anything is created."""
+    asked: dict[str, int] = {}
+    for group in request.instanceGroups:
+        asked[group.instanceType] = asked.get(group.instanceType, 0) + group.instanceCount
+    names = {preflight.quota_name(t) for t, count in asked.items() if count > 0}
+    quotas = wiring.service_quotas().sagemaker_quotas(names) if names else {}
+    if not quotas:
+        return
+    own = hyperpod.hyperpod_name(request.name)  # this cluster, if it exists, is what is asked
+    clusters = wiring.sagemaker().hyperpod_clusters()
+    for instance_type, (quota, used) in preflight.standing(quotas, clusters, own, asked).items():
+        preflight.check_quota(instance_type, quota, used, asked[instance_type])
 
 
 @route(router, "provision_cluster")
-def provision_cluster(request: ProvisionClusterRequest) -> Response[OperationAcceptedView | NoopView]:
+def provision_cluster(
+    request: ProvisionClusterRequest, dryRun: Annotated[bool, Query()] = False
+) -> Response[OperationAcceptedView | NoopView | PlanView]:
     who: ops.Principal = router.context["principal"]
     zones = [z["name"] for z in wiring.ec2().zones()]
     control_plane.check_zones(request, zones, settings().region)
-    check_offered(CreateHyperPodInput(name=request.name, **request.hyperpod.model_dump()), zones, "body.hyperpod")
+    hyperpod_request = CreateHyperPodInput(name=request.name, **request.hyperpod.model_dump())
+    check_offered(hyperpod_request, zones, "body.hyperpod")
+    check_quotas(hyperpod_request)
     existing = wiring.eks().cluster(request.name)
     if existing is not None and not owned_by_launchpod(existing, request.name, settings().resource_prefix):
         raise Conflict(
@@ -66,23 +101,47 @@ def provision_cluster(request: ProvisionClusterRequest) -> Response[OperationAcc
             "import it (POST /api/clusters/import) or choose another name."
         )
     hp = wiring.sagemaker().hyperpod_cluster(hyperpod.hyperpod_name(request.name))
-    if hp is not None and hp.get("ClusterStatus") == "InService" and _has_storage(request):
-        return json_response(NoopView(message=f"Cluster {request.name} is already provisioned; no changes."))
-    operation, _ = ops.submit(wiring.operations(), wiring.workflows(), provision.plan(request), who)
-    wiring.clusters().register(request.name, source="created", region=settings().region)
-    accepted = OperationAcceptedView(operation=operation, statusUrl=operation.statusUrl)
-    return json_response(accepted, 202, {"Location": accepted.statusUrl})
+    volume, claim = (
+        _volume_and_claim(request.name, request.storage.storageName)
+        if request.storage is not None and existing is not None and existing.get("status") == "ACTIVE"
+        else (None, None)
+    )
+    found = plans.provision_plan(request, existing, subnet_zones(existing), hp, hyperpod_zone(hp), volume, claim)
+
+    def start() -> OperationView:
+        workflow = replace(provision.plan(request), steps=found.views())
+        operation, _ = ops.submit(wiring.operations(), wiring.workflows(), workflow, who)
+        wiring.clusters().register(request.name, source="created", region=settings().region)
+        return operation
+
+    return planned(found, dryRun, start, noop=f"Cluster {request.name} is already provisioned as asked; no changes.")
 
 
 def check_hyperpod(request: CreateHyperPodInput) -> None:
     """The zone offers the instance types, and the EKS control plane is ACTIVE."""
     check_offered(request, [z["name"] for z in wiring.ec2().zones()])
+    check_quotas(request)
     eks = wiring.eks().cluster(request.name)
     if eks is None or eks.get("status") != "ACTIVE":
         state = eks.get("status") if eks else "not created"
         raise Conflict(
             f"The EKS control plane of {request.name} is {state}; create it with POST /api/clusters and wait for"
             " SUCCEEDED."
+        )
+    check_dependencies(request.name)
+
+
+def check_dependencies(name: str) -> None:
+    """HyperPod's dependencies are on the EKS cluster: AWS requires them before CreateCluster ("This Helm
+    installation step is required", developer guide, "Installing packages on the Amazon EKS cluster using
+    Helm"). Without the health-monitoring agent no node fault is ever reported and deep health checks
+    cannot run, so a cluster created without it looks healthy and is not resilient."""
+    if k8s.read(name, dependency_objects.health_agent_ref()) is None:
+        ns, agent = dependency_objects.HEALTH_AGENT
+        raise Conflict(
+            f"HyperPod's dependencies are not installed on {name} (no DaemonSet {ns}/{agent}); AWS requires them"
+            f" before the HyperPod cluster is created. Run POST /api/clusters/{name}/dependencies and wait for"
+            " SUCCEEDED, then retry; POST /api/clusters/provision does both in order."
         )
 
 
@@ -99,30 +158,40 @@ def start_hyperpod(request: CreateHyperPodInput, who: ops.Principal) -> Operatio
 
 @route(router, "create_hyperpod")
 def create_hyperpod(
-    name: Annotated[ClusterName, Path()], request: CreateHyperPodRequest
-) -> Response[OperationAcceptedView | NoopView]:
+    name: Annotated[ClusterName, Path()], request: CreateHyperPodRequest, dryRun: Annotated[bool, Query()] = False
+) -> Response[OperationAcceptedView | NoopView | PlanView]:
     who: ops.Principal = router.context["principal"]
     full = CreateHyperPodInput(name=name, **request.model_dump())
     check_hyperpod(full)
     existing = wiring.sagemaker().hyperpod_cluster(hyperpod.hyperpod_name(name))
-    if existing is not None and existing.get("ClusterStatus") == "InService":
-        return json_response(NoopView(message=f"HyperPod cluster {name} is already InService; no changes."))
-    operation = submit_hyperpod(full, who)
-    accepted = OperationAcceptedView(operation=operation, statusUrl=operation.statusUrl)
-    return json_response(accepted, 202, {"Location": accepted.statusUrl})
+    found = plans.hyperpod_plan(name, request, existing, hyperpod_zone(existing))
+
+    def start() -> OperationView:
+        workflow = replace(hyperpod.plan(full), steps=found.views())
+        operation, _ = ops.submit(wiring.operations(), wiring.workflows(), workflow, who)
+        return operation
+
+    return planned(found, dryRun, start, noop=f"HyperPod cluster {name} is already InService as asked; no changes.")
 
 
 @route(router, "update_software")
 def update_software(
-    name: Annotated[ClusterName, Path()], body: Annotated[UpdateSoftwareRequest | None, Body()] = None
-) -> Response[OperationAcceptedView]:
+    name: Annotated[ClusterName, Path()],
+    body: Annotated[UpdateSoftwareRequest | None, Body()] = None,
+    dryRun: Annotated[bool, Query()] = False,
+) -> Response[OperationAcceptedView | PlanView]:
     request = UpdateSoftwareInput(name=name, **(body.model_dump() if body else {}))
     existing = wiring.sagemaker().hyperpod_cluster(hyperpod.hyperpod_name(name))
     if existing is None:
         raise NotFound(f"{name} has no HyperPod cluster; create it with POST /api/clusters/{name}/hyperpod.")
     if existing["ClusterStatus"] not in ("InService", "SystemUpdating"):
         raise Conflict(f"The HyperPod cluster {name} is {existing['ClusterStatus']}; update it once it is InService.")
-    operation, _ = ops.submit(
-        wiring.operations(), wiring.workflows(), software.plan(request), router.context["principal"]
-    )
-    return json_response(OperationAcceptedView(operation=operation, statusUrl=operation.statusUrl), 202)
+    groups = [g["InstanceGroupName"] for g in existing.get("InstanceGroups", [])]
+    found = plans.software_plan(name, request, groups)
+
+    def start() -> OperationView:
+        workflow = replace(software.plan(request), steps=found.views())
+        operation, _ = ops.submit(wiring.operations(), wiring.workflows(), workflow, router.context["principal"])
+        return operation
+
+    return planned(found, dryRun, start)

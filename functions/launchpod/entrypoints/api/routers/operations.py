@@ -28,9 +28,12 @@ def list_operations(
     cluster: Annotated[ClusterName | None, Query()] = None,
     status: Annotated[OperationStatus | None, Query()] = None,
     limit: Annotated[int, Query(ge=1, le=200)] = 50,
+    nextToken: Annotated[str | None, Query(max_length=2048)] = None,
 ) -> OperationListView:
-    items = wiring.operations().list(target=cluster, status=status.value if status else None, limit=limit)
-    return OperationListView(items=items)
+    items, token = wiring.operations().page(
+        target=cluster, status=status.value if status else None, limit=limit, cursor=nextToken
+    )
+    return OperationListView(items=items, nextToken=token)
 
 
 @route(router, "get_operation")

@@ -3,7 +3,8 @@ browse the objects of an S3 storage."""
 
 from __future__ import annotations
 
-from typing import Annotated
+from dataclasses import replace
+from typing import Annotated, Any
 
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.openapi.params import Body, Path, Query
@@ -12,7 +13,8 @@ from aws_lambda_powertools.event_handler.router import APIGatewayRouter
 from launchpod.adapters.aws import s3
 from launchpod.adapters.k8s import apply as k8s
 from launchpod.contracts.common import ClusterName, K8sName
-from launchpod.contracts.operations import OperationAcceptedView, OperationView
+from launchpod.contracts.operations import NoopView, OperationAcceptedView, OperationView
+from launchpod.contracts.plans import PlanView
 from launchpod.contracts.storage import (
     ConfigureStorageInput,
     ConfigureStorageRequest,
@@ -25,8 +27,10 @@ from launchpod.contracts.storage import (
 )
 from launchpod.domain import operations as ops
 from launchpod.domain import ownership, storage
+from launchpod.domain.clusters import plans
 from launchpod.domain.errors import Conflict, InvalidInput, NotFound
-from launchpod.entrypoints.api.routing import json_response, route
+from launchpod.domain.plan import Plan
+from launchpod.entrypoints.api.routing import planned, route
 from launchpod.runtime import wiring
 
 router = APIGatewayRouter()
@@ -40,7 +44,7 @@ def _active(name: str) -> None:
         raise Conflict(f"The EKS control plane of {name} is {state}; storage needs an ACTIVE cluster.")
 
 
-def _volume(name: str, storage_name: str) -> dict:
+def _volume(name: str, storage_name: str) -> dict[str, Any]:
     found = k8s.read(name, {"apiVersion": "v1", "kind": "PersistentVolume", "metadata": {"name": storage_name}})
     if not storage.managed(found):
         raise NotFound(f"{name} has no storage {storage_name} configured by Launchpod; GET its storage list.")
@@ -48,26 +52,45 @@ def _volume(name: str, storage_name: str) -> dict:
     return found
 
 
-def _claim_of(name: str, volume: dict) -> dict | None:
+def _claim_of(name: str, volume: dict[str, Any]) -> dict[str, Any] | None:
     ref = (volume.get("spec") or {}).get("claimRef") or {}
     if not ref:
         return None
     return k8s.read(name, storage.claim(ref["name"], ref.get("namespace", "default"), ""))
 
 
-def start_configure(request: ConfigureStorageInput, who: ops.Principal) -> OperationView:
+def start_configure(request: ConfigureStorageInput, who: ops.Principal, steps: Plan | None = None) -> OperationView:
     _active(request.name)
-    operation, _ = ops.submit(wiring.operations(), wiring.workflows(), storage.plan(request), who)
+    workflow = storage.plan(request)
+    if steps is not None:
+        workflow = replace(workflow, steps=steps.views())
+    operation, _ = ops.submit(wiring.operations(), wiring.workflows(), workflow, who)
     return operation
 
 
 @route(router, "configure_storage")
 def configure_storage(
-    name: Annotated[ClusterName, Path()], body: Annotated[ConfigureStorageRequest, Body()]
-) -> Response[OperationAcceptedView]:
+    name: Annotated[ClusterName, Path()],
+    body: Annotated[ConfigureStorageRequest, Body()],
+    dryRun: Annotated[bool, Query()] = False,
+) -> Response[OperationAcceptedView | NoopView | PlanView]:
     request = ConfigureStorageInput(name=name, **body.model_dump(exclude_none=True))
-    operation = start_configure(request, router.context["principal"])
-    return json_response(OperationAcceptedView(operation=operation, statusUrl=operation.statusUrl), 202)
+    _active(name)
+    found = k8s.read(name, {"apiVersion": "v1", "kind": "PersistentVolume", "metadata": {"name": body.storageName}})
+    if found is not None and not storage.managed(found):
+        raise Conflict(
+            f"A PersistentVolume {body.storageName} exists on {name} and Launchpod did not create it; choose another"
+            " storageName.",
+            details=[{"field": "body.storageName", "rule": "owned_by_launchpod", "message": body.storageName}],
+        )
+    volume = found if storage.managed(found) else None
+    steps = plans.storage_plan(name, body, volume, _claim_of(name, volume) if volume else None)
+    return planned(
+        steps,
+        dryRun,
+        lambda: start_configure(request, router.context["principal"], steps),
+        noop=f"Storage {body.storageName} is already Bound as asked; no changes.",
+    )
 
 
 @route(router, "list_storage")

@@ -8,6 +8,7 @@ from __future__ import annotations
 from launchpod.contracts.workflows import WorkflowInput
 from launchpod.domain.clusters import control_plane
 from launchpod.domain.errors import PermanentError
+from launchpod.domain.network import DEFAULT_VPC_CIDR
 from launchpod.entrypoints.workflows.create_control_plane._common import request_of, tags_of
 from launchpod.entrypoints.workflows.phase import PhaseResult, phase
 from launchpod.runtime import wiring
@@ -46,10 +47,11 @@ def run(doc: WorkflowInput) -> PhaseResult:
     if request.network.vpcId and request.network.subnetIds:
         return _reuse(doc, request.network.vpcId, request.network.subnetIds)
     ec2, tags = wiring.ec2(), tags_of(doc)
-    cidr = request.network.vpcCidr or control_plane.DEFAULT_VPC_CIDR
+    cidr = request.network.vpcCidr or DEFAULT_VPC_CIDR
     vpc_id = ec2.ensure_vpc(cidr, {**tags, "Name": f"{doc.target}-vpc"})
     plan = control_plane.network_plan(cidr, request.availabilityZones)
-    private, public = [], []
+    private: list[str] = []
+    public: list[str] = []
     for subnet in plan:
         role = {"kubernetes.io/role/elb": "1"} if subnet.public else {"kubernetes.io/role/internal-elb": "1"}
         kind = "public" if subnet.public else "private"

@@ -38,6 +38,7 @@ def run(doc: WorkflowInput) -> PhaseResult:
         security_group_ids=[doc.outputs["SecurityGroup"]["securityGroupId"]],
         node_recovery=request.nodeRecovery,
         tags=tags_of(doc),
+        node_provisioning_mode=request.nodeProvisioningMode,
     )
     return PhaseResult(outputs={"arn": arn}, message=f"Requested {arn} (NodeRecovery={request.nodeRecovery}).")
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from launchpod.contracts.workflows import WorkflowInput
 from launchpod.domain.clusters import hyperpod, teardown
-from launchpod.domain.errors import PermanentError
+from launchpod.domain.errors import LaunchpodError, PermanentError
 from launchpod.entrypoints.workflows.phase import PhaseResult, phase
 from launchpod.runtime import wiring
 from launchpod.runtime.settings import settings
@@ -21,7 +21,13 @@ def run(doc: WorkflowInput) -> PhaseResult:
             message="No HyperPod cluster remains.",
             skipped=doc.poll.get(PHASE, 0) == 0,
         )
-    if not teardown.ours(sm.tags(found["ClusterArn"]), doc.target, settings().resource_prefix):
+    try:
+        tags = sm.tags(found["ClusterArn"])
+    except LaunchpodError:
+        if sm.hyperpod_cluster(name) is None:  # gone between the two reads (ListTags then fails)
+            return PhaseResult(outputs={"deleted": True}, message="No HyperPod cluster remains.")
+        raise
+    if not teardown.ours(tags, doc.target, settings().resource_prefix):
         return PhaseResult(
             outputs={"kept": found["ClusterArn"]},
             skipped=True,

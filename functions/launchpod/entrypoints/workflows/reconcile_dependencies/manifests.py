@@ -1,4 +1,5 @@
-"""Manifests: the health agent, device plugins and KubeRay operator applied with server-side apply,
+"""Manifests: the health agent, device plugins, KubeRay operator and AWS Load Balancer Controller (its pod
+identity role first) applied with server-side apply,
 then polled until each DaemonSet or Deployment is ready. A Deployment cannot be ready on a cluster with
 no nodes yet (its Pods stay Pending until HyperPod's instances join), so there it counts as applied and
 waiting for nodes, as EKS's own Deployment add-ons do."""
@@ -9,9 +10,10 @@ from launchpod.adapters.k8s import apply as k8s
 from launchpod.contracts.dependencies import ReconcileDependenciesInput
 from launchpod.contracts.workflows import WorkflowInput
 from launchpod.domain import dependencies
-from launchpod.domain.dependencies import objects
+from launchpod.domain.dependencies import lbc, objects
 from launchpod.domain.errors import PermanentError
 from launchpod.entrypoints.workflows.phase import PhaseResult, phase
+from launchpod.entrypoints.workflows.reconcile_dependencies import lbc_identity
 from launchpod.runtime.settings import settings
 
 PHASE = "Manifests"
@@ -24,7 +26,11 @@ def run(doc: WorkflowInput) -> PhaseResult:
     waiting, for_nodes = [], []
     no_nodes: bool | None = None
     for entry in wanted:
-        built = objects.objects_for(entry.name, entry.version, settings().region)
+        vpc = ""
+        if entry.name == lbc.NAME and first_pass:
+            vpc = lbc_identity.vpc_id(doc.target)
+            lbc_identity.ensure(doc.target)
+        built = objects.objects_for(entry.name, entry.version, settings().region, doc.target, vpc)
         if first_pass:
             for obj in built:
                 k8s.apply(doc.target, obj)

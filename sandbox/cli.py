@@ -1,4 +1,5 @@
-"""``launchpod``: run the sandbox, or the MCP gateway for a local agent."""
+"""``launchpod``: run the sandbox, or the MCP gateway for a local agent. It lives with the sandbox so that
+the Lambda code (``launchpod``) never imports the sandbox."""
 
 from __future__ import annotations
 
@@ -23,7 +24,7 @@ def _sandbox(args: argparse.Namespace) -> int:
     ).start()
     if args.tokens_file:
         Path(args.tokens_file).write_text(json.dumps({"url": box.url, "awsUrl": box.aws_url, **box.tokens.as_dict()}))
-    print(box.banner(), flush=True)
+    print(box.banner(args.tokens_file), flush=True)
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     with contextlib.suppress(KeyboardInterrupt):

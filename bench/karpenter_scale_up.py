@@ -1,0 +1,136 @@
+"""Benchmark: HyperPod-managed Karpenter in the sandbox, a pending GPU pod to a Ready node from zero.
+
+What AWS makes you wait for is HyperPod adding a node (the sandbox's ``scale_up``, 600 simulated
+seconds). The ratio (pending pod -> node Ready) / add-node time says how much the rest adds on top:
+Karpenter's batch window and reaction, BatchAddClusterNodes, the node joining and being registered.
+Goal: <= 1.05. Each run then deletes the pod's Deployment and waits for the group to return to zero.
+
+    .venv/bin/python bench/karpenter_scale_up.py [--time-scale 0.02] [--runs 3]
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from sandbox.aws import sagemaker as hyperpod
+from sandbox.runtime import Sandbox, free_port
+
+NAME = "bench-karpenter"
+GROUP_LABEL = "sagemaker.amazonaws.com/instance-group-name"
+
+
+def _deployment(replicas: int) -> dict[str, Any]:
+    return {
+        "apiVersion": "apps/v1",
+        "kind": "Deployment",
+        "metadata": {"name": "gpu-app", "namespace": "default"},
+        "spec": {
+            "replicas": replicas,
+            "selector": {"matchLabels": {"app": "gpu-app"}},
+            "template": {
+                "metadata": {"labels": {"app": "gpu-app"}},
+                "spec": {
+                    "containers": [
+                        {
+                            "name": "main",
+                            "image": "public.ecr.aws/docker/library/python:3.12",
+                            "resources": {"limits": {"nvidia.com/gpu": "1"}},
+                        }
+                    ]
+                },
+            },
+        },
+    }
+
+
+def _wait(client: httpx.Client, response: httpx.Response) -> None:
+    response.raise_for_status()
+    op = response.json()["operation"]["id"]
+    while (view := client.get(f"/api/operations/{op}").json())["status"] not in ("SUCCEEDED", "FAILED", "CANCELLED"):
+        time.sleep(0.2)
+    if view["status"] != "SUCCEEDED":
+        raise SystemExit(f"{view['kind']} {view['status']}: {view.get('message')}")
+
+
+def _ready_gpu_nodes(box: Sandbox) -> int:
+    nodes = box.fleet.call(NAME, lambda emu: emu.list_objects("v1/nodes"))
+    return sum(
+        1
+        for n in nodes
+        if (n["metadata"].get("labels") or {}).get(GROUP_LABEL) == "gpu"
+        and any(c["type"] == "Ready" and c["status"] == "True" for c in (n.get("status") or {}).get("conditions", []))
+    )
+
+
+def _gpu_nodes(box: Sandbox) -> int:
+    nodes = box.fleet.call(NAME, lambda emu: emu.list_objects("v1/nodes"))
+    return sum(1 for n in nodes if (n["metadata"].get("labels") or {}).get(GROUP_LABEL) == "gpu")
+
+
+def run_once(box: Sandbox) -> float:
+    async def create(emu: Any) -> None:
+        await emu.put_object("apps/v1/deployments", _deployment(1))
+
+    async def delete(emu: Any) -> None:
+        await emu.delete_object("apps/v1/deployments", "default", "gpu-app")
+
+    started = time.monotonic()
+    box.fleet.call(NAME, create)
+    while _ready_gpu_nodes(box) < 1:
+        time.sleep(0.01)
+    elapsed = time.monotonic() - started
+    box.fleet.call(NAME, delete)
+    while _gpu_nodes(box):
+        time.sleep(0.05)
+    return elapsed
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--time-scale", type=float, default=0.02)
+    parser.add_argument("--runs", type=int, default=3)
+    args = parser.parse_args()
+    box = Sandbox(time_scale=args.time_scale, port=free_port()).start()
+    add_node = hyperpod.describe_durations()["scale_up"] * args.time_scale
+    headers = {"Authorization": f"Bearer {box.tokens.token_for('admin')}"}
+    body = {
+        "name": NAME,
+        "availabilityZones": ["us-east-1a", "us-east-1b"],
+        "hyperpod": {
+            "availabilityZone": "us-east-1a",
+            "instanceGroups": [{"name": "system", "instanceType": "ml.m5.2xlarge", "instanceCount": 1}],
+        },
+    }
+    with httpx.Client(base_url=box.url, headers=headers, timeout=60) as client:
+        _wait(client, client.post("/api/clusters/provision", json=body))
+        group = {"group": "gpu", "instanceType": "ml.g5.8xlarge", "instanceCount": 0}
+        _wait(client, client.post(f"/api/clusters/{NAME}/instance-groups", json=group))
+        scaling = {"enabled": True, "groups": ["gpu"], "consolidateAfterSeconds": 0}
+        _wait(client, client.put(f"/api/clusters/{NAME}/autoscaling", json=scaling))
+        ratios = []
+        for i in range(args.runs):
+            elapsed = run_once(box)
+            ratios.append(elapsed / add_node)
+            print(
+                f"run {i}: pending pod -> node Ready {elapsed:6.2f} s  simulated add-node time {add_node:6.2f} s  "
+                f"ratio {elapsed / add_node:5.3f}"
+            )
+    box.stop()
+    print(
+        f"time scale {args.time_scale}: median ratio {statistics.median(ratios):.3f} over {args.runs} runs "
+        "(goal <= 1.05); the group returned to zero after each run"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,37 @@
+"""HyperPod-managed Karpenter: which instance groups it scales, from zero."""
+
+from __future__ import annotations
+
+from typing import Self
+
+from pydantic import Field, model_validator
+
+from launchpod.contracts.common import ClusterName, Contract
+from launchpod.contracts.hyperpod import InstanceGroupName
+
+
+class AutoscalingRequest(Contract):
+    """Enable or disable HyperPod-managed Karpenter. It scales HyperPod instance groups only (never plain EC2
+    or EKS node groups): a Pending pod a managed group fits brings a node; idle nodes go, back to zero."""
+
+    enabled: bool
+    groups: list[InstanceGroupName] = Field(
+        default_factory=list,
+        max_length=10,
+        description="enable: the instance groups Karpenter manages (at most 10 in a node class); each starts at 0",
+    )
+    consolidateAfterSeconds: int = Field(
+        default=300, ge=0, le=86400, description="how long a node stays idle before Karpenter removes it"
+    )
+
+    @model_validator(mode="after")
+    def _groups_when_enabled(self) -> Self:
+        if self.enabled and not self.groups:
+            raise ValueError("name the instance groups Karpenter should manage in groups")
+        if len(set(self.groups)) != len(self.groups):
+            raise ValueError("groups must be distinct")
+        return self
+
+
+class AutoscalingInput(AutoscalingRequest):
+    name: ClusterName

@@ -1,0 +1,285 @@
+"""Inference endpoints over REST: managed (InferenceEndpointConfig), JumpStart (JumpStartModel) and
+self-managed containers (a Deployment and its Service); their views; scaling; and chat completions sent
+by the API to an endpoint Launchpod deployed. No request carries a URL or a host: the API chooses where
+a call goes from its own records, so extra fields (``url``, ``host``, ``endpointUrl``...) are refused."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal, Self
+
+from pydantic import AfterValidator, Field, model_validator
+
+from launchpod.contracts.common import ClusterName, Contract, K8sName
+
+# The endpoint names every object it makes (Deployment, Service, custom resource); the inference
+# CRDs' modelName/endpointName allow at most 63 characters, and "-routing" suffixes leave room.
+EndpointName = Annotated[
+    str,
+    Field(
+        min_length=1,
+        max_length=40,
+        pattern=r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$",
+        description="lowercase letters, digits and '-', starting and ending alphanumeric; at most 40 characters",
+        examples=["qwen-chat"],
+    ),
+]
+# SageMaker HyperPod instance types ("ml." and the EC2 name), as the inference CRDs require (^ml\..*).
+InstanceType = Annotated[str, Field(pattern=r"^ml\.[a-z0-9-]+\.[a-z0-9]+$", examples=["ml.g5.12xlarge"])]
+Quantity = Annotated[str, Field(pattern=r"^[0-9]+(\.[0-9]+)?(m|Ki|Mi|Gi|Ti)?$", examples=["8", "32Gi"])]
+# A container image reference: registry/repository[:tag][@digest], no scheme, no spaces.
+Image = Annotated[
+    str,
+    Field(
+        max_length=255,
+        pattern=r"^[a-z0-9]+([._-][a-z0-9]+)*(:[0-9]+)?(/[a-z0-9]+([._/-][a-z0-9]+)*)*(:[A-Za-z0-9._-]{1,128})?(@sha256:[0-9a-f]{64})?$",
+        examples=["vllm/vllm-openai:v0.10.1"],
+    ),
+]
+EnvName = Annotated[str, Field(pattern=r"^[A-Za-z_][A-Za-z0-9_]*$", max_length=128)]
+
+
+def _no_dot_segments(value: str) -> str:
+    if any(part in (".", "..") for part in value.split("/")):
+        raise ValueError("must not contain '.' or '..' segments")
+    return value
+
+
+ModelPath = Annotated[
+    str,
+    AfterValidator(_no_dot_segments),
+    Field(
+        max_length=512,
+        pattern=r"^[A-Za-z0-9_.=+-]+(/[A-Za-z0-9_.=+-]+)*$",
+        description="the model's folder inside the storage, such as models/Qwen/Qwen3-0.6B",
+        examples=["models/Qwen/Qwen3-0.6B"],
+    ),
+]
+
+
+class WorkerSpec(Contract):
+    """The serving container. GPUs are what the caller gives, never inferred (e.g. from tensor parallelism)."""
+
+    image: Image
+    args: list[Annotated[str, Field(max_length=512)]] = Field(default_factory=list, max_length=64)
+    port: int = Field(default=8000, ge=1, le=65535, description="the port the server answers HTTP on")
+    gpus: int = Field(ge=0, le=8, description="nvidia.com/gpu requested and limited per replica")
+    cpu: Quantity = "4"
+    memory: Quantity = "16Gi"
+    env: dict[EnvName, Annotated[str, Field(max_length=4096)]] = Field(default_factory=dict, max_length=64)
+
+
+class KvCacheSpec(Contract):
+    l1: bool = Field(default=True, description="L1: KV cache offloaded to the node's CPU memory")
+    l2: Literal["tieredstorage", "redis"] | None = Field(
+        default=None, description="L2 backend: tieredstorage (HyperPod managed tiered storage) or redis"
+    )
+    redisUrl: Annotated[str, Field(pattern=r"^redis://[a-z0-9]([-a-z0-9.]*[a-z0-9])?:[0-9]{1,5}$")] | None = Field(
+        default=None, description="redis only: an in-cluster redis, such as redis://redis.default.svc:6379"
+    )
+
+    @model_validator(mode="after")
+    def _redis_url_with_redis(self) -> Self:
+        if (self.l2 == "redis") != (self.redisUrl is not None):
+            raise ValueError("redisUrl is required with l2 redis, and only with it")
+        return self
+
+
+class RoutingSpec(Contract):
+    strategy: Literal["prefixaware", "kvaware", "session", "roundrobin"] = "prefixaware"
+
+
+class PrometheusTrigger(Contract):
+    query: str = Field(min_length=1, max_length=1024, examples=["sum(rate(vllm:request_success_total[1m]))"])
+    targetValue: float = Field(gt=0, description="the query's value one replica handles")
+    # KEDA (in the cluster) queries it, never the API; an in-cluster Service name only, no external host.
+    serverAddress: str = Field(
+        default="http://prometheus-server.prometheus.svc.cluster.local:80",
+        pattern=r"^http://[a-z0-9]([-a-z0-9]*[a-z0-9])?\.[a-z0-9]([-a-z0-9]*[a-z0-9])?\.svc(\.cluster\.local)?:[0-9]{1,5}$",
+        description="the in-cluster Prometheus Service (http://<service>.<namespace>.svc.cluster.local:<port>)",
+    )
+
+
+class AutoscalingSpec(Contract):
+    minReplicas: int = Field(default=1, ge=0, le=64)
+    maxReplicas: int = Field(default=4, ge=1, le=64)
+    prometheus: PrometheusTrigger | None = None
+
+    @model_validator(mode="after")
+    def _ordered(self) -> Self:
+        if self.minReplicas > self.maxReplicas:
+            raise ValueError("minReplicas must not exceed maxReplicas")
+        return self
+
+
+class ManagedSpec(Contract):
+    """An InferenceEndpointConfig: the model from an S3 storage Launchpod configured on the cluster."""
+
+    storage: K8sName = Field(description="an S3 storage of the cluster (GET /api/clusters/{name}/storage)")
+    modelPath: ModelPath
+    worker: WorkerSpec
+    kvCache: KvCacheSpec | None = None
+    routing: RoutingSpec | None = None
+    autoscaling: AutoscalingSpec | None = None
+
+
+class JumpStartSpec(Contract):
+    modelId: str = Field(pattern=r"^[a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}$", examples=["deepseek-llm-r1-distill-qwen-1-5b"])
+    modelVersion: str | None = Field(default=None, pattern=r"^\d{1,4}\.\d{1,4}\.\d{1,4}$", examples=["2.0.4"])
+    acceptEula: bool = Field(default=False, description="accept the model's end-user license (gated models need it)")
+
+
+class ContainerSpec(Contract):
+    """Any serving image as a Deployment and a Service, on the instance type given (never a CPU-only one)."""
+
+    worker: WorkerSpec
+    storage: K8sName | None = Field(default=None, description="a storage claim mounted at /s3 (read-write)")
+    service: Literal["clusterIP", "loadBalancer", "modelPool"] = Field(
+        default="clusterIP",
+        description="clusterIP: in-cluster only; loadBalancer: an internal NLB through the AWS Load Balancer"
+        " Controller; modelPool: warm workers whose Service selects pods by a binding label, so a pod can be"
+        " reassigned to another pool endpoint (POST .../model-pools/{pool}/assign)",
+    )
+    autoscaling: AutoscalingSpec | None = Field(
+        default=None, description="a KEDA ScaledObject on a Prometheus query (prometheus is required)"
+    )
+    router: bool = Field(
+        default=False,
+        description="SGLang only: an SGLang router (cache-aware routing) in front of the replicas, finding them"
+        " by label; the Service then points at the router",
+    )
+
+    @model_validator(mode="after")
+    def _keda_needs_a_query(self) -> Self:
+        if self.autoscaling is not None and self.autoscaling.prometheus is None:
+            raise ValueError("container autoscaling scales on a Prometheus query: send autoscaling.prometheus")
+        if self.router and "sglang" not in self.worker.image.split("@")[0].rsplit(":", 1)[0]:
+            raise ValueError("router is the SGLang router: it needs an SGLang worker image (lmsysorg/sglang)")
+        return self
+
+
+class CreateEndpointRequest(Contract):
+    endpoint: EndpointName
+    kind: Literal["managed", "jumpstart", "container"]
+    namespace: K8sName = "default"
+    instanceType: InstanceType
+    replicas: int = Field(default=1, ge=0, le=16)
+    managed: ManagedSpec | None = None
+    jumpstart: JumpStartSpec | None = None
+    container: ContainerSpec | None = None
+
+    @model_validator(mode="after")
+    def _one_section_for_its_kind(self) -> Self:
+        given = [k for k in ("managed", "jumpstart", "container") if getattr(self, k) is not None]
+        if given != [self.kind]:
+            raise ValueError(f"kind {self.kind} takes the section {self.kind} and no other (got {given or 'none'})")
+        if self.kind == "container" and self.container is not None and self.container.worker.gpus == 0:
+            raise ValueError("a container endpoint needs container.worker.gpus of at least 1 (it runs on GPU nodes)")
+        return self
+
+
+class CreateEndpointInput(CreateEndpointRequest):
+    name: ClusterName
+    dryRun: bool = Field(default=False, description="answer the plan and start nothing")
+
+
+class EndpointRef(Contract):
+    name: ClusterName
+    endpoint: EndpointName
+
+
+class ScaleEndpointRequest(Contract):
+    replicas: int = Field(ge=0, le=16)
+
+
+class ScaleEndpointInput(EndpointRef, ScaleEndpointRequest):
+    pass
+
+
+class EndpointPodView(Contract):
+    name: str
+    node: str | None = None
+    phase: str
+    ready: bool
+    message: str | None = None
+
+
+class EndpointView(Contract):
+    cluster: ClusterName
+    endpoint: str
+    namespace: str
+    kind: Literal["managed", "jumpstart", "container"]
+    instanceType: str | None = None
+    status: str = Field(description="Deploying, Ready, Degraded (some replicas not ready), Failed or Deleting")
+    readyReplicas: int
+    desiredReplicas: int
+    url: str | None = Field(default=None, description="the load balancer's hostname, or the in-cluster DNS name")
+    model: str | None = None
+    pods: list[EndpointPodView] = Field(default_factory=list)
+    scaling: str | None = Field(default=None, description="who sets the replicas: KEDA's range and query, if any")
+    message: str | None = None
+
+
+class EndpointListView(Contract):
+    cluster: ClusterName
+    items: list[EndpointView]
+
+
+class ChatMessage(Contract):
+    role: Literal["system", "user", "assistant"]
+    content: str = Field(min_length=1, max_length=32_000)
+
+
+class InvokeEndpointRequest(Contract):
+    """An OpenAI-style chat completion; where it goes is the endpoint's own Service, never a caller's URL."""
+
+    messages: list[ChatMessage] = Field(min_length=1, max_length=64)
+    maxTokens: int = Field(default=256, ge=1, le=4096)
+    temperature: float | None = Field(default=None, ge=0, le=2)
+
+
+class InvokeEndpointInput(EndpointRef, InvokeEndpointRequest):
+    pass
+
+
+class InvokeView(Contract):
+    endpoint: str
+    model: str | None = None
+    content: str
+    finishReason: str | None = None
+    promptTokens: int | None = None
+    completionTokens: int | None = None
+    truncated: bool = Field(default=False, description="the answer was longer than Launchpod returns and was cut")
+
+
+class EndpointWorkflowRequest(Contract):
+    """What the inference workflow records and its phases read: one action on one endpoint."""
+
+    name: ClusterName
+    action: Literal["deploy", "scale", "delete"]
+    endpoint: EndpointName
+    namespace: K8sName
+    kind: Literal["managed", "jumpstart", "container"]
+    replicas: int | None = None
+    create: CreateEndpointInput | None = None
+    # managed: where the storage's claim points (bucket, region and prefix), read when it was planned
+    bucket: str | None = None
+    region: str | None = None
+    prefix: str | None = None
+
+
+class AssignPodRequest(Contract):
+    pod: K8sName = Field(description="a pod of the pool (GET the pool endpoint for its pods)")
+    endpoint: EndpointName = Field(description="the modelPool endpoint whose Service the pod serves from now on")
+
+
+class AssignPodInput(AssignPodRequest):
+    name: ClusterName
+    pool: EndpointName
+
+
+class AssignPodView(Contract):
+    pool: str
+    pod: str
+    endpoint: str
+    previous: str | None = Field(default=None, description="the endpoint the pod served before")
+    message: str

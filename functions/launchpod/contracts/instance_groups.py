@@ -1,0 +1,166 @@
+"""Instance groups of a running HyperPod cluster: list, add, change (explicit diff) and delete."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal, Self
+
+from pydantic import Field, model_validator
+
+from launchpod.contracts.common import AvailabilityZoneName, ClusterName, Contract
+from launchpod.contracts.hyperpod import DeepHealthCheck, HyperPodInstanceType, InstanceGroupName
+from launchpod.contracts.operations import OperationAcceptedView
+
+CapacityType = Literal["onDemand", "spot", "trainingPlan"]
+NicMode = Literal["efa", "efa-only"]
+TrainingPlanArn = Annotated[
+    str,
+    Field(
+        pattern=r"^arn:aws[a-z\-]*:sagemaker:[a-z0-9\-]+:[0-9]{12}:training-plan/[a-z0-9\-]+$",
+        examples=["arn:aws:sagemaker:us-east-1:123456789012:training-plan/p5-week"],
+    ),
+]
+LabelKey = Annotated[
+    str, Field(min_length=1, max_length=317, pattern=r"^([a-z0-9.\-]+/)?[A-Za-z0-9]([-A-Za-z0-9_.]*)?$")
+]
+LabelValue = Annotated[str, Field(max_length=63, pattern=r"^([A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?)?$")]
+# AWS's cron() form for ScheduledUpdateConfig.ScheduleExpression (botocore: CronScheduleExpression).
+ScheduleExpression = Annotated[str, Field(min_length=1, max_length=256, examples=["cron(0 3 ? * SUN *)"])]
+
+
+class Taint(Contract):
+    key: LabelKey
+    value: LabelValue | None = None
+    effect: Literal["NoSchedule", "PreferNoSchedule", "NoExecute"]
+
+
+class AddInstanceGroupRequest(Contract):
+    """One new instance group, added by UpdateCluster without touching the other groups."""
+
+    group: InstanceGroupName = Field(description="the new group's name, unique in the cluster")
+    instanceType: HyperPodInstanceType
+    instanceCount: int = Field(ge=0, le=6758, description="0 is allowed: a group to scale up later")
+    availabilityZone: AvailabilityZoneName | None = Field(
+        default=None, description="default: the zone of the cluster's compute subnet; a training plan's zone wins"
+    )
+    capacityType: CapacityType = Field(
+        default="onDemand", description="onDemand, spot (can be reclaimed), or trainingPlan (give trainingPlanArn)"
+    )
+    trainingPlanArn: TrainingPlanArn | None = None
+    efaOnly: bool = Field(
+        default=False, description="EFA-only network interfaces (no IP traffic on them): types with several EFA cards"
+    )
+    dedicatedSubnet: bool = Field(
+        default=False, description="a new /20 subnet for this group alone, deleted with the group"
+    )
+    threadsPerCore: Literal[1, 2] | None = Field(default=None, description="default: AWS's recommendation for the type")
+    ebsVolumeGb: int = Field(default=500, ge=1, le=16384, description="extra EBS volume per node, in GiB")
+    deepHealthChecks: list[DeepHealthCheck] = Field(default_factory=list, max_length=2)
+    labels: dict[LabelKey, LabelValue] = Field(default_factory=dict, max_length=50)
+    taints: list[Taint] = Field(default_factory=list, max_length=50)
+
+    @model_validator(mode="after")
+    def _plan_with_its_type(self) -> Self:
+        if (self.capacityType == "trainingPlan") != (self.trainingPlanArn is not None):
+            raise ValueError("give trainingPlanArn exactly when capacityType is trainingPlan")
+        return self
+
+
+class AddInstanceGroupInput(AddInstanceGroupRequest):
+    name: ClusterName
+
+
+class UpdateInstanceGroupRequest(Contract):
+    """Explicit diff: send only what changed. Capacity type, NIC mode, instance type and subnet are fixed
+    for the life of a group; sending a different value is refused (add a new group instead)."""
+
+    instanceCount: int | None = Field(default=None, ge=0, le=6758)
+    labels: dict[LabelKey, LabelValue] | None = Field(default=None, max_length=50)
+    taints: list[Taint] | None = Field(default=None, max_length=50)
+    deepHealthChecks: list[DeepHealthCheck] | None = Field(default=None, max_length=2)
+    scheduledUpdate: ScheduleExpression | None = Field(
+        default=None, description="cron() of the group's scheduled software update"
+    )
+    instanceType: HyperPodInstanceType | None = Field(default=None, description="fixed: refused if different")
+    capacityType: CapacityType | None = Field(default=None, description="fixed: refused if different")
+    efaOnly: bool | None = Field(default=None, description="fixed (NIC mode): refused if different")
+    subnetId: str | None = Field(default=None, description="fixed: refused if different")
+
+    def sent(self) -> dict[str, Any]:
+        """The fields the client sent, as sent."""
+        return {k: v for k, v in self.model_dump(mode="json").items() if k in self.model_fields_set}
+
+
+class UpdateInstanceGroupInput(UpdateInstanceGroupRequest):
+    name: ClusterName
+    group: InstanceGroupName
+
+
+class InstanceGroupRef(Contract):
+    name: ClusterName
+    group: InstanceGroupName
+
+
+class DeleteInstanceGroupInput(InstanceGroupRef):
+    confirm: str = Field(description="the group's name, typed again: its nodes are terminated")
+
+
+class InstanceGroupView(Contract):
+    group: str
+    instanceType: str | None
+    currentCount: int
+    targetCount: int
+    minCount: int | None = None
+    status: str = Field(examples=["InService"])
+    capacityType: CapacityType
+    nicMode: NicMode = Field(description="efa: EFA and IP on the interfaces; efa-only: EFA only")
+    zones: list[str] = Field(default_factory=list)
+    subnetIds: list[str] = Field(default_factory=list, description="the group's own subnets, or the cluster's")
+    dedicatedSubnet: bool = False
+    trainingPlanArn: str | None = None
+    trainingPlanStatus: str | None = None
+    deepHealthChecks: list[str] = Field(default_factory=list)
+    threadsPerCore: int | None = None
+    ebsVolumeGb: int | None = None
+    imageVersion: str | None = Field(default=None, description="the image release version or AMI the nodes run")
+    labels: dict[str, str] = Field(default_factory=dict)
+    taints: list[Taint] = Field(default_factory=list)
+    scheduledUpdate: str | None = None
+    karpenterManaged: bool = Field(default=False, description="HyperPod-managed Karpenter scales this group")
+    scaling: bool = Field(
+        default=False,
+        description="a scaling operation is in progress for the group (DescribeCluster's ActiveOperations); "
+        "its progress is the instance-groups operation that started it",
+    )
+
+
+class AutoscalingStateView(Contract):
+    """HyperPod-managed Karpenter as DescribeCluster reports it; it scales HyperPod instance groups only."""
+
+    mode: Literal["Enable", "Disable"]
+    status: str | None = Field(default=None, examples=["InService"])
+    failureMessage: str | None = None
+    consolidateAfterSeconds: int | None = None
+
+
+class InstanceGroupListView(Contract):
+    cluster: str
+    clusterStatus: str
+    items: list[InstanceGroupView]
+    autoscaling: AutoscalingStateView | None = None
+
+
+class InstanceGroupChangeInput(Contract):
+    """The instance-groups workflow's request: one change to one group."""
+
+    name: ClusterName
+    action: Literal["add", "update", "delete"]
+    group: InstanceGroupName
+    add: AddInstanceGroupRequest | None = None
+    changes: dict[str, Any] = Field(default_factory=dict, description="update: the fields that differ")
+    zone: str | None = Field(default=None, description="add: the zone the group is placed in")
+
+
+class InstanceGroupAcceptedView(OperationAcceptedView):
+    """202, with what Launchpod decided for the group that the request did not say (zone, subnet, threads)."""
+
+    notes: list[str] = Field(default_factory=list)

@@ -1,0 +1,202 @@
+"""Training jobs over REST: the submit request (HyperPodPyTorchJob or RayJob, from a recipe or a custom
+image and command), the job view with its restart budget, pods and events, and its logs."""
+
+from __future__ import annotations
+
+import re
+from typing import Literal
+
+from pydantic import Field, model_validator
+
+from launchpod.contracts.common import ClusterName, Contract, K8sName
+from launchpod.contracts.mlflow import JobMlflowView
+
+JobKind = Literal["pytorch", "ray"]
+RecipeName = Literal["pytorch-torchrun", "llama-factory", "ms-swift-sft", "ms-swift-grpo", "verl-ppo"]
+_ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+
+
+class RestartPolicyRequest(Contract):
+    """The HyperPod training operator's restart policy: process-level restarts first, then full job restarts."""
+
+    numRestartBeforeFullJobRestart: int = Field(default=3, ge=0, le=100)
+    evalPeriodSeconds: int = Field(default=21600, ge=1, description="the window restarts are counted in")
+    maxFullJobRestarts: int = Field(default=1, ge=0, le=100)
+
+
+class LogMonitoringRule(Contract):
+    """A log-pattern rule: a job that never matches (start cut-off) or stops matching (recurring
+    frequency) is hanging; a captured number beyond the threshold is slow."""
+
+    name: str = Field(min_length=1, max_length=63, pattern=r"^[A-Za-z0-9_-]+$")
+    logPattern: str = Field(min_length=1, max_length=1024)
+    expectedStartCutOffInSeconds: int | None = Field(default=None, ge=1)
+    expectedRecurringFrequencyInSeconds: int | None = Field(default=None, ge=1)
+    metricThreshold: float | None = None
+    operator: Literal["gt", "gteq", "lt", "lteq", "eq"] | None = None
+    metricEvaluationDataPoints: int | None = Field(default=None, ge=1)
+
+    @model_validator(mode="after")
+    def _threshold_with_operator(self) -> LogMonitoringRule:
+        if (self.metricThreshold is None) != (self.operator is None):
+            raise ValueError("give metricThreshold and operator together")
+        return self
+
+
+class RunPolicyRequest(Contract):
+    jobMaxRetryCount: int = Field(default=10, ge=0, le=1000, description="the total restart budget")
+    restartPolicy: RestartPolicyRequest | None = None
+    logMonitoringConfiguration: list[LogMonitoringRule] = Field(default_factory=list, max_length=20)
+    cleanPodPolicy: Literal["All", "OnlyComplete", "None"] = "None"
+
+
+class ElasticPolicyRequest(Contract):
+    minReplicas: int = Field(ge=1, le=512)
+    maxReplicas: int = Field(ge=1, le=512)
+
+    @model_validator(mode="after")
+    def _ordered(self) -> ElasticPolicyRequest:
+        if self.minReplicas > self.maxReplicas:
+            raise ValueError("minReplicas is at most maxReplicas")
+        return self
+
+
+class SubmitJobRequest(Contract):
+    jobName: K8sName
+    kind: JobKind = "pytorch"
+    namespace: K8sName = "default"
+    recipe: RecipeName | None = Field(default=None, description="a versioned recipe; or give image and command")
+    image: str | None = Field(default=None, min_length=1, max_length=512)
+    command: list[str] | None = Field(default=None, min_length=1, max_length=100)
+    dataset: str | None = Field(default=None, pattern=r"^[A-Za-z0-9._/-]{1,200}$", description="under datasets/")
+    model: str | None = Field(default=None, pattern=r"^[A-Za-z0-9._/-]{1,200}$", description="under models/")
+    instanceGroup: str = Field(min_length=1, max_length=63, description="the HyperPod instance group to run on")
+    replicas: int = Field(default=1, ge=1, le=512, description="nodes (one pod per node)")
+    nprocPerNode: int | None = Field(
+        default=None, ge=1, le=64, description="processes per node; default: every GPU or Neuron device of the type"
+    )
+    storageClaim: K8sName | None = Field(
+        default=None, description="a PersistentVolumeClaim on the shared bucket, mounted at /data"
+    )
+    env: dict[str, str] = Field(default_factory=dict, max_length=50)
+    runPolicy: RunPolicyRequest | None = Field(default=None, description="pytorch only")
+    elasticPolicy: ElasticPolicyRequest | None = Field(default=None, description="pytorch only")
+    queue: K8sName | None = Field(default=None, description="the team's LocalQueue (task governance)")
+    priority: K8sName | None = Field(default=None, description="a WorkloadPriorityClass (task governance)")
+
+    @model_validator(mode="after")
+    def _source(self) -> SubmitJobRequest:
+        if (self.recipe is None) == (self.image is None):
+            raise ValueError("give either recipe, or image and command")
+        if self.image is not None and not self.command:
+            raise ValueError("a custom image needs its command")
+        if self.kind == "ray" and (self.runPolicy is not None or self.elasticPolicy is not None):
+            raise ValueError("runPolicy and elasticPolicy are HyperPodPyTorchJob settings; kind ray takes neither")
+        bad = [k for k in self.env if not _ENV_NAME.match(k)]
+        if bad:
+            raise ValueError(f"environment variable names are letters, digits and _: {', '.join(bad)}")
+        return self
+
+
+class SubmitJobInput(SubmitJobRequest):
+    name: ClusterName
+
+
+class JobRef(Contract):
+    name: ClusterName
+    jobName: K8sName
+    namespace: K8sName = "default"
+
+
+class DeleteJobInput(JobRef):
+    confirm: str = Field(description="the job's name, typed again: its pods are stopped")
+
+
+class ListJobsInput(Contract):
+    name: ClusterName
+    namespace: K8sName | None = Field(default=None, description="only jobs in this namespace")
+
+
+class JobLogsInput(JobRef):
+    pod: K8sName | None = Field(default=None, description="default: the job's first pod")
+    container: K8sName | None = Field(default=None, description="default: the pod's first container")
+    tail: int = Field(default=200, ge=1, le=5000)
+    since: int | None = Field(default=None, ge=1, description="only lines from the last this many seconds")
+
+
+class RestartBudgetView(Contract):
+    processRestarts: int = Field(description="process-level restarts in the current evaluation period")
+    fullJobRestarts: int
+    retriesUsed: int = Field(description="restarts of any kind, counted against jobMaxRetryCount")
+    retriesLeft: int | None
+    jobMaxRetryCount: int | None
+    numRestartBeforeFullJobRestart: int | None
+    maxFullJobRestarts: int | None
+
+
+class JobPodView(Contract):
+    name: str
+    phase: str
+    node: str | None
+    zone: str | None
+    restarts: int
+    containers: list[str]
+
+
+class JobEventView(Contract):
+    time: str | None
+    type: str
+    reason: str
+    message: str
+    object: str
+
+
+class JobView(Contract):
+    cluster: ClusterName
+    jobName: str
+    namespace: str
+    kind: JobKind
+    recipe: str | None
+    image: str
+    instanceType: str | None
+    replicas: int
+    status: str = Field(description="Pending, Created, Running, Restarting, Succeeded or Failed")
+    reason: str | None = None
+    message: str | None = None
+    createdAt: str | None = None
+    budget: RestartBudgetView | None = Field(default=None, description="pytorch only")
+    hangDetections: int = 0
+    pods: list[JobPodView] = Field(default_factory=list)
+    events: list[JobEventView] = Field(default_factory=list)
+    mlflow: JobMlflowView | None = Field(default=None, description="where the job logs to MLflow, when it does")
+
+
+class JobSummaryView(Contract):
+    jobName: str
+    namespace: str
+    kind: JobKind
+    recipe: str | None
+    status: str
+    reason: str | None = None
+    createdAt: str | None = None
+
+
+class JobListView(Contract):
+    cluster: ClusterName
+    items: list[JobSummaryView]
+
+
+class DeleteJobView(Contract):
+    cluster: ClusterName
+    jobName: str
+    namespace: str
+    deleted: bool
+
+
+class JobLogsView(Contract):
+    jobName: str
+    pod: str
+    container: str
+    lines: list[str]
+    retained: bool = Field(default=True, description="false when the pod is gone and its log was not kept")
+    note: str | None = None

@@ -1,0 +1,224 @@
+"""The planner (launchpod.domain.plan) applied to the cluster routes: what the real EKS, HyperPod and
+storage objects have, field by field, as the request names the fields, and which of them cannot change
+on an existing resource.
+
+Launchpod has no operation that changes an existing control plane's version, zones, VPC or logging,
+nor an existing HyperPod cluster's zone or node recovery, so a different value for any of them is a
+409 naming the field (HyperPod's instance groups change through the instance-groups routes), and the
+same request again plans nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from launchpod.contracts.clusters import CreateClusterRequest, ProvisionClusterRequest
+from launchpod.contracts.hyperpod import CreateHyperPodRequest, UpdateSoftwareInput
+from launchpod.contracts.storage import ConfigureStorageRequest
+from launchpod.domain import plan, storage
+from launchpod.domain.clusters import control_plane, hyperpod
+from launchpod.domain.errors import Conflict, InvalidInput
+
+CONTROL_PLANE_FIELDS = tuple(
+    plan.Field(n) for n in ("kubernetesVersion", "availabilityZones", "logging", "network.vpcId", "network.subnetIds")
+)
+HYPERPOD_FIELDS = tuple(plan.Field(n) for n in ("availabilityZone", "nodeRecovery", "instanceGroups"))
+STORAGE_FIELDS = tuple(plan.Field(n) for n in ("kind", "namespace", "prefix", "fileSystemId"))
+
+
+def workflow_steps(phases: Sequence[tuple[str, str]], reason: str, action: str = "create") -> list[plan.Step]:
+    return [plan.Step(action, title, reason, name) for name, title in phases]
+
+
+def _control_plane_desired(request: CreateClusterRequest) -> dict[str, Any]:
+    desired = {
+        k: v for k, v in plan.sent(request).items() if k in ("kubernetesVersion", "availabilityZones", "logging")
+    }
+    if "network" in request.model_fields_set:
+        for key in ("vpcId", "subnetIds"):
+            value = getattr(request.network, key)
+            if value is not None:
+                desired[f"network.{key}"] = value
+    return desired
+
+
+def control_plane_real(eks: dict[str, Any], zones: Sequence[str]) -> dict[str, Any]:
+    """The request's fields as the EKS cluster has them (``zones``: the zones of its subnets)."""
+    vpc = eks.get("resourcesVpcConfig") or {}
+    logging = [
+        t
+        for entry in (eks.get("logging") or {}).get("clusterLogging") or []
+        if entry.get("enabled")
+        for t in entry.get("types") or []
+    ]
+    return {
+        "kubernetesVersion": eks.get("version"),
+        "availabilityZones": sorted(set(zones)),
+        "logging": logging,
+        "network.vpcId": vpc.get("vpcId"),
+    }
+
+
+def control_plane_plan(
+    request: CreateClusterRequest, eks: dict[str, Any] | None, zones: Sequence[str], settled: bool
+) -> plan.Plan:
+    """``settled``: EKS is ACTIVE, the cluster is registered and no operation holds it; an existing
+    control plane that is not settled is resumed (each phase skips what is done)."""
+    name = request.name
+    found = plan.diff(
+        name,
+        _control_plane_desired(request),
+        control_plane_real(eks, zones) if eks else None,
+        CONTROL_PLANE_FIELDS,
+        resource=f"The EKS cluster {name}",
+        create=lambda: workflow_steps(control_plane.PHASES, f"EKS has no cluster {name}"),
+    )
+    if eks is not None and found.empty and not settled:
+        state = eks.get("status")
+        return plan.Plan(
+            name,
+            tuple(
+                workflow_steps(
+                    control_plane.PHASES, f"EKS cluster {name} is {state}; each phase skips what is done", "resume"
+                )
+            ),
+        )
+    return found
+
+
+def hyperpod_real(cluster: dict[str, Any], zone: str | None) -> dict[str, Any]:
+    groups = [
+        {
+            "name": g.get("InstanceGroupName"),
+            "instanceType": g.get("InstanceType"),
+            "instanceCount": g.get("TargetCount"),
+        }
+        for g in cluster.get("InstanceGroups") or []
+    ]
+    real: dict[str, Any] = {"nodeRecovery": cluster.get("NodeRecovery"), "instanceGroups": groups}
+    if zone:
+        real["availabilityZone"] = zone
+    return real
+
+
+def hyperpod_plan(
+    name: str, request: CreateHyperPodRequest, cluster: dict[str, Any] | None, zone: str | None, at: str = "body"
+) -> plan.Plan:
+    """The HyperPod cluster against the request; ``zone``: the zone of its compute subnet."""
+    desired = plan.sent(request)
+    if "instanceGroups" in desired:
+        desired["instanceGroups"] = [
+            {"name": g.name, "instanceType": g.instanceType, "instanceCount": g.instanceCount}
+            for g in request.instanceGroups
+        ]
+    try:
+        found = plan.diff(
+            name,
+            desired,
+            hyperpod_real(cluster, zone) if cluster else None,
+            HYPERPOD_FIELDS,
+            resource=f"The HyperPod cluster {name}",
+            create=lambda: workflow_steps(hyperpod.PHASES, f"SageMaker has no HyperPod cluster {name}"),
+            at=at,
+        )
+    except Conflict as exc:
+        if any(d.get("field", "").endswith("instanceGroups") for d in exc.details):
+            raise Conflict(
+                exc.message + f" Change instance groups with the instance-groups routes of {name}.", details=exc.details
+            ) from None
+        raise
+    if cluster is not None and found.empty and cluster.get("ClusterStatus") != "InService":
+        reason = f"HyperPod cluster {name} is {cluster.get('ClusterStatus')}; each phase skips what is done"
+        return plan.Plan(name, tuple(workflow_steps(hyperpod.PHASES, reason, "resume")))
+    return found
+
+
+def storage_real(volume: dict[str, Any], claim: dict[str, Any] | None) -> dict[str, Any]:
+    row = storage.describe(volume, claim)
+    real: dict[str, Any] = {"kind": row["kind"], "namespace": row["namespace"]}
+    s3 = storage.s3_prefix_of(volume)
+    if s3 is not None:
+        real["prefix"] = s3[1].rstrip("/") or None
+    else:
+        real["fileSystemId"] = ((volume.get("spec") or {}).get("csi") or {}).get("volumeHandle")
+    return real
+
+
+def storage_plan(
+    name: str,
+    request: ConfigureStorageRequest,
+    volume: dict[str, Any] | None,
+    claim: dict[str, Any] | None,
+    at: str = "body",
+) -> plan.Plan:
+    desired = plan.sent(request)
+    desired.pop("storageName", None)
+    if volume is not None:
+        # A prefix not sent means the whole bucket: compare that too, for an S3 storage.
+        desired.setdefault("kind", request.kind)
+        if request.kind == "s3":
+            desired.setdefault("prefix", None)
+    found = plan.diff(
+        name,
+        desired,
+        storage_real(volume, claim) if volume else None,
+        STORAGE_FIELDS,
+        resource=f"The storage {request.storageName}",
+        create=lambda: workflow_steps(storage.PHASES, f"{name} has no storage {request.storageName}"),
+        at=at,
+    )
+    if volume is not None and found.empty and (claim is None or (claim.get("status") or {}).get("phase") != "Bound"):
+        return plan.Plan(
+            name, tuple(workflow_steps(storage.PHASES, f"the claim {request.storageName} is not Bound", "resume"))
+        )
+    return found
+
+
+def provision_plan(
+    request: ProvisionClusterRequest,
+    eks: dict[str, Any] | None,
+    zones: Sequence[str],
+    hp: dict[str, Any] | None,
+    hp_zone: str | None,
+    volume: dict[str, Any] | None,
+    claim: dict[str, Any] | None,
+) -> plan.Plan:
+    """Each part of a provision against what exists; an in-service cluster with its storage plans nothing."""
+    name = request.name
+    base = CreateClusterRequest.model_validate(
+        request.model_dump(
+            include={"name", "availabilityZones", "kubernetesVersion", "network", "logging", "tags"}
+            & request.model_fields_set
+        )
+    )
+    parts = [control_plane_plan(base, eks, zones, settled=eks is not None and eks.get("status") == "ACTIVE")]
+    parts.append(hyperpod_plan(name, request.hyperpod, hp, hp_zone, at="body.hyperpod"))
+    if request.storage is not None:
+        parts.append(storage_plan(name, request.storage, volume, claim, at="body.storage"))
+    return plan.combine(name, *parts)
+
+
+def software_plan(name: str, request: UpdateSoftwareInput, groups: Sequence[str]) -> plan.Plan:
+    """UpdateClusterSoftware always has work: it patches each node to the newest HyperPod AMI, and
+    DescribeCluster does not say whether a newer one exists. Each group asked for must exist."""
+    for index, group in enumerate(request.instanceGroups or []):
+        if group not in groups:
+            raise InvalidInput(
+                f"{name} has no instance group {group}; its groups are {', '.join(groups) or 'none'}.",
+                field=f"body.instanceGroups.{index}",
+                rule="existing_instance_group",
+            )
+    size = request.maxBatchSize
+    return plan.Plan(
+        name,
+        tuple(
+            plan.Step(
+                "update",
+                f"software of instance group {g}",
+                f"rolling batches of {size.value} {'%' if size.type == 'CAPACITY_PERCENTAGE' else 'instances'}",
+                "StartUpdate",
+            )
+            for g in (request.instanceGroups or groups)
+        ),
+    )

@@ -1,0 +1,275 @@
+"""Endpoints as reconciled state: what an endpoint is on the cluster (its primary object, Service and
+pods, read back into a view) and the plans that deploy, scale and delete it in the inference workflow.
+
+The primary object is the custom resource for managed and JumpStart endpoints (the inference operator
+makes their Deployment; its pods are found by the resource's ``status.selector``), the Deployment for
+container endpoints. The URL is the load balancer's hostname once the controller assigned one, else the
+Service's in-cluster DNS name.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from launchpod.contracts.inference import (
+    CreateEndpointInput,
+    EndpointPodView,
+    EndpointView,
+    InvokeView,
+    ScaleEndpointInput,
+)
+from launchpod.domain.clusters.instance_types import NVIDIA_GPU_TYPES
+from launchpod.domain.errors import Conflict, InvalidInput
+from launchpod.domain.inference import manifests
+from launchpod.domain.operations import WorkflowPlan, role_for
+from launchpod.domain.plan import Plan, Step
+
+KIND = "inference"
+PHASES: tuple[tuple[str, str], ...] = (
+    ("ApplyEndpoint", "The endpoint's objects applied, scaled or deleted"),
+    ("WaitEndpoint", "Every replica Ready (and the load balancer's hostname), or every object gone"),
+)
+MAX_POLLS = 90
+POLL_SECONDS = 10
+FAILED_STATES = ("DeploymentFailed", "DeletionFailed")
+
+
+@dataclass
+class RealEndpoint:
+    """What the cluster has for one endpoint."""
+
+    kind: str
+    primary: dict[str, Any]
+    service: dict[str, Any] | None = None
+    pods: list[dict[str, Any]] = field(default_factory=list)
+    scaler: dict[str, Any] | None = None  # the KEDA ScaledObject of a container endpoint
+    balancer_blocked: str | None = None  # why no load balancer controller serves the Service, if none does
+    balancer_event: str | None = None  # the controller's last warning on the Service (an AWS error)
+
+    @property
+    def name(self) -> str:
+        return str(self.primary["metadata"]["name"])
+
+    @property
+    def namespace(self) -> str:
+        return str(self.primary["metadata"].get("namespace", "default"))
+
+    @property
+    def desired(self) -> int:
+        return int((self.primary.get("spec") or {}).get("replicas", 1))
+
+    @property
+    def ready(self) -> int:
+        status = self.primary.get("status") or {}
+        if self.kind == "container":
+            return int(status.get("readyReplicas") or 0)
+        deployment = ((status.get("deploymentStatus") or {}).get("status")) or {}
+        return int(deployment.get("readyReplicas") or 0)
+
+    @property
+    def hostname(self) -> str | None:
+        ingress = (((self.service or {}).get("status") or {}).get("loadBalancer") or {}).get("ingress") or []
+        return ingress[0].get("hostname") if ingress else None
+
+    @property
+    def load_balanced(self) -> bool:
+        return ((self.service or {}).get("spec") or {}).get("type") == "LoadBalancer"
+
+    @property
+    def port(self) -> int | None:
+        ports = ((self.service or {}).get("spec") or {}).get("ports") or []
+        return int(ports[0]["port"]) if ports else None
+
+    @property
+    def deleting(self) -> bool:
+        return bool(self.primary["metadata"].get("deletionTimestamp"))
+
+
+def check_instance_type(request: CreateEndpointInput, groups: dict[str, str]) -> None:
+    """The instance type has NVIDIA GPUs (never a CPU-only group) and the cluster has a group of it;
+    ``groups`` maps instance group name to type."""
+    if request.instanceType not in NVIDIA_GPU_TYPES:
+        raise InvalidInput(
+            f"{request.instanceType} has no NVIDIA GPUs; endpoints run on GPU instance types only. Choose one of "
+            f"the cluster's GPU groups.",
+            field="body.instanceType",
+            rule="gpu_instance_type",
+        )
+    if request.instanceType not in groups.values():
+        have = ", ".join(f"{g} ({t})" for g, t in sorted(groups.items())) or "none"
+        raise Conflict(
+            f"The cluster has no instance group of {request.instanceType}; its groups are {have}. Add one "
+            f"(POST /api/clusters/{request.name}/instance-groups) or choose a type it has.",
+            details=[{"field": "body.instanceType", "rule": "instance_group_exists", "message": request.instanceType}],
+        )
+
+
+def create_plan(request: CreateEndpointInput, existing: RealEndpoint | None) -> Plan:
+    if existing is not None:
+        raise Conflict(
+            f"Endpoint {request.endpoint} already exists in {existing.namespace} ({existing.kind}); scale it with "
+            f"PATCH /api/clusters/{request.name}/endpoints/{request.endpoint}, or delete it first.",
+            details=[{"field": "body.endpoint", "rule": "unique", "message": request.endpoint}],
+        )
+    made = manifests.objects(request, "<bucket>", "<region>", None)
+    return Plan(
+        request.name,
+        tuple(
+            Step(
+                "create",
+                f"{o['kind']} {request.namespace}/{o['metadata']['name']}",
+                f"kind {request.kind}",
+                "ApplyEndpoint",
+            )
+            for o in made
+        ),
+    )
+
+
+def scaling_of(real: RealEndpoint) -> str | None:
+    if real.scaler is None:
+        auto = (real.primary.get("spec") or {}).get("autoScalingSpec")
+        if not auto:
+            return None
+        return f"inference operator autoscaling {auto.get('minReplicaCount', 1)}-{auto.get('maxReplicaCount', 5)}"
+    spec = real.scaler.get("spec") or {}
+    trigger = (spec.get("triggers") or [{}])[0].get("metadata") or {}
+    return (
+        f"KEDA {spec.get('minReplicaCount', 0)}-{spec.get('maxReplicaCount', 100)} replicas on "
+        f"{trigger.get('query')} (threshold {trigger.get('threshold')} per replica)"
+    )
+
+
+def scale_plan(request: ScaleEndpointInput, existing: RealEndpoint) -> Plan:
+    if existing.scaler is not None:
+        raise Conflict(
+            f"Endpoint {request.endpoint} is scaled by KEDA ({scaling_of(existing)}); its replicas follow the "
+            "metric. Delete and redeploy it without autoscaling to set replicas by hand.",
+            details=[{"field": "body.replicas", "rule": "not_autoscaled", "message": "KEDA owns the replicas"}],
+        )
+    if existing.desired == request.replicas:
+        return Plan(request.name, ())
+    reason = f"replicas is {existing.desired}; the request asks for {request.replicas}"
+    target = f"{manifests.KINDS[existing.kind]} {existing.namespace}/{existing.name} replicas"
+    return Plan(request.name, (Step("update", target, reason, "ApplyEndpoint"),))
+
+
+def delete_plan(cluster: str, existing: RealEndpoint) -> Plan:
+    targets = [f"{manifests.KINDS[existing.kind]} {existing.namespace}/{existing.name}"]
+    if existing.kind == "container" and existing.service is not None:
+        targets.append(f"Service {existing.namespace}/{existing.name}")
+    if existing.scaler is not None:
+        targets.append(f"ScaledObject {existing.namespace}/{existing.name}")
+    return Plan(cluster, tuple(Step("delete", t, "the request deletes the endpoint", "ApplyEndpoint") for t in targets))
+
+
+def workflow(cluster: str, request: dict[str, Any], plan: Plan) -> WorkflowPlan:
+    return WorkflowPlan(
+        kind=KIND, target=cluster, request=request, phases=PHASES, role=role_for(KIND), steps=plan.views()
+    )
+
+
+def status_of(real: RealEndpoint) -> tuple[str, str | None]:
+    """(status, message): Deleting, Failed, Ready, Degraded or Deploying, with the scheduler's or operator's words."""
+    if real.deleting:
+        return "Deleting", None
+    state = (real.primary.get("status") or {}).get("state")
+    if state in FAILED_STATES:
+        reason = ((real.primary.get("status") or {}).get("deploymentStatus") or {}).get("message")
+        return "Failed", reason or str(state)
+    pending = [p for p in real.pods if (p.get("status") or {}).get("phase") == "Pending"]
+    message = None
+    if pending:
+        conditions = (pending[0].get("status") or {}).get("conditions") or [{}]
+        message = conditions[0].get("message")
+    if real.ready >= real.desired:
+        if real.load_balanced and not real.hostname:
+            why = real.balancer_blocked or real.balancer_event
+            return "Deploying", f"waiting for the load balancer's hostname: {why}" if why else (
+                "waiting for the load balancer's hostname"
+            )
+        return "Ready", None
+    if real.ready > 0:
+        return "Degraded", message
+    return "Deploying", message
+
+
+def url_of(real: RealEndpoint) -> str | None:
+    if real.hostname:
+        return f"http://{real.hostname}:{real.port}" if real.port else f"http://{real.hostname}"
+    if real.service is None:
+        return None
+    name = real.service["metadata"]["name"]
+    return f"http://{name}.{real.namespace}.svc.cluster.local:{real.port}"
+
+
+def model_of(real: RealEndpoint) -> str | None:
+    spec = real.primary.get("spec") or {}
+    if real.kind == "managed":
+        return str(((spec.get("modelSourceConfig") or {}).get("modelLocation")) or spec.get("modelName"))
+    if real.kind == "jumpstart":
+        return str((spec.get("model") or {}).get("modelId"))
+    containers = ((spec.get("template") or {}).get("spec") or {}).get("containers") or [{}]
+    image = containers[0].get("image")
+    return str(image) if image else None
+
+
+def view(cluster: str, real: RealEndpoint) -> EndpointView:
+    status, message = status_of(real)
+    spec = real.primary.get("spec") or {}
+    instance_type = spec.get("instanceType") or (spec.get("server") or {}).get("instanceType")
+    if real.kind == "container":
+        terms = (
+            (((spec.get("template") or {}).get("spec") or {}).get("affinity") or {}).get("nodeAffinity") or {}
+        ).get("requiredDuringSchedulingIgnoredDuringExecution", {}).get("nodeSelectorTerms") or [{}]
+        values = [
+            e.get("values")
+            for e in terms[0].get("matchExpressions", [])
+            if e.get("key") == manifests.INSTANCE_TYPE_LABEL
+        ]
+        instance_type = values[0][0] if values and values[0] else None
+    pods = [
+        EndpointPodView(
+            name=p["metadata"]["name"],
+            node=(p.get("spec") or {}).get("nodeName"),
+            phase=(p.get("status") or {}).get("phase", "Pending"),
+            ready=any(
+                c.get("type") == "Ready" and c.get("status") == "True"
+                for c in (p.get("status") or {}).get("conditions") or []
+            ),
+            message=next(iter((p.get("status") or {}).get("conditions") or [{}])).get("message"),
+        )
+        for p in real.pods
+    ]
+    return EndpointView(
+        cluster=cluster,
+        endpoint=real.name,
+        namespace=real.namespace,
+        kind=real.kind,  # type: ignore[arg-type]
+        instanceType=instance_type,
+        status=status,
+        readyReplicas=real.ready,
+        desiredReplicas=real.desired,
+        url=url_of(real),
+        model=model_of(real),
+        pods=pods,
+        scaling=scaling_of(real),
+        message=message,
+    )
+
+
+def invoke_view(endpoint: str, answer: dict[str, Any], truncated: bool) -> InvokeView:
+    """An OpenAI chat completion read into the view (an answer cut at the size bound says so)."""
+    if truncated:
+        return InvokeView(endpoint=endpoint, content="", truncated=True)
+    choice = (answer.get("choices") or [{}])[0]
+    usage = answer.get("usage") or {}
+    return InvokeView(
+        endpoint=endpoint,
+        model=answer.get("model"),
+        content=str((choice.get("message") or {}).get("content") or ""),
+        finishReason=choice.get("finish_reason"),
+        promptTokens=usage.get("prompt_tokens"),
+        completionTokens=usage.get("completion_tokens"),
+    )

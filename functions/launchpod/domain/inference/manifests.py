@@ -1,0 +1,336 @@
+"""The Kubernetes objects behind an endpoint, built from the request alone (pure functions).
+
+- managed: an InferenceEndpointConfig (inference.sagemaker.aws.amazon.com/v1) whose model is a folder
+  of an S3 storage Launchpod configured (modelSourceType s3), with kvCacheSpec, intelligentRoutingSpec
+  and autoScalingSpec as given; the HyperPod inference operator makes its Deployment and Service.
+- jumpstart: a JumpStartModel (model id, version, EULA acceptance, instance type).
+- container: a Deployment of any serving image with the GPUs the caller gave (requested and limited),
+  required node affinity to the instance type (so never a CPU-only group), the storage claim at /s3,
+  /dev/shm as memory, and a Service: ClusterIP, or an NLB through the AWS Load Balancer Controller.
+Every object carries Launchpod's managed-by label and ``launchpod.io/endpoint``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from launchpod.contracts.inference import CreateEndpointInput, WorkerSpec
+from launchpod.domain import ownership
+
+GROUP_VERSION = "inference.sagemaker.aws.amazon.com/v1"
+ENDPOINT_LABEL = "launchpod.io/endpoint"
+KIND_LABEL = "launchpod.io/endpoint-kind"
+INSTANCE_TYPE_LABEL = "node.kubernetes.io/instance-type"  # HyperPod nodes carry their ml.* type
+GPU = "nvidia.com/gpu"
+MODEL_MOUNT = "/opt/ml/model"
+STORAGE_MOUNT = "/s3"
+# AWS Load Balancer Controller: a Service of this class is its to reconcile, as an NLB with IP targets
+# (https://kubernetes-sigs.github.io/aws-load-balancer-controller/latest/guide/service/nlb/).
+NLB_CLASS = "service.k8s.aws/nlb"
+NLB_ANNOTATIONS = {
+    "service.beta.kubernetes.io/aws-load-balancer-type": "external",
+    "service.beta.kubernetes.io/aws-load-balancer-nlb-target-type": "ip",
+    # internal: reachable from the VPC (and peered networks), not from the internet
+    "service.beta.kubernetes.io/aws-load-balancer-scheme": "internal",
+}
+KINDS = {"managed": "InferenceEndpointConfig", "jumpstart": "JumpStartModel", "container": "Deployment"}
+SERVES_LABEL = "launchpod.io/serves"  # modelPool: the endpoint whose Service a pod is bound to
+ROLE_LABEL = "launchpod.io/role"  # worker or router: the two Deployments of a routed endpoint never overlap
+# The SGLang router's Kubernetes service discovery: it watches pods matching --selector in its namespace
+# and routes to their --service-discovery-port with the cache-aware policy
+# (https://docs.sglang.ai/advanced_features/router.html, "Kubernetes service discovery").
+ROUTER_PORT = 30000
+
+
+def labels(endpoint: str, kind: str) -> dict[str, str]:
+    return {**ownership.K8S_LABELS, ENDPOINT_LABEL: endpoint, KIND_LABEL: kind}
+
+
+def labels_of(request: CreateEndpointInput) -> dict[str, str]:
+    return labels(request.endpoint, request.kind)
+
+
+def _meta(request: CreateEndpointInput) -> dict[str, Any]:
+    return {"name": request.endpoint, "namespace": request.namespace, "labels": labels_of(request)}
+
+
+def _resources(worker: WorkerSpec) -> dict[str, Any]:
+    requests: dict[str, str] = {"cpu": worker.cpu, "memory": worker.memory}
+    limits: dict[str, str] = {"memory": worker.memory}
+    if worker.gpus:
+        requests[GPU] = limits[GPU] = str(worker.gpus)
+    return {"requests": requests, "limits": limits}
+
+
+def _env(worker: WorkerSpec) -> list[dict[str, str]]:
+    return [{"name": k, "value": v} for k, v in sorted(worker.env.items())]
+
+
+def managed(request: CreateEndpointInput, bucket: str, region: str, prefix: str | None) -> dict[str, Any]:
+    spec = request.managed
+    assert spec is not None
+    worker = spec.worker
+    location = f"{prefix.strip('/')}/{spec.modelPath}" if prefix else spec.modelPath
+    body: dict[str, Any] = {
+        "modelName": request.endpoint,
+        "instanceType": request.instanceType,
+        "replicas": request.replicas,
+        "invocationEndpoint": "v1/chat/completions",
+        "modelSourceConfig": {
+            "modelSourceType": "s3",
+            "s3Storage": {"bucketName": bucket, "region": region},
+            "modelLocation": location,
+        },
+        "worker": {
+            "image": worker.image,
+            "args": list(worker.args),
+            "modelInvocationPort": {"containerPort": worker.port, "name": "http"},
+            "modelVolumeMount": {"name": "model-weights", "mountPath": MODEL_MOUNT},
+            "resources": _resources(worker),
+            "environmentVariables": _env(worker),
+        },
+    }
+    if spec.kvCache is not None:
+        kv: dict[str, Any] = {"enableL1Cache": spec.kvCache.l1, "enableL2Cache": spec.kvCache.l2 is not None}
+        if spec.kvCache.l2 is not None:
+            kv["l2CacheSpec"] = {"l2CacheBackend": spec.kvCache.l2}
+            if spec.kvCache.redisUrl:
+                kv["l2CacheSpec"]["l2CacheLocalUrl"] = spec.kvCache.redisUrl
+        body["kvCacheSpec"] = kv
+    if spec.routing is not None:
+        body["intelligentRoutingSpec"] = {"enabled": True, "routingStrategy": spec.routing.strategy}
+    if spec.autoscaling is not None:
+        auto: dict[str, Any] = {
+            "minReplicaCount": spec.autoscaling.minReplicas,
+            "maxReplicaCount": spec.autoscaling.maxReplicas,
+        }
+        if spec.autoscaling.prometheus is not None:
+            auto["prometheusTrigger"] = {
+                "query": spec.autoscaling.prometheus.query,
+                "targetValue": spec.autoscaling.prometheus.targetValue,
+            }
+        body["autoScalingSpec"] = auto
+    return {"apiVersion": GROUP_VERSION, "kind": "InferenceEndpointConfig", "metadata": _meta(request), "spec": body}
+
+
+def jumpstart(request: CreateEndpointInput) -> dict[str, Any]:
+    spec = request.jumpstart
+    assert spec is not None
+    model: dict[str, Any] = {
+        "modelHubName": "SageMakerPublicHub",
+        "modelId": spec.modelId,
+        "acceptEula": spec.acceptEula,
+    }
+    if spec.modelVersion:
+        model["modelVersion"] = spec.modelVersion
+    body = {"model": model, "server": {"instanceType": request.instanceType}, "replicas": request.replicas}
+    return {"apiVersion": GROUP_VERSION, "kind": "JumpStartModel", "metadata": _meta(request), "spec": body}
+
+
+def container(request: CreateEndpointInput) -> list[dict[str, Any]]:
+    """The Deployment and its Service."""
+    spec = request.container
+    assert spec is not None
+    worker = spec.worker
+    meta = _meta(request)
+    selector = {ENDPOINT_LABEL: request.endpoint, ROLE_LABEL: "worker"}
+    mounts: list[dict[str, Any]] = [{"name": "dshm", "mountPath": "/dev/shm"}]
+    # NCCL and PyTorch dataloaders use shared memory; the container runtime's default /dev/shm is 64 MiB.
+    volumes: list[dict[str, Any]] = [{"name": "dshm", "emptyDir": {"medium": "Memory"}}]
+    if spec.storage:
+        mounts.append({"name": "storage", "mountPath": STORAGE_MOUNT})
+        volumes.append({"name": "storage", "persistentVolumeClaim": {"claimName": spec.storage}})
+    server: dict[str, Any] = {
+        "name": "server",
+        "image": worker.image,
+        "args": list(worker.args),
+        "ports": [{"name": "http", "containerPort": worker.port}],
+        "env": _env(worker),
+        "resources": _resources(worker),
+        "volumeMounts": mounts,
+    }
+    affinity = {
+        "nodeAffinity": {
+            "requiredDuringSchedulingIgnoredDuringExecution": {
+                "nodeSelectorTerms": [
+                    {
+                        "matchExpressions": [
+                            {"key": INSTANCE_TYPE_LABEL, "operator": "In", "values": [request.instanceType]}
+                        ]
+                    }
+                ]
+            }
+        }
+    }
+    deployment = {
+        "apiVersion": "apps/v1",
+        "kind": "Deployment",
+        "metadata": meta,
+        "spec": {
+            "replicas": request.replicas,
+            "selector": {"matchLabels": selector},
+            "template": {
+                "metadata": {
+                    "labels": {
+                        **meta["labels"],
+                        ROLE_LABEL: "worker",
+                        **({SERVES_LABEL: request.endpoint} if spec.service == "modelPool" else {}),
+                    }
+                },
+                "spec": {"containers": [server], "volumes": volumes, "affinity": affinity},
+            },
+        },
+    }
+    port = ROUTER_PORT if spec.router else worker.port
+    service_spec: dict[str, Any] = {
+        "selector": (
+            {**selector, ROLE_LABEL: "router"}
+            if spec.router
+            else {SERVES_LABEL: request.endpoint}
+            if spec.service == "modelPool"
+            else selector
+        ),
+        "ports": [{"name": "http", "port": port, "targetPort": port, "protocol": "TCP"}],
+    }
+    service_meta = {**meta}
+    if spec.service == "loadBalancer":
+        service_spec |= {"type": "LoadBalancer", "loadBalancerClass": NLB_CLASS}
+        service_meta = {**meta, "annotations": dict(NLB_ANNOTATIONS)}
+    else:
+        service_spec["type"] = "ClusterIP"
+    service = {"apiVersion": "v1", "kind": "Service", "metadata": service_meta, "spec": service_spec}
+    routed = router_objects(request) if spec.router else []
+    return [deployment, *routed, service, *([scaled_object(request)] if spec.autoscaling else [])]
+
+
+def router_name(endpoint: str) -> str:
+    return f"{endpoint}-router"
+
+
+def router_objects(request: CreateEndpointInput) -> list[dict[str, Any]]:
+    """The SGLang router: its service account, a Role to watch the pods it routes to, and its Deployment."""
+    assert request.container is not None
+    name, ns = router_name(request.endpoint), request.namespace
+    # no endpoint-kind label: the router is part of the endpoint, not an endpoint of its own
+    labels = {**ownership.K8S_LABELS, ENDPOINT_LABEL: request.endpoint, ROLE_LABEL: "router"}
+    meta = {"name": name, "namespace": ns, "labels": labels}
+    workers = f"{ENDPOINT_LABEL}={request.endpoint} {ROLE_LABEL}=worker"
+    router = {
+        "name": "router",
+        "image": request.container.worker.image,
+        "command": ["python3", "-m", "sglang_router.launch_router"],
+        "args": [
+            "--host",
+            "0.0.0.0",
+            "--port",
+            str(ROUTER_PORT),
+            "--policy",
+            "cache_aware",
+            "--service-discovery",
+            "--selector",
+            *workers.split(" "),
+            "--service-discovery-port",
+            str(request.container.worker.port),
+            "--service-discovery-namespace",
+            ns,
+        ],
+        "ports": [{"name": "http", "containerPort": ROUTER_PORT}],
+        "resources": {"requests": {"cpu": "1", "memory": "2Gi"}, "limits": {"memory": "4Gi"}},
+    }
+    return [
+        {"apiVersion": "v1", "kind": "ServiceAccount", "metadata": meta},
+        {
+            "apiVersion": "rbac.authorization.k8s.io/v1",
+            "kind": "Role",
+            "metadata": meta,
+            "rules": [{"apiGroups": [""], "resources": ["pods"], "verbs": ["get", "list", "watch"]}],
+        },
+        {
+            "apiVersion": "rbac.authorization.k8s.io/v1",
+            "kind": "RoleBinding",
+            "metadata": meta,
+            "roleRef": {"apiGroup": "rbac.authorization.k8s.io", "kind": "Role", "name": name},
+            "subjects": [{"kind": "ServiceAccount", "name": name, "namespace": ns}],
+        },
+        {
+            "apiVersion": "apps/v1",
+            "kind": "Deployment",
+            "metadata": meta,
+            "spec": {
+                "replicas": 1,
+                "selector": {"matchLabels": {ENDPOINT_LABEL: request.endpoint, ROLE_LABEL: "router"}},
+                "template": {
+                    "metadata": {"labels": labels},
+                    "spec": {"serviceAccountName": name, "containers": [router]},
+                },
+            },
+        },
+    ]
+
+
+def router_refs(endpoint: str, namespace: str) -> list[dict[str, Any]]:
+    """What delete removes for a routed endpoint (absent objects are skipped)."""
+    meta = {"name": router_name(endpoint), "namespace": namespace}
+    rbac = "rbac.authorization.k8s.io/v1"
+    return [
+        {"apiVersion": "apps/v1", "kind": "Deployment", "metadata": meta},
+        {"apiVersion": rbac, "kind": "RoleBinding", "metadata": meta},
+        {"apiVersion": rbac, "kind": "Role", "metadata": meta},
+        {"apiVersion": "v1", "kind": "ServiceAccount", "metadata": meta},
+    ]
+
+
+def scaled_object(request: CreateEndpointInput) -> dict[str, Any]:
+    """KEDA scales the Deployment through the HPA it makes, on a Prometheus query: replicas =
+    ceil(value / threshold) within min..max (https://keda.sh/docs/2.17/scalers/prometheus/)."""
+    assert request.container is not None and request.container.autoscaling is not None
+    auto = request.container.autoscaling
+    assert auto.prometheus is not None
+    return {
+        "apiVersion": "keda.sh/v1alpha1",
+        "kind": "ScaledObject",
+        "metadata": _meta(request),
+        "spec": {
+            "scaleTargetRef": {"apiVersion": "apps/v1", "kind": "Deployment", "name": request.endpoint},
+            "minReplicaCount": auto.minReplicas,
+            "maxReplicaCount": auto.maxReplicas,
+            "pollingInterval": 15,
+            "cooldownPeriod": 120,
+            "triggers": [
+                {
+                    "type": "prometheus",
+                    "metadata": {
+                        "serverAddress": auto.prometheus.serverAddress,
+                        "query": auto.prometheus.query,
+                        "threshold": f"{auto.prometheus.targetValue:g}",
+                    },
+                }
+            ],
+        },
+    }
+
+
+def scaled_object_ref(endpoint: str, namespace: str) -> dict[str, Any]:
+    return {
+        "apiVersion": "keda.sh/v1alpha1",
+        "kind": "ScaledObject",
+        "metadata": {"name": endpoint, "namespace": namespace},
+    }
+
+
+def objects(request: CreateEndpointInput, bucket: str, region: str, prefix: str | None) -> list[dict[str, Any]]:
+    if request.kind == "managed":
+        return [managed(request, bucket, region, prefix)]
+    if request.kind == "jumpstart":
+        return [jumpstart(request)]
+    return container(request)
+
+
+def primary_ref(kind: str, endpoint: str, namespace: str) -> dict[str, Any]:
+    """The object whose replicas the endpoint has (the custom resource, or the Deployment)."""
+    api = "apps/v1" if kind == "container" else GROUP_VERSION
+    return {"apiVersion": api, "kind": KINDS[kind], "metadata": {"name": endpoint, "namespace": namespace}}
+
+
+def service_ref(endpoint: str, namespace: str) -> dict[str, Any]:
+    return {"apiVersion": "v1", "kind": "Service", "metadata": {"name": endpoint, "namespace": namespace}}

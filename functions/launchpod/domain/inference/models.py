@@ -1,0 +1,142 @@
+"""Model downloads: the CPU Job that runs ``hf download`` into the storage claim under models/<repoId>,
+the Secret that holds the token (referenced by the Job, never written anywhere else), and the models
+found in storage. The repo id, revision and target reach the container as environment variables, never
+spliced into a shell line."""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+from launchpod.contracts.models import DownloadModelInput, ModelDownloadWorkflowRequest, ModelView
+from launchpod.domain import ownership
+from launchpod.domain.operations import WorkflowPlan, role_for
+from launchpod.domain.plan import Plan, Step
+
+KIND = "model-download"
+PHASES: tuple[tuple[str, str], ...] = (
+    ("StartDownload", "The download Job, on CPU, with the storage claim mounted"),
+    ("WaitDownload", "The Job finished; the token's Secret removed"),
+)
+MAX_POLLS = 720
+POLL_SECONDS = 15
+DOWNLOAD_LABEL = "launchpod.io/model-download"
+IMAGE = "public.ecr.aws/docker/library/python:3.12-slim"
+MOUNT = "/s3"
+MODELS = "models"
+# pip's huggingface_hub ships the `hf` CLI; HF_HUB_ENABLE_HF_TRANSFER stays off (needs another wheel).
+SCRIPT = (
+    'pip install --quiet --no-cache-dir "huggingface_hub>=0.34,<2" && '
+    'exec hf download "$REPO_ID" --repo-type "$REPO_TYPE" --revision "$REVISION" --local-dir "$TARGET"'
+)
+MARKERS = ("config.json", "model_index.json", "README.md", ".gitattributes")
+
+
+def job_name(repo_id: str, revision: str) -> str:
+    digest = hashlib.sha256(f"{repo_id}@{revision}".encode()).hexdigest()[:8]
+    slug = "".join(c if c.isalnum() else "-" for c in repo_id.lower()).strip("-")[:40].strip("-")
+    return f"hf-{slug}-{digest}"
+
+
+def secret(name: str, namespace: str, token: str) -> dict[str, Any]:
+    return {
+        "apiVersion": "v1",
+        "kind": "Secret",
+        "type": "Opaque",
+        "metadata": {"name": name, "namespace": namespace, "labels": {**ownership.K8S_LABELS, DOWNLOAD_LABEL: name}},
+        "stringData": {"HF_TOKEN": token},
+    }
+
+
+def job(request: ModelDownloadWorkflowRequest) -> dict[str, Any]:
+    env: list[dict[str, Any]] = [
+        {"name": "REPO_ID", "value": request.repoId},
+        {"name": "REPO_TYPE", "value": request.repoType},
+        {"name": "REVISION", "value": request.revision},
+        {"name": "TARGET", "value": f"{MOUNT}/{MODELS}/{request.repoId}"},
+        {"name": "HF_HUB_DISABLE_TELEMETRY", "value": "1"},
+    ]
+    if request.tokenSecret:
+        env.append(
+            {"name": "HF_TOKEN", "valueFrom": {"secretKeyRef": {"name": request.tokenSecret, "key": "HF_TOKEN"}}}
+        )
+    labels = {**ownership.K8S_LABELS, DOWNLOAD_LABEL: request.job}
+    return {
+        "apiVersion": "batch/v1",
+        "kind": "Job",
+        "metadata": {"name": request.job, "namespace": request.namespace, "labels": labels},
+        "spec": {
+            "backoffLimit": 3,
+            "activeDeadlineSeconds": 6 * 3600,
+            "ttlSecondsAfterFinished": 24 * 3600,
+            "template": {
+                "metadata": {"labels": labels},
+                "spec": {
+                    "restartPolicy": "Never",
+                    "containers": [
+                        {
+                            "name": "download",
+                            "image": IMAGE,
+                            "command": ["sh", "-c", SCRIPT],
+                            "env": env,
+                            # CPU and memory only: a download never takes a GPU
+                            "resources": {"requests": {"cpu": "1", "memory": "2Gi"}, "limits": {"memory": "4Gi"}},
+                            "volumeMounts": [{"name": "storage", "mountPath": MOUNT}],
+                        }
+                    ],
+                    "volumes": [{"name": "storage", "persistentVolumeClaim": {"claimName": request.storage}}],
+                },
+            },
+        },
+    }
+
+
+def plan(request: DownloadModelInput, path: str) -> Plan:
+    return Plan(
+        request.name,
+        (
+            Step(
+                "create",
+                f"Job {job_name(request.repoId, request.revision)}",
+                f"hf download {request.repoId} to {path}",
+                "StartDownload",
+            ),
+        ),
+    )
+
+
+def workflow(request: ModelDownloadWorkflowRequest, steps: Plan) -> WorkflowPlan:
+    return WorkflowPlan(
+        kind=KIND,
+        target=request.name,
+        request=request.model_dump(mode="json", exclude_none=True),
+        phases=PHASES,
+        role=role_for(KIND),
+        steps=steps.views(),
+    )
+
+
+def found_models(storage: str, bucket: str, prefix: str, objects: list[dict[str, Any]]) -> list[ModelView]:
+    """Models under ``prefix``models/: a folder (name or namespace/name) with a marker file at its root."""
+    base = f"{prefix}{MODELS}/"
+    roots: set[str] = set()
+    for obj in objects:
+        rest = obj["Key"][len(base) :].split("/")
+        for depth in (1, 2):
+            if len(rest) == depth + 1 and rest[-1] in MARKERS:
+                roots.add("/".join(rest[:depth]))
+    # a namespace folder holding models is not a model itself
+    roots = {r for r in roots if not any(o != r and o.startswith(r + "/") for o in roots)}
+    out = []
+    for root in sorted(roots):
+        inside = [o for o in objects if o["Key"].startswith(f"{base}{root}/")]
+        out.append(
+            ModelView(
+                repoId=root,
+                storage=storage,
+                path=f"s3://{bucket}/{base}{root}/",
+                files=len(inside),
+                sizeBytes=sum(int(o.get("Size", 0)) for o in inside),
+            )
+        )
+    return out

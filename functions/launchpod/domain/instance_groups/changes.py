@@ -1,0 +1,141 @@
+"""The explicit diff of PATCH .../instance-groups/{group}, and the specification of a new group.
+
+The client sends only the fields the user changed; they are compared with the group as
+DescribeCluster reports it. Nothing different: NOOP. A fixed field (capacity type, NIC mode,
+instance type, subnet) sent with another value: 422 naming it, since HyperPod keeps those for the
+life of a group and the way to change them is a new group.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from launchpod.contracts.instance_groups import AddInstanceGroupRequest, UpdateInstanceGroupRequest
+from launchpod.domain.errors import InvalidInput
+from launchpod.domain.instance_groups import specs
+from launchpod.domain.instance_groups.views import capacity_type, nic_mode, taints_of
+
+FIXED = ("instanceType", "capacityType", "efaOnly", "subnetId")
+_FIXED_WORDS = {
+    "instanceType": "instance type",
+    "capacityType": "capacity type",
+    "efaOnly": "NIC mode (efaOnly)",
+    "subnetId": "subnet",
+}
+
+
+def current_values(details: dict[str, Any], cluster_subnets: list[str]) -> dict[str, Any]:
+    """The group's values in the PATCH request's terms."""
+    kube = details.get("KubernetesConfig") or {}
+    subnets = (details.get("OverrideVpcConfig") or {}).get("Subnets") or cluster_subnets
+    return {
+        "instanceCount": details.get("TargetCount", 0),
+        "labels": dict(kube.get("DesiredLabels") or {}),
+        "taints": taints_of(kube.get("DesiredTaints")),
+        "deepHealthChecks": list(details.get("OnStartDeepHealthChecks") or []),
+        "scheduledUpdate": (details.get("ScheduledUpdateConfig") or {}).get("ScheduleExpression"),
+        "instanceType": details.get("InstanceType"),
+        "capacityType": capacity_type(details),
+        "efaOnly": nic_mode(details) == "efa-only",
+        "subnetId": subnets[0] if subnets else None,
+    }
+
+
+def diff(request: UpdateInstanceGroupRequest, details: dict[str, Any], cluster_subnets: list[str]) -> dict[str, Any]:
+    """The sent fields whose value differs from the group's; InvalidInput for a fixed one."""
+    current = current_values(details, cluster_subnets)
+    changes = {}
+    for key, value in request.sent().items():
+        if key == "taints" and value is not None:
+            value = [{k: v for k, v in t.items() if v is not None} for t in value]
+        if value is None or value == current[key]:
+            continue
+        if key in FIXED:
+            group = details["InstanceGroupName"]
+            raise InvalidInput(
+                f"The {_FIXED_WORDS[key]} of instance group {group} is fixed for the life of the group "
+                f"({current[key]!r}); add a new instance group with {key}={value!r} "
+                f"(POST .../instance-groups), move the work, then delete {group}.",
+                field=f"body.{key}",
+                rule="immutable_field",
+            )
+        changes[key] = value
+    return changes
+
+
+def apply_changes(details: dict[str, Any], changes: dict[str, Any]) -> dict[str, Any]:
+    """The group's full specification with ``changes`` applied, everything else as it is."""
+    spec = specs.spec_from_details(details)
+    if "instanceCount" in changes:
+        spec["InstanceCount"] = changes["instanceCount"]
+    if "labels" in changes or "taints" in changes:
+        kube = copy.deepcopy(spec.get("KubernetesConfig") or {})
+        if "labels" in changes:
+            kube["Labels"] = dict(changes["labels"])
+        if "taints" in changes:
+            kube["Taints"] = [_aws_taint(t) for t in changes["taints"]]
+        spec["KubernetesConfig"] = {k: v for k, v in kube.items() if v}
+        if not spec["KubernetesConfig"]:
+            del spec["KubernetesConfig"]
+    if "deepHealthChecks" in changes:
+        if changes["deepHealthChecks"]:
+            spec["OnStartDeepHealthChecks"] = list(changes["deepHealthChecks"])
+        else:
+            spec.pop("OnStartDeepHealthChecks", None)
+    if "scheduledUpdate" in changes:
+        scheduled = copy.deepcopy(spec.get("ScheduledUpdateConfig") or {})
+        scheduled["ScheduleExpression"] = changes["scheduledUpdate"]
+        spec["ScheduledUpdateConfig"] = scheduled
+    return spec
+
+
+def _aws_taint(taint: dict[str, Any]) -> dict[str, Any]:
+    out = {"Key": taint["key"], "Effect": taint["effect"]}
+    if taint.get("value") is not None:
+        out["Value"] = taint["value"]
+    return out
+
+
+def new_group_spec(
+    request: AddInstanceGroupRequest,
+    *,
+    execution_role: str,
+    lifecycle: dict[str, Any] | None,
+    subnet_ids: list[str] | None,
+    security_group_ids: list[str],
+    threads_per_core: int,
+) -> dict[str, Any]:
+    """The ClusterInstanceGroupSpecification of a new group. The execution role and lifecycle scripts
+    are the cluster's (every group Launchpod creates shares them); ``subnet_ids`` is the dedicated
+    subnet (OverrideVpcConfig), None to use the cluster's."""
+    spec: dict[str, Any] = {
+        "InstanceGroupName": request.group,
+        "InstanceType": request.instanceType,
+        "InstanceCount": request.instanceCount,
+        "ExecutionRole": execution_role,
+        "ThreadsPerCore": request.threadsPerCore or threads_per_core,
+        "InstanceStorageConfigs": [{"EbsVolumeConfig": {"VolumeSizeInGB": request.ebsVolumeGb}}],
+    }
+    if lifecycle:
+        spec["LifeCycleConfig"] = copy.deepcopy(lifecycle)
+    if request.deepHealthChecks:
+        spec["OnStartDeepHealthChecks"] = list(request.deepHealthChecks)
+    if request.capacityType == "spot":
+        spec["CapacityRequirements"] = {"Spot": {}}
+    elif request.capacityType == "onDemand":
+        spec["CapacityRequirements"] = {"OnDemand": {}}
+    else:
+        spec["TrainingPlanArn"] = request.trainingPlanArn
+    if request.efaOnly:
+        spec["NetworkInterface"] = {"InterfaceType": "efa-only"}
+    if subnet_ids:
+        spec["OverrideVpcConfig"] = {"SecurityGroupIds": list(security_group_ids), "Subnets": list(subnet_ids)}
+    kube: dict[str, Any] = {}
+    if request.labels:
+        kube["Labels"] = dict(request.labels)
+    if request.taints:
+        kube["Taints"] = [_aws_taint(t.model_dump()) for t in request.taints]
+    if kube:
+        spec["KubernetesConfig"] = kube
+    return spec

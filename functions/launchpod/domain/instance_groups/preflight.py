@@ -1,0 +1,106 @@
+"""Checks before a group is added or scaled, on what AWS reports: the training plan (its type, zone and
+free instances) and the account's HyperPod cluster-usage quota for the type (Service Quotas)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from launchpod.contracts.instance_groups import AddInstanceGroupRequest
+from launchpod.domain.errors import Conflict, InvalidInput
+
+
+@dataclass
+class Placement:
+    zone: str
+    dedicated_subnet: bool
+    notes: list[str] = field(default_factory=list)
+
+
+def quota_name(instance_type: str) -> str:
+    """SageMaker's Service Quotas name for the instances of a type across HyperPod clusters."""
+    return f"{instance_type} for cluster usage"
+
+
+def training_plan_placement(
+    request: AddInstanceGroupRequest, plan: dict[str, Any] | None, asked_zone: str, home_zone: str | None
+) -> Placement:
+    """Where a training-plan group goes: the plan's zone, whatever was asked (the notes say so), in a
+    dedicated subnet when the cluster's subnet is in another zone. 422 when the plan cannot serve it."""
+    arn = request.trainingPlanArn
+    if plan is None:
+        raise InvalidInput(
+            f"Training plan {arn} was not found in this account and region; check the ARN "
+            "(ListTrainingPlans) or reserve one with CreateTrainingPlan.",
+            field="body.trainingPlanArn",
+            rule="training_plan_exists",
+        )
+    if plan.get("Status") not in ("Active", "Scheduled"):
+        raise InvalidInput(
+            f"Training plan {arn} is {plan.get('Status')}; only an Active or Scheduled plan gives capacity.",
+            field="body.trainingPlanArn",
+            rule="training_plan_active",
+        )
+    reserved = (plan.get("ReservedCapacitySummaries") or [{}])[0]
+    if reserved.get("InstanceType") and reserved["InstanceType"] != request.instanceType:
+        raise InvalidInput(
+            f"Training plan {arn} reserves {reserved['InstanceType']}, not {request.instanceType}; use "
+            f"instanceType {reserved['InstanceType']}.",
+            field="body.instanceType",
+            rule="training_plan_type",
+        )
+    available = int(plan.get("AvailableInstanceCount", plan.get("TotalInstanceCount", 0)))
+    if request.instanceCount > available:
+        raise InvalidInput(
+            f"Training plan {arn} has {available} of its {plan.get('TotalInstanceCount')} instances available; "
+            f"ask for at most {available}, or extend the plan (ExtendTrainingPlan).",
+            field="body.instanceCount",
+            rule="training_plan_capacity",
+        )
+    zone = reserved.get("AvailabilityZone") or asked_zone
+    notes = []
+    if request.availabilityZone and request.availabilityZone != zone:
+        notes.append(f"The training plan's zone {zone} wins over the {request.availabilityZone} asked for.")
+    dedicated = request.dedicatedSubnet
+    if home_zone and zone != home_zone and not dedicated:
+        dedicated = True
+        notes.append(f"The cluster's subnet is in {home_zone}, so the group gets a dedicated /20 in {zone}.")
+    return Placement(zone=zone, dedicated_subnet=dedicated, notes=notes)
+
+
+def usage(clusters: list[dict[str, Any]], instance_type: str, skip: tuple[str, str] | None = None) -> int:
+    """Instances of the type the account's HyperPod clusters ask for (target counts), but group ``skip``."""
+    return sum(
+        int(g.get("TargetCount", 0))
+        for c in clusters
+        for g in c.get("InstanceGroups", [])
+        if g.get("InstanceType") == instance_type
+        and g.get("Status") != "Deleting"
+        and (c.get("ClusterName"), g.get("InstanceGroupName")) != skip
+    )
+
+
+def standing(
+    quotas: dict[str, dict[str, Any]], clusters: list[dict[str, Any]], own: str, types: Iterable[str]
+) -> dict[str, tuple[dict[str, Any], int]]:
+    """Per type with an applied quota: the quota and the instances the account's other clusters (all but
+    ``own``) ask for. ``quotas`` is keyed by quota name (``quota_name``)."""
+    others = [c for c in clusters if c.get("ClusterName") != own]
+    applied = [t for t in sorted(set(types)) if quota_name(t) in quotas]
+    return {t: (quotas[quota_name(t)], usage(others, t, skip=("", ""))) for t in applied}
+
+
+def check_quota(instance_type: str, quota: dict[str, Any] | None, used: int, delta: int) -> None:
+    """409 naming the quota and by how much to raise it when ``used + delta`` goes past it."""
+    if delta <= 0 or quota is None:
+        return
+    value = int(quota.get("Value", 0))
+    if used + delta <= value:
+        return
+    need = used + delta
+    raise Conflict(
+        f"The Service Quotas quota '{quota_name(instance_type)}' (sagemaker {quota.get('QuotaCode')}) is {value}; "
+        f"the account's HyperPod clusters ask for {used} and this needs {delta} more. Raise it by {need - value} "
+        f"(to {need}) in Service Quotas (RequestServiceQuotaIncrease), or ask for fewer instances."
+    )

@@ -1,0 +1,104 @@
+"""The instance-groups workflow: one change to one group, by UpdateCluster, followed to a terminal
+state through HyperPod's cluster operation for the request (DescribeClusterOperation), or through
+DescribeCluster's group status where HyperPod lists no operation."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from launchpod.contracts.instance_groups import InstanceGroupChangeInput
+from launchpod.domain.operations import WorkflowPlan, role_for
+
+KIND = "instance-groups"
+PHASES: tuple[tuple[str, str], ...] = (
+    ("GroupSubnet", "A dedicated /20 subnet for the new group (when asked)"),
+    ("UpdateCluster", "UpdateCluster with every other group kept as DescribeCluster reports it"),
+    ("WaitGroup", "Wait until the group is InService (or gone)"),
+    ("ReleaseSubnet", "Delete the deleted group's dedicated subnet"),
+)
+GROUP_SUBNET_PREFIX = 20
+POLL_SECONDS = 30
+MAX_POLLS = 90 * 60 // POLL_SECONDS  # adding nodes takes ~10 minutes; past 90 something is wrong
+SUBNET_PURPOSE = "hyperpod-group"
+
+
+def plan(request: InstanceGroupChangeInput) -> WorkflowPlan:
+    return WorkflowPlan(
+        kind=KIND,
+        target=request.name,
+        request=request.model_dump(mode="json", exclude_none=True),
+        phases=PHASES,
+        role=role_for(KIND),
+    )
+
+
+def subnet_tags(base: dict[str, str], group: str) -> dict[str, str]:
+    """How a dedicated subnet is recorded: tagged with its cluster and group."""
+    return {**base, "launchpod:purpose": SUBNET_PURPOSE, "launchpod:instance-group": group}
+
+
+def wait_state(action: str, group: str, details: dict[str, Any] | None) -> tuple[bool, str | None]:
+    """(done, failure) for ``group`` in DescribeCluster's InstanceGroups (None when it is not listed)."""
+    if action == "delete":
+        if details is None:
+            return True, None
+        if details.get("Status") == "Failed":
+            return False, f"Instance group {group} failed while being deleted."
+        return False, None
+    if details is None:
+        return False, f"Instance group {group} is not in the cluster any more."
+    status = details.get("Status")
+    if status == "Failed":
+        return False, f"Instance group {group} failed."
+    if status in ("InService", "Degraded") and details.get("CurrentCount", 0) >= details.get("TargetCount", 0):
+        return True, None
+    return False, None
+
+
+def scaling_detail(operation: dict[str, Any] | None, group: str) -> dict[str, Any] | None:
+    """The operation's ScalingDetails entry for ``group`` (None: no operation, or it does not scale the group)."""
+    details = (operation or {}).get("ScalingDetails") or []
+    return next((d for d in details if d.get("InstanceGroupName") == group), None)
+
+
+def operation_state(
+    action: str, group: str, operation: dict[str, Any] | None, details: dict[str, Any] | None
+) -> tuple[bool, str | None]:
+    """(done, failure) for ``group`` from HyperPod's cluster operation for the UpdateCluster call, with the
+    group as DescribeCluster lists it (None: not listed). Without an operation that scales the group (a
+    region without cluster operations, or a change HyperPod already had), DescribeCluster decides alone.
+
+    AWS ("Tracking requests with SageMaker HyperPod cluster operations",
+    https://docs.aws.amazon.com/sagemaker/latest/dg/sagemaker-hyperpod-cluster-operations.html): HyperPod
+    "tracks it until HyperPod finishes working on it"; the status is InProgress, Superseded or Done, and
+    the operation carries no outcome: "Filter a request's events to find the failure reason when, for
+    example, a scale-up doesn't reach its target". So InProgress waits; Done is terminal and the group's
+    state then says whether it reached the target; Superseded means a newer request took the group over.
+    """
+    detail = scaling_detail(operation, group)
+    if detail is None:
+        return wait_state(action, group, details)
+    status = detail.get("Status")
+    if status == "InProgress":
+        return False, None
+    if status == "Superseded":
+        return False, (
+            f"Another request changed instance group {group} before HyperPod finished this one (its cluster "
+            "operation is Superseded); follow the newer request."
+        )
+    if action == "delete":
+        if details is None:
+            return True, None
+        if details.get("Status") == "Deleting":
+            return False, None  # DescribeCluster read before HyperPod finished: read again
+        return False, f"Instance group {group} is still listed ({details.get('Status')}) after its deletion."
+    if details is None:
+        return False, f"Instance group {group} is not in the cluster any more."
+    if details.get("Status") in ("Creating", "Updating", "Deleting"):
+        # DescribeCluster was read before the operation: HyperPod finished in between. Read again.
+        return False, None
+    target = int((detail.get("Desired") or {}).get("TargetCount", details.get("TargetCount", 0)))
+    current = int(details.get("CurrentCount", 0))
+    if details.get("Status") == "Failed" or current < target:
+        return False, f"Instance group {group} stopped at {current}/{target} instances ({details.get('Status')})."
+    return True, None

@@ -1,0 +1,209 @@
+"""The HyperPodPyTorchJob (sagemaker.amazonaws.com/v1) and RayJob (ray.io/v1) Launchpod submits.
+
+Pod templates follow "Using the training operator to run jobs"
+(https://docs.aws.amazon.com/sagemaker/latest/dg/sagemaker-eks-operator-usage.html): the elastic agent
+listens on container port 8080, and each pod asks for the node's accelerators. Every pod takes the whole
+node: its GPUs (``nvidia.com/gpu``) or Neuron devices (``aws.amazon.com/neuron``) for its processes and
+every EFA interface the type has (``vpc.amazonaws.com/efa``), with the EFA environment the AWS EKS EFA
+guide gives (``FI_PROVIDER=efa``; ``FI_EFA_USE_DEVICE_RDMA=1`` on types with RDMA read,
+https://docs.aws.amazon.com/eks/latest/userguide/node-efa.html). ``/dev/shm`` is a memory-backed emptyDir
+(NCCL and DataLoader workers need more than the runtime's 64 MiB default), and local NVMe, which
+HyperPod mounts at ``/opt/dlami/nvme`` on types that have it, is mounted at ``/local``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from launchpod.contracts.jobs import SubmitJobInput
+from launchpod.domain import ownership
+from launchpod.domain.jobs import hardware
+from launchpod.domain.jobs.recipes import MOUNT, Recipe, fill
+
+PYTORCH_API, PYTORCH_KIND = "sagemaker.amazonaws.com/v1", "HyperPodPyTorchJob"
+RAY_API, RAY_KIND = "ray.io/v1", "RayJob"
+GROUP_LABEL = "sagemaker.amazonaws.com/instance-group-name"
+JOB_LABEL = "launchpod.io/job"
+RECIPE_LABEL = "launchpod.io/recipe"
+QUEUE_LABEL, PRIORITY_LABEL = "kueue.x-k8s.io/queue-name", "kueue.x-k8s.io/priority-class"
+NVME_HOST_PATH = "/opt/dlami/nvme"
+# Types whose EFA supports RDMA read (p4d and later; Trainium), from the EKS EFA guide.
+_RDMA = ("ml.p4d", "ml.p4de", "ml.p5", "ml.p5e", "ml.p5en", "ml.p6", "ml.trn1", "ml.trn2")
+
+
+def processes(request: SubmitJobInput, instance_type: str) -> int:
+    return request.nprocPerNode or hardware.per_node(instance_type) or 1
+
+
+def _values(request: SubmitJobInput, instance_type: str, recipe: Recipe | None) -> dict[str, Any]:
+    defaults = recipe.defaults if recipe else {}
+    return {
+        "JOB": request.jobName,
+        "REPLICAS": request.replicas,
+        "NPROC": processes(request, instance_type),
+        "DATA": MOUNT,
+        "DATASET": request.dataset or defaults.get("dataset", ""),
+        "MODEL": request.model or defaults.get("model", ""),
+    }
+
+
+def _resources(instance_type: str, nproc: int) -> dict[str, Any]:
+    acc = hardware.of(instance_type)
+    amounts: dict[str, Any] = {}
+    if acc.gpus:
+        amounts["nvidia.com/gpu"] = nproc
+    elif acc.neuron:
+        amounts["aws.amazon.com/neuron"] = nproc
+    if acc.efa:
+        amounts["vpc.amazonaws.com/efa"] = acc.efa
+    return {"limits": dict(amounts), "requests": dict(amounts)} if amounts else {}
+
+
+def _env(
+    request: SubmitJobInput, instance_type: str, recipe: Recipe | None, values: dict[str, Any], extra: dict[str, str]
+) -> list[dict[str, Any]]:
+    env: dict[str, str] = {}
+    if hardware.of(instance_type).efa:
+        env["FI_PROVIDER"] = "efa"
+        if instance_type.startswith(_RDMA):
+            env["FI_EFA_USE_DEVICE_RDMA"] = "1"
+    env["LAUNCHPOD_DATA"] = MOUNT
+    env["LAUNCHPOD_JOB_DIR"] = f"{MOUNT}/jobs/{request.jobName}"
+    if recipe:
+        env.update({k: fill(v, values) for k, v in recipe.env.items()})
+    env.update({k: v for k, v in extra.items() if k not in env})  # the recipe's experiment name wins
+    env.update(request.env)
+    return [{"name": k, "value": v} for k, v in env.items()]
+
+
+def _labels(request: SubmitJobInput, recipe: Recipe | None) -> dict[str, str]:
+    labels = {**ownership.K8S_LABELS, JOB_LABEL: request.jobName}
+    if recipe:
+        labels[RECIPE_LABEL] = recipe.name
+    if request.queue:
+        labels[QUEUE_LABEL] = request.queue
+    if request.priority:
+        labels[PRIORITY_LABEL] = request.priority
+    return labels
+
+
+def _pod_spec(
+    request: SubmitJobInput,
+    instance_type: str,
+    recipe: Recipe | None,
+    name: str,
+    gpus: bool = True,
+    extra_env: dict[str, str] | None = None,
+) -> dict[str, Any]:
+    values = _values(request, instance_type, recipe)
+    command = [fill(part, values) for part in (recipe.command if recipe else request.command or [])]
+    mounts = [{"name": "shm", "mountPath": "/dev/shm"}]
+    volumes: list[dict[str, Any]] = [{"name": "shm", "emptyDir": {"medium": "Memory"}}]
+    if request.storageClaim:
+        mounts.append({"name": "data", "mountPath": MOUNT})
+        volumes.append({"name": "data", "persistentVolumeClaim": {"claimName": request.storageClaim}})
+    if gpus and hardware.of(instance_type).nvme:
+        mounts.append({"name": "nvme", "mountPath": "/local"})
+        volumes.append({"name": "nvme", "hostPath": {"path": NVME_HOST_PATH, "type": "DirectoryOrCreate"}})
+    container: dict[str, Any] = {
+        "name": name,
+        "image": recipe.image if recipe else request.image,
+        "command": command,
+        "env": _env(request, instance_type, recipe, values, extra_env or {}),
+        "volumeMounts": mounts,
+    }
+    resources = _resources(instance_type, processes(request, instance_type)) if gpus else {}
+    if resources:
+        container["resources"] = resources
+    return {
+        "nodeSelector": {GROUP_LABEL: request.instanceGroup},
+        "containers": [container],
+        "volumes": volumes,
+    }
+
+
+def pytorch_job(
+    request: SubmitJobInput, instance_type: str, recipe: Recipe | None, extra_env: dict[str, str] | None = None
+) -> dict[str, Any]:
+    labels = _labels(request, recipe)
+    pod = _pod_spec(request, instance_type, recipe, "pytorch", extra_env=extra_env)
+    pod["containers"][0]["ports"] = [{"containerPort": 8080, "name": "elastic-agent"}]
+    replica: dict[str, Any] = {
+        "name": "pods",
+        "replicas": request.replicas,
+        "template": {"metadata": {"labels": labels}, "spec": pod},
+    }
+    policy = request.runPolicy
+    run: dict[str, Any] = {"cleanPodPolicy": "None", "jobMaxRetryCount": 10}
+    rules = []
+    if policy is not None:
+        run = {"cleanPodPolicy": policy.cleanPodPolicy, "jobMaxRetryCount": policy.jobMaxRetryCount}
+        if policy.restartPolicy is not None:
+            run["restartPolicy"] = policy.restartPolicy.model_dump()
+        rules = [r.model_dump(exclude_none=True) for r in policy.logMonitoringConfiguration]
+    if rules:
+        run["logMonitoringConfiguration"] = rules
+    spec: dict[str, Any] = {
+        "nprocPerNode": str(processes(request, instance_type)),
+        "replicaSpecs": [replica],
+        "runPolicy": run,
+    }
+    if request.elasticPolicy is not None:
+        spec["elasticPolicy"] = request.elasticPolicy.model_dump()
+        replica["maxReplicas"] = request.elasticPolicy.maxReplicas
+    return {
+        "apiVersion": PYTORCH_API,
+        "kind": PYTORCH_KIND,
+        "metadata": {"name": request.jobName, "namespace": request.namespace, "labels": labels},
+        "spec": spec,
+    }
+
+
+def ray_job(
+    request: SubmitJobInput, instance_type: str, recipe: Recipe | None, extra_env: dict[str, str] | None = None
+) -> dict[str, Any]:
+    """A RayJob whose RayCluster has a CPU-only head and one GPU worker per node; KubeRay submits the
+    entrypoint from a submitter Job (submissionMode K8sJobMode) and deletes the cluster when it ends
+    (https://docs.ray.io/en/latest/cluster/kubernetes/getting-started/rayjob-quick-start.html)."""
+    labels = _labels(request, recipe)
+    worker = _pod_spec(request, instance_type, recipe, "ray-worker", extra_env=extra_env)
+    entrypoint = " ".join(worker["containers"][0].pop("command"))
+    head = _pod_spec(request, instance_type, recipe, "ray-head", gpus=False, extra_env=extra_env)
+    head["containers"][0].pop("command")
+    head["containers"][0]["ports"] = [
+        {"containerPort": 6379, "name": "gcs-server"},
+        {"containerPort": 8265, "name": "dashboard"},
+        {"containerPort": 10001, "name": "client"},
+    ]
+    return {
+        "apiVersion": RAY_API,
+        "kind": RAY_KIND,
+        "metadata": {"name": request.jobName, "namespace": request.namespace, "labels": labels},
+        "spec": {
+            "entrypoint": entrypoint,
+            "submissionMode": "K8sJobMode",
+            "shutdownAfterJobFinishes": True,
+            "ttlSecondsAfterFinished": 600,
+            "backoffLimit": 0,
+            "rayClusterSpec": {
+                "headGroupSpec": {"rayStartParams": {}, "template": {"metadata": {"labels": labels}, "spec": head}},
+                "workerGroupSpecs": [
+                    {
+                        "groupName": "gpu",
+                        "replicas": request.replicas,
+                        "minReplicas": request.replicas,
+                        "maxReplicas": request.replicas,
+                        "rayStartParams": {},
+                        "template": {"metadata": {"labels": labels}, "spec": worker},
+                    }
+                ],
+            },
+        },
+    }
+
+
+def build(
+    request: SubmitJobInput, instance_type: str, recipe: Recipe | None, extra_env: dict[str, str] | None = None
+) -> dict[str, Any]:
+    """The job's object; ``extra_env`` is set in every pod (MLflow's, when the cluster has a tracking server)."""
+    return (pytorch_job if request.kind == "pytorch" else ray_job)(request, instance_type, recipe, extra_env)

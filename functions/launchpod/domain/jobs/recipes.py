@@ -1,0 +1,59 @@
+"""The versioned recipes (data files in recipes/, one per recipe) and the one S3 data contract they share:
+the shared bucket is mounted at /data in the pods (and in the user's development environment), with
+datasets under datasets/, models under models/, and each job's checkpoints and outputs under jobs/<job>/."""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+from typing import Any, Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict
+
+MOUNT = "/data"
+DATASETS, MODELS, JOBS = "datasets", "models", "jobs"
+_DIR = Path(__file__).resolve().parent / "recipes"
+
+
+class Recipe(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    name: str
+    version: str
+    kind: Literal["pytorch", "ray"]
+    title: str
+    image: str
+    command: list[str]
+    defaults: dict[str, str]
+    env: dict[str, str]
+    logPattern: str
+    mlflow: list[str]
+
+
+@cache
+def all_recipes() -> dict[str, Recipe]:
+    found = {}
+    for path in sorted(_DIR.glob("*.yaml")):
+        recipe = Recipe(**yaml.safe_load(path.read_text()))
+        found[recipe.name] = recipe
+    return found
+
+
+def recipe(name: str) -> Recipe:
+    return all_recipes()[name]
+
+
+def fill(text: str, values: dict[str, Any]) -> str:
+    for key, value in values.items():
+        text = text.replace("${" + key + "}", str(value))
+    return text
+
+
+def layout(job: str) -> dict[str, str]:
+    """Where a job reads and writes, inside the mount."""
+    return {
+        "datasets": f"{MOUNT}/{DATASETS}/",
+        "models": f"{MOUNT}/{MODELS}/",
+        "job": f"{MOUNT}/{JOBS}/{job}/",
+    }

@@ -1,0 +1,120 @@
+"""What a job submission must meet before anything is applied, each refusal saying what to do.
+
+- The operator that runs the kind must be there: the HyperPod training operator add-on ACTIVE for
+  ``pytorch``, KubeRay (its RayJob CRD and a ready operator) for ``ray``: 409 naming the feature.
+- The instance group exists, and a pod asks for no more GPUs or Neuron devices than its type has: 422.
+- Elastic training (``elasticPolicy``) is refused on Spot instance groups and while managed tiered
+  checkpointing is on, as AWS's elastic training page lists under its considerations
+  (https://docs.aws.amazon.com/sagemaker/latest/dg/sagemaker-eks-elastic-training.html).
+- A queue or priority needs task governance (Kueue) on.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from launchpod.contracts.jobs import SubmitJobInput
+from launchpod.domain.errors import Conflict, InvalidInput
+from launchpod.domain.jobs import hardware
+from launchpod.domain.jobs.recipes import Recipe, all_recipes
+
+
+@dataclass(frozen=True)
+class ClusterFacts:
+    """What the API read about the cluster a job goes to."""
+
+    cluster: str
+    groups: dict[str, dict[str, Any]]  # instance group name -> DescribeCluster's InstanceGroups entry
+    training_operator: str | None  # the add-on's status, None when not installed
+    kuberay: bool  # RayJob CRD served and the operator Deployment ready
+    task_governance: bool
+    tiered_checkpointing: bool
+
+
+def recipe_for(request: SubmitJobInput) -> Recipe | None:
+    if request.recipe is None:
+        return None
+    found = all_recipes()[request.recipe]
+    if found.kind != request.kind:
+        raise InvalidInput(
+            f"Recipe {found.name} runs as kind {found.kind}; send kind {found.kind!r} with it.",
+            field="body.kind",
+            rule="matches_recipe",
+        )
+    if request.storageClaim is None:
+        raise InvalidInput(
+            f"Recipe {found.name} reads datasets/ and models/ and writes jobs/{request.jobName}/ on the shared "
+            "bucket; give storageClaim, the claim of an S3 storage (GET /api/clusters/{name}/storage).",
+            field="body.storageClaim",
+            rule="required_with_recipe",
+        )
+    return found
+
+
+def _is_spot(group: dict[str, Any]) -> bool:
+    return "Spot" in (group.get("CapacityRequirements") or {})
+
+
+def check(request: SubmitJobInput, facts: ClusterFacts) -> str:
+    """The instance type the job runs on, once every rule holds."""
+    if request.kind == "pytorch" and facts.training_operator != "ACTIVE":
+        state = facts.training_operator or "not installed"
+        raise Conflict(
+            f"HyperPodPyTorchJob needs the HyperPod training operator, which is {state} on {facts.cluster}. Enable "
+            f'the trainingOperator feature: PATCH /api/clusters/{facts.cluster}/features {{"trainingOperator": '
+            '{"enabled": true}}, and submit again once it is ACTIVE.',
+            details=[{"field": "body.kind", "rule": "feature_enabled", "message": "trainingOperator"}],
+        )
+    if request.kind == "ray" and not facts.kuberay:
+        raise Conflict(
+            f"RayJob needs KubeRay, which is not running on {facts.cluster}. Install it with the optional "
+            f'dependencies: POST /api/clusters/{facts.cluster}/dependencies {{"includeOptional": true}}.',
+            details=[{"field": "body.kind", "rule": "feature_enabled", "message": "kuberay-operator"}],
+        )
+    group = facts.groups.get(request.instanceGroup)
+    if group is None:
+        known = ", ".join(sorted(facts.groups)) or "none yet"
+        raise InvalidInput(
+            f"{facts.cluster} has no instance group {request.instanceGroup}; its groups: {known}.",
+            field="body.instanceGroup",
+            rule="existing_group",
+        )
+    instance_type = str(group.get("InstanceType"))
+    have = hardware.per_node(instance_type)
+    if request.nprocPerNode is not None and have and request.nprocPerNode > have:
+        device = "GPUs" if hardware.of(instance_type).gpus else "Neuron devices"
+        raise InvalidInput(
+            f"{instance_type} has {have} {device} per node; nprocPerNode {request.nprocPerNode} asks for more. "
+            f"Use at most {have}, or more replicas.",
+            field="body.nprocPerNode",
+            rule=f"at_most_{have}",
+        )
+    if request.elasticPolicy is not None:
+        if _is_spot(group):
+            raise InvalidInput(
+                f"Elastic training is not supported on Spot capacity, and {request.instanceGroup} is a Spot group; "
+                "drop elasticPolicy or use an on-demand or training-plan group.",
+                field="body.elasticPolicy",
+                rule="not_on_spot",
+            )
+        if facts.tiered_checkpointing:
+            raise InvalidInput(
+                f"Elastic training is not supported with managed tiered checkpointing, which is on for "
+                f"{facts.cluster}; drop elasticPolicy or turn tieredCheckpointing off.",
+                field="body.elasticPolicy",
+                rule="not_with_tiered_checkpointing",
+            )
+        if not request.elasticPolicy.minReplicas <= request.replicas <= request.elasticPolicy.maxReplicas:
+            raise InvalidInput(
+                "replicas must lie between elasticPolicy.minReplicas and maxReplicas.",
+                field="body.replicas",
+                rule="within_elastic_range",
+            )
+    if (request.queue or request.priority) and not facts.task_governance:
+        raise Conflict(
+            f"queue and priority are Kueue settings and task governance is off on {facts.cluster}. Enable it: "
+            f'PATCH /api/clusters/{facts.cluster}/features {{"taskGovernance": {{"enabled": true}}}}.',
+            details=[{"field": "body.queue", "rule": "feature_enabled", "message": "taskGovernance"}],
+        )
+    return instance_type

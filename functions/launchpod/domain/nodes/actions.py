@@ -1,0 +1,151 @@
+"""Node actions as operations: reboot, replace, delete and on-demand deep health checks.
+
+Each is one workflow kind (so each keeps the role of the route that starts it) running the same two
+phases: StartAction calls AWS in batches it allows, WaitNodes follows every accepted node to its
+terminal state. Nodes AWS refused, or that did not end well, are reported one by one with the reason.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from launchpod.domain.operations import WorkflowPlan, role_for
+
+REBOOT, REPLACE, DELETE, HEALTH_CHECK = "reboot-nodes", "replace-nodes", "delete-nodes", "health-check"
+KINDS = (REBOOT, REPLACE, DELETE, HEALTH_CHECK)
+
+# botocore's sagemaker model: BatchReboot/BatchReplaceClusterNodes take at most 25 NodeIds; the API
+# reference says BatchDeleteClusterNodes deletes at most 99 nodes per request.
+BATCH = {REBOOT: 25, REPLACE: 25, DELETE: 99}
+POLL_SECONDS = 30
+# Simulated seconds before WaitNodes gives up on a node. AWS: a reboot takes ~1-3 min and a replacement
+# ~20-30 min (a new instance, its lifecycle scripts, deep health checks when the group runs them).
+DEADLINE_SECONDS = {REBOOT: 1800, REPLACE: 5400, DELETE: 1800, HEALTH_CHECK: 10800}
+DATA_LOSS = (
+    "Replacing or deleting a node destroys its instance volumes, root and secondary: whatever is stored on "
+    "them is lost for good. Back up to S3 or FSx for Lustre first, then send acknowledgeDataLoss: true."
+)
+VERB = {REBOOT: "reboot", REPLACE: "replace", DELETE: "delete", HEALTH_CHECK: "health-check"}
+PHASES: tuple[tuple[str, str], ...] = (
+    ("StartAction", "Ask HyperPod to act on the nodes, in batches AWS accepts"),
+    ("WaitNodes", "Follow every node to its terminal state"),
+)
+
+
+def plan(kind: str, cluster: str, request: dict[str, Any]) -> WorkflowPlan:
+    return WorkflowPlan(kind=kind, target=cluster, request=request, phases=PHASES, role=role_for(kind))
+
+
+def batches(node_ids: list[str], kind: str) -> list[list[str]]:
+    size = BATCH[kind]
+    return [node_ids[i : i + size] for i in range(0, len(node_ids), size)]
+
+
+def refusal(failure: dict[str, Any]) -> dict[str, str]:
+    """One entry of a batch call's Failed list, as AWS worded it."""
+    code = failure.get("ErrorCode") or failure.get("Code") or "Failed"
+    return {"nodeId": failure.get("NodeId", "?"), "code": str(code), "message": str(failure.get("Message") or code)}
+
+
+@dataclass
+class NodeOutcome:
+    nodeId: str
+    done: bool
+    ok: bool = False
+    message: str = ""
+    replacement: str | None = None
+
+
+def _launched_after(summary: dict[str, Any], started: datetime) -> bool:
+    launched = summary.get("LaunchTime")
+    return isinstance(launched, datetime) and launched >= started
+
+
+def follow(
+    kind: str,
+    node_ids: list[str],
+    nodes: dict[str, dict[str, Any]],
+    started: datetime,
+    seen_down: set[str],
+    polls: int,
+) -> list[NodeOutcome]:
+    """Where each accepted node stands. ``nodes``: ListClusterNodes summaries by instance id now;
+    ``seen_down``: nodes already seen away from Running since the action (updated in place)."""
+    out: list[NodeOutcome] = []
+    taken: set[str] = set()
+    for node_id in node_ids:
+        summary = nodes.get(node_id)
+        status = ((summary or {}).get("InstanceStatus") or {}).get("Status")
+        message = ((summary or {}).get("InstanceStatus") or {}).get("Message") or ""
+        if status and status != "Running":
+            seen_down.add(node_id)
+        if kind == DELETE:
+            out.append(
+                NodeOutcome(node_id, summary is None, summary is None, "deleted" if summary is None else str(status))
+            )
+            continue
+        if kind == REPLACE:
+            if summary is not None:
+                out.append(NodeOutcome(node_id, False, message=f"still {status}: waiting for HyperPod to terminate it"))
+                continue
+            out.append(_replacement(node_id, nodes, started, taken))
+            continue
+        if summary is None:
+            # HyperPod replaced it (node recovery after a failed check): the instance id is gone.
+            out.append(NodeOutcome(node_id, True, False, "the instance is gone: HyperPod replaced it"))
+        elif status == "Failure":
+            out.append(NodeOutcome(node_id, True, False, f"Failure: {message}".rstrip(": ")))
+        elif status == "Running" and (node_id in seen_down or polls >= 4):
+            verb = "rebooted" if kind == REBOOT else "passed its deep health checks"
+            out.append(NodeOutcome(node_id, True, True, f"{verb}; Running"))
+        else:
+            out.append(NodeOutcome(node_id, False, message=f"{status} {message}".strip()))
+    return out
+
+
+def _replacement(old: str, nodes: dict[str, dict[str, Any]], started: datetime, taken: set[str]) -> NodeOutcome:
+    """A replaced node is done when a new instance launched since the action settles (the old id is gone)."""
+    fresh = [
+        (node_id, s)
+        for node_id, s in sorted(nodes.items(), key=lambda kv: str(kv[1].get("LaunchTime")))
+        if node_id not in taken and _launched_after(s, started)
+    ]
+    if not fresh:
+        return NodeOutcome(old, False, message="terminated; waiting for the new instance")
+    node_id, summary = fresh[0]
+    taken.add(node_id)
+    status = (summary.get("InstanceStatus") or {}).get("Status")
+    text = (summary.get("InstanceStatus") or {}).get("Message") or ""
+    if status == "Running":
+        return NodeOutcome(old, True, True, f"replaced by {node_id}; Running", node_id)
+    if status == "Failure":
+        return NodeOutcome(
+            old,
+            True,
+            False,
+            f"replaced by {node_id}, which failed: {text}. HyperPod does not retry a failed replacement.",
+            node_id,
+        )
+    return NodeOutcome(old, False, message=f"replacement {node_id} is {status}", replacement=node_id)
+
+
+def summary_line(kind: str, outcomes: list[NodeOutcome], refused: list[dict[str, str]]) -> str:
+    ok = [o for o in outcomes if o.done and o.ok]
+    bad = [o for o in outcomes if o.done and not o.ok]
+    parts = [f"{len(ok)} of {len(outcomes) + len(refused)} nodes: {VERB[kind]} done"]
+    parts += [f"{o.nodeId}: {o.message}" for o in ok]
+    parts += [f"{o.nodeId} FAILED: {o.message}" for o in bad]
+    parts += [f"{r['nodeId']} refused by AWS ({r['code']}): {r['message']}" for r in refused]
+    return "; ".join(parts)
+
+
+def health_check_parameters(cluster: str, request: dict[str, Any]) -> dict[str, Any]:
+    configs = []
+    for target in request["targets"]:
+        config: dict[str, Any] = {"InstanceGroupName": target["instanceGroup"], "DeepHealthChecks": request["checks"]}
+        if target.get("nodeIds"):
+            config["InstanceIds"] = target["nodeIds"]
+        configs.append(config)
+    return {"ClusterName": cluster, "DeepHealthCheckConfigurations": configs}

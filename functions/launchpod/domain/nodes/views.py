@@ -1,0 +1,159 @@
+"""One node as a platform engineer looks at it: HyperPod's instance joined with its Kubernetes Node
+and the pods on it. Pure functions over what the adapters read."""
+
+from __future__ import annotations
+
+from typing import Any
+
+HEALTH_PREFIX = "sagemaker.amazonaws.com/"
+HEALTH_LABEL = HEALTH_PREFIX + "node-health-status"
+DEEP_HEALTH_LABEL = HEALTH_PREFIX + "deep-health-check-status"
+GROUP_LABEL = HEALTH_PREFIX + "instance-group-name"
+ZONE_LABEL = "topology.kubernetes.io/zone"
+GPU = "nvidia.com/gpu"
+_DONE = ("Succeeded", "Failed")
+
+
+def instance_of(node: dict[str, Any]) -> str | None:
+    """The EC2 instance id behind a Kubernetes Node: its providerID aws:///<zone>/<instance id>."""
+    provider = str((node.get("spec") or {}).get("providerID") or "")
+    tail = provider.rpartition("/")[2]
+    if tail.startswith("i-"):
+        return tail
+    name = str((node.get("metadata") or {}).get("name") or "")
+    return name.removeprefix("hyperpod-") if name.startswith("hyperpod-i-") else None
+
+
+def by_instance(nodes: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    return {iid: n for n in nodes if (iid := instance_of(n))}
+
+
+def _quantity(value: Any) -> int:
+    try:
+        return int(str(value))
+    except (TypeError, ValueError):
+        return 0
+
+
+def pod_gpus(pod: dict[str, Any]) -> int:
+    containers = (pod.get("spec") or {}).get("containers") or []
+    return sum(_quantity(((c.get("resources") or {}).get("requests") or {}).get(GPU, 0)) for c in containers)
+
+
+def pods_by_node(pods: list[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
+    out: dict[str, list[dict[str, Any]]] = {}
+    for pod in pods:
+        node = (pod.get("spec") or {}).get("nodeName")
+        if node:
+            out.setdefault(node, []).append(pod)
+    return out
+
+
+def capacity_types(cluster: dict[str, Any] | None) -> dict[str, str]:
+    """Instance group -> Spot or OnDemand, from DescribeCluster's CapacityRequirements."""
+    out = {}
+    for group in (cluster or {}).get("InstanceGroups", []):
+        spot = (group.get("CapacityRequirements") or {}).get("Spot") is not None
+        out[group["InstanceGroupName"]] = "Spot" if spot else "OnDemand"
+    return out
+
+
+def node_view(
+    summary: dict[str, Any],
+    kube: dict[str, Any] | None,
+    pods: list[dict[str, Any]],
+    capacity: str | None,
+    details: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """The fields of NodeView for one HyperPod node (``summary`` from ListClusterNodes)."""
+    status = summary.get("InstanceStatus") or {}
+    meta = (kube or {}).get("metadata") or {}
+    labels: dict[str, str] = meta.get("labels") or {}
+    spec = (kube or {}).get("spec") or {}
+    conditions = ((kube or {}).get("status") or {}).get("conditions") or []
+    ready = next((c.get("status") == "True" for c in conditions if c.get("type") == "Ready"), None)
+    allocatable = ((kube or {}).get("status") or {}).get("allocatable") or {}
+    running = [p for p in pods if ((p.get("status") or {}).get("phase")) not in _DONE]
+    health = {k: v for k, v in labels.items() if k.startswith(HEALTH_PREFIX) and k != GROUP_LABEL}
+    placement = (details or {}).get("Placement") or {}
+    return {
+        "nodeId": summary["InstanceId"],
+        "instanceGroup": summary.get("InstanceGroupName", ""),
+        "instanceType": summary.get("InstanceType", ""),
+        "zone": labels.get(ZONE_LABEL) or placement.get("AvailabilityZone"),
+        "capacityType": (details or {}).get("CapacityType") or capacity,
+        "instanceStatus": status.get("Status", "NotFound"),
+        "instanceMessage": status.get("Message") or None,
+        "launchTime": summary.get("LaunchTime"),
+        "kubernetesNode": meta.get("name"),
+        "ready": ready if kube else None,
+        "healthStatus": labels.get(HEALTH_LABEL),
+        "deepHealthCheckStatus": labels.get(DEEP_HEALTH_LABEL),
+        "faultTypes": sorted(v for k, v in health.items() if "fault-type" in k),
+        "healthLabels": health,
+        "taints": [
+            {"key": t["key"], "value": t.get("value"), "effect": t.get("effect", "")} for t in spec.get("taints") or []
+        ],
+        "unschedulable": bool(spec.get("unschedulable")),
+        "gpusAllocatable": _quantity(allocatable.get(GPU, 0)),
+        "gpusAllocated": sum(pod_gpus(p) for p in running),
+        "pods": [
+            {
+                "namespace": (p.get("metadata") or {}).get("namespace", "default"),
+                "name": (p.get("metadata") or {}).get("name", ""),
+                "phase": (p.get("status") or {}).get("phase"),
+                "gpus": pod_gpus(p),
+            }
+            for p in sorted(pods, key=lambda p: ((p.get("metadata") or {}).get("namespace", ""), p["metadata"]["name"]))
+        ],
+    }
+
+
+def node_events(events: list[dict[str, Any]], node_name: str | None, node_id: str) -> list[dict[str, Any]]:
+    """Kubernetes events whose involved object is the node (by Node name or instance id), newest first."""
+    names = {n for n in (node_name, node_id) if n}
+    mine = [e for e in events if ((e.get("involvedObject") or {}).get("name")) in names]
+    mine.sort(key=lambda e: str(e.get("lastTimestamp") or e.get("eventTime") or ""), reverse=True)
+    return [
+        {
+            "type": e.get("type"),
+            "reason": e.get("reason"),
+            "message": e.get("message"),
+            "count": e.get("count"),
+            "lastTimestamp": str(e.get("lastTimestamp") or e.get("eventTime") or "") or None,
+        }
+        for e in mine
+    ]
+
+
+def conditions_of(kube: dict[str, Any] | None) -> list[dict[str, Any]]:
+    return [
+        {
+            "type": c.get("type", ""),
+            "status": c.get("status", "Unknown"),
+            "reason": c.get("reason"),
+            "message": c.get("message"),
+            "lastTransitionTime": c.get("lastTransitionTime"),
+        }
+        for c in (((kube or {}).get("status") or {}).get("conditions") or [])
+    ]
+
+
+def event_view(summary: dict[str, Any], detail: dict[str, Any] | None) -> dict[str, Any]:
+    """ListClusterEvents' summary with DescribeClusterEvent's metadata (the failure message EventBridge omits)."""
+    metadata = ((detail or {}).get("EventDetails") or {}).get("EventMetadata") or None
+    failure = None
+    for part in (metadata or {}).values():
+        if isinstance(part, dict) and part.get("FailureMessage"):
+            failure = part["FailureMessage"]
+    return {
+        "eventId": summary["EventId"],
+        "time": summary.get("EventTime"),
+        "level": summary.get("EventLevel"),
+        "resourceType": summary.get("ResourceType"),
+        "instanceGroup": summary.get("InstanceGroupName"),
+        "nodeId": summary.get("InstanceId"),
+        "description": (detail or {}).get("Description") or summary.get("Description"),
+        "failureMessage": failure,
+        "metadata": metadata,
+    }

@@ -1,0 +1,217 @@
+"""The remediation ladder at work: health events fold into incidents (domain/nodes/ladder.py), node
+actions report how they ended, and under the ``auto`` policy the ladder's next command runs as an
+operation. Shared by the node-health event handler and the node-action workflow's phases; every change
+is pushed on the cluster's topic."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from launchpod.contracts.common import Role
+from launchpod.domain import operations as ops
+from launchpod.domain.errors import Conflict, LaunchpodError
+from launchpod.domain.nodes import actions, ladder
+from launchpod.entrypoints.observability import logger
+from launchpod.entrypoints.stream.publish import publish
+from launchpod.runtime import wiring
+
+LADDER = ops.Principal(subject="launchpod-ladder", role=Role.ADMIN)
+_KIND = {"reboot": actions.REBOOT, "replace": actions.REPLACE}
+
+
+def now() -> datetime:
+    return datetime.now(UTC)
+
+
+def _update(cluster: str, change: Callable[[dict[str, Any]], list[dict[str, Any]]]) -> list[dict[str, Any]]:
+    """Read-modify-write the cluster's incidents until no concurrent writer got in between; returns the
+    incidents ``change`` touched (it may be run again on a fresh read)."""
+    store = wiring.incidents()
+    for _ in range(8):
+        doc, version = store.get(cluster)
+        touched = change(doc)
+        if not touched:
+            return []
+        if store.put(cluster, doc, version):
+            for incident in touched:
+                publish(f"cluster:{cluster}", "incident", ladder.view(incident, now()))
+            return touched
+    raise Conflict(f"The incidents of {cluster} kept changing under concurrent writers; the event is retried.")
+
+
+def policy_of(doc: dict[str, Any]) -> str:
+    return str(doc.get("policy") or ladder.DEFAULT_POLICY)
+
+
+def _node_action_holding(exc: LaunchpodError) -> str | None:
+    """The running node action that holds the cluster, when that is why the submit was refused."""
+    holder = exc.extra.get("holder") if isinstance(exc, Conflict) else None
+    if not holder:
+        return None
+    try:
+        operation = wiring.operations().get(str(holder))
+    except LaunchpodError:
+        return None
+    return operation.id if operation.kind in actions.KINDS else None
+
+
+def _run(cluster: str, incident_id: str, cmd: dict[str, Any], attempts: int = 3) -> None:
+    """Start the ladder's command as an operation, and record that it ran (or why it could not). While
+    another node action holds the cluster the command waits for it: that action's FollowUp runs it."""
+    request: dict[str, Any] = {k: v for k, v in cmd["arguments"].items() if k != "name"}
+    plan = actions.plan(_KIND[cmd["action"]], cluster, request)
+    holder: str | None = None
+    try:
+        operation, _ = ops.submit(wiring.operations(), wiring.workflows(), plan, LADDER)
+        record: Callable[[dict[str, Any]], None] = lambda i: ladder.started(i, cmd, operation.id, now())  # noqa: E731
+    except LaunchpodError as exc:
+        if isinstance(exc, Conflict) and not exc.extra.get("holder") and attempts > 1:
+            # The holder released the cluster between the refusal and the look at who held it: again.
+            _run(cluster, incident_id, cmd, attempts - 1)
+            return
+        reason = exc.message
+        holder = _node_action_holding(exc)
+        if holder:
+            record = lambda i: ladder.waiting(i, cmd, str(holder), now())  # noqa: E731
+        else:
+            record = lambda i: ladder.blocked(i, cmd, reason, now())  # noqa: E731
+
+    def change(doc: dict[str, Any]) -> list[dict[str, Any]]:
+        incident = next((i for i in doc["incidents"] if i["id"] == incident_id), None)
+        if incident is None:
+            return []
+        record(incident)
+        return [incident]
+
+    _update(cluster, change)
+    if holder and attempts > 1 and _terminal(holder):
+        # The holder ended between the refusal and the record: its FollowUp may have missed the command.
+        def take(doc: dict[str, Any]) -> list[dict[str, Any]]:
+            incident = next((i for i in doc["incidents"] if i["id"] == incident_id and i.get("pending")), None)
+            if incident is None:
+                return []
+            incident["pending"] = None
+            return [incident]
+
+        if _update(cluster, take):
+            _run(cluster, incident_id, cmd, attempts - 1)
+
+
+def _terminal(operation_id: str) -> bool:
+    from launchpod.contracts.operations import OperationStatus
+
+    return OperationStatus(wiring.operations().get(operation_id).status).terminal
+
+
+def replaced_recently(cluster: str) -> int:
+    """Nodes replace-nodes operations (anyone's, the ladder's too) replaced on the cluster in the fleet window."""
+    since = now() - timedelta(seconds=ladder.FLEET_WINDOW)
+    operations = wiring.operations().list(target=cluster, status=None, limit=200)
+    return sum(
+        len(o.request.get("nodeIds") or [])
+        for o in operations
+        if o.kind == actions.REPLACE and o.createdAt >= since and o.status in ("PENDING", "RUNNING", "SUCCEEDED")
+    )
+
+
+def on_health_event(event: ladder.HealthEvent) -> dict[str, Any]:
+    """Fold one node-health event in; under ``auto``, run what the ladder decided."""
+    decided: dict[str, Any] = {}
+    replaced = 0 if event.healthy else replaced_recently(event.cluster)
+
+    def change(doc: dict[str, Any]) -> list[dict[str, Any]]:
+        decision = ladder.decide(doc["incidents"], event, policy_of(doc), now(), replaced)
+        decided.update(decision=decision, policy=policy_of(doc))
+        return [decision.incident] if decision.incident is not None and decision.changed else []
+
+    _update(event.cluster, change)
+    decision: ladder.Decision | None = decided.get("decision")
+    if decision is None or decision.incident is None:
+        return {"incident": None}
+    if decision.run:
+        _run(event.cluster, decision.incident["id"], decision.run)
+    return {
+        "incident": decision.incident["id"],
+        "duplicate": decision.duplicate,
+        "opened": decision.opened,
+        "ran": decision.run["action"] if decision.run else None,
+        "policy": decided["policy"],
+    }
+
+
+def acting(cluster: str, kind: str, node_ids: list[str], operation_id: str) -> None:
+    """A node action started on nodes with open incidents (by the ladder or by anyone)."""
+    if kind not in (actions.REBOOT, actions.REPLACE):
+        return
+
+    def change(doc: dict[str, Any]) -> list[dict[str, Any]]:
+        touched = []
+        for node_id in node_ids:
+            incident = ladder.open_incident(doc["incidents"], node_id)
+            if incident is not None and incident.get("operationId") != operation_id:
+                verb = actions.VERB[kind]
+                ladder.started(
+                    incident, {"action": verb, "why": f"{verb} started by {operation_id}"}, operation_id, now()
+                )
+                touched.append(incident)
+        return touched
+
+    _update(cluster, change)
+
+
+def ended(cluster: str, kind: str, outcomes: list[actions.NodeOutcome], operation_id: str) -> None:
+    """A node action ended: each node's outcome moves its incident up the ladder (or closes it)."""
+
+    def change(doc: dict[str, Any]) -> list[dict[str, Any]]:
+        touched = []
+        for o in outcomes:
+            incident = ladder.open_incident(doc["incidents"], o.nodeId)
+            if incident is not None:
+                ladder.outcome(incident, kind, o.ok, o.message, o.replacement, operation_id, now())
+                touched.append(incident)
+        return touched
+
+    try:
+        _update(cluster, change)
+    except LaunchpodError as exc:  # the action's own result stands; the ladder catches up on the next event
+        logger.warning("could not record the node action on its incidents", extra={"error": exc.message})
+
+
+def follow_up(cluster: str, node_ids: list[str]) -> list[str]:
+    """After a node action released the cluster: run (auto) or suggest what was decided while it ran."""
+    todo: list[tuple[str, dict[str, Any]]] = []
+
+    def change(doc: dict[str, Any]) -> list[dict[str, Any]]:
+        todo.clear()
+        touched = []
+        for incident in doc["incidents"]:
+            if incident["nodeId"] not in node_ids and not set(incident["nodes"]) & set(node_ids):
+                continue
+            cmd = incident.get("pending")
+            if not cmd:
+                continue
+            incident["pending"] = None
+            if incident["state"] == "acting":
+                incident["state"] = "open"
+            if policy_of(doc) == "auto":
+                todo.append((incident["id"], cmd))
+            else:
+                incident["nextStep"] = cmd
+                incident["steps"].append(
+                    {
+                        "at": now().isoformat(),
+                        "action": cmd["action"],
+                        "mode": "suggested",
+                        "note": cmd["why"],
+                        "operationId": None,
+                    }
+                )
+            touched.append(incident)
+        return touched
+
+    _update(cluster, change)
+    for incident_id, cmd in todo:
+        _run(cluster, incident_id, cmd)
+    return [i for i, _ in todo]

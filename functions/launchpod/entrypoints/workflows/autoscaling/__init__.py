@@ -1,0 +1,2 @@
+"""autoscaling: HyperPod-managed Karpenter enabled (role, UpdateCluster, InService, node class and pool) or
+disabled (the reverse)."""

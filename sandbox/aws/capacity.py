@@ -1,0 +1,347 @@
+"""moto extensions for where HyperPod capacity comes from: training plans, the Service Quotas of
+SageMaker's cluster usage, and Spot capacity that runs short in a zone.
+
+* Training plans (SageMaker ``SearchTrainingPlanOfferings`` / ``CreateTrainingPlan`` /
+  ``DescribeTrainingPlan`` / ``ListTrainingPlans``; moto 5.2.5 has none of them): an offering reserves
+  ``InstanceCount`` instances of one type in one zone, from now, for ``DurationHours``; a plan made from
+  it is Active at once. ``InUseInstanceCount`` counts the HyperPod instances of groups that name the plan
+  (``TrainingPlanArn``); ``AvailableInstanceCount`` is the rest. UpdateCluster refuses a group whose type,
+  zone (its subnet's) or count the plan cannot serve ("Training plans ... reserved capacity in one
+  Availability Zone", https://docs.aws.amazon.com/sagemaker/latest/dg/reserve-capacity-with-training-plans.html).
+* Service Quotas for ``sagemaker`` (moto knows only ``vpc``): one quota per HyperPod instance type named
+  ``<type> for cluster usage``, as the SageMaker console lists them, counting the instances of that type
+  across the account's HyperPod clusters in the region. UpdateCluster over the quota answers
+  ``ResourceLimitExceeded`` with SageMaker's account-level limit wording. Quota codes are the sandbox's
+  own (``L-`` and 8 hex digits from the name): find a quota by its name, as AWS's codes are opaque.
+  ``set_quota(type, value)`` changes one (the sandbox's ``/api/sandbox/capacity`` control).
+* Spot: ``set_spot_capacity(zone, type, n)`` caps the Spot instances of a type a zone can give; a Spot
+  group that asks for more gets what is there and is ``Failed`` with EC2's insufficient-capacity words,
+  as a Spot request in a short zone is ("Spot Instances ... when capacity is available",
+  https://docs.aws.amazon.com/sagemaker/latest/dg/sagemaker-hyperpod-spot.html).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import threading
+import uuid
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from moto.sagemaker.exceptions import ResourceInUseException, ResourceNotFound, SagemakerClientError, ValidationError
+
+_lock = threading.RLock()
+_quotas: dict[str, float] = {}
+_spot: dict[tuple[str, str], int] = {}
+
+SERVICE_CODE = "sagemaker"
+
+
+class ResourceLimitExceeded(SagemakerClientError):
+    code = "ResourceLimitExceeded"
+
+
+# ============================================================================ quotas
+
+
+def default_quota(instance_type: str) -> float:
+    """A usable sandbox default: a few of the large accelerated types, more of the others."""
+    name = instance_type.split(".")[1] if instance_type.count(".") >= 2 else instance_type
+    if name.startswith(("p4", "p5", "p6", "trn")):
+        return 32.0
+    if name.startswith(("g5", "g6", "g7", "inf")):
+        return 64.0
+    return 128.0
+
+
+def quota_name(instance_type: str) -> str:
+    return f"{instance_type} for cluster usage"
+
+
+def quota_code(instance_type: str) -> str:
+    return "L-" + hashlib.sha1(quota_name(instance_type).encode()).hexdigest()[:8].upper()
+
+
+def quota_value(instance_type: str) -> float:
+    with _lock:
+        return _quotas.get(instance_type, default_quota(instance_type))
+
+
+def set_quota(instance_type: str, value: float | None) -> None:
+    with _lock:
+        if value is None:
+            _quotas.pop(instance_type, None)
+        else:
+            _quotas[instance_type] = float(value)
+
+
+def set_spot_capacity(zone: str, instance_type: str, available: int | None) -> None:
+    with _lock:
+        if available is None:
+            _spot.pop((zone, instance_type), None)
+        else:
+            _spot[(zone, instance_type)] = int(available)
+
+
+def spot_capacity(zone: str, instance_type: str) -> int | None:
+    with _lock:
+        return _spot.get((zone, instance_type))
+
+
+def clear() -> None:
+    with _lock:
+        _quotas.clear()
+        _spot.clear()
+
+
+def describe() -> dict[str, Any]:
+    with _lock:
+        return {
+            "quotas": dict(_quotas),
+            "spotCapacity": [{"zone": z, "instanceType": t, "available": n} for (z, t), n in sorted(_spot.items())],
+        }
+
+
+def _quota(account: str, region: str, instance_type: str) -> dict[str, Any]:
+    return {
+        "ServiceCode": SERVICE_CODE,
+        "ServiceName": "Amazon SageMaker",
+        "QuotaArn": f"arn:aws:servicequotas:{region}:{account}:{SERVICE_CODE}/{quota_code(instance_type)}",
+        "QuotaCode": quota_code(instance_type),
+        "QuotaName": quota_name(instance_type),
+        "Value": quota_value(instance_type),
+        "Unit": "None",
+        "Adjustable": True,
+        "GlobalQuota": False,
+        "Description": f"The maximum number of {instance_type} instances allowed across SageMaker HyperPod clusters",
+    }
+
+
+def check_quota(instance_type: str, used: int, delta: int) -> None:
+    """ResourceLimitExceeded when ``used + delta`` instances of the type exceed its cluster-usage quota."""
+    limit = quota_value(instance_type)
+    if delta > 0 and used + delta > limit:
+        raise ResourceLimitExceeded(
+            f"The account-level service limit '{quota_name(instance_type)}' is {limit:g} Instances, with current "
+            f"utilization of {used} Instances and a request delta of {delta} Instances. Please use AWS Service "
+            "Quotas to request an increase for this quota. If AWS Service Quotas is not available, contact AWS "
+            "support to request an increase for this quota."
+        )
+
+
+# ============================================================================ training plans
+
+
+def _plans(backend: Any) -> dict[str, dict[str, Any]]:
+    if not hasattr(backend, "_launchpod_training_plans"):
+        backend._launchpod_training_plans = {}
+        backend._launchpod_offerings = {}
+    return backend._launchpod_training_plans  # type: ignore[no-any-return]
+
+
+def _offerings(backend: Any) -> dict[str, dict[str, Any]]:
+    _plans(backend)
+    return backend._launchpod_offerings  # type: ignore[no-any-return]
+
+
+def search_offerings(backend: Any, params: dict[str, Any], zones: list[str]) -> list[dict[str, Any]]:
+    instance_type, count = params.get("InstanceType"), params.get("InstanceCount")
+    if not instance_type or not count:
+        raise ValidationError("InstanceType and InstanceCount are required to search training plan offerings.")
+    hours = int(params.get("DurationHours") or 24)
+    start = datetime.now(UTC)
+    out = []
+    for zone in zones[:2]:
+        offering_id = "tpo-" + uuid.uuid4().hex[:16]
+        offering = {
+            "TrainingPlanOfferingId": offering_id,
+            "TargetResources": list(params.get("TargetResources") or ["hyperpod-cluster"]),
+            "DurationHours": hours,
+            "UpfrontFee": f"{hours * int(count) * 40:.2f}",
+            "CurrencyCode": "USD",
+            "ReservedCapacityOfferings": [
+                {
+                    "ReservedCapacityType": "Instance",
+                    "InstanceType": instance_type,
+                    "InstanceCount": int(count),
+                    "AvailabilityZone": zone,
+                    "DurationHours": hours,
+                    "StartTime": start,
+                    "EndTime": start + timedelta(hours=hours),
+                }
+            ],
+        }
+        _offerings(backend)[offering_id] = offering
+        out.append(offering)
+    return out
+
+
+def create_plan(backend: Any, params: dict[str, Any]) -> str:
+    name, offering_id = params.get("TrainingPlanName"), params.get("TrainingPlanOfferingId")
+    offering = _offerings(backend).get(offering_id or "")
+    if offering is None:
+        raise ResourceNotFound(f"Training plan offering {offering_id} was not found; search offerings again.")
+    plans = _plans(backend)
+    if name in plans:
+        raise ResourceInUseException(f"A training plan named {name} already exists.")
+    reserved = offering["ReservedCapacityOfferings"][0]
+    arn = f"arn:aws:sagemaker:{backend.region_name}:{backend.account_id}:training-plan/{name}"
+    plans[str(name)] = {
+        "TrainingPlanArn": arn,
+        "TrainingPlanName": name,
+        "Status": "Active",
+        "DurationHours": offering["DurationHours"],
+        "StartTime": reserved["StartTime"],
+        "EndTime": reserved["EndTime"],
+        "UpfrontFee": offering["UpfrontFee"],
+        "CurrencyCode": "USD",
+        "TotalInstanceCount": reserved["InstanceCount"],
+        "TargetResources": offering["TargetResources"],
+        "ReservedCapacitySummaries": [
+            {
+                "ReservedCapacityArn": arn.replace(":training-plan/", ":reserved-capacity/") + "-rc",
+                "ReservedCapacityType": "Instance",
+                "InstanceType": reserved["InstanceType"],
+                "TotalInstanceCount": reserved["InstanceCount"],
+                "Status": "Active",
+                "AvailabilityZone": reserved["AvailabilityZone"],
+                "DurationHours": reserved["DurationHours"],
+                "StartTime": reserved["StartTime"],
+                "EndTime": reserved["EndTime"],
+            }
+        ],
+    }
+    return arn
+
+
+def plan_by_arn(backend: Any, arn: str) -> dict[str, Any] | None:
+    return next((p for p in _plans(backend).values() if p["TrainingPlanArn"] == arn), None)
+
+
+def describe_plan(backend: Any, name_or_arn: str, in_use: int) -> dict[str, Any]:
+    plan = _plans(backend).get(name_or_arn) or plan_by_arn(backend, name_or_arn)
+    if plan is None:
+        raise ResourceNotFound(f"Training plan {name_or_arn} was not found.")
+    return {
+        **plan,
+        "InUseInstanceCount": in_use,
+        "AvailableInstanceCount": max(0, plan["TotalInstanceCount"] - in_use),
+    }
+
+
+def check_plan(backend: Any, arn: str, instance_type: str, zones: set[str], used_elsewhere: int, target: int) -> None:
+    """ValidationException when the plan cannot serve the group: unknown, another type, zone or too few."""
+    plan = plan_by_arn(backend, arn)
+    if plan is None:
+        raise ValidationError(f"Training plan {arn} was not found in this account and Region.")
+    if "hyperpod-cluster" not in plan["TargetResources"]:
+        raise ValidationError(f"Training plan {arn} does not target hyperpod-cluster.")
+    reserved = plan["ReservedCapacitySummaries"][0]
+    if reserved["InstanceType"] != instance_type:
+        raise ValidationError(
+            f"Training plan {arn} reserves {reserved['InstanceType']}, not {instance_type}; the instance group's "
+            "InstanceType must match the training plan's."
+        )
+    if zones and zones != {reserved["AvailabilityZone"]}:
+        raise ValidationError(
+            f"Training plan {arn} reserves capacity in {reserved['AvailabilityZone']}, but the instance group's "
+            f"subnets are in {', '.join(sorted(zones))}. Use a subnet in {reserved['AvailabilityZone']}."
+        )
+    if used_elsewhere + target > plan["TotalInstanceCount"]:
+        raise ValidationError(
+            f"Training plan {arn} has {plan['TotalInstanceCount'] - used_elsewhere} of its "
+            f"{plan['TotalInstanceCount']} instances available; the instance group asks for {target}."
+        )
+
+
+# ============================================================================ response methods
+
+
+def _json(self: Any) -> dict[str, Any]:
+    return dict(json.loads(self.body or "{}"))
+
+
+def install(in_use: Any, zones_of_type: Any) -> None:
+    """``in_use(backend, arn)`` counts a plan's instances; ``zones_of_type(backend, type)`` lists zones."""
+    from moto.core.responses import ActionResult
+    from moto.sagemaker.responses import SageMakerResponse
+    from moto.servicequotas.responses import ServiceQuotasResponse
+
+    original_list = getattr(ServiceQuotasResponse, "_launchpod_original_list", None) or getattr(
+        ServiceQuotasResponse, "list_service_quotas", None
+    )
+    original_get = getattr(ServiceQuotasResponse, "_launchpod_original_get", None) or (
+        ServiceQuotasResponse.get_service_quota
+    )
+
+    def search(self: Any) -> ActionResult:
+        params = dict(self.params or {})
+        return ActionResult(
+            {"TrainingPlanOfferings": search_offerings(self.sagemaker_backend, params, zones_of_type(self, params))}
+        )
+
+    def create(self: Any) -> ActionResult:
+        return ActionResult({"TrainingPlanArn": create_plan(self.sagemaker_backend, dict(self.params or {}))})
+
+    def describe(self: Any) -> ActionResult:
+        name = self._get_param("TrainingPlanName")
+        backend = self.sagemaker_backend
+        plan = _plans(backend).get(name) or plan_by_arn(backend, name) or {}
+        return ActionResult(describe_plan(backend, name, in_use(backend, plan.get("TrainingPlanArn", ""))))
+
+    def list_plans(self: Any) -> ActionResult:
+        backend = self.sagemaker_backend
+        keys = (
+            "TrainingPlanArn",
+            "TrainingPlanName",
+            "Status",
+            "DurationHours",
+            "StartTime",
+            "EndTime",
+            "TotalInstanceCount",
+            "AvailableInstanceCount",
+            "InUseInstanceCount",
+            "TargetResources",
+            "ReservedCapacitySummaries",
+        )
+        items = [
+            describe_plan(backend, p["TrainingPlanName"], in_use(backend, p["TrainingPlanArn"]))
+            for p in _plans(backend).values()
+        ]
+        return ActionResult({"TrainingPlanSummaries": [{k: p[k] for k in keys if k in p} for p in items]})
+
+    def list_quotas(self: Any) -> str:
+        params = json.loads(self.body or "{}")
+        if params.get("ServiceCode") != SERVICE_CODE:
+            if original_list is None:
+                return json.dumps({"Quotas": []})
+            return str(original_list(self))
+        from sandbox.aws.sagemaker import instance_types
+
+        quotas = [_quota(self.current_account, self.region, t) for t in instance_types()]
+        if params.get("QuotaCode"):
+            quotas = [q for q in quotas if q["QuotaCode"] == params["QuotaCode"]]
+        return json.dumps({"Quotas": quotas}, default=str)
+
+    def get_quota(self: Any) -> str:
+        params = json.loads(self.body or "{}")
+        if params.get("ServiceCode") != SERVICE_CODE:
+            return str(original_get(self))
+        from moto.servicequotas.exceptions import NoSuchResource
+
+        from sandbox.aws.sagemaker import instance_types
+
+        for t in instance_types():
+            if quota_code(t) == params.get("QuotaCode"):
+                return json.dumps({"Quota": _quota(self.current_account, self.region, t)})
+        raise NoSuchResource
+
+    SageMakerResponse.search_training_plan_offerings = search
+    SageMakerResponse.create_training_plan = create
+    SageMakerResponse.describe_training_plan = describe
+    SageMakerResponse.list_training_plans = list_plans
+    ServiceQuotasResponse._launchpod_original_list = original_list
+    ServiceQuotasResponse._launchpod_original_get = original_get
+    ServiceQuotasResponse.list_service_quotas = list_quotas
+    ServiceQuotasResponse.get_service_quota = get_quota

@@ -1,0 +1,42 @@
+"""IAM ListRoles pages that stay put while roles come and go.
+
+moto's ListRoles marker is an offset into the roles sorted by id, so a role deleted on an earlier page
+while a caller pages through shifts every later role one place back and the caller never sees one of
+them. IAM's marker is an opaque continuation token ("Use this parameter only when paginating results
+and only after you receive a response indicating that the results are truncated", IAM API reference,
+ListRoles); roles deleted meanwhile do not hide the ones that remain. Here the marker is the id of the
+last role returned, and the next page starts after it: Launchpod's teardown, which pages through every
+role looking for its own, missed one whenever another cluster's roles were being deleted at the time.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+_lock = threading.Lock()
+_installed = False
+
+
+def install() -> None:
+    """Patch moto's IAM backend (idempotent)."""
+    global _installed
+    from moto.iam.models import IAMBackend, filter_items_with_path_prefix
+
+    with _lock:
+        if _installed:
+            return
+
+        def list_roles(
+            self: Any, path_prefix: str | None = None, marker: str | None = None, max_items: int | None = None
+        ) -> tuple[list[Any], str | None]:
+            limit = int(max_items) if max_items else 100
+            roles = sorted(
+                filter_items_with_path_prefix(path_prefix or "/", list(self.roles.values())), key=lambda r: r.id
+            )
+            after = [r for r in roles if not marker or r.id > marker]
+            page = after[:limit]
+            return page, (page[-1].id if len(after) > limit else None)
+
+        IAMBackend.list_roles = list_roles
+        _installed = True

@@ -1,0 +1,325 @@
+"""SageMaker managed MLflow tracking servers for the sandbox (moto has none), and the runs jobs log to them.
+
+AWS (API reference: CreateMlflowTrackingServer, DescribeMlflowTrackingServer, ListMlflowTrackingServers,
+DeleteMlflowTrackingServer, CreatePresignedMlflowTrackingServerUrl; botocore's model is the shape;
+developer guide "Create an MLflow Tracking Server",
+https://docs.aws.amazon.com/sagemaker/latest/dg/mlflow-create-tracking-server.html, and "Set up IAM
+permissions for MLflow", .../mlflow-create-tracking-server-iam.html):
+
+* Creation takes a while ("up to 25 minutes"; the sandbox: ``create_seconds`` simulated seconds, 1500 by
+  default, at the sandbox's time scale): ``Creating`` then ``Created``; deletion ``Deleting`` then gone.
+* ``RoleArn`` is a role SageMaker assumes to reach the artifact store: it must exist and trust
+  ``sagemaker.amazonaws.com``; the caller needs ``iam:PassRole`` on it (sandbox.aws.iam.authz).
+  ``ArtifactStoreUri`` is ``s3://bucket/prefix``; the bucket must exist.
+* ``TrackingServerSize`` Small (the default), Medium or Large; ``MlflowVersion`` defaults to the newest.
+* A name already in use is refused, and so is a server beyond the account's quota
+  (``ResourceLimitExceeded``, the error the model lists; the sandbox's quota is ``limit``). Neither message
+  is documented: the wording is ours. ``ResourceNotFound`` for a name that does not exist.
+* CreatePresignedMlflowTrackingServerUrl: ``ExpiresInSeconds`` 5-300 (default 300),
+  ``SessionExpirationDurationInSeconds`` 1800-43200; the URL can be used once.
+
+Runs: what the SageMaker MLflow plugin (sagemaker-mlflow, with MLFLOW_TRACKING_URI set to the server's
+ARN) would send. The sandbox's training emulation records one run per job (``start_run``, ``log_metric``)
+and tests read them back with ``runs``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+import uuid
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from moto.core.responses import ActionResult
+from moto.sagemaker.exceptions import ResourceNotFound, SagemakerClientError, ValidationError
+from moto.sagemaker.models import SageMakerModelBackend
+from moto.sagemaker.responses import SageMakerResponse
+
+from sandbox.aws import sagemaker as hp
+
+_NAME = re.compile(r"^[a-zA-Z0-9](-*[a-zA-Z0-9]){0,255}$")
+SIZES = ("Small", "Medium", "Large")
+VERSIONS = ("2.16.2", "3.0.0")  # the sandbox's offer; AWS lists its versions in the developer guide
+SETTINGS: dict[str, float] = {"create_seconds": 1500.0, "delete_seconds": 300.0, "limit": 10}
+_lock = threading.RLock()
+
+
+class ResourceLimitExceeded(SagemakerClientError):
+    code = "ResourceLimitExceeded"
+
+
+@dataclass
+class Run:
+    run_id: str
+    experiment: str
+    name: str
+    params: dict[str, str]
+    metrics: dict[str, list[tuple[int, float]]] = field(default_factory=dict)
+
+
+@dataclass
+class Server:
+    name: str
+    arn: str
+    url: str
+    artifact_store: str
+    role_arn: str
+    size: str
+    version: str
+    auto_registration: bool
+    created: datetime
+    started: float  # sim seconds
+    deleting_since: float | None = None
+    runs: list[Run] = field(default_factory=list)
+
+    def status(self, now: float) -> str:
+        if self.deleting_since is not None:
+            return "Deleting"
+        return "Created" if now - self.started >= SETTINGS["create_seconds"] else "Creating"
+
+
+_servers: dict[tuple[str, str], dict[str, Server]] = {}
+
+
+def _of(backend: SageMakerModelBackend) -> dict[str, Server]:
+    servers = _servers.setdefault((backend.account_id, backend.region_name), {})
+    now = hp.sim_now()
+    for name in [n for n, s in servers.items() if s.deleting_since is not None]:
+        if now - (servers[name].deleting_since or now) >= SETTINGS["delete_seconds"]:
+            del servers[name]
+    return servers
+
+
+def _find(backend: SageMakerModelBackend, name: str) -> Server:
+    server = _of(backend).get(name)
+    if server is None:
+        raise ResourceNotFound(message=f"Tracking server {name} does not exist.")
+    return server
+
+
+def _role_problem(account: str, role_arn: str) -> str | None:
+    from moto.iam.models import iam_backends
+
+    role = next((r for r in iam_backends[account]["global"].roles.values() if r.arn == role_arn), None)
+    if role is None:
+        return f"The role {role_arn} does not exist."
+    trust = role.assume_role_policy_document
+    document = json.loads(trust) if isinstance(trust, str) else trust
+    statements = document.get("Statement") or []
+    for s in statements if isinstance(statements, list) else [statements]:
+        services = (s.get("Principal") or {}).get("Service") or []
+        if s.get("Effect") == "Allow" and "sagemaker.amazonaws.com" in (
+            [services] if isinstance(services, str) else services
+        ):
+            return None
+    return f"The role {role_arn} does not trust sagemaker.amazonaws.com; SageMaker cannot assume it."
+
+
+def _bucket_exists(account: str, uri: str) -> bool:
+    from moto.s3.models import s3_backends
+
+    bucket = uri.removeprefix("s3://").split("/", 1)[0]
+    return bucket in s3_backends[account]["global"].buckets
+
+
+def create(backend: SageMakerModelBackend, p: dict[str, Any]) -> Server:
+    name, uri, role = p.get("TrackingServerName") or "", p.get("ArtifactStoreUri") or "", p.get("RoleArn") or ""
+    if not _NAME.match(name):
+        raise ValidationError(message=f"TrackingServerName {name!r} must match [a-zA-Z0-9](-*[a-zA-Z0-9]){{0,255}}.")
+    if not uri.startswith("s3://") or not uri.removeprefix("s3://").split("/", 1)[0]:
+        raise ValidationError(message=f"ArtifactStoreUri {uri!r} must be an S3 URI, s3://bucket/prefix.")
+    size = p.get("TrackingServerSize") or "Small"
+    if size not in SIZES:
+        raise ValidationError(message=f"TrackingServerSize must be one of {', '.join(SIZES)}.")
+    version = p.get("MlflowVersion") or VERSIONS[-1]
+    if version not in VERSIONS:
+        raise ValidationError(message=f"MlflowVersion {version} is not offered; choose one of {', '.join(VERSIONS)}.")
+    problem = _role_problem(backend.account_id, role)
+    if problem:
+        raise ValidationError(message=problem)
+    if not _bucket_exists(backend.account_id, uri):
+        raise ValidationError(message=f"The artifact store bucket of {uri} does not exist.")
+    with _lock:
+        servers = _of(backend)
+        if name in servers:
+            raise ValidationError(message=f"A tracking server named {name} already exists.")
+        if len(servers) >= SETTINGS["limit"]:
+            raise ResourceLimitExceeded(f"The account has {len(servers)} tracking servers, its limit.")
+        server_id = uuid.uuid4().hex[:12]
+        server = Server(
+            name=name,
+            arn=f"arn:aws:sagemaker:{backend.region_name}:{backend.account_id}:mlflow-tracking-server/{name}",
+            url=f"https://t-{server_id}.{backend.region_name}.experiments.sagemaker.aws",
+            artifact_store=uri,
+            role_arn=role,
+            size=size,
+            version=version,
+            auto_registration=bool(p.get("AutomaticModelRegistration")),
+            created=datetime.now(UTC),
+            started=hp.sim_now(),
+        )
+        servers[name] = server
+    return server
+
+
+def describe(server: Server) -> dict[str, Any]:
+    return {
+        "TrackingServerArn": server.arn,
+        "TrackingServerName": server.name,
+        "ArtifactStoreUri": server.artifact_store,
+        "TrackingServerSize": server.size,
+        "MlflowVersion": server.version,
+        "RoleArn": server.role_arn,
+        "TrackingServerStatus": server.status(hp.sim_now()),
+        "IsActive": "Active",
+        "TrackingServerUrl": server.url,
+        "AutomaticModelRegistration": server.auto_registration,
+        "CreationTime": server.created,
+        "LastModifiedTime": server.created,
+    }
+
+
+def presigned_url(server: Server, p: dict[str, Any]) -> str:
+    expires = int(p.get("ExpiresInSeconds") or 300)
+    session = int(p.get("SessionExpirationDurationInSeconds") or 43200)
+    if not 5 <= expires <= 300:
+        raise ValidationError(message="ExpiresInSeconds must be between 5 and 300.")
+    if not 1800 <= session <= 43200:
+        raise ValidationError(message="SessionExpirationDurationInSeconds must be between 1800 and 43200.")
+    status = server.status(hp.sim_now())
+    if status != "Created":
+        raise ValidationError(message=f"Tracking server {server.name} is {status}; wait until it is Created.")
+    return f"{server.url}/auth?authToken={uuid.uuid4().hex}{uuid.uuid4().hex}"
+
+
+# ----------------------------------------------------------------------------- runs (the plugin's side)
+
+
+def server_by_arn(arn: str) -> Server | None:
+    with _lock:
+        for servers in _servers.values():
+            for server in servers.values():
+                if server.arn == arn and server.deleting_since is None:
+                    return server
+    return None
+
+
+def start_run(arn: str, experiment: str, name: str, params: dict[str, str]) -> Run | None:
+    """A run on the server ``arn`` (None when there is no such server, or it is not Created yet)."""
+    server = server_by_arn(arn)
+    if server is None or server.status(hp.sim_now()) != "Created":
+        return None
+    with _lock:
+        found = next((r for r in server.runs if r.experiment == experiment and r.name == name), None)
+        if found is None:
+            found = Run(uuid.uuid4().hex, experiment, name, dict(params))
+            server.runs.append(found)
+        return found
+
+
+def log_metric(run: Run, key: str, value: float, step: int) -> None:
+    with _lock:
+        run.metrics.setdefault(key, []).append((step, value))
+
+
+def runs(arn: str) -> list[Run]:
+    server = server_by_arn(arn)
+    with _lock:
+        return list(server.runs) if server else []
+
+
+# ----------------------------------------------------------------------------- response methods
+
+
+def _r_create(self: SageMakerResponse) -> ActionResult:
+    return ActionResult({"TrackingServerArn": create(self.sagemaker_backend, hp._params(self)).arn})
+
+
+def _r_describe(self: SageMakerResponse) -> ActionResult:
+    return ActionResult(describe(_find(self.sagemaker_backend, self._get_param("TrackingServerName"))))
+
+
+def _r_list(self: SageMakerResponse) -> ActionResult:
+    status = self._get_param("TrackingServerStatus")
+    items = [describe(s) for s in _of(self.sagemaker_backend).values()]
+    items = [i for i in items if not status or i["TrackingServerStatus"] == status]
+    items.sort(key=lambda i: i["CreationTime"], reverse=self._get_param("SortOrder") != "Ascending")
+    page, token = hp._paginate(items, self._get_param("MaxResults"), self._get_param("NextToken"))
+    keys = ("TrackingServerArn", "TrackingServerName", "CreationTime", "LastModifiedTime")
+    summaries = [{k: i[k] for k in (*keys, "TrackingServerStatus", "IsActive", "MlflowVersion")} for i in page]
+    return ActionResult(hp._drop_empty({"TrackingServerSummaries": summaries, "NextToken": token}))
+
+
+def _r_delete(self: SageMakerResponse) -> ActionResult:
+    server = _find(self.sagemaker_backend, self._get_param("TrackingServerName"))
+    with _lock:
+        if server.deleting_since is None:
+            server.deleting_since = hp.sim_now()
+    return ActionResult({"TrackingServerArn": server.arn})
+
+
+def _r_presigned(self: SageMakerResponse) -> ActionResult:
+    params = hp._params(self)
+    server = _find(self.sagemaker_backend, params.get("TrackingServerName") or "")
+    return ActionResult({"AuthorizedUrl": presigned_url(server, params)})
+
+
+def reset() -> None:
+    with _lock:
+        _servers.clear()
+
+
+def install() -> None:
+    SageMakerResponse.create_mlflow_tracking_server = _r_create  # type: ignore[attr-defined]
+    SageMakerResponse.describe_mlflow_tracking_server = _r_describe  # type: ignore[attr-defined]
+    SageMakerResponse.list_mlflow_tracking_servers = _r_list  # type: ignore[attr-defined]
+    SageMakerResponse.delete_mlflow_tracking_server = _r_delete  # type: ignore[attr-defined]
+    SageMakerResponse.create_presigned_mlflow_tracking_server_url = _r_presigned  # type: ignore[attr-defined]
+
+
+def _job_env(job: dict[str, Any]) -> dict[str, str]:
+    spec = job.get("spec") or {}
+    try:
+        if "replicaSpecs" in spec:
+            template = spec["replicaSpecs"][0]["template"]["spec"]
+        else:
+            template = spec["rayClusterSpec"]["workerGroupSpecs"][0]["template"]["spec"]
+        env = template["containers"][0].get("env") or []
+    except (KeyError, IndexError, TypeError):
+        return {}
+    return {str(e.get("name")): str(e.get("value", "")) for e in env if isinstance(e, dict)}
+
+
+def log_step(job: dict[str, Any], step: int, metrics: dict[str, float]) -> None:
+    """What the plugin sends for one training step of ``job``, when its pods have MLFLOW_TRACKING_URI: a run
+    named after the job (params: the job's kind and recipe) in MLFLOW_EXPERIMENT_NAME, and each metric."""
+    env = _job_env(job)
+    arn = env.get("MLFLOW_TRACKING_URI")
+    if not arn:
+        return
+    labels = (job.get("metadata") or {}).get("labels") or {}
+    params = {"kind": str(job.get("kind", "")), "recipe": str(labels.get("launchpod.io/recipe", "custom"))}
+    run = start_run(arn, env.get("MLFLOW_EXPERIMENT_NAME") or "Default", job["metadata"]["name"], params)
+    if run is not None:
+        for key, value in metrics.items():
+            log_metric(run, key, value, step)
+
+
+def describe_runs(name: str) -> list[dict[str, Any]]:
+    """The runs of the tracking server named ``name`` in any account (the sandbox's control reads them)."""
+    with _lock:
+        found = [s for servers in _servers.values() for s in servers.values() if s.name == name]
+        return [
+            {
+                "runId": r.run_id,
+                "experiment": r.experiment,
+                "runName": r.name,
+                "params": dict(r.params),
+                "metrics": {k: [{"step": s, "value": v} for s, v in points] for k, points in r.metrics.items()},
+            }
+            for s in found
+            for r in s.runs
+        ]

@@ -1,0 +1,314 @@
+"""Node faults for the sandbox's HyperPod: a GPU error, EFA down or an unresponsive node, as HyperPod's
+health-monitoring agent (HMA) reports them.
+
+What AWS documents, and the sandbox does:
+
+* The agent labels the Kubernetes Node ``sagemaker.amazonaws.com/node-health-status``
+  ``UnschedulablePendingReboot`` or ``UnschedulablePendingReplacement``, with fault-type and fault-reason
+  labels, and the node takes no new work (developer guide, "Resilience-related Kubernetes labels by
+  SageMaker HyperPod"). The sandbox adds the matching NoSchedule taint and cordons the Node.
+* HyperPod puts a "SageMaker HyperPod Cluster Node Health Event" on EventBridge with ``ClusterName``,
+  ``ClusterArn``, ``InstanceId``, ``Tags`` and ``HealthSummary`` {``HealthStatus``, ``HealthStatusReason``
+  ("HyperPod Health Monitoring Agent (HMA) has detected fault type <type> on this node and is
+  unhealthy."), ``RepairAction``, ``Recommendation``} (developer guide, "EventBridge events emitted by
+  SageMaker HyperPod"); ``RepairAction`` is ``None`` when node recovery is off. Fault events come in
+  pairs, so the sandbox sends each unhealthy event twice; a node that recovers gets one Healthy event.
+* With ``NodeRecovery: Automatic`` HyperPod repairs the node itself (reboot or replace, as the fault
+  asks); with ``None`` it waits for BatchRebootClusterNodes / BatchReplaceClusterNodes.
+
+What the fault dictates (``fixed_by``): ``reboot`` clears it at the end of a reboot; ``replace`` survives
+reboots (the node reports the fault again once it is back) and goes with the old hardware; ``nothing``
+also dooms the replacement instance, which fails at the end of its launch (HyperPod does not retry a
+failed replacement). Only an agent running on the node reports a fault (sandbox.aws.node_agents): without
+one the fault is there, unseen, until the agent starts on that node. Fault types ``NvidiaGPUUnhealthy`` and
+``NvidiaErrorTerminate`` are the HMA's own
+names (AWS's examples); ``EfaHealth`` and ``KubeletUnresponsive`` and the reasons are ours.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+from typing import Any
+
+from sandbox.aws import node_agents
+from sandbox.aws import sagemaker as hp
+
+NODE_HEALTH = "SageMaker HyperPod Cluster Node Health Event"
+FAULT_TYPE_LABEL = "sagemaker.amazonaws.com/fault-type"
+FAULT_REASON_LABEL = "sagemaker.amazonaws.com/fault-reason"
+
+
+@dataclass(frozen=True)
+class FaultSpec:
+    fault_type: str
+    reason: str  # a label value: the detail behind the type
+    health: str  # the node-health-status label HMA sets
+    repair: str  # what HyperPod does when node recovery is Automatic
+    fixed_by: str
+    recommendation: str
+    ready: bool = True
+
+
+KINDS: dict[str, FaultSpec] = {
+    "gpu": FaultSpec(
+        "NvidiaGPUUnhealthy",
+        "XID79-GPUFallenOffBus",
+        "UnschedulablePendingReplacement",
+        "Replace",
+        "replace",
+        "Please Replace the Faulty Node.",
+    ),
+    "efa": FaultSpec(
+        "EfaHealth", "EfaLinkDown", "UnschedulablePendingReboot", "Reboot", "reboot", "Please Reboot the Faulty Node."
+    ),
+    "unresponsive": FaultSpec(
+        "KubeletUnresponsive",
+        "NodeStatusNotPosted",
+        "UnschedulablePendingReboot",
+        "Reboot",
+        "reboot",
+        "Please Reboot the Faulty Node.",
+        ready=False,
+    ),
+}
+FIXED_BY = ("reboot", "replace", "nothing")
+
+
+@dataclass
+class ActiveFault:
+    kind: str
+    fixed_by: str
+    boot: float  # the node's boot (HyperPodNode.started) the fault belongs to
+    since: float  # simulated time it was injected (a replacement launched after it is its successor)
+    group: str
+    cluster_arn: str
+    reported: bool = False  # the health-monitoring agent has seen it (sandbox.aws.node_agents)
+
+
+_faults: dict[str, ActiveFault] = {}  # instance id -> fault
+_lock = threading.Lock()
+_injected: list[dict[str, Any]] = []
+
+
+def _put(cluster: hp.HyperPodCluster, node_id: str, status: str, spec: FaultSpec | None, times: int) -> None:
+    from sandbox.aws import eventbridge
+
+    summary = (
+        {
+            "HealthStatus": "Unhealthy",
+            "HealthStatusReason": f"HyperPod Health Monitoring Agent (HMA) has detected fault type {spec.fault_type}"
+            " on this node and is unhealthy.",
+            "RepairAction": spec.repair if cluster.node_recovery == "Automatic" else "None",
+            "Recommendation": spec.recommendation,
+        }
+        if spec
+        else {
+            "HealthStatus": "Healthy",
+            "HealthStatusReason": "HyperPod Health Monitoring Agent (HMA) reports the node is healthy.",
+            "RepairAction": "None",
+            "Recommendation": "None",
+        }
+    )
+    detail = {
+        "ClusterName": cluster.cluster_name,
+        "ClusterArn": cluster.arn,
+        "InstanceId": node_id,
+        "Tags": {},
+        "HealthSummary": summary,
+    }
+    for _ in range(times):
+        eventbridge.put_event(
+            cluster.account_id, cluster.region_name, "aws.sagemaker", NODE_HEALTH, detail, [cluster.arn]
+        )
+
+
+def _report(cluster: hp.HyperPodCluster, node: hp.HyperPodNode, spec: FaultSpec) -> None:
+    repair = spec.repair if cluster.node_recovery == "Automatic" else "None"
+    cluster.event(
+        "Instance",
+        f"Instance {node.instance_id} is unhealthy. HyperPod Health Monitoring Agent (HMA) has detected fault type "
+        f"{spec.fault_type} on this node and is unhealthy. Repair action: {repair}.",
+        level="Error",
+        group=node.group,
+        instance_id=node.instance_id,
+    )
+    _put(cluster, node.instance_id, "Unhealthy", spec, 2)  # AWS sends fault events in pairs
+    if cluster.node_recovery == "Automatic":
+        action = "replace" if spec.repair == "Replace" else "reboot"
+        backend = _backend_of(cluster)
+        hp.batch_node_operation(backend, cluster.cluster_name, [node.instance_id], action)
+
+
+def _backend_of(cluster: hp.HyperPodCluster) -> Any:
+    from moto.sagemaker.models import sagemaker_backends
+
+    return sagemaker_backends[cluster.account_id][cluster.region_name]
+
+
+def inject(cluster_name: str, node_id: str, kind: str, fixed_by: str | None = None) -> dict[str, Any]:
+    """Fault the node ``node_id`` of ``cluster_name`` now; raises ValueError saying what is wrong."""
+    from moto.sagemaker.models import sagemaker_backends
+
+    if kind not in KINDS:
+        raise ValueError(f"kind is one of {', '.join(KINDS)}")
+    spec = KINDS[kind]
+    fixed = fixed_by or spec.fixed_by
+    if fixed not in FIXED_BY:
+        raise ValueError(f"fixedBy is one of {', '.join(FIXED_BY)}")
+    with hp._lock:
+        for account in list(sagemaker_backends.keys()):
+            for region in list(sagemaker_backends[account].keys()):
+                backend = sagemaker_backends[account][region]
+                cluster = backend.clusters.get(cluster_name)
+                if not isinstance(cluster, hp.HyperPodCluster):
+                    continue
+                node = cluster.nodes.get(node_id)
+                if node is None:
+                    raise ValueError(f"cluster {cluster_name} has no node {node_id}")
+                if node.state()[0] != "Running":
+                    raise ValueError(f"node {node_id} is {node.state()[0]}; faults are injected into Running nodes")
+                seen = _agent_on(cluster, node_id)
+                fault = ActiveFault(kind, fixed, node.started, hp.sim_now(), node.group, cluster.arn, seen)
+                with _lock:
+                    _faults[node_id] = fault
+                    _injected.append({"cluster": cluster_name, "nodeId": node_id, "kind": kind, "fixedBy": fixed})
+                answer: dict[str, Any] = {
+                    "cluster": cluster_name,
+                    "nodeId": node_id,
+                    "kind": kind,
+                    "fixedBy": fixed,
+                    "detected": seen,
+                }
+                if seen:
+                    _report(cluster, node, spec)
+                else:
+                    answer["why"] = (
+                        f"No health-monitoring agent runs on {hp.NODE_PREFIX}{node_id}: nothing reports the fault "
+                        "until it does (install HyperPod's dependencies)."
+                    )
+                return answer
+    raise ValueError(f"no HyperPod cluster {cluster_name}")
+
+
+def _agent_on(cluster: hp.HyperPodCluster, node_id: str) -> bool:
+    return node_agents.runs_on(cluster.eks_cluster_name, f"{hp.NODE_PREFIX}{node_id}")
+
+
+def _doom(cluster: hp.HyperPodCluster, fault: ActiveFault) -> None:
+    """The replacement of a node whose fault nothing fixes fails at the end of its launch."""
+    fresh = [
+        n for n in cluster.nodes.values() if n.kind == "replace" and n.group == fault.group and n.started >= fault.since
+    ]
+    for node in fresh[:1]:
+        pending = node.phases[0].until
+        node.phases = [
+            hp._Phase("Pending", pending, node.phases[0].message),
+            hp._Phase(
+                "Failure",
+                float("inf"),
+                f"The replacement instance {node.instance_id} failed its health checks: {KINDS[fault.kind].fault_type}."
+                " HyperPod does not retry a failed replacement; replace or delete it.",
+            ),
+        ]
+
+
+def _settle(backend: Any, cluster: hp.HyperPodCluster) -> None:
+    """Called by HyperPod's settle, under its lock: what reboots and replacements did to each fault."""
+    with _lock:
+        mine = {iid: f for iid, f in _faults.items() if f.cluster_arn == cluster.arn}
+    for node_id, fault in mine.items():
+        node = cluster.nodes.get(node_id)
+        if node is None:  # replaced or deleted: the fault left with the hardware
+            if fault.fixed_by == "nothing":
+                _doom(cluster, fault)
+            with _lock:
+                _faults.pop(node_id, None)
+            continue
+        if node.state()[0] != "Running":
+            continue
+        if node.started == fault.boot:
+            if not fault.reported and _agent_on(cluster, node_id):  # the agent started and finds it
+                fault.reported = True
+                _report(cluster, node, KINDS[fault.kind])
+            continue
+        # The node was restarted (a reboot) and is Running again.
+        if fault.fixed_by == "reboot":
+            with _lock:
+                _faults.pop(node_id, None)
+            cluster.event("Instance", f"Instance {node_id} is healthy again.", group=node.group, instance_id=node_id)
+            _put(cluster, node_id, "Healthy", None, 1)
+        else:
+            fault.boot = node.started
+            fault.reported = _agent_on(cluster, node_id)
+            if fault.reported:
+                _report(cluster, node, KINDS[fault.kind])
+
+
+def _decorate(cluster: hp.HyperPodCluster, node: hp.HyperPodNode, obj: dict[str, Any]) -> None:
+    with _lock:
+        fault = _faults.get(node.instance_id)
+    if fault is None or fault.boot != node.started or node.state()[0] != "Running":
+        return
+    spec = KINDS[fault.kind]
+    if not spec.ready:  # the kubelet stops posting status: Kubernetes' node lifecycle, agent or not
+        for condition in obj["status"]["conditions"]:
+            if condition["type"] == "Ready":
+                condition.update(
+                    status="Unknown", reason="NodeStatusUnknown", message="Kubelet stopped posting node status."
+                )
+    if not fault.reported:
+        return
+    labels = obj["metadata"]["labels"]
+    labels[hp.HEALTH_LABEL] = spec.health
+    labels[FAULT_TYPE_LABEL] = spec.fault_type
+    labels[FAULT_REASON_LABEL] = spec.reason
+    taints = [t for t in obj["spec"].get("taints", []) if t.get("key") != hp.HEALTH_LABEL]
+    obj["spec"]["taints"] = [*taints, {"key": hp.HEALTH_LABEL, "value": spec.health, "effect": "NoSchedule"}]
+    obj["spec"]["unschedulable"] = True
+
+
+# Which deep health check finds each fault (developer guide, "Deep health checks": InstanceStress runs
+# DCGM diagnostics on the GPUs; InstanceConnectivity tests EFA between instances).
+FOUND_BY = {
+    "gpu": ("InstanceStress",),
+    "efa": ("InstanceConnectivity",),
+    "unresponsive": ("InstanceStress", "InstanceConnectivity"),
+}
+
+
+def failing_check(node_id: str, checks: list[str]) -> str | None:
+    """The first of ``checks`` the node's active fault fails, with HyperPod's message; None when it passes."""
+    with _lock:
+        fault = _faults.get(node_id)
+    if fault is None:
+        return None
+    check = next((c for c in checks if c in FOUND_BY[fault.kind]), None)
+    if check is None:
+        return None
+    spec = KINDS[fault.kind]
+    return (
+        f"Deep health check {check} failed on instance {node_id}: {spec.fault_type} ({spec.reason}). "
+        "The node is marked UnschedulablePendingReplacement."
+    )
+
+
+def describe() -> dict[str, Any]:
+    with _lock:
+        return {
+            "active": {iid: {"kind": f.kind, "fixedBy": f.fixed_by} for iid, f in _faults.items()},
+            "injected": len(_injected),
+        }
+
+
+def clear() -> None:
+    with _lock:
+        _faults.clear()
+        _injected.clear()
+
+
+def install() -> None:
+    if _decorate not in hp.NODE_DECORATORS:
+        hp.NODE_DECORATORS.append(_decorate)
+    if _settle not in hp.SETTLE_HOOKS:
+        hp.SETTLE_HOOKS.append(_settle)

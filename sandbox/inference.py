@@ -1,0 +1,365 @@
+"""The HyperPod inference operator and the AWS Load Balancer Controller, as simulated controllers.
+
+Inference operator (EKS add-on amazon-sagemaker-hyperpod-inference): its kinds are served once the
+add-on is installed (the add-on carries its CRDs), and it reconciles only while EKS reports the add-on
+ACTIVE (its controller running; sandbox.aws.eks derives that from its Deployment's nodes and
+cert-manager). Each InferenceEndpointConfig or JumpStartModel becomes a Deployment and a ClusterIP
+Service of the same name, owned by the custom resource (so deleting it removes them, as the API server's
+garbage collector does), the pods pinned to ``spec.instanceType`` by required node affinity;
+the resource's status follows the Deployment: ``state`` DeploymentInProgress -> DeploymentComplete,
+``deploymentStatus`` with the Deployment's status, ``selector`` and ``replicas`` (the CRD's status
+fields, aws/sagemaker-hyperpod-cli helm_chart/.../inference-operator/config/crd). The operator's own
+object names and the JumpStart serving image are this emulation's choice (not documented); the model
+volume is an emptyDir (the real operator mounts the S3 model location through the S3 CSI driver).
+
+Load Balancer Controller: a Service of ``loadBalancerClass: service.k8s.aws/nlb`` gets an NLB whose DNS
+name the controller writes to ``status.loadBalancer.ingress[0].hostname``
+(https://kubernetes-sigs.github.io/aws-load-balancer-controller/latest/guide/service/nlb/), named
+``k8s-<namespace>-<service>-<hash>.elb.<region>.amazonaws.com`` as the controller names its NLBs, but
+only while the controller runs (its Deployment kube-system/aws-load-balancer-controller has a ready
+replica) and its pod identity role allows elasticloadbalancing:CreateLoadBalancer; a denial becomes a
+FailedDeployModel Warning event on the Service. Not modelled: the NLB itself in ELB's API, targets.
+
+KEDA (installed with the inference add-on, with its KEDA operator role): a ScaledObject's Deployment
+gets ceil(metric / threshold) replicas within its min..max, the Prometheus query's value being what
+``/api/sandbox/metrics`` set for that cluster and query (0 until set). Cooldown and stabilization
+windows are not modelled: the replicas follow the metric on the next pass.
+"""
+
+from __future__ import annotations
+
+import copy
+import datetime
+import hashlib
+import logging
+import math
+from typing import Any
+
+from sandbox import model_jobs
+from sandbox.periodic import Periodic
+
+log = logging.getLogger("sandbox.inference")
+
+GROUP, VERSION = "inference.sagemaker.aws.amazon.com", "v1"
+KINDS = (("InferenceEndpointConfig", "inferenceendpointconfigs"), ("JumpStartModel", "jumpstartmodels"))
+SCALED_OBJECTS = "keda.sh/v1alpha1/scaledobjects"
+# Prometheus query results the sandbox serves, by (cluster, query); set through /api/sandbox/metrics.
+METRICS: dict[tuple[str, str], float] = {}
+ADDON = "amazon-sagemaker-hyperpod-inference"
+JUMPSTART_IMAGE = "763104351884.dkr.ecr.us-east-1.amazonaws.com/djl-inference:0.33.0-lmi15.0.0-cu128"
+JUMPSTART_PORT = 8080
+NLB_CLASS = "service.k8s.aws/nlb"
+CRDS_RESOURCE = "apiextensions.k8s.io/v1/customresourcedefinitions"
+
+
+def _crd(kind: str, plural: str, group: str = GROUP, version: str = VERSION) -> dict[str, Any]:
+    return {
+        "apiVersion": "apiextensions.k8s.io/v1",
+        "kind": "CustomResourceDefinition",
+        "metadata": {"name": f"{plural}.{group}"},
+        "spec": {
+            "group": group,
+            "scope": "Namespaced",
+            "names": {"kind": kind, "plural": plural, "singular": kind.lower(), "listKind": f"{kind}List"},
+            "versions": [
+                {
+                    "name": version,
+                    "served": True,
+                    "storage": True,
+                    "schema": {"openAPIV3Schema": {"type": "object", "x-kubernetes-preserve-unknown-fields": True}},
+                    "subresources": {"status": {}},
+                }
+            ],
+        },
+    }
+
+
+def _now() -> str:
+    return datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def _ready(deployment: dict[str, Any] | None) -> bool:
+    status, spec = (deployment or {}).get("status") or {}, (deployment or {}).get("spec") or {}
+    return deployment is not None and status.get("readyReplicas", 0) >= spec.get("replicas", 1) > 0
+
+
+def _worker(kind: str, spec: dict[str, Any]) -> tuple[dict[str, Any], int, str]:
+    """The serving container, its port and the instance type."""
+    if kind == "JumpStartModel":
+        model = spec.get("model") or {}
+        container = {
+            "name": "model",
+            "image": JUMPSTART_IMAGE,
+            "env": [{"name": "SM_JUMPSTART_MODEL_ID", "value": str(model.get("modelId", ""))}],
+            "ports": [{"name": "http", "containerPort": JUMPSTART_PORT}],
+            "resources": {"requests": {"nvidia.com/gpu": "1"}, "limits": {"nvidia.com/gpu": "1"}},
+        }
+        return container, JUMPSTART_PORT, str((spec.get("server") or {}).get("instanceType", ""))
+    worker = spec.get("worker") or {}
+    port = int((worker.get("modelInvocationPort") or {}).get("containerPort", 8080))
+    mount = worker.get("modelVolumeMount") or {"name": "model-weights", "mountPath": "/opt/ml/model"}
+    container = {
+        "name": "model",
+        "image": worker.get("image", ""),
+        "args": list(worker.get("args") or []),
+        "env": [
+            *(worker.get("environmentVariables") or []),
+            {"name": "MODEL_LOCATION", "value": str((spec.get("modelSourceConfig") or {}).get("modelLocation", ""))},
+        ],
+        "ports": [{"name": "http", "containerPort": port}],
+        "resources": copy.deepcopy(worker.get("resources") or {}),
+        "volumeMounts": [{"name": mount["name"], "mountPath": mount.get("mountPath", "/opt/ml/model")}],
+    }
+    return container, port, str(spec.get("instanceType", ""))
+
+
+def _children(kind: str, resource: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    meta, spec = resource["metadata"], resource.get("spec") or {}
+    name, namespace = meta["name"], meta["namespace"]
+    container, port, instance_type = _worker(kind, spec)
+    labels = {"app": name, "sagemaker.amazonaws.com/inference-endpoint": name}
+    owner = [{"apiVersion": f"{GROUP}/{VERSION}", "kind": kind, "name": name, "uid": meta.get("uid", "")}]
+    volumes = [{"name": m["name"], "emptyDir": {}} for m in container.get("volumeMounts", [])]
+    affinity = {
+        "nodeAffinity": {
+            "requiredDuringSchedulingIgnoredDuringExecution": {
+                "nodeSelectorTerms": [
+                    {
+                        "matchExpressions": [
+                            {"key": "node.kubernetes.io/instance-type", "operator": "In", "values": [instance_type]}
+                        ]
+                    }
+                ]
+            }
+        }
+    }
+    deployment = {
+        "apiVersion": "apps/v1",
+        "kind": "Deployment",
+        "metadata": {"name": name, "namespace": namespace, "labels": labels, "ownerReferences": owner},
+        "spec": {
+            "replicas": int(spec.get("replicas", 1)),
+            "selector": {"matchLabels": {"app": name}},
+            "template": {
+                "metadata": {"labels": labels},
+                "spec": {"containers": [container], "volumes": volumes, "affinity": affinity},
+            },
+        },
+    }
+    service = {
+        "apiVersion": "v1",
+        "kind": "Service",
+        "metadata": {"name": name, "namespace": namespace, "labels": labels, "ownerReferences": owner},
+        "spec": {
+            "type": "ClusterIP",
+            "selector": {"app": name},
+            "ports": [{"name": "http", "port": port, "targetPort": port}],
+        },
+    }
+    return deployment, service
+
+
+async def _put_if_changed(emulator: Any, resource: str, wanted: dict[str, Any]) -> dict[str, Any]:
+    meta = wanted["metadata"]
+    old = emulator.get_object(resource, meta["namespace"], meta["name"])
+    if old is not None and old.get("spec") == wanted["spec"]:
+        return old
+    merged = {**(old or {}), **wanted, "metadata": {**((old or {}).get("metadata") or {}), **meta}}
+    if old is not None and resource == "apps/v1/deployments":
+        merged["metadata"]["generation"] = int(old["metadata"].get("generation", 1)) + 1
+    return await emulator.put_object(resource, merged)
+
+
+async def _reconcile_resource(emulator: Any, kind: str, plural: str, resource: dict[str, Any]) -> None:
+    meta = resource["metadata"]
+    if meta.get("deletionTimestamp"):
+        return
+    deployment, service = _children(kind, resource)
+    found = await _put_if_changed(emulator, "apps/v1/deployments", deployment)
+    await _put_if_changed(emulator, "v1/services", service)
+    status = found.get("status") or {}
+    complete = _ready(found)
+    wanted_status = {
+        "state": "DeploymentComplete" if complete else "DeploymentInProgress",
+        "observedGeneration": meta.get("generation", 1),
+        "replicas": int((resource.get("spec") or {}).get("replicas", 1)),
+        "selector": f"app={meta['name']}",
+        "deploymentStatus": {
+            "name": meta["name"],
+            "deploymentObjectOverallState": "DeploymentComplete" if complete else "DeploymentInProgress",
+            "status": {
+                "replicas": int(status.get("replicas", 0)),
+                "readyReplicas": int(status.get("readyReplicas", 0)),
+                "availableReplicas": int(status.get("availableReplicas", 0)),
+            },
+        },
+    }
+    current = dict(resource.get("status") or {})
+    current.get("deploymentStatus", {}).pop("lastUpdated", None)
+    if current != wanted_status:
+        wanted_status["deploymentStatus"]["lastUpdated"] = _now()
+        await emulator.put_object(f"{GROUP}/{VERSION}/{plural}", {**resource, "status": wanted_status})
+
+
+LBC_NAMESPACE, LBC_NAME = "kube-system", "aws-load-balancer-controller"  # the chart's defaults (Launchpod's too)
+
+
+def _controller_refusal(emulator: Any, cluster: str, region: str, service: dict[str, Any]) -> str | None:
+    """None when the controller's pod identity may create the NLB, else AWS's AccessDenied message. The
+    controller tags what it creates with ``elbv2.k8s.aws/cluster`` (its IAM policy's conditions rely on it,
+    docs/install/iam_policy.json) and names the NLB ``k8s-<namespace>-<service>-<hash>``."""
+    from sandbox.aws.eks import find_cluster
+    from sandbox.aws.iam import authz, pods
+
+    found = find_cluster(cluster)
+    if found is None:
+        return "no EKS cluster"
+    account = found.arn.split(":")[4]
+    account_object = emulator.get_object("v1/serviceaccounts", LBC_NAMESPACE, LBC_NAME)
+    try:
+        identity = pods.identity_of(found, account, account_object, LBC_NAMESPACE, LBC_NAME)
+    except pods.NoCredentials as exc:
+        return str(exc)
+    meta = service["metadata"]
+    call = authz.Call(
+        prefix="elasticloadbalancing",
+        operation="CreateLoadBalancer",
+        params={
+            "Name": f"k8s-{meta['namespace'][:8]}-{meta['name'][:8]}",
+            "Type": "network",
+            "Scheme": "internal",
+            "Tags": [
+                {"Key": "elbv2.k8s.aws/cluster", "Value": cluster},
+                {"Key": "service.k8s.aws/stack", "Value": f"{meta['namespace']}/{meta['name']}"},
+            ],
+        },
+        region=region,
+        account=account,
+    )
+    return pods.authorize(identity, call)
+
+
+async def _warn(emulator: Any, service: dict[str, Any], message: str) -> None:
+    """The controller's event on a Service it could not reconcile (reason FailedDeployModel, as it reports)."""
+    meta = service["metadata"]
+    name = f"{meta['name']}.lbc-failed-deploy-model"
+    if emulator.get_object("v1/events", meta["namespace"], name) is not None:
+        return
+    await emulator.put_object(
+        "v1/events",
+        {
+            "apiVersion": "v1",
+            "kind": "Event",
+            "metadata": {"name": name, "namespace": meta["namespace"]},
+            "involvedObject": {"kind": "Service", "namespace": meta["namespace"], "name": meta["name"]},
+            "reason": "FailedDeployModel",
+            "message": f"Failed deploy model due to {message}",
+            "type": "Warning",
+            "source": {"component": "service"},
+            "lastTimestamp": _now(),
+        },
+    )
+
+
+async def _load_balancers(emulator: Any, region: str, cluster: str = "") -> None:
+    """Only a running controller (a ready replica of its Deployment) whose pod identity role may call
+    elasticloadbalancing:CreateLoadBalancer gives a Service its NLB; otherwise the Service stays without
+    an address, as on AWS (nothing else reconciles loadBalancerClass service.k8s.aws/nlb)."""
+    controller = emulator.get_object("apps/v1/deployments", LBC_NAMESPACE, LBC_NAME)
+    if not int(((controller or {}).get("status") or {}).get("readyReplicas") or 0):
+        return
+    for service in emulator.list_objects("v1/services"):
+        spec = service.get("spec") or {}
+        if spec.get("type") != "LoadBalancer" or spec.get("loadBalancerClass") != NLB_CLASS:
+            continue
+        if ((service.get("status") or {}).get("loadBalancer") or {}).get("ingress"):
+            continue
+        refused = _controller_refusal(emulator, cluster, region, service)
+        if refused:
+            await _warn(emulator, service, refused)
+            continue
+        meta = service["metadata"]
+        digest = hashlib.sha256(meta.get("uid", meta["name"]).encode()).hexdigest()[:10]
+        host = f"k8s-{meta['namespace'][:8]}-{meta['name'][:8]}-{digest}.elb.{region}.amazonaws.com"
+        await emulator.put_object(
+            "v1/services", {**service, "status": {"loadBalancer": {"ingress": [{"hostname": host}]}}}
+        )
+
+
+def operator_state(cluster: str) -> str | None:
+    """The inference add-on's status as EKS reports it (health included), or None when not installed."""
+    from sandbox.aws.eks import find_cluster
+
+    found = find_cluster(cluster)
+    addon = (found.addons if found is not None else {}).get(ADDON)
+    return addon.health()[0] if addon is not None else None
+
+
+def desired_replicas(value: float, threshold: float, low: int, high: int) -> int:
+    """KEDA's Prometheus scaler feeds the HPA an AverageValue target: ceil(value / threshold) replicas,
+    within min..max; at value 0 KEDA deactivates to minReplicaCount (0 allowed)
+    (https://keda.sh/docs/2.17/concepts/scaling-deployments/, .../scalers/prometheus/)."""
+    if value <= 0:
+        return low
+    return max(max(low, 1), min(high, math.ceil(value / threshold)))
+
+
+async def _keda(emulator: Any, cluster: str) -> None:
+    for scaled in emulator.list_objects(SCALED_OBJECTS):
+        meta, spec = scaled["metadata"], scaled.get("spec") or {}
+        target = emulator.get_object(
+            "apps/v1/deployments", meta["namespace"], (spec.get("scaleTargetRef") or {}).get("name", "")
+        )
+        trigger = ((spec.get("triggers") or [{}])[0].get("metadata")) or {}
+        if target is None or not trigger.get("query"):
+            continue
+        value = METRICS.get((cluster, str(trigger["query"])), 0.0)
+        low, high = int(spec.get("minReplicaCount", 0)), int(spec.get("maxReplicaCount", 100))
+        wanted = desired_replicas(value, float(trigger.get("threshold", 1)), low, high)
+        if (target.get("spec") or {}).get("replicas") != wanted:
+            target["spec"]["replicas"] = wanted
+            target["metadata"]["generation"] = int(target["metadata"].get("generation", 1)) + 1
+            await emulator.put_object("apps/v1/deployments", target)
+        status = {
+            "scaleTargetKind": "apps/v1.Deployment",
+            "hpaName": f"keda-hpa-{meta['name']}",
+            "originalReplicaCount": int((target.get("spec") or {}).get("replicas", 1)),
+            "externalMetricNames": ["s0-prometheus"],
+            "conditions": [
+                {"type": "Ready", "status": "True", "reason": "ScaledObjectReady"},
+                {"type": "Active", "status": "True" if value > 0 else "False"},
+            ],
+        }
+        if scaled.get("status") != status:
+            await emulator.put_object(SCALED_OBJECTS, {**scaled, "status": status})
+
+
+async def reconcile(emulator: Any, state: str | None, region: str = "us-east-1", cluster: str = "") -> None:
+    if state is not None and state != "DELETING":
+        for crd in [
+            *(_crd(kind, plural) for kind, plural in KINDS),
+            _crd("ScaledObject", "scaledobjects", "keda.sh", "v1alpha1"),
+        ]:
+            if emulator.get_object(CRDS_RESOURCE, None, crd["metadata"]["name"]) is None:
+                await emulator.put_object(CRDS_RESOURCE, crd)
+                emulator._declare_crd(crd)
+        if state == "ACTIVE":
+            for kind, plural in KINDS:
+                for resource in emulator.list_objects(f"{GROUP}/{VERSION}/{plural}"):
+                    await _reconcile_resource(emulator, kind, plural, resource)
+            await _keda(emulator, cluster)
+    await _load_balancers(emulator, region, cluster)
+    await model_jobs.reconcile(emulator)
+
+
+def reconcile_all(fleet: Any) -> None:
+    for name in fleet.names():
+        try:
+            state = operator_state(name)
+            fleet.call(name, lambda emulator, state=state, name=name: reconcile(emulator, state, cluster=name))
+        except Exception:  # a cluster being deleted, a loop shutting down: try again next tick
+            log.debug("inference reconcile failed for %s", name, exc_info=True)
+
+
+def inference_controller(fleet: Any, interval: float = 0.2) -> Periodic:
+    return Periodic("sandbox-inference", interval, lambda: reconcile_all(fleet))

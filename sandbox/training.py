@@ -1,0 +1,659 @@
+"""The HyperPod training operator and KubeRay, emulated for the sandbox's Kubernetes APIs.
+
+What AWS documents about the operator ("Using the HyperPod training operator" and "Using the training
+operator to run jobs", https://docs.aws.amazon.com/sagemaker/latest/dg/sagemaker-eks-operator.html and
+.../sagemaker-eks-operator-usage.html), and the sandbox does:
+
+* It runs only once its EKS add-on (amazon-sagemaker-hyperpod-training-operator) is ACTIVE; the add-on
+  installs the HyperPodPyTorchJob CRD. Without it a HyperPodPyTorchJob is stored and nothing runs it.
+* A job gets ``replicas`` pods per replica spec, placed by kube-scheduler's rules (sandbox.scheduling),
+  so the GPUs and EFA interfaces they request must fit a node; a pod that fits nowhere stays Pending
+  with FailedScheduling and the job stays Created.
+* Faults are recovered at the process level first: the elastic agent restarts the training processes in
+  place, up to ``restartPolicy.numRestartBeforeFullJobRestart`` times within ``evalPeriodSeconds``;
+  then the whole job is restarted (every pod recreated), up to ``maxFullJobRestarts``. Every restart
+  uses one of ``jobMaxRetryCount``; a fault with no budget left fails the job.
+* Log monitoring: a rule whose ``logPattern`` has not matched for ``expectedRecurringFrequencyInSeconds``
+  (or not within ``expectedStartCutOffInSeconds`` of the start) is hanging, reported as
+  ``LogStateHanging_<rule>``, and recovered like a fault.
+* The job ends Completed when every pod's training finished, Failed with the reason otherwise.
+
+AWS does not document the label keys the operator puts on its pods; the pods carry the template's
+labels plus ``sagemaker.amazonaws.com/hyperpod-job-name`` and ``...-replica-index`` (the sandbox's names).
+
+KubeRay v1 RayJob (https://docs.ray.io/en/latest/cluster/kubernetes/getting-started/rayjob-quick-start.html):
+once the kuberay-operator Deployment is ready, a RayJob gets a head pod and its worker pods, then a
+submitter pod (in KubeRay a batch Job; here its pod, labelled ``ray.io/originated-from-cr-name``) that
+runs the entrypoint; jobStatus goes PENDING, RUNNING, SUCCEEDED, and with ``shutdownAfterJobFinishes``
+the head and workers are deleted at the end.
+
+Simulated time runs at the sandbox's time scale; pods log one training step every ``log_interval``
+simulated seconds (``POST /api/sandbox/faults {"jobLogIntervalSeconds": n}``) for ``steps`` steps.
+"""
+
+from __future__ import annotations
+
+import datetime
+import logging
+import re
+import threading
+import time
+import uuid
+from dataclasses import dataclass, field
+from typing import Any
+
+from sandbox import scheduling
+from sandbox.aws import clock, mlflow
+from sandbox.periodic import Periodic
+
+log = logging.getLogger("sandbox.training")
+
+OPERATOR_ADDON = "amazon-sagemaker-hyperpod-training-operator"
+PYTORCH = "sagemaker.amazonaws.com/v1/hyperpodpytorchjobs"
+RAYJOBS = "ray.io/v1/rayjobs"
+JOB_NAME_LABEL = "sagemaker.amazonaws.com/hyperpod-job-name"
+REPLICA_LABEL = "sagemaker.amazonaws.com/hyperpod-replica-index"
+RAY_CR_LABEL = "ray.io/originated-from-cr-name"
+FAULT_KINDS = ("processCrash", "hang", "nodeFailure")
+PYTORCH_CRD = {
+    "apiVersion": "apiextensions.k8s.io/v1",
+    "kind": "CustomResourceDefinition",
+    "metadata": {"name": "hyperpodpytorchjobs.sagemaker.amazonaws.com"},
+    "spec": {
+        "group": "sagemaker.amazonaws.com",
+        "names": {
+            "kind": "HyperPodPyTorchJob",
+            "plural": "hyperpodpytorchjobs",
+            "singular": "hyperpodpytorchjob",
+            "listKind": "HyperPodPyTorchJobList",
+        },
+        "scope": "Namespaced",
+        "versions": [
+            {
+                "name": "v1",
+                "served": True,
+                "storage": True,
+                "subresources": {"status": {}},
+                "schema": {"openAPIV3Schema": {"type": "object", "x-kubernetes-preserve-unknown-fields": True}},
+            }
+        ],
+    },
+}
+
+
+@dataclass
+class Settings:
+    log_interval: float = 10.0  # simulated seconds between training steps
+    steps: int = 40
+    lines_per_step: int = 1  # log lines a pytorch pod writes per step (volume for the log stream bench)
+
+
+SETTINGS = Settings()
+
+
+@dataclass
+class _Run:
+    """The operator's memory of one job (keyed by the job's uid)."""
+
+    started: float  # time.monotonic() of the current attempt's start
+    step: int = 0  # steps done (survives process restarts: training resumes from its checkpoint)
+    last_step_at: float = 0.0  # simulated seconds since ``started`` of the last step
+    last_match: dict[str, float] = field(default_factory=dict)  # rule -> sim seconds of its last match
+    hung: bool = False
+    window: list[float] = field(default_factory=list)  # monotonic times of process restarts since the last full one
+    pending: list[tuple[str, str]] = field(default_factory=list)  # injected (kind, pod) faults
+    generation: int = 0  # full restarts so far: pods are recreated per generation
+
+
+_runs: dict[str, _Run] = {}
+_faults: list[dict[str, Any]] = []
+_lock = threading.Lock()
+
+
+def inject(
+    cluster: str, namespace: str, job: str, kind: str, pod: str | None = None, at_step: int | None = None
+) -> None:
+    """Queue a fault for a job: it strikes at the job's next reconcile while Running, or, with ``at_step``,
+    once training has done that many steps (training does not step past it before the fault strikes, so a
+    fault queued before the job starts cannot miss a short run)."""
+    if kind not in FAULT_KINDS:
+        raise ValueError(f"jobFault kind is one of {', '.join(FAULT_KINDS)}, not {kind!r}")
+    fault = {"cluster": cluster, "namespace": namespace, "job": job, "kind": kind, "pod": pod or ""}
+    if at_step is not None:
+        fault["atStep"] = at_step
+    with _lock:
+        _faults.append(fault)
+
+
+def clear() -> None:
+    with _lock:
+        _faults.clear()
+    SETTINGS.log_interval, SETTINGS.steps = Settings().log_interval, Settings().steps
+    SETTINGS.lines_per_step = Settings().lines_per_step
+
+
+def describe() -> list[dict[str, Any]]:
+    with _lock:
+        return [dict(f) for f in _faults]
+
+
+def _take_fault(cluster: str, namespace: str, job: str, step: int) -> tuple[str, str] | None:
+    """The oldest fault due for the job (one per reconcile: each one is a separate failure)."""
+    with _lock:
+        for f in _faults:
+            if (f["cluster"], f["namespace"], f["job"]) == (cluster, namespace, job) and step >= f.get("atStep", 0):
+                _faults.remove(f)
+                return str(f["kind"]), str(f["pod"])
+    return None
+
+
+def _next_fault_step(cluster: str, namespace: str, job: str) -> int:
+    """The step training holds at until a queued ``atStep`` fault strikes (no limit without one)."""
+    with _lock:
+        due = [
+            int(f["atStep"])
+            for f in _faults
+            if "atStep" in f and (f["cluster"], f["namespace"], f["job"]) == (cluster, namespace, job)
+        ]
+    return min(due, default=SETTINGS.steps)
+
+
+def _now() -> str:
+    return datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+async def _event(emulator: Any, obj: dict[str, Any], reason: str, message: str, warning: bool = False) -> None:
+    meta = obj["metadata"]
+    now = _now()
+    await emulator.put_object(
+        "v1/events",
+        {
+            "apiVersion": "v1",
+            "kind": "Event",
+            "metadata": {"name": f"{meta['name']}.{uuid.uuid4().hex[:16]}", "namespace": meta["namespace"]},
+            "involvedObject": {
+                "apiVersion": obj.get("apiVersion", "v1"),
+                "kind": obj.get("kind", "Pod"),
+                "name": meta["name"],
+                "namespace": meta["namespace"],
+                "uid": meta.get("uid", ""),
+            },
+            "reason": reason,
+            "message": message,
+            "type": "Warning" if warning else "Normal",
+            "source": {"component": "hyperpod-training-operator"},
+            "count": 1,
+            "firstTimestamp": now,
+            "lastTimestamp": now,
+        },
+    )
+
+
+# ------------------------------------------------------------------ pods
+def _pod(owner: dict[str, Any], name: str, template: dict[str, Any], labels: dict[str, str]) -> dict[str, Any]:
+    meta = owner["metadata"]
+    return {
+        "apiVersion": "v1",
+        "kind": "Pod",
+        "metadata": {
+            "name": name,
+            "namespace": meta["namespace"],
+            "labels": {**((template.get("metadata") or {}).get("labels") or {}), **labels},
+            "ownerReferences": [
+                {"apiVersion": owner["apiVersion"], "kind": owner["kind"], "name": meta["name"], "uid": meta["uid"]}
+            ],
+        },
+        "spec": dict(template.get("spec") or {}),
+        "status": {"phase": "Pending"},
+    }
+
+
+async def _place(emulator: Any, pods: list[dict[str, Any]]) -> bool:
+    """Bind each Pending pod where kube-scheduler would; True when all are bound."""
+    nodes = emulator.list_objects("v1/nodes")
+    all_bound = True
+    for pod in pods:
+        if (pod.get("spec") or {}).get("nodeName"):
+            continue
+        bound = [p for p in emulator.list_objects("v1/pods") if (p.get("spec") or {}).get("nodeName")]
+        node, message = scheduling.schedule(pod["spec"], nodes, bound)
+        if node is None:
+            all_bound = False
+            conditions = (pod.get("status") or {}).get("conditions") or [{}]
+            if conditions[0].get("message") != message:
+                pod["status"] = {
+                    "phase": "Pending",
+                    "conditions": [
+                        {"type": "PodScheduled", "status": "False", "reason": "Unschedulable", "message": message}
+                    ],
+                }
+                await emulator.put_object("v1/pods", pod)
+                await _event(emulator, pod, "FailedScheduling", message, warning=True)
+            continue
+        pod["spec"]["nodeName"] = node
+        pod["status"] = _running_status(pod, 0)
+        await emulator.put_object("v1/pods", pod)
+        await _event(
+            emulator,
+            pod,
+            "Scheduled",
+            f"Successfully assigned {pod['metadata']['namespace']}/{pod['metadata']['name']} to {node}",
+        )
+    return all_bound
+
+
+def _running_status(pod: dict[str, Any], restarts: int) -> dict[str, Any]:
+    return {
+        "phase": "Running",
+        "conditions": [{"type": "PodScheduled", "status": "True"}, {"type": "Ready", "status": "True"}],
+        "containerStatuses": [
+            {
+                "name": c["name"],
+                "image": c.get("image", ""),
+                "imageID": "",
+                "ready": True,
+                "started": True,
+                "restartCount": restarts,
+                "state": {"running": {"startedAt": _now()}},
+            }
+            for c in pod["spec"].get("containers") or []
+        ],
+    }
+
+
+async def _finish_pod(emulator: Any, pod: dict[str, Any], phase: str, exit_code: int, reason: str) -> None:
+    pod["status"] = {
+        "phase": phase,
+        "conditions": [{"type": "PodScheduled", "status": "True"}, {"type": "Ready", "status": "False"}],
+        "containerStatuses": [
+            {
+                "name": c["name"],
+                "image": c.get("image", ""),
+                "imageID": "",
+                "ready": False,
+                "started": False,
+                "restartCount": 0,
+                "state": {"terminated": {"exitCode": exit_code, "reason": reason, "finishedAt": _now()}},
+            }
+            for c in pod["spec"].get("containers") or []
+        ],
+    }
+    await emulator.put_object("v1/pods", pod)
+
+
+def _write(emulator: Any, pod: dict[str, Any], text: str) -> None:
+    container = pod["spec"]["containers"][0]["name"]
+    emulator.append_log(pod["metadata"]["namespace"], pod["metadata"]["name"], text, container)
+
+
+def _loss(step: int) -> float:
+    return round(2.5 / (1 + step * 0.15) + 0.05, 4)
+
+
+# ------------------------------------------------------------------ HyperPodPyTorchJob
+def _condition(job: dict[str, Any], kind: str, reason: str, message: str) -> None:
+    status = job.setdefault("status", {})
+    conditions = [c for c in status.get("conditions") or [] if c.get("type") != kind]
+    for c in conditions:
+        c["status"] = "False"
+    conditions.append(
+        {"type": kind, "status": "True", "reason": reason, "message": message, "lastTransitionTime": _now()}
+    )
+    status["conditions"] = conditions
+
+
+def _latest(job: dict[str, Any]) -> str | None:
+    true = [c["type"] for c in (job.get("status") or {}).get("conditions") or [] if c.get("status") == "True"]
+    return true[-1] if true else None
+
+
+def _job_pods(emulator: Any, job: dict[str, Any]) -> list[dict[str, Any]]:
+    meta = job["metadata"]
+    return sorted(
+        (
+            p
+            for p in emulator.list_objects("v1/pods", meta["namespace"])
+            if (p["metadata"].get("labels") or {}).get(JOB_NAME_LABEL) == meta["name"]
+        ),
+        key=lambda p: p["metadata"]["name"],
+    )
+
+
+async def _create_pods(emulator: Any, job: dict[str, Any]) -> None:
+    meta = job["metadata"]
+    for spec in job["spec"].get("replicaSpecs") or []:
+        for i in range(int(spec.get("replicas") or 0)):
+            name = f"{meta['name']}-{spec['name']}-{i}"
+            key = (meta["namespace"], name, spec["template"]["spec"]["containers"][0]["name"])
+            emulator.pod_logs.pop(key, None)  # a recreated pod starts a new log
+            emulator.pod_log_marks.pop(key, None)
+            labels = {JOB_NAME_LABEL: meta["name"], REPLICA_LABEL: str(i)}
+            await emulator.put_object("v1/pods", _pod(job, name, spec["template"], labels))
+
+
+async def _delete_pods(emulator: Any, job: dict[str, Any]) -> None:
+    for pod in _job_pods(emulator, job):
+        await emulator.delete_object("v1/pods", pod["metadata"]["namespace"], pod["metadata"]["name"])
+
+
+async def _fail(emulator: Any, job: dict[str, Any], reason: str, message: str) -> None:
+    for pod in _job_pods(emulator, job):
+        if pod["status"].get("phase") == "Running":
+            await _finish_pod(emulator, pod, "Failed", 1, "Error")
+    _condition(job, "Failed", reason, message)
+    await emulator.put_object(PYTORCH, job)
+    await _event(emulator, job, reason, message, warning=True)
+
+
+async def _recover(emulator: Any, job: dict[str, Any], run: _Run, what: str, pod_name: str, node_lost: bool) -> None:
+    """The restart ladder for one fault: process level, then full job, then Failed."""
+    run_policy = job["spec"].get("runPolicy") or {}
+    policy = run_policy.get("restartPolicy") or {}
+    status = job.setdefault("status", {})
+    restart = status.setdefault("restartStatus", {"restartCount": 0, "fullJobRestartCount": 0})
+    used = int(restart.get("restartCount", 0)) + int(restart.get("fullJobRestartCount", 0))
+    limit = int(run_policy.get("jobMaxRetryCount", 0))
+    if used >= limit:
+        await _fail(
+            emulator,
+            job,
+            "JobMaxRetryCountExceeded",
+            f"{what} on {pod_name} with the retry budget spent: {used} of jobMaxRetryCount {limit} restarts used.",
+        )
+        return
+    period = float(policy.get("evalPeriodSeconds", 21600))
+    now = time.monotonic()
+    run.window = [t for t in run.window if clock.sim_seconds_elapsed(t) <= period]
+    before_full = int(policy.get("numRestartBeforeFullJobRestart", limit))
+    if not node_lost and len(run.window) < before_full:
+        run.window.append(now)
+        restart["restartCount"] = int(restart.get("restartCount", 0)) + 1
+        run.hung, run.last_match = False, {}
+        run.last_step_at = clock.sim_seconds_elapsed(run.started)
+        for pod in _job_pods(emulator, job):
+            _write(
+                emulator,
+                pod,
+                f"[hyperpod-elastic-agent] {what}: restarting worker processes in place "
+                f"(process restart {restart['restartCount']}), resuming from step {run.step}\n",
+            )
+        _condition(job, "Running", "ProcessRestarted", f"{what} on {pod_name}; processes restarted in place.")
+        await emulator.put_object(PYTORCH, job)
+        await _event(emulator, job, "ProcessLevelRestart", f"{what} on {pod_name}; restarted worker processes", True)
+        return
+    full_max = int(policy.get("maxFullJobRestarts", limit))
+    if int(restart.get("fullJobRestartCount", 0)) >= full_max:
+        await _fail(
+            emulator,
+            job,
+            "MaxFullJobRestartsExceeded",
+            f"{what} on {pod_name} after {restart.get('fullJobRestartCount', 0)} full job restarts "
+            f"(maxFullJobRestarts {full_max}).",
+        )
+        return
+    restart["fullJobRestartCount"] = int(restart.get("fullJobRestartCount", 0)) + 1
+    run.window, run.hung, run.last_match = [], False, {}
+    run.generation += 1
+    run.started, run.last_step_at = now, 0.0
+    await _delete_pods(emulator, job)
+    _condition(job, "Restarting", "FullJobRestart", f"{what} on {pod_name}; every pod is recreated.")
+    await emulator.put_object(PYTORCH, job)
+    await _event(emulator, job, "FullJobRestart", f"{what} on {pod_name}; restarting the whole job", True)
+    await _create_pods(emulator, job)
+
+
+def _rules(job: dict[str, Any]) -> list[dict[str, Any]]:
+    return list((job["spec"].get("runPolicy") or {}).get("logMonitoringConfiguration") or [])
+
+
+async def _hang_check(emulator: Any, job: dict[str, Any], run: _Run, elapsed: float) -> bool:
+    for rule in _rules(job):
+        last = run.last_match.get(rule["name"])
+        recurring, cutoff = rule.get("expectedRecurringFrequencyInSeconds"), rule.get("expectedStartCutOffInSeconds")
+        late = (last is None and cutoff is not None and elapsed > float(cutoff)) or (
+            last is not None and recurring is not None and elapsed - last > float(recurring)
+        )
+        if late:
+            reason = f"LogStateHanging_{rule['name']}"
+            await _event(emulator, job, reason, f"no log line matched {rule['logPattern']!r} in time", True)
+            await _recover(emulator, job, run, f"hang detected by {rule['name']}", job["metadata"]["name"], False)
+            return True
+    return False
+
+
+async def _train(emulator: Any, job: dict[str, Any], run: _Run, pods: list[dict[str, Any]], hold: int) -> bool:
+    """Log the steps due by now (stopping at ``hold``); finish the job after the last one (True then)."""
+    elapsed = clock.sim_seconds_elapsed(run.started)
+    limit = min(hold, SETTINGS.steps)
+    while not run.hung and run.step < limit and run.last_step_at + SETTINGS.log_interval <= elapsed:
+        run.step += 1
+        run.last_step_at += SETTINGS.log_interval
+        line = f"[rank0] step {run.step}/{SETTINGS.steps} {{'loss': {_loss(run.step)}, 'learning_rate': 2e-05}}\n"
+        mlflow.log_step(job, run.step, {"loss": _loss(run.step), "learning_rate": 2e-05})  # the plugin's run
+        extra = "".join(
+            f"[rank0] step {run.step} batch {i}/{SETTINGS.lines_per_step - 1} t={time.time():.6f}\n"
+            for i in range(1, SETTINGS.lines_per_step)
+        )
+        for pod in pods:
+            _write(emulator, pod, line + extra)
+        for rule in _rules(job):
+            if re.search(rule["logPattern"], line):
+                run.last_match[rule["name"]] = run.last_step_at
+    if run.step >= SETTINGS.steps:
+        for pod in pods:
+            _write(emulator, pod, "[rank0] training complete; final checkpoint written\n")
+            await _finish_pod(emulator, pod, "Succeeded", 0, "Completed")
+        _condition(job, "Completed", "JobCompleted", f"Every pod finished training ({len(pods)}).")
+        await emulator.put_object(PYTORCH, job)
+        await _event(emulator, job, "JobCompleted", "training finished")
+        return True
+    return False
+
+
+async def _run_pytorch(emulator: Any, job: dict[str, Any], cluster: str) -> None:
+    meta = job["metadata"]
+    state = _latest(job)
+    if state in ("Completed", "Failed"):
+        return
+    run = _runs.setdefault(meta["uid"], _Run(started=time.monotonic()))
+    if state is None:
+        job.setdefault("status", {})["restartStatus"] = {"restartCount": 0, "fullJobRestartCount": 0}
+        _condition(job, "Created", "JobCreated", "the operator accepted the job")
+        await emulator.put_object(PYTORCH, job)
+        await _create_pods(emulator, job)
+        return
+    pods = _job_pods(emulator, job)
+    if not await _place(emulator, pods):
+        return
+    if state in ("Created", "Restarting"):
+        run.started, run.last_step_at = time.monotonic(), 0.0
+        _condition(job, "Running", "PodsRunning", f"{len(pods)} pods running")
+        await emulator.put_object(PYTORCH, job)
+        for pod in pods:
+            _write(
+                emulator,
+                pod,
+                f"[hyperpod-elastic-agent] starting {job['spec'].get('nprocPerNode')} worker "
+                f"processes, resuming from step {run.step}\n",
+            )
+        return
+    # Training first, then the fault due at the step reached, then log monitoring: a reconcile that comes
+    # late catches up on the steps, so a rule is never judged late for steps that simply were not logged yet.
+    if await _train(emulator, job, run, pods, _next_fault_step(cluster, meta["namespace"], meta["name"])):
+        return
+    fault = _take_fault(cluster, meta["namespace"], meta["name"], run.step)
+    if fault is not None:
+        kind, target = fault
+        pod = next((p for p in pods if p["metadata"]["name"] == target), pods[0])
+        if kind == "hang":
+            run.hung = True
+            _write(emulator, pod, "[rank0] NCCL watchdog: collective operation still pending\n")
+            return
+        if kind == "processCrash":
+            _write(emulator, pod, "[rank3] RuntimeError: CUDA error: an illegal memory access was encountered\n")
+            await _recover(emulator, job, run, "process crash", pod["metadata"]["name"], False)
+        else:
+            await _recover(
+                emulator, job, run, f"node failure ({pod['spec'].get('nodeName')})", pod["metadata"]["name"], True
+            )
+        return
+    await _hang_check(emulator, job, run, clock.sim_seconds_elapsed(run.started))
+
+
+# ------------------------------------------------------------------ KubeRay RayJob
+async def _run_ray(emulator: Any, job: dict[str, Any]) -> None:
+    meta, spec = job["metadata"], job["spec"]
+    status = job.setdefault("status", {})
+    state = status.get("jobStatus")
+    if state in ("SUCCEEDED", "FAILED", "STOPPED"):
+        return
+    run = _runs.setdefault(meta["uid"], _Run(started=time.monotonic()))
+    cluster_spec = spec["rayClusterSpec"]
+    ray_cluster = f"{meta['name']}-raycluster"
+    if not state:
+        status.update(
+            {
+                "jobStatus": "PENDING",
+                "jobDeploymentStatus": "Initializing",
+                "rayClusterName": ray_cluster,
+                "startTime": _now(),
+            }
+        )
+        await emulator.put_object(RAYJOBS, job)
+        labels = {"ray.io/cluster": ray_cluster, "ray.io/node-type": "head", RAY_CR_LABEL: meta["name"]}
+        await emulator.put_object(
+            "v1/pods", _pod(job, f"{ray_cluster}-head", cluster_spec["headGroupSpec"]["template"], labels)
+        )
+        for group in cluster_spec.get("workerGroupSpecs") or []:
+            for i in range(int(group.get("replicas") or 0)):
+                labels = {
+                    "ray.io/cluster": ray_cluster,
+                    "ray.io/node-type": "worker",
+                    "ray.io/group": group["groupName"],
+                    RAY_CR_LABEL: meta["name"],
+                }
+                name = f"{ray_cluster}-{group['groupName']}-worker-{i}"
+                await emulator.put_object("v1/pods", _pod(job, name, group["template"], labels))
+        return
+    mine = [
+        p
+        for p in emulator.list_objects("v1/pods", meta["namespace"])
+        if (p["metadata"].get("labels") or {}).get(RAY_CR_LABEL) == meta["name"]
+    ]
+    cluster_pods = [p for p in mine if "ray.io/cluster" in p["metadata"]["labels"]]
+    submitter = next((p for p in mine if "ray.io/cluster" not in p["metadata"]["labels"]), None)
+    if state == "PENDING":
+        if not await _place(emulator, cluster_pods):
+            return
+        head = cluster_spec["headGroupSpec"]["template"]["spec"]["containers"][0]
+        template = {
+            "metadata": {"labels": {RAY_CR_LABEL: meta["name"], "ray.io/originated-from-crd": "RayJob"}},
+            "spec": {
+                "restartPolicy": "Never",
+                "containers": [
+                    {
+                        "name": "ray-job-submitter",
+                        "image": head["image"],
+                        "command": [
+                            "ray",
+                            "job",
+                            "submit",
+                            "--address",
+                            f"http://{ray_cluster}-head-svc:8265",
+                            "--",
+                            spec["entrypoint"],
+                        ],
+                    }
+                ],
+            },
+        }
+        pod = _pod(job, f"{meta['name']}-submitter", template, {})
+        pod["metadata"]["labels"] = template["metadata"]["labels"]
+        await emulator.put_object("v1/pods", pod)
+        status.update(
+            {
+                "jobStatus": "RUNNING",
+                "jobDeploymentStatus": "Running",
+                "jobId": f"{meta['name']}-{uuid.uuid4().hex[:6]}",
+            }
+        )
+        run.started, run.last_step_at = time.monotonic(), 0.0
+        await emulator.put_object(RAYJOBS, job)
+        return
+    if submitter is None or not await _place(emulator, [submitter]):
+        return
+    elapsed = clock.sim_seconds_elapsed(run.started)
+    while run.step < SETTINGS.steps and run.last_step_at + SETTINGS.log_interval <= elapsed:
+        run.step += 1
+        run.last_step_at += SETTINGS.log_interval
+        _write(
+            emulator,
+            submitter,
+            f"(TaskRunner pid=212) step:{run.step} - critic/score/mean:{round(0.1 + run.step * 0.015, 3)} "
+            f"- actor/pg_loss:{_loss(run.step)}\n",
+        )
+        mlflow.log_step(job, run.step, {"actor/pg_loss": _loss(run.step)})
+    if run.step < SETTINGS.steps:
+        return
+    _write(emulator, submitter, f"Job '{status.get('jobId')}' succeeded\n")
+    await _finish_pod(emulator, submitter, "Succeeded", 0, "Completed")
+    status.update(
+        {
+            "jobStatus": "SUCCEEDED",
+            "jobDeploymentStatus": "Complete",
+            "endTime": _now(),
+            "message": "Job finished successfully.",
+        }
+    )
+    await emulator.put_object(RAYJOBS, job)
+    await _event(emulator, job, "Completed", "the RayJob's entrypoint succeeded")
+    if spec.get("shutdownAfterJobFinishes"):
+        for pod in cluster_pods:
+            await emulator.delete_object("v1/pods", meta["namespace"], pod["metadata"]["name"])
+
+
+# ------------------------------------------------------------------ the controller
+def _operator_active(cluster: str) -> bool:
+    from sandbox.aws.eks import find_cluster
+
+    found = find_cluster(cluster)
+    addon = found.addons.get(OPERATOR_ADDON) if found is not None else None
+    return addon is not None and addon.health()[0] == "ACTIVE"
+
+
+def _kuberay_ready(emulator: Any) -> bool:
+    crd = emulator.exists("apiextensions.k8s.io/v1/customresourcedefinitions", None, "rayjobs.ray.io")
+    deployment = emulator.get_object("apps/v1/deployments", "kuberay-operator", "kuberay-operator")
+    return crd and bool(deployment and (deployment.get("status") or {}).get("readyReplicas"))
+
+
+def _reconciler(cluster: str, operator_on: bool) -> Any:
+    async def reconcile(emulator: Any) -> None:
+        if operator_on:
+            if (
+                emulator.get_object(
+                    "apiextensions.k8s.io/v1/customresourcedefinitions", None, PYTORCH_CRD["metadata"]["name"]
+                )
+                is None
+            ):
+                await emulator.put_object("apiextensions.k8s.io/v1/customresourcedefinitions", dict(PYTORCH_CRD))
+                emulator._declare_crd(PYTORCH_CRD)  # what the API server does when a CRD is created
+            for job in emulator.list_objects(PYTORCH):
+                await _run_pytorch(emulator, job, cluster)
+        if _kuberay_ready(emulator):
+            for job in emulator.list_objects(RAYJOBS):
+                await _run_ray(emulator, job)
+
+    return reconcile
+
+
+def reconcile_all(fleet: Any) -> None:
+    for name in fleet.names():
+        try:
+            fleet.call(name, _reconciler(name, _operator_active(name)))
+        except Exception:  # a cluster being deleted, a loop shutting down: try again next tick
+            log.debug("training reconcile failed for %s", name, exc_info=True)
+
+
+def training_controller(fleet: Any, interval: float = 0.1) -> Periodic:
+    return Periodic("sandbox-training", interval, lambda: reconcile_all(fleet))

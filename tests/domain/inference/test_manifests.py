@@ -1,0 +1,183 @@
+"""Every object an endpoint is made of validates against its real schema (vendored CRDs, upstream core
+kinds), with the fields a user asked for where the operator or the scheduler reads them."""
+
+from __future__ import annotations
+
+import pytest
+from launchpod.contracts.inference import CreateEndpointInput
+from launchpod.domain.inference import manifests
+from pydantic import ValidationError
+
+from tests import manifests as schemas
+
+WORKER = {
+    "image": "vllm/vllm-openai:v0.10.1",
+    "gpus": 1,
+    "args": ["--max-model-len", "4096"],
+    "env": {"HF_HUB_OFFLINE": "1"},
+}
+MANAGED = {
+    "endpoint": "qwen",
+    "kind": "managed",
+    "instanceType": "ml.g5.12xlarge",
+    "replicas": 2,
+    "managed": {
+        "storage": "shared",
+        "modelPath": "models/Qwen/Qwen3-0.6B",
+        "worker": WORKER,
+        "kvCache": {"l1": True, "l2": "tieredstorage"},
+        "routing": {"strategy": "kvaware"},
+        "autoscaling": {
+            "minReplicas": 1,
+            "maxReplicas": 3,
+            "prometheus": {"query": "sum(vllm:num_requests_running)", "targetValue": 4},
+        },
+    },
+}
+
+
+def _input(body: dict) -> CreateEndpointInput:
+    return CreateEndpointInput(name="c1", **body)
+
+
+def test_a_managed_endpoint_is_a_valid_inference_endpoint_config_with_l2_cache_and_kvaware_routing():
+    obj = manifests.managed(_input(MANAGED), "bucket-1", "us-east-1", "team")
+    assert schemas.errors(obj) == []
+    spec = obj["spec"]
+    assert spec["modelSourceConfig"] == {
+        "modelSourceType": "s3",
+        "s3Storage": {"bucketName": "bucket-1", "region": "us-east-1"},
+        "modelLocation": "team/models/Qwen/Qwen3-0.6B",
+    }
+    assert spec["kvCacheSpec"] == {
+        "enableL1Cache": True,
+        "enableL2Cache": True,
+        "l2CacheSpec": {"l2CacheBackend": "tieredstorage"},
+    }
+    assert spec["intelligentRoutingSpec"] == {"enabled": True, "routingStrategy": "kvaware"}
+    assert spec["worker"]["resources"]["limits"]["nvidia.com/gpu"] == "1" and spec["replicas"] == 2
+
+
+def test_a_redis_l2_cache_carries_its_url():
+    body = {
+        **MANAGED,
+        "managed": {**MANAGED["managed"], "kvCache": {"l2": "redis", "redisUrl": "redis://redis.default.svc:6379"}},
+    }
+    obj = manifests.managed(_input(body), "b", "us-east-1", None)
+    assert schemas.errors(obj) == []
+    assert obj["spec"]["kvCacheSpec"]["l2CacheSpec"] == {
+        "l2CacheBackend": "redis",
+        "l2CacheLocalUrl": "redis://redis.default.svc:6379",
+    }
+    with pytest.raises(ValidationError, match="redisUrl is required with l2 redis"):
+        _input({**MANAGED, "managed": {**MANAGED["managed"], "kvCache": {"l2": "redis"}}})
+
+
+def test_a_jumpstart_model_is_valid_with_its_eula_acceptance():
+    body = {
+        "endpoint": "ds",
+        "kind": "jumpstart",
+        "instanceType": "ml.g5.8xlarge",
+        "jumpstart": {"modelId": "deepseek-llm-r1-distill-qwen-1-5b", "modelVersion": "2.0.4", "acceptEula": True},
+    }
+    obj = manifests.jumpstart(_input(body))
+    assert schemas.errors(obj) == []
+    assert obj["spec"]["model"]["acceptEula"] is True and obj["spec"]["server"] == {"instanceType": "ml.g5.8xlarge"}
+
+
+def test_a_container_endpoint_is_a_valid_deployment_pinned_to_its_gpu_type_with_shm_and_storage():
+    body = {
+        "endpoint": "vllm",
+        "kind": "container",
+        "instanceType": "ml.g5.12xlarge",
+        "container": {"worker": {**WORKER, "gpus": 4}, "storage": "shared", "service": "loadBalancer"},
+    }
+    deployment, service = manifests.container(_input(body))
+    assert schemas.errors(deployment) == [] and schemas.errors(service) == []
+    pod = deployment["spec"]["template"]["spec"]
+    server = pod["containers"][0]
+    assert server["resources"]["requests"]["nvidia.com/gpu"] == "4" == server["resources"]["limits"]["nvidia.com/gpu"]
+    term = pod["affinity"]["nodeAffinity"]["requiredDuringSchedulingIgnoredDuringExecution"]["nodeSelectorTerms"][0]
+    assert term["matchExpressions"] == [
+        {"key": "node.kubernetes.io/instance-type", "operator": "In", "values": ["ml.g5.12xlarge"]}
+    ]
+    assert {m["mountPath"] for m in server["volumeMounts"]} == {"/dev/shm", "/s3"}
+    assert {"name": "storage", "persistentVolumeClaim": {"claimName": "shared"}} in pod["volumes"]
+    assert service["spec"]["type"] == "LoadBalancer" and service["spec"]["loadBalancerClass"] == "service.k8s.aws/nlb"
+    assert service["metadata"]["annotations"]["service.beta.kubernetes.io/aws-load-balancer-nlb-target-type"] == "ip"
+
+
+def test_a_container_endpoint_without_gpus_is_refused_and_gpus_are_never_inferred():
+    body = {
+        "endpoint": "vllm",
+        "kind": "container",
+        "instanceType": "ml.g5.12xlarge",
+        "container": {"worker": {**WORKER, "gpus": 0, "args": ["--tensor-parallel-size", "4"]}},
+    }
+    with pytest.raises(ValidationError, match=r"needs container\.worker\.gpus of at least 1"):
+        _input(body)
+    two = {**body, "container": {"worker": {**WORKER, "gpus": 2, "args": ["--tensor-parallel-size", "4"]}}}
+    deployment, service = manifests.container(_input(two))
+    assert deployment["spec"]["template"]["spec"]["containers"][0]["resources"]["limits"]["nvidia.com/gpu"] == "2"
+    assert service["spec"]["type"] == "ClusterIP"
+
+
+def test_the_section_must_match_the_kind():
+    with pytest.raises(ValidationError, match="kind jumpstart takes the section jumpstart and no other"):
+        _input({**MANAGED, "kind": "jumpstart"})
+
+
+def test_container_autoscaling_is_a_valid_keda_scaled_object_on_the_prometheus_query():
+    body = {
+        "endpoint": "vllm",
+        "kind": "container",
+        "instanceType": "ml.g5.12xlarge",
+        "container": {
+            "worker": WORKER,
+            "autoscaling": {
+                "minReplicas": 1,
+                "maxReplicas": 3,
+                "prometheus": {"query": "sum(vllm:num_requests_waiting)", "targetValue": 10},
+            },
+        },
+    }
+    deployment, _, scaled = manifests.container(_input(body))
+    assert deployment["spec"]["replicas"] == 1
+    assert schemas.errors(scaled) == []
+    assert scaled["spec"]["scaleTargetRef"] == {"apiVersion": "apps/v1", "kind": "Deployment", "name": "vllm"}
+    assert (scaled["spec"]["minReplicaCount"], scaled["spec"]["maxReplicaCount"]) == (1, 3)
+    assert scaled["spec"]["triggers"][0]["metadata"]["threshold"] == "10"
+    external = {
+        **body["container"]["autoscaling"],
+        "prometheus": {"query": "up", "targetValue": 1, "serverAddress": "http://169.254.169.254:80"},
+    }
+    with pytest.raises(ValidationError):
+        _input({**body, "container": {"worker": WORKER, "autoscaling": external}})
+    with pytest.raises(ValidationError, match=r"send autoscaling\.prometheus"):
+        _input({**body, "container": {"worker": WORKER, "autoscaling": {"minReplicas": 1, "maxReplicas": 2}}})
+
+
+def test_an_sglang_router_gets_its_rbac_and_the_service_points_at_it():
+    body = {
+        "endpoint": "sg",
+        "kind": "container",
+        "instanceType": "ml.g5.12xlarge",
+        "replicas": 2,
+        "container": {"worker": {"image": "lmsysorg/sglang:v0.5.2", "gpus": 1, "port": 30001}, "router": True},
+    }
+    made = manifests.container(_input(body))
+    assert [o["kind"] for o in made] == ["Deployment", "ServiceAccount", "Role", "RoleBinding", "Deployment", "Service"]
+    assert all(schemas.errors(o) == [] for o in made)
+    workers, router = made[0], made[4]
+    assert workers["spec"]["selector"]["matchLabels"] != router["spec"]["selector"]["matchLabels"]
+    args = router["spec"]["template"]["spec"]["containers"][0]["args"]
+    assert args[args.index("--selector") + 1 : args.index("--selector") + 3] == [
+        "launchpod.io/endpoint=sg",
+        "launchpod.io/role=worker",
+    ]
+    assert "cache_aware" in args and args[args.index("--service-discovery-port") + 1] == "30001"
+    assert "nvidia.com/gpu" not in str(router["spec"]["template"]["spec"]["containers"][0]["resources"])
+    assert made[5]["spec"]["selector"] == {"launchpod.io/endpoint": "sg", "launchpod.io/role": "router"}
+    assert made[2]["rules"] == [{"apiGroups": [""], "resources": ["pods"], "verbs": ["get", "list", "watch"]}]
+    with pytest.raises(ValidationError, match="SGLang worker image"):
+        _input({**body, "container": {**body["container"], "worker": WORKER}})

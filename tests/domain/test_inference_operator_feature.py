@@ -1,0 +1,64 @@
+"""The inference operator as a managed feature: cert-manager once, its pod identity role and add-on,
+refused while a dependency add-on reconcile-dependencies installs is missing, NOOP when installed."""
+
+from __future__ import annotations
+
+import pytest
+from launchpod.contracts.features import UpdateFeaturesInput
+from launchpod.domain import features, ownership
+from launchpod.domain.errors import Conflict
+
+OURS = ownership.aws_tags("c1", "launchpod")
+DEPS = {"aws-mountpoint-s3-csi-driver": {"status": "ACTIVE"}, "metrics-server": {"status": "ACTIVE"}}
+ADDON = "amazon-sagemaker-hyperpod-inference"
+
+
+def _real(addons: dict) -> features.RealState:
+    return features.RealState(
+        cluster="c1",
+        addons=addons,
+        hyperpod={"ClusterStatus": "InService"},
+        checkpoint_account=None,
+        checkpoint_role=None,
+    )
+
+
+def _steps(body: dict, addons: dict) -> list[tuple[str, str, str | None]]:
+    return [
+        (s.action, s.target, s.phase)
+        for s in features.plan(UpdateFeaturesInput(name="c1", **body), _real(addons)).steps
+    ]
+
+
+def test_enabling_installs_cert_manager_then_the_role_and_the_addon():
+    steps = _steps({"inferenceOperator": {"enabled": True}}, DEPS)
+    assert steps[0] == ("install", "EKS add-on cert-manager", "CertManager")
+    assert steps[1] == ("create", "IAM role launchpod-c1-inference-operator", "InferenceOperator")
+    assert steps[2][1].startswith(f"EKS add-on {ADDON} v") and steps[2][2] == "InferenceOperator"
+
+
+def test_both_operators_at_once_install_cert_manager_once():
+    steps = _steps({"trainingOperator": {"enabled": True}, "inferenceOperator": {"enabled": True}}, DEPS)
+    assert [t for _, t, _ in steps].count("EKS add-on cert-manager") == 1
+
+
+def test_a_missing_dependency_addon_is_refused_naming_it_and_the_route_that_installs_it():
+    with pytest.raises(
+        Conflict, match=r"aws-mountpoint-s3-csi-driver is not installed \(POST /api/clusters/c1/dependencies"
+    ):
+        _steps({"inferenceOperator": {"enabled": True}}, {"metrics-server": {"status": "ACTIVE"}})
+
+
+def test_installed_is_noop_and_disabling_removes_addon_and_role_only_when_ours():
+    mine = DEPS | {ADDON: {"status": "ACTIVE", "tags": OURS}}
+    assert _steps({"inferenceOperator": {"enabled": True}}, mine) == []
+    assert [a for a, _, _ in _steps({"inferenceOperator": {"enabled": False}}, mine)] == ["delete", "delete"]
+    with pytest.raises(Conflict, match="not installed by Launchpod"):
+        _steps({"inferenceOperator": {"enabled": False}}, DEPS | {ADDON: {"status": "ACTIVE", "tags": {}}})
+
+
+def test_the_view_shows_it_disabled_with_what_blocks_it():
+    view = next(v for v in features.views(_real({})) if v.name == "inferenceOperator")
+    assert not view.enabled and view.status == "DISABLED"
+    assert any("metrics-server" in b for b in view.blockedBy)
+    assert features.inference_enabled({ADDON: {"status": "ACTIVE"}}) and not features.inference_enabled({})

@@ -1,0 +1,128 @@
+"""The explicit diff of an instance-group change and the specification of a new group."""
+
+from __future__ import annotations
+
+import pytest
+from launchpod.contracts.instance_groups import AddInstanceGroupRequest, UpdateInstanceGroupRequest
+from launchpod.domain.errors import Conflict, InvalidInput
+from launchpod.domain.instance_groups import changes, placement, preflight
+
+DETAILS = {
+    "InstanceGroupName": "gpu",
+    "InstanceType": "ml.p5.48xlarge",
+    "TargetCount": 2,
+    "CurrentCount": 2,
+    "Status": "InService",
+    "ExecutionRole": "arn:aws:iam::123456789012:role/exec",
+    "CapacityRequirements": {"Spot": {}},
+    "NetworkInterface": {"InterfaceType": "efa-only"},
+    "KubernetesConfig": {"CurrentLabels": {"team": "nlp"}, "DesiredLabels": {"team": "nlp"}},
+    "ImageVersionStatus": "Current",
+}
+
+
+def _diff(**sent):
+    return changes.diff(UpdateInstanceGroupRequest(**sent), DETAILS, ["subnet-1"])
+
+
+def test_sending_what_already_is_changes_nothing():
+    assert _diff(instanceCount=2, labels={"team": "nlp"}, capacityType="spot", efaOnly=True, subnetId="subnet-1") == {}
+
+
+def test_only_the_fields_that_differ_are_changed():
+    assert _diff(instanceCount=4, labels={"team": "nlp"}) == {"instanceCount": 4}
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [("capacityType", "onDemand"), ("efaOnly", False), ("instanceType", "ml.p5en.48xlarge"), ("subnetId", "subnet-2")],
+)
+def test_a_fixed_field_with_another_value_is_refused_by_name(field, value):
+    with pytest.raises(InvalidInput) as exc:
+        _diff(**{field: value})
+    assert exc.value.details[0]["field"] == f"body.{field}" and "add a new instance group" in exc.value.message
+
+
+def test_a_change_keeps_every_other_field_of_the_group():
+    spec = changes.apply_changes(DETAILS, {"instanceCount": 3, "taints": [{"key": "a", "effect": "NoSchedule"}]})
+    assert spec["InstanceCount"] == 3 and spec["CapacityRequirements"] == {"Spot": {}}
+    assert spec["KubernetesConfig"] == {"Labels": {"team": "nlp"}, "Taints": [{"Key": "a", "Effect": "NoSchedule"}]}
+    assert spec["NetworkInterface"] == {"InterfaceType": "efa-only"}
+
+
+def test_a_new_spot_group_gets_spot_capacity_and_its_own_subnet():
+    request = AddInstanceGroupRequest(group="g", instanceType="ml.p5.48xlarge", instanceCount=0, capacityType="spot")
+    spec = changes.new_group_spec(
+        request,
+        execution_role="arn:r",
+        lifecycle=None,
+        subnet_ids=["subnet-9"],
+        security_group_ids=["sg-1"],
+        threads_per_core=placement.threads_per_core("ml.p5.48xlarge"),
+    )
+    assert spec["CapacityRequirements"] == {"Spot": {}} and spec["InstanceCount"] == 0 and spec["ThreadsPerCore"] == 1
+    assert spec["OverrideVpcConfig"] == {"SecurityGroupIds": ["sg-1"], "Subnets": ["subnet-9"]}
+
+
+def test_training_plan_capacity_needs_its_arn():
+    with pytest.raises(ValueError, match="trainingPlanArn"):
+        AddInstanceGroupRequest(group="g", instanceType="ml.p5.48xlarge", instanceCount=1, capacityType="trainingPlan")
+
+
+PLAN = {
+    "Status": "Active",
+    "TotalInstanceCount": 4,
+    "AvailableInstanceCount": 2,
+    "ReservedCapacitySummaries": [{"InstanceType": "ml.p5.48xlarge", "AvailabilityZone": "us-east-1b"}],
+}
+
+
+def _planned(**extra):
+    return AddInstanceGroupRequest(
+        group="tp",
+        instanceType="ml.p5.48xlarge",
+        instanceCount=2,
+        capacityType="trainingPlan",
+        trainingPlanArn="arn:aws:sagemaker:us-east-1:123456789012:training-plan/p5",
+        **extra,
+    )
+
+
+def test_the_training_plans_zone_wins_and_the_notes_say_so():
+    placed = preflight.training_plan_placement(
+        _planned(availabilityZone="us-east-1a"), PLAN, "us-east-1a", "us-east-1a"
+    )
+    assert placed.zone == "us-east-1b" and placed.dedicated_subnet
+    assert "us-east-1b wins over the us-east-1a" in placed.notes[0]
+
+
+@pytest.mark.parametrize(
+    ("request_extra", "plan", "field"),
+    [
+        ({"instanceCount": 3}, PLAN, "body.instanceCount"),
+        ({"instanceType": "ml.p5en.48xlarge"}, PLAN, "body.instanceType"),
+        ({}, None, "body.trainingPlanArn"),
+        ({}, {**PLAN, "Status": "Expired"}, "body.trainingPlanArn"),
+    ],
+)
+def test_a_plan_that_cannot_serve_the_group_is_refused_by_field(request_extra, plan, field):
+    request = _planned().model_copy(update=request_extra)
+    with pytest.raises(InvalidInput) as exc:
+        preflight.training_plan_placement(request, plan, "us-east-1b", "us-east-1b")
+    assert exc.value.details[0]["field"] == field
+
+
+def test_a_quota_shortfall_names_the_quota_and_how_much_to_raise_it():
+    quota = {"QuotaCode": "L-1234", "Value": 4}
+    preflight.check_quota("ml.p5.48xlarge", quota, used=2, delta=2)
+    with pytest.raises(Conflict) as exc:
+        preflight.check_quota("ml.p5.48xlarge", quota, used=3, delta=3)
+    assert "'ml.p5.48xlarge for cluster usage'" in exc.value.message and "Raise it by 2 (to 6)" in exc.value.message
+
+
+def test_usage_counts_every_cluster_but_the_group_being_changed():
+    clusters = [
+        {"ClusterName": "a", "InstanceGroups": [{"InstanceGroupName": "g", "InstanceType": "t", "TargetCount": 2}]},
+        {"ClusterName": "b", "InstanceGroups": [{"InstanceGroupName": "g", "InstanceType": "t", "TargetCount": 3}]},
+    ]
+    assert preflight.usage(clusters, "t") == 5 and preflight.usage(clusters, "t", skip=("a", "g")) == 3

@@ -1,0 +1,149 @@
+"""Training job manifests and rules: every recipe's manifest (and custom pytorch and ray jobs) validates
+against the real schemas; pods take the node's GPUs and every EFA interface with the EFA environment; the
+refusals name what to do."""
+
+from __future__ import annotations
+
+import pytest
+from launchpod.contracts.jobs import SubmitJobInput
+from launchpod.domain.errors import Conflict, InvalidInput
+from launchpod.domain.jobs import manifests, recipes, rules
+from pydantic import ValidationError
+
+from tests import manifests as schemas
+
+P5 = {"InstanceGroupName": "gpu", "InstanceType": "ml.p5.48xlarge"}
+FACTS = rules.ClusterFacts(
+    cluster="c1",
+    groups={
+        "gpu": P5,
+        "spot": {**P5, "InstanceGroupName": "spot", "CapacityRequirements": {"Spot": {}}},
+        "trn": {"InstanceGroupName": "trn", "InstanceType": "ml.trn1.32xlarge"},
+    },
+    training_operator="ACTIVE",
+    kuberay=True,
+    task_governance=False,
+    tiered_checkpointing=False,
+)
+POLICY = {
+    "jobMaxRetryCount": 5,
+    "restartPolicy": {"numRestartBeforeFullJobRestart": 2, "evalPeriodSeconds": 3600, "maxFullJobRestarts": 1},
+    "logMonitoringConfiguration": [
+        {"name": "JobStart", "logPattern": ".*loss.*", "expectedStartCutOffInSeconds": 240},
+        {"name": "HighLoss", "logPattern": ".*loss: (\\d+\\.\\d+).*", "metricThreshold": 10, "operator": "gt"},
+    ],
+}
+
+
+def _request(**fields) -> SubmitJobInput:
+    base = {"name": "c1", "jobName": "j1", "instanceGroup": "gpu", "storageClaim": "shared"}
+    return SubmitJobInput(**{**base, **fields})
+
+
+def _built(request: SubmitJobInput) -> dict:
+    recipe = rules.recipe_for(request)
+    return manifests.build(request, rules.check(request, FACTS), recipe)
+
+
+@pytest.mark.parametrize("name", sorted(recipes.all_recipes()))
+def test_every_recipe_manifest_validates_against_its_crd(name):
+    recipe = recipes.recipe(name)
+    extra = (
+        {"runPolicy": POLICY, "elasticPolicy": {"minReplicas": 1, "maxReplicas": 4}} if recipe.kind == "pytorch" else {}
+    )
+    obj = _built(_request(recipe=name, kind=recipe.kind, replicas=2, **extra))
+    assert schemas.errors(obj) == []
+    assert obj["kind"] == ("HyperPodPyTorchJob" if recipe.kind == "pytorch" else "RayJob")
+
+
+def test_custom_pytorch_and_ray_jobs_validate():
+    custom = {"image": "111122223333.dkr.ecr.us-east-1.amazonaws.com/train:1", "command": ["hyperpodrun", "t.py"]}
+    assert schemas.errors(_built(_request(**custom, storageClaim=None))) == []
+    assert schemas.errors(_built(_request(**custom, kind="ray", replicas=3))) == []
+
+
+def test_pods_take_the_nodes_gpus_and_every_efa_interface_with_the_efa_env():
+    obj = _built(_request(recipe="pytorch-torchrun"))
+    spec = obj["spec"]
+    assert spec["nprocPerNode"] == "8"
+    pod = spec["replicaSpecs"][0]["template"]["spec"]
+    container = pod["containers"][0]
+    assert container["resources"]["limits"] == {"nvidia.com/gpu": 8, "vpc.amazonaws.com/efa": 32}
+    env = {e["name"]: e["value"] for e in container["env"]}
+    assert env["FI_PROVIDER"] == "efa" and env["FI_EFA_USE_DEVICE_RDMA"] == "1"
+    assert {"name": "shm", "emptyDir": {"medium": "Memory"}} in pod["volumes"]
+    assert {"name": "data", "persistentVolumeClaim": {"claimName": "shared"}} in pod["volumes"]
+    assert any(v.get("hostPath", {}).get("path") == "/opt/dlami/nvme" for v in pod["volumes"])
+    assert pod["nodeSelector"] == {"sagemaker.amazonaws.com/instance-group-name": "gpu"}
+    # the recipe's one S3 layout: datasets/, models/, jobs/<job>/
+    assert "/data/jobs/j1/train.py" in container["command"] and "--data=/data/datasets/mnist" in container["command"]
+
+
+def test_trainium_pods_ask_for_neuron_devices():
+    container = _built(_request(recipe="pytorch-torchrun", instanceGroup="trn"))["spec"]["replicaSpecs"][0]["template"][
+        "spec"
+    ]["containers"][0]
+    assert container["resources"]["requests"] == {"aws.amazon.com/neuron": 16, "vpc.amazonaws.com/efa": 8}
+
+
+def test_ray_job_has_a_cpu_head_and_gpu_workers_and_the_entrypoint():
+    obj = _built(_request(recipe="verl-ppo", kind="ray", replicas=2))
+    cluster = obj["spec"]["rayClusterSpec"]
+    assert "resources" not in cluster["headGroupSpec"]["template"]["spec"]["containers"][0]
+    worker = cluster["workerGroupSpecs"][0]
+    assert (
+        worker["replicas"] == 2
+        and worker["template"]["spec"]["containers"][0]["resources"]["limits"]["nvidia.com/gpu"] == 8
+    )
+    assert obj["spec"]["entrypoint"].startswith("python3 -m verl.trainer.main_ppo")
+    assert "trainer.nnodes=2" in obj["spec"]["entrypoint"]
+
+
+def test_more_gpus_per_node_than_the_type_has_is_refused_naming_the_count():
+    with pytest.raises(InvalidInput, match=r"ml\.p5\.48xlarge has 8 GPUs per node; nprocPerNode 9"):
+        rules.check(_request(recipe="pytorch-torchrun", nprocPerNode=9), FACTS)
+
+
+def test_missing_operators_are_409_naming_the_feature():
+    off = rules.ClusterFacts(**{**FACTS.__dict__, "training_operator": None, "kuberay": False})
+    with pytest.raises(Conflict, match="trainingOperator"):
+        rules.check(_request(recipe="pytorch-torchrun"), off)
+    with pytest.raises(Conflict, match="includeOptional"):
+        rules.check(_request(recipe="verl-ppo", kind="ray"), off)
+
+
+def test_elastic_training_is_refused_on_spot_and_with_tiered_checkpointing():
+    elastic = {"minReplicas": 1, "maxReplicas": 2}
+    with pytest.raises(InvalidInput, match="Spot"):
+        rules.check(_request(recipe="pytorch-torchrun", instanceGroup="spot", elasticPolicy=elastic), FACTS)
+    tiered = rules.ClusterFacts(**{**FACTS.__dict__, "tiered_checkpointing": True})
+    with pytest.raises(InvalidInput, match="tiered checkpointing"):
+        rules.check(_request(recipe="pytorch-torchrun", elasticPolicy=elastic), tiered)
+
+
+def test_unknown_group_queue_without_governance_and_recipe_kind_mismatch_are_refused():
+    with pytest.raises(InvalidInput, match="its groups: gpu, spot, trn"):
+        rules.check(_request(recipe="pytorch-torchrun", instanceGroup="cpu"), FACTS)
+    with pytest.raises(Conflict, match="taskGovernance"):
+        rules.check(_request(recipe="pytorch-torchrun", queue="team-a"), FACTS)
+    with pytest.raises(InvalidInput, match="kind 'ray'"):
+        rules.recipe_for(_request(recipe="verl-ppo"))
+    with pytest.raises(InvalidInput, match="storageClaim"):
+        rules.recipe_for(_request(recipe="llama-factory", storageClaim=None))
+
+
+def test_the_request_needs_one_source_and_ray_takes_no_run_policy():
+    with pytest.raises(ValidationError, match="either recipe, or image and command"):
+        _request()
+    with pytest.raises(ValidationError, match="needs its command"):
+        _request(image="x:1")
+    with pytest.raises(ValidationError, match="kind ray takes neither"):
+        _request(recipe="verl-ppo", kind="ray", runPolicy={"jobMaxRetryCount": 1})
+    with pytest.raises(ValidationError, match="environment variable names"):
+        _request(recipe="pytorch-torchrun", env={"1BAD": "x"})
+
+
+def test_the_schema_check_catches_a_wrong_field_type():
+    obj = _built(_request(recipe="pytorch-torchrun"))
+    obj["spec"]["nprocPerNode"] = 8  # the CRD takes a string
+    assert schemas.errors(obj) != []

@@ -1,0 +1,133 @@
+"""The Features and Storage tabs in headless Chromium against the real sandbox: a toggle previews its plan,
+applies only what changed and shows the feature on; storage is listed, browsed, added and deleted."""
+
+from __future__ import annotations
+
+import re
+import secrets
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.sandbox.browser.conftest import App
+
+pytestmark = pytest.mark.browser
+OPERATION_TIMEOUT_MS = 240_000
+BUCKET = "sagemaker-launchpod-123456789012-us-east-1"
+
+
+@pytest.fixture(scope="module")
+def real(sandbox) -> App:
+    return App(sandbox.url, dict(sandbox.tokens))
+
+
+@pytest.fixture(scope="module")
+def provisioned(real: App, sandbox) -> str:
+    """A whole cluster (HyperPod with one node, the shared bucket's datasets prefix as storage)."""
+    name = f"ui-feat-{secrets.token_hex(3)}"
+    body = {
+        "name": name,
+        "availabilityZones": ["us-east-1a", "us-east-1b"],
+        "hyperpod": {
+            "availabilityZone": "us-east-1a",
+            "instanceGroups": [{"name": "gpu", "instanceType": "ml.p5.48xlarge", "instanceCount": 1}],
+        },
+        "storage": {"kind": "s3", "storageName": "datasets", "prefix": f"{name}/datasets"},
+    }
+    created = real.api("POST", "/clusters/provision", json=body)
+    assert created.status_code == 202, created.text
+    assert real.wait_operation(created.json()["operation"]["id"])["status"] == "SUCCEEDED"
+    s3 = sandbox.aws("s3")
+    s3.put_object(Bucket=BUCKET, Key=f"{name}/datasets/mnist/train.csv", Body=b"a,b\n")
+    s3.put_object(Bucket=BUCKET, Key=f"{name}/datasets/readme.txt", Body=b"hello")
+    return name
+
+
+@pytest.fixture
+def admin_page(real: App, page: Page) -> Page:
+    page.add_init_script(f"sessionStorage.setItem('launchpod.token', {real.tokens['admin']!r})")
+    return page
+
+
+def test_features_tab_previews_the_plan_and_turns_tiered_checkpointing_on(
+    real: App, admin_page: Page, provisioned: str, shot, axe
+) -> None:
+    page = admin_page
+    page.goto(f"{real.url}/clusters/{provisioned}?tab=features")
+    card = page.get_by_test_id("feature-tieredCheckpointing")
+    expect(page.get_by_role("heading", name="HyperPod training operator")).to_be_visible()
+    expect(page.get_by_role("button", name="Apply changes")).to_be_disabled()
+    shot(page, "before", full_page=True)
+
+    sent: list[str] = []
+    page.on("request", lambda r: sent.append(r.post_data or "") if r.method == "PATCH" else None)
+    page.get_by_label("Managed tiered checkpointing on or off").check()
+    expect(page.get_by_label("Memory for checkpoints (%)")).to_have_value("20")
+    page.get_by_role("button", name="Preview plan").click()
+    plan = page.get_by_role("table").filter(has_text="Why")
+    expect(plan.get_by_role("row")).to_have_count(4)  # the header and three steps
+    expect(plan).to_contain_text("ServiceAccount default/launchpod-checkpoints")
+    expect(plan).to_contain_text("HyperPod TieredStorageConfig")
+    shot(page, "plan", full_page=True)
+    assert axe(page) == []
+    assert sent == ['{"tieredCheckpointing":{"enabled":true,"memoryPercentage":20}}']  # only what changed
+
+    page.get_by_role("button", name="Apply changes").click()
+    expect(page).to_have_url(re.compile(r"/operations/op-[0-9a-z]+$"))
+    expect(page.get_by_test_id("operation-status")).to_have_text("Succeeded", timeout=OPERATION_TIMEOUT_MS)
+    page.goto(f"{real.url}/clusters/{provisioned}?tab=features")
+    expect(page.get_by_label("Managed tiered checkpointing on or off")).to_be_checked()
+    expect(card).to_contain_text("ServiceAccount default/launchpod-checkpoints: annotated")
+    expect(card).to_contain_text("Enabled")
+    shot(page, "after", full_page=True)
+
+
+def test_storage_tab_lists_browses_adds_and_deletes(real: App, admin_page: Page, provisioned: str, shot, axe) -> None:
+    page = admin_page
+    page.goto(f"{real.url}/clusters/{provisioned}?tab=storage")
+    storage = page.get_by_test_id("storage-table")  # the models table below also has rows naming storages
+    row = storage.get_by_role("row").filter(has_text="datasets")
+    expect(row).to_contain_text("Bound")
+    row.get_by_role("button", name="Browse").click()
+    browser = page.get_by_test_id("storage-browser")
+    expect(browser.get_by_role("heading", name="Browse datasets")).to_be_visible()
+    expect(browser).to_contain_text("readme.txt")
+    browser.get_by_role("button", name="mnist/").click()
+    expect(browser).to_contain_text("mnist/train.csv")
+    shot(page, "browse", full_page=True)
+    assert axe(page) == []
+
+    page.get_by_label("Storage name").fill("models")
+    page.get_by_label("Prefix (optional)").fill(f"{provisioned}/models")
+    page.get_by_role("button", name="Add storage").click()
+    expect(page).to_have_url(re.compile(r"/operations/op-[0-9a-z]+$"))
+    expect(page.get_by_test_id("operation-status")).to_have_text("Succeeded", timeout=OPERATION_TIMEOUT_MS)
+
+    page.goto(f"{real.url}/clusters/{provisioned}?tab=storage")
+    models = storage.get_by_role("row").filter(has_text="models")
+    expect(models).to_contain_text("Bound")
+    models.get_by_role("button", name="Delete models").click()
+    page.get_by_role("dialog").get_by_role("button", name="Delete").click()
+    expect(storage.get_by_role("row").filter(has_text="models")).to_have_count(0)
+    expect(storage.get_by_role("row").filter(has_text="datasets")).to_have_count(1)
+    shot(page, "deleted", full_page=True)
+
+
+def test_storage_tab_lists_the_downloaded_models(
+    real: App, admin_page: Page, provisioned: str, sandbox, shot, axe
+) -> None:
+    s3 = sandbox.aws("s3")
+    base = f"{provisioned}/datasets/models/Qwen/Qwen3-0.6B"
+    s3.put_object(Bucket=BUCKET, Key=f"{base}/config.json", Body=b"{}")
+    s3.put_object(Bucket=BUCKET, Key=f"{base}/model.safetensors", Body=b"x" * 2048)
+    page = admin_page
+    page.goto(f"{real.url}/clusters/{provisioned}?tab=storage")
+    models = page.get_by_test_id("models-table")
+    expect(models.get_by_role("heading", name="Models")).to_be_visible()
+    row = models.get_by_role("row").filter(has_text="Qwen/Qwen3-0.6B")
+    expect(row).to_contain_text("datasets")
+    expect(row).to_contain_text(f"s3://{BUCKET}/{base}/")
+    expect(row).to_contain_text("2.0 KiB")
+    expect(row.get_by_role("cell").nth(2)).to_have_text("2")  # files: the marker and the weights
+    shot(page, "models", full_page=True)
+    assert axe(page) == []

@@ -1,0 +1,81 @@
+"""The Inference tab in headless Chromium against the real sandbox: a vLLM container deployed from the
+form opens its operation, then is listed Ready with its pod on the GPU node, answers a message sent from
+the page, and is deleted."""
+
+from __future__ import annotations
+
+import re
+import secrets
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.sandbox.browser.conftest import App
+
+pytestmark = pytest.mark.browser
+OPERATION_TIMEOUT_MS = 240_000
+
+
+@pytest.fixture(scope="module")
+def real(sandbox) -> App:
+    return App(sandbox.url, dict(sandbox.tokens))
+
+
+@pytest.fixture(scope="module")
+def provisioned(real: App) -> str:
+    name = f"ui-inf-{secrets.token_hex(3)}"
+    body = {
+        "name": name,
+        "availabilityZones": ["us-east-1a", "us-east-1b"],
+        "hyperpod": {
+            "availabilityZone": "us-east-1a",
+            "instanceGroups": [{"name": "gpu", "instanceType": "ml.g5.12xlarge", "instanceCount": 1}],
+        },
+    }
+    created = real.api("POST", "/clusters/provision", json=body)
+    assert created.status_code == 202, created.text
+    assert real.wait_operation(created.json()["operation"]["id"])["status"] == "SUCCEEDED"
+    return name
+
+
+@pytest.fixture
+def operator_page(real: App, page: Page) -> Page:
+    page.add_init_script(f"sessionStorage.setItem('launchpod.token', {real.tokens['operator']!r})")
+    return page
+
+
+def test_inference_tab_deploys_lists_invokes_and_deletes_an_endpoint(
+    real: App, operator_page: Page, provisioned: str, shot, axe
+) -> None:
+    page = operator_page
+    page.goto(f"{real.url}/clusters/{provisioned}?tab=inference")
+    expect(page.get_by_text("No endpoints yet: deploy one below.")).to_be_visible()
+    page.get_by_label("Endpoint name").fill("chat")
+    page.get_by_label("Instance type").fill("ml.g5.12xlarge")
+    page.get_by_label("GPUs per replica").fill("1")
+    shot(page, "form", full_page=True)
+    assert axe(page) == []
+    page.get_by_role("button", name="Deploy", exact=True).click()
+    expect(page).to_have_url(re.compile(r"/operations/op-[0-9a-z]+$"))
+    expect(page.get_by_test_id("operation-status")).to_have_text("Succeeded", timeout=OPERATION_TIMEOUT_MS)
+
+    page.goto(f"{real.url}/clusters/{provisioned}?tab=inference")
+    row = page.get_by_role("row").filter(has_text="chat")
+    expect(row).to_contain_text("Ready")
+    expect(row).to_contain_text("1/1")
+    expect(row).to_contain_text("http://chat.default.svc.cluster.local:8000")
+    row.get_by_role("radio").check()
+    pods = page.get_by_role("table").filter(has_text="Node")
+    expect(pods).to_contain_text("hyperpod-i-")
+    page.get_by_label("Message").fill("hello from the browser")
+    page.get_by_role("button", name="Send").click()
+    expect(page.get_by_test_id("invoke-answer")).to_contain_text("hello from the browser")
+    shot(page, "invoked", full_page=True)
+    assert axe(page) == []
+
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.get_by_role("button", name="Delete").click()
+    expect(page).to_have_url(re.compile(r"/operations/op-[0-9a-z]+$"))
+    expect(page.get_by_test_id("operation-status")).to_have_text("Succeeded", timeout=OPERATION_TIMEOUT_MS)
+    page.goto(f"{real.url}/clusters/{provisioned}?tab=inference")
+    expect(page.get_by_text("No endpoints yet: deploy one below.")).to_be_visible()

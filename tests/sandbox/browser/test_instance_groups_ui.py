@@ -1,0 +1,127 @@
+"""The Instance groups tab against the real sandbox: list, add a Spot EFA-only group in its own subnet
+through the wizard, scale it, delete it."""
+
+from __future__ import annotations
+
+import re
+import secrets
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.sandbox.browser.conftest import App
+
+pytestmark = pytest.mark.browser
+OPERATION_TIMEOUT_MS = 240_000
+
+
+@pytest.fixture(scope="module")
+def hyperpod_cluster(app: App) -> str:
+    name = f"ui-groups-{secrets.token_hex(3)}"
+    body = {
+        "name": name,
+        "availabilityZones": ["us-east-1a", "us-east-1b"],
+        "hyperpod": {
+            "availabilityZone": "us-east-1a",
+            "instanceGroups": [{"name": "system", "instanceType": "ml.m5.2xlarge", "instanceCount": 1}],
+        },
+    }
+    created = app.api("POST", "/clusters/provision", json=body)
+    assert created.status_code == 202, created.text
+    assert app.wait_operation(created.json()["operation"]["id"])["status"] == "SUCCEEDED"
+    return name
+
+
+def _succeeded(page: Page) -> None:
+    expect(page).to_have_url(re.compile(r"/operations/op-[0-9a-z]+$"))
+    expect(page.get_by_test_id("operation-status")).to_have_text("Succeeded", timeout=OPERATION_TIMEOUT_MS)
+
+
+def test_add_scale_and_delete_a_group_from_the_tab(app: App, signed_in: Page, hyperpod_cluster: str, shot) -> None:
+    page, tab = signed_in, f"{app.url}/clusters/{hyperpod_cluster}?tab=instance-groups"
+    page.goto(tab)
+    system = page.get_by_role("row").filter(has_text="system")
+    expect(system).to_contain_text("ml.m5.2xlarge")
+    expect(system).to_contain_text("On-Demand")
+    expect(system).to_contain_text("1 / 1")
+    shot(page, "list")
+
+    page.get_by_role("button", name="Add group").click()
+    dialog = page.get_by_role("dialog")
+    dialog.get_by_label("Group name").fill("ui-spot")
+    dialog.get_by_role("button", name=re.compile("^Instance type")).click()
+    page.get_by_role("option").filter(has_text="ml.p5.48xlarge").first.click()
+    dialog.get_by_label("Instance count").fill("1")
+    dialog.get_by_role("button", name="Next").click()
+    dialog.get_by_role("radio", name=re.compile("^Spot")).check()
+    dialog.get_by_role("checkbox", name=re.compile("EFA-only")).check()
+    dialog.get_by_role("button", name="Next").click()
+    dialog.get_by_role("checkbox", name=re.compile("Dedicated subnet")).check()
+    dialog.get_by_role("button", name="Next").click()
+    expect(dialog).to_contain_text("Spot")
+    shot(page, "review")
+    dialog.get_by_role("button", name="Add group").click()
+    _succeeded(page)
+
+    page.goto(tab)
+    spot = page.get_by_role("row").filter(has_text="ui-spot")
+    for text in ("ml.p5.48xlarge", "Spot", "EFA-only", "(dedicated)", "1 / 1", "InService"):
+        expect(spot).to_contain_text(text)
+    expect(system).to_contain_text("1 / 1")
+    shot(page, "added")
+
+    page.get_by_role("radio", name="ui-spot").check()
+    page.get_by_role("button", name="Scale").click()
+    page.get_by_label("New instance count").fill("2")
+    page.get_by_role("dialog").get_by_role("button", name="Scale").click()
+    _succeeded(page)
+    page.goto(tab)
+    expect(spot).to_contain_text("2 / 2")
+    shot(page, "scaled")
+
+    page.get_by_role("radio", name="ui-spot").check()
+    page.get_by_role("button", name="Delete").click()
+    delete = page.get_by_role("dialog").get_by_role("button", name="Delete")
+    expect(delete).to_be_disabled()
+    page.get_by_label("Group name to confirm").fill("ui-spot")
+    delete.click()
+    _succeeded(page)
+    page.goto(tab)
+    expect(system).to_be_visible()
+    expect(page.get_by_role("row").filter(has_text="ui-spot")).to_have_count(0)
+    shot(page, "deleted")
+
+
+def test_the_autoscaling_section_enables_and_disables_karpenter_for_a_group(
+    app: App, signed_in: Page, hyperpod_cluster: str, shot
+) -> None:
+    added = app.api(
+        "POST",
+        f"/clusters/{hyperpod_cluster}/instance-groups",
+        json={"group": "ui-gpu", "instanceType": "ml.g5.8xlarge", "instanceCount": 0},
+    )
+    assert added.status_code == 202, added.text
+    assert app.wait_operation(added.json()["operation"]["id"])["status"] == "SUCCEEDED"
+    page, tab = signed_in, f"{app.url}/clusters/{hyperpod_cluster}?tab=instance-groups"
+    page.goto(tab)
+    section = page.get_by_text("HyperPod-managed Karpenter scales HyperPod instance groups only")
+    expect(section).to_be_visible()
+    expect(page.get_by_role("button", name="Disable", exact=True)).to_be_disabled()
+    page.get_by_role("button", name=re.compile("^Managed instance groups")).click()
+    page.get_by_role("option").filter(has_text="ui-gpu").first.click()
+    page.keyboard.press("Escape")
+    page.get_by_label("Remove idle nodes after (seconds)").fill("60")
+    page.get_by_role("button", name="Enable autoscaling").click()
+    _succeeded(page)
+
+    page.goto(tab)
+    expect(page.get_by_role("row").filter(has_text="ui-gpu")).to_contain_text("Managed")
+    expect(page.get_by_role("row").filter(has_text="system")).not_to_contain_text("Managed")
+    expect(page.get_by_text("Enabled, InService")).to_be_visible()
+    shot(page, "enabled", full_page=True)
+
+    page.get_by_role("button", name="Disable", exact=True).click()
+    _succeeded(page)
+    page.goto(tab)
+    expect(page.get_by_role("row").filter(has_text="ui-gpu")).not_to_contain_text("Managed")
+    shot(page, "disabled", full_page=True)

@@ -1,0 +1,76 @@
+"""The Nodes tab in headless Chromium against the real sandbox: nodes with the health agent's verdict
+after an injected GPU fault, the node's detail, the incident with the ladder's suggested step, cluster
+events, and a replacement that asks to confirm the data loss before it starts."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.sandbox.browser.conftest import App
+
+pytestmark = pytest.mark.browser
+NAME = "ui-nodes"
+
+
+@pytest.fixture(scope="module")
+def faulty(sandbox) -> tuple[str, str]:
+    """A HyperPod cluster of two nodes (node recovery off), and the node the test will fault."""
+    with sandbox.client() as c:
+        op = c.post("/api/clusters", json={"name": NAME, "availabilityZones": ["us-east-1a", "us-east-1b"]}).json()
+        assert sandbox.wait_operation(op["operation"]["id"])["status"] == "SUCCEEDED"
+        sandbox.install_dependencies(NAME)
+        group = {"name": "gpu", "instanceType": "ml.p5.48xlarge", "instanceCount": 2}
+        body = {"availabilityZone": "us-east-1a", "instanceGroups": [group], "nodeRecovery": "None"}
+        done = sandbox.wait_operation(c.post(f"/api/clusters/{NAME}/hyperpod", json=body).json()["operation"]["id"])
+        assert done["status"] == "SUCCEEDED", done
+        node_id = sorted(n["nodeId"] for n in c.get(f"/api/clusters/{NAME}/nodes").json()["items"])[0]
+    return NAME, node_id
+
+
+def test_the_nodes_tab_shows_health_incident_and_confirms_a_replacement(
+    app: App, signed_in: Page, faulty: tuple[str, str], sandbox, shot
+) -> None:
+    name, node_id = faulty
+    page = signed_in
+    page.goto(f"{app.url}/clusters/{name}?tab=nodes")
+    nodes = page.get_by_role("table").filter(has_text="Pods").first
+    row = nodes.get_by_role("row").filter(has_text=node_id)
+    expect(row).to_contain_text("Schedulable")
+    expect(page.get_by_text("No incidents: no node has reported a fault.")).to_be_visible()
+    page.wait_for_timeout(1000)  # the page has subscribed to the cluster's topic
+    sandbox.faults(nodeFault={"cluster": name, "nodeId": node_id, "kind": "gpu"})
+    # the incident is pushed: it shows before the 10 s refresh would bring it
+    pushed = page.get_by_role("row").filter(has_text="NvidiaGPUUnhealthy").filter(has_text="duplicates")
+    expect(pushed).to_contain_text("reboot_nodes", timeout=6000)
+    expect(row).to_contain_text("UnschedulablePendingReplacement (NvidiaGPUUnhealthy)")
+    expect(row).to_contain_text("ml.p5.48xlarge")
+    expect(row).to_contain_text("0 / 8")
+    expect(nodes.get_by_role("row").filter(has_text="Schedulable").filter(has_not_text="Unschedulable")).to_have_count(
+        1
+    )
+    incident = page.get_by_role("row").filter(has_text="NvidiaGPUUnhealthy").filter(has_text="duplicates")
+    expect(incident).to_contain_text("reboot_nodes")
+    expect(incident).to_contain_text("open")
+    expect(page.get_by_role("row").filter(has_text="is unhealthy").first).to_contain_text(node_id)
+    assert page.get_by_text("Not available yet").count() == 0
+
+    row.get_by_role("checkbox").check()
+    expect(page.get_by_role("heading", name=f"Node {node_id}")).to_be_visible()
+    expect(page.get_by_text("node-health-status=UnschedulablePendingReplacement").first).to_be_visible()
+    shot(page, "faulty-node", full_page=True)
+
+    page.get_by_role("button", name="Replace").click()
+    dialog = page.get_by_role("dialog")
+    expect(dialog).to_contain_text("lost for good")
+    confirm = dialog.get_by_role("button", name="Replace")
+    expect(confirm).to_be_disabled()
+    shot(page, "confirm-replace")
+    dialog.get_by_role("checkbox").check()
+    expect(confirm).to_be_enabled()
+    confirm.click()
+    expect(page).to_have_url(re.compile(r"/operations/op-[0-9a-z]+$"))
+    expect(page.get_by_role("heading", name="Replace nodes")).to_be_visible()
+    expect(page.get_by_text("All phases done").first).to_be_visible(timeout=60_000)

@@ -1,0 +1,533 @@
+"""Inference endpoints through the sandbox: the inference operator as a feature (refused until it is on),
+a managed endpoint with an L2 KV cache and kvaware routing, a JumpStart model, a vLLM container behind a
+load balancer; each Ready on the GPU node, invoked through the API, scaled and deleted; the caller never
+chooses where invoke goes."""
+
+from __future__ import annotations
+
+import json
+import time
+
+import pytest
+from kubernetes import client as k8s
+
+from mcp_gateway.tools import WAIT_TOOL
+from tests.mcp_gateway.support import mcp_session
+
+pytestmark = pytest.mark.e2e
+
+NAME = "e2e-infer"
+BODY = {
+    "name": NAME,
+    "availabilityZones": ["us-east-1a", "us-east-1b"],
+    "hyperpod": {
+        "availabilityZone": "us-east-1a",
+        "instanceGroups": [
+            {"name": "gpu", "instanceType": "ml.g5.12xlarge", "instanceCount": 1},
+            {"name": "cpu", "instanceType": "ml.m5.2xlarge", "instanceCount": 1},
+        ],
+    },
+    "storage": {"kind": "s3", "storageName": "shared", "namespace": "default"},
+}
+WORKER = {"image": "vllm/vllm-openai:v0.10.1", "gpus": 1, "args": ["--served-model-name", "qwen3"]}
+MANAGED = {
+    "endpoint": "qwen-managed",
+    "kind": "managed",
+    "instanceType": "ml.g5.12xlarge",
+    "managed": {
+        "storage": "shared",
+        "modelPath": "models/Qwen/Qwen3-0.6B",
+        "worker": {**WORKER, "image": "lmcache/vllm-openai:v0.3.7"},
+        "kvCache": {"l1": True, "l2": "tieredstorage"},
+        "routing": {"strategy": "kvaware"},
+    },
+}
+CHAT = {"messages": [{"role": "user", "content": "hello from the test"}], "maxTokens": 32}
+
+
+@pytest.fixture(scope="module")
+def cluster(sandbox):
+    with sandbox.client() as c:
+        op = c.post("/api/clusters/provision", json=BODY).json()["operation"]["id"]
+    done = sandbox.wait_operation(op, timeout=240)
+    assert done["status"] == "SUCCEEDED", (done.get("message"), done["phases"])
+    return NAME
+
+
+def _post(sandbox, path: str, body: dict, role: str = "operator"):
+    with sandbox.client(role) as c:
+        return c.post(f"/api/clusters/{NAME}{path}", json=body)
+
+
+def _deploy(sandbox, body: dict) -> dict:
+    response = _post(sandbox, "/endpoints", body)
+    assert response.status_code == 202, response.text
+    return sandbox.wait_operation(response.json()["operation"]["id"], timeout=60)
+
+
+def _get(sandbox, endpoint: str) -> dict:
+    with sandbox.client("viewer") as c:
+        response = c.get(f"/api/clusters/{NAME}/endpoints/{endpoint}")
+    assert response.status_code == 200, response.text
+    return dict(response.json())
+
+
+def _gpu_nodes(sandbox) -> set[str]:
+    nodes = k8s.CoreV1Api(sandbox.kube(NAME)).list_node().items
+    return {
+        n.metadata.name for n in nodes if n.metadata.labels.get("node.kubernetes.io/instance-type") == "ml.g5.12xlarge"
+    }
+
+
+@pytest.fixture(scope="module")
+def operator_on(sandbox, cluster):
+    refused = _post(sandbox, "/endpoints", MANAGED)
+    assert refused.status_code == 409, refused.text
+    assert "inference operator" in refused.json()["message"] and "inferenceOperator" in refused.json()["message"]
+    with sandbox.client() as c:
+        response = c.patch(f"/api/clusters/{NAME}/features", json={"inferenceOperator": {"enabled": True}})
+    assert response.status_code == 202, response.text
+    done = sandbox.wait_operation(response.json()["operation"]["id"], timeout=60)
+    assert done["status"] == "SUCCEEDED", (done.get("message"), done["phases"])
+    with sandbox.client("viewer") as c:
+        items = c.get(f"/api/clusters/{NAME}/features").json()["items"]
+    feature = next(f for f in items if f["name"] == "inferenceOperator")
+    assert feature["enabled"] and feature["status"] == "ACTIVE", feature
+    return NAME
+
+
+def test_a_managed_endpoint_with_l2_kv_cache_and_kvaware_routing_answers_through_the_api(sandbox, operator_on):
+    done = _deploy(sandbox, MANAGED)
+    assert done["status"] == "SUCCEEDED", (done.get("message"), done["phases"])
+    view = _get(sandbox, "qwen-managed")
+    assert view["status"] == "Ready" and (view["readyReplicas"], view["desiredReplicas"]) == (1, 1)
+    assert view["kind"] == "managed" and view["model"] == "models/Qwen/Qwen3-0.6B"
+    assert view["url"] == "http://qwen-managed.default.svc.cluster.local:8000"
+    assert [p["node"] in _gpu_nodes(sandbox) for p in view["pods"]] == [True]
+    config = k8s.CustomObjectsApi(sandbox.kube(NAME)).get_namespaced_custom_object(
+        "inference.sagemaker.aws.amazon.com", "v1", "default", "inferenceendpointconfigs", "qwen-managed"
+    )
+    assert config["spec"]["kvCacheSpec"]["l2CacheSpec"] == {"l2CacheBackend": "tieredstorage"}
+    assert config["spec"]["intelligentRoutingSpec"] == {"enabled": True, "routingStrategy": "kvaware"}
+    assert config["spec"]["modelSourceConfig"]["s3Storage"]["bucketName"].startswith("sagemaker-launchpod")
+
+    answer = _post(sandbox, "/endpoints/qwen-managed/invoke", CHAT)
+    assert answer.status_code == 200, answer.text
+    assert "hello from the test" in answer.json()["content"] and answer.json()["model"] == "qwen3"
+
+
+def test_a_jumpstart_model_becomes_ready_on_the_gpu_group(sandbox, operator_on):
+    body = {
+        "endpoint": "deepseek",
+        "kind": "jumpstart",
+        "instanceType": "ml.g5.12xlarge",
+        "jumpstart": {"modelId": "deepseek-llm-r1-distill-qwen-1-5b", "modelVersion": "2.0.4", "acceptEula": True},
+    }
+    done = _deploy(sandbox, body)
+    assert done["status"] == "SUCCEEDED", (done.get("message"), done["phases"])
+    view = _get(sandbox, "deepseek")
+    assert view["status"] == "Ready" and view["model"] == "deepseek-llm-r1-distill-qwen-1-5b"
+    assert view["pods"][0]["node"] in _gpu_nodes(sandbox)
+
+
+VLLM_NLB = {
+    "endpoint": "vllm",
+    "kind": "container",
+    "instanceType": "ml.g5.12xlarge",
+    "container": {"worker": WORKER, "storage": "shared", "service": "loadBalancer"},
+}
+LBC = "aws-load-balancer-controller"
+
+
+def _install_load_balancer_controller(sandbox) -> dict:
+    with sandbox.client() as c:
+        response = c.post(f"/api/clusters/{NAME}/dependencies", json={"includeOptional": True})
+    assert response.status_code == 202, response.text
+    done = sandbox.wait_operation(response.json()["operation"]["id"], timeout=120)
+    assert done["status"] == "SUCCEEDED", (done.get("message"), done["phases"])
+    return done
+
+
+def test_a_load_balancer_endpoint_is_refused_until_the_load_balancer_controller_is_installed(sandbox, cluster):
+    refused = _post(sandbox, "/endpoints", VLLM_NLB)
+    assert refused.status_code == 409, refused.text
+    message = refused.json()["message"]
+    assert "AWS Load Balancer Controller" in message and f"POST /api/clusters/{NAME}/dependencies" in message
+    assert refused.json()["details"][0]["field"] == "body.container.service"
+    with sandbox.client("viewer") as c:
+        rows = {d["name"]: d for d in c.get(f"/api/clusters/{NAME}/dependencies").json()["items"]}
+    assert rows[LBC]["state"] == "NOT_INSTALLED" and not rows[LBC]["required"]
+
+
+def test_without_a_running_controller_a_load_balancer_service_gets_no_hostname_and_the_view_says_why(sandbox, cluster):
+    """A Service of the NLB class made by hand (no controller installed): nothing gives it an address."""
+    core = k8s.CoreV1Api(sandbox.kube(NAME))
+    assert LBC not in [
+        d.metadata.name for d in k8s.AppsV1Api(sandbox.kube(NAME)).list_namespaced_deployment("kube-system").items
+    ]
+    service = k8s.V1Service(
+        metadata=k8s.V1ObjectMeta(name="hand-made-nlb"),
+        spec=k8s.V1ServiceSpec(
+            type="LoadBalancer",
+            load_balancer_class="service.k8s.aws/nlb",
+            selector={"app": "nothing"},
+            ports=[k8s.V1ServicePort(port=80)],
+        ),
+    )
+    core.create_namespaced_service("default", service)
+    time.sleep(1.0)  # many passes of the sandbox's controllers at its time scale
+    found = core.read_namespaced_service("hand-made-nlb", "default")
+    balancer = found.status.load_balancer if found.status else None
+    assert not (balancer and balancer.ingress), found.status
+    core.delete_namespaced_service("hand-made-nlb", "default")
+
+
+def test_a_vllm_container_behind_a_load_balancer_is_invoked_scaled_and_deleted(sandbox, cluster):
+    installed = _install_load_balancer_controller(sandbox)
+    assert f"{LBC} v3.5.0 ready" in installed["phases"][1]["message"], installed["phases"][1]
+    apps = k8s.AppsV1Api(sandbox.kube(NAME))
+    controller = apps.read_namespaced_deployment(LBC, "kube-system")
+    assert controller.status.ready_replicas == 2
+    assert f"--cluster-name={NAME}" in controller.spec.template.spec.containers[0].args
+    # the controller stopped (no ready replica): the endpoint waits for its address and says why
+    apps.patch_namespaced_deployment(LBC, "kube-system", {"spec": {"replicas": 0}})
+    response = _post(sandbox, "/endpoints", VLLM_NLB)
+    assert response.status_code == 202, response.text
+    deadline, view = time.monotonic() + 20, {}
+    while time.monotonic() < deadline:
+        view = _get(sandbox, "vllm")
+        if "load balancer controller" in (view.get("message") or ""):
+            break
+        time.sleep(0.2)
+    assert view["status"] == "Deploying" and view["url"].endswith(".svc.cluster.local:8000"), view
+    assert "no load balancer controller ready" in view["message"] and "kube-system/" + LBC in view["message"], view
+    apps.patch_namespaced_deployment(LBC, "kube-system", {"spec": {"replicas": 2}})
+    done = sandbox.wait_operation(response.json()["operation"]["id"], timeout=60)
+    assert done["status"] == "SUCCEEDED", (done.get("message"), _get(sandbox, "vllm"))
+    view = _get(sandbox, "vllm")
+    assert view["status"] == "Ready" and view["url"].startswith("http://k8s-default-vllm-")
+    assert ".elb.us-east-1.amazonaws.com:8000" in view["url"]
+    answer = _post(sandbox, "/endpoints/vllm/invoke", CHAT)
+    assert answer.status_code == 200 and "hello from the test" in answer.json()["content"], answer.text
+
+    with sandbox.client("operator") as c:
+        same = c.patch(f"/api/clusters/{NAME}/endpoints/vllm", json={"replicas": 1})
+        assert same.status_code == 200 and same.json()["status"] == "NOOP", same.text
+        scaled = c.patch(f"/api/clusters/{NAME}/endpoints/vllm", json={"replicas": 2})
+    assert scaled.status_code == 202, scaled.text
+    done = sandbox.wait_operation(scaled.json()["operation"]["id"], timeout=60)
+    assert done["status"] == "SUCCEEDED", (done.get("message"), done["phases"])
+    view = _get(sandbox, "vllm")
+    assert (view["readyReplicas"], view["desiredReplicas"]) == (2, 2)
+    assert {p["node"] for p in view["pods"]} <= _gpu_nodes(sandbox)
+
+    with sandbox.client("operator") as c:
+        deleted = c.delete(f"/api/clusters/{NAME}/endpoints/vllm")
+    assert deleted.status_code == 202, deleted.text
+    assert sandbox.wait_operation(deleted.json()["operation"]["id"], timeout=60)["status"] == "SUCCEEDED"
+    with sandbox.client("viewer") as c:
+        assert c.get(f"/api/clusters/{NAME}/endpoints/vllm").status_code == 404
+        listed = [e["endpoint"] for e in c.get(f"/api/clusters/{NAME}/endpoints").json()["items"]]
+    assert "vllm" not in listed
+    apps = k8s.AppsV1Api(sandbox.kube(NAME))
+    assert "vllm" not in [d.metadata.name for d in apps.list_namespaced_deployment("default").items]
+
+
+def test_a_controller_whose_role_may_not_create_load_balancers_leaves_the_endpoint_waiting_with_aws_words(
+    sandbox, cluster
+):
+    """The controller runs (installed by the test before) but its pod identity role lost its policy."""
+    iam = sandbox.aws("iam")
+    role = next(r for r in sandbox.role_names() if r.endswith(f"{NAME}-lb-controller"))
+    policy = iam.get_role_policy(RoleName=role, PolicyName="launchpod-lb-controller")["PolicyDocument"]
+    iam.delete_role_policy(RoleName=role, PolicyName="launchpod-lb-controller")
+    try:
+        response = _post(sandbox, "/endpoints", {**VLLM_NLB, "endpoint": "vllm-denied"})
+        assert response.status_code == 202, response.text
+        deadline, view = time.monotonic() + 30, {}
+        while time.monotonic() < deadline:
+            view = _get(sandbox, "vllm-denied")
+            if "FailedDeployModel" in (view.get("message") or ""):
+                break
+            time.sleep(0.3)
+        assert view["status"] == "Deploying", view
+        assert "not authorized to perform: elasticloadbalancing:CreateLoadBalancer" in view["message"], view
+        service = k8s.CoreV1Api(sandbox.kube(NAME)).read_namespaced_service("vllm-denied", "default")
+        assert not (service.status and service.status.load_balancer and service.status.load_balancer.ingress)
+    finally:
+        iam.put_role_policy(RoleName=role, PolicyName="launchpod-lb-controller", PolicyDocument=json.dumps(policy))
+        with sandbox.client("operator") as c:
+            deleted = c.delete(f"/api/clusters/{NAME}/endpoints/vllm-denied")
+        if deleted.status_code == 202:
+            sandbox.wait_operation(deleted.json()["operation"]["id"], timeout=60)
+
+
+def test_endpoints_never_go_to_cpu_only_groups_or_types_the_cluster_lacks(sandbox, cluster):
+    cpu = {"endpoint": "cpu", "kind": "container", "instanceType": "ml.m5.2xlarge", "container": {"worker": WORKER}}
+    refused = _post(sandbox, "/endpoints", cpu)
+    assert refused.status_code == 422 and refused.json()["details"][0]["field"] == "body.instanceType", refused.text
+    missing = _post(sandbox, "/endpoints", {**cpu, "instanceType": "ml.p5.48xlarge"})
+    assert missing.status_code == 409 and "gpu (ml.g5.12xlarge)" in missing.json()["message"], missing.text
+
+
+@pytest.mark.parametrize(
+    "smuggled",
+    [
+        {"url": "http://169.254.169.254/latest/meta-data/iam/security-credentials/"},
+        {"host": "169.254.170.2"},
+        {"endpointUrl": "http://10.0.0.5:8000/v1/chat/completions"},
+        {"baseUrl": "https://api.example.com"},
+    ],
+    ids=["metadata", "link-local", "private", "external"],
+)
+def test_invoke_refuses_any_url_or_host_the_caller_sends(sandbox, cluster, smuggled):
+    response = _post(sandbox, "/endpoints/qwen-managed/invoke", {**CHAT, **smuggled})
+    assert response.status_code == 422, response.text
+    assert response.json()["details"][0]["field"].endswith(next(iter(smuggled))), response.text
+
+
+@pytest.mark.parametrize("endpoint", ["169.254.169.254", "api.example.com:443", "localhost%3A8000"])
+def test_invoke_refuses_an_address_in_place_of_an_endpoint_name(sandbox, cluster, endpoint):
+    response = _post(sandbox, f"/endpoints/{endpoint}/invoke", CHAT)
+    assert response.status_code in (404, 422), response.text
+    assert response.status_code != 200
+
+
+def test_deleting_the_managed_endpoint_removes_what_the_operator_made(sandbox, operator_on):
+    with sandbox.client("operator") as c:
+        for endpoint in ("qwen-managed", "deepseek"):
+            response = c.delete(f"/api/clusters/{NAME}/endpoints/{endpoint}")
+            if response.status_code == 404:
+                continue
+            assert response.status_code == 202, response.text
+            assert sandbox.wait_operation(response.json()["operation"]["id"], timeout=60)["status"] == "SUCCEEDED"
+    deadline = time.monotonic() + 10
+    apps = k8s.AppsV1Api(sandbox.kube(NAME))
+    while "qwen-managed" in [d.metadata.name for d in apps.list_namespaced_deployment("default").items]:
+        assert time.monotonic() < deadline, "the operator's Deployment outlived its InferenceEndpointConfig"
+        time.sleep(0.2)
+
+
+TOKEN = "hf_sandboxSecretToken0123456789abcd"
+
+
+def test_a_model_is_downloaded_listed_and_its_token_appears_nowhere(sandbox, cluster):
+    body = {"repoId": "meta-llama/Llama-3.2-1B", "revision": "main", "storage": "shared", "hfToken": TOKEN}
+    response = _post(sandbox, "/models/download", body)
+    assert response.status_code == 202, response.text
+    done = sandbox.wait_operation(response.json()["operation"]["id"], timeout=60)
+    assert done["status"] == "SUCCEEDED", (done.get("message"), done["phases"])
+    waited = next(p for p in done["phases"] if p["name"] == "WaitDownload")
+    assert waited["message"].endswith("/models/meta-llama/Llama-3.2-1B/"), waited  # the resulting path
+
+    with sandbox.client("viewer") as c:
+        listed = c.get(f"/api/clusters/{NAME}/models")
+        operations = c.get("/api/operations", params={"cluster": NAME})
+        operation = c.get(f"/api/operations/{done['id']}")
+    assert listed.status_code == 200, listed.text
+    (model,) = [m for m in listed.json()["items"] if m["repoId"] == "meta-llama/Llama-3.2-1B"]
+    assert (
+        model["storage"] == "shared"
+        and model["files"] == 5
+        and model["path"].endswith("models/meta-llama/Llama-3.2-1B/")
+    )
+    secrets = k8s.CoreV1Api(sandbox.kube(NAME)).list_namespaced_secret("default").items
+    assert [s.metadata.name for s in secrets if "token" in s.metadata.name] == [], "the token's Secret outlived its Job"
+    with sandbox.client() as c:
+        iam = c.get("/api/sandbox/iam").text
+        calls = c.get("/api/sandbox/calls").text
+        audit = c.get("/api/sandbox/kube-audit", params={"cluster": NAME}).text
+    for text in (
+        response.text,
+        listed.text,
+        operations.text,
+        operation.text,
+        iam,
+        calls,
+        audit,
+        sandbox.log.read_text(),
+    ):
+        assert TOKEN not in text
+
+
+def test_a_gated_model_without_a_token_fails_naming_the_cause(sandbox, cluster):
+    response = _post(sandbox, "/models/download", {"repoId": "meta-llama/Llama-3.1-8B", "storage": "shared"})
+    assert response.status_code == 202, response.text
+    done = sandbox.wait_operation(response.json()["operation"]["id"], timeout=60)
+    assert done["status"] == "FAILED" and "Cannot access gated repo" in done["message"], done["message"]
+
+
+@pytest.mark.parametrize(
+    "repo",
+    [
+        "https://huggingface.co/Qwen/Qwen3-0.6B",
+        "http://169.254.169.254/latest",
+        "169.254.169.254:80/x",
+        "Qwen/../../etc",
+        "org/name/extra",
+    ],
+)
+def test_a_download_refuses_anything_but_a_repo_id(sandbox, cluster, repo):
+    response = _post(sandbox, "/models/download", {"repoId": repo, "storage": "shared"})
+    assert response.status_code == 422 and response.json()["details"][0]["field"] == "body.repoId", response.text
+    extra = _post(sandbox, "/models/download", {"repoId": "Qwen/Qwen3-0.6B", "storage": "shared", "url": repo})
+    assert extra.status_code == 422, extra.text
+
+
+async def test_an_mcp_session_deploys_invokes_and_deletes_an_endpoint(sandbox, cluster) -> None:
+    async def wait(session, accepted) -> dict:
+        assert accepted.isError is False, accepted.content
+        operation = accepted.structuredContent["operation"]["id"]
+        for _ in range(10):
+            waited = (
+                await session.call_tool(WAIT_TOOL, {"operationId": operation, "timeoutSeconds": 60})
+            ).structuredContent
+            if waited["terminal"]:
+                return dict(waited)
+        raise AssertionError("the operation did not end")
+
+    async with mcp_session(sandbox.url, sandbox.tokens["operator"]) as session:
+        playbook = await session.get_prompt("deploy-model", {"cluster": NAME})
+        assert "create_endpoint" in playbook.messages[0].content.text  # type: ignore[union-attr]
+        groups = (await session.call_tool("list_instance_groups", {"name": NAME})).structuredContent
+        assert any(g.get("instanceType") == "ml.g5.12xlarge" for g in groups["items"]), groups
+        body = {
+            "name": NAME,
+            "endpoint": "mcp-sglang",
+            "kind": "container",
+            "instanceType": "ml.g5.12xlarge",
+            "container": {"worker": {"image": "lmsysorg/sglang:v0.5.2", "gpus": 1, "port": 30000}},
+        }
+        done = await wait(session, await session.call_tool("create_endpoint", body))
+        assert done["status"] == "SUCCEEDED", done["summary"]
+        endpoint = (await session.call_tool("get_endpoint", {"name": NAME, "endpoint": "mcp-sglang"})).structuredContent
+        assert endpoint["status"] == "Ready" and endpoint["url"].endswith(".svc.cluster.local:30000")
+        answer = await session.call_tool("invoke_endpoint", {"name": NAME, "endpoint": "mcp-sglang", **CHAT})
+        assert answer.isError is False and "hello from the test" in answer.structuredContent["content"]
+        smuggled = await session.call_tool(
+            "invoke_endpoint", {"name": NAME, "endpoint": "mcp-sglang", **CHAT, "url": "http://169.254.169.254/"}
+        )
+        assert smuggled.isError is True
+        done = await wait(session, await session.call_tool("delete_endpoint", {"name": NAME, "endpoint": "mcp-sglang"}))
+        assert done["status"] == "SUCCEEDED", done["summary"]
+        gone = await session.call_tool("get_endpoint", {"name": NAME, "endpoint": "mcp-sglang"})
+    assert gone.isError is True and gone.structuredContent["status"] == 404
+
+
+def _until(sandbox, endpoint: str, ready: int, desired: int, seconds: float = 10) -> dict:
+    deadline = time.monotonic() + seconds
+    while True:
+        view = _get(sandbox, endpoint)
+        if (view["readyReplicas"], view["desiredReplicas"]) == (ready, desired) or time.monotonic() > deadline:
+            return view
+        time.sleep(0.2)
+
+
+def test_keda_scales_a_container_endpoint_one_to_three_to_one_on_the_metric(sandbox, operator_on):
+    query = 'sum(vllm:num_requests_waiting{service="vllm-keda"})'
+    body = {
+        "endpoint": "vllm-keda",
+        "kind": "container",
+        "instanceType": "ml.g5.12xlarge",
+        "container": {
+            "worker": WORKER,
+            "autoscaling": {"minReplicas": 1, "maxReplicas": 3, "prometheus": {"query": query, "targetValue": 10}},
+        },
+    }
+    done = _deploy(sandbox, body)
+    assert done["status"] == "SUCCEEDED", (done.get("message"), done["phases"])
+    view = _get(sandbox, "vllm-keda")
+    assert (view["readyReplicas"], view["desiredReplicas"]) == (1, 1)
+    assert view["scaling"].startswith("KEDA 1-3 replicas on") and query in view["scaling"]
+
+    def metric(value: float) -> None:
+        with sandbox.client() as c:
+            response = c.post("/api/sandbox/metrics", json={"cluster": NAME, "query": query, "value": value})
+        assert response.status_code == 200, response.text
+
+    metric(25)  # 25 waiting requests at 10 per replica: 3 replicas
+    view = _until(sandbox, "vllm-keda", 3, 3)
+    assert (view["readyReplicas"], view["desiredReplicas"]) == (3, 3), view
+    assert {p["node"] for p in view["pods"]} <= _gpu_nodes(sandbox)
+    metric(0)
+    view = _until(sandbox, "vllm-keda", 1, 1)
+    assert (view["readyReplicas"], view["desiredReplicas"]) == (1, 1), view
+
+    with sandbox.client("operator") as c:
+        by_hand = c.patch(f"/api/clusters/{NAME}/endpoints/vllm-keda", json={"replicas": 2})
+        assert by_hand.status_code == 409 and "KEDA" in by_hand.json()["message"], by_hand.text
+        deleted = c.delete(f"/api/clusters/{NAME}/endpoints/vllm-keda")
+    assert deleted.status_code == 202, deleted.text
+    assert sandbox.wait_operation(deleted.json()["operation"]["id"], timeout=60)["status"] == "SUCCEEDED"
+    scaled = k8s.CustomObjectsApi(sandbox.kube(NAME)).list_namespaced_custom_object(
+        "keda.sh", "v1alpha1", "default", "scaledobjects"
+    )
+    assert [s["metadata"]["name"] for s in scaled["items"]] == []
+
+
+def test_an_sglang_router_routes_to_the_replicas_it_may_discover(sandbox, cluster):
+    body = {
+        "endpoint": "sglang",
+        "kind": "container",
+        "instanceType": "ml.g5.12xlarge",
+        "replicas": 2,
+        "container": {"worker": {"image": "lmsysorg/sglang:v0.5.2", "gpus": 1, "port": 30001}, "router": True},
+    }
+    done = _deploy(sandbox, body)
+    assert done["status"] == "SUCCEEDED", (done.get("message"), done["phases"])
+    view = _get(sandbox, "sglang")
+    assert (view["readyReplicas"], view["desiredReplicas"]) == (2, 2)
+    assert view["url"] == "http://sglang.default.svc.cluster.local:30000"  # the router's port
+    assert sum(p["name"].startswith("sglang-router-") for p in view["pods"]) == 1 and len(view["pods"]) == 3
+    answer = _post(sandbox, "/endpoints/sglang/invoke", CHAT)
+    assert answer.status_code == 200 and "hello from the test" in answer.json()["content"], answer.text
+
+    # without its RoleBinding the router cannot list the pods it routes to: no workers, retry later
+    rbac = k8s.RbacAuthorizationV1Api(sandbox.kube(NAME))
+    rbac.delete_namespaced_role_binding("sglang-router", "default")
+    refused = _post(sandbox, "/endpoints/sglang/invoke", CHAT)
+    assert refused.status_code == 503 and "No available workers" in refused.json()["message"], refused.text
+
+    with sandbox.client("operator") as c:
+        deleted = c.delete(f"/api/clusters/{NAME}/endpoints/sglang")
+    assert deleted.status_code == 202, deleted.text
+    assert sandbox.wait_operation(deleted.json()["operation"]["id"], timeout=60)["status"] == "SUCCEEDED"
+    names = [d.metadata.name for d in k8s.AppsV1Api(sandbox.kube(NAME)).list_namespaced_deployment("default").items]
+    assert "sglang" not in names and "sglang-router" not in names
+    assert "sglang-router" not in [r.metadata.name for r in rbac.list_namespaced_role("default").items]
+
+
+def test_a_warm_pool_pod_is_reassigned_to_another_endpoint_by_its_label(sandbox, cluster):
+    def pool(endpoint: str, replicas: int) -> dict:
+        worker = {**WORKER, "args": ["--served-model-name", f"{endpoint}-model"]}
+        return {
+            "endpoint": endpoint,
+            "kind": "container",
+            "instanceType": "ml.g5.12xlarge",
+            "replicas": replicas,
+            "container": {"worker": worker, "service": "modelPool"},
+        }
+
+    for body in (pool("pool-a", 1), pool("pool-b", 0)):
+        done = _deploy(sandbox, body)
+        assert done["status"] == "SUCCEEDED", (done.get("message"), done["phases"])
+    empty = _post(sandbox, "/endpoints/pool-b/invoke", CHAT)
+    assert empty.status_code == 503, empty.text  # no pod serves pool-b yet
+    (pod,) = _get(sandbox, "pool-a")["pods"]
+
+    assigned = _post(sandbox, "/model-pools/pool-a/assign", {"pod": pod["name"], "endpoint": "pool-b"})
+    assert assigned.status_code == 200, assigned.text
+    assert assigned.json()["previous"] == "pool-a" and "now serves pool-b" in assigned.json()["message"]
+    answer = _post(sandbox, "/endpoints/pool-b/invoke", CHAT)
+    assert answer.status_code == 200 and answer.json()["model"] == "pool-a-model", answer.text  # the warm worker
+    assert _post(sandbox, "/endpoints/pool-a/invoke", CHAT).status_code == 503
+    live = k8s.CoreV1Api(sandbox.kube(NAME)).read_namespaced_pod(pod["name"], "default")
+    assert live.metadata.labels["launchpod.io/serves"] == "pool-b" and live.status.phase == "Running"
+
+    not_a_pool = _post(sandbox, "/model-pools/pool-a/assign", {"pod": pod["name"], "endpoint": "nope"})
+    assert not_a_pool.status_code == 404, not_a_pool.text
+    with sandbox.client("operator") as c:
+        for endpoint in ("pool-a", "pool-b"):
+            deleted = c.delete(f"/api/clusters/{NAME}/endpoints/{endpoint}")
+            assert deleted.status_code == 202, deleted.text
+            assert sandbox.wait_operation(deleted.json()["operation"]["id"], timeout=60)["status"] == "SUCCEEDED"

@@ -1,0 +1,232 @@
+"""Instance groups on a running cluster, through REST and the sandbox's HyperPod: add a Spot, EFA-only
+group in its own /20, scale it, refuse a fixed field by name, keep the other group's every field across
+updates, delete it with its subnet."""
+
+from __future__ import annotations
+
+import ipaddress
+import re
+
+import pytest
+from launchpod.domain.instance_groups import specs
+
+pytestmark = pytest.mark.e2e
+NAME = "e2e-groups"
+BODY = {
+    "name": NAME,
+    "availabilityZones": ["us-east-1a", "us-east-1b"],
+    "hyperpod": {
+        "availabilityZone": "us-east-1a",
+        "instanceGroups": [{"name": "system", "instanceType": "ml.m5.2xlarge", "instanceCount": 1}],
+        "nodeProvisioningMode": "Continuous",
+    },
+}
+SPOT = {
+    "group": "spot-p5",
+    "instanceType": "ml.p5.48xlarge",
+    "instanceCount": 1,
+    "capacityType": "spot",
+    "efaOnly": True,
+    "dedicatedSubnet": True,
+    "labels": {"team": "nlp"},
+    "taints": [{"key": "nvidia.com/gpu", "value": "true", "effect": "NoSchedule"}],
+}
+GROUPS = f"/api/clusters/{NAME}/instance-groups"
+
+
+@pytest.fixture(scope="module")
+def cluster(sandbox):
+    with sandbox.client() as c:
+        op = c.post("/api/clusters/provision", json=BODY).json()["operation"]["id"]
+    assert sandbox.wait_operation(op, timeout=180)["status"] == "SUCCEEDED"
+    return NAME
+
+
+def _system_spec(sandbox) -> dict:
+    described = sandbox.aws("sagemaker").describe_cluster(ClusterName=NAME)
+    return specs.spec_from_details(next(g for g in described["InstanceGroups"] if g["InstanceGroupName"] == "system"))
+
+
+def _groups(sandbox) -> dict[str, dict]:
+    with sandbox.client("viewer") as c:
+        return {g["group"]: g for g in c.get(GROUPS).json()["items"]}
+
+
+def test_add_scale_refuse_and_delete_a_spot_efa_only_group_in_its_own_subnet(sandbox, cluster):
+    # continuous provisioning, asked for at create time, is kept by every later UpdateCluster
+    assert sandbox.aws("sagemaker").describe_cluster(ClusterName=NAME)["NodeProvisioningMode"] == "Continuous"
+    system_before = _system_spec(sandbox)
+    with sandbox.client() as c:
+        wrong = c.post(GROUPS, json={**SPOT, "instanceType": "ml.g5.8xlarge", "deepHealthChecks": []})
+        assert wrong.status_code == 422 and wrong.json()["details"][0]["field"] == "body.efaOnly"
+        assert "ml.p5.48xlarge" in wrong.json()["message"]
+        op = c.post(GROUPS, json=SPOT).json()["operation"]["id"]
+    added = sandbox.wait_operation(op)
+    assert added["status"] == "SUCCEEDED", added
+    group = _groups(sandbox)["spot-p5"]
+    assert (group["capacityType"], group["nicMode"], group["status"]) == ("spot", "efa-only", "InService")
+    assert group["dedicatedSubnet"] and group["zones"] == ["us-east-1a"] and group["currentCount"] == 1
+    assert group["threadsPerCore"] == 1 and group["labels"] == {"team": "nlp"}
+    ec2 = sandbox.aws("ec2")
+    subnet = ec2.describe_subnets(SubnetIds=group["subnetIds"])["Subnets"][0]
+    assert subnet["CidrBlock"].endswith("/20")
+    others = [
+        s["CidrBlock"]
+        for s in ec2.describe_subnets(Filters=[{"Name": "vpc-id", "Values": [subnet["VpcId"]]}])["Subnets"]
+    ]
+    mine = ipaddress.ip_network(subnet["CidrBlock"])
+    assert not any(mine.overlaps(ipaddress.ip_network(o)) for o in others if o != subnet["CidrBlock"])
+    nodes = sandbox.aws("sagemaker").list_cluster_nodes(ClusterName=NAME, InstanceGroupNameContains="spot-p5")
+    assert len(nodes["ClusterNodeSummaries"]) == 1
+
+    with sandbox.client() as c:
+        fixed = c.patch(f"{GROUPS}/spot-p5", json={"instanceCount": 2, "capacityType": "onDemand"})
+        assert fixed.status_code == 422 and fixed.json()["details"][0]["field"] == "body.capacityType"
+        assert "add a new instance group" in fixed.json()["message"]
+        same = c.patch(f"{GROUPS}/spot-p5", json={"instanceCount": 1, "capacityType": "spot", "efaOnly": True})
+        assert same.status_code == 200 and same.json()["status"] == "NOOP"
+        op = c.patch(f"{GROUPS}/spot-p5", json={"instanceCount": 2}).json()["operation"]["id"]
+    scaled = sandbox.wait_operation(op)
+    assert scaled["status"] == "SUCCEEDED", scaled
+    group = _groups(sandbox)["spot-p5"]
+    assert (group["currentCount"], group["targetCount"], group["capacityType"]) == (2, 2, "spot")
+    assert group["labels"] == {"team": "nlp"} and group["nicMode"] == "efa-only"
+    assert _system_spec(sandbox) == system_before
+
+    with sandbox.client() as c:
+        unconfirmed = c.delete(f"{GROUPS}/spot-p5")
+        assert unconfirmed.status_code == 422 and unconfirmed.json()["details"][0]["field"] == "query.confirm"
+        op = c.delete(f"{GROUPS}/spot-p5", params={"confirm": "spot-p5"}).json()["operation"]["id"]
+    deleted = sandbox.wait_operation(op)
+    assert deleted["status"] == "SUCCEEDED", deleted
+    assert sandbox.aws("sagemaker").describe_cluster(ClusterName=NAME)["NodeProvisioningMode"] == "Continuous"
+    assert set(_groups(sandbox)) == {"system"}
+    assert not ec2.describe_subnets(Filters=[{"Name": "subnet-id", "Values": [subnet["SubnetId"]]}])["Subnets"]
+    assert _system_spec(sandbox) == system_before
+
+
+def test_a_group_cannot_be_changed_that_does_not_exist_or_while_the_cluster_is_busy(sandbox, cluster):
+    with sandbox.client() as c:
+        missing = c.patch(f"{GROUPS}/nope", json={"instanceCount": 1})
+        assert missing.status_code == 404 and "system" in missing.json()["message"]
+        taken = c.post(GROUPS, json={**SPOT, "group": "system"})
+        assert taken.status_code == 409 and "PATCH" in taken.json()["message"]
+        elsewhere = c.post(
+            GROUPS, json={**SPOT, "group": "b", "availabilityZone": "us-east-1b", "dedicatedSubnet": False}
+        )
+        assert elsewhere.status_code == 422 and "dedicatedSubnet" in elsewhere.json()["message"]
+        op = c.patch(f"{GROUPS}/system", json={"instanceCount": 2}).json()["operation"]["id"]
+        busy = c.patch(f"{GROUPS}/system", json={"labels": {"tier": "system"}})
+        assert busy.status_code == 409, busy.json()
+    assert sandbox.wait_operation(op)["status"] == "SUCCEEDED"
+
+
+def _capacity(sandbox, **body) -> dict:
+    with sandbox.client() as c:
+        response = c.post("/api/sandbox/capacity", json=body)
+    response.raise_for_status()
+    return response.json()
+
+
+def test_training_plan_zone_wins_quota_shortfall_is_named_and_spot_can_run_short(sandbox, cluster):
+    sm = sandbox.aws("sagemaker")
+    offerings = sm.search_training_plan_offerings(
+        InstanceType="ml.p5.48xlarge", InstanceCount=1, DurationHours=24, TargetResources=["hyperpod-cluster"]
+    )["TrainingPlanOfferings"]
+    offering = next(o for o in offerings if o["ReservedCapacityOfferings"][0]["AvailabilityZone"] == "us-east-1b")
+    arn = sm.create_training_plan(
+        TrainingPlanName="e2e-plan", TrainingPlanOfferingId=offering["TrainingPlanOfferingId"]
+    )["TrainingPlanArn"]
+    planned = {
+        "group": "planned",
+        "instanceType": "ml.p5.48xlarge",
+        "instanceCount": 1,
+        "capacityType": "trainingPlan",
+        "trainingPlanArn": arn,
+        "availabilityZone": "us-east-1a",
+    }
+    try:
+        with sandbox.client() as c:
+            accepted = c.post(GROUPS, json=planned)
+            assert accepted.status_code == 202, accepted.json()
+            notes = " ".join(accepted.json()["notes"])
+            assert "us-east-1b wins over the us-east-1a" in notes and "dedicated /20 in us-east-1b" in notes
+        assert sandbox.wait_operation(accepted.json()["operation"]["id"])["status"] == "SUCCEEDED"
+        group = _groups(sandbox)["planned"]
+        assert (group["capacityType"], group["zones"], group["trainingPlanStatus"]) == (
+            "trainingPlan",
+            ["us-east-1b"],
+            "Active",
+        )
+        assert sm.describe_training_plan(TrainingPlanName="e2e-plan")["AvailableInstanceCount"] == 0
+        with sandbox.client() as c:
+            full = c.post(GROUPS, json={**planned, "group": "planned-2"})
+            assert full.status_code == 422 and full.json()["details"][0]["field"] == "body.instanceCount"
+
+            _capacity(sandbox, quotas={"ml.p5.48xlarge": 1})
+            short = c.post(GROUPS, json={**SPOT, "group": "more", "instanceCount": 2})
+            assert short.status_code == 409, short.json()
+            message = short.json()["message"]
+            assert "'ml.p5.48xlarge for cluster usage'" in message
+            # the account's other clusters count too: the numbers follow from what they ask for
+            found = re.search(r"ask for (\d+) and this needs 2 more\. Raise it by (\d+) \(to (\d+)\)", message)
+            assert found, message
+            used, by, to = map(int, found.groups())
+            assert used >= 1 and to == used + 2 and by == to - 1
+
+            _capacity(
+                sandbox,
+                clear=True,
+                spotCapacity=[{"zone": "us-east-1a", "instanceType": "ml.p5.48xlarge", "available": 0}],
+            )
+            op = c.post(GROUPS, json={**SPOT, "group": "no-spot"}).json()["operation"]["id"]
+        failed = sandbox.wait_operation(op)
+        assert failed["status"] == "FAILED"
+        # followed to HyperPod's terminal state through the request's cluster operation (Done, short of
+        # its target), with the reason from the group's events since the call
+        assert "Instance group no-spot stopped at 0/1 instances (Failed)." in failed["message"], failed["message"]
+        assert "not enough Spot capacity" in failed["message"] and "Likely cause: capacity" in failed["message"]
+        assert _groups(sandbox)["no-spot"]["status"] == "Failed"
+        [latest] = sm.list_cluster_operations(ClusterName=NAME, Type="Scaling", MaxResults=1)[
+            "ClusterOperationSummaries"
+        ]
+        described = sm.describe_cluster_operation(ClusterName=NAME, OperationId=latest["OperationId"])
+        [detail] = described["ScalingDetails"]
+        assert (described["Status"], detail["InstanceGroupName"], detail["Desired"]["TargetCount"]) == (
+            "Done",
+            "no-spot",
+            1,
+        )
+    finally:
+        _capacity(sandbox, clear=True)
+    for group in ("no-spot", "planned"):
+        with sandbox.client() as c:
+            op = c.delete(f"{GROUPS}/{group}", params={"confirm": group}).json()["operation"]["id"]
+        assert sandbox.wait_operation(op)["status"] == "SUCCEEDED"
+
+
+def test_creating_hyperpod_over_the_quota_is_refused_before_anything_is_made(sandbox):
+    """The preflight holds at create time too: CreateCluster would fail on the same quota, minutes later."""
+    instance_type = "ml.g6.12xlarge"
+    group = {"name": "gpu", "instanceType": instance_type, "instanceCount": 3}
+    with sandbox.client() as c:
+        assert c.post("/api/sandbox/capacity", json={"quotas": {instance_type: 2}}).status_code == 200
+        try:
+            hyperpod = {"availabilityZone": "us-east-1a", "instanceGroups": [group]}
+            direct = c.post("/api/clusters/quota-short/hyperpod", json=hyperpod)
+            provision = c.post(
+                "/api/clusters/provision",
+                json={
+                    "name": "quota-short",
+                    "availabilityZones": ["us-east-1a", "us-east-1b"],
+                    "hyperpod": hyperpod,
+                },
+            )
+        finally:
+            c.post("/api/sandbox/capacity", json={"quotas": {instance_type: None}})
+    for answer in (direct, provision):
+        assert answer.status_code == 409, answer.text
+        message = answer.json()["message"]
+        assert f"'{instance_type} for cluster usage'" in message and "Raise it by 1 (to 3)" in message
+    with sandbox.client("viewer") as c:
+        assert c.get("/api/clusters/quota-short").status_code == 404  # nothing was created

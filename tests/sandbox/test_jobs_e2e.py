@@ -1,0 +1,216 @@
+"""Training jobs through the sandbox: refused with the feature to enable until the training operator and
+KubeRay run; every recipe submits and reaches Succeeded; an injected process crash restarts at process
+level and the job view shows the budget used; a hang is detected and restarts the job; a spent budget fails
+it with the reason; logs read with tail, container and pod."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from tests.sandbox.jobs_support import CLAIM, NAME, custom_job, ready_cluster
+from tests.sandbox.jobs_support import submit as _submit
+
+pytestmark = pytest.mark.e2e
+_job = custom_job
+
+
+def _get(sandbox, job: str) -> dict:
+    with sandbox.client("viewer") as c:
+        response = c.get(f"/api/clusters/{NAME}/jobs/{job}")
+    assert response.status_code == 200, response.text
+    return dict(response.json())
+
+
+def _wait(sandbox, job: str, statuses: tuple[str, ...], timeout: float = 20) -> dict:
+    deadline = time.monotonic() + timeout
+    while True:
+        view = _get(sandbox, job)
+        if view["status"] in statuses or time.monotonic() > deadline:
+            return view
+        time.sleep(0.1)
+
+
+def _delete(sandbox, job: str) -> None:
+    with sandbox.client("operator") as c:
+        response = c.delete(f"/api/clusters/{NAME}/jobs/{job}", params={"confirm": job})
+    assert response.status_code == 200, response.text
+
+
+@pytest.fixture(scope="module")
+def cluster(sandbox):
+    return ready_cluster(sandbox)
+
+
+@pytest.mark.parametrize(
+    ("recipe", "kind"),
+    [
+        ("pytorch-torchrun", "pytorch"),
+        ("llama-factory", "pytorch"),
+        ("ms-swift-sft", "pytorch"),
+        ("ms-swift-grpo", "pytorch"),
+        ("verl-ppo", "ray"),
+    ],
+)
+def test_each_recipe_submits_and_reaches_succeeded(sandbox, cluster, recipe, kind):
+    job = f"r-{recipe}"
+    response = _submit(
+        sandbox, {"jobName": job, "kind": kind, "recipe": recipe, "instanceGroup": "gpu", "storageClaim": CLAIM}
+    )
+    assert response.status_code == 200, response.text
+    assert response.json()["recipe"] == recipe and response.json()["instanceType"] == "ml.p5.48xlarge"
+    done = _wait(sandbox, job, ("Succeeded", "Failed"))
+    assert done["status"] == "Succeeded", done
+    workers = [p for p in done["pods"] if "head" not in p["name"] and "submitter" not in p["name"]]
+    assert all(p["node"] and p["zone"] == "us-east-1a" for p in workers), done["pods"]
+    with sandbox.client("viewer") as c:
+        listed = c.get(f"/api/clusters/{NAME}/jobs").json()["items"]
+    assert {"jobName": job, "status": "Succeeded", "recipe": recipe} == {
+        k: v for k, v in next(i for i in listed if i["jobName"] == job).items() if k in ("jobName", "status", "recipe")
+    }
+    _delete(sandbox, job)
+
+
+@pytest.fixture
+def long_runs(sandbox):
+    """Training steps every 30 simulated seconds (a 6 s run) leave time to inject faults into a running job."""
+    sandbox.faults(jobLogIntervalSeconds=30)
+    yield
+    sandbox.faults(jobLogIntervalSeconds=10)
+
+
+def _wait_for(sandbox, job: str, done, timeout: float = 30) -> dict:
+    """The job's view once ``done(view)`` holds; a loaded machine reconciles late, hence the generous wait."""
+    deadline = time.monotonic() + timeout
+    while not done(view := _get(sandbox, job)):
+        assert time.monotonic() < deadline, {k: view.get(k) for k in ("status", "reason", "budget", "hangDetections")}
+        time.sleep(0.1)
+    return view
+
+
+def _fault(sandbox, job: str, kind: str, at_step: int) -> None:
+    """Queue a fault that strikes once the job has trained ``at_step`` steps (training holds there until it
+    does, so a short run cannot finish before it)."""
+    sandbox.faults(jobFault={"cluster": NAME, "job": job, "kind": kind, "atStep": at_step})
+
+
+def test_a_process_crash_restarts_at_process_level_and_shows_the_budget(sandbox, cluster, long_runs):
+    policy = {
+        "jobMaxRetryCount": 3,
+        "restartPolicy": {"numRestartBeforeFullJobRestart": 1, "evalPeriodSeconds": 21600, "maxFullJobRestarts": 1},
+    }
+    assert _submit(sandbox, _job("crash", runPolicy=policy)).status_code == 200
+    # The first crash is restarted in place; a second in the same window escalates to a full job restart.
+    _fault(sandbox, "crash", "processCrash", 2)
+    _fault(sandbox, "crash", "processCrash", 4)
+    view = _wait_for(sandbox, "crash", lambda v: v["budget"]["fullJobRestarts"] > 0 or v["status"] == "Failed")
+    assert view["budget"] == {
+        "processRestarts": 1,
+        "fullJobRestarts": 1,
+        "retriesUsed": 2,
+        "retriesLeft": 1,
+        "jobMaxRetryCount": 3,
+        "numRestartBeforeFullJobRestart": 1,
+        "maxFullJobRestarts": 1,
+    }
+    reasons = [e["reason"] for e in view["events"]]
+    assert "ProcessLevelRestart" in reasons and "FullJobRestart" in reasons, reasons
+    done = _wait(sandbox, "crash", ("Succeeded", "Failed"))
+    assert done["status"] == "Succeeded", done
+    _delete(sandbox, "crash")
+
+
+def test_a_hang_is_detected_from_the_log_pattern_and_restarts_the_job(sandbox, cluster, long_runs):
+    policy = {
+        "jobMaxRetryCount": 2,
+        "logMonitoringConfiguration": [
+            {"name": "JobHangingDetection", "logPattern": ".*'loss':.*", "expectedRecurringFrequencyInSeconds": 60}
+        ],
+    }
+    assert _submit(sandbox, _job("hang", runPolicy=policy)).status_code == 200
+    _fault(sandbox, "hang", "hang", 2)  # detection follows 60 simulated s without a loss line
+    view = _wait_for(sandbox, "hang", lambda v: v["hangDetections"] > 0 and v["budget"]["retriesUsed"] > 0)
+    assert any(e["reason"] == "LogStateHanging_JobHangingDetection" for e in view["events"])
+    assert view["budget"]["retriesUsed"] == 1
+    end = _wait(sandbox, "hang", ("Succeeded", "Failed"))
+    assert end["status"] == "Succeeded", {k: end.get(k) for k in ("status", "reason", "message", "budget")}
+    _delete(sandbox, "hang")
+
+
+def test_a_spent_retry_budget_fails_the_job_with_the_reason(sandbox, cluster):
+    assert _submit(sandbox, _job("spent", runPolicy={"jobMaxRetryCount": 1})).status_code == 200
+    # Two crashes queued before it runs: the operator meets them one after the other once it is Running.
+    for step in (1, 2):
+        _fault(sandbox, "spent", "processCrash", step)
+    done = _wait(sandbox, "spent", ("Failed", "Succeeded"))
+    assert done["status"] == "Failed", done
+    assert done["reason"] == "JobMaxRetryCountExceeded"
+    assert "1 of jobMaxRetryCount 1" in done["message"]
+    assert done["budget"]["retriesLeft"] == 0 and done["budget"]["processRestarts"] == 1
+    _delete(sandbox, "spent")
+
+
+def test_logs_read_with_tail_pod_and_container(sandbox, cluster):
+    assert _submit(sandbox, _job("logs")).status_code == 200
+    _wait(sandbox, "logs", ("Succeeded", "Failed"))
+    with sandbox.client("viewer") as c:
+        logs = c.get(f"/api/clusters/{NAME}/jobs/logs/logs", params={"tail": 3})
+        assert logs.status_code == 200, logs.text
+        body = logs.json()
+        assert body["pod"] == "logs-pods-0" and body["container"] == "pytorch" and len(body["lines"]) == 3
+        assert body["lines"][-1].endswith("final checkpoint written")
+        assert "'loss':" in body["lines"][0]
+        # since counts back from now (simulated seconds): the job has ended, so its last second logged nothing
+        assert c.get(f"/api/clusters/{NAME}/jobs/logs/logs", params={"since": 1}).json()["lines"] == []
+        whole = c.get(f"/api/clusters/{NAME}/jobs/logs/logs", params={"since": 86400, "tail": 5000}).json()["lines"]
+        assert len(whole) == 42 and whole[0].startswith("[hyperpod-elastic-agent] starting")
+        wrong = c.get(f"/api/clusters/{NAME}/jobs/logs/logs", params={"container": "sidecar"})
+        assert wrong.status_code == 422 and "pytorch" in wrong.json()["message"]
+    _delete(sandbox, "logs")
+    with sandbox.client("viewer") as c:
+        assert c.get(f"/api/clusters/{NAME}/jobs/logs").status_code == 404
+
+
+def test_more_gpus_per_node_than_the_type_has_is_422_naming_the_count(sandbox, cluster):
+    response = _submit(sandbox, _job("greedy", nprocPerNode=16))
+    assert response.status_code == 422, response.text
+    assert "ml.p5.48xlarge has 8 GPUs per node" in response.json()["message"]
+    viewer = _submit(sandbox, _job("viewer-job"), role="viewer")
+    assert viewer.status_code == 403
+    with sandbox.client("operator") as c:
+        unconfirmed = c.delete(f"/api/clusters/{NAME}/jobs/whatever")
+    assert unconfirmed.status_code == 422 and "confirm" in unconfirmed.json()["message"]
+
+
+def test_a_node_failure_restarts_the_whole_job_without_a_process_restart(sandbox, cluster, long_runs):
+    assert _submit(sandbox, _job("node", runPolicy={"jobMaxRetryCount": 2})).status_code == 200
+    _fault(sandbox, "node", "nodeFailure", 2)
+    view = _wait_for(sandbox, "node", lambda v: v["budget"]["fullJobRestarts"] > 0 or v["status"] == "Failed")
+    assert view["budget"]["processRestarts"] == 0 and view["budget"]["retriesLeft"] == 1
+    assert any(e["reason"] == "FullJobRestart" and "node failure" in e["message"] for e in view["events"])
+    assert _wait(sandbox, "node", ("Succeeded", "Failed"))["status"] == "Succeeded"
+    _delete(sandbox, "node")
+
+
+def test_nccl_diagnosis_finds_a_running_jobs_pods_and_their_efa(sandbox, cluster, long_runs):
+    """diagnose_nccl reads the pods Launchpod submitted for the job: their nodes, zone and EFA settings."""
+    assert _submit(sandbox, custom_job("nccl-check")).status_code == 200
+    assert _wait(sandbox, "nccl-check", ("Running",))["status"] == "Running"
+    with sandbox.client("viewer") as c:
+        found = c.get(f"/api/clusters/{NAME}/diagnosis/nccl", params={"job": "nccl-check"}).json()
+    titles = [f["title"] for f in found["findings"]]
+    assert not any(t.startswith("No pods of job") for t in titles), titles
+    assert any(t.startswith("All ") and "nodes are in us-east-1a" in t for t in titles), titles
+    assert any("EFA requested, FI_PROVIDER=efa" in t for t in titles), titles
+    _delete(sandbox, "nccl-check")
+
+
+def test_a_job_fault_at_a_step_that_is_not_a_whole_number_is_422(sandbox):
+    with sandbox.client() as c:
+        for bad in (0, 1.5, "2", True):
+            response = c.post(
+                "/api/sandbox/faults", json={"jobFault": {"cluster": NAME, "job": "j", "kind": "hang", "atStep": bad}}
+            )
+            assert response.status_code == 422 and "atStep" in response.json()["message"], (bad, response.text)
+        assert c.get("/api/sandbox/faults").json()["jobFaults"] == []

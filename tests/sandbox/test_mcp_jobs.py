@@ -1,0 +1,83 @@
+"""An MCP client session follows the submit-training-job playbook through the running sandbox: inspect,
+submit a recipe job, follow it with get_job to Succeeded, read its logs, and delete it."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import Any
+
+import pytest
+
+from tests.mcp_gateway.support import mcp_session
+from tests.sandbox.jobs_support import CLAIM, NAME, ready_cluster
+
+pytestmark = pytest.mark.e2e
+
+
+def _data(result: Any) -> dict[str, Any]:
+    assert result.isError is False, result.content
+    assert result.structuredContent is not None, result
+    return dict(result.structuredContent)
+
+
+async def test_agent_submits_follows_and_reads_a_training_job(sandbox: Any) -> None:
+    await asyncio.to_thread(ready_cluster, sandbox)
+    sandbox.faults(jobLogIntervalSeconds=5)  # a 1 s run: the test follows it, not waits on it
+    async with mcp_session(sandbox.url, sandbox.tokens["operator"]) as session:
+        playbook = await session.get_prompt("submit-training-job", {"cluster": NAME})
+        text = playbook.messages[0].content.text  # type: ignore[union-attr]
+        assert "Not offered" not in text  # every tool the playbook names is served
+
+        features = {f["name"]: f for f in _data(await session.call_tool("list_features", {"name": NAME}))["items"]}
+        assert features["trainingOperator"]["enabled"] is True
+        claims = _data(await session.call_tool("list_storage", {"name": NAME}))["items"]
+        assert CLAIM in {s["storageName"] for s in claims}
+
+        too_many = await session.call_tool(
+            "submit_job",
+            {
+                "name": NAME,
+                "jobName": "mcp-sft",
+                "recipe": "ms-swift-sft",
+                "instanceGroup": "gpu",
+                "storageClaim": CLAIM,
+                "nprocPerNode": 9,
+            },
+        )
+        assert too_many.isError and "8 GPUs per node" in str(too_many.content)
+
+        submitted = _data(
+            await session.call_tool(
+                "submit_job",
+                {
+                    "name": NAME,
+                    "jobName": "mcp-sft",
+                    "recipe": "ms-swift-sft",
+                    "instanceGroup": "gpu",
+                    "storageClaim": CLAIM,
+                    "runPolicy": {"jobMaxRetryCount": 2},
+                },
+            )
+        )
+        assert submitted["kind"] == "pytorch" and submitted["budget"]["retriesLeft"] == 2
+
+        deadline = time.monotonic() + 20
+        while (job := _data(await session.call_tool("get_job", {"name": NAME, "jobName": "mcp-sft"})))[
+            "status"
+        ] not in ("Succeeded", "Failed"):
+            assert time.monotonic() < deadline, job
+            await asyncio.sleep(0.2)
+        assert job["status"] == "Succeeded", job
+        assert job["pods"] and job["pods"][0]["node"]
+
+        logs = _data(await session.call_tool("get_job_logs", {"name": NAME, "jobName": "mcp-sft", "tail": 2}))
+        assert logs["container"] == "pytorch" and logs["lines"][-1].endswith("final checkpoint written")
+
+        listed = _data(await session.call_tool("list_jobs", {"name": NAME}))["items"]
+        assert "mcp-sft" in {j["jobName"] for j in listed}
+        deleted = _data(
+            await session.call_tool("delete_job", {"name": NAME, "jobName": "mcp-sft", "confirm": "mcp-sft"})
+        )
+        assert deleted["deleted"] is True
+    sandbox.faults(jobLogIntervalSeconds=10)

@@ -1,0 +1,128 @@
+"""SageMaker managed MLflow through the sandbox: without a tracking server GET says how to make one, a bad
+name is 422 and a viewer may not make one; PUT creates one (Creating, then Created, artifacts under
+mlflow/ in the shared bucket, a role SageMaker may assume), a second PUT picks it; a job submitted then
+gets MLFLOW_TRACKING_URI (the server's ARN) and MLFLOW_EXPERIMENT_NAME, logs a run with a loss per step,
+and its view links the server's UI through a presigned URL; a server being deleted cannot be picked."""
+
+from __future__ import annotations
+
+import json
+import time
+import urllib.parse
+
+import pytest
+from kubernetes import client as k8s
+
+from tests.sandbox.jobs_support import CLAIM, NAME, ready_cluster
+from tests.sandbox.jobs_support import submit as _submit
+
+pytestmark = pytest.mark.e2e
+PATH = f"/api/clusters/{NAME}/mlflow"
+
+
+@pytest.fixture(scope="module")
+def cluster(sandbox):
+    return ready_cluster(sandbox)
+
+
+def _get(sandbox, path: str = PATH):
+    with sandbox.client("viewer") as c:
+        return c.get(path)
+
+
+def _until(check, timeout: float = 20):
+    deadline = time.monotonic() + timeout
+    while True:
+        value = check()
+        if value or time.monotonic() > deadline:
+            return value
+        time.sleep(0.2)
+
+
+def test_without_a_server_get_says_how_to_make_one_and_bad_requests_are_refused(sandbox, cluster):
+    missing = _get(sandbox)
+    assert missing.status_code == 404, missing.text
+    assert f"PUT /api/clusters/{NAME}/mlflow" in missing.json()["message"]
+    with sandbox.client("operator") as c:
+        bad = c.put(PATH, json={"trackingServerName": "-not_a name"})
+    assert bad.status_code == 422, bad.text
+    assert bad.json()["details"][0]["field"].endswith("trackingServerName")
+    with sandbox.client("viewer") as c:
+        assert c.put(PATH, json={}).status_code == 403
+
+
+def test_put_creates_a_server_that_becomes_created_and_a_second_put_picks_it(sandbox, cluster):
+    with sandbox.client("operator") as c:
+        made = c.put(PATH, json={"size": "Small"})
+    assert made.status_code == 200, made.text
+    server = made.json()
+    assert (server["status"], server["created"], server["url"]) == ("Creating", True, None)
+    assert server["artifactStoreUri"].startswith("s3://sagemaker-") and server["artifactStoreUri"].endswith("/mlflow/")
+    assert "GET this again" in server["message"]
+    with sandbox.client("operator") as c:
+        again = c.put(PATH, json={})
+    assert again.status_code == 200 and again.json()["created"] is False  # picked, not made twice
+
+    role_name = (
+        sandbox.aws("sagemaker")
+        .describe_mlflow_tracking_server(TrackingServerName=server["trackingServerName"])["RoleArn"]
+        .rsplit("/", 1)[-1]
+    )
+    role = sandbox.aws("iam").get_role(RoleName=role_name)["Role"]
+    trust = role["AssumeRolePolicyDocument"]
+    trust = json.loads(urllib.parse.unquote(trust)) if isinstance(trust, str) else trust
+    assert trust["Statement"][0]["Principal"]["Service"] == "sagemaker.amazonaws.com"
+
+    created = _until(lambda: _get(sandbox).json()["status"] == "Created" and _get(sandbox).json())
+    assert created, _get(sandbox).text
+    assert created["url"].startswith("https://t-") and "/auth?authToken=" in created["url"]
+
+
+def test_a_job_submitted_then_gets_the_env_logs_a_run_and_its_view_links_the_server(sandbox, cluster):
+    server = _get(sandbox).json()
+    assert server["status"] == "Created", server  # made by the test before
+    job = "mlflow-run"
+    response = _submit(
+        sandbox, {"jobName": job, "recipe": "pytorch-torchrun", "instanceGroup": "gpu", "storageClaim": CLAIM}
+    )
+    assert response.status_code == 200, response.text
+    obj = k8s.CustomObjectsApi(sandbox.kube(NAME)).get_namespaced_custom_object(
+        "sagemaker.amazonaws.com", "v1", "default", "hyperpodpytorchjobs", job
+    )
+    env = {e["name"]: e["value"] for e in obj["spec"]["replicaSpecs"][0]["template"]["spec"]["containers"][0]["env"]}
+    assert env["MLFLOW_TRACKING_URI"] == server["trackingServerArn"]
+    assert env["MLFLOW_EXPERIMENT_NAME"] == job
+
+    def done():
+        view = _get(sandbox, f"/api/clusters/{NAME}/jobs/{job}").json()
+        return view if view["status"] in ("Succeeded", "Failed") else None
+
+    view = _until(done)
+    assert view and view["status"] == "Succeeded", view
+    assert view["mlflow"]["trackingServer"] == server["trackingServerArn"]
+    assert view["mlflow"]["experiment"] == job
+    assert view["mlflow"]["url"].startswith("https://t-") and view["mlflow"]["url"] != server["url"]  # one-time
+
+    with sandbox.client() as c:
+        runs = c.get("/api/sandbox/mlflow/runs", params={"trackingServer": server["trackingServerName"]}).json()
+    [run] = [r for r in runs["runs"] if r["runName"] == job]
+    assert run["experiment"] == job and run["params"]["recipe"] == "pytorch-torchrun"
+    steps = [p["step"] for p in run["metrics"]["loss"]]
+    assert steps == list(range(1, len(steps) + 1)) and len(steps) >= 2
+    with sandbox.client("operator") as c:
+        c.delete(f"/api/clusters/{NAME}/jobs/{job}", params={"confirm": job})
+
+
+def test_a_server_being_deleted_cannot_be_picked(sandbox, cluster):
+    sm = sandbox.aws("sagemaker")
+    role = sm.list_mlflow_tracking_servers()["TrackingServerSummaries"]
+    assert role, "the previous test made the cluster's server"
+    described = sm.describe_mlflow_tracking_server(TrackingServerName=role[0]["TrackingServerName"])
+    sm.create_mlflow_tracking_server(
+        TrackingServerName="going-away", ArtifactStoreUri=described["ArtifactStoreUri"], RoleArn=described["RoleArn"]
+    )
+    sm.delete_mlflow_tracking_server(TrackingServerName="going-away")
+    with sandbox.client("operator") as c:
+        refused = c.put(PATH, json={"trackingServerName": "going-away"})
+    assert refused.status_code == 409, refused.text
+    assert "is Deleting" in refused.json()["message"] and "another trackingServerName" in refused.json()["message"]

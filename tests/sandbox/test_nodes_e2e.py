@@ -1,0 +1,169 @@
+"""Nodes through the sandbox: the joined node list and detail, the cluster's events, and reboot,
+replace, delete and deep health checks as operations followed to every node's terminal state."""
+
+from __future__ import annotations
+
+import pytest
+
+pytestmark = pytest.mark.e2e
+NAME = "e2e-nodes"
+GROUP = {"name": "gpu", "instanceType": "ml.p5.48xlarge", "instanceCount": 3}
+UNKNOWN = "i-0fffffffffffffff0"
+
+
+@pytest.fixture(scope="module")
+def cluster(sandbox):
+    with sandbox.client() as c:
+        op = c.post("/api/clusters", json={"name": NAME, "availabilityZones": ["us-east-1a", "us-east-1b"]}).json()
+        assert sandbox.wait_operation(op["operation"]["id"])["status"] == "SUCCEEDED"
+        sandbox.install_dependencies(NAME)
+        op = c.post(
+            f"/api/clusters/{NAME}/hyperpod", json={"availabilityZone": "us-east-1a", "instanceGroups": [GROUP]}
+        )
+        done = sandbox.wait_operation(op.json()["operation"]["id"])
+    assert done["status"] == "SUCCEEDED", done
+    return NAME
+
+
+def _nodes(sandbox, name: str) -> list[dict]:
+    with sandbox.client("viewer") as c:
+        response = c.get(f"/api/clusters/{name}/nodes")
+    assert response.status_code == 200, response.text
+    return list(response.json()["items"])
+
+
+def _settled(sandbox, name: str) -> list[dict]:
+    """The node list once every node is Running and Ready again (after an operation ended)."""
+    import time
+
+    deadline = time.monotonic() + 20
+    while True:
+        nodes = _nodes(sandbox, name)
+        if all(n["instanceStatus"] == "Running" and n["ready"] for n in nodes) or time.monotonic() > deadline:
+            return nodes
+        time.sleep(0.2)
+
+
+def test_nodes_are_listed_with_their_kubernetes_health_and_gpus(sandbox, cluster):
+    nodes = _nodes(sandbox, cluster)
+    assert len(nodes) == 3
+    for node in nodes:
+        assert node["instanceGroup"] == "gpu" and node["instanceType"] == "ml.p5.48xlarge"
+        assert node["zone"] == "us-east-1a" and node["capacityType"] == "OnDemand"
+        assert node["instanceStatus"] == "Running" and node["ready"] is True
+        assert node["kubernetesNode"] == f"hyperpod-{node['nodeId']}"
+        assert node["healthStatus"] == "Schedulable" and node["taints"] == []
+        assert node["gpusAllocatable"] == 8 and node["gpusAllocated"] == 0
+    with sandbox.client("viewer") as c:
+        assert c.get("/api/clusters/no-such-cluster/nodes").status_code == 404
+
+
+def test_one_node_has_its_conditions_and_hyperpod_details(sandbox, cluster):
+    node_id = _nodes(sandbox, cluster)[0]["nodeId"]
+    with sandbox.client("viewer") as c:
+        detail = c.get(f"/api/clusters/{cluster}/nodes/{node_id}").json()
+        missing = c.get(f"/api/clusters/{cluster}/nodes/{UNKNOWN}")
+    assert detail["nodeId"] == node_id and detail["privateIp"]
+    assert [(x["type"], x["status"]) for x in detail["conditions"]] == [("Ready", "True")]
+    assert detail["hyperpod"]["InstanceStatus"]["Status"] == "Running"
+    assert missing.status_code == 404 and "GET /api/clusters" in missing.json()["message"]
+
+
+def test_reboot_needs_operator_and_follows_the_node_until_it_runs_again(sandbox, cluster):
+    node_id = _nodes(sandbox, cluster)[0]["nodeId"]
+    body = {"nodeIds": [node_id]}
+    with sandbox.client("viewer") as c:
+        assert c.post(f"/api/clusters/{cluster}/nodes/reboot", json=body).status_code == 403
+    with sandbox.client("operator") as c:
+        op = c.post(f"/api/clusters/{cluster}/nodes/reboot", json=body)
+    assert op.status_code == 202, op.text
+    done = sandbox.wait_operation(op.json()["operation"]["id"])
+    assert done["status"] == "SUCCEEDED", done
+    assert f"{node_id}: rebooted; Running" in done["phases"][-1]["message"]
+    with sandbox.client("viewer") as c:
+        events = c.get(f"/api/clusters/{cluster}/events", params={"nodeId": node_id}).json()["items"]
+    assert any("is rebooting" in e["description"] for e in events), events
+    assert {e["nodeId"] for e in events} == {node_id}
+
+
+def test_more_than_25_nodes_are_batched_and_refusals_are_reported_per_node(sandbox, cluster):
+    node_id = _settled(sandbox, cluster)[1]["nodeId"]
+    unknown = [f"i-0{n:016x}" for n in range(1, 27)]  # 26 ids no cluster has
+    with sandbox.client("operator") as c:
+        op = c.post(f"/api/clusters/{cluster}/nodes/reboot", json={"nodeIds": [node_id, *unknown]})
+    done = sandbox.wait_operation(op.json()["operation"]["id"])
+    # 27 ids in two calls of at most 25: AWS refused none for their number, each unknown one by itself
+    assert done["status"] == "FAILED", done
+    message = done["phases"][-1]["message"]
+    assert message.startswith("1 of 27 nodes: reboot done") and f"{node_id}: rebooted" in message
+    assert message.count("refused by AWS (InstanceIdNotFound)") == 26, message
+    assert "validation" not in message.lower()
+
+
+def test_replace_says_local_volumes_are_lost_and_needs_admin(sandbox, cluster):
+    node_id = _settled(sandbox, cluster)[0]["nodeId"]
+    with sandbox.client() as c:
+        unacknowledged = c.post(f"/api/clusters/{cluster}/nodes/replace", json={"nodeIds": [node_id]})
+        operator = c.post(
+            f"/api/clusters/{cluster}/nodes/replace",
+            json={"nodeIds": [node_id], "acknowledgeDataLoss": True},
+            headers=sandbox.headers("operator"),
+        )
+    assert unacknowledged.status_code == 422
+    assert "lost for good" in unacknowledged.json()["message"]
+    assert unacknowledged.json()["details"][0]["field"] == "body.acknowledgeDataLoss"
+    assert operator.status_code == 403
+
+
+def test_replace_follows_the_new_instance_until_it_runs(sandbox, cluster):
+    before = {n["nodeId"] for n in _settled(sandbox, cluster)}
+    old = sorted(before)[0]
+    with sandbox.client() as c:
+        op = c.post(f"/api/clusters/{cluster}/nodes/replace", json={"nodeIds": [old], "acknowledgeDataLoss": True})
+    done = sandbox.wait_operation(op.json()["operation"]["id"])
+    assert done["status"] == "SUCCEEDED", done
+    after = {n["nodeId"] for n in _settled(sandbox, cluster)}
+    [new] = after - before
+    assert old not in after and len(after) == 3
+    assert f"{old}: replaced by {new}; Running" in done["phases"][-1]["message"]
+
+
+def test_replace_on_a_cluster_never_patched_says_to_patch_it_first_and_works_after(sandbox, cluster):
+    old = sorted(n["nodeId"] for n in _settled(sandbox, cluster))[0]
+    sandbox.faults(hyperpodUnpatched=cluster)  # the cluster predates BatchReplaceClusterNodes
+    body = {"nodeIds": [old], "acknowledgeDataLoss": True}
+    with sandbox.client() as c:
+        op = c.post(f"/api/clusters/{cluster}/nodes/replace", json=body)
+    refused = sandbox.wait_operation(op.json()["operation"]["id"])
+    assert refused["status"] == "FAILED", refused
+    message = next(p["message"] for p in refused["phases"] if p["status"] == "FAILED")
+    assert "ValidationException" in message and "UpdateClusterSoftware" in message
+    assert f"POST /api/clusters/{cluster}/software-update" in message
+    with sandbox.client() as c:
+        patch = c.post(f"/api/clusters/{cluster}/software-update", json={})
+        assert sandbox.wait_operation(patch.json()["operation"]["id"], timeout=180)["status"] == "SUCCEEDED"
+        op = c.post(f"/api/clusters/{cluster}/nodes/replace", json=body)
+    assert sandbox.wait_operation(op.json()["operation"]["id"])["status"] == "SUCCEEDED"
+
+
+def test_deep_health_checks_on_a_group_follow_each_node_to_passed(sandbox, cluster):
+    nodes = _settled(sandbox, cluster)
+    with sandbox.client() as c:
+        unknown = c.post(f"/api/clusters/{cluster}/health-checks", json={"targets": [{"instanceGroup": "cpu"}]})
+        op = c.post(f"/api/clusters/{cluster}/health-checks", json={"targets": [{"instanceGroup": "gpu"}]})
+    assert unknown.status_code == 422 and "it has gpu" in unknown.json()["message"]
+    done = sandbox.wait_operation(op.json()["operation"]["id"])
+    assert done["status"] == "SUCCEEDED", done
+    for node in nodes:
+        assert f"{node['nodeId']}: passed its deep health checks; Running" in done["phases"][-1]["message"]
+
+
+def test_delete_shrinks_the_group_and_follows_the_node_until_it_is_gone(sandbox, cluster):
+    node_id = _settled(sandbox, cluster)[0]["nodeId"]
+    with sandbox.client() as c:
+        op = c.post(f"/api/clusters/{cluster}/nodes/delete", json={"nodeIds": [node_id], "acknowledgeDataLoss": True})
+    done = sandbox.wait_operation(op.json()["operation"]["id"])
+    assert done["status"] == "SUCCEEDED", done
+    assert node_id not in {n["nodeId"] for n in _nodes(sandbox, cluster)}
+    group = sandbox.aws("sagemaker").describe_cluster(ClusterName=cluster)["InstanceGroups"][0]
+    assert group["TargetCount"] == 2

@@ -1,0 +1,92 @@
+// HyperPod-managed Karpenter for a cluster's instance groups: which groups it scales from zero, and off.
+
+import { useState } from 'react';
+import { useNavigate } from 'react-router-dom';
+import Alert from '@cloudscape-design/components/alert';
+import Box from '@cloudscape-design/components/box';
+import Button from '@cloudscape-design/components/button';
+import Container from '@cloudscape-design/components/container';
+import FormField from '@cloudscape-design/components/form-field';
+import Header from '@cloudscape-design/components/header';
+import Input from '@cloudscape-design/components/input';
+import Multiselect from '@cloudscape-design/components/multiselect';
+import SpaceBetween from '@cloudscape-design/components/space-between';
+
+import { api } from '../lib/api';
+import type { InstanceGroupListView } from '../lib/types';
+import { useSession } from '../session';
+import ErrorAlert from './ErrorAlert';
+import Status from './Status';
+
+export default function AutoscalingSection({ cluster, list }: { cluster: string; list: InstanceGroupListView | null }) {
+  const navigate = useNavigate();
+  const { can, notify } = useSession();
+  const managed = (list?.items ?? []).filter((g) => g.karpenterManaged).map((g) => g.group);
+  const [groups, setGroups] = useState<string[] | null>(null);
+  const [delay, setDelay] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+  const chosen = groups ?? managed;
+  const seconds = delay ?? String(list?.autoscaling?.consolidateAfterSeconds ?? 300);
+  const state = list?.autoscaling;
+  const on = state?.mode === 'Enable';
+  const allowed = can('admin') && list?.clusterStatus === 'InService';
+
+  async function send(enabled: boolean) {
+    setBusy(true);
+    setError(null);
+    try {
+      const body = enabled ? { enabled, groups: chosen, consolidateAfterSeconds: Number(seconds) } : { enabled };
+      const { data } = await api.setAutoscaling(cluster, body);
+      if (data.status === 'NOOP') notify({ type: 'info', header: 'No changes', content: data.message });
+      else navigate(`/operations/${data.operation.id}`);
+    } catch (caught) {
+      setError(caught);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <Container
+      header={
+        <Header
+          variant="h2"
+          description="HyperPod-managed Karpenter scales HyperPod instance groups only, not plain EC2 instances or EKS node groups. A managed group starts at 0: a pending pod it fits brings a node, and idle nodes are removed after the delay."
+          actions={
+            <SpaceBetween direction="horizontal" size="xs">
+              <Button disabled={!on || !allowed} loading={busy} onClick={() => void send(false)}>
+                Disable
+              </Button>
+              <Button variant="primary" disabled={!allowed || !chosen.length} loading={busy} onClick={() => void send(true)}>
+                {on ? 'Update autoscaling' : 'Enable autoscaling'}
+              </Button>
+            </SpaceBetween>
+          }
+        >
+          Autoscaling (Karpenter)
+        </Header>
+      }
+    >
+      <SpaceBetween size="m">
+        <ErrorAlert error={error} onDismiss={() => setError(null)} />
+        {state?.failureMessage ? <Alert type="error" header="Autoscaling failed">{state.failureMessage}</Alert> : null}
+        <Box>
+          Status: <Status value={on ? state?.status ?? 'Unknown' : 'Disabled'} label={on ? `Enabled, ${state?.status ?? 'unknown'}` : 'Off'} />
+        </Box>
+        <FormField label="Managed instance groups" description="At most 10. Each is set to 0 instances when autoscaling is enabled.">
+          <Multiselect
+            selectedOptions={chosen.map((g) => ({ value: g, label: g }))}
+            options={(list?.items ?? []).map((g) => ({ value: g.group, label: g.group, description: g.instanceType ?? undefined }))}
+            onChange={({ detail }) => setGroups(detail.selectedOptions.map((o) => o.value ?? '').filter(Boolean).slice(0, 10))}
+            placeholder="Choose instance groups"
+            ariaLabel="Managed instance groups"
+          />
+        </FormField>
+        <FormField label="Remove idle nodes after (seconds)">
+          <Input type="number" value={seconds} onChange={({ detail }) => setDelay(detail.value)} ariaLabel="Remove idle nodes after (seconds)" />
+        </FormField>
+      </SpaceBetween>
+    </Container>
+  );
+}

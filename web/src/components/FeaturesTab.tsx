@@ -1,0 +1,210 @@
+// Managed features: each toggle with its real state, what it depends on and what blocks it; a plan preview
+// (dryRun) before anything runs, and only the features the user changed are sent (lib/diff.ts).
+
+import { useEffect, useMemo, useState } from 'react';
+import { useNavigate } from 'react-router-dom';
+import Box from '@cloudscape-design/components/box';
+import Button from '@cloudscape-design/components/button';
+import ColumnLayout from '@cloudscape-design/components/column-layout';
+import Container from '@cloudscape-design/components/container';
+import FormField from '@cloudscape-design/components/form-field';
+import Header from '@cloudscape-design/components/header';
+import Input from '@cloudscape-design/components/input';
+import SpaceBetween from '@cloudscape-design/components/space-between';
+import Table from '@cloudscape-design/components/table';
+import Toggle from '@cloudscape-design/components/toggle';
+
+import { api } from '../lib/api';
+import { changedFields, submitEdit } from '../lib/diff';
+import { type Toggles, toggle, togglesOf } from '../lib/features';
+import type { FeatureView, PlanStepView } from '../lib/types';
+import { useFetch } from '../lib/useFetch';
+import { useSession } from '../session';
+import ErrorAlert from './ErrorAlert';
+import Status from './Status';
+
+function FeatureCard({
+  feature,
+  value,
+  onChange,
+  disabled,
+}: {
+  feature: FeatureView;
+  value: Record<string, unknown>;
+  onChange: (next: Record<string, unknown>) => void;
+  disabled: boolean;
+}) {
+  const enabled = Boolean(value.enabled);
+  return (
+    <div data-testid={`feature-${feature.name}`}>
+      <Container
+        header={
+          <Header
+            variant="h2"
+            description={(feature.dependsOn ?? []).length ? `Depends on: ${(feature.dependsOn ?? []).join(', ')}` : undefined}
+            actions={
+              <Toggle
+                checked={enabled}
+                disabled={disabled || Boolean(feature.changedWith) || (!enabled && (feature.blockedBy ?? []).length > 0)}
+                ariaLabel={`${feature.title} on or off`}
+                onChange={({ detail }) => onChange(toggle(feature, detail.checked))}
+              >
+                {enabled ? 'On' : 'Off'}
+              </Toggle>
+            }
+          >
+            {feature.title}
+          </Header>
+        }
+      >
+        <SpaceBetween size="s">
+          <ColumnLayout columns={3} variant="text-grid">
+            <div>
+              <Box variant="awsui-key-label">Status</Box>
+              <Status value={feature.status} />
+          </div>
+          <div>
+            <Box variant="awsui-key-label">Version</Box>
+            {feature.version ?? '-'}
+          </div>
+          <div>
+            <Box variant="awsui-key-label">Blocked by</Box>
+            {(feature.blockedBy ?? []).length ? (feature.blockedBy ?? []).join('; ') : 'Nothing'}
+          </div>
+        </ColumnLayout>
+        {feature.note ? <Box variant="small">{feature.note}</Box> : null}
+        {feature.changedWith ? <Box variant="small">Changed with {feature.changedWith}.</Box> : null}
+        {feature.name === 'tieredCheckpointing' && enabled ? (
+          <FormField label="Memory for checkpoints (%)" description="InstanceMemoryAllocationPercentage of each node">
+            <Input
+              type="number"
+              value={String(value.memoryPercentage ?? '')}
+              disabled={disabled}
+              onChange={({ detail }) => onChange({ enabled: true, memoryPercentage: Number(detail.value) })}
+            />
+          </FormField>
+        ) : null}
+        <Box variant="awsui-key-label">Behind it</Box>
+        <SpaceBetween size="xxxs">
+          {(feature.objects ?? []).map((o) => (
+            <Box key={`${o.kind}/${o.name}`} variant="small">
+              {o.kind} <b>{o.name}</b>: {o.state ?? '-'}
+            </Box>
+          ))}
+        </SpaceBetween>
+      </SpaceBetween>
+    </Container>
+    </div>
+  );
+}
+
+export default function FeaturesTab({ cluster, ready }: { cluster: string; ready: boolean }) {
+  const navigate = useNavigate();
+  const { can, notify } = useSession();
+  const { data, error, loading, reload } = useFetch(() => api.features(cluster), [cluster]);
+  const original = useMemo(() => togglesOf(data?.items ?? []), [data]);
+  const [edited, setEdited] = useState<Toggles>({});
+  const [plan, setPlan] = useState<PlanStepView[] | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [actionError, setActionError] = useState<unknown>(null);
+  useEffect(() => setEdited(original), [original]);
+  const changed = changedFields(original, edited);
+  const dirty = Object.keys(changed).length > 0;
+
+  function change(name: string, next: Record<string, unknown>) {
+    setEdited((current) => ({ ...current, [name]: next }));
+    setPlan(null);
+  }
+
+  async function preview() {
+    setBusy(true);
+    setActionError(null);
+    try {
+      const { data: answer } = await api.updateFeatures(cluster, changed, true);
+      setPlan(answer.status === 'PLANNED' ? answer.steps : []);
+    } catch (caught) {
+      setActionError(caught);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  async function apply() {
+    setBusy(true);
+    setActionError(null);
+    try {
+      const outcome = await submitEdit(original, edited, async (patch) => {
+        const { data: answer } = await api.updateFeatures(cluster, patch);
+        if (answer.status === 'PLANNED') throw new Error('unexpected plan');
+        return { data: answer };
+      });
+      if (outcome.kind === 'noop') {
+        notify({ type: 'info', header: 'No changes', content: outcome.message });
+        void reload();
+      } else {
+        navigate(`/operations/${outcome.operation.id}`);
+      }
+    } catch (caught) {
+      setActionError(caught);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  const mayChange = ready && can('admin');
+  return (
+    <SpaceBetween size="m">
+      <ErrorAlert error={error} />
+      <ErrorAlert error={actionError} onDismiss={() => setActionError(null)} />
+      <Header
+        variant="h2"
+        description="Turn a feature on or off, preview what Launchpod will do, then apply. Only the features you change are sent."
+        actions={
+          <SpaceBetween direction="horizontal" size="xs">
+            <Button iconName="refresh" ariaLabel="Refresh features" onClick={() => void reload()} />
+            <Button disabled={!dirty || !mayChange} loading={busy} onClick={() => void preview()}>
+              Preview plan
+            </Button>
+            <Button
+              variant="primary"
+              disabled={!dirty || !mayChange}
+              disabledReason={!mayChange ? 'Changing features needs the admin role and an ACTIVE cluster.' : 'Change a feature first.'}
+              loading={busy}
+              onClick={() => void apply()}
+            >
+              Apply changes
+            </Button>
+          </SpaceBetween>
+        }
+      >
+        Managed features
+      </Header>
+      {loading && !data ? <Box>Loading features</Box> : null}
+      {(data?.items ?? []).map((feature) => (
+        <FeatureCard
+          key={feature.name}
+          feature={feature}
+          value={edited[feature.name] ?? original[feature.name] ?? { enabled: feature.enabled }}
+          onChange={(next) => change(feature.name, next)}
+          disabled={!mayChange || busy}
+        />
+      ))}
+      {plan ? (
+        <Table
+          variant="container"
+          wrapLines
+          items={plan}
+          trackBy={(s) => `${s.action}:${s.target}`}
+          header={<Header variant="h2" counter={`(${plan.length})`} description="Nothing has started yet.">Plan</Header>}
+          empty={<Box textAlign="center">Nothing to do: the cluster already matches.</Box>}
+          columnDefinitions={[
+            { id: 'action', header: 'Action', cell: (s) => s.action },
+            { id: 'target', header: 'What', isRowHeader: true, cell: (s) => s.target },
+            { id: 'reason', header: 'Why', cell: (s) => s.reason },
+            { id: 'phase', header: 'Phase', cell: (s) => s.phase ?? '-' },
+          ]}
+        />
+      ) : null}
+    </SpaceBetween>
+  );
+}

@@ -1,0 +1,310 @@
+// The cluster's inference endpoints: deploy one per kind (container, managed, JumpStart), list them, see
+// one's pods and nodes, scale it, send it a chat message, delete it. Every mutation opens its operation.
+
+import { useState } from 'react';
+import { useNavigate } from 'react-router-dom';
+import Box from '@cloudscape-design/components/box';
+import Button from '@cloudscape-design/components/button';
+import Checkbox from '@cloudscape-design/components/checkbox';
+import ColumnLayout from '@cloudscape-design/components/column-layout';
+import Container from '@cloudscape-design/components/container';
+import Form from '@cloudscape-design/components/form';
+import FormField from '@cloudscape-design/components/form-field';
+import Header from '@cloudscape-design/components/header';
+import Input from '@cloudscape-design/components/input';
+import SegmentedControl from '@cloudscape-design/components/segmented-control';
+import Select from '@cloudscape-design/components/select';
+import SpaceBetween from '@cloudscape-design/components/space-between';
+import Table from '@cloudscape-design/components/table';
+import Textarea from '@cloudscape-design/components/textarea';
+
+import { ApiError } from '../lib/api';
+import { type DeployForm, EMPTY_FORM, type EndpointView, type InvokeView, deployBody, inferenceApi } from '../lib/inference';
+import { useFetch } from '../lib/useFetch';
+import { useSession } from '../session';
+import ErrorAlert from './ErrorAlert';
+import Status from './Status';
+
+const ROUTING = ['', 'prefixaware', 'kvaware', 'session', 'roundrobin'] as const satisfies readonly DeployForm['routing'][];
+
+function Deploy({ cluster, onDone }: { cluster: string; onDone: () => void }) {
+  const navigate = useNavigate();
+  const { notify } = useSession();
+  const [form, setForm] = useState<DeployForm>(EMPTY_FORM);
+  const [busy, setBusy] = useState(false);
+  const [failure, setFailure] = useState<unknown>(null);
+  const fields = failure instanceof ApiError ? failure.fieldErrors() : {};
+  const set = (patch: Partial<DeployForm>) => setForm({ ...form, ...patch });
+  const text = (label: string, key: keyof DeployForm, hint?: string) => (
+    <FormField label={label} description={hint} errorText={fields[key as string]}>
+      <Input ariaLabel={label} value={String(form[key])} onChange={({ detail }) => set({ [key]: detail.value } as Partial<DeployForm>)} />
+    </FormField>
+  );
+  const number = (label: string, key: 'replicas' | 'gpus' | 'port') => (
+    <FormField label={label}>
+      <Input ariaLabel={label} type="number" value={String(form[key])} onChange={({ detail }) => set({ [key]: Number(detail.value) })} />
+    </FormField>
+  );
+
+  async function submit() {
+    setBusy(true);
+    setFailure(null);
+    try {
+      const { data } = await inferenceApi.deploy(cluster, deployBody(form));
+      if (data.status === 'NOOP') {
+        notify({ type: 'info', header: 'No changes', content: data.message });
+        onDone();
+      } else {
+        navigate(`/operations/${data.operation.id}`);
+      }
+    } catch (caught) {
+      setFailure(caught);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <Container header={<Header variant="h2" description="GPUs are exactly what you give; endpoints run only on GPU instance groups.">Deploy an endpoint</Header>}>
+      <Form
+        actions={
+          <Button variant="primary" loading={busy} disabled={!form.endpoint || !form.instanceType} onClick={() => void submit()}>
+            Deploy
+          </Button>
+        }
+      >
+        <SpaceBetween size="m">
+          <FormField label="Kind">
+            <SegmentedControl
+              selectedId={form.kind}
+              onChange={({ detail }) => set({ kind: detail.selectedId as DeployForm['kind'] })}
+              options={[
+                { id: 'container', text: 'Container (vLLM, SGLang, ...)' },
+                { id: 'managed', text: 'Managed (inference operator)' },
+                { id: 'jumpstart', text: 'JumpStart model' },
+              ]}
+            />
+          </FormField>
+          <ColumnLayout columns={3}>
+            {text('Endpoint name', 'endpoint')}
+            {text('Instance type', 'instanceType', 'a GPU type of one of the instance groups')}
+            {number('Replicas', 'replicas')}
+          </ColumnLayout>
+          {form.kind !== 'jumpstart' && (
+            <ColumnLayout columns={3}>
+              {text('Image', 'image')}
+              {number('GPUs per replica', 'gpus')}
+              {number('Port', 'port')}
+            </ColumnLayout>
+          )}
+          {form.kind === 'container' && (
+            <ColumnLayout columns={2}>
+              <FormField label="Service">
+                <SegmentedControl
+                  selectedId={form.service}
+                  onChange={({ detail }) => set({ service: detail.selectedId as DeployForm['service'] })}
+                  options={[
+                    { id: 'clusterIP', text: 'In-cluster (ClusterIP)' },
+                    { id: 'loadBalancer', text: 'Load balancer (NLB)' },
+                  ]}
+                />
+              </FormField>
+              {text('Storage mounted at /s3 (optional)', 'storage')}
+            </ColumnLayout>
+          )}
+          {form.kind === 'managed' && (
+            <ColumnLayout columns={2}>
+              {text('Storage', 'storage', 'an S3 storage of the cluster')}
+              {text('Model folder', 'modelPath', 'for example models/Qwen/Qwen3-0.6B')}
+              <FormField label="L2 KV cache">
+                <SegmentedControl
+                  selectedId={form.l2 || 'none'}
+                  onChange={({ detail }) => set({ l2: detail.selectedId === 'none' ? '' : 'tieredstorage' })}
+                  options={[
+                    { id: 'none', text: 'L1 only' },
+                    { id: 'tieredstorage', text: 'L2 tiered storage' },
+                  ]}
+                />
+              </FormField>
+              <FormField label="Intelligent routing">
+                <Select
+                  ariaLabel="Intelligent routing"
+                  selectedOption={{ value: form.routing, label: form.routing || 'off' }}
+                  onChange={({ detail }) => set({ routing: (detail.selectedOption.value ?? '') as DeployForm['routing'] })}
+                  options={ROUTING.map((r) => ({ value: r, label: r || 'off' }))}
+                />
+              </FormField>
+            </ColumnLayout>
+          )}
+          {form.kind === 'jumpstart' && (
+            <ColumnLayout columns={3}>
+              {text('Model id', 'modelId', 'a JumpStart model id')}
+              {text('Model version (optional)', 'modelVersion')}
+              <FormField label="License">
+                <Checkbox checked={form.acceptEula} onChange={({ detail }) => set({ acceptEula: detail.checked })}>
+                  I accept the model's end-user license
+                </Checkbox>
+              </FormField>
+            </ColumnLayout>
+          )}
+          {failure ? <ErrorAlert error={failure} /> : null}
+        </SpaceBetween>
+      </Form>
+    </Container>
+  );
+}
+
+function Detail({ cluster, endpoint, onChanged }: { cluster: string; endpoint: EndpointView; onChanged: () => void }) {
+  const navigate = useNavigate();
+  const { notify } = useSession();
+  const [replicas, setReplicas] = useState(String(endpoint.desiredReplicas));
+  const [prompt, setPrompt] = useState('Hello! Who are you?');
+  const [answer, setAnswer] = useState<InvokeView | null>(null);
+  const [busy, setBusy] = useState<string | null>(null);
+  const [failure, setFailure] = useState<unknown>(null);
+
+  async function run(what: string, action: () => Promise<void>) {
+    setBusy(what);
+    setFailure(null);
+    try {
+      await action();
+    } catch (caught) {
+      setFailure(caught);
+    } finally {
+      setBusy(null);
+    }
+  }
+  const scale = () =>
+    run('scale', async () => {
+      const { data } = await inferenceApi.scale(cluster, endpoint.endpoint, Number(replicas));
+      if (data.status === 'NOOP') {
+        notify({ type: 'info', header: 'No changes', content: data.message });
+        onChanged();
+      } else navigate(`/operations/${data.operation.id}`);
+    });
+  const invoke = () =>
+    run('invoke', async () => {
+      setAnswer((await inferenceApi.invoke(cluster, endpoint.endpoint, prompt)).data);
+    });
+  const remove = () =>
+    run('delete', async () => {
+      if (!window.confirm(`Delete the endpoint ${endpoint.endpoint}?`)) return;
+      navigate(`/operations/${(await inferenceApi.remove(cluster, endpoint.endpoint)).data.operation.id}`);
+    });
+
+  return (
+    <Container
+      header={
+        <Header
+          variant="h2"
+          description={endpoint.url ?? 'no URL yet'}
+          actions={
+            <Button loading={busy === 'delete'} onClick={() => void remove()}>
+              Delete
+            </Button>
+          }
+        >
+          {endpoint.endpoint}
+        </Header>
+      }
+    >
+      <SpaceBetween size="l">
+        <ColumnLayout columns={4} variant="text-grid">
+          <div>
+            <Box variant="awsui-key-label">Status</Box>
+            <Status value={endpoint.status} />
+          </div>
+          <div>
+            <Box variant="awsui-key-label">Model</Box>
+            {endpoint.model ?? '-'}
+          </div>
+          <div>
+            <Box variant="awsui-key-label">Instance type</Box>
+            {endpoint.instanceType ?? '-'}
+          </div>
+          <div>
+            <Box variant="awsui-key-label">Scaling</Box>
+            {endpoint.scaling ?? 'manual'}
+          </div>
+        </ColumnLayout>
+        {endpoint.message ? <Box color="text-status-warning">{endpoint.message}</Box> : null}
+        <Table
+          variant="embedded"
+          header={<Header variant="h3">Pods</Header>}
+          items={endpoint.pods ?? []}
+          trackBy="name"
+          empty={<Box textAlign="center">No pods yet.</Box>}
+          columnDefinitions={[
+            { id: 'name', header: 'Pod', cell: (p) => p.name, isRowHeader: true },
+            { id: 'node', header: 'Node', cell: (p) => p.node ?? 'not scheduled' },
+            { id: 'phase', header: 'Phase', cell: (p) => <Status value={p.ready ? 'Ready' : p.phase} /> },
+            { id: 'message', header: 'Why', cell: (p) => p.message ?? '' },
+          ]}
+        />
+        <SpaceBetween direction="horizontal" size="xs" alignItems="end">
+          <FormField label="Replicas">
+            <Input ariaLabel="Replicas" type="number" value={replicas} onChange={({ detail }) => setReplicas(detail.value)} />
+          </FormField>
+          <Button loading={busy === 'scale'} disabled={Boolean(endpoint.scaling?.startsWith('KEDA'))} onClick={() => void scale()}>
+            Scale
+          </Button>
+        </SpaceBetween>
+        <FormField label="Message" description="Sent by Launchpod to this endpoint as a chat completion.">
+          <Textarea ariaLabel="Message" value={prompt} onChange={({ detail }) => setPrompt(detail.value)} rows={2} />
+        </FormField>
+        <Button variant="primary" loading={busy === 'invoke'} disabled={!prompt || endpoint.status !== 'Ready'} onClick={() => void invoke()}>
+          Send
+        </Button>
+        {answer ? (
+          <Container header={<Header variant="h3">Answer{answer.model ? ` from ${answer.model}` : ''}</Header>}>
+            <Box data-testid="invoke-answer">{answer.truncated ? 'The answer was too long and was cut.' : answer.content}</Box>
+          </Container>
+        ) : null}
+        {failure ? <ErrorAlert error={failure} /> : null}
+      </SpaceBetween>
+    </Container>
+  );
+}
+
+export default function InferenceTab({ cluster, ready }: { cluster: string; ready: boolean }) {
+  const { data, error, loading, reload } = useFetch(() => inferenceApi.endpoints(cluster), [cluster], 5000);
+  const [selected, setSelected] = useState<string | null>(null);
+  if (!ready) return <Box>Endpoints need the cluster's EKS control plane ACTIVE.</Box>;
+  const items = data?.items ?? [];
+  const chosen = items.find((e) => e.endpoint === selected) ?? null;
+  return (
+    <SpaceBetween size="l">
+      <Table
+        variant="container"
+        items={items}
+        loading={loading && !data}
+        loadingText="Reading endpoints"
+        trackBy="endpoint"
+        selectionType="single"
+        selectedItems={chosen ? [chosen] : []}
+        onSelectionChange={({ detail }) => setSelected(detail.selectedItems[0]?.endpoint ?? null)}
+        ariaLabels={{
+          selectionGroupLabel: 'Endpoints',
+          itemSelectionLabel: (_, e) => `Select ${e.endpoint}`,
+          allItemsSelectionLabel: () => 'Select all',
+        }}
+        empty={<Box textAlign="center">No endpoints yet: deploy one below.</Box>}
+        header={
+          <Header variant="h2" counter={`(${items.length})`} actions={<Button iconName="refresh" ariaLabel="Refresh endpoints" onClick={() => void reload()} />}>
+            Endpoints
+          </Header>
+        }
+        columnDefinitions={[
+          { id: 'endpoint', header: 'Endpoint', cell: (e) => e.endpoint, isRowHeader: true },
+          { id: 'kind', header: 'Kind', cell: (e) => e.kind },
+          { id: 'status', header: 'Status', cell: (e) => <Status value={e.status} /> },
+          { id: 'replicas', header: 'Ready', cell: (e) => `${e.readyReplicas}/${e.desiredReplicas}` },
+          { id: 'url', header: 'URL', cell: (e) => e.url ?? '-' },
+        ]}
+        footer={error ? <ErrorAlert error={error} /> : undefined}
+      />
+      {chosen ? <Detail key={chosen.endpoint} cluster={cluster} endpoint={chosen} onChanged={() => void reload()} /> : null}
+      <Deploy cluster={cluster} onDone={() => void reload()} />
+    </SpaceBetween>
+  );
+}

@@ -1,0 +1,341 @@
+// The cluster's HyperPod instance groups: list, add (wizard: type, capacity, placement), scale, delete.
+
+import { useState } from 'react';
+import { useNavigate } from 'react-router-dom';
+import Alert from '@cloudscape-design/components/alert';
+import Box from '@cloudscape-design/components/box';
+import Button from '@cloudscape-design/components/button';
+import Checkbox from '@cloudscape-design/components/checkbox';
+import FormField from '@cloudscape-design/components/form-field';
+import Header from '@cloudscape-design/components/header';
+import Input from '@cloudscape-design/components/input';
+import KeyValuePairs from '@cloudscape-design/components/key-value-pairs';
+import Modal from '@cloudscape-design/components/modal';
+import RadioGroup from '@cloudscape-design/components/radio-group';
+import Select from '@cloudscape-design/components/select';
+import SpaceBetween from '@cloudscape-design/components/space-between';
+import Table from '@cloudscape-design/components/table';
+import Wizard from '@cloudscape-design/components/wizard';
+
+import { api } from '../lib/api';
+import { addGroupBody, addGroupErrors, CAPACITY_TYPES, capacityLabel, EMPTY_ADD_GROUP, type AddGroupForm } from '../lib/instanceGroups';
+import type { InstanceGroupView } from '../lib/types';
+import { useFetch } from '../lib/useFetch';
+import { useSession } from '../session';
+import AutoscalingSection from './AutoscalingSection';
+import ErrorAlert from './ErrorAlert';
+import Status from './Status';
+
+function AddGroupWizard({ cluster, existing, onClose }: { cluster: string; existing: string[]; onClose: () => void }) {
+  const navigate = useNavigate();
+  const { notify } = useSession();
+  const [form, setForm] = useState<AddGroupForm>(EMPTY_ADD_GROUP);
+  const [step, setStep] = useState(0);
+  const [tried, setTried] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+  const types = useFetch(() => api.instanceTypes(), []);
+  const zones = useFetch(() => api.availabilityZones(), []);
+  const errors = addGroupErrors(form, existing);
+  const set = (patch: Partial<AddGroupForm>) => setForm((f) => ({ ...f, ...patch }));
+  const shown = (field: string) => (tried ? errors[field] : undefined);
+  const typeOptions = (types.data?.items ?? []).map((t) => ({ value: t.instanceType, label: t.instanceType, description: t.zones.join(', ') }));
+  const zoneOptions = [{ value: '', label: "The cluster's zone" }, ...(zones.data?.items ?? []).map((z) => ({ value: z.name, label: `${z.name} (${z.zoneId})` }))];
+
+  async function submit() {
+    setTried(true);
+    if (Object.keys(errors).length) return;
+    setBusy(true);
+    setError(null);
+    try {
+      const { data } = await api.addInstanceGroup(cluster, addGroupBody(form));
+      notify({ type: 'success', header: `Adding instance group ${form.group}`, content: (data.notes ?? []).join(' ') || undefined });
+      navigate(`/operations/${data.operation.id}`);
+    } catch (caught) {
+      setError(caught);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <Modal visible size="large" onDismiss={onClose} header="Add instance group">
+      <Wizard
+        activeStepIndex={step}
+        isLoadingNextStep={busy}
+        onNavigate={({ detail }) => {
+          const fields = [['group', 'instanceType', 'instanceCount'], ['trainingPlanArn'], []][step];
+          if (detail.requestedStepIndex > step && fields.some((f) => errors[f])) {
+            setTried(true);
+            return;
+          }
+          setStep(detail.requestedStepIndex);
+        }}
+        onCancel={onClose}
+        onSubmit={() => void submit()}
+        i18nStrings={{
+          stepNumberLabel: (n) => `Step ${n}`,
+          collapsedStepsLabel: (n, total) => `Step ${n} of ${total}`,
+          navigationAriaLabel: 'Steps',
+          cancelButton: 'Cancel',
+          previousButton: 'Previous',
+          nextButton: 'Next',
+          submitButton: 'Add group',
+        }}
+        steps={[
+          {
+            title: 'Instance type and count',
+            content: (
+              <SpaceBetween size="m">
+                <FormField label="Group name" errorText={shown('group')}>
+                  <Input value={form.group} onChange={({ detail }) => set({ group: detail.value })} ariaLabel="Group name" />
+                </FormField>
+                <FormField label="Instance type" errorText={shown('instanceType')}>
+                  <Select
+                    selectedOption={typeOptions.find((o) => o.value === form.instanceType) ?? null}
+                    options={typeOptions}
+                    filteringType="auto"
+                    placeholder="Choose an instance type"
+                    statusType={types.loading ? 'loading' : 'finished'}
+                    onChange={({ detail }) => set({ instanceType: detail.selectedOption.value ?? '' })}
+                    ariaLabel="Instance type"
+                  />
+                </FormField>
+                <FormField label="Instance count" description="0 is allowed: a group to scale up later." errorText={shown('instanceCount')}>
+                  <Input type="number" value={form.instanceCount} onChange={({ detail }) => set({ instanceCount: detail.value })} ariaLabel="Instance count" />
+                </FormField>
+              </SpaceBetween>
+            ),
+          },
+          {
+            title: 'Capacity',
+            content: (
+              <SpaceBetween size="m">
+                <FormField label="Capacity type" description="Fixed for the life of the group.">
+                  <RadioGroup
+                    value={form.capacityType}
+                    onChange={({ detail }) => set({ capacityType: detail.value as AddGroupForm['capacityType'] })}
+                    items={Object.entries(CAPACITY_TYPES).map(([value, { label, description }]) => ({ value, label, description }))}
+                  />
+                </FormField>
+                {form.capacityType === 'trainingPlan' ? (
+                  <FormField label="Training plan ARN" errorText={shown('trainingPlanArn')}>
+                    <Input value={form.trainingPlanArn} onChange={({ detail }) => set({ trainingPlanArn: detail.value })} ariaLabel="Training plan ARN" />
+                  </FormField>
+                ) : null}
+                <Checkbox
+                  checked={form.efaOnly}
+                  onChange={({ detail }) => set({ efaOnly: detail.checked })}
+                  description="Only for instance types with several EFA cards (P4d, P5, P5e, P5en, P6, Trn1, Trn2)."
+                >
+                  EFA-only network interfaces
+                </Checkbox>
+              </SpaceBetween>
+            ),
+          },
+          {
+            title: 'Placement',
+            content: (
+              <SpaceBetween size="m">
+                <FormField label="Availability zone" description="Another zone than the cluster's needs a dedicated subnet.">
+                  <Select
+                    selectedOption={zoneOptions.find((o) => o.value === form.availabilityZone) ?? zoneOptions[0]}
+                    options={zoneOptions}
+                    onChange={({ detail }) => set({ availabilityZone: detail.selectedOption.value ?? '' })}
+                    ariaLabel="Availability zone"
+                  />
+                </FormField>
+                <Checkbox
+                  checked={form.dedicatedSubnet}
+                  onChange={({ detail }) => set({ dedicatedSubnet: detail.checked })}
+                  description="A new /20 for this group alone, deleted with it."
+                >
+                  Dedicated subnet
+                </Checkbox>
+              </SpaceBetween>
+            ),
+          },
+          {
+            title: 'Review',
+            content: (
+              <SpaceBetween size="m">
+                <ErrorAlert error={error} onDismiss={() => setError(null)} />
+                <KeyValuePairs
+                  columns={2}
+                  items={[
+                    { label: 'Group', value: form.group },
+                    { label: 'Instance type', value: form.instanceType },
+                    { label: 'Count', value: form.instanceCount },
+                    { label: 'Capacity', value: capacityLabel(form.capacityType) },
+                    { label: 'EFA-only', value: form.efaOnly ? 'Yes' : 'No' },
+                    { label: 'Zone', value: form.availabilityZone || "The cluster's" },
+                    { label: 'Dedicated subnet', value: form.dedicatedSubnet ? 'Yes' : 'No' },
+                  ]}
+                />
+              </SpaceBetween>
+            ),
+          },
+        ]}
+      />
+    </Modal>
+  );
+}
+
+function ScaleModal({ cluster, group, onClose }: { cluster: string; group: InstanceGroupView; onClose: () => void }) {
+  const navigate = useNavigate();
+  const { notify } = useSession();
+  const [count, setCount] = useState(String(group.targetCount));
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+  const valid = /^\d+$/.test(count) && Number(count) <= 6758;
+
+  async function scale() {
+    setBusy(true);
+    setError(null);
+    try {
+      const { data } = await api.updateInstanceGroup(cluster, group.group, { instanceCount: Number(count) });
+      if (data.status === 'NOOP') {
+        notify({ type: 'info', header: 'No changes', content: data.message });
+        onClose();
+      } else {
+        navigate(`/operations/${data.operation.id}`);
+      }
+    } catch (caught) {
+      setError(caught);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <Modal
+      visible
+      onDismiss={onClose}
+      header={`Scale ${group.group}`}
+      footer={
+        <Box float="right">
+          <SpaceBetween direction="horizontal" size="xs">
+            <Button variant="link" onClick={onClose}>Cancel</Button>
+            <Button variant="primary" loading={busy} disabled={!valid} onClick={() => void scale()}>Scale</Button>
+          </SpaceBetween>
+        </Box>
+      }
+    >
+      <SpaceBetween size="m">
+        <ErrorAlert error={error} onDismiss={() => setError(null)} />
+        <FormField label="Instance count" description={`Now ${group.currentCount} running of ${group.targetCount}.`} errorText={valid ? undefined : 'A whole number from 0 to 6758.'}>
+          <Input type="number" value={count} onChange={({ detail }) => setCount(detail.value)} ariaLabel="New instance count" />
+        </FormField>
+      </SpaceBetween>
+    </Modal>
+  );
+}
+
+function DeleteModal({ cluster, group, onClose }: { cluster: string; group: InstanceGroupView; onClose: () => void }) {
+  const navigate = useNavigate();
+  const [typed, setTyped] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+
+  async function remove() {
+    setBusy(true);
+    setError(null);
+    try {
+      const { data } = await api.deleteInstanceGroup(cluster, group.group);
+      navigate(`/operations/${data.operation.id}`);
+    } catch (caught) {
+      setError(caught);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <Modal
+      visible
+      onDismiss={onClose}
+      header={`Delete ${group.group}`}
+      footer={
+        <Box float="right">
+          <SpaceBetween direction="horizontal" size="xs">
+            <Button variant="link" onClick={onClose}>Cancel</Button>
+            <Button variant="primary" loading={busy} disabled={typed !== group.group} onClick={() => void remove()}>Delete</Button>
+          </SpaceBetween>
+        </Box>
+      }
+    >
+      <SpaceBetween size="m">
+        <ErrorAlert error={error} onDismiss={() => setError(null)} />
+        <Alert type="warning">
+          Its {group.currentCount} node(s) are terminated{group.dedicatedSubnet ? ' and its dedicated subnet is deleted' : ''}.
+        </Alert>
+        <FormField label={`Type ${group.group} to confirm`}>
+          <Input value={typed} onChange={({ detail }) => setTyped(detail.value)} ariaLabel="Group name to confirm" />
+        </FormField>
+      </SpaceBetween>
+    </Modal>
+  );
+}
+
+export default function InstanceGroupsTab({ cluster, ready }: { cluster: string; ready: boolean }) {
+  const { can } = useSession();
+  const { data, error, loading, reload } = useFetch(() => api.instanceGroups(cluster), [cluster], 10000);
+  const [selected, setSelected] = useState<InstanceGroupView[]>([]);
+  const [dialog, setDialog] = useState<'add' | 'scale' | 'delete' | null>(null);
+  const items = data?.items ?? [];
+  const current = items.find((g) => g.group === selected[0]?.group);
+  const admin = can('admin');
+  const inService = data?.clusterStatus === 'InService';
+  const why = !admin ? 'Changing instance groups needs the admin role.' : `The HyperPod cluster is ${data?.clusterStatus ?? 'not there'}; wait until it is InService.`;
+  return (
+    <SpaceBetween size="m">
+      <ErrorAlert error={ready ? error : null} />
+      <Table
+        variant="container"
+        wrapLines
+        items={items}
+        loading={loading && !data}
+        loadingText="Loading instance groups"
+        trackBy="group"
+        selectionType="single"
+        selectedItems={current ? [current] : []}
+        onSelectionChange={({ detail }) => setSelected(detail.selectedItems)}
+        ariaLabels={{ itemSelectionLabel: (_, item) => item.group, selectionGroupLabel: 'Instance groups', allItemsSelectionLabel: () => 'all' }}
+        empty={<Box textAlign="center">{ready ? 'No instance groups.' : 'The cluster has no HyperPod cluster yet.'}</Box>}
+        header={
+          <Header
+            variant="h2"
+            counter={data ? `(${items.length})` : undefined}
+            description="HyperPod instance groups. Capacity type, NIC mode, instance type and subnet are fixed for the life of a group."
+            actions={
+              <SpaceBetween direction="horizontal" size="xs">
+                <Button iconName="refresh" ariaLabel="Refresh instance groups" onClick={() => void reload()} />
+                <Button disabled={!current || !admin || !inService} disabledReason={current ? why : 'Select a group.'} onClick={() => setDialog('delete')}>Delete</Button>
+                <Button disabled={!current || !admin || !inService} disabledReason={current ? why : 'Select a group.'} onClick={() => setDialog('scale')}>Scale</Button>
+                <Button variant="primary" disabled={!admin || !inService} disabledReason={why} onClick={() => setDialog('add')}>Add group</Button>
+              </SpaceBetween>
+            }
+          >
+            Instance groups
+          </Header>
+        }
+        columnDefinitions={[
+          { id: 'group', header: 'Group', cell: (g) => g.group },
+          { id: 'type', header: 'Instance type', cell: (g) => g.instanceType ?? '-' },
+          { id: 'status', header: 'Status', cell: (g) => <Status value={g.status} /> },
+          { id: 'count', header: 'Running / target', cell: (g) => `${g.currentCount} / ${g.targetCount}${g.scaling ? ' (scaling)' : ''}` },
+          { id: 'capacity', header: 'Capacity', cell: (g) => (g.trainingPlanArn ? `${capacityLabel(g.capacityType)} (${g.trainingPlanStatus ?? '-'})` : capacityLabel(g.capacityType)) },
+          { id: 'nic', header: 'NIC mode', cell: (g) => (g.nicMode === 'efa-only' ? 'EFA-only' : 'EFA') },
+          { id: 'zone', header: 'Zone', cell: (g) => (g.zones ?? []).join(', ') || '-' },
+          { id: 'subnet', header: 'Subnet', cell: (g) => `${(g.subnetIds ?? []).join(', ') || '-'}${g.dedicatedSubnet ? ' (dedicated)' : ''}` },
+          { id: 'checks', header: 'Deep health checks', cell: (g) => (g.deepHealthChecks ?? []).join(', ') || '-' },
+          { id: 'karpenter', header: 'Karpenter', cell: (g) => (g.karpenterManaged ? 'Managed' : '-') },
+        ]}
+      />
+      {ready ? <AutoscalingSection cluster={cluster} list={data ?? null} /> : null}
+      {dialog === 'add' ? <AddGroupWizard cluster={cluster} existing={items.map((g) => g.group)} onClose={() => setDialog(null)} /> : null}
+      {dialog === 'scale' && current ? <ScaleModal cluster={cluster} group={current} onClose={() => setDialog(null)} /> : null}
+      {dialog === 'delete' && current ? <DeleteModal cluster={cluster} group={current} onClose={() => setDialog(null)} /> : null}
+    </SpaceBetween>
+  );
+}

@@ -1,0 +1,243 @@
+// The cluster's training jobs: submit one from a recipe, list them, and open one to see its status, the
+// restart budget, its pods with node and zone, recent events and the tail of its log (refreshed while it runs).
+
+import { useEffect, useRef, useState } from 'react';
+import Box from '@cloudscape-design/components/box';
+import Button from '@cloudscape-design/components/button';
+import ColumnLayout from '@cloudscape-design/components/column-layout';
+import Container from '@cloudscape-design/components/container';
+import Form from '@cloudscape-design/components/form';
+import FormField from '@cloudscape-design/components/form-field';
+import Header from '@cloudscape-design/components/header';
+import Input from '@cloudscape-design/components/input';
+import Select from '@cloudscape-design/components/select';
+import SpaceBetween from '@cloudscape-design/components/space-between';
+import Table from '@cloudscape-design/components/table';
+
+import { ApiError } from '../lib/api';
+import { RECIPES, jobsApi } from '../lib/jobs';
+import type { JobLogsView, JobView } from '../lib/jobs';
+import { useFetch } from '../lib/useFetch';
+import ErrorAlert from './ErrorAlert';
+import Status from './Status';
+
+const TERMINAL = ['Succeeded', 'Failed'];
+
+function SubmitJob({ cluster, onSubmitted }: { cluster: string; onSubmitted: (job: string) => void }) {
+  const [recipe, setRecipe] = useState(RECIPES[0]);
+  const [jobName, setJobName] = useState('');
+  const [instanceGroup, setInstanceGroup] = useState('');
+  const [replicas, setReplicas] = useState('1');
+  const [storageClaim, setStorageClaim] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [failure, setFailure] = useState<unknown>(null);
+  const fields = failure instanceof ApiError ? failure.fieldErrors() : {};
+
+  async function submit() {
+    setBusy(true);
+    setFailure(null);
+    try {
+      const body = { jobName, kind: recipe.kind, recipe: recipe.name, instanceGroup, replicas: Number(replicas), storageClaim };
+      const { data } = await jobsApi.submit(cluster, body);
+      onSubmitted(data.jobName);
+    } catch (caught) {
+      setFailure(caught);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <Container header={<Header variant="h2" description="Datasets, models and jobs/<job>/ on the shared bucket, mounted at /data">Submit a job</Header>}>
+      <Form
+        actions={
+          <Button variant="primary" loading={busy} disabled={!jobName || !instanceGroup || !storageClaim} onClick={() => void submit()}>
+            Submit job
+          </Button>
+        }
+        errorText={failure ? <ErrorAlert error={failure} /> : undefined}
+      >
+        <ColumnLayout columns={3}>
+          <FormField label="Recipe">
+            <Select
+              selectedOption={{ value: recipe.name, label: recipe.title }}
+              options={RECIPES.map((r) => ({ value: r.name, label: r.title, description: r.kind }))}
+              onChange={({ detail }) => setRecipe(RECIPES.find((r) => r.name === detail.selectedOption.value) ?? RECIPES[0])}
+            />
+          </FormField>
+          <FormField label="Job name" errorText={fields.jobName}>
+            <Input value={jobName} onChange={({ detail }) => setJobName(detail.value)} placeholder="qwen-sft" />
+          </FormField>
+          <FormField label="Instance group" errorText={fields.instanceGroup}>
+            <Input value={instanceGroup} onChange={({ detail }) => setInstanceGroup(detail.value)} placeholder="gpu" />
+          </FormField>
+          <FormField label="Nodes" errorText={fields.replicas}>
+            <Input type="number" value={replicas} onChange={({ detail }) => setReplicas(detail.value)} />
+          </FormField>
+          <FormField label="Storage claim" errorText={fields.storageClaim}>
+            <Input value={storageClaim} onChange={({ detail }) => setStorageClaim(detail.value)} placeholder="shared" />
+          </FormField>
+        </ColumnLayout>
+      </Form>
+    </Container>
+  );
+}
+
+function JobDetail({ cluster, job, onClose, onEnded }: { cluster: string; job: string; onClose: () => void; onEnded: () => void }) {
+  const [view, setView] = useState<JobView | null>(null);
+  const logRef = useRef<HTMLPreElement>(null);
+  const [logs, setLogs] = useState<JobLogsView | null>(null);
+  const [failure, setFailure] = useState<unknown>(null);
+
+  useEffect(() => {
+    let stopped = false;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    async function poll() {
+      try {
+        const { data } = await jobsApi.get(cluster, job);
+        if (stopped) return;
+        setView(data);
+        if (data.pods?.length) setLogs((await jobsApi.logs(cluster, job, undefined, 50)).data);
+        if (!TERMINAL.includes(data.status)) timer = setTimeout(() => void poll(), 1000);
+        else onEnded();
+      } catch (caught) {
+        if (!stopped) setFailure(caught);
+      }
+    }
+    void poll();
+    return () => {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+    };
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [cluster, job]);
+
+  useEffect(() => {
+    // follow the tail, as a terminal does
+    if (logRef.current) logRef.current.scrollTop = logRef.current.scrollHeight;
+  }, [logs]);
+
+  const budget = view?.budget;
+  return (
+    <SpaceBetween size="m">
+      <Container
+        header={
+          <Header variant="h2" actions={<Button onClick={onClose}>Close</Button>} description={view?.message ?? undefined}>
+            {job}
+          </Header>
+        }
+      >
+        {failure ? <ErrorAlert error={failure} /> : null}
+        {view ? (
+          <ColumnLayout columns={4} variant="text-grid">
+            <div data-testid="job-status">
+              <Box variant="awsui-key-label">Status</Box>
+              <Status value={view.status} />
+              {view.reason ? <Box variant="small" display="block">{view.reason}</Box> : null}
+            </div>
+            <div>
+              <Box variant="awsui-key-label">Recipe</Box>
+              {view.recipe ?? 'custom image'} ({view.kind}) on {view.instanceType ?? '-'}
+            </div>
+            <div>
+              <Box variant="awsui-key-label">Restart budget</Box>
+              {budget
+                ? `${budget.processRestarts} process, ${budget.fullJobRestarts} full; ${budget.retriesUsed} used, ${budget.retriesLeft ?? '-'} left`
+                : 'not a HyperPodPyTorchJob'}
+            </div>
+            <div>
+              <Box variant="awsui-key-label">Hang detections</Box>
+              {view.hangDetections}
+            </div>
+          </ColumnLayout>
+        ) : (
+          <Box>Loading</Box>
+        )}
+      </Container>
+      <Table
+        variant="container"
+        header={<Header variant="h3">Pods</Header>}
+        items={view?.pods ?? []}
+        trackBy="name"
+        empty={<Box textAlign="center">No pods yet.</Box>}
+        columnDefinitions={[
+          { id: 'name', header: 'Pod', cell: (p) => p.name, isRowHeader: true },
+          { id: 'phase', header: 'Phase', cell: (p) => <Status value={p.phase} /> },
+          { id: 'node', header: 'Node', cell: (p) => p.node ?? '-' },
+          { id: 'zone', header: 'Zone', cell: (p) => p.zone ?? '-' },
+        ]}
+      />
+      <Container header={<Header variant="h3" description={logs ? `${logs.pod} / ${logs.container}` : undefined}>Log</Header>}>
+        <pre ref={logRef} data-testid="job-log" tabIndex={0} aria-label="Job log" style={{ maxHeight: 320, overflow: 'auto', margin: 0 }}>
+          {logs ? (logs.retained ? logs.lines.join('\n') : logs.note) : 'No log yet.'}
+        </pre>
+      </Container>
+      <Table
+        variant="container"
+        header={<Header variant="h3">Recent events</Header>}
+        items={view?.events ?? []}
+        empty={<Box textAlign="center">No events.</Box>}
+        columnDefinitions={[
+          { id: 'time', header: 'Time', cell: (e) => e.time ?? '-' },
+          { id: 'reason', header: 'Reason', cell: (e) => e.reason },
+          { id: 'object', header: 'Object', cell: (e) => e.object },
+          { id: 'message', header: 'Message', cell: (e) => e.message },
+        ]}
+      />
+    </SpaceBetween>
+  );
+}
+
+export default function JobsTab({ cluster, ready }: { cluster: string; ready: boolean }) {
+  const [selected, setSelected] = useState<string | null>(null);
+  const { data, error, loading, reload } = useFetch(
+    () => (ready ? jobsApi.list(cluster) : Promise.resolve({ data: { cluster, items: [] } })),
+    [cluster, ready],
+    5000,
+  );
+  if (!ready) return <Box>Jobs run on the HyperPod cluster; create it first.</Box>;
+  return (
+    <SpaceBetween size="l">
+      <SubmitJob
+        cluster={cluster}
+        onSubmitted={(job) => {
+          setSelected(job);
+          void reload();
+        }}
+      />
+      <Table
+        variant="container"
+        header={
+          <Header variant="h2" counter={data ? `(${data.items.length})` : undefined} actions={<Button iconName="refresh" ariaLabel="Refresh jobs" onClick={() => void reload()} />}>
+            Jobs
+          </Header>
+        }
+        items={data?.items ?? []}
+        loading={loading && !data}
+        loadingText="Reading jobs"
+        trackBy="jobName"
+        empty={<Box textAlign="center">No training jobs.</Box>}
+        columnDefinitions={[
+          {
+            id: 'name',
+            header: 'Job',
+            isRowHeader: true,
+            cell: (j) => (
+              <Button variant="inline-link" onClick={() => setSelected(j.jobName)}>
+                {j.jobName}
+              </Button>
+            ),
+          },
+          { id: 'recipe', header: 'Recipe', cell: (j) => j.recipe ?? 'custom' },
+          { id: 'kind', header: 'Kind', cell: (j) => j.kind },
+          { id: 'status', header: 'Status', cell: (j) => <Status value={j.status} /> },
+          { id: 'reason', header: 'Reason', cell: (j) => j.reason ?? '' },
+        ]}
+        footer={error ? <ErrorAlert error={error} /> : undefined}
+      />
+      {selected ? (
+        <JobDetail cluster={cluster} job={selected} onClose={() => setSelected(null)} onEnded={() => void reload()} />
+      ) : null}
+    </SpaceBetween>
+  );
+}

@@ -1,0 +1,334 @@
+// The cluster's nodes with their health, one node's detail, reboot/replace/delete with confirmation,
+// the node incidents with the remediation ladder's state and next step, and HyperPod's events.
+
+import { useEffect, useState } from 'react';
+import { useNavigate } from 'react-router-dom';
+import Box from '@cloudscape-design/components/box';
+import Button from '@cloudscape-design/components/button';
+import Checkbox from '@cloudscape-design/components/checkbox';
+import Container from '@cloudscape-design/components/container';
+import Header from '@cloudscape-design/components/header';
+import KeyValuePairs from '@cloudscape-design/components/key-value-pairs';
+import Modal from '@cloudscape-design/components/modal';
+import SegmentedControl from '@cloudscape-design/components/segmented-control';
+import SpaceBetween from '@cloudscape-design/components/space-between';
+import StatusIndicator from '@cloudscape-design/components/status-indicator';
+import Table from '@cloudscape-design/components/table';
+
+import { request } from '../lib/api';
+import { getToken } from '../lib/auth';
+import type { components } from '../api/schema';
+import { websocketUrl } from '../lib/config';
+import { formatTime } from '../lib/format';
+import type { OperationAcceptedView } from '../lib/types';
+import { useFetch } from '../lib/useFetch';
+import { useSession } from '../session';
+import ErrorAlert from './ErrorAlert';
+import Status from './Status';
+
+// Views from the API's OpenAPI document (src/api/schema.d.ts).
+type NodeView = components['schemas']['NodeView'];
+type NodeDetailView = components['schemas']['NodeDetailView'];
+type IncidentView = components['schemas']['IncidentView'];
+type EventView = components['schemas']['ClusterEventView'];
+type Action = 'reboot' | 'replace' | 'delete';
+
+const path = (cluster: string, rest: string) => `/clusters/${encodeURIComponent(cluster)}${rest}`;
+
+function health(node: NodeView) {
+  if (!node.healthStatus) return <StatusIndicator type="pending">Not joined</StatusIndicator>;
+  const ok = node.healthStatus === 'Schedulable';
+  const text = node.faultTypes?.length ? `${node.healthStatus} (${(node.faultTypes ?? []).join(', ')})` : node.healthStatus;
+  return <StatusIndicator type={ok ? 'success' : 'error'}>{text}</StatusIndicator>;
+}
+
+function incidentState(state: string) {
+  const type = state === 'resolved' ? 'success' : state === 'watching' || state === 'acting' ? 'in-progress' : 'error';
+  return <StatusIndicator type={type}>{state}</StatusIndicator>;
+}
+
+function NodeDetail({ cluster, nodeId }: { cluster: string; nodeId: string }) {
+  const { data, error } = useFetch(() => request<NodeDetailView>('GET', path(cluster, `/nodes/${nodeId}`)), [cluster, nodeId], 5000);
+  return (
+    <Container header={<Header variant="h2">Node {nodeId}</Header>}>
+      <ErrorAlert error={error} />
+      {data ? (
+        <SpaceBetween size="m">
+          <KeyValuePairs
+            columns={3}
+            items={[
+              { label: 'Kubernetes node', value: data.kubernetesNode ?? '-' },
+              { label: 'Private IP', value: data.privateIp ?? '-' },
+              { label: 'HyperPod status', value: <Status value={data.instanceStatus} label={data.instanceMessage ? `${data.instanceStatus}: ${data.instanceMessage}` : data.instanceStatus} /> },
+              { label: 'Conditions', value: (data.conditions ?? []).map((c) => `${c.type}=${c.status}${c.reason ? ` (${c.reason})` : ''}`).join(', ') || '-' },
+              { label: 'Health labels', value: Object.entries(data.healthLabels ?? {}).map(([k, v]) => `${k.replace('sagemaker.amazonaws.com/', '')}=${v}`).join(', ') || '-' },
+              { label: 'Taints', value: (data.taints ?? []).map((t) => `${t.key}=${t.value ?? ''}:${t.effect}`).join(', ') || 'none' },
+              { label: 'Pods', value: (data.pods ?? []).map((p) => `${p.namespace}/${p.name}`).join(', ') || 'none' },
+            ]}
+          />
+          <Table
+            variant="embedded"
+            header={<Header variant="h3">Kubernetes events</Header>}
+            items={data.events ?? []}
+            empty={<Box textAlign="center">No events about this node.</Box>}
+            columnDefinitions={[
+              { id: 'type', header: 'Type', cell: (e) => e.type ?? '-' },
+              { id: 'reason', header: 'Reason', cell: (e) => e.reason ?? '-' },
+              { id: 'message', header: 'Message', cell: (e) => e.message ?? '-' },
+              { id: 'time', header: 'Last seen', cell: (e) => (e.lastTimestamp ? formatTime(e.lastTimestamp) : '-') },
+            ]}
+          />
+        </SpaceBetween>
+      ) : null}
+    </Container>
+  );
+}
+
+function Incidents({ cluster }: { cluster: string }) {
+  const { can } = useSession();
+  const { data, error, reload } = useFetch(
+    () => request<{ policy: string; items: IncidentView[] }>('GET', path(cluster, '/incidents')),
+    [cluster],
+    10000,
+  );
+  const [policyError, setPolicyError] = useState<unknown>(null);
+  // Incidents and node-health events are pushed on the cluster's topic: read again on each push (the
+  // 10 s refresh above covers a socket that cannot be opened).
+  useEffect(() => {
+    const token = getToken();
+    if (!token || typeof WebSocket === 'undefined') return undefined;
+    let socket: WebSocket;
+    try {
+      socket = new WebSocket(websocketUrl(token));
+    } catch {
+      return undefined;
+    }
+    socket.onopen = () => socket.send(JSON.stringify({ action: 'subscribe', topics: [`cluster:${cluster}`] }));
+    socket.onmessage = (event) => {
+      try {
+        const message = JSON.parse(String(event.data)) as { type?: string };
+        if (message.type === 'incident' || message.type === 'node-health') void reload();
+      } catch {
+        // not a message of ours
+      }
+    };
+    return () => socket.close();
+  }, [cluster, reload]);
+  async function setPolicy(policy: string) {
+    setPolicyError(null);
+    try {
+      await request('PUT', path(cluster, '/ladder-policy'), { body: { policy } });
+      void reload();
+    } catch (caught) {
+      setPolicyError(caught);
+    }
+  }
+  return (
+    <SpaceBetween size="s">
+      <ErrorAlert error={error} />
+      <ErrorAlert error={policyError} onDismiss={() => setPolicyError(null)} />
+      <Table
+        variant="container"
+        wrapLines
+        trackBy="id"
+        items={data?.items ?? []}
+        empty={<Box textAlign="center">No incidents: no node has reported a fault.</Box>}
+        header={
+          <Header
+            variant="h2"
+            counter={data ? `(${data.items.length})` : undefined}
+            description="Health events folded per node. The ladder investigates, reboots once, then replaces; it stops at fleet instability."
+            actions={
+              <SegmentedControl
+                label="Ladder policy"
+                selectedId={data?.policy ?? 'suggest'}
+                onChange={({ detail }) => void setPolicy(detail.selectedId)}
+                options={['off', 'suggest', 'auto'].map((id) => ({ id, text: id, disabled: !can('admin') }))}
+              />
+            }
+          >
+            Incidents
+          </Header>
+        }
+        columnDefinitions={[
+          { id: 'node', header: 'Node', cell: (i) => i.nodes.join(' → ') },
+          { id: 'state', header: 'State', cell: (i) => incidentState(i.state) },
+          { id: 'fault', header: 'Fault', cell: (i) => i.faultType ?? '-' },
+          { id: 'events', header: 'Events', cell: (i) => `${i.events} (${i.duplicates} duplicates)` },
+          { id: 'ladder', header: 'Ladder', cell: (i) => i.steps.map((s) => `${s.action} ${s.mode}`).join(' · ') },
+          {
+            id: 'next',
+            header: 'Next step',
+            cell: (i) =>
+              i.nextStep ? (
+                <SpaceBetween size="xxxs">
+                  <Box variant="code">{i.nextStep.tool ? `${i.nextStep.tool} ${JSON.stringify(i.nextStep.arguments)}` : i.nextStep.action}</Box>
+                  <Box variant="small">{i.nextStep.why}</Box>
+                </SpaceBetween>
+              ) : (
+                '-'
+              ),
+          },
+          { id: 'opened', header: 'Opened', cell: (i) => formatTime(i.openedAt) },
+        ]}
+      />
+    </SpaceBetween>
+  );
+}
+
+function Events({ cluster }: { cluster: string }) {
+  const { data, error } = useFetch(
+    () => request<{ items: EventView[] }>('GET', path(cluster, '/events'), { query: { limit: 30 } }),
+    [cluster],
+    10000,
+  );
+  return (
+    <SpaceBetween size="s">
+      <ErrorAlert error={error} />
+      <Table
+        variant="container"
+        wrapLines
+        trackBy="eventId"
+        items={data?.items ?? []}
+        header={<Header variant="h2">Cluster events</Header>}
+        empty={<Box textAlign="center">No events.</Box>}
+        columnDefinitions={[
+          { id: 'time', header: 'Time', cell: (e) => (e.time ? formatTime(e.time) : '-') },
+          { id: 'level', header: 'Level', cell: (e) => <StatusIndicator type={e.level === 'Error' ? 'error' : e.level === 'Warn' ? 'warning' : 'info'}>{e.level}</StatusIndicator> },
+          { id: 'node', header: 'Node', cell: (e) => e.nodeId ?? e.instanceGroup ?? '-' },
+          { id: 'description', header: 'Description', cell: (e) => (e.failureMessage ? `${e.description} — ${e.failureMessage}` : e.description) },
+        ]}
+      />
+    </SpaceBetween>
+  );
+}
+
+export default function NodesTab({ cluster }: { cluster: string }) {
+  const navigate = useNavigate();
+  const { can } = useSession();
+  const { data, error, loading, reload } = useFetch(() => request<{ items: NodeView[] }>('GET', path(cluster, '/nodes')), [cluster], 5000);
+  const [selected, setSelected] = useState<NodeView[]>([]);
+  const [confirm, setConfirm] = useState<Action | null>(null);
+  const [acknowledged, setAcknowledged] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [actionError, setActionError] = useState<unknown>(null);
+  const ids = selected.map((n) => n.nodeId);
+
+  async function run(action: Action) {
+    setBusy(true);
+    setActionError(null);
+    try {
+      const body = action === 'reboot' ? { nodeIds: ids } : { nodeIds: ids, acknowledgeDataLoss: acknowledged };
+      const { data: answer } = await request<OperationAcceptedView>('POST', path(cluster, `/nodes/${action}`), { body });
+      setConfirm(null);
+      navigate(`/operations/${answer.operation.id}`);
+    } catch (caught) {
+      setActionError(caught);
+    } finally {
+      setBusy(false);
+    }
+  }
+  const needs = (action: Action) => (action === 'reboot' ? 'operator' : 'admin');
+  const button = (action: Action, text: string) => (
+    <Button
+      disabled={!ids.length || !can(needs(action))}
+      disabledReason={!ids.length ? 'Select nodes first.' : `This needs the ${needs(action)} role.`}
+      onClick={() => {
+        setAcknowledged(false);
+        setConfirm(action);
+      }}
+    >
+      {text}
+    </Button>
+  );
+
+  return (
+    <SpaceBetween size="l">
+      <ErrorAlert error={error} />
+      <Table
+        variant="container"
+        wrapLines
+        trackBy="nodeId"
+        selectionType="multi"
+        selectedItems={selected}
+        onSelectionChange={({ detail }) => setSelected(detail.selectedItems)}
+        ariaLabels={{ selectionGroupLabel: 'Nodes', itemSelectionLabel: (_, n) => n.nodeId, allItemsSelectionLabel: () => 'All nodes' }}
+        items={data?.items ?? []}
+        loading={loading && !data}
+        loadingText="Loading nodes"
+        empty={<Box textAlign="center">No HyperPod nodes.</Box>}
+        header={
+          <Header
+            variant="h2"
+            counter={data ? `(${data.items.length})` : undefined}
+            description="HyperPod's instances joined with their Kubernetes nodes and the health agent's verdict."
+            actions={
+              <SpaceBetween direction="horizontal" size="xs">
+                <Button iconName="refresh" ariaLabel="Refresh nodes" onClick={() => void reload()} />
+                {button('reboot', 'Reboot')}
+                {button('replace', 'Replace')}
+                {button('delete', 'Delete')}
+              </SpaceBetween>
+            }
+          >
+            Nodes
+          </Header>
+        }
+        columnDefinitions={[
+          { id: 'id', header: 'Node', cell: (n) => n.nodeId },
+          { id: 'group', header: 'Group', cell: (n) => n.instanceGroup },
+          { id: 'type', header: 'Type', cell: (n) => n.instanceType },
+          { id: 'zone', header: 'Zone', cell: (n) => `${n.zone ?? '-'} · ${n.capacityType ?? '-'}` },
+          { id: 'status', header: 'Status', cell: (n) => <Status value={n.instanceStatus} label={n.instanceStatus} /> },
+          { id: 'ready', header: 'Ready', cell: (n) => (n.ready === null ? '-' : n.ready ? 'Ready' : 'NotReady') },
+          { id: 'health', header: 'Health', cell: health },
+          { id: 'gpus', header: 'GPUs', cell: (n) => `${n.gpusAllocated} / ${n.gpusAllocatable}` },
+          { id: 'pods', header: 'Pods', cell: (n) => n.pods?.length ?? 0 },
+        ]}
+      />
+      <ErrorAlert error={actionError} onDismiss={() => setActionError(null)} />
+      {selected.length === 1 ? <NodeDetail cluster={cluster} nodeId={selected[0].nodeId} /> : null}
+      <Incidents cluster={cluster} />
+      <Events cluster={cluster} />
+      <Modal
+        visible={confirm !== null}
+        onDismiss={() => setConfirm(null)}
+        header={confirm ? `${confirm[0].toUpperCase()}${confirm.slice(1)} ${ids.length} node${ids.length === 1 ? '' : 's'}?` : ''}
+        footer={
+          <Box float="right">
+            <SpaceBetween direction="horizontal" size="xs">
+              <Button variant="link" onClick={() => setConfirm(null)}>
+                Cancel
+              </Button>
+              <Button
+                variant="primary"
+                loading={busy}
+                disabled={confirm !== 'reboot' && !acknowledged}
+                onClick={() => confirm && void run(confirm)}
+              >
+                {confirm ? `${confirm[0].toUpperCase()}${confirm.slice(1)}` : ''}
+              </Button>
+            </SpaceBetween>
+          </Box>
+        }
+      >
+        <SpaceBetween size="s">
+          <Box>{ids.join(', ')}</Box>
+          {confirm === 'reboot' ? (
+            <Box>The pods on these nodes are interrupted while they reboot (about 1-3 minutes).</Box>
+          ) : (
+            <>
+              <Box color="text-status-error">
+                Every local volume of these nodes, root and secondary, is destroyed: whatever is stored on them is lost
+                for good. Back up to S3 or FSx for Lustre first.
+              </Box>
+              <Checkbox checked={acknowledged} onChange={({ detail }) => setAcknowledged(detail.checked)}>
+                I understand the nodes' local data is lost
+              </Checkbox>
+            </>
+          )}
+        </SpaceBetween>
+      </Modal>
+    </SpaceBetween>
+  );
+}

@@ -1,0 +1,24 @@
+// Managed features in the request's shape: what the Features tab starts from and compares edits with, so
+// only the features the user changed are sent (lib/diff.ts).
+
+import type { FeatureView } from './types';
+
+export type Toggles = Record<string, Record<string, unknown>>;
+
+export const DEFAULT_MEMORY_PERCENTAGE = 20;
+
+/** Each feature's real state as the PATCH body would say it (memoryPercentage only while it is on). */
+export function togglesOf(features: FeatureView[]): Toggles {
+  const out: Toggles = {};
+  // A feature this route only reads (changedWith) is not part of the PATCH body.
+  for (const f of features) if (!f.changedWith) out[f.name] = toggle(f, f.enabled);
+  return out;
+}
+
+/** The body of one feature turned on or off (tiered checkpointing keeps its memory share when on). */
+export function toggle(feature: FeatureView, enabled: boolean): Record<string, unknown> {
+  if (feature.name === 'tieredCheckpointing' && enabled) {
+    return { enabled: true, memoryPercentage: Number(feature.settings?.memoryPercentage ?? DEFAULT_MEMORY_PERCENTAGE) };
+  }
+  return { enabled };
+}

@@ -1,0 +1,90 @@
+// Inference endpoints and models over REST (issue 15): views, the deploy body per kind, and the calls.
+
+import { request } from './api';
+import type { components } from '../api/schema';
+import type { NoopView, OperationAcceptedView } from './types';
+
+// Views and enums from the API's OpenAPI document (src/api/schema.d.ts).
+type Schemas = components['schemas'];
+export type EndpointKind = Schemas['CreateEndpointRequest']['kind'];
+export type EndpointPodView = Schemas['EndpointPodView'];
+export type EndpointView = Schemas['EndpointView'];
+export type InvokeView = Schemas['InvokeView'];
+// The form offers the two Services a single endpoint uses; modelPool endpoints are made by the pool API.
+type Service = Exclude<NonNullable<Schemas['ContainerSpec']['service']>, 'modelPool'>;
+// The form's L2 choice: none, or the tiered storage the operator manages (redis needs a URL the form does not ask).
+type L2 = '' | Extract<NonNullable<Schemas['KvCacheSpec']['l2']>, 'tieredstorage'>;
+type Routing = '' | Schemas['RoutingSpec']['strategy'];
+
+export interface DeployForm {
+  kind: EndpointKind;
+  endpoint: string;
+  instanceType: string;
+  replicas: number;
+  image: string;
+  gpus: number;
+  port: number;
+  service: Service;
+  storage: string;
+  modelPath: string;
+  l2: L2;
+  routing: Routing;
+  modelId: string;
+  modelVersion: string;
+  acceptEula: boolean;
+}
+
+export const EMPTY_FORM: DeployForm = {
+  kind: 'container',
+  endpoint: '',
+  instanceType: '',
+  replicas: 1,
+  image: 'vllm/vllm-openai:v0.10.1',
+  gpus: 1,
+  port: 8000,
+  service: 'clusterIP',
+  storage: '',
+  modelPath: '',
+  l2: '',
+  routing: '',
+  modelId: '',
+  modelVersion: '',
+  acceptEula: false,
+};
+
+/** The POST body for the form's kind: only that kind's section, and only the options set. */
+export function deployBody(form: DeployForm): Record<string, unknown> {
+  const base = { endpoint: form.endpoint, kind: form.kind, instanceType: form.instanceType, replicas: form.replicas };
+  const worker = { image: form.image, gpus: form.gpus, port: form.port };
+  if (form.kind === 'jumpstart') {
+    const jumpstart: Record<string, unknown> = { modelId: form.modelId, acceptEula: form.acceptEula };
+    if (form.modelVersion) jumpstart.modelVersion = form.modelVersion;
+    return { ...base, jumpstart };
+  }
+  if (form.kind === 'managed') {
+    const managed: Record<string, unknown> = { storage: form.storage, modelPath: form.modelPath, worker };
+    if (form.l2) managed.kvCache = { l1: true, l2: form.l2 };
+    if (form.routing) managed.routing = { strategy: form.routing };
+    return { ...base, managed };
+  }
+  const container: Record<string, unknown> = { worker, service: form.service };
+  if (form.storage) container.storage = form.storage;
+  return { ...base, container };
+}
+
+const at = (cluster: string) => `/clusters/${encodeURIComponent(cluster)}/endpoints`;
+
+export const inferenceApi = {
+  endpoints: (cluster: string) => request<{ cluster: string; items: EndpointView[] }>('GET', at(cluster)),
+  deploy: (cluster: string, body: unknown) => request<OperationAcceptedView | NoopView>('POST', at(cluster), { body }),
+  scale: (cluster: string, endpoint: string, replicas: number) =>
+    request<OperationAcceptedView | NoopView>('PATCH', `${at(cluster)}/${encodeURIComponent(endpoint)}`, {
+      body: { replicas },
+    }),
+  remove: (cluster: string, endpoint: string) =>
+    request<OperationAcceptedView>('DELETE', `${at(cluster)}/${encodeURIComponent(endpoint)}`),
+  invoke: (cluster: string, endpoint: string, prompt: string) =>
+    request<InvokeView>('POST', `${at(cluster)}/${encodeURIComponent(endpoint)}/invoke`, {
+      body: { messages: [{ role: 'user', content: prompt }], maxTokens: 256 },
+    }),
+};

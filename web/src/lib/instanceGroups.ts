@@ -1,0 +1,68 @@
+// The add-instance-group wizard's state and the request body it sends (only what the user chose).
+
+import type { CapacityType } from './types';
+
+export interface AddGroupForm {
+  group: string;
+  instanceType: string;
+  instanceCount: string;
+  capacityType: CapacityType;
+  trainingPlanArn: string;
+  efaOnly: boolean;
+  availabilityZone: string;
+  dedicatedSubnet: boolean;
+}
+
+export const EMPTY_ADD_GROUP: AddGroupForm = {
+  group: '',
+  instanceType: '',
+  instanceCount: '1',
+  capacityType: 'onDemand',
+  trainingPlanArn: '',
+  efaOnly: false,
+  availabilityZone: '',
+  dedicatedSubnet: false,
+};
+
+const GROUP_NAME = /^[a-zA-Z0-9](-*[a-zA-Z0-9])*$/;
+
+export function addGroupBody(form: AddGroupForm): Record<string, unknown> {
+  const body: Record<string, unknown> = {
+    group: form.group.trim(),
+    instanceType: form.instanceType,
+    instanceCount: Number(form.instanceCount),
+    capacityType: form.capacityType,
+  };
+  if (form.capacityType === 'trainingPlan') body.trainingPlanArn = form.trainingPlanArn.trim();
+  if (form.efaOnly) body.efaOnly = true;
+  if (form.availabilityZone) body.availabilityZone = form.availabilityZone;
+  if (form.dedicatedSubnet) body.dedicatedSubnet = true;
+  return body;
+}
+
+// Field -> message for what can be told before sending; the server checks the rest (zone, quota, plan).
+export function addGroupErrors(form: AddGroupForm, existing: string[]): Record<string, string> {
+  const errors: Record<string, string> = {};
+  const name = form.group.trim();
+  if (!name) errors.group = 'Give the group a name.';
+  else if (name.length > 63 || !GROUP_NAME.test(name)) errors.group = 'Letters, digits and hyphens; at most 63.';
+  else if (existing.includes(name)) errors.group = `${name} already exists; scale it instead.`;
+  if (!form.instanceType) errors.instanceType = 'Choose an instance type.';
+  const count = Number(form.instanceCount);
+  if (!/^\d+$/.test(form.instanceCount) || count > 6758) errors.instanceCount = 'A whole number from 0 to 6758.';
+  if (form.capacityType === 'trainingPlan' && !form.trainingPlanArn.trim())
+    errors.trainingPlanArn = 'Give the training plan ARN.';
+  return errors;
+}
+
+// One entry per capacity type the API defines (CapacityType comes from its OpenAPI document), so a new
+// type in the contract fails the typecheck until it is labelled here.
+export const CAPACITY_TYPES: Record<CapacityType, { label: string; description?: string }> = {
+  onDemand: { label: 'On-Demand' },
+  spot: { label: 'Spot', description: 'Cheaper; AWS can reclaim the instances, and a zone can run short.' },
+  trainingPlan: { label: 'Training plan', description: "Reserved capacity; the plan's zone wins." },
+};
+
+export function capacityLabel(capacity: CapacityType): string {
+  return CAPACITY_TYPES[capacity].label;
+}
