@@ -113,16 +113,10 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
             "states:StopExecution",
             "s3:ListBucket",
             "iam:GetRole",  # managed features: the checkpoint role Launchpod created, if any
-            # SageMaker managed MLflow (issue 14): the tracking server, its role, its presigned UI URL
-            "sagemaker:CreateMlflowTrackingServer",
+            # SageMaker managed MLflow (issue 14): the server's state and its presigned UI URL; the
+            # configure-mlflow workflow makes the server and its role (this function writes no IAM)
             "sagemaker:DescribeMlflowTrackingServer",
             "sagemaker:CreatePresignedMlflowTrackingServerUrl",
-            "sagemaker:AddTags",  # tag-on-create of the tracking server
-            "iam:CreateRole",
-            "iam:TagRole",
-            "iam:ListAttachedRolePolicies",
-            "iam:PutRolePolicy",
-            "iam:PassRole",
         ),
         tables=("operations", "clusters", "idempotency", "preferences", "incidents"),
         starts_workflows=True,
@@ -810,6 +804,32 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
         placeholder="WaitDownloadFn",
     ),
     FunctionSpec(
+        "mlf-server-role",
+        f"{_PHASES}.configure_mlflow.server_role.handler",
+        "configure-mlflow: the tracking server's role, reaching only mlflow/ in the shared bucket",
+        actions=("iam:GetRole", "iam:CreateRole", "iam:TagRole", "iam:PutRolePolicy", "iam:ListAttachedRolePolicies"),
+        placeholder="ServerRoleFn",
+    ),
+    FunctionSpec(
+        "mlf-tracking-server",
+        f"{_PHASES}.configure_mlflow.tracking_server.handler",
+        "configure-mlflow: CreateMlflowTrackingServer (or the existing server), recorded on the cluster",
+        actions=(
+            "sagemaker:CreateMlflowTrackingServer",
+            "sagemaker:DescribeMlflowTrackingServer",
+            "sagemaker:AddTags",  # tag-on-create of the tracking server
+            "iam:PassRole",  # the server's role, passed to sagemaker.amazonaws.com
+        ),
+        placeholder="TrackingServerFn",
+    ),
+    FunctionSpec(
+        "mlf-wait-server",
+        f"{_PHASES}.configure_mlflow.wait_tracking_server.handler",
+        "configure-mlflow: polls the tracking server until it is Created",
+        actions=("sagemaker:DescribeMlflowTrackingServer",),
+        placeholder="WaitTrackingServerFn",
+    ),
+    FunctionSpec(
         "op-finish",
         f"{_PHASES}.finish.handler",
         "Every workflow: records success and releases the cluster",
@@ -991,6 +1011,12 @@ STATE_MACHINES: tuple[StateMachineSpec, ...] = (
         "inference.asl.json",
         "An endpoint deployed, scaled or deleted, then followed until Ready or gone",
         functions=("inf-apply-endpoint", "inf-wait-endpoint", "op-finish", "op-record-failure"),
+    ),
+    StateMachineSpec(
+        "configure-mlflow",
+        "configure-mlflow.asl.json",
+        "A cluster's MLflow tracking server: its role and the server made (or an existing one picked), then Created",
+        functions=("mlf-server-role", "mlf-tracking-server", "mlf-wait-server", "op-finish", "op-record-failure"),
     ),
     StateMachineSpec(
         "model-download",

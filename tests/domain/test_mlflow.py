@@ -8,6 +8,7 @@ import pytest
 from launchpod.contracts.jobs import SubmitJobInput
 from launchpod.contracts.mlflow import ConfigureMlflowRequest
 from launchpod.domain import mlflow
+from launchpod.domain.errors import Conflict
 from launchpod.domain.jobs import manifests, recipes
 from pydantic import ValidationError
 
@@ -67,3 +68,21 @@ def test_a_custom_ray_job_gets_both_and_the_users_env_wins():
 def test_without_a_server_no_tracking_uri_is_set():
     obj = manifests.build(_request(image="img", command=["python", "t.py"]), "ml.p5.48xlarge", None)
     assert mlflow.TRACKING_URI not in _env(obj)
+
+
+def test_the_plan_creates_a_missing_server_with_its_role_picks_an_existing_one_and_is_empty_when_in_use():
+    created = mlflow.plan("c1", "ts", None, None)
+    assert [(s.action, s.phase) for s in created.steps] == [("create", "ServerRole"), ("create", "TrackingServer")]
+    existing = {"TrackingServerName": "ts", "TrackingServerStatus": "Created"}
+    assert [(s.action, s.phase) for s in mlflow.plan("c1", "ts", "other", existing).steps] == [
+        ("pick", "TrackingServer")
+    ]
+    assert mlflow.plan("c1", "ts", "ts", existing).empty  # the cluster already logs to it: NOOP
+
+
+def test_a_server_that_cannot_take_runs_is_refused_naming_the_field():
+    for status in ("Deleting", "CreateFailed", "Stopped"):
+        with pytest.raises(Conflict) as refused:
+            mlflow.plan("c1", "ts", "ts", {"TrackingServerStatus": status})
+        assert refused.value.details[0]["field"] == "body.trackingServerName"
+        assert f"is {status}" in refused.value.message

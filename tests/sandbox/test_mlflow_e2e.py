@@ -1,6 +1,7 @@
 """SageMaker managed MLflow through the sandbox: without a tracking server GET says how to make one, a bad
-name is 422 and a viewer may not make one; PUT creates one (Creating, then Created, artifacts under
-mlflow/ in the shared bucket, a role SageMaker may assume), a second PUT picks it; a job submitted then
+name is 422 and a viewer may not make one; PUT starts configure-mlflow, whose phases make the role
+and the server (artifacts under mlflow/ in the shared bucket, a role SageMaker may assume) and follow it
+to Created; the same PUT again is NOOP, dryRun plans without starting; a job submitted then
 gets MLFLOW_TRACKING_URI (the server's ARN) and MLFLOW_EXPERIMENT_NAME, logs a run with a loss per step,
 and its view links the server's UI through a presigned URL; a server being deleted cannot be picked."""
 
@@ -51,17 +52,32 @@ def test_without_a_server_get_says_how_to_make_one_and_bad_requests_are_refused(
         assert c.put(PATH, json={}).status_code == 403
 
 
-def test_put_creates_a_server_that_becomes_created_and_a_second_put_picks_it(sandbox, cluster):
+def test_put_creates_a_server_that_becomes_created_and_a_second_put_is_noop(sandbox, cluster):
     with sandbox.client("operator") as c:
+        plan = c.put(PATH, params={"dryRun": "true"}, json={"size": "Small"})
+        assert plan.status_code == 200, plan.text
+        assert [(s["action"], s["phase"]) for s in plan.json()["steps"]] == [
+            ("create", "ServerRole"),
+            ("create", "TrackingServer"),
+        ]
+        assert _get(sandbox).status_code == 404  # the dry run started nothing
         made = c.put(PATH, json={"size": "Small"})
-    assert made.status_code == 200, made.text
-    server = made.json()
-    assert (server["status"], server["created"], server["url"]) == ("Creating", True, None)
+    assert made.status_code == 202, made.text
+    done = sandbox.wait_operation(made.json()["operation"]["id"], timeout=120)
+    assert done["status"] == "SUCCEEDED", done
+    assert [p["name"] for p in done["phases"] if p["status"] == "SUCCEEDED"][:3] == [
+        "ServerRole",
+        "TrackingServer",
+        "WaitTrackingServer",
+    ]
+    server = _get(sandbox).json()
+    assert server["status"] == "Created", server
     assert server["artifactStoreUri"].startswith("s3://sagemaker-") and server["artifactStoreUri"].endswith("/mlflow/")
-    assert "GET this again" in server["message"]
+    assert server["url"].startswith("https://t-") and "/auth?authToken=" in server["url"]
     with sandbox.client("operator") as c:
         again = c.put(PATH, json={})
-    assert again.status_code == 200 and again.json()["created"] is False  # picked, not made twice
+    assert again.status_code == 200 and again.json()["status"] == "NOOP", again.text  # not made twice
+    assert len(sandbox.aws("sagemaker").list_mlflow_tracking_servers()["TrackingServerSummaries"]) == 1
 
     role_name = (
         sandbox.aws("sagemaker")
@@ -72,10 +88,6 @@ def test_put_creates_a_server_that_becomes_created_and_a_second_put_picks_it(san
     trust = role["AssumeRolePolicyDocument"]
     trust = json.loads(urllib.parse.unquote(trust)) if isinstance(trust, str) else trust
     assert trust["Statement"][0]["Principal"]["Service"] == "sagemaker.amazonaws.com"
-
-    created = _until(lambda: _get(sandbox).json()["status"] == "Created" and _get(sandbox).json())
-    assert created, _get(sandbox).text
-    assert created["url"].startswith("https://t-") and "/auth?authToken=" in created["url"]
 
 
 def test_a_job_submitted_then_gets_the_env_logs_a_run_and_its_view_links_the_server(sandbox, cluster):

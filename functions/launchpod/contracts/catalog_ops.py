@@ -958,14 +958,17 @@ CATALOG: tuple[CatalogEntry, ...] = (
         "/api/clusters/{name}/mlflow",
         "Create or pick the cluster's SageMaker managed MLflow tracking server (trackingServerName: an existing"
         " server to pick, or a new one's name; default launchpod-<cluster>-mlflow; size Small, Medium or Large)."
-        " A new server stores its artifacts under mlflow/ in the shared bucket, with a role of its own; effective"
-        " at once: the choice is recorded and AWS starts creating the server, which takes up to 25 minutes;"
-        " follow get_mlflow until Created. Jobs submitted afterwards log to it (MLFLOW_TRACKING_URI).",
+        " A new server stores its artifacts under mlflow/ in the shared bucket, with a role of its own. Starts the"
+        " configure-mlflow operation, which makes the role and the server and ends when the server is Created"
+        " (AWS: up to 25 minutes); NOOP when the cluster already uses that server; dryRun true answers the plan."
+        " Jobs submitted afterwards log to it (MLFLOW_TRACKING_URI).",
         ConfigureMlflowInput,
-        MlflowView,
+        OperationAcceptedView,
         Role.OPERATOR,
         mutates=True,
-        immediate=True,
+        accepted=True,
+        starts=("configure-mlflow",),
+        query=("dryRun",),
         tags=("jobs",),
     ),
     CatalogEntry(

@@ -29,6 +29,15 @@ class ConfigureMlflowInput(ConfigureMlflowRequest):
     name: ClusterName
 
 
+class ConfigureMlflowWorkflowRequest(Contract):
+    """What the configure-mlflow workflow is handed: the server to create or pick, and its size."""
+
+    name: ClusterName
+    trackingServerName: str
+    size: Literal["Small", "Medium", "Large"] = "Small"
+    create: bool = Field(description="true: no server of that name exists, the workflow makes it and its role")
+
+
 class MlflowRef(Contract):
     name: ClusterName
 
@@ -41,7 +50,6 @@ class MlflowView(Contract):
     artifactStoreUri: str | None = None
     size: str | None = None
     mlflowVersion: str | None = None
-    created: bool = Field(default=False, description="true when this call created the server (false: picked)")
     url: str | None = Field(
         default=None, description="a presigned URL to the MLflow UI, valid for 5 minutes and once; when Created"
     )

@@ -13,10 +13,15 @@ from __future__ import annotations
 
 from typing import Any
 
+from launchpod.contracts.mlflow import ConfigureMlflowWorkflowRequest
 from launchpod.domain import ownership
 from launchpod.domain.clusters import control_plane
+from launchpod.domain.errors import Conflict
+from launchpod.domain.operations import WorkflowPlan, role_for
+from launchpod.domain.plan import Plan, Step
 
 PREFIX = "mlflow"
+RECORD_ATTRIBUTE = "mlflowTrackingServer"  # the cluster record's attribute naming its tracking server
 TRUSTED_SERVICE = "sagemaker.amazonaws.com"
 TRACKING_URI, EXPERIMENT = "MLFLOW_TRACKING_URI", "MLFLOW_EXPERIMENT_NAME"
 # Statuses in which the server takes runs (or will, once Created).
@@ -91,3 +96,59 @@ def env_of(job: dict[str, Any]) -> dict[str, str]:
     else:
         template = spec["rayClusterSpec"]["workerGroupSpecs"][0]["template"]["spec"]
     return {e["name"]: str(e.get("value", "")) for e in template["containers"][0].get("env") or [] if "name" in e}
+
+
+# ---- the configure-mlflow workflow: the server's role and the server are made by workflow phases, so the
+# internet-facing API function writes no IAM.
+KIND = "configure-mlflow"
+PHASES: tuple[tuple[str, str], ...] = (
+    ("ServerRole", "The tracking server's role (trusted by SageMaker, reaching only mlflow/ in the shared bucket)"),
+    ("TrackingServer", "CreateMlflowTrackingServer (or the existing server picked), recorded as the cluster's"),
+    ("WaitTrackingServer", "Wait until the tracking server is Created (AWS: up to 25 minutes)"),
+)
+POLL_SECONDS = 60
+MAX_POLLS = 45  # 45 minutes: AWS says up to 25
+
+
+def plan(cluster: str, server_name: str, current: str | None, found: dict[str, Any] | None) -> Plan:
+    """Steps to make ``server_name`` the cluster's tracking server. ``current``: the server the cluster's
+    record names; ``found``: ``server_name`` as SageMaker describes it (None: no such server). A server
+    that cannot take runs is refused (409 naming the field), never picked."""
+    if found is not None:
+        status = str(found.get("TrackingServerStatus"))
+        if status not in USABLE:
+            raise Conflict(
+                f"Tracking server {server_name} is {status}; jobs cannot log to it. Choose another"
+                " trackingServerName (a new one is created).",
+                details=[{"field": "body.trackingServerName", "rule": "usable_server", "message": status}],
+            )
+        if current == server_name:
+            return Plan(cluster, ())
+        return Plan(
+            cluster,
+            (
+                Step(
+                    "pick", f"tracking server {server_name}", f"it exists ({status}); jobs log to it", "TrackingServer"
+                ),
+            ),
+        )
+    return Plan(
+        cluster,
+        (
+            Step(
+                "create", f"role {TRUSTED_SERVICE}", "the new server reaches its artifact store with it", "ServerRole"
+            ),
+            Step("create", f"tracking server {server_name}", "no server of that name exists", "TrackingServer"),
+        ),
+    )
+
+
+def workflow(request: ConfigureMlflowWorkflowRequest, steps: Plan) -> WorkflowPlan:
+    return WorkflowPlan(
+        kind=KIND,
+        target=request.name,
+        request=request.model_dump(mode="json", exclude_none=True),
+        phases=PHASES,
+        role=role_for(KIND),
+        steps=steps.views(),
+    )

@@ -77,9 +77,7 @@ def test_the_functions_that_write_iam_are_the_ones_that_create_roles_and_delete_
         "cf-checkpoint-identity",  # the tiered-checkpointing IRSA role (issue 13)
         "cf-inference-operator",  # the inference operator's pod identity role (issue 15)
         "rd-manifests",  # the AWS Load Balancer Controller's pod identity role (issue 15)
-        # The MLflow tracking server's role (issue 14), made by PUT /mlflow itself. The public API should
-        # not write IAM: this belongs in a workflow phase, and is here, boundary-checked below, until then.
-        "api",
+        "mlf-server-role",  # the MLflow tracking server's role (issue 14); the API itself writes no IAM
     }
 
 

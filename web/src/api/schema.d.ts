@@ -541,8 +541,8 @@ export interface paths {
          */
         get: operations["get_mlflow"];
         /**
-         * Create or pick the cluster's SageMaker managed MLflow tracking server (trackingServerName: an existing server to pick, or a new one's name; default launchpod-<cluster>-mlflow; size Small, Medium or Large). A new server stores its artifacts under mlflow/ in the shared bucket, with a role of its own; effective at once: the choice is recorded and AWS starts creating the server, which takes up to 25 minutes; follow get_mlflow until Created. Jobs submitted afterwards log to it (MLFLOW_TRACKING_URI).
-         * @description Create or pick the cluster's SageMaker managed MLflow tracking server (trackingServerName: an existing server to pick, or a new one's name; default launchpod-<cluster>-mlflow; size Small, Medium or Large). A new server stores its artifacts under mlflow/ in the shared bucket, with a role of its own; effective at once: the choice is recorded and AWS starts creating the server, which takes up to 25 minutes; follow get_mlflow until Created. Jobs submitted afterwards log to it (MLFLOW_TRACKING_URI).
+         * Create or pick the cluster's SageMaker managed MLflow tracking server (trackingServerName: an existing server to pick, or a new one's name; default launchpod-<cluster>-mlflow; size Small, Medium or Large). A new server stores its artifacts under mlflow/ in the shared bucket, with a role of its own. Starts the configure-mlflow operation, which makes the role and the server and ends when the server is Created (AWS: up to 25 minutes); NOOP when the cluster already uses that server; dryRun true answers the plan. Jobs submitted afterwards log to it (MLFLOW_TRACKING_URI).
+         * @description Create or pick the cluster's SageMaker managed MLflow tracking server (trackingServerName: an existing server to pick, or a new one's name; default launchpod-<cluster>-mlflow; size Small, Medium or Large). A new server stores its artifacts under mlflow/ in the shared bucket, with a role of its own. Starts the configure-mlflow operation, which makes the role and the server and ends when the server is Created (AWS: up to 25 minutes); NOOP when the cluster already uses that server; dryRun true answers the plan. Jobs submitted afterwards log to it (MLFLOW_TRACKING_URI). Answers with an operation; the work is done only when get_operation reports SUCCEEDED (or FAILED/CANCELLED). Use wait_for_operation to follow it.
          */
         put: operations["configure_mlflow"];
         post?: never;
@@ -2413,12 +2413,6 @@ export interface components {
              * @example ml-team-a
              */
             cluster: string;
-            /**
-             * Created
-             * @description true when this call created the server (false: picked)
-             * @default false
-             */
-            created: boolean;
             /** Message */
             message?: string | null;
             /** Mlflowversion */
@@ -6701,7 +6695,9 @@ export interface operations {
     };
     configure_mlflow: {
         parameters: {
-            query?: never;
+            query?: {
+                dryRun?: boolean;
+            };
             header?: never;
             path: {
                 name: string;
@@ -6714,13 +6710,22 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK */
+            /** @description No changes, or the plan of a dry run */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["MlflowView"];
+                    "application/json": components["schemas"]["NoopView"] | components["schemas"]["PlanView"];
+                };
+            };
+            /** @description OK */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OperationAcceptedView"];
                 };
             };
             /** @description The body cannot be read (not UTF-8 text) */

@@ -2,18 +2,12 @@
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 from botocore.exceptions import ClientError
 
 from launchpod.adapters.aws.clients import client
 from launchpod.adapters.aws.errors import aws_call, error_code
-from launchpod.domain.errors import RetryableError
-
-# A role created seconds ago may not be assumable by SageMaker yet (IAM propagates in seconds): retry
-# within the API's time budget.
-_PROPAGATION_WAITS = (0.5, 1.0, 2.0, 4.0)
 
 
 class Mlflow:
@@ -30,15 +24,10 @@ class Mlflow:
                 raise
 
     def create(self, params: dict[str, Any]) -> str:
-        for wait in (*_PROPAGATION_WAITS, None):
-            try:
-                with aws_call("sagemaker:CreateMlflowTrackingServer"):
-                    return str(self.sm.create_mlflow_tracking_server(**params)["TrackingServerArn"])
-            except RetryableError:
-                if wait is None:
-                    raise
-                time.sleep(wait)
-        raise AssertionError("unreachable")
+        """A role created seconds ago may not be assumable by SageMaker yet: that refusal is a
+        RetryableError (aws_call), retried by the workflow's Retry block."""
+        with aws_call("sagemaker:CreateMlflowTrackingServer"):
+            return str(self.sm.create_mlflow_tracking_server(**params)["TrackingServerArn"])
 
     def presigned_url(self, name: str, expires: int = 300) -> str:
         with aws_call("sagemaker:CreatePresignedMlflowTrackingServerUrl"):

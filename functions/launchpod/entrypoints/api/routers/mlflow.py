@@ -1,27 +1,32 @@
-"""A cluster's SageMaker managed MLflow tracking server: create or pick one (PUT) and read its state and a
-presigned URL to its UI (GET).
+"""A cluster's SageMaker managed MLflow tracking server: create or pick one (PUT, the configure-mlflow
+workflow) and read its state and a presigned URL to its UI (GET).
 
-A simpler async shape than a workflow: PUT makes the tracking server's role and calls
-CreateMlflowTrackingServer, which answers at once while AWS builds the server (up to 25 minutes); the
-answer says Creating, and GET follows it to Created. The cluster's record keeps which server it uses."""
+PUT plans against the real state (the server the cluster's record names, the asked server as SageMaker
+describes it): NOOP when the cluster already uses it, 409 when it cannot take runs, otherwise the
+workflow makes the server's role and the server (or picks the existing one) and follows it to Created.
+This function writes no IAM: the workflow's phases do, as for every other role Launchpod makes."""
 
 from __future__ import annotations
 
 from typing import Annotated, Any
 
-from aws_lambda_powertools.event_handler.openapi.params import Body, Path
+from aws_lambda_powertools.event_handler import Response
+from aws_lambda_powertools.event_handler.openapi.params import Body, Path, Query
 from aws_lambda_powertools.event_handler.router import APIGatewayRouter
 
 from launchpod.contracts.common import ClusterName
-from launchpod.contracts.mlflow import ConfigureMlflowRequest, MlflowView
-from launchpod.domain import mlflow, ownership
-from launchpod.domain.errors import Conflict, LaunchpodError, NotFound
-from launchpod.entrypoints.api.routing import route
+from launchpod.contracts.mlflow import ConfigureMlflowRequest, ConfigureMlflowWorkflowRequest, MlflowView
+from launchpod.contracts.operations import NoopView, OperationAcceptedView, OperationView
+from launchpod.contracts.plans import PlanView
+from launchpod.domain import mlflow
+from launchpod.domain import operations as ops
+from launchpod.domain.errors import NotFound
+from launchpod.entrypoints.api.routing import planned, route
 from launchpod.runtime import wiring
 from launchpod.runtime.settings import settings
 
 router = APIGatewayRouter()
-SERVER_ATTRIBUTE = "mlflowTrackingServer"
+SERVER_ATTRIBUTE = mlflow.RECORD_ATTRIBUTE
 
 
 def _record(name: str) -> dict[str, Any]:
@@ -31,7 +36,7 @@ def _record(name: str) -> dict[str, Any]:
     return record
 
 
-def _view(name: str, server: dict[str, Any], created: bool = False) -> MlflowView:
+def _view(name: str, server: dict[str, Any]) -> MlflowView:
     status = str(server.get("TrackingServerStatus") or "")
     url, message = None, None
     if status == "Created":
@@ -48,57 +53,33 @@ def _view(name: str, server: dict[str, Any], created: bool = False) -> MlflowVie
         artifactStoreUri=server.get("ArtifactStoreUri"),
         size=server.get("TrackingServerSize"),
         mlflowVersion=server.get("MlflowVersion"),
-        created=created,
         url=url,
         message=message,
     )
 
 
-def _create(name: str, server_name: str, size: str) -> dict[str, Any]:
-    prefix, bucket = settings().resource_prefix, settings().bucket
-    role, iam = mlflow.role_name(prefix, name), wiring.iam()
-    tags = ownership.aws_tags(name, prefix)
-    arn = iam.ensure_role(
-        role, mlflow.TRUSTED_SERVICE, [], tags, f"MLflow tracking server of {name}, created by Launchpod"
-    )
-    iam.put_inline_policy(role, "launchpod-mlflow-artifacts", mlflow.role_policy(bucket))
-    try:
-        wiring.mlflow().create(mlflow.create_params(server_name, bucket, arn, size, name, prefix))
-    except LaunchpodError as exc:
-        if exc.extra.get("aws_code") == "ResourceLimitExceeded":
-            raise Conflict(
-                "The account is at its quota of MLflow tracking servers; pick an existing one with"
-                " trackingServerName, delete one in SageMaker, or ask for a higher quota.",
-                details=[{"field": "body.trackingServerName", "rule": "quota", "message": exc.message}],
-            ) from exc
-        raise
-    found = wiring.mlflow().describe(server_name)
-    assert found is not None
-    return found
-
-
 @route(router, "configure_mlflow")
 def configure_mlflow(
-    name: Annotated[ClusterName, Path()], body: Annotated[ConfigureMlflowRequest, Body()]
-) -> MlflowView:
+    name: Annotated[ClusterName, Path()],
+    body: Annotated[ConfigureMlflowRequest, Body()],
+    dryRun: Annotated[bool, Query()] = False,
+) -> Response[OperationAcceptedView | NoopView | PlanView]:
     record = _record(name)
     server_name = body.trackingServerName or mlflow.default_name(settings().resource_prefix, name)
     found = wiring.mlflow().describe(server_name)
-    created = found is None
-    if found is not None:
-        status = str(found.get("TrackingServerStatus"))
-        if status not in mlflow.USABLE:
-            raise Conflict(
-                f"Tracking server {server_name} is {status}; jobs cannot log to it. Choose another"
-                " trackingServerName (a new one is created).",
-                details=[{"field": "body.trackingServerName", "rule": "usable_server", "message": status}],
-            )
-    else:
-        found = _create(name, server_name, body.size)
-    wiring.clusters().register(
-        name, source=record["source"], region=record["region"], **{SERVER_ATTRIBUTE: server_name}
+    current = record.get(SERVER_ATTRIBUTE)
+    plan = mlflow.plan(name, server_name, str(current) if current else None, found)
+    request = ConfigureMlflowWorkflowRequest(
+        name=name, trackingServerName=server_name, size=body.size, create=found is None
     )
-    return _view(name, found, created)
+
+    def start() -> OperationView:
+        operation, _ = ops.submit(
+            wiring.operations(), wiring.workflows(), mlflow.workflow(request, plan), router.context["principal"]
+        )
+        return operation
+
+    return planned(plan, dryRun, start, noop=f"{name} already logs to tracking server {server_name}; no changes.")
 
 
 def server_of(name: str) -> dict[str, Any] | None:
