@@ -125,6 +125,7 @@ def test_every_mutation_the_planner_answers_takes_dry_run_and_declares_the_plan_
         "configure_storage",
         "update_features",
         "create_endpoint",
+        "configure_mlflow",
     }
     for op_id in planned:
         assert "dryRun" in BY_ID[op_id].input.model_fields, op_id

@@ -26,7 +26,10 @@ class ConfigureMlflowRequest(Contract):
 
 
 class ConfigureMlflowInput(ConfigureMlflowRequest):
+    """The catalog input: the cluster (path), the server (body) and dryRun (query)."""
+
     name: ClusterName
+    dryRun: bool = Field(default=False, description="answer the plan and start nothing")
 
 
 class ConfigureMlflowWorkflowRequest(Contract):
