@@ -65,6 +65,21 @@ _POD_IDENTITY_ROLE = (
     "iam:PassRole",
 )
 
+# What a phase needs to install or remove a HyperPod operator add-on (training, inference) with its pod
+# identity role: the add-on (created with tags), the role made and passed, and on removal the role deleted.
+_OPERATOR_ADDON = (
+    "eks:ListAddons",
+    "eks:DescribeAddon",
+    "eks:CreateAddon",
+    "eks:DeleteAddon",
+    "eks:TagResource",
+    "sagemaker:DescribeCluster",
+    *_POD_IDENTITY_ROLE,
+    "iam:ListRolePolicies",
+    "iam:DeleteRolePolicy",
+    "iam:DeleteRole",
+)
+
 # The shared bucket's name starts with "sagemaker-": HyperPod reads lifecycle scripts only from such
 # buckets unless its role is granted others. Deployments append the account and region.
 SHARED_BUCKET_PREFIX = "sagemaker-launchpod"
@@ -696,23 +711,7 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
         "cf-training-operator",
         f"{_PHASES}.configure_features.training_operator.handler",
         "configure-features: the HyperPod training operator add-on with its pod identity role, or removed",
-        actions=(
-            "eks:ListAddons",
-            "eks:DescribeAddon",
-            "eks:CreateAddon",
-            "eks:DeleteAddon",
-            "eks:TagResource",  # add-ons are created with tags
-            "sagemaker:DescribeCluster",
-            "iam:GetRole",
-            "iam:CreateRole",
-            "iam:TagRole",
-            "iam:PutRolePolicy",
-            "iam:ListAttachedRolePolicies",
-            "iam:ListRolePolicies",
-            "iam:DeleteRolePolicy",
-            "iam:DeleteRole",
-            "iam:PassRole",  # the pod identity role, passed to pods.eks.amazonaws.com
-        ),
+        actions=_OPERATOR_ADDON,
         placeholder="TrainingOperatorFn",
     ),
     FunctionSpec(
@@ -751,23 +750,7 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
         "cf-inference-operator",
         f"{_PHASES}.configure_features.inference_operator.handler",
         "configure-features: the HyperPod inference operator add-on with its pod identity role, or removed",
-        actions=(
-            "eks:ListAddons",
-            "eks:DescribeAddon",
-            "eks:CreateAddon",
-            "eks:DeleteAddon",
-            "eks:TagResource",  # add-ons are created with tags
-            "sagemaker:DescribeCluster",
-            "iam:GetRole",
-            "iam:CreateRole",
-            "iam:TagRole",
-            "iam:PutRolePolicy",
-            "iam:ListAttachedRolePolicies",
-            "iam:ListRolePolicies",
-            "iam:DeleteRolePolicy",
-            "iam:DeleteRole",
-            "iam:PassRole",  # the pod identity role, passed to pods.eks.amazonaws.com
-        ),
+        actions=_OPERATOR_ADDON,
         placeholder="InferenceOperatorFn",
     ),
     # ---- inference (issue 15): endpoints deployed, scaled, deleted
