@@ -11,8 +11,10 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install -q -U pip
 
-$(VENV)/.installed: pyproject.toml | $(BIN)/python
-	$(BIN)/pip install -q -e '.[dev]'
+# The gateway image's pins constrain the shared packages, so the tests run the versions the image ships
+# (a cold install otherwise takes whatever httpx or uvicorn released that morning).
+$(VENV)/.installed: pyproject.toml mcp_gateway/requirements.txt | $(BIN)/python
+	$(BIN)/pip install -q -c mcp_gateway/requirements.txt -e '.[dev]'
 	touch $@
 
 install: $(VENV)/.installed
