@@ -476,6 +476,17 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
         placeholder="DeleteControlPlaneFn",
     ),
     FunctionSpec(
+        "dc-delete-tracking-server",
+        f"{_PHASES}.delete_cluster.delete_tracking_server.handler",
+        "delete-cluster: the MLflow tracking server Launchpod created, deleted before its role",
+        actions=(
+            "sagemaker:DescribeMlflowTrackingServer",
+            "sagemaker:ListTags",
+            "sagemaker:DeleteMlflowTrackingServer",
+        ),
+        placeholder="DeleteTrackingServerFn",
+    ),
+    FunctionSpec(
         "dc-delete-identity",
         f"{_PHASES}.delete_cluster.delete_identity.handler",
         "delete-cluster: IAM roles and OIDC provider tagged as the cluster's",
@@ -917,6 +928,7 @@ STATE_MACHINES: tuple[StateMachineSpec, ...] = (
         functions=(
             "dc-delete-hyperpod",
             "dc-delete-control-plane",
+            "dc-delete-tracking-server",
             "dc-delete-identity",
             "dc-delete-network",
             "dc-delete-scripts",

@@ -74,6 +74,7 @@ class Server:
     started: float  # sim seconds
     deleting_since: float | None = None
     runs: list[Run] = field(default_factory=list)
+    tags: list[dict[str, str]] = field(default_factory=list)  # moto's ListTags/AddTags read and extend it
 
     def status(self, now: float) -> str:
         if self.deleting_since is not None:
@@ -160,6 +161,7 @@ def create(backend: SageMakerModelBackend, p: dict[str, Any]) -> Server:
             auto_registration=bool(p.get("AutomaticModelRegistration")),
             created=datetime.now(UTC),
             started=hp.sim_now(),
+            tags=[{"Key": t["Key"], "Value": t["Value"]} for t in p.get("Tags") or []],
         )
         servers[name] = server
     return server
@@ -198,11 +200,12 @@ def presigned_url(server: Server, p: dict[str, Any]) -> str:
 # ----------------------------------------------------------------------------- runs (the plugin's side)
 
 
-def server_by_arn(arn: str) -> Server | None:
+def server_by_arn(arn: str, deleting: bool = False) -> Server | None:
+    """The server ``arn`` names; one being deleted only with ``deleting`` (it still answers ListTags)."""
     with _lock:
         for servers in _servers.values():
             for server in servers.values():
-                if server.arn == arn and server.deleting_since is None:
+                if server.arn == arn and (deleting or server.deleting_since is None):
                     return server
     return None
 

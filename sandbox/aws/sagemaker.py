@@ -2132,6 +2132,13 @@ def _get_resource_from_arn(self: SageMakerModelBackend, arn: str) -> Any:
         # SageMaker answers ListTags/AddTags on a resource that is gone with a ValidationException
         # (aws/amazon-sagemaker-feedback#108); moto's lookup returns None and then fails on it.
         raise _invalid(f"Resource {arn} does not exist.")
+    if ":mlflow-tracking-server/" in arn:  # moto has no tracking servers: sandbox.aws.mlflow keeps them
+        from sandbox.aws import mlflow
+
+        server = mlflow.server_by_arn(arn, deleting=True)
+        if server is None or server.arn.split(":")[4] != self.account_id:
+            raise _invalid(f"Resource {arn} does not exist.")
+        return server
     return _original_resource_from_arn(self, arn)
 
 

@@ -168,6 +168,11 @@ def test_delete_needs_the_name_and_removes_only_what_launchpod_created(sandbox, 
     ec2 = sandbox.aws("ec2")
     theirs = ec2.create_vpc(CidrBlock="172.31.0.0/16")["Vpc"]["VpcId"]
     with sandbox.client() as c:
+        # An MLflow tracking server Launchpod made for the cluster goes with it, before the role it runs with.
+        made = c.put(f"/api/clusters/{control_plane}/mlflow", json={})
+        assert made.status_code == 202, made.text
+        assert sandbox.wait_operation(made.json()["operation"]["id"], timeout=120)["status"] == "SUCCEEDED"
+        server = c.get(f"/api/clusters/{control_plane}/mlflow").json()["trackingServerName"]
         refused = c.delete(f"/api/clusters/{control_plane}", params={"confirm": "something-else"})
         assert refused.status_code == 422 and refused.json()["details"][0]["field"] == "query.confirm"
         assert (
@@ -179,6 +184,11 @@ def test_delete_needs_the_name_and_removes_only_what_launchpod_created(sandbox, 
         op = c.delete(f"/api/clusters/{control_plane}", params={"confirm": control_plane}).json()["operation"]["id"]
     done = sandbox.wait_operation(op, timeout=120)
     assert done["status"] == "SUCCEEDED", done
+    [deleted] = [p for p in done["phases"] if p["name"] == "DeleteTrackingServer"]
+    assert (deleted["status"], deleted["message"]) == ("SUCCEEDED", "Tracking server deleted."), deleted
+    servers = sandbox.aws("sagemaker").list_mlflow_tracking_servers()["TrackingServerSummaries"]
+    assert server not in [s["TrackingServerName"] for s in servers]
+    assert not [r for r in sandbox.role_names() if r.startswith(f"launchpod-{control_plane}-")]
     eks = sandbox.aws("eks")
     assert control_plane not in eks.list_clusters()["clusters"]
     remaining = ec2.describe_vpcs(Filters=[{"Name": "tag:launchpod:cluster", "Values": [control_plane]}])["Vpcs"]

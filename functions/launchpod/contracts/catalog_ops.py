@@ -471,8 +471,9 @@ CATALOG: tuple[CatalogEntry, ...] = (
         "delete_cluster",
         "DELETE",
         "/api/clusters/{name}",
-        "Delete a cluster and everything Launchpod created for it (HyperPod, EKS, roles, network, scripts);"
-        " anything it did not create is left in place. Give the name again as confirm.",
+        "Delete a cluster and everything Launchpod created for it (HyperPod, EKS, its MLflow tracking server"
+        " with the runs on it, roles, network, scripts); anything it did not create, such as a tracking server"
+        " you picked or the artifacts in the shared bucket, is left in place. Give the name again as confirm.",
         DeleteClusterCall,
         OperationAcceptedView,
         Role.ADMIN,

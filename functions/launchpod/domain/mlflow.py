@@ -46,6 +46,14 @@ def role_name(prefix: str, cluster: str) -> str:
     return control_plane.resource_name(prefix, cluster, "mlflow")
 
 
+def teardown_names(record: dict[str, Any] | None, prefix: str, cluster: str) -> list[str]:
+    """The tracking servers delete-cluster looks at: the one the cluster's record names and the default
+    name (a server whose TrackingServer phase failed before it was recorded). Only those whose tags say
+    Launchpod made them for this cluster are deleted; a picked server of the user's stays."""
+    named = str((record or {}).get(RECORD_ATTRIBUTE) or "")
+    return list(dict.fromkeys(n for n in (named, default_name(prefix, cluster)) if n))
+
+
 def artifact_store(bucket: str) -> str:
     return f"s3://{bucket}/{PREFIX}/"
 

@@ -68,6 +68,23 @@ def test_a_tracking_server_is_creating_then_created_with_a_url(setup):
     assert sm.describe_mlflow_tracking_server(TrackingServerName="ts")["TrackingServerStatus"] == "Deleting"
 
 
+def test_tags_given_at_creation_are_listed_until_the_server_is_gone(setup):
+    sm = setup["sm"]
+    arn = sm.create_mlflow_tracking_server(
+        TrackingServerName="tagged",
+        ArtifactStoreUri="s3://sagemaker-shared/mlflow/",
+        RoleArn=setup["role"],
+        Tags=[{"Key": "launchpod:cluster", "Value": "c1"}],
+    )["TrackingServerArn"]
+    assert sm.list_tags(ResourceArn=arn)["Tags"] == [{"Key": "launchpod:cluster", "Value": "c1"}]
+    sm.delete_mlflow_tracking_server(TrackingServerName="tagged")
+    assert sm.list_tags(ResourceArn=arn)["Tags"] == [{"Key": "launchpod:cluster", "Value": "c1"}]  # while Deleting
+    mlflow.reset()
+    with pytest.raises(ClientError) as gone:
+        sm.list_tags(ResourceArn=arn)
+    assert _code(gone)[0] == "ValidationException"
+
+
 def test_refusals_name_what_is_wrong(setup):
     sm = setup["sm"]
     with pytest.raises(ClientError) as untrusted:

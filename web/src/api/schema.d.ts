@@ -123,8 +123,8 @@ export interface paths {
         put?: never;
         post?: never;
         /**
-         * Delete a cluster and everything Launchpod created for it (HyperPod, EKS, roles, network, scripts); anything it did not create is left in place. Give the name again as confirm.
-         * @description Delete a cluster and everything Launchpod created for it (HyperPod, EKS, roles, network, scripts); anything it did not create is left in place. Give the name again as confirm. Answers with an operation; the work is done only when get_operation reports SUCCEEDED (or FAILED/CANCELLED). Use wait_for_operation to follow it.
+         * Delete a cluster and everything Launchpod created for it (HyperPod, EKS, its MLflow tracking server with the runs on it, roles, network, scripts); anything it did not create, such as a tracking server you picked or the artifacts in the shared bucket, is left in place. Give the name again as confirm.
+         * @description Delete a cluster and everything Launchpod created for it (HyperPod, EKS, its MLflow tracking server with the runs on it, roles, network, scripts); anything it did not create, such as a tracking server you picked or the artifacts in the shared bucket, is left in place. Give the name again as confirm. Answers with an operation; the work is done only when get_operation reports SUCCEEDED (or FAILED/CANCELLED). Use wait_for_operation to follow it.
          */
         delete: operations["delete_cluster"];
         options?: never;

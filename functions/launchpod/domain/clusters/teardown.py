@@ -12,6 +12,10 @@ KIND = "delete-cluster"
 PHASES: tuple[tuple[str, str], ...] = (
     ("DeleteHyperPod", "Delete the HyperPod cluster and wait until it is gone"),
     ("DeleteControlPlane", "Delete the EKS cluster (its add-ons and access entries go with it)"),
+    (
+        "DeleteTrackingServer",
+        "Delete the MLflow tracking server Launchpod created (its runs go with it; artifacts stay in the bucket)",
+    ),
     ("DeleteIdentity", "Delete the IAM roles and OIDC provider Launchpod created"),
     ("DeleteNetwork", "Delete the NAT gateway, subnets, route tables, gateways and VPC Launchpod created"),
     ("DeleteScripts", "Delete the lifecycle scripts from the shared bucket"),
