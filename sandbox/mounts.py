@@ -13,7 +13,8 @@ reference to a missing ConfigMap lets the Pod start). The same holds for the sou
 The kubelet's words are its volume manager's (kubernetes/kubernetes pkg/volume/util/operationexecutor:
 ``MountVolume.SetUp failed for volume "<name>" : secret "<secret>" not found``), reported as a Warning event
 with reason ``FailedMount``; the Pod stays Pending with its container waiting in ``ContainerCreating``,
-and starts once the object appears. Not modelled: a missing key named in ``items``.
+and starts once the object appears. Volumes are set up once, before the containers start: a started Pod
+keeps running when the object is deleted later. Not modelled: a missing key named in ``items``.
 """
 
 from __future__ import annotations

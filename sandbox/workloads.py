@@ -214,7 +214,10 @@ async def _place(
         internet = (placed.get("metadata", {}).get("annotations") or {}).get(images.INTERNET_ANNOTATION) != "false"
         region = (placed.get("metadata", {}).get("labels") or {}).get("topology.kubernetes.io/region")
         pull_error = images.pull_error(image, region, internet)
-        mount_error = mounts.failed_mount(emulator, namespace, pod_spec)
+        # the kubelet sets volumes up once, before the containers start: a started Pod keeps running
+        # when its Secret is deleted later
+        started = ((old or {}).get("status") or {}).get("phase") == "Running"
+        mount_error = None if started else mounts.failed_mount(emulator, namespace, pod_spec)
         if mount_error is not None:
             container = mounts.container_creating(pod_spec["containers"][0])
             if before.get("state") != container["state"]:

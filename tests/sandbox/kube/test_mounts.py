@@ -119,3 +119,19 @@ def test_an_optional_reference_to_a_missing_object_starts(fleet):
     _put(fleet, "apps/v1/deployments", _deployment(volumes))
     assert _pod(fleet)["status"]["phase"] == "Running"
     assert _ready(fleet) == 1
+
+
+def test_a_started_pod_keeps_running_when_its_secret_is_deleted(fleet):
+    _put(fleet, "v1/nodes", NODE)
+    _put(
+        fleet, "v1/secrets", {"apiVersion": "v1", "kind": "Secret", "metadata": {"name": "tls", "namespace": "default"}}
+    )
+    _put(fleet, "apps/v1/deployments", _deployment([{"name": "cert", "secret": {"secretName": "tls"}}]))
+    assert _pod(fleet)["status"]["phase"] == "Running"
+
+    async def delete(emu):
+        await emu.delete_object("v1/secrets", "default", "tls")
+
+    fleet.call("mnt", delete)
+    assert _pod(fleet)["status"]["phase"] == "Running"
+    assert _ready(fleet) == 1
