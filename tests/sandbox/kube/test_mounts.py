@@ -1,5 +1,6 @@
 """A Pod whose Secret or ConfigMap volume names a missing object stays Pending in ContainerCreating with
-the kubelet's FailedMount event, and starts once the object appears; an optional reference does not wait."""
+the kubelet's FailedMount event, and starts once the object appears; an optional reference does not wait,
+and a started Pod is not stopped by the object's deletion. Deployments' and training jobs' Pods alike."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import pytest
 from sandbox.kube import KubeFleet
 from sandbox.workloads import _reconcile
 
+CONFIG = {"name": "config", "configMap": {"name": "hosts"}}
 NODE = {
     "apiVersion": "v1",
     "kind": "Node",
@@ -135,3 +137,35 @@ def test_a_started_pod_keeps_running_when_its_secret_is_deleted(fleet):
     fleet.call("mnt", delete)
     assert _pod(fleet)["status"]["phase"] == "Running"
     assert _ready(fleet) == 1
+
+
+def test_a_training_pod_bound_to_its_node_waits_for_its_config_map_then_runs(fleet):
+    from sandbox import training
+
+    _put(fleet, "v1/nodes", NODE)
+    owner = {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "job", "namespace": "default", "uid": "u1"}}
+    template = {"spec": {"containers": [{"name": "train", "image": "trainer:1"}], "volumes": [CONFIG]}}
+    pod = training._pod(owner, "job-worker-0", template, {})
+    _put(fleet, "v1/pods", pod)
+
+    def place(emu):
+        return training._place(emu, emu.list_objects("v1/pods", "default"))
+
+    assert fleet.call("mnt", place) is False
+    assert fleet.call("mnt", place) is False
+    found = fleet.call("mnt", lambda e: e.get_object("v1/pods", "default", "job-worker-0"))
+    assert found["status"]["phase"] == "Pending" and found["spec"]["nodeName"] == "hyperpod-i-1"
+    events = fleet.call("mnt", lambda e: e.list_objects("v1/events", "default"))
+    assert [(e["reason"], e["source"]["component"]) for e in events] == [
+        ("Scheduled", "hyperpod-training-operator"),
+        ("FailedMount", "kubelet"),
+    ]
+    assert events[1]["message"] == 'MountVolume.SetUp failed for volume "config" : configmap "hosts" not found'
+    _put(
+        fleet,
+        "v1/configmaps",
+        {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "hosts", "namespace": "default"}},
+    )
+    assert fleet.call("mnt", place) is True
+    found = fleet.call("mnt", lambda e: e.get_object("v1/pods", "default", "job-worker-0"))
+    assert found["status"]["phase"] == "Running"
