@@ -8,7 +8,8 @@ operator to run jobs", https://docs.aws.amazon.com/sagemaker/latest/dg/sagemaker
   installs the HyperPodPyTorchJob CRD. Without it a HyperPodPyTorchJob is stored and nothing runs it.
 * A job gets ``replicas`` pods per replica spec, placed by kube-scheduler's rules (sandbox.scheduling),
   so the GPUs and EFA interfaces they request must fit a node; a pod that fits nowhere stays Pending
-  with FailedScheduling and the job stays Created.
+  with FailedScheduling and the job stays Created. A bound pod whose Secret or ConfigMap volume is missing
+  stays Pending with the kubelet's FailedMount (sandbox.mounts) until it exists.
 * Faults are recovered at the process level first: the elastic agent restarts the training processes in
   place, up to ``restartPolicy.numRestartBeforeFullJobRestart`` times within ``evalPeriodSeconds``;
   then the whole job is restarted (every pod recreated), up to ``maxFullJobRestarts``. Every restart
@@ -42,7 +43,7 @@ import uuid
 from dataclasses import dataclass, field
 from typing import Any
 
-from sandbox import scheduling
+from sandbox import mounts, scheduling
 from sandbox.aws import clock, mlflow
 from sandbox.periodic import Periodic
 
@@ -162,7 +163,14 @@ def _now() -> str:
     return datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
-async def _event(emulator: Any, obj: dict[str, Any], reason: str, message: str, warning: bool = False) -> None:
+async def _event(
+    emulator: Any,
+    obj: dict[str, Any],
+    reason: str,
+    message: str,
+    warning: bool = False,
+    component: str = "hyperpod-training-operator",
+) -> None:
     meta = obj["metadata"]
     now = _now()
     await emulator.put_object(
@@ -181,7 +189,7 @@ async def _event(emulator: Any, obj: dict[str, Any], reason: str, message: str, 
             "reason": reason,
             "message": message,
             "type": "Warning" if warning else "Normal",
-            "source": {"component": "hyperpod-training-operator"},
+            "source": {"component": component},
             "count": 1,
             "firstTimestamp": now,
             "lastTimestamp": now,
@@ -209,11 +217,14 @@ def _pod(owner: dict[str, Any], name: str, template: dict[str, Any], labels: dic
 
 
 async def _place(emulator: Any, pods: list[dict[str, Any]]) -> bool:
-    """Bind each Pending pod where kube-scheduler would; True when all are bound."""
+    """Bind each Pending pod where kube-scheduler would and start it once the kubelet can set its volumes
+    up (sandbox.mounts); True when all have started."""
     nodes = emulator.list_objects("v1/nodes")
     all_bound = True
     for pod in pods:
         if (pod.get("spec") or {}).get("nodeName"):
+            if (pod.get("status") or {}).get("phase") == "Pending" and not await _start(emulator, pod):
+                all_bound = False
             continue
         bound = [p for p in emulator.list_objects("v1/pods") if (p.get("spec") or {}).get("nodeName")]
         node, message = scheduling.schedule(pod["spec"], nodes, bound)
@@ -231,15 +242,34 @@ async def _place(emulator: Any, pods: list[dict[str, Any]]) -> bool:
                 await _event(emulator, pod, "FailedScheduling", message, warning=True)
             continue
         pod["spec"]["nodeName"] = node
-        pod["status"] = _running_status(pod, 0)
-        await emulator.put_object("v1/pods", pod)
         await _event(
             emulator,
             pod,
             "Scheduled",
             f"Successfully assigned {pod['metadata']['namespace']}/{pod['metadata']['name']} to {node}",
         )
+        if not await _start(emulator, pod):
+            all_bound = False
     return all_bound
+
+
+async def _start(emulator: Any, pod: dict[str, Any]) -> bool:
+    """Run a bound pod, or leave it Pending in ContainerCreating with the kubelet's FailedMount; True when running."""
+    failed = mounts.failed_mount(emulator, pod["metadata"]["namespace"], pod["spec"])
+    if failed is None:
+        pod["status"] = _running_status(pod, 0)
+        await emulator.put_object("v1/pods", pod)
+        return True
+    waiting = [mounts.container_creating(c) for c in pod["spec"].get("containers") or []]
+    if (pod.get("status") or {}).get("containerStatuses") != waiting:
+        pod["status"] = {
+            "phase": "Pending",
+            "conditions": [{"type": "PodScheduled", "status": "True"}, {"type": "Ready", "status": "False"}],
+            "containerStatuses": waiting,
+        }
+        await emulator.put_object("v1/pods", pod)
+        await _event(emulator, pod, "FailedMount", failed, warning=True, component="kubelet")
+    return False
 
 
 def _running_status(pod: dict[str, Any], restarts: int) -> dict[str, Any]:

@@ -1,9 +1,10 @@
 """A simulated workload controller for the emulated Kubernetes APIs: Deployments and DaemonSets get
 Pods as their controllers would make them (a Deployment's replicas; one per node a DaemonSet wants),
-placed by kube-scheduler's rules (sandbox.scheduling), pulling images only where AWS publishes them
-(sandbox.images), operators crash-looping without what they need (sandbox.operators), and the status
-that follows from those Pods; statically provisioned PersistentVolumeClaims are bound to the
-PersistentVolume they name (as the PV controller would)."""
+placed by kube-scheduler's rules (sandbox.scheduling), started only once their Secret and ConfigMap
+volumes exist (sandbox.mounts), pulling images only where AWS publishes them (sandbox.images), operators
+crash-looping without what they need (sandbox.operators), and the status that follows from those Pods;
+statically provisioned PersistentVolumeClaims are bound to the PersistentVolume they name (as the PV
+controller would)."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ import logging
 import uuid
 from typing import Any
 
-from sandbox import images, operators, scheduling
+from sandbox import images, mounts, operators, scheduling
 from sandbox.aws import node_agents
 from sandbox.periodic import Periodic
 
@@ -213,7 +214,15 @@ async def _place(
         internet = (placed.get("metadata", {}).get("annotations") or {}).get(images.INTERNET_ANNOTATION) != "false"
         region = (placed.get("metadata", {}).get("labels") or {}).get("topology.kubernetes.io/region")
         pull_error = images.pull_error(image, region, internet)
-        if pull_error is not None:
+        # the kubelet sets volumes up once, before the containers start: a started Pod keeps running
+        # when its Secret is deleted later
+        started = ((old or {}).get("status") or {}).get("phase") == "Running"
+        mount_error = None if started else mounts.failed_mount(emulator, namespace, pod_spec)
+        if mount_error is not None:
+            container = mounts.container_creating(pod_spec["containers"][0])
+            if before.get("state") != container["state"]:
+                await _event(emulator, namespace, name, "FailedMount", mount_error, "kubelet")
+        elif pull_error is not None:
             first = "waiting" not in (before.get("state") or {})
             container = {
                 "name": pod_spec["containers"][0]["name"],
@@ -243,7 +252,7 @@ async def _place(
             }
         up = "True" if container["ready"] else "False"
         pod["status"] = {
-            "phase": "Running",
+            "phase": "Pending" if mount_error is not None else "Running",
             "conditions": [
                 {"type": "PodScheduled", "status": "True"},
                 {"type": "Ready", "status": up},

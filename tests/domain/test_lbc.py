@@ -1,15 +1,21 @@
 """The AWS Load Balancer Controller as Launchpod installs it: every object valid, named as upstream's
-chart names them, its RBAC and IAM policy upstream's, and the reasons an NLB cannot come."""
+chart names them, its RBAC and IAM policy upstream's, its webhooks served with the certificate it mounts,
+and the reasons an NLB cannot come."""
 
 from __future__ import annotations
 
+import base64
+import datetime
+
 import pytest
 from launchpod.domain import dependencies
-from launchpod.domain.dependencies import lbc, objects
+from launchpod.domain.dependencies import lbc, lbc_tls, objects
 
 from tests import manifests
 
-BUILT = objects.objects_for(lbc.NAME, "v3.5.0", "us-east-1", "demo", "vpc-0abc")
+NOW = datetime.datetime(2026, 12, 2, tzinfo=datetime.UTC)
+TLS = lbc_tls.generate(NOW)
+BUILT = objects.objects_for(lbc.NAME, "v3.5.0", "us-east-1", "demo", "vpc-0abc", TLS)
 
 
 def _one(kind: str) -> dict:
@@ -76,3 +82,91 @@ def test_an_endpoint_says_why_no_nlb_comes():
     stopped = {"spec": {"replicas": 2}, "status": {"readyReplicas": 0}}
     assert "0/2 ready replicas" in (lbc.blocked("demo", stopped) or "")
     assert lbc.blocked("demo", {"spec": {"replicas": 2}, "status": {"readyReplicas": 1}}) is None
+
+
+def _index(kind: str) -> int:
+    return next(i for i, o in enumerate(BUILT) if o["kind"] == kind)
+
+
+def test_the_deployment_mounts_the_certificate_secret_applied_before_it():
+    pod = _one("Deployment")["spec"]["template"]["spec"]
+    assert pod["volumes"] == [{"name": "cert", "secret": {"defaultMode": 420, "secretName": "aws-load-balancer-tls"}}]
+    mount = pod["containers"][0]["volumeMounts"][0]
+    assert (mount["name"], mount["mountPath"]) == ("cert", "/tmp/k8s-webhook-server/serving-certs")
+    secret = _one("Secret")
+    assert (secret["metadata"]["name"], secret["metadata"]["namespace"]) == ("aws-load-balancer-tls", "kube-system")
+    assert secret["type"] == "kubernetes.io/tls" and set(secret["data"]) == {"ca.crt", "tls.crt", "tls.key"}
+    assert _index("Secret") < _index("Deployment")
+
+
+def test_every_webhook_trusts_the_ca_that_signed_the_served_certificate_for_the_service_name():
+    from cryptography import x509
+
+    secret = _one("Secret")["data"]
+    ca = x509.load_pem_x509_certificate(base64.b64decode(secret["ca.crt"]))
+    cert = x509.load_pem_x509_certificate(base64.b64decode(secret["tls.crt"]))
+    cert.verify_directly_issued_by(ca)
+    names = cert.extensions.get_extension_for_class(x509.SubjectAlternativeName).value
+    assert "aws-load-balancer-webhook-service.kube-system.svc" in names.get_values_for_type(x509.DNSName)
+    service = _one("Service")
+    assert service["metadata"]["name"] == "aws-load-balancer-webhook-service"
+    assert service["spec"]["selector"].items() <= _one("Deployment")["spec"]["template"]["metadata"]["labels"].items()
+    hooks = _one("MutatingWebhookConfiguration")["webhooks"] + _one("ValidatingWebhookConfiguration")["webhooks"]
+    assert len(hooks) == 8
+    for hook in hooks:
+        assert base64.b64decode(hook["clientConfig"]["caBundle"]) == base64.b64decode(secret["ca.crt"])
+        assert hook["clientConfig"]["service"]["name"] == service["metadata"]["name"]
+
+
+def _matches(selector: dict, labels: dict[str, str]) -> bool:
+    ops = {
+        "In": lambda v, vs: v in vs,
+        "NotIn": lambda v, vs: v not in vs,
+        "Exists": lambda v, vs: v is not None,
+        "DoesNotExist": lambda v, vs: v is None,
+    }
+    return all(
+        ops[e["operator"]](labels.get(e["key"]), e.get("values", [])) for e in selector.get("matchExpressions", [])
+    )
+
+
+def _sees(hook: dict, resource: str, pod_labels: dict[str, str], namespace_labels: dict[str, str]) -> bool:
+    return (
+        any(resource in r["resources"] and "CREATE" in r["operations"] for r in hook["rules"])
+        and _matches(hook.get("objectSelector") or {}, pod_labels)
+        and _matches(hook.get("namespaceSelector") or {}, namespace_labels)
+    )
+
+
+def test_with_the_controller_down_only_opted_in_pods_and_its_own_kinds_meet_a_failing_webhook():
+    """Ordinary Pods and Services are created as before; Pods and namespaces that opt in by label, and
+    the controller's own kinds, wait for it as the chart has it."""
+    hooks = _one("MutatingWebhookConfiguration")["webhooks"] + _one("ValidatingWebhookConfiguration")["webhooks"]
+    failing = [h for h in hooks if h["failurePolicy"] == "Fail"]
+    assert not [h["name"] for h in failing if _sees(h, "pods", {"app": "web"}, {})]
+    assert not [h["name"] for h in hooks if _sees(h, "services", {"app": "web"}, {})]
+    opted = {"elbv2.k8s.aws/quic-server-id-inject": "enabled"}
+    assert [h["name"] for h in failing if _sees(h, "pods", {"app": "web"}, opted)] == ["quicid.elbv2.k8s.aws"]
+    readiness = [h for h in hooks if h["name"] == "mpod.elbv2.k8s.aws"]
+    assert readiness[0]["failurePolicy"] == "Ignore"
+    tgb = {h["name"] for h in failing if any("targetgroupbindings" in r["resources"] for r in h["rules"])}
+    assert tgb == {"mtargetgroupbinding.elbv2.k8s.aws", "vtargetgroupbinding.elbv2.k8s.aws"}
+
+
+def test_a_stored_certificate_is_kept_while_valid_and_replaced_when_not():
+    stored = _one("Secret")
+    assert lbc_tls.kept(stored, NOW + datetime.timedelta(days=365)) == TLS
+    assert lbc_tls.kept(stored, NOW + datetime.timedelta(days=3650 - 10)) is None  # inside the renewal margin
+    assert lbc_tls.kept(None, NOW) is None
+    assert lbc_tls.kept({"data": {**stored["data"], "tls.key": ""}}, NOW) is None
+    other = lbc_tls.secret(lbc_tls.generate(NOW), {})
+    assert lbc_tls.kept({"data": {**stored["data"], "ca.crt": other["data"]["ca.crt"]}}, NOW) is None
+    assert lbc_tls.kept({"data": {**stored["data"], "tls.key": other["data"]["tls.key"]}}, NOW) is None
+    assert lbc_tls.kept({"data": {**stored["data"], "tls.crt": "bm90IGEgY2VydA=="}}, NOW) is None
+
+
+def test_without_a_certificate_the_objects_that_carry_it_are_left_out():
+    bare = objects.objects_for(lbc.NAME, "v3.5.0", "us-east-1")
+    kinds = {o["kind"] for o in bare}
+    assert not kinds & {"Secret", "MutatingWebhookConfiguration", "ValidatingWebhookConfiguration"}
+    assert objects.workload_of(bare)["metadata"]["name"] == lbc.NAME

@@ -189,6 +189,16 @@ def test_a_vllm_container_behind_a_load_balancer_is_invoked_scaled_and_deleted(s
     controller = apps.read_namespaced_deployment(LBC, "kube-system")
     assert controller.status.ready_replicas == 2
     assert f"--cluster-name={NAME}" in controller.spec.template.spec.containers[0].args
+    # its pods mount the webhook's serving certificate, which the webhooks trust; reconciling again keeps it
+    secret = k8s.CoreV1Api(sandbox.kube(NAME)).read_namespaced_secret("aws-load-balancer-tls", "kube-system")
+    assert secret.type == "kubernetes.io/tls" and set(secret.data) == {"ca.crt", "tls.crt", "tls.key"}
+    hooks = k8s.AdmissionregistrationV1Api(sandbox.kube(NAME)).read_mutating_webhook_configuration(
+        "aws-load-balancer-webhook"
+    )
+    assert {h.client_config.ca_bundle for h in hooks.webhooks} == {secret.data["ca.crt"]}
+    with sandbox.client() as c:
+        again = c.post(f"/api/clusters/{NAME}/dependencies", json={"includeOptional": True})
+    assert again.status_code == 200 and again.json()["status"] == "NOOP", again.text
     # the controller stopped (no ready replica): the endpoint waits for its address and says why
     apps.patch_namespaced_deployment(LBC, "kube-system", {"spec": {"replicas": 0}})
     response = _post(sandbox, "/endpoints", VLLM_NLB)

@@ -33,6 +33,8 @@ PLURALS = {
     "Deployment": ("deployments", True),
     "Job": ("jobs", True),
     "CustomResourceDefinition": ("customresourcedefinitions", False),
+    "MutatingWebhookConfiguration": ("mutatingwebhookconfigurations", False),
+    "ValidatingWebhookConfiguration": ("validatingwebhookconfigurations", False),
     # HyperPod-managed Karpenter (instance groups' autoscaling)
     "NodePool": ("nodepools", False),
     "HyperpodNodeClass": ("hyperpodnodeclasses", False),

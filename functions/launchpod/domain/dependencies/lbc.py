@@ -15,8 +15,9 @@ The image is the regional ECR copy the release notes list (``<account>.dkr.ecr.<
 amazon/aws-load-balancer-controller:<tag>``, the EKS registry accounts: 602401143452 for most regions),
 so nodes without internet egress pull it through ECR's VPC endpoints.
 
-Not installed: the webhook Service and Mutating/ValidatingWebhookConfigurations (pod readiness gates and
-TargetGroupBinding validation), so the serving-certificate Secret is not generated either.
+The webhook Service, its Mutating/ValidatingWebhookConfigurations and the serving certificate's Secret come
+from lbc_webhook and lbc_tls; the Secret is applied before the Deployment that mounts it (a Pod whose Secret
+volume does not exist never starts).
 """
 
 from __future__ import annotations
@@ -27,6 +28,8 @@ from importlib import resources
 from typing import Any
 
 import yaml
+
+from launchpod.domain.dependencies import lbc_tls, lbc_webhook
 
 NAME = "aws-load-balancer-controller"
 NAMESPACE = "kube-system"
@@ -119,8 +122,10 @@ def _binding(kind: str, name: str, role: str, namespace: str | None, labels: dic
     }
 
 
-def objects(version: str, region: str, cluster: str, vpc_id: str) -> list[Obj]:
-    """Everything the controller needs, in apply order: CRDs, service account, RBAC, Deployment."""
+def objects(version: str, region: str, cluster: str, vpc_id: str, tls: lbc_tls.Tls | None) -> list[Obj]:
+    """Everything the controller needs, in apply order: CRDs, service account, RBAC, the certificate's Secret,
+    webhook Service and configurations, Deployment. Without ``tls`` (to read which workload it runs) the
+    Secret and webhook configurations, which carry the certificate, are left out."""
     from launchpod.domain.dependencies.objects import _labels
 
     labels = _labels(NAME, version)
@@ -155,6 +160,8 @@ def objects(version: str, region: str, cluster: str, vpc_id: str) -> list[Obj]:
             "readOnlyRootFilesystem": True,
             "runAsNonRoot": True,
         },
+        # controller-runtime's webhook server reads tls.crt and tls.key from this directory
+        "volumeMounts": [{"mountPath": "/tmp/k8s-webhook-server/serving-certs", "name": "cert", "readOnly": True}],
     }
     deployment: Obj = {
         "apiVersion": "apps/v1",
@@ -169,6 +176,7 @@ def objects(version: str, region: str, cluster: str, vpc_id: str) -> list[Obj]:
                     "serviceAccountName": NAME,
                     "priorityClassName": "system-cluster-critical",
                     "securityContext": {"fsGroup": 65534},
+                    "volumes": [{"name": "cert", "secret": {"defaultMode": 420, "secretName": lbc_tls.SECRET}}],
                     "containers": [container],
                 },
             },
@@ -197,6 +205,9 @@ def objects(version: str, region: str, cluster: str, vpc_id: str) -> list[Obj]:
             "rules": CLUSTER_RULES,
         },
         _binding("ClusterRoleBinding", f"{NAME}-rolebinding", f"{NAME}-role", None, labels),
+        *([lbc_tls.secret(tls, labels)] if tls else []),
+        lbc_webhook.service(labels),
+        *([lbc_webhook.mutating(tls, labels), lbc_webhook.validating(tls, labels)] if tls else []),
         deployment,
     ]
 

@@ -6,12 +6,15 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from functools import lru_cache
 from importlib import resources
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import yaml
 
 from launchpod.domain import ownership
 from launchpod.domain.clusters.instance_types import EFA_TYPES, NEURON_TYPES, NVIDIA_GPU_TYPES
+
+if TYPE_CHECKING:
+    from launchpod.domain.dependencies.lbc_tls import Tls
 
 MANAGED = ownership.K8S_LABELS
 INSTANCE_TYPE = "node.kubernetes.io/instance-type"
@@ -431,12 +434,15 @@ BUILDERS: dict[str, Callable[[str, str], list[Obj]]] = {
 }
 
 
-def objects_for(name: str, version: str, region: str, cluster: str = "", vpc_id: str = "") -> list[Obj]:
-    """The entry's objects; the load balancer controller's also name its cluster and VPC (empty: to look it up)."""
+def objects_for(
+    name: str, version: str, region: str, cluster: str = "", vpc_id: str = "", tls: Tls | None = None
+) -> list[Obj]:
+    """The entry's objects; the load balancer controller's also name its cluster and VPC (empty: to look it up)
+    and carry its webhook certificate (None: without the objects that hold it)."""
     from launchpod.domain.dependencies import lbc
 
     if name == lbc.NAME:
-        return lbc.objects(version, region, cluster, vpc_id)
+        return lbc.objects(version, region, cluster, vpc_id, tls)
     return BUILDERS[name](version, region)
 
 

@@ -1,16 +1,18 @@
 """Manifests: the health agent, device plugins, KubeRay operator and AWS Load Balancer Controller (its pod
-identity role first) applied with server-side apply,
-then polled until each DaemonSet or Deployment is ready. A Deployment cannot be ready on a cluster with
+identity role first, its webhook serving certificate kept while valid) applied with server-side apply, then
+polled until each DaemonSet or Deployment is ready. A Deployment cannot be ready on a cluster with
 no nodes yet (its Pods stay Pending until HyperPod's instances join), so there it counts as applied and
 waiting for nodes, as EKS's own Deployment add-ons do."""
 
 from __future__ import annotations
 
+import datetime
+
 from launchpod.adapters.k8s import apply as k8s
 from launchpod.contracts.dependencies import ReconcileDependenciesInput
 from launchpod.contracts.workflows import WorkflowInput
 from launchpod.domain import dependencies
-from launchpod.domain.dependencies import lbc, objects
+from launchpod.domain.dependencies import lbc, lbc_tls, objects
 from launchpod.domain.errors import PermanentError
 from launchpod.entrypoints.workflows.phase import PhaseResult, phase
 from launchpod.entrypoints.workflows.reconcile_dependencies import lbc_identity
@@ -26,11 +28,12 @@ def run(doc: WorkflowInput) -> PhaseResult:
     waiting, for_nodes = [], []
     no_nodes: bool | None = None
     for entry in wanted:
-        vpc = ""
+        vpc, tls = "", None
         if entry.name == lbc.NAME and first_pass:
             vpc = lbc_identity.vpc_id(doc.target)
             lbc_identity.ensure(doc.target)
-        built = objects.objects_for(entry.name, entry.version, settings().region, doc.target, vpc)
+            tls = _webhook_tls(doc.target)
+        built = objects.objects_for(entry.name, entry.version, settings().region, doc.target, vpc, tls)
         if first_pass:
             for obj in built:
                 k8s.apply(doc.target, obj)
@@ -56,6 +59,12 @@ def run(doc: WorkflowInput) -> PhaseResult:
     if for_nodes:
         message += " " + ", ".join(for_nodes) + " applied; waits for nodes (its pods run once HyperPod's nodes join)."
     return PhaseResult(outputs={"manifests": versions, "waitingForNodes": for_nodes}, message=message)
+
+
+def _webhook_tls(cluster: str) -> lbc_tls.Tls:
+    """The stored serving certificate while it is valid (re-applying it changes nothing), else a new one."""
+    now = datetime.datetime.now(datetime.UTC)
+    return lbc_tls.kept(k8s.read(cluster, lbc_tls.secret_ref()), now) or lbc_tls.generate(now)
 
 
 handler = phase(PHASE)(run)

@@ -1,0 +1,77 @@
+"""reconcile-dependencies' Manifests phase and the load balancer controller's webhook certificate: the first
+reconcile stores a new one, a second keeps it (its webhooks' caBundle too), one gone stale is replaced."""
+
+from __future__ import annotations
+
+import base64
+from typing import Any
+
+import pytest
+from launchpod.adapters.k8s import apply as k8s
+from launchpod.contracts.workflows import WorkflowInput
+from launchpod.domain.dependencies import lbc_tls
+from launchpod.entrypoints.workflows.reconcile_dependencies import lbc_identity, manifests
+
+
+class Store:
+    """The cluster's API server as far as the phase sees it: what was applied can be read back."""
+
+    def __init__(self) -> None:
+        self.objects: dict[str, dict[str, Any]] = {}
+
+    def apply(self, cluster: str, obj: dict[str, Any]) -> None:
+        self.objects[k8s.path_of(obj)] = obj
+
+    def read(self, cluster: str, obj: dict[str, Any]) -> dict[str, Any] | None:
+        return self.objects.get(k8s.path_of(obj))
+
+
+@pytest.fixture
+def store(monkeypatch) -> Store:
+    fake = Store()
+    monkeypatch.setattr(k8s, "apply", fake.apply)
+    monkeypatch.setattr(k8s, "read", fake.read)
+    monkeypatch.setattr(k8s, "ready", lambda found: True)
+    monkeypatch.setattr(lbc_identity, "vpc_id", lambda cluster: "vpc-0abc")
+    monkeypatch.setattr(lbc_identity, "ensure", lambda cluster: None)
+    return fake
+
+
+def _reconcile() -> None:
+    doc = WorkflowInput(
+        operationId="op-0123456789",
+        kind="reconcile-dependencies",
+        target="c1",
+        request={"name": "c1", "includeOptional": True},
+    )
+    assert manifests.run(doc).ready
+
+
+def _stored(store: Store) -> tuple[dict[str, str], set[str]]:
+    secret = store.objects[k8s.path_of(lbc_tls.secret_ref())]
+    bundles = {
+        hook["clientConfig"]["caBundle"]
+        for obj in store.objects.values()
+        if obj["kind"].endswith("WebhookConfiguration")
+        for hook in obj["webhooks"]
+    }
+    return secret["data"], bundles
+
+
+def test_a_second_reconcile_keeps_the_certificate_and_the_webhooks_trust(store):
+    _reconcile()
+    first, bundles = _stored(store)
+    assert bundles == {first["ca.crt"]}
+    _reconcile()
+    assert _stored(store) == (first, bundles)
+
+
+def test_a_certificate_that_does_not_serve_the_webhook_is_replaced(store):
+    _reconcile()
+    first, _ = _stored(store)
+    broken = base64.b64encode(b"not a key").decode()
+    store.objects[k8s.path_of(lbc_tls.secret_ref())]["data"] = {**first, "tls.key": broken}
+    _reconcile()
+    again, bundles = _stored(store)
+    assert again["ca.crt"] != first["ca.crt"] and again["tls.key"] != broken
+    assert bundles == {again["ca.crt"]}
