@@ -1,13 +1,18 @@
 """The Jobs tab in headless Chromium against the real sandbox: submit a recipe job, see it listed, open it
-and watch it reach Succeeded with its pods (node and zone), restart budget and the tail of its log."""
+and watch it reach Succeeded with its pods (node and zone), restart budget and the tail of its log; and a
+running job's log followed live over the WebSocket, each line once, until the pod ends."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page, Response, expect
 
 from tests.sandbox.browser.conftest import App
-from tests.sandbox.jobs_support import CLAIM, NAME, ready_cluster
+from tests.sandbox.jobs_support import CLAIM, NAME, custom_job, ready_cluster, submit
+
+STEPS = 10
 
 pytestmark = pytest.mark.browser
 
@@ -43,3 +48,44 @@ def test_jobs_tab_submits_a_recipe_and_follows_it_to_succeeded(real: App, page: 
     page.get_by_role("button", name="Submit job").click()
     expect(page.get_by_text("already exists").first).to_be_visible()
     real.api("DELETE", f"/clusters/{NAME}/jobs/ui-torchrun", role="operator", params={"confirm": "ui-torchrun"})
+
+
+def _steps(text: str) -> list[int]:
+    return [int(m) for m in re.findall(rf"\[rank0\] step (\d+)/{STEPS} ", text)]
+
+
+def test_job_log_follows_the_pod_live_over_the_websocket(real: App, page: Page, sandbox, shot) -> None:
+    # A step every 400 simulated seconds: about 2 s apart at the tests' time scale, so the job is still
+    # writing its log well after the page opened.
+    sandbox.faults(jobLogIntervalSeconds=400, jobSteps=STEPS)
+    log_reads: list[Response] = []
+    page.on("response", lambda r: log_reads.append(r) if "/jobs/ui-live/logs" in r.url else None)
+    try:
+        assert submit(sandbox, custom_job("ui-live")).status_code == 200
+        page.add_init_script(f"sessionStorage.setItem('launchpod.token', {real.tokens['operator']!r})")
+        page.goto(f"{real.url}/clusters/{NAME}?tab=jobs")
+        page.get_by_role("button", name="ui-live").click()
+
+        log, transport = page.get_by_test_id("job-log"), page.get_by_test_id("job-log-transport")
+        expect(transport).to_contain_text("Live over WebSocket")
+        expect(log).to_contain_text(f"step 1/{STEPS}")
+        page.wait_for_timeout(1000)  # the seam's REST tail, read when the subscription was acknowledged
+        seen, reads = _steps(log.inner_text()), len(log_reads)
+        assert seen and max(seen) < STEPS, seen
+
+        # a step the pod logs after this point shows up without a reload and without another REST read
+        expect(log).to_contain_text(f"step {max(seen) + 1}/{STEPS} ", timeout=10_000)
+        assert len(log_reads) == reads, [r.url for r in log_reads[reads:]]
+        log.scroll_into_view_if_needed()
+        shot(page, "live")
+
+        expect(transport).to_contain_text("Ended: the pod Succeeded", timeout=40_000)
+        expect(log).to_contain_text("final checkpoint written")
+        lines = log.inner_text().splitlines()
+        assert _steps("\n".join(lines)) == list(range(1, STEPS + 1)), lines  # every step once, in order
+        assert len(lines) == len(set(lines)), [line for line in lines if lines.count(line) > 1]
+        log.scroll_into_view_if_needed()
+        shot(page, "ended")
+    finally:
+        sandbox.faults(jobLogIntervalSeconds=10, jobSteps=40)
+        real.api("DELETE", f"/clusters/{NAME}/jobs/ui-live", role="operator", params={"confirm": "ui-live"})
