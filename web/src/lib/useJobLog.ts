@@ -2,7 +2,7 @@
 // the log pump pushes on logs:<cluster>/<namespace>/<pod>, joined by logBuffer.ts; polling the REST tail
 // every second when the socket cannot be used.
 
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 
 import { jobsApi, type JobLogsView } from './jobs';
 import { emptyLog, waiting, withStream, withTail, type LogBuffer } from './logBuffer';
@@ -24,7 +24,6 @@ export function useJobLog(cluster: string, job: string, namespace: string | unde
   const [transport, setTransport] = useState<Transport>('connecting');
   const [reason, setReason] = useState<string | null>(null);
   const [error, setError] = useState<unknown>(null);
-  const polling = useRef(false);
 
   // "replace": polling, each read is the whole panel; "anchor": a tail for the seam with the stream.
   const readTail = useCallback(
@@ -56,7 +55,6 @@ export function useJobLog(cluster: string, job: string, namespace: string | unde
   const pod = view?.retained ? view.pod : null;
   useEffect(() => {
     if (!pod || !namespace) return undefined;
-    polling.current = false;
     setTransport('connecting');
     return subscribeTopic(`logs:${cluster}/${namespace}/${pod}`, {
       onSubscribed: () => {
@@ -65,13 +63,12 @@ export function useJobLog(cluster: string, job: string, namespace: string | unde
         void readTail('anchor');
       },
       onMessage: (message) => {
-        if (message.type !== 'log' || polling.current) return;
+        if (message.type !== 'log') return;
         const data = (message.data ?? {}) as LogMessage;
         if (data.reason) setReason(data.reason);
         setLog((current) => withStream(current, data.lines ?? [], Boolean(data.ended)));
       },
       onFallback: () => {
-        polling.current = true;
         setTransport('polling');
         // Keep what is shown until the next read replaces it.
         setLog((current) => withTail(emptyLog, current.shown));
