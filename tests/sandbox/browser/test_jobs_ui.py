@@ -1,13 +1,19 @@
 """The Jobs tab in headless Chromium against the real sandbox: submit a recipe job, see it listed, open it
-and watch it reach Succeeded with its pods (node and zone), restart budget and the tail of its log."""
+and watch it reach Succeeded with its pods (node and zone), restart budget and the tail of its log; and a
+running job's log followed live over the WebSocket, each line once, until the pod ends."""
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterator
+
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Browser, Locator, Page, Response, expect
 
 from tests.sandbox.browser.conftest import App
-from tests.sandbox.jobs_support import CLAIM, NAME, ready_cluster
+from tests.sandbox.jobs_support import CLAIM, NAME, custom_job, ready_cluster, submit
+
+STEPS = 10
 
 pytestmark = pytest.mark.browser
 
@@ -43,3 +49,81 @@ def test_jobs_tab_submits_a_recipe_and_follows_it_to_succeeded(real: App, page: 
     page.get_by_role("button", name="Submit job").click()
     expect(page.get_by_text("already exists").first).to_be_visible()
     real.api("DELETE", f"/clusters/{NAME}/jobs/ui-torchrun", role="operator", params={"confirm": "ui-torchrun"})
+
+
+def _steps(text: str) -> list[int]:
+    return [int(m) for m in re.findall(rf"\[rank0\] step (\d+)/{STEPS} ", text)]
+
+
+def _open_job(real: App, page: Page, job: str) -> tuple[Locator, Locator]:
+    page.add_init_script(f"sessionStorage.setItem('launchpod.token', {real.tokens['operator']!r})")
+    page.goto(f"{real.url}/clusters/{NAME}?tab=jobs")
+    page.get_by_role("button", name=job).click()
+    return page.get_by_test_id("job-log"), page.get_by_test_id("job-log-transport")
+
+
+def _every_line_once_to_the_end(log: Locator) -> None:
+    expect(log).to_contain_text("final checkpoint written", timeout=40_000)
+    lines = log.inner_text().splitlines()
+    assert _steps("\n".join(lines)) == list(range(1, STEPS + 1)), lines  # every step once, in order
+    assert len(lines) == len(set(lines)), [line for line in lines if lines.count(line) > 1]
+
+
+@pytest.fixture
+def slow_job(real: App, sandbox) -> Iterator[str]:
+    """A job logging a step about every 2 s (400 simulated seconds at the tests' time scale), so it is still
+    writing its log well after the page opened."""
+    sandbox.faults(jobLogIntervalSeconds=400, jobSteps=STEPS)
+    try:
+        assert submit(sandbox, custom_job("ui-live")).status_code == 200
+        yield "ui-live"
+    finally:
+        sandbox.faults(jobLogIntervalSeconds=10, jobSteps=40)
+        real.api("DELETE", f"/clusters/{NAME}/jobs/ui-live", role="operator", params={"confirm": "ui-live"})
+
+
+def test_job_log_follows_the_pod_live_over_the_websocket(
+    real: App, page: Page, browser: Browser, slow_job: str, shot
+) -> None:
+    log_reads: list[Response] = []
+    page.on("response", lambda r: log_reads.append(r) if f"/jobs/{slow_job}/logs" in r.url else None)
+    log, transport = _open_job(real, page, slow_job)
+    expect(transport).to_contain_text("Live over WebSocket")
+    expect(log).to_contain_text(f"step 1/{STEPS}")
+    page.wait_for_timeout(1000)  # the seam's REST tail, read when the subscription was acknowledged
+    seen, reads = _steps(log.inner_text()), len(log_reads)
+    assert seen and max(seen) < STEPS, seen
+
+    # a step the pod logs after this point shows up without a reload and without another REST read
+    expect(log).to_contain_text(f"step {max(seen) + 1}/{STEPS} ", timeout=10_000)
+    assert len(log_reads) == reads, [r.url for r in log_reads[reads:]]
+    log.scroll_into_view_if_needed()
+    shot(page, "live")
+
+    # a second viewer joins the pump already running: the history from REST, then the stream, no line twice
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    try:
+        joined_log, joined_transport = _open_job(real, context.new_page(), slow_job)
+        expect(joined_transport).to_contain_text("Live over WebSocket")
+        expect(transport).to_contain_text("Ended: the pod Succeeded", timeout=40_000)
+        _every_line_once_to_the_end(log)
+        expect(joined_transport).to_contain_text("Ended: the pod Succeeded")
+        _every_line_once_to_the_end(joined_log)
+    finally:
+        context.close()
+    log.scroll_into_view_if_needed()
+    shot(page, "ended")
+
+
+def test_job_log_falls_back_to_polling_without_a_websocket(real: App, page: Page, slow_job: str, shot) -> None:
+    page.add_init_script("Object.defineProperty(window, 'WebSocket', { value: undefined })")
+    log, transport = _open_job(real, page, slow_job)
+    expect(transport).to_contain_text("Refreshing every 1 s")
+    expect(log).to_contain_text(f"step 1/{STEPS}")
+    seen = _steps(log.inner_text())
+    assert seen and max(seen) < STEPS, seen
+    expect(log).to_contain_text(f"step {max(seen) + 1}/{STEPS} ", timeout=10_000)
+    _every_line_once_to_the_end(log)
+    expect(transport).to_contain_text("Ended")
+    log.scroll_into_view_if_needed()
+    shot(page, "polling")

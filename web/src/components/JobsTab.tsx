@@ -1,5 +1,5 @@
 // The cluster's training jobs: submit one from a recipe, list them, and open one to see its status, the
-// restart budget, its pods with node and zone, recent events and the tail of its log (refreshed while it runs).
+// restart budget, its pods with node and zone, recent events and its log, followed live (lib/useJobLog.ts).
 
 import { useEffect, useRef, useState } from 'react';
 import Box from '@cloudscape-design/components/box';
@@ -12,12 +12,15 @@ import Header from '@cloudscape-design/components/header';
 import Input from '@cloudscape-design/components/input';
 import Select from '@cloudscape-design/components/select';
 import SpaceBetween from '@cloudscape-design/components/space-between';
+import StatusIndicator from '@cloudscape-design/components/status-indicator';
 import Table from '@cloudscape-design/components/table';
 
 import { ApiError } from '../lib/api';
 import { RECIPES, jobsApi } from '../lib/jobs';
-import type { JobLogsView, JobView } from '../lib/jobs';
+import type { JobView } from '../lib/jobs';
 import { useFetch } from '../lib/useFetch';
+import type { Transport } from '../lib/socket';
+import { LOG_POLL_MS, useJobLog } from '../lib/useJobLog';
 import ErrorAlert from './ErrorAlert';
 import Status from './Status';
 
@@ -83,11 +86,24 @@ function SubmitJob({ cluster, onSubmitted }: { cluster: string; onSubmitted: (jo
   );
 }
 
+function LogTransport({ transport, ended, reason }: { transport: Transport; ended: boolean; reason: string | null }) {
+  let status = <StatusIndicator type="loading">Connecting</StatusIndicator>;
+  if (ended) status = <StatusIndicator type="stopped">Ended{reason ? `: ${reason}` : ''}</StatusIndicator>;
+  else if (transport === 'websocket') status = <StatusIndicator type="success">Live over WebSocket</StatusIndicator>;
+  else if (transport === 'polling') status = <StatusIndicator type="pending">Refreshing every {LOG_POLL_MS / 1000} s</StatusIndicator>;
+  return (
+    <span data-testid="job-log-transport" style={{ marginLeft: 8 }}>
+      {status}
+    </span>
+  );
+}
+
 function JobDetail({ cluster, job, onClose, onEnded }: { cluster: string; job: string; onClose: () => void; onEnded: () => void }) {
   const [view, setView] = useState<JobView | null>(null);
   const logRef = useRef<HTMLPreElement>(null);
-  const [logs, setLogs] = useState<JobLogsView | null>(null);
   const [failure, setFailure] = useState<unknown>(null);
+  const running = !view || !TERMINAL.includes(view.status);
+  const log = useJobLog(cluster, job, view?.namespace, Boolean(view?.pods?.length), running);
 
   useEffect(() => {
     let stopped = false;
@@ -97,7 +113,6 @@ function JobDetail({ cluster, job, onClose, onEnded }: { cluster: string; job: s
         const { data } = await jobsApi.get(cluster, job);
         if (stopped) return;
         setView(data);
-        if (data.pods?.length) setLogs((await jobsApi.logs(cluster, job, undefined, 50)).data);
         if (!TERMINAL.includes(data.status)) timer = setTimeout(() => void poll(), 1000);
         else onEnded();
       } catch (caught) {
@@ -115,7 +130,7 @@ function JobDetail({ cluster, job, onClose, onEnded }: { cluster: string; job: s
   useEffect(() => {
     // follow the tail, as a terminal does
     if (logRef.current) logRef.current.scrollTop = logRef.current.scrollHeight;
-  }, [logs]);
+  }, [log.lines]);
 
   const budget = view?.budget;
   return (
@@ -167,9 +182,20 @@ function JobDetail({ cluster, job, onClose, onEnded }: { cluster: string; job: s
           { id: 'zone', header: 'Zone', cell: (p) => p.zone ?? '-' },
         ]}
       />
-      <Container header={<Header variant="h3" description={logs ? `${logs.pod} / ${logs.container}` : undefined}>Log</Header>}>
+      <Container
+        header={
+          <Header
+            variant="h3"
+            description={log.view?.retained ? `${log.view.pod} / ${log.view.container}` : undefined}
+            info={log.view?.retained ? <LogTransport transport={log.transport} ended={log.ended} reason={log.reason} /> : undefined}
+          >
+            Log
+          </Header>
+        }
+      >
+        {log.error ? <ErrorAlert error={log.error} /> : null}
         <pre ref={logRef} data-testid="job-log" tabIndex={0} aria-label="Job log" style={{ maxHeight: 320, overflow: 'auto', margin: 0 }}>
-          {logs ? (logs.retained ? logs.lines.join('\n') : logs.note) : 'No log yet.'}
+          {log.view && !log.view.retained ? log.view.note : log.lines.length ? log.lines.join('\n') : 'No log yet.'}
         </pre>
       </Container>
       <Table

@@ -4,14 +4,12 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 
 import { api, ApiError } from './api';
-import { getToken } from './auth';
-import { websocketUrl } from './config';
+import { subscribeTopic, type Transport } from './socket';
 import { TERMINAL, type OperationView } from './types';
 
-export type Transport = 'connecting' | 'websocket' | 'polling';
+export type { Transport };
 
 const POLL_MS = 2000;
-const CONNECT_TIMEOUT_MS = 5000;
 const SAFETY_MS = 15000;
 
 function newer(current: OperationView | null, next: OperationView): boolean {
@@ -47,59 +45,19 @@ export function useOperation(operationId: string) {
     setOperationState(null);
     setTransport('connecting');
     void refresh();
-    const token = getToken();
-    if (!token || typeof WebSocket === 'undefined') {
-      setTransport('polling');
-      return undefined;
-    }
-    let closedByUs = false;
-    let socket: WebSocket | null = null;
-    const fallBack = () => {
-      if (!closedByUs) setTransport('polling');
-    };
-    const timer = window.setTimeout(() => {
-      if (socket?.readyState !== WebSocket.OPEN) {
-        fallBack();
-        socket?.close();
-      }
-    }, CONNECT_TIMEOUT_MS);
-    try {
-      socket = new WebSocket(websocketUrl(token));
-    } catch {
-      window.clearTimeout(timer);
-      setTransport('polling');
-      return undefined;
-    }
-    const topic = `operation:${operationId}`;
-    socket.onopen = () => {
-      window.clearTimeout(timer);
-      socket?.send(JSON.stringify({ action: 'subscribe', topics: [topic] }));
-    };
-    socket.onmessage = (event) => {
-      let message: { topic?: string; type?: string; data?: unknown };
-      try {
-        message = JSON.parse(String(event.data));
-      } catch {
-        return;
-      }
-      if (message.type === 'subscribed') {
+    return subscribeTopic(`operation:${operationId}`, {
+      onSubscribed: () => {
         setTransport('websocket');
         // Whatever changed between the first GET and the subscription is read once more.
         void refresh();
-      } else if (message.type === 'operation' && message.topic === topic && message.data) {
+      },
+      onMessage: (message) => {
+        if (message.type !== 'operation' || !message.data) return;
         setTransport('websocket');
         setOperation(message.data as OperationView);
-      } else if (message.type === 'error') {
-        fallBack();
-      }
-    };
-    socket.onerror = fallBack;
-    socket.onclose = fallBack;
-    return () => {
-      closedByUs = true;
-      window.clearTimeout(timer);
-      socket?.close();
-    };
+      },
+      onFallback: () => setTransport('polling'),
+    });
   }, [operationId, refresh, setOperation]);
 
   // Polling every 2 s until the socket has proved itself (and for good if it fails); a slow re-read while it
