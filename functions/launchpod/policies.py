@@ -193,7 +193,7 @@ def resources_for(action: str, d: Deployment) -> list[str]:
         return [f"arn:{p}:sagemaker:{r}:{a}:training-plan/*"]
     if service == "sagemaker" and "Mlflow" in name:
         return [f"arn:{p}:sagemaker:{r}:{a}:mlflow-tracking-server/*"]
-    if action == "sagemaker:AddTags":  # tag-on-create: HyperPod clusters and MLflow tracking servers
+    if action in ("sagemaker:AddTags", "sagemaker:ListTags"):  # HyperPod clusters and MLflow tracking servers
         return [f"arn:{p}:sagemaker:{r}:{a}:{kind}/*" for kind in ("cluster", "mlflow-tracking-server")]
     if service == "sagemaker":
         return [f"arn:{p}:sagemaker:{r}:{a}:cluster/*"]
