@@ -40,6 +40,16 @@ class Subnets:
         return [{"SubnetId": s, "AvailabilityZone": self.zones[s]} for s in subnet_ids or [] if s in self.zones]
 
 
+class ControlPlanes:
+    """EKS: clusters by name, as DescribeCluster answers them."""
+
+    def __init__(self, clusters: dict[str, dict[str, Any]]) -> None:
+        self.clusters = clusters
+
+    def cluster(self, name: str) -> dict[str, Any] | None:
+        return self.clusters.get(name)
+
+
 class Kube:
     """A cluster's Kubernetes objects by kind; ``error`` is raised on every read (the API or kind is missing)."""
 

@@ -11,6 +11,12 @@ class ClusterRecords(Protocol):
     def get(self, name: str) -> dict[str, Any] | None: ...
 
 
+class ControlPlanes(Protocol):
+    """EKS's clusters (adapters.aws.eks)."""
+
+    def cluster(self, name: str) -> dict[str, Any] | None: ...
+
+
 class TrackingServers(Protocol):
     """SageMaker managed MLflow (adapters.aws.mlflow)."""
 

@@ -1,7 +1,7 @@
-"""Provisioning phases as their own routes and a phase re-run start them: the control plane's checks and
-submit, a cluster's dependencies and storage (each needs an ACTIVE control plane). A plain move from the
-clusters, dependencies and storage routers: they read their adapters through wiring (subnet_zones takes
-its EC2 port)."""
+"""What a provisioning phase's own route and its re-run (the phases route) share: the control plane's
+checks and submit, a cluster's dependencies and storage (each needs an ACTIVE control plane). A plain move from the
+clusters, dependencies and storage routers: they read their adapters through wiring (require_active and
+subnet_zones take their EKS and EC2 ports)."""
 
 from __future__ import annotations
 
@@ -20,12 +20,12 @@ from launchpod.domain.errors import Conflict
 from launchpod.domain.plan import Plan
 from launchpod.runtime import wiring
 from launchpod.runtime.settings import settings
-from launchpod.usecases.ports import Subnets
+from launchpod.usecases.ports import ControlPlanes, Subnets
 
 
-def require_active(name: str, needs: str) -> None:
+def require_active(name: str, needs: str, *, eks_clusters: ControlPlanes) -> None:
     """409 unless the cluster's EKS control plane is ACTIVE; ``needs`` names what asked ("storage needs")."""
-    eks = wiring.eks().cluster(name)
+    eks = eks_clusters.cluster(name)
     if eks is None or eks.get("status") != "ACTIVE":
         state = eks.get("status") if eks else "not created"
         raise Conflict(f"The EKS control plane of {name} is {state}; {needs} an ACTIVE cluster.")
@@ -66,7 +66,7 @@ def subnet_zones(eks: dict[str, Any] | None, *, ec2: Subnets) -> list[str]:
 def start_reconcile(
     request: ReconcileDependenciesInput, who: ops.Principal, steps: Plan | None = None
 ) -> OperationView:
-    require_active(request.name, "dependencies need")
+    require_active(request.name, "dependencies need", eks_clusters=wiring.eks())
     workflow = dependencies.plan(request.name, request.includeOptional)
     if steps is not None:
         workflow = replace(workflow, steps=steps.views())
@@ -75,7 +75,7 @@ def start_reconcile(
 
 
 def start_configure(request: ConfigureStorageInput, who: ops.Principal, steps: Plan | None = None) -> OperationView:
-    require_active(request.name, "storage needs")
+    require_active(request.name, "storage needs", eks_clusters=wiring.eks())
     workflow = storage.plan(request)
     if steps is not None:
         workflow = replace(workflow, steps=steps.views())

@@ -39,7 +39,7 @@ def _rows(name: str) -> list[dict[str, Any]]:
 
 @route(router, "list_dependencies")
 def list_dependencies(name: Annotated[ClusterName, Path()]) -> DependencyListView:
-    provisioning.require_active(name, "dependencies need")
+    provisioning.require_active(name, "dependencies need", eks_clusters=wiring.eks())
     return DependencyListView(
         cluster=name,
         manifestVersion=dependencies.manifest().version,
@@ -54,7 +54,7 @@ def reconcile_dependencies(
     dryRun: Annotated[bool, Query()] = False,
 ) -> Response[OperationAcceptedView | NoopView | PlanView]:
     request = ReconcileDependenciesInput(name=name, includeOptional=bool(body and body.includeOptional))
-    provisioning.require_active(name, "dependencies need")
+    provisioning.require_active(name, "dependencies need", eks_clusters=wiring.eks())
     found = dependencies.reconcile_plan(name, _rows(name), request.includeOptional)
     return planned(
         found,

@@ -28,6 +28,7 @@ from launchpod.domain import ownership, storage
 from launchpod.domain.clusters import plans
 from launchpod.domain.errors import Conflict, InvalidInput, NotFound
 from launchpod.entrypoints.api.routing import planned, route
+from launchpod.runtime import wiring
 from launchpod.usecases import provisioning
 
 router = APIGatewayRouter()
@@ -56,7 +57,7 @@ def configure_storage(
     dryRun: Annotated[bool, Query()] = False,
 ) -> Response[OperationAcceptedView | NoopView | PlanView]:
     request = ConfigureStorageInput(name=name, **body.model_dump(exclude_none=True))
-    provisioning.require_active(name, "storage needs")
+    provisioning.require_active(name, "storage needs", eks_clusters=wiring.eks())
     found = k8s.read(name, {"apiVersion": "v1", "kind": "PersistentVolume", "metadata": {"name": body.storageName}})
     if found is not None and not storage.managed(found):
         raise Conflict(
@@ -76,7 +77,7 @@ def configure_storage(
 
 @route(router, "list_storage")
 def list_storage(name: Annotated[ClusterName, Path()]) -> StorageListView:
-    provisioning.require_active(name, "storage needs")
+    provisioning.require_active(name, "storage needs", eks_clusters=wiring.eks())
     volumes = k8s.list_labelled(name, "v1", "PersistentVolume", MANAGED)
     items = [StorageView(**storage.describe(v, _claim_of(name, v))) for v in volumes]
     return StorageListView(cluster=name, items=sorted(items, key=lambda i: i.storageName))
@@ -84,7 +85,7 @@ def list_storage(name: Annotated[ClusterName, Path()]) -> StorageListView:
 
 @route(router, "delete_storage")
 def delete_storage(name: Annotated[ClusterName, Path()], storageName: Annotated[K8sName, Path()]) -> DeleteStorageView:
-    provisioning.require_active(name, "storage needs")
+    provisioning.require_active(name, "storage needs", eks_clusters=wiring.eks())
     volume = _volume(name, storageName)
     deleted = []
     claim = _claim_of(name, volume)
@@ -105,7 +106,7 @@ def browse_storage(
     prefix: Annotated[S3Prefix | None, Query()] = None,
     continuationToken: Annotated[str | None, Query(max_length=2048)] = None,
 ) -> StorageObjectListView:
-    provisioning.require_active(name, "storage needs")
+    provisioning.require_active(name, "storage needs", eks_clusters=wiring.eks())
     source = storage.s3_prefix_of(_volume(name, storageName))
     if source is None:
         raise InvalidInput(
