@@ -20,14 +20,15 @@ from launchpod.contracts.common import ClusterName
 from launchpod.contracts.operations import NoopView, OperationAcceptedView, OperationView
 from launchpod.contracts.plans import PlanView
 from launchpod.domain import operations as ops
-from launchpod.domain.clusters import control_plane, imports, plans, teardown
-from launchpod.domain.clusters.views import cluster_view, owned_by_launchpod
-from launchpod.domain.errors import Conflict, NotFound
+from launchpod.domain.clusters import imports, plans, teardown
+from launchpod.domain.clusters.views import cluster_view
+from launchpod.domain.errors import NotFound
 from launchpod.domain.plan import Plan
 from launchpod.entrypoints.api import idempotency
 from launchpod.entrypoints.api.routing import planned, route
 from launchpod.runtime import wiring
 from launchpod.runtime.settings import settings
+from launchpod.usecases import provisioning
 
 router = APIGatewayRouter()
 
@@ -56,51 +57,19 @@ def get_cluster(name: Annotated[ClusterName, Path()]) -> ClusterView:
     return view
 
 
-def check_control_plane(request: CreateClusterRequest) -> dict[str, Any] | None:
-    """The zones exist and any EKS cluster of that name is Launchpod's; returns that cluster."""
-    control_plane.check_zones(request, [z["name"] for z in wiring.ec2().zones()], settings().region)
-    existing = wiring.eks().cluster(request.name)
-    if existing is not None and not owned_by_launchpod(existing, request.name, settings().resource_prefix):
-        raise Conflict(
-            f"An EKS cluster named {request.name} already exists and Launchpod did not create it; choose another name."
-        )
-    return existing
-
-
-def submit_control_plane(request: CreateClusterRequest, who: ops.Principal, steps: Plan | None = None) -> OperationView:
-    workflow = control_plane.plan(request)
-    if steps is not None:
-        workflow = replace(workflow, steps=steps.views())
-    operation, _ = ops.submit(wiring.operations(), wiring.workflows(), workflow, who)
-    wiring.clusters().register(request.name, source="created", region=settings().region)
-    return operation
-
-
-def start_control_plane(request: CreateClusterRequest, who: ops.Principal) -> OperationView:
-    """create-control-plane whatever EKS's state: each of its phases skips what is already done."""
-    check_control_plane(request)
-    return submit_control_plane(request, who)
-
-
-def subnet_zones(eks: dict[str, Any] | None) -> list[str]:
-    """The zones of an EKS cluster's subnets, as the request's availabilityZones would name them."""
-    ids = list(((eks or {}).get("resourcesVpcConfig") or {}).get("subnetIds") or [])
-    return [s["AvailabilityZone"] for s in wiring.ec2().subnets(ids)] if ids else []
-
-
 @route(router, "create_cluster")
 def create_cluster(
     request: CreateClusterRequest, dryRun: Annotated[bool, Query()] = False
 ) -> Response[OperationAcceptedView | NoopView | PlanView]:
     who: ops.Principal = router.context["principal"]
-    existing = check_control_plane(request)
+    existing = provisioning.check_control_plane(request)
     record = wiring.clusters().get(request.name)
     settled = bool(existing and existing.get("status") == "ACTIVE" and record and not record.get("lockedBy"))
-    plan = plans.control_plane_plan(request, existing, subnet_zones(existing), settled)
+    plan = plans.control_plane_plan(request, existing, provisioning.subnet_zones(existing, ec2=wiring.ec2()), settled)
 
     def start() -> OperationView:
         def run() -> dict[str, Any]:
-            operation = submit_control_plane(request, who, plan)
+            operation = provisioning.submit_control_plane(request, who, plan)
             return OperationAcceptedView(operation=operation, statusUrl=operation.statusUrl).model_dump(mode="json")
 
         key = router.current_event.headers.get("idempotency-key") or router.current_event.headers.get("Idempotency-Key")

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Annotated, Any
 
 from aws_lambda_powertools.event_handler import Response
@@ -17,25 +16,16 @@ from launchpod.contracts.dependencies import (
     ReconcileDependenciesInput,
     ReconcileDependenciesRequest,
 )
-from launchpod.contracts.operations import NoopView, OperationAcceptedView, OperationView
+from launchpod.contracts.operations import NoopView, OperationAcceptedView
 from launchpod.contracts.plans import PlanView
 from launchpod.domain import dependencies
-from launchpod.domain import operations as ops
 from launchpod.domain.dependencies import objects
-from launchpod.domain.errors import Conflict
-from launchpod.domain.plan import Plan
 from launchpod.entrypoints.api.routing import planned, route
 from launchpod.runtime import wiring
 from launchpod.runtime.settings import settings
+from launchpod.usecases import provisioning
 
 router = APIGatewayRouter()
-
-
-def _active(name: str) -> None:
-    eks = wiring.eks().cluster(name)
-    if eks is None or eks.get("status") != "ACTIVE":
-        state = eks.get("status") if eks else "not created"
-        raise Conflict(f"The EKS control plane of {name} is {state}; dependencies need an ACTIVE cluster.")
 
 
 def _rows(name: str) -> list[dict[str, Any]]:
@@ -49,23 +39,12 @@ def _rows(name: str) -> list[dict[str, Any]]:
 
 @route(router, "list_dependencies")
 def list_dependencies(name: Annotated[ClusterName, Path()]) -> DependencyListView:
-    _active(name)
+    provisioning.require_active(name, "dependencies need", eks_clusters=wiring.eks())
     return DependencyListView(
         cluster=name,
         manifestVersion=dependencies.manifest().version,
         items=[DependencyView(**r) for r in _rows(name)],
     )
-
-
-def start_reconcile(
-    request: ReconcileDependenciesInput, who: ops.Principal, steps: Plan | None = None
-) -> OperationView:
-    _active(request.name)
-    workflow = dependencies.plan(request.name, request.includeOptional)
-    if steps is not None:
-        workflow = replace(workflow, steps=steps.views())
-    operation, _ = ops.submit(wiring.operations(), wiring.workflows(), workflow, who)
-    return operation
 
 
 @route(router, "reconcile_dependencies")
@@ -75,11 +54,11 @@ def reconcile_dependencies(
     dryRun: Annotated[bool, Query()] = False,
 ) -> Response[OperationAcceptedView | NoopView | PlanView]:
     request = ReconcileDependenciesInput(name=name, includeOptional=bool(body and body.includeOptional))
-    _active(name)
+    provisioning.require_active(name, "dependencies need", eks_clusters=wiring.eks())
     found = dependencies.reconcile_plan(name, _rows(name), request.includeOptional)
     return planned(
         found,
         dryRun,
-        lambda: start_reconcile(request, router.context["principal"], found),
+        lambda: provisioning.start_reconcile(request, router.context["principal"], found),
         noop=f"Every dependency of {name} is at its pinned version; no changes.",
     )

@@ -18,10 +18,10 @@ from launchpod.domain.clusters.instance_types import to_ec2, to_sagemaker
 from launchpod.domain.errors import LaunchpodError
 from launchpod.domain.instance_groups import preflight
 from launchpod.domain.nodes import diagnosis, ladder, views
-from launchpod.entrypoints.api.routers import nodes as node_routes
 from launchpod.entrypoints.api.routing import route
 from launchpod.entrypoints.remediation import now
 from launchpod.runtime import wiring
+from launchpod.usecases import nodes as node_cases
 
 router = APIGatewayRouter()
 
@@ -48,7 +48,7 @@ def _incidents(name: str) -> list[dict[str, Any]]:
 
 @route(router, "diagnose_node")
 def diagnose_node(name: Annotated[ClusterName, Path()], nodeId: Annotated[NodeId, Path()]) -> DiagnosisView:
-    detail = node_routes.get_node(name, nodeId).model_dump(mode="json")
+    detail = node_cases.get_node(name, nodeId).model_dump(mode="json")
     incident = next((i for i in _incidents(name) if nodeId in i["nodes"]), None)
     found = diagnosis.node(
         name, nodeId, detail, detail["conditions"], detail["events"], _events(name, NodeId=nodeId), incident
@@ -106,7 +106,7 @@ def diagnose_nccl(
     name: Annotated[ClusterName, Path()],
     job: Annotated[str | None, Query(max_length=63, pattern=r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$")] = None,
 ) -> DiagnosisView:
-    node_list = node_routes.list_nodes(name).model_dump(mode="json")["items"]
+    node_list = node_cases.list_nodes(name).model_dump(mode="json")["items"]
     try:
         kube = views.by_instance(listing.items(name, "Node"))
         pods = listing.items(name, "Pod") if job else []

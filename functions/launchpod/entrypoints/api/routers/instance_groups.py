@@ -8,6 +8,7 @@ from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.openapi.params import Path, Query
 from aws_lambda_powertools.event_handler.router import APIGatewayRouter
 
+from launchpod.adapters.k8s import apply as k8s
 from launchpod.contracts.common import ClusterName
 from launchpod.contracts.hyperpod import InstanceGroupName
 from launchpod.contracts.instance_groups import (
@@ -24,9 +25,9 @@ from launchpod.domain.clusters.instance_types import to_ec2
 from launchpod.domain.errors import Conflict, InvalidInput, NotFound
 from launchpod.domain.instance_groups import autoscaling, changes, placement, preflight, workflow
 from launchpod.domain.instance_groups.views import group_view
-from launchpod.entrypoints.api.routers.autoscaling import karpenter_objects
 from launchpod.entrypoints.api.routing import json_response, route
 from launchpod.runtime import wiring
+from launchpod.usecases.autoscaling import karpenter_objects
 
 router = APIGatewayRouter()
 
@@ -57,7 +58,7 @@ def _group(name: str, cluster: dict[str, Any], group: str) -> dict[str, Any]:
 
 def _not_karpenters(name: str, cluster: dict[str, Any], group: str, doing: str) -> None:
     """Karpenter owns a managed group's count, and a group still in its node class must not disappear."""
-    if group in autoscaling.managed_groups(karpenter_objects(name, cluster)[0]):
+    if group in autoscaling.managed_groups(karpenter_objects(name, cluster, read=k8s.read)[0]):
         raise Conflict(
             f"Karpenter manages instance group {group}, so it cannot {doing}; take it out of autoscaling first "
             f"(PUT /api/clusters/{name}/autoscaling without it, or with enabled false)."
@@ -91,7 +92,7 @@ def list_instance_groups(name: Annotated[ClusterName, Path()]) -> InstanceGroupL
         for s in subnets
         if any(t["Key"] == "launchpod:purpose" and t["Value"] == workflow.SUBNET_PURPOSE for t in s.get("Tags", []))
     }
-    klass, pool = karpenter_objects(name, cluster)
+    klass, pool = karpenter_objects(name, cluster, read=k8s.read)
     managed = autoscaling.managed_groups(klass)
     return InstanceGroupListView(
         cluster=name,

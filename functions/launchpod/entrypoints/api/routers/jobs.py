@@ -25,9 +25,9 @@ from launchpod.domain import mlflow as mlflow_domain
 from launchpod.domain.clusters import hyperpod
 from launchpod.domain.errors import Conflict, InvalidInput, NotFound
 from launchpod.domain.jobs import manifests, rules, views
-from launchpod.entrypoints.api.routers import mlflow as mlflow_router
 from launchpod.entrypoints.api.routing import route
 from launchpod.runtime import wiring
+from launchpod.usecases import mlflow as mlflow_cases
 
 router = APIGatewayRouter()
 _KINDS = ((manifests.PYTORCH_API, manifests.PYTORCH_KIND), (manifests.RAY_API, manifests.RAY_KIND))
@@ -171,7 +171,7 @@ def submit_job(name: Annotated[ClusterName, Path()], body: Annotated[SubmitJobRe
                 field="body.storageClaim",
                 rule="existing_claim",
             )
-    server = mlflow_router.server_of(name)
+    server = mlflow_cases.server_of(name, clusters=wiring.clusters(), servers=wiring.mlflow())
     extra = None
     if server is not None and server.get("TrackingServerStatus") in mlflow_domain.USABLE:
         extra = mlflow_domain.pod_env(server["TrackingServerArn"], request.jobName)

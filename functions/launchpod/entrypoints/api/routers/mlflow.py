@@ -24,6 +24,7 @@ from launchpod.domain.errors import NotFound
 from launchpod.entrypoints.api.routing import planned, route
 from launchpod.runtime import wiring
 from launchpod.runtime.settings import settings
+from launchpod.usecases import mlflow as mlflow_cases
 
 router = APIGatewayRouter()
 SERVER_ATTRIBUTE = mlflow.RECORD_ATTRIBUTE
@@ -82,17 +83,10 @@ def configure_mlflow(
     return planned(plan, dryRun, start, noop=f"{name} already logs to tracking server {server_name}; no changes.")
 
 
-def server_of(name: str) -> dict[str, Any] | None:
-    """The cluster's tracking server as SageMaker describes it; None when it has none (or it is gone)."""
-    record = wiring.clusters().get(name) or {}
-    server_name = record.get(SERVER_ATTRIBUTE)
-    return wiring.mlflow().describe(str(server_name)) if server_name else None
-
-
 @route(router, "get_mlflow")
 def get_mlflow(name: Annotated[ClusterName, Path()]) -> MlflowView:
     _record(name)
-    server = server_of(name)
+    server = mlflow_cases.server_of(name, clusters=wiring.clusters(), servers=wiring.mlflow())
     if server is None:
         raise NotFound(f"{name} has no MLflow tracking server; PUT /api/clusters/{name}/mlflow to create or pick one.")
     return _view(name, server)

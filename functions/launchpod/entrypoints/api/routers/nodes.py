@@ -10,7 +10,6 @@ from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.openapi.params import Body, Path, Query
 from aws_lambda_powertools.event_handler.router import APIGatewayRouter
 
-from launchpod.adapters.k8s import listing
 from launchpod.contracts.common import ClusterName
 from launchpod.contracts.hyperpod import InstanceGroupName
 from launchpod.contracts.nodes import (
@@ -21,91 +20,30 @@ from launchpod.contracts.nodes import (
     EventResourceType,
     HealthCheckRequest,
     NodeActionRequest,
-    NodeCondition,
     NodeDetailView,
-    NodeEventView,
     NodeId,
     NodeListView,
-    NodeView,
 )
 from launchpod.contracts.operations import OperationAcceptedView
 from launchpod.domain import operations as ops
 from launchpod.domain.clusters import hyperpod
-from launchpod.domain.errors import Conflict, InvalidInput, LaunchpodError, NotFound
+from launchpod.domain.errors import Conflict, InvalidInput
 from launchpod.domain.nodes import actions, views
 from launchpod.entrypoints.api.routing import json_response, route
 from launchpod.runtime import wiring
+from launchpod.usecases import nodes
 
 router = APIGatewayRouter()
 
 
-def _hyperpod(name: str) -> dict[str, Any]:
-    found = wiring.sagemaker().hyperpod_cluster(hyperpod.hyperpod_name(name))
-    if found is None:
-        raise NotFound(f"{name} has no HyperPod cluster; create it with POST /api/clusters/{name}/hyperpod.")
-    return found
-
-
-def _kube(name: str) -> tuple[list[dict[str, Any]], dict[str, list[dict[str, Any]]]]:
-    """The cluster's Nodes and its pods by node; empty while its Kubernetes API cannot be read."""
-    try:
-        return listing.items(name, "Node"), views.pods_by_node(listing.items(name, "Pod"))
-    except LaunchpodError:
-        return [], {}
-
-
 @route(router, "list_nodes")
 def list_nodes(name: Annotated[ClusterName, Path()]) -> NodeListView:
-    cluster = _hyperpod(name)
-    capacity = views.capacity_types(cluster)
-    summaries = wiring.sagemaker().list_nodes(hyperpod.hyperpod_name(name))
-    nodes, pods = _kube(name)
-    kube = views.by_instance(nodes)
-    items = []
-    for s in summaries:
-        k = kube.get(s["InstanceId"])
-        node_name = ((k or {}).get("metadata") or {}).get("name")
-        items.append(
-            NodeView(
-                **views.node_view(
-                    s, k, pods.get(node_name, []) if node_name else [], capacity.get(s["InstanceGroupName"])
-                )
-            )
-        )
-    items.sort(key=lambda n: (n.instanceGroup, n.nodeId))
-    return NodeListView(cluster=name, items=items)
+    return nodes.list_nodes(name)
 
 
 @route(router, "get_node")
 def get_node(name: Annotated[ClusterName, Path()], nodeId: Annotated[NodeId, Path()]) -> NodeDetailView:
-    cluster = _hyperpod(name)
-    details = wiring.sagemaker().describe_node(hyperpod.hyperpod_name(name), nodeId)
-    if details is None:
-        raise NotFound(f"{name} has no node {nodeId}; list its nodes with GET /api/clusters/{name}/nodes.")
-    nodes, pods = _kube(name)
-    kube = views.by_instance(nodes).get(nodeId)
-    node_name = ((kube or {}).get("metadata") or {}).get("name")
-    try:
-        events = listing.items(name, "Event")
-    except LaunchpodError:
-        events = []
-    view = views.node_view(
-        details,
-        kube,
-        pods.get(node_name, []) if node_name else [],
-        views.capacity_types(cluster).get(details.get("InstanceGroupName", "")),
-        details,
-    )
-    return NodeDetailView(
-        **view,
-        privateIp=details.get("PrivatePrimaryIp"),
-        privateDnsName=details.get("PrivateDnsHostname"),
-        lastSoftwareUpdateTime=details.get("LastSoftwareUpdateTime"),
-        imageReleaseVersion=details.get("CurrentImageReleaseVersion"),
-        conditions=[NodeCondition.model_validate(c) for c in views.conditions_of(kube)],
-        events=[NodeEventView.model_validate(e) for e in views.node_events(events, node_name, nodeId)],
-        hyperpod={k: v.isoformat() if isinstance(v, datetime) else v for k, v in details.items()},
-    )
+    return nodes.get_node(name, nodeId)
 
 
 @route(router, "list_cluster_events")
@@ -121,7 +59,7 @@ def list_cluster_events(
     nextToken: Annotated[str | None, Query(max_length=8192)] = None,
     details: Annotated[bool, Query()] = True,
 ) -> ClusterEventListView:
-    _hyperpod(name)
+    nodes.hyperpod_of(name)
     filters: dict[str, Any] = {
         key: value
         for key, value in (
@@ -151,7 +89,7 @@ def list_cluster_events(
 
 
 def _start(kind: str, name: str, request: dict[str, Any]) -> Response[OperationAcceptedView]:
-    cluster = _hyperpod(name)
+    cluster = nodes.hyperpod_of(name)
     if cluster.get("ClusterStatus") in ("Creating", "Deleting", "Failed"):
         raise Conflict(f"The HyperPod cluster {name} is {cluster['ClusterStatus']}; its nodes cannot be acted on now.")
     operation, _ = ops.submit(
@@ -192,7 +130,7 @@ def delete_nodes(
 def start_health_check(
     name: Annotated[ClusterName, Path()], body: Annotated[HealthCheckRequest, Body()]
 ) -> Response[OperationAcceptedView]:
-    groups = {g["InstanceGroupName"] for g in _hyperpod(name).get("InstanceGroups", [])}
+    groups = {g["InstanceGroupName"] for g in nodes.hyperpod_of(name).get("InstanceGroups", [])}
     unknown = sorted({t.instanceGroup for t in body.targets} - groups)
     if unknown:
         raise InvalidInput(

@@ -16,19 +16,19 @@ from launchpod.contracts.operations import OperationAcceptedView, OperationView
 from launchpod.domain import operations as ops
 from launchpod.domain.clusters import phases
 from launchpod.domain.errors import NotFound
-from launchpod.entrypoints.api.routers import clusters, dependencies, hyperpod, storage
 from launchpod.entrypoints.api.routing import json_response, route
 from launchpod.runtime import wiring
+from launchpod.usecases import hyperpod, provisioning
 
 router = APIGatewayRouter()
 
 # Each phase's checks and submit, shared with its own route (without that route's NOOP: a re-run
 # always runs, and each of the workflow's phases skips what is already done).
 START: dict[str, Callable[[Any, ops.Principal], OperationView]] = {
-    "control-plane": clusters.start_control_plane,
-    "dependencies": dependencies.start_reconcile,
+    "control-plane": provisioning.start_control_plane,
+    "dependencies": provisioning.start_reconcile,
     "hyperpod": hyperpod.start_hyperpod,
-    "storage": storage.start_configure,
+    "storage": provisioning.start_configure,
 }
 # Enough of a cluster's newest operations to find the last settings of each phase.
 HISTORY = 100

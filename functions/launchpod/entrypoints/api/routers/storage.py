@@ -3,7 +3,6 @@ browse the objects of an S3 storage."""
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Annotated, Any
 
 from aws_lambda_powertools.event_handler import Response
@@ -13,7 +12,7 @@ from aws_lambda_powertools.event_handler.router import APIGatewayRouter
 from launchpod.adapters.aws import s3
 from launchpod.adapters.k8s import apply as k8s
 from launchpod.contracts.common import ClusterName, K8sName
-from launchpod.contracts.operations import NoopView, OperationAcceptedView, OperationView
+from launchpod.contracts.operations import NoopView, OperationAcceptedView
 from launchpod.contracts.plans import PlanView
 from launchpod.contracts.storage import (
     ConfigureStorageInput,
@@ -25,23 +24,15 @@ from launchpod.contracts.storage import (
     StorageObjectView,
     StorageView,
 )
-from launchpod.domain import operations as ops
 from launchpod.domain import ownership, storage
 from launchpod.domain.clusters import plans
 from launchpod.domain.errors import Conflict, InvalidInput, NotFound
-from launchpod.domain.plan import Plan
 from launchpod.entrypoints.api.routing import planned, route
 from launchpod.runtime import wiring
+from launchpod.usecases import provisioning
 
 router = APIGatewayRouter()
 MANAGED = f"{ownership.K8S_MANAGED_BY}={ownership.K8S_MANAGER},{storage.STORAGE_LABEL}"
-
-
-def _active(name: str) -> None:
-    eks = wiring.eks().cluster(name)
-    if eks is None or eks.get("status") != "ACTIVE":
-        state = eks.get("status") if eks else "not created"
-        raise Conflict(f"The EKS control plane of {name} is {state}; storage needs an ACTIVE cluster.")
 
 
 def _volume(name: str, storage_name: str) -> dict[str, Any]:
@@ -59,15 +50,6 @@ def _claim_of(name: str, volume: dict[str, Any]) -> dict[str, Any] | None:
     return k8s.read(name, storage.claim(ref["name"], ref.get("namespace", "default"), ""))
 
 
-def start_configure(request: ConfigureStorageInput, who: ops.Principal, steps: Plan | None = None) -> OperationView:
-    _active(request.name)
-    workflow = storage.plan(request)
-    if steps is not None:
-        workflow = replace(workflow, steps=steps.views())
-    operation, _ = ops.submit(wiring.operations(), wiring.workflows(), workflow, who)
-    return operation
-
-
 @route(router, "configure_storage")
 def configure_storage(
     name: Annotated[ClusterName, Path()],
@@ -75,7 +57,7 @@ def configure_storage(
     dryRun: Annotated[bool, Query()] = False,
 ) -> Response[OperationAcceptedView | NoopView | PlanView]:
     request = ConfigureStorageInput(name=name, **body.model_dump(exclude_none=True))
-    _active(name)
+    provisioning.require_active(name, "storage needs", eks_clusters=wiring.eks())
     found = k8s.read(name, {"apiVersion": "v1", "kind": "PersistentVolume", "metadata": {"name": body.storageName}})
     if found is not None and not storage.managed(found):
         raise Conflict(
@@ -88,14 +70,14 @@ def configure_storage(
     return planned(
         steps,
         dryRun,
-        lambda: start_configure(request, router.context["principal"], steps),
+        lambda: provisioning.start_configure(request, router.context["principal"], steps),
         noop=f"Storage {body.storageName} is already Bound as asked; no changes.",
     )
 
 
 @route(router, "list_storage")
 def list_storage(name: Annotated[ClusterName, Path()]) -> StorageListView:
-    _active(name)
+    provisioning.require_active(name, "storage needs", eks_clusters=wiring.eks())
     volumes = k8s.list_labelled(name, "v1", "PersistentVolume", MANAGED)
     items = [StorageView(**storage.describe(v, _claim_of(name, v))) for v in volumes]
     return StorageListView(cluster=name, items=sorted(items, key=lambda i: i.storageName))
@@ -103,7 +85,7 @@ def list_storage(name: Annotated[ClusterName, Path()]) -> StorageListView:
 
 @route(router, "delete_storage")
 def delete_storage(name: Annotated[ClusterName, Path()], storageName: Annotated[K8sName, Path()]) -> DeleteStorageView:
-    _active(name)
+    provisioning.require_active(name, "storage needs", eks_clusters=wiring.eks())
     volume = _volume(name, storageName)
     deleted = []
     claim = _claim_of(name, volume)
@@ -124,7 +106,7 @@ def browse_storage(
     prefix: Annotated[S3Prefix | None, Query()] = None,
     continuationToken: Annotated[str | None, Query(max_length=2048)] = None,
 ) -> StorageObjectListView:
-    _active(name)
+    provisioning.require_active(name, "storage needs", eks_clusters=wiring.eks())
     source = storage.s3_prefix_of(_volume(name, storageName))
     if source is None:
         raise InvalidInput(
