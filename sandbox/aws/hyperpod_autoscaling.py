@@ -51,7 +51,7 @@ def role_problem(account: str, role_arn: str) -> str | None:
         from moto.iam.models import iam_backends
 
         iam = iam_backends[account]["global"]
-        role = next((r for r in iam.roles.values() if r.arn == role_arn), None)
+        role = next((r for r in list(iam.roles.values()) if r.arn == role_arn), None)
     except Exception:  # the IAM emulation is unavailable: do not judge
         return None
     if role is None:

@@ -7,6 +7,11 @@ and only after you receive a response indicating that the results are truncated"
 ListRoles); roles deleted meanwhile do not hide the ones that remain. Here the marker is the id of the
 last role returned, and the next page starts after it: Launchpod's teardown, which pages through every
 role looking for its own, missed one whenever another cluster's roles were being deleted at the time.
+
+GetRole and the lookups by ARN walk moto's live dict of roles in Python while another request's
+CreateRole may add to it; a full run once failed a provisioning phase with "dictionary changed size during
+iteration" from GetRole. IAM answers concurrent requests, so ``get_roles`` hands out a snapshot (a
+list built in one C-level step, which no other thread interleaves with).
 """
 
 from __future__ import annotations
@@ -39,4 +44,5 @@ def install() -> None:
             return page, (page[-1].id if len(after) > limit else None)
 
         IAMBackend.list_roles = list_roles
+        IAMBackend.get_roles = lambda self: list(self.roles.values())
         _installed = True

@@ -104,7 +104,7 @@ def _find(backend: SageMakerModelBackend, name: str) -> Server:
 def _role_problem(account: str, role_arn: str) -> str | None:
     from moto.iam.models import iam_backends
 
-    role = next((r for r in iam_backends[account]["global"].roles.values() if r.arn == role_arn), None)
+    role = next((r for r in list(iam_backends[account]["global"].roles.values()) if r.arn == role_arn), None)
     if role is None:
         return f"The role {role_arn} does not exist."
     trust = role.assume_role_policy_document
