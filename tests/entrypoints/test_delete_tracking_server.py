@@ -39,6 +39,7 @@ class Servers:
 def world(monkeypatch):
     servers, record = Servers(), {"source": "created", "region": "us-east-1"}
     monkeypatch.setattr(wiring, "mlflow", lambda: servers)
+    monkeypatch.setattr(wiring, "sagemaker", lambda: SimpleNamespace(tags=servers.tags))  # ListTags
     monkeypatch.setattr(wiring, "clusters", lambda: SimpleNamespace(get=lambda name: record))
     return SimpleNamespace(servers=servers, record=record, prefix=settings().resource_prefix)
 

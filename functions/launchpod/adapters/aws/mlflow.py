@@ -29,10 +29,6 @@ class Mlflow:
         with aws_call("sagemaker:CreateMlflowTrackingServer"):
             return str(self.sm.create_mlflow_tracking_server(**params)["TrackingServerArn"])
 
-    def tags(self, arn: str) -> dict[str, str]:
-        with aws_call("sagemaker:ListTags"):
-            return {t["Key"]: t["Value"] for t in self.sm.list_tags(ResourceArn=arn).get("Tags", [])}
-
     def delete(self, name: str) -> None:
         """DeleteMlflowTrackingServer; a server already gone is no error (a retried phase)."""
         with aws_call("sagemaker:DeleteMlflowTrackingServer"):

@@ -27,7 +27,7 @@ def run(doc: WorkflowInput) -> PhaseResult:
         found = servers.describe(name)
         if found is None:
             continue
-        if not teardown.ours(servers.tags(found["TrackingServerArn"]), doc.target, prefix):
+        if not teardown.ours(wiring.sagemaker().tags(found["TrackingServerArn"]), doc.target, prefix):
             kept.append(name)
             continue
         if found.get("TrackingServerStatus") != "Deleting":
