@@ -117,9 +117,11 @@ class Sandbox:
         self.iam = GATE
         GATE.set_enabled(self.iam_evaluation)
 
-        self.moto_port = self.moto_port or free_port(self.host)
-        self._moto = ThreadedMotoServer(ip_address=self.host, port=self.moto_port, verbose=False)
+        # Port 0 lets the kernel pick a free port as it binds, so two sandboxes starting at once (the
+        # suite's parallel workers) cannot both be handed the same one.
+        self._moto = ThreadedMotoServer(ip_address=self.host, port=self.moto_port or 0, verbose=False)
         self._moto.start()
+        self.moto_port = self._moto.get_host_and_port()[1]
 
         self.tokens = SandboxTokens.generate()
         self._warm()

@@ -51,3 +51,29 @@ def lambda_context() -> SimpleNamespace:
         log_group_name="g",
         log_stream_name="s",
     )
+
+
+# ---------------------------------------------------------------------------- parallel runs
+# `make test` runs the suite on two pytest-xdist workers (--dist loadgroup); each worker starts its own
+# sandbox, so no test sees another worker's AWS or Kubernetes state. A group runs whole on one worker:
+# a module (its module-scoped cluster is provisioned once), the CDK tests (one synth per session), and
+# the modules sharing the training-job cluster (tests/sandbox/jobs_support.py makes it once per sandbox).
+_SHARED_GROUPS = {
+    "tests/infra/": "infra",
+    "tests/sandbox/test_jobs_e2e.py": "jobs-cluster",
+    "tests/sandbox/test_log_stream_e2e.py": "jobs-cluster",
+    "tests/sandbox/test_mcp_jobs.py": "jobs-cluster",
+    "tests/sandbox/test_mlflow_e2e.py": "jobs-cluster",
+    "tests/sandbox/browser/test_jobs_ui.py": "jobs-cluster",
+}
+
+
+def xdist_group_of(path: str) -> str:
+    """The group a test file's tests run in: a shared group, or the file itself."""
+    return next((group for prefix, group in _SHARED_GROUPS.items() if path.startswith(prefix)), path)
+
+
+def pytest_collection_modifyitems(config, items) -> None:
+    for item in items:
+        path = item.nodeid.split("::", 1)[0]
+        item.add_marker(pytest.mark.xdist_group(xdist_group_of(path)))
