@@ -59,7 +59,29 @@ def _post(sandbox, path: str, body: dict, role: str = "operator"):
         return c.post(f"/api/clusters/{NAME}{path}", json=body)
 
 
+def _settled(sandbox, seconds: float = 30) -> None:
+    """Wait until every ReplicaSet's pod in the namespace belongs to a live Deployment. A deleted endpoint's operation
+    ends when its objects are gone; Kubernetes' garbage collector removes their pods after that, and
+    until it has, those pods still hold the GPU node's GPUs that the next endpoint asks for."""
+    apps, core = k8s.AppsV1Api(sandbox.kube(NAME)), k8s.CoreV1Api(sandbox.kube(NAME))
+    deadline = time.monotonic() + seconds
+    while True:
+        live = [d.metadata.name for d in apps.list_namespaced_deployment("default").items]
+        owners = [
+            (p.metadata.name, o.name)
+            for p in core.list_namespaced_pod("default").items
+            for o in p.metadata.owner_references or []
+            if o.kind == "ReplicaSet"
+        ]
+        orphans = [pod for pod, rs in owners if not any(rs.startswith(f"{d}-") for d in live)]
+        if not orphans:
+            return
+        assert time.monotonic() < deadline, f"pods outlived their Deployments: {orphans}"
+        time.sleep(0.2)
+
+
 def _deploy(sandbox, body: dict) -> dict:
+    _settled(sandbox)
     response = _post(sandbox, "/endpoints", body)
     assert response.status_code == 202, response.text
     return sandbox.wait_operation(response.json()["operation"]["id"], timeout=60)
@@ -396,6 +418,7 @@ async def test_an_mcp_session_deploys_invokes_and_deletes_an_endpoint(sandbox, c
                 return dict(waited)
         raise AssertionError("the operation did not end")
 
+    _settled(sandbox)
     async with mcp_session(sandbox.url, sandbox.tokens["operator"]) as session:
         playbook = await session.get_prompt("deploy-model", {"cluster": NAME})
         assert "create_endpoint" in playbook.messages[0].content.text  # type: ignore[union-attr]

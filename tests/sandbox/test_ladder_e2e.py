@@ -12,7 +12,9 @@ import pytest
 
 pytestmark = pytest.mark.e2e
 NAME = "e2e-ladder"
-GROUP = {"name": "gpu", "instanceType": "ml.p5.48xlarge", "instanceCount": 6}
+# seven nodes: a fault in the first test, one the auto test replaces, one for the diagnoses (which the agent
+# then follows), and five healthy for the last test
+GROUP = {"name": "gpu", "instanceType": "ml.p5.48xlarge", "instanceCount": 7}
 
 
 @pytest.fixture(scope="module")
@@ -132,15 +134,36 @@ def _calls(sandbox, cluster: str) -> tuple[dict[tuple[str, str], int], list[dict
     return {(x["function"], x["action"]): x["count"] for x in aws}, kube
 
 
+def _opened(incident: dict) -> str:
+    return str(incident["openedAt"])
+
+
+def _open_incident_on_a_healthy_node(sandbox, cluster: str) -> str:
+    """A GPU fault on a healthy node under the suggest policy: an open incident this test owns, whatever
+    the tests before it left behind."""
+    with sandbox.client() as c:
+        assert c.put(f"/api/clusters/{cluster}/ladder-policy", json={"policy": "suggest"}).status_code == 200
+        nodes = c.get(f"/api/clusters/{cluster}/nodes").json()["items"]
+    faulted = {i["nodeId"] for i in _incidents(sandbox, cluster)["items"]}
+    node_id = next(
+        n["nodeId"]
+        for n in sorted(nodes, key=lambda n: n["nodeId"])
+        if n["healthStatus"] == "Schedulable" and n["instanceStatus"] == "Running" and n["nodeId"] not in faulted
+    )
+    sandbox.faults(nodeFault={"cluster": cluster, "nodeId": node_id, "kind": "gpu"})
+    _wait_for(sandbox, cluster, node_id, lambda i: i["state"] == "open" and i["events"] >= 2)
+    return node_id
+
+
 def test_diagnostics_name_the_cause_and_only_read(sandbox, cluster):
-    faulty = next(i for i in _incidents(sandbox, cluster)["items"] if i["state"] == "open")["nodeId"]
+    faulty = _open_incident_on_a_healthy_node(sandbox, cluster)
     with sandbox.client() as c:
         op = c.post("/api/clusters", json={"name": "e2e-diag", "availabilityZones": ["us-east-1a", "us-east-1b"]})
         assert sandbox.wait_operation(op.json()["operation"]["id"])["status"] == "SUCCEEDED"
     sandbox.install_dependencies("e2e-diag")
     sandbox.faults(failNextHyperPodCreate="capacity")
     with sandbox.client() as c:
-        body = {"availabilityZone": "us-east-1a", "instanceGroups": [GROUP]}
+        body = {"availabilityZone": "us-east-1a", "instanceGroups": [{**GROUP, "instanceCount": 1}]}
         failed = sandbox.wait_operation(c.post("/api/clusters/e2e-diag/hyperpod", json=body).json()["operation"]["id"])
     assert failed["status"] == "FAILED"
 
@@ -189,7 +212,10 @@ async def test_an_agent_diagnoses_the_node_and_follows_the_suggestion(sandbox, c
         playbook = await session.get_prompt("diagnose-node", {"cluster": cluster})
         assert "Not offered by this Launchpod server yet" not in playbook.messages[0].content.text  # type: ignore[union-attr]
         nodes = data(await session.call_tool("list_nodes", {"name": cluster}))["items"]
-        suspect = next(n for n in nodes if n["healthStatus"] != "Schedulable")
+        # the node the diagnoses test faulted (the newest open incident, never acted on under suggest)
+        newest = max((i for i in _incidents(sandbox, cluster)["items"] if i["state"] == "open"), key=_opened)
+        suspect = next(n for n in nodes if n["nodeId"] == newest["nodeId"])
+        assert suspect["healthStatus"] != "Schedulable", suspect
         diagnosis = data(await session.call_tool("diagnose_node", {"name": cluster, "nodeId": suspect["nodeId"]}))
         assert "NvidiaGPUUnhealthy" in diagnosis["cause"]
         [suggestion] = diagnosis["suggestions"]
