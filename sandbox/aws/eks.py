@@ -240,12 +240,18 @@ for _name, _versions, _type, _owner, _publisher, _namespace, _workloads in [
     ),
     (
         "amazon-cloudwatch-observability",
-        [("v4.4.0-eksbuild.1", _ALL)],
+        # v6.2.0-eksbuild.1: the build AWS's install guide names (install-CloudWatch-Observability-EKS-addon.html).
+        [("v6.2.0-eksbuild.1", _ALL), ("v4.4.0-eksbuild.1", _ALL)],
         "observability",
         "aws",
         "eks",
         "amazon-cloudwatch",
-        ((_DEP, "amazon-cloudwatch-observability-controller-manager"), (_DS, "cloudwatch-agent")),
+        # The operator's Deployment, the agent's and Fluent Bit's DaemonSets (aws-observability/helm-charts).
+        (
+            (_DEP, "amazon-cloudwatch-observability-controller-manager"),
+            (_DS, "cloudwatch-agent"),
+            (_DS, "fluent-bit"),
+        ),
     ),
     (
         "amazon-sagemaker-hyperpod-training-operator",
