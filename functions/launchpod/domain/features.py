@@ -256,7 +256,7 @@ def views(real: RealState) -> list[FeatureView]:
         _governance_view(real),
         _autoscaling_view(real),
         _inference_view(real),
-        observability.view(real.addons, real.cluster, real.prefix),
+        observability.view(real.addons, real.cluster),
     ]
 
 

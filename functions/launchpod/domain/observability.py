@@ -63,7 +63,7 @@ def pod_filter(namespace: str, pod: str, container: str | None) -> str:
     return "{ " + " && ".join(terms) + " }"
 
 
-def view(addons: dict[str, dict[str, Any]], cluster: str, prefix: str) -> FeatureView:
+def view(addons: dict[str, dict[str, Any]], cluster: str) -> FeatureView:
     obs = entry()
     addon = addons.get(obs.addon)
     objects = [FeatureObjectView(kind="EKS add-on", name=obs.addon, state=str(addon["status"]) if addon else None)]
@@ -71,7 +71,6 @@ def view(addons: dict[str, dict[str, Any]], cluster: str, prefix: str) -> Featur
         FeatureObjectView(kind="Pod identity association", name=arn.rsplit("/", 1)[-1], state="ACTIVE")
         for arn in (addon or {}).get("podIdentityAssociations") or []
     ]
-    objects.append(FeatureObjectView(kind="IAM role", name=role_name(prefix, cluster), state=None))
     objects.append(FeatureObjectView(kind="CloudWatch Logs log group", name=log_group(cluster), state=None))
     note = addon_health.problem(obs.addon, addon) if addon and addon_health.broken(addon) else None
     if addon and addon_health.waits_for_nodes(addon):
