@@ -107,6 +107,9 @@ class Sandbox:
         from sandbox.inference import inference_controller
 
         self.inference = inference_controller(self.fleet).start()  # inference operator, LB controller (issue 15)
+        from sandbox import container_insights
+
+        container_insights.install()  # the observability add-on's Fluent Bit ships container lines (issue 13)
         self.provisioned = provision()
         os.environ.update(self.provisioned.environment)
         settings.cache_clear()

@@ -61,7 +61,14 @@ def _pattern_key(action: str) -> str | None:
         return "iam-slr"
     if service == "iam":
         return "oidc" if "OpenIDConnectProvider" in name else "iam-role"
-    return {"eks": "eks", "sagemaker": "sagemaker", "ec2": "ec2", "states": "states", "s3": "s3"}.get(service)
+    return {
+        "eks": "eks",
+        "sagemaker": "sagemaker",
+        "ec2": "ec2",
+        "states": "states",
+        "s3": "s3",
+        "logs": "container-logs",
+    }.get(service)
 
 
 def scoped_patterns(actions: tuple[str, ...], deployment: Deployment) -> dict[str, str]:

@@ -71,12 +71,17 @@ PATTERN_REASONS: dict[str, str] = {
     "s3": "object keys (lifecycle scripts per cluster) are chosen at run time; scoped to the shared bucket",
     "dynamodb": "queries read the table's indexes (CDK grantReadWriteData); scoped to Launchpod's own tables",
     "logs": "each function writes its own log group's streams",
+    "container-logs": "Container Insights names one application log group per EKS cluster "
+    "(/aws/containerinsights/<cluster>/application) and clusters are created at run time; read-only, scoped "
+    "to those log groups and their streams",
     "execute-api": "WebSocket connection ids are made at run time; scoped to Launchpod's own WebSocket stage",
 }
 
 # The AWS managed policies Launchpod attaches to the roles it creates (iam:PolicyARN allows no other).
 EKS_CLUSTER_POLICY = "AmazonEKSClusterPolicy"
-ATTACHABLE_POLICIES = (EKS_CLUSTER_POLICY,)
+# The observability add-on's pod identity role (domain/dependencies/manifest.yaml cites AWS's guide).
+CONTAINER_INSIGHTS_POLICIES = ("CloudWatchAgentServerPolicy", "AWSXrayWriteOnlyAccess")
+ATTACHABLE_POLICIES = (EKS_CLUSTER_POLICY, *CONTAINER_INSIGHTS_POLICIES)
 
 # Services a role Launchpod creates may be passed to (iam:PassedToService): the EKS cluster role, the
 # HyperPod execution role, and pod identity roles (EKS Pod Identity passes them to pods.eks.amazonaws.com,
@@ -205,6 +210,9 @@ def resources_for(action: str, d: Deployment) -> list[str]:
         return [f"arn:{p}:iam::{a}:oidc-provider/*"]
     if service == "iam":
         return [f"arn:{p}:iam::{a}:role/{d.prefix}-*"]
+    if service == "logs":  # reading the container logs Container Insights' Fluent Bit shipped
+        group = f"arn:{p}:logs:{r}:{a}:log-group:/aws/containerinsights/*/application"
+        return [group, f"{group}:*"]
     if service == "s3" and "Object" in name:
         return [f"arn:{p}:s3:::{d.bucket}/*"]
     if service == "s3":
@@ -297,8 +305,8 @@ def function_statements(spec: FunctionSpec, d: Deployment) -> list[Statement]:
 def boundary_document(d: Deployment) -> dict[str, Any]:
     """The most any role Launchpod creates may ever do: what the EKS cluster role (AmazonEKSClusterPolicy),
     the HyperPod execution role, the add-ons' pod identity roles (the training operator reads its
-    cluster's nodes) and the checkpoint role need, and no IAM beyond the load-balancer service-linked
-    role EKS makes."""
+    cluster's nodes; Container Insights writes logs, metrics and traces) and the checkpoint role need,
+    and no IAM beyond the load-balancer service-linked role EKS makes."""
     p = d.partition
     return {
         "Version": "2012-10-17",
@@ -326,6 +334,22 @@ def boundary_document(d: Deployment) -> dict[str, Any]:
                     "logs:PutLogEvents",
                     "logs:PutRetentionPolicy",
                     "sagemaker:DescribeClusterNode",
+                ],
+                "Resource": "*",
+            },
+            {
+                # What CloudWatchAgentServerPolicy and AWSXrayWriteOnlyAccess grant the observability
+                # add-on beyond the statement above (its agent's SSM configuration parameters included).
+                "Sid": "ContainerInsights",
+                "Effect": "Allow",
+                "Action": [
+                    "logs:DescribeLogGroups",
+                    "ssm:GetParameter",
+                    "xray:GetSamplingRules",
+                    "xray:GetSamplingStatisticSummaries",
+                    "xray:GetSamplingTargets",
+                    "xray:PutTelemetryRecords",
+                    "xray:PutTraceSegments",
                 ],
                 "Resource": "*",
             },

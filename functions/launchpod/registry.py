@@ -132,6 +132,8 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
             # configure-mlflow workflow makes the server and its role (this function writes no IAM)
             "sagemaker:DescribeMlflowTrackingServer",
             "sagemaker:CreatePresignedMlflowTrackingServerUrl",
+            # a gone pod's log lines, from the application log group Container Insights ships to (issue 14)
+            "logs:FilterLogEvents",
         ),
         tables=("operations", "clusters", "idempotency", "preferences", "incidents"),
         starts_workflows=True,
@@ -764,6 +766,18 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
         actions=_OPERATOR_ADDON,
         placeholder="InferenceOperatorFn",
     ),
+    FunctionSpec(
+        "cf-observability",
+        f"{_PHASES}.configure_features.observability.handler",
+        "configure-features: the CloudWatch Observability add-on (Container Insights) with its pod identity role"
+        " and its AWS managed policies, or removed",
+        actions=(
+            *(a for a in _OPERATOR_ADDON if a != "sagemaker:DescribeCluster"),
+            "iam:AttachRolePolicy",
+            "iam:DetachRolePolicy",
+        ),
+        placeholder="ObservabilityFn",
+    ),
     # ---- inference (issue 15): endpoints deployed, scaled, deleted
     FunctionSpec(
         "inf-apply-endpoint",
@@ -988,7 +1002,7 @@ STATE_MACHINES: tuple[StateMachineSpec, ...] = (
         "configure-features",
         "configure-features.asl.json",
         "Managed features as planned: cert-manager, the training operator, the checkpoint identity chain,"
-        " HyperPod's TieredStorageConfig and the task governance add-on",
+        " HyperPod's TieredStorageConfig, the task governance, inference operator and observability add-ons",
         functions=(
             "cf-cert-manager",
             "cf-training-operator",
@@ -996,6 +1010,7 @@ STATE_MACHINES: tuple[StateMachineSpec, ...] = (
             "cf-tiered-storage",
             "cf-task-governance",
             "cf-inference-operator",
+            "cf-observability",
             "op-finish",
             "op-record-failure",
         ),

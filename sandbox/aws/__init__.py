@@ -46,7 +46,17 @@ _lock = threading.Lock()
 
 def install(time_scale: float) -> None:
     """Apply every shim and extension (idempotent); a later call only changes the time scale."""
-    from sandbox.aws import ec2_consistency, ec2_propagation, eks, eventbridge, faults, iam, iam_listing, shims
+    from sandbox.aws import (
+        ec2_consistency,
+        ec2_propagation,
+        eks,
+        eventbridge,
+        faults,
+        iam,
+        iam_listing,
+        logs_filters,
+        shims,
+    )
 
     with _lock:
         clock.set_time_scale(time_scale)
@@ -62,3 +72,4 @@ def install(time_scale: float) -> None:
         ec2_consistency.install()
         ec2_propagation.install()
         iam_listing.install()
+        logs_filters.install()

@@ -240,12 +240,18 @@ for _name, _versions, _type, _owner, _publisher, _namespace, _workloads in [
     ),
     (
         "amazon-cloudwatch-observability",
-        [("v4.4.0-eksbuild.1", _ALL)],
+        # v6.2.0-eksbuild.1: the build AWS's install guide names (install-CloudWatch-Observability-EKS-addon.html).
+        [("v6.2.0-eksbuild.1", _ALL), ("v4.4.0-eksbuild.1", _ALL)],
         "observability",
         "aws",
         "eks",
         "amazon-cloudwatch",
-        ((_DEP, "amazon-cloudwatch-observability-controller-manager"), (_DS, "cloudwatch-agent")),
+        # The operator's Deployment, the agent's and Fluent Bit's DaemonSets (aws-observability/helm-charts).
+        (
+            (_DEP, "amazon-cloudwatch-observability-controller-manager"),
+            (_DS, "cloudwatch-agent"),
+            (_DS, "fluent-bit"),
+        ),
     ),
     (
         "amazon-sagemaker-hyperpod-training-operator",
@@ -553,7 +559,7 @@ class Addon(ManagedState):
         self._time_progressed = datetime.now()  # ManagedState's clock for the 'time' progression
         self.modified_at = _now()
 
-    def health(self) -> tuple[str | None, list[dict[str, Any]]]:
+    def health(self, nodes: list[dict[str, Any]] | None = None) -> tuple[str | None, list[dict[str, Any]]]:
         """The status EKS reports and its health issues, from the add-on's workloads.
 
         Once rolled out, EKS keeps checking the add-on's Kubernetes resources: DaemonSets are complete
@@ -563,13 +569,15 @@ class Addon(ManagedState):
         https://docs.aws.amazon.com/eks/latest/APIReference/API_AddonIssue.html; coredns on a cluster
         without nodes, e.g. https://github.com/aws/containers-roadmap/issues/2328 and
         https://github.com/pulumi/pulumi-eks/issues/1819). It turns ACTIVE once nodes can host them.
+        ``nodes`` are the cluster's Nodes when the caller already holds them (on the emulator's own loop,
+        which the node reader would wait on).
         """
         status = self.status
         if status != "ACTIVE":
             return status, []
         found = self._missing_requirements()
         if not any(kind == "Deployment" for kind, _ in self.workloads) or any(
-            _can_host(node) for node in _nodes(self.cluster_name)
+            _can_host(node) for node in (_nodes(self.cluster_name) if nodes is None else nodes)
         ):
             return ("DEGRADED", found) if found else (status, [])
         issue = {

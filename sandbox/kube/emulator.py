@@ -20,10 +20,11 @@ import asyncio
 import copy
 import datetime
 import functools
+import logging
 import time
 import uuid
 import warnings
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 import aiohttp.web
@@ -53,6 +54,13 @@ DEFAULT_NAMESPACES = ("default", "kube-system", "kube-public", "kube-node-lease"
 
 # kmock keeps every request for assertions; a sandbox that runs for hours must not.
 _MAX_KEPT_REQUESTS = 500
+
+log = logging.getLogger("sandbox.kube")
+
+# Called with (emulator, namespace, pod, container or None, text) for every chunk a container writes, on
+# the emulator's loop: what a node-level log agent tailing /var/log/containers sees (sandbox.container_insights).
+LogSink = Callable[[Any, str, str, "str | None", str], None]
+LOG_SINKS: list[LogSink] = []
 
 # ------------------------------------------------------------------ URL parsing
 # kmock parses /api/v1/namespaces as a malformed path and /api/v1/namespaces/foo as "namespace foo,
@@ -749,6 +757,11 @@ class PatchedKubernetesEmulator(kmock.KubernetesEmulator):
         before = self.pod_logs.get(key, "")
         self.pod_log_marks.setdefault(key, []).append((time.monotonic(), len(before), time.time_ns()))
         self.pod_logs[key] = before + text
+        for sink in LOG_SINKS:
+            try:
+                sink(self, namespace, pod, container, text)
+            except Exception:  # a log shipper's failure is its own; the pod's log is written
+                log.exception("log sink failed for %s/%s", namespace, pod)
 
     def _since_offset(self, key: tuple[str, str, str | None], since: int) -> int:
         """Where the log's lines of the last ``since`` seconds start. The kubelet counts them on its own

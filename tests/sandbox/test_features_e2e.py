@@ -95,6 +95,7 @@ def test_tiered_checkpointing_builds_the_identity_chain_and_removes_it(sandbox, 
         "SUCCEEDED",
         "SKIPPED",
         "SKIPPED",
+        "SKIPPED",
     ]
 
     described = sandbox.aws("sagemaker").describe_cluster(ClusterName=NAME)

@@ -8,7 +8,9 @@ from pydantic import Field, model_validator
 
 from launchpod.contracts.common import ClusterName, Contract
 
-FeatureName = Literal["trainingOperator", "tieredCheckpointing", "taskGovernance", "autoscaling", "inferenceOperator"]
+FeatureName = Literal[
+    "trainingOperator", "tieredCheckpointing", "taskGovernance", "autoscaling", "inferenceOperator", "observability"
+]
 
 
 class TrainingOperatorRequest(Contract):
@@ -23,6 +25,13 @@ class InferenceOperatorRequest(Contract):
     enabled: bool = Field(
         description="install (true) or remove (false) the HyperPod inference operator add-on (managed and JumpStart"
         " endpoints need it)"
+    )
+
+
+class ObservabilityRequest(Contract):
+    enabled: bool = Field(
+        description="install (true) or remove (false) the Amazon CloudWatch Observability add-on (Container"
+        " Insights): container logs kept in CloudWatch Logs after their pods are gone"
     )
 
 
@@ -50,6 +59,7 @@ class UpdateFeaturesRequest(Contract):
     tieredCheckpointing: TieredCheckpointingRequest | None = None
     taskGovernance: TaskGovernanceRequest | None = None
     inferenceOperator: InferenceOperatorRequest | None = None
+    observability: ObservabilityRequest | None = None
 
     @model_validator(mode="after")
     def _something(self) -> UpdateFeaturesRequest:
@@ -58,9 +68,11 @@ class UpdateFeaturesRequest(Contract):
             and self.tieredCheckpointing is None
             and self.taskGovernance is None
             and self.inferenceOperator is None
+            and self.observability is None
         ):
             raise ValueError(
-                "send at least one feature: trainingOperator, tieredCheckpointing, taskGovernance or inferenceOperator"
+                "send at least one feature: trainingOperator, tieredCheckpointing, taskGovernance,"
+                " inferenceOperator or observability"
             )
         return self
 

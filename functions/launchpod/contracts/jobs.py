@@ -199,4 +199,9 @@ class JobLogsView(Contract):
     container: str
     lines: list[str]
     retained: bool = Field(default=True, description="false when the pod is gone and its log was not kept")
+    source: Literal["kubernetes", "cloudwatch"] | None = Field(
+        default=None,
+        description="where the lines come from: the pod's log (kubernetes) or, once the pod is gone, CloudWatch"
+        " Logs (cloudwatch, when the observability feature shipped them); unset when nothing was retained",
+    )
     note: str | None = None

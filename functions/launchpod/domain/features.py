@@ -3,6 +3,7 @@ brings it to what a PATCH asks (launchpod.domain.plan), in the configure-feature
 
 - Training operator: the EKS add-on with its pod identity (an IAM role for its service account); it
   needs cert-manager, which the plan installs first when it is missing.
+- Observability (domain.observability): the CloudWatch Observability add-on with its pod identity role.
 - Managed tiered checkpointing: UpdateCluster TieredStorageConfig plus the identity chain training pods
   use: a service account annotated with an IAM role whose trust is the cluster's OIDC provider for that
   service account only, and whose policy reaches only this cluster's checkpoint prefix.
@@ -16,7 +17,7 @@ from typing import Any
 
 from launchpod.contracts.features import FeatureObjectView, FeatureView, UpdateFeaturesInput
 from launchpod.domain import addons as addon_health
-from launchpod.domain import ownership
+from launchpod.domain import observability, ownership
 from launchpod.domain.clusters.control_plane import resource_name
 from launchpod.domain.dependencies import manifest
 from launchpod.domain.errors import Conflict
@@ -31,6 +32,10 @@ PHASES: tuple[tuple[str, str], ...] = (
     ("TieredStorage", "UpdateCluster TieredStorageConfig, then InService"),
     ("TaskGovernance", "The task governance add-on (Kueue), installed or removed"),
     ("InferenceOperator", "The inference operator add-on with its pod identity role, installed or removed"),
+    (
+        "Observability",
+        "The CloudWatch Observability add-on (Container Insights) with its pod identity role, or removed",
+    ),
 )
 MAX_POLLS = 80
 POLL_SECONDS = 15
@@ -245,7 +250,14 @@ def views(real: RealState) -> list[FeatureView]:
         dependsOn=["HyperPod cluster InService", "the cluster's IAM OIDC provider"],
         blockedBy=tiered_blocked,
     )
-    return [trainer, tiered, _governance_view(real), _autoscaling_view(real), _inference_view(real)]
+    return [
+        trainer,
+        tiered,
+        _governance_view(real),
+        _autoscaling_view(real),
+        _inference_view(real),
+        observability.view(real.addons, real.cluster),
+    ]
 
 
 def _inference_view(real: RealState) -> FeatureView:
@@ -514,6 +526,8 @@ def plan(request: UpdateFeaturesInput, real: RealState) -> Plan:
     if request.inferenceOperator is not None:
         cert_planned = any(s.phase == "CertManager" for s in steps)
         steps += _inference_steps(real, request.inferenceOperator.enabled, not cert_planned)
+    if request.observability is not None:
+        steps += observability.steps(real.addons, real.cluster, real.prefix, request.observability.enabled)
     return Plan(request.name, tuple(steps))
 
 

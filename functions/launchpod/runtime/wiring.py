@@ -7,6 +7,7 @@ from functools import lru_cache
 from launchpod.adapters.aws.ec2 import Ec2
 from launchpod.adapters.aws.eks import Eks
 from launchpod.adapters.aws.iam import Iam
+from launchpod.adapters.aws.logs import Logs
 from launchpod.adapters.aws.mlflow import Mlflow
 from launchpod.adapters.aws.sagemaker import SageMaker
 from launchpod.adapters.aws.service_quotas import ServiceQuotas
@@ -83,3 +84,8 @@ def incidents() -> DynamoIncidents:
 @lru_cache(maxsize=1)
 def mlflow() -> Mlflow:
     return Mlflow()
+
+
+@lru_cache(maxsize=1)
+def logs() -> Logs:
+    return Logs()

@@ -33,3 +33,15 @@ class KubeReader(Protocol):
     """A read of one Kubernetes object of a cluster (adapters.k8s.apply.read): None when it is absent."""
 
     def __call__(self, cluster: str, obj: dict[str, Any]) -> dict[str, Any] | None: ...
+
+
+class ShippedLogs(Protocol):
+    """CloudWatch Logs' container lines (adapters.aws.logs)."""
+
+    def container_lines(self, group: str, pattern: str, tail: int, start_ms: int | None = None) -> Any: ...
+
+
+class AddonReader(Protocol):
+    """EKS's add-ons of a cluster by name (adapters.aws.eks)."""
+
+    def addons(self, cluster: str) -> dict[str, dict[str, Any]]: ...

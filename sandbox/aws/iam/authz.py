@@ -167,6 +167,8 @@ def _variables(call: Call, resource_type: str) -> dict[str, str | None]:
         values["MlflowTrackingServerName"] = _find(p, "TrackingServerName")
     elif call.prefix == "dynamodb":
         values |= {"TableName": _find(p, "TableName"), "IndexName": _find(p, "IndexName")}
+    elif call.prefix == "logs":
+        values |= {"LogGroupName": _find(p, "logGroupName"), "LogStreamName": _find(p, "logStreamName")}
     elif call.prefix == "ec2":
         for kind, (variable, key) in _EC2_TYPES.items():
             values[variable] = _find(p, key) or ("*" if call.operation == _EC2_CREATES[kind] else None)

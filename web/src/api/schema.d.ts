@@ -1762,7 +1762,7 @@ export interface components {
              * Name
              * @enum {string}
              */
-            name: "trainingOperator" | "tieredCheckpointing" | "taskGovernance" | "autoscaling" | "inferenceOperator";
+            name: "trainingOperator" | "tieredCheckpointing" | "taskGovernance" | "autoscaling" | "inferenceOperator" | "observability";
             /** Note */
             note?: string | null;
             /**
@@ -2193,6 +2193,11 @@ export interface components {
              * @default true
              */
             retained: boolean;
+            /**
+             * Source
+             * @description where the lines come from: the pod's log (kubernetes) or, once the pod is gone, CloudWatch Logs (cloudwatch, when the observability feature shipped them); unset when nothing was retained
+             */
+            source?: ("kubernetes" | "cloudwatch") | null;
         };
         /**
          * JobMlflowView
@@ -2725,6 +2730,14 @@ export interface components {
              * @constant
              */
             status: "NOOP";
+        };
+        /** ObservabilityRequest */
+        ObservabilityRequest: {
+            /**
+             * Enabled
+             * @description install (true) or remove (false) the Amazon CloudWatch Observability add-on (Container Insights): container logs kept in CloudWatch Logs after their pods are gone
+             */
+            enabled: boolean;
         };
         /**
          * OperationAcceptedView
@@ -3340,6 +3353,7 @@ export interface components {
          */
         UpdateFeaturesRequest: {
             inferenceOperator?: components["schemas"]["InferenceOperatorRequest"] | null;
+            observability?: components["schemas"]["ObservabilityRequest"] | null;
             taskGovernance?: components["schemas"]["TaskGovernanceRequest"] | null;
             tieredCheckpointing?: components["schemas"]["TieredCheckpointingRequest"] | null;
             trainingOperator?: components["schemas"]["TrainingOperatorRequest"] | null;

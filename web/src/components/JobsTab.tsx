@@ -186,8 +186,17 @@ function JobDetail({ cluster, job, onClose, onEnded }: { cluster: string; job: s
         header={
           <Header
             variant="h3"
-            description={log.view?.retained ? `${log.view.pod} / ${log.view.container}` : undefined}
-            info={log.view?.retained ? <LogTransport transport={log.transport} ended={log.ended} reason={log.reason} /> : undefined}
+            description={
+              log.view?.retained
+                ? `${log.view.pod} / ${log.view.container}` +
+                  (log.view.source === 'cloudwatch' ? ' — from CloudWatch Logs (the pod is gone)' : '')
+                : undefined
+            }
+            info={
+              log.view?.retained && log.view.source !== 'cloudwatch' ? (
+                <LogTransport transport={log.transport} ended={log.ended} reason={log.reason} />
+              ) : undefined
+            }
           >
             Log
           </Header>

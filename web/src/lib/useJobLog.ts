@@ -48,11 +48,13 @@ export function useJobLog(cluster: string, job: string, namespace: string | unde
     setError(null);
   }, [cluster, job]);
 
+  // Read once even without pods: a gone pod's log may come back from CloudWatch Logs (observability on).
   useEffect(() => {
-    if (hasPods && !view) void readTail('anchor');
-  }, [hasPods, view, readTail]);
+    if (!view) void readTail('anchor');
+  }, [view, readTail]);
 
-  const pod = view?.retained ? view.pod : null;
+  // Only a live pod's log is pumped; lines from CloudWatch Logs are the whole answer.
+  const pod = view?.retained && view.source !== 'cloudwatch' ? view.pod : null;
   useEffect(() => {
     if (!pod || !namespace) return undefined;
     setTransport('connecting');

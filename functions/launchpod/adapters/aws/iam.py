@@ -93,13 +93,17 @@ class Iam:
                 )["Role"]["Arn"]
             )
 
-    def delete_owned_role(self, name: str, tags: dict[str, str]) -> bool:
-        """Delete the role (its inline policies first) only if it carries every tag in ``tags``."""
+    def delete_owned_role(self, name: str, tags: dict[str, str], detach: bool = False) -> bool:
+        """Delete the role (its inline policies first, and with ``detach`` its managed policies: IAM refuses
+        to delete a role with attached policies, DeleteConflict) only if it carries every tag in ``tags``."""
         if self.owned_role(name, tags) is None:
             return False
         with aws_call("iam:DeleteRole"):
             for policy in self.iam.list_role_policies(RoleName=name)["PolicyNames"]:
                 self.iam.delete_role_policy(RoleName=name, PolicyName=policy)
+            if detach:
+                for attached in self.iam.list_attached_role_policies(RoleName=name)["AttachedPolicies"]:
+                    self.iam.detach_role_policy(RoleName=name, PolicyArn=attached["PolicyArn"])
             self.iam.delete_role(RoleName=name)
         return True
 

@@ -84,12 +84,26 @@ class AddonFeatureEntry(BaseModel):
     namespace: str
 
 
+class ObservabilityEntry(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    addon: str
+    version: str
+    namespace: str
+    serviceAccount: str
+    managedPolicies: list[str]
+    applicationLogGroup: str  # "{cluster}" is the EKS cluster's name
+
+    def log_group(self, cluster: str) -> str:
+        return self.applicationLogGroup.format(cluster=cluster)
+
+
 class FeatureEntries(BaseModel):
     model_config = ConfigDict(extra="forbid")
     trainingOperator: TrainingOperatorEntry
     tieredCheckpointing: TieredCheckpointingEntry
     taskGovernance: AddonFeatureEntry
     inferenceOperator: TrainingOperatorEntry
+    observability: ObservabilityEntry
 
 
 class DependencyManifest(BaseModel):

@@ -27,6 +27,7 @@ from launchpod.domain.errors import Conflict, InvalidInput, NotFound
 from launchpod.domain.jobs import manifests, rules, views
 from launchpod.entrypoints.api.routing import route
 from launchpod.runtime import wiring
+from launchpod.usecases import job_logs
 from launchpod.usecases import mlflow as mlflow_cases
 
 router = APIGatewayRouter()
@@ -235,15 +236,17 @@ def get_job_logs(
     pods = sorted(_pods(name, job), key=lambda p: p["metadata"]["name"])
     chosen = next((p for p in pods if p["metadata"]["name"] == pod), None) if pod else (pods[0] if pods else None)
     if chosen is None:
-        names = ", ".join(p["metadata"]["name"] for p in pods)
-        return JobLogsView(
-            jobName=jobName,
-            pod=pod or "",
-            container=container or "",
-            lines=[],
-            retained=False,
-            note=f"The pod is gone and its log was not retained (observability is off); the job's pods now: "
-            f"{names or 'none'}.",
+        return job_logs.gone_pod_logs(
+            name,
+            namespace,
+            jobName,
+            pod,
+            container,
+            tail,
+            since,
+            eks=wiring.eks(),
+            logs=wiring.logs(),
+            others=[p["metadata"]["name"] for p in pods],
         )
     containers = [c["name"] for c in chosen["spec"].get("containers") or []]
     use = container or containers[0]
@@ -260,4 +263,5 @@ def get_job_logs(
         container=use,
         lines=(text or "").splitlines(),
         retained=text is not None,
+        source="kubernetes" if text is not None else None,
     )

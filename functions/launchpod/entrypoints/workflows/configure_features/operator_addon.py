@@ -1,7 +1,8 @@
 """A HyperPod operator add-on with its pod identity (an IAM role for its controller's service account),
 created and awaited until ACTIVE (or only waiting for nodes); or, when turned off, the add-on Launchpod
 installed deleted (EKS removes its pod identity association) and its role after it. The training and
-inference operators' phases are this, each with its own entry, role and policy."""
+inference operators' and the observability add-on's phases are this, each with its own entry, role and
+policies."""
 
 from __future__ import annotations
 
@@ -26,8 +27,10 @@ class OperatorAddon:
     field: str  # the UpdateFeaturesInput field that turns it on or off
     entry: Callable[[], Any]  # the pinned add-on (features.training_operator, ...)
     role_name: Callable[[str, str], str]  # (resource prefix, cluster) -> role name
-    policy_name: str
-    policy: Callable[[str | None], dict[str, Any]]  # the HyperPod cluster's ARN -> the role's inline policy
+    policy_name: str | None
+    # the HyperPod cluster's ARN -> the role's inline policy; None: the role carries only managed policies
+    policy: Callable[[str | None], dict[str, Any]] | None
+    managed_policies: Callable[[], list[str]] = list  # AWS managed policy ARNs attached to the role
 
     def _wait(self, doc: WorkflowInput, message: str) -> PhaseResult:
         if doc.poll.get(self.phase, 0) >= features.MAX_POLLS:
@@ -41,10 +44,15 @@ class OperatorAddon:
             name = self.role_name(settings().resource_prefix, doc.target)
             iam = wiring.iam()
             arn = iam.ensure_role(
-                name, "pods.eks.amazonaws.com", [], tags, f"HyperPod {self.title} on {doc.target}, created by Launchpod"
+                name,
+                "pods.eks.amazonaws.com",
+                self.managed_policies(),
+                tags,
+                f"Pod identity of the {self.title} add-on on {doc.target}, created by Launchpod",
             )
-            cluster = wiring.sagemaker().hyperpod_cluster(hyperpod.hyperpod_name(doc.target))
-            iam.put_inline_policy(name, self.policy_name, self.policy((cluster or {}).get("ClusterArn")))
+            if self.policy is not None and self.policy_name is not None:
+                cluster = wiring.sagemaker().hyperpod_cluster(hyperpod.hyperpod_name(doc.target))
+                iam.put_inline_policy(name, self.policy_name, self.policy((cluster or {}).get("ClusterArn")))
             wiring.eks().create_addon(doc.target, op.addon, tags, op.version, (op.serviceAccount, arn))
             return self._wait(doc, f"Installing {op.addon} {op.version}")
         if addons.broken(found):
@@ -68,7 +76,9 @@ class OperatorAddon:
             if found.get("status") != "DELETING":
                 wiring.eks().delete_addon(doc.target, op.addon)
             return self._wait(doc, f"Removing {op.addon}")
-        removed = wiring.iam().delete_owned_role(self.role_name(prefix, doc.target), tags)
+        removed = wiring.iam().delete_owned_role(
+            self.role_name(prefix, doc.target), tags, detach=bool(self.managed_policies())
+        )
         return PhaseResult(message=f"{op.addon} removed" + (" with its pod identity role." if removed else "."))
 
     def run(self, doc: WorkflowInput) -> PhaseResult:

@@ -1,4 +1,8 @@
-"""DeleteIdentity: the IAM roles and the OIDC provider Launchpod created for this cluster."""
+"""DeleteIdentity: the IAM roles and the OIDC provider Launchpod created for this cluster. The roles are
+every ``<prefix>-<cluster>-*`` role carrying the cluster's tags, the managed features' pod identity roles
+included (training and inference operators, observability: its AWS managed policies are detached first).
+Container Insights' log group /aws/containerinsights/<cluster>/application is the user's data (their
+jobs' logs) and is deliberately left in place; CloudWatch Logs' retention or the user deletes it."""
 
 from __future__ import annotations
 

@@ -1,0 +1,64 @@
+"""A job's log after its pod is gone: read from CloudWatch Logs when the observability feature ships the
+cluster's container logs there (Container Insights), or answered as not retained when it does not."""
+
+from __future__ import annotations
+
+import time
+
+from launchpod.contracts.jobs import JobLogsView
+from launchpod.domain import observability
+from launchpod.usecases.ports import AddonReader, ShippedLogs
+
+
+def gone_pod_logs(
+    cluster: str,
+    namespace: str,
+    job: str,
+    pod: str | None,
+    container: str | None,
+    tail: int,
+    since: int | None,
+    *,
+    eks: AddonReader,
+    logs: ShippedLogs,
+    others: list[str],
+) -> JobLogsView:
+    """``pod`` (or, unnamed, the job's first pod by name) as Fluent Bit shipped it; ``others`` are the job's
+    pods that still exist, named in the note when nothing was kept."""
+    now = ", ".join(others) or "none"
+    if not observability.enabled(eks.addons(cluster)):
+        return JobLogsView(
+            jobName=job,
+            pod=pod or "",
+            container=container or "",
+            lines=[],
+            retained=False,
+            note=f"The pod is gone and its log was not retained (observability is off: PATCH "
+            f'/api/clusters/{cluster}/features {{"observability": {{"enabled": true}}}} keeps the logs of pods that '
+            f"run from then on); the job's pods now: {now}.",
+        )
+    # Unnamed, the job's pods are the ones named after it (the operator names them <job>-<replica>-<i>).
+    pattern = observability.pod_filter(namespace, pod or f"{job}-*", container)
+    start = int((time.time() - since) * 1000) if since else None
+    found = logs.container_lines(observability.log_group(cluster), pattern, tail, start)
+    if found is None:
+        return JobLogsView(
+            jobName=job,
+            pod=pod or "",
+            container=container or "",
+            lines=[],
+            retained=False,
+            note=f"The pod is gone and CloudWatch Logs ({observability.log_group(cluster)}) has no lines of it"
+            + (f" in the last {since} s" if since else "")
+            + ": Container Insights ships only what containers write while it runs. The job's pods now: "
+            + f"{now}.",
+        )
+    return JobLogsView(
+        jobName=job,
+        pod=found.pod,
+        container=found.container,
+        lines=found.lines,
+        retained=True,
+        source="cloudwatch",
+        note=f"From CloudWatch Logs ({observability.log_group(cluster)}): the pod is gone.",
+    )
