@@ -44,7 +44,7 @@ sandbox: install web
 
 test: install web node chromium
 	cd web && npm test --silent
-	$(BIN)/python -m pytest -q -n 2 --dist loadgroup
+	$(BIN)/python -m pytest -q
 
 test-fast: install
 	$(BIN)/python -m pytest -q -m "not browser and not infra"

@@ -54,7 +54,8 @@ def lambda_context() -> SimpleNamespace:
 
 
 # ---------------------------------------------------------------------------- parallel runs
-# `make test` runs the suite on two pytest-xdist workers (--dist loadgroup); each worker starts its own
+# The suite can run on pytest-xdist workers (`pytest -n 2 --dist loadgroup`, not yet the default of `make test`:
+# under load its sandbox e2e tests still race their compressed time budgets); each worker starts its own
 # sandbox, so no test sees another worker's AWS or Kubernetes state. A group runs whole on one worker:
 # a module (its module-scoped cluster is provisioned once), the CDK tests (one synth per session), and
 # the modules sharing the training-job cluster (tests/sandbox/jobs_support.py makes it once per sandbox).

@@ -447,7 +447,7 @@ async def test_an_mcp_session_deploys_invokes_and_deletes_an_endpoint(sandbox, c
     assert gone.isError is True and gone.structuredContent["status"] == 404
 
 
-def _until(sandbox, endpoint: str, ready: int, desired: int, seconds: float = 10) -> dict:
+def _until(sandbox, endpoint: str, ready: int, desired: int, seconds: float = 30) -> dict:
     deadline = time.monotonic() + seconds
     while True:
         view = _get(sandbox, endpoint)

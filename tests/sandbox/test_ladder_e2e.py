@@ -213,7 +213,10 @@ async def test_an_agent_diagnoses_the_node_and_follows_the_suggestion(sandbox, c
         assert "Not offered by this Launchpod server yet" not in playbook.messages[0].content.text  # type: ignore[union-attr]
         nodes = data(await session.call_tool("list_nodes", {"name": cluster}))["items"]
         # the node the diagnoses test faulted (the newest open incident, never acted on under suggest)
-        newest = max((i for i in _incidents(sandbox, cluster)["items"] if i["state"] == "open"), key=_opened)
+        incidents = _incidents(sandbox, cluster)["items"]
+        opened = [i for i in incidents if i["state"] == "open"]
+        assert opened, f"no open incident: {json.dumps(incidents)[-3000:]}"
+        newest = max(opened, key=_opened)
         suspect = next(n for n in nodes if n["nodeId"] == newest["nodeId"])
         assert suspect["healthStatus"] != "Schedulable", suspect
         diagnosis = data(await session.call_tool("diagnose_node", {"name": cluster, "nodeId": suspect["nodeId"]}))
