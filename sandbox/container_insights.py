@@ -37,8 +37,6 @@ log = logging.getLogger("sandbox.container_insights")
 
 ADDON = "amazon-cloudwatch-observability"
 NAMESPACE, SERVICE_ACCOUNT = "amazon-cloudwatch", "cloudwatch-agent"
-# The last refusal per cluster (AWS's words), for diagnostics and tests.
-REFUSALS: dict[str, str] = {}
 
 
 def log_group(cluster: str) -> str:
@@ -84,7 +82,7 @@ def ship(emulator: Any, namespace: str, pod_name: str, container: str | None, te
     cluster = emulator.cluster_name
     found = find_cluster(cluster)
     addon = found.addons.get(ADDON) if found is not None else None
-    if addon is None or addon.health(emulator.list_objects("v1/nodes"))[0] != "ACTIVE":
+    if addon is None or addon.health(emulator.list_objects("v1/nodes", copied=False))[0] != "ACTIVE":
         return
     pod = emulator.get_object("v1/pods", namespace, pod_name)
     node = ((pod or {}).get("spec") or {}).get("nodeName")
@@ -103,7 +101,7 @@ def ship(emulator: Any, namespace: str, pod_name: str, container: str | None, te
             SERVICE_ACCOUNT,
         )
     except pods.NoCredentials as exc:
-        REFUSALS[cluster] = str(exc)
+        log.debug("Fluent Bit on %s has no credentials: %s", cluster, exc)
         return
     cid = container_id(pod, container)
     group, stream = log_group(cluster), stream_name(node, pod_name, namespace, container, cid)
@@ -116,7 +114,6 @@ def ship(emulator: Any, namespace: str, pod_name: str, container: str | None, te
     calls.append(("PutLogEvents", {"logGroupName": group, "logStreamName": stream}))
     refused = _refused(cluster, identity, account, region, calls)
     if refused:
-        REFUSALS[cluster] = refused
         log.debug("Fluent Bit on %s could not ship %s/%s: %s", cluster, namespace, pod_name, refused)
         return
     if group not in backend.groups:

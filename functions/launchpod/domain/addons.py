@@ -13,6 +13,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from launchpod.contracts.features import FeatureObjectView
+
 WAITS_FOR_NODES_CODE = "InsufficientNumberOfReplicas"
 FAILED = frozenset({"CREATE_FAILED", "DELETE_FAILED", "UPDATE_FAILED"})
 
@@ -50,6 +52,23 @@ def waiting_note(name: str, version: str | None) -> str:
     return f"{name} {version or ''} waits for nodes (DEGRADED: {WAITS_FOR_NODES_CODE} until nodes join)".replace(
         "  ", " "
     )
+
+
+def health_note(name: str, addon: dict[str, Any] | None) -> str | None:
+    """Why an installed add-on does not work yet, or None: it waits for nodes, or EKS's health issues."""
+    if addon is None:
+        return None
+    if waits_for_nodes(addon):
+        return waiting_note(name, addon.get("addonVersion"))
+    return problem(name, addon) if broken(addon) else None
+
+
+def pod_identity_objects(addon: dict[str, Any] | None) -> list[FeatureObjectView]:
+    """The add-on's pod identity associations, as a feature lists the objects behind it."""
+    return [
+        FeatureObjectView(kind="Pod identity association", name=arn.rsplit("/", 1)[-1], state="ACTIVE")
+        for arn in (addon or {}).get("podIdentityAssociations") or []
+    ]
 
 
 def version_key(version: str) -> tuple[int, ...]:

@@ -203,14 +203,9 @@ def views(real: RealState) -> list[FeatureView]:
         None if real.hyperpod else "No HyperPod cluster yet: the operator installs, and its controller waits for nodes."
     )
     objects = [FeatureObjectView(kind="EKS add-on", name=op.addon, state=_addon_state(addon))]
-    objects += [
-        FeatureObjectView(kind="Pod identity association", name=arn.rsplit("/", 1)[-1], state="ACTIVE")
-        for arn in (addon or {}).get("podIdentityAssociations") or []
-    ]
+    objects += addon_health.pod_identity_objects(addon)
     objects.append(FeatureObjectView(kind="EKS add-on", name=CERT_MANAGER, state=_addon_state(cert)))
-    note = addon_health.problem(op.addon, addon) if addon and addon_health.broken(addon) else waits
-    if addon and addon_health.waits_for_nodes(addon):
-        note = addon_health.waiting_note(op.addon, addon.get("addonVersion"))
+    note = addon_health.health_note(op.addon, addon) or waits
     trainer = FeatureView(
         name="trainingOperator",
         title="HyperPod training operator",
@@ -264,18 +259,13 @@ def _inference_view(real: RealState) -> FeatureView:
     op = inference_operator()
     addon = real.addons.get(op.addon)
     objects = [FeatureObjectView(kind="EKS add-on", name=op.addon, state=_addon_state(addon))]
-    objects += [
-        FeatureObjectView(kind="Pod identity association", name=arn.rsplit("/", 1)[-1], state="ACTIVE")
-        for arn in (addon or {}).get("podIdentityAssociations") or []
-    ]
+    objects += addon_health.pod_identity_objects(addon)
     objects += [
         FeatureObjectView(kind="EKS add-on", name=n, state=_addon_state(real.addons.get(n)))
         for n in op.requires
         if n != "eks-pod-identity-agent"
     ]
-    note = addon_health.problem(op.addon, addon) if addon and addon_health.broken(addon) else None
-    if addon and addon_health.waits_for_nodes(addon):
-        note = addon_health.waiting_note(op.addon, addon.get("addonVersion"))
+    note = addon_health.health_note(op.addon, addon)
     return FeatureView(
         name="inferenceOperator",
         title="HyperPod inference operator",
@@ -355,9 +345,7 @@ def _autoscaling_view(real: RealState) -> FeatureView:
 def _governance_view(real: RealState) -> FeatureView:
     tg = task_governance()
     addon = real.addons.get(tg.addon)
-    note = addon_health.problem(tg.addon, addon) if addon and addon_health.broken(addon) else None
-    if addon and addon_health.waits_for_nodes(addon):
-        note = addon_health.waiting_note(tg.addon, addon.get("addonVersion"))
+    note = addon_health.health_note(tg.addon, addon)
     return FeatureView(
         name="taskGovernance",
         title="HyperPod task governance",

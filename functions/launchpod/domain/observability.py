@@ -67,14 +67,9 @@ def view(addons: dict[str, dict[str, Any]], cluster: str) -> FeatureView:
     obs = entry()
     addon = addons.get(obs.addon)
     objects = [FeatureObjectView(kind="EKS add-on", name=obs.addon, state=str(addon["status"]) if addon else None)]
-    objects += [
-        FeatureObjectView(kind="Pod identity association", name=arn.rsplit("/", 1)[-1], state="ACTIVE")
-        for arn in (addon or {}).get("podIdentityAssociations") or []
-    ]
+    objects += addon_health.pod_identity_objects(addon)
     objects.append(FeatureObjectView(kind="CloudWatch Logs log group", name=log_group(cluster), state=None))
-    note = addon_health.problem(obs.addon, addon) if addon and addon_health.broken(addon) else None
-    if addon and addon_health.waits_for_nodes(addon):
-        note = addon_health.waiting_note(obs.addon, addon.get("addonVersion"))
+    note = addon_health.health_note(obs.addon, addon)
     return FeatureView(
         name="observability",
         title="Observability (CloudWatch Container Insights)",

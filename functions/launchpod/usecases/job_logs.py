@@ -26,32 +26,25 @@ def gone_pod_logs(
     """``pod`` (or, unnamed, the job's first pod by name) as Fluent Bit shipped it; ``others`` are the job's
     pods that still exist, named in the note when nothing was kept."""
     now = ", ".join(others) or "none"
+
+    def not_kept(note: str) -> JobLogsView:
+        return JobLogsView(jobName=job, pod=pod or "", container=container or "", lines=[], retained=False, note=note)
+
     if not observability.enabled(eks.addons(cluster)):
-        return JobLogsView(
-            jobName=job,
-            pod=pod or "",
-            container=container or "",
-            lines=[],
-            retained=False,
-            note=f"The pod is gone and its log was not retained (observability is off: PATCH "
+        return not_kept(
+            f"The pod is gone and its log was not retained (observability is off: PATCH "
             f'/api/clusters/{cluster}/features {{"observability": {{"enabled": true}}}} keeps the logs of pods that '
-            f"run from then on); the job's pods now: {now}.",
+            f"run from then on); the job's pods now: {now}."
         )
     # Unnamed, the job's pods are the ones named after it (the operator names them <job>-<replica>-<i>).
     pattern = observability.pod_filter(namespace, pod or f"{job}-*", container)
     start = int((time.time() - since) * 1000) if since else None
     found = logs.container_lines(observability.log_group(cluster), pattern, tail, start)
     if found is None:
-        return JobLogsView(
-            jobName=job,
-            pod=pod or "",
-            container=container or "",
-            lines=[],
-            retained=False,
-            note=f"The pod is gone and CloudWatch Logs ({observability.log_group(cluster)}) has no lines of it"
+        return not_kept(
+            f"The pod is gone and CloudWatch Logs ({observability.log_group(cluster)}) has no lines of it"
             + (f" in the last {since} s" if since else "")
-            + ": Container Insights ships only what containers write while it runs. The job's pods now: "
-            + f"{now}.",
+            + f": Container Insights ships only what containers write while it runs. The job's pods now: {now}."
         )
     return JobLogsView(
         jobName=job,

@@ -99,13 +99,18 @@ class Iam:
         if self.owned_role(name, tags) is None:
             return False
         with aws_call("iam:DeleteRole"):
-            for policy in self.iam.list_role_policies(RoleName=name)["PolicyNames"]:
-                self.iam.delete_role_policy(RoleName=name, PolicyName=policy)
-            if detach:
-                for attached in self.iam.list_attached_role_policies(RoleName=name)["AttachedPolicies"]:
-                    self.iam.detach_role_policy(RoleName=name, PolicyArn=attached["PolicyArn"])
-            self.iam.delete_role(RoleName=name)
+            self._delete_role(name, detach)
         return True
+
+    def _delete_role(self, name: str, detach: bool) -> None:
+        """Its inline policies, with ``detach`` its managed policies (IAM refuses to delete a role that still
+        has either: DeleteConflict), then the role."""
+        for policy in self.iam.list_role_policies(RoleName=name)["PolicyNames"]:
+            self.iam.delete_role_policy(RoleName=name, PolicyName=policy)
+        if detach:
+            for attached in self.iam.list_attached_role_policies(RoleName=name)["AttachedPolicies"]:
+                self.iam.detach_role_policy(RoleName=name, PolicyArn=attached["PolicyArn"])
+        self.iam.delete_role(RoleName=name)
 
     def oidc_provider_arn(self, issuer_url: str) -> str | None:
         host_path = issuer_url.removeprefix("https://")
@@ -147,11 +152,7 @@ class Iam:
                     found = {t["Key"]: t["Value"] for t in self.iam.list_role_tags(RoleName=name)["Tags"]}
                     if any(found.get(k) != v for k, v in tags.items()):
                         continue
-                    for policy in self.iam.list_role_policies(RoleName=name)["PolicyNames"]:
-                        self.iam.delete_role_policy(RoleName=name, PolicyName=policy)
-                    for policy in self.iam.list_attached_role_policies(RoleName=name)["AttachedPolicies"]:
-                        self.iam.detach_role_policy(RoleName=name, PolicyArn=policy["PolicyArn"])
-                    self.iam.delete_role(RoleName=name)
+                    self._delete_role(name, detach=True)
                     gone.append(name)
         return gone
 
