@@ -2,7 +2,7 @@
 role (a second PATCH is NOOP), a finished job's logs read back from CloudWatch Logs once its pod is gone,
 nothing shipped for lines written before it ran or when its role may not PutLogEvents, and with it off the
 API says the log was not retained; turned off, its add-on and role go and the log group (the user's data)
-stays."""
+stays. A deleted job's log stays readable from CloudWatch; one never shipped is not found."""
 
 from __future__ import annotations
 
@@ -148,6 +148,28 @@ def test_a_finished_jobs_logs_come_from_cloudwatch_once_its_pod_is_gone(sandbox,
     # Lines written before observability ran were never shipped, so nothing came back for that pod.
     earlier = _logs(sandbox, "obs-off", "obs-off-pods-0")
     assert earlier["retained"] is False and "has no lines" in earlier["note"], earlier
+
+
+def test_a_deleted_jobs_log_stays_readable_from_cloudwatch_and_an_unkept_one_is_not_found(sandbox, cluster):
+    _set(sandbox, True)
+    pod = _finished_job(sandbox, "obs-deleted")
+    live = _logs(sandbox, "obs-deleted", pod, tail=3)
+    with sandbox.client() as c:
+        assert c.delete(f"/api/clusters/{NAME}/jobs/obs-deleted", params={"confirm": "obs-deleted"}).status_code == 200
+        # obs-off ran before observability did: nothing of it was shipped.
+        assert c.delete(f"/api/clusters/{NAME}/jobs/obs-off", params={"confirm": "obs-off"}).status_code == 200
+    with sandbox.client("viewer") as c:
+        assert c.get(f"/api/clusters/{NAME}/jobs/obs-deleted").status_code == 404
+        deadline = time.monotonic() + 10
+        while (kept := c.get(f"/api/clusters/{NAME}/jobs/obs-deleted/logs", params={"tail": 3})).status_code != 200:
+            assert time.monotonic() < deadline, kept.text  # the job's object goes first, then its pods
+            time.sleep(0.1)
+        unkept = c.get(f"/api/clusters/{NAME}/jobs/obs-off/logs")
+
+    body = kept.json()
+    assert (body["retained"], body["source"], body["pod"], body["lines"]) == (True, "cloudwatch", pod, live["lines"])
+    assert "the job is deleted" in body["note"], body
+    assert unkept.status_code == 404 and "observability" in unkept.json()["message"], unkept.text
 
 
 def test_a_role_that_may_not_put_log_events_ships_nothing(sandbox, cluster):

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from launchpod.adapters.aws.logs import ShippedLines
-from launchpod.usecases.job_logs import gone_pod_logs
+from launchpod.usecases.job_logs import deleted_job_logs, gone_pod_logs
 
 ADDON = "amazon-cloudwatch-observability"
 
@@ -66,3 +66,18 @@ def test_nothing_shipped_is_not_retained_saying_only_lines_written_while_it_runs
     view, _ = _read({ADDON: {"status": "ACTIVE"}}, None)
     assert (view.retained, view.source) == (False, None)
     assert "ships only what containers write while it runs" in (view.note or "")
+
+
+def test_a_deleted_jobs_log_comes_back_from_cloudwatch_saying_the_job_is_deleted():
+    found = ShippedLines("j-pods-0", "pytorch", ["done"])
+    view = deleted_job_logs(
+        "c1", "default", "j", None, None, 50, None, eks=_Eks({ADDON: {"status": "ACTIVE"}}), logs=_Logs(found)
+    )
+    assert view is not None and (view.retained, view.lines, view.source) == (True, ["done"], "cloudwatch")
+    assert "the job is deleted" in (view.note or "")
+
+
+def test_a_deleted_jobs_log_that_was_never_shipped_is_none_so_the_job_is_not_found():
+    on = _Eks({ADDON: {"status": "ACTIVE"}})
+    assert deleted_job_logs("c1", "default", "j", None, None, 50, None, eks=on, logs=_Logs(None)) is None
+    assert deleted_job_logs("c1", "default", "j", None, None, 50, None, eks=_Eks({}), logs=_Logs(None)) is None

@@ -946,7 +946,8 @@ CATALOG: tuple[CatalogEntry, ...] = (
         "GET",
         "/api/clusters/{name}/jobs/{jobName}/logs",
         "Read a training job's pod log: pod (default the first), container (default the first), the last tail"
-        " lines, only lines from the last since seconds.",
+        " lines, only lines from the last since seconds. Once a pod (or the whole job) is gone, the log comes from"
+        " CloudWatch Logs when the observability feature is on.",
         JobLogsInput,
         JobLogsView,
         Role.VIEWER,

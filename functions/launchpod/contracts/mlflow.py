@@ -61,9 +61,9 @@ class MlflowView(Contract):
 
 class JobMlflowView(Contract):
     """Where a job logs to MLflow: the tracking server (its ARN is the pods' MLFLOW_TRACKING_URI), the
-    experiment (MLFLOW_EXPERIMENT_NAME) and a presigned URL to the server's UI."""
+    experiment (MLFLOW_EXPERIMENT_NAME, one per job) and a presigned URL to the server's UI. The run's name is
+    the framework's choice (Trainer's run_name, VERL's experiment_name): find it in the job's experiment."""
 
     trackingServer: str
     experiment: str | None = None
-    runName: str | None = None
     url: str | None = None

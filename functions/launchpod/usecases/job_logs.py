@@ -55,3 +55,25 @@ def gone_pod_logs(
         source="cloudwatch",
         note=f"From CloudWatch Logs ({observability.log_group(cluster)}): the pod is gone.",
     )
+
+
+def deleted_job_logs(
+    cluster: str,
+    namespace: str,
+    job: str,
+    pod: str | None,
+    container: str | None,
+    tail: int,
+    since: int | None,
+    *,
+    eks: AddonReader,
+    logs: ShippedLogs,
+) -> JobLogsView | None:
+    """The log of a job that no longer exists (deleted, or removed by its TTL), when Container Insights kept
+    it; None when nothing was kept, so the caller answers that the job is not found."""
+    kept = gone_pod_logs(cluster, namespace, job, pod, container, tail, since, eks=eks, logs=logs, others=[])
+    if not kept.retained:
+        return None
+    return kept.model_copy(
+        update={"note": f"From CloudWatch Logs ({observability.log_group(cluster)}): the job is deleted."}
+    )

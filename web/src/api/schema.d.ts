@@ -496,8 +496,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Read a training job's pod log: pod (default the first), container (default the first), the last tail lines, only lines from the last since seconds.
-         * @description Read a training job's pod log: pod (default the first), container (default the first), the last tail lines, only lines from the last since seconds.
+         * Read a training job's pod log: pod (default the first), container (default the first), the last tail lines, only lines from the last since seconds. Once a pod (or the whole job) is gone, the log comes from CloudWatch Logs when the observability feature is on.
+         * @description Read a training job's pod log: pod (default the first), container (default the first), the last tail lines, only lines from the last since seconds. Once a pod (or the whole job) is gone, the log comes from CloudWatch Logs when the observability feature is on.
          */
         get: operations["get_job_logs"];
         put?: never;
@@ -2202,13 +2202,12 @@ export interface components {
         /**
          * JobMlflowView
          * @description Where a job logs to MLflow: the tracking server (its ARN is the pods' MLFLOW_TRACKING_URI), the
-         *     experiment (MLFLOW_EXPERIMENT_NAME) and a presigned URL to the server's UI.
+         *     experiment (MLFLOW_EXPERIMENT_NAME, one per job) and a presigned URL to the server's UI. The run's name is
+         *     the framework's choice (Trainer's run_name, VERL's experiment_name): find it in the job's experiment.
          */
         JobMlflowView: {
             /** Experiment */
             experiment?: string | null;
-            /** Runname */
-            runName?: string | null;
             /** Trackingserver */
             trackingServer: string;
             /** Url */

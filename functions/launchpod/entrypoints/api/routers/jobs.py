@@ -232,7 +232,18 @@ def get_job_logs(
     since: Annotated[int | None, Query(ge=1)] = None,
 ) -> JobLogsView:
     _active(name)
-    job = _find(name, jobName, namespace)
+    try:
+        job = _find(name, jobName, namespace)
+    except NotFound as gone:
+        kept = job_logs.deleted_job_logs(
+            name, namespace, jobName, pod, container, tail, since, eks=wiring.eks(), logs=wiring.logs()
+        )
+        if kept is None:
+            raise NotFound(
+                f"{gone} No log of it was kept: with the observability feature on, a deleted job's log stays"
+                " readable here from CloudWatch Logs."
+            ) from None
+        return kept
     pods = sorted(_pods(name, job), key=lambda p: p["metadata"]["name"])
     chosen = next((p for p in pods if p["metadata"]["name"] == pod), None) if pod else (pods[0] if pods else None)
     if chosen is None:
