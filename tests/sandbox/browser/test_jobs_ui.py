@@ -1,6 +1,7 @@
 """The Jobs tab in headless Chromium against the real sandbox: submit a recipe job, see it listed, open it
-and watch it reach Succeeded with its pods (node and zone), restart budget and the tail of its log; and a
-running job's log followed live over the WebSocket, each line once, until the pod ends."""
+and watch it reach Succeeded with its pods (node and zone), restart budget and the tail of its log; a
+running job's log followed live over the WebSocket, each line once, until the pod ends; and, when a node
+failure recreates the job's pods, the panel moving to the new pod's log by itself."""
 
 from __future__ import annotations
 
@@ -127,3 +128,33 @@ def test_job_log_falls_back_to_polling_without_a_websocket(real: App, page: Page
     expect(transport).to_contain_text("Ended")
     log.scroll_into_view_if_needed()
     shot(page, "polling")
+
+
+def test_job_log_moves_to_the_recreated_pod_after_a_full_job_restart(real: App, page: Page, sandbox, shot) -> None:
+    sandbox.faults(jobLogIntervalSeconds=400, jobSteps=STEPS)
+    try:
+        body = custom_job("ui-moved", runPolicy={"jobMaxRetryCount": 2})
+        assert submit(sandbox, body).status_code == 200
+        # A node failure once two steps are trained: HyperPod's operator deletes and recreates every pod.
+        sandbox.faults(jobFault={"cluster": NAME, "job": "ui-moved", "kind": "nodeFailure", "atStep": 2})
+        log, transport = _open_job(real, page, "ui-moved")
+        expect(transport).to_contain_text("Live over WebSocket")
+        expect(log).to_contain_text(f"step 1/{STEPS}", timeout=20_000)
+
+        # No reload: the recreated pod's first line (it resumes from the checkpoint at step 2), then its steps.
+        # The old pod's last lines may be lost with it, as on EKS: a deleted pod's log goes with the pod.
+        expect(log).to_contain_text("resuming from step 2", timeout=30_000)
+        expect(transport).to_contain_text("Live over WebSocket")
+        expect(log).to_contain_text(f"step 3/{STEPS} ", timeout=20_000)
+        expect(page.get_by_text("0 process, 1 full; 1 used, 1 left")).to_be_visible()
+        log.scroll_into_view_if_needed()
+        shot(page, "moved")
+        expect(transport).to_contain_text("Ended: the pod Succeeded", timeout=60_000)
+        lines = log.inner_text().splitlines()
+        # The new pod's log to its end, each line once; before it, at most the old pod's first steps.
+        steps = _steps("\n".join(lines))
+        assert steps == sorted(set(steps)) and steps[-(STEPS - 2) :] == list(range(3, STEPS + 1)), lines
+        assert len(lines) == len(set(lines)), [line for line in lines if lines.count(line) > 1]
+    finally:
+        sandbox.faults(jobLogIntervalSeconds=10, jobSteps=40)
+        real.api("DELETE", f"/clusters/{NAME}/jobs/ui-moved", role="operator", params={"confirm": "ui-moved"})

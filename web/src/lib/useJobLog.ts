@@ -1,6 +1,8 @@
 // A training job's log, followed live: the REST tail first (so the panel is never empty), then the lines
 // the log pump pushes on logs:<cluster>/<namespace>/<pod>, joined by logBuffer.ts; polling the REST tail
-// every second when the socket cannot be used.
+// every second when the socket cannot be used. A pod that ends while the job runs on (a full job restart
+// recreates every pod, a node failure moves them) is not the end: the panel reads the log again and follows
+// the pod that now holds it.
 
 import { useCallback, useEffect, useState } from 'react';
 
@@ -24,6 +26,7 @@ export function useJobLog(cluster: string, job: string, namespace: string | unde
   const [transport, setTransport] = useState<Transport>('connecting');
   const [reason, setReason] = useState<string | null>(null);
   const [error, setError] = useState<unknown>(null);
+  const [generation, setGeneration] = useState(0); // bumped to subscribe afresh to a pod of the same name
 
   // "replace": polling, each read is the whole panel; "anchor": a tail for the seam with the stream.
   const readTail = useCallback(
@@ -76,7 +79,35 @@ export function useJobLog(cluster: string, job: string, namespace: string | unde
         setLog((current) => withTail(emptyLog, current.shown));
       },
     });
-  }, [cluster, namespace, pod, readTail]);
+  }, [cluster, namespace, pod, readTail, generation]);
+
+  // The stream ended but the job did not (the job view is polled each second, so a pod that simply finished
+  // is seen as the job's end at the next read): start again from the REST tail of whichever pod has the log.
+  // Until the recreated pod is there, the read is tried again each second; the panel keeps the old lines
+  // until then, and all of it changes in one render (so this effect's own cleanup cannot cut it short).
+  const moved = log.ended && running && transport === 'websocket';
+  useEffect(() => {
+    if (!moved) return undefined;
+    let timer: number | undefined;
+    let stopped = false;
+    const again = () => {
+      timer = window.setTimeout(async () => {
+        const data = await jobsApi.logs(cluster, job, undefined, TAIL).then((r) => r.data, () => null);
+        if (stopped) return;
+        if (data?.retained && data.source !== 'cloudwatch') {
+          setReason(null);
+          setView(data);
+          setLog(withTail(emptyLog, data.lines));
+          setGeneration((n) => n + 1);
+        } else again();
+      }, LOG_POLL_MS);
+    };
+    again();
+    return () => {
+      stopped = true;
+      window.clearTimeout(timer);
+    };
+  }, [moved, cluster, job]);
 
   // REST reads: every second while polling a running job (and once more when it ends), and while the
   // stream waits for a fresher tail to meet.
