@@ -20,10 +20,9 @@ only while the controller runs (its Deployment kube-system/aws-load-balancer-con
 replica) and its pod identity role allows elasticloadbalancing:CreateLoadBalancer; a denial becomes a
 FailedDeployModel Warning event on the Service. Not modelled: the NLB itself in ELB's API, targets.
 
-KEDA (installed with the inference add-on, with its KEDA operator role): a ScaledObject's Deployment
-gets ceil(metric / threshold) replicas within its min..max, the Prometheus query's value being what
-``/api/sandbox/metrics`` set for that cluster and query (0 until set). Cooldown and stabilization
-windows are not modelled: the replicas follow the metric on the next pass.
+Autoscaling: a resource's ``autoScalingSpec`` becomes a KEDA ScaledObject on its Deployment, which KEDA
+(installed with the inference add-on) scales; while it does, the operator leaves the Deployment's replicas
+to it and reports them in ``status.replicas`` (sandbox.keda).
 """
 
 from __future__ import annotations
@@ -32,19 +31,16 @@ import copy
 import datetime
 import hashlib
 import logging
-import math
 from typing import Any
 
-from sandbox import model_jobs
+from sandbox import keda, model_jobs
 from sandbox.periodic import Periodic
 
 log = logging.getLogger("sandbox.inference")
 
 GROUP, VERSION = "inference.sagemaker.aws.amazon.com", "v1"
 KINDS = (("InferenceEndpointConfig", "inferenceendpointconfigs"), ("JumpStartModel", "jumpstartmodels"))
-SCALED_OBJECTS = "keda.sh/v1alpha1/scaledobjects"
-# Prometheus query results the sandbox serves, by (cluster, query); set through /api/sandbox/metrics.
-METRICS: dict[tuple[str, str], float] = {}
+SCALED_OBJECTS = keda.SCALED_OBJECTS
 ADDON = "amazon-sagemaker-hyperpod-inference"
 JUMPSTART_IMAGE = "763104351884.dkr.ecr.us-east-1.amazonaws.com/djl-inference:0.33.0-lmi15.0.0-cu128"
 JUMPSTART_PORT = 8080
@@ -170,11 +166,28 @@ async def _put_if_changed(emulator: Any, resource: str, wanted: dict[str, Any]) 
     return await emulator.put_object(resource, merged)
 
 
-async def _reconcile_resource(emulator: Any, kind: str, plural: str, resource: dict[str, Any]) -> None:
+async def _autoscaling(emulator: Any, kind: str, resource: dict[str, Any], region: str) -> bool:
+    """The operator's ScaledObject for the resource's Deployment, made, updated or (no trigger) removed;
+    True while KEDA sets the Deployment's replicas."""
+    meta = resource["metadata"]
+    wanted = keda.operator_scaled_object(resource, kind, f"{GROUP}/{VERSION}", region)
+    if wanted is not None:
+        await _put_if_changed(emulator, SCALED_OBJECTS, wanted)
+        return True
+    name = f"{meta['name']}-scaled-object"
+    if emulator.get_object(SCALED_OBJECTS, meta["namespace"], name) is not None:
+        await emulator.delete_object(SCALED_OBJECTS, meta["namespace"], name)
+    return False
+
+
+async def _reconcile_resource(emulator: Any, kind: str, plural: str, resource: dict[str, Any], region: str) -> None:
     meta = resource["metadata"]
     if meta.get("deletionTimestamp"):
         return
     deployment, service = _children(kind, resource)
+    old = emulator.get_object("apps/v1/deployments", meta["namespace"], meta["name"])
+    if await _autoscaling(emulator, kind, resource, region) and old is not None:
+        deployment["spec"]["replicas"] = int((old.get("spec") or {}).get("replicas", 1))
     found = await _put_if_changed(emulator, "apps/v1/deployments", deployment)
     await _put_if_changed(emulator, "v1/services", service)
     status = found.get("status") or {}
@@ -182,7 +195,7 @@ async def _reconcile_resource(emulator: Any, kind: str, plural: str, resource: d
     wanted_status = {
         "state": "DeploymentComplete" if complete else "DeploymentInProgress",
         "observedGeneration": meta.get("generation", 1),
-        "replicas": int((resource.get("spec") or {}).get("replicas", 1)),
+        "replicas": int((found.get("spec") or {}).get("replicas", 1)),
         "selector": f"app={meta['name']}",
         "deploymentStatus": {
             "name": meta["name"],
@@ -295,45 +308,6 @@ def operator_state(cluster: str) -> str | None:
     return addon.health()[0] if addon is not None else None
 
 
-def desired_replicas(value: float, threshold: float, low: int, high: int) -> int:
-    """KEDA's Prometheus scaler feeds the HPA an AverageValue target: ceil(value / threshold) replicas,
-    within min..max; at value 0 KEDA deactivates to minReplicaCount (0 allowed)
-    (https://keda.sh/docs/2.17/concepts/scaling-deployments/, .../scalers/prometheus/)."""
-    if value <= 0:
-        return low
-    return max(max(low, 1), min(high, math.ceil(value / threshold)))
-
-
-async def _keda(emulator: Any, cluster: str) -> None:
-    for scaled in emulator.list_objects(SCALED_OBJECTS):
-        meta, spec = scaled["metadata"], scaled.get("spec") or {}
-        target = emulator.get_object(
-            "apps/v1/deployments", meta["namespace"], (spec.get("scaleTargetRef") or {}).get("name", "")
-        )
-        trigger = ((spec.get("triggers") or [{}])[0].get("metadata")) or {}
-        if target is None or not trigger.get("query"):
-            continue
-        value = METRICS.get((cluster, str(trigger["query"])), 0.0)
-        low, high = int(spec.get("minReplicaCount", 0)), int(spec.get("maxReplicaCount", 100))
-        wanted = desired_replicas(value, float(trigger.get("threshold", 1)), low, high)
-        if (target.get("spec") or {}).get("replicas") != wanted:
-            target["spec"]["replicas"] = wanted
-            target["metadata"]["generation"] = int(target["metadata"].get("generation", 1)) + 1
-            await emulator.put_object("apps/v1/deployments", target)
-        status = {
-            "scaleTargetKind": "apps/v1.Deployment",
-            "hpaName": f"keda-hpa-{meta['name']}",
-            "originalReplicaCount": int((target.get("spec") or {}).get("replicas", 1)),
-            "externalMetricNames": ["s0-prometheus"],
-            "conditions": [
-                {"type": "Ready", "status": "True", "reason": "ScaledObjectReady"},
-                {"type": "Active", "status": "True" if value > 0 else "False"},
-            ],
-        }
-        if scaled.get("status") != status:
-            await emulator.put_object(SCALED_OBJECTS, {**scaled, "status": status})
-
-
 async def reconcile(emulator: Any, state: str | None, region: str = "us-east-1", cluster: str = "") -> None:
     if state is not None and state != "DELETING":
         for crd in [
@@ -346,8 +320,8 @@ async def reconcile(emulator: Any, state: str | None, region: str = "us-east-1",
         if state == "ACTIVE":
             for kind, plural in KINDS:
                 for resource in emulator.list_objects(f"{GROUP}/{VERSION}/{plural}"):
-                    await _reconcile_resource(emulator, kind, plural, resource)
-            await _keda(emulator, cluster)
+                    await _reconcile_resource(emulator, kind, plural, resource, region)
+            await keda.reconcile(emulator, cluster, ADDON)
     await _load_balancers(emulator, region, cluster)
     await model_jobs.reconcile(emulator)
 

@@ -305,7 +305,8 @@ def function_statements(spec: FunctionSpec, d: Deployment) -> list[Statement]:
 def boundary_document(d: Deployment) -> dict[str, Any]:
     """The most any role Launchpod creates may ever do: what the EKS cluster role (AmazonEKSClusterPolicy),
     the HyperPod execution role, the add-ons' pod identity roles (the training operator reads its
-    cluster's nodes; Container Insights writes logs, metrics and traces) and the checkpoint role need,
+    cluster's nodes; Container Insights writes logs, metrics and traces; the inference operator's KEDA
+    reads CloudWatch metrics for autoscaling) and the checkpoint role need,
     and no IAM beyond the load-balancer service-linked role EKS makes."""
     p = d.partition
     return {
@@ -317,6 +318,7 @@ def boundary_document(d: Deployment) -> dict[str, Any]:
                 "Action": [
                     "autoscaling:DescribeAutoScalingGroups",
                     "autoscaling:UpdateAutoScalingGroup",
+                    "cloudwatch:GetMetricData",
                     "cloudwatch:PutMetricData",
                     "ec2:*",
                     "ecr:BatchGetImage",

@@ -13,23 +13,21 @@ from kubernetes import client as k8s
 
 from mcp_gateway.tools import WAIT_TOOL
 from tests.mcp_gateway.support import mcp_session
+from tests.sandbox.inference_support import (
+    NAME,
+    WORKER,
+    deploy,
+    get,
+    gpu_nodes,
+    operator_enabled,
+    post,
+    ready_cluster,
+    settled,
+    until,
+)
 
 pytestmark = pytest.mark.e2e
 
-NAME = "e2e-infer"
-BODY = {
-    "name": NAME,
-    "availabilityZones": ["us-east-1a", "us-east-1b"],
-    "hyperpod": {
-        "availabilityZone": "us-east-1a",
-        "instanceGroups": [
-            {"name": "gpu", "instanceType": "ml.g5.12xlarge", "instanceCount": 1},
-            {"name": "cpu", "instanceType": "ml.m5.2xlarge", "instanceCount": 1},
-        ],
-    },
-    "storage": {"kind": "s3", "storageName": "shared", "namespace": "default"},
-}
-WORKER = {"image": "vllm/vllm-openai:v0.10.1", "gpus": 1, "args": ["--served-model-name", "qwen3"]}
 MANAGED = {
     "endpoint": "qwen-managed",
     "kind": "managed",
@@ -47,85 +45,22 @@ CHAT = {"messages": [{"role": "user", "content": "hello from the test"}], "maxTo
 
 @pytest.fixture(scope="module")
 def cluster(sandbox):
-    with sandbox.client() as c:
-        op = c.post("/api/clusters/provision", json=BODY).json()["operation"]["id"]
-    done = sandbox.wait_operation(op, timeout=240)
-    assert done["status"] == "SUCCEEDED", (done.get("message"), done["phases"])
-    return NAME
-
-
-def _post(sandbox, path: str, body: dict, role: str = "operator"):
-    with sandbox.client(role) as c:
-        return c.post(f"/api/clusters/{NAME}{path}", json=body)
-
-
-def _settled(sandbox, seconds: float = 30) -> None:
-    """Wait until every ReplicaSet's pod in the namespace belongs to a live Deployment. A deleted endpoint's operation
-    ends when its objects are gone; Kubernetes' garbage collector removes their pods after that, and
-    until it has, those pods still hold the GPU node's GPUs that the next endpoint asks for."""
-    apps, core = k8s.AppsV1Api(sandbox.kube(NAME)), k8s.CoreV1Api(sandbox.kube(NAME))
-    deadline = time.monotonic() + seconds
-    while True:
-        live = [d.metadata.name for d in apps.list_namespaced_deployment("default").items]
-        owners = [
-            (p.metadata.name, o.name)
-            for p in core.list_namespaced_pod("default").items
-            for o in p.metadata.owner_references or []
-            if o.kind == "ReplicaSet"
-        ]
-        orphans = [pod for pod, rs in owners if not any(rs.startswith(f"{d}-") for d in live)]
-        if not orphans:
-            return
-        assert time.monotonic() < deadline, f"pods outlived their Deployments: {orphans}"
-        time.sleep(0.2)
-
-
-def _deploy(sandbox, body: dict) -> dict:
-    _settled(sandbox)
-    response = _post(sandbox, "/endpoints", body)
-    assert response.status_code == 202, response.text
-    return sandbox.wait_operation(response.json()["operation"]["id"], timeout=60)
-
-
-def _get(sandbox, endpoint: str) -> dict:
-    with sandbox.client("viewer") as c:
-        response = c.get(f"/api/clusters/{NAME}/endpoints/{endpoint}")
-    assert response.status_code == 200, response.text
-    return dict(response.json())
-
-
-def _gpu_nodes(sandbox) -> set[str]:
-    nodes = k8s.CoreV1Api(sandbox.kube(NAME)).list_node().items
-    return {
-        n.metadata.name for n in nodes if n.metadata.labels.get("node.kubernetes.io/instance-type") == "ml.g5.12xlarge"
-    }
+    return ready_cluster(sandbox)
 
 
 @pytest.fixture(scope="module")
 def operator_on(sandbox, cluster):
-    refused = _post(sandbox, "/endpoints", MANAGED)
-    assert refused.status_code == 409, refused.text
-    assert "inference operator" in refused.json()["message"] and "inferenceOperator" in refused.json()["message"]
-    with sandbox.client() as c:
-        response = c.patch(f"/api/clusters/{NAME}/features", json={"inferenceOperator": {"enabled": True}})
-    assert response.status_code == 202, response.text
-    done = sandbox.wait_operation(response.json()["operation"]["id"], timeout=60)
-    assert done["status"] == "SUCCEEDED", (done.get("message"), done["phases"])
-    with sandbox.client("viewer") as c:
-        items = c.get(f"/api/clusters/{NAME}/features").json()["items"]
-    feature = next(f for f in items if f["name"] == "inferenceOperator")
-    assert feature["enabled"] and feature["status"] == "ACTIVE", feature
-    return NAME
+    return operator_enabled(sandbox)
 
 
 def test_a_managed_endpoint_with_l2_kv_cache_and_kvaware_routing_answers_through_the_api(sandbox, operator_on):
-    done = _deploy(sandbox, MANAGED)
+    done = deploy(sandbox, MANAGED)
     assert done["status"] == "SUCCEEDED", (done.get("message"), done["phases"])
-    view = _get(sandbox, "qwen-managed")
+    view = get(sandbox, "qwen-managed")
     assert view["status"] == "Ready" and (view["readyReplicas"], view["desiredReplicas"]) == (1, 1)
     assert view["kind"] == "managed" and view["model"] == "models/Qwen/Qwen3-0.6B"
     assert view["url"] == "http://qwen-managed.default.svc.cluster.local:8000"
-    assert [p["node"] in _gpu_nodes(sandbox) for p in view["pods"]] == [True]
+    assert [p["node"] in gpu_nodes(sandbox) for p in view["pods"]] == [True]
     config = k8s.CustomObjectsApi(sandbox.kube(NAME)).get_namespaced_custom_object(
         "inference.sagemaker.aws.amazon.com", "v1", "default", "inferenceendpointconfigs", "qwen-managed"
     )
@@ -133,7 +68,7 @@ def test_a_managed_endpoint_with_l2_kv_cache_and_kvaware_routing_answers_through
     assert config["spec"]["intelligentRoutingSpec"] == {"enabled": True, "routingStrategy": "kvaware"}
     assert config["spec"]["modelSourceConfig"]["s3Storage"]["bucketName"].startswith("sagemaker-launchpod")
 
-    answer = _post(sandbox, "/endpoints/qwen-managed/invoke", CHAT)
+    answer = post(sandbox, "/endpoints/qwen-managed/invoke", CHAT)
     assert answer.status_code == 200, answer.text
     assert "hello from the test" in answer.json()["content"] and answer.json()["model"] == "qwen3"
 
@@ -145,11 +80,11 @@ def test_a_jumpstart_model_becomes_ready_on_the_gpu_group(sandbox, operator_on):
         "instanceType": "ml.g5.12xlarge",
         "jumpstart": {"modelId": "deepseek-llm-r1-distill-qwen-1-5b", "modelVersion": "2.0.4", "acceptEula": True},
     }
-    done = _deploy(sandbox, body)
+    done = deploy(sandbox, body)
     assert done["status"] == "SUCCEEDED", (done.get("message"), done["phases"])
-    view = _get(sandbox, "deepseek")
+    view = get(sandbox, "deepseek")
     assert view["status"] == "Ready" and view["model"] == "deepseek-llm-r1-distill-qwen-1-5b"
-    assert view["pods"][0]["node"] in _gpu_nodes(sandbox)
+    assert view["pods"][0]["node"] in gpu_nodes(sandbox)
 
 
 VLLM_NLB = {
@@ -171,7 +106,7 @@ def _install_load_balancer_controller(sandbox) -> dict:
 
 
 def test_a_load_balancer_endpoint_is_refused_until_the_load_balancer_controller_is_installed(sandbox, cluster):
-    refused = _post(sandbox, "/endpoints", VLLM_NLB)
+    refused = post(sandbox, "/endpoints", VLLM_NLB)
     assert refused.status_code == 409, refused.text
     message = refused.json()["message"]
     assert "AWS Load Balancer Controller" in message and f"POST /api/clusters/{NAME}/dependencies" in message
@@ -223,11 +158,11 @@ def test_a_vllm_container_behind_a_load_balancer_is_invoked_scaled_and_deleted(s
     assert again.status_code == 200 and again.json()["status"] == "NOOP", again.text
     # the controller stopped (no ready replica): the endpoint waits for its address and says why
     apps.patch_namespaced_deployment(LBC, "kube-system", {"spec": {"replicas": 0}})
-    response = _post(sandbox, "/endpoints", VLLM_NLB)
+    response = post(sandbox, "/endpoints", VLLM_NLB)
     assert response.status_code == 202, response.text
     deadline, view = time.monotonic() + 20, {}
     while time.monotonic() < deadline:
-        view = _get(sandbox, "vllm")
+        view = get(sandbox, "vllm")
         if "load balancer controller" in (view.get("message") or ""):
             break
         time.sleep(0.2)
@@ -235,11 +170,11 @@ def test_a_vllm_container_behind_a_load_balancer_is_invoked_scaled_and_deleted(s
     assert "no load balancer controller ready" in view["message"] and "kube-system/" + LBC in view["message"], view
     apps.patch_namespaced_deployment(LBC, "kube-system", {"spec": {"replicas": 2}})
     done = sandbox.wait_operation(response.json()["operation"]["id"], timeout=60)
-    assert done["status"] == "SUCCEEDED", (done.get("message"), _get(sandbox, "vllm"))
-    view = _get(sandbox, "vllm")
+    assert done["status"] == "SUCCEEDED", (done.get("message"), get(sandbox, "vllm"))
+    view = get(sandbox, "vllm")
     assert view["status"] == "Ready" and view["url"].startswith("http://k8s-default-vllm-")
     assert ".elb.us-east-1.amazonaws.com:8000" in view["url"]
-    answer = _post(sandbox, "/endpoints/vllm/invoke", CHAT)
+    answer = post(sandbox, "/endpoints/vllm/invoke", CHAT)
     assert answer.status_code == 200 and "hello from the test" in answer.json()["content"], answer.text
 
     with sandbox.client("operator") as c:
@@ -249,9 +184,9 @@ def test_a_vllm_container_behind_a_load_balancer_is_invoked_scaled_and_deleted(s
     assert scaled.status_code == 202, scaled.text
     done = sandbox.wait_operation(scaled.json()["operation"]["id"], timeout=60)
     assert done["status"] == "SUCCEEDED", (done.get("message"), done["phases"])
-    view = _get(sandbox, "vllm")
+    view = get(sandbox, "vllm")
     assert (view["readyReplicas"], view["desiredReplicas"]) == (2, 2)
-    assert {p["node"] for p in view["pods"]} <= _gpu_nodes(sandbox)
+    assert {p["node"] for p in view["pods"]} <= gpu_nodes(sandbox)
 
     with sandbox.client("operator") as c:
         deleted = c.delete(f"/api/clusters/{NAME}/endpoints/vllm")
@@ -274,11 +209,11 @@ def test_a_controller_whose_role_may_not_create_load_balancers_leaves_the_endpoi
     policy = iam.get_role_policy(RoleName=role, PolicyName="launchpod-lb-controller")["PolicyDocument"]
     iam.delete_role_policy(RoleName=role, PolicyName="launchpod-lb-controller")
     try:
-        response = _post(sandbox, "/endpoints", {**VLLM_NLB, "endpoint": "vllm-denied"})
+        response = post(sandbox, "/endpoints", {**VLLM_NLB, "endpoint": "vllm-denied"})
         assert response.status_code == 202, response.text
         deadline, view = time.monotonic() + 30, {}
         while time.monotonic() < deadline:
-            view = _get(sandbox, "vllm-denied")
+            view = get(sandbox, "vllm-denied")
             if "FailedDeployModel" in (view.get("message") or ""):
                 break
             time.sleep(0.3)
@@ -296,9 +231,9 @@ def test_a_controller_whose_role_may_not_create_load_balancers_leaves_the_endpoi
 
 def test_endpoints_never_go_to_cpu_only_groups_or_types_the_cluster_lacks(sandbox, cluster):
     cpu = {"endpoint": "cpu", "kind": "container", "instanceType": "ml.m5.2xlarge", "container": {"worker": WORKER}}
-    refused = _post(sandbox, "/endpoints", cpu)
+    refused = post(sandbox, "/endpoints", cpu)
     assert refused.status_code == 422 and refused.json()["details"][0]["field"] == "body.instanceType", refused.text
-    missing = _post(sandbox, "/endpoints", {**cpu, "instanceType": "ml.p5.48xlarge"})
+    missing = post(sandbox, "/endpoints", {**cpu, "instanceType": "ml.p5.48xlarge"})
     assert missing.status_code == 409 and "gpu (ml.g5.12xlarge)" in missing.json()["message"], missing.text
 
 
@@ -313,14 +248,14 @@ def test_endpoints_never_go_to_cpu_only_groups_or_types_the_cluster_lacks(sandbo
     ids=["metadata", "link-local", "private", "external"],
 )
 def test_invoke_refuses_any_url_or_host_the_caller_sends(sandbox, cluster, smuggled):
-    response = _post(sandbox, "/endpoints/qwen-managed/invoke", {**CHAT, **smuggled})
+    response = post(sandbox, "/endpoints/qwen-managed/invoke", {**CHAT, **smuggled})
     assert response.status_code == 422, response.text
     assert response.json()["details"][0]["field"].endswith(next(iter(smuggled))), response.text
 
 
 @pytest.mark.parametrize("endpoint", ["169.254.169.254", "api.example.com:443", "localhost%3A8000"])
 def test_invoke_refuses_an_address_in_place_of_an_endpoint_name(sandbox, cluster, endpoint):
-    response = _post(sandbox, f"/endpoints/{endpoint}/invoke", CHAT)
+    response = post(sandbox, f"/endpoints/{endpoint}/invoke", CHAT)
     assert response.status_code in (404, 422), response.text
     assert response.status_code != 200
 
@@ -345,7 +280,7 @@ TOKEN = "hf_sandboxSecretToken0123456789abcd"
 
 def test_a_model_is_downloaded_listed_and_its_token_appears_nowhere(sandbox, cluster):
     body = {"repoId": "meta-llama/Llama-3.2-1B", "revision": "main", "storage": "shared", "hfToken": TOKEN}
-    response = _post(sandbox, "/models/download", body)
+    response = post(sandbox, "/models/download", body)
     assert response.status_code == 202, response.text
     done = sandbox.wait_operation(response.json()["operation"]["id"], timeout=60)
     assert done["status"] == "SUCCEEDED", (done.get("message"), done["phases"])
@@ -383,7 +318,7 @@ def test_a_model_is_downloaded_listed_and_its_token_appears_nowhere(sandbox, clu
 
 
 def test_a_gated_model_without_a_token_fails_naming_the_cause(sandbox, cluster):
-    response = _post(sandbox, "/models/download", {"repoId": "meta-llama/Llama-3.1-8B", "storage": "shared"})
+    response = post(sandbox, "/models/download", {"repoId": "meta-llama/Llama-3.1-8B", "storage": "shared"})
     assert response.status_code == 202, response.text
     done = sandbox.wait_operation(response.json()["operation"]["id"], timeout=60)
     assert done["status"] == "FAILED" and "Cannot access gated repo" in done["message"], done["message"]
@@ -400,9 +335,9 @@ def test_a_gated_model_without_a_token_fails_naming_the_cause(sandbox, cluster):
     ],
 )
 def test_a_download_refuses_anything_but_a_repo_id(sandbox, cluster, repo):
-    response = _post(sandbox, "/models/download", {"repoId": repo, "storage": "shared"})
+    response = post(sandbox, "/models/download", {"repoId": repo, "storage": "shared"})
     assert response.status_code == 422 and response.json()["details"][0]["field"] == "body.repoId", response.text
-    extra = _post(sandbox, "/models/download", {"repoId": "Qwen/Qwen3-0.6B", "storage": "shared", "url": repo})
+    extra = post(sandbox, "/models/download", {"repoId": "Qwen/Qwen3-0.6B", "storage": "shared", "url": repo})
     assert extra.status_code == 422, extra.text
 
 
@@ -418,7 +353,7 @@ async def test_an_mcp_session_deploys_invokes_and_deletes_an_endpoint(sandbox, c
                 return dict(waited)
         raise AssertionError("the operation did not end")
 
-    _settled(sandbox)
+    settled(sandbox)
     async with mcp_session(sandbox.url, sandbox.tokens["operator"]) as session:
         playbook = await session.get_prompt("deploy-model", {"cluster": NAME})
         assert "create_endpoint" in playbook.messages[0].content.text  # type: ignore[union-attr]
@@ -447,15 +382,6 @@ async def test_an_mcp_session_deploys_invokes_and_deletes_an_endpoint(sandbox, c
     assert gone.isError is True and gone.structuredContent["status"] == 404
 
 
-def _until(sandbox, endpoint: str, ready: int, desired: int, seconds: float = 30) -> dict:
-    deadline = time.monotonic() + seconds
-    while True:
-        view = _get(sandbox, endpoint)
-        if (view["readyReplicas"], view["desiredReplicas"]) == (ready, desired) or time.monotonic() > deadline:
-            return view
-        time.sleep(0.2)
-
-
 def test_keda_scales_a_container_endpoint_one_to_three_to_one_on_the_metric(sandbox, operator_on):
     query = 'sum(vllm:num_requests_waiting{service="vllm-keda"})'
     body = {
@@ -467,9 +393,9 @@ def test_keda_scales_a_container_endpoint_one_to_three_to_one_on_the_metric(sand
             "autoscaling": {"minReplicas": 1, "maxReplicas": 3, "prometheus": {"query": query, "targetValue": 10}},
         },
     }
-    done = _deploy(sandbox, body)
+    done = deploy(sandbox, body)
     assert done["status"] == "SUCCEEDED", (done.get("message"), done["phases"])
-    view = _get(sandbox, "vllm-keda")
+    view = get(sandbox, "vllm-keda")
     assert (view["readyReplicas"], view["desiredReplicas"]) == (1, 1)
     assert view["scaling"].startswith("KEDA 1-3 replicas on") and query in view["scaling"]
 
@@ -479,11 +405,11 @@ def test_keda_scales_a_container_endpoint_one_to_three_to_one_on_the_metric(sand
         assert response.status_code == 200, response.text
 
     metric(25)  # 25 waiting requests at 10 per replica: 3 replicas
-    view = _until(sandbox, "vllm-keda", 3, 3)
+    view = until(sandbox, "vllm-keda", 3, 3)
     assert (view["readyReplicas"], view["desiredReplicas"]) == (3, 3), view
-    assert {p["node"] for p in view["pods"]} <= _gpu_nodes(sandbox)
+    assert {p["node"] for p in view["pods"]} <= gpu_nodes(sandbox)
     metric(0)
-    view = _until(sandbox, "vllm-keda", 1, 1)
+    view = until(sandbox, "vllm-keda", 1, 1)
     assert (view["readyReplicas"], view["desiredReplicas"]) == (1, 1), view
 
     with sandbox.client("operator") as c:
@@ -506,19 +432,19 @@ def test_an_sglang_router_routes_to_the_replicas_it_may_discover(sandbox, cluste
         "replicas": 2,
         "container": {"worker": {"image": "lmsysorg/sglang:v0.5.2", "gpus": 1, "port": 30001}, "router": True},
     }
-    done = _deploy(sandbox, body)
+    done = deploy(sandbox, body)
     assert done["status"] == "SUCCEEDED", (done.get("message"), done["phases"])
-    view = _get(sandbox, "sglang")
+    view = get(sandbox, "sglang")
     assert (view["readyReplicas"], view["desiredReplicas"]) == (2, 2)
     assert view["url"] == "http://sglang.default.svc.cluster.local:30000"  # the router's port
     assert sum(p["name"].startswith("sglang-router-") for p in view["pods"]) == 1 and len(view["pods"]) == 3
-    answer = _post(sandbox, "/endpoints/sglang/invoke", CHAT)
+    answer = post(sandbox, "/endpoints/sglang/invoke", CHAT)
     assert answer.status_code == 200 and "hello from the test" in answer.json()["content"], answer.text
 
     # without its RoleBinding the router cannot list the pods it routes to: no workers, retry later
     rbac = k8s.RbacAuthorizationV1Api(sandbox.kube(NAME))
     rbac.delete_namespaced_role_binding("sglang-router", "default")
-    refused = _post(sandbox, "/endpoints/sglang/invoke", CHAT)
+    refused = post(sandbox, "/endpoints/sglang/invoke", CHAT)
     assert refused.status_code == 503 and "No available workers" in refused.json()["message"], refused.text
 
     with sandbox.client("operator") as c:
@@ -542,22 +468,22 @@ def test_a_warm_pool_pod_is_reassigned_to_another_endpoint_by_its_label(sandbox,
         }
 
     for body in (pool("pool-a", 1), pool("pool-b", 0)):
-        done = _deploy(sandbox, body)
+        done = deploy(sandbox, body)
         assert done["status"] == "SUCCEEDED", (done.get("message"), done["phases"])
-    empty = _post(sandbox, "/endpoints/pool-b/invoke", CHAT)
+    empty = post(sandbox, "/endpoints/pool-b/invoke", CHAT)
     assert empty.status_code == 503, empty.text  # no pod serves pool-b yet
-    (pod,) = _get(sandbox, "pool-a")["pods"]
+    (pod,) = get(sandbox, "pool-a")["pods"]
 
-    assigned = _post(sandbox, "/model-pools/pool-a/assign", {"pod": pod["name"], "endpoint": "pool-b"})
+    assigned = post(sandbox, "/model-pools/pool-a/assign", {"pod": pod["name"], "endpoint": "pool-b"})
     assert assigned.status_code == 200, assigned.text
     assert assigned.json()["previous"] == "pool-a" and "now serves pool-b" in assigned.json()["message"]
-    answer = _post(sandbox, "/endpoints/pool-b/invoke", CHAT)
+    answer = post(sandbox, "/endpoints/pool-b/invoke", CHAT)
     assert answer.status_code == 200 and answer.json()["model"] == "pool-a-model", answer.text  # the warm worker
-    assert _post(sandbox, "/endpoints/pool-a/invoke", CHAT).status_code == 503
+    assert post(sandbox, "/endpoints/pool-a/invoke", CHAT).status_code == 503
     live = k8s.CoreV1Api(sandbox.kube(NAME)).read_namespaced_pod(pod["name"], "default")
     assert live.metadata.labels["launchpod.io/serves"] == "pool-b" and live.status.phase == "Running"
 
-    not_a_pool = _post(sandbox, "/model-pools/pool-a/assign", {"pod": pod["name"], "endpoint": "nope"})
+    not_a_pool = post(sandbox, "/model-pools/pool-a/assign", {"pod": pod["name"], "endpoint": "nope"})
     assert not_a_pool.status_code == 404, not_a_pool.text
     with sandbox.client("operator") as c:
         for endpoint in ("pool-a", "pool-b"):

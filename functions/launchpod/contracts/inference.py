@@ -88,6 +88,20 @@ class RoutingSpec(Contract):
     strategy: Literal["prefixaware", "kvaware", "session", "roundrobin"] = "prefixaware"
 
 
+# An Amazon Managed Service for Prometheus workspace's query URL, the only kind of server the inference
+# operator's prometheusTrigger takes (its CRD: serverAddress ^https://aps-workspaces.<region>.amazonaws.com/
+# workspaces/ws-...$ or empty).
+AmpWorkspaceUrl = Annotated[
+    str,
+    Field(
+        max_length=256,
+        pattern=r"^https://aps-workspaces\.[a-z]{2}(-[a-z]+)+-[0-9]\.amazonaws\.com/workspaces/ws-[a-zA-Z0-9-]{1,64}$",
+        description="an AMP workspace (https://aps-workspaces.<region>.amazonaws.com/workspaces/ws-...)",
+        examples=["https://aps-workspaces.us-east-1.amazonaws.com/workspaces/ws-0123abcd-4567-89ef-0123-456789abcdef"],
+    ),
+]
+
+
 class PrometheusTrigger(Contract):
     query: str = Field(min_length=1, max_length=1024, examples=["sum(rate(vllm:request_success_total[1m]))"])
     targetValue: float = Field(gt=0, description="the query's value one replica handles")
@@ -95,14 +109,66 @@ class PrometheusTrigger(Contract):
     serverAddress: str = Field(
         default="http://prometheus-server.prometheus.svc.cluster.local:80",
         pattern=r"^http://[a-z0-9]([-a-z0-9]*[a-z0-9])?\.[a-z0-9]([-a-z0-9]*[a-z0-9])?\.svc(\.cluster\.local)?:[0-9]{1,5}$",
-        description="the in-cluster Prometheus Service (http://<service>.<namespace>.svc.cluster.local:<port>)",
+        description="container only: the in-cluster Prometheus Service "
+        "(http://<service>.<namespace>.svc.cluster.local:<port>)",
     )
+    ampWorkspaceUrl: AmpWorkspaceUrl | None = Field(
+        default=None,
+        description="managed only: the AMP workspace the inference operator queries; without it, the operator's "
+        "default (the cluster's observability workspace)",
+    )
+
+
+# CloudWatch's names: a namespace is 1-255 of 0-9A-Za-z . - _ / # : and space; metric and dimension names
+# 1-255 ASCII, a dimension name not starting with ':' (CloudWatch API reference, Metric and Dimension;
+# CloudWatch concepts, "Namespaces"). Launchpod takes that namespace alphabet for all four, so nothing
+# reaches KEDA's trigger metadata that could split it (KEDA joins dimensions with ';').
+_CW_CHARS = r"A-Za-z0-9._/#:\-"
+CloudWatchName = Annotated[
+    str,
+    Field(
+        min_length=1,
+        max_length=255,
+        pattern=rf"^[A-Za-z0-9._/#\-]([{_CW_CHARS} ]*[{_CW_CHARS}])?$",
+        examples=["Invocations"],
+    ),
+]
+
+
+class CloudWatchDimension(Contract):
+    name: CloudWatchName = Field(examples=["EndpointName"])
+    value: CloudWatchName = Field(examples=["qwen-chat"])
+
+
+class CloudWatchTrigger(Contract):
+    """A CloudWatch metric the inference operator's KEDA reads with GetMetricData as the operator's role."""
+
+    namespace: CloudWatchName = Field(examples=["AWS/SageMaker"])
+    metricName: CloudWatchName = Field(examples=["Invocations"])
+    dimensions: list[CloudWatchDimension] = Field(default_factory=list, max_length=30)
+    targetValue: float = Field(gt=0, description="the metric's value one replica handles")
+    statistic: Literal["Average", "Sum", "Minimum", "Maximum", "SampleCount"] = "Average"
+    period: int | None = Field(
+        default=None,
+        ge=60,
+        le=3600,
+        multiple_of=60,
+        description="seconds each datapoint aggregates (a multiple of 60); the operator's default is 300",
+    )
+
+    @model_validator(mode="after")
+    def _dimensions_once(self) -> Self:
+        names = [d.name for d in self.dimensions]
+        if len(set(names)) != len(names):
+            raise ValueError("each dimension name may appear once")
+        return self
 
 
 class AutoscalingSpec(Contract):
     minReplicas: int = Field(default=1, ge=0, le=64)
     maxReplicas: int = Field(default=4, ge=1, le=64)
     prometheus: PrometheusTrigger | None = None
+    cloudWatch: CloudWatchTrigger | None = Field(default=None, description="managed only: a CloudWatch metric")
 
     @model_validator(mode="after")
     def _ordered(self) -> Self:
@@ -119,7 +185,24 @@ class ManagedSpec(Contract):
     worker: WorkerSpec
     kvCache: KvCacheSpec | None = None
     routing: RoutingSpec | None = None
-    autoscaling: AutoscalingSpec | None = None
+    autoscaling: AutoscalingSpec | None = Field(
+        default=None,
+        description="the inference operator's autoscaling: exactly one of prometheus (an AMP workspace) or cloudWatch",
+    )
+
+    @model_validator(mode="after")
+    def _one_trigger(self) -> Self:
+        auto = self.autoscaling
+        if auto is None:
+            return self
+        if (auto.prometheus is None) == (auto.cloudWatch is None):
+            raise ValueError("managed autoscaling takes exactly one trigger: autoscaling.prometheus or .cloudWatch")
+        if auto.prometheus is not None and "serverAddress" in auto.prometheus.model_fields_set:
+            raise ValueError(
+                "the inference operator queries an Amazon Managed Service for Prometheus workspace, not an in-cluster "
+                "server: send autoscaling.prometheus.ampWorkspaceUrl instead of serverAddress"
+            )
+        return self
 
 
 class JumpStartSpec(Contract):
@@ -150,8 +233,19 @@ class ContainerSpec(Contract):
 
     @model_validator(mode="after")
     def _keda_needs_a_query(self) -> Self:
-        if self.autoscaling is not None and self.autoscaling.prometheus is None:
+        auto = self.autoscaling
+        if auto is not None and auto.cloudWatch is not None:
+            raise ValueError(
+                "container autoscaling is a KEDA ScaledObject on a Prometheus query; a CloudWatch trigger is for kind "
+                "managed (the inference operator's): send autoscaling.prometheus"
+            )
+        if auto is not None and auto.prometheus is None:
             raise ValueError("container autoscaling scales on a Prometheus query: send autoscaling.prometheus")
+        if auto is not None and auto.prometheus is not None and auto.prometheus.ampWorkspaceUrl is not None:
+            raise ValueError(
+                "container autoscaling's KEDA queries the in-cluster Prometheus at "
+                "autoscaling.prometheus.serverAddress; ampWorkspaceUrl is for kind managed"
+            )
         if self.router and "sglang" not in self.worker.image.split("@")[0].rsplit(":", 1)[0]:
             raise ValueError("router is the SGLang router: it needs an SGLang worker image (lmsysorg/sglang)")
         return self
@@ -215,7 +309,14 @@ class EndpointView(Contract):
     url: str | None = Field(default=None, description="the load balancer's hostname, or the in-cluster DNS name")
     model: str | None = None
     pods: list[EndpointPodView] = Field(default_factory=list)
-    scaling: str | None = Field(default=None, description="who sets the replicas: KEDA's range and query, if any")
+    scaling: str | None = Field(
+        default=None, description="who sets the replicas: KEDA's range and its query or CloudWatch metric, if any"
+    )
+    scalingError: str | None = Field(
+        default=None,
+        description="why the autoscaler cannot read its metric (KEDA's words, such as an AccessDenied); the replicas"
+        " stay where they are until it can",
+    )
     message: str | None = None
 
 

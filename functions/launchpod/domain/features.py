@@ -141,9 +141,12 @@ def operator_policy(cluster_arn: str | None) -> dict[str, Any]:
 
 def inference_policy(cluster_arn: str | None, bucket: str) -> dict[str, Any]:
     """The inference operator's execution role, narrowed to this cluster: it reads its nodes, the models in
-    the shared bucket (modelSourceType s3) and pulls the serving images; the full list AWS gives
-    ("Setting up your HyperPod clusters for model deployment", sagemaker-hyperpod-model-deployment-setup)
-    also covers SageMaker endpoints and load balancers, which Launchpod's endpoints do not use."""
+    the shared bucket (modelSourceType s3), pulls the serving images, and its KEDA reads the CloudWatch
+    metrics a managed endpoint's cloudWatchTrigger names (KEDA's aws-cloudwatch scaler calls
+    cloudwatch:GetMetricData, which has no resource-level permissions: Resource "*"; Service Authorization
+    Reference, Amazon CloudWatch). The full list AWS gives ("Setting up your HyperPod clusters for model
+    deployment", sagemaker-hyperpod-model-deployment-setup) also covers SageMaker endpoints and load
+    balancers, which Launchpod's endpoints do not use."""
     return {
         "Version": "2012-10-17",
         "Statement": [
@@ -155,6 +158,7 @@ def inference_policy(cluster_arn: str | None, bucket: str) -> dict[str, Any]:
                 "Action": ["ecr:GetAuthorizationToken", "ecr:BatchGetImage", "ecr:GetDownloadUrlForLayer"],
                 "Resource": "*",
             },
+            {"Effect": "Allow", "Action": ["cloudwatch:GetMetricData"], "Resource": "*"},
         ],
     }
 

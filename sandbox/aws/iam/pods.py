@@ -14,8 +14,11 @@ come before web identity in the AWS SDKs' default provider chain).
 
 The call is then authorized against the role's inline and attached policies with the same evaluator
 the Lambdas' calls pass (``policy.evaluate``), S3's ``s3:prefix`` in the context of ListObjects, and
-served by moto only when allowed. Not modelled: session tags' ABAC, resource policies (bucket
-policies), the pod identity agent's own reachability.
+served by moto only when allowed. A role with a permissions boundary (every role Launchpod creates has
+one) may do only what both its policies and the boundary allow ("Permissions boundaries for IAM
+entities", https://docs.aws.amazon.com/IAM/latest/UserGuide/access_policies_boundaries.html).
+Not modelled: session tags' ABAC, resource policies (bucket policies), the pod identity agent's own
+reachability.
 """
 
 from __future__ import annotations
@@ -146,19 +149,36 @@ def role_statements(account: str, role_arn: str) -> list[dict[str, Any]]:
     return out
 
 
+def boundary_statements(account: str, role_arn: str) -> list[dict[str, Any]] | None:
+    """The statements of the role's permissions boundary, or None when it has none."""
+    boundary = getattr(_role(account, role_arn), "permissions_boundary_arn", None)
+    if not boundary:
+        return None
+    try:
+        policy = _iam(account).get_policy(boundary)
+    except Exception:
+        return []  # a boundary that no longer exists allows nothing
+    version = next((v for v in policy.versions if v.is_default), None)
+    return _statements(_document(version.document)) if version is not None else []
+
+
 def authorize(identity: PodIdentity, call: authz.Call) -> str | None:
-    """None when the role's policies allow every check of the call, else AccessDenied's message."""
+    """None when the role's policies, and its permissions boundary if any, allow every check of the call,
+    else AccessDenied's message."""
     statements = role_statements(call.account, identity.role_arn)
+    boundary = boundary_statements(call.account, identity.role_arn)
     for check in authz.checks(call, _NoLookup()):
         context = dict(check.request.context)
         if call.prefix == "s3" and call.operation in ("ListObjectsV2", "ListObjects"):
             context["s3:prefix"] = (str(call.params.get("Prefix") or ""),)
         request = AuthzRequest(check.request.action, check.request.resource, context)
+        denied = f"User: {identity.principal} is not authorized to perform: {request.action} on resource: " + (
+            f'"{request.resource}" because no'
+        )
         if evaluate(statements, request) != "Allow":
-            return (
-                f"User: {identity.principal} is not authorized to perform: {request.action} on resource: "
-                f'"{request.resource}" because no identity-based policy allows the {request.action} action'
-            )
+            return f"{denied} identity-based policy allows the {request.action} action"
+        if boundary is not None and evaluate(boundary, request) != "Allow":
+            return f"{denied} permissions boundary allows the {request.action} action"
     return None
 
 

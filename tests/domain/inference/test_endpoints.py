@@ -3,7 +3,9 @@ not; Ready only with every replica and (for an NLB) its hostname; the scheduler'
 
 from __future__ import annotations
 
+import pytest
 from launchpod.contracts.inference import ScaleEndpointInput
+from launchpod.domain.errors import Conflict
 from launchpod.domain.inference import endpoints
 from launchpod.domain.inference.endpoints import RealEndpoint
 
@@ -55,3 +57,50 @@ def test_a_waiting_pod_says_why():
     assert status == "Deploying" and "Insufficient nvidia.com/gpu" in message
     view = endpoints.view("c1", _container(0, pods=[pod]))
     assert view.pods[0].phase == "Pending" and not view.pods[0].ready and view.model == "vllm/vllm-openai:v1"
+
+
+def _managed_on_cloudwatch(deployment_replicas: int, scaler_status: dict | None = None, event: str | None = None):
+    auto = {
+        "minReplicaCount": 1,
+        "maxReplicaCount": 3,
+        "cloudWatchTrigger": {
+            "namespace": "LaunchpodTest",
+            "metricName": "QueueDepth",
+            "dimensions": [{"name": "Endpoint", "value": "qwen"}],
+            "targetValue": 100,
+            "metricStat": "Average",
+        },
+    }
+    primary = {
+        "metadata": {"name": "qwen", "namespace": "default"},
+        "spec": {"replicas": 1, "modelSourceConfig": {"modelLocation": "m"}, "autoScalingSpec": auto},
+        "status": {
+            "replicas": deployment_replicas,
+            "deploymentStatus": {"status": {"readyReplicas": deployment_replicas}},
+        },
+    }
+    scaler = {"metadata": {"name": "qwen-scaled-object"}, "status": scaler_status or {}}
+    return RealEndpoint(kind="managed", primary=primary, operator_scaler=scaler, scaler_event=event)
+
+
+def test_a_cloudwatch_scaled_managed_endpoint_shows_keda_s_replicas_and_its_metric():
+    view = endpoints.view("c1", _managed_on_cloudwatch(3, {"conditions": [{"type": "Ready", "status": "True"}]}))
+    assert (view.readyReplicas, view.desiredReplicas, view.status) == (3, 3, "Ready")
+    assert view.scaling == (
+        "inference operator autoscaling 1-3 replicas on CloudWatch LaunchpodTest QueueDepth (Endpoint=qwen) Average"
+        " (target 100 per replica)"
+    )
+    assert view.scalingError is None
+
+
+def test_a_scaler_that_cannot_read_its_metric_is_reported_in_keda_s_words():
+    failed = {"conditions": [{"type": "Ready", "status": "False", "reason": "TriggerError", "message": "not working"}]}
+    event = "KEDAScalerFailed: api error AccessDenied: not authorized to perform: cloudwatch:GetMetricData"
+    view = endpoints.view("c1", _managed_on_cloudwatch(1, failed, event))
+    assert view.scalingError == f"TriggerError: not working; {event}"
+    assert (view.readyReplicas, view.desiredReplicas) == (1, 1)
+
+
+def test_an_autoscaled_managed_endpoint_refuses_replicas_by_hand():
+    with pytest.raises(Conflict, match="scaled by KEDA"):
+        endpoints.scale_plan(ScaleEndpointInput(name="c1", endpoint="qwen", replicas=2), _managed_on_cloudwatch(1))

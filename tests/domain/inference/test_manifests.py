@@ -181,3 +181,120 @@ def test_an_sglang_router_gets_its_rbac_and_the_service_points_at_it():
     assert made[2]["rules"] == [{"apiGroups": [""], "resources": ["pods"], "verbs": ["get", "list", "watch"]}]
     with pytest.raises(ValidationError, match="SGLang worker image"):
         _input({**body, "container": {**body["container"], "worker": WORKER}})
+
+
+CLOUDWATCH = {
+    "namespace": "AWS/SageMaker",
+    "metricName": "Invocations",
+    "dimensions": [{"name": "EndpointName", "value": "qwen"}, {"name": "VariantName", "value": "AllTraffic"}],
+    "targetValue": 10,
+    "statistic": "Sum",
+    "period": 120,
+}
+
+
+def _managed_autoscaling(auto: dict) -> dict:
+    return {**MANAGED, "managed": {**MANAGED["managed"], "autoscaling": auto}}
+
+
+def test_a_managed_cloudwatch_trigger_is_the_configs_valid_cloud_watch_trigger():
+    obj = manifests.managed(_input(_managed_autoscaling({"maxReplicas": 3, "cloudWatch": CLOUDWATCH})), "b", "r", None)
+    assert schemas.errors(obj) == []
+    auto = obj["spec"]["autoScalingSpec"]
+    assert (auto["minReplicaCount"], auto["maxReplicaCount"]) == (1, 3) and "prometheusTrigger" not in auto
+    assert auto["cloudWatchTrigger"] == {
+        "namespace": "AWS/SageMaker",
+        "metricName": "Invocations",
+        "dimensions": [{"name": "EndpointName", "value": "qwen"}, {"name": "VariantName", "value": "AllTraffic"}],
+        "targetValue": 10,
+        "metricStat": "Sum",
+        "metricCollectionPeriod": 120,
+        # KEDA needs its query window to be a multiple of the period: 300 s rounded up to 3 periods
+        "metricCollectionStartTime": 360,
+    }
+
+
+def test_a_cloudwatch_trigger_defaults_to_the_average_over_the_operators_five_minute_period():
+    plain = {"namespace": "LaunchpodTest", "metricName": "QueueDepth", "targetValue": 5}
+    obj = manifests.managed(_input(_managed_autoscaling({"cloudWatch": plain})), "b", "r", None)
+    trigger = obj["spec"]["autoScalingSpec"]["cloudWatchTrigger"]
+    assert schemas.errors(obj) == []
+    assert (trigger["metricStat"], trigger["metricCollectionPeriod"], trigger["metricCollectionStartTime"]) == (
+        "Average",
+        300,
+        300,
+    )
+    assert trigger["dimensions"] == []
+
+
+def test_a_managed_prometheus_trigger_names_an_amp_workspace_the_crd_accepts():
+    amp = "https://aps-workspaces.us-east-1.amazonaws.com/workspaces/ws-0123abcd-4567-89ef"
+    prom = {"query": "sum(vllm:num_requests_running)", "targetValue": 4, "ampWorkspaceUrl": amp}
+    obj = manifests.managed(_input(_managed_autoscaling({"prometheus": prom})), "b", "r", None)
+    assert schemas.errors(obj) == []
+    assert obj["spec"]["autoScalingSpec"]["prometheusTrigger"]["serverAddress"] == amp
+    # without a workspace no serverAddress is written (the CRD allows none; an in-cluster URL it refuses)
+    plain = manifests.managed(_input(MANAGED), "b", "r", None)
+    assert "serverAddress" not in plain["spec"]["autoScalingSpec"]["prometheusTrigger"]
+    plain["spec"]["autoScalingSpec"]["prometheusTrigger"]["serverAddress"] = "http://prometheus.monitoring.svc:9090"
+    assert any("serverAddress" in e for e in schemas.errors(plain))
+
+
+@pytest.mark.parametrize(
+    ("auto", "words"),
+    [
+        ({"minReplicas": 1, "maxReplicas": 2}, "exactly one trigger"),
+        (
+            {"prometheus": {"query": "up", "targetValue": 1}, "cloudWatch": CLOUDWATCH},
+            "exactly one trigger",
+        ),
+        (
+            {"prometheus": {"query": "up", "targetValue": 1, "serverAddress": "http://p.monitoring.svc:9090"}},
+            "send autoscaling.prometheus.ampWorkspaceUrl",
+        ),
+        (
+            {"prometheus": {"query": "up", "targetValue": 1, "ampWorkspaceUrl": "https://evil.example.com/ws-1"}},
+            "ampWorkspaceUrl",
+        ),
+        ({"cloudWatch": {**CLOUDWATCH, "targetValue": 0}}, "targetValue"),
+        ({"cloudWatch": {**CLOUDWATCH, "period": 90}}, "period"),
+        (
+            {"cloudWatch": {**CLOUDWATCH, "dimensions": [{"name": "A", "value": "1"}, {"name": "A", "value": "2"}]}},
+            "each dimension name may appear once",
+        ),
+    ],
+    ids=["no-trigger", "two-triggers", "in-cluster-server", "not-amp", "zero-target", "odd-period", "same-dimension"],
+)
+def test_managed_autoscaling_refuses_what_the_operator_cannot_use(auto, words):
+    with pytest.raises(ValidationError, match=words.replace(".", r"\.")):
+        _input(_managed_autoscaling(auto))
+
+
+@pytest.mark.parametrize(
+    "smuggled",
+    [
+        {"metricName": "Invocations;DROP"},
+        {"namespace": 'AWS/SageMaker" --x'},
+        {"namespace": "AWS/SageMaker\nx"},
+        {"dimensions": [{"name": "EndpointName", "value": "qwen;VariantName"}]},
+        {"dimensions": [{"name": ":colon", "value": "x"}]},
+        {"metricName": ""},
+    ],
+    ids=["semicolon", "quote", "newline", "dimension-separator", "leading-colon", "empty"],
+)
+def test_cloudwatch_names_refuse_what_could_split_keda_trigger_metadata(smuggled):
+    with pytest.raises(ValidationError):
+        _input(_managed_autoscaling({"cloudWatch": {**CLOUDWATCH, **smuggled}}))
+
+
+def test_container_autoscaling_stays_prometheus_and_says_cloudwatch_is_for_managed():
+    base = {"endpoint": "vllm", "kind": "container", "instanceType": "ml.g5.12xlarge"}
+    with pytest.raises(ValidationError, match="a CloudWatch trigger is for kind managed"):
+        _input({**base, "container": {"worker": WORKER, "autoscaling": {"cloudWatch": CLOUDWATCH}}})
+    amp = {
+        "query": "up",
+        "targetValue": 1,
+        "ampWorkspaceUrl": "https://aps-workspaces.us-east-1.amazonaws.com/workspaces/ws-1",
+    }
+    with pytest.raises(ValidationError, match="ampWorkspaceUrl is for kind managed"):
+        _input({**base, "container": {"worker": WORKER, "autoscaling": {"prometheus": amp}}})

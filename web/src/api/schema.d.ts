@@ -1104,6 +1104,8 @@ export interface components {
         };
         /** AutoscalingSpec */
         AutoscalingSpec: {
+            /** @description managed only: a CloudWatch metric */
+            cloudWatch?: components["schemas"]["CloudWatchTrigger"] | null;
             /**
              * Maxreplicas
              * @default 4
@@ -1187,6 +1189,53 @@ export interface components {
              * @enum {string}
              */
             role: "system" | "user" | "assistant";
+        };
+        /** CloudWatchDimension */
+        CloudWatchDimension: {
+            /**
+             * Name
+             * @example EndpointName
+             */
+            name: string;
+            /**
+             * Value
+             * @example qwen-chat
+             */
+            value: string;
+        };
+        /**
+         * CloudWatchTrigger
+         * @description A CloudWatch metric the inference operator's KEDA reads with GetMetricData as the operator's role.
+         */
+        CloudWatchTrigger: {
+            /** Dimensions */
+            dimensions?: components["schemas"]["CloudWatchDimension"][];
+            /**
+             * Metricname
+             * @example Invocations
+             */
+            metricName: string;
+            /**
+             * Namespace
+             * @example AWS/SageMaker
+             */
+            namespace: string;
+            /**
+             * Period
+             * @description seconds each datapoint aggregates (a multiple of 60); the operator's default is 300
+             */
+            period?: number | null;
+            /**
+             * Statistic
+             * @default Average
+             * @enum {string}
+             */
+            statistic: "Average" | "Sum" | "Minimum" | "Maximum" | "SampleCount";
+            /**
+             * Targetvalue
+             * @description the metric's value one replica handles
+             */
+            targetValue: number;
         };
         /** ClusterEventListView */
         ClusterEventListView: {
@@ -1670,9 +1719,14 @@ export interface components {
             readyReplicas: number;
             /**
              * Scaling
-             * @description who sets the replicas: KEDA's range and query, if any
+             * @description who sets the replicas: KEDA's range and its query or CloudWatch metric, if any
              */
             scaling?: string | null;
+            /**
+             * Scalingerror
+             * @description why the autoscaler cannot read its metric (KEDA's words, such as an AccessDenied); the replicas stay where they are until it can
+             */
+            scalingError?: string | null;
             /**
              * Status
              * @description Deploying, Ready, Degraded (some replicas not ready), Failed or Deleting
@@ -2381,6 +2435,7 @@ export interface components {
          * @description An InferenceEndpointConfig: the model from an S3 storage Launchpod configured on the cluster.
          */
         ManagedSpec: {
+            /** @description the inference operator's autoscaling: exactly one of prometheus (an AMP workspace) or cloudWatch */
             autoscaling?: components["schemas"]["AutoscalingSpec"] | null;
             kvCache?: components["schemas"]["KvCacheSpec"] | null;
             /**
@@ -2945,13 +3000,18 @@ export interface components {
         /** PrometheusTrigger */
         PrometheusTrigger: {
             /**
+             * Ampworkspaceurl
+             * @description managed only: the AMP workspace the inference operator queries; without it, the operator's default (the cluster's observability workspace)
+             */
+            ampWorkspaceUrl?: string | null;
+            /**
              * Query
              * @example sum(rate(vllm:request_success_total[1m]))
              */
             query: string;
             /**
              * Serveraddress
-             * @description the in-cluster Prometheus Service (http://<service>.<namespace>.svc.cluster.local:<port>)
+             * @description container only: the in-cluster Prometheus Service (http://<service>.<namespace>.svc.cluster.local:<port>)
              * @default http://prometheus-server.prometheus.svc.cluster.local:80
              */
             serverAddress: string;

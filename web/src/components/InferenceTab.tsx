@@ -19,7 +19,17 @@ import Table from '@cloudscape-design/components/table';
 import Textarea from '@cloudscape-design/components/textarea';
 
 import { ApiError } from '../lib/api';
-import { type DeployForm, EMPTY_FORM, type EndpointView, type InvokeView, deployBody, inferenceApi } from '../lib/inference';
+import {
+  type DeployForm,
+  EMPTY_FORM,
+  type EndpointView,
+  type InvokeView,
+  STATISTICS,
+  type Statistic,
+  autoscaled,
+  deployBody,
+  inferenceApi,
+} from '../lib/inference';
 import { useFetch } from '../lib/useFetch';
 import { useSession } from '../session';
 import ErrorAlert from './ErrorAlert';
@@ -40,7 +50,7 @@ function Deploy({ cluster, onDone }: { cluster: string; onDone: () => void }) {
       <Input ariaLabel={label} value={String(form[key])} onChange={({ detail }) => set({ [key]: detail.value } as Partial<DeployForm>)} />
     </FormField>
   );
-  const number = (label: string, key: 'replicas' | 'gpus' | 'port') => (
+  const number = (label: string, key: 'replicas' | 'gpus' | 'port' | 'minReplicas' | 'maxReplicas' | 'cwTarget') => (
     <FormField label={label}>
       <Input ariaLabel={label} type="number" value={String(form[key])} onChange={({ detail }) => set({ [key]: Number(detail.value) })} />
     </FormField>
@@ -136,6 +146,38 @@ function Deploy({ cluster, onDone }: { cluster: string; onDone: () => void }) {
               </FormField>
             </ColumnLayout>
           )}
+          {form.kind === 'managed' && (
+            <FormField label="Autoscaling" description="The inference operator's KEDA sets the replicas from a CloudWatch metric it reads as its role.">
+              <SegmentedControl
+                selectedId={form.autoscale}
+                onChange={({ detail }) => set({ autoscale: detail.selectedId as DeployForm['autoscale'] })}
+                options={[
+                  { id: 'none', text: 'Fixed replicas' },
+                  { id: 'cloudWatch', text: 'CloudWatch metric' },
+                ]}
+              />
+            </FormField>
+          )}
+          {form.kind === 'managed' && form.autoscale === 'cloudWatch' && (
+            <ColumnLayout columns={3}>
+              {text('Metric namespace', 'cwNamespace', 'for example AWS/SageMaker')}
+              {text('Metric name', 'cwMetric', 'for example Invocations')}
+              {text('Dimensions (optional)', 'cwDimensions', 'Name=value, comma separated')}
+              {number('Target per replica', 'cwTarget')}
+              <FormField label="Statistic">
+                <Select
+                  ariaLabel="Statistic"
+                  selectedOption={{ value: form.cwStatistic, label: form.cwStatistic }}
+                  onChange={({ detail }) => set({ cwStatistic: (detail.selectedOption.value ?? 'Average') as Statistic })}
+                  options={STATISTICS.map((s) => ({ value: s, label: s }))}
+                />
+              </FormField>
+              <ColumnLayout columns={2}>
+                {number('Min replicas', 'minReplicas')}
+                {number('Max replicas', 'maxReplicas')}
+              </ColumnLayout>
+            </ColumnLayout>
+          )}
           {form.kind === 'jumpstart' && (
             <ColumnLayout columns={3}>
               {text('Model id', 'modelId', 'a JumpStart model id')}
@@ -228,6 +270,9 @@ function Detail({ cluster, endpoint, onChanged }: { cluster: string; endpoint: E
           </div>
         </ColumnLayout>
         {endpoint.message ? <Box color="text-status-warning">{endpoint.message}</Box> : null}
+        {endpoint.scalingError ? (
+          <Box color="text-status-error">Autoscaling cannot read its metric: {endpoint.scalingError}</Box>
+        ) : null}
         <Table
           variant="embedded"
           header={<Header variant="h3">Pods</Header>}
@@ -245,7 +290,7 @@ function Detail({ cluster, endpoint, onChanged }: { cluster: string; endpoint: E
           <FormField label="Replicas">
             <Input ariaLabel="Replicas" type="number" value={replicas} onChange={({ detail }) => setReplicas(detail.value)} />
           </FormField>
-          <Button loading={busy === 'scale'} disabled={Boolean(endpoint.scaling?.startsWith('KEDA'))} onClick={() => void scale()}>
+          <Button loading={busy === 'scale'} disabled={autoscaled(endpoint)} onClick={() => void scale()}>
             Scale
           </Button>
         </SpaceBetween>

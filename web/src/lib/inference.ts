@@ -15,6 +15,9 @@ type Service = Exclude<NonNullable<Schemas['ContainerSpec']['service']>, 'modelP
 // The form's L2 choice: none, or the tiered storage the operator manages (redis needs a URL the form does not ask).
 type L2 = '' | Extract<NonNullable<Schemas['KvCacheSpec']['l2']>, 'tieredstorage'>;
 type Routing = '' | Schemas['RoutingSpec']['strategy'];
+// Managed endpoints may autoscale on a CloudWatch metric (the inference operator's KEDA reads it).
+export type Statistic = NonNullable<Schemas['CloudWatchTrigger']['statistic']>;
+export const STATISTICS = ['Average', 'Sum', 'Minimum', 'Maximum', 'SampleCount'] as const satisfies readonly Statistic[];
 
 export interface DeployForm {
   kind: EndpointKind;
@@ -32,6 +35,14 @@ export interface DeployForm {
   modelId: string;
   modelVersion: string;
   acceptEula: boolean;
+  autoscale: 'none' | 'cloudWatch';
+  minReplicas: number;
+  maxReplicas: number;
+  cwNamespace: string;
+  cwMetric: string;
+  cwDimensions: string;
+  cwTarget: number;
+  cwStatistic: Statistic;
 }
 
 export const EMPTY_FORM: DeployForm = {
@@ -50,7 +61,27 @@ export const EMPTY_FORM: DeployForm = {
   modelId: '',
   modelVersion: '',
   acceptEula: false,
+  autoscale: 'none',
+  minReplicas: 1,
+  maxReplicas: 4,
+  cwNamespace: '',
+  cwMetric: '',
+  cwDimensions: '',
+  cwTarget: 10,
+  cwStatistic: 'Average',
 };
+
+/** "EndpointName=qwen, Variant=AllTraffic" as CloudWatch dimensions (blank entries skipped; the API checks names). */
+export function parseDimensions(text: string): { name: string; value: string }[] {
+  return text
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean)
+    .map((part) => {
+      const at = part.indexOf('=');
+      return at < 0 ? { name: part, value: '' } : { name: part.slice(0, at).trim(), value: part.slice(at + 1).trim() };
+    });
+}
 
 /** The POST body for the form's kind: only that kind's section, and only the options set. */
 export function deployBody(form: DeployForm): Record<string, unknown> {
@@ -65,11 +96,29 @@ export function deployBody(form: DeployForm): Record<string, unknown> {
     const managed: Record<string, unknown> = { storage: form.storage, modelPath: form.modelPath, worker };
     if (form.l2) managed.kvCache = { l1: true, l2: form.l2 };
     if (form.routing) managed.routing = { strategy: form.routing };
+    if (form.autoscale === 'cloudWatch') {
+      managed.autoscaling = {
+        minReplicas: form.minReplicas,
+        maxReplicas: form.maxReplicas,
+        cloudWatch: {
+          namespace: form.cwNamespace,
+          metricName: form.cwMetric,
+          dimensions: parseDimensions(form.cwDimensions),
+          targetValue: form.cwTarget,
+          statistic: form.cwStatistic,
+        },
+      };
+    }
     return { ...base, managed };
   }
   const container: Record<string, unknown> = { worker, service: form.service };
   if (form.storage) container.storage = form.storage;
   return { ...base, container };
+}
+
+/** KEDA sets the endpoint's replicas (Launchpod's ScaledObject, or the inference operator's autoscaling). */
+export function autoscaled(endpoint: EndpointView): boolean {
+  return Boolean(endpoint.scaling?.startsWith('KEDA') || endpoint.scaling?.startsWith('inference operator autoscaling'));
 }
 
 const at = (cluster: string) => `/clusters/${encodeURIComponent(cluster)}/endpoints`;

@@ -46,15 +46,35 @@ def _real(cluster: str, kind: str, primary: dict[str, Any], with_pods: bool) -> 
     pods = _pods(cluster, kind, primary) if with_pods else []
     scaler = get(cluster, path_of(manifests.scaled_object_ref(name, ns))) if kind == "container" else None
     real = RealEndpoint(kind=kind, primary=primary, service=service, pods=pods, scaler=scaler)
+    if kind != "container" and (primary.get("spec") or {}).get("autoScalingSpec"):
+        real.operator_scaler = _operator_scaler(cluster, primary)
+        if real.operator_scaler is not None:
+            real.scaler_event = _last_warning(cluster, ns, real.operator_scaler["metadata"]["name"], "ScaledObject")
     if real.load_balanced and not real.hostname:
         real.balancer_blocked = lbc.blocked(cluster, get(cluster, path_of(lbc.deployment_ref())))
         real.balancer_event = _last_warning(cluster, ns, name)
     return real
 
 
-def _last_warning(cluster: str, namespace: str, service: str) -> str | None:
-    """The newest Warning event on the Service (the load balancer controller reports AWS errors so)."""
-    query = [("fieldSelector", f"involvedObject.kind=Service,involvedObject.name={service},type=Warning")]
+def _operator_scaler(cluster: str, primary: dict[str, Any]) -> dict[str, Any] | None:
+    """The KEDA ScaledObject whose target is the operator's Deployment for this resource. Found by its
+    scaleTargetRef, not by name: the operator's names for the objects it makes are not documented."""
+    ns = primary["metadata"].get("namespace", "default")
+    deployment = ((primary.get("status") or {}).get("deploymentStatus") or {}).get("name") or primary["metadata"][
+        "name"
+    ]
+    found = _call(cluster, "GET", f"/apis/keda.sh/v1alpha1/namespaces/{ns}/scaledobjects") or {}
+    for item in found.get("items") or []:
+        target = (item.get("spec") or {}).get("scaleTargetRef") or {}
+        if target.get("name") == deployment and target.get("kind", "Deployment") == "Deployment":
+            return dict(item)
+    return None
+
+
+def _last_warning(cluster: str, namespace: str, name: str, kind: str = "Service") -> str | None:
+    """The newest Warning event on the object (the load balancer controller reports AWS errors on a Service so,
+    KEDA a scaler's failure on its ScaledObject)."""
+    query = [("fieldSelector", f"involvedObject.kind={kind},involvedObject.name={name},type=Warning")]
     found = _call(cluster, "GET", f"/api/v1/namespaces/{namespace}/events", query=query) or {}
     items = sorted(found.get("items") or [], key=lambda e: str(e.get("lastTimestamp") or e.get("eventTime") or ""))
     return f"{items[-1].get('reason')}: {items[-1].get('message')}" if items else None

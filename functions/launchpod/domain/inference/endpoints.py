@@ -44,6 +44,10 @@ class RealEndpoint:
     service: dict[str, Any] | None = None
     pods: list[dict[str, Any]] = field(default_factory=list)
     scaler: dict[str, Any] | None = None  # the KEDA ScaledObject of a container endpoint
+    # managed and JumpStart: the KEDA ScaledObject the operator made for its Deployment, and KEDA's newest
+    # Warning event on it (a scaler that cannot read its metric reports so)
+    operator_scaler: dict[str, Any] | None = None
+    scaler_event: str | None = None
     balancer_blocked: str | None = None  # why no load balancer controller serves the Service, if none does
     balancer_event: str | None = None  # the controller's last warning on the Service (an AWS error)
 
@@ -56,7 +60,16 @@ class RealEndpoint:
         return str(self.primary["metadata"].get("namespace", "default"))
 
     @property
+    def autoscaled(self) -> bool:
+        """KEDA sets the replicas: Launchpod's ScaledObject, or the operator's autoScalingSpec."""
+        return self.scaler is not None or bool((self.primary.get("spec") or {}).get("autoScalingSpec"))
+
+    @property
     def desired(self) -> int:
+        status = self.primary.get("status") or {}
+        if self.kind != "container" and self.autoscaled and status.get("replicas") is not None:
+            # the operator's Deployment follows KEDA, and status.replicas observes it; spec.replicas was the start
+            return int(status["replicas"])
         return int((self.primary.get("spec") or {}).get("replicas", 1))
 
     @property
@@ -127,12 +140,26 @@ def create_plan(request: CreateEndpointInput, existing: RealEndpoint | None) -> 
     )
 
 
+def _trigger_words(auto: dict[str, Any]) -> str:
+    cw, prom = auto.get("cloudWatchTrigger"), auto.get("prometheusTrigger")
+    if cw:
+        dims = ", ".join(f"{d.get('name')}={d.get('value')}" for d in cw.get("dimensions") or [])
+        metric = f"{cw.get('namespace')} {cw.get('metricName')}" + (f" ({dims})" if dims else "")
+        return f" on CloudWatch {metric} {cw.get('metricStat', 'Average')} (target {cw.get('targetValue')} per replica)"
+    if prom:
+        return f" on {prom.get('query')} (target {prom.get('targetValue')} per replica)"
+    return ""
+
+
 def scaling_of(real: RealEndpoint) -> str | None:
     if real.scaler is None:
         auto = (real.primary.get("spec") or {}).get("autoScalingSpec")
         if not auto:
             return None
-        return f"inference operator autoscaling {auto.get('minReplicaCount', 1)}-{auto.get('maxReplicaCount', 5)}"
+        return (
+            f"inference operator autoscaling {auto.get('minReplicaCount', 1)}-{auto.get('maxReplicaCount', 5)}"
+            f" replicas{_trigger_words(auto)}"
+        )
     spec = real.scaler.get("spec") or {}
     trigger = (spec.get("triggers") or [{}])[0].get("metadata") or {}
     return (
@@ -141,8 +168,22 @@ def scaling_of(real: RealEndpoint) -> str | None:
     )
 
 
+def scaling_error_of(real: RealEndpoint) -> str | None:
+    """KEDA's words when the ScaledObject's triggers fail (condition Ready False, reason TriggerError, and a
+    KEDAScalerFailed Warning event with the scaler's error; kedacore/keda#2603): no scaling happens then."""
+    scaled = real.scaler or real.operator_scaler
+    if scaled is None:
+        return None
+    conditions = (scaled.get("status") or {}).get("conditions") or []
+    ready = next((c for c in conditions if c.get("type") == "Ready"), None)
+    if ready is None or ready.get("status") != "False":
+        return None
+    why = f"{ready.get('reason')}: {ready.get('message')}"
+    return f"{why}; {real.scaler_event}" if real.scaler_event else why
+
+
 def scale_plan(request: ScaleEndpointInput, existing: RealEndpoint) -> Plan:
-    if existing.scaler is not None:
+    if existing.autoscaled:
         raise Conflict(
             f"Endpoint {request.endpoint} is scaled by KEDA ({scaling_of(existing)}); its replicas follow the "
             "metric. Delete and redeploy it without autoscaling to set replicas by hand.",
@@ -255,6 +296,7 @@ def view(cluster: str, real: RealEndpoint) -> EndpointView:
         model=model_of(real),
         pods=pods,
         scaling=scaling_of(real),
+        scalingError=scaling_error_of(real),
         message=message,
     )
 

@@ -12,9 +12,10 @@ Every object carries Launchpod's managed-by label and ``launchpod.io/endpoint``.
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
-from launchpod.contracts.inference import CreateEndpointInput, WorkerSpec
+from launchpod.contracts.inference import AutoscalingSpec, CreateEndpointInput, WorkerSpec
 from launchpod.domain import ownership
 
 GROUP_VERSION = "inference.sagemaker.aws.amazon.com/v1"
@@ -40,6 +41,10 @@ ROLE_LABEL = "launchpod.io/role"  # worker or router: the two Deployments of a r
 # and routes to their --service-discovery-port with the cache-aware policy
 # (https://docs.sglang.ai/advanced_features/router.html, "Kubernetes service discovery").
 ROUTER_PORT = 30000
+# The CRD's defaults for a cloudWatchTrigger's period and query window (metricCollectionPeriod and
+# metricCollectionStartTime, seconds).
+CLOUDWATCH_PERIOD = 300
+CLOUDWATCH_WINDOW = 300
 
 
 def labels(endpoint: str, kind: str) -> dict[str, str]:
@@ -100,17 +105,36 @@ def managed(request: CreateEndpointInput, bucket: str, region: str, prefix: str 
     if spec.routing is not None:
         body["intelligentRoutingSpec"] = {"enabled": True, "routingStrategy": spec.routing.strategy}
     if spec.autoscaling is not None:
-        auto: dict[str, Any] = {
-            "minReplicaCount": spec.autoscaling.minReplicas,
-            "maxReplicaCount": spec.autoscaling.maxReplicas,
-        }
-        if spec.autoscaling.prometheus is not None:
-            auto["prometheusTrigger"] = {
-                "query": spec.autoscaling.prometheus.query,
-                "targetValue": spec.autoscaling.prometheus.targetValue,
-            }
-        body["autoScalingSpec"] = auto
+        body["autoScalingSpec"] = autoscaling_spec(spec.autoscaling)
     return {"apiVersion": GROUP_VERSION, "kind": "InferenceEndpointConfig", "metadata": _meta(request), "spec": body}
+
+
+def autoscaling_spec(auto: AutoscalingSpec) -> dict[str, Any]:
+    """The InferenceEndpointConfig's autoScalingSpec, which the operator turns into a KEDA ScaledObject on its
+    Deployment (https://docs.aws.amazon.com/sagemaker/latest/dg/sagemaker-hyperpod-model-deployment-autoscaling.html).
+    A prometheusTrigger names an AMP workspace or none (the CRD's serverAddress pattern); a cloudWatchTrigger's
+    query window (metricCollectionStartTime) is a whole number of periods at least 300 s long, as KEDA's
+    aws-cloudwatch scaler requires its metricCollectionTime to be a multiple of metricStatPeriod
+    (https://keda.sh/docs/2.17/scalers/aws-cloudwatch/)."""
+    out: dict[str, Any] = {"minReplicaCount": auto.minReplicas, "maxReplicaCount": auto.maxReplicas}
+    if auto.prometheus is not None:
+        trigger: dict[str, Any] = {"query": auto.prometheus.query, "targetValue": auto.prometheus.targetValue}
+        if auto.prometheus.ampWorkspaceUrl:
+            trigger["serverAddress"] = auto.prometheus.ampWorkspaceUrl
+        out["prometheusTrigger"] = trigger
+    if auto.cloudWatch is not None:
+        cw = auto.cloudWatch
+        period = cw.period or CLOUDWATCH_PERIOD
+        out["cloudWatchTrigger"] = {
+            "namespace": cw.namespace,
+            "metricName": cw.metricName,
+            "dimensions": [{"name": d.name, "value": d.value} for d in cw.dimensions],
+            "targetValue": cw.targetValue,
+            "metricStat": cw.statistic,
+            "metricCollectionPeriod": period,
+            "metricCollectionStartTime": period * math.ceil(CLOUDWATCH_WINDOW / period),
+        }
+    return out
 
 
 def jumpstart(request: CreateEndpointInput) -> dict[str, Any]:

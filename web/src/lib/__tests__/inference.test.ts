@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { EMPTY_FORM, deployBody } from '../inference';
+import { EMPTY_FORM, type EndpointView, autoscaled, deployBody, parseDimensions } from '../inference';
 
 describe('deployBody', () => {
   it('sends only the section of the chosen kind, with the GPUs as given', () => {
@@ -26,5 +26,53 @@ describe('deployBody', () => {
     const body = deployBody({ ...EMPTY_FORM, kind: 'jumpstart', endpoint: 'ds', instanceType: 'ml.g5.8xlarge', modelId: 'm', acceptEula: true });
     expect(body.jumpstart).toEqual({ modelId: 'm', acceptEula: true });
     expect(body).not.toHaveProperty('container');
+  });
+});
+
+describe('managed autoscaling on CloudWatch', () => {
+  const form = { ...EMPTY_FORM, kind: 'managed' as const, endpoint: 'q', instanceType: 'ml.g5.12xlarge', storage: 'shared', modelPath: 'm' };
+
+  it('sends the CloudWatch trigger with its dimensions and range only when chosen', () => {
+    expect(deployBody(form).managed).not.toHaveProperty('autoscaling');
+    const chosen = {
+      ...form,
+      autoscale: 'cloudWatch' as const,
+      minReplicas: 1,
+      maxReplicas: 3,
+      cwNamespace: 'AWS/SageMaker',
+      cwMetric: 'Invocations',
+      cwDimensions: 'EndpointName=q, VariantName = AllTraffic',
+      cwTarget: 10,
+      cwStatistic: 'Sum' as const,
+    };
+    expect((deployBody(chosen).managed as Record<string, unknown>).autoscaling).toEqual({
+      minReplicas: 1,
+      maxReplicas: 3,
+      cloudWatch: {
+        namespace: 'AWS/SageMaker',
+        metricName: 'Invocations',
+        dimensions: [
+          { name: 'EndpointName', value: 'q' },
+          { name: 'VariantName', value: 'AllTraffic' },
+        ],
+        targetValue: 10,
+        statistic: 'Sum',
+      },
+    });
+  });
+
+  it('never sends autoscaling for a container endpoint from the managed options', () => {
+    const body = deployBody({ ...form, kind: 'container', autoscale: 'cloudWatch', cwNamespace: 'AWS/SageMaker' });
+    expect(body.container).not.toHaveProperty('autoscaling');
+  });
+
+  it('reads blank dimensions as none', () => {
+    expect(parseDimensions(' , ')).toEqual([]);
+  });
+
+  it('knows when KEDA owns the replicas, so scaling by hand is off', () => {
+    const view = { scaling: 'inference operator autoscaling 1-3 replicas on CloudWatch AWS/SageMaker Invocations' };
+    expect(autoscaled(view as EndpointView)).toBe(true);
+    expect(autoscaled({ scaling: null } as unknown as EndpointView)).toBe(false);
   });
 });

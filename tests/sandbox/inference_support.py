@@ -1,0 +1,122 @@
+"""One cluster for the inference tests (REST, MCP and autoscaling): a GPU group (one ml.g5.12xlarge, four
+GPUs), a CPU group and the shared bucket's claim. Made once per sandbox; the inference operator is turned on
+by the first test that needs it, after checking that a managed endpoint is refused (409) until then."""
+
+from __future__ import annotations
+
+import time
+
+from kubernetes import client as k8s
+
+NAME = "e2e-infer"
+BODY = {
+    "name": NAME,
+    "availabilityZones": ["us-east-1a", "us-east-1b"],
+    "hyperpod": {
+        "availabilityZone": "us-east-1a",
+        "instanceGroups": [
+            {"name": "gpu", "instanceType": "ml.g5.12xlarge", "instanceCount": 1},
+            {"name": "cpu", "instanceType": "ml.m5.2xlarge", "instanceCount": 1},
+        ],
+    },
+    "storage": {"kind": "s3", "storageName": "shared", "namespace": "default"},
+}
+WORKER = {"image": "vllm/vllm-openai:v0.10.1", "gpus": 1, "args": ["--served-model-name", "qwen3"]}
+MANAGED_BASE = {
+    "kind": "managed",
+    "instanceType": "ml.g5.12xlarge",
+    "managed": {
+        "storage": "shared",
+        "modelPath": "models/Qwen/Qwen3-0.6B",
+        "worker": {**WORKER, "image": "lmcache/vllm-openai:v0.3.7"},
+    },
+}
+
+
+def ready_cluster(sandbox) -> str:
+    with sandbox.client("viewer") as c:
+        if c.get(f"/api/clusters/{NAME}").status_code == 200:
+            return NAME
+    with sandbox.client() as c:
+        op = c.post("/api/clusters/provision", json=BODY).json()["operation"]["id"]
+    done = sandbox.wait_operation(op, timeout=240)
+    assert done["status"] == "SUCCEEDED", (done.get("message"), done["phases"])
+    return NAME
+
+
+def operator_enabled(sandbox) -> str:
+    """The inference operator on the cluster: a managed endpoint is a 409 naming the feature until it is."""
+    ready_cluster(sandbox)
+    with sandbox.client("viewer") as c:
+        items = c.get(f"/api/clusters/{NAME}/features").json()["items"]
+    if next(f for f in items if f["name"] == "inferenceOperator")["status"] == "ACTIVE":
+        return NAME
+    refused = post(sandbox, "/endpoints", {**MANAGED_BASE, "endpoint": "too-early"})
+    assert refused.status_code == 409, refused.text
+    assert "inference operator" in refused.json()["message"] and "inferenceOperator" in refused.json()["message"]
+    with sandbox.client() as c:
+        response = c.patch(f"/api/clusters/{NAME}/features", json={"inferenceOperator": {"enabled": True}})
+    assert response.status_code == 202, response.text
+    done = sandbox.wait_operation(response.json()["operation"]["id"], timeout=60)
+    assert done["status"] == "SUCCEEDED", (done.get("message"), done["phases"])
+    with sandbox.client("viewer") as c:
+        items = c.get(f"/api/clusters/{NAME}/features").json()["items"]
+    feature = next(f for f in items if f["name"] == "inferenceOperator")
+    assert feature["enabled"] and feature["status"] == "ACTIVE", feature
+    return NAME
+
+
+def post(sandbox, path: str, body: dict, role: str = "operator"):
+    with sandbox.client(role) as c:
+        return c.post(f"/api/clusters/{NAME}{path}", json=body)
+
+
+def settled(sandbox, seconds: float = 30) -> None:
+    """Wait until every ReplicaSet's pod in the namespace belongs to a live Deployment. A deleted endpoint's operation
+    ends when its objects are gone; Kubernetes' garbage collector removes their pods after that, and
+    until it has, those pods still hold the GPU node's GPUs that the next endpoint asks for."""
+    apps, core = k8s.AppsV1Api(sandbox.kube(NAME)), k8s.CoreV1Api(sandbox.kube(NAME))
+    deadline = time.monotonic() + seconds
+    while True:
+        live = [d.metadata.name for d in apps.list_namespaced_deployment("default").items]
+        owners = [
+            (p.metadata.name, o.name)
+            for p in core.list_namespaced_pod("default").items
+            for o in p.metadata.owner_references or []
+            if o.kind == "ReplicaSet"
+        ]
+        orphans = [pod for pod, rs in owners if not any(rs.startswith(f"{d}-") for d in live)]
+        if not orphans:
+            return
+        assert time.monotonic() < deadline, f"pods outlived their Deployments: {orphans}"
+        time.sleep(0.2)
+
+
+def deploy(sandbox, body: dict) -> dict:
+    settled(sandbox)
+    response = post(sandbox, "/endpoints", body)
+    assert response.status_code == 202, response.text
+    return sandbox.wait_operation(response.json()["operation"]["id"], timeout=60)
+
+
+def get(sandbox, endpoint: str) -> dict:
+    with sandbox.client("viewer") as c:
+        response = c.get(f"/api/clusters/{NAME}/endpoints/{endpoint}")
+    assert response.status_code == 200, response.text
+    return dict(response.json())
+
+
+def gpu_nodes(sandbox) -> set[str]:
+    nodes = k8s.CoreV1Api(sandbox.kube(NAME)).list_node().items
+    return {
+        n.metadata.name for n in nodes if n.metadata.labels.get("node.kubernetes.io/instance-type") == "ml.g5.12xlarge"
+    }
+
+
+def until(sandbox, endpoint: str, ready: int, desired: int, seconds: float = 30) -> dict:
+    deadline = time.monotonic() + seconds
+    while True:
+        view = get(sandbox, endpoint)
+        if (view["readyReplicas"], view["desiredReplicas"]) == (ready, desired) or time.monotonic() > deadline:
+            return view
+        time.sleep(0.2)

@@ -1,0 +1,76 @@
+"""The inference operator's emulated translation of autoScalingSpec: a KEDA ScaledObject on its Deployment that
+validates against KEDA's CRD, with the aws-cloudwatch trigger's metadata as KEDA's scaler reads it; and KEDA's
+replica arithmetic."""
+
+from __future__ import annotations
+
+from launchpod.contracts.inference import CreateEndpointInput
+from launchpod.domain.inference import manifests
+
+from sandbox import keda
+from tests import manifests as schemas
+
+BODY = {
+    "endpoint": "qwen",
+    "kind": "managed",
+    "instanceType": "ml.g5.12xlarge",
+    "managed": {
+        "storage": "shared",
+        "modelPath": "models/Qwen/Qwen3-0.6B",
+        "worker": {"image": "vllm/vllm-openai:v0.10.1", "gpus": 1},
+        "autoscaling": {
+            "minReplicas": 1,
+            "maxReplicas": 3,
+            "cloudWatch": {
+                "namespace": "AWS/SageMaker",
+                "metricName": "Invocations",
+                "dimensions": [{"name": "EndpointName", "value": "qwen"}, {"name": "VariantName", "value": "All"}],
+                "targetValue": 10.5,
+                "period": 60,
+            },
+        },
+    },
+}
+
+
+def _resource() -> dict:
+    made = manifests.managed(CreateEndpointInput(name="c1", **BODY), "bucket", "us-east-1", None)
+    made["metadata"]["uid"] = "u-1"
+    return made
+
+
+def test_the_operator_s_scaled_object_targets_its_deployment_and_validates_against_keda_s_crd():
+    scaled = keda.operator_scaled_object(_resource(), "InferenceEndpointConfig", manifests.GROUP_VERSION, "us-east-1")
+    assert scaled is not None and schemas.errors(scaled) == []
+    assert scaled["spec"]["scaleTargetRef"] == {"apiVersion": "apps/v1", "kind": "Deployment", "name": "qwen"}
+    assert (scaled["spec"]["minReplicaCount"], scaled["spec"]["maxReplicaCount"]) == (1, 3)
+    assert scaled["metadata"]["ownerReferences"][0]["uid"] == "u-1"
+    (trigger,) = scaled["spec"]["triggers"]
+    assert trigger["type"] == "aws-cloudwatch" and trigger["metricType"] == "AverageValue"
+    assert trigger["metadata"] == {
+        "namespace": "AWS/SageMaker",
+        "metricName": "Invocations",
+        "dimensionName": "EndpointName;VariantName",
+        "dimensionValue": "qwen;All",
+        "targetMetricValue": "10.5",
+        "minMetricValue": "0",
+        "activationTargetMetricValue": "0",
+        "metricStat": "Average",
+        "metricStatPeriod": "60",
+        "metricCollectionTime": "300",
+        "awsRegion": "us-east-1",
+        "identityOwner": "operator",
+    }
+
+
+def test_no_trigger_no_scaled_object():
+    resource = _resource()
+    resource["spec"].pop("autoScalingSpec")
+    assert keda.operator_scaled_object(resource, "InferenceEndpointConfig", manifests.GROUP_VERSION, "r") is None
+
+
+def test_keda_gives_ceil_of_value_over_target_within_the_range():
+    assert keda.desired_replicas(250, 100, 1, 3) == 3
+    assert keda.desired_replicas(1000, 100, 1, 3) == 3
+    assert keda.desired_replicas(20, 100, 1, 3) == 1
+    assert keda.desired_replicas(0, 100, 0, 3) == 0
