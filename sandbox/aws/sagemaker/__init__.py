@@ -61,14 +61,14 @@ groups, clusters and their statuses), ``lifecycle`` (launch, replace, announce, 
 ``validation`` (CreateCluster/UpdateCluster input), ``clusters`` and ``node_operations`` (the API's
 operations), ``views`` (what Describe/List answer), ``kube_nodes`` (the Kubernetes Node objects and their
 sink), ``events`` (status-change events), ``sync`` (the ticker), ``responses`` (moto response methods) and
-``backend`` (``install``). This module re-exports what the rest of the sandbox and the tests use, the
-underscored helpers included (the sibling ``hyperpod_*``, ``node_faults`` and ``karpenter`` modules extend
-the model through them).
+``backend`` (``install``, ``reset``). This module re-exports what the rest of the sandbox and the tests
+use, the underscored helpers included (the sibling ``hyperpod_*``, ``node_faults`` and ``karpenter``
+modules extend the model through them).
 """
 
 from __future__ import annotations
 
-from sandbox.aws.sagemaker.backend import install
+from sandbox.aws.sagemaker.backend import install, reset
 from sandbox.aws.sagemaker.clusters import _find as _find
 from sandbox.aws.sagemaker.clusters import _require_in_service as _require_in_service
 from sandbox.aws.sagemaker.clusters import update_cluster
@@ -144,6 +144,7 @@ __all__ = [
     "kube_node_sink",
     "mark_unpatched",
     "node_object",
+    "reset",
     "reset_durations",
     "set_cluster_creation_seconds",
     "set_durations",

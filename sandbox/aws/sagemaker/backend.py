@@ -1,6 +1,6 @@
 """``install()``: replaces moto's HyperPod response methods, teaches moto's ARN lookup cluster ids and MLflow
 tracking servers, and installs the modules that extend the emulation (health, MLflow, node faults,
-cluster operations)."""
+cluster operations). ``reset()`` forgets the process-wide settings a test may leave behind."""
 
 from __future__ import annotations
 
@@ -12,6 +12,10 @@ from moto.sagemaker.responses import SageMakerResponse
 from sandbox.aws import capacity
 from sandbox.aws.sagemaker.clusters import _hyperpod_clusters
 from sandbox.aws.sagemaker.common import _invalid, _lock, _zones
+from sandbox.aws.sagemaker.durations import reset_durations
+from sandbox.aws.sagemaker.events import set_state_sink
+from sandbox.aws.sagemaker.faults import HYPERPOD_FAULTS
+from sandbox.aws.sagemaker.kube_nodes import set_node_sink
 from sandbox.aws.sagemaker.lifecycle import _settle
 from sandbox.aws.sagemaker.responses import _RESPONSE_METHODS
 
@@ -68,3 +72,19 @@ def install() -> None:
         node_faults.install()
         hyperpod_operations.install()  # after hyperpod_health: records its deep health checks
         _installed = True
+
+
+def reset() -> None:
+    """Put HyperPod's process-wide settings back as ``install`` left them: default durations, no armed
+    fault, no node or state sink (nor what they were last sent), no injected node faults, MLflow tracking
+    servers, quotas or Spot capacity. moto's own reset drops the clusters; the HyperPod clock is not
+    reset (it never runs backwards), nor are the install-time hooks."""
+    from sandbox.aws import mlflow, node_faults
+
+    reset_durations()
+    HYPERPOD_FAULTS.clear()
+    set_node_sink(None)
+    set_state_sink(None)
+    node_faults.clear()
+    mlflow.reset()
+    capacity.clear()
