@@ -252,11 +252,15 @@ def install() -> None:
     global _installed
     if _installed:
         return
-    hp.update_cluster = _recording_update(hp.update_cluster)  # type: ignore[assignment]
+    from sandbox.aws.sagemaker import responses, views
+
+    # Wrapped where they are called (UpdateCluster's response method, DescribeCluster's view) and where the
+    # package exports them.
+    hp.update_cluster = responses.update_cluster = _recording_update(hp.update_cluster)  # type: ignore[assignment]
     hyperpod_health.start_cluster_health_check = _recording_health_check(  # type: ignore[assignment]
         hyperpod_health.start_cluster_health_check
     )
-    hp.group_details = _with_active_operations(hp.group_details)  # type: ignore[assignment]
+    hp.group_details = views.group_details = _with_active_operations(hp.group_details)  # type: ignore[assignment]
     if _settle not in hp.SETTLE_HOOKS:
         hp.SETTLE_HOOKS.append(_settle)
     SageMakerResponse.list_cluster_operations = _r_list  # type: ignore[attr-defined]

@@ -59,8 +59,11 @@ def moto_session() -> Iterator[Any]:
 @pytest.fixture(autouse=True)
 def aws(moto_session: Any) -> Iterator[Any]:
     """The active moto mock; every test starts from empty backends, no faults and default timings."""
+    from sandbox.aws import sagemaker as hyperpod
+
     yield moto_session
     FAULTS.clear()
+    hyperpod.reset()  # HyperPod's durations, faults, sinks, node faults, tracking servers and quotas
     sandbox.aws.set_kube_endpoint_provider(None)
     sandbox.aws.set_node_reader(None)
     sandbox.aws.set_cluster_creation_seconds(600)

@@ -770,6 +770,25 @@ def test_status_changes_are_announced_once_each_with_the_failure_message(sm, eks
     assert "capacity" in announced[-1]["FailureMessage"]
 
 
+def test_reset_leaves_the_next_test_none_of_what_this_one_set(sm, eks_arn):
+    from sandbox.aws import capacity
+
+    sent: list[Any] = []
+    hyperpod.set_durations(cluster_create=1.0)
+    HYPERPOD_FAULTS.fail_next_create("capacity")
+    hyperpod.set_node_sink(lambda eks_cluster, nodes: sent.append(nodes))
+    hyperpod.set_state_sink(lambda account, region, detail: sent.append(detail))
+    capacity.set_quota("ml.p5.48xlarge", 0)
+
+    hyperpod.reset()  # what the package's ``aws`` fixture runs after every test
+
+    _create(sm, eks_arn)  # held to a quota of 0 it would be refused
+    hyperpod.sync_nodes()
+    assert sent == []  # the sinks of the test before are not called
+    assert hyperpod.describe_durations() == hyperpod.DEFAULT_DURATIONS
+    assert HYPERPOD_FAULTS.describe()["armed"] is None
+
+
 def test_an_eks_cluster_at_a_kubernetes_version_hyperpod_does_not_support_is_refused(sm, client):
     eks = client("eks")
     arn = eks.create_cluster(

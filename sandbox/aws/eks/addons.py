@@ -1,0 +1,171 @@
+"""Add-on operations: CreateAddon, UpdateAddon and DeleteAddon against the catalogue, with their pod
+identity associations."""
+
+from __future__ import annotations
+
+import json
+import time
+
+from moto.eks.exceptions import InvalidParameterException
+from moto.eks.models import EKSBackend
+
+from sandbox.aws import clock
+from sandbox.aws.eks.access import _check_association_free
+from sandbox.aws.eks.catalog import ADDON_CATALOG, addon_versions, default_addon_version
+from sandbox.aws.eks.clusters import _cluster, _require_active
+from sandbox.aws.eks.common import _expired, _in_use, _lock, _not_found, validate_role_arn
+from sandbox.aws.eks.durations import _durations
+from sandbox.aws.eks.models import Addon, PodIdentityAssociation, SandboxCluster, Update
+
+
+def _validate_configuration_values(value: str | None) -> None:
+    if not value:
+        return
+    try:
+        json.loads(value)
+        return
+    except ValueError:
+        pass
+    try:
+        import yaml
+
+        if isinstance(yaml.safe_load(value), dict):
+            return
+    except Exception:
+        pass
+    raise InvalidParameterException(
+        message="ConfigurationValue provided in request is not supported: Json schema validation failed"
+    )
+
+
+def _addon(cluster: SandboxCluster, name: str) -> Addon:
+    addon = cluster.addons.get(name)
+    if addon is None or _expired(addon.gone_at):
+        raise _not_found(f"No addon: {name} found in cluster: {cluster.name}", cluster=cluster.name, addon=name)
+    return addon
+
+
+def _associate_for_addon(cluster: SandboxCluster, addon: Addon, associations: list[dict[str, str]] | None) -> None:
+    for item in associations or []:
+        validate_role_arn(item["roleArn"])
+        _check_association_free(cluster, addon.namespace, item["serviceAccount"])
+    for item in associations or []:
+        association = PodIdentityAssociation(
+            cluster,
+            addon.namespace,
+            item["serviceAccount"],
+            item["roleArn"],
+            None,
+            None,
+            None,
+            None,
+            owner_arn=addon.arn,
+        )
+        cluster.pod_identity_associations[association.association_id] = association
+        addon.pod_identity_association_arns.append(association.association_arn)
+
+
+def _drop_addon_associations(cluster: SandboxCluster, addon: Addon) -> None:
+    for association_id, association in list(cluster.pod_identity_associations.items()):
+        if association.owner_arn == addon.arn:
+            del cluster.pod_identity_associations[association_id]
+    addon.pod_identity_association_arns.clear()
+
+
+def _check_addon_version(cluster: SandboxCluster, addon_name: str, addon_version: str | None) -> None:
+    """CreateAddon/UpdateAddon accept only a version DescribeAddonVersions lists for the cluster's
+    Kubernetes version; anything else is EKS's InvalidParameterException "Addon version specified is
+    not supported" (e.g. https://github.com/hashicorp/terraform-provider-aws/issues/32238)."""
+    if addon_version and addon_version not in addon_versions(addon_name, cluster.version):
+        raise InvalidParameterException(message="Addon version specified is not supported")
+    if not addon_version and default_addon_version(addon_name, cluster.version) is None:
+        raise InvalidParameterException(
+            message=f"Addon {addon_name} specified is not supported in {cluster.version} cluster version"
+        )
+
+
+def create_addon(
+    backend: EKSBackend,
+    cluster_name: str,
+    addon_name: str,
+    addon_version: str | None = None,
+    role_arn: str | None = None,
+    configuration_values: str | None = None,
+    tags: dict[str, str] | None = None,
+    pod_identity_associations: list[dict[str, str]] | None = None,
+    namespace: str | None = None,
+) -> Addon:
+    cluster = _cluster(backend, cluster_name)
+    with _lock:
+        existing = cluster.addons.get(addon_name)
+        if existing is not None and not _expired(existing.gone_at):
+            raise _in_use(f"Addon already exists: {addon_name}", cluster=cluster_name, addon=addon_name)
+        _require_active(cluster)
+        if addon_name not in ADDON_CATALOG:
+            raise InvalidParameterException(
+                message=f"Addon {addon_name} specified is not supported in {cluster.version} cluster version"
+            )
+        _check_addon_version(cluster, addon_name, addon_version)
+        if role_arn:
+            validate_role_arn(role_arn)
+        _validate_configuration_values(configuration_values)
+        addon = Addon(cluster, addon_name, addon_version, role_arn, configuration_values, tags, namespace)
+        _associate_for_addon(cluster, addon, pod_identity_associations)
+        cluster.addons[addon_name] = addon
+        return addon
+
+
+def update_addon(
+    backend: EKSBackend,
+    cluster_name: str,
+    addon_name: str,
+    addon_version: str | None = None,
+    role_arn: str | None = None,
+    configuration_values: str | None = None,
+    pod_identity_associations: list[dict[str, str]] | None = None,
+    resolve_conflicts: str | None = None,
+) -> Update:
+    cluster = _cluster(backend, cluster_name)
+    with _lock:
+        addon = _addon(cluster, addon_name)
+        if addon.status in ("CREATING", "UPDATING", "DELETING"):
+            raise _in_use(
+                f"Addon {addon_name} is in {addon.status} state and cannot be updated",
+                cluster=cluster_name,
+                addon=addon_name,
+            )
+        params: list[dict[str, str]] = []
+        if addon_version:
+            _check_addon_version(cluster, addon_name, addon_version)
+            addon.addon_version = addon_version
+            params.append({"type": "AddonVersion", "value": addon_version})
+        if role_arn is not None:
+            if role_arn:
+                validate_role_arn(role_arn)
+            addon.service_account_role_arn = role_arn or None
+            params.append({"type": "ServiceAccountRoleArn", "value": role_arn})
+        if configuration_values is not None:
+            _validate_configuration_values(configuration_values)
+            addon.configuration_values = configuration_values or None
+            params.append({"type": "ConfigurationValues", "value": configuration_values})
+        if pod_identity_associations is not None:
+            _drop_addon_associations(cluster, addon)
+            _associate_for_addon(cluster, addon, pod_identity_associations)
+            params.append({"type": "PodIdentityAssociations", "value": json.dumps(addon.pod_identity_association_arns)})
+        if resolve_conflicts:
+            params.append({"type": "ResolveConflicts", "value": resolve_conflicts})
+        addon.start_update()
+        update = Update("AddonUpdate", params, addon)
+        cluster.updates[update.id] = update
+        return update
+
+
+def delete_addon(backend: EKSBackend, cluster_name: str, addon_name: str) -> Addon:
+    cluster = _cluster(backend, cluster_name)
+    with _lock:
+        addon = _addon(cluster, addon_name)
+        if addon.gone_at is None:
+            addon.status = "DELETING"
+            addon.gone_at = time.monotonic() + clock.real_seconds(_durations["addon_delete"])
+            _drop_addon_associations(cluster, addon)
+        return addon

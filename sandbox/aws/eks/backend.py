@@ -1,0 +1,38 @@
+"""``install()``: swaps moto's Cluster for ``SandboxCluster``, replaces its cluster operations and registers
+the response methods and URL patterns (idempotent; re-registers the lifecycle timings each call)."""
+
+from __future__ import annotations
+
+import moto.eks.models as eks_models
+import moto.eks.urls as eks_urls
+from moto.eks.models import EKSBackend
+from moto.eks.responses import EKSResponse
+
+from sandbox.aws.eks.clusters import create_cluster, delete_cluster, describe_cluster, list_clusters
+from sandbox.aws.eks.common import _lock, validate_role_arn
+from sandbox.aws.eks.durations import register_transitions
+from sandbox.aws.eks.models import SandboxCluster
+from sandbox.aws.eks.responses import _RESPONSE_METHODS, _URL_PATHS
+
+_installed = False
+
+
+def install() -> None:
+    """Apply the EKS extensions (idempotent); re-registers the lifecycle timings at the current scale."""
+    global _installed
+    with _lock:
+        register_transitions()
+        if _installed:
+            return
+        # EKSBackend.create_cluster instantiates the module global, so swapping it is enough.
+        eks_models.Cluster = SandboxCluster  # type: ignore[misc]
+        eks_models.validate_role_arn = validate_role_arn
+        EKSBackend.create_cluster = create_cluster  # type: ignore[method-assign]
+        EKSBackend.describe_cluster = describe_cluster  # type: ignore[method-assign]
+        EKSBackend.list_clusters = list_clusters  # type: ignore[method-assign]
+        EKSBackend.delete_cluster = delete_cluster  # type: ignore[method-assign]
+        for name, method in _RESPONSE_METHODS.items():
+            setattr(EKSResponse, name, method)
+        for path in _URL_PATHS:
+            eks_urls.url_paths.setdefault(path, eks_urls.response.dispatch)
+        _installed = True

@@ -1,0 +1,93 @@
+"""What the EKS emulation's parts share: the lock guarding its state, ids, the cluster CA, moto's exception
+shapes, pagination and the role ARN check."""
+
+from __future__ import annotations
+
+import base64
+import functools
+import re
+import string
+import threading
+import time
+from datetime import UTC, datetime
+from typing import Any
+
+from moto.eks.exceptions import InvalidParameterException, ResourceInUseException, ResourceNotFoundException
+from moto.moto_api._internal import mock_random
+
+_lock = threading.RLock()
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+def _random_id(length: int, alphabet: str = string.ascii_lowercase + string.digits) -> str:
+    return "".join(mock_random.choice(alphabet) for _ in range(length))
+
+
+@functools.cache
+def _certificate_authority_data() -> str:
+    """Base64 of a PEM CA certificate, like EKS returns; one self-signed EC cert per process."""
+    try:
+        from cryptography import x509
+        from cryptography.hazmat.primitives import hashes, serialization
+        from cryptography.hazmat.primitives.asymmetric import ec
+        from cryptography.x509.oid import NameOID
+
+        key = ec.generate_private_key(ec.SECP256R1())
+        name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "kubernetes")])
+        now = datetime.now(UTC)
+        cert = (
+            x509.CertificateBuilder()
+            .subject_name(name)
+            .issuer_name(name)
+            .public_key(key.public_key())
+            .serial_number(x509.random_serial_number())
+            .not_valid_before(now)
+            .not_valid_after(now.replace(year=now.year + 10))
+            .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True)
+            .sign(key, hashes.SHA256())
+        )
+        pem = cert.public_bytes(serialization.Encoding.PEM)
+    except ImportError:  # cryptography ships with moto; keep a well-formed stand-in regardless
+        pem = b"-----BEGIN CERTIFICATE-----\nc2FuZGJveA==\n-----END CERTIFICATE-----\n"
+    return base64.b64encode(pem).decode()
+
+
+def _not_found(message: str, cluster: str | None = None, addon: str | None = None) -> ResourceNotFoundException:
+    return ResourceNotFoundException(
+        clusterName=cluster, nodegroupName=None, fargateProfileName=None, addonName=addon, message=message
+    )
+
+
+def _in_use(message: str, cluster: str | None = None, addon: str | None = None) -> ResourceInUseException:
+    return ResourceInUseException(clusterName=cluster, nodegroupName=None, addonName=addon, message=message)
+
+
+def _paginate(items: list[Any], max_results: Any, next_token: Any) -> tuple[list[Any], str | None]:
+    start = int(next_token) if next_token not in (None, "") and str(next_token).isdigit() else 0
+    size = int(max_results) if max_results not in (None, "") else 100
+    end = start + size
+    return items[start:end], (str(end) if end < len(items) else None)
+
+
+@functools.cache
+def _partitions() -> frozenset[str]:
+    import boto3
+
+    return frozenset(boto3.Session().get_available_partitions())
+
+
+_ROLE_ARN = re.compile(r"arn:(?P<partition>[^:]+):iam::[0-9]{12}:role/.+")
+
+
+def validate_role_arn(arn: str | None) -> None:
+    """moto's role ARN check, without building a boto3 Session (~1 s) on every call."""
+    match = _ROLE_ARN.match(arn or "")
+    if not match or match["partition"] not in _partitions():
+        raise InvalidParameterException(message=f"Invalid Role Arn: '{arn}'")
+
+
+def _expired(deadline: float | None) -> bool:
+    return deadline is not None and time.monotonic() >= deadline

@@ -1,0 +1,279 @@
+"""Cluster lifecycle operations: CreateCluster, UpdateCluster (instance groups added, scaled, deleted),
+UpdateClusterSoftware and DeleteCluster, with the account's quota and training-plan checks."""
+
+from __future__ import annotations
+
+import copy
+import math
+from collections import Counter
+from collections.abc import Callable
+from typing import Any
+
+from moto.sagemaker.exceptions import ConflictException, ResourceInUseException, ResourceNotFound
+from moto.sagemaker.models import SageMakerModelBackend
+
+from sandbox.aws import capacity
+from sandbox.aws import hyperpod_autoscaling as autoscaling
+from sandbox.aws.sagemaker.common import _CLUSTER_ARN, _invalid, _now, _placements
+from sandbox.aws.sagemaker.durations import _durations, sim_now
+from sandbox.aws.sagemaker.faults import HYPERPOD_FAULTS, _arm_fault
+from sandbox.aws.sagemaker.lifecycle import _add_nodes, _settle
+from sandbox.aws.sagemaker.models import HyperPodCluster, InstanceGroup, _group_nodes, _Phase, cluster_status
+from sandbox.aws.sagemaker.validation import (
+    _check_fixed_fields,
+    _require_name,
+    _validate_groups,
+    _validate_orchestrator,
+)
+
+
+def _find(backend: SageMakerModelBackend, name_or_arn: str) -> HyperPodCluster:
+    """The cluster named ``name_or_arn`` (or with that ARN), settled; ResourceNotFound if none."""
+    cluster: Any = None
+    if _CLUSTER_ARN.match(name_or_arn or "") or (name_or_arn or "").startswith("arn:"):
+        cluster = next((c for c in backend.clusters.values() if getattr(c, "arn", None) == name_or_arn), None)
+    else:
+        cluster = backend.clusters.get(name_or_arn)
+    if not isinstance(cluster, HyperPodCluster) or not _settle(backend, cluster):
+        raise ResourceNotFound(message=f"Cluster {name_or_arn} not found.")
+    return cluster
+
+
+def create_cluster(backend: SageMakerModelBackend, params: dict[str, Any]) -> HyperPodCluster:
+    name = params.get("ClusterName")
+    _require_name(name, "clusterName")
+    if name in backend.clusters:
+        raise ResourceInUseException(
+            message=f"Resource Already Exists: Cluster with name {name} already exists. Choose a different name."
+        )
+    specs = params.get("InstanceGroups") or []
+    if not specs and not params.get("RestrictedInstanceGroups"):
+        raise _invalid("At least one instance group must be specified in InstanceGroups.")
+    orchestrator = params.get("Orchestrator")
+    slurm = not (orchestrator or {}).get("Eks")
+    _validate_orchestrator(backend, orchestrator, params.get("VpcConfig"))
+    _validate_groups(backend, specs, slurm=slurm)
+    # The account's cluster-usage quota binds CreateCluster as it binds UpdateCluster (sandbox.aws.capacity).
+    asked: Counter[str] = Counter()
+    for spec in specs:
+        if spec.get("InstanceType"):
+            asked[spec["InstanceType"]] += int(spec.get("InstanceCount") or 0)
+    for instance_type, count in sorted(asked.items()):
+        used = _targets(backend, lambda g, t=instance_type: g.instance_type == t, ("", ""))
+        capacity.check_quota(instance_type, used, count)
+    fault = HYPERPOD_FAULTS._take()
+    cluster = HyperPodCluster(backend, name, params)
+    creation = _durations["cluster_create"]
+    for spec in specs:
+        group = InstanceGroup(spec, "Creating")
+        cluster.groups[group.name] = group
+        _add_nodes(cluster, group, group.target, creation, "launch")
+    cluster.event("Cluster", f"Cluster {name} creation started.")
+    if fault:
+        _arm_fault(cluster, fault)
+    backend.clusters[name] = cluster
+    return cluster
+
+
+def _require_in_service(cluster: HyperPodCluster, operation: str) -> None:
+    status = cluster_status(cluster)
+    if status != "InService":
+        # moto's ConflictException takes the message positionally only.
+        raise ConflictException(
+            f"Cannot {operation} cluster {cluster.cluster_name} while it is in {status} status; "
+            "wait until it is InService."
+        )
+
+
+def _hyperpod_clusters(backend: SageMakerModelBackend) -> list[HyperPodCluster]:
+    return [c for c in backend.clusters.values() if isinstance(c, HyperPodCluster) and c.deleting_since is None]
+
+
+def _targets(backend: SageMakerModelBackend, match: Callable[[InstanceGroup], bool], skip: tuple[str, str]) -> int:
+    """Instances asked for by the groups ``match`` accepts, across the account's clusters, but ``skip``."""
+    return sum(
+        g.target
+        for c in _hyperpod_clusters(backend)
+        for g in c.groups.values()
+        if g.deleting_since is None and (c.cluster_name, g.name) != skip and match(g)
+    )
+
+
+def _zones_of(cluster: HyperPodCluster, spec: dict[str, Any]) -> set[str]:
+    subnets = ((spec.get("OverrideVpcConfig") or cluster.vpc_config) or {}).get("Subnets") or []
+    return {p["AvailabilityZone"] for p in _placements(cluster.account_id, cluster.region_name, subnets)}
+
+
+def _check_capacity(backend: SageMakerModelBackend, cluster: HyperPodCluster, spec: dict[str, Any]) -> None:
+    """The account's cluster-usage quota for the type, and the training plan the group names (sandbox.aws.capacity)."""
+    existing = cluster.groups.get(spec["InstanceGroupName"])
+    instance_type = spec.get("InstanceType") or (existing.instance_type if existing else None)
+    if not instance_type:
+        return
+    key = (cluster.cluster_name, spec["InstanceGroupName"])
+    count = int(spec.get("InstanceCount") or 0)
+    before = existing.target if existing else 0
+    others = _targets(backend, lambda g: g.instance_type == instance_type, key)
+    capacity.check_quota(instance_type, others + before, count - before)
+    arn = spec.get("TrainingPlanArn")
+    if arn:
+        elsewhere = _targets(backend, lambda g: g.spec.get("TrainingPlanArn") == arn, key)
+        capacity.check_plan(backend, arn, instance_type, _zones_of(cluster, spec), elsewhere, count)
+
+
+def _add_capacity(cluster: HyperPodCluster, group: InstanceGroup, count: int) -> None:
+    """Launch ``count`` instances for ``group``; a Spot group in a zone short of Spot capacity gets what is
+    there and is Failed with EC2's insufficient-capacity words."""
+    if "Spot" in (group.spec.get("CapacityRequirements") or {}):
+        zone = sorted(_zones_of(cluster, group.spec))[0]
+        available = capacity.spot_capacity(zone, group.instance_type)
+        if available is not None:
+            running = sum(
+                1
+                for n in cluster.nodes.values()
+                if n.instance_type == group.instance_type
+                and n.placement["AvailabilityZone"] == zone
+                and "Spot" in ((cluster.groups.get(n.group) or group).spec.get("CapacityRequirements") or {})
+            )
+            granted = max(0, min(count, available - running))
+            if granted < count:
+                group.failure = (
+                    f"InsufficientInstanceCapacity: There is not enough Spot capacity for {group.instance_type} in "
+                    f"{zone} to launch {count - granted} more instance(s) for instance group {group.name}. Spot "
+                    "capacity varies by Availability Zone and over time; try another zone, fewer instances, "
+                    "On-Demand capacity or a training plan."
+                )
+                cluster.event("InstanceGroup", group.failure, level="Error", group=group.name)
+            count = granted
+    _add_nodes(cluster, group, count, _durations["scale_up"], "scale")
+
+
+def update_cluster(backend: SageMakerModelBackend, params: dict[str, Any]) -> HyperPodCluster:
+    cluster = _find(backend, params["ClusterName"])
+    _require_in_service(cluster, "update")
+    specs = params.get("InstanceGroups") or []
+    to_delete = params.get("InstanceGroupsToDelete") or []
+    orchestrator = params.get("Orchestrator") or cluster.orchestrator
+    _validate_groups(backend, specs, slurm=not (orchestrator or {}).get("Eks"))
+    autoscaling.check_request(params, cluster.settings, bool((orchestrator or {}).get("Eks")))
+    for name in to_delete:
+        if name not in cluster.groups:
+            raise _invalid(f"Instance group {name} does not exist in cluster {cluster.cluster_name}.")
+        if any(spec["InstanceGroupName"] == name for spec in specs):
+            raise _invalid(f"Instance group {name} cannot be both updated and deleted in one request.")
+    for spec in specs:
+        existing = cluster.groups.get(spec["InstanceGroupName"])
+        if existing:
+            _check_fixed_fields(existing, spec)
+        _check_capacity(backend, cluster, spec)
+    for spec in specs:
+        existing = cluster.groups.get(spec["InstanceGroupName"])
+        if existing is None:
+            group = InstanceGroup(spec, "Creating")
+            cluster.groups[group.name] = group
+            _add_capacity(cluster, group, group.target)
+            cluster.event("InstanceGroup", f"Instance group {group.name} creation started.", group=group.name)
+            continue
+        before = len(_group_nodes(cluster, existing.name))
+        existing.spec = copy.deepcopy(spec)
+        existing.status_while_settling = "Updating"
+        if existing.target > before:
+            _add_capacity(cluster, existing, existing.target - before)
+        elif existing.target < before:
+            # Scale-down removes the newest instances first.
+            nodes = sorted(_group_nodes(cluster, existing.name), key=lambda n: n.launch_time, reverse=True)
+            for node in nodes[: before - existing.target]:
+                del cluster.nodes[node.instance_id]
+        cluster.event(
+            "InstanceGroup",
+            f"Instance group {existing.name} is being updated ({before} -> {existing.target} instances).",
+            group=existing.name,
+        )
+    for name in to_delete:
+        cluster.groups[name].deleting_since = sim_now()
+        for node in _group_nodes(cluster, name):
+            node.phases = [_Phase("ShuttingDown", math.inf, "")]
+        cluster.event("InstanceGroup", f"Instance group {name} is being deleted.", group=name)
+    if params.get("NodeRecovery"):
+        cluster.node_recovery = params["NodeRecovery"]
+    if params.get("Orchestrator"):
+        cluster.orchestrator = params["Orchestrator"]
+    for key in ("NodeProvisioningMode", "ClusterRole", "TieredStorageConfig", "AutoScaling"):
+        if params.get(key) is not None:
+            cluster.settings[key] = params[key]
+    for key in ("RestrictedInstanceGroups", "RestrictedInstanceGroupsConfig"):
+        if params.get(key) is not None:
+            cluster.restricted[key] = params[key]
+    if params.get("AutoScaling"):
+        enable = params["AutoScaling"].get("Mode") == "Enable"
+        role = str(cluster.settings.get("ClusterRole") or "")
+        cluster.autoscaling = {
+            "since": sim_now(),
+            "failure": autoscaling.role_problem(cluster.account_id, role) if enable else None,
+        }
+        cluster.event("Cluster", f"Cluster autoscaling {'enable' if enable else 'disable'} started (Karpenter).")
+    return cluster
+
+
+def _batch_size(policy: dict[str, Any] | None, count: int) -> int:
+    size = (policy or {}).get("MaximumBatchSize") or {}
+    value = int(size.get("Value") or 0)
+    if not value:
+        return max(count, 1)
+    if size.get("Type") == "CAPACITY_PERCENTAGE":
+        return max(1, math.ceil(count * value / 100))
+    return max(1, value)
+
+
+def update_cluster_software(backend: SageMakerModelBackend, params: dict[str, Any]) -> HyperPodCluster:
+    cluster = _find(backend, params["ClusterName"])
+    _require_in_service(cluster, "update the software of")
+    requested = params.get("InstanceGroups") or [{"InstanceGroupName": g} for g in cluster.groups]
+    for item in requested:
+        if item["InstanceGroupName"] not in cluster.groups:
+            raise _invalid(
+                f"Instance group {item['InstanceGroupName']} does not exist in cluster {cluster.cluster_name}."
+            )
+    deployment = params.get("DeploymentConfig") or {}
+    per_batch = _durations["software_update"]
+    wait = float(deployment.get("WaitIntervalInSeconds") or 0)
+    total = 0.0
+    for item in requested:
+        group = cluster.groups[item["InstanceGroupName"]]
+        # Instances that are rebooting, replacing or failed keep their own course.
+        nodes = sorted(
+            (n for n in _group_nodes(cluster, group.name) if n.state()[0] == "Running"), key=lambda n: n.launch_time
+        )
+        size = _batch_size(deployment.get("RollingUpdatePolicy"), len(nodes))
+        for index, node in enumerate(nodes):
+            start = (index // size) * (per_batch + wait)
+            node.phases = [
+                _Phase("Running", start),
+                _Phase("SystemUpdating", start + per_batch, "Updating the HyperPod platform software"),
+                _Phase("Running", math.inf),
+            ]
+            node.kind = "update"
+            node.started, node.started_wall, node.announced = sim_now(), _now(), len(node.phases) - 1
+            total = max(total, start + per_batch)
+        group.software = {"config": deployment or None, "status": "InProgress"}
+        if item.get("ImageReleaseVersion"):
+            group.spec["ImageReleaseVersion"] = item["ImageReleaseVersion"]
+        if params.get("ImageId"):
+            group.spec["ImageId"] = params["ImageId"]
+    cluster.software_update = {
+        "started": sim_now(),
+        "total": max(total, per_batch),
+        "groups": [item["InstanceGroupName"] for item in requested],
+    }
+    cluster.event("Cluster", "Cluster software update started.")
+    return cluster
+
+
+def delete_cluster(backend: SageMakerModelBackend, name_or_arn: str) -> HyperPodCluster:
+    cluster = _find(backend, name_or_arn)
+    if cluster.deleting_since is None:
+        cluster.deleting_since = sim_now()
+        for node in cluster.nodes.values():
+            node.phases = [_Phase("ShuttingDown", math.inf, "")]
+        cluster.event("Cluster", f"Cluster {cluster.cluster_name} deletion started.")
+    return cluster

@@ -1,0 +1,239 @@
+"""The Kubernetes Nodes HyperPod registers in the EKS cluster it is attached to: their labels, taints,
+capacity and readiness (``node_object``), and the sink that receives each EKS cluster's full desired Node
+list when it changes (``set_node_sink``, ``kube_node_sink`` for ``sandbox.kube.KubeFleet``)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from moto.sagemaker.models import SageMakerModelBackend
+
+from sandbox.aws.hyperpod_instances import shape_of
+from sandbox.aws.sagemaker.common import _EKS_ARN, _drop_empty, _lock, log
+from sandbox.aws.sagemaker.models import HyperPodCluster, HyperPodNode
+from sandbox.images import INTERNET_ANNOTATION
+
+COMPUTE_TYPE_LABEL = "sagemaker.amazonaws.com/compute-type"
+CLUSTER_NAME_LABEL = "sagemaker.amazonaws.com/cluster-name"
+GROUP_LABEL = "sagemaker.amazonaws.com/instance-group-name"
+HEALTH_LABEL = "sagemaker.amazonaws.com/node-health-status"
+DEEP_HEALTH_LABEL = "sagemaker.amazonaws.com/deep-health-check-status"
+NODE_PREFIX = "hyperpod-"
+
+
+_node_sink: Callable[[str, list[dict[str, Any]]], None] | None = None
+_pushed: dict[tuple[str, str, str], str] = {}  # (account, region, EKS cluster) -> digest of the last list sent
+
+
+def set_node_sink(fn: Callable[[str, list[dict[str, Any]]], None] | None) -> None:
+    """Call ``fn(eks_cluster_name, nodes)`` whenever the HyperPod Nodes of an EKS cluster change."""
+    global _node_sink
+    with _lock:
+        _node_sink = fn
+        _pushed.clear()
+
+
+def _health(cluster: HyperPodCluster, node: HyperPodNode) -> tuple[str, str | None, bool]:
+    """(node-health-status label, deep-health-check-status label or None, Ready)."""
+    status, _ = node.state()
+    deep = None
+    if node.deep_health_checks:
+        deep = {"DeepHealthCheckInProgress": "InProgress", "Failure": "Failed"}.get(status, "Passed")
+    if status == "Failure":
+        return "UnschedulablePendingReplacement", deep, False
+    if status == "Pending" and node.kind == "reboot":
+        return "UnschedulablePendingReboot", deep, False
+    if status in {"DeepHealthCheckInProgress", "SystemUpdating"}:
+        return "Unschedulable", deep, True
+    return "Schedulable", deep, True
+
+
+def _visible(node: HyperPodNode) -> bool:
+    """Whether the instance has joined the EKS cluster (it joins once its lifecycle setup is done)."""
+    status, _ = node.state()
+    if status == "ShuttingDown":  # drained and deregistered before the instance terminates
+        return False
+    return status != "Pending" or node.kind == "reboot"
+
+
+def node_object(cluster: HyperPodCluster, node: HyperPodNode) -> dict[str, Any]:
+    """The Kubernetes Node HyperPod registers for ``node``."""
+    group = cluster.groups.get(node.group)
+    health, deep, ready = _health(cluster, node)
+    shape = shape_of(node.instance_type)
+    name = NODE_PREFIX + node.instance_id
+    labels = {
+        "kubernetes.io/arch": shape.arch,
+        "kubernetes.io/os": "linux",
+        "kubernetes.io/hostname": name,
+        "node.kubernetes.io/instance-type": node.instance_type,
+        "topology.kubernetes.io/region": cluster.region_name,
+        "topology.kubernetes.io/zone": node.placement["AvailabilityZone"],
+        "topology.k8s.aws/zone-id": node.placement["AvailabilityZoneId"],
+        COMPUTE_TYPE_LABEL: "hyperpod",
+        CLUSTER_NAME_LABEL: cluster.cluster_name,
+        GROUP_LABEL: node.group,
+        HEALTH_LABEL: health,
+    }
+    if deep:
+        labels[DEEP_HEALTH_LABEL] = deep
+    kubernetes_config = (group.spec.get("KubernetesConfig") if group else None) or {}
+    labels.update(kubernetes_config.get("Labels") or {})
+    taints = [
+        _drop_empty({"key": t.get("Key"), "value": t.get("Value"), "effect": t.get("Effect")})
+        for t in kubernetes_config.get("Taints") or []
+    ]
+    if health != "Schedulable":
+        taints.append({"key": HEALTH_LABEL, "value": health, "effect": "NoSchedule"})
+    since = node.started_wall.strftime("%Y-%m-%dT%H:%M:%SZ")
+    # HyperPod's AMI runs the kubelet of the EKS cluster's Kubernetes minor version.
+    kubelet = f"v{_eks_version(cluster) or '1.34'}.3-eks-473151a"
+    ready_condition = {
+        "type": "Ready",
+        "status": "True" if ready else "Unknown",
+        "reason": "KubeletReady" if ready else "NodeStatusUnknown",
+        "message": "kubelet is posting ready status" if ready else "Kubelet stopped posting node status.",
+        "lastHeartbeatTime": since,
+        "lastTransitionTime": since,
+    }
+    spec: dict[str, Any] = {"providerID": f"aws:///{node.placement['AvailabilityZone']}/{node.instance_id}"}
+    if taints:
+        spec["taints"] = taints
+    if health != "Schedulable":
+        spec["unschedulable"] = True
+    obj = {
+        "apiVersion": "v1",
+        "kind": "Node",
+        "metadata": {
+            "name": name,
+            "labels": labels,
+            "annotations": {
+                "alpha.kubernetes.io/provided-node-ip": node.private_ip,
+                # The sandbox's record of the node's network (not a Kubernetes annotation AWS sets): the
+                # kubelet emulation pulls from the internet only when the subnet routes there.
+                INTERNET_ANNOTATION: "true" if node.internet else "false",
+            },
+        },
+        "spec": spec,
+        "status": {
+            "capacity": shape.capacity(),
+            "allocatable": shape.allocatable(),
+            "conditions": [ready_condition],
+            "addresses": [
+                {"type": "InternalIP", "address": node.private_ip},
+                {"type": "InternalDNS", "address": node.dns_name},
+                {"type": "Hostname", "address": node.dns_name},
+            ],
+            "nodeInfo": {
+                "architecture": shape.arch,
+                "operatingSystem": "linux",
+                "osImage": "Amazon Linux 2023.7.20250609",
+                "kernelVersion": "6.1.140-154.222.amzn2023.x86_64",
+                "containerRuntimeVersion": "containerd://1.7.27",
+                "kubeletVersion": kubelet,
+                "kubeProxyVersion": kubelet,
+                "machineID": node.instance_id.replace("i-", "ec2"),
+                "systemUUID": node.instance_id.replace("i-", "ec2"),
+                "bootID": hashlib.md5(f"{node.instance_id}{node.started}".encode()).hexdigest(),
+            },
+        },
+    }
+    for decorate in NODE_DECORATORS:  # e.g. sandbox.aws.node_faults: the health agent's verdict on a fault
+        decorate(cluster, node, obj)
+    return obj
+
+
+#: ``fn(cluster, node, node_object)`` hooks that amend each Kubernetes Node (kept by modules such as
+#: ``sandbox.aws.node_faults``).
+NODE_DECORATORS: list[Callable[[Any, Any, dict[str, Any]], None]] = []
+
+
+def _eks_version(cluster: HyperPodCluster) -> str | None:
+    arn = ((cluster.orchestrator or {}).get("Eks") or {}).get("ClusterArn")
+    match = _EKS_ARN.match(arn or "")
+    if not match:
+        return None
+    try:
+        from moto.eks.models import eks_backends
+
+        found = eks_backends[match["account"]][match["region"]].clusters.get(match["name"])
+    except Exception:  # the EKS emulation is unavailable
+        return None
+    return getattr(found, "version", None)
+
+
+def desired_nodes(backend: SageMakerModelBackend, eks_cluster: str) -> list[dict[str, Any]]:
+    """Node objects of every HyperPod cluster (of ``backend``) orchestrated by ``eks_cluster``."""
+    out = []
+    for cluster in backend.clusters.values():
+        if not isinstance(cluster, HyperPodCluster) or cluster.eks_cluster_name != eks_cluster:
+            continue
+        if cluster.deleting_since is not None or cluster.failed:
+            continue
+        out.extend(node_object(cluster, n) for n in cluster.nodes.values() if _visible(n))
+    return sorted(out, key=lambda obj: obj["metadata"]["name"])
+
+
+def _pending_pushes(backend: SageMakerModelBackend, eks_clusters: Iterable[str]) -> list[tuple[Any, ...]]:
+    """(key, EKS cluster, nodes, digest) for the EKS clusters whose Node list changed (call under lock)."""
+    if _node_sink is None:
+        return []
+    out = []
+    for eks_cluster in sorted(set(eks_clusters)):
+        nodes = desired_nodes(backend, eks_cluster)
+        digest = hashlib.sha256(json.dumps(nodes, sort_keys=True).encode()).hexdigest()
+        key = (backend.account_id, backend.region_name, eks_cluster)
+        if _pushed.get(key) != digest:
+            out.append((key, eks_cluster, nodes, digest))
+    return out
+
+
+def _push(pending: list[tuple[Any, ...]]) -> None:
+    """Hand changed Node lists to the sink, outside the lock (the sink may block on another thread)."""
+    sink = _node_sink
+    if sink is None:
+        return
+    for key, eks_cluster, nodes, digest in pending:
+        try:
+            sink(eks_cluster, nodes)
+        except KeyError:  # the EKS cluster's API server is not running yet: retried on the next look
+            log.debug("no Kubernetes API server for EKS cluster %s yet", eks_cluster)
+            continue
+        except Exception:
+            log.warning("node sink failed for EKS cluster %s", eks_cluster, exc_info=True)
+            continue
+        with _lock:
+            _pushed[key] = digest
+
+
+def kube_node_sink(fleet: Any) -> Callable[[str, list[dict[str, Any]]], None]:
+    """A node sink for ``sandbox.kube.KubeFleet``: upsert the Nodes, delete stale ``hyperpod-*`` ones.
+
+    Raises KeyError while the EKS cluster's API server is not running (the push is retried later).
+    """
+
+    def sink(eks_cluster: str, nodes: list[dict[str, Any]]) -> None:
+        async def apply(emulator: Any) -> None:
+            from kmock._internal import references
+
+            wanted = {node["metadata"]["name"] for node in nodes}
+            for node in nodes:
+                await emulator.put_object("v1/nodes", node)
+            resource = references.resource("v1/nodes")
+            for existing in emulator.list_objects("v1/nodes"):
+                name = existing["metadata"]["name"]
+                labels = existing["metadata"].get("labels") or {}
+                if name in wanted or not name.startswith(NODE_PREFIX) or labels.get(COMPUTE_TYPE_LABEL) != "hyperpod":
+                    continue
+                # The emulator has no public delete helper; this mirrors its DELETE handler.
+                key = (resource, None, name)
+                async with emulator._lock:
+                    if emulator._alive(key):
+                        await emulator._remove(resource, key, False)
+
+        fleet.call(eks_cluster, apply)
+
+    return sink

@@ -1,0 +1,41 @@
+"""The periodic driver: HyperPod's clock moves without callers, so a ticker settles every cluster, pushes
+changed Node lists and announces status changes."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sandbox.aws.sagemaker.common import _lock
+from sandbox.aws.sagemaker.events import _announce_changes, _status_changes
+from sandbox.aws.sagemaker.kube_nodes import _pending_pushes, _push
+from sandbox.aws.sagemaker.lifecycle import _settle
+from sandbox.aws.sagemaker.models import HyperPodCluster
+
+
+def sync_nodes() -> None:
+    """Settle every cluster of every backend, push changed Node lists and announce status changes
+    (for a periodic caller)."""
+    from moto.sagemaker.models import sagemaker_backends
+
+    pending, changes = [], []
+    with _lock:
+        for account in list(sagemaker_backends.keys()):
+            for region in list(sagemaker_backends[account].keys()):
+                backend = sagemaker_backends[account][region]
+                eks = []
+                for cluster in list(backend.clusters.values()):
+                    if isinstance(cluster, HyperPodCluster):
+                        _settle(backend, cluster)
+                        if cluster.eks_cluster_name:
+                            eks.append(cluster.eks_cluster_name)
+                pending += _pending_pushes(backend, eks)
+                changes += _status_changes(backend)
+    _push(pending)
+    _announce_changes(changes)
+
+
+def ticker(interval: float = 0.1) -> Any:
+    """``sync_nodes`` every ``interval`` real seconds: HyperPod's clock moves without callers."""
+    from sandbox.periodic import Periodic
+
+    return Periodic("sandbox-hyperpod", interval, sync_nodes)

@@ -1,0 +1,155 @@
+"""What DescribeCluster, DescribeClusterNode, ListClusterNodes and the cluster event calls answer, derived
+from the model."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from sandbox.aws import hyperpod_autoscaling as autoscaling
+from sandbox.aws.sagemaker.common import _detail_members, _drop_empty
+from sandbox.aws.sagemaker.durations import sim_now
+from sandbox.aws.sagemaker.models import (
+    HyperPodCluster,
+    HyperPodNode,
+    InstanceGroup,
+    _Event,
+    _group_nodes,
+    cluster_status,
+    group_status,
+)
+
+
+def node_details(cluster: HyperPodCluster, node: HyperPodNode) -> dict[str, Any]:
+    group = cluster.groups.get(node.group)
+    spec = group.spec if group else {}
+    status, message = node.state()
+    kubernetes = spec.get("KubernetesConfig") or {}
+    return _drop_empty(
+        {
+            "InstanceGroupName": node.group,
+            "InstanceId": node.instance_id,
+            "InstanceStatus": _drop_empty({"Status": status, "Message": message or None}),
+            "InstanceType": node.instance_type,
+            "LaunchTime": node.launch_time,
+            "LastSoftwareUpdateTime": node.last_software_update,
+            "LifeCycleConfig": spec.get("LifeCycleConfig"),
+            "OverrideVpcConfig": spec.get("OverrideVpcConfig"),
+            "ThreadsPerCore": spec.get("ThreadsPerCore") or 1,
+            "InstanceStorageConfigs": spec.get("InstanceStorageConfigs"),
+            "PrivatePrimaryIp": node.private_ip,
+            "PrivateDnsHostname": node.dns_name,
+            "Placement": node.placement,
+            "CurrentImageReleaseVersion": spec.get("ImageReleaseVersion"),
+            "KubernetesConfig": {
+                "CurrentLabels": kubernetes.get("Labels"),
+                "DesiredLabels": kubernetes.get("Labels"),
+                "CurrentTaints": kubernetes.get("Taints"),
+                "DesiredTaints": kubernetes.get("Taints"),
+            }
+            if kubernetes
+            else None,
+            "CapacityType": "Spot" if (spec.get("CapacityRequirements") or {}).get("Spot") is not None else "OnDemand",
+            "NetworkInterface": spec.get("NetworkInterface"),
+        }
+    )
+
+
+def node_summary(cluster: HyperPodCluster, node: HyperPodNode) -> dict[str, Any]:
+    details = node_details(cluster, node)
+    keys = ("InstanceGroupName", "InstanceId", "InstanceType", "LaunchTime", "LastSoftwareUpdateTime", "InstanceStatus")
+    return {key: details[key] for key in (*keys, "PrivateDnsHostname", "CurrentImageReleaseVersion") if key in details}
+
+
+def group_details(cluster: HyperPodCluster, group: InstanceGroup) -> dict[str, Any]:
+    spec = group.spec
+    nodes = _group_nodes(cluster, group.name)
+    running = sum(1 for node in nodes if node.state()[0] in {"Running", "SystemUpdating"})
+    out = {key: copy.deepcopy(value) for key, value in spec.items() if key in _detail_members()}
+    for key in ("InstanceRequirements", "AutoPatchConfig", "KubernetesConfig"):
+        out.pop(key, None)
+    out.update(
+        {
+            "CurrentCount": running,
+            "TargetCount": group.target,
+            "Status": group_status(cluster, group),
+            "ThreadsPerCore": spec.get("ThreadsPerCore") or 1,
+        }
+    )
+    if spec.get("MinInstanceCount") is not None:
+        out["MinCount"] = spec["MinInstanceCount"]
+    if spec.get("InstanceRequirements"):
+        types = spec["InstanceRequirements"].get("InstanceTypes")
+        out["InstanceRequirements"] = {"CurrentInstanceTypes": types, "DesiredInstanceTypes": types}
+        out["InstanceTypeDetails"] = [
+            {"InstanceType": t, "CurrentCount": sum(1 for n in nodes if n.instance_type == t)} for t in types
+        ]
+    if spec.get("KubernetesConfig"):
+        config = spec["KubernetesConfig"]
+        out["KubernetesConfig"] = _drop_empty(
+            {
+                "CurrentLabels": config.get("Labels"),
+                "DesiredLabels": config.get("Labels"),
+                "CurrentTaints": config.get("Taints"),
+                "DesiredTaints": config.get("Taints"),
+            }
+        )
+    if spec.get("AutoPatchConfig"):
+        patch = spec["AutoPatchConfig"]
+        out["AutoPatchConfig"] = _drop_empty(
+            {
+                "PatchingStrategy": patch.get("PatchingStrategy"),
+                "DeploymentConfig": patch.get("DeploymentConfig"),
+                "IdleWaitWindowInSeconds": patch.get("IdleWaitWindowInSeconds"),
+                "DrainPolicy": patch.get("DrainPolicy"),
+            }
+        )
+    if spec.get("ImageId"):
+        out["CurrentImageId"] = out["DesiredImageId"] = spec["ImageId"]
+    if spec.get("ImageReleaseVersion"):
+        out["CurrentImageReleaseVersion"] = out["DesiredImageReleaseVersion"] = spec["ImageReleaseVersion"]
+    if spec.get("TrainingPlanArn"):
+        out["TrainingPlanStatus"] = "Active"
+    if group.software:
+        out["SoftwareUpdateStatus"] = group.software["status"]
+        if group.software.get("config"):
+            out["ActiveSoftwareUpdateConfig"] = group.software["config"]
+    return out
+
+
+def describe(cluster: HyperPodCluster) -> dict[str, Any]:
+    status = cluster_status(cluster)
+    out: dict[str, Any] = {
+        "ClusterArn": cluster.arn,
+        "ClusterName": cluster.cluster_name,
+        "ClusterStatus": status,
+        "CreationTime": cluster.creation_time,
+        "InstanceGroups": [group_details(cluster, g) for g in cluster.groups.values()],
+        "VpcConfig": cluster.vpc_config,
+        "Orchestrator": cluster.orchestrator,
+        "NodeRecovery": cluster.node_recovery,
+        "TieredStorageConfig": cluster.settings.get("TieredStorageConfig"),
+        "NodeProvisioningMode": cluster.settings.get("NodeProvisioningMode"),
+        "ClusterRole": cluster.settings.get("ClusterRole"),
+        "AutoScaling": autoscaling.autoscaling_view(cluster, sim_now()),
+        "RestrictedInstanceGroupsConfig": cluster.restricted.get("RestrictedInstanceGroupsConfig"),
+    }
+    if cluster.failure_message:
+        out["FailureMessage"] = cluster.failure_message
+    return _drop_empty(out)
+
+
+def _event_summary(cluster: HyperPodCluster, event: _Event) -> dict[str, Any]:
+    return _drop_empty(
+        {
+            "EventId": event.event_id,
+            "ClusterArn": cluster.arn,
+            "ClusterName": cluster.cluster_name,
+            "InstanceGroupName": event.group,
+            "InstanceId": event.instance_id,
+            "ResourceType": event.resource_type,
+            "EventTime": event.time,
+            "Description": event.description,
+            "EventLevel": event.level,
+        }
+    )
