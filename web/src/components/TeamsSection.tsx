@@ -28,7 +28,8 @@ export default function TeamsSection({ cluster }: { cluster: string }) {
   const instanceTypes = [
     ...new Set((groups.data?.items ?? []).flatMap((g) => (g.instanceType ? [g.instanceType] : []))),
   ].sort();
-  const [form, setForm] = useState<TeamForm>(EMPTY_TEAM);
+  const [edited, setForm] = useState<TeamForm>(EMPTY_TEAM);
+  const form = { ...edited, instanceType: edited.instanceType || instanceTypes[0] || '' };
   const [plan, setPlan] = useState<PlanStepView[] | null>(null);
   const [busy, setBusy] = useState(false);
   const [actionError, setActionError] = useState<unknown>(null);
