@@ -69,7 +69,7 @@ class Sandbox:
 
         from sandbox import aws
         from sandbox.auth import SandboxTokens
-        from sandbox.aws import fsx
+        from sandbox.aws import fsx, task_governance
         from sandbox.aws import sagemaker as hyperpod
         from sandbox.karpenter import karpenter_controller
         from sandbox.kube import KubeFleet
@@ -78,6 +78,7 @@ class Sandbox:
 
         aws.install(self.time_scale)
         hyperpod.install()
+        task_governance.install()  # scheduler configs and compute quotas (issue 13); after hyperpod's ARN lookup
         fsx.install()
         if not self.verbose:
             # The interpreter logs every Catch as an error; the operation record already says it better.
@@ -107,6 +108,9 @@ class Sandbox:
         from sandbox.inference import inference_controller
 
         self.inference = inference_controller(self.fleet).start()  # inference operator, LB controller (issue 15)
+        from sandbox.kueue import kueue_controller
+
+        self.kueue = kueue_controller(self.fleet).start()  # task governance's Kueue objects (issue 13)
         from sandbox import container_insights
 
         container_insights.install()  # the observability add-on's Fluent Bit ships container lines (issue 13)
@@ -211,6 +215,8 @@ class Sandbox:
             self.training.stop()
         if getattr(self, "inference", None):
             self.inference.stop()
+        if getattr(self, "kueue", None):
+            self.kueue.stop()
         if getattr(self, "hyperpod_ticker", None):
             self.hyperpod_ticker.stop()
         if getattr(self, "fleet", None):

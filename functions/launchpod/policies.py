@@ -48,6 +48,8 @@ WILDCARD_REASONS: dict[str, str] = {
     "eks:CreateCluster": _NO_RESOURCE_TYPE + " (the cluster does not exist yet)",
     "eks:DescribeAddonVersions": _NO_RESOURCE_TYPE + " (read-only add-on catalogue)",
     "sagemaker:ListClusters": _NO_RESOURCE_TYPE + " (read-only list)",
+    "sagemaker:ListClusterSchedulerConfigs": _NO_RESOURCE_TYPE + " (read-only list, filtered by cluster)",
+    "sagemaker:ListComputeQuotas": _NO_RESOURCE_TYPE + " (read-only list, filtered by cluster)",
     "servicequotas:ListServiceQuotas": _NO_RESOURCE_TYPE + " (read-only list of a service's quotas)",
     "iam:ListOpenIDConnectProviders": _NO_RESOURCE_TYPE + " (read-only list)",
     "iam:ListRoles": _NO_RESOURCE_TYPE + " (read-only list; delete-cluster finds the cluster's roles by tag)",
@@ -60,7 +62,8 @@ WILDCARD_REASONS: dict[str, str] = {
 PATTERN_REASONS: dict[str, str] = {
     "eks": "EKS clusters are created by Launchpod at run time or imported by name, so their names and the "
     "add-on/access-entry IDs are not known at deploy time; scoped to this account and region",
-    "sagemaker": "HyperPod clusters are created at run time or imported by name; scoped to this account and region",
+    "sagemaker": "HyperPod clusters are created at run time or imported by name, and their scheduler configs and "
+    "compute quotas get ids SageMaker generates; scoped to this account and region",
     "ec2": "VPCs, subnets, gateways, routes and addresses are created at run time with generated IDs; "
     "scoped to this account and region",
     "iam-role": "roles Launchpod creates for clusters are named '<prefix>-...'; scoped to that prefix only, and "
@@ -198,8 +201,15 @@ def resources_for(action: str, d: Deployment) -> list[str]:
         return [f"arn:{p}:sagemaker:{r}:{a}:training-plan/*"]
     if service == "sagemaker" and "Mlflow" in name:
         return [f"arn:{p}:sagemaker:{r}:{a}:mlflow-tracking-server/*"]
-    if action in ("sagemaker:AddTags", "sagemaker:ListTags"):  # HyperPod clusters and MLflow tracking servers
-        return [f"arn:{p}:sagemaker:{r}:{a}:{kind}/*" for kind in ("cluster", "mlflow-tracking-server")]
+    if action in ("sagemaker:AddTags", "sagemaker:ListTags"):  # what Launchpod creates in SageMaker
+        kinds = ("cluster", "mlflow-tracking-server", "cluster-scheduler-config", "compute-quota")
+        return [f"arn:{p}:sagemaker:{r}:{a}:{kind}/*" for kind in kinds]
+    # Service Authorization Reference (SageMaker): Create* acts on the cluster and on the new entity; the
+    # others on the entity, whose id SageMaker generates (so scoped to the account and region).
+    for kind, word in (("cluster-scheduler-config", "ClusterSchedulerConfig"), ("compute-quota", "ComputeQuota")):
+        if service == "sagemaker" and word in name:
+            scoped = [f"arn:{p}:sagemaker:{r}:{a}:{kind}/*"]
+            return [f"arn:{p}:sagemaker:{r}:{a}:cluster/*", *scoped] if name.startswith("Create") else scoped
     if service == "sagemaker":
         return [f"arn:{p}:sagemaker:{r}:{a}:cluster/*"]
     if service == "ec2":

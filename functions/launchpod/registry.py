@@ -134,6 +134,19 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
             "sagemaker:CreatePresignedMlflowTrackingServerUrl",
             # a gone pod's log lines, from the application log group Container Insights ships to (issue 14)
             "logs:FilterLogEvents",
+            # task governance (issue 13): the cluster's scheduler config and its teams' compute quotas, changed
+            # at once; AddTags for their tags on create, ListTags to change or delete only Launchpod's quotas
+            "sagemaker:ListClusterSchedulerConfigs",
+            "sagemaker:DescribeClusterSchedulerConfig",
+            "sagemaker:CreateClusterSchedulerConfig",
+            "sagemaker:UpdateClusterSchedulerConfig",
+            "sagemaker:ListComputeQuotas",
+            "sagemaker:DescribeComputeQuota",
+            "sagemaker:CreateComputeQuota",
+            "sagemaker:UpdateComputeQuota",
+            "sagemaker:DeleteComputeQuota",
+            "sagemaker:AddTags",
+            "sagemaker:ListTags",
         ),
         tables=("operations", "clusters", "idempotency", "preferences", "incidents"),
         starts_workflows=True,

@@ -126,6 +126,8 @@ def test_every_mutation_the_planner_answers_takes_dry_run_and_declares_the_plan_
         "update_features",
         "create_endpoint",
         "configure_mlflow",
+        "set_governance_policy",
+        "put_team",
     }
     for op_id in planned:
         assert "dryRun" in BY_ID[op_id].input.model_fields, op_id

@@ -359,7 +359,9 @@ def _governance_view(real: RealState) -> FeatureView:
         objects=[FeatureObjectView(kind="EKS add-on", name=tg.addon, state=_addon_state(addon))],
         dependsOn=["HyperPod cluster"],
         blockedBy=[] if real.hyperpod else ["no HyperPod cluster: task governance schedules HyperPod's compute"],
-        note=note or "Scheduler configs and per-team compute quotas are not managed by Launchpod yet.",
+        note=note
+        or f"Policy and teams: GET /api/clusters/{real.cluster}/task-governance/policy and /api/clusters/"
+        f"{real.cluster}/teams.",
     )
 
 

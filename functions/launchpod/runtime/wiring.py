@@ -12,6 +12,7 @@ from launchpod.adapters.aws.mlflow import Mlflow
 from launchpod.adapters.aws.sagemaker import SageMaker
 from launchpod.adapters.aws.service_quotas import ServiceQuotas
 from launchpod.adapters.aws.sfn import StepFunctions
+from launchpod.adapters.aws.task_governance import TaskGovernance
 from launchpod.adapters.store.clusters import DynamoClusters
 from launchpod.adapters.store.connections import DynamoConnections
 from launchpod.adapters.store.incidents import DynamoIncidents
@@ -64,6 +65,11 @@ def iam() -> Iam:
 @lru_cache(maxsize=1)
 def sagemaker() -> SageMaker:
     return SageMaker()
+
+
+@lru_cache(maxsize=1)
+def task_governance() -> TaskGovernance:
+    return TaskGovernance()
 
 
 @lru_cache(maxsize=1)

@@ -131,3 +131,27 @@ def test_storage_tab_lists_the_downloaded_models(
     expect(row.get_by_role("cell").nth(2)).to_have_text("2")  # files: the marker and the weights
     shot(page, "models", full_page=True)
     assert axe(page) == []
+
+
+def test_task_governance_teams_are_listed_previewed_and_saved(
+    real: App, admin_page: Page, provisioned: str, shot, axe
+) -> None:
+    on = real.api("PATCH", f"/clusters/{provisioned}/features", json={"taskGovernance": {"enabled": True}})
+    assert on.status_code == 202, on.text
+    assert real.wait_operation(on.json()["operation"]["id"])["status"] == "SUCCEEDED"
+    page = admin_page
+    page.goto(f"{real.url}/clusters/{provisioned}?tab=features")
+    card = page.get_by_test_id("feature-taskGovernance")
+    expect(card).to_contain_text("No teams yet")
+    card.get_by_label("Team name").fill("research")
+    card.get_by_role("button", name="Preview team").click()
+    expect(card).to_contain_text("Plan: create compute quota")
+    assert real.api("GET", f"/clusters/{provisioned}/teams").json()["items"] == []  # the preview made nothing
+    card.get_by_role("button", name="Save team").click()
+    row = card.get_by_role("row").filter(has_text="research")
+    expect(row).to_contain_text("1 x ml.p5.48xlarge")
+    expect(row).to_contain_text("hyperpod-ns-research-localqueue in hyperpod-ns-research")
+    shot(page, "teams", full_page=True)
+    assert axe(page) == []
+    (team,) = real.api("GET", f"/clusters/{provisioned}/teams").json()["items"]
+    assert (team["team"], team["sharing"], team["borrowLimit"]) == ("research", "LendAndBorrow", 50)

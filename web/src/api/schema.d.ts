@@ -836,6 +836,74 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/clusters/{name}/task-governance/policy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the cluster's task governance policy (its SageMaker cluster scheduler config): the priority classes with their weights, whether fair share is on, and the Kueue WorkloadPriorityClasses (<name>-priority) the add-on made from them. configured false when the cluster has none yet.
+         * @description Get the cluster's task governance policy (its SageMaker cluster scheduler config): the priority classes with their weights, whether fair share is on, and the Kueue WorkloadPriorityClasses (<name>-priority) the add-on made from them. configured false when the cluster has none yet.
+         */
+        get: operations["get_governance_policy"];
+        /**
+         * Set the cluster's task governance policy: priority classes (name, weight 0-100) and fair share; what is sent replaces the policy (a cluster has one). Compared with the real scheduler config first: NOOP when equal, dryRun true answers the plan. Needs the taskGovernance feature ACTIVE (409 otherwise). A SageMaker call, effective at once: jobs then name a class as priority.
+         * @description Set the cluster's task governance policy: priority classes (name, weight 0-100) and fair share; what is sent replaces the policy (a cluster has one). Compared with the real scheduler config first: NOOP when equal, dryRun true answers the plan. Needs the taskGovernance feature ACTIVE (409 otherwise). A SageMaker call, effective at once: jobs then name a class as priority.
+         */
+        put: operations["set_governance_policy"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/clusters/{name}/teams": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the cluster's task governance teams (one SageMaker compute quota each): instance counts, sharing strategy (Lend, DontLend, LendAndBorrow), borrow limit, preemption, fair-share weight, and the team's namespace hyperpod-ns-<team> and LocalQueue hyperpod-ns-<team>-localqueue that jobs are submitted to.
+         * @description List the cluster's task governance teams (one SageMaker compute quota each): instance counts, sharing strategy (Lend, DontLend, LendAndBorrow), borrow limit, preemption, fair-share weight, and the team's namespace hyperpod-ns-<team> and LocalQueue hyperpod-ns-<team>-localqueue that jobs are submitted to.
+         */
+        get: operations["list_teams"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/clusters/{name}/teams/{team}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Create or change a team's compute quota: instance type counts (types of the cluster's instance groups, at most what they hold), sharing, borrowLimit (LendAndBorrow only), preemptTeamTasks, fairShareWeight. What is sent replaces the quota; compared with the real one first: NOOP when equal, dryRun true answers the plan. Needs the taskGovernance feature ACTIVE (409 otherwise). A SageMaker call, effective at once; the add-on then makes the team's namespace and queues.
+         * @description Create or change a team's compute quota: instance type counts (types of the cluster's instance groups, at most what they hold), sharing, borrowLimit (LendAndBorrow only), preemptTeamTasks, fairShareWeight. What is sent replaces the quota; compared with the real one first: NOOP when equal, dryRun true answers the plan. Needs the taskGovernance feature ACTIVE (409 otherwise). A SageMaker call, effective at once; the add-on then makes the team's namespace and queues.
+         */
+        put: operations["put_team"];
+        post?: never;
+        /**
+         * Delete a team's compute quota (only one Launchpod created), effective at once; the add-on removes the team's queues. Give the team's name again as confirm.
+         * @description Delete a team's compute quota (only one Launchpod created), effective at once; the add-on removes the team's queues. Give the team's name again as confirm.
+         */
+        delete: operations["delete_team"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/health": {
         parameters: {
             query?: never;
@@ -1510,6 +1578,21 @@ export interface components {
             /** Storagename */
             storageName: string;
         };
+        /** DeleteTeamView */
+        DeleteTeamView: {
+            /**
+             * Cluster
+             * @description 1-63 letters, digits and hyphens; starts and ends with a letter or digit.
+             * @example ml-team-a
+             */
+            cluster: string;
+            /** Deleted */
+            deleted: boolean;
+            /** Message */
+            message: string;
+            /** Team */
+            team: string;
+        };
         /** DependencyListView */
         DependencyListView: {
             /**
@@ -1853,6 +1936,53 @@ export interface components {
             /** Title */
             title: string;
         };
+        /**
+         * GovernancePolicyRequest
+         * @description The whole policy: the cluster has one scheduler config; what is sent replaces it.
+         */
+        GovernancePolicyRequest: {
+            /**
+             * Fairshare
+             * @description share idle compute by the teams' fair-share weights
+             * @default true
+             */
+            fairShare: boolean;
+            /** Priorityclasses */
+            priorityClasses?: components["schemas"]["PriorityClassSpec"][];
+        };
+        /** GovernancePolicyView */
+        GovernancePolicyView: {
+            /**
+             * Cluster
+             * @description 1-63 letters, digits and hyphens; starts and ends with a letter or digit.
+             * @example ml-team-a
+             */
+            cluster: string;
+            /**
+             * Configured
+             * @description false when the cluster has no scheduler config yet
+             */
+            configured: boolean;
+            /**
+             * Fairshare
+             * @default true
+             */
+            fairShare: boolean;
+            /** Priorityclasses */
+            priorityClasses?: components["schemas"]["PriorityClassSpec"][];
+            /**
+             * Status
+             * @description the scheduler config's status (Created, Updated, ...)
+             */
+            status?: string | null;
+            /** Version */
+            version?: number | null;
+            /**
+             * Workloadpriorityclasses
+             * @description the Kueue WorkloadPriorityClasses the add-on made: <name>-priority
+             */
+            workloadPriorityClasses?: string[];
+        };
         /** HTTPValidationError */
         HTTPValidationError: {
             /** Detail */
@@ -2151,6 +2281,19 @@ export interface components {
             trainingPlanStatus?: string | null;
             /** Zones */
             zones?: string[];
+        };
+        /** InstanceQuota */
+        InstanceQuota: {
+            /**
+             * Count
+             * @description instances of this type reserved for the team
+             */
+            count: number;
+            /**
+             * Instancetype
+             * @example ml.p5.48xlarge
+             */
+            instanceType: string;
         };
         /** InstanceTypeListView */
         InstanceTypeListView: {
@@ -2987,6 +3130,17 @@ export interface components {
             /** Phase */
             phase?: string | null;
         };
+        /** PolicyAppliedView */
+        PolicyAppliedView: {
+            /** Message */
+            message: string;
+            policy: components["schemas"]["GovernancePolicyView"];
+            /**
+             * Status
+             * @enum {string}
+             */
+            status: "CREATED" | "UPDATED";
+        };
         /** PreferencesView */
         PreferencesView: {
             /**
@@ -2996,6 +3150,19 @@ export interface components {
             activeCluster?: string | null;
             /** Subject */
             subject: string;
+        };
+        /** PriorityClassSpec */
+        PriorityClassSpec: {
+            /**
+             * Name
+             * @example inference
+             */
+            name: string;
+            /**
+             * Weight
+             * @description higher runs first; tasks of a higher class may preempt lower ones
+             */
+            weight: number;
         };
         /** PrometheusTrigger */
         PrometheusTrigger: {
@@ -3384,6 +3551,121 @@ export interface components {
              * @description install (true) or remove (false) the HyperPod task governance add-on (Kueue)
              */
             enabled: boolean;
+        };
+        /**
+         * TeamAppliedView
+         * @description 200: the quota was created or updated (effective at once; nothing to follow).
+         */
+        TeamAppliedView: {
+            /** Message */
+            message: string;
+            /**
+             * Status
+             * @enum {string}
+             */
+            status: "CREATED" | "UPDATED";
+            team: components["schemas"]["TeamView"];
+        };
+        /** TeamListView */
+        TeamListView: {
+            /**
+             * Cluster
+             * @description 1-63 letters, digits and hyphens; starts and ends with a letter or digit.
+             * @example ml-team-a
+             */
+            cluster: string;
+            /** Items */
+            items: components["schemas"]["TeamView"][];
+        };
+        /**
+         * TeamRequest
+         * @description The team's whole quota; what is sent replaces it (explicit diff against the real quota).
+         */
+        TeamRequest: {
+            /**
+             * Borrowlimit
+             * @description LendAndBorrow only: the most it may borrow, percent of its quota
+             */
+            borrowLimit?: number | null;
+            /**
+             * Enabled
+             * @description ActivationState: false keeps the quota but does not apply it
+             * @default true
+             */
+            enabled: boolean;
+            /**
+             * Fairshareweight
+             * @description its share of idle compute under fair share
+             * @default 0
+             */
+            fairShareWeight: number;
+            /**
+             * Preemptteamtasks
+             * @description preempt the team's own lower tasks
+             * @default LowerPriority
+             * @enum {string}
+             */
+            preemptTeamTasks: "Never" | "LowerPriority";
+            /** Resources */
+            resources: components["schemas"]["InstanceQuota"][];
+            /**
+             * Sharing
+             * @description Lend: idle compute lent to other teams; DontLend: kept; LendAndBorrow: lent, and the team may borrow idle compute of others
+             * @default LendAndBorrow
+             * @enum {string}
+             */
+            sharing: "Lend" | "DontLend" | "LendAndBorrow";
+        };
+        /** TeamView */
+        TeamView: {
+            /** Borrowlimit */
+            borrowLimit?: number | null;
+            /** Enabled */
+            enabled: boolean;
+            /** Fairshareweight */
+            fairShareWeight: number;
+            /**
+             * Localqueue
+             * @example hyperpod-ns-ml-research-localqueue
+             */
+            localQueue: string;
+            /**
+             * Managed
+             * @description created by Launchpod (only those can be changed or deleted here)
+             */
+            managed: boolean;
+            /**
+             * Namespace
+             * @example hyperpod-ns-ml-research
+             */
+            namespace: string;
+            /**
+             * Preemptteamtasks
+             * @enum {string}
+             */
+            preemptTeamTasks: "Never" | "LowerPriority";
+            /**
+             * Queueready
+             * @description the team's namespace and LocalQueue exist in the cluster
+             */
+            queueReady: boolean;
+            /** Quotaid */
+            quotaId: string;
+            /** Quotaname */
+            quotaName: string;
+            /** Resources */
+            resources: components["schemas"]["InstanceQuota"][];
+            /**
+             * Sharing
+             * @enum {string}
+             */
+            sharing: "Lend" | "DontLend" | "LendAndBorrow";
+            /** Status */
+            status: string;
+            /** Team */
+            team: string;
+            /** Version */
+            version: number;
         };
         /** TieredCheckpointingRequest */
         TieredCheckpointingRequest: {
@@ -8205,6 +8487,438 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["StorageObjectListView"];
+                };
+            };
+            /** @description No token, or not a valid one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description Your role does not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description The cluster is busy, or the operation is in the wrong state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description The request breaks a rule; details name the field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description AWS is throttling or unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+        };
+    };
+    get_governance_policy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GovernancePolicyView"];
+                };
+            };
+            /** @description No token, or not a valid one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description Your role does not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description The cluster is busy, or the operation is in the wrong state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description The request breaks a rule; details name the field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description AWS is throttling or unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+        };
+    };
+    set_governance_policy: {
+        parameters: {
+            query?: {
+                dryRun?: boolean;
+            };
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GovernancePolicyRequest"];
+            };
+        };
+        responses: {
+            /** @description Applied; or no changes, or the plan of a dry run */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolicyAppliedView"] | components["schemas"]["NoopView"] | components["schemas"]["PlanView"];
+                };
+            };
+            /** @description The body cannot be read (not UTF-8 text) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description No token, or not a valid one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description Your role does not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description The cluster is busy, or the operation is in the wrong state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description The body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description The request breaks a rule; details name the field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description AWS is throttling or unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+        };
+    };
+    list_teams: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TeamListView"];
+                };
+            };
+            /** @description No token, or not a valid one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description Your role does not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description The cluster is busy, or the operation is in the wrong state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description The request breaks a rule; details name the field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description AWS is throttling or unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+        };
+    };
+    put_team: {
+        parameters: {
+            query?: {
+                dryRun?: boolean;
+            };
+            header?: never;
+            path: {
+                name: string;
+                team: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TeamRequest"];
+            };
+        };
+        responses: {
+            /** @description Applied; or no changes, or the plan of a dry run */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TeamAppliedView"] | components["schemas"]["NoopView"] | components["schemas"]["PlanView"];
+                };
+            };
+            /** @description The body cannot be read (not UTF-8 text) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description No token, or not a valid one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description Your role does not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description The cluster is busy, or the operation is in the wrong state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description The body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description The request breaks a rule; details name the field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description AWS is throttling or unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+        };
+    };
+    delete_team: {
+        parameters: {
+            query?: {
+                confirm?: string;
+            };
+            header?: never;
+            path: {
+                name: string;
+                team: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeleteTeamView"];
                 };
             };
             /** @description No token, or not a valid one */

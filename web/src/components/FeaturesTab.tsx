@@ -22,13 +22,16 @@ import { useFetch } from '../lib/useFetch';
 import { useSession } from '../session';
 import ErrorAlert from './ErrorAlert';
 import Status from './Status';
+import TeamsSection from './TeamsSection';
 
 function FeatureCard({
+  cluster,
   feature,
   value,
   onChange,
   disabled,
 }: {
+  cluster: string;
   feature: FeatureView;
   value: Record<string, unknown>;
   onChange: (next: Record<string, unknown>) => void;
@@ -74,6 +77,7 @@ function FeatureCard({
         </ColumnLayout>
         {feature.note ? <Box variant="small">{feature.note}</Box> : null}
         {feature.changedWith ? <Box variant="small">Changed with {feature.changedWith}.</Box> : null}
+        {feature.name === 'taskGovernance' && feature.status === 'ACTIVE' ? <TeamsSection cluster={cluster} /> : null}
         {feature.name === 'tieredCheckpointing' && enabled ? (
           <FormField label="Memory for checkpoints (%)" description="InstanceMemoryAllocationPercentage of each node">
             <Input
@@ -183,6 +187,7 @@ export default function FeaturesTab({ cluster, ready }: { cluster: string; ready
       {(data?.items ?? []).map((feature) => (
         <FeatureCard
           key={feature.name}
+          cluster={cluster}
           feature={feature}
           value={edited[feature.name] ?? original[feature.name] ?? { enabled: feature.enabled }}
           onChange={(next) => change(feature.name, next)}

@@ -10,7 +10,11 @@ import type {
   InstanceGroupAcceptedView,
   InstanceGroupListView,
   FeatureListView,
+  GovernancePolicyView,
   PlanView,
+  TeamAppliedView,
+  TeamListView,
+  TeamRequest,
   StorageObjectListView,
   StorageView,
   InstanceTypeOfferingView,
@@ -140,6 +144,22 @@ export const api = {
       body,
       query: dryRun ? { dryRun: 'true' } : undefined,
     }),
+  // task governance (issue 13): teams are SageMaker compute quotas, changed at once (200), NOOP, or PLANNED
+  teams: (name: string) => request<TeamListView>('GET', `/clusters/${encodeURIComponent(name)}/teams`),
+  putTeam: (name: string, team: string, body: TeamRequest, dryRun = false) =>
+    request<TeamAppliedView | NoopView | PlanView>(
+      'PUT',
+      `/clusters/${encodeURIComponent(name)}/teams/${encodeURIComponent(team)}`,
+      { body, query: dryRun ? { dryRun: 'true' } : undefined },
+    ),
+  deleteTeam: (name: string, team: string) =>
+    request<{ deleted: boolean; message: string }>(
+      'DELETE',
+      `/clusters/${encodeURIComponent(name)}/teams/${encodeURIComponent(team)}`,
+      { query: { confirm: team } },
+    ),
+  governancePolicy: (name: string) =>
+    request<GovernancePolicyView>('GET', `/clusters/${encodeURIComponent(name)}/task-governance/policy`),
   storage: (name: string) =>
     request<{ cluster: string; items: StorageView[] }>('GET', `/clusters/${encodeURIComponent(name)}/storage`),
   configureStorage: (name: string, body: unknown) =>

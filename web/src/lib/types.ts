@@ -45,3 +45,10 @@ export type FeatureView = Schemas['FeatureView'];
 export type FeatureListView = Schemas['FeatureListView'];
 export type StorageView = Schemas['StorageView'];
 export type StorageObjectListView = Schemas['StorageObjectListView'];
+
+// ---- task governance: the cluster policy and the teams' compute quotas (issue 13)
+export type TeamView = Schemas['TeamView'];
+export type TeamListView = Schemas['TeamListView'];
+export type TeamRequest = Schemas['TeamRequest'];
+export type TeamAppliedView = Schemas['TeamAppliedView'];
+export type GovernancePolicyView = Schemas['GovernancePolicyView'];

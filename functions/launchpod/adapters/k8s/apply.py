@@ -46,6 +46,10 @@ PLURALS = {
     "JumpStartModel": ("jumpstartmodels", True),
     "Secret": ("secrets", True),  # a model download's token
     "ScaledObject": ("scaledobjects", True),  # KEDA, for container endpoints
+    # Kueue, run by the task governance add-on (issue 13)
+    "LocalQueue": ("localqueues", True),
+    "ClusterQueue": ("clusterqueues", False),
+    "WorkloadPriorityClass": ("workloadpriorityclasses", False),
 }
 
 

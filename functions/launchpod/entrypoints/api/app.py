@@ -28,6 +28,7 @@ from launchpod.entrypoints.api.routers import (
     phases,
     preferences,
     storage,
+    task_governance,
 )
 from launchpod.entrypoints.observability import logger, tracer
 from launchpod.runtime.settings import settings
@@ -49,6 +50,7 @@ for module in (
     instance_groups,
     autoscaling,
     features,
+    task_governance,
     nodes,
     incidents,
     diagnostics,

@@ -35,6 +35,11 @@ def route(router: APIGatewayRouter, op_id: str) -> Callable[[Callable[..., Any]]
     responses: dict[int, Any] = {
         success: {"description": "OK", "content": {"application/json": {"model": e.response}}},
     }
+    if e.immediate and "dryRun" in e.query:  # a write done at once, planned first: its answer, NOOP or the plan
+        responses[200] = {
+            "description": "Applied; or no changes, or the plan of a dry run",
+            "content": {"application/json": {"model": e.response | NoopView | PlanView}},
+        }
     if e.accepted:  # NOOP: the request already matches the real state; PLANNED: ?dryRun=true. Nothing starts.
         responses[200] = {
             "description": "No changes, or the plan of a dry run",

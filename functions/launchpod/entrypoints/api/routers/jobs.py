@@ -22,6 +22,7 @@ from launchpod.contracts.jobs import (
 from launchpod.contracts.mlflow import JobMlflowView
 from launchpod.domain import features
 from launchpod.domain import mlflow as mlflow_domain
+from launchpod.domain import task_governance as governance
 from launchpod.domain.clusters import hyperpod
 from launchpod.domain.errors import Conflict, InvalidInput, NotFound
 from launchpod.domain.jobs import manifests, rules, views
@@ -142,11 +143,27 @@ def _view(name: str, job: dict[str, Any]) -> JobView:
     return view
 
 
+def _check_kueue(name: str, request: SubmitJobInput) -> None:
+    """The queue and priority class a job names exist (task governance's teams and policy make them)."""
+    queues = (k8s.get(name, f"/apis/{governance.KUEUE_API}/localqueues") or {}).get("items") or []
+    classes = (k8s.get(name, f"/apis/{governance.KUEUE_API}/workloadpriorityclasses") or {}).get("items") or []
+    governance.check_job_queue(
+        name,
+        request.namespace,
+        request.queue,
+        request.priority,
+        [(q["metadata"]["namespace"], q["metadata"]["name"]) for q in queues],
+        [c["metadata"]["name"] for c in classes],
+    )
+
+
 @route(router, "submit_job")
 def submit_job(name: Annotated[ClusterName, Path()], body: Annotated[SubmitJobRequest, Body()]) -> JobView:
     request = SubmitJobInput(name=name, **body.model_dump(exclude_none=True))
     recipe = rules.recipe_for(request)
     instance_type = rules.check(request, _facts(name, request.kind))
+    if request.queue or request.priority:
+        _check_kueue(name, request)
     for api_version, kind in _KINDS:
         ref = {
             "apiVersion": api_version,

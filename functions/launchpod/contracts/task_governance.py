@@ -1,0 +1,147 @@
+"""Task governance policy and teams: the cluster scheduler config (priority classes, fair share) and one
+compute quota per team (instance counts, how idle compute is lent and borrowed, preemption).
+
+Shapes follow SageMaker's CreateClusterSchedulerConfig and CreateComputeQuota (botocore's model); the names
+follow ComputeQuotaTargetTeamName and ClusterSchedulerPriorityClassName, ``[a-z0-9]([-a-z0-9]*[a-z0-9])``.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import Field, model_validator
+
+from launchpod.contracts.common import ClusterName, Contract
+
+_NAME = r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"
+# A team becomes namespace hyperpod-ns-<team> and LocalQueue hyperpod-ns-<team>-localqueue: 63 characters at most.
+TeamName = Annotated[str, Field(min_length=1, max_length=40, pattern=_NAME, examples=["ml-research"])]
+PriorityClassName = Annotated[str, Field(min_length=1, max_length=40, pattern=_NAME, examples=["inference"])]
+SharingStrategy = Literal["Lend", "DontLend", "LendAndBorrow"]
+Preemption = Literal["Never", "LowerPriority"]
+
+
+class PriorityClassSpec(Contract):
+    name: PriorityClassName
+    weight: int = Field(ge=0, le=100, description="higher runs first; tasks of a higher class may preempt lower ones")
+
+
+class GovernancePolicyRequest(Contract):
+    """The whole policy: the cluster has one scheduler config; what is sent replaces it."""
+
+    priorityClasses: list[PriorityClassSpec] = Field(default_factory=list, max_length=10)
+    fairShare: bool = Field(default=True, description="share idle compute by the teams' fair-share weights")
+
+    @model_validator(mode="after")
+    def _unique(self) -> GovernancePolicyRequest:
+        names = [p.name for p in self.priorityClasses]
+        if len(names) != len(set(names)):
+            raise ValueError("priority class names must be unique")
+        return self
+
+
+class GovernancePolicyInput(GovernancePolicyRequest):
+    name: ClusterName
+    dryRun: bool = Field(default=False, description="answer the plan and change nothing")
+
+
+class GovernancePolicyView(Contract):
+    cluster: ClusterName
+    configured: bool = Field(description="false when the cluster has no scheduler config yet")
+    priorityClasses: list[PriorityClassSpec] = Field(default_factory=list)
+    fairShare: bool = True
+    status: str | None = Field(default=None, description="the scheduler config's status (Created, Updated, ...)")
+    version: int | None = None
+    workloadPriorityClasses: list[str] = Field(
+        default_factory=list, description="the Kueue WorkloadPriorityClasses the add-on made: <name>-priority"
+    )
+
+
+class InstanceQuota(Contract):
+    instanceType: str = Field(pattern=r"^ml\.[a-z0-9.\-]+$", examples=["ml.p5.48xlarge"])
+    count: int = Field(ge=0, le=10000, description="instances of this type reserved for the team")
+
+
+class TeamRequest(Contract):
+    """The team's whole quota; what is sent replaces it (explicit diff against the real quota)."""
+
+    resources: list[InstanceQuota] = Field(min_length=1, max_length=15)
+    sharing: SharingStrategy = Field(
+        default="LendAndBorrow",
+        description="Lend: idle compute lent to other teams; DontLend: kept; LendAndBorrow: lent, and the team may"
+        " borrow idle compute of others",
+    )
+    borrowLimit: int | None = Field(
+        default=None, ge=1, le=500, description="LendAndBorrow only: the most it may borrow, percent of its quota"
+    )
+    preemptTeamTasks: Preemption = Field(default="LowerPriority", description="preempt the team's own lower tasks")
+    fairShareWeight: int = Field(default=0, ge=0, le=100, description="its share of idle compute under fair share")
+    enabled: bool = Field(default=True, description="ActivationState: false keeps the quota but does not apply it")
+
+    @model_validator(mode="after")
+    def _rules(self) -> TeamRequest:
+        types = [r.instanceType for r in self.resources]
+        if len(types) != len(set(types)):
+            raise ValueError("each instance type appears once in resources")
+        if self.borrowLimit is not None and self.sharing != "LendAndBorrow":
+            raise ValueError("borrowLimit applies only with sharing LendAndBorrow")
+        return self
+
+
+class TeamInput(TeamRequest):
+    name: ClusterName
+    team: TeamName
+    dryRun: bool = Field(default=False, description="answer the plan and change nothing")
+
+
+class TeamRef(Contract):
+    name: ClusterName
+    team: TeamName
+
+
+class DeleteTeamInput(TeamRef):
+    confirm: str = Field(description="the team's name, typed again: its quota and queues are removed")
+
+
+class TeamView(Contract):
+    team: str
+    namespace: str = Field(examples=["hyperpod-ns-ml-research"])
+    localQueue: str = Field(examples=["hyperpod-ns-ml-research-localqueue"])
+    quotaName: str
+    quotaId: str
+    status: str
+    version: int
+    resources: list[InstanceQuota]
+    sharing: SharingStrategy
+    borrowLimit: int | None = None
+    preemptTeamTasks: Preemption
+    fairShareWeight: int
+    enabled: bool
+    managed: bool = Field(description="created by Launchpod (only those can be changed or deleted here)")
+    queueReady: bool = Field(description="the team's namespace and LocalQueue exist in the cluster")
+
+
+class TeamListView(Contract):
+    cluster: ClusterName
+    items: list[TeamView]
+
+
+class TeamAppliedView(Contract):
+    """200: the quota was created or updated (effective at once; nothing to follow)."""
+
+    status: Literal["CREATED", "UPDATED"]
+    message: str
+    team: TeamView
+
+
+class PolicyAppliedView(Contract):
+    status: Literal["CREATED", "UPDATED"]
+    message: str
+    policy: GovernancePolicyView
+
+
+class DeleteTeamView(Contract):
+    cluster: ClusterName
+    team: str
+    deleted: bool
+    message: str

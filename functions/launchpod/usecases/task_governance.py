@@ -1,0 +1,188 @@
+"""Task governance's policy and teams, read and changed at once (SageMaker applies them; no workflow):
+each change is planned against the real scheduler config or quota first, so an equal request is NOOP and
+``dryRun`` answers the plan. The ports are only the calls made, so unit tests pass in-memory fakes."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from launchpod.contracts.task_governance import (
+    DeleteTeamView,
+    GovernancePolicyRequest,
+    GovernancePolicyView,
+    TeamListView,
+    TeamRequest,
+    TeamView,
+)
+from launchpod.domain import ownership
+from launchpod.domain import task_governance as tg
+from launchpod.domain.errors import Conflict, InvalidInput, LaunchpodError, NotFound
+from launchpod.domain.plan import Plan
+from launchpod.usecases.ports import KubeReader
+
+
+class Governance(Protocol):
+    """SageMaker's scheduler configs and compute quotas (adapters.aws.task_governance)."""
+
+    def scheduler_config(self, cluster_arn: str) -> dict[str, Any] | None: ...
+    def create_scheduler_config(
+        self, name: str, cluster_arn: str, config: dict[str, Any], tags: dict[str, str]
+    ) -> None: ...
+    def update_scheduler_config(self, config_id: str, version: int, config: dict[str, Any]) -> None: ...
+    def quotas(self, cluster_arn: str) -> list[dict[str, Any]]: ...
+    def create_quota(self, params: dict[str, Any], tags: dict[str, str]) -> None: ...
+    def update_quota(self, quota_id: str, version: int, params: dict[str, Any]) -> None: ...
+    def delete_quota(self, quota_id: str) -> None: ...
+    def tags(self, arn: str) -> dict[str, str]: ...
+
+
+@dataclass(frozen=True)
+class Cluster:
+    """What the routes read before anything: the HyperPod cluster (DescribeCluster) and Launchpod's tag prefix."""
+
+    name: str
+    described: dict[str, Any]
+    prefix: str
+
+    @property
+    def arn(self) -> str:
+        return str(self.described["ClusterArn"])
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """A planned change: ``plan`` (empty: NOOP), and once applied ``applied`` says CREATED or UPDATED."""
+
+    plan: Plan
+    applied: str | None = None
+
+
+def _queue_ready(read: KubeReader, cluster: str, team: str) -> bool:
+    queue = {
+        "apiVersion": tg.KUEUE_API,
+        "kind": "LocalQueue",
+        "metadata": {"name": tg.local_queue(team), "namespace": tg.namespace(team)},
+    }
+    try:
+        return read(cluster, queue) is not None
+    except LaunchpodError:  # Kueue's kinds are not served (the add-on is still starting)
+        return False
+
+
+def _priority_classes(read: KubeReader, cluster: str, names: list[str]) -> list[str]:
+    out = []
+    for name in names:
+        wpc = tg.priority_class(name)
+        obj = {"apiVersion": tg.KUEUE_API, "kind": "WorkloadPriorityClass", "metadata": {"name": wpc}}
+        try:
+            if read(cluster, obj) is not None:
+                out.append(wpc)
+        except LaunchpodError:
+            return out
+    return out
+
+
+# ---------------------------------------------------------------------------- the policy
+
+
+def policy_view(cluster: Cluster, gov: Governance, read: KubeReader) -> GovernancePolicyView:
+    described = gov.scheduler_config(cluster.arn)
+    real = tg.policy_of(described)
+    if described is None or real is None:
+        return GovernancePolicyView(cluster=cluster.name, configured=False)
+    return GovernancePolicyView(
+        cluster=cluster.name,
+        configured=True,
+        priorityClasses=real.priorityClasses,
+        fairShare=real.fairShare,
+        status=described.get("Status"),
+        version=described.get("ClusterSchedulerConfigVersion"),
+        workloadPriorityClasses=_priority_classes(read, cluster.name, [p.name for p in real.priorityClasses]),
+    )
+
+
+def set_policy(cluster: Cluster, request: GovernancePolicyRequest, gov: Governance, dry_run: bool) -> Outcome:
+    described = gov.scheduler_config(cluster.arn)
+    plan = tg.policy_plan(cluster.name, request, tg.policy_of(described))
+    if plan.empty or dry_run:
+        return Outcome(plan)
+    config = tg.scheduler_config(request)
+    if described is None:
+        tags = ownership.aws_tags(cluster.name, cluster.prefix)
+        gov.create_scheduler_config(tg.config_name(cluster.name), cluster.arn, config, tags)
+        return Outcome(plan, "CREATED")
+    gov.update_scheduler_config(
+        described["ClusterSchedulerConfigId"], int(described["ClusterSchedulerConfigVersion"]), config
+    )
+    return Outcome(plan, "UPDATED")
+
+
+# ---------------------------------------------------------------------------- teams
+
+
+def _team_quota(gov: Governance, cluster: Cluster, team: str) -> dict[str, Any] | None:
+    return next(
+        (q for q in gov.quotas(cluster.arn) if (q.get("ComputeQuotaTarget") or {}).get("TeamName") == team), None
+    )
+
+
+def _managed(gov: Governance, cluster: Cluster, quota: dict[str, Any]) -> bool:
+    return ownership.owns_aws(gov.tags(quota["ComputeQuotaArn"]), cluster.name, cluster.prefix)
+
+
+def team_views(cluster: Cluster, gov: Governance, read: KubeReader) -> TeamListView:
+    items = []
+    for q in gov.quotas(cluster.arn):
+        team = q["ComputeQuotaTarget"]["TeamName"]
+        items.append(tg.team_view(q, _managed(gov, cluster, q), _queue_ready(read, cluster.name, team)))
+    return TeamListView(cluster=cluster.name, items=sorted(items, key=lambda t: t.team))
+
+
+def team_view(cluster: Cluster, team: str, gov: Governance, read: KubeReader) -> TeamView:
+    quota = _team_quota(gov, cluster, team)
+    if quota is None:
+        raise NotFound(f"{cluster.name} has no team {team}; list them with GET /api/clusters/{cluster.name}/teams.")
+    return tg.team_view(quota, _managed(gov, cluster, quota), _queue_ready(read, cluster.name, team))
+
+
+def put_team(cluster: Cluster, team: str, request: TeamRequest, gov: Governance, dry_run: bool) -> Outcome:
+    tg.check_resources(cluster.name, request, tg.Capacity.of(cluster.described))
+    quota = _team_quota(gov, cluster, team)
+    managed = quota is not None and _managed(gov, cluster, quota)
+    plan = tg.team_plan(cluster.name, team, request, tg.team_of(quota) if quota else None, managed)
+    if plan.empty or dry_run:
+        return Outcome(plan)
+    params = {
+        "ComputeQuotaConfig": tg.quota_config(request),
+        "ComputeQuotaTarget": tg.quota_target(team, request),
+        "ActivationState": tg.activation(request),
+    }
+    if quota is None:
+        tags = ownership.aws_tags(cluster.name, cluster.prefix)
+        gov.create_quota({"Name": tg.quota_name(cluster.name, team), "ClusterArn": cluster.arn, **params}, tags)
+        return Outcome(plan, "CREATED")
+    gov.update_quota(quota["ComputeQuotaId"], int(quota["ComputeQuotaVersion"]), params)
+    return Outcome(plan, "UPDATED")
+
+
+def delete_team(cluster: Cluster, team: str, confirm: str, gov: Governance) -> DeleteTeamView:
+    if confirm != team:
+        raise InvalidInput(
+            f"Type the team's name, {team}, as confirm to delete it; its quota, namespace queue and the tasks"
+            " waiting in it are removed.",
+            field="query.confirm",
+            rule="confirm_matches_name",
+        )
+    quota = _team_quota(gov, cluster, team)
+    if quota is None:
+        message = f"{cluster.name} has no team {team}; nothing to delete."
+        return DeleteTeamView(cluster=cluster.name, team=team, deleted=False, message=message)
+    if not _managed(gov, cluster, quota):
+        raise Conflict(
+            f"The compute quota of team {team} on {cluster.name} was not created by Launchpod; it is left in place.",
+            details=[{"field": "path.team", "rule": "managed_by_launchpod", "message": team}],
+        )
+    gov.delete_quota(quota["ComputeQuotaId"])
+    message = f"Deleted the compute quota of team {team}; the add-on removes its queues."
+    return DeleteTeamView(cluster=cluster.name, team=team, deleted=True, message=message)

@@ -1,0 +1,134 @@
+// Task governance teams (SageMaker compute quotas): the list with each team's queue, and a small form that
+// previews (dryRun) and saves one team. Saving is effective at once: no operation to follow.
+
+import { useState } from 'react';
+import Box from '@cloudscape-design/components/box';
+import Button from '@cloudscape-design/components/button';
+import ColumnLayout from '@cloudscape-design/components/column-layout';
+import FormField from '@cloudscape-design/components/form-field';
+import Header from '@cloudscape-design/components/header';
+import Input from '@cloudscape-design/components/input';
+import Select from '@cloudscape-design/components/select';
+import SpaceBetween from '@cloudscape-design/components/space-between';
+import Table from '@cloudscape-design/components/table';
+
+import { api } from '../lib/api';
+import { EMPTY_TEAM, type Sharing, type TeamForm, teamBody, teamProblem } from '../lib/teams';
+import type { PlanStepView } from '../lib/types';
+import { useFetch } from '../lib/useFetch';
+import { useSession } from '../session';
+import ErrorAlert from './ErrorAlert';
+
+const SHARING: Sharing[] = ['LendAndBorrow', 'Lend', 'DontLend'];
+
+export default function TeamsSection({ cluster }: { cluster: string }) {
+  const { can, notify } = useSession();
+  const { data, error, reload } = useFetch(() => api.teams(cluster), [cluster]);
+  const groups = useFetch(() => api.instanceGroups(cluster), [cluster]);
+  const instanceTypes = [
+    ...new Set((groups.data?.items ?? []).flatMap((g) => (g.instanceType ? [g.instanceType] : []))),
+  ].sort();
+  const [edited, setForm] = useState<TeamForm>(EMPTY_TEAM);
+  const form = { ...edited, instanceType: edited.instanceType || instanceTypes[0] || '' };
+  const [plan, setPlan] = useState<PlanStepView[] | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [actionError, setActionError] = useState<unknown>(null);
+  const problem = teamProblem(form);
+  const allowed = can('admin');
+
+  function set(change: Partial<TeamForm>) {
+    setForm((current) => ({ ...current, ...change }));
+    setPlan(null);
+  }
+
+  async function send(dryRun: boolean) {
+    setBusy(true);
+    setActionError(null);
+    try {
+      const { data: answer } = await api.putTeam(cluster, form.team, teamBody(form), dryRun);
+      if (answer.status === 'PLANNED') setPlan(answer.steps);
+      else {
+        notify({ type: answer.status === 'NOOP' ? 'info' : 'success', header: `Team ${form.team}`, content: answer.message });
+        setPlan(null);
+        void reload();
+      }
+    } catch (caught) {
+      setActionError(caught);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <SpaceBetween size="s">
+      <ErrorAlert error={error} />
+      <ErrorAlert error={actionError} onDismiss={() => setActionError(null)} />
+      <Table
+        variant="embedded"
+        items={data?.items ?? []}
+        trackBy="team"
+        header={<Header variant="h3" counter={`(${data?.items.length ?? 0})`}>Teams</Header>}
+        empty={<Box textAlign="center">No teams yet: give one a quota below.</Box>}
+        columnDefinitions={[
+          { id: 'team', header: 'Team', isRowHeader: true, cell: (t) => t.team },
+          { id: 'quota', header: 'Quota', cell: (t) => t.resources.map((r) => `${r.count} x ${r.instanceType}`).join(', ') },
+          { id: 'sharing', header: 'Sharing', cell: (t) => (t.borrowLimit ? `${t.sharing} (${t.borrowLimit}%)` : t.sharing) },
+          { id: 'queue', header: 'Queue', cell: (t) => `${t.localQueue} in ${t.namespace}${t.queueReady ? '' : ' (not yet)'}` },
+        ]}
+      />
+      <ColumnLayout columns={3}>
+        <FormField label="Team">
+          <Input value={form.team} ariaLabel="Team name" onChange={({ detail }) => set({ team: detail.value })} />
+        </FormField>
+        <FormField label="Instance type">
+          <Select
+            selectedOption={form.instanceType ? { value: form.instanceType, label: form.instanceType } : null}
+            options={instanceTypes.map((t) => ({ value: t, label: t }))}
+            onChange={({ detail }) => set({ instanceType: detail.selectedOption.value ?? '' })}
+          />
+        </FormField>
+        <FormField label="Instances">
+          <Input type="number" value={form.count} onChange={({ detail }) => set({ count: detail.value })} />
+        </FormField>
+        <FormField label="Sharing">
+          <Select
+            selectedOption={{ value: form.sharing, label: form.sharing }}
+            options={SHARING.map((s) => ({ value: s, label: s }))}
+            onChange={({ detail }) => set({ sharing: (detail.selectedOption.value ?? 'LendAndBorrow') as Sharing })}
+          />
+        </FormField>
+        <FormField label="Borrow limit (%)" description="LendAndBorrow only">
+          <Input
+            type="number"
+            value={form.borrowLimit}
+            disabled={form.sharing !== 'LendAndBorrow'}
+            onChange={({ detail }) => set({ borrowLimit: detail.value })}
+          />
+        </FormField>
+        <FormField label="Fair-share weight">
+          <Input type="number" value={form.fairShareWeight} onChange={({ detail }) => set({ fairShareWeight: detail.value })} />
+        </FormField>
+      </ColumnLayout>
+      {problem && form.team ? <Box variant="small">{problem}</Box> : null}
+      <SpaceBetween direction="horizontal" size="xs">
+        <Button disabled={!allowed || Boolean(problem)} loading={busy} onClick={() => void send(true)}>
+          Preview team
+        </Button>
+        <Button
+          variant="primary"
+          disabled={!allowed || Boolean(problem)}
+          disabledReason={!allowed ? 'Changing teams needs the admin role.' : (problem ?? undefined)}
+          loading={busy}
+          onClick={() => void send(false)}
+        >
+          Save team
+        </Button>
+      </SpaceBetween>
+      {plan ? (
+        <Box variant="small">
+          Plan: {plan.map((s) => `${s.action} ${s.target}: ${s.reason}`).join('; ') || 'nothing to do'}
+        </Box>
+      ) : null}
+    </SpaceBetween>
+  );
+}
