@@ -13,7 +13,8 @@ botocore's model is the shape and lists the errors):
 * A team has one compute allocation per cluster: a second quota for the same TeamName is a ``ConflictException``.
 * Each ComputeQuotaResources instance type must be one of the cluster's instance groups' types, its Count
   at most the instances those groups hold (``ValidationException``).
-* ``BorrowLimit`` is 1-500 (percent of the quota) and only for LendAndBorrow.
+* ``BorrowLimit`` is 1-500 percent ("The values can be 1 - 500 percent", ResourceSharingConfig); what
+  SageMaker does with one given for Lend or DontLend is not documented, so it is kept (Launchpod sends none).
 * Update* take ``TargetVersion``: the version read; another one (a concurrent change) is a ``ConflictException``.
   Each update adds one to the version.
 * Unknown ids are ``ResourceNotFound``.
@@ -103,11 +104,8 @@ def _check_quota(cluster: Any, config: dict[str, Any]) -> None:
             )
     sharing = config.get("ResourceSharingConfig") or {}
     limit = sharing.get("BorrowLimit")
-    if limit is not None:
-        if sharing.get("Strategy") != "LendAndBorrow":
-            raise ValidationError(message="BorrowLimit applies only to the LendAndBorrow strategy.")
-        if not 1 <= int(limit) <= 500:
-            raise ValidationError(message="BorrowLimit must be between 1 and 500 (percent).")
+    if limit is not None and not 1 <= int(limit) <= 500:
+        raise ValidationError(message="BorrowLimit must be between 1 and 500 (percent).")
 
 
 def _check_priorities(config: dict[str, Any]) -> None:
