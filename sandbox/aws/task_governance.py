@@ -38,7 +38,8 @@ from moto.sagemaker.exceptions import ConflictException, ResourceNotFound, Valid
 from moto.sagemaker.models import SageMakerModelBackend
 from moto.sagemaker.responses import SageMakerResponse
 
-from sandbox.aws import sagemaker as hp
+from sandbox.aws.sagemaker import common as hp
+from sandbox.aws.sagemaker.responses import _params
 
 _NAME = re.compile(r"^[a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}$")
 _TEAM = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$")
@@ -266,7 +267,7 @@ def by_arn(arn: str) -> Entity | None:
 
 
 def _listed(self: SageMakerResponse, kind: str) -> list[Entity]:
-    p = hp._params(self)
+    p = _params(self)
     items = [e for e in _of(self.sagemaker_backend).values() if e.kind == kind]
     items = [e for e in items if not p.get("ClusterArn") or e.cluster_arn == p["ClusterArn"]]
     items = [e for e in items if not p.get("NameContains") or p["NameContains"] in e.name]
@@ -276,18 +277,18 @@ def _listed(self: SageMakerResponse, kind: str) -> list[Entity]:
 
 
 def _page(self: SageMakerResponse, items: list[Any], key: str) -> ActionResult:
-    p = hp._params(self)
+    p = _params(self)
     page, token = hp._paginate(items, p.get("MaxResults"), p.get("NextToken"))
     return ActionResult(hp._drop_empty({key: page, "NextToken": token}))
 
 
 def _r_create_config(self: SageMakerResponse) -> ActionResult:
-    e = create_config(self.sagemaker_backend, hp._params(self))
+    e = create_config(self.sagemaker_backend, _params(self))
     return ActionResult({"ClusterSchedulerConfigArn": e.arn, "ClusterSchedulerConfigId": e.id})
 
 
 def _r_describe_config(self: SageMakerResponse) -> ActionResult:
-    p = hp._params(self)
+    p = _params(self)
     e = _find(self.sagemaker_backend, "cluster-scheduler-config", p.get("ClusterSchedulerConfigId") or "")
     return ActionResult(describe_config(e))
 
@@ -300,7 +301,7 @@ def _r_list_configs(self: SageMakerResponse) -> ActionResult:
 
 
 def _r_update_config(self: SageMakerResponse) -> ActionResult:
-    p = hp._params(self)
+    p = _params(self)
     e = _find(self.sagemaker_backend, "cluster-scheduler-config", p.get("ClusterSchedulerConfigId") or "")
     with _lock:
         if p.get("SchedulerConfig") is not None:
@@ -314,7 +315,7 @@ def _r_update_config(self: SageMakerResponse) -> ActionResult:
 
 
 def _r_delete_config(self: SageMakerResponse) -> ActionResult:
-    p = hp._params(self)
+    p = _params(self)
     e = _find(self.sagemaker_backend, "cluster-scheduler-config", p.get("ClusterSchedulerConfigId") or "")
     with _lock:
         _of(self.sagemaker_backend).pop(e.id, None)
@@ -322,12 +323,12 @@ def _r_delete_config(self: SageMakerResponse) -> ActionResult:
 
 
 def _r_create_quota(self: SageMakerResponse) -> ActionResult:
-    e = create_quota(self.sagemaker_backend, hp._params(self))
+    e = create_quota(self.sagemaker_backend, _params(self))
     return ActionResult({"ComputeQuotaArn": e.arn, "ComputeQuotaId": e.id})
 
 
 def _r_describe_quota(self: SageMakerResponse) -> ActionResult:
-    p = hp._params(self)
+    p = _params(self)
     return ActionResult(describe_quota(_find(self.sagemaker_backend, "compute-quota", p.get("ComputeQuotaId") or "")))
 
 
@@ -339,12 +340,12 @@ def _r_list_quotas(self: SageMakerResponse) -> ActionResult:
 
 
 def _r_update_quota(self: SageMakerResponse) -> ActionResult:
-    e = update_quota(self.sagemaker_backend, hp._params(self))
+    e = update_quota(self.sagemaker_backend, _params(self))
     return ActionResult({"ComputeQuotaArn": e.arn, "ComputeQuotaVersion": e.version})
 
 
 def _r_delete_quota(self: SageMakerResponse) -> ActionResult:
-    p = hp._params(self)
+    p = _params(self)
     e = _find(self.sagemaker_backend, "compute-quota", p.get("ComputeQuotaId") or "")
     with _lock:
         _of(self.sagemaker_backend).pop(e.id, None)
