@@ -147,3 +147,24 @@ def test_a_container_endpoint_refuses_a_cloudwatch_trigger_with_what_to_send(san
     refused = post(sandbox, "/endpoints", body)
     assert refused.status_code == 422, refused.text
     assert "a CloudWatch trigger is for kind managed" in refused.json()["message"], refused.text
+
+
+def test_a_managed_prometheus_trigger_without_a_workspace_is_planned_and_a_server_address_is_refused(
+    sandbox, operator_on
+):
+    """The REST body's serverAddress default (for container endpoints) is not one the caller sent: a managed
+    endpoint on a Prometheus query with no AMP workspace plans (the operator's default workspace); one that does
+    send an in-cluster serverAddress is told to send ampWorkspaceUrl."""
+    prometheus = {"query": "sum(rate(vllm:request_success_total[1m]))", "targetValue": 5}
+    managed = {**MANAGED_BASE["managed"], "autoscaling": {"minReplicas": 1, "maxReplicas": 2, "prometheus": prometheus}}
+    body = {**MANAGED_BASE, "endpoint": "qwen-prom", "managed": managed}
+    planned = post(sandbox, "/endpoints?dryRun=true", body)
+    assert planned.status_code == 200, planned.text
+    steps = [(s["action"], s["target"]) for s in planned.json()["steps"]]
+    assert steps == [("create", "InferenceEndpointConfig default/qwen-prom")], planned.text
+
+    sent = {**prometheus, "serverAddress": "http://prometheus-server.prometheus.svc.cluster.local:80"}
+    body["managed"] = {**managed, "autoscaling": {**managed["autoscaling"], "prometheus": sent}}
+    refused = post(sandbox, "/endpoints?dryRun=true", body)
+    assert refused.status_code == 422, refused.text
+    assert "send autoscaling.prometheus.ampWorkspaceUrl" in refused.json()["message"], refused.text

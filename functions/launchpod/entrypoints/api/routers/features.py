@@ -54,7 +54,7 @@ def update_features(
     body: Annotated[UpdateFeaturesRequest, Body()],
     dryRun: Annotated[bool, Query()] = False,
 ) -> Response[OperationAcceptedView | NoopView | PlanView]:
-    request = UpdateFeaturesInput(name=name, **body.model_dump(exclude_none=True))
+    request = UpdateFeaturesInput(name=name, **body.model_dump(exclude_unset=True, exclude_none=True))
     plan = features.plan(request, real_state(name))
 
     def start() -> OperationView:

@@ -133,7 +133,7 @@ def create_endpoint(
     body: Annotated[CreateEndpointRequest, Body()],
     dryRun: Annotated[bool, Query()] = False,
 ) -> Response[OperationAcceptedView | NoopView | PlanView]:
-    request = CreateEndpointInput(name=name, **body.model_dump(exclude_none=True))
+    request = CreateEndpointInput(name=name, **body.model_dump(exclude_unset=True, exclude_none=True))
     _active(name)
     endpoints.check_instance_type(request, _groups(name))
     _needs_operator(request)

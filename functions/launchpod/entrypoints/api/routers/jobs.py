@@ -159,7 +159,7 @@ def _check_kueue(name: str, request: SubmitJobInput) -> None:
 
 @route(router, "submit_job")
 def submit_job(name: Annotated[ClusterName, Path()], body: Annotated[SubmitJobRequest, Body()]) -> JobView:
-    request = SubmitJobInput(name=name, **body.model_dump(exclude_none=True))
+    request = SubmitJobInput(name=name, **body.model_dump(exclude_unset=True, exclude_none=True))
     recipe = rules.recipe_for(request)
     instance_type = rules.check(request, _facts(name, request.kind))
     if request.queue or request.priority:

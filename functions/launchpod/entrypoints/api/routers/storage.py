@@ -56,7 +56,7 @@ def configure_storage(
     body: Annotated[ConfigureStorageRequest, Body()],
     dryRun: Annotated[bool, Query()] = False,
 ) -> Response[OperationAcceptedView | NoopView | PlanView]:
-    request = ConfigureStorageInput(name=name, **body.model_dump(exclude_none=True))
+    request = ConfigureStorageInput(name=name, **body.model_dump(exclude_unset=True, exclude_none=True))
     provisioning.require_active(name, "storage needs", eks_clusters=wiring.eks())
     found = k8s.read(name, {"apiVersion": "v1", "kind": "PersistentVolume", "metadata": {"name": body.storageName}})
     if found is not None and not storage.managed(found):
