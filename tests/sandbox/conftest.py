@@ -103,7 +103,7 @@ class RunningSandbox:
         assert done["status"] == "SUCCEEDED", done
         return done
 
-    def wait_operation(self, operation_id: str, timeout: float = 90) -> dict:
+    def wait_operation(self, operation_id: str, timeout: float = 180) -> dict:
         deadline = time.monotonic() + timeout
         with self.client("viewer") as c:
             while True:

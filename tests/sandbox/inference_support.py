@@ -71,7 +71,7 @@ def post(sandbox, path: str, body: dict, role: str = "operator"):
         return c.post(f"/api/clusters/{NAME}{path}", json=body)
 
 
-def settled(sandbox, seconds: float = 30) -> None:
+def settled(sandbox, seconds: float = 90) -> None:
     """Wait until every ReplicaSet's pod in the namespace belongs to a live Deployment. A deleted endpoint's operation
     ends when its objects are gone; Kubernetes' garbage collector removes their pods after that, and
     until it has, those pods still hold the GPU node's GPUs that the next endpoint asks for."""
@@ -113,7 +113,7 @@ def gpu_nodes(sandbox) -> set[str]:
     }
 
 
-def until(sandbox, endpoint: str, ready: int, desired: int, seconds: float = 30) -> dict:
+def until(sandbox, endpoint: str, ready: int, desired: int, seconds: float = 90) -> dict:
     deadline = time.monotonic() + seconds
     while True:
         view = get(sandbox, endpoint)

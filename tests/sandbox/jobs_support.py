@@ -60,7 +60,7 @@ def ready_cluster(sandbox) -> str:
             done = sandbox.wait_operation(response.json()["operation"]["id"], timeout=120)
             assert done["status"] == "SUCCEEDED", done
     # KubeRay's operator Deployment becomes ready once its pod runs: until then a RayJob is a 409.
-    deadline = time.monotonic() + 20
+    deadline = time.monotonic() + 90
     probe = {"jobName": "probe", "kind": "ray", "recipe": "verl-ppo", "instanceGroup": "nope", "storageClaim": CLAIM}
     while submit(sandbox, probe).status_code == 409:
         assert time.monotonic() < deadline, "KubeRay never became ready"

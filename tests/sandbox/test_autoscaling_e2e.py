@@ -41,7 +41,7 @@ GPU_APP = {
 }
 
 
-def _until(check, timeout: float = 30.0, every: float = 0.1):
+def _until(check, timeout: float = 90.0, every: float = 0.1):
     deadline = time.monotonic() + timeout
     while True:
         value = check()

@@ -85,7 +85,7 @@ def _cluster_pushes(sandbox, cluster: str, until) -> list[dict]:
     with connect(ws_url) as ws:
         ws.send(json.dumps({"action": "subscribe", "topics": [f"cluster:{cluster}"]}))
         result = until()
-        deadline = time.monotonic() + 10
+        deadline = time.monotonic() + 60
         while not any(p.get("hyperpodStatus") == "InService" for p in pushes) and time.monotonic() < deadline:
             try:
                 message = json.loads(ws.recv(timeout=1))

@@ -147,7 +147,7 @@ def test_tiered_checkpointing_builds_the_identity_chain_and_removes_it(sandbox, 
 
 def _wait_addon_gone(sandbox, name: str) -> None:
     eks = sandbox.aws("eks")
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + 90
     while name in eks.list_addons(clusterName=NAME)["addons"]:
         assert time.monotonic() < deadline, f"{name} was not deleted"
         time.sleep(0.1)
@@ -197,7 +197,7 @@ def test_without_cert_manager_the_operator_add_on_is_degraded_naming_it(sandbox,
     eks.delete_addon(clusterName=NAME, addonName="cert-manager")
     _wait_addon_gone(sandbox, "cert-manager")
     eks.create_addon(clusterName=NAME, addonName=OPERATOR)
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + 90
     while (addon := eks.describe_addon(clusterName=NAME, addonName=OPERATOR)["addon"])["status"] == "CREATING":
         assert time.monotonic() < deadline
         time.sleep(0.1)

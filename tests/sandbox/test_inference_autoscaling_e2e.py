@@ -100,7 +100,7 @@ def test_a_managed_endpoint_scales_one_to_three_to_one_on_a_cloudwatch_metric(sa
         by_hand = c.patch(f"/api/clusters/{NAME}/endpoints/qwen-cw", json={"replicas": 2})
     assert by_hand.status_code == 409 and "KEDA" in by_hand.json()["message"], by_hand.text
     _delete(sandbox, "qwen-cw")
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + 90
     while any(s["spec"]["scaleTargetRef"]["name"] == "qwen-cw" for s in _scaled_objects(sandbox)):
         assert time.monotonic() < deadline, "the operator's ScaledObject outlived its InferenceEndpointConfig"
         time.sleep(0.2)
@@ -117,7 +117,7 @@ def test_without_get_metric_data_the_scaler_fails_nothing_scales_and_the_endpoin
         done = deploy(sandbox, _body("qwen-cw-denied"))
         assert done["status"] == "SUCCEEDED", (done.get("message"), done["phases"])
         _put_metric(sandbox, "qwen-cw-denied", 250)
-        deadline, view = time.monotonic() + 30, {}
+        deadline, view = time.monotonic() + 90, {}
         while time.monotonic() < deadline:
             view = get(sandbox, "qwen-cw-denied")
             if view.get("scalingError"):

@@ -160,7 +160,7 @@ def test_a_vllm_container_behind_a_load_balancer_is_invoked_scaled_and_deleted(s
     apps.patch_namespaced_deployment(LBC, "kube-system", {"spec": {"replicas": 0}})
     response = post(sandbox, "/endpoints", VLLM_NLB)
     assert response.status_code == 202, response.text
-    deadline, view = time.monotonic() + 20, {}
+    deadline, view = time.monotonic() + 90, {}
     while time.monotonic() < deadline:
         view = get(sandbox, "vllm")
         if "load balancer controller" in (view.get("message") or ""):
@@ -211,7 +211,7 @@ def test_a_controller_whose_role_may_not_create_load_balancers_leaves_the_endpoi
     try:
         response = post(sandbox, "/endpoints", {**VLLM_NLB, "endpoint": "vllm-denied"})
         assert response.status_code == 202, response.text
-        deadline, view = time.monotonic() + 30, {}
+        deadline, view = time.monotonic() + 90, {}
         while time.monotonic() < deadline:
             view = get(sandbox, "vllm-denied")
             if "FailedDeployModel" in (view.get("message") or ""):
@@ -268,7 +268,7 @@ def test_deleting_the_managed_endpoint_removes_what_the_operator_made(sandbox, o
                 continue
             assert response.status_code == 202, response.text
             assert sandbox.wait_operation(response.json()["operation"]["id"], timeout=60)["status"] == "SUCCEEDED"
-    deadline = time.monotonic() + 10
+    deadline = time.monotonic() + 90
     apps = k8s.AppsV1Api(sandbox.kube(NAME))
     while "qwen-managed" in [d.metadata.name for d in apps.list_namespaced_deployment("default").items]:
         assert time.monotonic() < deadline, "the operator's Deployment outlived its InferenceEndpointConfig"

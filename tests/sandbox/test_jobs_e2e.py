@@ -23,7 +23,7 @@ def _get(sandbox, job: str) -> dict:
     return dict(response.json())
 
 
-def _wait(sandbox, job: str, statuses: tuple[str, ...], timeout: float = 20) -> dict:
+def _wait(sandbox, job: str, statuses: tuple[str, ...], timeout: float = 90) -> dict:
     deadline = time.monotonic() + timeout
     while True:
         view = _get(sandbox, job)
@@ -80,7 +80,7 @@ def long_runs(sandbox):
     sandbox.faults(jobLogIntervalSeconds=10)
 
 
-def _wait_for(sandbox, job: str, done, timeout: float = 30) -> dict:
+def _wait_for(sandbox, job: str, done, timeout: float = 90) -> dict:
     """The job's view once ``done(view)`` holds; a loaded machine reconciles late, hence the generous wait."""
     deadline = time.monotonic() + timeout
     while not done(view := _get(sandbox, job)):

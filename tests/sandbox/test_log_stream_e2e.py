@@ -15,7 +15,7 @@ pytestmark = pytest.mark.e2e
 PUMP = "launchpod-log-pump"
 
 
-def _running_pod(sandbox, job: str, timeout: float = 20) -> str:
+def _running_pod(sandbox, job: str, timeout: float = 90) -> str:
     deadline = time.monotonic() + timeout
     with sandbox.client("viewer") as c:
         while time.monotonic() < deadline:
@@ -27,7 +27,7 @@ def _running_pod(sandbox, job: str, timeout: float = 20) -> str:
     raise AssertionError(f"no pod of {job} ran")
 
 
-def _follow(ws, topic: str, timeout: float = 30) -> tuple[list[str], dict]:
+def _follow(ws, topic: str, timeout: float = 90) -> tuple[list[str], dict]:
     lines: list[str] = []
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:

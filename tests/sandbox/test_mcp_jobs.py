@@ -62,7 +62,7 @@ async def test_agent_submits_follows_and_reads_a_training_job(sandbox: Any) -> N
         )
         assert submitted["kind"] == "pytorch" and submitted["budget"]["retriesLeft"] == 2
 
-        deadline = time.monotonic() + 20
+        deadline = time.monotonic() + 90
         while (job := _data(await session.call_tool("get_job", {"name": NAME, "jobName": "mcp-sft"})))[
             "status"
         ] not in ("Succeeded", "Failed"):

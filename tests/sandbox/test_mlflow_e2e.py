@@ -31,7 +31,7 @@ def _get(sandbox, path: str = PATH):
         return c.get(path)
 
 
-def _until(check, timeout: float = 20):
+def _until(check, timeout: float = 90):
     deadline = time.monotonic() + timeout
     while True:
         value = check()

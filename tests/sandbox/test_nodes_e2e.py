@@ -36,7 +36,7 @@ def _settled(sandbox, name: str) -> list[dict]:
     """The node list once every node is Running and Ready again (after an operation ended)."""
     import time
 
-    deadline = time.monotonic() + 20
+    deadline = time.monotonic() + 90
     while True:
         nodes = _nodes(sandbox, name)
         if all(n["instanceStatus"] == "Running" and n["ready"] for n in nodes) or time.monotonic() > deadline:

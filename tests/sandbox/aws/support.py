@@ -12,7 +12,7 @@ from typing import Any
 ROLE_ARN = "arn:aws:iam::123456789012:role/sandbox-test"
 
 
-def wait_until(predicate: Callable[[], Any], timeout: float = 10.0, interval: float = 0.02) -> Any:
+def wait_until(predicate: Callable[[], Any], timeout: float = 60.0, interval: float = 0.02) -> Any:
     """Poll ``predicate`` until it returns something truthy; fail after ``timeout`` real seconds."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -23,7 +23,7 @@ def wait_until(predicate: Callable[[], Any], timeout: float = 10.0, interval: fl
     raise AssertionError(f"condition not met within {timeout}s")
 
 
-def finished_execution(sfn: Any, execution_arn: str, timeout: float = 10.0) -> dict[str, Any]:
+def finished_execution(sfn: Any, execution_arn: str, timeout: float = 60.0) -> dict[str, Any]:
     """Wait for a Step Functions execution to leave RUNNING and return its description."""
 
     def done() -> dict[str, Any] | None:

@@ -71,7 +71,7 @@ def test_cluster_is_creating_until_ten_simulated_minutes_pass(eks, time_scale):
     for _ in range(5):  # time-based, not advanced by describing
         assert eks.describe_cluster(name="c1")["cluster"]["status"] == "CREATING"
 
-    wait_until(lambda: eks.describe_cluster(name="c1")["cluster"]["status"] == "ACTIVE", timeout=15)
+    wait_until(lambda: eks.describe_cluster(name="c1")["cluster"]["status"] == "ACTIVE", timeout=60)
     assert sandbox.aws.sim_seconds_elapsed(started) >= 600
 
 
@@ -79,7 +79,7 @@ def test_cluster_creation_time_is_configurable_in_simulated_seconds(eks):
     sandbox.aws.set_cluster_creation_seconds(500)  # 5 s at the suite's scale: a loaded machine still sees CREATING
     _create(eks)
     assert eks.describe_cluster(name="c1")["cluster"]["status"] == "CREATING"
-    wait_until(lambda: eks.describe_cluster(name="c1")["cluster"]["status"] == "ACTIVE", timeout=15)
+    wait_until(lambda: eks.describe_cluster(name="c1")["cluster"]["status"] == "ACTIVE", timeout=60)
 
 
 def test_cluster_keeps_access_config_logging_version_and_tags(eks):
@@ -149,7 +149,7 @@ def test_deleted_cluster_is_deleting_then_gone_with_its_addons(eks, active_clust
             return exc.response["Error"]["Code"] == "ResourceNotFoundException"
         return False
 
-    wait_until(gone, timeout=15)
+    wait_until(gone, timeout=60)
     assert active_cluster not in eks.list_clusters()["clusters"]
 
 
@@ -192,7 +192,7 @@ def test_addon_is_creating_then_active_after_a_simulated_minute(eks, active_clus
             eks.describe_addon(clusterName=active_cluster, addonName="aws-mountpoint-s3-csi-driver")["addon"]["status"]
             == "ACTIVE"
         ),
-        timeout=15,
+        timeout=60,
     )
 
     described = eks.describe_addon(clusterName=active_cluster, addonName="aws-mountpoint-s3-csi-driver")["addon"]
@@ -287,7 +287,7 @@ def test_addon_update_is_tracked_until_the_addon_is_active_again(eks, active_clu
             ]
             == "Successful"
         ),
-        timeout=15,
+        timeout=60,
     )
     described = eks.describe_addon(clusterName=active_cluster, addonName="metrics-server")["addon"]
     assert described["status"] == "ACTIVE"
@@ -303,7 +303,7 @@ def test_deleted_addon_is_deleting_then_gone(eks, active_cluster):
     def gone() -> bool:
         return eks.list_addons(clusterName=active_cluster)["addons"] == []
 
-    wait_until(gone, timeout=15)  # 30 simulated seconds
+    wait_until(gone, timeout=60)  # 30 simulated seconds
     with pytest.raises(ClientError) as exc_info:
         eks.describe_addon(clusterName=active_cluster, addonName="cert-manager")
     assert _error(exc_info)[0] == "ResourceNotFoundException"
@@ -474,7 +474,7 @@ def test_authentication_mode_moves_towards_api_through_a_tracked_update(eks):
     assert eks.list_updates(name="c1")["updateIds"] == [update["id"]]
     wait_until(
         lambda: eks.describe_update(name="c1", updateId=update["id"])["update"]["status"] == "Successful",
-        timeout=15,
+        timeout=60,
     )
     cluster = eks.describe_cluster(name="c1")["cluster"]
     assert cluster["status"] == "ACTIVE"

@@ -85,7 +85,7 @@ def _nodes(sm: Any, name: str = "hp") -> list[dict[str, Any]]:
     return sm.list_cluster_nodes(ClusterName=name)["ClusterNodeSummaries"]
 
 
-def _in_service(sm: Any, name: str = "hp", timeout: float = 10.0) -> dict[str, Any]:
+def _in_service(sm: Any, name: str = "hp", timeout: float = 60.0) -> dict[str, Any]:
     return wait_until(
         lambda: (d := sm.describe_cluster(ClusterName=name))["ClusterStatus"] == "InService" and d, timeout=timeout
     )

