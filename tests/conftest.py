@@ -78,11 +78,7 @@ def xdist_group_of(path: str) -> str:
     return next((group for prefix, group in _SHARED_GROUPS.items() if path.startswith(prefix)), path)
 
 
-@pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config, items) -> None:
-    # First: xdist's worker reads the xdist_group markers in its own pytest_collection_modifyitems (it appends
-    # "@<group>" to each nodeid, which is what loadgroup schedules by). Run after it, as a plain conftest hook
-    # does, and the markers come too late: modules split across workers, each with its own sandbox.
     for item in items:
         path = item.nodeid.split("::", 1)[0]
         item.add_marker(pytest.mark.xdist_group(xdist_group_of(path)))

@@ -34,11 +34,3 @@ def test_every_module_on_the_inference_cluster_runs_in_its_group() -> None:
 def test_other_modules_are_their_own_group_and_the_cdk_tests_share_one() -> None:
     assert xdist_group_of("tests/sandbox/test_nodes_e2e.py") == "tests/sandbox/test_nodes_e2e.py"
     assert xdist_group_of("tests/infra/test_checks.py") == xdist_group_of("tests/infra/test_functions.py") == "infra"
-
-
-def test_the_groups_are_marked_before_xdist_reads_them() -> None:
-    """xdist's worker turns xdist_group markers into the "@group" nodeid suffix loadgroup schedules by, in its
-    own pytest_collection_modifyitems; the suite's hook that adds the markers has to run before it."""
-    from tests import conftest
-
-    assert conftest.pytest_collection_modifyitems.pytest_impl.get("tryfirst") is True  # type: ignore[attr-defined]
