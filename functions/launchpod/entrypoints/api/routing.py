@@ -4,7 +4,7 @@ all come from one CatalogEntry, so the catalog cannot drift from what the API se
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 from aws_lambda_powertools.event_handler import Response, content_types
 from aws_lambda_powertools.event_handler.router import APIGatewayRouter
@@ -16,6 +16,15 @@ from launchpod.contracts.operations import NoopView, OperationAcceptedView, Oper
 from launchpod.contracts.plans import PlanView
 from launchpod.domain.plan import Plan
 from launchpod.entrypoints.api.auth import require
+
+InputT = TypeVar("InputT", bound=BaseModel)
+
+
+def input_of(model: type[InputT], body: BaseModel, **path: Any) -> InputT:
+    """The use case's input: the path's values and only the body fields the caller sent (nested too), so a
+    default the body schema filled in never reads as sent to a rule that checks ``model_fields_set``."""
+    return model(**path, **body.model_dump(exclude_unset=True, exclude_none=True))
+
 
 _ERRORS = {
     400: "The body cannot be read (not UTF-8 text)",

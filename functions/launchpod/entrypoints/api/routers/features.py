@@ -17,7 +17,7 @@ from launchpod.domain import features
 from launchpod.domain import operations as ops
 from launchpod.domain.clusters import control_plane, hyperpod
 from launchpod.domain.errors import Conflict
-from launchpod.entrypoints.api.routing import planned, route
+from launchpod.entrypoints.api.routing import input_of, planned, route
 from launchpod.runtime import wiring
 from launchpod.runtime.settings import settings
 
@@ -54,7 +54,7 @@ def update_features(
     body: Annotated[UpdateFeaturesRequest, Body()],
     dryRun: Annotated[bool, Query()] = False,
 ) -> Response[OperationAcceptedView | NoopView | PlanView]:
-    request = UpdateFeaturesInput(name=name, **body.model_dump(exclude_unset=True, exclude_none=True))
+    request = input_of(UpdateFeaturesInput, body, name=name)
     plan = features.plan(request, real_state(name))
 
     def start() -> OperationView:

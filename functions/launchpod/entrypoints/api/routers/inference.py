@@ -36,7 +36,7 @@ from launchpod.domain.errors import Conflict, NotFound
 from launchpod.domain.inference import endpoints, manifests
 from launchpod.domain.inference.endpoints import RealEndpoint
 from launchpod.domain.plan import Plan
-from launchpod.entrypoints.api.routing import json_response, planned, route
+from launchpod.entrypoints.api.routing import input_of, json_response, planned, route
 from launchpod.runtime import wiring
 from launchpod.runtime.settings import settings
 
@@ -133,7 +133,7 @@ def create_endpoint(
     body: Annotated[CreateEndpointRequest, Body()],
     dryRun: Annotated[bool, Query()] = False,
 ) -> Response[OperationAcceptedView | NoopView | PlanView]:
-    request = CreateEndpointInput(name=name, **body.model_dump(exclude_unset=True, exclude_none=True))
+    request = input_of(CreateEndpointInput, body, name=name)
     _active(name)
     endpoints.check_instance_type(request, _groups(name))
     _needs_operator(request)

@@ -26,7 +26,7 @@ from launchpod.domain import task_governance as governance
 from launchpod.domain.clusters import hyperpod
 from launchpod.domain.errors import Conflict, InvalidInput, NotFound
 from launchpod.domain.jobs import manifests, rules, views
-from launchpod.entrypoints.api.routing import route
+from launchpod.entrypoints.api.routing import input_of, route
 from launchpod.runtime import wiring
 from launchpod.usecases import job_logs
 from launchpod.usecases import mlflow as mlflow_cases
@@ -159,7 +159,7 @@ def _check_kueue(name: str, request: SubmitJobInput) -> None:
 
 @route(router, "submit_job")
 def submit_job(name: Annotated[ClusterName, Path()], body: Annotated[SubmitJobRequest, Body()]) -> JobView:
-    request = SubmitJobInput(name=name, **body.model_dump(exclude_unset=True, exclude_none=True))
+    request = input_of(SubmitJobInput, body, name=name)
     recipe = rules.recipe_for(request)
     instance_type = rules.check(request, _facts(name, request.kind))
     if request.queue or request.priority:

@@ -27,7 +27,7 @@ from launchpod.contracts.storage import (
 from launchpod.domain import ownership, storage
 from launchpod.domain.clusters import plans
 from launchpod.domain.errors import Conflict, InvalidInput, NotFound
-from launchpod.entrypoints.api.routing import planned, route
+from launchpod.entrypoints.api.routing import input_of, planned, route
 from launchpod.runtime import wiring
 from launchpod.usecases import provisioning
 
@@ -56,7 +56,7 @@ def configure_storage(
     body: Annotated[ConfigureStorageRequest, Body()],
     dryRun: Annotated[bool, Query()] = False,
 ) -> Response[OperationAcceptedView | NoopView | PlanView]:
-    request = ConfigureStorageInput(name=name, **body.model_dump(exclude_unset=True, exclude_none=True))
+    request = input_of(ConfigureStorageInput, body, name=name)
     provisioning.require_active(name, "storage needs", eks_clusters=wiring.eks())
     found = k8s.read(name, {"apiVersion": "v1", "kind": "PersistentVolume", "metadata": {"name": body.storageName}})
     if found is not None and not storage.managed(found):
