@@ -78,6 +78,9 @@ def xdist_group_of(path: str) -> str:
     return next((group for prefix, group in _SHARED_GROUPS.items() if path.startswith(prefix)), path)
 
 
+# tryfirst: xdist's worker suffixes each item's node id with its xdist_group marks in its own
+# pytest_collection_modifyitems (the id its loadgroup scheduler groups by); marks added after it are not seen.
+@pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config, items) -> None:
     for item in items:
         path = item.nodeid.split("::", 1)[0]
