@@ -40,6 +40,11 @@ MANAGED = {
         "routing": {"strategy": "kvaware"},
     },
 }
+FSX_MANAGED = {
+    "storage": "weights",
+    "modelPath": "models/Qwen/Qwen3-0.6B",
+    "worker": {**WORKER, "image": "lmcache/vllm-openai:v0.3.7"},
+}
 CHAT = {"messages": [{"role": "user", "content": "hello from the test"}], "maxTokens": 32}
 
 
@@ -490,3 +495,51 @@ def test_a_warm_pool_pod_is_reassigned_to_another_endpoint_by_its_label(sandbox,
             deleted = c.delete(f"/api/clusters/{NAME}/endpoints/{endpoint}")
             assert deleted.status_code == 202, deleted.text
             assert sandbox.wait_operation(deleted.json()["operation"]["id"], timeout=60)["status"] == "SUCCEEDED"
+
+
+def test_a_managed_endpoint_reads_its_model_from_an_fsx_lustre_storage(sandbox, operator_on):
+    ghost = post(
+        sandbox, "/endpoints", {**MANAGED, "endpoint": "qwen-fsx", "managed": {**FSX_MANAGED, "storage": "nope"}}
+    )
+    assert ghost.status_code == 409 and "no S3 or FSx storage nope" in ghost.json()["message"], ghost.text
+    with sandbox.client() as c:  # FSx's CSI driver is an optional dependency
+        reconcile = c.post(f"/api/clusters/{NAME}/dependencies", json={"includeOptional": True})
+    assert reconcile.status_code == 202, reconcile.text
+    assert sandbox.wait_operation(reconcile.json()["operation"]["id"], timeout=240)["status"] == "SUCCEEDED"
+    subnet = sandbox.aws("ec2").describe_subnets()["Subnets"][0]["SubnetId"]
+    fs = sandbox.aws("fsx").create_file_system(
+        FileSystemType="LUSTRE",
+        StorageCapacity=1200,
+        SubnetIds=[subnet],
+        LustreConfiguration={"DeploymentType": "PERSISTENT_2", "PerUnitStorageThroughput": 125},
+    )["FileSystem"]
+    with sandbox.client() as c:
+        configured = c.post(
+            f"/api/clusters/{NAME}/storage",
+            json={"kind": "fsx", "storageName": "weights", "fileSystemId": fs["FileSystemId"]},
+        )
+    assert configured.status_code == 202, configured.text
+    assert sandbox.wait_operation(configured.json()["operation"]["id"], timeout=60)["status"] == "SUCCEEDED"
+
+    done = deploy(sandbox, {**MANAGED, "endpoint": "qwen-fsx", "managed": FSX_MANAGED})
+    assert done["status"] == "SUCCEEDED", (done.get("message"), done["phases"])
+    config = k8s.CustomObjectsApi(sandbox.kube(NAME)).get_namespaced_custom_object(
+        "inference.sagemaker.aws.amazon.com", "v1", "default", "inferenceendpointconfigs", "qwen-fsx"
+    )
+    assert config["spec"]["modelSourceConfig"] == {
+        "modelSourceType": "fsx",
+        "fsxStorage": {
+            "fileSystemId": fs["FileSystemId"],
+            "dnsName": fs["DNSName"],
+            "mountName": fs["LustreConfiguration"]["MountName"],
+        },
+        "modelLocation": "models/Qwen/Qwen3-0.6B",
+    }
+    view = get(sandbox, "qwen-fsx")
+    assert view["status"] == "Ready" and view["model"] == "models/Qwen/Qwen3-0.6B", view
+    answer = post(sandbox, "/endpoints/qwen-fsx/invoke", CHAT)
+    assert answer.status_code == 200 and answer.json()["model"] == "qwen3", answer.text
+    with sandbox.client("operator") as c:
+        deleted = c.delete(f"/api/clusters/{NAME}/endpoints/qwen-fsx")
+    assert deleted.status_code == 202, deleted.text
+    assert sandbox.wait_operation(deleted.json()["operation"]["id"], timeout=60)["status"] == "SUCCEEDED"

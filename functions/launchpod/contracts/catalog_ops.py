@@ -854,7 +854,7 @@ CATALOG: tuple[CatalogEntry, ...] = (
         "POST",
         "/api/clusters/{name}/endpoints",
         "Deploy an inference endpoint on a GPU instance group: kind managed (an InferenceEndpointConfig: a model"
-        " folder of an S3 storage, worker image, KV cache, intelligent routing, autoscaling), jumpstart (a"
+        " folder of an S3 or FSx storage, worker image, KV cache, intelligent routing, autoscaling), jumpstart (a"
         " JumpStartModel) or container (any serving image as a Deployment and a Service, clusterIP or an NLB"
         " loadBalancer; GPUs exactly as given). managed and jumpstart need the inference operator feature.",
         CreateEndpointInput,

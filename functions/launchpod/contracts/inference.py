@@ -178,9 +178,12 @@ class AutoscalingSpec(Contract):
 
 
 class ManagedSpec(Contract):
-    """An InferenceEndpointConfig: the model from an S3 storage Launchpod configured on the cluster."""
+    """An InferenceEndpointConfig: the model from an S3 or FSx for Lustre storage Launchpod configured on the
+    cluster (the operator's modelSourceType s3 or fsx)."""
 
-    storage: K8sName = Field(description="an S3 storage of the cluster (GET /api/clusters/{name}/storage)")
+    storage: K8sName = Field(
+        description="an S3 or FSx storage of the cluster (GET /api/clusters/{name}/storage); modelPath is read from it"
+    )
     modelPath: ModelPath
     worker: WorkerSpec
     kvCache: KvCacheSpec | None = None
@@ -352,6 +355,14 @@ class InvokeView(Contract):
     truncated: bool = Field(default=False, description="the answer was longer than Launchpod returns and was cut")
 
 
+class FsxModelSource(Contract):
+    """An FSx for Lustre file system a managed endpoint reads its model from (the CRD's fsxStorage)."""
+
+    fileSystemId: str
+    dnsName: str
+    mountName: str
+
+
 class EndpointWorkflowRequest(Contract):
     """What the inference workflow records and its phases read: one action on one endpoint."""
 
@@ -362,10 +373,12 @@ class EndpointWorkflowRequest(Contract):
     kind: Literal["managed", "jumpstart", "container"]
     replicas: int | None = None
     create: CreateEndpointInput | None = None
-    # managed: where the storage's claim points (bucket, region and prefix), read when it was planned
+    # managed: where the storage's claim points (bucket, region and prefix, or the FSx file system), read when
+    # it was planned
     bucket: str | None = None
     region: str | None = None
     prefix: str | None = None
+    fsx: FsxModelSource | None = None
 
 
 class AssignPodRequest(Contract):

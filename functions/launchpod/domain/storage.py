@@ -131,3 +131,12 @@ def s3_prefix_of(volume: dict[str, Any]) -> tuple[str, str] | None:
         return None
     prefix = next((o.removeprefix("prefix ") for o in spec.get("mountOptions", []) if o.startswith("prefix ")), "")
     return csi["volumeAttributes"]["bucketName"], prefix
+
+
+def fsx_source_of(volume: dict[str, Any]) -> tuple[str, str, str] | None:
+    """(file system id, DNS name, mount name) of an FSx for Lustre volume; None for other drivers."""
+    csi = (volume.get("spec") or {}).get("csi") or {}
+    if csi.get("driver") != FSX_DRIVER:
+        return None
+    attributes = csi.get("volumeAttributes") or {}
+    return csi["volumeHandle"], attributes.get("dnsname", ""), attributes.get("mountname", "")

@@ -4,7 +4,7 @@ kinds), with the fields a user asked for where the operator or the scheduler rea
 from __future__ import annotations
 
 import pytest
-from launchpod.contracts.inference import CreateEndpointInput
+from launchpod.contracts.inference import CreateEndpointInput, FsxModelSource
 from launchpod.domain.inference import manifests
 from pydantic import ValidationError
 
@@ -56,6 +56,23 @@ def test_a_managed_endpoint_is_a_valid_inference_endpoint_config_with_l2_cache_a
     }
     assert spec["intelligentRoutingSpec"] == {"enabled": True, "routingStrategy": "kvaware"}
     assert spec["worker"]["resources"]["limits"]["nvidia.com/gpu"] == "1" and spec["replicas"] == 2
+
+
+def test_a_managed_endpoint_on_fsx_reads_its_model_from_the_file_system_not_a_bucket():
+    fsx = FsxModelSource(
+        fileSystemId="fs-0123456789abcdef0", dnsName="fs-0123.fsx.us-east-1.amazonaws.com", mountName="abcdefgh"
+    )
+    obj = manifests.managed(_input(MANAGED), "", "", None, fsx)
+    assert schemas.errors(obj) == []
+    assert obj["spec"]["modelSourceConfig"] == {
+        "modelSourceType": "fsx",
+        "fsxStorage": {
+            "fileSystemId": "fs-0123456789abcdef0",
+            "dnsName": "fs-0123.fsx.us-east-1.amazonaws.com",
+            "mountName": "abcdefgh",
+        },
+        "modelLocation": "models/Qwen/Qwen3-0.6B",
+    }
 
 
 def test_a_redis_l2_cache_carries_its_url():

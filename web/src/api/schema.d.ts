@@ -230,8 +230,8 @@ export interface paths {
         get: operations["list_endpoints"];
         put?: never;
         /**
-         * Deploy an inference endpoint on a GPU instance group: kind managed (an InferenceEndpointConfig: a model folder of an S3 storage, worker image, KV cache, intelligent routing, autoscaling), jumpstart (a JumpStartModel) or container (any serving image as a Deployment and a Service, clusterIP or an NLB loadBalancer; GPUs exactly as given). managed and jumpstart need the inference operator feature.
-         * @description Deploy an inference endpoint on a GPU instance group: kind managed (an InferenceEndpointConfig: a model folder of an S3 storage, worker image, KV cache, intelligent routing, autoscaling), jumpstart (a JumpStartModel) or container (any serving image as a Deployment and a Service, clusterIP or an NLB loadBalancer; GPUs exactly as given). managed and jumpstart need the inference operator feature. Answers with an operation; the work is done only when get_operation reports SUCCEEDED (or FAILED/CANCELLED). Use wait_for_operation to follow it.
+         * Deploy an inference endpoint on a GPU instance group: kind managed (an InferenceEndpointConfig: a model folder of an S3 or FSx storage, worker image, KV cache, intelligent routing, autoscaling), jumpstart (a JumpStartModel) or container (any serving image as a Deployment and a Service, clusterIP or an NLB loadBalancer; GPUs exactly as given). managed and jumpstart need the inference operator feature.
+         * @description Deploy an inference endpoint on a GPU instance group: kind managed (an InferenceEndpointConfig: a model folder of an S3 or FSx storage, worker image, KV cache, intelligent routing, autoscaling), jumpstart (a JumpStartModel) or container (any serving image as a Deployment and a Service, clusterIP or an NLB loadBalancer; GPUs exactly as given). managed and jumpstart need the inference operator feature. Answers with an operation; the work is done only when get_operation reports SUCCEEDED (or FAILED/CANCELLED). Use wait_for_operation to follow it.
          */
         post: operations["create_endpoint"];
         delete?: never;
@@ -2575,7 +2575,8 @@ export interface components {
         };
         /**
          * ManagedSpec
-         * @description An InferenceEndpointConfig: the model from an S3 storage Launchpod configured on the cluster.
+         * @description An InferenceEndpointConfig: the model from an S3 or FSx for Lustre storage Launchpod configured on the
+         *     cluster (the operator's modelSourceType s3 or fsx).
          */
         ManagedSpec: {
             /** @description the inference operator's autoscaling: exactly one of prometheus (an AMP workspace) or cloudWatch */
@@ -2590,7 +2591,7 @@ export interface components {
             routing?: components["schemas"]["RoutingSpec"] | null;
             /**
              * Storage
-             * @description an S3 storage of the cluster (GET /api/clusters/{name}/storage)
+             * @description an S3 or FSx storage of the cluster (GET /api/clusters/{name}/storage); modelPath is read from it
              * @example training
              */
             storage: string;

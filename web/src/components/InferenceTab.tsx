@@ -124,7 +124,7 @@ function Deploy({ cluster, onDone }: { cluster: string; onDone: () => void }) {
           )}
           {form.kind === 'managed' && (
             <ColumnLayout columns={2}>
-              {text('Storage', 'storage', 'an S3 storage of the cluster')}
+              {text('Storage', 'storage', 'an S3 or FSx storage of the cluster')}
               {text('Model folder', 'modelPath', 'for example models/Qwen/Qwen3-0.6B')}
               <FormField label="L2 KV cache">
                 <SegmentedControl

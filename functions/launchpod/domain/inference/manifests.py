@@ -1,7 +1,10 @@
 """The Kubernetes objects behind an endpoint, built from the request alone (pure functions).
 
 - managed: an InferenceEndpointConfig (inference.sagemaker.aws.amazon.com/v1) whose model is a folder
-  of an S3 storage Launchpod configured (modelSourceType s3), with kvCacheSpec, intelligentRoutingSpec
+  of an S3 or FSx for Lustre storage Launchpod configured (modelSourceType s3 or fsx, "Deploy models from
+  Amazon S3, Amazon FSx, or Hugging Face Hub using kubectl",
+  https://docs.aws.amazon.com/sagemaker/latest/dg/sagemaker-hyperpod-model-deployment-deploy-ftm.html),
+  with kvCacheSpec, intelligentRoutingSpec
   and autoScalingSpec as given; the HyperPod inference operator makes its Deployment and Service.
 - jumpstart: a JumpStartModel (model id, version, EULA acceptance, instance type).
 - container: a Deployment of any serving image with the GPUs the caller gave (requested and limited),
@@ -15,7 +18,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from launchpod.contracts.inference import AutoscalingSpec, CreateEndpointInput, WorkerSpec
+from launchpod.contracts.inference import AutoscalingSpec, CreateEndpointInput, FsxModelSource, WorkerSpec
 from launchpod.domain import ownership
 
 GROUP_VERSION = "inference.sagemaker.aws.amazon.com/v1"
@@ -71,21 +74,39 @@ def _env(worker: WorkerSpec) -> list[dict[str, str]]:
     return [{"name": k, "value": v} for k, v in sorted(worker.env.items())]
 
 
-def managed(request: CreateEndpointInput, bucket: str, region: str, prefix: str | None) -> dict[str, Any]:
+def model_source(
+    model_path: str, bucket: str, region: str, prefix: str | None, fsx: FsxModelSource | None = None
+) -> dict[str, Any]:
+    """The CRD's modelSourceConfig. S3: the bucket, and the model's key under the storage's prefix (the operator
+    reads the bucket itself, not the claim). FSx: the file system (its id is required, the DNS and mount names
+    let the operator mount it without a lookup), and the model's path from the file system's root, which is
+    where the storage's volume mounts it."""
+    if fsx is not None:
+        return {
+            "modelSourceType": "fsx",
+            "fsxStorage": {"fileSystemId": fsx.fileSystemId, "dnsName": fsx.dnsName, "mountName": fsx.mountName},
+            "modelLocation": model_path,
+        }
+    location = f"{prefix.strip('/')}/{model_path}" if prefix else model_path
+    return {
+        "modelSourceType": "s3",
+        "s3Storage": {"bucketName": bucket, "region": region},
+        "modelLocation": location,
+    }
+
+
+def managed(
+    request: CreateEndpointInput, bucket: str, region: str, prefix: str | None, fsx: FsxModelSource | None = None
+) -> dict[str, Any]:
     spec = request.managed
     assert spec is not None
     worker = spec.worker
-    location = f"{prefix.strip('/')}/{spec.modelPath}" if prefix else spec.modelPath
     body: dict[str, Any] = {
         "modelName": request.endpoint,
         "instanceType": request.instanceType,
         "replicas": request.replicas,
         "invocationEndpoint": "v1/chat/completions",
-        "modelSourceConfig": {
-            "modelSourceType": "s3",
-            "s3Storage": {"bucketName": bucket, "region": region},
-            "modelLocation": location,
-        },
+        "modelSourceConfig": model_source(spec.modelPath, bucket, region, prefix, fsx),
         "worker": {
             "image": worker.image,
             "args": list(worker.args),
@@ -342,9 +363,11 @@ def scaled_object_ref(endpoint: str, namespace: str) -> dict[str, Any]:
     }
 
 
-def objects(request: CreateEndpointInput, bucket: str, region: str, prefix: str | None) -> list[dict[str, Any]]:
+def objects(
+    request: CreateEndpointInput, bucket: str, region: str, prefix: str | None, fsx: FsxModelSource | None = None
+) -> list[dict[str, Any]]:
     if request.kind == "managed":
-        return [managed(request, bucket, region, prefix)]
+        return [managed(request, bucket, region, prefix, fsx)]
     if request.kind == "jumpstart":
         return [jumpstart(request)]
     return container(request)

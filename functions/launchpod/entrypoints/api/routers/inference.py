@@ -21,6 +21,7 @@ from launchpod.contracts.inference import (
     EndpointName,
     EndpointView,
     EndpointWorkflowRequest,
+    FsxModelSource,
     InvokeEndpointRequest,
     InvokeView,
     ScaleEndpointInput,
@@ -79,16 +80,12 @@ def _needs_operator(request: CreateEndpointInput) -> None:
     )
 
 
-def _storage(name: str, storage_name: str, namespace: str, field: str) -> tuple[str, str]:
-    """(bucket, prefix) of an S3 storage Launchpod configured, whose claim is in ``namespace``."""
+def _volume(name: str, storage_name: str, namespace: str) -> dict[str, Any] | None:
+    """The PersistentVolume of a storage Launchpod configured, whose claim is in ``namespace``; None when there
+    is no such storage."""
     volume = k8s.read(name, {"apiVersion": "v1", "kind": "PersistentVolume", "metadata": {"name": storage_name}})
-    source = storage.s3_prefix_of(volume) if volume and storage.managed(volume) else None
-    if volume is None or source is None:
-        raise Conflict(
-            f"{name} has no S3 storage {storage_name} configured by Launchpod; configure one "
-            f"(POST /api/clusters/{name}/storage) or name one from GET /api/clusters/{name}/storage.",
-            details=[{"field": field, "rule": "s3_storage_exists", "message": storage_name}],
-        )
+    if volume is None or not storage.managed(volume):
+        return None
     claim_ns = ((volume.get("spec") or {}).get("claimRef") or {}).get("namespace", "default")
     if claim_ns != namespace:
         raise Conflict(
@@ -96,7 +93,36 @@ def _storage(name: str, storage_name: str, namespace: str, field: str) -> tuple[
             f"in {claim_ns}.",
             details=[{"field": "body.namespace", "rule": "same_namespace_as_storage", "message": claim_ns}],
         )
-    return source
+    return volume
+
+
+def _missing(name: str, storage_name: str, field: str, kinds: str) -> Conflict:
+    return Conflict(
+        f"{name} has no {kinds} storage {storage_name} configured by Launchpod; configure one "
+        f"(POST /api/clusters/{name}/storage) or name one from GET /api/clusters/{name}/storage.",
+        details=[{"field": field, "rule": "storage_exists", "message": storage_name}],
+    )
+
+
+def _model_source(name: str, storage_name: str, namespace: str) -> tuple[str | None, str | None, FsxModelSource | None]:
+    """(bucket, prefix, None) of an S3 storage, or (None, None, the file system) of an FSx one."""
+    field = "body.managed.storage"
+    volume = _volume(name, storage_name, namespace)
+    s3 = storage.s3_prefix_of(volume) if volume else None
+    if s3 is not None:
+        return s3[0], s3[1], None
+    fsx = storage.fsx_source_of(volume) if volume else None
+    if fsx is None:
+        raise _missing(name, storage_name, field, "S3 or FSx")
+    return None, None, FsxModelSource(fileSystemId=fsx[0], dnsName=fsx[1], mountName=fsx[2])
+
+
+def _claim(name: str, storage_name: str, namespace: str) -> None:
+    """A container mounts an S3 storage's claim at /s3."""
+    field = "body.container.storage"
+    volume = _volume(name, storage_name, namespace)
+    if volume is None or storage.s3_prefix_of(volume) is None:
+        raise _missing(name, storage_name, field, "S3")
 
 
 def _needs_balancer(name: str) -> None:
@@ -137,11 +163,11 @@ def create_endpoint(
     _active(name)
     endpoints.check_instance_type(request, _groups(name))
     _needs_operator(request)
-    bucket = prefix = None
+    bucket = prefix = fsx = None
     if request.managed is not None:
-        bucket, prefix = _storage(name, request.managed.storage, request.namespace, "body.managed.storage")
+        bucket, prefix, fsx = _model_source(name, request.managed.storage, request.namespace)
     if request.container is not None and request.container.storage:
-        _storage(name, request.container.storage, request.namespace, "body.container.storage")
+        _claim(name, request.container.storage, request.namespace)
     if request.container is not None and request.container.service == "loadBalancer":
         _needs_balancer(name)
     plan = endpoints.create_plan(request, cluster_endpoints.endpoint(name, request.endpoint))
@@ -156,6 +182,7 @@ def create_endpoint(
         bucket=bucket,
         region=settings().region if bucket else None,
         prefix=prefix or None,
+        fsx=fsx,
     )
     return planned(plan, dryRun, lambda: _submit(name, doc, plan))
 

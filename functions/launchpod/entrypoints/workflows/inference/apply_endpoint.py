@@ -16,7 +16,9 @@ def run(doc: WorkflowInput) -> PhaseResult:
     request = EndpointWorkflowRequest.model_validate(doc.request)
     if request.action == "deploy":
         assert request.create is not None
-        made = manifests.objects(request.create, request.bucket or "", request.region or "", request.prefix)
+        made = manifests.objects(
+            request.create, request.bucket or "", request.region or "", request.prefix, request.fsx
+        )
         for obj in made:
             k8s.apply(doc.target, obj)
         return PhaseResult(message="Applied " + ", ".join(f"{o['kind']} {o['metadata']['name']}" for o in made) + ".")
