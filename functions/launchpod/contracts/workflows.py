@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeVar
 
 from pydantic import ConfigDict, Field
 
 from launchpod.contracts.common import Contract
+from launchpod.contracts.phase_outputs import PhaseOutput
+
+OutputT = TypeVar("OutputT", bound=PhaseOutput)
 
 
 class WorkflowInput(Contract):
@@ -28,6 +31,23 @@ class WorkflowInput(Contract):
     ready: bool | None = Field(default=None, description="set by wait phases for the Choice that follows")
     wait: int = Field(default=30, ge=1, le=3600, description="seconds the next Wait state sleeps")
     child: bool = Field(default=False, description="a child execution: its parent records the end")
+
+    def output(self, model: type[OutputT]) -> OutputT | None:
+        """What ``model.PHASE`` recorded, or None when it has not run in this workflow or recorded nothing
+        (a skipped phase)."""
+        raw = self.outputs.get(model.PHASE)
+        return model.model_validate(raw) if raw else None
+
+    def require(self, model: type[OutputT]) -> OutputT:
+        """What ``model.PHASE`` recorded; a phase that needs it runs after it in every state machine."""
+        found = self.output(model)
+        if found is None:
+            raise LookupError(f"phase {model.PHASE} recorded no {model.__name__} in operation {self.operationId}")
+        return found
+
+    def record(self, output: PhaseOutput) -> None:
+        """Keep a phase's output in the document, for its own next poll or the phases after it."""
+        self.outputs[output.PHASE] = output.model_dump(mode="json")
 
 
 class WorkflowFailure(Contract):

@@ -15,6 +15,7 @@ from functools import wraps
 from typing import Any
 
 from launchpod.contracts.operations import PhaseStatus
+from launchpod.contracts.phase_outputs import PhaseOutput
 from launchpod.contracts.workflows import WorkflowInput
 from launchpod.domain.errors import Conflict, LaunchpodError, PermanentError, RetryableError
 from launchpod.entrypoints.observability import logger
@@ -23,7 +24,8 @@ from launchpod.runtime import wiring
 
 @dataclass
 class PhaseResult:
-    outputs: dict[str, Any] = field(default_factory=dict)
+    # a PhaseOutput when later phases read it (launchpod.contracts.phase_outputs), else what the record shows
+    outputs: dict[str, Any] | PhaseOutput = field(default_factory=dict)
     message: str | None = None
     ready: bool = True  # False: a wait phase that must be polled again
     skipped: bool = False
@@ -103,8 +105,13 @@ def phase(name: str) -> Callable[[PhaseFn], Callable[[dict[str, Any], Any], dict
                     store.phase_progress(doc.operationId, name, result.message, known=known)
                 return doc.model_dump(mode="json")
             status = PhaseStatus.SKIPPED if result.skipped else PhaseStatus.SUCCEEDED
-            store.phase_succeeded(doc.operationId, name, result.message, result.outputs, status=status, known=known)
-            doc.outputs[name] = result.outputs
+            outputs = result.outputs
+            if isinstance(outputs, PhaseOutput):
+                if name != outputs.PHASE:
+                    raise PermanentError(f"{name} returned {type(outputs).__name__}, the output of {outputs.PHASE}.")
+                outputs = outputs.model_dump(mode="json")
+            store.phase_succeeded(doc.operationId, name, result.message, outputs, status=status, known=known)
+            doc.outputs[name] = outputs
             doc.ready = True
             return doc.model_dump(mode="json")
 

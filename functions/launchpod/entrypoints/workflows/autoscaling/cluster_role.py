@@ -4,6 +4,7 @@ this cluster."""
 
 from __future__ import annotations
 
+from launchpod.contracts.phase_outputs import ClusterRoleOutput
 from launchpod.contracts.workflows import WorkflowInput
 from launchpod.domain.clusters import hyperpod
 from launchpod.domain.errors import PermanentError
@@ -28,7 +29,7 @@ def run(doc: WorkflowInput) -> PhaseResult:
         f"HyperPod autoscaling (Karpenter) role of {doc.target}, created by Launchpod",
     )
     iam.put_inline_policy(name, "launchpod-karpenter-nodes", autoscaling.role_policy(cluster["ClusterArn"]))
-    return PhaseResult(outputs={"roleArn": arn}, message=arn)
+    return PhaseResult(outputs=ClusterRoleOutput(roleArn=arn), message=arn)
 
 
 handler = phase("ClusterRole")(run)

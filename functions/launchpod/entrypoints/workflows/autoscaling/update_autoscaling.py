@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from launchpod.contracts.phase_outputs import ClusterRoleOutput
 from launchpod.contracts.workflows import WorkflowInput
 from launchpod.domain.clusters import hyperpod
 from launchpod.domain.errors import PermanentError, RetryableError
@@ -23,7 +24,8 @@ def run(doc: WorkflowInput) -> PhaseResult:
         raise PermanentError(f"{doc.target} has no HyperPod cluster.")
     config = cluster.get("AutoScaling") or {}
     wanted = "Enable" if request.enabled else "Disable"
-    role = doc.outputs.get("ClusterRole", {}).get("roleArn")
+    made = doc.output(ClusterRoleOutput)  # None when disabling: ClusterRole is skipped
+    role = made.roleArn if made else None
     if (config.get("Mode") or "Disable") == wanted and (not request.enabled or cluster.get("ClusterRole") == role):
         return PhaseResult(message=f"AutoScaling is already {wanted}; following it.")
     if cluster.get("ClusterStatus") != "InService":

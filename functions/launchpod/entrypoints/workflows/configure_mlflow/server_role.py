@@ -5,6 +5,7 @@ Skipped when an existing server is picked: it has its own role."""
 from __future__ import annotations
 
 from launchpod.contracts.mlflow import ConfigureMlflowWorkflowRequest
+from launchpod.contracts.phase_outputs import ServerRoleOutput
 from launchpod.contracts.workflows import WorkflowInput
 from launchpod.domain import mlflow, ownership
 from launchpod.entrypoints.workflows.phase import PhaseResult, phase
@@ -30,7 +31,9 @@ def run(doc: WorkflowInput) -> PhaseResult:
         f"MLflow tracking server of {doc.target}, created by Launchpod",
     )
     iam.put_inline_policy(role, POLICY_NAME, mlflow.role_policy(bucket))
-    return PhaseResult(outputs={"roleArn": arn}, message=f"{arn}: reaches {mlflow.artifact_store(bucket)} only")
+    return PhaseResult(
+        outputs=ServerRoleOutput(roleArn=arn), message=f"{arn}: reaches {mlflow.artifact_store(bucket)} only"
+    )
 
 
 handler = phase("ServerRole")(run)

@@ -4,6 +4,7 @@ an earlier attempt or picked, is not created again), then the cluster's record n
 from __future__ import annotations
 
 from launchpod.contracts.mlflow import ConfigureMlflowWorkflowRequest
+from launchpod.contracts.phase_outputs import ServerRoleOutput
 from launchpod.contracts.workflows import WorkflowInput
 from launchpod.domain import mlflow
 from launchpod.domain.errors import LaunchpodError, PermanentError
@@ -13,7 +14,8 @@ from launchpod.runtime.settings import settings
 
 
 def _create(doc: WorkflowInput, request: ConfigureMlflowWorkflowRequest) -> None:
-    role_arn = doc.outputs.get("ServerRole", {}).get("roleArn")
+    made = doc.output(ServerRoleOutput)
+    role_arn = made.roleArn if made else None
     if not role_arn:
         raise PermanentError("ServerRole made no role for the new tracking server; retry the operation.")
     prefix, bucket = settings().resource_prefix, settings().bucket

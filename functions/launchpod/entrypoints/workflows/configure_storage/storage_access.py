@@ -6,6 +6,7 @@ prefix, or the FSx for Lustre file system."""
 from __future__ import annotations
 
 from launchpod.adapters.aws import fsx
+from launchpod.contracts.phase_outputs import StorageAccessOutput
 from launchpod.contracts.storage import ConfigureStorageInput
 from launchpod.contracts.workflows import WorkflowInput
 from launchpod.domain import addons, storage
@@ -35,7 +36,7 @@ def run(doc: WorkflowInput) -> PhaseResult:
     if request.kind == "s3":
         bucket = settings().bucket
         return PhaseResult(
-            outputs={"bucket": bucket, "region": settings().region, "prefix": request.prefix},
+            outputs=StorageAccessOutput(bucket=bucket, region=settings().region, prefix=request.prefix),
             message=f"{addon} {_state(found)}; mounting {storage.s3_source(bucket, request.prefix)}",
         )
     assert request.fileSystemId is not None
@@ -50,7 +51,7 @@ def run(doc: WorkflowInput) -> PhaseResult:
     if lifecycle not in ("AVAILABLE", "UPDATING"):
         raise PermanentError(f"{request.fileSystemId} is {lifecycle}; attach it once it is AVAILABLE.")
     return PhaseResult(
-        outputs={"dnsName": described["DNSName"], "mountName": lustre["MountName"]},
+        outputs=StorageAccessOutput(dnsName=described["DNSName"], mountName=lustre["MountName"]),
         message=f"{addon} {_state(found)}; {request.fileSystemId} at {described['DNSName']}@tcp:/{lustre['MountName']}",
     )
 

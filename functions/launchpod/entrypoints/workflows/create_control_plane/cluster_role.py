@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from launchpod.contracts.phase_outputs import ClusterRoleOutput
 from launchpod.contracts.workflows import WorkflowInput
 from launchpod.domain.clusters import control_plane
 from launchpod.entrypoints.workflows.create_control_plane._common import tags_of
@@ -19,7 +20,7 @@ def run(doc: WorkflowInput) -> PhaseResult:
         tags_of(doc),
         f"EKS cluster role of {doc.target}, created by Launchpod",
     )
-    return PhaseResult(outputs={"roleArn": arn, "roleName": name}, message=arn)
+    return PhaseResult(outputs=ClusterRoleOutput(roleArn=arn, roleName=name), message=arn)
 
 
 handler = phase("ClusterRole")(run)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from launchpod.contracts.phase_outputs import ClusterRoleOutput, NetworkOutput
 from launchpod.contracts.workflows import WorkflowInput
 from launchpod.domain.errors import PermanentError
 from launchpod.entrypoints.workflows.create_control_plane._common import request_of, tags_of
@@ -23,13 +24,12 @@ def run(doc: WorkflowInput) -> PhaseResult:
             outputs={"arn": existing["arn"]},
             message=f"{existing['arn']} already exists ({existing['status']}).",
         )
-    network = doc.outputs["Network"]
-    subnets = list(network["subnetIds"]) + list(network.get("publicSubnetIds", []))
+    network = doc.require(NetworkOutput)
     created = eks.create_cluster(
         name=doc.target,
-        role_arn=doc.outputs["ClusterRole"]["roleArn"],
-        subnet_ids=subnets,
-        security_group_ids=[network["securityGroupId"]] if network.get("securityGroupId") else [],
+        role_arn=doc.require(ClusterRoleOutput).roleArn,
+        subnet_ids=network.subnetIds + network.publicSubnetIds,
+        security_group_ids=[network.securityGroupId] if network.securityGroupId else [],
         version=request.kubernetesVersion,
         log_types=list(request.logging),
         tags=tags_of(doc),

@@ -5,6 +5,7 @@ HyperPod EKS stack does, awsome-distributed-training ``security-group-stack.yaml
 
 from __future__ import annotations
 
+from launchpod.contracts.phase_outputs import NetworkOutput
 from launchpod.contracts.workflows import WorkflowInput
 from launchpod.domain.clusters import control_plane
 from launchpod.domain.errors import PermanentError
@@ -36,7 +37,7 @@ def _reuse(doc: WorkflowInput, vpc_id: str, subnet_ids: list[str]) -> PhaseResul
         raise PermanentError(f"The subnets are all in {zones.pop()}; EKS needs subnets in at least two zones.")
     group_id = _shared_group(doc, vpc_id)
     return PhaseResult(
-        outputs={"vpcId": vpc_id, "subnetIds": subnet_ids, "securityGroupId": group_id, "reused": True},
+        outputs=NetworkOutput(vpcId=vpc_id, subnetIds=subnet_ids, securityGroupId=group_id, reused=True),
         message=f"Reusing {vpc_id} with {len(subnet_ids)} subnets in {', '.join(sorted(zones))}; "
         f"{group_id} for the control plane and HyperPod's nodes.",
     )
@@ -67,15 +68,15 @@ def run(doc: WorkflowInput) -> PhaseResult:
     ec2.ensure_route_table(vpc_id, {**tags, "Name": f"{doc.target}-private"}, private, nat_gateway_id=nat)
     group_id = _shared_group(doc, vpc_id)
     return PhaseResult(
-        outputs={
-            "vpcId": vpc_id,
-            "vpcCidr": cidr,
-            "subnetIds": private,
-            "publicSubnetIds": public,
-            "natGatewayId": nat,
-            "securityGroupId": group_id,
-            "reused": False,
-        },
+        outputs=NetworkOutput(
+            vpcId=vpc_id,
+            vpcCidr=cidr,
+            subnetIds=private,
+            publicSubnetIds=public,
+            natGatewayId=nat,
+            securityGroupId=group_id,
+            reused=False,
+        ),
         message=f"{vpc_id} ({cidr}): private {', '.join(private)}; public {', '.join(public)}; NAT {nat}; "
         f"{group_id} for the control plane and HyperPod's nodes.",
     )

@@ -9,6 +9,7 @@ bootstrap or join (``launchpod.domain.egress``)."""
 
 from __future__ import annotations
 
+from launchpod.contracts.phase_outputs import ComputeSubnetOutput, NetworkOutput
 from launchpod.contracts.workflows import WorkflowInput
 from launchpod.domain import egress
 from launchpod.domain.clusters import hyperpod
@@ -22,7 +23,8 @@ from launchpod.runtime.settings import settings
 
 def run(doc: WorkflowInput) -> PhaseResult:
     request, ec2 = request_of(doc), wiring.ec2()
-    vpc_id = doc.outputs.get("Network", {}).get("vpcId")  # provision-cluster: made before EKS is created
+    network = doc.output(NetworkOutput)  # provision-cluster: made before EKS is created
+    vpc_id = network.vpcId if network else None
     if vpc_id is None:
         eks = wiring.eks().cluster(doc.target)
         if eks is None:
@@ -43,7 +45,7 @@ def run(doc: WorkflowInput) -> PhaseResult:
     if table_id:
         ec2.associate(table_id, subnet_id)
     return PhaseResult(
-        outputs={"subnetId": subnet_id, "cidr": cidr, "vpcId": vpc_id},
+        outputs=ComputeSubnetOutput(subnetId=subnet_id, cidr=cidr, vpcId=vpc_id),
         message=f"{subnet_id} {cidr} in {request.availabilityZone}, {routed}.",
     )
 
@@ -54,7 +56,8 @@ def _route_out(doc: WorkflowInput, vpc_id: str) -> tuple[str | None, str]:
     private_table = ec2.route_table_id(vpc_id, {**tags_of(doc), "Name": f"{doc.target}-private"})
     if private_table:
         return private_table, "routed through the NAT gateway"
-    sources = list(doc.outputs.get("Network", {}).get("subnetIds") or [])
+    network = doc.output(NetworkOutput)
+    sources = list(network.subnetIds) if network else []
     if not sources:
         eks = wiring.eks().cluster(doc.target) or {}
         sources = list(eks.get("resourcesVpcConfig", {}).get("subnetIds") or [])

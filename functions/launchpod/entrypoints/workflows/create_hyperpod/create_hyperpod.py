@@ -2,6 +2,12 @@
 
 from __future__ import annotations
 
+from launchpod.contracts.phase_outputs import (
+    ComputeSubnetOutput,
+    ExecutionRoleOutput,
+    LifecycleScriptsOutput,
+    SecurityGroupOutput,
+)
 from launchpod.contracts.workflows import WorkflowInput
 from launchpod.domain.clusters import hyperpod
 from launchpod.domain.errors import PermanentError
@@ -32,10 +38,10 @@ def run(doc: WorkflowInput) -> PhaseResult:
         name=name,
         eks_arn=eks["arn"],
         instance_groups=hyperpod.instance_groups(
-            request, doc.outputs["ExecutionRole"]["roleArn"], doc.outputs["LifecycleScripts"]["sourceS3Uri"]
+            request, doc.require(ExecutionRoleOutput).roleArn, doc.require(LifecycleScriptsOutput).sourceS3Uri
         ),
-        subnet_ids=[doc.outputs["ComputeSubnet"]["subnetId"]],
-        security_group_ids=[doc.outputs["SecurityGroup"]["securityGroupId"]],
+        subnet_ids=[doc.require(ComputeSubnetOutput).subnetId],
+        security_group_ids=[doc.require(SecurityGroupOutput).securityGroupId],
         node_recovery=request.nodeRecovery,
         tags=tags_of(doc),
         node_provisioning_mode=request.nodeProvisioningMode,

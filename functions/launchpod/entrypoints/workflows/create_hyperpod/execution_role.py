@@ -3,6 +3,7 @@ network interfaces, write logs. Nothing more."""
 
 from __future__ import annotations
 
+from launchpod.contracts.phase_outputs import ExecutionRoleOutput
 from launchpod.contracts.workflows import WorkflowInput
 from launchpod.domain.clusters import hyperpod
 from launchpod.entrypoints.workflows.create_hyperpod._common import execution_role_name, tags_of
@@ -73,7 +74,7 @@ def run(doc: WorkflowInput) -> PhaseResult:
         f"HyperPod execution role of {doc.target}, created by Launchpod",
     )
     iam.put_inline_policy(name, "launchpod-hyperpod-nodes", policy(settings().bucket, doc.target))
-    return PhaseResult(outputs={"roleArn": arn, "roleName": name}, message=arn)
+    return PhaseResult(outputs=ExecutionRoleOutput(roleArn=arn, roleName=name), message=arn)
 
 
 handler = phase("ExecutionRole")(run)

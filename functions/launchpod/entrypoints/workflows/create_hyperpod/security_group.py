@@ -11,6 +11,7 @@ instead, the one EKS attaches to its control-plane interfaces; so does this phas
 
 from __future__ import annotations
 
+from launchpod.contracts.phase_outputs import ComputeSubnetOutput, SecurityGroupOutput
 from launchpod.contracts.workflows import WorkflowInput
 from launchpod.domain.clusters import control_plane
 from launchpod.entrypoints.workflows.create_hyperpod._common import tags_of
@@ -21,7 +22,7 @@ from launchpod.runtime.settings import settings
 
 def run(doc: WorkflowInput) -> PhaseResult:
     ec2 = wiring.ec2()
-    vpc_id = doc.outputs["ComputeSubnet"]["vpcId"]
+    vpc_id = doc.require(ComputeSubnetOutput).vpcId
     name = control_plane.shared_security_group_name(settings().resource_prefix, doc.target)
     eks = wiring.eks().cluster(doc.target)  # None under provision-cluster, while EKS is created with the group
     vpc_config = (eks or {}).get("resourcesVpcConfig", {})
@@ -31,12 +32,12 @@ def run(doc: WorkflowInput) -> PhaseResult:
         if cluster_group is not None:
             group_id = ec2.ensure_self_rules(cluster_group)
             return PhaseResult(
-                outputs={"securityGroupId": group_id},
+                outputs=SecurityGroupOutput(securityGroupId=group_id),
                 message=f"{group_id}: the EKS cluster security group, all traffic within it (nodes, API, EFA).",
             )
     group_id = ec2.ensure_efa_security_group(vpc_id, name, {**tags_of(doc), "Name": name})
     return PhaseResult(
-        outputs={"securityGroupId": group_id},
+        outputs=SecurityGroupOutput(securityGroupId=group_id),
         message=f"{group_id}: shared with the EKS control plane, all traffic within the group (nodes, API, EFA).",
     )
 

@@ -3,6 +3,7 @@ identity associations go with it) and waits until it is gone; keeps its OIDC iss
 
 from __future__ import annotations
 
+from launchpod.contracts.phase_outputs import DeleteControlPlaneOutput
 from launchpod.contracts.workflows import WorkflowInput
 from launchpod.domain.clusters import teardown
 from launchpod.domain.errors import PermanentError
@@ -16,22 +17,23 @@ PHASE = "DeleteControlPlane"
 def run(doc: WorkflowInput) -> PhaseResult:
     eks = wiring.eks()
     found = eks.cluster(doc.target)
-    issuer = doc.outputs.get(PHASE, {}).get("issuer")
+    earlier = doc.output(DeleteControlPlaneOutput)  # this phase's earlier polls
+    issuer = earlier.issuer if earlier else None
     if found is None:
         return PhaseResult(
-            outputs={"issuer": issuer},
+            outputs=DeleteControlPlaneOutput(issuer=issuer),
             message="No EKS cluster remains.",
             skipped=doc.poll.get(PHASE, 0) == 0 and issuer is None,
         )
     if not teardown.ours(found.get("tags", {}), doc.target, settings().resource_prefix):
         return PhaseResult(
-            outputs={"kept": found["arn"]},
+            outputs=DeleteControlPlaneOutput(kept=found["arn"]),
             skipped=True,
             message=f"{found['arn']} was not created by Launchpod; left in place.",
         )
     if doc.poll.get(PHASE, 0) >= teardown.MAX_POLLS:
         raise PermanentError(f"EKS cluster {doc.target} is still {found['status']} after an hour; check it.")
-    doc.outputs[PHASE] = {"issuer": found.get("identity", {}).get("oidc", {}).get("issuer")}
+    doc.record(DeleteControlPlaneOutput(issuer=found.get("identity", {}).get("oidc", {}).get("issuer")))
     if found["status"] != "DELETING":
         eks.delete_cluster(doc.target)
     return PhaseResult(ready=False, wait=teardown.POLL_SECONDS, message=f"Deleting {found['arn']}.")

@@ -6,6 +6,7 @@ jobs' logs) and is deliberately left in place; CloudWatch Logs' retention or the
 
 from __future__ import annotations
 
+from launchpod.contracts.phase_outputs import DeleteControlPlaneOutput
 from launchpod.contracts.workflows import WorkflowInput
 from launchpod.entrypoints.workflows.delete_cluster._common import our_tags
 from launchpod.entrypoints.workflows.phase import PhaseResult, phase
@@ -16,7 +17,8 @@ from launchpod.runtime.settings import settings
 def run(doc: WorkflowInput) -> PhaseResult:
     iam, tags = wiring.iam(), our_tags(doc.target)
     roles = iam.delete_tagged_roles(f"{settings().resource_prefix}-{doc.target}-", tags)
-    issuer = (doc.outputs.get("DeleteControlPlane") or {}).get("issuer")
+    made = doc.output(DeleteControlPlaneOutput)
+    issuer = made.issuer if made else None
     provider = iam.delete_oidc_provider(issuer, tags) if issuer else None
     gone = roles + ([provider] if provider else [])
     return PhaseResult(outputs={"deleted": gone}, message="Deleted " + (", ".join(gone) or "nothing"), skipped=not gone)

@@ -4,6 +4,7 @@ minutes to be deleted; their addresses, subnets and the internet gateway wait fo
 
 from __future__ import annotations
 
+from launchpod.contracts.phase_outputs import DeleteNetworkOutput
 from launchpod.contracts.workflows import WorkflowInput
 from launchpod.domain.errors import PermanentError
 from launchpod.entrypoints.workflows.delete_cluster._common import our_tags
@@ -20,14 +21,15 @@ def run(doc: WorkflowInput) -> PhaseResult:
     ec2 = wiring.ec2()
     tags = our_tags(doc.target)
     started, pending = ec2.delete_tagged_nat_gateways(tags)
-    gone = [*doc.outputs.get(PHASE, {}).get("deleted", []), *started]
+    earlier = doc.output(DeleteNetworkOutput)  # this phase's earlier polls
+    gone = [*(earlier.deleted if earlier else []), *started]
     if pending:
         if doc.poll.get(PHASE, 0) >= MAX_NAT_POLLS:
             raise PermanentError(
                 f"NAT gateway {', '.join(pending)} is still deleting after an hour; check it in the VPC console, "
                 "then retry the operation."
             )
-        doc.outputs[PHASE] = {"deleted": gone}
+        doc.record(DeleteNetworkOutput(deleted=gone))
         return PhaseResult(
             ready=False,
             wait=NAT_POLL_SECONDS,
@@ -36,7 +38,9 @@ def run(doc: WorkflowInput) -> PhaseResult:
         )
     gone += ec2.delete_tagged_network(tags)
     return PhaseResult(
-        outputs={"deleted": gone}, message=f"Deleted {len(gone)}: " + (", ".join(gone) or "nothing"), skipped=not gone
+        outputs=DeleteNetworkOutput(deleted=gone),
+        message=f"Deleted {len(gone)}: " + (", ".join(gone) or "nothing"),
+        skipped=not gone,
     )
 
 

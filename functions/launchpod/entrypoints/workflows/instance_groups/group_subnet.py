@@ -4,6 +4,7 @@ the group's deletion finds and deletes it."""
 
 from __future__ import annotations
 
+from launchpod.contracts.phase_outputs import GroupSubnetOutput
 from launchpod.contracts.workflows import WorkflowInput
 from launchpod.domain.errors import PermanentError
 from launchpod.domain.instance_groups import workflow
@@ -44,7 +45,7 @@ def run(doc: WorkflowInput) -> PhaseResult:
         ec2.associate(table["RouteTableId"], subnet_id)
     routed = f"routed like {home['SubnetId']}" if table else "on the VPC's main route table"
     return PhaseResult(
-        outputs={"subnetId": subnet_id, "cidr": cidr, "zone": zone},
+        outputs=GroupSubnetOutput(subnetId=subnet_id, cidr=cidr, zone=zone),
         message=f"{subnet_id} {cidr} in {zone} for {change.group}, {routed}.",
     )
 

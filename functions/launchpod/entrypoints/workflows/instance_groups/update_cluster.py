@@ -10,6 +10,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
+from launchpod.contracts.phase_outputs import GroupSubnetOutput, UpdateClusterOutput
 from launchpod.contracts.workflows import WorkflowInput
 from launchpod.domain.clusters import hyperpod
 from launchpod.domain.errors import PermanentError, RetryableError
@@ -47,7 +48,8 @@ def _params(doc: WorkflowInput, cluster: dict[str, Any]) -> dict[str, Any] | Non
     template = next((g for g in groups if g.get("ExecutionRole")), None)
     if template is None:
         raise PermanentError(f"{doc.target} has no instance group to take the execution role from.")
-    subnet = doc.outputs.get("GroupSubnet", {}).get("subnetId")
+    made = doc.output(GroupSubnetOutput)  # None: the group uses the cluster's subnet
+    subnet = made.subnetId if made else None
     spec = changes.new_group_spec(
         change.add,
         execution_role=template["ExecutionRole"],
@@ -74,7 +76,7 @@ def run(doc: WorkflowInput) -> PhaseResult:
     wiring.sagemaker().update_cluster(params)
     kept = [g["InstanceGroupName"] for g in params.get("InstanceGroups", []) if g["InstanceGroupName"] != change.group]
     return PhaseResult(
-        outputs={"groups": len(params.get("InstanceGroups", [])), "calledAt": called_at.isoformat()},
+        outputs=UpdateClusterOutput(groups=len(params.get("InstanceGroups", [])), calledAt=called_at.isoformat()),
         message=f"UpdateCluster: {change.action} {change.group}"
         + (f"; {', '.join(kept)} kept as they are." if kept else "."),
     )

@@ -9,6 +9,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
+from launchpod.contracts.phase_outputs import UpdateClusterOutput
 from launchpod.contracts.workflows import WorkflowInput
 from launchpod.domain.clusters import hyperpod
 from launchpod.domain.errors import PermanentError
@@ -21,8 +22,8 @@ PHASE = "WaitGroup"
 
 
 def _called_at(doc: WorkflowInput) -> datetime | None:
-    value = doc.outputs.get("UpdateCluster", {}).get("calledAt")
-    return datetime.fromisoformat(value) if value else None
+    called = doc.output(UpdateClusterOutput)
+    return datetime.fromisoformat(called.calledAt) if called else None
 
 
 def _operation(doc: WorkflowInput, group: str, since: datetime | None) -> dict[str, Any] | None:

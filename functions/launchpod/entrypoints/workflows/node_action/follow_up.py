@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from launchpod.contracts.phase_outputs import StartActionOutput, WaitNodesOutput
 from launchpod.contracts.workflows import WorkflowInput
 from launchpod.domain.errors import LaunchpodError
 from launchpod.entrypoints import remediation
@@ -15,9 +16,8 @@ from launchpod.entrypoints.observability import logger
 @logger.inject_lambda_context(clear_state=True)
 def handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
     doc = WorkflowInput.model_validate({k: v for k, v in event.items() if k != "finish"})
-    start = doc.outputs.get("StartAction", {})
-    replaced = list((doc.outputs.get("WaitNodes", {}).get("replacements") or {}).values())
-    nodes = list(start.get("accepted", [])) + replaced
+    start, waited = doc.output(StartActionOutput), doc.output(WaitNodesOutput)
+    nodes = (start.accepted if start else []) + (list(waited.replacements.values()) if waited else [])
     try:
         ran = remediation.follow_up(doc.target, nodes)
     except LaunchpodError as exc:

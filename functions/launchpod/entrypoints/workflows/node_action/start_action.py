@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
+from launchpod.contracts.phase_outputs import StartActionOutput
 from launchpod.contracts.workflows import WorkflowInput
 from launchpod.domain.clusters import hyperpod
 from launchpod.domain.errors import PermanentError
@@ -27,7 +28,7 @@ def run(doc: WorkflowInput) -> PhaseResult:
             targeted += ids
         sm.start_health_check(actions.health_check_parameters(name, doc.request))
         return PhaseResult(
-            outputs={"accepted": targeted, "refused": [], "started": started},
+            outputs=StartActionOutput(accepted=targeted, started=started),
             message=f"Deep health checks ({', '.join(doc.request['checks'])}) started on {len(targeted)} nodes.",
         )
     verb = actions.VERB[doc.kind]
@@ -53,7 +54,7 @@ def run(doc: WorkflowInput) -> PhaseResult:
     remediation.acting(doc.target, doc.kind, accepted, doc.operationId)
     note = f"; {len(refused)} refused by AWS" if refused else ""
     return PhaseResult(
-        outputs={"accepted": accepted, "refused": refused, "started": started},
+        outputs=StartActionOutput(accepted=accepted, refused=refused, started=started),
         message=f"HyperPod accepted {verb} of {len(accepted)} nodes{note}.",
     )
 

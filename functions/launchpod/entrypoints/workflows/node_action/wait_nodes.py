@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from launchpod.contracts.phase_outputs import StartActionOutput, WaitNodesOutput
 from launchpod.contracts.workflows import WorkflowInput
 from launchpod.domain.clusters import hyperpod
 from launchpod.domain.errors import PermanentError
@@ -18,14 +19,14 @@ PHASE = "WaitNodes"
 
 
 def run(doc: WorkflowInput) -> PhaseResult:
-    start = doc.outputs.get("StartAction", {})
-    accepted, refused = list(start.get("accepted", [])), list(start.get("refused", []))
-    started = datetime.fromisoformat(start["started"])
+    start = doc.require(StartActionOutput)
+    accepted, refused = list(start.accepted), list(start.refused)
+    started = datetime.fromisoformat(start.started)
     nodes = {n["InstanceId"]: n for n in wiring.sagemaker().list_nodes(hyperpod.hyperpod_name(doc.target))}
     polls = doc.poll.get(PHASE, 0)
-    seen = set(start.get("seenDown", []))
+    seen = set(start.seenDown)
     outcomes = actions.follow(doc.kind, accepted, nodes, started, seen, polls)
-    start["seenDown"] = sorted(seen)  # carried to the next poll in the workflow document
+    doc.record(start.model_copy(update={"seenDown": sorted(seen)}))  # carried to the next poll
     line = actions.summary_line(doc.kind, outcomes, refused)
     waiting = [o for o in outcomes if not o.done]
     if waiting:
@@ -42,7 +43,7 @@ def run(doc: WorkflowInput) -> PhaseResult:
     if refused or any(not o.ok for o in outcomes):
         raise PermanentError(line)
     replaced = {o.nodeId: o.replacement for o in outcomes if o.replacement}
-    return PhaseResult(outputs={"replacements": replaced}, message=line)
+    return PhaseResult(outputs=WaitNodesOutput(replacements=replaced), message=line)
 
 
 handler = phase(PHASE)(run)
