@@ -54,8 +54,7 @@ def lambda_context() -> SimpleNamespace:
 
 
 # ---------------------------------------------------------------------------- parallel runs
-# The suite can run on pytest-xdist workers (`pytest -n 2 --dist loadgroup`, not yet the default of `make test`:
-# under load its sandbox e2e tests still race their compressed time budgets); each worker starts its own
+# `make test` runs the suite on two pytest-xdist workers (`pytest -n 2 --dist loadgroup`); each worker starts its own
 # sandbox, so no test sees another worker's AWS or Kubernetes state. A group runs whole on one worker:
 # a module (its module-scoped cluster is provisioned once), the CDK tests (one synth per session), and
 # the modules sharing the training-job cluster (tests/sandbox/jobs_support.py makes it once per sandbox).
@@ -71,6 +70,17 @@ _SHARED_GROUPS = {
     "tests/sandbox/test_inference_e2e.py": "inference-cluster",
     "tests/sandbox/test_inference_autoscaling_e2e.py": "inference-cluster",
 }
+
+
+def pytest_configure(config) -> None:
+    # xdist registers this mark; without xdist (-p no:xdist) --strict-markers would refuse it.
+    config.addinivalue_line("markers", "xdist_group(name): run with the other tests of the group on one worker")
+    major, minor = (int(part) for part in pytest.__version__.split(".")[:2])
+    if (major, minor) >= (9, 2) and config.getoption("dist", default="no") == "loadgroup":
+        raise pytest.UsageError(
+            f"pytest {pytest.__version__} ignores xdist's groups (pyproject.toml pins pytest<9.2): a module's tests "
+            "would scatter across workers. Run `make install` again, or pip install 'pytest<9.2'."
+        )
 
 
 def xdist_group_of(path: str) -> str:
