@@ -114,3 +114,13 @@ def test_a_skipped_phase_reads_as_absent_and_a_renamed_field_fails_its_reader():
         doc.require(phase_outputs.SecurityGroupOutput)
     doc.record(phase_outputs.SecurityGroupOutput(securityGroupId="sg-2"))
     assert doc.require(phase_outputs.SecurityGroupOutput).securityGroupId == "sg-2"
+
+
+def test_what_provision_hands_its_hyperpod_branch_reads_as_the_network():
+    """provision-cluster selects only the VPC id of its Network for the HyperPod branch (a ResultSelector)."""
+    definition = json.loads(registry.STATE_MACHINES_BY_NAME["provision-cluster"].path.read_text())
+    assert definition["States"]["Network"]["ResultSelector"] == {"vpcId.$": "$.outputs.Network.vpcId"}
+    doc = WorkflowInput(
+        operationId="op", kind="create-hyperpod", target="c", request={}, outputs={"Network": {"vpcId": "v"}}
+    )
+    assert doc.require(phase_outputs.NetworkOutput).vpcId == "v"

@@ -25,7 +25,10 @@ class NetworkOutput(PhaseOutput):
 
     PHASE: ClassVar[str] = "Network"
     vpcId: str
-    subnetIds: list[str] = Field(description="private subnets: the control plane's and the compute subnet's routes")
+    # provision-cluster hands its HyperPod branch the VPC id alone (ResultSelector in provision-cluster.asl.json)
+    subnetIds: list[str] = Field(
+        default_factory=list, description="private subnets: the control plane's and the compute subnet's routes"
+    )
     publicSubnetIds: list[str] = Field(default_factory=list)
     securityGroupId: str | None = Field(default=None, description="shared by the control plane and HyperPod's nodes")
     vpcCidr: str | None = None
