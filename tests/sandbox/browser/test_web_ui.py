@@ -11,6 +11,7 @@ import time
 
 import pytest
 from playwright.sync_api import Page, Route, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from tests.sandbox.browser.conftest import App
 
@@ -97,8 +98,17 @@ def test_sign_in_asks_for_the_token_once_and_shows_the_role(app: App, page: Page
     expect(page.get_by_role("heading", name="Clusters", level=1)).to_be_visible()
     expect(page.get_by_role("dialog")).to_have_count(0)
 
-    page.get_by_role("button", name="Role: viewer").click()
-    page.get_by_role("menuitem", name="Sign out").click()
+    # Under load the identity menu was seen detached from the page and closed while the page settled after the
+    # reload (probably re-rendered when /me answers and its description changes; not confirmed). A user whose menu
+    # closed opens it again, and so does the test.
+    for attempt in range(3):
+        page.get_by_role("button", name="Role: viewer").click()
+        try:
+            page.get_by_role("menuitem", name="Sign out").click(timeout=5_000)
+            break
+        except PlaywrightTimeoutError:
+            if attempt == 2:
+                raise
     expect(page.get_by_label("Access token")).to_be_visible()
 
 
