@@ -92,16 +92,29 @@ class RunningSandbox:
             response.raise_for_status()
             return dict(response.json())
 
-    def install_dependencies(self, cluster: str) -> dict:
+    def install_dependencies(self, cluster: str, include_optional: bool = False) -> dict:
         """reconcile-dependencies on ``cluster``, as AWS asks before a HyperPod cluster is created."""
         with self.client() as c:
-            response = c.post(f"/api/clusters/{cluster}/dependencies", json={})
+            body = {"includeOptional": True} if include_optional else {}
+            response = c.post(f"/api/clusters/{cluster}/dependencies", json=body)
         if response.status_code == 200 and response.json().get("status") == "NOOP":
             return dict(response.json())  # already installed as pinned
         assert response.status_code == 202, response.text
         done = self.wait_operation(response.json()["operation"]["id"])
         assert done["status"] == "SUCCEEDED", done
         return done
+
+    def lustre_file_system(self) -> dict:
+        """A PERSISTENT_2 FSx for Lustre file system in the sandbox's first subnet, as DescribeFileSystems shows it."""
+        subnet = self.aws("ec2").describe_subnets()["Subnets"][0]["SubnetId"]
+        return dict(
+            self.aws("fsx").create_file_system(
+                FileSystemType="LUSTRE",
+                StorageCapacity=1200,
+                SubnetIds=[subnet],
+                LustreConfiguration={"DeploymentType": "PERSISTENT_2", "PerUnitStorageThroughput": 125},
+            )["FileSystem"]
+        )
 
     def wait_operation(self, operation_id: str, timeout: float = 180) -> dict:
         deadline = time.monotonic() + timeout

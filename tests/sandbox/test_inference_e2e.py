@@ -502,21 +502,10 @@ def test_a_managed_endpoint_reads_its_model_from_an_fsx_lustre_storage(sandbox, 
         sandbox, "/endpoints", {**MANAGED, "endpoint": "qwen-fsx", "managed": {**FSX_MANAGED, "storage": "nope"}}
     )
     assert ghost.status_code == 409 and "no S3 or FSx storage nope" in ghost.json()["message"], ghost.text
-    with sandbox.client() as c:  # FSx's CSI driver is an optional dependency (NOOP when already installed)
-        reconcile = c.post(f"/api/clusters/{NAME}/dependencies", json={"includeOptional": True})
-    if reconcile.status_code == 202:
-        assert sandbox.wait_operation(reconcile.json()["operation"]["id"], timeout=240)["status"] == "SUCCEEDED"
-    else:
-        assert reconcile.status_code == 200 and reconcile.json()["status"] == "NOOP", reconcile.text
+    sandbox.install_dependencies(NAME, include_optional=True)  # FSx's CSI driver is an optional dependency
     addons = sandbox.aws("eks").list_addons(clusterName=NAME)["addons"]
     assert "aws-fsx-csi-driver" in addons, addons
-    subnet = sandbox.aws("ec2").describe_subnets()["Subnets"][0]["SubnetId"]
-    fs = sandbox.aws("fsx").create_file_system(
-        FileSystemType="LUSTRE",
-        StorageCapacity=1200,
-        SubnetIds=[subnet],
-        LustreConfiguration={"DeploymentType": "PERSISTENT_2", "PerUnitStorageThroughput": 125},
-    )["FileSystem"]
+    fs = sandbox.lustre_file_system()
     with sandbox.client() as c:
         configured = c.post(
             f"/api/clusters/{NAME}/storage",

@@ -101,13 +101,7 @@ def test_s3_storage_is_bound_listed_browsed_and_deleted(sandbox, with_dependenci
 
 def test_fsx_lustre_is_attached_and_cannot_be_browsed(sandbox, with_dependencies):
     cluster = with_dependencies
-    subnet = sandbox.aws("ec2").describe_subnets()["Subnets"][0]["SubnetId"]
-    fs = sandbox.aws("fsx").create_file_system(
-        FileSystemType="LUSTRE",
-        StorageCapacity=1200,
-        SubnetIds=[subnet],
-        LustreConfiguration={"DeploymentType": "PERSISTENT_2", "PerUnitStorageThroughput": 125},
-    )["FileSystem"]
+    fs = sandbox.lustre_file_system()
     mount_name = fs["LustreConfiguration"]["MountName"]
 
     done = _configure(sandbox, cluster, {"kind": "fsx", "storageName": "scratch", "fileSystemId": fs["FileSystemId"]})
