@@ -142,7 +142,7 @@ def reconcile(fleet: Any) -> None:
     running = set(fleet.names())
     for account, regions in list(sagemaker_backends.items()):
         for region, backend in list(regions.items()):
-            with hp._lock:
+            with hp.LOCK:
                 clusters = [
                     c
                     for c in list(backend.clusters.values())
@@ -172,7 +172,7 @@ def _act(backend: Any, cluster: Any, state: dict[str, Any]) -> None:
     alive = {p["metadata"].get("uid", p["metadata"]["name"]) for p in pending}
     seen.pending_since = {uid: t for uid, t in seen.pending_since.items() if uid in alive}
     demand: dict[str, int] = {}
-    with hp._lock:
+    with hp.LOCK:
         for pod in pending:
             uid = pod["metadata"].get("uid", pod["metadata"]["name"])
             first = seen.pending_since.setdefault(uid, now)
@@ -192,7 +192,7 @@ def _act(backend: Any, cluster: Any, state: dict[str, Any]) -> None:
             # (Karpenter's scheduling simulation counts in-flight and existing capacity before adding).
             free = sum(
                 1
-                for n in hp._group_nodes(cluster, name)
+                for n in hp.group_nodes(cluster, name)
                 if hp.NODE_PREFIX + n.instance_id not in busy and n.state()[0] not in ("Failure", "ShuttingDown")
             )
             if wanted > free:
@@ -208,9 +208,9 @@ def _act(backend: Any, cluster: Any, state: dict[str, Any]) -> None:
         if deletes:
             hp.batch_node_operation(backend, cluster.cluster_name, deletes, "delete")
             cluster.event("Cluster", f"Karpenter consolidated {len(deletes)} idle node(s): {', '.join(deletes)}")
-        pushes = hp._pending_pushes(backend, [cluster.eks_cluster_name]) if (adds or deletes) else []
+        pushes = hp.pending_pushes(backend, [cluster.eks_cluster_name]) if (adds or deletes) else []
     if pushes:
-        hp._push(pushes)
+        hp.push_nodes(pushes)
 
 
 def _fits(cluster: Any, group: Any, pod: dict[str, Any]) -> bool:
@@ -218,8 +218,8 @@ def _fits(cluster: Any, group: Any, pod: dict[str, Any]) -> bool:
     from sandbox.aws import sagemaker as hp
 
     subnets = ((group.spec.get("OverrideVpcConfig") or cluster.vpc_config) or {}).get("Subnets") or []
-    placement = hp._placements(cluster.account_id, cluster.region_name, subnets)[0]
-    probe = hp.HyperPodNode(group.name, group.instance_type, placement, [hp._Phase("Running", float("inf"), "")])
+    placement = hp.subnet_placements(cluster.account_id, cluster.region_name, subnets)[0]
+    probe = hp.HyperPodNode(group.name, group.instance_type, placement, [hp.Phase("Running", float("inf"), "")])
     probe.joined = True
     node = hp.node_object(cluster, probe)
     chosen, _ = scheduling.schedule(pod.get("spec") or {}, [node], [], None)

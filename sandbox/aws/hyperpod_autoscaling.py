@@ -84,22 +84,22 @@ def role_problem(account: str, role_arn: str) -> str | None:
 
 def check_request(params: dict[str, Any], settings: dict[str, Any], eks: bool) -> None:
     """ValidationException text for an AutoScaling request UpdateCluster cannot take; None when it can."""
-    from sandbox.aws.sagemaker import _invalid
+    from sandbox.aws.sagemaker import invalid
 
     config = params.get("AutoScaling") or {}
     if config.get("Mode") != "Enable":
         return
     if not eks:
-        raise _invalid("AutoScaling is supported only for clusters orchestrated by Amazon EKS.")
+        raise invalid("AutoScaling is supported only for clusters orchestrated by Amazon EKS.")
     if config.get("AutoScalerType", "Karpenter") != "Karpenter":
-        raise _invalid(f"AutoScalerType {config.get('AutoScalerType')} is not supported; use Karpenter.")
+        raise invalid(f"AutoScalerType {config.get('AutoScalerType')} is not supported; use Karpenter.")
     mode = params.get("NodeProvisioningMode") or settings.get("NodeProvisioningMode")
     if mode != "Continuous":
-        raise _invalid(
+        raise invalid(
             "AutoScaling with Karpenter requires NodeProvisioningMode Continuous; set it in the same request."
         )
     if not (params.get("ClusterRole") or settings.get("ClusterRole")):
-        raise _invalid("ClusterRole is required when AutoScaling is enabled.")
+        raise invalid("ClusterRole is required when AutoScaling is enabled.")
 
 
 def autoscaling_view(cluster: Any, now: float) -> dict[str, Any] | None:

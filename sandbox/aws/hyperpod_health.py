@@ -15,6 +15,7 @@ InService with ConflictException (the message is ours: AWS does not document its
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import Any
 
 from moto.core.responses import ActionResult
@@ -24,24 +25,28 @@ from moto.sagemaker.responses import SageMakerResponse
 from sandbox.aws import node_agents, node_faults
 from sandbox.aws import sagemaker as hp
 
+#: ``fn(cluster, params)`` hooks run once a StartClusterHealthCheck request has started its checks
+#: (``sandbox.aws.hyperpod_operations`` records the DeepHealthCheck operation).
+HEALTH_CHECK_OBSERVERS: list[Callable[[hp.HyperPodCluster, dict[str, Any]], None]] = []
+
 
 def start_cluster_health_check(backend: SageMakerModelBackend, params: dict[str, Any]) -> hp.HyperPodCluster:
-    cluster = hp._find(backend, params["ClusterName"])
-    hp._require_in_service(cluster, "start deep health checks on")
+    cluster = hp.find_cluster(backend, params["ClusterName"])
+    hp.require_in_service(cluster, "start deep health checks on")
     chosen: list[tuple[hp.HyperPodNode, list[str]]] = []
     for config in params.get("DeepHealthCheckConfigurations") or []:
         group = config.get("InstanceGroupName")
         if group not in cluster.groups:
-            raise hp._invalid(f"Instance group {group} does not exist in cluster {cluster.cluster_name}.")
+            raise hp.invalid(f"Instance group {group} does not exist in cluster {cluster.cluster_name}.")
         checks = list(config.get("DeepHealthChecks") or [])
-        ids = config.get("InstanceIds") or [n.instance_id for n in hp._group_nodes(cluster, group)]
+        ids = config.get("InstanceIds") or [n.instance_id for n in hp.group_nodes(cluster, group)]
         for node_id in ids:
             node = cluster.nodes.get(node_id)
             if node is None or node.group != group:
-                raise hp._invalid(f"Instance {node_id} is not in instance group {group}.")
+                raise hp.invalid(f"Instance {node_id} is not in instance group {group}.")
             status, _ = node.state()
             if status != "Running":
-                raise hp._invalid(f"Instance {node_id} is in {status} status; deep health checks need Running.")
+                raise hp.invalid(f"Instance {node_id} is in {status} status; deep health checks need Running.")
             chosen.append((node, checks))
     for node, checks in chosen:
         node.deep_health_checks = checks
@@ -55,12 +60,12 @@ def start_cluster_health_check(backend: SageMakerModelBackend, params: dict[str,
             )
         node._restart(
             [
-                hp._Phase(
+                hp.Phase(
                     "DeepHealthCheckInProgress",
-                    hp._durations["deep_health_check"],
+                    hp.DURATIONS["deep_health_check"],
                     "Deep health checks in progress: " + ", ".join(checks),
                 ),
-                hp._Phase("Failure", math.inf, failure) if failure else hp._Phase("Running", math.inf),
+                hp.Phase("Failure", math.inf, failure) if failure else hp.Phase("Running", math.inf),
             ],
             "health-check",
         )
@@ -73,15 +78,17 @@ def start_cluster_health_check(backend: SageMakerModelBackend, params: dict[str,
             group=node.group,
             instance_id=node.instance_id,
         )
+    for observe in HEALTH_CHECK_OBSERVERS:
+        observe(cluster, params)
     return cluster
 
 
 def _respond(self: SageMakerResponse) -> ActionResult:
     def work(backend: SageMakerModelBackend) -> tuple[Any, list[str]]:
-        cluster = start_cluster_health_check(backend, hp._params(self))
-        return {"ClusterArn": cluster.arn}, hp._eks_of(cluster)
+        cluster = start_cluster_health_check(backend, hp.request_params(self))
+        return {"ClusterArn": cluster.arn}, hp.eks_of(cluster)
 
-    return hp._respond(self, work)
+    return hp.run_response(self, work)
 
 
 def install() -> None:

@@ -67,7 +67,7 @@ class _Operation:
     health_checks: list[dict[str, Any]] = field(default_factory=list)
     instance_ids: list[str] = field(default_factory=list)  # a deep health check's instances
     done: bool = False
-    creation_time: datetime = field(default_factory=hp._now)
+    creation_time: datetime = field(default_factory=hp.utcnow)
     operation_id: str = field(default_factory=lambda: str(uuid.uuid4()))
 
     @property
@@ -105,11 +105,13 @@ def _record(cluster: hp.HyperPodCluster, operation: _Operation) -> None:
 # ---------------------------------------------------------------------------------------- recording
 
 
-def _recording_update(original: Callable[..., hp.HyperPodCluster]) -> Callable[..., hp.HyperPodCluster]:
-    def update_cluster(backend: SageMakerModelBackend, params: dict[str, Any]) -> hp.HyperPodCluster:
-        cluster = hp._find(backend, params["ClusterName"])
-        before = {name: _counts(cluster, group) for name, group in cluster.groups.items()}
-        cluster = original(backend, params)
+def _observe_update(
+    backend: SageMakerModelBackend, cluster: hp.HyperPodCluster, params: dict[str, Any]
+) -> Callable[[hp.HyperPodCluster], None]:
+    """An UPDATE_OBSERVER: the groups' counts before UpdateCluster applies, one Scaling operation after."""
+    before = {name: _counts(cluster, group) for name, group in cluster.groups.items()}
+
+    def after(cluster: hp.HyperPodCluster) -> None:
         operation = _Operation("Scaling")
         for spec in params.get("InstanceGroups") or []:
             name = spec["InstanceGroupName"]
@@ -123,26 +125,21 @@ def _recording_update(original: Callable[..., hp.HyperPodCluster]) -> Callable[.
             operation.details.append(_Detail(name, before[name], {"TargetCount": 0}, deleted=True))
         if operation.details:
             _record(cluster, operation)
-        return cluster
 
-    return update_cluster
+    return after
 
 
-def _recording_health_check(original: Callable[..., hp.HyperPodCluster]) -> Callable[..., hp.HyperPodCluster]:
-    def start(backend: SageMakerModelBackend, params: dict[str, Any]) -> hp.HyperPodCluster:
-        cluster = original(backend, params)
-        configs = [dict(c) for c in params.get("DeepHealthCheckConfigurations") or []]
-        ids = [
-            node_id
-            for c in configs
-            for node_id in (
-                c.get("InstanceIds") or [n.instance_id for n in hp._group_nodes(cluster, c["InstanceGroupName"])]
-            )
-        ]
-        _record(cluster, _Operation("DeepHealthCheck", health_checks=configs, instance_ids=ids))
-        return cluster
-
-    return start
+def _observe_health_check(cluster: hp.HyperPodCluster, params: dict[str, Any]) -> None:
+    """A HEALTH_CHECK_OBSERVER: one DeepHealthCheck operation for the instances the request named."""
+    configs = [dict(c) for c in params.get("DeepHealthCheckConfigurations") or []]
+    ids = [
+        node_id
+        for c in configs
+        for node_id in (
+            c.get("InstanceIds") or [n.instance_id for n in hp.group_nodes(cluster, c["InstanceGroupName"])]
+        )
+    ]
+    _record(cluster, _Operation("DeepHealthCheck", health_checks=configs, instance_ids=ids))
 
 
 def _settle(backend: SageMakerModelBackend, cluster: hp.HyperPodCluster) -> None:
@@ -161,23 +158,16 @@ def _settle(backend: SageMakerModelBackend, cluster: hp.HyperPodCluster) -> None
                 finished = (
                     group is not None
                     and hp.group_status(cluster, group) not in _SETTLING
-                    and all(hp._settled(n) for n in hp._group_nodes(cluster, detail.group))
+                    and all(hp.is_settled(n) for n in hp.group_nodes(cluster, detail.group))
                 )
             if finished:
                 detail.status = "Done"
 
 
-def _with_active_operations(original: Callable[..., dict[str, Any]]) -> Callable[..., dict[str, Any]]:
-    def group_details(cluster: hp.HyperPodCluster, group: hp.InstanceGroup) -> dict[str, Any]:
-        out = original(cluster, group)
-        scaling = any(
-            d.group == group.name and d.status == "InProgress" for o in operations(cluster) for d in o.details
-        )
-        if scaling:
-            out["ActiveOperations"] = {"Scaling": 1}
-        return out
-
-    return group_details
+def _active_operations(cluster: hp.HyperPodCluster, group: hp.InstanceGroup, out: dict[str, Any]) -> None:
+    """A GROUP_DETAIL_HOOK: ``ActiveOperations`` while a scaling detail of the group is in progress."""
+    if any(d.group == group.name and d.status == "InProgress" for o in operations(cluster) for d in o.details):
+        out["ActiveOperations"] = {"Scaling": 1}
 
 
 # ---------------------------------------------------------------------------------------- responses
@@ -212,7 +202,7 @@ def _described(cluster: hp.HyperPodCluster, operation: _Operation) -> dict[str, 
 
 def _r_list(self: SageMakerResponse) -> ActionResult:
     def work(backend: SageMakerModelBackend) -> tuple[Any, list[str]]:
-        cluster = hp._find(backend, self._get_param("ClusterName"))
+        cluster = hp.find_cluster(backend, self._get_param("ClusterName"))
         found = list(operations(cluster))
         status, kind = self._get_param("Status"), self._get_param("Type")
         after, before = self._get_param("CreationTimeAfter"), self._get_param("CreationTimeBefore")
@@ -221,48 +211,40 @@ def _r_list(self: SageMakerResponse) -> ActionResult:
         if kind:
             found = [o for o in found if o.type == kind]
         if after:
-            found = [o for o in found if o.creation_time.timestamp() > hp._timestamp(after)]
+            found = [o for o in found if o.creation_time.timestamp() > hp.epoch_seconds(after)]
         if before:
-            found = [o for o in found if o.creation_time.timestamp() < hp._timestamp(before)]
+            found = [o for o in found if o.creation_time.timestamp() < hp.epoch_seconds(before)]
         found.sort(key=lambda o: o.creation_time, reverse=self._get_param("SortOrder") != "Ascending")
-        page, token = hp._paginate(found, self._get_param("MaxResults"), self._get_param("NextToken"))
+        page, token = hp.paginate(found, self._get_param("MaxResults"), self._get_param("NextToken"))
         result = {"ClusterOperationSummaries": [_summary(cluster, o) for o in page], "NextToken": token}
-        return hp._drop_empty(result), hp._eks_of(cluster)
+        return hp.drop_empty(result), hp.eks_of(cluster)
 
-    return hp._respond(self, work)
+    return hp.run_response(self, work)
 
 
 def _r_describe(self: SageMakerResponse) -> ActionResult:
     def work(backend: SageMakerModelBackend) -> tuple[Any, list[str]]:
-        cluster = hp._find(backend, self._get_param("ClusterName"))
+        cluster = hp.find_cluster(backend, self._get_param("ClusterName"))
         wanted = self._get_param("OperationId")
         operation = next((o for o in operations(cluster) if o.operation_id == wanted), None)
         if operation is None:
             raise ResourceNotFound(message=f"Operation {wanted} not found in cluster {cluster.cluster_name}.")
-        return _described(cluster, operation), hp._eks_of(cluster)
+        return _described(cluster, operation), hp.eks_of(cluster)
 
-    return hp._respond(self, work)
-
-
-_installed = False
+    return hp.run_response(self, work)
 
 
 def install() -> None:
     """Record operations from UpdateCluster and StartClusterHealthCheck; answer the two calls (idempotent)."""
-    global _installed
-    if _installed:
-        return
-    from sandbox.aws.sagemaker import responses, views
+    from sandbox.aws.sagemaker import views
 
-    # Wrapped where they are called (UpdateCluster's response method, DescribeCluster's view) and where the
-    # package exports them.
-    hp.update_cluster = responses.update_cluster = _recording_update(hp.update_cluster)  # type: ignore[assignment]
-    hyperpod_health.start_cluster_health_check = _recording_health_check(  # type: ignore[assignment]
-        hyperpod_health.start_cluster_health_check
-    )
-    hp.group_details = views.group_details = _with_active_operations(hp.group_details)  # type: ignore[assignment]
-    if _settle not in hp.SETTLE_HOOKS:
-        hp.SETTLE_HOOKS.append(_settle)
+    for hooks, hook in (
+        (hp.UPDATE_OBSERVERS, _observe_update),
+        (hyperpod_health.HEALTH_CHECK_OBSERVERS, _observe_health_check),
+        (views.GROUP_DETAIL_HOOKS, _active_operations),
+        (hp.SETTLE_HOOKS, _settle),
+    ):
+        if hook not in hooks:
+            hooks.append(hook)
     SageMakerResponse.list_cluster_operations = _r_list  # type: ignore[attr-defined]
     SageMakerResponse.describe_cluster_operation = _r_describe  # type: ignore[attr-defined]
-    _installed = True

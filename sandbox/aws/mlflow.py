@@ -238,7 +238,7 @@ def runs(arn: str) -> list[Run]:
 
 
 def _r_create(self: SageMakerResponse) -> ActionResult:
-    return ActionResult({"TrackingServerArn": create(self.sagemaker_backend, hp._params(self)).arn})
+    return ActionResult({"TrackingServerArn": create(self.sagemaker_backend, hp.request_params(self)).arn})
 
 
 def _r_describe(self: SageMakerResponse) -> ActionResult:
@@ -250,10 +250,10 @@ def _r_list(self: SageMakerResponse) -> ActionResult:
     items = [describe(s) for s in _of(self.sagemaker_backend).values()]
     items = [i for i in items if not status or i["TrackingServerStatus"] == status]
     items.sort(key=lambda i: i["CreationTime"], reverse=self._get_param("SortOrder") != "Ascending")
-    page, token = hp._paginate(items, self._get_param("MaxResults"), self._get_param("NextToken"))
+    page, token = hp.paginate(items, self._get_param("MaxResults"), self._get_param("NextToken"))
     keys = ("TrackingServerArn", "TrackingServerName", "CreationTime", "LastModifiedTime")
     summaries = [{k: i[k] for k in (*keys, "TrackingServerStatus", "IsActive", "MlflowVersion")} for i in page]
-    return ActionResult(hp._drop_empty({"TrackingServerSummaries": summaries, "NextToken": token}))
+    return ActionResult(hp.drop_empty({"TrackingServerSummaries": summaries, "NextToken": token}))
 
 
 def _r_delete(self: SageMakerResponse) -> ActionResult:
@@ -265,7 +265,7 @@ def _r_delete(self: SageMakerResponse) -> ActionResult:
 
 
 def _r_presigned(self: SageMakerResponse) -> ActionResult:
-    params = hp._params(self)
+    params = hp.request_params(self)
     server = _find(self.sagemaker_backend, params.get("TrackingServerName") or "")
     return ActionResult({"AuthorizedUrl": presigned_url(server, params)})
 

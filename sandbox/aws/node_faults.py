@@ -156,7 +156,7 @@ def inject(cluster_name: str, node_id: str, kind: str, fixed_by: str | None = No
     fixed = fixed_by or spec.fixed_by
     if fixed not in FIXED_BY:
         raise ValueError(f"fixedBy is one of {', '.join(FIXED_BY)}")
-    with hp._lock:
+    with hp.LOCK:
         for account in list(sagemaker_backends.keys()):
             for region in list(sagemaker_backends[account].keys()):
                 backend = sagemaker_backends[account][region]
@@ -203,8 +203,8 @@ def _doom(cluster: hp.HyperPodCluster, fault: ActiveFault) -> None:
     for node in fresh[:1]:
         pending = node.phases[0].until
         node.phases = [
-            hp._Phase("Pending", pending, node.phases[0].message),
-            hp._Phase(
+            hp.Phase("Pending", pending, node.phases[0].message),
+            hp.Phase(
                 "Failure",
                 float("inf"),
                 f"The replacement instance {node.instance_id} failed its health checks: {KINDS[fault.kind].fault_type}."

@@ -39,7 +39,7 @@ from moto.sagemaker.models import SageMakerModelBackend
 from moto.sagemaker.responses import SageMakerResponse
 
 from sandbox.aws.sagemaker import common as hp
-from sandbox.aws.sagemaker.responses import _params
+from sandbox.aws.sagemaker.responses import request_params
 
 _NAME = re.compile(r"^[a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}$")
 _TEAM = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$")
@@ -119,7 +119,7 @@ def _new(backend: SageMakerModelBackend, kind: str, p: dict[str, Any], body: dic
     name = p.get("Name") or ""
     if not _NAME.match(name):
         raise ValidationError(message=f"Name {name!r} must match [a-zA-Z0-9](-*[a-zA-Z0-9]){{0,62}}.")
-    entity_id = "".join(hp._random_id(12, _ID_CHARS))
+    entity_id = "".join(hp.random_id(12, _ID_CHARS))
     return Entity(
         kind=kind,
         id=entity_id,
@@ -169,7 +169,7 @@ def create_config(backend: SageMakerModelBackend, p: dict[str, Any]) -> Entity:
 
 
 def describe_config(e: Entity) -> dict[str, Any]:
-    return hp._drop_empty(
+    return hp.drop_empty(
         {
             "ClusterSchedulerConfigArn": e.arn,
             "ClusterSchedulerConfigId": e.id,
@@ -233,7 +233,7 @@ def update_quota(backend: SageMakerModelBackend, p: dict[str, Any]) -> Entity:
 
 
 def describe_quota(e: Entity) -> dict[str, Any]:
-    return hp._drop_empty(
+    return hp.drop_empty(
         {
             "ComputeQuotaArn": e.arn,
             "ComputeQuotaId": e.id,
@@ -267,7 +267,7 @@ def by_arn(arn: str) -> Entity | None:
 
 
 def _listed(self: SageMakerResponse, kind: str) -> list[Entity]:
-    p = _params(self)
+    p = request_params(self)
     items = [e for e in _of(self.sagemaker_backend).values() if e.kind == kind]
     items = [e for e in items if not p.get("ClusterArn") or e.cluster_arn == p["ClusterArn"]]
     items = [e for e in items if not p.get("NameContains") or p["NameContains"] in e.name]
@@ -277,18 +277,18 @@ def _listed(self: SageMakerResponse, kind: str) -> list[Entity]:
 
 
 def _page(self: SageMakerResponse, items: list[Any], key: str) -> ActionResult:
-    p = _params(self)
-    page, token = hp._paginate(items, p.get("MaxResults"), p.get("NextToken"))
-    return ActionResult(hp._drop_empty({key: page, "NextToken": token}))
+    p = request_params(self)
+    page, token = hp.paginate(items, p.get("MaxResults"), p.get("NextToken"))
+    return ActionResult(hp.drop_empty({key: page, "NextToken": token}))
 
 
 def _r_create_config(self: SageMakerResponse) -> ActionResult:
-    e = create_config(self.sagemaker_backend, _params(self))
+    e = create_config(self.sagemaker_backend, request_params(self))
     return ActionResult({"ClusterSchedulerConfigArn": e.arn, "ClusterSchedulerConfigId": e.id})
 
 
 def _r_describe_config(self: SageMakerResponse) -> ActionResult:
-    p = _params(self)
+    p = request_params(self)
     e = _find(self.sagemaker_backend, "cluster-scheduler-config", p.get("ClusterSchedulerConfigId") or "")
     return ActionResult(describe_config(e))
 
@@ -301,7 +301,7 @@ def _r_list_configs(self: SageMakerResponse) -> ActionResult:
 
 
 def _r_update_config(self: SageMakerResponse) -> ActionResult:
-    p = _params(self)
+    p = request_params(self)
     e = _find(self.sagemaker_backend, "cluster-scheduler-config", p.get("ClusterSchedulerConfigId") or "")
     with _lock:
         if p.get("SchedulerConfig") is not None:
@@ -315,7 +315,7 @@ def _r_update_config(self: SageMakerResponse) -> ActionResult:
 
 
 def _r_delete_config(self: SageMakerResponse) -> ActionResult:
-    p = _params(self)
+    p = request_params(self)
     e = _find(self.sagemaker_backend, "cluster-scheduler-config", p.get("ClusterSchedulerConfigId") or "")
     with _lock:
         _of(self.sagemaker_backend).pop(e.id, None)
@@ -323,12 +323,12 @@ def _r_delete_config(self: SageMakerResponse) -> ActionResult:
 
 
 def _r_create_quota(self: SageMakerResponse) -> ActionResult:
-    e = create_quota(self.sagemaker_backend, _params(self))
+    e = create_quota(self.sagemaker_backend, request_params(self))
     return ActionResult({"ComputeQuotaArn": e.arn, "ComputeQuotaId": e.id})
 
 
 def _r_describe_quota(self: SageMakerResponse) -> ActionResult:
-    p = _params(self)
+    p = request_params(self)
     return ActionResult(describe_quota(_find(self.sagemaker_backend, "compute-quota", p.get("ComputeQuotaId") or "")))
 
 
@@ -340,12 +340,12 @@ def _r_list_quotas(self: SageMakerResponse) -> ActionResult:
 
 
 def _r_update_quota(self: SageMakerResponse) -> ActionResult:
-    e = update_quota(self.sagemaker_backend, _params(self))
+    e = update_quota(self.sagemaker_backend, request_params(self))
     return ActionResult({"ComputeQuotaArn": e.arn, "ComputeQuotaVersion": e.version})
 
 
 def _r_delete_quota(self: SageMakerResponse) -> ActionResult:
-    p = _params(self)
+    p = request_params(self)
     e = _find(self.sagemaker_backend, "compute-quota", p.get("ComputeQuotaId") or "")
     with _lock:
         _of(self.sagemaker_backend).pop(e.id, None)

@@ -9,17 +9,17 @@ from moto.eks.exceptions import InvalidParameterException, ResourceNotFoundExcep
 from moto.eks.models import EKSBackend
 
 from sandbox.aws.eks.catalog import ACCESS_ENTRY_TYPES, ACCESS_POLICIES
-from sandbox.aws.eks.clusters import _cluster, _require_api_authentication
-from sandbox.aws.eks.common import _in_use, _lock, _not_found, _now, validate_role_arn
+from sandbox.aws.eks.clusters import backend_cluster, require_api_authentication
+from sandbox.aws.eks.common import LOCK, in_use, not_found, utcnow, validate_role_arn
 from sandbox.aws.eks.models import AccessEntry, PodIdentityAssociation, SandboxCluster
 
 _PRINCIPAL_ARN = re.compile(r"arn:[^:]+:iam::\d{12}:(role|user)/.+")
 
 
-def _access_entry(cluster: SandboxCluster, principal_arn: str) -> AccessEntry:
+def find_access_entry(cluster: SandboxCluster, principal_arn: str) -> AccessEntry:
     entry = cluster.access_entries.get(principal_arn)
     if entry is None:
-        raise _not_found(
+        raise not_found(
             "The specified principalArn could not be found. You can view your available access entries "
             "with 'list-access-entries'.",
             cluster=cluster.name,
@@ -36,10 +36,10 @@ def create_access_entry(
     username: str | None,
     tags: dict[str, str] | None,
 ) -> AccessEntry:
-    cluster = _cluster(backend, cluster_name)
+    cluster = backend_cluster(backend, cluster_name)
     entry_type = entry_type or "STANDARD"
-    with _lock:
-        _require_api_authentication(cluster)
+    with LOCK:
+        require_api_authentication(cluster)
         if not _PRINCIPAL_ARN.fullmatch(principal_arn or ""):
             raise InvalidParameterException(message=f"The specified principalArn is invalid: {principal_arn}")
         if entry_type not in ACCESS_ENTRY_TYPES:
@@ -49,9 +49,7 @@ def create_access_entry(
                 message=f"The kubernetesGroups and username can't be specified for access entries of type {entry_type}."
             )
         if principal_arn in cluster.access_entries:
-            raise _in_use(
-                "The specified access entry resource is already in use on this cluster.", cluster=cluster_name
-            )
+            raise in_use("The specified access entry resource is already in use on this cluster.", cluster=cluster_name)
         entry = AccessEntry(cluster, principal_arn, entry_type, kubernetes_groups, username, tags)
         cluster.access_entries[principal_arn] = entry
         return entry
@@ -64,23 +62,23 @@ def update_access_entry(
     kubernetes_groups: list[str] | None,
     username: str | None,
 ) -> AccessEntry:
-    cluster = _cluster(backend, cluster_name)
-    with _lock:
-        entry = _access_entry(cluster, principal_arn)
+    cluster = backend_cluster(backend, cluster_name)
+    with LOCK:
+        entry = find_access_entry(cluster, principal_arn)
         if kubernetes_groups is not None:
             entry.kubernetes_groups = list(kubernetes_groups)
         if username:
             entry.username = username
-        entry.modified_at = _now()
+        entry.modified_at = utcnow()
         return entry
 
 
 def associate_access_policy(
     backend: EKSBackend, cluster_name: str, principal_arn: str, policy_arn: str, access_scope: dict[str, Any]
 ) -> dict[str, Any]:
-    cluster = _cluster(backend, cluster_name)
-    with _lock:
-        entry = _access_entry(cluster, principal_arn)
+    cluster = backend_cluster(backend, cluster_name)
+    with LOCK:
+        entry = find_access_entry(cluster, principal_arn)
         policy_name = policy_arn.rsplit("/", 1)[-1]
         if not re.fullmatch(r"arn:[^:]+:eks::aws:cluster-access-policy/[A-Za-z0-9]+", policy_arn or "") or (
             policy_name not in ACCESS_POLICIES
@@ -104,7 +102,7 @@ def associate_access_policy(
             raise InvalidParameterException(
                 message="Namespaces can't be specified when the access scope type is cluster"
             )
-        now = _now()
+        now = utcnow()
         previous = entry.policies.get(policy_arn)
         entry.policies[policy_arn] = {
             "policyArn": policy_arn,
@@ -126,12 +124,12 @@ def create_pod_identity_association(
     target_role_arn: str | None,
     policy: str | None,
 ) -> PodIdentityAssociation:
-    cluster = _cluster(backend, cluster_name)
-    with _lock:
+    cluster = backend_cluster(backend, cluster_name)
+    with LOCK:
         validate_role_arn(role_arn)
         if target_role_arn:
             validate_role_arn(target_role_arn)
-        _check_association_free(cluster, namespace, service_account)
+        check_association_free(cluster, namespace, service_account)
         association = PodIdentityAssociation(
             cluster, namespace, service_account, role_arn, tags, disable_session_tags, target_role_arn, policy
         )
@@ -139,18 +137,18 @@ def create_pod_identity_association(
         return association
 
 
-def _check_association_free(cluster: SandboxCluster, namespace: str, service_account: str) -> None:
+def check_association_free(cluster: SandboxCluster, namespace: str, service_account: str) -> None:
     for association in cluster.pod_identity_associations.values():
         if (association.namespace, association.service_account) == (namespace, service_account):
-            raise _in_use(
+            raise in_use(
                 f"Association already exists: {association.association_id} for namespace {namespace} and "
                 f"service account {service_account}",
                 cluster=cluster.name,
             )
 
 
-def _association(cluster: SandboxCluster, association_id: str) -> PodIdentityAssociation:
+def find_association(cluster: SandboxCluster, association_id: str) -> PodIdentityAssociation:
     association = cluster.pod_identity_associations.get(association_id)
     if association is None:
-        raise _not_found(f"Association not found: {association_id}", cluster=cluster.name)
+        raise not_found(f"Association not found: {association_id}", cluster=cluster.name)
     return association

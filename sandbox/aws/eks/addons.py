@@ -10,11 +10,11 @@ from moto.eks.exceptions import InvalidParameterException
 from moto.eks.models import EKSBackend
 
 from sandbox.aws import clock
-from sandbox.aws.eks.access import _check_association_free
+from sandbox.aws.eks.access import check_association_free
 from sandbox.aws.eks.catalog import ADDON_CATALOG, addon_versions, default_addon_version
-from sandbox.aws.eks.clusters import _cluster, _require_active
-from sandbox.aws.eks.common import _expired, _in_use, _lock, _not_found, validate_role_arn
-from sandbox.aws.eks.durations import _durations
+from sandbox.aws.eks.clusters import backend_cluster, require_active
+from sandbox.aws.eks.common import LOCK, expired, in_use, not_found, validate_role_arn
+from sandbox.aws.eks.durations import DURATIONS
 from sandbox.aws.eks.models import Addon, PodIdentityAssociation, SandboxCluster, Update
 
 
@@ -38,17 +38,17 @@ def _validate_configuration_values(value: str | None) -> None:
     )
 
 
-def _addon(cluster: SandboxCluster, name: str) -> Addon:
+def find_addon(cluster: SandboxCluster, name: str) -> Addon:
     addon = cluster.addons.get(name)
-    if addon is None or _expired(addon.gone_at):
-        raise _not_found(f"No addon: {name} found in cluster: {cluster.name}", cluster=cluster.name, addon=name)
+    if addon is None or expired(addon.gone_at):
+        raise not_found(f"No addon: {name} found in cluster: {cluster.name}", cluster=cluster.name, addon=name)
     return addon
 
 
 def _associate_for_addon(cluster: SandboxCluster, addon: Addon, associations: list[dict[str, str]] | None) -> None:
     for item in associations or []:
         validate_role_arn(item["roleArn"])
-        _check_association_free(cluster, addon.namespace, item["serviceAccount"])
+        check_association_free(cluster, addon.namespace, item["serviceAccount"])
     for item in associations or []:
         association = PodIdentityAssociation(
             cluster,
@@ -95,12 +95,12 @@ def create_addon(
     pod_identity_associations: list[dict[str, str]] | None = None,
     namespace: str | None = None,
 ) -> Addon:
-    cluster = _cluster(backend, cluster_name)
-    with _lock:
+    cluster = backend_cluster(backend, cluster_name)
+    with LOCK:
         existing = cluster.addons.get(addon_name)
-        if existing is not None and not _expired(existing.gone_at):
-            raise _in_use(f"Addon already exists: {addon_name}", cluster=cluster_name, addon=addon_name)
-        _require_active(cluster)
+        if existing is not None and not expired(existing.gone_at):
+            raise in_use(f"Addon already exists: {addon_name}", cluster=cluster_name, addon=addon_name)
+        require_active(cluster)
         if addon_name not in ADDON_CATALOG:
             raise InvalidParameterException(
                 message=f"Addon {addon_name} specified is not supported in {cluster.version} cluster version"
@@ -125,11 +125,11 @@ def update_addon(
     pod_identity_associations: list[dict[str, str]] | None = None,
     resolve_conflicts: str | None = None,
 ) -> Update:
-    cluster = _cluster(backend, cluster_name)
-    with _lock:
-        addon = _addon(cluster, addon_name)
+    cluster = backend_cluster(backend, cluster_name)
+    with LOCK:
+        addon = find_addon(cluster, addon_name)
         if addon.status in ("CREATING", "UPDATING", "DELETING"):
-            raise _in_use(
+            raise in_use(
                 f"Addon {addon_name} is in {addon.status} state and cannot be updated",
                 cluster=cluster_name,
                 addon=addon_name,
@@ -161,11 +161,11 @@ def update_addon(
 
 
 def delete_addon(backend: EKSBackend, cluster_name: str, addon_name: str) -> Addon:
-    cluster = _cluster(backend, cluster_name)
-    with _lock:
-        addon = _addon(cluster, addon_name)
+    cluster = backend_cluster(backend, cluster_name)
+    with LOCK:
+        addon = find_addon(cluster, addon_name)
         if addon.gone_at is None:
             addon.status = "DELETING"
-            addon.gone_at = time.monotonic() + clock.real_seconds(_durations["addon_delete"])
+            addon.gone_at = time.monotonic() + clock.real_seconds(DURATIONS["addon_delete"])
             _drop_addon_associations(cluster, addon)
         return addon

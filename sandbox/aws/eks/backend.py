@@ -9,10 +9,10 @@ from moto.eks.models import EKSBackend
 from moto.eks.responses import EKSResponse
 
 from sandbox.aws.eks.clusters import create_cluster, delete_cluster, describe_cluster, list_clusters
-from sandbox.aws.eks.common import _lock, validate_role_arn
+from sandbox.aws.eks.common import LOCK, validate_role_arn
 from sandbox.aws.eks.durations import register_transitions
 from sandbox.aws.eks.models import SandboxCluster
-from sandbox.aws.eks.responses import _RESPONSE_METHODS, _URL_PATHS
+from sandbox.aws.eks.responses import RESPONSE_METHODS, URL_PATHS
 
 _installed = False
 
@@ -20,7 +20,7 @@ _installed = False
 def install() -> None:
     """Apply the EKS extensions (idempotent); re-registers the lifecycle timings at the current scale."""
     global _installed
-    with _lock:
+    with LOCK:
         register_transitions()
         if _installed:
             return
@@ -31,8 +31,8 @@ def install() -> None:
         EKSBackend.describe_cluster = describe_cluster  # type: ignore[method-assign]
         EKSBackend.list_clusters = list_clusters  # type: ignore[method-assign]
         EKSBackend.delete_cluster = delete_cluster  # type: ignore[method-assign]
-        for name, method in _RESPONSE_METHODS.items():
+        for name, method in RESPONSE_METHODS.items():
             setattr(EKSResponse, name, method)
-        for path in _URL_PATHS:
+        for path in URL_PATHS:
             eks_urls.url_paths.setdefault(path, eks_urls.response.dispatch)
         _installed = True

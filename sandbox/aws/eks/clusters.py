@@ -17,8 +17,8 @@ from moto.eks.models import EKSBackend, validate_safe_to_delete
 
 from sandbox.aws import clock
 from sandbox.aws.eks.catalog import DEFAULT_PLATFORM_VERSION, KUBERNETES_VERSIONS
-from sandbox.aws.eks.common import _expired, _in_use, _lock, _not_found, _random_id
-from sandbox.aws.eks.durations import _durations
+from sandbox.aws.eks.common import LOCK, expired, in_use, not_found, random_id
+from sandbox.aws.eks.durations import DURATIONS
 from sandbox.aws.eks.models import SandboxCluster, Update
 
 _endpoint_provider: Callable[[str, str], str] | None = None
@@ -33,22 +33,22 @@ def set_kube_endpoint_provider(provider: Callable[[str, str], str] | None) -> No
 
 def _reap(backend: EKSBackend) -> None:
     """Drop clusters and add-ons whose DELETING period has run out."""
-    with _lock:
+    with LOCK:
         for name, cluster in list(backend.clusters.items()):
-            if _expired(getattr(cluster, "gone_at", None)):
+            if expired(getattr(cluster, "gone_at", None)):
                 backend.clusters.pop(name, None)
                 backend.cluster_count -= 1
                 continue
             for addon_name, addon in list(getattr(cluster, "addons", {}).items()):
-                if _expired(addon.gone_at):
+                if expired(addon.gone_at):
                     cluster.addons.pop(addon_name, None)
 
 
-def _cluster(backend: EKSBackend, name: str) -> SandboxCluster:
+def backend_cluster(backend: EKSBackend, name: str) -> SandboxCluster:
     _reap(backend)
     cluster = backend.clusters.get(name)
     if cluster is None:
-        raise _not_found(f"No cluster found for name: {name}.", cluster=name)
+        raise not_found(f"No cluster found for name: {name}.", cluster=name)
     return cluster  # type: ignore[return-value]
 
 
@@ -62,12 +62,12 @@ def find_cluster(name: str) -> SandboxCluster | None:
     return None
 
 
-def _require_active(cluster: SandboxCluster) -> None:
+def require_active(cluster: SandboxCluster) -> None:
     if cluster.status != "ACTIVE":
         raise InvalidRequestException(message=f"Cluster is in {cluster.status} state")
 
 
-def _require_api_authentication(cluster: SandboxCluster) -> None:
+def require_api_authentication(cluster: SandboxCluster) -> None:
     if cluster.authentication_mode not in ("API", "API_AND_CONFIG_MAP"):
         raise InvalidRequestException(
             message="The cluster's authentication mode must be set to one of [API, API_AND_CONFIG_MAP] "
@@ -140,7 +140,7 @@ def _complete_network_config(backend: EKSBackend, cluster: SandboxCluster) -> No
         ec2 = None
     if vpc_id and ec2 is not None:
         group = ec2.create_security_group(
-            name=f"eks-cluster-sg-{cluster.name}-{_random_id(10, string.digits)}",
+            name=f"eks-cluster-sg-{cluster.name}-{random_id(10, string.digits)}",
             description="EKS created security group applied to ENI that is attached to EKS Control Plane "
             "master nodes, as well as any managed workloads.",
             vpc_id=vpc_id,
@@ -153,12 +153,12 @@ def _complete_network_config(backend: EKSBackend, cluster: SandboxCluster) -> No
         )
         vpc_config.update(vpcId=vpc_id, clusterSecurityGroupId=group.id)
     else:
-        vpc_config.setdefault("clusterSecurityGroupId", "sg-" + _random_id(17, "0123456789abcdef"))
+        vpc_config.setdefault("clusterSecurityGroupId", "sg-" + random_id(17, "0123456789abcdef"))
     cluster.resources_vpc_config = vpc_config
 
 
 def describe_cluster(self: EKSBackend, name: str) -> SandboxCluster:
-    return _cluster(self, name)
+    return backend_cluster(self, name)
 
 
 def list_clusters(self: EKSBackend, max_results: int, next_token: str | None) -> Any:
@@ -167,8 +167,8 @@ def list_clusters(self: EKSBackend, max_results: int, next_token: str | None) ->
 
 
 def delete_cluster(self: EKSBackend, name: str) -> SandboxCluster:
-    cluster = _cluster(self, name)
-    with _lock:
+    cluster = backend_cluster(self, name)
+    with LOCK:
         if cluster.gone_at is not None:
             return cluster  # already DELETING: answer like a repeated request, don't restart the clock
         validate_safe_to_delete(cluster)
@@ -178,7 +178,7 @@ def delete_cluster(self: EKSBackend, name: str) -> SandboxCluster:
                 "UpdateClusterConfig before deleting the cluster."
             )
         cluster.status = "DELETING"
-        cluster.gone_at = time.monotonic() + clock.real_seconds(_durations["cluster_delete"])
+        cluster.gone_at = time.monotonic() + clock.real_seconds(DURATIONS["cluster_delete"])
         # EKS removes the cluster's add-ons, access entries and pod identity associations with it.
         cluster.addons.clear()
         cluster.access_entries.clear()
@@ -191,8 +191,8 @@ _AUTHENTICATION_MODE_ORDER = ["CONFIG_MAP", "API_AND_CONFIG_MAP", "API"]
 
 def update_cluster_config(backend: EKSBackend, name: str, body: dict[str, Any]) -> Update:
     """UpdateClusterConfig: one update per call, as EKS only accepts one kind of change at a time."""
-    cluster = _cluster(backend, name)
-    with _lock:
+    cluster = backend_cluster(backend, name)
+    with LOCK:
         _require_no_update_in_progress(cluster)
         params: list[dict[str, str]] = []
         update_type = "ConfigUpdate"
@@ -243,8 +243,8 @@ def update_cluster_config(backend: EKSBackend, name: str, body: dict[str, Any]) 
 
 
 def update_cluster_version(backend: EKSBackend, name: str, version: str) -> Update:
-    cluster = _cluster(backend, name)
-    with _lock:
+    cluster = backend_cluster(backend, name)
+    with LOCK:
         _require_no_update_in_progress(cluster)
         if version not in KUBERNETES_VERSIONS:
             raise InvalidParameterException(message=f"unsupported Kubernetes version {version}")
@@ -270,5 +270,5 @@ def update_cluster_version(backend: EKSBackend, name: str, version: str) -> Upda
 def _require_no_update_in_progress(cluster: SandboxCluster) -> None:
     status = cluster.status
     if status == "UPDATING":
-        raise _in_use("Cluster has an update in progress", cluster=cluster.name)
-    _require_active(cluster)
+        raise in_use("Cluster has an update in progress", cluster=cluster.name)
+    require_active(cluster)

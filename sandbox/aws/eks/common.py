@@ -15,19 +15,19 @@ from typing import Any
 from moto.eks.exceptions import InvalidParameterException, ResourceInUseException, ResourceNotFoundException
 from moto.moto_api._internal import mock_random
 
-_lock = threading.RLock()
+LOCK = threading.RLock()
 
 
-def _now() -> datetime:
+def utcnow() -> datetime:
     return datetime.now(UTC)
 
 
-def _random_id(length: int, alphabet: str = string.ascii_lowercase + string.digits) -> str:
+def random_id(length: int, alphabet: str = string.ascii_lowercase + string.digits) -> str:
     return "".join(mock_random.choice(alphabet) for _ in range(length))
 
 
 @functools.cache
-def _certificate_authority_data() -> str:
+def certificate_authority_data() -> str:
     """Base64 of a PEM CA certificate, like EKS returns; one self-signed EC cert per process."""
     try:
         from cryptography import x509
@@ -55,17 +55,17 @@ def _certificate_authority_data() -> str:
     return base64.b64encode(pem).decode()
 
 
-def _not_found(message: str, cluster: str | None = None, addon: str | None = None) -> ResourceNotFoundException:
+def not_found(message: str, cluster: str | None = None, addon: str | None = None) -> ResourceNotFoundException:
     return ResourceNotFoundException(
         clusterName=cluster, nodegroupName=None, fargateProfileName=None, addonName=addon, message=message
     )
 
 
-def _in_use(message: str, cluster: str | None = None, addon: str | None = None) -> ResourceInUseException:
+def in_use(message: str, cluster: str | None = None, addon: str | None = None) -> ResourceInUseException:
     return ResourceInUseException(clusterName=cluster, nodegroupName=None, addonName=addon, message=message)
 
 
-def _paginate(items: list[Any], max_results: Any, next_token: Any) -> tuple[list[Any], str | None]:
+def paginate(items: list[Any], max_results: Any, next_token: Any) -> tuple[list[Any], str | None]:
     start = int(next_token) if next_token not in (None, "") and str(next_token).isdigit() else 0
     size = int(max_results) if max_results not in (None, "") else 100
     end = start + size
@@ -89,5 +89,5 @@ def validate_role_arn(arn: str | None) -> None:
         raise InvalidParameterException(message=f"Invalid Role Arn: '{arn}'")
 
 
-def _expired(deadline: float | None) -> bool:
+def expired(deadline: float | None) -> bool:
     return deadline is not None and time.monotonic() >= deadline

@@ -18,9 +18,9 @@ from sandbox.aws.eks.catalog import (
     Workload,
     default_addon_version,
 )
-from sandbox.aws.eks.common import _certificate_authority_data, _expired, _now, _random_id
+from sandbox.aws.eks.common import certificate_authority_data, expired, random_id, utcnow
 from sandbox.aws.eks.durations import ADDON_MODEL, CLUSTER_MODEL
-from sandbox.aws.eks.nodes import _can_host, _nodes
+from sandbox.aws.eks.nodes import can_host, cluster_nodes
 
 _MotoCluster = eks_models.Cluster  # kept: install() swaps the module global for SandboxCluster
 
@@ -37,7 +37,7 @@ class SandboxCluster(ManagedState, _MotoCluster):
         self.platformVersion = DEFAULT_PLATFORM_VERSION
         # moto shares one issuer id between all clusters; EKS issues one per cluster.
         self.identity = {"oidc": {"issuer": f"https://oidc.eks.{region}.amazonaws.com/id/{uuid.uuid4().hex.upper()}"}}
-        self.certificate_authority = {"data": _certificate_authority_data()}
+        self.certificate_authority = {"data": certificate_authority_data()}
         self.health = {"issues": []}
         self.access_config: dict[str, Any] = {
             "bootstrapClusterCreatorAdminPermissions": True,
@@ -90,13 +90,13 @@ class Addon(ManagedState):
         self.owner = catalog["owner"]
         self.arn = cluster.arn.replace(":cluster/", ":addon/", 1) + f"/{name}/{uuid.uuid4()}"
         self.pod_identity_association_arns: list[str] = []
-        self.created_at = self.modified_at = _now()
+        self.created_at = self.modified_at = utcnow()
         self.gone_at: float | None = None
 
     def start_update(self) -> None:
         self.status = "UPDATING"
         self._time_progressed = datetime.now()  # ManagedState's clock for the 'time' progression
-        self.modified_at = _now()
+        self.modified_at = utcnow()
 
     def health(self, nodes: list[dict[str, Any]] | None = None) -> tuple[str | None, list[dict[str, Any]]]:
         """The status EKS reports and its health issues, from the add-on's workloads.
@@ -116,7 +116,7 @@ class Addon(ManagedState):
             return status, []
         found = self._missing_requirements()
         if not any(kind == "Deployment" for kind, _ in self.workloads) or any(
-            _can_host(node) for node in (_nodes(self.cluster_name) if nodes is None else nodes)
+            can_host(node) for node in (cluster_nodes(self.cluster_name) if nodes is None else nodes)
         ):
             return ("DEGRADED", found) if found else (status, [])
         issue = {
@@ -132,7 +132,7 @@ class Addon(ManagedState):
         issues = []
         for name in self.requires:
             other = self._cluster.addons.get(name)
-            state = other.health()[0] if other is not None and not _expired(other.gone_at) else None
+            state = other.health()[0] if other is not None and not expired(other.gone_at) else None
             if state != "ACTIVE":
                 issues.append(
                     {
@@ -176,7 +176,7 @@ class Update:
         self.type = update_type
         self.params = params
         self.target = target  # a SandboxCluster or an Addon
-        self.created_at = _now()
+        self.created_at = utcnow()
 
     def to_dict(self) -> dict[str, Any]:
         done = self.target is None or self.target.status == "ACTIVE"
@@ -218,7 +218,7 @@ class AccessEntry:
             f"arn:{match['partition']}:eks:{region}:{account}:access-entry/{cluster.name}/"
             f"{match['kind']}/{match['account']}/{match['name']}/{uuid.uuid4().hex[:32]}"
         )
-        self.created_at = self.modified_at = _now()
+        self.created_at = self.modified_at = utcnow()
         self.policies: dict[str, dict[str, Any]] = {}
 
     def to_dict(self) -> dict[str, Any]:
@@ -268,7 +268,7 @@ class PodIdentityAssociation:
         self.namespace = namespace
         self.service_account = service_account
         self.role_arn = role_arn
-        self.association_id = "a-" + _random_id(17)
+        self.association_id = "a-" + random_id(17)
         self.association_arn = (
             cluster.arn.replace(":cluster/", ":podidentityassociation/", 1) + f"/{self.association_id}"
         )
@@ -278,7 +278,7 @@ class PodIdentityAssociation:
         self.external_id = str(uuid.uuid4()) if target_role_arn else None
         self.policy = policy
         self.owner_arn = owner_arn
-        self.created_at = self.modified_at = _now()
+        self.created_at = self.modified_at = utcnow()
 
     def summary(self) -> dict[str, Any]:
         out = {

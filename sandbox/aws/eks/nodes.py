@@ -18,7 +18,7 @@ def set_node_reader(reader: Callable[[str], list[dict[str, Any]]] | None) -> Non
     _node_reader = reader
 
 
-def _nodes(cluster_name: str) -> list[dict[str, Any]]:
+def cluster_nodes(cluster_name: str) -> list[dict[str, Any]]:
     reader = _node_reader
     if reader is None:
         return []
@@ -32,7 +32,7 @@ def _nodes(cluster_name: str) -> list[dict[str, Any]]:
 _ADDON_TOLERATED_TAINTS = {"CriticalAddonsOnly", "node-role.kubernetes.io/control-plane"}
 
 
-def _can_host(node: dict[str, Any]) -> bool:
+def can_host(node: dict[str, Any]) -> bool:
     """Whether the scheduler would place an add-on's replica on ``node``: it is Ready, not cordoned, and
     carries no NoSchedule/NoExecute taint the replica does not tolerate
     (https://kubernetes.io/docs/concepts/scheduling-eviction/taint-and-toleration/)."""

@@ -11,14 +11,14 @@ from moto.eks.exceptions import InvalidRequestException
 from moto.eks.responses import EKSResponse
 
 from sandbox.aws.eks.access import (
-    _access_entry,
-    _association,
     associate_access_policy,
     create_access_entry,
     create_pod_identity_association,
+    find_access_entry,
+    find_association,
     update_access_entry,
 )
-from sandbox.aws.eks.addons import _addon, create_addon, delete_addon, update_addon
+from sandbox.aws.eks.addons import create_addon, delete_addon, find_addon, update_addon
 from sandbox.aws.eks.catalog import (
     ACCESS_POLICIES,
     ACCESS_POLICY_ARN,
@@ -27,12 +27,12 @@ from sandbox.aws.eks.catalog import (
     default_addon_version,
 )
 from sandbox.aws.eks.clusters import (
-    _cluster,
-    _require_api_authentication,
+    backend_cluster,
+    require_api_authentication,
     update_cluster_config,
     update_cluster_version,
 )
-from sandbox.aws.eks.common import _expired, _lock, _not_found, _now, _paginate, validate_role_arn
+from sandbox.aws.eks.common import LOCK, expired, not_found, paginate, utcnow, validate_role_arn
 from sandbox.aws.eks.models import Addon
 
 
@@ -106,14 +106,14 @@ def _r_create_addon(self: EKSResponse) -> ActionResult:
 
 
 def _r_describe_addon(self: EKSResponse) -> ActionResult:
-    cluster = _cluster(self.eks_backend, _uri(self, "name"))
-    return ActionResult({"addon": _addon(cluster, _uri(self, "addonName")).to_dict()})
+    cluster = backend_cluster(self.eks_backend, _uri(self, "name"))
+    return ActionResult({"addon": find_addon(cluster, _uri(self, "addonName")).to_dict()})
 
 
 def _r_list_addons(self: EKSResponse) -> ActionResult:
-    cluster = _cluster(self.eks_backend, _uri(self, "name"))
-    names = sorted(n for n, a in cluster.addons.items() if not _expired(a.gone_at))
-    page, token = _paginate(names, _query(self, "maxResults"), _query(self, "nextToken"))
+    cluster = backend_cluster(self.eks_backend, _uri(self, "name"))
+    names = sorted(n for n, a in cluster.addons.items() if not expired(a.gone_at))
+    page, token = paginate(names, _query(self, "maxResults"), _query(self, "nextToken"))
     return ActionResult({"addons": page, "nextToken": token})
 
 
@@ -175,20 +175,20 @@ def _r_describe_addon_versions(self: EKSResponse) -> ActionResult:
                     "addonVersions": versions,
                 }
             )
-    page, token = _paginate(addons, _query(self, "maxResults"), _query(self, "nextToken"))
+    page, token = paginate(addons, _query(self, "maxResults"), _query(self, "nextToken"))
     return ActionResult({"addons": page, "nextToken": token})
 
 
 def _r_describe_update(self: EKSResponse) -> ActionResult:
-    cluster = _cluster(self.eks_backend, _uri(self, "name"))
+    cluster = backend_cluster(self.eks_backend, _uri(self, "name"))
     update = cluster.updates.get(_uri(self, "updateId"))
     if update is None:
-        raise _not_found(f"No update found for ID: {_uri(self, 'updateId')}", cluster=cluster.name)
+        raise not_found(f"No update found for ID: {_uri(self, 'updateId')}", cluster=cluster.name)
     return ActionResult({"update": update.to_dict()})
 
 
 def _r_list_updates(self: EKSResponse) -> ActionResult:
-    cluster = _cluster(self.eks_backend, _uri(self, "name"))
+    cluster = backend_cluster(self.eks_backend, _uri(self, "name"))
     addon_name = _query(self, "addonName")
     ids = [
         u.id
@@ -196,7 +196,7 @@ def _r_list_updates(self: EKSResponse) -> ActionResult:
         if (addon_name is None and u.target is cluster)
         or (isinstance(u.target, Addon) and u.target.addon_name == addon_name)
     ]
-    page, token = _paginate(ids, _query(self, "maxResults"), _query(self, "nextToken"))
+    page, token = paginate(ids, _query(self, "maxResults"), _query(self, "nextToken"))
     return ActionResult({"updateIds": page, "nextToken": token})
 
 
@@ -215,8 +215,8 @@ def _r_create_access_entry(self: EKSResponse) -> ActionResult:
 
 
 def _r_describe_access_entry(self: EKSResponse) -> ActionResult:
-    cluster = _cluster(self.eks_backend, _uri(self, "name"))
-    return ActionResult({"accessEntry": _access_entry(cluster, _uri(self, "principalArn")).to_dict()})
+    cluster = backend_cluster(self.eks_backend, _uri(self, "name"))
+    return ActionResult({"accessEntry": find_access_entry(cluster, _uri(self, "principalArn")).to_dict()})
 
 
 def _r_update_access_entry(self: EKSResponse) -> ActionResult:
@@ -232,18 +232,18 @@ def _r_update_access_entry(self: EKSResponse) -> ActionResult:
 
 
 def _r_list_access_entries(self: EKSResponse) -> ActionResult:
-    cluster = _cluster(self.eks_backend, _uri(self, "name"))
-    _require_api_authentication(cluster)
+    cluster = backend_cluster(self.eks_backend, _uri(self, "name"))
+    require_api_authentication(cluster)
     policy = _query(self, "associatedPolicyArn")
     arns = sorted(arn for arn, e in cluster.access_entries.items() if policy is None or policy in e.policies)
-    page, token = _paginate(arns, _query(self, "maxResults"), _query(self, "nextToken"))
+    page, token = paginate(arns, _query(self, "maxResults"), _query(self, "nextToken"))
     return ActionResult({"accessEntries": page, "nextToken": token})
 
 
 def _r_delete_access_entry(self: EKSResponse) -> ActionResult:
-    cluster = _cluster(self.eks_backend, _uri(self, "name"))
-    with _lock:
-        _access_entry(cluster, _uri(self, "principalArn"))
+    cluster = backend_cluster(self.eks_backend, _uri(self, "name"))
+    with LOCK:
+        find_access_entry(cluster, _uri(self, "principalArn"))
         del cluster.access_entries[_uri(self, "principalArn")]
     return EmptyResult()
 
@@ -259,9 +259,9 @@ def _r_associate_access_policy(self: EKSResponse) -> ActionResult:
 
 def _r_list_associated_access_policies(self: EKSResponse) -> ActionResult:
     cluster_name, principal_arn = _uri(self, "name"), _uri(self, "principalArn")
-    entry = _access_entry(_cluster(self.eks_backend, cluster_name), principal_arn)
+    entry = find_access_entry(backend_cluster(self.eks_backend, cluster_name), principal_arn)
     policies = [entry.policies[arn] for arn in sorted(entry.policies)]
-    page, token = _paginate(policies, _query(self, "maxResults"), _query(self, "nextToken"))
+    page, token = paginate(policies, _query(self, "maxResults"), _query(self, "nextToken"))
     return ActionResult(
         {
             "clusterName": cluster_name,
@@ -273,19 +273,19 @@ def _r_list_associated_access_policies(self: EKSResponse) -> ActionResult:
 
 
 def _r_disassociate_access_policy(self: EKSResponse) -> ActionResult:
-    cluster = _cluster(self.eks_backend, _uri(self, "name"))
-    with _lock:
-        entry = _access_entry(cluster, _uri(self, "principalArn"))
+    cluster = backend_cluster(self.eks_backend, _uri(self, "name"))
+    with LOCK:
+        entry = find_access_entry(cluster, _uri(self, "principalArn"))
         policy_arn = _uri(self, "policyArn")
         if entry.policies.pop(policy_arn, None) is None:
-            raise _not_found(f"The policy {policy_arn} is not associated with this access entry.", cluster=cluster.name)
+            raise not_found(f"The policy {policy_arn} is not associated with this access entry.", cluster=cluster.name)
     return EmptyResult()
 
 
 def _r_list_access_policies(self: EKSResponse) -> ActionResult:
     partition = "aws-cn" if self.region.startswith("cn-") else "aws"
     policies = [{"name": n, "arn": ACCESS_POLICY_ARN.format(partition=partition, name=n)} for n in ACCESS_POLICIES]
-    page, token = _paginate(policies, _query(self, "maxResults"), _query(self, "nextToken"))
+    page, token = paginate(policies, _query(self, "maxResults"), _query(self, "nextToken"))
     return ActionResult({"accessPolicies": page, "nextToken": token})
 
 
@@ -306,15 +306,15 @@ def _r_create_pod_identity_association(self: EKSResponse) -> ActionResult:
 
 
 def _r_describe_pod_identity_association(self: EKSResponse) -> ActionResult:
-    cluster = _cluster(self.eks_backend, _uri(self, "name"))
-    return ActionResult({"association": _association(cluster, _uri(self, "associationId")).to_dict()})
+    cluster = backend_cluster(self.eks_backend, _uri(self, "name"))
+    return ActionResult({"association": find_association(cluster, _uri(self, "associationId")).to_dict()})
 
 
 def _r_update_pod_identity_association(self: EKSResponse) -> ActionResult:
     body = _body(self)
-    cluster = _cluster(self.eks_backend, _uri(self, "name"))
-    with _lock:
-        association = _association(cluster, _uri(self, "associationId"))
+    cluster = backend_cluster(self.eks_backend, _uri(self, "name"))
+    with LOCK:
+        association = find_association(cluster, _uri(self, "associationId"))
         if body.get("roleArn"):
             validate_role_arn(body["roleArn"])
             association.role_arn = body["roleArn"]
@@ -325,26 +325,26 @@ def _r_update_pod_identity_association(self: EKSResponse) -> ActionResult:
             association.external_id = str(uuid.uuid4()) if association.target_role_arn else None
         if "policy" in body:
             association.policy = body["policy"] or None
-        association.modified_at = _now()
+        association.modified_at = utcnow()
     return ActionResult({"association": association.to_dict()})
 
 
 def _r_list_pod_identity_associations(self: EKSResponse) -> ActionResult:
-    cluster = _cluster(self.eks_backend, _uri(self, "name"))
+    cluster = backend_cluster(self.eks_backend, _uri(self, "name"))
     namespace, service_account = _query(self, "namespace"), _query(self, "serviceAccount")
     items = [
         a.summary()
         for a in sorted(cluster.pod_identity_associations.values(), key=lambda a: a.created_at)
         if namespace in (None, a.namespace) and service_account in (None, a.service_account)
     ]
-    page, token = _paginate(items, _query(self, "maxResults"), _query(self, "nextToken"))
+    page, token = paginate(items, _query(self, "maxResults"), _query(self, "nextToken"))
     return ActionResult({"associations": page, "nextToken": token})
 
 
 def _r_delete_pod_identity_association(self: EKSResponse) -> ActionResult:
-    cluster = _cluster(self.eks_backend, _uri(self, "name"))
-    with _lock:
-        association = _association(cluster, _uri(self, "associationId"))
+    cluster = backend_cluster(self.eks_backend, _uri(self, "name"))
+    with LOCK:
+        association = find_association(cluster, _uri(self, "associationId"))
         if association.owner_arn:
             raise InvalidRequestException(
                 message=f"Association {association.association_id} is owned by {association.owner_arn} and "
@@ -354,7 +354,7 @@ def _r_delete_pod_identity_association(self: EKSResponse) -> ActionResult:
     return ActionResult({"association": association.to_dict()})
 
 
-_RESPONSE_METHODS = {
+RESPONSE_METHODS = {
     "create_cluster": _r_create_cluster,
     "update_cluster_config": _r_update_cluster_config,
     "update_cluster_version": _r_update_cluster_version,
@@ -384,7 +384,7 @@ _RESPONSE_METHODS = {
 
 # Regexes only route a request to EKSResponse.dispatch; moto's router then picks the operation from
 # botocore's model. Principal and policy ARNs contain '/', hence the greedy tails.
-_URL_PATHS = [
+URL_PATHS = [
     "{0}/clusters/(?P<name>[^/]+)/addons$",
     "{0}/clusters/(?P<name>[^/]+)/addons/(?P<addonName>[^/]+)$",
     "{0}/clusters/(?P<name>[^/]+)/addons/(?P<addonName>[^/]+)/update$",

@@ -62,23 +62,24 @@ groups, clusters and their statuses), ``lifecycle`` (launch, replace, announce, 
 operations), ``views`` (what Describe/List answer), ``kube_nodes`` (the Kubernetes Node objects and their
 sink), ``events`` (status-change events), ``sync`` (the ticker), ``responses`` (moto response methods) and
 ``backend`` (``install``, ``reset``). This module re-exports what the rest of the sandbox and the tests
-use, the underscored helpers included (the sibling ``hyperpod_*``, ``node_faults`` and ``karpenter``
-modules extend the model through them).
+use; the sibling ``hyperpod_*``, ``node_faults`` and ``karpenter`` modules extend the model through the
+helpers it exports and the hook lists it names (``SETTLE_HOOKS``, ``UPDATE_OBSERVERS``,
+``GROUP_DETAIL_HOOKS``), never by replacing its functions.
 """
 
 from __future__ import annotations
 
 from sandbox.aws.sagemaker.backend import install, reset
-from sandbox.aws.sagemaker.clusters import _find as _find
-from sandbox.aws.sagemaker.clusters import _require_in_service as _require_in_service
-from sandbox.aws.sagemaker.clusters import update_cluster
-from sandbox.aws.sagemaker.common import _drop_empty as _drop_empty
-from sandbox.aws.sagemaker.common import _invalid as _invalid
-from sandbox.aws.sagemaker.common import _lock as _lock
-from sandbox.aws.sagemaker.common import _now as _now
-from sandbox.aws.sagemaker.common import _paginate as _paginate
-from sandbox.aws.sagemaker.common import _placements as _placements
+from sandbox.aws.sagemaker.clusters import UPDATE_OBSERVERS, update_cluster
+from sandbox.aws.sagemaker.clusters import find_cluster as find_cluster
+from sandbox.aws.sagemaker.clusters import require_in_service as require_in_service
+from sandbox.aws.sagemaker.common import LOCK as LOCK
+from sandbox.aws.sagemaker.common import drop_empty as drop_empty
 from sandbox.aws.sagemaker.common import instance_types
+from sandbox.aws.sagemaker.common import invalid as invalid
+from sandbox.aws.sagemaker.common import paginate as paginate
+from sandbox.aws.sagemaker.common import subnet_placements as subnet_placements
+from sandbox.aws.sagemaker.common import utcnow as utcnow
 from sandbox.aws.sagemaker.durations import (
     DEFAULT_DURATIONS,
     describe_durations,
@@ -87,7 +88,7 @@ from sandbox.aws.sagemaker.durations import (
     set_durations,
     sim_now,
 )
-from sandbox.aws.sagemaker.durations import _durations as _durations
+from sandbox.aws.sagemaker.durations import DURATIONS as DURATIONS
 from sandbox.aws.sagemaker.events import STATE_CHANGE, eventbridge_state_sink, set_state_sink
 from sandbox.aws.sagemaker.faults import HYPERPOD_FAULTS, HyperPodFaults, mark_unpatched
 from sandbox.aws.sagemaker.kube_nodes import (
@@ -102,18 +103,18 @@ from sandbox.aws.sagemaker.kube_nodes import (
     node_object,
     set_node_sink,
 )
-from sandbox.aws.sagemaker.kube_nodes import _pending_pushes as _pending_pushes
-from sandbox.aws.sagemaker.kube_nodes import _push as _push
+from sandbox.aws.sagemaker.kube_nodes import pending_pushes as pending_pushes
+from sandbox.aws.sagemaker.kube_nodes import push_nodes as push_nodes
 from sandbox.aws.sagemaker.lifecycle import SETTLE_HOOKS
 from sandbox.aws.sagemaker.models import HyperPodCluster, HyperPodNode, InstanceGroup, group_status
-from sandbox.aws.sagemaker.models import _group_nodes as _group_nodes
-from sandbox.aws.sagemaker.models import _Phase as _Phase
-from sandbox.aws.sagemaker.models import _settled as _settled
+from sandbox.aws.sagemaker.models import Phase as Phase
+from sandbox.aws.sagemaker.models import group_nodes as group_nodes
+from sandbox.aws.sagemaker.models import is_settled as is_settled
 from sandbox.aws.sagemaker.node_operations import batch_add_nodes, batch_node_operation
-from sandbox.aws.sagemaker.responses import _eks_of as _eks_of
-from sandbox.aws.sagemaker.responses import _params as _params
-from sandbox.aws.sagemaker.responses import _respond as _respond
-from sandbox.aws.sagemaker.responses import _timestamp as _timestamp
+from sandbox.aws.sagemaker.responses import eks_of as eks_of
+from sandbox.aws.sagemaker.responses import epoch_seconds as epoch_seconds
+from sandbox.aws.sagemaker.responses import request_params as request_params
+from sandbox.aws.sagemaker.responses import run_response as run_response
 from sandbox.aws.sagemaker.sync import sync_nodes, ticker
 from sandbox.aws.sagemaker.views import group_details
 
@@ -128,6 +129,7 @@ __all__ = [
     "NODE_PREFIX",
     "SETTLE_HOOKS",
     "STATE_CHANGE",
+    "UPDATE_OBSERVERS",
     "HyperPodCluster",
     "HyperPodFaults",
     "HyperPodNode",

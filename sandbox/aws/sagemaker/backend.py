@@ -10,23 +10,23 @@ from moto.sagemaker.models import SageMakerModelBackend
 from moto.sagemaker.responses import SageMakerResponse
 
 from sandbox.aws import capacity
-from sandbox.aws.sagemaker.clusters import _hyperpod_clusters
-from sandbox.aws.sagemaker.common import _invalid, _lock, _zones
+from sandbox.aws.sagemaker.clusters import hyperpod_clusters
+from sandbox.aws.sagemaker.common import LOCK, invalid, region_zones
 from sandbox.aws.sagemaker.durations import reset_durations
 from sandbox.aws.sagemaker.events import set_state_sink
 from sandbox.aws.sagemaker.faults import HYPERPOD_FAULTS
 from sandbox.aws.sagemaker.kube_nodes import set_node_sink
-from sandbox.aws.sagemaker.lifecycle import _settle
-from sandbox.aws.sagemaker.responses import _RESPONSE_METHODS
+from sandbox.aws.sagemaker.lifecycle import settle_cluster
+from sandbox.aws.sagemaker.responses import RESPONSE_METHODS
 
 
 def _plan_in_use(backend: SageMakerModelBackend, arn: str) -> int:
     """Instances of the account's HyperPod clusters running on training plan ``arn``."""
-    with _lock:
+    with LOCK:
         return sum(
             1
-            for c in _hyperpod_clusters(backend)
-            if _settle(backend, c)
+            for c in hyperpod_clusters(backend)
+            if settle_cluster(backend, c)
             for n in c.nodes.values()
             if (c.groups.get(n.group) and c.groups[n.group].spec.get("TrainingPlanArn") == arn)
         )
@@ -44,13 +44,13 @@ def _get_resource_from_arn(self: SageMakerModelBackend, arn: str) -> Any:
                 return cluster
         # SageMaker answers ListTags/AddTags on a resource that is gone with a ValidationException
         # (aws/amazon-sagemaker-feedback#108); moto's lookup returns None and then fails on it.
-        raise _invalid(f"Resource {arn} does not exist.")
+        raise invalid(f"Resource {arn} does not exist.")
     if ":mlflow-tracking-server/" in arn:  # moto has no tracking servers: sandbox.aws.mlflow keeps them
         from sandbox.aws import mlflow
 
         server = mlflow.server_by_arn(arn, deleting=True)
         if server is None or server.arn.split(":")[4] != self.account_id:
-            raise _invalid(f"Resource {arn} does not exist.")
+            raise invalid(f"Resource {arn} does not exist.")
         return server
     return _original_resource_from_arn(self, arn)
 
@@ -58,12 +58,12 @@ def _get_resource_from_arn(self: SageMakerModelBackend, arn: str) -> Any:
 def install() -> None:
     """Apply the HyperPod extensions (idempotent). SageMaker is JSON/X-Amz-Target: no URL registration."""
     global _installed
-    with _lock:
+    with LOCK:
         if _installed:
             return
-        for name, method in _RESPONSE_METHODS.items():
+        for name, method in RESPONSE_METHODS.items():
             setattr(SageMakerResponse, name, method)
-        capacity.install(_plan_in_use, lambda response, params: [z for z, _ in _zones(response.region)])
+        capacity.install(_plan_in_use, lambda response, params: [z for z, _ in region_zones(response.region)])
         SageMakerModelBackend._get_resource_from_arn = _get_resource_from_arn  # type: ignore[method-assign]
         from sandbox.aws import hyperpod_health, hyperpod_operations, mlflow, node_faults  # beyond these: own modules
 

@@ -14,45 +14,51 @@ from moto.sagemaker.models import SageMakerModelBackend
 
 from sandbox.aws import capacity
 from sandbox.aws import hyperpod_autoscaling as autoscaling
-from sandbox.aws.sagemaker.common import _CLUSTER_ARN, _invalid, _now, _placements
-from sandbox.aws.sagemaker.durations import _durations, sim_now
-from sandbox.aws.sagemaker.faults import HYPERPOD_FAULTS, _arm_fault
-from sandbox.aws.sagemaker.lifecycle import _add_nodes, _settle
-from sandbox.aws.sagemaker.models import HyperPodCluster, InstanceGroup, _group_nodes, _Phase, cluster_status
+from sandbox.aws.sagemaker.common import CLUSTER_ARN, invalid, subnet_placements, utcnow
+from sandbox.aws.sagemaker.durations import DURATIONS, sim_now
+from sandbox.aws.sagemaker.faults import HYPERPOD_FAULTS, arm_fault
+from sandbox.aws.sagemaker.lifecycle import add_nodes, settle_cluster
+from sandbox.aws.sagemaker.models import HyperPodCluster, InstanceGroup, Phase, cluster_status, group_nodes
 from sandbox.aws.sagemaker.validation import (
-    _check_fixed_fields,
-    _require_name,
-    _validate_groups,
-    _validate_orchestrator,
+    check_fixed_fields,
+    require_name,
+    validate_groups,
+    validate_orchestrator,
 )
 
+#: ``fn(backend, cluster, params)`` hooks run once an UpdateCluster request has passed validation and before
+#: it applies; each returns ``after(cluster)``, run once it has (``sandbox.aws.hyperpod_operations`` records
+#: cluster operations this way).
+UpdateObserver = Callable[[SageMakerModelBackend, HyperPodCluster, dict[str, Any]], Callable[[HyperPodCluster], None]]
+UPDATE_OBSERVERS: list[UpdateObserver] = []
 
-def _find(backend: SageMakerModelBackend, name_or_arn: str) -> HyperPodCluster:
+
+def find_cluster(backend: SageMakerModelBackend, name_or_arn: str) -> HyperPodCluster:
     """The cluster named ``name_or_arn`` (or with that ARN), settled; ResourceNotFound if none."""
     cluster: Any = None
-    if _CLUSTER_ARN.match(name_or_arn or "") or (name_or_arn or "").startswith("arn:"):
+    if CLUSTER_ARN.match(name_or_arn or "") or (name_or_arn or "").startswith("arn:"):
         cluster = next((c for c in backend.clusters.values() if getattr(c, "arn", None) == name_or_arn), None)
     else:
         cluster = backend.clusters.get(name_or_arn)
-    if not isinstance(cluster, HyperPodCluster) or not _settle(backend, cluster):
+    if not isinstance(cluster, HyperPodCluster) or not settle_cluster(backend, cluster):
         raise ResourceNotFound(message=f"Cluster {name_or_arn} not found.")
     return cluster
 
 
 def create_cluster(backend: SageMakerModelBackend, params: dict[str, Any]) -> HyperPodCluster:
     name = params.get("ClusterName")
-    _require_name(name, "clusterName")
+    require_name(name, "clusterName")
     if name in backend.clusters:
         raise ResourceInUseException(
             message=f"Resource Already Exists: Cluster with name {name} already exists. Choose a different name."
         )
     specs = params.get("InstanceGroups") or []
     if not specs and not params.get("RestrictedInstanceGroups"):
-        raise _invalid("At least one instance group must be specified in InstanceGroups.")
+        raise invalid("At least one instance group must be specified in InstanceGroups.")
     orchestrator = params.get("Orchestrator")
     slurm = not (orchestrator or {}).get("Eks")
-    _validate_orchestrator(backend, orchestrator, params.get("VpcConfig"))
-    _validate_groups(backend, specs, slurm=slurm)
+    validate_orchestrator(backend, orchestrator, params.get("VpcConfig"))
+    validate_groups(backend, specs, slurm=slurm)
     # The account's cluster-usage quota binds CreateCluster as it binds UpdateCluster (sandbox.aws.capacity).
     asked: Counter[str] = Counter()
     for spec in specs:
@@ -63,19 +69,19 @@ def create_cluster(backend: SageMakerModelBackend, params: dict[str, Any]) -> Hy
         capacity.check_quota(instance_type, used, count)
     fault = HYPERPOD_FAULTS._take()
     cluster = HyperPodCluster(backend, name, params)
-    creation = _durations["cluster_create"]
+    creation = DURATIONS["cluster_create"]
     for spec in specs:
         group = InstanceGroup(spec, "Creating")
         cluster.groups[group.name] = group
-        _add_nodes(cluster, group, group.target, creation, "launch")
+        add_nodes(cluster, group, group.target, creation, "launch")
     cluster.event("Cluster", f"Cluster {name} creation started.")
     if fault:
-        _arm_fault(cluster, fault)
+        arm_fault(cluster, fault)
     backend.clusters[name] = cluster
     return cluster
 
 
-def _require_in_service(cluster: HyperPodCluster, operation: str) -> None:
+def require_in_service(cluster: HyperPodCluster, operation: str) -> None:
     status = cluster_status(cluster)
     if status != "InService":
         # moto's ConflictException takes the message positionally only.
@@ -85,7 +91,7 @@ def _require_in_service(cluster: HyperPodCluster, operation: str) -> None:
         )
 
 
-def _hyperpod_clusters(backend: SageMakerModelBackend) -> list[HyperPodCluster]:
+def hyperpod_clusters(backend: SageMakerModelBackend) -> list[HyperPodCluster]:
     return [c for c in backend.clusters.values() if isinstance(c, HyperPodCluster) and c.deleting_since is None]
 
 
@@ -93,7 +99,7 @@ def _targets(backend: SageMakerModelBackend, match: Callable[[InstanceGroup], bo
     """Instances asked for by the groups ``match`` accepts, across the account's clusters, but ``skip``."""
     return sum(
         g.target
-        for c in _hyperpod_clusters(backend)
+        for c in hyperpod_clusters(backend)
         for g in c.groups.values()
         if g.deleting_since is None and (c.cluster_name, g.name) != skip and match(g)
     )
@@ -101,10 +107,10 @@ def _targets(backend: SageMakerModelBackend, match: Callable[[InstanceGroup], bo
 
 def _zones_of(cluster: HyperPodCluster, spec: dict[str, Any]) -> set[str]:
     subnets = ((spec.get("OverrideVpcConfig") or cluster.vpc_config) or {}).get("Subnets") or []
-    return {p["AvailabilityZone"] for p in _placements(cluster.account_id, cluster.region_name, subnets)}
+    return {p["AvailabilityZone"] for p in subnet_placements(cluster.account_id, cluster.region_name, subnets)}
 
 
-def _check_capacity(backend: SageMakerModelBackend, cluster: HyperPodCluster, spec: dict[str, Any]) -> None:
+def check_capacity(backend: SageMakerModelBackend, cluster: HyperPodCluster, spec: dict[str, Any]) -> None:
     """The account's cluster-usage quota for the type, and the training plan the group names (sandbox.aws.capacity)."""
     existing = cluster.groups.get(spec["InstanceGroupName"])
     instance_type = spec.get("InstanceType") or (existing.instance_type if existing else None)
@@ -121,7 +127,7 @@ def _check_capacity(backend: SageMakerModelBackend, cluster: HyperPodCluster, sp
         capacity.check_plan(backend, arn, instance_type, _zones_of(cluster, spec), elsewhere, count)
 
 
-def _add_capacity(cluster: HyperPodCluster, group: InstanceGroup, count: int) -> None:
+def add_capacity(cluster: HyperPodCluster, group: InstanceGroup, count: int) -> None:
     """Launch ``count`` instances for ``group``; a Spot group in a zone short of Spot capacity gets what is
     there and is Failed with EC2's insufficient-capacity words."""
     if "Spot" in (group.spec.get("CapacityRequirements") or {}):
@@ -145,43 +151,44 @@ def _add_capacity(cluster: HyperPodCluster, group: InstanceGroup, count: int) ->
                 )
                 cluster.event("InstanceGroup", group.failure, level="Error", group=group.name)
             count = granted
-    _add_nodes(cluster, group, count, _durations["scale_up"], "scale")
+    add_nodes(cluster, group, count, DURATIONS["scale_up"], "scale")
 
 
 def update_cluster(backend: SageMakerModelBackend, params: dict[str, Any]) -> HyperPodCluster:
-    cluster = _find(backend, params["ClusterName"])
-    _require_in_service(cluster, "update")
+    cluster = find_cluster(backend, params["ClusterName"])
+    require_in_service(cluster, "update")
     specs = params.get("InstanceGroups") or []
     to_delete = params.get("InstanceGroupsToDelete") or []
     orchestrator = params.get("Orchestrator") or cluster.orchestrator
-    _validate_groups(backend, specs, slurm=not (orchestrator or {}).get("Eks"))
+    validate_groups(backend, specs, slurm=not (orchestrator or {}).get("Eks"))
     autoscaling.check_request(params, cluster.settings, bool((orchestrator or {}).get("Eks")))
     for name in to_delete:
         if name not in cluster.groups:
-            raise _invalid(f"Instance group {name} does not exist in cluster {cluster.cluster_name}.")
+            raise invalid(f"Instance group {name} does not exist in cluster {cluster.cluster_name}.")
         if any(spec["InstanceGroupName"] == name for spec in specs):
-            raise _invalid(f"Instance group {name} cannot be both updated and deleted in one request.")
+            raise invalid(f"Instance group {name} cannot be both updated and deleted in one request.")
     for spec in specs:
         existing = cluster.groups.get(spec["InstanceGroupName"])
         if existing:
-            _check_fixed_fields(existing, spec)
-        _check_capacity(backend, cluster, spec)
+            check_fixed_fields(existing, spec)
+        check_capacity(backend, cluster, spec)
+    afterwards = [observe(backend, cluster, params) for observe in UPDATE_OBSERVERS]
     for spec in specs:
         existing = cluster.groups.get(spec["InstanceGroupName"])
         if existing is None:
             group = InstanceGroup(spec, "Creating")
             cluster.groups[group.name] = group
-            _add_capacity(cluster, group, group.target)
+            add_capacity(cluster, group, group.target)
             cluster.event("InstanceGroup", f"Instance group {group.name} creation started.", group=group.name)
             continue
-        before = len(_group_nodes(cluster, existing.name))
+        before = len(group_nodes(cluster, existing.name))
         existing.spec = copy.deepcopy(spec)
         existing.status_while_settling = "Updating"
         if existing.target > before:
-            _add_capacity(cluster, existing, existing.target - before)
+            add_capacity(cluster, existing, existing.target - before)
         elif existing.target < before:
             # Scale-down removes the newest instances first.
-            nodes = sorted(_group_nodes(cluster, existing.name), key=lambda n: n.launch_time, reverse=True)
+            nodes = sorted(group_nodes(cluster, existing.name), key=lambda n: n.launch_time, reverse=True)
             for node in nodes[: before - existing.target]:
                 del cluster.nodes[node.instance_id]
         cluster.event(
@@ -191,8 +198,8 @@ def update_cluster(backend: SageMakerModelBackend, params: dict[str, Any]) -> Hy
         )
     for name in to_delete:
         cluster.groups[name].deleting_since = sim_now()
-        for node in _group_nodes(cluster, name):
-            node.phases = [_Phase("ShuttingDown", math.inf, "")]
+        for node in group_nodes(cluster, name):
+            node.phases = [Phase("ShuttingDown", math.inf, "")]
         cluster.event("InstanceGroup", f"Instance group {name} is being deleted.", group=name)
     if params.get("NodeRecovery"):
         cluster.node_recovery = params["NodeRecovery"]
@@ -212,6 +219,8 @@ def update_cluster(backend: SageMakerModelBackend, params: dict[str, Any]) -> Hy
             "failure": autoscaling.role_problem(cluster.account_id, role) if enable else None,
         }
         cluster.event("Cluster", f"Cluster autoscaling {'enable' if enable else 'disable'} started (Karpenter).")
+    for after in afterwards:
+        after(cluster)
     return cluster
 
 
@@ -226,34 +235,34 @@ def _batch_size(policy: dict[str, Any] | None, count: int) -> int:
 
 
 def update_cluster_software(backend: SageMakerModelBackend, params: dict[str, Any]) -> HyperPodCluster:
-    cluster = _find(backend, params["ClusterName"])
-    _require_in_service(cluster, "update the software of")
+    cluster = find_cluster(backend, params["ClusterName"])
+    require_in_service(cluster, "update the software of")
     requested = params.get("InstanceGroups") or [{"InstanceGroupName": g} for g in cluster.groups]
     for item in requested:
         if item["InstanceGroupName"] not in cluster.groups:
-            raise _invalid(
+            raise invalid(
                 f"Instance group {item['InstanceGroupName']} does not exist in cluster {cluster.cluster_name}."
             )
     deployment = params.get("DeploymentConfig") or {}
-    per_batch = _durations["software_update"]
+    per_batch = DURATIONS["software_update"]
     wait = float(deployment.get("WaitIntervalInSeconds") or 0)
     total = 0.0
     for item in requested:
         group = cluster.groups[item["InstanceGroupName"]]
         # Instances that are rebooting, replacing or failed keep their own course.
         nodes = sorted(
-            (n for n in _group_nodes(cluster, group.name) if n.state()[0] == "Running"), key=lambda n: n.launch_time
+            (n for n in group_nodes(cluster, group.name) if n.state()[0] == "Running"), key=lambda n: n.launch_time
         )
         size = _batch_size(deployment.get("RollingUpdatePolicy"), len(nodes))
         for index, node in enumerate(nodes):
             start = (index // size) * (per_batch + wait)
             node.phases = [
-                _Phase("Running", start),
-                _Phase("SystemUpdating", start + per_batch, "Updating the HyperPod platform software"),
-                _Phase("Running", math.inf),
+                Phase("Running", start),
+                Phase("SystemUpdating", start + per_batch, "Updating the HyperPod platform software"),
+                Phase("Running", math.inf),
             ]
             node.kind = "update"
-            node.started, node.started_wall, node.announced = sim_now(), _now(), len(node.phases) - 1
+            node.started, node.started_wall, node.announced = sim_now(), utcnow(), len(node.phases) - 1
             total = max(total, start + per_batch)
         group.software = {"config": deployment or None, "status": "InProgress"}
         if item.get("ImageReleaseVersion"):
@@ -270,10 +279,10 @@ def update_cluster_software(backend: SageMakerModelBackend, params: dict[str, An
 
 
 def delete_cluster(backend: SageMakerModelBackend, name_or_arn: str) -> HyperPodCluster:
-    cluster = _find(backend, name_or_arn)
+    cluster = find_cluster(backend, name_or_arn)
     if cluster.deleting_since is None:
         cluster.deleting_since = sim_now()
         for node in cluster.nodes.values():
-            node.phases = [_Phase("ShuttingDown", math.inf, "")]
+            node.phases = [Phase("ShuttingDown", math.inf, "")]
         cluster.event("Cluster", f"Cluster {cluster.cluster_name} deletion started.")
     return cluster

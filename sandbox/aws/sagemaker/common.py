@@ -19,14 +19,14 @@ from moto.sagemaker.exceptions import ValidationError
 log = logging.getLogger("sandbox.aws.sagemaker")
 
 
-_lock = threading.RLock()
+LOCK = threading.RLock()
 
 
-_EKS_ARN = re.compile(
+EKS_ARN = re.compile(
     r"^arn:aws[a-z\-]*:eks:(?P<region>[a-z0-9\-]*):(?P<account>[0-9]{12}):cluster/"
     r"(?P<name>[0-9A-Za-z][A-Za-z0-9\-_]{0,99})$"
 )
-_CLUSTER_ARN = re.compile(r"^arn:aws[a-z\-]*:sagemaker:[a-z0-9\-]*:[0-9]{12}:cluster/(?P<id>[a-z0-9]{12})$")
+CLUSTER_ARN = re.compile(r"^arn:aws[a-z\-]*:sagemaker:[a-z0-9\-]*:[0-9]{12}:cluster/(?P<id>[a-z0-9]{12})$")
 
 
 @functools.cache
@@ -43,38 +43,38 @@ def instance_types() -> tuple[str, ...]:
 
 
 @functools.cache
-def _detail_members() -> frozenset[str]:
+def detail_members() -> frozenset[str]:
     return frozenset(_service_model().shape_for("ClusterInstanceGroupDetails").members)
 
 
-def _now() -> datetime:
+def utcnow() -> datetime:
     return datetime.now(UTC)
 
 
-def _random_id(length: int, alphabet: str = string.ascii_lowercase + string.digits) -> str:
+def random_id(length: int, alphabet: str = string.ascii_lowercase + string.digits) -> str:
     return "".join(mock_random.choice(alphabet) for _ in range(length))
 
 
-def _instance_id() -> str:
-    return "i-" + _random_id(17, "0123456789abcdef")
+def new_instance_id() -> str:
+    return "i-" + random_id(17, "0123456789abcdef")
 
 
-def _invalid(message: str) -> ValidationError:
+def invalid(message: str) -> ValidationError:
     return ValidationError(message=message)
 
 
-def _paginate(items: list[Any], max_results: Any, next_token: Any) -> tuple[list[Any], str | None]:
+def paginate(items: list[Any], max_results: Any, next_token: Any) -> tuple[list[Any], str | None]:
     start = int(next_token) if next_token not in (None, "") and str(next_token).isdigit() else 0
     size = int(max_results) if max_results not in (None, "") else 100
     end = start + size
     return items[start:end], (str(end) if end < len(items) else None)
 
 
-def _drop_empty(data: dict[str, Any]) -> dict[str, Any]:
+def drop_empty(data: dict[str, Any]) -> dict[str, Any]:
     return {key: value for key, value in data.items() if value is not None}
 
 
-def _zones(region: str) -> list[tuple[str, str]]:
+def region_zones(region: str) -> list[tuple[str, str]]:
     """(zone name, zone id) pairs of ``region`` as moto's EC2 knows them."""
     try:
         from moto.ec2.models.availability_zones_and_regions import RegionsAndZonesBackend
@@ -85,7 +85,7 @@ def _zones(region: str) -> list[tuple[str, str]]:
     return zones or [(f"{region}a", f"{region[:2]}{region.split('-')[1][0]}1-az1")]
 
 
-def _placements(account: str, region: str, subnets: Iterable[str]) -> list[dict[str, str]]:
+def subnet_placements(account: str, region: str, subnets: Iterable[str]) -> list[dict[str, str]]:
     """One Placement per subnet (its AZ in moto's EC2), or the region's first zone."""
     out = []
     try:
@@ -98,11 +98,11 @@ def _placements(account: str, region: str, subnets: Iterable[str]) -> list[dict[
             except Exception:  # a subnet moto's EC2 does not know: place by zone list below
                 continue
             zone = subnet.availability_zone
-            zone_id = getattr(subnet, "availability_zone_id", None) or dict(_zones(region)).get(zone, "")
+            zone_id = getattr(subnet, "availability_zone_id", None) or dict(region_zones(region)).get(zone, "")
             out.append({"AvailabilityZone": zone, "AvailabilityZoneId": zone_id})
     except Exception:
         out = []
     if not out:
-        name, zone_id = _zones(region)[0]
+        name, zone_id = region_zones(region)[0]
         out = [{"AvailabilityZone": name, "AvailabilityZoneId": zone_id}]
     return out

@@ -22,7 +22,7 @@ DEFAULT_DURATIONS: dict[str, float] = {
     "cluster_delete": 300.0,
     "auto_recovery": 300.0,  # NodeRecovery=Automatic: a failed instance is replaced after this
 }
-_durations = dict(DEFAULT_DURATIONS)
+DURATIONS = dict(DEFAULT_DURATIONS)
 
 
 def set_cluster_creation_seconds(sim_seconds: float) -> None:
@@ -38,17 +38,17 @@ def set_durations(**sim_seconds: float) -> None:
     for key, value in sim_seconds.items():
         if value < 0:
             raise ValueError(f"{key} must be >= 0, got {value!r}")
-        _durations[key] = float(value)
+        DURATIONS[key] = float(value)
 
 
 def describe_durations() -> dict[str, float]:
     """The current transition durations in simulated seconds."""
-    return dict(_durations)
+    return dict(DURATIONS)
 
 
 def reset_durations() -> None:
     """Put every duration back to ``DEFAULT_DURATIONS``."""
-    _durations.update(DEFAULT_DURATIONS)
+    DURATIONS.update(DEFAULT_DURATIONS)
 
 
 _sim_lock = threading.Lock()

@@ -8,7 +8,7 @@ from typing import Any
 
 from moto.sagemaker.models import SageMakerModelBackend
 
-from sandbox.aws.sagemaker.common import _lock, log
+from sandbox.aws.sagemaker.common import LOCK, log
 from sandbox.aws.sagemaker.models import HyperPodCluster
 
 STATE_CHANGE = "SageMaker HyperPod Cluster State Change"
@@ -19,12 +19,12 @@ _announced: dict[tuple[str, str, str], str] = {}  # (account, region, cluster AR
 def set_state_sink(fn: Callable[[str, str, dict[str, Any]], None] | None) -> None:
     """Call ``fn(account, region, detail)`` for every cluster status change ``sync_nodes`` sees."""
     global _state_sink
-    with _lock:
+    with LOCK:
         _state_sink = fn
         _announced.clear()
 
 
-def _status_changes(backend: SageMakerModelBackend) -> list[tuple[str, str, dict[str, Any]]]:
+def status_changes(backend: SageMakerModelBackend) -> list[tuple[str, str, dict[str, Any]]]:
     """The clusters whose status moved since the last announcement (call under lock)."""
     if _state_sink is None:
         return []
@@ -49,7 +49,7 @@ def _status_changes(backend: SageMakerModelBackend) -> list[tuple[str, str, dict
     return out
 
 
-def _announce_changes(changes: list[tuple[str, str, dict[str, Any]]]) -> None:
+def announce_changes(changes: list[tuple[str, str, dict[str, Any]]]) -> None:
     sink = _state_sink
     for account, region, detail in changes if sink else ():
         try:

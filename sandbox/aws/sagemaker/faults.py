@@ -10,10 +10,10 @@ from collections import Counter
 from typing import Any, Literal, get_args
 
 from sandbox.aws.hyperpod_instances import shape_of
-from sandbox.aws.sagemaker.common import _instance_id, _lock, _zones
-from sandbox.aws.sagemaker.durations import _durations
-from sandbox.aws.sagemaker.lifecycle import _deep_health_failure, _launch_phases
-from sandbox.aws.sagemaker.models import HyperPodCluster, _Phase
+from sandbox.aws.sagemaker.common import LOCK, new_instance_id, region_zones
+from sandbox.aws.sagemaker.durations import DURATIONS
+from sandbox.aws.sagemaker.lifecycle import deep_health_failure, launch_phases
+from sandbox.aws.sagemaker.models import HyperPodCluster, Phase
 
 FaultKind = Literal["capacity", "lifecycle_script", "deep_health_check"]
 
@@ -59,12 +59,12 @@ class HyperPodFaults:
 HYPERPOD_FAULTS = HyperPodFaults()
 
 
-def _arm_fault(cluster: HyperPodCluster, fault: tuple[FaultKind, str | None]) -> None:
+def arm_fault(cluster: HyperPodCluster, fault: tuple[FaultKind, str | None]) -> None:
     kind, message = fault
     groups = list(cluster.groups.values())
     if not groups:
         return
-    creation = _durations["cluster_create"]
+    creation = DURATIONS["cluster_create"]
     if kind == "deep_health_check":
         group = next((g for g in groups if g.deep_health_checks), groups[0])
         node = next((n for n in cluster.nodes.values() if n.group == group.name), None)
@@ -72,8 +72,8 @@ def _arm_fault(cluster: HyperPodCluster, fault: tuple[FaultKind, str | None]) ->
             return
         checks = group.deep_health_checks or ["InstanceStress"]
         node.deep_health_checks = checks
-        node.phases = _launch_phases(
-            creation, checks, message or _deep_health_failure(node.instance_id, checks, cluster.node_recovery)
+        node.phases = launch_phases(
+            creation, checks, message or deep_health_failure(node.instance_id, checks, cluster.node_recovery)
         )
         return
     # Capacity shortages and bootstrap failures bite the accelerated groups first.
@@ -83,9 +83,9 @@ def _arm_fault(cluster: HyperPodCluster, fault: tuple[FaultKind, str | None]) ->
     zone = first.placement["AvailabilityZone"] if first else f"{cluster.region_name}a"
     for node in cluster.nodes.values():
         if node.group == group.name:  # these instances never come up
-            node.phases = [_Phase("Pending", math.inf, "")]
+            node.phases = [Phase("Pending", math.inf, "")]
     if kind == "capacity":
-        others = [z for z, _ in _zones(cluster.region_name) if z != zone][:3]
+        others = [z for z, _ in region_zones(cluster.region_name) if z != zone][:3]
         text = message or (
             f"We currently do not have sufficient capacity for {group.instance_type} in the requested "
             f"Availability Zone {zone}. Our system will be working on provisioning additional capacity. "
@@ -94,7 +94,7 @@ def _arm_fault(cluster: HyperPodCluster, fault: tuple[FaultKind, str | None]) ->
         )
         cluster.failure = (0.3 * creation, text, group.name)
     else:
-        instance = first.instance_id if first else _instance_id()
+        instance = first.instance_id if first else new_instance_id()
         on_create = (group.spec.get("LifeCycleConfig") or {}).get("OnCreate") or "on_create.sh"
         text = message or (
             f"Lifecycle script did not run successfully. Check the CloudWatch logs of instance group {group.name} "
@@ -109,7 +109,7 @@ def mark_unpatched(cluster_name: str) -> None:
     ValueError when no such cluster exists."""
     from moto.sagemaker.models import sagemaker_backends
 
-    with _lock:
+    with LOCK:
         for account in list(sagemaker_backends.keys()):
             for region in list(sagemaker_backends[account].keys()):
                 cluster = sagemaker_backends[account][region].clusters.get(cluster_name)

@@ -12,7 +12,7 @@ from typing import Any
 from moto.sagemaker.models import SageMakerModelBackend
 
 from sandbox.aws.hyperpod_instances import shape_of
-from sandbox.aws.sagemaker.common import _EKS_ARN, _drop_empty, _lock, log
+from sandbox.aws.sagemaker.common import EKS_ARN, LOCK, drop_empty, log
 from sandbox.aws.sagemaker.models import HyperPodCluster, HyperPodNode
 from sandbox.images import INTERNET_ANNOTATION
 
@@ -31,7 +31,7 @@ _pushed: dict[tuple[str, str, str], str] = {}  # (account, region, EKS cluster) 
 def set_node_sink(fn: Callable[[str, list[dict[str, Any]]], None] | None) -> None:
     """Call ``fn(eks_cluster_name, nodes)`` whenever the HyperPod Nodes of an EKS cluster change."""
     global _node_sink
-    with _lock:
+    with LOCK:
         _node_sink = fn
         _pushed.clear()
 
@@ -83,7 +83,7 @@ def node_object(cluster: HyperPodCluster, node: HyperPodNode) -> dict[str, Any]:
     kubernetes_config = (group.spec.get("KubernetesConfig") if group else None) or {}
     labels.update(kubernetes_config.get("Labels") or {})
     taints = [
-        _drop_empty({"key": t.get("Key"), "value": t.get("Value"), "effect": t.get("Effect")})
+        drop_empty({"key": t.get("Key"), "value": t.get("Value"), "effect": t.get("Effect")})
         for t in kubernetes_config.get("Taints") or []
     ]
     if health != "Schedulable":
@@ -153,7 +153,7 @@ NODE_DECORATORS: list[Callable[[Any, Any, dict[str, Any]], None]] = []
 
 def _eks_version(cluster: HyperPodCluster) -> str | None:
     arn = ((cluster.orchestrator or {}).get("Eks") or {}).get("ClusterArn")
-    match = _EKS_ARN.match(arn or "")
+    match = EKS_ARN.match(arn or "")
     if not match:
         return None
     try:
@@ -177,7 +177,7 @@ def desired_nodes(backend: SageMakerModelBackend, eks_cluster: str) -> list[dict
     return sorted(out, key=lambda obj: obj["metadata"]["name"])
 
 
-def _pending_pushes(backend: SageMakerModelBackend, eks_clusters: Iterable[str]) -> list[tuple[Any, ...]]:
+def pending_pushes(backend: SageMakerModelBackend, eks_clusters: Iterable[str]) -> list[tuple[Any, ...]]:
     """(key, EKS cluster, nodes, digest) for the EKS clusters whose Node list changed (call under lock)."""
     if _node_sink is None:
         return []
@@ -191,7 +191,7 @@ def _pending_pushes(backend: SageMakerModelBackend, eks_clusters: Iterable[str])
     return out
 
 
-def _push(pending: list[tuple[Any, ...]]) -> None:
+def push_nodes(pending: list[tuple[Any, ...]]) -> None:
     """Hand changed Node lists to the sink, outside the lock (the sink may block on another thread)."""
     sink = _node_sink
     if sink is None:
@@ -205,7 +205,7 @@ def _push(pending: list[tuple[Any, ...]]) -> None:
         except Exception:
             log.warning("node sink failed for EKS cluster %s", eks_cluster, exc_info=True)
             continue
-        with _lock:
+        with LOCK:
             _pushed[key] = digest
 
 

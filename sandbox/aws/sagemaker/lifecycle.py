@@ -1,5 +1,5 @@
 """Node lifecycle: launching instances, replacing them, announcing their phase changes as cluster events,
-health-based automatic recovery, and ``_settle``, which applies every transition that is due (deletions,
+health-based automatic recovery, and ``settle_cluster``, which applies every transition that is due (deletions,
 rolled-back creations, software updates, joining the EKS cluster) whenever a cluster is looked at."""
 
 from __future__ import annotations
@@ -11,40 +11,40 @@ from typing import Any
 from moto.sagemaker.models import SageMakerModelBackend
 
 from sandbox.aws.hyperpod_network import internet_egress, join_blocker
-from sandbox.aws.sagemaker.common import _EKS_ARN, _now, _placements
-from sandbox.aws.sagemaker.durations import _durations, sim_now
+from sandbox.aws.sagemaker.common import EKS_ARN, subnet_placements, utcnow
+from sandbox.aws.sagemaker.durations import DURATIONS, sim_now
 from sandbox.aws.sagemaker.models import (
+    ClusterEvent,
     HyperPodCluster,
     HyperPodNode,
     InstanceGroup,
-    _Event,
-    _group_nodes,
-    _Phase,
-    _software_active,
+    Phase,
+    group_nodes,
     group_status,
+    software_active,
 )
 
 #: ``fn(backend, cluster)`` hooks run on every settle (kept by modules such as ``sandbox.aws.node_faults``).
 SETTLE_HOOKS: list[Callable[[Any, Any], None]] = []
 
 
-def _launch_phases(
+def launch_phases(
     pending: float, deep_checks: list[str], failure: str | None = None, pending_message: str = ""
-) -> list[_Phase]:
-    phases = [_Phase("Pending", pending, pending_message)]
+) -> list[Phase]:
+    phases = [Phase("Pending", pending, pending_message)]
     if deep_checks:
         phases.append(
-            _Phase(
+            Phase(
                 "DeepHealthCheckInProgress",
-                pending + _durations["deep_health_check"],
+                pending + DURATIONS["deep_health_check"],
                 "Deep health checks in progress: " + ", ".join(deep_checks),
             )
         )
-    phases.append(_Phase("Failure" if failure else "Running", math.inf, failure or ""))
+    phases.append(Phase("Failure" if failure else "Running", math.inf, failure or ""))
     return phases
 
 
-def _deep_health_failure(node_id: str, checks: list[str], recovery: str) -> str:
+def deep_health_failure(node_id: str, checks: list[str], recovery: str) -> str:
     check = checks[0] if checks else "InstanceStress"
     then = (
         "HyperPod will replace the instance (NodeRecovery is Automatic)."
@@ -57,19 +57,19 @@ def _deep_health_failure(node_id: str, checks: list[str], recovery: str) -> str:
     )
 
 
-def _add_nodes(
+def add_nodes(
     cluster: HyperPodCluster, group: InstanceGroup, count: int, pending: float, kind: str
 ) -> list[HyperPodNode]:
     subnets = ((group.spec.get("OverrideVpcConfig") or cluster.vpc_config) or {}).get("Subnets") or []
-    placements = _placements(cluster.account_id, cluster.region_name, subnets)
-    existing = len(_group_nodes(cluster, group.name))
+    placements = subnet_placements(cluster.account_id, cluster.region_name, subnets)
+    existing = len(group_nodes(cluster, group.name))
     added = []
     for i in range(count):
         node = HyperPodNode(
             group.name,
             group.instance_type,
             placements[(existing + i) % len(placements)],
-            _launch_phases(pending, group.deep_health_checks),
+            launch_phases(pending, group.deep_health_checks),
             deep_health_checks=group.deep_health_checks,
             kind=kind,
         )
@@ -78,7 +78,7 @@ def _add_nodes(
     return added
 
 
-def _replace_node(cluster: HyperPodCluster, node: HyperPodNode, reason: str) -> HyperPodNode:
+def replace_node(cluster: HyperPodCluster, node: HyperPodNode, reason: str) -> HyperPodNode:
     """Terminate ``node`` and start a fresh instance in its group and zone."""
     del cluster.nodes[node.instance_id]
     group = cluster.groups.get(node.group)
@@ -87,7 +87,7 @@ def _replace_node(cluster: HyperPodCluster, node: HyperPodNode, reason: str) -> 
         node.group,
         node.instance_type,
         node.placement,
-        _launch_phases(_durations["replace"], checks, pending_message=f"Replacing instance {node.instance_id}"),
+        launch_phases(DURATIONS["replace"], checks, pending_message=f"Replacing instance {node.instance_id}"),
         deep_health_checks=checks,
         kind="replace",
     )
@@ -114,7 +114,9 @@ def _announce(cluster: HyperPodCluster, node: HyperPodNode) -> None:
         if node.announced_blocker != node.join_blocker:
             node.announced_blocker = node.join_blocker
             cluster.events.append(
-                _Event("Instance", node.join_blocker, level="Error", group=node.group, instance_id=node.instance_id)
+                ClusterEvent(
+                    "Instance", node.join_blocker, level="Error", group=node.group, instance_id=node.instance_id
+                )
             )
         return  # what follows boot waits until the instance has joined
     elapsed = node.elapsed()
@@ -129,7 +131,7 @@ def _announce(cluster: HyperPodCluster, node: HyperPodNode) -> None:
             if phase.status == "Running" and node.deep_health_checks and node.kind != "reboot":
                 text = "Deep health checks passed on instance {id}; it is running."
             cluster.events.append(
-                _Event(
+                ClusterEvent(
                     "Instance",
                     text.format(id=node.instance_id, checks=", ".join(node.deep_health_checks), message=phase.message),
                     level=level,
@@ -143,10 +145,10 @@ def _announce(cluster: HyperPodCluster, node: HyperPodNode) -> None:
         node.announced = index
 
 
-def _settle(backend: SageMakerModelBackend, cluster: HyperPodCluster) -> bool:
+def settle_cluster(backend: SageMakerModelBackend, cluster: HyperPodCluster) -> bool:
     """Apply every transition that is due; False when the cluster is gone (deletion finished)."""
     if cluster.deleting_since is not None:
-        if (sim_now() - cluster.deleting_since) >= _durations["cluster_delete"]:
+        if (sim_now() - cluster.deleting_since) >= DURATIONS["cluster_delete"]:
             backend.clusters.pop(cluster.cluster_name, None)
             return False
         return True
@@ -167,8 +169,8 @@ def _settle(backend: SageMakerModelBackend, cluster: HyperPodCluster) -> bool:
         return True
     for group in list(cluster.groups.values()):
         deleting = group.deleting_since
-        if deleting is not None and (sim_now() - deleting) >= _durations["group_delete"]:
-            for node in _group_nodes(cluster, group.name):
+        if deleting is not None and (sim_now() - deleting) >= DURATIONS["group_delete"]:
+            for node in group_nodes(cluster, group.name):
                 del cluster.nodes[node.instance_id]
             del cluster.groups[group.name]
             cluster.event("InstanceGroup", f"Instance group {group.name} was deleted.", group=group.name)
@@ -184,13 +186,13 @@ def _settle(backend: SageMakerModelBackend, cluster: HyperPodCluster) -> bool:
             node.state()[0] == "Failure"
             and cluster.node_recovery == "Automatic"
             and node.failed_at is not None
-            and (sim_now() - node.failed_at) >= _durations["auto_recovery"]
+            and (sim_now() - node.failed_at) >= DURATIONS["auto_recovery"]
         ):
-            _replace_node(cluster, node, "automatic node recovery after a failed health check")
+            replace_node(cluster, node, "automatic node recovery after a failed health check")
     update = cluster.software_update
-    if update and not update.get("done") and not _software_active(cluster):
+    if update and not update.get("done") and not software_active(cluster):
         update["done"] = True
-        finished = _now()
+        finished = utcnow()
         for node in cluster.nodes.values():
             if node.group in update["groups"]:
                 node.last_software_update = finished
@@ -210,7 +212,7 @@ def _settle(backend: SageMakerModelBackend, cluster: HyperPodCluster) -> bool:
             for n in cluster.nodes.values()
             if len(n.phases) > 1 and math.isfinite(n.phases[-2].until)
         ]
-        cluster.event("Cluster", f"Cluster {cluster.cluster_name} is InService.", time=max(ready, default=_now()))
+        cluster.event("Cluster", f"Cluster {cluster.cluster_name} is InService.", time=max(ready, default=utcnow()))
     for group in cluster.groups.values():
         if group.status_while_settling == "Creating" and group_status(cluster, group) in {"InService", "Degraded"}:
             group.status_while_settling = "Updating"
@@ -223,7 +225,7 @@ def _settle(backend: SageMakerModelBackend, cluster: HyperPodCluster) -> bool:
 def _join_blockers(cluster: HyperPodCluster) -> dict[str, str | None]:
     """Per instance group, why its instances cannot join the EKS cluster (``sandbox.aws.hyperpod_network``)."""
     arn = ((cluster.orchestrator or {}).get("Eks") or {}).get("ClusterArn")
-    match = _EKS_ARN.match(arn or "")
+    match = EKS_ARN.match(arn or "")
     if not match:
         return {}
     try:

@@ -15,25 +15,25 @@ from moto.sagemaker.models import SageMakerModelBackend
 
 from sandbox.aws import clock
 from sandbox.aws import hyperpod_autoscaling as autoscaling
-from sandbox.aws.sagemaker.common import _EKS_ARN, _drop_empty, _instance_id, _now, _random_id
+from sandbox.aws.sagemaker.common import EKS_ARN, drop_empty, new_instance_id, random_id, utcnow
 from sandbox.aws.sagemaker.durations import sim_now
 
 
 @dataclass
-class _Phase:
+class Phase:
     status: str
     until: float  # simulated seconds since the schedule started; math.inf for the last phase
     message: str = ""
 
 
 @dataclass
-class _Event:
+class ClusterEvent:
     resource_type: str
     description: str
     level: str = "Info"
     group: str | None = None
     instance_id: str | None = None
-    time: datetime = field(default_factory=_now)
+    time: datetime = field(default_factory=utcnow)
     event_id: str = field(default_factory=lambda: str(uuid.uuid4()))
 
 
@@ -45,16 +45,16 @@ class HyperPodNode:
         group: str,
         instance_type: str,
         placement: dict[str, str],
-        phases: list[_Phase],
+        phases: list[Phase],
         *,
         deep_health_checks: list[str] | None = None,
         kind: str = "launch",
     ) -> None:
-        self.instance_id = _instance_id()
+        self.instance_id = new_instance_id()
         self.group = group
         self.instance_type = instance_type
         self.placement = placement
-        self.launch_time = _now()
+        self.launch_time = utcnow()
         octets = [mock_random.randint(1, 254) for _ in range(3)]
         self.private_ip = f"10.{octets[0]}.{octets[1]}.{octets[2]}"
         self.deep_health_checks = list(deep_health_checks or [])
@@ -67,13 +67,13 @@ class HyperPodNode:
         self.announced_blocker: str | None = None
         self._restart(phases, kind)
 
-    def _restart(self, phases: list[_Phase], kind: str) -> None:
+    def _restart(self, phases: list[Phase], kind: str) -> None:
         self.phases = phases
         self.kind = kind  # launch | reboot | replace | scale | update: what the Pending phase means
         if kind not in ("reboot", "update"):
             self.joined = False
         self.started = sim_now()
-        self.started_wall = _now()
+        self.started_wall = utcnow()
         self.announced = 0  # phase boundaries already reported as events
 
     def elapsed(self) -> float:
@@ -140,11 +140,11 @@ class HyperPodCluster:
         self.partition = backend.partition
         self.cluster_name = name
         # AWS names clusters by a 12-character id in ARNs (the API's ClusterNameOrArn pattern says so).
-        self.cluster_id = _random_id(12)
+        self.cluster_id = random_id(12)
         self.arn = (
             f"arn:{backend.partition}:sagemaker:{backend.region_name}:{backend.account_id}:cluster/{self.cluster_id}"
         )
-        self.creation_time = _now()
+        self.creation_time = utcnow()
         self.started = sim_now()
         self.tags = list(params.get("Tags") or [])
         self.vpc_config = params.get("VpcConfig")
@@ -165,7 +165,7 @@ class HyperPodCluster:
         }
         self.groups: dict[str, InstanceGroup] = {}
         self.nodes: dict[str, HyperPodNode] = {}
-        self.events: list[_Event] = []
+        self.events: list[ClusterEvent] = []
         self.ever_in_service = False
         self.failure: tuple[float, str, str] | None = None  # (sim offset, message, group) when a fault fires
         self.failed = False
@@ -188,15 +188,15 @@ class HyperPodCluster:
     @property
     def eks_cluster_name(self) -> str | None:
         arn = ((self.orchestrator or {}).get("Eks") or {}).get("ClusterArn")
-        match = _EKS_ARN.match(arn or "")
+        match = EKS_ARN.match(arn or "")
         return match["name"] if match else None
 
     def event(self, resource_type: str, description: str, **kwargs: Any) -> None:
-        self.events.append(_Event(resource_type, description, **kwargs))
+        self.events.append(ClusterEvent(resource_type, description, **kwargs))
 
     def summary(self) -> dict[str, Any]:
         plans = sorted({g.spec["TrainingPlanArn"] for g in self.groups.values() if g.spec.get("TrainingPlanArn")})
-        return _drop_empty(
+        return drop_empty(
             {
                 "ClusterArn": self.arn,
                 "ClusterName": self.cluster_name,
@@ -210,15 +210,15 @@ class HyperPodCluster:
 # Statuses, derived from the nodes' phases whenever a cluster is looked at.
 
 
-def _settled(node: HyperPodNode) -> bool:
+def is_settled(node: HyperPodNode) -> bool:
     return node.state()[0] in {"Running", "Failure"}
 
 
-def _group_nodes(cluster: HyperPodCluster, group: str) -> list[HyperPodNode]:
+def group_nodes(cluster: HyperPodCluster, group: str) -> list[HyperPodNode]:
     return [node for node in cluster.nodes.values() if node.group == group]
 
 
-def _software_active(cluster: HyperPodCluster) -> bool:
+def software_active(cluster: HyperPodCluster) -> bool:
     update = cluster.software_update
     return bool(update) and (sim_now() - update["started"]) < update["total"]
 
@@ -228,10 +228,10 @@ def group_status(cluster: HyperPodCluster, group: InstanceGroup) -> str:
         return "Deleting"
     if group.failure:
         return "Failed"
-    if group.software and _software_active(cluster):
+    if group.software and software_active(cluster):
         return "SystemUpdating"
-    nodes = _group_nodes(cluster, group.name)
-    if len(nodes) != group.target or not all(_settled(node) for node in nodes):
+    nodes = group_nodes(cluster, group.name)
+    if len(nodes) != group.target or not all(is_settled(node) for node in nodes):
         return group.status_while_settling
     if any(node.state()[0] == "Failure" for node in nodes):
         return "Degraded"
@@ -246,7 +246,7 @@ def cluster_status(cluster: HyperPodCluster) -> str:
     groups = list(cluster.groups.values())
     if not cluster.ever_in_service:
         return "Creating"
-    if _software_active(cluster):
+    if software_active(cluster):
         return "SystemUpdating"
     if any(group_status(cluster, g) in {"Creating", "Updating", "Deleting"} for g in groups):
         return "Updating"

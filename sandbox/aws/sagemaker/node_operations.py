@@ -8,18 +8,18 @@ from typing import Any
 
 from moto.sagemaker.models import SageMakerModelBackend
 
-from sandbox.aws.sagemaker.clusters import _add_capacity, _check_capacity, _find
-from sandbox.aws.sagemaker.common import _invalid
-from sandbox.aws.sagemaker.durations import _durations
-from sandbox.aws.sagemaker.lifecycle import _replace_node
-from sandbox.aws.sagemaker.models import HyperPodCluster, HyperPodNode, _Phase
+from sandbox.aws.sagemaker.clusters import add_capacity, check_capacity, find_cluster
+from sandbox.aws.sagemaker.common import invalid
+from sandbox.aws.sagemaker.durations import DURATIONS
+from sandbox.aws.sagemaker.lifecycle import replace_node
+from sandbox.aws.sagemaker.models import HyperPodCluster, HyperPodNode, Phase
 
 
 def batch_add_nodes(backend: SageMakerModelBackend, params: dict[str, Any]) -> tuple[HyperPodCluster, dict[str, Any]]:
     """BatchAddClusterNodes: raise each group's target (continuous provisioning only, see hyperpod_autoscaling)."""
-    cluster = _find(backend, params["ClusterName"])
+    cluster = find_cluster(backend, params["ClusterName"])
     if cluster.settings.get("NodeProvisioningMode") != "Continuous":
-        raise _invalid("BatchAddClusterNodes requires a cluster with NodeProvisioningMode Continuous.")
+        raise invalid("BatchAddClusterNodes requires a cluster with NodeProvisioningMode Continuous.")
     successful: list[dict[str, Any]] = []
     failed: list[dict[str, Any]] = []
     for item in params.get("NodesToAdd") or []:
@@ -36,11 +36,11 @@ def batch_add_nodes(backend: SageMakerModelBackend, params: dict[str, Any]) -> t
             )
             continue
         spec = {**group.spec, "InstanceCount": group.target + count}
-        _check_capacity(backend, cluster, spec)
+        check_capacity(backend, cluster, spec)
         before = set(cluster.nodes)
         group.spec["InstanceCount"] = group.target + count
         group.status_while_settling = "Updating"
-        _add_capacity(cluster, group, count)
+        add_capacity(cluster, group, count)
         for node_id in set(cluster.nodes) - before:
             node = cluster.nodes[node_id]
             successful.append(
@@ -68,10 +68,10 @@ def batch_node_operation(
     backend: SageMakerModelBackend, name_or_arn: str, node_ids: list[str], operation: str
 ) -> tuple[HyperPodCluster, list[str], list[dict[str, str]]]:
     """Reboot, replace or delete instances; returns (cluster, successful ids, failures)."""
-    cluster = _find(backend, name_or_arn)
+    cluster = find_cluster(backend, name_or_arn)
     limit = 99 if operation == "delete" else 25
     if len(node_ids) > limit:
-        raise _invalid(
+        raise invalid(
             f"1 validation error detected: Value at 'nodeIds' failed to satisfy constraint: "
             f"Member must have length less than or equal to {limit}"
         )
@@ -79,7 +79,7 @@ def batch_node_operation(
         # AWS: "If you want to invoke this API on an existing cluster, you'll first need to patch the cluster
         # by running the UpdateClusterSoftware API" (API reference, BatchReplaceClusterNodes); the wording
         # of the refusal is ours.
-        raise _invalid(
+        raise invalid(
             f"Cluster {cluster.cluster_name} runs platform software that predates BatchReplaceClusterNodes; "
             "patch it with UpdateClusterSoftware before replacing nodes."
         )
@@ -115,12 +115,12 @@ def batch_node_operation(
             continue
         if operation == "reboot":
             node._restart(
-                [_Phase("Pending", _durations["reboot"], "Rebooting instance"), _Phase("Running", math.inf)], "reboot"
+                [Phase("Pending", DURATIONS["reboot"], "Rebooting instance"), Phase("Running", math.inf)], "reboot"
             )
             node.failed_at = None
             cluster.event("Instance", f"Instance {node_id} is rebooting.", group=node.group, instance_id=node_id)
         elif operation == "replace":
-            _replace_node(cluster, node, "BatchReplaceClusterNodes")
+            replace_node(cluster, node, "BatchReplaceClusterNodes")
         else:
             del cluster.nodes[node_id]
             group = cluster.groups.get(node.group)

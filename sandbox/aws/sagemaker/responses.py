@@ -12,67 +12,69 @@ from moto.sagemaker.models import SageMakerModelBackend
 from moto.sagemaker.responses import SageMakerResponse
 
 from sandbox.aws.sagemaker.clusters import (
-    _find,
     create_cluster,
     delete_cluster,
+    find_cluster,
     update_cluster,
     update_cluster_software,
 )
-from sandbox.aws.sagemaker.common import _drop_empty, _invalid, _lock, _paginate
-from sandbox.aws.sagemaker.kube_nodes import _pending_pushes, _push
-from sandbox.aws.sagemaker.lifecycle import _settle
+from sandbox.aws.sagemaker.common import LOCK, drop_empty, invalid, paginate
+from sandbox.aws.sagemaker.kube_nodes import pending_pushes, push_nodes
+from sandbox.aws.sagemaker.lifecycle import settle_cluster
 from sandbox.aws.sagemaker.models import HyperPodCluster
 from sandbox.aws.sagemaker.node_operations import batch_add_nodes, batch_node_operation
-from sandbox.aws.sagemaker.views import _event_summary, describe, node_details, node_summary
+from sandbox.aws.sagemaker.views import describe, event_summary, node_details, node_summary
 
 
-def _params(self: SageMakerResponse) -> dict[str, Any]:
+def request_params(self: SageMakerResponse) -> dict[str, Any]:
     return dict(self.params or {})
 
 
-def _respond(self: SageMakerResponse, work: Callable[[SageMakerModelBackend], tuple[Any, list[str]]]) -> ActionResult:
+def run_response(
+    self: SageMakerResponse, work: Callable[[SageMakerModelBackend], tuple[Any, list[str]]]
+) -> ActionResult:
     """Run ``work`` under the lock, then push changed Node lists; ``work`` returns (result, EKS names)."""
     backend = self.sagemaker_backend
-    with _lock:
+    with LOCK:
         result, eks_clusters = work(backend)
-        pending = _pending_pushes(backend, eks_clusters)
-    _push(pending)
+        pending = pending_pushes(backend, eks_clusters)
+    push_nodes(pending)
     return ActionResult(result)
 
 
-def _eks_of(*clusters: HyperPodCluster) -> list[str]:
+def eks_of(*clusters: HyperPodCluster) -> list[str]:
     return [c.eks_cluster_name for c in clusters if c.eks_cluster_name]
 
 
 def _r_create_cluster(self: SageMakerResponse) -> ActionResult:
     def work(backend: SageMakerModelBackend) -> tuple[Any, list[str]]:
-        cluster = create_cluster(backend, _params(self))
-        return {"ClusterArn": cluster.arn}, _eks_of(cluster)
+        cluster = create_cluster(backend, request_params(self))
+        return {"ClusterArn": cluster.arn}, eks_of(cluster)
 
-    return _respond(self, work)
+    return run_response(self, work)
 
 
 def _r_describe_cluster(self: SageMakerResponse) -> ActionResult:
     def work(backend: SageMakerModelBackend) -> tuple[Any, list[str]]:
-        cluster = _find(backend, self._get_param("ClusterName"))
-        return describe(cluster), _eks_of(cluster)
+        cluster = find_cluster(backend, self._get_param("ClusterName"))
+        return describe(cluster), eks_of(cluster)
 
-    return _respond(self, work)
+    return run_response(self, work)
 
 
 def _r_list_clusters(self: SageMakerResponse) -> ActionResult:
     def work(backend: SageMakerModelBackend) -> tuple[Any, list[str]]:
         clusters = [c for c in list(backend.clusters.values()) if isinstance(c, HyperPodCluster)]
-        clusters = [c for c in clusters if _settle(backend, c)]
+        clusters = [c for c in clusters if settle_cluster(backend, c)]
         name_contains = self._get_param("NameContains")
         after, before = self._get_param("CreationTimeAfter"), self._get_param("CreationTimeBefore")
         plan = self._get_param("TrainingPlanArn")
         if name_contains:
             clusters = [c for c in clusters if name_contains in c.cluster_name]
         if after:
-            clusters = [c for c in clusters if c.creation_time.timestamp() > _timestamp(after)]
+            clusters = [c for c in clusters if c.creation_time.timestamp() > epoch_seconds(after)]
         if before:
-            clusters = [c for c in clusters if c.creation_time.timestamp() < _timestamp(before)]
+            clusters = [c for c in clusters if c.creation_time.timestamp() < epoch_seconds(before)]
         if plan:
             clusters = [c for c in clusters if any(g.spec.get("TrainingPlanArn") == plan for g in c.groups.values())]
         reverse = self._get_param("SortOrder") == "Descending"
@@ -80,13 +82,13 @@ def _r_list_clusters(self: SageMakerResponse) -> ActionResult:
             clusters.sort(key=lambda c: c.cluster_name, reverse=reverse)
         else:
             clusters.sort(key=lambda c: c.creation_time, reverse=reverse)
-        page, token = _paginate(clusters, self._get_param("MaxResults"), self._get_param("NextToken"))
-        return _drop_empty({"ClusterSummaries": [c.summary() for c in page], "NextToken": token}), _eks_of(*clusters)
+        page, token = paginate(clusters, self._get_param("MaxResults"), self._get_param("NextToken"))
+        return drop_empty({"ClusterSummaries": [c.summary() for c in page], "NextToken": token}), eks_of(*clusters)
 
-    return _respond(self, work)
+    return run_response(self, work)
 
 
-def _timestamp(value: Any) -> float:
+def epoch_seconds(value: Any) -> float:
     if isinstance(value, int | float):
         return float(value)
     if isinstance(value, datetime):
@@ -99,72 +101,72 @@ def _timestamp(value: Any) -> float:
 
 def _r_update_cluster(self: SageMakerResponse) -> ActionResult:
     def work(backend: SageMakerModelBackend) -> tuple[Any, list[str]]:
-        cluster = update_cluster(backend, _params(self))
-        return {"ClusterArn": cluster.arn}, _eks_of(cluster)
+        cluster = update_cluster(backend, request_params(self))
+        return {"ClusterArn": cluster.arn}, eks_of(cluster)
 
-    return _respond(self, work)
+    return run_response(self, work)
 
 
 def _r_batch_add_cluster_nodes(self: SageMakerResponse) -> ActionResult:
     def work(backend: SageMakerModelBackend) -> tuple[Any, list[str]]:
-        cluster, result = batch_add_nodes(backend, _params(self))
-        return result, _eks_of(cluster)
+        cluster, result = batch_add_nodes(backend, request_params(self))
+        return result, eks_of(cluster)
 
-    return _respond(self, work)
+    return run_response(self, work)
 
 
 def _r_update_cluster_software(self: SageMakerResponse) -> ActionResult:
     def work(backend: SageMakerModelBackend) -> tuple[Any, list[str]]:
-        cluster = update_cluster_software(backend, _params(self))
-        return {"ClusterArn": cluster.arn}, _eks_of(cluster)
+        cluster = update_cluster_software(backend, request_params(self))
+        return {"ClusterArn": cluster.arn}, eks_of(cluster)
 
-    return _respond(self, work)
+    return run_response(self, work)
 
 
 def _r_delete_cluster(self: SageMakerResponse) -> ActionResult:
     def work(backend: SageMakerModelBackend) -> tuple[Any, list[str]]:
         cluster = delete_cluster(backend, self._get_param("ClusterName"))
-        return {"ClusterArn": cluster.arn}, _eks_of(cluster)
+        return {"ClusterArn": cluster.arn}, eks_of(cluster)
 
-    return _respond(self, work)
+    return run_response(self, work)
 
 
 def _r_list_cluster_nodes(self: SageMakerResponse) -> ActionResult:
     def work(backend: SageMakerModelBackend) -> tuple[Any, list[str]]:
-        cluster = _find(backend, self._get_param("ClusterName"))
+        cluster = find_cluster(backend, self._get_param("ClusterName"))
         nodes = list(cluster.nodes.values())
         contains = self._get_param("InstanceGroupNameContains")
         after, before = self._get_param("CreationTimeAfter"), self._get_param("CreationTimeBefore")
         if contains:
             nodes = [n for n in nodes if contains in n.group]
         if after:
-            nodes = [n for n in nodes if n.launch_time.timestamp() > _timestamp(after)]
+            nodes = [n for n in nodes if n.launch_time.timestamp() > epoch_seconds(after)]
         if before:
-            nodes = [n for n in nodes if n.launch_time.timestamp() < _timestamp(before)]
+            nodes = [n for n in nodes if n.launch_time.timestamp() < epoch_seconds(before)]
         reverse = self._get_param("SortOrder") == "Descending"
         if self._get_param("SortBy") == "NAME":
             nodes.sort(key=lambda n: (n.group, n.instance_id), reverse=reverse)
         else:
             nodes.sort(key=lambda n: n.launch_time, reverse=reverse)
-        page, token = _paginate(nodes, self._get_param("MaxResults"), self._get_param("NextToken"))
+        page, token = paginate(nodes, self._get_param("MaxResults"), self._get_param("NextToken"))
         result = {"ClusterNodeSummaries": [node_summary(cluster, n) for n in page], "NextToken": token}
-        return _drop_empty(result), _eks_of(cluster)
+        return drop_empty(result), eks_of(cluster)
 
-    return _respond(self, work)
+    return run_response(self, work)
 
 
 def _r_describe_cluster_node(self: SageMakerResponse) -> ActionResult:
     def work(backend: SageMakerModelBackend) -> tuple[Any, list[str]]:
-        cluster = _find(backend, self._get_param("ClusterName"))
+        cluster = find_cluster(backend, self._get_param("ClusterName"))
         node_id = self._get_param("NodeId")
         if not node_id:
-            raise _invalid("NodeId is required (this sandbox does not track NodeLogicalId).")
+            raise invalid("NodeId is required (this sandbox does not track NodeLogicalId).")
         node = cluster.nodes.get(node_id)
         if node is None:
             raise ResourceNotFound(message=f"Node {node_id} not found in cluster {cluster.cluster_name}.")
-        return {"NodeDetails": node_details(cluster, node)}, _eks_of(cluster)
+        return {"NodeDetails": node_details(cluster, node)}, eks_of(cluster)
 
-    return _respond(self, work)
+    return run_response(self, work)
 
 
 def _batch(operation: str) -> Callable[[SageMakerResponse], ActionResult]:
@@ -173,7 +175,7 @@ def _batch(operation: str) -> Callable[[SageMakerResponse], ActionResult]:
             node_ids = list(self._get_param("NodeIds") or [])
             logical = list(self._get_param("NodeLogicalIds") or [])
             if not node_ids and not logical:
-                raise _invalid("Specify NodeIds or NodeLogicalIds.")
+                raise invalid("Specify NodeIds or NodeLogicalIds.")
             cluster, ok, failed = batch_node_operation(backend, self._get_param("ClusterName"), node_ids, operation)
             result: dict[str, Any] = {"Successful": ok, "Failed": failed}
             if logical:  # logical ids are not tracked: every one is reported as unknown
@@ -184,9 +186,9 @@ def _batch(operation: str) -> Callable[[SageMakerResponse], ActionResult]:
                     {"NodeLogicalId": lid, code_field: code, "Message": f"Node logical id {lid} not found."}
                     for lid in logical
                 ]
-            return result, _eks_of(cluster)
+            return result, eks_of(cluster)
 
-        return _respond(self, work)
+        return run_response(self, work)
 
     respond.__name__ = f"batch_{operation}_cluster_nodes"
     return respond
@@ -194,7 +196,7 @@ def _batch(operation: str) -> Callable[[SageMakerResponse], ActionResult]:
 
 def _r_list_cluster_events(self: SageMakerResponse) -> ActionResult:
     def work(backend: SageMakerModelBackend) -> tuple[Any, list[str]]:
-        cluster = _find(backend, self._get_param("ClusterName"))
+        cluster = find_cluster(backend, self._get_param("ClusterName"))
         events = list(cluster.events)
         group, node_id = self._get_param("InstanceGroupName"), self._get_param("NodeId")
         resource_type = self._get_param("ResourceType")
@@ -206,30 +208,30 @@ def _r_list_cluster_events(self: SageMakerResponse) -> ActionResult:
         if resource_type:
             events = [e for e in events if e.resource_type == resource_type]
         if after:
-            events = [e for e in events if e.time.timestamp() > _timestamp(after)]
+            events = [e for e in events if e.time.timestamp() > epoch_seconds(after)]
         if before:
-            events = [e for e in events if e.time.timestamp() < _timestamp(before)]
+            events = [e for e in events if e.time.timestamp() < epoch_seconds(before)]
         events.sort(key=lambda e: e.time, reverse=self._get_param("SortOrder") != "Ascending")
-        page, token = _paginate(events, self._get_param("MaxResults"), self._get_param("NextToken"))
-        result = {"Events": [_event_summary(cluster, e) for e in page], "NextToken": token}
-        return _drop_empty(result), _eks_of(cluster)
+        page, token = paginate(events, self._get_param("MaxResults"), self._get_param("NextToken"))
+        result = {"Events": [event_summary(cluster, e) for e in page], "NextToken": token}
+        return drop_empty(result), eks_of(cluster)
 
-    return _respond(self, work)
+    return run_response(self, work)
 
 
 def _r_describe_cluster_event(self: SageMakerResponse) -> ActionResult:
     def work(backend: SageMakerModelBackend) -> tuple[Any, list[str]]:
-        cluster = _find(backend, self._get_param("ClusterName"))
+        cluster = find_cluster(backend, self._get_param("ClusterName"))
         event_id = self._get_param("EventId")
         event = next((e for e in cluster.events if e.event_id == event_id), None)
         if event is None:
             raise ResourceNotFound(message=f"Event {event_id} not found in cluster {cluster.cluster_name}.")
-        return {"EventDetails": _event_summary(cluster, event)}, _eks_of(cluster)
+        return {"EventDetails": event_summary(cluster, event)}, eks_of(cluster)
 
-    return _respond(self, work)
+    return run_response(self, work)
 
 
-_RESPONSE_METHODS: dict[str, Callable[[SageMakerResponse], ActionResult]] = {
+RESPONSE_METHODS: dict[str, Callable[[SageMakerResponse], ActionResult]] = {
     "create_cluster": _r_create_cluster,
     "describe_cluster": _r_describe_cluster,
     "list_clusters": _r_list_clusters,

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from sandbox.aws.sagemaker.common import _lock
-from sandbox.aws.sagemaker.events import _announce_changes, _status_changes
-from sandbox.aws.sagemaker.kube_nodes import _pending_pushes, _push
-from sandbox.aws.sagemaker.lifecycle import _settle
+from sandbox.aws.sagemaker.common import LOCK
+from sandbox.aws.sagemaker.events import announce_changes, status_changes
+from sandbox.aws.sagemaker.kube_nodes import pending_pushes, push_nodes
+from sandbox.aws.sagemaker.lifecycle import settle_cluster
 from sandbox.aws.sagemaker.models import HyperPodCluster
 
 
@@ -18,20 +18,20 @@ def sync_nodes() -> None:
     from moto.sagemaker.models import sagemaker_backends
 
     pending, changes = [], []
-    with _lock:
+    with LOCK:
         for account in list(sagemaker_backends.keys()):
             for region in list(sagemaker_backends[account].keys()):
                 backend = sagemaker_backends[account][region]
                 eks = []
                 for cluster in list(backend.clusters.values()):
                     if isinstance(cluster, HyperPodCluster):
-                        _settle(backend, cluster)
+                        settle_cluster(backend, cluster)
                         if cluster.eks_cluster_name:
                             eks.append(cluster.eks_cluster_name)
-                pending += _pending_pushes(backend, eks)
-                changes += _status_changes(backend)
-    _push(pending)
-    _announce_changes(changes)
+                pending += pending_pushes(backend, eks)
+                changes += status_changes(backend)
+    push_nodes(pending)
+    announce_changes(changes)
 
 
 def ticker(interval: float = 0.1) -> Any:

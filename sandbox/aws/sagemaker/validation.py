@@ -13,7 +13,7 @@ from typing import Any
 from moto.sagemaker.models import SageMakerModelBackend
 
 from sandbox.aws.hyperpod_instances import shape_of
-from sandbox.aws.sagemaker.common import _EKS_ARN, _invalid, instance_types
+from sandbox.aws.sagemaker.common import EKS_ARN, instance_types, invalid
 from sandbox.aws.sagemaker.models import InstanceGroup
 
 _NAME = re.compile(r"^[a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}$")
@@ -27,9 +27,9 @@ HYPERPOD_KUBERNETES_VERSIONS: tuple[str, ...] = ("1.28", "1.29", "1.30", "1.31",
 _S3_URI = re.compile(r"^s3://(?P<bucket>[a-z0-9][a-z0-9.\-]{1,61}[a-z0-9])(/.*)?$")
 
 
-def _require_name(value: Any, where: str) -> None:
+def require_name(value: Any, where: str) -> None:
     if not isinstance(value, str) or not _NAME.match(value):
-        raise _invalid(
+        raise invalid(
             f"1 validation error detected: Value '{value}' at '{where}' failed to satisfy constraint: "
             "Member must satisfy regular expression pattern: ^[a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}$"
         )
@@ -72,45 +72,45 @@ def _role_allows_bucket(account: str, partition: str, role_arn: str, bucket: str
 
 def _validate_group(backend: SageMakerModelBackend, spec: dict[str, Any], index: int, *, slurm: bool) -> None:
     where = f"instanceGroups.{index}.member"
-    _require_name(spec.get("InstanceGroupName"), f"{where}.instanceGroupName")
+    require_name(spec.get("InstanceGroupName"), f"{where}.instanceGroupName")
     name = spec["InstanceGroupName"]
     instance_type = spec.get("InstanceType")
     if instance_type is None and not spec.get("InstanceRequirements"):
-        raise _invalid(f"Either InstanceType or InstanceRequirements must be specified for instance group {name}.")
+        raise invalid(f"Either InstanceType or InstanceRequirements must be specified for instance group {name}.")
     requested = [instance_type] if instance_type else spec["InstanceRequirements"].get("InstanceTypes", [])
     for candidate in requested:
         if candidate not in instance_types():
-            raise _invalid(
+            raise invalid(
                 f"1 validation error detected: Value '{candidate}' at '{where}.instanceType' failed to satisfy "
                 f"constraint: Member must satisfy enum value set: [{', '.join(instance_types())}]"
             )
     count = spec.get("InstanceCount")
     if not isinstance(count, int) or not 0 <= count <= 6758:
-        raise _invalid(
+        raise invalid(
             f"1 validation error detected: Value '{count}' at '{where}.instanceCount' failed to satisfy "
             "constraint: Member must have value less than or equal to 6758"
         )
     threads = spec.get("ThreadsPerCore")
     if threads is not None and threads not in (1, 2):
-        raise _invalid(
+        raise invalid(
             f"1 validation error detected: Value '{threads}' at '{where}.threadsPerCore' failed to satisfy "
             "constraint: Member must have value less than or equal to 2"
         )
     role = spec.get("ExecutionRole")
     if not _ROLE_ARN.match(role or ""):
-        raise _invalid(
+        raise invalid(
             f"1 validation error detected: Value '{role}' at '{where}.executionRole' failed to satisfy constraint: "
             "Member must satisfy regular expression pattern: "
             "arn:aws[a-z\\-]*:iam::\\d{12}:role/?[a-zA-Z_0-9+=,.@\\-_/]+"
         )
     checks = spec.get("OnStartDeepHealthChecks") or []
     if len(set(checks)) != len(checks):
-        raise _invalid(f"OnStartDeepHealthChecks of instance group {name} contains duplicates.")
+        raise invalid(f"OnStartDeepHealthChecks of instance group {name} contains duplicates.")
     # Deep health checks exercise accelerators (DCGM, NVLink, Neuron) and EFA: "Instance type compatibility:
     # GPU / Trainium" (https://docs.aws.amazon.com/sagemaker/latest/dg/sagemaker-hyperpod-eks-resiliency-deep-health-checks.html).
     unsupported = [t for t in requested if not (shape_of(t).gpus or shape_of(t).neuron_devices)]
     if checks and unsupported:
-        raise _invalid(
+        raise invalid(
             f"Deep health checks {', '.join(checks)} are not supported for instance type {unsupported[0]} of "
             f"instance group {name}. Deep health checks run only on GPU and Trainium instance types; remove "
             "OnStartDeepHealthChecks from this group."
@@ -118,16 +118,16 @@ def _validate_group(backend: SageMakerModelBackend, spec: dict[str, Any], index:
     lifecycle = spec.get("LifeCycleConfig")
     if lifecycle is None:
         if slurm:
-            raise _invalid(f"LifeCycleConfig is required for instance group {name} of a Slurm-orchestrated cluster.")
+            raise invalid(f"LifeCycleConfig is required for instance group {name} of a Slurm-orchestrated cluster.")
         return
     uri = lifecycle.get("SourceS3Uri")
     if not uri:
-        raise _invalid(f"LifeCycleConfig.SourceS3Uri is required for instance group {name}.")
+        raise invalid(f"LifeCycleConfig.SourceS3Uri is required for instance group {name}.")
     if slurm and not lifecycle.get("OnCreate"):
-        raise _invalid(f"LifeCycleConfig.OnCreate is required for instance group {name}.")
+        raise invalid(f"LifeCycleConfig.OnCreate is required for instance group {name}.")
     match = _S3_URI.match(uri)
     if not match:
-        raise _invalid(
+        raise invalid(
             f"Validation Error: SourceS3Uri {uri} is not a valid S3 URI. Use s3://<bucket>/<prefix>, "
             "for example s3://sagemaker-lifecycle-scripts/hyperpod/."
         )
@@ -135,34 +135,34 @@ def _validate_group(backend: SageMakerModelBackend, spec: dict[str, Any], index:
     if not bucket.startswith("sagemaker-") and not _role_allows_bucket(
         backend.account_id, backend.partition, role, bucket
     ):
-        raise _invalid(
+        raise invalid(
             f"Validation Error: SourceS3Uri {uri} does not start with 's3://sagemaker-'. The managed policy "
             "AmazonSageMakerClusterInstanceRolePolicy only allows buckets whose names start with 'sagemaker-'; "
             f"use such a bucket or allow s3:GetObject on arn:aws:s3:::{bucket}/* in execution role {role}."
         )
 
 
-def _validate_groups(backend: SageMakerModelBackend, specs: list[dict[str, Any]], *, slurm: bool) -> None:
+def validate_groups(backend: SageMakerModelBackend, specs: list[dict[str, Any]], *, slurm: bool) -> None:
     seen: set[str] = set()
     for index, spec in enumerate(specs, start=1):
         _validate_group(backend, spec, index, slurm=slurm)
         if spec["InstanceGroupName"] in seen:
-            raise _invalid(
+            raise invalid(
                 f"Instance group names must be unique within a cluster; {spec['InstanceGroupName']} appears twice."
             )
         seen.add(spec["InstanceGroupName"])
 
 
-def _validate_orchestrator(
+def validate_orchestrator(
     backend: SageMakerModelBackend, orchestrator: dict[str, Any] | None, vpc_config: dict[str, Any] | None = None
 ) -> None:
     eks = (orchestrator or {}).get("Eks")
     if not eks:
         return
     arn = eks.get("ClusterArn")
-    match = _EKS_ARN.match(arn or "")
+    match = EKS_ARN.match(arn or "")
     if not match:
-        raise _invalid(
+        raise invalid(
             f"1 validation error detected: Value '{arn}' at 'orchestrator.eks.clusterArn' failed to satisfy "
             "constraint: Member must satisfy regular expression pattern: "
             "arn:aws[a-z\\-]*:eks:[a-z0-9\\-]*:[0-9]{12}:cluster\\/[0-9A-Za-z][A-Za-z0-9\\-_]{0,99}"
@@ -174,18 +174,18 @@ def _validate_orchestrator(
     except Exception:  # the EKS emulation is unavailable: accept the ARN as given
         return
     if eks_cluster is None:
-        raise _invalid(
+        raise invalid(
             f"The EKS cluster {arn} was not found. Create it first, or check the account and Region in the ARN."
         )
     version = getattr(eks_cluster, "version", None)
     if version and version not in HYPERPOD_KUBERNETES_VERSIONS:
-        raise _invalid(
+        raise invalid(
             f"The EKS cluster {match['name']} runs Kubernetes {version}. SageMaker HyperPod supports Kubernetes "
             f"versions {', '.join(HYPERPOD_KUBERNETES_VERSIONS)}."
         )
     mode = getattr(eks_cluster, "authentication_mode", None)
     if mode not in (None, "API", "API_AND_CONFIG_MAP"):
-        raise _invalid(
+        raise invalid(
             f"The EKS cluster {match['name']} uses authentication mode {mode}. SageMaker HyperPod requires "
             "API or API_AND_CONFIG_MAP; change it with eks update-cluster-config --access-config."
         )
@@ -193,7 +193,7 @@ def _validate_orchestrator(
     if status != "ACTIVE":
         # HyperPod attaches to a running control plane ("you need a running Amazon EKS cluster",
         # https://docs.aws.amazon.com/sagemaker/latest/dg/sagemaker-hyperpod-eks-prerequisites.html).
-        raise _invalid(
+        raise invalid(
             f"The EKS cluster {match['name']} is in {status} status. Wait until it is ACTIVE, then create the "
             "SageMaker HyperPod cluster."
         )
@@ -219,14 +219,14 @@ def _validate_vpc(account: str, region: str, eks_cluster: Any, vpc_config: dict[
         except Exception:
             continue
         if subnet.vpc_id != eks_vpc:
-            raise _invalid(
+            raise invalid(
                 f"Subnet {subnet_id} is in {subnet.vpc_id}, but the EKS cluster {eks_cluster.name} is in {eks_vpc}. "
                 "The subnets of a SageMaker HyperPod cluster must be in the VPC of its EKS cluster."
             )
     for group_id in vpc_config.get("SecurityGroupIds") or []:
         group = ec2.get_security_group_from_id(group_id)
         if group is not None and group.vpc_id != eks_vpc:
-            raise _invalid(
+            raise invalid(
                 f"Security group {group_id} is in {group.vpc_id}, but the EKS cluster {eks_cluster.name} is in "
                 f"{eks_vpc}. The security groups of a SageMaker HyperPod cluster must be in the VPC of its EKS cluster."
             )
@@ -255,13 +255,13 @@ _FIXED_FIELDS: tuple[tuple[str, str, Callable[[dict[str, Any]], Any]], ...] = (
 )
 
 
-def _check_fixed_fields(existing: InstanceGroup, spec: dict[str, Any]) -> None:
+def check_fixed_fields(existing: InstanceGroup, spec: dict[str, Any]) -> None:
     for member, words, read in _FIXED_FIELDS:
         if member == "InstanceType" and not spec.get("InstanceType"):
             continue
         before, after = read(existing.spec), read(spec)
         if before != after:
-            raise _invalid(
+            raise invalid(
                 f"The {words} of instance group {existing.name} cannot be changed from {before} to {after}; "
                 f"{member} can only be set when the instance group is created. Add a new instance group instead."
             )

@@ -4,18 +4,19 @@ from the model."""
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable
 from typing import Any
 
 from sandbox.aws import hyperpod_autoscaling as autoscaling
-from sandbox.aws.sagemaker.common import _detail_members, _drop_empty
+from sandbox.aws.sagemaker.common import detail_members, drop_empty
 from sandbox.aws.sagemaker.durations import sim_now
 from sandbox.aws.sagemaker.models import (
+    ClusterEvent,
     HyperPodCluster,
     HyperPodNode,
     InstanceGroup,
-    _Event,
-    _group_nodes,
     cluster_status,
+    group_nodes,
     group_status,
 )
 
@@ -25,11 +26,11 @@ def node_details(cluster: HyperPodCluster, node: HyperPodNode) -> dict[str, Any]
     spec = group.spec if group else {}
     status, message = node.state()
     kubernetes = spec.get("KubernetesConfig") or {}
-    return _drop_empty(
+    return drop_empty(
         {
             "InstanceGroupName": node.group,
             "InstanceId": node.instance_id,
-            "InstanceStatus": _drop_empty({"Status": status, "Message": message or None}),
+            "InstanceStatus": drop_empty({"Status": status, "Message": message or None}),
             "InstanceType": node.instance_type,
             "LaunchTime": node.launch_time,
             "LastSoftwareUpdateTime": node.last_software_update,
@@ -61,11 +62,16 @@ def node_summary(cluster: HyperPodCluster, node: HyperPodNode) -> dict[str, Any]
     return {key: details[key] for key in (*keys, "PrivateDnsHostname", "CurrentImageReleaseVersion") if key in details}
 
 
+#: ``fn(cluster, group, details)`` hooks that add to a group's DescribeCluster entry (for instance its
+#: ActiveOperations, from ``sandbox.aws.hyperpod_operations``).
+GROUP_DETAIL_HOOKS: list[Callable[[HyperPodCluster, InstanceGroup, dict[str, Any]], None]] = []
+
+
 def group_details(cluster: HyperPodCluster, group: InstanceGroup) -> dict[str, Any]:
     spec = group.spec
-    nodes = _group_nodes(cluster, group.name)
+    nodes = group_nodes(cluster, group.name)
     running = sum(1 for node in nodes if node.state()[0] in {"Running", "SystemUpdating"})
-    out = {key: copy.deepcopy(value) for key, value in spec.items() if key in _detail_members()}
+    out = {key: copy.deepcopy(value) for key, value in spec.items() if key in detail_members()}
     for key in ("InstanceRequirements", "AutoPatchConfig", "KubernetesConfig"):
         out.pop(key, None)
     out.update(
@@ -86,7 +92,7 @@ def group_details(cluster: HyperPodCluster, group: InstanceGroup) -> dict[str, A
         ]
     if spec.get("KubernetesConfig"):
         config = spec["KubernetesConfig"]
-        out["KubernetesConfig"] = _drop_empty(
+        out["KubernetesConfig"] = drop_empty(
             {
                 "CurrentLabels": config.get("Labels"),
                 "DesiredLabels": config.get("Labels"),
@@ -96,7 +102,7 @@ def group_details(cluster: HyperPodCluster, group: InstanceGroup) -> dict[str, A
         )
     if spec.get("AutoPatchConfig"):
         patch = spec["AutoPatchConfig"]
-        out["AutoPatchConfig"] = _drop_empty(
+        out["AutoPatchConfig"] = drop_empty(
             {
                 "PatchingStrategy": patch.get("PatchingStrategy"),
                 "DeploymentConfig": patch.get("DeploymentConfig"),
@@ -114,6 +120,8 @@ def group_details(cluster: HyperPodCluster, group: InstanceGroup) -> dict[str, A
         out["SoftwareUpdateStatus"] = group.software["status"]
         if group.software.get("config"):
             out["ActiveSoftwareUpdateConfig"] = group.software["config"]
+    for hook in GROUP_DETAIL_HOOKS:
+        hook(cluster, group, out)
     return out
 
 
@@ -136,11 +144,11 @@ def describe(cluster: HyperPodCluster) -> dict[str, Any]:
     }
     if cluster.failure_message:
         out["FailureMessage"] = cluster.failure_message
-    return _drop_empty(out)
+    return drop_empty(out)
 
 
-def _event_summary(cluster: HyperPodCluster, event: _Event) -> dict[str, Any]:
-    return _drop_empty(
+def event_summary(cluster: HyperPodCluster, event: ClusterEvent) -> dict[str, Any]:
+    return drop_empty(
         {
             "EventId": event.event_id,
             "ClusterArn": cluster.arn,
