@@ -10,6 +10,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.sandbox.browser.conftest import App
+from tests.sandbox.browser.selects import pick
 
 pytestmark = pytest.mark.browser
 OPERATION_TIMEOUT_MS = 240_000
@@ -50,7 +51,7 @@ def test_add_scale_and_delete_a_group_from_the_tab(app: App, signed_in: Page, hy
     dialog = page.get_by_role("dialog")
     dialog.get_by_label("Group name").fill("ui-spot")
     dialog.get_by_role("button", name=re.compile("^Instance type")).click()
-    page.get_by_role("option").filter(has_text="ml.p5.48xlarge").first.click()
+    pick(page, page.get_by_role("option").filter(has_text="ml.p5.48xlarge").first)
     dialog.get_by_label("Instance count").fill("1")
     dialog.get_by_role("button", name="Next").click()
     dialog.get_by_role("radio", name=re.compile("^Spot")).check()

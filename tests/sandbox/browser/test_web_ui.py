@@ -14,6 +14,7 @@ from playwright.sync_api import Page, Route, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from tests.sandbox.browser.conftest import App
+from tests.sandbox.browser.selects import pick
 
 pytestmark = pytest.mark.browser
 
@@ -31,10 +32,9 @@ def choose(page: Page, label: str, option: str | None = None) -> str:
     options = page.get_by_role("option")
     picked = options.filter(has_text=option).first if option else options.first
     text = picked.inner_text().splitlines()[0]
-    picked.click()
     # The list closes once the choice is taken: wait for it, so the next step never acts on a list
     # still open (on a loaded machine the click and the next action can overlap).
-    expect(page.get_by_role("option")).to_have_count(0)
+    pick(page, picked)
     return text
 
 
@@ -52,7 +52,7 @@ def fill_wizard(page: Page, app: App, name: str, hyperpod: bool = False) -> dict
         group.get_by_role("button", name=re.compile("Instance type")).click()
         picked = page.get_by_role("option").first
         choices["instanceType"] = picked.inner_text().splitlines()[0]
-        picked.click()
+        pick(page, picked)
         group.get_by_label("Instance count").fill("4")
     else:
         page.get_by_label("Create a HyperPod cluster").uncheck()
@@ -217,11 +217,9 @@ def test_provision_a_hyperpod_cluster_through_the_wizard_and_see_its_phases(
     last = page.get_by_role("option").last
     last.scroll_into_view_if_needed()  # the list scrolls; a click during its scroll can miss on a loaded machine
     expect(last).to_be_visible()
-    last.click()
-    expect(page.get_by_role("option")).to_have_count(0)
+    pick(page, last)
     second.get_by_role("button", name=re.compile("Threads per core")).click()
-    page.get_by_role("option").filter(has_text="Hyperthreading on").click()
-    expect(page.get_by_role("option")).to_have_count(0)
+    pick(page, page.get_by_role("option").filter(has_text="Hyperthreading on"))
     page.get_by_label("Install optional dependencies").check()
     shot(page, "hyperpod", full_page=True)
     found = axe(page)
