@@ -47,6 +47,17 @@ def test_device_plugins_go_only_to_nodes_with_that_hardware():
     assert "ml.m5.2xlarge" not in _instance_types("efa-device-plugin")
 
 
+def test_the_efa_plugin_runs_wherever_a_job_asks_for_efa():
+    """A pod that requests vpc.amazonaws.com/efa stays Pending on a node without the device plugin: every
+    type whose jobs request EFA interfaces carries the plugin, and no other type does."""
+    from launchpod.domain.clusters.instance_types import HYPERPOD_INSTANCE_TYPES
+    from launchpod.domain.jobs import hardware
+
+    asking = {t for t in HYPERPOD_INSTANCE_TYPES if hardware.of(t).efa}
+    assert {"ml.g5.12xlarge", "ml.g6.12xlarge", "ml.g6e.12xlarge", "ml.p5.48xlarge"} <= asking
+    assert set(_instance_types("efa-device-plugin")) == asking
+
+
 def test_status_reports_required_optional_pinned_installed_and_drift():
     addons = {"cert-manager": {"addonVersion": "v1.15.0-eksbuild.1", "status": "ACTIVE"}}
     rows = {r["name"]: r for r in dependencies.status(addons, {"nvidia-device-plugin": "v0.17.2"})}
