@@ -1,7 +1,8 @@
 """The Jobs tab in headless Chromium against the real sandbox: submit a recipe job, see it listed, open it
 and watch it reach Succeeded with its pods (node and zone), restart budget and the tail of its log; a
-running job's log followed live over the WebSocket, each line once, until the pod ends; and, when a node
-failure recreates the job's pods, the panel moving to the new pod's log by itself."""
+running job's log followed live over the WebSocket, each line once across the log pump's hand-overs, until
+the pod ends; and, when a node failure recreates the job's pods, the panel moving to the new pod's log by
+itself."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from tests.sandbox.browser.conftest import App
 from tests.sandbox.jobs_support import CLAIM, NAME, custom_job, ready_cluster, submit
 
 STEPS = 10
+PUMP = "launchpod-log-pump"
 
 pytestmark = pytest.mark.browser
 
@@ -83,8 +85,20 @@ def slow_job(real: App, sandbox) -> Iterator[str]:
         real.api("DELETE", f"/clusters/{NAME}/jobs/ui-live", role="operator", params={"confirm": "ui-live"})
 
 
+@pytest.fixture
+def short_pump(sandbox) -> Iterator[None]:
+    """The log pump's Lambda timeout made small, as a deployment could set it: it hands its cursor to a
+    successor about every 1.5 s, so the page sees several hand-overs while the job logs."""
+    lam = sandbox.aws("lambda")
+    lam.update_function_configuration(FunctionName=PUMP, Timeout=3)
+    try:
+        yield
+    finally:
+        lam.update_function_configuration(FunctionName=PUMP, Timeout=300)
+
+
 def test_job_log_follows_the_pod_live_over_the_websocket(
-    real: App, page: Page, browser: Browser, slow_job: str, shot
+    real: App, page: Page, browser: Browser, short_pump: None, slow_job: str, shot
 ) -> None:
     log_reads: list[Response] = []
     page.on("response", lambda r: log_reads.append(r) if f"/jobs/{slow_job}/logs" in r.url else None)
