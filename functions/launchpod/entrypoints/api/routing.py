@@ -16,6 +16,7 @@ from launchpod.contracts.operations import NoopView, OperationAcceptedView, Oper
 from launchpod.contracts.plans import PlanView
 from launchpod.domain.plan import Plan
 from launchpod.entrypoints.api.auth import require
+from launchpod.usecases.proposal import Proposal
 
 InputT = TypeVar("InputT", bound=BaseModel)
 
@@ -84,6 +85,11 @@ def planned(plan: Plan, dry_run: bool, start: Callable[[], OperationView], noop:
     operation = start()
     accepted = OperationAcceptedView(operation=operation, statusUrl=operation.statusUrl)
     return json_response(accepted, 202, {"Location": accepted.statusUrl})
+
+
+def answer(proposal: Proposal, dry_run: bool) -> Response[Any]:
+    """A use case's proposal answered as every mutating route answers (see ``planned``)."""
+    return planned(proposal.plan, dry_run, proposal.start, proposal.noop)
 
 
 def json_response(model: BaseModel, status: int = 200, headers: dict[str, str] | None = None) -> Response[Any]:
