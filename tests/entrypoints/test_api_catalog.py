@@ -63,6 +63,13 @@ def test_unknown_routes_answer_the_error_envelope(lambda_context):
     assert response["statusCode"] == 404 and json.loads(response["body"])["code"] == "NOT_FOUND"
 
 
+def test_the_docs_page_is_swagger_ui_over_the_served_document(lambda_context):
+    response = handler(rest_event("GET", "/api/docs", None), lambda_context)
+    assert response["statusCode"] == 200 and response["multiValueHeaders"]["Content-Type"] == ["text/html"]
+    page = response["body"].replace(" ", "")
+    assert "SwaggerUIBundle" in page and '"operationId":"create_cluster"' in page
+
+
 def test_layers_are_kept():
     result = subprocess.run([sys.executable, "-m", "importlinter.cli", "lint-imports"], capture_output=True, text=True)
     if result.returncode != 0 and "No module named" in result.stderr:

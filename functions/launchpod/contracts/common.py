@@ -11,7 +11,7 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 class Contract(BaseModel):
     """Base of every request and view: unknown fields are refused, names are camelCase on the wire."""
 
-    model_config = ConfigDict(extra="forbid", populate_by_name=True, use_enum_values=True)
+    model_config = ConfigDict(extra="forbid", populate_by_name=True, use_enum_values=True, defer_build=True)
 
 
 _CLUSTER_NAME = r"^[a-zA-Z0-9](-*[a-zA-Z0-9])*$"

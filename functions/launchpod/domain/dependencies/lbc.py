@@ -27,8 +27,6 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any
 
-import yaml
-
 from launchpod.domain.dependencies import lbc_tls, lbc_webhook
 
 NAME = "aws-load-balancer-controller"
@@ -49,6 +47,8 @@ def iam_policy() -> Obj:
 
 @lru_cache(maxsize=1)
 def crds() -> tuple[Obj, ...]:
+    import yaml  # ~20 ms at import (its regexes); only this reads YAML, so the API Lambda need not pay it
+
     out = []
     for filename in CRD_FILES:
         text = resources.files(__package__).joinpath("crds", filename).read_text()

@@ -18,13 +18,13 @@ from __future__ import annotations
 import base64
 import datetime
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from cryptography import x509
-from cryptography.exceptions import InvalidSignature
-from cryptography.hazmat.primitives import hashes, serialization
-from cryptography.hazmat.primitives.asymmetric import rsa
-from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
+# cryptography costs the API Lambda ~80 ms at import, and only the dependencies' reconcile makes or checks a
+# certificate: each function that needs it imports it.
+if TYPE_CHECKING:
+    from cryptography import x509
+    from cryptography.hazmat.primitives.asymmetric import rsa
 
 SERVICE = "aws-load-balancer-webhook-service"
 SECRET = "aws-load-balancer-tls"
@@ -46,12 +46,19 @@ class Tls:
 
 
 def _name(common: str) -> x509.Name:
+    from cryptography import x509
+    from cryptography.x509.oid import NameOID
+
     return x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, common)])
 
 
 def _certificate(
     subject: str, key: rsa.RSAPrivateKey, issuer: str, signer: rsa.RSAPrivateKey, now: datetime.datetime, ca: bool
 ) -> x509.Certificate:
+    from cryptography import x509
+    from cryptography.hazmat.primitives import hashes
+    from cryptography.x509.oid import ExtendedKeyUsageOID
+
     usage = x509.KeyUsage(
         digital_signature=True,
         key_encipherment=True,
@@ -83,11 +90,16 @@ def _certificate(
 
 
 def _pem(cert: x509.Certificate) -> str:
+    from cryptography.hazmat.primitives import serialization
+
     return cert.public_bytes(serialization.Encoding.PEM).decode()
 
 
 def generate(now: datetime.datetime) -> Tls:
     """A new CA and a serving certificate for the webhook Service signed by it, both for 3650 days."""
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric import rsa
+
     ca_key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
     key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
     ca = _certificate("aws-load-balancer-controller-ca", ca_key, "aws-load-balancer-controller-ca", ca_key, now, True)
@@ -104,6 +116,10 @@ def _decoded(data: dict[str, Any], key: str) -> str:
 
 def kept(secret: Obj | None, now: datetime.datetime) -> Tls | None:
     """The stored pair when it still serves the webhook (see the module docstring), else None."""
+    from cryptography import x509
+    from cryptography.exceptions import InvalidSignature
+    from cryptography.hazmat.primitives import serialization
+
     data = (secret or {}).get("data") or {}
     try:
         tls = Tls(_decoded(data, "ca.crt"), _decoded(data, "tls.crt"), _decoded(data, "tls.key"))

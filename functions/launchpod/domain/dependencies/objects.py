@@ -8,8 +8,6 @@ from functools import lru_cache
 from importlib import resources
 from typing import TYPE_CHECKING, Any
 
-import yaml
-
 from launchpod.domain import ownership
 from launchpod.domain.clusters.instance_types import EFA_TYPES, NEURON_TYPES, NVIDIA_GPU_TYPES
 
@@ -324,6 +322,8 @@ def efa_device_plugin(version: str, region: str) -> list[Obj]:
 
 
 def _vendored(filename: str) -> Obj:
+    import yaml  # ~20 ms at import (its regexes); only this reads YAML, so the API Lambda need not pay it
+
     text = resources.files(__package__).joinpath("crds", filename).read_text()
     loaded: Obj = yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
     return loaded

@@ -8,7 +8,6 @@ from functools import cache
 from pathlib import Path
 from typing import Any, Literal
 
-import yaml
 from pydantic import BaseModel, ConfigDict
 
 MOUNT = "/data"
@@ -33,6 +32,8 @@ class Recipe(BaseModel):
 
 @cache
 def all_recipes() -> dict[str, Recipe]:
+    import yaml  # ~20 ms at import (its regexes); only this reads YAML, so the API Lambda need not pay it
+
     found = {}
     for path in sorted(_DIR.glob("*.yaml")):
         recipe = Recipe(**yaml.safe_load(path.read_text()))
