@@ -61,3 +61,115 @@ class Kube:
         if self.error is not None:
             raise self.error
         return self.objects.get(obj["kind"])
+
+
+class HyperPod:
+    """SageMaker's HyperPod: DescribeCluster by name, each cluster's nodes and events (newest first, paged by
+    ``limit`` with the index as token), and which events were described."""
+
+    def __init__(
+        self,
+        clusters: dict[str, dict[str, Any]],
+        nodes: dict[str, list[dict[str, Any]]] | None = None,
+        events: list[dict[str, Any]] | None = None,
+    ) -> None:
+        self.clusters, self.nodes, self.events = clusters, nodes or {}, events or []
+        self.pages, self.described = 0, list[str]()
+
+    def hyperpod_cluster(self, name: str) -> dict[str, Any] | None:
+        return self.clusters.get(name)
+
+    def hyperpod_clusters(self) -> list[dict[str, Any]]:
+        return list(self.clusters.values())
+
+    def list_nodes(self, name: str) -> list[dict[str, Any]]:
+        return self.nodes.get(name, [])
+
+    def describe_node(self, name: str, node_id: str) -> dict[str, Any] | None:
+        return next((dict(n) for n in self.nodes.get(name, []) if n["InstanceId"] == node_id), None)
+
+    def list_events(self, name: str, filters: dict[str, Any], limit: int, token: str | None) -> dict[str, Any]:
+        self.pages += 1
+        mine = [e for e in self.events if all(e.get(k) == v for k, v in filters.items() if k != "SortOrder")]
+        start = int(token or 0)
+        page: dict[str, Any] = {"Events": mine[start : start + limit]}
+        if start + limit < len(mine):
+            page["NextToken"] = str(start + limit)
+        return page
+
+    def describe_event(self, name: str, event_id: str) -> dict[str, Any] | None:
+        self.described.append(event_id)
+        return {"EventId": event_id, "EventDetails": {"EventMetadata": {}}}
+
+
+class KubeLists:
+    """A cluster's Kubernetes lists by kind (Node, Pod, Event); ``error`` is raised on every list."""
+
+    def __init__(self, objects: dict[str, list[dict[str, Any]]], error: LaunchpodError | None = None) -> None:
+        self.objects, self.error = objects, error
+
+    def __call__(self, cluster: str, kind: str) -> list[dict[str, Any]]:
+        if self.error is not None:
+            raise self.error
+        return self.objects.get(kind, [])
+
+
+class Operations:
+    """The operations table: operations by id; a cluster is held by its one unfinished operation."""
+
+    def __init__(self) -> None:
+        self.operations: dict[str, Any] = {}
+        self.keys: dict[str, str] = {}
+
+    def create_holding_cluster(self, operation: Any, request_key: str) -> None:
+        from launchpod.contracts.operations import OperationStatus
+        from launchpod.domain.errors import Conflict
+
+        holder = next(
+            (
+                o
+                for o in self.operations.values()
+                if o.target == operation.target and not OperationStatus(o.status).terminal
+            ),
+            None,
+        )
+        if holder is not None:
+            raise Conflict(f"{operation.target} is busy with {holder.id}.", holder=holder.id)
+        self.operations[operation.id], self.keys[operation.id] = operation, request_key
+
+    def get(self, operation_id: str) -> Any:
+        return self.operations[operation_id]
+
+    def request_key_of(self, operation_id: str) -> str | None:
+        return self.keys.get(operation_id)
+
+    def set_execution(self, operation_id: str, execution_arn: str) -> None:
+        pass
+
+    def restart(self, operation: Any) -> None:
+        self.operations[operation.id] = operation
+
+    def finish(self, operation_id: str, status: Any, *, error: str | None, message: str | None) -> None:
+        self.operations[operation_id] = self.operations[operation_id].model_copy(
+            update={"status": status, "error": error, "message": message}
+        )
+
+    def execution_of(self, operation_id: str) -> str | None:
+        return None
+
+    def list(self, *, target: str | None, status: str | None, limit: int) -> list[Any]:
+        return [o for o in self.operations.values() if target in (None, o.target)][:limit]
+
+
+class Workflows:
+    """Step Functions as far as starting one: (workflow, execution name) of each execution started."""
+
+    def __init__(self) -> None:
+        self.started: list[tuple[str, str]] = []
+
+    def start(self, workflow: str, execution_name: str, document: dict[str, Any]) -> str:
+        self.started.append((workflow, execution_name))
+        return f"arn:aws:states:us-east-1:123456789012:execution:{workflow}:{execution_name}"
+
+    def stop(self, execution_arn: str, cause: str) -> None:
+        pass

@@ -16,6 +16,7 @@ from launchpod.domain.nodes import actions, ladder
 from launchpod.entrypoints.observability import logger
 from launchpod.entrypoints.stream.publish import publish
 from launchpod.runtime import wiring
+from launchpod.usecases import nodes
 
 LADDER = ops.Principal(subject="launchpod-ladder", role=Role.ADMIN)
 _KIND = {"reboot": actions.REBOOT, "replace": actions.REPLACE}
@@ -61,10 +62,11 @@ def _run(cluster: str, incident_id: str, cmd: dict[str, Any], attempts: int = 3)
     """Start the ladder's command as an operation, and record that it ran (or why it could not). While
     another node action holds the cluster the command waits for it: that action's FollowUp runs it."""
     request: dict[str, Any] = {k: v for k, v in cmd["arguments"].items() if k != "name"}
-    plan = actions.plan(_KIND[cmd["action"]], cluster, request)
     holder: str | None = None
     try:
-        operation, _ = ops.submit(wiring.operations(), wiring.workflows(), plan, LADDER)
+        # The same submit as the nodes routes', without their look at the cluster's state: HyperPod reported
+        # the fault, and a refusal is recorded on the incident as blocked.
+        operation = nodes.submit_action(_KIND[cmd["action"]], cluster, request, LADDER, ports=nodes.real())
         record: Callable[[dict[str, Any]], None] = lambda i: ladder.started(i, cmd, operation.id, now())  # noqa: E731
     except LaunchpodError as exc:
         if isinstance(exc, Conflict) and not exc.extra.get("holder") and attempts > 1:

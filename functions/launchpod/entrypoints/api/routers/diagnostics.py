@@ -48,7 +48,7 @@ def _incidents(name: str) -> list[dict[str, Any]]:
 
 @route(router, "diagnose_node")
 def diagnose_node(name: Annotated[ClusterName, Path()], nodeId: Annotated[NodeId, Path()]) -> DiagnosisView:
-    detail = node_cases.get_node(name, nodeId).model_dump(mode="json")
+    detail = node_cases.get_node(name, nodeId, ports=node_cases.real()).model_dump(mode="json")
     incident = next((i for i in _incidents(name) if nodeId in i["nodes"]), None)
     found = diagnosis.node(
         name, nodeId, detail, detail["conditions"], detail["events"], _events(name, NodeId=nodeId), incident
@@ -106,7 +106,7 @@ def diagnose_nccl(
     name: Annotated[ClusterName, Path()],
     job: Annotated[str | None, Query(max_length=63, pattern=r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$")] = None,
 ) -> DiagnosisView:
-    node_list = node_cases.list_nodes(name).model_dump(mode="json")["items"]
+    node_list = node_cases.list_nodes(name, ports=node_cases.real()).model_dump(mode="json")["items"]
     try:
         kube = views.by_instance(listing.items(name, "Node"))
         pods = listing.items(name, "Pod") if job else []
