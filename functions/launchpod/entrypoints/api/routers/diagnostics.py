@@ -19,9 +19,9 @@ from launchpod.domain.errors import LaunchpodError
 from launchpod.domain.instance_groups import preflight
 from launchpod.domain.nodes import diagnosis, ladder, views
 from launchpod.entrypoints.api.routing import route
-from launchpod.entrypoints.remediation import now
 from launchpod.runtime import wiring
 from launchpod.usecases import nodes as node_cases
+from launchpod.usecases.incidents import now
 
 router = APIGatewayRouter()
 
