@@ -200,3 +200,40 @@ class IncidentDocs:
         self.writes += 1
         self.docs[cluster] = (doc, version + 1)
         return True
+
+
+class Offerings:
+    """EC2's zones and, per EC2 instance type, the zones offering it; which types were asked for."""
+
+    def __init__(self, zones: list[str], offered: dict[str, list[str]]) -> None:
+        self.zone_names, self.offered, self.asked = zones, offered, list[list[str]]()
+
+    def zones(self) -> list[dict[str, str]]:
+        return [{"name": z} for z in self.zone_names]
+
+    def offerings(self, instance_types: list[str], zone: str | None = None) -> dict[str, list[str]]:
+        self.asked.append(list(instance_types))
+        return {t: self.offered[t] for t in instance_types if t in self.offered}
+
+
+class Quotas:
+    """Service Quotas' applied SageMaker quotas by name; ``error`` is raised on every read."""
+
+    def __init__(self, quotas: dict[str, dict[str, Any]], error: LaunchpodError | None = None) -> None:
+        self.quotas, self.error = quotas, error
+
+    def sagemaker_quotas(self, names: set[str]) -> dict[str, dict[str, Any]]:
+        if self.error is not None:
+            raise self.error
+        return {n: q for n, q in self.quotas.items() if n in names}
+
+
+class PodLogs:
+    """The last lines of each pod's log by pod name, and which pods' logs were read."""
+
+    def __init__(self, logs: dict[str, str]) -> None:
+        self.logs, self.read = logs, list[str]()
+
+    def __call__(self, cluster: str, namespace: str, pod: str) -> str:
+        self.read.append(pod)
+        return self.logs.get(pod, "")
