@@ -61,3 +61,179 @@ class Kube:
         if self.error is not None:
             raise self.error
         return self.objects.get(obj["kind"])
+
+
+class HyperPod:
+    """SageMaker's HyperPod: DescribeCluster by name, each cluster's nodes and events (newest first, paged by
+    ``limit`` with the index as token), and which events were described."""
+
+    def __init__(
+        self,
+        clusters: dict[str, dict[str, Any]],
+        nodes: dict[str, list[dict[str, Any]]] | None = None,
+        events: list[dict[str, Any]] | None = None,
+    ) -> None:
+        self.clusters, self.nodes, self.events = clusters, nodes or {}, events or []
+        self.pages, self.described = 0, list[str]()
+
+    def hyperpod_cluster(self, name: str) -> dict[str, Any] | None:
+        return self.clusters.get(name)
+
+    def hyperpod_clusters(self) -> list[dict[str, Any]]:
+        return list(self.clusters.values())
+
+    def list_nodes(self, name: str) -> list[dict[str, Any]]:
+        return self.nodes.get(name, [])
+
+    def describe_node(self, name: str, node_id: str) -> dict[str, Any] | None:
+        return next((dict(n) for n in self.nodes.get(name, []) if n["InstanceId"] == node_id), None)
+
+    def list_events(self, name: str, filters: dict[str, Any], limit: int, token: str | None) -> dict[str, Any]:
+        self.pages += 1
+        mine = [e for e in self.events if all(e.get(k) == v for k, v in filters.items() if k != "SortOrder")]
+        start = int(token or 0)
+        page: dict[str, Any] = {"Events": mine[start : start + limit]}
+        if start + limit < len(mine):
+            page["NextToken"] = str(start + limit)
+        return page
+
+    def describe_event(self, name: str, event_id: str) -> dict[str, Any] | None:
+        self.described.append(event_id)
+        return {"EventId": event_id, "EventDetails": {"EventMetadata": {}}}
+
+
+class KubeLists:
+    """A cluster's Kubernetes lists by kind (Node, Pod, Event); ``error`` is raised on every list."""
+
+    def __init__(self, objects: dict[str, list[dict[str, Any]]], error: LaunchpodError | None = None) -> None:
+        self.objects, self.error = objects, error
+
+    def __call__(self, cluster: str, kind: str) -> list[dict[str, Any]]:
+        if self.error is not None:
+            raise self.error
+        return self.objects.get(kind, [])
+
+
+class Operations:
+    """The operations table: operations by id; a cluster is held by its one unfinished operation."""
+
+    def __init__(self) -> None:
+        self.operations: dict[str, Any] = {}
+        self.keys: dict[str, str] = {}
+
+    def create_holding_cluster(self, operation: Any, request_key: str) -> None:
+        from launchpod.contracts.operations import OperationStatus
+        from launchpod.domain.errors import Conflict
+
+        holder = next(
+            (
+                o
+                for o in self.operations.values()
+                if o.target == operation.target and not OperationStatus(o.status).terminal
+            ),
+            None,
+        )
+        if holder is not None:
+            raise Conflict(f"{operation.target} is busy with {holder.id}.", holder=holder.id)
+        self.operations[operation.id], self.keys[operation.id] = operation, request_key
+
+    def get(self, operation_id: str) -> Any:
+        return self.operations[operation_id]
+
+    def request_key_of(self, operation_id: str) -> str | None:
+        return self.keys.get(operation_id)
+
+    def set_execution(self, operation_id: str, execution_arn: str) -> None:
+        pass
+
+    def restart(self, operation: Any) -> None:
+        self.operations[operation.id] = operation
+
+    def finish(self, operation_id: str, status: Any, *, error: str | None, message: str | None) -> None:
+        self.operations[operation_id] = self.operations[operation_id].model_copy(
+            update={"status": status, "error": error, "message": message}
+        )
+
+    def execution_of(self, operation_id: str) -> str | None:
+        return None
+
+    def list(self, *, target: str | None, status: str | None, limit: int) -> list[Any]:
+        return [o for o in self.operations.values() if target in (None, o.target)][:limit]
+
+
+class Workflows:
+    """Step Functions as far as starting one: (workflow, execution name) of each execution started."""
+
+    def __init__(self) -> None:
+        self.started: list[tuple[str, str]] = []
+
+    def start(self, workflow: str, execution_name: str, document: dict[str, Any]) -> str:
+        self.started.append((workflow, execution_name))
+        return f"arn:aws:states:us-east-1:123456789012:execution:{workflow}:{execution_name}"
+
+    def stop(self, execution_arn: str, cause: str) -> None:
+        pass
+
+
+class IncidentDocs:
+    """The incidents table: one JSON document per cluster with its version; the next ``contended`` writes
+    lose to a concurrent writer (each bumps the version as that writer's would)."""
+
+    def __init__(self, docs: dict[str, dict[str, Any]] | None = None, contended: int = 0) -> None:
+        self.docs = {k: (v, 1) for k, v in (docs or {}).items()}
+        self.contended, self.writes = contended, 0
+
+    def get(self, cluster: str) -> tuple[dict[str, Any], int]:
+        import json
+
+        doc, version = self.docs.get(cluster, ({"policy": None, "incidents": []}, 0))
+        return json.loads(json.dumps(doc)), version
+
+    def put(self, cluster: str, doc: dict[str, Any], version: int) -> bool:
+        current = self.docs.get(cluster, ({}, 0))
+        if self.contended:
+            self.contended -= 1
+            self.docs[cluster] = (current[0], current[1] + 1)
+            return False
+        if current[1] != version:
+            return False
+        self.writes += 1
+        self.docs[cluster] = (doc, version + 1)
+        return True
+
+
+class Offerings:
+    """EC2's zones and, per EC2 instance type, the zones offering it; which types were asked for."""
+
+    def __init__(self, zones: list[str], offered: dict[str, list[str]]) -> None:
+        self.zone_names, self.offered, self.asked = zones, offered, list[list[str]]()
+
+    def zones(self) -> list[dict[str, str]]:
+        return [{"name": z} for z in self.zone_names]
+
+    def offerings(self, instance_types: list[str], zone: str | None = None) -> dict[str, list[str]]:
+        self.asked.append(list(instance_types))
+        return {t: self.offered[t] for t in instance_types if t in self.offered}
+
+
+class Quotas:
+    """Service Quotas' applied SageMaker quotas by name; ``error`` is raised on every read."""
+
+    def __init__(self, quotas: dict[str, dict[str, Any]], error: LaunchpodError | None = None) -> None:
+        self.quotas, self.error = quotas, error
+
+    def sagemaker_quotas(self, names: set[str]) -> dict[str, dict[str, Any]]:
+        if self.error is not None:
+            raise self.error
+        return {n: q for n, q in self.quotas.items() if n in names}
+
+
+class PodLogs:
+    """The last lines of each pod's log by pod name, and which pods' logs were read."""
+
+    def __init__(self, logs: dict[str, str]) -> None:
+        self.logs, self.read = logs, list[str]()
+
+    def __call__(self, cluster: str, namespace: str, pod: str) -> str:
+        self.read.append(pod)
+        return self.logs.get(pod, "")

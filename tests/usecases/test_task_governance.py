@@ -1,24 +1,22 @@
-"""Task governance's use cases against an in-memory SageMaker: what is created, updated or left alone, and
-that only Launchpod's own quotas are changed or deleted."""
+"""Task governance's use cases against an in-memory SageMaker and EKS: what is created, updated or left alone,
+that only Launchpod's own quotas are changed or deleted, and that changes wait for the add-on."""
 
 from __future__ import annotations
 
 from typing import Any
 
 import pytest
+from launchpod.contracts.operations import NoopView
+from launchpod.contracts.plans import PlanView
 from launchpod.contracts.task_governance import GovernancePolicyRequest, TeamRequest
-from launchpod.domain import ownership
-from launchpod.domain.errors import Conflict, InvalidInput
+from launchpod.domain import features, ownership
+from launchpod.domain.errors import Conflict, InvalidInput, NotFound
 from launchpod.usecases import task_governance as cases
 
-from tests.usecases.fakes import Kube
+from tests.usecases.fakes import HyperPod, Kube
 
 ARN = "arn:aws:sagemaker:us-east-1:123456789012:cluster/abcdefabcdef"
-CLUSTER = cases.Cluster(
-    name="c1",
-    described={"ClusterArn": ARN, "InstanceGroups": [{"InstanceType": "ml.p5.48xlarge", "TargetCount": 2}]},
-    prefix="launchpod",
-)
+DESCRIBED = {"ClusterArn": ARN, "InstanceGroups": [{"InstanceType": "ml.p5.48xlarge", "TargetCount": 2}]}
 TEAM = TeamRequest(resources=[{"instanceType": "ml.p5.48xlarge", "count": 1}], borrowLimit=50)
 
 
@@ -79,26 +77,59 @@ class FakeGovernance:
         return self.tag_map.get(arn, {})
 
 
+class Addons:
+    """EKS's add-ons of the cluster: the task governance add-on in ``status`` (None: not installed)."""
+
+    def __init__(self, status: str | None = "ACTIVE") -> None:
+        self.status = status
+
+    def addons(self, cluster: str) -> dict[str, dict[str, Any]]:
+        return {features.task_governance().addon: {"status": self.status}} if self.status else {}
+
+
+def _ports(
+    gov: FakeGovernance, addon: str | None = "ACTIVE", kube: Kube | None = None, described: dict | None = DESCRIBED
+) -> cases.GovernancePorts:
+    return cases.GovernancePorts(
+        sagemaker=HyperPod({"c1": described} if described else {}),
+        eks=Addons(addon),
+        governance=gov,
+        read=kube or Kube({}),
+        prefix="launchpod",
+    )
+
+
 def test_a_policy_is_created_then_an_equal_one_changes_nothing_and_a_new_weight_updates_it():
     gov = FakeGovernance()
+    ports = _ports(gov)
     policy = GovernancePolicyRequest(priorityClasses=[{"name": "training", "weight": 40}])
-    assert cases.set_policy(CLUSTER, policy, gov, dry_run=False).applied == "CREATED"
-    assert cases.set_policy(CLUSTER, policy, gov, dry_run=False).plan.empty
+    created = cases.set_policy("c1", policy, False, ports=ports)
+    assert created.status == "CREATED" and created.message.startswith("Created the task governance policy of c1")
+    assert cases.set_policy("c1", policy, False, ports=ports) == NoopView(
+        message="The task governance policy of c1 already matches; no changes."
+    )
     heavier = GovernancePolicyRequest(priorityClasses=[{"name": "training", "weight": 60}])
-    assert cases.set_policy(CLUSTER, heavier, gov, dry_run=True).applied is None
-    assert cases.set_policy(CLUSTER, heavier, gov, dry_run=False).applied == "UPDATED"
+    planned = cases.set_policy("c1", heavier, True, ports=ports)
+    assert isinstance(planned, PlanView) and [s.action for s in planned.steps] == ["update"]
+    assert cases.set_policy("c1", heavier, False, ports=ports).status == "UPDATED"
     assert gov.calls == ["CreateClusterSchedulerConfig", "UpdateClusterSchedulerConfig v1"]
+    assert [(p.name, p.weight) for p in cases.policy("c1", ports=ports).priorityClasses] == [("training", 60)]
 
 
 def test_a_team_is_created_tagged_as_launchpods_then_noop_then_updated_by_version():
     gov = FakeGovernance()
-    assert cases.put_team(CLUSTER, "research", TEAM, gov, dry_run=False).applied == "CREATED"
+    ports = _ports(gov, kube=Kube({"LocalQueue": {"metadata": {}}}))
+    created = cases.put_team("c1", "research", TEAM, False, ports=ports)
+    assert created.message == (
+        "Created the compute quota of team research. Submit its jobs in namespace hyperpod-ns-research with queue"
+        " hyperpod-ns-research-localqueue."
+    )
     assert gov.tag_map[gov.quota_list[0]["ComputeQuotaArn"]] == ownership.aws_tags("c1", "launchpod")
-    assert cases.put_team(CLUSTER, "research", TEAM, gov, dry_run=False).plan.empty
+    assert isinstance(cases.put_team("c1", "research", TEAM, False, ports=ports), NoopView)
     wider = TEAM.model_copy(update={"borrowLimit": 100})
-    assert cases.put_team(CLUSTER, "research", wider, gov, dry_run=False).applied == "UPDATED"
+    assert cases.put_team("c1", "research", wider, False, ports=ports).status == "UPDATED"
     assert gov.calls == ["CreateComputeQuota", "UpdateComputeQuota v1"]
-    views = cases.team_views(CLUSTER, gov, Kube({"LocalQueue": {"metadata": {}}}))
+    views = cases.teams("c1", ports=ports)
     assert [(t.team, t.borrowLimit, t.managed, t.queueReady, t.localQueue) for t in views.items] == [
         ("research", 100, True, True, "hyperpod-ns-research-localqueue")
     ]
@@ -108,19 +139,40 @@ def test_a_count_above_the_clusters_instances_is_refused_before_sagemaker_is_cal
     gov = FakeGovernance()
     with pytest.raises(InvalidInput, match=r"has 2 ml\.p5\.48xlarge"):
         cases.put_team(
-            CLUSTER, "research", TeamRequest(resources=[{"instanceType": "ml.p5.48xlarge", "count": 3}]), gov, False
+            "c1",
+            "research",
+            TeamRequest(resources=[{"instanceType": "ml.p5.48xlarge", "count": 3}]),
+            False,
+            ports=_ports(gov),
         )
     assert gov.calls == []
 
 
 def test_delete_needs_the_name_and_leaves_a_quota_launchpod_did_not_create():
     gov = FakeGovernance()
-    cases.put_team(CLUSTER, "research", TEAM, gov, dry_run=False)
+    ports = _ports(gov)
+    cases.put_team("c1", "research", TEAM, False, ports=ports)
     with pytest.raises(InvalidInput, match="confirm"):
-        cases.delete_team(CLUSTER, "research", "", gov)
+        cases.delete_team("c1", "research", "", ports=ports)
     gov.tag_map[gov.quota_list[0]["ComputeQuotaArn"]] = {}
     with pytest.raises(Conflict, match="not created by Launchpod"):
-        cases.delete_team(CLUSTER, "research", "research", gov)
+        cases.delete_team("c1", "research", "research", ports=ports)
     gov.tag_map[gov.quota_list[0]["ComputeQuotaArn"]] = ownership.aws_tags("c1", "launchpod")
-    assert cases.delete_team(CLUSTER, "research", "research", gov).deleted is True
-    assert gov.quota_list == [] and cases.delete_team(CLUSTER, "research", "research", gov).deleted is False
+    assert cases.delete_team("c1", "research", "research", ports=ports).deleted is True
+    assert gov.quota_list == [] and cases.delete_team("c1", "research", "research", ports=ports).deleted is False
+
+
+def test_changes_wait_for_the_add_on_while_reads_answer_without_it():
+    gov = FakeGovernance()
+    ports = _ports(gov, addon="CREATING")
+    with pytest.raises(Conflict, match=r"Task governance is CREATING on c1; .*PATCH /api/clusters/c1/features"):
+        cases.put_team("c1", "research", TEAM, False, ports=ports)
+    with pytest.raises(Conflict, match="Task governance is not installed on c1"):
+        cases.set_policy("c1", GovernancePolicyRequest(priorityClasses=[]), False, ports=_ports(gov, addon=None))
+    assert cases.policy("c1", ports=ports).configured is False and cases.teams("c1", ports=ports).items == []
+    assert gov.calls == []
+
+
+def test_a_cluster_without_hyperpod_is_not_found_with_how_to_create_it():
+    with pytest.raises(NotFound, match="c1 has no HyperPod cluster; create it with POST /api/clusters/c1/hyperpod"):
+        cases.teams("c1", ports=_ports(FakeGovernance(), described=None))

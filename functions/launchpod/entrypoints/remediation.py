@@ -6,7 +6,7 @@ is pushed on the cluster's topic."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 from typing import Any
 
 from launchpod.contracts.common import Role
@@ -16,33 +16,27 @@ from launchpod.domain.nodes import actions, ladder
 from launchpod.entrypoints.observability import logger
 from launchpod.entrypoints.stream.publish import publish
 from launchpod.runtime import wiring
+from launchpod.usecases import incidents, nodes
 
 LADDER = ops.Principal(subject="launchpod-ladder", role=Role.ADMIN)
 _KIND = {"reboot": actions.REBOOT, "replace": actions.REPLACE}
 
 
-def now() -> datetime:
-    return datetime.now(UTC)
-
-
 def _update(cluster: str, change: Callable[[dict[str, Any]], list[dict[str, Any]]]) -> list[dict[str, Any]]:
     """Read-modify-write the cluster's incidents until no concurrent writer got in between; returns the
-    incidents ``change`` touched (it may be run again on a fresh read)."""
-    store = wiring.incidents()
-    for _ in range(8):
-        doc, version = store.get(cluster)
-        touched = change(doc)
-        if not touched:
-            return []
-        if store.put(cluster, doc, version):
-            for incident in touched:
-                publish(f"cluster:{cluster}", "incident", ladder.view(incident, now()))
-            return touched
-    raise Conflict(f"The incidents of {cluster} kept changing under concurrent writers; the event is retried.")
+    incidents ``change`` touched (it may be run again on a fresh read), each pushed once written."""
+    touched: list[dict[str, Any]] = []
 
+    def edit(doc: dict[str, Any]) -> bool:
+        touched[:] = change(doc)
+        return bool(touched)
 
-def policy_of(doc: dict[str, Any]) -> str:
-    return str(doc.get("policy") or ladder.DEFAULT_POLICY)
+    busy = f"The incidents of {cluster} kept changing under concurrent writers; the event is retried."
+    if not incidents.rewrite(cluster, edit, busy, ports=incidents.real()):
+        return []
+    for incident in touched:
+        publish(f"cluster:{cluster}", "incident", ladder.view(incident, incidents.now()))
+    return touched
 
 
 def _node_action_holding(exc: LaunchpodError) -> str | None:
@@ -61,11 +55,12 @@ def _run(cluster: str, incident_id: str, cmd: dict[str, Any], attempts: int = 3)
     """Start the ladder's command as an operation, and record that it ran (or why it could not). While
     another node action holds the cluster the command waits for it: that action's FollowUp runs it."""
     request: dict[str, Any] = {k: v for k, v in cmd["arguments"].items() if k != "name"}
-    plan = actions.plan(_KIND[cmd["action"]], cluster, request)
     holder: str | None = None
     try:
-        operation, _ = ops.submit(wiring.operations(), wiring.workflows(), plan, LADDER)
-        record: Callable[[dict[str, Any]], None] = lambda i: ladder.started(i, cmd, operation.id, now())  # noqa: E731
+        # The same submit as the nodes routes', without their look at the cluster's state: HyperPod reported
+        # the fault, and a refusal is recorded on the incident as blocked.
+        operation = nodes.submit_action(_KIND[cmd["action"]], cluster, request, LADDER, ports=nodes.real())
+        record: Callable[[dict[str, Any]], None] = lambda i: ladder.started(i, cmd, operation.id, incidents.now())  # noqa: E731
     except LaunchpodError as exc:
         if isinstance(exc, Conflict) and not exc.extra.get("holder") and attempts > 1:
             # The holder released the cluster between the refusal and the look at who held it: again.
@@ -74,9 +69,9 @@ def _run(cluster: str, incident_id: str, cmd: dict[str, Any], attempts: int = 3)
         reason = exc.message
         holder = _node_action_holding(exc)
         if holder:
-            record = lambda i: ladder.waiting(i, cmd, str(holder), now())  # noqa: E731
+            record = lambda i: ladder.waiting(i, cmd, str(holder), incidents.now())  # noqa: E731
         else:
-            record = lambda i: ladder.blocked(i, cmd, reason, now())  # noqa: E731
+            record = lambda i: ladder.blocked(i, cmd, reason, incidents.now())  # noqa: E731
 
     def change(doc: dict[str, Any]) -> list[dict[str, Any]]:
         incident = next((i for i in doc["incidents"] if i["id"] == incident_id), None)
@@ -107,7 +102,7 @@ def _terminal(operation_id: str) -> bool:
 
 def replaced_recently(cluster: str) -> int:
     """Nodes replace-nodes operations (anyone's, the ladder's too) replaced on the cluster in the fleet window."""
-    since = now() - timedelta(seconds=ladder.FLEET_WINDOW)
+    since = incidents.now() - timedelta(seconds=ladder.FLEET_WINDOW)
     operations = wiring.operations().list(target=cluster, status=None, limit=200)
     return sum(
         len(o.request.get("nodeIds") or [])
@@ -122,8 +117,8 @@ def on_health_event(event: ladder.HealthEvent) -> dict[str, Any]:
     replaced = 0 if event.healthy else replaced_recently(event.cluster)
 
     def change(doc: dict[str, Any]) -> list[dict[str, Any]]:
-        decision = ladder.decide(doc["incidents"], event, policy_of(doc), now(), replaced)
-        decided.update(decision=decision, policy=policy_of(doc))
+        decision = ladder.decide(doc["incidents"], event, incidents.policy_of(doc), incidents.now(), replaced)
+        decided.update(decision=decision, policy=incidents.policy_of(doc))
         return [decision.incident] if decision.incident is not None and decision.changed else []
 
     _update(event.cluster, change)
@@ -153,7 +148,10 @@ def acting(cluster: str, kind: str, node_ids: list[str], operation_id: str) -> N
             if incident is not None and incident.get("operationId") != operation_id:
                 verb = actions.VERB[kind]
                 ladder.started(
-                    incident, {"action": verb, "why": f"{verb} started by {operation_id}"}, operation_id, now()
+                    incident,
+                    {"action": verb, "why": f"{verb} started by {operation_id}"},
+                    operation_id,
+                    incidents.now(),
                 )
                 touched.append(incident)
         return touched
@@ -169,7 +167,7 @@ def ended(cluster: str, kind: str, outcomes: list[actions.NodeOutcome], operatio
         for o in outcomes:
             incident = ladder.open_incident(doc["incidents"], o.nodeId)
             if incident is not None:
-                ladder.outcome(incident, kind, o.ok, o.message, o.replacement, operation_id, now())
+                ladder.outcome(incident, kind, o.ok, o.message, o.replacement, operation_id, incidents.now())
                 touched.append(incident)
         return touched
 
@@ -195,13 +193,13 @@ def follow_up(cluster: str, node_ids: list[str]) -> list[str]:
             incident["pending"] = None
             if incident["state"] == "acting":
                 incident["state"] = "open"
-            if policy_of(doc) == "auto":
+            if incidents.policy_of(doc) == "auto":
                 todo.append((incident["id"], cmd))
             else:
                 incident["nextStep"] = cmd
                 incident["steps"].append(
                     {
-                        "at": now().isoformat(),
+                        "at": incidents.now().isoformat(),
                         "action": cmd["action"],
                         "mode": "suggested",
                         "note": cmd["why"],

@@ -1,40 +1,72 @@
-"""A cluster's nodes as the nodes and diagnostics routes read them: HyperPod's list joined with the
-Kubernetes Nodes and pods. A plain move from the nodes router: it reads its adapters through wiring."""
+"""A cluster's nodes: HyperPod's list joined with the Kubernetes Nodes and pods, one node's detail, the
+HyperPod cluster's events, and the node actions (reboot, replace, delete, deep health checks) started as
+operations, by the nodes routes and by the remediation ladder alike. The ports are only the calls made."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 from launchpod.adapters.k8s import listing
-from launchpod.contracts.nodes import NodeCondition, NodeDetailView, NodeEventView, NodeListView, NodeView
+from launchpod.contracts.nodes import (
+    ClusterEventListView,
+    ClusterEventView,
+    DestructiveNodeActionRequest,
+    HealthCheckRequest,
+    ListEventsInput,
+    NodeActionRequest,
+    NodeCondition,
+    NodeDetailView,
+    NodeEventView,
+    NodeListView,
+    NodeView,
+)
+from launchpod.contracts.operations import OperationView
+from launchpod.domain import operations as ops
 from launchpod.domain.clusters import hyperpod
-from launchpod.domain.errors import LaunchpodError, NotFound
-from launchpod.domain.nodes import views
+from launchpod.domain.errors import Conflict, InvalidInput, LaunchpodError, NotFound
+from launchpod.domain.nodes import actions, views
 from launchpod.runtime import wiring
+from launchpod.usecases.ports import HyperPodNodes, KubeLister
 
 
-def hyperpod_of(name: str) -> dict[str, Any]:
-    found = wiring.sagemaker().hyperpod_cluster(hyperpod.hyperpod_name(name))
+@dataclass(frozen=True)
+class NodePorts:
+    sagemaker: HyperPodNodes
+    kube: KubeLister
+    operations: ops.OperationStore
+    workflows: ops.WorkflowRunner
+
+
+def real() -> NodePorts:
+    """The deployed adapters (runtime.wiring)."""
+    return NodePorts(
+        sagemaker=wiring.sagemaker(), kube=listing.items, operations=wiring.operations(), workflows=wiring.workflows()
+    )
+
+
+def hyperpod_of(name: str, *, ports: NodePorts) -> dict[str, Any]:
+    found = ports.sagemaker.hyperpod_cluster(hyperpod.hyperpod_name(name))
     if found is None:
         raise NotFound(f"{name} has no HyperPod cluster; create it with POST /api/clusters/{name}/hyperpod.")
     return found
 
 
-def _kube(name: str) -> tuple[list[dict[str, Any]], dict[str, list[dict[str, Any]]]]:
+def _kube(name: str, ports: NodePorts) -> tuple[list[dict[str, Any]], dict[str, list[dict[str, Any]]]]:
     """The cluster's Nodes and its pods by node; empty while its Kubernetes API cannot be read."""
     try:
-        return listing.items(name, "Node"), views.pods_by_node(listing.items(name, "Pod"))
+        return ports.kube(name, "Node"), views.pods_by_node(ports.kube(name, "Pod"))
     except LaunchpodError:
         return [], {}
 
 
-def list_nodes(name: str) -> NodeListView:
+def list_nodes(name: str, *, ports: NodePorts) -> NodeListView:
     """The cluster's HyperPod nodes joined with their Kubernetes Nodes and pods, by group then node id."""
-    cluster = hyperpod_of(name)
+    cluster = hyperpod_of(name, ports=ports)
     capacity = views.capacity_types(cluster)
-    summaries = wiring.sagemaker().list_nodes(hyperpod.hyperpod_name(name))
-    nodes, pods = _kube(name)
+    summaries = ports.sagemaker.list_nodes(hyperpod.hyperpod_name(name))
+    nodes, pods = _kube(name, ports)
     kube = views.by_instance(nodes)
     items = []
     for s in summaries:
@@ -51,17 +83,17 @@ def list_nodes(name: str) -> NodeListView:
     return NodeListView(cluster=name, items=items)
 
 
-def get_node(name: str, nodeId: str) -> NodeDetailView:
+def get_node(name: str, nodeId: str, *, ports: NodePorts) -> NodeDetailView:
     """One node as SageMaker describes it, joined with its Kubernetes Node, pods, conditions and events."""
-    cluster = hyperpod_of(name)
-    details = wiring.sagemaker().describe_node(hyperpod.hyperpod_name(name), nodeId)
+    cluster = hyperpod_of(name, ports=ports)
+    details = ports.sagemaker.describe_node(hyperpod.hyperpod_name(name), nodeId)
     if details is None:
         raise NotFound(f"{name} has no node {nodeId}; list its nodes with GET /api/clusters/{name}/nodes.")
-    nodes, pods = _kube(name)
+    nodes, pods = _kube(name, ports)
     kube = views.by_instance(nodes).get(nodeId)
     node_name = ((kube or {}).get("metadata") or {}).get("name")
     try:
-        events = listing.items(name, "Event")
+        events = ports.kube(name, "Event")
     except LaunchpodError:
         events = []
     view = views.node_view(
@@ -81,3 +113,87 @@ def get_node(name: str, nodeId: str) -> NodeDetailView:
         events=[NodeEventView.model_validate(e) for e in views.node_events(events, node_name, nodeId)],
         hyperpod={k: v.isoformat() if isinstance(v, datetime) else v for k, v in details.items()},
     )
+
+
+def list_events(query: ListEventsInput, *, ports: NodePorts) -> ClusterEventListView:
+    """HyperPod's events of the cluster, newest first, each with its details when asked."""
+    name = query.name
+    hyperpod_of(name, ports=ports)
+    filters: dict[str, Any] = {
+        key: value
+        for key, value in (
+            ("InstanceGroupName", query.instanceGroup),
+            ("NodeId", query.nodeId),
+            ("ResourceType", query.resourceType),
+            ("EventTimeAfter", query.after),
+            ("EventTimeBefore", query.before),
+        )
+        if value is not None
+    }
+    sm, cluster, limit, level = ports.sagemaker, hyperpod.hyperpod_name(name), query.limit, query.level
+    items: list[ClusterEventView] = []
+    token = query.nextToken
+    # ListClusterEvents has no level filter: pages are read until ``limit`` events at that level are found.
+    for _ in range(10):
+        page = sm.list_events(cluster, {**filters, "SortOrder": "Descending"}, limit, token)
+        for summary in page.get("Events", []):
+            if level and summary.get("EventLevel") != level:
+                continue
+            detail = sm.describe_event(cluster, summary["EventId"]) if query.details else None
+            items.append(ClusterEventView(**views.event_view(summary, detail)))
+        token = page.get("NextToken")
+        if not token or len(items) >= limit or not level:
+            break
+    return ClusterEventListView(cluster=name, items=items[:limit], nextToken=token)
+
+
+# ---------------------------------------------------------------------------- node actions
+
+
+def submit_action(
+    kind: str, name: str, request: dict[str, Any], who: ops.Principal, *, ports: NodePorts
+) -> OperationView:
+    """Record and start a node action (``actions.KINDS``); the ladder submits its commands through here."""
+    operation, _ = ops.submit(ports.operations, ports.workflows, actions.plan(kind, name, request), who)
+    return operation
+
+
+def _start(kind: str, name: str, request: dict[str, Any], who: ops.Principal, ports: NodePorts) -> OperationView:
+    cluster = hyperpod_of(name, ports=ports)
+    if cluster.get("ClusterStatus") in ("Creating", "Deleting", "Failed"):
+        raise Conflict(f"The HyperPod cluster {name} is {cluster['ClusterStatus']}; its nodes cannot be acted on now.")
+    return submit_action(kind, name, request, who, ports=ports)
+
+
+def _acknowledged(body: DestructiveNodeActionRequest) -> None:
+    if not body.acknowledgeDataLoss:
+        raise InvalidInput(actions.DATA_LOSS, field="body.acknowledgeDataLoss", rule="acknowledge_data_loss")
+
+
+def reboot(name: str, body: NodeActionRequest, who: ops.Principal, *, ports: NodePorts) -> OperationView:
+    return _start(actions.REBOOT, name, body.model_dump(mode="json"), who, ports)
+
+
+def replace(name: str, body: DestructiveNodeActionRequest, who: ops.Principal, *, ports: NodePorts) -> OperationView:
+    """Replace nodes; only once the caller acknowledged that their instance volumes are lost."""
+    _acknowledged(body)
+    return _start(actions.REPLACE, name, body.model_dump(mode="json"), who, ports)
+
+
+def delete(name: str, body: DestructiveNodeActionRequest, who: ops.Principal, *, ports: NodePorts) -> OperationView:
+    """Delete nodes; only once the caller acknowledged that their instance volumes are lost."""
+    _acknowledged(body)
+    return _start(actions.DELETE, name, body.model_dump(mode="json"), who, ports)
+
+
+def health_check(name: str, body: HealthCheckRequest, who: ops.Principal, *, ports: NodePorts) -> OperationView:
+    """Deep health checks of the targets, each of an instance group the cluster has (422 naming the others)."""
+    groups = {g["InstanceGroupName"] for g in hyperpod_of(name, ports=ports).get("InstanceGroups", [])}
+    unknown = sorted({t.instanceGroup for t in body.targets} - groups)
+    if unknown:
+        raise InvalidInput(
+            f"{name} has no instance group {', '.join(unknown)}; it has {', '.join(sorted(groups)) or 'none'}.",
+            field="body.targets",
+            rule="known_instance_group",
+        )
+    return _start(actions.HEALTH_CHECK, name, body.model_dump(mode="json"), who, ports)

@@ -1,25 +1,39 @@
 """Task governance's policy and teams, read and changed at once (SageMaker applies them; no workflow):
 each change is planned against the real scheduler config or quota first, so an equal request is NOOP and
-``dryRun`` answers the plan. The ports are only the calls made, so unit tests pass in-memory fakes."""
+``dryRun`` answers the plan. The ports are only the calls made, so unit tests pass in-memory fakes. A change
+needs the task governance add-on ACTIVE; reads answer what SageMaker has without it."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
+from pydantic import BaseModel
+
+from launchpod.adapters.k8s import apply as k8s
+from launchpod.contracts.operations import NoopView
+from launchpod.contracts.plans import PlanView
 from launchpod.contracts.task_governance import (
     DeleteTeamView,
     GovernancePolicyRequest,
     GovernancePolicyView,
+    PolicyAppliedView,
+    TeamAppliedView,
     TeamListView,
     TeamRequest,
     TeamView,
 )
-from launchpod.domain import ownership
+from launchpod.domain import features, ownership
 from launchpod.domain import task_governance as tg
+from launchpod.domain.clusters import hyperpod
 from launchpod.domain.errors import Conflict, InvalidInput, LaunchpodError, NotFound
 from launchpod.domain.plan import Plan
-from launchpod.usecases.ports import KubeReader
+from launchpod.runtime import wiring
+from launchpod.runtime.settings import settings
+from launchpod.usecases.ports import AddonReader, KubeReader
+
+_Applied = TypeVar("_Applied", bound=BaseModel)
 
 
 class Governance(Protocol):
@@ -35,6 +49,32 @@ class Governance(Protocol):
     def update_quota(self, quota_id: str, version: int, params: dict[str, Any]) -> None: ...
     def delete_quota(self, quota_id: str) -> None: ...
     def tags(self, arn: str) -> dict[str, str]: ...
+
+
+class HyperPodClusters(Protocol):
+    """SageMaker's DescribeCluster of a HyperPod cluster, None when there is none (adapters.aws.sagemaker)."""
+
+    def hyperpod_cluster(self, name: str) -> dict[str, Any] | None: ...
+
+
+@dataclass(frozen=True)
+class GovernancePorts:
+    sagemaker: HyperPodClusters
+    eks: AddonReader
+    governance: Governance
+    read: KubeReader
+    prefix: str  # Launchpod's tag prefix: what it tags, and how it knows a quota is its own
+
+
+def real() -> GovernancePorts:
+    """The deployed adapters (runtime.wiring)."""
+    return GovernancePorts(
+        sagemaker=wiring.sagemaker(),
+        eks=wiring.eks(),
+        governance=wiring.task_governance(),
+        read=k8s.read,
+        prefix=settings().resource_prefix,
+    )
 
 
 @dataclass(frozen=True)
@@ -56,6 +96,27 @@ class Outcome:
 
     plan: Plan
     applied: str | None = None
+
+
+def _cluster(name: str, ports: GovernancePorts, *, needs_addon: bool) -> Cluster:
+    """The HyperPod cluster (404 without one); a change also needs the task governance add-on (409 naming it)."""
+    described = ports.sagemaker.hyperpod_cluster(hyperpod.hyperpod_name(name))
+    if described is None:
+        raise NotFound(f"{name} has no HyperPod cluster; create it with POST /api/clusters/{name}/hyperpod.")
+    if needs_addon:
+        addon = ports.eks.addons(name).get(features.task_governance().addon)
+        tg.require_addon(name, str(addon.get("status")) if addon else None)
+    return Cluster(name=name, described=described, prefix=ports.prefix)
+
+
+def _answer(
+    outcome: Outcome, dry_run: bool, noop: str, applied: Callable[[], _Applied]
+) -> _Applied | NoopView | PlanView:
+    if outcome.plan.empty:
+        return NoopView(message=noop)
+    if dry_run:
+        return PlanView(target=outcome.plan.target, steps=outcome.plan.views())
+    return applied()
 
 
 def _queue_ready(read: KubeReader, cluster: str, team: str) -> bool:
@@ -86,7 +147,7 @@ def _priority_classes(read: KubeReader, cluster: str, names: list[str]) -> list[
 # ---------------------------------------------------------------------------- the policy
 
 
-def policy_view(cluster: Cluster, gov: Governance, read: KubeReader) -> GovernancePolicyView:
+def _policy_view(cluster: Cluster, gov: Governance, read: KubeReader) -> GovernancePolicyView:
     described = gov.scheduler_config(cluster.arn)
     real = tg.policy_of(described)
     if described is None or real is None:
@@ -102,7 +163,7 @@ def policy_view(cluster: Cluster, gov: Governance, read: KubeReader) -> Governan
     )
 
 
-def set_policy(cluster: Cluster, request: GovernancePolicyRequest, gov: Governance, dry_run: bool) -> Outcome:
+def _set_policy(cluster: Cluster, request: GovernancePolicyRequest, gov: Governance, dry_run: bool) -> Outcome:
     described = gov.scheduler_config(cluster.arn)
     plan = tg.policy_plan(cluster.name, request, tg.policy_of(described))
     if plan.empty or dry_run:
@@ -131,7 +192,7 @@ def _managed(gov: Governance, cluster: Cluster, quota: dict[str, Any]) -> bool:
     return ownership.owns_aws(gov.tags(quota["ComputeQuotaArn"]), cluster.name, cluster.prefix)
 
 
-def team_views(cluster: Cluster, gov: Governance, read: KubeReader) -> TeamListView:
+def _team_views(cluster: Cluster, gov: Governance, read: KubeReader) -> TeamListView:
     items = []
     for q in gov.quotas(cluster.arn):
         team = q["ComputeQuotaTarget"]["TeamName"]
@@ -139,14 +200,14 @@ def team_views(cluster: Cluster, gov: Governance, read: KubeReader) -> TeamListV
     return TeamListView(cluster=cluster.name, items=sorted(items, key=lambda t: t.team))
 
 
-def team_view(cluster: Cluster, team: str, gov: Governance, read: KubeReader) -> TeamView:
+def _team_view(cluster: Cluster, team: str, gov: Governance, read: KubeReader) -> TeamView:
     quota = _team_quota(gov, cluster, team)
     if quota is None:
         raise NotFound(f"{cluster.name} has no team {team}; list them with GET /api/clusters/{cluster.name}/teams.")
     return tg.team_view(quota, _managed(gov, cluster, quota), _queue_ready(read, cluster.name, team))
 
 
-def put_team(cluster: Cluster, team: str, request: TeamRequest, gov: Governance, dry_run: bool) -> Outcome:
+def _put_team(cluster: Cluster, team: str, request: TeamRequest, gov: Governance, dry_run: bool) -> Outcome:
     tg.check_resources(cluster.name, request, tg.Capacity.of(cluster.described))
     quota = _team_quota(gov, cluster, team)
     managed = quota is not None and _managed(gov, cluster, quota)
@@ -166,7 +227,7 @@ def put_team(cluster: Cluster, team: str, request: TeamRequest, gov: Governance,
     return Outcome(plan, "UPDATED")
 
 
-def delete_team(cluster: Cluster, team: str, confirm: str, gov: Governance) -> DeleteTeamView:
+def _delete_team(cluster: Cluster, team: str, confirm: str, gov: Governance) -> DeleteTeamView:
     if confirm != team:
         raise InvalidInput(
             f"Type the team's name, {team}, as confirm to delete it; its quota, namespace queue and the tasks"
@@ -186,3 +247,56 @@ def delete_team(cluster: Cluster, team: str, confirm: str, gov: Governance) -> D
     gov.delete_quota(quota["ComputeQuotaId"])
     message = f"Deleted the compute quota of team {team}; the add-on removes its queues."
     return DeleteTeamView(cluster=cluster.name, team=team, deleted=True, message=message)
+
+
+# ---------------------------------------------------------------------------- what the routes call
+
+
+def policy(name: str, *, ports: GovernancePorts) -> GovernancePolicyView:
+    """The cluster's scheduler config as a policy (configured False when it has none)."""
+    return _policy_view(_cluster(name, ports, needs_addon=False), ports.governance, ports.read)
+
+
+def set_policy(
+    name: str, request: GovernancePolicyRequest, dry_run: bool, *, ports: GovernancePorts
+) -> PolicyAppliedView | NoopView | PlanView:
+    """The policy created or updated at once: NOOP when it already matches, the plan on a dry run."""
+    cluster = _cluster(name, ports, needs_addon=True)
+    outcome = _set_policy(cluster, request, ports.governance, dry_run)
+
+    def applied() -> PolicyAppliedView:
+        view = _policy_view(cluster, ports.governance, ports.read)
+        verb = "Created" if outcome.applied == "CREATED" else "Updated"
+        message = f"{verb} the task governance policy of {name}; the add-on turns its priority classes into Kueue's."
+        return PolicyAppliedView(status=outcome.applied, message=message, policy=view)  # type: ignore[arg-type]
+
+    return _answer(outcome, dry_run, f"The task governance policy of {name} already matches; no changes.", applied)
+
+
+def teams(name: str, *, ports: GovernancePorts) -> TeamListView:
+    """The cluster's teams (compute quotas), by name, with whether Launchpod manages each and its queue is up."""
+    return _team_views(_cluster(name, ports, needs_addon=False), ports.governance, ports.read)
+
+
+def put_team(
+    name: str, team: str, request: TeamRequest, dry_run: bool, *, ports: GovernancePorts
+) -> TeamAppliedView | NoopView | PlanView:
+    """The team's quota created or updated at once: NOOP when it already matches, the plan on a dry run."""
+    cluster = _cluster(name, ports, needs_addon=True)
+    outcome = _put_team(cluster, team, request, ports.governance, dry_run)
+
+    def applied() -> TeamAppliedView:
+        view = _team_view(cluster, team, ports.governance, ports.read)
+        verb = "Created" if outcome.applied == "CREATED" else "Updated"
+        message = (
+            f"{verb} the compute quota of team {team}. Submit its jobs in namespace {view.namespace} with queue"
+            f" {view.localQueue}."
+        )
+        return TeamAppliedView(status=outcome.applied, message=message, team=view)  # type: ignore[arg-type]
+
+    return _answer(outcome, dry_run, f"The quota of team {team} on {name} already matches; no changes.", applied)
+
+
+def delete_team(name: str, team: str, confirm: str, *, ports: GovernancePorts) -> DeleteTeamView:
+    """The team's quota deleted, once ``confirm`` names it and only when Launchpod created it."""
+    return _delete_team(_cluster(name, ports, needs_addon=False), team, confirm, ports.governance)

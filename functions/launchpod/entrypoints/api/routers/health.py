@@ -1,4 +1,4 @@
-"""GET /api/health."""
+"""GET /api/health (usecases/health.py)."""
 
 from __future__ import annotations
 
@@ -6,11 +6,11 @@ from aws_lambda_powertools.event_handler.router import APIGatewayRouter
 
 from launchpod.contracts.catalog_ops import HealthView
 from launchpod.entrypoints.api.routing import route
-from launchpod.runtime.settings import settings
+from launchpod.usecases import health as cases
 
 router = APIGatewayRouter()
 
 
 @route(router, "health")
 def health() -> HealthView:
-    return HealthView(version=settings().version)
+    return cases.health()

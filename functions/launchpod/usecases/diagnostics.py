@@ -1,0 +1,162 @@
+"""Read-only diagnostics: a node, a cluster's creation, NCCL over a job's nodes. Each reads AWS and
+Kubernetes and answers findings with evidence and suggested commands (domain/nodes/diagnosis.py); none
+of them changes anything. The ports are only the calls made."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from launchpod.adapters.k8s import listing
+from launchpod.contracts.incidents import DiagnosisView
+from launchpod.contracts.operations import OperationView
+from launchpod.domain.clusters import hyperpod
+from launchpod.domain.clusters.instance_types import to_ec2, to_sagemaker
+from launchpod.domain.errors import LaunchpodError
+from launchpod.domain.instance_groups import preflight
+from launchpod.domain.nodes import diagnosis, views
+from launchpod.runtime import wiring
+from launchpod.usecases import incidents, nodes
+from launchpod.usecases.ports import HyperPodNodes
+
+
+class HyperPodFleet(HyperPodNodes, Protocol):
+    """SageMaker's HyperPod clusters of the account, each described (adapters.aws.sagemaker)."""
+
+    def hyperpod_clusters(self) -> list[dict[str, Any]]: ...
+
+
+class Offerings(Protocol):
+    """EC2's availability zones and the zones offering each instance type (adapters.aws.ec2)."""
+
+    def zones(self) -> list[dict[str, str]]: ...
+    def offerings(self, instance_types: list[str], zone: str | None = None) -> dict[str, list[str]]: ...
+
+
+class SageMakerQuotas(Protocol):
+    """Service Quotas' applied SageMaker quotas by name (adapters.aws.service_quotas)."""
+
+    def sagemaker_quotas(self, names: set[str]) -> dict[str, dict[str, Any]]: ...
+
+
+class OperationList(Protocol):
+    """The operations table's newest operations of a target (adapters.store.operations)."""
+
+    def list(self, *, target: str | None, status: str | None, limit: int) -> list[OperationView]: ...
+
+
+class PodLogs(Protocol):
+    """The tail of a pod's log, "" when it has none or cannot be read (adapters.k8s.listing.pod_log)."""
+
+    def __call__(self, cluster: str, namespace: str, pod: str) -> str: ...
+
+
+@dataclass(frozen=True)
+class DiagnosisPorts:
+    nodes: nodes.NodePorts
+    incidents: incidents.IncidentPorts
+    sagemaker: HyperPodFleet
+    ec2: Offerings
+    quotas: SageMakerQuotas
+    operations: OperationList
+    pod_log: PodLogs
+
+
+def real() -> DiagnosisPorts:
+    """The deployed adapters (runtime.wiring)."""
+    return DiagnosisPorts(
+        nodes=nodes.real(),
+        incidents=incidents.real(),
+        sagemaker=wiring.sagemaker(),
+        ec2=wiring.ec2(),
+        quotas=wiring.service_quotas(),
+        operations=wiring.operations(),
+        pod_log=listing.pod_log,
+    )
+
+
+def _events(name: str, ports: DiagnosisPorts, **filters: Any) -> list[dict[str, Any]]:
+    """HyperPod's events (newest first), with details; [] where AWS does not keep them for this cluster."""
+    sm, cluster = ports.sagemaker, hyperpod.hyperpod_name(name)
+    try:
+        page = sm.list_events(cluster, {**filters, "SortOrder": "Descending"}, 50, None)
+    except LaunchpodError:
+        return []
+    out = []
+    for summary in page.get("Events", []):
+        detail = sm.describe_event(cluster, summary["EventId"]) if summary.get("EventLevel") != "Info" else None
+        out.append(views.event_view(summary, detail))
+    return out
+
+
+def node(name: str, node_id: str, *, ports: DiagnosisPorts) -> DiagnosisView:
+    """One node: SageMaker's and Kubernetes' view of it, HyperPod's events of it and its open incident."""
+    detail = nodes.get_node(name, node_id, ports=ports.nodes).model_dump(mode="json")
+    incident = next((i for i in incidents.incident_views(name, ports=ports.incidents) if node_id in i["nodes"]), None)
+    found = diagnosis.node(
+        name, node_id, detail, detail["conditions"], detail["events"], _events(name, ports, NodeId=node_id), incident
+    )
+    return DiagnosisView(**found)
+
+
+def cluster_creation(name: str, instance_types: list[str] | None, *, ports: DiagnosisPorts) -> DiagnosisView:
+    """Why a cluster's creation failed or waits: its operations, HyperPod's events, where the instance types
+    are offered and the account's quotas for them (``instance_types``: default, the cluster's own)."""
+    described = ports.sagemaker.hyperpod_cluster(hyperpod.hyperpod_name(name))
+    operations = [
+        o.model_dump(mode="json")
+        for o in ports.operations.list(target=name, status=None, limit=20)
+        if o.kind in ("create-hyperpod", "provision-cluster", "create-control-plane")
+    ]
+    types = instance_types or sorted(
+        {g.get("InstanceType") for g in (described or {}).get("InstanceGroups", []) if g.get("InstanceType")}
+    )
+    offered = {to_sagemaker(k): v for k, v in ports.ec2.offerings([to_ec2(t) for t in types]).items()} if types else {}
+    zones = [z["name"] for z in ports.ec2.zones()]
+    events = _events(name, ports) if described else []
+    where = {t: offered.get(t, []) for t in types}
+    found = diagnosis.creation(
+        name, described, operations, events, where, zones, _quotas(name, described, types, ports)
+    )
+    return DiagnosisView(**found)
+
+
+def _quotas(
+    name: str, described: dict[str, Any] | None, types: list[str], ports: DiagnosisPorts
+) -> dict[str, tuple[float, int, int]] | None:
+    """Per type: the cluster-usage quota, what the account's other clusters ask for, what this one asks for."""
+    if not types:
+        return {}
+    try:
+        quotas = ports.quotas.sagemaker_quotas({preflight.quota_name(t) for t in types})
+        clusters = ports.sagemaker.hyperpod_clusters() if quotas else []
+        standing = preflight.standing(quotas, clusters, hyperpod.hyperpod_name(name), types)
+        groups = (described or {}).get("InstanceGroups", [])
+        return {
+            t: (
+                float(quota.get("Value", 0)),
+                used,
+                sum(int(g.get("TargetCount") or 0) for g in groups if g.get("InstanceType") == t),
+            )
+            for t, (quota, used) in standing.items()
+        }
+    except LaunchpodError:
+        return None
+
+
+def nccl(name: str, job: str | None, *, ports: DiagnosisPorts) -> DiagnosisView:
+    """NCCL over a job's nodes: the nodes, the job's pods (with the last lines of up to 16 logs), incidents."""
+    node_list = nodes.list_nodes(name, ports=ports.nodes).model_dump(mode="json")["items"]
+    try:
+        kube = views.by_instance(ports.nodes.kube(name, "Node"))
+        pods = ports.nodes.kube(name, "Pod") if job else []
+    except LaunchpodError:
+        kube, pods = {}, []
+    mine = diagnosis.job_pods(pods, job) if job else []
+    logs = {
+        p["metadata"]["name"]: ports.pod_log(name, p["metadata"]["namespace"], p["metadata"]["name"]) for p in mine[:16]
+    }
+    found = diagnosis.nccl(
+        name, job, node_list, kube, mine, logs, incidents.incident_views(name, ports=ports.incidents)
+    )
+    return DiagnosisView(**found)

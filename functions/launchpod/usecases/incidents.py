@@ -1,0 +1,82 @@
+"""A cluster's incidents (node-health events folded per node, with the ladder's steps and next step) and
+the ladder's policy (off, suggest, auto), all in one versioned document per cluster. The incidents routes
+and the remediation ladder (entrypoints/remediation.py) read and rewrite it through here."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from launchpod.contracts.incidents import IncidentListView, IncidentView, LadderPolicyRequest, LadderPolicyView
+from launchpod.domain.errors import Conflict, NotFound
+from launchpod.domain.nodes import ladder
+from launchpod.runtime import wiring
+from launchpod.usecases.ports import ClusterRecords, IncidentDocs
+
+
+@dataclass(frozen=True)
+class IncidentPorts:
+    clusters: ClusterRecords
+    incidents: IncidentDocs
+
+
+def real() -> IncidentPorts:
+    """The deployed adapters (runtime.wiring)."""
+    return IncidentPorts(clusters=wiring.clusters(), incidents=wiring.incidents())
+
+
+def now() -> datetime:
+    return datetime.now(UTC)
+
+
+def policy_of(doc: dict[str, Any]) -> str:
+    return str(doc.get("policy") or ladder.DEFAULT_POLICY)
+
+
+def rewrite(cluster: str, change: Callable[[dict[str, Any]], bool], busy: str, *, ports: IncidentPorts) -> bool:
+    """Read-modify-write the cluster's document until no concurrent writer got in between. ``change`` edits
+    the document and says whether it changed anything (it may run again on a fresh read); nothing changed
+    is not written (False). Still contended after 8 tries: 409 with ``busy``."""
+    for _ in range(8):
+        doc, version = ports.incidents.get(cluster)
+        if not change(doc):
+            return False
+        if ports.incidents.put(cluster, doc, version):
+            return True
+    raise Conflict(busy)
+
+
+def incident_views(cluster: str, *, ports: IncidentPorts) -> list[dict[str, Any]]:
+    """The cluster's incidents as shown now (states that follow from time alone derived)."""
+    doc, _ = ports.incidents.get(cluster)
+    at = now()
+    return [ladder.view(i, at) for i in doc["incidents"]]
+
+
+def _known(name: str, ports: IncidentPorts) -> None:
+    if ports.clusters.get(name) is None:
+        raise NotFound(f"Launchpod has no cluster {name}; list them with GET /api/clusters.")
+
+
+def list_incidents(name: str, *, ports: IncidentPorts) -> IncidentListView:
+    """The cluster's incidents, newest first, with the ladder's policy."""
+    _known(name, ports)
+    doc, _ = ports.incidents.get(name)
+    at = now()
+    items = [IncidentView(**ladder.view(i, at)) for i in doc["incidents"]]
+    items.sort(key=lambda i: i.openedAt, reverse=True)
+    return IncidentListView(cluster=name, policy=policy_of(doc), items=items)  # type: ignore[arg-type]
+
+
+def set_policy(name: str, request: LadderPolicyRequest, *, ports: IncidentPorts) -> LadderPolicyView:
+    """The ladder's policy of the cluster, written whatever it was (the incidents are left as they are)."""
+    _known(name, ports)
+
+    def change(doc: dict[str, Any]) -> bool:
+        doc["policy"] = request.policy
+        return True
+
+    rewrite(name, change, f"The incidents of {name} kept changing; set the policy again.", ports=ports)
+    return LadderPolicyView(cluster=name, policy=request.policy)

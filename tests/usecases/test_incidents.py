@@ -1,0 +1,62 @@
+"""The incidents use cases against an in-memory registry and incidents table: what a user reads (newest
+incident first, the ladder's policy), and a policy change that survives concurrent writers or says to retry."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from launchpod.contracts.incidents import LadderPolicyRequest
+from launchpod.domain.errors import Conflict, NotFound
+from launchpod.domain.nodes import ladder
+from launchpod.usecases import incidents
+
+from tests.usecases.fakes import IncidentDocs, Records
+
+REASON = "HyperPod Health Monitoring Agent (HMA) has detected fault type NvidiaErrorTerminate on this node."
+
+
+def _folded(*nodes: str) -> list[dict]:
+    """Incidents as the ladder opens them: one per unhealthy node, a minute apart."""
+    found: list[dict] = []
+    start = datetime.now(UTC) - timedelta(minutes=10)
+    for i, node in enumerate(nodes):
+        at = start + timedelta(minutes=i)
+        event = ladder.HealthEvent("c1", node, False, REASON, "Reboot", "None", at)
+        ladder.decide(found, event, "suggest", at)
+    return found
+
+
+def _ports(docs: IncidentDocs) -> incidents.IncidentPorts:
+    return incidents.IncidentPorts(clusters=Records({"c1": {"name": "c1"}}), incidents=docs)
+
+
+def test_incidents_are_listed_newest_first_under_the_default_policy():
+    docs = IncidentDocs({"c1": {"policy": None, "incidents": _folded("i-0aaaaaaaaaaaaaaa1", "i-0bbbbbbbbbbbbbbb2")}})
+    listed = incidents.list_incidents("c1", ports=_ports(docs))
+    assert listed.policy == "suggest"
+    assert [(i.nodeId, i.state, i.faultType) for i in listed.items] == [
+        ("i-0bbbbbbbbbbbbbbb2", "open", "NvidiaErrorTerminate"),
+        ("i-0aaaaaaaaaaaaaaa1", "open", "NvidiaErrorTerminate"),
+    ]
+
+
+def test_a_cluster_launchpod_does_not_know_is_not_found():
+    with pytest.raises(NotFound, match=r"Launchpod has no cluster c2; list them with GET /api/clusters\."):
+        incidents.list_incidents("c2", ports=_ports(IncidentDocs()))
+    with pytest.raises(NotFound):
+        incidents.set_policy("c2", LadderPolicyRequest(policy="auto"), ports=_ports(IncidentDocs()))
+
+
+def test_the_policy_is_written_again_after_a_concurrent_writer_and_the_incidents_stay():
+    docs = IncidentDocs({"c1": {"policy": None, "incidents": _folded("i-0aaaaaaaaaaaaaaa1")}}, contended=3)
+    assert incidents.set_policy("c1", LadderPolicyRequest(policy="auto"), ports=_ports(docs)).policy == "auto"
+    listed = incidents.list_incidents("c1", ports=_ports(docs))
+    assert (listed.policy, len(listed.items), docs.writes) == ("auto", 1, 1)
+
+
+def test_a_policy_still_contended_after_eight_tries_asks_to_set_it_again():
+    docs = IncidentDocs(contended=8)
+    with pytest.raises(Conflict, match=r"The incidents of c1 kept changing; set the policy again\."):
+        incidents.set_policy("c1", LadderPolicyRequest(policy="off"), ports=_ports(docs))
+    assert docs.writes == 0
