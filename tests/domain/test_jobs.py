@@ -56,6 +56,31 @@ def test_every_recipe_manifest_validates_against_its_crd(name):
     assert obj["kind"] == ("HyperPodPyTorchJob" if recipe.kind == "pytorch" else "RayJob")
 
 
+@pytest.mark.parametrize("name", sorted(n for n, r in recipes.all_recipes().items() if r.kind == "pytorch"))
+def test_every_pytorch_recipe_runs_the_elastic_agent_as_pid_1_with_the_operators_rendezvous(name):
+    """The training operator drives each pod through the HyperPod elastic agent, which must be in the image
+    (pypi.org/project/hyperpod-elastic-agent): none of the recipes' public images ship it, so the command
+    installs it and then execs hyperpodrun (PID 1, so that it gets the pod's SIGTERM), and several nodes
+    meet through the operator's rendezvous rather than a MASTER_ADDR nobody sets."""
+    obj = _built(_request(recipe=name, replicas=2))
+    command = obj["spec"]["replicaSpecs"][0]["template"]["spec"]["containers"][0]["command"]
+    shell, flag, script, launcher, *args = command
+    assert (shell, flag, launcher) == ("/bin/bash", "-c", "hyperpodrun")
+    assert "pip install --no-cache-dir hyperpod-elastic-agent==1.1.2" in script
+    assert script.endswith('&& exec "$0" "$@"')
+    assert {"--nnodes=2", "--nproc-per-node=8", "--rdzv-backend=hyperpod"} <= set(args)
+    assert not {"NNODES", "NPROC_PER_NODE"} & {
+        e["name"] for e in obj["spec"]["replicaSpecs"][0]["template"]["spec"]["containers"][0]["env"]
+    }  # those would only make `swift` start a second, plain torchrun
+
+
+def test_an_elastic_job_gives_hyperpodrun_its_node_range():
+    obj = _built(_request(recipe="ms-swift-sft", replicas=2, elasticPolicy={"minReplicas": 1, "maxReplicas": 4}))
+    command = obj["spec"]["replicaSpecs"][0]["template"]["spec"]["containers"][0]["command"]
+    assert "--nnodes=1:4" in command
+    assert command[command.index("-m") + 1] == "swift.cli.sft"
+
+
 def test_custom_pytorch_and_ray_jobs_validate():
     custom = {"image": "111122223333.dkr.ecr.us-east-1.amazonaws.com/train:1", "command": ["hyperpodrun", "t.py"]}
     assert schemas.errors(_built(_request(**custom, storageClaim=None))) == []

@@ -37,9 +37,12 @@ def processes(request: SubmitJobInput, instance_type: str) -> int:
 
 def _values(request: SubmitJobInput, instance_type: str, recipe: Recipe | None) -> dict[str, Any]:
     defaults = recipe.defaults if recipe else {}
+    elastic = request.elasticPolicy
     return {
         "JOB": request.jobName,
         "REPLICAS": request.replicas,
+        # torchrun's (and so hyperpodrun's) --nnodes: a fixed count, or min:max for an elastic job
+        "NNODES": f"{elastic.minReplicas}:{elastic.maxReplicas}" if elastic else request.replicas,
         "NPROC": processes(request, instance_type),
         "DATA": MOUNT,
         "DATASET": request.dataset or defaults.get("dataset", ""),
