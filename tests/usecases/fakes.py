@@ -237,3 +237,100 @@ class PodLogs:
     def __call__(self, cluster: str, namespace: str, pod: str) -> str:
         self.read.append(pod)
         return self.logs.get(pod, "")
+
+
+class EksClusters:
+    """EKS: clusters by name and their add-ons by cluster."""
+
+    def __init__(self, clusters: dict[str, dict[str, Any]], addons: dict[str, dict[str, dict[str, Any]]]) -> None:
+        self.clusters, self._addons = clusters, addons
+
+    def cluster(self, name: str) -> dict[str, Any] | None:
+        return self.clusters.get(name)
+
+    def addons(self, cluster: str) -> dict[str, dict[str, Any]]:
+        return self._addons.get(cluster, {})
+
+
+class HyperPods:
+    """SageMaker's HyperPod clusters by name, as DescribeCluster answers them."""
+
+    def __init__(self, clusters: dict[str, dict[str, Any]]) -> None:
+        self.clusters = clusters
+
+    def hyperpod_cluster(self, name: str) -> dict[str, Any] | None:
+        return self.clusters.get(name)
+
+
+class KubeStore:
+    """A cluster's Kubernetes objects by (kind, namespace, name), with what was applied and deleted."""
+
+    def __init__(self, objects: list[dict[str, Any]] | None = None) -> None:
+        self.objects = {self.key(o): o for o in objects or []}
+        self.applied, self.deleted = list[dict[str, Any]](), list[str]()
+
+    @staticmethod
+    def key(obj: dict[str, Any]) -> tuple[str, str, str]:
+        meta = obj["metadata"]
+        return obj["kind"], meta.get("namespace", ""), meta["name"]
+
+    def read(self, cluster: str, obj: dict[str, Any]) -> dict[str, Any] | None:
+        return self.objects.get(self.key(obj))
+
+    def ready(self, found: dict[str, Any] | None) -> bool:
+        return bool(found) and bool((found or {}).get("status", {}).get("readyReplicas"))
+
+    def apply(self, cluster: str, obj: dict[str, Any]) -> None:
+        self.applied.append(obj)
+        self.objects[self.key(obj)] = obj
+
+    def delete(self, cluster: str, obj: dict[str, Any]) -> bool:
+        self.deleted.append(obj["metadata"]["name"])
+        return self.objects.pop(self.key(obj), None) is not None
+
+    def get(self, cluster: str, path: str) -> Any:
+        kind = path.rsplit("/", 1)[-1]
+        return {"items": [o for (k, _, _), o in self.objects.items() if k.lower() + "s" == kind]}
+
+
+class JobApi:
+    """Pods (with their containers' logs), events and nodes of a cluster, as the jobs adapter reads them."""
+
+    def __init__(self, pods: list[dict[str, Any]], logs: dict[tuple[str, str], str]) -> None:
+        self._pods, self.logs, self.read_logs = pods, logs, list[tuple[str, str]]()
+
+    def list_kind(self, cluster: str, api_version: str, kind: str, namespace: str | None) -> list[dict[str, Any]]:
+        return []
+
+    def pods(self, cluster: str, namespace: str, selector: str) -> list[dict[str, Any]]:
+        key, value = selector.split("=", 1)
+        return [p for p in self._pods if (p["metadata"].get("labels") or {}).get(key) == value]
+
+    def events(self, cluster: str, namespace: str) -> list[dict[str, Any]]:
+        return []
+
+    def nodes(self, cluster: str) -> list[dict[str, Any]]:
+        return []
+
+    def log(self, cluster: str, namespace: str, pod: str, container: str, tail: int, since: int | None) -> str | None:
+        self.read_logs.append((pod, container))
+        return self.logs.get((pod, container))
+
+
+class UiServers(Servers):
+    """SageMaker managed MLflow with presigned URLs: each one new, and which servers they were for."""
+
+    def __init__(self, servers: dict[str, dict[str, Any]]) -> None:
+        super().__init__(servers)
+        self.presigned = list[str]()
+
+    def presigned_url(self, name: str, expires: int = 300) -> str:
+        self.presigned.append(name)
+        return f"https://t-{name}.example/auth?authToken={len(self.presigned)}"
+
+
+class NoShippedLogs:
+    """CloudWatch Logs with nothing shipped."""
+
+    def container_lines(self, group: str, pattern: str, tail: int, start_ms: int | None = None) -> Any:
+        return None

@@ -1,13 +1,20 @@
-"""A job's log after its pod is gone: read from CloudWatch Logs when the observability feature ships the
-cluster's container logs there (Container Insights), or answered as not retained when it does not."""
+"""A job's log: a container of one of its pods read from the Kubernetes API while the pod exists; after the
+pod is gone, read from CloudWatch Logs when the observability feature ships the cluster's container logs
+there (Container Insights), or answered as not retained when it does not."""
 
 from __future__ import annotations
 
 import time
+from typing import Any
 
 from launchpod.contracts.jobs import JobLogsView
 from launchpod.domain import observability
+from launchpod.domain.errors import InvalidInput, NotFound
+from launchpod.usecases import jobs
 from launchpod.usecases.ports import AddonReader, ShippedLogs
+
+# kubectl's pick among several containers (Kubernetes' well-known annotations and labels).
+DEFAULT_CONTAINER = "kubectl.kubernetes.io/default-container"
 
 
 def gone_pod_logs(
@@ -76,4 +83,81 @@ def deleted_job_logs(
         return None
     return kept.model_copy(
         update={"note": f"From CloudWatch Logs ({observability.log_group(cluster)}): the job is deleted."}
+    )
+
+
+def container_of(pod: dict[str, Any], asked: str | None) -> str:
+    """The container to read: the one asked for, or the pod's only one (or the one its default-container
+    annotation names). Like the API server, which answers a pod of several containers "a container name
+    must be specified ... choose one of", a missing or ambiguous container is refused, naming them."""
+    name = pod["metadata"]["name"]
+    containers = [c["name"] for c in pod["spec"].get("containers") or []]
+    listed = ", ".join(containers)
+    if asked is not None:
+        if asked not in containers:
+            raise InvalidInput(
+                f"Pod {name} has no container {asked}; its containers are {listed}. Name one of them as container.",
+                field="query.container",
+                rule="a container of the pod",
+            )
+        return asked
+    default = ((pod["metadata"].get("annotations") or {}).get(DEFAULT_CONTAINER)) or None
+    if len(containers) == 1 or default in containers:
+        return str(default if default in containers else containers[0])
+    raise InvalidInput(
+        f"Pod {name} has {len(containers)} containers ({listed}); name the one to read as container,"
+        f" e.g. container={containers[0]}.",
+        field="query.container",
+        rule="one container of several",
+    )
+
+
+def read(
+    name: str,
+    job: str,
+    namespace: str,
+    pod: str | None,
+    container: str | None,
+    tail: int,
+    since: int | None,
+    *,
+    ports: jobs.JobPorts,
+) -> JobLogsView:
+    """``container`` of ``pod`` (unnamed: the job's first pod by name), its last ``tail`` lines of the last
+    ``since`` seconds; a gone pod or deleted job is read from CloudWatch Logs when it was kept there."""
+    jobs.require_active(name, ports=ports)
+    try:
+        found = jobs.find(name, job, namespace, ports=ports)
+    except NotFound as gone:
+        kept = deleted_job_logs(name, namespace, job, pod, container, tail, since, eks=ports.eks, logs=ports.logs)
+        if kept is None:
+            raise NotFound(
+                f"{gone} No log of it was kept: with the observability feature on, a deleted job's log stays"
+                " readable here from CloudWatch Logs."
+            ) from None
+        return kept
+    pods = sorted(jobs.pods(name, found, ports=ports), key=lambda p: p["metadata"]["name"])
+    chosen = next((p for p in pods if p["metadata"]["name"] == pod), None) if pod else (pods[0] if pods else None)
+    if chosen is None:
+        return gone_pod_logs(
+            name,
+            namespace,
+            job,
+            pod,
+            container,
+            tail,
+            since,
+            eks=ports.eks,
+            logs=ports.logs,
+            others=[p["metadata"]["name"] for p in pods],
+        )
+    use = container_of(chosen, container)
+    text = ports.jobs.log(name, namespace, chosen["metadata"]["name"], use, tail, since)
+    return JobLogsView(
+        jobName=job,
+        pod=chosen["metadata"]["name"],
+        container=use,
+        lines=(text or "").splitlines(),
+        retained=text is not None,
+        source="kubernetes" if text is not None else None,
     )

@@ -1,11 +1,46 @@
-"""A cluster's SageMaker managed MLflow tracking server, read for the MLflow and the jobs routes."""
+"""A cluster's SageMaker managed MLflow tracking server: create or pick one (the configure-mlflow workflow)
+and read its state with a presigned URL to its UI; the jobs use case reads the server through ``server_of``.
+
+Configure plans against the real state (the server the cluster's record names, the asked server as
+SageMaker describes it): NOOP when the cluster already uses it, 409 when it cannot take runs, otherwise the
+workflow makes the server's role and the server (or picks the existing one) and follows it to Created. The
+API function writes no IAM: the workflow's phases do, as for every other role Launchpod makes."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
+from launchpod.contracts.mlflow import ConfigureMlflowRequest, ConfigureMlflowWorkflowRequest, MlflowView
+from launchpod.contracts.operations import OperationView
 from launchpod.domain import mlflow
-from launchpod.usecases.ports import ClusterRecords, TrackingServers
+from launchpod.domain import operations as ops
+from launchpod.domain.errors import NotFound
+from launchpod.usecases.ports import ClusterRecords, MlflowUi, TrackingServers
+from launchpod.usecases.proposal import Proposal
+
+
+@dataclass(frozen=True)
+class MlflowPorts:
+    clusters: ClusterRecords
+    servers: MlflowUi
+    operations: ops.OperationStore
+    workflows: ops.WorkflowRunner
+    prefix: str  # Launchpod's resource prefix: the default server name is made from it
+
+
+def real() -> MlflowPorts:
+    """The deployed adapters (runtime.wiring)."""
+    from launchpod.runtime import wiring
+    from launchpod.runtime.settings import settings
+
+    return MlflowPorts(
+        clusters=wiring.clusters(),
+        servers=wiring.mlflow(),
+        operations=wiring.operations(),
+        workflows=wiring.workflows(),
+        prefix=settings().resource_prefix,
+    )
 
 
 def server_of(name: str, *, clusters: ClusterRecords, servers: TrackingServers) -> dict[str, Any] | None:
@@ -13,3 +48,56 @@ def server_of(name: str, *, clusters: ClusterRecords, servers: TrackingServers) 
     record = clusters.get(name) or {}
     server_name = record.get(mlflow.RECORD_ATTRIBUTE)
     return servers.describe(str(server_name)) if server_name else None
+
+
+def _record(name: str, ports: MlflowPorts) -> dict[str, Any]:
+    record = ports.clusters.get(name)
+    if record is None:
+        raise NotFound(f"No cluster {name} is registered with Launchpod; create or import it first.")
+    return record
+
+
+def configure(name: str, body: ConfigureMlflowRequest, who: ops.Principal, *, ports: MlflowPorts) -> Proposal:
+    """The plan to make ``body.trackingServerName`` (or the default name) the cluster's server, and how to
+    start the configure-mlflow workflow that carries it out."""
+    record = _record(name, ports)
+    server_name = body.trackingServerName or mlflow.default_name(ports.prefix, name)
+    found = ports.servers.describe(server_name)
+    current = record.get(mlflow.RECORD_ATTRIBUTE)
+    plan = mlflow.plan(name, server_name, str(current) if current else None, found)
+    request = ConfigureMlflowWorkflowRequest(
+        name=name, trackingServerName=server_name, size=body.size, create=found is None
+    )
+
+    def start() -> OperationView:
+        operation, _ = ops.submit(ports.operations, ports.workflows, mlflow.workflow(request, plan), who)
+        return operation
+
+    return Proposal(plan, start, noop=f"{name} already logs to tracking server {server_name}; no changes.")
+
+
+def get(name: str, *, ports: MlflowPorts) -> MlflowView:
+    """The cluster's server, with a presigned URL to its UI once it is Created and what to do otherwise."""
+    _record(name, ports)
+    server = server_of(name, clusters=ports.clusters, servers=ports.servers)
+    if server is None:
+        raise NotFound(f"{name} has no MLflow tracking server; PUT /api/clusters/{name}/mlflow to create or pick one.")
+    status = str(server.get("TrackingServerStatus") or "")
+    url, message = None, None
+    if status == "Created":
+        url = ports.servers.presigned_url(server["TrackingServerName"])
+    elif status == "Creating":
+        message = "AWS is creating the tracking server (up to 25 minutes); GET this again until it is Created."
+    elif status in mlflow.FAILED:
+        message = f"The tracking server is {status}; delete it in SageMaker or PUT another trackingServerName."
+    return MlflowView(
+        cluster=name,
+        trackingServerName=server["TrackingServerName"],
+        trackingServerArn=server["TrackingServerArn"],
+        status=status,
+        artifactStoreUri=server.get("ArtifactStoreUri"),
+        size=server.get("TrackingServerSize"),
+        mlflowVersion=server.get("MlflowVersion"),
+        url=url,
+        message=message,
+    )

@@ -1,0 +1,265 @@
+"""Training jobs on a cluster: submit (server-side apply of a HyperPodPyTorchJob or RayJob, checked against
+the cluster's real state first), list, read with its pods, events and MLflow run, and delete. Submission is
+synchronous: the operator on the cluster runs the job, and ``get`` follows it. The ports are only the calls
+made, so unit tests pass in-memory fakes; ``real()`` builds the deployed adapters."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from launchpod.contracts.jobs import DeleteJobView, JobListView, JobView, SubmitJobInput
+from launchpod.contracts.mlflow import JobMlflowView
+from launchpod.domain import features
+from launchpod.domain import mlflow as mlflow_domain
+from launchpod.domain import task_governance as governance
+from launchpod.domain.clusters import hyperpod
+from launchpod.domain.errors import Conflict, InvalidInput, NotFound
+from launchpod.domain.jobs import manifests, rules, views
+from launchpod.usecases import mlflow as mlflow_cases
+from launchpod.usecases.ports import (
+    AddonReader,
+    ClusterRecords,
+    ControlPlanes,
+    HyperPodClusters,
+    KubeObjects,
+    MlflowUi,
+    ShippedLogs,
+)
+
+KINDS = ((manifests.PYTORCH_API, manifests.PYTORCH_KIND), (manifests.RAY_API, manifests.RAY_KIND))
+KUBERAY = {
+    "apiVersion": "apps/v1",
+    "kind": "Deployment",
+    "metadata": {"name": "kuberay-operator", "namespace": "kuberay-operator"},
+}
+RAY_ORIGIN_LABEL = "ray.io/originated-from-cr-name"  # KubeRay labels what a RayJob creates with it
+RAYJOB_CRD = {
+    "apiVersion": "apiextensions.k8s.io/v1",
+    "kind": "CustomResourceDefinition",
+    "metadata": {"name": "rayjobs.ray.io"},
+}
+
+
+class JobReader(Protocol):
+    """A cluster's training jobs, their pods, the events and nodes around them, a container's log
+    (adapters.k8s.jobs)."""
+
+    def list_kind(self, cluster: str, api_version: str, kind: str, namespace: str | None) -> list[dict[str, Any]]: ...
+    def pods(self, cluster: str, namespace: str, selector: str) -> list[dict[str, Any]]: ...
+    def events(self, cluster: str, namespace: str) -> list[dict[str, Any]]: ...
+    def nodes(self, cluster: str) -> list[dict[str, Any]]: ...
+    def log(
+        self, cluster: str, namespace: str, pod: str, container: str, tail: int, since: int | None
+    ) -> str | None: ...
+
+
+class EksClusters(ControlPlanes, AddonReader, Protocol):
+    """EKS's clusters and their add-ons (adapters.aws.eks)."""
+
+
+@dataclass(frozen=True)
+class JobPorts:
+    eks: EksClusters
+    sagemaker: HyperPodClusters
+    kube: KubeObjects
+    jobs: JobReader
+    clusters: ClusterRecords
+    mlflow: MlflowUi
+    logs: ShippedLogs
+
+
+def real() -> JobPorts:
+    """The deployed adapters (runtime.wiring)."""
+    from launchpod.adapters.k8s import apply, jobs
+    from launchpod.runtime import wiring
+
+    return JobPorts(
+        eks=wiring.eks(),
+        sagemaker=wiring.sagemaker(),
+        kube=apply,
+        jobs=jobs,
+        clusters=wiring.clusters(),
+        mlflow=wiring.mlflow(),
+        logs=wiring.logs(),
+    )
+
+
+def require_active(name: str, *, ports: JobPorts) -> None:
+    """409 unless the cluster's EKS control plane is ACTIVE."""
+    eks = ports.eks.cluster(name)
+    if eks is None or eks.get("status") != "ACTIVE":
+        state = eks.get("status") if eks else "not created"
+        raise Conflict(f"The EKS control plane of {name} is {state}; training jobs need an ACTIVE cluster.")
+
+
+def _hyperpod(name: str, ports: JobPorts) -> dict[str, Any]:
+    found = ports.sagemaker.hyperpod_cluster(hyperpod.hyperpod_name(name))
+    if found is None:
+        raise Conflict(f"{name} has no HyperPod cluster yet; jobs run on its instance groups. Create it first.")
+    return found
+
+
+def _groups(cluster: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    return {g["InstanceGroupName"]: g for g in cluster.get("InstanceGroups") or []}
+
+
+def _facts(name: str, kind: str, ports: JobPorts) -> rules.ClusterFacts:
+    require_active(name, ports=ports)
+    cluster = _hyperpod(name, ports)
+    addons = ports.eks.addons(name)
+    operator = addons.get(features.training_operator().addon)
+    tg = addons.get(features.task_governance().addon)
+    kuberay = False
+    if kind == "ray":
+        kuberay = ports.kube.read(name, RAYJOB_CRD) is not None and ports.kube.ready(ports.kube.read(name, KUBERAY))
+    return rules.ClusterFacts(
+        cluster=name,
+        groups=_groups(cluster),
+        training_operator=str(operator.get("status")) if operator else None,
+        kuberay=kuberay,
+        task_governance=tg is not None and tg.get("status") == "ACTIVE",
+        tiered_checkpointing=((cluster.get("TieredStorageConfig") or {}).get("Mode")) == "Enable",
+    )
+
+
+def find(name: str, job: str, namespace: str, *, ports: JobPorts) -> dict[str, Any]:
+    """The job's object (HyperPodPyTorchJob or RayJob) with its kind; 404 when neither exists."""
+    for api_version, kind in KINDS:
+        found = ports.kube.read(
+            name, {"apiVersion": api_version, "kind": kind, "metadata": {"name": job, "namespace": namespace}}
+        )
+        if found is not None:
+            return {"apiVersion": api_version, "kind": kind, **found}
+    raise NotFound(f"{name} has no training job {job} in namespace {namespace}; GET its jobs list.")
+
+
+def pods(name: str, job: dict[str, Any], *, ports: JobPorts) -> list[dict[str, Any]]:
+    """The job's pods: those of its templates, and for a RayJob also KubeRay's submitter, which carries
+    ray.io/originated-from-cr-name instead of the template's labels."""
+    meta = job["metadata"]
+    found = ports.jobs.pods(name, meta["namespace"], f"{manifests.JOB_LABEL}={meta['name']}")
+    if job["kind"] == manifests.RAY_KIND:
+        names = {p["metadata"]["name"] for p in found}
+        extra = ports.jobs.pods(name, meta["namespace"], f"{RAY_ORIGIN_LABEL}={meta['name']}")
+        found += [p for p in extra if p["metadata"]["name"] not in names]
+    return found
+
+
+def _instance_type(name: str, job: dict[str, Any], ports: JobPorts) -> str | None:
+    spec = job.get("spec") or {}
+    if job["kind"] == manifests.PYTORCH_KIND:
+        template = spec["replicaSpecs"][0]["template"]["spec"]
+    else:
+        template = spec["rayClusterSpec"]["workerGroupSpecs"][0]["template"]["spec"]
+    group = (template.get("nodeSelector") or {}).get(manifests.GROUP_LABEL)
+    found = ports.sagemaker.hyperpod_cluster(hyperpod.hyperpod_name(name)) or {}
+    return _groups(found).get(group, {}).get("InstanceType") if group else None
+
+
+def _mlflow(job: dict[str, Any], ports: JobPorts) -> JobMlflowView | None:
+    """Where the job logs to MLflow (its pods' MLFLOW_TRACKING_URI), with a presigned URL to the server's UI
+    once it is Created."""
+    env = mlflow_domain.env_of(job)
+    arn = env.get(mlflow_domain.TRACKING_URI)
+    if not arn:
+        return None
+    server = ports.mlflow.describe(arn.rsplit("/", 1)[-1])
+    url = None
+    if server is not None and server.get("TrackingServerStatus") == "Created":
+        url = ports.mlflow.presigned_url(server["TrackingServerName"])
+    return JobMlflowView(trackingServer=arn, experiment=env.get(mlflow_domain.EXPERIMENT), url=url)
+
+
+def view(name: str, job: dict[str, Any], *, ports: JobPorts) -> JobView:
+    found = views.view(
+        name,
+        job,
+        pods(name, job, ports=ports),
+        ports.jobs.nodes(name),
+        ports.jobs.events(name, job["metadata"]["namespace"]),
+        _instance_type(name, job, ports),
+    )
+    found.mlflow = _mlflow(job, ports)
+    return found
+
+
+def _check_kueue(name: str, request: SubmitJobInput, ports: JobPorts) -> None:
+    """The queue and priority class a job names exist (task governance's teams and policy make them)."""
+    queues = (ports.kube.get(name, f"/apis/{governance.KUEUE_API}/localqueues") or {}).get("items") or []
+    classes = (ports.kube.get(name, f"/apis/{governance.KUEUE_API}/workloadpriorityclasses") or {}).get("items") or []
+    governance.check_job_queue(
+        name,
+        request.namespace,
+        request.queue,
+        request.priority,
+        [(q["metadata"]["namespace"], q["metadata"]["name"]) for q in queues],
+        [c["metadata"]["name"] for c in classes],
+    )
+
+
+def submit(request: SubmitJobInput, *, ports: JobPorts) -> JobView:
+    """Check the request against the cluster (operator, instance group, queue, a free name, the claim), then
+    server-side apply the job with MLflow's env when the cluster has a usable tracking server."""
+    name = request.name
+    recipe = rules.recipe_for(request)
+    instance_type = rules.check(request, _facts(name, request.kind, ports))
+    if request.queue or request.priority:
+        _check_kueue(name, request, ports)
+    for api_version, kind in KINDS:
+        ref = {
+            "apiVersion": api_version,
+            "kind": kind,
+            "metadata": {"name": request.jobName, "namespace": request.namespace},
+        }
+        if ports.kube.read(name, ref) is not None:
+            raise Conflict(
+                f"A {kind} {request.jobName} already exists in {request.namespace} on {name}; choose another jobName"
+                " or delete that job first.",
+                details=[{"field": "body.jobName", "rule": "unique", "message": request.jobName}],
+            )
+    if request.storageClaim is not None:
+        claim = {
+            "apiVersion": "v1",
+            "kind": "PersistentVolumeClaim",
+            "metadata": {"name": request.storageClaim, "namespace": request.namespace},
+        }
+        if ports.kube.read(name, claim) is None:
+            raise InvalidInput(
+                f"No PersistentVolumeClaim {request.storageClaim} in {request.namespace} on {name}; configure the"
+                " shared bucket first (POST /api/clusters/{name}/storage) or name an existing claim.",
+                field="body.storageClaim",
+                rule="existing_claim",
+            )
+    server = mlflow_cases.server_of(name, clusters=ports.clusters, servers=ports.mlflow)
+    extra = None
+    if server is not None and server.get("TrackingServerStatus") in mlflow_domain.USABLE:
+        extra = mlflow_domain.pod_env(server["TrackingServerArn"], request.jobName)
+    ports.kube.apply(name, manifests.build(request, instance_type, recipe, extra))
+    return view(name, find(name, request.jobName, request.namespace, ports=ports), ports=ports)
+
+
+def list_jobs(name: str, namespace: str | None, *, ports: JobPorts) -> JobListView:
+    require_active(name, ports=ports)
+    items = []
+    for api_version, kind in KINDS:
+        items += [views.summary(j) for j in ports.jobs.list_kind(name, api_version, kind, namespace)]
+    return JobListView(cluster=name, items=sorted(items, key=lambda j: (j.namespace, j.jobName)))
+
+
+def get(name: str, job: str, namespace: str, *, ports: JobPorts) -> JobView:
+    require_active(name, ports=ports)
+    return view(name, find(name, job, namespace, ports=ports), ports=ports)
+
+
+def delete(name: str, job: str, namespace: str, confirm: str, *, ports: JobPorts) -> DeleteJobView:
+    """Delete the job (its pods stop) once ``confirm`` repeats its name."""
+    if confirm != job:
+        raise InvalidInput(
+            f"Type the job's name, {job}, as confirm to delete it; its pods are stopped.",
+            field="query.confirm",
+            rule="confirm_matches_name",
+        )
+    require_active(name, ports=ports)
+    deleted = ports.kube.delete(name, find(name, job, namespace, ports=ports))
+    return DeleteJobView(cluster=name, jobName=job, namespace=namespace, deleted=deleted)

@@ -1,0 +1,142 @@
+"""Training jobs with in-memory ports: what is checked before anything is applied (the operator, a free
+name, the claim), the MLflow env a job gets and the link its view shows, delete's confirmation, and which
+container of a pod a log read takes (a missing or ambiguous one is refused, naming the containers)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from launchpod.contracts.jobs import SubmitJobInput
+from launchpod.domain import features, mlflow
+from launchpod.domain.clusters import hyperpod
+from launchpod.domain.errors import Conflict, InvalidInput
+from launchpod.usecases import job_logs, jobs
+
+from tests.usecases.fakes import EksClusters, HyperPods, JobApi, KubeStore, NoShippedLogs, Records, UiServers
+
+NAME = "train"
+ARN = "arn:aws:sagemaker:us-east-1:111122223333:mlflow-tracking-server/lp-train"
+CLAIM = {"apiVersion": "v1", "kind": "PersistentVolumeClaim", "metadata": {"name": "shared", "namespace": "default"}}
+
+
+def _ports(
+    operator: str | None = "ACTIVE",
+    objects: list[dict[str, Any]] | None = None,
+    pods: list[dict[str, Any]] | None = None,
+    logs: dict[tuple[str, str], str] | None = None,
+    server: str | None = "Created",
+) -> jobs.JobPorts:
+    addons = {features.training_operator().addon: {"status": operator}} if operator else {}
+    servers = {"lp-train": {"TrackingServerName": "lp-train", "TrackingServerArn": ARN, "TrackingServerStatus": server}}
+    return jobs.JobPorts(
+        eks=EksClusters({NAME: {"status": "ACTIVE"}}, {NAME: addons}),
+        sagemaker=HyperPods(
+            {
+                hyperpod.hyperpod_name(NAME): {
+                    "InstanceGroups": [{"InstanceGroupName": "gpu", "InstanceType": "ml.p5.48xlarge"}]
+                }
+            }
+        ),
+        kube=KubeStore([CLAIM, *(objects or [])]),
+        jobs=JobApi(pods or [], logs or {}),
+        clusters=Records({NAME: {mlflow.RECORD_ATTRIBUTE: "lp-train"} if server else {}}),
+        mlflow=UiServers(servers if server else {}),
+        logs=NoShippedLogs(),
+    )
+
+
+def _request(**fields: Any) -> SubmitJobInput:
+    base = {
+        "name": NAME,
+        "jobName": "j1",
+        "recipe": "pytorch-torchrun",
+        "instanceGroup": "gpu",
+        "storageClaim": "shared",
+    }
+    return SubmitJobInput(**{**base, **fields})
+
+
+def _pod(name: str, containers: list[str], annotations: dict[str, str] | None = None) -> dict[str, Any]:
+    meta: dict[str, Any] = {"name": name, "namespace": "default", "labels": {"launchpod.io/job": "j1"}}
+    if annotations:
+        meta["annotations"] = annotations
+    return {"metadata": meta, "spec": {"containers": [{"name": c} for c in containers]}, "status": {}}
+
+
+def test_without_the_training_operator_nothing_is_applied_and_the_409_names_the_feature() -> None:
+    ports = _ports(operator=None)
+    with pytest.raises(Conflict, match="trainingOperator"):
+        jobs.submit(_request(), ports=ports)
+    assert ports.kube.applied == []  # type: ignore[attr-defined]
+
+
+def test_a_submitted_job_logs_to_the_clusters_server_and_its_view_links_the_ui() -> None:
+    ports = _ports()
+    view = jobs.submit(_request(), ports=ports)
+    [applied] = ports.kube.applied  # type: ignore[attr-defined]
+    env = {
+        e["name"]: e["value"] for e in applied["spec"]["replicaSpecs"][0]["template"]["spec"]["containers"][0]["env"]
+    }
+    assert env[mlflow.TRACKING_URI] == ARN and env[mlflow.EXPERIMENT] == "j1"
+    assert view.mlflow is not None and view.mlflow.trackingServer == ARN and view.mlflow.experiment == "j1"
+    assert view.mlflow.url == "https://t-lp-train.example/auth?authToken=1"
+
+
+def test_a_job_name_in_use_is_409_and_nothing_is_applied() -> None:
+    taken = {"apiVersion": "ray.io/v1", "kind": "RayJob", "metadata": {"name": "j1", "namespace": "default"}}
+    ports = _ports(objects=[taken])
+    with pytest.raises(Conflict, match="A RayJob j1 already exists"):
+        jobs.submit(_request(), ports=ports)
+    assert ports.kube.applied == []  # type: ignore[attr-defined]
+
+
+def test_a_claim_that_does_not_exist_is_422_saying_how_to_make_it() -> None:
+    ports = _ports()
+    with pytest.raises(InvalidInput, match="No PersistentVolumeClaim other") as refused:
+        jobs.submit(_request(storageClaim="other"), ports=ports)
+    assert "POST /api/clusters/{name}/storage" in str(refused.value)
+
+
+def test_delete_without_the_jobs_name_as_confirm_deletes_nothing() -> None:
+    ports = _ports()
+    jobs.submit(_request(), ports=ports)
+    with pytest.raises(InvalidInput, match="Type the job's name, j1"):
+        jobs.delete(NAME, "j1", "default", "j2", ports=ports)
+    assert ports.kube.deleted == []  # type: ignore[attr-defined]
+    assert jobs.delete(NAME, "j1", "default", "j1", ports=ports).deleted is True
+
+
+def _logs(ports: jobs.JobPorts, container: str | None) -> list[str]:
+    return job_logs.read(NAME, "j1", "default", "j1-pods-0", container, 100, None, ports=ports).lines
+
+
+def test_each_container_of_a_two_container_pod_reads_its_own_lines() -> None:
+    ports = _ports(
+        pods=[_pod("j1-pods-0", ["pytorch", "sidecar"])],
+        logs={
+            ("j1-pods-0", "pytorch"): "step 1\nstep 2\n",
+            ("j1-pods-0", "sidecar"): "synced 1\n",
+        },
+    )
+    jobs.submit(_request(), ports=ports)
+    assert _logs(ports, "pytorch") == ["step 1", "step 2"]
+    assert _logs(ports, "sidecar") == ["synced 1"]
+
+
+def test_a_missing_or_ambiguous_container_is_refused_naming_the_pods_containers() -> None:
+    ports = _ports(pods=[_pod("j1-pods-0", ["pytorch", "sidecar"])])
+    jobs.submit(_request(), ports=ports)
+    with pytest.raises(InvalidInput, match="has 2 containers \\(pytorch, sidecar\\); name the one") as ambiguous:
+        _logs(ports, None)
+    assert ambiguous.value.details[0]["field"] == "query.container"
+    with pytest.raises(InvalidInput, match="has no container agent; its containers are pytorch, sidecar"):
+        _logs(ports, "agent")
+    assert ports.jobs.read_logs == []  # type: ignore[attr-defined]
+
+
+def test_the_pods_default_container_annotation_picks_one_of_several_as_kubectl_does() -> None:
+    pod = _pod("j1-pods-0", ["pytorch", "sidecar"], {job_logs.DEFAULT_CONTAINER: "sidecar"})
+    ports = _ports(pods=[pod], logs={("j1-pods-0", "sidecar"): "synced 1\n"})
+    jobs.submit(_request(), ports=ports)
+    assert _logs(ports, None) == ["synced 1"]
