@@ -311,8 +311,20 @@ async def _finish_pod(emulator: Any, pod: dict[str, Any], phase: str, exit_code:
     await emulator.put_object("v1/pods", pod)
 
 
+def training_container(containers: list[dict[str, Any]]) -> str:
+    """The container the training runs in: the one whose command runs the elastic agent's hyperpodrun (AWS:
+    the agent "orchestrates lifecycles of training workers on each container",
+    https://pypi.org/project/hyperpod-elastic-agent/), else the first. A pod's other containers (sidecars)
+    run programs of the user's own that the sandbox does not play: their logs hold only what a test writes
+    (POST /api/sandbox/pods/log)."""
+    for c in containers:
+        if any("hyperpodrun" in str(part) for part in (c.get("command") or []) + (c.get("args") or [])):
+            return str(c["name"])
+    return str(containers[0]["name"])
+
+
 def _write(emulator: Any, pod: dict[str, Any], text: str) -> None:
-    container = pod["spec"]["containers"][0]["name"]
+    container = training_container(pod["spec"]["containers"])
     emulator.append_log(pod["metadata"]["namespace"], pod["metadata"]["name"], text, container)
 
 
@@ -354,9 +366,10 @@ async def _create_pods(emulator: Any, job: dict[str, Any]) -> None:
     for spec in job["spec"].get("replicaSpecs") or []:
         for i in range(int(spec.get("replicas") or 0)):
             name = f"{meta['name']}-{spec['name']}-{i}"
-            key = (meta["namespace"], name, spec["template"]["spec"]["containers"][0]["name"])
-            emulator.pod_logs.pop(key, None)  # a recreated pod starts a new log
-            emulator.pod_log_marks.pop(key, None)
+            for container in spec["template"]["spec"]["containers"]:  # a recreated pod starts new logs
+                key = (meta["namespace"], name, container["name"])
+                emulator.pod_logs.pop(key, None)
+                emulator.pod_log_marks.pop(key, None)
             labels = {JOB_NAME_LABEL: meta["name"], REPLICA_LABEL: str(i)}
             await emulator.put_object("v1/pods", _pod(job, name, spec["template"], labels))
 

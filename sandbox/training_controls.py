@@ -1,8 +1,16 @@
-"""The training fields of POST /api/sandbox/faults: a job fault to inject, the pods' step interval."""
+"""The training fields of POST /api/sandbox/faults (a job fault to inject, the pods' step interval), and
+POST /api/sandbox/pods/log: lines a pod's container prints, for the containers whose program the sandbox does
+not play (a training pod's sidecars; sandbox.training plays only the container running hyperpodrun)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
+
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import JSONResponse
+from starlette.routing import Route
 
 from sandbox import training
 
@@ -49,3 +57,56 @@ def training_controls(body: dict[str, Any]) -> str | None:
             return "jobSteps is 1..100000 training steps per job."
         training.SETTINGS.steps = steps
     return None
+
+
+_LOG_FIELDS = {"cluster", "namespace", "pod", "container", "lines"}
+
+
+def _write_log(emulator: Any, namespace: str, pod: str, container: str, lines: list[str]) -> str | None:
+    """Append the lines to the container's log, as its program printing them; the 4xx message otherwise."""
+    found = emulator.get_object("v1/pods", namespace, pod)
+    if found is None:
+        return f"No pod {pod} in namespace {namespace}."
+    containers = [c.get("name") for c in (found.get("spec") or {}).get("containers") or []]
+    if container not in containers:
+        return f"Pod {pod} has no container {container}; its containers are {', '.join(containers)}."
+    emulator.append_log(namespace, pod, "".join(f"{line}\n" for line in lines), container)
+    return None
+
+
+def pod_log_route(admin_or_error: Callable[[Request], JSONResponse | None], sandbox: Any) -> Route:
+    async def pod_log(request: Request) -> JSONResponse:
+        denied = admin_or_error(request)
+        if denied:
+            return denied
+        try:
+            body = await request.json()
+        except ValueError:
+            body = None
+        if (
+            not isinstance(body, dict)
+            or not {"cluster", "pod", "container", "lines"} <= set(body) <= _LOG_FIELDS
+            or not isinstance(body["lines"], list)
+            or not all(isinstance(line, str) and "\n" not in line for line in body["lines"])
+        ):
+            message = (
+                'Send {"cluster": "<name>", "namespace": "default", "pod": "<pod>", "container": "<container>", '
+                '"lines": ["<line>", ...]}: the lines that container prints.'
+            )
+            return JSONResponse({"code": "VALIDATION_FAILED", "message": message, "details": []}, status_code=422)
+        namespace = str(body.get("namespace") or "default")
+        try:
+            problem = await run_in_threadpool(
+                sandbox.fleet.call,
+                str(body["cluster"]),
+                lambda emulator: _write_log(
+                    emulator, namespace, str(body["pod"]), str(body["container"]), body["lines"]
+                ),
+            )
+        except KeyError:
+            problem = f"No Kubernetes API server runs for cluster {body['cluster']!r}."
+        if problem:
+            return JSONResponse({"code": "NOT_FOUND", "message": problem, "details": []}, status_code=404)
+        return JSONResponse({"written": len(body["lines"])})
+
+    return Route("/api/sandbox/pods/log", pod_log, methods=["POST"])

@@ -1,7 +1,7 @@
 """Training jobs through the sandbox: refused with the feature to enable until the training operator and
 KubeRay run; every recipe submits and reaches Succeeded; an injected process crash restarts at process
 level and the job view shows the budget used; a hang is detected and restarts the job; a spent budget fails
-it with the reason; logs read with tail, container and pod."""
+it with the reason; logs read with tail, container and pod, each container of a two-container pod its own."""
 
 from __future__ import annotations
 
@@ -170,6 +170,53 @@ def test_logs_read_with_tail_pod_and_container(sandbox, cluster):
     _delete(sandbox, "logs")
     with sandbox.client("viewer") as c:
         assert c.get(f"/api/clusters/{NAME}/jobs/logs").status_code == 404
+
+
+def test_a_two_container_pods_logs_read_per_container_and_a_missing_or_ambiguous_one_names_them(sandbox, cluster):
+    """A job applied with kubectl from Launchpod's own manifest plus a log-shipping sidecar (listed first):
+    the training lines are the hyperpodrun container's, the sidecar's are its own, and a log read that
+    names no container, or one the pod does not have, is a 422 naming both."""
+    from kubernetes import client as k8s
+    from launchpod.contracts.jobs import SubmitJobInput
+    from launchpod.domain.jobs import manifests
+
+    job = "two-containers"
+    obj = manifests.build(SubmitJobInput(name=NAME, **_job(job)), "ml.p5.48xlarge", None)
+    pod_spec = obj["spec"]["replicaSpecs"][0]["template"]["spec"]
+    pod_spec["containers"].insert(
+        0, {"name": "log-shipper", "image": "public.ecr.aws/aws-observability/aws-for-fluent-bit:stable"}
+    )
+    k8s.CustomObjectsApi(sandbox.kube(NAME)).create_namespaced_custom_object(
+        "sagemaker.amazonaws.com", "v1", "default", "hyperpodpytorchjobs", obj
+    )
+    pod = f"{job}-pods-0"
+    shipped = ["fluent-bit: flushed 12 records to CloudWatch", "fluent-bit: flushed 3 records to CloudWatch"]
+    with sandbox.client() as c:
+        deadline = time.monotonic() + 30
+        while (
+            written := c.post(
+                "/api/sandbox/pods/log",
+                json={"cluster": NAME, "pod": pod, "container": "log-shipper", "lines": shipped},
+            )
+        ).status_code == 404 and time.monotonic() < deadline:
+            time.sleep(0.1)  # the operator has not made the pod yet
+        assert written.status_code == 200, written.text
+    assert _wait(sandbox, job, ("Succeeded", "Failed"))["status"] == "Succeeded"
+    path = f"/api/clusters/{NAME}/jobs/{job}/logs"
+    with sandbox.client("viewer") as c:
+        training = c.get(path, params={"pod": pod, "container": "pytorch", "tail": 5000})
+        assert training.status_code == 200, training.text
+        lines = training.json()["lines"]
+        assert lines[0].startswith("[hyperpod-elastic-agent] starting") and lines[-1].endswith("checkpoint written")
+        assert not [line for line in lines if "fluent-bit" in line]
+        sidecar = c.get(path, params={"pod": pod, "container": "log-shipper"}).json()
+        assert (sidecar["container"], sidecar["lines"], sidecar["retained"]) == ("log-shipper", shipped, True)
+        for params in ({"pod": pod}, {"pod": pod, "container": "agent"}):
+            refused = c.get(path, params=params)
+            assert refused.status_code == 422, refused.text
+            assert "log-shipper, pytorch" in refused.json()["message"], refused.json()
+            assert refused.json()["details"][0]["field"] == "query.container"
+    _delete(sandbox, job)
 
 
 def test_more_gpus_per_node_than_the_type_has_is_422_naming_the_count(sandbox, cluster):
