@@ -20,7 +20,7 @@ from sandbox.aws import sagemaker as hyperpod
 from sandbox.aws.iam import gate, propagation
 from sandbox.capacity_controls import capacity_route
 from sandbox.metrics_controls import metrics_route
-from sandbox.mlflow_controls import mlflow_route
+from sandbox.mlflow_controls import mlflow_api_routes, mlflow_route
 from sandbox.training_controls import pod_log_route, training_controls
 
 
@@ -247,6 +247,7 @@ def control_routes(sandbox: Any) -> list[Route]:
         metrics_route(admin_or_error),  # the Prometheus values KEDA reads (issue 15)
         mlflow_route(admin_or_error),  # the runs jobs logged to MLflow (issue 14)
         pod_log_route(admin_or_error, sandbox),  # what a sidecar container prints (issue 14)
+        *mlflow_api_routes(),  # the tracking servers' MLflow REST API (issue 14)
     ]
 
 

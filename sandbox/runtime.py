@@ -116,6 +116,8 @@ class Sandbox:
         container_insights.install()  # the observability add-on's Fluent Bit ships container lines (issue 13)
         self.provisioned = provision()
         os.environ.update(self.provisioned.environment)
+        # SageMaker managed MLflow's REST API, served by the gateway (sandbox.mlflow_controls)
+        os.environ["LAUNCHPOD_MLFLOW_ENDPOINT_URL"] = f"{self.url}/sagemaker-mlflow"
         settings.cache_clear()
         self.faults = aws.FAULTS
         self.hyperpod_faults = hyperpod.HYPERPOD_FAULTS

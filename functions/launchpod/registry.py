@@ -132,6 +132,9 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
             # configure-mlflow workflow makes the server and its role (this function writes no IAM)
             "sagemaker:DescribeMlflowTrackingServer",
             "sagemaker:CreatePresignedMlflowTrackingServerUrl",
+            # the job view's MLflow run: the tracking server's MLflow REST API, read only
+            "sagemaker-mlflow:GetExperimentByName",
+            "sagemaker-mlflow:SearchRuns",
             # a gone pod's log lines, from the application log group Container Insights ships to (issue 14)
             "logs:FilterLogEvents",
             # task governance (issue 13): the cluster's scheduler config and its teams' compute quotas, changed

@@ -20,7 +20,10 @@ permissions for MLflow", .../mlflow-create-tracking-server-iam.html):
 
 Runs: what the SageMaker MLflow plugin (sagemaker-mlflow, with MLFLOW_TRACKING_URI set to the server's
 ARN) would send. The sandbox's training emulation records one run per job (``start_run``, ``log_metric``)
-and tests read them back with ``runs``.
+and tests read them back with ``runs``. Experiments get MLflow's ids: "0" is the Default experiment every
+server starts with, and each new one takes the next number (MLflow's SQL store). The tracking server's
+MLflow REST API (experiments/get-by-name, runs/search) answers from these (``experiment_by_name``,
+``search_runs``; sandbox.mlflow_controls serves them).
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ from __future__ import annotations
 import json
 import re
 import threading
+import time
 import uuid
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -58,6 +62,8 @@ class Run:
     name: str
     params: dict[str, str]
     metrics: dict[str, list[tuple[int, float]]] = field(default_factory=dict)
+    experiment_id: str = "0"
+    start_time: int = 0  # epoch milliseconds, as MLflow records it
 
 
 @dataclass
@@ -75,6 +81,7 @@ class Server:
     deleting_since: float | None = None
     runs: list[Run] = field(default_factory=list)
     tags: list[dict[str, str]] = field(default_factory=list)  # moto's ListTags/AddTags read and extend it
+    experiments: dict[str, str] = field(default_factory=lambda: {"Default": "0"})  # name -> MLflow's id
 
     def status(self, now: float) -> str:
         if self.deleting_since is not None:
@@ -218,7 +225,9 @@ def start_run(arn: str, experiment: str, name: str, params: dict[str, str]) -> R
     with _lock:
         found = next((r for r in server.runs if r.experiment == experiment and r.name == name), None)
         if found is None:
-            found = Run(uuid.uuid4().hex, experiment, name, dict(params))
+            # the plugin's mlflow.set_experiment creates the experiment the first time it is named
+            experiment_id = server.experiments.setdefault(experiment, str(len(server.experiments)))
+            found = Run(uuid.uuid4().hex, experiment, name, dict(params), {}, experiment_id, int(time.time() * 1000))
             server.runs.append(found)
         return found
 
@@ -226,6 +235,44 @@ def start_run(arn: str, experiment: str, name: str, params: dict[str, str]) -> R
 def log_metric(run: Run, key: str, value: float, step: int) -> None:
     with _lock:
         run.metrics.setdefault(key, []).append((step, value))
+
+
+def experiment_by_name(arn: str, name: str) -> dict[str, Any] | None:
+    """MLflow's GetExperimentByName on the server ``arn``: the experiment, or None (RESOURCE_DOES_NOT_EXIST)."""
+    server = server_by_arn(arn)
+    with _lock:
+        found = server.experiments.get(name) if server else None
+        if server is None or found is None:
+            return None
+        return {
+            "experiment_id": found,
+            "name": name,
+            "artifact_location": f"{server.artifact_store.rstrip('/')}/{found}",
+            "lifecycle_stage": "active",
+        }
+
+
+def search_runs(arn: str, experiment_ids: list[str], max_results: int) -> list[dict[str, Any]]:
+    """MLflow's SearchRuns on the server ``arn``, newest first (``order_by attributes.start_time DESC``)."""
+    server = server_by_arn(arn)
+    with _lock:
+        found = [r for r in (server.runs if server else []) if r.experiment_id in experiment_ids]
+        found.sort(key=lambda r: r.start_time, reverse=True)
+        return [
+            {
+                "info": {
+                    "run_id": r.run_id,
+                    "run_uuid": r.run_id,
+                    "run_name": r.name,
+                    "experiment_id": r.experiment_id,
+                    "status": "RUNNING",
+                    "start_time": r.start_time,
+                    "lifecycle_stage": "active",
+                },
+                "data": {"params": [{"key": k, "value": v} for k, v in r.params.items()]},
+            }
+            for r in found[:max_results]
+        ]
 
 
 def runs(arn: str) -> list[Run]:
@@ -318,6 +365,7 @@ def describe_runs(name: str) -> list[dict[str, Any]]:
         return [
             {
                 "runId": r.run_id,
+                "experimentId": r.experiment_id,
                 "experiment": r.experiment,
                 "runName": r.name,
                 "params": dict(r.params),

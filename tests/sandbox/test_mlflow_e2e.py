@@ -3,7 +3,7 @@ name is 422 and a viewer may not make one; PUT starts configure-mlflow, whose ph
 and the server (artifacts under mlflow/ in the shared bucket, a role SageMaker may assume) and follow it
 to Created; the same PUT again is NOOP, dryRun plans without starting; a job submitted then
 gets MLFLOW_TRACKING_URI (the server's ARN) and MLFLOW_EXPERIMENT_NAME, logs a run with a loss per step,
-and its view links the server's UI through a presigned URL; a server being deleted cannot be picked."""
+and its view links that run through a presigned URL; a server being deleted cannot be picked."""
 
 from __future__ import annotations
 
@@ -92,7 +92,7 @@ def test_put_creates_a_server_that_becomes_created_and_a_second_put_is_noop(sand
     assert trust["Statement"][0]["Principal"]["Service"] == "sagemaker.amazonaws.com"
 
 
-def test_a_job_submitted_then_gets_the_env_logs_a_run_and_its_view_links_the_server(sandbox, cluster):
+def test_a_job_submitted_then_gets_the_env_logs_a_run_and_its_view_links_that_run(sandbox, cluster):
     server = _get(sandbox).json()
     assert server["status"] == "Created", server  # made by the test before
     job = "mlflow-run"
@@ -121,6 +121,14 @@ def test_a_job_submitted_then_gets_the_env_logs_a_run_and_its_view_links_the_ser
         runs = c.get("/api/sandbox/mlflow/runs", params={"trackingServer": server["trackingServerName"]}).json()
     [run] = [r for r in runs["runs"] if r["runName"] == job]
     assert run["experiment"] == job and run["params"]["recipe"] == "pytorch-torchrun"
+    # the view links the job's own run: its presigned URL, with the MLflow UI's route to the run
+    assert (view["mlflow"]["runId"], view["mlflow"]["experimentId"]) == (run["runId"], run["experimentId"])
+    assert run["experimentId"] not in ("", "0")  # the job's experiment, not MLflow's Default
+    assert (
+        view["mlflow"]["url"]
+        .split("/auth?authToken=")[1]
+        .endswith(f"#/experiments/{run['experimentId']}/runs/{run['runId']}")
+    )
     steps = [p["step"] for p in run["metrics"]["loss"]]
     assert steps == list(range(1, len(steps) + 1)) and len(steps) >= 2
     with sandbox.client("operator") as c:

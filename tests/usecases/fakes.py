@@ -334,3 +334,17 @@ class NoShippedLogs:
 
     def container_lines(self, group: str, pattern: str, tail: int, start_ms: int | None = None) -> Any:
         return None
+
+
+class Runs:
+    """A tracking server's runs as its MLflow REST API answers: the newest run by (server ARN, experiment);
+    ``error`` is raised instead (the API cannot be reached)."""
+
+    def __init__(self, runs: dict[tuple[str, str], dict[str, Any]], error: LaunchpodError | None = None) -> None:
+        self.runs, self.error, self.asked = runs, error, list[tuple[str, str]]()
+
+    def latest_run(self, arn: str, experiment: str) -> dict[str, Any] | None:
+        self.asked.append((arn, experiment))
+        if self.error is not None:
+            raise self.error
+        return self.runs.get((arn, experiment))

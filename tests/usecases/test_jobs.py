@@ -10,10 +10,10 @@ import pytest
 from launchpod.contracts.jobs import SubmitJobInput
 from launchpod.domain import features, mlflow
 from launchpod.domain.clusters import hyperpod
-from launchpod.domain.errors import Conflict, InvalidInput
+from launchpod.domain.errors import Conflict, InvalidInput, RetryableError
 from launchpod.usecases import job_logs, jobs
 
-from tests.usecases.fakes import EksClusters, HyperPods, JobApi, KubeStore, NoShippedLogs, Records, UiServers
+from tests.usecases.fakes import EksClusters, HyperPods, JobApi, KubeStore, NoShippedLogs, Records, Runs, UiServers
 
 NAME = "train"
 ARN = "arn:aws:sagemaker:us-east-1:111122223333:mlflow-tracking-server/lp-train"
@@ -26,6 +26,7 @@ def _ports(
     pods: list[dict[str, Any]] | None = None,
     logs: dict[tuple[str, str], str] | None = None,
     server: str | None = "Created",
+    runs: Runs | None = None,
 ) -> jobs.JobPorts:
     addons = {features.training_operator().addon: {"status": operator}} if operator else {}
     servers = {"lp-train": {"TrackingServerName": "lp-train", "TrackingServerArn": ARN, "TrackingServerStatus": server}}
@@ -42,6 +43,7 @@ def _ports(
         jobs=JobApi(pods or [], logs or {}),
         clusters=Records({NAME: {mlflow.RECORD_ATTRIBUTE: "lp-train"} if server else {}}),
         mlflow=UiServers(servers if server else {}),
+        runs=runs or Runs({}),
         logs=NoShippedLogs(),
     )
 
@@ -80,6 +82,33 @@ def test_a_submitted_job_logs_to_the_clusters_server_and_its_view_links_the_ui()
     }
     assert env[mlflow.TRACKING_URI] == ARN and env[mlflow.EXPERIMENT] == "j1"
     assert view.mlflow is not None and view.mlflow.trackingServer == ARN and view.mlflow.experiment == "j1"
+    assert view.mlflow.url == "https://t-lp-train.example/auth?authToken=1"  # no run yet: the UI itself
+    assert view.mlflow.runId is None
+
+
+def test_once_the_job_logged_a_run_its_view_links_that_run_through_the_presigned_url() -> None:
+    run = {"run_id": "9f2c", "experiment_id": "4", "run_name": "j1", "status": "RUNNING"}
+    runs = Runs({(ARN, "j1"): run})
+    ports = _ports(runs=runs)
+    jobs.submit(_request(), ports=ports)
+    view = jobs.get(NAME, "j1", "default", ports=ports)
+    assert view.mlflow is not None
+    assert (view.mlflow.experimentId, view.mlflow.runId, view.mlflow.runName) == ("4", "9f2c", "j1")
+    assert view.mlflow.url is not None and view.mlflow.url.endswith("/auth?authToken=2#/experiments/4/runs/9f2c")
+    assert runs.asked[-1] == (ARN, "j1")
+
+
+def test_a_tracking_server_not_created_yet_is_neither_searched_nor_linked() -> None:
+    runs = Runs({})
+    ports = _ports(server="Creating", runs=runs)
+    view = jobs.submit(_request(), ports=ports)
+    assert view.mlflow is not None and view.mlflow.url is None and runs.asked == []
+
+
+def test_when_the_runs_cannot_be_read_the_view_still_links_the_servers_ui() -> None:
+    ports = _ports(runs=Runs({}, error=RetryableError("sagemaker-mlflow:SearchRuns did not answer")))
+    view = jobs.submit(_request(), ports=ports)
+    assert view.mlflow is not None and view.mlflow.runId is None
     assert view.mlflow.url == "https://t-lp-train.example/auth?authToken=1"
 
 

@@ -61,9 +61,17 @@ class MlflowView(Contract):
 
 class JobMlflowView(Contract):
     """Where a job logs to MLflow: the tracking server (its ARN is the pods' MLFLOW_TRACKING_URI), the
-    experiment (MLFLOW_EXPERIMENT_NAME, one per job) and a presigned URL to the server's UI. The run's name is
-    the framework's choice (Trainer's run_name, VERL's experiment_name): find it in the job's experiment."""
+    experiment (MLFLOW_EXPERIMENT_NAME, one per job), the newest run in it once the job has logged one (its
+    name is the framework's choice: Trainer's run_name, VERL's experiment_name), and a presigned URL that
+    opens that run in the MLflow UI (the server's UI until there is a run)."""
 
     trackingServer: str
     experiment: str | None = None
-    url: str | None = None
+    experimentId: str | None = Field(default=None, description="MLflow's id of the experiment, once it exists")
+    runId: str | None = Field(default=None, description="the newest run of the experiment, once the job logged one")
+    runName: str | None = None
+    url: str | None = Field(
+        default=None,
+        description="a presigned URL (5 minutes, usable once) to the run in the MLflow UI, or to the UI without a run;"
+        " none until the server is Created",
+    )

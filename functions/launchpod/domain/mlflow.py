@@ -96,6 +96,11 @@ def pod_env(tracking_server_arn: str, job: str) -> dict[str, str]:
     return {TRACKING_URI: tracking_server_arn, EXPERIMENT: job}
 
 
+def run_fragment(experiment_id: str, run_id: str) -> str:
+    """The MLflow UI's route to a run (its single-page app routes by URL fragment)."""
+    return f"#/experiments/{experiment_id}/runs/{run_id}"
+
+
 def env_of(job: dict[str, Any]) -> dict[str, str]:
     """The first container's environment of a HyperPodPyTorchJob or RayJob (worker) template."""
     spec = job.get("spec") or {}

@@ -14,7 +14,7 @@ from launchpod.domain import features
 from launchpod.domain import mlflow as mlflow_domain
 from launchpod.domain import task_governance as governance
 from launchpod.domain.clusters import hyperpod
-from launchpod.domain.errors import Conflict, InvalidInput, NotFound
+from launchpod.domain.errors import Conflict, InvalidInput, LaunchpodError, NotFound
 from launchpod.domain.jobs import manifests, rules, views
 from launchpod.usecases import mlflow as mlflow_cases
 from launchpod.usecases.ports import (
@@ -23,6 +23,7 @@ from launchpod.usecases.ports import (
     ControlPlanes,
     HyperPodClusters,
     KubeObjects,
+    MlflowRuns,
     MlflowUi,
     ShippedLogs,
 )
@@ -66,6 +67,7 @@ class JobPorts:
     jobs: JobReader
     clusters: ClusterRecords
     mlflow: MlflowUi
+    runs: MlflowRuns
     logs: ShippedLogs
 
 
@@ -81,6 +83,7 @@ def real() -> JobPorts:
         jobs=jobs,
         clusters=wiring.clusters(),
         mlflow=wiring.mlflow(),
+        runs=wiring.mlflow(),
         logs=wiring.logs(),
     )
 
@@ -158,17 +161,32 @@ def _instance_type(name: str, job: dict[str, Any], ports: JobPorts) -> str | Non
 
 
 def _mlflow(job: dict[str, Any], ports: JobPorts) -> JobMlflowView | None:
-    """Where the job logs to MLflow (its pods' MLFLOW_TRACKING_URI), with a presigned URL to the server's UI
-    once it is Created."""
+    """Where the job logs to MLflow (its pods' MLFLOW_TRACKING_URI): once the server is Created, the newest
+    run of the job's experiment and a presigned URL that opens it. The presigned URL signs the browser in
+    and redirects to the UI; a redirect keeps the URL's fragment (RFC 9110, 10.2.2), and the MLflow UI routes
+    by fragment (#/experiments/<id>/runs/<id>), so the fragment lands on the run."""
     env = mlflow_domain.env_of(job)
     arn = env.get(mlflow_domain.TRACKING_URI)
     if not arn:
         return None
+    experiment = env.get(mlflow_domain.EXPERIMENT)
+    view = JobMlflowView(trackingServer=arn, experiment=experiment)
     server = ports.mlflow.describe(arn.rsplit("/", 1)[-1])
-    url = None
-    if server is not None and server.get("TrackingServerStatus") == "Created":
-        url = ports.mlflow.presigned_url(server["TrackingServerName"])
-    return JobMlflowView(trackingServer=arn, experiment=env.get(mlflow_domain.EXPERIMENT), url=url)
+    if server is None or server.get("TrackingServerStatus") != "Created":
+        return view
+    run = None
+    if experiment:
+        try:
+            run = ports.runs.latest_run(arn, experiment)
+        except LaunchpodError:  # the run stays unknown; the job view still links the server's UI
+            run = None
+    url = ports.mlflow.presigned_url(server["TrackingServerName"])
+    if run is not None:
+        view.experimentId, view.runId = str(run["experiment_id"]), str(run["run_id"])
+        view.runName = run.get("run_name")
+        url += mlflow_domain.run_fragment(view.experimentId, view.runId)
+    view.url = url
+    return view
 
 
 def view(name: str, job: dict[str, Any], *, ports: JobPorts) -> JobView:

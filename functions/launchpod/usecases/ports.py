@@ -90,3 +90,9 @@ class MlflowUi(TrackingServers, Protocol):
     """SageMaker managed MLflow's servers and presigned URLs to their UI (adapters.aws.mlflow)."""
 
     def presigned_url(self, name: str, expires: int = 300) -> str: ...
+
+
+class MlflowRuns(Protocol):
+    """The runs on a SageMaker managed MLflow tracking server, through its MLflow REST API (adapters.aws.mlflow)."""
+
+    def latest_run(self, arn: str, experiment: str) -> dict[str, Any] | None: ...

@@ -2399,15 +2399,31 @@ export interface components {
         /**
          * JobMlflowView
          * @description Where a job logs to MLflow: the tracking server (its ARN is the pods' MLFLOW_TRACKING_URI), the
-         *     experiment (MLFLOW_EXPERIMENT_NAME, one per job) and a presigned URL to the server's UI. The run's name is
-         *     the framework's choice (Trainer's run_name, VERL's experiment_name): find it in the job's experiment.
+         *     experiment (MLFLOW_EXPERIMENT_NAME, one per job), the newest run in it once the job has logged one (its
+         *     name is the framework's choice: Trainer's run_name, VERL's experiment_name), and a presigned URL that
+         *     opens that run in the MLflow UI (the server's UI until there is a run).
          */
         JobMlflowView: {
             /** Experiment */
             experiment?: string | null;
+            /**
+             * Experimentid
+             * @description MLflow's id of the experiment, once it exists
+             */
+            experimentId?: string | null;
+            /**
+             * Runid
+             * @description the newest run of the experiment, once the job logged one
+             */
+            runId?: string | null;
+            /** Runname */
+            runName?: string | null;
             /** Trackingserver */
             trackingServer: string;
-            /** Url */
+            /**
+             * Url
+             * @description a presigned URL (5 minutes, usable once) to the run in the MLflow UI, or to the UI without a run; none until the server is Created
+             */
             url?: string | null;
         };
         /** JobPodView */

@@ -1,5 +1,6 @@
 // The cluster's training jobs: submit one from a recipe, list them, and open one to see its status, the
-// restart budget, its pods with node and zone, recent events and its log, followed live (lib/useJobLog.ts).
+// restart budget, its MLflow run, its pods with node and zone, recent events and its log, followed live
+// (lib/useJobLog.ts).
 
 import { useEffect, useRef, useState } from 'react';
 import Box from '@cloudscape-design/components/box';
@@ -10,6 +11,7 @@ import Form from '@cloudscape-design/components/form';
 import FormField from '@cloudscape-design/components/form-field';
 import Header from '@cloudscape-design/components/header';
 import Input from '@cloudscape-design/components/input';
+import Link from '@cloudscape-design/components/link';
 import Select from '@cloudscape-design/components/select';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import StatusIndicator from '@cloudscape-design/components/status-indicator';
@@ -164,6 +166,10 @@ function JobDetail({ cluster, job, onClose, onEnded }: { cluster: string; job: s
               <Box variant="awsui-key-label">Hang detections</Box>
               {view.hangDetections}
             </div>
+            <div data-testid="job-mlflow">
+              <Box variant="awsui-key-label">MLflow</Box>
+              <MlflowLink mlflow={view.mlflow ?? null} />
+            </div>
           </ColumnLayout>
         ) : (
           <Box>Loading</Box>
@@ -274,5 +280,16 @@ export default function JobsTab({ cluster, ready }: { cluster: string; ready: bo
         <JobDetail cluster={cluster} job={selected} onClose={() => setSelected(null)} onEnded={() => void reload()} />
       ) : null}
     </SpaceBetween>
+  );
+}
+
+// The job's MLflow run through a presigned URL (5 minutes, usable once; each refresh of the view brings a new one).
+function MlflowLink({ mlflow }: { mlflow: JobView['mlflow'] }) {
+  if (!mlflow) return <>not logged (the cluster had no tracking server when the job was submitted)</>;
+  if (!mlflow.url) return <>experiment {mlflow.experiment ?? '-'}; the tracking server is not ready yet</>;
+  return (
+    <Link external href={mlflow.url} target="_blank">
+      {mlflow.runId ? `Run ${mlflow.runName ?? mlflow.runId}` : `Experiment ${mlflow.experiment ?? ''} (no run yet)`}
+    </Link>
   );
 }

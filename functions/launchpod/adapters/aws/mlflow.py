@@ -1,18 +1,35 @@
-"""SageMaker managed MLflow: tracking servers and their presigned UI URLs."""
+"""SageMaker managed MLflow: tracking servers, their presigned UI URLs, and the runs jobs log to them.
+
+Runs are read through the tracking server's MLflow REST API as the SageMaker MLflow plugin
+(aws/sagemaker-mlflow) calls it: https://<region>.experiments.sagemaker.aws/api/2.0/mlflow/..., the server
+named by the x-mlflow-sm-tracking-server-arn header, each request SigV4-signed for the service
+sagemaker-mlflow (IAM actions sagemaker-mlflow:GetExperimentByName and sagemaker-mlflow:SearchRuns,
+"Actions, resources, and condition keys for Amazon SageMaker with MLflow")."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
+from urllib.parse import quote, urlencode
 
-from botocore.exceptions import ClientError
+import boto3
+from botocore.auth import SigV4Auth
+from botocore.awsrequest import AWSRequest
+from botocore.exceptions import BotoCoreError, ClientError
+from botocore.httpsession import URLLib3Session
 
 from launchpod.adapters.aws.clients import client
 from launchpod.adapters.aws.errors import aws_call, error_code
+from launchpod.domain.errors import PermanentError, RetryableError
+from launchpod.runtime.settings import settings
+
+MLFLOW_SERVICE = "sagemaker-mlflow"
 
 
 class Mlflow:
     def __init__(self) -> None:
         self.sm = client("sagemaker")
+        self._http = URLLib3Session(timeout=10)
 
     def describe(self, name: str) -> dict[str, Any] | None:
         with aws_call("sagemaker:DescribeMlflowTrackingServer"):
@@ -45,3 +62,40 @@ class Mlflow:
                     "AuthorizedUrl"
                 ]
             )
+
+    def _rest(self, arn: str, method: str, path: str, query: dict[str, str] | None, body: Any) -> Any:
+        """One MLflow REST call to the server ``arn``; None when MLflow answers RESOURCE_DOES_NOT_EXIST."""
+        region = arn.split(":")[3]
+        base = settings().mlflow_endpoint_url or f"https://{region}.experiments.sagemaker.aws"
+        url = f"{base.rstrip('/')}/api/2.0/mlflow/{path}" + (f"?{urlencode(query, quote_via=quote)}" if query else "")
+        headers = {"x-mlflow-sm-tracking-server-arn": arn, "Content-Type": "application/json"}
+        request = AWSRequest(method, url, data=json.dumps(body).encode() if body is not None else None, headers=headers)
+        action = f"{MLFLOW_SERVICE}:{'SearchRuns' if path == 'runs/search' else 'GetExperimentByName'}"
+        try:
+            SigV4Auth(boto3.Session().get_credentials(), MLFLOW_SERVICE, region).add_auth(request)
+            response = self._http.send(request.prepare())
+        except BotoCoreError as exc:
+            raise RetryableError(f"{action} on {arn} did not answer: {exc}.") from exc
+        text = response.content.decode(errors="replace")
+        try:
+            found = json.loads(text) if text.startswith("{") else {}
+        except ValueError:
+            found = {}
+        if response.status_code == 404 and found.get("error_code") == "RESOURCE_DOES_NOT_EXIST":
+            return None
+        if response.status_code in (401, 403):
+            raise PermanentError(f"{action} on {arn} was denied: {found.get('message') or text}")
+        if response.status_code >= 400:
+            raise RetryableError(f"{action} on {arn}: {response.status_code} {found.get('message') or text}")
+        return found
+
+    def latest_run(self, arn: str, experiment: str) -> dict[str, Any] | None:
+        """The newest run of ``experiment`` on the tracking server ``arn`` (its info: run_id, experiment_id,
+        run_name, status); None when the experiment or a run does not exist yet."""
+        found = self._rest(arn, "GET", "experiments/get-by-name", {"experiment_name": experiment}, None)
+        if not found:
+            return None
+        experiment_id = str(found["experiment"]["experiment_id"])
+        search = {"experiment_ids": [experiment_id], "max_results": 1, "order_by": ["attributes.start_time DESC"]}
+        runs = (self._rest(arn, "POST", "runs/search", None, search) or {}).get("runs") or []
+        return dict(runs[0]["info"]) if runs else None
