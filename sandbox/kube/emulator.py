@@ -722,6 +722,14 @@ class PatchedKubernetesEmulator(kmock.KubernetesEmulator):
         container = request.params.get("container")
         if container and containers and container not in containers:
             return _status(400, "BadRequest", f"container {container} is not valid for pod {request.name}")
+        if not container and len(containers) > 1:
+            # The API server picks a container only when the pod has one; kubectl's default-container annotation is
+            # kubectl's own (kubernetes pkg/registry/core/pod/rest/log.go -> strategy.go LogLocation).
+            return _status(
+                400,
+                "BadRequest",
+                f"a container name must be specified for pod {request.name}, choose one of: [{' '.join(containers)}]",
+            )
         ns, name = request.namespace or "", request.name or ""
         candidates = [(ns, name, container), (ns, name, None)]
         if container is None and containers:

@@ -229,14 +229,14 @@ class Quotas:
 
 
 class PodLogs:
-    """The last lines of each pod's log by pod name, and which pods' logs were read."""
+    """The last lines of each container's log by pod name (or "pod/container"), and which pods' logs were read."""
 
     def __init__(self, logs: dict[str, str]) -> None:
         self.logs, self.read = logs, list[str]()
 
-    def __call__(self, cluster: str, namespace: str, pod: str) -> str:
+    def __call__(self, cluster: str, namespace: str, pod: str, container: str) -> str:
         self.read.append(pod)
-        return self.logs.get(pod, "")
+        return self.logs.get(f"{pod}/{container}", self.logs.get(pod, ""))
 
 
 class EksClusters:

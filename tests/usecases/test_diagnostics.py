@@ -70,15 +70,19 @@ def test_a_creation_whose_quotas_cannot_be_read_says_so_and_still_answers():
     assert any("Service Quotas could not be read" in line for line in found.limitations)
 
 
-def test_nccl_reads_the_logs_of_the_jobs_pods_only_and_shows_their_errors():
+def test_nccl_reads_every_container_of_the_jobs_pods_only_and_shows_their_errors():
     node = "i-0aaaaaaaaaaaaaaa1"
     summary = {"InstanceId": node, "InstanceGroupName": "gpu", "InstanceType": P5, "InstanceStatus": {}}
     kube_node = {"metadata": {"name": f"hyperpod-{node}"}, "spec": {"providerID": f"aws:///us-east-1b/{node}"}}
+    containers = [{"name": "log-shipper"}, {"name": "pytorch"}]  # a sidecar first: the trainer is not the default
     pods = [
-        {"metadata": {"name": f"{job}-worker-0", "namespace": "default"}, "spec": {"nodeName": f"hyperpod-{node}"}}
+        {
+            "metadata": {"name": f"{job}-worker-0", "namespace": "default"},
+            "spec": {"nodeName": f"hyperpod-{node}", "containers": containers},
+        }
         for job in ("train", "other")
     ]
-    logs = PodLogs({"train-worker-0": "step 1\nNCCL WARN NET/OFI Couldn't open a fabric provider\n"})
+    logs = PodLogs({"train-worker-0/pytorch": "step 1\nNCCL WARN NET/OFI Couldn't open a fabric provider\n"})
     ports = _ports(
         {"c1": _hyperpod("c1", 1)},
         kube=KubeLists({"Node": [kube_node], "Pod": pods}),
@@ -86,6 +90,6 @@ def test_nccl_reads_the_logs_of_the_jobs_pods_only_and_shows_their_errors():
         summaries=[summary],
     )
     found = diagnostics.nccl("c1", "train", ports=ports)
-    assert logs.read == ["train-worker-0"]
+    assert logs.read == ["train-worker-0", "train-worker-0"]
     assert "NCCL errors in the log of train-worker-0" in _titles(found)
     assert f"{node} has no EFA device allocatable" in _titles(found)

@@ -46,9 +46,9 @@ class OperationList(Protocol):
 
 
 class PodLogs(Protocol):
-    """The tail of a pod's log, "" when it has none or cannot be read (adapters.k8s.listing.pod_log)."""
+    """The tail of a pod's container's log, "" when it has none or cannot be read (adapters.k8s.listing.pod_log)."""
 
-    def __call__(self, cluster: str, namespace: str, pod: str) -> str: ...
+    def __call__(self, cluster: str, namespace: str, pod: str, container: str) -> str: ...
 
 
 @dataclass(frozen=True)
@@ -144,6 +144,13 @@ def _quotas(
         return None
 
 
+def _pod_log(cluster: str, pod: dict[str, Any], read: PodLogs) -> str:
+    """Every container's lines (a sidecar beside the trainer, say): NCCL's errors may be in any of them."""
+    meta = pod["metadata"]
+    names = [str(c.get("name")) for c in (pod.get("spec") or {}).get("containers") or []]
+    return "\n".join(t for t in (read(cluster, meta["namespace"], meta["name"], c) for c in names) if t)
+
+
 def nccl(name: str, job: str | None, *, ports: DiagnosisPorts) -> DiagnosisView:
     """NCCL over a job's nodes: the nodes, the job's pods (with the last lines of up to 16 logs), incidents."""
     node_list = nodes.list_nodes(name, ports=ports.nodes).model_dump(mode="json")["items"]
@@ -153,9 +160,7 @@ def nccl(name: str, job: str | None, *, ports: DiagnosisPorts) -> DiagnosisView:
     except LaunchpodError:
         kube, pods = {}, []
     mine = diagnosis.job_pods(pods, job) if job else []
-    logs = {
-        p["metadata"]["name"]: ports.pod_log(name, p["metadata"]["namespace"], p["metadata"]["name"]) for p in mine[:16]
-    }
+    logs = {p["metadata"]["name"]: _pod_log(name, p, ports.pod_log) for p in mine[:16]}
     found = diagnosis.nccl(
         name, job, node_list, kube, mine, logs, incidents.incident_views(name, ports=ports.incidents)
     )

@@ -131,6 +131,20 @@ def test_nodes_and_pods_with_logs(cluster: tuple[str, client.ApiClient], fleet: 
     assert core.read_namespaced_pod("p1", "default").status.phase == "Running"
 
 
+def test_a_log_read_of_a_pod_with_several_containers_must_name_one(
+    cluster: tuple[str, client.ApiClient], fleet: KubeFleet
+) -> None:
+    core = client.CoreV1Api(cluster[1])
+    containers = [{"name": "log-shipper", "image": "x"}, {"name": "trainer", "image": "y"}]
+    core.create_namespaced_pod("default", {"metadata": {"name": "p2"}, "spec": {"containers": containers}})
+    fleet.call(cluster[0], lambda emu: emu.append_log("default", "p2", "step 1\n", "trainer"))
+    with pytest.raises(client.ApiException) as refused:
+        core.read_namespaced_pod_log("p2", "default")
+    assert refused.value.status == 400
+    assert "a container name must be specified for pod p2, choose one of: [log-shipper trainer]" in refused.value.body
+    assert core.read_namespaced_pod_log("p2", "default", container="trainer") == "step 1\n"
+
+
 def test_deployments_patch_by_container_name_and_replace(cluster: tuple[str, client.ApiClient]) -> None:
     apps = client.AppsV1Api(cluster[1])
     apps.create_namespaced_deployment("default", _deployment("web", {"tier": "fe"}))

@@ -14,8 +14,9 @@ def items(cluster: str, kind: str) -> list[dict[str, Any]]:
     return list(found.get("items") or [])
 
 
-def pod_log(cluster: str, namespace: str, pod: str, tail: int = 500) -> str:
-    """The last ``tail`` lines of a pod's log ("" when it has none yet or cannot be read)."""
+def pod_log(cluster: str, namespace: str, pod: str, container: str, tail: int = 500) -> str:
+    """The last ``tail`` lines of a pod's container's log ("" when it has none yet or cannot be read). The
+    container is named: the API server refuses a log read without one on a pod that has several."""
     from launchpod.adapters.k8s.client import k8s_client_for
 
     api = k8s_client_for(cluster)
@@ -23,7 +24,7 @@ def pod_log(cluster: str, namespace: str, pod: str, tail: int = 500) -> str:
         params = api.param_serialize(
             method="GET",
             resource_path=f"/api/v1/namespaces/{namespace}/pods/{pod}/log",
-            query_params=[("tailLines", str(tail))],
+            query_params=[("container", container), ("tailLines", str(tail))],
             header_params={"Accept": "text/plain"},
             auth_settings=["BearerToken"],
         )
