@@ -69,7 +69,8 @@ def configure_mlflow(
     server_name = body.trackingServerName or mlflow.default_name(settings().resource_prefix, name)
     found = wiring.mlflow().describe(server_name)
     current = record.get(SERVER_ATTRIBUTE)
-    plan = mlflow.plan(name, server_name, str(current) if current else None, found)
+    sent_size = body.size if "size" in body.model_fields_set else None
+    plan = mlflow.plan(name, server_name, str(current) if current else None, found, sent_size)
     request = ConfigureMlflowWorkflowRequest(
         name=name, trackingServerName=server_name, size=body.size, create=found is None
     )
