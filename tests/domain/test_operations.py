@@ -220,3 +220,9 @@ def test_a_dry_run_of_retry_names_the_phases_that_would_run_again_and_restarts_n
 
     assert [s.phase for s in caught.value.steps] == [p.name for p in operation.phases[2:]]
     assert store.get(operation.id).status == OperationStatus.FAILED and len(runner.started) == 1
+
+
+def test_an_operation_records_its_plan_and_a_workflow_without_planner_steps_records_its_phases():
+    operation, _ = ops.submit(MemoryStore(), MemoryRunner(), _plan(), ADMIN)
+    assert [s.phase for s in operation.plan] == [p.name for p in operation.phases]
+    assert {s.action for s in operation.plan} == {"run"}

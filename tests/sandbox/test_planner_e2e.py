@@ -233,7 +233,9 @@ def test_node_actions_in_flight_answer_their_operation_and_dry_runs_act_on_nothi
         assert [s["phase"] for s in plan["steps"]] == ["StartAction", "WaitNodes"], plan
     assert _node(sandbox) == node  # nothing was replaced or deleted
     op = _twice(sandbox, "POST", f"{base}/nodes/reboot", {"nodeIds": [node]}, role="operator")
-    assert sandbox.wait_operation(op)["status"] == "SUCCEEDED"
+    done = sandbox.wait_operation(op)
+    assert done["status"] == "SUCCEEDED"
+    assert [s["phase"] for s in done["plan"]] == ["StartAction", "WaitNodes"]  # the operation records its plan
     op = _twice(sandbox, "POST", f"{base}/health-checks", {"targets": [{"instanceGroup": "gpu"}]})
     assert sandbox.wait_operation(op)["status"] == "SUCCEEDED"
 

@@ -122,7 +122,7 @@ def new_operation(plan: WorkflowPlan, principal: Principal) -> OperationView:
         updatedAt=created,
         createdBy=principal.subject,
         statusUrl=status_url(op_id),
-        plan=list(plan.steps),
+        plan=plan_steps(plan.kind, plan.steps, plan.phases),
     )
 
 
