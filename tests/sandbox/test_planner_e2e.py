@@ -10,9 +10,9 @@ features, task governance and MLflow's NOOP and dryRun in their own modules (nam
 | POST /clusters | NOOP | availabilityZones, logging | here: create_cluster |
 | POST /clusters/provision | NOOP | hyperpod.availabilityZone | here: provision |
 | POST /clusters/import | NOOP | none: the name is the whole request | here: import |
-| DELETE /clusters/{name} | in flight: that operation | none (confirm is the name) | here: delete (dryRun) |
+| DELETE /clusters/{name} | in flight: that operation | none (confirm is the name) | here (dryRun); lifecycle |
 | POST /clusters/{name}/hyperpod | NOOP | nodeRecovery, instanceGroups (→ instance-groups routes) | here |
-| POST .../software-update | in flight: that operation | none; an unknown group is 422 | here (dryRun) |
+| POST .../software-update | in flight: that operation | none; an unknown group is 422 | here (dryRun); lifecycle |
 | POST /clusters/{name}/dependencies | NOOP | none: pins come from the manifest | here |
 | POST /clusters/{name}/storage | NOOP | prefix, namespace | here |
 | DELETE /clusters/{name}/storage/{s} | 404: it is gone (applied at once) | none | here: storage delete |
@@ -39,8 +39,10 @@ features, task governance and MLflow's NOOP and dryRun in their own modules (nam
 | POST .../jobs | 409 naming jobName (a job runs once) | none | test_planner_jobs_e2e |
 | DELETE .../jobs/{j} | 404: it is gone | none | test_planner_jobs_e2e |
 
-dryRun: a route that starts a workflow answers PLANNED with its steps and records nothing; a write applied at
-once (storage and job deletes, teams' delete, ladder policy, preferences, cancel, invoke, assign, job
+("lifecycle" is test_cluster_lifecycle_e2e.py.)
+
+dryRun: a route that starts a workflow answers PLANNED with its steps and records nothing; a write applied
+at once (storage and job deletes, teams' delete, ladder policy, preferences, cancel, invoke, assign, job
 submission) refuses dryRun with 422 and applies nothing.
 """
 
