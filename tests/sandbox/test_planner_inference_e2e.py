@@ -122,9 +122,15 @@ def test_a_delete_dry_run_deletes_nothing_and_a_second_delete_finds_nothing(sand
 def test_a_download_in_flight_answers_its_operation_and_a_dry_run_downloads_nothing(sandbox, cluster):
     body = {"repoId": "Qwen/Qwen3-0.6B", "revision": "main", "storage": "shared"}
     before = _count(sandbox)
-    planned = _send(sandbox, "POST", "/models/download", body, dry_run=True)
+    with sandbox.client() as c:
+        seen = max(r["seq"] for r in c.get("/api/sandbox/kube-audit", params={"cluster": NAME}).json()["requests"])
+    planned = _send(sandbox, "POST", "/models/download", {**body, "hfToken": "hf_dryrun"}, dry_run=True)
     assert planned.status_code == 200 and planned.json()["status"] == "PLANNED", planned.text
     assert _count(sandbox) == before
+    with sandbox.client() as c:
+        since = c.get("/api/sandbox/kube-audit", params={"cluster": NAME}).json()["requests"]
+    writes = [r for r in since if r["seq"] > seen and r["method"] != "GET" and "/secrets" in r["path"]]
+    assert writes == [], writes  # the dry run wrote no Secret for the token, not even for a moment
     first, again = post(sandbox, "/models/download", body), post(sandbox, "/models/download", body)
     assert first.status_code == again.status_code == 202, (first.text, again.text)
     assert again.json()["operation"]["id"] == first.json()["operation"]["id"]
