@@ -69,6 +69,8 @@ _SHARED_GROUPS = {
     "tests/sandbox/browser/test_observability_ui.py": "jobs-cluster",
     "tests/sandbox/test_inference_e2e.py": "inference-cluster",
     "tests/sandbox/test_inference_autoscaling_e2e.py": "inference-cluster",
+    "tests/sandbox/test_planner_inference_e2e.py": "inference-cluster",
+    "tests/sandbox/test_planner_jobs_e2e.py": "jobs-cluster",
 }
 
 

@@ -43,6 +43,23 @@ def test_a_fixed_field_with_another_value_is_refused_by_name(field, value):
     assert exc.value.details[0]["field"] == f"body.{field}" and "add a new instance group" in exc.value.message
 
 
+def _add_again(**sent):
+    body = {"group": "gpu", "instanceType": "ml.p5.48xlarge", "instanceCount": 2, **sent}
+    return changes.add_again(AddInstanceGroupRequest(**body), DETAILS, ["subnet-1"])
+
+
+def test_adding_a_group_that_is_there_as_asked_is_noop_and_a_difference_is_refused_naming_it():
+    _add_again(capacityType="spot", efaOnly=True, labels={"team": "nlp"})  # returns: nothing to do
+    _add_again()  # only the sent fields are compared: defaults are not the caller's words
+    with pytest.raises(Conflict) as count:
+        _add_again(capacityType="spot", efaOnly=True, instanceCount=3)
+    assert [d["field"] for d in count.value.details] == ["body.instanceCount"] and "PATCH" in count.value.message
+    with pytest.raises(Conflict) as fixed:
+        _add_again(efaOnly=True, capacityType="onDemand")
+    assert [d["field"] for d in fixed.value.details] == ["body.capacityType"]
+    assert "fixed for the life of the group" in fixed.value.message
+
+
 def test_a_change_keeps_every_other_field_of_the_group():
     spec = changes.apply_changes(DETAILS, {"instanceCount": 3, "taints": [{"key": "a", "effect": "NoSchedule"}]})
     assert spec["InstanceCount"] == 3 and spec["CapacityRequirements"] == {"Spot": {}}

@@ -86,3 +86,12 @@ def test_a_server_that_cannot_take_runs_is_refused_naming_the_field():
             mlflow.plan("c1", "ts", "ts", {"TrackingServerStatus": status})
         assert refused.value.details[0]["field"] == "body.trackingServerName"
         assert f"is {status}" in refused.value.message
+
+
+def test_a_sent_size_that_is_not_the_existing_servers_is_refused_naming_it_never_a_silent_noop():
+    existing = {"TrackingServerStatus": "Created", "TrackingServerSize": "Small"}
+    assert mlflow.plan("c1", "ts", "ts", existing, "Small").empty
+    assert mlflow.plan("c1", "ts", "ts", existing).empty  # size left out: nothing to compare
+    with pytest.raises(Conflict) as refused:
+        mlflow.plan("c1", "ts", "ts", existing, "Large")
+    assert refused.value.details[0]["field"] == "body.size" and "is Small, not Large" in refused.value.message

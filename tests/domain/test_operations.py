@@ -194,3 +194,35 @@ def test_each_workflow_needs_the_role_of_the_route_that_starts_it_and_retry_need
             assert KIND_ROLES[kind].rank >= e.role.rank, (kind, e.id)
     # The retry and cancel routes admit operators (jobs will be theirs); the operation's kind decides.
     assert entry("retry_operation").role.rank <= min(r.rank for r in KIND_ROLES.values())
+
+
+def test_a_dry_run_answers_the_plan_and_records_and_starts_nothing():
+    store, runner = MemoryStore(), MemoryRunner()
+    plan = _plan()
+    with pytest.raises(ops.Planned) as caught:
+        ops.submit(store, runner, plan, ops.Principal("alice", Role.ADMIN, dry_run=True))
+    assert caught.value.target == "c1"
+    assert [s.phase for s in caught.value.steps] == [name for name, _ in plan.phases]
+    assert not store.ops and not store.locks and not runner.started
+
+
+def test_a_dry_run_of_retry_names_the_phases_that_would_run_again_and_restarts_nothing():
+    store, runner = MemoryStore(), MemoryRunner()
+    operation, _ = ops.submit(store, runner, _plan(), ADMIN)
+    phases = [p.model_copy(update={"status": PhaseStatus.SUCCEEDED}) for p in operation.phases[:2]]
+    phases += [operation.phases[2].model_copy(update={"status": PhaseStatus.FAILED, "error": "X"})]
+    phases += operation.phases[3:]
+    store.ops[operation.id] = operation.model_copy(update={"phases": phases})
+    store.finish(operation.id, OperationStatus.FAILED, error="X", message="boom")
+
+    with pytest.raises(ops.Planned) as caught:
+        ops.retry(store, runner, operation.id, ops.Principal("alice", Role.ADMIN, dry_run=True), Role.ADMIN)
+
+    assert [s.phase for s in caught.value.steps] == [p.name for p in operation.phases[2:]]
+    assert store.get(operation.id).status == OperationStatus.FAILED and len(runner.started) == 1
+
+
+def test_an_operation_records_its_plan_and_a_workflow_without_planner_steps_records_its_phases():
+    operation, _ = ops.submit(MemoryStore(), MemoryRunner(), _plan(), ADMIN)
+    assert [s.phase for s in operation.plan] == [p.name for p in operation.phases]
+    assert {s.action for s in operation.plan} == {"run"}

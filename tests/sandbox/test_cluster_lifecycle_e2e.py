@@ -154,7 +154,9 @@ def test_software_update_rolls_in_batches_to_in_service(sandbox, control_plane):
     with sandbox.client() as c:
         unknown = c.post("/api/clusters/no-such/software-update", json=body)
         op = c.post(f"/api/clusters/{control_plane}/software-update", json=body).json()["operation"]["id"]
+        again = c.post(f"/api/clusters/{control_plane}/software-update", json=body)  # in flight: that operation
     assert unknown.status_code == 404
+    assert again.status_code == 202 and again.json()["operation"]["id"] == op, again.text
     done = sandbox.wait_operation(op, timeout=120)
     assert done["status"] == "SUCCEEDED", done
     assert "1 nodes at a time" in done["phases"][0]["message"]
@@ -182,6 +184,8 @@ def test_delete_needs_the_name_and_removes_only_what_launchpod_created(sandbox, 
             == 403
         )
         op = c.delete(f"/api/clusters/{control_plane}", params={"confirm": control_plane}).json()["operation"]["id"]
+        again = c.delete(f"/api/clusters/{control_plane}", params={"confirm": control_plane})
+    assert again.status_code == 202 and again.json()["operation"]["id"] == op, again.text  # in flight: that one
     done = sandbox.wait_operation(op, timeout=120)
     assert done["status"] == "SUCCEEDED", done
     [deleted] = [p for p in done["phases"] if p["name"] == "DeleteTrackingServer"]

@@ -1,6 +1,50 @@
-"""The planner on every existing mutating route, against one provisioned cluster: the same request again
-is NOOP and starts nothing, one changed field that cannot change on the existing resource is a 409 naming
-it, and dryRun answers the plan without starting anything."""
+"""The planner on every mutating route of the catalog: the same request again, one changed field that
+cannot change on the existing resource, and ``?dryRun=true`` (PLANNED, nothing recorded or started).
+
+Routes on the provisioned cluster of this module (e2e-plan) are tested here; the endpoint and job routes run
+on the shared clusters of their groups (test_planner_inference_e2e.py, test_planner_jobs_e2e.py), and
+features, task governance and MLflow's NOOP and dryRun in their own modules (named below).
+
+| route | same request again | immutable field (409/422 naming it) | test |
+|---|---|---|---|
+| POST /clusters | NOOP | availabilityZones, logging | here: create_cluster |
+| POST /clusters/provision | NOOP | hyperpod.availabilityZone | here: provision |
+| POST /clusters/import | NOOP | none: the name is the whole request | here: import |
+| DELETE /clusters/{name} | in flight: that operation | none (confirm is the name) | here (dryRun); lifecycle |
+| POST /clusters/{name}/hyperpod | NOOP | nodeRecovery, instanceGroups (→ instance-groups routes) | here |
+| POST .../software-update | in flight: that operation | none; an unknown group is 422 | here (dryRun); lifecycle |
+| POST /clusters/{name}/dependencies | NOOP | none: pins come from the manifest | here |
+| POST /clusters/{name}/storage | NOOP | prefix, namespace | here |
+| DELETE /clusters/{name}/storage/{s} | 404: it is gone (applied at once) | none | here: storage delete |
+| POST .../phases/{phase} | in flight: that operation; after: runs again | none: path only | here |
+| POST .../nodes/{reboot,replace,delete}, .../health-checks | in flight: that operation; then acts again | none | here |
+| POST .../instance-groups | NOOP | instanceType, capacityType, efaOnly (count, labels → PATCH) | here |
+| PATCH .../instance-groups/{g} | NOOP | instanceType, capacityType, efaOnly, subnetId (422) | here |
+| DELETE .../instance-groups/{g} | in flight: that operation; after: 404 | none | here (dryRun, 404) |
+| PUT .../autoscaling | NOOP | none | here; test_autoscaling_e2e |
+| PATCH .../features | NOOP | none: every feature turns on and off | test_features_e2e, test_mcp_sandbox |
+| PUT .../mlflow | NOOP | size of an existing server | here; test_mlflow_e2e |
+| PUT .../task-governance/policy, .../teams/{t} | NOOP | none | test_task_governance_e2e |
+| DELETE .../teams/{t} | 200 deleted false | none | here |
+| PUT .../ladder-policy | 200 with the same policy (a set) | none | here |
+| PUT /preferences | 200 with the same preferences (a set) | none | here |
+| POST /operations/{id}/retry | 409 while it runs (only FAILED/CANCELLED retry) | none | here |
+| POST /operations/{id}/cancel | 409: already CANCELLED | none | here |
+| POST .../endpoints | NOOP | every field it was made with (replicas → PATCH) | test_planner_inference_e2e |
+| PATCH .../endpoints/{e} | NOOP | none: replicas is all it takes | test_planner_inference_e2e |
+| DELETE .../endpoints/{e} | 404 once its objects are gone | none | test_planner_inference_e2e |
+| POST .../endpoints/{e}/invoke | answered again (not idempotent) | none | test_planner_inference_e2e |
+| POST .../model-pools/{p}/assign | 200 "already serves" | none | test_planner_inference_e2e |
+| POST .../models/download | in flight: that operation | none | test_planner_inference_e2e |
+| POST .../jobs | 409 naming jobName (a job runs once) | none | test_planner_jobs_e2e |
+| DELETE .../jobs/{j} | 404: it is gone | none | test_planner_jobs_e2e |
+
+("lifecycle" is test_cluster_lifecycle_e2e.py.)
+
+dryRun: a route that starts a workflow answers PLANNED with its steps and records nothing; a write applied
+at once (storage and job deletes, teams' delete, ladder policy, preferences, cancel, invoke, assign, job
+submission) refuses dryRun with 422 and applies nothing.
+"""
 
 from __future__ import annotations
 
@@ -132,3 +176,184 @@ def test_update_software_dry_run_lists_each_group_and_an_unknown_group_is_refuse
     assert unknown.status_code == 422 and unknown.json()["details"][0]["field"] == "body.instanceGroups.0"
     assert "gpu" in unknown.json()["message"]
     assert _count(sandbox) == before
+
+
+def _planned(sandbox, method: str, path: str, body: dict | None = None, role: str = "admin", **params) -> dict:
+    before = _count(sandbox)
+    with sandbox.client(role) as c:
+        response = c.request(method, path, json=body, params={"dryRun": "true", **params})
+    assert response.status_code == 200 and response.json()["status"] == "PLANNED", response.text
+    assert response.json()["steps"], response.text
+    assert _count(sandbox) == before
+    return dict(response.json())
+
+
+def _no_dry_run(sandbox, method: str, path: str, body: dict | None = None, role: str = "admin", **params) -> None:
+    with sandbox.client(role) as c:
+        response = c.request(method, path, json=body, params={"dryRun": "true", **params})
+    assert response.status_code == 422, response.text
+    assert response.json()["details"][0]["rule"] == "no_dry_run" and "without dryRun" in response.json()["message"]
+
+
+def _twice(sandbox, method: str, path: str, body: dict, role: str = "admin") -> str:
+    """The same request twice while the first is in flight: one operation, answered to both."""
+    before = _count(sandbox)
+    with sandbox.client(role) as c:
+        first = c.request(method, path, json=body)
+        again = c.request(method, path, json=body)
+    assert first.status_code == 202 and again.status_code == 202, (first.text, again.text)
+    op = first.json()["operation"]["id"]
+    assert again.json()["operation"]["id"] == op
+    assert _count(sandbox) == before + 1
+    return str(op)
+
+
+def _node(sandbox) -> str:
+    with sandbox.client("viewer") as c:
+        (node,) = c.get(f"/api/clusters/{NAME}/nodes").json()["items"]
+    return str(node["nodeId"])
+
+
+def test_a_phase_run_again_while_it_runs_is_that_operation_and_its_dry_run_starts_nothing(sandbox, provisioned):
+    path = f"/api/clusters/{NAME}/phases/storage"
+    plan = _planned(sandbox, "POST", path, {})
+    assert [s["phase"] for s in plan["steps"]] == ["StorageAccess", "ApplyVolume", "WaitBound"]
+    op = _twice(sandbox, "POST", path, {})
+    assert sandbox.wait_operation(op)["status"] == "SUCCEEDED"
+
+
+def test_node_actions_in_flight_answer_their_operation_and_dry_runs_act_on_nothing(sandbox, provisioned):
+    node = _node(sandbox)
+    base = f"/api/clusters/{NAME}"
+    for action, body in [
+        ("nodes/reboot", {"nodeIds": [node]}),
+        ("nodes/replace", {"nodeIds": [node], "acknowledgeDataLoss": True}),
+        ("nodes/delete", {"nodeIds": [node], "acknowledgeDataLoss": True}),
+        ("health-checks", {"targets": [{"instanceGroup": "gpu"}]}),
+    ]:
+        plan = _planned(sandbox, "POST", f"{base}/{action}", body)
+        assert [s["phase"] for s in plan["steps"]] == ["StartAction", "WaitNodes"], plan
+    assert _node(sandbox) == node  # nothing was replaced or deleted
+    op = _twice(sandbox, "POST", f"{base}/nodes/reboot", {"nodeIds": [node]}, role="operator")
+    done = sandbox.wait_operation(op)
+    assert done["status"] == "SUCCEEDED"
+    assert [s["phase"] for s in done["plan"]] == ["StartAction", "WaitNodes"]  # the operation records its plan
+    op = _twice(sandbox, "POST", f"{base}/health-checks", {"targets": [{"instanceGroup": "gpu"}]})
+    assert sandbox.wait_operation(op)["status"] == "SUCCEEDED"
+
+
+def test_instance_groups_again_are_noop_fixed_fields_are_refused_and_dry_runs_change_nothing(sandbox, provisioned):
+    base = f"/api/clusters/{NAME}/instance-groups"
+    group = HYPERPOD["instanceGroups"][0]
+    _noop(sandbox, "POST", base, {"group": "gpu", "instanceType": group["instanceType"], "instanceCount": 1})
+    _noop(sandbox, "PATCH", f"{base}/gpu", {"instanceCount": 1, "instanceType": group["instanceType"]})
+    refused = _refused(
+        sandbox,
+        "POST",
+        base,
+        {"group": "gpu", "instanceType": "ml.g5.12xlarge", "instanceCount": 1},
+        "body.instanceType",
+    )
+    assert "fixed for the life of the group" in refused["message"]
+    more = _refused(
+        sandbox,
+        "POST",
+        base,
+        {"group": "gpu", "instanceType": group["instanceType"], "instanceCount": 2},
+        "body.instanceCount",
+    )
+    assert "PATCH .../instance-groups/gpu" in more["message"]
+    with sandbox.client() as c:
+        fixed = c.patch(f"{base}/gpu", json={"capacityType": "spot"})
+    assert fixed.status_code == 422 and fixed.json()["details"][0]["field"] == "body.capacityType", fixed.text
+
+    _planned(sandbox, "PATCH", f"{base}/gpu", {"instanceCount": 0})
+    _planned(sandbox, "POST", base, {"group": "cpu", "instanceType": "ml.m5.2xlarge", "instanceCount": 1})
+    _planned(sandbox, "DELETE", f"{base}/gpu", confirm="gpu")
+    with sandbox.client("viewer") as c:
+        groups = c.get(base).json()["items"]
+    assert [(g["group"], g["targetCount"]) for g in groups] == [("gpu", 1)]
+    with sandbox.client() as c:
+        gone = c.delete(f"{base}/cpu", params={"confirm": "cpu"})
+    assert gone.status_code == 404 and "it has gpu" in gone.json()["message"], gone.text
+
+
+def test_autoscaling_again_is_noop_and_its_dry_run_leaves_the_groups_alone(sandbox, provisioned):
+    path = f"/api/clusters/{NAME}/autoscaling"
+    _noop(sandbox, "PUT", path, {"enabled": False})
+    _planned(sandbox, "PUT", path, {"enabled": True, "groups": ["gpu"]})
+    with sandbox.client("viewer") as c:
+        (group,) = c.get(f"/api/clusters/{NAME}/instance-groups").json()["items"]
+    assert not group["karpenterManaged"] and group["targetCount"] == 1, group
+
+
+def test_a_deleted_storage_is_gone_the_second_time_and_a_dry_run_deletes_nothing(sandbox, provisioned):
+    with sandbox.client() as c:
+        made = c.post(f"/api/clusters/{NAME}/storage", json={"kind": "s3", "storageName": "scratch", "prefix": "tmp"})
+    assert made.status_code == 202, made.text
+    assert sandbox.wait_operation(made.json()["operation"]["id"])["status"] == "SUCCEEDED"
+    path = f"/api/clusters/{NAME}/storage/scratch"
+    _no_dry_run(sandbox, "DELETE", path)
+    with sandbox.client() as c:
+        assert "scratch" in [s["storageName"] for s in c.get(f"/api/clusters/{NAME}/storage").json()["items"]]
+        deleted = c.delete(path)
+        again = c.delete(path)
+    assert deleted.status_code == 200 and "PersistentVolume/scratch" in deleted.json()["deleted"], deleted.text
+    assert again.status_code == 404 and "no storage scratch" in again.json()["message"], again.text
+
+
+def test_an_mlflow_server_again_is_noop_and_another_size_is_refused(sandbox, provisioned):
+    path = f"/api/clusters/{NAME}/mlflow"
+    body = {"trackingServerName": "plan-ts", "size": "Small"}
+    _planned(sandbox, "PUT", path, body)
+    with sandbox.client() as c:
+        made = c.put(path, json=body)
+    assert made.status_code == 202, made.text
+    assert sandbox.wait_operation(made.json()["operation"]["id"])["status"] == "SUCCEEDED"
+    _noop(sandbox, "PUT", path, body)
+    error = _refused(sandbox, "PUT", path, {**body, "size": "Large"}, "body.size")
+    assert "is Small, not Large" in error["message"]
+
+
+def test_sets_applied_at_once_answer_the_same_again_and_refuse_a_dry_run(sandbox, provisioned):
+    for path, body, answer in [
+        (f"/api/clusters/{NAME}/ladder-policy", {"policy": "suggest"}, {"cluster": NAME, "policy": "suggest"}),
+        ("/api/preferences", {"activeCluster": NAME}, {"subject": "admin", "activeCluster": NAME}),
+    ]:
+        _no_dry_run(sandbox, "PUT", path, {**body, **({"policy": "auto"} if "policy" in body else {})})
+        with sandbox.client() as c:
+            first, again = c.put(path, json=body), c.put(path, json=body)
+        assert first.status_code == again.status_code == 200 and first.json() == again.json() == answer, again.text
+    with sandbox.client("viewer") as c:
+        assert c.get(f"/api/clusters/{NAME}/incidents").json()["policy"] == "suggest"  # the dry run set nothing
+    team = f"/api/clusters/{NAME}/teams/nobody"
+    _no_dry_run(sandbox, "DELETE", team, confirm="nobody")
+    with sandbox.client() as c:
+        gone = c.delete(team, params={"confirm": "nobody"})
+    assert gone.status_code == 200 and gone.json()["deleted"] is False, gone.text
+
+
+def test_retry_and_cancel_again_are_refused_naming_the_state_and_a_retrys_dry_run_restarts_nothing(sandbox):
+    name = "e2e-plan-retry"
+    sandbox.faults(failNextEksCreate=True)
+    with sandbox.client() as c:
+        op = c.post("/api/clusters", json={"name": name, "availabilityZones": ZONES}).json()["operation"]["id"]
+    failed = sandbox.wait_operation(op)
+    assert failed["status"] == "FAILED", failed
+    path = f"/api/operations/{op}"
+    with sandbox.client() as c:
+        plan = c.post(f"{path}/retry", params={"dryRun": "true"})
+        assert plan.status_code == 200 and plan.json()["status"] == "PLANNED", plan.text
+        assert plan.json()["steps"][0]["phase"] == "CreateCluster" and plan.json()["target"] == name, plan.text
+        still = c.get(path).json()
+    assert (still["status"], still["attempt"]) == ("FAILED", 1), still
+    _no_dry_run(sandbox, "POST", f"{path}/cancel", {})
+    with sandbox.client() as c:
+        retried = c.post(f"{path}/retry")
+        again = c.post(f"{path}/retry")
+        cancelled = c.post(f"{path}/cancel", json={"reason": "test"})
+        cancelled_again = c.post(f"{path}/cancel", json={"reason": "test"})
+    assert retried.status_code == 202, retried.text
+    assert again.status_code == 409 and "only FAILED or CANCELLED" in again.json()["message"], again.text
+    assert cancelled.status_code == 200 and cancelled.json()["status"] == "CANCELLED", cancelled.text
+    assert cancelled_again.status_code == 409 and "already CANCELLED" in cancelled_again.json()["message"]

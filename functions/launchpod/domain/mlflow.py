@@ -123,11 +123,27 @@ POLL_SECONDS = 60
 MAX_POLLS = 45  # 45 minutes: AWS says up to 25
 
 
-def plan(cluster: str, server_name: str, current: str | None, found: dict[str, Any] | None) -> Plan:
+def plan(
+    cluster: str, server_name: str, current: str | None, found: dict[str, Any] | None, size: str | None = None
+) -> Plan:
     """Steps to make ``server_name`` the cluster's tracking server. ``current``: the server the cluster's
-    record names; ``found``: ``server_name`` as SageMaker describes it (None: no such server). A server
-    that cannot take runs is refused (409 naming the field), never picked."""
+    record names; ``found``: ``server_name`` as SageMaker describes it (None: no such server); ``size``: the
+    size the caller sent, if any. A server that cannot take runs is refused (409 naming the field), never
+    picked; so is a sent size that is not the existing server's (Launchpod makes servers, it does not resize them)."""
     if found is not None:
+        has = found.get("TrackingServerSize")
+        if size is not None and has is not None and size != has:
+            raise Conflict(
+                f"Tracking server {server_name} exists and is {has}, not {size}; Launchpod does not resize a server. "
+                f"Send size {has} (or leave it out) to use it, or choose another trackingServerName for a new one.",
+                details=[
+                    {
+                        "field": "body.size",
+                        "rule": "immutable",
+                        "message": f"size is {has!r} on the existing server; it cannot change to {size!r}",
+                    }
+                ],
+            )
         status = str(found.get("TrackingServerStatus"))
         if status not in USABLE:
             raise Conflict(

@@ -53,6 +53,18 @@ def status_url(operation_id: str) -> str:
 class Principal:
     subject: str
     role: Role
+    # ?dryRun=true on a route whose plan is the workflow it starts: ``submit`` and ``retry`` answer that
+    # plan (Planned) after every check the real request passes, and record and start nothing.
+    dry_run: bool = False
+
+
+class Planned(Exception):  # not an error: the answer of a dry run, carried past the route's own code
+    """A dry run reached the point where the mutation would be recorded: these are its steps."""
+
+    def __init__(self, target: str, steps: Sequence[PlanStepView]) -> None:
+        super().__init__(f"dry run of a mutation on {target}")
+        self.target = target
+        self.steps = list(steps)
 
 
 @dataclass(frozen=True)
@@ -110,7 +122,7 @@ def new_operation(plan: WorkflowPlan, principal: Principal) -> OperationView:
         updatedAt=created,
         createdBy=principal.subject,
         statusUrl=status_url(op_id),
-        plan=list(plan.steps),
+        plan=plan_steps(plan.kind, plan.steps, plan.phases),
     )
 
 
@@ -137,6 +149,8 @@ def submit(
     request on the same target is already in flight and that operation is returned instead."""
     if not principal.role.allows(plan.role):
         raise Forbidden(f"This needs the {Role(plan.role).value} role; you are {principal.role.value}.")
+    if principal.dry_run:
+        raise Planned(plan.target, plan_steps(plan.kind, plan.steps, plan.phases))
     operation = new_operation(plan, principal)
     key = request_key(plan.kind, plan.target, plan.request)
     try:
@@ -150,6 +164,17 @@ def submit(
         raise
     _start(store, runner, operation)
     return store.get(operation.id), True
+
+
+def plan_steps(kind: str, steps: Sequence[PlanStepView], phases: Sequence[tuple[str, str]]) -> list[PlanStepView]:
+    """The planner's steps, or, for a workflow that runs as a whole (a node action, a re-run phase),
+    one step per phase it would run."""
+    if steps:
+        return list(steps)
+    return [
+        PlanStepView(action="run", target=title, reason=f"phase {name} of the {kind} workflow", phase=name)
+        for name, title in phases
+    ]
 
 
 def _start(store: OperationStore, runner: WorkflowRunner, operation: OperationView) -> None:
@@ -188,6 +213,9 @@ def retry(
         else PhaseView(name=p.name, title=p.title)
         for i, p in enumerate(operation.phases)
     ]
+    if principal.dry_run:
+        again = [(p.name, p.title) for p in phases if p.status == PhaseStatus.PENDING]
+        raise Planned(operation.target, plan_steps(operation.kind, (), again))
     resumed = operation.model_copy(
         update={
             "status": OperationStatus.PENDING,

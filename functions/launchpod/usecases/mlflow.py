@@ -64,7 +64,8 @@ def configure(name: str, body: ConfigureMlflowRequest, who: ops.Principal, *, po
     server_name = body.trackingServerName or mlflow.default_name(ports.prefix, name)
     found = ports.servers.describe(server_name)
     current = record.get(mlflow.RECORD_ATTRIBUTE)
-    plan = mlflow.plan(name, server_name, str(current) if current else None, found)
+    sent_size = body.size if "size" in body.model_fields_set else None
+    plan = mlflow.plan(name, server_name, str(current) if current else None, found, sent_size)
     request = ConfigureMlflowWorkflowRequest(
         name=name, trackingServerName=server_name, size=body.size, create=found is None
     )

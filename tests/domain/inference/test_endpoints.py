@@ -104,3 +104,28 @@ def test_a_scaler_that_cannot_read_its_metric_is_reported_in_keda_s_words():
 def test_an_autoscaled_managed_endpoint_refuses_replicas_by_hand():
     with pytest.raises(Conflict, match="scaled by KEDA"):
         endpoints.scale_plan(ScaleEndpointInput(name="c1", endpoint="qwen", replicas=2), _managed_on_cloudwatch(1))
+
+
+def test_the_same_create_again_is_noop_and_a_changed_image_or_replicas_is_refused_naming_it():
+    from launchpod.contracts.inference import CreateEndpointInput
+    from launchpod.domain.inference import manifests
+
+    body = {
+        "name": "c1",
+        "endpoint": "vllm",
+        "kind": "container",
+        "instanceType": "ml.g5.12xlarge",
+        "container": {"worker": {"image": "vllm/vllm-openai:v1", "gpus": 1}},
+    }
+    made = CreateEndpointInput.model_validate(body)
+    (primary, *_) = [o for o in manifests.objects(made, "b", "r", None) if o["kind"] == "Deployment"]
+    real = RealEndpoint(kind="container", primary=primary)
+
+    assert endpoints.create_plan(CreateEndpointInput.model_validate(body), real).empty
+    other = {**body, "container": {"worker": {"image": "vllm/vllm-openai:v2", "gpus": 1}}}
+    with pytest.raises(Conflict) as image:
+        endpoints.create_plan(CreateEndpointInput.model_validate(other), real)
+    assert [d["field"] for d in image.value.details] == ["body.container"] and "v2" in image.value.message
+    with pytest.raises(Conflict) as replicas:
+        endpoints.create_plan(CreateEndpointInput.model_validate({**body, "replicas": 3}), real)
+    assert [d["field"] for d in replicas.value.details] == ["body.replicas"] and "PATCH" in replicas.value.message

@@ -9,6 +9,7 @@ Service's in-cluster DNS name.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -19,6 +20,7 @@ from launchpod.contracts.inference import (
     InvokeView,
     ScaleEndpointInput,
 )
+from launchpod.domain import plan as planner
 from launchpod.domain.clusters.instance_types import NVIDIA_GPU_TYPES
 from launchpod.domain.errors import Conflict, InvalidInput
 from launchpod.domain.inference import manifests
@@ -119,6 +121,9 @@ def check_instance_type(request: CreateEndpointInput, groups: dict[str, str]) ->
 
 
 def create_plan(request: CreateEndpointInput, existing: RealEndpoint | None) -> Plan:
+    notes = ((existing.primary.get("metadata") or {}).get("annotations") or {}) if existing else {}
+    if existing is not None and manifests.REQUEST_ANNOTATION in notes and not existing.deleting:
+        return _again(request, existing, json.loads(notes[manifests.REQUEST_ANNOTATION]))
     if existing is not None:
         raise Conflict(
             f"Endpoint {request.endpoint} already exists in {existing.namespace} ({existing.kind}); scale it with "
@@ -137,6 +142,28 @@ def create_plan(request: CreateEndpointInput, existing: RealEndpoint | None) -> 
             )
             for o in made
         ),
+    )
+
+
+def _again(request: CreateEndpointInput, existing: RealEndpoint, real: dict[str, Any]) -> Plan:
+    """The same create again is NOOP; a sent field that differs from the request that made the endpoint is
+    refused naming it: replicas change with PATCH, everything else by deleting the endpoint and creating it anew."""
+    if not existing.autoscaled:
+        real["replicas"] = existing.desired
+    desired = {k: v for k, v in planner.sent(request).items() if k not in ("name", "dryRun")}
+    if list(planner.changes(desired, real)) == ["replicas"]:
+        raise Conflict(
+            f"Endpoint {request.endpoint} exists with {real['replicas']} replicas; change them with PATCH "
+            f'/api/clusters/{request.name}/endpoints/{request.endpoint} {{"replicas": {request.replicas}}}.',
+            details=[{"field": "body.replicas", "rule": "immutable", "message": "replicas change with PATCH"}],
+        )
+    return planner.diff(
+        request.name,
+        desired,
+        real,
+        (),
+        resource=f"endpoint {request.endpoint} ({existing.kind}, namespace {existing.namespace})",
+        create=lambda: (),
     )
 
 

@@ -10,11 +10,13 @@
 - container: a Deployment of any serving image with the GPUs the caller gave (requested and limited),
   required node affinity to the instance type (so never a CPU-only group), the storage claim at /s3,
   /dev/shm as memory, and a Service: ClusterIP, or an NLB through the AWS Load Balancer Controller.
-Every object carries Launchpod's managed-by label and ``launchpod.io/endpoint``.
+Every object carries Launchpod's managed-by label and ``launchpod.io/endpoint``; the primary object also
+carries the request that made it (``launchpod.io/request``), which the planner compares a repeated create with.
 """
 
 from __future__ import annotations
 
+import json
 import math
 from typing import Any
 
@@ -39,6 +41,7 @@ NLB_ANNOTATIONS = {
 }
 KINDS = {"managed": "InferenceEndpointConfig", "jumpstart": "JumpStartModel", "container": "Deployment"}
 SERVES_LABEL = "launchpod.io/serves"  # modelPool: the endpoint whose Service a pod is bound to
+REQUEST_ANNOTATION = "launchpod.io/request"  # the create request, as JSON, on the primary object
 ROLE_LABEL = "launchpod.io/role"  # worker or router: the two Deployments of a routed endpoint never overlap
 # The SGLang router's Kubernetes service discovery: it watches pods matching --selector in its namespace
 # and routes to their --service-discovery-port with the cache-aware policy
@@ -367,10 +370,21 @@ def objects(
     request: CreateEndpointInput, bucket: str, region: str, prefix: str | None, fsx: FsxModelSource | None = None
 ) -> list[dict[str, Any]]:
     if request.kind == "managed":
-        return [managed(request, bucket, region, prefix, fsx)]
-    if request.kind == "jumpstart":
-        return [jumpstart(request)]
-    return container(request)
+        made = [managed(request, bucket, region, prefix, fsx)]
+    elif request.kind == "jumpstart":
+        made = [jumpstart(request)]
+    else:
+        made = container(request)
+    for obj in made:
+        if obj["kind"] == KINDS[request.kind] and obj["metadata"]["name"] == request.endpoint:
+            meta = obj["metadata"]
+            meta["annotations"] = {**(meta.get("annotations") or {}), REQUEST_ANNOTATION: recorded(request)}
+    return made
+
+
+def recorded(request: CreateEndpointInput) -> str:
+    """The create request as the primary object records it: every field with its value (defaults filled)."""
+    return json.dumps(request.model_dump(mode="json", exclude={"name", "dryRun"}), sort_keys=True)
 
 
 def primary_ref(kind: str, endpoint: str, namespace: str) -> dict[str, Any]:

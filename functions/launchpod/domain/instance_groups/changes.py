@@ -12,7 +12,7 @@ import copy
 from typing import Any
 
 from launchpod.contracts.instance_groups import AddInstanceGroupRequest, UpdateInstanceGroupRequest
-from launchpod.domain.errors import InvalidInput
+from launchpod.domain.errors import Conflict, InvalidInput
 from launchpod.domain.instance_groups import specs
 from launchpod.domain.instance_groups.views import capacity_type, nic_mode, taints_of
 
@@ -62,6 +62,59 @@ def diff(request: UpdateInstanceGroupRequest, details: dict[str, Any], cluster_s
             )
         changes[key] = value
     return changes
+
+
+# POST .../instance-groups for a group that exists: the fields compared with it (the zone and a dedicated subnet
+# are where it was placed, not compared), and those PATCH changes rather than a new group.
+_ADD_COMPARED = (*FIXED[:3], "instanceCount", "labels", "taints", "deepHealthChecks", "trainingPlanArn")
+_PATCHABLE = ("instanceCount", "labels", "taints", "deepHealthChecks")
+
+
+def add_again(request: AddInstanceGroupRequest, details: dict[str, Any], cluster_subnets: list[str]) -> None:
+    """The same add again: returns when every sent field matches the group (NOOP); else Conflict naming each
+    field that differs: PATCH changes a count, labels, taints or checks, a new group anything else."""
+    current = {
+        **current_values(details, cluster_subnets),
+        "trainingPlanArn": details.get("TrainingPlanArn"),
+        "threadsPerCore": details.get("ThreadsPerCore"),
+        "ebsVolumeGb": next(
+            (
+                c["EbsVolumeConfig"].get("VolumeSizeInGB")
+                for c in details.get("InstanceStorageConfigs") or []
+                if "EbsVolumeConfig" in c
+            ),
+            None,
+        ),
+    }
+    sent = request.model_dump(mode="json", include=request.model_fields_set)
+    if "taints" in sent:
+        sent["taints"] = [{k: v for k, v in t.items() if v is not None} for t in sent["taints"]]
+    # threadsPerCore and the EBS size are compared only where DescribeCluster reports them
+    known = [k for k in ("threadsPerCore", "ebsVolumeGb") if current[k] is not None]
+    differ = [k for k in (*_ADD_COMPARED, *known) if k in sent and sent[k] != current[k]]
+    if not differ:
+        return
+    group = request.group
+    raise Conflict(
+        f"Instance group {group} exists and "
+        + "; ".join(f"its {k} is {current.get(k)!r}, not {sent[k]!r}" for k in differ)
+        + ". "
+        + (
+            f"Change {', '.join(k for k in differ if k in _PATCHABLE)} with PATCH .../instance-groups/{group}. "
+            if any(k in _PATCHABLE for k in differ)
+            else ""
+        )
+        + (
+            f"{', '.join(k for k in differ if k not in _PATCHABLE)} stay fixed for the life of the group: add a "
+            "group under another name."
+            if any(k not in _PATCHABLE for k in differ)
+            else ""
+        ),
+        details=[
+            {"field": f"body.{k}", "rule": "immutable", "message": f"{k} is {current.get(k)!r} on group {group}"}
+            for k in differ
+        ],
+    )
 
 
 def apply_changes(details: dict[str, Any], changes: dict[str, Any]) -> dict[str, Any]:

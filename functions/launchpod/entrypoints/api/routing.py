@@ -4,16 +4,19 @@ all come from one CatalogEntry, so the catalog cannot drift from what the API se
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any, TypeVar
 
-from aws_lambda_powertools.event_handler import Response, content_types
+from aws_lambda_powertools.event_handler import APIGatewayRestResolver, Response, content_types
 from aws_lambda_powertools.event_handler.router import APIGatewayRouter
 from pydantic import BaseModel
 
-from launchpod.contracts.catalog_ops import entry
+from launchpod.contracts.catalog_ops import CatalogEntry, entry
 from launchpod.contracts.errors import ErrorView
 from launchpod.contracts.operations import NoopView, OperationAcceptedView, OperationView
 from launchpod.contracts.plans import PlanView
+from launchpod.domain.errors import InvalidInput
+from launchpod.domain.operations import Planned
 from launchpod.domain.plan import Plan
 from launchpod.entrypoints.api.auth import require
 from launchpod.usecases.proposal import Proposal
@@ -70,8 +73,40 @@ def route(router: APIGatewayRouter, op_id: str) -> Callable[[Callable[..., Any]]
         description=e.description,
         tags=list(e.tags),
         responses=responses,
-        middlewares=[require(e.role)] if e.role else None,
+        middlewares=[require(e.role), _dry_run(e)] if e.role else None,
     )
+
+
+_TRUE, _FALSE = ("true", "1", "yes"), ("false", "0", "no", "")
+
+
+def _dry_run(e: CatalogEntry) -> Callable[[APIGatewayRestResolver, Callable[..., Response[Any]]], Response[Any]]:
+    """``?dryRun=true`` on a mutating route whose own code does not plan it: a route that starts a workflow
+    runs every check as usual and answers the workflow's plan where it would have started it (ops.submit
+    raises Planned); a write applied at once has no plan to show, so the dry run is refused. Never is a
+    dry run carried out as the real request."""
+
+    def middleware(app: APIGatewayRestResolver, next_middleware: Callable[..., Response[Any]]) -> Response[Any]:
+        if not e.mutates or "dryRun" in e.query:
+            return next_middleware(app)
+        said = str((app.current_event.query_string_parameters or {}).get("dryRun", "")).lower()
+        if said not in _TRUE + _FALSE:
+            raise InvalidInput(f"dryRun is true or false, not {said!r}.", field="query.dryRun", rule="boolean")
+        if said in _FALSE:
+            return next_middleware(app)
+        if not e.accepted:
+            raise InvalidInput(
+                f"{e.method} {e.path} applies at once and has no dry run; send it without dryRun to apply it.",
+                field="query.dryRun",
+                rule="no_dry_run",
+            )
+        app.append_context(principal=replace(app.context["principal"], dry_run=True))
+        try:
+            return next_middleware(app)
+        except Planned as plan:
+            return json_response(PlanView(target=plan.target, steps=plan.steps))
+
+    return middleware
 
 
 def planned(plan: Plan, dry_run: bool, start: Callable[[], OperationView], noop: str | None = None) -> Response[Any]:

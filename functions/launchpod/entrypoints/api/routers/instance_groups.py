@@ -116,14 +116,13 @@ def _preflight_quota(name: str, instance_type: str, delta: int, group: str) -> N
 @route(router, "add_instance_group")
 def add_instance_group(
     name: Annotated[ClusterName, Path()], request: AddInstanceGroupRequest
-) -> Response[InstanceGroupAcceptedView]:
+) -> Response[InstanceGroupAcceptedView | NoopView]:
     cluster = _cluster(name)
+    existing = next((g for g in cluster.get("InstanceGroups", []) if g.get("InstanceGroupName") == request.group), None)
+    if existing is not None:  # the same add again is NOOP; a differing field is a 409 naming it
+        changes.add_again(request, existing, _cluster_subnets(cluster))
+        return json_response(NoopView(message=f"Instance group {request.group} already is as asked; no changes."))
     _in_service(name, cluster)
-    if any(g.get("InstanceGroupName") == request.group for g in cluster.get("InstanceGroups", [])):
-        raise Conflict(
-            f"{name} already has an instance group {request.group}; change it with PATCH "
-            f"/api/clusters/{name}/instance-groups/{request.group}, or choose another name."
-        )
     subnets = _cluster_subnets(cluster)
     home = wiring.ec2().subnets(subnet_ids=subnets[:1])[0]["AvailabilityZone"] if subnets else None
     zone = request.availabilityZone or home

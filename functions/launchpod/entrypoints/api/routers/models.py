@@ -63,7 +63,7 @@ def download_model(
     job = models.job_name(request.repoId, request.revision)
     path = f"s3://{bucket}/{prefix}{models.MODELS}/{request.repoId}/"
     token_secret = None
-    if request.hfToken is not None:
+    if request.hfToken is not None and not router.context["principal"].dry_run:  # a dry run writes nothing
         token_secret = f"{job}-token-{random.token_hex(3)}"
         k8s.apply(name, models.secret(token_secret, namespace, request.hfToken.get_secret_value()))
     doc = ModelDownloadWorkflowRequest(

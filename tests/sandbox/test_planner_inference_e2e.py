@@ -1,0 +1,138 @@
+"""The planner on the endpoint and model routes, on the shared inference cluster (see the route table in
+test_planner_e2e.py): a create sent again is NOOP and a field other than what made the endpoint is a 409
+naming it; scale again is NOOP; a second delete finds nothing; assign and invoke answer again; a download in
+flight answers its operation; dryRun plans without starting, and is refused where the write is immediate.
+Every endpoint made here is deleted again, so the GPU node is free for the other inference modules."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.sandbox.inference_support import NAME, WORKER, deploy, get, post, ready_cluster, settled
+
+pytestmark = pytest.mark.e2e
+
+POOL = {
+    "endpoint": "plan-a",
+    "kind": "container",
+    "instanceType": "ml.g5.12xlarge",
+    "replicas": 1,
+    "container": {"worker": {**WORKER, "args": ["--served-model-name", "plan-a-model"]}, "service": "modelPool"},
+}
+SPARE = {**POOL, "endpoint": "plan-b", "replicas": 0}
+CHAT = {"messages": [{"role": "user", "content": "same again"}], "maxTokens": 16}
+
+
+@pytest.fixture(scope="module")
+def cluster(sandbox):
+    ready_cluster(sandbox)
+    yield NAME
+    with sandbox.client("operator") as c:  # whatever a failed test left behind
+        for endpoint in ("plan-a", "plan-b"):
+            response = c.delete(f"/api/clusters/{NAME}/endpoints/{endpoint}")
+            if response.status_code == 202:
+                sandbox.wait_operation(response.json()["operation"]["id"], timeout=60)
+    settled(sandbox)
+
+
+def _count(sandbox) -> int:
+    with sandbox.client("viewer") as c:
+        return len(c.get("/api/operations", params={"cluster": NAME}).json()["items"])
+
+
+def _send(sandbox, method: str, path: str, body: dict | None = None, dry_run: bool = False):
+    with sandbox.client("operator") as c:
+        return c.request(
+            method, f"/api/clusters/{NAME}{path}", json=body, params={"dryRun": "true"} if dry_run else None
+        )
+
+
+def _refused(sandbox, body: dict, field: str) -> str:
+    before = _count(sandbox)
+    response = _send(sandbox, "POST", "/endpoints", body)
+    assert response.status_code == 409, response.text
+    assert [(d["field"], d["rule"]) for d in response.json()["details"]] == [(field, "immutable")], response.text
+    assert _count(sandbox) == before
+    return str(response.json()["message"])
+
+
+def test_an_endpoint_created_again_is_noop_and_a_changed_field_is_refused_naming_it(sandbox, cluster):
+    before = _count(sandbox)
+    planned = _send(sandbox, "POST", "/endpoints", POOL, dry_run=True)
+    assert planned.status_code == 200 and planned.json()["status"] == "PLANNED", planned.text
+    assert [s["target"] for s in planned.json()["steps"]] == ["Deployment default/plan-a", "Service default/plan-a"]
+    assert _count(sandbox) == before
+    assert deploy(sandbox, POOL)["status"] == "SUCCEEDED"
+
+    for same in (POOL, {k: v for k, v in POOL.items() if k != "replicas"}):
+        again = _send(sandbox, "POST", "/endpoints", same)
+        assert again.status_code == 200 and again.json()["status"] == "NOOP", again.text
+    image = {**POOL["container"]["worker"], "image": "vllm/vllm-openai:v0.10.2"}
+    assert "v0.10.2" in _refused(
+        sandbox, {**POOL, "container": {**POOL["container"], "worker": image}}, "body.container"
+    )
+    _refused(sandbox, {**POOL, "namespace": "team-a"}, "body.namespace")
+    assert "PATCH" in _refused(sandbox, {**POOL, "replicas": 2}, "body.replicas")
+    assert _count(sandbox) == before + 1
+
+
+def test_scaling_to_the_replicas_it_has_is_noop_and_a_dry_run_scales_nothing(sandbox, cluster):
+    before = _count(sandbox)
+    same = _send(sandbox, "PATCH", "/endpoints/plan-a", {"replicas": 1})
+    assert same.status_code == 200 and same.json()["status"] == "NOOP", same.text
+    planned = _send(sandbox, "PATCH", "/endpoints/plan-a", {"replicas": 2}, dry_run=True)
+    assert planned.status_code == 200 and planned.json()["status"] == "PLANNED", planned.text
+    assert "replicas is 1; the request asks for 2" in planned.json()["steps"][0]["reason"]
+    assert _count(sandbox) == before and get(sandbox, "plan-a")["desiredReplicas"] == 1
+
+
+def test_a_pod_assigned_again_already_serves_and_invoke_answers_every_call(sandbox, cluster):
+    assert deploy(sandbox, SPARE)["status"] == "SUCCEEDED"
+    (pod,) = get(sandbox, "plan-a")["pods"]
+    assign = {"pod": pod["name"], "endpoint": "plan-b"}
+    refused = _send(sandbox, "POST", "/model-pools/plan-a/assign", assign, dry_run=True)
+    assert refused.status_code == 422 and refused.json()["details"][0]["rule"] == "no_dry_run", refused.text
+    first = post(sandbox, "/model-pools/plan-a/assign", assign)
+    again = post(sandbox, "/model-pools/plan-a/assign", assign)
+    assert first.status_code == 200 and first.json()["previous"] == "plan-a", first.text
+    assert again.status_code == 200 and again.json()["previous"] == "plan-b", again.text
+    assert "already serves plan-b; no changes" in again.json()["message"]
+
+    refused = _send(sandbox, "POST", "/endpoints/plan-b/invoke", CHAT, dry_run=True)
+    assert refused.status_code == 422 and refused.json()["details"][0]["rule"] == "no_dry_run", refused.text
+    answers = [post(sandbox, "/endpoints/plan-b/invoke", CHAT) for _ in range(2)]
+    assert [a.status_code for a in answers] == [200, 200], [a.text for a in answers]
+    assert all("same again" in a.json()["content"] for a in answers)
+
+
+def test_a_delete_dry_run_deletes_nothing_and_a_second_delete_finds_nothing(sandbox, cluster):
+    before = _count(sandbox)
+    planned = _send(sandbox, "DELETE", "/endpoints/plan-b", dry_run=True)
+    assert planned.status_code == 200 and planned.json()["status"] == "PLANNED", planned.text
+    assert {s["action"] for s in planned.json()["steps"]} == {"delete"}
+    assert _count(sandbox) == before and get(sandbox, "plan-b")["endpoint"] == "plan-b"
+    for endpoint in ("plan-a", "plan-b"):
+        deleted = _send(sandbox, "DELETE", f"/endpoints/{endpoint}")
+        assert deleted.status_code == 202, deleted.text
+        assert sandbox.wait_operation(deleted.json()["operation"]["id"], timeout=60)["status"] == "SUCCEEDED"
+        again = _send(sandbox, "DELETE", f"/endpoints/{endpoint}")
+        assert again.status_code == 404 and f"no endpoint {endpoint}" in again.json()["message"], again.text
+
+
+def test_a_download_in_flight_answers_its_operation_and_a_dry_run_downloads_nothing(sandbox, cluster):
+    body = {"repoId": "Qwen/Qwen3-0.6B", "revision": "main", "storage": "shared"}
+    before = _count(sandbox)
+    with sandbox.client() as c:
+        seen = max(r["seq"] for r in c.get("/api/sandbox/kube-audit", params={"cluster": NAME}).json()["requests"])
+    planned = _send(sandbox, "POST", "/models/download", {**body, "hfToken": "hf_dryrun"}, dry_run=True)
+    assert planned.status_code == 200 and planned.json()["status"] == "PLANNED", planned.text
+    assert _count(sandbox) == before
+    with sandbox.client() as c:
+        since = c.get("/api/sandbox/kube-audit", params={"cluster": NAME}).json()["requests"]
+    writes = [r for r in since if r["seq"] > seen and r["method"] != "GET" and "/secrets" in r["path"]]
+    assert writes == [], writes  # the dry run wrote no Secret for the token, not even for a moment
+    first, again = post(sandbox, "/models/download", body), post(sandbox, "/models/download", body)
+    assert first.status_code == again.status_code == 202, (first.text, again.text)
+    assert again.json()["operation"]["id"] == first.json()["operation"]["id"]
+    assert _count(sandbox) == before + 1
+    assert sandbox.wait_operation(first.json()["operation"]["id"], timeout=60)["status"] == "SUCCEEDED"
