@@ -177,6 +177,22 @@ class AutoscalingSpec(Contract):
         return self
 
 
+class MetricsSpec(Contract):
+    """The InferenceEndpointConfig's ``metrics``: whether the operator collects the endpoint's metrics, how
+    often, and where the model container serves them (the CRD's bounds: 5-300 s, port 1024-65535)."""
+
+    enabled: bool = Field(default=True, description="collect metrics from the operator's sidecar and the model")
+    scrapeIntervalSeconds: int = Field(default=15, ge=5, le=300, description="seconds between scrapes")
+    path: str = Field(
+        default="/metrics",
+        max_length=256,
+        pattern=r"^/[a-zA-Z0-9\-_./]*$",
+        description="the path the model container serves its metrics on",
+        examples=["/metrics"],
+    )
+    port: int = Field(default=8080, ge=1024, le=65535, description="the port the model container serves them on")
+
+
 class ManagedSpec(Contract):
     """An InferenceEndpointConfig: the model from an S3 or FSx for Lustre storage Launchpod configured on the
     cluster (the operator's modelSourceType s3 or fsx)."""
@@ -191,6 +207,9 @@ class ManagedSpec(Contract):
     autoscaling: AutoscalingSpec | None = Field(
         default=None,
         description="the inference operator's autoscaling: exactly one of prometheus (an AMP workspace) or cloudWatch",
+    )
+    metrics: MetricsSpec | None = Field(
+        default=None, description="metrics collection (spec.metrics); without it, the operator's defaults"
     )
 
     @model_validator(mode="after")
@@ -314,6 +333,9 @@ class EndpointView(Contract):
     pods: list[EndpointPodView] = Field(default_factory=list)
     scaling: str | None = Field(
         default=None, description="who sets the replicas: KEDA's range and its query or CloudWatch metric, if any"
+    )
+    metrics: MetricsSpec | None = Field(
+        default=None, description="managed only: the metrics collection the endpoint's spec.metrics sets, if any"
     )
     scalingError: str | None = Field(
         default=None,

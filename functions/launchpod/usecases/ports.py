@@ -68,3 +68,9 @@ class IncidentDocs(Protocol):
 
     def get(self, cluster: str) -> tuple[dict[str, Any], int]: ...
     def put(self, cluster: str, doc: dict[str, Any], version: int) -> bool: ...
+
+
+class HyperPodReader(Protocol):
+    """SageMaker's DescribeCluster of one HyperPod cluster (adapters.aws.sagemaker): None when it is absent."""
+
+    def hyperpod_cluster(self, name: str) -> dict[str, Any] | None: ...

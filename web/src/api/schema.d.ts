@@ -1792,6 +1792,8 @@ export interface components {
             kind: "managed" | "jumpstart" | "container";
             /** Message */
             message?: string | null;
+            /** @description managed only: the metrics collection the endpoint's spec.metrics sets, if any */
+            metrics?: components["schemas"]["MetricsSpec"] | null;
             /** Model */
             model?: string | null;
             /** Namespace */
@@ -2582,6 +2584,8 @@ export interface components {
             /** @description the inference operator's autoscaling: exactly one of prometheus (an AMP workspace) or cloudWatch */
             autoscaling?: components["schemas"]["AutoscalingSpec"] | null;
             kvCache?: components["schemas"]["KvCacheSpec"] | null;
+            /** @description metrics collection (spec.metrics); without it, the operator's defaults */
+            metrics?: components["schemas"]["MetricsSpec"] | null;
             /**
              * Modelpath
              * @description the model's folder inside the storage, such as models/Qwen/Qwen3-0.6B
@@ -2605,6 +2609,38 @@ export interface components {
             role: components["schemas"]["Role"];
             /** Subject */
             subject: string;
+        };
+        /**
+         * MetricsSpec
+         * @description The InferenceEndpointConfig's ``metrics``: whether the operator collects the endpoint's metrics, how
+         *     often, and where the model container serves them (the CRD's bounds: 5-300 s, port 1024-65535).
+         */
+        MetricsSpec: {
+            /**
+             * Enabled
+             * @description collect metrics from the operator's sidecar and the model
+             * @default true
+             */
+            enabled: boolean;
+            /**
+             * Path
+             * @description the path the model container serves its metrics on
+             * @default /metrics
+             * @example /metrics
+             */
+            path: string;
+            /**
+             * Port
+             * @description the port the model container serves them on
+             * @default 8080
+             */
+            port: number;
+            /**
+             * Scrapeintervalseconds
+             * @description seconds between scrapes
+             * @default 15
+             */
+            scrapeIntervalSeconds: number;
         };
         /** MlflowView */
         MlflowView: {
