@@ -40,6 +40,7 @@ MANAGED = {
         "worker": {**WORKER, "image": "lmcache/vllm-openai:v0.3.7"},
         "kvCache": {"l1": True, "l2": "tieredstorage"},
         "routing": {"strategy": "kvaware"},
+        "metrics": {"scrapeIntervalSeconds": 30, "port": 8000},
     },
 }
 FSX_MANAGED = {
@@ -74,6 +75,12 @@ def test_a_managed_endpoint_with_l2_kv_cache_and_kvaware_routing_answers_through
     assert config["spec"]["kvCacheSpec"]["l2CacheSpec"] == {"l2CacheBackend": "tieredstorage"}
     assert config["spec"]["intelligentRoutingSpec"] == {"enabled": True, "routingStrategy": "kvaware"}
     assert config["spec"]["modelSourceConfig"]["s3Storage"]["bucketName"].startswith("sagemaker-launchpod")
+    assert config["spec"]["metrics"] == {
+        "enabled": True,
+        "metricsScrapeIntervalSeconds": 30,
+        "modelMetrics": {"path": "/metrics", "port": 8000},
+    }
+    assert view["metrics"] == {"enabled": True, "scrapeIntervalSeconds": 30, "path": "/metrics", "port": 8000}
 
     answer = post(sandbox, "/endpoints/qwen-managed/invoke", CHAT)
     assert answer.status_code == 200, answer.text
@@ -566,6 +573,9 @@ def test_an_sglang_model_pool_behind_its_router_lends_a_warm_pod_to_another_rout
     assigned = post(sandbox, "/model-pools/sg-a/assign", {"pod": workers[0], "endpoint": "sg-b"})
     assert assigned.status_code == 200, assigned.text
     assert assigned.json()["previous"] == "sg-a" and "now serves sg-b" in assigned.json()["message"]
+    lent_view = {p["name"]: p for p in get(sandbox, "sg-a")["pods"]}
+    assert (lent_view[workers[0]]["role"], lent_view[workers[0]]["serves"]) == ("worker", "sg-b")
+    assert (lent_view[routers[0]]["role"], lent_view[routers[0]]["serves"]) == ("router", None)
     lent = _answered(sandbox, "sg-b", 200)
     assert lent.status_code == 200 and lent.json()["model"] == "sg-a-model", lent.text  # warm, no reload
     assert "hello from the test" in lent.json()["content"]

@@ -317,6 +317,12 @@ class EndpointPodView(Contract):
     phase: str
     ready: bool
     message: str | None = None
+    role: Literal["worker", "router"] | None = Field(
+        default=None, description="container only: a serving worker, or the endpoint's SGLang router"
+    )
+    serves: str | None = Field(
+        default=None, description="model pools only: the endpoint whose Service (or router) this worker serves"
+    )
 
 
 class EndpointView(Contract):

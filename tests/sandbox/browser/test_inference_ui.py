@@ -1,7 +1,7 @@
 """The Inference tab in headless Chromium against the real sandbox: a vLLM container, and a managed endpoint
-(the inference operator's, with an L2 KV cache and kvaware routing, its model in the cluster's S3 storage),
-each deployed from the form, opens its operation, is then listed Ready with its pod on the GPU node, answers
-a message sent from the page, and is deleted."""
+(the inference operator's, with an L2 KV cache, kvaware routing and metrics, its model in the cluster's S3
+storage), each deployed from the form, opens its operation, is then listed Ready with its pod on the GPU
+node, answers a message sent from the page, and is deleted."""
 
 from __future__ import annotations
 
@@ -110,6 +110,9 @@ def test_inference_tab_deploys_a_managed_endpoint_sees_it_ready_invokes_and_dele
     page.get_by_text("L2 tiered storage").click()
     page.get_by_role("button", name="Intelligent routing").click()
     pick(page, page.get_by_role("option", name="kvaware"))
+    page.get_by_text("Collect metrics").click()
+    page.get_by_label("Metrics port").fill("8000")
+    page.get_by_label("Scrape interval (s)").fill("30")
     shot(page, "managed-form", full_page=True)
     assert axe(page) == []
     page.get_by_role("button", name="Deploy", exact=True).click()
@@ -124,6 +127,8 @@ def test_inference_tab_deploys_a_managed_endpoint_sees_it_ready_invokes_and_dele
     row.get_by_role("radio").check()
     model = page.get_by_text("Model", exact=True).locator("xpath=..")
     expect(model).to_have_text(re.compile(r"models/Qwen/Qwen3-0\.6B$"))  # the folder of the S3 storage
+    metrics = page.get_by_text("Metrics", exact=True).locator("xpath=..")
+    expect(metrics).to_have_text(re.compile(r"every 30 s from port 8000 /metrics$"))
     pods = page.get_by_role("table").filter(has_text="Node")
     expect(pods).to_contain_text("hyperpod-i-")
     page.get_by_label("Message").fill("hello to the managed endpoint")

@@ -1770,6 +1770,16 @@ export interface components {
             phase: string;
             /** Ready */
             ready: boolean;
+            /**
+             * Role
+             * @description container only: a serving worker, or the endpoint's SGLang router
+             */
+            role?: ("worker" | "router") | null;
+            /**
+             * Serves
+             * @description model pools only: the endpoint whose Service (or router) this worker serves
+             */
+            serves?: string | null;
         };
         /** EndpointView */
         EndpointView: {

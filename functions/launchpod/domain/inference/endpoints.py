@@ -10,7 +10,7 @@ Service's in-cluster DNS name.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from launchpod.contracts.inference import (
     CreateEndpointInput,
@@ -221,6 +221,10 @@ def workflow(cluster: str, request: dict[str, Any], plan: Plan) -> WorkflowPlan:
     )
 
 
+def _role(pod: dict[str, Any]) -> Literal["worker", "router"]:
+    return "router" if (pod["metadata"].get("labels") or {}).get(manifests.ROLE_LABEL) == "router" else "worker"
+
+
 def _pod_ready(pod: dict[str, Any]) -> bool:
     conditions = (pod.get("status") or {}).get("conditions") or []
     return any(c.get("type") == "Ready" and c.get("status") == "True" for c in conditions)
@@ -321,6 +325,8 @@ def view(cluster: str, real: RealEndpoint) -> EndpointView:
                 for c in (p.get("status") or {}).get("conditions") or []
             ),
             message=next(iter((p.get("status") or {}).get("conditions") or [{}])).get("message"),
+            role=_role(p) if real.kind == "container" else None,
+            serves=(p["metadata"].get("labels") or {}).get(manifests.SERVES_LABEL),
         )
         for p in real.pods
     ]
