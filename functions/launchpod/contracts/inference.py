@@ -109,8 +109,9 @@ class PrometheusTrigger(Contract):
     serverAddress: str = Field(
         default="http://prometheus-server.prometheus.svc.cluster.local:80",
         pattern=r"^http://[a-z0-9]([-a-z0-9]*[a-z0-9])?\.[a-z0-9]([-a-z0-9]*[a-z0-9])?\.svc(\.cluster\.local)?:[0-9]{1,5}$",
-        description="container only: the in-cluster Prometheus Service "
-        "(http://<service>.<namespace>.svc.cluster.local:<port>)",
+        description="container only: the in-cluster Prometheus Service KEDA queries "
+        "(http://<service>.<namespace>.svc.cluster.local:<port>); Launchpod installs no Prometheus and refuses the "
+        "endpoint until that Service exists with that port",
     )
     ampWorkspaceUrl: AmpWorkspaceUrl | None = Field(
         default=None,
@@ -250,7 +251,8 @@ class ContainerSpec(Contract):
     router: bool = Field(
         default=False,
         description="SGLang only: an SGLang router (cache-aware routing) in front of the replicas, finding them"
-        " by label; the Service then points at the router",
+        " by label (in a modelPool, by the pool's binding label, so a reassigned pod moves between routers); the"
+        " Service then points at the router",
     )
 
     @model_validator(mode="after")

@@ -1428,7 +1428,7 @@ export interface components {
             autoscaling?: components["schemas"]["AutoscalingSpec"] | null;
             /**
              * Router
-             * @description SGLang only: an SGLang router (cache-aware routing) in front of the replicas, finding them by label; the Service then points at the router
+             * @description SGLang only: an SGLang router (cache-aware routing) in front of the replicas, finding them by label (in a modelPool, by the pool's binding label, so a reassigned pod moves between routers); the Service then points at the router
              * @default false
              */
             router: boolean;
@@ -3225,7 +3225,7 @@ export interface components {
             query: string;
             /**
              * Serveraddress
-             * @description container only: the in-cluster Prometheus Service (http://<service>.<namespace>.svc.cluster.local:<port>)
+             * @description container only: the in-cluster Prometheus Service KEDA queries (http://<service>.<namespace>.svc.cluster.local:<port>); Launchpod installs no Prometheus and refuses the endpoint until that Service exists with that port
              * @default http://prometheus-server.prometheus.svc.cluster.local:80
              */
             serverAddress: string;
