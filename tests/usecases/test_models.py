@@ -34,12 +34,12 @@ def _volume(name: str, driver: str = storage.S3_DRIVER, prefix: str = "team/") -
     }
 
 
-def _ports(objects=(), keys=None, operations=None) -> cases.ModelPorts:
+def _ports(objects=(), keys=None) -> cases.ModelPorts:
     return cases.ModelPorts(
         eks=ControlPlanes({"c1": {"status": "ACTIVE"}}),
         kube=Objects(list(objects)),
         s3=Buckets(keys or {}),
-        operations=operations or Operations(),
+        operations=Operations(),
         workflows=Runner(),
     )
 
@@ -63,14 +63,14 @@ def test_a_download_keeps_the_token_in_a_secret_of_the_claim_s_namespace_and_now
 
 
 def test_a_download_that_cannot_be_recorded_takes_its_token_secret_away():
-    busy = Operations()
-    busy.locks["c1"] = "op-other"
-    ports = _ports([_volume("shared")], operations=busy)
-    with pytest.raises(Conflict):
+    ports = _ports([_volume("shared")])
+    first = DownloadModelInput(name="c1", repoId="Qwen/Qwen3-8B", storage="shared")
+    running = cases.download(first, who=WHO, ports=ports)  # still running: it holds the cluster
+    with pytest.raises(Conflict, match=f"busy with {running.id}"):
         cases.download(_request(hfToken=TOKEN), who=WHO, ports=ports)
     assert [o["kind"] for o in ports.kube.applied] == ["Secret"]
     assert [o["metadata"]["name"] for o in ports.kube.deleted] == [ports.kube.applied[0]["metadata"]["name"]]
-    assert ports.workflows.started == []
+    assert len(ports.workflows.started) == 1  # only the first
 
 
 def test_a_download_into_anything_but_launchpod_s_s3_storage_is_refused_before_a_secret_exists():
