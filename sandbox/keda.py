@@ -13,7 +13,8 @@ min..max; at value 0 KEDA deactivates to minReplicaCount
 (https://keda.sh/docs/2.17/concepts/scaling-deployments/). Each ScaledObject is polled every
 ``pollingInterval`` simulated seconds. A trigger's value:
 
-* prometheus: what ``/api/sandbox/metrics`` set for that cluster and query (0 until set);
+* prometheus: what ``/api/sandbox/metrics`` set for that cluster and query (0 until set), once the
+  serverAddress resolves: an in-cluster name must be a Service of the cluster (prometheus_value);
 * aws-cloudwatch: cloudwatch:GetMetricData on moto's CloudWatch, as KEDA's scaler queries it: one MetricStat
   (namespace, metricName, dimensionName/dimensionValue split on ';', metricStat, metricStatPeriod) from now
   minus metricCollectionTime to now minus metricEndTimeOffset, ScanBy TimestampDescending, the newest
@@ -32,7 +33,9 @@ from __future__ import annotations
 
 import datetime
 import math
+import re
 import time
+import urllib.parse
 from functools import lru_cache
 from typing import Any
 
@@ -233,11 +236,38 @@ def _due(scaled: dict[str, Any]) -> bool:
     return True
 
 
+# A Service's cluster DNS name: <service>.<namespace>.svc[.<cluster domain>]
+# (https://kubernetes.io/docs/concepts/services-networking/dns-pod-service/#services).
+_IN_CLUSTER = re.compile(r"^(?P<svc>[a-z0-9-]+)\.(?P<ns>[a-z0-9-]+)\.svc(\.cluster\.local)?$")
+# EKS's kube-dns Service address in a VPC whose CIDR is 10.x (the cluster's service IPv4 range 10.100.0.0/16).
+CLUSTER_DNS = "10.100.0.10:53"
+
+
+def prometheus_value(emulator: Any, cluster: str, meta: dict[str, Any]) -> float:
+    """The query's value from the Prometheus at serverAddress (https://keda.sh/docs/2.17/scalers/prometheus/:
+    serverAddress, the address of the Prometheus server KEDA's operator queries). A cluster-DNS name
+    resolves only to a Service of the cluster: a name with no Service behind it fails the query as KEDA's
+    HTTP client does ("error executing prometheus query: Get ...: dial tcp: lookup ...: no such host",
+    kedacore/keda#3272). Addresses outside the cluster (an AMP workspace the operator names) are not
+    resolved here. The value itself is what /api/sandbox/metrics set (0 until set); not modelled: a
+    Service without the port or without ready Prometheus pods (a timeout or a refused connection)."""
+    address = str(meta.get("serverAddress", ""))
+    host = urllib.parse.urlsplit(address).hostname or ""
+    found = _IN_CLUSTER.match(host)
+    if found and emulator.get_object("v1/services", found["ns"], found["svc"]) is None:
+        query = urllib.parse.urlencode({"query": str(meta.get("query", ""))})
+        raise ScalerError(
+            f'error executing prometheus query: Get "{address.rstrip("/")}/api/v1/query?{query}": '
+            f"dial tcp: lookup {host} on {CLUSTER_DNS}: no such host"
+        )
+    return METRICS.get((cluster, str(meta.get("query", ""))), 0.0)
+
+
 def _value(emulator: Any, cluster: str, addon_name: str, trigger: dict[str, Any]) -> float:
     meta = trigger.get("metadata") or {}
     if trigger.get("type") == "aws-cloudwatch":
         return cloudwatch_value(emulator, cluster, addon_name, meta)
-    return METRICS.get((cluster, str(meta.get("query", ""))), 0.0)
+    return prometheus_value(emulator, cluster, meta)
 
 
 async def reconcile(emulator: Any, cluster: str, addon_name: str) -> None:

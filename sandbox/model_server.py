@@ -59,7 +59,15 @@ def _selector_of(args: list[str]) -> dict[str, str]:
 def _route(emulator: Any, ns: str, router: dict[str, Any], container: dict[str, Any], text: str) -> Any:
     """The SGLang router's pick: it discovers workers by --selector only if its service account may list
     pods in the namespace (RBAC, as sandbox.operators evaluates it); cache-aware routing sends the same
-    prompt prefix to the same worker (here: the prefix's hash over the Ready workers)."""
+    prompt prefix to the same worker (here: the prefix's hash over the Ready workers).
+
+    Its workers are, at every request, the pods whose labels match every key=value of --selector, that are
+    not terminating, and are Running with condition Ready True: the SGLang Model Gateway's discovery keeps
+    a reflector of the namespace's pods and reconciles its workers level-triggered on every watch event, so
+    a pod whose labels stop matching leaves the workers and one that starts matching joins them
+    (sgl-project "Kubernetes service discovery", https://docs.sglang.ai/advanced_features/router.html;
+    lightseekorg/smg model_gateway/src/service_discovery.rs, compute_desired_state and reconcile_once).
+    Not modelled: the up-to-1 s coalescing of watch events before a reconcile."""
     from sandbox import operators
 
     account = (router.get("spec") or {}).get("serviceAccountName") or "default"
@@ -72,7 +80,11 @@ def _route(emulator: Any, ns: str, router: dict[str, Any], container: dict[str, 
     workers = [
         p
         for p in emulator.list_objects("v1/pods", ns)
-        if selector and all((p["metadata"].get("labels") or {}).get(k) == v for k, v in selector.items()) and _ready(p)
+        if selector
+        and all((p["metadata"].get("labels") or {}).get(k) == v for k, v in selector.items())
+        and not p["metadata"].get("deletionTimestamp")
+        and (p.get("status") or {}).get("phase") == "Running"
+        and _ready(p)
     ]
     if not workers:
         return aiohttp.web.json_response({"error": "No available workers"}, status=503)

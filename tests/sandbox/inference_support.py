@@ -120,3 +120,30 @@ def until(sandbox, endpoint: str, ready: int, desired: int, seconds: float = 90)
         if (view["readyReplicas"], view["desiredReplicas"]) == (ready, desired) or time.monotonic() > deadline:
             return view
         time.sleep(0.2)
+
+
+PROMETHEUS = ("prometheus", "prometheus-server")  # the prometheus-community/prometheus chart, release "prometheus"
+
+
+def prometheus_installed(sandbox) -> None:
+    """What installing Prometheus leaves for KEDA to query: its Service (prometheus-server:80 in namespace
+    prometheus, the contract's default serverAddress). The query values themselves come from
+    /api/sandbox/metrics."""
+    namespace, name = PROMETHEUS
+    core = k8s.CoreV1Api(sandbox.kube(NAME))
+    if namespace not in [n.metadata.name for n in core.list_namespace().items]:
+        core.create_namespace(k8s.V1Namespace(metadata=k8s.V1ObjectMeta(name=namespace)))
+    if name not in [s.metadata.name for s in core.list_namespaced_service(namespace).items]:
+        service = k8s.V1Service(
+            metadata=k8s.V1ObjectMeta(name=name, namespace=namespace),
+            spec=k8s.V1ServiceSpec(
+                selector={"app.kubernetes.io/name": "prometheus"},
+                ports=[k8s.V1ServicePort(name="http", port=80, target_port=9090)],
+            ),
+        )
+        core.create_namespaced_service(namespace, service)
+
+
+def prometheus_removed(sandbox) -> None:
+    namespace, name = PROMETHEUS
+    k8s.CoreV1Api(sandbox.kube(NAME)).delete_namespaced_service(name, namespace)

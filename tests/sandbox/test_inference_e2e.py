@@ -21,6 +21,8 @@ from tests.sandbox.inference_support import (
     gpu_nodes,
     operator_enabled,
     post,
+    prometheus_installed,
+    prometheus_removed,
     ready_cluster,
     settled,
     until,
@@ -38,6 +40,7 @@ MANAGED = {
         "worker": {**WORKER, "image": "lmcache/vllm-openai:v0.3.7"},
         "kvCache": {"l1": True, "l2": "tieredstorage"},
         "routing": {"strategy": "kvaware"},
+        "metrics": {"scrapeIntervalSeconds": 30, "port": 8000},
     },
 }
 FSX_MANAGED = {
@@ -72,6 +75,12 @@ def test_a_managed_endpoint_with_l2_kv_cache_and_kvaware_routing_answers_through
     assert config["spec"]["kvCacheSpec"]["l2CacheSpec"] == {"l2CacheBackend": "tieredstorage"}
     assert config["spec"]["intelligentRoutingSpec"] == {"enabled": True, "routingStrategy": "kvaware"}
     assert config["spec"]["modelSourceConfig"]["s3Storage"]["bucketName"].startswith("sagemaker-launchpod")
+    assert config["spec"]["metrics"] == {
+        "enabled": True,
+        "metricsScrapeIntervalSeconds": 30,
+        "modelMetrics": {"path": "/metrics", "port": 8000},
+    }
+    assert view["metrics"] == {"enabled": True, "scrapeIntervalSeconds": 30, "path": "/metrics", "port": 8000}
 
     answer = post(sandbox, "/endpoints/qwen-managed/invoke", CHAT)
     assert answer.status_code == 200, answer.text
@@ -398,6 +407,20 @@ def test_keda_scales_a_container_endpoint_one_to_three_to_one_on_the_metric(sand
             "autoscaling": {"minReplicas": 1, "maxReplicas": 3, "prometheus": {"query": query, "targetValue": 10}},
         },
     }
+    # KEDA queries the Prometheus at serverAddress from inside the cluster: refused until a Service answers to it
+    settled(sandbox)
+    refused = post(sandbox, "/endpoints", body)
+    assert refused.status_code == 409, refused.text
+    words = refused.json()["message"]
+    assert (
+        "http://prometheus-server.prometheus.svc.cluster.local:80" in words and "no Service prometheus-server" in words
+    )
+    assert "prometheus-community/prometheus" in words and "serverAddress" in words
+    assert refused.json()["details"][0]["field"] == "body.container.autoscaling.prometheus.serverAddress"
+    names = [d.metadata.name for d in k8s.AppsV1Api(sandbox.kube(NAME)).list_namespaced_deployment("default").items]
+    assert "vllm-keda" not in names
+
+    prometheus_installed(sandbox)
     done = deploy(sandbox, body)
     assert done["status"] == "SUCCEEDED", (done.get("message"), done["phases"])
     view = get(sandbox, "vllm-keda")
@@ -416,6 +439,19 @@ def test_keda_scales_a_container_endpoint_one_to_three_to_one_on_the_metric(sand
     metric(0)
     view = until(sandbox, "vllm-keda", 1, 1)
     assert (view["readyReplicas"], view["desiredReplicas"]) == (1, 1), view
+
+    # Prometheus uninstalled: its name no longer resolves, KEDA's trigger fails and nothing scales
+    prometheus_removed(sandbox)
+    metric(25)
+    deadline = time.monotonic() + 60
+    while not (view := get(sandbox, "vllm-keda"))["scalingError"] and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert view["scalingError"] is not None, view
+    assert view["scalingError"].startswith("TriggerError:"), view["scalingError"]
+    assert "lookup prometheus-server.prometheus.svc.cluster.local" in view["scalingError"]
+    assert "no such host" in view["scalingError"]
+    assert (view["readyReplicas"], view["desiredReplicas"]) == (1, 1), view
+    metric(0)
 
     with sandbox.client("operator") as c:
         by_hand = c.patch(f"/api/clusters/{NAME}/endpoints/vllm-keda", json={"replicas": 2})
@@ -492,6 +528,79 @@ def test_a_warm_pool_pod_is_reassigned_to_another_endpoint_by_its_label(sandbox,
     assert not_a_pool.status_code == 404, not_a_pool.text
     with sandbox.client("operator") as c:
         for endpoint in ("pool-a", "pool-b"):
+            deleted = c.delete(f"/api/clusters/{NAME}/endpoints/{endpoint}")
+            assert deleted.status_code == 202, deleted.text
+            assert sandbox.wait_operation(deleted.json()["operation"]["id"], timeout=60)["status"] == "SUCCEEDED"
+
+
+def _answered(sandbox, endpoint: str, wanted: int, seconds: float = 30):
+    """Invoke until the answer's status is ``wanted`` (the router's watch settles as on a cluster), or give up."""
+    deadline = time.monotonic() + seconds
+    while True:
+        answer = post(sandbox, f"/endpoints/{endpoint}/invoke", CHAT)
+        if answer.status_code == wanted or time.monotonic() > deadline:
+            return answer
+        time.sleep(0.2)
+
+
+def test_an_sglang_model_pool_behind_its_router_lends_a_warm_pod_to_another_routed_endpoint(sandbox, cluster):
+    def pool(endpoint: str, replicas: int) -> dict:
+        worker = {"image": "lmsysorg/sglang:v0.5.2", "gpus": 1, "port": 30001}
+        worker["args"] = ["--served-model-name", f"{endpoint}-model"]
+        return {
+            "endpoint": endpoint,
+            "kind": "container",
+            "instanceType": "ml.g5.12xlarge",
+            "replicas": replicas,
+            "container": {"worker": worker, "service": "modelPool", "router": True},
+        }
+
+    for body in (pool("sg-a", 2), pool("sg-b", 0)):
+        done = deploy(sandbox, body)
+        assert done["status"] == "SUCCEEDED", (done.get("message"), done["phases"])
+    a = get(sandbox, "sg-a")
+    assert (a["status"], a["url"]) == ("Ready", "http://sg-a.default.svc.cluster.local:30000"), a  # the router's
+    workers = sorted(p["name"] for p in a["pods"] if not p["name"].startswith("sg-a-router-"))
+    routers = [p["name"] for p in a["pods"] if p["name"].startswith("sg-a-router-")]
+    assert len(workers) == 2 and len(routers) == 1, a["pods"]
+    answer = post(sandbox, "/endpoints/sg-a/invoke", CHAT)
+    assert answer.status_code == 200 and answer.json()["model"] == "sg-a-model", answer.text
+    assert get(sandbox, "sg-b")["status"] == "Ready"  # its router is up, with no worker yet
+    empty = post(sandbox, "/endpoints/sg-b/invoke", CHAT)
+    assert empty.status_code == 503 and "No available workers" in empty.json()["message"], empty.text
+
+    # one warm worker of sg-a now serves sg-b: sg-b's router discovers it by the label, sg-a's lets it go
+    assigned = post(sandbox, "/model-pools/sg-a/assign", {"pod": workers[0], "endpoint": "sg-b"})
+    assert assigned.status_code == 200, assigned.text
+    assert assigned.json()["previous"] == "sg-a" and "now serves sg-b" in assigned.json()["message"]
+    lent_view = {p["name"]: p for p in get(sandbox, "sg-a")["pods"]}
+    assert (lent_view[workers[0]]["role"], lent_view[workers[0]]["serves"]) == ("worker", "sg-b")
+    assert (lent_view[routers[0]]["role"], lent_view[routers[0]]["serves"]) == ("router", None)
+    lent = _answered(sandbox, "sg-b", 200)
+    assert lent.status_code == 200 and lent.json()["model"] == "sg-a-model", lent.text  # warm, no reload
+    assert "hello from the test" in lent.json()["content"]
+    assert post(sandbox, "/endpoints/sg-a/invoke", CHAT).status_code == 200  # its other worker still serves it
+
+    assigned = post(sandbox, "/model-pools/sg-a/assign", {"pod": workers[1], "endpoint": "sg-b"})
+    assert assigned.status_code == 200, assigned.text
+    drained = _answered(sandbox, "sg-a", 503)
+    assert drained.status_code == 503 and "No available workers" in drained.json()["message"], drained.text
+    assert post(sandbox, "/endpoints/sg-b/invoke", CHAT).status_code == 200
+    core = k8s.CoreV1Api(sandbox.kube(NAME))
+    for name in workers:  # still sg-a's Deployment's pods, running, never restarted
+        live = core.read_namespaced_pod(name, "default")
+        assert live.metadata.labels["launchpod.io/serves"] == "sg-b" and live.status.phase == "Running"
+        assert live.metadata.labels["launchpod.io/endpoint"] == "sg-a"
+
+    # and back: the router of sg-a picks its worker up again
+    back = post(sandbox, "/model-pools/sg-a/assign", {"pod": workers[0], "endpoint": "sg-a"})
+    assert back.status_code == 200 and back.json()["previous"] == "sg-b", back.text
+    assert _answered(sandbox, "sg-a", 200).status_code == 200
+
+    router = post(sandbox, "/model-pools/sg-a/assign", {"pod": routers[0], "endpoint": "sg-b"})
+    assert router.status_code == 409 and "is the SGLang router of sg-a" in router.json()["message"], router.text
+    with sandbox.client("operator") as c:
+        for endpoint in ("sg-a", "sg-b"):
             deleted = c.delete(f"/api/clusters/{NAME}/endpoints/{endpoint}")
             assert deleted.status_code == 202, deleted.text
             assert sandbox.wait_operation(deleted.json()["operation"]["id"], timeout=60)["status"] == "SUCCEEDED"

@@ -348,3 +348,107 @@ class Runs:
         if self.error is not None:
             raise self.error
         return self.runs.get((arn, experiment))
+
+
+class Addons:
+    """EKS's add-ons of each cluster by name."""
+
+    def __init__(self, addons: dict[str, dict[str, dict[str, Any]]]) -> None:
+        self.by_cluster = addons
+
+    def addons(self, cluster: str) -> dict[str, dict[str, Any]]:
+        return self.by_cluster.get(cluster, {})
+
+
+class Objects:
+    """A cluster's Kubernetes objects by (kind, namespace, name) (KubeReader and the writes of adapters.k8s.apply):
+    what was applied and deleted is recorded."""
+
+    def __init__(self, objects: list[dict[str, Any]] | None = None) -> None:
+        self.objects = {self._key(o): o for o in objects or []}
+        self.applied: list[dict[str, Any]] = []
+        self.deleted: list[dict[str, Any]] = []
+
+    @staticmethod
+    def _key(obj: dict[str, Any]) -> tuple[str, str, str]:
+        meta = obj["metadata"]
+        return obj["kind"], str(meta.get("namespace", "")), str(meta["name"])
+
+    def __call__(self, cluster: str, obj: dict[str, Any]) -> dict[str, Any] | None:
+        return self.read(cluster, obj)
+
+    def read(self, cluster: str, obj: dict[str, Any]) -> dict[str, Any] | None:
+        found = self.objects.get(self._key(obj))
+        if found is None and not obj["metadata"].get("namespace"):  # cluster-scoped kinds read without one
+            found = next(
+                (o for k, o in self.objects.items() if k[0] == obj["kind"] and k[2] == obj["metadata"]["name"]), None
+            )
+        return found
+
+    def apply(self, cluster: str, obj: dict[str, Any]) -> None:
+        self.applied.append(obj)
+        self.objects[self._key(obj)] = obj
+
+    def delete(self, cluster: str, obj: dict[str, Any]) -> bool:
+        self.deleted.append(obj)
+        return self.objects.pop(self._key(obj), None) is not None
+
+    def list_labelled(self, cluster: str, api_version: str, kind: str, selector: str) -> list[dict[str, Any]]:
+        wanted = dict(part.partition("=")[::2] for part in selector.split(",") if "=" in part)
+        keys = [part for part in selector.split(",") if "=" not in part]
+        return [
+            o
+            for (k, _, _), o in self.objects.items()
+            if k == kind
+            and all((o["metadata"].get("labels") or {}).get(a) == b for a, b in wanted.items())
+            and all(a in (o["metadata"].get("labels") or {}) for a in keys)
+        ]
+
+
+class Endpoints:
+    """The endpoints on a cluster (adapters.k8s.endpoints): chats sent and pods bound are recorded."""
+
+    def __init__(self, found: list[Any], answer: dict[str, Any] | None = None) -> None:
+        self.found = found
+        self.answer = answer or {}
+        self.chats: list[dict[str, Any]] = []
+        self.bound: list[tuple[str, str, str]] = []
+
+    def endpoints(self, cluster: str, with_pods: bool = True, name: str | None = None) -> list[Any]:
+        return [e for e in self.found if name is None or e.name == name]
+
+    def endpoint(self, cluster: str, name: str) -> Any:
+        return next(iter(self.endpoints(cluster, name=name)), None)
+
+    def chat(self, cluster: str, real: Any, payload: dict[str, Any]) -> tuple[dict[str, Any], bool]:
+        self.chats.append(payload)
+        return self.answer, False
+
+    def bind_pod(self, cluster: str, namespace: str, pod: str, endpoint: str) -> None:
+        self.bound.append((namespace, pod, endpoint))
+
+
+class Buckets:
+    """S3's keys by bucket (adapters.aws.s3.list_keys)."""
+
+    def __init__(self, keys: dict[str, list[dict[str, Any]]]) -> None:
+        self.keys = keys
+        self.listed: list[tuple[str, str]] = []
+
+    def list_keys(self, bucket: str, prefix: str, limit: int = 10_000) -> tuple[list[dict[str, Any]], bool]:
+        self.listed.append((bucket, prefix))
+        return [k for k in self.keys.get(bucket, []) if str(k["Key"]).startswith(prefix)], False
+
+
+class Runner:
+    """Step Functions keeping each started execution's document: (workflow, document) per start."""
+
+    def __init__(self) -> None:
+        self.started: list[tuple[str, dict[str, Any]]] = []
+
+    def start(self, workflow: str, execution_name: str, document: dict[str, Any]) -> str:
+        self.started.append((workflow, document))
+        return f"arn:exec:{execution_name}"
+
+    def stop(self, execution_arn: str, cause: str) -> None:
+        pass

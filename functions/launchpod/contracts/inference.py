@@ -109,8 +109,9 @@ class PrometheusTrigger(Contract):
     serverAddress: str = Field(
         default="http://prometheus-server.prometheus.svc.cluster.local:80",
         pattern=r"^http://[a-z0-9]([-a-z0-9]*[a-z0-9])?\.[a-z0-9]([-a-z0-9]*[a-z0-9])?\.svc(\.cluster\.local)?:[0-9]{1,5}$",
-        description="container only: the in-cluster Prometheus Service "
-        "(http://<service>.<namespace>.svc.cluster.local:<port>)",
+        description="container only: the in-cluster Prometheus Service KEDA queries "
+        "(http://<service>.<namespace>.svc.cluster.local:<port>); Launchpod installs no Prometheus and refuses the "
+        "endpoint until that Service exists with that port",
     )
     ampWorkspaceUrl: AmpWorkspaceUrl | None = Field(
         default=None,
@@ -177,6 +178,22 @@ class AutoscalingSpec(Contract):
         return self
 
 
+class MetricsSpec(Contract):
+    """The InferenceEndpointConfig's ``metrics``: whether the operator collects the endpoint's metrics, how
+    often, and where the model container serves them (the CRD's bounds: 5-300 s, port 1024-65535)."""
+
+    enabled: bool = Field(default=True, description="collect metrics from the operator's sidecar and the model")
+    scrapeIntervalSeconds: int = Field(default=15, ge=5, le=300, description="seconds between scrapes")
+    path: str = Field(
+        default="/metrics",
+        max_length=256,
+        pattern=r"^/[a-zA-Z0-9\-_./]*$",
+        description="the path the model container serves its metrics on",
+        examples=["/metrics"],
+    )
+    port: int = Field(default=8080, ge=1024, le=65535, description="the port the model container serves them on")
+
+
 class ManagedSpec(Contract):
     """An InferenceEndpointConfig: the model from an S3 or FSx for Lustre storage Launchpod configured on the
     cluster (the operator's modelSourceType s3 or fsx)."""
@@ -191,6 +208,9 @@ class ManagedSpec(Contract):
     autoscaling: AutoscalingSpec | None = Field(
         default=None,
         description="the inference operator's autoscaling: exactly one of prometheus (an AMP workspace) or cloudWatch",
+    )
+    metrics: MetricsSpec | None = Field(
+        default=None, description="metrics collection (spec.metrics); without it, the operator's defaults"
     )
 
     @model_validator(mode="after")
@@ -231,7 +251,8 @@ class ContainerSpec(Contract):
     router: bool = Field(
         default=False,
         description="SGLang only: an SGLang router (cache-aware routing) in front of the replicas, finding them"
-        " by label; the Service then points at the router",
+        " by label (in a modelPool, by the pool's binding label, so a reassigned pod moves between routers); the"
+        " Service then points at the router",
     )
 
     @model_validator(mode="after")
@@ -298,6 +319,12 @@ class EndpointPodView(Contract):
     phase: str
     ready: bool
     message: str | None = None
+    role: Literal["worker", "router"] | None = Field(
+        default=None, description="container only: a serving worker, or the endpoint's SGLang router"
+    )
+    serves: str | None = Field(
+        default=None, description="model pools only: the endpoint whose Service (or router) this worker serves"
+    )
 
 
 class EndpointView(Contract):
@@ -314,6 +341,9 @@ class EndpointView(Contract):
     pods: list[EndpointPodView] = Field(default_factory=list)
     scaling: str | None = Field(
         default=None, description="who sets the replicas: KEDA's range and its query or CloudWatch metric, if any"
+    )
+    metrics: MetricsSpec | None = Field(
+        default=None, description="managed only: the metrics collection the endpoint's spec.metrics sets, if any"
     )
     scalingError: str | None = Field(
         default=None,

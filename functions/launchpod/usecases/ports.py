@@ -96,3 +96,9 @@ class MlflowRuns(Protocol):
     """The runs on a SageMaker managed MLflow tracking server, through its MLflow REST API (adapters.aws.mlflow)."""
 
     def latest_run(self, arn: str, experiment: str) -> dict[str, Any] | None: ...
+
+
+class HyperPodReader(Protocol):
+    """SageMaker's DescribeCluster of one HyperPod cluster (adapters.aws.sagemaker): None when it is absent."""
+
+    def hyperpod_cluster(self, name: str) -> dict[str, Any] | None: ...

@@ -129,3 +129,47 @@ def test_the_same_create_again_is_noop_and_a_changed_image_or_replicas_is_refuse
     with pytest.raises(Conflict) as replicas:
         endpoints.create_plan(CreateEndpointInput.model_validate({**body, "replicas": 3}), real)
     assert [d["field"] for d in replicas.value.details] == ["body.replicas"] and "PATCH" in replicas.value.message
+
+
+def test_a_managed_endpoint_shows_its_metrics_collection_and_a_container_shows_none():
+    primary = {
+        "metadata": {"name": "qwen", "namespace": "default"},
+        "spec": {"replicas": 1, "metrics": {"enabled": True, "modelMetrics": {"port": 8000}}},
+        "status": {"deploymentStatus": {"status": {"readyReplicas": 1}}},
+    }
+    view = endpoints.view("c1", RealEndpoint(kind="managed", primary=primary))
+    assert view.metrics is not None
+    assert (view.metrics.enabled, view.metrics.scrapeIntervalSeconds, view.metrics.path, view.metrics.port) == (
+        True,
+        15,
+        "/metrics",
+        8000,
+    )
+    assert endpoints.view("c1", _container(1)).metrics is None
+
+
+def test_an_in_cluster_prometheus_address_names_its_service_namespace_and_port():
+    assert endpoints.prometheus_service("http://prometheus-server.prometheus.svc.cluster.local:80") == (
+        "prometheus-server",
+        "prometheus",
+        80,
+    )
+    assert endpoints.prometheus_service("http://prom.monitoring.svc:9090") == ("prom", "monitoring", 9090)
+
+
+def _pod(name: str, role: str, ready: bool) -> dict:
+    condition = {"type": "Ready", "status": "True" if ready else "False"}
+    return {
+        "metadata": {"name": name, "labels": {"launchpod.io/role": role}},
+        "status": {"phase": "Running" if ready else "Pending", "conditions": [condition]},
+    }
+
+
+def test_a_routed_endpoint_is_ready_only_once_its_router_is():
+    real = _container(2, 2, pods=[_pod("sg-1", "worker", True), _pod("sg-2", "worker", True)])
+    assert real.service is not None
+    real.service["spec"]["selector"] = {"launchpod.io/endpoint": "sg", "launchpod.io/role": "router"}
+    status, message = endpoints.status_of(real)
+    assert status == "Deploying" and message is not None and "SGLang router" in message
+    real.pods.append(_pod("sg-router-1", "router", True))
+    assert endpoints.status_of(real) == ("Ready", None)

@@ -315,3 +315,58 @@ def test_container_autoscaling_stays_prometheus_and_says_cloudwatch_is_for_manag
     }
     with pytest.raises(ValidationError, match="ampWorkspaceUrl is for kind managed"):
         _input({**base, "container": {"worker": WORKER, "autoscaling": {"prometheus": amp}}})
+
+
+def test_managed_metrics_are_the_configs_valid_spec_metrics():
+    metrics = {"enabled": True, "scrapeIntervalSeconds": 30, "path": "/metrics", "port": 8000}
+    obj = manifests.managed(_input({**MANAGED, "managed": {**MANAGED["managed"], "metrics": metrics}}), "b", "r", None)
+    assert schemas.errors(obj) == []
+    assert obj["spec"]["metrics"] == {
+        "enabled": True,
+        "metricsScrapeIntervalSeconds": 30,
+        "modelMetrics": {"path": "/metrics", "port": 8000},
+    }
+    # the CRD's defaults when only the switch is given; nothing at all without the section
+    off = manifests.managed(
+        _input({**MANAGED, "managed": {**MANAGED["managed"], "metrics": {"enabled": False}}}), "b", "r", None
+    )
+    assert schemas.errors(off) == []
+    assert off["spec"]["metrics"]["enabled"] is False and off["spec"]["metrics"]["metricsScrapeIntervalSeconds"] == 15
+    assert "metrics" not in manifests.managed(_input(MANAGED), "b", "r", None)["spec"]
+
+
+@pytest.mark.parametrize(
+    "metrics",
+    [{"scrapeIntervalSeconds": 4}, {"scrapeIntervalSeconds": 301}, {"port": 80}, {"path": "metrics"}, {"url": "/x"}],
+)
+def test_managed_metrics_outside_the_crds_bounds_are_refused_before_anything_is_applied(metrics):
+    with pytest.raises(ValidationError):
+        _input({**MANAGED, "managed": {**MANAGED["managed"], "metrics": metrics}})
+
+
+def test_a_routed_model_pool_s_router_discovers_workers_by_the_binding_label_not_the_endpoint():
+    body = {
+        "endpoint": "sg-a",
+        "kind": "container",
+        "instanceType": "ml.g5.12xlarge",
+        "replicas": 2,
+        "container": {
+            "worker": {"image": "lmsysorg/sglang:v0.5.2", "gpus": 1, "port": 30001},
+            "service": "modelPool",
+            "router": True,
+        },
+    }
+    made = manifests.container(_input(body))
+    assert all(schemas.errors(o) == [] for o in made)
+    workers, router, service = made[0], made[4], made[5]
+    args = router["spec"]["template"]["spec"]["containers"][0]["args"]
+    assert args[args.index("--selector") + 1 : args.index("--selector") + 3] == [
+        "launchpod.io/serves=sg-a",
+        "launchpod.io/role=worker",
+    ]
+    labels = workers["spec"]["template"]["metadata"]["labels"]
+    assert labels["launchpod.io/serves"] == "sg-a" and labels["launchpod.io/role"] == "worker"
+    # the Deployment keeps owning a reassigned pod (its selector is not the binding label)
+    assert "launchpod.io/serves" not in workers["spec"]["selector"]["matchLabels"]
+    assert service["spec"]["selector"] == {"launchpod.io/endpoint": "sg-a", "launchpod.io/role": "router"}
+    assert manifests.pool_endpoint(workers) and not manifests.pool_endpoint(router)

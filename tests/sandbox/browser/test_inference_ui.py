@@ -1,6 +1,7 @@
-"""The Inference tab in headless Chromium against the real sandbox: a vLLM container deployed from the
-form opens its operation, then is listed Ready with its pod on the GPU node, answers a message sent from
-the page, and is deleted."""
+"""The Inference tab in headless Chromium against the real sandbox: a vLLM container, and a managed endpoint
+(the inference operator's, with an L2 KV cache, kvaware routing and metrics, its model in the cluster's S3
+storage), each deployed from the form, opens its operation, is then listed Ready with its pod on the GPU
+node, answers a message sent from the page, and is deleted."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.sandbox.browser.conftest import App
+from tests.sandbox.browser.selects import pick
 
 pytestmark = pytest.mark.browser
 OPERATION_TIMEOUT_MS = 240_000
@@ -31,11 +33,22 @@ def provisioned(real: App) -> str:
             "availabilityZone": "us-east-1a",
             "instanceGroups": [{"name": "gpu", "instanceType": "ml.g5.12xlarge", "instanceCount": 1}],
         },
+        "storage": {"kind": "s3", "storageName": "shared", "namespace": "default"},
     }
     created = real.api("POST", "/clusters/provision", json=body)
     assert created.status_code == 202, created.text
     assert real.wait_operation(created.json()["operation"]["id"])["status"] == "SUCCEEDED"
     return name
+
+
+@pytest.fixture(scope="module")
+def inference_operator(real: App, provisioned: str) -> str:
+    """The HyperPod inference operator enabled on the cluster (set up through the API: the Features tab has
+    its own browser test)."""
+    enabled = real.api("PATCH", f"/clusters/{provisioned}/features", json={"inferenceOperator": {"enabled": True}})
+    assert enabled.status_code == 202, enabled.text
+    assert real.wait_operation(enabled.json()["operation"]["id"])["status"] == "SUCCEEDED"
+    return provisioned
 
 
 @pytest.fixture
@@ -78,4 +91,55 @@ def test_inference_tab_deploys_lists_invokes_and_deletes_an_endpoint(
     expect(page).to_have_url(re.compile(r"/operations/op-[0-9a-z]+$"))
     expect(page.get_by_test_id("operation-status")).to_have_text("Succeeded", timeout=OPERATION_TIMEOUT_MS)
     page.goto(f"{real.url}/clusters/{provisioned}?tab=inference")
+    expect(page.get_by_text("No endpoints yet: deploy one below.")).to_be_visible()
+
+
+def test_inference_tab_deploys_a_managed_endpoint_sees_it_ready_invokes_and_deletes_it(
+    real: App, operator_page: Page, inference_operator: str, shot, axe
+) -> None:
+    page, cluster = operator_page, inference_operator
+    page.goto(f"{real.url}/clusters/{cluster}?tab=inference")
+    expect(page.get_by_text("No endpoints yet: deploy one below.")).to_be_visible()
+    page.get_by_text("Managed (inference operator)").click()
+    page.get_by_label("Endpoint name").fill("qwen-managed")
+    page.get_by_label("Instance type").fill("ml.g5.12xlarge")
+    page.get_by_label("Image").fill("lmcache/vllm-openai:v0.3.7")
+    page.get_by_label("GPUs per replica").fill("1")
+    page.get_by_role("textbox", name="Storage", exact=True).fill("shared")
+    page.get_by_label("Model folder").fill("models/Qwen/Qwen3-0.6B")
+    page.get_by_text("L2 tiered storage").click()
+    page.get_by_role("button", name="Intelligent routing").click()
+    pick(page, page.get_by_role("option", name="kvaware"))
+    page.get_by_text("Collect metrics").click()
+    page.get_by_label("Metrics port").fill("8000")
+    page.get_by_label("Scrape interval (s)").fill("30")
+    shot(page, "managed-form", full_page=True)
+    assert axe(page) == []
+    page.get_by_role("button", name="Deploy", exact=True).click()
+    expect(page).to_have_url(re.compile(r"/operations/op-[0-9a-z]+$"))
+    expect(page.get_by_test_id("operation-status")).to_have_text("Succeeded", timeout=OPERATION_TIMEOUT_MS)
+
+    page.goto(f"{real.url}/clusters/{cluster}?tab=inference")
+    row = page.get_by_role("row").filter(has_text="qwen-managed")
+    expect(row).to_contain_text("managed")
+    expect(row).to_contain_text("Ready")
+    expect(row).to_contain_text("1/1")
+    row.get_by_role("radio").check()
+    model = page.get_by_text("Model", exact=True).locator("xpath=..")
+    expect(model).to_have_text(re.compile(r"models/Qwen/Qwen3-0\.6B$"))  # the folder of the S3 storage
+    metrics = page.get_by_text("Metrics", exact=True).locator("xpath=..")
+    expect(metrics).to_have_text(re.compile(r"every 30 s from port 8000 /metrics$"))
+    pods = page.get_by_role("table").filter(has_text="Node")
+    expect(pods).to_contain_text("hyperpod-i-")
+    page.get_by_label("Message").fill("hello to the managed endpoint")
+    page.get_by_role("button", name="Send").click()
+    expect(page.get_by_test_id("invoke-answer")).to_contain_text("hello to the managed endpoint")
+    shot(page, "managed-invoked", full_page=True)
+    assert axe(page) == []
+
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.get_by_role("button", name="Delete").click()
+    expect(page).to_have_url(re.compile(r"/operations/op-[0-9a-z]+$"))
+    expect(page.get_by_test_id("operation-status")).to_have_text("Succeeded", timeout=OPERATION_TIMEOUT_MS)
+    page.goto(f"{real.url}/clusters/{cluster}?tab=inference")
     expect(page.get_by_text("No endpoints yet: deploy one below.")).to_be_visible()

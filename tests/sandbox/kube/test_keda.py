@@ -74,3 +74,36 @@ def test_keda_gives_ceil_of_value_over_target_within_the_range():
     assert keda.desired_replicas(1000, 100, 1, 3) == 3
     assert keda.desired_replicas(20, 100, 1, 3) == 1
     assert keda.desired_replicas(0, 100, 0, 3) == 0
+
+
+class _Cluster:
+    """The emulated API server's Services, by (namespace, name)."""
+
+    def __init__(self, services: set[tuple[str, str]]) -> None:
+        self.services = services
+
+    def get_object(self, resource: str, namespace: str, name: str) -> dict | None:
+        assert resource == "v1/services"
+        return {"metadata": {"name": name}} if (namespace, name) in self.services else None
+
+
+def test_a_prometheus_address_with_no_service_behind_it_fails_as_keda_s_query_does():
+    meta = {"serverAddress": "http://prometheus-server.prometheus.svc.cluster.local:80", "query": "sum(up)"}
+    keda.METRICS[("c-prom", "sum(up)")] = 7
+    try:
+        try:
+            keda.prometheus_value(_Cluster(set()), "c-prom", meta)
+        except keda.ScalerError as exc:
+            words = str(exc)
+        else:
+            raise AssertionError("a name with no Service resolved")
+        assert words.startswith('error executing prometheus query: Get "http://prometheus-server.prometheus')
+        assert words.endswith(
+            "dial tcp: lookup prometheus-server.prometheus.svc.cluster.local on 10.100.0.10:53: no such host"
+        )
+        assert keda.prometheus_value(_Cluster({("prometheus", "prometheus-server")}), "c-prom", meta) == 7
+        # an AMP workspace the inference operator queries is outside the cluster: not resolved here
+        amp = {"serverAddress": "https://aps-workspaces.us-east-1.amazonaws.com/workspaces/ws-1", "query": "sum(up)"}
+        assert keda.prometheus_value(_Cluster(set()), "c-prom", amp) == 7
+    finally:
+        keda.METRICS.pop(("c-prom", "sum(up)"))

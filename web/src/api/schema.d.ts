@@ -1428,7 +1428,7 @@ export interface components {
             autoscaling?: components["schemas"]["AutoscalingSpec"] | null;
             /**
              * Router
-             * @description SGLang only: an SGLang router (cache-aware routing) in front of the replicas, finding them by label; the Service then points at the router
+             * @description SGLang only: an SGLang router (cache-aware routing) in front of the replicas, finding them by label (in a modelPool, by the pool's binding label, so a reassigned pod moves between routers); the Service then points at the router
              * @default false
              */
             router: boolean;
@@ -1770,6 +1770,16 @@ export interface components {
             phase: string;
             /** Ready */
             ready: boolean;
+            /**
+             * Role
+             * @description container only: a serving worker, or the endpoint's SGLang router
+             */
+            role?: ("worker" | "router") | null;
+            /**
+             * Serves
+             * @description model pools only: the endpoint whose Service (or router) this worker serves
+             */
+            serves?: string | null;
         };
         /** EndpointView */
         EndpointView: {
@@ -1792,6 +1802,8 @@ export interface components {
             kind: "managed" | "jumpstart" | "container";
             /** Message */
             message?: string | null;
+            /** @description managed only: the metrics collection the endpoint's spec.metrics sets, if any */
+            metrics?: components["schemas"]["MetricsSpec"] | null;
             /** Model */
             model?: string | null;
             /** Namespace */
@@ -2598,6 +2610,8 @@ export interface components {
             /** @description the inference operator's autoscaling: exactly one of prometheus (an AMP workspace) or cloudWatch */
             autoscaling?: components["schemas"]["AutoscalingSpec"] | null;
             kvCache?: components["schemas"]["KvCacheSpec"] | null;
+            /** @description metrics collection (spec.metrics); without it, the operator's defaults */
+            metrics?: components["schemas"]["MetricsSpec"] | null;
             /**
              * Modelpath
              * @description the model's folder inside the storage, such as models/Qwen/Qwen3-0.6B
@@ -2621,6 +2635,38 @@ export interface components {
             role: components["schemas"]["Role"];
             /** Subject */
             subject: string;
+        };
+        /**
+         * MetricsSpec
+         * @description The InferenceEndpointConfig's ``metrics``: whether the operator collects the endpoint's metrics, how
+         *     often, and where the model container serves them (the CRD's bounds: 5-300 s, port 1024-65535).
+         */
+        MetricsSpec: {
+            /**
+             * Enabled
+             * @description collect metrics from the operator's sidecar and the model
+             * @default true
+             */
+            enabled: boolean;
+            /**
+             * Path
+             * @description the path the model container serves its metrics on
+             * @default /metrics
+             * @example /metrics
+             */
+            path: string;
+            /**
+             * Port
+             * @description the port the model container serves them on
+             * @default 8080
+             */
+            port: number;
+            /**
+             * Scrapeintervalseconds
+             * @description seconds between scrapes
+             * @default 15
+             */
+            scrapeIntervalSeconds: number;
         };
         /** MlflowView */
         MlflowView: {
@@ -3195,7 +3241,7 @@ export interface components {
             query: string;
             /**
              * Serveraddress
-             * @description container only: the in-cluster Prometheus Service (http://<service>.<namespace>.svc.cluster.local:<port>)
+             * @description container only: the in-cluster Prometheus Service KEDA queries (http://<service>.<namespace>.svc.cluster.local:<port>); Launchpod installs no Prometheus and refuses the endpoint until that Service exists with that port
              * @default http://prometheus-server.prometheus.svc.cluster.local:80
              */
             serverAddress: string;

@@ -50,7 +50,10 @@ function Deploy({ cluster, onDone }: { cluster: string; onDone: () => void }) {
       <Input ariaLabel={label} value={String(form[key])} onChange={({ detail }) => set({ [key]: detail.value } as Partial<DeployForm>)} />
     </FormField>
   );
-  const number = (label: string, key: 'replicas' | 'gpus' | 'port' | 'minReplicas' | 'maxReplicas' | 'cwTarget') => (
+  const number = (
+    label: string,
+    key: 'replicas' | 'gpus' | 'port' | 'minReplicas' | 'maxReplicas' | 'cwTarget' | 'metricsPort' | 'metricsInterval',
+  ) => (
     <FormField label={label}>
       <Input ariaLabel={label} type="number" value={String(form[key])} onChange={({ detail }) => set({ [key]: Number(detail.value) })} />
     </FormField>
@@ -144,6 +147,17 @@ function Deploy({ cluster, onDone }: { cluster: string; onDone: () => void }) {
                   options={ROUTING.map((r) => ({ value: r, label: r || 'off' }))}
                 />
               </FormField>
+            </ColumnLayout>
+          )}
+          {form.kind === 'managed' && (
+            <ColumnLayout columns={3}>
+              <FormField label="Metrics" description="The operator scrapes the model container's metrics.">
+                <Checkbox checked={form.metrics} onChange={({ detail }) => set({ metrics: detail.checked })}>
+                  Collect metrics
+                </Checkbox>
+              </FormField>
+              {form.metrics && number('Metrics port', 'metricsPort')}
+              {form.metrics && number('Scrape interval (s)', 'metricsInterval')}
             </ColumnLayout>
           )}
           {form.kind === 'managed' && (
@@ -268,6 +282,14 @@ function Detail({ cluster, endpoint, onChanged }: { cluster: string; endpoint: E
             <Box variant="awsui-key-label">Scaling</Box>
             {endpoint.scaling ?? 'manual'}
           </div>
+          {endpoint.metrics ? (
+            <div>
+              <Box variant="awsui-key-label">Metrics</Box>
+              {endpoint.metrics.enabled
+                ? `every ${endpoint.metrics.scrapeIntervalSeconds} s from port ${endpoint.metrics.port} ${endpoint.metrics.path}`
+                : 'not collected'}
+            </div>
+          ) : null}
         </ColumnLayout>
         {endpoint.message ? <Box color="text-status-warning">{endpoint.message}</Box> : null}
         {endpoint.scalingError ? (
@@ -281,6 +303,7 @@ function Detail({ cluster, endpoint, onChanged }: { cluster: string; endpoint: E
           empty={<Box textAlign="center">No pods yet.</Box>}
           columnDefinitions={[
             { id: 'name', header: 'Pod', cell: (p) => p.name, isRowHeader: true },
+            { id: 'role', header: 'Role', cell: (p) => (p.role === 'router' ? 'SGLang router' : p.serves ? `serves ${p.serves}` : (p.role ?? 'worker')) },
             { id: 'node', header: 'Node', cell: (p) => p.node ?? 'not scheduled' },
             { id: 'phase', header: 'Phase', cell: (p) => <Status value={p.ready ? 'Ready' : p.phase} /> },
             { id: 'message', header: 'Why', cell: (p) => p.message ?? '' },

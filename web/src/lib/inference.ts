@@ -43,6 +43,10 @@ export interface DeployForm {
   cwDimensions: string;
   cwTarget: number;
   cwStatistic: Statistic;
+  // managed: the operator's metrics collection (spec.metrics); off leaves the operator's defaults
+  metrics: boolean;
+  metricsPort: number;
+  metricsInterval: number;
 }
 
 export const EMPTY_FORM: DeployForm = {
@@ -69,6 +73,9 @@ export const EMPTY_FORM: DeployForm = {
   cwDimensions: '',
   cwTarget: 10,
   cwStatistic: 'Average',
+  metrics: false,
+  metricsPort: 8080,
+  metricsInterval: 15,
 };
 
 /** "EndpointName=qwen, Variant=AllTraffic" as CloudWatch dimensions (blank entries skipped; the API checks names). */
@@ -96,6 +103,7 @@ export function deployBody(form: DeployForm): Record<string, unknown> {
     const managed: Record<string, unknown> = { storage: form.storage, modelPath: form.modelPath, worker };
     if (form.l2) managed.kvCache = { l1: true, l2: form.l2 };
     if (form.routing) managed.routing = { strategy: form.routing };
+    if (form.metrics) managed.metrics = { enabled: true, scrapeIntervalSeconds: form.metricsInterval, port: form.metricsPort };
     if (form.autoscale === 'cloudWatch') {
       managed.autoscaling = {
         minReplicas: form.minReplicas,

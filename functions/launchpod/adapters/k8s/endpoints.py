@@ -46,6 +46,8 @@ def _real(cluster: str, kind: str, primary: dict[str, Any], with_pods: bool) -> 
     pods = _pods(cluster, kind, primary) if with_pods else []
     scaler = get(cluster, path_of(manifests.scaled_object_ref(name, ns))) if kind == "container" else None
     real = RealEndpoint(kind=kind, primary=primary, service=service, pods=pods, scaler=scaler)
+    if scaler is not None and not _scaler_ready(scaler):
+        real.scaler_event = _last_warning(cluster, ns, name, "ScaledObject")
     if kind != "container" and (primary.get("spec") or {}).get("autoScalingSpec"):
         real.operator_scaler = _operator_scaler(cluster, primary)
         if real.operator_scaler is not None:
@@ -54,6 +56,11 @@ def _real(cluster: str, kind: str, primary: dict[str, Any], with_pods: bool) -> 
         real.balancer_blocked = lbc.blocked(cluster, get(cluster, path_of(lbc.deployment_ref())))
         real.balancer_event = _last_warning(cluster, ns, name)
     return real
+
+
+def _scaler_ready(scaled: dict[str, Any]) -> bool:
+    conditions = (scaled.get("status") or {}).get("conditions") or []
+    return not any(c.get("type") == "Ready" and c.get("status") == "False" for c in conditions)
 
 
 def _operator_scaler(cluster: str, primary: dict[str, Any]) -> dict[str, Any] | None:

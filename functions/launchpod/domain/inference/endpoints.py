@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from launchpod.contracts.inference import (
     CreateEndpointInput,
     EndpointPodView,
     EndpointView,
     InvokeView,
+    MetricsSpec,
     ScaleEndpointInput,
 )
 from launchpod.domain import plan as planner
@@ -118,6 +119,15 @@ def check_instance_type(request: CreateEndpointInput, groups: dict[str, str]) ->
             f"(POST /api/clusters/{request.name}/instance-groups) or choose a type it has.",
             details=[{"field": "body.instanceType", "rule": "instance_group_exists", "message": request.instanceType}],
         )
+
+
+def prometheus_service(address: str) -> tuple[str, str, int]:
+    """(Service, namespace, port) of an in-cluster server address http://<service>.<namespace>.svc[.cluster.local]
+    :<port> (the only form the contract takes): the Service cluster DNS resolves that name to
+    (https://kubernetes.io/docs/concepts/services-networking/dns-pod-service/#services)."""
+    host, _, port = address.removeprefix("http://").partition(":")
+    service, namespace = host.split(".")[:2]
+    return service, namespace, int(port)
 
 
 def create_plan(request: CreateEndpointInput, existing: RealEndpoint | None) -> Plan:
@@ -238,6 +248,25 @@ def workflow(cluster: str, request: dict[str, Any], plan: Plan) -> WorkflowPlan:
     )
 
 
+def _role(pod: dict[str, Any]) -> Literal["worker", "router"]:
+    return "router" if (pod["metadata"].get("labels") or {}).get(manifests.ROLE_LABEL) == "router" else "worker"
+
+
+def _pod_ready(pod: dict[str, Any]) -> bool:
+    conditions = (pod.get("status") or {}).get("conditions") or []
+    return any(c.get("type") == "Ready" and c.get("status") == "True" for c in conditions)
+
+
+def routed_without_router(real: RealEndpoint) -> bool:
+    """A routed endpoint's Service selects only its SGLang router: until a router pod is Ready, nothing answers
+    however many workers are."""
+    selector = ((real.service or {}).get("spec") or {}).get("selector") or {}
+    if selector.get(manifests.ROLE_LABEL) != "router":
+        return False
+    routers = [p for p in real.pods if (p["metadata"].get("labels") or {}).get(manifests.ROLE_LABEL) == "router"]
+    return not any(_pod_ready(p) for p in routers)
+
+
 def status_of(real: RealEndpoint) -> tuple[str, str | None]:
     """(status, message): Deleting, Failed, Ready, Degraded or Deploying, with the scheduler's or operator's words."""
     if real.deleting:
@@ -251,6 +280,8 @@ def status_of(real: RealEndpoint) -> tuple[str, str | None]:
     if pending:
         conditions = (pending[0].get("status") or {}).get("conditions") or [{}]
         message = conditions[0].get("message")
+    if routed_without_router(real):
+        return "Deploying", message or "waiting for the SGLang router's pod to be Ready (the Service points at it)"
     if real.ready >= real.desired:
         if real.load_balanced and not real.hostname:
             why = real.balancer_blocked or real.balancer_event
@@ -283,6 +314,20 @@ def model_of(real: RealEndpoint) -> str | None:
     return str(image) if image else None
 
 
+def metrics_of(real: RealEndpoint) -> MetricsSpec | None:
+    """A managed endpoint's spec.metrics, with the CRD's defaults for what it leaves out."""
+    found = (real.primary.get("spec") or {}).get("metrics") if real.kind == "managed" else None
+    if not isinstance(found, dict):
+        return None
+    model = found.get("modelMetrics") or {}
+    return MetricsSpec(
+        enabled=bool(found.get("enabled", True)),
+        scrapeIntervalSeconds=int(found.get("metricsScrapeIntervalSeconds", 15)),
+        path=str(model.get("path", "/metrics")),
+        port=int(model.get("port", 8080)),
+    )
+
+
 def view(cluster: str, real: RealEndpoint) -> EndpointView:
     status, message = status_of(real)
     spec = real.primary.get("spec") or {}
@@ -307,6 +352,8 @@ def view(cluster: str, real: RealEndpoint) -> EndpointView:
                 for c in (p.get("status") or {}).get("conditions") or []
             ),
             message=next(iter((p.get("status") or {}).get("conditions") or [{}])).get("message"),
+            role=_role(p) if real.kind == "container" else None,
+            serves=(p["metadata"].get("labels") or {}).get(manifests.SERVES_LABEL),
         )
         for p in real.pods
     ]
@@ -323,6 +370,7 @@ def view(cluster: str, real: RealEndpoint) -> EndpointView:
         model=model_of(real),
         pods=pods,
         scaling=scaling_of(real),
+        metrics=metrics_of(real),
         scalingError=scaling_error_of(real),
         message=message,
     )

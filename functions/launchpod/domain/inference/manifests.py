@@ -4,8 +4,8 @@
   of an S3 or FSx for Lustre storage Launchpod configured (modelSourceType s3 or fsx, "Deploy models from
   Amazon S3, Amazon FSx, or Hugging Face Hub using kubectl",
   https://docs.aws.amazon.com/sagemaker/latest/dg/sagemaker-hyperpod-model-deployment-deploy-ftm.html),
-  with kvCacheSpec, intelligentRoutingSpec
-  and autoScalingSpec as given; the HyperPod inference operator makes its Deployment and Service.
+  with kvCacheSpec, intelligentRoutingSpec,
+  autoScalingSpec and metrics as given; the HyperPod inference operator makes its Deployment and Service.
 - jumpstart: a JumpStartModel (model id, version, EULA acceptance, instance type).
 - container: a Deployment of any serving image with the GPUs the caller gave (requested and limited),
   required node affinity to the instance type (so never a CPU-only group), the storage claim at /s3,
@@ -43,9 +43,11 @@ KINDS = {"managed": "InferenceEndpointConfig", "jumpstart": "JumpStartModel", "c
 SERVES_LABEL = "launchpod.io/serves"  # modelPool: the endpoint whose Service a pod is bound to
 REQUEST_ANNOTATION = "launchpod.io/request"  # the create request, as JSON, on the primary object
 ROLE_LABEL = "launchpod.io/role"  # worker or router: the two Deployments of a routed endpoint never overlap
-# The SGLang router's Kubernetes service discovery: it watches pods matching --selector in its namespace
-# and routes to their --service-discovery-port with the cache-aware policy
-# (https://docs.sglang.ai/advanced_features/router.html, "Kubernetes service discovery").
+# The SGLang router's Kubernetes service discovery: it watches pods matching --selector (key=value pairs, all
+# must match) in its namespace and routes to their --service-discovery-port with the cache-aware policy
+# (https://docs.sglang.ai/advanced_features/router.html, "Kubernetes service discovery"). It selects by labels
+# only, so a model pool's router selects by the pool's binding label, as the pool's Service does: a pod
+# relabelled to another endpoint leaves this router's workers and joins that endpoint's.
 ROUTER_PORT = 30000
 # The CRD's defaults for a cloudWatchTrigger's period and query window (metricCollectionPeriod and
 # metricCollectionStartTime, seconds).
@@ -130,6 +132,12 @@ def managed(
         body["intelligentRoutingSpec"] = {"enabled": True, "routingStrategy": spec.routing.strategy}
     if spec.autoscaling is not None:
         body["autoScalingSpec"] = autoscaling_spec(spec.autoscaling)
+    if spec.metrics is not None:
+        body["metrics"] = {
+            "enabled": spec.metrics.enabled,
+            "metricsScrapeIntervalSeconds": spec.metrics.scrapeIntervalSeconds,
+            "modelMetrics": {"path": spec.metrics.path, "port": spec.metrics.port},
+        }
     return {"apiVersion": GROUP_VERSION, "kind": "InferenceEndpointConfig", "metadata": _meta(request), "spec": body}
 
 
@@ -251,6 +259,12 @@ def container(request: CreateEndpointInput) -> list[dict[str, Any]]:
     return [deployment, *routed, service, *([scaled_object(request)] if spec.autoscaling else [])]
 
 
+def pool_endpoint(deployment: dict[str, Any]) -> bool:
+    """A model pool's Deployment: its pods carry the binding label (a router in front or not)."""
+    template = ((deployment.get("spec") or {}).get("template") or {}).get("metadata") or {}
+    return SERVES_LABEL in (template.get("labels") or {})
+
+
 def router_name(endpoint: str) -> str:
     return f"{endpoint}-router"
 
@@ -262,7 +276,8 @@ def router_objects(request: CreateEndpointInput) -> list[dict[str, Any]]:
     # no endpoint-kind label: the router is part of the endpoint, not an endpoint of its own
     labels = {**ownership.K8S_LABELS, ENDPOINT_LABEL: request.endpoint, ROLE_LABEL: "router"}
     meta = {"name": name, "namespace": ns, "labels": labels}
-    workers = f"{ENDPOINT_LABEL}={request.endpoint} {ROLE_LABEL}=worker"
+    bound = SERVES_LABEL if request.container.service == "modelPool" else ENDPOINT_LABEL
+    workers = f"{bound}={request.endpoint} {ROLE_LABEL}=worker"
     router = {
         "name": "router",
         "image": request.container.worker.image,

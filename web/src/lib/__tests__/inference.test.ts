@@ -20,6 +20,9 @@ describe('deployBody', () => {
     const managed = deployBody({ ...form, l2: 'tieredstorage', routing: 'kvaware' }).managed as Record<string, unknown>;
     expect(managed.kvCache).toEqual({ l1: true, l2: 'tieredstorage' });
     expect(managed.routing).toEqual({ strategy: 'kvaware' });
+    expect(managed).not.toHaveProperty('metrics');
+    const measured = deployBody({ ...form, metrics: true, metricsPort: 8000, metricsInterval: 30 }).managed as Record<string, unknown>;
+    expect(measured.metrics).toEqual({ enabled: true, scrapeIntervalSeconds: 30, port: 8000 });
   });
 
   it('sends a JumpStart model with its EULA acceptance', () => {

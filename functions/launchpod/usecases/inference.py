@@ -1,0 +1,363 @@
+"""A cluster's inference endpoints: the checks before a deploy (an ACTIVE control plane, a GPU group of the
+type, the inference operator or KEDA, the storage, the load balancer controller, the Prometheus KEDA
+queries), the deploy/scale/delete proposals the inference workflow carries out, the views read from the
+cluster, invoke (a chat completion sent to the endpoint's own Service) and a pool pod's reassignment.
+The ports are only the calls made, so unit tests pass in-memory fakes."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from launchpod.contracts.inference import (
+    AssignPodRequest,
+    AssignPodView,
+    CreateEndpointInput,
+    EndpointListView,
+    EndpointView,
+    EndpointWorkflowRequest,
+    FsxModelSource,
+    InvokeEndpointRequest,
+    InvokeView,
+    ScaleEndpointInput,
+)
+from launchpod.domain import features, storage
+from launchpod.domain import operations as ops
+from launchpod.domain.clusters import hyperpod
+from launchpod.domain.dependencies import lbc
+from launchpod.domain.errors import Conflict, NotFound
+from launchpod.domain.inference import endpoints, manifests
+from launchpod.domain.inference.endpoints import RealEndpoint
+from launchpod.domain.plan import Plan
+from launchpod.usecases.ports import AddonReader, ControlPlanes, HyperPodReader, KubeReader
+from launchpod.usecases.proposal import Proposal
+
+
+class ClusterEndpoints(Protocol):
+    """The endpoints Launchpod deployed on a cluster's API server (adapters.k8s.endpoints)."""
+
+    def endpoints(self, cluster: str, with_pods: bool = True, name: str | None = None) -> list[RealEndpoint]: ...
+    def endpoint(self, cluster: str, name: str) -> RealEndpoint | None: ...
+    def chat(self, cluster: str, real: RealEndpoint, payload: dict[str, Any]) -> tuple[dict[str, Any], bool]: ...
+    def bind_pod(self, cluster: str, namespace: str, pod: str, endpoint: str) -> None: ...
+
+
+@dataclass(frozen=True)
+class InferencePorts:
+    eks: ControlPlanes
+    addons: AddonReader
+    hyperpods: HyperPodReader
+    read: KubeReader
+    endpoints: ClusterEndpoints
+    operations: ops.OperationStore
+    workflows: ops.WorkflowRunner
+    region: str
+
+
+def real() -> InferencePorts:
+    """The deployed adapters (runtime.wiring)."""
+    from launchpod.adapters.k8s import apply as k8s
+    from launchpod.adapters.k8s import endpoints as cluster_endpoints
+    from launchpod.runtime import wiring
+    from launchpod.runtime.settings import settings
+
+    eks = wiring.eks()
+    return InferencePorts(
+        eks=eks,
+        addons=eks,
+        hyperpods=wiring.sagemaker(),
+        read=k8s.read,
+        endpoints=cluster_endpoints,
+        operations=wiring.operations(),
+        workflows=wiring.workflows(),
+        region=settings().region,
+    )
+
+
+# ---------------------------------------------------------------------------- checks
+
+
+def active(name: str, ports: InferencePorts) -> None:
+    eks = ports.eks.cluster(name)
+    if eks is None or eks.get("status") != "ACTIVE":
+        state = eks.get("status") if eks else "not created"
+        raise Conflict(f"The EKS control plane of {name} is {state}; endpoints need an ACTIVE cluster.")
+
+
+def _groups(name: str, ports: InferencePorts) -> dict[str, str]:
+    cluster = ports.hyperpods.hyperpod_cluster(hyperpod.hyperpod_name(name)) or {}
+    return {g["InstanceGroupName"]: g["InstanceType"] for g in cluster.get("InstanceGroups", [])}
+
+
+def _needs_operator(request: CreateEndpointInput, ports: InferencePorts) -> None:
+    """managed and jumpstart endpoints are the operator's; a container's ScaledObject needs KEDA, which
+    the inference add-on installs with its KEDA operator role (AWS Architecture Blog, "Simplified
+    Inference Operator setup on Amazon SageMaker HyperPod", 2026-04-06)."""
+    keda = request.container is not None and request.container.autoscaling is not None
+    if (request.kind == "container" and not keda) or features.inference_enabled(ports.addons.addons(request.name)):
+        return
+    if keda:
+        raise Conflict(
+            f"Container autoscaling is a KEDA ScaledObject, and KEDA comes with the HyperPod inference operator, "
+            f"which is not enabled on {request.name}. Enable it (PATCH /api/clusters/{request.name}/features with "
+            '{"inferenceOperator": {"enabled": true}}), or deploy without autoscaling.',
+            details=[
+                {"field": "body.container.autoscaling", "rule": "keda_installed", "message": "inference operator"}
+            ],
+        )
+    raise Conflict(
+        f"{request.kind} endpoints are run by the HyperPod inference operator, which is not enabled on "
+        f"{request.name}. Enable it (PATCH /api/clusters/{request.name}/features with "
+        '{"inferenceOperator": {"enabled": true}}) and send the request again, or deploy kind container.',
+        details=[{"field": "body.kind", "rule": "inference_operator_enabled", "message": "inference operator"}],
+    )
+
+
+def _needs_prometheus(request: CreateEndpointInput, ports: InferencePorts) -> None:
+    """KEDA's prometheus scaler queries serverAddress from inside the cluster
+    (https://keda.sh/docs/2.17/scalers/prometheus/); Launchpod installs no Prometheus (a cluster's metrics
+    stack is the platform team's choice, and one endpoint should not bring a cluster-wide server), so the
+    Service the address names must exist with that port before the ScaledObject is made, or KEDA would
+    only ever report a TriggerError."""
+    auto = request.container.autoscaling if request.container is not None else None
+    if auto is None or auto.prometheus is None:
+        return
+    address = auto.prometheus.serverAddress
+    service, namespace, port = endpoints.prometheus_service(address)
+    found = ports.read(request.name, manifests.service_ref(service, namespace))
+    ports_of = {int(p.get("port", 0)) for p in ((found or {}).get("spec") or {}).get("ports") or []}
+    if found is not None and port in ports_of:
+        return
+    what = (
+        f"has no Service {service} in namespace {namespace}"
+        if found is None
+        else f"has Service {namespace}/{service}, but it does not expose port {port} (it has "
+        f"{', '.join(str(p) for p in sorted(ports_of)) or 'none'})"
+    )
+    raise Conflict(
+        f"KEDA queries Prometheus at {address} from inside the cluster, and {request.name} {what}. Install "
+        "Prometheus there (for example the prometheus-community/prometheus Helm chart as release prometheus in "
+        "namespace prometheus: Service prometheus-server, port 80), or send "
+        "container.autoscaling.prometheus.serverAddress naming your Prometheus Service "
+        "(http://<service>.<namespace>.svc.cluster.local:<port>).",
+        details=[
+            {
+                "field": "body.container.autoscaling.prometheus.serverAddress",
+                "rule": "prometheus_service_exists",
+                "message": address,
+            }
+        ],
+    )
+
+
+def _volume(name: str, storage_name: str, namespace: str, ports: InferencePorts) -> dict[str, Any] | None:
+    """The PersistentVolume of a storage Launchpod configured, whose claim is in ``namespace``; None when there
+    is no such storage."""
+    volume = ports.read(name, {"apiVersion": "v1", "kind": "PersistentVolume", "metadata": {"name": storage_name}})
+    if volume is None or not storage.managed(volume):
+        return None
+    claim_ns = ((volume.get("spec") or {}).get("claimRef") or {}).get("namespace", "default")
+    if claim_ns != namespace:
+        raise Conflict(
+            f"The storage {storage_name} is claimed in namespace {claim_ns}, not {namespace}; deploy the endpoint "
+            f"in {claim_ns}.",
+            details=[{"field": "body.namespace", "rule": "same_namespace_as_storage", "message": claim_ns}],
+        )
+    return volume
+
+
+def _missing(name: str, storage_name: str, field: str, kinds: str) -> Conflict:
+    return Conflict(
+        f"{name} has no {kinds} storage {storage_name} configured by Launchpod; configure one "
+        f"(POST /api/clusters/{name}/storage) or name one from GET /api/clusters/{name}/storage.",
+        details=[{"field": field, "rule": "storage_exists", "message": storage_name}],
+    )
+
+
+def _model_source(
+    name: str, storage_name: str, namespace: str, ports: InferencePorts
+) -> tuple[str | None, str | None, FsxModelSource | None]:
+    """(bucket, prefix, None) of an S3 storage, or (None, None, the file system) of an FSx one."""
+    field = "body.managed.storage"
+    volume = _volume(name, storage_name, namespace, ports)
+    s3 = storage.s3_prefix_of(volume) if volume else None
+    if s3 is not None:
+        return s3[0], s3[1], None
+    fsx = storage.fsx_source_of(volume) if volume else None
+    if fsx is None:
+        raise _missing(name, storage_name, field, "S3 or FSx")
+    return None, None, FsxModelSource(fileSystemId=fsx[0], dnsName=fsx[1], mountName=fsx[2])
+
+
+def _claim(name: str, storage_name: str, namespace: str, ports: InferencePorts) -> None:
+    """A container mounts an S3 storage's claim at /s3."""
+    volume = _volume(name, storage_name, namespace, ports)
+    if volume is None or storage.s3_prefix_of(volume) is None:
+        raise _missing(name, storage_name, "body.container.storage", "S3")
+
+
+def _needs_balancer(name: str, ports: InferencePorts) -> None:
+    """A loadBalancer Service gets its NLB only from the AWS Load Balancer Controller; without it the
+    Service would wait for an address forever, so the request is refused with what to do. Installing it
+    from here would create an IAM role and a cluster-wide controller as a side effect of one endpoint, so
+    that stays the dependency reconcile's (an explicit, planned operation)."""
+    if ports.read(name, lbc.deployment_ref()) is None:
+        raise Conflict(
+            lbc.missing(name),
+            details=[
+                {"field": "body.container.service", "rule": "load_balancer_controller_installed", "message": lbc.NAME}
+            ],
+        )
+
+
+def _existing(name: str, endpoint: str, ports: InferencePorts) -> RealEndpoint:
+    found = ports.endpoints.endpoint(name, endpoint)
+    if found is None:
+        raise NotFound(f"{name} has no endpoint {endpoint} deployed by Launchpod; GET /api/clusters/{name}/endpoints.")
+    return found
+
+
+def _starter(
+    name: str, request: EndpointWorkflowRequest, plan: Plan, who: ops.Principal, ports: InferencePorts
+) -> Proposal:
+    def start() -> Any:
+        doc = request.model_dump(mode="json", exclude_none=True)
+        operation, _ = ops.submit(ports.operations, ports.workflows, endpoints.workflow(name, doc, plan), who)
+        return operation
+
+    return Proposal(plan, start)
+
+
+# ---------------------------------------------------------------------------- mutations
+
+
+def create(request: CreateEndpointInput, *, who: ops.Principal, ports: InferencePorts) -> Proposal:
+    name = request.name
+    active(name, ports)
+    endpoints.check_instance_type(request, _groups(name, ports))
+    _needs_operator(request, ports)
+    _needs_prometheus(request, ports)
+    bucket = prefix = fsx = None
+    if request.managed is not None:
+        bucket, prefix, fsx = _model_source(name, request.managed.storage, request.namespace, ports)
+    if request.container is not None and request.container.storage:
+        _claim(name, request.container.storage, request.namespace, ports)
+    if request.container is not None and request.container.service == "loadBalancer":
+        _needs_balancer(name, ports)
+    plan = endpoints.create_plan(request, ports.endpoints.endpoint(name, request.endpoint))
+    doc = EndpointWorkflowRequest(
+        name=name,
+        action="deploy",
+        endpoint=request.endpoint,
+        namespace=request.namespace,
+        kind=request.kind,
+        replicas=request.replicas,
+        create=request.model_copy(update={"dryRun": False}),
+        bucket=bucket,
+        region=ports.region if bucket else None,
+        prefix=prefix or None,
+        fsx=fsx,
+    )
+    return _starter(name, doc, plan, who, ports)
+
+
+def scale(request: ScaleEndpointInput, *, who: ops.Principal, ports: InferencePorts) -> Proposal:
+    active(request.name, ports)
+    real = _existing(request.name, request.endpoint, ports)
+    plan = endpoints.scale_plan(request, real)
+    doc = EndpointWorkflowRequest.model_validate(
+        {
+            "name": request.name,
+            "action": "scale",
+            "endpoint": request.endpoint,
+            "namespace": real.namespace,
+            "kind": real.kind,
+            "replicas": request.replicas,
+        }
+    )
+    proposal = _starter(request.name, doc, plan, who, ports)
+    return Proposal(plan, proposal.start, f"{request.endpoint} already has {request.replicas} replicas.")
+
+
+def delete(name: str, endpoint: str, *, who: ops.Principal, ports: InferencePorts) -> Proposal:
+    active(name, ports)
+    real = _existing(name, endpoint, ports)
+    plan = endpoints.delete_plan(name, real)
+    doc = EndpointWorkflowRequest.model_validate(
+        {"name": name, "action": "delete", "endpoint": endpoint, "namespace": real.namespace, "kind": real.kind}
+    )
+    return _starter(name, doc, plan, who, ports)
+
+
+# ---------------------------------------------------------------------------- reads and invoke
+
+
+def list_all(name: str, *, ports: InferencePorts) -> EndpointListView:
+    active(name, ports)
+    return EndpointListView(cluster=name, items=[endpoints.view(name, e) for e in ports.endpoints.endpoints(name)])
+
+
+def get(name: str, endpoint: str, *, ports: InferencePorts) -> EndpointView:
+    active(name, ports)
+    return endpoints.view(name, _existing(name, endpoint, ports))
+
+
+def invoke(name: str, endpoint: str, request: InvokeEndpointRequest, *, ports: InferencePorts) -> InvokeView:
+    active(name, ports)
+    real = _existing(name, endpoint, ports)
+    status, message = endpoints.status_of(real)
+    if status not in ("Ready", "Degraded"):
+        raise Conflict(
+            f"Endpoint {endpoint} is {status}" + (f": {message}" if message else "") + "; invoke it once Ready."
+        )
+    payload: dict[str, Any] = {"messages": [m.model_dump() for m in request.messages], "max_tokens": request.maxTokens}
+    if request.temperature is not None:
+        payload["temperature"] = request.temperature
+    answer, truncated = ports.endpoints.chat(name, real, payload)
+    return endpoints.invoke_view(endpoint, answer, truncated)
+
+
+# ---------------------------------------------------------------------------- model pools
+
+
+def _pool(name: str, endpoint: str, field: str, ports: InferencePorts) -> RealEndpoint:
+    found = _existing(name, endpoint, ports)
+    if found.kind != "container" or not manifests.pool_endpoint(found.primary):
+        raise Conflict(
+            f"Endpoint {endpoint} is not a model pool (a container endpoint with service modelPool); only pool "
+            "pods are reassigned, and only to pool endpoints.",
+            details=[{"field": field, "rule": "model_pool", "message": endpoint}],
+        )
+    return found
+
+
+def assign(name: str, pool: str, request: AssignPodRequest, *, ports: InferencePorts) -> AssignPodView:
+    """Bind a warm worker of ``pool`` to another pool endpoint by its label: that endpoint's Service, or its
+    SGLang router (which discovers workers by the same label), serves through the pod from then on."""
+    active(name, ports)
+    source, target = _pool(name, pool, "path.pool", ports), _pool(name, request.endpoint, "body.endpoint", ports)
+    if source.namespace != target.namespace:
+        raise Conflict(
+            f"{pool} runs in {source.namespace} and {request.endpoint} in {target.namespace}; a Service selects pods"
+            " of its own namespace only.",
+            details=[{"field": "body.endpoint", "rule": "same_namespace", "message": target.namespace}],
+        )
+    workers = [p for p in source.pods if (p["metadata"].get("labels") or {}).get(manifests.ROLE_LABEL) != "router"]
+    have = ", ".join(p["metadata"]["name"] for p in workers) or "none"
+    if any(p["metadata"]["name"] == request.pod for p in source.pods if p not in workers):
+        raise Conflict(
+            f"{request.pod} is the SGLang router of {pool}, not one of its workers; reassign a worker: {have}.",
+            details=[{"field": "body.pod", "rule": "pool_worker", "message": request.pod}],
+        )
+    pod = next((p for p in workers if p["metadata"]["name"] == request.pod), None)
+    if pod is None:
+        raise NotFound(f"The pool {pool} has no pod {request.pod}; its pods are {have}.")
+    previous = (pod["metadata"].get("labels") or {}).get(manifests.SERVES_LABEL)
+    if previous == request.endpoint:
+        message = f"{request.pod} already serves {request.endpoint}; no changes."
+    else:
+        ports.endpoints.bind_pod(name, source.namespace, request.pod, request.endpoint)
+        message = f"{request.pod} (a warm worker of {pool}) now serves {request.endpoint}" + (
+            f" instead of {previous}." if previous else "."
+        )
+    return AssignPodView(pool=pool, pod=request.pod, endpoint=request.endpoint, previous=previous, message=message)

@@ -1,0 +1,192 @@
+"""The inference use cases with in-memory ports: what is refused before anything starts (and the words), what
+the inference workflow is asked to do, and a pool pod's reassignment by its label."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from launchpod.contracts.common import Role
+from launchpod.contracts.inference import AssignPodRequest, CreateEndpointInput, InvokeEndpointRequest
+from launchpod.domain import features, ownership, storage
+from launchpod.domain import operations as ops
+from launchpod.domain.errors import Conflict, NotFound
+from launchpod.domain.inference import manifests
+from launchpod.domain.inference.endpoints import RealEndpoint
+from launchpod.usecases import inference as cases
+
+from tests.usecases.fakes import Addons, ControlPlanes, Endpoints, HyperPod, Objects, Operations, Runner
+
+WHO = ops.Principal("olga", Role.OPERATOR)
+GROUPS = {"InstanceGroups": [{"InstanceGroupName": "gpu", "InstanceType": "ml.g5.12xlarge"}]}
+INFERENCE_ADDON = {features.inference_operator().addon: {"status": "ACTIVE"}}
+PROMETHEUS = {
+    "apiVersion": "v1",
+    "kind": "Service",
+    "metadata": {"name": "prometheus-server", "namespace": "prometheus"},
+    "spec": {"ports": [{"name": "http", "port": 80}]},
+}
+SHARED = {
+    "apiVersion": "v1",
+    "kind": "PersistentVolume",
+    "metadata": {"name": "shared", "labels": dict(ownership.K8S_LABELS)},
+    "spec": {
+        "csi": {"driver": storage.S3_DRIVER, "volumeAttributes": {"bucketName": "lp-bucket"}},
+        "mountOptions": ["prefix team/"],
+        "claimRef": {"namespace": "default", "name": "shared"},
+    },
+}
+KEDA = {
+    "endpoint": "vllm-keda",
+    "kind": "container",
+    "instanceType": "ml.g5.12xlarge",
+    "container": {
+        "worker": {"image": "vllm/vllm-openai:v0.10.1", "gpus": 1},
+        "autoscaling": {"minReplicas": 1, "maxReplicas": 3, "prometheus": {"query": "sum(up)", "targetValue": 10}},
+    },
+}
+
+
+def _ports(objects: list[dict[str, Any]] = (), found: list[RealEndpoint] = (), addons=INFERENCE_ADDON, answer=None):
+    return cases.InferencePorts(
+        eks=ControlPlanes({"c1": {"status": "ACTIVE"}}),
+        addons=Addons({"c1": dict(addons)}),
+        hyperpods=HyperPod({"c1": GROUPS}),
+        read=Objects(list(objects)),
+        endpoints=Endpoints(list(found), answer),
+        operations=Operations(),
+        workflows=Runner(),
+        region="us-east-1",
+    )
+
+
+def _create(body: dict[str, Any]) -> CreateEndpointInput:
+    return CreateEndpointInput(name="c1", **body)
+
+
+def test_container_autoscaling_is_refused_until_the_prometheus_keda_queries_exists_and_nothing_starts():
+    ports = _ports()
+    with pytest.raises(Conflict) as refused:
+        cases.create(_create(KEDA), who=WHO, ports=ports)
+    words = refused.value.message
+    assert "http://prometheus-server.prometheus.svc.cluster.local:80" in words
+    assert "no Service prometheus-server in namespace prometheus" in words
+    assert "prometheus-community/prometheus" in words and "serverAddress" in words
+    assert refused.value.details[0]["field"] == "body.container.autoscaling.prometheus.serverAddress"
+    assert ports.workflows.started == []
+
+
+def test_a_prometheus_service_without_the_port_is_refused_naming_the_ports_it_has():
+    other = {**PROMETHEUS, "spec": {"ports": [{"port": 9090}]}}
+    with pytest.raises(Conflict, match="does not expose port 80 \\(it has 9090\\)"):
+        cases.create(_create(KEDA), who=WHO, ports=_ports([other]))
+
+
+def test_with_prometheus_installed_the_deploy_plans_the_scaled_object_and_starts_the_inference_workflow():
+    ports = _ports([PROMETHEUS])
+    proposal = cases.create(_create(KEDA), who=WHO, ports=ports)
+    assert [s.target for s in proposal.plan.steps] == [
+        "Deployment default/vllm-keda",
+        "Service default/vllm-keda",
+        "ScaledObject default/vllm-keda",
+    ]
+    assert ports.workflows.started == []  # nothing until the route starts it
+    operation = proposal.start()
+    ((kind, document),) = ports.workflows.started
+    assert kind == "inference" and operation.kind == "inference"
+    assert document["request"]["action"] == "deploy" and document["request"]["endpoint"] == "vllm-keda"
+
+
+def test_a_managed_endpoint_carries_its_metrics_to_the_workflow_and_needs_the_operator():
+    body = {
+        "endpoint": "qwen",
+        "kind": "managed",
+        "instanceType": "ml.g5.12xlarge",
+        "managed": {
+            "storage": "shared",
+            "modelPath": "models/Qwen/Qwen3-0.6B",
+            "worker": {"image": "vllm/vllm-openai:v0.10.1", "gpus": 1},
+            "metrics": {"scrapeIntervalSeconds": 30, "port": 8000},
+        },
+    }
+    with pytest.raises(Conflict, match="inferenceOperator"):
+        cases.create(_create(body), who=WHO, ports=_ports([SHARED], addons={}))
+    ports = _ports([SHARED])
+    cases.create(_create(body), who=WHO, ports=ports).start()
+    ((_, document),) = ports.workflows.started
+    request = document["request"]
+    assert (request["bucket"], request["prefix"], request["region"]) == ("lp-bucket", "team/", "us-east-1")
+    assert request["create"]["managed"]["metrics"] == {
+        "enabled": True,
+        "scrapeIntervalSeconds": 30,
+        "path": "/metrics",
+        "port": 8000,
+    }
+
+
+def _ready_pod(name: str, labels: dict[str, str]) -> dict[str, Any]:
+    return {
+        "metadata": {"name": name, "labels": labels},
+        "status": {"phase": "Running", "conditions": [{"type": "Ready", "status": "True"}]},
+    }
+
+
+def _routed_pool(endpoint: str, workers: list[str]) -> RealEndpoint:
+    body = {
+        "endpoint": endpoint,
+        "kind": "container",
+        "instanceType": "ml.g5.12xlarge",
+        "replicas": len(workers),
+        "container": {
+            "worker": {"image": "lmsysorg/sglang:v0.5.2", "gpus": 1},
+            "service": "modelPool",
+            "router": True,
+        },
+    }
+    made = manifests.container(_create(body))
+    deployment, service = made[0], made[-1]
+    deployment = {**deployment, "status": {"readyReplicas": len(workers)}}
+    worker_labels = deployment["spec"]["template"]["metadata"]["labels"]
+    pods = [_ready_pod(w, worker_labels) for w in workers]
+    pods.append(_ready_pod(f"{endpoint}-router-0", {manifests.ROLE_LABEL: "router"}))
+    return RealEndpoint(kind="container", primary=deployment, service=service, pods=pods)
+
+
+def test_a_routed_pool_lends_a_worker_by_its_binding_label_and_never_its_router():
+    ports = _ports(found=[_routed_pool("sg-a", ["sg-a-0", "sg-a-1"]), _routed_pool("sg-b", [])])
+    view = cases.assign("c1", "sg-a", AssignPodRequest(pod="sg-a-0", endpoint="sg-b"), ports=ports)
+    assert (view.previous, view.message) == ("sg-a", "sg-a-0 (a warm worker of sg-a) now serves sg-b instead of sg-a.")
+    assert ports.endpoints.bound == [("default", "sg-a-0", "sg-b")]
+    with pytest.raises(Conflict, match=r"sg-a-router-0 is the SGLang router of sg-a.*sg-a-0, sg-a-1"):
+        cases.assign("c1", "sg-a", AssignPodRequest(pod="sg-a-router-0", endpoint="sg-b"), ports=ports)
+    with pytest.raises(NotFound, match="its pods are sg-a-0, sg-a-1"):
+        cases.assign("c1", "sg-a", AssignPodRequest(pod="sg-b-0", endpoint="sg-b"), ports=ports)
+    assert len(ports.endpoints.bound) == 1
+
+
+def test_only_pool_endpoints_lend_or_take_pods():
+    plain = RealEndpoint(
+        kind="container",
+        primary=manifests.container(
+            _create({**KEDA, "endpoint": "plain", "container": {"worker": KEDA["container"]["worker"]}})
+        )[0],
+    )
+    ports = _ports(found=[_routed_pool("sg-a", ["sg-a-0"]), plain])
+    with pytest.raises(Conflict, match="plain is not a model pool"):
+        cases.assign("c1", "sg-a", AssignPodRequest(pod="sg-a-0", endpoint="plain"), ports=ports)
+    assert ports.endpoints.bound == []
+
+
+def test_invoke_waits_for_the_router_and_then_sends_the_chat_to_the_endpoint_s_own_service():
+    routed = _routed_pool("sg-a", ["sg-a-0"])
+    routed.pods = [p for p in routed.pods if "router" not in p["metadata"]["name"]]
+    answer = {"model": "m", "choices": [{"message": {"content": "hi"}, "finish_reason": "stop"}]}
+    ports = _ports(found=[routed], answer=answer)
+    chat = InvokeEndpointRequest(messages=[{"role": "user", "content": "hello"}], maxTokens=8)
+    with pytest.raises(Conflict, match="sg-a is Deploying: waiting for the SGLang router"):
+        cases.invoke("c1", "sg-a", chat, ports=ports)
+    assert ports.endpoints.chats == []
+    routed.pods.append(_ready_pod("sg-a-router-0", {manifests.ROLE_LABEL: "router"}))
+    view = cases.invoke("c1", "sg-a", chat, ports=ports)
+    assert (view.content, view.model) == ("hi", "m")
+    assert ports.endpoints.chats == [{"messages": [{"role": "user", "content": "hello"}], "max_tokens": 8}]
