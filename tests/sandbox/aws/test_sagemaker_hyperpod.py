@@ -750,6 +750,19 @@ def test_kube_node_sink_registers_nodes_in_the_emulated_api_server(sm, eks_arn):
         assert sorted(n.metadata.name for n in listed) == sorted("hyperpod-" + n["InstanceId"] for n in _nodes(sm))
         assert all(n.status.capacity["nvidia.com/gpu"] == "8" for n in listed)
         assert all(n.metadata.labels["sagemaker.amazonaws.com/cluster-name"] == "hp" for n in listed)
+        assert core.list_namespaced_event("default").items == []  # nothing has rebooted yet
+
+        # kubelet reports a Node back with another boot id as a Warning event "Rebooted"
+        rebooted, other = sorted(n["InstanceId"] for n in _nodes(sm))
+        sm.batch_reboot_cluster_nodes(ClusterName="hp", NodeIds=[rebooted])
+        _nodes(sm)
+        events = wait_until(lambda: core.list_namespaced_event("default").items)
+        [event] = events
+        assert (event.type, event.reason, event.involved_object.kind) == ("Warning", "Rebooted", "Node")
+        assert event.involved_object.name == f"hyperpod-{rebooted}"
+        boot = core.read_node(f"hyperpod-{rebooted}").status.node_info.boot_id
+        assert event.message == f"Node hyperpod-{rebooted} has been rebooted, boot id: {boot}"
+        assert other not in event.message
     finally:
         fleet.stop_all()
 
