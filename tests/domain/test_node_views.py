@@ -26,3 +26,21 @@ def test_gpus_held_count_requests_limits_alone_and_not_finished_pods():
     view = views.node_view(SUMMARY, NODE, pods, "OnDemand")
     assert (view["gpusAllocated"], view["gpusAllocatable"]) == (6, 8)
     assert {p["name"]: p["gpus"] for p in view["pods"]} == {"cpu": 0, "done": 1, "limit-only": 4, "requests": 2}
+
+
+def test_a_node_in_deep_health_checks_says_so_with_the_agents_labels():
+    summary = {**SUMMARY, "InstanceStatus": {"Status": "DeepHealthCheckInProgress", "Message": "InstanceStress"}}
+    labels = {
+        "sagemaker.amazonaws.com/node-health-status": "Unschedulable",
+        "sagemaker.amazonaws.com/deep-health-check-status": "InProgress",
+        "sagemaker.amazonaws.com/instance-group-name": "gpu",
+    }
+    node = {**NODE, "metadata": {**NODE["metadata"], "labels": labels}, "spec": {"unschedulable": True}}
+    view = views.node_view(summary, node, [], "OnDemand")
+    assert (view["instanceStatus"], view["instanceMessage"]) == ("DeepHealthCheckInProgress", "InstanceStress")
+    assert (view["healthStatus"], view["deepHealthCheckStatus"], view["unschedulable"]) == (
+        "Unschedulable",
+        "InProgress",
+        True,
+    )
+    assert "sagemaker.amazonaws.com/instance-group-name" not in view["healthLabels"]
