@@ -530,7 +530,14 @@ async def _run_pytorch(emulator: Any, job: dict[str, Any], cluster: str) -> None
         pod = next((p for p in pods if p["metadata"]["name"] == target), pods[0])
         if kind == "hang":
             run.hung = True
-            _write(emulator, pod, "[rank0] NCCL watchdog: collective operation still pending\n")
+            # PyTorch's NCCL watchdog, as ProcessGroupNCCL logs a collective that outlived its timeout
+            _write(
+                emulator,
+                pod,
+                "[rank0]:[E ProcessGroupNCCL.cpp:629] [Rank 0] Watchdog caught collective operation timeout: "
+                "WorkNCCL(SeqNum=1, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=600000) ran for 600081 "
+                "milliseconds before timing out.\n",
+            )
             return
         if kind == "processCrash":
             _write(emulator, pod, "[rank3] RuntimeError: CUDA error: an illegal memory access was encountered\n")

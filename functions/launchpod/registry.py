@@ -640,6 +640,7 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
         actions=(
             "sagemaker:DescribeCluster",
             "sagemaker:ListClusterEvents",
+            "sagemaker:DescribeClusterEvent",  # the failure message of the group's newest Error event
             "sagemaker:ListClusterOperations",
             "sagemaker:DescribeClusterOperation",
         ),

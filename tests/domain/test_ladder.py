@@ -144,6 +144,24 @@ def test_a_chain_without_progress_for_90_minutes_is_stuck_and_a_watched_reboot_r
     assert ladder.view(incidents[0], T0 + timedelta(minutes=61))["state"] == "resolved"
 
 
+def test_a_replacement_not_healthy_after_30_minutes_is_watched_and_stuck_after_90():
+    incidents: list[dict] = []
+    decision = ladder.decide(incidents, _event(), "auto", T0)
+    incident = incidents[0]
+    ladder.started(incident, decision.run, "op-1", T0)
+    ladder.outcome(incident, "reboot-nodes", True, "rebooted", None, "op-1", T0 + timedelta(minutes=2))
+    again = ladder.decide(incidents, _event(at=T0 + timedelta(minutes=5), boot="b2"), "auto", T0 + timedelta(minutes=5))
+    assert again.run and again.run["action"] == "replace"
+    ladder.started(incident, again.run, "op-2", T0 + timedelta(minutes=5))
+    early = ladder.view(incident, T0 + timedelta(minutes=30))
+    assert early["state"] == "acting" and early["steps"][-1]["action"] == "replace"
+    late = ladder.view(incident, T0 + timedelta(minutes=36))
+    assert late["state"] == "acting" and late["steps"][-1]["action"] == "watch"
+    assert "not healthy after 30 min" in late["steps"][-1]["note"] and late["steps"][-1]["operationId"] == "op-2"
+    stuck = ladder.view(incident, T0 + timedelta(minutes=96))
+    assert stuck["state"] == "stuck" and stuck["nextStep"]["action"] == "alert"
+
+
 def test_off_records_the_incident_and_suggests_nothing():
     incidents: list[dict] = []
     decision = ladder.decide(incidents, _event(), "off", T0)

@@ -86,6 +86,21 @@ def test_every_tool_a_playbook_names_is_declared_or_offered(skill: skills.Skill)
     assert not undeclared, f"declare them in the front matter `tools:` line: {sorted(undeclared)}"
 
 
+@pytest.mark.parametrize("skill", SKILLS, ids=lambda s: s.name)
+def test_every_tool_a_playbook_names_is_one_this_server_offers(skill: skills.Skill) -> None:
+    """No playbook waits for a later issue any more: an agent following it finds every tool it names."""
+    named = set(re.findall(r"`([a-z]+(?:_[a-z]+)+)`", skill.body)) | set(skill.tools)
+    assert named - CATALOG_TOOLS == set()
+    assert "Not offered" not in skill.render(None, CATALOG_TOOLS)
+
+
+def test_karpenter_is_said_to_scale_hyperpod_groups_only_in_the_api_and_the_playbook() -> None:
+    described = " ".join(next(e for e in CATALOG if e.id == "set_autoscaling").summary.split())
+    assert "HyperPod instance groups only, not plain EC2 instances or EKS node groups" in described
+    body = " ".join(BY_NAME["add-instance-group"].body.split())
+    assert "HyperPod instance groups only, never plain EC2 instances or EKS node groups" in body
+
+
 def test_render_heads_the_playbook_with_arguments_and_missing_tools() -> None:
     skill = BY_NAME["create-cluster"]
     text = skill.render({"name": "team-a", "instanceType": ""}, CATALOG_TOOLS)

@@ -83,11 +83,21 @@ def test_karpenter_brings_a_gpu_node_from_zero_and_returns_to_zero(sandbox, clus
     assert groups["gpu"]["karpenterManaged"] and not groups["system"]["karpenterManaged"]
     described = sandbox.aws("sagemaker").describe_cluster(ClusterName=NAME)
     assert described["AutoScaling"]["Status"] == "InService" and described["NodeProvisioningMode"] == "Continuous"
+    assert described["NodeRecovery"] == "Automatic"
+    assert next(g for g in described["InstanceGroups"] if g["InstanceGroupName"] == "system")["TargetCount"] == 1
     role = described["ClusterRole"].rsplit("/", 1)[-1]
     trust = sandbox.aws("iam").get_role(RoleName=role)["Role"]["AssumeRolePolicyDocument"]
     assert trust["Statement"][0]["Principal"]["Service"] == "hyperpod.sagemaker.amazonaws.com"
 
     api = sandbox.kube(NAME)
+    custom = k8s.CustomObjectsApi(api)
+    [node_class] = custom.list_cluster_custom_object("karpenter.sagemaker.amazonaws.com", "v1", "hyperpodnodeclasses")[
+        "items"
+    ]
+    assert node_class["spec"]["instanceGroups"] == ["gpu"]
+    [pool] = custom.list_cluster_custom_object("karpenter.sh", "v1", "nodepools")["items"]
+    assert pool["spec"]["template"]["spec"]["nodeClassRef"]["name"] == node_class["metadata"]["name"]
+    assert pool["spec"]["disruption"]["consolidateAfter"] == "60s"
     apps, core = k8s.AppsV1Api(api), k8s.CoreV1Api(api)
     apps.create_namespaced_deployment("default", GPU_APP)
 
@@ -113,5 +123,6 @@ def test_karpenter_brings_a_gpu_node_from_zero_and_returns_to_zero(sandbox, clus
         groups = {g["group"]: g for g in c.get(f"/api/clusters/{NAME}/instance-groups").json()["items"]}
     assert "AutoScaling" not in sandbox.aws("sagemaker").describe_cluster(ClusterName=NAME)
     assert not groups["gpu"]["karpenterManaged"]
-    pools = k8s.CustomObjectsApi(api).list_cluster_custom_object("karpenter.sh", "v1", "nodepools")["items"]
-    assert pools == []
+    assert custom.list_cluster_custom_object("karpenter.sh", "v1", "nodepools")["items"] == []
+    classes = custom.list_cluster_custom_object("karpenter.sagemaker.amazonaws.com", "v1", "hyperpodnodeclasses")
+    assert classes["items"] == []

@@ -187,6 +187,16 @@ def test_training_plan_zone_wins_quota_shortfall_is_named_and_spot_can_run_short
         assert "Instance group no-spot stopped at 0/1 instances (Failed)." in failed["message"], failed["message"]
         assert "not enough Spot capacity" in failed["message"] and "Likely cause: capacity" in failed["message"]
         assert _groups(sandbox)["no-spot"]["status"] == "Failed"
+        # the cluster's events, filtered by group, level and time, carry DescribeClusterEvent's failure message
+        started = failed["createdAt"]
+        with sandbox.client("viewer") as c:
+            events = f"/api/clusters/{NAME}/events"
+            errors = c.get(events, params={"instanceGroup": "no-spot", "level": "Error", "after": started}).json()
+            earlier = c.get(events, params={"instanceGroup": "no-spot", "before": started}).json()["items"]
+        assert errors["items"], errors
+        assert {(e["instanceGroup"], e["level"]) for e in errors["items"]} == {("no-spot", "Error")}
+        assert "not enough Spot capacity for ml.p5.48xlarge in us-east-1a" in errors["items"][0]["failureMessage"]
+        assert earlier == []  # the group did not exist before the request
         [latest] = sm.list_cluster_operations(ClusterName=NAME, Type="Scaling", MaxResults=1)[
             "ClusterOperationSummaries"
         ]
@@ -230,3 +240,65 @@ def test_creating_hyperpod_over_the_quota_is_refused_before_anything_is_made(san
         assert f"'{instance_type} for cluster usage'" in message and "Raise it by 1 (to 3)" in message
     with sandbox.client("viewer") as c:
         assert c.get("/api/clusters/quota-short").status_code == 404  # nothing was created
+
+
+def test_every_changeable_field_changes_by_patch_and_a_type_the_zone_lacks_is_refused(sandbox, cluster):
+    """Labels, taints, deep health checks and the scheduled update change in one PATCH that leaves the
+    rest of the group and the other group as they were; scaling past the quota and a type the zone does
+    not offer are refused before anything starts."""
+    with sandbox.client("viewer") as c:
+        catalog = c.get("/api/catalog/instance-types").json()["items"]
+    elsewhere = next(t["instanceType"] for t in catalog if t["zones"] and "us-east-1a" not in t["zones"])
+    tuned = {
+        "group": "tuned",
+        "instanceType": "ml.g5.8xlarge",
+        "instanceCount": 0,
+        "ebsVolumeGb": 200,
+        "deepHealthChecks": ["InstanceStress"],
+        "labels": {"team": "cv"},
+    }
+    system_before = _system_spec(sandbox)
+    with sandbox.client() as c:
+        lacking = c.post(GROUPS, json={**tuned, "instanceType": elsewhere})
+        assert lacking.status_code == 422 and lacking.json()["details"][0]["field"] == "body.instanceType"
+        assert f"{elsewhere} is not offered in us-east-1a; offered in" in lacking.json()["message"]
+        added = c.post(GROUPS, json=tuned)
+        assert added.status_code == 202, added.json()
+        assert "threadsPerCore 2, the default for ml.g5.8xlarge." in added.json()["notes"]
+    assert sandbox.wait_operation(added.json()["operation"]["id"])["status"] == "SUCCEEDED"
+    group = _groups(sandbox)["tuned"]
+    assert (group["ebsVolumeGb"], group["threadsPerCore"], group["deepHealthChecks"]) == (200, 2, ["InstanceStress"])
+    assert (group["capacityType"], group["nicMode"], group["dedicatedSubnet"]) == ("onDemand", "efa", False)
+    assert group["targetCount"] == 0 and group["scheduledUpdate"] is None and group["taints"] == []
+
+    change = {
+        "labels": {"team": "cv", "tier": "batch"},
+        "taints": [{"key": "dedicated", "value": "cv", "effect": "NoSchedule"}],
+        "deepHealthChecks": ["InstanceStress", "InstanceConnectivity"],
+        "scheduledUpdate": "cron(0 3 ? * SUN *)",
+    }
+    with sandbox.client() as c:
+        op = c.patch(f"{GROUPS}/tuned", json=change)
+        assert op.status_code == 202, op.json()
+        assert sandbox.wait_operation(op.json()["operation"]["id"])["status"] == "SUCCEEDED"
+        assert c.patch(f"{GROUPS}/tuned", json=change).json()["status"] == "NOOP"
+    group = _groups(sandbox)["tuned"]
+    assert group["labels"] == change["labels"] and group["taints"] == change["taints"]
+    assert group["deepHealthChecks"] == change["deepHealthChecks"]
+    assert group["scheduledUpdate"] == change["scheduledUpdate"]
+    assert (group["ebsVolumeGb"], group["threadsPerCore"], group["targetCount"]) == (200, 2, 0)
+    assert _system_spec(sandbox) == system_before
+
+    try:
+        _capacity(sandbox, quotas={"ml.g5.8xlarge": 1})
+        with sandbox.client() as c:
+            over = c.patch(f"{GROUPS}/tuned", json={"instanceCount": 2})
+        assert over.status_code == 409, over.json()
+        assert "'ml.g5.8xlarge for cluster usage'" in over.json()["message"]
+        assert re.search(r"this needs 2 more\. Raise it by \d+", over.json()["message"]), over.json()["message"]
+    finally:
+        _capacity(sandbox, clear=True)
+    assert _groups(sandbox)["tuned"]["targetCount"] == 0  # nothing was started
+    with sandbox.client() as c:
+        op = c.delete(f"{GROUPS}/tuned", params={"confirm": "tuned"}).json()["operation"]["id"]
+    assert sandbox.wait_operation(op)["status"] == "SUCCEEDED"

@@ -3,7 +3,10 @@ replace, delete and deep health checks as operations followed to every node's te
 
 from __future__ import annotations
 
+import time
+
 import pytest
+from kubernetes import client as k8s
 
 pytestmark = pytest.mark.e2e
 NAME = "e2e-nodes"
@@ -34,8 +37,6 @@ def _nodes(sandbox, name: str) -> list[dict]:
 
 def _settled(sandbox, name: str) -> list[dict]:
     """The node list once every node is Running and Ready again (after an operation ended)."""
-    import time
-
     deadline = time.monotonic() + 90
     while True:
         nodes = _nodes(sandbox, name)
@@ -69,6 +70,47 @@ def test_one_node_has_its_conditions_and_hyperpod_details(sandbox, cluster):
     assert missing.status_code == 404 and "GET /api/clusters" in missing.json()["message"]
 
 
+def test_a_gpu_pod_shows_on_its_node_with_the_gpus_it_holds(sandbox, cluster):
+    api = sandbox.kube(cluster)
+    apps, core = k8s.AppsV1Api(api), k8s.CoreV1Api(api)
+    labels = {"app": "gpu-probe"}
+    container = {
+        "name": "main",
+        "image": "public.ecr.aws/docker/library/python:3.12",
+        "resources": {"limits": {"nvidia.com/gpu": "2"}},
+    }
+    deployment = {
+        "apiVersion": "apps/v1",
+        "kind": "Deployment",
+        "metadata": {"name": "gpu-probe", "namespace": "default"},
+        "spec": {
+            "replicas": 1,
+            "selector": {"matchLabels": labels},
+            "template": {"metadata": {"labels": labels}, "spec": {"containers": [container]}},
+        },
+    }
+    apps.create_namespaced_deployment("default", deployment)
+    try:
+        deadline = time.monotonic() + 60
+        while not (
+            pods := [
+                p for p in core.list_namespaced_pod("default", label_selector="app=gpu-probe").items if p.spec.node_name
+            ]
+        ):
+            assert time.monotonic() < deadline, "the GPU pod was never scheduled"
+            time.sleep(0.2)
+        [placed] = pods
+        node = next(n for n in _nodes(sandbox, cluster) if n["kubernetesNode"] == placed.spec.node_name)
+        assert node["gpusAllocated"] == 2 and node["gpusAllocatable"] == 8
+        [mine] = [p for p in node["pods"] if p["name"] == placed.metadata.name]
+        assert (mine["namespace"], mine["gpus"]) == ("default", 2)
+        with sandbox.client("viewer") as c:
+            detail = c.get(f"/api/clusters/{cluster}/nodes/{node['nodeId']}").json()
+        assert placed.metadata.name in [p["name"] for p in detail["pods"]] and detail["gpusAllocated"] == 2
+    finally:
+        apps.delete_namespaced_deployment("gpu-probe", "default")
+
+
 def test_reboot_needs_operator_and_follows_the_node_until_it_runs_again(sandbox, cluster):
     node_id = _nodes(sandbox, cluster)[0]["nodeId"]
     body = {"nodeIds": [node_id]}
@@ -84,6 +126,12 @@ def test_reboot_needs_operator_and_follows_the_node_until_it_runs_again(sandbox,
         events = c.get(f"/api/clusters/{cluster}/events", params={"nodeId": node_id}).json()["items"]
     assert any("is rebooting" in e["description"] for e in events), events
     assert {e["nodeId"] for e in events} == {node_id}
+    # the node's own detail shows kubelet's word for it once the Node is back with another boot id
+    with sandbox.client("viewer") as c:
+        detail = c.get(f"/api/clusters/{cluster}/nodes/{node_id}").json()
+    rebooted = [e for e in detail["events"] if e["reason"] == "Rebooted"]
+    assert rebooted and rebooted[0]["type"] == "Warning", detail["events"]
+    assert f"Node hyperpod-{node_id} has been rebooted, boot id:" in rebooted[0]["message"]
 
 
 def test_more_than_25_nodes_are_batched_and_refusals_are_reported_per_node(sandbox, cluster):
@@ -158,8 +206,27 @@ def test_deep_health_checks_on_a_group_follow_each_node_to_passed(sandbox, clust
         assert f"{node['nodeId']}: passed its deep health checks; Running" in done["phases"][-1]["message"]
 
 
+def test_deep_health_checks_on_one_node_leave_the_others_alone(sandbox, cluster):
+    nodes = _settled(sandbox, cluster)
+    one = nodes[0]["nodeId"]
+    with sandbox.client() as c:
+        op = c.post(
+            f"/api/clusters/{cluster}/health-checks",
+            json={"targets": [{"instanceGroup": "gpu", "nodeIds": [one]}], "checks": ["InstanceStress"]},
+        )
+    assert op.status_code == 202, op.text
+    done = sandbox.wait_operation(op.json()["operation"]["id"])
+    assert done["status"] == "SUCCEEDED", done
+    message = done["phases"][-1]["message"]
+    assert f"{one}: passed its deep health checks; Running" in message
+    assert not any(n["nodeId"] in message for n in nodes[1:]), message
+
+
 def test_delete_shrinks_the_group_and_follows_the_node_until_it_is_gone(sandbox, cluster):
     node_id = _settled(sandbox, cluster)[0]["nodeId"]
+    body = {"nodeIds": [node_id], "acknowledgeDataLoss": True}
+    with sandbox.client("operator") as c:
+        assert c.post(f"/api/clusters/{cluster}/nodes/delete", json=body).status_code == 403
     with sandbox.client() as c:
         op = c.post(f"/api/clusters/{cluster}/nodes/delete", json={"nodeIds": [node_id], "acknowledgeDataLoss": True})
     done = sandbox.wait_operation(op.json()["operation"]["id"])

@@ -455,8 +455,8 @@ CATALOG: tuple[CatalogEntry, ...] = (
         "GET",
         "/api/clusters/{name}/diagnosis/nccl",
         "Diagnose NCCL for a job's pods, read-only: their nodes' spread over zones, EFA present and requested,"
-        " FI_PROVIDER and NCCL_* environment, NCCL errors in their logs, nodes with earlier incidents. Launchpod"
-        " has no training jobs yet, so the job is found by its pods' name prefix or job-name label.",
+        " FI_PROVIDER and NCCL_* environment, NCCL errors in their logs, nodes with earlier incidents. The job's"
+        " pods are found by Launchpod's job label, else by their job-name label or name prefix.",
         DiagnoseNcclInput,
         DiagnosisView,
         Role.VIEWER,

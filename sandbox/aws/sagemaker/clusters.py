@@ -149,7 +149,13 @@ def add_capacity(cluster: HyperPodCluster, group: InstanceGroup, count: int) -> 
                     "capacity varies by Availability Zone and over time; try another zone, fewer instances, "
                     "On-Demand capacity or a training plan."
                 )
-                cluster.event("InstanceGroup", group.failure, level="Error", group=group.name)
+                cluster.event(
+                    "InstanceGroup",
+                    group.failure,
+                    level="Error",
+                    group=group.name,
+                    metadata={"InstanceGroup": {"FailureMessage": group.failure}},
+                )
             count = granted
     add_nodes(cluster, group, count, DURATIONS["scale_up"], "scale")
 

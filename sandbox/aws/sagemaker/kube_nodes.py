@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+import uuid
 from collections.abc import Callable, Iterable
+from datetime import UTC, datetime
 from typing import Any
 
 from moto.sagemaker.models import SageMakerModelBackend
@@ -209,6 +211,35 @@ def push_nodes(pending: list[tuple[Any, ...]]) -> None:
             _pushed[key] = digest
 
 
+async def _rebooted_event(emulator: Any, before: dict[str, Any] | None, node: dict[str, Any]) -> None:
+    """kubelet's Warning event when a Node comes back with another boot id (pkg/kubelet/nodestatus, the
+    NodeInfo setter: "Node %s has been rebooted, boot id: %s", reason Rebooted). A Node is not namespaced,
+    so its events go to the default namespace."""
+    old_boot = (((before or {}).get("status") or {}).get("nodeInfo") or {}).get("bootID")
+    new_boot = node["status"]["nodeInfo"].get("bootID")
+    if not old_boot or old_boot == new_boot:
+        return
+    name, now = node["metadata"]["name"], datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    await emulator.put_object(
+        "v1/events",
+        {
+            "apiVersion": "v1",
+            "kind": "Event",
+            "metadata": {"name": f"{name}.{uuid.uuid4().hex[:16]}", "namespace": "default"},
+            "involvedObject": {"apiVersion": "v1", "kind": "Node", "name": name, "uid": name},
+            "reason": "Rebooted",
+            "message": f"Node {name} has been rebooted, boot id: {new_boot}",
+            "type": "Warning",
+            "source": {"component": "kubelet", "host": name},
+            "reportingComponent": "kubelet",
+            "reportingInstance": name,
+            "count": 1,
+            "firstTimestamp": now,
+            "lastTimestamp": now,
+        },
+    )
+
+
 def kube_node_sink(fleet: Any) -> Callable[[str, list[dict[str, Any]]], None]:
     """A node sink for ``sandbox.kube.KubeFleet``: upsert the Nodes, delete stale ``hyperpod-*`` ones.
 
@@ -221,7 +252,9 @@ def kube_node_sink(fleet: Any) -> Callable[[str, list[dict[str, Any]]], None]:
 
             wanted = {node["metadata"]["name"] for node in nodes}
             for node in nodes:
+                before = emulator.get_object("v1/nodes", None, node["metadata"]["name"])
                 await emulator.put_object("v1/nodes", node)
+                await _rebooted_event(emulator, before, node)
             resource = references.resource("v1/nodes")
             for existing in emulator.list_objects("v1/nodes"):
                 name = existing["metadata"]["name"]

@@ -115,7 +115,12 @@ def _announce(cluster: HyperPodCluster, node: HyperPodNode) -> None:
             node.announced_blocker = node.join_blocker
             cluster.events.append(
                 ClusterEvent(
-                    "Instance", node.join_blocker, level="Error", group=node.group, instance_id=node.instance_id
+                    "Instance",
+                    node.join_blocker,
+                    level="Error",
+                    group=node.group,
+                    instance_id=node.instance_id,
+                    metadata={"Instance": {"FailureMessage": node.join_blocker}},
                 )
             )
         return  # what follows boot waits until the instance has joined
@@ -138,6 +143,9 @@ def _announce(cluster: HyperPodCluster, node: HyperPodNode) -> None:
                     group=node.group,
                     instance_id=node.instance_id,
                     time=node.wall_at(start),
+                    metadata={"Instance": {"FailureMessage": phase.message}}
+                    if phase.status == "Failure" and phase.message
+                    else None,
                 )
             )
         if phase.status == "Failure" and node.failed_at is None:
@@ -162,8 +170,19 @@ def settle_cluster(backend: SageMakerModelBackend, cluster: HyperPodCluster) -> 
             for group in cluster.groups.values():
                 if group.name == group_name:
                     group.failure = message
-            cluster.event("InstanceGroup", message, level="Error", group=group_name)
-            cluster.event("Cluster", f"Cluster {cluster.cluster_name} creation failed.", level="Error")
+            cluster.event(
+                "InstanceGroup",
+                message,
+                level="Error",
+                group=group_name,
+                metadata={"InstanceGroup": {"FailureMessage": message}},
+            )
+            cluster.event(
+                "Cluster",
+                f"Cluster {cluster.cluster_name} creation failed.",
+                level="Error",
+                metadata={"Cluster": {"FailureMessage": message}},
+            )
             return True
     if cluster.failed:
         return True

@@ -35,6 +35,10 @@ class ClusterEvent:
     instance_id: str | None = None
     time: datetime = field(default_factory=utcnow)
     event_id: str = field(default_factory=lambda: str(uuid.uuid4()))
+    # DescribeClusterEvent's EventDetails.EventMetadata: {"Cluster"|"InstanceGroup"|"Instance": {...}}. The
+    # failure's reason lives here (FailureMessage); ListClusterEvents' summaries do not carry it (API
+    # reference, ClusterEventDetail vs ClusterEventSummary; HyperPod cluster events reference).
+    metadata: dict[str, Any] | None = None
 
 
 class HyperPodNode:

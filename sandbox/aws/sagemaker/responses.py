@@ -226,7 +226,10 @@ def _r_describe_cluster_event(self: SageMakerResponse) -> ActionResult:
         event = next((e for e in cluster.events if e.event_id == event_id), None)
         if event is None:
             raise ResourceNotFound(message=f"Event {event_id} not found in cluster {cluster.cluster_name}.")
-        return {"EventDetails": event_summary(cluster, event)}, eks_of(cluster)
+        details = event_summary(cluster, event)
+        if event.metadata:
+            details["EventDetails"] = {"EventMetadata": event.metadata}
+        return {"EventDetails": details}, eks_of(cluster)
 
     return run_response(self, work)
 

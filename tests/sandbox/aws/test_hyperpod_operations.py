@@ -77,7 +77,12 @@ def test_a_spot_scale_short_of_capacity_is_done_with_the_group_failed_and_the_re
     group = next(g for g in sm.describe_cluster(ClusterName="hp")["InstanceGroups"] if g["InstanceGroupName"] == "spot")
     assert (group["Status"], group["CurrentCount"]) == ("Failed", 1)
     events = sm.list_cluster_events(ClusterName="hp", InstanceGroupName="spot", EventTimeAfter=started)["Events"]
-    assert any(e["EventLevel"] == "Error" and "not enough Spot capacity" in e["Description"] for e in events)
+    [error] = [e for e in events if e["EventLevel"] == "Error"]
+    assert "not enough Spot capacity" in error["Description"] and "EventDetails" not in error
+    # the reason, as DescribeClusterEvent gives it: the event's metadata for its resource type
+    detail = sm.describe_cluster_event(ClusterName="hp", EventId=error["EventId"])["EventDetails"]
+    failure = detail["EventDetails"]["EventMetadata"]["InstanceGroup"]["FailureMessage"]
+    assert failure.startswith("InsufficientInstanceCapacity: There is not enough Spot capacity for ml.p5.48xlarge")
 
 
 def test_deleting_a_group_is_done_once_the_group_is_gone(sm, eks_arn):

@@ -573,7 +573,17 @@ def test_lifecycle_script_fault_names_the_group_and_log_group(sm, eks_arn):
     assert "instance group gpu-workers" in message
     assert "/aws/sagemaker/Clusters/hp/" in message
     events = sm.list_cluster_events(ClusterName="hp", ResourceType="InstanceGroup")["Events"]
-    assert any(e["EventLevel"] == "Error" and e["InstanceGroupName"] == "gpu-workers" for e in events)
+    [error] = [e for e in events if e["EventLevel"] == "Error" and e["InstanceGroupName"] == "gpu-workers"]
+    # DescribeClusterEvent carries the failure message in the metadata of the event's resource type
+    detail = sm.describe_cluster_event(ClusterName="hp", EventId=error["EventId"])["EventDetails"]
+    assert detail["EventDetails"]["EventMetadata"]["InstanceGroup"]["FailureMessage"] == message
+    [cluster] = [
+        e
+        for e in sm.list_cluster_events(ClusterName="hp", ResourceType="Cluster")["Events"]
+        if e["EventLevel"] == "Error"
+    ]
+    detail = sm.describe_cluster_event(ClusterName="hp", EventId=cluster["EventId"])["EventDetails"]
+    assert detail["EventDetails"]["EventMetadata"] == {"Cluster": {"FailureMessage": message}}
 
 
 def test_fault_message_can_be_given(sm, eks_arn):
@@ -595,6 +605,10 @@ def test_deep_health_check_fault_keeps_the_cluster_and_fails_one_node(sm, eks_ar
     failed = [n for n in _nodes(sm) if n["InstanceStatus"]["Status"] == "Failure"]
     assert len(failed) == 1
     assert "Deep health check InstanceStress failed" in failed[0]["InstanceStatus"]["Message"]
+    events = sm.list_cluster_events(ClusterName="hp", NodeId=failed[0]["InstanceId"])["Events"]
+    [error] = [e for e in events if e["EventLevel"] == "Error"]
+    metadata = sm.describe_cluster_event(ClusterName="hp", EventId=error["EventId"])["EventDetails"]["EventDetails"]
+    assert metadata["EventMetadata"]["Instance"]["FailureMessage"] == failed[0]["InstanceStatus"]["Message"]
 
     sm.batch_replace_cluster_nodes(ClusterName="hp", NodeIds=[failed[0]["InstanceId"]])
     fast_forward()
@@ -736,6 +750,19 @@ def test_kube_node_sink_registers_nodes_in_the_emulated_api_server(sm, eks_arn):
         assert sorted(n.metadata.name for n in listed) == sorted("hyperpod-" + n["InstanceId"] for n in _nodes(sm))
         assert all(n.status.capacity["nvidia.com/gpu"] == "8" for n in listed)
         assert all(n.metadata.labels["sagemaker.amazonaws.com/cluster-name"] == "hp" for n in listed)
+        assert core.list_namespaced_event("default").items == []  # nothing has rebooted yet
+
+        # kubelet reports a Node back with another boot id as a Warning event "Rebooted"
+        rebooted, other = sorted(n["InstanceId"] for n in _nodes(sm))
+        sm.batch_reboot_cluster_nodes(ClusterName="hp", NodeIds=[rebooted])
+        _nodes(sm)
+        events = wait_until(lambda: core.list_namespaced_event("default").items)
+        [event] = events
+        assert (event.type, event.reason, event.involved_object.kind) == ("Warning", "Rebooted", "Node")
+        assert event.involved_object.name == f"hyperpod-{rebooted}"
+        boot = core.read_node(f"hyperpod-{rebooted}").status.node_info.boot_id
+        assert event.message == f"Node hyperpod-{rebooted} has been rebooted, boot id: {boot}"
+        assert other not in event.message
     finally:
         fleet.stop_all()
 

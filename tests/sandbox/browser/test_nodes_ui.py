@@ -74,3 +74,50 @@ def test_the_nodes_tab_shows_health_incident_and_confirms_a_replacement(
     expect(page).to_have_url(re.compile(r"/operations/op-[0-9a-z]+$"))
     expect(page.get_by_role("heading", name="Replace nodes")).to_be_visible()
     expect(page.get_by_text("All phases done").first).to_be_visible(timeout=60_000)
+
+
+def test_reboot_and_delete_from_the_tab_each_ask_first(
+    app: App, signed_in: Page, faulty: tuple[str, str], sandbox, shot
+) -> None:
+    """Reboot says the pods are interrupted and needs no more; delete needs the data loss acknowledged.
+    The rebooted node's detail then shows kubelet's Rebooted event."""
+    name, faulted = faulty
+    with sandbox.client("viewer") as c:
+        other = next(
+            n["nodeId"] for n in c.get(f"/api/clusters/{name}/nodes").json()["items"] if n["nodeId"] != faulted
+        )
+    page = signed_in
+    tab = f"{app.url}/clusters/{name}?tab=nodes"
+    page.goto(tab)
+    nodes = page.get_by_role("table").filter(has_text="Pods").first
+    row = nodes.get_by_role("row").filter(has_text=other)
+    expect(row).to_contain_text("Running")
+    row.get_by_role("checkbox").check()
+    page.get_by_role("button", name="Reboot").click()
+    dialog = page.get_by_role("dialog")
+    expect(dialog).to_contain_text("interrupted while they reboot")
+    expect(dialog.get_by_role("checkbox")).to_have_count(0)
+    dialog.get_by_role("button", name="Reboot").click()
+    expect(page).to_have_url(re.compile(r"/operations/op-[0-9a-z]+$"))
+    expect(page.get_by_text("All phases done").first).to_be_visible(timeout=60_000)
+
+    page.goto(tab)
+    row.get_by_role("checkbox").check()
+    expect(page.get_by_role("heading", name=f"Node {other}")).to_be_visible()
+    rebooted = page.get_by_role("row").filter(has_text=f"Node hyperpod-{other} has been rebooted, boot id")
+    expect(rebooted).to_contain_text("Warning")
+    shot(page, "rebooted-node", full_page=True)
+
+    page.get_by_role("button", name="Delete").click()
+    dialog = page.get_by_role("dialog")
+    expect(dialog).to_contain_text("lost for good")
+    confirm = dialog.get_by_role("button", name="Delete")
+    expect(confirm).to_be_disabled()
+    dialog.get_by_role("checkbox").check()
+    confirm.click()
+    expect(page).to_have_url(re.compile(r"/operations/op-[0-9a-z]+$"))
+    expect(page.get_by_text("All phases done").first).to_be_visible(timeout=60_000)
+    page.goto(tab)
+    expect(
+        page.get_by_role("table").filter(has_text="Pods").first.get_by_role("row").filter(has_text=other)
+    ).to_have_count(0)

@@ -204,8 +204,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Diagnose NCCL for a job's pods, read-only: their nodes' spread over zones, EFA present and requested, FI_PROVIDER and NCCL_* environment, NCCL errors in their logs, nodes with earlier incidents. Launchpod has no training jobs yet, so the job is found by its pods' name prefix or job-name label.
-         * @description Diagnose NCCL for a job's pods, read-only: their nodes' spread over zones, EFA present and requested, FI_PROVIDER and NCCL_* environment, NCCL errors in their logs, nodes with earlier incidents. Launchpod has no training jobs yet, so the job is found by its pods' name prefix or job-name label.
+         * Diagnose NCCL for a job's pods, read-only: their nodes' spread over zones, EFA present and requested, FI_PROVIDER and NCCL_* environment, NCCL errors in their logs, nodes with earlier incidents. The job's pods are found by Launchpod's job label, else by their job-name label or name prefix.
+         * @description Diagnose NCCL for a job's pods, read-only: their nodes' spread over zones, EFA present and requested, FI_PROVIDER and NCCL_* environment, NCCL errors in their logs, nodes with earlier incidents. The job's pods are found by Launchpod's job label, else by their job-name label or name prefix.
          */
         get: operations["diagnose_nccl"];
         put?: never;

@@ -90,14 +90,28 @@ class SageMaker:
         return [c for c in (self.hyperpod_cluster(n) for n in names) if c is not None]
 
     def latest_group_error(self, cluster: str, group: str, since: datetime | None = None) -> str | None:
-        """The newest Error-level event HyperPod recorded for an instance group (after ``since`` when given:
-        the request's own). DescribeCluster has no failure message per group; ListClusterEvents says why."""
+        """Why an instance group failed: the newest Error-level event HyperPod recorded for it (after ``since``
+        when given: the request's own). DescribeCluster has no failure message per group. The event's own
+        FailureMessage (DescribeClusterEvent's metadata) is the reason; its Description may only say that
+        something failed ("Instance creation in Cluster c and InstanceGroup g failed", as the HyperPod
+        cluster events reference shows), so it is the fallback."""
         after = {"EventTimeAfter": since} if since else {}
         with aws_call("sagemaker:ListClusterEvents"):
             events = self.sm.list_cluster_events(
                 ClusterName=cluster, InstanceGroupName=group, SortBy="EventTime", SortOrder="Descending", **after
             ).get("Events", [])
-        return next((str(e["Description"]) for e in events if e.get("EventLevel") == "Error"), None)
+        newest = next((e for e in events if e.get("EventLevel") == "Error"), None)
+        if newest is None:
+            return None
+        detail = self.describe_event(cluster, str(newest["EventId"])) or {}
+        metadata = (detail.get("EventDetails") or {}).get("EventMetadata") or {}
+        reasons = [
+            str(m["FailureMessage"]) for m in metadata.values() if isinstance(m, dict) and m.get("FailureMessage")
+        ]
+        description = str(newest.get("Description") or "")
+        if reasons and reasons[0] not in description:
+            return f"{description} {reasons[0]}".strip()
+        return description or (reasons[0] if reasons else None)
 
     def scaling_operation(self, cluster: str, group: str, since: datetime) -> dict[str, Any] | None:
         """The newest Scaling operation HyperPod created after ``since`` that scales ``group``

@@ -36,8 +36,15 @@ def _quantity(value: Any) -> int:
 
 
 def pod_gpus(pod: dict[str, Any]) -> int:
+    """The GPUs a pod holds. A container that sets only a limit for an extended resource requests that limit
+    (Kubernetes "Manage resources for containers": requests default to limits), so a limit counts too."""
     containers = (pod.get("spec") or {}).get("containers") or []
-    return sum(_quantity(((c.get("resources") or {}).get("requests") or {}).get(GPU, 0)) for c in containers)
+    total = 0
+    for c in containers:
+        resources = c.get("resources") or {}
+        asked = (resources.get("requests") or {}).get(GPU)
+        total += _quantity(asked if asked is not None else (resources.get("limits") or {}).get(GPU, 0))
+    return total
 
 
 def pods_by_node(pods: list[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
