@@ -21,7 +21,9 @@ def cluster(sandbox):
         assert sandbox.wait_operation(op["operation"]["id"])["status"] == "SUCCEEDED"
         sandbox.install_dependencies(NAME)
         op = c.post(
-            f"/api/clusters/{NAME}/hyperpod", json={"availabilityZone": "us-east-1a", "instanceGroups": [GROUP]}
+            f"/api/clusters/{NAME}/hyperpod",
+            # continuous provisioning: HyperPod keeps cluster events only then, and the reboot test reads them
+            json={"availabilityZone": "us-east-1a", "instanceGroups": [GROUP], "nodeProvisioningMode": "Continuous"},
         )
         done = sandbox.wait_operation(op.json()["operation"]["id"])
     assert done["status"] == "SUCCEEDED", done

@@ -23,11 +23,12 @@ A, B = "i-0aaaaaaaaaaaaaaa1", "i-0bbbbbbbbbbbbbbb2"
 ADMIN = ops.Principal(subject="alice", role=Role.ADMIN)
 
 
-def _cluster(status: str = "InService") -> dict[str, Any]:
+def _cluster(status: str = "InService", mode: str | None = "Continuous") -> dict[str, Any]:
     return {
         "ClusterName": "c1",
         "ClusterStatus": status,
         "InstanceGroups": [{"InstanceGroupName": "gpu"}, {"InstanceGroupName": "cpu"}],
+        **({"NodeProvisioningMode": mode} if mode else {}),
     }
 
 
@@ -102,6 +103,15 @@ def test_a_health_check_of_a_group_the_cluster_lacks_names_the_groups_it_has():
     request = HealthCheckRequest(targets=[{"instanceGroup": "gpu"}, {"instanceGroup": "trn"}])
     with pytest.raises(InvalidInput, match=r"c1 has no instance group trn; it has cpu, gpu\."):
         nodes.health_check("c1", request, ADMIN, ports=_ports())
+
+
+def test_events_of_a_cluster_without_continuous_provisioning_are_a_409_saying_why_and_are_not_asked_for():
+    sm = HyperPod({"c1": _cluster(mode=None)}, {}, [{"EventId": "e0", "EventLevel": "Error"}])
+    ports = nodes.NodePorts(sagemaker=sm, kube=KubeLists({}), operations=Operations(), workflows=Workflows())
+    with pytest.raises(Conflict) as refused:
+        nodes.list_events(ListEventsInput(name="c1"), ports=ports)
+    assert "only for clusters with continuous provisioning" in str(refused.value)
+    assert "nodeProvisioningMode Continuous" in str(refused.value) and sm.pages == 0
 
 
 def test_events_at_one_level_are_read_page_after_page_until_enough_are_found():

@@ -79,6 +79,8 @@ def _events(name: str, ports: DiagnosisPorts, **filters: Any) -> list[dict[str, 
     """HyperPod's events (newest first), with details; [] where AWS does not keep them for this cluster."""
     sm, cluster = ports.sagemaker, hyperpod.hyperpod_name(name)
     try:
+        if not hyperpod.keeps_events(sm.hyperpod_cluster(cluster)):
+            return []
         page = sm.list_events(cluster, {**filters, "SortOrder": "Descending"}, 50, None)
     except LaunchpodError:
         return []

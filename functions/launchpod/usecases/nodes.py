@@ -116,9 +116,11 @@ def get_node(name: str, nodeId: str, *, ports: NodePorts) -> NodeDetailView:
 
 
 def list_events(query: ListEventsInput, *, ports: NodePorts) -> ClusterEventListView:
-    """HyperPod's events of the cluster, newest first, each with its details when asked."""
+    """HyperPod's events of the cluster, newest first, each with its details when asked; a 409 saying why for a
+    cluster HyperPod keeps none for (no continuous provisioning)."""
     name = query.name
-    hyperpod_of(name, ports=ports)
+    if not hyperpod.keeps_events(hyperpod_of(name, ports=ports)):
+        raise Conflict(hyperpod.events_unavailable(name))
     filters: dict[str, Any] = {
         key: value
         for key, value in (

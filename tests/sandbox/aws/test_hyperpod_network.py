@@ -76,6 +76,7 @@ def _own_group(ec2: Any, vpc_id: str, name: str) -> str:
 
 
 def _create(sm: Any, vpc: dict[str, Any], subnet: str, group: str) -> None:
+    # Continuous: HyperPod keeps cluster events only with continuous provisioning, and these tests read them.
     sm.create_cluster(
         ClusterName="hp",
         InstanceGroups=[
@@ -88,6 +89,7 @@ def _create(sm: Any, vpc: dict[str, Any], subnet: str, group: str) -> None:
         ],
         VpcConfig={"SecurityGroupIds": [group], "Subnets": [subnet]},
         Orchestrator={"Eks": {"ClusterArn": vpc["arn"]}},
+        NodeProvisioningMode="Continuous",
     )
 
 

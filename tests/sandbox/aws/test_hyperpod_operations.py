@@ -63,7 +63,7 @@ def test_a_scale_up_is_one_scaling_operation_done_when_the_group_is_in_service(s
 def test_a_spot_scale_short_of_capacity_is_done_with_the_group_failed_and_the_reason_in_its_events(
     sm, eks_arn, capacity_reset
 ):
-    _ready_cluster(sm, eks_arn, _group("cpu", "ml.m5.2xlarge", count=1))
+    _ready_cluster(sm, eks_arn, _group("cpu", "ml.m5.2xlarge", count=1), NodeProvisioningMode="Continuous")  # events
     capacity_reset.set_spot_capacity("us-east-1a", "ml.p5.48xlarge", 1)
     started = datetime.now(UTC) - timedelta(seconds=1)
     spot = _group("spot", count=3, CapacityRequirements={"Spot": {}})

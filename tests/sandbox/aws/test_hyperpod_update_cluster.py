@@ -169,7 +169,7 @@ def test_create_cluster_is_held_to_the_quota_too(sm, eks_arn, capacity_reset):
 
 
 def test_spot_short_in_a_zone_fails_the_group_with_what_it_could_get(sm, eks_arn, capacity_reset):
-    _ready_cluster(sm, eks_arn, _group("cpu", "ml.m5.2xlarge", count=1))
+    _ready_cluster(sm, eks_arn, _group("cpu", "ml.m5.2xlarge", count=1), NodeProvisioningMode="Continuous")  # events
     capacity_reset.set_spot_capacity("us-east-1a", "ml.p5.48xlarge", 1)
     sm.update_cluster(ClusterName="hp", InstanceGroups=[_group("spot", count=3, CapacityRequirements={"Spot": {}})])
     details = _details(sm, "spot")

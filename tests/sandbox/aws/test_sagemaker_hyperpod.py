@@ -67,6 +67,10 @@ def _group(name: str = "workers", instance_type: str = "ml.p5.48xlarge", count: 
     }
 
 
+# HyperPod keeps cluster events only for clusters with continuous provisioning: tests that read them ask for it.
+CONTINUOUS = {"NodeProvisioningMode": "Continuous"}
+
+
 def _create(sm: Any, eks_arn: str, *groups: dict, name: str = "hp", **extra: Any) -> str:
     return sm.create_cluster(
         ClusterName=name,
@@ -336,7 +340,8 @@ def test_creation_time_is_configurable(sm, eks_arn):
 def test_deep_health_checks_run_before_nodes_are_running(sm, eks_arn):
     observe()
     hyperpod.set_durations(cluster_create=50)  # Pending for 0.5 s, then 6 s of deep health checks
-    _create(sm, eks_arn, _group(count=1, OnStartDeepHealthChecks=["InstanceStress"]))
+    checked = _group(count=1, OnStartDeepHealthChecks=["InstanceStress"])
+    _create(sm, eks_arn, checked, NodeProvisioningMode="Continuous")  # events
 
     checking = wait_until(lambda: (n := _nodes(sm)[0])["InstanceStatus"]["Status"] == "DeepHealthCheckInProgress" and n)
     assert _status(sm) == "Creating"
@@ -563,10 +568,22 @@ def test_capacity_fault_fails_the_cluster_with_the_zone_in_the_message(sm, eks_a
     assert HYPERPOD_FAULTS.describe() == {"armed": None, "message": None, "injected": {"capacity": 1}}
 
 
+def test_events_are_kept_only_for_clusters_with_continuous_provisioning(sm, eks_arn):
+    _ready_cluster(sm, eks_arn, _group(count=1))
+    for call in (
+        lambda: sm.list_cluster_events(ClusterName="hp"),
+        lambda: sm.describe_cluster_event(ClusterName="hp", EventId="83ea0bb5-be77-45e8-a458-0a87f778a205"),
+    ):
+        with pytest.raises(ClientError) as refused:
+            call()
+        assert refused.value.response["Error"]["Code"] == "ValidationException"
+        assert "only supported when the NodeProvisioningMode is set to Continuous" in str(refused.value)
+
+
 def test_lifecycle_script_fault_names_the_group_and_log_group(sm, eks_arn):
     HYPERPOD_FAULTS.fail_next_create("lifecycle_script")
     fast_forward()
-    _create(sm, eks_arn, _group("gpu-workers"))
+    _create(sm, eks_arn, _group("gpu-workers"), NodeProvisioningMode="Continuous")  # its events carry the reason
 
     message = _failed(sm)["FailureMessage"]
     assert message.startswith("Lifecycle script did not run successfully.")
@@ -598,7 +615,7 @@ def test_fault_message_can_be_given(sm, eks_arn):
 def test_deep_health_check_fault_keeps_the_cluster_and_fails_one_node(sm, eks_arn):
     HYPERPOD_FAULTS.fail_next_create("deep_health_check")
     described = _ready_cluster(
-        sm, eks_arn, _group(count=2, OnStartDeepHealthChecks=["InstanceStress"]), NodeRecovery="None"
+        sm, eks_arn, _group(count=2, OnStartDeepHealthChecks=["InstanceStress"]), NodeRecovery="None", **CONTINUOUS
     )
     assert described["InstanceGroups"][0]["Status"] == "Degraded"
     assert described["InstanceGroups"][0]["CurrentCount"] == 1
@@ -619,7 +636,9 @@ def test_deep_health_check_failure_is_replaced_automatically_with_automatic_reco
     HYPERPOD_FAULTS.fail_next_create("deep_health_check")
     observe()
     hyperpod.set_durations(cluster_create=10, deep_health_check=10)  # fails after 0.2 s, replaced 3 s later
-    _create(sm, eks_arn, _group(count=1, OnStartDeepHealthChecks=["InstanceStress"]), NodeRecovery="Automatic")
+    _create(
+        sm, eks_arn, _group(count=1, OnStartDeepHealthChecks=["InstanceStress"]), NodeRecovery="Automatic", **CONTINUOUS
+    )
     first = _nodes(sm)[0]["InstanceId"]
 
     wait_until(lambda: _nodes(sm)[0]["InstanceStatus"]["Status"] == "Failure")

@@ -23,7 +23,13 @@ def faulty(sandbox) -> tuple[str, str]:
         assert sandbox.wait_operation(op["operation"]["id"])["status"] == "SUCCEEDED"
         sandbox.install_dependencies(NAME)
         group = {"name": "gpu", "instanceType": "ml.p5.48xlarge", "instanceCount": 2}
-        body = {"availabilityZone": "us-east-1a", "instanceGroups": [group], "nodeRecovery": "None"}
+        # continuous provisioning: HyperPod keeps cluster events (shown in the tab) only for such clusters
+        body = {
+            "availabilityZone": "us-east-1a",
+            "instanceGroups": [group],
+            "nodeRecovery": "None",
+            "nodeProvisioningMode": "Continuous",
+        }
         done = sandbox.wait_operation(c.post(f"/api/clusters/{NAME}/hyperpod", json=body).json()["operation"]["id"])
         assert done["status"] == "SUCCEEDED", done
         node_id = sorted(n["nodeId"] for n in c.get(f"/api/clusters/{NAME}/nodes").json()["items"])[0]

@@ -3,6 +3,7 @@
 
 import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
+import Alert from '@cloudscape-design/components/alert';
 import Box from '@cloudscape-design/components/box';
 import Button from '@cloudscape-design/components/button';
 import Checkbox from '@cloudscape-design/components/checkbox';
@@ -15,7 +16,7 @@ import SpaceBetween from '@cloudscape-design/components/space-between';
 import StatusIndicator from '@cloudscape-design/components/status-indicator';
 import Table from '@cloudscape-design/components/table';
 
-import { request } from '../lib/api';
+import { ApiError, request } from '../lib/api';
 import { getToken } from '../lib/auth';
 import type { components } from '../api/schema';
 import { websocketUrl } from '../lib/config';
@@ -182,6 +183,14 @@ function Events({ cluster }: { cluster: string }) {
     [cluster],
     10000,
   );
+  // HyperPod keeps events only for clusters with continuous provisioning; the API says so with a 409.
+  if (error instanceof ApiError && error.status === 409) {
+    return (
+      <Alert type="info" header="Cluster events">
+        {error.message}
+      </Alert>
+    );
+  }
   return (
     <SpaceBetween size="s">
       <ErrorAlert error={error} />

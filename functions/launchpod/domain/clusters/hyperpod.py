@@ -66,6 +66,22 @@ def hyperpod_name(cluster: str) -> str:
     return cluster
 
 
+def keeps_events(described: dict[str, Any] | None) -> bool:
+    """Whether HyperPod keeps cluster events for this cluster (DescribeCluster's answer): ListClusterEvents and
+    DescribeClusterEvent are "only supported when the NodeProvisioningMode is set to Continuous" (SageMaker API
+    reference; the HyperPod cluster events reference)."""
+    return bool(described) and (described or {}).get("NodeProvisioningMode") == "Continuous"
+
+
+def events_unavailable(cluster: str) -> str:
+    return (
+        f"HyperPod keeps cluster events only for clusters with continuous provisioning, and {cluster} was created "
+        "without it (NodeProvisioningMode is not Continuous). Create clusters with nodeProvisioningMode Continuous "
+        "to have their events; meanwhile GET /api/clusters/{name}/nodes and the nodes' Kubernetes events show "
+        "their state.".replace("{name}", cluster)
+    )
+
+
 def scripts_uri(bucket: str, cluster: str) -> str:
     return f"s3://{bucket}/{SCRIPTS_PREFIX}/{cluster}/"
 
