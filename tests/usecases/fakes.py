@@ -3,6 +3,7 @@ was asked of it."""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import Any
 
 from launchpod.contracts.operations import OperationStatus, OperationView
@@ -423,3 +424,49 @@ class PreferenceTable:
     def set_active_cluster(self, subject: str, cluster: str | None) -> dict[str, Any]:
         self.items[subject] = {"subject": subject, "activeCluster": cluster}
         return self.items[subject]
+
+
+class KubeObjects:
+    """A cluster's Kubernetes objects by (kind, name), read, listed by label and deleted as the API would."""
+
+    def __init__(self, objects: list[dict[str, Any]]) -> None:
+        self.objects = {(o["kind"], o["metadata"]["name"]): o for o in objects}
+        self.deleted: list[str] = []
+
+    def read(self, cluster: str, obj: dict[str, Any]) -> dict[str, Any] | None:
+        return self.objects.get((obj["kind"], obj["metadata"]["name"]))
+
+    def delete(self, cluster: str, obj: dict[str, Any]) -> bool:
+        self.deleted.append(f"{obj['kind']}/{obj['metadata']['name']}")
+        return self.objects.pop((obj["kind"], obj["metadata"]["name"]), None) is not None
+
+    def list_labelled(self, cluster: str, api_version: str, kind: str, selector: str) -> list[dict[str, Any]]:
+        """``selector``: comma-separated ``key=value`` (equal) or ``key`` (present) terms, as Kubernetes reads them."""
+
+        def matches(labels: dict[str, str]) -> bool:
+            for term in selector.split(","):
+                key, _, value = term.partition("=")
+                if key not in labels or (value and labels[key] != value):
+                    return False
+            return True
+
+        return [o for (k, _), o in self.objects.items() if k == kind and matches(o["metadata"].get("labels") or {})]
+
+
+class Bucket:
+    """S3 objects by key, listed a page at a time with '/' as delimiter (ListObjectsV2)."""
+
+    def __init__(self, keys: dict[str, int]) -> None:
+        self.keys = keys
+        self.asked: list[tuple[str, str, str | None]] = []
+
+    def __call__(self, bucket: str, prefix: str, token: str | None) -> dict[str, Any]:
+        self.asked.append((bucket, prefix, token))
+        under = sorted(k for k in self.keys if k.startswith(prefix))
+        contents = [k for k in under if "/" not in k[len(prefix) :]]
+        prefixes = sorted({prefix + k[len(prefix) :].split("/")[0] + "/" for k in under if "/" in k[len(prefix) :]})
+        when = datetime(2026, 1, 1, tzinfo=UTC)
+        return {
+            "Contents": [{"Key": k, "Size": self.keys[k], "LastModified": when} for k in contents],
+            "CommonPrefixes": [{"Prefix": p} for p in prefixes],
+        }
