@@ -19,8 +19,8 @@ from tests.usecases.fakes import (
     HyperPods,
     Kube,
     OperationsTable,
-    ServiceQuotas,
     Registry,
+    ServiceQuotas,
     StepFunctions,
 )
 

@@ -21,8 +21,8 @@ from tests.usecases.fakes import (
     Kube,
     KubeObjects,
     OperationsTable,
-    ServiceQuotas,
     Registry,
+    ServiceQuotas,
     StepFunctions,
 )
 

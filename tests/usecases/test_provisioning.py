@@ -14,7 +14,7 @@ from launchpod.domain.errors import Conflict, InvalidInput
 from launchpod.usecases import provisioning
 from launchpod.usecases.provisioning import require_active, subnet_zones
 
-from tests.usecases.fakes import ControlPlanes, Ec2, Eks, Kube, OperationsTable, Registry, Subnets, StepFunctions
+from tests.usecases.fakes import ControlPlanes, Ec2, Eks, Kube, OperationsTable, Registry, StepFunctions, Subnets
 
 
 def test_the_zones_are_those_of_the_eks_clusters_subnets_in_order() -> None:
