@@ -3,9 +3,11 @@ was asked of it."""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import Any
 
-from launchpod.domain.errors import LaunchpodError
+from launchpod.contracts.operations import OperationStatus, OperationView
+from launchpod.domain.errors import Conflict, LaunchpodError, NotFound
 
 
 class Records:
@@ -252,16 +254,6 @@ class EksClusters:
         return self._addons.get(cluster, {})
 
 
-class HyperPods:
-    """SageMaker's HyperPod clusters by name, as DescribeCluster answers them."""
-
-    def __init__(self, clusters: dict[str, dict[str, Any]]) -> None:
-        self.clusters = clusters
-
-    def hyperpod_cluster(self, name: str) -> dict[str, Any] | None:
-        return self.clusters.get(name)
-
-
 class KubeStore:
     """A cluster's Kubernetes objects by (kind, namespace, name), with what was applied and deleted."""
 
@@ -452,3 +444,234 @@ class Runner:
 
     def stop(self, execution_arn: str, cause: str) -> None:
         pass
+
+
+# ---------------------------------------------------------------------------- appended for the ucA use cases
+
+
+class OperationsTable:
+    """The operations table: one writer per cluster, as adapters.store.operations enforces it."""
+
+    def __init__(self) -> None:
+        self.ops: dict[str, OperationView] = {}
+        self.keys: dict[str, str] = {}
+        self.locks: dict[str, str] = {}
+        self.executions: dict[str, str] = {}
+
+    def create_holding_cluster(self, operation: OperationView, request_key: str) -> None:
+        holder = self.locks.get(operation.target)
+        if holder:
+            raise Conflict(f"{operation.target} is busy with operation {holder}.", holder=holder)
+        self.ops[operation.id], self.keys[operation.id] = operation, request_key
+        self.locks[operation.target] = operation.id
+
+    def get(self, operation_id: str) -> OperationView:
+        if operation_id not in self.ops:
+            raise NotFound(f"Operation {operation_id} not found.")
+        return self.ops[operation_id]
+
+    def request_key_of(self, operation_id: str) -> str | None:
+        return self.keys.get(operation_id)
+
+    def set_execution(self, operation_id: str, execution_arn: str) -> None:
+        self.executions[operation_id] = execution_arn
+        self.ops[operation_id] = self.ops[operation_id].model_copy(update={"status": OperationStatus.RUNNING})
+
+    def execution_of(self, operation_id: str) -> str | None:
+        return self.executions.get(operation_id)
+
+    def restart(self, operation: OperationView) -> None:
+        holder = self.locks.get(operation.target)
+        if holder and holder != operation.id:
+            raise Conflict(f"{operation.target} is busy with operation {holder}.", holder=holder)
+        self.ops[operation.id] = operation
+        self.locks[operation.target] = operation.id
+
+    def finish(self, operation_id: str, status: OperationStatus, *, error: str | None, message: str | None) -> None:
+        op = self.ops[operation_id]
+        self.ops[operation_id] = op.model_copy(update={"status": status, "error": error, "message": message})
+        self.locks.pop(op.target, None)
+
+    def list(self, *, target: str | None, status: str | None, limit: int) -> list[OperationView]:
+        return self.page(target=target, status=status, limit=limit)[0]
+
+    def page(
+        self, *, target: str | None, status: str | None, limit: int, cursor: str | None = None
+    ) -> tuple[list[OperationView], str | None]:
+        found = [
+            o
+            for o in sorted(self.ops.values(), key=lambda o: o.id, reverse=True)
+            if (target is None or o.target == target) and (status is None or o.status == status)
+        ]
+        start = int(cursor or 0)
+        rest = found[start + limit :]
+        return found[start : start + limit], str(start + limit) if rest else None
+
+
+class StepFunctions:
+    """Step Functions: the executions started (workflow, name, document) and stopped."""
+
+    def __init__(self) -> None:
+        self.started: list[tuple[str, str, dict[str, Any]]] = []
+        self.stopped: list[str] = []
+
+    def start(self, workflow: str, execution_name: str, document: dict[str, Any]) -> str:
+        self.started.append((workflow, execution_name, document))
+        return f"arn:aws:states:us-east-1:123456789012:execution:{workflow}:{execution_name}"
+
+    def stop(self, execution_arn: str, cause: str) -> None:
+        self.stopped.append(execution_arn)
+
+
+class Registry(Records):
+    """The cluster registry, paged and written: ``registered`` is what register was asked."""
+
+    def __init__(self, records: dict[str, dict[str, Any]]) -> None:
+        super().__init__(records)
+        self.registered: list[tuple[str, str, str]] = []
+
+    def page(self, *, limit: int, cursor: str | None = None) -> tuple[list[dict[str, Any]], str | None]:
+        names = sorted(self.records)
+        start = int(cursor or 0)
+        more = len(names) > start + limit
+        return [self.records[n] | {"name": n} for n in names[start : start + limit]], str(
+            start + limit
+        ) if more else None
+
+    def register(self, name: str, *, source: str, region: str, **facts: Any) -> None:
+        self.registered.append((name, source, region))
+        self.records.setdefault(name, {"name": name, "source": source, "region": region, **facts})
+
+
+class Ec2:
+    """EC2: the region's zones, the zones offering each (EC2-named) instance type, and subnets by id."""
+
+    def __init__(
+        self, zones: list[str], offered: dict[str, list[str]] | None = None, subnets: dict[str, str] | None = None
+    ) -> None:
+        self.zone_names, self.offered, self.subnet_zones = zones, offered or {}, subnets or {}
+        self.offerings_asked: list[tuple[list[str], str | None]] = []
+        self.asked: list[list[str]] = []
+
+    def subnets(self, subnet_ids: list[str] | None = None, vpc_id: str | None = None) -> list[dict[str, Any]]:
+        self.asked.append(list(subnet_ids or []))
+        return [
+            {"SubnetId": s, "AvailabilityZone": self.subnet_zones[s]}
+            for s in subnet_ids or []
+            if s in self.subnet_zones
+        ]
+
+    def zones(self) -> list[dict[str, str]]:
+        return [{"name": z, "zoneId": f"use1-az{i}", "state": "available"} for i, z in enumerate(self.zone_names, 1)]
+
+    def offerings(self, instance_types: list[str], zone: str | None = None) -> dict[str, list[str]]:
+        self.offerings_asked.append((list(instance_types), zone))
+        return {
+            t: [z for z in zs if zone is None or z == zone]
+            for t, zs in self.offered.items()
+            if t in instance_types and (zone is None or zone in zs)
+        }
+
+
+class Eks(ControlPlanes):
+    """EKS: clusters by name and the add-ons of each."""
+
+    def __init__(
+        self, clusters: dict[str, dict[str, Any]], addons: dict[str, dict[str, dict[str, Any]]] | None = None
+    ) -> None:
+        super().__init__(clusters)
+        self.addon_map = addons or {}
+
+    def addons(self, cluster: str) -> dict[str, dict[str, Any]]:
+        return self.addon_map.get(cluster, {})
+
+
+class HyperPods:
+    """SageMaker HyperPod: clusters as DescribeCluster answers them (by HyperPod name), and training plans."""
+
+    def __init__(self, clusters: dict[str, dict[str, Any]], plans: dict[str, dict[str, Any]] | None = None) -> None:
+        self.clusters, self.plans = clusters, plans or {}
+
+    def hyperpod_cluster(self, name: str) -> dict[str, Any] | None:
+        return self.clusters.get(name)
+
+    def hyperpod_clusters(self) -> list[dict[str, Any]]:
+        return list(self.clusters.values())
+
+    def training_plan(self, arn: str) -> dict[str, Any] | None:
+        return self.plans.get(arn)
+
+
+class ServiceQuotas:
+    """Service Quotas: SageMaker's quotas by name ({"Value": n}), and which names were asked."""
+
+    def __init__(self, quotas: dict[str, float]) -> None:
+        self.quotas, self.asked = quotas, list[str]()
+
+    def sagemaker_quota(self, name: str) -> dict[str, Any] | None:
+        self.asked.append(name)
+        return {"QuotaName": name, "Value": self.quotas[name]} if name in self.quotas else None
+
+    def sagemaker_quotas(self, names: set[str]) -> dict[str, dict[str, Any]]:
+        self.asked.extend(sorted(names))
+        return {n: {"QuotaName": n, "Value": v} for n, v in self.quotas.items() if n in names}
+
+
+class PreferenceTable:
+    """Each caller's preferences by subject."""
+
+    def __init__(self) -> None:
+        self.items: dict[str, dict[str, Any]] = {}
+
+    def get(self, subject: str) -> dict[str, Any]:
+        return self.items.get(subject, {"subject": subject})
+
+    def set_active_cluster(self, subject: str, cluster: str | None) -> dict[str, Any]:
+        self.items[subject] = {"subject": subject, "activeCluster": cluster}
+        return self.items[subject]
+
+
+class KubeObjects:
+    """A cluster's Kubernetes objects by (kind, name), read, listed by label and deleted as the API would."""
+
+    def __init__(self, objects: list[dict[str, Any]]) -> None:
+        self.objects = {(o["kind"], o["metadata"]["name"]): o for o in objects}
+        self.deleted: list[str] = []
+
+    def read(self, cluster: str, obj: dict[str, Any]) -> dict[str, Any] | None:
+        return self.objects.get((obj["kind"], obj["metadata"]["name"]))
+
+    def delete(self, cluster: str, obj: dict[str, Any]) -> bool:
+        self.deleted.append(f"{obj['kind']}/{obj['metadata']['name']}")
+        return self.objects.pop((obj["kind"], obj["metadata"]["name"]), None) is not None
+
+    def list_labelled(self, cluster: str, api_version: str, kind: str, selector: str) -> list[dict[str, Any]]:
+        """``selector``: comma-separated ``key=value`` (equal) or ``key`` (present) terms, as Kubernetes reads them."""
+
+        def matches(labels: dict[str, str]) -> bool:
+            for term in selector.split(","):
+                key, _, value = term.partition("=")
+                if key not in labels or (value and labels[key] != value):
+                    return False
+            return True
+
+        return [o for (k, _), o in self.objects.items() if k == kind and matches(o["metadata"].get("labels") or {})]
+
+
+class Bucket:
+    """S3 objects by key, listed a page at a time with '/' as delimiter (ListObjectsV2)."""
+
+    def __init__(self, keys: dict[str, int]) -> None:
+        self.keys = keys
+        self.asked: list[tuple[str, str, str | None]] = []
+
+    def __call__(self, bucket: str, prefix: str, token: str | None) -> dict[str, Any]:
+        self.asked.append((bucket, prefix, token))
+        under = sorted(k for k in self.keys if k.startswith(prefix))
+        contents = [k for k in under if "/" not in k[len(prefix) :]]
+        prefixes = sorted({prefix + k[len(prefix) :].split("/")[0] + "/" for k in under if "/" in k[len(prefix) :]})
+        when = datetime(2026, 1, 1, tzinfo=UTC)
+        return {
+            "Contents": [{"Key": k, "Size": self.keys[k], "LastModified": when} for k in contents],
+            "CommonPrefixes": [{"Prefix": p} for p in prefixes],
+        }

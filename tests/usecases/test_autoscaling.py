@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
-from launchpod.contracts.autoscaling import AutoscalingInput
-from launchpod.domain.errors import RetryableError
-from launchpod.domain.instance_groups import autoscaling
-from launchpod.usecases.autoscaling import karpenter_objects
+from typing import Any
 
-from tests.usecases.fakes import Kube
+import pytest
+from launchpod.contracts.autoscaling import AutoscalingInput
+from launchpod.contracts.common import Role
+from launchpod.contracts.operations import NoopView, OperationView
+from launchpod.domain import operations as ops
+from launchpod.domain.errors import Conflict, InvalidInput, NotFound, RetryableError
+from launchpod.domain.instance_groups import autoscaling
+from launchpod.usecases.autoscaling import AutoscalingPorts, karpenter_objects, set_autoscaling
+
+from tests.usecases.fakes import HyperPods, Kube, OperationsTable, StepFunctions
 
 ON = {"ClusterStatus": "InService", "AutoScaling": {"Mode": "Enable", "Status": "InService"}}
 ASKED = AutoscalingInput(name="train", enabled=True, groups=["gpu"], consolidateAfterSeconds=300)
@@ -39,3 +45,53 @@ def test_with_autoscaling_off_kubernetes_is_not_read() -> None:
     off = {"ClusterStatus": "InService", "AutoScaling": {"Mode": "Disable"}}
     assert karpenter_objects("train", off, read=kube) == (None, None)
     assert kube.reads == []
+
+
+# ---------------------------------------------------------------------------- PUT /api/clusters/{name}/autoscaling
+
+ADMIN = ops.Principal("alice", Role.ADMIN)
+GROUPS = {"InstanceGroups": [{"InstanceGroupName": "gpu"}, {"InstanceGroupName": "cpu"}]}
+
+
+def _ports(described: dict[str, Any] | None, kube: Kube | None = None) -> AutoscalingPorts:
+    return AutoscalingPorts(
+        operations=OperationsTable(),
+        workflows=StepFunctions(),
+        sagemaker=HyperPods({"train": {"ClusterName": "train", **described}} if described else {}),
+        read=kube or _applied(),
+    )
+
+
+def test_asking_for_what_karpenter_already_runs_starts_nothing_and_says_so() -> None:
+    ports = _ports({**ON, **GROUPS})
+    done = set_autoscaling(ASKED, ADMIN, ports=ports)
+    assert isinstance(done, NoopView) and done.message == "Autoscaling is already on for gpu; no changes."
+    assert ports.workflows.started == []  # type: ignore[attr-defined]
+
+
+def test_a_group_the_cluster_lacks_is_refused_naming_those_it_has() -> None:
+    asked = AutoscalingInput(name="train", enabled=True, groups=["tpu"], consolidateAfterSeconds=300)
+    with pytest.raises(InvalidInput) as refused:
+        set_autoscaling(asked, ADMIN, ports=_ports({**ON, **GROUPS}))
+    assert str(refused.value).startswith("train has no instance group tpu; it has gpu, cpu.")
+
+
+def test_a_change_while_hyperpod_is_updating_is_refused() -> None:
+    other = AutoscalingInput(name="train", enabled=True, groups=["gpu", "cpu"], consolidateAfterSeconds=300)
+    with pytest.raises(Conflict) as refused:
+        set_autoscaling(other, ADMIN, ports=_ports({**ON, **GROUPS, "ClusterStatus": "Updating"}))
+    assert str(refused.value) == "The HyperPod cluster train is Updating; change autoscaling once it is InService."
+
+
+def test_a_change_on_an_in_service_cluster_starts_set_autoscaling() -> None:
+    other = AutoscalingInput(name="train", enabled=True, groups=["gpu", "cpu"], consolidateAfterSeconds=300)
+    ports = _ports({**ON, **GROUPS})
+    done = set_autoscaling(other, ADMIN, ports=ports)
+    assert isinstance(done, OperationView) and done.target == "train"
+    assert [w for w, _, _ in ports.workflows.started] == [done.kind]  # type: ignore[attr-defined]
+
+
+def test_without_a_hyperpod_cluster_autoscaling_is_404_with_how_to_create_it() -> None:
+    with pytest.raises(NotFound) as refused:
+        set_autoscaling(ASKED, ADMIN, ports=_ports(None))
+    assert str(refused.value) == "train has no HyperPod cluster; create it with POST /api/clusters/train/hyperpod."

@@ -3,11 +3,18 @@ of an existing control plane, which the planner compares with the zones a reques
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
-from launchpod.domain.errors import Conflict
+from launchpod.contracts.clusters import CreateClusterRequest
+from launchpod.contracts.common import Role
+from launchpod.contracts.dependencies import ReconcileDependenciesInput
+from launchpod.domain import operations as ops
+from launchpod.domain.errors import Conflict, InvalidInput
+from launchpod.usecases import provisioning
 from launchpod.usecases.provisioning import require_active, subnet_zones
 
-from tests.usecases.fakes import ControlPlanes, Subnets
+from tests.usecases.fakes import ControlPlanes, Ec2, Eks, Kube, OperationsTable, Registry, StepFunctions, Subnets
 
 
 def test_the_zones_are_those_of_the_eks_clusters_subnets_in_order() -> None:
@@ -39,3 +46,96 @@ def test_dependencies_without_a_control_plane_say_it_is_not_created() -> None:
 
 def test_an_active_control_plane_passes() -> None:
     require_active("train", "storage needs", eks_clusters=ControlPlanes({"train": {"status": "ACTIVE"}}))
+
+
+# ---------------------------------------------------------------------------- POST /api/clusters, dependencies
+
+ADMIN = ops.Principal("alice", Role.ADMIN)
+ZONES = ["us-east-1a", "us-east-1b", "us-east-1c"]
+ASKED = CreateClusterRequest(name="train", availabilityZones=["us-east-1a", "us-east-1b"])
+
+
+def _ports(eks: dict[str, dict[str, Any]] | None = None, records: dict[str, dict[str, Any]] | None = None) -> Any:
+    return provisioning.ProvisioningPorts(
+        region="us-east-1",
+        prefix="launchpod",
+        clusters=Registry(records or {}),
+        operations=OperationsTable(),
+        workflows=StepFunctions(),
+        eks=Eks(eks or {}),
+        ec2=Ec2(ZONES, subnets={"subnet-a": "us-east-1a", "subnet-b": "us-east-1b"}),
+        read=Kube({}),
+    )
+
+
+def _active(tags: dict[str, str]) -> dict[str, Any]:
+    return {
+        "name": "train",
+        "status": "ACTIVE",
+        "version": "1.32",
+        "tags": tags,
+        "resourcesVpcConfig": {"subnetIds": ["subnet-a", "subnet-b"], "vpcId": "vpc-1"},
+        "logging": {"clusterLogging": []},
+    }
+
+
+def test_a_new_cluster_plans_every_control_plane_phase_and_starts_create_control_plane() -> None:
+    ports = _ports()
+    proposal = provisioning.create_cluster(ASKED, ADMIN, ports=ports)
+    assert [s.action for s in proposal.plan.steps] == ["create"] * len(proposal.plan.steps)
+    assert proposal.plan.steps[0].reason == "EKS has no cluster train"
+    assert ports.workflows.started == []  # planning starts nothing: a dry run stops here
+    operation = proposal.start()
+    assert (operation.kind, operation.target) == ("create-control-plane", "train")
+    assert [w for w, _, _ in ports.workflows.started] == ["create-control-plane"]
+    assert ports.clusters.registered == [("train", "created", "us-east-1")]
+
+
+def test_a_zone_the_region_lacks_is_refused_naming_the_field_and_the_zones_it_has() -> None:
+    asked = CreateClusterRequest(name="train", availabilityZones=["us-east-1a", "us-west-2a"])
+    with pytest.raises(InvalidInput) as refused:
+        provisioning.create_cluster(asked, ADMIN, ports=_ports())
+    assert str(refused.value) == (
+        "us-west-2a is not an availability zone in us-east-1; choose from us-east-1a, us-east-1b, us-east-1c."
+    )
+    assert refused.value.details[0]["field"] == "body.availabilityZones.1"
+
+
+def test_an_eks_cluster_launchpod_did_not_create_is_refused() -> None:
+    ports = _ports({"train": _active({"team": "ml"})})
+    with pytest.raises(Conflict) as refused:
+        provisioning.create_cluster(ASKED, ADMIN, ports=ports)
+    assert "already exists and Launchpod did not create it; choose another name" in str(refused.value)
+
+
+def test_the_same_request_on_a_settled_cluster_is_a_noop_in_its_words() -> None:
+    ports = _ports({"train": _active({"launchpod:cluster": "train"})}, {"train": {"name": "train"}})
+    proposal = provisioning.create_cluster(ASKED, ADMIN, ports=ports)
+    assert proposal.plan.empty
+    assert proposal.noop == "Cluster train already exists as asked; no changes."
+    assert ports.ec2.asked == [["subnet-a", "subnet-b"]]
+
+
+def test_a_control_plane_an_operation_still_holds_is_resumed_not_noop() -> None:
+    ports = _ports({"train": _active({"launchpod:cluster": "train"})}, {"train": {"name": "train", "lockedBy": "op"}})
+    proposal = provisioning.create_cluster(ASKED, ADMIN, ports=ports)
+    assert {s.action for s in proposal.plan.steps} == {"resume"}
+
+
+def test_dependencies_on_a_creating_control_plane_are_refused_before_kubernetes_is_read() -> None:
+    ports = _ports({"train": {"name": "train", "status": "CREATING"}})
+    request = ReconcileDependenciesInput(name="train", includeOptional=False)
+    with pytest.raises(Conflict) as refused:
+        provisioning.reconcile_dependencies(request, ADMIN, ports=ports)
+    assert str(refused.value) == "The EKS control plane of train is CREATING; dependencies need an ACTIVE cluster."
+    assert ports.read.reads == []
+
+
+def test_dependencies_none_installed_are_planned_and_listed_as_missing() -> None:
+    ports = _ports({"train": _active({"launchpod:cluster": "train"})})
+    listed = provisioning.list_dependencies("train", ports=ports)
+    assert listed.items and all(d.installed is None and d.state == "NOT_INSTALLED" for d in listed.items)
+    request = ReconcileDependenciesInput(name="train", includeOptional=False)
+    proposal = provisioning.reconcile_dependencies(request, ADMIN, ports=ports)
+    assert not proposal.plan.empty
+    assert proposal.start().kind == "reconcile-dependencies"

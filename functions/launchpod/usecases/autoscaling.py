@@ -1,12 +1,35 @@
-"""HyperPod-managed Karpenter objects of a cluster, read for the autoscaling and instance-group routes."""
+"""HyperPod-managed Karpenter for a cluster's instance groups (HyperPod groups only, never plain EC2): its
+objects as the autoscaling and instance-group routes read them, and turning it on, changing or off."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
-from launchpod.domain.errors import LaunchpodError
+from launchpod.adapters.k8s import apply as k8s
+from launchpod.contracts.autoscaling import AutoscalingInput
+from launchpod.contracts.operations import NoopView, OperationView
+from launchpod.domain import operations as ops
+from launchpod.domain.clusters import hyperpod
+from launchpod.domain.errors import Conflict, LaunchpodError, NotFound
 from launchpod.domain.instance_groups import autoscaling
-from launchpod.usecases.ports import KubeReader
+from launchpod.runtime import wiring
+from launchpod.usecases.ports import HyperPods, KubeReader
+
+
+@dataclass(frozen=True)
+class AutoscalingPorts:
+    operations: ops.OperationStore
+    workflows: ops.WorkflowRunner
+    sagemaker: HyperPods
+    read: KubeReader
+
+
+def real() -> AutoscalingPorts:
+    """The deployed adapters (runtime.wiring and the Kubernetes reader)."""
+    return AutoscalingPorts(
+        operations=wiring.operations(), workflows=wiring.workflows(), sagemaker=wiring.sagemaker(), read=k8s.read
+    )
 
 
 def karpenter_objects(
@@ -19,3 +42,24 @@ def karpenter_objects(
         return read(name, autoscaling.node_class([])), read(name, autoscaling.node_pool(0))
     except LaunchpodError:  # Karpenter's kinds are not installed yet (AutoScaling still Creating)
         return None, None
+
+
+def set_autoscaling(
+    request: AutoscalingInput, who: ops.Principal, *, ports: AutoscalingPorts
+) -> OperationView | NoopView:
+    """NOOP when HyperPod and Karpenter's objects already are as asked; otherwise the set-autoscaling
+    operation, on an InService cluster only (HyperPod takes one update at a time)."""
+    name = request.name
+    described = ports.sagemaker.hyperpod_cluster(hyperpod.hyperpod_name(name))
+    if described is None:
+        raise NotFound(f"{name} has no HyperPod cluster; create it with POST /api/clusters/{name}/hyperpod.")
+    autoscaling.check_groups(request, described)
+    klass, pool = karpenter_objects(name, described, read=ports.read)
+    if autoscaling.is_noop(request, described, klass, pool):
+        state = "on for " + ", ".join(request.groups) if request.enabled else "off"
+        return NoopView(message=f"Autoscaling is already {state}; no changes.")
+    if described.get("ClusterStatus") != "InService":
+        raise Conflict(
+            f"The HyperPod cluster {name} is {described.get('ClusterStatus')}; change autoscaling once it is InService."
+        )
+    return ops.submit(ports.operations, ports.workflows, autoscaling.plan(request), who)[0]

@@ -1,72 +1,101 @@
-"""The HyperPod cluster's checks before anything is created (zone, offered types, quotas, an ACTIVE
-control plane, its dependencies) and its submit, shared by the hyperpod, provision and phase routes.
-A plain move from the hyperpod router: it reads its adapters through wiring."""
+"""The HyperPod cluster of a Launchpod cluster: its checks before anything is created (zone, offered types,
+quotas, an ACTIVE control plane, its dependencies), created or provisioned whole (control plane, HyperPod and
+storage in one operation) as planned against the real resources, and its software updated. Every use case
+takes its ports; ``real()`` builds the deployed ones and unit tests pass in-memory fakes."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass, replace
+from typing import Any
+
 from launchpod.adapters.k8s import apply as k8s
-from launchpod.contracts.hyperpod import CreateHyperPodInput
+from launchpod.contracts.clusters import ProvisionClusterRequest
+from launchpod.contracts.hyperpod import CreateHyperPodInput, CreateHyperPodRequest, UpdateSoftwareInput
 from launchpod.contracts.operations import OperationView
 from launchpod.domain import operations as ops
-from launchpod.domain.clusters import hyperpod
+from launchpod.domain.clusters import control_plane, hyperpod, plans, provision, software
 from launchpod.domain.clusters.instance_types import to_ec2, to_sagemaker
+from launchpod.domain.clusters.views import owned_by_launchpod
 from launchpod.domain.dependencies import objects as dependency_objects
-from launchpod.domain.errors import Conflict, InvalidInput
+from launchpod.domain.errors import Conflict, InvalidInput, NotFound
 from launchpod.domain.instance_groups import preflight
 from launchpod.runtime import wiring
 from launchpod.runtime.settings import settings
+from launchpod.usecases.ports import ClusterRegistry, ControlPlanes, Ec2Offerings, HyperPods, KubeReader, Quotas
+from launchpod.usecases.proposal import Proposal
+from launchpod.usecases.provisioning import subnet_zones
+from launchpod.usecases.storage import volume_and_claim
 
 
-def check_offered(request: CreateHyperPodInput, zones: list[str], at: str = "body") -> None:
+@dataclass(frozen=True)
+class HyperPodPorts:
+    region: str
+    prefix: str
+    clusters: ClusterRegistry
+    operations: ops.OperationStore
+    workflows: ops.WorkflowRunner
+    eks: ControlPlanes
+    ec2: Ec2Offerings
+    sagemaker: HyperPods
+    quotas: Quotas
+    read: KubeReader
+
+
+def real() -> HyperPodPorts:
+    """The deployed adapters (runtime.wiring and the Kubernetes reader)."""
+    return HyperPodPorts(
+        region=settings().region,
+        prefix=settings().resource_prefix,
+        clusters=wiring.clusters(),
+        operations=wiring.operations(),
+        workflows=wiring.workflows(),
+        eks=wiring.eks(),
+        ec2=wiring.ec2(),
+        sagemaker=wiring.sagemaker(),
+        quotas=wiring.service_quotas(),
+        read=k8s.read,
+    )
+
+
+# ---------------------------------------------------------------------------- checks
+
+
+def check_offered(request: CreateHyperPodInput, zones: list[str], at: str = "body", *, ports: HyperPodPorts) -> None:
     """The zone exists and offers every instance type asked for (422 naming the field otherwise)."""
     if request.availabilityZone not in zones:
         raise InvalidInput(
-            f"{request.availabilityZone} is not an availability zone in {settings().region}; "
+            f"{request.availabilityZone} is not an availability zone in {ports.region}; "
             f"choose from {', '.join(zones)}.",
             field=f"{at}.availabilityZone",
             rule="offered_zone",
         )
     types = sorted({g.instanceType for g in request.instanceGroups})
-    offered = {to_sagemaker(k): v for k, v in wiring.ec2().offerings([to_ec2(t) for t in types]).items()}
+    offered = {to_sagemaker(k): v for k, v in ports.ec2.offerings([to_ec2(t) for t in types]).items()}
     hyperpod.check_instance_types(request, {t: offered.get(t, []) for t in types}, at)
 
 
-def check_quotas(request: CreateHyperPodInput) -> None:
+def check_quotas(request: CreateHyperPodInput, *, ports: HyperPodPorts) -> None:
     """The account's HyperPod cluster-usage quota (Service Quotas) covers every type asked for: 409 naming
     the quota and how much to raise it otherwise, before anything is created."""
     asked: dict[str, int] = {}
     for group in request.instanceGroups:
         asked[group.instanceType] = asked.get(group.instanceType, 0) + group.instanceCount
     names = {preflight.quota_name(t) for t, count in asked.items() if count > 0}
-    quotas = wiring.service_quotas().sagemaker_quotas(names) if names else {}
+    quotas = ports.quotas.sagemaker_quotas(names) if names else {}
     if not quotas:
         return
     own = hyperpod.hyperpod_name(request.name)  # this cluster, if it exists, is what is asked
-    clusters = wiring.sagemaker().hyperpod_clusters()
+    clusters = ports.sagemaker.hyperpod_clusters()
     for instance_type, (quota, used) in preflight.standing(quotas, clusters, own, asked).items():
         preflight.check_quota(instance_type, quota, used, asked[instance_type])
 
 
-def check_hyperpod(request: CreateHyperPodInput) -> None:
-    """The zone offers the instance types, and the EKS control plane is ACTIVE."""
-    check_offered(request, [z["name"] for z in wiring.ec2().zones()])
-    check_quotas(request)
-    eks = wiring.eks().cluster(request.name)
-    if eks is None or eks.get("status") != "ACTIVE":
-        state = eks.get("status") if eks else "not created"
-        raise Conflict(
-            f"The EKS control plane of {request.name} is {state}; create it with POST /api/clusters and wait for"
-            " SUCCEEDED."
-        )
-    check_dependencies(request.name)
-
-
-def check_dependencies(name: str) -> None:
+def check_dependencies(name: str, *, read: KubeReader) -> None:
     """HyperPod's dependencies are on the EKS cluster: AWS requires them before CreateCluster ("This Helm
     installation step is required", developer guide, "Installing packages on the Amazon EKS cluster using
     Helm"). Without the health-monitoring agent no node fault is ever reported and deep health checks
     cannot run, so a cluster created without it looks healthy and is not resilient."""
-    if k8s.read(name, dependency_objects.health_agent_ref()) is None:
+    if read(name, dependency_objects.health_agent_ref()) is None:
         ns, agent = dependency_objects.HEALTH_AGENT
         raise Conflict(
             f"HyperPod's dependencies are not installed on {name} (no DaemonSet {ns}/{agent}); AWS requires them"
@@ -75,12 +104,92 @@ def check_dependencies(name: str) -> None:
         )
 
 
-def submit_hyperpod(request: CreateHyperPodInput, who: ops.Principal) -> OperationView:
-    operation, _ = ops.submit(wiring.operations(), wiring.workflows(), hyperpod.plan(request), who)
-    return operation
+def check_hyperpod(request: CreateHyperPodInput, *, ports: HyperPodPorts) -> None:
+    """The zone offers the instance types, and the EKS control plane is ACTIVE."""
+    check_offered(request, [z["name"] for z in ports.ec2.zones()], ports=ports)
+    check_quotas(request, ports=ports)
+    eks = ports.eks.cluster(request.name)
+    if eks is None or eks.get("status") != "ACTIVE":
+        state = eks.get("status") if eks else "not created"
+        raise Conflict(
+            f"The EKS control plane of {request.name} is {state}; create it with POST /api/clusters and wait for"
+            " SUCCEEDED."
+        )
+    check_dependencies(request.name, read=ports.read)
 
 
-def start_hyperpod(request: CreateHyperPodInput, who: ops.Principal) -> OperationView:
+def hyperpod_zone(cluster: dict[str, Any] | None, *, ports: HyperPodPorts) -> str | None:
+    """The zone of the HyperPod cluster's compute subnet."""
+    ids = list(((cluster or {}).get("VpcConfig") or {}).get("Subnets") or [])
+    found = ports.ec2.subnets(ids) if ids else []
+    return found[0]["AvailabilityZone"] if found else None
+
+
+# ---------------------------------------------------------------------------- create, provision, update
+
+
+def _submit(workflow: ops.WorkflowPlan, who: ops.Principal, ports: HyperPodPorts) -> OperationView:
+    return ops.submit(ports.operations, ports.workflows, workflow, who)[0]
+
+
+def start_hyperpod(request: CreateHyperPodInput, who: ops.Principal, *, ports: HyperPodPorts) -> OperationView:
     """create-hyperpod whatever HyperPod's state: each of its phases skips what is already done."""
-    check_hyperpod(request)
-    return submit_hyperpod(request, who)
+    check_hyperpod(request, ports=ports)
+    return _submit(hyperpod.plan(request), who, ports)
+
+
+def create_hyperpod(name: str, request: CreateHyperPodRequest, who: ops.Principal, *, ports: HyperPodPorts) -> Proposal:
+    """The HyperPod cluster planned against SageMaker's real one (its zone read from its subnet)."""
+    full = CreateHyperPodInput(name=name, **request.model_dump())
+    check_hyperpod(full, ports=ports)
+    existing = ports.sagemaker.hyperpod_cluster(hyperpod.hyperpod_name(name))
+    found = plans.hyperpod_plan(name, request, existing, hyperpod_zone(existing, ports=ports))
+    return Proposal(
+        found,
+        lambda: _submit(replace(hyperpod.plan(full), steps=found.views()), who, ports),
+        noop=f"HyperPod cluster {name} is already InService as asked; no changes.",
+    )
+
+
+def provision_cluster(request: ProvisionClusterRequest, who: ops.Principal, *, ports: HyperPodPorts) -> Proposal:
+    """Control plane, dependencies, HyperPod and (optionally) storage in one operation, each part planned
+    against what exists; everything checkable is checked before anything is created."""
+    zones = [z["name"] for z in ports.ec2.zones()]
+    control_plane.check_zones(request, zones, ports.region)
+    hyperpod_request = CreateHyperPodInput(name=request.name, **request.hyperpod.model_dump())
+    check_offered(hyperpod_request, zones, "body.hyperpod", ports=ports)
+    check_quotas(hyperpod_request, ports=ports)
+    existing = ports.eks.cluster(request.name)
+    if existing is not None and not owned_by_launchpod(existing, request.name, ports.prefix):
+        raise Conflict(
+            f"An EKS cluster named {request.name} already exists and Launchpod did not create it; "
+            "import it (POST /api/clusters/import) or choose another name."
+        )
+    hp = ports.sagemaker.hyperpod_cluster(hyperpod.hyperpod_name(request.name))
+    volume, claim = (
+        volume_and_claim(request.name, request.storage.storageName, read=ports.read)
+        if request.storage is not None and existing is not None and existing.get("status") == "ACTIVE"
+        else (None, None)
+    )
+    zones_now = subnet_zones(existing, ec2=ports.ec2)
+    found = plans.provision_plan(request, existing, zones_now, hp, hyperpod_zone(hp, ports=ports), volume, claim)
+
+    def start() -> OperationView:
+        operation = _submit(replace(provision.plan(request), steps=found.views()), who, ports)
+        ports.clusters.register(request.name, source="created", region=ports.region)
+        return operation
+
+    return Proposal(found, start, noop=f"Cluster {request.name} is already provisioned as asked; no changes.")
+
+
+def update_software(request: UpdateSoftwareInput, who: ops.Principal, *, ports: HyperPodPorts) -> Proposal:
+    """The AMI update of each instance group (UpdateClusterSoftware) on an InService cluster."""
+    name = request.name
+    existing = ports.sagemaker.hyperpod_cluster(hyperpod.hyperpod_name(name))
+    if existing is None:
+        raise NotFound(f"{name} has no HyperPod cluster; create it with POST /api/clusters/{name}/hyperpod.")
+    if existing["ClusterStatus"] not in ("InService", "SystemUpdating"):
+        raise Conflict(f"The HyperPod cluster {name} is {existing['ClusterStatus']}; update it once it is InService.")
+    groups = [g["InstanceGroupName"] for g in existing.get("InstanceGroups", [])]
+    found = plans.software_plan(name, request, groups)
+    return Proposal(found, lambda: _submit(replace(software.plan(request), steps=found.views()), who, ports))

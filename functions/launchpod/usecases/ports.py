@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import builtins
 from typing import Any, Protocol
+
+from launchpod.contracts.operations import OperationView
+from launchpod.domain.operations import OperationStore
 
 
 class ClusterRecords(Protocol):
@@ -102,3 +106,79 @@ class HyperPodReader(Protocol):
     """SageMaker's DescribeCluster of one HyperPod cluster (adapters.aws.sagemaker): None when it is absent."""
 
     def hyperpod_cluster(self, name: str) -> dict[str, Any] | None: ...
+
+
+# ---------------------------------------------------------------------------- appended for the ucA routers
+
+
+class ClusterRegistry(ClusterRecords, Protocol):
+    """The cluster registry, paged and written (adapters.store.clusters)."""
+
+    def page(self, *, limit: int, cursor: str | None = None) -> tuple[list[dict[str, Any]], str | None]: ...
+    def register(self, name: str, *, source: str, region: str, **facts: Any) -> None: ...
+
+
+class OperationLog(OperationStore, Protocol):
+    """The operations table, written by submit and read by the routes (adapters.store.operations)."""
+
+    def list(self, *, target: str | None, status: str | None, limit: int) -> builtins.list[OperationView]: ...
+    def page(
+        self, *, target: str | None, status: str | None, limit: int, cursor: str | None = None
+    ) -> tuple[builtins.list[OperationView], str | None]: ...
+
+
+class EksClusters(ControlPlanes, AddonReader, Protocol):
+    """EKS's clusters and their add-ons (adapters.aws.eks)."""
+
+
+class Ec2Offerings(Subnets, Protocol):
+    """EC2's zones, instance-type offerings and subnets (adapters.aws.ec2)."""
+
+    def zones(self) -> list[dict[str, str]]: ...
+    def offerings(self, instance_types: list[str], zone: str | None = None) -> dict[str, list[str]]: ...
+
+
+class HyperPods(Protocol):
+    """SageMaker HyperPod's clusters and training plans (adapters.aws.sagemaker)."""
+
+    def hyperpod_cluster(self, name: str) -> dict[str, Any] | None: ...
+    def hyperpod_clusters(self) -> list[dict[str, Any]]: ...
+    def training_plan(self, arn: str) -> dict[str, Any] | None: ...
+
+
+class Quotas(Protocol):
+    """Service Quotas' SageMaker quotas by name (adapters.aws.service_quotas)."""
+
+    def sagemaker_quota(self, name: str) -> dict[str, Any] | None: ...
+    def sagemaker_quotas(self, names: set[str]) -> dict[str, dict[str, Any]]: ...
+
+
+class OwnedRoles(Protocol):
+    """IAM roles Launchpod created, by name and ownership tags (adapters.aws.iam)."""
+
+    def owned_role(self, name: str, tags: dict[str, str]) -> str | None: ...
+
+
+class Preferences(Protocol):
+    """Each caller's preferences (adapters.store.preferences)."""
+
+    def get(self, subject: str) -> dict[str, Any]: ...
+    def set_active_cluster(self, subject: str, cluster: str | None) -> dict[str, Any]: ...
+
+
+class KubeDeleter(Protocol):
+    """A delete of one Kubernetes object of a cluster (adapters.k8s.apply.delete): False when it was absent."""
+
+    def __call__(self, cluster: str, obj: dict[str, Any]) -> bool: ...
+
+
+class KubeLabelled(Protocol):
+    """The objects of a kind carrying a label selector (adapters.k8s.apply.list_labelled)."""
+
+    def __call__(self, cluster: str, api_version: str, kind: str, selector: str) -> list[dict[str, Any]]: ...
+
+
+class ObjectPages(Protocol):
+    """One page of an S3 prefix's objects, ListObjectsV2 as answered (adapters.aws.s3.list_page)."""
+
+    def __call__(self, bucket: str, prefix: str, token: str | None) -> dict[str, Any]: ...

@@ -1,26 +1,54 @@
 """What a provisioning phase's own route and its re-run (the phases route) share: the control plane's
-checks and submit, a cluster's dependencies and storage (each needs an ACTIVE control plane). A plain move from the
-clusters, dependencies and storage routers: they read their adapters through wiring (require_active and
-subnet_zones take their EKS and EC2 ports)."""
+checks, plan and submit (POST /api/clusters), and a cluster's dependencies (their status and reconciling
+them), each against an ACTIVE control plane. Every use case takes its ports; ``real()`` builds the deployed
+ones and unit tests pass in-memory fakes."""
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
+from launchpod.adapters.k8s import apply as k8s
 from launchpod.contracts.clusters import CreateClusterRequest
-from launchpod.contracts.dependencies import ReconcileDependenciesInput
+from launchpod.contracts.dependencies import DependencyListView, DependencyView, ReconcileDependenciesInput
 from launchpod.contracts.operations import OperationView
-from launchpod.contracts.storage import ConfigureStorageInput
-from launchpod.domain import dependencies, storage
+from launchpod.domain import dependencies
 from launchpod.domain import operations as ops
-from launchpod.domain.clusters import control_plane
+from launchpod.domain.clusters import control_plane, plans
 from launchpod.domain.clusters.views import owned_by_launchpod
+from launchpod.domain.dependencies import objects
 from launchpod.domain.errors import Conflict
 from launchpod.domain.plan import Plan
 from launchpod.runtime import wiring
 from launchpod.runtime.settings import settings
-from launchpod.usecases.ports import ControlPlanes, Subnets
+from launchpod.usecases.ports import ClusterRegistry, ControlPlanes, Ec2Offerings, EksClusters, KubeReader, Subnets
+from launchpod.usecases.proposal import Proposal
+
+
+@dataclass(frozen=True)
+class ProvisioningPorts:
+    region: str
+    prefix: str
+    clusters: ClusterRegistry
+    operations: ops.OperationStore
+    workflows: ops.WorkflowRunner
+    eks: EksClusters
+    ec2: Ec2Offerings
+    read: KubeReader
+
+
+def real() -> ProvisioningPorts:
+    """The deployed adapters (runtime.wiring)."""
+    return ProvisioningPorts(
+        region=settings().region,
+        prefix=settings().resource_prefix,
+        clusters=wiring.clusters(),
+        operations=wiring.operations(),
+        workflows=wiring.workflows(),
+        eks=wiring.eks(),
+        ec2=wiring.ec2(),
+        read=k8s.read,
+    )
 
 
 def require_active(name: str, needs: str, *, eks_clusters: ControlPlanes) -> None:
@@ -31,53 +59,101 @@ def require_active(name: str, needs: str, *, eks_clusters: ControlPlanes) -> Non
         raise Conflict(f"The EKS control plane of {name} is {state}; {needs} an ACTIVE cluster.")
 
 
-def check_control_plane(request: CreateClusterRequest) -> dict[str, Any] | None:
-    """The zones exist and any EKS cluster of that name is Launchpod's; returns that cluster."""
-    control_plane.check_zones(request, [z["name"] for z in wiring.ec2().zones()], settings().region)
-    existing = wiring.eks().cluster(request.name)
-    if existing is not None and not owned_by_launchpod(existing, request.name, settings().resource_prefix):
-        raise Conflict(
-            f"An EKS cluster named {request.name} already exists and Launchpod did not create it; choose another name."
-        )
-    return existing
-
-
-def submit_control_plane(request: CreateClusterRequest, who: ops.Principal, steps: Plan | None = None) -> OperationView:
-    workflow = control_plane.plan(request)
-    if steps is not None:
-        workflow = replace(workflow, steps=steps.views())
-    operation, _ = ops.submit(wiring.operations(), wiring.workflows(), workflow, who)
-    wiring.clusters().register(request.name, source="created", region=settings().region)
-    return operation
-
-
-def start_control_plane(request: CreateClusterRequest, who: ops.Principal) -> OperationView:
-    """create-control-plane whatever EKS's state: each of its phases skips what is already done."""
-    check_control_plane(request)
-    return submit_control_plane(request, who)
-
-
 def subnet_zones(eks: dict[str, Any] | None, *, ec2: Subnets) -> list[str]:
     """The zones of an EKS cluster's subnets, as the request's availabilityZones would name them."""
     ids = list(((eks or {}).get("resourcesVpcConfig") or {}).get("subnetIds") or [])
     return [s["AvailabilityZone"] for s in ec2.subnets(ids)] if ids else []
 
 
-def start_reconcile(
-    request: ReconcileDependenciesInput, who: ops.Principal, steps: Plan | None = None
+# ---------------------------------------------------------------------------- the control plane
+
+
+def check_control_plane(request: CreateClusterRequest, *, ports: ProvisioningPorts) -> dict[str, Any] | None:
+    """The zones exist and any EKS cluster of that name is Launchpod's; returns that cluster."""
+    control_plane.check_zones(request, [z["name"] for z in ports.ec2.zones()], ports.region)
+    existing = ports.eks.cluster(request.name)
+    if existing is not None and not owned_by_launchpod(existing, request.name, ports.prefix):
+        raise Conflict(
+            f"An EKS cluster named {request.name} already exists and Launchpod did not create it; choose another name."
+        )
+    return existing
+
+
+def submit_control_plane(
+    request: CreateClusterRequest, who: ops.Principal, steps: Plan | None = None, *, ports: ProvisioningPorts
 ) -> OperationView:
-    require_active(request.name, "dependencies need", eks_clusters=wiring.eks())
+    """Record and start create-control-plane, and register the cluster as created by Launchpod."""
+    workflow = control_plane.plan(request)
+    if steps is not None:
+        workflow = replace(workflow, steps=steps.views())
+    operation, _ = ops.submit(ports.operations, ports.workflows, workflow, who)
+    ports.clusters.register(request.name, source="created", region=ports.region)
+    return operation
+
+
+def create_cluster(request: CreateClusterRequest, who: ops.Principal, *, ports: ProvisioningPorts) -> Proposal:
+    """POST /api/clusters: the control plane planned against EKS's real cluster of that name (a settled one
+    asked again is NOOP; a field it cannot change is 409), started by create-control-plane."""
+    existing = check_control_plane(request, ports=ports)
+    record = ports.clusters.get(request.name)
+    settled = bool(existing and existing.get("status") == "ACTIVE" and record and not record.get("lockedBy"))
+    plan = plans.control_plane_plan(request, existing, subnet_zones(existing, ec2=ports.ec2), settled)
+    return Proposal(
+        plan,
+        lambda: submit_control_plane(request, who, plan, ports=ports),
+        noop=f"Cluster {request.name} already exists as asked; no changes.",
+    )
+
+
+def start_control_plane(
+    request: CreateClusterRequest, who: ops.Principal, *, ports: ProvisioningPorts
+) -> OperationView:
+    """create-control-plane whatever EKS's state: each of its phases skips what is already done."""
+    check_control_plane(request, ports=ports)
+    return submit_control_plane(request, who, ports=ports)
+
+
+# ---------------------------------------------------------------------------- dependencies
+
+
+def _rows(name: str, ports: ProvisioningPorts) -> list[dict[str, Any]]:
+    """Each dependency's pinned version beside the one installed (EKS add-on, or its workload's label)."""
+    installed: dict[str, str | None] = {}
+    for entry in dependencies.manifest().manifests:
+        workload = objects.workload_of(objects.objects_for(entry.name, entry.version, ports.region))
+        found = ports.read(name, workload)
+        installed[entry.name] = ((found or {}).get("metadata", {}).get("labels") or {}).get("app.kubernetes.io/version")
+    return dependencies.status(ports.eks.addons(name), installed)
+
+
+def list_dependencies(name: str, *, ports: ProvisioningPorts) -> DependencyListView:
+    require_active(name, "dependencies need", eks_clusters=ports.eks)
+    return DependencyListView(
+        cluster=name,
+        manifestVersion=dependencies.manifest().version,
+        items=[DependencyView(**r) for r in _rows(name, ports)],
+    )
+
+
+def start_reconcile(
+    request: ReconcileDependenciesInput, who: ops.Principal, steps: Plan | None = None, *, ports: ProvisioningPorts
+) -> OperationView:
+    require_active(request.name, "dependencies need", eks_clusters=ports.eks)
     workflow = dependencies.plan(request.name, request.includeOptional)
     if steps is not None:
         workflow = replace(workflow, steps=steps.views())
-    operation, _ = ops.submit(wiring.operations(), wiring.workflows(), workflow, who)
+    operation, _ = ops.submit(ports.operations, ports.workflows, workflow, who)
     return operation
 
 
-def start_configure(request: ConfigureStorageInput, who: ops.Principal, steps: Plan | None = None) -> OperationView:
-    require_active(request.name, "storage needs", eks_clusters=wiring.eks())
-    workflow = storage.plan(request)
-    if steps is not None:
-        workflow = replace(workflow, steps=steps.views())
-    operation, _ = ops.submit(wiring.operations(), wiring.workflows(), workflow, who)
-    return operation
+def reconcile_dependencies(
+    request: ReconcileDependenciesInput, who: ops.Principal, *, ports: ProvisioningPorts
+) -> Proposal:
+    """The dependencies not at their pinned version, planned and started by reconcile-dependencies."""
+    require_active(request.name, "dependencies need", eks_clusters=ports.eks)
+    found = dependencies.reconcile_plan(request.name, _rows(request.name, ports), request.includeOptional)
+    return Proposal(
+        found,
+        lambda: start_reconcile(request, who, found, ports=ports),
+        noop=f"Every dependency of {request.name} is at its pinned version; no changes.",
+    )

@@ -7,6 +7,7 @@ than silently answered with the first request's result.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from functools import lru_cache
 from typing import Any
 
@@ -21,8 +22,10 @@ from aws_lambda_powertools.utilities.idempotency.exceptions import (
 )
 
 from launchpod.adapters.aws.clients import client
+from launchpod.contracts.operations import OperationAcceptedView, OperationView
 from launchpod.domain.errors import Conflict, InvalidInput
 from launchpod.runtime.settings import settings
+from launchpod.usecases.proposal import Proposal
 
 _CONFIG = IdempotencyConfig(
     event_key_jmespath="[key, subject]",
@@ -55,3 +58,16 @@ def once(key: str | None, subject: str, request: dict[str, Any], run: Callable[[
         ) from exc
     except IdempotencyAlreadyInProgressError as exc:
         raise Conflict("A request with this Idempotency-Key is still being processed; retry in a moment.") from exc
+
+
+def guarded(proposal: Proposal, key: str | None, subject: str, request: dict[str, Any]) -> Proposal:
+    """``proposal`` whose start runs once per (Idempotency-Key, caller): a repeat gets the first operation."""
+
+    def start() -> OperationView:
+        def run() -> dict[str, Any]:
+            operation = proposal.start()
+            return OperationAcceptedView(operation=operation, statusUrl=operation.statusUrl).model_dump(mode="json")
+
+        return OperationAcceptedView.model_validate(once(key, subject, request, run)).operation
+
+    return replace(proposal, start=start)

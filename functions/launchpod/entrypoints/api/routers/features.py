@@ -8,44 +8,19 @@ from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.openapi.params import Body, Path, Query
 from aws_lambda_powertools.event_handler.router import APIGatewayRouter
 
-from launchpod.adapters.k8s import apply as k8s
 from launchpod.contracts.common import ClusterName
-from launchpod.contracts.features import FeatureListView, UpdateFeaturesInput, UpdateFeaturesRequest
-from launchpod.contracts.operations import NoopView, OperationAcceptedView, OperationView
+from launchpod.contracts.features import FeatureListView, UpdateFeaturesRequest
+from launchpod.contracts.operations import NoopView, OperationAcceptedView
 from launchpod.contracts.plans import PlanView
-from launchpod.domain import features
-from launchpod.domain import operations as ops
-from launchpod.domain.clusters import control_plane, hyperpod
-from launchpod.domain.errors import Conflict
-from launchpod.entrypoints.api.routing import input_of, planned, route
-from launchpod.runtime import wiring
-from launchpod.runtime.settings import settings
+from launchpod.entrypoints.api.routing import answer, route
+from launchpod.usecases import features
 
 router = APIGatewayRouter()
 
 
-def real_state(name: str) -> features.RealState:
-    """Everything the features depend on, read from EKS, SageMaker, IAM and the cluster's API server."""
-    eks = wiring.eks().cluster(name)
-    if eks is None or eks.get("status") != "ACTIVE":
-        state = eks.get("status") if eks else "not created"
-        raise Conflict(f"The EKS control plane of {name} is {state}; managed features need an ACTIVE cluster.")
-    prefix = settings().resource_prefix
-    role = wiring.iam().owned_role(features.checkpoint_role_name(prefix, name), control_plane.tags(name, prefix))
-    return features.RealState(
-        cluster=name,
-        addons=wiring.eks().addons(name),
-        hyperpod=wiring.sagemaker().hyperpod_cluster(hyperpod.hyperpod_name(name)),
-        checkpoint_account=k8s.read(name, features.service_account(name, None)),
-        checkpoint_role=role,
-        prefix=prefix,
-        bucket=settings().bucket,
-    )
-
-
 @route(router, "list_features")
 def list_features(name: Annotated[ClusterName, Path()]) -> FeatureListView:
-    return FeatureListView(cluster=name, items=features.views(real_state(name)))
+    return features.list_features(name, ports=features.real())
 
 
 @route(router, "update_features")
@@ -54,13 +29,4 @@ def update_features(
     body: Annotated[UpdateFeaturesRequest, Body()],
     dryRun: Annotated[bool, Query()] = False,
 ) -> Response[OperationAcceptedView | NoopView | PlanView]:
-    request = input_of(UpdateFeaturesInput, body, name=name)
-    plan = features.plan(request, real_state(name))
-
-    def start() -> OperationView:
-        operation, _ = ops.submit(
-            wiring.operations(), wiring.workflows(), features.workflow(request, plan), router.context["principal"]
-        )
-        return operation
-
-    return planned(plan, dryRun, start, noop=f"The features of {name} already match the request; no changes.")
+    return answer(features.update_features(name, body, router.context["principal"], ports=features.real()), dryRun)

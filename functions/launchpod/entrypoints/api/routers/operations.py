@@ -16,9 +16,8 @@ from launchpod.contracts.operations import (
     OperationStatus,
     OperationView,
 )
-from launchpod.domain import operations as ops
 from launchpod.entrypoints.api.routing import json_response, route
-from launchpod.runtime import wiring
+from launchpod.usecases import operations
 
 router = APIGatewayRouter()
 
@@ -30,22 +29,19 @@ def list_operations(
     limit: Annotated[int, Query(ge=1, le=200)] = 50,
     nextToken: Annotated[str | None, Query(max_length=2048)] = None,
 ) -> OperationListView:
-    items, token = wiring.operations().page(
-        target=cluster, status=status.value if status else None, limit=limit, cursor=nextToken
+    return operations.list_operations(
+        cluster, status.value if status else None, limit, nextToken, ports=operations.real()
     )
-    return OperationListView(items=items, nextToken=token)
 
 
 @route(router, "get_operation")
 def get_operation(operationId: Annotated[OperationId, Path()]) -> OperationView:
-    return wiring.operations().get(operationId)
+    return operations.get_operation(operationId, ports=operations.real())
 
 
 @route(router, "retry_operation")
 def retry_operation(operationId: Annotated[OperationId, Path()]) -> Response[OperationAcceptedView]:
-    store = wiring.operations()
-    needed = ops.role_for(store.get(operationId).kind)
-    operation = ops.retry(store, wiring.workflows(), operationId, router.context["principal"], needed)
+    operation = operations.retry(operationId, router.context["principal"], ports=operations.real())
     return json_response(OperationAcceptedView(operation=operation, statusUrl=operation.statusUrl), 202)
 
 
@@ -54,7 +50,5 @@ def cancel_operation(
     operationId: Annotated[OperationId, Path()],
     body: Annotated[CancelOperationRequest | None, Body()] = None,
 ) -> OperationView:
-    store = wiring.operations()
-    needed = ops.role_for(store.get(operationId).kind)
     reason = body.reason if body else None
-    return ops.cancel(store, wiring.workflows(), operationId, router.context["principal"], needed, reason)
+    return operations.cancel(operationId, router.context["principal"], reason, ports=operations.real())

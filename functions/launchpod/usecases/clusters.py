@@ -1,0 +1,98 @@
+"""Clusters as Launchpod knows them: listed and read with their status from AWS (not only our table),
+imported, and deleted (only what Launchpod created). Creating one is provisioning's (POST /api/clusters)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any
+
+from launchpod.contracts.clusters import ClusterListView, ClusterView, DeleteClusterInput, ImportClusterRequest
+from launchpod.contracts.operations import OperationView
+from launchpod.domain import operations as ops
+from launchpod.domain.clusters import imports, plans, teardown
+from launchpod.domain.clusters.views import cluster_view
+from launchpod.domain.errors import NotFound
+from launchpod.domain.plan import Plan
+from launchpod.runtime import wiring
+from launchpod.runtime.settings import settings
+from launchpod.usecases.ports import ClusterRegistry, EksClusters, HyperPods
+from launchpod.usecases.proposal import Proposal
+
+
+@dataclass(frozen=True)
+class ClusterPorts:
+    region: str
+    clusters: ClusterRegistry
+    operations: ops.OperationStore
+    workflows: ops.WorkflowRunner
+    eks: EksClusters
+    sagemaker: HyperPods
+
+
+def real() -> ClusterPorts:
+    """The deployed adapters (runtime.wiring)."""
+    return ClusterPorts(
+        region=settings().region,
+        clusters=wiring.clusters(),
+        operations=wiring.operations(),
+        workflows=wiring.workflows(),
+        eks=wiring.eks(),
+        sagemaker=wiring.sagemaker(),
+    )
+
+
+def _unknown(name: str) -> NotFound:
+    return NotFound(f"Cluster {name} is not known to Launchpod and EKS has no cluster by that name.")
+
+
+def _view(name: str, record: dict[str, Any] | None, ports: ClusterPorts) -> ClusterView:
+    eks = ports.eks.cluster(name)
+    addons = ports.eks.addons(name) if eks and eks.get("status") == "ACTIVE" else {}
+    return cluster_view(name, ports.region, record, eks, addons, ports.sagemaker.hyperpod_cluster(name))
+
+
+def list_clusters(limit: int, cursor: str | None, *, ports: ClusterPorts) -> ClusterListView:
+    """A page of the registry, each cluster's status read from EKS and HyperPod."""
+    records, token = ports.clusters.page(limit=limit, cursor=cursor)
+    return ClusterListView(items=[_view(r["name"], r, ports) for r in records], nextToken=token)
+
+
+def get_cluster(name: str, *, ports: ClusterPorts) -> ClusterView:
+    """One cluster, known to Launchpod or only to EKS (404 when neither has it)."""
+    record = ports.clusters.get(name)
+    view = _view(name, record, ports)
+    if record is None and view.eks.status == "NOT_FOUND":
+        raise _unknown(name)
+    return view
+
+
+def delete_cluster(request: DeleteClusterInput, who: ops.Principal, *, ports: ClusterPorts) -> Proposal:
+    """delete-cluster's phases, each removing only what Launchpod created; the name must be confirmed."""
+    teardown.check_confirmation(request)
+    if ports.clusters.get(request.name) is None and ports.eks.cluster(request.name) is None:
+        raise _unknown(request.name)
+    found = Plan(request.name, tuple(plans.workflow_steps(teardown.PHASES, "only what Launchpod created", "delete")))
+
+    def start() -> OperationView:
+        workflow = replace(teardown.plan(request), steps=found.views())
+        return ops.submit(ports.operations, ports.workflows, workflow, who)[0]
+
+    return Proposal(found, start)
+
+
+def import_cluster(request: ImportClusterRequest, who: ops.Principal, *, ports: ClusterPorts) -> Proposal:
+    """An existing EKS cluster made known to Launchpod (NOOP when it already is, and settled)."""
+    record = ports.clusters.get(request.name)
+    if record is not None and not record.get("lockedBy"):
+        found = Plan(request.name, ())
+    else:
+        imports.check_importable(request.name, ports.eks.cluster(request.name))
+        found = Plan(
+            request.name, tuple(plans.workflow_steps(imports.PHASES, f"Launchpod does not know {request.name}"))
+        )
+
+    def start() -> OperationView:
+        workflow = replace(imports.plan(request), steps=found.views())
+        return ops.submit(ports.operations, ports.workflows, workflow, who)[0]
+
+    return Proposal(found, start, noop=f"Cluster {request.name} is already known to Launchpod; no changes.")

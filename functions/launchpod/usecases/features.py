@@ -1,0 +1,79 @@
+"""A cluster's managed features: their real state read from EKS, SageMaker, IAM and the cluster's API
+server, and toggles planned against it (NOOP, dry run, or the update-features operation). Every use case
+takes its ports; ``real()`` builds the deployed ones and unit tests pass in-memory fakes."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from launchpod.adapters.k8s import apply as k8s
+from launchpod.contracts.features import FeatureListView, UpdateFeaturesInput, UpdateFeaturesRequest
+from launchpod.domain import features
+from launchpod.domain import operations as ops
+from launchpod.domain.clusters import control_plane, hyperpod
+from launchpod.domain.errors import Conflict
+from launchpod.runtime import wiring
+from launchpod.runtime.settings import settings
+from launchpod.usecases.ports import EksClusters, HyperPods, KubeReader, OwnedRoles
+from launchpod.usecases.proposal import Proposal
+
+
+@dataclass(frozen=True)
+class FeaturePorts:
+    prefix: str
+    bucket: str
+    operations: ops.OperationStore
+    workflows: ops.WorkflowRunner
+    eks: EksClusters
+    sagemaker: HyperPods
+    iam: OwnedRoles
+    read: KubeReader
+
+
+def real() -> FeaturePorts:
+    """The deployed adapters (runtime.wiring and the Kubernetes reader)."""
+    return FeaturePorts(
+        prefix=settings().resource_prefix,
+        bucket=settings().bucket,
+        operations=wiring.operations(),
+        workflows=wiring.workflows(),
+        eks=wiring.eks(),
+        sagemaker=wiring.sagemaker(),
+        iam=wiring.iam(),
+        read=k8s.read,
+    )
+
+
+def real_state(name: str, *, ports: FeaturePorts) -> features.RealState:
+    """Everything the features depend on, read from EKS, SageMaker, IAM and the cluster's API server."""
+    eks = ports.eks.cluster(name)
+    if eks is None or eks.get("status") != "ACTIVE":
+        state = eks.get("status") if eks else "not created"
+        raise Conflict(f"The EKS control plane of {name} is {state}; managed features need an ACTIVE cluster.")
+    role = ports.iam.owned_role(
+        features.checkpoint_role_name(ports.prefix, name), control_plane.tags(name, ports.prefix)
+    )
+    return features.RealState(
+        cluster=name,
+        addons=ports.eks.addons(name),
+        hyperpod=ports.sagemaker.hyperpod_cluster(hyperpod.hyperpod_name(name)),
+        checkpoint_account=ports.read(name, features.service_account(name, None)),
+        checkpoint_role=role,
+        prefix=ports.prefix,
+        bucket=ports.bucket,
+    )
+
+
+def list_features(name: str, *, ports: FeaturePorts) -> FeatureListView:
+    return FeatureListView(cluster=name, items=features.views(real_state(name, ports=ports)))
+
+
+def update_features(name: str, body: UpdateFeaturesRequest, who: ops.Principal, *, ports: FeaturePorts) -> Proposal:
+    """Only the features the body names, planned against their real state."""
+    request = UpdateFeaturesInput(name=name, **body.model_dump(exclude_unset=True, exclude_none=True))
+    plan = features.plan(request, real_state(name, ports=ports))
+    return Proposal(
+        plan,
+        lambda: ops.submit(ports.operations, ports.workflows, features.workflow(request, plan), who)[0],
+        noop=f"The features of {name} already match the request; no changes.",
+    )

@@ -1,0 +1,201 @@
+"""Instance groups of a HyperPod cluster: listed with their zones, subnets and Karpenter's share, added
+(placed in a zone that offers the type, within the account's quota), changed by explicit diff, deleted.
+HyperPod takes one update at a time, so every change needs an InService cluster. Every use case takes its
+ports; ``real()`` builds the deployed ones and unit tests pass in-memory fakes."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from launchpod.adapters.k8s import apply as k8s
+from launchpod.contracts.instance_groups import (
+    AddInstanceGroupRequest,
+    InstanceGroupAcceptedView,
+    InstanceGroupChangeInput,
+    InstanceGroupListView,
+    UpdateInstanceGroupRequest,
+)
+from launchpod.contracts.operations import NoopView, OperationView
+from launchpod.domain import operations as ops
+from launchpod.domain.clusters import hyperpod
+from launchpod.domain.clusters.instance_types import to_ec2
+from launchpod.domain.errors import Conflict, InvalidInput, NotFound
+from launchpod.domain.instance_groups import autoscaling, changes, placement, preflight, workflow
+from launchpod.domain.instance_groups.views import group_view
+from launchpod.runtime import wiring
+from launchpod.usecases.autoscaling import karpenter_objects
+from launchpod.usecases.ports import Ec2Offerings, HyperPods, KubeReader, Quotas
+
+
+@dataclass(frozen=True)
+class InstanceGroupPorts:
+    operations: ops.OperationStore
+    workflows: ops.WorkflowRunner
+    sagemaker: HyperPods
+    ec2: Ec2Offerings
+    quotas: Quotas
+    read: KubeReader
+
+
+def real() -> InstanceGroupPorts:
+    """The deployed adapters (runtime.wiring and the Kubernetes reader)."""
+    return InstanceGroupPorts(
+        operations=wiring.operations(),
+        workflows=wiring.workflows(),
+        sagemaker=wiring.sagemaker(),
+        ec2=wiring.ec2(),
+        quotas=wiring.service_quotas(),
+        read=k8s.read,
+    )
+
+
+def _cluster(name: str, ports: InstanceGroupPorts) -> dict[str, Any]:
+    cluster = ports.sagemaker.hyperpod_cluster(hyperpod.hyperpod_name(name))
+    if cluster is None:
+        raise NotFound(f"{name} has no HyperPod cluster; create it with POST /api/clusters/{name}/hyperpod.")
+    return cluster
+
+
+def _in_service(name: str, cluster: dict[str, Any]) -> None:
+    status = cluster.get("ClusterStatus")
+    if status != "InService":
+        raise Conflict(
+            f"The HyperPod cluster {name} is {status}; HyperPod takes one update at a time, so change its instance"
+            " groups once it is InService."
+        )
+
+
+def _group(name: str, cluster: dict[str, Any], group: str) -> dict[str, Any]:
+    found = next((g for g in cluster.get("InstanceGroups", []) if g.get("InstanceGroupName") == group), None)
+    if found is None:
+        have = ", ".join(g["InstanceGroupName"] for g in cluster.get("InstanceGroups", [])) or "none"
+        raise NotFound(f"{name} has no instance group {group}; it has {have}.")
+    return dict(found)
+
+
+def _not_karpenters(name: str, cluster: dict[str, Any], group: str, doing: str, ports: InstanceGroupPorts) -> None:
+    """Karpenter owns a managed group's count, and a group still in its node class must not disappear."""
+    if group in autoscaling.managed_groups(karpenter_objects(name, cluster, read=ports.read)[0]):
+        raise Conflict(
+            f"Karpenter manages instance group {group}, so it cannot {doing}; take it out of autoscaling first "
+            f"(PUT /api/clusters/{name}/autoscaling without it, or with enabled false)."
+        )
+
+
+def _cluster_subnets(cluster: dict[str, Any]) -> list[str]:
+    return list((cluster.get("VpcConfig") or {}).get("Subnets") or [])
+
+
+def _preflight_quota(name: str, instance_type: str, delta: int, group: str, ports: InstanceGroupPorts) -> None:
+    quota = ports.quotas.sagemaker_quota(preflight.quota_name(instance_type))
+    used = preflight.usage(ports.sagemaker.hyperpod_clusters(), instance_type, skip=(name, group))
+    preflight.check_quota(instance_type, quota, used, delta)
+
+
+def _submit(change: InstanceGroupChangeInput, who: ops.Principal, ports: InstanceGroupPorts) -> OperationView:
+    return ops.submit(ports.operations, ports.workflows, workflow.plan(change), who)[0]
+
+
+def list_instance_groups(name: str, *, ports: InstanceGroupPorts) -> InstanceGroupListView:
+    """Each group with its zone (from its subnets), whether its subnet is dedicated, and Karpenter's share."""
+    cluster = _cluster(name, ports)
+    groups = cluster.get("InstanceGroups", [])
+    ids = sorted(
+        set(_cluster_subnets(cluster))
+        | {s for g in groups for s in (g.get("OverrideVpcConfig") or {}).get("Subnets") or []}
+    )
+    subnets = ports.ec2.subnets(subnet_ids=ids) if ids else []
+    zone_of = {s["SubnetId"]: s["AvailabilityZone"] for s in subnets}
+    dedicated = {
+        s["SubnetId"]
+        for s in subnets
+        if any(t["Key"] == "launchpod:purpose" and t["Value"] == workflow.SUBNET_PURPOSE for t in s.get("Tags", []))
+    }
+    klass, pool = karpenter_objects(name, cluster, read=ports.read)
+    managed = autoscaling.managed_groups(klass)
+    return InstanceGroupListView(
+        cluster=name,
+        clusterStatus=cluster.get("ClusterStatus", "Unknown"),
+        autoscaling=autoscaling.state_view(cluster, pool),
+        items=[
+            group_view(
+                g, _cluster_subnets(cluster), zone_of, dedicated=dedicated, karpenter=g["InstanceGroupName"] in managed
+            )
+            for g in groups
+        ],
+    )
+
+
+def add_instance_group(
+    name: str, request: AddInstanceGroupRequest, who: ops.Principal, *, ports: InstanceGroupPorts
+) -> InstanceGroupAcceptedView | NoopView:
+    """A new group placed in a zone that offers its type (a training plan's zone when it has one), within
+    the account's quota; ``notes`` say what was chosen for the caller. The same add again is NOOP; one that
+    differs from the group as it is is a 409 naming the field (changes.add_again)."""
+    cluster = _cluster(name, ports)
+    existing = next((g for g in cluster.get("InstanceGroups", []) if g.get("InstanceGroupName") == request.group), None)
+    if existing is not None:
+        changes.add_again(request, existing, _cluster_subnets(cluster))
+        return NoopView(message=f"Instance group {request.group} already is as asked; no changes.")
+    _in_service(name, cluster)
+    subnets = _cluster_subnets(cluster)
+    home = ports.ec2.subnets(subnet_ids=subnets[:1])[0]["AvailabilityZone"] if subnets else None
+    zone = request.availabilityZone or home
+    if zone is None:
+        raise InvalidInput(
+            "The cluster reports no subnet; give availabilityZone.", field="body.availabilityZone", rule="zone"
+        )
+    notes: list[str] = []
+    if request.capacityType == "trainingPlan" and request.trainingPlanArn:
+        placed = preflight.training_plan_placement(
+            request, ports.sagemaker.training_plan(request.trainingPlanArn), zone, home
+        )
+        zone, notes = placed.zone, placed.notes
+        request = request.model_copy(update={"dedicatedSubnet": placed.dedicated_subnet})
+    offered = ports.ec2.offerings([to_ec2(request.instanceType)]).get(to_ec2(request.instanceType), [])
+    placement.check_placement(request, zone, home, offered)
+    _preflight_quota(name, request.instanceType, request.instanceCount, request.group, ports)
+    if request.threadsPerCore is None:
+        threads = placement.threads_per_core(request.instanceType)
+        request = request.model_copy(update={"threadsPerCore": threads})
+        notes.append(f"threadsPerCore {threads}, the default for {request.instanceType}.")
+    change = InstanceGroupChangeInput(name=name, action="add", group=request.group, add=request, zone=zone)
+    operation = _submit(change, who, ports)
+    return InstanceGroupAcceptedView(operation=operation, statusUrl=operation.statusUrl, notes=notes)
+
+
+def update_instance_group(
+    name: str, group: str, request: UpdateInstanceGroupRequest, who: ops.Principal, *, ports: InstanceGroupPorts
+) -> OperationView | NoopView:
+    """Only the fields that differ from HyperPod's group change (NOOP when none do); a count Karpenter
+    manages is refused, and a larger count is checked against the quota."""
+    cluster = _cluster(name, ports)
+    details = _group(name, cluster, group)
+    diff = changes.diff(request, details, _cluster_subnets(cluster))
+    if not diff:
+        return NoopView(message=f"Instance group {group} already is as asked; no changes.")
+    _in_service(name, cluster)
+    if "instanceCount" in diff:
+        _not_karpenters(name, cluster, group, "be scaled by hand", ports)
+        _preflight_quota(
+            name, details.get("InstanceType", ""), diff["instanceCount"] - details.get("TargetCount", 0), group, ports
+        )
+    return _submit(InstanceGroupChangeInput(name=name, action="update", group=group, changes=diff), who, ports)
+
+
+def delete_instance_group(
+    name: str, group: str, confirm: str, who: ops.Principal, *, ports: InstanceGroupPorts
+) -> OperationView:
+    """The group and its nodes, once its name is typed as confirm and Karpenter no longer manages it."""
+    if confirm != group:
+        raise InvalidInput(
+            f"Type the group's name, {group}, as confirm to delete it; its nodes are terminated.",
+            field="query.confirm",
+            rule="confirm_matches_name",
+        )
+    cluster = _cluster(name, ports)
+    _group(name, cluster, group)
+    _in_service(name, cluster)
+    _not_karpenters(name, cluster, group, "be deleted", ports)
+    return _submit(InstanceGroupChangeInput(name=name, action="delete", group=group), who, ports)

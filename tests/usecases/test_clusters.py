@@ -1,0 +1,80 @@
+"""Clusters as a caller reads, imports and deletes them: status from EKS and HyperPod, 404 for a name nobody
+knows, the name typed to delete, and NOOP for a cluster already known."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from launchpod.contracts.clusters import DeleteClusterInput, ImportClusterRequest
+from launchpod.contracts.common import Role
+from launchpod.domain import operations as ops
+from launchpod.domain.errors import InvalidInput, NotFound
+from launchpod.usecases import clusters
+
+from tests.usecases.fakes import Eks, HyperPods, OperationsTable, Registry, StepFunctions
+
+ADMIN = ops.Principal("alice", Role.ADMIN)
+ACTIVE = {"name": "train", "status": "ACTIVE", "version": "1.32", "tags": {"launchpod:cluster": "train"}}
+
+
+def _ports(records: dict[str, dict[str, Any]], eks: dict[str, dict[str, Any]]) -> clusters.ClusterPorts:
+    return clusters.ClusterPorts(
+        region="us-east-1",
+        clusters=Registry(records),
+        operations=OperationsTable(),
+        workflows=StepFunctions(),
+        eks=Eks(eks),
+        sagemaker=HyperPods({}),
+    )
+
+
+def test_a_cluster_only_eks_knows_is_read_with_its_eks_status() -> None:
+    view = clusters.get_cluster("train", ports=_ports({}, {"train": ACTIVE}))
+    assert view.eks.status == "ACTIVE"
+
+
+def test_a_name_nobody_knows_is_404_in_words() -> None:
+    with pytest.raises(NotFound) as refused:
+        clusters.get_cluster("ghost", ports=_ports({}, {}))
+    assert str(refused.value) == "Cluster ghost is not known to Launchpod and EKS has no cluster by that name."
+
+
+def test_the_list_pages_the_registry_and_reads_each_status() -> None:
+    ports = _ports({"a": {}, "b": {}, "train": {}}, {"train": ACTIVE})
+    first = clusters.list_clusters(2, None, ports=ports)
+    assert [c.name for c in first.items] == ["a", "b"] and first.nextToken
+    rest = clusters.list_clusters(2, first.nextToken, ports=ports)
+    assert [(c.name, c.eks.status) for c in rest.items] == [("train", "ACTIVE")] and rest.nextToken is None
+
+
+def test_delete_needs_the_name_typed_and_starts_nothing_without_it() -> None:
+    ports = _ports({"train": {}}, {"train": ACTIVE})
+    with pytest.raises(InvalidInput):
+        clusters.delete_cluster(DeleteClusterInput(name="train", confirm="tra"), ADMIN, ports=ports)
+    assert ports.workflows.started == []  # type: ignore[attr-defined]
+
+
+def test_delete_plans_each_teardown_phase_and_starts_delete_cluster() -> None:
+    ports = _ports({"train": {}}, {"train": ACTIVE})
+    proposal = clusters.delete_cluster(DeleteClusterInput(name="train", confirm="train"), ADMIN, ports=ports)
+    assert {(s.action, s.reason) for s in proposal.plan.steps} == {("delete", "only what Launchpod created")}
+    assert proposal.start().kind == "delete-cluster"
+
+
+def test_deleting_a_name_nobody_knows_is_404() -> None:
+    with pytest.raises(NotFound):
+        clusters.delete_cluster(DeleteClusterInput(name="ghost", confirm="ghost"), ADMIN, ports=_ports({}, {}))
+
+
+def test_importing_a_cluster_launchpod_knows_is_a_noop_in_its_words() -> None:
+    proposal = clusters.import_cluster(ImportClusterRequest(name="train"), ADMIN, ports=_ports({"train": {}}, {}))
+    assert proposal.plan.empty
+    assert proposal.noop == "Cluster train is already known to Launchpod; no changes."
+
+
+def test_importing_an_eks_cluster_plans_the_import_phases() -> None:
+    ports = _ports({}, {"train": {**ACTIVE, "tags": {}, "accessConfig": {"authenticationMode": "API_AND_CONFIG_MAP"}}})
+    proposal = clusters.import_cluster(ImportClusterRequest(name="train"), ADMIN, ports=ports)
+    assert proposal.plan.steps and proposal.plan.steps[0].reason == "Launchpod does not know train"
+    assert proposal.start().kind == "import-cluster"

@@ -1,0 +1,144 @@
+"""The HyperPod routes' use cases against in-memory AWS and Kubernetes: what is refused before anything is
+created (zone, offered types, quota, control plane, dependencies), the plan, and what is started."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from launchpod.contracts.clusters import ProvisionClusterRequest
+from launchpod.contracts.common import Role
+from launchpod.contracts.hyperpod import CreateHyperPodRequest, UpdateSoftwareInput
+from launchpod.domain import operations as ops
+from launchpod.domain.errors import Conflict, InvalidInput, NotFound
+from launchpod.usecases import hyperpod
+
+from tests.usecases.fakes import (
+    ControlPlanes,
+    Ec2,
+    HyperPods,
+    Kube,
+    OperationsTable,
+    Registry,
+    ServiceQuotas,
+    StepFunctions,
+)
+
+ADMIN = ops.Principal("alice", Role.ADMIN)
+GPU = {"name": "gpu", "instanceType": "ml.g5.8xlarge", "instanceCount": 2}
+ASKED = CreateHyperPodRequest.model_validate({"availabilityZone": "us-east-1a", "instanceGroups": [GPU]})
+ACTIVE = {"name": "train", "status": "ACTIVE", "tags": {"launchpod:cluster": "train"}}
+AGENT = {"DaemonSet": {"kind": "DaemonSet"}}
+
+
+def _ports(
+    eks: dict[str, Any] | None = ACTIVE,
+    kube: dict[str, dict[str, Any]] | None = None,
+    quotas: dict[str, float] | None = None,
+    clusters: dict[str, dict[str, Any]] | None = None,
+) -> hyperpod.HyperPodPorts:
+    return hyperpod.HyperPodPorts(
+        region="us-east-1",
+        prefix="launchpod",
+        clusters=Registry({}),
+        operations=OperationsTable(),
+        workflows=StepFunctions(),
+        eks=ControlPlanes({"train": eks} if eks else {}),
+        ec2=Ec2(["us-east-1a", "us-east-1b"], {"g5.8xlarge": ["us-east-1a"]}, {"subnet-a": "us-east-1a"}),
+        sagemaker=HyperPods(clusters or {}),
+        quotas=ServiceQuotas(quotas or {}),
+        read=Kube(AGENT if kube is None else kube),
+    )
+
+
+def test_hyperpod_on_a_ready_control_plane_plans_its_phases_and_starts_create_hyperpod() -> None:
+    ports = _ports()
+    proposal = hyperpod.create_hyperpod("train", ASKED, ADMIN, ports=ports)
+    assert proposal.plan.steps and {s.action for s in proposal.plan.steps} == {"create"}
+    assert ports.workflows.started == []  # type: ignore[attr-defined]
+    assert proposal.start().kind == "create-hyperpod"
+
+
+def test_a_zone_that_does_not_offer_the_type_is_refused_before_anything_is_read() -> None:
+    asked = CreateHyperPodRequest.model_validate({"availabilityZone": "us-east-1b", "instanceGroups": [GPU]})
+    ports = _ports()
+    with pytest.raises(InvalidInput) as refused:
+        hyperpod.create_hyperpod("train", asked, ADMIN, ports=ports)
+    assert "ml.g5.8xlarge" in str(refused.value) and "us-east-1b" in str(refused.value)
+    assert ports.read.reads == []  # type: ignore[attr-defined]
+
+
+def test_a_zone_the_region_lacks_names_the_zones_it_has() -> None:
+    asked = CreateHyperPodRequest.model_validate({"availabilityZone": "us-west-2a", "instanceGroups": [GPU]})
+    with pytest.raises(InvalidInput) as refused:
+        hyperpod.create_hyperpod("train", asked, ADMIN, ports=_ports())
+    assert (
+        str(refused.value) == "us-west-2a is not an availability zone in us-east-1; choose from us-east-1a, us-east-1b."
+    )
+
+
+def test_a_control_plane_still_creating_is_refused_with_what_to_do() -> None:
+    with pytest.raises(Conflict) as refused:
+        hyperpod.create_hyperpod("train", ASKED, ADMIN, ports=_ports(eks={"status": "CREATING"}))
+    assert str(refused.value) == (
+        "The EKS control plane of train is CREATING; create it with POST /api/clusters and wait for SUCCEEDED."
+    )
+
+
+def test_without_the_health_agent_hyperpod_is_refused_and_the_dependencies_route_named() -> None:
+    with pytest.raises(Conflict) as refused:
+        hyperpod.create_hyperpod("train", ASKED, ADMIN, ports=_ports(kube={}))
+    assert "Run POST /api/clusters/train/dependencies and wait for SUCCEEDED" in str(refused.value)
+
+
+def test_a_quota_other_clusters_already_use_is_refused_with_how_much_to_raise_it() -> None:
+    other = {"ClusterName": "other", "InstanceGroups": [{"InstanceType": "ml.g5.8xlarge", "TargetCount": 3}]}
+    ports = _ports(quotas={"ml.g5.8xlarge for cluster usage": 4}, clusters={"other": other})
+    with pytest.raises(Conflict) as refused:
+        hyperpod.create_hyperpod("train", ASKED, ADMIN, ports=ports)
+    assert "Raise it by 1 (to 5)" in str(refused.value)
+    assert ports.quotas.asked == ["ml.g5.8xlarge for cluster usage"]  # type: ignore[attr-defined]
+
+
+def test_provisioning_over_an_eks_cluster_launchpod_did_not_create_is_refused_with_import_named() -> None:
+    request = ProvisionClusterRequest.model_validate(
+        {"name": "train", "availabilityZones": ["us-east-1a", "us-east-1b"], "hyperpod": ASKED.model_dump()}
+    )
+    with pytest.raises(Conflict) as refused:
+        hyperpod.provision_cluster(request, ADMIN, ports=_ports(eks={**ACTIVE, "tags": {}}))
+    assert "import it (POST /api/clusters/import) or choose another name" in str(refused.value)
+
+
+def test_a_new_provision_plans_every_part_and_registers_the_cluster_once_started() -> None:
+    request = ProvisionClusterRequest.model_validate(
+        {"name": "train", "availabilityZones": ["us-east-1a", "us-east-1b"], "hyperpod": ASKED.model_dump()}
+    )
+    ports = _ports(eks=None)
+    proposal = hyperpod.provision_cluster(request, ADMIN, ports=ports)
+    assert len(proposal.plan.steps) > 1
+    assert ports.clusters.registered == []  # type: ignore[attr-defined]
+    assert proposal.start().kind == "provision-cluster"
+    assert ports.clusters.registered == [("train", "created", "us-east-1")]  # type: ignore[attr-defined]
+
+
+def test_software_update_without_hyperpod_is_404_and_while_creating_409() -> None:
+    request = UpdateSoftwareInput(name="train")
+    with pytest.raises(NotFound):
+        hyperpod.update_software(request, ADMIN, ports=_ports())
+    creating = {"train": {"ClusterName": "train", "ClusterStatus": "Creating", "InstanceGroups": []}}
+    with pytest.raises(Conflict) as refused:
+        hyperpod.update_software(request, ADMIN, ports=_ports(clusters=creating))
+    assert str(refused.value) == "The HyperPod cluster train is Creating; update it once it is InService."
+
+
+def test_software_update_plans_each_group_and_starts_update_software() -> None:
+    in_service = {
+        "train": {
+            "ClusterName": "train",
+            "ClusterStatus": "InService",
+            "InstanceGroups": [{"InstanceGroupName": "gpu"}],
+        }
+    }
+    proposal = hyperpod.update_software(UpdateSoftwareInput(name="train"), ADMIN, ports=_ports(clusters=in_service))
+    assert proposal.plan.steps
+    assert proposal.start().kind == "update-software"
