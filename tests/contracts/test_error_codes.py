@@ -32,7 +32,9 @@ def test_every_domain_error_has_a_code_with_an_http_status_and_no_status_of_its_
 def test_no_code_path_spells_an_error_code_outside_the_list():
     # String literals handed to the envelopes as codes, in the API, the MCP gateway and the sandbox gateway.
     # (The sandbox's MLflow server answers with MLflow's own codes through _mlflow_error: not Launchpod's.)
-    pattern = re.compile(r'(?:code=|envelope\([^,]+,\s*\d{3},\s*|\b_error\(\d{3},\s*|envelope\(\s*\d{3},\s*)"([A-Z_]+)"')
+    pattern = re.compile(
+        r'(?:code=|envelope\([^,]+,\s*\d{3},\s*|\b_error\(\d{3},\s*|envelope\(\s*\d{3},\s*)"([A-Z_]+)"'
+    )
     found = set()
     for folder in ("functions/launchpod", "mcp_gateway", "sandbox"):
         for path in (ROOT / folder).rglob("*.py"):
