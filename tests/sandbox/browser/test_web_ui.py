@@ -403,6 +403,9 @@ def test_injected_failure_is_retried_from_the_failed_phase(app: App, signed_in: 
 
 def test_pages_have_no_serious_accessibility_violations(app: App, signed_in: Page, axe, shot) -> None:
     page = signed_in
+    # axe judges each page as it settles: Cloudscape fades a field's error in over ~165 ms, and text caught
+    # half-transparent fails contrast. With reduced motion (which Cloudscape honours) nothing is caught mid-fade.
+    page.emulate_media(reduced_motion="reduce")
     found: list[dict] = []
     page.goto(f"{app.url}/clusters")
     expect(page.get_by_role("heading", name="Clusters", level=1)).to_be_visible()
