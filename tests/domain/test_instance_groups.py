@@ -143,3 +143,24 @@ def test_usage_counts_every_cluster_but_the_group_being_changed():
         {"ClusterName": "b", "InstanceGroups": [{"InstanceGroupName": "g", "InstanceType": "t", "TargetCount": 3}]},
     ]
     assert preflight.usage(clusters, "t") == 5 and preflight.usage(clusters, "t", skip=("a", "g")) == 3
+
+
+def test_a_group_shows_its_minimum_count_and_the_image_its_nodes_run_as_describe_cluster_reports_them():
+    from launchpod.domain.instance_groups.views import group_view
+
+    details = {
+        "InstanceGroupName": "gpu",
+        "InstanceType": "ml.p5.48xlarge",
+        "CurrentCount": 3,
+        "TargetCount": 4,
+        "MinCount": 2,
+        "Status": "InService",
+        "CurrentImageReleaseVersion": "2025.12.01",
+    }
+    view = group_view(details, ["subnet-a"], {"subnet-a": "us-east-1a"}, dedicated=set())
+    assert (view.currentCount, view.targetCount, view.minCount) == (3, 4, 2)
+    assert view.imageVersion == "2025.12.01" and view.zones == ["us-east-1a"]
+    custom = group_view(
+        {**details, "CurrentImageReleaseVersion": None, "CurrentImageId": "ami-0abc"}, [], {}, dedicated=set()
+    )
+    assert custom.imageVersion == "ami-0abc"
