@@ -199,7 +199,9 @@ def resources_for(action: str, d: Deployment) -> list[str]:
         ]
     if action == "sagemaker:DescribeTrainingPlan":
         return [f"arn:{p}:sagemaker:{r}:{a}:training-plan/*"]
-    if service == "sagemaker" and "Mlflow" in name:
+    if (service == "sagemaker" and "Mlflow" in name) or service == "sagemaker-mlflow":
+        # sagemaker-mlflow (the tracking server's MLflow REST API) acts on the server too (Service
+        # Authorization Reference: resource type mlflow-tracking-server)
         return [f"arn:{p}:sagemaker:{r}:{a}:mlflow-tracking-server/*"]
     if action in ("sagemaker:AddTags", "sagemaker:ListTags"):  # what Launchpod creates in SageMaker
         kinds = ("cluster", "mlflow-tracking-server", "cluster-scheduler-config", "compute-quota")
