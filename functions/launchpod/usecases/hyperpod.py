@@ -8,7 +8,6 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
-from launchpod.adapters.k8s import apply as k8s
 from launchpod.contracts.clusters import ProvisionClusterRequest
 from launchpod.contracts.hyperpod import CreateHyperPodInput, CreateHyperPodRequest, UpdateSoftwareInput
 from launchpod.contracts.operations import OperationView
@@ -20,41 +19,24 @@ from launchpod.domain.dependencies import objects as dependency_objects
 from launchpod.domain.errors import Conflict, InvalidInput, NotFound
 from launchpod.domain.instance_groups import preflight
 from launchpod.runtime import wiring
-from launchpod.runtime.settings import settings
-from launchpod.usecases.ports import ClusterRegistry, ControlPlanes, Ec2Offerings, HyperPods, KubeReader, Quotas
+from launchpod.usecases.ports import HyperPods, KubeReader, Quotas
 from launchpod.usecases.proposal import Proposal
-from launchpod.usecases.provisioning import subnet_zones
+from launchpod.usecases.provisioning import ProvisioningPorts, subnet_zones
+from launchpod.usecases.provisioning import real as provisioning_real
 from launchpod.usecases.storage import volume_and_claim
 
 
 @dataclass(frozen=True)
-class HyperPodPorts:
-    region: str
-    prefix: str
-    clusters: ClusterRegistry
-    operations: ops.OperationStore
-    workflows: ops.WorkflowRunner
-    eks: ControlPlanes
-    ec2: Ec2Offerings
+class HyperPodPorts(ProvisioningPorts):
+    """What the provisioning use cases read, and SageMaker's HyperPod clusters and the account's quotas."""
+
     sagemaker: HyperPods
     quotas: Quotas
-    read: KubeReader
 
 
 def real() -> HyperPodPorts:
     """The deployed adapters (runtime.wiring and the Kubernetes reader)."""
-    return HyperPodPorts(
-        region=settings().region,
-        prefix=settings().resource_prefix,
-        clusters=wiring.clusters(),
-        operations=wiring.operations(),
-        workflows=wiring.workflows(),
-        eks=wiring.eks(),
-        ec2=wiring.ec2(),
-        sagemaker=wiring.sagemaker(),
-        quotas=wiring.service_quotas(),
-        read=k8s.read,
-    )
+    return HyperPodPorts(**vars(provisioning_real()), sagemaker=wiring.sagemaker(), quotas=wiring.service_quotas())
 
 
 # ---------------------------------------------------------------------------- checks
