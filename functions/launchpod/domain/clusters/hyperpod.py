@@ -77,8 +77,8 @@ def events_unavailable(cluster: str) -> str:
     return (
         f"HyperPod keeps cluster events only for clusters with continuous provisioning, and {cluster} was created "
         "without it (NodeProvisioningMode is not Continuous). Create clusters with nodeProvisioningMode Continuous "
-        "to have their events; meanwhile GET /api/clusters/{name}/nodes and the nodes' Kubernetes events show "
-        "their state.".replace("{name}", cluster)
+        f"to have their events; meanwhile GET /api/clusters/{cluster}/nodes and the nodes' Kubernetes events show "
+        "their state."
     )
 
 
