@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, create_model
 
 from launchpod.contracts.autoscaling import AutoscalingInput
 from launchpod.contracts.catalog import AvailabilityZoneListView, InstanceTypeListView
@@ -141,6 +141,15 @@ class DryRun(Contract):
     dryRun: bool = Field(default=False, description="answer the plan (each step with its reason) and start nothing")
 
 
+def _with_dry_run(model: type[BaseModel]) -> type[BaseModel]:
+    """``model`` plus dryRun, under the same name and words (an MCP tool's input schema is this model's)."""
+    if "dryRun" in model.model_fields:
+        return model
+    made = create_model(model.__name__, __base__=(model, DryRun), __module__=model.__module__)
+    made.__doc__ = model.__doc__
+    return made
+
+
 # The inputs of the mutating routes the planner answers: the request plus dryRun (sent in the query).
 class CreateClusterInput(CreateClusterRequest, DryRun):
     """Create the EKS control plane for a HyperPod cluster."""
@@ -198,6 +207,16 @@ class CatalogEntry:
     starts: tuple[str, ...] = ()
     # Input fields sent in the query string even on a body method (dryRun on PATCH/POST).
     query: tuple[str, ...] = ()
+    # True when the route's own code reads dryRun (it is in ``query`` as written). Every other mutating
+    # route gets dryRun declared here all the same, and the API's dry-run middleware answers it
+    # (routing._dry_run): a workflow stops where it would start and answers its plan.
+    own_plan: bool = field(init=False, default=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "own_plan", "dryRun" in self.query)
+        if self.mutates and not self.own_plan:
+            object.__setattr__(self, "query", (*self.query, "dryRun"))
+            object.__setattr__(self, "input", _with_dry_run(self.input))
 
     @property
     def path_params(self) -> tuple[str, ...]:

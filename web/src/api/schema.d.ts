@@ -4576,7 +4576,10 @@ export interface operations {
     };
     set_autoscaling: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description answer the plan (each step with its reason) and start nothing */
+                dryRun?: boolean;
+            };
             header?: never;
             path: {
                 name: string;
@@ -5286,7 +5289,10 @@ export interface operations {
     };
     delete_endpoint: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description answer the plan (each step with its reason) and start nothing */
+                dryRun?: boolean;
+            };
             header?: never;
             path: {
                 name: string;
@@ -5372,7 +5378,10 @@ export interface operations {
     };
     scale_endpoint: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description answer the plan (each step with its reason) and start nothing */
+                dryRun?: boolean;
+            };
             header?: never;
             path: {
                 name: string;
@@ -5480,7 +5489,10 @@ export interface operations {
     };
     invoke_endpoint: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description answer the plan (each step with its reason) and start nothing */
+                dryRun?: boolean;
+            };
             header?: never;
             path: {
                 name: string;
@@ -5850,7 +5862,10 @@ export interface operations {
     };
     start_health_check: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description answer the plan (each step with its reason) and start nothing */
+                dryRun?: boolean;
+            };
             header?: never;
             path: {
                 name: string;
@@ -6218,7 +6233,10 @@ export interface operations {
     };
     add_instance_group: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description answer the plan (each step with its reason) and start nothing */
+                dryRun?: boolean;
+            };
             header?: never;
             path: {
                 name: string;
@@ -6327,6 +6345,8 @@ export interface operations {
         parameters: {
             query?: {
                 confirm?: string;
+                /** @description answer the plan (each step with its reason) and start nothing */
+                dryRun?: boolean;
             };
             header?: never;
             path: {
@@ -6413,7 +6433,10 @@ export interface operations {
     };
     update_instance_group: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description answer the plan (each step with its reason) and start nothing */
+                dryRun?: boolean;
+            };
             header?: never;
             path: {
                 name: string;
@@ -6599,7 +6622,10 @@ export interface operations {
     };
     submit_job: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description answer the plan (each step with its reason) and start nothing */
+                dryRun?: boolean;
+            };
             header?: never;
             path: {
                 name: string;
@@ -6779,6 +6805,8 @@ export interface operations {
             query?: {
                 namespace?: string;
                 confirm?: string;
+                /** @description answer the plan (each step with its reason) and start nothing */
+                dryRun?: boolean;
             };
             header?: never;
             path: {
@@ -6939,7 +6967,10 @@ export interface operations {
     };
     set_ladder_policy: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description answer the plan (each step with its reason) and start nothing */
+                dryRun?: boolean;
+            };
             header?: never;
             path: {
                 name: string;
@@ -7222,7 +7253,10 @@ export interface operations {
     };
     assign_pod: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description answer the plan (each step with its reason) and start nothing */
+                dryRun?: boolean;
+            };
             header?: never;
             path: {
                 name: string;
@@ -7397,7 +7431,10 @@ export interface operations {
     };
     download_model: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description answer the plan (each step with its reason) and start nothing */
+                dryRun?: boolean;
+            };
             header?: never;
             path: {
                 name: string;
@@ -7580,7 +7617,10 @@ export interface operations {
     };
     delete_nodes: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description answer the plan (each step with its reason) and start nothing */
+                dryRun?: boolean;
+            };
             header?: never;
             path: {
                 name: string;
@@ -7687,7 +7727,10 @@ export interface operations {
     };
     reboot_nodes: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description answer the plan (each step with its reason) and start nothing */
+                dryRun?: boolean;
+            };
             header?: never;
             path: {
                 name: string;
@@ -7794,7 +7837,10 @@ export interface operations {
     };
     replace_nodes: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description answer the plan (each step with its reason) and start nothing */
+                dryRun?: boolean;
+            };
             header?: never;
             path: {
                 name: string;
@@ -8055,7 +8101,10 @@ export interface operations {
     };
     run_cluster_phase: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description answer the plan (each step with its reason) and start nothing */
+                dryRun?: boolean;
+            };
             header?: never;
             path: {
                 name: string;
@@ -8453,7 +8502,10 @@ export interface operations {
     };
     delete_storage: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description answer the plan (each step with its reason) and start nothing */
+                dryRun?: boolean;
+            };
             header?: never;
             path: {
                 name: string;
@@ -8965,6 +9017,8 @@ export interface operations {
         parameters: {
             query?: {
                 confirm?: string;
+                /** @description answer the plan (each step with its reason) and start nothing */
+                dryRun?: boolean;
             };
             header?: never;
             path: {
@@ -9273,7 +9327,10 @@ export interface operations {
     };
     cancel_operation: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description answer the plan (each step with its reason) and start nothing */
+                dryRun?: boolean;
+            };
             header?: never;
             path: {
                 operationId: string;
@@ -9371,7 +9428,10 @@ export interface operations {
     };
     retry_operation: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description answer the plan (each step with its reason) and start nothing */
+                dryRun?: boolean;
+            };
             header?: never;
             path: {
                 operationId: string;
@@ -9539,7 +9599,10 @@ export interface operations {
     };
     set_preferences: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description answer the plan (each step with its reason) and start nothing */
+                dryRun?: boolean;
+            };
             header?: never;
             path?: never;
             cookie?: never;

@@ -3,11 +3,14 @@ all come from one CatalogEntry, so the catalog cannot drift from what the API se
 
 from __future__ import annotations
 
+import functools
+import inspect
 from collections.abc import Callable
 from dataclasses import replace
-from typing import Any, TypeVar
+from typing import Annotated, Any, TypeVar, get_type_hints
 
 from aws_lambda_powertools.event_handler import APIGatewayRestResolver, Response, content_types
+from aws_lambda_powertools.event_handler.openapi.params import Query
 from aws_lambda_powertools.event_handler.router import APIGatewayRouter
 from pydantic import BaseModel
 
@@ -48,7 +51,7 @@ def route(router: APIGatewayRouter, op_id: str) -> Callable[[Callable[..., Any]]
     responses: dict[int, Any] = {
         success: {"description": "OK", "content": {"application/json": {"model": e.response}}},
     }
-    if e.immediate and "dryRun" in e.query:  # a write done at once, planned first: its answer, NOOP or the plan
+    if e.immediate and e.own_plan:  # a write done at once, planned first: its answer, NOOP or the plan
         responses[200] = {
             "description": "Applied; or no changes, or the plan of a dry run",
             "content": {"application/json": {"model": e.response | NoopView | PlanView}},
@@ -65,7 +68,7 @@ def route(router: APIGatewayRouter, op_id: str) -> Callable[[Callable[..., Any]]
             if status in (400, 415) and e.method not in ("POST", "PUT", "PATCH"):
                 continue
             responses[status] = {"description": text, "content": {"application/json": {"model": ErrorView}}}
-    return router.route(
+    register = router.route(
         rule=e.path.replace("{", "<").replace("}", ">").removeprefix("/api") or "/",
         method=e.method,
         operation_id=e.id,
@@ -75,6 +78,30 @@ def route(router: APIGatewayRouter, op_id: str) -> Callable[[Callable[..., Any]]
         responses=responses,
         middlewares=[require(e.role), _dry_run(e)] if e.role else None,
     )
+    if not e.mutates or e.own_plan:
+        return register
+    return lambda handler: register(_declaring_dry_run(handler))
+
+
+def _declaring_dry_run(handler: Callable[..., Any]) -> Callable[..., Any]:
+    """The handler with a ``dryRun`` query parameter in its signature, so the OpenAPI document (and the
+    web client made from it) shows the dry run the middleware answers; the handler never sees it."""
+    hints = get_type_hints(handler, include_extras=True)
+    signature = inspect.signature(handler)
+    params = [p.replace(annotation=hints.get(p.name, p.annotation)) for p in signature.parameters.values()]
+    params.append(inspect.Parameter("dryRun", inspect.Parameter.KEYWORD_ONLY, default=False, annotation=_DRY_RUN))
+
+    @functools.wraps(handler)
+    def declared(*args: Any, dryRun: bool = False, **kwargs: Any) -> Any:  # dryRun: the middleware read it
+        return handler(*args, **kwargs)
+
+    declared.__signature__ = signature.replace(  # type: ignore[attr-defined]
+        parameters=params, return_annotation=hints.get("return", signature.return_annotation)
+    )
+    return declared
+
+
+_DRY_RUN = Annotated[bool, Query(description="answer the plan (each step with its reason) and start nothing")]
 
 
 _TRUE, _FALSE = ("true", "1", "yes"), ("false", "0", "no", "")
@@ -87,7 +114,7 @@ def _dry_run(e: CatalogEntry) -> Callable[[APIGatewayRestResolver, Callable[...,
     dry run carried out as the real request."""
 
     def middleware(app: APIGatewayRestResolver, next_middleware: Callable[..., Response[Any]]) -> Response[Any]:
-        if not e.mutates or "dryRun" in e.query:
+        if not e.mutates or e.own_plan:
             return next_middleware(app)
         said = str((app.current_event.query_string_parameters or {}).get("dryRun", "")).lower()
         if said not in _TRUE + _FALSE:
