@@ -60,6 +60,26 @@ def test_adding_a_group_that_is_there_as_asked_is_noop_and_a_difference_is_refus
     assert "fixed for the life of the group" in fixed.value.message
 
 
+def test_adding_a_group_again_in_another_zone_or_subnet_is_refused_naming_where_it_is():
+    placed = {"availabilityZone": "us-east-1a", "dedicatedSubnet": False}
+    body = {"group": "gpu", "instanceType": "ml.p5.48xlarge", "instanceCount": 2}
+    changes.add_again(AddInstanceGroupRequest(**body, availabilityZone="us-east-1a"), DETAILS, ["subnet-1"], placed)
+    with pytest.raises(Conflict) as zone:
+        changes.add_again(AddInstanceGroupRequest(**body, availabilityZone="us-east-1b"), DETAILS, ["subnet-1"], placed)
+    assert [d["field"] for d in zone.value.details] == ["body.availabilityZone"]
+    assert "'us-east-1a', not 'us-east-1b'" in zone.value.message and "another name" in zone.value.message
+    with pytest.raises(Conflict) as subnet:
+        changes.add_again(AddInstanceGroupRequest(**body, dedicatedSubnet=True), DETAILS, ["subnet-1"], placed)
+    assert [d["field"] for d in subnet.value.details] == ["body.dedicatedSubnet"]
+    # a training plan puts its group in the plan's zone whatever was asked: the zone asked is not compared
+    plan = "arn:aws:sagemaker:us-east-1:123456789012:training-plan/p"
+    with_plan = {**DETAILS, "TrainingPlanArn": plan}
+    again = AddInstanceGroupRequest(
+        **body, capacityType="trainingPlan", trainingPlanArn=plan, availabilityZone="us-east-1b"
+    )
+    changes.add_again(again, with_plan, ["subnet-1"], placed)
+
+
 def test_a_change_keeps_every_other_field_of_the_group():
     spec = changes.apply_changes(DETAILS, {"instanceCount": 3, "taints": [{"key": "a", "effect": "NoSchedule"}]})
     assert spec["InstanceCount"] == 3 and spec["CapacityRequirements"] == {"Spot": {}}

@@ -18,7 +18,7 @@ features, task governance and MLflow's NOOP and dryRun in their own modules (nam
 | DELETE /clusters/{name}/storage/{s} | 404: it is gone (applied at once) | none | here: storage delete |
 | POST .../phases/{phase} | in flight: that operation; after: runs again | none: path only | here |
 | POST .../nodes/{reboot,replace,delete}, .../health-checks | in flight: that operation; then acts again | none | here |
-| POST .../instance-groups | NOOP | instanceType, capacityType, efaOnly (count, labels → PATCH) | here |
+| POST .../instance-groups | NOOP | instanceType, capacityType, efaOnly, zone, dedicatedSubnet (count → PATCH) | here |
 | PATCH .../instance-groups/{g} | NOOP | instanceType, capacityType, efaOnly, subnetId (422) | here |
 | DELETE .../instance-groups/{g} | in flight: that operation; after: 404 | none | here (dryRun, 404) |
 | PUT .../autoscaling | NOOP | none | here; test_autoscaling_e2e |
@@ -263,6 +263,11 @@ def test_instance_groups_again_are_noop_fixed_fields_are_refused_and_dry_runs_ch
         "body.instanceCount",
     )
     assert "PATCH .../instance-groups/gpu" in more["message"]
+    again = {"group": "gpu", "instanceType": group["instanceType"], "instanceCount": 1}
+    _noop(sandbox, "POST", base, {**again, "availabilityZone": HYPERPOD["availabilityZone"]})
+    elsewhere = _refused(sandbox, "POST", base, {**again, "availabilityZone": "us-east-1b"}, "body.availabilityZone")
+    assert "'us-east-1a', not 'us-east-1b'" in elsewhere["message"]
+    _refused(sandbox, "POST", base, {**again, "dedicatedSubnet": True}, "body.dedicatedSubnet")
     with sandbox.client() as c:
         fixed = c.patch(f"{base}/gpu", json={"capacityType": "spot"})
     assert fixed.status_code == 422 and fixed.json()["details"][0]["field"] == "body.capacityType", fixed.text

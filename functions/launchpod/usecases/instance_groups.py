@@ -97,10 +97,10 @@ def _submit(change: InstanceGroupChangeInput, who: ops.Principal, ports: Instanc
     return ops.submit(ports.operations, ports.workflows, workflow.plan(change), who)[0]
 
 
-def list_instance_groups(name: str, *, ports: InstanceGroupPorts) -> InstanceGroupListView:
-    """Each group with its zone (from its subnets), whether its subnet is dedicated, and Karpenter's share."""
-    cluster = _cluster(name, ports)
-    groups = cluster.get("InstanceGroups", [])
+def _subnets_of(
+    cluster: dict[str, Any], groups: list[dict[str, Any]], ports: InstanceGroupPorts
+) -> tuple[dict[str, str], set[str]]:
+    """The zone of each subnet the cluster and ``groups`` use, and which of them Launchpod made for one group."""
     ids = sorted(
         set(_cluster_subnets(cluster))
         | {s for g in groups for s in (g.get("OverrideVpcConfig") or {}).get("Subnets") or []}
@@ -112,6 +112,14 @@ def list_instance_groups(name: str, *, ports: InstanceGroupPorts) -> InstanceGro
         for s in subnets
         if any(t["Key"] == "launchpod:purpose" and t["Value"] == workflow.SUBNET_PURPOSE for t in s.get("Tags", []))
     }
+    return zone_of, dedicated
+
+
+def list_instance_groups(name: str, *, ports: InstanceGroupPorts) -> InstanceGroupListView:
+    """Each group with its zone (from its subnets), whether its subnet is dedicated, and Karpenter's share."""
+    cluster = _cluster(name, ports)
+    groups = cluster.get("InstanceGroups", [])
+    zone_of, dedicated = _subnets_of(cluster, groups, ports)
     klass, pool = karpenter_objects(name, cluster, read=ports.read)
     managed = autoscaling.managed_groups(klass)
     return InstanceGroupListView(
@@ -136,7 +144,11 @@ def add_instance_group(
     cluster = _cluster(name, ports)
     existing = next((g for g in cluster.get("InstanceGroups", []) if g.get("InstanceGroupName") == request.group), None)
     if existing is not None:
-        changes.add_again(request, existing, _cluster_subnets(cluster))
+        zone_of, dedicated = _subnets_of(cluster, [existing], ports)
+        view = group_view(existing, _cluster_subnets(cluster), zone_of, dedicated=dedicated)
+        placed = {"availabilityZone": view.zones[0] if len(view.zones) == 1 else None}
+        placed["dedicatedSubnet"] = view.dedicatedSubnet
+        changes.add_again(request, existing, _cluster_subnets(cluster), placed)
         return NoopView(message=f"Instance group {request.group} already is as asked; no changes.")
     _in_service(name, cluster)
     subnets = _cluster_subnets(cluster)

@@ -64,16 +64,25 @@ def diff(request: UpdateInstanceGroupRequest, details: dict[str, Any], cluster_s
     return changes
 
 
-# POST .../instance-groups for a group that exists: the fields compared with it (the zone and a dedicated subnet
-# are where it was placed, not compared), and those PATCH changes rather than a new group.
+# POST .../instance-groups for a group that exists: the fields compared with it (with its zone and dedicated
+# subnet, where the caller placed it: see add_again), and those PATCH changes rather than a new group.
 _ADD_COMPARED = (*FIXED[:3], "instanceCount", "labels", "taints", "deepHealthChecks", "trainingPlanArn")
 _PATCHABLE = ("instanceCount", "labels", "taints", "deepHealthChecks")
 
 
-def add_again(request: AddInstanceGroupRequest, details: dict[str, Any], cluster_subnets: list[str]) -> None:
+def add_again(
+    request: AddInstanceGroupRequest,
+    details: dict[str, Any],
+    cluster_subnets: list[str],
+    placed: dict[str, Any] | None = None,
+) -> None:
     """The same add again: returns when every sent field matches the group (NOOP); else Conflict naming each
-    field that differs: PATCH changes a count, labels, taints or checks, a new group anything else."""
+    field that differs: PATCH changes a count, labels, taints or checks, a new group anything else.
+    ``placed`` is where the group is (availabilityZone, dedicatedSubnet; None where it is not known). A
+    training plan places its group in the plan's zone whatever was asked, so with one these are not compared."""
+    where = {k: v for k, v in (placed or {}).items() if v is not None and not request.trainingPlanArn}
     current = {
+        **where,
         **current_values(details, cluster_subnets),
         "trainingPlanArn": details.get("TrainingPlanArn"),
         "threadsPerCore": details.get("ThreadsPerCore"),
@@ -90,7 +99,7 @@ def add_again(request: AddInstanceGroupRequest, details: dict[str, Any], cluster
     if "taints" in sent:
         sent["taints"] = [{k: v for k, v in t.items() if v is not None} for t in sent["taints"]]
     # threadsPerCore and the EBS size are compared only where DescribeCluster reports them
-    known = [k for k in ("threadsPerCore", "ebsVolumeGb") if current[k] is not None]
+    known = [k for k in ("threadsPerCore", "ebsVolumeGb") if current[k] is not None] + list(where)
     differ = [k for k in (*_ADD_COMPARED, *known) if k in sent and sent[k] != current[k]]
     if not differ:
         return
