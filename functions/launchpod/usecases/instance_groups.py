@@ -146,9 +146,10 @@ def add_instance_group(
     if existing is not None:
         zone_of, dedicated = _subnets_of(cluster, [existing], ports)
         view = group_view(existing, _cluster_subnets(cluster), zone_of, dedicated=dedicated)
-        placed = {"availabilityZone": view.zones[0] if len(view.zones) == 1 else None}
-        placed["dedicatedSubnet"] = view.dedicatedSubnet
-        changes.add_again(request, existing, _cluster_subnets(cluster), placed)
+        where = {"availabilityZone": view.zones[0] if len(view.zones) == 1 else None}
+        changes.add_again(
+            request, existing, _cluster_subnets(cluster), {**where, "dedicatedSubnet": view.dedicatedSubnet}
+        )
         return NoopView(message=f"Instance group {request.group} already is as asked; no changes.")
     _in_service(name, cluster)
     subnets = _cluster_subnets(cluster)
