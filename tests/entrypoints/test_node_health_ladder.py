@@ -72,6 +72,13 @@ def stores(tables, monkeypatch):
     return incidents, workflows
 
 
+def test_a_health_status_aws_does_not_document_opens_no_incident_and_acts_on_nothing(lambda_context, stores):
+    incidents, workflows = stores
+    answer = node_health.handler(_event("Degraded"), lambda_context)
+    assert "neither Healthy nor Unhealthy" in answer["ladder"]["ignored"] and answer["healthStatus"] == "Degraded"
+    assert not (incidents.get("c1")[0] or {}).get("incidents") and workflows.started == []
+
+
 def test_a_pair_of_events_makes_one_incident_and_one_suggested_reboot(lambda_context, stores):
     incidents, workflows = stores
     first = node_health.handler(_event(), lambda_context)["ladder"]

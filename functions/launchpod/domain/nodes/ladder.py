@@ -25,6 +25,9 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
+# HealthSummary.HealthStatus of the node health event as AWS documents it (developer guide, "EventBridge
+# events emitted by SageMaker HyperPod"): Unhealthy opens or feeds an incident, Healthy closes one.
+HEALTH_STATUSES = ("Healthy", "Unhealthy")
 DEDUPE_SECONDS = 60
 WATCH_SECONDS = 3600
 REPLACEMENT_WATCH_SECONDS = 1800

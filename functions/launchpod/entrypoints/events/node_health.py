@@ -56,7 +56,12 @@ def handler(event: EventBridgeEvent, context: Any) -> dict[str, Any]:
     logger.info("node health event", extra=data)
     pushed, _ = publish(f"cluster:{name}", "node-health", data)
     result: dict[str, Any] = {"pushed": pushed, **data}
-    if data["instanceId"] and data["healthStatus"]:
+    if data["healthStatus"] not in ladder.HEALTH_STATUSES:
+        # Only the statuses AWS documents for this event (Healthy, Unhealthy) move the ladder: anything else
+        # (a status this version does not know) is pushed and logged for a person, and never reboots a node.
+        logger.warning("node health status the ladder does not act on", extra=data)
+        result["ladder"] = {"ignored": f"HealthStatus {data['healthStatus']!r} is neither Healthy nor Unhealthy"}
+    elif data["instanceId"]:
         health = ladder.HealthEvent(
             cluster=name,
             node_id=str(data["instanceId"]),
