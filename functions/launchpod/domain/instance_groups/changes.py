@@ -104,6 +104,7 @@ def add_again(
     if not differ:
         return
     group = request.group
+    fixed = [k for k in differ if k not in _PATCHABLE]
     raise Conflict(
         f"Instance group {group} exists and "
         + "; ".join(f"its {k} is {current.get(k)!r}, not {sent[k]!r}" for k in differ)
@@ -114,9 +115,9 @@ def add_again(
             else ""
         )
         + (
-            f"{', '.join(k for k in differ if k not in _PATCHABLE)} stay fixed for the life of the group: add a "
+            f"{', '.join(fixed)} {'stays' if len(fixed) == 1 else 'stay'} fixed for the life of the group: add a "
             "group under another name."
-            if any(k not in _PATCHABLE for k in differ)
+            if fixed
             else ""
         ),
         details=[
