@@ -361,6 +361,16 @@ def _job_pods(emulator: Any, job: dict[str, Any]) -> list[dict[str, Any]]:
     )
 
 
+def _on_lost_node(emulator: Any, pods: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """The first pod still running or starting on a Node that no longer exists, if any."""
+    nodes = {n["metadata"]["name"] for n in emulator.list_objects("v1/nodes")}
+    for pod in pods:
+        node = (pod.get("spec") or {}).get("nodeName")
+        if node and node not in nodes and (pod.get("status") or {}).get("phase") in ("Pending", "Running"):
+            return pod
+    return None
+
+
 async def _create_pods(emulator: Any, job: dict[str, Any]) -> None:
     meta = job["metadata"]
     for spec in job["spec"].get("replicaSpecs") or []:
@@ -506,6 +516,15 @@ async def _run_pytorch(emulator: Any, job: dict[str, Any], cluster: str) -> None
         await _create_pods(emulator, job)
         return
     pods = _job_pods(emulator, job)
+    gone = _on_lost_node(emulator, pods)
+    if gone is not None:
+        # Kubernetes' pod garbage collector deletes a Pod bound to a Node that no longer exists (a node
+        # HyperPod replaced or deleted; https://kubernetes.io/docs/concepts/workloads/pods/pod-lifecycle/#pod-garbage-collection),
+        # and the training operator meets a lost pod as a node failure: a full job restart, within its budget.
+        await emulator.delete_object("v1/pods", gone["metadata"]["namespace"], gone["metadata"]["name"])
+        lost = f"node failure ({gone['spec']['nodeName']} is gone)"
+        await _recover(emulator, job, run, lost, gone["metadata"]["name"], True)
+        return
     if not await _place(emulator, pods):
         return
     if state in ("Created", "Restarting"):

@@ -1,0 +1,95 @@
+"""A training pod whose node is gone (HyperPod replaced or deleted it) does not run on: Kubernetes' pod
+garbage collector deletes it and the training operator restarts the whole job, whose pods land on the
+nodes that are left; without a restart left in the budget the job fails, naming the node."""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+
+from sandbox import training
+from sandbox.kube import KubeFleet
+
+CLUSTER = "lost"
+
+
+def _node(name: str) -> dict:
+    return {
+        "apiVersion": "v1",
+        "kind": "Node",
+        "metadata": {"name": name, "labels": {"topology.kubernetes.io/region": "us-east-1"}},
+        "status": {"allocatable": {"cpu": "8", "memory": "32Gi"}, "conditions": [{"type": "Ready", "status": "True"}]},
+    }
+
+
+def _job(retries: int) -> dict:
+    template = {"spec": {"containers": [{"name": "train", "image": "trainer:1"}]}}
+    return {
+        "apiVersion": "sagemaker.amazonaws.com/v1",
+        "kind": "HyperPodPyTorchJob",
+        "metadata": {"name": "llm", "namespace": "default", "uid": f"uid-{retries}"},
+        "spec": {
+            "nprocPerNode": "1",
+            "runPolicy": {"jobMaxRetryCount": retries},
+            "replicaSpecs": [{"name": "pod", "replicas": 1, "template": template}],
+        },
+    }
+
+
+@pytest.fixture
+def fleet():
+    fleet = KubeFleet()
+    fleet.start_for(CLUSTER)
+    for name in ("hyperpod-i-1", "hyperpod-i-2"):
+        fleet.call(CLUSTER, lambda e, n=name: e.put_object("v1/nodes", _node(n)))
+    yield fleet
+    fleet.stop_all()
+
+
+def _reconcile(fleet, times: int = 1) -> None:
+    for _ in range(times):
+        fleet.call(CLUSTER, training._reconciler(CLUSTER, True))
+
+
+def _pods(fleet) -> list[dict]:
+    return fleet.call(CLUSTER, lambda e: e.list_objects("v1/pods", "default"))
+
+
+def _running(fleet, retries: int) -> str:
+    fleet.call(CLUSTER, training._reconciler(CLUSTER, True))  # declares the CRD
+    fleet.call(CLUSTER, lambda e: e.put_object(training.PYTORCH, copy.deepcopy(_job(retries))))
+    _reconcile(fleet, 3)
+    [pod] = _pods(fleet)
+    assert pod["status"]["phase"] == "Running", pod["status"]
+    return str(pod["spec"]["nodeName"])
+
+
+def _job_status(fleet) -> dict:
+    return fleet.call(CLUSTER, lambda e: e.get_object(training.PYTORCH, "default", "llm"))["status"]
+
+
+def _gone(fleet, node: str) -> None:
+    fleet.call(CLUSTER, lambda e: e.delete_object("v1/nodes", None, node))
+
+
+def test_a_job_whose_node_is_gone_restarts_on_the_nodes_left(fleet):
+    first = _running(fleet, retries=1)
+    _gone(fleet, first)
+    _reconcile(fleet)
+    status = _job_status(fleet)
+    assert status["restartStatus"]["fullJobRestartCount"] == 1
+    assert f"node failure ({first} is gone)" in status["conditions"][-1]["message"]
+    _reconcile(fleet, 2)
+    [pod] = _pods(fleet)
+    assert pod["status"]["phase"] == "Running" and pod["spec"]["nodeName"] != first
+
+
+def test_without_a_restart_left_the_job_fails_naming_the_node(fleet):
+    first = _running(fleet, retries=0)
+    _gone(fleet, first)
+    _reconcile(fleet)
+    last = _job_status(fleet)["conditions"][-1]
+    assert last["type"] == "Failed" and last["reason"] == "JobMaxRetryCountExceeded"
+    assert f"{first} is gone" in last["message"]
+    assert _pods(fleet) == []  # the garbage collector took the pod of the lost node
