@@ -243,7 +243,7 @@ def cancel_plan(store: OperationStore, operation_id: str, principal: Principal, 
     if OperationStatus(operation.status).terminal:
         raise Conflict(f"Operation {operation_id} is already {operation.status}.", holder=operation_id)
     running = next((p.name for p in operation.phases if p.status == PhaseStatus.RUNNING), None)
-    now_at = f"{operation.status}" + (f" in phase {running}" if running else "")
+    state = f"{operation.status}" + (f" in phase {running}" if running else "")
     steps = []
     arn = store.execution_of(operation_id)
     if arn:
@@ -251,7 +251,7 @@ def cancel_plan(store: OperationStore, operation_id: str, principal: Principal, 
             Step(
                 "stop",
                 f"Step Functions execution {arn.rsplit(':', 1)[-1]}",
-                f"operation {operation_id} ({operation.kind}) is {now_at}; what its phases created is kept",
+                f"operation {operation_id} ({operation.kind}) is {state}; what its phases created is kept",
             )
         )
     steps.append(
