@@ -15,7 +15,7 @@ features, task governance and MLflow's NOOP and dryRun in their own modules (nam
 | POST .../software-update | in flight: that operation | none; an unknown group is 422 | here (dryRun); lifecycle |
 | POST /clusters/{name}/dependencies | NOOP | none: pins come from the manifest | here |
 | POST /clusters/{name}/storage | NOOP | prefix, namespace | here |
-| DELETE /clusters/{name}/storage/{s} | 404: it is gone (applied at once) | none | here: storage delete |
+| DELETE /clusters/{name}/storage/{s} | NOOP saying it has no such storage (applied at once) | none | here |
 | POST .../phases/{phase} | in flight: that operation; after: runs again | none: path only | here |
 | POST .../nodes/{reboot,replace,delete}, .../health-checks | in flight: that operation; then acts again | none | here |
 | POST .../instance-groups | NOOP | instanceType, capacityType, efaOnly, zone, dedicatedSubnet (count → PATCH) | here |
@@ -25,11 +25,11 @@ features, task governance and MLflow's NOOP and dryRun in their own modules (nam
 | PATCH .../features | NOOP | none: every feature turns on and off | test_features_e2e, test_mcp_sandbox |
 | PUT .../mlflow | NOOP | size of an existing server | here; test_mlflow_e2e |
 | PUT .../task-governance/policy, .../teams/{t} | NOOP | none | test_task_governance_e2e |
-| DELETE .../teams/{t} | 200 deleted false | none | here |
-| PUT .../ladder-policy | 200 with the same policy (a set) | none | here |
-| PUT /preferences | 200 with the same preferences (a set) | none | here |
+| DELETE .../teams/{t} | NOOP saying it has no such team (applied at once) | none | here; test_task_governance_e2e |
+| PUT .../ladder-policy | NOOP (applied at once) | none | here |
+| PUT /preferences | NOOP (applied at once) | none | here |
 | POST /operations/{id}/retry | 409 while it runs (only FAILED/CANCELLED retry) | none | here |
-| POST /operations/{id}/cancel | 409: already CANCELLED | none | here |
+| POST /operations/{id}/cancel | 409: already CANCELLED (its dry run too) | none | here |
 | POST .../endpoints | NOOP | every field it was made with (replicas → PATCH) | test_planner_inference_e2e |
 | PATCH .../endpoints/{e} | NOOP | none: replicas is all it takes | test_planner_inference_e2e |
 | DELETE .../endpoints/{e} | 404 once its objects are gone | none | test_planner_inference_e2e |
@@ -41,9 +41,12 @@ features, task governance and MLflow's NOOP and dryRun in their own modules (nam
 
 ("lifecycle" is test_cluster_lifecycle_e2e.py.)
 
-dryRun: a route that starts a workflow answers PLANNED with its steps and records nothing; a write applied
-at once (storage and job deletes, teams' delete, ladder policy, preferences, cancel, invoke, assign, job
-submission) refuses dryRun with 422 and applies nothing.
+dryRun: a route that starts a workflow answers PLANNED with its steps and records nothing. The writes applied
+at once plan too: storage and teams' deletes, ladder policy, preferences and cancel answer PLANNED with steps
+naming what they would change, and change nothing (read back); every refusal (confirm, not Launchpod's, an
+operation that has ended) applies to the dry run as well. Deleting what is already gone is NOOP saying so,
+not 404: the same request again is NOOP (issue 13), and a retried delete whose first answer was lost then
+reads as done. Job deletes, job submission, invoke and assign refuse dryRun with 422 and apply nothing.
 """
 
 from __future__ import annotations
@@ -188,13 +191,6 @@ def _planned(sandbox, method: str, path: str, body: dict | None = None, role: st
     return dict(response.json())
 
 
-def _no_dry_run(sandbox, method: str, path: str, body: dict | None = None, role: str = "admin", **params) -> None:
-    with sandbox.client(role) as c:
-        response = c.request(method, path, json=body, params={"dryRun": "true", **params})
-    assert response.status_code == 422, response.text
-    assert response.json()["details"][0]["rule"] == "no_dry_run" and "without dryRun" in response.json()["message"]
-
-
 def _twice(sandbox, method: str, path: str, body: dict, role: str = "admin") -> str:
     """The same request twice while the first is in flight: one operation, answered to both."""
     before = _count(sandbox)
@@ -292,19 +288,27 @@ def test_autoscaling_again_is_noop_and_its_dry_run_leaves_the_groups_alone(sandb
     assert not group["karpenterManaged"] and group["targetCount"] == 1, group
 
 
-def test_a_deleted_storage_is_gone_the_second_time_and_a_dry_run_deletes_nothing(sandbox, provisioned):
+def test_a_deleted_storage_is_noop_the_second_time_and_a_dry_run_deletes_nothing(sandbox, provisioned):
     with sandbox.client() as c:
         made = c.post(f"/api/clusters/{NAME}/storage", json={"kind": "s3", "storageName": "scratch", "prefix": "tmp"})
     assert made.status_code == 202, made.text
     assert sandbox.wait_operation(made.json()["operation"]["id"])["status"] == "SUCCEEDED"
     path = f"/api/clusters/{NAME}/storage/scratch"
-    _no_dry_run(sandbox, "DELETE", path)
+    plan = _planned(sandbox, "DELETE", path)
+    assert [(s["action"], s["target"]) for s in plan["steps"]] == [
+        ("delete", "PersistentVolumeClaim default/scratch"),
+        ("delete", "PersistentVolume scratch"),
+    ], plan
     with sandbox.client() as c:
-        assert "scratch" in [s["storageName"] for s in c.get(f"/api/clusters/{NAME}/storage").json()["items"]]
+        listed = c.get(f"/api/clusters/{NAME}/storage").json()["items"]
+        assert [(s["storageName"], s["status"]) for s in listed if s["storageName"] == "scratch"] == [
+            ("scratch", "Bound")
+        ], listed  # the dry run deleted neither the claim nor the volume
         deleted = c.delete(path)
         again = c.delete(path)
     assert deleted.status_code == 200 and "PersistentVolume/scratch" in deleted.json()["deleted"], deleted.text
-    assert again.status_code == 404 and "no storage scratch" in again.json()["message"], again.text
+    assert again.status_code == 200 and again.json()["status"] == "NOOP", again.text
+    assert again.json()["message"].startswith(f"{NAME} has no storage scratch; nothing to delete"), again.text
 
 
 def test_an_mlflow_server_again_is_noop_and_another_size_is_refused(sandbox, provisioned):
@@ -320,25 +324,63 @@ def test_an_mlflow_server_again_is_noop_and_another_size_is_refused(sandbox, pro
     assert "is Small, not Large" in error["message"]
 
 
-def test_sets_applied_at_once_answer_the_same_again_and_refuse_a_dry_run(sandbox, provisioned):
-    for path, body, answer in [
-        (f"/api/clusters/{NAME}/ladder-policy", {"policy": "suggest"}, {"cluster": NAME, "policy": "suggest"}),
-        ("/api/preferences", {"activeCluster": NAME}, {"subject": "admin", "activeCluster": NAME}),
-    ]:
-        _no_dry_run(sandbox, "PUT", path, {**body, **({"policy": "auto"} if "policy" in body else {})})
-        with sandbox.client() as c:
-            first, again = c.put(path, json=body), c.put(path, json=body)
-        assert first.status_code == again.status_code == 200 and first.json() == again.json() == answer, again.text
+def _policy(sandbox) -> str:
     with sandbox.client("viewer") as c:
-        assert c.get(f"/api/clusters/{NAME}/incidents").json()["policy"] == "suggest"  # the dry run set nothing
-    team = f"/api/clusters/{NAME}/teams/nobody"
-    _no_dry_run(sandbox, "DELETE", team, confirm="nobody")
+        return str(c.get(f"/api/clusters/{NAME}/incidents").json()["policy"])
+
+
+def _active(sandbox) -> str | None:
     with sandbox.client() as c:
-        gone = c.delete(team, params={"confirm": "nobody"})
-    assert gone.status_code == 200 and gone.json()["deleted"] is False, gone.text
+        return c.get("/api/preferences").json()["activeCluster"]  # type: ignore[no-any-return]
 
 
-def test_retry_and_cancel_again_are_refused_naming_the_state_and_a_retrys_dry_run_restarts_nothing(sandbox):
+def test_sets_applied_at_once_are_noop_the_same_again_and_a_dry_run_changes_nothing(sandbox, provisioned):
+    policy = f"/api/clusters/{NAME}/ladder-policy"
+    with sandbox.client() as c:
+        assert c.put(policy, json={"policy": "suggest"}).status_code == 200  # set, or NOOP when it already is
+    _noop(sandbox, "PUT", policy, {"policy": "suggest"})
+    plan = _planned(sandbox, "PUT", policy, {"policy": "auto"})
+    assert [(s["action"], s["target"]) for s in plan["steps"]] == [("update", f"remediation ladder policy of {NAME}")]
+    assert plan["steps"][0]["reason"].startswith("policy is suggest; the request asks for auto"), plan
+    assert _policy(sandbox) == "suggest"  # the dry run set nothing
+    with sandbox.client() as c:
+        applied = c.put(policy, json={"policy": "off"})
+    assert applied.status_code == 200 and applied.json() == {"cluster": NAME, "policy": "off"}, applied.text
+    _noop(sandbox, "PUT", policy, {"policy": "off"})
+    with sandbox.client() as c:  # back to the default, so health events on this cluster are suggested as before
+        assert c.put(policy, json={"policy": "suggest"}).json() == {"cluster": NAME, "policy": "suggest"}
+
+    preferences = "/api/preferences"
+    with sandbox.client() as c:
+        assert c.put(preferences, json={"activeCluster": None}).status_code == 200  # cleared, or NOOP
+    _noop(sandbox, "PUT", preferences, {"activeCluster": None})
+    plan = _planned(sandbox, "PUT", preferences, {"activeCluster": NAME})
+    assert [(s["action"], s["target"], s["reason"]) for s in plan["steps"]] == [
+        ("update", "activeCluster of admin", f"activeCluster is not set; the request makes it {NAME}")
+    ], plan
+    assert _active(sandbox) is None  # the dry run chose nothing
+    with sandbox.client() as c:
+        unknown = c.put(preferences, json={"activeCluster": "no-such-cluster"}, params={"dryRun": "true"})
+        assert unknown.status_code == 404, unknown.text  # a dry run runs every check
+        applied = c.put(preferences, json={"activeCluster": NAME})
+    assert applied.status_code == 200 and applied.json() == {"subject": "admin", "activeCluster": NAME}, applied.text
+    _noop(sandbox, "PUT", preferences, {"activeCluster": NAME})
+    assert _active(sandbox) == NAME
+
+
+def test_a_teams_delete_refuses_a_wrong_confirm_in_a_dry_run_and_is_noop_when_there_is_no_team(sandbox, provisioned):
+    team = f"/api/clusters/{NAME}/teams/nobody"
+    with sandbox.client() as c:
+        unconfirmed = c.delete(team, params={"confirm": "somebody", "dryRun": "true"})
+        assert unconfirmed.status_code == 422, unconfirmed.text
+        assert unconfirmed.json()["details"][0]["rule"] == "confirm_matches_name", unconfirmed.text
+        for dry_run in ("true", "false"):  # nothing to delete: NOOP, dry run or not (the PLANNED one: task governance)
+            gone = c.delete(team, params={"confirm": "nobody", "dryRun": dry_run})
+            assert gone.status_code == 200 and gone.json()["status"] == "NOOP", gone.text
+            assert gone.json()["message"].startswith(f"{NAME} has no team nobody; nothing to delete"), gone.text
+
+
+def test_retry_and_cancel_again_are_refused_naming_the_state_and_their_dry_runs_change_nothing(sandbox):
     name = "e2e-plan-retry"
     sandbox.faults(failNextEksCreate=True)
     with sandbox.client() as c:
@@ -352,13 +394,26 @@ def test_retry_and_cancel_again_are_refused_naming_the_state_and_a_retrys_dry_ru
         assert plan.json()["steps"][0]["phase"] == "CreateCluster" and plan.json()["target"] == name, plan.text
         still = c.get(path).json()
     assert (still["status"], still["attempt"]) == ("FAILED", 1), still
-    _no_dry_run(sandbox, "POST", f"{path}/cancel", {})
     with sandbox.client() as c:
+        ended = c.post(f"{path}/cancel", json={}, params={"dryRun": "true"})
+        assert ended.status_code == 409 and "already FAILED" in ended.json()["message"], ended.text
         retried = c.post(f"{path}/retry")
         again = c.post(f"{path}/retry")
+        plan = c.post(f"{path}/cancel", json={"reason": "test"}, params={"dryRun": "true"})
+        running = c.get(path).json()
         cancelled = c.post(f"{path}/cancel", json={"reason": "test"})
         cancelled_again = c.post(f"{path}/cancel", json={"reason": "test"})
+        dry_run_again = c.post(f"{path}/cancel", json={}, params={"dryRun": "true"})
     assert retried.status_code == 202, retried.text
     assert again.status_code == 409 and "only FAILED or CANCELLED" in again.json()["message"], again.text
+    assert plan.status_code == 200 and plan.json()["status"] == "PLANNED", plan.text
+    assert [(s["action"], s["target"]) for s in plan.json()["steps"]] == [
+        ("stop", f"Step Functions execution {op}-r1"),
+        ("update", f"operation {op}"),
+    ], plan.text
+    assert running["status"] in ("PENDING", "RUNNING") and running["attempt"] == 2, (
+        running
+    )  # the dry run stopped nothing
     assert cancelled.status_code == 200 and cancelled.json()["status"] == "CANCELLED", cancelled.text
     assert cancelled_again.status_code == 409 and "already CANCELLED" in cancelled_again.json()["message"]
+    assert dry_run_again.status_code == 409 and "already CANCELLED" in dry_run_again.json()["message"]

@@ -93,7 +93,9 @@ def test_s3_storage_is_bound_listed_browsed_and_deleted(sandbox, with_dependenci
         assert deleted.status_code == 200, deleted.text
         assert deleted.json()["deleted"] == ["PersistentVolumeClaim/default/mnist", "PersistentVolume/mnist"]
         assert all(i["storageName"] != "mnist" for i in c.get(f"/api/clusters/{cluster}/storage").json()["items"])
-        assert c.delete(f"/api/clusters/{cluster}/storage/mnist").status_code == 404
+        again = c.delete(f"/api/clusters/{cluster}/storage/mnist")
+        assert again.status_code == 200 and again.json()["status"] == "NOOP", again.text
+        assert again.json()["message"].startswith(f"{cluster} has no storage mnist; nothing to delete"), again.text
     with pytest.raises(k8s.ApiException) as gone:
         core.read_persistent_volume("mnist")
     assert gone.value.status == 404

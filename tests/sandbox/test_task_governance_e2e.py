@@ -1,7 +1,8 @@
 """Task governance teams through the sandbox: without the add-on every change is a 409 naming the feature;
 with it the policy becomes Kueue WorkloadPriorityClasses and a team its namespace and queues, an equal PUT
 is NOOP, a changed borrow limit one UpdateComputeQuota, a type or count the cluster lacks a 422; a job runs
-in the team's queue and a queue that is not there is a 422 naming the team's; deleting removes it all."""
+in the team's queue and a queue that is not there is a 422 naming the team's; deleting removes it all (its
+dry run names the quota and removes nothing; a second delete is NOOP)."""
 
 from __future__ import annotations
 
@@ -170,11 +171,22 @@ def test_a_job_runs_in_the_teams_queue_and_an_unknown_queue_names_the_teams(sand
 
 
 def test_deleting_a_team_needs_its_name_and_removes_quota_and_queues(sandbox, cluster):
+    path = f"/api/clusters/{NAME}/teams/research"
     with sandbox.client() as c:
-        unconfirmed = c.delete(f"/api/clusters/{NAME}/teams/research")
-        assert unconfirmed.status_code == 422, unconfirmed.text
-        deleted = c.delete(f"/api/clusters/{NAME}/teams/research", params={"confirm": "research"})
+        for dry_run in ("false", "true"):  # a dry run runs every check
+            unconfirmed = c.delete(path, params={"dryRun": dry_run})
+            assert unconfirmed.status_code == 422, unconfirmed.text
+        planned = c.delete(path, params={"confirm": "research", "dryRun": "true"})
+        assert planned.status_code == 200 and planned.json()["status"] == "PLANNED", planned.text
+        assert [(s["action"], s["target"]) for s in planned.json()["steps"]] == [
+            ("delete", planned.json()["target"])
+        ] and "team research" in planned.json()["target"], planned.text
+        assert [t["team"] for t in c.get(f"/api/clusters/{NAME}/teams").json()["items"]] == ["research"]
+        deleted = c.delete(path, params={"confirm": "research"})
+        again = c.delete(path, params={"confirm": "research"})
     assert deleted.status_code == 200 and deleted.json()["deleted"] is True, deleted.text
+    assert again.status_code == 200 and again.json()["status"] == "NOOP", again.text
+    assert "has no team research; nothing to delete" in again.json()["message"], again.text
     assert _get(sandbox, "/teams")["items"] == []
     _poll(lambda: _kueue(sandbox, "localqueues") == [] and NAMESPACE not in _namespaces(sandbox), "the queues removed")
     assert _kueue(sandbox, "clusterqueues") == []

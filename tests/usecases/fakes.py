@@ -622,11 +622,13 @@ class PreferenceTable:
 
     def __init__(self) -> None:
         self.items: dict[str, dict[str, Any]] = {}
+        self.writes = 0
 
     def get(self, subject: str) -> dict[str, Any]:
         return self.items.get(subject, {"subject": subject})
 
     def set_active_cluster(self, subject: str, cluster: str | None) -> dict[str, Any]:
+        self.writes += 1
         self.items[subject] = {"subject": subject, "activeCluster": cluster}
         return self.items[subject]
 

@@ -1,5 +1,6 @@
 """A cluster's storage as a caller configures, lists, deletes and browses it: only Launchpod's own volumes
-are touched, an FSx storage cannot be browsed, and every route needs an ACTIVE control plane."""
+are touched, a delete is planned first (NOOP once gone, the plan on a dry run, neither deleting anything), an
+FSx storage cannot be browsed, and every route needs an ACTIVE control plane."""
 
 from __future__ import annotations
 
@@ -7,10 +8,12 @@ from typing import Any
 
 import pytest
 from launchpod.contracts.common import Role
+from launchpod.contracts.operations import NoopView
+from launchpod.contracts.plans import PlanView
 from launchpod.contracts.storage import ConfigureStorageRequest
 from launchpod.domain import operations as ops
 from launchpod.domain import storage as storage_domain
-from launchpod.domain.errors import Conflict, InvalidInput, NotFound
+from launchpod.domain.errors import Conflict, InvalidInput
 from launchpod.usecases import storage
 
 from tests.usecases.fakes import Bucket, ControlPlanes, KubeObjects, OperationsTable, StepFunctions
@@ -63,13 +66,41 @@ def test_the_list_has_only_launchpods_volumes_with_their_claims_state() -> None:
     assert [(s.storageName, s.kind, s.status) for s in listed.items] == [("data", "s3", "Pending")]
 
 
-def test_delete_removes_the_claim_then_the_volume_and_says_so() -> None:
+def test_delete_removes_the_claim_then_the_volume_and_again_is_noop() -> None:
     ports = _ports(S3)
-    deleted = storage.delete_storage("train", "data", ports=ports)
+    deleted = storage.delete_storage("train", "data", False, ports=ports)
+    assert isinstance(deleted, storage.DeleteStorageView)
     assert deleted.deleted == ["PersistentVolumeClaim/default/data", "PersistentVolume/data"]
-    with pytest.raises(NotFound) as gone:
-        storage.delete_storage("train", "data", ports=ports)
-    assert str(gone.value) == "train has no storage data configured by Launchpod; GET its storage list."
+    assert storage.delete_storage("train", "data", False, ports=ports) == NoopView(
+        message="train has no storage data; nothing to delete (GET its storage list)."
+    )
+    assert storage.list_storage("train", ports=ports).items == []
+
+
+def test_a_dry_run_of_delete_names_the_claim_and_the_volume_and_deletes_neither() -> None:
+    ports = _ports(S3)
+    planned = storage.delete_storage("train", "data", True, ports=ports)
+    assert isinstance(planned, PlanView) and planned.target == "storage data of train"
+    assert [(s.action, s.target) for s in planned.steps] == [
+        ("delete", "PersistentVolumeClaim default/data"),
+        ("delete", "PersistentVolume data"),
+    ]
+    assert planned.steps[1].reason.endswith("the data in s3://shared-bucket/datasets/ is kept")
+    assert [s.storageName for s in storage.list_storage("train", ports=ports).items] == ["data"]
+    assert ports.read("train", S3[1]) is not None  # the claim is still there
+
+
+def test_a_volume_launchpod_did_not_create_is_not_deleted_even_in_a_dry_run() -> None:
+    foreign = {"apiVersion": "v1", "kind": "PersistentVolume", "metadata": {"name": "data", "labels": {}}}
+    ports = _ports([foreign])
+    for dry_run in (True, False):
+        with pytest.raises(Conflict) as refused:
+            storage.delete_storage("train", "data", dry_run, ports=ports)
+        assert str(refused.value) == (
+            "The PersistentVolume data on train was not created by Launchpod; it is left in place."
+        )
+        assert refused.value.details[0]["rule"] == "owned_by_launchpod"
+    assert ports.read("train", foreign) is not None
 
 
 def test_browsing_lists_objects_and_folders_under_the_storages_prefix() -> None:

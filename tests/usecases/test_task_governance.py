@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from launchpod.contracts.operations import NoopView
 from launchpod.contracts.plans import PlanView
-from launchpod.contracts.task_governance import GovernancePolicyRequest, TeamRequest
+from launchpod.contracts.task_governance import DeleteTeamView, GovernancePolicyRequest, TeamRequest
 from launchpod.domain import features, ownership
 from launchpod.domain.errors import Conflict, InvalidInput, NotFound
 from launchpod.usecases import task_governance as cases
@@ -152,14 +152,31 @@ def test_delete_needs_the_name_and_leaves_a_quota_launchpod_did_not_create():
     gov = FakeGovernance()
     ports = _ports(gov)
     cases.put_team("c1", "research", TEAM, False, ports=ports)
-    with pytest.raises(InvalidInput, match="confirm"):
-        cases.delete_team("c1", "research", "", ports=ports)
+    for dry_run in (True, False):  # a dry run runs every check
+        with pytest.raises(InvalidInput, match="confirm"):
+            cases.delete_team("c1", "research", "", dry_run, ports=ports)
     gov.tag_map[gov.quota_list[0]["ComputeQuotaArn"]] = {}
-    with pytest.raises(Conflict, match="not created by Launchpod"):
-        cases.delete_team("c1", "research", "research", ports=ports)
-    gov.tag_map[gov.quota_list[0]["ComputeQuotaArn"]] = ownership.aws_tags("c1", "launchpod")
-    assert cases.delete_team("c1", "research", "research", ports=ports).deleted is True
-    assert gov.quota_list == [] and cases.delete_team("c1", "research", "research", ports=ports).deleted is False
+    for dry_run in (True, False):
+        with pytest.raises(Conflict, match="not created by Launchpod"):
+            cases.delete_team("c1", "research", "research", dry_run, ports=ports)
+    assert len(gov.quota_list) == 1
+
+
+def test_a_dry_run_of_delete_names_the_quota_and_deletes_nothing_then_again_is_noop():
+    gov = FakeGovernance()
+    ports = _ports(gov)
+    cases.put_team("c1", "research", TEAM, False, ports=ports)
+    planned = cases.delete_team("c1", "research", "research", True, ports=ports)
+    assert isinstance(planned, PlanView)
+    assert [(s.action, s.target) for s in planned.steps] == [("delete", planned.target)]
+    assert "team research" in planned.target and "hyperpod-ns-research-localqueue" in planned.steps[0].reason
+    assert [q["ComputeQuotaTarget"]["TeamName"] for q in gov.quota_list] == ["research"]
+    deleted = cases.delete_team("c1", "research", "research", False, ports=ports)
+    assert isinstance(deleted, DeleteTeamView) and deleted.deleted is True and gov.quota_list == []
+    again = cases.delete_team("c1", "research", "research", False, ports=ports)
+    assert again == NoopView(
+        message="c1 has no team research; nothing to delete (list them with GET /api/clusters/c1/teams)."
+    )
 
 
 def test_changes_wait_for_the_add_on_while_reads_answer_without_it():

@@ -438,12 +438,14 @@ CATALOG: tuple[CatalogEntry, ...] = (
         "/api/clusters/{name}/ladder-policy",
         "Set the remediation ladder's policy for the cluster: off (incidents only), suggest (default: record the"
         " next command for a person or agent) or auto (run it as an operation: reboot once, then replace)."
-        " A setting, effective at once (from the next health event on); it changes nothing in AWS.",
-        LadderPolicyInput,
+        " A setting, effective at once (from the next health event on); it changes nothing in AWS. NOOP when the"
+        " cluster already has that policy; dryRun true answers the plan.",
+        _with_dry_run(LadderPolicyInput),
         LadderPolicyView,
         Role.ADMIN,
         mutates=True,
         immediate=True,
+        query=("dryRun",),
         tags=("nodes",),
     ),
     CatalogEntry(
@@ -670,13 +672,16 @@ CATALOG: tuple[CatalogEntry, ...] = (
         "delete_storage",
         "DELETE",
         "/api/clusters/{name}/storage/{storageName}",
-        "Remove a storage's PersistentVolumeClaim and PersistentVolume (only ones Launchpod created);"
-        " the data in S3 or FSx is kept.",
-        StorageRef,
+        "Remove a storage's PersistentVolumeClaim and PersistentVolume (only ones Launchpod created), effective"
+        " at once; the data in S3 or FSx is kept. NOOP when the storage is already gone; dryRun true answers the"
+        " plan.",
+        _with_dry_run(StorageRef),
         DeleteStorageView,
         Role.ADMIN,
         mutates=True,
         destructive=True,
+        immediate=True,
+        query=("dryRun",),
         tags=("storage",),
     ),
     CatalogEntry(
@@ -781,13 +786,15 @@ CATALOG: tuple[CatalogEntry, ...] = (
         "DELETE",
         "/api/clusters/{name}/teams/{team}",
         "Delete a team's compute quota (only one Launchpod created), effective at once; the add-on removes the"
-        " team's queues. Give the team's name again as confirm.",
-        DeleteTeamInput,
+        " team's queues. Give the team's name again as confirm. NOOP when the team has no quota (already"
+        " deleted); dryRun true answers the plan.",
+        _with_dry_run(DeleteTeamInput),
         DeleteTeamView,
         Role.ADMIN,
         mutates=True,
         destructive=True,
         immediate=True,
+        query=("dryRun",),
         tags=("features",),
     ),
     CatalogEntry(
@@ -814,12 +821,14 @@ CATALOG: tuple[CatalogEntry, ...] = (
         "set_preferences",
         "PUT",
         "/api/preferences",
-        "Set your active cluster (a preference, effective at once; it changes nothing in AWS).",
-        UpdatePreferencesRequest,
+        "Set your active cluster (a preference, effective at once; it changes nothing in AWS). NOOP when it"
+        " already is your active cluster; dryRun true answers the plan.",
+        _with_dry_run(UpdatePreferencesRequest),
         PreferencesView,
         Role.VIEWER,
         mutates=True,
         immediate=True,
+        query=("dryRun",),
         tags=("preferences",),
     ),
     CatalogEntry(
@@ -859,13 +868,16 @@ CATALOG: tuple[CatalogEntry, ...] = (
         "cancel_operation",
         "POST",
         "/api/operations/{operationId}/cancel",
-        "Stop a running operation. Resources already created are kept; retry resumes it. Needs the role of"
-        " the route that started it (admin for cluster operations).",
-        CancelOperationInput,
+        "Stop a running operation, effective at once: it is CANCELLED when the call returns. Resources already"
+        " created are kept; retry resumes it. 409 when it has already ended. dryRun true answers what it would"
+        " stop. Needs the role of the route that started it (admin for cluster operations).",
+        _with_dry_run(CancelOperationInput),
         OperationView,
         Role.OPERATOR,
         mutates=True,
         destructive=True,
+        immediate=True,
+        query=("dryRun",),
         tags=("operations",),
     ),  # ---- inference (issue 15): endpoints
     CatalogEntry(

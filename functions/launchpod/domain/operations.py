@@ -21,6 +21,7 @@ from launchpod.contracts.common import Role
 from launchpod.contracts.operations import OperationStatus, OperationView, PhaseStatus, PhaseView
 from launchpod.contracts.plans import PlanStepView
 from launchpod.domain.errors import Conflict, Forbidden, RetryableError
+from launchpod.domain.plan import Plan, Step
 
 _ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz"
 
@@ -231,6 +232,38 @@ def retry(
     return store.get(operation_id)
 
 
+def cancel_plan(store: OperationStore, operation_id: str, principal: Principal, needed: Role) -> Plan:
+    """What cancelling the operation does, after the checks the cancel itself makes (the role, 409 when it
+    has already ended): stop its workflow's execution, and mark it CANCELLED."""
+    if not principal.role.allows(needed):
+        raise Forbidden(
+            f"Cancelling this operation needs the {Role(needed).value} role; you are {principal.role.value}."
+        )
+    operation = store.get(operation_id)
+    if OperationStatus(operation.status).terminal:
+        raise Conflict(f"Operation {operation_id} is already {operation.status}.", holder=operation_id)
+    running = next((p.name for p in operation.phases if p.status == PhaseStatus.RUNNING), None)
+    state = f"{operation.status}" + (f" in phase {running}" if running else "")
+    steps = []
+    arn = store.execution_of(operation_id)
+    if arn:
+        steps.append(
+            Step(
+                "stop",
+                f"Step Functions execution {arn.rsplit(':', 1)[-1]}",
+                f"operation {operation_id} ({operation.kind}) is {state}; what its phases created is kept",
+            )
+        )
+    steps.append(
+        Step(
+            "update",
+            f"operation {operation_id}",
+            f"{operation.status} becomes CANCELLED; retry resumes it from the phase that did not finish",
+        )
+    )
+    return Plan(operation.target, tuple(steps))
+
+
 def cancel(
     store: OperationStore,
     runner: WorkflowRunner,
@@ -239,13 +272,7 @@ def cancel(
     needed: Role,
     reason: str | None,
 ) -> OperationView:
-    if not principal.role.allows(needed):
-        raise Forbidden(
-            f"Cancelling this operation needs the {Role(needed).value} role; you are {principal.role.value}."
-        )
-    operation = store.get(operation_id)
-    if OperationStatus(operation.status).terminal:
-        raise Conflict(f"Operation {operation_id} is already {operation.status}.", holder=operation_id)
+    cancel_plan(store, operation_id, principal, needed)
     message = f"Cancelled by {principal.subject}" + (f": {reason}" if reason else "")
     arn = store.execution_of(operation_id)
     if arn:

@@ -8,6 +8,7 @@ from typing import Any
 from launchpod.contracts.storage import ConfigureStorageInput
 from launchpod.domain import ownership
 from launchpod.domain.operations import WorkflowPlan, role_for
+from launchpod.domain.plan import Plan, Step
 
 KIND = "configure-storage"
 PHASES: tuple[tuple[str, str], ...] = (
@@ -140,3 +141,35 @@ def fsx_source_of(volume: dict[str, Any]) -> tuple[str, str, str] | None:
         return None
     attributes = csi.get("volumeAttributes") or {}
     return csi["volumeHandle"], attributes.get("dnsname", ""), attributes.get("mountname", "")
+
+
+def delete_plan(
+    cluster: str, storage_name: str, volume: dict[str, Any] | None, claim_found: dict[str, Any] | None
+) -> Plan:
+    """What deleting a storage Launchpod configured removes: its claim (only one Launchpod created), then its
+    volume; the data stays where it is. Empty when there is no such volume: nothing to delete."""
+    target = f"storage {storage_name} of {cluster}"
+    if volume is None:
+        return Plan(target, ())
+    steps = []
+    if claim_found is not None and managed(claim_found):
+        meta = claim_found["metadata"]
+        # Kubernetes keeps a claim a pod still uses (kubernetes.io/pvc-protection finalizer) until that pod is
+        # gone: https://kubernetes.io/docs/concepts/storage/persistent-volumes/#storage-object-in-use-protection
+        steps.append(
+            Step(
+                "delete",
+                f"PersistentVolumeClaim {meta['namespace']}/{meta['name']}",
+                f"the claim of storage {storage_name}, created by Launchpod; pods still mounting it keep it until"
+                " they end",
+            )
+        )
+    source = describe(volume, claim_found)["source"]
+    steps.append(
+        Step(
+            "delete",
+            f"PersistentVolume {storage_name}",
+            f"the volume of storage {storage_name}, configured by Launchpod; the data in {source} is kept",
+        )
+    )
+    return Plan(target, tuple(steps))

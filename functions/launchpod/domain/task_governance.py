@@ -225,6 +225,18 @@ def team_plan(cluster: str, team: str, request: TeamRequest, real: TeamRequest |
     return Plan(target, (Step("update", target, "; ".join(changed)),))
 
 
+def team_delete_plan(cluster: str, team: str, exists: bool) -> Plan:
+    """Deleting a team: its compute quota (the caller checked Launchpod created it), or nothing when it has none."""
+    target = f"compute quota {quota_name(cluster, team)} (team {team})"
+    if not exists:
+        return Plan(target, ())
+    reason = (
+        f"team {team} has a compute quota on {cluster}, created by Launchpod; the add-on then removes its queue"
+        f" {local_queue(team)} in namespace {namespace(team)}, with the tasks waiting in it"
+    )
+    return Plan(target, (Step("delete", target, reason),))
+
+
 def check_job_queue(
     cluster: str,
     namespace_: str,

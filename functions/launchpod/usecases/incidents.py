@@ -10,10 +10,13 @@ from datetime import UTC, datetime
 from typing import Any
 
 from launchpod.contracts.incidents import IncidentListView, IncidentView, LadderPolicyRequest, LadderPolicyView
+from launchpod.contracts.operations import NoopView
+from launchpod.contracts.plans import PlanView
 from launchpod.domain.errors import Conflict, NotFound
 from launchpod.domain.nodes import ladder
 from launchpod.runtime import wiring
 from launchpod.usecases.ports import ClusterRecords, IncidentDocs
+from launchpod.usecases.proposal import at_once
 
 
 @dataclass(frozen=True)
@@ -70,13 +73,24 @@ def list_incidents(name: str, *, ports: IncidentPorts) -> IncidentListView:
     return IncidentListView(cluster=name, policy=policy_of(doc), items=items)  # type: ignore[arg-type]
 
 
-def set_policy(name: str, request: LadderPolicyRequest, *, ports: IncidentPorts) -> LadderPolicyView:
-    """The ladder's policy of the cluster, written whatever it was (the incidents are left as they are)."""
+def set_policy(
+    name: str, request: LadderPolicyRequest, dry_run: bool, *, ports: IncidentPorts
+) -> LadderPolicyView | NoopView | PlanView:
+    """The ladder's policy of the cluster, planned against the stored one: NOOP when it already is that
+    policy (never set reads as the default, suggest), the plan on a dry run, else written (the incidents
+    are left as they are)."""
     _known(name, ports)
+    doc, _ = ports.incidents.get(name)
+    plan = ladder.policy_plan(name, policy_of(doc), request.policy)
 
     def change(doc: dict[str, Any]) -> bool:
+        if doc.get("policy") == request.policy:  # a concurrent caller set it first
+            return False
         doc["policy"] = request.policy
         return True
 
-    rewrite(name, change, f"The incidents of {name} kept changing; set the policy again.", ports=ports)
-    return LadderPolicyView(cluster=name, policy=request.policy)
+    def apply() -> LadderPolicyView:
+        rewrite(name, change, f"The incidents of {name} kept changing; set the policy again.", ports=ports)
+        return LadderPolicyView(cluster=name, policy=request.policy)
+
+    return at_once(plan, dry_run, f"The ladder policy of {name} is already {request.policy}; no changes.", apply)

@@ -1,14 +1,17 @@
-"""Operations: list and read them, retry one from its failed phase, cancel one, each with the role that the
-kind of operation needs (domain.operations.role_for, from the catalog)."""
+"""Operations: list and read them, retry one from its failed phase, cancel one (planned first: a dry run
+answers what it would stop), each with the role that the kind of operation needs (domain.operations.role_for,
+from the catalog)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from launchpod.contracts.operations import OperationListView, OperationView
+from launchpod.contracts.operations import NoopView, OperationListView, OperationView
+from launchpod.contracts.plans import PlanView
 from launchpod.domain import operations as ops
 from launchpod.runtime import wiring
 from launchpod.usecases.ports import OperationLog
+from launchpod.usecases.proposal import at_once
 
 
 @dataclass(frozen=True)
@@ -40,7 +43,16 @@ def retry(operation_id: str, who: ops.Principal, *, ports: OperationPorts) -> Op
     return ops.retry(ports.operations, ports.workflows, operation_id, who, needed)
 
 
-def cancel(operation_id: str, who: ops.Principal, reason: str | None, *, ports: OperationPorts) -> OperationView:
-    """Stop the operation's workflow and mark it CANCELLED (409 when it has already ended)."""
+def cancel(
+    operation_id: str, who: ops.Principal, reason: str | None, dry_run: bool, *, ports: OperationPorts
+) -> OperationView | NoopView | PlanView:
+    """Stop the operation's workflow and mark it CANCELLED (409 when it has already ended, in a dry run too);
+    a dry run answers the execution it would stop and stops nothing."""
     needed = ops.role_for(ports.operations.get(operation_id).kind)
-    return ops.cancel(ports.operations, ports.workflows, operation_id, who, needed, reason)
+    plan = ops.cancel_plan(ports.operations, operation_id, who, needed)
+    return at_once(
+        plan,
+        dry_run,
+        f"Operation {operation_id} has nothing to cancel; no changes.",
+        lambda: ops.cancel(ports.operations, ports.workflows, operation_id, who, needed, reason),
+    )

@@ -1,5 +1,6 @@
 """A cluster's storage: configured by a workflow (planned against the real PersistentVolume and claim),
-listed, deleted at once (two Kubernetes deletes, only what Launchpod created) and, for S3, browsed.
+listed, deleted at once (two Kubernetes deletes, only what Launchpod created; planned first: NOOP when the
+storage is already gone, the plan on a dry run) and, for S3, browsed.
 Every use case needs an ACTIVE control plane and takes its ports; ``real()`` builds the deployed ones."""
 
 from __future__ import annotations
@@ -9,7 +10,8 @@ from typing import Any
 
 from launchpod.adapters.aws import s3
 from launchpod.adapters.k8s import apply as k8s
-from launchpod.contracts.operations import OperationView
+from launchpod.contracts.operations import NoopView, OperationView
+from launchpod.contracts.plans import PlanView
 from launchpod.contracts.storage import (
     ConfigureStorageInput,
     ConfigureStorageRequest,
@@ -26,7 +28,7 @@ from launchpod.domain.errors import Conflict, InvalidInput, NotFound
 from launchpod.domain.plan import Plan
 from launchpod.runtime import wiring
 from launchpod.usecases.ports import ControlPlanes, KubeDeleter, KubeLabelled, KubeReader, ObjectPages
-from launchpod.usecases.proposal import Proposal
+from launchpod.usecases.proposal import Proposal, at_once
 from launchpod.usecases.provisioning import require_active
 
 MANAGED = f"{ownership.K8S_MANAGED_BY}={ownership.K8S_MANAGER},{storage.STORAGE_LABEL}"
@@ -125,19 +127,34 @@ def list_storage(name: str, *, ports: StoragePorts) -> StorageListView:
     return StorageListView(cluster=name, items=sorted(items, key=lambda i: i.storageName))
 
 
-def delete_storage(name: str, storage_name: str, *, ports: StoragePorts) -> DeleteStorageView:
-    """The volume and, when Launchpod created it, its claim; the data stays where it is (S3 or FSx)."""
+def delete_storage(
+    name: str, storage_name: str, dry_run: bool, *, ports: StoragePorts
+) -> DeleteStorageView | NoopView | PlanView:
+    """The volume and, when Launchpod created it, its claim; the data stays where it is (S3 or FSx). NOOP
+    when there is no such volume (deleted already), 409 for a volume Launchpod did not create."""
     require_active(name, NEEDS, eks_clusters=ports.eks)
-    volume = _volume(name, storage_name, ports)
-    deleted = []
-    claim = claim_of(name, volume, read=ports.read)
-    if claim is not None and storage.managed(claim):
-        meta = claim["metadata"]
-        if ports.delete(name, {"apiVersion": "v1", "kind": "PersistentVolumeClaim", **{"metadata": meta}}):
-            deleted.append(f"PersistentVolumeClaim/{meta['namespace']}/{meta['name']}")
-    if ports.delete(name, volume):
-        deleted.append(f"PersistentVolume/{storage_name}")
-    return DeleteStorageView(cluster=name, storageName=storage_name, deleted=deleted)
+    volume = ports.read(name, _volume_object(storage_name))
+    if volume is not None and not storage.managed(volume):
+        raise Conflict(
+            f"The PersistentVolume {storage_name} on {name} was not created by Launchpod; it is left in place.",
+            details=[{"field": "path.storageName", "rule": "owned_by_launchpod", "message": storage_name}],
+        )
+    claim = claim_of(name, volume, read=ports.read) if volume is not None else None
+    plan = storage.delete_plan(name, storage_name, volume, claim)
+
+    def apply() -> DeleteStorageView:
+        assert volume is not None  # an empty plan is never applied
+        deleted = []
+        if claim is not None and storage.managed(claim):
+            meta = claim["metadata"]
+            if ports.delete(name, {"apiVersion": "v1", "kind": "PersistentVolumeClaim", **{"metadata": meta}}):
+                deleted.append(f"PersistentVolumeClaim/{meta['namespace']}/{meta['name']}")
+        if ports.delete(name, volume):
+            deleted.append(f"PersistentVolume/{storage_name}")
+        return DeleteStorageView(cluster=name, storageName=storage_name, deleted=deleted)
+
+    noop = f"{name} has no storage {storage_name}; nothing to delete (GET its storage list)."
+    return at_once(plan, dry_run, noop, apply)
 
 
 def browse(

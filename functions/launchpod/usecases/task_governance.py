@@ -5,11 +5,8 @@ needs the task governance add-on ACTIVE; reads answer what SageMaker has without
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Protocol, TypeVar
-
-from pydantic import BaseModel
+from typing import Any, Protocol
 
 from launchpod.adapters.k8s import apply as k8s
 from launchpod.contracts.operations import NoopView
@@ -32,8 +29,7 @@ from launchpod.domain.plan import Plan
 from launchpod.runtime import wiring
 from launchpod.runtime.settings import settings
 from launchpod.usecases.ports import AddonReader, KubeReader
-
-_Applied = TypeVar("_Applied", bound=BaseModel)
+from launchpod.usecases.proposal import at_once
 
 
 class Governance(Protocol):
@@ -107,16 +103,6 @@ def _cluster(name: str, ports: GovernancePorts, *, needs_addon: bool) -> Cluster
         addon = ports.eks.addons(name).get(features.task_governance().addon)
         tg.require_addon(name, str(addon.get("status")) if addon else None)
     return Cluster(name=name, described=described, prefix=ports.prefix)
-
-
-def _answer(
-    outcome: Outcome, dry_run: bool, noop: str, applied: Callable[[], _Applied]
-) -> _Applied | NoopView | PlanView:
-    if outcome.plan.empty:
-        return NoopView(message=noop)
-    if dry_run:
-        return PlanView(target=outcome.plan.target, steps=outcome.plan.views())
-    return applied()
 
 
 def _queue_ready(read: KubeReader, cluster: str, team: str) -> bool:
@@ -227,7 +213,9 @@ def _put_team(cluster: Cluster, team: str, request: TeamRequest, gov: Governance
     return Outcome(plan, "UPDATED")
 
 
-def _delete_team(cluster: Cluster, team: str, confirm: str, gov: Governance) -> DeleteTeamView:
+def _delete_team(
+    cluster: Cluster, team: str, confirm: str, gov: Governance, dry_run: bool
+) -> DeleteTeamView | NoopView | PlanView:
     if confirm != team:
         raise InvalidInput(
             f"Type the team's name, {team}, as confirm to delete it; its quota, namespace queue and the tasks"
@@ -236,17 +224,22 @@ def _delete_team(cluster: Cluster, team: str, confirm: str, gov: Governance) -> 
             rule="confirm_matches_name",
         )
     quota = _team_quota(gov, cluster, team)
-    if quota is None:
-        message = f"{cluster.name} has no team {team}; nothing to delete."
-        return DeleteTeamView(cluster=cluster.name, team=team, deleted=False, message=message)
-    if not _managed(gov, cluster, quota):
+    if quota is not None and not _managed(gov, cluster, quota):
         raise Conflict(
             f"The compute quota of team {team} on {cluster.name} was not created by Launchpod; it is left in place.",
             details=[{"field": "path.team", "rule": "managed_by_launchpod", "message": team}],
         )
-    gov.delete_quota(quota["ComputeQuotaId"])
-    message = f"Deleted the compute quota of team {team}; the add-on removes its queues."
-    return DeleteTeamView(cluster=cluster.name, team=team, deleted=True, message=message)
+    plan = tg.team_delete_plan(cluster.name, team, quota is not None)
+
+    def apply() -> DeleteTeamView:
+        assert quota is not None  # an empty plan is never applied
+        gov.delete_quota(quota["ComputeQuotaId"])
+        message = f"Deleted the compute quota of team {team}; the add-on removes its queues."
+        return DeleteTeamView(cluster=cluster.name, team=team, deleted=True, message=message)
+
+    teams = f"GET /api/clusters/{cluster.name}/teams"
+    noop = f"{cluster.name} has no team {team}; nothing to delete (list them with {teams})."
+    return at_once(plan, dry_run, noop, apply)
 
 
 # ---------------------------------------------------------------------------- what the routes call
@@ -270,7 +263,7 @@ def set_policy(
         message = f"{verb} the task governance policy of {name}; the add-on turns its priority classes into Kueue's."
         return PolicyAppliedView(status=outcome.applied, message=message, policy=view)  # type: ignore[arg-type]
 
-    return _answer(outcome, dry_run, f"The task governance policy of {name} already matches; no changes.", applied)
+    return at_once(outcome.plan, dry_run, f"The task governance policy of {name} already matches; no changes.", applied)
 
 
 def teams(name: str, *, ports: GovernancePorts) -> TeamListView:
@@ -294,9 +287,12 @@ def put_team(
         )
         return TeamAppliedView(status=outcome.applied, message=message, team=view)  # type: ignore[arg-type]
 
-    return _answer(outcome, dry_run, f"The quota of team {team} on {name} already matches; no changes.", applied)
+    return at_once(outcome.plan, dry_run, f"The quota of team {team} on {name} already matches; no changes.", applied)
 
 
-def delete_team(name: str, team: str, confirm: str, *, ports: GovernancePorts) -> DeleteTeamView:
-    """The team's quota deleted, once ``confirm`` names it and only when Launchpod created it."""
-    return _delete_team(_cluster(name, ports, needs_addon=False), team, confirm, ports.governance)
+def delete_team(
+    name: str, team: str, confirm: str, dry_run: bool, *, ports: GovernancePorts
+) -> DeleteTeamView | NoopView | PlanView:
+    """The team's quota deleted, once ``confirm`` names it and only when Launchpod created it: NOOP when the
+    team has none (deleted already), the plan on a dry run."""
+    return _delete_team(_cluster(name, ports, needs_addon=False), team, confirm, ports.governance, dry_run)

@@ -517,8 +517,8 @@ export interface paths {
         };
         get?: never;
         /**
-         * Set the remediation ladder's policy for the cluster: off (incidents only), suggest (default: record the next command for a person or agent) or auto (run it as an operation: reboot once, then replace). A setting, effective at once (from the next health event on); it changes nothing in AWS.
-         * @description Set the remediation ladder's policy for the cluster: off (incidents only), suggest (default: record the next command for a person or agent) or auto (run it as an operation: reboot once, then replace). A setting, effective at once (from the next health event on); it changes nothing in AWS.
+         * Set the remediation ladder's policy for the cluster: off (incidents only), suggest (default: record the next command for a person or agent) or auto (run it as an operation: reboot once, then replace). A setting, effective at once (from the next health event on); it changes nothing in AWS. NOOP when the cluster already has that policy; dryRun true answers the plan.
+         * @description Set the remediation ladder's policy for the cluster: off (incidents only), suggest (default: record the next command for a person or agent) or auto (run it as an operation: reboot once, then replace). A setting, effective at once (from the next health event on); it changes nothing in AWS. NOOP when the cluster already has that policy; dryRun true answers the plan.
          */
         put: operations["set_ladder_policy"];
         post?: never;
@@ -807,8 +807,8 @@ export interface paths {
         put?: never;
         post?: never;
         /**
-         * Remove a storage's PersistentVolumeClaim and PersistentVolume (only ones Launchpod created); the data in S3 or FSx is kept.
-         * @description Remove a storage's PersistentVolumeClaim and PersistentVolume (only ones Launchpod created); the data in S3 or FSx is kept.
+         * Remove a storage's PersistentVolumeClaim and PersistentVolume (only ones Launchpod created), effective at once; the data in S3 or FSx is kept. NOOP when the storage is already gone; dryRun true answers the plan.
+         * @description Remove a storage's PersistentVolumeClaim and PersistentVolume (only ones Launchpod created), effective at once; the data in S3 or FSx is kept. NOOP when the storage is already gone; dryRun true answers the plan.
          */
         delete: operations["delete_storage"];
         options?: never;
@@ -895,8 +895,8 @@ export interface paths {
         put: operations["put_team"];
         post?: never;
         /**
-         * Delete a team's compute quota (only one Launchpod created), effective at once; the add-on removes the team's queues. Give the team's name again as confirm.
-         * @description Delete a team's compute quota (only one Launchpod created), effective at once; the add-on removes the team's queues. Give the team's name again as confirm.
+         * Delete a team's compute quota (only one Launchpod created), effective at once; the add-on removes the team's queues. Give the team's name again as confirm. NOOP when the team has no quota (already deleted); dryRun true answers the plan.
+         * @description Delete a team's compute quota (only one Launchpod created), effective at once; the add-on removes the team's queues. Give the team's name again as confirm. NOOP when the team has no quota (already deleted); dryRun true answers the plan.
          */
         delete: operations["delete_team"];
         options?: never;
@@ -994,8 +994,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Stop a running operation. Resources already created are kept; retry resumes it. Needs the role of the route that started it (admin for cluster operations).
-         * @description Stop a running operation. Resources already created are kept; retry resumes it. Needs the role of the route that started it (admin for cluster operations).
+         * Stop a running operation, effective at once: it is CANCELLED when the call returns. Resources already created are kept; retry resumes it. 409 when it has already ended. dryRun true answers what it would stop. Needs the role of the route that started it (admin for cluster operations).
+         * @description Stop a running operation, effective at once: it is CANCELLED when the call returns. Resources already created are kept; retry resumes it. 409 when it has already ended. dryRun true answers what it would stop. Needs the role of the route that started it (admin for cluster operations).
          */
         post: operations["cancel_operation"];
         delete?: never;
@@ -1037,8 +1037,8 @@ export interface paths {
          */
         get: operations["get_preferences"];
         /**
-         * Set your active cluster (a preference, effective at once; it changes nothing in AWS).
-         * @description Set your active cluster (a preference, effective at once; it changes nothing in AWS).
+         * Set your active cluster (a preference, effective at once; it changes nothing in AWS). NOOP when it already is your active cluster; dryRun true answers the plan.
+         * @description Set your active cluster (a preference, effective at once; it changes nothing in AWS). NOOP when it already is your active cluster; dryRun true answers the plan.
          */
         put: operations["set_preferences"];
         post?: never;
@@ -6968,7 +6968,6 @@ export interface operations {
     set_ladder_policy: {
         parameters: {
             query?: {
-                /** @description answer the plan (each step with its reason) and start nothing */
                 dryRun?: boolean;
             };
             header?: never;
@@ -6983,13 +6982,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK */
+            /** @description Applied; or no changes, or the plan of a dry run */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["LadderPolicyView"];
+                    "application/json": components["schemas"]["LadderPolicyView"] | components["schemas"]["NoopView"] | components["schemas"]["PlanView"];
                 };
             };
             /** @description The body cannot be read (not UTF-8 text) */
@@ -8503,7 +8502,6 @@ export interface operations {
     delete_storage: {
         parameters: {
             query?: {
-                /** @description answer the plan (each step with its reason) and start nothing */
                 dryRun?: boolean;
             };
             header?: never;
@@ -8515,13 +8513,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description Applied; or no changes, or the plan of a dry run */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["DeleteStorageView"];
+                    "application/json": components["schemas"]["DeleteStorageView"] | components["schemas"]["NoopView"] | components["schemas"]["PlanView"];
                 };
             };
             /** @description No token, or not a valid one */
@@ -9017,7 +9015,6 @@ export interface operations {
         parameters: {
             query?: {
                 confirm?: string;
-                /** @description answer the plan (each step with its reason) and start nothing */
                 dryRun?: boolean;
             };
             header?: never;
@@ -9029,13 +9026,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description Applied; or no changes, or the plan of a dry run */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["DeleteTeamView"];
+                    "application/json": components["schemas"]["DeleteTeamView"] | components["schemas"]["NoopView"] | components["schemas"]["PlanView"];
                 };
             };
             /** @description No token, or not a valid one */
@@ -9328,7 +9325,6 @@ export interface operations {
     cancel_operation: {
         parameters: {
             query?: {
-                /** @description answer the plan (each step with its reason) and start nothing */
                 dryRun?: boolean;
             };
             header?: never;
@@ -9343,13 +9339,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK */
+            /** @description Applied; or no changes, or the plan of a dry run */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["OperationView"];
+                    "application/json": components["schemas"]["OperationView"] | components["schemas"]["NoopView"] | components["schemas"]["PlanView"];
                 };
             };
             /** @description The body cannot be read (not UTF-8 text) */
@@ -9600,7 +9596,6 @@ export interface operations {
     set_preferences: {
         parameters: {
             query?: {
-                /** @description answer the plan (each step with its reason) and start nothing */
                 dryRun?: boolean;
             };
             header?: never;
@@ -9613,13 +9608,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK */
+            /** @description Applied; or no changes, or the plan of a dry run */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PreferencesView"];
+                    "application/json": components["schemas"]["PreferencesView"] | components["schemas"]["NoopView"] | components["schemas"]["PlanView"];
                 };
             };
             /** @description The body cannot be read (not UTF-8 text) */

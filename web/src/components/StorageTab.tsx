@@ -163,7 +163,12 @@ export default function StorageTab({ cluster, ready }: { cluster: string; ready:
     setActionError(null);
     try {
       const { data: answer } = await api.deleteStorage(cluster, item.storageName);
-      notify({ type: 'success', header: `Deleted ${item.storageName}`, content: answer.deleted.join(', ') });
+      // NOOP: someone deleted it since the list was read; the answer says so.
+      notify(
+        'deleted' in answer
+          ? { type: 'success', header: `Deleted ${item.storageName}`, content: answer.deleted.join(', ') }
+          : { type: 'info', header: `${item.storageName} was already gone`, content: answer.message },
+      );
       void reload();
     } catch (caught) {
       setActionError(caught);

@@ -165,7 +165,7 @@ export const api = {
   configureStorage: (name: string, body: unknown) =>
     request<OperationAcceptedView | NoopView>('POST', `/clusters/${encodeURIComponent(name)}/storage`, { body }),
   deleteStorage: (name: string, storageName: string) =>
-    request<{ deleted: string[] }>(
+    request<{ deleted: string[] } | NoopView>(
       'DELETE',
       `/clusters/${encodeURIComponent(name)}/storage/${encodeURIComponent(storageName)}`,
     ),

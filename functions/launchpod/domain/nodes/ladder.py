@@ -25,6 +25,8 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
+from launchpod.domain.plan import Field, Plan, Step, diff
+
 # HealthSummary.HealthStatus of the node health event as AWS documents it (developer guide, "EventBridge
 # events emitted by SageMaker HyperPod"): Unhealthy opens or feeds an incident, Healthy closes one.
 HEALTH_STATUSES = ("Healthy", "Unhealthy")
@@ -39,6 +41,11 @@ DEFAULT_POLICY = "suggest"
 # follows until a person acts (a node action's outcome moves the incident on).
 STOPPED = ("fleet-instability", "replacement-failed", "stuck")
 _FAULT_TYPE = re.compile(r"fault type (\S+)")
+_POLICY_MEANS = {
+    "off": "incidents are only recorded",
+    "suggest": "the next command is recorded for a person or agent",
+    "auto": "the next command runs as an operation (reboot once, then replace)",
+}
 
 
 @dataclass(frozen=True)
@@ -364,3 +371,16 @@ def view(incident: dict[str, Any], now: datetime) -> dict[str, Any]:
             }
         )
     return out
+
+
+def policy_plan(cluster: str, real: str, desired: str) -> Plan:
+    """The policy's change as a plan: one step naming what the ladder then does, or none when it is so."""
+    target = f"remediation ladder policy of {cluster}"
+
+    def step(want: str, have: str) -> Step:
+        reason = f"policy is {have}; the request asks for {want}: {_POLICY_MEANS[want]}, from the next health event on"
+        return Step("update", target, reason)
+
+    field_ = Field("policy", mutable=True, step=step)
+    # A cluster always has a policy (never set reads as the default), so there is nothing to create.
+    return diff(target, {"policy": desired}, {"policy": real}, [field_], resource=target, create=tuple)

@@ -1,16 +1,20 @@
 """A cluster's incidents (node-health events folded per node, with the ladder's steps and next step)
-and the ladder's policy: off, suggest (default) or auto (usecases/incidents.py)."""
+and the ladder's policy: off, suggest (default) or auto, set at once after an explicit diff (200 NOOP when
+it already is that policy, ``dryRun`` answers the plan) by usecases/incidents.py."""
 
 from __future__ import annotations
 
 from typing import Annotated
 
-from aws_lambda_powertools.event_handler.openapi.params import Body, Path
+from aws_lambda_powertools.event_handler import Response
+from aws_lambda_powertools.event_handler.openapi.params import Body, Path, Query
 from aws_lambda_powertools.event_handler.router import APIGatewayRouter
 
 from launchpod.contracts.common import ClusterName
 from launchpod.contracts.incidents import IncidentListView, LadderPolicyRequest, LadderPolicyView
-from launchpod.entrypoints.api.routing import route
+from launchpod.contracts.operations import NoopView
+from launchpod.contracts.plans import PlanView
+from launchpod.entrypoints.api.routing import json_response, route
 from launchpod.usecases import incidents
 
 router = APIGatewayRouter()
@@ -23,6 +27,8 @@ def list_incidents(name: Annotated[ClusterName, Path()]) -> IncidentListView:
 
 @route(router, "set_ladder_policy")
 def set_ladder_policy(
-    name: Annotated[ClusterName, Path()], body: Annotated[LadderPolicyRequest, Body()]
-) -> LadderPolicyView:
-    return incidents.set_policy(name, body, ports=incidents.real())
+    name: Annotated[ClusterName, Path()],
+    body: Annotated[LadderPolicyRequest, Body()],
+    dryRun: Annotated[bool, Query()] = False,
+) -> Response[LadderPolicyView | NoopView | PlanView]:
+    return json_response(incidents.set_policy(name, body, dryRun, ports=incidents.real()))

@@ -1,4 +1,4 @@
-"""Operations: list, read, retry from the failed phase, cancel."""
+"""Operations: list, read, retry from the failed phase, cancel (``dryRun`` answers what it would stop)."""
 
 from __future__ import annotations
 
@@ -11,11 +11,13 @@ from aws_lambda_powertools.event_handler.router import APIGatewayRouter
 from launchpod.contracts.common import ClusterName, OperationId
 from launchpod.contracts.operations import (
     CancelOperationRequest,
+    NoopView,
     OperationAcceptedView,
     OperationListView,
     OperationStatus,
     OperationView,
 )
+from launchpod.contracts.plans import PlanView
 from launchpod.entrypoints.api.routing import json_response, route
 from launchpod.usecases import operations
 
@@ -49,6 +51,8 @@ def retry_operation(operationId: Annotated[OperationId, Path()]) -> Response[Ope
 def cancel_operation(
     operationId: Annotated[OperationId, Path()],
     body: Annotated[CancelOperationRequest | None, Body()] = None,
-) -> OperationView:
+    dryRun: Annotated[bool, Query()] = False,
+) -> Response[OperationView | NoopView | PlanView]:
     reason = body.reason if body else None
-    return operations.cancel(operationId, router.context["principal"], reason, ports=operations.real())
+    who = router.context["principal"]
+    return json_response(operations.cancel(operationId, who, reason, dryRun, ports=operations.real()))

@@ -1,11 +1,18 @@
-"""Your preferences: the active cluster, shared by the console and your agents."""
+"""Your preferences: the active cluster, shared by the console and your agents; set after an explicit diff
+(200 NOOP when it already is so, ``dryRun`` answers the plan)."""
 
 from __future__ import annotations
 
+from typing import Annotated
+
+from aws_lambda_powertools.event_handler import Response
+from aws_lambda_powertools.event_handler.openapi.params import Body, Query
 from aws_lambda_powertools.event_handler.router import APIGatewayRouter
 
+from launchpod.contracts.operations import NoopView
+from launchpod.contracts.plans import PlanView
 from launchpod.contracts.preferences import MeView, PreferencesView, UpdatePreferencesRequest
-from launchpod.entrypoints.api.routing import route
+from launchpod.entrypoints.api.routing import json_response, route
 from launchpod.usecases import preferences
 
 router = APIGatewayRouter()
@@ -22,5 +29,8 @@ def get_preferences() -> PreferencesView:
 
 
 @route(router, "set_preferences")
-def set_preferences(request: UpdatePreferencesRequest) -> PreferencesView:
-    return preferences.set_active_cluster(router.context["principal"], request.activeCluster, ports=preferences.real())
+def set_preferences(
+    request: Annotated[UpdatePreferencesRequest, Body()], dryRun: Annotated[bool, Query()] = False
+) -> Response[PreferencesView | NoopView | PlanView]:
+    who = router.context["principal"]
+    return json_response(preferences.set_active_cluster(who, request.activeCluster, dryRun, ports=preferences.real()))

@@ -1,5 +1,5 @@
-"""A cluster's storage: configure (a workflow), list, delete (synchronous: two Kubernetes deletes) and
-browse the objects of an S3 storage."""
+"""A cluster's storage: configure (a workflow), list, delete (synchronous: two Kubernetes deletes, planned
+first: 200 NOOP when already gone, ``dryRun`` answers the plan) and browse the objects of an S3 storage."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from launchpod.contracts.storage import (
     StorageListView,
     StorageObjectListView,
 )
-from launchpod.entrypoints.api.routing import answer, route
+from launchpod.entrypoints.api.routing import answer, json_response, route
 from launchpod.usecases import storage
 
 router = APIGatewayRouter()
@@ -40,8 +40,12 @@ def list_storage(name: Annotated[ClusterName, Path()]) -> StorageListView:
 
 
 @route(router, "delete_storage")
-def delete_storage(name: Annotated[ClusterName, Path()], storageName: Annotated[K8sName, Path()]) -> DeleteStorageView:
-    return storage.delete_storage(name, storageName, ports=storage.real())
+def delete_storage(
+    name: Annotated[ClusterName, Path()],
+    storageName: Annotated[K8sName, Path()],
+    dryRun: Annotated[bool, Query()] = False,
+) -> Response[DeleteStorageView | NoopView | PlanView]:
+    return json_response(storage.delete_storage(name, storageName, dryRun, ports=storage.real()))
 
 
 @route(router, "browse_storage")

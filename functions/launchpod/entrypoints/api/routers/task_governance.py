@@ -1,6 +1,6 @@
-"""Task governance's cluster policy (scheduler config) and teams (compute quotas): read, and changed at
-once through SageMaker after an explicit diff (200 NOOP when equal, ``dryRun`` answers the plan), by
-usecases/task_governance.py."""
+"""Task governance's cluster policy (scheduler config) and teams (compute quotas): read, and changed or
+deleted at once through SageMaker after an explicit diff (200 NOOP when equal or already gone, ``dryRun``
+answers the plan), by usecases/task_governance.py."""
 
 from __future__ import annotations
 
@@ -63,5 +63,6 @@ def delete_team(
     name: Annotated[ClusterName, Path()],
     team: Annotated[TeamName, Path()],
     confirm: Annotated[str, Query(max_length=64)] = "",
-) -> DeleteTeamView:
-    return cases.delete_team(name, team, confirm, ports=cases.real())
+    dryRun: Annotated[bool, Query()] = False,
+) -> Response[DeleteTeamView | NoopView | PlanView]:
+    return json_response(cases.delete_team(name, team, confirm, dryRun, ports=cases.real()))
