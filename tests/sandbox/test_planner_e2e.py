@@ -32,18 +32,19 @@ features, task governance and MLflow's NOOP and dryRun in their own modules (nam
 | POST /operations/{id}/cancel | 409: already CANCELLED | none | here |
 | POST .../endpoints | NOOP | every field it was made with (replicas → PATCH) | test_planner_inference_e2e |
 | PATCH .../endpoints/{e} | NOOP | none: replicas is all it takes | test_planner_inference_e2e |
-| DELETE .../endpoints/{e} | 404 once its objects are gone | none | test_planner_inference_e2e |
+| DELETE .../endpoints/{e} | in flight: that operation; after: 404 | none | test_planner_inference_e2e |
 | POST .../endpoints/{e}/invoke | answered again (not idempotent) | none | test_planner_inference_e2e |
-| POST .../model-pools/{p}/assign | 200 "already serves" | none | test_planner_inference_e2e |
+| POST .../model-pools/{p}/assign | NOOP ("already serves") | none | test_planner_inference_e2e |
 | POST .../models/download | in flight: that operation | none | test_planner_inference_e2e |
 | POST .../jobs | 409 naming jobName (a job runs once) | none | test_planner_jobs_e2e |
-| DELETE .../jobs/{j} | 404: it is gone | none | test_planner_jobs_e2e |
+| DELETE .../jobs/{j} | 404: it is gone (a dry run too) | none | test_planner_jobs_e2e |
 
 ("lifecycle" is test_cluster_lifecycle_e2e.py.)
 
-dryRun: a route that starts a workflow answers PLANNED with its steps and records nothing; a write applied
-at once (storage and job deletes, teams' delete, ladder policy, preferences, cancel, invoke, assign, job
-submission) refuses dryRun with 422 and applies nothing.
+dryRun: a route that starts a workflow answers PLANNED with its steps and records nothing; so do job
+submission and delete (the job and its pods), invoke (the one request it would send) and assign (the pod's
+label), which write at once, after every check the write makes; the other writes applied at once (storage
+delete, teams' delete, ladder policy, preferences, cancel) refuse dryRun with 422 and apply nothing.
 """
 
 from __future__ import annotations
