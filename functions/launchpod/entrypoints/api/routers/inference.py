@@ -31,6 +31,7 @@ from launchpod.entrypoints.api.routing import answer, input_of, json_response, r
 from launchpod.usecases import inference as cases
 
 router = APIGatewayRouter()
+DryRunQuery = Annotated[bool, Query(description="answer the plan (each step with its reason) and change nothing")]
 
 
 @route(router, "create_endpoint")
@@ -75,7 +76,7 @@ def invoke_endpoint(
     name: Annotated[ClusterName, Path()],
     endpoint: Annotated[EndpointName, Path()],
     body: Annotated[InvokeEndpointRequest, Body()],
-    dryRun: Annotated[bool, Query()] = False,
+    dryRun: DryRunQuery = False,
 ) -> Response[InvokeView | NoopView | PlanView]:
     return json_response(cases.invoke(name, endpoint, body, dryRun, ports=cases.real()))
 
@@ -85,6 +86,6 @@ def assign_pod(
     name: Annotated[ClusterName, Path()],
     pool: Annotated[EndpointName, Path()],
     body: Annotated[AssignPodRequest, Body()],
-    dryRun: Annotated[bool, Query()] = False,
+    dryRun: DryRunQuery = False,
 ) -> Response[AssignPodView | NoopView | PlanView]:
     return json_response(cases.assign(name, pool, body, dryRun, ports=cases.real()))

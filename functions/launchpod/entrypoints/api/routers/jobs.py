@@ -25,13 +25,14 @@ from launchpod.entrypoints.api.routing import input_of, json_response, route
 from launchpod.usecases import job_logs, jobs
 
 router = APIGatewayRouter()
+DryRunQuery = Annotated[bool, Query(description="answer the plan (each step with its reason) and change nothing")]
 
 
 @route(router, "submit_job")
 def submit_job(
     name: Annotated[ClusterName, Path()],
     body: Annotated[SubmitJobRequest, Body()],
-    dryRun: Annotated[bool, Query()] = False,
+    dryRun: DryRunQuery = False,
 ) -> Response[JobView | NoopView | PlanView]:
     return json_response(jobs.submit(input_of(SubmitJobInput, body, name=name), dryRun, ports=jobs.real()))
 
@@ -58,7 +59,7 @@ def delete_job(
     jobName: Annotated[K8sName, Path()],
     namespace: Annotated[K8sName, Query()] = "default",
     confirm: Annotated[str, Query()] = "",
-    dryRun: Annotated[bool, Query()] = False,
+    dryRun: DryRunQuery = False,
 ) -> Response[DeleteJobView | NoopView | PlanView]:
     return json_response(jobs.delete(name, jobName, namespace, confirm, dryRun, ports=jobs.real()))
 
