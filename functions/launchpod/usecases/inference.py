@@ -1,8 +1,10 @@
 """A cluster's inference endpoints: the checks before a deploy (an ACTIVE control plane, a GPU group of the
 type, the inference operator or KEDA, the storage, the load balancer controller, the Prometheus KEDA
-queries), the deploy/scale/delete proposals the inference workflow carries out, the views read from the
-cluster, invoke (a chat completion sent to the endpoint's own Service) and a pool pod's reassignment.
-The ports are only the calls made, so unit tests pass in-memory fakes."""
+queries), the deploy/scale/delete proposals the inference workflow carries out (a delete sent again while
+it runs answers that operation), the views read from the cluster (or from the running deploy until it
+applied the objects), invoke (a chat completion sent to the endpoint's own Service) and a pool pod's
+reassignment, both planned first for ``dryRun``. The ports are only the calls made, so unit tests pass
+in-memory fakes."""
 
 from __future__ import annotations
 
