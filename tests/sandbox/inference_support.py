@@ -99,17 +99,8 @@ def deploy(sandbox, body: dict) -> dict:
     return sandbox.wait_operation(response.json()["operation"]["id"], timeout=60)
 
 
-def find(sandbox, endpoint: str) -> dict:
-    """The endpoint's view, or {} while a deploy that was accepted (202) has not applied its objects yet."""
-    with sandbox.client("viewer") as c:
-        response = c.get(f"/api/clusters/{NAME}/endpoints/{endpoint}")
-    if response.status_code == 404:
-        return {}
-    assert response.status_code == 200, response.text
-    return dict(response.json())
-
-
 def get(sandbox, endpoint: str) -> dict:
+    """The endpoint's view; from a create's 202 on it is there (Deploying until its objects are applied)."""
     with sandbox.client("viewer") as c:
         response = c.get(f"/api/clusters/{NAME}/endpoints/{endpoint}")
     assert response.status_code == 200, response.text

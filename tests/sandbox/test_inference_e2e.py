@@ -17,7 +17,6 @@ from tests.sandbox.inference_support import (
     NAME,
     WORKER,
     deploy,
-    find,
     get,
     gpu_nodes,
     operator_enabled,
@@ -177,7 +176,7 @@ def test_a_vllm_container_behind_a_load_balancer_is_invoked_scaled_and_deleted(s
     assert response.status_code == 202, response.text
     deadline, view = time.monotonic() + 90, {}
     while time.monotonic() < deadline:
-        view = find(sandbox, "vllm")
+        view = get(sandbox, "vllm")
         if "load balancer controller" in (view.get("message") or ""):
             break
         time.sleep(0.2)
@@ -228,7 +227,7 @@ def test_a_controller_whose_role_may_not_create_load_balancers_leaves_the_endpoi
         assert response.status_code == 202, response.text
         deadline, view = time.monotonic() + 90, {}
         while time.monotonic() < deadline:
-            view = find(sandbox, "vllm-denied")
+            view = get(sandbox, "vllm-denied")
             if "FailedDeployModel" in (view.get("message") or ""):
                 break
             time.sleep(0.3)

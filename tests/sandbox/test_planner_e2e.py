@@ -32,21 +32,22 @@ features, task governance and MLflow's NOOP and dryRun in their own modules (nam
 | POST /operations/{id}/cancel | 409: already CANCELLED (its dry run too) | none | here |
 | POST .../endpoints | NOOP | every field it was made with (replicas → PATCH) | test_planner_inference_e2e |
 | PATCH .../endpoints/{e} | NOOP | none: replicas is all it takes | test_planner_inference_e2e |
-| DELETE .../endpoints/{e} | 404 once its objects are gone | none | test_planner_inference_e2e |
+| DELETE .../endpoints/{e} | in flight: that operation; after: 404 | none | test_planner_inference_e2e |
 | POST .../endpoints/{e}/invoke | answered again (not idempotent) | none | test_planner_inference_e2e |
-| POST .../model-pools/{p}/assign | 200 "already serves" | none | test_planner_inference_e2e |
+| POST .../model-pools/{p}/assign | NOOP ("already serves") | none | test_planner_inference_e2e |
 | POST .../models/download | in flight: that operation | none | test_planner_inference_e2e |
 | POST .../jobs | 409 naming jobName (a job runs once) | none | test_planner_jobs_e2e |
-| DELETE .../jobs/{j} | 404: it is gone | none | test_planner_jobs_e2e |
+| DELETE .../jobs/{j} | 404: it is gone (a dry run too) | none | test_planner_jobs_e2e |
 
 ("lifecycle" is test_cluster_lifecycle_e2e.py.)
 
-dryRun: a route that starts a workflow answers PLANNED with its steps and records nothing. The writes applied
-at once plan too: storage and teams' deletes, ladder policy, preferences and cancel answer PLANNED with steps
-naming what they would change, and change nothing (read back); every refusal (confirm, not Launchpod's, an
-operation that has ended) applies to the dry run as well. Deleting what is already gone is NOOP saying so,
-not 404: the same request again is NOOP (issue 13), and a retried delete whose first answer was lost then
-reads as done. Job deletes, job submission, invoke and assign refuse dryRun with 422 and apply nothing.
+dryRun, on every mutating route: a route that starts a workflow answers PLANNED with its steps and records
+nothing. The writes applied at once plan too, after every check the write makes: storage and teams' deletes,
+ladder policy, preferences and cancel, job submission and delete (the job and its pods), invoke (the one
+request it would send) and assign (the pod's label) answer PLANNED with steps naming what they would change,
+and change nothing (read back); every refusal (confirm, not Launchpod's, an operation that has ended) applies
+to the dry run as well. Deleting a storage or team that is already gone is NOOP saying so (a retried delete
+whose first answer was lost then reads as done); a job, endpoint or instance group that is gone answers 404.
 """
 
 from __future__ import annotations

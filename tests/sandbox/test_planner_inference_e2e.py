@@ -1,10 +1,14 @@
 """The planner on the endpoint and model routes, on the shared inference cluster (see the route table in
 test_planner_e2e.py): a create sent again is NOOP and a field other than what made the endpoint is a 409
-naming it; scale again is NOOP; a second delete finds nothing; assign and invoke answer again; a download in
-flight answers its operation; dryRun plans without starting, and is refused where the write is immediate.
-Every endpoint made here is deleted again, so the GPU node is free for the other inference modules."""
+naming it, and the endpoint reads as there from the create's 202 on; scale again is NOOP; a delete or a
+download sent again while in flight answers its operation, and a delete after it finds nothing; an assign
+already in place is NOOP; invoke answers again; dryRun plans without starting or changing anything, immediate
+writes (invoke, assign) included. Every endpoint made here is deleted again, so the GPU node is free for the
+other inference modules."""
 
 from __future__ import annotations
+
+import time
 
 import pytest
 
@@ -62,7 +66,12 @@ def test_an_endpoint_created_again_is_noop_and_a_changed_field_is_refused_naming
     assert planned.status_code == 200 and planned.json()["status"] == "PLANNED", planned.text
     assert [s["target"] for s in planned.json()["steps"]] == ["Deployment default/plan-a", "Service default/plan-a"]
     assert _count(sandbox) == before
-    assert deploy(sandbox, POOL)["status"] == "SUCCEEDED"
+    settled(sandbox)
+    accepted = post(sandbox, "/endpoints", POOL)
+    assert accepted.status_code == 202, accepted.text
+    early = get(sandbox, "plan-a")  # right after the 202: the endpoint is there (Deploying), never a 404
+    assert (early["endpoint"], early["kind"], early["desiredReplicas"]) == ("plan-a", "container", 1), early
+    assert sandbox.wait_operation(accepted.json()["operation"]["id"], timeout=60)["status"] == "SUCCEEDED"
 
     for same in (POOL, {k: v for k, v in POOL.items() if k != "replicas"}):
         again = _send(sandbox, "POST", "/endpoints", same)
@@ -86,26 +95,51 @@ def test_scaling_to_the_replicas_it_has_is_noop_and_a_dry_run_scales_nothing(san
     assert _count(sandbox) == before and get(sandbox, "plan-a")["desiredReplicas"] == 1
 
 
-def test_a_pod_assigned_again_already_serves_and_invoke_answers_every_call(sandbox, cluster):
+def _operation(sandbox, op: str) -> dict:
+    with sandbox.client("viewer") as c:
+        return dict(c.get(f"/api/operations/{op}").json())
+
+
+def _audit(sandbox) -> list[dict]:
+    with sandbox.client() as c:
+        return list(c.get("/api/sandbox/kube-audit", params={"cluster": NAME}).json()["requests"])
+
+
+def test_a_pod_assigned_again_is_noop_a_dry_run_relabels_nothing_and_invoke_answers_every_call(sandbox, cluster):
     assert deploy(sandbox, SPARE)["status"] == "SUCCEEDED"
     (pod,) = get(sandbox, "plan-a")["pods"]
     assign = {"pod": pod["name"], "endpoint": "plan-b"}
-    refused = _send(sandbox, "POST", "/model-pools/plan-a/assign", assign, dry_run=True)
-    assert refused.status_code == 422 and refused.json()["details"][0]["rule"] == "no_dry_run", refused.text
+    planned = _send(sandbox, "POST", "/model-pools/plan-a/assign", assign, dry_run=True)
+    assert planned.status_code == 200 and planned.json()["status"] == "PLANNED", planned.text
+    assert [(s["action"], s["target"]) for s in planned.json()["steps"]] == [
+        ("update", f"Pod default/{pod['name']} label launchpod.io/serves")
+    ]
+    assert "is 'plan-a'; the request asks for 'plan-b'" in planned.json()["steps"][0]["reason"]
+    assert [p["serves"] for p in get(sandbox, "plan-a")["pods"]] == ["plan-a"]  # read back: not relabelled
     first = post(sandbox, "/model-pools/plan-a/assign", assign)
     again = post(sandbox, "/model-pools/plan-a/assign", assign)
     assert first.status_code == 200 and first.json()["previous"] == "plan-a", first.text
-    assert again.status_code == 200 and again.json()["previous"] == "plan-b", again.text
-    assert "already serves plan-b; no changes" in again.json()["message"]
+    assert again.status_code == 200 and again.json() == {
+        "status": "NOOP",
+        "message": f"{pod['name']} already serves plan-b; no changes.",
+    }, again.text
+    assert [p["serves"] for p in get(sandbox, "plan-a")["pods"]] == ["plan-b"]
 
-    refused = _send(sandbox, "POST", "/endpoints/plan-b/invoke", CHAT, dry_run=True)
-    assert refused.status_code == 422 and refused.json()["details"][0]["rule"] == "no_dry_run", refused.text
+    seen = max(r["seq"] for r in _audit(sandbox))
+    planned = _send(sandbox, "POST", "/endpoints/plan-b/invoke", CHAT, dry_run=True)
+    assert planned.status_code == 200 and planned.json()["status"] == "PLANNED", planned.text
+    ((step,),) = [planned.json()["steps"]]
+    assert step["action"] == "send" and "Service default/plan-b:" in step["target"], step
+    assert "plan-b is Ready" in step["reason"]
+    assert [r for r in _audit(sandbox) if r["seq"] > seen and "/proxy/" in r["path"]] == []  # nothing was sent
     answers = [post(sandbox, "/endpoints/plan-b/invoke", CHAT) for _ in range(2)]
     assert [a.status_code for a in answers] == [200, 200], [a.text for a in answers]
     assert all("same again" in a.json()["content"] for a in answers)
+    sent = [r for r in _audit(sandbox) if r["seq"] > seen and "/proxy/" in r["path"]]
+    assert [r["method"] for r in sent] == ["POST", "POST"], sent  # what the dry run would have sent, twice
 
 
-def test_a_delete_dry_run_deletes_nothing_and_a_second_delete_finds_nothing(sandbox, cluster):
+def test_a_delete_in_flight_answers_its_operation_a_dry_run_deletes_nothing_and_after_it_is_404(sandbox, cluster):
     before = _count(sandbox)
     planned = _send(sandbox, "DELETE", "/endpoints/plan-b", dry_run=True)
     assert planned.status_code == 200 and planned.json()["status"] == "PLANNED", planned.text
@@ -114,9 +148,23 @@ def test_a_delete_dry_run_deletes_nothing_and_a_second_delete_finds_nothing(sand
     for endpoint in ("plan-a", "plan-b"):
         deleted = _send(sandbox, "DELETE", f"/endpoints/{endpoint}")
         assert deleted.status_code == 202, deleted.text
-        assert sandbox.wait_operation(deleted.json()["operation"]["id"], timeout=60)["status"] == "SUCCEEDED"
-        again = _send(sandbox, "DELETE", f"/endpoints/{endpoint}")
-        assert again.status_code == 404 and f"no endpoint {endpoint}" in again.json()["message"], again.text
+        op = deleted.json()["operation"]["id"]
+        # Sent again and again until it ends: while it runs (objects still there, or gone and their pods
+        # awaited) each answers that operation; a 404 comes only once it has ended.
+        answers, deadline = [], time.monotonic() + 60
+        while time.monotonic() < deadline:
+            again = _send(sandbox, "DELETE", f"/endpoints/{endpoint}")
+            status = _operation(sandbox, op)["status"]  # read after the answer: ended then, ended before too
+            answers.append(again.status_code)
+            if again.status_code == 404:
+                assert status in ("SUCCEEDED", "FAILED", "CANCELLED"), (answers, status, again.text)
+                break
+            assert again.status_code == 202 and again.json()["operation"]["id"] == op, again.text
+        assert answers[0] == 202 and answers[-1] == 404, answers
+        assert sandbox.wait_operation(op, timeout=60)["status"] == "SUCCEEDED"
+        after = _send(sandbox, "DELETE", f"/endpoints/{endpoint}")
+        assert after.status_code == 404 and f"no endpoint {endpoint}" in after.json()["message"], after.text
+    assert _count(sandbox) == before + 2
 
 
 def test_a_download_in_flight_answers_its_operation_and_a_dry_run_downloads_nothing(sandbox, cluster):

@@ -1,5 +1,6 @@
 """The inference use cases with in-memory ports: what is refused before anything starts (and the words), what
-the inference workflow is asked to do, and a pool pod's reassignment by its label."""
+the inference workflow is asked to do, a pool pod's reassignment by its label, the dry runs of invoke and
+assign, and what a delete sent again and a read answer while the endpoint's operation runs."""
 
 from __future__ import annotations
 
@@ -8,6 +9,8 @@ from typing import Any
 import pytest
 from launchpod.contracts.common import Role
 from launchpod.contracts.inference import AssignPodRequest, CreateEndpointInput, InvokeEndpointRequest
+from launchpod.contracts.operations import NoopView, OperationStatus
+from launchpod.contracts.plans import PlanView
 from launchpod.domain import features, ownership, storage
 from launchpod.domain import operations as ops
 from launchpod.domain.errors import Conflict, NotFound
@@ -18,6 +21,7 @@ from launchpod.usecases import inference as cases
 from tests.usecases.fakes import Addons, ControlPlanes, Endpoints, HyperPod, Objects, Operations, Runner
 
 WHO = ops.Principal("olga", Role.OPERATOR)
+SERVES = manifests.SERVES_LABEL
 GROUPS = {"InstanceGroups": [{"InstanceGroupName": "gpu", "InstanceType": "ml.g5.12xlarge"}]}
 INFERENCE_ADDON = {features.inference_operator().addon: {"status": "ACTIVE"}}
 PROMETHEUS = {
@@ -190,3 +194,67 @@ def test_invoke_waits_for_the_router_and_then_sends_the_chat_to_the_endpoint_s_o
     view = cases.invoke("c1", "sg-a", chat, ports=ports)
     assert (view.content, view.model) == ("hi", "m")
     assert ports.endpoints.chats == [{"messages": [{"role": "user", "content": "hello"}], "max_tokens": 8}]
+
+
+def test_an_invoke_dry_run_checks_the_endpoint_serves_and_names_where_it_would_send_sending_nothing():
+    routed = _routed_pool("sg-a", ["sg-a-0"])
+    router = routed.pods.pop()
+    ports = _ports(found=[routed])
+    chat = InvokeEndpointRequest(messages=[{"role": "user", "content": "hello"}], maxTokens=8)
+    with pytest.raises(Conflict, match="sg-a is Deploying: waiting for the SGLang router"):
+        cases.invoke("c1", "sg-a", chat, True, ports=ports)
+    routed.pods.append(router)
+    planned = cases.invoke("c1", "sg-a", chat, True, ports=ports)
+    assert isinstance(planned, PlanView)
+    ((step,),) = [planned.steps]
+    assert step.action == "send"
+    assert step.target == (
+        "POST /v1/chat/completions to Service default/sg-a:30000 (http://sg-a.default.svc.cluster.local:30000)"
+    )
+    assert "sg-a is Ready" in step.reason and "1 message(s), at most 8 tokens" in step.reason
+    assert ports.endpoints.chats == []
+
+
+def test_an_assign_dry_run_answers_the_label_change_and_a_pod_already_serving_is_noop():
+    ports = _ports(found=[_routed_pool("sg-a", ["sg-a-0", "sg-a-1"]), _routed_pool("sg-b", [])])
+    planned = cases.assign("c1", "sg-a", AssignPodRequest(pod="sg-a-0", endpoint="sg-b"), True, ports=ports)
+    assert isinstance(planned, PlanView)
+    assert [(s.action, s.target) for s in planned.steps] == [("update", f"Pod default/sg-a-0 label {SERVES}")]
+    assert f"{SERVES} is 'sg-a'; the request asks for 'sg-b'" in planned.steps[0].reason
+    assert ports.endpoints.bound == []
+    for dry_run in (True, False):
+        same = cases.assign("c1", "sg-a", AssignPodRequest(pod="sg-a-1", endpoint="sg-a"), dry_run, ports=ports)
+        assert isinstance(same, NoopView) and same.message == "sg-a-1 already serves sg-a; no changes."
+    assert ports.endpoints.bound == []
+
+
+def test_a_delete_sent_again_while_it_runs_answers_that_operation_even_once_the_objects_are_gone():
+    pool = _routed_pool("sg-a", ["sg-a-0"])
+    ports = _ports(found=[pool])
+    first = cases.delete("c1", "sg-a", who=WHO, ports=ports).start()
+    ports.endpoints.found.remove(pool)  # ApplyEndpoint deleted the objects; WaitEndpoint waits for the pods
+    again = cases.delete("c1", "sg-a", who=WHO, ports=ports)
+    assert [s.action for s in again.plan.steps] == ["delete", "delete"] and not again.plan.empty
+    assert again.start().id == first.id and len(ports.workflows.started) == 1
+    ports.operations.finish(first.id, OperationStatus.SUCCEEDED, error=None, message=None)
+    with pytest.raises(NotFound, match="c1 has no endpoint sg-a"):
+        cases.delete("c1", "sg-a", who=WHO, ports=ports)
+
+
+def test_an_endpoint_read_between_the_deploy_s_202_and_its_objects_is_deploying_not_404():
+    ports = _ports([PROMETHEUS])
+    operation = cases.create(_create(KEDA), who=WHO, ports=ports).start()
+    view = cases.get("c1", "vllm-keda", ports=ports)
+    assert (view.endpoint, view.kind, view.instanceType, view.status) == (
+        "vllm-keda",
+        "container",
+        "ml.g5.12xlarge",
+        "Deploying",
+    )
+    assert (view.readyReplicas, view.desiredReplicas) == (0, 1)
+    assert operation.id in (view.message or "")
+    with pytest.raises(NotFound):
+        cases.get("c1", "other", ports=ports)
+    ports.operations.finish(operation.id, OperationStatus.FAILED, error="x", message="x")
+    with pytest.raises(NotFound, match="c1 has no endpoint vllm-keda"):
+        cases.get("c1", "vllm-keda", ports=ports)

@@ -1,16 +1,19 @@
 """Training jobs with in-memory ports: what is checked before anything is applied (the operator, a free
-name, the claim), the MLflow env a job gets and the link its view shows, delete's confirmation, and which
-container of a pod a log read takes (a missing or ambiguous one is refused, naming the containers)."""
+name, the claim), the MLflow env a job gets and the link its view shows, delete's confirmation, the plans a
+dry run answers without applying or deleting anything, and which container of a pod a log read takes (a
+missing or ambiguous one is refused, naming the containers)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import pytest
 from launchpod.contracts.jobs import SubmitJobInput
+from launchpod.contracts.plans import PlanView
 from launchpod.domain import features, mlflow
 from launchpod.domain.clusters import hyperpod
-from launchpod.domain.errors import Conflict, InvalidInput, RetryableError
+from launchpod.domain.errors import Conflict, InvalidInput, NotFound, RetryableError
 from launchpod.usecases import job_logs, jobs
 
 from tests.usecases.fakes import EksClusters, HyperPods, JobApi, KubeStore, NoShippedLogs, Records, Runs, UiServers
@@ -169,3 +172,76 @@ def test_the_pods_default_container_annotation_picks_one_of_several_as_kubectl_d
     ports = _ports(pods=[pod], logs={("j1-pods-0", "sidecar"): "synced 1\n"})
     jobs.submit(_request(), ports=ports)
     assert _logs(ports, None) == ["synced 1"]
+
+
+def test_a_dry_run_answers_the_job_and_the_pods_its_operator_starts_and_applies_nothing() -> None:
+    ports = _ports()
+    planned = jobs.submit(_request(replicas=2), True, ports=ports)
+    assert isinstance(planned, PlanView) and planned.status == "PLANNED"
+    assert [(s.action, s.target) for s in planned.steps] == [
+        ("create", "HyperPodPyTorchJob default/j1"),
+        ("create", "2 Pod(s) default/j1-*"),
+    ]
+    job, pods = planned.steps[0].reason, planned.steps[1].reason
+    assert "recipe pytorch-torchrun on instance group gpu (ml.p5.48xlarge)" in job and f"MLflow {ARN}" in job
+    assert "a whole ml.p5.48xlarge: 8 GPUs, 32 EFA interfaces" in pods
+    assert ports.kube.applied == []  # type: ignore[attr-defined]
+    ray = _ports()
+    ray.kube.objects[("CustomResourceDefinition", "", "rayjobs.ray.io")] = jobs.RAYJOB_CRD  # type: ignore[attr-defined]
+    ray.kube.objects[("Deployment", "kuberay-operator", "kuberay-operator")] = {  # type: ignore[attr-defined]
+        **jobs.KUBERAY,
+        "status": {"readyReplicas": 1},
+    }
+    planned = jobs.submit(_request(kind="ray", recipe="verl-ppo"), True, ports=ray)
+    assert isinstance(planned, PlanView)
+    assert [s.target for s in planned.steps] == ["RayJob default/j1", "RayCluster default/j1-*", "Job default/j1"]
+    assert ray.kube.applied == []  # type: ignore[attr-defined]
+
+
+def test_a_dry_run_is_refused_wherever_the_submission_is_and_applies_nothing() -> None:
+    spot = replace(
+        _ports(),
+        sagemaker=HyperPods(
+            {
+                hyperpod.hyperpod_name(NAME): {
+                    "InstanceGroups": [
+                        {
+                            "InstanceGroupName": "gpu",
+                            "InstanceType": "ml.p5.48xlarge",
+                            "CapacityRequirements": {"Spot": {}},
+                        }
+                    ]
+                }
+            }
+        ),
+    )
+    elastic = {"elasticPolicy": {"minReplicas": 1, "maxReplicas": 2}}
+    with pytest.raises(InvalidInput, match="Elastic training is not supported on Spot capacity") as refused:
+        jobs.submit(_request(**elastic), True, ports=spot)
+    assert refused.value.details[0]["field"] == "body.elasticPolicy"
+    without = _ports(operator=None)
+    with pytest.raises(Conflict, match="needs the HyperPod training operator"):
+        jobs.submit(_request(), True, ports=without)
+    taken = _ports()
+    jobs.submit(_request(), ports=taken)
+    with pytest.raises(Conflict, match="already exists"):
+        jobs.submit(_request(), True, ports=taken)
+    assert [spot.kube.applied, without.kube.applied, len(taken.kube.applied)] == [[], [], 1]  # type: ignore[attr-defined]
+
+
+def test_a_delete_dry_run_answers_the_job_and_its_pods_and_deletes_nothing() -> None:
+    ports = _ports(pods=[_pod("j1-pods-0", ["pytorch"]), _pod("j1-pods-1", ["pytorch"])])
+    jobs.submit(_request(), ports=ports)
+    with pytest.raises(InvalidInput, match="Type the job's name, j1"):
+        jobs.delete(NAME, "j1", "default", "j2", True, ports=ports)
+    planned = jobs.delete(NAME, "j1", "default", "j1", True, ports=ports)
+    assert isinstance(planned, PlanView)
+    assert [(s.action, s.target) for s in planned.steps] == [
+        ("delete", "HyperPodPyTorchJob default/j1"),
+        ("delete", "Pod default/j1-pods-0"),
+        ("delete", "Pod default/j1-pods-1"),
+    ]
+    assert "jobs/j1/ in the shared bucket are kept" in planned.steps[0].reason
+    assert ports.kube.deleted == []  # type: ignore[attr-defined]
+    with pytest.raises(NotFound, match="no training job j2"):
+        jobs.delete(NAME, "j2", "default", "j2", True, ports=ports)

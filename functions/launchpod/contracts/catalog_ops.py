@@ -951,13 +951,14 @@ CATALOG: tuple[CatalogEntry, ...] = (
         "/api/clusters/{name}/endpoints/{endpoint}/invoke",
         "Send an OpenAI-style chat completion to the endpoint (the API calls the endpoint's own Service; no URL"
         " or host is accepted) and return the answer, bounded to 20 s and 256 KiB: effective at once, no"
-        " operation to follow.",
-        InvokeEndpointInput,
+        " operation to follow. dryRun true checks the endpoint is Ready and answers the one step, sending nothing.",
+        _with_dry_run(InvokeEndpointInput),
         InvokeView,
         Role.OPERATOR,
         mutates=True,  # not a change, but it spends the endpoint's GPU time: never auto-approved for agents
         immediate=True,
         idempotent=False,
+        query=("dryRun",),
         tags=("inference",),
     ),
     CatalogEntry(
@@ -966,12 +967,13 @@ CATALOG: tuple[CatalogEntry, ...] = (
         "/api/clusters/{name}/model-pools/{pool}/assign",
         "Reassign a warm worker pod of a model pool (a container endpoint with service modelPool) to another pool"
         " endpoint's Service by its binding label; the pod keeps running: effective at once, no operation to"
-        " follow.",
-        AssignPodInput,
+        " follow. NOOP when the pod already serves that endpoint; dryRun true answers the label change.",
+        _with_dry_run(AssignPodInput),
         AssignPodView,
         Role.OPERATOR,
         mutates=True,
         immediate=True,
+        query=("dryRun",),
         tags=("inference",),
     ),
     # ---- models (issue 15)
@@ -1010,13 +1012,15 @@ CATALOG: tuple[CatalogEntry, ...] = (
         " restart policy, log-pattern hang detection and optional elastic policy) or ray (a KubeRay RayJob), from a"
         " recipe (pytorch-torchrun, llama-factory, ms-swift-sft, ms-swift-grpo, verl-ppo) or a custom image and"
         " command, on an instance group; every pod takes its node's GPUs and EFA. Applied to the cluster at once"
-        " (effective at once): follow it with get_job until Succeeded or Failed, and read get_job_logs.",
-        SubmitJobInput,
+        " (effective at once): follow it with get_job until Succeeded or Failed, and read get_job_logs. dryRun true"
+        " makes every check and answers the plan (the job, and the pods its operator starts), creating nothing.",
+        _with_dry_run(SubmitJobInput),
         JobView,
         Role.OPERATOR,
         mutates=True,
         immediate=True,
         idempotent=False,
+        query=("dryRun",),
         tags=("jobs",),
     ),
     CatalogEntry(
@@ -1045,13 +1049,15 @@ CATALOG: tuple[CatalogEntry, ...] = (
         "DELETE",
         "/api/clusters/{name}/jobs/{jobName}",
         "Delete a training job and its pods (effective at once); its checkpoints and outputs under jobs/<job>/ in"
-        " the shared bucket are kept. Give the job's name again as confirm.",
-        DeleteJobInput,
+        " the shared bucket are kept. Give the job's name again as confirm. dryRun true answers the plan (the job"
+        " and its pods), deleting nothing; a job that is not there is 404.",
+        _with_dry_run(DeleteJobInput),
         DeleteJobView,
         Role.OPERATOR,
         mutates=True,
         destructive=True,
         immediate=True,
+        query=("dryRun",),
         tags=("jobs",),
     ),
     CatalogEntry(

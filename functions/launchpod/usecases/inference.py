@@ -1,8 +1,10 @@
 """A cluster's inference endpoints: the checks before a deploy (an ACTIVE control plane, a GPU group of the
 type, the inference operator or KEDA, the storage, the load balancer controller, the Prometheus KEDA
-queries), the deploy/scale/delete proposals the inference workflow carries out, the views read from the
-cluster, invoke (a chat completion sent to the endpoint's own Service) and a pool pod's reassignment.
-The ports are only the calls made, so unit tests pass in-memory fakes."""
+queries), the deploy/scale/delete proposals the inference workflow carries out (a delete sent again while
+it runs answers that operation), the views read from the cluster (or from the running deploy until it
+applied the objects), invoke (a chat completion sent to the endpoint's own Service) and a pool pod's
+reassignment, both planned first for ``dryRun``. The ports are only the calls made, so unit tests pass
+in-memory fakes."""
 
 from __future__ import annotations
 
@@ -21,6 +23,8 @@ from launchpod.contracts.inference import (
     InvokeView,
     ScaleEndpointInput,
 )
+from launchpod.contracts.operations import NoopView, OperationStatus, OperationView
+from launchpod.contracts.plans import PlanView
 from launchpod.domain import features, storage
 from launchpod.domain import operations as ops
 from launchpod.domain.clusters import hyperpod
@@ -28,8 +32,8 @@ from launchpod.domain.dependencies import lbc
 from launchpod.domain.errors import Conflict, NotFound
 from launchpod.domain.inference import endpoints, manifests
 from launchpod.domain.inference.endpoints import RealEndpoint
-from launchpod.domain.plan import Plan
-from launchpod.usecases.ports import AddonReader, ControlPlanes, HyperPodReader, KubeReader
+from launchpod.domain.plan import Plan, Step
+from launchpod.usecases.ports import AddonReader, ControlPlanes, HyperPodReader, KubeReader, OperationLog
 from launchpod.usecases.proposal import Proposal
 
 
@@ -49,7 +53,7 @@ class InferencePorts:
     hyperpods: HyperPodReader
     read: KubeReader
     endpoints: ClusterEndpoints
-    operations: ops.OperationStore
+    operations: OperationLog
     workflows: ops.WorkflowRunner
     region: str
 
@@ -217,6 +221,31 @@ def _existing(name: str, endpoint: str, ports: InferencePorts) -> RealEndpoint:
     return found
 
 
+# Newest first: the one unfinished operation of a cluster is among them (see _in_flight).
+IN_FLIGHT_LOOKBACK = 5
+
+
+def _in_flight(name: str, endpoint: str, action: str, ports: InferencePorts) -> OperationView | None:
+    """The cluster's unfinished inference operation that does ``action`` to ``endpoint``, if there is one. A
+    cluster has one writer at a time (an operation holds it until it ends), so an unfinished operation is the
+    cluster's newest; the few newest are all there is to read."""
+    for operation in ports.operations.list(target=name, status=None, limit=IN_FLIGHT_LOOKBACK):
+        if OperationStatus(operation.status).terminal or operation.kind != endpoints.KIND:
+            continue
+        request = operation.request or {}
+        if request.get("endpoint") == endpoint and request.get("action") == action:
+            return operation
+    return None
+
+
+def _answered_by(operation: OperationView) -> Proposal:
+    """The same request again while ``operation`` carries it out: its steps, and that operation (202)."""
+    steps = tuple(Step(s.action, s.target, s.reason, s.phase) for s in operation.plan) or (
+        Step("run", f"operation {operation.id}", f"the {operation.kind} workflow is carrying the request out"),
+    )
+    return Proposal(Plan(operation.target, steps), lambda: operation)
+
+
 def _starter(
     name: str, request: EndpointWorkflowRequest, plan: Plan, who: ops.Principal, ports: InferencePorts
 ) -> Proposal:
@@ -280,8 +309,14 @@ def scale(request: ScaleEndpointInput, *, who: ops.Principal, ports: InferencePo
 
 
 def delete(name: str, endpoint: str, *, who: ops.Principal, ports: InferencePorts) -> Proposal:
+    """The endpoint's objects deleted by the inference workflow. Sent again while that delete runs, it answers
+    the running operation, also once the objects are gone and the workflow waits for their pods; 404 after."""
     active(name, ports)
-    real = _existing(name, endpoint, ports)
+    real = ports.endpoints.endpoint(name, endpoint)
+    running = _in_flight(name, endpoint, "delete", ports) if real is None else None
+    if running is not None:
+        return _answered_by(running)
+    real = real or _existing(name, endpoint, ports)
     plan = endpoints.delete_plan(name, real)
     doc = EndpointWorkflowRequest.model_validate(
         {"name": name, "action": "delete", "endpoint": endpoint, "namespace": real.namespace, "kind": real.kind}
@@ -298,11 +333,22 @@ def list_all(name: str, *, ports: InferencePorts) -> EndpointListView:
 
 
 def get(name: str, endpoint: str, *, ports: InferencePorts) -> EndpointView:
+    """The endpoint as the cluster has it; between a deploy's 202 and its workflow applying the objects, the
+    endpoint the running operation deploys (Deploying), so a client polling after the 202 never reads 404."""
     active(name, ports)
-    return endpoints.view(name, _existing(name, endpoint, ports))
+    real = ports.endpoints.endpoint(name, endpoint)
+    if real is None:
+        running = _in_flight(name, endpoint, "deploy", ports)
+        if running is not None:
+            return endpoints.deploying_view(name, running.request, running.id)
+    return endpoints.view(name, real or _existing(name, endpoint, ports))
 
 
-def invoke(name: str, endpoint: str, request: InvokeEndpointRequest, *, ports: InferencePorts) -> InvokeView:
+def invoke(
+    name: str, endpoint: str, request: InvokeEndpointRequest, dry_run: bool = False, *, ports: InferencePorts
+) -> InvokeView | PlanView:
+    """The chat completion sent to the endpoint's own Service and its answer; a dry run makes the same checks
+    (the endpoint serves, it has a Service) and answers the one step, sending nothing."""
     active(name, ports)
     real = _existing(name, endpoint, ports)
     status, message = endpoints.status_of(real)
@@ -310,6 +356,11 @@ def invoke(name: str, endpoint: str, request: InvokeEndpointRequest, *, ports: I
         raise Conflict(
             f"Endpoint {endpoint} is {status}" + (f": {message}" if message else "") + "; invoke it once Ready."
         )
+    if real.service is None or real.port is None:
+        raise Conflict(f"Endpoint {endpoint} has no Service to send the request to yet; invoke it once it has one.")
+    if dry_run:
+        plan = endpoints.invoke_plan(name, real, len(request.messages), request.maxTokens)
+        return PlanView(target=plan.target, steps=plan.views())
     payload: dict[str, Any] = {"messages": [m.model_dump() for m in request.messages], "max_tokens": request.maxTokens}
     if request.temperature is not None:
         payload["temperature"] = request.temperature
@@ -331,9 +382,12 @@ def _pool(name: str, endpoint: str, field: str, ports: InferencePorts) -> RealEn
     return found
 
 
-def assign(name: str, pool: str, request: AssignPodRequest, *, ports: InferencePorts) -> AssignPodView:
+def assign(
+    name: str, pool: str, request: AssignPodRequest, dry_run: bool = False, *, ports: InferencePorts
+) -> AssignPodView | NoopView | PlanView:
     """Bind a warm worker of ``pool`` to another pool endpoint by its label: that endpoint's Service, or its
-    SGLang router (which discovers workers by the same label), serves through the pod from then on."""
+    SGLang router (which discovers workers by the same label), serves through the pod from then on. NOOP when
+    it already serves that endpoint; a dry run answers the label change."""
     active(name, ports)
     source, target = _pool(name, pool, "path.pool", ports), _pool(name, request.endpoint, "body.endpoint", ports)
     if source.namespace != target.namespace:
@@ -354,10 +408,12 @@ def assign(name: str, pool: str, request: AssignPodRequest, *, ports: InferenceP
         raise NotFound(f"The pool {pool} has no pod {request.pod}; its pods are {have}.")
     previous = (pod["metadata"].get("labels") or {}).get(manifests.SERVES_LABEL)
     if previous == request.endpoint:
-        message = f"{request.pod} already serves {request.endpoint}; no changes."
-    else:
-        ports.endpoints.bind_pod(name, source.namespace, request.pod, request.endpoint)
-        message = f"{request.pod} (a warm worker of {pool}) now serves {request.endpoint}" + (
-            f" instead of {previous}." if previous else "."
-        )
+        return NoopView(message=f"{request.pod} already serves {request.endpoint}; no changes.")
+    if dry_run:
+        plan = endpoints.assign_plan(name, source.namespace, request.pod, previous, request.endpoint)
+        return PlanView(target=plan.target, steps=plan.views())
+    ports.endpoints.bind_pod(name, source.namespace, request.pod, request.endpoint)
+    message = f"{request.pod} (a warm worker of {pool}) now serves {request.endpoint}" + (
+        f" instead of {previous}." if previous else "."
+    )
     return AssignPodView(pool=pool, pod=request.pod, endpoint=request.endpoint, previous=previous, message=message)

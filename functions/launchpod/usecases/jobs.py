@@ -10,12 +10,13 @@ from typing import Any, Protocol
 
 from launchpod.contracts.jobs import DeleteJobView, JobListView, JobView, SubmitJobInput
 from launchpod.contracts.mlflow import JobMlflowView
+from launchpod.contracts.plans import PlanView
 from launchpod.domain import features
 from launchpod.domain import mlflow as mlflow_domain
 from launchpod.domain import task_governance as governance
 from launchpod.domain.clusters import hyperpod
 from launchpod.domain.errors import Conflict, InvalidInput, LaunchpodError, NotFound
-from launchpod.domain.jobs import manifests, rules, views
+from launchpod.domain.jobs import manifests, plans, rules, views
 from launchpod.usecases import mlflow as mlflow_cases
 from launchpod.usecases.ports import (
     AddonReader,
@@ -216,9 +217,10 @@ def _check_kueue(name: str, request: SubmitJobInput, ports: JobPorts) -> None:
     )
 
 
-def submit(request: SubmitJobInput, *, ports: JobPorts) -> JobView:
+def submit(request: SubmitJobInput, dry_run: bool = False, *, ports: JobPorts) -> JobView | PlanView:
     """Check the request against the cluster (operator, instance group, queue, a free name, the claim), then
-    server-side apply the job with MLflow's env when the cluster has a usable tracking server."""
+    server-side apply the job with MLflow's env when the cluster has a usable tracking server. A dry run makes
+    every check and answers the plan (the job, and what its controller makes of it) instead of applying."""
     name = request.name
     recipe = rules.recipe_for(request)
     instance_type = rules.check(request, _facts(name, request.kind, ports))
@@ -250,10 +252,15 @@ def submit(request: SubmitJobInput, *, ports: JobPorts) -> JobView:
                 rule="existing_claim",
             )
     server = mlflow_cases.server_of(name, clusters=ports.clusters, servers=ports.mlflow)
-    extra = None
+    extra = tracking = None
     if server is not None and server.get("TrackingServerStatus") in mlflow_domain.USABLE:
-        extra = mlflow_domain.pod_env(server["TrackingServerArn"], request.jobName)
-    ports.kube.apply(name, manifests.build(request, instance_type, recipe, extra))
+        tracking = str(server["TrackingServerArn"])
+        extra = mlflow_domain.pod_env(tracking, request.jobName)
+    job = manifests.build(request, instance_type, recipe, extra)
+    if dry_run:
+        found = plans.submit_plan(request, job, instance_type, tracking)
+        return PlanView(target=found.target, steps=found.views())
+    ports.kube.apply(name, job)
     return view(name, find(name, request.jobName, request.namespace, ports=ports), ports=ports)
 
 
@@ -270,8 +277,11 @@ def get(name: str, job: str, namespace: str, *, ports: JobPorts) -> JobView:
     return view(name, find(name, job, namespace, ports=ports), ports=ports)
 
 
-def delete(name: str, job: str, namespace: str, confirm: str, *, ports: JobPorts) -> DeleteJobView:
-    """Delete the job (its pods stop) once ``confirm`` repeats its name."""
+def delete(
+    name: str, job: str, namespace: str, confirm: str, dry_run: bool = False, *, ports: JobPorts
+) -> DeleteJobView | PlanView:
+    """Delete the job (its pods stop) once ``confirm`` repeats its name; a job that is not there is 404, a dry
+    run included. A dry run answers the plan: the job and its pods."""
     if confirm != job:
         raise InvalidInput(
             f"Type the job's name, {job}, as confirm to delete it; its pods are stopped.",
@@ -279,5 +289,9 @@ def delete(name: str, job: str, namespace: str, confirm: str, *, ports: JobPorts
             rule="confirm_matches_name",
         )
     require_active(name, ports=ports)
-    deleted = ports.kube.delete(name, find(name, job, namespace, ports=ports))
+    found = find(name, job, namespace, ports=ports)
+    if dry_run:
+        plan = plans.delete_plan(name, found, pods(name, found, ports=ports))
+        return PlanView(target=plan.target, steps=plan.views())
+    deleted = ports.kube.delete(name, found)
     return DeleteJobView(cluster=name, jobName=job, namespace=namespace, deleted=deleted)

@@ -278,8 +278,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Send an OpenAI-style chat completion to the endpoint (the API calls the endpoint's own Service; no URL or host is accepted) and return the answer, bounded to 20 s and 256 KiB: effective at once, no operation to follow.
-         * @description Send an OpenAI-style chat completion to the endpoint (the API calls the endpoint's own Service; no URL or host is accepted) and return the answer, bounded to 20 s and 256 KiB: effective at once, no operation to follow.
+         * Send an OpenAI-style chat completion to the endpoint (the API calls the endpoint's own Service; no URL or host is accepted) and return the answer, bounded to 20 s and 256 KiB: effective at once, no operation to follow. dryRun true checks the endpoint is Ready and answers the one step, sending nothing.
+         * @description Send an OpenAI-style chat completion to the endpoint (the API calls the endpoint's own Service; no URL or host is accepted) and return the answer, bounded to 20 s and 256 KiB: effective at once, no operation to follow. dryRun true checks the endpoint is Ready and answers the one step, sending nothing.
          */
         post: operations["invoke_endpoint"];
         delete?: never;
@@ -454,8 +454,8 @@ export interface paths {
         get: operations["list_jobs"];
         put?: never;
         /**
-         * Submit a training job: kind pytorch (a HyperPodPyTorchJob run by the HyperPod training operator, with its restart policy, log-pattern hang detection and optional elastic policy) or ray (a KubeRay RayJob), from a recipe (pytorch-torchrun, llama-factory, ms-swift-sft, ms-swift-grpo, verl-ppo) or a custom image and command, on an instance group; every pod takes its node's GPUs and EFA. Applied to the cluster at once (effective at once): follow it with get_job until Succeeded or Failed, and read get_job_logs.
-         * @description Submit a training job: kind pytorch (a HyperPodPyTorchJob run by the HyperPod training operator, with its restart policy, log-pattern hang detection and optional elastic policy) or ray (a KubeRay RayJob), from a recipe (pytorch-torchrun, llama-factory, ms-swift-sft, ms-swift-grpo, verl-ppo) or a custom image and command, on an instance group; every pod takes its node's GPUs and EFA. Applied to the cluster at once (effective at once): follow it with get_job until Succeeded or Failed, and read get_job_logs.
+         * Submit a training job: kind pytorch (a HyperPodPyTorchJob run by the HyperPod training operator, with its restart policy, log-pattern hang detection and optional elastic policy) or ray (a KubeRay RayJob), from a recipe (pytorch-torchrun, llama-factory, ms-swift-sft, ms-swift-grpo, verl-ppo) or a custom image and command, on an instance group; every pod takes its node's GPUs and EFA. Applied to the cluster at once (effective at once): follow it with get_job until Succeeded or Failed, and read get_job_logs. dryRun true makes every check and answers the plan (the job, and the pods its operator starts), creating nothing.
+         * @description Submit a training job: kind pytorch (a HyperPodPyTorchJob run by the HyperPod training operator, with its restart policy, log-pattern hang detection and optional elastic policy) or ray (a KubeRay RayJob), from a recipe (pytorch-torchrun, llama-factory, ms-swift-sft, ms-swift-grpo, verl-ppo) or a custom image and command, on an instance group; every pod takes its node's GPUs and EFA. Applied to the cluster at once (effective at once): follow it with get_job until Succeeded or Failed, and read get_job_logs. dryRun true makes every check and answers the plan (the job, and the pods its operator starts), creating nothing.
          */
         post: operations["submit_job"];
         delete?: never;
@@ -479,8 +479,8 @@ export interface paths {
         put?: never;
         post?: never;
         /**
-         * Delete a training job and its pods (effective at once); its checkpoints and outputs under jobs/<job>/ in the shared bucket are kept. Give the job's name again as confirm.
-         * @description Delete a training job and its pods (effective at once); its checkpoints and outputs under jobs/<job>/ in the shared bucket are kept. Give the job's name again as confirm.
+         * Delete a training job and its pods (effective at once); its checkpoints and outputs under jobs/<job>/ in the shared bucket are kept. Give the job's name again as confirm. dryRun true answers the plan (the job and its pods), deleting nothing; a job that is not there is 404.
+         * @description Delete a training job and its pods (effective at once); its checkpoints and outputs under jobs/<job>/ in the shared bucket are kept. Give the job's name again as confirm. dryRun true answers the plan (the job and its pods), deleting nothing; a job that is not there is 404.
          */
         delete: operations["delete_job"];
         options?: never;
@@ -562,8 +562,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Reassign a warm worker pod of a model pool (a container endpoint with service modelPool) to another pool endpoint's Service by its binding label; the pod keeps running: effective at once, no operation to follow.
-         * @description Reassign a warm worker pod of a model pool (a container endpoint with service modelPool) to another pool endpoint's Service by its binding label; the pod keeps running: effective at once, no operation to follow.
+         * Reassign a warm worker pod of a model pool (a container endpoint with service modelPool) to another pool endpoint's Service by its binding label; the pod keeps running: effective at once, no operation to follow. NOOP when the pod already serves that endpoint; dryRun true answers the label change.
+         * @description Reassign a warm worker pod of a model pool (a container endpoint with service modelPool) to another pool endpoint's Service by its binding label; the pod keeps running: effective at once, no operation to follow. NOOP when the pod already serves that endpoint; dryRun true answers the label change.
          */
         post: operations["assign_pod"];
         delete?: never;
@@ -5490,7 +5490,7 @@ export interface operations {
     invoke_endpoint: {
         parameters: {
             query?: {
-                /** @description answer the plan (each step with its reason) and start nothing */
+                /** @description answer the plan (each step with its reason) and change nothing */
                 dryRun?: boolean;
             };
             header?: never;
@@ -5506,13 +5506,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK */
+            /** @description Applied; or no changes, or the plan of a dry run */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["InvokeView"];
+                    "application/json": components["schemas"]["InvokeView"] | components["schemas"]["NoopView"] | components["schemas"]["PlanView"];
                 };
             };
             /** @description The body cannot be read (not UTF-8 text) */
@@ -6623,7 +6623,7 @@ export interface operations {
     submit_job: {
         parameters: {
             query?: {
-                /** @description answer the plan (each step with its reason) and start nothing */
+                /** @description answer the plan (each step with its reason) and change nothing */
                 dryRun?: boolean;
             };
             header?: never;
@@ -6638,13 +6638,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK */
+            /** @description Applied; or no changes, or the plan of a dry run */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["JobView"];
+                    "application/json": components["schemas"]["JobView"] | components["schemas"]["NoopView"] | components["schemas"]["PlanView"];
                 };
             };
             /** @description The body cannot be read (not UTF-8 text) */
@@ -6805,7 +6805,7 @@ export interface operations {
             query?: {
                 namespace?: string;
                 confirm?: string;
-                /** @description answer the plan (each step with its reason) and start nothing */
+                /** @description answer the plan (each step with its reason) and change nothing */
                 dryRun?: boolean;
             };
             header?: never;
@@ -6817,13 +6817,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description Applied; or no changes, or the plan of a dry run */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["DeleteJobView"];
+                    "application/json": components["schemas"]["DeleteJobView"] | components["schemas"]["NoopView"] | components["schemas"]["PlanView"];
                 };
             };
             /** @description No token, or not a valid one */
@@ -7253,7 +7253,7 @@ export interface operations {
     assign_pod: {
         parameters: {
             query?: {
-                /** @description answer the plan (each step with its reason) and start nothing */
+                /** @description answer the plan (each step with its reason) and change nothing */
                 dryRun?: boolean;
             };
             header?: never;
@@ -7269,13 +7269,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK */
+            /** @description Applied; or no changes, or the plan of a dry run */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["AssignPodView"];
+                    "application/json": components["schemas"]["AssignPodView"] | components["schemas"]["NoopView"] | components["schemas"]["PlanView"];
                 };
             };
             /** @description The body cannot be read (not UTF-8 text) */

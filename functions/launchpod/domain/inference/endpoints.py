@@ -242,6 +242,31 @@ def delete_plan(cluster: str, existing: RealEndpoint) -> Plan:
     return Plan(cluster, tuple(Step("delete", t, "the request deletes the endpoint", "ApplyEndpoint") for t in targets))
 
 
+def invoke_plan(cluster: str, real: RealEndpoint, messages: int, max_tokens: int) -> Plan:
+    """The one step of an invoke: the chat completion sent to the endpoint's own Service (through the API
+    server's service proxy, as the adapter sends it)."""
+    service = f"{(real.service or {}).get('metadata', {}).get('name')}:{real.port}"
+    return Plan(
+        cluster,
+        (
+            Step(
+                "send",
+                f"POST /v1/chat/completions to Service {real.namespace}/{service} ({url_of(real)})",
+                f"endpoint {real.name} is {status_of(real)[0]}; the request's {messages} message(s), at most "
+                f"{max_tokens} tokens back",
+            ),
+        ),
+    )
+
+
+def assign_plan(cluster: str, namespace: str, pod: str, previous: str | None, endpoint: str) -> Plan:
+    """The one step of a pool pod's reassignment: its binding label (the Services select pods by it)."""
+    reason = f"{manifests.SERVES_LABEL} is {previous!r}; the request asks for {endpoint!r}" + (
+        f" (the Service of {endpoint} then selects the pod, and {previous}'s no longer does)" if previous else ""
+    )
+    return Plan(cluster, (Step("update", f"Pod {namespace}/{pod} label {manifests.SERVES_LABEL}", reason),))
+
+
 def workflow(cluster: str, request: dict[str, Any], plan: Plan) -> WorkflowPlan:
     return WorkflowPlan(
         kind=KIND, target=cluster, request=request, phases=PHASES, role=role_for(KIND), steps=plan.views()
@@ -373,6 +398,23 @@ def view(cluster: str, real: RealEndpoint) -> EndpointView:
         metrics=metrics_of(real),
         scalingError=scaling_error_of(real),
         message=message,
+    )
+
+
+def deploying_view(cluster: str, request: dict[str, Any], operation_id: str) -> EndpointView:
+    """An endpoint whose deploy was accepted and whose objects are not applied yet, from the request the
+    running operation recorded (an EndpointWorkflowRequest)."""
+    create = request.get("create") or {}
+    return EndpointView(
+        cluster=cluster,
+        endpoint=str(request["endpoint"]),
+        namespace=str(request.get("namespace", "default")),
+        kind=request["kind"],
+        instanceType=create.get("instanceType"),
+        status="Deploying",
+        readyReplicas=0,
+        desiredReplicas=int(request.get("replicas") or create.get("replicas") or 0),
+        message=f"operation {operation_id} is applying its objects; follow it at /api/operations/{operation_id}",
     )
 
 

@@ -1,6 +1,7 @@
 """A cluster's inference endpoints: deploy, scale and delete (the inference workflow), list and read
-(straight from the cluster), invoke (a chat completion the API sends to the endpoint's own Service) and a
-model pool pod's reassignment. Each route is parse, one use case (launchpod.usecases.inference), dump."""
+(straight from the cluster, or from the deploy operation until it applied the objects), invoke (a chat
+completion the API sends to the endpoint's own Service) and a model pool pod's reassignment, both planned
+first (``dryRun``). Each route is parse, one use case (launchpod.usecases.inference), dump."""
 
 from __future__ import annotations
 
@@ -30,6 +31,7 @@ from launchpod.entrypoints.api.routing import answer, input_of, json_response, r
 from launchpod.usecases import inference as cases
 
 router = APIGatewayRouter()
+DryRunQuery = Annotated[bool, Query(description="answer the plan (each step with its reason) and change nothing")]
 
 
 @route(router, "create_endpoint")
@@ -74,8 +76,9 @@ def invoke_endpoint(
     name: Annotated[ClusterName, Path()],
     endpoint: Annotated[EndpointName, Path()],
     body: Annotated[InvokeEndpointRequest, Body()],
-) -> Response[InvokeView]:
-    return json_response(cases.invoke(name, endpoint, body, ports=cases.real()))
+    dryRun: DryRunQuery = False,
+) -> Response[InvokeView | NoopView | PlanView]:
+    return json_response(cases.invoke(name, endpoint, body, dryRun, ports=cases.real()))
 
 
 @route(router, "assign_pod")
@@ -83,5 +86,6 @@ def assign_pod(
     name: Annotated[ClusterName, Path()],
     pool: Annotated[EndpointName, Path()],
     body: Annotated[AssignPodRequest, Body()],
-) -> Response[AssignPodView]:
-    return json_response(cases.assign(name, pool, body, ports=cases.real()))
+    dryRun: DryRunQuery = False,
+) -> Response[AssignPodView | NoopView | PlanView]:
+    return json_response(cases.assign(name, pool, body, dryRun, ports=cases.real()))

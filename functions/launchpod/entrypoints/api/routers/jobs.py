@@ -1,10 +1,12 @@
-"""Training jobs: submit (server-side apply of a HyperPodPyTorchJob or RayJob), list, get, delete and logs.
-Each route parses, makes one use-case call (usecases.jobs, usecases.job_logs) and dumps its answer."""
+"""Training jobs: submit (server-side apply of a HyperPodPyTorchJob or RayJob), list, get, delete and logs;
+submit and delete answer their plan on ``dryRun``. Each route parses, makes one use-case call (usecases.jobs,
+usecases.job_logs) and dumps its answer."""
 
 from __future__ import annotations
 
 from typing import Annotated
 
+from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.openapi.params import Body, Path, Query
 from aws_lambda_powertools.event_handler.router import APIGatewayRouter
 
@@ -17,15 +19,22 @@ from launchpod.contracts.jobs import (
     SubmitJobInput,
     SubmitJobRequest,
 )
-from launchpod.entrypoints.api.routing import input_of, route
+from launchpod.contracts.operations import NoopView
+from launchpod.contracts.plans import PlanView
+from launchpod.entrypoints.api.routing import input_of, json_response, route
 from launchpod.usecases import job_logs, jobs
 
 router = APIGatewayRouter()
+DryRunQuery = Annotated[bool, Query(description="answer the plan (each step with its reason) and change nothing")]
 
 
 @route(router, "submit_job")
-def submit_job(name: Annotated[ClusterName, Path()], body: Annotated[SubmitJobRequest, Body()]) -> JobView:
-    return jobs.submit(input_of(SubmitJobInput, body, name=name), ports=jobs.real())
+def submit_job(
+    name: Annotated[ClusterName, Path()],
+    body: Annotated[SubmitJobRequest, Body()],
+    dryRun: DryRunQuery = False,
+) -> Response[JobView | NoopView | PlanView]:
+    return json_response(jobs.submit(input_of(SubmitJobInput, body, name=name), dryRun, ports=jobs.real()))
 
 
 @route(router, "list_jobs")
@@ -50,8 +59,9 @@ def delete_job(
     jobName: Annotated[K8sName, Path()],
     namespace: Annotated[K8sName, Query()] = "default",
     confirm: Annotated[str, Query()] = "",
-) -> DeleteJobView:
-    return jobs.delete(name, jobName, namespace, confirm, ports=jobs.real())
+    dryRun: DryRunQuery = False,
+) -> Response[DeleteJobView | NoopView | PlanView]:
+    return json_response(jobs.delete(name, jobName, namespace, confirm, dryRun, ports=jobs.real()))
 
 
 @route(router, "get_job_logs")
