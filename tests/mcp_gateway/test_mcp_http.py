@@ -141,7 +141,7 @@ async def test_prompt_and_resource_carry_the_versioned_playbook(live: Live) -> N
         jobs = await session.read_resource("launchpod://skills/submit-training-job")  # type: ignore[arg-type]
     # the training playbook names only tools the server offers (issue 14 added them)
     text = jobs.contents[0].text  # type: ignore[union-attr]
-    assert "launchpod skill submit-training-job v2.0.0" in text
+    assert "launchpod skill submit-training-job v2.1.0" in text
     assert "Not offered by this Launchpod server yet" not in text and "`submit_job`" in text
 
 

@@ -214,6 +214,9 @@ class CatalogEntry:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "own_plan", "dryRun" in self.query)
+        if self.mutates and not self.accepted and not self.own_plan:
+            # the dry-run middleware can only stop a workflow before it starts; a write done at once plans itself
+            raise ValueError(f"{self.id} writes at once: its route must read dryRun and answer the plan itself")
         if self.mutates and not self.own_plan:
             object.__setattr__(self, "query", (*self.query, "dryRun"))
             object.__setattr__(self, "input", _with_dry_run(self.input))

@@ -4092,6 +4092,7 @@ export interface operations {
     create_cluster: {
         parameters: {
             query?: {
+                /** @description answer the plan (each step with its reason) and change nothing */
                 dryRun?: boolean;
             };
             header?: never;
@@ -4199,6 +4200,7 @@ export interface operations {
     import_cluster: {
         parameters: {
             query?: {
+                /** @description answer the plan (each step with its reason) and change nothing */
                 dryRun?: boolean;
             };
             header?: never;
@@ -4306,6 +4308,7 @@ export interface operations {
     provision_cluster: {
         parameters: {
             query?: {
+                /** @description answer the plan (each step with its reason) and change nothing */
                 dryRun?: boolean;
             };
             header?: never;
@@ -4490,6 +4493,7 @@ export interface operations {
         parameters: {
             query?: {
                 confirm?: string;
+                /** @description answer the plan (each step with its reason) and change nothing */
                 dryRun?: boolean;
             };
             header?: never;
@@ -4577,7 +4581,7 @@ export interface operations {
     set_autoscaling: {
         parameters: {
             query?: {
-                /** @description answer the plan (each step with its reason) and start nothing */
+                /** @description answer the plan (each step with its reason) and change nothing */
                 dryRun?: boolean;
             };
             header?: never;
@@ -4763,6 +4767,7 @@ export interface operations {
     reconcile_dependencies: {
         parameters: {
             query?: {
+                /** @description answer the plan (each step with its reason) and change nothing */
                 dryRun?: boolean;
             };
             header?: never;
@@ -5104,6 +5109,7 @@ export interface operations {
     create_endpoint: {
         parameters: {
             query?: {
+                /** @description answer the plan (each step with its reason) and change nothing */
                 dryRun?: boolean;
             };
             header?: never;
@@ -5290,7 +5296,7 @@ export interface operations {
     delete_endpoint: {
         parameters: {
             query?: {
-                /** @description answer the plan (each step with its reason) and start nothing */
+                /** @description answer the plan (each step with its reason) and change nothing */
                 dryRun?: boolean;
             };
             header?: never;
@@ -5379,7 +5385,7 @@ export interface operations {
     scale_endpoint: {
         parameters: {
             query?: {
-                /** @description answer the plan (each step with its reason) and start nothing */
+                /** @description answer the plan (each step with its reason) and change nothing */
                 dryRun?: boolean;
             };
             header?: never;
@@ -5754,6 +5760,7 @@ export interface operations {
     update_features: {
         parameters: {
             query?: {
+                /** @description answer the plan (each step with its reason) and change nothing */
                 dryRun?: boolean;
             };
             header?: never;
@@ -5863,7 +5870,7 @@ export interface operations {
     start_health_check: {
         parameters: {
             query?: {
-                /** @description answer the plan (each step with its reason) and start nothing */
+                /** @description answer the plan (each step with its reason) and change nothing */
                 dryRun?: boolean;
             };
             header?: never;
@@ -5973,6 +5980,7 @@ export interface operations {
     create_hyperpod: {
         parameters: {
             query?: {
+                /** @description answer the plan (each step with its reason) and change nothing */
                 dryRun?: boolean;
             };
             header?: never;
@@ -6234,7 +6242,7 @@ export interface operations {
     add_instance_group: {
         parameters: {
             query?: {
-                /** @description answer the plan (each step with its reason) and start nothing */
+                /** @description answer the plan (each step with its reason) and change nothing */
                 dryRun?: boolean;
             };
             header?: never;
@@ -6345,7 +6353,7 @@ export interface operations {
         parameters: {
             query?: {
                 confirm?: string;
-                /** @description answer the plan (each step with its reason) and start nothing */
+                /** @description answer the plan (each step with its reason) and change nothing */
                 dryRun?: boolean;
             };
             header?: never;
@@ -6434,7 +6442,7 @@ export interface operations {
     update_instance_group: {
         parameters: {
             query?: {
-                /** @description answer the plan (each step with its reason) and start nothing */
+                /** @description answer the plan (each step with its reason) and change nothing */
                 dryRun?: boolean;
             };
             header?: never;
@@ -6968,6 +6976,7 @@ export interface operations {
     set_ladder_policy: {
         parameters: {
             query?: {
+                /** @description answer the plan (each step with its reason) and change nothing */
                 dryRun?: boolean;
             };
             header?: never;
@@ -7144,6 +7153,7 @@ export interface operations {
     configure_mlflow: {
         parameters: {
             query?: {
+                /** @description answer the plan (each step with its reason) and change nothing */
                 dryRun?: boolean;
             };
             header?: never;
@@ -7431,7 +7441,7 @@ export interface operations {
     download_model: {
         parameters: {
             query?: {
-                /** @description answer the plan (each step with its reason) and start nothing */
+                /** @description answer the plan (each step with its reason) and change nothing */
                 dryRun?: boolean;
             };
             header?: never;
@@ -7617,7 +7627,7 @@ export interface operations {
     delete_nodes: {
         parameters: {
             query?: {
-                /** @description answer the plan (each step with its reason) and start nothing */
+                /** @description answer the plan (each step with its reason) and change nothing */
                 dryRun?: boolean;
             };
             header?: never;
@@ -7727,7 +7737,7 @@ export interface operations {
     reboot_nodes: {
         parameters: {
             query?: {
-                /** @description answer the plan (each step with its reason) and start nothing */
+                /** @description answer the plan (each step with its reason) and change nothing */
                 dryRun?: boolean;
             };
             header?: never;
@@ -7837,7 +7847,7 @@ export interface operations {
     replace_nodes: {
         parameters: {
             query?: {
-                /** @description answer the plan (each step with its reason) and start nothing */
+                /** @description answer the plan (each step with its reason) and change nothing */
                 dryRun?: boolean;
             };
             header?: never;
@@ -8101,7 +8111,7 @@ export interface operations {
     run_cluster_phase: {
         parameters: {
             query?: {
-                /** @description answer the plan (each step with its reason) and start nothing */
+                /** @description answer the plan (each step with its reason) and change nothing */
                 dryRun?: boolean;
             };
             header?: never;
@@ -8208,6 +8218,7 @@ export interface operations {
     update_software: {
         parameters: {
             query?: {
+                /** @description answer the plan (each step with its reason) and change nothing */
                 dryRun?: boolean;
             };
             header?: never;
@@ -8393,6 +8404,7 @@ export interface operations {
     configure_storage: {
         parameters: {
             query?: {
+                /** @description answer the plan (each step with its reason) and change nothing */
                 dryRun?: boolean;
             };
             header?: never;
@@ -8502,6 +8514,7 @@ export interface operations {
     delete_storage: {
         parameters: {
             query?: {
+                /** @description answer the plan (each step with its reason) and change nothing */
                 dryRun?: boolean;
             };
             header?: never;
@@ -8737,6 +8750,7 @@ export interface operations {
     set_governance_policy: {
         parameters: {
             query?: {
+                /** @description answer the plan (each step with its reason) and change nothing */
                 dryRun?: boolean;
             };
             header?: never;
@@ -8913,6 +8927,7 @@ export interface operations {
     put_team: {
         parameters: {
             query?: {
+                /** @description answer the plan (each step with its reason) and change nothing */
                 dryRun?: boolean;
             };
             header?: never;
@@ -9015,6 +9030,7 @@ export interface operations {
         parameters: {
             query?: {
                 confirm?: string;
+                /** @description answer the plan (each step with its reason) and change nothing */
                 dryRun?: boolean;
             };
             header?: never;
@@ -9325,6 +9341,7 @@ export interface operations {
     cancel_operation: {
         parameters: {
             query?: {
+                /** @description answer the plan (each step with its reason) and change nothing */
                 dryRun?: boolean;
             };
             header?: never;
@@ -9425,7 +9442,7 @@ export interface operations {
     retry_operation: {
         parameters: {
             query?: {
-                /** @description answer the plan (each step with its reason) and start nothing */
+                /** @description answer the plan (each step with its reason) and change nothing */
                 dryRun?: boolean;
             };
             header?: never;
@@ -9596,6 +9613,7 @@ export interface operations {
     set_preferences: {
         parameters: {
             query?: {
+                /** @description answer the plan (each step with its reason) and change nothing */
                 dryRun?: boolean;
             };
             header?: never;

@@ -89,7 +89,7 @@ def _declaring_dry_run(handler: Callable[..., Any]) -> Callable[..., Any]:
     hints = get_type_hints(handler, include_extras=True)
     signature = inspect.signature(handler)
     params = [p.replace(annotation=hints.get(p.name, p.annotation)) for p in signature.parameters.values()]
-    params.append(inspect.Parameter("dryRun", inspect.Parameter.KEYWORD_ONLY, default=False, annotation=_DRY_RUN))
+    params.append(inspect.Parameter("dryRun", inspect.Parameter.KEYWORD_ONLY, default=False, annotation=DryRunQuery))
 
     @functools.wraps(handler)
     def declared(*args: Any, dryRun: bool = False, **kwargs: Any) -> Any:  # dryRun: the middleware read it
@@ -101,17 +101,18 @@ def _declaring_dry_run(handler: Callable[..., Any]) -> Callable[..., Any]:
     return declared
 
 
-_DRY_RUN = Annotated[bool, Query(description="answer the plan (each step with its reason) and start nothing")]
+# The dryRun query parameter of every mutating route, as OpenAPI describes it.
+DryRunQuery = Annotated[bool, Query(description="answer the plan (each step with its reason) and change nothing")]
 
 
 _TRUE, _FALSE = ("true", "1", "yes"), ("false", "0", "no", "")
 
 
 def _dry_run(e: CatalogEntry) -> Callable[[APIGatewayRestResolver, Callable[..., Response[Any]]], Response[Any]]:
-    """``?dryRun=true`` on a mutating route whose own code does not plan it: a route that starts a workflow
-    runs every check as usual and answers the workflow's plan where it would have started it (ops.submit
-    raises Planned); a write applied at once has no plan to show, so the dry run is refused. Never is a
-    dry run carried out as the real request."""
+    """``?dryRun=true`` on a mutating route whose own code does not plan it (only routes that start a
+    workflow: a write applied at once must plan itself, CatalogEntry checks it): the route runs every check
+    as usual and answers the workflow's plan where it would have started it (ops.submit raises Planned).
+    Never is a dry run carried out as the real request."""
 
     def middleware(app: APIGatewayRestResolver, next_middleware: Callable[..., Response[Any]]) -> Response[Any]:
         if not e.mutates or e.own_plan:
@@ -121,12 +122,6 @@ def _dry_run(e: CatalogEntry) -> Callable[[APIGatewayRestResolver, Callable[...,
             raise InvalidInput(f"dryRun is true or false, not {said!r}.", field="query.dryRun", rule="boolean")
         if said in _FALSE:
             return next_middleware(app)
-        if not e.accepted:
-            raise InvalidInput(
-                f"{e.method} {e.path} applies at once and has no dry run; send it without dryRun to apply it.",
-                field="query.dryRun",
-                rule="no_dry_run",
-            )
         app.append_context(principal=replace(app.context["principal"], dry_run=True))
         try:
             return next_middleware(app)

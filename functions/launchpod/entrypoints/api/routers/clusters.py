@@ -20,7 +20,7 @@ from launchpod.contracts.common import ClusterName
 from launchpod.contracts.operations import NoopView, OperationAcceptedView
 from launchpod.contracts.plans import PlanView
 from launchpod.entrypoints.api import idempotency
-from launchpod.entrypoints.api.routing import answer, route
+from launchpod.entrypoints.api.routing import DryRunQuery, answer, route
 from launchpod.usecases import clusters, provisioning
 
 router = APIGatewayRouter()
@@ -41,7 +41,7 @@ def get_cluster(name: Annotated[ClusterName, Path()]) -> ClusterView:
 
 @route(router, "create_cluster")
 def create_cluster(
-    request: CreateClusterRequest, dryRun: Annotated[bool, Query()] = False
+    request: CreateClusterRequest, dryRun: DryRunQuery = False
 ) -> Response[OperationAcceptedView | NoopView | PlanView]:
     who = router.context["principal"]
     proposal = provisioning.create_cluster(request, who, ports=provisioning.real())
@@ -54,7 +54,7 @@ def create_cluster(
 def delete_cluster(
     name: Annotated[ClusterName, Path()],
     confirm: Annotated[str, Query()] = "",
-    dryRun: Annotated[bool, Query()] = False,
+    dryRun: DryRunQuery = False,
 ) -> Response[OperationAcceptedView | PlanView]:
     request = DeleteClusterInput(name=name, confirm=confirm)
     return answer(clusters.delete_cluster(request, router.context["principal"], ports=clusters.real()), dryRun)
@@ -62,6 +62,6 @@ def delete_cluster(
 
 @route(router, "import_cluster")
 def import_cluster(
-    request: ImportClusterRequest, dryRun: Annotated[bool, Query()] = False
+    request: ImportClusterRequest, dryRun: DryRunQuery = False
 ) -> Response[OperationAcceptedView | NoopView | PlanView]:
     return answer(clusters.import_cluster(request, router.context["principal"], ports=clusters.real()), dryRun)

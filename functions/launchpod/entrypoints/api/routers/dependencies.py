@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Annotated
 
 from aws_lambda_powertools.event_handler import Response
-from aws_lambda_powertools.event_handler.openapi.params import Body, Path, Query
+from aws_lambda_powertools.event_handler.openapi.params import Body, Path
 from aws_lambda_powertools.event_handler.router import APIGatewayRouter
 
 from launchpod.contracts.common import ClusterName
@@ -16,7 +16,7 @@ from launchpod.contracts.dependencies import (
 )
 from launchpod.contracts.operations import NoopView, OperationAcceptedView
 from launchpod.contracts.plans import PlanView
-from launchpod.entrypoints.api.routing import answer, route
+from launchpod.entrypoints.api.routing import DryRunQuery, answer, route
 from launchpod.usecases import provisioning
 
 router = APIGatewayRouter()
@@ -31,7 +31,7 @@ def list_dependencies(name: Annotated[ClusterName, Path()]) -> DependencyListVie
 def reconcile_dependencies(
     name: Annotated[ClusterName, Path()],
     body: Annotated[ReconcileDependenciesRequest | None, Body()] = None,
-    dryRun: Annotated[bool, Query()] = False,
+    dryRun: DryRunQuery = False,
 ) -> Response[OperationAcceptedView | NoopView | PlanView]:
     request = ReconcileDependenciesInput(name=name, includeOptional=bool(body and body.includeOptional))
     proposal = provisioning.reconcile_dependencies(request, router.context["principal"], ports=provisioning.real())

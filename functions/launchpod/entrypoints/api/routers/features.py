@@ -5,14 +5,14 @@ from __future__ import annotations
 from typing import Annotated
 
 from aws_lambda_powertools.event_handler import Response
-from aws_lambda_powertools.event_handler.openapi.params import Body, Path, Query
+from aws_lambda_powertools.event_handler.openapi.params import Body, Path
 from aws_lambda_powertools.event_handler.router import APIGatewayRouter
 
 from launchpod.contracts.common import ClusterName
 from launchpod.contracts.features import FeatureListView, UpdateFeaturesRequest
 from launchpod.contracts.operations import NoopView, OperationAcceptedView
 from launchpod.contracts.plans import PlanView
-from launchpod.entrypoints.api.routing import answer, route
+from launchpod.entrypoints.api.routing import DryRunQuery, answer, route
 from launchpod.usecases import features
 
 router = APIGatewayRouter()
@@ -27,6 +27,6 @@ def list_features(name: Annotated[ClusterName, Path()]) -> FeatureListView:
 def update_features(
     name: Annotated[ClusterName, Path()],
     body: Annotated[UpdateFeaturesRequest, Body()],
-    dryRun: Annotated[bool, Query()] = False,
+    dryRun: DryRunQuery = False,
 ) -> Response[OperationAcceptedView | NoopView | PlanView]:
     return answer(features.update_features(name, body, router.context["principal"], ports=features.real()), dryRun)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Annotated
 
 from aws_lambda_powertools.event_handler import Response
-from aws_lambda_powertools.event_handler.openapi.params import Body, Path, Query
+from aws_lambda_powertools.event_handler.openapi.params import Body, Path
 from aws_lambda_powertools.event_handler.router import APIGatewayRouter
 
 from launchpod.contracts.clusters import ProvisionClusterRequest
@@ -14,7 +14,7 @@ from launchpod.contracts.common import ClusterName
 from launchpod.contracts.hyperpod import CreateHyperPodRequest, UpdateSoftwareInput, UpdateSoftwareRequest
 from launchpod.contracts.operations import NoopView, OperationAcceptedView
 from launchpod.contracts.plans import PlanView
-from launchpod.entrypoints.api.routing import answer, route
+from launchpod.entrypoints.api.routing import DryRunQuery, answer, route
 from launchpod.usecases import hyperpod
 
 router = APIGatewayRouter()
@@ -22,14 +22,14 @@ router = APIGatewayRouter()
 
 @route(router, "provision_cluster")
 def provision_cluster(
-    request: ProvisionClusterRequest, dryRun: Annotated[bool, Query()] = False
+    request: ProvisionClusterRequest, dryRun: DryRunQuery = False
 ) -> Response[OperationAcceptedView | NoopView | PlanView]:
     return answer(hyperpod.provision_cluster(request, router.context["principal"], ports=hyperpod.real()), dryRun)
 
 
 @route(router, "create_hyperpod")
 def create_hyperpod(
-    name: Annotated[ClusterName, Path()], request: CreateHyperPodRequest, dryRun: Annotated[bool, Query()] = False
+    name: Annotated[ClusterName, Path()], request: CreateHyperPodRequest, dryRun: DryRunQuery = False
 ) -> Response[OperationAcceptedView | NoopView | PlanView]:
     proposal = hyperpod.create_hyperpod(name, request, router.context["principal"], ports=hyperpod.real())
     return answer(proposal, dryRun)
@@ -39,7 +39,7 @@ def create_hyperpod(
 def update_software(
     name: Annotated[ClusterName, Path()],
     body: Annotated[UpdateSoftwareRequest | None, Body()] = None,
-    dryRun: Annotated[bool, Query()] = False,
+    dryRun: DryRunQuery = False,
 ) -> Response[OperationAcceptedView | PlanView]:
     request = UpdateSoftwareInput(name=name, **(body.model_dump() if body else {}))
     return answer(hyperpod.update_software(request, router.context["principal"], ports=hyperpod.real()), dryRun)

@@ -7,14 +7,14 @@ from __future__ import annotations
 from typing import Annotated
 
 from aws_lambda_powertools.event_handler import Response
-from aws_lambda_powertools.event_handler.openapi.params import Body, Path, Query
+from aws_lambda_powertools.event_handler.openapi.params import Body, Path
 from aws_lambda_powertools.event_handler.router import APIGatewayRouter
 
 from launchpod.contracts.common import ClusterName
 from launchpod.contracts.incidents import IncidentListView, LadderPolicyRequest, LadderPolicyView
 from launchpod.contracts.operations import NoopView
 from launchpod.contracts.plans import PlanView
-from launchpod.entrypoints.api.routing import json_response, route
+from launchpod.entrypoints.api.routing import DryRunQuery, json_response, route
 from launchpod.usecases import incidents
 
 router = APIGatewayRouter()
@@ -29,6 +29,6 @@ def list_incidents(name: Annotated[ClusterName, Path()]) -> IncidentListView:
 def set_ladder_policy(
     name: Annotated[ClusterName, Path()],
     body: Annotated[LadderPolicyRequest, Body()],
-    dryRun: Annotated[bool, Query()] = False,
+    dryRun: DryRunQuery = False,
 ) -> Response[LadderPolicyView | NoopView | PlanView]:
     return json_response(incidents.set_policy(name, body, dryRun, ports=incidents.real()))

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Annotated
 
 from aws_lambda_powertools.event_handler import Response
-from aws_lambda_powertools.event_handler.openapi.params import Body, Path, Query
+from aws_lambda_powertools.event_handler.openapi.params import Body, Path
 from aws_lambda_powertools.event_handler.router import APIGatewayRouter
 
 from launchpod.contracts.common import ClusterName
@@ -27,18 +27,17 @@ from launchpod.contracts.inference import (
 )
 from launchpod.contracts.operations import NoopView, OperationAcceptedView
 from launchpod.contracts.plans import PlanView
-from launchpod.entrypoints.api.routing import answer, input_of, json_response, route
+from launchpod.entrypoints.api.routing import DryRunQuery, answer, input_of, json_response, route
 from launchpod.usecases import inference as cases
 
 router = APIGatewayRouter()
-DryRunQuery = Annotated[bool, Query(description="answer the plan (each step with its reason) and change nothing")]
 
 
 @route(router, "create_endpoint")
 def create_endpoint(
     name: Annotated[ClusterName, Path()],
     body: Annotated[CreateEndpointRequest, Body()],
-    dryRun: Annotated[bool, Query()] = False,
+    dryRun: DryRunQuery = False,
 ) -> Response[OperationAcceptedView | NoopView | PlanView]:
     request = input_of(CreateEndpointInput, body, name=name)
     return answer(cases.create(request, who=router.context["principal"], ports=cases.real()), dryRun)

@@ -21,11 +21,10 @@ from launchpod.contracts.jobs import (
 )
 from launchpod.contracts.operations import NoopView
 from launchpod.contracts.plans import PlanView
-from launchpod.entrypoints.api.routing import input_of, json_response, route
+from launchpod.entrypoints.api.routing import DryRunQuery, input_of, json_response, route
 from launchpod.usecases import job_logs, jobs
 
 router = APIGatewayRouter()
-DryRunQuery = Annotated[bool, Query(description="answer the plan (each step with its reason) and change nothing")]
 
 
 @route(router, "submit_job")

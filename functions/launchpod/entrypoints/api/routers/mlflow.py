@@ -7,14 +7,14 @@ from __future__ import annotations
 from typing import Annotated
 
 from aws_lambda_powertools.event_handler import Response
-from aws_lambda_powertools.event_handler.openapi.params import Body, Path, Query
+from aws_lambda_powertools.event_handler.openapi.params import Body, Path
 from aws_lambda_powertools.event_handler.router import APIGatewayRouter
 
 from launchpod.contracts.common import ClusterName
 from launchpod.contracts.mlflow import ConfigureMlflowRequest, MlflowView
 from launchpod.contracts.operations import NoopView, OperationAcceptedView
 from launchpod.contracts.plans import PlanView
-from launchpod.entrypoints.api.routing import answer, route
+from launchpod.entrypoints.api.routing import DryRunQuery, answer, route
 from launchpod.usecases import mlflow
 
 router = APIGatewayRouter()
@@ -24,7 +24,7 @@ router = APIGatewayRouter()
 def configure_mlflow(
     name: Annotated[ClusterName, Path()],
     body: Annotated[ConfigureMlflowRequest, Body()],
-    dryRun: Annotated[bool, Query()] = False,
+    dryRun: DryRunQuery = False,
 ) -> Response[OperationAcceptedView | NoopView | PlanView]:
     proposal = mlflow.configure(name, body, router.context["principal"], ports=mlflow.real())
     return answer(proposal, dryRun)

@@ -18,7 +18,7 @@ from launchpod.contracts.operations import (
     OperationView,
 )
 from launchpod.contracts.plans import PlanView
-from launchpod.entrypoints.api.routing import json_response, route
+from launchpod.entrypoints.api.routing import DryRunQuery, json_response, route
 from launchpod.usecases import operations
 
 router = APIGatewayRouter()
@@ -51,7 +51,7 @@ def retry_operation(operationId: Annotated[OperationId, Path()]) -> Response[Ope
 def cancel_operation(
     operationId: Annotated[OperationId, Path()],
     body: Annotated[CancelOperationRequest | None, Body()] = None,
-    dryRun: Annotated[bool, Query()] = False,
+    dryRun: DryRunQuery = False,
 ) -> Response[OperationView | NoopView | PlanView]:
     reason = body.reason if body else None
     who = router.context["principal"]

@@ -19,7 +19,7 @@ from launchpod.contracts.storage import (
     StorageListView,
     StorageObjectListView,
 )
-from launchpod.entrypoints.api.routing import answer, json_response, route
+from launchpod.entrypoints.api.routing import DryRunQuery, answer, json_response, route
 from launchpod.usecases import storage
 
 router = APIGatewayRouter()
@@ -29,7 +29,7 @@ router = APIGatewayRouter()
 def configure_storage(
     name: Annotated[ClusterName, Path()],
     body: Annotated[ConfigureStorageRequest, Body()],
-    dryRun: Annotated[bool, Query()] = False,
+    dryRun: DryRunQuery = False,
 ) -> Response[OperationAcceptedView | NoopView | PlanView]:
     return answer(storage.configure(name, body, router.context["principal"], ports=storage.real()), dryRun)
 
@@ -43,7 +43,7 @@ def list_storage(name: Annotated[ClusterName, Path()]) -> StorageListView:
 def delete_storage(
     name: Annotated[ClusterName, Path()],
     storageName: Annotated[K8sName, Path()],
-    dryRun: Annotated[bool, Query()] = False,
+    dryRun: DryRunQuery = False,
 ) -> Response[DeleteStorageView | NoopView | PlanView]:
     return json_response(storage.delete_storage(name, storageName, dryRun, ports=storage.real()))
 

@@ -23,7 +23,7 @@ from launchpod.contracts.task_governance import (
     TeamName,
     TeamRequest,
 )
-from launchpod.entrypoints.api.routing import json_response, route
+from launchpod.entrypoints.api.routing import DryRunQuery, json_response, route
 from launchpod.usecases import task_governance as cases
 
 router = APIGatewayRouter()
@@ -38,7 +38,7 @@ def get_governance_policy(name: Annotated[ClusterName, Path()]) -> GovernancePol
 def set_governance_policy(
     name: Annotated[ClusterName, Path()],
     body: Annotated[GovernancePolicyRequest, Body()],
-    dryRun: Annotated[bool, Query()] = False,
+    dryRun: DryRunQuery = False,
 ) -> Response[PolicyAppliedView | NoopView | PlanView]:
     return json_response(cases.set_policy(name, body, dryRun, ports=cases.real()))
 
@@ -53,7 +53,7 @@ def put_team(
     name: Annotated[ClusterName, Path()],
     team: Annotated[TeamName, Path()],
     body: Annotated[TeamRequest, Body()],
-    dryRun: Annotated[bool, Query()] = False,
+    dryRun: DryRunQuery = False,
 ) -> Response[TeamAppliedView | NoopView | PlanView]:
     return json_response(cases.put_team(name, team, body, dryRun, ports=cases.real()))
 
@@ -63,6 +63,6 @@ def delete_team(
     name: Annotated[ClusterName, Path()],
     team: Annotated[TeamName, Path()],
     confirm: Annotated[str, Query(max_length=64)] = "",
-    dryRun: Annotated[bool, Query()] = False,
+    dryRun: DryRunQuery = False,
 ) -> Response[DeleteTeamView | NoopView | PlanView]:
     return json_response(cases.delete_team(name, team, confirm, dryRun, ports=cases.real()))
