@@ -164,10 +164,11 @@ export const api = {
     request<{ cluster: string; items: StorageView[] }>('GET', `/clusters/${encodeURIComponent(name)}/storage`),
   configureStorage: (name: string, body: unknown) =>
     request<OperationAcceptedView | NoopView>('POST', `/clusters/${encodeURIComponent(name)}/storage`, { body }),
-  deleteStorage: (name: string, storageName: string) =>
-    request<{ deleted: string[] } | NoopView>(
+  deleteStorage: (name: string, storageName: string, dryRun = false) =>
+    request<{ deleted: string[] } | NoopView | PlanView>(
       'DELETE',
       `/clusters/${encodeURIComponent(name)}/storage/${encodeURIComponent(storageName)}`,
+      { query: dryRun ? { dryRun: 'true' } : undefined },
     ),
   browseStorage: (name: string, storageName: string, prefix?: string) =>
     request<StorageObjectListView>(
