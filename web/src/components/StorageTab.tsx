@@ -224,7 +224,7 @@ export default function StorageTab({ cluster, ready }: { cluster: string; ready:
             { id: 'namespace', header: 'Namespace', cell: (item) => item.namespace },
             { id: 'kind', header: 'Kind', cell: (item) => (item.kind === 's3' ? 'S3' : 'FSx for Lustre') },
             { id: 'source', header: 'Source', cell: (item) => item.source },
-            { id: 'status', header: 'Claim', cell: (item) => <Status value={item.status} /> },
+            { id: 'status', header: 'Claim', minWidth: 110, cell: (item) => <Status value={item.status} /> },
             {
               id: 'actions',
               header: 'Actions',
