@@ -241,7 +241,7 @@ def test_a_delete_sent_again_while_it_runs_answers_that_operation_even_once_the_
         cases.delete("c1", "sg-a", who=WHO, ports=ports)
 
 
-def test_an_endpoint_read_between_the_deploy_s_202_and_its_objects_is_deploying_not_404():
+def test_an_endpoint_read_or_listed_between_the_deploy_s_202_and_its_objects_is_deploying_not_missing():
     ports = _ports([PROMETHEUS])
     operation = cases.create(_create(KEDA), who=WHO, ports=ports).start()
     view = cases.get("c1", "vllm-keda", ports=ports)
@@ -255,6 +255,8 @@ def test_an_endpoint_read_between_the_deploy_s_202_and_its_objects_is_deploying_
     assert operation.id in (view.message or "")
     with pytest.raises(NotFound):
         cases.get("c1", "other", ports=ports)
+    assert [(e.endpoint, e.status) for e in cases.list_all("c1", ports=ports).items] == [("vllm-keda", "Deploying")]
     ports.operations.finish(operation.id, OperationStatus.FAILED, error="x", message="x")
     with pytest.raises(NotFound, match="c1 has no endpoint vllm-keda"):
         cases.get("c1", "vllm-keda", ports=ports)
+    assert cases.list_all("c1", ports=ports).items == []

@@ -225,17 +225,22 @@ def _existing(name: str, endpoint: str, ports: InferencePorts) -> RealEndpoint:
 IN_FLIGHT_LOOKBACK = 5
 
 
+def _unfinished(name: str, action: str, ports: InferencePorts) -> list[OperationView]:
+    """The cluster's unfinished inference operations doing ``action``. A cluster has one writer at a time (an
+    operation holds it until it ends), so an unfinished operation is the cluster's newest; the few newest are
+    all there is to read."""
+    return [
+        operation
+        for operation in ports.operations.list(target=name, status=None, limit=IN_FLIGHT_LOOKBACK)
+        if not OperationStatus(operation.status).terminal
+        and operation.kind == endpoints.KIND
+        and (operation.request or {}).get("action") == action
+    ]
+
+
 def _in_flight(name: str, endpoint: str, action: str, ports: InferencePorts) -> OperationView | None:
-    """The cluster's unfinished inference operation that does ``action`` to ``endpoint``, if there is one. A
-    cluster has one writer at a time (an operation holds it until it ends), so an unfinished operation is the
-    cluster's newest; the few newest are all there is to read."""
-    for operation in ports.operations.list(target=name, status=None, limit=IN_FLIGHT_LOOKBACK):
-        if OperationStatus(operation.status).terminal or operation.kind != endpoints.KIND:
-            continue
-        request = operation.request or {}
-        if request.get("endpoint") == endpoint and request.get("action") == action:
-            return operation
-    return None
+    """The cluster's unfinished inference operation that does ``action`` to ``endpoint``, if there is one."""
+    return next((o for o in _unfinished(name, action, ports) if (o.request or {}).get("endpoint") == endpoint), None)
 
 
 def _answered_by(operation: OperationView) -> Proposal:
@@ -328,8 +333,16 @@ def delete(name: str, endpoint: str, *, who: ops.Principal, ports: InferencePort
 
 
 def list_all(name: str, *, ports: InferencePorts) -> EndpointListView:
+    """The cluster's endpoints, with one a running deploy has not applied yet listed as Deploying (as ``get``)."""
     active(name, ports)
-    return EndpointListView(cluster=name, items=[endpoints.view(name, e) for e in ports.endpoints.endpoints(name)])
+    items = [endpoints.view(name, e) for e in ports.endpoints.endpoints(name)]
+    known = {i.endpoint for i in items}
+    for operation in _unfinished(name, "deploy", ports):
+        endpoint = (operation.request or {}).get("endpoint")
+        if endpoint and endpoint not in known:
+            items.append(endpoints.deploying_view(name, operation.request or {}, operation.id))
+            known.add(endpoint)
+    return EndpointListView(cluster=name, items=items)
 
 
 def get(name: str, endpoint: str, *, ports: InferencePorts) -> EndpointView:
