@@ -63,3 +63,20 @@ def test_the_summary_names_every_node_and_what_aws_refused():
         "1 of 2 nodes: reboot done; i-a: rebooted; Running; "
         "i-b refused by AWS (InstanceIdNotFound): Node i-b not found."
     )
+
+
+def test_the_plan_names_each_node_what_the_action_does_to_it_and_the_aws_call_it_takes():
+    ids = [f"i-{n:017x}" for n in range(30)]
+    steps = actions.plan(actions.REPLACE, "c1", {"nodeIds": ids, "acknowledgeDataLoss": True}).steps
+    assert [s.target for s in steps[:-1]] == [f"node {i}" for i in ids]
+    assert (
+        steps[0].reason.startswith("BatchReplaceClusterNodes (call 1 of 2)") and "volumes are lost" in steps[0].reason
+    )
+    assert steps[25].reason.startswith("BatchReplaceClusterNodes (call 2 of 2)")
+    assert (steps[-1].action, steps[-1].phase) == ("wait", "WaitNodes")
+    [reboot, _] = actions.plan(actions.REBOOT, "c1", {"nodeIds": ids[:1]}).steps
+    assert reboot.reason == "BatchRebootClusterNodes: its pods stop while it reboots, about 1-3 minutes"
+    check = {"targets": [{"instanceGroup": "gpu"}, {"instanceGroup": "cpu", "nodeIds": ids[:2]}], "checks": ["Stress"]}
+    [whole, some, _] = actions.plan(actions.HEALTH_CHECK, "c1", check).steps
+    assert whole.target == "every node of group gpu" and some.target == f"nodes {ids[0]}, {ids[1]} of group cpu"
+    assert "StartClusterHealthCheck runs Stress" in whole.reason

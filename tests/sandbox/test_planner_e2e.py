@@ -230,11 +230,16 @@ def test_node_actions_in_flight_answer_their_operation_and_dry_runs_act_on_nothi
     ]:
         plan = _planned(sandbox, "POST", f"{base}/{action}", body)
         assert [s["phase"] for s in plan["steps"]] == ["StartAction", "WaitNodes"], plan
+        acted = plan["steps"][0]
+        assert acted["target"] == (f"node {node}" if "nodeIds" in body else "every node of group gpu"), plan
+        if action in ("nodes/replace", "nodes/delete"):
+            assert "volumes are lost" in acted["reason"], plan
     assert _node(sandbox) == node  # nothing was replaced or deleted
     op = _twice(sandbox, "POST", f"{base}/nodes/reboot", {"nodeIds": [node]}, role="operator")
     done = sandbox.wait_operation(op)
     assert done["status"] == "SUCCEEDED"
-    assert [s["phase"] for s in done["plan"]] == ["StartAction", "WaitNodes"]  # the operation records its plan
+    # the operation records its plan
+    assert [(s["action"], s["phase"]) for s in done["plan"]] == [("reboot", "StartAction"), ("wait", "WaitNodes")]
     op = _twice(sandbox, "POST", f"{base}/health-checks", {"targets": [{"instanceGroup": "gpu"}]})
     assert sandbox.wait_operation(op)["status"] == "SUCCEEDED"
 

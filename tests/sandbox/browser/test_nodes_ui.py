@@ -73,9 +73,13 @@ def test_the_nodes_tab_shows_health_incident_and_confirms_a_replacement(
     expect(dialog).to_contain_text("lost for good")
     confirm = dialog.get_by_role("button", name="Replace")
     expect(confirm).to_be_disabled()
-    shot(page, "confirm-replace")
+    expect(dialog.get_by_role("list", name="What the replace does")).to_have_count(0)  # asked once acknowledged
     dialog.get_by_role("checkbox").check()
     expect(confirm).to_be_enabled()
+    plan = dialog.get_by_role("list", name="What the replace does")  # the API's dry run: nothing replaced yet
+    expect(plan).to_contain_text(f"replace node {node_id}")
+    expect(plan).to_contain_text("its instance volumes are lost")
+    shot(page, "confirm-replace")
     confirm.click()
     expect(page).to_have_url(re.compile(r"/operations/op-[0-9a-z]+$"))
     expect(page.get_by_role("heading", name="Replace nodes")).to_be_visible()
@@ -103,6 +107,7 @@ def test_reboot_and_delete_from_the_tab_each_ask_first(
     dialog = page.get_by_role("dialog")
     expect(dialog).to_contain_text("interrupted while they reboot")
     expect(dialog.get_by_role("checkbox")).to_have_count(0)
+    expect(dialog.get_by_role("list", name="What the reboot does")).to_contain_text(f"reboot node {other}")
     dialog.get_by_role("button", name="Reboot").click()
     expect(page).to_have_url(re.compile(r"/operations/op-[0-9a-z]+$"))
     expect(page.get_by_text("All phases done").first).to_be_visible(timeout=60_000)

@@ -21,10 +21,11 @@ import { getToken } from '../lib/auth';
 import type { components } from '../api/schema';
 import { websocketUrl } from '../lib/config';
 import { formatTime } from '../lib/format';
-import type { OperationAcceptedView } from '../lib/types';
+import type { OperationAcceptedView, PlanView } from '../lib/types';
 import { useFetch } from '../lib/useFetch';
 import { useSession } from '../session';
 import ErrorAlert from './ErrorAlert';
+import PlanSteps from './PlanSteps';
 import Status from './Status';
 
 // Views from the API's OpenAPI document (src/api/schema.d.ts).
@@ -212,6 +213,29 @@ function Events({ cluster }: { cluster: string }) {
   );
 }
 
+// What the action would do to each node, asked of the API as a dry run (nothing changes). A replace or
+// delete is asked only once its data loss is acknowledged, as the real request is.
+function ActionPlan({ cluster, action, ids, acknowledged }: { cluster: string; action: Action; ids: string[]; acknowledged: boolean }) {
+  const ask = action === 'reboot' || acknowledged;
+  const { data, error } = useFetch(
+    () =>
+      ask
+        ? request<PlanView>('POST', path(cluster, `/nodes/${action}`), {
+            body: action === 'reboot' ? { nodeIds: ids } : { nodeIds: ids, acknowledgeDataLoss: true },
+            query: { dryRun: 'true' },
+          })
+        : Promise.resolve({ data: null }),
+    [cluster, action, ids.join(','), ask],
+  );
+  if (!ask) return null;
+  return (
+    <>
+      <ErrorAlert error={error} />
+      {data && 'steps' in data ? <PlanSteps steps={data.steps} label={`What the ${action} does`} /> : null}
+    </>
+  );
+}
+
 export default function NodesTab({ cluster }: { cluster: string }) {
   const navigate = useNavigate();
   const { can } = useSession();
@@ -336,6 +360,7 @@ export default function NodesTab({ cluster }: { cluster: string }) {
               </Checkbox>
             </>
           )}
+          {confirm ? <ActionPlan cluster={cluster} action={confirm} ids={ids} acknowledged={acknowledged} /> : null}
         </SpaceBetween>
       </Modal>
     </SpaceBetween>

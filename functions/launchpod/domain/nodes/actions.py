@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from launchpod.contracts.plans import PlanStepView
 from launchpod.domain.operations import WorkflowPlan, role_for
 
 REBOOT, REPLACE, DELETE, HEALTH_CHECK = "reboot-nodes", "replace-nodes", "delete-nodes", "health-check"
@@ -34,8 +35,63 @@ PHASES: tuple[tuple[str, str], ...] = (
 )
 
 
+# What each action does to one node, in AWS's words where AWS gives them (SageMaker API reference).
+_EFFECT = {
+    REBOOT: ("BatchRebootClusterNodes", "its pods stop while it reboots, about 1-3 minutes"),
+    REPLACE: (
+        "BatchReplaceClusterNodes",
+        "a new instance takes its place in about 20-30 minutes; its instance volumes are lost",
+    ),
+    DELETE: (
+        "BatchDeleteClusterNodes",
+        "the instance is terminated and its group shrinks; its instance volumes are lost",
+    ),
+}
+
+
 def plan(kind: str, cluster: str, request: dict[str, Any]) -> WorkflowPlan:
-    return WorkflowPlan(kind=kind, target=cluster, request=request, phases=PHASES, role=role_for(kind))
+    """The action with its steps: one per node (or per health-checked group), then the wait for them all."""
+    return WorkflowPlan(
+        kind=kind, target=cluster, request=request, phases=PHASES, role=role_for(kind), steps=steps(kind, request)
+    )
+
+
+def steps(kind: str, request: dict[str, Any]) -> list[PlanStepView]:
+    if kind == HEALTH_CHECK:
+        checks = ", ".join(request.get("checks") or [])
+        acted = []
+        for target in request.get("targets") or []:
+            nodes = target.get("nodeIds")
+            what = f"nodes {', '.join(nodes)} of group {target['instanceGroup']}" if nodes else None
+            acted.append(
+                PlanStepView(
+                    action="check",
+                    target=what or f"every node of group {target['instanceGroup']}",
+                    reason=f"StartClusterHealthCheck runs {checks}; the nodes take no new work until it ends",
+                    phase="StartAction",
+                )
+            )
+    else:
+        call, effect = _EFFECT[kind]
+        ids = list(request.get("nodeIds") or [])
+        parts = batches(ids, kind)
+        acted = [
+            PlanStepView(
+                action=VERB[kind],
+                target=f"node {node}",
+                reason=f"{call}" + (f" (call {i + 1} of {len(parts)})" if len(parts) > 1 else "") + f": {effect}",
+                phase="StartAction",
+            )
+            for i, part in enumerate(parts)
+            for node in part
+        ]
+    wait = PlanStepView(
+        action="wait",
+        target="for each node above",
+        reason="followed to its terminal state; a node AWS refuses or that does not end well is reported with why",
+        phase="WaitNodes",
+    )
+    return [*acted, wait]
 
 
 def batches(node_ids: list[str], kind: str) -> list[list[str]]:
