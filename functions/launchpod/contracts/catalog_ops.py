@@ -217,9 +217,10 @@ class CatalogEntry:
         if self.mutates and not self.accepted and not self.own_plan:
             # the dry-run middleware can only stop a workflow before it starts; a write done at once plans itself
             raise ValueError(f"{self.id} writes at once: its route must read dryRun and answer the plan itself")
+        if self.mutates:
+            object.__setattr__(self, "input", _with_dry_run(self.input))
         if self.mutates and not self.own_plan:
             object.__setattr__(self, "query", (*self.query, "dryRun"))
-            object.__setattr__(self, "input", _with_dry_run(self.input))
 
     @property
     def path_params(self) -> tuple[str, ...]:
@@ -443,7 +444,7 @@ CATALOG: tuple[CatalogEntry, ...] = (
         " next command for a person or agent) or auto (run it as an operation: reboot once, then replace)."
         " A setting, effective at once (from the next health event on); it changes nothing in AWS. NOOP when the"
         " cluster already has that policy; dryRun true answers the plan.",
-        _with_dry_run(LadderPolicyInput),
+        LadderPolicyInput,
         LadderPolicyView,
         Role.ADMIN,
         mutates=True,
@@ -678,7 +679,7 @@ CATALOG: tuple[CatalogEntry, ...] = (
         "Remove a storage's PersistentVolumeClaim and PersistentVolume (only ones Launchpod created), effective"
         " at once; the data in S3 or FSx is kept. NOOP when the storage is already gone; dryRun true answers the"
         " plan.",
-        _with_dry_run(StorageRef),
+        StorageRef,
         DeleteStorageView,
         Role.ADMIN,
         mutates=True,
@@ -791,7 +792,7 @@ CATALOG: tuple[CatalogEntry, ...] = (
         "Delete a team's compute quota (only one Launchpod created), effective at once; the add-on removes the"
         " team's queues. Give the team's name again as confirm. NOOP when the team has no quota (already"
         " deleted); dryRun true answers the plan.",
-        _with_dry_run(DeleteTeamInput),
+        DeleteTeamInput,
         DeleteTeamView,
         Role.ADMIN,
         mutates=True,
@@ -826,7 +827,7 @@ CATALOG: tuple[CatalogEntry, ...] = (
         "/api/preferences",
         "Set your active cluster (a preference, effective at once; it changes nothing in AWS). NOOP when it"
         " already is your active cluster; dryRun true answers the plan.",
-        _with_dry_run(UpdatePreferencesRequest),
+        UpdatePreferencesRequest,
         PreferencesView,
         Role.VIEWER,
         mutates=True,
@@ -874,7 +875,7 @@ CATALOG: tuple[CatalogEntry, ...] = (
         "Stop a running operation, effective at once: it is CANCELLED when the call returns. Resources already"
         " created are kept; retry resumes it. 409 when it has already ended. dryRun true answers what it would"
         " stop. Needs the role of the route that started it (admin for cluster operations).",
-        _with_dry_run(CancelOperationInput),
+        CancelOperationInput,
         OperationView,
         Role.OPERATOR,
         mutates=True,
@@ -955,7 +956,7 @@ CATALOG: tuple[CatalogEntry, ...] = (
         "Send an OpenAI-style chat completion to the endpoint (the API calls the endpoint's own Service; no URL"
         " or host is accepted) and return the answer, bounded to 20 s and 256 KiB: effective at once, no"
         " operation to follow. dryRun true checks the endpoint is Ready and answers the one step, sending nothing.",
-        _with_dry_run(InvokeEndpointInput),
+        InvokeEndpointInput,
         InvokeView,
         Role.OPERATOR,
         mutates=True,  # not a change, but it spends the endpoint's GPU time: never auto-approved for agents
@@ -971,7 +972,7 @@ CATALOG: tuple[CatalogEntry, ...] = (
         "Reassign a warm worker pod of a model pool (a container endpoint with service modelPool) to another pool"
         " endpoint's Service by its binding label; the pod keeps running: effective at once, no operation to"
         " follow. NOOP when the pod already serves that endpoint; dryRun true answers the label change.",
-        _with_dry_run(AssignPodInput),
+        AssignPodInput,
         AssignPodView,
         Role.OPERATOR,
         mutates=True,
@@ -1017,7 +1018,7 @@ CATALOG: tuple[CatalogEntry, ...] = (
         " command, on an instance group; every pod takes its node's GPUs and EFA. Applied to the cluster at once"
         " (effective at once): follow it with get_job until Succeeded or Failed, and read get_job_logs. dryRun true"
         " makes every check and answers the plan (the job, and the pods its operator starts), creating nothing.",
-        _with_dry_run(SubmitJobInput),
+        SubmitJobInput,
         JobView,
         Role.OPERATOR,
         mutates=True,
@@ -1054,7 +1055,7 @@ CATALOG: tuple[CatalogEntry, ...] = (
         "Delete a training job and its pods (effective at once); its checkpoints and outputs under jobs/<job>/ in"
         " the shared bucket are kept. Give the job's name again as confirm. dryRun true answers the plan (the job"
         " and its pods), deleting nothing; a job that is not there is 404.",
-        _with_dry_run(DeleteJobInput),
+        DeleteJobInput,
         DeleteJobView,
         Role.OPERATOR,
         mutates=True,

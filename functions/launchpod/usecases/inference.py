@@ -34,7 +34,7 @@ from launchpod.domain.inference import endpoints, manifests
 from launchpod.domain.inference.endpoints import RealEndpoint
 from launchpod.domain.plan import Plan, Step
 from launchpod.usecases.ports import AddonReader, ControlPlanes, HyperPodReader, KubeReader, OperationLog
-from launchpod.usecases.proposal import Proposal
+from launchpod.usecases.proposal import Proposal, at_once
 
 
 class ClusterEndpoints(Protocol):
@@ -359,7 +359,7 @@ def get(name: str, endpoint: str, *, ports: InferencePorts) -> EndpointView:
 
 def invoke(
     name: str, endpoint: str, request: InvokeEndpointRequest, dry_run: bool = False, *, ports: InferencePorts
-) -> InvokeView | PlanView:
+) -> InvokeView | NoopView | PlanView:
     """The chat completion sent to the endpoint's own Service and its answer; a dry run makes the same checks
     (the endpoint serves, it has a Service) and answers the one step, sending nothing."""
     active(name, ports)
@@ -371,14 +371,17 @@ def invoke(
         )
     if real.service is None or real.port is None:
         raise Conflict(f"Endpoint {endpoint} has no Service to send the request to yet; invoke it once it has one.")
-    if dry_run:
-        plan = endpoints.invoke_plan(name, real, len(request.messages), request.maxTokens)
-        return PlanView(target=plan.target, steps=plan.views())
-    payload: dict[str, Any] = {"messages": [m.model_dump() for m in request.messages], "max_tokens": request.maxTokens}
-    if request.temperature is not None:
-        payload["temperature"] = request.temperature
-    answer, truncated = ports.endpoints.chat(name, real, payload)
-    return endpoints.invoke_view(endpoint, answer, truncated)
+
+    def send() -> InvokeView:
+        payload: dict[str, Any] = {"messages": [m.model_dump() for m in request.messages]}
+        payload["max_tokens"] = request.maxTokens
+        if request.temperature is not None:
+            payload["temperature"] = request.temperature
+        answer, truncated = ports.endpoints.chat(name, real, payload)
+        return endpoints.invoke_view(endpoint, answer, truncated)
+
+    plan = endpoints.invoke_plan(name, real, len(request.messages), request.maxTokens)  # one step: never NOOP
+    return at_once(plan, dry_run, "", send)
 
 
 # ---------------------------------------------------------------------------- model pools
@@ -420,13 +423,13 @@ def assign(
     if pod is None:
         raise NotFound(f"The pool {pool} has no pod {request.pod}; its pods are {have}.")
     previous = (pod["metadata"].get("labels") or {}).get(manifests.SERVES_LABEL)
-    if previous == request.endpoint:
-        return NoopView(message=f"{request.pod} already serves {request.endpoint}; no changes.")
-    if dry_run:
-        plan = endpoints.assign_plan(name, source.namespace, request.pod, previous, request.endpoint)
-        return PlanView(target=plan.target, steps=plan.views())
-    ports.endpoints.bind_pod(name, source.namespace, request.pod, request.endpoint)
-    message = f"{request.pod} (a warm worker of {pool}) now serves {request.endpoint}" + (
-        f" instead of {previous}." if previous else "."
-    )
-    return AssignPodView(pool=pool, pod=request.pod, endpoint=request.endpoint, previous=previous, message=message)
+
+    def bind() -> AssignPodView:
+        ports.endpoints.bind_pod(name, source.namespace, request.pod, request.endpoint)
+        message = f"{request.pod} (a warm worker of {pool}) now serves {request.endpoint}" + (
+            f" instead of {previous}." if previous else "."
+        )
+        return AssignPodView(pool=pool, pod=request.pod, endpoint=request.endpoint, previous=previous, message=message)
+
+    plan = endpoints.assign_plan(name, source.namespace, request.pod, previous, request.endpoint)
+    return at_once(plan, dry_run, f"{request.pod} already serves {request.endpoint}; no changes.", bind)

@@ -10,6 +10,7 @@ from typing import Any, Protocol
 
 from launchpod.contracts.jobs import DeleteJobView, JobListView, JobView, SubmitJobInput
 from launchpod.contracts.mlflow import JobMlflowView
+from launchpod.contracts.operations import NoopView
 from launchpod.contracts.plans import PlanView
 from launchpod.domain import features
 from launchpod.domain import mlflow as mlflow_domain
@@ -28,6 +29,7 @@ from launchpod.usecases.ports import (
     MlflowUi,
     ShippedLogs,
 )
+from launchpod.usecases.proposal import at_once
 
 KINDS = ((manifests.PYTORCH_API, manifests.PYTORCH_KIND), (manifests.RAY_API, manifests.RAY_KIND))
 KUBERAY = {
@@ -217,7 +219,7 @@ def _check_kueue(name: str, request: SubmitJobInput, ports: JobPorts) -> None:
     )
 
 
-def submit(request: SubmitJobInput, dry_run: bool = False, *, ports: JobPorts) -> JobView | PlanView:
+def submit(request: SubmitJobInput, dry_run: bool = False, *, ports: JobPorts) -> JobView | NoopView | PlanView:
     """Check the request against the cluster (operator, instance group, queue, a free name, the claim), then
     server-side apply the job with MLflow's env when the cluster has a usable tracking server. A dry run makes
     every check and answers the plan (the job, and what its controller makes of it) instead of applying."""
@@ -257,11 +259,13 @@ def submit(request: SubmitJobInput, dry_run: bool = False, *, ports: JobPorts) -
         tracking = str(server["TrackingServerArn"])
         extra = mlflow_domain.pod_env(tracking, request.jobName)
     job = manifests.build(request, instance_type, recipe, extra)
-    if dry_run:
-        found = plans.submit_plan(request, job, instance_type, tracking)
-        return PlanView(target=found.target, steps=found.views())
-    ports.kube.apply(name, job)
-    return view(name, find(name, request.jobName, request.namespace, ports=ports), ports=ports)
+
+    def apply() -> JobView:
+        ports.kube.apply(name, job)
+        return view(name, find(name, request.jobName, request.namespace, ports=ports), ports=ports)
+
+    plan = plans.submit_plan(request, job, instance_type, tracking)  # never empty: a job runs once (name taken: 409)
+    return at_once(plan, dry_run, "", apply)
 
 
 def list_jobs(name: str, namespace: str | None, *, ports: JobPorts) -> JobListView:

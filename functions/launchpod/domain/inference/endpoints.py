@@ -260,7 +260,10 @@ def invoke_plan(cluster: str, real: RealEndpoint, messages: int, max_tokens: int
 
 
 def assign_plan(cluster: str, namespace: str, pod: str, previous: str | None, endpoint: str) -> Plan:
-    """The one step of a pool pod's reassignment: its binding label (the Services select pods by it)."""
+    """The one step of a pool pod's reassignment: its binding label (the Services select pods by it); none when
+    the pod already serves ``endpoint``."""
+    if previous == endpoint:
+        return Plan(cluster, ())
     reason = f"{manifests.SERVES_LABEL} is {previous!r}; the request asks for {endpoint!r}" + (
         f" (the Service of {endpoint} then selects the pod, and {previous}'s no longer does)" if previous else ""
     )

@@ -13,6 +13,7 @@ from typing import Any
 
 from launchpod.contracts.plans import PlanStepView
 from launchpod.domain.operations import WorkflowPlan, role_for
+from launchpod.domain.plan import Step
 
 REBOOT, REPLACE, DELETE, HEALTH_CHECK = "reboot-nodes", "replace-nodes", "delete-nodes", "health-check"
 KINDS = (REBOOT, REPLACE, DELETE, HEALTH_CHECK)
@@ -59,39 +60,29 @@ def plan(kind: str, cluster: str, request: dict[str, Any]) -> WorkflowPlan:
 def steps(kind: str, request: dict[str, Any]) -> list[PlanStepView]:
     if kind == HEALTH_CHECK:
         checks = ", ".join(request.get("checks") or [])
-        acted = []
-        for target in request.get("targets") or []:
-            nodes = target.get("nodeIds")
-            what = f"nodes {', '.join(nodes)} of group {target['instanceGroup']}" if nodes else None
-            acted.append(
-                PlanStepView(
-                    action="check",
-                    target=what or f"every node of group {target['instanceGroup']}",
-                    reason=f"StartClusterHealthCheck runs {checks}; the nodes take no new work until it ends",
-                    phase="StartAction",
-                )
-            )
+        why = f"StartClusterHealthCheck runs {checks}; the nodes take no new work until it ends"
+        acted = [Step("check", _checked(t), why, "StartAction") for t in request.get("targets") or []]
     else:
         call, effect = _EFFECT[kind]
-        ids = list(request.get("nodeIds") or [])
-        parts = batches(ids, kind)
+        parts = batches(list(request.get("nodeIds") or []), kind)
         acted = [
-            PlanStepView(
-                action=VERB[kind],
-                target=f"node {node}",
-                reason=f"{call}" + (f" (call {i + 1} of {len(parts)})" if len(parts) > 1 else "") + f": {effect}",
-                phase="StartAction",
+            Step(
+                VERB[kind],
+                f"node {node}",
+                f"{call}{f' (call {i + 1} of {len(parts)})' if len(parts) > 1 else ''}: {effect}",
+                "StartAction",
             )
             for i, part in enumerate(parts)
             for node in part
         ]
-    wait = PlanStepView(
-        action="wait",
-        target="for each node above",
-        reason="followed to its terminal state; a node AWS refuses or that does not end well is reported with why",
-        phase="WaitNodes",
-    )
-    return [*acted, wait]
+    why = "followed to its terminal state; a node AWS refuses or that does not end well is reported with why"
+    return [s.view() for s in (*acted, Step("wait", "for each node above", why, "WaitNodes"))]
+
+
+def _checked(target: dict[str, Any]) -> str:
+    nodes = target.get("nodeIds")
+    group = target["instanceGroup"]
+    return f"nodes {', '.join(nodes)} of group {group}" if nodes else f"every node of group {group}"
 
 
 def batches(node_ids: list[str], kind: str) -> list[list[str]]:

@@ -22,7 +22,7 @@ from launchpod.domain.errors import InvalidInput
 from launchpod.domain.operations import Planned
 from launchpod.domain.plan import Plan
 from launchpod.entrypoints.api.auth import require
-from launchpod.usecases.proposal import Proposal
+from launchpod.usecases.proposal import Proposal, at_once
 
 InputT = TypeVar("InputT", bound=BaseModel)
 
@@ -132,15 +132,13 @@ def _dry_run(e: CatalogEntry) -> Callable[[APIGatewayRestResolver, Callable[...,
 
 
 def planned(plan: Plan, dry_run: bool, start: Callable[[], OperationView], noop: str | None = None) -> Response[Any]:
-    """The planner's answer, the same on every mutating route: an empty plan is 200 NOOP and starts
-    nothing; ``dryRun`` answers 200 with the plan and starts nothing; otherwise ``start()`` records the
-    operation (with the plan) and starts its workflow: 202."""
-    if plan.empty:
-        return json_response(NoopView(message=noop or f"{plan.target} already matches the request; no changes."))
-    if dry_run:
-        return json_response(PlanView(target=plan.target, steps=plan.views()))
-    operation = start()
-    accepted = OperationAcceptedView(operation=operation, statusUrl=operation.statusUrl)
+    """The planner's answer, the same on every mutating route (proposal.at_once): an empty plan is 200 NOOP
+    and starts nothing; ``dryRun`` answers 200 with the plan and starts nothing; otherwise ``start()``
+    records the operation (with the plan) and starts its workflow: 202."""
+    result = at_once(plan, dry_run, noop or f"{plan.target} already matches the request; no changes.", start)
+    if not isinstance(result, OperationView):
+        return json_response(result)
+    accepted = OperationAcceptedView(operation=result, statusUrl=result.statusUrl)
     return json_response(accepted, 202, {"Location": accepted.statusUrl})
 
 
