@@ -25,7 +25,7 @@ import type { OperationAcceptedView, PlanView } from '../lib/types';
 import { useFetch } from '../lib/useFetch';
 import { useSession } from '../session';
 import ErrorAlert from './ErrorAlert';
-import PlanSteps from './PlanSteps';
+import { DryRunPlan } from './PlanSteps';
 import Status from './Status';
 
 // Views from the API's OpenAPI document (src/api/schema.d.ts).
@@ -213,29 +213,6 @@ function Events({ cluster }: { cluster: string }) {
   );
 }
 
-// What the action would do to each node, asked of the API as a dry run (nothing changes). A replace or
-// delete is asked only once its data loss is acknowledged, as the real request is.
-function ActionPlan({ cluster, action, ids, acknowledged }: { cluster: string; action: Action; ids: string[]; acknowledged: boolean }) {
-  const ask = action === 'reboot' || acknowledged;
-  const { data, error } = useFetch(
-    () =>
-      ask
-        ? request<PlanView>('POST', path(cluster, `/nodes/${action}`), {
-            body: action === 'reboot' ? { nodeIds: ids } : { nodeIds: ids, acknowledgeDataLoss: true },
-            query: { dryRun: 'true' },
-          })
-        : Promise.resolve({ data: null }),
-    [cluster, action, ids.join(','), ask],
-  );
-  if (!ask) return null;
-  return (
-    <>
-      <ErrorAlert error={error} />
-      {data && 'steps' in data ? <PlanSteps steps={data.steps} label={`What the ${action} does`} /> : null}
-    </>
-  );
-}
-
 export default function NodesTab({ cluster }: { cluster: string }) {
   const navigate = useNavigate();
   const { can } = useSession();
@@ -360,7 +337,19 @@ export default function NodesTab({ cluster }: { cluster: string }) {
               </Checkbox>
             </>
           )}
-          {confirm ? <ActionPlan cluster={cluster} action={confirm} ids={ids} acknowledged={acknowledged} /> : null}
+          {/* the action's plan, asked of the API as a dry run; a replace or delete once its data loss is acknowledged */}
+          {confirm && (confirm === 'reboot' || acknowledged) ? (
+            <DryRunPlan
+              load={() =>
+                request<PlanView>('POST', path(cluster, `/nodes/${confirm}`), {
+                  body: confirm === 'reboot' ? { nodeIds: ids } : { nodeIds: ids, acknowledgeDataLoss: true },
+                  query: { dryRun: 'true' },
+                })
+              }
+              deps={[cluster, confirm, ids.join(',')]}
+              label={`What the ${confirm} does`}
+            />
+          ) : null}
         </SpaceBetween>
       </Modal>
     </SpaceBetween>

@@ -1,10 +1,13 @@
 // A dry run's plan as a short list: what each step does, to what, and why. Shown in a confirmation before
 // the real request is sent (the request with ?dryRun=true answered it and changed nothing).
 
+import type { ReactNode } from 'react';
 import Box from '@cloudscape-design/components/box';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 
-import type { PlanStepView } from '../lib/types';
+import type { NoopView, PlanStepView, PlanView } from '../lib/types';
+import { useFetch } from '../lib/useFetch';
+import ErrorAlert from './ErrorAlert';
 
 export default function PlanSteps({ steps, label }: { steps: PlanStepView[]; label: string }) {
   return (
@@ -23,6 +26,32 @@ export default function PlanSteps({ steps, label }: { steps: PlanStepView[]; lab
           </li>
         ))}
       </ul>
+    </SpaceBetween>
+  );
+}
+
+// The plan a dry run answers, asked once per ``deps``: its steps, the NOOP's words, or the error; ``fallback``
+// says what the action does while there is no plan to show (loading, or the dry run failed).
+export function DryRunPlan({
+  load,
+  deps,
+  label,
+  fallback,
+}: {
+  load: () => Promise<{ data: PlanView | NoopView | object }>;
+  deps: unknown[];
+  label: string;
+  fallback?: ReactNode;
+}) {
+  const { data, error, loading } = useFetch(load, deps);
+  const planned = data && 'steps' in data ? (data as PlanView) : null;
+  return (
+    <SpaceBetween size="s">
+      {loading && !data ? <Box>Reading what it would do…</Box> : null}
+      <ErrorAlert error={error} />
+      {planned ? <PlanSteps steps={planned.steps} label={label} /> : null}
+      {data && 'status' in data && data.status === 'NOOP' ? <Box>{(data as NoopView).message}</Box> : null}
+      {planned || (loading && !data) ? null : fallback}
     </SpaceBetween>
   );
 }

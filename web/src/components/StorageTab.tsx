@@ -21,7 +21,7 @@ import { useFetch } from '../lib/useFetch';
 import { useSession } from '../session';
 import ErrorAlert from './ErrorAlert';
 import ModelsTable from './ModelsTable';
-import PlanSteps from './PlanSteps';
+import { DryRunPlan } from './PlanSteps';
 import Status from './Status';
 
 function Browser({ cluster, storage, onClose }: { cluster: string; storage: StorageView; onClose: () => void }) {
@@ -153,24 +153,6 @@ function AddStorage({ cluster, onAdded }: { cluster: string; onAdded: () => void
   );
 }
 
-// What the delete would do, asked of the API first (?dryRun=true changes nothing).
-function DeletePlan({ cluster, storage }: { cluster: string; storage: StorageView }) {
-  const { data, error, loading } = useFetch(
-    () => api.deleteStorage(cluster, storage.storageName, true),
-    [cluster, storage.storageName],
-  );
-  const fallback = `The PersistentVolumeClaim and PersistentVolume are removed; the data in ${storage.source} is kept.`;
-  if (loading && !data) return <Box>Reading what the delete would do…</Box>;
-  return (
-    <SpaceBetween size="s">
-      <ErrorAlert error={error} />
-      {data && 'steps' in data ? <PlanSteps steps={data.steps} label="What the delete does" /> : null}
-      {data && 'status' in data && data.status === 'NOOP' ? <Box>{data.message}</Box> : null}
-      {data && 'steps' in data ? null : <Box>{fallback}</Box>}
-    </SpaceBetween>
-  );
-}
-
 export default function StorageTab({ cluster, ready }: { cluster: string; ready: boolean }) {
   const { can, notify } = useSession();
   const { data, error, loading, reload } = useFetch(() => api.storage(cluster), [cluster]);
@@ -264,7 +246,14 @@ export default function StorageTab({ cluster, ready }: { cluster: string; ready:
           </Box>
         }
       >
-        {deleting ? <DeletePlan cluster={cluster} storage={deleting} /> : null}
+        {deleting ? (
+          <DryRunPlan
+            load={() => api.deleteStorage(cluster, deleting.storageName, true)}
+            deps={[cluster, deleting.storageName]}
+            label="What the delete does"
+            fallback={`The PersistentVolumeClaim and PersistentVolume are removed; the data in ${deleting.source} is kept.`}
+          />
+        ) : null}
       </Modal>
     </SpaceBetween>
   );
