@@ -107,6 +107,17 @@ def test_a_viewer_cannot_submit():
         ops.submit(MemoryStore(), MemoryRunner(), _plan(), VIEWER)
 
 
+def _failed_at_third_phase(store: MemoryStore, runner: MemoryRunner) -> OperationView:
+    """An operation whose first two phases succeeded and whose third failed ("X"), ended FAILED."""
+    operation, _ = ops.submit(store, runner, _plan(), ADMIN)
+    phases = [p.model_copy(update={"status": PhaseStatus.SUCCEEDED}) for p in operation.phases[:2]]
+    phases += [operation.phases[2].model_copy(update={"status": PhaseStatus.FAILED, "error": "X"})]
+    phases += operation.phases[3:]
+    store.ops[operation.id] = operation.model_copy(update={"phases": phases})
+    store.finish(operation.id, OperationStatus.FAILED, error="X", message="boom")
+    return operation
+
+
 def test_a_workflow_that_cannot_start_fails_the_operation_and_frees_the_cluster():
     store = MemoryStore()
     with pytest.raises(RetryableError):
@@ -117,12 +128,7 @@ def test_a_workflow_that_cannot_start_fails_the_operation_and_frees_the_cluster(
 
 def test_retry_keeps_finished_phases_and_resets_the_rest_under_a_new_execution_name():
     store, runner = MemoryStore(), MemoryRunner()
-    operation, _ = ops.submit(store, runner, _plan(), ADMIN)
-    phases = [p.model_copy(update={"status": PhaseStatus.SUCCEEDED}) for p in operation.phases[:2]]
-    phases += [operation.phases[2].model_copy(update={"status": PhaseStatus.FAILED, "error": "X"})]
-    phases += operation.phases[3:]
-    store.ops[operation.id] = operation.model_copy(update={"phases": phases})
-    store.finish(operation.id, OperationStatus.FAILED, error="X", message="boom")
+    operation = _failed_at_third_phase(store, runner)
 
     resumed = ops.retry(store, runner, operation.id, ADMIN, Role.ADMIN)
 
@@ -208,12 +214,7 @@ def test_a_dry_run_answers_the_plan_and_records_and_starts_nothing():
 
 def test_a_dry_run_of_retry_names_the_phases_that_would_run_again_and_restarts_nothing():
     store, runner = MemoryStore(), MemoryRunner()
-    operation, _ = ops.submit(store, runner, _plan(), ADMIN)
-    phases = [p.model_copy(update={"status": PhaseStatus.SUCCEEDED}) for p in operation.phases[:2]]
-    phases += [operation.phases[2].model_copy(update={"status": PhaseStatus.FAILED, "error": "X"})]
-    phases += operation.phases[3:]
-    store.ops[operation.id] = operation.model_copy(update={"phases": phases})
-    store.finish(operation.id, OperationStatus.FAILED, error="X", message="boom")
+    operation = _failed_at_third_phase(store, runner)
 
     with pytest.raises(ops.Planned) as caught:
         ops.retry(store, runner, operation.id, ops.Principal("alice", Role.ADMIN, dry_run=True), Role.ADMIN)

@@ -35,32 +35,23 @@ def _ports(records: dict[str, dict[str, str]], eks_status: str | None = "ACTIVE"
     eks = Eks({"train": {**ACTIVE, "status": eks_status}} if eks_status else {})
     ec2 = Ec2(["us-east-1a", "us-east-1b"])
     kube = KubeObjects([])
+    building = provisioning.ProvisioningPorts(
+        region="us-east-1",
+        prefix="launchpod",
+        clusters=registry,
+        operations=table,
+        workflows=runs,
+        eks=eks,
+        ec2=ec2,
+        read=Kube({}),
+    )
     return phases.PhasePorts(
         clusters=registry,
         eks=eks,
         operations=table,
-        provisioning=provisioning.ProvisioningPorts(
-            region="us-east-1",
-            prefix="launchpod",
-            clusters=registry,
-            operations=table,
-            workflows=runs,
-            eks=eks,
-            ec2=ec2,
-            read=Kube({}),
-        ),
-        hyperpod=hyperpod.HyperPodPorts(
-            region="us-east-1",
-            prefix="launchpod",
-            clusters=registry,
-            operations=table,
-            workflows=runs,
-            eks=eks,
-            ec2=ec2,
-            sagemaker=HyperPods({}),
-            quotas=ServiceQuotas({}),
-            read=Kube({}),
-        ),
+        provisioning=building,
+        # the HyperPod ports are the provisioning ports plus SageMaker's clusters and quotas, as hyperpod.real()
+        hyperpod=hyperpod.HyperPodPorts(**vars(building), sagemaker=HyperPods({}), quotas=ServiceQuotas({})),
         storage=storage.StoragePorts(
             operations=table,
             workflows=runs,
