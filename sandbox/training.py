@@ -520,7 +520,10 @@ async def _run_pytorch(emulator: Any, job: dict[str, Any], cluster: str) -> None
     if gone is not None:
         # Kubernetes' pod garbage collector deletes a Pod bound to a Node that no longer exists (a node
         # HyperPod replaced or deleted; https://kubernetes.io/docs/concepts/workloads/pods/pod-lifecycle/#pod-garbage-collection),
-        # and the training operator meets a lost pod as a node failure: a full job restart, within its budget.
+        # and the training operator meets a lost pod as the node failure it is: a process restart in place cannot
+        # bring back a pod whose node is gone, so the job restarts whole within its restart budget, as for the
+        # nodeFailure fault (developer guide, "Using the HyperPod training operator": process-level recovery
+        # where it can, job-level restarts and jobMaxRetryCount otherwise).
         await emulator.delete_object("v1/pods", gone["metadata"]["namespace"], gone["metadata"]["name"])
         lost = f"node failure ({gone['spec']['nodeName']} is gone)"
         await _recover(emulator, job, run, lost, gone["metadata"]["name"], True)
