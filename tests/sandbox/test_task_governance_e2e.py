@@ -102,8 +102,14 @@ def test_policy_and_team_become_kueue_objects_and_equal_requests_are_noop(sandbo
     made = _put(sandbox, "/task-governance/policy", POLICY)
     assert made.status_code == 200 and made.json()["status"] == "CREATED", made.text
     assert _put(sandbox, "/task-governance/policy", POLICY).json()["status"] == "NOOP"
+    # the add-on's controller makes one WorkloadPriorityClass per priority class, one after the other: wait for
+    # as many as the policy names (seen once under load: the read came between the first and the second)
     policy = _poll(
-        lambda: (p := _get(sandbox, "/task-governance/policy"))["workloadPriorityClasses"] and p,
+        lambda: (
+            len((p := _get(sandbox, "/task-governance/policy"))["workloadPriorityClasses"])
+            == len(POLICY["priorityClasses"])
+            and p
+        ),
         "the WorkloadPriorityClasses",
     )
     assert policy["configured"] is True
