@@ -20,6 +20,10 @@ makes them wait; the goal is at most 1.05.
 
     .venv/bin/python bench/provision_cluster.py [--time-scales 0.05,0.1] [--runs 1] [--iam-overhead]
 
+With ``--environments-overhead`` (one scale) the runs alternate between every function in execution
+environments of its own (processes, as Lambda runs it) and every handler in the sandbox's process, in one
+sandbox, and the benchmark prints wall(environments) / wall(in-process); the goal is at most 1.3.
+
 With ``--iam-overhead`` (one scale) the runs alternate between IAM evaluation on and off (the sandbox's
 ``--no-iam``), in one process, and the benchmark prints wall(IAM on) / wall(IAM off) and the time
 the IAM gate itself spent per call.
@@ -61,28 +65,41 @@ def run_once(box: Sandbox, client: httpx.Client, name: str) -> tuple[float, str]
     return time.monotonic() - started, view["status"]
 
 
-def measure(scale: float, runs: int, iam_overhead: bool) -> list[float]:
+def measure(scale: float, runs: int, iam_overhead: bool, environments_overhead: bool = False) -> list[float]:
     """Walls of ``runs`` provisions at one time scale (IAM on), in a sandbox of their own."""
     box = Sandbox(time_scale=scale, port=free_port()).start()
     critical = CRITICAL_SIM_SECONDS * scale
     walls: list[float] = []
     by_iam: dict[bool, list[float]] = {True: [], False: []}
+    by_env: dict[bool, list[float]] = {True: [], False: []}
     headers = {"Authorization": f"Bearer {box.tokens.token_for('admin')}"}
     with httpx.Client(base_url=box.url, headers=headers, timeout=60) as client:
-        for i in range(runs * (2 if iam_overhead else 1)):
+        for i in range(runs * (2 if iam_overhead or environments_overhead else 1)):
             iam_on = not iam_overhead or i % 2 == 0
+            envs_on = not environments_overhead or i % 2 == 0
             box.iam.set_enabled(iam_on)
+            box.set_execution_environments(envs_on)
             wall, status = run_once(box, client, f"bench-{i}")
             by_iam[iam_on].append(wall)
+            by_env[envs_on].append(wall)
             if iam_on:
                 walls.append(wall)
             print(
-                f"scale {scale}: run {i}: {status} IAM {'on ' if iam_on else 'off'} wall {wall:6.1f} s  "
+                f"scale {scale}: run {i}: {status} IAM {'on ' if iam_on else 'off'} "
+                f"{'environments' if envs_on else 'in-process  '} wall {wall:6.1f} s  "
                 f"critical path {critical:6.1f} s  ratio {wall / critical:5.2f}",
                 flush=True,
             )
     report = box.iam.report()
+    colds = box.lambdas.report()["coldStarts"] if box.lambdas else []
     box.stop()
+    if environments_overhead:
+        on, off = statistics.median(by_env[True]), statistics.median(by_env[False])
+        init = sorted(c["initSeconds"] for c in colds)
+        print(
+            f"execution environments: median wall {on:.1f} s / in-process {off:.1f} s = {on / off:.3f} (goal <= 1.3); "
+            f"{len(init)} cold starts, median {statistics.median(init) if init else 0:.2f} s each"
+        )
     if iam_overhead:
         on, off = statistics.median(by_iam[True]), statistics.median(by_iam[False])
         gate = report["cost"]
@@ -99,9 +116,16 @@ def main() -> int:
     parser.add_argument("--time-scales", default="0.05,0.1", help="comma-separated; two or more give the fit")
     parser.add_argument("--runs", type=int, default=1, help="runs per scale")
     parser.add_argument("--iam-overhead", action="store_true", help="alternate IAM evaluation on and off")
+    parser.add_argument(
+        "--environments-overhead", action="store_true", help="alternate execution environments and in-process"
+    )
     args = parser.parse_args()
     scales = [float(s) for s in args.time_scales.split(",")]
-    points = [(scale, wall) for scale in scales for wall in measure(scale, args.runs, args.iam_overhead)]
+    points = [
+        (scale, wall)
+        for scale in scales
+        for wall in measure(scale, args.runs, args.iam_overhead, args.environments_overhead)
+    ]
     for scale in scales:
         median = statistics.median(w for s, w in points if s == scale)
         critical = CRITICAL_SIM_SECONDS * scale

@@ -9,11 +9,12 @@ from __future__ import annotations
 import io
 import json
 import zipfile
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import boto3
 from launchpod import policies, registry
+from launchpod.environment import DeployedNames, function_environment
 from launchpod.runtime.settings import ENV_KEYS
 
 from sandbox.aws.iam import GATE, FunctionIdentity
@@ -38,6 +39,9 @@ class Provisioned:
     functions: dict[str, str]  # logical name -> physical name
     kube_role_arn: str
     deployment: policies.Deployment | None = None
+    # logical name -> the environment variables CDK gives that function (launchpod.environment)
+    function_environments: dict[str, dict[str, str]] = field(default_factory=dict)
+    role_arns: dict[str, str] = field(default_factory=dict)  # logical name -> role ARN
 
 
 def table_name(key: str) -> str:
@@ -69,10 +73,10 @@ def _create_table(ddb: Any, spec: registry.TableSpec) -> str:
 
 
 def _placeholder_zip() -> bytes:
-    # moto needs a package; the handlers themselves run in-process from their Handler strings.
+    # moto needs a package; the sandbox runs the Handler strings from functions/ (sandbox.lambda_env).
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w") as archive:
-        archive.writestr("README.txt", "Launchpod handlers run in-process in the sandbox.\n")
+        archive.writestr("README.txt", "Launchpod handlers run from functions/ in the sandbox.\n")
     return buffer.getvalue()
 
 
@@ -151,6 +155,18 @@ def provision(extra_env: dict[str, str] | None = None) -> Provisioned:
         "POWERTOOLS_TRACE_DISABLED": "true",
         **(extra_env or {}),
     }
+    names = DeployedNames(
+        tables={t.key: table_name(t.key) for t in registry.TABLES},
+        kube_role_arn=kube_role_arn,
+        prefix=PREFIX,
+        bucket=bucket,
+        boundary_arn=deployment.boundary_arn,
+        workflows=machines,
+    )
+    # What CDK gives each function, plus the sandbox's seams (DESIGN.md section 9): no X-Ray daemon,
+    # and the endpoints the caller overrides (MLflow's REST API).
+    seams = {"POWERTOOLS_TRACE_DISABLED": "true", **(extra_env or {})}
+    function_environments = {spec.name: function_environment(spec, names) | seams for spec in registry.FUNCTIONS}
     functions, arns = {}, {}
     zipped = _placeholder_zip()
     for spec in registry.FUNCTIONS:
@@ -164,7 +180,7 @@ def provision(extra_env: dict[str, str] | None = None) -> Provisioned:
             Description=spec.description[:256],
             Timeout=spec.timeout,
             MemorySize=spec.memory,
-            Environment={"Variables": environment},
+            Environment={"Variables": function_environments[spec.name]},
         )
         functions[spec.name], arns[spec.name] = name, out["FunctionArn"]
 
@@ -201,7 +217,7 @@ def provision(extra_env: dict[str, str] | None = None) -> Provisioned:
             type="STANDARD",
         )
     _create_event_rules(session.client("events"), arns)
-    return Provisioned(environment, machines, functions, kube_role_arn, deployment)
+    return Provisioned(environment, machines, functions, kube_role_arn, deployment, function_environments, role_arns)
 
 
 def _create_event_rules(events: Any, arns: dict[str, str]) -> None:

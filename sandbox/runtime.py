@@ -37,8 +37,11 @@ class Sandbox:
     verbose: bool = False
     # every AWS call a handler makes is authorized against its role (off only to measure its cost)
     iam_evaluation: bool = True
+    # each function in execution environments of its own, as Lambda runs it (off only to measure its cost)
+    execution_environments: bool = True
     tokens: Any = None
     faults: Any = None
+    lambdas: Any = None
     provisioned: Any = None
     _threads: list[threading.Thread] = field(default_factory=list)
 
@@ -83,6 +86,8 @@ class Sandbox:
         if not self.verbose:
             # The interpreter logs every Catch as an error; the operation record already says it better.
             logging.getLogger("moto.stepfunctions").setLevel(logging.CRITICAL)
+            # The moto server logs every request the execution environments send it.
+            logging.getLogger("werkzeug").setLevel(logging.WARNING)
         self._mock = mock_aws(
             config={
                 "stepfunctions": {"execute_state_machine": True},
@@ -114,10 +119,9 @@ class Sandbox:
         from sandbox import container_insights
 
         container_insights.install()  # the observability add-on's Fluent Bit ships container lines (issue 13)
-        self.provisioned = provision()
-        os.environ.update(self.provisioned.environment)
         # SageMaker managed MLflow's REST API, served by the gateway (sandbox.mlflow_controls)
-        os.environ["LAUNCHPOD_MLFLOW_ENDPOINT_URL"] = f"{self.url}/sagemaker-mlflow"
+        self.provisioned = provision({"LAUNCHPOD_MLFLOW_ENDPOINT_URL": f"{self.url}/sagemaker-mlflow"})
+        os.environ.update(self.provisioned.environment)
         settings.cache_clear()
         self.faults = aws.FAULTS
         self.hyperpod_faults = hyperpod.HYPERPOD_FAULTS
@@ -131,11 +135,65 @@ class Sandbox:
         self._moto = ThreadedMotoServer(ip_address=self.host, port=self.moto_port or 0, verbose=False)
         self._moto.start()
         self.moto_port = self._moto.get_host_and_port()[1]
+        if self.execution_environments:
+            self._start_execution_environments()
 
         self.tokens = SandboxTokens.generate()
         self._warm()
         self._serve()
         return self
+
+    def _start_execution_environments(self) -> None:
+        import tempfile
+
+        import boto3
+        from launchpod import registry
+
+        from sandbox.aws import shims
+        from sandbox.aws.iam.gate import EnvironmentAuthorizer
+        from sandbox.lambda_env.environments import ExecutionEnvironments, FunctionConfig
+        from sandbox.provision import ACCOUNT, REGION
+
+        provisioned = self.provisioned
+        configs = {}
+        for spec in registry.FUNCTIONS:
+            deployed = provisioned.functions[spec.name]
+            configs[deployed] = FunctionConfig(
+                name=spec.name,
+                arn=f"arn:aws:lambda:{REGION}:{ACCOUNT}:function:{deployed}",
+                handler=spec.handler,
+                role_arn=provisioned.role_arns[spec.name],
+                timeout=spec.timeout,
+                memory=spec.memory,
+                environment=provisioned.function_environments[spec.name],
+            )
+        sts = boto3.client("sts", region_name=REGION)
+
+        def credentials(role_arn: str, function: str) -> dict[str, str]:
+            # Lambda hands the runtime its role's temporary credentials; the session is the function.
+            creds = sts.assume_role(RoleArn=role_arn, RoleSessionName=function)["Credentials"]
+            return {
+                "AWS_ACCESS_KEY_ID": creds["AccessKeyId"],
+                "AWS_SECRET_ACCESS_KEY": creds["SecretAccessKey"],
+                "AWS_SESSION_TOKEN": creds["SessionToken"],
+            }
+
+        self.log_dir = Path(tempfile.mkdtemp(prefix="launchpod-sandbox-lambda-"))
+        self.lambdas = ExecutionEnvironments(
+            configs,
+            aws_url=self.aws_url,
+            log_dir=self.log_dir,
+            credentials=credentials,
+            authorizer=EnvironmentAuthorizer(),
+        )
+        shims.set_runner(self.lambdas.invoke)
+
+    def set_execution_environments(self, enabled: bool) -> None:
+        """Run handlers in their execution environments, or (to measure what those cost) in this process."""
+        from sandbox.aws import shims
+
+        if self.lambdas is not None:
+            shims.set_runner(self.lambdas.invoke if enabled else None)
 
     def _warm(self) -> None:
         """Load what the first user request would otherwise wait seconds for: moto's EC2 offering
@@ -203,6 +261,11 @@ class Sandbox:
             time.sleep(0.05)
 
     def stop(self) -> None:
+        if self.lambdas is not None:
+            from sandbox.aws import shims
+
+            shims.set_runner(None)
+            self.lambdas.stop()
         if getattr(self, "_server", None):
             self._server.should_exit = True
         for thread in self._threads:

@@ -1,4 +1,5 @@
-"""Functions: one Lambda per registry entry, each with its own role, log group and the same settings.
+"""Functions: one Lambda per registry entry, each with its own role, log group and the environment
+``launchpod.environment`` gives it (the sandbox gives the same).
 
 Python 3.12 on arm64, JSON logs, X-Ray active tracing and Powertools metrics (EMF, so no
 cloudwatch:PutMetricData). Third-party libraries come from one layer (``make lambda-layer``);
@@ -6,8 +7,6 @@ the code asset is the ``functions/`` directory, so the handler strings are the r
 """
 
 from __future__ import annotations
-
-import json
 
 import jsii
 from aws_cdk import Aws, Duration, RemovalPolicy
@@ -18,8 +17,8 @@ from aws_cdk import aws_lambda as lambda_
 from aws_cdk import aws_logs as logs
 from constructs import Construct
 from launchpod import policies
+from launchpod.environment import DeployedNames, function_environment
 from launchpod.registry import FunctionSpec, StateMachineSpec, function_name
-from launchpod.runtime.settings import ENV_KEYS
 
 from launchpod_cdk import iam as scoping
 from launchpod_cdk.config import FUNCTIONS_DIR, Inputs
@@ -79,18 +78,14 @@ class Functions(Construct):
             max_session_duration=Duration.hours(1),
         )
 
-        workflows = json.dumps({m.name: state_machine_arn(prefix, m.name) for m in machines})
-        # Every registry table reaches the code under the key settings.py reads for it.
-        common_env = {ENV_KEYS[f"{key}_table"]: name for key, name in table_names.items()}
-        common_env |= {
-            "LAUNCHPOD_KUBE_ROLE_ARN": self.kube_role.role_arn,
-            "LAUNCHPOD_RESOURCE_PREFIX": prefix,
-            "LAUNCHPOD_BUCKET": bucket_name,
-            ENV_KEYS["role_boundary_arn"]: boundary_arn,
-            "POWERTOOLS_SERVICE_NAME": prefix,
-            "POWERTOOLS_METRICS_NAMESPACE": "Launchpod",
-            "POWERTOOLS_LOG_LEVEL": "INFO",
-        }
+        names = DeployedNames(
+            tables=table_names,
+            kube_role_arn=self.kube_role.role_arn,
+            prefix=prefix,
+            bucket=bucket_name,
+            boundary_arn=boundary_arn,
+            workflows={m.name: state_machine_arn(prefix, m.name) for m in machines},
+        )
 
         for spec in specs:
             name = function_name(spec.name, prefix)
@@ -110,9 +105,7 @@ class Functions(Construct):
                 assumed_by=iam.ServicePrincipal("lambda.amazonaws.com"),
                 description=f"{name}: only the actions its adapters call",
             )
-            env = dict(common_env)
-            if spec.starts_workflows:
-                env["LAUNCHPOD_WORKFLOWS"] = workflows
+            env = function_environment(spec, names)
             fn = lambda_.Function(
                 self,
                 spec.name,

@@ -63,6 +63,8 @@ def install(time_scale: float) -> None:
         shims.install_backend_fast_path()
         shims.install_dynamodb_atomicity()
         shims.install_in_process_lambda()
+        shims.install_async_stream_delivery()
+        shims.install_server_management_api_routing()
         shims.install_sfn_time_scaling()
         shims.install_sfn_fixes()
         eventbridge.install()

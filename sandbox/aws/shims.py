@@ -137,8 +137,24 @@ def _error_payload(exc: BaseException, error_type: str | None = None) -> str:
 
 _original_invoke = LambdaFunction.invoke
 
+#: Runs a function in an execution environment of its own (sandbox.lambda_env): (function name,
+#: event) -> (payload, is function error). None runs handlers in this process (the unit-level tests).
+_RUNNER: Callable[[str, Any], tuple[str, bool]] | None = None
+
+
+def set_runner(runner: Callable[[str, Any], tuple[str, bool]] | None) -> None:
+    global _RUNNER
+    _RUNNER = runner
+
 
 def _invoke_lambda_in_process(self: LambdaFunction, event: Any = None) -> tuple[str, bool, str]:
+    runner = _RUNNER
+    if runner is not None and self.function_name not in HANDLERS:
+        if isinstance(event, str | bytes):
+            event = json.loads(event or "{}")
+        INVOCATIONS.append((self.function_name, event))
+        payload, failed = runner(self.function_name, event)
+        return payload, failed, ""
     try:
         handler = _resolve_handler(self)
     except HandlerLoadError as exc:
@@ -433,3 +449,77 @@ def _install_jsonata_if_available() -> None:
         return json.loads(json.dumps(out, default=list)) if out is not None else None
 
     moto_jsonata._eval_jsonata = _eval
+
+
+# --------------------------------------------------------------------------- DynamoDB stream delivery
+
+
+def install_async_stream_delivery() -> None:
+    """Deliver DynamoDB stream records to their Lambda after the write, in order, as Lambda's event
+    source mapping does (it polls the stream's shards and invokes with batches, "How Lambda processes
+    records from DynamoDB streams", Lambda developer guide). moto invokes inside the write, holding
+    the table's lock: a function in an execution environment of its own that reads the table would
+    wait for a write that waits for it. With handlers in this process the original order stands."""
+    import queue
+
+    from moto.awslambda.models import LambdaBackend
+
+    with _install_lock:
+        if "stream-async" in _installed:
+            return
+        original = LambdaBackend.send_dynamodb_items
+        queues: dict[str, queue.SimpleQueue[tuple[Any, list[Any], str]]] = {}
+        guard = threading.Lock()
+
+        def deliver(pending: queue.SimpleQueue[tuple[Any, list[Any], str]], arn: str) -> None:
+            while True:
+                backend, items, source = pending.get()
+                try:
+                    original(backend, arn, items, source)
+                except Exception:
+                    log.warning("stream delivery to %s failed", arn, exc_info=True)
+
+        def send_dynamodb_items(self: LambdaBackend, function_arn: str, items: list[Any], source: str) -> Any:
+            if _RUNNER is None:
+                return original(self, function_arn, items, source)
+            with guard:
+                pending = queues.get(function_arn)
+                if pending is None:
+                    pending = queues[function_arn] = queue.SimpleQueue()
+                    threading.Thread(
+                        target=deliver, args=(pending, function_arn), name="stream-delivery", daemon=True
+                    ).start()
+            pending.put((self, list(items), source))
+            return "queued"  # moto clears the shard's pending records on a truthy answer
+
+        LambdaBackend.send_dynamodb_items = send_dynamodb_items  # type: ignore[method-assign]
+        _installed.add("stream-async")
+
+
+# --------------------------------------------------------------------------- moto server routing
+
+
+def install_server_management_api_routing() -> None:
+    """Route API Gateway Management API calls with a stage in the path to moto's management API.
+
+    moto's server takes a request signed for ``execute-api`` as IoT unless its path starts with
+    ``/@connections``, but a WebSocket API's callback URL is ``https://{api-id}.execute-api.{region}
+    .amazonaws.com/{stage}/@connections/{connection_id}`` (API Gateway developer guide, "Use
+    @connections commands in your backend service"), which functions in execution environments send
+    to the server."""
+    from moto.moto_server.werkzeug_app import DomainDispatcherApplication
+
+    with _install_lock:
+        if "server-management-api" in _installed:
+            return
+        original = DomainDispatcherApplication.infer_service_region_host
+
+        def infer_service_region_host(self: Any, environ: dict[str, Any], path: str) -> str | None:
+            auth = environ.get("HTTP_AUTHORIZATION") or ""
+            if "/execute-api/aws4_request" in auth and "/@connections/" in environ.get("PATH_INFO", ""):
+                region = auth.split("Credential=", 1)[-1].split("/")[2]
+                return f"execute-api.{region}.amazonaws.com"
+            return original(self, environ, path)
+
+        DomainDispatcherApplication.infer_service_region_host = infer_service_region_host  # type: ignore[method-assign]
+        _installed.add("server-management-api")

@@ -318,8 +318,7 @@ _installed = False
 _install_lock = threading.Lock()
 
 
-def _denial_code(service_model: Any) -> tuple[str, int]:
-    protocol = service_model.metadata.get("protocol")
+def denial_code(protocol: str) -> tuple[str, int]:
     if protocol in _DENIAL_BY_PROTOCOL:
         return _DENIAL_BY_PROTOCOL[protocol]
     return _REST_JSON_DENIAL if protocol == "rest-json" else _JSON_DENIAL
@@ -355,9 +354,59 @@ def mutations(action: str | None = None) -> list[dict[str, Any]]:
     ]
 
 
+def refusal(
+    function: str, prefix: str, operation: str, params: dict[str, Any], region: str | None, endpoint: str, protocol: str
+) -> tuple[str, int, str] | None:
+    """(error code, HTTP status, message) when the function's call is refused, as the service answers
+    it: an IAM denial, or a refusal while IAM changes propagate; None when it may proceed."""
+    call = authz.Call(
+        prefix=prefix,
+        operation=operation,
+        params=params,
+        region=region or GATE._state.region,
+        account=GATE._state.account,
+        endpoint=endpoint,
+    )
+    denial = GATE.authorize(function, call)
+    if denial is not None:
+        code, status = denial_code(protocol)
+        return code, status, denial.message
+    if GATE.enabled:
+        refused = propagation.refusal(call)
+        if refused is not None:
+            code, message, status = refused
+            return code, status, message
+    return None
+
+
+def succeeded(function: str, prefix: str, operation: str, params: dict[str, Any]) -> None:
+    """Count a function's successful call among the mutations when it is one."""
+    if not operation.startswith(_READS):
+        record_mutation(f"{prefix}:{operation}", _target(params))
+
+
+class EnvironmentAuthorizer:
+    """What the Lambda execution environments (sandbox.lambda_env) ask before and after each call."""
+
+    def authorize(self, function: str, request: dict[str, Any]) -> tuple[str, int, str] | None:
+        return refusal(
+            function,
+            request["prefix"],
+            request["operation"],
+            request["params"],
+            request.get("region"),
+            request.get("endpoint", ""),
+            request.get("protocol", ""),
+        )
+
+    def succeeded(self, function: str, request: dict[str, Any]) -> None:
+        succeeded(function, request["prefix"], request["operation"], request["params"])
+
+
 def install() -> None:
-    """Authorize every boto3 call made while a handler runs (idempotent). The hook is on the client
-    class, so clients created before it (cached ones included) are covered too."""
+    """Authorize every boto3 call made while an in-process handler runs (idempotent). The hook is on
+    the client class, so clients created before it (cached ones included) are covered too. Handlers in
+    execution environments of their own ask the same questions through ``EnvironmentAuthorizer``."""
     global _installed
     from botocore.client import BaseClient
 
@@ -368,30 +417,28 @@ def install() -> None:
 
         def _make_api_call(self: Any, operation_name: str, api_params: dict[str, Any]) -> Any:
             function = CALLER.get()
+            model = self.meta.service_model
+            prefix = model.signing_name or model.endpoint_prefix
             if function is not None:
-                model = self.meta.service_model
-                call = authz.Call(
-                    prefix=model.signing_name or model.endpoint_prefix,
-                    operation=operation_name,
-                    params=api_params,
-                    region=self.meta.region_name or GATE._state.region,
-                    account=GATE._state.account,
-                    endpoint=str(self.meta.endpoint_url or ""),
+                refused = refusal(
+                    function,
+                    prefix,
+                    operation_name,
+                    api_params,
+                    self.meta.region_name,
+                    str(self.meta.endpoint_url or ""),
+                    model.metadata.get("protocol", ""),
                 )
-                denial = GATE.authorize(function, call)
-                if denial is not None:
-                    code, status = _denial_code(model)
+                if refused is not None:
+                    code, status, message = refused
                     response = {
-                        "Error": {"Code": code, "Message": denial.message},
+                        "Error": {"Code": code, "Message": message},
                         "ResponseMetadata": {"HTTPStatusCode": status, "RequestId": str(uuid.uuid4())},
                     }
                     raise self.exceptions.from_code(code)(response, operation_name)
-                if GATE.enabled:
-                    propagation.raise_if_refused(self, call, operation_name)
             answer = original(self, operation_name, api_params)
-            if function is not None and not operation_name.startswith(_READS):
-                prefix = self.meta.service_model.signing_name or self.meta.service_model.endpoint_prefix
-                record_mutation(f"{prefix}:{operation_name}", _target(api_params))
+            if function is not None:
+                succeeded(function, prefix, operation_name, api_params)
             return answer
 
         BaseClient._make_api_call = _make_api_call

@@ -1,0 +1,358 @@
+"""Lambda execution environments: each function runs in processes of its own, as Lambda runs it.
+
+An environment is a process started on the function's first invocation (a cold start, recorded),
+kept warm and reused, and recycled when it has been idle a while, when it timed out or when its
+process died. A function has as many environments as it has invocations in flight ("each instance
+of your execution environment can handle only one request at a time", Lambda developer guide,
+"Understanding Lambda function scaling"), up to a small cap per function so two cores stay usable.
+
+Processes are forked from a server that has already imported the layer's libraries (boto3, pydantic,
+kubernetes, powertools): what each environment imports itself, and pays for at its cold start, is the
+function's own code. Nothing is shared once forked: every client, token and cache is the function's.
+
+Limits enforced here, as Lambda enforces them:
+- the function's timeout (the process is killed; "Task timed out after N seconds", errorType
+  ``Sandbox.Timedout``, and the environment is not reused);
+- the synchronous response's 6 MB ("Lambda quotas": "Invocation payload (request and response)
+  6 MB each for synchronous"; errorType ``Function.ResponseSizeTooLarge``);
+- the function's memory (an environment whose resident memory passes it is stopped, errorType
+  ``Runtime.OutOfMemory``).
+"""
+
+from __future__ import annotations
+
+import collections
+import itertools
+import json
+import logging
+import multiprocessing
+import os
+import threading
+import time
+import uuid
+from dataclasses import dataclass, field
+from multiprocessing import spawn
+from multiprocessing.connection import Connection
+from pathlib import Path
+from typing import Any
+
+from sandbox.lambda_env import packaging, runtime
+
+log = logging.getLogger("sandbox.lambda")
+
+RESPONSE_LIMIT = 6 * 1024 * 1024  # Lambda quotas: 6 MB synchronous response
+# Lambda keeps an idle environment for a while it does not document; the sandbox keeps one 5 minutes.
+IDLE_SECONDS = 300.0
+MAX_PER_FUNCTION = 3
+# Layer libraries the fork server imports once, so environments do not import them again.
+PRELOAD = ("boto3", "botocore.client", "pydantic", "aws_lambda_powertools", "kubernetes.client", "yaml", "jwt")
+
+
+@dataclass
+class FunctionConfig:
+    name: str
+    arn: str
+    handler: str
+    role_arn: str
+    timeout: int
+    memory: int
+    environment: dict[str, str]
+
+
+@dataclass
+class _Environment:
+    function: str
+    process: Any
+    conn: Connection
+    started: float
+    init_seconds: float = 0.0
+    last_used: float = field(default_factory=time.monotonic)
+    invocations: int = 0
+
+
+@dataclass(frozen=True)
+class ColdStart:
+    function: str
+    at: float
+    init_seconds: float
+    reason: str
+
+
+class Authorizer:
+    """What the environments ask of the sandbox's IAM: decisions and the log of mutations."""
+
+    def authorize(self, function: str, request: dict[str, Any]) -> tuple[str, int, str] | None:
+        return None
+
+    def succeeded(self, function: str, request: dict[str, Any]) -> None:
+        return None
+
+
+def _without_main(get_preparation_data: Any) -> Any:
+    """multiprocessing re-runs the parent's ``__main__`` in a started process so that its functions can
+    be unpickled; an environment needs only ``runtime.main``, and must not run the sandbox's script."""
+
+    def prepared(name: str) -> dict[str, Any]:
+        data: dict[str, Any] = get_preparation_data(name)
+        if name.startswith("lambda-"):
+            data.pop("init_main_from_path", None)
+            data.pop("init_main_from_name", None)
+        return data
+
+    return prepared
+
+
+if not getattr(spawn.get_preparation_data, "_lambda_env", False):
+    spawn.get_preparation_data = _without_main(spawn.get_preparation_data)
+    spawn.get_preparation_data._lambda_env = True  # type: ignore[attr-defined]
+
+
+class ExecutionEnvironments:
+    def __init__(
+        self,
+        functions: dict[str, FunctionConfig],
+        *,
+        aws_url: str,
+        log_dir: Path,
+        credentials: Any,
+        authorizer: Authorizer,
+        idle_seconds: float = IDLE_SECONDS,
+        max_per_function: int = MAX_PER_FUNCTION,
+        code_dir: Path = packaging.CODE_DIR,
+    ) -> None:
+        self.functions = functions
+        self.aws_url = aws_url
+        self.log_dir = log_dir
+        self.credentials = credentials  # callable: role ARN, function name -> env vars of the role's keys
+        self.authorizer = authorizer
+        self.idle_seconds = idle_seconds
+        self.max_per_function = max_per_function
+        self._idle: dict[str, list[_Environment]] = collections.defaultdict(list)
+        self._busy: collections.Counter[str] = collections.Counter()
+        self._lock = threading.Condition()
+        self._cold_starts: collections.deque[ColdStart] = collections.deque(maxlen=2000)
+        self._recycled: collections.Counter[str] = collections.Counter()
+        self._stopped = False
+        self._sequence = itertools.count(1)
+        self._context = multiprocessing.get_context("forkserver")
+        self._context.set_forkserver_preload(["sandbox.lambda_env.runtime", *PRELOAD])
+        self._package = packaging.deployment_package(code_dir)
+        log_dir.mkdir(parents=True, exist_ok=True)
+        self._reaper = threading.Thread(target=self._reap, name="lambda-idle-reaper", daemon=True)
+        self._reaper.start()
+
+    # ------------------------------------------------------------------ invoke
+    def invoke(self, function: str, event: Any) -> tuple[str, bool]:
+        """Lambda's answer to one synchronous invocation: (payload, whether it is a function error)."""
+        config = self.functions[function]
+        env = self._acquire(config)
+        healthy = False
+        try:
+            payload, failed, healthy = self._run(env, config, json.dumps(event, default=str))
+        finally:
+            self._release(env, healthy)
+        return payload, failed
+
+    def _run(self, env: _Environment, config: FunctionConfig, event: str) -> tuple[str, bool, bool]:
+        request_id = str(uuid.uuid4())
+        deadline = time.monotonic() + config.timeout
+        env.conn.send(("invoke", request_id, event, float(config.timeout)))
+        pending: dict[str, dict[str, Any]] = {}
+        while True:
+            remaining = deadline - time.monotonic()
+            try:
+                ready = env.conn.poll(max(remaining, 0))
+                message = env.conn.recv() if ready else None
+            except (EOFError, OSError):
+                return _failure("Runtime.ExitError", f"RequestId: {request_id} Error: Runtime exited"), True, False
+            if message is None:
+                return (
+                    _failure("Sandbox.Timedout", f"RequestId: {request_id} Error: Task timed out after "
+                             f"{config.timeout:.2f} seconds"),
+                    True,
+                    False,
+                )  # fmt: skip
+            kind = message[0]
+            if kind == "authorize":
+                _, call_id, request = message
+                refused = self.authorizer.authorize(function_name(config), request)
+                if refused is None:
+                    pending[call_id] = request
+                env.conn.send(refused)
+            elif kind == "succeeded":
+                request = pending.pop(message[1], None)
+                if request is not None:
+                    self.authorizer.succeeded(function_name(config), request)
+            elif kind == "result":
+                _, payload, failed = message
+                if len(payload.encode()) > RESPONSE_LIMIT:
+                    return (
+                        _failure("Function.ResponseSizeTooLarge", "Response payload size exceeded maximum "
+                                 f"allowed payload size ({RESPONSE_LIMIT} bytes)."),
+                        True,
+                        True,
+                    )  # fmt: skip
+                if _resident_mb(env.process.pid) > config.memory:
+                    return _failure("Runtime.OutOfMemory", "Runtime exited with error: signal: killed"), True, False
+                return payload, failed, True
+
+    # ------------------------------------------------------------------ environments
+    def _acquire(self, config: FunctionConfig) -> _Environment:
+        with self._lock:
+            while True:
+                if self._stopped:
+                    raise RuntimeError("the sandbox is stopping")
+                if self._idle[config.name]:
+                    env = self._idle[config.name].pop()
+                    self._busy[config.name] += 1
+                    return env
+                if self._busy[config.name] < self.max_per_function:
+                    self._busy[config.name] += 1
+                    break
+                self._lock.wait(1.0)
+        try:
+            return self._start(config)
+        except BaseException:
+            with self._lock:
+                self._busy[config.name] -= 1
+                self._lock.notify_all()
+            raise
+
+    def _release(self, env: _Environment, healthy: bool) -> None:
+        env.invocations += 1
+        env.last_used = time.monotonic()
+        with self._lock:
+            self._busy[env.function] -= 1
+            if healthy and not self._stopped and env.process.is_alive():
+                self._idle[env.function].append(env)
+            else:
+                self._recycled["failed"] += 1
+                _stop(env)
+            self._lock.notify_all()
+
+    def _start(self, config: FunctionConfig) -> _Environment:
+        started = time.monotonic()
+        parent, child = self._context.Pipe()
+        stream = f"{time.strftime('%Y/%m/%d')}/[$LATEST]{uuid.uuid4().hex}"
+        environment = {
+            **config.environment,
+            **lambda_reserved(config, stream),
+            **self.credentials(config.role_arn, function_name(config)),
+        }
+        process = self._context.Process(
+            target=runtime.main,
+            args=(
+                child,
+                {
+                    "function_name": function_name(config),
+                    "function_arn": config.arn,
+                    "handler": config.handler,
+                    "memory": config.memory,
+                    "log_stream": stream,
+                    "log_path": str(self.log_dir / f"{function_name(config)}.log"),
+                    "environment": environment,
+                    "aws_url": self.aws_url,
+                    **self._package,
+                },
+            ),
+            name=f"lambda-{config.name}-{next(self._sequence)}",
+            daemon=True,
+        )
+        process.start()
+        child.close()
+        env = _Environment(config.name, process, parent, started)
+        if not parent.poll(max(config.timeout, 30)):
+            _stop(env)
+            raise RuntimeError(f"the execution environment of {config.name} did not start")
+        _, init_seconds, _loaded = parent.recv()
+        env.init_seconds = init_seconds
+        reason = "first" if not any(c.function == config.name for c in self._cold_starts) else "scale-out or recycled"
+        self._cold_starts.append(ColdStart(config.name, time.time(), time.monotonic() - started, reason))
+        return env
+
+    def _reap(self) -> None:
+        while not self._stopped:
+            time.sleep(min(self.idle_seconds / 4, 15.0))
+            now = time.monotonic()
+            with self._lock:
+                for name, envs in self._idle.items():
+                    keep = [e for e in envs if now - e.last_used < self.idle_seconds and e.process.is_alive()]
+                    for env in envs:
+                        if env not in keep:
+                            self._recycled["idle"] += 1
+                            _stop(env)
+                    self._idle[name] = keep
+
+    # ------------------------------------------------------------------ report and stop
+    def report(self) -> dict[str, Any]:
+        with self._lock:
+            warm = {name: len(envs) for name, envs in self._idle.items() if envs}
+            busy = {name: n for name, n in self._busy.items() if n}
+            colds = list(self._cold_starts)
+            recycled = dict(self._recycled)
+        return {
+            "warm": warm,
+            "busy": busy,
+            "recycled": recycled,
+            "coldStarts": [
+                {"function": c.function, "at": c.at, "initSeconds": round(c.init_seconds, 3), "reason": c.reason}
+                for c in colds
+            ],
+        }
+
+    def stop(self) -> None:
+        with self._lock:
+            self._stopped = True
+            for envs in self._idle.values():
+                for env in envs:
+                    _stop(env)
+            self._idle.clear()
+            self._lock.notify_all()
+
+
+def function_name(config: FunctionConfig) -> str:
+    return config.arn.rsplit(":", 1)[-1]
+
+
+def lambda_reserved(config: FunctionConfig, stream: str) -> dict[str, str]:
+    """The runtime's reserved variables (Lambda developer guide, "Defined runtime environment variables")."""
+    region = config.arn.split(":")[3]
+    name = function_name(config)
+    return {
+        "AWS_REGION": region,
+        "AWS_DEFAULT_REGION": region,
+        "AWS_EXECUTION_ENV": "AWS_Lambda_python3.12",
+        "AWS_LAMBDA_FUNCTION_NAME": name,
+        "AWS_LAMBDA_FUNCTION_MEMORY_SIZE": str(config.memory),
+        "AWS_LAMBDA_FUNCTION_VERSION": "$LATEST",
+        "AWS_LAMBDA_LOG_GROUP_NAME": f"/aws/lambda/{name}",
+        "AWS_LAMBDA_LOG_STREAM_NAME": stream,
+        "_HANDLER": config.handler,
+        "LAMBDA_TASK_ROOT": "/var/task",
+        "LAMBDA_RUNTIME_DIR": "/var/runtime",
+        "TZ": ":UTC",
+        "LANG": "en_US.UTF-8",
+        "PATH": "/var/lang/bin:/usr/local/bin:/usr/bin/:/bin:/opt/bin",
+    }
+
+
+def _failure(error_type: str, message: str) -> str:
+    return json.dumps({"errorMessage": message, "errorType": error_type})
+
+
+def _resident_mb(pid: int) -> float:
+    try:
+        with open(f"/proc/{pid}/statm") as statm:
+            return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
+    except (OSError, ValueError, IndexError):
+        return 0.0
+
+
+def _stop(env: _Environment) -> None:
+    try:
+        env.conn.close()
+    except OSError:
+        pass
+    if env.process.is_alive():
+        env.process.kill()
+    env.process.join(2)

@@ -1,0 +1,69 @@
+"""What a function's deployment package and layer contain, as the CDK stack builds them: the code
+asset is ``functions/`` (cdk/launchpod_cdk/functions.py) and the layer is pyproject's
+``[project].dependencies`` with their own dependencies (cdk/build_layer.py). An environment can
+import those and the standard library, nothing else: a module missing from the package fails the
+import there as it would on Lambda (``Runtime.ImportModuleError``)."""
+
+from __future__ import annotations
+
+import sys
+import sysconfig
+import tomllib
+from functools import cache
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+from packaging.requirements import Requirement
+
+ROOT = Path(__file__).resolve().parents[2]
+CODE_DIR = ROOT / "functions"
+# Modules of the sandbox process that an environment's fork must not keep (they are not deployed).
+NOT_DEPLOYED = ("sandbox", "tests", "moto", "mcp_gateway")
+
+
+def layer_distributions() -> set[str]:
+    """The layer's distributions: the declared dependencies and, recursively, what they require."""
+    declared = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["dependencies"]
+    todo = [(Requirement(r), frozenset(Requirement(r).extras)) for r in declared]
+    seen: set[str] = set()
+    while todo:
+        requirement, extras = todo.pop()
+        name = requirement.name.lower().replace("_", "-")
+        try:
+            dist = metadata.distribution(requirement.name)
+        except metadata.PackageNotFoundError:
+            continue
+        if name in seen:
+            continue
+        seen.add(name)
+        for raw in dist.requires or []:
+            child = Requirement(raw)
+            if child.marker is not None and not any(
+                child.marker.evaluate({"extra": extra}) for extra in (extras or {""})
+            ):
+                continue
+            todo.append((child, frozenset(child.extras)))
+    return seen
+
+
+@cache
+def deployment_package(code_dir: Path = CODE_DIR) -> dict[str, Any]:
+    """What ``sandbox.lambda_env.runtime.main`` needs to limit an environment to the package and layer."""
+    distributions = layer_distributions()
+    allowed = {p.name for p in code_dir.iterdir() if (p / "__init__.py").exists()}
+    allowed |= {p.stem for p in code_dir.glob("*.py")}
+    for top, owners in metadata.packages_distributions().items():
+        if any(o.lower().replace("_", "-") in distributions for o in owners):
+            allowed.add(top)
+    allowed |= {"_cffi_backend", "six", "_yaml"} & set(metadata.packages_distributions())
+    paths = sysconfig.get_paths()
+    library_paths = [paths["stdlib"], paths["platstdlib"], str(Path(paths["stdlib"]) / "lib-dynload"), paths["purelib"]]
+    if paths["platlib"] != paths["purelib"]:
+        library_paths.append(paths["platlib"])
+    return {
+        "code_dir": str(code_dir),
+        "library_paths": [p for p in dict.fromkeys(library_paths) if Path(p).exists()] or sys.path[1:],
+        "allowed_modules": sorted(allowed),
+        "forget_modules": list(NOT_DEPLOYED),
+    }
