@@ -199,6 +199,18 @@ def control_routes(sandbox: Any) -> list[Route]:
         denied = admin_or_error(request)
         return denied or JSONResponse(sandbox.iam.report())
 
+    async def lambdas(request: Request) -> JSONResponse:
+        """The functions' execution environments: warm and busy ones, cold starts (with their init
+        time) and recycled ones, and where each function's log is written."""
+        denied = admin_or_error(request)
+        if denied:
+            return denied
+        if sandbox.lambdas is None:
+            return JSONResponse({"executionEnvironments": False})
+        return JSONResponse(
+            {"executionEnvironments": True, "logDir": str(sandbox.log_dir), **sandbox.lambdas.report()}
+        )
+
     async def calls(request: Request) -> JSONResponse:
         """The call log: every successful mutating AWS call a Launchpod function made, counted per
         action and target (``?action=eks:CreateCluster``), to show no mutation ran twice."""
@@ -242,6 +254,7 @@ def control_routes(sandbox: Any) -> list[Route]:
         Route("/api/sandbox/kube-audit", kube_audit, methods=["GET"]),
         Route("/api/sandbox/faults", faults, methods=["GET", "POST"]),
         Route("/api/sandbox/iam", iam, methods=["GET"]),
+        Route("/api/sandbox/lambda", lambdas, methods=["GET"]),
         Route("/api/sandbox/calls", calls, methods=["GET"]),
         capacity_route(admin_or_error),
         metrics_route(admin_or_error),  # the Prometheus values KEDA reads (issue 15)

@@ -314,4 +314,9 @@ class Sandbox:
             '{"deny": [{"function": "ccp-access-entry", "action": "eks:TagResource"}]} (admin token); '
             f"IAM decisions: GET {self.url}/api/sandbox/iam"
         )
+        if self.lambdas is not None:
+            lines.append(
+                f"Lambda: each function in execution environments of its own; logs in {self.log_dir}, "
+                f"cold starts: GET {self.url}/api/sandbox/lambda"
+            )
         return "\n".join(lines)
