@@ -62,8 +62,9 @@ WILDCARD_REASONS: dict[str, str] = {
 PATTERN_REASONS: dict[str, str] = {
     "eks": "EKS clusters are created by Launchpod at run time or imported by name, so their names and the "
     "add-on/access-entry IDs are not known at deploy time; scoped to this account and region",
-    "sagemaker": "HyperPod clusters are created at run time or imported by name, and their scheduler configs and "
-    "compute quotas get ids SageMaker generates; scoped to this account and region",
+    "sagemaker": "HyperPod clusters are created at run time or imported by name, their scheduler configs and "
+    "compute quotas get ids SageMaker generates, and training plans are bought outside Launchpod; scoped to this "
+    "account and region",
     "ec2": "VPCs, subnets, gateways, routes and addresses are created at run time with generated IDs; "
     "scoped to this account and region",
     "iam-role": "roles Launchpod creates for clusters are named '<prefix>-...'; scoped to that prefix only, and "
@@ -97,20 +98,6 @@ PASSED_TO_SERVICES = ("eks.amazonaws.com", "sagemaker.amazonaws.com", "pods.eks.
 SERVICE_LINKED_ROLES: dict[str, tuple[str, str]] = {
     "eks:CreateCluster": ("eks.amazonaws.com", "AWSServiceRoleForAmazonEKS"),
     "sagemaker:CreateCluster": ("hyperpod.sagemaker.amazonaws.com", "AWSServiceRoleForSageMakerHyperPod"),
-}
-
-# What HyperPod does with the caller's permissions (SageMaker developer guide, "AWS Identity and Access
-# Management for SageMaker HyperPod", cluster admin permissions for EKS orchestration): at CreateCluster
-# it reads the EKS cluster and gives its nodes and its service-linked role access entries; at
-# DeleteCluster it removes them.
-HYPERPOD_ON_BEHALF: dict[str, tuple[str, ...]] = {
-    "sagemaker:CreateCluster": (
-        "eks:DescribeCluster",
-        "eks:CreateAccessEntry",
-        "eks:DescribeAccessEntry",
-        "eks:AssociateAccessPolicy",
-    ),
-    "sagemaker:DeleteCluster": ("eks:DescribeCluster", "eks:DeleteAccessEntry"),
 }
 
 # Per table, the item calls its store makes (launchpod.adapters.store.<table>; TransactWriteItems is
@@ -199,6 +186,10 @@ def resources_for(action: str, d: Deployment) -> list[str]:
         ]
     if action == "sagemaker:DescribeTrainingPlan":
         return [f"arn:{p}:sagemaker:{r}:{a}:training-plan/*"]
+    if action == "sagemaker:UpdateCluster":
+        # An instance group on a training plan: SageMaker authorizes UpdateCluster against the plan as well
+        # as the cluster (Service Authorization Reference, UpdateCluster: cluster*, training-plan).
+        return [f"arn:{p}:sagemaker:{r}:{a}:{kind}/*" for kind in ("cluster", "training-plan")]
     if (service == "sagemaker" and "Mlflow" in name) or service == "sagemaker-mlflow":
         # sagemaker-mlflow (the tracking server's MLflow REST API) acts on the server too (Service
         # Authorization Reference: resource type mlflow-tracking-server)

@@ -150,6 +150,11 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
             "sagemaker:DeleteComputeQuota",
             "sagemaker:AddTags",
             "sagemaker:ListTags",
+            # Creating a quota or a cluster policy, SageMaker reads the access policies of the EKS cluster's
+            # access entries and associates one, as the caller (dependent actions of CreateComputeQuota and
+            # CreateClusterSchedulerConfig; sandbox/aws/iam/caller.py).
+            "eks:ListAssociatedAccessPolicies",
+            "eks:AssociateAccessPolicy",
         ),
         tables=("operations", "clusters", "idempotency", "preferences", "incidents"),
         starts_workflows=True,
@@ -403,7 +408,7 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
         f"{_PHASES}.create_hyperpod.create_hyperpod.handler",
         "create-hyperpod: SageMaker CreateCluster (Orchestrator.Eks, NodeRecovery)",
         # HyperPod reads the EKS cluster and makes access entries with the caller's permissions, and creates
-        # its service-linked role on first use (policies.HYPERPOD_ON_BEHALF); a Failed cluster is deleted
+        # its service-linked role on first use (sandbox/aws/iam/caller.py); a Failed cluster is deleted
         # before it is created again.
         actions=(
             "sagemaker:DescribeCluster",
@@ -476,7 +481,7 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
         "dc-delete-hyperpod",
         f"{_PHASES}.delete_cluster.delete_hyperpod.handler",
         "delete-cluster: deletes the HyperPod cluster Launchpod created, waits until gone",
-        # HyperPod removes the access entries it made, with the caller's permissions (policies.HYPERPOD_ON_BEHALF).
+        # HyperPod removes the access entries it made, with the caller's permissions (sandbox/aws/iam/caller.py).
         actions=(
             "sagemaker:DescribeCluster",
             "sagemaker:ListTags",
@@ -565,7 +570,8 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
         "us-start-update",
         f"{_PHASES}.update_software.start_update.handler",
         "update-software: UpdateClusterSoftware with a rolling batch policy",
-        actions=("sagemaker:DescribeCluster", "sagemaker:UpdateClusterSoftware"),
+        # HyperPod reads the EKS cluster it patches as the caller (sandbox/aws/iam/caller.py).
+        actions=("sagemaker:DescribeCluster", "sagemaker:UpdateClusterSoftware", "eks:DescribeCluster"),
         placeholder="StartUpdateFn",
     ),
     # ---- node actions (issue 16): reboot-nodes, replace-nodes, delete-nodes, health-check
@@ -579,6 +585,7 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
             "sagemaker:BatchReplaceClusterNodes",
             "sagemaker:BatchDeleteClusterNodes",
             "sagemaker:StartClusterHealthCheck",
+            "eks:DescribeCluster",  # HyperPod reads the EKS cluster whose nodes it acts on, as the caller
             "execute-api:ManageConnections",
         ),
         tables=("operations", "clusters", "incidents", "connections"),
@@ -629,7 +636,17 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
         f"{_PHASES}.instance_groups.update_cluster.handler",
         "instance-groups: UpdateCluster with every other group rebuilt from DescribeCluster",
         # UpdateCluster hands each group's execution role to HyperPod again (iam:PassRole).
-        actions=("sagemaker:DescribeCluster", "sagemaker:UpdateCluster", "iam:PassRole"),
+        # HyperPod gives a new group's execution role an access entry and removes a deleted group's, as the
+        # caller (sandbox/aws/iam/caller.py); a group on a training plan is authorized against the plan too.
+        actions=(
+            "sagemaker:DescribeCluster",
+            "sagemaker:UpdateCluster",
+            "iam:PassRole",
+            "eks:DescribeCluster",
+            "eks:DescribeAccessEntry",
+            "eks:CreateAccessEntry",
+            "eks:DeleteAccessEntry",
+        ),
         placeholder="UpdateClusterFn",
     ),
     FunctionSpec(
@@ -680,7 +697,7 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
         f"{_PHASES}.autoscaling.update_autoscaling.handler",
         "autoscaling: UpdateCluster AutoScaling Karpenter with the cluster role and continuous provisioning",
         # UpdateCluster hands the cluster role and each group's execution role to HyperPod (iam:PassRole).
-        actions=("sagemaker:DescribeCluster", "sagemaker:UpdateCluster", "iam:PassRole"),
+        actions=("sagemaker:DescribeCluster", "sagemaker:UpdateCluster", "iam:PassRole", "eks:DescribeCluster"),
         placeholder="AsUpdateAutoscalingFn",
     ),
     FunctionSpec(
@@ -766,7 +783,7 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
         "cf-tiered-storage",
         f"{_PHASES}.configure_features.tiered_storage.handler",
         "configure-features: UpdateCluster TieredStorageConfig, then InService",
-        actions=("sagemaker:DescribeCluster", "sagemaker:UpdateCluster"),
+        actions=("sagemaker:DescribeCluster", "sagemaker:UpdateCluster", "eks:DescribeCluster"),
         placeholder="TieredStorageFn",
     ),
     FunctionSpec(

