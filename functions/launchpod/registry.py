@@ -197,8 +197,9 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
         "launchpod.entrypoints.stream.log_pump.handler",
         "Posts a pod's new log lines to the subscribers of its logs topic; hands over to itself before its deadline",
         timeout=300,
-        # lambda:InvokeFunction: the hand-over to its own next invocation
-        actions=("execute-api:ManageConnections", "lambda:InvokeFunction"),
+        # lambda:InvokeFunction: the hand-over to its own next invocation; eks:DescribeCluster: the
+        # Kubernetes client reads the cluster's endpoint and CA (adapters/k8s/client.py)
+        actions=("execute-api:ManageConnections", "lambda:InvokeFunction", "eks:DescribeCluster"),
         tables=("connections",),
         kubernetes=True,
     ),
