@@ -207,9 +207,7 @@ def control_routes(sandbox: Any) -> list[Route]:
             return denied
         if sandbox.lambdas is None:
             return JSONResponse({"executionEnvironments": False})
-        return JSONResponse(
-            {"executionEnvironments": True, "logDir": str(sandbox.log_dir), **sandbox.lambdas.report()}
-        )
+        return JSONResponse({"executionEnvironments": True, "logDir": str(sandbox.log_dir), **sandbox.lambdas.report()})
 
     async def calls(request: Request) -> JSONResponse:
         """The call log: every successful mutating AWS call a Launchpod function made, counted per

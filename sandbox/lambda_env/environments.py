@@ -22,6 +22,7 @@ Limits enforced here, as Lambda enforces them:
 from __future__ import annotations
 
 import collections
+import contextlib
 import itertools
 import json
 import logging
@@ -349,10 +350,8 @@ def _resident_mb(pid: int) -> float:
 
 
 def _stop(env: _Environment) -> None:
-    try:
+    with contextlib.suppress(OSError):
         env.conn.close()
-    except OSError:
-        pass
     if env.process.is_alive():
         env.process.kill()
     env.process.join(2)
