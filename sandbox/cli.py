@@ -21,7 +21,6 @@ def _sandbox(args: argparse.Namespace) -> int:
         time_scale=args.time_scale,
         verbose=args.verbose,
         iam_evaluation=not args.no_iam,
-        execution_environments=True,
     ).start()
     if args.tokens_file:
         Path(args.tokens_file).write_text(json.dumps({"url": box.url, "awsUrl": box.aws_url, **box.tokens.as_dict()}))

@@ -37,10 +37,8 @@ class Sandbox:
     verbose: bool = False
     # every AWS call a handler makes is authorized against its role (off only to measure its cost)
     iam_evaluation: bool = True
-    # each function in execution environments of its own, as Lambda runs it; `make sandbox` turns it on.
-    # The end-to-end suite still runs handlers in this process: its last full run with environments had
-    # failures left to find (see sandbox/README.md).
-    execution_environments: bool = False
+    # each function in execution environments of its own, as Lambda runs it (off only to measure its cost)
+    execution_environments: bool = True
     tokens: Any = None
     faults: Any = None
     lambdas: Any = None
@@ -149,26 +147,12 @@ class Sandbox:
         import tempfile
 
         import boto3
-        from launchpod import registry
 
         from sandbox.aws import shims
         from sandbox.aws.iam.gate import EnvironmentAuthorizer
-        from sandbox.lambda_env.environments import ExecutionEnvironments, FunctionConfig
-        from sandbox.provision import ACCOUNT, REGION
+        from sandbox.lambda_env.environments import ExecutionEnvironments
+        from sandbox.provision import REGION
 
-        provisioned = self.provisioned
-        configs = {}
-        for spec in registry.FUNCTIONS:
-            deployed = provisioned.functions[spec.name]
-            configs[deployed] = FunctionConfig(
-                name=spec.name,
-                arn=f"arn:aws:lambda:{REGION}:{ACCOUNT}:function:{deployed}",
-                handler=spec.handler,
-                role_arn=provisioned.role_arns[spec.name],
-                timeout=spec.timeout,
-                memory=spec.memory,
-                environment=provisioned.function_environments[spec.name],
-            )
         sts = boto3.client("sts", region_name=REGION)
 
         def credentials(role_arn: str, function: str) -> dict[str, str]:
@@ -182,7 +166,6 @@ class Sandbox:
 
         self.log_dir = Path(tempfile.mkdtemp(prefix="launchpod-sandbox-lambda-"))
         self.lambdas = ExecutionEnvironments(
-            configs,
             aws_url=self.aws_url,
             log_dir=self.log_dir,
             credentials=credentials,

@@ -20,7 +20,6 @@ experiments behind each hook: ``../shared/reference/sandbox-feasibility.md`` sec
 from __future__ import annotations
 
 import collections
-import importlib
 import json
 import logging
 import os
@@ -36,6 +35,8 @@ from moto.awslambda.models import LambdaFunction
 
 from sandbox.aws import clock
 from sandbox.aws.iam.gate import CALLER
+from sandbox.lambda_env.environments import FunctionConfig
+from sandbox.lambda_env.runtime import InitError, load_handler
 
 log = logging.getLogger("sandbox.aws.lambda")
 
@@ -71,30 +72,10 @@ class FakeLambdaContext:
         return max(0, int((self._deadline - time.monotonic()) * 1000))
 
 
-class HandlerLoadError(Exception):
-    """The function's Handler cannot be loaded; ``error_type`` is the name Lambda reports."""
-
-    def __init__(self, error_type: str, message: str) -> None:
-        super().__init__(message)
-        self.error_type = error_type
-
-
 def _resolve_handler(fn: LambdaFunction) -> Callable[[Any, Any], Any]:
     if fn.function_name in HANDLERS:
         return HANDLERS[fn.function_name]
-    handler = fn.handler or ""
-    module_name, _, func_name = handler.rpartition(".")
-    if not module_name:
-        raise HandlerLoadError("Runtime.MalformedHandlerName", f"Bad handler '{handler}': not enough values")
-    try:
-        module = importlib.import_module(module_name)
-    except ImportError as exc:
-        # What Lambda reports when the deployment package lacks the module.
-        raise HandlerLoadError("Runtime.ImportModuleError", f"Unable to import module '{module_name}': {exc}") from exc
-    function = getattr(module, func_name, None)
-    if not callable(function):
-        raise HandlerLoadError("Runtime.HandlerNotFound", f"Handler '{func_name}' missing on module '{module_name}'")
-    return function
+    return load_handler(fn.handler or "")  # type: ignore[no-any-return]
 
 
 _env_lock = threading.Lock()
@@ -137,12 +118,12 @@ def _error_payload(exc: BaseException, error_type: str | None = None) -> str:
 
 _original_invoke = LambdaFunction.invoke
 
-#: Runs a function in an execution environment of its own (sandbox.lambda_env): (function name,
-#: event) -> (payload, is function error). None runs handlers in this process (the unit-level tests).
-_RUNNER: Callable[[str, Any], tuple[str, bool]] | None = None
+#: Runs a function in an execution environment of its own (sandbox.lambda_env): (its configuration
+#: now, event) -> (payload, is function error). None runs handlers in this process (the unit-level tests).
+_RUNNER: Callable[[FunctionConfig, Any], tuple[str, bool]] | None = None
 
 
-def set_runner(runner: Callable[[str, Any], tuple[str, bool]] | None) -> None:
+def set_runner(runner: Callable[[FunctionConfig, Any], tuple[str, bool]] | None) -> None:
     global _RUNNER
     _RUNNER = runner
 
@@ -153,11 +134,11 @@ def _invoke_lambda_in_process(self: LambdaFunction, event: Any = None) -> tuple[
         if isinstance(event, str | bytes):
             event = json.loads(event or "{}")
         INVOCATIONS.append((self.function_name, event))
-        payload, failed = runner(self.function_name, event)
+        payload, failed = runner(FunctionConfig.of(self), event)
         return payload, failed, ""
     try:
         handler = _resolve_handler(self)
-    except HandlerLoadError as exc:
+    except InitError as exc:
         # Never fall back to moto's Docker runner: the sandbox has no Docker, and Lambda itself
         # reports an unloadable handler as a function error.
         log.warning("Lambda %s: %s", self.function_name, exc)

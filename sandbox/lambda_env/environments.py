@@ -49,9 +49,11 @@ MAX_PER_FUNCTION = 3
 PRELOAD = ("boto3", "botocore.client", "pydantic", "aws_lambda_powertools", "kubernetes.client", "yaml", "jwt")
 
 
-@dataclass
+@dataclass(frozen=True)
 class FunctionConfig:
-    name: str
+    """A function's configuration as Lambda holds it when an invocation arrives."""
+
+    name: str  # what its environments and cold starts are reported under
     arn: str
     handler: str
     role_arn: str
@@ -59,10 +61,28 @@ class FunctionConfig:
     memory: int
     environment: dict[str, str]
 
+    @property
+    def deployed(self) -> str:
+        """The name Lambda knows it by (the ARN's last part)."""
+        return self.arn.rsplit(":", 1)[-1]
+
+    @classmethod
+    def of(cls, fn: Any) -> FunctionConfig:
+        """From moto's LambdaFunction: what UpdateFunctionConfiguration last set."""
+        return cls(
+            name=fn.function_name,
+            arn=fn.function_arn,
+            handler=fn.handler,
+            role_arn=fn.role,
+            timeout=int(fn.timeout or 3),
+            memory=int(fn.memory_size or 128),
+            environment={k: str(v) for k, v in (fn.environment_vars or {}).items()},
+        )
+
 
 @dataclass
 class _Environment:
-    function: str
+    config: FunctionConfig
     process: Any
     conn: Connection
     started: float
@@ -111,7 +131,6 @@ if not getattr(spawn.get_preparation_data, "_lambda_env", False):
 class ExecutionEnvironments:
     def __init__(
         self,
-        functions: dict[str, FunctionConfig],
         *,
         aws_url: str,
         log_dir: Path,
@@ -121,7 +140,6 @@ class ExecutionEnvironments:
         max_per_function: int = MAX_PER_FUNCTION,
         code_dir: Path = packaging.CODE_DIR,
     ) -> None:
-        self.functions = functions
         self.aws_url = aws_url
         self.log_dir = log_dir
         self.credentials = credentials  # callable: role ARN, function name -> env vars of the role's keys
@@ -132,6 +150,7 @@ class ExecutionEnvironments:
         self._busy: collections.Counter[str] = collections.Counter()
         self._lock = threading.Condition()
         self._cold_starts: collections.deque[ColdStart] = collections.deque(maxlen=2000)
+        self._started: set[str] = set()
         self._recycled: collections.Counter[str] = collections.Counter()
         self._stopped = False
         self._sequence = itertools.count(1)
@@ -143,9 +162,8 @@ class ExecutionEnvironments:
         self._reaper.start()
 
     # ------------------------------------------------------------------ invoke
-    def invoke(self, function: str, event: Any) -> tuple[str, bool]:
+    def invoke(self, config: FunctionConfig, event: Any) -> tuple[str, bool]:
         """Lambda's answer to one synchronous invocation: (payload, whether it is a function error)."""
-        config = self.functions[function]
         env = self._acquire(config)
         healthy = False
         try:
@@ -176,14 +194,14 @@ class ExecutionEnvironments:
             kind = message[0]
             if kind == "authorize":
                 _, call_id, request = message
-                refused = self.authorizer.authorize(function_name(config), request)
+                refused = self.authorizer.authorize(config.deployed, request)
                 if refused is None:
                     pending[call_id] = request
                 env.conn.send(refused)
             elif kind == "succeeded":
                 request = pending.pop(message[1], None)
                 if request is not None:
-                    self.authorizer.succeeded(function_name(config), request)
+                    self.authorizer.succeeded(config.deployed, request)
             elif kind == "result":
                 _, payload, failed = message
                 if len(payload.encode()) > RESPONSE_LIMIT:
@@ -203,8 +221,16 @@ class ExecutionEnvironments:
             while True:
                 if self._stopped:
                     raise RuntimeError("the sandbox is stopping")
-                if self._idle[config.name]:
-                    env = self._idle[config.name].pop()
+                idle = self._idle[config.name]
+                # After UpdateFunctionConfiguration, invocations run in environments with the new
+                # configuration ("Lambda execution environment": an environment is initialized with the
+                # function's configuration); the ones set up with the old one are not reused.
+                for stale in [e for e in idle if e.config != config]:
+                    idle.remove(stale)
+                    self._recycled["configuration"] += 1
+                    _stop(stale)
+                if idle:
+                    env = idle.pop()
                     self._busy[config.name] += 1
                     return env
                 if self._busy[config.name] < self.max_per_function:
@@ -223,9 +249,9 @@ class ExecutionEnvironments:
         env.invocations += 1
         env.last_used = time.monotonic()
         with self._lock:
-            self._busy[env.function] -= 1
+            self._busy[env.config.name] -= 1
             if healthy and not self._stopped and env.process.is_alive():
-                self._idle[env.function].append(env)
+                self._idle[env.config.name].append(env)
             else:
                 self._recycled["failed"] += 1
                 _stop(env)
@@ -238,19 +264,19 @@ class ExecutionEnvironments:
         environment = {
             **config.environment,
             **lambda_reserved(config, stream),
-            **self.credentials(config.role_arn, function_name(config)),
+            **self.credentials(config.role_arn, config.deployed),
         }
         process = self._context.Process(
             target=runtime.main,
             args=(
                 child,
                 {
-                    "function_name": function_name(config),
+                    "function_name": config.deployed,
                     "function_arn": config.arn,
                     "handler": config.handler,
                     "memory": config.memory,
                     "log_stream": stream,
-                    "log_path": str(self.log_dir / f"{function_name(config)}.log"),
+                    "log_path": str(self.log_dir / f"{config.deployed}.log"),
                     "environment": environment,
                     "aws_url": self.aws_url,
                     **self._package,
@@ -261,14 +287,16 @@ class ExecutionEnvironments:
         )
         process.start()
         child.close()
-        env = _Environment(config.name, process, parent, started)
+        env = _Environment(config, process, parent, started)
         if not parent.poll(max(config.timeout, 30)):
             _stop(env)
             raise RuntimeError(f"the execution environment of {config.name} did not start")
         _, init_seconds, _loaded = parent.recv()
         env.init_seconds = init_seconds
-        reason = "first" if not any(c.function == config.name for c in self._cold_starts) else "scale-out or recycled"
-        self._cold_starts.append(ColdStart(config.name, time.time(), time.monotonic() - started, reason))
+        with self._lock:
+            reason = "scale-out or recycled" if config.name in self._started else "first"
+            self._started.add(config.name)
+            self._cold_starts.append(ColdStart(config.name, time.time(), time.monotonic() - started, reason))
         return env
 
     def _reap(self) -> None:
@@ -311,14 +339,9 @@ class ExecutionEnvironments:
             self._lock.notify_all()
 
 
-def function_name(config: FunctionConfig) -> str:
-    return config.arn.rsplit(":", 1)[-1]
-
-
 def lambda_reserved(config: FunctionConfig, stream: str) -> dict[str, str]:
     """The runtime's reserved variables (Lambda developer guide, "Defined runtime environment variables")."""
-    region = config.arn.split(":")[3]
-    name = function_name(config)
+    region, name = config.arn.split(":")[3], config.deployed
     return {
         "AWS_REGION": region,
         "AWS_DEFAULT_REGION": region,

@@ -146,17 +146,22 @@ def _authorize_calls(channel: _Channel) -> None:
             )
         )
         if refused is not None:
-            code, status, message = refused
-            response = {
-                "Error": {"Code": code, "Message": message},
-                "ResponseMetadata": {"HTTPStatusCode": status, "RequestId": str(uuid.uuid4())},
-            }
-            raise self.exceptions.from_code(code)(response, operation_name)
+            raise refused_error(self, operation_name, *refused)
         answer = original(self, operation_name, api_params)
         channel.tell(("succeeded", call_id))
         return answer
 
     BaseClient._make_api_call = _make_api_call  # type: ignore[method-assign]
+
+
+def refused_error(client: Any, operation: str, code: str, status: int, message: str) -> Exception:
+    """The ClientError a service answers a refused call with (an IAM denial names the principal)."""
+    response = {
+        "Error": {"Code": code, "Message": message},
+        "ResponseMetadata": {"HTTPStatusCode": status, "RequestId": str(uuid.uuid4())},
+    }
+    error: Exception = client.exceptions.from_code(code)(response, operation)
+    return error
 
 
 class Context:
@@ -190,21 +195,23 @@ def _error(exc: BaseException, error_type: str | None = None) -> str:
     )
 
 
-def _load(handler: str) -> Any:
+def load_handler(handler: str) -> Any:
     module_name, _, func_name = handler.rpartition(".")
     if not module_name:
-        raise _InitError("Runtime.MalformedHandlerName", f"Bad handler '{handler}': not enough values")
+        raise InitError("Runtime.MalformedHandlerName", f"Bad handler '{handler}': not enough values")
     try:
         module = importlib.import_module(module_name)
     except ImportError as exc:
-        raise _InitError("Runtime.ImportModuleError", f"Unable to import module '{module_name}': {exc}") from exc
+        raise InitError("Runtime.ImportModuleError", f"Unable to import module '{module_name}': {exc}") from exc
     function = getattr(module, func_name, None)
     if not callable(function):
-        raise _InitError("Runtime.HandlerNotFound", f"Handler '{func_name}' missing on module '{module_name}'")
+        raise InitError("Runtime.HandlerNotFound", f"Handler '{func_name}' missing on module '{module_name}'")
     return function
 
 
-class _InitError(Exception):
+class InitError(Exception):
+    """The handler cannot be loaded; ``error_type`` is the name Lambda reports."""
+
     def __init__(self, error_type: str, message: str) -> None:
         super().__init__(message)
         self.error_type = error_type
@@ -230,12 +237,12 @@ def main(conn: Connection, config: dict[str, Any]) -> None:
     sys.addaudithook(_read_only_filesystem)
     started = time.monotonic()
     try:
-        handler: Any = _load(config["handler"])
-        init_error: _InitError | None = None
-    except _InitError as exc:
+        handler: Any = load_handler(config["handler"])
+        init_error: InitError | None = None
+    except InitError as exc:
         handler, init_error = None, exc
     except Exception as exc:  # an exception at import time fails the init phase
-        handler, init_error = None, _InitError("Runtime.ImportModuleError", f"{type(exc).__name__}: {exc}")
+        handler, init_error = None, InitError("Runtime.ImportModuleError", f"{type(exc).__name__}: {exc}")
     channel.tell(("ready", time.monotonic() - started, init_error is None))
     while True:
         try:

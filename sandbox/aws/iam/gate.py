@@ -18,7 +18,6 @@ import contextvars
 import json
 import threading
 import time
-import uuid
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -26,6 +25,7 @@ from launchpod import policies
 
 from sandbox.aws.iam import authz, propagation
 from sandbox.aws.iam.policy import AuthzRequest, evaluate, glob_match
+from sandbox.lambda_env.runtime import refused_error
 
 #: The function (its deployed name, e.g. "launchpod-ccp-access-entry") whose handler is running.
 CALLER: contextvars.ContextVar[str | None] = contextvars.ContextVar("launchpod_caller", default=None)
@@ -430,12 +430,7 @@ def install() -> None:
                     model.metadata.get("protocol", ""),
                 )
                 if refused is not None:
-                    code, status, message = refused
-                    response = {
-                        "Error": {"Code": code, "Message": message},
-                        "ResponseMetadata": {"HTTPStatusCode": status, "RequestId": str(uuid.uuid4())},
-                    }
-                    raise self.exceptions.from_code(code)(response, operation_name)
+                    raise refused_error(self, operation_name, *refused)
             answer = original(self, operation_name, api_params)
             if function is not None:
                 succeeded(function, prefix, operation_name, api_params)

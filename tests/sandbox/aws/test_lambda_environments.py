@@ -4,16 +4,17 @@ invocations (sandbox.lambda_env). The handlers here are a small deployment packa
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import textwrap
-import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from sandbox.lambda_env.environments import Authorizer, ExecutionEnvironments, FunctionConfig
+from tests.sandbox.aws.support import wait_until
 
 PROBE = textwrap.dedent(
     """
@@ -107,27 +108,28 @@ def _config(name: str, handler: str, timeout: int = 10, memory: int = 512) -> Fu
     )
 
 
+CONFIGS = {
+    c.name: c
+    for c in [
+        _config("env", "probe.environment"),
+        _config("count", "probe.count"),
+        _config("other-count", "probe.count"),
+        _config("write", "probe.write"),
+        _config("imports", "probe.imports"),
+        _config("sleep", "probe.sleep", timeout=1),
+        _config("big", "probe.big"),
+        _config("crash", "probe.crash"),
+        _config("fails", "probe.fails"),
+        _config("aws", "probe.calls_aws"),
+        _config("missing", "not_in_the_package.handler"),
+    ]
+}
+
+
 @pytest.fixture
 def lambdas(package: Path, tmp_path: Path):
     authorizer = Refusing()
-    configs = {
-        f"launchpod-{c.name}": c
-        for c in [
-            _config("env", "probe.environment"),
-            _config("count", "probe.count"),
-            _config("other-count", "probe.count"),
-            _config("write", "probe.write"),
-            _config("imports", "probe.imports"),
-            _config("sleep", "probe.sleep", timeout=1),
-            _config("big", "probe.big"),
-            _config("crash", "probe.crash"),
-            _config("fails", "probe.fails"),
-            _config("aws", "probe.calls_aws"),
-            _config("missing", "not_in_the_package.handler"),
-        ]
-    }
     envs = ExecutionEnvironments(
-        configs,
         aws_url="http://127.0.0.1:9",
         log_dir=tmp_path / "logs",
         credentials=lambda role, function: {"AWS_ACCESS_KEY_ID": f"ASIA-{function}",
@@ -141,7 +143,7 @@ def lambdas(package: Path, tmp_path: Path):
 
 
 def _answer(envs: ExecutionEnvironments, function: str, event: Any = None) -> tuple[Any, bool]:
-    payload, failed = envs.invoke(f"launchpod-{function}", event or {})
+    payload, failed = envs.invoke(CONFIGS[function], event or {})
     return json.loads(payload), failed
 
 
@@ -235,7 +237,6 @@ def test_every_aws_call_is_authorized_as_the_function_before_it_is_sent(lambdas)
 
 def test_an_idle_environment_is_recycled(package, tmp_path):
     envs = ExecutionEnvironments(
-        {"launchpod-count": _config("count", "probe.count")},
         aws_url="http://127.0.0.1:9",
         log_dir=tmp_path / "idle-logs",
         credentials=lambda role, function: {},
@@ -245,11 +246,19 @@ def test_an_idle_environment_is_recycled(package, tmp_path):
     )
     try:
         first, _ = _answer(envs, "count")
-        deadline = time.monotonic() + 20
-        while envs.report()["warm"] and time.monotonic() < deadline:
-            time.sleep(0.1)
+        wait_until(lambda: not envs.report()["warm"], timeout=20)
         assert envs.report()["recycled"].get("idle") == 1
         again, _ = _answer(envs, "count")
         assert again["calls"] == 1 and again["pid"] != first["pid"]
     finally:
         envs.stop()
+
+
+def test_a_configuration_update_takes_effect_in_new_environments(lambdas):
+    before, _ = _answer(lambdas, "count")
+    updated = dataclasses.replace(CONFIGS["count"], timeout=3)
+    payload, _ = lambdas.invoke(updated, {})
+    after = json.loads(payload)
+    assert after["calls"] == 1 and after["pid"] != before["pid"]
+    assert 0 < after["remaining"] <= 3_000
+    assert lambdas.report()["recycled"]["configuration"] == 1
