@@ -697,8 +697,17 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
         "as-update-autoscaling",
         f"{_PHASES}.autoscaling.update_autoscaling.handler",
         "autoscaling: UpdateCluster AutoScaling Karpenter with the cluster role and continuous provisioning",
-        # UpdateCluster hands the cluster role and each group's execution role to HyperPod (iam:PassRole).
-        actions=("sagemaker:DescribeCluster", "sagemaker:UpdateCluster", "iam:PassRole", "eks:DescribeCluster"),
+        # UpdateCluster hands the cluster role and each group's execution role to HyperPod (iam:PassRole),
+        # and HyperPod checks each group's execution role has its access entry, as the caller
+        # (sandbox/aws/iam/caller.py), as for instance-group updates.
+        actions=(
+            "sagemaker:DescribeCluster",
+            "sagemaker:UpdateCluster",
+            "iam:PassRole",
+            "eks:DescribeCluster",
+            "eks:DescribeAccessEntry",
+            "eks:CreateAccessEntry",
+        ),
         placeholder="AsUpdateAutoscalingFn",
     ),
     FunctionSpec(
