@@ -4,7 +4,8 @@ KubeRay v1 RayJob (https://docs.ray.io/en/latest/cluster/kubernetes/getting-star
 once the kuberay-operator Deployment is ready, a RayJob gets a head pod and its worker pods, then a
 submitter pod (in KubeRay a batch Job; here its pod, labelled ``ray.io/originated-from-cr-name``) that
 runs the entrypoint; jobStatus goes PENDING, RUNNING, SUCCEEDED, and with ``shutdownAfterJobFinishes``
-the head and workers are deleted at the end.
+the head and workers are deleted at the end. The entrypoint's driver runs on the head and reads the bucket
+through the head's volumes: one that lacks a file there fails the job (sandbox.programs), FAILED.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import time
 import uuid
 from typing import Any
 
+from sandbox import programs
 from sandbox.aws import clock, mlflow
 from sandbox.training_pods import (
     SETTINGS,
@@ -112,6 +114,14 @@ async def run(emulator: Any, job: dict[str, Any]) -> None:
         return
     if submitter is None or not await _place(emulator, [submitter]):
         return
+    if not run.read_inputs:
+        head = cluster_spec["headGroupSpec"]["template"]["spec"]
+        files = programs.Files(programs.mounts(emulator, meta["namespace"], head, head["containers"][0]))
+        failed = programs.entrypoint_failure(files, str(spec["entrypoint"]))
+        if failed is not None:
+            await _fail(emulator, job, submitter, cluster_pods, failed + "\n")
+            return
+        run.read_inputs = True
     elapsed = clock.sim_seconds_elapsed(run.started)
     while run.step < SETTINGS.steps and run.last_step_at + SETTINGS.log_interval <= elapsed:
         run.step += 1
@@ -138,6 +148,41 @@ async def run(emulator: Any, job: dict[str, Any]) -> None:
     await emulator.put_object(RAYJOBS, job)
     await _event(emulator, job, "Completed", "the RayJob's entrypoint succeeded")
     if spec.get("shutdownAfterJobFinishes"):
+        for pod in cluster_pods:
+            await emulator.delete_object("v1/pods", meta["namespace"], pod["metadata"]["name"])
+
+
+async def _fail(
+    emulator: Any, job: dict[str, Any], submitter: dict[str, Any], cluster_pods: list[dict[str, Any]], output: str
+) -> None:
+    """The entrypoint exited 1: Ray's job manager fails the job with the tail of the driver's log
+    (ray-project/ray python/ray/dashboard/modules/job/job_supervisor.py: "Job entrypoint command failed with
+    exit code 1, last available logs (truncated to 20,000 chars):"), ``ray job submit`` prints that status and
+    exits 1 (python/ray/dashboard/modules/job/cli.py), and KubeRay marks the RayJob FAILED with
+    jobDeploymentStatus Failed and reason AppFailed (backoffLimit 0: no new attempt; ray-operator/apis/ray/v1/
+    rayjob_types.go), then deletes the cluster when ``shutdownAfterJobFinishes`` is set."""
+    meta, status = job["metadata"], job["status"]
+    message = (
+        f"Job entrypoint command failed with exit code 1, last available logs (truncated to 20,000 chars):\n{output}"
+    )
+    rule = "-" * 39
+    _write(
+        emulator,
+        submitter,
+        f"{output}\n{rule}\nJob '{status.get('jobId')}' failed\n{rule}\n\nStatus message: {message}",
+    )
+    await _finish_pod(emulator, submitter, "Failed", 1, "Error")
+    status.update(
+        {
+            "jobStatus": "FAILED",
+            "jobDeploymentStatus": "Failed",
+            "reason": "AppFailed",
+            "endTime": _now(),
+            "message": message,
+        }
+    )
+    await emulator.put_object(RAYJOBS, job)
+    if job["spec"].get("shutdownAfterJobFinishes"):
         for pod in cluster_pods:
             await emulator.delete_object("v1/pods", meta["namespace"], pod["metadata"]["name"])
 

@@ -18,6 +18,9 @@ operator to run jobs", https://docs.aws.amazon.com/sagemaker/latest/dg/sagemaker
 * Log monitoring: a rule whose ``logPattern`` has not matched for ``expectedRecurringFrequencyInSeconds``
   (or not within ``expectedStartCutOffInSeconds`` of the start) is hanging, reported as
   ``LogStateHanging_<rule>``, and recovered like a fault.
+* Worker processes that start without what they read in the shared bucket (a script, a config, a dataset, a
+  model: sandbox.programs) exit with their program's error in the pod's log, and are recovered as any
+  process failure: each restart fails the same way until the file is there or the budget is spent.
 * The job ends Completed when every pod's training finished, Failed with the reason otherwise.
 
 AWS does not document the label keys the operator puts on its pods; the pods carry the template's
@@ -35,7 +38,7 @@ import threading
 import time
 from typing import Any
 
-from sandbox import kuberay
+from sandbox import kuberay, programs
 from sandbox.aws import clock, mlflow
 from sandbox.periodic import Periodic
 from sandbox.training_pods import (  # re-exported: the controls and tests reach them here
@@ -50,6 +53,7 @@ from sandbox.training_pods import (  # re-exported: the controls and tests reach
     _Run,
     _runs,
     _write,
+    training_container,
 )
 
 log = logging.getLogger("sandbox.training")
@@ -226,7 +230,7 @@ async def _recover(emulator: Any, job: dict[str, Any], run: _Run, what: str, pod
     if not node_lost and len(run.window) < before_full:
         run.window.append(now)
         restart["restartCount"] = int(restart.get("restartCount", 0)) + 1
-        run.hung, run.last_match = False, {}
+        run.hung, run.last_match, run.read_inputs = False, {}, False
         run.last_step_at = clock.sim_seconds_elapsed(run.started)
         for pod in _job_pods(emulator, job):
             _write(
@@ -250,7 +254,7 @@ async def _recover(emulator: Any, job: dict[str, Any], run: _Run, what: str, pod
         )
         return
     restart["fullJobRestartCount"] = int(restart.get("fullJobRestartCount", 0)) + 1
-    run.window, run.hung, run.last_match = [], False, {}
+    run.window, run.hung, run.last_match, run.read_inputs = [], False, {}, False
     run.generation += 1
     run.started, run.last_step_at = now, 0.0
     await _delete_pods(emulator, job)
@@ -258,6 +262,25 @@ async def _recover(emulator: Any, job: dict[str, Any], run: _Run, what: str, pod
     await emulator.put_object(PYTORCH, job)
     await _event(emulator, job, "FullJobRestart", f"{what} on {pod_name}; restarting the whole job", True)
     await _create_pods(emulator, job)
+
+
+async def _inputs_missing(emulator: Any, job: dict[str, Any], run: _Run, pods: list[dict[str, Any]]) -> bool:
+    """True when the worker processes, just started, exit for want of a file in the bucket (sandbox.programs):
+    each pod logs its program's error and the operator recovers as from any process failure, so every restart
+    fails the same way until the file is there or the retry budget is spent."""
+    failed = None
+    for pod in pods:
+        spec = pod["spec"]
+        container = next(c for c in spec["containers"] if c["name"] == training_container(spec["containers"]))
+        files = programs.Files(programs.mounts(emulator, pod["metadata"]["namespace"], spec, container))
+        text = programs.training_failure(files, container, pod["metadata"]["name"])
+        if text is not None:
+            _write(emulator, pod, text)
+            failed = failed or pod["metadata"]["name"]
+    if failed is None:
+        return False
+    await _recover(emulator, job, run, "worker processes exited with code 1", failed, False)
+    return True
 
 
 def _rules(job: dict[str, Any]) -> list[dict[str, Any]]:
@@ -347,6 +370,10 @@ async def _run_pytorch(emulator: Any, job: dict[str, Any], cluster: str) -> None
                 f"processes, resuming from step {run.step}\n",
             )
         return
+    if not run.read_inputs:
+        if await _inputs_missing(emulator, job, run, pods):
+            return
+        run.read_inputs = True
     # Training first, then the fault due at the step reached, then log monitoring: a reconcile that comes
     # late catches up on the steps, so a rule is never judged late for steps that simply were not logged yet.
     if await _train(emulator, job, run, pods, _next_fault_step(cluster, meta["namespace"], meta["name"])):

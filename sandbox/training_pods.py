@@ -39,6 +39,7 @@ class _Run:
     window: list[float] = field(default_factory=list)  # monotonic times of process restarts since the last full one
     pending: list[tuple[str, str]] = field(default_factory=list)  # injected (kind, pod) faults
     generation: int = 0  # full restarts so far: pods are recreated per generation
+    read_inputs: bool = False  # the current processes found what they read in the bucket (sandbox.programs)
 
 
 _runs: dict[str, _Run] = {}
