@@ -1,11 +1,13 @@
 """Inference endpoints through the sandbox: the inference operator as a feature (refused until it is on),
 a managed endpoint with an L2 KV cache and kvaware routing, a JumpStart model, a vLLM container behind a
 load balancer; each Ready on the GPU node, invoked through the API, scaled and deleted; the caller never
-chooses where invoke goes."""
+chooses where invoke goes; a vLLM container whose model folder in the bucket is empty crash-loops with vLLM's
+error, shown in the endpoint's view, until the model is downloaded."""
 
 from __future__ import annotations
 
 import json
+import re
 import time
 
 import pytest
@@ -329,6 +331,54 @@ def test_a_model_is_downloaded_listed_and_its_token_appears_nowhere(sandbox, clu
         sandbox.log.read_text(),
     ):
         assert TOKEN not in text
+
+
+def _view_until(sandbox, endpoint: str, check, seconds: float = 90) -> dict:
+    deadline = time.monotonic() + seconds
+    while True:
+        view = get(sandbox, endpoint)
+        if check(view) or time.monotonic() > deadline:
+            return view
+        time.sleep(0.2)
+
+
+def test_a_vllm_container_whose_model_path_is_empty_crash_loops_with_vllms_error_until_the_model_is_there(
+    sandbox, cluster
+):
+    repo = "Qwen/Qwen3-1.7B"  # downloaded by no other test: its folder in the bucket is empty
+    worker = {**WORKER, "args": [f"/s3/models/{repo}", "--served-model-name", "qwen3"]}
+    body = {"endpoint": "no-model", "kind": "container", "instanceType": "ml.g5.12xlarge"}
+    body["container"] = {"storage": "shared", "worker": worker}
+    settled(sandbox)
+    response = post(sandbox, "/endpoints", body)
+    assert response.status_code == 202, response.text
+    vllm = f"ValueError: Invalid repository ID or local directory specified: '/s3/models/{repo}'."
+    looping = re.compile(r"^container server in CrashLoopBackOff \(restarted (\d+) times, last exit code 1\): ")
+
+    def restarted_twice(v: dict) -> bool:
+        found = looping.match(v.get("message") or "")
+        return found is not None and int(found.group(1)) >= 2
+
+    view = _view_until(sandbox, "no-model", restarted_twice)
+    assert view["status"] == "Deploying" and view["readyReplicas"] == 0, view
+    assert restarted_twice(view), view["message"]
+    assert vllm in view["message"], view["message"]
+    (pod,) = view["pods"]
+    assert pod["phase"] == "Running" and pod["ready"] is False and vllm in (pod["message"] or ""), pod
+    done = sandbox.wait_operation(response.json()["operation"]["id"], timeout=60)
+    assert done["status"] == "FAILED" and "still Deploying after 15 minutes" in done["message"], done["message"]
+    assert vllm in done["message"]
+
+    # the model downloaded through Launchpod: the next restart finds its config.json and the server runs
+    downloaded = post(sandbox, "/models/download", {"repoId": repo, "storage": "shared"})
+    assert downloaded.status_code == 202, downloaded.text
+    assert sandbox.wait_operation(downloaded.json()["operation"]["id"], timeout=60)["status"] == "SUCCEEDED"
+    view = _view_until(sandbox, "no-model", lambda v: v["status"] == "Ready")
+    assert view["status"] == "Ready" and view["message"] is None, view
+    with sandbox.client("operator") as c:
+        deleted = c.delete(f"/api/clusters/{NAME}/endpoints/no-model")
+    assert deleted.status_code == 202, deleted.text
+    assert sandbox.wait_operation(deleted.json()["operation"]["id"], timeout=60)["status"] == "SUCCEEDED"
 
 
 def test_a_gated_model_without_a_token_fails_naming_the_cause(sandbox, cluster):
