@@ -10,7 +10,8 @@ the resource's status follows the Deployment: ``state`` DeploymentInProgress -> 
 ``deploymentStatus`` with the Deployment's status, ``selector`` and ``replicas`` (the CRD's status
 fields, aws/sagemaker-hyperpod-cli helm_chart/.../inference-operator/config/crd). The operator's own
 object names and the JumpStart serving image are this emulation's choice (not documented); the model
-volume is an emptyDir (the real operator mounts the S3 model location through the S3 CSI driver).
+volume is the S3 model location through the Mountpoint CSI driver, written here as an inline CSI volume
+(how the real operator declares it is not documented), an emptyDir for FSx.
 
 Load Balancer Controller: a Service of ``loadBalancerClass: service.k8s.aws/nlb`` gets an NLB whose DNS
 name the controller writes to ``status.loadBalancer.ingress[0].hostname``
@@ -109,13 +110,26 @@ def _worker(kind: str, spec: dict[str, Any]) -> tuple[dict[str, Any], int, str]:
     return container, port, str(spec.get("instanceType", ""))
 
 
+def _model_volume(name: str, spec: dict[str, Any]) -> dict[str, Any]:
+    """The model's volume: an S3 source is the bucket's ``modelLocation`` prefix through Mountpoint (so the
+    server finds what is there, sandbox.programs); an FSx source is not modelled (an emptyDir)."""
+    source = spec.get("modelSourceConfig") or {}
+    if source.get("modelSourceType") != "s3":
+        return {"name": name, "emptyDir": {}}
+    location = str(source.get("modelLocation", "")).strip("/")
+    bucket = str((source.get("s3Storage") or {}).get("bucketName", ""))
+    options = f"prefix {location}/" if location else ""
+    attributes = {"bucketName": bucket, "mountOptions": options}
+    return {"name": name, "csi": {"driver": "s3.csi.aws.com", "readOnly": True, "volumeAttributes": attributes}}
+
+
 def _children(kind: str, resource: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
     meta, spec = resource["metadata"], resource.get("spec") or {}
     name, namespace = meta["name"], meta["namespace"]
     container, port, instance_type = _worker(kind, spec)
     labels = {"app": name, "sagemaker.amazonaws.com/inference-endpoint": name}
     owner = [{"apiVersion": f"{GROUP}/{VERSION}", "kind": kind, "name": name, "uid": meta.get("uid", "")}]
-    volumes = [{"name": m["name"], "emptyDir": {}} for m in container.get("volumeMounts", [])]
+    volumes = [_model_volume(m["name"], spec) for m in container.get("volumeMounts", [])]
     affinity = {
         "nodeAffinity": {
             "requiredDuringSchedulingIgnoredDuringExecution": {

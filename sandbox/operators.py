@@ -202,14 +202,14 @@ class _Life:
 _lives: dict[str, _Life] = {}
 
 
-def _cycle(elapsed: float) -> tuple[int, bool, float, float]:
+def cycle(elapsed: float, runs_for: float = CACHE_SYNC_TIMEOUT) -> tuple[int, bool, float, float]:
     """(restarts so far, running now, back-off of the current or next wait, when the current run or wait
-    ends) after ``elapsed`` simulated seconds of a container that exits CACHE_SYNC_TIMEOUT after each start."""
+    ends) after ``elapsed`` simulated seconds of a container that exits ``runs_for`` after each start."""
     t, restarts, backoff = 0.0, 0, BACKOFF_START
     while True:
-        if elapsed < t + CACHE_SYNC_TIMEOUT:
-            return restarts, True, backoff, t + CACHE_SYNC_TIMEOUT
-        t += CACHE_SYNC_TIMEOUT
+        if elapsed < t + runs_for:
+            return restarts, True, backoff, t + runs_for
+        t += runs_for
         if elapsed < t + backoff:
             return restarts, False, backoff, t + backoff
         t += backoff
@@ -217,7 +217,7 @@ def _cycle(elapsed: float) -> tuple[int, bool, float, float]:
         backoff = min(backoff * 2, BACKOFF_CAP)
 
 
-def _fmt(seconds: float) -> str:
+def fmt(seconds: float) -> str:
     minutes, secs = divmod(int(seconds), 60)
     return f"{minutes}m{secs}s" if minutes else f"{secs}s"
 
@@ -228,7 +228,7 @@ def container_status(emulator: Any, operator: Operator, deployment: dict[str, An
     key = f"{meta.get('uid')}/{pod}"  # a Deployment created again starts a new Pod
     life = _lives.setdefault(key, _Life(time.monotonic(), _timestamp()))
     elapsed = clock.sim_seconds_elapsed(life.started)
-    restarts, running, backoff, phase_ends = _cycle(elapsed)
+    restarts, running, backoff, phase_ends = cycle(elapsed)
     broken = failure(emulator, operator, deployment)
     container = template["spec"]["containers"][0]["name"]
     if broken is None and life.healthy_from is None:
@@ -238,7 +238,7 @@ def container_status(emulator: Any, operator: Operator, deployment: dict[str, An
     elif broken is not None:
         life.healthy_from = None
     if life.healthy_from is not None and elapsed >= life.healthy_from:
-        restarts = _cycle(life.healthy_from)[0]
+        restarts = cycle(life.healthy_from)[0]
         running, broken = True, None
     if broken and not emulator.pod_logs.get((meta["namespace"], pod, container)):
         emulator.append_log(meta["namespace"], pod, broken, container)
@@ -248,7 +248,7 @@ def container_status(emulator: Any, operator: Operator, deployment: dict[str, An
         state = {
             "waiting": {
                 "reason": "CrashLoopBackOff",
-                "message": f"back-off {_fmt(backoff)} restarting failed container={container} "
+                "message": f"back-off {fmt(backoff)} restarting failed container={container} "
                 f"pod={pod}_{meta['namespace']}",
             }
         }

@@ -1,4 +1,5 @@
-"""The HyperPod training operator and KubeRay, emulated for the sandbox's Kubernetes APIs.
+"""The HyperPod training operator, emulated for the sandbox's Kubernetes APIs, and the controller loop that
+runs it and KubeRay (sandbox.kuberay); the jobs' pods are sandbox.training_pods'.
 
 What AWS documents about the operator ("Using the HyperPod training operator" and "Using the training
 operator to run jobs", https://docs.aws.amazon.com/sagemaker/latest/dg/sagemaker-eks-operator.html and
@@ -17,16 +18,13 @@ operator to run jobs", https://docs.aws.amazon.com/sagemaker/latest/dg/sagemaker
 * Log monitoring: a rule whose ``logPattern`` has not matched for ``expectedRecurringFrequencyInSeconds``
   (or not within ``expectedStartCutOffInSeconds`` of the start) is hanging, reported as
   ``LogStateHanging_<rule>``, and recovered like a fault.
+* Worker processes that start without what they read in the shared bucket (a script, a config, a dataset, a
+  model: sandbox.programs) exit with their program's error in the pod's log, and are recovered as any
+  process failure: each restart fails the same way until the file is there or the budget is spent.
 * The job ends Completed when every pod's training finished, Failed with the reason otherwise.
 
 AWS does not document the label keys the operator puts on its pods; the pods carry the template's
 labels plus ``sagemaker.amazonaws.com/hyperpod-job-name`` and ``...-replica-index`` (the sandbox's names).
-
-KubeRay v1 RayJob (https://docs.ray.io/en/latest/cluster/kubernetes/getting-started/rayjob-quick-start.html):
-once the kuberay-operator Deployment is ready, a RayJob gets a head pod and its worker pods, then a
-submitter pod (in KubeRay a batch Job; here its pod, labelled ``ray.io/originated-from-cr-name``) that
-runs the entrypoint; jobStatus goes PENDING, RUNNING, SUCCEEDED, and with ``shutdownAfterJobFinishes``
-the head and workers are deleted at the end.
 
 Simulated time runs at the sandbox's time scale; pods log one training step every ``log_interval``
 simulated seconds (``POST /api/sandbox/faults {"jobLogIntervalSeconds": n}``) for ``steps`` steps.
@@ -34,27 +32,36 @@ simulated seconds (``POST /api/sandbox/faults {"jobLogIntervalSeconds": n}``) fo
 
 from __future__ import annotations
 
-import datetime
 import logging
 import re
 import threading
 import time
-import uuid
-from dataclasses import dataclass, field
 from typing import Any
 
-from sandbox import mounts, scheduling
+from sandbox import kuberay, programs
 from sandbox.aws import clock, mlflow
 from sandbox.periodic import Periodic
+from sandbox.training_pods import (  # re-exported: the controls and tests reach them here
+    SETTINGS,
+    Settings,
+    _event,
+    _finish_pod,
+    _loss,
+    _now,
+    _place,
+    _pod,
+    _Run,
+    _runs,
+    _write,
+    training_container,
+)
 
 log = logging.getLogger("sandbox.training")
 
 OPERATOR_ADDON = "amazon-sagemaker-hyperpod-training-operator"
 PYTORCH = "sagemaker.amazonaws.com/v1/hyperpodpytorchjobs"
-RAYJOBS = "ray.io/v1/rayjobs"
 JOB_NAME_LABEL = "sagemaker.amazonaws.com/hyperpod-job-name"
 REPLICA_LABEL = "sagemaker.amazonaws.com/hyperpod-replica-index"
-RAY_CR_LABEL = "ray.io/originated-from-cr-name"
 FAULT_KINDS = ("processCrash", "hang", "nodeFailure")
 PYTORCH_CRD = {
     "apiVersion": "apiextensions.k8s.io/v1",
@@ -82,31 +89,6 @@ PYTORCH_CRD = {
 }
 
 
-@dataclass
-class Settings:
-    log_interval: float = 10.0  # simulated seconds between training steps
-    steps: int = 40
-    lines_per_step: int = 1  # log lines a pytorch pod writes per step (volume for the log stream bench)
-
-
-SETTINGS = Settings()
-
-
-@dataclass
-class _Run:
-    """The operator's memory of one job (keyed by the job's uid)."""
-
-    started: float  # time.monotonic() of the current attempt's start
-    step: int = 0  # steps done (survives process restarts: training resumes from its checkpoint)
-    last_step_at: float = 0.0  # simulated seconds since ``started`` of the last step
-    last_match: dict[str, float] = field(default_factory=dict)  # rule -> sim seconds of its last match
-    hung: bool = False
-    window: list[float] = field(default_factory=list)  # monotonic times of process restarts since the last full one
-    pending: list[tuple[str, str]] = field(default_factory=list)  # injected (kind, pod) faults
-    generation: int = 0  # full restarts so far: pods are recreated per generation
-
-
-_runs: dict[str, _Run] = {}
 _faults: list[dict[str, Any]] = []
 _lock = threading.Lock()
 
@@ -157,179 +139,6 @@ def _next_fault_step(cluster: str, namespace: str, job: str) -> int:
             if "atStep" in f and (f["cluster"], f["namespace"], f["job"]) == (cluster, namespace, job)
         ]
     return min(due, default=SETTINGS.steps)
-
-
-def _now() -> str:
-    return datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-
-
-async def _event(
-    emulator: Any,
-    obj: dict[str, Any],
-    reason: str,
-    message: str,
-    warning: bool = False,
-    component: str = "hyperpod-training-operator",
-) -> None:
-    meta = obj["metadata"]
-    now = _now()
-    await emulator.put_object(
-        "v1/events",
-        {
-            "apiVersion": "v1",
-            "kind": "Event",
-            "metadata": {"name": f"{meta['name']}.{uuid.uuid4().hex[:16]}", "namespace": meta["namespace"]},
-            "involvedObject": {
-                "apiVersion": obj.get("apiVersion", "v1"),
-                "kind": obj.get("kind", "Pod"),
-                "name": meta["name"],
-                "namespace": meta["namespace"],
-                "uid": meta.get("uid", ""),
-            },
-            "reason": reason,
-            "message": message,
-            "type": "Warning" if warning else "Normal",
-            "source": {"component": component},
-            "count": 1,
-            "firstTimestamp": now,
-            "lastTimestamp": now,
-        },
-    )
-
-
-# ------------------------------------------------------------------ pods
-def _pod(owner: dict[str, Any], name: str, template: dict[str, Any], labels: dict[str, str]) -> dict[str, Any]:
-    meta = owner["metadata"]
-    return {
-        "apiVersion": "v1",
-        "kind": "Pod",
-        "metadata": {
-            "name": name,
-            "namespace": meta["namespace"],
-            "labels": {**((template.get("metadata") or {}).get("labels") or {}), **labels},
-            "ownerReferences": [
-                {"apiVersion": owner["apiVersion"], "kind": owner["kind"], "name": meta["name"], "uid": meta["uid"]}
-            ],
-        },
-        "spec": dict(template.get("spec") or {}),
-        "status": {"phase": "Pending"},
-    }
-
-
-async def _place(emulator: Any, pods: list[dict[str, Any]]) -> bool:
-    """Bind each Pending pod where kube-scheduler would and start it once the kubelet can set its volumes
-    up (sandbox.mounts); True when all have started."""
-    nodes = emulator.list_objects("v1/nodes")
-    all_bound = True
-    for pod in pods:
-        if (pod.get("spec") or {}).get("nodeName"):
-            if (pod.get("status") or {}).get("phase") == "Pending" and not await _start(emulator, pod):
-                all_bound = False
-            continue
-        bound = [p for p in emulator.list_objects("v1/pods") if (p.get("spec") or {}).get("nodeName")]
-        node, message = scheduling.schedule(pod["spec"], nodes, bound)
-        if node is None:
-            all_bound = False
-            conditions = (pod.get("status") or {}).get("conditions") or [{}]
-            if conditions[0].get("message") != message:
-                pod["status"] = {
-                    "phase": "Pending",
-                    "conditions": [
-                        {"type": "PodScheduled", "status": "False", "reason": "Unschedulable", "message": message}
-                    ],
-                }
-                await emulator.put_object("v1/pods", pod)
-                await _event(emulator, pod, "FailedScheduling", message, warning=True)
-            continue
-        pod["spec"]["nodeName"] = node
-        await _event(
-            emulator,
-            pod,
-            "Scheduled",
-            f"Successfully assigned {pod['metadata']['namespace']}/{pod['metadata']['name']} to {node}",
-        )
-        if not await _start(emulator, pod):
-            all_bound = False
-    return all_bound
-
-
-async def _start(emulator: Any, pod: dict[str, Any]) -> bool:
-    """Run a bound pod, or leave it Pending in ContainerCreating with the kubelet's FailedMount; True when running."""
-    failed = mounts.failed_mount(emulator, pod["metadata"]["namespace"], pod["spec"])
-    if failed is None:
-        pod["status"] = _running_status(pod, 0)
-        await emulator.put_object("v1/pods", pod)
-        return True
-    waiting = [mounts.container_creating(c) for c in pod["spec"].get("containers") or []]
-    if (pod.get("status") or {}).get("containerStatuses") != waiting:
-        pod["status"] = {
-            "phase": "Pending",
-            "conditions": [{"type": "PodScheduled", "status": "True"}, {"type": "Ready", "status": "False"}],
-            "containerStatuses": waiting,
-        }
-        await emulator.put_object("v1/pods", pod)
-        await _event(emulator, pod, "FailedMount", failed, warning=True, component="kubelet")
-    return False
-
-
-def _running_status(pod: dict[str, Any], restarts: int) -> dict[str, Any]:
-    return {
-        "phase": "Running",
-        "conditions": [{"type": "PodScheduled", "status": "True"}, {"type": "Ready", "status": "True"}],
-        "containerStatuses": [
-            {
-                "name": c["name"],
-                "image": c.get("image", ""),
-                "imageID": "",
-                "ready": True,
-                "started": True,
-                "restartCount": restarts,
-                "state": {"running": {"startedAt": _now()}},
-            }
-            for c in pod["spec"].get("containers") or []
-        ],
-    }
-
-
-async def _finish_pod(emulator: Any, pod: dict[str, Any], phase: str, exit_code: int, reason: str) -> None:
-    pod["status"] = {
-        "phase": phase,
-        "conditions": [{"type": "PodScheduled", "status": "True"}, {"type": "Ready", "status": "False"}],
-        "containerStatuses": [
-            {
-                "name": c["name"],
-                "image": c.get("image", ""),
-                "imageID": "",
-                "ready": False,
-                "started": False,
-                "restartCount": 0,
-                "state": {"terminated": {"exitCode": exit_code, "reason": reason, "finishedAt": _now()}},
-            }
-            for c in pod["spec"].get("containers") or []
-        ],
-    }
-    await emulator.put_object("v1/pods", pod)
-
-
-def training_container(containers: list[dict[str, Any]]) -> str:
-    """The container the training runs in: the one whose command runs the elastic agent's hyperpodrun (AWS:
-    the agent "orchestrates lifecycles of training workers on each container",
-    https://pypi.org/project/hyperpod-elastic-agent/), else the first. A pod's other containers (sidecars)
-    run programs of the user's own that the sandbox does not play: their logs hold only what a test writes
-    (POST /api/sandbox/pods/log)."""
-    for c in containers:
-        if any("hyperpodrun" in str(part) for part in (c.get("command") or []) + (c.get("args") or [])):
-            return str(c["name"])
-    return str(containers[0]["name"])
-
-
-def _write(emulator: Any, pod: dict[str, Any], text: str) -> None:
-    container = training_container(pod["spec"]["containers"])
-    emulator.append_log(pod["metadata"]["namespace"], pod["metadata"]["name"], text, container)
-
-
-def _loss(step: int) -> float:
-    return round(2.5 / (1 + step * 0.15) + 0.05, 4)
 
 
 # ------------------------------------------------------------------ HyperPodPyTorchJob
@@ -421,7 +230,7 @@ async def _recover(emulator: Any, job: dict[str, Any], run: _Run, what: str, pod
     if not node_lost and len(run.window) < before_full:
         run.window.append(now)
         restart["restartCount"] = int(restart.get("restartCount", 0)) + 1
-        run.hung, run.last_match = False, {}
+        run.hung, run.last_match, run.read_inputs = False, {}, False
         run.last_step_at = clock.sim_seconds_elapsed(run.started)
         for pod in _job_pods(emulator, job):
             _write(
@@ -445,7 +254,7 @@ async def _recover(emulator: Any, job: dict[str, Any], run: _Run, what: str, pod
         )
         return
     restart["fullJobRestartCount"] = int(restart.get("fullJobRestartCount", 0)) + 1
-    run.window, run.hung, run.last_match = [], False, {}
+    run.window, run.hung, run.last_match, run.read_inputs = [], False, {}, False
     run.generation += 1
     run.started, run.last_step_at = now, 0.0
     await _delete_pods(emulator, job)
@@ -453,6 +262,25 @@ async def _recover(emulator: Any, job: dict[str, Any], run: _Run, what: str, pod
     await emulator.put_object(PYTORCH, job)
     await _event(emulator, job, "FullJobRestart", f"{what} on {pod_name}; restarting the whole job", True)
     await _create_pods(emulator, job)
+
+
+async def _inputs_missing(emulator: Any, job: dict[str, Any], run: _Run, pods: list[dict[str, Any]]) -> bool:
+    """True when the worker processes, just started, exit for want of a file in the bucket (sandbox.programs):
+    each pod logs its program's error and the operator recovers as from any process failure, so every restart
+    fails the same way until the file is there or the retry budget is spent."""
+    failed = None
+    for pod in pods:
+        spec = pod["spec"]
+        container = next(c for c in spec["containers"] if c["name"] == training_container(spec["containers"]))
+        files = programs.Files(programs.mounts(emulator, pod["metadata"]["namespace"], spec, container))
+        text = programs.training_failure(files, container, pod["metadata"]["name"])
+        if text is not None:
+            _write(emulator, pod, text)
+            failed = failed or pod["metadata"]["name"]
+    if failed is None:
+        return False
+    await _recover(emulator, job, run, "worker processes exited with code 1", failed, False)
+    return True
 
 
 def _rules(job: dict[str, Any]) -> list[dict[str, Any]]:
@@ -542,6 +370,10 @@ async def _run_pytorch(emulator: Any, job: dict[str, Any], cluster: str) -> None
                 f"processes, resuming from step {run.step}\n",
             )
         return
+    if not run.read_inputs:
+        if await _inputs_missing(emulator, job, run, pods):
+            return
+        run.read_inputs = True
     # Training first, then the fault due at the step reached, then log monitoring: a reconcile that comes
     # late catches up on the steps, so a rule is never judged late for steps that simply were not logged yet.
     if await _train(emulator, job, run, pods, _next_fault_step(cluster, meta["namespace"], meta["name"])):
@@ -572,118 +404,6 @@ async def _run_pytorch(emulator: Any, job: dict[str, Any], cluster: str) -> None
     await _hang_check(emulator, job, run, clock.sim_seconds_elapsed(run.started))
 
 
-# ------------------------------------------------------------------ KubeRay RayJob
-async def _run_ray(emulator: Any, job: dict[str, Any]) -> None:
-    meta, spec = job["metadata"], job["spec"]
-    status = job.setdefault("status", {})
-    state = status.get("jobStatus")
-    if state in ("SUCCEEDED", "FAILED", "STOPPED"):
-        return
-    run = _runs.setdefault(meta["uid"], _Run(started=time.monotonic()))
-    cluster_spec = spec["rayClusterSpec"]
-    ray_cluster = f"{meta['name']}-raycluster"
-    if not state:
-        status.update(
-            {
-                "jobStatus": "PENDING",
-                "jobDeploymentStatus": "Initializing",
-                "rayClusterName": ray_cluster,
-                "startTime": _now(),
-            }
-        )
-        await emulator.put_object(RAYJOBS, job)
-        labels = {"ray.io/cluster": ray_cluster, "ray.io/node-type": "head", RAY_CR_LABEL: meta["name"]}
-        await emulator.put_object(
-            "v1/pods", _pod(job, f"{ray_cluster}-head", cluster_spec["headGroupSpec"]["template"], labels)
-        )
-        for group in cluster_spec.get("workerGroupSpecs") or []:
-            for i in range(int(group.get("replicas") or 0)):
-                labels = {
-                    "ray.io/cluster": ray_cluster,
-                    "ray.io/node-type": "worker",
-                    "ray.io/group": group["groupName"],
-                    RAY_CR_LABEL: meta["name"],
-                }
-                name = f"{ray_cluster}-{group['groupName']}-worker-{i}"
-                await emulator.put_object("v1/pods", _pod(job, name, group["template"], labels))
-        return
-    mine = [
-        p
-        for p in emulator.list_objects("v1/pods", meta["namespace"])
-        if (p["metadata"].get("labels") or {}).get(RAY_CR_LABEL) == meta["name"]
-    ]
-    cluster_pods = [p for p in mine if "ray.io/cluster" in p["metadata"]["labels"]]
-    submitter = next((p for p in mine if "ray.io/cluster" not in p["metadata"]["labels"]), None)
-    if state == "PENDING":
-        if not await _place(emulator, cluster_pods):
-            return
-        head = cluster_spec["headGroupSpec"]["template"]["spec"]["containers"][0]
-        template = {
-            "metadata": {"labels": {RAY_CR_LABEL: meta["name"], "ray.io/originated-from-crd": "RayJob"}},
-            "spec": {
-                "restartPolicy": "Never",
-                "containers": [
-                    {
-                        "name": "ray-job-submitter",
-                        "image": head["image"],
-                        "command": [
-                            "ray",
-                            "job",
-                            "submit",
-                            "--address",
-                            f"http://{ray_cluster}-head-svc:8265",
-                            "--",
-                            spec["entrypoint"],
-                        ],
-                    }
-                ],
-            },
-        }
-        pod = _pod(job, f"{meta['name']}-submitter", template, {})
-        pod["metadata"]["labels"] = template["metadata"]["labels"]
-        await emulator.put_object("v1/pods", pod)
-        status.update(
-            {
-                "jobStatus": "RUNNING",
-                "jobDeploymentStatus": "Running",
-                "jobId": f"{meta['name']}-{uuid.uuid4().hex[:6]}",
-            }
-        )
-        run.started, run.last_step_at = time.monotonic(), 0.0
-        await emulator.put_object(RAYJOBS, job)
-        return
-    if submitter is None or not await _place(emulator, [submitter]):
-        return
-    elapsed = clock.sim_seconds_elapsed(run.started)
-    while run.step < SETTINGS.steps and run.last_step_at + SETTINGS.log_interval <= elapsed:
-        run.step += 1
-        run.last_step_at += SETTINGS.log_interval
-        _write(
-            emulator,
-            submitter,
-            f"(TaskRunner pid=212) step:{run.step} - critic/score/mean:{round(0.1 + run.step * 0.015, 3)} "
-            f"- actor/pg_loss:{_loss(run.step)}\n",
-        )
-        mlflow.log_step(job, run.step, {"actor/pg_loss": _loss(run.step)})
-    if run.step < SETTINGS.steps:
-        return
-    _write(emulator, submitter, f"Job '{status.get('jobId')}' succeeded\n")
-    await _finish_pod(emulator, submitter, "Succeeded", 0, "Completed")
-    status.update(
-        {
-            "jobStatus": "SUCCEEDED",
-            "jobDeploymentStatus": "Complete",
-            "endTime": _now(),
-            "message": "Job finished successfully.",
-        }
-    )
-    await emulator.put_object(RAYJOBS, job)
-    await _event(emulator, job, "Completed", "the RayJob's entrypoint succeeded")
-    if spec.get("shutdownAfterJobFinishes"):
-        for pod in cluster_pods:
-            await emulator.delete_object("v1/pods", meta["namespace"], pod["metadata"]["name"])
-
-
 # ------------------------------------------------------------------ the controller
 def _operator_active(cluster: str) -> bool:
     from sandbox.aws.eks import find_cluster
@@ -691,12 +411,6 @@ def _operator_active(cluster: str) -> bool:
     found = find_cluster(cluster)
     addon = found.addons.get(OPERATOR_ADDON) if found is not None else None
     return addon is not None and addon.health()[0] == "ACTIVE"
-
-
-def _kuberay_ready(emulator: Any) -> bool:
-    crd = emulator.exists("apiextensions.k8s.io/v1/customresourcedefinitions", None, "rayjobs.ray.io")
-    deployment = emulator.get_object("apps/v1/deployments", "kuberay-operator", "kuberay-operator")
-    return crd and bool(deployment and (deployment.get("status") or {}).get("readyReplicas"))
 
 
 def _reconciler(cluster: str, operator_on: bool) -> Any:
@@ -712,9 +426,9 @@ def _reconciler(cluster: str, operator_on: bool) -> Any:
                 emulator._declare_crd(PYTORCH_CRD)  # what the API server does when a CRD is created
             for job in emulator.list_objects(PYTORCH):
                 await _run_pytorch(emulator, job, cluster)
-        if _kuberay_ready(emulator):
-            for job in emulator.list_objects(RAYJOBS):
-                await _run_ray(emulator, job)
+        if kuberay.ready(emulator):
+            for job in emulator.list_objects(kuberay.RAYJOBS):
+                await kuberay.run(emulator, job)
 
     return reconcile
 

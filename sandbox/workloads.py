@@ -2,7 +2,8 @@
 Pods as their controllers would make them (a Deployment's replicas; one per node a DaemonSet wants),
 placed by kube-scheduler's rules (sandbox.scheduling), started only once their Secret and ConfigMap
 volumes exist (sandbox.mounts), pulling images only where AWS publishes them (sandbox.images), operators
-crash-looping without what they need (sandbox.operators), and the status that follows from those Pods;
+crash-looping without what they need (sandbox.operators), model servers crash-looping without their model
+in the bucket (sandbox.programs, sandbox.crashloop), and the status that follows from those Pods;
 statically provisioned PersistentVolumeClaims are bound to the PersistentVolume they name (as the PV
 controller would)."""
 
@@ -16,7 +17,7 @@ import logging
 import uuid
 from typing import Any
 
-from sandbox import images, mounts, operators, scheduling
+from sandbox import crashloop, images, mounts, operators, programs, scheduling
 from sandbox.aws import node_agents
 from sandbox.periodic import Periodic
 
@@ -169,6 +170,7 @@ async def _place(
 ) -> bool:
     """Create or update one Pod: bound to a node the scheduler accepts, or Pending; True when ready."""
     namespace, pod_spec = owner["namespace"], template.get("spec") or {}
+    life = f"{owner.get('uid')}/{name}"  # a Deployment made again starts new Pods
     old = emulator.get_object("v1/pods", namespace, name)
     node = ((old or {}).get("spec") or {}).get("nodeName")
     message = ""
@@ -239,7 +241,11 @@ async def _place(
                 )
         elif operator is not None and operator[0] is not None:
             container = operators.container_status(emulator, operator[0], operator[1], name)
+        elif owner_kind == "Deployment" and (error := _serving_error(emulator, namespace, pod_spec)) is not None:
+            first = pod_spec["containers"][0]
+            container = crashloop.container_status(emulator, life, namespace, name, first, error)
         else:
+            crashloop.forget(life)
             started = ((before.get("state") or {}).get("running") or {}).get("startedAt") or _now()
             container = {
                 "name": pod_spec["containers"][0]["name"],
@@ -264,6 +270,13 @@ async def _place(
     if old is None or old.get("status") != pod["status"]:
         await emulator.put_object("v1/pods", pod)
     return ready
+
+
+def _serving_error(emulator: Any, namespace: str, pod_spec: dict[str, Any]) -> str | None:
+    """What a model server prints as it exits for want of its model in the bucket (sandbox.programs), or None."""
+    container = pod_spec["containers"][0]
+    files = programs.Files(programs.mounts(emulator, namespace, pod_spec, container))
+    return programs.serving_failure(files, container) if files.mounts else None
 
 
 async def _event(emulator: Any, namespace: str, pod: str, reason: str, message: str, component: str) -> None:

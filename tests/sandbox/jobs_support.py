@@ -1,6 +1,8 @@
 """One cluster for the training-job tests (REST and MCP): two ml.p5.48xlarge nodes, the training operator,
 KubeRay and the shared bucket's claim. Made once per sandbox; before the operators are installed, a
-submission is refused with 409 naming what to enable."""
+submission is refused with 409 naming what to enable. A recipe's files go into the bucket as a user puts
+them there: the model with Launchpod's model download, the rest with an S3 upload to the storage's source
+(docs/recipes/README.md, "One S3 data contract")."""
 
 from __future__ import annotations
 
@@ -26,6 +28,59 @@ def custom_job(job: str, **extra) -> dict:
         "command": ["hyperpodrun", "--nproc-per-node=8", "/data/jobs/train.py"],
         **extra,
     }
+
+
+MODEL = "Qwen/Qwen3-0.6B"  # the model recipes train, downloaded once to models/<repoId>/
+SCRIPT = b"import torch.distributed as dist\ndist.init_process_group()\n"
+
+
+def upload(sandbox, key: str, body: bytes) -> None:
+    """``aws s3 cp`` into the shared bucket, at ``key`` under the storage's source (GET .../storage)."""
+    with sandbox.client("viewer") as c:
+        rows = c.get(f"/api/clusters/{NAME}/storage").json()["items"]
+    source = next(r["source"] for r in rows if r["storageName"] == CLAIM)
+    bucket, _, prefix = source.removeprefix("s3://").partition("/")
+    sandbox.aws("s3").put_object(Bucket=bucket, Key=prefix + key, Body=body)
+
+
+def download_model(sandbox, repo: str = MODEL) -> None:
+    """Launchpod's model download into the shared storage (POST .../models/download), followed to its end;
+    nothing when GET .../models lists it already."""
+    with sandbox.client("viewer") as c:
+        if any(m["repoId"] == repo for m in c.get(f"/api/clusters/{NAME}/models").json()["items"]):
+            return
+    with sandbox.client("operator") as c:
+        response = c.post(f"/api/clusters/{NAME}/models/download", json={"repoId": repo, "storage": CLAIM})
+    assert response.status_code == 202, response.text
+    done = sandbox.wait_operation(response.json()["operation"]["id"], timeout=60)
+    assert done["status"] == "SUCCEEDED", (done.get("message"), done["phases"])
+
+
+def recipe_inputs(sandbox, recipe: str, job: str, dataset: str = "demo") -> dict:
+    """Put what ``recipe`` reads for ``job`` into the bucket (its docs/recipes page's layout) and return the
+    submission's model and dataset fields that point at them."""
+    if recipe == "pytorch-torchrun":
+        upload(sandbox, f"jobs/{job}/train.py", SCRIPT)
+    elif recipe == "llama-factory":
+        config = (
+            f"model_name_or_path: /data/models/{MODEL}\nstage: sft\ndo_train: true\nfinetuning_type: full\n"
+            f"dataset: {dataset}\ndataset_dir: /data/datasets/{dataset}\ntemplate: qwen\n"
+            f"output_dir: /data/jobs/{job}/output\ndeepspeed: /data/jobs/{job}/ds_z3_config.json\n"
+        )
+        upload(sandbox, f"jobs/{job}/config.yaml", config.encode())
+        upload(sandbox, f"jobs/{job}/ds_z3_config.json", b'{"zero_optimization": {"stage": 3}}')
+        upload(
+            sandbox, f"datasets/{dataset}/dataset_info.json", b'{"%s": {"file_name": "data.json"}}' % dataset.encode()
+        )
+        upload(sandbox, f"datasets/{dataset}/data.json", b'[{"instruction": "hi", "output": "hello"}]')
+    elif recipe == "verl-ppo":
+        upload(sandbox, f"datasets/{dataset}/train.parquet", b"PAR1")
+        upload(sandbox, f"datasets/{dataset}/test.parquet", b"PAR1")
+    else:
+        upload(sandbox, f"datasets/{dataset}/train.jsonl", b'{"messages": []}\n')
+    if recipe != "pytorch-torchrun":
+        download_model(sandbox)
+    return {"model": MODEL, "dataset": dataset}
 
 
 def submit(sandbox, body: dict, role: str = "operator"):

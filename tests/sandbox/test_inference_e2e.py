@@ -1,7 +1,7 @@
 """Inference endpoints through the sandbox: the inference operator as a feature (refused until it is on),
 a managed endpoint with an L2 KV cache and kvaware routing, a JumpStart model, a vLLM container behind a
 load balancer; each Ready on the GPU node, invoked through the API, scaled and deleted; the caller never
-chooses where invoke goes."""
+chooses where invoke goes. Models in the bucket and a server without its model: test_models_e2e."""
 
 from __future__ import annotations
 
@@ -287,72 +287,6 @@ def test_deleting_the_managed_endpoint_removes_what_the_operator_made(sandbox, o
     while "qwen-managed" in [d.metadata.name for d in apps.list_namespaced_deployment("default").items]:
         assert time.monotonic() < deadline, "the operator's Deployment outlived its InferenceEndpointConfig"
         time.sleep(0.2)
-
-
-TOKEN = "hf_sandboxSecretToken0123456789abcd"
-
-
-def test_a_model_is_downloaded_listed_and_its_token_appears_nowhere(sandbox, cluster):
-    body = {"repoId": "meta-llama/Llama-3.2-1B", "revision": "main", "storage": "shared", "hfToken": TOKEN}
-    response = post(sandbox, "/models/download", body)
-    assert response.status_code == 202, response.text
-    done = sandbox.wait_operation(response.json()["operation"]["id"], timeout=60)
-    assert done["status"] == "SUCCEEDED", (done.get("message"), done["phases"])
-    waited = next(p for p in done["phases"] if p["name"] == "WaitDownload")
-    assert waited["message"].endswith("/models/meta-llama/Llama-3.2-1B/"), waited  # the resulting path
-
-    with sandbox.client("viewer") as c:
-        listed = c.get(f"/api/clusters/{NAME}/models")
-        operations = c.get("/api/operations", params={"cluster": NAME})
-        operation = c.get(f"/api/operations/{done['id']}")
-    assert listed.status_code == 200, listed.text
-    (model,) = [m for m in listed.json()["items"] if m["repoId"] == "meta-llama/Llama-3.2-1B"]
-    assert (
-        model["storage"] == "shared"
-        and model["files"] == 5
-        and model["path"].endswith("models/meta-llama/Llama-3.2-1B/")
-    )
-    secrets = k8s.CoreV1Api(sandbox.kube(NAME)).list_namespaced_secret("default").items
-    assert [s.metadata.name for s in secrets if "token" in s.metadata.name] == [], "the token's Secret outlived its Job"
-    with sandbox.client() as c:
-        iam = c.get("/api/sandbox/iam").text
-        calls = c.get("/api/sandbox/calls").text
-        audit = c.get("/api/sandbox/kube-audit", params={"cluster": NAME}).text
-    for text in (
-        response.text,
-        listed.text,
-        operations.text,
-        operation.text,
-        iam,
-        calls,
-        audit,
-        sandbox.log.read_text(),
-    ):
-        assert TOKEN not in text
-
-
-def test_a_gated_model_without_a_token_fails_naming_the_cause(sandbox, cluster):
-    response = post(sandbox, "/models/download", {"repoId": "meta-llama/Llama-3.1-8B", "storage": "shared"})
-    assert response.status_code == 202, response.text
-    done = sandbox.wait_operation(response.json()["operation"]["id"], timeout=60)
-    assert done["status"] == "FAILED" and "Cannot access gated repo" in done["message"], done["message"]
-
-
-@pytest.mark.parametrize(
-    "repo",
-    [
-        "https://huggingface.co/Qwen/Qwen3-0.6B",
-        "http://169.254.169.254/latest",
-        "169.254.169.254:80/x",
-        "Qwen/../../etc",
-        "org/name/extra",
-    ],
-)
-def test_a_download_refuses_anything_but_a_repo_id(sandbox, cluster, repo):
-    response = post(sandbox, "/models/download", {"repoId": repo, "storage": "shared"})
-    assert response.status_code == 422 and response.json()["details"][0]["field"] == "body.repoId", response.text
-    extra = post(sandbox, "/models/download", {"repoId": "Qwen/Qwen3-0.6B", "storage": "shared", "url": repo})
-    assert extra.status_code == 422, extra.text
 
 
 async def test_an_mcp_session_deploys_invokes_and_deletes_an_endpoint(sandbox, cluster) -> None:

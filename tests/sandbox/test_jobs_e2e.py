@@ -1,7 +1,9 @@
 """Training jobs through the sandbox: refused with the feature to enable until the training operator and
-KubeRay run; every recipe submits and reaches Succeeded; an injected process crash restarts at process
-level and the job view shows the budget used; a hang is detected and restarts the job; a spent budget fails
-it with the reason; logs read with tail, container and pod, each container of a two-container pod its own."""
+KubeRay run; every recipe, its files in the bucket, submits and reaches Succeeded; a recipe whose script or
+dataset is not in the bucket fails with its program's error in the job's log; an injected process crash
+restarts at process level and the job view shows the budget used; a hang is detected and restarts the job;
+a spent budget fails it with the reason; logs read with tail, container and pod, each container of a
+two-container pod its own."""
 
 from __future__ import annotations
 
@@ -9,7 +11,16 @@ import time
 
 import pytest
 
-from tests.sandbox.jobs_support import CLAIM, NAME, custom_job, ready_cluster
+from tests.sandbox.jobs_support import (
+    CLAIM,
+    MODEL,
+    NAME,
+    custom_job,
+    download_model,
+    ready_cluster,
+    recipe_inputs,
+    upload,
+)
 from tests.sandbox.jobs_support import submit as _submit
 
 pytestmark = pytest.mark.e2e
@@ -55,8 +66,10 @@ def cluster(sandbox):
 )
 def test_each_recipe_submits_and_reaches_succeeded(sandbox, cluster, recipe, kind):
     job = f"r-{recipe}"
+    inputs = recipe_inputs(sandbox, recipe, job)
     response = _submit(
-        sandbox, {"jobName": job, "kind": kind, "recipe": recipe, "instanceGroup": "gpu", "storageClaim": CLAIM}
+        sandbox,
+        {"jobName": job, "kind": kind, "recipe": recipe, "instanceGroup": "gpu", "storageClaim": CLAIM, **inputs},
     )
     assert response.status_code == 200, response.text
     assert response.json()["recipe"] == recipe and response.json()["instanceType"] == "ml.p5.48xlarge"
@@ -70,6 +83,57 @@ def test_each_recipe_submits_and_reaches_succeeded(sandbox, cluster, recipe, kin
         k: v for k, v in next(i for i in listed if i["jobName"] == job).items() if k in ("jobName", "status", "recipe")
     }
     _delete(sandbox, job)
+
+
+def _log(sandbox, job: str, pod: str) -> str:
+    with sandbox.client("viewer") as c:
+        response = c.get(f"/api/clusters/{NAME}/jobs/{job}/logs", params={"pod": pod, "tail": 5000})
+    assert response.status_code == 200, response.text
+    return "\n".join(response.json()["lines"])
+
+
+def test_a_torchrun_recipe_whose_script_is_not_in_the_bucket_fails_with_pythons_error(sandbox, cluster):
+    body = {"jobName": "no-script", "recipe": "pytorch-torchrun", "instanceGroup": "gpu", "storageClaim": CLAIM}
+    assert _submit(sandbox, {**body, "runPolicy": {"jobMaxRetryCount": 2}}).status_code == 200
+    done = _wait(sandbox, "no-script", ("Succeeded", "Failed"))
+    assert done["status"] == "Failed" and done["reason"] == "JobMaxRetryCountExceeded", done
+    assert done["budget"]["retriesUsed"] == 2
+    assert {p["phase"] for p in done["pods"]} == {"Failed"}, done["pods"]
+    log = _log(sandbox, "no-script", "no-script-pods-0")
+    script = "/data/jobs/no-script/train.py"
+    assert f"python: can't open file '{script}': [Errno 2] No such file or directory" in log, log
+    assert f"{script} FAILED" in log and "'loss'" not in log
+    _delete(sandbox, "no-script")
+
+
+def test_a_llama_factory_job_whose_dataset_is_not_in_the_bucket_fails_with_llama_factorys_error(sandbox, cluster):
+    job = "lf-no-data"
+    recipe_inputs(sandbox, "llama-factory", job, dataset="lf-data")
+    body = {"jobName": job, "recipe": "llama-factory", "instanceGroup": "gpu", "storageClaim": CLAIM, "model": MODEL}
+    config = f"model_name_or_path: /data/models/{MODEL}\ndataset: missing\ndataset_dir: /data/datasets/missing\n"
+    upload(sandbox, f"jobs/{job}/config.yaml", config.encode())  # the YAML names a dataset never uploaded
+    assert _submit(sandbox, {**body, "runPolicy": {"jobMaxRetryCount": 1}}).status_code == 200
+    done = _wait(sandbox, job, ("Succeeded", "Failed"))
+    assert done["status"] == "Failed" and done["reason"] == "JobMaxRetryCountExceeded", done
+    info = "/data/datasets/missing/dataset_info.json"
+    assert f"ValueError: Cannot open {info} due to [Errno 2] No such file or directory: '{info}'." in _log(
+        sandbox, job, f"{job}-pods-0"
+    )
+    _delete(sandbox, job)
+
+
+def test_a_verl_job_whose_dataset_is_not_in_the_bucket_fails_with_hugging_face_datasets_error(sandbox, cluster):
+    download_model(sandbox)
+    body = {"jobName": "verl-no-data", "kind": "ray", "recipe": "verl-ppo", "instanceGroup": "gpu"}
+    body |= {"storageClaim": CLAIM, "model": MODEL, "dataset": "never-uploaded"}
+    assert _submit(sandbox, body).status_code == 200
+    done = _wait(sandbox, "verl-no-data", ("Succeeded", "Failed"))
+    missing = "FileNotFoundError: Unable to find '/data/datasets/never-uploaded/train.parquet'"
+    assert done["status"] == "Failed", done
+    assert done["message"].startswith("Job entrypoint command failed with exit code 1") and missing in done["message"]
+    log = _log(sandbox, "verl-no-data", "verl-no-data-submitter")
+    assert missing in log and "Job 'verl-no-data-" in log and "' failed" in log
+    _delete(sandbox, "verl-no-data")
 
 
 @pytest.fixture

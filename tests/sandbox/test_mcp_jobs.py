@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from tests.mcp_gateway.support import mcp_session
-from tests.sandbox.jobs_support import CLAIM, NAME, ready_cluster
+from tests.sandbox.jobs_support import CLAIM, NAME, ready_cluster, recipe_inputs
 
 pytestmark = pytest.mark.e2e
 
@@ -23,6 +23,8 @@ def _data(result: Any) -> dict[str, Any]:
 
 async def test_agent_submits_follows_and_reads_a_training_job(sandbox: Any) -> None:
     await asyncio.to_thread(ready_cluster, sandbox)
+    # the user's part before the agent submits: the model and dataset in the shared bucket
+    inputs = await asyncio.to_thread(recipe_inputs, sandbox, "ms-swift-sft", "mcp-sft")
     sandbox.faults(jobLogIntervalSeconds=5)  # a 1 s run: the test follows it, not waits on it
     async with mcp_session(sandbox.url, sandbox.tokens["operator"]) as session:
         playbook = await session.get_prompt("submit-training-job", {"cluster": NAME})
@@ -57,6 +59,7 @@ async def test_agent_submits_follows_and_reads_a_training_job(sandbox: Any) -> N
                     "instanceGroup": "gpu",
                     "storageClaim": CLAIM,
                     "runPolicy": {"jobMaxRetryCount": 2},
+                    **inputs,
                 },
             )
         )

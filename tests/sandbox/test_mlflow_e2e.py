@@ -14,7 +14,7 @@ import urllib.parse
 import pytest
 from kubernetes import client as k8s
 
-from tests.sandbox.jobs_support import CLAIM, NAME, ready_cluster
+from tests.sandbox.jobs_support import CLAIM, NAME, ready_cluster, recipe_inputs
 from tests.sandbox.jobs_support import submit as _submit
 
 pytestmark = pytest.mark.e2e
@@ -96,6 +96,7 @@ def test_a_job_submitted_then_gets_the_env_logs_a_run_and_its_view_links_that_ru
     server = _get(sandbox).json()
     assert server["status"] == "Created", server  # made by the test before
     job = "mlflow-run"
+    recipe_inputs(sandbox, "pytorch-torchrun", job)
     response = _submit(
         sandbox, {"jobName": job, "recipe": "pytorch-torchrun", "instanceGroup": "gpu", "storageClaim": CLAIM}
     )

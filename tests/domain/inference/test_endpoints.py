@@ -1,5 +1,6 @@
 """Endpoint plans and views from the real objects: NOOP when the replicas match, an explicit diff when
-not; Ready only with every replica and (for an NLB) its hostname; the scheduler's words when a pod waits."""
+not; Ready only with every replica and (for an NLB) its hostname; the scheduler's words when a pod waits,
+the kubelet's and the server's last words when its container crash-loops."""
 
 from __future__ import annotations
 
@@ -91,6 +92,29 @@ def test_a_cloudwatch_scaled_managed_endpoint_shows_keda_s_replicas_and_its_metr
         " (target 100 per replica)"
     )
     assert view.scalingError is None
+
+
+def test_a_crash_looping_server_says_so_with_its_last_words():
+    error = "ValueError: Invalid repository ID or local directory specified: '/s3/models/qwen'."
+    pod = {
+        "metadata": {"name": "vllm-0", "labels": {"launchpod.io/role": "worker"}},
+        "status": {
+            "phase": "Running",
+            "conditions": [{"type": "PodScheduled", "status": "True"}, {"type": "Ready", "status": "False"}],
+            "containerStatuses": [
+                {
+                    "name": "server",
+                    "restartCount": 3,
+                    "state": {"waiting": {"reason": "CrashLoopBackOff", "message": "back-off 40s restarting"}},
+                    "lastState": {"terminated": {"exitCode": 1, "reason": "Error", "message": error + "\n"}},
+                }
+            ],
+        },
+    }
+    status, message = endpoints.status_of(_container(0, pods=[pod]))
+    assert status == "Deploying"
+    assert message == f"container server in CrashLoopBackOff (restarted 3 times, last exit code 1): {error}"
+    assert endpoints.view("c1", _container(0, pods=[pod])).pods[0].message == message
 
 
 def test_a_scaler_that_cannot_read_its_metric_is_reported_in_keda_s_words():

@@ -13,7 +13,7 @@ import pytest
 from playwright.sync_api import Browser, Locator, Page, Response, expect
 
 from tests.sandbox.browser.conftest import App
-from tests.sandbox.jobs_support import CLAIM, NAME, custom_job, ready_cluster, submit
+from tests.sandbox.jobs_support import CLAIM, NAME, custom_job, ready_cluster, recipe_inputs, submit
 
 STEPS = 10
 PUMP = "launchpod-log-pump"
@@ -28,6 +28,7 @@ def real(sandbox) -> App:
 
 
 def test_jobs_tab_submits_a_recipe_and_follows_it_to_succeeded(real: App, page: Page, sandbox, shot, axe) -> None:
+    recipe_inputs(sandbox, "pytorch-torchrun", "ui-torchrun")  # the form's first recipe runs jobs/<job>/train.py
     page.add_init_script(f"sessionStorage.setItem('launchpod.token', {real.tokens['operator']!r})")
     page.goto(f"{real.url}/clusters/{NAME}?tab=jobs")
     expect(page.get_by_role("heading", name="Submit a job")).to_be_visible()

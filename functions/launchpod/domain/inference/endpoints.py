@@ -295,8 +295,26 @@ def routed_without_router(real: RealEndpoint) -> bool:
     return not any(_pod_ready(p) for p in routers)
 
 
+def _container_trouble(pod: dict[str, Any]) -> str | None:
+    """Why a bound pod's container does not run, in the kubelet's words: a waiting reason other than the normal
+    ContainerCreating (CrashLoopBackOff, ImagePullBackOff, ...), with the restarts and the last exit's message
+    (the tail of the server's log, for FallbackToLogsOnError)."""
+    for c in (pod.get("status") or {}).get("containerStatuses") or []:
+        waiting = (c.get("state") or {}).get("waiting") or {}
+        last = (c.get("lastState") or {}).get("terminated") or {}
+        if not waiting.get("reason") or waiting["reason"] == "ContainerCreating":
+            continue
+        words = f"container {c.get('name')} in {waiting['reason']}"
+        if c.get("restartCount"):
+            words += f" (restarted {c['restartCount']} times, last exit code {last.get('exitCode')})"
+        detail = str(last.get("message") or waiting.get("message") or "").strip()
+        return f"{words}: {detail}" if detail else words
+    return None
+
+
 def status_of(real: RealEndpoint) -> tuple[str, str | None]:
-    """(status, message): Deleting, Failed, Ready, Degraded or Deploying, with the scheduler's or operator's words."""
+    """(status, message): Deleting, Failed, Ready, Degraded or Deploying, with the scheduler's, operator's or
+    kubelet's words."""
     if real.deleting:
         return "Deleting", None
     state = (real.primary.get("status") or {}).get("state")
@@ -308,6 +326,7 @@ def status_of(real: RealEndpoint) -> tuple[str, str | None]:
     if pending:
         conditions = (pending[0].get("status") or {}).get("conditions") or [{}]
         message = conditions[0].get("message")
+    message = message or next((t for p in real.pods if (t := _container_trouble(p))), None)
     if routed_without_router(real):
         return "Deploying", message or "waiting for the SGLang router's pod to be Ready (the Service points at it)"
     if real.ready >= real.desired:
@@ -379,7 +398,8 @@ def view(cluster: str, real: RealEndpoint) -> EndpointView:
                 c.get("type") == "Ready" and c.get("status") == "True"
                 for c in (p.get("status") or {}).get("conditions") or []
             ),
-            message=next(iter((p.get("status") or {}).get("conditions") or [{}])).get("message"),
+            message=next(iter((p.get("status") or {}).get("conditions") or [{}])).get("message")
+            or _container_trouble(p),
             role=_role(p) if real.kind == "container" else None,
             serves=(p["metadata"].get("labels") or {}).get(manifests.SERVES_LABEL),
         )

@@ -9,7 +9,8 @@
 - jumpstart: a JumpStartModel (model id, version, EULA acceptance, instance type).
 - container: a Deployment of any serving image with the GPUs the caller gave (requested and limited),
   required node affinity to the instance type (so never a CPU-only group), the storage claim at /s3,
-  /dev/shm as memory, and a Service: ClusterIP, or an NLB through the AWS Load Balancer Controller.
+  /dev/shm as memory, the log's tail as termination message, and a Service: ClusterIP, or an NLB through
+  the AWS Load Balancer Controller.
 Every object carries Launchpod's managed-by label and ``launchpod.io/endpoint``; the primary object also
 carries the request that made it (``launchpod.io/request``), which the planner compares a repeated create with.
 """
@@ -204,6 +205,11 @@ def container(request: CreateEndpointInput) -> list[dict[str, Any]]:
         "env": _env(worker),
         "resources": _resources(worker),
         "volumeMounts": mounts,
+        # A server that exits at start (a model path without its files) leaves the tail of its log as the
+        # container's termination message, which the endpoint's view shows: the kubelet does this for
+        # FallbackToLogsOnError when the program wrote no message of its own
+        # (https://kubernetes.io/docs/tasks/debug/debug-application/determine-reason-pod-failure/#customizing-the-termination-message).
+        "terminationMessagePolicy": "FallbackToLogsOnError",
     }
     affinity = {
         "nodeAffinity": {

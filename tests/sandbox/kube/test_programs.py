@@ -1,0 +1,220 @@
+"""Workloads read the shared bucket through their Mountpoint volumes and fail as their code does when a file
+is not there: a training launcher's script, LLaMA-Factory's config, model and dataset_info.json, MS-Swift's
+model, VERL's model and parquet files; a vLLM Deployment whose model prefix is empty crash-loops with vLLM's
+error, and runs once the model is uploaded. Paths on no S3 mount are the image's and are not judged."""
+
+from __future__ import annotations
+
+import copy
+import time
+
+import boto3
+import pytest
+from moto import mock_aws
+
+from sandbox import programs
+from sandbox.aws import clock
+from sandbox.kube import KubeFleet
+from sandbox.workloads import _reconcile
+
+BUCKET = "shared-bucket"
+DATA = [programs.Mount("/data", BUCKET, "")]
+NODE = {
+    "apiVersion": "v1",
+    "kind": "Node",
+    "metadata": {"name": "hyperpod-i-1", "labels": {"topology.kubernetes.io/region": "us-east-1"}},
+    "status": {
+        "allocatable": {"cpu": "48", "memory": "192Gi", "nvidia.com/gpu": "4"},
+        "conditions": [{"type": "Ready", "status": "True"}],
+    },
+}
+
+
+@pytest.fixture
+def s3():
+    with mock_aws():
+        client = boto3.client("s3", region_name="us-east-1")
+        client.create_bucket(Bucket=BUCKET)
+        yield client
+
+
+def _launcher(*rest: str) -> dict:
+    command = ["/bin/bash", "-c", 'pip install hyperpod-elastic-agent && exec "$0" "$@"', "hyperpodrun"]
+    return {"name": "pytorch", "command": [*command, "--nnodes=1", "--nproc-per-node=8", *rest]}
+
+
+def test_a_missing_script_fails_as_python_and_torchrun_report_it(s3):
+    container = _launcher("/data/jobs/j/train.py", "--data=/data/datasets/mnist")
+    log = programs.training_failure(programs.Files(DATA), container, "j-pods-0")
+    assert log is not None
+    assert log.startswith(
+        "/opt/conda/bin/python: can't open file '/data/jobs/j/train.py': [Errno 2] No such file or directory\n"
+    )
+    assert "ChildFailedError" in log and "/data/jobs/j/train.py FAILED" in log and "exitcode  : 2" in log
+    s3.put_object(Bucket=BUCKET, Key="jobs/j/train.py", Body=b"print('hi')")
+    assert programs.training_failure(programs.Files(DATA), container, "j-pods-0") is None
+
+
+def test_a_script_on_no_s3_mount_is_the_images_and_not_judged(s3):
+    container = _launcher("/workspace/train.py")
+    assert programs.training_failure(programs.Files(DATA), container, "j-pods-0") is None
+    assert programs.training_failure(programs.Files([]), _launcher("/data/jobs/train.py"), "p") is None
+
+
+def test_llama_factory_reads_its_config_then_the_model_then_dataset_info(s3):
+    container = _launcher("/app/src/train.py", "/data/jobs/lf/config.yaml")
+    failed = programs.training_failure(programs.Files(DATA), container, "lf-pods-0")
+    assert failed and failed.startswith(
+        "FileNotFoundError: [Errno 2] No such file or directory: '/data/jobs/lf/config.yaml'\n"
+    )
+    config = b"model_name_or_path: /data/models/Qwen\ndataset: alpaca_en_demo\ndataset_dir: /data/datasets/alpaca\n"
+    s3.put_object(Bucket=BUCKET, Key="jobs/lf/config.yaml", Body=config)
+    failed = programs.training_failure(programs.Files(DATA), container, "lf-pods-0")
+    assert failed and failed.startswith(
+        "OSError: Incorrect path_or_model_id: '/data/models/Qwen'. Please provide either the path to a local "
+        "folder or the repo_id of a model on the Hub.\n"
+    )
+    s3.put_object(Bucket=BUCKET, Key="models/Qwen/config.json", Body=b"{}")
+    failed = programs.training_failure(programs.Files(DATA), container, "lf-pods-0")
+    info = "/data/datasets/alpaca/dataset_info.json"
+    assert failed and failed.startswith(
+        f"ValueError: Cannot open {info} due to [Errno 2] No such file or directory: '{info}'.\n"
+    )
+    s3.put_object(Bucket=BUCKET, Key="datasets/alpaca/dataset_info.json", Body=b"{}")
+    assert programs.training_failure(programs.Files(DATA), container, "lf-pods-0") is None
+
+
+def test_ms_swift_refuses_a_model_path_that_does_not_exist(s3):
+    container = _launcher("-m", "swift.cli.sft", "--model=/data/models/Qwen", "--dataset=/data/datasets/a")
+    failed = programs.training_failure(programs.Files(DATA), container, "s-pods-0")
+    assert failed and failed.startswith("ValueError: path: '/data/models/Qwen' not found\n")
+    assert "swift.cli.sft FAILED" in failed
+    s3.put_object(Bucket=BUCKET, Key="models/Qwen/config.json", Body=b"{}")
+    assert programs.training_failure(programs.Files(DATA), container, "s-pods-0") is None
+
+
+def test_verl_reads_the_model_then_its_parquet_files(s3):
+    entrypoint = (
+        "python3 -m verl.trainer.main_ppo data.train_files=/data/datasets/gsm8k/train.parquet "
+        "data.val_files=/data/datasets/gsm8k/test.parquet actor_rollout_ref.model.path=/data/models/Qwen"
+    )
+    s3.put_object(Bucket=BUCKET, Key="models/Qwen/config.json", Body=b"{}")
+    s3.put_object(Bucket=BUCKET, Key="datasets/gsm8k/test.parquet", Body=b"PAR1")
+    failed = programs.entrypoint_failure(programs.Files(DATA), entrypoint)
+    assert failed == "FileNotFoundError: Unable to find '/data/datasets/gsm8k/train.parquet'"
+    s3.put_object(Bucket=BUCKET, Key="datasets/gsm8k/train.parquet", Body=b"PAR1")
+    assert programs.entrypoint_failure(programs.Files(DATA), entrypoint) is None
+
+
+# ------------------------------------------------------------------ a model server in a Deployment
+@pytest.fixture
+def fleet(s3):
+    before = clock.get_time_scale()
+    clock.set_time_scale(0.001)  # the server's 5 s run and 10 s back-off last milliseconds
+    fleet = KubeFleet()
+    fleet.start_for("srv")
+    _put(fleet, "v1/nodes", NODE)
+    volume = {
+        "apiVersion": "v1",
+        "kind": "PersistentVolume",
+        "metadata": {"name": "shared"},
+        "spec": {
+            "capacity": {"storage": "1200Gi"},
+            "accessModes": ["ReadWriteMany"],
+            "mountOptions": ["allow-delete", "region us-east-1", "prefix team/"],
+            "csi": {"driver": "s3.csi.aws.com", "volumeHandle": "v", "volumeAttributes": {"bucketName": BUCKET}},
+        },
+    }
+    claim = {
+        "apiVersion": "v1",
+        "kind": "PersistentVolumeClaim",
+        "metadata": {"name": "shared", "namespace": "default"},
+        "spec": {"accessModes": ["ReadWriteMany"], "volumeName": "shared", "resources": {"requests": {}}},
+    }
+    _put(fleet, "v1/persistentvolumes", volume)
+    _put(fleet, "v1/persistentvolumeclaims", claim)
+    _put(fleet, "apps/v1/deployments", _server())
+    yield fleet
+    fleet.stop_all()
+    clock.set_time_scale(before)
+
+
+def _server() -> dict:
+    container = {
+        "name": "server",
+        "image": "vllm/vllm-openai:v0.10.1",
+        "args": ["/s3/models/qwen", "--served-model-name", "qwen"],
+        "terminationMessagePolicy": "FallbackToLogsOnError",
+        "volumeMounts": [{"name": "storage", "mountPath": "/s3"}],
+    }
+    return {
+        "apiVersion": "apps/v1",
+        "kind": "Deployment",
+        "metadata": {"name": "qwen", "namespace": "default", "uid": "d1"},
+        "spec": {
+            "replicas": 1,
+            "selector": {"matchLabels": {"app": "qwen"}},
+            "template": {
+                "metadata": {"labels": {"app": "qwen"}},
+                "spec": {
+                    "containers": [container],
+                    "volumes": [{"name": "storage", "persistentVolumeClaim": {"claimName": "shared"}}],
+                },
+            },
+        },
+    }
+
+
+def _put(fleet, resource, obj):
+    async def put(emu):
+        await emu.put_object(resource, copy.deepcopy(obj))
+
+    fleet.call("srv", put)
+
+
+def _pod(fleet) -> dict:
+    fleet.call("srv", _reconcile)
+    (pod,) = fleet.call("srv", lambda e: e.list_objects("v1/pods", "default"))
+    return pod
+
+
+def _status_until(fleet, check) -> dict:
+    deadline = time.monotonic() + 10
+    while True:
+        pod = _pod(fleet)
+        if check(pod) or time.monotonic() > deadline:
+            return pod
+        time.sleep(0.01)
+
+
+def test_a_vllm_server_whose_model_prefix_is_empty_crash_loops_with_vllms_error(fleet, s3):
+    s3.put_object(Bucket=BUCKET, Key="team/models/other/config.json", Body=b"{}")  # another model is not this one
+
+    def looping(pod):
+        status = pod["status"]["containerStatuses"][0]
+        return "waiting" in status["state"] and status["restartCount"] >= 2
+
+    pod = _status_until(fleet, looping)
+    status = pod["status"]["containerStatuses"][0]
+    assert pod["status"]["phase"] == "Running" and status["ready"] is False, status
+    assert status["state"]["waiting"]["reason"] == "CrashLoopBackOff"
+    assert status["state"]["waiting"]["message"].startswith("back-off ")
+    assert (
+        f"restarting failed container=server pod={pod['metadata']['name']}_default"
+        in (status["state"]["waiting"]["message"])
+    )
+    terminated = status["lastState"]["terminated"]
+    assert terminated["exitCode"] == 1 and terminated["reason"] == "Error"
+    assert terminated["message"].startswith(
+        "ValueError: Invalid repository ID or local directory specified: '/s3/models/qwen'."
+    )
+    log = fleet.call("srv", lambda e: e.pod_logs[("default", pod["metadata"]["name"], "server")])
+    assert log.count("Invalid repository ID or local directory specified: '/s3/models/qwen'") >= 2
+    deployment = fleet.call("srv", lambda e: e.get_object("apps/v1/deployments", "default", "qwen"))
+    assert deployment["status"]["readyReplicas"] == 0
+
+
+def test_the_server_runs_once_its_model_is_in_the_bucket(fleet, s3):
+    s3.put_object(Bucket=BUCKET, Key="team/models/qwen/config.json", Body=b"{}")
+    pod = _status_until(fleet, lambda p: p["status"]["containerStatuses"][0]["ready"])
+    assert pod["status"]["containerStatuses"][0]["state"].keys() == {"running"}
