@@ -345,6 +345,14 @@ def install_sfn_fixes() -> None:
     """Fix the moto 5.2.5 Step Functions interpreter where it differs from AWS."""
     import botocore.session
     from botocore import xform_name
+    from moto.stepfunctions.parser import quotas
+    from moto.stepfunctions.parser.asl.component.common.error_name import (
+        error_equals_decl as error_equals,
+    )
+    from moto.stepfunctions.parser.asl.component.common.error_name import (
+        states_error_name,
+        states_error_name_type,
+    )
     from moto.stepfunctions.parser.asl.component.state.exec.state_task.service import (
         state_task_service as sts,
     )
@@ -412,8 +420,43 @@ def install_sfn_fixes() -> None:
 
         StepFunctionsParserBackend.start_execution = start_execution
 
+        _install_terminal_errors(error_equals, states_error_name, states_error_name_type, quotas)
         _install_jsonata_if_available()
         _installed.add("sfn-fixes")
+
+
+def _install_terminal_errors(error_equals: Any, states_error_name: Any, names: Any, quotas: Any) -> None:
+    """Step Functions' payload quota and its terminal errors, as AWS documents them.
+
+    "States.ALL ... can't catch the States.DataLimitExceeded terminal error or Runtime error types"
+    (https://docs.aws.amazon.com/step-functions/latest/dg/concepts-error-handling.html#error-handling-error-representation):
+    moto's States.ALL matched both, so a workflow whose Catch recorded the failure passed in the
+    sandbox while on AWS the execution fails with nothing recorded. A catcher that names either error
+    explicitly still matches it.
+
+    The quota is "256 KiB of data as a UTF-8 encoded string" for a task's result, a state's input or
+    output and an execution's input (https://docs.aws.amazon.com/step-functions/latest/dg/service-quotas.html);
+    the API reference gives the same fields "Maximum length of 262144" bytes, so exactly 262144 fits
+    (moto refused it: it compares with ``<``).
+    """
+    uncatchable_by_all = {
+        names.StatesErrorNameType.StatesStatesDataLimitExceeded,
+        names.StatesErrorNameType.StatesRuntime,
+    }
+    all_errors = states_error_name.StatesErrorName(typ=names.StatesErrorNameType.StatesALL)
+    original_eval = error_equals.ErrorEqualsDecl._eval_body
+
+    def _eval_body(self: Any, env: Any) -> None:
+        error_name = env.stack[-1]
+        terminal = isinstance(error_name, states_error_name.StatesErrorName) and error_name.typ in uncatchable_by_all
+        if terminal and all_errors in self.error_names and error_name not in self.error_names:
+            env.stack.pop()
+            env.stack.append(False)
+            return
+        original_eval(self, env)
+
+    error_equals.ErrorEqualsDecl._eval_body = _eval_body
+    quotas.MAX_STATE_SIZE_UTF8_BYTES = 262144 + 1  # is_within_size_quota compares with "<"
 
 
 def _install_jsonata_if_available() -> None:

@@ -55,3 +55,9 @@ def record(event: dict[str, Any], context: Any) -> dict[str, Any]:
     """Keep every event it is invoked with (EventBridge targets, task-token tasks)."""
     RECEIVED.append(event)
     return {"recorded": len(RECEIVED)}
+
+
+def sized(event: dict[str, Any], context: Any) -> dict[str, Any]:
+    """Return a document whose JSON is exactly event["bytes"] bytes long (UTF-8)."""
+    frame = len(b'{"blob":""}')
+    return {"blob": "x" * (event["bytes"] - frame)}

@@ -266,3 +266,58 @@ def test_no_write_lands_while_a_read_is_being_answered(client, monkeypatch):
 
     assert landed_during_read == [False]
     assert first["phases"]["M"] == {} and after["phases"]["M"] == {"new": {"S": "RUNNING"}}
+
+
+def _catch_all_workflow(function_arn: str, **task: Any) -> dict[str, Any]:
+    return {
+        "StartAt": "Phase",
+        "States": {
+            "Phase": {
+                **_task(function_arn, **task),
+                "Catch": [{"ErrorEquals": ["States.ALL"], "ResultPath": "$.error", "Next": "Recorded"}],
+                "End": True,
+            },
+            "Recorded": {"Type": "Pass", "Result": {"recorded": True}, "End": True},
+        },
+    }
+
+
+def test_a_result_over_256_kib_fails_the_execution_past_a_catch_all(client, deploy, state_machine):
+    """A phase whose result outgrows Step Functions' 256 KiB payload quota ends the execution with
+    States.DataLimitExceeded: States.ALL cannot catch it, so a workflow's own failure recording never
+    runs (concepts-error-handling.html)."""
+    sfn = client("stepfunctions")
+    sm = state_machine(_catch_all_workflow(deploy("sized", "sized")))
+
+    under = sfn.start_execution(stateMachineArn=sm, input=json.dumps({"bytes": 250 * 1024}))
+    over = sfn.start_execution(stateMachineArn=sm, input=json.dumps({"bytes": 257 * 1024}))
+
+    fits = finished_execution(sfn, under["executionArn"])
+    assert fits["status"] == "SUCCEEDED"
+    assert len(json.loads(fits["output"])["blob"]) == 250 * 1024 - len(b'{"blob":""}')
+    failed = finished_execution(sfn, over["executionArn"])
+    assert failed["status"] == "FAILED"
+    assert failed["error"] == "States.DataLimitExceeded"
+    assert "exceeding the maximum number of bytes service limit" in failed["cause"]
+
+
+def test_a_runtime_error_passes_a_catch_all_that_still_catches_task_errors(client, deploy, state_machine):
+    """States.Runtime (here a path in the task's Parameters that the input lacks) is not caught by
+    States.ALL, which still catches the task's own errors (concepts-error-handling.html)."""
+    sfn = client("stepfunctions")
+    echo = deploy("echo", "echo")
+    missing_path = state_machine(
+        _catch_all_workflow(echo, Parameters={"FunctionName": echo, "Payload": {"cluster.$": "$.missing"}}),
+        name="missing-path",
+    )
+    task_error = state_machine(_catch_all_workflow(deploy("broken", "broken")), name="task-error")
+
+    runtime = sfn.start_execution(stateMachineArn=missing_path, input="{}")
+    caught = sfn.start_execution(stateMachineArn=task_error, input=json.dumps({"name": "-bad-"}))
+
+    failed = finished_execution(sfn, runtime["executionArn"])
+    assert failed["status"] == "FAILED"
+    assert failed["error"] == "States.Runtime"
+    recorded = finished_execution(sfn, caught["executionArn"])
+    assert recorded["status"] == "SUCCEEDED"
+    assert output_of(recorded) == {"recorded": True}
