@@ -112,6 +112,7 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
         actions=(
             "ec2:DescribeAvailabilityZones",
             "ec2:DescribeInstanceTypeOfferings",
+            "ec2:DescribeInstanceTypes",  # each type's GPUs, Neuron devices, EFA and NVMe (catalog, jobs, groups)
             "ec2:DescribeSubnets",  # instance groups: each group's subnet's zone; the planner: a cluster's zones
             "eks:DescribeCluster",
             "eks:ListAddons",
@@ -473,6 +474,7 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
             "eks:ListPodIdentityAssociations",
             "eks:CreatePodIdentityAssociation",
             "eks:TagResource",
+            "ec2:DescribeInstanceTypes",  # the device plugins run on the types whose EC2 facts have the device
         ),
         kubernetes=True,
         memory=512,

@@ -8,12 +8,14 @@ import pytest
 from launchpod.domain import dependencies
 from launchpod.domain.dependencies import objects
 
+from tests.instance_facts import Instances, placement
+
 ENTRIES = dependencies.manifest().manifests
 
 
 @pytest.mark.parametrize("entry", ENTRIES, ids=lambda e: e.name)
 def test_every_generated_object_validates_against_the_kubernetes_schema(entry):
-    built = objects.objects_for(entry.name, entry.version, "us-east-1")
+    built = objects.objects_for(entry.name, entry.version, "us-east-1", placement=placement())
     assert built
     for obj in built:
         if obj["kind"] == "CustomResourceDefinition":
@@ -33,12 +35,18 @@ def test_each_entry_pins_its_workload_version_and_image(entry):
 
 def _instance_types(name: str) -> list[str]:
     entry = next(e for e in ENTRIES if e.name == name)
-    spec = objects.workload_of(objects.objects_for(name, entry.version, "us-east-1"))["spec"]["template"]["spec"]
+    built = objects.objects_for(name, entry.version, "us-east-1", placement=placement())
+    spec = objects.workload_of(built)["spec"]["template"]["spec"]
     terms = spec["affinity"]["nodeAffinity"]["requiredDuringSchedulingIgnoredDuringExecution"]["nodeSelectorTerms"]
     return terms[0]["matchExpressions"][0]["values"]
 
 
 def test_device_plugins_go_only_to_nodes_with_that_hardware():
+    """From EC2's facts about every type HyperPod offers: the types a 15-row table once missed get theirs."""
+    for newer in ("ml.p6-b300.48xlarge", "ml.g5.2xlarge", "ml.g7e.48xlarge", "ml.g4dn.xlarge"):
+        assert newer in _instance_types("nvidia-device-plugin")
+    assert "ml.trn1n.32xlarge" in _instance_types("neuron-device-plugin")
+    assert "ml.p6-b300.48xlarge" in _instance_types("efa-device-plugin")
     assert "ml.p5.48xlarge" in _instance_types("nvidia-device-plugin")
     assert "ml.trn2.48xlarge" not in _instance_types("nvidia-device-plugin")
     assert "ml.trn2.48xlarge" in _instance_types("neuron-device-plugin")
@@ -50,10 +58,7 @@ def test_device_plugins_go_only_to_nodes_with_that_hardware():
 def test_the_efa_plugin_runs_wherever_a_job_asks_for_efa():
     """A pod that requests vpc.amazonaws.com/efa stays Pending on a node without the device plugin: every
     type whose jobs request EFA interfaces carries the plugin, and no other type does."""
-    from launchpod.domain.clusters.instance_types import HYPERPOD_INSTANCE_TYPES
-    from launchpod.domain.jobs import hardware
-
-    asking = {t for t in HYPERPOD_INSTANCE_TYPES if hardware.of(t).efa}
+    asking = {t for t, acc in Instances().all().items() if acc.efa}
     assert {"ml.g5.12xlarge", "ml.g6.12xlarge", "ml.g6e.12xlarge", "ml.p5.48xlarge"} <= asking
     assert set(_instance_types("efa-device-plugin")) == asking
 

@@ -7,6 +7,8 @@ from launchpod.contracts.instance_groups import AddInstanceGroupRequest, UpdateI
 from launchpod.domain.errors import Conflict, InvalidInput
 from launchpod.domain.instance_groups import changes, placement, preflight
 
+from tests.instance_facts import facts
+
 DETAILS = {
     "InstanceGroupName": "gpu",
     "InstanceType": "ml.p5.48xlarge",
@@ -95,7 +97,7 @@ def test_a_new_spot_group_gets_spot_capacity_and_its_own_subnet():
         lifecycle=None,
         subnet_ids=["subnet-9"],
         security_group_ids=["sg-1"],
-        threads_per_core=placement.threads_per_core("ml.p5.48xlarge"),
+        threads_per_core=placement.threads_per_core(facts("ml.p5.48xlarge")),
     )
     assert spec["CapacityRequirements"] == {"Spot": {}} and spec["InstanceCount"] == 0 and spec["ThreadsPerCore"] == 1
     assert spec["OverrideVpcConfig"] == {"SecurityGroupIds": ["sg-1"], "Subnets": ["subnet-9"]}

@@ -11,6 +11,7 @@ from launchpod.domain.jobs import manifests, recipes, rules
 from pydantic import ValidationError
 
 from tests import manifests as schemas
+from tests.instance_facts import facts
 
 P5 = {"InstanceGroupName": "gpu", "InstanceType": "ml.p5.48xlarge"}
 FACTS = rules.ClusterFacts(
@@ -42,7 +43,9 @@ def _request(**fields) -> SubmitJobInput:
 
 def _built(request: SubmitJobInput) -> dict:
     recipe = rules.recipe_for(request)
-    return manifests.build(request, rules.check(request, FACTS), recipe)
+    acc = facts(rules.check(request, FACTS))
+    rules.check_processes(request, acc)
+    return manifests.build(request, acc, recipe)
 
 
 @pytest.mark.parametrize("name", sorted(recipes.all_recipes()))
@@ -126,7 +129,24 @@ def test_ray_job_has_a_cpu_head_and_gpu_workers_and_the_entrypoint():
 
 def test_more_gpus_per_node_than_the_type_has_is_refused_naming_the_count():
     with pytest.raises(InvalidInput, match=r"ml\.p5\.48xlarge has 8 GPUs per node; nprocPerNode 9"):
-        rules.check(_request(recipe="pytorch-torchrun", nprocPerNode=9), FACTS)
+        _built(_request(recipe="pytorch-torchrun", nprocPerNode=9))
+
+
+@pytest.mark.parametrize(
+    ("instance_type", "gpus", "efa"),
+    [("ml.p6-b300.48xlarge", 8, 16), ("ml.g5.2xlarge", 1, 0), ("ml.g6e.12xlarge", 4, 1), ("ml.g7e.48xlarge", 8, 4)],
+)
+def test_a_job_on_any_gpu_type_hyperpod_offers_asks_for_its_gpus_and_efa(instance_type, gpus, efa):
+    """EC2's facts for the group's type, not a 15-row table: on a type the table lacked, a job asked for no
+    GPU and no EFA and its processes found no device."""
+    group = {"InstanceGroupName": "new", "InstanceType": instance_type}
+    request = _request(recipe="pytorch-torchrun", instanceGroup="new")
+    check = rules.ClusterFacts(**{**FACTS.__dict__, "groups": {"new": group}})
+    acc = facts(rules.check(request, check))
+    container = manifests.build(request, acc, rules.recipe_for(request))["spec"]["replicaSpecs"][0]["template"]["spec"]
+    limits = container["containers"][0]["resources"]["limits"]
+    assert limits["nvidia.com/gpu"] == gpus
+    assert limits.get("vpc.amazonaws.com/efa", 0) == efa
 
 
 def test_missing_operators_are_409_naming_the_feature():

@@ -13,6 +13,7 @@ from launchpod.domain.jobs import manifests, recipes
 from pydantic import ValidationError
 
 from tests import manifests as schemas
+from tests.instance_facts import facts
 
 ARN = "arn:aws:sagemaker:us-east-1:123456789012:mlflow-tracking-server/launchpod-c1-mlflow"
 
@@ -49,7 +50,7 @@ def test_a_tracking_server_name_outside_awss_pattern_is_refused(name):
 
 def test_a_recipe_job_gets_the_tracking_uri_and_keeps_its_experiment():
     recipe = recipes.recipe("llama-factory")
-    obj = manifests.build(_request(recipe="llama-factory"), "ml.p5.48xlarge", recipe, mlflow.pod_env(ARN, "j1"))
+    obj = manifests.build(_request(recipe="llama-factory"), facts("ml.p5.48xlarge"), recipe, mlflow.pod_env(ARN, "j1"))
     assert schemas.errors(obj) == []
     env = _env(obj)
     assert env[mlflow.TRACKING_URI] == ARN and env[mlflow.EXPERIMENT] == "j1"
@@ -57,7 +58,7 @@ def test_a_recipe_job_gets_the_tracking_uri_and_keeps_its_experiment():
 
 def test_a_custom_ray_job_gets_both_and_the_users_env_wins():
     request = _request(kind="ray", image="img", command=["python", "t.py"], env={"MLFLOW_EXPERIMENT_NAME": "mine"})
-    obj = manifests.build(request, "ml.p5.48xlarge", None, mlflow.pod_env(ARN, "j1"))
+    obj = manifests.build(request, facts("ml.p5.48xlarge"), None, mlflow.pod_env(ARN, "j1"))
     assert schemas.errors(obj) == []
     env = _env(obj)
     assert env[mlflow.TRACKING_URI] == ARN and env[mlflow.EXPERIMENT] == "mine"
@@ -66,7 +67,7 @@ def test_a_custom_ray_job_gets_both_and_the_users_env_wins():
 
 
 def test_without_a_server_no_tracking_uri_is_set():
-    obj = manifests.build(_request(image="img", command=["python", "t.py"]), "ml.p5.48xlarge", None)
+    obj = manifests.build(_request(image="img", command=["python", "t.py"]), facts("ml.p5.48xlarge"), None)
     assert mlflow.TRACKING_URI not in _env(obj)
 
 

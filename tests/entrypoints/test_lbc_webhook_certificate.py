@@ -11,6 +11,9 @@ from launchpod.adapters.k8s import apply as k8s
 from launchpod.contracts.workflows import WorkflowInput
 from launchpod.domain.dependencies import lbc_tls
 from launchpod.entrypoints.workflows.reconcile_dependencies import lbc_identity, manifests
+from launchpod.runtime import wiring
+
+from tests.instance_facts import Instances
 
 
 class Store:
@@ -34,6 +37,7 @@ def store(monkeypatch) -> Store:
     monkeypatch.setattr(k8s, "ready", lambda found: True)
     monkeypatch.setattr(lbc_identity, "vpc_id", lambda cluster: "vpc-0abc")
     monkeypatch.setattr(lbc_identity, "ensure", lambda cluster: None)
+    monkeypatch.setattr(wiring, "instance_facts", Instances)
     return fake
 
 

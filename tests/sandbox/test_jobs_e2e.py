@@ -244,8 +244,10 @@ def test_a_two_container_pods_logs_read_per_container_and_a_missing_or_ambiguous
     from launchpod.contracts.jobs import SubmitJobInput
     from launchpod.domain.jobs import manifests
 
+    from tests.instance_facts import facts
+
     job = "two-containers"
-    obj = manifests.build(SubmitJobInput(name=NAME, **_job(job)), "ml.p5.48xlarge", None)
+    obj = manifests.build(SubmitJobInput(name=NAME, **_job(job)), facts("ml.p5.48xlarge"), None)
     pod_spec = obj["spec"]["replicaSpecs"][0]["template"]["spec"]
     pod_spec["containers"].insert(
         0, {"name": "log-shipper", "image": "public.ecr.aws/aws-observability/aws-for-fluent-bit:stable"}

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from launchpod.usecases import catalog
 
+from tests.instance_facts import Instances
 from tests.usecases.fakes import Ec2
 
 PORTS = catalog.CatalogPorts(
     region="us-east-1",
     ec2=Ec2(["us-east-1a", "us-east-1b"], {"p5.48xlarge": ["us-east-1a"], "c5.2xlarge": ["us-east-1a", "us-east-1b"]}),
+    instances=Instances(),
 )
 
 

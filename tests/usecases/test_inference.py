@@ -18,6 +18,7 @@ from launchpod.domain.inference import manifests
 from launchpod.domain.inference.endpoints import RealEndpoint
 from launchpod.usecases import inference as cases
 
+from tests.instance_facts import Instances
 from tests.usecases.fakes import Addons, ControlPlanes, Endpoints, HyperPod, Objects, Operations, Runner
 
 WHO = ops.Principal("olga", Role.OPERATOR)
@@ -61,6 +62,7 @@ def _ports(objects: list[dict[str, Any]] = (), found: list[RealEndpoint] = (), a
         operations=Operations(),
         workflows=Runner(),
         region="us-east-1",
+        instances=Instances(),
     )
 
 

@@ -14,6 +14,7 @@ from launchpod.domain.errors import Conflict, InvalidInput, NotFound
 from launchpod.domain.instance_groups import autoscaling
 from launchpod.usecases import instance_groups as cases
 
+from tests.instance_facts import Instances
 from tests.usecases.fakes import Ec2, HyperPods, Kube, OperationsTable, ServiceQuotas, StepFunctions
 
 ADMIN = ops.Principal("alice", Role.ADMIN)
@@ -51,6 +52,7 @@ def _ports(
         ),
         quotas=ServiceQuotas({} if quota is None else {"ml.g5.8xlarge for cluster usage": quota}),
         read=kube or Kube({}),
+        instances=Instances(),
     )
 
 

@@ -16,6 +16,7 @@ from launchpod.domain.clusters import hyperpod
 from launchpod.domain.errors import Conflict, InvalidInput, NotFound, RetryableError
 from launchpod.usecases import job_logs, jobs
 
+from tests.instance_facts import Instances
 from tests.usecases.fakes import EksClusters, HyperPods, JobApi, KubeStore, NoShippedLogs, Records, Runs, UiServers
 
 NAME = "train"
@@ -48,6 +49,7 @@ def _ports(
         mlflow=UiServers(servers if server else {}),
         runs=runs or Runs({}),
         logs=NoShippedLogs(),
+        instances=Instances(),
     )
 
 

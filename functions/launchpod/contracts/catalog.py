@@ -19,8 +19,19 @@ class AvailabilityZoneListView(Contract):
 
 
 class InstanceTypeOfferingView(Contract):
+    """A HyperPod instance type the region offers, with what one node carries (EC2's DescribeInstanceTypes)."""
+
     instanceType: str = Field(examples=["ml.p5.48xlarge"])
     zones: list[str]
+    vcpus: int = Field(0, examples=[192])
+    memoryGiB: float = Field(0, examples=[2048])
+    gpus: int = Field(0, examples=[8])
+    gpuModel: str | None = Field(None, examples=["NVIDIA H100"])
+    gpuMemoryGiB: float = Field(0, description="Per GPU.", examples=[80])
+    neuronDevices: int = Field(0, examples=[16])
+    neuronModel: str | None = Field(None, examples=["Trainium2"])
+    efaInterfaces: int = Field(0, description="EC2's MaximumEfaInterfaces: what a job's pod asks for.", examples=[32])
+    localNvme: bool = Field(False, description="Local NVMe instance store (HyperPod mounts it at /opt/dlami/nvme).")
 
 
 class InstanceTypeListView(Contract):

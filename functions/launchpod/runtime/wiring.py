@@ -7,6 +7,7 @@ from functools import lru_cache
 from launchpod.adapters.aws.ec2 import Ec2
 from launchpod.adapters.aws.eks import Eks
 from launchpod.adapters.aws.iam import Iam
+from launchpod.adapters.aws.instance_facts import InstanceFacts
 from launchpod.adapters.aws.logs import Logs
 from launchpod.adapters.aws.mlflow import Mlflow
 from launchpod.adapters.aws.sagemaker import SageMaker
@@ -50,6 +51,11 @@ def workflows() -> StepFunctions:
 @lru_cache(maxsize=1)
 def ec2() -> Ec2:
     return Ec2()
+
+
+@lru_cache(maxsize=1)
+def instance_facts() -> InstanceFacts:
+    return InstanceFacts()
 
 
 @lru_cache(maxsize=1)

@@ -11,21 +11,23 @@ from launchpod.contracts.catalog import (
     InstanceTypeListView,
     InstanceTypeOfferingView,
 )
-from launchpod.domain.clusters.instance_types import HYPERPOD_INSTANCE_TYPES, to_ec2, to_sagemaker
+from launchpod.domain.clusters.instance_types import to_ec2, to_sagemaker
+from launchpod.domain.jobs.hardware import Accelerators
 from launchpod.runtime import wiring
 from launchpod.runtime.settings import settings
-from launchpod.usecases.ports import Ec2Offerings
+from launchpod.usecases.ports import Ec2Offerings, InstanceFacts
 
 
 @dataclass(frozen=True)
 class CatalogPorts:
     region: str
     ec2: Ec2Offerings
+    instances: InstanceFacts
 
 
 def real() -> CatalogPorts:
     """The deployed adapters (runtime.wiring)."""
-    return CatalogPorts(region=settings().region, ec2=wiring.ec2())
+    return CatalogPorts(region=settings().region, ec2=wiring.ec2(), instances=wiring.instance_facts())
 
 
 def availability_zones(*, ports: CatalogPorts) -> AvailabilityZoneListView:
@@ -34,11 +36,27 @@ def availability_zones(*, ports: CatalogPorts) -> AvailabilityZoneListView:
     return AvailabilityZoneListView(region=ports.region, items=zones)
 
 
+def _offering(acc: Accelerators, zones: list[str]) -> InstanceTypeOfferingView:
+    maker = f"{acc.gpu_maker} " if acc.gpu_maker else ""
+    return InstanceTypeOfferingView(
+        instanceType=acc.instance_type,
+        zones=zones,
+        vcpus=acc.vcpus,
+        memoryGiB=round(acc.memory_mib / 1024, 1),
+        gpus=acc.gpus,
+        gpuModel=f"{maker}{acc.gpu_model}" if acc.gpu_model else None,
+        gpuMemoryGiB=round(acc.gpu_memory_mib / 1024, 1),
+        neuronDevices=acc.neuron,
+        neuronModel=acc.neuron_model,
+        efaInterfaces=acc.efa,
+        localNvme=acc.nvme,
+    )
+
+
 def instance_types(zone: str | None, *, ports: CatalogPorts) -> InstanceTypeListView:
-    """HyperPod's instance types EC2 offers in the region (or in ``zone``), with the zones offering each."""
-    offered = ports.ec2.offerings([to_ec2(t) for t in HYPERPOD_INSTANCE_TYPES], zone)
-    items = [
-        InstanceTypeOfferingView(instanceType=to_sagemaker(ec2_type), zones=zones)
-        for ec2_type, zones in sorted(offered.items())
-    ]
+    """Every instance type HyperPod offers that EC2 offers in the region (or in ``zone``), with the zones
+    offering each and what one node carries."""
+    facts = ports.instances.all()
+    offered = ports.ec2.offerings([to_ec2(t) for t in sorted(facts)], zone)
+    items = [_offering(facts[to_sagemaker(ec2_type)], zones) for ec2_type, zones in sorted(offered.items())]
     return InstanceTypeListView(region=ports.region, items=items)

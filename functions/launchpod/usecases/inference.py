@@ -33,7 +33,7 @@ from launchpod.domain.errors import Conflict, NotFound
 from launchpod.domain.inference import endpoints, manifests
 from launchpod.domain.inference.endpoints import RealEndpoint
 from launchpod.domain.plan import Plan, Step
-from launchpod.usecases.ports import AddonReader, ControlPlanes, HyperPodReader, KubeReader, OperationLog
+from launchpod.usecases.ports import AddonReader, ControlPlanes, HyperPodReader, InstanceFacts, KubeReader, OperationLog
 from launchpod.usecases.proposal import Proposal, at_once
 
 
@@ -56,6 +56,7 @@ class InferencePorts:
     operations: OperationLog
     workflows: ops.WorkflowRunner
     region: str
+    instances: InstanceFacts
 
 
 def real() -> InferencePorts:
@@ -75,6 +76,7 @@ def real() -> InferencePorts:
         operations=wiring.operations(),
         workflows=wiring.workflows(),
         region=settings().region,
+        instances=wiring.instance_facts(),
     )
 
 
@@ -268,7 +270,7 @@ def _starter(
 def create(request: CreateEndpointInput, *, who: ops.Principal, ports: InferencePorts) -> Proposal:
     name = request.name
     active(name, ports)
-    endpoints.check_instance_type(request, _groups(name, ports))
+    endpoints.check_instance_type(request, ports.instances.of(request.instanceType), _groups(name, ports))
     _needs_operator(request, ports)
     _needs_prometheus(request, ports)
     bucket = prefix = fsx = None

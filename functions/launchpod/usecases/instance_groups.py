@@ -25,7 +25,7 @@ from launchpod.domain.instance_groups import autoscaling, changes, placement, pr
 from launchpod.domain.instance_groups.views import group_view
 from launchpod.runtime import wiring
 from launchpod.usecases.autoscaling import karpenter_objects
-from launchpod.usecases.ports import Ec2Offerings, HyperPods, KubeReader, Quotas
+from launchpod.usecases.ports import Ec2Offerings, HyperPods, InstanceFacts, KubeReader, Quotas
 
 
 @dataclass(frozen=True)
@@ -36,6 +36,7 @@ class InstanceGroupPorts:
     ec2: Ec2Offerings
     quotas: Quotas
     read: KubeReader
+    instances: InstanceFacts
 
 
 def real() -> InstanceGroupPorts:
@@ -47,6 +48,7 @@ def real() -> InstanceGroupPorts:
         ec2=wiring.ec2(),
         quotas=wiring.service_quotas(),
         read=k8s.read,
+        instances=wiring.instance_facts(),
     )
 
 
@@ -167,10 +169,11 @@ def add_instance_group(
         zone, notes = placed.zone, placed.notes
         request = request.model_copy(update={"dedicatedSubnet": placed.dedicated_subnet})
     offered = ports.ec2.offerings([to_ec2(request.instanceType)]).get(to_ec2(request.instanceType), [])
-    placement.check_placement(request, zone, home, offered)
+    acc = ports.instances.of(request.instanceType)
+    placement.check_placement(request, acc, zone, home, offered)
     _preflight_quota(name, request.instanceType, request.instanceCount, request.group, ports)
     if request.threadsPerCore is None:
-        threads = placement.threads_per_core(request.instanceType)
+        threads = placement.threads_per_core(acc)
         request = request.model_copy(update={"threadsPerCore": threads})
         notes.append(f"threadsPerCore {threads}, the default for {request.instanceType}.")
     change = InstanceGroupChangeInput(name=name, action="add", group=request.group, add=request, zone=zone)

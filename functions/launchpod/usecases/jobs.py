@@ -24,6 +24,7 @@ from launchpod.usecases.ports import (
     ClusterRecords,
     ControlPlanes,
     HyperPodClusters,
+    InstanceFacts,
     KubeObjects,
     MlflowRuns,
     MlflowUi,
@@ -72,6 +73,7 @@ class JobPorts:
     mlflow: MlflowUi
     runs: MlflowRuns
     logs: ShippedLogs
+    instances: InstanceFacts
 
 
 def real() -> JobPorts:
@@ -88,6 +90,7 @@ def real() -> JobPorts:
         mlflow=wiring.mlflow(),
         runs=wiring.mlflow(),
         logs=wiring.logs(),
+        instances=wiring.instance_facts(),
     )
 
 
@@ -225,7 +228,8 @@ def submit(request: SubmitJobInput, dry_run: bool = False, *, ports: JobPorts) -
     every check and answers the plan (the job, and what its controller makes of it) instead of applying."""
     name = request.name
     recipe = rules.recipe_for(request)
-    instance_type = rules.check(request, _facts(name, request.kind, ports))
+    acc = ports.instances.of(rules.check(request, _facts(name, request.kind, ports)))
+    rules.check_processes(request, acc)
     if request.queue or request.priority:
         _check_kueue(name, request, ports)
     for api_version, kind in KINDS:
@@ -258,13 +262,13 @@ def submit(request: SubmitJobInput, dry_run: bool = False, *, ports: JobPorts) -
     if server is not None and server.get("TrackingServerStatus") in mlflow_domain.USABLE:
         tracking = str(server["TrackingServerArn"])
         extra = mlflow_domain.pod_env(tracking, request.jobName)
-    job = manifests.build(request, instance_type, recipe, extra)
+    job = manifests.build(request, acc, recipe, extra)
 
     def apply() -> JobView:
         ports.kube.apply(name, job)
         return view(name, find(name, request.jobName, request.namespace, ports=ports), ports=ports)
 
-    plan = plans.submit_plan(request, job, instance_type, tracking)  # never empty: a job runs once (name taken: 409)
+    plan = plans.submit_plan(request, job, acc, tracking)  # never empty: a job runs once (name taken: 409)
     return at_once(plan, dry_run, "", apply)
 
 

@@ -6,6 +6,7 @@ import builtins
 from typing import Any, Protocol
 
 from launchpod.contracts.operations import OperationView
+from launchpod.domain.jobs.hardware import Accelerators
 from launchpod.domain.operations import OperationStore
 
 
@@ -136,6 +137,13 @@ class Ec2Offerings(Subnets, Protocol):
 
     def zones(self) -> list[dict[str, str]]: ...
     def offerings(self, instance_types: list[str], zone: str | None = None) -> dict[str, list[str]]: ...
+
+
+class InstanceFacts(Protocol):
+    """What each HyperPod instance type carries, from EC2 (adapters.aws.instance_facts)."""
+
+    def all(self) -> dict[str, Accelerators]: ...
+    def of(self, instance_type: str) -> Accelerators: ...
 
 
 class HyperPods(Protocol):

@@ -11,6 +11,7 @@ from launchpod.domain.dependencies import objects
 from sandbox.images import pull_error
 from sandbox.kube import KubeFleet
 from sandbox.workloads import _reconcile
+from tests.instance_facts import placement
 
 NODE = {
     "apiVersion": "v1",
@@ -96,7 +97,7 @@ def test_an_agent_image_from_another_regions_account_waits_in_image_pull_back_of
 
 
 def test_the_efa_plugin_built_for_a_region_with_its_own_eks_account_runs(fleet):
-    _install(fleet, [NODE, *objects.efa_device_plugin("v0.5.6", "ap-southeast-3")])
+    _install(fleet, [NODE, *objects.efa_device_plugin("v0.5.6", "ap-southeast-3", placement())])
     fleet.call("img", _reconcile)
     found = fleet.call("img", lambda e: e.get_object("apps/v1/daemonsets", "kube-system", "efa-device-plugin"))
     assert (found["status"]["desiredNumberScheduled"], found["status"]["numberReady"]) == (1, 1)

@@ -10,6 +10,7 @@ import pytest
 from sandbox.kube import KubeFleet
 from sandbox.scheduling import schedule
 from sandbox.workloads import _reconcile
+from tests.instance_facts import placement
 
 
 def _node(name, *, ready="True", labels=None, taints=None, unschedulable=False, **allocatable):
@@ -204,7 +205,7 @@ def test_hyperpods_health_agent_runs_on_an_unhealthy_node_the_gpu_plugin_skips(f
     _put(fleet, "v1/nodes", _node("hyperpod-i-1", labels=labels, taints=[health_taint], unschedulable=True))
     for obj in [
         *objects.health_monitoring_agent("1.0", "us-east-1"),
-        *objects.nvidia_device_plugin("v0.17.2", "us-east-1"),
+        *objects.nvidia_device_plugin("v0.17.2", "us-east-1", placement()),
     ]:
         if obj["kind"] in ("Namespace", "DaemonSet"):
             _put(fleet, {"Namespace": "v1/namespaces", "DaemonSet": "apps/v1/daemonsets"}[obj["kind"]], obj)

@@ -2314,13 +2314,70 @@ export interface components {
             /** Region */
             region: string;
         };
-        /** InstanceTypeOfferingView */
+        /**
+         * InstanceTypeOfferingView
+         * @description A HyperPod instance type the region offers, with what one node carries (EC2's DescribeInstanceTypes).
+         */
         InstanceTypeOfferingView: {
+            /**
+             * Efainterfaces
+             * @description EC2's MaximumEfaInterfaces: what a job's pod asks for.
+             * @default 0
+             * @example 32
+             */
+            efaInterfaces: number;
+            /**
+             * Gpumemorygib
+             * @description Per GPU.
+             * @default 0
+             * @example 80
+             */
+            gpuMemoryGiB: number;
+            /**
+             * Gpumodel
+             * @example NVIDIA H100
+             */
+            gpuModel?: string | null;
+            /**
+             * Gpus
+             * @default 0
+             * @example 8
+             */
+            gpus: number;
             /**
              * Instancetype
              * @example ml.p5.48xlarge
              */
             instanceType: string;
+            /**
+             * Localnvme
+             * @description Local NVMe instance store (HyperPod mounts it at /opt/dlami/nvme).
+             * @default false
+             */
+            localNvme: boolean;
+            /**
+             * Memorygib
+             * @default 0
+             * @example 2048
+             */
+            memoryGiB: number;
+            /**
+             * Neurondevices
+             * @default 0
+             * @example 16
+             */
+            neuronDevices: number;
+            /**
+             * Neuronmodel
+             * @example Trainium2
+             */
+            neuronModel?: string | null;
+            /**
+             * Vcpus
+             * @default 0
+             * @example 192
+             */
+            vcpus: number;
             /** Zones */
             zones: string[];
         };

@@ -19,6 +19,7 @@ import Wizard from '@cloudscape-design/components/wizard';
 
 import { api } from '../lib/api';
 import { addGroupBody, addGroupErrors, CAPACITY_TYPES, capacityLabel, EMPTY_ADD_GROUP, type AddGroupForm } from '../lib/instanceGroups';
+import { efaOnlyNote, instanceTypeOption } from '../lib/instanceTypes';
 import type { InstanceGroupView } from '../lib/types';
 import { useFetch } from '../lib/useFetch';
 import { useSession } from '../session';
@@ -39,7 +40,7 @@ function AddGroupWizard({ cluster, existing, onClose }: { cluster: string; exist
   const errors = addGroupErrors(form, existing);
   const set = (patch: Partial<AddGroupForm>) => setForm((f) => ({ ...f, ...patch }));
   const shown = (field: string) => (tried ? errors[field] : undefined);
-  const typeOptions = (types.data?.items ?? []).map((t) => ({ value: t.instanceType, label: t.instanceType, description: t.zones.join(', ') }));
+  const typeOptions = (types.data?.items ?? []).map(instanceTypeOption);
   const zoneOptions = [{ value: '', label: "The cluster's zone" }, ...(zones.data?.items ?? []).map((z) => ({ value: z.name, label: `${z.name} (${z.zoneId})` }))];
 
   async function submit() {
@@ -126,7 +127,7 @@ function AddGroupWizard({ cluster, existing, onClose }: { cluster: string; exist
                 <Checkbox
                   checked={form.efaOnly}
                   onChange={({ detail }) => set({ efaOnly: detail.checked })}
-                  description="Only for instance types with several EFA cards (P4d, P5, P5e, P5en, P6, Trn1, Trn2)."
+                  description={efaOnlyNote(types.data?.items.find((t) => t.instanceType === form.instanceType))}
                 >
                   EFA-only network interfaces
                 </Checkbox>

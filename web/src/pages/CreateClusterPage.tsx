@@ -42,6 +42,7 @@ import {
   type WizardField,
 } from '../lib/createCluster';
 import { arrayBounds, checkString, enumOf, loadSchemas } from '../lib/schema';
+import { instanceTypeOption } from '../lib/instanceTypes';
 import type { AvailabilityZoneView, InstanceTypeOfferingView } from '../lib/types';
 import { useSession } from '../session';
 
@@ -257,11 +258,7 @@ export default function CreateClusterPage() {
     }
   }
 
-  const typeOptions: SelectProps.Option[] = (types ?? []).map((item) => ({
-    value: item.instanceType,
-    label: item.instanceType,
-    tags: item.zones.length ? [`${item.zones.length} zone${item.zones.length > 1 ? 's' : ''}`] : undefined,
-  }));
+  const typeOptions: SelectProps.Option[] = (types ?? []).map(instanceTypeOption);
 
   const advancedPlacement = (
     <ExpandableSection

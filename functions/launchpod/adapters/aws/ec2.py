@@ -39,18 +39,20 @@ class Ec2:
         return [{"name": z["ZoneName"], "zoneId": z["ZoneId"], "state": z["State"]} for z in out["AvailabilityZones"]]
 
     def offerings(self, instance_types: list[str], zone: str | None = None) -> dict[str, list[str]]:
-        """EC2 instance type -> zones offering it (optionally one zone)."""
-        filters = [{"Name": "instance-type", "Values": instance_types}]
-        if zone:
-            filters.append({"Name": "location", "Values": [zone]})
+        """EC2 instance type -> zones offering it (optionally one zone). The types go 100 to a call: EC2
+        caps a filter's values (200 on most Describe calls), and HyperPod offers over 200 types."""
         found: dict[str, list[str]] = {}
-        with aws_call("ec2:DescribeInstanceTypeOfferings"):
-            pages = self.ec2.get_paginator("describe_instance_type_offerings").paginate(
-                LocationType="availability-zone", Filters=filters
-            )
-            for page in pages:
-                for o in page["InstanceTypeOfferings"]:
-                    found.setdefault(o["InstanceType"], []).append(o["Location"])
+        for start in range(0, len(instance_types), 100):
+            filters = [{"Name": "instance-type", "Values": instance_types[start : start + 100]}]
+            if zone:
+                filters.append({"Name": "location", "Values": [zone]})
+            with aws_call("ec2:DescribeInstanceTypeOfferings"):
+                pages = self.ec2.get_paginator("describe_instance_type_offerings").paginate(
+                    LocationType="availability-zone", Filters=filters
+                )
+                for page in pages:
+                    for o in page["InstanceTypeOfferings"]:
+                        found.setdefault(o["InstanceType"], []).append(o["Location"])
         return {k: sorted(v) for k, v in found.items()}
 
     # ------------------------------------------------------------------ reads

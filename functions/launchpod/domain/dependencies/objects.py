@@ -9,7 +9,7 @@ from importlib import resources
 from typing import TYPE_CHECKING, Any
 
 from launchpod.domain import ownership
-from launchpod.domain.clusters.instance_types import EFA_TYPES, NEURON_TYPES, NVIDIA_GPU_TYPES
+from launchpod.domain.clusters.instance_types import DevicePlacement
 
 if TYPE_CHECKING:
     from launchpod.domain.dependencies.lbc_tls import Tls
@@ -268,14 +268,18 @@ def health_monitoring_agent(version: str, region: str) -> list[Obj]:
     ]
 
 
-def nvidia_device_plugin(version: str, region: str) -> list[Obj]:
+#: No instance type: objects built only to name their workload (the placement is not looked up).
+NOWHERE = DevicePlacement()
+
+
+def nvidia_device_plugin(version: str, region: str, placement: DevicePlacement = NOWHERE) -> list[Obj]:
     return [
         _daemonset(
             "nvidia-device-plugin",
             "kube-system",
             version,
             f"nvcr.io/nvidia/k8s-device-plugin:{version}",
-            _only_on(INSTANCE_TYPE, NVIDIA_GPU_TYPES),
+            _only_on(INSTANCE_TYPE, placement.nvidia),
             tolerations=[{"key": "nvidia.com/gpu", "operator": "Exists", "effect": "NoSchedule"}],
             volumes=[("device-plugin", "/var/lib/kubelet/device-plugins")],
             args=["--fail-on-init-error=false"],
@@ -283,7 +287,7 @@ def nvidia_device_plugin(version: str, region: str) -> list[Obj]:
     ]
 
 
-def neuron_device_plugin(version: str, region: str) -> list[Obj]:
+def neuron_device_plugin(version: str, region: str, placement: DevicePlacement = NOWHERE) -> list[Obj]:
     name = "neuron-device-plugin"
     rules = [
         {"apiGroups": [""], "resources": ["nodes", "pods"], "verbs": ["get", "list", "watch", "patch"]},
@@ -297,7 +301,7 @@ def neuron_device_plugin(version: str, region: str) -> list[Obj]:
             "kube-system",
             version,
             f"public.ecr.aws/neuron/neuron-device-plugin:{version}",
-            _only_on(INSTANCE_TYPE, NEURON_TYPES),
+            _only_on(INSTANCE_TYPE, placement.neuron),
             tolerations=[{"key": "aws.amazon.com/neuron", "operator": "Exists", "effect": "NoSchedule"}],
             volumes=[("device-plugin", "/var/lib/kubelet/device-plugins"), ("infa-map", "/run")],
             service_account=name,
@@ -305,14 +309,14 @@ def neuron_device_plugin(version: str, region: str) -> list[Obj]:
     ]
 
 
-def efa_device_plugin(version: str, region: str) -> list[Obj]:
+def efa_device_plugin(version: str, region: str, placement: DevicePlacement = NOWHERE) -> list[Obj]:
     return [
         _daemonset(
             "efa-device-plugin",
             "kube-system",
             version,
             f"{eks_registry(region)}/eks/aws-efa-k8s-device-plugin:{version}",
-            _only_on(INSTANCE_TYPE, EFA_TYPES),
+            _only_on(INSTANCE_TYPE, placement.efa),
             tolerations=[{"operator": "Exists", "effect": "NoSchedule"}],
             volumes=[("device-plugin", "/var/lib/kubelet/device-plugins"), ("infiniband", "/dev/infiniband")],
             privileged=True,
@@ -425,24 +429,35 @@ def kuberay_operator(version: str, region: str) -> list[Obj]:
     ]
 
 
-BUILDERS: dict[str, Callable[[str, str], list[Obj]]] = {
-    "health-monitoring-agent": health_monitoring_agent,
+DEVICE_PLUGINS: dict[str, Callable[[str, str, DevicePlacement], list[Obj]]] = {
     "nvidia-device-plugin": nvidia_device_plugin,
     "neuron-device-plugin": neuron_device_plugin,
     "efa-device-plugin": efa_device_plugin,
+}
+BUILDERS: dict[str, Callable[[str, str], list[Obj]]] = {
+    "health-monitoring-agent": health_monitoring_agent,
     "kuberay-operator": kuberay_operator,
 }
 
 
 def objects_for(
-    name: str, version: str, region: str, cluster: str = "", vpc_id: str = "", tls: Tls | None = None
+    name: str,
+    version: str,
+    region: str,
+    cluster: str = "",
+    vpc_id: str = "",
+    tls: Tls | None = None,
+    placement: DevicePlacement = NOWHERE,
 ) -> list[Obj]:
     """The entry's objects; the load balancer controller's also name its cluster and VPC (empty: to look it up)
-    and carry its webhook certificate (None: without the objects that hold it)."""
+    and carry its webhook certificate (None: without the objects that hold it); a device plugin's run on
+    ``placement``'s instance types (empty: the objects only name the workload)."""
     from launchpod.domain.dependencies import lbc
 
     if name == lbc.NAME:
         return lbc.objects(version, region, cluster, vpc_id, tls)
+    if name in DEVICE_PLUGINS:
+        return DEVICE_PLUGINS[name](version, region, placement)
     return BUILDERS[name](version, region)
 
 

@@ -22,9 +22,9 @@ from launchpod.contracts.inference import (
     ScaleEndpointInput,
 )
 from launchpod.domain import plan as planner
-from launchpod.domain.clusters.instance_types import NVIDIA_GPU_TYPES
 from launchpod.domain.errors import Conflict, InvalidInput
 from launchpod.domain.inference import manifests
+from launchpod.domain.jobs.hardware import Accelerators
 from launchpod.domain.operations import WorkflowPlan, role_for
 from launchpod.domain.plan import Plan, Step
 
@@ -102,10 +102,10 @@ class RealEndpoint:
         return bool(self.primary["metadata"].get("deletionTimestamp"))
 
 
-def check_instance_type(request: CreateEndpointInput, groups: dict[str, str]) -> None:
-    """The instance type has NVIDIA GPUs (never a CPU-only group) and the cluster has a group of it;
-    ``groups`` maps instance group name to type."""
-    if request.instanceType not in NVIDIA_GPU_TYPES:
+def check_instance_type(request: CreateEndpointInput, acc: Accelerators, groups: dict[str, str]) -> None:
+    """The instance type has NVIDIA GPUs (EC2's facts ``acc``; never a CPU-only group) and the cluster has a
+    group of it; ``groups`` maps instance group name to type."""
+    if not acc.nvidia:
         raise InvalidInput(
             f"{request.instanceType} has no NVIDIA GPUs; endpoints run on GPU instance types only. Choose one of "
             f"the cluster's GPU groups.",

@@ -7,34 +7,24 @@ from collections.abc import Sequence
 
 from launchpod.contracts.instance_groups import AddInstanceGroupRequest
 from launchpod.domain.errors import InvalidInput
+from launchpod.domain.jobs.hardware import Accelerators
 
-# EFA-capable network cards per instance type (EC2 User Guide, "Supported instance types" for EFA, and
-# each family's "Network specifications"). EFA-only interfaces (NetworkInterface.InterfaceType efa-only)
-# exist for the cards beyond the first, so a type needs several.
-EFA_CARDS: dict[str, int] = {
-    "ml.p4d.24xlarge": 4,
-    "ml.p4de.24xlarge": 4,
-    "ml.p5.48xlarge": 32,
-    "ml.p5e.48xlarge": 32,
-    "ml.p5en.48xlarge": 16,
-    "ml.p6-b200.48xlarge": 8,
-    "ml.trn1.32xlarge": 8,
-    "ml.trn2.48xlarge": 16,
-    "ml.g5.48xlarge": 1,
-    "ml.g6.48xlarge": 1,
-    "ml.g6e.48xlarge": 1,
-}
-EFA_ONLY_TYPES: tuple[str, ...] = tuple(sorted(t for t, cards in EFA_CARDS.items() if cards > 1))
+# EFA-only interfaces (NetworkInterface.InterfaceType efa-only) go on the network cards beyond the first
+# ("Maximize network bandwidth on Amazon EC2 instances with multiple network cards",
+# https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/efa-acc-inst-types.html), so a type needs several EFA
+# interfaces; EC2's MaximumEfaInterfaces for the type says how many (``Accelerators.efa``).
 
 
-def threads_per_core(instance_type: str) -> int:
+def threads_per_core(acc: Accelerators) -> int:
     """The default when the request gives none: 1 (no simultaneous multithreading) on the EFA training types,
     as AWS advises for tightly coupled HPC and ML jobs (ParallelCluster's DisableSimultaneousMultithreading
     guidance); EC2's default of 2 elsewhere."""
-    return 1 if EFA_CARDS.get(instance_type, 0) > 1 else 2
+    return 1 if acc.efa > 1 else 2
 
 
-def check_placement(request: AddInstanceGroupRequest, zone: str, home_zone: str | None, offered: Sequence[str]) -> None:
+def check_placement(
+    request: AddInstanceGroupRequest, acc: Accelerators, zone: str, home_zone: str | None, offered: Sequence[str]
+) -> None:
     """422 naming the field when the zone does not offer the type, the cluster's subnet is in another zone
     and no dedicated subnet was asked for, or EFA-only is asked on a type that cannot have it."""
     if zone not in offered:
@@ -51,10 +41,10 @@ def check_placement(request: AddInstanceGroupRequest, zone: str, home_zone: str 
             field="body.availabilityZone",
             rule="zone_of_subnet",
         )
-    if request.efaOnly and request.instanceType not in EFA_ONLY_TYPES:
+    if request.efaOnly and acc.efa <= 1:
         raise InvalidInput(
-            f"efaOnly needs an instance type with several EFA network cards; {request.instanceType} has "
-            f"{EFA_CARDS.get(request.instanceType, 0)}. Types that can: {', '.join(EFA_ONLY_TYPES)}.",
+            f"efaOnly needs an instance type with several EFA interfaces; {request.instanceType} has {acc.efa}. "
+            "GET /api/catalog/instance-types lists each type's EFA interfaces (ml.p5.48xlarge has 32).",
             field="body.efaOnly",
             rule="efa_only_type",
         )

@@ -1,11 +1,11 @@
-"""Accelerators and EFA interfaces per HyperPod instance type, as AWS publishes them.
+"""What one node of an instance type carries: GPUs, Neuron devices, EFA interfaces and local NVMe.
 
-GPU and Neuron device counts: "Accelerated computing instance specifications"
-(https://docs.aws.amazon.com/ec2/latest/instancetypes/ac.html). EFA interface counts: the "Maximum EFA
-interfaces" column of "Network specifications - accelerated computing"
-(https://docs.aws.amazon.com/ec2/latest/instancetypes/ac.html#ac_network) and "Supported instance types"
-in the EFA guide (https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/efa.html#efa-instance-types).
-Local NVMe: the "Instance store volumes" column of the same page. A type not listed has none of them.
+The facts come from EC2's DescribeInstanceTypes for the underlying EC2 type (HyperPod's types are EC2's
+with "ml." in front): ``GpuInfo``, ``NeuronInfo``, ``NetworkInfo.EfaInfo.MaximumEfaInterfaces`` and
+``InstanceStorageInfo.NvmeSupport``
+(https://docs.aws.amazon.com/AWSEC2/latest/APIReference/API_InstanceTypeInfo.html), read by
+``launchpod.adapters.aws.instance_facts``. The domain never keeps its own table of them: a table once
+listed 15 types, and a job on any other GPU type asked for no GPU and no EFA.
 """
 
 from __future__ import annotations
@@ -15,36 +15,27 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class Accelerators:
+    instance_type: str
     gpus: int = 0
     neuron: int = 0
     efa: int = 0
     nvme: bool = False  # has local NVMe instance store (mounted by HyperPod at /opt/dlami/nvme)
+    gpu_maker: str | None = None  # "NVIDIA"
+    gpu_model: str | None = None  # "H100"
+    gpu_memory_mib: int = 0  # per GPU
+    neuron_model: str | None = None  # "Trainium2"
+    vcpus: int = 0
+    memory_mib: int = 0
 
+    @property
+    def per_node(self) -> int:
+        """Accelerators per node: GPUs, or Neuron devices on Trainium and Inferentia."""
+        return self.gpus or self.neuron
 
-TABLE: dict[str, Accelerators] = {
-    "ml.p4d.24xlarge": Accelerators(gpus=8, efa=4, nvme=True),
-    "ml.p4de.24xlarge": Accelerators(gpus=8, efa=4, nvme=True),
-    "ml.p5.48xlarge": Accelerators(gpus=8, efa=32, nvme=True),
-    "ml.p5e.48xlarge": Accelerators(gpus=8, efa=32, nvme=True),
-    "ml.p5en.48xlarge": Accelerators(gpus=8, efa=16, nvme=True),
-    "ml.p6-b200.48xlarge": Accelerators(gpus=8, efa=8, nvme=True),
-    "ml.g5.8xlarge": Accelerators(gpus=1, efa=1, nvme=True),
-    "ml.g5.12xlarge": Accelerators(gpus=4, efa=1, nvme=True),
-    "ml.g5.48xlarge": Accelerators(gpus=8, efa=1, nvme=True),
-    "ml.g6.12xlarge": Accelerators(gpus=4, efa=1, nvme=True),
-    "ml.g6.48xlarge": Accelerators(gpus=8, efa=1, nvme=True),
-    "ml.g6e.12xlarge": Accelerators(gpus=4, efa=1, nvme=True),
-    "ml.g6e.48xlarge": Accelerators(gpus=8, efa=1, nvme=True),
-    "ml.trn1.32xlarge": Accelerators(neuron=16, efa=8, nvme=True),
-    "ml.trn2.48xlarge": Accelerators(neuron=16, efa=16, nvme=True),
-}
+    @property
+    def nvidia(self) -> bool:
+        return bool(self.gpus) and self.gpu_maker == "NVIDIA"
 
-
-def of(instance_type: str) -> Accelerators:
-    return TABLE.get(instance_type, Accelerators())
-
-
-def per_node(instance_type: str) -> int:
-    """Accelerators per node: GPUs, or Neuron devices on Trainium."""
-    acc = of(instance_type)
-    return acc.gpus or acc.neuron
+    @property
+    def device(self) -> str:
+        return "GPUs" if self.gpus else "Neuron devices" if self.neuron else "accelerators"

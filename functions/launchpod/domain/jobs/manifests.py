@@ -17,7 +17,7 @@ from typing import Any
 
 from launchpod.contracts.jobs import SubmitJobInput
 from launchpod.domain import ownership
-from launchpod.domain.jobs import hardware
+from launchpod.domain.jobs.hardware import Accelerators
 from launchpod.domain.jobs.recipes import MOUNT, Recipe, fill
 
 PYTORCH_API, PYTORCH_KIND = "sagemaker.amazonaws.com/v1", "HyperPodPyTorchJob"
@@ -31,11 +31,11 @@ NVME_HOST_PATH = "/opt/dlami/nvme"
 _RDMA = ("ml.p4d", "ml.p4de", "ml.p5", "ml.p5e", "ml.p5en", "ml.p6", "ml.trn1", "ml.trn2")
 
 
-def processes(request: SubmitJobInput, instance_type: str) -> int:
-    return request.nprocPerNode or hardware.per_node(instance_type) or 1
+def processes(request: SubmitJobInput, acc: Accelerators) -> int:
+    return request.nprocPerNode or acc.per_node or 1
 
 
-def _values(request: SubmitJobInput, instance_type: str, recipe: Recipe | None) -> dict[str, Any]:
+def _values(request: SubmitJobInput, acc: Accelerators, recipe: Recipe | None) -> dict[str, Any]:
     defaults = recipe.defaults if recipe else {}
     elastic = request.elasticPolicy
     return {
@@ -43,15 +43,14 @@ def _values(request: SubmitJobInput, instance_type: str, recipe: Recipe | None) 
         "REPLICAS": request.replicas,
         # torchrun's (and so hyperpodrun's) --nnodes: a fixed count, or min:max for an elastic job
         "NNODES": f"{elastic.minReplicas}:{elastic.maxReplicas}" if elastic else request.replicas,
-        "NPROC": processes(request, instance_type),
+        "NPROC": processes(request, acc),
         "DATA": MOUNT,
         "DATASET": request.dataset or defaults.get("dataset", ""),
         "MODEL": request.model or defaults.get("model", ""),
     }
 
 
-def _resources(instance_type: str, nproc: int) -> dict[str, Any]:
-    acc = hardware.of(instance_type)
+def _resources(acc: Accelerators, nproc: int) -> dict[str, Any]:
     amounts: dict[str, Any] = {}
     if acc.gpus:
         amounts["nvidia.com/gpu"] = nproc
@@ -63,12 +62,12 @@ def _resources(instance_type: str, nproc: int) -> dict[str, Any]:
 
 
 def _env(
-    request: SubmitJobInput, instance_type: str, recipe: Recipe | None, values: dict[str, Any], extra: dict[str, str]
+    request: SubmitJobInput, acc: Accelerators, recipe: Recipe | None, values: dict[str, Any], extra: dict[str, str]
 ) -> list[dict[str, Any]]:
     env: dict[str, str] = {}
-    if hardware.of(instance_type).efa:
+    if acc.efa:
         env["FI_PROVIDER"] = "efa"
-        if instance_type.startswith(_RDMA):
+        if acc.instance_type.startswith(_RDMA):
             env["FI_EFA_USE_DEVICE_RDMA"] = "1"
     env["LAUNCHPOD_DATA"] = MOUNT
     env["LAUNCHPOD_JOB_DIR"] = f"{MOUNT}/jobs/{request.jobName}"
@@ -92,30 +91,30 @@ def _labels(request: SubmitJobInput, recipe: Recipe | None) -> dict[str, str]:
 
 def _pod_spec(
     request: SubmitJobInput,
-    instance_type: str,
+    acc: Accelerators,
     recipe: Recipe | None,
     name: str,
     gpus: bool = True,
     extra_env: dict[str, str] | None = None,
 ) -> dict[str, Any]:
-    values = _values(request, instance_type, recipe)
+    values = _values(request, acc, recipe)
     command = [fill(part, values) for part in (recipe.command if recipe else request.command or [])]
     mounts = [{"name": "shm", "mountPath": "/dev/shm"}]
     volumes: list[dict[str, Any]] = [{"name": "shm", "emptyDir": {"medium": "Memory"}}]
     if request.storageClaim:
         mounts.append({"name": "data", "mountPath": MOUNT})
         volumes.append({"name": "data", "persistentVolumeClaim": {"claimName": request.storageClaim}})
-    if gpus and hardware.of(instance_type).nvme:
+    if gpus and acc.nvme:
         mounts.append({"name": "nvme", "mountPath": "/local"})
         volumes.append({"name": "nvme", "hostPath": {"path": NVME_HOST_PATH, "type": "DirectoryOrCreate"}})
     container: dict[str, Any] = {
         "name": name,
         "image": recipe.image if recipe else request.image,
         "command": command,
-        "env": _env(request, instance_type, recipe, values, extra_env or {}),
+        "env": _env(request, acc, recipe, values, extra_env or {}),
         "volumeMounts": mounts,
     }
-    resources = _resources(instance_type, processes(request, instance_type)) if gpus else {}
+    resources = _resources(acc, processes(request, acc)) if gpus else {}
     if resources:
         container["resources"] = resources
     return {
@@ -126,10 +125,10 @@ def _pod_spec(
 
 
 def pytorch_job(
-    request: SubmitJobInput, instance_type: str, recipe: Recipe | None, extra_env: dict[str, str] | None = None
+    request: SubmitJobInput, acc: Accelerators, recipe: Recipe | None, extra_env: dict[str, str] | None = None
 ) -> dict[str, Any]:
     labels = _labels(request, recipe)
-    pod = _pod_spec(request, instance_type, recipe, "pytorch", extra_env=extra_env)
+    pod = _pod_spec(request, acc, recipe, "pytorch", extra_env=extra_env)
     pod["containers"][0]["ports"] = [{"containerPort": 8080, "name": "elastic-agent"}]
     replica: dict[str, Any] = {
         "name": "pods",
@@ -147,7 +146,7 @@ def pytorch_job(
     if rules:
         run["logMonitoringConfiguration"] = rules
     spec: dict[str, Any] = {
-        "nprocPerNode": str(processes(request, instance_type)),
+        "nprocPerNode": str(processes(request, acc)),
         "replicaSpecs": [replica],
         "runPolicy": run,
     }
@@ -163,15 +162,15 @@ def pytorch_job(
 
 
 def ray_job(
-    request: SubmitJobInput, instance_type: str, recipe: Recipe | None, extra_env: dict[str, str] | None = None
+    request: SubmitJobInput, acc: Accelerators, recipe: Recipe | None, extra_env: dict[str, str] | None = None
 ) -> dict[str, Any]:
     """A RayJob whose RayCluster has a CPU-only head and one GPU worker per node; KubeRay submits the
     entrypoint from a submitter Job (submissionMode K8sJobMode) and deletes the cluster when it ends
     (https://docs.ray.io/en/latest/cluster/kubernetes/getting-started/rayjob-quick-start.html)."""
     labels = _labels(request, recipe)
-    worker = _pod_spec(request, instance_type, recipe, "ray-worker", extra_env=extra_env)
+    worker = _pod_spec(request, acc, recipe, "ray-worker", extra_env=extra_env)
     entrypoint = " ".join(worker["containers"][0].pop("command"))
-    head = _pod_spec(request, instance_type, recipe, "ray-head", gpus=False, extra_env=extra_env)
+    head = _pod_spec(request, acc, recipe, "ray-head", gpus=False, extra_env=extra_env)
     head["containers"][0].pop("command")
     head["containers"][0]["ports"] = [
         {"containerPort": 6379, "name": "gcs-server"},
@@ -206,7 +205,7 @@ def ray_job(
 
 
 def build(
-    request: SubmitJobInput, instance_type: str, recipe: Recipe | None, extra_env: dict[str, str] | None = None
+    request: SubmitJobInput, acc: Accelerators, recipe: Recipe | None, extra_env: dict[str, str] | None = None
 ) -> dict[str, Any]:
     """The job's object; ``extra_env`` is set in every pod (MLflow's, when the cluster has a tracking server)."""
-    return (pytorch_job if request.kind == "pytorch" else ray_job)(request, instance_type, recipe, extra_env)
+    return (pytorch_job if request.kind == "pytorch" else ray_job)(request, acc, recipe, extra_env)

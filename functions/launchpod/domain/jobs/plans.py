@@ -15,21 +15,21 @@ from __future__ import annotations
 from typing import Any
 
 from launchpod.contracts.jobs import SubmitJobInput
-from launchpod.domain.jobs import hardware, manifests
+from launchpod.domain.jobs import manifests
+from launchpod.domain.jobs.hardware import Accelerators
 from launchpod.domain.plan import Plan, Step
 
 
-def _per_pod(instance_type: str, processes: int) -> str:
-    acc = hardware.of(instance_type)
+def _per_pod(acc: Accelerators, processes: int) -> str:
     devices = f"{processes} GPUs" if acc.gpus else f"{processes} Neuron devices" if acc.neuron else "no accelerator"
-    return f"a whole {instance_type}: {devices}" + (f", {acc.efa} EFA interfaces" if acc.efa else "")
+    return f"a whole {acc.instance_type}: {devices}" + (f", {acc.efa} EFA interfaces" if acc.efa else "")
 
 
-def submit_plan(request: SubmitJobInput, job: dict[str, Any], instance_type: str, tracking: str | None) -> Plan:
+def submit_plan(request: SubmitJobInput, job: dict[str, Any], acc: Accelerators, tracking: str | None) -> Plan:
     """The steps of applying ``job`` (the object manifests.build made of ``request``) on the cluster."""
     where = f"{request.namespace}/{request.jobName}"
     source = f"recipe {request.recipe}" if request.recipe else f"image {request.image}"
-    why = [f"kind {request.kind} from {source} on instance group {request.instanceGroup} ({instance_type})"]
+    why = [f"kind {request.kind} from {source} on instance group {request.instanceGroup} ({acc.instance_type})"]
     if request.queue:
         why.append(f"queued in {request.queue}")
     if request.priority:
@@ -37,7 +37,7 @@ def submit_plan(request: SubmitJobInput, job: dict[str, Any], instance_type: str
     if request.elasticPolicy is not None:
         why.append(f"elastic {request.elasticPolicy.minReplicas}-{request.elasticPolicy.maxReplicas} nodes")
     why.append(f"logging to MLflow {tracking}" if tracking else "no MLflow tracking server in use")
-    each = _per_pod(instance_type, manifests.processes(request, instance_type))
+    each = _per_pod(acc, manifests.processes(request, acc))
     steps = [Step("create", f"{job['kind']} {where}", "; ".join(why))]
     if request.kind == "pytorch":
         steps.append(

@@ -16,7 +16,7 @@ from typing import Any
 
 from launchpod.contracts.jobs import SubmitJobInput
 from launchpod.domain.errors import Conflict, InvalidInput
-from launchpod.domain.jobs import hardware
+from launchpod.domain.jobs.hardware import Accelerators
 from launchpod.domain.jobs.recipes import Recipe, all_recipes
 
 
@@ -56,8 +56,20 @@ def _is_spot(group: dict[str, Any]) -> bool:
     return "Spot" in (group.get("CapacityRequirements") or {})
 
 
+def check_processes(request: SubmitJobInput, acc: Accelerators) -> None:
+    """nprocPerNode fits the node's accelerators (EC2's count for the group's type)."""
+    have = acc.per_node
+    if request.nprocPerNode is not None and have and request.nprocPerNode > have:
+        raise InvalidInput(
+            f"{acc.instance_type} has {have} {acc.device} per node; nprocPerNode {request.nprocPerNode} asks for "
+            f"more. Use at most {have}, or more replicas.",
+            field="body.nprocPerNode",
+            rule=f"at_most_{have}",
+        )
+
+
 def check(request: SubmitJobInput, facts: ClusterFacts) -> str:
-    """The instance type the job runs on, once every rule holds."""
+    """The instance type the job runs on, once every rule but check_processes holds."""
     if request.kind == "pytorch" and facts.training_operator != "ACTIVE":
         state = facts.training_operator or "not installed"
         raise Conflict(
@@ -81,15 +93,6 @@ def check(request: SubmitJobInput, facts: ClusterFacts) -> str:
             rule="existing_group",
         )
     instance_type = str(group.get("InstanceType"))
-    have = hardware.per_node(instance_type)
-    if request.nprocPerNode is not None and have and request.nprocPerNode > have:
-        device = "GPUs" if hardware.of(instance_type).gpus else "Neuron devices"
-        raise InvalidInput(
-            f"{instance_type} has {have} {device} per node; nprocPerNode {request.nprocPerNode} asks for more. "
-            f"Use at most {have}, or more replicas.",
-            field="body.nprocPerNode",
-            rule=f"at_most_{have}",
-        )
     if request.elasticPolicy is not None:
         if _is_spot(group):
             raise InvalidInput(

@@ -12,10 +12,12 @@ from launchpod.adapters.k8s import apply as k8s
 from launchpod.contracts.dependencies import ReconcileDependenciesInput
 from launchpod.contracts.workflows import WorkflowInput
 from launchpod.domain import dependencies
+from launchpod.domain.clusters.instance_types import DevicePlacement
 from launchpod.domain.dependencies import lbc, lbc_tls, objects
 from launchpod.domain.errors import PermanentError
 from launchpod.entrypoints.workflows.phase import PhaseResult, phase
 from launchpod.entrypoints.workflows.reconcile_dependencies import lbc_identity
+from launchpod.runtime import wiring
 from launchpod.runtime.settings import settings
 
 PHASE = "Manifests"
@@ -27,13 +29,17 @@ def run(doc: WorkflowInput) -> PhaseResult:
     first_pass = doc.poll.get(PHASE, 0) == 0
     waiting, for_nodes = [], []
     no_nodes: bool | None = None
+    placement = DevicePlacement()
+    if first_pass and any(e.name in objects.DEVICE_PLUGINS for e in wanted):
+        # Each plugin runs on every type HyperPod offers whose EC2 facts have its device.
+        placement = DevicePlacement.of(wiring.instance_facts().all().values())
     for entry in wanted:
         vpc, tls = "", None
         if entry.name == lbc.NAME and first_pass:
             vpc = lbc_identity.vpc_id(doc.target)
             lbc_identity.ensure(doc.target)
             tls = _webhook_tls(doc.target)
-        built = objects.objects_for(entry.name, entry.version, settings().region, doc.target, vpc, tls)
+        built = objects.objects_for(entry.name, entry.version, settings().region, doc.target, vpc, tls, placement)
         if first_pass:
             for obj in built:
                 k8s.apply(doc.target, obj)

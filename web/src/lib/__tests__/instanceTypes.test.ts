@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+
+import { describeInstanceType, efaOnlyNote, instanceTypeOption } from '../instanceTypes';
+import type { InstanceTypeOfferingView } from '../types';
+
+const base: InstanceTypeOfferingView = {
+  instanceType: 'ml.p5.48xlarge',
+  zones: ['us-east-1a', 'us-east-1b'],
+  vcpus: 192,
+  memoryGiB: 2048,
+  gpus: 8,
+  gpuModel: 'NVIDIA H100',
+  gpuMemoryGiB: 80,
+  neuronDevices: 0,
+  neuronModel: null,
+  efaInterfaces: 32,
+  localNvme: true,
+};
+
+describe('instance type pickers', () => {
+  it('say what one node carries', () => {
+    expect(describeInstanceType(base)).toBe('8 × NVIDIA H100 (80 GiB) · 32 EFA · local NVMe · 192 vCPUs, 2048 GiB');
+    const trn = { ...base, instanceType: 'ml.trn2.48xlarge', gpus: 0, gpuModel: null, neuronDevices: 16, neuronModel: 'Trainium2' };
+    expect(describeInstanceType(trn)).toMatch(/^16 × Trainium2 · 32 EFA/);
+    const cpu = { ...base, instanceType: 'ml.m5.2xlarge', gpus: 0, gpuModel: null, efaInterfaces: 0, localNvme: false, vcpus: 8, memoryGiB: 32 };
+    expect(describeInstanceType(cpu)).toBe('no accelerator · 8 vCPUs, 32 GiB');
+    expect(instanceTypeOption(base).tags).toEqual(['2 zones']);
+  });
+
+  it('tell whether EFA-only interfaces fit the type', () => {
+    expect(efaOnlyNote(base)).toBe('ml.p5.48xlarge has 32 EFA interfaces.');
+    expect(efaOnlyNote({ ...base, instanceType: 'ml.g6e.12xlarge', efaInterfaces: 1 })).toBe(
+      'ml.g6e.12xlarge has 1 EFA interface; EFA-only needs several.',
+    );
+  });
+});

@@ -1,0 +1,35 @@
+// How an instance type reads in a picker: what one node carries, from EC2's facts the catalog returns.
+
+import type { InstanceTypeOfferingView } from './types';
+
+function gib(value: number): string {
+  return `${Number.isInteger(value) ? value : value.toFixed(1)} GiB`;
+}
+
+/** "8 × NVIDIA H100 (80 GiB) · 32 EFA · local NVMe · 192 vCPUs, 2048 GiB" */
+export function describeInstanceType(item: InstanceTypeOfferingView): string {
+  const parts: string[] = [];
+  if (item.gpus) parts.push(`${item.gpus} × ${item.gpuModel ?? 'GPU'}${item.gpuMemoryGiB ? ` (${gib(item.gpuMemoryGiB)})` : ''}`);
+  else if (item.neuronDevices) parts.push(`${item.neuronDevices} × ${item.neuronModel ?? 'Neuron device'}`);
+  else parts.push('no accelerator');
+  if (item.efaInterfaces) parts.push(`${item.efaInterfaces} EFA`);
+  if (item.localNvme) parts.push('local NVMe');
+  if (item.vcpus) parts.push(`${item.vcpus} vCPUs, ${gib(item.memoryGiB)}`);
+  return parts.join(' · ');
+}
+
+export function instanceTypeOption(item: InstanceTypeOfferingView) {
+  return {
+    value: item.instanceType,
+    label: item.instanceType,
+    description: describeInstanceType(item),
+    tags: item.zones.length ? [`${item.zones.length} zone${item.zones.length > 1 ? 's' : ''}`] : undefined,
+  };
+}
+
+/** Why EFA-only interfaces can or cannot go on the type (they need several EFA interfaces). */
+export function efaOnlyNote(item: InstanceTypeOfferingView | undefined): string {
+  if (!item) return 'Needs an instance type with several EFA interfaces, such as ml.p5.48xlarge (32).';
+  if (item.efaInterfaces > 1) return `${item.instanceType} has ${item.efaInterfaces} EFA interfaces.`;
+  return `${item.instanceType} has ${item.efaInterfaces || 'no'} EFA interface${item.efaInterfaces === 1 ? '' : 's'}; EFA-only needs several.`;
+}
