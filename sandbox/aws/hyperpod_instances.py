@@ -3,9 +3,10 @@
 The HyperPod emulation (``sandbox.aws.sagemaker``) turns each running cluster instance into a Kubernetes
 Node whose ``status.capacity`` tells schedulers what the machine offers: vCPUs, memory, NVIDIA GPUs
 (``nvidia.com/gpu``), Neuron devices (``aws.amazon.com/neuron``) and EFA interfaces
-(``vpc.amazonaws.com/efa``). Accelerated types carry their published figures; general-purpose types are
-derived from the size suffix and the family's memory per vCPU. The numbers only need to be plausible
-enough for scheduling and capacity views; they are not a promise about EC2.
+(``vpc.amazonaws.com/efa``). The figures are EC2's own: DescribeInstanceTypes' data as moto ships it
+(``moto/ec2/resources/instance_types.json``: ``VCpuInfo``, ``MemoryInfo``, ``GpuInfo``, ``NeuronInfo``,
+``NetworkInfo.EfaInfo``, ``ProcessorInfo``), the same data the sandbox's EC2 answers Launchpod with. A type
+that data lacks falls back to the published figures below, then to a guess from the size suffix.
 """
 
 from __future__ import annotations
@@ -56,7 +57,8 @@ class InstanceShape:
         return out
 
 
-# Published shapes of the accelerated types HyperPod offers (GPU / Neuron / EFA counts per instance).
+# Published shapes of accelerated types HyperPod offers that moto's EC2 data may lack (GPU / Neuron / EFA
+# counts per instance); EC2's data wins where it has the type.
 _ACCELERATED: dict[str, InstanceShape] = {
     "p4d.24xlarge": InstanceShape(96, 1152, gpus=8, efa=4),
     "p4de.24xlarge": InstanceShape(96, 1152, gpus=8, efa=4),
@@ -107,13 +109,33 @@ def _vcpus(size: str) -> int:
     return 4 * int(match.group(1)) if match else 4
 
 
+def _from_ec2(info: dict) -> InstanceShape:
+    gpus = (info.get("GpuInfo") or {}).get("Gpus") or []
+    neuron = (info.get("NeuronInfo") or {}).get("NeuronDevices") or []
+    archs = (info.get("ProcessorInfo") or {}).get("SupportedArchitectures") or ["x86_64"]
+    return InstanceShape(
+        vcpus=int(info["VCpuInfo"]["DefaultVCpus"]),
+        memory_gib=info["MemoryInfo"]["SizeInMiB"] / 1024,
+        gpus=sum(int(g.get("Count") or 0) for g in gpus),
+        neuron_devices=sum(int(d.get("Count") or 0) for d in neuron),
+        efa=int(((info.get("NetworkInfo") or {}).get("EfaInfo") or {}).get("MaximumEfaInterfaces") or 0),
+        arch="arm64" if "arm64" in archs else "amd64",
+        cores_per_neuron_device=int((neuron[0].get("CoreInfo") or {}).get("Count") or 2) if neuron else 2,
+    )
+
+
 def shape_of(instance_type: str) -> InstanceShape:
-    """The shape of ``ml.<family>.<size>``; unknown types get a general-purpose guess."""
+    """The shape of ``ml.<family>.<size>`` from EC2's data; types it lacks get their published figures or a
+    general-purpose guess."""
+    from moto.ec2.models.instance_types import INSTANCE_TYPES
+
     match = _TYPE.match(instance_type or "")
     if not match:
         return InstanceShape(4, 16)
     family, size = match["family"], match["size"]
     key = f"{family}.{size}"
+    if key in INSTANCE_TYPES:
+        return _from_ec2(INSTANCE_TYPES[key])
     if key in _ACCELERATED:
         return _ACCELERATED[key]
     vcpus = _vcpus(size)
