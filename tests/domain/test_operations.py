@@ -56,16 +56,23 @@ class MemoryStore:
 
 
 class MemoryRunner:
-    def __init__(self, fail: bool = False) -> None:
+    def __init__(self, fail: bool = False, store: MemoryStore | None = None) -> None:
         self.started: list[tuple[str, str, dict[str, Any]]] = []
         self.stopped: list[str] = []
         self.fail = fail
+        self.store = store
+        self.recorded_at_start: list[str | None] = []
+
+    def execution_arn(self, workflow: str, execution_name: str) -> str:
+        return f"arn:aws:states:us-east-1:123456789012:execution:{workflow}:{execution_name}"
 
     def start(self, workflow: str, execution_name: str, document: dict[str, Any]) -> str:
+        if self.store is not None:
+            self.recorded_at_start.append(self.store.execution_of(document["operationId"]))
         if self.fail:
             raise RetryableError("Step Functions is throttling")
         self.started.append((workflow, execution_name, document))
-        return f"arn:exec:{execution_name}"
+        return self.execution_arn(workflow, execution_name)
 
     def stop(self, execution_arn: str, cause: str) -> None:
         self.stopped.append(execution_arn)
@@ -77,13 +84,18 @@ def _plan(name: str = "c1", logging: tuple[str, ...] = ("api", "audit", "authent
     )
 
 
-def test_submit_records_the_operation_before_starting_its_workflow():
-    store, runner = MemoryStore(), MemoryRunner()
+def test_submit_records_the_operation_and_its_execution_before_starting_its_workflow():
+    """Recorded after the start, the execution's ARN could be written to an operation whose workflow had
+    already ended and released the cluster to the next operation."""
+    store = MemoryStore()
+    runner = MemoryRunner(store=store)
     operation, created = ops.submit(store, runner, _plan(), ADMIN)
     assert created and operation.status == OperationStatus.PENDING
     assert operation.phases[0].name == "Network"
     assert runner.started[0][:2] == ("create-control-plane", operation.id)
-    assert store.execution_of(operation.id) == f"arn:exec:{operation.id}"
+    arn = f"arn:aws:states:us-east-1:123456789012:execution:create-control-plane:{operation.id}"
+    assert runner.recorded_at_start == [arn]
+    assert store.execution_of(operation.id) == arn
 
 
 def test_the_same_request_while_in_flight_returns_the_same_operation():
@@ -150,7 +162,7 @@ def test_cancel_stops_the_execution_and_frees_the_cluster():
     operation, _ = ops.submit(store, runner, _plan(), ADMIN)
     cancelled = ops.cancel(store, runner, operation.id, ADMIN, Role.ADMIN, "wrong zone")
     assert cancelled.status == OperationStatus.CANCELLED and "wrong zone" in (cancelled.message or "")
-    assert runner.stopped == [f"arn:exec:{operation.id}"] and not store.locks
+    assert runner.stopped == [runner.execution_arn("create-control-plane", operation.id)] and not store.locks
     with pytest.raises(Conflict, match="already CANCELLED"):
         ops.cancel(store, runner, operation.id, ADMIN, Role.ADMIN, None)
 

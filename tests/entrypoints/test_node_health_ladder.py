@@ -50,6 +50,9 @@ class StartingWorkflows:
     def __init__(self) -> None:
         self.started: list[tuple[str, str, dict]] = []
 
+    def execution_arn(self, workflow: str, execution_name: str) -> str:
+        return f"arn:aws:states:us-east-1:123456789012:execution:{workflow}:{execution_name}"
+
     def start(self, workflow: str, execution_name: str, document: dict) -> str:
         self.started.append((workflow, execution_name, document))
         return f"arn:aws:states:us-east-1:123456789012:execution:launchpod-{workflow}:{execution_name}"

@@ -169,6 +169,9 @@ class Workflows:
     def __init__(self) -> None:
         self.started: list[tuple[str, str]] = []
 
+    def execution_arn(self, workflow: str, execution_name: str) -> str:
+        return f"arn:aws:states:us-east-1:123456789012:execution:{workflow}:{execution_name}"
+
     def start(self, workflow: str, execution_name: str, document: dict[str, Any]) -> str:
         self.started.append((workflow, execution_name))
         return f"arn:aws:states:us-east-1:123456789012:execution:{workflow}:{execution_name}"
@@ -438,6 +441,9 @@ class Runner:
     def __init__(self) -> None:
         self.started: list[tuple[str, dict[str, Any]]] = []
 
+    def execution_arn(self, workflow: str, execution_name: str) -> str:
+        return f"arn:aws:states:us-east-1:123456789012:execution:{workflow}:{execution_name}"
+
     def start(self, workflow: str, execution_name: str, document: dict[str, Any]) -> str:
         self.started.append((workflow, document))
         return f"arn:exec:{execution_name}"
@@ -514,6 +520,9 @@ class StepFunctions:
     def __init__(self) -> None:
         self.started: list[tuple[str, str, dict[str, Any]]] = []
         self.stopped: list[str] = []
+
+    def execution_arn(self, workflow: str, execution_name: str) -> str:
+        return f"arn:aws:states:us-east-1:123456789012:execution:{workflow}:{execution_name}"
 
     def start(self, workflow: str, execution_name: str, document: dict[str, Any]) -> str:
         self.started.append((workflow, execution_name, document))

@@ -104,6 +104,9 @@ class OperationStore(Protocol):
 
 
 class WorkflowRunner(Protocol):
+    def execution_arn(self, workflow: str, execution_name: str) -> str:
+        """The ARN an execution of ``workflow`` named ``execution_name`` has (known before it starts)."""
+
     def start(self, workflow: str, execution_name: str, document: dict[str, Any]) -> str: ...
 
     def stop(self, execution_arn: str, cause: str) -> None: ...
@@ -179,12 +182,16 @@ def plan_steps(kind: str, steps: Sequence[PlanStepView], phases: Sequence[tuple[
 
 
 def _start(store: OperationStore, runner: WorkflowRunner, operation: OperationView) -> None:
+    """Record the execution, then start it. Recorded after the start, the write could land on an operation
+    whose execution had already ended and released the cluster (a workflow that fails at once), so a
+    finished operation was written again after another had taken the cluster."""
+    name = execution_name(operation)
+    store.set_execution(operation.id, runner.execution_arn(operation.kind, name))
     try:
-        arn = runner.start(operation.kind, execution_name(operation), workflow_document(operation))
+        runner.start(operation.kind, name, workflow_document(operation))
     except RetryableError as exc:
         store.finish(operation.id, OperationStatus.FAILED, error="WorkflowNotStarted", message=exc.message)
         raise
-    store.set_execution(operation.id, arn)
 
 
 def retry(

@@ -19,10 +19,19 @@ class StepFunctions:
         self.sfn = client("stepfunctions")
         self.workflows = workflows
 
-    def start(self, workflow: str, execution_name: str, document: dict[str, Any]) -> str:
+    def _machine(self, workflow: str) -> str:
         arn = self.workflows.get(workflow)
         if arn is None:
             raise PermanentError(f"No state machine is deployed for the {workflow} workflow.")
+        return arn
+
+    def execution_arn(self, workflow: str, execution_name: str) -> str:
+        """arn:aws:states:<region>:<account>:execution:<state machine>:<execution name>, the format Step
+        Functions gives executions (https://docs.aws.amazon.com/step-functions/latest/dg/concepts-state-machine-executions.html)."""
+        return self._machine(workflow).replace(":stateMachine:", ":execution:") + f":{execution_name}"
+
+    def start(self, workflow: str, execution_name: str, document: dict[str, Any]) -> str:
+        arn = self._machine(workflow)
         with aws_call("states:StartExecution"):
             try:
                 return str(
@@ -33,7 +42,7 @@ class StepFunctions:
             except ClientError as exc:
                 # The name is the operation id: an execution by that name is this operation's.
                 if error_code(exc) == "ExecutionAlreadyExists":
-                    return arn.replace(":stateMachine:", ":execution:") + f":{execution_name}"
+                    return self.execution_arn(workflow, execution_name)
                 raise
 
     def stop(self, execution_arn: str, cause: str) -> None:
