@@ -99,6 +99,22 @@ def test_a_reboot_waits_while_the_cluster_is_creating_and_starts_once_it_is_in_s
     assert ports.workflows.started == [("reboot-nodes", operation.id)]  # type: ignore[attr-defined]
 
 
+def test_node_ids_the_cluster_has_never_had_are_refused_by_name_before_anything_starts():
+    """Thirty ids the cluster never had were accepted (202) and left to fail at AWS, batch by batch."""
+    strangers = [f"i-0{n:016x}" for n in range(30)]
+    ports = _ports()
+    with pytest.raises(InvalidInput, match=r"The cluster has no node i-00000000000000000, .* and 20 more") as refused:
+        nodes.reboot("c1", NodeActionRequest(nodeIds=[A, *strangers]), ADMIN, ports=ports)
+    assert refused.value.details[0]["field"] == "body.nodeIds"
+    replacing = DestructiveNodeActionRequest(nodeIds=[strangers[0]], acknowledgeDataLoss=True)
+    with pytest.raises(InvalidInput, match="no node"):
+        nodes.replace("c1", replacing, ADMIN, ports=ports)
+    wrong_group = HealthCheckRequest(targets=[{"instanceGroup": "gpu", "nodeIds": [A]}])
+    with pytest.raises(InvalidInput, match=rf"Nodes {A} \(in cpu\) are not in the instance group"):
+        nodes.health_check("c1", wrong_group, ADMIN, ports=ports)
+    assert ports.workflows.started == []  # type: ignore[attr-defined]
+
+
 def test_a_health_check_of_a_group_the_cluster_lacks_names_the_groups_it_has():
     request = HealthCheckRequest(targets=[{"instanceGroup": "gpu"}, {"instanceGroup": "trn"}])
     with pytest.raises(InvalidInput, match=r"c1 has no instance group trn; it has cpu, gpu\."):

@@ -164,6 +164,8 @@ def _start(kind: str, name: str, request: dict[str, Any], who: ops.Principal, po
     cluster = hyperpod_of(name, ports=ports)
     if cluster.get("ClusterStatus") in ("Creating", "Deleting", "Failed"):
         raise Conflict(f"The HyperPod cluster {name} is {cluster['ClusterStatus']}; its nodes cannot be acted on now.")
+    if request.get("nodeIds") or any(t.get("nodeIds") for t in request.get("targets") or []):
+        actions.check_known(request, ports.sagemaker.list_nodes(hyperpod.hyperpod_name(name)))
     return submit_action(kind, name, request, who, ports=ports)
 
 

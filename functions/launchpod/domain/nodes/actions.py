@@ -12,6 +12,7 @@ from datetime import datetime
 from typing import Any
 
 from launchpod.contracts.plans import PlanStepView
+from launchpod.domain.errors import InvalidInput
 from launchpod.domain.operations import WorkflowPlan, role_for
 from launchpod.domain.plan import Step
 
@@ -196,3 +197,31 @@ def health_check_parameters(cluster: str, request: dict[str, Any]) -> dict[str, 
             config["InstanceIds"] = target["nodeIds"]
         configs.append(config)
     return {"ClusterName": cluster, "DeepHealthCheckConfigurations": configs}
+
+
+def check_known(request: dict[str, Any], nodes: list[dict[str, Any]]) -> None:
+    """Every node the request names is one of the cluster's (ListClusterNodes' summaries), and a health
+    check's nodes are in the group they are named under: 422 naming the others, before anything starts.
+    AWS would refuse them only inside the workflow, one batch at a time."""
+    group_of = {n["InstanceId"]: n.get("InstanceGroupName") for n in nodes if n.get("InstanceId")}
+    if "targets" in request:
+        named = [(node, t["instanceGroup"]) for t in request["targets"] for node in t.get("nodeIds") or []]
+        field = "body.targets"
+    else:
+        named = [(node, None) for node in request.get("nodeIds") or []]
+        field = "body.nodeIds"
+    unknown = [node for node, _ in named if node not in group_of]
+    elsewhere = [
+        f"{node} (in {group_of[node]})" for node, group in named if group and group_of.get(node, group) != group
+    ]
+    if unknown:
+        shown = ", ".join(unknown[:10]) + (f" and {len(unknown) - 10} more" if len(unknown) > 10 else "")
+        raise InvalidInput(
+            f"The cluster has no node {shown}; GET the cluster's nodes for their ids.", field=field, rule="known_node"
+        )
+    if elsewhere:
+        raise InvalidInput(
+            f"Nodes {', '.join(elsewhere[:10])} are not in the instance group they are named under.",
+            field=field,
+            rule="node_in_group",
+        )
