@@ -1,5 +1,6 @@
-"""``launchpod``: run the sandbox, or the MCP gateway for a local agent. It lives with the sandbox so that
-the Lambda code (``launchpod``) never imports the sandbox."""
+"""``launchpod``: run the sandbox, the MCP gateway for a local agent, or set up kubectl for a cluster.
+
+It lives with the sandbox so that the Lambda code (``launchpod``) never imports the sandbox."""
 
 from __future__ import annotations
 
@@ -10,6 +11,8 @@ import signal
 import sys
 import threading
 from pathlib import Path
+
+from sandbox import kubeconfig
 
 
 def _sandbox(args: argparse.Namespace) -> int:
@@ -40,7 +43,10 @@ def main(argv: list[str] | None = None) -> int:
         from mcp_gateway.cli import main as mcp_main
 
         return int(mcp_main(args_in[1:]) or 0)
-    parser = argparse.ArgumentParser(prog="launchpod", description=__doc__)
+    parser = argparse.ArgumentParser(
+        prog="launchpod",
+        description="Run Launchpod's control plane here, its MCP gateway for an agent, or kubectl on a cluster.",
+    )
     sub = parser.add_subparsers(dest="command", required=True)
     sandbox = sub.add_parser("sandbox", help="run the whole control plane on this machine against emulated AWS")
     sandbox.add_argument("--host", default="127.0.0.1")
@@ -59,7 +65,12 @@ def main(argv: list[str] | None = None) -> int:
     )
     sandbox.add_argument("--tokens-file", help="also write the URLs and tokens to this JSON file (for scripts)")
     sub.add_parser("mcp", help="the MCP gateway: launchpod mcp --stdio --api-url URL --token TOKEN (or --http)")
+    kubeconfig.add_parsers(sub)
     args = parser.parse_args(args_in)
+    if args.command == "kubeconfig":
+        return kubeconfig.kubeconfig(args)
+    if args.command == "eks-token":
+        return kubeconfig.eks_token(args)
     return _sandbox(args)
 
 

@@ -5,6 +5,8 @@
 works against them as against EKS.
 """
 
+from typing import Any
+
 from sandbox.kube.emulator import DEFAULT_NAMESPACES, PatchedKubernetesEmulator, status_body
 from sandbox.kube.fleet import KubeFleet
 from sandbox.kube.thread import KubeEmulatorThread
@@ -20,6 +22,19 @@ from sandbox.kube.tokens import (
     parse_token,
 )
 
+
+def configuration(url: str, token: str) -> Any:
+    """A kubernetes client Configuration for an emulated API server: its URL, a bearer token, and the
+    sandbox's CA to verify its HTTPS certificate (what EKS's certificateAuthority gives a client)."""
+    from kubernetes import client
+
+    from sandbox.tls import ca_file
+
+    config = client.Configuration(host=url, api_key={"authorization": "Bearer " + token})
+    config.ssl_ca_cert = ca_file()
+    return config
+
+
 __all__ = [
     "DEFAULT_NAMESPACES",
     "Access",
@@ -31,6 +46,7 @@ __all__ = [
     "KubeRequest",
     "PatchedKubernetesEmulator",
     "PrincipalPolicy",
+    "configuration",
     "mint_token",
     "parse_authorization",
     "parse_token",

@@ -26,7 +26,14 @@ T = TypeVar("T")
 
 
 class _QuickStopTestServer(aiohttp.test_utils.RawTestServer):
-    """aiohttp's raw test server, but open watch streams do not hold shutdown for 60 seconds."""
+    """aiohttp's raw test server over HTTPS (the sandbox's CA, as EKS's endpoints are), but open watch
+    streams do not hold shutdown for 60 seconds."""
+
+    async def start_server(self, loop: asyncio.AbstractEventLoop | None = None, **kwargs: Any) -> None:
+        from sandbox.tls import server_context
+
+        kwargs.setdefault("ssl", server_context())
+        await super().start_server(loop=loop, **kwargs)
 
     async def _make_runner(self, debug: bool = False, **kwargs: Any) -> aiohttp.web.ServerRunner:
         server = aiohttp.web.Server(self._handler, loop=self._loop, debug=debug, **kwargs)

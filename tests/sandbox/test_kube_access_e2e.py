@@ -50,13 +50,10 @@ def test_only_principals_with_an_access_entry_reach_the_api(sandbox):
     # No access entry: EKS cannot map the principal, kubectl says "You must be logged in" (401).
     assert _status(lambda: k8s.CoreV1Api(sandbox.kube("guarded", stranger)).list_namespace()) == 401
     # Keys STS never issued, and a token signed for another cluster, do not authenticate either.
-    endpoint = eks.describe_cluster(name="guarded")["cluster"]["endpoint"]
-    forged = k8s.ApiClient(
-        k8s.Configuration(host=endpoint, api_key={"authorization": "Bearer " + mint_token("guarded")})
-    )
+    forged = k8s.ApiClient(sandbox.configuration("guarded", mint_token("guarded")))
     assert _status(lambda: k8s.CoreV1Api(forged).list_namespace()) == 401
     elsewhere = sandbox.kube_token("some-other-cluster", viewer)
-    other = k8s.ApiClient(k8s.Configuration(host=endpoint, api_key={"authorization": "Bearer " + elsewhere}))
+    other = k8s.ApiClient(sandbox.configuration("guarded", elsewhere))
     assert _status(lambda: k8s.CoreV1Api(other).list_namespace()) == 401
     # An entry without an access policy authenticates but may do nothing beyond discovery (403).
     assert _status(lambda: k8s.CoreV1Api(sandbox.kube("guarded", bare)).list_namespace()) == 403

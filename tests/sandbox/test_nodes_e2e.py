@@ -136,18 +136,22 @@ def test_reboot_needs_operator_and_follows_the_node_until_it_runs_again(sandbox,
     assert f"Node hyperpod-{node_id} has been rebooted, boot id:" in rebooted[0]["message"]
 
 
-def test_more_than_25_nodes_are_batched_and_refusals_are_reported_per_node(sandbox, cluster):
+def test_node_ids_the_cluster_never_had_are_refused_before_anything_starts(sandbox, cluster):
+    """26 ids no cluster has, beside one it has: a 422 naming them from the same ListClusterNodes read the
+    node views use, and no operation (they were once accepted and left to fail at AWS batch by batch)."""
     node_id = _settled(sandbox, cluster)[1]["nodeId"]
-    unknown = [f"i-0{n:016x}" for n in range(1, 27)]  # 26 ids no cluster has
+    unknown = [f"i-0{n:016x}" for n in range(1, 27)]
     with sandbox.client("operator") as c:
-        op = c.post(f"/api/clusters/{cluster}/nodes/reboot", json={"nodeIds": [node_id, *unknown]})
-    done = sandbox.wait_operation(op.json()["operation"]["id"])
-    # 27 ids in two calls of at most 25: AWS refused none for their number, each unknown one by itself
-    assert done["status"] == "FAILED", done
-    message = done["phases"][-1]["message"]
-    assert message.startswith("1 of 27 nodes: reboot done") and f"{node_id}: rebooted" in message
-    assert message.count("refused by AWS (InstanceIdNotFound)") == 26, message
-    assert "validation" not in message.lower()
+        before = c.get("/api/operations", params={"cluster": cluster}).json()["items"]
+        refused = c.post(f"/api/clusters/{cluster}/nodes/reboot", json={"nodeIds": [node_id, *unknown]})
+        planned = c.post(f"/api/clusters/{cluster}/nodes/reboot?dryRun=true", json={"nodeIds": unknown[:1]})
+        after = c.get("/api/operations", params={"cluster": cluster}).json()["items"]
+    assert refused.status_code == 422, refused.text
+    body = refused.json()
+    assert body["message"].startswith(f"The cluster has no node {unknown[0]}, ") and "and 16 more" in body["message"]
+    assert body["details"][0]["field"] == "body.nodeIds" and node_id not in body["message"]
+    assert planned.status_code == 422
+    assert [o["id"] for o in after] == [o["id"] for o in before]
 
 
 def test_replace_says_local_volumes_are_lost_and_needs_admin(sandbox, cluster):

@@ -3,7 +3,6 @@ shapes, pagination and the role ARN check."""
 
 from __future__ import annotations
 
-import base64
 import functools
 import re
 import string
@@ -26,33 +25,11 @@ def random_id(length: int, alphabet: str = string.ascii_lowercase + string.digit
     return "".join(mock_random.choice(alphabet) for _ in range(length))
 
 
-@functools.cache
 def certificate_authority_data() -> str:
-    """Base64 of a PEM CA certificate, like EKS returns; one self-signed EC cert per process."""
-    try:
-        from cryptography import x509
-        from cryptography.hazmat.primitives import hashes, serialization
-        from cryptography.hazmat.primitives.asymmetric import ec
-        from cryptography.x509.oid import NameOID
+    """Base64 of the PEM CA that signed the cluster's API server certificate, as EKS returns it."""
+    from sandbox.tls import certificate_authority_data as data
 
-        key = ec.generate_private_key(ec.SECP256R1())
-        name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "kubernetes")])
-        now = datetime.now(UTC)
-        cert = (
-            x509.CertificateBuilder()
-            .subject_name(name)
-            .issuer_name(name)
-            .public_key(key.public_key())
-            .serial_number(x509.random_serial_number())
-            .not_valid_before(now)
-            .not_valid_after(now.replace(year=now.year + 10))
-            .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True)
-            .sign(key, hashes.SHA256())
-        )
-        pem = cert.public_bytes(serialization.Encoding.PEM)
-    except ImportError:  # cryptography ships with moto; keep a well-formed stand-in regardless
-        pem = b"-----BEGIN CERTIFICATE-----\nc2FuZGJveA==\n-----END CERTIFICATE-----\n"
-    return base64.b64encode(pem).decode()
+    return data()
 
 
 def not_found(message: str, cluster: str | None = None, addon: str | None = None) -> ResourceNotFoundException:

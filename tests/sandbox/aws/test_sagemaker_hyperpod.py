@@ -736,7 +736,7 @@ def test_failed_replaced_and_deleted_nodes_update_the_node_list(sm, eks_arn):
 def test_kube_node_sink_registers_nodes_in_the_emulated_api_server(sm, eks_arn):
     from kubernetes import client as k8s
 
-    from sandbox.kube import KubeFleet, mint_token
+    from sandbox.kube import KubeFleet, configuration, mint_token
 
     fast_forward()
     fleet = KubeFleet()
@@ -760,11 +760,7 @@ def test_kube_node_sink_registers_nodes_in_the_emulated_api_server(sm, eks_arn):
         _create(sm, eks_arn, _group(count=2))
         _in_service(sm)
 
-        core = k8s.CoreV1Api(
-            k8s.ApiClient(
-                k8s.Configuration(host=url, api_key={"authorization": "Bearer " + mint_token("launchpod-eks")})
-            )
-        )
+        core = k8s.CoreV1Api(k8s.ApiClient(configuration(url, mint_token("launchpod-eks"))))
         listed = core.list_node(label_selector="sagemaker.amazonaws.com/compute-type=hyperpod").items
         assert sorted(n.metadata.name for n in listed) == sorted("hyperpod-" + n["InstanceId"] for n in _nodes(sm))
         assert all(n.status.capacity["nvidia.com/gpu"] == "8" for n in listed)

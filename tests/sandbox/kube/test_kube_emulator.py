@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import ssl
 import threading
 import time
 import urllib.error
@@ -13,7 +14,8 @@ import pytest
 from kubernetes import client, watch
 from kubernetes.dynamic import DynamicClient
 
-from sandbox.kube import KubeFleet, mint_token
+from sandbox.kube import KubeFleet, configuration, mint_token
+from sandbox.tls import ca_file
 
 
 @pytest.fixture(scope="module")
@@ -28,7 +30,7 @@ def cluster(fleet: KubeFleet, request: pytest.FixtureRequest) -> Iterator[tuple[
     # One cluster per test: start-up costs a few milliseconds and keeps tests independent.
     name = "c-" + request.node.name.replace("_", "-")[:40].strip("-")
     url = fleet.start_for(name)
-    cfg = client.Configuration(host=url, api_key={"authorization": "Bearer " + mint_token(name)})
+    cfg = configuration(url, mint_token(name))
     api = client.ApiClient(cfg)
     yield name, api
     api.close()
@@ -63,7 +65,7 @@ def test_requests_without_an_eks_token_get_401(cluster: tuple[str, client.ApiCli
     ):
         req = urllib.request.Request(url + "/api/v1/namespaces", headers=headers)
         with pytest.raises(urllib.error.HTTPError) as err:
-            urllib.request.urlopen(req)
+            urllib.request.urlopen(req, context=ssl.create_default_context(cafile=ca_file()))
         assert err.value.code == 401
         body = json.loads(err.value.read())
         assert body["kind"] == "Status" and body["reason"] == "Unauthorized" and body["code"] == 401
@@ -71,7 +73,7 @@ def test_requests_without_an_eks_token_get_401(cluster: tuple[str, client.ApiCli
 
 def test_new_cluster_has_the_default_namespaces_and_eks_version(fleet: KubeFleet) -> None:
     url = fleet.start_for("versioned", version="1.31")
-    api = client.ApiClient(client.Configuration(host=url, api_key={"authorization": "Bearer " + mint_token("v")}))
+    api = client.ApiClient(configuration(url, mint_token("v")))
     try:
         names = [ns.metadata.name for ns in client.CoreV1Api(api).list_namespace().items]
         assert names == ["default", "kube-node-lease", "kube-public", "kube-system"]

@@ -10,14 +10,12 @@ import pytest
 import urllib3
 from kubernetes import client
 
-from sandbox.kube import Access, KubeFleet, mint_token, parse_token
+from sandbox.kube import Access, KubeFleet, configuration, mint_token, parse_token
 from sandbox.kube.tokens import InvalidToken, kube_request, signature_matches
 
 
 def _core(url: str, cluster: str) -> client.CoreV1Api:
-    return client.CoreV1Api(
-        client.ApiClient(client.Configuration(host=url, api_key={"authorization": "Bearer " + mint_token(cluster)}))
-    )
+    return client.CoreV1Api(client.ApiClient(configuration(url, mint_token(cluster))))
 
 
 def test_two_clusters_do_not_share_objects() -> None:
@@ -78,14 +76,7 @@ def test_principal_policy_can_refuse_a_well_formed_token() -> None:
         with pytest.raises(client.ApiException) as refused:
             _core(url, "guarded").list_namespace()
         assert refused.value.status == 401
-        allowed = client.CoreV1Api(
-            client.ApiClient(
-                client.Configuration(
-                    host=url,
-                    api_key={"authorization": "Bearer " + mint_token("guarded", access_key_id="ALLOWED")},
-                )
-            )
-        )
+        allowed = client.CoreV1Api(client.ApiClient(configuration(url, mint_token("guarded", access_key_id="ALLOWED"))))
         assert allowed.list_namespace().items
     finally:
         fleet.stop_all()
@@ -119,13 +110,7 @@ def test_an_authorizer_answers_401_or_403_with_the_api_servers_words() -> None:
         url = fleet.start_for("decided")
         with pytest.raises(client.ApiException) as unknown:
             _core(url, "decided").list_namespace()
-        known = client.CoreV1Api(
-            client.ApiClient(
-                client.Configuration(
-                    host=url, api_key={"authorization": "Bearer " + mint_token("decided", access_key_id="KNOWN")}
-                )
-            )
-        )
+        known = client.CoreV1Api(client.ApiClient(configuration(url, mint_token("decided", access_key_id="KNOWN"))))
         assert known.list_namespace().items
         with pytest.raises(client.ApiException) as forbidden:
             known.delete_namespace("default")

@@ -1,0 +1,71 @@
+"""kubectl on a sandbox cluster, set up as a user sets it up: ``launchpod kubeconfig`` (what ``aws eks
+update-kubeconfig`` does) writes the endpoint, its certificate authority and an exec plugin; kubectl then
+verifies the HTTPS endpoint against that CA and authenticates with an EKS token of the kube-access role."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+from tests.sandbox.conftest import KUBE_ROLE_ARN
+from tests.sandbox.test_import_e2e import _their_cluster
+
+pytestmark = pytest.mark.e2e
+
+
+def test_kubectl_reaches_a_cluster_through_the_kubeconfig_launchpod_writes(sandbox, tmp_path: Path):
+    _their_cluster(sandbox, "kubectl-e2e", "API")
+    eks = sandbox.aws("eks")
+    eks.create_access_entry(clusterName="kubectl-e2e", principalArn=KUBE_ROLE_ARN)
+    eks.associate_access_policy(
+        clusterName="kubectl-e2e",
+        principalArn=KUBE_ROLE_ARN,
+        policyArn="arn:aws:eks::aws:cluster-access-policy/AmazonEKSViewPolicy",
+        accessScope={"type": "cluster"},
+    )
+    config = tmp_path / "kubeconfig"
+    bin_dir = Path(sys.executable).parent
+    env = {
+        **os.environ,
+        "PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}",  # kubectl runs the exec plugin from PATH
+        "AWS_ACCESS_KEY_ID": "testing",
+        "AWS_SECRET_ACCESS_KEY": "testing",
+    }
+    setup = ["kubeconfig", "kubectl-e2e", "--kubeconfig", str(config), "--aws-url", sandbox.aws_url]
+    written = subprocess.run(
+        [str(bin_dir / "launchpod"), *setup, "--role-arn", KUBE_ROLE_ARN],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+    )
+    assert written.returncode == 0, written.stderr
+    doc = yaml.safe_load(config.read_text())
+    assert doc["clusters"][0]["cluster"]["server"].startswith("https://127.0.0.1:")
+    assert doc["users"][0]["user"]["exec"]["args"][:3] == ["eks-token", "--cluster-name", "kubectl-e2e"]
+
+    listed = subprocess.run(
+        ["kubectl", "--kubeconfig", str(config), "get", "namespaces", "-o", "json"],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+    )
+    assert listed.returncode == 0, listed.stderr
+    assert {"default", "kube-system"} <= {n["metadata"]["name"] for n in json.loads(listed.stdout)["items"]}
+
+    # View access reads but does not write, in kubectl's words.
+    created = subprocess.run(
+        ["kubectl", "--kubeconfig", str(config), "create", "namespace", "nope"],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+    )
+    assert created.returncode != 0 and "forbidden" in created.stderr, created.stderr
