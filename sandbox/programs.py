@@ -66,8 +66,8 @@ def _prefix_of(options: list[str]) -> str:
     return next((o.removeprefix("prefix ").strip() for o in options if o.startswith("prefix ")), "")
 
 
-def _source(emulator: Any, namespace: str, volume: dict[str, Any]) -> tuple[str, str] | None:
-    """(bucket, prefix) of a Mountpoint volume, None for any other kind."""
+def source_of(emulator: Any, namespace: str, volume: dict[str, Any]) -> tuple[str, str, list[str]] | None:
+    """(bucket, prefix, mount options) of a Mountpoint volume, None for any other kind."""
     claim = (volume.get("persistentVolumeClaim") or {}).get("claimName")
     if claim:
         found = emulator.get_object("v1/persistentvolumeclaims", namespace, claim)
@@ -79,16 +79,16 @@ def _source(emulator: Any, namespace: str, volume: dict[str, Any]) -> tuple[str,
         options = str((csi.get("volumeAttributes") or {}).get("mountOptions", "")).split(",")
     if csi.get("driver") != MOUNTPOINT:
         return None
-    return str((csi.get("volumeAttributes") or {}).get("bucketName", "")), _prefix_of(options)
+    return str((csi.get("volumeAttributes") or {}).get("bucketName", "")), _prefix_of(options), options
 
 
 def mounts(emulator: Any, namespace: str, pod_spec: dict[str, Any], container: dict[str, Any]) -> list[Mount]:
     volumes = {v.get("name"): v for v in pod_spec.get("volumes") or []}
     found = []
     for mount in container.get("volumeMounts") or []:
-        source = _source(emulator, namespace, volumes.get(mount.get("name")) or {})
+        source = source_of(emulator, namespace, volumes.get(mount.get("name")) or {})
         if source is not None:
-            bucket, prefix = source
+            bucket, prefix, _ = source
             if mount.get("subPath"):
                 prefix += str(mount["subPath"]).strip("/") + "/"
             found.append(Mount(str(mount["mountPath"]).rstrip("/") or "/", bucket, prefix))
