@@ -168,3 +168,42 @@ def test_a_claims_volume_carries_its_persistent_volumes_bucket_prefix_and_option
     assert isinstance(s3_volume, mountpoint.Mountpoint) and rel == "models/x"
     assert (s3_volume.prefix, s3_volume.options) == ("team/", mountpoint.Options(allow_delete=True))
     assert isinstance(files.locate("/download/x")[0], mountpoint.Local)
+
+
+OLD_SCRIPT = (  # Launchpod's download before: hf download straight onto the mount
+    'pip install --quiet --no-cache-dir "huggingface_hub>=0.34,<2" && '
+    'exec hf download "$REPO_ID" --repo-type "$REPO_TYPE" --revision "$REVISION" --local-dir "$TARGET"'
+)
+
+
+def test_launchpods_download_script_fails_straight_onto_the_mount_and_succeeds_through_local_disk_twice(s3):
+    from launchpod.domain.inference import models
+
+    from sandbox import model_jobs
+
+    env = {
+        "REPO_ID": "Qwen/Qwen3-0.6B",
+        "REVISION": "main",
+        "DOWNLOAD": "/download",
+        "TARGET": "/s3/models/Qwen/Qwen3-0.6B",
+    }
+
+    def files() -> mountpoint.Files:  # each run is a new pod: a new emptyDir, the same bucket
+        volume = mountpoint.Mountpoint(BUCKET, "team/", mountpoint.Options.parse([*LAUNCHPOD, "prefix team/"]))
+        return mountpoint.Files([("/s3", volume), ("/download", mountpoint.Local())])
+
+    ok, log = model_jobs._script(files(), OLD_SCRIPT, env, "Qwen/Qwen3-0.6B", "main")
+    assert not ok and log.endswith("PermissionError: [Errno 1] Operation not permitted")
+    for run in range(2):
+        ok, log = model_jobs._script(files(), models.SCRIPT, env, "Qwen/Qwen3-0.6B", "main")
+        assert ok, log
+        assert log.endswith(f"copied {5 if run == 0 else 0} files to /s3/models/Qwen/Qwen3-0.6B")
+    prefix = "team/models/Qwen/Qwen3-0.6B/"
+    model = sorted(k for k in _keys(s3) if k.startswith(prefix) and not k.startswith(prefix + ".cache/"))
+    assert [k.rsplit("/", 1)[1] for k in model] == [
+        "README.md",
+        "config.json",
+        "generation_config.json",
+        "model.safetensors",
+        "tokenizer.json",
+    ]
