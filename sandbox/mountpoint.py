@@ -47,6 +47,7 @@ closed (the sandbox's objects appear at close, as S3's do, and are read by every
 
 from __future__ import annotations
 
+import dataclasses
 import errno
 import os
 from dataclasses import dataclass, field
@@ -358,5 +359,9 @@ def volumes(emulator: Any, namespace: str, pod_spec: dict[str, Any], container: 
         bucket, prefix, options = source
         if mount.get("subPath"):
             prefix += str(mount["subPath"]).strip("/") + "/"
-        found.append((str(mount["mountPath"]), Mountpoint(bucket, prefix, Options.parse(options))))
+        parsed = Options.parse(options)
+        # a read-only volumeMount or inline CSI volume is mounted read-only (kubelet; the driver's readOnly)
+        if mount.get("readOnly") or (volume.get("csi") or {}).get("readOnly"):
+            parsed = dataclasses.replace(parsed, read_only=True)
+        found.append((str(mount["mountPath"]), Mountpoint(bucket, prefix, parsed)))
     return Files(found)

@@ -207,3 +207,49 @@ def test_launchpods_download_script_fails_straight_onto_the_mount_and_succeeds_t
         "model.safetensors",
         "tokenizer.json",
     ]
+
+
+def _save(files: mountpoint.Files, step: int) -> None:
+    """VERL's ``_save_checkpoint`` (verl/trainer/ppo/ray_trainer.py): the step's files in a new folder, then
+    the tracker file rewritten with open("w")."""
+    files.makedirs(f"/data/jobs/j/checkpoints/global_step_{step}/actor")
+    files.write_file(f"/data/jobs/j/checkpoints/global_step_{step}/actor/model_world_size_8_rank_0.pt", b"w")
+    files.write_file("/data/jobs/j/checkpoints/latest_checkpointed_iteration.txt", str(step).encode(), "w")
+
+
+@pytest.mark.parametrize(("options", "fails"), [(LAUNCHPOD, True), (None, False)])
+def test_a_trainer_rewriting_its_checkpoint_tracker_needs_launchpods_allow_overwrite(s3, options, fails):
+    from launchpod.domain import storage
+
+    if options is None:  # what Launchpod's storage volume carries now
+        volume, _ = storage.s3_objects("shared", "default", BUCKET, "us-east-1", None)
+        options = volume["spec"]["mountOptions"]
+    files = mountpoint.Files([("/data", mountpoint.Mountpoint(BUCKET, "", mountpoint.Options.parse(options)))])
+    _save(files, 10)
+    if fails:
+        assert _errno(lambda: _save(files, 20)) == (
+            errno.EPERM,
+            "PermissionError: [Errno 1] Operation not permitted: "
+            "'/data/jobs/j/checkpoints/latest_checkpointed_iteration.txt'",
+        )
+        return
+    _save(files, 20)
+    assert (
+        s3.get_object(Bucket=BUCKET, Key="jobs/j/checkpoints/latest_checkpointed_iteration.txt")["Body"].read() == b"20"
+    )
+
+
+def test_a_read_only_volume_refuses_writes(s3):
+    emulator = _Emulator({})
+    pod = {
+        "volumes": [
+            {
+                "name": "m",
+                "csi": {"driver": "s3.csi.aws.com", "readOnly": True, "volumeAttributes": {"bucketName": BUCKET}},
+            }
+        ]
+    }
+    files = mountpoint.volumes(
+        emulator, "default", pod, {"volumeMounts": [{"name": "m", "mountPath": "/opt/ml/model"}]}
+    )
+    assert _errno(lambda: files.write_file("/opt/ml/model/x", b"x"))[0] == errno.EROFS
