@@ -10,7 +10,8 @@ Hugging Face downloader needs all three in its ``--local-dir``: it writes each f
 temporary and renames it, and it re-opens and truncates a lock file per file (huggingface_hub
 file_download.py ``_download_to_tmp_and_move``/``_chmod_and_move``; filelock ``UnixFileLock``), so ``hf
 download`` straight onto the mount fails with EPERM. Mountpoint is built "to write new objects sequentially
-from a single client at a time" (SEMANTICS.md, first paragraph): the download goes to an emptyDir, and the
+from a single client at a time" (SEMANTICS.md, first paragraph) and fits applications that "upload files from
+local storage with tools like cp" (awslabs/mountpoint-s3 README.md): the download goes to an emptyDir, and the
 copy writes each file into the bucket as a new file, from its start, sequentially (``shutil.copyfile``).
 AWS's own guide copies model artifacts into the bucket the same way, whole files with ``aws s3 sync``
 (awslabs "AI on SageMaker HyperPod", inference operator, "Deploying model from S3 or FSX").
