@@ -1,23 +1,37 @@
-"""Model-download Jobs (label ``launchpod.io/model-download``): a Job controller for them, and the
-``hf download`` they run, with no internet.
+"""Model-download Jobs (label ``launchpod.io/model-download``): a Job controller for them, and the programs
+their script runs, with no internet.
 
 The Job gets one Pod placed by the scheduler's rules and pulling its image as any Pod (sandbox.workloads);
 a referenced Secret that does not exist leaves the container in CreateContainerConfigError
-("secret \"<name>\" not found", the kubelet's words). Once running, the download writes a small model tree
-(config.json, generation_config.json, tokenizer.json, model.safetensors, README.md) into the bucket and
-prefix of the claim's Mountpoint volume, under the TARGET path; a repository under a gated namespace
-without HF_TOKEN fails as huggingface_hub does (401, GatedRepoError), and the Job controller then marks
-the Job Failed (backoffLimit is not replayed). On success the Job gets the ``Complete`` condition and the
-Pod ``Succeeded``, as the Job controller reports them (https://kubernetes.io/docs/concepts/workloads/controllers/job/).
+("secret \"<name>\" not found", the kubelet's words). Once running, its ``sh -c`` script's steps run in order
+against the container's files (sandbox.mountpoint: its Mountpoint volumes with Mountpoint's semantics, its
+other volumes local disk):
+
+* ``hf download "$REPO_ID" ... --local-dir <dir>`` writes a small model tree (config.json,
+  generation_config.json, tokenizer.json, model.safetensors, README.md) into ``<dir>`` with the file operations
+  huggingface_hub makes (sandbox.hf_hub); a repository under a gated namespace without HF_TOKEN fails as
+  huggingface_hub does (401, GatedRepoError);
+* ``python3 - <<'EOF' ... EOF`` is Launchpod's copy of that tree to the bucket
+  (launchpod.domain.inference.models.COPY): for each file under ``$DOWNLOAD`` but ``.cache/``, in name order,
+  a file of the same size at ``$TARGET`` is kept, one of another size unlinked, then the file written anew
+  (``os.makedirs``, ``shutil.copyfile``: open "wb", sequential writes, close);
+* any other step (``pip install``, ``set``) changes nothing the sandbox models.
+
+A step that fails ends the script (``set -e``) with the exception's last line in the Pod's log and exit code
+1, and the Job controller marks the Job Failed (backoffLimit is not replayed). On success the Job gets the
+``Complete`` condition and the Pod ``Succeeded``, as the Job controller reports them
+(https://kubernetes.io/docs/concepts/workloads/controllers/job/).
 """
 
 from __future__ import annotations
 
 import datetime
+import hashlib
 import json
+import re
 from typing import Any
 
-from sandbox import workloads
+from sandbox import hf_hub, mountpoint, workloads
 
 LABEL = "launchpod.io/model-download"
 JOBS = "batch/v1/jobs"
@@ -32,32 +46,91 @@ def _env(container: dict[str, Any]) -> dict[str, Any]:
     return {e["name"]: e.get("value", e.get("valueFrom")) for e in container.get("env") or []}
 
 
-def _bucket_of(emulator: Any, namespace: str, claim: str) -> tuple[str, str] | None:
+def _is_mountpoint(emulator: Any, namespace: str, claim: str) -> bool:
     found = emulator.get_object("v1/persistentvolumeclaims", namespace, claim)
     volume = emulator.get_object("v1/persistentvolumes", None, ((found or {}).get("spec") or {}).get("volumeName", ""))
-    csi = ((volume or {}).get("spec") or {}).get("csi") or {}
-    if csi.get("driver") != "s3.csi.aws.com":
-        return None
-    options = (volume or {}).get("spec", {}).get("mountOptions") or []
-    prefix = next((o.removeprefix("prefix ") for o in options if o.startswith("prefix ")), "")
-    return str(csi["volumeAttributes"]["bucketName"]), prefix
+    return (((volume or {}).get("spec") or {}).get("csi") or {}).get("driver") == mountpoint.DRIVER
 
 
-def _write_tree(bucket: str, key_prefix: str, repo_id: str, revision: str) -> list[str]:
-    from moto.s3.models import s3_backends
-
-    backend = s3_backends["123456789012"]["aws"]
+def _tree(repo_id: str, revision: str) -> dict[str, bytes]:
     config = {"architectures": ["Qwen3ForCausalLM"], "model_type": "qwen3", "_name_or_path": repo_id}
-    files = {
+    return {
         "config.json": json.dumps(config).encode(),
         "generation_config.json": b'{"max_new_tokens": 256}',
         "tokenizer.json": b'{"version": "1.0", "model": {"type": "BPE"}}',
         "model.safetensors": b"\x08\x00\x00\x00\x00\x00\x00\x00{}      " + b"\x00" * 1024,
         "README.md": f"# {repo_id}\n\nrevision {revision} (sandbox copy)\n".encode(),
     }
-    for name, body in files.items():
-        backend.put_object(bucket, f"{key_prefix}{name}", body)
-    return list(files)
+
+
+def _expand(word: str, env: dict[str, Any]) -> str:
+    """A shell word's value: quotes dropped, ``$NAME``/``${NAME}`` from the container's environment."""
+    return re.sub(r"\$\{?(\w+)\}?", lambda m: str(env.get(m.group(1)) or ""), word.strip("\"'"))
+
+
+def _steps(script: str) -> list[str]:
+    """The script's commands in order: lines and ``&&`` chains, a heredoc kept whole with its command."""
+    steps: list[str] = []
+    lines = script.split("\n")
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        heredoc = re.search(r"<<-?\s*'?\"?(\w+)'?\"?", line)
+        if heredoc:
+            end = next((j for j in range(i + 1, len(lines)) if lines[j].strip() == heredoc.group(1)), len(lines))
+            steps.append("\n".join(lines[i : end + 1]))
+            i = end + 1
+            continue
+        steps.extend(part.strip() for part in line.split("&&") if part.strip())
+        i += 1
+    return steps
+
+
+def _copy(files: mountpoint.Files, source: str, target: str) -> int:
+    """Launchpod's copy step (launchpod.domain.inference.models.COPY), as its file operations: the number of
+    files written."""
+    written = 0
+    for name in files.walk(source):
+        if name.startswith(".cache/"):
+            continue
+        src, dst = f"{source.rstrip('/')}/{name}", f"{target.rstrip('/')}/{name}"
+        body = files.read(src)
+        if files.kind(dst) == "file":
+            if len(files.read(dst)) == len(body):
+                continue
+            files.unlink(dst)
+        files.makedirs(dst.rsplit("/", 1)[0])
+        files.write_file(dst, body)
+        written += 1
+    return written
+
+
+def _script(files: mountpoint.Files, script: str, env: dict[str, Any], repo: str, revision: str) -> tuple[bool, str]:
+    """Run the script's steps: (succeeded, the log's lines)."""
+    out: list[str] = []
+    for step in _steps(script):
+        words = step.split()
+        if words[:2] == ["exec", "hf"] or words[:1] == ["hf"]:
+            words = words[1:] if words[0] == "exec" else words
+            if words[1:2] != ["download"] or "--local-dir" not in words[:-1]:
+                continue
+            local_dir = _expand(words[words.index("--local-dir") + 1], env)
+            failed, warnings = hf_hub.download(
+                files, local_dir, _tree(repo, revision), hashlib.sha1(f"{repo}@{revision}".encode()).hexdigest()
+            )
+            out += warnings
+            if failed:
+                return False, "\n".join([*out, failed])
+            count = len(_tree(repo, revision))
+            out.append(f"Fetching {count} files: 100%|##########| {count}/{count}\n{local_dir}")
+        elif re.match(r"(exec\s+)?python3?\s+-(\s|$)", step):
+            source, target = _expand("$DOWNLOAD", env), _expand("$TARGET", env)
+            try:
+                written = _copy(files, source, target)
+            except OSError as e:
+                return False, "\n".join([*out, f"{type(e).__name__}: {e}"])
+            out.append(f"copied {written} files to {target}")
+    return True, "\n".join(out)
 
 
 async def _finish(emulator: Any, job: dict[str, Any], pod: dict[str, Any], ok: bool, message: str) -> None:
@@ -128,7 +201,6 @@ async def _run(emulator: Any, job: dict[str, Any], nodes: list[dict[str, Any]]) 
         ),
         None,
     )
-    source = _bucket_of(emulator, meta["namespace"], claim) if claim else None
     if repo.split("/")[0] in GATED and token is None:
         message = (
             f"401 Client Error. Cannot access gated repo for url https://huggingface.co/{repo}/resolve/{revision}/"
@@ -137,17 +209,14 @@ async def _run(emulator: Any, job: dict[str, Any], nodes: list[dict[str, Any]]) 
         emulator.append_log(meta["namespace"], name, f"huggingface_hub.errors.GatedRepoError: {message}\n")
         await _finish(emulator, job, pod, False, message)
         return
-    if source is None:
+    if not claim or not _is_mountpoint(emulator, meta["namespace"], claim):
         await _finish(emulator, job, pod, False, f"{target}: the volume is not an S3 (Mountpoint) volume")
         return
-    bucket, prefix = source
-    mount = next(m["mountPath"] for m in container.get("volumeMounts", []) if m["name"] == "storage")
-    key_prefix = prefix + target.removeprefix(mount).strip("/") + "/"
-    files = _write_tree(bucket, key_prefix, repo, revision)
-    emulator.append_log(
-        meta["namespace"], name, f"Fetching {len(files)} files: 100%|##########| {len(files)}/{len(files)}\n{target}\n"
-    )
-    await _finish(emulator, job, pod, True, f"downloaded {len(files)} files to {target}")
+    files = mountpoint.volumes(emulator, meta["namespace"], template["spec"], container)
+    ok, text = _script(files, str((container.get("command") or [""])[-1]), env, repo, revision)
+    emulator.append_log(meta["namespace"], name, text + "\n")
+    message = text.rsplit("\n", 1)[-1]
+    await _finish(emulator, job, pod, ok, f"downloaded to {target}" if ok else message)
 
 
 async def reconcile(emulator: Any) -> None:

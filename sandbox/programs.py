@@ -44,6 +44,7 @@ named config.json. Checkout 'https://huggingface.co/<p>/None' for available file
 from __future__ import annotations
 
 import datetime
+import json
 from dataclasses import dataclass
 from typing import Any
 
@@ -66,8 +67,8 @@ def _prefix_of(options: list[str]) -> str:
     return next((o.removeprefix("prefix ").strip() for o in options if o.startswith("prefix ")), "")
 
 
-def _source(emulator: Any, namespace: str, volume: dict[str, Any]) -> tuple[str, str] | None:
-    """(bucket, prefix) of a Mountpoint volume, None for any other kind."""
+def source_of(emulator: Any, namespace: str, volume: dict[str, Any]) -> tuple[str, str, list[str]] | None:
+    """(bucket, prefix, mount options) of a Mountpoint volume, None for any other kind."""
     claim = (volume.get("persistentVolumeClaim") or {}).get("claimName")
     if claim:
         found = emulator.get_object("v1/persistentvolumeclaims", namespace, claim)
@@ -79,16 +80,16 @@ def _source(emulator: Any, namespace: str, volume: dict[str, Any]) -> tuple[str,
         options = str((csi.get("volumeAttributes") or {}).get("mountOptions", "")).split(",")
     if csi.get("driver") != MOUNTPOINT:
         return None
-    return str((csi.get("volumeAttributes") or {}).get("bucketName", "")), _prefix_of(options)
+    return str((csi.get("volumeAttributes") or {}).get("bucketName", "")), _prefix_of(options), options
 
 
 def mounts(emulator: Any, namespace: str, pod_spec: dict[str, Any], container: dict[str, Any]) -> list[Mount]:
     volumes = {v.get("name"): v for v in pod_spec.get("volumes") or []}
     found = []
     for mount in container.get("volumeMounts") or []:
-        source = _source(emulator, namespace, volumes.get(mount.get("name")) or {})
+        source = source_of(emulator, namespace, volumes.get(mount.get("name")) or {})
         if source is not None:
-            bucket, prefix = source
+            bucket, prefix, _ = source
             if mount.get("subPath"):
                 prefix += str(mount["subPath"]).strip("/") + "/"
             found.append(Mount(str(mount["mountPath"]).rstrip("/") or "/", bucket, prefix))
@@ -245,16 +246,23 @@ def _argv(container: dict[str, Any]) -> list[str]:
     return [str(a) for a in (container.get("command") or []) + (container.get("args") or [])]
 
 
-def training_failure(files: Files, container: dict[str, Any], pod: str) -> str | None:
-    """The log of a training container whose launcher's worker cannot start for want of a file in the bucket,
-    or None. The container runs torchrun or hyperpodrun (directly or exec'd by a shell)."""
+def _launched(container: dict[str, Any]) -> list[str]:
+    """What the launcher (torchrun or hyperpodrun, directly or exec'd by a shell) starts: a script and its
+    arguments, or ``-m <module>`` and its arguments; [] when the container runs no launcher."""
     argv = _argv(container)
     at = next((i for i, a in enumerate(argv) if a.rsplit("/", 1)[-1] in LAUNCHERS), None)
     if at is None:
-        return None
+        return []
     rest = argv[at + 1 :]
     while rest and rest[0].startswith("-") and rest[0] != "-m":
         rest = rest[1:]  # the launcher's own options (Launchpod writes them as --name=value)
+    return rest
+
+
+def training_failure(files: Files, container: dict[str, Any], pod: str) -> str | None:
+    """The log of a training container whose launcher's worker cannot start for want of a file in the bucket,
+    or None. The container runs torchrun or hyperpodrun (directly or exec'd by a shell)."""
+    rest = _launched(container)
     if not rest:
         return None
     if rest[0] == "-m" and len(rest) > 1:
@@ -308,4 +316,37 @@ def serving_failure(files: Files, container: dict[str, Any]) -> str | None:
         if model and files.kind(model) is not None:
             failed = _transformers(files, model)
             return failed + "\n" if failed else None
+    return None
+
+
+def training_writes(
+    files: Files, writable: Any, container: dict[str, Any], pod: str, step: int, last: bool
+) -> str | None:
+    """What the training's main process writes at ``step`` through ``writable`` (sandbox.mountpoint.Files), and
+    the log of its failure, or None.
+
+    LLaMA-Factory's trainer: its LogCallback appends each log record to ``<output_dir>/trainer_log.jsonl``,
+    opening it with ``open(..., "a")`` every time (src/llamafactory/train/callbacks.py, ``_write_log``), at
+    each logging step of Hugging Face's Trainer (``logging_steps``, 500 by default, TrainingArguments; a ratio
+    below 1 is not modelled) and once more for the summary at the end of ``train()``. On a Mountpoint volume
+    the second append fails with EPERM: appending needs ``--incremental-upload``, which only S3 Express One
+    Zone supports (sandbox.mountpoint). Its other writes (checkpoint-N folders, the final model: new files;
+    ``running_log.txt``, one handle for the whole run) and the other trainers' writes are not modelled."""
+    rest = _launched(container)
+    if len(rest) < 2 or rest[0] != LLAMA_FACTORY_TRAIN or files.kind(rest[1]) != "file":
+        return None
+    try:
+        config = yaml.safe_load(files.read(rest[1]) or b"") or {}
+    except yaml.YAMLError:
+        return None
+    output, every = str(config.get("output_dir") or ""), config.get("logging_steps", 500)
+    if not output or not isinstance(every, int) or every < 1:
+        return None
+    records = [{"current_steps": step}] * (step % every == 0) + [{"current_steps": step, "train_runtime": 1}] * last
+    try:
+        for record in records:
+            writable.makedirs(output)
+            writable.write_file(f"{output.rstrip('/')}/trainer_log.jsonl", (json.dumps(record) + "\n").encode(), "a")
+    except OSError as e:
+        return f"{type(e).__name__}: {e}\n" + _child_failed(LLAMA_FACTORY_TRAIN, pod, 1)
     return None

@@ -38,7 +38,7 @@ import threading
 import time
 from typing import Any
 
-from sandbox import kuberay, programs
+from sandbox import kuberay, mountpoint, programs
 from sandbox.aws import clock, mlflow
 from sandbox.periodic import Periodic
 from sandbox.training_pods import (  # re-exported: the controls and tests reach them here
@@ -283,6 +283,16 @@ async def _inputs_missing(emulator: Any, job: dict[str, Any], run: _Run, pods: l
     return True
 
 
+def _writes(emulator: Any, pod: dict[str, Any], step: int, last: bool) -> str | None:
+    """The failure of what the main process (rank 0, on the first pod) writes at ``step`` (sandbox.programs:
+    through the pod's volumes, a Mountpoint volume with Mountpoint's semantics), or None."""
+    spec, namespace = pod["spec"], pod["metadata"]["namespace"]
+    container = next(c for c in spec["containers"] if c["name"] == training_container(spec["containers"]))
+    files = programs.Files(programs.mounts(emulator, namespace, spec, container))
+    writable = mountpoint.volumes(emulator, namespace, spec, container)
+    return programs.training_writes(files, writable, container, pod["metadata"]["name"], step, last)
+
+
 def _rules(job: dict[str, Any]) -> list[dict[str, Any]]:
     return list((job["spec"].get("runPolicy") or {}).get("logMonitoringConfiguration") or [])
 
@@ -317,6 +327,13 @@ async def _train(emulator: Any, job: dict[str, Any], run: _Run, pods: list[dict[
         )
         for pod in pods:
             _write(emulator, pod, line + extra)
+        failed = _writes(emulator, pods[0], run.step, run.step >= SETTINGS.steps)
+        if failed is not None:
+            _write(emulator, pods[0], failed)
+            await _recover(
+                emulator, job, run, "worker processes exited with code 1", pods[0]["metadata"]["name"], False
+            )
+            return True
         for rule in _rules(job):
             if re.search(rule["logPattern"], line):
                 run.last_match[rule["name"]] = run.last_step_at

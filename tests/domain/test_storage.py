@@ -50,7 +50,7 @@ def test_s3_volume_has_the_shape_of_the_mountpoint_sample():
     assert volume["spec"]["csi"]["driver"] == sample_pv["spec"]["csi"]["driver"] == "s3.csi.aws.com"
     assert volume["spec"]["csi"]["volumeHandle"] == "s3-csi-driver-volume-datasets"
     assert volume["spec"]["csi"]["volumeAttributes"] == {"bucketName": "sagemaker-launchpod-1"}
-    assert volume["spec"]["mountOptions"] == ["allow-delete", "region us-east-1"]
+    assert volume["spec"]["mountOptions"] == ["allow-delete", "allow-overwrite", "region us-east-1"]
 
 
 def test_s3_prefix_becomes_a_mount_option_and_is_read_back():

@@ -83,9 +83,17 @@ def claim(name: str, namespace: str, source: str) -> dict[str, Any]:
 
 def s3_objects(name: str, namespace: str, bucket: str, region: str, prefix: str | None) -> list[dict[str, Any]]:
     """Mountpoint for S3: the driver mounts the bucket (or one prefix of it) with the identity its
-    add-on's service account holds; allow-delete lets training jobs rotate checkpoints."""
+    add-on's service account holds, each mount option a ``mount-s3`` flag (awslabs/mountpoint-s3-csi-driver
+    docs/CONFIGURATION.md). By default Mountpoint only creates files (awslabs/mountpoint-s3
+    doc/CONFIGURATION.md, "File modifications and deletions"): allow-delete lets training jobs rotate their
+    checkpoints and a download replace a partial file; allow-overwrite lets a writer replace a file by opening
+    it with O_TRUNC, as trainers rewrite their checkpoint tracker at every save (VERL's
+    ``latest_checkpointed_iteration.txt``, verl/trainer/ppo/ray_trainer.py ``_save_checkpoint``; a script
+    saving ``checkpoint.pt`` each epoch). Appends, renames and in-place edits stay impossible on a general
+    purpose bucket (doc/SEMANTICS.md). The bucket is versioned, which Mountpoint recommends against losing
+    data to a delete; a replaced object's old version is kept the same way."""
     source = s3_source(bucket, prefix)
-    options = ["allow-delete", f"region {region}"] + ([f"prefix {prefix}/"] if prefix else [])
+    options = ["allow-delete", "allow-overwrite", f"region {region}"] + ([f"prefix {prefix}/"] if prefix else [])
     csi = {
         "driver": S3_DRIVER,
         "volumeHandle": f"s3-csi-driver-volume-{name}",

@@ -218,3 +218,35 @@ def test_the_server_runs_once_its_model_is_in_the_bucket(fleet, s3):
     s3.put_object(Bucket=BUCKET, Key="team/models/qwen/config.json", Body=b"{}")
     pod = _status_until(fleet, lambda p: p["status"]["containerStatuses"][0]["ready"])
     assert pod["status"]["containerStatuses"][0]["state"].keys() == {"running"}
+
+
+# ------------------------------------------------------------------ what a trainer writes while it trains
+def _llama_factory_writes(s3, output_dir: str, logging_steps: int | None) -> list[str | None]:
+    from sandbox import mountpoint
+
+    config = f"model_name_or_path: /data/models/Qwen\noutput_dir: {output_dir}\n"
+    config += f"logging_steps: {logging_steps}\n" if logging_steps else ""
+    s3.put_object(Bucket=BUCKET, Key="jobs/j/config.yaml", Body=config.encode())
+    container = _launcher("/app/src/train.py", "/data/jobs/j/config.yaml")
+    container["volumeMounts"] = [{"name": "data", "mountPath": "/data"}, {"name": "nvme", "mountPath": "/local"}]
+    options = mountpoint.Options.parse(["allow-delete", "allow-overwrite"])  # Launchpod's volume
+    writable = mountpoint.Files([("/data", mountpoint.Mountpoint(BUCKET, "", options)), ("/local", mountpoint.Local())])
+    return [
+        programs.training_writes(programs.Files(DATA), writable, container, "j-pods-0", step, step == 40)
+        for step in (10, 20, 40)
+    ]
+
+
+def test_llama_factorys_log_appended_on_the_mount_fails_at_its_second_write(s3):
+    first, second, _ = _llama_factory_writes(s3, "/data/jobs/j/output", 10)
+    assert first is None and second is not None
+    assert second.startswith(
+        "PermissionError: [Errno 1] Operation not permitted: '/data/jobs/j/output/trainer_log.jsonl'\n"
+    )
+    assert "/app/src/train.py FAILED" in second
+
+
+def test_llama_factory_writes_its_log_once_by_default_and_anywhere_on_local_disk(s3):
+    assert _llama_factory_writes(s3, "/data/jobs/j/output", None) == [None, None, None]  # logging_steps 500
+    assert s3.get_object(Bucket=BUCKET, Key="jobs/j/output/trainer_log.jsonl")["Body"].read().count(b"\n") == 1
+    assert _llama_factory_writes(s3, "/local/output", 10) == [None, None, None]

@@ -1,7 +1,25 @@
-"""Model downloads: the CPU Job that runs ``hf download`` into the storage claim under models/<repoId>,
-the Secret that holds the token (referenced by the Job, never written anywhere else), and the models
-found in storage. The repo id, revision and target reach the container as environment variables, never
-spliced into a shell line."""
+"""Model downloads: the CPU Job that runs ``hf download`` onto the pod's local disk and then copies the files
+into the storage claim under models/<repoId>, the Secret that holds the token (referenced by the Job, never
+written anywhere else), and the models found in storage. The repo id, revision and paths reach the container as
+environment variables, never spliced into a shell line.
+
+Why two steps: the claim is a Mountpoint for Amazon S3 volume, which on a general purpose bucket renames
+nothing, replaces no file without ``--allow-overwrite`` and changes no metadata of an uploaded file
+(awslabs/mountpoint-s3 doc/SEMANTICS.md, "File and directory rename", "Writes"; doc/TROUBLESHOOTING.md). The
+Hugging Face downloader needs all three in its ``--local-dir``: it writes each file to a ``.incomplete``
+temporary and renames it, and it re-opens and truncates a lock file per file (huggingface_hub
+file_download.py ``_download_to_tmp_and_move``/``_chmod_and_move``; filelock ``UnixFileLock``), so ``hf
+download`` straight onto the mount fails with EPERM. Mountpoint is built "to write new objects sequentially
+from a single client at a time" (SEMANTICS.md, first paragraph) and fits applications that "upload files from
+local storage with tools like cp" (awslabs/mountpoint-s3 README.md): the download goes to an emptyDir, and the
+copy writes each file into the bucket as a new file, from its start, sequentially (``shutil.copyfile``).
+AWS's own guide copies model artifacts into the bucket the same way, whole files with ``aws s3 sync``
+(awslabs "AI on SageMaker HyperPod", inference operator, "Deploying model from S3 or FSX").
+
+The copy is re-runnable (the Job's retries, a second download of the same repository): a file already there
+with the same size is kept, since Mountpoint shows another writer's file only once its upload completed; one of
+another size (an interrupted attempt's, or another revision's) is deleted first, which the volume's
+``allow-delete`` permits, and written anew: replacing it in place would need ``allow-overwrite``."""
 
 from __future__ import annotations
 
@@ -23,11 +41,32 @@ POLL_SECONDS = 15
 DOWNLOAD_LABEL = "launchpod.io/model-download"
 IMAGE = "public.ecr.aws/docker/library/python:3.12-slim"
 MOUNT = "/s3"
+DOWNLOAD = "/download"  # an emptyDir: the node's local disk
 MODELS = "models"
+# Copies $DOWNLOAD (but hf's own .cache/) into $TARGET as new files, written sequentially (see the docstring).
+COPY = """import os, shutil
+src, dst = os.environ["DOWNLOAD"], os.environ["TARGET"]
+copied = 0
+for root, dirs, names in os.walk(src):
+    dirs[:] = sorted(d for d in dirs if not (root == src and d == ".cache"))
+    for name in sorted(names):
+        path = os.path.join(root, name)
+        out = os.path.join(dst, os.path.relpath(path, src))
+        if os.path.isfile(out):
+            if os.path.getsize(out) == os.path.getsize(path):
+                continue
+            os.unlink(out)
+        os.makedirs(os.path.dirname(out), exist_ok=True)
+        shutil.copyfile(path, out)
+        copied += 1
+print(f"copied {copied} files to {dst}")
+"""
 # pip's huggingface_hub ships the `hf` CLI; HF_HUB_ENABLE_HF_TRANSFER stays off (needs another wheel).
 SCRIPT = (
-    'pip install --quiet --no-cache-dir "huggingface_hub>=0.34,<2" && '
-    'exec hf download "$REPO_ID" --repo-type "$REPO_TYPE" --revision "$REVISION" --local-dir "$TARGET"'
+    "set -e\n"
+    'pip install --quiet --no-cache-dir "huggingface_hub>=0.34,<2"\n'
+    'hf download "$REPO_ID" --repo-type "$REPO_TYPE" --revision "$REVISION" --local-dir "$DOWNLOAD"\n'
+    f"exec python3 - <<'EOF'\n{COPY}EOF\n"
 )
 MARKERS = ("config.json", "model_index.json", "README.md", ".gitattributes")
 
@@ -53,6 +92,7 @@ def job(request: ModelDownloadWorkflowRequest) -> dict[str, Any]:
         {"name": "REPO_ID", "value": request.repoId},
         {"name": "REPO_TYPE", "value": request.repoType},
         {"name": "REVISION", "value": request.revision},
+        {"name": "DOWNLOAD", "value": DOWNLOAD},
         {"name": "TARGET", "value": f"{MOUNT}/{MODELS}/{request.repoId}"},
         {"name": "HF_HUB_DISABLE_TELEMETRY", "value": "1"},
     ]
@@ -81,10 +121,16 @@ def job(request: ModelDownloadWorkflowRequest) -> dict[str, Any]:
                             "env": env,
                             # CPU and memory only: a download never takes a GPU
                             "resources": {"requests": {"cpu": "1", "memory": "2Gi"}, "limits": {"memory": "4Gi"}},
-                            "volumeMounts": [{"name": "storage", "mountPath": MOUNT}],
+                            "volumeMounts": [
+                                {"name": "storage", "mountPath": MOUNT},
+                                {"name": "download", "mountPath": DOWNLOAD},
+                            ],
                         }
                     ],
-                    "volumes": [{"name": "storage", "persistentVolumeClaim": {"claimName": request.storage}}],
+                    "volumes": [
+                        {"name": "storage", "persistentVolumeClaim": {"claimName": request.storage}},
+                        {"name": "download", "emptyDir": {}},
+                    ],
                 },
             },
         },
@@ -98,7 +144,7 @@ def plan(request: DownloadModelInput, path: str) -> Plan:
             Step(
                 "create",
                 f"Job {job_name(request.repoId, request.revision)}",
-                f"hf download {request.repoId} to {path}",
+                f"hf download {request.repoId} to the pod's local disk, then copy it to {path}",
                 "StartDownload",
             ),
         ),
