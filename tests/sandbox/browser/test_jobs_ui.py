@@ -13,6 +13,7 @@ import pytest
 from playwright.sync_api import Browser, Locator, Page, Response, expect
 
 from tests.sandbox.browser.conftest import App
+from tests.sandbox.browser.test_web_ui import choose
 from tests.sandbox.jobs_support import CLAIM, NAME, custom_job, ready_cluster, recipe_inputs, submit
 
 STEPS = 10
@@ -33,8 +34,8 @@ def test_jobs_tab_submits_a_recipe_and_follows_it_to_succeeded(real: App, page: 
     page.goto(f"{real.url}/clusters/{NAME}?tab=jobs")
     expect(page.get_by_role("heading", name="Submit a job")).to_be_visible()
     page.get_by_role("textbox", name="Job name", exact=True).fill("ui-torchrun")
-    page.get_by_role("textbox", name="Instance group", exact=True).fill("gpu")
-    page.get_by_role("textbox", name="Storage claim", exact=True).fill(CLAIM)
+    choose(page, "Instance group", "gpu")  # the cluster's groups and storage are offered, not typed
+    choose(page, "Storage claim", CLAIM)
     page.get_by_role("button", name="Submit job").click()
 
     expect(page.get_by_role("heading", name="ui-torchrun")).to_be_visible()
@@ -53,6 +54,14 @@ def test_jobs_tab_submits_a_recipe_and_follows_it_to_succeeded(real: App, page: 
     page.get_by_role("button", name="Submit job").click()
     expect(page.get_by_text("already exists").first).to_be_visible()
     real.api("DELETE", f"/clusters/{NAME}/jobs/ui-torchrun", role="operator", params={"confirm": "ui-torchrun"})
+
+    # more nodes than the group has: submitted, and the form says how many pods wait and what to do
+    page.get_by_role("textbox", name="Job name", exact=True).fill("ui-too-many")
+    page.get_by_role("spinbutton", name="Nodes").fill("9")
+    page.get_by_role("button", name="Submit job").click()
+    expect(page.get_by_text(re.compile(r"pods will wait Pending until the group has 9 nodes"))).to_be_visible()
+    shot(page, "too-many-nodes")
+    real.api("DELETE", f"/clusters/{NAME}/jobs/ui-too-many", role="operator", params={"confirm": "ui-too-many"})
 
 
 def _steps(text: str) -> list[int]:

@@ -2579,6 +2579,11 @@ export interface components {
              * @description Pending, Created, Running, Restarting, Succeeded or Failed
              */
             status: string;
+            /**
+             * Warnings
+             * @description on submission: what will not go as asked (pods that wait for nodes)
+             */
+            warnings?: string[];
         };
         /** JumpStartSpec */
         JumpStartSpec: {
@@ -3235,6 +3240,11 @@ export interface components {
             steps: components["schemas"]["PlanStepView"][];
             /** Target */
             target: string;
+            /**
+             * Warnings
+             * @description what will not go as asked, such as pods that must wait for nodes
+             */
+            warnings?: string[];
         };
         /** PodOnNode */
         PodOnNode: {

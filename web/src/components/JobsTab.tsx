@@ -3,6 +3,7 @@
 // (lib/useJobLog.ts).
 
 import { useEffect, useRef, useState } from 'react';
+import Alert from '@cloudscape-design/components/alert';
 import Box from '@cloudscape-design/components/box';
 import Button from '@cloudscape-design/components/button';
 import ColumnLayout from '@cloudscape-design/components/column-layout';
@@ -17,7 +18,7 @@ import SpaceBetween from '@cloudscape-design/components/space-between';
 import StatusIndicator from '@cloudscape-design/components/status-indicator';
 import Table from '@cloudscape-design/components/table';
 
-import { ApiError } from '../lib/api';
+import { ApiError, api } from '../lib/api';
 import { RECIPES, jobsApi } from '../lib/jobs';
 import type { JobView } from '../lib/jobs';
 import { useFetch } from '../lib/useFetch';
@@ -31,19 +32,37 @@ const TERMINAL = ['Succeeded', 'Failed'];
 function SubmitJob({ cluster, onSubmitted }: { cluster: string; onSubmitted: (job: string) => void }) {
   const [recipe, setRecipe] = useState(RECIPES[0]);
   const [jobName, setJobName] = useState('');
-  const [instanceGroup, setInstanceGroup] = useState('');
+  const [chosenGroup, setInstanceGroup] = useState('');
   const [replicas, setReplicas] = useState('1');
-  const [storageClaim, setStorageClaim] = useState('');
+  const [chosenClaim, setStorageClaim] = useState('');
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<unknown>(null);
+  const [warnings, setWarnings] = useState<string[]>([]);
   const fields = failure instanceof ApiError ? failure.fieldErrors() : {};
+  // The choices are known: the cluster's instance groups and the storage Launchpod configured on it.
+  const groups = useFetch(() => api.instanceGroups(cluster), [cluster]);
+  const claims = useFetch(() => api.storage(cluster), [cluster]);
+  const groupOptions = (groups.data?.items ?? []).map((g) => ({
+    value: g.group,
+    label: g.group,
+    description: `${g.instanceType ?? 'no type yet'} · ${g.currentCount} node${g.currentCount === 1 ? '' : 's'}`,
+  }));
+  const claimOptions = (claims.data?.items ?? []).map((c) => ({
+    value: c.storageName,
+    label: c.storageName,
+    description: `${c.kind} · ${c.source} · ${c.status}`,
+  }));
+  const instanceGroup = chosenGroup || groupOptions[0]?.value || '';
+  const storageClaim = chosenClaim || claimOptions[0]?.value || '';
 
   async function submit() {
     setBusy(true);
     setFailure(null);
+    setWarnings([]);
     try {
       const body = { jobName, kind: recipe.kind, recipe: recipe.name, instanceGroup, replicas: Number(replicas), storageClaim };
       const { data } = await jobsApi.submit(cluster, body);
+      setWarnings(data.warnings ?? []);
       onSubmitted(data.jobName);
     } catch (caught) {
       setFailure(caught);
@@ -62,27 +81,50 @@ function SubmitJob({ cluster, onSubmitted }: { cluster: string; onSubmitted: (jo
         }
         errorText={failure ? <ErrorAlert error={failure} /> : undefined}
       >
-        <ColumnLayout columns={3}>
-          <FormField label="Recipe">
-            <Select
-              selectedOption={{ value: recipe.name, label: recipe.title }}
-              options={RECIPES.map((r) => ({ value: r.name, label: r.title, description: r.kind }))}
-              onChange={({ detail }) => setRecipe(RECIPES.find((r) => r.name === detail.selectedOption.value) ?? RECIPES[0])}
-            />
-          </FormField>
-          <FormField label="Job name" errorText={fields.jobName}>
-            <Input value={jobName} onChange={({ detail }) => setJobName(detail.value)} placeholder="qwen-sft" />
-          </FormField>
-          <FormField label="Instance group" errorText={fields.instanceGroup}>
-            <Input value={instanceGroup} onChange={({ detail }) => setInstanceGroup(detail.value)} placeholder="gpu" />
-          </FormField>
-          <FormField label="Nodes" errorText={fields.replicas}>
-            <Input type="number" value={replicas} onChange={({ detail }) => setReplicas(detail.value)} />
-          </FormField>
-          <FormField label="Storage claim" errorText={fields.storageClaim}>
-            <Input value={storageClaim} onChange={({ detail }) => setStorageClaim(detail.value)} placeholder="shared" />
-          </FormField>
-        </ColumnLayout>
+        <SpaceBetween size="m">
+          <ColumnLayout columns={3}>
+            <FormField label="Recipe">
+              <Select
+                selectedOption={{ value: recipe.name, label: recipe.title }}
+                options={RECIPES.map((r) => ({ value: r.name, label: r.title, description: r.kind }))}
+                onChange={({ detail }) => setRecipe(RECIPES.find((r) => r.name === detail.selectedOption.value) ?? RECIPES[0])}
+              />
+            </FormField>
+            <FormField label="Job name" errorText={fields.jobName}>
+              <Input value={jobName} onChange={({ detail }) => setJobName(detail.value)} placeholder="qwen-sft" />
+            </FormField>
+            <FormField label="Instance group" errorText={fields.instanceGroup}>
+              <Select
+                selectedOption={groupOptions.find((o) => o.value === instanceGroup) ?? null}
+                options={groupOptions}
+                placeholder="Choose an instance group"
+                empty="The cluster has no instance group yet"
+                statusType={groups.loading ? 'loading' : 'finished'}
+                onChange={({ detail }) => setInstanceGroup(detail.selectedOption.value ?? '')}
+                ariaLabel="Instance group"
+              />
+            </FormField>
+            <FormField label="Nodes" description="Each pod takes a whole node" errorText={fields.replicas}>
+              <Input type="number" value={replicas} onChange={({ detail }) => setReplicas(detail.value)} />
+            </FormField>
+            <FormField label="Storage claim" errorText={fields.storageClaim}>
+              <Select
+                selectedOption={claimOptions.find((o) => o.value === storageClaim) ?? null}
+                options={claimOptions}
+                placeholder="Choose a storage claim"
+                empty="No storage yet: configure the shared bucket on the Storage tab"
+                statusType={claims.loading ? 'loading' : 'finished'}
+                onChange={({ detail }) => setStorageClaim(detail.selectedOption.value ?? '')}
+                ariaLabel="Storage claim"
+              />
+            </FormField>
+          </ColumnLayout>
+          {warnings.map((w) => (
+            <Alert key={w} type="warning" header="Submitted, but not all of it can run yet">
+              {w}
+            </Alert>
+          ))}
+        </SpaceBetween>
       </Form>
     </Container>
   );
