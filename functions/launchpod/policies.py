@@ -243,11 +243,24 @@ def _conditions(action: str, d: Deployment) -> dict[str, Any] | None:
     if action == "iam:CreateServiceLinkedRole":
         services = sorted({svc for svc, _ in SERVICE_LINKED_ROLES.values()})
         return {"StringEquals": {"iam:AWSServiceName": services}}
+    if action == "sagemaker:AddTags":
+        # Tags only while creating: sagemaker:TaggingAction "uses the name of the API operation that creates
+        # a taggable resource" (Service Authorization Reference, Amazon SageMaker, condition keys), and a
+        # plain AddTags call has none, so nothing can put Launchpod's ownership tags on a foreign resource.
+        return {"StringEquals": {"sagemaker:TaggingAction": list(SAGEMAKER_TAGGING_ACTIONS)}}
     if action == "ec2:CreateTags":
         # Tags only while creating (tag-on-create): never re-tag someone else's resource.
         return {"StringEquals": {"ec2:CreateAction": list(EC2_CREATE_ACTIONS)}}
     return None
 
+
+# The SageMaker creates Launchpod tags in the same request (HyperPod, MLflow, task governance).
+SAGEMAKER_TAGGING_ACTIONS = (
+    "CreateCluster",
+    "CreateMlflowTrackingServer",
+    "CreateClusterSchedulerConfig",
+    "CreateComputeQuota",
+)
 
 EC2_CREATE_ACTIONS = (
     "CreateVpc",
@@ -258,6 +271,133 @@ EC2_CREATE_ACTIONS = (
     "CreateRouteTable",
     "CreateSecurityGroup",
 )
+
+
+# Where AWS lets a condition say which resources are Launchpod's, each EC2 write names, per resource type
+# it acts on (Service Authorization Reference, Amazon EC2, the action's resource types;
+# https://docs.aws.amazon.com/service-authorization/latest/reference/list_amazonec2.html), how that
+# resource is recognized:
+# * "new": the resource the call creates, tagged in the same request: aws:RequestTag/<prefix>:managed-by
+#   (EC2 user guide, "Grant permission to tag Amazon EC2 resources during creation");
+# * "own": an existing resource Launchpod created: aws:ResourceTag/<prefix>:managed-by (EC2 user guide,
+#   "Control access to EC2 resources using resource tags");
+# * "cluster-sg": as "own", or the security group EKS made for an imported cluster (EKS tags it
+#   aws:eks:cluster-name; EKS user guide, "View Amazon EKS security group requirements for clusters"),
+#   to which create-hyperpod adds the self rules HyperPod's nodes need;
+# * "any": a resource that may be the user's: the VPC given to reuse (a subnet, security group or route
+#   table is made inside it, nothing of it changed), its route table a new subnet is associated with, and
+#   the address or route-table association a disassociation names only by association ID.
+EC2_RESOURCES: dict[str, dict[str, str]] = {
+    "ec2:CreateVpc": {"vpc": "new"},
+    "ec2:ModifyVpcAttribute": {"vpc": "own"},
+    "ec2:CreateSubnet": {"subnet": "new", "vpc": "any"},
+    "ec2:ModifySubnetAttribute": {"subnet": "own"},
+    "ec2:CreateInternetGateway": {"internet-gateway": "new"},
+    "ec2:AttachInternetGateway": {"internet-gateway": "own", "vpc": "own"},
+    "ec2:AllocateAddress": {"elastic-ip": "new"},
+    "ec2:CreateNatGateway": {"natgateway": "new", "subnet": "own", "elastic-ip": "own"},
+    "ec2:CreateRouteTable": {"route-table": "new", "vpc": "any"},
+    "ec2:CreateRoute": {"route-table": "own"},
+    "ec2:AssociateRouteTable": {"subnet": "own", "route-table": "any"},
+    "ec2:CreateSecurityGroup": {"security-group": "new", "vpc": "any"},
+    "ec2:AuthorizeSecurityGroupIngress": {"security-group": "cluster-sg"},
+    "ec2:AuthorizeSecurityGroupEgress": {"security-group": "cluster-sg"},
+    "ec2:DeleteNatGateway": {"natgateway": "own"},
+    "ec2:DisassociateAddress": {"elastic-ip": "any", "network-interface": "any"},
+    "ec2:ReleaseAddress": {"elastic-ip": "own"},
+    "ec2:DeleteSecurityGroup": {"security-group": "own"},
+    "ec2:DisassociateRouteTable": {"route-table": "any", "subnet": "any"},
+    "ec2:DeleteRouteTable": {"route-table": "own"},
+    "ec2:DeleteSubnet": {"subnet": "own"},
+    "ec2:DetachInternetGateway": {"internet-gateway": "own", "vpc": "own"},
+    "ec2:DeleteInternetGateway": {"internet-gateway": "own"},
+    "ec2:DeleteVpc": {"vpc": "own"},
+}
+# The EKS access policy Launchpod associates, with its own kube-access role only (create-control-plane).
+CLUSTER_ADMIN_ACCESS_POLICY = "arn:{partition}:eks::aws:cluster-access-policy/AmazonEKSClusterAdminPolicy"
+
+
+def managed_by_tag(prefix: str) -> str:
+    """The ownership tag's key (launchpod.domain.ownership.aws_tags), whose value is the prefix."""
+    return f"{prefix}:managed-by"
+
+
+def _ec2_grants(action: str, d: Deployment) -> list[tuple[list[str], dict[str, Any] | None]]:
+    p, r, a = d.partition, d.region, d.account
+    tag = managed_by_tag(d.prefix)
+    out: list[tuple[list[str], dict[str, Any] | None]] = []
+    for kind, how in EC2_RESOURCES[action].items():
+        arn = [f"arn:{p}:ec2:{r}:{a}:{kind}/*"]
+        if how == "new":
+            out.append((arn, {"StringEquals": {f"aws:RequestTag/{tag}": d.prefix}}))
+        elif how in ("own", "cluster-sg"):
+            out.append((arn, {"StringEquals": {f"aws:ResourceTag/{tag}": d.prefix}}))
+            if how == "cluster-sg":
+                out.append((arn, {"Null": {"aws:ResourceTag/aws:eks:cluster-name": "false"}}))
+        else:
+            out.append((arn, None))
+    return out
+
+
+def _eks_access_grants(action: str, d: Deployment) -> list[tuple[list[str], dict[str, Any] | None]]:
+    """Access entries only for Launchpod's principals, cluster-admin only for its kube-access role.
+
+    CreateAccessEntry (eks:principalArn, eks:accessEntryType, eks:kubernetesGroups, eks:username;
+    Service Authorization Reference, Amazon EKS,
+    https://docs.aws.amazon.com/service-authorization/latest/reference/list_amazonelastickubernetesservice.html):
+    a STANDARD entry, with no Kubernetes groups or username, for the kube-access role or HyperPod's
+    service-linked role (which HyperPod makes with the caller's permissions); a HYPERPOD_LINUX entry for an
+    execution role Launchpod named. AssociateAccessPolicy (eks:policyArn, eks:accessScope, and the access
+    entry's ARN, which names its principal): AmazonEKSClusterAdminPolicy, cluster-wide, on the kube-access
+    role's entry; and on HyperPod's service-linked role's entry whatever HyperPod and task governance
+    associate there as the caller (AWS does not publish which access policy that is)."""
+    p, r, a = d.partition, d.region, d.account
+    slr_service, slr_name = SERVICE_LINKED_ROLES["sagemaker:CreateCluster"]
+    slr = f"arn:{p}:iam::{a}:role/aws-service-role/{slr_service}/{slr_name}"
+    if action == "eks:CreateAccessEntry":
+        cluster = [f"arn:{p}:eks:{r}:{a}:cluster/*"]
+        return [
+            (
+                cluster,
+                {
+                    "ArnEquals": {"eks:principalArn": [d.kube_role_arn, slr]},
+                    "StringEquals": {"eks:accessEntryType": "STANDARD"},
+                    "Null": {"eks:kubernetesGroups": "true", "eks:username": "true"},
+                },
+            ),
+            (
+                cluster,
+                {
+                    "ArnLike": {"eks:principalArn": f"arn:{p}:iam::{a}:role/{d.prefix}-*"},
+                    "StringEquals": {"eks:accessEntryType": "HYPERPOD_LINUX"},
+                },
+            ),
+        ]
+    entry = f"arn:{p}:eks:{r}:{a}:access-entry/*/role/{a}"
+    return [
+        (
+            [f"{entry}/{kube_role_name(d.prefix)}/*"],
+            {
+                "ArnEquals": {"eks:policyArn": CLUSTER_ADMIN_ACCESS_POLICY.format(partition=p)},
+                "StringEquals": {"eks:accessScope": "cluster"},
+            },
+        ),
+        ([f"{entry}/{slr_name}/*"], None),
+    ]
+
+
+def grants(action: str, d: Deployment) -> list[tuple[list[str], dict[str, Any] | None]]:
+    """(resources, condition) of each statement that grants ``action``."""
+    if action in EC2_RESOURCES:
+        return _ec2_grants(action, d)
+    if action in ("eks:CreateAccessEntry", "eks:AssociateAccessPolicy"):
+        return _eks_access_grants(action, d)
+    return [(resources_for(action, d), _conditions(action, d))]
+
+
+def kube_role_name(prefix: str) -> str:
+    """The role Launchpod's functions assume to reach Kubernetes (CDK and the sandbox name it so)."""
+    return f"{prefix}-kube-access"
 
 
 def _statement(actions: list[str], resources: list[str], condition: dict[str, Any] | None = None) -> Statement:
@@ -272,10 +412,10 @@ def action_statements(actions: tuple[str, ...], d: Deployment) -> list[Statement
     grouped: dict[tuple[tuple[str, ...], str], list[str]] = defaultdict(list)
     conditions: dict[str, dict[str, Any] | None] = {}
     for action in actions:
-        condition = _conditions(action, d)
-        key = (tuple(resources_for(action, d)), repr(condition))
-        conditions[key[1]] = condition
-        grouped[key].append(action)
+        for resources, condition in grants(action, d):
+            key = (tuple(resources), repr(condition))
+            conditions[key[1]] = condition
+            grouped[key].append(action)
     return [_statement(acts, list(res), conditions[cond]) for (res, cond), acts in grouped.items()]
 
 
