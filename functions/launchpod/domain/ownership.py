@@ -1,6 +1,12 @@
 """What "created by Launchpod" means, written once: the AWS tags every resource Launchpod creates
 carries (how a phase finds its own work again, and the only thing delete may remove), and the
-Kubernetes label on every object it applies."""
+Kubernetes label on every object it applies.
+
+A tag alone can be forged by anyone allowed to tag (eks:TagResource has no condition key that tells a
+create from a later TagResource), so the EKS and HyperPod clusters delete-cluster removes must also be
+recorded as created in the cluster registry: the create phases write the ARN right after AWS created
+the cluster (``CREATED_EKS``/``CREATED_HYPERPOD``), announced by a marker written just before the create
+call so that a retried phase that finds its own cluster can still record it."""
 
 from __future__ import annotations
 
@@ -29,3 +35,24 @@ def owns_k8s(obj: Mapping[str, object] | None) -> bool:
     metadata = (obj or {}).get("metadata") or {}
     labels = metadata.get("labels") if isinstance(metadata, Mapping) else None
     return isinstance(labels, Mapping) and labels.get(K8S_MANAGED_BY) == K8S_MANAGER
+
+
+# Registry facts: the ARN of the cluster a create phase made, and the marker written before the call.
+CREATED_EKS, CREATED_HYPERPOD = "createdEksArn", "createdHyperPodArn"
+
+
+def requested(fact: str) -> str:
+    return f"{fact}Requested"
+
+
+def recorded_as_created(record: Mapping[str, object] | None, fact: str, arn: str) -> bool:
+    """True only when the registry records ``arn`` as the cluster Launchpod's create phase made."""
+    return bool(record) and (record or {}).get(fact) == arn
+
+
+def may_record_existing(record: Mapping[str, object] | None, fact: str) -> bool:
+    """A create phase that finds its cluster already there (a retry after the create call) records it
+    only when its own marker says it asked AWS to create one, and nothing is recorded yet."""
+    found = record or {}
+    return bool(found.get(requested(fact))) and not found.get(fact)
+
