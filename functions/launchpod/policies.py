@@ -285,8 +285,9 @@ EC2_CREATE_ACTIONS = (
 #   aws:eks:cluster-name; EKS user guide, "View Amazon EKS security group requirements for clusters"),
 #   to which create-hyperpod adds the self rules HyperPod's nodes need;
 # * "any": a resource that may be the user's: the VPC given to reuse (a subnet, security group or route
-#   table is made inside it, nothing of it changed), its route table a new subnet is associated with, and
-#   the address or route-table association a disassociation names only by association ID.
+#   table is made inside it, nothing of it changed), its route table a new subnet is associated with; and
+#   "*" every resource type of a disassociation, which names only an association ID (the resource it
+#   resolves to is AWS's to find; it only undoes an association).
 EC2_RESOURCES: dict[str, dict[str, str]] = {
     "ec2:CreateVpc": {"vpc": "new"},
     "ec2:ModifyVpcAttribute": {"vpc": "own"},
@@ -303,10 +304,10 @@ EC2_RESOURCES: dict[str, dict[str, str]] = {
     "ec2:AuthorizeSecurityGroupIngress": {"security-group": "cluster-sg"},
     "ec2:AuthorizeSecurityGroupEgress": {"security-group": "cluster-sg"},
     "ec2:DeleteNatGateway": {"natgateway": "own"},
-    "ec2:DisassociateAddress": {"elastic-ip": "any", "network-interface": "any"},
+    "ec2:DisassociateAddress": {"*": "any"},
     "ec2:ReleaseAddress": {"elastic-ip": "own"},
     "ec2:DeleteSecurityGroup": {"security-group": "own"},
-    "ec2:DisassociateRouteTable": {"route-table": "any", "subnet": "any"},
+    "ec2:DisassociateRouteTable": {"*": "any"},
     "ec2:DeleteRouteTable": {"route-table": "own"},
     "ec2:DeleteSubnet": {"subnet": "own"},
     "ec2:DetachInternetGateway": {"internet-gateway": "own", "vpc": "own"},
@@ -327,7 +328,7 @@ def _ec2_grants(action: str, d: Deployment) -> list[tuple[list[str], dict[str, A
     tag = managed_by_tag(d.prefix)
     out: list[tuple[list[str], dict[str, Any] | None]] = []
     for kind, how in EC2_RESOURCES[action].items():
-        arn = [f"arn:{p}:ec2:{r}:{a}:{kind}/*"]
+        arn = [f"arn:{p}:ec2:{r}:{a}:{kind}/*" if kind != "*" else f"arn:{p}:ec2:{r}:{a}:*"]
         if how == "new":
             out.append((arn, {"StringEquals": {f"aws:RequestTag/{tag}": d.prefix}}))
         elif how in ("own", "cluster-sg"):
@@ -445,58 +446,162 @@ def function_statements(spec: FunctionSpec, d: Deployment) -> list[Statement]:
     return out
 
 
+# What AmazonEKSClusterPolicy grants the EKS cluster role, action by action (AWS Managed Policy Reference,
+# https://docs.aws.amazon.com/aws-managed-policy/latest/reference/AmazonEKSClusterPolicy.html): the
+# boundary lists these rather than ec2:* and elasticloadbalancing:*.
+EKS_CLUSTER_POLICY_ACTIONS = (
+    "autoscaling:DescribeAutoScalingGroups",
+    "autoscaling:UpdateAutoScalingGroup",
+    "ec2:AttachVolume",
+    "ec2:AuthorizeSecurityGroupIngress",
+    "ec2:CreateRoute",
+    "ec2:CreateSecurityGroup",
+    "ec2:CreateTags",
+    "ec2:CreateVolume",
+    "ec2:DeleteRoute",
+    "ec2:DeleteSecurityGroup",
+    "ec2:DeleteVolume",
+    "ec2:DescribeAccountAttributes",
+    "ec2:DescribeAddresses",
+    "ec2:DescribeAvailabilityZones",
+    "ec2:DescribeDhcpOptions",
+    "ec2:DescribeInstanceTopology",
+    "ec2:DescribeInstances",
+    "ec2:DescribeInternetGateways",
+    "ec2:DescribeNetworkInterfaces",
+    "ec2:DescribeRouteTables",
+    "ec2:DescribeSecurityGroups",
+    "ec2:DescribeSubnets",
+    "ec2:DescribeVolumes",
+    "ec2:DescribeVolumesModifications",
+    "ec2:DescribeVpcs",
+    "ec2:DetachVolume",
+    "ec2:ModifyInstanceAttribute",
+    "ec2:ModifyVolume",
+    "ec2:RevokeSecurityGroupIngress",
+    "elasticloadbalancing:AddTags",
+    "elasticloadbalancing:ApplySecurityGroupsToLoadBalancer",
+    "elasticloadbalancing:AttachLoadBalancerToSubnets",
+    "elasticloadbalancing:ConfigureHealthCheck",
+    "elasticloadbalancing:CreateListener",
+    "elasticloadbalancing:CreateLoadBalancer",
+    "elasticloadbalancing:CreateLoadBalancerListeners",
+    "elasticloadbalancing:CreateLoadBalancerPolicy",
+    "elasticloadbalancing:CreateTargetGroup",
+    "elasticloadbalancing:DeleteListener",
+    "elasticloadbalancing:DeleteLoadBalancer",
+    "elasticloadbalancing:DeleteLoadBalancerListeners",
+    "elasticloadbalancing:DeleteTargetGroup",
+    "elasticloadbalancing:DeregisterInstancesFromLoadBalancer",
+    "elasticloadbalancing:DeregisterTargets",
+    "elasticloadbalancing:DescribeListeners",
+    "elasticloadbalancing:DescribeLoadBalancerAttributes",
+    "elasticloadbalancing:DescribeLoadBalancerPolicies",
+    "elasticloadbalancing:DescribeLoadBalancers",
+    "elasticloadbalancing:DescribeTargetGroupAttributes",
+    "elasticloadbalancing:DescribeTargetGroups",
+    "elasticloadbalancing:DescribeTargetHealth",
+    "elasticloadbalancing:DetachLoadBalancerFromSubnets",
+    "elasticloadbalancing:ModifyListener",
+    "elasticloadbalancing:ModifyLoadBalancerAttributes",
+    "elasticloadbalancing:ModifyTargetGroup",
+    "elasticloadbalancing:ModifyTargetGroupAttributes",
+    "elasticloadbalancing:RegisterInstancesWithLoadBalancer",
+    "elasticloadbalancing:RegisterTargets",
+    "elasticloadbalancing:SetLoadBalancerPoliciesForBackendServer",
+    "elasticloadbalancing:SetLoadBalancerPoliciesOfListener",
+    "kms:DescribeKey",
+)
+# The HyperPod execution role's network-interface and image actions (its inline policy,
+# entrypoints/workflows/create_hyperpod/execution_role.py; SageMaker developer guide, "IAM role for
+# SageMaker HyperPod"), beyond those the cluster policy lists.
+HYPERPOD_NODE_ACTIONS = (
+    "ec2:AssignPrivateIpAddresses",
+    "ec2:CreateNetworkInterface",
+    "ec2:CreateNetworkInterfacePermission",
+    "ec2:DeleteNetworkInterface",
+    "ec2:DeleteNetworkInterfacePermission",
+    "ec2:DetachNetworkInterface",
+    "ec2:ModifyNetworkInterfaceAttribute",
+    "ec2:UnassignPrivateIpAddresses",
+    "ecr:BatchGetImage",
+    "ecr:GetAuthorizationToken",
+    "ecr:GetDownloadUrlForLayer",
+    "eks-auth:AssumeRoleForPodIdentity",
+)
+# CloudWatchAgentServerPolicy and AWSXrayWriteOnlyAccess, the observability add-on's managed policies
+# (AWS Managed Policy Reference), beyond its SSM parameters (scoped below as the policy scopes them).
+CONTAINER_INSIGHTS_ACTIONS = (
+    "cloudwatch:PutMetricData",
+    "ec2:DescribeTags",
+    "ec2:DescribeVolumes",
+    "logs:CreateLogGroup",
+    "logs:CreateLogStream",
+    "logs:DescribeLogGroups",
+    "logs:DescribeLogStreams",
+    "logs:PutLogEvents",
+    "logs:PutRetentionPolicy",
+    "xray:GetSamplingRules",
+    "xray:GetSamplingStatisticSummaries",
+    "xray:GetSamplingTargets",
+    "xray:PutTelemetryRecords",
+    "xray:PutTraceSegments",
+)
+
+
+# Read-only families the boundary names by prefix: every ec2:Describe* and elasticloadbalancing:Describe*
+# action is a List or Read action (Service Authorization Reference, access level), and naming each one the
+# roles use would pass IAM's 6,144-character limit on a managed policy (IAM User Guide, "IAM and AWS STS
+# quotas").
+_READ_FAMILIES = ("ec2:Describe", "elasticloadbalancing:Describe")
+
+
+def _lbc_actions() -> set[str]:
+    from launchpod.domain.dependencies import lbc
+
+    out: set[str] = set()
+    for statement in lbc.iam_policy()["Statement"]:
+        action = statement["Action"]
+        out |= {action} if isinstance(action, str) else set(action)
+    return out
+
+
 def boundary_document(d: Deployment) -> dict[str, Any]:
-    """The most any role Launchpod creates may ever do: what the EKS cluster role (AmazonEKSClusterPolicy),
-    the HyperPod execution role, the add-ons' pod identity roles (the training operator reads its
-    cluster's nodes; Container Insights writes logs, metrics and traces; the inference operator's KEDA
-    reads CloudWatch metrics for autoscaling) and the checkpoint role need,
-    and no IAM beyond the load-balancer service-linked role EKS makes."""
-    p = d.partition
+    """The most any role Launchpod creates may ever do, action by action: what the EKS cluster role
+    (AmazonEKSClusterPolicy), the HyperPod execution role, the AWS Load Balancer Controller (upstream's
+    policy), the observability add-on (its managed policies), the other add-ons' pod identity roles (the CSI
+    drivers, the training and inference operators with KEDA's CloudWatch reads), the Karpenter role, the
+    checkpoint and MLflow roles use; no IAM write beyond the load balancers' service-linked role, and no
+    sts:AssumeRole. ``tests/sandbox/aws/test_iam_boundary.py`` holds every role's policy inside it."""
+    p, r, a = d.partition, d.region, d.account
+    everywhere = (
+        set(EKS_CLUSTER_POLICY_ACTIONS) | set(HYPERPOD_NODE_ACTIONS) | set(CONTAINER_INSIGHTS_ACTIONS) | _lbc_actions()
+    )
+    everywhere |= {"cloudwatch:GetMetricData", "fsx:DescribeFileSystems", "fsx:DescribeVolumes"}
+    everywhere.discard("iam:CreateServiceLinkedRole")
+    actions = {next((f"{f}*" for f in _READ_FAMILIES if x.startswith(f)), x) for x in everywhere}
     return {
         "Version": "2012-10-17",
         "Statement": [
+            {"Sid": "ClusterNodesAndAddons", "Effect": "Allow", "Action": sorted(actions), "Resource": "*"},
             {
-                "Sid": "ClusterAndNodes",
+                # CloudWatchAgentServerPolicy scopes the agent's configuration parameters so.
+                "Sid": "ContainerInsightsParameters",
                 "Effect": "Allow",
-                "Action": [
-                    "autoscaling:DescribeAutoScalingGroups",
-                    "autoscaling:UpdateAutoScalingGroup",
-                    "cloudwatch:GetMetricData",
-                    "cloudwatch:PutMetricData",
-                    "ec2:*",
-                    "ecr:BatchGetImage",
-                    "ecr:GetAuthorizationToken",
-                    "ecr:GetDownloadUrlForLayer",
-                    "eks-auth:AssumeRoleForPodIdentity",
-                    "elasticloadbalancing:*",
-                    "fsx:DescribeFileSystems",
-                    "fsx:DescribeVolumes",
-                    "kms:CreateGrant",
-                    "kms:DescribeKey",
-                    "logs:CreateLogGroup",
-                    "logs:CreateLogStream",
-                    "logs:DescribeLogStreams",
-                    "logs:PutLogEvents",
-                    "logs:PutRetentionPolicy",
-                    "sagemaker:DescribeClusterNode",
-                ],
-                "Resource": "*",
+                "Action": "ssm:GetParameter",
+                "Resource": f"arn:{p}:ssm:*:*:parameter/AmazonCloudWatch-*",
             },
             {
-                # What CloudWatchAgentServerPolicy and AWSXrayWriteOnlyAccess grant the observability
-                # add-on beyond the statement above (its agent's SSM configuration parameters included).
-                "Sid": "ContainerInsights",
+                # The operators read their cluster's nodes; Karpenter's role adds and removes them (SageMaker
+                # developer guide, "Create an IAM role for HyperPod autoscaling with Karpenter").
+                "Sid": "HyperPodClusters",
                 "Effect": "Allow",
                 "Action": [
-                    "logs:DescribeLogGroups",
-                    "ssm:GetParameter",
-                    "xray:GetSamplingRules",
-                    "xray:GetSamplingStatisticSummaries",
-                    "xray:GetSamplingTargets",
-                    "xray:PutTelemetryRecords",
-                    "xray:PutTraceSegments",
+                    "sagemaker:BatchAddClusterNodes",
+                    "sagemaker:BatchDeleteClusterNodes",
+                    "sagemaker:DescribeClusterNode",
                 ],
-                "Resource": "*",
+                "Resource": f"arn:{p}:sagemaker:{r}:{a}:cluster/*",
             },
             {
                 "Sid": "SharedBucket",
@@ -517,5 +622,20 @@ def boundary_document(d: Deployment) -> dict[str, Any]:
                 "Resource": "*",
                 "Condition": {"StringEquals": {"iam:AWSServiceName": "elasticloadbalancing.amazonaws.com"}},
             },
+            {
+                # Launchpod's ownership tags decide what delete-cluster removes: no role it creates may set
+                # or remove them (aws:TagKeys, "the tag keys in the request"; IAM User Guide, AWS global
+                # condition context keys).
+                "Sid": "NoOwnershipTags",
+                "Effect": "Deny",
+                "Action": [a for a in sorted(actions) if a in _TAGGING_ACTIONS],
+                "Resource": "*",
+                "Condition": {"ForAnyValue:StringLike": {"aws:TagKeys": [f"{d.prefix}:*"]}},
+            },
         ],
     }
+
+
+_TAGGING_ACTIONS = frozenset(
+    {"ec2:CreateTags", "ec2:DeleteTags", "elasticloadbalancing:AddTags", "elasticloadbalancing:RemoveTags"}
+)

@@ -56,3 +56,33 @@ def may_record_existing(record: Mapping[str, object] | None, fact: str) -> bool:
     found = record or {}
     return bool(found.get(requested(fact))) and not found.get(fact)
 
+
+# The only principals a role Launchpod creates may trust: the services AWS documents for each role (EKS
+# cluster role: eks.amazonaws.com, EKS user guide "Amazon EKS cluster IAM role"; HyperPod execution role and
+# MLflow tracking server: sagemaker.amazonaws.com, SageMaker developer guide "IAM role for SageMaker
+# HyperPod" and "Set up IAM permissions for MLflow"; Karpenter's role: hyperpod.sagemaker.amazonaws.com,
+# "Create an IAM role for HyperPod autoscaling with Karpenter"; pod identities: pods.eks.amazonaws.com,
+# EKS user guide "Understand how EKS Pod Identity works"), and for IRSA this account's OIDC providers
+# (EKS user guide "Assign IAM roles to Kubernetes service accounts"). No AWS account, user or role.
+TRUSTED_SERVICES = frozenset(
+    {"eks.amazonaws.com", "sagemaker.amazonaws.com", "hyperpod.sagemaker.amazonaws.com", "pods.eks.amazonaws.com"}
+)
+
+
+def untrusted_principals(document: Mapping[str, object], account: str) -> list[str]:
+    """The principals a trust policy names beyond TRUSTED_SERVICES and this account's OIDC providers."""
+    out: list[str] = []
+    statements = document.get("Statement") or []
+    for statement in statements if isinstance(statements, list) else [statements]:
+        principal = statement.get("Principal") if isinstance(statement, Mapping) else None
+        if not isinstance(principal, Mapping):
+            out.append(str(principal))
+            continue
+        for kind, values in principal.items():
+            for value in [values] if isinstance(values, str) else list(values or []):
+                if kind == "Service" and value in TRUSTED_SERVICES:
+                    continue
+                if kind == "Federated" and f":iam::{account}:oidc-provider/" in str(value):
+                    continue
+                out.append(f"{kind}:{value}")
+    return out
