@@ -9,7 +9,13 @@ account and region, and to Launchpod's own names where Launchpod chooses them.
 
 Roles Launchpod creates at run time carry the permissions boundary ``boundary_document`` describes,
 and every IAM write is conditioned on that boundary (``iam:PermissionsBoundary``), so no function can
-widen its own role, the kube-access role or any role it did not create with the boundary.
+widen its own role, the kube-access role or any role it did not create with the boundary. The boundary
+names the actions those roles use, and denies Launchpod's ownership tags.
+
+Beyond IAM, grants carry the conditions AWS offers for what Launchpod owns: EKS access entries only for
+Launchpod's principals and cluster-admin only on its kube-access role's entry (``eks:principalArn``,
+``eks:policyArn``), SageMaker tags only on create (``sagemaker:TaggingAction``), and EC2 writes and
+deletes only on resources tagged as Launchpod's or created with that tag (``EC2_RESOURCES``).
 """
 
 from __future__ import annotations
