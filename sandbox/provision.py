@@ -101,7 +101,7 @@ def provision(extra_env: dict[str, str] | None = None) -> Provisioned:
             }
         ],
     }
-    kube_role_arn = f"arn:aws:iam::{ACCOUNT}:role/{PREFIX}-kube-access"
+    kube_role_arn = f"arn:aws:iam::{ACCOUNT}:role/{policies.kube_role_name(PREFIX)}"
     machines = {
         m.name: f"arn:aws:states:{REGION}:{ACCOUNT}:stateMachine:{PREFIX}-{m.name}" for m in registry.STATE_MACHINES
     }
@@ -135,7 +135,7 @@ def provision(extra_env: dict[str, str] | None = None) -> Provisioned:
         )
         deployed = registry.function_name(spec.name, PREFIX)
         identities[deployed] = FunctionIdentity(deployed, name, role_arns[spec.name], statements)
-    iam.create_role(RoleName=f"{PREFIX}-kube-access", AssumeRolePolicyDocument=json.dumps(kube_trust))
+    iam.create_role(RoleName=policies.kube_role_name(PREFIX), AssumeRolePolicyDocument=json.dumps(kube_trust))
     GATE.configure(identities, ACCOUNT, REGION, PREFIX)
     environment = {
         ENV_KEYS["region"]: REGION,

@@ -72,7 +72,7 @@ class Functions(Construct):
         self.kube_role = iam.Role(
             self,
             "KubeAccessRole",
-            role_name=f"{prefix}-kube-access",
+            role_name=policies.kube_role_name(prefix),
             description="Launchpod's identity inside every EKS cluster: gets an EKS access entry per cluster",
             assumed_by=iam.AccountRootPrincipal(),  # narrowed below to the Kubernetes-calling roles
             max_session_duration=Duration.hours(1),

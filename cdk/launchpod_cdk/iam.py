@@ -76,9 +76,10 @@ def scoped_patterns(actions: tuple[str, ...], deployment: Deployment) -> dict[st
     result: dict[str, str] = {}
     for action in actions:
         key = _pattern_key(action)
-        for resource in policies.resources_for(action, deployment):
-            if resource != "*" and "*" in resource and key:
-                result[nag_form(resource)] = PATTERN_REASONS[key]
+        for resources, _condition in policies.grants(action, deployment):
+            for resource in resources:
+                if resource != "*" and "*" in resource and key:
+                    result[nag_form(resource)] = PATTERN_REASONS[key]
     return result
 
 

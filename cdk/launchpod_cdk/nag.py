@@ -86,16 +86,22 @@ def acknowledge(stack) -> list[tuple[str, str, str]]:
         _ack(fn, "L1", PY312)
 
     boundary = (
-        "A permissions boundary is a ceiling, not a grant: it must cover what the EKS cluster role "
-        "(AmazonEKSClusterPolicy uses ec2:* and elasticloadbalancing:* style access on '*'), the HyperPod "
-        "execution role and the add-ons' pod identity roles may need; what each role really gets is its own "
-        "narrower policy. It allows no IAM beyond the load balancer service-linked role."
+        "A permissions boundary is a ceiling, not a grant: it names the actions the roles Launchpod creates use "
+        "(AmazonEKSClusterPolicy, the HyperPod execution role, the load balancer controller's upstream policy, "
+        "Container Insights' managed policies, the pod identity roles), on '*' where those AWS policies grant "
+        "them so; read-only ec2:Describe* and elasticloadbalancing:Describe* are named by prefix to stay under "
+        "IAM's 6,144-character limit; what each role really gets is its own narrower policy. It allows no IAM "
+        "write beyond the load balancer service-linked role and denies Launchpod's ownership tags."
     )
     for finding in (
-        "IAM5[Action::ec2:*]",
-        "IAM5[Action::elasticloadbalancing:*]",
+        "IAM5[Action::ec2:Describe*]",
+        "IAM5[Action::elasticloadbalancing:Describe*]",
         "IAM5[Resource::*]",
         f"IAM5[Resource::arn:<AWS::Partition>:s3:::sagemaker-{prefix}-<AWS::AccountId>-<AWS::Region>/*]",
+        # CloudWatchAgentServerPolicy's own scope for the agent's configuration parameters
+        "IAM5[Resource::arn:<AWS::Partition>:ssm:*:*:parameter/AmazonCloudWatch-*]",
+        # HyperPod clusters get IDs at run time: the operators and Karpenter's role act on this account's
+        "IAM5[Resource::arn:<AWS::Partition>:sagemaker:<AWS::Region>:<AWS::AccountId>:cluster/*]",
     ):
         _ack(stack.role_boundary, finding, boundary)
 

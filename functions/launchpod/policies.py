@@ -9,7 +9,13 @@ account and region, and to Launchpod's own names where Launchpod chooses them.
 
 Roles Launchpod creates at run time carry the permissions boundary ``boundary_document`` describes,
 and every IAM write is conditioned on that boundary (``iam:PermissionsBoundary``), so no function can
-widen its own role, the kube-access role or any role it did not create with the boundary.
+widen its own role, the kube-access role or any role it did not create with the boundary. The boundary
+names the actions those roles use, and denies Launchpod's ownership tags.
+
+Beyond IAM, grants carry the conditions AWS offers for what Launchpod owns: EKS access entries only for
+Launchpod's principals and cluster-admin only on its kube-access role's entry (``eks:principalArn``,
+``eks:policyArn``), SageMaker tags only on create (``sagemaker:TaggingAction``), and EC2 writes and
+deletes only on resources tagged as Launchpod's or created with that tag (``EC2_RESOURCES``).
 """
 
 from __future__ import annotations
@@ -243,11 +249,24 @@ def _conditions(action: str, d: Deployment) -> dict[str, Any] | None:
     if action == "iam:CreateServiceLinkedRole":
         services = sorted({svc for svc, _ in SERVICE_LINKED_ROLES.values()})
         return {"StringEquals": {"iam:AWSServiceName": services}}
+    if action == "sagemaker:AddTags":
+        # Tags only while creating: sagemaker:TaggingAction "uses the name of the API operation that creates
+        # a taggable resource" (Service Authorization Reference, Amazon SageMaker, condition keys), and a
+        # plain AddTags call has none, so nothing can put Launchpod's ownership tags on a foreign resource.
+        return {"StringEquals": {"sagemaker:TaggingAction": list(SAGEMAKER_TAGGING_ACTIONS)}}
     if action == "ec2:CreateTags":
         # Tags only while creating (tag-on-create): never re-tag someone else's resource.
         return {"StringEquals": {"ec2:CreateAction": list(EC2_CREATE_ACTIONS)}}
     return None
 
+
+# The SageMaker creates Launchpod tags in the same request (HyperPod, MLflow, task governance).
+SAGEMAKER_TAGGING_ACTIONS = (
+    "CreateCluster",
+    "CreateMlflowTrackingServer",
+    "CreateClusterSchedulerConfig",
+    "CreateComputeQuota",
+)
 
 EC2_CREATE_ACTIONS = (
     "CreateVpc",
@@ -258,6 +277,134 @@ EC2_CREATE_ACTIONS = (
     "CreateRouteTable",
     "CreateSecurityGroup",
 )
+
+
+# Where AWS lets a condition say which resources are Launchpod's, each EC2 write names, per resource type
+# it acts on (Service Authorization Reference, Amazon EC2, the action's resource types;
+# https://docs.aws.amazon.com/service-authorization/latest/reference/list_amazonec2.html), how that
+# resource is recognized:
+# * "new": the resource the call creates, tagged in the same request: aws:RequestTag/<prefix>:managed-by
+#   (EC2 user guide, "Grant permission to tag Amazon EC2 resources during creation");
+# * "own": an existing resource Launchpod created: aws:ResourceTag/<prefix>:managed-by (EC2 user guide,
+#   "Control access to EC2 resources using resource tags");
+# * "cluster-sg": as "own", or the security group EKS made for an imported cluster (EKS tags it
+#   aws:eks:cluster-name; EKS user guide, "View Amazon EKS security group requirements for clusters"),
+#   to which create-hyperpod adds the self rules HyperPod's nodes need;
+# * "any": a resource that may be the user's: the VPC given to reuse (a subnet, security group or route
+#   table is made inside it, nothing of it changed), its route table a new subnet is associated with; and
+#   "*" every resource type of a disassociation, which names only an association ID (the resource it
+#   resolves to is AWS's to find; it only undoes an association).
+EC2_RESOURCES: dict[str, dict[str, str]] = {
+    "ec2:CreateVpc": {"vpc": "new"},
+    "ec2:ModifyVpcAttribute": {"vpc": "own"},
+    "ec2:CreateSubnet": {"subnet": "new", "vpc": "any"},
+    "ec2:ModifySubnetAttribute": {"subnet": "own"},
+    "ec2:CreateInternetGateway": {"internet-gateway": "new"},
+    "ec2:AttachInternetGateway": {"internet-gateway": "own", "vpc": "own"},
+    "ec2:AllocateAddress": {"elastic-ip": "new"},
+    "ec2:CreateNatGateway": {"natgateway": "new", "subnet": "own", "elastic-ip": "own"},
+    "ec2:CreateRouteTable": {"route-table": "new", "vpc": "any"},
+    "ec2:CreateRoute": {"route-table": "own"},
+    "ec2:AssociateRouteTable": {"subnet": "own", "route-table": "any"},
+    "ec2:CreateSecurityGroup": {"security-group": "new", "vpc": "any"},
+    "ec2:AuthorizeSecurityGroupIngress": {"security-group": "cluster-sg"},
+    "ec2:AuthorizeSecurityGroupEgress": {"security-group": "cluster-sg"},
+    "ec2:DeleteNatGateway": {"natgateway": "own"},
+    "ec2:DisassociateAddress": {"*": "any"},
+    "ec2:ReleaseAddress": {"elastic-ip": "own"},
+    "ec2:DeleteSecurityGroup": {"security-group": "own"},
+    "ec2:DisassociateRouteTable": {"*": "any"},
+    "ec2:DeleteRouteTable": {"route-table": "own"},
+    "ec2:DeleteSubnet": {"subnet": "own"},
+    "ec2:DetachInternetGateway": {"internet-gateway": "own", "vpc": "own"},
+    "ec2:DeleteInternetGateway": {"internet-gateway": "own"},
+    "ec2:DeleteVpc": {"vpc": "own"},
+}
+# The EKS access policy Launchpod associates, with its own kube-access role only (create-control-plane).
+CLUSTER_ADMIN_ACCESS_POLICY = "arn:{partition}:eks::aws:cluster-access-policy/AmazonEKSClusterAdminPolicy"
+
+
+def managed_by_tag(prefix: str) -> str:
+    """The ownership tag's key (launchpod.domain.ownership.aws_tags), whose value is the prefix."""
+    return f"{prefix}:managed-by"
+
+
+def _ec2_grants(action: str, d: Deployment) -> list[tuple[list[str], dict[str, Any] | None]]:
+    p, r, a = d.partition, d.region, d.account
+    tag = managed_by_tag(d.prefix)
+    out: list[tuple[list[str], dict[str, Any] | None]] = []
+    for kind, how in EC2_RESOURCES[action].items():
+        arn = [f"arn:{p}:ec2:{r}:{a}:{kind}/*" if kind != "*" else f"arn:{p}:ec2:{r}:{a}:*"]
+        if how == "new":
+            out.append((arn, {"StringEquals": {f"aws:RequestTag/{tag}": d.prefix}}))
+        elif how in ("own", "cluster-sg"):
+            out.append((arn, {"StringEquals": {f"aws:ResourceTag/{tag}": d.prefix}}))
+            if how == "cluster-sg":
+                out.append((arn, {"Null": {"aws:ResourceTag/aws:eks:cluster-name": "false"}}))
+        else:
+            out.append((arn, None))
+    return out
+
+
+def _eks_access_grants(action: str, d: Deployment) -> list[tuple[list[str], dict[str, Any] | None]]:
+    """Access entries only for Launchpod's principals, cluster-admin only for its kube-access role.
+
+    CreateAccessEntry (eks:principalArn, eks:accessEntryType, eks:kubernetesGroups, eks:username;
+    Service Authorization Reference, Amazon EKS,
+    https://docs.aws.amazon.com/service-authorization/latest/reference/list_amazonelastickubernetesservice.html):
+    a STANDARD entry, with no Kubernetes groups or username, for the kube-access role or HyperPod's
+    service-linked role (which HyperPod makes with the caller's permissions); a HYPERPOD_LINUX entry for an
+    execution role Launchpod named. AssociateAccessPolicy (eks:policyArn, eks:accessScope, and the access
+    entry's ARN, which names its principal): AmazonEKSClusterAdminPolicy, cluster-wide, on the kube-access
+    role's entry; and on HyperPod's service-linked role's entry whatever HyperPod and task governance
+    associate there as the caller (AWS does not publish which access policy that is)."""
+    p, r, a = d.partition, d.region, d.account
+    slr_service, slr_name = SERVICE_LINKED_ROLES["sagemaker:CreateCluster"]
+    slr = f"arn:{p}:iam::{a}:role/aws-service-role/{slr_service}/{slr_name}"
+    if action == "eks:CreateAccessEntry":
+        cluster = [f"arn:{p}:eks:{r}:{a}:cluster/*"]
+        return [
+            (
+                cluster,
+                {
+                    "ArnEquals": {"eks:principalArn": [d.kube_role_arn, slr]},
+                    "StringEquals": {"eks:accessEntryType": "STANDARD"},
+                    "Null": {"eks:kubernetesGroups": "true", "eks:username": "true"},
+                },
+            ),
+            (
+                cluster,
+                {
+                    "ArnLike": {"eks:principalArn": f"arn:{p}:iam::{a}:role/{d.prefix}-*"},
+                    "StringEquals": {"eks:accessEntryType": "HYPERPOD_LINUX"},
+                },
+            ),
+        ]
+    entry = f"arn:{p}:eks:{r}:{a}:access-entry/*/role/{a}"
+    return [
+        (
+            [f"{entry}/{kube_role_name(d.prefix)}/*"],
+            {
+                "ArnEquals": {"eks:policyArn": CLUSTER_ADMIN_ACCESS_POLICY.format(partition=p)},
+                "StringEquals": {"eks:accessScope": "cluster"},
+            },
+        ),
+        ([f"{entry}/{slr_name}/*"], None),
+    ]
+
+
+def grants(action: str, d: Deployment) -> list[tuple[list[str], dict[str, Any] | None]]:
+    """(resources, condition) of each statement that grants ``action``."""
+    if action in EC2_RESOURCES:
+        return _ec2_grants(action, d)
+    if action in ("eks:CreateAccessEntry", "eks:AssociateAccessPolicy"):
+        return _eks_access_grants(action, d)
+    return [(resources_for(action, d), _conditions(action, d))]
+
+
+def kube_role_name(prefix: str) -> str:
+    """The role Launchpod's functions assume to reach Kubernetes (CDK and the sandbox name it so)."""
+    return f"{prefix}-kube-access"
 
 
 def _statement(actions: list[str], resources: list[str], condition: dict[str, Any] | None = None) -> Statement:
@@ -272,10 +419,10 @@ def action_statements(actions: tuple[str, ...], d: Deployment) -> list[Statement
     grouped: dict[tuple[tuple[str, ...], str], list[str]] = defaultdict(list)
     conditions: dict[str, dict[str, Any] | None] = {}
     for action in actions:
-        condition = _conditions(action, d)
-        key = (tuple(resources_for(action, d)), repr(condition))
-        conditions[key[1]] = condition
-        grouped[key].append(action)
+        for resources, condition in grants(action, d):
+            key = (tuple(resources), repr(condition))
+            conditions[key[1]] = condition
+            grouped[key].append(action)
     return [_statement(acts, list(res), conditions[cond]) for (res, cond), acts in grouped.items()]
 
 
@@ -305,58 +452,162 @@ def function_statements(spec: FunctionSpec, d: Deployment) -> list[Statement]:
     return out
 
 
+# What AmazonEKSClusterPolicy grants the EKS cluster role, action by action (AWS Managed Policy Reference,
+# https://docs.aws.amazon.com/aws-managed-policy/latest/reference/AmazonEKSClusterPolicy.html): the
+# boundary lists these rather than ec2:* and elasticloadbalancing:*.
+EKS_CLUSTER_POLICY_ACTIONS = (
+    "autoscaling:DescribeAutoScalingGroups",
+    "autoscaling:UpdateAutoScalingGroup",
+    "ec2:AttachVolume",
+    "ec2:AuthorizeSecurityGroupIngress",
+    "ec2:CreateRoute",
+    "ec2:CreateSecurityGroup",
+    "ec2:CreateTags",
+    "ec2:CreateVolume",
+    "ec2:DeleteRoute",
+    "ec2:DeleteSecurityGroup",
+    "ec2:DeleteVolume",
+    "ec2:DescribeAccountAttributes",
+    "ec2:DescribeAddresses",
+    "ec2:DescribeAvailabilityZones",
+    "ec2:DescribeDhcpOptions",
+    "ec2:DescribeInstanceTopology",
+    "ec2:DescribeInstances",
+    "ec2:DescribeInternetGateways",
+    "ec2:DescribeNetworkInterfaces",
+    "ec2:DescribeRouteTables",
+    "ec2:DescribeSecurityGroups",
+    "ec2:DescribeSubnets",
+    "ec2:DescribeVolumes",
+    "ec2:DescribeVolumesModifications",
+    "ec2:DescribeVpcs",
+    "ec2:DetachVolume",
+    "ec2:ModifyInstanceAttribute",
+    "ec2:ModifyVolume",
+    "ec2:RevokeSecurityGroupIngress",
+    "elasticloadbalancing:AddTags",
+    "elasticloadbalancing:ApplySecurityGroupsToLoadBalancer",
+    "elasticloadbalancing:AttachLoadBalancerToSubnets",
+    "elasticloadbalancing:ConfigureHealthCheck",
+    "elasticloadbalancing:CreateListener",
+    "elasticloadbalancing:CreateLoadBalancer",
+    "elasticloadbalancing:CreateLoadBalancerListeners",
+    "elasticloadbalancing:CreateLoadBalancerPolicy",
+    "elasticloadbalancing:CreateTargetGroup",
+    "elasticloadbalancing:DeleteListener",
+    "elasticloadbalancing:DeleteLoadBalancer",
+    "elasticloadbalancing:DeleteLoadBalancerListeners",
+    "elasticloadbalancing:DeleteTargetGroup",
+    "elasticloadbalancing:DeregisterInstancesFromLoadBalancer",
+    "elasticloadbalancing:DeregisterTargets",
+    "elasticloadbalancing:DescribeListeners",
+    "elasticloadbalancing:DescribeLoadBalancerAttributes",
+    "elasticloadbalancing:DescribeLoadBalancerPolicies",
+    "elasticloadbalancing:DescribeLoadBalancers",
+    "elasticloadbalancing:DescribeTargetGroupAttributes",
+    "elasticloadbalancing:DescribeTargetGroups",
+    "elasticloadbalancing:DescribeTargetHealth",
+    "elasticloadbalancing:DetachLoadBalancerFromSubnets",
+    "elasticloadbalancing:ModifyListener",
+    "elasticloadbalancing:ModifyLoadBalancerAttributes",
+    "elasticloadbalancing:ModifyTargetGroup",
+    "elasticloadbalancing:ModifyTargetGroupAttributes",
+    "elasticloadbalancing:RegisterInstancesWithLoadBalancer",
+    "elasticloadbalancing:RegisterTargets",
+    "elasticloadbalancing:SetLoadBalancerPoliciesForBackendServer",
+    "elasticloadbalancing:SetLoadBalancerPoliciesOfListener",
+    "kms:DescribeKey",
+)
+# The HyperPod execution role's network-interface and image actions (its inline policy,
+# entrypoints/workflows/create_hyperpod/execution_role.py; SageMaker developer guide, "IAM role for
+# SageMaker HyperPod"), beyond those the cluster policy lists.
+HYPERPOD_NODE_ACTIONS = (
+    "ec2:AssignPrivateIpAddresses",
+    "ec2:CreateNetworkInterface",
+    "ec2:CreateNetworkInterfacePermission",
+    "ec2:DeleteNetworkInterface",
+    "ec2:DeleteNetworkInterfacePermission",
+    "ec2:DetachNetworkInterface",
+    "ec2:ModifyNetworkInterfaceAttribute",
+    "ec2:UnassignPrivateIpAddresses",
+    "ecr:BatchGetImage",
+    "ecr:GetAuthorizationToken",
+    "ecr:GetDownloadUrlForLayer",
+    "eks-auth:AssumeRoleForPodIdentity",
+)
+# CloudWatchAgentServerPolicy and AWSXrayWriteOnlyAccess, the observability add-on's managed policies
+# (AWS Managed Policy Reference), beyond its SSM parameters (scoped below as the policy scopes them).
+CONTAINER_INSIGHTS_ACTIONS = (
+    "cloudwatch:PutMetricData",
+    "ec2:DescribeTags",
+    "ec2:DescribeVolumes",
+    "logs:CreateLogGroup",
+    "logs:CreateLogStream",
+    "logs:DescribeLogGroups",
+    "logs:DescribeLogStreams",
+    "logs:PutLogEvents",
+    "logs:PutRetentionPolicy",
+    "xray:GetSamplingRules",
+    "xray:GetSamplingStatisticSummaries",
+    "xray:GetSamplingTargets",
+    "xray:PutTelemetryRecords",
+    "xray:PutTraceSegments",
+)
+
+
+# Read-only families the boundary names by prefix: every ec2:Describe* and elasticloadbalancing:Describe*
+# action is a List or Read action (Service Authorization Reference, access level), and naming each one the
+# roles use would pass IAM's 6,144-character limit on a managed policy (IAM User Guide, "IAM and AWS STS
+# quotas").
+_READ_FAMILIES = ("ec2:Describe", "elasticloadbalancing:Describe")
+
+
+def _lbc_actions() -> set[str]:
+    from launchpod.domain.dependencies import lbc
+
+    out: set[str] = set()
+    for statement in lbc.iam_policy()["Statement"]:
+        action = statement["Action"]
+        out |= {action} if isinstance(action, str) else set(action)
+    return out
+
+
 def boundary_document(d: Deployment) -> dict[str, Any]:
-    """The most any role Launchpod creates may ever do: what the EKS cluster role (AmazonEKSClusterPolicy),
-    the HyperPod execution role, the add-ons' pod identity roles (the training operator reads its
-    cluster's nodes; Container Insights writes logs, metrics and traces; the inference operator's KEDA
-    reads CloudWatch metrics for autoscaling) and the checkpoint role need,
-    and no IAM beyond the load-balancer service-linked role EKS makes."""
-    p = d.partition
+    """The most any role Launchpod creates may ever do, action by action: what the EKS cluster role
+    (AmazonEKSClusterPolicy), the HyperPod execution role, the AWS Load Balancer Controller (upstream's
+    policy), the observability add-on (its managed policies), the other add-ons' pod identity roles (the CSI
+    drivers, the training and inference operators with KEDA's CloudWatch reads), the Karpenter role, the
+    checkpoint and MLflow roles use; no IAM write beyond the load balancers' service-linked role, and no
+    sts:AssumeRole. ``tests/sandbox/aws/test_iam_boundary.py`` holds every role's policy inside it."""
+    p, r, a = d.partition, d.region, d.account
+    everywhere = (
+        set(EKS_CLUSTER_POLICY_ACTIONS) | set(HYPERPOD_NODE_ACTIONS) | set(CONTAINER_INSIGHTS_ACTIONS) | _lbc_actions()
+    )
+    everywhere |= {"cloudwatch:GetMetricData", "fsx:DescribeFileSystems", "fsx:DescribeVolumes"}
+    everywhere.discard("iam:CreateServiceLinkedRole")
+    actions = {next((f"{f}*" for f in _READ_FAMILIES if x.startswith(f)), x) for x in everywhere}
     return {
         "Version": "2012-10-17",
         "Statement": [
+            {"Sid": "ClusterNodesAndAddons", "Effect": "Allow", "Action": sorted(actions), "Resource": "*"},
             {
-                "Sid": "ClusterAndNodes",
+                # CloudWatchAgentServerPolicy scopes the agent's configuration parameters so.
+                "Sid": "ContainerInsightsParameters",
                 "Effect": "Allow",
-                "Action": [
-                    "autoscaling:DescribeAutoScalingGroups",
-                    "autoscaling:UpdateAutoScalingGroup",
-                    "cloudwatch:GetMetricData",
-                    "cloudwatch:PutMetricData",
-                    "ec2:*",
-                    "ecr:BatchGetImage",
-                    "ecr:GetAuthorizationToken",
-                    "ecr:GetDownloadUrlForLayer",
-                    "eks-auth:AssumeRoleForPodIdentity",
-                    "elasticloadbalancing:*",
-                    "fsx:DescribeFileSystems",
-                    "fsx:DescribeVolumes",
-                    "kms:CreateGrant",
-                    "kms:DescribeKey",
-                    "logs:CreateLogGroup",
-                    "logs:CreateLogStream",
-                    "logs:DescribeLogStreams",
-                    "logs:PutLogEvents",
-                    "logs:PutRetentionPolicy",
-                    "sagemaker:DescribeClusterNode",
-                ],
-                "Resource": "*",
+                "Action": "ssm:GetParameter",
+                "Resource": f"arn:{p}:ssm:*:*:parameter/AmazonCloudWatch-*",
             },
             {
-                # What CloudWatchAgentServerPolicy and AWSXrayWriteOnlyAccess grant the observability
-                # add-on beyond the statement above (its agent's SSM configuration parameters included).
-                "Sid": "ContainerInsights",
+                # The operators read their cluster's nodes; Karpenter's role adds and removes them (SageMaker
+                # developer guide, "Create an IAM role for HyperPod autoscaling with Karpenter").
+                "Sid": "HyperPodClusters",
                 "Effect": "Allow",
                 "Action": [
-                    "logs:DescribeLogGroups",
-                    "ssm:GetParameter",
-                    "xray:GetSamplingRules",
-                    "xray:GetSamplingStatisticSummaries",
-                    "xray:GetSamplingTargets",
-                    "xray:PutTelemetryRecords",
-                    "xray:PutTraceSegments",
+                    "sagemaker:BatchAddClusterNodes",
+                    "sagemaker:BatchDeleteClusterNodes",
+                    "sagemaker:DescribeClusterNode",
                 ],
-                "Resource": "*",
+                "Resource": f"arn:{p}:sagemaker:{r}:{a}:cluster/*",
             },
             {
                 "Sid": "SharedBucket",
@@ -377,5 +628,20 @@ def boundary_document(d: Deployment) -> dict[str, Any]:
                 "Resource": "*",
                 "Condition": {"StringEquals": {"iam:AWSServiceName": "elasticloadbalancing.amazonaws.com"}},
             },
+            {
+                # Launchpod's ownership tags decide what delete-cluster removes: no role it creates may set
+                # or remove them (aws:TagKeys, "the tag keys in the request"; IAM User Guide, AWS global
+                # condition context keys).
+                "Sid": "NoOwnershipTags",
+                "Effect": "Deny",
+                "Action": [a for a in sorted(actions) if a in _TAGGING_ACTIONS],
+                "Resource": "*",
+                "Condition": {"ForAnyValue:StringLike": {"aws:TagKeys": [f"{d.prefix}:*"]}},
+            },
         ],
     }
+
+
+_TAGGING_ACTIONS = frozenset(
+    {"ec2:CreateTags", "ec2:DeleteTags", "elasticloadbalancing:AddTags", "elasticloadbalancing:RemoveTags"}
+)

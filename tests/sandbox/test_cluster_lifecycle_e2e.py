@@ -166,6 +166,23 @@ def test_software_update_rolls_in_batches_to_in_service(sandbox, control_plane):
     assert cluster["InstanceGroups"][0].get("SoftwareUpdateStatus") in (None, "Succeeded")
 
 
+def test_every_role_launchpod_made_carries_the_boundary_and_trusts_only_documented_principals(sandbox, control_plane):
+    # No IAM condition key constrains a trust policy's content, so what every function made is read back:
+    # a role under Launchpod's prefix (other than its own deployed roles) has the boundary and trusts only
+    # the services AWS documents for it, or this account's OIDC providers (launchpod.domain.ownership).
+    from launchpod.domain import ownership
+
+    iam = sandbox.aws("iam")
+    made = [r for r in sandbox.role_names() if r.startswith(f"launchpod-{control_plane}-")]
+    assert made, "the control plane made no role"
+    for name in made:
+        role = iam.get_role(RoleName=name)["Role"]
+        assert role["PermissionsBoundary"]["PermissionsBoundaryArn"].endswith("launchpod-created-role-boundary"), name
+        trust = role["AssumeRolePolicyDocument"]
+        trust = json.loads(trust) if isinstance(trust, str) else trust
+        assert ownership.untrusted_principals(trust, "123456789012") == [], name
+
+
 def test_delete_needs_the_name_and_removes_only_what_launchpod_created(sandbox, control_plane):
     ec2 = sandbox.aws("ec2")
     theirs = ec2.create_vpc(CidrBlock="172.31.0.0/16")["Vpc"]["VpcId"]

@@ -56,3 +56,19 @@ def test_a_config_map_only_cluster_is_refused_with_what_to_change(sandbox):
         missing = c.post("/api/clusters/import", json={"name": "nowhere"})
     assert refused.status_code == 409 and "API_AND_CONFIG_MAP" in refused.json()["message"]
     assert missing.status_code == 409 and "no cluster named nowhere" in missing.json()["message"]
+
+
+def test_a_foreign_cluster_tagged_as_launchpods_is_not_deleted(sandbox):
+    # Anyone allowed eks:TagResource can put Launchpod's ownership tags on a cluster; delete-cluster
+    # also needs the registry's record that Launchpod's create phase made it (launchpod.domain.ownership).
+    _their_cluster(sandbox, "forged", "API_AND_CONFIG_MAP")
+    eks = sandbox.aws("eks")
+    arn = eks.describe_cluster(name="forged")["cluster"]["arn"]
+    eks.tag_resource(resourceArn=arn, tags={"launchpod:cluster": "forged", "launchpod:managed-by": "launchpod"})
+    with sandbox.client() as c:
+        op = c.delete("/api/clusters/forged", params={"confirm": "forged"}).json()["operation"]["id"]
+    done = sandbox.wait_operation(op)
+    assert done["status"] == "SUCCEEDED", done
+    control = next(p for p in done["phases"] if p["name"] == "DeleteControlPlane")
+    assert control["status"] == "SKIPPED" and "not created by Launchpod" in control["message"]
+    assert eks.describe_cluster(name="forged")["cluster"]["status"] == "ACTIVE"

@@ -1,6 +1,12 @@
 """What "created by Launchpod" means, written once: the AWS tags every resource Launchpod creates
 carries (how a phase finds its own work again, and the only thing delete may remove), and the
-Kubernetes label on every object it applies."""
+Kubernetes label on every object it applies.
+
+A tag alone can be forged by anyone allowed to tag (eks:TagResource has no condition key that tells a
+create from a later TagResource), so the EKS and HyperPod clusters delete-cluster removes must also be
+recorded as created in the cluster registry: the create phases write the ARN right after AWS created
+the cluster (``CREATED_EKS``/``CREATED_HYPERPOD``), announced by a marker written just before the create
+call so that a retried phase that finds its own cluster can still record it."""
 
 from __future__ import annotations
 
@@ -29,3 +35,54 @@ def owns_k8s(obj: Mapping[str, object] | None) -> bool:
     metadata = (obj or {}).get("metadata") or {}
     labels = metadata.get("labels") if isinstance(metadata, Mapping) else None
     return isinstance(labels, Mapping) and labels.get(K8S_MANAGED_BY) == K8S_MANAGER
+
+
+# Registry facts: the ARN of the cluster a create phase made, and the marker written before the call.
+CREATED_EKS, CREATED_HYPERPOD = "createdEksArn", "createdHyperPodArn"
+
+
+def requested(fact: str) -> str:
+    return f"{fact}Requested"
+
+
+def recorded_as_created(record: Mapping[str, object] | None, fact: str, arn: str) -> bool:
+    """True only when the registry records ``arn`` as the cluster Launchpod's create phase made."""
+    return bool(record) and (record or {}).get(fact) == arn
+
+
+def may_record_existing(record: Mapping[str, object] | None, fact: str) -> bool:
+    """A create phase that finds its cluster already there (a retry after the create call) records it
+    only when its own marker says it asked AWS to create one, and nothing is recorded yet."""
+    found = record or {}
+    return bool(found.get(requested(fact))) and not found.get(fact)
+
+
+# The only principals a role Launchpod creates may trust: the services AWS documents for each role (EKS
+# cluster role: eks.amazonaws.com, EKS user guide "Amazon EKS cluster IAM role"; HyperPod execution role and
+# MLflow tracking server: sagemaker.amazonaws.com, SageMaker developer guide "IAM role for SageMaker
+# HyperPod" and "Set up IAM permissions for MLflow"; Karpenter's role: hyperpod.sagemaker.amazonaws.com,
+# "Create an IAM role for HyperPod autoscaling with Karpenter"; pod identities: pods.eks.amazonaws.com,
+# EKS user guide "Understand how EKS Pod Identity works"), and for IRSA this account's OIDC providers
+# (EKS user guide "Assign IAM roles to Kubernetes service accounts"). No AWS account, user or role.
+TRUSTED_SERVICES = frozenset(
+    {"eks.amazonaws.com", "sagemaker.amazonaws.com", "hyperpod.sagemaker.amazonaws.com", "pods.eks.amazonaws.com"}
+)
+
+
+def untrusted_principals(document: Mapping[str, object], account: str) -> list[str]:
+    """The principals a trust policy names beyond TRUSTED_SERVICES and this account's OIDC providers."""
+    out: list[str] = []
+    statements = document.get("Statement") or []
+    for statement in statements if isinstance(statements, list) else [statements]:
+        principal = statement.get("Principal") if isinstance(statement, Mapping) else None
+        if not isinstance(principal, Mapping):
+            out.append(str(principal))
+            continue
+        for kind, values in principal.items():
+            for value in [values] if isinstance(values, str) else list(values or []):
+                if kind == "Service" and value in TRUSTED_SERVICES:
+                    continue
+                if kind == "Federated" and f":iam::{account}:oidc-provider/" in str(value):
+                    continue
+                out.append(f"{kind}:{value}")
+    return out

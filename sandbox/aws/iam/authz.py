@@ -338,7 +338,55 @@ def request_context(call: Call, lookup: Lookup) -> dict[str, tuple[str, ...]]:
             context["iam:policyarn"] = (p["PolicyArn"],)
         if p.get("AWSServiceName"):
             context["iam:awsservicename"] = (p["AWSServiceName"],)
+    if call.prefix == "eks":
+        context.update(_eks_context(call.operation, p))
     return context
+
+
+def _eks_context(operation: str, p: dict[str, Any]) -> dict[str, tuple[str, ...]]:
+    """EKS's access-entry condition keys (Service Authorization Reference, Amazon EKS, "Condition keys":
+    eks:principalArn "the principalArn present in the access entry create request", eks:accessEntryType,
+    eks:username, eks:kubernetesGroups on CreateAccessEntry; eks:policyArn "the ARN of the access policy",
+    eks:accessScope and eks:namespaces on AssociateAccessPolicy;
+    https://docs.aws.amazon.com/service-authorization/latest/reference/list_amazonelastickubernetesservice.html)."""
+    out: dict[str, tuple[str, ...]] = {}
+    if operation == "CreateAccessEntry":
+        if p.get("principalArn"):
+            out["eks:principalarn"] = (str(p["principalArn"]),)
+        out["eks:accessentrytype"] = (str(p.get("type") or "STANDARD"),)
+        if p.get("username"):
+            out["eks:username"] = (str(p["username"]),)
+        if p.get("kubernetesGroups"):
+            out["eks:kubernetesgroups"] = tuple(str(g) for g in p["kubernetesGroups"])
+    elif operation == "AssociateAccessPolicy":
+        if p.get("policyArn"):
+            out["eks:policyarn"] = (str(p["policyArn"]),)
+        scope = p.get("accessScope") or {}
+        if scope.get("type"):
+            out["eks:accessscope"] = (str(scope["type"]),)
+        if scope.get("namespaces"):
+            out["eks:namespaces"] = tuple(str(n) for n in scope["namespaces"])
+    return out
+
+
+def _resource_context(
+    call: Call, arn: str, context: dict[str, tuple[str, ...]], lookup: Lookup
+) -> dict[str, tuple[str, ...]]:
+    """The context of one EC2 resource the call acts on. The resource a create makes (its ID still ``*``)
+    is described by the request's tags; a resource that exists by its own tags, as ``aws:ResourceTag/<key>``
+    and ``ec2:ResourceTag/<key>``, and the request's tags are not its (Service Authorization Reference,
+    Amazon EC2: aws:RequestTag and aws:TagKeys are listed for the created resource type only, the
+    ResourceTag keys for the existing ones such as the VPC of CreateSubnet;
+    https://docs.aws.amazon.com/service-authorization/latest/reference/list_amazonec2.html; EC2 user guide,
+    "Grant permission to tag Amazon EC2 resources during creation": a tag condition on a resource the
+    request does not tag fails)."""
+    if call.prefix != "ec2" or arn.endswith("/*") or arn == "*":
+        return context
+    out = {k: v for k, v in context.items() if not k.startswith("aws:requesttag/") and k != "aws:tagkeys"}
+    for key, value in lookup.resource_tags(arn).items():
+        out[f"aws:resourcetag/{key}".lower()] = (value,)
+        out[f"ec2:resourcetag/{key}".lower()] = (value,)
+    return out
 
 
 # ----------------------------------------------------------------------------- beyond the action
@@ -355,6 +403,10 @@ class Lookup:
 
     def hyperpod_eks_cluster(self, name: str) -> str | None:  # pragma: no cover - interface
         return None
+
+    def resource_tags(self, arn: str) -> dict[str, str]:  # pragma: no cover - interface
+        """The tags the resource carries now (an EC2 resource, by its ARN)."""
+        return {}
 
     def create_service_linked_role(self, service: str) -> None:  # pragma: no cover - interface
         """The service creates its service-linked role once the caller may (EKS, HyperPod on first use)."""
@@ -436,7 +488,10 @@ def checks(call: Call, lookup: Lookup) -> list[Check]:
         if items is not None:
             return items
     context = request_context(call, lookup)
-    out = [Check(AuthzRequest(call.action, arn, context), "call") for arn in resources(call)]
+    out = [
+        Check(AuthzRequest(call.action, arn, _resource_context(call, arn, context, lookup)), "call")
+        for arn in resources(call)
+    ]
     for role_arn, service in passed_roles(call):
         out.append(
             Check(AuthzRequest("iam:PassRole", role_arn, {"iam:passedtoservice": (service,)}), f"PassRole to {service}")
@@ -491,8 +546,41 @@ def _on_behalf(call: Call, row: caller.Row, lookup: Lookup) -> list[Check]:
     if not eks_arn:
         return []
     if row.target == "eks-cluster":
-        arn = eks_arn
-    else:
-        base = eks_arn.split(":cluster/", 1)[0]
-        arn = f"{base}:access-entry/{eks_arn.rsplit('/', 1)[-1]}/*"
-    return [Check(AuthzRequest(row.action, arn, {}), "on behalf of HyperPod")]
+        return [Check(AuthzRequest(row.action, eks_arn, {}), "on behalf of HyperPod")]
+    base = eks_arn.split(":cluster/", 1)[0]
+    entries = f"{base}:access-entry/{eks_arn.rsplit('/', 1)[-1]}"
+    principals = _hyperpod_entry_principals(call, row)
+    if not principals:
+        return [Check(AuthzRequest(row.action, f"{entries}/*", {}), "on behalf of HyperPod")]
+    out = []
+    for principal, entry_type in principals:
+        kind, account, name = _access_entry_parts(principal)
+        context = (
+            {"eks:principalarn": (principal,), "eks:accessentrytype": (entry_type,)}
+            if row.action == "eks:CreateAccessEntry"
+            else {}
+        )
+        # CreateAccessEntry acts on the cluster, the others on the entry (Service Authorization Reference,
+        # Amazon EKS: resource types of CreateAccessEntry, cluster; of DescribeAccessEntry and
+        # AssociateAccessPolicy, access-entry).
+        arn = eks_arn if row.action == "eks:CreateAccessEntry" else f"{entries}/{kind}/{account}/{name}/*"
+        out.append(Check(AuthzRequest(row.action, arn, context), "on behalf of HyperPod"))
+    return out
+
+
+def _hyperpod_entry_principals(call: Call, row: caller.Row) -> list[tuple[str, str]]:
+    """(principal ARN, entry type) of the access entries HyperPod makes or reads for the call: each
+    instance group's execution role (type HYPERPOD_LINUX) and, at CreateCluster, its service-linked role
+    (ClusterMetadata: EksRoleAccessEntries and SlrAccessEntry, "created by HyperPod on your behalf",
+    https://docs.aws.amazon.com/sagemaker/latest/APIReference/API_ClusterMetadata.html). An access policy can
+    be associated only with a STANDARD entry (EKS API, AssociateAccessPolicy: HYPERPOD_LINUX entries take
+    none), so AssociateAccessPolicy acts on the service-linked role's entry. Empty where the request names
+    no principal (DeleteCluster: HyperPod removes the entries it recorded)."""
+    if row.action not in ("eks:CreateAccessEntry", "eks:DescribeAccessEntry", "eks:AssociateAccessPolicy"):
+        return []
+    slr_service, slr_name = policies.SERVICE_LINKED_ROLES["sagemaker:CreateCluster"]
+    slr = f"arn:{call.partition}:iam::{call.account}:role/aws-service-role/{slr_service}/{slr_name}"
+    roles = [(r, "HYPERPOD_LINUX") for r in caller.values(call.params, "InstanceGroups[].ExecutionRole")]
+    if row.action == "eks:AssociateAccessPolicy":
+        return [(slr, "STANDARD")]
+    return roles + ([(slr, "STANDARD")] if call.action == "sagemaker:CreateCluster" else [])

@@ -291,6 +291,13 @@ class _MotoLookup(authz.Lookup):
                 return ((getattr(cluster, "orchestrator", None) or {}).get("Eks") or {}).get("ClusterArn")
         return None
 
+    def resource_tags(self, arn: str) -> dict[str, str]:
+        if ":ec2:" not in arn:
+            return {}
+        from moto.ec2.models import ec2_backends
+
+        return dict(ec2_backends[self.account][self.region].tags.get(arn.rsplit("/", 1)[-1], {}))
+
     def trusts(self, role_arn: str, principal_role_arn: str) -> str:
         """AssumeRole also needs the target role's trust policy to allow the caller (IAM User Guide,
         "Granting a user permissions to switch roles")."""

@@ -122,7 +122,10 @@ def test_hyperpod_uses_the_callers_permissions_on_the_eks_cluster():
     found = _checks("sagemaker", "CreateCluster", ClusterName="hp", Orchestrator={"Eks": {"ClusterArn": eks}})
     behalf = {(a, r) for a, r, why in found if why == "on behalf of HyperPod"}
     assert ("eks:DescribeCluster", eks) in behalf
-    assert ("eks:CreateAccessEntry", f"arn:aws:eks:{REGION}:{ACCOUNT}:access-entry/c1/*") in behalf
+    # CreateAccessEntry acts on the cluster (its service-linked role's entry, no group given here)
+    assert ("eks:CreateAccessEntry", eks) in behalf
+    slr_entry = f"access-entry/c1/role/{ACCOUNT}/AWSServiceRoleForSageMakerHyperPod/*"
+    assert ("eks:AssociateAccessPolicy", f"arn:aws:eks:{REGION}:{ACCOUNT}:{slr_entry}") in behalf
     found = _checks("sagemaker", "DeleteCluster", ClusterName="hp")
     assert (
         "eks:DeleteAccessEntry",

@@ -148,7 +148,7 @@ NEEDED = [
         "eks:TagResource",
         "eks",
         "CreateAccessEntry",
-        {"clusterName": "c1", "principalArn": ROLE, "tags": TAGS},
+        {"clusterName": "c1", "principalArn": DEPLOYMENT.kube_role_arn, "tags": TAGS},
     ),
     (
         "chp-hyperpod-access",
@@ -242,3 +242,183 @@ def test_each_grant_aws_checks_is_held_and_its_removal_is_what_denies_the_call(
     gate.deny(function, action)
     denial = gate.authorize(name, call, lookup)
     assert denial is not None and denial.action == action
+
+
+# ---------------------------------------------------------------- issue 29: over-reach
+KUBE = DEPLOYMENT.kube_role_arn
+FOREIGN = "arn:aws:iam::999999999999:role/attacker"
+CLUSTER_ADMIN = "arn:aws:eks::aws:cluster-access-policy/AmazonEKSClusterAdminPolicy"
+
+
+def _call(gate, spec, prefix, operation, lookup=None, **params):
+    call = authz.Call(prefix=prefix, operation=operation, params=params, region=REGION, account=ACCOUNT)
+    return gate.authorize(registry.function_name(spec.name), call, lookup or Account())
+
+
+def _holding(*actions):
+    return [s for s in registry.FUNCTIONS if set(s.actions) & set(actions)]
+
+
+@pytest.mark.parametrize("spec", _holding("eks:CreateAccessEntry"), ids=lambda s: s.name)
+def test_no_function_can_give_a_principal_outside_launchpod_an_access_entry(gate, spec):
+    for principal, kind in ((FOREIGN, "STANDARD"), (ROLE, "STANDARD"), (FOREIGN, "HYPERPOD_LINUX")):
+        denial = _call(gate, spec, "eks", "CreateAccessEntry", clusterName="any", principalArn=principal, type=kind)
+        assert denial is not None and denial.action == "eks:CreateAccessEntry", (spec.name, principal, kind)
+    # Kubernetes groups could be bound to cluster-admin by RBAC: none, even for Launchpod's own role.
+    groups = _call(
+        gate, spec, "eks", "CreateAccessEntry", clusterName="any", principalArn=KUBE, kubernetesGroups=["admins"]
+    )
+    assert groups is not None
+
+
+def test_the_access_entries_launchpod_makes_are_allowed():
+    gate = IamGate()
+    gate.configure(
+        {
+            registry.function_name(s.name): FunctionIdentity(
+                registry.function_name(s.name),
+                "r",
+                f"arn:aws:iam::{ACCOUNT}:role/r",
+                policies.function_statements(s, DEPLOYMENT),
+            )
+            for s in registry.FUNCTIONS
+        },
+        ACCOUNT,
+        REGION,
+    )
+    own = registry.FUNCTIONS_BY_NAME["ccp-access-entry"]
+    nodes = registry.FUNCTIONS_BY_NAME["chp-hyperpod-access"]
+    assert _call(gate, own, "eks", "CreateAccessEntry", clusterName="any", principalArn=KUBE, type="STANDARD") is None
+    assert (
+        _call(gate, nodes, "eks", "CreateAccessEntry", clusterName="c1", principalArn=ROLE, type="HYPERPOD_LINUX")
+        is None
+    )
+    scope = {"type": "cluster"}
+    assert (
+        _call(
+            gate,
+            own,
+            "eks",
+            "AssociateAccessPolicy",
+            clusterName="any",
+            principalArn=KUBE,
+            policyArn=CLUSTER_ADMIN,
+            accessScope=scope,
+        )
+        is None
+    )
+
+
+@pytest.mark.parametrize("spec", _holding("eks:AssociateAccessPolicy"), ids=lambda s: s.name)
+def test_cluster_admin_goes_to_launchpods_kube_access_role_only(gate, spec):
+    cluster = {"type": "cluster"}
+    for principal in (FOREIGN, f"arn:aws:iam::{ACCOUNT}:role/someone", ROLE):
+        denial = _call(
+            gate,
+            spec,
+            "eks",
+            "AssociateAccessPolicy",
+            clusterName="any",
+            principalArn=principal,
+            policyArn=CLUSTER_ADMIN,
+            accessScope=cluster,
+        )
+        assert denial is not None and denial.action == "eks:AssociateAccessPolicy", (spec.name, principal)
+    other = "arn:aws:eks::aws:cluster-access-policy/AmazonEKSAdminPolicy"
+    namespaced = {"type": "namespace", "namespaces": ["default"]}
+    for policy, scope in ((other, cluster), (CLUSTER_ADMIN, namespaced)):
+        denial = _call(
+            gate,
+            spec,
+            "eks",
+            "AssociateAccessPolicy",
+            clusterName="any",
+            principalArn=KUBE,
+            policyArn=policy,
+            accessScope=scope,
+        )
+        assert denial is not None, (spec.name, policy, scope)
+
+
+@pytest.mark.parametrize("spec", _holding("sagemaker:AddTags"), ids=lambda s: s.name)
+def test_no_function_can_put_launchpods_ownership_tags_on_an_existing_sagemaker_resource(gate, spec):
+    tags = [{"Key": "launchpod:cluster", "Value": "theirs"}, {"Key": "launchpod:managed-by", "Value": "launchpod"}]
+    for kind in ("cluster/abc123def456", "mlflow-tracking-server/theirs", "compute-quota/q1"):
+        arn = f"arn:aws:sagemaker:{REGION}:{ACCOUNT}:{kind}"
+        denial = _call(gate, spec, "sagemaker", "AddTags", ResourceArn=arn, Tags=tags)
+        assert denial is not None and denial.action == "sagemaker:AddTags", (spec.name, kind)
+
+
+OURS = {"launchpod:cluster": "c1", "launchpod:managed-by": "launchpod"}
+
+
+class TaggedAccount(Account):
+    """EC2 resources whose ID ends in "ours" carry Launchpod's tags; every other one is someone else's."""
+
+    def resource_tags(self, arn):
+        return dict(OURS) if arn.endswith("ours") else {}
+
+
+# (action, request) for each EC2 write on an existing resource, named by its ID
+EC2_EXISTING = [
+    ("ModifyVpcAttribute", {"VpcId": "vpc-{}", "EnableDnsSupport": {"Value": True}}),
+    ("ModifySubnetAttribute", {"SubnetId": "subnet-{}", "MapPublicIpOnLaunch": {"Value": True}}),
+    ("AttachInternetGateway", {"InternetGatewayId": "igw-{}", "VpcId": "vpc-{}"}),
+    ("CreateRoute", {"RouteTableId": "rtb-{}", "DestinationCidrBlock": "0.0.0.0/0", "GatewayId": "igw-x"}),
+    ("AuthorizeSecurityGroupIngress", {"GroupId": "sg-{}", "IpPermissions": []}),
+    ("AuthorizeSecurityGroupEgress", {"GroupId": "sg-{}", "IpPermissions": []}),
+    ("DeleteNatGateway", {"NatGatewayId": "nat-{}"}),
+    ("ReleaseAddress", {"AllocationId": "eipalloc-{}"}),
+    ("DeleteSecurityGroup", {"GroupId": "sg-{}"}),
+    ("DeleteRouteTable", {"RouteTableId": "rtb-{}"}),
+    ("DeleteSubnet", {"SubnetId": "subnet-{}"}),
+    ("DetachInternetGateway", {"InternetGatewayId": "igw-{}", "VpcId": "vpc-{}"}),
+    ("DeleteInternetGateway", {"InternetGatewayId": "igw-{}"}),
+    ("DeleteVpc", {"VpcId": "vpc-{}"}),
+]
+
+
+def _ids(params, owner):
+    return {k: (v.format(owner) if isinstance(v, str) else v) for k, v in params.items()}
+
+
+@pytest.mark.parametrize("operation,params", EC2_EXISTING, ids=lambda v: v if isinstance(v, str) else "")
+def test_ec2_writes_and_deletes_reach_only_resources_tagged_as_launchpods(gate, operation, params):
+    holders = _holding(f"ec2:{operation}")
+    assert holders, operation
+    for spec in holders:
+        theirs = _call(gate, spec, "ec2", operation, TaggedAccount(), **_ids(params, "theirs"))
+        assert theirs is not None and theirs.action == f"ec2:{operation}", (spec.name, operation)
+        assert _call(gate, spec, "ec2", operation, TaggedAccount(), **_ids(params, "ours")) is None, (
+            spec.name,
+            operation,
+        )
+
+
+def test_the_eks_cluster_security_group_of_an_imported_cluster_takes_hyperpods_self_rules(gate):
+    spec = registry.FUNCTIONS_BY_NAME["chp-security-group"]
+
+    class Eks(Account):
+        def resource_tags(self, arn):
+            return {"aws:eks:cluster-name": "theirs"} if arn.endswith("sg-eks") else {}
+
+    assert _call(gate, spec, "ec2", "AuthorizeSecurityGroupIngress", Eks(), GroupId="sg-eks", IpPermissions=[]) is None
+    assert _call(gate, spec, "ec2", "AuthorizeSecurityGroupIngress", Eks(), GroupId="sg-other", IpPermissions=[])
+
+
+@pytest.mark.parametrize(
+    "spec", _holding("ec2:CreateVpc", "ec2:CreateSubnet", "ec2:CreateSecurityGroup"), ids=lambda s: s.name
+)
+def test_ec2_creates_must_tag_what_they_make_as_launchpods(gate, spec):
+    for operation, kind, params in (
+        ("CreateVpc", "vpc", {"CidrBlock": "10.0.0.0/16"}),
+        ("CreateSubnet", "subnet", {"VpcId": "vpc-theirs", "CidrBlock": "10.0.0.0/20"}),
+        ("CreateSecurityGroup", "security-group", {"VpcId": "vpc-theirs", "GroupName": "g", "Description": "d"}),
+    ):
+        if f"ec2:{operation}" not in spec.actions:
+            continue
+        untagged = _call(gate, spec, "ec2", operation, TaggedAccount(), **params)
+        assert untagged is not None and untagged.action == f"ec2:{operation}", (spec.name, operation)
+        specs = [{"ResourceType": kind, "Tags": [{"Key": k, "Value": v} for k, v in OURS.items()]}]
+        # made inside a VPC that may be the user's (reused): allowed, the new resource tagged as Launchpod's
+        assert _call(gate, spec, "ec2", operation, TaggedAccount(), TagSpecifications=specs, **params) is None

@@ -8,6 +8,8 @@ from botocore.exceptions import ClientError
 
 from launchpod.adapters.aws.clients import client
 from launchpod.adapters.aws.errors import aws_call, error_code
+from launchpod.domain import ownership
+from launchpod.domain.errors import PermanentError
 from launchpod.runtime.settings import settings
 
 # The thumbprint IAM wants for EKS OIDC issuers; IAM no longer checks it for EKS, but the field is required.
@@ -15,6 +17,8 @@ EKS_OIDC_THUMBPRINT = "9e99a48a9960b14926bb7f3b02e22da2b0ab7280"
 
 
 def trust_policy(service: str) -> str:
+    if service not in ownership.TRUSTED_SERVICES:
+        raise PermanentError(f"Launchpod creates no role trusted by {service} (launchpod.domain.ownership).")
     return json.dumps(
         {
             "Version": "2012-10-17",
@@ -32,6 +36,12 @@ def trust_policy(service: str) -> str:
 class Iam:
     def __init__(self) -> None:
         self.iam = client("iam")
+
+    @staticmethod
+    def account() -> str | None:
+        """This account's ID, read from the permissions boundary's ARN (arn:<p>:iam::<account>:policy/...)."""
+        parts = (settings().role_boundary_arn or "").split(":")
+        return parts[4] if len(parts) > 4 and parts[4] else None
 
     def role_arn(self, name: str) -> str | None:
         try:
@@ -75,6 +85,10 @@ class Iam:
 
     def ensure_role_trusting(self, name: str, trust: dict[str, object], tags: dict[str, str], description: str) -> str:
         """A role with this trust policy (created, or its trust set again when it exists)."""
+        account = self.account()
+        strangers = ownership.untrusted_principals(trust, account) if account else []
+        if strangers:
+            raise PermanentError(f"Launchpod creates no role trusted by {', '.join(strangers)}.")
         with aws_call("iam:GetRole"):
             arn = self.role_arn(name)
         if arn is not None:

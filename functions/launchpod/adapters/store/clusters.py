@@ -61,6 +61,26 @@ class DynamoClusters:
                 ExpressionAttributeValues={**values, ":now": now().isoformat()},
             )
 
+    def annotate(self, name: str, **facts: Any) -> bool:
+        """Add facts to a registered cluster's record (False when nobody registered it): what Launchpod
+        itself created, which only the create phases write (launchpod.domain.ownership)."""
+        names = {"#n": "name", **{f"#k{i}": k for i, k in enumerate(facts)}}
+        values = {f":v{i}": v for i, v in enumerate(facts.values())}
+        with aws_call("dynamodb:UpdateItem"):
+            try:
+                self.table.update_item(
+                    Key={"name": name},
+                    UpdateExpression="SET " + ", ".join(f"#k{i} = :v{i}" for i in range(len(facts))),
+                    ConditionExpression="attribute_exists(#n)",
+                    ExpressionAttributeNames=names,
+                    ExpressionAttributeValues=values,
+                )
+            except ClientError as exc:
+                if error_code(exc) == "ConditionalCheckFailedException":
+                    return False
+                raise
+        return True
+
     def park_waiter(self, name: str, task_token: str) -> None:
         """Keep the task token of a workflow waiting for this cluster's HyperPod to settle."""
         with aws_call("dynamodb:UpdateItem"):

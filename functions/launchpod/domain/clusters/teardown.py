@@ -3,6 +3,8 @@ Launchpod deletes only what it created (found by its tags), never anything else.
 
 from __future__ import annotations
 
+from typing import Any
+
 from launchpod.contracts.clusters import DeleteClusterInput
 from launchpod.domain import ownership
 from launchpod.domain.errors import InvalidInput
@@ -43,3 +45,11 @@ def plan(request: DeleteClusterInput) -> WorkflowPlan:
 
 def ours(tags: dict[str, str], cluster: str, prefix: str) -> bool:
     return ownership.owns_aws(tags, cluster, prefix)
+
+
+def created_here(
+    tags: dict[str, str], cluster: str, prefix: str, record: dict[str, Any] | None, fact: str, arn: str
+) -> bool:
+    """An EKS or HyperPod cluster delete-cluster may remove: Launchpod's tags, and the registry's record
+    of Launchpod's create phase having made exactly this cluster (a tag alone can be forged)."""
+    return ours(tags, cluster, prefix) and ownership.recorded_as_created(record, fact, arn)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from launchpod.contracts.phase_outputs import ClusterRoleOutput, NetworkOutput
 from launchpod.contracts.workflows import WorkflowInput
+from launchpod.domain import ownership
 from launchpod.domain.errors import PermanentError
 from launchpod.entrypoints.workflows.create_control_plane._common import request_of, tags_of
 from launchpod.entrypoints.workflows.phase import PhaseResult, phase
@@ -20,11 +21,14 @@ def run(doc: WorkflowInput) -> PhaseResult:
                 f"An EKS cluster named {doc.target} already exists and was not created by Launchpod; "
                 "choose another name."
             )
+        if ownership.may_record_existing(wiring.clusters().get(doc.target), ownership.CREATED_EKS):
+            wiring.clusters().annotate(doc.target, **{ownership.CREATED_EKS: existing["arn"]})
         return PhaseResult(
             outputs={"arn": existing["arn"]},
             message=f"{existing['arn']} already exists ({existing['status']}).",
         )
     network = doc.require(NetworkOutput)
+    wiring.clusters().annotate(doc.target, **{ownership.requested(ownership.CREATED_EKS): True})
     created = eks.create_cluster(
         name=doc.target,
         role_arn=doc.require(ClusterRoleOutput).roleArn,
@@ -34,6 +38,8 @@ def run(doc: WorkflowInput) -> PhaseResult:
         log_types=list(request.logging),
         tags=tags_of(doc),
     )
+    # What delete-cluster trusts, beyond the tags (launchpod.domain.ownership).
+    wiring.clusters().annotate(doc.target, **{ownership.CREATED_EKS: created["arn"]})
     return PhaseResult(outputs={"arn": created["arn"]}, message=f"Requested {created['arn']}.")
 
 

@@ -9,6 +9,7 @@ from launchpod.contracts.phase_outputs import (
     SecurityGroupOutput,
 )
 from launchpod.contracts.workflows import WorkflowInput
+from launchpod.domain import ownership
 from launchpod.domain.clusters import hyperpod
 from launchpod.domain.errors import PermanentError
 from launchpod.entrypoints.workflows.create_hyperpod._common import request_of, tags_of
@@ -20,6 +21,19 @@ def run(doc: WorkflowInput) -> PhaseResult:
     request, sm = request_of(doc), wiring.sagemaker()
     name = hyperpod.hyperpod_name(doc.target)
     existing = sm.hyperpod_cluster(name)
+    record = wiring.clusters().get(doc.target)
+    if existing is not None and ownership.may_record_existing(record, ownership.CREATED_HYPERPOD):
+        wiring.clusters().annotate(doc.target, **{ownership.CREATED_HYPERPOD: existing["ClusterArn"]})
+        record = {**(record or {}), ownership.CREATED_HYPERPOD: existing["ClusterArn"]}
+    if (
+        existing is not None
+        and existing["ClusterStatus"] == "Failed"
+        and not ownership.recorded_as_created(record, ownership.CREATED_HYPERPOD, existing["ClusterArn"])
+    ):
+        raise PermanentError(
+            f"HyperPod cluster {existing['ClusterArn']} failed and Launchpod did not create it; delete it yourself "
+            "or choose another cluster name."
+        )
     if existing is not None and existing["ClusterStatus"] == "Failed":
         # A failed HyperPod cluster cannot be repaired in place: delete it, then create it again.
         sm.delete_cluster(name)
@@ -34,6 +48,7 @@ def run(doc: WorkflowInput) -> PhaseResult:
     eks = wiring.eks().cluster(doc.target)
     if eks is None:
         raise PermanentError(f"EKS cluster {doc.target} does not exist; create the control plane first.")
+    wiring.clusters().annotate(doc.target, **{ownership.requested(ownership.CREATED_HYPERPOD): True})
     arn = sm.create_cluster(
         name=name,
         eks_arn=eks["arn"],
@@ -46,6 +61,8 @@ def run(doc: WorkflowInput) -> PhaseResult:
         tags=tags_of(doc),
         node_provisioning_mode=request.nodeProvisioningMode,
     )
+    # What delete-cluster trusts, beyond the tags (launchpod.domain.ownership); a new ARN after a failed one.
+    wiring.clusters().annotate(doc.target, **{ownership.CREATED_HYPERPOD: arn})
     return PhaseResult(outputs={"arn": arn}, message=f"Requested {arn} (NodeRecovery={request.nodeRecovery}).")
 
 

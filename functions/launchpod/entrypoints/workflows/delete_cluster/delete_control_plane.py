@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from launchpod.contracts.phase_outputs import DeleteControlPlaneOutput
 from launchpod.contracts.workflows import WorkflowInput
+from launchpod.domain import ownership
 from launchpod.domain.clusters import teardown
 from launchpod.domain.errors import PermanentError
 from launchpod.entrypoints.workflows.phase import PhaseResult, phase
@@ -25,11 +26,15 @@ def run(doc: WorkflowInput) -> PhaseResult:
             message="No EKS cluster remains.",
             skipped=doc.poll.get(PHASE, 0) == 0 and issuer is None,
         )
-    if not teardown.ours(found.get("tags", {}), doc.target, settings().resource_prefix):
+    record = wiring.clusters().get(doc.target)
+    prefix = settings().resource_prefix
+    if not teardown.created_here(
+        found.get("tags", {}), doc.target, prefix, record, ownership.CREATED_EKS, found["arn"]
+    ):
         return PhaseResult(
             outputs=DeleteControlPlaneOutput(kept=found["arn"]),
             skipped=True,
-            message=f"{found['arn']} was not created by Launchpod; left in place.",
+            message=f"{found['arn']} was not created by Launchpod (no create recorded); left in place.",
         )
     if doc.poll.get(PHASE, 0) >= teardown.MAX_POLLS:
         raise PermanentError(f"EKS cluster {doc.target} is still {found['status']} after an hour; check it.")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from launchpod.contracts.workflows import WorkflowInput
+from launchpod.domain import ownership
 from launchpod.domain.clusters import hyperpod, teardown
 from launchpod.domain.errors import LaunchpodError, PermanentError
 from launchpod.entrypoints.workflows.phase import PhaseResult, phase
@@ -27,11 +28,13 @@ def run(doc: WorkflowInput) -> PhaseResult:
         if sm.hyperpod_cluster(name) is None:  # gone between the two reads (ListTags then fails)
             return PhaseResult(outputs={"deleted": True}, message="No HyperPod cluster remains.")
         raise
-    if not teardown.ours(tags, doc.target, settings().resource_prefix):
+    record = wiring.clusters().get(doc.target)
+    arn = found["ClusterArn"]
+    if not teardown.created_here(tags, doc.target, settings().resource_prefix, record, ownership.CREATED_HYPERPOD, arn):
         return PhaseResult(
-            outputs={"kept": found["ClusterArn"]},
+            outputs={"kept": arn},
             skipped=True,
-            message=f"{found['ClusterArn']} was not created by Launchpod; left in place.",
+            message=f"{arn} was not created by Launchpod (its registry records no such create); left in place.",
         )
     if doc.poll.get(PHASE, 0) >= teardown.MAX_POLLS:
         raise PermanentError(f"HyperPod cluster {name} is still {found['ClusterStatus']} after an hour; check it.")
