@@ -696,7 +696,7 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
     FunctionSpec(
         "as-update-autoscaling",
         f"{_PHASES}.autoscaling.update_autoscaling.handler",
-        "autoscaling: UpdateCluster AutoScaling Karpenter with the cluster role and continuous provisioning",
+        "autoscaling: UpdateCluster AutoScaling Karpenter with the cluster role and node recovery Automatic",
         # UpdateCluster hands the cluster role and each group's execution role to HyperPod (iam:PassRole),
         # and HyperPod checks each group's execution role has its access entry, as the caller
         # (sandbox/aws/iam/caller.py), as for instance-group updates.

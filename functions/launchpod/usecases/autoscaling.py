@@ -48,7 +48,8 @@ def set_autoscaling(
     request: AutoscalingInput, who: ops.Principal, *, ports: AutoscalingPorts
 ) -> OperationView | NoopView:
     """NOOP when HyperPod and Karpenter's objects already are as asked; otherwise the set-autoscaling
-    operation, on an InService cluster only (HyperPod takes one update at a time)."""
+    operation, on an InService cluster only (HyperPod takes one update at a time), once check_enable found
+    nothing AWS refuses and no node goes that the request did not confirm."""
     name = request.name
     described = ports.sagemaker.hyperpod_cluster(hyperpod.hyperpod_name(name))
     if described is None:
@@ -58,6 +59,7 @@ def set_autoscaling(
     if autoscaling.is_noop(request, described, klass, pool):
         state = "on for " + ", ".join(request.groups) if request.enabled else "off"
         return NoopView(message=f"Autoscaling is already {state}; no changes.")
+    autoscaling.check_enable(request, described, autoscaling.managed_groups(klass))
     if described.get("ClusterStatus") != "InService":
         raise Conflict(
             f"The HyperPod cluster {name} is {described.get('ClusterStatus')}; change autoscaling once it is InService."
