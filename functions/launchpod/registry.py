@@ -479,6 +479,14 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
         placeholder="ManifestsFn",
     ),
     FunctionSpec(
+        "dc-delete-load-balancers",
+        f"{_PHASES}.delete_cluster.delete_load_balancers.handler",
+        "delete-cluster: deletes LoadBalancer Services and ALB Ingresses, waits until their load balancers are gone",
+        actions=("eks:DescribeCluster",),
+        kubernetes=True,
+        placeholder="DeleteLoadBalancersFn",
+    ),
+    FunctionSpec(
         "dc-delete-hyperpod",
         f"{_PHASES}.delete_cluster.delete_hyperpod.handler",
         "delete-cluster: deletes the HyperPod cluster Launchpod created, waits until gone",
@@ -982,8 +990,9 @@ STATE_MACHINES: tuple[StateMachineSpec, ...] = (
     StateMachineSpec(
         "delete-cluster",
         "delete-cluster.asl.json",
-        "HyperPod, EKS, IAM, network, scripts, registry: only what Launchpod created",
+        "load balancers, HyperPod, EKS, IAM, network, scripts, registry: only what Launchpod created",
         functions=(
+            "dc-delete-load-balancers",
             "dc-delete-hyperpod",
             "dc-delete-control-plane",
             "dc-delete-tracking-server",
