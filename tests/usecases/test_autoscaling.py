@@ -159,3 +159,12 @@ def test_leaving_no_group_with_a_node_outside_karpenter_is_refused_for_the_syste
     idle_system = _ports({**OFF, **_groups(system={"CurrentCount": 0, "TargetCount": 0})})
     with pytest.raises(InvalidInput, match="Keep a group outside autoscaling with at least 1 node"):
         set_autoscaling(ASKED, ADMIN, ports=idle_system)
+
+
+def test_enabling_on_an_imported_cluster_whose_groups_run_as_foreign_roles_is_refused_naming_them() -> None:
+    foreign = "arn:aws:iam::123456789012:role/their-hyperpod-nodes"
+    ports = _ports({**OFF, **_groups(system={"ExecutionRole": foreign})})
+    with pytest.raises(Conflict) as refused:
+        set_autoscaling(ASKED, ADMIN, ports=ports)
+    assert foreign in str(refused.value) and "iam:PassRole" in str(refused.value)
+    assert ports.workflows.started == []  # type: ignore[attr-defined]
