@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal, Self
 
-from pydantic import Field, model_validator
+from pydantic import AfterValidator, Field, model_validator
 
 from launchpod.contracts.common import AvailabilityZoneName, ClusterName, Contract
 from launchpod.contracts.hyperpod import DeepHealthCheck, HyperPodInstanceType, InstanceGroupName
@@ -19,10 +19,34 @@ TrainingPlanArn = Annotated[
         examples=["arn:aws:sagemaker:us-east-1:123456789012:training-plan/p5-week"],
     ),
 ]
+
+
+# SageMaker's ClusterKubernetesLabelKey / ClusterKubernetesTaintKey (1-317 characters) and
+# ClusterKubernetesLabelValue / ClusterKubernetesTaintValue (1-63): an optional DNS-subdomain prefix and "/",
+# then a name that starts and ends alphanumeric; a value is never empty (API reference,
+# https://docs.aws.amazon.com/sagemaker/latest/APIReference/API_ClusterKubernetesTaint.html and
+# API_ClusterKubernetesConfig.html). Kubernetes' own limits (prefix 253, name 63) hold as well
+# (https://kubernetes.io/docs/concepts/overview/working-with-objects/labels/#syntax-and-character-set).
+def _qualified_name(key: str) -> str:
+    prefix, _, name = key.rpartition("/")
+    if len(prefix) > 253 or len(name) > 63:
+        raise ValueError("a label or taint key is an optional DNS prefix of 253 characters at most, then a name of 63")
+    return key
+
+
 LabelKey = Annotated[
-    str, Field(min_length=1, max_length=317, pattern=r"^([a-z0-9.\-]+/)?[A-Za-z0-9]([-A-Za-z0-9_.]*)?$")
+    str,
+    AfterValidator(_qualified_name),
+    Field(
+        min_length=1,
+        max_length=317,
+        pattern=r"^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$",
+        examples=["example.com/team"],
+    ),
 ]
-LabelValue = Annotated[str, Field(max_length=63, pattern=r"^([A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?)?$")]
+LabelValue = Annotated[
+    str, Field(min_length=1, max_length=63, pattern=r"^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$")
+]
 # AWS's cron() form for ScheduledUpdateConfig.ScheduleExpression (botocore: CronScheduleExpression).
 ScheduleExpression = Annotated[str, Field(min_length=1, max_length=256, examples=["cron(0 3 ? * SUN *)"])]
 

@@ -88,6 +88,25 @@ def test_fixed_fields_of_an_existing_group_are_refused(sm, eks_arn, change, word
     assert f"The {words} of instance group gpu cannot be changed" in message and "Add a new instance group" in message
 
 
+@pytest.mark.parametrize(
+    ("kubernetes", "where"),
+    [
+        ({"Labels": {"-team./tier": "a"}}, "kubernetesConfig.labels.key"),
+        ({"Labels": {"Example.com/tier": "a"}}, "kubernetesConfig.labels.key"),
+        ({"Labels": {"tier": "a-"}}, "kubernetesConfig.labels.value"),
+        ({"Taints": [{"Key": "gpu.", "Effect": "NoSchedule"}]}, "kubernetesConfig.taints.1.member.key"),
+    ],
+)
+def test_labels_and_taints_sagemaker_refuses_are_refused(sm, eks_arn, kubernetes, where):
+    _ready_cluster(sm, eks_arn, _group("cpu", "ml.m5.2xlarge", count=1))
+    with pytest.raises(ClientError) as exc_info:
+        sm.update_cluster(
+            ClusterName="hp", InstanceGroups=[_group("cpu", "ml.m5.2xlarge", count=1, KubernetesConfig=kubernetes)]
+        )
+    code, message = _error(exc_info)
+    assert code == "ValidationException" and f"instanceGroups.1.member.{where}" in message, message
+
+
 def test_a_second_update_while_the_first_settles_is_refused(sm, eks_arn):
     _ready_cluster(sm, eks_arn, _group("cpu", "ml.m5.2xlarge", count=1))
     sm.update_cluster(ClusterName="hp", InstanceGroups=[_group("cpu", "ml.m5.2xlarge", count=2)])

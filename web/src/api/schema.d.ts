@@ -1110,7 +1110,7 @@ export interface components {
                 [key: string]: string;
             };
             /** Taints */
-            taints?: components["schemas"]["Taint"][];
+            taints?: components["schemas"]["Taint-Input"][];
             /**
              * Threadspercore
              * @description default: AWS's recommendation for the type
@@ -2287,7 +2287,7 @@ export interface components {
              */
             subnetIds?: string[];
             /** Taints */
-            taints?: components["schemas"]["Taint"][];
+            taints?: components["schemas"]["Taint-Output"][];
             /** Targetcount */
             targetCount: number;
             /** Threadspercore */
@@ -3601,13 +3601,31 @@ export interface components {
             why: string;
         };
         /** Taint */
-        Taint: {
+        "Taint-Input": {
             /**
              * Effect
              * @enum {string}
              */
             effect: "NoSchedule" | "PreferNoSchedule" | "NoExecute";
-            /** Key */
+            /**
+             * Key
+             * @example example.com/team
+             */
+            key: string;
+            /** Value */
+            value?: string | null;
+        };
+        /** Taint */
+        "Taint-Output": {
+            /**
+             * Effect
+             * @enum {string}
+             */
+            effect: "NoSchedule" | "PreferNoSchedule" | "NoExecute";
+            /**
+             * Key
+             * @example example.com/team
+             */
             key: string;
             /** Value */
             value?: string | null;
@@ -3807,7 +3825,7 @@ export interface components {
              */
             subnetId?: string | null;
             /** Taints */
-            taints?: components["schemas"]["Taint"][] | null;
+            taints?: components["schemas"]["Taint-Input"][] | null;
         };
         /** UpdatePreferencesRequest */
         UpdatePreferencesRequest: {
