@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal, Self
 
-from pydantic import AfterValidator, Field, model_validator
+from pydantic import Field, model_validator
 
 from launchpod.contracts.common import AvailabilityZoneName, ClusterName, Contract
 from launchpod.contracts.hyperpod import DeepHealthCheck, HyperPodInstanceType, InstanceGroupName
@@ -25,22 +25,16 @@ TrainingPlanArn = Annotated[
 # ClusterKubernetesLabelValue / ClusterKubernetesTaintValue (1-63): an optional DNS-subdomain prefix and "/",
 # then a name that starts and ends alphanumeric; a value is never empty (API reference,
 # https://docs.aws.amazon.com/sagemaker/latest/APIReference/API_ClusterKubernetesTaint.html and
-# API_ClusterKubernetesConfig.html). Kubernetes' own limits (prefix 253, name 63) hold as well
+# API_ClusterKubernetesConfig.html). Kubernetes' own limits hold too where a pattern can say them: each DNS
+# label of the prefix and the name 63 characters at most
 # (https://kubernetes.io/docs/concepts/overview/working-with-objects/labels/#syntax-and-character-set).
-def _qualified_name(key: str) -> str:
-    prefix, _, name = key.rpartition("/")
-    if len(prefix) > 253 or len(name) > 63:
-        raise ValueError("a label or taint key is an optional DNS prefix of 253 characters at most, then a name of 63")
-    return key
-
-
 LabelKey = Annotated[
     str,
-    AfterValidator(_qualified_name),
     Field(
         min_length=1,
         max_length=317,
-        pattern=r"^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$",
+        pattern=r"^([a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?(\.[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?)*/)?"
+        r"[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$",
         examples=["example.com/team"],
     ),
 ]

@@ -1110,7 +1110,7 @@ export interface components {
                 [key: string]: string;
             };
             /** Taints */
-            taints?: components["schemas"]["Taint-Input"][];
+            taints?: components["schemas"]["Taint"][];
             /**
              * Threadspercore
              * @description default: AWS's recommendation for the type
@@ -2287,7 +2287,7 @@ export interface components {
              */
             subnetIds?: string[];
             /** Taints */
-            taints?: components["schemas"]["Taint-Output"][];
+            taints?: components["schemas"]["Taint"][];
             /** Targetcount */
             targetCount: number;
             /** Threadspercore */
@@ -3601,22 +3601,7 @@ export interface components {
             why: string;
         };
         /** Taint */
-        "Taint-Input": {
-            /**
-             * Effect
-             * @enum {string}
-             */
-            effect: "NoSchedule" | "PreferNoSchedule" | "NoExecute";
-            /**
-             * Key
-             * @example example.com/team
-             */
-            key: string;
-            /** Value */
-            value?: string | null;
-        };
-        /** Taint */
-        "Taint-Output": {
+        Taint: {
             /**
              * Effect
              * @enum {string}
@@ -3825,7 +3810,7 @@ export interface components {
              */
             subnetId?: string | null;
             /** Taints */
-            taints?: components["schemas"]["Taint-Input"][] | null;
+            taints?: components["schemas"]["Taint"][] | null;
         };
         /** UpdatePreferencesRequest */
         UpdatePreferencesRequest: {
