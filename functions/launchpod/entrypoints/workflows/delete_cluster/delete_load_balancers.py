@@ -10,7 +10,7 @@ from launchpod.adapters.k8s import apply as k8s
 from launchpod.adapters.k8s import listing
 from launchpod.contracts.workflows import WorkflowInput
 from launchpod.domain.clusters import teardown
-from launchpod.domain.errors import PermanentError
+from launchpod.domain.errors import PermanentError, RetryableError
 from launchpod.entrypoints.workflows.phase import PhaseResult, phase
 from launchpod.runtime import wiring
 from launchpod.runtime.settings import settings
@@ -26,11 +26,20 @@ def run(doc: WorkflowInput) -> PhaseResult:
         return PhaseResult(skipped=True, message=f"{found['arn']} was not created by Launchpod; its Services stay.")
     if found.get("status") != "ACTIVE":
         return PhaseResult(skipped=True, message=f"The EKS cluster is {found.get('status')}; its API is not served.")
-    left = teardown.load_balanced(
-        listing.items(doc.target, "Service"),
-        listing.items(doc.target, "Ingress"),
-        listing.items(doc.target, "IngressClass"),
-    )
+    try:
+        left = teardown.load_balanced(
+            listing.items(doc.target, "Service"),
+            listing.items(doc.target, "Ingress"),
+            listing.items(doc.target, "IngressClass"),
+        )
+    except RetryableError:
+        raise  # the API server did not answer: Step Functions tries again
+    except PermanentError as exc:  # refused (no access entry any more, say): the rest of the delete goes on
+        return PhaseResult(
+            skipped=True,
+            message=f"Could not list the cluster's Services ({exc}); a load balancer they made stays in the VPC "
+            "and the network's deletion then names what holds it.",
+        )
     if not left:
         polled = doc.poll.get(PHASE, 0) > 0
         return PhaseResult(
