@@ -19,7 +19,17 @@ name the controller writes to ``status.loadBalancer.ingress[0].hostname``
 ``k8s-<namespace>-<service>-<hash>.elb.<region>.amazonaws.com`` as the controller names its NLBs, but
 only while the controller runs (its Deployment kube-system/aws-load-balancer-controller has a ready
 replica) and its pod identity role allows elasticloadbalancing:CreateLoadBalancer; a denial becomes a
-FailedDeployModel Warning event on the Service. Not modelled: the NLB itself in ELB's API, targets.
+FailedDeployModel Warning event on the Service. The NLB lives in the VPC: one requester-managed network
+interface per zone in the subnets the controller discovers (``kubernetes.io/role/internal-elb``, else the
+EKS cluster's), and a frontend security group the controller tags ``elbv2.k8s.aws/cluster`` and
+``service.k8s.aws/stack`` (controller guide, "NLB" and "Security group"). The controller puts its
+finalizer ``service.k8s.aws/resources`` on the Service; a deleted Service stays terminating until the
+running controller has removed the NLB (its interfaces and security group), then goes. While they exist,
+EC2 refuses to delete the subnet or the VPC (sandbox.aws.ec2_consistency): "If you have active services
+in your cluster that are associated with a load balancer, you must delete those services before deleting
+the cluster ... Otherwise, you can have orphaned resources in your VPC that prevent you from being able
+to delete the VPC" (https://docs.aws.amazon.com/eks/latest/APIReference/API_DeleteCluster.html).
+Not modelled: the NLB itself in ELB's API, targets.
 
 Autoscaling: a resource's ``autoScalingSpec`` becomes a KEDA ScaledObject on its Deployment, which KEDA
 (installed with the inference add-on) scales; while it does, the operator leaves the Deployment's replicas
@@ -288,15 +298,90 @@ async def _warn(emulator: Any, service: dict[str, Any], message: str) -> None:
     )
 
 
+LBC_FINALIZER = "service.k8s.aws/resources"
+
+
+def _nlb_name(service: dict[str, Any]) -> str:
+    meta = service["metadata"]
+    digest = hashlib.sha256(meta.get("uid", meta["name"]).encode()).hexdigest()[:10]
+    return f"k8s-{meta['namespace'][:8]}-{meta['name'][:8]}-{digest}"
+
+
+def _ec2_of(cluster: str, region: str) -> tuple[Any, Any] | None:
+    """The EKS cluster (moto) and the EC2 backend of its account and region."""
+    from moto.ec2.models import ec2_backends
+
+    from sandbox.aws.eks import find_cluster
+
+    found = find_cluster(cluster)
+    if found is None:
+        return None
+    return found, ec2_backends[found.arn.split(":")[4]][region]
+
+
+def _provision_nlb(cluster: str, region: str, service: dict[str, Any]) -> None:
+    """The NLB's footprint in the VPC: a frontend security group and one interface per zone."""
+    located = _ec2_of(cluster, region)
+    if located is None:
+        return
+    found, ec2 = located
+    name = _nlb_name(service)
+    if any(name in (getattr(e, "description", "") or "") for e in list(ec2.enis.values())):
+        return
+    ids = list((found.resources_vpc_config or {}).get("subnetIds") or [])
+    own = [ec2.get_subnet(i) for i in ids]
+    vpc = own[0].vpc_id if own else None
+    tagged = [
+        n
+        for n in ec2.describe_subnets(filters={"vpc-id": vpc} if vpc else None)
+        if any(t["key"] == "kubernetes.io/role/internal-elb" for t in n.get_tags())
+    ]
+    zones: dict[str, Any] = {}
+    for subnet in tagged or own:
+        zones.setdefault(subnet.availability_zone, subnet)
+    meta = service["metadata"]
+    group = ec2.create_security_group(
+        name,
+        "[k8s] Managed SecurityGroup for LoadBalancer",
+        vpc_id=vpc,
+        tags={"elbv2.k8s.aws/cluster": cluster, "service.k8s.aws/stack": f"{meta['namespace']}/{meta['name']}"},
+    )
+    for subnet in zones.values():
+        ec2.create_network_interface(subnet, None, group_ids=[group.id], description=f"ELB net/{name}/{group.id[-16:]}")
+
+
+def _release_nlb(cluster: str, region: str, service: dict[str, Any]) -> None:
+    """DeleteLoadBalancer: ELB releases the interfaces; the controller deletes its security group."""
+    located = _ec2_of(cluster, region)
+    if located is None:
+        return
+    _, ec2 = located
+    name = _nlb_name(service)
+    for eni in list(ec2.enis.values()):
+        if name in (getattr(eni, "description", "") or ""):
+            ec2.enis.pop(eni.id, None)
+    for group in list(ec2.describe_security_groups()):
+        if group.name == name:
+            ec2.delete_security_group(group_id=group.id)
+
+
 async def _load_balancers(emulator: Any, region: str, cluster: str = "") -> None:
     """Only a running controller (a ready replica of its Deployment) whose pod identity role may call
     elasticloadbalancing:CreateLoadBalancer gives a Service its NLB; otherwise the Service stays without
-    an address, as on AWS (nothing else reconciles loadBalancerClass service.k8s.aws/nlb)."""
+    an address, as on AWS (nothing else reconciles loadBalancerClass service.k8s.aws/nlb). Only a running
+    controller removes a deleted Service's NLB and then its finalizer."""
     controller = emulator.get_object("apps/v1/deployments", LBC_NAMESPACE, LBC_NAME)
     if not int(((controller or {}).get("status") or {}).get("readyReplicas") or 0):
         return
     for service in emulator.list_objects("v1/services"):
-        spec = service.get("spec") or {}
+        spec, meta = service.get("spec") or {}, service["metadata"]
+        finalizers = list(meta.get("finalizers") or [])
+        if meta.get("deletionTimestamp"):
+            if LBC_FINALIZER in finalizers:
+                _release_nlb(cluster, region, service)
+                kept = [f for f in finalizers if f != LBC_FINALIZER]
+                await emulator.put_object("v1/services", {**service, "metadata": {**meta, "finalizers": kept}})
+            continue
         if spec.get("type") != "LoadBalancer" or spec.get("loadBalancerClass") != NLB_CLASS:
             continue
         if ((service.get("status") or {}).get("loadBalancer") or {}).get("ingress"):
@@ -305,11 +390,15 @@ async def _load_balancers(emulator: Any, region: str, cluster: str = "") -> None
         if refused:
             await _warn(emulator, service, refused)
             continue
-        meta = service["metadata"]
-        digest = hashlib.sha256(meta.get("uid", meta["name"]).encode()).hexdigest()[:10]
-        host = f"k8s-{meta['namespace'][:8]}-{meta['name'][:8]}-{digest}.elb.{region}.amazonaws.com"
+        _provision_nlb(cluster, region, service)
+        host = f"{_nlb_name(service)}.elb.{region}.amazonaws.com"
         await emulator.put_object(
-            "v1/services", {**service, "status": {"loadBalancer": {"ingress": [{"hostname": host}]}}}
+            "v1/services",
+            {
+                **service,
+                "metadata": {**meta, "finalizers": [*finalizers, LBC_FINALIZER]},
+                "status": {"loadBalancer": {"ingress": [{"hostname": host}]}},
+            },
         )
 
 

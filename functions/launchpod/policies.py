@@ -610,6 +610,19 @@ def boundary_document(d: Deployment) -> dict[str, Any]:
                 "Resource": f"arn:{p}:sagemaker:{r}:{a}:cluster/*",
             },
             {
+                # The HyperPod execution role's Session Manager channels, for SSM access to nodes
+                # (AmazonSageMakerClusterInstanceRolePolicy's SSMConnectivityPermissions).
+                "Sid": "NodeSessions",
+                "Effect": "Allow",
+                "Action": [
+                    "ssmmessages:CreateControlChannel",
+                    "ssmmessages:CreateDataChannel",
+                    "ssmmessages:OpenControlChannel",
+                    "ssmmessages:OpenDataChannel",
+                ],
+                "Resource": "*",
+            },
+            {
                 "Sid": "SharedBucket",
                 "Effect": "Allow",
                 "Action": [

@@ -481,6 +481,14 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
         placeholder="ManifestsFn",
     ),
     FunctionSpec(
+        "dc-delete-load-balancers",
+        f"{_PHASES}.delete_cluster.delete_load_balancers.handler",
+        "delete-cluster: deletes LoadBalancer Services and ALB Ingresses, waits until their load balancers are gone",
+        actions=("eks:DescribeCluster",),
+        kubernetes=True,
+        placeholder="DeleteLoadBalancersFn",
+    ),
+    FunctionSpec(
         "dc-delete-hyperpod",
         f"{_PHASES}.delete_cluster.delete_hyperpod.handler",
         "delete-cluster: deletes the HyperPod cluster Launchpod created, waits until gone",
@@ -698,7 +706,7 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
     FunctionSpec(
         "as-update-autoscaling",
         f"{_PHASES}.autoscaling.update_autoscaling.handler",
-        "autoscaling: UpdateCluster AutoScaling Karpenter with the cluster role and continuous provisioning",
+        "autoscaling: UpdateCluster AutoScaling Karpenter with the cluster role and node recovery Automatic",
         # UpdateCluster hands the cluster role and each group's execution role to HyperPod (iam:PassRole),
         # and HyperPod checks each group's execution role has its access entry, as the caller
         # (sandbox/aws/iam/caller.py), as for instance-group updates.
@@ -984,8 +992,9 @@ STATE_MACHINES: tuple[StateMachineSpec, ...] = (
     StateMachineSpec(
         "delete-cluster",
         "delete-cluster.asl.json",
-        "HyperPod, EKS, IAM, network, scripts, registry: only what Launchpod created",
+        "load balancers, HyperPod, EKS, IAM, network, scripts, registry: only what Launchpod created",
         functions=(
+            "dc-delete-load-balancers",
             "dc-delete-hyperpod",
             "dc-delete-control-plane",
             "dc-delete-tracking-server",

@@ -14,6 +14,12 @@ associated forever. On AWS:
   mapped public address(es). Please unmap those public address(es) before detaching the gateway.").
 
 The transition is applied lazily, whenever a call that could observe it is made.
+
+A subnet that still holds a network interface (a load balancer's, sandbox.inference) cannot be deleted
+either (``DependencyViolation``): "You must terminate all running instances in the subnet before you can
+delete the subnet" (EC2 API reference, DeleteSubnet), and a load balancer left by a Service "can have
+orphaned resources in your VPC that prevent you from being able to delete the VPC" (EKS API reference,
+DeleteCluster). Stock moto deletes the subnet under them.
 """
 
 from __future__ import annotations
@@ -102,6 +108,9 @@ def install() -> None:
         def delete_subnet(self: Any, subnet_id: str) -> Any:
             _settle(self)
             if any(n.subnet_id == subnet_id and n.state != "deleted" for n in self.nat_gateways.values()):
+                raise DependencyViolationError(f"The subnet '{subnet_id}' has dependencies and cannot be deleted.")
+            nats = {id(getattr(n, "_eni", None)) for n in self.nat_gateways.values()}  # their own rule, above
+            if any(getattr(e.subnet, "id", None) == subnet_id and id(e) not in nats for e in list(self.enis.values())):
                 raise DependencyViolationError(f"The subnet '{subnet_id}' has dependencies and cannot be deleted.")
             return original_delete_subnet(self, subnet_id)
 

@@ -1,9 +1,11 @@
 """HyperPod-managed Karpenter, the AWS side: UpdateCluster's ``AutoScaling`` and ``BatchAddClusterNodes``.
 
-* ``AutoScaling{Mode: Enable, AutoScalerType: Karpenter}`` needs an EKS-orchestrated cluster with
+* ``AutoScaling{Mode: Enable, AutoScalerType: Karpenter}`` needs an EKS-orchestrated cluster created with
   continuous provisioning (``NodeProvisioningMode: Continuous``, "built on HyperPod's continuous
-  provisioning", https://docs.aws.amazon.com/sagemaker/latest/dg/sagemaker-hyperpod-eks-autoscaling.html)
-  and a ``ClusterRole`` (ValidationException otherwise). AutoScaling is ``Creating`` for
+  provisioning"; the prerequisite is set "when creating a SageMaker HyperPod cluster",
+  https://docs.aws.amazon.com/sagemaker/latest/dg/sagemaker-hyperpod-eks-autoscaling.html; AWS documents
+  no switch of an existing cluster, so the same request cannot supply it) and a ``ClusterRole``
+  (ValidationException otherwise). AutoScaling is ``Creating`` for
   ``autoscaling_enable`` simulated seconds while HyperPod installs Karpenter, then ``InService`` when
   the role trusts ``hyperpod.sagemaker.amazonaws.com`` and may ``sagemaker:BatchAddClusterNodes`` and
   ``sagemaker:BatchDeleteClusterNodes`` (the role the IAM guide describes,
@@ -93,11 +95,8 @@ def check_request(params: dict[str, Any], settings: dict[str, Any], eks: bool) -
         raise invalid("AutoScaling is supported only for clusters orchestrated by Amazon EKS.")
     if config.get("AutoScalerType", "Karpenter") != "Karpenter":
         raise invalid(f"AutoScalerType {config.get('AutoScalerType')} is not supported; use Karpenter.")
-    mode = params.get("NodeProvisioningMode") or settings.get("NodeProvisioningMode")
-    if mode != "Continuous":
-        raise invalid(
-            "AutoScaling with Karpenter requires NodeProvisioningMode Continuous; set it in the same request."
-        )
+    if settings.get("NodeProvisioningMode") != "Continuous":
+        raise invalid("AutoScaling with Karpenter requires a cluster created with NodeProvisioningMode Continuous.")
     if not (params.get("ClusterRole") or settings.get("ClusterRole")):
         raise invalid("ClusterRole is required when AutoScaling is enabled.")
 

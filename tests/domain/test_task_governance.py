@@ -3,6 +3,8 @@ or a team against what SageMaker has, and a job's queue and priority class."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from launchpod.contracts.task_governance import GovernancePolicyRequest, TeamRequest
 from launchpod.domain import task_governance as tg
@@ -113,3 +115,10 @@ def test_a_job_queue_must_be_in_its_namespace_and_the_refusal_names_the_teams_qu
     with pytest.raises(InvalidInput) as priority:
         tg.check_job_queue("c1", "default", None, "urgent-priority", queues, ["training-priority"])
     assert "training-priority" in priority.value.message and priority.value.details[0]["field"] == "body.priority"
+
+
+def test_the_scheduler_config_of_a_62_character_cluster_name_is_a_valid_sagemaker_name() -> None:
+    entity = re.compile(r"^[a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}$")  # EntityName, CreateClusterSchedulerConfig
+    for length in range(1, 64):
+        name = tg.config_name("c" * length)
+        assert entity.match(name) and name.startswith("c" * min(length, 63)), (length, name)

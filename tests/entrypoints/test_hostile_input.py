@@ -75,6 +75,24 @@ def test_tags_that_aws_would_refuse_later_are_refused_now(lambda_context, tags):
     assert body["details"][0]["field"].startswith("body.tags")
 
 
+@pytest.mark.parametrize(
+    ("kubernetes", "field"),
+    [
+        ({"taints": [{"key": "gpu", "value": "", "effect": "NoSchedule"}]}, "body.taints.0.value"),
+        ({"labels": {"-team./tier": "a"}}, "body.labels.-team./tier.[key]"),
+        ({"labels": {"Example.com/tier": "a"}}, "body.labels.Example.com/tier.[key]"),
+        ({"labels": {"tier": ""}}, "body.labels.tier"),
+    ],
+)
+def test_labels_and_taints_sagemaker_would_refuse_are_refused_before_an_operation_starts(
+    lambda_context, kubernetes, field
+):
+    group = {"group": "gpu", "instanceType": "ml.g5.8xlarge", "instanceCount": 1, **kubernetes}
+    status, body = _post(lambda_context, "/api/clusters/c1/instance-groups", group)
+    assert status == 422, body
+    assert body["details"][0]["field"] == field, body
+
+
 @pytest.mark.parametrize("path", ["/api/clusters/..%2F..%2Fetc", "/api/clusters/a;b", "/api/operations/..%2Fx"])
 def test_a_path_parameter_with_traversal_matches_nothing(lambda_context, path):
     response = handler(rest_event("GET", path, ADMIN), lambda_context)

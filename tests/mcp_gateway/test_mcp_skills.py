@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from launchpod.contracts.catalog_ops import CATALOG
+from launchpod.contracts.catalog_ops import CATALOG, entry
 
 from mcp_gateway import skills
 from mcp_gateway.tools import WAIT_TOOL
@@ -117,3 +117,17 @@ def test_render_heads_the_playbook_with_arguments_and_missing_tools() -> None:
 def test_front_matter_is_required() -> None:
     with pytest.raises(ValueError):
         skills.parse("# no front matter")
+
+
+def test_create_cluster_asks_for_nothing_create_hyperpod_cannot_take() -> None:
+    body = BY_NAME["create-cluster"].body
+    rule = " ".join(body.split("2. **Ask only decision-level questions**", 1)[1].split("3. **", 1)[0].split())
+    request = entry("create_hyperpod").input
+    group = request.model_fields["instanceGroups"].annotation.__args__[0]  # type: ignore[union-attr]
+    takes = set(request.model_fields) | set(group.model_fields)
+    asks_capacity = "capacity type" in rule.lower()
+    assert not asks_capacity or {"capacityType", "trainingPlanArn"} & takes, rule
+    # what it cannot take is routed to the tool that can
+    assert "add_instance_group" in rule and "capacityType" in entry("add_instance_group").input.model_fields
+    # AWS sets continuous provisioning only at creation, and autoscaling needs it: the playbook asks now
+    assert "nodeProvisioningMode" in takes and "nodeProvisioningMode: Continuous" in " ".join(body.split())

@@ -16,6 +16,7 @@ BODY = {
     "hyperpod": {
         "availabilityZone": "us-east-1a",
         "instanceGroups": [{"name": "system", "instanceType": "ml.m5.2xlarge", "instanceCount": 1}],
+        "nodeProvisioningMode": "Continuous",
     },
 }
 GPU_APP = {
@@ -70,6 +71,11 @@ def test_karpenter_brings_a_gpu_node_from_zero_and_returns_to_zero(sandbox, clus
     with sandbox.client() as c:
         unknown = c.put(f"/api/clusters/{NAME}/autoscaling", json={"enabled": True, "groups": ["nope"]})
         assert unknown.status_code == 422 and "HyperPod instance groups only" in unknown.json()["message"]
+        system = c.put(f"/api/clusters/{NAME}/autoscaling", json={"enabled": True, "groups": ["system"]})
+        assert system.status_code == 422 and "system (1 nodes) would be terminated" in system.json()["message"]
+        every = {"enabled": True, "groups": ["gpu", "system"], "confirmScaleToZero": ["system"]}
+        alone = c.put(f"/api/clusters/{NAME}/autoscaling", json=every)
+        assert alone.status_code == 422 and "no node for the system pods" in alone.json()["message"]
         body = {"enabled": True, "groups": ["gpu"], "consolidateAfterSeconds": 60}
         op = c.put(f"/api/clusters/{NAME}/autoscaling", json=body).json()["operation"]["id"]
         done = sandbox.wait_operation(op)

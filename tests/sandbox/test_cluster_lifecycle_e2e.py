@@ -183,9 +183,44 @@ def test_every_role_launchpod_made_carries_the_boundary_and_trusts_only_document
         assert ownership.untrusted_principals(trust, "123456789012") == [], name
 
 
+def _load_balancer_interfaces(ec2) -> list[str]:
+    found = ec2.describe_network_interfaces()["NetworkInterfaces"]
+    return [n["NetworkInterfaceId"] for n in found if n.get("Description", "").startswith("ELB net/k8s-")]
+
+
+def _wait(check, timeout: float = 60.0):
+    deadline = time.monotonic() + timeout
+    while not (value := check()) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    return value
+
+
 def test_delete_needs_the_name_and_removes_only_what_launchpod_created(sandbox, control_plane):
     ec2 = sandbox.aws("ec2")
     theirs = ec2.create_vpc(CidrBlock="172.31.0.0/16")["Vpc"]["VpcId"]
+    # A Service behind an NLB: the AWS Load Balancer Controller puts its interfaces in the cluster's subnets,
+    # which EC2 will not delete while they are there.
+    sandbox.install_dependencies(control_plane, include_optional=True)
+    core = k8s.CoreV1Api(_kube(sandbox, control_plane))
+    service = {
+        "apiVersion": "v1",
+        "kind": "Service",
+        "metadata": {"name": "chat", "namespace": "default"},
+        "spec": {
+            "type": "LoadBalancer",
+            "loadBalancerClass": "service.k8s.aws/nlb",
+            "selector": {"app": "chat"},
+            "ports": [{"port": 80, "targetPort": 8080}],
+        },
+    }
+    core.create_namespaced_service("default", service)
+
+    def served():
+        status = core.read_namespaced_service("chat", "default").status
+        return status is not None and status.load_balancer is not None and status.load_balancer.ingress
+
+    assert _wait(served), "the controller gave the Service no load balancer"
+    assert _load_balancer_interfaces(ec2)
     with sandbox.client() as c:
         # An MLflow tracking server Launchpod made for the cluster goes with it, before the role it runs with.
         made = c.put(f"/api/clusters/{control_plane}/mlflow", json={})
@@ -205,6 +240,9 @@ def test_delete_needs_the_name_and_removes_only_what_launchpod_created(sandbox, 
     assert again.status_code == 202 and again.json()["operation"]["id"] == op, again.text  # in flight: that one
     done = sandbox.wait_operation(op, timeout=120)
     assert done["status"] == "SUCCEEDED", done
+    [balancers] = [p for p in done["phases"] if p["name"] == "DeleteLoadBalancers"]
+    assert (balancers["status"], balancers["message"]) == ("SUCCEEDED", "The load balancers are gone."), balancers
+    assert _load_balancer_interfaces(ec2) == []
     [deleted] = [p for p in done["phases"] if p["name"] == "DeleteTrackingServer"]
     assert (deleted["status"], deleted["message"]) == ("SUCCEEDED", "Tracking server deleted."), deleted
     servers = sandbox.aws("sagemaker").list_mlflow_tracking_servers()["TrackingServerSummaries"]

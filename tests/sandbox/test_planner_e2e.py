@@ -21,7 +21,7 @@ features, task governance and MLflow's NOOP and dryRun in their own modules (nam
 | POST .../instance-groups | NOOP | instanceType, capacityType, efaOnly, zone, dedicatedSubnet (count → PATCH) | here |
 | PATCH .../instance-groups/{g} | NOOP | instanceType, capacityType, efaOnly, subnetId (422) | here |
 | DELETE .../instance-groups/{g} | in flight: that operation; after: 404 | none | here (dryRun, 404) |
-| PUT .../autoscaling | NOOP | none | here; test_autoscaling_e2e |
+| PUT .../autoscaling | NOOP | none (dryRun refused as the request: not continuous) | here; test_autoscaling_e2e |
 | PATCH .../features | NOOP | none: every feature turns on and off | test_features_e2e, test_mcp_sandbox |
 | PUT .../mlflow | NOOP | size of an existing server | here; test_mlflow_e2e |
 | PUT .../task-governance/policy, .../teams/{t} | NOOP | none | test_task_governance_e2e |
@@ -285,10 +285,14 @@ def test_instance_groups_again_are_noop_fixed_fields_are_refused_and_dry_runs_ch
     assert gone.status_code == 404 and "it has gpu" in gone.json()["message"], gone.text
 
 
-def test_autoscaling_again_is_noop_and_its_dry_run_leaves_the_groups_alone(sandbox, provisioned):
+def test_autoscaling_again_is_noop_and_its_dry_run_is_refused_as_the_request_would_be(sandbox, provisioned):
     path = f"/api/clusters/{NAME}/autoscaling"
     _noop(sandbox, "PUT", path, {"enabled": False})
-    _planned(sandbox, "PUT", path, {"enabled": True, "groups": ["gpu"]})
+    before = _count(sandbox)
+    with sandbox.client() as c:  # this cluster was created without continuous provisioning
+        refused = c.put(path, json={"enabled": True, "groups": ["gpu"]}, params={"dryRun": "true"})
+    assert refused.status_code == 409 and "continuous provisioning" in refused.json()["message"], refused.text
+    assert _count(sandbox) == before
     with sandbox.client("viewer") as c:
         (group,) = c.get(f"/api/clusters/{NAME}/instance-groups").json()["items"]
     assert not group["karpenterManaged"] and group["targetCount"] == 1, group

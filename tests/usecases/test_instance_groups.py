@@ -133,3 +133,25 @@ def test_delete_needs_the_groups_name_typed_then_starts() -> None:
         cases.delete_instance_group("train", "tpu", "tpu", ADMIN, ports=ports)
     assert str(missing.value) == "train has no instance group tpu; it has gpu."
     assert cases.delete_instance_group("train", "gpu", "gpu", ADMIN, ports=ports).request["action"] == "delete"
+
+
+FOREIGN = "arn:aws:iam::123456789012:role/their-hyperpod-nodes"
+
+
+def test_on_an_imported_cluster_a_change_that_would_pass_a_foreign_role_is_refused_naming_it() -> None:
+    ports = _ports(_cluster(InstanceGroups=[{**GPU, "ExecutionRole": FOREIGN}]))
+    with pytest.raises(Conflict) as refused:
+        cases.update_instance_group("train", "gpu", UpdateInstanceGroupRequest(instanceCount=3), ADMIN, ports=ports)
+    assert FOREIGN in str(refused.value) and "only the roles it creates (launchpod-*)" in str(refused.value)
+    add = AddInstanceGroupRequest(group="cpu", instanceType="ml.g5.8xlarge", instanceCount=1)
+    with pytest.raises(Conflict, match="their-hyperpod-nodes"):
+        cases.add_instance_group("train", add, ADMIN, ports=ports)
+    assert ports.workflows.started == []  # type: ignore[attr-defined]
+
+
+def test_deleting_the_only_group_with_a_foreign_role_passes_none_and_goes_ahead() -> None:
+    ours = {**GPU, "InstanceGroupName": "cpu", "ExecutionRole": "arn:aws:iam::123456789012:role/launchpod-train-hp"}
+    ports = _ports(_cluster(InstanceGroups=[{**GPU, "ExecutionRole": FOREIGN}, ours]))
+    assert isinstance(cases.delete_instance_group("train", "gpu", "gpu", ADMIN, ports=ports), OperationView)
+    with pytest.raises(Conflict, match="their-hyperpod-nodes"):
+        cases.delete_instance_group("train", "cpu", "cpu", ADMIN, ports=ports)

@@ -20,6 +20,12 @@ class AutoscalingRequest(Contract):
         max_length=10,
         description="enable: the instance groups Karpenter manages (at most 10 in a node class); each starts at 0",
     )
+    confirmScaleToZero: list[InstanceGroupName] = Field(
+        default_factory=list,
+        max_length=10,
+        description="enable: groups among `groups` that run nodes now and may lose them. Karpenter starts a group it"
+        " manages at 0 nodes, so their nodes are terminated; a group with nodes not named here is refused",
+    )
     consolidateAfterSeconds: int = Field(
         default=300, ge=0, le=86400, description="how long a node stays idle before Karpenter removes it"
     )
@@ -30,6 +36,8 @@ class AutoscalingRequest(Contract):
             raise ValueError("name the instance groups Karpenter should manage in groups")
         if len(set(self.groups)) != len(self.groups):
             raise ValueError("groups must be distinct")
+        if stray := [g for g in self.confirmScaleToZero if g not in self.groups]:
+            raise ValueError(f"confirmScaleToZero names {', '.join(stray)}, which groups does not")
         return self
 
 

@@ -611,9 +611,11 @@ CATALOG: tuple[CatalogEntry, ...] = (
         "PUT",
         "/api/clusters/{name}/autoscaling",
         "Enable or disable HyperPod-managed Karpenter for instance groups: enable makes the cluster role, turns on"
-        " AutoScaling (Karpenter, continuous provisioning), waits until InService, then applies a HyperpodNodeClass"
-        " (at most 10 groups; each starts at 0) and a NodePool; disable removes them in reverse. It scales HyperPod"
-        " instance groups only, not plain EC2 instances or EKS node groups. Answers NOOP when nothing changes.",
+        " AutoScaling (Karpenter), waits until InService, then applies a HyperpodNodeClass (at most 10 groups; each"
+        " starts at 0) and a NodePool; disable removes them in reverse. It scales HyperPod instance groups only, not"
+        " plain EC2 instances or EKS node groups. Enabling needs a cluster created with continuous provisioning, a"
+        " group outside autoscaling with a node for system pods, no group on a training plan or with deep health"
+        " checks, and each group with nodes named in confirmScaleToZero. Answers NOOP when nothing changes.",
         AutoscalingInput,
         OperationAcceptedView,
         Role.ADMIN,

@@ -19,10 +19,28 @@ TrainingPlanArn = Annotated[
         examples=["arn:aws:sagemaker:us-east-1:123456789012:training-plan/p5-week"],
     ),
 ]
+
+
+# SageMaker's ClusterKubernetesLabelKey / ClusterKubernetesTaintKey (1-317 characters) and
+# ClusterKubernetesLabelValue / ClusterKubernetesTaintValue (1-63): an optional DNS-subdomain prefix and "/",
+# then a name that starts and ends alphanumeric; a value is never empty (API reference,
+# https://docs.aws.amazon.com/sagemaker/latest/APIReference/API_ClusterKubernetesTaint.html and
+# API_ClusterKubernetesConfig.html). Kubernetes' own limits hold too where a pattern can say them: each DNS
+# label of the prefix and the name 63 characters at most
+# (https://kubernetes.io/docs/concepts/overview/working-with-objects/labels/#syntax-and-character-set).
 LabelKey = Annotated[
-    str, Field(min_length=1, max_length=317, pattern=r"^([a-z0-9.\-]+/)?[A-Za-z0-9]([-A-Za-z0-9_.]*)?$")
+    str,
+    Field(
+        min_length=1,
+        max_length=317,
+        pattern=r"^([a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?(\.[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?)*/)?"
+        r"[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$",
+        examples=["example.com/team"],
+    ),
 ]
-LabelValue = Annotated[str, Field(max_length=63, pattern=r"^([A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?)?$")]
+LabelValue = Annotated[
+    str, Field(min_length=1, max_length=63, pattern=r"^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$")
+]
 # AWS's cron() form for ScheduledUpdateConfig.ScheduleExpression (botocore: CronScheduleExpression).
 ScheduleExpression = Annotated[str, Field(min_length=1, max_length=256, examples=["cron(0 3 ? * SUN *)"])]
 

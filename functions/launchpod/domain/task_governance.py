@@ -49,7 +49,10 @@ def priority_class(name: str) -> str:
 
 
 def config_name(cluster: str) -> str:
-    return f"{cluster}-scheduler"[:63]
+    """SageMaker EntityName: 63 at most, ending alphanumeric (``[a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}``, API
+    reference CreateClusterSchedulerConfig): a 62-character cluster name would otherwise leave a "-" last.
+    The whole cluster name always fits, so the name stays unique per cluster."""
+    return f"{cluster}-scheduler"[:63].rstrip("-")
 
 
 def quota_name(cluster: str, team: str) -> str:

@@ -12,8 +12,9 @@ from launchpod.contracts.operations import NoopView, OperationView
 from launchpod.domain import operations as ops
 from launchpod.domain.clusters import hyperpod
 from launchpod.domain.errors import Conflict, LaunchpodError, NotFound
-from launchpod.domain.instance_groups import autoscaling
+from launchpod.domain.instance_groups import autoscaling, specs
 from launchpod.runtime import wiring
+from launchpod.runtime.settings import settings
 from launchpod.usecases.ports import HyperPods, KubeReader
 
 
@@ -23,12 +24,17 @@ class AutoscalingPorts:
     workflows: ops.WorkflowRunner
     sagemaker: HyperPods
     read: KubeReader
+    prefix: str = "launchpod"  # the roles Launchpod creates, the only ones it may pass (specs.check_passable)
 
 
 def real() -> AutoscalingPorts:
     """The deployed adapters (runtime.wiring and the Kubernetes reader)."""
     return AutoscalingPorts(
-        operations=wiring.operations(), workflows=wiring.workflows(), sagemaker=wiring.sagemaker(), read=k8s.read
+        operations=wiring.operations(),
+        workflows=wiring.workflows(),
+        sagemaker=wiring.sagemaker(),
+        read=k8s.read,
+        prefix=settings().resource_prefix,
     )
 
 
@@ -48,7 +54,8 @@ def set_autoscaling(
     request: AutoscalingInput, who: ops.Principal, *, ports: AutoscalingPorts
 ) -> OperationView | NoopView:
     """NOOP when HyperPod and Karpenter's objects already are as asked; otherwise the set-autoscaling
-    operation, on an InService cluster only (HyperPod takes one update at a time)."""
+    operation, on an InService cluster only (HyperPod takes one update at a time), once check_enable found
+    nothing AWS refuses and no node goes that the request did not confirm."""
     name = request.name
     described = ports.sagemaker.hyperpod_cluster(hyperpod.hyperpod_name(name))
     if described is None:
@@ -58,6 +65,9 @@ def set_autoscaling(
     if autoscaling.is_noop(request, described, klass, pool):
         state = "on for " + ", ".join(request.groups) if request.enabled else "off"
         return NoopView(message=f"Autoscaling is already {state}; no changes.")
+    autoscaling.check_enable(request, described, autoscaling.managed_groups(klass))
+    if request.enabled and (described.get("AutoScaling") or {}).get("Mode") != "Enable":
+        specs.check_passable(name, described.get("InstanceGroups", []), ports.prefix)  # UpdateCluster re-passes
     if described.get("ClusterStatus") != "InService":
         raise Conflict(
             f"The HyperPod cluster {name} is {described.get('ClusterStatus')}; change autoscaling once it is InService."

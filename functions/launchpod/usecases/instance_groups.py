@@ -21,9 +21,10 @@ from launchpod.domain import operations as ops
 from launchpod.domain.clusters import hyperpod
 from launchpod.domain.clusters.instance_types import to_ec2
 from launchpod.domain.errors import Conflict, InvalidInput, NotFound
-from launchpod.domain.instance_groups import autoscaling, changes, placement, preflight, workflow
+from launchpod.domain.instance_groups import autoscaling, changes, placement, preflight, specs, workflow
 from launchpod.domain.instance_groups.views import group_view
 from launchpod.runtime import wiring
+from launchpod.runtime.settings import settings
 from launchpod.usecases.autoscaling import karpenter_objects
 from launchpod.usecases.ports import Ec2Offerings, HyperPods, InstanceFacts, KubeReader, Quotas
 
@@ -37,6 +38,7 @@ class InstanceGroupPorts:
     quotas: Quotas
     read: KubeReader
     instances: InstanceFacts
+    prefix: str = "launchpod"  # the roles Launchpod creates, the only ones it may pass (specs.check_passable)
 
 
 def real() -> InstanceGroupPorts:
@@ -49,6 +51,7 @@ def real() -> InstanceGroupPorts:
         quotas=wiring.service_quotas(),
         read=k8s.read,
         instances=wiring.instance_facts(),
+        prefix=settings().resource_prefix,
     )
 
 
@@ -154,6 +157,7 @@ def add_instance_group(
         )
         return NoopView(message=f"Instance group {request.group} already is as asked; no changes.")
     _in_service(name, cluster)
+    specs.check_passable(name, cluster.get("InstanceGroups", []), ports.prefix)
     subnets = _cluster_subnets(cluster)
     home = ports.ec2.subnets(subnet_ids=subnets[:1])[0]["AvailabilityZone"] if subnets else None
     zone = request.availabilityZone or home
@@ -192,6 +196,7 @@ def update_instance_group(
     if not diff:
         return NoopView(message=f"Instance group {group} already is as asked; no changes.")
     _in_service(name, cluster)
+    specs.check_passable(name, cluster.get("InstanceGroups", []), ports.prefix)
     if "instanceCount" in diff:
         _not_karpenters(name, cluster, group, "be scaled by hand", ports)
         _preflight_quota(
@@ -214,4 +219,5 @@ def delete_instance_group(
     _group(name, cluster, group)
     _in_service(name, cluster)
     _not_karpenters(name, cluster, group, "be deleted", ports)
+    specs.check_passable(name, cluster.get("InstanceGroups", []), ports.prefix, deleted=group)
     return _submit(InstanceGroupChangeInput(name=name, action="delete", group=group), who, ports)

@@ -24,6 +24,41 @@ _ROLE_ARN = re.compile(r"^arn:aws[a-z\-]*:iam::(?P<account>\d{12}):role/?(?P<nam
 HYPERPOD_KUBERNETES_VERSIONS: tuple[str, ...] = ("1.28", "1.29", "1.30", "1.31", "1.32", "1.33", "1.34")
 
 
+# ClusterKubernetesConfig's members as the API reference constrains them (botocore's sagemaker model carries
+# the same): keys 1-317 characters, an optional DNS-subdomain prefix and "/", then a name that starts and
+# ends alphanumeric; values 1-63 characters of the same alphabet
+# (https://docs.aws.amazon.com/sagemaker/latest/APIReference/API_ClusterKubernetesTaint.html). botocore
+# checks lengths before sending; the patterns only SageMaker checks.
+_KUBE_KEY = re.compile(
+    r"^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$"
+)
+_KUBE_VALUE = re.compile(r"^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$")
+
+
+def _constrained(value: Any, where: str, pattern: re.Pattern[str], longest: int) -> None:
+    text = str(value)
+    if not 1 <= len(text) <= longest:
+        raise invalid(
+            f"1 validation error detected: Value '{text}' at '{where}' failed to satisfy constraint: Member must "
+            f"have length between 1 and {longest}"
+        )
+    if not pattern.match(text):
+        raise invalid(
+            f"1 validation error detected: Value '{text}' at '{where}' failed to satisfy constraint: Member must "
+            f"satisfy regular expression pattern: {pattern.pattern.strip('^$')}"
+        )
+
+
+def _validate_kubernetes(config: dict[str, Any] | None, where: str) -> None:
+    for key, value in ((config or {}).get("Labels") or {}).items():
+        _constrained(key, f"{where}.kubernetesConfig.labels.key", _KUBE_KEY, 317)
+        _constrained(value, f"{where}.kubernetesConfig.labels.value", _KUBE_VALUE, 63)
+    for index, taint in enumerate((config or {}).get("Taints") or [], start=1):
+        _constrained(taint.get("Key"), f"{where}.kubernetesConfig.taints.{index}.member.key", _KUBE_KEY, 317)
+        if "Value" in taint:
+            _constrained(taint["Value"], f"{where}.kubernetesConfig.taints.{index}.member.value", _KUBE_VALUE, 63)
+
+
 _S3_URI = re.compile(r"^s3://(?P<bucket>[a-z0-9][a-z0-9.\-]{1,61}[a-z0-9])(/.*)?$")
 
 
@@ -74,6 +109,7 @@ def _validate_group(backend: SageMakerModelBackend, spec: dict[str, Any], index:
     where = f"instanceGroups.{index}.member"
     require_name(spec.get("InstanceGroupName"), f"{where}.instanceGroupName")
     name = spec["InstanceGroupName"]
+    _validate_kubernetes(spec.get("KubernetesConfig"), where)
     instance_type = spec.get("InstanceType")
     if instance_type is None and not spec.get("InstanceRequirements"):
         raise invalid(f"Either InstanceType or InstanceRequirements must be specified for instance group {name}.")

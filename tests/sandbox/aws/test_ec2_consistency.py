@@ -94,3 +94,19 @@ def test_nat_gateways_are_filtered_by_their_tags_as_ec2_documents():
     assert [n["NatGatewayId"] for n in tagged] == [nat]
     keyed = ec2.describe_nat_gateways(Filter=[{"Name": "tag-key", "Values": ["launchpod:cluster"]}])["NatGateways"]
     assert {n["NatGatewayId"] for n in keyed} == {nat, other}
+
+
+def test_a_network_interface_left_in_a_subnet_blocks_its_deletion(time_scale):
+    time_scale(1.0)
+    ec2_propagation.set_propagation_seconds(0)
+    ec2 = boto3.client("ec2", region_name="us-east-1")
+    retry_fresh_ids(ec2)
+    vpc = ec2.create_vpc(CidrBlock="10.8.0.0/16")["Vpc"]["VpcId"]
+    subnet = ec2.create_subnet(VpcId=vpc, CidrBlock="10.8.0.0/24")["Subnet"]["SubnetId"]
+    eni = ec2.create_network_interface(SubnetId=subnet, Description="ELB net/k8s-default-chat-0123456789/abc")
+    assert _code(ec2.delete_subnet, SubnetId=subnet) == (
+        f"DependencyViolation: The subnet '{subnet}' has dependencies and cannot be deleted."
+    )
+    ec2.delete_network_interface(NetworkInterfaceId=eni["NetworkInterface"]["NetworkInterfaceId"])
+    ec2.delete_subnet(SubnetId=subnet)
+    ec2.delete_vpc(VpcId=vpc)

@@ -88,6 +88,25 @@ def test_fixed_fields_of_an_existing_group_are_refused(sm, eks_arn, change, word
     assert f"The {words} of instance group gpu cannot be changed" in message and "Add a new instance group" in message
 
 
+@pytest.mark.parametrize(
+    ("kubernetes", "where"),
+    [
+        ({"Labels": {"-team./tier": "a"}}, "kubernetesConfig.labels.key"),
+        ({"Labels": {"Example.com/tier": "a"}}, "kubernetesConfig.labels.key"),
+        ({"Labels": {"tier": "a-"}}, "kubernetesConfig.labels.value"),
+        ({"Taints": [{"Key": "gpu.", "Effect": "NoSchedule"}]}, "kubernetesConfig.taints.1.member.key"),
+    ],
+)
+def test_labels_and_taints_sagemaker_refuses_are_refused(sm, eks_arn, kubernetes, where):
+    _ready_cluster(sm, eks_arn, _group("cpu", "ml.m5.2xlarge", count=1))
+    with pytest.raises(ClientError) as exc_info:
+        sm.update_cluster(
+            ClusterName="hp", InstanceGroups=[_group("cpu", "ml.m5.2xlarge", count=1, KubernetesConfig=kubernetes)]
+        )
+    code, message = _error(exc_info)
+    assert code == "ValidationException" and f"instanceGroups.1.member.{where}" in message, message
+
+
 def test_a_second_update_while_the_first_settles_is_refused(sm, eks_arn):
     _ready_cluster(sm, eks_arn, _group("cpu", "ml.m5.2xlarge", count=1))
     sm.update_cluster(ClusterName="hp", InstanceGroups=[_group("cpu", "ml.m5.2xlarge", count=2)])
@@ -199,14 +218,17 @@ def _cluster_role(client: Any, trusted: str, actions: list[str], name: str = "hp
     return arn
 
 
-def test_karpenter_needs_continuous_provisioning_and_a_cluster_role(sm, eks_arn, client):
+def test_karpenter_needs_a_cluster_created_with_continuous_provisioning(sm, eks_arn, client):
     _ready_cluster(sm, eks_arn, _group("cpu", "ml.m5.2xlarge", count=1))
     with pytest.raises(ClientError) as exc_info:
         sm.update_cluster(ClusterName="hp", AutoScaling=KARPENTER, ClusterRole=ROLE_ARN)
-    assert "NodeProvisioningMode Continuous" in _error(exc_info)[1]
+    assert "created with NodeProvisioningMode Continuous" in _error(exc_info)[1]
+    # AWS documents the prerequisite at creation only: the same request cannot switch the cluster over.
     with pytest.raises(ClientError) as exc_info:
-        sm.update_cluster(ClusterName="hp", AutoScaling=KARPENTER, NodeProvisioningMode="Continuous")
-    assert "ClusterRole is required" in _error(exc_info)[1]
+        sm.update_cluster(
+            ClusterName="hp", AutoScaling=KARPENTER, ClusterRole=ROLE_ARN, NodeProvisioningMode="Continuous"
+        )
+    assert "created with NodeProvisioningMode Continuous" in _error(exc_info)[1]
     with pytest.raises(ClientError) as exc_info:
         sm.batch_add_cluster_nodes(
             ClusterName="hp", NodesToAdd=[{"InstanceGroupName": "cpu", "IncrementTargetCountBy": 1}]
@@ -214,10 +236,17 @@ def test_karpenter_needs_continuous_provisioning_and_a_cluster_role(sm, eks_arn,
     assert "Continuous" in _error(exc_info)[1]
 
 
+def test_karpenter_needs_a_cluster_role(sm, eks_arn, client):
+    _ready_cluster(sm, eks_arn, _group("cpu", "ml.m5.2xlarge", count=1), NodeProvisioningMode="Continuous")
+    with pytest.raises(ClientError) as exc_info:
+        sm.update_cluster(ClusterName="hp", AutoScaling=KARPENTER)
+    assert "ClusterRole is required" in _error(exc_info)[1]
+
+
 def test_autoscaling_is_creating_then_fails_naming_what_the_role_lacks(sm, eks_arn, client):
-    _ready_cluster(sm, eks_arn, _group("cpu", "ml.m5.2xlarge", count=1))
+    _ready_cluster(sm, eks_arn, _group("cpu", "ml.m5.2xlarge", count=1), NodeProvisioningMode="Continuous")
     role = _cluster_role(client, "sagemaker.amazonaws.com", ["sagemaker:BatchAddClusterNodes"])
-    sm.update_cluster(ClusterName="hp", AutoScaling=KARPENTER, ClusterRole=role, NodeProvisioningMode="Continuous")
+    sm.update_cluster(ClusterName="hp", AutoScaling=KARPENTER, ClusterRole=role)
     assert sm.describe_cluster(ClusterName="hp")["AutoScaling"]["Status"] == "Creating"
     fast_forward()
     failed = wait_until(
@@ -229,13 +258,13 @@ def test_autoscaling_is_creating_then_fails_naming_what_the_role_lacks(sm, eks_a
 
 
 def test_autoscaling_with_a_proper_role_is_in_service_and_batch_add_raises_the_target(sm, eks_arn, client):
-    _ready_cluster(sm, eks_arn, _group("cpu", "ml.m5.2xlarge", count=1))
+    _ready_cluster(sm, eks_arn, _group("cpu", "ml.m5.2xlarge", count=1), NodeProvisioningMode="Continuous")
     role = _cluster_role(
         client,
         "hyperpod.sagemaker.amazonaws.com",
         ["sagemaker:BatchAddClusterNodes", "sagemaker:BatchDeleteClusterNodes"],
     )
-    sm.update_cluster(ClusterName="hp", AutoScaling=KARPENTER, ClusterRole=role, NodeProvisioningMode="Continuous")
+    sm.update_cluster(ClusterName="hp", AutoScaling=KARPENTER, ClusterRole=role)
     fast_forward()
     assert wait_until(lambda: sm.describe_cluster(ClusterName="hp")["AutoScaling"]["Status"] == "InService")
     added = sm.batch_add_cluster_nodes(

@@ -25,6 +25,7 @@ def hyperpod_cluster(app: App) -> str:
         "hyperpod": {
             "availabilityZone": "us-east-1a",
             "instanceGroups": [{"name": "system", "instanceType": "ml.m5.2xlarge", "instanceCount": 1}],
+            "nodeProvisioningMode": "Continuous",  # autoscaling needs it from creation
         },
     }
     created = app.api("POST", "/clusters/provision", json=body)
@@ -109,8 +110,16 @@ def test_the_autoscaling_section_enables_and_disables_karpenter_for_a_group(
     expect(section).to_be_visible()
     expect(page.get_by_role("button", name="Disable", exact=True)).to_be_disabled()
     page.get_by_role("button", name=re.compile("^Managed instance groups")).click()
+    page.get_by_role("option").filter(has_text="system").first.click()
+    page.keyboard.press("Escape")
+    # system runs a node: Karpenter would take it to 0, so enabling waits for the user to let it go
+    expect(page.get_by_text("Terminate the running nodes of system (1)")).to_be_visible()
+    expect(page.get_by_role("button", name="Enable autoscaling")).to_be_disabled()
+    page.get_by_role("button", name=re.compile("^Managed instance groups")).click()
+    page.get_by_role("option").filter(has_text="system").first.click()
     page.get_by_role("option").filter(has_text="ui-gpu").first.click()
     page.keyboard.press("Escape")
+    expect(page.get_by_text("Terminate the running nodes")).to_have_count(0)
     page.get_by_label("Remove idle nodes after (seconds)").fill("60")
     page.get_by_role("button", name="Enable autoscaling").click()
     _succeeded(page)

@@ -141,8 +141,8 @@ export interface paths {
         };
         get?: never;
         /**
-         * Enable or disable HyperPod-managed Karpenter for instance groups: enable makes the cluster role, turns on AutoScaling (Karpenter, continuous provisioning), waits until InService, then applies a HyperpodNodeClass (at most 10 groups; each starts at 0) and a NodePool; disable removes them in reverse. It scales HyperPod instance groups only, not plain EC2 instances or EKS node groups. Answers NOOP when nothing changes.
-         * @description Enable or disable HyperPod-managed Karpenter for instance groups: enable makes the cluster role, turns on AutoScaling (Karpenter, continuous provisioning), waits until InService, then applies a HyperpodNodeClass (at most 10 groups; each starts at 0) and a NodePool; disable removes them in reverse. It scales HyperPod instance groups only, not plain EC2 instances or EKS node groups. Answers NOOP when nothing changes. Answers with an operation; the work is done only when get_operation reports SUCCEEDED (or FAILED/CANCELLED). Use wait_for_operation to follow it.
+         * Enable or disable HyperPod-managed Karpenter for instance groups: enable makes the cluster role, turns on AutoScaling (Karpenter), waits until InService, then applies a HyperpodNodeClass (at most 10 groups; each starts at 0) and a NodePool; disable removes them in reverse. It scales HyperPod instance groups only, not plain EC2 instances or EKS node groups. Enabling needs a cluster created with continuous provisioning, a group outside autoscaling with a node for system pods, no group on a training plan or with deep health checks, and each group with nodes named in confirmScaleToZero. Answers NOOP when nothing changes.
+         * @description Enable or disable HyperPod-managed Karpenter for instance groups: enable makes the cluster role, turns on AutoScaling (Karpenter), waits until InService, then applies a HyperpodNodeClass (at most 10 groups; each starts at 0) and a NodePool; disable removes them in reverse. It scales HyperPod instance groups only, not plain EC2 instances or EKS node groups. Enabling needs a cluster created with continuous provisioning, a group outside autoscaling with a node for system pods, no group on a training plan or with deep health checks, and each group with nodes named in confirmScaleToZero. Answers NOOP when nothing changes. Answers with an operation; the work is done only when get_operation reports SUCCEEDED (or FAILED/CANCELLED). Use wait_for_operation to follow it.
          */
         put: operations["set_autoscaling"];
         post?: never;
@@ -1156,6 +1156,11 @@ export interface components {
          *     or EKS node groups): a Pending pod a managed group fits brings a node; idle nodes go, back to zero.
          */
         AutoscalingRequest: {
+            /**
+             * Confirmscaletozero
+             * @description enable: groups among `groups` that run nodes now and may lose them. Karpenter starts a group it manages at 0 nodes, so their nodes are terminated; a group with nodes not named here is refused
+             */
+            confirmScaleToZero?: string[];
             /**
              * Consolidateafterseconds
              * @description how long a node stays idle before Karpenter removes it
@@ -3669,7 +3674,10 @@ export interface components {
              * @enum {string}
              */
             effect: "NoSchedule" | "PreferNoSchedule" | "NoExecute";
-            /** Key */
+            /**
+             * Key
+             * @example example.com/team
+             */
             key: string;
             /** Value */
             value?: string | null;

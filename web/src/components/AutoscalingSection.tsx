@@ -5,6 +5,7 @@ import { useNavigate } from 'react-router-dom';
 import Alert from '@cloudscape-design/components/alert';
 import Box from '@cloudscape-design/components/box';
 import Button from '@cloudscape-design/components/button';
+import Checkbox from '@cloudscape-design/components/checkbox';
 import Container from '@cloudscape-design/components/container';
 import FormField from '@cloudscape-design/components/form-field';
 import Header from '@cloudscape-design/components/header';
@@ -24,6 +25,7 @@ export default function AutoscalingSection({ cluster, list }: { cluster: string;
   const managed = (list?.items ?? []).filter((g) => g.karpenterManaged).map((g) => g.group);
   const [groups, setGroups] = useState<string[] | null>(null);
   const [delay, setDelay] = useState<string | null>(null);
+  const [letGo, setLetGo] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
   const chosen = groups ?? managed;
@@ -31,12 +33,19 @@ export default function AutoscalingSection({ cluster, list }: { cluster: string;
   const state = list?.autoscaling;
   const on = state?.mode === 'Enable';
   const allowed = can('admin') && list?.clusterStatus === 'InService';
+  // Karpenter starts the groups it manages at 0: the nodes of a group that has some go, only if confirmed.
+  const losing = (list?.items ?? []).filter(
+    (g) => chosen.includes(g.group) && !g.karpenterManaged && Math.max(g.currentCount, g.targetCount) > 0,
+  );
 
   async function send(enabled: boolean) {
     setBusy(true);
     setError(null);
     try {
-      const body = enabled ? { enabled, groups: chosen, consolidateAfterSeconds: Number(seconds) } : { enabled };
+      const confirmed = letGo ? { confirmScaleToZero: losing.map((g) => g.group) } : {};
+      const body = enabled
+        ? { enabled, groups: chosen, consolidateAfterSeconds: Number(seconds), ...confirmed }
+        : { enabled };
       const { data } = await api.setAutoscaling(cluster, body);
       if (data.status === 'NOOP') notify({ type: 'info', header: 'No changes', content: data.message });
       else navigate(`/operations/${data.operation.id}`);
@@ -58,7 +67,12 @@ export default function AutoscalingSection({ cluster, list }: { cluster: string;
               <Button disabled={!on || !allowed} loading={busy} onClick={() => void send(false)}>
                 Disable
               </Button>
-              <Button variant="primary" disabled={!allowed || !chosen.length} loading={busy} onClick={() => void send(true)}>
+              <Button
+                variant="primary"
+                disabled={!allowed || !chosen.length || (losing.length > 0 && !letGo)}
+                loading={busy}
+                onClick={() => void send(true)}
+              >
                 {on ? 'Update autoscaling' : 'Enable autoscaling'}
               </Button>
             </SpaceBetween>
@@ -74,7 +88,7 @@ export default function AutoscalingSection({ cluster, list }: { cluster: string;
         <Box>
           Status: <Status value={on ? state?.status ?? 'Unknown' : 'Disabled'} label={on ? `Enabled, ${state?.status ?? 'unknown'}` : 'Off'} />
         </Box>
-        <FormField label="Managed instance groups" description="At most 10. Each is set to 0 instances when autoscaling is enabled.">
+        <FormField label="Managed instance groups" description="At most 10. Each is set to 0 instances when autoscaling is enabled; keep a group with a node outside autoscaling for system pods. Groups on a training plan or with deep health checks cannot be managed.">
           <Multiselect
             selectedOptions={chosen.map((g) => ({ value: g, label: g }))}
             options={(list?.items ?? []).map((g) => ({ value: g.group, label: g.group, description: g.instanceType ?? undefined }))}
@@ -83,6 +97,12 @@ export default function AutoscalingSection({ cluster, list }: { cluster: string;
             ariaLabel="Managed instance groups"
           />
         </FormField>
+        {losing.length ? (
+          <Checkbox checked={letGo} onChange={({ detail }) => setLetGo(detail.checked)}>
+            Terminate the running nodes of {losing.map((g) => `${g.group} (${Math.max(g.currentCount, g.targetCount)})`).join(', ')}:
+            Karpenter starts the groups it manages at 0
+          </Checkbox>
+        ) : null}
         <FormField label="Remove idle nodes after (seconds)">
           <Input type="number" value={seconds} onChange={({ detail }) => setDelay(detail.value)} ariaLabel="Remove idle nodes after (seconds)" />
         </FormField>

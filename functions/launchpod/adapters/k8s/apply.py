@@ -23,6 +23,7 @@ PLURALS = {
     "ServiceAccount": ("serviceaccounts", True),
     "ConfigMap": ("configmaps", True),
     "Service": ("services", True),
+    "Ingress": ("ingresses", True),
     "PersistentVolume": ("persistentvolumes", False),
     "PersistentVolumeClaim": ("persistentvolumeclaims", True),
     "ClusterRole": ("clusterroles", False),

@@ -1,4 +1,5 @@
-"""Read-only lists from a cluster's Kubernetes API: Nodes, Pods, Events (every namespace)."""
+"""Read-only lists from a cluster's Kubernetes API: Nodes, Pods, Events, Services, Ingresses (every
+namespace) and IngressClasses."""
 
 from __future__ import annotations
 
@@ -6,7 +7,14 @@ from typing import Any
 
 from launchpod.adapters.k8s.apply import get
 
-_PATHS = {"Node": "/api/v1/nodes", "Pod": "/api/v1/pods", "Event": "/api/v1/events"}
+_PATHS = {
+    "Node": "/api/v1/nodes",
+    "Pod": "/api/v1/pods",
+    "Event": "/api/v1/events",
+    "Service": "/api/v1/services",
+    "Ingress": "/apis/networking.k8s.io/v1/ingresses",
+    "IngressClass": "/apis/networking.k8s.io/v1/ingressclasses",
+}
 
 
 def items(cluster: str, kind: str) -> list[dict[str, Any]]:

@@ -12,6 +12,11 @@ from launchpod.domain.operations import WorkflowPlan, role_for
 
 KIND = "delete-cluster"
 PHASES: tuple[tuple[str, str], ...] = (
+    (
+        "DeleteLoadBalancers",
+        "Delete the cluster's LoadBalancer Services and load-balanced Ingresses; wait until the AWS Load Balancer"
+        " Controller has removed their load balancers",
+    ),
     ("DeleteHyperPod", "Delete the HyperPod cluster and wait until it is gone"),
     ("DeleteControlPlane", "Delete the EKS cluster (its add-ons and access entries go with it)"),
     (
@@ -25,6 +30,14 @@ PHASES: tuple[tuple[str, str], ...] = (
 )
 MAX_POLLS = 120
 POLL_SECONDS = 30
+# The AWS Load Balancer Controller deletes a load balancer within a reconcile or two; ten minutes at most.
+LB_POLL_SECONDS = 15
+MAX_LB_POLLS = 40
+# The controller's IngressClass controller name and its legacy annotation value
+# (https://kubernetes-sigs.github.io/aws-load-balancer-controller/latest/guide/ingress/ingress_class/).
+ALB_CONTROLLER = "ingress.k8s.aws/alb"
+LEGACY_CLASS = "kubernetes.io/ingress.class"
+DEFAULT_CLASS = "ingressclass.kubernetes.io/is-default-class"
 
 
 def check_confirmation(request: DeleteClusterInput) -> None:
@@ -53,3 +66,37 @@ def created_here(
     """An EKS or HyperPod cluster delete-cluster may remove: Launchpod's tags, and the registry's record
     of Launchpod's create phase having made exactly this cluster (a tag alone can be forged)."""
     return ours(tags, cluster, prefix) and ownership.recorded_as_created(record, fact, arn)
+
+
+def load_balanced(
+    services: list[dict[str, Any]], ingresses: list[dict[str, Any]], classes: list[dict[str, Any]]
+) -> list[dict[str, Any]]:
+    """The objects whose load balancers must go before the cluster does: every Service of type LoadBalancer
+    and every Ingress the AWS Load Balancer Controller serves (its IngressClass, the legacy ``alb``
+    annotation, or no class where its class is the default). "If you have active services in your cluster
+    that are associated with a load balancer, you must delete those services before deleting the cluster
+    ... Otherwise, you can have orphaned resources in your VPC that prevent you from being able to delete
+    the VPC" (https://docs.aws.amazon.com/eks/latest/APIReference/API_DeleteCluster.html); the controller
+    removes a load balancer when its object is deleted, and only while it runs, so these go before the
+    nodes that run it. Each comes back with apiVersion and kind, for deletion."""
+    alb = {c["metadata"]["name"] for c in classes if (c.get("spec") or {}).get("controller") == ALB_CONTROLLER}
+    default = any(
+        ((c.get("metadata") or {}).get("annotations") or {}).get(DEFAULT_CLASS) == "true"
+        for c in classes
+        if c["metadata"]["name"] in alb
+    )
+    found = [
+        {"apiVersion": "v1", "kind": "Service", **s}
+        for s in services
+        if (s.get("spec") or {}).get("type") == "LoadBalancer"
+    ]
+    for ingress in ingresses:
+        named = (ingress.get("spec") or {}).get("ingressClassName")
+        legacy = ((ingress.get("metadata") or {}).get("annotations") or {}).get(LEGACY_CLASS)
+        if named in alb or legacy == "alb" or (named is None and legacy is None and default):
+            found.append({"apiVersion": "networking.k8s.io/v1", "kind": "Ingress", **ingress})
+    return found
+
+
+def names_of(objects: list[dict[str, Any]]) -> str:
+    return ", ".join(f"{o['kind']} {o['metadata'].get('namespace')}/{o['metadata']['name']}" for o in objects)

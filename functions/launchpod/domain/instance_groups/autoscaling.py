@@ -8,14 +8,14 @@ from typing import Any
 
 from launchpod.contracts.autoscaling import AutoscalingInput
 from launchpod.contracts.instance_groups import AutoscalingStateView
-from launchpod.domain.errors import InvalidInput
+from launchpod.domain.errors import Conflict, InvalidInput
 from launchpod.domain.operations import WorkflowPlan, role_for
 
 KIND = "autoscaling"
 PHASES: tuple[tuple[str, str], ...] = (
     ("ClusterRole", "IAM role HyperPod assumes to add and remove nodes (enable)"),
     ("RemoveKarpenter", "NodePool and HyperpodNodeClass removed (disable)"),
-    ("UpdateAutoscaling", "UpdateCluster AutoScaling (Karpenter), ClusterRole, continuous provisioning"),
+    ("UpdateAutoscaling", "UpdateCluster AutoScaling (Karpenter), ClusterRole, node recovery Automatic"),
     ("WaitAutoscaling", "Wait until AutoScaling is InService (or gone)"),
     ("ApplyKarpenter", "HyperpodNodeClass and NodePool (enable)"),
 )
@@ -86,6 +86,78 @@ def check_groups(request: AutoscalingInput, described: dict[str, Any]) -> None:
             "Karpenter scales HyperPod instance groups only: add the group first.",
             field="body.groups",
             rule="instance_group_exists",
+        )
+
+
+# HyperPod's autoscaling is "built on HyperPod's continuous provisioning", a prerequisite AWS has you set "when
+# creating a SageMaker HyperPod cluster" (https://docs.aws.amazon.com/sagemaker/latest/dg/sagemaker-hyperpod-eks-autoscaling.html,
+# Prerequisites); it documents no switch of an existing cluster, so Launchpod never sends one.
+AUTOSCALING_DOC = "https://docs.aws.amazon.com/sagemaker/latest/dg/sagemaker-hyperpod-eks-autoscaling.html"
+# "Only on-demand capacity is supported at this time. Instance groups with Training plan or reserved capacity are
+# not supported." and "Instance groups with DeepHealthChecks (DHC) are not supported" (pods stay pending for the
+# 60-90 minutes a check takes, and Karpenter over-provisions); "You must start with 0 nodes in your instance
+# group ... If you start with more than 0 nodes, Karpenter will scale them down to 0."
+# https://docs.aws.amazon.com/sagemaker/latest/dg/sagemaker-hyperpod-eks-autoscaling-nodeclass.html
+NODECLASS_DOC = "https://docs.aws.amazon.com/sagemaker/latest/dg/sagemaker-hyperpod-eks-autoscaling-nodeclass.html"
+
+
+def _nodes(group: dict[str, Any]) -> int:
+    return max(int(group.get("CurrentCount") or 0), int(group.get("TargetCount") or 0))
+
+
+def check_enable(request: AutoscalingInput, described: dict[str, Any], already: set[str]) -> None:
+    """What AWS does not support, and what would lose capacity the user did not agree to lose, refused before
+    anything starts: a cluster created without continuous provisioning; a group on a training plan (reserved
+    capacity) or with deep health checks; a group with nodes the request does not confirm may go; and no
+    group left outside Karpenter with a node for the system pods (CoreDNS, controllers, webhooks).
+    ``already``: the groups Karpenter manages now (their counts are Karpenter's)."""
+    if not request.enabled:
+        return
+    if described.get("NodeProvisioningMode") != "Continuous":
+        raise Conflict(
+            f"HyperPod autoscaling needs continuous provisioning, which AWS sets when a cluster is created, and "
+            f"{request.name} was created without it (NodeProvisioningMode is not Continuous). Create a cluster with "
+            f"nodeProvisioningMode Continuous to use Karpenter ({AUTOSCALING_DOC})."
+        )
+    groups = {g["InstanceGroupName"]: g for g in described.get("InstanceGroups", [])}
+    excluded = []
+    for name in request.groups:
+        group = groups[name]
+        if group.get("TrainingPlanArn"):
+            excluded.append(f"{name} runs on a training plan (reserved capacity)")
+        if group.get("OnStartDeepHealthChecks"):
+            excluded.append(f"{name} runs deep health checks on start")
+    if excluded:
+        raise InvalidInput(
+            f"HyperPod's Karpenter does not support {'; '.join(excluded)}. Choose on-demand or Spot groups without "
+            f"deep health checks, or add one for autoscaling ({NODECLASS_DOC}).",
+            field="body.groups",
+            rule="autoscaling_supported_group",
+        )
+    losing = [
+        f"{name} ({_nodes(groups[name])} nodes)"
+        for name in request.groups
+        if name not in already and name not in request.confirmScaleToZero and _nodes(groups[name]) > 0
+    ]
+    if losing:
+        raise InvalidInput(
+            f"Karpenter starts the groups it manages at 0 nodes, so the nodes of {', '.join(losing)} would be "
+            "terminated with whatever runs on them. Name those groups in confirmScaleToZero to let their nodes go, "
+            f"or autoscale groups with no nodes (add one at instanceCount 0) ({NODECLASS_DOC}).",
+            field="body.confirmScaleToZero",
+            rule="confirm_scale_to_zero",
+        )
+    # AWS's own Karpenter cluster keeps a "system" group of one node outside the NodeClass (https://docs.aws.
+    # amazon.com/sagemaker/latest/dg/sagemaker-hyperpod-eks-autoscaling-cluster.html): CoreDNS, the add-ons'
+    # controllers and webhooks need a node that Karpenter does not take back to zero.
+    steady = [n for n, g in groups.items() if n not in request.groups and int(g.get("TargetCount") or 0) >= 1]
+    if not steady:
+        raise InvalidInput(
+            f"Every instance group of {request.name} would scale to zero, leaving no node for the system pods "
+            "(CoreDNS, controllers, webhooks) that Karpenter's own scaling and the add-ons need. Keep a group outside "
+            "autoscaling with at least 1 node (AWS's example keeps a 'system' group of one ml.c5.xlarge), or add one.",
+            field="body.groups",
+            rule="system_capacity",
         )
 
 

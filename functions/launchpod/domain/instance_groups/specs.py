@@ -14,6 +14,8 @@ import copy
 from collections.abc import Callable
 from typing import Any
 
+from launchpod.domain.errors import Conflict
+
 Details = dict[str, Any]
 
 
@@ -119,3 +121,30 @@ def specs_for_update(
     if changed is not None and not any(s["InstanceGroupName"] == changed["InstanceGroupName"] for s in out):
         out.append(copy.deepcopy(changed))
     return out
+
+
+def check_passable(cluster: str, groups: list[Details], prefix: str, deleted: str | None = None) -> None:
+    """Refuse, before anything starts, an UpdateCluster that would pass an execution role Launchpod may not.
+    UpdateCluster hands every group's ExecutionRole to HyperPod again, which needs the caller's
+    ``iam:PassRole`` on each ("iam:PassRole is a dependent action of sagemaker:UpdateCluster", Service
+    Authorization Reference for SageMaker), and Launchpod's functions may pass only the roles it creates,
+    ``<prefix>-*`` (least privilege: never a role of an imported cluster it did not make). So on an imported
+    cluster whose groups run as other roles, the update fails at AWS; it is refused here with the roles to
+    name instead. ``deleted``: the group an update removes (its role is not passed)."""
+    foreign = sorted(
+        {
+            str(g["ExecutionRole"])
+            for g in groups
+            if g.get("ExecutionRole")
+            and g.get("InstanceGroupName") != deleted
+            and g.get("Status") != "Deleting"
+            and not str(g["ExecutionRole"]).partition(":role/")[2].startswith(f"{prefix}-")
+        }
+    )
+    if foreign:
+        raise Conflict(
+            f"Changing the instance groups of {cluster} passes every group's execution role to HyperPod again "
+            f"(iam:PassRole), and Launchpod may pass only the roles it creates ({prefix}-*), not "
+            f"{', '.join(foreign)}. Change this imported cluster's instance groups with the SageMaker console or "
+            "`aws sagemaker update-cluster`, as a principal allowed iam:PassRole on those roles."
+        )

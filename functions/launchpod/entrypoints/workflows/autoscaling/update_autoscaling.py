@@ -1,6 +1,8 @@
-"""UpdateAutoscaling: UpdateCluster with AutoScaling {Karpenter}, the cluster role, node recovery Automatic
-and continuous provisioning (Karpenter needs it); the managed groups go to 0 and every other group is
-rebuilt from DescribeCluster through the one whitelist. Disabling sends AutoScaling Disable alone."""
+"""UpdateAutoscaling: UpdateCluster with AutoScaling {Karpenter}, the cluster role and node recovery Automatic
+on a cluster created with continuous provisioning (the route refuses others: AWS documents the mode only at
+creation, so it is never switched here); the managed groups go to 0 (those with nodes only once the request
+confirmed it) and every other group is rebuilt from DescribeCluster through the one whitelist. Disabling sends
+AutoScaling Disable alone."""
 
 from __future__ import annotations
 
@@ -35,7 +37,6 @@ def run(doc: WorkflowInput) -> PhaseResult:
         params |= {
             "ClusterRole": role,
             "NodeRecovery": "Automatic",
-            "NodeProvisioningMode": "Continuous",
             "InstanceGroups": autoscaling.managed_specs(
                 specs.specs_for_update(list(cluster.get("InstanceGroups", []))), request.groups
             ),

@@ -1,5 +1,6 @@
 """ExecutionRole: the role HyperPod nodes run as — read the lifecycle scripts, manage their
-network interfaces, write logs. Nothing more."""
+network interfaces, write logs, and open the Session Manager channels that SSM access to a node needs.
+Nothing more."""
 
 from __future__ import annotations
 
@@ -10,6 +11,13 @@ from launchpod.entrypoints.workflows.create_hyperpod._common import execution_ro
 from launchpod.entrypoints.workflows.phase import PhaseResult, phase
 from launchpod.runtime import wiring
 from launchpod.runtime.settings import settings
+
+SSM_SESSION_ACTIONS = (
+    "ssmmessages:CreateControlChannel",
+    "ssmmessages:CreateDataChannel",
+    "ssmmessages:OpenControlChannel",
+    "ssmmessages:OpenDataChannel",
+)
 
 
 def policy(bucket: str, cluster: str) -> dict[str, object]:
@@ -58,6 +66,15 @@ def policy(bucket: str, cluster: str) -> dict[str, object]:
                     "logs:DescribeLogStreams",
                 ],
                 "Resource": "arn:aws:logs:*:*:log-group:/aws/sagemaker/*",
+            },
+            {
+                # A node's SSM agent opens these channels for every session (aws ssm start-session --target
+                # sagemaker-cluster:<id>_<group>-<instance>); AWS's node policy grants them as
+                # "SSMConnectivityPermissions" (https://docs.aws.amazon.com/sagemaker/latest/dg/
+                # security-iam-awsmanpol-AmazonSageMakerClusterInstanceRolePolicy.html).
+                "Effect": "Allow",
+                "Action": list(SSM_SESSION_ACTIONS),
+                "Resource": "*",
             },
         ],
     }

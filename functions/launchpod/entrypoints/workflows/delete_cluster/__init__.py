@@ -1,1 +1,2 @@
-"""delete-cluster: HyperPod -> EKS -> IAM -> network -> scripts -> registry, only what Launchpod created."""
+"""delete-cluster: Services' load balancers -> HyperPod -> EKS -> IAM -> network -> scripts -> registry,
+only what Launchpod created."""
