@@ -200,6 +200,23 @@ def test_a_dry_run_answers_the_job_and_the_pods_its_operator_starts_and_applies_
     assert ray.kube.applied == []  # type: ignore[attr-defined]
 
 
+def test_more_replicas_than_the_group_has_nodes_are_warned_of_in_the_dry_run_and_the_answer() -> None:
+    """Five replicas on a two-node group were accepted without a word, and three pods waited Pending."""
+    ports = _ports()
+    group = ports.sagemaker.clusters[hyperpod.hyperpod_name(NAME)]["InstanceGroups"][0]  # type: ignore[attr-defined]
+    group["CurrentCount"] = 2
+    planned = jobs.submit(_request(replicas=5), True, ports=ports)
+    assert isinstance(planned, PlanView)
+    assert planned.warnings == [
+        "gpu has 2 nodes and each pod takes a whole node: 3 of 5 pods will wait Pending until the group has 5"
+        " nodes (the job does not start until then). Scale the group (PATCH its instanceCount) or ask for 2"
+        " replicas."
+    ]
+    submitted = jobs.submit(_request(replicas=5), False, ports=ports)
+    assert submitted.warnings == planned.warnings  # type: ignore[union-attr]
+    assert jobs.submit(_request(jobName="fits", replicas=2), True, ports=ports).warnings == []  # type: ignore[union-attr]
+
+
 def test_a_dry_run_is_refused_wherever_the_submission_is_and_applies_nothing() -> None:
     spot = replace(
         _ports(),

@@ -169,6 +169,9 @@ class JobView(Contract):
     pods: list[JobPodView] = Field(default_factory=list)
     events: list[JobEventView] = Field(default_factory=list)
     mlflow: JobMlflowView | None = Field(default=None, description="where the job logs to MLflow, when it does")
+    warnings: list[str] = Field(
+        default_factory=list, description="on submission: what will not go as asked (pods that wait for nodes)"
+    )
 
 
 class JobSummaryView(Contract):

@@ -22,4 +22,7 @@ class PlanView(Contract):
     status: Literal["PLANNED"] = "PLANNED"
     target: str
     steps: list[PlanStepView]
+    warnings: list[str] = Field(
+        default_factory=list, description="what will not go as asked, such as pods that must wait for nodes"
+    )
     message: str = "Dry run: nothing was started. Send the same request without dryRun to run this plan."

@@ -48,6 +48,7 @@ class Field:
 class Plan:
     target: str
     steps: tuple[Step, ...]
+    warnings: tuple[str, ...] = ()
 
     @property
     def empty(self) -> bool:

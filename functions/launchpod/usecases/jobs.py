@@ -5,7 +5,7 @@ made, so unit tests pass in-memory fakes; ``real()`` builds the deployed adapter
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
 from launchpod.contracts.jobs import DeleteJobView, JobListView, JobView, SubmitJobInput
@@ -129,6 +129,7 @@ def _facts(name: str, kind: str, ports: JobPorts) -> rules.ClusterFacts:
         kuberay=kuberay,
         task_governance=tg is not None and tg.get("status") == "ACTIVE",
         tiered_checkpointing=((cluster.get("TieredStorageConfig") or {}).get("Mode")) == "Enable",
+        autoscaling=((cluster.get("AutoScaling") or {}).get("Mode")) == "Enable",
     )
 
 
@@ -228,8 +229,10 @@ def submit(request: SubmitJobInput, dry_run: bool = False, *, ports: JobPorts) -
     every check and answers the plan (the job, and what its controller makes of it) instead of applying."""
     name = request.name
     recipe = rules.recipe_for(request)
-    acc = ports.instances.of(rules.check(request, _facts(name, request.kind, ports)))
+    facts = _facts(name, request.kind, ports)
+    acc = ports.instances.of(rules.check(request, facts))
     rules.check_processes(request, acc)
+    warnings = rules.fit_warnings(request, facts)
     if request.queue or request.priority:
         _check_kueue(name, request, ports)
     for api_version, kind in KINDS:
@@ -266,9 +269,12 @@ def submit(request: SubmitJobInput, dry_run: bool = False, *, ports: JobPorts) -
 
     def apply() -> JobView:
         ports.kube.apply(name, job)
-        return view(name, find(name, request.jobName, request.namespace, ports=ports), ports=ports)
+        submitted = view(name, find(name, request.jobName, request.namespace, ports=ports), ports=ports)
+        submitted.warnings = warnings
+        return submitted
 
     plan = plans.submit_plan(request, job, acc, tracking)  # never empty: a job runs once (name taken: 409)
+    plan = replace(plan, warnings=tuple(warnings))
     return at_once(plan, dry_run, "", apply)
 
 

@@ -32,5 +32,5 @@ def at_once(plan: Plan, dry_run: bool, noop: str, apply: Callable[[], Applied]) 
     if plan.empty:
         return NoopView(message=noop)
     if dry_run:
-        return PlanView(target=plan.target, steps=plan.views())
+        return PlanView(target=plan.target, steps=plan.views(), warnings=list(plan.warnings))
     return apply()

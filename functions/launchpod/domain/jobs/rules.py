@@ -30,6 +30,34 @@ class ClusterFacts:
     kuberay: bool  # RayJob CRD served and the operator Deployment ready
     task_governance: bool
     tiered_checkpointing: bool
+    autoscaling: bool = False  # HyperPod-managed Karpenter: nodes are added for pods that wait
+
+
+def fit_warnings(request: SubmitJobInput, facts: ClusterFacts) -> list[str]:
+    """Each pod takes a whole node of the group (manifests: every accelerator and EFA interface), so pods
+    beyond the group's nodes wait Pending until nodes are added; said in the dry run and the answer."""
+    group = facts.groups.get(request.instanceGroup) or {}
+    nodes = int(group.get("CurrentCount") or 0)
+    wanted = request.elasticPolicy.minReplicas if request.elasticPolicy else request.replicas
+    if request.replicas <= nodes:
+        return []
+    name, count = request.instanceGroup, f"{nodes} node{'s' if nodes != 1 else ''}"
+    if facts.autoscaling:
+        return [
+            f"{name} has {count} now and each pod takes a whole node: Karpenter adds nodes for the other "
+            f"{request.replicas - nodes} pod(s), up to the group's limit."
+        ]
+    waits = request.replicas - nodes
+    ends = (
+        "the job runs with fewer nodes until then (elastic)"
+        if request.elasticPolicy and wanted <= nodes
+        else "the job does not start until then"
+    )
+    return [
+        f"{name} has {count} and each pod takes a whole node: {waits} of {request.replicas} pods will wait "
+        f"Pending until the group has {request.replicas} nodes ({ends}). Scale the group "
+        f"(PATCH its instanceCount) or ask for {max(nodes, 1)} replicas."
+    ]
 
 
 def recipe_for(request: SubmitJobInput) -> Recipe | None:
