@@ -59,6 +59,35 @@ def test_hyperpod_on_a_ready_control_plane_plans_its_phases_and_starts_create_hy
     assert proposal.start().kind == "create-hyperpod"
 
 
+def _hyperpod(status: str) -> dict[str, Any]:
+    return {
+        "ClusterName": "train",
+        "ClusterArn": "arn:aws:sagemaker:us-east-1:123456789012:cluster/abc",
+        "ClusterStatus": status,
+        "FailureMessage": "InsufficientInstanceCapacity: no ml.g5.8xlarge capacity in us-east-1a",
+        "VpcConfig": {"Subnets": ["subnet-a"]},
+        "InstanceGroups": [{"InstanceGroupName": "gpu", "InstanceType": "ml.g5.8xlarge", "TargetCount": 2}],
+    }
+
+
+def test_a_failed_hyperpod_cluster_is_asked_for_again_in_another_zone_instead_of_a_409() -> None:
+    """No capacity in the zone, the most common HyperPod failure: asking again in another zone was a 409
+    (the zone of an existing cluster cannot change), a dead end. A failed cluster is deleted and created
+    again as asked; an InService one still keeps its zone."""
+    ports = _ports(clusters={"train": _hyperpod("Failed")})
+    ports.ec2.offered["g5.8xlarge"] = ["us-east-1a", "us-east-1b"]  # type: ignore[attr-defined]
+    elsewhere = CreateHyperPodRequest.model_validate({"availabilityZone": "us-east-1b", "instanceGroups": [GPU]})
+    proposal = hyperpod.create_hyperpod("train", elsewhere, ADMIN, ports=ports)
+    first = proposal.plan.steps[0]
+    assert (first.action, first.target) == ("delete", "HyperPod cluster train (Failed)")
+    assert "no ml.g5.8xlarge capacity in us-east-1a" in first.reason and "availabilityZone changed" in first.reason
+    assert proposal.start().request["availabilityZone"] == "us-east-1b"
+    in_service = _ports(clusters={"train": _hyperpod("InService")})
+    in_service.ec2.offered["g5.8xlarge"] = ["us-east-1a", "us-east-1b"]  # type: ignore[attr-defined]
+    with pytest.raises(Conflict, match="availabilityZone"):
+        hyperpod.create_hyperpod("train", elsewhere, ADMIN, ports=in_service)
+
+
 def test_a_zone_that_does_not_offer_the_type_is_refused_before_anything_is_read() -> None:
     asked = CreateHyperPodRequest.model_validate({"availabilityZone": "us-east-1b", "instanceGroups": [GPU]})
     ports = _ports()

@@ -112,6 +112,21 @@ def hyperpod_plan(
             {"name": g.name, "instanceType": g.instanceType, "instanceCount": g.instanceCount}
             for g in request.instanceGroups
         ]
+    if cluster is not None and cluster.get("ClusterStatus") == "Failed":
+        # A failed HyperPod cluster cannot be repaired in place (create-hyperpod deletes it, then creates it
+        # again), so nothing about it is fixed: the most common failure, no capacity in the zone, is retried
+        # in another zone, or with another type or capacity, by asking for it.
+        why = cluster.get("FailureMessage") or "it failed"
+        real = hyperpod_real(cluster, zone)
+        changed = sorted(k for k in desired if k in real and desired[k] != real[k])
+        asked = f"; asked again with {', '.join(changed)} changed" if changed else ""
+        return plan.Plan(
+            name,
+            (
+                plan.Step("delete", f"HyperPod cluster {name} (Failed)", f"{why}{asked}", "CreateHyperPod"),
+                *workflow_steps(hyperpod.PHASES, "created again as asked once the failed one is gone"),
+            ),
+        )
     try:
         found = plan.diff(
             name,
