@@ -128,6 +128,11 @@ export const api = {
   cluster: (name: string) => request<ClusterView>('GET', `/clusters/${encodeURIComponent(name)}`),
   createCluster: (body: unknown) =>
     request<OperationAcceptedView | NoopView>('POST', '/clusters', { body }),
+  createHyperPod: (name: string, body: unknown, dryRun = false) =>
+    request<OperationAcceptedView | NoopView | PlanView>('POST', `/clusters/${encodeURIComponent(name)}/hyperpod`, {
+      body,
+      query: dryRun ? { dryRun: 'true' } : undefined,
+    }),
   // control plane, dependencies and HyperPod as one operation
   provisionCluster: (body: unknown) =>
     request<OperationAcceptedView | NoopView>('POST', '/clusters/provision', { body }),

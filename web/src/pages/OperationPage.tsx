@@ -21,10 +21,12 @@ import StatusIndicator from '@cloudscape-design/components/status-indicator';
 import Textarea from '@cloudscape-design/components/textarea';
 
 import ErrorAlert from '../components/ErrorAlert';
+import HyperPodAgain from '../components/HyperPodAgain';
 import Link from '../components/Link';
 import PhaseSteps from '../components/PhaseSteps';
 import Status from '../components/Status';
 import { api } from '../lib/api';
+import { failedHyperPodAsk } from '../lib/hyperpodAgain';
 import { formatDuration, formatTime, kindTitle } from '../lib/format';
 import { useOperation } from '../lib/stream';
 import { TERMINAL } from '../lib/types';
@@ -40,6 +42,7 @@ export default function OperationPage() {
   const [busy, setBusy] = useState<'retry' | 'cancel' | null>(null);
   const [cancelOpen, setCancelOpen] = useState(false);
   const [reason, setReason] = useState('');
+  const [againOpen, setAgainOpen] = useState(false);
 
   async function retry() {
     setBusy('retry');
@@ -97,6 +100,7 @@ export default function OperationPage() {
   const done = operation.phases.filter((phase) => phase.status === 'SUCCEEDED' || phase.status === 'SKIPPED').length;
   const running = operation.phases.find((phase) => phase.status === 'RUNNING');
   const retryable = operation.status === 'FAILED' || operation.status === 'CANCELLED';
+  const hyperpodAsk = failedHyperPodAsk(operation);
   const ended = finished ? operation.updatedAt : null;
 
   return (
@@ -128,6 +132,15 @@ export default function OperationPage() {
                   Cancel operation
                 </Button>
               ) : null}
+              {hyperpodAsk ? (
+                <Button
+                  disabled={!can('admin')}
+                  disabledReason="Creating HyperPod needs the admin role."
+                  onClick={() => setAgainOpen(true)}
+                >
+                  Try another zone
+                </Button>
+              ) : null}
               {retryable ? (
                 <Button
                   variant="primary"
@@ -153,7 +166,11 @@ export default function OperationPage() {
           <Alert type="error" header={failedPhase ? `${failedPhase.title} failed` : 'The operation failed'}>
             {failedPhase?.message ?? operation.message ?? operation.error ?? 'No reason was recorded.'}
             {failedPhase?.error ? <Box variant="code" display="block">{failedPhase.error}</Box> : null}
-            <Box variant="p">Fix the cause, then choose "Retry from failed phase". Phases already done are kept.</Box>
+            <Box variant="p">
+              {hyperpodAsk
+                ? 'Fix the cause, then choose "Retry from failed phase" (phases already done are kept), or "Try another zone": the failed HyperPod cluster is deleted and created again there.'
+                : 'Fix the cause, then choose "Retry from failed phase". Phases already done are kept.'}
+            </Box>
           </Alert>
           </div>
         ) : null}
@@ -201,6 +218,17 @@ export default function OperationPage() {
           </Box>
         </ExpandableSection>
       </SpaceBetween>
+      {hyperpodAsk && againOpen ? (
+        <HyperPodAgain
+          cluster={operation.target}
+          ask={hyperpodAsk}
+          onClose={() => setAgainOpen(false)}
+          onStarted={(next) => {
+            setAgainOpen(false);
+            navigate(`/operations/${encodeURIComponent(next)}`);
+          }}
+        />
+      ) : null}
       <Modal
         visible={cancelOpen}
         onDismiss={() => setCancelOpen(false)}
