@@ -310,7 +310,8 @@ def boundary_document(d: Deployment) -> dict[str, Any]:
     """The most any role Launchpod creates may ever do: what the EKS cluster role (AmazonEKSClusterPolicy),
     the HyperPod execution role, the add-ons' pod identity roles (the training operator reads its
     cluster's nodes; Container Insights writes logs, metrics and traces; the inference operator's KEDA
-    reads CloudWatch metrics for autoscaling) and the checkpoint role need,
+    reads CloudWatch metrics for autoscaling), the inference operator's execution role and the checkpoint
+    role need,
     and no IAM beyond the load-balancer service-linked role EKS makes."""
     p = d.partition
     return {
@@ -358,6 +359,26 @@ def boundary_document(d: Deployment) -> dict[str, Any]:
                     "xray:PutTraceSegments",
                 ],
                 "Resource": "*",
+            },
+            {
+                # The inference operator's execution role: its watcher calls UpdateClusterInference at start
+                # and it tags the TLS certificates it writes to the shared bucket (launchpod.domain.features
+                # .inference_policy cites AWS's pages); without these the boundary would cap the role below
+                # what the operator needs.
+                "Sid": "InferenceOperator",
+                "Effect": "Allow",
+                "Action": [
+                    "ecr:BatchCheckLayerAvailability",
+                    "sagemaker:DescribeClusterInference",
+                    "sagemaker:UpdateClusterInference",
+                ],
+                "Resource": "*",
+            },
+            {
+                "Sid": "InferenceCertificates",
+                "Effect": "Allow",
+                "Action": "s3:PutObjectTagging",
+                "Resource": f"arn:{p}:s3:::{d.bucket}/*",
             },
             {
                 "Sid": "SharedBucket",

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 from launchpod.contracts.workflows import WorkflowInput
+from launchpod.domain import features
 from launchpod.domain.errors import PermanentError
 from launchpod.entrypoints.workflows.configure_features import inference_operator
 from launchpod.runtime import wiring
@@ -199,3 +200,19 @@ def test_without_the_clusters_oidc_provider_the_phase_says_how_to_make_it(fakes,
 
     with pytest.raises(PermanentError, match="no IAM OIDC provider"):
         inference_operator.run(_doc())
+
+
+def test_the_permissions_boundary_lets_the_execution_role_do_everything_its_policy_grants():
+    """Every role Launchpod creates carries the boundary: an action the boundary lacks is denied to the
+    operator however its own policy reads (IAM evaluates both)."""
+    from launchpod import policies
+
+    from sandbox.aws.iam.policy import AuthzRequest, evaluate
+    from tests.sandbox.aws.test_iam_escalation import DEPLOYMENT
+
+    cluster_arn = "arn:aws:sagemaker:us-east-1:123456789012:cluster/abc123"
+    boundary = policies.boundary_document(DEPLOYMENT)["Statement"]
+    for statement in features.inference_policy(cluster_arn, DEPLOYMENT.bucket)["Statement"]:
+        resource = statement["Resource"].replace("*", "x") if statement["Resource"] != "*" else "*"
+        for action in statement["Action"]:
+            assert evaluate(boundary, AuthzRequest(action, resource)) == "Allow", action
