@@ -131,6 +131,7 @@ STREAM_CONSUMERS = {"operations-stream": "operations"}
 
 _IAM_WRITES_ON_ROLES = (
     "iam:CreateRole",
+    "iam:UpdateAssumeRolePolicy",  # iam:PermissionsBoundary applies (Service Authorization Reference, IAM)
     "iam:PutRolePolicy",
     "iam:AttachRolePolicy",
     "iam:DeleteRolePolicy",
