@@ -53,6 +53,7 @@ WILDCARD_REASONS: dict[str, str] = {
     },
     "eks:CreateCluster": _NO_RESOURCE_TYPE + " (the cluster does not exist yet)",
     "eks:DescribeAddonVersions": _NO_RESOURCE_TYPE + " (read-only add-on catalogue)",
+    "eks:DescribeAddonConfiguration": _NO_RESOURCE_TYPE + " (read-only add-on configuration schema)",
     "sagemaker:ListClusters": _NO_RESOURCE_TYPE + " (read-only list)",
     "sagemaker:ListClusterSchedulerConfigs": _NO_RESOURCE_TYPE + " (read-only list, filtered by cluster)",
     "sagemaker:ListComputeQuotas": _NO_RESOURCE_TYPE + " (read-only list, filtered by cluster)",
@@ -621,6 +622,26 @@ def boundary_document(d: Deployment) -> dict[str, Any]:
                     "ssmmessages:OpenDataChannel",
                 ],
                 "Resource": "*",
+            },
+            {
+                # The inference operator's execution role: its watcher calls UpdateClusterInference at start
+                # and it tags the TLS certificates it writes to the shared bucket (launchpod.domain.features
+                # .inference_policy cites AWS's pages); without these the boundary would cap the role below
+                # what the operator needs.
+                "Sid": "InferenceOperator",
+                "Effect": "Allow",
+                "Action": [
+                    "ecr:BatchCheckLayerAvailability",
+                    "sagemaker:DescribeClusterInference",
+                    "sagemaker:UpdateClusterInference",
+                ],
+                "Resource": "*",
+            },
+            {
+                "Sid": "InferenceCertificates",
+                "Effect": "Allow",
+                "Action": "s3:PutObjectTagging",
+                "Resource": f"arn:{p}:s3:::{d.bucket}/*",
             },
             {
                 "Sid": "SharedBucket",

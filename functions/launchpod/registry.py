@@ -70,6 +70,9 @@ _POD_IDENTITY_ROLE = (
 _OPERATOR_ADDON = (
     "eks:ListAddons",
     "eks:DescribeAddon",
+    # the version to install: the pin when EKS offers it for the cluster's Kubernetes version, else its default
+    "eks:DescribeCluster",
+    "eks:DescribeAddonVersions",
     "eks:CreateAddon",
     "eks:DeleteAddon",
     "eks:TagResource",
@@ -117,6 +120,7 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
             "eks:DescribeCluster",
             "eks:ListAddons",
             "eks:DescribeAddon",
+            "eks:DescribeAddonVersions",  # dependencies: which pins EKS offers for the cluster's Kubernetes version
             "sagemaker:DescribeCluster",
             "sagemaker:ListClusters",
             "sagemaker:DescribeTrainingPlan",  # instance groups: the plan's type, zone and free instances
@@ -238,7 +242,7 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
         "events-drift-check",
         "launchpod.entrypoints.events.drift_check.handler",
         "Schedule: compares every cluster's add-ons with the pinned manifest and records drift",
-        actions=("eks:DescribeCluster", "eks:ListAddons", "eks:DescribeAddon"),
+        actions=("eks:DescribeCluster", "eks:ListAddons", "eks:DescribeAddon", "eks:DescribeAddonVersions"),
         tables=("clusters",),
         timeout=300,
     ),
@@ -454,6 +458,8 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
         f"{_PHASES}.reconcile_dependencies.addons.handler",
         "reconcile-dependencies: pinned EKS add-ons (with pod identity roles) to ACTIVE",
         actions=(
+            "eks:DescribeCluster",
+            "eks:DescribeAddonVersions",
             "eks:ListAddons",
             "eks:DescribeAddon",
             "eks:CreateAddon",
@@ -771,7 +777,14 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
         "cf-cert-manager",
         f"{_PHASES}.configure_features.cert_manager.handler",
         "configure-features: cert-manager, which the training and inference operators need, installed and ACTIVE",
-        actions=("eks:ListAddons", "eks:DescribeAddon", "eks:CreateAddon", "eks:TagResource"),
+        actions=(
+            "eks:ListAddons",
+            "eks:DescribeAddon",
+            "eks:CreateAddon",
+            "eks:TagResource",
+            "eks:DescribeCluster",
+            "eks:DescribeAddonVersions",
+        ),
         placeholder="CertManagerFn",
     ),
     FunctionSpec(
@@ -810,14 +823,28 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
         "cf-task-governance",
         f"{_PHASES}.configure_features.task_governance.handler",
         "configure-features: the HyperPod task governance add-on, installed or removed",
-        actions=("eks:ListAddons", "eks:DescribeAddon", "eks:CreateAddon", "eks:DeleteAddon", "eks:TagResource"),
+        actions=(
+            "eks:ListAddons",
+            "eks:DescribeAddon",
+            "eks:CreateAddon",
+            "eks:DeleteAddon",
+            "eks:TagResource",
+            "eks:DescribeCluster",
+            "eks:DescribeAddonVersions",
+        ),
         placeholder="TaskGovernanceFn",
     ),
     FunctionSpec(
         "cf-inference-operator",
         f"{_PHASES}.configure_features.inference_operator.handler",
-        "configure-features: the HyperPod inference operator add-on with its pod identity role, or removed",
-        actions=_OPERATOR_ADDON,
+        "configure-features: the HyperPod inference operator add-on with its configuration values and IRSA "
+        "execution role, after the FSx CSI driver it needs (with its pod identity role), or removed",
+        actions=(
+            *_OPERATOR_ADDON,
+            "eks:DescribeAddonConfiguration",  # the values are checked against the add-on's schema first
+            "iam:ListOpenIDConnectProviders",  # the execution role trusts the cluster's OIDC provider (IRSA)
+            "iam:DetachRolePolicy",  # a role left from an earlier install, trusting another issuer, is remade
+        ),
         placeholder="InferenceOperatorFn",
     ),
     FunctionSpec(

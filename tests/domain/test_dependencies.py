@@ -187,3 +187,63 @@ def test_the_health_agent_entry_installs_hyperpods_deep_health_check_and_patchin
     assert built[("ClusterRoleBinding", "hyperpod-patching")]["subjects"] == [
         {"kind": "User", "name": "hyperpod-service-linked-role", "apiGroup": "rbac.authorization.k8s.io"}
     ]
+
+
+def test_a_pin_offered_for_the_clusters_kubernetes_version_is_wanted_without_drift():
+    pin = next(a for a in dependencies.manifest().addons if a.name == "cert-manager").version
+    offered = {"cert-manager": ([pin, "v1.17.0-eksbuild.1"], "v1.17.0-eksbuild.1")}
+    addons = {"cert-manager": {"addonVersion": pin, "status": "ACTIVE"}}
+    row = next(r for r in dependencies.status(addons, {}, offered, "1.34") if r["name"] == "cert-manager")
+    assert (row["wanted"], row["drift"], row.get("note")) == (pin, False, None)
+
+
+def test_a_pin_eks_does_not_offer_is_drift_with_ekss_default_wanted_even_once_installed():
+    offered = {"cert-manager": (["v1.19.0-eksbuild.1"], "v1.19.0-eksbuild.1")}
+    pin = next(a for a in dependencies.manifest().addons if a.name == "cert-manager").version
+    for installed in (None, "v1.19.0-eksbuild.1"):
+        addons = {"cert-manager": {"addonVersion": installed, "status": "ACTIVE"}} if installed else {}
+        row = next(r for r in dependencies.status(addons, {}, offered, "1.34") if r["name"] == "cert-manager")
+        assert row["wanted"] == "v1.19.0-eksbuild.1" and row["drift"] is True
+        assert row["note"] == f"{pin} is not offered for Kubernetes 1.34; EKS's default v1.19.0-eksbuild.1 is used"
+
+
+def test_reconcile_plans_ekss_default_when_the_pin_is_not_offered_and_nothing_once_it_runs():
+    offered = {a.name: ([a.version], a.version) for a in dependencies.manifest().addons}
+    offered["cert-manager"] = (["v1.19.0-eksbuild.1"], "v1.19.0-eksbuild.1")
+    installed = {a.name: {"addonVersion": a.version, "status": "ACTIVE"} for a in dependencies.wanted_addons(False)}
+    installed["cert-manager"] = {"addonVersion": "v1.18.1-eksbuild.1", "status": "ACTIVE"}
+    rows = dependencies.status(
+        installed, {m.name: m.version for m in dependencies.manifest().manifests}, offered, "1.34"
+    )
+    plan = dependencies.reconcile_plan("c1", rows, include_optional=False)
+    assert [s.target for s in plan.steps] == ["EKS add-on cert-manager v1.19.0-eksbuild.1"]
+    installed["cert-manager"]["addonVersion"] = "v1.19.0-eksbuild.1"
+    rows = dependencies.status(
+        installed, {m.name: m.version for m in dependencies.manifest().manifests}, offered, "1.34"
+    )
+    assert dependencies.reconcile_plan("c1", rows, include_optional=False).steps == ()
+
+
+def test_configuration_problems_name_the_missing_required_and_undefined_keys():
+    from launchpod.domain import addons
+
+    schema = {
+        "type": "object",
+        "required": ["executionRoleArn", "tlsCertificateS3Bucket"],
+        "additionalProperties": False,
+        "properties": {
+            "executionRoleArn": {"type": "string"},
+            "tlsCertificateS3Bucket": {"type": "string"},
+            "alb": {"type": "object", "properties": {"enabled": {"type": "boolean"}}},
+        },
+    }
+    assert addons.configuration_problems(schema, {}) == [
+        "$.executionRoleArn: is required",
+        "$.tlsCertificateS3Bucket: is required",
+    ]
+    assert addons.configuration_problems(schema, {"executionRoleArn": "r", "tlsCertificateS3Bucket": "b", "x": 1}) == [
+        "$.x: is not defined in the add-on's schema"
+    ]
+    assert addons.configuration_problems(
+        schema, {"executionRoleArn": "r", "tlsCertificateS3Bucket": "b", "alb": {"enabled": "yes"}}
+    ) == ["$.alb.enabled: must be boolean"]

@@ -126,3 +126,24 @@ def test_autoscaling_is_read_back_with_its_status_and_failure_message():
     assert view.changedWith and "instance-groups" in view.changedWith
     off = {v.name: v for v in features.views(_real())}["autoscaling"]
     assert (off.enabled, off.status) == (False, "DISABLED")
+
+
+def test_enabling_inference_installs_the_fsx_csi_driver_it_fails_without_then_its_role_and_values():
+    installed = {n: {"status": "ACTIVE"} for n in ("cert-manager", "aws-mountpoint-s3-csi-driver", "metrics-server")}
+    steps = _plan({"inferenceOperator": {"enabled": True}}, _real(addons=installed))
+    assert steps[0][:2] == ("install", "EKS add-on aws-fsx-csi-driver")
+    assert all(p == "InferenceOperator" for _, _, p in steps)
+    role, addon = features.plan(
+        UpdateFeaturesInput(name="c1", inferenceOperator={"enabled": True}), _real(addons=installed)
+    ).steps[1:]
+    assert "IRSA" in role.reason and "UpdateClusterInference" in role.reason
+    assert "executionRoleArn, tlsCertificateS3Bucket" in addon.reason
+
+
+def test_enabling_inference_with_the_fsx_csi_driver_installed_plans_no_install_of_it():
+    installed = {
+        n: {"status": "ACTIVE"}
+        for n in ("cert-manager", "aws-mountpoint-s3-csi-driver", "metrics-server", "aws-fsx-csi-driver")
+    }
+    steps = _plan({"inferenceOperator": {"enabled": True}}, _real(addons=installed))
+    assert "EKS add-on aws-fsx-csi-driver" not in [t for _, t, _ in steps]

@@ -1,5 +1,6 @@
-"""The inference operator as a managed feature: cert-manager once, its pod identity role and add-on,
-refused while a dependency add-on reconcile-dependencies installs is missing, NOOP when installed."""
+"""The inference operator as a managed feature: cert-manager once, the FSx CSI driver it fails without, its
+IRSA execution role and add-on, refused while a dependency add-on reconcile-dependencies installs is
+missing, NOOP when installed."""
 
 from __future__ import annotations
 
@@ -30,11 +31,12 @@ def _steps(body: dict, addons: dict) -> list[tuple[str, str, str | None]]:
     ]
 
 
-def test_enabling_installs_cert_manager_then_the_role_and_the_addon():
+def test_enabling_installs_cert_manager_and_the_fsx_csi_driver_then_the_role_and_the_addon():
     steps = _steps({"inferenceOperator": {"enabled": True}}, DEPS)
     assert steps[0] == ("install", "EKS add-on cert-manager", "CertManager")
-    assert steps[1] == ("create", "IAM role launchpod-c1-inference-operator", "InferenceOperator")
-    assert steps[2][1].startswith(f"EKS add-on {ADDON} v") and steps[2][2] == "InferenceOperator"
+    assert steps[1] == ("install", "EKS add-on aws-fsx-csi-driver", "InferenceOperator")
+    assert steps[2] == ("create", "IAM role launchpod-c1-inference-operator", "InferenceOperator")
+    assert steps[3][1].startswith(f"EKS add-on {ADDON} v") and steps[3][2] == "InferenceOperator"
 
 
 def test_both_operators_at_once_install_cert_manager_once():

@@ -14,6 +14,8 @@ from launchpod.entrypoints.workflows.create_control_plane import core_addons
 from launchpod.entrypoints.workflows.reconcile_dependencies import addons as dependency_addons
 from launchpod.runtime import wiring
 
+from tests.usecases.fakes import _offered
+
 NO_NODES = {"status": "DEGRADED", "health": {"issues": [{"code": "InsufficientNumberOfReplicas", "message": "m"}]}}
 ACTIVE = {"status": "ACTIVE", "health": {"issues": []}}
 
@@ -22,13 +24,22 @@ class FakeEks:
     def __init__(self, found: dict[str, dict[str, Any]]) -> None:
         self.found = found
         self.created: list[str] = []
+        self.created_versions: dict[str, str | None] = {}
         self.updated: list[tuple[str, str]] = []
+        self.offered: dict[str, tuple[list[str], str | None]] = {}  # else: the pin alone (tests.usecases.fakes)
+
+    def cluster(self, name: str) -> dict[str, Any]:
+        return {"name": name, "status": "ACTIVE", "version": "1.34"}
 
     def addons(self, cluster: str) -> dict[str, dict[str, Any]]:
         return {n: dict(a) for n, a in self.found.items()}
 
-    def create_addon(self, cluster: str, name: str, tags: dict[str, str], *args: Any) -> None:
+    def addon_versions(self, name: str, kubernetes_version: str) -> tuple[list[str], str | None]:
+        return _offered(self.offered, name, kubernetes_version)
+
+    def create_addon(self, cluster: str, name: str, tags: dict[str, str], *args: Any, **kwargs: Any) -> None:
         self.created.append(name)
+        self.created_versions[name] = args[0] if args else None
 
     def update_addon(self, cluster: str, name: str, version: str) -> None:
         self.updated.append((name, version))
@@ -95,3 +106,26 @@ def test_a_dependency_addon_newer_than_its_pin_is_not_downgraded_and_an_older_on
     dependency_addons.run(_doc("reconcile-dependencies", {"name": "c1", "includeOptional": False}))
     pinned = {a.name: a.version for a in wanted}
     assert eks.updated == [("metrics-server", pinned["metrics-server"])]
+
+
+def test_a_pin_eks_does_not_offer_for_the_clusters_kubernetes_version_gets_ekss_default(eks):
+    pinned = {a.name: a.version for a in dependencies.wanted_addons(False)}
+    mountpoint = "aws-mountpoint-s3-csi-driver"  # installed: its pod identity role is not this test's
+    eks.found = {mountpoint: {**ACTIVE, "addonVersion": pinned[mountpoint]}}
+    eks.offered["cert-manager"] = (["v1.19.0-eksbuild.1"], "v1.19.0-eksbuild.1")
+    eks.offered["metrics-server"] = (["v0.8.1-eksbuild.1", pinned["metrics-server"]], "v0.8.1-eksbuild.1")
+
+    dependency_addons.run(_doc("reconcile-dependencies", {"name": "c1", "includeOptional": False}))
+
+    assert eks.created_versions["cert-manager"] == "v1.19.0-eksbuild.1"  # the pin is not offered: the default
+    assert eks.created_versions["metrics-server"] == pinned["metrics-server"]  # offered: the pin, not the default
+
+
+def test_an_addon_eks_offers_nothing_of_for_the_kubernetes_version_fails_naming_it(eks):
+    eks.found = {
+        "cert-manager": {**ACTIVE, "addonVersion": "v1"},
+        "aws-mountpoint-s3-csi-driver": {**ACTIVE, "addonVersion": "v2"},
+    }
+    eks.offered["metrics-server"] = ([], None)
+    with pytest.raises(PermanentError, match=r"metrics-server: EKS offers no version of it for Kubernetes 1\.34"):
+        dependency_addons.run(_doc("reconcile-dependencies", {"name": "c1", "includeOptional": False}))

@@ -7,10 +7,12 @@ from types import SimpleNamespace
 import pytest
 from launchpod.adapters.store.clusters import DynamoClusters
 from launchpod.adapters.store.connections import DynamoConnections
+from launchpod.domain import dependencies
 from launchpod.entrypoints.events import cluster_state, drift_check, node_health
 from launchpod.runtime import wiring
 
 from tests.entrypoints.fakes import RecordingWorkflows
+from tests.usecases.fakes import _offered
 
 HYPERPOD_STATE = "SageMaker HyperPod Cluster State Change"
 ENDPOINT = "https://abc.execute-api.us-east-1.amazonaws.com/prod"
@@ -126,8 +128,26 @@ def test_node_health_events_reach_the_cluster_topic_with_the_repair_action(lambd
 def test_drift_check_records_add_ons_not_at_their_pinned_version(lambda_context, stores, monkeypatch):
     clusters, _ = stores
     fake_eks = SimpleNamespace(
-        cluster=lambda name: {"status": "ACTIVE"},
+        cluster=lambda name: {"status": "ACTIVE", "version": "1.34"},
         addons=lambda name: {"cert-manager": {"addonVersion": "v1.0.0-eksbuild.1", "status": "ACTIVE"}},
+        addon_versions=lambda name, kubernetes: _offered({}, name, kubernetes),
+    )
+    monkeypatch.setattr(wiring, "eks", lambda: fake_eks)
+    assert drift_check.handler({}, lambda_context) == {"checked": 1, "drifted": {"c1": ["cert-manager"]}}
+    assert clusters.get("c1")["drift"] == ["cert-manager"]
+
+
+def test_drift_check_records_an_add_on_whose_pin_eks_does_not_offer_for_the_clusters_kubernetes(
+    lambda_context, stores, monkeypatch
+):
+    clusters, _ = stores
+    pin = next(a.version for a in dependencies.manifest().addons if a.name == "cert-manager")
+    fake_eks = SimpleNamespace(
+        cluster=lambda name: {"status": "ACTIVE", "version": "1.35"},
+        addons=lambda name: {"cert-manager": {"addonVersion": pin, "status": "ACTIVE"}},
+        addon_versions=lambda name, kubernetes: _offered(
+            {"cert-manager": (["v1.19.0-eksbuild.1"], "v1.19.0-eksbuild.1")}, name, kubernetes
+        ),
     )
     monkeypatch.setattr(wiring, "eks", lambda: fake_eks)
     assert drift_check.handler({}, lambda_context) == {"checked": 1, "drifted": {"c1": ["cert-manager"]}}

@@ -12,6 +12,8 @@ from launchpod.domain import ownership
 from launchpod.entrypoints.workflows.configure_features import observability
 from launchpod.runtime import wiring
 
+from tests.usecases.fakes import _offered
+
 ADDON = "amazon-cloudwatch-observability"
 POLICIES = ["arn:aws:iam::aws:policy/CloudWatchAgentServerPolicy", "arn:aws:iam::aws:policy/AWSXrayWriteOnlyAccess"]
 
@@ -25,7 +27,15 @@ class FakeEks:
     def addons(self, cluster: str) -> dict[str, dict[str, Any]]:
         return dict(self.found)
 
-    def create_addon(self, cluster: str, name: str, tags: dict[str, str], version: str, identity: Any = None) -> None:
+    def cluster(self, name: str) -> dict[str, Any]:
+        return {"name": name, "status": "ACTIVE", "version": "1.34"}
+
+    def addon_versions(self, name: str, kubernetes_version: str) -> tuple[list[str], str | None]:
+        return _offered({}, name, kubernetes_version)
+
+    def create_addon(
+        self, cluster: str, name: str, tags: dict[str, str], version: str, identity: Any = None, values: Any = None
+    ) -> None:
         self.created.append((name, version, identity))
 
     def delete_addon(self, cluster: str, name: str) -> None:

@@ -180,7 +180,8 @@ def test_enabling_the_training_operator_installs_cert_manager_first(sandbox, clu
         "hp-training-operator-controller-manager",
     )
     feature = _features(sandbox)["trainingOperator"]
-    assert feature["enabled"] is True and feature["status"] == "ACTIVE" and feature["version"] == "v1.1.0-eksbuild.1"
+    # v1.2.0: the training operator checkpointless training needs (AWS's checkpointless training page)
+    assert feature["enabled"] is True and feature["status"] == "ACTIVE" and feature["version"] == "v1.2.0-eksbuild.1"
     assert _patch(sandbox, body).json()["status"] == "NOOP"
 
     off = _patch(sandbox, {"trainingOperator": {"enabled": False}})

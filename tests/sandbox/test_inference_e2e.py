@@ -61,6 +61,23 @@ def operator_on(sandbox, cluster):
     return operator_enabled(sandbox)
 
 
+def test_the_inference_add_on_runs_with_the_values_role_and_prerequisites_aws_documents(sandbox, operator_on):
+    """AWS's install and troubleshooting pages: executionRoleArn and tlsCertificateS3Bucket in the add-on's
+    configuration values, an execution role the operator assumes through the cluster's OIDC provider, and
+    the FSx CSI driver installed (the add-on fails to create without it)."""
+    eks, iam = sandbox.aws("eks"), sandbox.aws("iam")
+    addon = eks.describe_addon(clusterName=NAME, addonName="amazon-sagemaker-hyperpod-inference")["addon"]
+    values = json.loads(addon["configurationValues"])
+    role_name = values["executionRoleArn"].rsplit("/", 1)[-1]
+    assert values["tlsCertificateS3Bucket"].startswith("sagemaker-launchpod")
+    assert values["hyperpodClusterArn"].startswith("arn:aws:sagemaker:")
+    assert addon["podIdentityAssociations"] == []
+    (trust,) = iam.get_role(RoleName=role_name)["Role"]["AssumeRolePolicyDocument"]["Statement"]
+    assert trust["Action"] == "sts:AssumeRoleWithWebIdentity" and ":oidc-provider/" in trust["Principal"]["Federated"]
+    fsx = eks.describe_addon(clusterName=NAME, addonName="aws-fsx-csi-driver")["addon"]
+    assert fsx["status"] == "ACTIVE"
+
+
 def test_a_managed_endpoint_with_l2_kv_cache_and_kvaware_routing_answers_through_the_api(sandbox, operator_on):
     done = deploy(sandbox, MANAGED)
     assert done["status"] == "SUCCEEDED", (done.get("message"), done["phases"])

@@ -244,17 +244,41 @@ class PodLogs:
         return self.logs.get(f"{pod}/{container}", self.logs.get(pod, ""))
 
 
+def _offered(
+    offered: dict[str, tuple[list[str], str | None]], name: str, kubernetes_version: str
+) -> tuple[list[str], str | None]:
+    """What a fake EKS offers of add-on ``name``: ``offered``'s entry, or else the manifest's pin alone."""
+    if name in offered:
+        return offered[name]
+    from launchpod.domain import dependencies
+
+    pins = {a.name: a.version for a in dependencies.manifest().addons}
+    f = dependencies.manifest().features
+    for entry in (f.trainingOperator, f.inferenceOperator, f.taskGovernance, f.observability):
+        pins[entry.addon] = entry.version
+    pin = pins.get(name)
+    return ([pin], pin) if pin else ([], None)
+
+
 class EksClusters:
     """EKS: clusters by name and their add-ons by cluster."""
 
-    def __init__(self, clusters: dict[str, dict[str, Any]], addons: dict[str, dict[str, dict[str, Any]]]) -> None:
-        self.clusters, self._addons = clusters, addons
+    def __init__(
+        self,
+        clusters: dict[str, dict[str, Any]],
+        addons: dict[str, dict[str, dict[str, Any]]],
+        offered: dict[str, tuple[list[str], str | None]] | None = None,
+    ) -> None:
+        self.clusters, self._addons, self.offered = clusters, addons, offered or {}
 
     def cluster(self, name: str) -> dict[str, Any] | None:
         return self.clusters.get(name)
 
     def addons(self, cluster: str) -> dict[str, dict[str, Any]]:
         return self._addons.get(cluster, {})
+
+    def addon_versions(self, name: str, kubernetes_version: str) -> tuple[list[str], str | None]:
+        return _offered(self.offered, name, kubernetes_version)
 
 
 class KubeStore:
@@ -586,13 +610,20 @@ class Eks(ControlPlanes):
     """EKS: clusters by name and the add-ons of each."""
 
     def __init__(
-        self, clusters: dict[str, dict[str, Any]], addons: dict[str, dict[str, dict[str, Any]]] | None = None
+        self,
+        clusters: dict[str, dict[str, Any]],
+        addons: dict[str, dict[str, dict[str, Any]]] | None = None,
+        offered: dict[str, tuple[list[str], str | None]] | None = None,
     ) -> None:
         super().__init__(clusters)
         self.addon_map = addons or {}
+        self.offered = offered or {}
 
     def addons(self, cluster: str) -> dict[str, dict[str, Any]]:
         return self.addon_map.get(cluster, {})
+
+    def addon_versions(self, name: str, kubernetes_version: str) -> tuple[list[str], str | None]:
+        return _offered(self.offered, name, kubernetes_version)
 
 
 class HyperPods:

@@ -139,3 +139,18 @@ def test_dependencies_none_installed_are_planned_and_listed_as_missing() -> None
     proposal = provisioning.reconcile_dependencies(request, ADMIN, ports=ports)
     assert not proposal.plan.empty
     assert proposal.start().kind == "reconcile-dependencies"
+
+
+def test_dependencies_list_a_pin_eks_does_not_offer_for_the_clusters_kubernetes_version_as_drift() -> None:
+    ports = _ports({"train": _active({"launchpod:cluster": "train"})})
+    ports.eks.offered["cert-manager"] = (["v1.19.0-eksbuild.1"], "v1.19.0-eksbuild.1")
+    ports.eks.addon_map["train"] = {"cert-manager": {"addonVersion": "v1.19.0-eksbuild.1", "status": "ACTIVE"}}
+
+    listed = {d.name: d for d in provisioning.list_dependencies("train", ports=ports).items}
+
+    row = listed["cert-manager"]
+    assert row.drift and row.installed == "v1.19.0-eksbuild.1"
+    assert row.note == f"{row.pinned} is not offered for Kubernetes 1.32; EKS's default v1.19.0-eksbuild.1 is used"
+    request = ReconcileDependenciesInput(name="train", includeOptional=False)
+    steps = provisioning.reconcile_dependencies(request, ADMIN, ports=ports).plan.steps
+    assert not any("cert-manager" in s.target for s in steps)  # the default runs: nothing to do

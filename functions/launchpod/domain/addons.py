@@ -80,3 +80,51 @@ def is_downgrade(installed: str, wanted: str) -> bool:
     """Moving ``installed`` to ``wanted`` would go back: reconcile never does that on its own (an older
     pin than what runs is shown as drift for a person to decide on)."""
     return version_key(wanted) < version_key(installed)
+
+
+def resolve_version(
+    pinned: str, offered: list[str], default: str | None, kubernetes: str
+) -> tuple[str | None, str | None]:
+    """The version to install, and why it is not the pin. EKS offers each add-on's builds per Kubernetes
+    version (DescribeAddonVersions); CreateAddon refuses any other ("Addon version specified is not
+    supported"). The pin when it is offered; otherwise EKS's default for that Kubernetes version, named in
+    the note so that it shows as drift; None when EKS offers the add-on nothing for that version."""
+    if pinned in offered:
+        return pinned, None
+    if default:
+        return default, f"{pinned} is not offered for Kubernetes {kubernetes}; EKS's default {default} is used"
+    return None, f"EKS offers no version of it for Kubernetes {kubernetes}"
+
+
+_JSON_TYPES: dict[str, type | tuple[type, ...]] = {
+    "object": dict,
+    "array": list,
+    "string": str,
+    "boolean": bool,
+    "integer": int,
+    "number": (int, float),
+}
+
+
+def configuration_problems(schema: dict[str, Any], values: Any, path: str = "$") -> list[str]:
+    """Why EKS would refuse ``values`` for an add-on whose DescribeAddonConfiguration schema is ``schema``:
+    the keys it requires, keys it does not define when it allows no others, and values of the wrong type,
+    checked before CreateAddon so that the operation fails with the reason rather than EKS's
+    InvalidParameterException. The subset of JSON Schema add-on schemas use (type, properties, required,
+    additionalProperties); $ref and patterns are left to EKS."""
+    problems: list[str] = []
+    kind = schema.get("type")
+    if isinstance(kind, str) and kind in _JSON_TYPES:
+        wanted = _JSON_TYPES[kind]
+        if not isinstance(values, wanted) or (kind in ("integer", "number") and isinstance(values, bool)):
+            return [f"{path}: must be {kind}"]
+    if not isinstance(values, dict):
+        return problems
+    properties = schema.get("properties") or {}
+    problems += [f"{path}.{key}: is required" for key in schema.get("required") or [] if key not in values]
+    if schema.get("additionalProperties") is False:
+        problems += [f"{path}.{key}: is not defined in the add-on's schema" for key in values if key not in properties]
+    for key, value in values.items():
+        if isinstance(properties.get(key), dict):
+            problems += configuration_problems(properties[key], value, f"{path}.{key}")
+    return problems

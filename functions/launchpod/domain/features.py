@@ -41,6 +41,7 @@ MAX_POLLS = 80
 POLL_SECONDS = 15
 ROLE_ANNOTATION = "eks.amazonaws.com/role-arn"  # IRSA: the role the pod's web identity token assumes
 CERT_MANAGER = "cert-manager"
+FSX_CSI = "aws-fsx-csi-driver"  # optional for reconcile-dependencies; the inference operator needs it
 
 
 def training_operator() -> Any:
@@ -140,27 +141,80 @@ def operator_policy(cluster_arn: str | None) -> dict[str, Any]:
 
 
 def inference_policy(cluster_arn: str | None, bucket: str) -> dict[str, Any]:
-    """The inference operator's execution role, narrowed to this cluster: it reads its nodes, the models in
-    the shared bucket (modelSourceType s3), pulls the serving images, and its KEDA reads the CloudWatch
-    metrics a managed endpoint's cloudWatchTrigger names (KEDA's aws-cloudwatch scaler calls
-    cloudwatch:GetMetricData, which has no resource-level permissions: Resource "*"; Service Authorization
-    Reference, Amazon CloudWatch). The full list AWS gives ("Setting up your HyperPod clusters for model
-    deployment", sagemaker-hyperpod-model-deployment-setup) also covers SageMaker endpoints and load
-    balancers, which Launchpod's endpoints do not use."""
+    """The inference operator's execution role, narrowed to this cluster and the shared bucket, as AWS's
+    pages list it: S3 reads and writes on the TLS certificate bucket (tlsCertificateS3Bucket is the shared
+    bucket, which also holds the models an s3 modelSourceType reads) with PutObjectTagging ("SageMaker
+    HyperPod Inference release notes" v3.0, sagemaker-hyperpod-inference-release-notes.html), ECR pulls
+    with GetAuthorizationToken ("Inference operator fails to start",
+    https://docs.aws.amazon.com/sagemaker/latest/dg/sagemaker-hyperpod-model-deployment-ts-startup.html),
+    sagemaker:UpdateClusterInference, the call its watcher makes at start ("IAM trust relationship issue",
+    https://docs.aws.amazon.com/sagemaker/latest/dg/sagemaker-hyperpod-model-deployment-ts-trust.html) with
+    DescribeClusterInference, and its nodes. Its KEDA reads the CloudWatch metrics a managed endpoint's
+    cloudWatchTrigger names (cloudwatch:GetMetricData has no resource-level permissions: Resource "*").
+    The full list in "Setting up your HyperPod clusters for model deployment" also covers SageMaker
+    endpoints, ACM and load balancers, which Launchpod's endpoints do not use."""
+    cluster = cluster_arn or "*"
     return {
         "Version": "2012-10-17",
         "Statement": [
-            {"Effect": "Allow", "Action": ["sagemaker:DescribeClusterNode"], "Resource": cluster_arn or "*"},
-            {"Effect": "Allow", "Action": ["s3:ListBucket"], "Resource": f"arn:aws:s3:::{bucket}"},
-            {"Effect": "Allow", "Action": ["s3:GetObject"], "Resource": f"arn:aws:s3:::{bucket}/*"},
             {
                 "Effect": "Allow",
-                "Action": ["ecr:GetAuthorizationToken", "ecr:BatchGetImage", "ecr:GetDownloadUrlForLayer"],
+                "Action": [
+                    "sagemaker:DescribeClusterNode",
+                    "sagemaker:DescribeClusterInference",
+                    "sagemaker:UpdateClusterInference",
+                ],
+                "Resource": cluster,
+            },
+            {"Effect": "Allow", "Action": ["s3:ListBucket"], "Resource": f"arn:aws:s3:::{bucket}"},
+            {
+                "Effect": "Allow",
+                "Action": ["s3:GetObject", "s3:PutObject", "s3:DeleteObject", "s3:PutObjectTagging"],
+                "Resource": f"arn:aws:s3:::{bucket}/*",
+            },
+            {"Effect": "Allow", "Action": ["ecr:GetAuthorizationToken"], "Resource": "*"},
+            {
+                "Effect": "Allow",
+                "Action": ["ecr:BatchGetImage", "ecr:GetDownloadUrlForLayer", "ecr:BatchCheckLayerAvailability"],
                 "Resource": "*",
             },
             {"Effect": "Allow", "Action": ["cloudwatch:GetMetricData"], "Resource": "*"},
         ],
     }
+
+
+def inference_trust(provider_arn: str, issuer_host: str) -> dict[str, Any]:
+    """IRSA trust of the inference operator's execution role: only its controller's service account's web
+    identity tokens from this cluster's issuer. AWS's pages have the operator assume the role through the
+    cluster's OIDC provider (sts:AssumeRoleWithWebIdentity, "IAM trust relationship issue",
+    sagemaker-hyperpod-model-deployment-ts-trust.html); the page's StringLike is narrowed to StringEquals."""
+    op = inference_operator()
+    return {
+        "Version": "2012-10-17",
+        "Statement": [
+            {
+                "Effect": "Allow",
+                "Principal": {"Federated": provider_arn},
+                "Action": "sts:AssumeRoleWithWebIdentity",
+                "Condition": {
+                    "StringEquals": {
+                        f"{issuer_host}:sub": f"system:serviceaccount:{op.namespace}:{op.serviceAccount}",
+                        f"{issuer_host}:aud": "sts.amazonaws.com",
+                    }
+                },
+            }
+        ],
+    }
+
+
+def inference_configuration(role_arn: str, bucket: str, cluster_arn: str | None) -> dict[str, Any]:
+    """The add-on's configuration values: the two AWS requires (executionRoleArn, tlsCertificateS3Bucket) and
+    the HyperPod cluster's ARN, which the operator otherwise reads from the labels of the node it runs on
+    ("Inference operator installation failures through AWS CLI", sagemaker-hyperpod-model-deployment-ts-cli.html)."""
+    values: dict[str, Any] = {"executionRoleArn": role_arn, "tlsCertificateS3Bucket": bucket}
+    if cluster_arn:
+        values["hyperpodClusterArn"] = cluster_arn
+    return values
 
 
 def inference_enabled(addons: dict[str, dict[str, Any]]) -> bool:
@@ -289,7 +343,7 @@ def _inference_blocked(real: RealState) -> list[str]:
     return [
         f"the add-on {n} is not installed (POST /api/clusters/{real.cluster}/dependencies installs it)"
         for n in op.requires
-        if n not in (CERT_MANAGER, "eks-pod-identity-agent") and n not in real.addons
+        if n not in (CERT_MANAGER, FSX_CSI, "eks-pod-identity-agent") and n not in real.addons
     ]
 
 
@@ -322,7 +376,26 @@ def _inference_steps(real: RealState, enabled: bool, with_cert_manager: bool) ->
                 ],
             )
         steps = _cert_manager_step(real, "inference operator") if with_cert_manager else []
-        return [*steps, *_operator_install(op, "inferenceOperator", "InferenceOperator", role, "models, images, nodes")]
+        if FSX_CSI not in real.addons:
+            reason = "the inference add-on fails to create without the FSx CSI driver (its CSIDriver fsx.csi.aws.com)"
+            steps.append(Step("install", f"EKS add-on {FSX_CSI}", reason, "InferenceOperator"))
+        return [
+            *steps,
+            Step(
+                "create",
+                f"IAM role {role}",
+                "the operator's execution role, assumed through the cluster's OIDC provider (IRSA): TLS "
+                "certificates in the shared bucket, images, sagemaker:UpdateClusterInference",
+                "InferenceOperator",
+            ),
+            Step(
+                "create",
+                f"EKS add-on {op.addon} {op.version}",
+                "inferenceOperator.enabled is true and the add-on is not installed; configuration values "
+                "executionRoleArn, tlsCertificateS3Bucket, hyperpodClusterArn",
+                "InferenceOperator",
+            ),
+        ]
     return _operator_removal(real, op, addon, "inferenceOperator", "InferenceOperator", role)
 
 

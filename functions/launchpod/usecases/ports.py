@@ -52,6 +52,12 @@ class AddonReader(Protocol):
     def addons(self, cluster: str) -> dict[str, dict[str, Any]]: ...
 
 
+class AddonCatalog(Protocol):
+    """The add-on versions EKS offers per Kubernetes version, and its default (adapters.aws.eks)."""
+
+    def addon_versions(self, name: str, kubernetes_version: str) -> tuple[list[str], str | None]: ...
+
+
 class HyperPodNodes(Protocol):
     """SageMaker's HyperPod cluster, its nodes and its events (adapters.aws.sagemaker)."""
 
@@ -128,7 +134,7 @@ class OperationLog(OperationStore, Protocol):
     ) -> tuple[builtins.list[OperationView], str | None]: ...
 
 
-class EksClusters(ControlPlanes, AddonReader, Protocol):
+class EksClusters(ControlPlanes, AddonReader, AddonCatalog, Protocol):
     """EKS's clusters and their add-ons (adapters.aws.eks)."""
 
 

@@ -123,7 +123,9 @@ def _rows(name: str, ports: ProvisioningPorts) -> list[dict[str, Any]]:
         workload = objects.workload_of(objects.objects_for(entry.name, entry.version, ports.region))
         found = ports.read(name, workload)
         installed[entry.name] = ((found or {}).get("metadata", {}).get("labels") or {}).get("app.kubernetes.io/version")
-    return dependencies.status(ports.eks.addons(name), installed)
+    kubernetes = (ports.eks.cluster(name) or {}).get("version")
+    offered = dependencies.offered_addons(kubernetes, ports.eks.addon_versions)
+    return dependencies.status(ports.eks.addons(name), installed, offered, kubernetes)
 
 
 def list_dependencies(name: str, *, ports: ProvisioningPorts) -> DependencyListView:
@@ -131,7 +133,7 @@ def list_dependencies(name: str, *, ports: ProvisioningPorts) -> DependencyListV
     return DependencyListView(
         cluster=name,
         manifestVersion=dependencies.manifest().version,
-        items=[DependencyView(**r) for r in _rows(name, ports)],
+        items=[DependencyView(**{k: v for k, v in r.items() if k != "wanted"}) for r in _rows(name, ports)],
     )
 
 

@@ -9,7 +9,8 @@ backends, same endpoint, in-process and ThreadedMotoServer alike), using moto's 
   REST-JSON service, a URL regex in ``moto.eks.urls.url_paths``; moto's router then finds the operation
   and its path parameters from botocore's model, so request shapes are exactly what botocore sends;
 * lifecycles are moto's ``ManagedState`` with ``time`` transitions in *simulated* seconds (cluster
-  CREATING/UPDATING -> ACTIVE after 600, add-on CREATING/UPDATING -> ACTIVE after 60; scaled by
+  CREATING/UPDATING -> ACTIVE after 600, add-on CREATING/UPDATING -> ACTIVE after its own time within
+  20-600 (``durations.ADDON_ROLLOUT_SECONDS``); scaled by
   ``sandbox.aws.clock``), overridable like any moto model (``/moto-api/state-manager``, models
   ``eks::cluster`` and ``eks::addon``). Deletions (cluster ~120 s, add-on ~30 s) keep the resource
   visible as DELETING until it expires. UpdateClusterConfig, UpdateClusterVersion and UpdateAddon
@@ -20,7 +21,10 @@ backends, same endpoint, in-process and ThreadedMotoServer alike), using moto's 
   host its replicas, seen through ``set_node_reader``; DaemonSet-only add-ons are ACTIVE with no nodes;
 * Kubernetes versions and add-on versions come from one catalogue (``KUBERNETES_VERSIONS``,
   ``ADDON_CATALOG``): CreateCluster, CreateAddon and UpdateAddon refuse what it does not offer for the
-  cluster's version, and DescribeAddonVersions serves it per Kubernetes version.
+  cluster's version, and DescribeAddonVersions serves it per Kubernetes version;
+* configuration values are checked against the add-on's schema (DescribeAddonConfiguration serves it),
+  and an add-on whose documented prerequisites are missing when it rolls out ends CREATE_FAILED with the
+  error AWS documents (the HyperPod inference add-on without cert-manager and the S3 and FSx CSI drivers).
 
 The cluster ``endpoint`` comes from ``set_kube_endpoint_provider`` so each cluster can point at its own
 emulated Kubernetes API server. Call ``install()`` before the first EKS request (ThreadedMotoServer
@@ -41,10 +45,12 @@ from sandbox.aws.eks.catalog import (
     ACCESS_POLICIES,
     ACCESS_POLICY_ARN,
     ADDON_CATALOG,
+    ANY_OBJECT_SCHEMA,
     DEFAULT_KUBERNETES_VERSION,
     DEFAULT_PLATFORM_VERSION,
     KUBERNETES_VERSIONS,
     addon_versions,
+    configuration_schema,
     default_addon_version,
     register_addon,
 )
@@ -52,7 +58,9 @@ from sandbox.aws.eks.clusters import find_cluster, set_kube_endpoint_provider
 from sandbox.aws.eks.common import validate_role_arn
 from sandbox.aws.eks.durations import (
     ADDON_MODEL,
+    ADDON_ROLLOUT_SECONDS,
     CLUSTER_MODEL,
+    addon_rollout_seconds,
     register_transitions,
     set_addon_transition_seconds,
     set_cluster_creation_seconds,
@@ -67,6 +75,8 @@ __all__ = [
     "ACCESS_POLICY_ARN",
     "ADDON_CATALOG",
     "ADDON_MODEL",
+    "ADDON_ROLLOUT_SECONDS",
+    "ANY_OBJECT_SCHEMA",
     "CLUSTER_MODEL",
     "DEFAULT_KUBERNETES_VERSION",
     "DEFAULT_PLATFORM_VERSION",
@@ -76,7 +86,9 @@ __all__ = [
     "PodIdentityAssociation",
     "SandboxCluster",
     "Update",
+    "addon_rollout_seconds",
     "addon_versions",
+    "configuration_schema",
     "default_addon_version",
     "find_cluster",
     "install",

@@ -17,15 +17,25 @@ DEFAULT_KUBERNETES_VERSION = "1.34"
 DEFAULT_PLATFORM_VERSION = "eks.12"
 
 #: Add-ons the sandbox offers: name -> type, owner, publisher, default namespace, the workloads that
-#: run it, and its versions (newest first, each with the Kubernetes versions it is compatible with;
-#: the first compatible one is the default). ``register_addon`` adds more. Version strings are
-#: plausible EKS builds, not a promise about AWS; the rules around them (DescribeAddonVersions per
-#: Kubernetes version, "Addon version specified is not supported") are EKS's.
+#: run it, its versions (newest first, each with the Kubernetes versions it is compatible with; the
+#: first compatible one is the default), the JSON schema DescribeAddonConfiguration serves for its
+#: configuration values, and the add-ons that must be installed before it (``prerequisites``: the
+#: add-on fails to create without them) or that it needs running (``requires``: DEGRADED until they are).
+#: ``register_addon`` adds more. Every version below is either one AWS's pages name (cited next to it)
+#: or marked "not verified": AWS publishes no version list for that add-on, and the sandbox keeps the
+#: build it had so that Launchpod's resolution (DescribeAddonVersions, the pin or the default) is what
+#: decides, never a pin chosen to match this table.
 ADDON_CATALOG: dict[str, dict[str, Any]] = {}
 
 #: A workload of an add-on: ("Deployment" | "DaemonSet", name). A DaemonSet runs one pod per node, so it
 #: is complete with zero nodes; a Deployment's replicas need a node to run on.
 Workload = tuple[str, str]
+
+#: The schema of an add-on whose schema AWS does not publish: any JSON object (EKS refuses values that
+#: are not an object: "Json schema validation failed with error: [$: null found, object expected]",
+#: https://github.com/cookpad/terraform-aws-eks/pull/331). Real schemas are stricter (they forbid keys
+#: they do not define, e.g. https://github.com/awslabs/mountpoint-s3-csi-driver/issues/784); not modelled.
+ANY_OBJECT_SCHEMA: dict[str, Any] = {"$schema": "http://json-schema.org/draft-06/schema#", "type": "object"}
 
 
 def register_addon(
@@ -38,11 +48,14 @@ def register_addon(
     namespace: str = "kube-system",
     workloads: tuple[Workload, ...] = (("Deployment", ""),),
     requires: tuple[str, ...] = (),
+    prerequisites: tuple[tuple[str, str], ...] = (),
+    schema: dict[str, Any] | None = None,
 ) -> None:
     """Offer add-on ``name`` (CreateAddon refuses unknown names, as AWS does).
 
     ``versions`` is ``[(addon version, compatible Kubernetes versions), ...]`` newest first, or one
-    version string compatible with every offered Kubernetes version.
+    version string compatible with every offered Kubernetes version. ``prerequisites`` are
+    ``(add-on, the error the add-on reports when it is missing)``.
     """
     if isinstance(versions, str):
         versions = [(versions, KUBERNETES_VERSIONS)]
@@ -54,6 +67,8 @@ def register_addon(
         "versions": [(v, tuple(k)) for v, k in versions],
         "workloads": tuple((kind, workload or name) for kind, workload in workloads),
         "requires": tuple(requires),
+        "prerequisites": tuple(prerequisites),
+        "schema": schema or ANY_OBJECT_SCHEMA,
     }
 
 
@@ -67,26 +82,130 @@ def default_addon_version(name: str, kubernetes_version: str) -> str | None:
     return offered[0] if offered else None
 
 
+def configuration_schema(name: str) -> dict[str, Any]:
+    """The JSON schema of add-on ``name``'s configuration values (DescribeAddonConfiguration)."""
+    return dict(ADDON_CATALOG[name]["schema"])
+
+
+def requires_configuration(name: str) -> bool:
+    """The schema has required keys: the add-on cannot be created without configuration values."""
+    return bool(ADDON_CATALOG[name]["schema"].get("required"))
+
+
 _ALL = KUBERNETES_VERSIONS
 _DS, _DEP = "DaemonSet", "Deployment"
-# The workloads come from each add-on's published manifests: vpc-cni runs the aws-node DaemonSet,
-# kube-proxy and eks-pod-identity-agent are DaemonSets, coredns is a Deployment
-# (https://docs.aws.amazon.com/eks/latest/userguide/managing-coredns.html), the CSI drivers run a
-# controller Deployment and a node DaemonSet (Mountpoint for S3 CSI v2 added its s3-csi-controller),
-# cert-manager and metrics-server are Deployments.
-# Add-ons whose workloads cannot start without another add-on: the HyperPod training operator's webhook
-# takes its serving certificate from cert-manager, which AWS lists as its prerequisite ("Installing the
-# training operator", https://docs.aws.amazon.com/sagemaker/latest/dg/sagemaker-eks-operator-install.html).
-# The inference operator's webhooks also take their certificates from cert-manager, the first dependency
-# "Setting up your HyperPod clusters for model deployment" lists (sagemaker-hyperpod-model-deployment-setup).
+
+# The HyperPod inference add-on's configuration, as "Setting up your HyperPod clusters for model
+# deployment" and its troubleshooting pages pass it: executionRoleArn and tlsCertificateS3Bucket in every
+# example, hyperpodClusterArn, alb/keda with their IRSA roles, jumpstartGatedModelDownloadRoleArn
+# (https://docs.aws.amazon.com/sagemaker/latest/dg/sagemaker-hyperpod-model-deployment-ts-cli.html),
+# inferenceOperator/inferenceGateway (v2, https://docs.aws.amazon.com/sagemaker/latest/dg/sagemaker-hyperpod-model-deployment-inference-gateway.html).
+# The operator's chart fails without the two ("executionRoleArn must be set", "tlsCertificateS3Bucket
+# must be set": aws/sagemaker-hyperpod-cli helm_chart/HyperPodHelmChart/charts/inference-operator
+# templates/_validateRequiredValues.tpl). AWS does not publish the add-on's schema: its keys and
+# the two required ones are taken from those pages; "additionalProperties": false is inferred (EKS's
+# published schemas forbid undefined keys, e.g. vpc-cni's in https://github.com/aws/amazon-vpc-cni-k8s/issues/3059).
+_ROLE = {"type": "string", "pattern": r"^arn:aws[a-z-]*:iam::\d{12}:role/.+$"}
+_IRSA_SA = {
+    "type": "object",
+    "properties": {"create": {"type": "boolean"}, "roleArn": _ROLE},
+    "additionalProperties": False,
+}
+INFERENCE_SCHEMA: dict[str, Any] = {
+    "$schema": "http://json-schema.org/draft-06/schema#",
+    "type": "object",
+    "required": ["executionRoleArn", "tlsCertificateS3Bucket"],
+    "additionalProperties": False,
+    "properties": {
+        "executionRoleArn": _ROLE,
+        "tlsCertificateS3Bucket": {"type": "string", "minLength": 3},
+        "hyperpodClusterArn": {"type": "string", "pattern": r"^arn:aws[a-z-]*:sagemaker:"},
+        "jumpstartGatedModelDownloadRoleArn": _ROLE,
+        "alb": {
+            "type": "object",
+            "properties": {"enabled": {"type": "boolean"}, "serviceAccount": _IRSA_SA},
+            "additionalProperties": False,
+        },
+        "keda": {
+            "type": "object",
+            "properties": {
+                "enabled": {"type": "boolean"},
+                "auth": {
+                    "type": "object",
+                    "properties": {
+                        "aws": {
+                            "type": "object",
+                            "properties": {
+                                "irsa": {
+                                    "type": "object",
+                                    "properties": {"enabled": {"type": "boolean"}, "roleArn": _ROLE},
+                                    "additionalProperties": False,
+                                }
+                            },
+                        }
+                    },
+                },
+            },
+            "additionalProperties": False,
+        },
+        "inferenceOperator": {"type": "object", "properties": {"enabled": {"type": "boolean"}}},
+        "inferenceGateway": {
+            "type": "object",
+            "properties": {"enabled": {"type": "boolean"}, "serviceAccount": _IRSA_SA},
+        },
+    },
+}
+
+# What each add-on must find installed, with the error AWS documents for its absence. The inference add-on:
+# "Inference operator installation failures through AWS CLI" lists "S3 CSI driver not installed (missing
+# CSIDriver s3.csi.aws.com)", "FSx CSI driver not installed (missing CSIDriver fsx.csi.aws.com)" and
+# "Missing required CRD: certificaterequests.cert-manager.io. The cert-manager add-on is not installed."
+# (https://docs.aws.amazon.com/sagemaker/latest/dg/sagemaker-hyperpod-model-deployment-ts-cli.html). The
+# page does not say which AddonIssue code EKS reports them with; the sandbox uses K8sResourceNotFound.
+_CSI_HELP = "Please install the required CSI driver and see the troubleshooting guide for more information."
+_PREREQUISITES = {
+    "amazon-sagemaker-hyperpod-inference": (
+        (
+            "cert-manager",
+            "Missing required CRD: certificaterequests.cert-manager.io. The cert-manager add-on is not "
+            "installed. Please install cert-manager and see the troubleshooting guide for more information.",
+        ),
+        (
+            "aws-mountpoint-s3-csi-driver",
+            f"S3 CSI driver not installed (missing CSIDriver s3.csi.aws.com). {_CSI_HELP}",
+        ),
+        ("aws-fsx-csi-driver", f"FSx CSI driver not installed (missing CSIDriver fsx.csi.aws.com). {_CSI_HELP}"),
+    ),
+}
+# Add-ons whose workloads cannot start without another add-on running: the HyperPod training operator's
+# webhook takes its serving certificate from cert-manager, which AWS lists as its prerequisite ("Installing
+# the training operator", https://docs.aws.amazon.com/sagemaker/latest/dg/sagemaker-eks-operator-install.html).
 _REQUIRES = {
     "amazon-sagemaker-hyperpod-training-operator": ("cert-manager",),
     "amazon-sagemaker-hyperpod-inference": ("cert-manager",),
 }
+_SCHEMAS = {"amazon-sagemaker-hyperpod-inference": INFERENCE_SCHEMA}
+
+# The EKS user guide's tables of "the latest version of the Amazon EKS add-on type for each Kubernetes
+# version" change as AWS ships builds; the sandbox models 2026-12-01, so it takes the snapshot whose
+# newest Kubernetes version is 1.35 and keeps the builds earlier snapshots named for the same versions:
+# - coredns: 1.33-1.35 v1.13.2-eksbuild.4, 1.32 v1.11.4-eksbuild.33
+#   (https://docs.amazonaws.cn/zh_cn/eks/latest/userguide/managing-coredns.md); earlier, 1.33-1.34
+#   v1.12.4-eksbuild.1 and 1.32 v1.11.4-eksbuild.24 (https://docs.aws.amazon.com/eks/latest/userguide/managing-coredns.html).
+# - kube-proxy: 1.35 v1.35.3-eksbuild.2, 1.34 v1.34.6-eksbuild.2, 1.33 v1.33.10-eksbuild.2, 1.32
+#   v1.32.13-eksbuild.5 (https://docs.amazonaws.cn/zh_cn/eks/latest/userguide/managing-kube-proxy.md);
+#   earlier 1.34 v1.34.1-eksbuild.2, 1.33 v1.33.5-eksbuild.2, 1.32 v1.32.9-eksbuild.2
+#   (https://docs.amazonaws.cn/eks/latest/userguide/managing-kube-proxy.html).
+# - vpc-cni: one build for every Kubernetes version, v1.20.1-eksbuild.3 for 1.27-1.33
+#   (https://docs.aws.amazon.com/ja_jp/eks/latest/userguide/managing-vpc-cni.html); its being offered for
+#   1.34 and 1.35 is inferred from the table giving one build for all versions. v1.19.2-eksbuild.1 for 1.32
+#   (https://docs.aws.amazon.com/ja_jp/eks/latest/userguide/managing-vpc-cni.html, an earlier snapshot).
+# The other add-ons' pages give no per-Kubernetes-version table; their builds are offered for every
+# version the sandbox offers (inferred), and each is cited where a page names it.
 for _name, _versions, _type, _owner, _publisher, _namespace, _workloads in [
     (
         "vpc-cni",
-        [("v1.20.4-eksbuild.1", _ALL), ("v1.19.6-eksbuild.1", _ALL)],
+        [("v1.20.1-eksbuild.3", _ALL), ("v1.19.2-eksbuild.1", ("1.32",))],
         "networking",
         "aws",
         "eks",
@@ -96,10 +215,10 @@ for _name, _versions, _type, _owner, _publisher, _namespace, _workloads in [
     (
         "coredns",
         [
-            ("v1.12.4-eksbuild.1", ("1.33", "1.34", "1.35")),
-            ("v1.12.1-eksbuild.2", ("1.33", "1.34")),
-            ("v1.11.4-eksbuild.14", ("1.32", "1.33")),
-            ("v1.11.1-eksbuild.9", ("1.32",)),
+            ("v1.13.2-eksbuild.4", ("1.33", "1.34", "1.35")),
+            ("v1.12.4-eksbuild.1", ("1.33", "1.34")),
+            ("v1.11.4-eksbuild.33", ("1.32",)),
+            ("v1.11.4-eksbuild.24", ("1.32",)),
         ],
         "networking",
         "aws",
@@ -110,10 +229,13 @@ for _name, _versions, _type, _owner, _publisher, _namespace, _workloads in [
     (
         "kube-proxy",
         [
-            ("v1.35.0-eksbuild.2", ("1.35",)),
+            ("v1.35.3-eksbuild.2", ("1.35",)),
+            ("v1.34.6-eksbuild.2", ("1.34",)),
             ("v1.34.1-eksbuild.2", ("1.34",)),
-            ("v1.33.3-eksbuild.6", ("1.33",)),
-            ("v1.32.6-eksbuild.8", ("1.32",)),
+            ("v1.33.10-eksbuild.2", ("1.33",)),
+            ("v1.33.5-eksbuild.2", ("1.33",)),
+            ("v1.32.13-eksbuild.5", ("1.32",)),
+            ("v1.32.9-eksbuild.2", ("1.32",)),
         ],
         "networking",
         "aws",
@@ -123,6 +245,7 @@ for _name, _versions, _type, _owner, _publisher, _namespace, _workloads in [
     ),
     (
         "eks-pod-identity-agent",
+        # not verified: the add-on's page (add-ons-pod-id.html) names no build.
         [("v1.3.8-eksbuild.2", _ALL)],
         "security",
         "aws",
@@ -132,7 +255,7 @@ for _name, _versions, _type, _owner, _publisher, _namespace, _workloads in [
     ),
     (
         "aws-ebs-csi-driver",
-        [("v1.48.0-eksbuild.2", _ALL)],
+        [("v1.48.0-eksbuild.2", _ALL)],  # not verified
         "storage",
         "aws",
         "eks",
@@ -141,7 +264,10 @@ for _name, _versions, _type, _owner, _publisher, _namespace, _workloads in [
     ),
     (
         "aws-mountpoint-s3-csi-driver",
-        [("v2.1.0-eksbuild.1", _ALL), ("v2.0.0-eksbuild.1", _ALL)],
+        # v1.14.1-eksbuild.1: the build the inference operator's troubleshooting page installs
+        # (sagemaker-hyperpod-model-deployment-ts-cli.html). v2.x: not verified (Mountpoint for S3 CSI v2
+        # is the release with the s3-csi-controller and pod identity; AWS's pages name no v2 build).
+        [("v2.1.0-eksbuild.1", _ALL), ("v2.0.0-eksbuild.1", _ALL), ("v1.14.1-eksbuild.1", _ALL)],
         "storage",
         "aws",
         "s3",
@@ -150,6 +276,7 @@ for _name, _versions, _type, _owner, _publisher, _namespace, _workloads in [
     ),
     (
         "aws-fsx-csi-driver",
+        # the build the inference operator's troubleshooting page installs (ts-cli page above)
         [("v1.6.0-eksbuild.1", _ALL)],
         "storage",
         "aws",
@@ -159,7 +286,9 @@ for _name, _versions, _type, _owner, _publisher, _namespace, _workloads in [
     ),
     (
         "cert-manager",
-        [("v1.18.2-eksbuild.2", _ALL), ("v1.18.2-eksbuild.1", _ALL)],
+        # the build the inference operator's troubleshooting page installs (ts-cli page above); no other
+        # build is named on AWS's pages.
+        [("v1.18.2-eksbuild.2", _ALL)],
         "security",
         "community",
         "eks",
@@ -168,7 +297,7 @@ for _name, _versions, _type, _owner, _publisher, _namespace, _workloads in [
     ),
     (
         "metrics-server",
-        [("v0.8.1-eksbuild.1", _ALL), ("v0.8.0-eksbuild.2", _ALL), ("v0.8.0-eksbuild.1", _ALL)],
+        [("v0.8.1-eksbuild.1", _ALL), ("v0.8.0-eksbuild.2", _ALL), ("v0.8.0-eksbuild.1", _ALL)],  # not verified
         "observability",
         "community",
         "eks",
@@ -177,7 +306,8 @@ for _name, _versions, _type, _owner, _publisher, _namespace, _workloads in [
     ),
     (
         "amazon-cloudwatch-observability",
-        # v6.2.0-eksbuild.1: the build AWS's install guide names (install-CloudWatch-Observability-EKS-addon.html).
+        # v6.2.0-eksbuild.1: the build AWS's install guide names (install-CloudWatch-Observability-EKS-addon.html);
+        # v4.4.0-eksbuild.1 not verified.
         [("v6.2.0-eksbuild.1", _ALL), ("v4.4.0-eksbuild.1", _ALL)],
         "observability",
         "aws",
@@ -192,7 +322,10 @@ for _name, _versions, _type, _owner, _publisher, _namespace, _workloads in [
     ),
     (
         "amazon-sagemaker-hyperpod-training-operator",
-        [("v1.1.0-eksbuild.1", _ALL)],
+        # v1.2.0: "You must install v1.2.0 or above" for checkpointless training
+        # (https://docs.aws.amazon.com/sagemaker/latest/dg/sagemaker-eks-checkpointless.html); the
+        # "-eksbuild.1" suffix is inferred (AWS's pages name no build). v1.1.0-eksbuild.1: not verified.
+        [("v1.2.0-eksbuild.1", _ALL), ("v1.1.0-eksbuild.1", _ALL)],
         "machine-learning",
         "aws",
         "sagemaker",
@@ -201,7 +334,9 @@ for _name, _versions, _type, _owner, _publisher, _namespace, _workloads in [
     ),
     (
         "amazon-sagemaker-hyperpod-inference",
-        [("v1.0.0-eksbuild.1", _ALL)],
+        # v2.0.0-eksbuild.2: the inference gateway page's create-addon; v1.0.0-eksbuild.1: the
+        # troubleshooting page's (both cited above).
+        [("v2.0.0-eksbuild.2", _ALL), ("v1.0.0-eksbuild.1", _ALL)],
         "machine-learning",
         "aws",
         "sagemaker",
@@ -210,8 +345,9 @@ for _name, _versions, _type, _owner, _publisher, _namespace, _workloads in [
     ),
     (
         "amazon-sagemaker-hyperpod-taskgovernance",
-        # v1.6.0-eksbuild.1 (Kueue v0.19.2) is the version AWS's upgrade guide names.
-        [("v1.6.0-eksbuild.1", _ALL), ("v1.2.0-eksbuild.1", _ALL)],
+        # v1.6.0-eksbuild.1 (Kueue v0.19.2): AWS's upgrade guide; v1.3.0-eksbuild.1: the oldest the
+        # training operator works with ("Troubleshooting", sagemaker-eks-operator-troubleshooting.html).
+        [("v1.6.0-eksbuild.1", _ALL), ("v1.3.0-eksbuild.1", _ALL)],
         "machine-learning",
         "aws",
         "sagemaker",
@@ -220,7 +356,7 @@ for _name, _versions, _type, _owner, _publisher, _namespace, _workloads in [
     ),
     (
         "amazon-sagemaker-hyperpod-observability",
-        [("v1.0.0-eksbuild.1", _ALL)],
+        [("v1.0.0-eksbuild.1", _ALL)],  # not verified
         "observability",
         "aws",
         "sagemaker",
@@ -237,6 +373,8 @@ for _name, _versions, _type, _owner, _publisher, _namespace, _workloads in [
         namespace=_namespace,
         workloads=_workloads,
         requires=_REQUIRES.get(_name, ()),
+        prerequisites=_PREREQUISITES.get(_name, ()),
+        schema=_SCHEMAS.get(_name),
     )
 
 #: Cluster access policies EKS offers (ListAccessPolicies); AssociateAccessPolicy accepts only these.

@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import re
 import uuid
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 import moto.eks.models as eks_models
+from moto.moto_api import state_manager
 from moto.moto_api._internal.managed_state_model import ManagedState
 
+from sandbox.aws import clock
 from sandbox.aws.eks.catalog import (
     ADDON_CATALOG,
     DEFAULT_KUBERNETES_VERSION,
@@ -19,7 +21,7 @@ from sandbox.aws.eks.catalog import (
     default_addon_version,
 )
 from sandbox.aws.eks.common import certificate_authority_data, expired, random_id, utcnow
-from sandbox.aws.eks.durations import ADDON_MODEL, CLUSTER_MODEL
+from sandbox.aws.eks.durations import ADDON_MODEL, CLUSTER_MODEL, DURATIONS, addon_rollout_seconds
 from sandbox.aws.eks.nodes import can_host, cluster_nodes
 
 _MotoCluster = eks_models.Cluster  # kept: install() swaps the module global for SandboxCluster
@@ -62,7 +64,9 @@ class SandboxCluster(ManagedState, _MotoCluster):
 
 
 class Addon(ManagedState):
-    """An EKS add-on: CREATING/UPDATING -> ACTIVE on the 'eks::addon' transition, DELETING -> gone."""
+    """An EKS add-on: CREATING/UPDATING -> ACTIVE after its rollout time (durations.addon_rollout_seconds,
+    or the 'eks::addon' transition when one is set), DELETING -> gone. A creation whose documented
+    prerequisites are missing when it rolls out ends CREATE_FAILED with the error AWS documents."""
 
     def __init__(
         self,
@@ -81,6 +85,8 @@ class Addon(ManagedState):
         self.addon_version = version or default_addon_version(name, cluster.version) or ""
         self.workloads: tuple[Workload, ...] = catalog["workloads"]
         self.requires: tuple[str, ...] = catalog.get("requires", ())
+        self.prerequisites: tuple[tuple[str, str], ...] = catalog.get("prerequisites", ())
+        self.failure: list[dict[str, Any]] = []  # the health issues of a failed creation
         self._cluster = cluster
         self.service_account_role_arn = role_arn
         self.configuration_values = configuration_values
@@ -92,6 +98,42 @@ class Addon(ManagedState):
         self.pod_identity_association_arns: list[str] = []
         self.created_at = self.modified_at = utcnow()
         self.gone_at: float | None = None
+
+    @property  # type: ignore[override]
+    def status(self) -> str | None:
+        before = self._status
+        transition = state_manager.get_transition(self.model_name)
+        if transition["progression"] == "time" and DURATIONS["addon"] is None and before in ("CREATING", "UPDATING"):
+            rollout = clock.real_seconds(addon_rollout_seconds(self.cluster_name, self.addon_name))
+            if datetime.now() > self._time_progressed + timedelta(seconds=rollout):
+                self._status = "ACTIVE"
+                self._time_progressed = datetime.now()
+        else:
+            ManagedState.status.fget(self)  # type: ignore[attr-defined]
+        if before == "CREATING" and self._status == "ACTIVE":
+            self.failure = self._missing_prerequisites()
+            if self.failure:
+                self._status = "CREATE_FAILED"
+        return self._status
+
+    @status.setter
+    def status(self, value: str) -> None:
+        self._status = value
+
+    def _missing_prerequisites(self) -> list[dict[str, Any]]:
+        """The documented errors of the prerequisites not installed when this add-on rolls out: an add-on
+        counts as installed once its own rollout applied its objects (CRDs, the CSIDriver)."""
+        issues = []
+        for name, message in self.prerequisites:
+            other = self._cluster.addons.get(name)
+            installed = (
+                other is not None
+                and not expired(other.gone_at)
+                and other.status not in ("CREATING", "CREATE_FAILED", "DELETING")
+            )
+            if not installed:
+                issues.append({"code": "K8sResourceNotFound", "message": message, "resourceIds": [name]})
+        return issues
 
     def start_update(self) -> None:
         self.status = "UPDATING"
@@ -112,6 +154,8 @@ class Addon(ManagedState):
         which the node reader would wait on).
         """
         status = self.status
+        if status == "CREATE_FAILED":
+            return status, list(self.failure)
         if status != "ACTIVE":
             return status, []
         found = self._missing_requirements()

@@ -7,7 +7,7 @@ import uuid
 from typing import Any
 
 from moto.core.responses import ActionResult, EmptyResult
-from moto.eks.exceptions import InvalidRequestException
+from moto.eks.exceptions import InvalidParameterException, InvalidRequestException
 from moto.eks.responses import EKSResponse
 
 from sandbox.aws.eks.access import (
@@ -24,7 +24,9 @@ from sandbox.aws.eks.catalog import (
     ACCESS_POLICY_ARN,
     ADDON_CATALOG,
     KUBERNETES_VERSIONS,
+    configuration_schema,
     default_addon_version,
+    requires_configuration,
 )
 from sandbox.aws.eks.clusters import (
     backend_cluster,
@@ -158,7 +160,7 @@ def _r_describe_addon_versions(self: EKSResponse) -> ActionResult:
                     for k in clusters
                     if k in compatible
                 ],
-                "requiresConfiguration": False,
+                "requiresConfiguration": requires_configuration(name),
                 "requiresIamPermissions": info["type"] in ("storage", "observability"),
             }
             for version, compatible in info["versions"]
@@ -177,6 +179,24 @@ def _r_describe_addon_versions(self: EKSResponse) -> ActionResult:
             )
     page, token = paginate(addons, _query(self, "maxResults"), _query(self, "nextToken"))
     return ActionResult({"addons": page, "nextToken": token})
+
+
+def _r_describe_addon_configuration(self: EKSResponse) -> ActionResult:
+    """The add-on version's configuration schema, as a JSON string
+    (https://docs.aws.amazon.com/eks/latest/APIReference/API_DescribeAddonConfiguration.html). An add-on or
+    version EKS does not offer is refused like CreateAddon refuses it (the API reference names only
+    InvalidParameterException among this call's errors for bad input)."""
+    name, version = _query(self, "addonName"), _query(self, "addonVersion")
+    if name not in ADDON_CATALOG or version not in {v for v, _ in ADDON_CATALOG[name]["versions"]}:
+        raise InvalidParameterException(message="Addon version specified is not supported")
+    return ActionResult(
+        {
+            "addonName": name,
+            "addonVersion": version,
+            "configurationSchema": json.dumps(configuration_schema(name)),
+            "podIdentityConfiguration": [],
+        }
+    )
 
 
 def _r_describe_update(self: EKSResponse) -> ActionResult:
@@ -364,6 +384,7 @@ RESPONSE_METHODS = {
     "update_addon": _r_update_addon,
     "delete_addon": _r_delete_addon,
     "describe_addon_versions": _r_describe_addon_versions,
+    "describe_addon_configuration": _r_describe_addon_configuration,
     "describe_update": _r_describe_update,
     "list_updates": _r_list_updates,
     "create_access_entry": _r_create_access_entry,
@@ -389,6 +410,7 @@ URL_PATHS = [
     "{0}/clusters/(?P<name>[^/]+)/addons/(?P<addonName>[^/]+)$",
     "{0}/clusters/(?P<name>[^/]+)/addons/(?P<addonName>[^/]+)/update$",
     "{0}/addons/supported-versions$",
+    "{0}/addons/configuration-schemas$",
     "{0}/clusters/(?P<name>[^/]+)/updates$",
     "{0}/clusters/(?P<name>[^/]+)/updates/(?P<updateId>[^/]+)$",
     "{0}/clusters/(?P<name>[^/]+)/access-entries$",

@@ -68,7 +68,7 @@ def aws(moto_session: Any) -> Iterator[Any]:
     sandbox.aws.set_node_reader(None)
     sandbox.aws.set_cluster_creation_seconds(600)
     sandbox.aws.set_cluster_deletion_seconds(120)
-    sandbox.aws.set_addon_transition_seconds(60)
+    sandbox.aws.set_addon_transition_seconds(None)
     ec2_propagation.set_propagation_seconds(None)
     sandbox.aws.install(TIME_SCALE)
     moto_session.reset()

@@ -170,9 +170,9 @@ def test_addon_on_a_creating_cluster_is_refused(eks):
     assert _error(exc_info) == ("InvalidRequestException", "Cluster is in CREATING state")
 
 
-def test_addon_is_creating_then_active_after_a_simulated_minute(eks, active_cluster, time_scale, nodes):
+def test_addon_is_creating_then_active_after_its_rollout_time(eks, active_cluster, time_scale, nodes):
     nodes.append(_node())
-    time_scale(0.025)  # 60 simulated seconds last 1.5 s
+    time_scale(0.02)  # the slowest rollout, 600 simulated seconds, lasts 12 s
     addon = eks.create_addon(
         clusterName=active_cluster,
         addonName="aws-mountpoint-s3-csi-driver",
@@ -232,8 +232,8 @@ def test_every_addon_launchpod_installs_has_a_default_version(eks, name):
 
 
 def test_addon_with_an_explicit_version_keeps_it(eks, active_cluster):
-    addon = eks.create_addon(clusterName=active_cluster, addonName="coredns", addonVersion="v1.12.1-eksbuild.2")
-    assert addon["addon"]["addonVersion"] == "v1.12.1-eksbuild.2"
+    addon = eks.create_addon(clusterName=active_cluster, addonName="coredns", addonVersion="v1.12.4-eksbuild.1")
+    assert addon["addon"]["addonVersion"] == "v1.12.4-eksbuild.1"
 
 
 def test_duplicate_addon_is_resource_in_use(eks, active_cluster):
@@ -570,7 +570,7 @@ def test_addon_version_not_offered_for_the_cluster_version_is_an_invalid_paramet
     with pytest.raises(ClientError) as unknown:
         eks.create_addon(clusterName=active_cluster, addonName="coredns", addonVersion="v9.9.9-eksbuild.1")
     with pytest.raises(ClientError) as older_kubernetes:  # a coredns build for 1.32 only, on a 1.34 cluster
-        eks.create_addon(clusterName=active_cluster, addonName="coredns", addonVersion="v1.11.1-eksbuild.9")
+        eks.create_addon(clusterName=active_cluster, addonName="coredns", addonVersion="v1.11.4-eksbuild.33")
     for error in (unknown, older_kubernetes):
         assert _error(error) == ("InvalidParameterException", "Addon version specified is not supported")
     assert eks.list_addons(clusterName=active_cluster)["addons"] == []
@@ -607,5 +607,118 @@ def test_the_sandbox_eks_offers_every_version_launchpod_creates_with_every_addon
         assert version in eks_ext.KUBERNETES_VERSIONS
         for name in control_plane.CORE_ADDONS:
             assert eks_ext.default_addon_version(name, version), (name, version)
-        for entry in dependencies.manifest().addons:  # the pins are versions EKS offers
-            assert entry.version in eks_ext.addon_versions(entry.name, version), (entry.name, version)
+        for entry in dependencies.manifest().addons:  # each is offered (the pin itself is Launchpod's to resolve)
+            assert eks_ext.default_addon_version(entry.name, version), (entry.name, version)
+
+
+# ------------------------------------------------------------------ rollout times, configuration, prerequisites
+
+INFERENCE = "amazon-sagemaker-hyperpod-inference"
+INFERENCE_VALUES = (
+    '{"executionRoleArn": "arn:aws:iam::123456789012:role/launchpod-c1-inference-operator", '
+    '"tlsCertificateS3Bucket": "sagemaker-launchpod-tls"}'
+)
+
+
+def test_addon_rollout_times_spread_over_the_documented_range_and_repeat_for_the_same_addon():
+    low, high = eks_ext.ADDON_ROLLOUT_SECONDS
+    times = {name: eks_ext.addon_rollout_seconds("c1", name) for name in eks_ext.ADDON_CATALOG}
+
+    assert all(low <= t <= high for t in times.values())
+    assert len(set(times.values())) == len(times)  # not one fixed minute for every add-on
+    assert max(times.values()) - min(times.values()) > (high - low) / 2
+    assert eks_ext.addon_rollout_seconds("c1", "coredns") == times["coredns"]
+    assert eks_ext.addon_rollout_seconds("c2", "coredns") != times["coredns"]
+
+
+def test_launchpods_addon_waits_hold_at_the_slow_end_of_a_rollout():
+    from launchpod.domain import dependencies, features
+    from launchpod.domain.clusters import control_plane, provision
+
+    slowest = eks_ext.ADDON_ROLLOUT_SECONDS[1]
+    assert slowest <= control_plane.MAX_ADDON_POLLS * control_plane.ADDON_POLL_SECONDS
+    assert slowest <= provision.MAX_ADDON_POLLS * provision.ADDON_POLL_SECONDS
+    assert slowest <= dependencies.MAX_POLLS * dependencies.POLL_SECONDS
+    assert slowest <= features.MAX_POLLS * features.POLL_SECONDS
+
+
+def test_describe_addon_configuration_serves_the_inference_addons_required_values(eks):
+    import json
+
+    version = eks_ext.default_addon_version(INFERENCE, "1.34")
+    found = eks.describe_addon_configuration(addonName=INFERENCE, addonVersion=version)
+    schema = json.loads(found["configurationSchema"])
+
+    assert (found["addonName"], found["addonVersion"]) == (INFERENCE, version)
+    assert schema["required"] == ["executionRoleArn", "tlsCertificateS3Bucket"]
+    assert {"hyperpodClusterArn", "alb", "keda"} <= set(schema["properties"])
+    offered = eks.describe_addon_versions(addonName=INFERENCE, kubernetesVersion="1.34")["addons"][0]
+    assert offered["addonVersions"][0]["requiresConfiguration"] is True
+    with pytest.raises(ClientError) as unknown:
+        eks.describe_addon_configuration(addonName=INFERENCE, addonVersion="v9.9.9-eksbuild.1")
+    assert _error(unknown)[0] == "InvalidParameterException"
+
+
+def test_inference_addon_without_its_required_values_is_refused(eks, active_cluster):
+    with pytest.raises(ClientError) as without:
+        eks.create_addon(clusterName=active_cluster, addonName=INFERENCE)
+    with pytest.raises(ClientError) as half:
+        eks.create_addon(
+            clusterName=active_cluster,
+            addonName=INFERENCE,
+            configurationValues='{"executionRoleArn": "arn:aws:iam::123456789012:role/x"}',
+        )
+
+    prefix = "ConfigurationValue provided in request is not supported: Json schema validation failed with error: "
+    assert _error(without) == (
+        "InvalidParameterException",
+        prefix + "[$.executionRoleArn: is missing but it is required, "
+        "$.tlsCertificateS3Bucket: is missing but it is required]",
+    )
+    assert _error(half)[1] == prefix + "[$.tlsCertificateS3Bucket: is missing but it is required]"
+    assert eks.list_addons(clusterName=active_cluster)["addons"] == []
+
+
+def test_configuration_values_outside_the_addons_schema_are_refused(eks, active_cluster):
+    with pytest.raises(ClientError) as unknown_key:
+        eks.create_addon(
+            clusterName=active_cluster,
+            addonName=INFERENCE,
+            configurationValues=INFERENCE_VALUES[:-1] + ', "replicas": 2}',
+        )
+    with pytest.raises(ClientError) as not_an_object:
+        eks.create_addon(clusterName=active_cluster, addonName="metrics-server", configurationValues="null")
+
+    assert _error(unknown_key)[1].endswith(
+        "[$.replicas: is not defined in the schema and the schema does not allow additional properties]"
+    )
+    assert _error(not_an_object)[1].endswith("[$: null found, object expected]")
+
+
+def test_inference_addon_fails_to_create_without_its_prerequisites_with_the_documented_errors(
+    eks, active_cluster, nodes
+):
+    nodes.append(_node())
+    sandbox.aws.set_addon_transition_seconds(0)
+    eks.create_addon(clusterName=active_cluster, addonName=INFERENCE, configurationValues=INFERENCE_VALUES)
+
+    failed = _settled(eks, active_cluster, INFERENCE)
+
+    assert failed["status"] == "CREATE_FAILED"
+    messages = [i["message"] for i in failed["health"]["issues"]]
+    assert any(m.startswith("Missing required CRD: certificaterequests.cert-manager.io") for m in messages)
+    assert any(m.startswith("S3 CSI driver not installed (missing CSIDriver s3.csi.aws.com)") for m in messages)
+    assert any(m.startswith("FSx CSI driver not installed (missing CSIDriver fsx.csi.aws.com)") for m in messages)
+
+
+def test_inference_addon_with_its_prerequisites_installed_is_active(eks, active_cluster, nodes):
+    nodes.append(_node())
+    sandbox.aws.set_addon_transition_seconds(0)
+    for name in ("cert-manager", "aws-mountpoint-s3-csi-driver", "aws-fsx-csi-driver"):
+        eks.create_addon(clusterName=active_cluster, addonName=name)
+        _settled(eks, active_cluster, name)
+    eks.create_addon(clusterName=active_cluster, addonName=INFERENCE, configurationValues=INFERENCE_VALUES)
+
+    addon = _settled(eks, active_cluster, INFERENCE)
+
+    assert (addon["status"], addon["health"]["issues"]) == ("ACTIVE", [])

@@ -75,7 +75,7 @@ def test_the_functions_that_write_iam_are_the_ones_that_create_roles_and_delete_
         "as-cluster-role",  # HyperPod-managed Karpenter's cluster role (issue 12)
         "cf-training-operator",  # the training operator's pod identity role (issue 13)
         "cf-checkpoint-identity",  # the tiered-checkpointing IRSA role (issue 13)
-        "cf-inference-operator",  # the inference operator's pod identity role (issue 15)
+        "cf-inference-operator",  # the inference operator's IRSA execution role and the FSx CSI driver's (issue 15)
         "cf-observability",  # Container Insights' pod identity role, AWS managed policies only (issue 13)
         "rd-manifests",  # the AWS Load Balancer Controller's pod identity role (issue 15)
         "mlf-server-role",  # the MLflow tracking server's role (issue 14); the API itself writes no IAM

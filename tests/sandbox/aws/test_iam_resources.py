@@ -189,6 +189,12 @@ EXAMPLES: dict[str, tuple[str, str, dict[str, object], tuple[str, ...]]] = {
     "iam:ListRolePolicies": ("iam", "ListRolePolicies", {"RoleName": "launchpod-c1-x"}, ()),
     "iam:ListRoleTags": ("iam", "ListRoleTags", {"RoleName": "launchpod-c1-x"}, ()),
     "iam:PassRole": ("eks", "CreatePodIdentityAssociation", {**C1, "roleArn": ROLE}, ()),
+    "iam:UpdateAssumeRolePolicy": (
+        "iam",
+        "UpdateAssumeRolePolicy",
+        {"RoleName": "launchpod-c1-x", "PolicyDocument": "{}"},
+        (),
+    ),
     "iam:PutRolePolicy": (
         "iam",
         "PutRolePolicy",

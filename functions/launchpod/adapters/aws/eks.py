@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from botocore.exceptions import ClientError
@@ -108,6 +109,33 @@ class Eks:
                         raise
         return found
 
+    def addon_versions(self, name: str, kubernetes_version: str) -> tuple[list[str], str | None]:
+        """The versions EKS offers of add-on ``name`` for clusters of ``kubernetes_version`` (newest first, as
+        DescribeAddonVersions lists them) and the one it marks default for that version."""
+        versions: list[str] = []
+        default: str | None = None
+        with aws_call("eks:DescribeAddonVersions"):
+            pages = self.eks.get_paginator("describe_addon_versions").paginate(
+                addonName=name, kubernetesVersion=kubernetes_version
+            )
+            for page in pages:
+                for addon in page.get("addons", []):
+                    for found in addon.get("addonVersions", []):
+                        versions.append(found["addonVersion"])
+                        if any(
+                            c.get("defaultVersion") and c.get("clusterVersion") == kubernetes_version
+                            for c in found.get("compatibilities", [])
+                        ):
+                            default = found["addonVersion"]
+        return versions, default
+
+    def addon_configuration_schema(self, name: str, version: str) -> dict[str, Any]:
+        """The JSON schema of the add-on version's configuration values (DescribeAddonConfiguration)."""
+        with aws_call("eks:DescribeAddonConfiguration"):
+            found = self.eks.describe_addon_configuration(addonName=name, addonVersion=version)
+        schema = json.loads(found.get("configurationSchema") or "{}")
+        return schema if isinstance(schema, dict) else {}
+
     def create_addon(
         self,
         cluster: str,
@@ -115,8 +143,10 @@ class Eks:
         tags: dict[str, str],
         version: str | None = None,
         pod_identity: tuple[str, str] | None = None,
+        configuration: dict[str, Any] | None = None,
     ) -> None:
-        """Create an add-on, optionally at a version and with a pod identity (service account, role ARN)."""
+        """Create an add-on, optionally at a version, with a pod identity (service account, role ARN) and
+        configuration values."""
         kwargs: dict[str, Any] = {
             "clusterName": cluster,
             "addonName": name,
@@ -127,6 +157,8 @@ class Eks:
             kwargs["addonVersion"] = version
         if pod_identity:
             kwargs["podIdentityAssociations"] = [{"serviceAccount": pod_identity[0], "roleArn": pod_identity[1]}]
+        if configuration:
+            kwargs["configurationValues"] = json.dumps(configuration, sort_keys=True)
         with aws_call(f"eks:CreateAddon {name}"):
             self.eks.create_addon(**kwargs)
 

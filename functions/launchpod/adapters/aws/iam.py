@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from urllib.parse import unquote
 
 from botocore.exceptions import ClientError
 
@@ -84,17 +85,30 @@ class Iam:
         return str(role["Arn"]) if all(found.get(k) == v for k, v in tags.items()) else None
 
     def ensure_role_trusting(self, name: str, trust: dict[str, object], tags: dict[str, str], description: str) -> str:
-        """A role with this trust policy (created, or its trust set again when it exists)."""
+        """A role with this trust policy. No function may rewrite a role's trust (there is no IAM condition
+        key on its content), so a role of Launchpod's (``tags``) that trusts something else, such as a gone
+        cluster's OIDC provider from an earlier install, is deleted and created again; anyone else's is
+        refused."""
         account = self.account()
         strangers = ownership.untrusted_principals(trust, account) if account else []
         if strangers:
             raise PermanentError(f"Launchpod creates no role trusted by {', '.join(strangers)}.")
         with aws_call("iam:GetRole"):
-            arn = self.role_arn(name)
-        if arn is not None:
-            with aws_call("iam:UpdateAssumeRolePolicy"):
-                self.iam.update_assume_role_policy(RoleName=name, PolicyDocument=json.dumps(trust))
-            return arn
+            try:
+                existing = self.iam.get_role(RoleName=name)["Role"]
+            except ClientError as exc:
+                if error_code(exc) != "NoSuchEntity":
+                    raise
+                existing = None
+        if existing is not None:
+            current = existing.get("AssumeRolePolicyDocument")
+            current = json.loads(unquote(current)) if isinstance(current, str) else current
+            if current == trust:
+                return str(existing["Arn"])
+            if not self.delete_owned_role(name, tags, detach=True):
+                raise PermanentError(
+                    f"IAM role {name} exists, is not Launchpod's and trusts something else; delete or rename it."
+                )
         boundary = settings().role_boundary_arn
         with aws_call("iam:CreateRole"):
             return str(

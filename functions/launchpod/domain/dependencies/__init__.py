@@ -3,6 +3,7 @@ what is installed compares with what is pinned (drift)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import date
 from functools import lru_cache
 from importlib import resources
@@ -11,6 +12,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict
 
 from launchpod.domain import addons as addon_health
+from launchpod.domain.errors import PermanentError
 from launchpod.domain.operations import WorkflowPlan, role_for
 from launchpod.domain.plan import Plan, Step
 
@@ -154,15 +156,63 @@ def wanted_manifests(include_optional: bool) -> list[ManifestEntry]:
     return [m for m in manifest().manifests if m.required or include_optional]
 
 
-def status(addons: dict[str, dict[str, Any]], workloads: dict[str, str | None]) -> list[dict[str, Any]]:
-    """Each dependency: required or optional, pinned vs installed version, and whether it drifted."""
+Offered = dict[str, tuple[list[str], str | None]]  # add-on -> (versions EKS offers, its default)
+
+
+def offered_addons(
+    kubernetes: str | None, versions: Callable[[str, str], tuple[list[str], str | None]]
+) -> Offered | None:
+    """What EKS offers of each pinned add-on for the cluster's Kubernetes version (``versions`` is
+    DescribeAddonVersions by add-on and Kubernetes version); None when the cluster's version is unknown."""
+    if not kubernetes:
+        return None
+    return {a.name: versions(a.name, kubernetes) for a in manifest().addons}
+
+
+def version_for_cluster(eks: Any, cluster: str, name: str, pinned: str) -> str:
+    """``wanted_version`` for the cluster's Kubernetes version, asked of ``eks`` (the adapter: cluster() and
+    addon_versions(), DescribeCluster and DescribeAddonVersions)."""
+    kubernetes = str((eks.cluster(cluster) or {}).get("version") or "")
+    return wanted_version(name, pinned, eks.addon_versions(name, kubernetes), kubernetes)
+
+
+def wanted_version(entry_name: str, pinned: str, offered: tuple[list[str], str | None], kubernetes: str) -> str:
+    """The version to create or move add-on ``entry_name`` to: its pin when EKS offers it for the cluster's
+    Kubernetes version, else EKS's default; PermanentError when EKS offers none."""
+    version, why = addon_health.resolve_version(pinned, offered[0], offered[1], kubernetes)
+    if version is None:
+        raise PermanentError(f"{entry_name}: {why}; choose another Kubernetes version or remove the add-on.")
+    return version
+
+
+def status(
+    addons: dict[str, dict[str, Any]],
+    workloads: dict[str, str | None],
+    offered: Offered | None = None,
+    kubernetes: str | None = None,
+) -> list[dict[str, Any]]:
+    """Each dependency: required or optional, pinned vs installed version, and whether it drifted.
+
+    With ``offered`` (DescribeAddonVersions for the cluster's ``kubernetes`` version), an add-on's wanted
+    version is its pin when EKS offers it, else EKS's default (launchpod.domain.addons.resolve_version): a
+    pin not offered is drift, named in the row's note, even once the default is installed."""
     rows = []
     for a in manifest().addons:
         found = addons.get(a.name)
         installed = found.get("addonVersion") if found else None
+        wanted: str | None = a.version
+        why: str | None = None
+        if offered is not None and a.name in offered:
+            versions, default = offered[a.name]
+            wanted, why = addon_health.resolve_version(a.version, versions, default, kubernetes or "?")
         row = _row(a.name, "addon", a.required, a.version, installed, found.get("status") if found else None, a.purpose)
+        row["wanted"] = wanted
+        row["drift"] = (installed is not None and installed != wanted) or why is not None
+        notes = [why] if why else []
         if found and addon_health.waits_for_nodes(found):
-            row["note"] = addon_health.waiting_note(a.name, installed)
+            notes.append(addon_health.waiting_note(a.name, installed))
+        if notes:
+            row["note"] = "; ".join(notes)
         rows.append(row)
     for m in manifest().manifests:
         installed = workloads.get(m.name)
@@ -179,12 +229,16 @@ def reconcile_plan(cluster: str, rows: list[dict[str, Any]], include_optional: b
     for row in rows:
         if not (row["required"] or include_optional):
             continue
+        wanted = row.get("wanted", row["pinned"])
+        if wanted is None:  # EKS offers no version for the cluster's Kubernetes version: nothing to install
+            continue
         phase = "Addons" if row["kind"] == "addon" else "Manifests"
-        what = f"{'EKS add-on' if row['kind'] == 'addon' else 'manifest'} {row['name']} {row['pinned']}"
+        what = f"{'EKS add-on' if row['kind'] == 'addon' else 'manifest'} {row['name']} {wanted}"
         if row["installed"] is None:
             steps.append(Step("install", what, "not installed", phase))
-        elif row["drift"] and not addon_health.is_downgrade(row["installed"], row["pinned"]):
-            steps.append(Step("update", what, f"{row['installed']} is installed; {row['pinned']} is pinned", phase))
+        elif row["installed"] != wanted and not addon_health.is_downgrade(row["installed"], wanted):
+            why = "pinned" if wanted == row["pinned"] else "EKS's default (the pin is not offered)"
+            steps.append(Step("update", what, f"{row['installed']} is installed; {wanted} is {why}", phase))
     return Plan(cluster, tuple(steps))
 
 

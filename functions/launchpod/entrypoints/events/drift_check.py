@@ -1,5 +1,6 @@
 """Scheduled drift check: for every registered cluster whose EKS control plane is ACTIVE, compare
-its add-ons with the pinned dependency manifest and record what drifted on the cluster."""
+its add-ons with the pinned dependency manifest and record what drifted on the cluster: an add-on at
+another version than its pin, or whose pin EKS does not offer for the cluster's Kubernetes version."""
 
 from __future__ import annotations
 
@@ -20,7 +21,9 @@ def handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
             eks = wiring.eks().cluster(name)
             if not eks or eks.get("status") != "ACTIVE":
                 continue
-            rows = dependencies.status(wiring.eks().addons(name), {})
+            kubernetes = eks.get("version")
+            offered = dependencies.offered_addons(kubernetes, wiring.eks().addon_versions)
+            rows = dependencies.status(wiring.eks().addons(name), {}, offered, kubernetes)
         except LaunchpodError as exc:  # one unreachable cluster must not stop the others
             logger.warning("drift check skipped a cluster", extra={"cluster": name, "error": exc.message})
             continue

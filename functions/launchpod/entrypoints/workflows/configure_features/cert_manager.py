@@ -27,9 +27,10 @@ def run(doc: WorkflowInput) -> PhaseResult:
     found = eks.addons(doc.target).get(features.CERT_MANAGER)
     if found is None:
         pinned = next(a for a in dependencies.manifest().addons if a.name == features.CERT_MANAGER)
+        version = dependencies.version_for_cluster(eks, doc.target, features.CERT_MANAGER, pinned.version)
         tags = control_plane.tags(doc.target, settings().resource_prefix)
-        eks.create_addon(doc.target, features.CERT_MANAGER, tags, pinned.version)
-        return PhaseResult(ready=False, wait=features.POLL_SECONDS, message=f"Installing cert-manager {pinned.version}")
+        eks.create_addon(doc.target, features.CERT_MANAGER, tags, version)
+        return PhaseResult(ready=False, wait=features.POLL_SECONDS, message=f"Installing cert-manager {version}")
     if addons.broken(found):
         raise PermanentError(f"{addons.problem(features.CERT_MANAGER, found)}; the training operator needs it ACTIVE.")
     if found.get("status") == "ACTIVE":

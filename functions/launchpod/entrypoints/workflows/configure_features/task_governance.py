@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from launchpod.contracts.features import UpdateFeaturesInput
 from launchpod.contracts.workflows import WorkflowInput
-from launchpod.domain import addons, features, ownership
+from launchpod.domain import addons, dependencies, features, ownership
 from launchpod.domain.clusters import control_plane
 from launchpod.domain.errors import PermanentError
 from launchpod.entrypoints.workflows.phase import PhaseResult, phase
@@ -29,8 +29,10 @@ def run(doc: WorkflowInput) -> PhaseResult:
     found = wiring.eks().addons(doc.target).get(tg.addon)
     if request.taskGovernance.enabled:
         if found is None:
-            wiring.eks().create_addon(doc.target, tg.addon, control_plane.tags(doc.target, prefix), tg.version)
-            return _wait(doc, f"Installing {tg.addon} {tg.version}")
+            eks = wiring.eks()
+            version = dependencies.version_for_cluster(eks, doc.target, tg.addon, tg.version)
+            eks.create_addon(doc.target, tg.addon, control_plane.tags(doc.target, prefix), version)
+            return _wait(doc, f"Installing {tg.addon} {version}")
         if addons.broken(found):
             raise PermanentError(f"{addons.problem(tg.addon, found)}. Fix the cause shown, then retry.")
         if addons.settled(found):

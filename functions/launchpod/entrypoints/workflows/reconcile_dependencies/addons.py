@@ -1,7 +1,8 @@
-"""Addons: every add-on of the manifest created (with its pod identity) or moved up to its pinned
-version, then polled until each is ACTIVE or only waits for nodes: cert-manager, metrics-server and the
-CSI controllers are Deployments, DEGRADED (InsufficientNumberOfReplicas) until HyperPod's nodes join,
-which happens after this workflow when provision-cluster runs it (launchpod.domain.addons)."""
+"""Addons: every add-on of the manifest created (with its pod identity) or moved up to its version for the
+cluster's Kubernetes version (the pin when DescribeAddonVersions offers it, else EKS's default), then polled
+until each is ACTIVE or only waits for nodes: cert-manager, metrics-server and the CSI controllers are
+Deployments, DEGRADED (InsufficientNumberOfReplicas) until HyperPod's nodes join, which happens after this
+workflow when provision-cluster runs it (launchpod.domain.addons)."""
 
 from __future__ import annotations
 
@@ -38,7 +39,8 @@ def _policy(access: str, bucket: str) -> dict[str, object]:
     }
 
 
-def _pod_identity_role(cluster: str, entry: dependencies.AddonEntry, tags: dict[str, str]) -> tuple[str, str]:
+def pod_identity_role(cluster: str, entry: dependencies.AddonEntry, tags: dict[str, str]) -> tuple[str, str]:
+    """The dependency add-on's pod identity role (made once, its policy set again): (service account, ARN)."""
     assert entry.podIdentity is not None
     s = settings()
     name = control_plane.resource_name(s.resource_prefix, cluster, entry.name.removeprefix("aws-"))
@@ -53,18 +55,22 @@ def run(doc: WorkflowInput) -> PhaseResult:
     eks, tags = wiring.eks(), control_plane.tags(doc.target, settings().resource_prefix)
     wanted = dependencies.wanted_addons(request.includeOptional)
     present = eks.addons(doc.target)
+    kubernetes = str((eks.cluster(doc.target) or {}).get("version") or "")
     for entry in wanted:
+        version = dependencies.wanted_version(
+            entry.name, entry.version, eks.addon_versions(entry.name, kubernetes), kubernetes
+        )
         found = present.get(entry.name)
         if found is None:
-            identity = _pod_identity_role(doc.target, entry, tags) if entry.podIdentity else None
-            eks.create_addon(doc.target, entry.name, tags, entry.version, identity)
-            present[entry.name] = {"status": "CREATING", "addonVersion": entry.version}
+            identity = pod_identity_role(doc.target, entry, tags) if entry.podIdentity else None
+            eks.create_addon(doc.target, entry.name, tags, version, identity)
+            present[entry.name] = {"status": "CREATING", "addonVersion": version}
         elif (
-            found.get("addonVersion") != entry.version
+            found.get("addonVersion") != version
             and addons.settled(found)
-            and not addons.is_downgrade(found.get("addonVersion") or "", entry.version)
+            and not addons.is_downgrade(found.get("addonVersion") or "", version)
         ):
-            eks.update_addon(doc.target, entry.name, entry.version)
+            eks.update_addon(doc.target, entry.name, version)
             present[entry.name] = {**found, "status": "UPDATING"}
     states = {e.name: present[e.name] for e in wanted}
     broken = [addons.problem(n, a) for n, a in states.items() if addons.broken(a)]

@@ -1,0 +1,218 @@
+"""The InferenceOperator phase, against what AWS documents for the managed inference add-on: the FSx CSI
+driver it fails without is installed first (with its pod identity role) and awaited; then an execution role
+the operator assumes through the cluster's OIDC provider (IRSA), with S3 writes to the TLS bucket, ECR and
+sagemaker:UpdateClusterInference; then the add-on with executionRoleArn, tlsCertificateS3Bucket and the
+HyperPod cluster's ARN, checked against DescribeAddonConfiguration's schema first."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from launchpod.contracts.workflows import WorkflowInput
+from launchpod.domain import features
+from launchpod.domain.errors import PermanentError
+from launchpod.entrypoints.workflows.configure_features import inference_operator
+from launchpod.runtime import wiring
+from launchpod.runtime.settings import settings
+
+from tests.usecases.fakes import _offered
+
+ADDON = "amazon-sagemaker-hyperpod-inference"
+ISSUER = "https://oidc.eks.us-east-1.amazonaws.com/id/ABC"
+PROVIDER = "arn:aws:iam::123456789012:oidc-provider/oidc.eks.us-east-1.amazonaws.com/id/ABC"
+HYPERPOD_ARN = "arn:aws:sagemaker:us-east-1:123456789012:cluster/abc123"
+ACTIVE = {"status": "ACTIVE", "health": {"issues": []}, "addonVersion": "v1"}
+# What the sandbox's EKS serves for the add-on (sandbox.aws.eks.catalog.INFERENCE_SCHEMA, from AWS's pages).
+SCHEMA = {
+    "type": "object",
+    "required": ["executionRoleArn", "tlsCertificateS3Bucket"],
+    "additionalProperties": False,
+    "properties": {
+        "executionRoleArn": {"type": "string"},
+        "tlsCertificateS3Bucket": {"type": "string"},
+        "hyperpodClusterArn": {"type": "string"},
+    },
+}
+
+
+class FakeEks:
+    def __init__(self) -> None:
+        self.found: dict[str, dict[str, Any]] = {
+            "cert-manager": dict(ACTIVE),
+            "aws-mountpoint-s3-csi-driver": dict(ACTIVE),
+            "metrics-server": dict(ACTIVE),
+        }
+        self.created: list[dict[str, Any]] = []
+
+    def cluster(self, name: str) -> dict[str, Any]:
+        return {"name": name, "status": "ACTIVE", "version": "1.34", "identity": {"oidc": {"issuer": ISSUER}}}
+
+    def addons(self, cluster: str) -> dict[str, dict[str, Any]]:
+        return {n: dict(a) for n, a in self.found.items()}
+
+    def addon_versions(self, name: str, kubernetes_version: str) -> tuple[list[str], str | None]:
+        return _offered({}, name, kubernetes_version)
+
+    def addon_configuration_schema(self, name: str, version: str) -> dict[str, Any]:
+        assert name == ADDON
+        return SCHEMA
+
+    def create_addon(
+        self,
+        cluster: str,
+        name: str,
+        tags: dict[str, str],
+        version: str | None = None,
+        identity: Any = None,
+        values: dict[str, Any] | None = None,
+    ) -> None:
+        self.created.append({"name": name, "version": version, "identity": identity, "values": values})
+        self.found[name] = {"status": "CREATING", "addonVersion": version}
+
+
+class FakeIam:
+    def __init__(self) -> None:
+        self.trusts: dict[str, dict[str, Any]] = {}
+        self.pod_roles: list[str] = []
+        self.inline: dict[str, dict[str, Any]] = {}
+
+    def oidc_provider_arn(self, issuer: str) -> str | None:
+        return PROVIDER if issuer == ISSUER else None
+
+    def ensure_role(self, name: str, service: str, policies: list[str], tags: dict[str, str], description: str) -> str:
+        assert service == "pods.eks.amazonaws.com"
+        self.pod_roles.append(name)
+        return f"arn:aws:iam::123456789012:role/{name}"
+
+    def ensure_role_trusting(self, name: str, trust: dict[str, Any], tags: dict[str, str], description: str) -> str:
+        self.trusts[name] = trust
+        return f"arn:aws:iam::123456789012:role/{name}"
+
+    def put_inline_policy(self, role: str, name: str, document: dict[str, Any]) -> None:
+        self.inline[role] = document
+
+
+class FakeSageMaker:
+    def hyperpod_cluster(self, name: str) -> dict[str, Any]:
+        return {"ClusterName": name, "ClusterArn": HYPERPOD_ARN}
+
+
+@pytest.fixture
+def fakes(monkeypatch) -> tuple[FakeEks, FakeIam]:
+    eks, iam = FakeEks(), FakeIam()
+    monkeypatch.setattr(wiring, "eks", lambda: eks)
+    monkeypatch.setattr(wiring, "iam", lambda: iam)
+    monkeypatch.setattr(wiring, "sagemaker", FakeSageMaker)
+    return eks, iam
+
+
+def _doc(poll: int = 0) -> WorkflowInput:
+    return WorkflowInput(
+        operationId="op-0123456789",
+        kind="configure-features",
+        target="c1",
+        request={"name": "c1", "inferenceOperator": {"enabled": True}},
+        poll={"InferenceOperator": poll} if poll else {},
+    )
+
+
+def test_the_fsx_csi_driver_is_installed_and_awaited_before_the_inference_add_on(fakes):
+    eks, _ = fakes
+    first = inference_operator.run(_doc())
+
+    assert [c["name"] for c in eks.created] == ["aws-fsx-csi-driver"]
+    assert eks.created[0]["identity"][0] == "fsx-csi-controller-sa"  # its pod identity, as reconcile gives it
+    assert not first.ready and "aws-fsx-csi-driver" in first.message
+
+    eks.found["aws-fsx-csi-driver"] = {
+        "status": "DEGRADED",
+        "health": {"issues": [{"code": "InsufficientNumberOfReplicas", "message": "m"}]},
+    }  # rolled out, its controller waiting for nodes: its CSIDriver exists
+    inference_operator.run(_doc(poll=1))
+    assert [c["name"] for c in eks.created] == ["aws-fsx-csi-driver", ADDON]
+
+
+def test_the_inference_add_on_gets_its_required_values_and_no_pod_identity(fakes):
+    eks, _ = fakes
+    eks.found["aws-fsx-csi-driver"] = dict(ACTIVE)
+
+    inference_operator.run(_doc())
+
+    created = eks.created[-1]
+    role = "arn:aws:iam::123456789012:role/launchpod-c1-inference-operator"
+    assert created["name"] == ADDON and created["identity"] is None
+    assert created["values"] == {
+        "executionRoleArn": role,
+        "tlsCertificateS3Bucket": settings().bucket,
+        "hyperpodClusterArn": HYPERPOD_ARN,
+    }
+
+
+def test_the_execution_role_is_assumed_through_irsa_by_the_operators_service_account_only(fakes):
+    eks, iam = fakes
+    eks.found["aws-fsx-csi-driver"] = dict(ACTIVE)
+
+    inference_operator.run(_doc())
+
+    (statement,) = iam.trusts["launchpod-c1-inference-operator"]["Statement"]
+    assert statement["Principal"] == {"Federated": PROVIDER}
+    assert statement["Action"] == "sts:AssumeRoleWithWebIdentity"
+    host = ISSUER.removeprefix("https://")
+    assert statement["Condition"]["StringEquals"] == {
+        f"{host}:sub": "system:serviceaccount:hyperpod-inference-system:hyperpod-inference-operator-controller-manager",
+        f"{host}:aud": "sts.amazonaws.com",
+    }
+
+
+def test_the_execution_role_writes_tls_certificates_pulls_images_and_updates_cluster_inference(fakes):
+    eks, iam = fakes
+    eks.found["aws-fsx-csi-driver"] = dict(ACTIVE)
+
+    inference_operator.run(_doc())
+
+    policy = json.dumps(iam.inline["launchpod-c1-inference-operator"])
+    document = iam.inline["launchpod-c1-inference-operator"]
+    granted = {a: s["Resource"] for s in document["Statement"] for a in s["Action"]}
+    assert granted["sagemaker:UpdateClusterInference"] == HYPERPOD_ARN
+    assert granted["s3:PutObject"] == f"arn:aws:s3:::{settings().bucket}/*"
+    assert granted["ecr:GetAuthorizationToken"] == "*"
+    assert "pods.eks.amazonaws.com" not in policy
+
+
+def test_values_the_addons_schema_refuses_fail_the_phase_before_create_addon(fakes, monkeypatch):
+    eks, _ = fakes
+    eks.found["aws-fsx-csi-driver"] = dict(ACTIVE)
+    monkeypatch.setattr(
+        eks, "addon_configuration_schema", lambda name, version: {**SCHEMA, "required": [*SCHEMA["required"], "x"]}
+    )
+
+    with pytest.raises(PermanentError, match=r"\$\.x: is required"):
+        inference_operator.run(_doc())
+    assert [c["name"] for c in eks.created] == []
+
+
+def test_without_the_clusters_oidc_provider_the_phase_says_how_to_make_it(fakes, monkeypatch):
+    eks, iam = fakes
+    eks.found["aws-fsx-csi-driver"] = dict(ACTIVE)
+    monkeypatch.setattr(iam, "oidc_provider_arn", lambda issuer: None)
+
+    with pytest.raises(PermanentError, match="no IAM OIDC provider"):
+        inference_operator.run(_doc())
+
+
+def test_the_permissions_boundary_lets_the_execution_role_do_everything_its_policy_grants():
+    """Every role Launchpod creates carries the boundary: an action the boundary lacks is denied to the
+    operator however its own policy reads (IAM evaluates both)."""
+    from launchpod import policies
+
+    from sandbox.aws.iam.policy import AuthzRequest, evaluate
+    from tests.sandbox.aws.test_iam_escalation import DEPLOYMENT
+
+    cluster_arn = "arn:aws:sagemaker:us-east-1:123456789012:cluster/abc123"
+    boundary = policies.boundary_document(DEPLOYMENT)["Statement"]
+    for statement in features.inference_policy(cluster_arn, DEPLOYMENT.bucket)["Statement"]:
+        resource = statement["Resource"].replace("*", "x") if statement["Resource"] != "*" else "*"
+        for action in statement["Action"]:
+            assert evaluate(boundary, AuthzRequest(action, resource)) == "Allow", action
