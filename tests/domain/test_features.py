@@ -89,9 +89,20 @@ def test_tiered_checkpointing_needs_a_hyperpod_cluster():
 
 def test_the_checkpoint_policy_reaches_only_the_clusters_prefix():
     policy = features.checkpoint_policy("bucket", "c1")
-    resources = [s["Resource"] for s in policy["Statement"]]
-    assert resources == ["arn:aws:s3:::bucket", "arn:aws:s3:::bucket/checkpoints/c1/*"]
-    assert policy["Statement"][0]["Condition"] == {"StringLike": {"s3:prefix": ["checkpoints/c1/*"]}}
+    s3 = [s for s in policy["Statement"] if any(a.startswith("s3:") for a in s["Action"])]
+    assert [s["Resource"] for s in s3] == ["arn:aws:s3:::bucket", "arn:aws:s3:::bucket/checkpoints/c1/*"]
+    assert s3[0]["Condition"] == {"StringLike": {"s3:prefix": ["checkpoints/c1/*"]}}
+    # and the metrics AWS's setup page says training pods push
+    assert [s["Action"] for s in policy["Statement"] if s not in s3] == [["cloudwatch:PutMetricData"]]
+
+
+def test_the_checkpoint_role_trusts_the_checkpoint_account_in_any_namespace_of_this_cluster_only():
+    trust = features.checkpoint_trust("arn:aws:iam::1:oidc-provider/oidc.eks/id/X", "oidc.eks/id/X")
+    condition = trust["Statement"][0]["Condition"]
+    assert condition == {
+        "StringLike": {"oidc.eks/id/X:sub": "system:serviceaccount:*:launchpod-checkpoints"},
+        "StringEquals": {"oidc.eks/id/X:aud": "sts.amazonaws.com"},
+    }
 
 
 def test_the_workflow_records_the_plan_and_not_dry_run():

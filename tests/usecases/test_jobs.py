@@ -217,6 +217,33 @@ def test_more_replicas_than_the_group_has_nodes_are_warned_of_in_the_dry_run_and
     assert jobs.submit(_request(jobName="fits", replicas=2), True, ports=ports).warnings == []  # type: ignore[union-attr]
 
 
+def test_with_tiered_checkpointing_the_pods_run_as_the_checkpoint_account_copied_into_their_namespace() -> None:
+    """The checkpoint service account once lived only in the feature's namespace and no job used it, so
+    training pods had none of the role's S3 and CloudWatch access AWS's setup page asks for."""
+    role = "arn:aws:iam::123456789012:role/launchpod-c1-checkpoints"
+    claim = {**CLAIM, "metadata": {**CLAIM["metadata"], "namespace": "team-a"}}
+    ports = _ports(objects=[features.service_account(NAME, role), claim])
+    cluster = ports.sagemaker.clusters[hyperpod.hyperpod_name(NAME)]  # type: ignore[attr-defined]
+    cluster["TieredStorageConfig"] = {"Mode": "Enable"}
+    planned = jobs.submit(_request(namespace="team-a"), True, ports=ports)
+    assert isinstance(planned, PlanView)
+    assert (planned.steps[0].action, planned.steps[0].target) == (
+        "create",
+        "ServiceAccount team-a/launchpod-checkpoints",
+    )
+    jobs.submit(_request(namespace="team-a"), False, ports=ports)
+    account, job = ports.kube.applied  # type: ignore[attr-defined]
+    assert account["metadata"] == {**account["metadata"], "namespace": "team-a", "name": "launchpod-checkpoints"}
+    assert account["metadata"]["annotations"][features.ROLE_ANNOTATION] == role
+    pod = job["spec"]["replicaSpecs"][0]["template"]["spec"]
+    assert pod["serviceAccountName"] == "launchpod-checkpoints"
+    without_role = _ports()
+    hp = without_role.sagemaker.clusters[hyperpod.hyperpod_name(NAME)]  # type: ignore[attr-defined]
+    hp["TieredStorageConfig"] = {"Mode": "Enable"}
+    with pytest.raises(Conflict, match="its service account has no IAM role"):
+        jobs.submit(_request(), False, ports=without_role)
+
+
 def test_a_dry_run_is_refused_wherever_the_submission_is_and_applies_nothing() -> None:
     spot = replace(
         _ports(),

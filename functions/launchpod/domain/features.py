@@ -76,12 +76,17 @@ def checkpoint_prefix(cluster: str) -> str:
     return f"{checkpointing().prefix}/{cluster}/"
 
 
-def service_account(cluster: str, role_arn: str | None) -> dict[str, Any]:
-    """The checkpoint service account; with ``role_arn`` annotated for IRSA."""
+CHECKPOINT_LABEL = "launchpod.io/feature=tiered-checkpointing"
+
+
+def service_account(cluster: str, role_arn: str | None, namespace: str | None = None) -> dict[str, Any]:
+    """The checkpoint service account (in the feature's namespace, or a job's); with ``role_arn`` annotated
+    for IRSA. A job's pods run as it in their own namespace: a pod can only use a service account of its
+    namespace (https://kubernetes.io/docs/concepts/security/service-accounts/)."""
     c = checkpointing()
     meta: dict[str, Any] = {
         "name": c.serviceAccount,
-        "namespace": c.namespace,
+        "namespace": namespace or c.namespace,
         "labels": {**ownership.K8S_LABELS, "launchpod.io/feature": "tiered-checkpointing"},
     }
     if role_arn:
@@ -106,12 +111,20 @@ def checkpoint_policy(bucket: str, cluster: str) -> dict[str, Any]:
                 "Action": ["s3:GetObject", "s3:PutObject", "s3:DeleteObject", "s3:AbortMultipartUpload"],
                 "Resource": f"arn:aws:s3:::{bucket}/{prefix}*",
             },
+            {
+                # "CloudWatch and S3 write permissions for the training pod to read/write checkpoints and
+                # push metrics" (https://docs.aws.amazon.com/sagemaker/latest/dg/managed-tier-checkpointing-setup.html);
+                # PutMetricData takes no resource (Service Authorization Reference, CloudWatch).
+                "Effect": "Allow",
+                "Action": ["cloudwatch:PutMetricData"],
+                "Resource": "*",
+            },
         ],
     }
 
 
 def checkpoint_trust(provider_arn: str, issuer_host: str) -> dict[str, Any]:
-    """IRSA trust: only the checkpoint service account's web identity tokens from this cluster's issuer
+    """IRSA trust: only the checkpoint service accounts' web identity tokens from this cluster's issuer
     (https://docs.aws.amazon.com/eks/latest/userguide/associate-service-account-role.html)."""
     c = checkpointing()
     return {
@@ -121,11 +134,13 @@ def checkpoint_trust(provider_arn: str, issuer_host: str) -> dict[str, Any]:
                 "Effect": "Allow",
                 "Principal": {"Federated": provider_arn},
                 "Action": "sts:AssumeRoleWithWebIdentity",
+                # The checkpoint service account in any namespace: jobs run in theirs, and each gets its own
+                # copy of the account (a pod can use only its namespace's). Making a service account of that
+                # name already takes the right to create service accounts in the namespace, and the role
+                # reaches only this cluster's checkpoint prefix.
                 "Condition": {
-                    "StringEquals": {
-                        f"{issuer_host}:sub": f"system:serviceaccount:{c.namespace}:{c.serviceAccount}",
-                        f"{issuer_host}:aud": "sts.amazonaws.com",
-                    }
+                    "StringLike": {f"{issuer_host}:sub": f"system:serviceaccount:*:{c.serviceAccount}"},
+                    "StringEquals": {f"{issuer_host}:aud": "sts.amazonaws.com"},
                 },
             }
         ],

@@ -18,6 +18,7 @@ from launchpod.domain import task_governance as governance
 from launchpod.domain.clusters import hyperpod
 from launchpod.domain.errors import Conflict, InvalidInput, LaunchpodError, NotFound
 from launchpod.domain.jobs import manifests, plans, rules, views
+from launchpod.domain.plan import Step
 from launchpod.usecases import mlflow as mlflow_cases
 from launchpod.usecases.ports import (
     AddonReader,
@@ -223,6 +224,21 @@ def _check_kueue(name: str, request: SubmitJobInput, ports: JobPorts) -> None:
     )
 
 
+def _checkpoint_account(name: str, namespace: str, ports: JobPorts) -> dict[str, Any]:
+    """With managed tiered checkpointing on, a job's pods write checkpoints and metrics as the checkpoint
+    service account ("S3 write permissions for the training pod ... via EKS OIDC",
+    https://docs.aws.amazon.com/sagemaker/latest/dg/managed-tier-checkpointing-setup.html): the feature's
+    account, copied with its role into the job's namespace (a pod can use only its namespace's)."""
+    feature = ports.kube.read(name, features.service_account(name, None))
+    role = ((feature or {}).get("metadata", {}).get("annotations") or {}).get(features.ROLE_ANNOTATION)
+    if not role:
+        raise Conflict(
+            f"Tiered checkpointing is on for {name} but its service account has no IAM role; turn it on again: "
+            f'PATCH /api/clusters/{name}/features {{"tieredCheckpointing": {{"enabled": true}}}}.'
+        )
+    return features.service_account(name, role, namespace)
+
+
 def submit(request: SubmitJobInput, dry_run: bool = False, *, ports: JobPorts) -> JobView | NoopView | PlanView:
     """Check the request against the cluster (operator, instance group, queue, a free name, the claim), then
     server-side apply the job with MLflow's env when the cluster has a usable tracking server. A dry run makes
@@ -265,15 +281,25 @@ def submit(request: SubmitJobInput, dry_run: bool = False, *, ports: JobPorts) -
     if server is not None and server.get("TrackingServerStatus") in mlflow_domain.USABLE:
         tracking = str(server["TrackingServerArn"])
         extra = mlflow_domain.pod_env(tracking, request.jobName)
-    job = manifests.build(request, acc, recipe, extra)
+    account = _checkpoint_account(name, request.namespace, ports) if facts.tiered_checkpointing else None
+    job = manifests.build(request, acc, recipe, extra, account["metadata"]["name"] if account else None)
 
     def apply() -> JobView:
+        if account is not None:
+            ports.kube.apply(name, account)
         ports.kube.apply(name, job)
         submitted = view(name, find(name, request.jobName, request.namespace, ports=ports), ports=ports)
         submitted.warnings = warnings
         return submitted
 
     plan = plans.submit_plan(request, job, acc, tracking)  # never empty: a job runs once (name taken: 409)
+    if account is not None and ports.kube.read(name, account) is None:
+        made = Step(
+            "create",
+            f"ServiceAccount {request.namespace}/{account['metadata']['name']}",
+            "tiered checkpointing is on: the job's pods write checkpoints and metrics as the feature's IAM role",
+        )
+        plan = replace(plan, steps=(made, *plan.steps))
     plan = replace(plan, warnings=tuple(warnings))
     return at_once(plan, dry_run, "", apply)
 

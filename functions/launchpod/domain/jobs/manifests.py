@@ -204,8 +204,26 @@ def ray_job(
     }
 
 
+def _pod_templates(job: dict[str, Any]) -> list[dict[str, Any]]:
+    spec = job["spec"]
+    if job["kind"] == PYTORCH_KIND:
+        return [r["template"]["spec"] for r in spec["replicaSpecs"]]
+    ray = spec["rayClusterSpec"]
+    return [ray["headGroupSpec"]["template"]["spec"], *(g["template"]["spec"] for g in ray["workerGroupSpecs"])]
+
+
 def build(
-    request: SubmitJobInput, acc: Accelerators, recipe: Recipe | None, extra_env: dict[str, str] | None = None
+    request: SubmitJobInput,
+    acc: Accelerators,
+    recipe: Recipe | None,
+    extra_env: dict[str, str] | None = None,
+    service_account: str | None = None,
 ) -> dict[str, Any]:
-    """The job's object; ``extra_env`` is set in every pod (MLflow's, when the cluster has a tracking server)."""
-    return (pytorch_job if request.kind == "pytorch" else ray_job)(request, acc, recipe, extra_env)
+    """The job's object; ``extra_env`` is set in every pod (MLflow's, when the cluster has a tracking server);
+    with ``service_account`` every pod runs as it (tiered checkpointing's, whose IAM role writes checkpoints
+    and metrics)."""
+    job = (pytorch_job if request.kind == "pytorch" else ray_job)(request, acc, recipe, extra_env)
+    if service_account:
+        for pod in _pod_templates(job):
+            pod["serviceAccountName"] = service_account
+    return job

@@ -1,7 +1,8 @@
 """CheckpointIdentity: the identity chain tiered-checkpointing pods use (IRSA): an IAM role trusted by the
 cluster's OIDC provider for the checkpoint service account only, with a policy on this cluster's checkpoint
-prefix of the shared bucket, and the service account annotated with that role. Turned off, the service
-account and role Launchpod created are deleted (nothing else)."""
+prefix of the shared bucket, and the service account annotated with that role (jobs get a copy of it in
+their namespace when they are submitted). Turned off, the service accounts and role Launchpod created are
+deleted (nothing else)."""
 
 from __future__ import annotations
 
@@ -48,9 +49,10 @@ def _enable(doc: WorkflowInput, tags: dict[str, str]) -> PhaseResult:
 
 def _disable(doc: WorkflowInput, tags: dict[str, str]) -> PhaseResult:
     gone = []
-    account = features.service_account(doc.target, None)
-    if ownership.owns_k8s(k8s.read(doc.target, account)) and k8s.delete(doc.target, account):
-        gone.append(f"ServiceAccount {account['metadata']['namespace']}/{account['metadata']['name']}")
+    # The feature's account and the copies jobs got in their own namespaces.
+    for account in k8s.list_labelled(doc.target, "v1", "ServiceAccount", features.CHECKPOINT_LABEL):
+        if ownership.owns_k8s(account) and k8s.delete(doc.target, account):
+            gone.append(f"ServiceAccount {account['metadata']['namespace']}/{account['metadata']['name']}")
     name = features.checkpoint_role_name(settings().resource_prefix, doc.target)
     if wiring.iam().delete_owned_role(name, tags):
         gone.append(f"IAM role {name}")
