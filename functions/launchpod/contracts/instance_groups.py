@@ -11,7 +11,7 @@ from launchpod.contracts.hyperpod import DeepHealthCheck, HyperPodInstanceType, 
 from launchpod.contracts.operations import OperationAcceptedView
 
 CapacityType = Literal["onDemand", "spot", "trainingPlan"]
-NicMode = Literal["efa", "efa-only"]
+NicMode = Literal["efa", "efa-only", "ena"]
 TrainingPlanArn = Annotated[
     str,
     Field(
@@ -130,7 +130,9 @@ class InstanceGroupView(Contract):
     minCount: int | None = None
     status: str = Field(examples=["InService"])
     capacityType: CapacityType
-    nicMode: NicMode = Field(description="efa: EFA and IP on the interfaces; efa-only: EFA only")
+    nicMode: NicMode = Field(
+        description="efa: EFA and IP on the interfaces; efa-only: EFA only; ena: no EFA (the type has none)"
+    )
     zones: list[str] = Field(default_factory=list)
     subnetIds: list[str] = Field(default_factory=list, description="the group's own subnets, or the cluster's")
     dedicatedSubnet: bool = False

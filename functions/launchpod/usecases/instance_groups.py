@@ -127,13 +127,19 @@ def list_instance_groups(name: str, *, ports: InstanceGroupPorts) -> InstanceGro
     zone_of, dedicated = _subnets_of(cluster, groups, ports)
     klass, pool = karpenter_objects(name, cluster, read=ports.read)
     managed = autoscaling.managed_groups(klass)
+    facts = ports.instances.all()
     return InstanceGroupListView(
         cluster=name,
         clusterStatus=cluster.get("ClusterStatus", "Unknown"),
         autoscaling=autoscaling.state_view(cluster, pool),
         items=[
             group_view(
-                g, _cluster_subnets(cluster), zone_of, dedicated=dedicated, karpenter=g["InstanceGroupName"] in managed
+                g,
+                _cluster_subnets(cluster),
+                zone_of,
+                dedicated=dedicated,
+                karpenter=g["InstanceGroupName"] in managed,
+                efa=facts[g["InstanceType"]].efa if g.get("InstanceType") in facts else None,
             )
             for g in groups
         ],

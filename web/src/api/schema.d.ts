@@ -2264,10 +2264,10 @@ export interface components {
             minCount?: number | null;
             /**
              * Nicmode
-             * @description efa: EFA and IP on the interfaces; efa-only: EFA only
+             * @description efa: EFA and IP on the interfaces; efa-only: EFA only; ena: no EFA (the type has none)
              * @enum {string}
              */
-            nicMode: "efa" | "efa-only";
+            nicMode: "efa" | "efa-only" | "ena";
             /**
              * Scaling
              * @description a scaling operation is in progress for the group (DescribeCluster's ActiveOperations); its progress is the instance-groups operation that started it

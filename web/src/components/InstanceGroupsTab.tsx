@@ -19,7 +19,7 @@ import Wizard from '@cloudscape-design/components/wizard';
 
 import { api } from '../lib/api';
 import { addGroupBody, addGroupErrors, CAPACITY_TYPES, capacityLabel, EMPTY_ADD_GROUP, type AddGroupForm } from '../lib/instanceGroups';
-import { efaOnlyNote, instanceTypeOption } from '../lib/instanceTypes';
+import { byInstanceType, efaOnlyNote, instanceTypeOption } from '../lib/instanceTypes';
 import type { InstanceGroupView } from '../lib/types';
 import { useFetch } from '../lib/useFetch';
 import { useSession } from '../session';
@@ -40,7 +40,7 @@ function AddGroupWizard({ cluster, existing, onClose }: { cluster: string; exist
   const errors = addGroupErrors(form, existing);
   const set = (patch: Partial<AddGroupForm>) => setForm((f) => ({ ...f, ...patch }));
   const shown = (field: string) => (tried ? errors[field] : undefined);
-  const typeOptions = (types.data?.items ?? []).map(instanceTypeOption);
+  const typeOptions = [...(types.data?.items ?? [])].sort(byInstanceType).map(instanceTypeOption);
   const zoneOptions = [{ value: '', label: "The cluster's zone" }, ...(zones.data?.items ?? []).map((z) => ({ value: z.name, label: `${z.name} (${z.zoneId})` }))];
 
   async function submit() {
@@ -326,7 +326,7 @@ export default function InstanceGroupsTab({ cluster, ready }: { cluster: string;
           { id: 'status', header: 'Status', cell: (g) => <Status value={g.status} /> },
           { id: 'count', header: 'Running / target', cell: (g) => `${g.currentCount} / ${g.targetCount}${g.scaling ? ' (scaling)' : ''}` },
           { id: 'capacity', header: 'Capacity', cell: (g) => (g.trainingPlanArn ? `${capacityLabel(g.capacityType)} (${g.trainingPlanStatus ?? '-'})` : capacityLabel(g.capacityType)) },
-          { id: 'nic', header: 'NIC mode', cell: (g) => (g.nicMode === 'efa-only' ? 'EFA-only' : 'EFA') },
+          { id: 'nic', header: 'NIC mode', cell: (g) => ({ 'efa-only': 'EFA-only', efa: 'EFA', ena: 'ENA (no EFA)' })[g.nicMode] },
           { id: 'zone', header: 'Zone', cell: (g) => (g.zones ?? []).join(', ') || '-' },
           { id: 'subnet', header: 'Subnet', cell: (g) => `${(g.subnetIds ?? []).join(', ') || '-'}${g.dedicatedSubnet ? ' (dedicated)' : ''}` },
           { id: 'checks', header: 'Deep health checks', cell: (g) => (g.deepHealthChecks ?? []).join(', ') || '-' },

@@ -33,3 +33,18 @@ export function efaOnlyNote(item: InstanceTypeOfferingView | undefined): string 
   if (item.efaInterfaces > 1) return `${item.instanceType} has ${item.efaInterfaces} EFA interfaces.`;
   return `${item.instanceType} has ${item.efaInterfaces || 'no'} EFA interface${item.efaInterfaces === 1 ? '' : 's'}; EFA-only needs several.`;
 }
+
+/** Natural order: by family, then by size (ml.g5.8xlarge before ml.g5.12xlarge, xlarge before 2xlarge). */
+export function byInstanceType(a: { instanceType: string }, b: { instanceType: string }): number {
+  const key = (t: string) => {
+    const [, family = '', size = ''] = t.split('.');
+    const match = /^(\d*)(.*)$/.exec(size) ?? ['', '', size];
+    const order = ['nano', 'micro', 'small', 'medium', 'large', 'xlarge'];
+    const scale = match[1] ? Number(match[1]) : 0;
+    const unit = order.indexOf(match[2]);
+    return { family, rank: unit === order.length - 1 ? order.length + scale : unit };
+  };
+  const ka = key(a.instanceType);
+  const kb = key(b.instanceType);
+  return ka.family === kb.family ? ka.rank - kb.rank : ka.family.localeCompare(kb.family);
+}

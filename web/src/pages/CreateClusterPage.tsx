@@ -42,7 +42,7 @@ import {
   type WizardField,
 } from '../lib/createCluster';
 import { arrayBounds, checkString, enumOf, loadSchemas } from '../lib/schema';
-import { instanceTypeOption } from '../lib/instanceTypes';
+import { byInstanceType, instanceTypeOption } from '../lib/instanceTypes';
 import type { AvailabilityZoneView, InstanceTypeOfferingView } from '../lib/types';
 import { useSession } from '../session';
 
@@ -258,7 +258,7 @@ export default function CreateClusterPage() {
     }
   }
 
-  const typeOptions: SelectProps.Option[] = (types ?? []).map(instanceTypeOption);
+  const typeOptions: SelectProps.Option[] = [...(types ?? [])].sort(byInstanceType).map(instanceTypeOption);
 
   const advancedPlacement = (
     <ExpandableSection

@@ -15,8 +15,12 @@ def capacity_type(details: dict[str, Any]) -> CapacityType:
     return "onDemand"
 
 
-def nic_mode(details: dict[str, Any]) -> NicMode:
-    return "efa-only" if (details.get("NetworkInterface") or {}).get("InterfaceType") == "efa-only" else "efa"
+def nic_mode(details: dict[str, Any], efa: int | None = None) -> NicMode:
+    """efa-only as the group asks; otherwise efa, or ena when EC2 says the type has no EFA interface
+    (``efa``: its MaximumEfaInterfaces, None when not known)."""
+    if (details.get("NetworkInterface") or {}).get("InterfaceType") == "efa-only":
+        return "efa-only"
+    return "ena" if efa == 0 else "efa"
 
 
 def taints_of(aws_taints: list[dict[str, Any]] | None) -> list[dict[str, Any]]:
@@ -36,6 +40,7 @@ def group_view(
     *,
     dedicated: set[str],
     karpenter: bool = False,
+    efa: int | None = None,
 ) -> InstanceGroupView:
     """``zone_of`` maps subnet ids to zones; ``dedicated`` holds the subnet ids Launchpod made for one group."""
     own = (details.get("OverrideVpcConfig") or {}).get("Subnets") or []
@@ -52,7 +57,7 @@ def group_view(
         minCount=details.get("MinCount"),
         status=details.get("Status", "Unknown"),
         capacityType=capacity_type(details),
-        nicMode=nic_mode(details),
+        nicMode=nic_mode(details, efa),
         zones=sorted({zone_of[s] for s in subnets if s in zone_of}),
         subnetIds=subnets,
         dedicatedSubnet=bool(own) and set(own) <= dedicated,

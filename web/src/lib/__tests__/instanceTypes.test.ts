@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { describeInstanceType, efaOnlyNote, instanceTypeOption } from '../instanceTypes';
+import { byInstanceType, describeInstanceType, efaOnlyNote, instanceTypeOption } from '../instanceTypes';
 import type { InstanceTypeOfferingView } from '../types';
 
 const base: InstanceTypeOfferingView = {
@@ -32,5 +32,11 @@ describe('instance type pickers', () => {
     expect(efaOnlyNote({ ...base, instanceType: 'ml.g6e.12xlarge', efaInterfaces: 1 })).toBe(
       'ml.g6e.12xlarge has 1 EFA interface; EFA-only needs several.',
     );
+  });
+
+  it('sort naturally, by family then size', () => {
+    const names = ['ml.g5.12xlarge', 'ml.g5.8xlarge', 'ml.c5.large', 'ml.g5.xlarge', 'ml.g5.2xlarge', 'ml.p5.48xlarge'];
+    const sorted = names.map((instanceType) => ({ instanceType })).sort(byInstanceType).map((t) => t.instanceType);
+    expect(sorted).toEqual(['ml.c5.large', 'ml.g5.xlarge', 'ml.g5.2xlarge', 'ml.g5.8xlarge', 'ml.g5.12xlarge', 'ml.p5.48xlarge']);
   });
 });
