@@ -32,6 +32,7 @@ windows, fallback, multiple triggers (the first one counts), metricType Value.
 from __future__ import annotations
 
 import datetime
+import json
 import math
 import re
 import time
@@ -137,8 +138,22 @@ def _cloudwatch(region: str) -> Any:
     return boto3.client("cloudwatch", region_name=region)
 
 
+def _keda_irsa_role(addon: Any) -> str | None:
+    """The role the add-on's configuration gives KEDA (keda.auth.aws.irsa.roleArn), if any."""
+    try:
+        values = json.loads(addon.configuration_values or "{}")
+    except ValueError:
+        return None
+    irsa = (((values.get("keda") or {}).get("auth") or {}).get("aws") or {}).get("irsa") or {}
+    return str(irsa["roleArn"]) if irsa.get("enabled", True) and irsa.get("roleArn") else None
+
+
 def _operator_identity(emulator: Any, cluster: str, addon_name: str) -> tuple[Any, str]:
-    """(the KEDA operator's PodIdentity, account), or ScalerError as the SDK's credential chain fails."""
+    """(the KEDA operator's identity, account), or ScalerError as the SDK's credential chain fails. KEDA runs as
+    its keda-operator service account in the add-on's namespace, annotated with the IRSA role the add-on's
+    configuration names (keda.auth.aws.irsa.roleArn; KEDA's chart annotates its service account with it,
+    https://keda.sh/docs/2.13/authentication-providers/aws/); without one, as the pod identity association the
+    add-on owns."""
     from sandbox.aws.eks import find_cluster
     from sandbox.aws.iam import pods
 
@@ -147,10 +162,21 @@ def _operator_identity(emulator: Any, cluster: str, addon_name: str) -> tuple[An
     if found is None or addon is None:
         raise ScalerError("no EKS cluster or inference add-on")
     account = found.arn.split(":")[4]
+    role = _keda_irsa_role(addon)
+    if role is not None:
+        from sandbox.aws.eks.catalog import ADDON_CATALOG
+
+        namespace, name = ADDON_CATALOG[addon_name]["namespace"], "keda-operator"
+        annotated = {"metadata": {"annotations": {pods.ROLE_ANNOTATION: role}}}
+        try:
+            return pods.identity_of(found, account, annotated, namespace, name), account
+        except pods.NoCredentials as exc:
+            raise ScalerError(f"failed to retrieve credentials: {exc}") from exc
     owned = [a for a in found.pod_identity_associations.values() if a.owner_arn == addon.arn]
     if not owned:
         raise ScalerError(
-            "failed to retrieve credentials: the inference add-on's service account has no pod identity association"
+            "failed to retrieve credentials: the inference add-on gives KEDA no IAM role (keda.auth.aws.irsa) and"
+            " its service account has no pod identity association"
         )
     association = owned[0]
     account_object = emulator.get_object("v1/serviceaccounts", association.namespace, association.service_account)

@@ -17,6 +17,7 @@ from launchpod.entrypoints.workflows.configure_features import inference_operato
 from launchpod.runtime import wiring
 from launchpod.runtime.settings import settings
 
+from sandbox.aws.eks.catalog import INFERENCE_SCHEMA
 from tests.usecases.fakes import _offered
 
 ADDON = "amazon-sagemaker-hyperpod-inference"
@@ -24,17 +25,8 @@ ISSUER = "https://oidc.eks.us-east-1.amazonaws.com/id/ABC"
 PROVIDER = "arn:aws:iam::123456789012:oidc-provider/oidc.eks.us-east-1.amazonaws.com/id/ABC"
 HYPERPOD_ARN = "arn:aws:sagemaker:us-east-1:123456789012:cluster/abc123"
 ACTIVE = {"status": "ACTIVE", "health": {"issues": []}, "addonVersion": "v1"}
-# What the sandbox's EKS serves for the add-on (sandbox.aws.eks.catalog.INFERENCE_SCHEMA, from AWS's pages).
-SCHEMA = {
-    "type": "object",
-    "required": ["executionRoleArn", "tlsCertificateS3Bucket"],
-    "additionalProperties": False,
-    "properties": {
-        "executionRoleArn": {"type": "string"},
-        "tlsCertificateS3Bucket": {"type": "string"},
-        "hyperpodClusterArn": {"type": "string"},
-    },
-}
+# What the sandbox's EKS serves for the add-on (from AWS's pages).
+SCHEMA = INFERENCE_SCHEMA
 
 
 class FakeEks:
@@ -147,10 +139,12 @@ def test_the_inference_add_on_gets_its_required_values_and_no_pod_identity(fakes
         "executionRoleArn": role,
         "tlsCertificateS3Bucket": settings().bucket,
         "hyperpodClusterArn": HYPERPOD_ARN,
+        # KEDA reads a managed endpoint's CloudWatch metrics as the execution role, through IRSA
+        "keda": {"auth": {"aws": {"irsa": {"enabled": True, "roleArn": role}}}},
     }
 
 
-def test_the_execution_role_is_assumed_through_irsa_by_the_operators_service_account_only(fakes):
+def test_the_execution_role_is_assumed_through_irsa_by_the_operators_and_its_kedas_service_accounts_only(fakes):
     eks, iam = fakes
     eks.found["aws-fsx-csi-driver"] = dict(ACTIVE)
 
@@ -161,7 +155,10 @@ def test_the_execution_role_is_assumed_through_irsa_by_the_operators_service_acc
     assert statement["Action"] == "sts:AssumeRoleWithWebIdentity"
     host = ISSUER.removeprefix("https://")
     assert statement["Condition"]["StringEquals"] == {
-        f"{host}:sub": "system:serviceaccount:hyperpod-inference-system:hyperpod-inference-operator-controller-manager",
+        f"{host}:sub": [
+            "system:serviceaccount:hyperpod-inference-system:hyperpod-inference-operator-controller-manager",
+            "system:serviceaccount:hyperpod-inference-system:keda-operator",  # its KEDA reads CloudWatch metrics
+        ],
         f"{host}:aud": "sts.amazonaws.com",
     }
 

@@ -198,10 +198,17 @@ def inference_policy(cluster_arn: str | None, bucket: str) -> dict[str, Any]:
     }
 
 
+#: The service account of the KEDA operator the inference add-on installs (KEDA's chart names it keda-operator,
+#: kedacore/charts keda/values.yaml serviceAccount.operator.name); in the add-on's namespace (inferred: AWS
+#: does not document where the add-on runs KEDA).
+KEDA_SERVICE_ACCOUNT = "keda-operator"
+
+
 def inference_trust(provider_arn: str, issuer_host: str) -> dict[str, Any]:
-    """IRSA trust of the inference operator's execution role: only its controller's service account's web
-    identity tokens from this cluster's issuer. AWS's pages have the operator assume the role through the
-    cluster's OIDC provider (sts:AssumeRoleWithWebIdentity, "IAM trust relationship issue",
+    """IRSA trust of the inference operator's execution role: only the web identity tokens of its controller's
+    service account and of its KEDA operator's (which reads the CloudWatch metrics a managed endpoint scales
+    on), from this cluster's issuer. AWS's pages have the operator assume the role through the cluster's OIDC
+    provider (sts:AssumeRoleWithWebIdentity, "IAM trust relationship issue",
     sagemaker-hyperpod-model-deployment-ts-trust.html); the page's StringLike is narrowed to StringEquals."""
     op = inference_operator()
     return {
@@ -213,7 +220,10 @@ def inference_trust(provider_arn: str, issuer_host: str) -> dict[str, Any]:
                 "Action": "sts:AssumeRoleWithWebIdentity",
                 "Condition": {
                     "StringEquals": {
-                        f"{issuer_host}:sub": f"system:serviceaccount:{op.namespace}:{op.serviceAccount}",
+                        f"{issuer_host}:sub": [
+                            f"system:serviceaccount:{op.namespace}:{op.serviceAccount}",
+                            f"system:serviceaccount:{op.namespace}:{KEDA_SERVICE_ACCOUNT}",
+                        ],
                         f"{issuer_host}:aud": "sts.amazonaws.com",
                     }
                 },
@@ -226,7 +236,14 @@ def inference_configuration(role_arn: str, bucket: str, cluster_arn: str | None)
     """The add-on's configuration values: the two AWS requires (executionRoleArn, tlsCertificateS3Bucket) and
     the HyperPod cluster's ARN, which the operator otherwise reads from the labels of the node it runs on
     ("Inference operator installation failures through AWS CLI", sagemaker-hyperpod-model-deployment-ts-cli.html)."""
-    values: dict[str, Any] = {"executionRoleArn": role_arn, "tlsCertificateS3Bucket": bucket}
+    values: dict[str, Any] = {
+        "executionRoleArn": role_arn,
+        "tlsCertificateS3Bucket": bucket,
+        # KEDA's own IRSA role, as the add-on's examples pass it (keda.auth.aws.irsa): without one its
+        # CloudWatch scaler has no credentials and a managed endpoint's cloudWatchTrigger scales nothing.
+        # The execution role already reads CloudWatch metrics and trusts KEDA's service account.
+        "keda": {"auth": {"aws": {"irsa": {"enabled": True, "roleArn": role_arn}}}},
+    }
     if cluster_arn:
         values["hyperpodClusterArn"] = cluster_arn
     return values
