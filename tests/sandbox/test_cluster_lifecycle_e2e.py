@@ -183,8 +183,9 @@ def test_every_role_launchpod_made_carries_the_boundary_and_trusts_only_document
         assert ownership.untrusted_principals(trust, "123456789012") == [], name
 
 
-def _load_balancer_interfaces(ec2) -> list[str]:
-    found = ec2.describe_network_interfaces()["NetworkInterfaces"]
+def _load_balancer_interfaces(ec2, vpc_id: str) -> list[str]:
+    """The load balancers' interfaces in the cluster's VPC (other tests' clusters have their own)."""
+    found = ec2.describe_network_interfaces(Filters=[{"Name": "vpc-id", "Values": [vpc_id]}])["NetworkInterfaces"]
     return [n["NetworkInterfaceId"] for n in found if n.get("Description", "").startswith("ELB net/k8s-")]
 
 
@@ -197,6 +198,7 @@ def _wait(check, timeout: float = 60.0):
 
 def test_delete_needs_the_name_and_removes_only_what_launchpod_created(sandbox, control_plane):
     ec2 = sandbox.aws("ec2")
+    vpc_id = sandbox.aws("eks").describe_cluster(name=control_plane)["cluster"]["resourcesVpcConfig"]["vpcId"]
     theirs = ec2.create_vpc(CidrBlock="172.31.0.0/16")["Vpc"]["VpcId"]
     # A Service behind an NLB: the AWS Load Balancer Controller puts its interfaces in the cluster's subnets,
     # which EC2 will not delete while they are there.
@@ -220,7 +222,7 @@ def test_delete_needs_the_name_and_removes_only_what_launchpod_created(sandbox, 
         return status is not None and status.load_balancer is not None and status.load_balancer.ingress
 
     assert _wait(served), "the controller gave the Service no load balancer"
-    assert _load_balancer_interfaces(ec2)
+    assert _load_balancer_interfaces(ec2, vpc_id)
     with sandbox.client() as c:
         # An MLflow tracking server Launchpod made for the cluster goes with it, before the role it runs with.
         made = c.put(f"/api/clusters/{control_plane}/mlflow", json={})
@@ -242,7 +244,7 @@ def test_delete_needs_the_name_and_removes_only_what_launchpod_created(sandbox, 
     assert done["status"] == "SUCCEEDED", done
     [balancers] = [p for p in done["phases"] if p["name"] == "DeleteLoadBalancers"]
     assert (balancers["status"], balancers["message"]) == ("SUCCEEDED", "The load balancers are gone."), balancers
-    assert _load_balancer_interfaces(ec2) == []
+    assert _load_balancer_interfaces(ec2, vpc_id) == []
     [deleted] = [p for p in done["phases"] if p["name"] == "DeleteTrackingServer"]
     assert (deleted["status"], deleted["message"]) == ("SUCCEEDED", "Tracking server deleted."), deleted
     servers = sandbox.aws("sagemaker").list_mlflow_tracking_servers()["TrackingServerSummaries"]
