@@ -209,8 +209,8 @@ def test_more_replicas_than_the_group_has_nodes_are_warned_of_in_the_dry_run_and
     assert isinstance(planned, PlanView)
     assert planned.warnings == [
         "gpu has 2 nodes and each pod takes a whole node: 3 of 5 pods will wait Pending until the group has 5"
-        " nodes (the job does not start until then). Scale the group (PATCH its instanceCount) or ask for 2"
-        " replicas."
+        " nodes (the job does not start until then). Scale the group to 5 nodes (its instanceCount) or ask for"
+        " 2 replicas."
     ]
     submitted = jobs.submit(_request(replicas=5), False, ports=ports)
     assert submitted.warnings == planned.warnings  # type: ignore[union-attr]

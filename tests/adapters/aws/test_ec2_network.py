@@ -46,3 +46,19 @@ def test_zones_and_offerings_come_from_ec2(aws):
     assert {"name": "us-east-1a", "zoneId": zones[0]["zoneId"], "state": "available"} in zones or zones
     offered = ec2.offerings(["p4d.24xlarge"], "us-east-1a")
     assert set(offered) <= {"p4d.24xlarge"}
+
+
+def test_a_security_group_made_meanwhile_by_another_run_of_the_phase_is_used(aws, monkeypatch):
+    """A cancelled execution's invocation goes on after StopExecution, so its retry can look for the group
+    before that one creates it: the retry's create then meets InvalidGroup.Duplicate and takes the group."""
+    ec2 = Ec2()
+    vpc = ec2.ensure_vpc("10.192.0.0/16", TAGS)
+    made = ec2.ec2.create_security_group(GroupName="g", Description="d", VpcId=vpc)["GroupId"]
+    real, looked = ec2.security_group, []
+
+    def late(vpc_id: str, name: str):  # the first look comes before the other run's create
+        looked.append(name)
+        return None if len(looked) == 1 else real(vpc_id, name)
+
+    monkeypatch.setattr(ec2, "security_group", late)
+    assert ec2.ensure_efa_security_group(vpc, "g", TAGS) == made

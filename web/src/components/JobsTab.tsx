@@ -319,7 +319,7 @@ export default function JobsTab({ cluster, ready }: { cluster: string; ready: bo
         footer={error ? <ErrorAlert error={error} /> : undefined}
       />
       {selected ? (
-        <JobDetail cluster={cluster} job={selected} onClose={() => setSelected(null)} onEnded={() => void reload()} />
+        <JobDetail key={selected} cluster={cluster} job={selected} onClose={() => setSelected(null)} onEnded={() => void reload()} />
       ) : null}
     </SpaceBetween>
   );

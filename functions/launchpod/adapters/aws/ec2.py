@@ -13,6 +13,7 @@ from botocore.exceptions import ClientError
 from launchpod.adapters.aws.clients import client
 from launchpod.adapters.aws.errors import aws_call, error_code
 from launchpod.adapters.aws.propagation import retry_fresh_ids
+from launchpod.domain.errors import LaunchpodError
 
 
 def _tag_list(tags: dict[str, str]) -> list[dict[str, str]]:
@@ -229,16 +230,28 @@ class Ec2:
         """
         group = self.security_group(vpc_id, name)
         if group is None:
-            with aws_call("ec2:CreateSecurityGroup"):
-                group_id = self.ec2.create_security_group(
-                    GroupName=name,
-                    Description="EKS control plane and HyperPod nodes: all traffic within the group, created by "
-                    "Launchpod",
-                    VpcId=vpc_id,
-                    TagSpecifications=_spec("security-group", tags),
-                )["GroupId"]
-            with aws_call("ec2:DescribeSecurityGroups"):
-                group = self.ec2.describe_security_groups(GroupIds=[group_id])["SecurityGroups"][0]
+            try:
+                with aws_call("ec2:CreateSecurityGroup"):
+                    group_id = self.ec2.create_security_group(
+                        GroupName=name,
+                        Description="EKS control plane and HyperPod nodes: all traffic within the group, created "
+                        "by Launchpod",
+                        VpcId=vpc_id,
+                        TagSpecifications=_spec("security-group", tags),
+                    )["GroupId"]
+            except LaunchpodError as exc:
+                # Made meanwhile by another run of this phase: a cancelled execution's invocation goes on
+                # after StopExecution (Step Functions does not stop a running Lambda), and its retry can
+                # look before that one creates. The group is then the one to use.
+                cause = exc.__cause__
+                if not (isinstance(cause, ClientError) and error_code(cause) == "InvalidGroup.Duplicate"):
+                    raise
+                group = self.security_group(vpc_id, name)
+                if group is None:
+                    raise
+            else:
+                with aws_call("ec2:DescribeSecurityGroups"):
+                    group = self.ec2.describe_security_groups(GroupIds=[group_id])["SecurityGroups"][0]
         return self.ensure_self_rules(group)
 
     def ensure_self_rules(self, group: dict[str, Any]) -> str:

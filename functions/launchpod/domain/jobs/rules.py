@@ -55,8 +55,8 @@ def fit_warnings(request: SubmitJobInput, facts: ClusterFacts) -> list[str]:
     )
     return [
         f"{name} has {count} and each pod takes a whole node: {waits} of {request.replicas} pods will wait "
-        f"Pending until the group has {request.replicas} nodes ({ends}). Scale the group "
-        f"(PATCH its instanceCount) or ask for {max(nodes, 1)} replicas."
+        f"Pending until the group has {request.replicas} nodes ({ends}). Scale the group to "
+        f"{request.replicas} nodes (its instanceCount) or ask for {max(nodes, 1)} replicas."
     ]
 
 
