@@ -123,10 +123,9 @@ def checkpoint_policy(bucket: str, cluster: str) -> dict[str, Any]:
     }
 
 
-def checkpoint_trust(provider_arn: str, issuer_host: str) -> dict[str, Any]:
-    """IRSA trust: only the checkpoint service accounts' web identity tokens from this cluster's issuer
+def irsa_trust(provider_arn: str, condition: dict[str, Any]) -> dict[str, Any]:
+    """A role assumed through IRSA: web identity tokens of the cluster's OIDC provider that meet ``condition``
     (https://docs.aws.amazon.com/eks/latest/userguide/associate-service-account-role.html)."""
-    c = checkpointing()
     return {
         "Version": "2012-10-17",
         "Statement": [
@@ -134,17 +133,26 @@ def checkpoint_trust(provider_arn: str, issuer_host: str) -> dict[str, Any]:
                 "Effect": "Allow",
                 "Principal": {"Federated": provider_arn},
                 "Action": "sts:AssumeRoleWithWebIdentity",
-                # The checkpoint service account in any namespace: jobs run in theirs, and each gets its own
-                # copy of the account (a pod can use only its namespace's). Making a service account of that
-                # name already takes the right to create service accounts in the namespace, and the role
-                # reaches only this cluster's checkpoint prefix.
-                "Condition": {
-                    "StringLike": {f"{issuer_host}:sub": f"system:serviceaccount:*:{c.serviceAccount}"},
-                    "StringEquals": {f"{issuer_host}:aud": "sts.amazonaws.com"},
-                },
+                "Condition": condition,
             }
         ],
     }
+
+
+def checkpoint_trust(provider_arn: str, issuer_host: str) -> dict[str, Any]:
+    """IRSA trust: only the checkpoint service accounts' web identity tokens from this cluster's issuer.
+    The checkpoint service account in any namespace: jobs run in theirs, and each gets its own copy of the
+    account (a pod can use only its namespace's). Making a service account of that name already takes the
+    right to create service accounts in the namespace, and the role reaches only this cluster's checkpoint
+    prefix."""
+    c = checkpointing()
+    return irsa_trust(
+        provider_arn,
+        {
+            "StringLike": {f"{issuer_host}:sub": f"system:serviceaccount:*:{c.serviceAccount}"},
+            "StringEquals": {f"{issuer_host}:aud": "sts.amazonaws.com"},
+        },
+    )
 
 
 def operator_policy(cluster_arn: str | None) -> dict[str, Any]:
@@ -211,25 +219,18 @@ def inference_trust(provider_arn: str, issuer_host: str) -> dict[str, Any]:
     provider (sts:AssumeRoleWithWebIdentity, "IAM trust relationship issue",
     sagemaker-hyperpod-model-deployment-ts-trust.html); the page's StringLike is narrowed to StringEquals."""
     op = inference_operator()
-    return {
-        "Version": "2012-10-17",
-        "Statement": [
-            {
-                "Effect": "Allow",
-                "Principal": {"Federated": provider_arn},
-                "Action": "sts:AssumeRoleWithWebIdentity",
-                "Condition": {
-                    "StringEquals": {
-                        f"{issuer_host}:sub": [
-                            f"system:serviceaccount:{op.namespace}:{op.serviceAccount}",
-                            f"system:serviceaccount:{op.namespace}:{KEDA_SERVICE_ACCOUNT}",
-                        ],
-                        f"{issuer_host}:aud": "sts.amazonaws.com",
-                    }
-                },
+    return irsa_trust(
+        provider_arn,
+        {
+            "StringEquals": {
+                f"{issuer_host}:sub": [
+                    f"system:serviceaccount:{op.namespace}:{op.serviceAccount}",
+                    f"system:serviceaccount:{op.namespace}:{KEDA_SERVICE_ACCOUNT}",
+                ],
+                f"{issuer_host}:aud": "sts.amazonaws.com",
             }
-        ],
-    }
+        },
+    )
 
 
 def inference_configuration(role_arn: str, bucket: str, cluster_arn: str | None) -> dict[str, Any]:
