@@ -145,7 +145,9 @@ def _keda_irsa_role(addon: Any) -> str | None:
     except ValueError:
         return None
     irsa = (((values.get("keda") or {}).get("auth") or {}).get("aws") or {}).get("irsa") or {}
-    return str(irsa["roleArn"]) if irsa.get("enabled", True) and irsa.get("roleArn") else None
+    # KEDA's chart annotates its service account only with podIdentity.aws.irsa.enabled set (its default is
+    # off), so a role named without it gives KEDA nothing.
+    return str(irsa["roleArn"]) if irsa.get("enabled") is True and irsa.get("roleArn") else None
 
 
 def _operator_identity(emulator: Any, cluster: str, addon_name: str) -> tuple[Any, str]:
