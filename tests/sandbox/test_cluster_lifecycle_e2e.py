@@ -9,6 +9,8 @@ import time
 import pytest
 from kubernetes import client as k8s
 
+from tests.sandbox.aws.support import wait_until
+
 pytestmark = pytest.mark.e2e
 NAME = "e2e-life"
 STATE_RULE = "launchpod-hyper-pod-cluster-state"
@@ -189,13 +191,6 @@ def _load_balancer_interfaces(ec2, vpc_id: str) -> list[str]:
     return [n["NetworkInterfaceId"] for n in found if n.get("Description", "").startswith("ELB net/k8s-")]
 
 
-def _wait(check, timeout: float = 60.0):
-    deadline = time.monotonic() + timeout
-    while not (value := check()) and time.monotonic() < deadline:
-        time.sleep(0.2)
-    return value
-
-
 def test_delete_needs_the_name_and_removes_only_what_launchpod_created(sandbox, control_plane):
     ec2 = sandbox.aws("ec2")
     vpc_id = sandbox.aws("eks").describe_cluster(name=control_plane)["cluster"]["resourcesVpcConfig"]["vpcId"]
@@ -221,7 +216,7 @@ def test_delete_needs_the_name_and_removes_only_what_launchpod_created(sandbox, 
         status = core.read_namespaced_service("chat", "default").status
         return status is not None and status.load_balancer is not None and status.load_balancer.ingress
 
-    assert _wait(served), "the controller gave the Service no load balancer"
+    wait_until(served, interval=0.2, reason="the controller gave the Service no load balancer")
     assert _load_balancer_interfaces(ec2, vpc_id)
     with sandbox.client() as c:
         # An MLflow tracking server Launchpod made for the cluster goes with it, before the role it runs with.

@@ -6,11 +6,11 @@ vLLM's error, shown in the endpoint's view and its operation, until the model is
 from __future__ import annotations
 
 import re
-import time
 
 import pytest
 from kubernetes import client as k8s
 
+from tests.sandbox.aws.support import wait_until
 from tests.sandbox.inference_support import NAME, WORKER, get, post, ready_cluster, settled
 
 pytestmark = pytest.mark.e2e
@@ -64,12 +64,13 @@ def test_a_model_is_downloaded_listed_and_its_token_appears_nowhere(sandbox, clu
 
 
 def _view_until(sandbox, endpoint: str, check, seconds: float = 90) -> dict:
-    deadline = time.monotonic() + seconds
-    while True:
+    def reached() -> dict | None:
         view = get(sandbox, endpoint)
-        if check(view) or time.monotonic() > deadline:
-            return view
-        time.sleep(0.2)
+        return view if check(view) else None
+
+    return wait_until(
+        reached, timeout=seconds, interval=0.2, reason=f"endpoint {endpoint} did not reach the state asked"
+    )
 
 
 def test_a_vllm_container_whose_model_path_is_empty_crash_loops_with_vllms_error_until_the_model_is_there(

@@ -12,15 +12,18 @@ from typing import Any
 ROLE_ARN = "arn:aws:iam::123456789012:role/sandbox-test"
 
 
-def wait_until(predicate: Callable[[], Any], timeout: float = 60.0, interval: float = 0.02) -> Any:
-    """Poll ``predicate`` until it returns something truthy; fail after ``timeout`` real seconds."""
+def wait_until(
+    predicate: Callable[[], Any], timeout: float = 60.0, interval: float = 0.02, reason: str = "condition not met"
+) -> Any:
+    """Poll ``predicate`` until it returns something truthy; fail after ``timeout`` real seconds, saying
+    ``reason``."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         value = predicate()
         if value:
             return value
         time.sleep(interval)
-    raise AssertionError(f"condition not met within {timeout}s")
+    raise AssertionError(f"{reason} within {timeout}s")
 
 
 def finished_execution(sfn: Any, execution_arn: str, timeout: float = 60.0) -> dict[str, Any]:

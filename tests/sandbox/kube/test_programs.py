@@ -6,7 +6,6 @@ error, and runs once the model is uploaded. Paths on no S3 mount are the image's
 from __future__ import annotations
 
 import copy
-import time
 
 import boto3
 import pytest
@@ -16,6 +15,7 @@ from sandbox import programs
 from sandbox.aws import clock
 from sandbox.kube import KubeFleet
 from sandbox.workloads import _reconcile
+from tests.sandbox.aws.support import wait_until
 
 BUCKET = "shared-bucket"
 DATA = [programs.Mount("/data", BUCKET, "")]
@@ -179,12 +179,11 @@ def _pod(fleet) -> dict:
 
 
 def _status_until(fleet, check) -> dict:
-    deadline = time.monotonic() + 10
-    while True:
+    def reached() -> dict | None:
         pod = _pod(fleet)
-        if check(pod) or time.monotonic() > deadline:
-            return pod
-        time.sleep(0.01)
+        return pod if check(pod) else None
+
+    return wait_until(reached, timeout=10, interval=0.01, reason="the server's pod did not reach the state asked")
 
 
 def test_a_vllm_server_whose_model_prefix_is_empty_crash_loops_with_vllms_error(fleet, s3):
