@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 from launchpod.adapters.store.operations import DynamoOperations
 from launchpod.contracts.clusters import CreateClusterRequest
 from launchpod.contracts.common import Role
 from launchpod.domain import operations as ops
 from launchpod.domain.clusters import control_plane
-from launchpod.domain.errors import PermanentError
+from launchpod.domain.errors import PermanentError, RetryableError
 from launchpod.entrypoints.workflows.phase import PhaseResult, phase
 from launchpod.runtime import wiring
 
@@ -42,3 +44,28 @@ def test_a_stale_attempt_stops_before_it_touches_anything(store, lambda_context)
     assert RAN == [] and store.get(operation.id).phases[1].status == "PENDING"
     cluster_role(_document(operation, 2), lambda_context)
     assert RAN == [2] and store.get(operation.id).phases[1].status == "SUCCEEDED"
+
+
+def test_a_retry_waits_for_the_cancelled_attempts_invocation_of_the_phase(store, lambda_context):
+    """Step Functions lets a running function finish after StopExecution: the retry's run of the phase
+    waits (RetryableError, the Task's Retry) until that invocation returns, then runs."""
+    plan = control_plane.plan(CreateClusterRequest(name="c1", availabilityZones=["us-east-1a", "us-east-1b"]))
+    operation = ops.new_operation(plan, ops.Principal("alice", Role.ADMIN)).model_copy(update={"attempt": 2})
+    store.create_holding_cluster(operation, "k")
+    assert store.hold_phase(operation.id, "ClusterRole", 1, ops.now() + timedelta(minutes=5)) is None
+    with pytest.raises(RetryableError, match="cancelled attempt's run of ClusterRole"):
+        cluster_role(_document(operation, 2), lambda_context)
+    record = store.get(operation.id).phases[1]
+    assert RAN == [] and "Waiting for the cancelled attempt" in record.message
+    store.let_go(operation.id, "ClusterRole", 1)  # the cancelled attempt's invocation returns
+    cluster_role(_document(operation, 2), lambda_context)
+    assert RAN == [2] and store.get(operation.id).phases[1].status == "SUCCEEDED"
+
+
+def test_an_invocation_past_its_timeout_holds_the_phase_no_longer(store, lambda_context):
+    plan = control_plane.plan(CreateClusterRequest(name="c1", availabilityZones=["us-east-1a", "us-east-1b"]))
+    operation = ops.new_operation(plan, ops.Principal("alice", Role.ADMIN)).model_copy(update={"attempt": 2})
+    store.create_holding_cluster(operation, "k")
+    store.hold_phase(operation.id, "ClusterRole", 1, ops.now() - timedelta(seconds=1))  # Lambda ended it
+    cluster_role(_document(operation, 2), lambda_context)
+    assert RAN == [2]

@@ -268,6 +268,11 @@ def test_cancel_stops_the_workflow_and_a_retry_finishes_it(sandbox):
         assert c.post(f"/api/operations/{op_id}/cancel", json={}).status_code == 409
         assert c.post(f"/api/operations/{op_id}/retry").status_code == 202
     assert sandbox.wait_operation(op_id)["status"] == "SUCCEEDED"
+    # The cancelled attempt's invocation may have gone on beside the retry: nothing is made twice.
+    ours = [{"Name": "tag:launchpod:cluster", "Values": ["e2e-cancel"]}]
+    ec2 = sandbox.aws("ec2")
+    assert len(ec2.describe_vpcs(Filters=ours)["Vpcs"]) == 1
+    assert len(ec2.describe_nat_gateways(Filters=ours)["NatGateways"]) == 1
 
 
 def test_the_active_cluster_is_a_per_user_preference(sandbox):

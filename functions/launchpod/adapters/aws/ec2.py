@@ -121,11 +121,54 @@ class Ec2:
             else:
                 igw = self.ec2.create_internet_gateway(TagSpecifications=_spec("internet-gateway", tags))
                 igw_id = igw["InternetGateway"]["InternetGatewayId"]
-        with aws_call("ec2:AttachInternetGateway"):
-            self.ec2.attach_internet_gateway(InternetGatewayId=igw_id, VpcId=vpc_id)
+        try:
+            with aws_call("ec2:AttachInternetGateway"):
+                self.ec2.attach_internet_gateway(InternetGatewayId=igw_id, VpcId=vpc_id)
+        except LaunchpodError as exc:
+            # Attached meanwhile by another run of this phase (see _lost_race): the VPC's gateway is the one.
+            if not _lost_race(exc, "Resource.AlreadyAssociated"):
+                raise
+            with aws_call("ec2:DescribeInternetGateways"):
+                attached = self.ec2.describe_internet_gateways(
+                    Filters=[{"Name": "attachment.vpc-id", "Values": [vpc_id]}]
+                )["InternetGateways"]
+            if not attached:
+                raise
+            return str(attached[0]["InternetGatewayId"])
         return str(igw_id)
 
     def ensure_nat_gateway(self, subnet_id: str, tags: dict[str, str]) -> str:
+        existing = self._nat_gateway(subnet_id)
+        if existing:
+            return existing
+        # An address of ours that no NAT gateway holds: one left by a phase stopped between the two calls.
+        with aws_call("ec2:DescribeAddresses"):
+            free = [
+                a
+                for a in self.ec2.describe_addresses(Filters=_filters(tags))["Addresses"]
+                if not a.get("AssociationId")
+            ]
+        try:
+            with aws_call("ec2:CreateNatGateway"):
+                allocation = (
+                    free[0]["AllocationId"]
+                    if free
+                    else self.ec2.allocate_address(Domain="vpc", TagSpecifications=_spec("elastic-ip", tags))[
+                        "AllocationId"
+                    ]
+                )
+                nat_id = self.ec2.create_nat_gateway(
+                    SubnetId=subnet_id, AllocationId=allocation, TagSpecifications=_spec("natgateway", tags)
+                )["NatGateway"]["NatGatewayId"]
+        except LaunchpodError as exc:
+            # The address went to the gateway another run of this phase made meanwhile (see _lost_race).
+            existing = self._nat_gateway(subnet_id) if _lost_race(exc, "Resource.AlreadyAssociated") else None
+            if not existing:
+                raise
+            return existing
+        return str(nat_id)
+
+    def _nat_gateway(self, subnet_id: str) -> str | None:
         with aws_call("ec2:DescribeNatGateways"):
             gateways = self.ec2.describe_nat_gateways(
                 Filters=[
@@ -133,22 +176,7 @@ class Ec2:
                     {"Name": "state", "Values": ["pending", "available"]},
                 ]
             )["NatGateways"]
-        if gateways:
-            return str(gateways[0]["NatGatewayId"])
-        with aws_call("ec2:DescribeAddresses"):
-            addresses = self.ec2.describe_addresses(Filters=_filters(tags))["Addresses"]
-        with aws_call("ec2:CreateNatGateway"):
-            allocation = (
-                addresses[0]["AllocationId"]
-                if addresses
-                else self.ec2.allocate_address(Domain="vpc", TagSpecifications=_spec("elastic-ip", tags))[
-                    "AllocationId"
-                ]
-            )
-            nat_id = self.ec2.create_nat_gateway(
-                SubnetId=subnet_id, AllocationId=allocation, TagSpecifications=_spec("natgateway", tags)
-            )["NatGateway"]["NatGatewayId"]
-        return str(nat_id)
+        return str(gateways[0]["NatGatewayId"]) if gateways else None
 
     def ensure_route_table(
         self,
@@ -243,8 +271,7 @@ class Ec2:
                 # Made meanwhile by another run of this phase: a cancelled execution's invocation goes on
                 # after StopExecution (Step Functions does not stop a running Lambda), and its retry can
                 # look before that one creates. The group is then the one to use.
-                cause = exc.__cause__
-                if not (isinstance(cause, ClientError) and error_code(cause) == "InvalidGroup.Duplicate"):
+                if not _lost_race(exc, "InvalidGroup.Duplicate"):
                     raise
                 group = self.security_group(vpc_id, name)
                 if group is None:
@@ -360,3 +387,14 @@ class Ec2:
             except ClientError as exc:
                 if error_code(exc) != "InvalidSubnetID.NotFound":
                     raise
+
+
+def _lost_race(exc: LaunchpodError, code: str) -> bool:
+    """Whether a create failed with `code` because another run of the same phase made the resource first.
+
+    A cancelled execution's Lambda invocation goes on after StopExecution (Step Functions does not stop a
+    running function: https://docs.aws.amazon.com/step-functions/latest/apireference/API_StopExecution.html),
+    so the retry's invocation can run the same phase beside it.
+    """
+    cause = exc.__cause__
+    return isinstance(cause, ClientError) and error_code(cause) == code

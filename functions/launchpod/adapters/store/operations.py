@@ -318,6 +318,57 @@ class DynamoOperations:
             sets.update(status=PhaseStatus.FAILED.value, endedAt=_iso())
         self._update_phase(operation_id, phase, sets, op_status=None, known=known)
 
+    # ------------------------------------------------------------------ runners
+    # Step Functions does not stop a running Lambda function when it stops an execution
+    # (https://docs.aws.amazon.com/step-functions/latest/apireference/API_StopExecution.html): after a
+    # cancel, the stopped attempt's invocation of a phase can still be creating what its retry would
+    # create. Each invocation holds its phase, in an attribute of its own (a retry rewrites the phases'
+    # list), from its start until it returns or its function's timeout passes.
+    @staticmethod
+    def _runner(phase: str) -> str:
+        return f"runner:{phase}"
+
+    def hold_phase(self, operation_id: str, phase: str, attempt: int, until: datetime) -> datetime | None:
+        """Hold ``phase`` for ``attempt`` until ``until``; answer when an invocation of an earlier attempt
+        holding it lets go at the latest, or None once held."""
+        key = self._runner(phase)
+        try:
+            with aws_call("dynamodb:UpdateItem"):
+                self.table.update_item(
+                    Key={"id": operation_id},
+                    UpdateExpression="SET #r = :r",
+                    ConditionExpression="attribute_not_exists(#r) OR #r.attempt >= :a OR #r.#u < :now",
+                    ExpressionAttributeNames={"#r": key, "#u": "until"},
+                    ExpressionAttributeValues={
+                        ":r": {"attempt": attempt, "until": _iso(until)},
+                        ":a": attempt,
+                        ":now": _iso(),
+                    },
+                )
+        except Exception as exc:
+            cause = exc.__cause__
+            if not (isinstance(cause, ClientError) and error_code(cause) == "ConditionalCheckFailedException"):
+                raise
+            held = self._item(operation_id).get(key) or {}
+            return datetime.fromisoformat(held["until"]) if "until" in held else now()
+        return None
+
+    def let_go(self, operation_id: str, phase: str, attempt: int) -> None:
+        """The invocation of ``attempt`` has returned (whatever the operation's status now)."""
+        try:
+            with aws_call("dynamodb:UpdateItem"):
+                self.table.update_item(
+                    Key={"id": operation_id},
+                    UpdateExpression="REMOVE #r",
+                    ConditionExpression="#r.attempt = :a",
+                    ExpressionAttributeNames={"#r": self._runner(phase)},
+                    ExpressionAttributeValues={":a": attempt},
+                )
+        except Exception as exc:
+            cause = exc.__cause__
+            if not (isinstance(cause, ClientError) and error_code(cause) == "ConditionalCheckFailedException"):
+                raise
+
     # ------------------------------------------------------------------ the end
     def finish(self, operation_id: str, status: OperationStatus, *, error: str | None, message: str | None) -> None:
         operation = self.get(operation_id)

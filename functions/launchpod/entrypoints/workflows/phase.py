@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import timedelta
 from functools import wraps
 from typing import Any
 
@@ -18,6 +19,7 @@ from launchpod.contracts.operations import PhaseStatus
 from launchpod.contracts.phase_outputs import PhaseOutput
 from launchpod.contracts.workflows import WorkflowInput
 from launchpod.domain.errors import Conflict, LaunchpodError, PermanentError, RetryableError
+from launchpod.domain.operations import now
 from launchpod.entrypoints.observability import logger
 from launchpod.runtime import wiring
 
@@ -41,6 +43,13 @@ def phase(name: str) -> Callable[[PhaseFn], Callable[[dict[str, Any], Any], dict
         @logger.inject_lambda_context(clear_state=True)
         def handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
             doc = WorkflowInput.model_validate(event)
+            try:
+                return invoke(doc, context)
+            finally:
+                # Let go only after the phase's last write, so a retry waiting on it never races that write.
+                wiring.operations().let_go(doc.operationId, name, doc.attempt)
+
+        def invoke(doc: WorkflowInput, context: Any) -> dict[str, Any]:
             logger.append_keys(operation_id=doc.operationId, phase=name, cluster=doc.target)
             store = wiring.operations()
             operation = store.get(doc.operationId)
@@ -65,7 +74,7 @@ def phase(name: str) -> Callable[[PhaseFn], Callable[[dict[str, Any], Any], dict
             except Conflict as exc:
                 raise PermanentError(exc.message) from exc
             try:
-                result = run(doc)
+                result = _holding(store, doc, name, context, run)
             except RetryableError as exc:
                 logger.warning("phase will be retried", extra={"error": exc.message})
                 store.phase_failed(
@@ -118,3 +127,25 @@ def phase(name: str) -> Callable[[PhaseFn], Callable[[dict[str, Any], Any], dict
         return handler
 
     return decorate
+
+
+def _holding(store: Any, doc: WorkflowInput, name: str, context: Any, run: PhaseFn) -> PhaseResult:
+    """Run the phase once no invocation of an earlier attempt still runs it.
+
+    Step Functions does not stop a running Lambda function when it stops an execution
+    (https://docs.aws.amazon.com/step-functions/latest/apireference/API_StopExecution.html), so after a
+    cancel and a retry, the cancelled attempt's invocation can still be making what this one would make:
+    two NAT gateways, one address taken twice. This one waits (RetryableError, the Task's Retry) until
+    that invocation returns or its function's timeout passes.
+    """
+    remaining = getattr(context, "get_remaining_time_in_millis", lambda: _LAMBDA_MAX_MS)()
+    busy = store.hold_phase(doc.operationId, name, doc.attempt, now() + timedelta(milliseconds=remaining))
+    if busy is not None:
+        raise RetryableError(
+            f"Waiting for the cancelled attempt's run of {name} to return (by {busy:%H:%M:%S} UTC at the "
+            "latest): Step Functions lets a function it has stopped waiting on finish."
+        )
+    return run(doc)
+
+
+_LAMBDA_MAX_MS = 900_000  # Lambda's longest timeout, 15 minutes
