@@ -341,15 +341,22 @@ class Files:
         return sorted(volume.names(rel))
 
 
-def volumes(emulator: Any, namespace: str, pod_spec: dict[str, Any], container: dict[str, Any]) -> Files:
+def volumes(
+    emulator: Any,
+    namespace: str,
+    pod_spec: dict[str, Any],
+    container: dict[str, Any],
+    kept: dict[str, Any] | None = None,
+) -> Files:
     """The container's Files: each Mountpoint volume (a claim bound to a Mountpoint PersistentVolume, or an
     inline CSI volume) with the bucket, prefix and mount options the driver mounts, every other volume a local
-    file system of its own (shared by the containers that mount it only within this call)."""
+    file system of its own, taken from ``kept`` (by volume name) when the caller keeps the pod's local volumes
+    between calls, else shared by the containers that mount it only within this call."""
     from sandbox import programs
 
     specs = {v.get("name"): v for v in pod_spec.get("volumes") or []}
     found: list[tuple[str, Volume]] = []
-    locals_: dict[str, Local] = {}
+    locals_: dict[str, Any] = kept if kept is not None else {}
     for mount in container.get("volumeMounts") or []:
         volume = specs.get(mount.get("name")) or {}
         source = programs.source_of(emulator, namespace, volume)

@@ -54,6 +54,7 @@ MOUNTPOINT = "s3.csi.aws.com"
 PYTHON = "/opt/conda/bin/python"
 LAUNCHERS = ("hyperpodrun", "torchrun")
 LLAMA_FACTORY_TRAIN = "/app/src/train.py"
+KEEP_OUTPUT = "keep_output.py"  # the recipes' wrapper for a trainer whose output waits on local disk
 
 
 @dataclass(frozen=True)
@@ -259,24 +260,35 @@ def _launched(container: dict[str, Any]) -> list[str]:
     return rest
 
 
+def _program(container: dict[str, Any]) -> tuple[list[str], str | None, tuple[str, str] | None]:
+    """What the launcher starts: the program and its arguments, the script that runs it (the launched script
+    itself, or Launchpod's keep_output.py wrapper), and that wrapper's (local, destination) folders or None.
+    keep_output.py (launchpod/domain/jobs/recipes) runs ``LOCAL DEST (-m MODULE | SCRIPT) ARGS`` in its own
+    process, then copies LOCAL to DEST once the node's processes have all finished well."""
+    rest = _launched(container)
+    if len(rest) >= 4 and rest[0].rsplit("/", 1)[-1] == KEEP_OUTPUT:
+        return rest[3:], rest[0], (rest[1], rest[2])
+    return rest, (rest[0] if rest and rest[0] != "-m" else None), None
+
+
 def training_failure(files: Files, container: dict[str, Any], pod: str) -> str | None:
     """The log of a training container whose launcher's worker cannot start for want of a file in the bucket,
     or None. The container runs torchrun or hyperpodrun (directly or exec'd by a shell)."""
-    rest = _launched(container)
+    rest, launched, _ = _program(container)
     if not rest:
         return None
     if rest[0] == "-m" and len(rest) > 1:
         module, args = rest[1], rest[2:]
         failed = _module_failure(files, module, args)
-        return f"{failed}\n" + _child_failed(module, pod, 1) if failed else None
+        return f"{failed}\n" + _child_failed(launched or module, pod, 1) if failed else None
     script, args = rest[0], rest[1:]
     if files.kind(script) in ("missing", "dir"):
         return f"{PYTHON}: can't open file '{script}': [Errno 2] No such file or directory\n" + _child_failed(
-            script, pod, 2
+            launched or script, pod, 2
         )
     if script == LLAMA_FACTORY_TRAIN:
         failed = _llama_factory(files, args)
-        return f"{failed}\n" + _child_failed(script, pod, 1) if failed else None
+        return f"{failed}\n" + _child_failed(launched or script, pod, 1) if failed else None
     return None
 
 
@@ -328,18 +340,35 @@ def training_writes(
     LLaMA-Factory's trainer: its LogCallback appends each log record to ``<output_dir>/trainer_log.jsonl``,
     opening it with ``open(..., "a")`` every time (src/llamafactory/train/callbacks.py, ``_write_log``), at
     each logging step of Hugging Face's Trainer (``logging_steps``, 500 by default, TrainingArguments; a ratio
-    below 1 is not modelled) and once more for the summary at the end of ``train()``. On a Mountpoint volume
-    the second append fails with EPERM: appending needs ``--incremental-upload``, which only S3 Express One
-    Zone supports (sandbox.mountpoint). Its other writes (checkpoint-N folders, the final model: new files;
-    ``running_log.txt``, one handle for the whole run) and the other trainers' writes are not modelled."""
-    rest = _launched(container)
+    below 1 is not modelled) and once more for the summary at the end of ``train()``. ``output_dir`` is the
+    YAML's, or a ``key=value`` override after it (src/llamafactory/hparams/parser.py, read_args). On a
+    Mountpoint volume the second append fails with EPERM: appending needs ``--incremental-upload``, which only
+    S3 Express One Zone supports (sandbox.mountpoint). Its other writes (checkpoint-N folders, the final model:
+    new files; ``running_log.txt``, one handle for the whole run) and the other trainers' writes are not
+    modelled. Under keep_output.py, when training ends the local folder is copied to the destination, file by
+    file (open "wb", write, close: what keep_output.copy_tree does)."""
+    rest, launched, kept = _program(container)
+    failed = _llama_factory_writes(files, writable, rest, step, last)
+    if failed is None and last and kept is not None:
+        local, dest = kept
+        try:
+            for rel in writable.walk(local) if writable.kind(local) == "dir" else []:
+                writable.makedirs(f"{dest}/{rel}".rsplit("/", 1)[0])
+                writable.write_file(f"{dest}/{rel}", writable.read(f"{local}/{rel}"), "wb")
+        except OSError as e:
+            failed = f"{type(e).__name__}: {e}"
+    return f"{failed}\n" + _child_failed(launched or LLAMA_FACTORY_TRAIN, pod, 1) if failed else None
+
+
+def _llama_factory_writes(files: Files, writable: Any, rest: list[str], step: int, last: bool) -> str | None:
     if len(rest) < 2 or rest[0] != LLAMA_FACTORY_TRAIN or files.kind(rest[1]) != "file":
         return None
     try:
         config = yaml.safe_load(files.read(rest[1]) or b"") or {}
     except yaml.YAMLError:
         return None
-    output, every = str(config.get("output_dir") or ""), config.get("logging_steps", 500)
+    output = _overrides(rest[2:]).get("output_dir") or str(config.get("output_dir") or "")
+    every = config.get("logging_steps", 500)
     if not output or not isinstance(every, int) or every < 1:
         return None
     records = [{"current_steps": step}] * (step % every == 0) + [{"current_steps": step, "train_runtime": 1}] * last
@@ -348,5 +377,5 @@ def training_writes(
             writable.makedirs(output)
             writable.write_file(f"{output.rstrip('/')}/trainer_log.jsonl", (json.dumps(record) + "\n").encode(), "a")
     except OSError as e:
-        return f"{type(e).__name__}: {e}\n" + _child_failed(LLAMA_FACTORY_TRAIN, pod, 1)
+        return f"{type(e).__name__}: {e}"
     return None

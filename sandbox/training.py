@@ -283,13 +283,15 @@ async def _inputs_missing(emulator: Any, job: dict[str, Any], run: _Run, pods: l
     return True
 
 
-def _writes(emulator: Any, pod: dict[str, Any], step: int, last: bool) -> str | None:
+def _writes(emulator: Any, run: _Run, pod: dict[str, Any], step: int, last: bool) -> str | None:
     """The failure of what the main process (rank 0, on the first pod) writes at ``step`` (sandbox.programs:
-    through the pod's volumes, a Mountpoint volume with Mountpoint's semantics), or None."""
+    through the pod's volumes, a Mountpoint volume with Mountpoint's semantics), or None. The pod's local
+    volumes keep what was written to them for the pod's life."""
     spec, namespace = pod["spec"], pod["metadata"]["namespace"]
     container = next(c for c in spec["containers"] if c["name"] == training_container(spec["containers"]))
     files = programs.Files(programs.mounts(emulator, namespace, spec, container))
-    writable = mountpoint.volumes(emulator, namespace, spec, container)
+    kept = run.local.setdefault(str(pod["metadata"].get("uid") or pod["metadata"]["name"]), {})
+    writable = mountpoint.volumes(emulator, namespace, spec, container, kept)
     return programs.training_writes(files, writable, container, pod["metadata"]["name"], step, last)
 
 
@@ -327,7 +329,7 @@ async def _train(emulator: Any, job: dict[str, Any], run: _Run, pods: list[dict[
         )
         for pod in pods:
             _write(emulator, pod, line + extra)
-        failed = _writes(emulator, pods[0], run.step, run.step >= SETTINGS.steps)
+        failed = _writes(emulator, run, pods[0], run.step, run.step >= SETTINGS.steps)
         if failed is not None:
             _write(emulator, pods[0], failed)
             await _recover(

@@ -40,6 +40,8 @@ class _Run:
     pending: list[tuple[str, str]] = field(default_factory=list)  # injected (kind, pod) faults
     generation: int = 0  # full restarts so far: pods are recreated per generation
     read_inputs: bool = False  # the current processes found what they read in the bucket (sandbox.programs)
+    # pod uid -> its local volumes (emptyDir, hostPath) by name: what the trainer wrote there stays between steps
+    local: dict[str, dict[str, Any]] = field(default_factory=dict)
 
 
 _runs: dict[str, _Run] = {}

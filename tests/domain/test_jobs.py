@@ -4,6 +4,8 @@ refusals name what to do."""
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 from launchpod.contracts.jobs import SubmitJobInput
 from launchpod.domain.errors import Conflict, InvalidInput
@@ -192,3 +194,18 @@ def test_the_schema_check_catches_a_wrong_field_type():
     obj = _built(_request(recipe="pytorch-torchrun"))
     obj["spec"]["nprocPerNode"] = 8  # the CRD takes a string
     assert schemas.errors(obj) != []
+
+
+def test_a_trainer_that_appends_to_its_output_writes_it_on_the_node_and_carries_the_copier():
+    """On a type with NVMe the output waits under its hostPath; on one without, in an emptyDir."""
+    request = _request(recipe="llama-factory", model="m", dataset="d")
+    pod = _built(request)["spec"]["replicaSpecs"][0]["template"]["spec"]
+    container = pod["containers"][0]
+    env = {e["name"]: e["value"] for e in container["env"]}
+    assert env[recipes.KEEP_OUTPUT_ENV] == recipes.keep_output_source()
+    assert "output_dir=/local/jobs/j1/output" in container["command"]
+    assert {"name": "nvme", "mountPath": "/local"} in container["volumeMounts"]
+    without_nvme = dataclasses.replace(facts("ml.p5.48xlarge"), nvme=False)
+    pod = manifests.build(request, without_nvme, rules.recipe_for(request))["spec"]["replicaSpecs"][0]["template"]
+    assert {"name": "local", "emptyDir": {}} in pod["spec"]["volumes"]
+    assert {"name": "local", "mountPath": "/local"} in pod["spec"]["containers"][0]["volumeMounts"]

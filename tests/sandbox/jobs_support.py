@@ -34,13 +34,29 @@ MODEL = "Qwen/Qwen3-0.6B"  # the model recipes train, downloaded once to models/
 SCRIPT = b"import torch.distributed as dist\ndist.init_process_group()\n"
 
 
-def upload(sandbox, key: str, body: bytes) -> None:
-    """``aws s3 cp`` into the shared bucket, at ``key`` under the storage's source (GET .../storage)."""
+def _source(sandbox) -> tuple[str, str]:
+    """The shared bucket and prefix of the storage (GET .../storage)."""
     with sandbox.client("viewer") as c:
         rows = c.get(f"/api/clusters/{NAME}/storage").json()["items"]
     source = next(r["source"] for r in rows if r["storageName"] == CLAIM)
     bucket, _, prefix = source.removeprefix("s3://").partition("/")
+    return bucket, prefix
+
+
+def upload(sandbox, key: str, body: bytes) -> None:
+    """``aws s3 cp`` into the shared bucket, at ``key`` under the storage's source."""
+    bucket, prefix = _source(sandbox)
     sandbox.aws("s3").put_object(Bucket=bucket, Key=prefix + key, Body=body)
+
+
+def download(sandbox, key: str) -> bytes | None:
+    """``aws s3 cp`` out of the shared bucket, or None when there is no such object."""
+    bucket, prefix = _source(sandbox)
+    s3 = sandbox.aws("s3")
+    try:
+        return s3.get_object(Bucket=bucket, Key=prefix + key)["Body"].read()
+    except s3.exceptions.NoSuchKey:
+        return None
 
 
 def download_model(sandbox, repo: str = MODEL) -> None:
@@ -65,7 +81,7 @@ def recipe_inputs(sandbox, recipe: str, job: str, dataset: str = "demo") -> dict
         config = (
             f"model_name_or_path: /data/models/{MODEL}\nstage: sft\ndo_train: true\nfinetuning_type: full\n"
             f"dataset: {dataset}\ndataset_dir: /data/datasets/{dataset}\ntemplate: qwen\n"
-            f"output_dir: /data/jobs/{job}/output\ndeepspeed: /data/jobs/{job}/ds_z3_config.json\n"
+            f"output_dir: /data/jobs/{job}/output\ndeepspeed: /data/jobs/{job}/ds_z3_config.json\nlogging_steps: 5\n"
         )
         upload(sandbox, f"jobs/{job}/config.yaml", config.encode())
         upload(sandbox, f"jobs/{job}/ds_z3_config.json", b'{"zero_optimization": {"stage": 3}}')

@@ -16,6 +16,7 @@ from tests.sandbox.jobs_support import (
     MODEL,
     NAME,
     custom_job,
+    download,
     download_model,
     ready_cluster,
     recipe_inputs,
@@ -77,6 +78,11 @@ def test_each_recipe_submits_and_reaches_succeeded(sandbox, cluster, recipe, kin
     assert done["status"] == "Succeeded", done
     workers = [p for p in done["pods"] if "head" not in p["name"] and "submitter" not in p["name"]]
     assert all(p["node"] and p["zone"] == "us-east-1a" for p in workers), done["pods"]
+    if recipe == "llama-factory":
+        # Its log, appended at every 5th of the 40 steps and once at the end on the node's disk, is in the
+        # bucket once training has ended (a Mountpoint volume refuses the second append).
+        log = download(sandbox, f"jobs/{job}/output/trainer_log.jsonl")
+        assert log is not None and log.count(b"\n") == 40 // 5 + 1
     with sandbox.client("viewer") as c:
         listed = c.get(f"/api/clusters/{NAME}/jobs").json()["items"]
     assert {"jobName": job, "status": "Succeeded", "recipe": recipe} == {

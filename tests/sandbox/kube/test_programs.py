@@ -249,3 +249,23 @@ def test_llama_factory_writes_its_log_once_by_default_and_anywhere_on_local_disk
     assert _llama_factory_writes(s3, "/data/jobs/j/output", None) == [None, None, None]  # logging_steps 500
     assert s3.get_object(Bucket=BUCKET, Key="jobs/j/output/trainer_log.jsonl")["Body"].read().count(b"\n") == 1
     assert _llama_factory_writes(s3, "/local/output", 10) == [None, None, None]
+
+
+def test_under_keep_output_the_log_appends_on_the_node_and_reaches_the_bucket_when_training_ends(s3):
+    from sandbox import mountpoint
+
+    s3.put_object(Bucket=BUCKET, Key="jobs/j/config.yaml", Body=b"output_dir: /data/jobs/j/output\nlogging_steps: 10\n")
+    wrapped = ("/tmp/keep_output.py", "/local/jobs/j/output", "/data/jobs/j/output")
+    container = _launcher(*wrapped, "/app/src/train.py", "/data/jobs/j/config.yaml", "output_dir=/local/jobs/j/output")
+    options = mountpoint.Options.parse(["allow-delete", "allow-overwrite"])
+    writable = mountpoint.Files([("/data", mountpoint.Mountpoint(BUCKET, "", options)), ("/local", mountpoint.Local())])
+    steps = [
+        programs.training_writes(programs.Files(DATA), writable, container, "j-pods-0", step, step == 40)
+        for step in (10, 20, 30, 40)
+    ]
+    assert steps == [None] * 4
+    assert s3.get_object(Bucket=BUCKET, Key="jobs/j/output/trainer_log.jsonl")["Body"].read().count(b"\n") == 5
+    # a missing config is still the trainer's own failure, reported by the launcher for the script it ran
+    s3.delete_object(Bucket=BUCKET, Key="jobs/j/config.yaml")
+    log = programs.training_failure(programs.Files(DATA), container, "j-pods-0")
+    assert log is not None and log.startswith("FileNotFoundError") and "/tmp/keep_output.py FAILED" in log

@@ -18,7 +18,7 @@ from typing import Any
 from launchpod.contracts.jobs import SubmitJobInput
 from launchpod.domain import ownership
 from launchpod.domain.jobs.hardware import Accelerators
-from launchpod.domain.jobs.recipes import MOUNT, Recipe, fill
+from launchpod.domain.jobs.recipes import KEEP_OUTPUT_ENV, LOCAL, MOUNT, Recipe, fill, keep_output_source
 
 PYTORCH_API, PYTORCH_KIND = "sagemaker.amazonaws.com/v1", "HyperPodPyTorchJob"
 RAY_API, RAY_KIND = "ray.io/v1", "RayJob"
@@ -45,6 +45,7 @@ def _values(request: SubmitJobInput, acc: Accelerators, recipe: Recipe | None) -
         "NNODES": f"{elastic.minReplicas}:{elastic.maxReplicas}" if elastic else request.replicas,
         "NPROC": processes(request, acc),
         "DATA": MOUNT,
+        "LOCAL_OUTPUT": f"{LOCAL}/jobs/{request.jobName}/output",
         "DATASET": request.dataset or defaults.get("dataset", ""),
         "MODEL": request.model or defaults.get("model", ""),
     }
@@ -73,6 +74,8 @@ def _env(
     env["LAUNCHPOD_JOB_DIR"] = f"{MOUNT}/jobs/{request.jobName}"
     if recipe:
         env.update({k: fill(v, values) for k, v in recipe.env.items()})
+        if recipe.localOutput:
+            env[KEEP_OUTPUT_ENV] = keep_output_source()
     env.update({k: v for k, v in extra.items() if k not in env})  # the recipe's experiment name wins
     env.update(request.env)
     return [{"name": k, "value": v} for k, v in env.items()]
@@ -105,8 +108,12 @@ def _pod_spec(
         mounts.append({"name": "data", "mountPath": MOUNT})
         volumes.append({"name": "data", "persistentVolumeClaim": {"claimName": request.storageClaim}})
     if gpus and acc.nvme:
-        mounts.append({"name": "nvme", "mountPath": "/local"})
+        mounts.append({"name": "nvme", "mountPath": LOCAL})
         volumes.append({"name": "nvme", "hostPath": {"path": NVME_HOST_PATH, "type": "DirectoryOrCreate"}})
+    elif gpus and recipe and recipe.localOutput:
+        # No NVMe: the output waits on the node's ephemeral storage (kubelet's emptyDir) until it is copied.
+        mounts.append({"name": "local", "mountPath": LOCAL})
+        volumes.append({"name": "local", "emptyDir": {}})
     container: dict[str, Any] = {
         "name": name,
         "image": recipe.image if recipe else request.image,

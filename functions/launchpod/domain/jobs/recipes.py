@@ -28,6 +28,19 @@ class Recipe(BaseModel):
     env: dict[str, str]
     logPattern: str
     mlflow: list[str]
+    # The trainer appends to files in its output directory, which a Mountpoint volume refuses: it writes to
+    # LOCAL_OUTPUT on the node and keep_output.py copies that to the bucket when training ends well.
+    localOutput: bool = False
+
+
+LOCAL = "/local"  # the node's NVMe (HyperPod mounts it at /opt/dlami/nvme), or an emptyDir where there is none
+KEEP_OUTPUT_ENV = "LAUNCHPOD_KEEP_OUTPUT"
+
+
+@cache
+def keep_output_source() -> str:
+    """The text of keep_output.py, which recipes with ``localOutput`` write into the container and run."""
+    return (_DIR / "keep_output.py").read_text()
 
 
 @cache
