@@ -1034,6 +1034,12 @@ STATE_MACHINES: tuple[StateMachineSpec, ...] = (
         ),
     ),
     StateMachineSpec(
+        "delete-hyperpod",
+        "delete-hyperpod.asl.json",
+        "HyperPod only, when Launchpod created it: the EKS control plane stays",
+        functions=("dc-delete-hyperpod", "op-finish", "op-record-failure"),
+    ),
+    StateMachineSpec(
         "reconcile-dependencies",
         "reconcile-dependencies.asl.json",
         "Pinned EKS add-ons and Kubernetes manifests, in parallel, each to ACTIVE or ready",

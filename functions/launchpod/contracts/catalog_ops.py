@@ -20,6 +20,7 @@ from launchpod.contracts.clusters import (
     ClusterView,
     CreateClusterRequest,
     DeleteClusterInput,
+    DeleteHyperPodInput,
     ImportClusterRequest,
     ProvisionClusterRequest,
     RunPhaseInput,
@@ -165,6 +166,10 @@ class ImportClusterInput(ImportClusterRequest, DryRun):
 
 class DeleteClusterCall(DeleteClusterInput, DryRun):
     """Delete a cluster and everything Launchpod created for it; type its name back to confirm."""
+
+
+class DeleteHyperPodCall(DeleteHyperPodInput, DryRun):
+    """Delete only the cluster's HyperPod cluster; type the cluster's name back to confirm."""
 
 
 class CreateHyperPodCall(CreateHyperPodInput, DryRun):
@@ -516,6 +521,23 @@ CATALOG: tuple[CatalogEntry, ...] = (
         destructive=True,
         accepted=True,
         starts=("delete-cluster",),
+        query=("dryRun",),
+        tags=("clusters",),
+    ),
+    CatalogEntry(
+        "delete_hyperpod",
+        "DELETE",
+        "/api/clusters/{name}/hyperpod",
+        "Delete only the HyperPod cluster Launchpod created, and wait until it is gone; the EKS control plane,"
+        " its add-ons and storage stay. Use it to give up a failed HyperPod cluster (to create it again with"
+        " create_hyperpod later) or to stop paying for its nodes. Give the cluster's name again as confirm.",
+        DeleteHyperPodCall,
+        OperationAcceptedView,
+        Role.ADMIN,
+        mutates=True,
+        destructive=True,
+        accepted=True,
+        starts=("delete-hyperpod",),
         query=("dryRun",),
         tags=("clusters",),
     ),

@@ -108,6 +108,14 @@ class DeleteClusterInput(Contract):
     confirm: str = Field(description="the cluster's name, typed again: deleting cannot be undone")
 
 
+class DeleteHyperPodInput(Contract):
+    """Delete only the cluster's HyperPod cluster (a failed one, or nodes no longer wanted); the EKS control
+    plane, its add-ons and storage stay. Type the cluster's name back to confirm."""
+
+    name: ClusterName
+    confirm: str = Field(description="the cluster's name, typed again: the HyperPod nodes and their pods go")
+
+
 class ImportClusterRequest(Contract):
     """Bring an existing EKS cluster (and its HyperPod cluster of the same name, if any) under Launchpod."""
 

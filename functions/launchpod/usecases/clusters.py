@@ -6,13 +6,19 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
-from launchpod.contracts.clusters import ClusterListView, ClusterView, DeleteClusterInput, ImportClusterRequest
+from launchpod.contracts.clusters import (
+    ClusterListView,
+    ClusterView,
+    DeleteClusterInput,
+    DeleteHyperPodInput,
+    ImportClusterRequest,
+)
 from launchpod.contracts.operations import OperationView
 from launchpod.domain import operations as ops
-from launchpod.domain.clusters import imports, plans, teardown
+from launchpod.domain.clusters import hyperpod, imports, plans, teardown
 from launchpod.domain.clusters.views import cluster_view
 from launchpod.domain.errors import NotFound
-from launchpod.domain.plan import Plan
+from launchpod.domain.plan import Plan, Step
 from launchpod.runtime import wiring
 from launchpod.runtime.settings import settings
 from launchpod.usecases.ports import ClusterRegistry, EksClusters, HyperPods
@@ -78,6 +84,36 @@ def delete_cluster(request: DeleteClusterInput, who: ops.Principal, *, ports: Cl
         return ops.submit(ports.operations, ports.workflows, workflow, who)[0]
 
     return Proposal(found, start)
+
+
+def delete_hyperpod(request: DeleteHyperPodInput, who: ops.Principal, *, ports: ClusterPorts) -> Proposal:
+    """Only the HyperPod cluster, as SageMaker has it now (404 when there is none); the name must be confirmed.
+    The phase deletes it only when Launchpod's registry records creating it, as delete-cluster does."""
+    teardown.check_hyperpod_confirmation(request)
+    name = request.name
+    if ports.clusters.get(name) is None and ports.eks.cluster(name) is None:
+        raise _unknown(name)
+    found = ports.sagemaker.hyperpod_cluster(hyperpod.hyperpod_name(name))
+    if found is None:
+        raise NotFound(f"{name} has no HyperPod cluster to delete; its EKS control plane is left as it is.")
+    status = found.get("ClusterStatus")
+    why = found.get("FailureMessage") if status == "Failed" else None
+    groups = found.get("InstanceGroups") or []
+    nodes = sum(int(g.get("CurrentCount") or 0) for g in groups)
+    reason = f"it failed: {why}" if why else f"asked; its {nodes} node(s) and the pods on them go"
+    warnings = (
+        (f"{nodes} node(s) in {len(groups)} instance group(s) are deleted with it, with every pod running on them.",)
+        if nodes
+        else ()
+    )
+    step = Step("delete", f"HyperPod cluster {name} ({status})", reason, "DeleteHyperPod")
+    planned = Plan(name, (step,), warnings)
+
+    def start() -> OperationView:
+        workflow = replace(teardown.hyperpod_plan(request), steps=planned.views())
+        return ops.submit(ports.operations, ports.workflows, workflow, who)[0]
+
+    return Proposal(planned, start)
 
 
 def import_cluster(request: ImportClusterRequest, who: ops.Principal, *, ports: ClusterPorts) -> Proposal:

@@ -366,7 +366,11 @@ export interface paths {
          * @description Create the HyperPod cluster on an ACTIVE control plane: lifecycle scripts, execution role, /20 compute subnet, EFA security group, access entry, CreateCluster with node auto-recovery, wait until InService. Answers with an operation; the work is done only when get_operation reports SUCCEEDED (or FAILED/CANCELLED). Use wait_for_operation to follow it.
          */
         post: operations["create_hyperpod"];
-        delete?: never;
+        /**
+         * Delete only the HyperPod cluster Launchpod created, and wait until it is gone; the EKS control plane, its add-ons and storage stay. Use it to give up a failed HyperPod cluster (to create it again with create_hyperpod later) or to stop paying for its nodes. Give the cluster's name again as confirm.
+         * @description Delete only the HyperPod cluster Launchpod created, and wait until it is gone; the EKS control plane, its add-ons and storage stay. Use it to give up a failed HyperPod cluster (to create it again with create_hyperpod later) or to stop paying for its nodes. Give the cluster's name again as confirm. Answers with an operation; the work is done only when get_operation reports SUCCEEDED (or FAILED/CANCELLED). Use wait_for_operation to follow it.
+         */
+        delete: operations["delete_hyperpod"];
         options?: never;
         head?: never;
         patch?: never;
@@ -6135,6 +6139,95 @@ export interface operations {
             };
             /** @description The body is not JSON */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description The request breaks a rule; details name the field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description AWS is throttling or unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+        };
+    };
+    delete_hyperpod: {
+        parameters: {
+            query?: {
+                confirm?: string;
+                /** @description answer the plan (each step with its reason) and change nothing */
+                dryRun?: boolean;
+            };
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No changes, or the plan of a dry run */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NoopView"] | components["schemas"]["PlanView"];
+                };
+            };
+            /** @description OK */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OperationAcceptedView"];
+                };
+            };
+            /** @description No token, or not a valid one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description Your role does not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description The cluster is busy, or the operation is in the wrong state */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

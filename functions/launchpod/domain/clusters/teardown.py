@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from launchpod.contracts.clusters import DeleteClusterInput
+from launchpod.contracts.clusters import DeleteClusterInput, DeleteHyperPodInput
 from launchpod.domain import ownership
 from launchpod.domain.errors import InvalidInput
 from launchpod.domain.operations import WorkflowPlan, role_for
@@ -27,6 +27,10 @@ PHASES: tuple[tuple[str, str], ...] = (
     ("DeleteNetwork", "Delete the NAT gateway, subnets, route tables, gateways and VPC Launchpod created"),
     ("DeleteScripts", "Delete the lifecycle scripts from the shared bucket"),
     ("Deregister", "Forget the cluster"),
+)
+HYPERPOD_KIND = "delete-hyperpod"
+HYPERPOD_PHASES: tuple[tuple[str, str], ...] = (
+    ("DeleteHyperPod", "Delete the HyperPod cluster and wait until it is gone"),
 )
 MAX_POLLS = 120
 POLL_SECONDS = 30
@@ -53,6 +57,27 @@ def plan(request: DeleteClusterInput) -> WorkflowPlan:
     check_confirmation(request)
     return WorkflowPlan(
         kind=KIND, target=request.name, request=request.model_dump(mode="json"), phases=PHASES, role=role_for(KIND)
+    )
+
+
+def check_hyperpod_confirmation(request: DeleteHyperPodInput) -> None:
+    if request.confirm != request.name:
+        raise InvalidInput(
+            f"Type the cluster's name, {request.name}, as confirm to delete its HyperPod cluster; its nodes and"
+            " the pods on them go, and deleting cannot be undone.",
+            field="query.confirm",
+            rule="confirm_matches_name",
+        )
+
+
+def hyperpod_plan(request: DeleteHyperPodInput) -> WorkflowPlan:
+    check_hyperpod_confirmation(request)
+    return WorkflowPlan(
+        kind=HYPERPOD_KIND,
+        target=request.name,
+        request=request.model_dump(mode="json"),
+        phases=HYPERPOD_PHASES,
+        role=role_for(HYPERPOD_KIND),
     )
 
 

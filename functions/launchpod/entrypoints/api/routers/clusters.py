@@ -14,6 +14,7 @@ from launchpod.contracts.clusters import (
     ClusterView,
     CreateClusterRequest,
     DeleteClusterInput,
+    DeleteHyperPodInput,
     ImportClusterRequest,
 )
 from launchpod.contracts.common import ClusterName
@@ -58,6 +59,16 @@ def delete_cluster(
 ) -> Response[OperationAcceptedView | PlanView]:
     request = DeleteClusterInput(name=name, confirm=confirm)
     return answer(clusters.delete_cluster(request, router.context["principal"], ports=clusters.real()), dryRun)
+
+
+@route(router, "delete_hyperpod")
+def delete_hyperpod(
+    name: Annotated[ClusterName, Path()],
+    confirm: Annotated[str, Query()] = "",
+    dryRun: DryRunQuery = False,
+) -> Response[OperationAcceptedView | PlanView]:
+    request = DeleteHyperPodInput(name=name, confirm=confirm)
+    return answer(clusters.delete_hyperpod(request, router.context["principal"], ports=clusters.real()), dryRun)
 
 
 @route(router, "import_cluster")

@@ -1,0 +1,48 @@
+"""Only the HyperPod cluster deleted (DELETE /api/clusters/{name}/hyperpod): a HyperPod creation that failed for
+capacity is given up while the EKS control plane, which took the longest to make, stays; its dry run says
+what fails and what goes, the name must be typed back, and HyperPod can then be created again."""
+
+from __future__ import annotations
+
+NAME = "e2e-hp-only"
+GROUP = {"name": "gpu", "instanceType": "ml.g5.8xlarge", "instanceCount": 1}
+
+
+def test_a_failed_hyperpod_cluster_alone_is_deleted_and_created_again(sandbox):
+    with sandbox.client() as c:
+        created = c.post("/api/clusters", json={"name": NAME, "availabilityZones": ["us-east-1a", "us-east-1b"]})
+    assert sandbox.wait_operation(created.json()["operation"]["id"])["status"] == "SUCCEEDED"
+    sandbox.install_dependencies(NAME)
+    sandbox.faults(failNextHyperPodCreate="capacity")
+    body = {"availabilityZone": "us-east-1a", "instanceGroups": [GROUP]}
+    with sandbox.client() as c:
+        asked = c.post(f"/api/clusters/{NAME}/hyperpod", json=body)
+    assert sandbox.wait_operation(asked.json()["operation"]["id"])["status"] == "FAILED"
+    assert sandbox.aws("sagemaker").describe_cluster(ClusterName=NAME)["ClusterStatus"] == "Failed"
+
+    url = f"/api/clusters/{NAME}/hyperpod"
+    with sandbox.client("operator") as c:
+        assert c.delete(url, params={"confirm": NAME}).status_code == 403
+    with sandbox.client() as c:
+        wrong = c.delete(url, params={"confirm": "other"})
+        plan = c.delete(url, params={"confirm": NAME, "dryRun": "true"})
+    assert wrong.status_code == 422 and NAME in wrong.json()["message"]
+    assert plan.status_code == 200, plan.text
+    (step,) = plan.json()["steps"]
+    assert step["action"] == "delete" and step["target"] == f"HyperPod cluster {NAME} (Failed)"
+    assert "capacity" in step["reason"].lower(), step
+    assert sandbox.aws("sagemaker").describe_cluster(ClusterName=NAME)["ClusterStatus"] == "Failed"  # dry run
+
+    with sandbox.client() as c:
+        deleted = c.delete(url, params={"confirm": NAME})
+    assert deleted.status_code == 202, deleted.text
+    done = sandbox.wait_operation(deleted.json()["operation"]["id"])
+    assert done["status"] == "SUCCEEDED" and done["kind"] == "delete-hyperpod", done
+    assert [p["name"] for p in done["phases"]] == ["DeleteHyperPod"]
+    assert NAME not in [s["ClusterName"] for s in sandbox.aws("sagemaker").list_clusters()["ClusterSummaries"]]
+    assert sandbox.aws("eks").describe_cluster(name=NAME)["cluster"]["status"] == "ACTIVE"
+    with sandbox.client() as c:
+        assert c.delete(url, params={"confirm": NAME}).status_code == 404
+        again = c.post(f"/api/clusters/{NAME}/hyperpod", json={**body, "availabilityZone": "us-east-1b"})
+    assert sandbox.wait_operation(again.json()["operation"]["id"])["status"] == "SUCCEEDED"
+    assert sandbox.aws("sagemaker").describe_cluster(ClusterName=NAME)["ClusterStatus"] == "InService"
