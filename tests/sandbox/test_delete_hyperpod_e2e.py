@@ -1,6 +1,7 @@
 """Only the HyperPod cluster deleted (DELETE /api/clusters/{name}/hyperpod): a HyperPod creation that failed for
 capacity is given up while the EKS control plane, which took the longest to make, stays; its dry run says
-what fails and what goes, the name must be typed back, and HyperPod can then be created again."""
+what fails and what goes, the name must be typed back, and HyperPod can then be created again. The creation
+diagnosis suggests both, and each suggestion is followed here as a user would (no dead end)."""
 
 from __future__ import annotations
 
@@ -20,6 +21,15 @@ def test_a_failed_hyperpod_cluster_alone_is_deleted_and_created_again(sandbox):
     assert sandbox.wait_operation(asked.json()["operation"]["id"])["status"] == "FAILED"
     assert sandbox.aws("sagemaker").describe_cluster(ClusterName=NAME)["ClusterStatus"] == "Failed"
 
+    with sandbox.client("viewer") as c:
+        diagnosis = c.get(f"/api/clusters/{NAME}/diagnosis/creation").json()
+    suggested = {s["tool"]: s for s in diagnosis["suggestions"]}
+    assert {"create_hyperpod", "delete_hyperpod", "retry_operation"} <= set(suggested), diagnosis["suggestions"]
+    elsewhere = suggested["create_hyperpod"]
+    assert elsewhere["arguments"]["availabilityZone"] == "us-east-1b"
+    assert elsewhere["rest"] == f"POST /api/clusters/{NAME}/hyperpod"
+    assert suggested["delete_hyperpod"]["rest"] == f"DELETE /api/clusters/{NAME}/hyperpod?confirm={NAME}"
+
     url = f"/api/clusters/{NAME}/hyperpod"
     with sandbox.client("operator") as c:
         assert c.delete(url, params={"confirm": NAME}).status_code == 403
@@ -33,8 +43,9 @@ def test_a_failed_hyperpod_cluster_alone_is_deleted_and_created_again(sandbox):
     assert "capacity" in step["reason"].lower(), step
     assert sandbox.aws("sagemaker").describe_cluster(ClusterName=NAME)["ClusterStatus"] == "Failed"  # dry run
 
+    method, path = suggested["delete_hyperpod"]["rest"].split(" ", 1)
     with sandbox.client() as c:
-        deleted = c.delete(url, params={"confirm": NAME})
+        deleted = c.request(method, path)
     assert deleted.status_code == 202, deleted.text
     done = sandbox.wait_operation(deleted.json()["operation"]["id"])
     assert done["status"] == "SUCCEEDED" and done["kind"] == "delete-hyperpod", done
@@ -43,6 +54,7 @@ def test_a_failed_hyperpod_cluster_alone_is_deleted_and_created_again(sandbox):
     assert sandbox.aws("eks").describe_cluster(name=NAME)["cluster"]["status"] == "ACTIVE"
     with sandbox.client() as c:
         assert c.delete(url, params={"confirm": NAME}).status_code == 404
-        again = c.post(f"/api/clusters/{NAME}/hyperpod", json={**body, "availabilityZone": "us-east-1b"})
+        # the diagnosis's other suggestion, as it said: its arguments are create_hyperpod's body
+        again = c.post(url, json={k: v for k, v in elsewhere["arguments"].items() if k != "name"})
     assert sandbox.wait_operation(again.json()["operation"]["id"])["status"] == "SUCCEEDED"
     assert sandbox.aws("sagemaker").describe_cluster(ClusterName=NAME)["ClusterStatus"] == "InService"

@@ -217,13 +217,15 @@ def creation(
             findings.append(_finding("info", title, usage))
     if failed_ops:
         op = failed_ops[0]
+        if described is not None and described.get("ClusterStatus") == "Failed":
+            suggestions.extend(_after_failed_hyperpod(cluster, op, described, offered, zones))
         suggestions.append(
             {
                 "tool": "retry_operation",
                 "arguments": {"operationId": op["id"]},
                 "rest": f"POST /api/operations/{op['id']}/retry",
-                "why": "Once the cause is fixed (another zone, a quota increase, a corrected lifecycle script),"
-                " resume from the failed phase.",
+                "why": "Once the cause is fixed outside Launchpod (a quota increase, a corrected lifecycle script),"
+                " resume from the failed phase with the same request.",
                 "mutates": True,
             }
         )
@@ -239,6 +241,45 @@ def creation(
         "suggestions": suggestions,
         "limitations": limitations,
     }
+
+
+def _after_failed_hyperpod(
+    cluster: str, op: dict[str, Any], described: dict[str, Any], offered: dict[str, list[str]], zones: list[str]
+) -> list[dict[str, Any]]:
+    """What a failed HyperPod cluster allows: asked again in a zone that offers every type of the failed
+    request, when its failure names capacity (create_hyperpod deletes the failed one first), and given up
+    alone, the EKS control plane kept (delete_hyperpod)."""
+    found = []
+    request = op.get("request") or {}
+    asked = request.get("hyperpod") if op.get("kind") == "provision-cluster" else request
+    failure = str(described.get("FailureMessage") or "").lower()
+    if isinstance(asked, dict) and "capacity" in failure:
+        zone = asked.get("availabilityZone")
+        types = {g.get("instanceType") for g in asked.get("instanceGroups") or []}
+        others = [z for z in zones if z != zone and all(z in offered.get(str(t), []) for t in types)]
+        if others:
+            body = {k: v for k, v in asked.items() if k != "name"} | {"availabilityZone": others[0]}
+            found.append(
+                {
+                    "tool": "create_hyperpod",
+                    "arguments": {"name": cluster, **body},
+                    "rest": f"POST /api/clusters/{cluster}/hyperpod",
+                    "why": f"{zone} had no capacity; {others[0]} offers {', '.join(sorted(map(str, types)))}. The"
+                    " failed HyperPod cluster is deleted first; the EKS control plane stays. Dry-run it first.",
+                    "mutates": True,
+                }
+            )
+    found.append(
+        {
+            "tool": "delete_hyperpod",
+            "arguments": {"name": cluster, "confirm": cluster},
+            "rest": f"DELETE /api/clusters/{cluster}/hyperpod?confirm={cluster}",
+            "why": "Give up the failed HyperPod cluster alone and keep the EKS control plane, to create HyperPod"
+            " again later.",
+            "mutates": True,
+        }
+    )
+    return found
 
 
 def job_pods(pods: list[dict[str, Any]], job: str) -> list[dict[str, Any]]:
