@@ -133,7 +133,7 @@ def tool_error_view(entry: CatalogEntry, error: ErrorView) -> ErrorView:
         else d
         for d in error.details
     ]
-    message = re.sub(rf"\((?:{'|'.join(_WHERE)})\.{field}\)", f"({CLUSTER})", error.message)
+    message = re.sub(rf"\b(?:{'|'.join(_WHERE)})\.{field}\b(?![.\w])", CLUSTER, error.message)
     if details and error.details[0].field in spots:
         message = re.sub(rf"^{field}\b", CLUSTER, message)
     return error.model_copy(update={"message": message, "details": details})
