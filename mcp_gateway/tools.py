@@ -238,21 +238,24 @@ class ToolRunner:
 
 
 def phase_news(operation: OperationView, seen: dict[str, str]) -> tuple[float, str | None]:
-    """How far the operation is (finished phases, half a phase for a running one) and, in phase order, each
-    phase whose status changed since ``seen`` (which it updates), as "CreateCluster SUCCEEDED"."""
+    """How far the operation is, and what changed since ``seen`` (which it updates): in phase order, each
+    phase that started or ended ("CreateCluster SUCCEEDED"), then the operation's own end.
+
+    Progress counts finished phases and half a running one; it reaches the phase count only when the
+    operation itself ends, so the notification that says so always rises (MCP wants each one higher).
+    """
     changed = [p for p in operation.phases if p.status != "PENDING" and seen.get(p.name) != p.status]
     seen.update({p.name: p.status for p in changed})
+    total = float(len(operation.phases) or 1)
+    ended = operation.status in TERMINAL
     finished = sum(1 for p in operation.phases if p.status in FINISHED_PHASE)
-    running = any(p.status == "RUNNING" for p in operation.phases)
-    done = float(finished) + (0.5 if running else 0.0)
-    if not operation.phases:
-        done = 1.0 if operation.status in TERMINAL else 0.0
-    if not changed and not (operation.status in TERMINAL and not operation.phases):
-        return done, None
-    words = "; ".join(f"{p.name} {p.status}" for p in changed)
-    if operation.status in TERMINAL:
-        words = f"{words}; operation {operation.status}" if words else f"operation {operation.status}"
-    return done, words
+    done = float(finished) + (0.5 if any(p.status == "RUNNING" for p in operation.phases) else 0.0)
+    done = total if ended else min(done, total - 0.25)
+    words = [f"{p.name} {p.status}" for p in changed]
+    if ended and seen.get("") != operation.status:  # "" is no phase's name
+        seen[""] = operation.status
+        words.append(f"operation {operation.status}")
+    return done, "; ".join(words) or None
 
 
 def _summary(operation: OperationView, waited: float) -> str:
