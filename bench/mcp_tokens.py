@@ -75,10 +75,11 @@ def before() -> list[dict[str, Any]]:
         {
             "name": WAIT_TOOL,
             "title": "Wait for operation",
-            "description": "Wait until an operation reaches a terminal state, polling get_operation with backoff"
-            " for at most timeoutSeconds (300 max). Use it after every tool that answers with an operation"
-            " instead of calling get_operation in a loop. If the result says terminal=false, call it again; on"
-            " FAILED, read the failed phase's message and error. Needs the viewer role.",
+            "description": "Wait until an operation reaches a terminal state (SUCCEEDED, FAILED or CANCELLED),"
+            " polling get_operation with backoff for at most timeoutSeconds (300 max). Use it after every tool"
+            " that answers with an operation instead of calling get_operation in a loop. If the result says"
+            " terminal=false, call it again; on FAILED, read the failed phase's message and error."
+            " Needs the viewer role.",
             "inputSchema": WaitForOperationInput.model_json_schema(),
             "outputSchema": WaitForOperationResult.model_json_schema(mode="serialization"),
             "annotations": {
@@ -115,7 +116,9 @@ def sizes(tools: list[dict[str, Any]], count: Callable[[str], int]) -> dict[str,
         ),
         "descriptions": part(lambda t: t.get("description", "")),
         "input schemas": part(lambda t: t["inputSchema"]),
-        "output schemas": part(lambda t: t.get("outputSchema")),
+        "output schemas": count(json.dumps([t["outputSchema"] for t in tools if "outputSchema" in t]))
+        if any("outputSchema" in t for t in tools)
+        else 0,
     }
 
 

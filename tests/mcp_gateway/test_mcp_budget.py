@@ -1,7 +1,7 @@
 """The tool list stays lean: its size as an agent receives it is under a budget, and no operation is lost.
 
-Measured with bench/mcp_tokens.py (characters / 4, as there): the list c6fb098 served cost 93,784 tokens
-with its output schemas and 32,393 without; this list costs 19,055. The budget leaves about 10% for
+Measured with bench/mcp_tokens.py (characters / 4, as there): the list c6fb098 served cost 93,792 tokens
+with its output schemas and 32,401 without; this list costs 19,055. The budget leaves about 10% for
 operations the catalog adds; an addition that needs more should earn it by trimming elsewhere.
 """
 
