@@ -46,7 +46,8 @@ def cluster_field(entry: CatalogEntry) -> str | None:
 
 
 def compact(schema: Any) -> Any:
-    """``schema`` without titles, ``additionalProperties: false`` and null branches of null defaults."""
+    """``schema`` without titles, ``additionalProperties: false``, null branches of null defaults, and a
+    string's format bounds where its description or example shows the format."""
     if isinstance(schema, list):
         return [compact(s) for s in schema]
     if not isinstance(schema, dict):
