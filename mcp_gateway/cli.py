@@ -35,17 +35,23 @@ def _parser() -> argparse.ArgumentParser:
         default=os.environ.get("LAUNCHPOD_TOKEN"),
         help="stdio only: your Launchpod API token (env LAUNCHPOD_TOKEN); HTTP callers send their own",
     )
+    parser.add_argument(
+        "--output-schemas",
+        action="store_true",
+        help="list every tool's output schema to every client (by default only to clients that ask, as they"
+        " cost each agent tokens)",
+    )
     parser.add_argument("--host", default="127.0.0.1", help="HTTP only (default %(default)s)")
     parser.add_argument("--port", type=int, default=8080, help="HTTP only (default %(default)s)")
     return parser
 
 
-async def serve_stdio(api_url: str, token: str | None) -> None:
+async def serve_stdio(api_url: str, token: str | None, output_schemas: bool = False) -> None:
     from mcp.server.stdio import stdio_server
 
     from mcp_gateway.server import build_server
 
-    server = build_server(api_url, lambda _request: token)
+    server = build_server(api_url, lambda _request: token, output_schemas=output_schemas)
     async with stdio_server() as (read, write):
         await server.run(read, write, server.create_initialization_options())
 
@@ -60,13 +66,19 @@ def main(argv: Sequence[str] | None = None) -> int:
                 "launchpod mcp: no token (--token or LAUNCHPOD_TOKEN); every tool call will be refused.",
                 file=sys.stderr,
             )
-        anyio.run(serve_stdio, api_url, args.token)
+        anyio.run(serve_stdio, api_url, args.token, args.output_schemas)
         return 0
     import uvicorn
 
     from mcp_gateway.server import build_asgi_app
 
-    uvicorn.run(build_asgi_app(api_url), host=args.host, port=args.port, lifespan="on", log_level="info")
+    uvicorn.run(
+        build_asgi_app(api_url, output_schemas=args.output_schemas),
+        host=args.host,
+        port=args.port,
+        lifespan="on",
+        log_level="info",
+    )
     return 0
 
 

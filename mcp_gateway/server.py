@@ -31,6 +31,7 @@ from starlette.types import Receive, Scope, Send
 
 from mcp_gateway import __version__, skills
 from mcp_gateway.rest import RestClient
+from mcp_gateway.schemas import OUTPUT_SCHEMAS_META
 from mcp_gateway.tools import MAX_WAIT_SECONDS, ToolRunner, list_tools
 
 log = logging.getLogger(__name__)
@@ -41,8 +42,12 @@ INSTRUCTIONS = """\
 Launchpod runs SageMaker HyperPod clusters on Amazon EKS. Every tool is one call to the Launchpod REST API
 made with your user's own token, so you can do exactly what your user can do.
 - Inspect before you create: list_clusters, list_availability_zones and list_instance_types first.
+- Every tool that works on a cluster takes it as `cluster`.
+- A new cluster is one call: provision_cluster (control plane, dependencies, HyperPod, storage).
 - Tools that change things answer with an operation. It is finished only when get_operation says
   SUCCEEDED, FAILED or CANCELLED: follow it with wait_for_operation, never assume "request sent" is done.
+- Every tool that changes things takes dryRun: true to answer its plan (each step and why) and start
+  nothing; when nothing would change it answers NOOP.
 - Ask the user only decision-level questions (availability zone, instance type, capacity type); Launchpod
   plans CIDRs, route tables and security groups itself.
 - The prompts (and launchpod://skills/ resources) are playbooks for whole tasks; follow them.
@@ -66,16 +71,23 @@ def build_server(
     max_wait_seconds: float = MAX_WAIT_SECONDS,
     poll_first: float = 1.0,
     poll_max: float = 10.0,
+    output_schemas: bool = False,
 ) -> Server[Any, Request]:
+    """The MCP server. ``output_schemas`` lists every tool's output schema to every client; without it a
+    client gets them by sending ``_meta: {"launchpod/outputSchemas": true}`` with ``tools/list``."""
     entries = tuple(catalog)
-    tools = list_tools(entries)
+    tools = list_tools(entries, output_schemas=output_schemas)
+    with_outputs = tools if output_schemas else list_tools(entries, output_schemas=True)
     tool_names = {t.name for t in tools}
     server: Server[Any, Request] = Server("launchpod", version=__version__, instructions=INSTRUCTIONS, website_url=None)
 
     # The SDK's low-level decorators are untyped; the handlers below are typed.
     @server.list_tools()  # type: ignore[no-untyped-call, untyped-decorator]
-    async def _list_tools() -> list[types.Tool]:
-        return tools
+    async def _list_tools(request: types.ListToolsRequest) -> list[types.Tool]:
+        # Output schemas cost an agent tokens on every session; a client that validates results asks for them.
+        meta = request.params.meta if request is not None and request.params is not None else None
+        asked = bool(meta is not None and (meta.model_extra or {}).get(OUTPUT_SCHEMAS_META))
+        return with_outputs if asked else tools
 
     # Input is validated by the REST API, not here: one validator, the same 422 for browser and agent.
     @server.call_tool(validate_input=False)  # type: ignore[untyped-decorator]
@@ -177,6 +189,7 @@ def build_asgi_app(
     max_wait_seconds: float = MAX_WAIT_SECONDS,
     poll_first: float = 1.0,
     poll_max: float = 10.0,
+    output_schemas: bool = False,
 ) -> Starlette:
     """The streamable HTTP app: MCP at ``path`` (default ``/mcp``), a health check at ``/healthz``.
 
@@ -193,6 +206,7 @@ def build_asgi_app(
         max_wait_seconds=max_wait_seconds,
         poll_first=poll_first,
         poll_max=poll_max,
+        output_schemas=output_schemas,
     )
     state: dict[str, StreamableHTTPSessionManager | None] = {"manager": None}
 

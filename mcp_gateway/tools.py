@@ -1,10 +1,12 @@
 """MCP tools, made from the operation catalog: one tool per REST operation, plus a bounded wait.
 
-Nothing here is written per operation. A tool's name is the catalog id, its input schema is the REST
-request model's JSON schema, its output schema is the REST response model's, and its annotations come
-from the entry's ``mutates``/``destructive``/``idempotent`` flags, so a new catalog entry is a new tool.
-``wait_for_operation`` is the one tool of the gateway's own: it polls ``get_operation`` with backoff so
-an agent follows a long operation to its terminal state without spinning.
+Nothing here is written per operation. A tool's name is the catalog id, its input schema the REST request
+model's (compact, with the cluster called ``cluster``: ``schemas``), its description says when to use it
+(``guide``) and its annotations come from the entry's ``mutates``/``destructive``/``idempotent`` flags, so a
+new catalog entry is a new tool. Output schemas (the REST response models') are listed only for a client
+that asks. ``wait_for_operation`` is the one tool of the gateway's own: it polls ``get_operation`` with
+backoff so an agent follows a long operation to its terminal state without spinning, and reports each
+phase it sees start and end as a progress notification.
 """
 
 from __future__ import annotations
@@ -12,23 +14,35 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Awaitable, Callable, Iterable
-from typing import Any, cast
+from typing import Any
 
 import anyio
 from launchpod.contracts.catalog_ops import CATALOG, CatalogEntry
 from launchpod.contracts.common import Contract, OperationId
 from launchpod.contracts.errors import ErrorCode, ErrorDetail, ErrorView
-from launchpod.contracts.operations import NoopView, OperationStatus, OperationView
-from launchpod.contracts.plans import PlanView
+from launchpod.contracts.operations import OperationStatus, OperationView
 from mcp import types
-from pydantic import Field, TypeAdapter, ValidationError
+from pydantic import Field, ValidationError
 
+from mcp_gateway.guide import WHEN
 from mcp_gateway.rest import RestClient, RestError
+from mcp_gateway.schemas import (
+    CLUSTER,
+    cluster_field,
+    compact,
+    input_schema_of,
+    output_schema_of,
+    to_rest,
+    tool_error_view,
+)
+
+__all__ = ["output_schema_of"]
 
 STATUS_TOOL = "get_operation"
 WAIT_TOOL = "wait_for_operation"
 MAX_WAIT_SECONDS = 300
 TERMINAL = tuple(s.value for s in OperationStatus if s.terminal)
+FINISHED_PHASE = ("SUCCEEDED", "SKIPPED", "FAILED", "CANCELLED")
 
 
 class WaitForOperationInput(Contract):
@@ -57,82 +71,60 @@ def _title(op_id: str) -> str:
 
 
 def description_of(entry: CatalogEntry) -> str:
-    """The catalog's words, plus what an agent must know before calling: role, danger, completion."""
-    text = entry.description
-    if entry.mutates and not entry.accepted and not entry.immediate:
-        status = entry.status_tool or STATUS_TOOL
-        text += (
-            f" Changes state; {status} decides completion: the affected operation is finished only when"
-            f" {status} reports SUCCEEDED, FAILED or CANCELLED."
-        )
+    """When to use the tool, then what an agent must know before calling: completion, danger, role."""
+    text = WHEN.get(entry.id, entry.summary)
+    if entry.accepted:
+        text += f" Answers an operation: follow it with {WAIT_TOOL} ({STATUS_TOOL} decides when it is done)."
+    elif entry.immediate:
+        text += " Effective at once, no operation."
     if entry.destructive:
-        text += " Destructive: confirm with the user before calling."
+        text += " Destructive: confirm with the user first."
     if entry.role is not None:
-        text += f" Needs the {entry.role} role."
+        text += f" Role: {entry.role.value}."
     return text
 
 
-def output_schema_of(entry: CatalogEntry) -> dict[str, Any]:
-    """The REST response model's schema. A mutation may also answer 200 NOOP (DESIGN §3, empty plan), and
-    one that takes dryRun 200 with the plan."""
+def _annotations(entry: CatalogEntry) -> types.ToolAnnotations:
+    # MCP's defaults are the cautious ones (readOnly false, destructive true, idempotent false, openWorld true);
+    # destructive and idempotent mean nothing for a read-only tool, so it says only that it reads.
     if not entry.mutates:
-        return entry.response.model_json_schema(mode="serialization")
-    answers = cast(Any, entry.response) | NoopView
-    if "dryRun" in entry.query:
-        answers = answers | PlanView
-    schema = TypeAdapter[Any](answers).json_schema(mode="serialization")
-    # MCP requires an object at the root of an output schema; both branches are objects.
-    return {"type": "object", **schema}
+        return types.ToolAnnotations(readOnlyHint=True, openWorldHint=False)
+    return types.ToolAnnotations(
+        readOnlyHint=False, destructiveHint=entry.destructive, idempotentHint=entry.idempotent, openWorldHint=False
+    )
 
 
-def tool_for(entry: CatalogEntry) -> types.Tool:
+def tool_for(entry: CatalogEntry, *, output_schemas: bool = False) -> types.Tool:
     return types.Tool(
         name=entry.id,
         title=_title(entry.id),
         description=description_of(entry),
-        inputSchema=entry.input.model_json_schema(),
-        outputSchema=output_schema_of(entry),
-        annotations=types.ToolAnnotations(
-            title=_title(entry.id),
-            readOnlyHint=not entry.mutates,
-            destructiveHint=entry.destructive,
-            idempotentHint=entry.idempotent,
-            openWorldHint=False,
-        ),
-        _meta={
-            "launchpod/rest": {"method": entry.method, "path": entry.path},
-            "launchpod/role": entry.role.value if entry.role else None,
-            "launchpod/statusTool": entry.status_tool,
-        },
+        inputSchema=input_schema_of(entry),
+        outputSchema=output_schema_of(entry) if output_schemas else None,
+        annotations=_annotations(entry),
+        _meta={"launchpod/rest": {"method": entry.method, "path": entry.path}},
     )
 
 
-def wait_tool() -> types.Tool:
+def wait_tool(*, output_schemas: bool = False) -> types.Tool:
     return types.Tool(
         name=WAIT_TOOL,
         title="Wait for operation",
         description=(
-            "Wait until an operation reaches a terminal state (SUCCEEDED, FAILED or CANCELLED), polling"
-            f" {STATUS_TOOL} with backoff for at most timeoutSeconds (300 max). Use it after every tool that"
-            " answers with an operation instead of calling get_operation in a loop. If the result says"
-            " terminal=false, call it again; on FAILED, read the failed phase's message and error."
-            " Needs the viewer role."
+            "After every tool that answers an operation: wait until it is SUCCEEDED, FAILED or CANCELLED"
+            f" (polls {STATUS_TOOL}, at most timeoutSeconds). terminal=false: call again. On FAILED the summary"
+            " names the failed phase. Progress notifications name each phase and its status. Role: viewer."
         ),
-        inputSchema=WaitForOperationInput.model_json_schema(),
-        outputSchema=WaitForOperationResult.model_json_schema(mode="serialization"),
-        annotations=types.ToolAnnotations(
-            title="Wait for operation",
-            readOnlyHint=True,
-            destructiveHint=False,
-            idempotentHint=True,
-            openWorldHint=False,
-        ),
-        _meta={"launchpod/rest": None, "launchpod/role": "viewer", "launchpod/statusTool": STATUS_TOOL},
+        inputSchema=compact(WaitForOperationInput.model_json_schema()),
+        outputSchema=WaitForOperationResult.model_json_schema(mode="serialization") if output_schemas else None,
+        annotations=types.ToolAnnotations(readOnlyHint=True, openWorldHint=False),
+        _meta={"launchpod/rest": None},
     )
 
 
-def list_tools(catalog: Iterable[CatalogEntry] = CATALOG) -> list[types.Tool]:
-    return [*(tool_for(e) for e in catalog), wait_tool()]
+def list_tools(catalog: Iterable[CatalogEntry] = CATALOG, *, output_schemas: bool = False) -> list[types.Tool]:
+    """One tool per catalog operation and the wait tool; output schemas only when ``output_schemas``."""
+    return [*(tool_for(e, output_schemas=output_schemas) for e in catalog), wait_tool(output_schemas=output_schemas)]
 
 
 def ok(result: dict[str, Any]) -> types.CallToolResult:
@@ -198,8 +190,15 @@ class ToolRunner:
                         code=ErrorCode.UNKNOWN_TOOL, message=f"No tool named {name}; call tools/list for the tools."
                     ),
                 )
-            return ok(await self.client.call(entry, arguments))
         except RestError as exc:
+            return failed(exc)
+        try:
+            return ok(await self.client.call(entry, to_rest(entry, arguments)))
+        except RestError as exc:
+            field = cluster_field(entry)
+            if field is not None and not (field in arguments and CLUSTER not in arguments):
+                # answer in the caller's words: it called the cluster `cluster`, the route `name`
+                exc.error = tool_error_view(entry, exc.error)
             return failed(exc)
 
     async def wait(self, arguments: dict[str, Any], progress: Progress | None) -> dict[str, Any]:
@@ -212,14 +211,19 @@ class ToolRunner:
         started = time.monotonic()
         delay = self.poll_first
         polls = 0
+        seen: dict[str, str] = {}
+        reported = 0.0
         while True:
             view = await self.client.call(get, {"operationId": request.operationId})
             polls += 1
             operation = OperationView.model_validate(view)
             waited = time.monotonic() - started
             if progress is not None:
-                done = sum(1 for p in operation.phases if p.status in ("SUCCEEDED", "SKIPPED"))
-                await progress(float(done), float(len(operation.phases) or 1), f"{operation.status}")
+                done, news = phase_news(operation, seen)
+                # MCP: a notification's progress must increase (a phase retried after FAILED waits until it does)
+                if news and done > reported:
+                    reported = done
+                    await progress(done, float(len(operation.phases) or 1), news)
             if operation.status in TERMINAL or waited + delay > budget:
                 return WaitForOperationResult(
                     terminal=operation.status in TERMINAL,
@@ -231,6 +235,27 @@ class ToolRunner:
                 ).model_dump(mode="json")
             await anyio.sleep(delay)
             delay = min(delay * 1.5, self.poll_max)
+
+
+def phase_news(operation: OperationView, seen: dict[str, str]) -> tuple[float, str | None]:
+    """How far the operation is, and what changed since ``seen`` (which it updates): in phase order, each
+    phase that started or ended ("CreateCluster SUCCEEDED"), then the operation's own end.
+
+    Progress counts finished phases and half a running one; it reaches the phase count only when the
+    operation itself ends, so the notification that says so always rises (MCP wants each one higher).
+    """
+    changed = [p for p in operation.phases if p.status != "PENDING" and seen.get(p.name) != p.status]
+    seen.update({p.name: p.status for p in changed})
+    total = float(len(operation.phases) or 1)
+    ended = operation.status in TERMINAL
+    finished = sum(1 for p in operation.phases if p.status in FINISHED_PHASE)
+    done = float(finished) + (0.5 if any(p.status == "RUNNING" for p in operation.phases) else 0.0)
+    done = total if ended else min(done, total - 0.25)
+    words = [f"{p.name} {p.status}" for p in changed]
+    if ended and seen.get("") != operation.status:  # "" is no phase's name
+        seen[""] = operation.status
+        words.append(f"operation {operation.status}")
+    return done, "; ".join(words) or None
 
 
 def _summary(operation: OperationView, waited: float) -> str:

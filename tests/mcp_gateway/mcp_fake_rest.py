@@ -104,7 +104,10 @@ class FakeLaunchpod:
             raise Problem(404, "NOT_FOUND", f"Cluster {args['name']} does not exist; list_clusters shows yours.")
         return self.clusters[args["name"]]
 
-    async def create_cluster(self, args: dict[str, Any]) -> dict[str, Any]:
+    async def provision_cluster(self, args: dict[str, Any]) -> dict[str, Any]:
+        return await self.create_cluster(args, kind="provision-cluster")
+
+    async def create_cluster(self, args: dict[str, Any], kind: str = "create-control-plane") -> dict[str, Any]:
         name = args["name"]
         if name in self.clusters:
             raise Problem(409, "CONFLICT", f"Cluster {name} already exists; pick another name.")
@@ -118,7 +121,7 @@ class FakeLaunchpod:
         }
         op = {
             "id": op_id,
-            "kind": "create-control-plane",
+            "kind": kind,
             "target": name,
             "status": "PENDING",
             "phases": [{"name": n, "title": t, "status": "PENDING", "startedAt": None} for n, t in PHASES],

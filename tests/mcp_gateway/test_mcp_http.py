@@ -8,6 +8,7 @@ import httpx
 from launchpod.contracts.catalog_ops import CATALOG
 from mcp import types
 
+from mcp_gateway.schemas import OUTPUT_SCHEMAS_META
 from mcp_gateway.server import build_asgi_app
 from mcp_gateway.tools import WAIT_TOOL
 from tests.mcp_gateway.support import Live, mcp_session
@@ -40,9 +41,9 @@ async def test_read_tool_returns_the_rest_response_with_the_callers_token(live: 
 async def test_create_cluster_playbook_as_a_scripted_agent(live: Live) -> None:
     name = _cluster_name()
     async with mcp_session(live.url, live.tokens["admin"]) as session:
-        prompt = await session.get_prompt("create-cluster", {"name": name})
+        prompt = await session.get_prompt("create-cluster", {"cluster": name})
         text = prompt.messages[0].content.text  # type: ignore[union-attr]
-        assert "list_clusters" in text and "wait_for_operation" in text
+        assert "list_clusters" in text and "provision_cluster" in text and "wait_for_operation" in text
 
         # inspect
         clusters = await session.call_tool("list_clusters", {})
@@ -53,17 +54,24 @@ async def test_create_cluster_playbook_as_a_scripted_agent(live: Live) -> None:
         assert "ml.p5.48xlarge" in offered
         chosen = [z["name"] for z in (zones.structuredContent or {})["items"]][:2]
 
-        # create
-        accepted = await session.call_tool("create_cluster", {"name": name, "availabilityZones": chosen})
-        assert accepted.isError is False
+        # one operation for the whole cluster
+        group = {"name": "gpu-workers", "instanceType": "ml.p5.48xlarge", "instanceCount": 1}
+        provision = {
+            "cluster": name,
+            "availabilityZones": chosen,
+            "hyperpod": {"availabilityZone": chosen[0], "instanceGroups": [group]},
+        }
+        accepted = await session.call_tool("provision_cluster", provision)
+        assert accepted.isError is False, accepted.content
         body = accepted.structuredContent or {}
         assert (body["status"], body["statusTool"]) == ("ACCEPTED", "get_operation")
+        assert body["operation"]["request"]["name"] == name  # the REST body names the cluster `name`
 
-        # wait to SUCCEEDED, with progress notifications
-        progress: list[float] = []
+        # wait to SUCCEEDED, with progress notifications naming each phase
+        progress: list[tuple[float, str | None]] = []
 
         async def on_progress(done: float, total: float | None, message: str | None) -> None:
-            progress.append(done)
+            progress.append((done, message))
 
         done = await session.call_tool(
             WAIT_TOOL,
@@ -72,21 +80,39 @@ async def test_create_cluster_playbook_as_a_scripted_agent(live: Live) -> None:
         )
         assert done.isError is False
         assert (done.structuredContent or {})["status"] == "SUCCEEDED"
-        assert progress and progress[-1] == 3.0
+        phases = [p["name"] for p in (done.structuredContent or {})["operation"]["phases"]]
+        assert progress and progress[-1][0] == float(len(phases))
+        assert [d for d, _ in progress] == sorted({d for d, _ in progress})  # rising, no repeats
+        said = " ".join(m or "" for _, m in progress)
+        assert all(f"{p} SUCCEEDED" in said for p in phases), said
+        assert said.endswith("operation SUCCEEDED")
 
-        cluster = await session.call_tool("get_cluster", {"name": name})
+        cluster = await session.call_tool("get_cluster", {"cluster": name})
         assert (cluster.structuredContent or {})["eks"]["status"] == "ACTIVE"
+
+
+async def test_output_schemas_come_to_a_client_that_asks_and_its_results_validate(live: Live) -> None:
+    async with mcp_session(live.url, live.tokens["viewer"]) as session:
+        plain = (await session.list_tools()).tools
+        assert all(t.outputSchema is None for t in plain)
+        asked = types.PaginatedRequestParams(_meta={OUTPUT_SCHEMAS_META: True})  # type: ignore[call-arg]
+        tools = (await session.list_tools(params=asked)).tools
+        assert all(t.outputSchema and t.outputSchema["type"] == "object" for t in tools)
+        # the SDK client now validates structured results against them (it raises on a mismatch)
+        result = await session.call_tool("list_availability_zones", {})
+    assert result.isError is False and (result.structuredContent or {})["items"]
 
 
 async def test_rest_422_is_a_tool_error_with_message_and_field(live: Live) -> None:
     async with mcp_session(live.url, live.tokens["admin"]) as session:
-        result = await session.call_tool("create_cluster", {"name": "Bad_Name", "availabilityZones": ["us-east-1a"]})
+        result = await session.call_tool("create_cluster", {"cluster": "Bad_Name", "availabilityZones": ["us-east-1a"]})
     assert result.isError is True
     text = result.content[0].text  # type: ignore[union-attr]
-    assert "body.name" in text and "body.availabilityZones" in text and "HTTP 422" in text
+    assert "- cluster:" in text and "body.availabilityZones" in text and "HTTP 422" in text
+    assert "body.name" not in text  # the agent called it cluster; so does the answer
     error = (result.structuredContent or {})["error"]
     assert error["code"] == "VALIDATION_FAILED"
-    assert {d["field"] for d in error["details"]} == {"body.name", "body.availabilityZones"}
+    assert {d["field"] for d in error["details"]} == {"cluster", "body.availabilityZones"}
     assert text.splitlines()[0] == error["message"]
 
 
@@ -94,7 +120,7 @@ async def test_viewer_token_cannot_mutate(live: Live) -> None:
     name = _cluster_name()
     async with mcp_session(live.url, live.tokens["viewer"]) as session:
         result = await session.call_tool(
-            "create_cluster", {"name": name, "availabilityZones": ["us-east-1a", "us-east-1b"]}
+            "create_cluster", {"cluster": name, "availabilityZones": ["us-east-1a", "us-east-1b"]}
         )
     assert result.isError is True
     assert (result.structuredContent or {})["status"] == 403

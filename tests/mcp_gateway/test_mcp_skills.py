@@ -65,9 +65,24 @@ def test_playbook_inspects_before_creating(skill: skills.Skill) -> None:
 
 def test_create_cluster_lists_clusters_and_queries_zones_and_types_before_creating() -> None:
     body = BY_NAME["create-cluster"].body
-    create_at = body.index("`create_cluster`")
+    create_at = body.index("Call `provision_cluster`")
     for read in ("`list_clusters`", "`list_availability_zones`", "`list_instance_types`"):
         assert body.index(read) < create_at, read
+
+
+def test_create_cluster_provisions_in_one_operation_not_four() -> None:
+    skill = BY_NAME["create-cluster"]
+    steps = skill.body.split("## Steps", 1)[1]
+    calls = re.findall(r"[Cc]all `(\w+)`", steps)
+    assert "provision_cluster" in calls
+    stages = {"create_cluster", "reconcile_dependencies", "create_hyperpod", "configure_storage"}
+    assert stages.isdisjoint(calls) and stages.isdisjoint(skill.tools), "each stage would be an operation of its own"
+
+
+@pytest.mark.parametrize("skill", SKILLS, ids=lambda s: s.name)
+def test_playbooks_call_the_cluster_cluster(skill: skills.Skill) -> None:
+    assert all(a.name != "name" for a in skill.arguments)
+    assert '{"name":' not in skill.body
 
 
 @pytest.mark.parametrize("skill", DIAGNOSTICS, ids=lambda s: s.name)
@@ -103,9 +118,9 @@ def test_karpenter_is_said_to_scale_hyperpod_groups_only_in_the_api_and_the_play
 
 def test_render_heads_the_playbook_with_arguments_and_missing_tools() -> None:
     skill = BY_NAME["create-cluster"]
-    text = skill.render({"name": "team-a", "instanceType": ""}, CATALOG_TOOLS)
+    text = skill.render({"cluster": "team-a", "instanceType": ""}, CATALOG_TOOLS)
     assert text.splitlines()[0] == f"<!-- launchpod skill create-cluster v{skill.version} -->"
-    assert "Arguments given by the user: name=team-a." in text
+    assert "Arguments given by the user: cluster=team-a." in text
     assert "Not offered" not in text  # every tool of the create-cluster pipeline exists now
     # A server without one of the playbook's tools (an older Launchpod) says so at the top.
     missing = sorted(skill.tools)[0]

@@ -10,24 +10,49 @@ import pytest
 from launchpod.contracts.catalog_ops import BY_ID, CATALOG
 from mcp import types
 
+from mcp_gateway.guide import WHEN
 from mcp_gateway.rest import RestClient, build_request
+from mcp_gateway.schemas import cluster_field
 from mcp_gateway.tools import STATUS_TOOL, WAIT_TOOL, ToolRunner, list_tools, output_schema_of
 
 TOOLS = {t.name: t for t in list_tools()}
+ASKED = {t.name: t for t in list_tools(output_schemas=True)}
 
 
 def test_there_is_one_tool_per_catalog_operation_plus_the_wait_tool() -> None:
     assert [t.name for t in list_tools()] == [e.id for e in CATALOG] + [WAIT_TOOL]
 
 
-@pytest.mark.parametrize("entry", CATALOG, ids=lambda e: e.id)
-def test_tool_input_schema_is_the_rest_request_model_schema(entry: Any) -> None:
-    assert TOOLS[entry.id].inputSchema == entry.input.model_json_schema()
+def _rest_name(entry: Any, field: str) -> str:
+    return "name" if field == "cluster" and cluster_field(entry) else field
 
 
 @pytest.mark.parametrize("entry", CATALOG, ids=lambda e: e.id)
-def test_tool_output_schema_is_the_rest_response_model_schema(entry: Any) -> None:
-    schema = TOOLS[entry.id].outputSchema
+def test_tool_takes_every_field_of_the_rest_request_under_the_same_names_but_cluster(entry: Any) -> None:
+    """No capability is lost to the slimmer schema: each REST field is a tool argument, required alike."""
+    schema = TOOLS[entry.id].inputSchema
+    rest = entry.input.model_json_schema()
+    assert {_rest_name(entry, f) for f in schema["properties"]} == set(rest.get("properties", {}))
+    assert {_rest_name(entry, f) for f in schema.get("required", [])} == set(rest.get("required", []))
+    # nested objects keep their fields too
+    assert set(schema.get("$defs", {})) == set(rest.get("$defs", {}))
+    for name, model in rest.get("$defs", {}).items():
+        assert set(schema["$defs"][name].get("properties", {})) == set(model.get("properties", {})), name
+
+
+@pytest.mark.parametrize("entry", [e for e in CATALOG if "{name}" in e.path or e.path.startswith("/api/clusters")])
+def test_every_tool_on_a_cluster_calls_it_cluster(entry: Any) -> None:
+    properties = TOOLS[entry.id].inputSchema["properties"]
+    assert "name" not in properties, entry.id
+    if "{name}" in entry.path:
+        assert "cluster" in TOOLS[entry.id].inputSchema["required"]
+        assert properties["cluster"]["description"] == "The cluster's name."
+
+
+@pytest.mark.parametrize("entry", CATALOG, ids=lambda e: e.id)
+def test_output_schemas_are_listed_only_when_asked_and_are_the_rest_response_models(entry: Any) -> None:
+    assert TOOLS[entry.id].outputSchema is None
+    schema = ASKED[entry.id].outputSchema
     assert schema is not None and schema["type"] == "object"
     expected = entry.response.model_json_schema(mode="serialization")
     if entry.mutates:  # a mutation may also answer 200 NOOP
@@ -41,20 +66,16 @@ def test_annotations_follow_the_catalog_flags(entry: Any) -> None:
     hints = TOOLS[entry.id].annotations
     assert hints is not None
     assert hints.readOnlyHint is (not entry.mutates)
-    assert hints.destructiveHint is entry.destructive
-    assert hints.idempotentHint is entry.idempotent
-    assert TOOLS[entry.id].meta == {
-        "launchpod/rest": {"method": entry.method, "path": entry.path},
-        "launchpod/role": entry.role.value if entry.role else None,
-        "launchpod/statusTool": entry.status_tool,
-    }
+    if entry.mutates:  # MCP: destructive and idempotent are meaningful only when readOnlyHint is false
+        assert hints.destructiveHint is entry.destructive
+        assert hints.idempotentHint is entry.idempotent
+    assert TOOLS[entry.id].meta == {"launchpod/rest": {"method": entry.method, "path": entry.path}}
 
 
 @pytest.mark.parametrize("entry", [e for e in CATALOG if e.mutates and not e.immediate], ids=lambda e: e.id)
 def test_every_mutating_tool_description_names_the_status_tool(entry: Any) -> None:
     description = TOOLS[entry.id].description or ""
-    assert STATUS_TOOL in description
-    assert "SUCCEEDED" in description
+    assert STATUS_TOOL in description and WAIT_TOOL in description
     if entry.destructive:
         assert "confirm with the user" in description
 
@@ -62,7 +83,16 @@ def test_every_mutating_tool_description_names_the_status_tool(entry: Any) -> No
 @pytest.mark.parametrize("entry", [e for e in CATALOG if e.immediate], ids=lambda e: e.id)
 def test_writes_complete_on_return_do_not_send_agents_to_the_status_tool(entry: Any) -> None:
     description = TOOLS[entry.id].description or ""
-    assert STATUS_TOOL not in description and "effective at once" in description
+    assert STATUS_TOOL not in description and "Effective at once" in description
+
+
+def test_every_guide_line_is_for_an_operation_the_catalog_has() -> None:
+    assert set(WHEN) <= {e.id for e in CATALOG}
+
+
+def test_the_create_cluster_tool_points_to_provision_cluster() -> None:
+    assert "prefer provision_cluster" in (TOOLS["create_cluster"].description or "")
+    assert "first choice for a new cluster" in (TOOLS["provision_cluster"].description or "")
 
 
 def test_the_wait_tool_is_read_only_and_bounded_to_300_seconds() -> None:
@@ -207,16 +237,69 @@ async def test_unknown_tool_is_a_tool_error() -> None:
     assert result.isError and "tools/list" in result.content[0].text  # type: ignore[union-attr]
 
 
+async def test_cluster_goes_in_the_path_as_the_rest_route_names_it() -> None:
+    runner, seen = _runner(lambda r: httpx.Response(200, json={"items": []}))
+    result = await runner.call("list_nodes", {"cluster": "team-a"})
+    assert result.isError is False
+    assert seen[0].url.path == "/api/clusters/team-a/nodes"
+
+
+async def test_cluster_of_a_new_cluster_goes_in_the_body_as_name() -> None:
+    runner, seen = _runner(lambda r: httpx.Response(202, json={"status": "ACCEPTED"}))
+    await runner.call("provision_cluster", {"cluster": "team-b", "availabilityZones": ["us-east-1a", "us-east-1b"]})
+    assert (seen[0].method, seen[0].url.path) == ("POST", "/api/clusters/provision")
+    assert json.loads(seen[0].content) == {"name": "team-b", "availabilityZones": ["us-east-1a", "us-east-1b"]}
+
+
+async def test_the_rest_spelling_name_still_reaches_the_cluster() -> None:
+    """A diagnosis's suggested command says {"name": ...}; an agent passing it on still reaches the cluster."""
+    runner, seen = _runner(lambda r: httpx.Response(202, json={"status": "ACCEPTED"}))
+    await runner.call("reboot_nodes", {"name": "team-a", "nodeIds": ["i-0123456789abcdef0"]})
+    assert seen[0].url.path == "/api/clusters/team-a/nodes/reboot"
+
+
+async def test_cluster_and_a_different_name_are_refused_before_rest() -> None:
+    runner, seen = _runner(lambda r: httpx.Response(200, json={}))
+    result = await runner.call("get_cluster", {"cluster": "team-a", "name": "team-b"})
+    assert result.isError and seen == []
+    assert (result.structuredContent or {})["error"]["details"][0]["field"] == "cluster"
+
+
+async def test_rest_errors_about_the_cluster_name_it_as_the_agent_did() -> None:
+    envelope = {
+        "code": "VALIDATION_FAILED",
+        "message": "name must be 1-63 letters, digits and hyphens (body.name)",
+        "details": [{"field": "body.name", "rule": "string_pattern_mismatch", "message": "name must be 1-63 ..."}],
+        "requestId": "req-2",
+    }
+    runner, _ = _runner(lambda r: httpx.Response(422, json=envelope))
+    result = await runner.call("create_cluster", {"cluster": "bad name", "availabilityZones": ["us-east-1a"]})
+    error = (result.structuredContent or {})["error"]
+    assert error["message"] == "cluster must be 1-63 letters, digits and hyphens (cluster)"
+    assert error["details"][0] == {
+        "field": "cluster",
+        "rule": "string_pattern_mismatch",
+        "message": "cluster must be 1-63 ...",
+    }
+
+
+async def test_a_missing_cluster_is_named_cluster() -> None:
+    runner, seen = _runner(lambda r: httpx.Response(200, json={}))
+    result = await runner.call("list_nodes", {})
+    assert result.isError and seen == []
+    assert (result.structuredContent or {})["error"]["details"][0]["field"] == "cluster"
+
+
 # -- the wait tool ----------------------------------------------------------------------------
 
 
-def _operation(status: str, phase_status: str = "RUNNING") -> dict[str, Any]:
+def _operation(status: str, phase_status: str = "RUNNING", *more: dict[str, Any]) -> dict[str, Any]:
     return {
         "id": "op-12345678",
         "kind": "create-control-plane",
         "target": "c1",
         "status": status,
-        "phases": [{"name": "CreateCluster", "title": "Create EKS", "status": phase_status, "message": "boom"}],
+        "phases": [{"name": "CreateCluster", "title": "Create EKS", "status": phase_status, "message": "boom"}, *more],
         "request": {},
         "createdAt": "2026-11-30T21:00:00Z",
         "updatedAt": "2026-11-30T21:00:00Z",
@@ -225,7 +308,7 @@ def _operation(status: str, phase_status: str = "RUNNING") -> dict[str, Any]:
 
 
 async def test_wait_polls_with_backoff_until_terminal() -> None:
-    answers = iter([_operation("PENDING"), _operation("RUNNING"), _operation("SUCCEEDED", "SUCCEEDED")])
+    answers = iter([_operation("PENDING", "PENDING"), _operation("RUNNING"), _operation("SUCCEEDED", "SUCCEEDED")])
     runner, seen = _runner(lambda r: httpx.Response(200, json=next(answers)))
     progress: list[tuple[float, float | None, str | None]] = []
 
@@ -237,7 +320,34 @@ async def test_wait_polls_with_backoff_until_terminal() -> None:
     out = result.structuredContent or {}
     assert (out["terminal"], out["status"], out["polls"]) == (True, "SUCCEEDED", 3)
     assert all(r.url.path == "/api/operations/op-12345678" for r in seen)
-    assert progress[-1] == (1.0, 1.0, "SUCCEEDED")
+    assert progress == [(0.5, 1.0, "CreateCluster RUNNING"), (1.0, 1.0, "CreateCluster SUCCEEDED; operation SUCCEEDED")]
+
+
+async def test_progress_names_every_phase_that_started_or_ended_between_polls_in_order() -> None:
+    def phase(name: str, status: str) -> dict[str, Any]:
+        return {"name": name, "title": name, "status": status}
+
+    answers = iter(
+        [
+            _operation("RUNNING", "RUNNING", phase("Oidc", "PENDING"), phase("Addons", "PENDING")),
+            _operation("RUNNING", "RUNNING", phase("Oidc", "PENDING"), phase("Addons", "PENDING")),
+            _operation("RUNNING", "SUCCEEDED", phase("Oidc", "SKIPPED"), phase("Addons", "RUNNING")),
+            _operation("FAILED", "SUCCEEDED", phase("Oidc", "SKIPPED"), phase("Addons", "FAILED")),
+        ]
+    )
+    runner, _ = _runner(lambda r: httpx.Response(200, json=next(answers)))
+    progress: list[tuple[float, float | None, str | None]] = []
+
+    async def report(done: float, total: float | None, message: str | None) -> None:
+        progress.append((done, total, message))
+
+    await runner.call(WAIT_TOOL, {"operationId": "op-12345678", "timeoutSeconds": 5}, report)
+    # one notification per change (none for the poll that saw nothing new), progress rising each time
+    assert progress == [
+        (0.5, 3.0, "CreateCluster RUNNING"),
+        (2.5, 3.0, "CreateCluster SUCCEEDED; Oidc SKIPPED; Addons RUNNING"),
+        (3.0, 3.0, "Addons FAILED; operation FAILED"),
+    ]
 
 
 async def test_wait_reports_the_failed_phase_and_how_to_resume() -> None:

@@ -30,7 +30,7 @@ async def _wait(session: Any, operation_id: str) -> dict[str, Any]:
 
 async def test_agent_adds_and_scales_a_group_with_the_playbook_tools(sandbox: Any) -> None:
     provision = {
-        "name": NAME,
+        "cluster": NAME,
         "availabilityZones": ["us-east-1a", "us-east-1b"],
         "hyperpod": {
             "availabilityZone": "us-east-1a",
@@ -47,9 +47,9 @@ async def test_agent_adds_and_scales_a_group_with_the_playbook_tools(sandbox: An
         assert (await _wait(session, made["operation"]["id"]))["status"] == "SUCCEEDED"
 
         # inspect before adding
-        cluster = _data(await session.call_tool("get_cluster", {"name": NAME}))
+        cluster = _data(await session.call_tool("get_cluster", {"cluster": NAME}))
         assert cluster["hyperpod"]["status"] == "InService" and not cluster.get("activeOperationId")
-        groups = _data(await session.call_tool("list_instance_groups", {"name": NAME}))["items"]
+        groups = _data(await session.call_tool("list_instance_groups", {"cluster": NAME}))["items"]
         assert [g["group"] for g in groups] == ["system"]
         offered = _data(await session.call_tool("list_instance_types", {"zone": "us-east-1a"}))["items"]
         assert "ml.p5.48xlarge" in {t["instanceType"] for t in offered}
@@ -58,7 +58,7 @@ async def test_agent_adds_and_scales_a_group_with_the_playbook_tools(sandbox: An
             await session.call_tool(
                 "add_instance_group",
                 {
-                    "name": NAME,
+                    "cluster": NAME,
                     "group": "spot",
                     "instanceType": "ml.p5.48xlarge",
                     "instanceCount": 1,
@@ -71,22 +71,22 @@ async def test_agent_adds_and_scales_a_group_with_the_playbook_tools(sandbox: An
         assert waited["status"] == "SUCCEEDED", waited
 
         scaled = _data(
-            await session.call_tool("update_instance_group", {"name": NAME, "group": "spot", "instanceCount": 2})
+            await session.call_tool("update_instance_group", {"cluster": NAME, "group": "spot", "instanceCount": 2})
         )
         waited = await _wait(session, scaled["operation"]["id"])
         assert waited["status"] == "SUCCEEDED", waited
         again = _data(
-            await session.call_tool("update_instance_group", {"name": NAME, "group": "spot", "instanceCount": 2})
+            await session.call_tool("update_instance_group", {"cluster": NAME, "group": "spot", "instanceCount": 2})
         )
         assert again["status"] == "NOOP"
 
         fixed = await session.call_tool(
-            "update_instance_group", {"name": NAME, "group": "spot", "capacityType": "onDemand"}
+            "update_instance_group", {"cluster": NAME, "group": "spot", "capacityType": "onDemand"}
         )
         assert fixed.isError is True and "add a new instance group" in fixed.content[0].text  # type: ignore[union-attr]
 
         groups = {
-            g["group"]: g for g in _data(await session.call_tool("list_instance_groups", {"name": NAME}))["items"]
+            g["group"]: g for g in _data(await session.call_tool("list_instance_groups", {"cluster": NAME}))["items"]
         }
     assert (groups["spot"]["capacityType"], groups["spot"]["currentCount"], groups["spot"]["targetCount"]) == (
         "spot",

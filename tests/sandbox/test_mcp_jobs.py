@@ -31,15 +31,15 @@ async def test_agent_submits_follows_and_reads_a_training_job(sandbox: Any) -> N
         text = playbook.messages[0].content.text  # type: ignore[union-attr]
         assert "Not offered" not in text  # every tool the playbook names is served
 
-        features = {f["name"]: f for f in _data(await session.call_tool("list_features", {"name": NAME}))["items"]}
+        features = {f["name"]: f for f in _data(await session.call_tool("list_features", {"cluster": NAME}))["items"]}
         assert features["trainingOperator"]["enabled"] is True
-        claims = _data(await session.call_tool("list_storage", {"name": NAME}))["items"]
+        claims = _data(await session.call_tool("list_storage", {"cluster": NAME}))["items"]
         assert CLAIM in {s["storageName"] for s in claims}
 
         too_many = await session.call_tool(
             "submit_job",
             {
-                "name": NAME,
+                "cluster": NAME,
                 "jobName": "mcp-sft",
                 "recipe": "ms-swift-sft",
                 "instanceGroup": "gpu",
@@ -53,7 +53,7 @@ async def test_agent_submits_follows_and_reads_a_training_job(sandbox: Any) -> N
             await session.call_tool(
                 "submit_job",
                 {
-                    "name": NAME,
+                    "cluster": NAME,
                     "jobName": "mcp-sft",
                     "recipe": "ms-swift-sft",
                     "instanceGroup": "gpu",
@@ -66,7 +66,7 @@ async def test_agent_submits_follows_and_reads_a_training_job(sandbox: Any) -> N
         assert submitted["kind"] == "pytorch" and submitted["budget"]["retriesLeft"] == 2
 
         deadline = time.monotonic() + 90
-        while (job := _data(await session.call_tool("get_job", {"name": NAME, "jobName": "mcp-sft"})))[
+        while (job := _data(await session.call_tool("get_job", {"cluster": NAME, "jobName": "mcp-sft"})))[
             "status"
         ] not in ("Succeeded", "Failed"):
             assert time.monotonic() < deadline, job
@@ -74,13 +74,13 @@ async def test_agent_submits_follows_and_reads_a_training_job(sandbox: Any) -> N
         assert job["status"] == "Succeeded", job
         assert job["pods"] and job["pods"][0]["node"]
 
-        logs = _data(await session.call_tool("get_job_logs", {"name": NAME, "jobName": "mcp-sft", "tail": 2}))
+        logs = _data(await session.call_tool("get_job_logs", {"cluster": NAME, "jobName": "mcp-sft", "tail": 2}))
         assert logs["container"] == "pytorch" and logs["lines"][-1].endswith("final checkpoint written")
 
-        listed = _data(await session.call_tool("list_jobs", {"name": NAME}))["items"]
+        listed = _data(await session.call_tool("list_jobs", {"cluster": NAME}))["items"]
         assert "mcp-sft" in {j["jobName"] for j in listed}
         deleted = _data(
-            await session.call_tool("delete_job", {"name": NAME, "jobName": "mcp-sft", "confirm": "mcp-sft"})
+            await session.call_tool("delete_job", {"cluster": NAME, "jobName": "mcp-sft", "confirm": "mcp-sft"})
         )
         assert deleted["deleted"] is True
     sandbox.faults(jobLogIntervalSeconds=10)

@@ -1,8 +1,8 @@
 """The MCP gateway end to end through the running sandbox, with the SDK's client over streamable HTTP.
 
-An agent's view: list tools and prompts, call a read tool, follow the create-cluster playbook
-(inspect → create → wait to SUCCEEDED), get a 422 back as a tool error, and find that a viewer's
-token cannot mutate. The MCP Inspector CLI lists the same tools, as CI requires.
+An agent's view: list tools and prompts, call a read tool, follow the create-cluster playbook (inspect →
+provision_cluster → wait to SUCCEEDED, told each phase), get a 422 back as a tool error, and find that a
+viewer's token cannot mutate. The MCP Inspector CLI lists the same tools, as CI requires.
 """
 
 from __future__ import annotations
@@ -71,42 +71,78 @@ async def test_read_tool_answers_what_rest_answers(sandbox: Any) -> None:
 
 
 async def test_scripted_agent_follows_the_create_cluster_playbook_to_succeeded(sandbox: Any) -> None:
+    """The whole create-cluster playbook as an agent runs it: three reads, a dry run, one provision_cluster,
+    wait_for_operation to SUCCEEDED with progress notifications naming each phase, then get_cluster."""
     name = "mcp-agent-1"
     async with mcp_session(sandbox.url, sandbox.tokens["admin"]) as session:
-        playbook = await session.get_prompt("create-cluster", {"name": name})
-        assert "wait_for_operation" in playbook.messages[0].content.text  # type: ignore[union-attr]
+        playbook = await session.get_prompt("create-cluster", {"cluster": name})
+        text = playbook.messages[0].content.text  # type: ignore[union-attr]
+        assert "provision_cluster" in text and "wait_for_operation" in text and f"cluster={name}" in text
 
         # inspect before creating
         existing = {c["name"] for c in _data(await session.call_tool("list_clusters", {}))["items"]}
         assert name not in existing
         zones = [z["name"] for z in _data(await session.call_tool("list_availability_zones", {}))["items"]]
-        offered = _data(await session.call_tool("list_instance_types", {}))["items"]
+        offered = _data(await session.call_tool("list_instance_types", {"zone": zones[0]}))["items"]
         assert zones and offered
 
-        # create
-        accepted = await session.call_tool("create_cluster", {"name": name, "availabilityZones": zones[:2]})
+        # one operation for the whole cluster, previewed first
+        chosen = next((t for t in offered if t["instanceType"] == "ml.m5.2xlarge"), offered[0])
+        group = {"name": "workers", "instanceType": chosen["instanceType"], "instanceCount": 1}
+        provision = {
+            "cluster": name,
+            "availabilityZones": zones[:2],
+            "hyperpod": {"availabilityZone": zones[0], "instanceGroups": [group]},
+            "storage": {"kind": "s3", "storageName": "shared"},
+        }
+        plan = _data(await session.call_tool("provision_cluster", {**provision, "dryRun": True}))
+        assert plan["status"] == "PLANNED" and plan["steps"], plan
+        accepted = await session.call_tool("provision_cluster", provision)
         assert accepted.isError is False, accepted.content
         body = _data(accepted)
         assert (body["status"], body["statusTool"]) == ("ACCEPTED", "get_operation")
+        assert body["operation"]["kind"] == "provision-cluster"
 
         # monitor to a terminal state, calling again while it is not terminal (bounded waits)
+        said: list[tuple[float, str]] = []
+
+        async def on_progress(done: float, total: float | None, message: str | None) -> None:
+            said.append((done, message or ""))
+
         for _ in range(10):
             waited = _data(
-                await session.call_tool(WAIT_TOOL, {"operationId": body["operation"]["id"], "timeoutSeconds": 60})
+                await session.call_tool(
+                    WAIT_TOOL,
+                    {"operationId": body["operation"]["id"], "timeoutSeconds": 60},
+                    progress_callback=on_progress,
+                )
             )
             if waited["terminal"]:
                 break
         assert waited["status"] == "SUCCEEDED", waited["summary"]
-        assert all(p["status"] in ("SUCCEEDED", "SKIPPED") for p in waited["operation"]["phases"])
+        phases = waited["operation"]["phases"]
+        assert all(p["status"] in ("SUCCEEDED", "SKIPPED") for p in phases)
 
-        cluster = _data(await session.call_tool("get_cluster", {"name": name}))
-    assert cluster["eks"]["status"] == "ACTIVE"
+        # each phase's end was told by name with its status; progress only rose
+        told = " ".join(m for _, m in said)
+        untold = [p["name"] for p in phases if f"{p['name']} {p['status']}" not in told]
+        assert untold == [], told
+        assert "RUNNING" in told and told.endswith("operation SUCCEEDED")
+        assert [d for d, _ in said] == sorted({d for d, _ in said})
+
+        cluster = _data(await session.call_tool("get_cluster", {"cluster": name}))
+        storage = _data(await session.call_tool("list_storage", {"cluster": name}))["items"]
+    assert cluster["eks"]["status"] == "ACTIVE" and cluster["hyperpod"]["status"] == "InService"
+    assert [s["storageName"] for s in storage] == ["shared"]
 
 
 async def test_rest_422_comes_back_as_a_tool_error_with_message_and_field(sandbox: Any) -> None:
     bad = {"name": "not a valid name", "availabilityZones": ["us-east-1a", "us-east-1b"]}
     async with mcp_session(sandbox.url, sandbox.tokens["admin"]) as session:
-        result = await session.call_tool("create_cluster", bad)
+        result = await session.call_tool("create_cluster", bad)  # the REST spelling: the REST answer, verbatim
+        renamed = await session.call_tool(
+            "create_cluster", {"cluster": bad["name"], "availabilityZones": ["us-east-1a"]}
+        )
     with httpx.Client(base_url=sandbox.url, headers=sandbox.headers("admin")) as rest:
         direct = rest.post("/api/clusters", json=bad)
     assert direct.status_code == 422
@@ -117,12 +153,16 @@ async def test_rest_422_comes_back_as_a_tool_error_with_message_and_field(sandbo
     assert [d["field"] for d in error["details"]] == [d["field"] for d in envelope["details"]]
     text = result.content[0].text  # type: ignore[union-attr]
     assert text.startswith(envelope["message"]) and envelope["details"][0]["field"] in text
+    # an agent that said `cluster` reads `cluster` in the answer, never the route's body.name
+    fields = [d["field"] for d in _data(renamed)["error"]["details"]]
+    assert "cluster" in fields and "body.name" not in fields
+    assert "body.name" not in renamed.content[0].text  # type: ignore[union-attr]
 
 
 async def test_viewer_token_cannot_mutate_through_the_gateway(sandbox: Any) -> None:
     async with mcp_session(sandbox.url, sandbox.tokens["viewer"]) as session:
         result = await session.call_tool(
-            "create_cluster", {"name": "mcp-viewer-denied", "availabilityZones": ["us-east-1a", "us-east-1b"]}
+            "create_cluster", {"cluster": "mcp-viewer-denied", "availabilityZones": ["us-east-1a", "us-east-1b"]}
         )
         clusters = _data(await session.call_tool("list_clusters", {}))["items"]
     assert result.isError is True and _data(result)["status"] == 403
@@ -185,11 +225,11 @@ async def test_scripted_agent_runs_the_rest_of_the_pipeline_with_the_tools_offer
         offered = {t.name for t in (await session.list_tools()).tools}
         zones = [z["name"] for z in _data(await session.call_tool("list_availability_zones", {}))["items"]]
         types_ = _data(await session.call_tool("list_instance_types", {}))["items"]
-        accepted = _data(await session.call_tool("create_cluster", {"name": name, "availabilityZones": zones[:2]}))
+        accepted = _data(await session.call_tool("create_cluster", {"cluster": name, "availabilityZones": zones[:2]}))
         assert (await _wait(session, accepted["operation"]["id"]))["status"] == "SUCCEEDED"
 
         if "reconcile_dependencies" in offered:
-            deps = await session.call_tool("reconcile_dependencies", {"name": name})
+            deps = await session.call_tool("reconcile_dependencies", {"cluster": name})
             assert deps.isError is False, deps.content
             if _data(deps)["status"] == "ACCEPTED":
                 waited = await _wait(session, _data(deps)["operation"]["id"])
@@ -200,12 +240,12 @@ async def test_scripted_agent_runs_the_rest_of_the_pipeline_with_the_tools_offer
             zone = next(z for z in zones[:2] if z in gpu["zones"])
             group = {"name": "gpu-workers", "instanceType": gpu["instanceType"], "instanceCount": 1}
             hyperpod = await session.call_tool(
-                "create_hyperpod", {"name": name, "availabilityZone": zone, "instanceGroups": [group]}
+                "create_hyperpod", {"cluster": name, "availabilityZone": zone, "instanceGroups": [group]}
             )
             assert hyperpod.isError is False, hyperpod.content
             waited = await _wait(session, _data(hyperpod)["operation"]["id"])
             assert waited["status"] == "SUCCEEDED", waited["summary"]
-            cluster = _data(await session.call_tool("get_cluster", {"name": name}))
+            cluster = _data(await session.call_tool("get_cluster", {"cluster": name}))
             assert cluster["hyperpod"]["status"] == "InService"
 
 
@@ -218,12 +258,12 @@ async def test_scripted_agent_toggles_a_managed_feature_with_the_playbook(sandbo
         text = playbook.messages[0].content.text  # type: ignore[union-attr]
         assert "list_features" in text and "update_features" in text
 
-        cluster = _data(await session.call_tool("get_cluster", {"name": name}))
+        cluster = _data(await session.call_tool("get_cluster", {"cluster": name}))
         assert cluster["hyperpod"]["status"] == "InService", "the pipeline test provisions this cluster first"
-        before = {f["name"]: f for f in _data(await session.call_tool("list_features", {"name": name}))["items"]}
+        before = {f["name"]: f for f in _data(await session.call_tool("list_features", {"cluster": name}))["items"]}
         assert before["tieredCheckpointing"]["enabled"] is False
 
-        change = {"name": name, "tieredCheckpointing": {"enabled": True}}
+        change = {"cluster": name, "tieredCheckpointing": {"enabled": True}}
         plan = _data(await session.call_tool("update_features", {**change, "dryRun": True}))
         assert plan["status"] == "PLANNED" and len(plan["steps"]) == 3, plan
         accepted = _data(await session.call_tool("update_features", change))
@@ -231,7 +271,7 @@ async def test_scripted_agent_toggles_a_managed_feature_with_the_playbook(sandbo
         assert len(accepted["operation"]["plan"]) == 3
         assert (await _wait(session, accepted["operation"]["id"]))["status"] == "SUCCEEDED"
 
-        after = {f["name"]: f for f in _data(await session.call_tool("list_features", {"name": name}))["items"]}
+        after = {f["name"]: f for f in _data(await session.call_tool("list_features", {"cluster": name}))["items"]}
         assert after["tieredCheckpointing"]["enabled"] is True
         assert after["tieredCheckpointing"]["settings"]["memoryPercentage"] == 20
         again = _data(await session.call_tool("update_features", change))

@@ -3,8 +3,9 @@ operator, admin), through REST and through MCP, against the running sandbox.
 
 A role below the operation's is refused (403) and one at or above it is never refused (whatever else
 its empty input earns: 404, 409, 422); without a valid token every route but health is 401. The MCP
-tool answers with the same status, code and message as its REST route. Inputs are empty and names are
-ones that exist nowhere, so nothing is created.
+tool, called as its schema says (the cluster as `cluster`), answers with the same status, code and
+message as its REST route, the route's `name` of the cluster called `cluster`. Inputs are empty and
+names are ones that exist nowhere, so nothing is created.
 """
 
 from __future__ import annotations
@@ -17,7 +18,9 @@ import httpx
 import pytest
 from launchpod.contracts.catalog_ops import CATALOG, CatalogEntry
 from launchpod.contracts.common import Role
+from launchpod.contracts.errors import ErrorView
 
+from mcp_gateway.schemas import CLUSTER, cluster_field, tool_error_view
 from tests.mcp_gateway.support import mcp_session
 
 pytestmark = pytest.mark.e2e
@@ -102,11 +105,13 @@ async def test_mcp_tools_answer_as_their_rest_routes_for_each_role(sandbox: Any,
         async with mcp_session(sandbox.url, sandbox.tokens[username]) as session:
             for entry in CATALOG:
                 arguments = {p: PATH_VALUES.get(p, "matrix-nowhere") for p in entry.path_params}
+                if cluster_field(entry) in arguments:
+                    arguments[CLUSTER] = arguments.pop(str(cluster_field(entry)))
                 result = await session.call_tool(entry.id, arguments)
                 direct = _rest(client, entry, sandbox.tokens[username])
                 data = dict(result.structuredContent or {})
                 if direct.status_code >= 400:
-                    envelope = direct.json()
+                    envelope = tool_error_view(entry, ErrorView.model_validate(direct.json())).model_dump(mode="json")
                     error = data.get("error") or {}
                     same = (
                         result.isError
