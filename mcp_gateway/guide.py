@@ -38,6 +38,7 @@ WHEN: dict[str, str] = {
     "diagnose_nccl": "A multi-node job hangs or fails in NCCL (read-only): placement, EFA, NCCL env and errors.",
     "import_cluster": "Bring an existing EKS cluster under Launchpod instead of creating one.",
     "delete_cluster": "Delete a cluster and everything Launchpod made for it; confirm: the cluster's name again.",
+    "delete_hyperpod": "Delete only the HyperPod cluster (a failed one, or idle nodes); EKS stays; confirm: the name.",
     "create_hyperpod": "Add the HyperPod cluster to an ACTIVE control plane (on-demand groups); provision_cluster"
     " does this for a new cluster.",
     "update_software": "Patch the nodes' software (AMI) in rolling batches.",

@@ -55,6 +55,6 @@ def test_a_failed_hyperpod_cluster_alone_is_deleted_and_created_again(sandbox):
     with sandbox.client() as c:
         assert c.delete(url, params={"confirm": NAME}).status_code == 404
         # the diagnosis's other suggestion, as it said: its arguments are create_hyperpod's body
-        again = c.post(url, json={k: v for k, v in elsewhere["arguments"].items() if k != "name"})
+        again = c.post(url, json={k: v for k, v in elsewhere["arguments"].items() if k != "cluster"})
     assert sandbox.wait_operation(again.json()["operation"]["id"])["status"] == "SUCCEEDED"
     assert sandbox.aws("sagemaker").describe_cluster(ClusterName=NAME)["ClusterStatus"] == "InService"

@@ -262,7 +262,7 @@ def _after_failed_hyperpod(
             found.append(
                 {
                     "tool": "create_hyperpod",
-                    "arguments": {"name": cluster, **body},
+                    "arguments": {"cluster": cluster, **body},
                     "rest": f"POST /api/clusters/{cluster}/hyperpod",
                     "why": f"{zone} had no capacity; {others[0]} offers {', '.join(sorted(map(str, types)))}. The"
                     " failed HyperPod cluster is deleted first; the EKS control plane stays. Dry-run it first.",
@@ -272,7 +272,7 @@ def _after_failed_hyperpod(
     found.append(
         {
             "tool": "delete_hyperpod",
-            "arguments": {"name": cluster, "confirm": cluster},
+            "arguments": {"cluster": cluster, "confirm": cluster},
             "rest": f"DELETE /api/clusters/{cluster}/hyperpod?confirm={cluster}",
             "why": "Give up the failed HyperPod cluster alone and keep the EKS control plane, to create HyperPod"
             " again later.",
