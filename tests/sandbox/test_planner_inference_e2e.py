@@ -32,7 +32,7 @@ def cluster(sandbox):
     ready_cluster(sandbox)
     yield NAME
     with sandbox.client("operator") as c:  # whatever a failed test left behind
-        for endpoint in ("plan-a", "plan-b"):
+        for endpoint in ("plan-a", "plan-b", "plan-c"):
             response = c.delete(f"/api/clusters/{NAME}/endpoints/{endpoint}")
             if response.status_code == 202:
                 sandbox.wait_operation(response.json()["operation"]["id"], timeout=60)
@@ -184,3 +184,20 @@ def test_a_download_in_flight_answers_its_operation_and_a_dry_run_downloads_noth
     assert again.json()["operation"]["id"] == first.json()["operation"]["id"]
     assert _count(sandbox) == before + 1
     assert sandbox.wait_operation(first.json()["operation"]["id"], timeout=60)["status"] == "SUCCEEDED"
+
+
+def test_replicas_that_cannot_fit_the_free_gpus_are_said_to_wait_in_the_dry_run_and_the_answer(sandbox, cluster):
+    """The cluster's one ml.g5.12xlarge has 4 GPUs; 9 replicas of 1 GPU cannot all fit whatever else runs there."""
+    body = {**POOL, "endpoint": "plan-c", "replicas": 9}
+    planned = _send(sandbox, "POST", "/endpoints", body, dry_run=True)
+    assert planned.status_code == 200, planned.text
+    (warning,) = planned.json()["warnings"]
+    assert "of 9 replicas of plan-c fit now" in warning and "will wait Pending" in warning, warning
+    assert "ml.g5.12xlarge node(s) have" in warning
+    accepted = _send(sandbox, "POST", "/endpoints", body)
+    assert accepted.status_code == 202, accepted.text
+    assert accepted.json()["warnings"] == [warning]
+    sandbox.wait_operation(accepted.json()["operation"]["id"], timeout=60)
+    deleted = _send(sandbox, "DELETE", "/endpoints/plan-c")
+    assert deleted.status_code == 202, deleted.text
+    assert sandbox.wait_operation(deleted.json()["operation"]["id"], timeout=60)["status"] == "SUCCEEDED"

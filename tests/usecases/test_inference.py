@@ -19,7 +19,7 @@ from launchpod.domain.inference.endpoints import RealEndpoint
 from launchpod.usecases import inference as cases
 
 from tests.instance_facts import Instances
-from tests.usecases.fakes import Addons, ControlPlanes, Endpoints, HyperPod, Objects, Operations, Runner
+from tests.usecases.fakes import Addons, ControlPlanes, Endpoints, HyperPod, KubeLists, Objects, Operations, Runner
 
 WHO = ops.Principal("olga", Role.OPERATOR)
 SERVES = manifests.SERVES_LABEL
@@ -52,7 +52,27 @@ KEDA = {
 }
 
 
-def _ports(objects: list[dict[str, Any]] = (), found: list[RealEndpoint] = (), addons=INFERENCE_ADDON, answer=None):
+def _node(name: str, gpus: int, instance_type: str = "ml.g5.12xlarge") -> dict[str, Any]:
+    labels = {manifests.INSTANCE_TYPE_LABEL: instance_type}
+    return {"metadata": {"name": name, "labels": labels}, "status": {"allocatable": {"nvidia.com/gpu": str(gpus)}}}
+
+
+def _pod(node: str, gpus: int, phase: str = "Running") -> dict[str, Any]:
+    container = {"name": "c", "resources": {"limits": {"nvidia.com/gpu": str(gpus)}}}
+    return {
+        "metadata": {"name": f"p-{node}"},
+        "spec": {"nodeName": node, "containers": [container]},
+        "status": {"phase": phase},
+    }
+
+
+def _ports(
+    objects: list[dict[str, Any]] = (),
+    found: list[RealEndpoint] = (),
+    addons=INFERENCE_ADDON,
+    answer=None,
+    lists: dict[str, list[dict[str, Any]]] | None = None,
+):
     return cases.InferencePorts(
         eks=ControlPlanes({"c1": {"status": "ACTIVE"}}),
         addons=Addons({"c1": dict(addons)}),
@@ -63,6 +83,7 @@ def _ports(objects: list[dict[str, Any]] = (), found: list[RealEndpoint] = (), a
         workflows=Runner(),
         region="us-east-1",
         instances=Instances(),
+        listed=KubeLists(lists if lists is not None else {"Node": [_node("n1", 4)]}),
     )
 
 
@@ -262,3 +283,25 @@ def test_an_endpoint_read_or_listed_between_the_deploy_s_202_and_its_objects_is_
     with pytest.raises(NotFound, match="c1 has no endpoint vllm-keda"):
         cases.get("c1", "vllm-keda", ports=ports)
     assert cases.list_all("c1", ports=ports).items == []
+
+
+def test_replicas_beyond_the_free_gpus_of_the_types_nodes_are_said_to_wait_in_the_dry_run():
+    """Two g5.12xlarge nodes of 4 GPUs, one with 3 held by a running pod (a finished pod holds none): replicas of
+    2 GPUs fit 2 + 0 = 2 (5 GPUs free, one of them alone); four asked, so two wait Pending, said first."""
+    lists = {
+        "Node": [_node("n1", 4), _node("n2", 4), _node("other", 8, "ml.p5.48xlarge")],
+        "Pod": [_pod("n2", 3), _pod("n1", 4, phase="Succeeded")],
+    }
+    body = {
+        "endpoint": "vllm",
+        "kind": "container",
+        "instanceType": "ml.g5.12xlarge",
+        "replicas": 4,
+        "container": {"worker": {"image": "vllm/vllm-openai:v0.10.1", "gpus": 2}},
+    }
+    ports = _ports(lists=lists)
+    plan = cases.create(_create(body), who=WHO, ports=ports).plan
+    (warning,) = plan.warnings
+    assert warning.startswith("2 of 4 replicas of vllm fit now") and "5 of 8 GPUs free" in warning
+    assert "2 will wait Pending" in warning
+    assert cases.create(_create({**body, "replicas": 2}), who=WHO, ports=ports).plan.warnings == ()

@@ -75,6 +75,9 @@ class OperationAcceptedView(Contract):
     operation: OperationView
     statusUrl: str
     statusTool: str = "get_operation"
+    warnings: list[str] = Field(
+        default_factory=list, description="what the plan found that will not go as asked (the dry run says the same)"
+    )
 
 
 class NoopView(Contract):

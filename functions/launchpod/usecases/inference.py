@@ -8,7 +8,7 @@ in-memory fakes."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
 from launchpod.contracts.inference import (
@@ -32,8 +32,17 @@ from launchpod.domain.dependencies import lbc
 from launchpod.domain.errors import Conflict, NotFound
 from launchpod.domain.inference import endpoints, manifests
 from launchpod.domain.inference.endpoints import RealEndpoint
+from launchpod.domain.nodes import views as node_views
 from launchpod.domain.plan import Plan, Step
-from launchpod.usecases.ports import AddonReader, ControlPlanes, HyperPodReader, InstanceFacts, KubeReader, OperationLog
+from launchpod.usecases.ports import (
+    AddonReader,
+    ControlPlanes,
+    HyperPodReader,
+    InstanceFacts,
+    KubeLister,
+    KubeReader,
+    OperationLog,
+)
 from launchpod.usecases.proposal import Proposal, at_once
 
 
@@ -57,12 +66,14 @@ class InferencePorts:
     workflows: ops.WorkflowRunner
     region: str
     instances: InstanceFacts
+    listed: KubeLister
 
 
 def real() -> InferencePorts:
     """The deployed adapters (runtime.wiring)."""
     from launchpod.adapters.k8s import apply as k8s
     from launchpod.adapters.k8s import endpoints as cluster_endpoints
+    from launchpod.adapters.k8s import listing
     from launchpod.runtime import wiring
     from launchpod.runtime.settings import settings
 
@@ -77,6 +88,7 @@ def real() -> InferencePorts:
         workflows=wiring.workflows(),
         region=settings().region,
         instances=wiring.instance_facts(),
+        listed=listing.items,
     )
 
 
@@ -264,6 +276,24 @@ def _starter(
     return Proposal(plan, start)
 
 
+def _fit(name: str, endpoint: str, instance_type: str, replicas: int, gpus: int, ports: InferencePorts) -> list[str]:
+    """Whether ``replicas`` more replicas of ``gpus`` GPUs fit the free GPUs of the cluster's nodes of the type,
+    read from its Nodes and the pods on them (the scheduler's view); HyperPod-managed Karpenter adds nodes."""
+    pods = node_views.pods_by_node(ports.listed(name, "Pod"))
+    room = [
+        endpoints.NodeRoom(
+            n["metadata"]["name"],
+            node_views.gpus_allocatable(n),
+            sum(node_views.pod_gpus(p) for p in node_views.running(pods.get(n["metadata"]["name"], []))),
+        )
+        for n in ports.listed(name, "Node")
+        if ((n.get("metadata") or {}).get("labels") or {}).get(manifests.INSTANCE_TYPE_LABEL) == instance_type
+    ]
+    cluster = ports.hyperpods.hyperpod_cluster(hyperpod.hyperpod_name(name)) or {}
+    karpenter = ((cluster.get("AutoScaling") or {}).get("Mode")) == "Enable"
+    return endpoints.fit_warnings(endpoint, instance_type, replicas, gpus, room, karpenter)
+
+
 # ---------------------------------------------------------------------------- mutations
 
 
@@ -281,6 +311,16 @@ def create(request: CreateEndpointInput, *, who: ops.Principal, ports: Inference
     if request.container is not None and request.container.service == "loadBalancer":
         _needs_balancer(name, ports)
     plan = endpoints.create_plan(request, ports.endpoints.endpoint(name, request.endpoint))
+    worker = (
+        request.managed.worker
+        if request.managed is not None
+        else request.container.worker
+        if request.container
+        else None
+    )
+    if not plan.empty and worker is not None:
+        fit = _fit(name, request.endpoint, request.instanceType, request.replicas, worker.gpus, ports)
+        plan = replace(plan, warnings=(*plan.warnings, *fit))
     doc = EndpointWorkflowRequest(
         name=name,
         action="deploy",

@@ -2183,6 +2183,11 @@ export interface components {
             statusTool: string;
             /** Statusurl */
             statusUrl: string;
+            /**
+             * Warnings
+             * @description what the plan found that will not go as asked (the dry run says the same)
+             */
+            warnings?: string[];
         };
         /** InstanceGroupListView */
         InstanceGroupListView: {
@@ -3089,6 +3094,11 @@ export interface components {
             statusTool: string;
             /** Statusurl */
             statusUrl: string;
+            /**
+             * Warnings
+             * @description what the plan found that will not go as asked (the dry run says the same)
+             */
+            warnings?: string[];
         };
         /** OperationListView */
         OperationListView: {

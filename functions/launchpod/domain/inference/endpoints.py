@@ -455,3 +455,42 @@ def invoke_view(endpoint: str, answer: dict[str, Any], truncated: bool) -> Invok
         promptTokens=usage.get("prompt_tokens"),
         completionTokens=usage.get("completion_tokens"),
     )
+
+
+@dataclass(frozen=True)
+class NodeRoom:
+    """One Kubernetes node of the endpoint's instance type: its allocatable GPUs and those its running pods hold."""
+
+    name: str
+    allocatable: int
+    held: int
+
+
+def fit_warnings(
+    endpoint: str, instance_type: str, replicas: int, gpus: int, nodes: list[NodeRoom], karpenter: bool
+) -> list[str]:
+    """Each replica asks for ``gpus`` on one node of ``instance_type`` (the manifests' nodeSelector), so the
+    scheduler places as many as the nodes' free GPUs hold, whole replicas per node; the others wait Pending
+    (said in the dry run and the answer, with how many fit and why)."""
+    if replicas < 1 or gpus < 1:
+        return []
+    fit = sum(max(n.allocatable - n.held, 0) // gpus for n in nodes)
+    if replicas <= fit:
+        return []
+    free = sum(max(n.allocatable - n.held, 0) for n in nodes)
+    total = sum(n.allocatable for n in nodes)
+    where = (
+        f"the {len(nodes)} {instance_type} node(s) have {free} of {total} GPUs free"
+        if nodes
+        else f"the cluster has no {instance_type} node"
+    )
+    waits = replicas - fit
+    then = (
+        "until Karpenter adds nodes for them"
+        if karpenter
+        else f"until GPUs free up or a group of {instance_type} grows (its instanceCount)"
+    )
+    return [
+        f"{fit} of {replicas} replicas of {endpoint} fit now: each asks for {gpus} GPU(s) on one node and {where};"
+        f" {waits} will wait Pending {then}."
+    ]

@@ -47,6 +47,15 @@ def pod_gpus(pod: dict[str, Any]) -> int:
     return total
 
 
+def gpus_allocatable(node: dict[str, Any] | None) -> int:
+    return _quantity((((node or {}).get("status") or {}).get("allocatable") or {}).get(GPU, 0))
+
+
+def running(pods: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The pods that still hold their resources (not Succeeded or Failed)."""
+    return [p for p in pods if ((p.get("status") or {}).get("phase")) not in _DONE]
+
+
 def pods_by_node(pods: list[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
     out: dict[str, list[dict[str, Any]]] = {}
     for pod in pods:
@@ -79,8 +88,6 @@ def node_view(
     spec = (kube or {}).get("spec") or {}
     conditions = ((kube or {}).get("status") or {}).get("conditions") or []
     ready = next((c.get("status") == "True" for c in conditions if c.get("type") == "Ready"), None)
-    allocatable = ((kube or {}).get("status") or {}).get("allocatable") or {}
-    running = [p for p in pods if ((p.get("status") or {}).get("phase")) not in _DONE]
     health = {k: v for k, v in labels.items() if k.startswith(HEALTH_PREFIX) and k != GROUP_LABEL}
     placement = (details or {}).get("Placement") or {}
     return {
@@ -102,8 +109,8 @@ def node_view(
             {"key": t["key"], "value": t.get("value"), "effect": t.get("effect", "")} for t in spec.get("taints") or []
         ],
         "unschedulable": bool(spec.get("unschedulable")),
-        "gpusAllocatable": _quantity(allocatable.get(GPU, 0)),
-        "gpusAllocated": sum(pod_gpus(p) for p in running),
+        "gpusAllocatable": gpus_allocatable(kube),
+        "gpusAllocated": sum(pod_gpus(p) for p in running(pods)),
         "pods": [
             {
                 "namespace": (p.get("metadata") or {}).get("namespace", "default"),

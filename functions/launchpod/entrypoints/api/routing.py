@@ -138,7 +138,7 @@ def planned(plan: Plan, dry_run: bool, start: Callable[[], OperationView], noop:
     result = at_once(plan, dry_run, noop or f"{plan.target} already matches the request; no changes.", start)
     if not isinstance(result, OperationView):
         return json_response(result)
-    accepted = OperationAcceptedView(operation=result, statusUrl=result.statusUrl)
+    accepted = OperationAcceptedView(operation=result, statusUrl=result.statusUrl, warnings=list(plan.warnings))
     return json_response(accepted, 202, {"Location": accepted.statusUrl})
 
 
