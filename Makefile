@@ -52,8 +52,8 @@ test-fast: install
 	$(BIN)/python -m pytest -q -m "not browser and not infra"
 
 lint: install
-	$(BIN)/ruff check functions sandbox mcp_gateway tests cdk bench
-	$(BIN)/ruff format --check functions sandbox mcp_gateway tests cdk bench
+	$(BIN)/ruff check functions sandbox mcp_gateway cli tests cdk bench
+	$(BIN)/ruff format --check functions sandbox mcp_gateway cli tests cdk bench
 	$(BIN)/lint-imports
 	$(BIN)/mypy functions/launchpod mcp_gateway
 
