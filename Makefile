@@ -55,7 +55,7 @@ lint: install
 	$(BIN)/ruff check functions sandbox mcp_gateway cli tests cdk bench
 	$(BIN)/ruff format --check functions sandbox mcp_gateway cli tests cdk bench
 	$(BIN)/lint-imports
-	$(BIN)/mypy functions/launchpod mcp_gateway
+	$(BIN)/mypy functions/launchpod mcp_gateway cli
 
 # The Lambda dependency layer: cp312 aarch64 wheels, no Docker, into build/layer.
 lambda-layer: install

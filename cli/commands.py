@@ -324,5 +324,5 @@ def max_of(entry: CatalogEntry, field: str) -> int | None:
     info = entry.input.model_fields.get(field)
     for rule in info.metadata if info else ():
         if isinstance(rule, annotated_types.Le):
-            return int(rule.le)  # type: ignore[call-overload]
+            return int(typing.cast(int, rule.le))
     return None

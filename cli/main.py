@@ -162,12 +162,12 @@ def _configure(namespace: argparse.Namespace) -> int:
     return 0
 
 
-def add_commands(sub: argparse._SubParsersAction, root: argparse.ArgumentParser) -> None:
+def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser], root: argparse.ArgumentParser) -> None:
     """The generated commands, ``configure`` and ``completion``, on ``root``'s subcommands."""
     made = commands()
     by_id = {c.entry.id: c for c in made}
     shared = _connection_options()
-    groups: dict[str, argparse._SubParsersAction] = {}
+    groups: dict[str, argparse._SubParsersAction[argparse.ArgumentParser]] = {}
     for resource in dict.fromkeys(c.resource for c in made):
         verbs = [c.verb for c in made if c.resource == resource]
         group = sub.add_parser(resource, help=", ".join(verbs), description=f"{resource} commands")

@@ -73,6 +73,7 @@ _SHARED_GROUPS = {
     "tests/sandbox/test_models_e2e.py": "inference-cluster",
     "tests/sandbox/test_planner_jobs_e2e.py": "jobs-cluster",
     "tests/sandbox/test_diagnose_nccl_e2e.py": "jobs-cluster",
+    "tests/sandbox/test_cli_jobs_e2e.py": "jobs-cluster",
 }
 
 
