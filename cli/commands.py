@@ -176,15 +176,20 @@ def commands(catalog: typing.Iterable[CatalogEntry] = CATALOG) -> list[Command]:
     ]
 
 
-def for_people(text: str, by_id: dict[str, Command]) -> str:
-    """Catalog words with the agent's tool names replaced by the commands a person types."""
+def for_people(text: str, by_id: dict[str, Command], command: Command | None = None) -> str:
+    """Catalog words as a person at a shell reads them: the agent's tool names become the commands a person
+    types, and the request's camelCase fields (``dryRun true``, ``acknowledgeDataLoss: true``) the options."""
 
     def command_of(match: re.Match[str]) -> str:
         found = by_id.get(match.group(0))
         return f"`launchpod {found.words}`" if found else match.group(0)
 
     text = re.sub(r"\bwait_for_operation\b", "--wait", text)
-    return re.sub(r"\b[a-z]+(?:_[a-z]+)+\b", command_of, text)
+    text = re.sub(r"\b[a-z]+(?:_[a-z]+)+\b", command_of, text)
+    for option in command.options if command else ():
+        if option.flag and re.search(r"[A-Z]", option.field):
+            text = re.sub(rf"\b{option.field}(?::? true)?\b", option.flag, text)
+    return text.replace("own tool", "own command")
 
 
 def flag_of(command: Command, location: str | None) -> str | None:

@@ -174,7 +174,7 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser], root:
         groups[resource] = group.add_subparsers(dest="verb", required=True, metavar="VERB")
     for command in made:
         entry = command.entry
-        summary = for_people(entry.summary, by_id)
+        summary = for_people(entry.summary, by_id, command)
         notes = []
         if command.waits:
             notes.append("Answers with an operation; --wait follows it to SUCCEEDED, FAILED or CANCELLED.")
