@@ -9,6 +9,7 @@ change of phase.
 
 from __future__ import annotations
 
+import shutil
 import sys
 import time
 from collections.abc import Callable
@@ -83,7 +84,8 @@ def wait_operation(
             elapsed = time.monotonic() - started
             line = progress_line(op, elapsed)
             if live:
-                err.write("\r\033[K" + line)
+                # one screen line, or the carriage return would redraw only its last row
+                err.write("\r\033[K" + line[: shutil.get_terminal_size().columns - 1])
             elif line.split("  (")[0] != shown:
                 err.write(line + "\n")
             shown = line.split("  (")[0]
