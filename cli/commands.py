@@ -276,7 +276,8 @@ def add_option(parser: argparse.ArgumentParser, entry: CatalogEntry, option: Opt
         parser.add_argument(option.dest, metavar="CLUSTER" if is_cluster else metavar, help=help_text or None)
         return
     if option.kind == "cluster":
-        parser.add_argument("--cluster", dest=option.dest, required=True, metavar="CLUSTER", help=help_text)
+        help_text += " (default: your active cluster, `launchpod preferences set --active-cluster NAME`)"
+        parser.add_argument("--cluster", dest=option.dest, metavar="CLUSTER", help=help_text)
         return
     common: dict[str, Any] = {"dest": option.dest, "help": help_text or None, "default": None}
     if option.kind in ("scalar", "list") and not choices:

@@ -71,6 +71,9 @@ def _run(command: Command, by_id: dict[str, Command], namespace: argparse.Namesp
         return EXIT_API_ERROR
     arguments = arguments_of(command, namespace)
     try:
+        for option in command.options:
+            if option.kind == "cluster" and not arguments.get(option.field):
+                arguments[option.field] = _active_cluster(runner, by_id, command)
         if getattr(namespace, "follow", False):
             return _follow_logs(runner, command, by_id, arguments, namespace)
         view = runner.call(command.entry, arguments)
@@ -99,6 +102,18 @@ def _run(command: Command, by_id: dict[str, Command], namespace: argparse.Namesp
         if operation is not None and view.get("status") == "ACCEPTED":
             print(f"Follow it: launchpod operations get {operation['id']} --wait")
     return 0
+
+
+def _active_cluster(runner: Runner, by_id: dict[str, Command], command: Command) -> str:
+    """The cluster a command without --cluster works on: the user's active cluster, the preference the console
+    sets when a cluster is selected."""
+    preferences = runner.call(by_id["get_preferences"].entry, {})
+    if not preferences.get("activeCluster"):
+        raise SystemExit(
+            f"launchpod {command.words}: give --cluster, or choose the cluster you work on with"
+            " `launchpod preferences set --active-cluster NAME`."
+        )
+    return str(preferences["activeCluster"])
 
 
 def _error_text(command: Command, exc: RestError) -> str:

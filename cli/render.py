@@ -3,7 +3,7 @@
 A list view (``items``) is a table of a few columns: the ones named below for the views people read most,
 else the first scalar fields of its rows. One object is its scalar fields as ``key: value`` lines, then
 each list of objects in it as a table (an operation's phases, a job's pods). A plan, a no-op and an
-accepted operation each have a short form of their own.
+accepted operation each have a short form of their own; a log is its lines.
 """
 
 from __future__ import annotations
@@ -142,6 +142,11 @@ def show(view: dict[str, Any], response_model: str, out: TextIO, noun: str = "it
         out.write(f"Started {op['kind']} on {op['target']}: operation {op['id']} ({op['status']}).\n")
         for note in view.get("notes") or []:
             out.write(f"note: {note}\n")
+    elif isinstance(view.get("lines"), list) and all(isinstance(line, str) for line in view["lines"]):
+        # a log: its lines as they are, as kubectl logs prints them
+        out.writelines(line + "\n" for line in view["lines"])
+        if view.get("note"):
+            out.write(f"({view['note']})\n")
     elif isinstance(view.get("items"), list) and all(isinstance(i, dict) for i in view["items"]):
         rows = view["items"]
         if not rows:

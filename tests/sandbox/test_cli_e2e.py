@@ -92,3 +92,20 @@ def test_a_refused_request_names_the_options_to_fix(lp) -> None:
 def test_a_viewer_is_refused_a_mutation_with_the_role_it_needs(lp) -> None:
     refused = lp.run("clusters", "create", "--name", "cli-viewer", *ZONES, role="viewer")
     assert refused.returncode == 1 and "HTTP 403" in refused.stderr, refused.stderr
+
+
+def test_without_cluster_a_command_works_on_your_active_cluster(lp, sandbox, created) -> None:
+    with sandbox.client("viewer") as c:  # another module may have chosen one for the viewer
+        assert c.put("/api/preferences", json={"activeCluster": None}).status_code == 200
+    refused = lp.run("features", "list", role="viewer")
+    assert refused.returncode == 1 and "launchpod preferences set --active-cluster NAME" in refused.stderr
+    try:
+        chosen = lp.run("preferences", "set", "--active-cluster", NAME, role="viewer")
+        assert chosen.returncode == 0, chosen.stderr
+        listed = lp.run("features", "list", "-o", "json", role="viewer")
+        assert listed.returncode == 0, listed.stderr
+        assert json.loads(listed.stdout)["cluster"] == NAME
+    finally:
+        # preferences are the viewer's own and outlive this module: leave them as found
+        with sandbox.client("viewer") as c:
+            assert c.put("/api/preferences", json={"activeCluster": None}).status_code == 200
