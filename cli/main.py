@@ -40,21 +40,28 @@ EPILOG = (
 )
 
 
-def _connection_options() -> argparse.ArgumentParser:
-    shared = argparse.ArgumentParser(add_help=False)
-    group = shared.add_argument_group("connection and output")
-    group.add_argument("-o", "--output", choices=("table", "json"), default="table", help="default: table")
-    group.add_argument("--profile", help="a profile from ~/.launchpod/config (default: default)")
-    group.add_argument("--api-url", help="Launchpod's URL, e.g. http://127.0.0.1:3099")
-    group.add_argument("--token", help="your bearer token (better: a profile or LAUNCHPOD_TOKEN)")
-    return shared
+def _connection_options(parser: argparse.ArgumentParser, default: Any = None) -> None:
+    """The options that may come before the command or after it, as the AWS CLI's global options do. After
+    it they default to argparse.SUPPRESS, so a subcommand does not overwrite what was given before it."""
+    group = parser.add_argument_group("connection and output")
+    given: dict[str, Any] = {"default": default} if default is argparse.SUPPRESS else {}
+    group.add_argument("-o", "--output", choices=("table", "json"), help="default: table", **given)
+    group.add_argument("--profile", help="a profile from ~/.launchpod/config (default: default)", **given)
+    group.add_argument("--api-url", help="Launchpod's URL, e.g. http://127.0.0.1:3099", **given)
+    group.add_argument("--token", help="your bearer token (better: a profile or LAUNCHPOD_TOKEN)", **given)
+
+
+def _output(namespace: argparse.Namespace) -> str:
+    return getattr(namespace, "output", None) or "table"
 
 
 class Runner:
     """Runs one generated command with the URL and token it resolves."""
 
     def __init__(self, namespace: argparse.Namespace) -> None:
-        self.settings = config.resolve(namespace.api_url, namespace.token, namespace.profile)
+        self.settings = config.resolve(
+            getattr(namespace, "api_url", None), getattr(namespace, "token", None), getattr(namespace, "profile", None)
+        )
         self.client = RestClient(self.settings.api_url, self.settings.token, user_agent=USER_AGENT)
 
     def call(self, entry: CatalogEntry, arguments: dict[str, Any]) -> dict[str, Any]:
@@ -85,7 +92,7 @@ def _run(command: Command, by_id: dict[str, Command], namespace: argparse.Namesp
                 operation["id"],
                 interval=namespace.poll_interval,
             )
-            if namespace.output == "json":
+            if _output(namespace) == "json":
                 render.as_json(final, sys.stdout)
             elif code != follow.EXIT_INTERRUPTED and final.get("phases"):
                 print(render.table(final["phases"], render.NESTED_COLUMNS["phases"]))
@@ -95,7 +102,7 @@ def _run(command: Command, by_id: dict[str, Command], namespace: argparse.Namesp
         if exc.status == 401:
             sys.stderr.write(f"(token from {runner.settings.source}; API {runner.settings.api_url})\n")
         return EXIT_API_ERROR
-    if namespace.output == "json":
+    if _output(namespace) == "json":
         render.as_json(view, sys.stdout)
     else:
         render.show(view, command.entry.response.__name__, sys.stdout, noun=command.resource)
@@ -165,15 +172,17 @@ def _follow_logs(
 
 
 def _configure(namespace: argparse.Namespace) -> int:
+    given_url, given_token = getattr(namespace, "api_url", None), getattr(namespace, "token", None)
+    profile = getattr(namespace, "profile", None) or config.DEFAULT_PROFILE
     if namespace.sandbox_tokens:
         url, token = config.from_tokens_file(namespace.sandbox_tokens, namespace.role)
-        url, token = namespace.api_url or url, namespace.token or token
+        url, token = given_url or url, given_token or token
     else:
         current = config.resolve(None, None, None)
-        url = namespace.api_url or input(f"Launchpod API URL [{current.api_url}]: ").strip() or current.api_url
-        token = namespace.token or getpass.getpass("Bearer token (input hidden; empty keeps the stored one): ")
-    path = config.write_profile(namespace.profile, url, token or None)
-    print(f"Profile {namespace.profile} written to {path} (API {url.rstrip('/')}).")
+        url = given_url or input(f"Launchpod API URL [{current.api_url}]: ").strip() or current.api_url
+        token = given_token or getpass.getpass("Bearer token (input hidden; empty keeps the stored one): ")
+    path = config.write_profile(profile, url, token or None)
+    print(f"Profile {profile} written to {path} (API {url.rstrip('/')}).")
     return 0
 
 
@@ -181,7 +190,9 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser], root:
     """The generated commands, ``configure`` and ``completion``, on ``root``'s subcommands."""
     made = commands()
     by_id = {c.entry.id: c for c in made}
-    shared = _connection_options()
+    _connection_options(root)
+    shared = argparse.ArgumentParser(add_help=False)
+    _connection_options(shared, argparse.SUPPRESS)
     groups: dict[str, argparse._SubParsersAction[argparse.ArgumentParser]] = {}
     for resource in dict.fromkeys(c.resource for c in made):
         verbs = [c.verb for c in made if c.resource == resource]
@@ -225,9 +236,9 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser], root:
         description="Write a profile: asks for the URL and the token unless given, or takes both from the"
         " file `launchpod sandbox --tokens-file` writes.",
     )
-    configure.add_argument("--profile", default=config.DEFAULT_PROFILE, help="default: default")
-    configure.add_argument("--api-url")
-    configure.add_argument("--token")
+    configure.add_argument("--profile", default=argparse.SUPPRESS, help="the profile to write (default: default)")
+    configure.add_argument("--api-url", default=argparse.SUPPRESS)
+    configure.add_argument("--token", default=argparse.SUPPRESS)
     configure.add_argument("--sandbox-tokens", metavar="FILE", help="the sandbox's --tokens-file")
     configure.add_argument(
         "--role", default="admin", choices=("admin", "operator", "viewer"), help="with --sandbox-tokens"

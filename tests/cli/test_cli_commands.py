@@ -217,3 +217,13 @@ def test_a_followed_log_prints_each_line_once_when_the_window_slides() -> None:
 
 def _pair(settings: config.Settings) -> tuple[str, str | None]:
     return settings.api_url, settings.token
+
+
+def test_connection_and_output_options_go_before_or_after_the_command() -> None:
+    before = ROOT.parse_args(["--profile", "prod", "-o", "json", "clusters", "list"])
+    after = ROOT.parse_args(["clusters", "list", "--profile", "prod", "-o", "json"])
+    neither = ROOT.parse_args(["clusters", "list"])
+    assert (before.profile, before.output) == (after.profile, after.output) == ("prod", "json")
+    assert (neither.profile, neither.output) == (None, None)  # the profile default, the table
+    overridden = ROOT.parse_args(["--profile", "prod", "clusters", "list", "--profile", "dev"])
+    assert overridden.profile == "dev"
