@@ -5,6 +5,7 @@ log follower behave as a user relies on."""
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import re
 import subprocess
@@ -232,8 +233,6 @@ def test_connection_and_output_options_go_before_or_after_the_command() -> None:
 def test_every_documented_rest_operation_is_a_command_with_an_argument_for_each_field() -> None:
     """Against the API's own OpenAPI document, not the catalog: a route added without a catalog entry, or a
     field the route reads that the request model lacks, would have no way in from the command line."""
-    import json
-
     from launchpod.entrypoints.api.app import app
 
     spec = json.loads(app.get_openapi_json_schema(title="Launchpod API", version="0"))
