@@ -12,7 +12,7 @@ import asyncio
 import getpass
 import sys
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from launchpod.contracts.catalog_ops import CatalogEntry
 from launchpod.contracts.jobs import JobLogsView, JobView
@@ -29,7 +29,9 @@ from cli.commands import (
     json_value,
     max_of,
 )
-from mcp_gateway.rest import RestClient, RestError
+
+if TYPE_CHECKING:
+    from mcp_gateway.rest import RestError
 
 USER_AGENT = "launchpod-cli/0.1.0"
 EXIT_API_ERROR = 1
@@ -62,6 +64,9 @@ class Runner:
         self.settings = config.resolve(
             getattr(namespace, "api_url", None), getattr(namespace, "token", None), getattr(namespace, "profile", None)
         )
+        # imported here: building the parser (launchpod -h, launchpod sandbox) needs no HTTP client (httpx)
+        from mcp_gateway.rest import RestClient
+
         self.client = RestClient(self.settings.api_url, self.settings.token, user_agent=USER_AGENT)
 
     def call(self, entry: CatalogEntry, arguments: dict[str, Any]) -> dict[str, Any]:
@@ -69,6 +74,8 @@ class Runner:
 
 
 def _run(command: Command, by_id: dict[str, Command], namespace: argparse.Namespace) -> int:
+    from mcp_gateway.rest import RestError
+
     runner = Runner(namespace)
     if not runner.settings.token:
         sys.stderr.write(
