@@ -52,10 +52,10 @@ test-fast: install
 	$(BIN)/python -m pytest -q -m "not browser and not infra"
 
 lint: install
-	$(BIN)/ruff check functions sandbox mcp_gateway tests cdk bench
-	$(BIN)/ruff format --check functions sandbox mcp_gateway tests cdk bench
+	$(BIN)/ruff check functions sandbox mcp_gateway cli tests cdk bench
+	$(BIN)/ruff format --check functions sandbox mcp_gateway cli tests cdk bench
 	$(BIN)/lint-imports
-	$(BIN)/mypy functions/launchpod mcp_gateway
+	$(BIN)/mypy functions/launchpod mcp_gateway cli
 
 # The Lambda dependency layer: cp312 aarch64 wheels, no Docker, into build/layer.
 lambda-layer: install

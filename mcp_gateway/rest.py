@@ -132,7 +132,8 @@ def build_request(entry: CatalogEntry, arguments: dict[str, Any]) -> Request:
 
 
 class RestClient:
-    """Calls the REST API with one caller's bearer token. Cheap to build: one per tool call."""
+    """Calls the REST API with one caller's bearer token. Cheap to build: one per tool call. The ``launchpod``
+    command line (``cli/``) calls the API through it too, under its own user agent."""
 
     def __init__(
         self,
@@ -141,11 +142,13 @@ class RestClient:
         *,
         transport: httpx.AsyncBaseTransport | None = None,
         timeout: float = 30.0,
+        user_agent: str = USER_AGENT,
     ) -> None:
         self.base_url = base_url.rstrip("/")
         self.token = token
         self._transport = transport
         self._timeout = timeout
+        self._user_agent = user_agent
 
     async def call(self, entry: CatalogEntry, arguments: dict[str, Any]) -> dict[str, Any]:
         """Run one catalog operation; the decoded JSON answer, or ``RestError``."""
@@ -157,7 +160,7 @@ class RestClient:
         request = build_request(entry, arguments)
         headers = {
             "Authorization": f"Bearer {self.token}",
-            "User-Agent": USER_AGENT,
+            "User-Agent": self._user_agent,
             "Accept": "application/json",
         }
         async with httpx.AsyncClient(
@@ -183,7 +186,7 @@ class RestClient:
                     ErrorView(
                         code=ErrorCode.UPSTREAM_UNAVAILABLE,
                         message=f"The Launchpod API at {self.base_url} is unreachable"
-                        f" ({exc.__class__.__name__}: {exc}); check the API URL the gateway was given.",
+                        f" ({exc.__class__.__name__}: {exc}); check the API URL it was given.",
                     ),
                 ) from exc
         if response.is_success:

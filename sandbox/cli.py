@@ -12,6 +12,7 @@ import sys
 import threading
 from pathlib import Path
 
+from cli.main import add_commands
 from sandbox import kubeconfig
 
 
@@ -45,9 +46,12 @@ def main(argv: list[str] | None = None) -> int:
         return int(mcp_main(args_in[1:]) or 0)
     parser = argparse.ArgumentParser(
         prog="launchpod",
-        description="Run Launchpod's control plane here, its MCP gateway for an agent, or kubectl on a cluster.",
+        description="Launchpod from the command line: every API operation as `launchpod <resource> <verb>`"
+        " (`launchpod clusters list`), and the sandbox, the MCP gateway for an agent and kubectl on a cluster.",
+        epilog="Start with `launchpod configure`, then `launchpod clusters list`; `launchpod <resource> -h` lists"
+        " a resource's verbs.",
     )
-    sub = parser.add_subparsers(dest="command", required=True)
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     sandbox = sub.add_parser("sandbox", help="run the whole control plane on this machine against emulated AWS")
     sandbox.add_argument("--host", default="127.0.0.1")
     sandbox.add_argument("--port", type=int, default=3099)
@@ -66,7 +70,10 @@ def main(argv: list[str] | None = None) -> int:
     sandbox.add_argument("--tokens-file", help="also write the URLs and tokens to this JSON file (for scripts)")
     sub.add_parser("mcp", help="the MCP gateway: launchpod mcp --stdio --api-url URL --token TOKEN (or --http)")
     kubeconfig.add_parsers(sub)
+    add_commands(sub, parser)
     args = parser.parse_args(args_in)
+    if hasattr(args, "handler"):
+        return int(args.handler(args) or 0)
     if args.command == "kubeconfig":
         return kubeconfig.kubeconfig(args)
     if args.command == "eks-token":

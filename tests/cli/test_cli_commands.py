@@ -1,0 +1,250 @@
+"""The CLI mirrors the catalog: every operation is a ``launchpod <resource> <verb>`` command whose arguments
+become exactly the REST request the route takes; help is written for people; profiles, completion and the
+log follower behave as a user relies on."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import subprocess
+from typing import Any
+
+import pytest
+from launchpod.contracts.catalog_ops import CATALOG
+
+from cli import config
+from cli.commands import arguments_of, commands
+from cli.completion import bash
+from cli.follow import new_lines
+from cli.main import main, parser
+from mcp_gateway.rest import build_request
+
+COMMANDS = {c.entry.id: c for c in commands()}
+ROOT = parser()
+
+
+def _request(argv: list[str]):
+    namespace = ROOT.parse_args(argv)
+    command = next(c for c in COMMANDS.values() if c.words == f"{argv[0]} {namespace.verb}" or argv[1] in c.aliases)
+    return build_request(command.entry, arguments_of(command, namespace))
+
+
+def _required_argv(command) -> list[str]:
+    argv = [command.resource, command.verb]
+    for option in command.options:
+        if option.positional:
+            argv.append(f"v-{option.field.lower()}")
+        elif option.kind == "cluster":
+            argv += ["--cluster", "v-cluster"]
+    return argv
+
+
+def test_every_catalog_operation_has_a_command_and_no_command_is_extra() -> None:
+    assert sorted(COMMANDS) == sorted(e.id for e in CATALOG)
+    assert len({c.words for c in COMMANDS.values()}) == len(CATALOG)
+
+
+@pytest.mark.parametrize("entry", CATALOG, ids=lambda e: e.id)
+def test_each_command_reaches_its_route_with_every_path_parameter(entry: Any) -> None:
+    command = COMMANDS[entry.id]
+    request = _request(_required_argv(command))
+    assert request.method == entry.method
+    expected = entry.path
+    for name in entry.path_params:
+        option = next(o for o in command.options if o.field == name)
+        expected = expected.replace("{" + name + "}", "v-cluster" if option.kind == "cluster" else f"v-{name.lower()}")
+    assert request.path == expected
+
+
+@pytest.mark.parametrize("entry", CATALOG, ids=lambda e: e.id)
+def test_each_request_field_is_an_option_and_dry_run_and_wait_are_where_the_route_takes_them(entry: Any) -> None:
+    command = COMMANDS[entry.id]
+    fields = {o.field for o in command.options}
+    assert fields == set(entry.path_params) | set(entry.input.model_fields)
+    help_text = ROOT._subparsers._group_actions[0].choices[command.resource]  # type: ignore[union-attr]
+    verb_parser = help_text._subparsers._group_actions[0].choices[command.verb]
+    flags = {s for a in verb_parser._actions for s in a.option_strings}
+    assert ("--dry-run" in flags) == entry.mutates
+    assert ("--wait" in flags) == (entry.accepted or entry.id in ("get_operation", "cancel_operation"))
+    if entry.mutates:
+        request = _request([*_required_argv(command), "--dry-run"])
+        assert (request.params or {}).get("dryRun") == "true"
+
+
+def test_job_logs_follow_with_f_also_as_jobs_logs() -> None:
+    namespace = ROOT.parse_args(["jobs", "logs", "--cluster", "c1", "train", "-f", "--tail", "20"])
+    assert namespace.follow is True
+    request = _request(["jobs", "logs", "--cluster", "c1", "train", "--tail", "20"])
+    assert (request.method, request.path, request.params) == ("GET", "/api/clusters/c1/jobs/train/logs", {"tail": 20})
+
+
+def test_a_submission_from_options_is_the_json_body_the_route_takes() -> None:
+    request = _request(
+        [
+            "jobs",
+            "submit",
+            "--cluster",
+            "c1",
+            "--job-name",
+            "train",
+            "--instance-group",
+            "gpu",
+            "--recipe",
+            "llama-factory",
+            "--replicas",
+            "2",
+            "--env",
+            "NCCL_DEBUG=INFO",
+            "A=b=c",
+            "--command",
+            '["hyperpodrun", "--nproc-per-node=8", "/data/train.py"]',
+            "--run-policy",
+            '{"jobMaxRetryCount": 2}',
+            "--dry-run",
+        ]
+    )
+    assert (request.method, request.path, request.params) == ("POST", "/api/clusters/c1/jobs", {"dryRun": "true"})
+    assert request.json == {
+        "jobName": "train",
+        "instanceGroup": "gpu",
+        "recipe": "llama-factory",
+        "replicas": 2,
+        "env": {"NCCL_DEBUG": "INFO", "A": "b=c"},
+        "command": ["hyperpodrun", "--nproc-per-node=8", "/data/train.py"],
+        "runPolicy": {"jobMaxRetryCount": 2},
+    }
+
+
+def test_cli_input_json_and_body_give_the_whole_request_and_options_override_them(tmp_path) -> None:
+    body = tmp_path / "cluster.json"
+    body.write_text('{"name": "from-file", "availabilityZones": ["us-east-1a", "us-east-1b"], "hyperpod": {"a": 1}}')
+    request = _request(["clusters", "provision", "--body", str(body), "--name", "from-flag"])
+    zones = ["us-east-1a", "us-east-1b"]
+    assert request.json == {"name": "from-flag", "availabilityZones": zones, "hyperpod": {"a": 1}}
+    request = _request(["clusters", "provision", "--cli-input-json", f"file://{body}"])
+    assert request.json is not None and request.json["name"] == "from-file"
+
+
+def test_bad_json_is_refused_before_any_call_naming_the_option(capsys) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        ROOT.parse_args(["clusters", "provision", "--name", "x", "--hyperpod", "{nope"])
+    assert exit_.value.code == 2
+    assert "--hyperpod" in capsys.readouterr().err
+
+
+def _all_parsers(root: argparse.ArgumentParser):
+    yield root
+    for action in root._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for child in dict.fromkeys(action.choices.values()):
+                yield from _all_parsers(child)
+
+
+def test_help_is_written_for_people_no_tool_names_or_markup() -> None:
+    ids = {e.id for e in CATALOG} | {"wait_for_operation"}
+    for each in _all_parsers(ROOT):
+        text = each.format_help()
+        assert "``" not in text and "dryRun" not in text and "acknowledgeDataLoss" not in text, each.prog
+        named = set(re.findall(r"\b[a-z]+(?:_[a-z]+)+\b", text)) & ids
+        assert not named, (each.prog, named)
+
+
+def test_a_destructive_command_says_so_and_names_its_role(capsys) -> None:
+    with pytest.raises(SystemExit):
+        main(["nodes", "replace", "-h"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert "Destructive." in text and "Needs the admin role." in text and "`launchpod nodes reboot`" in text
+
+
+def test_flags_beat_the_environment_which_beats_the_profile(tmp_path, monkeypatch) -> None:
+    monkeypatch.setenv("LAUNCHPOD_CONFIG_FILE", str(tmp_path / "config"))
+    monkeypatch.delenv("LAUNCHPOD_API_URL", raising=False)
+    monkeypatch.delenv("LAUNCHPOD_TOKEN", raising=False)
+    monkeypatch.delenv("LAUNCHPOD_PROFILE", raising=False)
+    assert main(["configure", "--api-url", "http://default:1/", "--token", "t-default"]) == 0
+    assert main(["configure", "--profile", "prod", "--api-url", "http://prod:1", "--token", "t-prod"]) == 0
+    assert os.stat(tmp_path / "config").st_mode & 0o777 == 0o600
+    assert _pair(config.resolve(None, None, None)) == ("http://default:1", "t-default")
+    assert _pair(config.resolve(None, None, "prod")) == ("http://prod:1", "t-prod")
+    monkeypatch.setenv("LAUNCHPOD_TOKEN", "t-env")
+    assert _pair(config.resolve(None, None, "prod")) == ("http://prod:1", "t-env")
+    assert _pair(config.resolve("http://flag:1", "t-flag", "prod")) == ("http://flag:1", "t-flag")
+    with pytest.raises(SystemExit, match=r"no profile 'staging'.*default, prod"):
+        config.resolve(None, None, "staging")
+
+
+def test_configure_takes_the_sandboxs_tokens_file(tmp_path, monkeypatch) -> None:
+    monkeypatch.setenv("LAUNCHPOD_CONFIG_FILE", str(tmp_path / "config"))
+    tokens = tmp_path / "tokens.json"
+    tokens.write_text('{"url": "http://127.0.0.1:3099", "admin": "lp-admin-x", "viewer": "lp-viewer-y"}')
+    assert main(["configure", "--sandbox-tokens", str(tokens), "--role", "viewer", "--profile", "look"]) == 0
+    assert _pair(config.resolve(None, None, "look")) == ("http://127.0.0.1:3099", "lp-viewer-y")
+
+
+def test_a_command_without_a_token_says_how_to_get_one(tmp_path, monkeypatch, capsys) -> None:
+    monkeypatch.setenv("LAUNCHPOD_CONFIG_FILE", str(tmp_path / "none"))
+    monkeypatch.delenv("LAUNCHPOD_TOKEN", raising=False)
+    assert main(["clusters", "list"]) == 1
+    assert "launchpod configure" in capsys.readouterr().err
+
+
+def _complete(script: str, line: str) -> list[str]:
+    words = line.split(" ")
+    program = (
+        f"{script}\nCOMP_WORDS=({' '.join(repr(w) for w in words)}); COMP_CWORD={len(words) - 1}\n"
+        '_launchpod; printf "%s\\n" "${COMPREPLY[@]}"'
+    )
+    done = subprocess.run(["bash", "-c", program], capture_output=True, text=True, check=True)
+    return done.stdout.split()
+
+
+def test_bash_completion_offers_resources_verbs_options_and_choices() -> None:
+    script = bash(ROOT)
+    assert _complete(script, "launchpod clus") == ["clusters"]
+    assert {"list", "create", "provision", "delete"} <= set(_complete(script, "launchpod clusters "))
+    assert {"--cluster", "--job-name", "--dry-run"} <= set(_complete(script, "launchpod jobs submit --"))
+    assert _complete(script, "launchpod jobs submit --cluster x --recipe llama") == ["llama-factory"]
+    assert _complete(script, "launchpod operations list --output ") == ["table", "json"]
+
+
+def test_a_followed_log_prints_each_line_once_when_the_window_slides() -> None:
+    assert new_lines(["a", "b", "c"], ["a", "b", "c", "d"]) == ["d"]
+    assert new_lines(["a", "b", "c"], ["c", "d", "e"]) == ["d", "e"]  # the window moved past a and b
+    assert new_lines(["a", "b"], ["a", "b"]) == []
+    assert new_lines(["x", "y"], ["step 1"]) == ["step 1"]  # a restarted container's new log
+
+
+def _pair(settings: config.Settings) -> tuple[str, str | None]:
+    return settings.api_url, settings.token
+
+
+def test_connection_and_output_options_go_before_or_after_the_command() -> None:
+    before = ROOT.parse_args(["--profile", "prod", "-o", "json", "clusters", "list"])
+    after = ROOT.parse_args(["clusters", "list", "--profile", "prod", "-o", "json"])
+    neither = ROOT.parse_args(["clusters", "list"])
+    assert (before.profile, before.output) == (after.profile, after.output) == ("prod", "json")
+    assert (neither.profile, neither.output) == (None, None)  # the profile default, the table
+    overridden = ROOT.parse_args(["--profile", "prod", "clusters", "list", "--profile", "dev"])
+    assert overridden.profile == "dev"
+
+
+def test_every_documented_rest_operation_is_a_command_with_an_argument_for_each_field() -> None:
+    """Against the API's own OpenAPI document, not the catalog: a route added without a catalog entry, or a
+    field the route reads that the request model lacks, would have no way in from the command line."""
+    from launchpod.entrypoints.api.app import app
+
+    spec = json.loads(app.get_openapi_json_schema(title="Launchpod API", version="0"))
+    schemas = spec["components"]["schemas"]
+    for path, item in spec["paths"].items():
+        for method, op in item.items():
+            if not isinstance(op, dict) or "operationId" not in op:
+                continue
+            command = COMMANDS.get(op["operationId"])
+            assert command is not None, f"{method.upper()} {path} has no command"
+            fields = {p["name"] for p in op.get("parameters", [])}
+            body = op.get("requestBody", {}).get("content", {}).get("application/json", {}).get("schema") or {}
+            for ref in [s["$ref"] for s in [body, *body.get("anyOf", [])] if "$ref" in s]:
+                fields |= set(schemas[ref.rsplit("/", 1)[-1]].get("properties", {}))
+            assert {o.field for o in command.options} == fields, command.words

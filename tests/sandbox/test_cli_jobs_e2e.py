@@ -1,0 +1,62 @@
+"""``launchpod jobs`` against the shared training cluster: a job submitted from the command line, its log
+followed with ``-f`` while it runs, each line printed once and in order, the follower ending with the job."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.sandbox.aws.support import wait_until
+from tests.sandbox.cli_support import Launchpod
+from tests.sandbox.jobs_support import CLAIM, NAME, SCRIPT, ready_cluster, upload
+
+pytestmark = pytest.mark.e2e
+JOB = "cli-follow"
+
+
+@pytest.fixture(scope="module")
+def lp(sandbox, tmp_path_factory) -> Launchpod:
+    ready_cluster(sandbox)
+    return Launchpod(sandbox, tmp_path_factory.mktemp("launchpod-home"))
+
+
+@pytest.fixture
+def slow_steps(sandbox):
+    # 40 steps of 40 simulated seconds: the job logs for several real seconds, so the follower sees it run
+    sandbox.faults(jobLogIntervalSeconds=40)
+    yield
+    sandbox.faults(jobLogIntervalSeconds=10)
+
+
+def _job_status(sandbox) -> str:
+    with sandbox.client("viewer") as c:
+        return str(c.get(f"/api/clusters/{NAME}/jobs/{JOB}").json()["status"])
+
+
+def test_a_submitted_jobs_log_is_followed_with_f_until_it_succeeds(sandbox, lp, slow_steps) -> None:
+    upload(sandbox, "jobs/train.py", SCRIPT)
+    command = '["hyperpodrun", "--nproc-per-node=8", "/data/jobs/train.py"]'
+    image = "pytorch/pytorch:2.7.1-cuda12.6-cudnn9-runtime"
+    submit = ["jobs", "submit", "--cluster", NAME, "--job-name", JOB, "--instance-group", "gpu"]
+    submit += ["--image", image, "--command", command, "--storage-claim", CLAIM]
+    submitted = lp.run(*submit, role="operator")
+    assert submitted.returncode == 0, submitted.stderr
+    assert "jobName         cli-follow" in submitted.stdout
+
+    follower = lp.popen("jobs", "logs", "--cluster", NAME, JOB, "-f", "--poll-interval", "0.2", role="viewer")
+    assert follower.stdout is not None and follower.stderr is not None
+    first = follower.stdout.readline()
+    # the first line arrives while the job still runs: this is following, not reading a finished log
+    assert first and _job_status(sandbox) in ("Pending", "Created", "Running", "Restarting"), first
+    rest, said = follower.communicate(timeout=180)
+    assert follower.returncode == 0, said
+    assert f"Job {JOB} Succeeded" in said
+
+    with sandbox.client("viewer") as c:
+        whole = c.get(f"/api/clusters/{NAME}/jobs/{JOB}/logs", params={"tail": 5000}).json()["lines"]
+    followed = (first + rest).splitlines()
+    assert followed == whole  # every line once, in order
+    assert any("step 40/40" in line for line in followed) and "training complete" in followed[-1]
+
+    deleted = lp.run("jobs", "delete", "--cluster", NAME, JOB, "--confirm", JOB, role="operator")
+    assert deleted.returncode == 0, deleted.stderr
+    wait_until(lambda: JOB not in lp.run("jobs", "list", "--cluster", NAME, role="viewer").stdout, timeout=30)
