@@ -46,7 +46,7 @@ def check_before_validation(event: dict[str, Any]) -> None:
                 return
             who = principal_from(event)
             if not who.role.allows(role):
-                raise Forbidden(f"This needs the {role.value} role; {who.subject} is {who.role.value}.")
+                raise Forbidden(f"This needs the {role.value} role; {who.subject} has the {who.role.value} role.")
             return
 
 
@@ -56,7 +56,7 @@ def require(role: Role) -> Callable[[APIGatewayRestResolver, Callable[..., Respo
     def middleware(app: APIGatewayRestResolver, next_middleware: Callable[..., Response[Any]]) -> Response[Any]:
         who = principal_of(app)
         if not who.role.allows(role):
-            raise Forbidden(f"This needs the {role.value} role; {who.subject} is {who.role.value}.")
+            raise Forbidden(f"This needs the {role.value} role; {who.subject} has the {who.role.value} role.")
         app.append_context(principal=who)
         return next_middleware(app)
 
