@@ -274,9 +274,15 @@ def test_instance_groups_again_are_noop_fixed_fields_are_refused_and_dry_runs_ch
         fixed = c.patch(f"{base}/gpu", json={"capacityType": "spot"})
     assert fixed.status_code == 422 and fixed.json()["details"][0]["field"] == "body.capacityType", fixed.text
 
-    _planned(sandbox, "PATCH", f"{base}/gpu", {"instanceCount": 0})
-    _planned(sandbox, "POST", base, {"group": "cpu", "instanceType": "ml.m5.2xlarge", "instanceCount": 1})
-    _planned(sandbox, "DELETE", f"{base}/gpu", confirm="gpu")
+    # each dry run lists exactly the steps that run, with what changes: no subnet step where none applies
+    scaled = _planned(sandbox, "PATCH", f"{base}/gpu", {"instanceCount": 0})["steps"]
+    assert [(s["action"], s["phase"]) for s in scaled] == [("update", "UpdateCluster"), ("wait", "WaitGroup")]
+    assert "instanceCount 1 -> 0" in scaled[0]["reason"]
+    added = _planned(sandbox, "POST", base, {"group": "cpu", "instanceType": "ml.m5.2xlarge", "instanceCount": 1})
+    assert [s["phase"] for s in added["steps"]] == ["UpdateCluster", "WaitGroup"]
+    assert "1 x ml.m5.2xlarge in us-east-1a" in added["steps"][0]["reason"]
+    removed = _planned(sandbox, "DELETE", f"{base}/gpu", confirm="gpu")["steps"]
+    assert [s["phase"] for s in removed] == ["UpdateCluster", "WaitGroup"]
     with sandbox.client("viewer") as c:
         groups = c.get(base).json()["items"]
     assert [(g["group"], g["targetCount"]) for g in groups] == [("gpu", 1)]

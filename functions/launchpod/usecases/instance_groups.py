@@ -98,8 +98,14 @@ def _preflight_quota(name: str, instance_type: str, delta: int, group: str, port
     preflight.check_quota(instance_type, quota, used, delta)
 
 
-def _submit(change: InstanceGroupChangeInput, who: ops.Principal, ports: InstanceGroupPorts) -> OperationView:
-    return ops.submit(ports.operations, ports.workflows, workflow.plan(change), who)[0]
+def _submit(
+    change: InstanceGroupChangeInput,
+    who: ops.Principal,
+    ports: InstanceGroupPorts,
+    current: dict[str, Any] | None = None,
+    dedicated: bool = False,
+) -> OperationView:
+    return ops.submit(ports.operations, ports.workflows, workflow.plan(change, current, dedicated), who)[0]
 
 
 def _subnets_of(
@@ -208,7 +214,8 @@ def update_instance_group(
         _preflight_quota(
             name, details.get("InstanceType", ""), diff["instanceCount"] - details.get("TargetCount", 0), group, ports
         )
-    return _submit(InstanceGroupChangeInput(name=name, action="update", group=group, changes=diff), who, ports)
+    change = InstanceGroupChangeInput(name=name, action="update", group=group, changes=diff)
+    return _submit(change, who, ports, changes.current_values(details, _cluster_subnets(cluster)))
 
 
 def delete_instance_group(
@@ -222,8 +229,11 @@ def delete_instance_group(
             rule="confirm_matches_name",
         )
     cluster = _cluster(name, ports)
-    _group(name, cluster, group)
+    details = _group(name, cluster, group)
     _in_service(name, cluster)
     _not_karpenters(name, cluster, group, "be deleted", ports)
     specs.check_passable(name, cluster.get("InstanceGroups", []), ports.prefix, deleted=group)
-    return _submit(InstanceGroupChangeInput(name=name, action="delete", group=group), who, ports)
+    _, dedicated = _subnets_of(cluster, [details], ports)
+    own = set((details.get("OverrideVpcConfig") or {}).get("Subnets") or []) & dedicated
+    change = InstanceGroupChangeInput(name=name, action="delete", group=group)
+    return _submit(change, who, ports, changes.current_values(details, _cluster_subnets(cluster)), bool(own))

@@ -8,6 +8,7 @@ from typing import Any
 
 from launchpod.contracts.instance_groups import InstanceGroupChangeInput
 from launchpod.domain.operations import WorkflowPlan, role_for
+from launchpod.domain.plan import Step
 
 KIND = "instance-groups"
 PHASES: tuple[tuple[str, str], ...] = (
@@ -22,14 +23,62 @@ MAX_POLLS = 90 * 60 // POLL_SECONDS  # adding nodes takes ~10 minutes; past 90 s
 SUBNET_PURPOSE = "hyperpod-group"
 
 
-def plan(request: InstanceGroupChangeInput) -> WorkflowPlan:
+def plan(
+    request: InstanceGroupChangeInput, current: dict[str, Any] | None = None, dedicated: bool = False
+) -> WorkflowPlan:
+    """The workflow, with the steps this change runs (a dry run lists exactly those): ``current`` is the
+    group's values in the request's terms (changes.current_values), ``dedicated`` whether a deleted group has
+    a subnet Launchpod made for it alone."""
     return WorkflowPlan(
         kind=KIND,
         target=request.name,
         request=request.model_dump(mode="json", exclude_none=True),
         phases=PHASES,
         role=role_for(KIND),
+        steps=[s.view() for s in steps(request, current or {}, dedicated)],
     )
+
+
+def steps(request: InstanceGroupChangeInput, current: dict[str, Any], dedicated: bool) -> list[Step]:
+    group, target = request.group, f"Instance group {request.group}"
+    if request.action == "add" and request.add is not None:
+        add = request.add
+        made = (
+            [
+                Step(
+                    "create",
+                    f"Subnet /{GROUP_SUBNET_PREFIX} in {request.zone} for {group}",
+                    "dedicatedSubnet is true",
+                    "GroupSubnet",
+                )
+            ]
+            if add.dedicatedSubnet
+            else []
+        )
+        what = f"{add.instanceCount} x {add.instanceType} in {request.zone}, {add.capacityType}"
+        return [
+            *made,
+            Step("create", target, f"UpdateCluster adds it: {what}", "UpdateCluster"),
+            Step("wait", target, "until HyperPod reports it InService", "WaitGroup"),
+        ]
+    if request.action == "update":
+        changed = "; ".join(f"{k} {current.get(k)!r} -> {v!r}" for k, v in sorted((request.changes or {}).items()))
+        return [
+            Step("update", target, f"UpdateCluster changes {changed}", "UpdateCluster"),
+            Step("wait", target, "until HyperPod reports it InService", "WaitGroup"),
+        ]
+    gone = [
+        Step(
+            "delete",
+            target,
+            f"UpdateCluster leaves it out; its {current.get('instanceCount', 0)} node(s) are terminated",
+            "UpdateCluster",
+        ),
+        Step("wait", target, "until HyperPod no longer lists it", "WaitGroup"),
+    ]
+    if dedicated:
+        gone.append(Step("delete", f"Subnet of {group}", "Launchpod made it for this group alone", "ReleaseSubnet"))
+    return gone
 
 
 def subnet_tags(base: dict[str, str], group: str) -> dict[str, str]:
