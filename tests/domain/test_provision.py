@@ -37,7 +37,7 @@ def test_without_storage_the_operation_shows_control_plane_dependencies_and_hype
 def test_storage_adds_its_phases_last_and_records_what_configure_storage_records_alone():
     plan = provision.plan(ProvisionClusterRequest.model_validate({**BODY, "storage": S3}))
     before_await = provision.PHASES[:-1]
-    assert plan.phases[: len(before_await)] == before_await
+    assert [n for n, _ in plan.phases[: len(before_await)]] == [n for n, _ in before_await]
     assert [name for name, _ in plan.phases[len(before_await) :]] == [
         "StorageAccess",
         "ApplyVolume",
@@ -118,3 +118,15 @@ def test_retry_after_the_control_plane_failed_keeps_what_hyperpod_made_meanwhile
     statuses = {p.name: p.status for p in resumed.phases}
     assert statuses["ClusterRole"] == statuses["LifecycleScripts"] == statuses["ExecutionRole"] == "SUCCEEDED"
     assert statuses["CreateCluster"] == statuses["WaitActive"] == statuses["Addons"] == "PENDING"
+
+
+def test_phase_titles_name_only_what_is_installed_and_awaited():
+    """A title never names an optional dependency that is skipped (FSx CSI, Neuron, KubeRay, the LB controller)."""
+    lean = dict(provision.plan(ProvisionClusterRequest.model_validate(BODY)).phases)
+    assert "FSx" not in lean["Addons"] and "Mountpoint for S3 CSI" in lean["Addons"]
+    assert "KubeRay" not in lean["Manifests"] and "Load Balancer" not in lean["Manifests"]
+    assert "FSx" not in lean["AwaitAddons"] and "coredns" in lean["AwaitAddons"]
+    full = dict(
+        provision.plan(ProvisionClusterRequest.model_validate({**BODY, "includeOptionalDependencies": True})).phases
+    )
+    assert "FSx for Lustre CSI" in full["Addons"] and "AWS Load Balancer Controller" in full["Manifests"]

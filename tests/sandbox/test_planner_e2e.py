@@ -53,6 +53,7 @@ whose first answer was lost then reads as done); a job, endpoint or instance gro
 from __future__ import annotations
 
 import pytest
+from launchpod.domain.clusters import provision
 
 pytestmark = pytest.mark.e2e
 
@@ -117,6 +118,15 @@ def test_create_cluster_again_is_noop_and_other_zones_are_refused(sandbox, provi
         {"name": NAME, "availabilityZones": ZONES, "logging": ["api"]},
         "body.logging",
     )
+
+
+def test_a_new_clusters_provision_dry_run_lists_a_step_for_every_phase_that_will_run(sandbox, provisioned):
+    planned = _planned(sandbox, "POST", "/api/clusters/provision", {**BODY, "name": "e2e-plan-new"})
+    # the phases the operation records and runs, storage's among them (the provision workflow's own list)
+    phases = [name for name, _ in provision.phases(with_storage=True)]
+    assert list(dict.fromkeys(s["phase"] for s in planned["steps"])) == phases, planned["steps"]
+    installs = [s["target"] for s in planned["steps"] if s["phase"] in ("Addons", "Manifests")]
+    assert "EKS add-on cert-manager" in " ".join(installs) and "kuberay" not in " ".join(installs)
 
 
 def test_provision_again_is_noop_and_another_hyperpod_zone_is_refused(sandbox, provisioned):

@@ -130,4 +130,4 @@ def diff(
 
 
 def combine(target: str, *plans: Plan) -> Plan:
-    return Plan(target, tuple(s for p in plans for s in p.steps))
+    return Plan(target, tuple(s for p in plans for s in p.steps), tuple(w for p in plans for w in p.warnings))

@@ -11,6 +11,7 @@ from typing import Any
 from launchpod.contracts.clusters import ProvisionClusterRequest
 from launchpod.contracts.hyperpod import CreateHyperPodInput, CreateHyperPodRequest, UpdateSoftwareInput
 from launchpod.contracts.operations import OperationView
+from launchpod.domain import dependencies
 from launchpod.domain import operations as ops
 from launchpod.domain.clusters import control_plane, hyperpod, plans, provision, software
 from launchpod.domain.clusters.instance_types import to_ec2, to_sagemaker
@@ -21,7 +22,7 @@ from launchpod.domain.instance_groups import preflight
 from launchpod.runtime import wiring
 from launchpod.usecases.ports import HyperPods, KubeReader, Quotas
 from launchpod.usecases.proposal import Proposal
-from launchpod.usecases.provisioning import ProvisioningPorts, subnet_zones
+from launchpod.usecases.provisioning import ProvisioningPorts, dependency_rows, subnet_zones
 from launchpod.usecases.provisioning import real as provisioning_real
 from launchpod.usecases.storage import volume_and_claim
 
@@ -154,7 +155,11 @@ def provision_cluster(request: ProvisionClusterRequest, who: ops.Principal, *, p
         else (None, None)
     )
     zones_now = subnet_zones(existing, ec2=ports.ec2)
-    found = plans.provision_plan(request, existing, zones_now, hp, hyperpod_zone(hp, ports=ports), volume, claim)
+    active = existing is not None and existing.get("status") == "ACTIVE"
+    # Installed dependencies are read from the cluster; a cluster still to be made has none.
+    rows = dependency_rows(request.name, ports) if active else dependencies.status({}, {})
+    deps = dependencies.reconcile_plan(request.name, rows, request.includeOptionalDependencies)
+    found = plans.provision_plan(request, existing, zones_now, hp, hyperpod_zone(hp, ports=ports), volume, claim, deps)
 
     def start() -> OperationView:
         operation = _submit(replace(provision.plan(request), steps=found.views()), who, ports)

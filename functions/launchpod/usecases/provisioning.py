@@ -116,7 +116,7 @@ def start_control_plane(
 # ---------------------------------------------------------------------------- dependencies
 
 
-def _rows(name: str, ports: ProvisioningPorts) -> list[dict[str, Any]]:
+def dependency_rows(name: str, ports: ProvisioningPorts) -> list[dict[str, Any]]:
     """Each dependency's pinned version beside the one installed (EKS add-on, or its workload's label)."""
     installed: dict[str, str | None] = {}
     for entry in dependencies.manifest().manifests:
@@ -133,7 +133,7 @@ def list_dependencies(name: str, *, ports: ProvisioningPorts) -> DependencyListV
     return DependencyListView(
         cluster=name,
         manifestVersion=dependencies.manifest().version,
-        items=[DependencyView(**{k: v for k, v in r.items() if k != "wanted"}) for r in _rows(name, ports)],
+        items=[DependencyView(**{k: v for k, v in r.items() if k != "wanted"}) for r in dependency_rows(name, ports)],
     )
 
 
@@ -153,7 +153,7 @@ def reconcile_dependencies(
 ) -> Proposal:
     """The dependencies not at their pinned version, planned and started by reconcile-dependencies."""
     require_active(request.name, "dependencies need", eks_clusters=ports.eks)
-    found = dependencies.reconcile_plan(request.name, _rows(request.name, ports), request.includeOptional)
+    found = dependencies.reconcile_plan(request.name, dependency_rows(request.name, ports), request.includeOptional)
     return Proposal(
         found,
         lambda: start_reconcile(request, who, found, ports=ports),

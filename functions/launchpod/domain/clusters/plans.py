@@ -17,7 +17,7 @@ from launchpod.contracts.clusters import CreateClusterRequest, ProvisionClusterR
 from launchpod.contracts.hyperpod import CreateHyperPodRequest, UpdateSoftwareInput
 from launchpod.contracts.storage import ConfigureStorageRequest
 from launchpod.domain import plan, storage
-from launchpod.domain.clusters import control_plane, hyperpod
+from launchpod.domain.clusters import control_plane, hyperpod, provision
 from launchpod.domain.errors import Conflict, InvalidInput
 
 CONTROL_PLANE_FIELDS = tuple(
@@ -198,8 +198,11 @@ def provision_plan(
     hp_zone: str | None,
     volume: dict[str, Any] | None,
     claim: dict[str, Any] | None,
+    dependencies_plan: plan.Plan | None = None,
 ) -> plan.Plan:
-    """Each part of a provision against what exists; an in-service cluster with its storage plans nothing."""
+    """Each part of a provision against what exists, in the order the phases run; an in-service cluster with
+    its storage and dependencies plans nothing. ``dependencies_plan``: the dependencies missing or not at
+    their pin (dependencies.reconcile_plan), installed between the control plane and HyperPod."""
     name = request.name
     base = CreateClusterRequest.model_validate(
         request.model_dump(
@@ -208,10 +211,19 @@ def provision_plan(
         )
     )
     parts = [control_plane_plan(base, eks, zones, settled=eks is not None and eks.get("status") == "ACTIVE")]
+    if dependencies_plan is not None:
+        parts.append(dependencies_plan)
     parts.append(hyperpod_plan(name, request.hyperpod, hp, hp_zone, at="body.hyperpod"))
     if request.storage is not None:
         parts.append(storage_plan(name, request.storage, volume, claim, at="body.storage"))
-    return plan.combine(name, *parts)
+    found = plan.combine(name, *parts)
+    if found.empty:
+        return found
+    awaited = ", ".join(provision.awaited_addons(request.includeOptionalDependencies))
+    wait = plan.Step(
+        "wait", f"EKS add-ons {awaited}", "they run Deployments, ACTIVE once nodes have joined", "AwaitAddons"
+    )
+    return plan.Plan(name, (*found.steps, wait), found.warnings)
 
 
 def software_plan(name: str, request: UpdateSoftwareInput, groups: Sequence[str]) -> plan.Plan:

@@ -33,11 +33,18 @@ PARTS = {
 }
 
 
-def phases(with_storage: bool) -> tuple[tuple[str, str], ...]:
-    """The phases in the order they end: storage's (when asked for) before the add-ons are awaited."""
-    if not with_storage:
-        return PHASES
-    return PHASES[: -len(AWAIT_ADDONS)] + storage.PHASES + AWAIT_ADDONS
+def phases(with_storage: bool, include_optional: bool = False) -> tuple[tuple[str, str], ...]:
+    """The phases in the order they end: storage's (when asked for) before the add-ons are awaited; the
+    dependencies' and the wait's titles name exactly what is installed and awaited."""
+    awaited = ", ".join(dependencies.title(a) for a in awaited_addons(include_optional))
+    found = (
+        control_plane.PHASES
+        + dependencies.phases(include_optional)
+        + hyperpod.PHASES
+        + (storage.PHASES if with_storage else ())
+        + (("AwaitAddons", f"Deployment add-ons ACTIVE on the nodes: {awaited}"),)
+    )
+    return found
 
 
 def awaited_addons(include_optional: bool) -> tuple[str, ...]:
@@ -65,6 +72,6 @@ def plan(request: ProvisionClusterRequest) -> WorkflowPlan:
         kind=KIND,
         target=request.name,
         request=parts,
-        phases=phases(request.storage is not None),
+        phases=phases(request.storage is not None, request.includeOptionalDependencies),
         role=role_for(KIND),
     )

@@ -131,11 +131,36 @@ def kubernetes_versions() -> tuple[str, ...]:
 
 KIND = "reconcile-dependencies"
 PHASES: tuple[tuple[str, str], ...] = (
-    ("Addons", "EKS add-ons: cert-manager, Mountpoint for S3 CSI, FSx CSI, metrics-server"),
-    ("Manifests", "Health agent, device plugins (NVIDIA, Neuron, EFA), KubeRay operator, AWS Load Balancer Controller"),
+    ("Addons", "EKS add-ons Launchpod pins"),
+    ("Manifests", "HyperPod's health agent, device plugins and the other manifests Launchpod pins"),
 )
+# What a phase title calls each dependency (the manifest names them as EKS and their charts do).
+_TITLES = {
+    "cert-manager": "cert-manager",
+    "aws-mountpoint-s3-csi-driver": "Mountpoint for S3 CSI",
+    "aws-fsx-csi-driver": "FSx for Lustre CSI",
+    "metrics-server": "metrics-server",
+    "health-monitoring-agent": "health agent",
+    "nvidia-device-plugin": "NVIDIA device plugin",
+    "neuron-device-plugin": "Neuron device plugin",
+    "efa-device-plugin": "EFA device plugin",
+    "kuberay-operator": "KubeRay operator",
+    "aws-load-balancer-controller": "AWS Load Balancer Controller",
+}
 MAX_POLLS = 80
 POLL_SECONDS = 15
+
+
+def title(name: str) -> str:
+    return _TITLES.get(name, name)
+
+
+def phases(include_optional: bool) -> tuple[tuple[str, str], ...]:
+    """The phases titled with exactly what they install: the required dependencies, and the optional ones
+    only when asked for (a title never names what is skipped)."""
+    addons = ", ".join(title(a.name) for a in wanted_addons(include_optional))
+    manifests = ", ".join(title(m.name) for m in wanted_manifests(include_optional))
+    return (("Addons", f"EKS add-ons: {addons}"), ("Manifests", f"Manifests: {manifests}"))
 
 
 def plan(cluster: str, include_optional: bool) -> WorkflowPlan:
@@ -143,7 +168,7 @@ def plan(cluster: str, include_optional: bool) -> WorkflowPlan:
         kind=KIND,
         target=cluster,
         request={"name": cluster, "includeOptional": include_optional},
-        phases=PHASES,
+        phases=phases(include_optional),
         role=role_for(KIND),
     )
 
