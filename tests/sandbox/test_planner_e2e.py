@@ -175,6 +175,9 @@ def test_dry_run_of_delete_lists_the_teardown_and_deletes_nothing(sandbox, provi
         planned = c.delete(f"/api/clusters/{NAME}", params={"confirm": NAME, "dryRun": "true"})
     assert planned.status_code == 200 and planned.json()["status"] == "PLANNED", planned.text
     assert [s["action"] for s in planned.json()["steps"]] == ["delete"] * len(planned.json()["steps"])
+    targets = [s["target"] for s in planned.json()["steps"]]
+    assert f"HyperPod cluster {NAME} (InService)" in targets and f"EKS cluster {NAME} (ACTIVE)" in targets
+    assert not any("MLflow" in t for t in targets), targets  # this cluster has no tracking server
     assert _count(sandbox) == before
     assert sandbox.aws("eks").describe_cluster(name=NAME)["cluster"]["status"] == "ACTIVE"
 

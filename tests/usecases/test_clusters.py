@@ -12,7 +12,7 @@ from launchpod.domain import operations as ops
 from launchpod.domain.errors import InvalidInput, NotFound
 from launchpod.usecases import clusters
 
-from tests.usecases.fakes import Eks, HyperPods, OperationsTable, Registry, StepFunctions
+from tests.usecases.fakes import Eks, HyperPods, OperationsTable, Registry, Servers, StepFunctions
 
 ADMIN = ops.Principal("alice", Role.ADMIN)
 ACTIVE = {"name": "train", "status": "ACTIVE", "version": "1.32", "tags": {"launchpod:cluster": "train"}}
@@ -26,6 +26,7 @@ def _ports(records: dict[str, dict[str, Any]], eks: dict[str, dict[str, Any]]) -
         workflows=StepFunctions(),
         eks=Eks(eks),
         sagemaker=HyperPods({}),
+        mlflow=Servers({}),
     )
 
 
@@ -58,7 +59,17 @@ def test_delete_needs_the_name_typed_and_starts_nothing_without_it() -> None:
 def test_delete_plans_each_teardown_phase_and_starts_delete_cluster() -> None:
     ports = _ports({"train": {}}, {"train": ACTIVE})
     proposal = clusters.delete_cluster(DeleteClusterInput(name="train", confirm="train"), ADMIN, ports=ports)
-    assert {(s.action, s.reason) for s in proposal.plan.steps} == {("delete", "only what Launchpod created")}
+    phases = [s.phase for s in proposal.plan.steps]
+    # EKS exists, HyperPod and a tracking server do not: no step to delete them
+    assert phases == [
+        "DeleteLoadBalancers",
+        "DeleteControlPlane",
+        "DeleteIdentity",
+        "DeleteNetwork",
+        "DeleteScripts",
+        "Deregister",
+    ]
+    assert proposal.plan.steps[1].target == "EKS cluster train (ACTIVE)"
     assert proposal.start().kind == "delete-cluster"
 
 

@@ -14,6 +14,7 @@ from launchpod.contracts.clusters import (
     ImportClusterRequest,
 )
 from launchpod.contracts.operations import OperationView
+from launchpod.domain import mlflow
 from launchpod.domain import operations as ops
 from launchpod.domain.clusters import hyperpod, imports, plans, teardown
 from launchpod.domain.clusters.views import cluster_view
@@ -21,7 +22,7 @@ from launchpod.domain.errors import NotFound
 from launchpod.domain.plan import Plan, Step
 from launchpod.runtime import wiring
 from launchpod.runtime.settings import settings
-from launchpod.usecases.ports import ClusterRegistry, EksClusters, HyperPods
+from launchpod.usecases.ports import ClusterRegistry, EksClusters, HyperPods, TrackingServers
 from launchpod.usecases.proposal import Proposal
 
 
@@ -33,6 +34,8 @@ class ClusterPorts:
     workflows: ops.WorkflowRunner
     eks: EksClusters
     sagemaker: HyperPods
+    mlflow: TrackingServers
+    prefix: str = "launchpod"
 
 
 def real() -> ClusterPorts:
@@ -44,6 +47,8 @@ def real() -> ClusterPorts:
         workflows=wiring.workflows(),
         eks=wiring.eks(),
         sagemaker=wiring.sagemaker(),
+        mlflow=wiring.mlflow(),
+        prefix=settings().resource_prefix,
     )
 
 
@@ -75,9 +80,13 @@ def get_cluster(name: str, *, ports: ClusterPorts) -> ClusterView:
 def delete_cluster(request: DeleteClusterInput, who: ops.Principal, *, ports: ClusterPorts) -> Proposal:
     """delete-cluster's phases, each removing only what Launchpod created; the name must be confirmed."""
     teardown.check_confirmation(request)
-    if ports.clusters.get(request.name) is None and ports.eks.cluster(request.name) is None:
+    record, eks = ports.clusters.get(request.name), ports.eks.cluster(request.name)
+    if record is None and eks is None:
         raise _unknown(request.name)
-    found = Plan(request.name, tuple(plans.workflow_steps(teardown.PHASES, "only what Launchpod created", "delete")))
+    hp = ports.sagemaker.hyperpod_cluster(hyperpod.hyperpod_name(request.name))
+    names = mlflow.teardown_names(record, ports.prefix, request.name)
+    servers = [n for n in names if ports.mlflow.describe(n) is not None]
+    found = Plan(request.name, teardown.steps(request.name, eks, hp, servers))
 
     def start() -> OperationView:
         workflow = replace(teardown.plan(request), steps=found.views())

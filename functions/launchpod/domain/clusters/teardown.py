@@ -9,6 +9,7 @@ from launchpod.contracts.clusters import DeleteClusterInput, DeleteHyperPodInput
 from launchpod.domain import ownership
 from launchpod.domain.errors import InvalidInput
 from launchpod.domain.operations import WorkflowPlan, role_for
+from launchpod.domain.plan import Step
 
 KIND = "delete-cluster"
 PHASES: tuple[tuple[str, str], ...] = (
@@ -58,6 +59,40 @@ def plan(request: DeleteClusterInput) -> WorkflowPlan:
     return WorkflowPlan(
         kind=KIND, target=request.name, request=request.model_dump(mode="json"), phases=PHASES, role=role_for(KIND)
     )
+
+
+def steps(
+    name: str, eks: dict[str, Any] | None, hyperpod: dict[str, Any] | None, servers: list[str]
+) -> tuple[Step, ...]:
+    """What delete-cluster will remove, from what exists now (a phase with nothing to remove is left out):
+    each is removed at run time only if its tags and the registry say Launchpod created it."""
+    ours = "only if Launchpod created it"
+    found: list[Step] = []
+    if eks is not None:
+        found.append(
+            Step(
+                "delete",
+                "LoadBalancer Services and load-balanced Ingresses",
+                "their load balancers are removed before the cluster, or they are orphaned in the VPC",
+                "DeleteLoadBalancers",
+            )
+        )
+    if hyperpod is not None:
+        status = hyperpod.get("ClusterStatus")
+        found.append(Step("delete", f"HyperPod cluster {name} ({status})", ours, "DeleteHyperPod"))
+    if eks is not None:
+        found.append(Step("delete", f"EKS cluster {name} ({eks.get('status')})", ours, "DeleteControlPlane"))
+    for server in servers:
+        found.append(
+            Step("delete", f"MLflow tracking server {server}", f"{ours}; artifacts stay", "DeleteTrackingServer")
+        )
+    found += [
+        Step("delete", "IAM roles and OIDC provider tagged as the cluster's", ours, "DeleteIdentity"),
+        Step("delete", "VPC, subnets, gateways and route tables tagged as the cluster's", ours, "DeleteNetwork"),
+        Step("delete", "lifecycle scripts in the shared bucket", ours, "DeleteScripts"),
+        Step("delete", f"Launchpod's record of {name}", "the cluster is forgotten", "Deregister"),
+    ]
+    return tuple(found)
 
 
 def check_hyperpod_confirmation(request: DeleteHyperPodInput) -> None:
