@@ -21,7 +21,7 @@ from collections.abc import Callable
 from typing import Any
 
 import anyio
-from launchpod.contracts.catalog_ops import CATALOG
+from launchpod.contracts.catalog_ops import TOOLS
 from mcp import types
 from mcp.shared.memory import create_connected_server_and_client_session
 
@@ -42,7 +42,7 @@ def counter() -> tuple[str, Callable[[str], int]]:
 
 def before() -> list[dict[str, Any]]:
     tools = []
-    for entry in CATALOG:
+    for entry in TOOLS:
         text = entry.description
         if entry.mutates and not entry.accepted and not entry.immediate:
             text += f" Changes state; {STATUS_TOOL} decides completion."

@@ -17,7 +17,7 @@ from collections.abc import AsyncIterator, Callable, Iterable
 from typing import Any
 
 import httpx
-from launchpod.contracts.catalog_ops import CATALOG, CatalogEntry
+from launchpod.contracts.catalog_ops import TOOLS, CatalogEntry
 from mcp import types
 from mcp.server.lowlevel import Server
 from mcp.server.lowlevel.helper_types import ReadResourceContents
@@ -66,7 +66,7 @@ def build_server(
     api_base_url: str,
     token_source: TokenSource,
     *,
-    catalog: Iterable[CatalogEntry] = CATALOG,
+    catalog: Iterable[CatalogEntry] = TOOLS,
     rest_transport: httpx.AsyncBaseTransport | None = None,
     max_wait_seconds: float = MAX_WAIT_SECONDS,
     poll_first: float = 1.0,

@@ -17,7 +17,7 @@ from collections.abc import Awaitable, Callable, Iterable
 from typing import Any
 
 import anyio
-from launchpod.contracts.catalog_ops import CATALOG, CatalogEntry
+from launchpod.contracts.catalog_ops import TOOLS, CatalogEntry
 from launchpod.contracts.common import Contract, OperationId
 from launchpod.contracts.errors import ErrorCode, ErrorDetail, ErrorView
 from launchpod.contracts.operations import OperationStatus, OperationView
@@ -122,7 +122,7 @@ def wait_tool(*, output_schemas: bool = False) -> types.Tool:
     )
 
 
-def list_tools(catalog: Iterable[CatalogEntry] = CATALOG, *, output_schemas: bool = False) -> list[types.Tool]:
+def list_tools(catalog: Iterable[CatalogEntry] = TOOLS, *, output_schemas: bool = False) -> list[types.Tool]:
     """One tool per catalog operation and the wait tool; output schemas only when ``output_schemas``."""
     return [*(tool_for(e, output_schemas=output_schemas) for e in catalog), wait_tool(output_schemas=output_schemas)]
 
@@ -164,7 +164,7 @@ class ToolRunner:
     def __init__(
         self,
         client: RestClient,
-        catalog: Iterable[CatalogEntry] = CATALOG,
+        catalog: Iterable[CatalogEntry] = TOOLS,
         *,
         max_wait_seconds: float = MAX_WAIT_SECONDS,
         poll_first: float = 1.0,

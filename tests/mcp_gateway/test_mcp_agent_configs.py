@@ -7,15 +7,15 @@ import re
 from fnmatch import fnmatchcase
 from pathlib import Path
 
-from launchpod.contracts.catalog_ops import CATALOG
+from launchpod.contracts.catalog_ops import TOOLS
 
 from mcp_gateway.skills import load
 from mcp_gateway.tools import list_tools
 
 ROOT = Path(__file__).resolve().parents[2]
-TOOLS = list_tools()
-READ_ONLY = {t.name for t in TOOLS if t.annotations and t.annotations.readOnlyHint}
-MUTATING = {t.name for t in TOOLS} - READ_ONLY
+LISTED = list_tools()
+READ_ONLY = {t.name for t in LISTED if t.annotations and t.annotations.readOnlyHint}
+MUTATING = {t.name for t in LISTED} - READ_ONLY
 
 
 def _kiro() -> dict:
@@ -36,7 +36,7 @@ def test_kiro_agent_never_auto_approves_a_mutating_tool() -> None:
     assert "@launchpod" not in allowed and "*" not in allowed and "@launchpod/*" not in allowed
     assert _auto_approved(allowed, MUTATING) == set()
     # a later catalog entry named like a read tool must be read-only, or the patterns above would approve it
-    for entry in CATALOG:
+    for entry in TOOLS:
         if re.match(r"(list|get|diagnose)_", entry.id):
             assert not entry.mutates, f"{entry.id} mutates but is named like a read tool"
 

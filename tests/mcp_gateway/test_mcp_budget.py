@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from launchpod.contracts.catalog_ops import CATALOG
+from launchpod.contracts.catalog_ops import TOOLS
 from mcp import types
 from mcp.shared.memory import create_connected_server_and_client_session
 
@@ -45,7 +45,7 @@ async def test_output_schemas_are_what_makes_asking_for_them_expensive() -> None
 
 async def test_every_catalog_operation_maps_to_one_tool_with_its_route() -> None:
     tools = {t.name: t for t in await _listed()}
-    assert set(tools) == {e.id for e in CATALOG} | {WAIT_TOOL}
-    for entry in CATALOG:
+    assert set(tools) == {e.id for e in TOOLS} | {WAIT_TOOL}
+    for entry in TOOLS:
         meta: dict[str, Any] = tools[entry.id].meta or {}
         assert meta["launchpod/rest"] == {"method": entry.method, "path": entry.path}, entry.id

@@ -5,7 +5,7 @@ from __future__ import annotations
 import itertools
 
 import httpx
-from launchpod.contracts.catalog_ops import CATALOG
+from launchpod.contracts.catalog_ops import TOOLS
 from mcp import types
 
 from mcp_gateway.schemas import OUTPUT_SCHEMAS_META
@@ -25,7 +25,7 @@ async def test_lists_every_catalog_tool_and_every_playbook(live: Live) -> None:
         tools = (await session.list_tools()).tools
         prompts = (await session.list_prompts()).prompts
         resources = (await session.list_resources()).resources
-    assert {t.name for t in tools} == {e.id for e in CATALOG} | {WAIT_TOOL}
+    assert {t.name for t in tools} == {e.id for e in TOOLS} | {WAIT_TOOL}
     assert {p.name for p in prompts} >= {"create-cluster", "diagnose-node", "diagnose-nccl"}
     assert {str(r.uri) for r in resources} == {f"launchpod://skills/{p.name}" for p in prompts}
 

@@ -9,7 +9,7 @@ import json
 import subprocess
 from pathlib import Path
 
-from launchpod.contracts.catalog_ops import CATALOG
+from launchpod.contracts.catalog_ops import TOOLS
 
 from mcp_gateway.tools import WAIT_TOOL
 from tests.mcp_gateway.support import Live
@@ -36,7 +36,7 @@ def test_inspector_cli_lists_the_tools(live: Live) -> None:
     )
     assert run.returncode == 0, run.stderr
     tools = json.loads(run.stdout)["tools"]
-    assert {t["name"] for t in tools} == {e.id for e in CATALOG} | {WAIT_TOOL}
+    assert {t["name"] for t in tools} == {e.id for e in TOOLS} | {WAIT_TOOL}
     create = next(t for t in tools if t["name"] == "create_cluster")
     assert create["annotations"]["readOnlyHint"] is False
     assert "get_operation" in create["description"]

@@ -6,7 +6,7 @@ import json
 from typing import Any
 
 import pytest
-from launchpod.contracts.catalog_ops import CATALOG
+from launchpod.contracts.catalog_ops import TOOLS
 
 from mcp_gateway.lambda_handler import make_handler
 
@@ -58,7 +58,7 @@ def test_lambda_answers_initialize_and_tools_list_in_separate_invocations() -> N
         assert json.loads(init["body"])["result"]["serverInfo"]["name"] == "launchpod"
         listed = handler(_event(_rpc("tools/list", id_=2), "t"), None)
         assert listed["statusCode"] == 200
-        assert len(json.loads(listed["body"])["result"]["tools"]) == len(CATALOG) + 1
+        assert len(json.loads(listed["body"])["result"]["tools"]) == len(TOOLS) + 1
 
 
 def test_lambda_refuses_requests_without_a_token() -> None:

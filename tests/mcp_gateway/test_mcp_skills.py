@@ -5,15 +5,15 @@ from __future__ import annotations
 import re
 
 import pytest
-from launchpod.contracts.catalog_ops import CATALOG, entry
+from launchpod.contracts.catalog_ops import TOOLS, entry
 
 from mcp_gateway import skills
 from mcp_gateway.tools import WAIT_TOOL
 
 SKILLS = skills.load()
 BY_NAME = {s.name: s for s in SKILLS}
-CATALOG_TOOLS = {e.id for e in CATALOG} | {WAIT_TOOL}
-MUTATING = {e.id for e in CATALOG if e.mutates}
+CATALOG_TOOLS = {e.id for e in TOOLS} | {WAIT_TOOL}
+MUTATING = {e.id for e in TOOLS if e.mutates}
 # tools later issues add that change things; a diagnostic playbook may only suggest them
 PLANNED_MUTATING = {
     "reboot_nodes",
@@ -110,7 +110,7 @@ def test_every_tool_a_playbook_names_is_one_this_server_offers(skill: skills.Ski
 
 
 def test_karpenter_is_said_to_scale_hyperpod_groups_only_in_the_api_and_the_playbook() -> None:
-    described = " ".join(next(e for e in CATALOG if e.id == "set_autoscaling").summary.split())
+    described = " ".join(next(e for e in TOOLS if e.id == "set_autoscaling").summary.split())
     assert "HyperPod instance groups only, not plain EC2 instances or EKS node groups" in described
     body = " ".join(BY_NAME["add-instance-group"].body.split())
     assert "HyperPod instance groups only, never plain EC2 instances or EKS node groups" in body

@@ -6,7 +6,7 @@ import os
 import sys
 from pathlib import Path
 
-from launchpod.contracts.catalog_ops import CATALOG
+from launchpod.contracts.catalog_ops import TOOLS
 from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 
@@ -32,7 +32,7 @@ async def test_stdio_lists_tools_and_calls_rest_with_the_env_token(live: Live) -
         await session.initialize()
         tools = (await session.list_tools()).tools
         result = await session.call_tool("list_clusters", {})
-    assert len(tools) == len(CATALOG) + 1
+    assert len(tools) == len(TOOLS) + 1
     assert result.isError is False
     assert ("GET", "/api/clusters", "Bearer operator-token") in live.fake.calls
 

@@ -7,7 +7,7 @@ from typing import Any
 
 import httpx
 import pytest
-from launchpod.contracts.catalog_ops import BY_ID, CATALOG
+from launchpod.contracts.catalog_ops import BY_ID, TOOLS
 from mcp import types
 
 from mcp_gateway.guide import WHEN
@@ -15,22 +15,22 @@ from mcp_gateway.rest import RestClient, build_request
 from mcp_gateway.schemas import cluster_field
 from mcp_gateway.tools import STATUS_TOOL, WAIT_TOOL, ToolRunner, list_tools, output_schema_of
 
-TOOLS = {t.name: t for t in list_tools()}
+LISTED = {t.name: t for t in list_tools()}
 ASKED = {t.name: t for t in list_tools(output_schemas=True)}
 
 
 def test_there_is_one_tool_per_catalog_operation_plus_the_wait_tool() -> None:
-    assert [t.name for t in list_tools()] == [e.id for e in CATALOG] + [WAIT_TOOL]
+    assert [t.name for t in list_tools()] == [e.id for e in TOOLS] + [WAIT_TOOL]
 
 
 def _rest_name(entry: Any, field: str) -> str:
     return "name" if field == "cluster" and cluster_field(entry) else field
 
 
-@pytest.mark.parametrize("entry", CATALOG, ids=lambda e: e.id)
+@pytest.mark.parametrize("entry", TOOLS, ids=lambda e: e.id)
 def test_tool_takes_every_field_of_the_rest_request_under_the_same_names_but_cluster(entry: Any) -> None:
     """No capability is lost to the slimmer schema: each REST field is a tool argument, required alike."""
-    schema = TOOLS[entry.id].inputSchema
+    schema = LISTED[entry.id].inputSchema
     rest = entry.input.model_json_schema()
     assert {_rest_name(entry, f) for f in schema["properties"]} == set(rest.get("properties", {}))
     assert {_rest_name(entry, f) for f in schema.get("required", [])} == set(rest.get("required", []))
@@ -40,18 +40,18 @@ def test_tool_takes_every_field_of_the_rest_request_under_the_same_names_but_clu
         assert set(schema["$defs"][name].get("properties", {})) == set(model.get("properties", {})), name
 
 
-@pytest.mark.parametrize("entry", [e for e in CATALOG if "{name}" in e.path or e.path.startswith("/api/clusters")])
+@pytest.mark.parametrize("entry", [e for e in TOOLS if "{name}" in e.path or e.path.startswith("/api/clusters")])
 def test_every_tool_on_a_cluster_calls_it_cluster(entry: Any) -> None:
-    properties = TOOLS[entry.id].inputSchema["properties"]
+    properties = LISTED[entry.id].inputSchema["properties"]
     assert "name" not in properties, entry.id
     if "{name}" in entry.path:
-        assert "cluster" in TOOLS[entry.id].inputSchema["required"]
+        assert "cluster" in LISTED[entry.id].inputSchema["required"]
         assert properties["cluster"]["description"] == "The cluster's name."
 
 
-@pytest.mark.parametrize("entry", CATALOG, ids=lambda e: e.id)
+@pytest.mark.parametrize("entry", TOOLS, ids=lambda e: e.id)
 def test_output_schemas_are_listed_only_when_asked_and_are_the_rest_response_models(entry: Any) -> None:
-    assert TOOLS[entry.id].outputSchema is None
+    assert LISTED[entry.id].outputSchema is None
     schema = ASKED[entry.id].outputSchema
     assert schema is not None and schema["type"] == "object"
     expected = entry.response.model_json_schema(mode="serialization")
@@ -61,49 +61,49 @@ def test_output_schemas_are_listed_only_when_asked_and_are_the_rest_response_mod
         assert schema == expected
 
 
-@pytest.mark.parametrize("entry", CATALOG, ids=lambda e: e.id)
+@pytest.mark.parametrize("entry", TOOLS, ids=lambda e: e.id)
 def test_annotations_follow_the_catalog_flags(entry: Any) -> None:
-    hints = TOOLS[entry.id].annotations
+    hints = LISTED[entry.id].annotations
     assert hints is not None
     assert hints.readOnlyHint is (not entry.mutates)
     if entry.mutates:  # MCP: destructive and idempotent are meaningful only when readOnlyHint is false
         assert hints.destructiveHint is entry.destructive
         assert hints.idempotentHint is entry.idempotent
-    assert TOOLS[entry.id].meta == {"launchpod/rest": {"method": entry.method, "path": entry.path}}
+    assert LISTED[entry.id].meta == {"launchpod/rest": {"method": entry.method, "path": entry.path}}
 
 
-@pytest.mark.parametrize("entry", [e for e in CATALOG if e.mutates and not e.immediate], ids=lambda e: e.id)
+@pytest.mark.parametrize("entry", [e for e in TOOLS if e.mutates and not e.immediate], ids=lambda e: e.id)
 def test_every_mutating_tool_description_names_the_status_tool(entry: Any) -> None:
-    description = TOOLS[entry.id].description or ""
+    description = LISTED[entry.id].description or ""
     assert STATUS_TOOL in description and WAIT_TOOL in description
     if entry.destructive:
         assert "confirm with the user" in description
 
 
-@pytest.mark.parametrize("entry", [e for e in CATALOG if e.immediate], ids=lambda e: e.id)
+@pytest.mark.parametrize("entry", [e for e in TOOLS if e.immediate], ids=lambda e: e.id)
 def test_writes_complete_on_return_do_not_send_agents_to_the_status_tool(entry: Any) -> None:
-    description = TOOLS[entry.id].description or ""
+    description = LISTED[entry.id].description or ""
     assert STATUS_TOOL not in description and "Effective at once" in description
 
 
 def test_every_guide_line_is_for_an_operation_the_catalog_has() -> None:
-    assert set(WHEN) <= {e.id for e in CATALOG}
+    assert set(WHEN) <= {e.id for e in TOOLS}
 
 
 def test_the_create_cluster_tool_points_to_provision_cluster() -> None:
-    assert "prefer provision_cluster" in (TOOLS["create_cluster"].description or "")
-    assert "first choice for a new cluster" in (TOOLS["provision_cluster"].description or "")
+    assert "prefer provision_cluster" in (LISTED["create_cluster"].description or "")
+    assert "first choice for a new cluster" in (LISTED["provision_cluster"].description or "")
 
 
 def test_the_wait_tool_is_read_only_and_bounded_to_300_seconds() -> None:
-    wait = TOOLS[WAIT_TOOL]
+    wait = LISTED[WAIT_TOOL]
     assert wait.annotations is not None and wait.annotations.readOnlyHint is True
     assert wait.inputSchema["properties"]["timeoutSeconds"]["maximum"] == 300
     assert wait.inputSchema["required"] == ["operationId"]
 
 
 def test_tool_names_are_valid_mcp_tool_names() -> None:
-    for name in TOOLS:
+    for name in LISTED:
         assert name.isidentifier() and len(name) <= 64
 
 
@@ -143,8 +143,8 @@ def test_dry_run_goes_in_the_query_of_a_body_method_and_the_rest_in_the_body() -
 
 
 def test_every_mutation_takes_dry_run_and_declares_the_plan_answer() -> None:
-    planned = {e.id for e in CATALOG if "dryRun" in e.query}
-    assert planned == {e.id for e in CATALOG if e.mutates}
+    planned = {e.id for e in TOOLS if "dryRun" in e.query}
+    assert planned == {e.id for e in TOOLS if e.mutates}
     for op_id in planned:
         assert "dryRun" in BY_ID[op_id].input.model_fields, op_id
         branches = [b.get("$ref", "") for b in output_schema_of(BY_ID[op_id]).get("anyOf", [])]
@@ -214,7 +214,7 @@ async def test_retry_after_is_passed_on() -> None:
 
 async def test_without_a_token_every_call_is_refused_before_reaching_rest() -> None:
     runner, seen = _runner(lambda r: httpx.Response(200, json={}), token=None)
-    for name in [*BY_ID, WAIT_TOOL]:
+    for name in [*(e.id for e in TOOLS), WAIT_TOOL]:
         args = {"operationId": "op-12345678"} if name in (WAIT_TOOL, "get_operation") else {}
         result = await runner.call(name, args)
         assert result.isError, name

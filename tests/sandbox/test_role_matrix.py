@@ -16,7 +16,7 @@ from typing import Any
 
 import httpx
 import pytest
-from launchpod.contracts.catalog_ops import CATALOG, CatalogEntry
+from launchpod.contracts.catalog_ops import CATALOG, TOOLS, CatalogEntry
 from launchpod.contracts.common import Role
 from launchpod.contracts.errors import ErrorView
 
@@ -103,7 +103,7 @@ async def test_mcp_tools_answer_as_their_rest_routes_for_each_role(sandbox: Any,
     mismatches = []
     with httpx.Client(base_url=sandbox.url, timeout=60) as client:
         async with mcp_session(sandbox.url, sandbox.tokens[username]) as session:
-            for entry in CATALOG:
+            for entry in TOOLS:
                 arguments = {p: PATH_VALUES.get(p, "matrix-nowhere") for p in entry.path_params}
                 if cluster_field(entry) in arguments:
                     arguments[CLUSTER] = arguments.pop(str(cluster_field(entry)))

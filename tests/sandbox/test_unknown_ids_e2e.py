@@ -28,6 +28,7 @@ BODIES = {
     "update_instance_group": {"instanceCount": 2},
     "scale_endpoint": {"replicas": 2},
     "invoke_endpoint": {"messages": [{"role": "user", "content": "hi"}]},
+    "create_chat_completion": {"model": "m", "messages": [{"role": "user", "content": "hi"}]},
     "assign_pod": {"pod": "p-0", "endpoint": "no-such-endpoint"},
 }
 # Path parameters that are not things read from the cluster: a phase is one of a fixed list (422 otherwise),

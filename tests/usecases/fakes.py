@@ -443,6 +443,9 @@ class Endpoints:
         self.chats.append(payload)
         return self.answer, False
 
+    def models(self, cluster: str, real: Any) -> dict[str, Any]:
+        return {"object": "list", "data": [{"id": self.answer.get("model", "model"), "object": "model"}]}
+
     def bind_pod(self, cluster: str, namespace: str, pod: str, endpoint: str) -> None:
         self.bound.append((namespace, pod, endpoint))
 

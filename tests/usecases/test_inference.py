@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from launchpod.contracts.chat import ChatCompletionRequest
 from launchpod.contracts.common import Role
 from launchpod.contracts.inference import AssignPodRequest, CreateEndpointInput, InvokeEndpointRequest
 from launchpod.contracts.operations import NoopView, OperationStatus
@@ -305,3 +306,42 @@ def test_replicas_beyond_the_free_gpus_of_the_types_nodes_are_said_to_wait_in_th
     assert warning.startswith("2 of 4 replicas of vllm fit now") and "5 of 8 GPUs free" in warning
     assert "2 will wait Pending" in warning
     assert cases.create(_create({**body, "replicas": 2}), who=WHO, ports=ports).plan.warnings == ()
+
+
+def test_an_openai_chat_completion_sends_openai_s_sampling_fields_and_answers_openai_s_shape():
+    routed = _routed_pool("sg-a", ["sg-a-0"])
+    answer = {"id": "chatcmpl-1", "created": 7, "model": "m", "choices": [{"message": {"content": "hi"}}]}
+    ports = _ports(found=[routed], answer=answer)
+    request = ChatCompletionRequest.model_validate(
+        {
+            "model": "anything",
+            "messages": [{"role": "user", "content": [{"type": "text", "text": t} for t in ("hel", "lo")]}],
+            "max_completion_tokens": 8,
+            "top_p": 0.5,
+            "stop": ["\n"],
+            "user": "someone",  # OpenAI clients send fields Launchpod has no use for: ignored, not refused
+            "parallel_tool_calls": False,
+        }
+    )
+    view = cases.chat_completion("c1", "sg-a", request, ports=ports)
+    assert (view.id, view.model, view.choices[0].message.content) == ("chatcmpl-1", "m", "hi")
+    assert ports.endpoints.chats == [
+        {"messages": [{"role": "user", "content": "hello"}], "max_tokens": 8, "top_p": 0.5, "stop": ["\n"]}
+    ]
+    planned = cases.chat_completion("c1", "sg-a", request, True, ports=ports)
+    assert isinstance(planned, PlanView) and "at most 8 tokens" in planned.steps[0].reason
+    assert len(ports.endpoints.chats) == 1
+
+
+def test_an_openai_chat_completion_waits_for_a_serving_endpoint_and_refuses_two_different_limits():
+    routed = _routed_pool("sg-a", ["sg-a-0"])
+    routed.pods = [p for p in routed.pods if "router" not in p["metadata"]["name"]]
+    ports = _ports(found=[routed])
+    request = ChatCompletionRequest(messages=[{"role": "user", "content": "hello"}], max_tokens=8)
+    with pytest.raises(Conflict, match="sg-a is Deploying"):
+        cases.chat_completion("c1", "sg-a", request, ports=ports)
+    with pytest.raises(NotFound):
+        cases.chat_completion("c1", "nope", request, ports=ports)
+    assert ports.endpoints.chats == []
+    with pytest.raises(ValueError, match="not both with different values"):
+        ChatCompletionRequest(messages=[{"role": "user", "content": "x"}], max_tokens=8, max_completion_tokens=9)

@@ -15,6 +15,7 @@ from pydantic import BaseModel, Field, create_model
 
 from launchpod.contracts.autoscaling import AutoscalingInput
 from launchpod.contracts.catalog import AvailabilityZoneListView, InstanceTypeListView
+from launchpod.contracts.chat import ChatCompletionInput, ChatCompletionView, OpenAIModelListView
 from launchpod.contracts.clusters import (
     ClusterListView,
     ClusterView,
@@ -212,6 +213,9 @@ class CatalogEntry:
     starts: tuple[str, ...] = ()
     # Input fields sent in the query string even on a body method (dryRun on PATCH/POST).
     query: tuple[str, ...] = ()
+    # False: no MCP tool for this route (the OpenAI-compatible routes: OpenAI SDKs call them, agents call
+    # invoke_endpoint); REST, the OpenAPI document and the console's types still have it.
+    tool: bool = True
     # True when the route's own code reads dryRun (it is in ``query`` as written). Every other mutating
     # route gets dryRun declared here all the same, and the API's dry-run middleware answers it
     # (routing._dry_run): a workflow stops where it would start and answers its plan.
@@ -990,6 +994,35 @@ CATALOG: tuple[CatalogEntry, ...] = (
         tags=("inference",),
     ),
     CatalogEntry(
+        "create_chat_completion",
+        "POST",
+        "/api/clusters/{name}/endpoints/{endpoint}/openai/v1/chat/completions",
+        "OpenAI-compatible chat completion on the endpoint: OpenAI's request and answer (stream true answers"
+        " server-sent events), so an OpenAI SDK with base_url .../endpoints/{endpoint}/openai/v1 and a Launchpod"
+        " token as api_key works. Sent to the endpoint's own Service as invoke_endpoint is, with the same bounds."
+        " Errors carry OpenAI's error object. Not an MCP tool: agents call invoke_endpoint.",
+        ChatCompletionInput,
+        ChatCompletionView,
+        Role.OPERATOR,
+        mutates=True,  # as invoke_endpoint: it spends the endpoint's GPU time
+        immediate=True,
+        idempotent=False,
+        query=("dryRun",),
+        tool=False,
+        tags=("inference",),
+    ),
+    CatalogEntry(
+        "list_endpoint_models",
+        "GET",
+        "/api/clusters/{name}/endpoints/{endpoint}/openai/v1/models",
+        "OpenAI-compatible model list of the endpoint: the model its server serves (OpenAI SDKs' models.list()).",
+        EndpointRef,
+        OpenAIModelListView,
+        Role.VIEWER,
+        tool=False,
+        tags=("inference",),
+    ),
+    CatalogEntry(
         "assign_pod",
         "POST",
         "/api/clusters/{name}/model-pools/{pool}/assign",
@@ -1134,6 +1167,8 @@ CATALOG: tuple[CatalogEntry, ...] = (
 )
 
 BY_ID = {entry.id: entry for entry in CATALOG}
+# The operations the MCP gateway offers as tools.
+TOOLS: tuple[CatalogEntry, ...] = tuple(e for e in CATALOG if e.tool)
 
 
 def entry(op_id: str) -> CatalogEntry:

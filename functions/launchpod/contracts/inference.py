@@ -367,8 +367,24 @@ class InvokeEndpointRequest(Contract):
     """An OpenAI-style chat completion; where it goes is the endpoint's own Service, never a caller's URL."""
 
     messages: list[ChatMessage] = Field(min_length=1, max_length=64)
-    maxTokens: int = Field(default=256, ge=1, le=4096)
+    max_tokens: int | None = Field(
+        default=None, ge=1, le=4096, description="at most this many tokens back (256 when unset)"
+    )
+    maxTokens: int | None = Field(
+        default=None, ge=1, le=4096, deprecated=True, description="the older spelling of max_tokens (OpenAI's name)"
+    )
     temperature: float | None = Field(default=None, ge=0, le=2)
+
+    @model_validator(mode="after")
+    def _one_limit(self) -> Self:
+        old = self.__dict__.get("maxTokens")  # read past the deprecation warning the attribute raises
+        if old is not None and self.max_tokens is not None and old != self.max_tokens:
+            raise ValueError("send max_tokens (maxTokens is its older spelling), not both with different values")
+        return self
+
+    @property
+    def limit(self) -> int:
+        return self.max_tokens or self.__dict__.get("maxTokens") or 256
 
 
 class InvokeEndpointInput(EndpointRef, InvokeEndpointRequest):

@@ -288,6 +288,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/clusters/{name}/endpoints/{endpoint}/openai/v1/chat/completions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * OpenAI-compatible chat completion on the endpoint: OpenAI's request and answer (stream true answers server-sent events), so an OpenAI SDK with base_url .../endpoints/{endpoint}/openai/v1 and a Launchpod token as api_key works. Sent to the endpoint's own Service as invoke_endpoint is, with the same bounds. Errors carry OpenAI's error object. Not an MCP tool: agents call invoke_endpoint.
+         * @description OpenAI-compatible chat completion on the endpoint: OpenAI's request and answer (stream true answers server-sent events), so an OpenAI SDK with base_url .../endpoints/{endpoint}/openai/v1 and a Launchpod token as api_key works. Sent to the endpoint's own Service as invoke_endpoint is, with the same bounds. Errors carry OpenAI's error object. Not an MCP tool: agents call invoke_endpoint.
+         */
+        post: operations["create_chat_completion"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/clusters/{name}/endpoints/{endpoint}/openai/v1/models": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * OpenAI-compatible model list of the endpoint: the model its server serves (OpenAI SDKs' models.list()).
+         * @description OpenAI-compatible model list of the endpoint: the model its server serves (OpenAI SDKs' models.list()).
+         */
+        get: operations["list_endpoint_models"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/clusters/{name}/events": {
         parameters: {
             query?: never;
@@ -1154,6 +1194,17 @@ export interface components {
              */
             previous?: string | null;
         };
+        /** AssistantMessage */
+        AssistantMessage: {
+            /** Content */
+            content?: string | null;
+            /**
+             * Role
+             * @default assistant
+             * @constant
+             */
+            role: "assistant";
+        };
         /**
          * AutoscalingRequest
          * @description Enable or disable HyperPod-managed Karpenter. It scales HyperPod instance groups only (never plain EC2
@@ -1256,6 +1307,96 @@ export interface components {
         CancelOperationRequest: {
             /** Reason */
             reason?: string | null;
+        };
+        /** ChatCompletionChoice */
+        ChatCompletionChoice: {
+            /** Finish Reason */
+            finish_reason?: string | null;
+            /**
+             * Index
+             * @default 0
+             */
+            index: number;
+            message: components["schemas"]["AssistantMessage"];
+        };
+        /** ChatCompletionMessage */
+        ChatCompletionMessage: {
+            /** Content */
+            content?: string | components["schemas"]["TextPart"][] | null;
+            /** Name */
+            name?: string | null;
+            /**
+             * Role
+             * @enum {string}
+             */
+            role: "system" | "developer" | "user" | "assistant" | "tool";
+        };
+        /**
+         * ChatCompletionRequest
+         * @description POST chat/completions as OpenAI defines it. ``model`` is accepted as OpenAI SDKs require it; the
+         *     endpoint's own model answers (``GET models`` names it).
+         */
+        ChatCompletionRequest: {
+            /** Frequency Penalty */
+            frequency_penalty?: number | null;
+            /** Max Completion Tokens */
+            max_completion_tokens?: number | null;
+            /**
+             * Max Tokens
+             * @description OpenAI's older name of max_completion_tokens; either one, 256 when neither is sent
+             */
+            max_tokens?: number | null;
+            /** Messages */
+            messages: components["schemas"]["ChatCompletionMessage"][];
+            /**
+             * Model
+             * @description ignored: the endpoint's model answers
+             */
+            model?: string | null;
+            /**
+             * N
+             * @description one choice per request
+             * @default 1
+             */
+            n: number;
+            /** Presence Penalty */
+            presence_penalty?: number | null;
+            /** Seed */
+            seed?: number | null;
+            /** Stop */
+            stop?: string | string[] | null;
+            /**
+             * Stream
+             * @description answer as server-sent events (text/event-stream)
+             * @default false
+             */
+            stream: boolean;
+            stream_options?: components["schemas"]["StreamOptions"] | null;
+            /** Temperature */
+            temperature?: number | null;
+            /** Top P */
+            top_p?: number | null;
+        };
+        /**
+         * ChatCompletionView
+         * @description OpenAI's chat.completion object.
+         */
+        ChatCompletionView: {
+            /** Choices */
+            choices: components["schemas"]["ChatCompletionChoice"][];
+            /** Created */
+            created: number;
+            /** Id */
+            id: string;
+            /** Model */
+            model: string;
+            /**
+             * Object
+             * @default chat.completion
+             * @constant
+             */
+            object: "chat.completion";
+            usage?: components["schemas"]["CompletionUsage"] | null;
         };
         /** ChatMessage */
         ChatMessage: {
@@ -1381,6 +1522,24 @@ export interface components {
              * @enum {string}
              */
             source: "created" | "imported";
+        };
+        /** CompletionUsage */
+        CompletionUsage: {
+            /**
+             * Completion Tokens
+             * @default 0
+             */
+            completion_tokens: number;
+            /**
+             * Prompt Tokens
+             * @default 0
+             */
+            prompt_tokens: number;
+            /**
+             * Total Tokens
+             * @default 0
+             */
+            total_tokens: number;
         };
         /** ConfigureMlflowRequest */
         ConfigureMlflowRequest: {
@@ -2402,9 +2561,15 @@ export interface components {
         InvokeEndpointRequest: {
             /**
              * Maxtokens
-             * @default 256
+             * @deprecated
+             * @description the older spelling of max_tokens (OpenAI's name)
              */
-            maxTokens: number;
+            maxTokens?: number | null;
+            /**
+             * Max Tokens
+             * @description at most this many tokens back (256 when unset)
+             */
+            max_tokens?: number | null;
             /** Messages */
             messages: components["schemas"]["ChatMessage"][];
             /** Temperature */
@@ -3075,6 +3240,68 @@ export interface components {
              */
             enabled: boolean;
         };
+        /** OpenAIError */
+        OpenAIError: {
+            /** Code */
+            code?: string | null;
+            /** Message */
+            message: string;
+            /** Param */
+            param?: string | null;
+            /** Type */
+            type: string;
+        };
+        /**
+         * OpenAIErrorView
+         * @description Launchpod's error envelope with OpenAI's ``error`` object beside it, so an OpenAI SDK raises its typed
+         *     error (AuthenticationError, PermissionDeniedError, NotFoundError ...) with Launchpod's message.
+         */
+        OpenAIErrorView: {
+            /** @example NOT_FOUND */
+            code: components["schemas"]["ErrorCode"];
+            /** Details */
+            details?: components["schemas"]["ErrorDetail"][];
+            error: components["schemas"]["OpenAIError"];
+            /** Message */
+            message: string;
+            /** Requestid */
+            requestId?: string | null;
+        };
+        /**
+         * OpenAIModelListView
+         * @description OpenAI's model list: the one model the endpoint serves.
+         */
+        OpenAIModelListView: {
+            /** Data */
+            data: components["schemas"]["OpenAIModelView"][];
+            /**
+             * Object
+             * @default list
+             * @constant
+             */
+            object: "list";
+        };
+        /** OpenAIModelView */
+        OpenAIModelView: {
+            /**
+             * Created
+             * @default 0
+             */
+            created: number;
+            /** Id */
+            id: string;
+            /**
+             * Object
+             * @default model
+             * @constant
+             */
+            object: "model";
+            /**
+             * Owned By
+             * @default launchpod
+             */
+            owned_by: string;
+        };
         /**
          * OperationAcceptedView
          * @description 202: the mutation was recorded and its workflow started.
@@ -3555,6 +3782,14 @@ export interface components {
             /** Storagename */
             storageName: string;
         };
+        /** StreamOptions */
+        StreamOptions: {
+            /**
+             * Include Usage
+             * @default false
+             */
+            include_usage: boolean;
+        };
         /** SubmitJobRequest */
         SubmitJobRequest: {
             /** Command */
@@ -3818,6 +4053,16 @@ export interface components {
             team: string;
             /** Version */
             version: number;
+        };
+        /** TextPart */
+        TextPart: {
+            /** Text */
+            text: string;
+            /**
+             * Type
+             * @constant
+             */
+            type: "text";
         };
         /** TieredCheckpointingRequest */
         TieredCheckpointingRequest: {
@@ -5680,6 +5925,186 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+        };
+    };
+    create_chat_completion: {
+        parameters: {
+            query?: {
+                /** @description answer the plan (each step with its reason) and change nothing */
+                dryRun?: boolean;
+            };
+            header?: never;
+            path: {
+                name: string;
+                endpoint: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChatCompletionRequest"];
+            };
+        };
+        responses: {
+            /** @description Applied; or no changes, or the plan of a dry run */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChatCompletionView"] | components["schemas"]["NoopView"] | components["schemas"]["PlanView"];
+                    "text/event-stream": string;
+                };
+            };
+            /** @description The body cannot be read (not UTF-8 text) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAIErrorView"];
+                };
+            };
+            /** @description No token, or not a valid one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAIErrorView"];
+                };
+            };
+            /** @description Your role does not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAIErrorView"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAIErrorView"];
+                };
+            };
+            /** @description The cluster is busy, or the operation is in the wrong state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAIErrorView"];
+                };
+            };
+            /** @description The body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAIErrorView"];
+                };
+            };
+            /** @description The request breaks a rule; details name the field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAIErrorView"];
+                };
+            };
+            /** @description AWS is throttling or unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAIErrorView"];
+                };
+            };
+        };
+    };
+    list_endpoint_models: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+                endpoint: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAIModelListView"];
+                };
+            };
+            /** @description No token, or not a valid one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAIErrorView"];
+                };
+            };
+            /** @description Your role does not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAIErrorView"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAIErrorView"];
+                };
+            };
+            /** @description The cluster is busy, or the operation is in the wrong state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAIErrorView"];
+                };
+            };
+            /** @description The request breaks a rule; details name the field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAIErrorView"];
+                };
+            };
+            /** @description AWS is throttling or unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAIErrorView"];
                 };
             };
         };

@@ -142,6 +142,6 @@ export const inferenceApi = {
     request<OperationAcceptedView>('DELETE', `${at(cluster)}/${encodeURIComponent(endpoint)}`),
   invoke: (cluster: string, endpoint: string, prompt: string) =>
     request<InvokeView>('POST', `${at(cluster)}/${encodeURIComponent(endpoint)}/invoke`, {
-      body: { messages: [{ role: 'user', content: prompt }], maxTokens: 256 },
+      body: { messages: [{ role: 'user', content: prompt }], max_tokens: 256 },
     }),
 };

@@ -116,6 +116,18 @@ def scale(cluster: str, real: RealEndpoint, replicas: int) -> None:
 def chat(cluster: str, real: RealEndpoint, payload: dict[str, Any]) -> tuple[dict[str, Any], bool]:
     """POST /v1/chat/completions to the endpoint's own Service through the API server's proxy, with a
     bounded timeout; the answer is read up to MAX_ANSWER_BYTES (True when it was cut)."""
+    return _send(cluster, real, "POST", "/v1/chat/completions", payload)
+
+
+def models(cluster: str, real: RealEndpoint) -> dict[str, Any]:
+    """GET /v1/models of the endpoint's own Service (vLLM and SGLang list the model they serve there)."""
+    answer, truncated = _send(cluster, real, "GET", "/v1/models", None)
+    return {} if truncated else answer
+
+
+def _send(
+    cluster: str, real: RealEndpoint, method: str, route: str, payload: dict[str, Any] | None
+) -> tuple[dict[str, Any], bool]:
     from kubernetes.client.exceptions import ApiException
 
     from launchpod.adapters.k8s.client import k8s_client_for
@@ -123,15 +135,12 @@ def chat(cluster: str, real: RealEndpoint, payload: dict[str, Any]) -> tuple[dic
     if real.service is None or real.port is None:
         raise PermanentError(f"Endpoint {real.name} has no Service to call yet.")
     service = f"{real.service['metadata']['name']}:{real.port}"
-    path = f"/api/v1/namespaces/{real.namespace}/services/{service}/proxy/v1/chat/completions"
+    path = f"/api/v1/namespaces/{real.namespace}/services/{service}/proxy{route}"
     api = k8s_client_for(cluster)
+    headers = {"Accept": "application/json"} | ({"Content-Type": "application/json"} if payload is not None else {})
     try:
         params = api.param_serialize(
-            method="POST",
-            resource_path=path,
-            header_params={"Accept": "application/json", "Content-Type": "application/json"},
-            body=payload,
-            auth_settings=["BearerToken"],
+            method=method, resource_path=path, header_params=headers, body=payload, auth_settings=["BearerToken"]
         )
         response = api.call_api(*params, _request_timeout=INVOKE_TIMEOUT_SECONDS)
         raw = response.response  # urllib3's response, not preloaded: read at most one byte past the bound

@@ -14,6 +14,7 @@ from aws_lambda_powertools.event_handler.exceptions import ServiceError
 from aws_lambda_powertools.event_handler.openapi.exceptions import RequestValidationError
 
 from launchpod.contracts.catalog_ops import CATALOG
+from launchpod.contracts.chat import openai_compatible, openai_error
 from launchpod.contracts.common import PATTERN_HINTS
 from launchpod.contracts.errors import ErrorCode, ErrorDetail, ErrorView
 from launchpod.domain.errors import InvalidInput, LaunchpodError, RetryableError
@@ -68,9 +69,15 @@ def envelope(
     return Response(
         status_code=status,
         content_type=content_types.APPLICATION_JSON,
-        body=body.model_dump_json(),
+        body=body_of(app.current_event.path, status, body),
         headers=headers or {},
     )
+
+
+def body_of(path: str, status: int, view: ErrorView) -> str:
+    """The envelope as JSON; on the OpenAI-compatible routes with OpenAI's ``error`` object beside it, which
+    OpenAI SDKs read the message from (their typed errors follow the status)."""
+    return (openai_error(status, view) if openai_compatible(path) else view).model_dump_json()
 
 
 class UnsupportedMediaType(LaunchpodError):
@@ -118,7 +125,7 @@ def early_response(event: dict[str, Any], exc: LaunchpodError) -> dict[str, Any]
     return {
         "statusCode": status_of(exc),
         "headers": {"Content-Type": content_types.APPLICATION_JSON, "Access-Control-Allow-Origin": "*"},
-        "body": body.model_dump_json(),
+        "body": body_of(str(event.get("path") or ""), status_of(exc), body),
         "isBase64Encoded": False,
     }
 
@@ -220,7 +227,7 @@ def wrong_method(event: dict[str, Any]) -> dict[str, Any] | None:
             "Access-Control-Allow-Origin": "*",
             "Allow": ", ".join(allowed),
         },
-        "body": body.model_dump_json(),
+        "body": body_of(path, 405, body),
         "isBase64Encoded": False,
     }
 

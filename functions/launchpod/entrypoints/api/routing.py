@@ -15,6 +15,7 @@ from aws_lambda_powertools.event_handler.router import APIGatewayRouter
 from pydantic import BaseModel
 
 from launchpod.contracts.catalog_ops import CatalogEntry, entry
+from launchpod.contracts.chat import OpenAIErrorView, openai_compatible
 from launchpod.contracts.errors import ErrorView
 from launchpod.contracts.operations import NoopView, OperationAcceptedView, OperationView
 from launchpod.contracts.plans import PlanView
@@ -45,6 +46,12 @@ _ERRORS = {
 }
 
 
+_SSE = (
+    "with stream true: one `data: {chat.completion.chunk}` event per chunk (ChatCompletionChunkView), then"
+    " `data: [DONE]`"
+)
+
+
 def route(router: APIGatewayRouter, op_id: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     e = entry(op_id)
     success = 202 if e.accepted else 200
@@ -61,13 +68,16 @@ def route(router: APIGatewayRouter, op_id: str) -> Callable[[Callable[..., Any]]
             "description": "No changes, or the plan of a dry run",
             "content": {"application/json": {"model": NoopView | PlanView}},
         }
+    if openai_compatible(e.path) and e.method == "POST":  # stream true: OpenAI's chunks as server-sent events
+        responses[200]["content"]["text/event-stream"] = {"schema": {"type": "string", "description": _SSE}}
+    error_view = OpenAIErrorView if openai_compatible(e.path) else ErrorView
     if e.role is not None:
         for status, text in _ERRORS.items():
             if status == 409 and not e.mutates and "{name}" not in e.path:
                 continue  # reads of a cluster answer 409 too, while it is not ready for them
             if status in (400, 415) and e.method not in ("POST", "PUT", "PATCH"):
                 continue
-            responses[status] = {"description": text, "content": {"application/json": {"model": ErrorView}}}
+            responses[status] = {"description": text, "content": {"application/json": {"model": error_view}}}
     register = router.route(
         rule=e.path.replace("{", "<").replace("}", ">").removeprefix("/api") or "/",
         method=e.method,

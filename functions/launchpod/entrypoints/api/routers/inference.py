@@ -1,7 +1,8 @@
 """A cluster's inference endpoints: deploy, scale and delete (the inference workflow), list and read
 (straight from the cluster, or from the deploy operation until it applied the objects), invoke (a chat
-completion the API sends to the endpoint's own Service) and a model pool pod's reassignment, both planned
-first (``dryRun``). Each route is parse, one use case (launchpod.usecases.inference), dump."""
+completion the API sends to the endpoint's own Service, also at the OpenAI-compatible
+``.../openai/v1/chat/completions`` and ``.../openai/v1/models``) and a model pool pod's reassignment, both
+planned first (``dryRun``). Each route is parse, one use case (launchpod.usecases.inference), dump."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.openapi.params import Body, Path
 from aws_lambda_powertools.event_handler.router import APIGatewayRouter
 
+from launchpod.contracts.chat import ChatCompletionRequest, ChatCompletionView, OpenAIModelListView
 from launchpod.contracts.common import ClusterName
 from launchpod.contracts.inference import (
     AssignPodRequest,
@@ -78,6 +80,37 @@ def invoke_endpoint(
     dryRun: DryRunQuery = False,
 ) -> Response[InvokeView | NoopView | PlanView]:
     return json_response(cases.invoke(name, endpoint, body, dryRun, ports=cases.real()))
+
+
+@route(router, "create_chat_completion")
+def create_chat_completion(
+    name: Annotated[ClusterName, Path()],
+    endpoint: Annotated[EndpointName, Path()],
+    body: Annotated[ChatCompletionRequest, Body()],
+    dryRun: DryRunQuery = False,
+) -> Response[ChatCompletionView | NoopView | PlanView | str]:  # str: the text/event-stream body
+    result = cases.chat_completion(name, endpoint, body, dryRun, ports=cases.real())
+    if not body.stream or not isinstance(result, ChatCompletionView):
+        return json_response(result)
+    # Server-sent events in one buffered response. API Gateway can stream a REST API's Lambda proxy
+    # integration (responseTransferMode STREAM, through InvokeWithResponseStream:
+    # https://docs.aws.amazon.com/apigateway/latest/developerguide/response-transfer-mode-lambda.html), but
+    # Lambda streams a response only from its Node.js runtime or a custom runtime
+    # (https://docs.aws.amazon.com/lambda/latest/dg/configuration-response-streaming.html); this Python
+    # function returns the whole stream at once, which OpenAI's clients read as they read a live one.
+    return Response(
+        status_code=200,
+        content_type="text/event-stream",
+        body=cases.server_sent_events(result, body.stream_options is not None and body.stream_options.include_usage),
+        headers={"Cache-Control": "no-cache"},
+    )
+
+
+@route(router, "list_endpoint_models")
+def list_endpoint_models(
+    name: Annotated[ClusterName, Path()], endpoint: Annotated[EndpointName, Path()]
+) -> OpenAIModelListView:
+    return cases.models(name, endpoint, ports=cases.real())
 
 
 @route(router, "assign_pod")
