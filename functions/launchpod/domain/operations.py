@@ -204,7 +204,7 @@ def retry(
     if operation.status not in (OperationStatus.FAILED, OperationStatus.CANCELLED):
         raise Conflict(
             f"Operation {operation_id} is {operation.status}; only FAILED or CANCELLED operations can be retried.",
-            holder=operation_id,
+            details=[{"field": None, "rule": "retryable_status", "message": f"{operation_id} is {operation.status}"}],
         )
     names = [p.name for p in operation.phases]
     failed = next(

@@ -103,17 +103,18 @@ def diff(
     rules = {f.name: f for f in fields}
     frozen = [n for n in found if not rules.get(n, Field(n)).mutable]
     if frozen:
+        noun = resource[0].lower() + resource[1:] if resource.startswith("The ") else resource
         raise Conflict(
             f"{resource} exists and "
-            + "; ".join(f"its {n} is {found[n][1]!r}, not {found[n][0]!r}" for n in frozen)
+            + "; ".join(f"its {n} is {shown(found[n][1])}, not {shown(found[n][0])}" for n in frozen)
             + f". {'These fields cannot' if len(frozen) > 1 else 'This field cannot'} change on an existing "
             "resource: send the value it has (or leave the field out), or create a new one under another name.",
             details=[
                 {
                     "field": f"{at}.{n}",
                     "rule": "immutable",
-                    "message": f"{n} is {found[n][1]!r} on the existing {resource}; "
-                    f"it cannot change to {found[n][0]!r}",
+                    "message": f"{n} is {shown(found[n][1])} on the existing {noun.removeprefix('the ')}; "
+                    f"it cannot change to {shown(found[n][0])}",
                 }
                 for n in frozen
             ],
@@ -127,6 +128,13 @@ def diff(
             else Step("update", f"{resource} {name}", f"{name} is {current!r}; the request asks for {value!r}")
         )
     return Plan(target, tuple(steps))
+
+
+def shown(value: Any) -> str:
+    """A value in a sentence: a string quoted, a list as its items, anything else as Python writes it."""
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(str(v) if isinstance(v, str) else shown(v) for v in value) + "]"
+    return f"'{value}'" if isinstance(value, str) else repr(value)
 
 
 def combine(target: str, *plans: Plan) -> Plan:

@@ -133,6 +133,11 @@ def early_response(event: dict[str, Any], exc: LaunchpodError) -> dict[str, Any]
 def _detail(error: dict[str, Any]) -> dict[str, Any]:
     loc = [str(p) for p in error.get("loc", ())]
     rule = str(error.get("type", "invalid"))
+    if rule == "json_invalid":
+        # pydantic's loc for broken JSON is ("body", <character offset>): an offset, not a field
+        offset = loc[1] if len(loc) > 1 else "?"
+        why = str((error.get("ctx") or {}).get("error") or "it cannot be parsed")
+        return {"field": "body", "rule": rule, "message": f"The body is not valid JSON at character {offset}: {why}."}
     name = loc[-1] if loc else "request"
     msg = str(error.get("msg", "is not valid")).removeprefix("Value error, ")
     if rule == "string_pattern_mismatch":
