@@ -51,7 +51,7 @@ def _built(request: SubmitJobInput) -> dict:
 def test_the_document_states_the_kind_each_recipe_runs_as():
     # The contracts mirror the recipes' kinds (the MCP gateway's image has no recipe files) for the oneOf
     # of SubmitJobRequest; a recipe added or changed here must change there too.
-    assert RECIPE_KINDS == {name: recipe.kind for name, recipe in recipes.all_recipes().items()}
+    assert {name: recipe.kind for name, recipe in recipes.all_recipes().items()} == RECIPE_KINDS
 
 
 @pytest.mark.parametrize("name", sorted(recipes.all_recipes()))
