@@ -70,8 +70,10 @@ def without_dot_segments(chars: str, *, trailing_slash: bool = False) -> str:
     return rf"^{segment}(/{segment})*{'/?' if trailing_slash else ''}$"
 
 
-# JSON Schema pieces for ``rules``: a field that is absent or null, and one that is there.
+# JSON Schema pieces for ``rules``: a field that is absent or null, and one that must be absent (the object
+# form of ``false``, which MCP clients take; the MCP Inspector's --strict refuses a boolean schema).
 ABSENT: dict[str, Any] = {"type": "null"}
+NEVER: dict[str, Any] = {"not": {}}
 
 
 def refused(rule: LiteralString, message: str) -> PydanticCustomError:

@@ -11,6 +11,7 @@ from pydantic import AfterValidator, ConfigDict, Field, model_validator
 
 from launchpod.contracts.common import (
     ABSENT,
+    NEVER,
     ClusterName,
     Contract,
     K8sName,
@@ -245,7 +246,7 @@ class ManagedSpec(Contract):
                     "type": "object",
                     "required": ["prometheus"],
                     "properties": {
-                        "prometheus": {"type": "object", "properties": {"serverAddress": False}},
+                        "prometheus": {"type": "object", "properties": {"serverAddress": NEVER}},
                         "cloudWatch": ABSENT,
                     },
                 },

@@ -2743,7 +2743,7 @@ export interface components {
             autoscaling?: (components["schemas"]["AutoscalingSpec"] | null) & (null | {
                 cloudWatch?: null;
                 prometheus: {
-                    serverAddress?: never;
+                    serverAddress?: unknown;
                 };
             } | {
                 cloudWatch: Record<string, never>;
