@@ -7,7 +7,8 @@ an undeclared content type, schema-violating bodies refused, and schema-valid re
 (positive data acceptance). A schema-valid request may still be refused for what the document cannot
 state (a zone not offered, a nextToken never issued, a confirm that does not match the path): exactly the
 refusals launchpod.contracts.refusals lists, each with its rule, status and code, are accepted; any other
-422 (or 400) to a schema-valid request fails, as it means the document says less than the API enforces.
+422 (or 400) to a schema-valid request fails, as it means the document says less than the API enforces. A
+404 (unknown) or 409 (busy) must carry the code that list gives it.
 
 The run has a fixed seed (FUZZ_SEED overrides it) so a failure reproduces by running the test again;
 schemathesis prints each failing case with a curl command, and the run prints its seed and figures.
@@ -24,7 +25,7 @@ from typing import Any
 import pytest
 import schemathesis
 from hypothesis import HealthCheck, seed, settings
-from launchpod.contracts.refusals import refusal_of
+from launchpod.contracts.refusals import BY_STATUS, refusal_of
 from launchpod.entrypoints.api.app import app
 from schemathesis.openapi.checks import RejectedPositiveData
 from schemathesis.specs.openapi.checks import positive_data_acceptance
@@ -48,7 +49,8 @@ def fuzzed(request: pytest.FixtureRequest) -> Iterator[RunningSandbox]:
         yield running
     line = (
         f"schemathesis: seed {SEED}, {figures['cases']} cases over {figures['operations']} operations, "
-        f"{figures['listed']} refused as launchpod.contracts.refusals lists ({dict(by_rule) or 'none'})"
+        f"{figures['listed']} refused as launchpod.contracts.refusals lists ({dict(by_rule) or 'none'}), "
+        f"{figures['404']} answered 404 and {figures['409']} 409"
     )
     with request.config.pluginmanager.getplugin("capturemanager").global_and_fixture_disabled():
         print(f"\n{line}")  # past pytest's capture: the seed and the figures belong in the run's output
@@ -58,6 +60,10 @@ def listed_refusals_only(ctx: Any, response: Any, case: Any) -> bool | None:
     """positive_data_acceptance, except for a refusal launchpod.contracts.refusals lists: every rule the
     error names is listed, with the status and the code it came with."""
     figures["cases"] += 1
+    if case.meta is not None and case.meta.generation.mode.is_positive and response.status_code in BY_STATUS:
+        code, _ = BY_STATUS[response.status_code]
+        assert response.json().get("code") == code, f"{response.status_code} without code {code}: {response.text}"
+        figures[str(response.status_code)] += 1
     try:
         return positive_data_acceptance(ctx, response, case)
     except RejectedPositiveData:

@@ -5,8 +5,8 @@ oneOf), so a request valid against it is refused only for what is listed here, e
 error code (and the ``details[].rule`` the error carries):
 
 - what only state decides: a zone the region does not have, a type a zone does not offer, a cursor this
-  API never issued, a group, node, claim or queue the cluster does not have (409 busy and 404 unknown
-  are answered as documented for every route and are not listed);
+  API never issued, a group, node, claim or queue the cluster does not have (``REFUSALS``), and on every
+  route an unknown cluster or other resource (404) or a busy one (409) (``BY_STATUS``);
 - what a schema cannot say: a query parameter equal to a path parameter, objects distinct by one field,
   one number at most another, one list within another.
 
@@ -83,6 +83,12 @@ REFUSALS: dict[str, Refusal] = {
         _cross("subset", "confirmScaleToZero names a group that groups does not"),
         _cross("sglang_router", "the SGLang router with a worker image that is not SGLang"),
     )
+}
+
+# What every route may answer a valid request with, because state decides it: each with the one code it carries.
+BY_STATUS: dict[int, tuple[ErrorCode, str]] = {
+    404: (ErrorCode.NOT_FOUND, "a cluster, node, job, endpoint, team or operation that does not exist"),
+    409: (ErrorCode.CONFLICT, "the cluster is busy (another operation holds it) or not in a state for this"),
 }
 
 # Rules the code raises that only a request the document calls invalid can meet: the schema states them.
