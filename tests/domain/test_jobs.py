@@ -7,7 +7,7 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
-from launchpod.contracts.jobs import SubmitJobInput
+from launchpod.contracts.jobs import RECIPE_KINDS, SubmitJobInput
 from launchpod.domain.errors import Conflict, InvalidInput
 from launchpod.domain.jobs import manifests, recipes, rules
 from pydantic import ValidationError
@@ -48,6 +48,12 @@ def _built(request: SubmitJobInput) -> dict:
     acc = facts(rules.check(request, FACTS))
     rules.check_processes(request, acc)
     return manifests.build(request, acc, recipe)
+
+
+def test_the_document_states_the_kind_each_recipe_runs_as():
+    # The contracts mirror the recipes' kinds (the MCP gateway's image has no recipe files) for the oneOf
+    # of SubmitJobRequest; a recipe added or changed here must change there too.
+    assert {name: recipe.kind for name, recipe in recipes.all_recipes().items()} == RECIPE_KINDS
 
 
 @pytest.mark.parametrize("name", sorted(recipes.all_recipes()))

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Self
 
-from pydantic import Field, model_validator
+from pydantic import ConfigDict, Field, model_validator
 
-from launchpod.contracts.common import ClusterName, Contract
+from launchpod.contracts.common import ClusterName, Contract, refused, rules
 from launchpod.contracts.hyperpod import InstanceGroupName
 
 
@@ -14,11 +14,26 @@ class AutoscalingRequest(Contract):
     """Enable or disable HyperPod-managed Karpenter. It scales HyperPod instance groups only (never plain EC2
     or EKS node groups): a Pending pod a managed group fits brings a node; idle nodes go, back to zero."""
 
+    model_config = ConfigDict(
+        json_schema_extra=rules(
+            oneOf=[
+                {
+                    "title": "Enable, naming the groups",
+                    "type": "object",
+                    "required": ["groups"],
+                    "properties": {"enabled": {"const": True}, "groups": {"minItems": 1}},
+                },
+                {"title": "Disable", "type": "object", "properties": {"enabled": {"const": False}}},
+            ]
+        )
+    )
+
     enabled: bool
     groups: list[InstanceGroupName] = Field(
         default_factory=list,
         max_length=10,
         description="enable: the instance groups Karpenter manages (at most 10 in a node class); each starts at 0",
+        json_schema_extra={"uniqueItems": True},
     )
     confirmScaleToZero: list[InstanceGroupName] = Field(
         default_factory=list,
@@ -37,7 +52,7 @@ class AutoscalingRequest(Contract):
         if len(set(self.groups)) != len(self.groups):
             raise ValueError("groups must be distinct")
         if stray := [g for g in self.confirmScaleToZero if g not in self.groups]:
-            raise ValueError(f"confirmScaleToZero names {', '.join(stray)}, which groups does not")
+            raise refused("subset", f"confirmScaleToZero names {', '.join(stray)}, which groups does not")
         return self
 
 

@@ -5,9 +5,10 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Literal
 
-from pydantic import Field, ValidationInfo, field_validator, model_validator
+from pydantic import ConfigDict, Field, ValidationInfo, field_validator, model_validator
 
 from launchpod.contracts.common import (
+    ABSENT,
     DEFAULT_KUBERNETES_VERSION,
     AvailabilityZoneName,
     Cidr,
@@ -15,6 +16,7 @@ from launchpod.contracts.common import (
     Contract,
     KubernetesVersion,
     Tags,
+    rules,
 )
 from launchpod.contracts.hyperpod import CreateHyperPodRequest
 from launchpod.contracts.storage import ConfigureStorageRequest
@@ -26,10 +28,26 @@ _DEFAULT_LOGS: tuple[ControlPlaneLogType, ...] = ("api", "audit", "authenticator
 class NetworkRequest(Contract):
     """Either a new VPC (give a CIDR, or take the default) or an existing VPC and its subnets."""
 
+    model_config = ConfigDict(
+        json_schema_extra=rules(
+            oneOf=[
+                {"title": "A new VPC", "type": "object", "properties": {"vpcId": ABSENT, "subnetIds": ABSENT}},
+                {
+                    "title": "An existing VPC",
+                    "type": "object",
+                    "required": ["vpcId", "subnetIds"],
+                    "properties": {"vpcId": {"type": "string"}, "subnetIds": {"type": "array"}, "vpcCidr": ABSENT},
+                },
+            ]
+        )
+    )
+
     vpcCidr: Cidr | None = Field(default=None, description="CIDR of a new VPC; default 10.192.0.0/16.")
     vpcId: str | None = Field(default=None, pattern=r"^vpc-[0-9a-f]{8,17}$")
     subnetIds: list[str] | None = Field(
-        default=None, description="Existing private subnets in at least two availability zones."
+        default=None,
+        description="Existing private subnets in at least two availability zones.",
+        json_schema_extra={"minItems": 2, "uniqueItems": True},
     )
 
     @model_validator(mode="after")
@@ -52,6 +70,7 @@ class CreateClusterRequest(Contract):
         max_length=3,
         description="Zones for the control plane's subnets; EKS needs two or more.",
         examples=[["us-east-1a", "us-east-1b"]],
+        json_schema_extra={"uniqueItems": True},
     )
     kubernetesVersion: KubernetesVersion = DEFAULT_KUBERNETES_VERSION
     network: NetworkRequest = Field(default_factory=NetworkRequest)
@@ -125,6 +144,27 @@ class ImportClusterRequest(Contract):
 class ProvisionClusterRequest(CreateClusterRequest):
     """Everything in one request: control plane, dependencies, HyperPod (with node auto-recovery) and,
     optionally, storage for pods once the dependencies are in."""
+
+    model_config = ConfigDict(
+        json_schema_extra=rules(
+            oneOf=[
+                {
+                    "title": "FSx for Lustre storage, with the optional dependencies (its CSI driver)",
+                    "type": "object",
+                    "required": ["storage", "includeOptionalDependencies"],
+                    "properties": {
+                        "storage": {"type": "object", "required": ["kind"], "properties": {"kind": {"const": "fsx"}}},
+                        "includeOptionalDependencies": {"const": True},
+                    },
+                },
+                {
+                    "title": "No storage, or S3 storage",
+                    "type": "object",
+                    "properties": {"storage": {"anyOf": [ABSENT, {"properties": {"kind": {"const": "s3"}}}]}},
+                },
+            ]
+        )
+    )
 
     hyperpod: CreateHyperPodRequest
     includeOptionalDependencies: bool = Field(default=False, description="also FSx CSI, Neuron plugin, KubeRay")

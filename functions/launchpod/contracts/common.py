@@ -2,16 +2,85 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from enum import StrEnum
-from typing import Annotated
+from typing import Annotated, Any, LiteralString
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, GetJsonSchemaHandler
+from pydantic.json_schema import JsonSchemaValue
+from pydantic_core import CoreSchema, PydanticCustomError
 
 
 class Contract(BaseModel):
     """Base of every request and view: unknown fields are refused, names are camelCase on the wire."""
 
     model_config = ConfigDict(extra="forbid", populate_by_name=True, use_enum_values=True, defer_build=True)
+
+    @classmethod
+    def __get_pydantic_json_schema__(cls, core_schema: CoreSchema, handler: GetJsonSchemaHandler) -> JsonSchemaValue:
+        schema = handler(core_schema)
+        _keys_as_property_names(handler.resolve_ref_schema(schema))
+        return schema
+
+
+def _keys_as_property_names(schema: Any) -> None:
+    """Pydantic writes a dict whose keys have a pattern as ``patternProperties``, which only says what the
+    values of matching keys are: a key that does not match would pass. The validator refuses such keys, so
+    the document says ``propertyNames`` (every key matches) and ``additionalProperties`` (every value)."""
+    if isinstance(schema, list):
+        for item in schema:
+            _keys_as_property_names(item)
+        return
+    if not isinstance(schema, dict):
+        return
+    patterned = schema.get("patternProperties")
+    if isinstance(patterned, dict) and len(patterned) == 1 and "additionalProperties" not in schema:
+        ((pattern, values),) = patterned.items()
+        del schema["patternProperties"]
+        schema["propertyNames"] = {**schema.get("propertyNames", {}), "pattern": pattern}
+        schema["additionalProperties"] = values
+    for value in schema.values():
+        _keys_as_property_names(value)
+
+
+def rules(
+    *, required: tuple[str, ...] = (), without_default: tuple[str, ...] = (), **keywords: Any
+) -> Callable[[dict[str, Any]], None]:
+    """A model's ``json_schema_extra``: the JSON Schema keywords (``oneOf``, ``minProperties``...) that state
+    its cross-field validators in the OpenAPI document and the MCP tools' input schemas. ``required`` adds
+    fields the validator refuses without (their schema default goes); ``without_default`` drops the default
+    of a field whose null the document does not show."""
+
+    def extra(schema: dict[str, Any]) -> None:
+        schema.update(keywords)
+        if required:
+            had = schema.get("required", [])
+            schema["required"] = [*had, *(name for name in required if name not in had)]
+        for name in (*required, *without_default):
+            schema.get("properties", {}).get(name, {}).pop("default", None)
+
+    return extra
+
+
+def without_dot_segments(chars: str, *, trailing_slash: bool = False) -> str:
+    """A pattern of "/"-separated segments of ``chars`` (a class that includes "."), none of them "." or "..":
+    a segment starts with another character, or with one dot and another, or with two dots and anything."""
+    other = chars.replace(".", "", 1)
+    segment = rf"({other}{chars}*|\.{other}{chars}*|\.\.{chars}+)"
+    return rf"^{segment}(/{segment})*{'/?' if trailing_slash else ''}$"
+
+
+# JSON Schema pieces for ``rules``: a field that is absent or null, and one that must be absent (the object
+# form of ``false``, which MCP clients take; the MCP Inspector's --strict refuses a boolean schema).
+ABSENT: dict[str, Any] = {"type": "null"}
+NEVER: dict[str, Any] = {"not": {}}
+
+
+def refused(rule: LiteralString, message: str) -> PydanticCustomError:
+    """A validator's refusal with its own rule name (the error's ``details[].rule``), for rules a JSON Schema
+    cannot state (names distinct across objects, one number at most another); each such rule is listed in
+    launchpod.contracts.refusals with its status and code."""
+    return PydanticCustomError(rule, message)
 
 
 _CLUSTER_NAME = r"^[a-zA-Z0-9](-*[a-zA-Z0-9])*$"

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import Field, model_validator
+from pydantic import ConfigDict, Field, model_validator
+from pydantic.json_schema import SkipJsonSchema
 
-from launchpod.contracts.common import ClusterName, Contract
+from launchpod.contracts.common import ABSENT, ClusterName, Contract, rules
 
 FeatureName = Literal[
     "trainingOperator", "tieredCheckpointing", "taskGovernance", "autoscaling", "inferenceOperator", "observability"
@@ -36,6 +37,19 @@ class ObservabilityRequest(Contract):
 
 
 class TieredCheckpointingRequest(Contract):
+    model_config = ConfigDict(
+        json_schema_extra=rules(
+            oneOf=[
+                {"title": "On", "type": "object", "properties": {"enabled": {"const": True}}},
+                {
+                    "title": "Off",
+                    "type": "object",
+                    "properties": {"enabled": {"const": False}, "memoryPercentage": ABSENT},
+                },
+            ]
+        )
+    )
+
     enabled: bool = Field(description="turn managed tiered checkpointing on (true) or off (false)")
     memoryPercentage: int | None = Field(
         default=None,
@@ -52,14 +66,27 @@ class TieredCheckpointingRequest(Contract):
         return self
 
 
+_FEATURES = ("trainingOperator", "tieredCheckpointing", "taskGovernance", "inferenceOperator", "observability")
+
+
 class UpdateFeaturesRequest(Contract):
     """Send only the features that change; the backend compares them with the real cluster."""
 
-    trainingOperator: TrainingOperatorRequest | None = None
-    tieredCheckpointing: TieredCheckpointingRequest | None = None
-    taskGovernance: TaskGovernanceRequest | None = None
-    inferenceOperator: InferenceOperatorRequest | None = None
-    observability: ObservabilityRequest | None = None
+    # A null reads as not sent, so the document shows no null: "at least one feature" is then minProperties 1
+    # of the body (and, for the MCP tool's input that also has the cluster's name, one of them required).
+    model_config = ConfigDict(
+        json_schema_extra=rules(
+            minProperties=1,
+            anyOf=[{"required": [name]} for name in _FEATURES],
+            without_default=_FEATURES,
+        )
+    )
+
+    trainingOperator: TrainingOperatorRequest | SkipJsonSchema[None] = None
+    tieredCheckpointing: TieredCheckpointingRequest | SkipJsonSchema[None] = None
+    taskGovernance: TaskGovernanceRequest | SkipJsonSchema[None] = None
+    inferenceOperator: InferenceOperatorRequest | SkipJsonSchema[None] = None
+    observability: ObservabilityRequest | SkipJsonSchema[None] = None
 
     @model_validator(mode="after")
     def _something(self) -> UpdateFeaturesRequest:

@@ -6,7 +6,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field, model_validator
 
-from launchpod.contracts.common import AvailabilityZoneName, ClusterName, Contract
+from launchpod.contracts.common import AvailabilityZoneName, ClusterName, Contract, refused
 
 InstanceGroupName = Annotated[
     str,
@@ -45,7 +45,7 @@ class CreateHyperPodRequest(Contract):
     def _distinct_groups(self) -> CreateHyperPodRequest:
         names = [g.name for g in self.instanceGroups]
         if len(set(names)) != len(names):
-            raise ValueError("instance group names must be distinct")
+            raise refused("distinct_names", "instance group names must be distinct")
         return self
 
 

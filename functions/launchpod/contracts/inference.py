@@ -5,11 +5,20 @@ a call goes from its own records, so extra fields (``url``, ``host``, ``endpoint
 
 from __future__ import annotations
 
-from typing import Annotated, Literal, Self
+from typing import Annotated, Any, Literal, Self
 
-from pydantic import AfterValidator, Field, model_validator
+from pydantic import AfterValidator, ConfigDict, Field, model_validator
 
-from launchpod.contracts.common import ClusterName, Contract, K8sName
+from launchpod.contracts.common import (
+    ABSENT,
+    NEVER,
+    ClusterName,
+    Contract,
+    K8sName,
+    refused,
+    rules,
+    without_dot_segments,
+)
 
 # The endpoint names every object it makes (Deployment, Service, custom resource); the inference
 # CRDs' modelName/endpointName allow at most 63 characters, and "-routing" suffixes leave room.
@@ -44,15 +53,18 @@ def _no_dot_segments(value: str) -> str:
     return value
 
 
+# The Field comes before the validator, or pydantic leaves its pattern out of the document; the document's
+# pattern also says what the validator does (no "." or ".." segment).
 ModelPath = Annotated[
     str,
-    AfterValidator(_no_dot_segments),
     Field(
         max_length=512,
         pattern=r"^[A-Za-z0-9_.=+-]+(/[A-Za-z0-9_.=+-]+)*$",
         description="the model's folder inside the storage, such as models/Qwen/Qwen3-0.6B",
         examples=["models/Qwen/Qwen3-0.6B"],
+        json_schema_extra={"pattern": without_dot_segments("[A-Za-z0-9_.=+-]")},
     ),
+    AfterValidator(_no_dot_segments),
 ]
 
 
@@ -69,6 +81,24 @@ class WorkerSpec(Contract):
 
 
 class KvCacheSpec(Contract):
+    model_config = ConfigDict(
+        json_schema_extra=rules(
+            oneOf=[
+                {
+                    "title": "L2 in redis",
+                    "type": "object",
+                    "required": ["l2", "redisUrl"],
+                    "properties": {"l2": {"const": "redis"}, "redisUrl": {"type": "string"}},
+                },
+                {
+                    "title": "No L2, or HyperPod managed tiered storage",
+                    "type": "object",
+                    "properties": {"l2": {"enum": ["tieredstorage", None]}, "redisUrl": ABSENT},
+                },
+            ]
+        )
+    )
+
     l1: bool = Field(default=True, description="L1: KV cache offloaded to the node's CPU memory")
     l2: Literal["tieredstorage", "redis"] | None = Field(
         default=None, description="L2 backend: tieredstorage (HyperPod managed tiered storage) or redis"
@@ -161,7 +191,7 @@ class CloudWatchTrigger(Contract):
     def _dimensions_once(self) -> Self:
         names = [d.name for d in self.dimensions]
         if len(set(names)) != len(names):
-            raise ValueError("each dimension name may appear once")
+            raise refused("distinct_names", "each dimension name may appear once")
         return self
 
 
@@ -174,7 +204,7 @@ class AutoscalingSpec(Contract):
     @model_validator(mode="after")
     def _ordered(self) -> Self:
         if self.minReplicas > self.maxReplicas:
-            raise ValueError("minReplicas must not exceed maxReplicas")
+            raise refused("ordered", "minReplicas must not exceed maxReplicas")
         return self
 
 
@@ -208,6 +238,26 @@ class ManagedSpec(Contract):
     autoscaling: AutoscalingSpec | None = Field(
         default=None,
         description="the inference operator's autoscaling: exactly one of prometheus (an AMP workspace) or cloudWatch",
+        json_schema_extra={
+            "oneOf": [
+                ABSENT,
+                {
+                    "title": "On an AMP workspace's Prometheus query",
+                    "type": "object",
+                    "required": ["prometheus"],
+                    "properties": {
+                        "prometheus": {"type": "object", "properties": {"serverAddress": NEVER}},
+                        "cloudWatch": ABSENT,
+                    },
+                },
+                {
+                    "title": "On a CloudWatch metric",
+                    "type": "object",
+                    "required": ["cloudWatch"],
+                    "properties": {"cloudWatch": {"type": "object"}, "prometheus": ABSENT},
+                },
+            ]
+        },
     )
     metrics: MetricsSpec | None = Field(
         default=None, description="metrics collection (spec.metrics); without it, the operator's defaults"
@@ -246,7 +296,15 @@ class ContainerSpec(Contract):
         " reassigned to another pool endpoint (POST .../model-pools/{pool}/assign)",
     )
     autoscaling: AutoscalingSpec | None = Field(
-        default=None, description="a KEDA ScaledObject on a Prometheus query (prometheus is required)"
+        default=None,
+        description="a KEDA ScaledObject on a Prometheus query (prometheus is required)",
+        json_schema_extra={
+            "required": ["prometheus"],
+            "properties": {
+                "prometheus": {"type": "object", "properties": {"ampWorkspaceUrl": ABSENT}},
+                "cloudWatch": ABSENT,
+            },
+        },
     )
     router: bool = Field(
         default=False,
@@ -271,11 +329,37 @@ class ContainerSpec(Contract):
                 "autoscaling.prometheus.serverAddress; ampWorkspaceUrl is for kind managed"
             )
         if self.router and "sglang" not in self.worker.image.split("@")[0].rsplit(":", 1)[0]:
-            raise ValueError("router is the SGLang router: it needs an SGLang worker image (lmsysorg/sglang)")
+            raise refused(
+                "sglang_router", "router is the SGLang router: it needs an SGLang worker image (lmsysorg/sglang)"
+            )
         return self
 
 
+def _kind(kind: str, section: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The branch of CreateEndpointRequest's oneOf for one kind: that section and no other."""
+    others = {k: ABSENT for k in ("managed", "jumpstart", "container") if k != kind}
+    return {
+        "title": f"kind {kind}",
+        "type": "object",
+        "required": ["kind", kind],
+        "properties": {"kind": {"const": kind}, kind: section or {"type": "object"}, **others},
+    }
+
+
 class CreateEndpointRequest(Contract):
+    model_config = ConfigDict(
+        json_schema_extra=rules(
+            oneOf=[
+                _kind("managed"),
+                _kind("jumpstart"),
+                # a container endpoint runs on GPU nodes
+                _kind(
+                    "container", {"type": "object", "properties": {"worker": {"properties": {"gpus": {"minimum": 1}}}}}
+                ),
+            ]
+        )
+    )
+
     endpoint: EndpointName
     kind: Literal["managed", "jumpstart", "container"]
     namespace: K8sName = "default"

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal, Self
 
-from pydantic import Field, model_validator
+from pydantic import ConfigDict, Field, model_validator
 
-from launchpod.contracts.common import AvailabilityZoneName, ClusterName, Contract
+from launchpod.contracts.common import ABSENT, AvailabilityZoneName, ClusterName, Contract, rules
 from launchpod.contracts.hyperpod import DeepHealthCheck, HyperPodInstanceType, InstanceGroupName
 from launchpod.contracts.operations import OperationAcceptedView
 
@@ -53,6 +53,24 @@ class Taint(Contract):
 
 class AddInstanceGroupRequest(Contract):
     """One new instance group, added by UpdateCluster without touching the other groups."""
+
+    model_config = ConfigDict(
+        json_schema_extra=rules(
+            oneOf=[
+                {
+                    "title": "A training plan's capacity",
+                    "type": "object",
+                    "required": ["capacityType", "trainingPlanArn"],
+                    "properties": {"capacityType": {"const": "trainingPlan"}, "trainingPlanArn": {"type": "string"}},
+                },
+                {
+                    "title": "On-demand or spot capacity",
+                    "type": "object",
+                    "properties": {"capacityType": {"enum": ["onDemand", "spot"]}, "trainingPlanArn": ABSENT},
+                },
+            ]
+        )
+    )
 
     group: InstanceGroupName = Field(description="the new group's name, unique in the cluster")
     instanceType: HyperPodInstanceType

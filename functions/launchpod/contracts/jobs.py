@@ -4,16 +4,44 @@ image and command), the job view with its restart budget, pods and events, and i
 from __future__ import annotations
 
 import re
-from typing import Literal
+from typing import Any, Literal
 
-from pydantic import Field, model_validator
+from pydantic import ConfigDict, Field, model_validator
 
-from launchpod.contracts.common import ClusterName, Contract, K8sName
+from launchpod.contracts.common import ABSENT, ClusterName, Contract, K8sName, refused, rules
 from launchpod.contracts.mlflow import JobMlflowView
 
 JobKind = Literal["pytorch", "ray"]
 RecipeName = Literal["pytorch-torchrun", "llama-factory", "ms-swift-sft", "ms-swift-grpo", "verl-ppo"]
-_ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+# The kind each recipe runs as, from its file in domain/jobs/recipes (tests/domain/test_jobs.py holds the two
+# equal): the document says it, so a recipe with another kind is refused by the schema too.
+RECIPE_KINDS: dict[str, JobKind] = {
+    "pytorch-torchrun": "pytorch",
+    "llama-factory": "pytorch",
+    "ms-swift-sft": "pytorch",
+    "ms-swift-grpo": "pytorch",
+    "verl-ppo": "ray",
+}
+
+
+def _recipes_of(kind: JobKind) -> dict[str, Any]:
+    """A branch of SubmitJobRequest's source: the recipes of one kind, which read and write the shared bucket
+    through storageClaim (domain.jobs.rules.recipe_for)."""
+    return {
+        "title": f"A {kind} recipe",
+        "type": "object",
+        "required": ["recipe", "storageClaim", *(["kind"] if kind == "ray" else [])],
+        "properties": {
+            "recipe": {"enum": sorted(r for r, k in RECIPE_KINDS.items() if k == kind)},
+            "kind": {"const": kind},
+            "storageClaim": {"type": "string"},
+            "image": ABSENT,
+        },
+    }
+
+
+_ENV_PATTERN = r"^[A-Za-z_][A-Za-z0-9_]*$"
+_ENV_NAME = re.compile(_ENV_PATTERN)
 
 
 class RestartPolicyRequest(Contract):
@@ -27,6 +55,24 @@ class RestartPolicyRequest(Contract):
 class LogMonitoringRule(Contract):
     """A log-pattern rule: a job that never matches (start cut-off) or stops matching (recurring
     frequency) is hanging; a captured number beyond the threshold is slow."""
+
+    model_config = ConfigDict(
+        json_schema_extra=rules(
+            oneOf=[
+                {
+                    "title": "With a threshold",
+                    "type": "object",
+                    "required": ["metricThreshold", "operator"],
+                    "properties": {"metricThreshold": {"type": "number"}, "operator": {"type": "string"}},
+                },
+                {
+                    "title": "Without a threshold",
+                    "type": "object",
+                    "properties": {"metricThreshold": ABSENT, "operator": ABSENT},
+                },
+            ]
+        )
+    )
 
     name: str = Field(min_length=1, max_length=63, pattern=r"^[A-Za-z0-9_-]+$")
     logPattern: str = Field(min_length=1, max_length=1024)
@@ -57,11 +103,44 @@ class ElasticPolicyRequest(Contract):
     @model_validator(mode="after")
     def _ordered(self) -> ElasticPolicyRequest:
         if self.minReplicas > self.maxReplicas:
-            raise ValueError("minReplicas is at most maxReplicas")
+            raise refused("ordered", "minReplicas is at most maxReplicas")
         return self
 
 
 class SubmitJobRequest(Contract):
+    model_config = ConfigDict(
+        json_schema_extra=rules(
+            allOf=[
+                {
+                    "oneOf": [
+                        *(_recipes_of(kind) for kind in ("pytorch", "ray")),
+                        {
+                            "title": "An image and its command",
+                            "type": "object",
+                            "required": ["image", "command"],
+                            "properties": {"recipe": ABSENT, "image": {"type": "string"}, "command": {"type": "array"}},
+                        },
+                    ]
+                },
+                {
+                    "oneOf": [
+                        {
+                            "title": "A HyperPodPyTorchJob",
+                            "type": "object",
+                            "properties": {"kind": {"const": "pytorch"}},
+                        },
+                        {
+                            "title": "A RayJob",
+                            "type": "object",
+                            "required": ["kind"],
+                            "properties": {"kind": {"const": "ray"}, "runPolicy": ABSENT, "elasticPolicy": ABSENT},
+                        },
+                    ]
+                },
+            ]
+        )
+    )
+
     jobName: K8sName
     kind: JobKind = "pytorch"
     namespace: K8sName = "default"
@@ -78,7 +157,9 @@ class SubmitJobRequest(Contract):
     storageClaim: K8sName | None = Field(
         default=None, description="a PersistentVolumeClaim on the shared bucket, mounted at /data"
     )
-    env: dict[str, str] = Field(default_factory=dict, max_length=50)
+    env: dict[str, str] = Field(
+        default_factory=dict, max_length=50, json_schema_extra={"propertyNames": {"pattern": _ENV_PATTERN}}
+    )
     runPolicy: RunPolicyRequest | None = Field(default=None, description="pytorch only")
     elasticPolicy: ElasticPolicyRequest | None = Field(default=None, description="pytorch only")
     queue: K8sName | None = Field(default=None, description="the team's LocalQueue (task governance)")

@@ -4,6 +4,7 @@ revision name the source, never a URL; the token goes to a Kubernetes Secret and
 
 from __future__ import annotations
 
+import re
 from typing import Annotated, Literal
 
 from pydantic import AfterValidator, Field, SecretStr, field_validator
@@ -26,10 +27,20 @@ def _repo_id(value: str) -> str:
     return value
 
 
+# The same rules as one pattern, for the document: each part is runs of letters, digits and '_' joined by
+# '-' and '.' that alternate (so no '--' or '..'), which also keeps '-' and '.' off both ends. The validator
+# keeps its own checks for their clearer messages; tests/contracts/test_schema_rules.py holds the two equal.
+_REPO_PART = r"[A-Za-z0-9_]+((-(\.-)*\.?|\.(-\.)*-?)[A-Za-z0-9_]+)*"
+REPO_ID_PATTERN = rf"^{_REPO_PART}(/{_REPO_PART})?$"
 RepoId = Annotated[
     str,
     AfterValidator(_repo_id),
-    Field(max_length=96, pattern=r"^[A-Za-z0-9_.-]+(/[A-Za-z0-9_.-]+)?$", examples=["Qwen/Qwen3-0.6B"]),
+    Field(
+        max_length=96,
+        pattern=r"^[A-Za-z0-9_.-]+(/[A-Za-z0-9_.-]+)?$",
+        examples=["Qwen/Qwen3-0.6B"],
+        json_schema_extra={"pattern": REPO_ID_PATTERN},
+    ),
 ]
 
 
@@ -39,11 +50,20 @@ def _revision(value: str) -> str:
     return value
 
 
+# The same rules as one pattern, for the document: a dot is never followed by another and the last character
+# is not '/'.
+REVISION_PATTERN = r"^[A-Za-z0-9]((\.?[A-Za-z0-9_/-])*(\.?[A-Za-z0-9_-]|\.))?$"
 Revision = Annotated[
     str,
     AfterValidator(_revision),
-    Field(max_length=128, pattern=r"^[A-Za-z0-9][A-Za-z0-9._/-]*$", examples=["main", "v1.0"]),
+    Field(
+        max_length=128,
+        pattern=r"^[A-Za-z0-9][A-Za-z0-9._/-]*$",
+        examples=["main", "v1.0"],
+        json_schema_extra={"pattern": REVISION_PATTERN},
+    ),
 ]
+HF_TOKEN_PATTERN = r"^[A-Za-z0-9_-]{8,256}$"
 
 
 class DownloadModelRequest(Contract):
@@ -52,14 +72,16 @@ class DownloadModelRequest(Contract):
     repoType: Literal["model", "dataset"] = "model"
     storage: K8sName = Field(description="an S3 storage of the cluster; the files land under models/<repoId>/")
     hfToken: SecretStr | None = Field(
-        default=None, description="a Hugging Face token for gated or private repositories; kept in a Secret only"
+        default=None,
+        description="a Hugging Face token for gated or private repositories; kept in a Secret only",
+        json_schema_extra={"pattern": HF_TOKEN_PATTERN},
     )
 
     @field_validator("hfToken")
     @classmethod
     def _token_shape(cls, value: SecretStr | None) -> SecretStr | None:
         text = value.get_secret_value() if value is not None else None
-        if text is not None and not (8 <= len(text) <= 256 and text.replace("_", "").replace("-", "").isalnum()):
+        if text is not None and not re.fullmatch(HF_TOKEN_PATTERN, text):
             raise ValueError("hfToken must be 8-256 letters, digits, '_' or '-'")
         return value
 

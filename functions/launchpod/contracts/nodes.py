@@ -6,9 +6,9 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import Field, model_validator
+from pydantic import ConfigDict, Field, model_validator
 
-from launchpod.contracts.common import ClusterName, Contract
+from launchpod.contracts.common import ClusterName, Contract, rules
 from launchpod.contracts.hyperpod import InstanceGroupName
 
 # HyperPod node ids are EC2 instance ids (botocore's ClusterNodeId pattern: i-[a-f0-9]{8}(?:[a-f0-9]{9})?).
@@ -94,7 +94,9 @@ class NodeRef(Contract):
 
 
 class NodeActionRequest(Contract):
-    nodeIds: list[NodeId] = Field(min_length=1, max_length=MAX_NODES_PER_REQUEST)
+    nodeIds: list[NodeId] = Field(
+        min_length=1, max_length=MAX_NODES_PER_REQUEST, json_schema_extra={"uniqueItems": True}
+    )
 
     @model_validator(mode="after")
     def _distinct(self) -> NodeActionRequest:
@@ -110,10 +112,15 @@ class NodeActionInput(NodeActionRequest):
 class DestructiveNodeActionRequest(NodeActionRequest):
     """Replace and delete destroy the nodes' instance volumes (root and secondary): nothing on them survives."""
 
+    # The document requires true; the model takes its absence so that the refusal (usecases.nodes) says why
+    # in words, not "field required".
+    model_config = ConfigDict(json_schema_extra=rules(required=("acknowledgeDataLoss",)))
+
     acknowledgeDataLoss: bool = Field(
         default=False,
         description="true: you know every local volume of these nodes (root and secondary) is lost for good;"
         " back up to S3 or FSx for Lustre first",
+        json_schema_extra={"const": True},
     )
 
 

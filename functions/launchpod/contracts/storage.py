@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Annotated, Literal, Self
 
-from pydantic import AfterValidator, Field, field_validator, model_validator
+from pydantic import AfterValidator, ConfigDict, Field, field_validator, model_validator
 
-from launchpod.contracts.common import ClusterName, Contract, K8sName
+from launchpod.contracts.common import ABSENT, ClusterName, Contract, K8sName, rules, without_dot_segments
 
 
 def _no_dot_segments(value: str) -> str:
@@ -26,6 +26,7 @@ S3Prefix = Annotated[
         pattern=r"^[A-Za-z0-9!_.*'()=+-]+(/[A-Za-z0-9!_.*'()=+-]+)*/?$",
         description="a key prefix within the shared bucket, such as datasets/imagenet",
         examples=["datasets/imagenet"],
+        json_schema_extra={"pattern": without_dot_segments("[A-Za-z0-9!_.*'()=+-]", trailing_slash=True)},
     ),
     AfterValidator(_no_dot_segments),
 ]
@@ -33,6 +34,24 @@ FileSystemId = Annotated[str, Field(pattern=r"^fs-[0-9a-f]{8,21}$", examples=["f
 
 
 class ConfigureStorageRequest(Contract):
+    model_config = ConfigDict(
+        json_schema_extra=rules(
+            oneOf=[
+                {
+                    "title": "Mountpoint for S3 on the shared bucket (an optional prefix)",
+                    "type": "object",
+                    "properties": {"kind": {"const": "s3"}, "fileSystemId": ABSENT},
+                },
+                {
+                    "title": "An existing FSx for Lustre file system (the whole of it)",
+                    "type": "object",
+                    "required": ["fileSystemId"],
+                    "properties": {"kind": {"const": "fsx"}, "fileSystemId": {"type": "string"}, "prefix": ABSENT},
+                },
+            ]
+        )
+    )
+
     kind: Literal["s3", "fsx"] = Field(description="s3: Mountpoint for S3 on the shared bucket; fsx: FSx for Lustre")
     storageName: K8sName = Field(description="the PersistentVolumeClaim's name; also names the PersistentVolume")
     namespace: K8sName = "default"

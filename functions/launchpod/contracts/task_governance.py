@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import Field, model_validator
+from pydantic import ConfigDict, Field, model_validator
 
-from launchpod.contracts.common import ClusterName, Contract
+from launchpod.contracts.common import ABSENT, ClusterName, Contract, refused, rules
 
 _NAME = r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"
 # A team becomes namespace hyperpod-ns-<team> and LocalQueue hyperpod-ns-<team>-localqueue: 63 characters at most.
@@ -36,7 +36,7 @@ class GovernancePolicyRequest(Contract):
     def _unique(self) -> GovernancePolicyRequest:
         names = [p.name for p in self.priorityClasses]
         if len(names) != len(set(names)):
-            raise ValueError("priority class names must be unique")
+            raise refused("distinct_names", "priority class names must be unique")
         return self
 
 
@@ -65,6 +65,20 @@ class InstanceQuota(Contract):
 class TeamRequest(Contract):
     """The team's whole quota; what is sent replaces it (explicit diff against the real quota)."""
 
+    model_config = ConfigDict(
+        json_schema_extra=rules(
+            oneOf=[
+                {"title": "Lend and borrow", "type": "object", "properties": {"sharing": {"const": "LendAndBorrow"}}},
+                {
+                    "title": "Lend, or keep, without borrowing",
+                    "type": "object",
+                    "required": ["sharing"],
+                    "properties": {"sharing": {"enum": ["Lend", "DontLend"]}, "borrowLimit": ABSENT},
+                },
+            ]
+        )
+    )
+
     resources: list[InstanceQuota] = Field(min_length=1, max_length=15)
     sharing: SharingStrategy = Field(
         default="LendAndBorrow",
@@ -82,7 +96,7 @@ class TeamRequest(Contract):
     def _rules(self) -> TeamRequest:
         types = [r.instanceType for r in self.resources]
         if len(types) != len(set(types)):
-            raise ValueError("each instance type appears once in resources")
+            raise refused("distinct_names", "each instance type appears once in resources")
         if self.borrowLimit is not None and self.sharing != "LendAndBorrow":
             raise ValueError("borrowLimit applies only with sharing LendAndBorrow")
         return self

@@ -164,9 +164,10 @@ export function checkStorage(doc: OpenApiDoc, storage: StorageChoices, includeOp
     : 'Enter a name for the volume claim.';
   found['storage.namespace'] = checkString(doc, MODELS.storage, 'namespace', storage.namespace, k8sName);
   if (storage.kind === 's3' && storage.prefix) {
+    // The document's pattern refuses "." and ".." segments too; this says so in words first.
     found['storage.prefix'] =
-      checkString(doc, MODELS.storage, 'prefix', storage.prefix, "A key prefix such as datasets/imagenet: letters, digits and !_.*'()=+- between slashes, no leading slash.") ??
-      (storage.prefix.split('/').some((part) => part === '.' || part === '..') ? 'The prefix must not contain "." or ".." segments.' : undefined);
+      (storage.prefix.split('/').some((part) => part === '.' || part === '..') ? 'The prefix must not contain "." or ".." segments.' : undefined) ??
+      checkString(doc, MODELS.storage, 'prefix', storage.prefix, "A key prefix such as datasets/imagenet: letters, digits and !_.*'()=+- between slashes, no leading slash.");
   }
   if (storage.kind === 'fsx') {
     found['storage.fileSystemId'] = storage.fileSystemId

@@ -19,6 +19,7 @@ from launchpod.contracts.chat import OpenAIErrorView, openai_compatible
 from launchpod.contracts.errors import ErrorView
 from launchpod.contracts.operations import NoopView, OperationAcceptedView, OperationView
 from launchpod.contracts.plans import PlanView
+from launchpod.contracts.refusals import REFUSALS
 from launchpod.domain.errors import InvalidInput
 from launchpod.domain.operations import Planned
 from launchpod.domain.plan import Plan
@@ -41,7 +42,8 @@ _ERRORS = {
     404: "Not found",
     409: "The cluster is busy, or the operation is in the wrong state",
     415: "The body is not JSON",
-    422: "The request breaks a rule; details name the field",
+    422: "The request breaks a rule; details name the field and the rule. Beyond what the schema states, only "
+    "these rules (what state decides, or a rule across fields): " + ", ".join(sorted(REFUSALS)),
     503: "AWS is throttling or unavailable; retry after Retry-After seconds",
 }
 

@@ -7,6 +7,7 @@ from typing import Annotated
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.openapi.params import Body, Path
 from aws_lambda_powertools.event_handler.router import APIGatewayRouter
+from pydantic.json_schema import SkipJsonSchema
 
 from launchpod.contracts.common import ClusterName
 from launchpod.contracts.dependencies import (
@@ -30,7 +31,7 @@ def list_dependencies(name: Annotated[ClusterName, Path()]) -> DependencyListVie
 @route(router, "reconcile_dependencies")
 def reconcile_dependencies(
     name: Annotated[ClusterName, Path()],
-    body: Annotated[ReconcileDependenciesRequest | None, Body()] = None,
+    body: Annotated[ReconcileDependenciesRequest | SkipJsonSchema[None], Body()] = None,
     dryRun: DryRunQuery = False,
 ) -> Response[OperationAcceptedView | NoopView | PlanView]:
     request = ReconcileDependenciesInput(name=name, includeOptional=bool(body and body.includeOptional))

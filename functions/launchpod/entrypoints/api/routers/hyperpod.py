@@ -8,6 +8,7 @@ from typing import Annotated
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.openapi.params import Body, Path
 from aws_lambda_powertools.event_handler.router import APIGatewayRouter
+from pydantic.json_schema import SkipJsonSchema
 
 from launchpod.contracts.clusters import ProvisionClusterRequest
 from launchpod.contracts.common import ClusterName
@@ -38,7 +39,7 @@ def create_hyperpod(
 @route(router, "update_software")
 def update_software(
     name: Annotated[ClusterName, Path()],
-    body: Annotated[UpdateSoftwareRequest | None, Body()] = None,
+    body: Annotated[UpdateSoftwareRequest | SkipJsonSchema[None], Body()] = None,
     dryRun: DryRunQuery = False,
 ) -> Response[OperationAcceptedView | PlanView]:
     request = UpdateSoftwareInput(name=name, **(body.model_dump() if body else {}))

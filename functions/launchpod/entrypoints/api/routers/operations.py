@@ -7,6 +7,7 @@ from typing import Annotated
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.openapi.params import Body, Path, Query
 from aws_lambda_powertools.event_handler.router import APIGatewayRouter
+from pydantic.json_schema import SkipJsonSchema
 
 from launchpod.contracts.common import ClusterName, OperationId
 from launchpod.contracts.operations import (
@@ -50,7 +51,7 @@ def retry_operation(operationId: Annotated[OperationId, Path()]) -> Response[Ope
 @route(router, "cancel_operation")
 def cancel_operation(
     operationId: Annotated[OperationId, Path()],
-    body: Annotated[CancelOperationRequest | None, Body()] = None,
+    body: Annotated[CancelOperationRequest | SkipJsonSchema[None], Body()] = None,
     dryRun: DryRunQuery = False,
 ) -> Response[OperationView | NoopView | PlanView]:
     reason = body.reason if body else None
