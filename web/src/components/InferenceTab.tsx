@@ -22,6 +22,7 @@ import { ApiError } from '../lib/api';
 import {
   type DeployForm,
   EMPTY_FORM,
+  type EndpointPodView,
   type EndpointView,
   type InvokeView,
   STATISTICS,
@@ -32,6 +33,7 @@ import {
 } from '../lib/inference';
 import { useFetch } from '../lib/useFetch';
 import { useSession } from '../session';
+import { AssignPod, DeleteEndpoint, poolEndpoints } from './EndpointActions';
 import ErrorAlert from './ErrorAlert';
 import Status from './Status';
 
@@ -119,8 +121,17 @@ function Deploy({ cluster, onDone }: { cluster: string; onDone: () => void }) {
                   options={[
                     { id: 'clusterIP', text: 'In-cluster (ClusterIP)' },
                     { id: 'loadBalancer', text: 'Load balancer (NLB)' },
+                    { id: 'modelPool', text: 'Model pool' },
                   ]}
                 />
+              </FormField>
+              <FormField
+                label="Router"
+                description="SGLang images only. In a model pool the router follows the workers assigned to this endpoint."
+              >
+                <Checkbox checked={form.router} onChange={({ detail }) => set({ router: detail.checked })}>
+                  SGLang router in front of the replicas (cache-aware routing)
+                </Checkbox>
               </FormField>
               {text('Storage mounted at /s3 (optional)', 'storage')}
             </ColumnLayout>
@@ -210,8 +221,25 @@ function Deploy({ cluster, onDone }: { cluster: string; onDone: () => void }) {
   );
 }
 
-function Detail({ cluster, endpoint, onChanged }: { cluster: string; endpoint: EndpointView; onChanged: () => void }) {
+function Detail({
+  cluster,
+  endpoint: listed,
+  pools,
+  onChanged,
+}: {
+  cluster: string;
+  endpoint: EndpointView;
+  pools: string[];
+  onChanged: () => void;
+}) {
   const navigate = useNavigate();
+  const { can } = useSession();
+  // the endpoint itself, read again while it is open (the list's row until the first answer)
+  const fresh = useFetch(() => inferenceApi.endpoint(cluster, listed.endpoint), [cluster, listed.endpoint], 5000);
+  const endpoint = fresh.data ?? listed;
+  const [deleting, setDeleting] = useState(false);
+  const [assigning, setAssigning] = useState<{ pod: string; serves: string | null } | null>(null);
+  const isPool = pools.includes(endpoint.endpoint);
   const { notify } = useSession();
   const [replicas, setReplicas] = useState(String(endpoint.desiredReplicas));
   const [prompt, setPrompt] = useState('Hello! Who are you?');
@@ -242,11 +270,6 @@ function Detail({ cluster, endpoint, onChanged }: { cluster: string; endpoint: E
     run('invoke', async () => {
       setAnswer((await inferenceApi.invoke(cluster, endpoint.endpoint, prompt)).data);
     });
-  const remove = () =>
-    run('delete', async () => {
-      if (!window.confirm(`Delete the endpoint ${endpoint.endpoint}?`)) return;
-      navigate(`/operations/${(await inferenceApi.remove(cluster, endpoint.endpoint)).data.operation.id}`);
-    });
 
   return (
     <Container
@@ -255,7 +278,7 @@ function Detail({ cluster, endpoint, onChanged }: { cluster: string; endpoint: E
           variant="h2"
           description={endpoint.url ?? 'no URL yet'}
           actions={
-            <Button loading={busy === 'delete'} onClick={() => void remove()}>
+            <Button disabled={!can('operator')} disabledReason="Deleting endpoints needs the operator role." onClick={() => setDeleting(true)}>
               Delete
             </Button>
           }
@@ -307,6 +330,27 @@ function Detail({ cluster, endpoint, onChanged }: { cluster: string; endpoint: E
             { id: 'node', header: 'Node', cell: (p) => p.node ?? 'not scheduled' },
             { id: 'phase', header: 'Phase', cell: (p) => <Status value={p.ready ? 'Ready' : p.phase} /> },
             { id: 'message', header: 'Why', cell: (p) => p.message ?? '' },
+            ...(isPool
+              ? [
+                  {
+                    id: 'assign',
+                    header: 'Pool',
+                    cell: (p: EndpointPodView) =>
+                      p.role === 'router' ? (
+                        '-'
+                      ) : (
+                        <Button
+                          variant="inline-link"
+                          disabled={!can('operator')}
+                          ariaLabel={`Assign ${p.name}`}
+                          onClick={() => setAssigning({ pod: p.name, serves: p.serves ?? null })}
+                        >
+                          Assign
+                        </Button>
+                      ),
+                  },
+                ]
+              : []),
           ]}
         />
         <SpaceBetween direction="horizontal" size="xs" alignItems="end">
@@ -329,7 +373,24 @@ function Detail({ cluster, endpoint, onChanged }: { cluster: string; endpoint: E
           </Container>
         ) : null}
         {failure ? <ErrorAlert error={failure} /> : null}
+        <ErrorAlert error={fresh.error} />
       </SpaceBetween>
+      {deleting ? <DeleteEndpoint cluster={cluster} endpoint={endpoint} onClose={() => setDeleting(false)} /> : null}
+      {assigning ? (
+        <AssignPod
+          cluster={cluster}
+          pool={endpoint.endpoint}
+          pod={assigning.pod}
+          serves={assigning.serves}
+          pools={pools}
+          onClose={() => setAssigning(null)}
+          onDone={() => {
+            setAssigning(null);
+            void fresh.reload();
+            onChanged();
+          }}
+        />
+      ) : null}
     </Container>
   );
 }
@@ -371,7 +432,15 @@ export default function InferenceTab({ cluster, ready }: { cluster: string; read
         ]}
         footer={error ? <ErrorAlert error={error} /> : undefined}
       />
-      {chosen ? <Detail key={chosen.endpoint} cluster={cluster} endpoint={chosen} onChanged={() => void reload()} /> : null}
+      {chosen ? (
+        <Detail
+          key={chosen.endpoint}
+          cluster={cluster}
+          endpoint={chosen}
+          pools={poolEndpoints(items).map((e) => e.endpoint)}
+          onChanged={() => void reload()}
+        />
+      ) : null}
       <Deploy cluster={cluster} onDone={() => void reload()} />
     </SpaceBetween>
   );

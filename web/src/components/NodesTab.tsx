@@ -16,7 +16,7 @@ import SpaceBetween from '@cloudscape-design/components/space-between';
 import StatusIndicator from '@cloudscape-design/components/status-indicator';
 import Table from '@cloudscape-design/components/table';
 
-import { ApiError, request } from '../lib/api';
+import { ApiError, call, plan } from '../lib/api';
 import { getToken } from '../lib/auth';
 import type { components } from '../api/schema';
 import { websocketUrl } from '../lib/config';
@@ -24,6 +24,8 @@ import { formatTime } from '../lib/format';
 import type { OperationAcceptedView, PlanView } from '../lib/types';
 import { useFetch } from '../lib/useFetch';
 import { useSession } from '../session';
+import ConfirmAction from './ConfirmAction';
+import Diagnosis, { type DiagnosisView } from './Diagnosis';
 import ErrorAlert from './ErrorAlert';
 import { DryRunPlan } from './PlanSteps';
 import Status from './Status';
@@ -35,7 +37,7 @@ type IncidentView = components['schemas']['IncidentView'];
 type EventView = components['schemas']['ClusterEventView'];
 type Action = 'reboot' | 'replace' | 'delete';
 
-const path = (cluster: string, rest: string) => `/clusters/${encodeURIComponent(cluster)}${rest}`;
+const OPERATION = { reboot: 'reboot_nodes', replace: 'replace_nodes', delete: 'delete_nodes' } as const;
 
 function health(node: NodeView) {
   if (!node.healthStatus) return <StatusIndicator type="pending">Not joined</StatusIndicator>;
@@ -49,11 +51,90 @@ function incidentState(state: string) {
   return <StatusIndicator type={type}>{state}</StatusIndicator>;
 }
 
+const CHECKS = [
+  { id: 'InstanceStress', text: 'Instance stress', description: 'GPU, memory and NVLink under load (about 15 minutes on AWS)' },
+  { id: 'InstanceConnectivity', text: 'Instance connectivity', description: 'EFA and NCCL between the nodes' },
+] as const;
+
+// Deep health checks on demand (SageMaker StartClusterHealthCheck) for the selected nodes, by group.
+function HealthChecks({ cluster, nodes, onClose }: { cluster: string; nodes: NodeView[]; onClose: () => void }) {
+  const navigate = useNavigate();
+  const [checks, setChecks] = useState<string[]>(['InstanceStress']);
+  const groups = Array.from(new Set(nodes.map((n) => n.instanceGroup)));
+  const targets = groups.map((group) => ({
+    instanceGroup: group,
+    nodeIds: nodes.filter((n) => n.instanceGroup === group).map((n) => n.nodeId),
+  }));
+  const body = { targets, checks };
+  return (
+    <ConfirmAction
+      header={`Run health checks on ${nodes.length} node${nodes.length === 1 ? '' : 's'}?`}
+      action="Run health checks"
+      ready={checks.length > 0}
+      loadPlan={() => plan('start_health_check', { name: cluster }, { body })}
+      planDeps={[cluster, JSON.stringify(body)]}
+      planLabel="What the health checks do"
+      onClose={onClose}
+      onConfirm={async () => {
+        const { data } = await call<OperationAcceptedView>('start_health_check', { name: cluster }, { body });
+        navigate(`/operations/${encodeURIComponent(data.operation.id)}`);
+      }}
+    >
+      <Box>{nodes.map((n) => n.nodeId).join(', ')}</Box>
+      <Alert type="warning">
+        The nodes take no new work while they are checked. HyperPod reboots or replaces a node that fails, and a
+        replacement loses its local volumes.
+      </Alert>
+      <SpaceBetween size="xxs">
+        {CHECKS.map((check) => (
+          <Checkbox
+            key={check.id}
+            checked={checks.includes(check.id)}
+            description={check.description}
+            onChange={({ detail }) =>
+              setChecks((now) => (detail.checked ? [...now, check.id] : now.filter((c) => c !== check.id)))
+            }
+          >
+            {check.text}
+          </Checkbox>
+        ))}
+      </SpaceBetween>
+    </ConfirmAction>
+  );
+}
+
+function NodeDiagnosis({ cluster, nodeId }: { cluster: string; nodeId: string }) {
+  const [view, setView] = useState<DiagnosisView | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const [busy, setBusy] = useState(false);
+  async function run() {
+    setBusy(true);
+    setError(null);
+    try {
+      setView((await call<DiagnosisView>('diagnose_node', { name: cluster, nodeId })).data);
+    } catch (caught) {
+      setError(caught);
+    } finally {
+      setBusy(false);
+    }
+  }
+  return (
+    <SpaceBetween size="s">
+      <Button loading={busy} onClick={() => void run()}>
+        Diagnose node
+      </Button>
+      <ErrorAlert error={error} />
+      {view ? <Diagnosis view={view} title="Node diagnosis" /> : null}
+    </SpaceBetween>
+  );
+}
+
 function NodeDetail({ cluster, nodeId }: { cluster: string; nodeId: string }) {
-  const { data, error } = useFetch(() => request<NodeDetailView>('GET', path(cluster, `/nodes/${nodeId}`)), [cluster, nodeId], 5000);
+  const { data, error } = useFetch(() => call<NodeDetailView>('get_node', { name: cluster, nodeId }), [cluster, nodeId], 5000);
   return (
     <Container header={<Header variant="h2">Node {nodeId}</Header>}>
       <ErrorAlert error={error} />
+      <NodeDiagnosis key={nodeId} cluster={cluster} nodeId={nodeId} />
       {data ? (
         <SpaceBetween size="m">
           <KeyValuePairs
@@ -89,7 +170,7 @@ function NodeDetail({ cluster, nodeId }: { cluster: string; nodeId: string }) {
 function Incidents({ cluster }: { cluster: string }) {
   const { can } = useSession();
   const { data, error, reload } = useFetch(
-    () => request<{ policy: string; items: IncidentView[] }>('GET', path(cluster, '/incidents')),
+    () => call<{ policy: string; items: IncidentView[] }>('list_incidents', { name: cluster }),
     [cluster],
     10000,
   );
@@ -119,7 +200,7 @@ function Incidents({ cluster }: { cluster: string }) {
   async function setPolicy(policy: string) {
     setPolicyError(null);
     try {
-      await request('PUT', path(cluster, '/ladder-policy'), { body: { policy } });
+      await call('set_ladder_policy', { name: cluster }, { body: { policy } });
       void reload();
     } catch (caught) {
       setPolicyError(caught);
@@ -180,7 +261,7 @@ function Incidents({ cluster }: { cluster: string }) {
 
 function Events({ cluster }: { cluster: string }) {
   const { data, error } = useFetch(
-    () => request<{ items: EventView[] }>('GET', path(cluster, '/events'), { query: { limit: 30 } }),
+    () => call<{ items: EventView[] }>('list_cluster_events', { name: cluster }, { query: { limit: 30 } }),
     [cluster],
     10000,
   );
@@ -216,9 +297,10 @@ function Events({ cluster }: { cluster: string }) {
 export default function NodesTab({ cluster }: { cluster: string }) {
   const navigate = useNavigate();
   const { can } = useSession();
-  const { data, error, loading, reload } = useFetch(() => request<{ items: NodeView[] }>('GET', path(cluster, '/nodes')), [cluster], 5000);
+  const { data, error, loading, reload } = useFetch(() => call<{ items: NodeView[] }>('list_nodes', { name: cluster }), [cluster], 5000);
   const [selected, setSelected] = useState<NodeView[]>([]);
   const [confirm, setConfirm] = useState<Action | null>(null);
+  const [checking, setChecking] = useState(false);
   const [acknowledged, setAcknowledged] = useState(false);
   const [busy, setBusy] = useState(false);
   const [actionError, setActionError] = useState<unknown>(null);
@@ -229,7 +311,7 @@ export default function NodesTab({ cluster }: { cluster: string }) {
     setActionError(null);
     try {
       const body = action === 'reboot' ? { nodeIds: ids } : { nodeIds: ids, acknowledgeDataLoss: acknowledged };
-      const { data: answer } = await request<OperationAcceptedView>('POST', path(cluster, `/nodes/${action}`), { body });
+      const { data: answer } = await call<OperationAcceptedView>(OPERATION[action], { name: cluster }, { body });
       setConfirm(null);
       navigate(`/operations/${answer.operation.id}`);
     } catch (caught) {
@@ -275,6 +357,13 @@ export default function NodesTab({ cluster }: { cluster: string }) {
             actions={
               <SpaceBetween direction="horizontal" size="xs">
                 <Button iconName="refresh" ariaLabel="Refresh nodes" onClick={() => void reload()} />
+                <Button
+                  disabled={!ids.length || !can('admin')}
+                  disabledReason={!ids.length ? 'Select nodes first.' : 'Health checks need the admin role.'}
+                  onClick={() => setChecking(true)}
+                >
+                  Run health checks
+                </Button>
                 {button('reboot', 'Reboot')}
                 {button('replace', 'Replace')}
                 {button('delete', 'Delete')}
@@ -298,6 +387,7 @@ export default function NodesTab({ cluster }: { cluster: string }) {
       />
       <ErrorAlert error={actionError} onDismiss={() => setActionError(null)} />
       {selected.length === 1 ? <NodeDetail cluster={cluster} nodeId={selected[0].nodeId} /> : null}
+      {checking ? <HealthChecks cluster={cluster} nodes={selected} onClose={() => setChecking(false)} /> : null}
       <Incidents cluster={cluster} />
       <Events cluster={cluster} />
       <Modal
@@ -341,9 +431,8 @@ export default function NodesTab({ cluster }: { cluster: string }) {
           {confirm && (confirm === 'reboot' || acknowledged) ? (
             <DryRunPlan
               load={() =>
-                request<PlanView>('POST', path(cluster, `/nodes/${confirm}`), {
+                plan<PlanView>(OPERATION[confirm], { name: cluster }, {
                   body: confirm === 'reboot' ? { nodeIds: ids } : { nodeIds: ids, acknowledgeDataLoss: true },
-                  query: { dryRun: 'true' },
                 })
               }
               deps={[cluster, confirm, ids.join(',')]}

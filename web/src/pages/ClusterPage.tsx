@@ -12,8 +12,14 @@ import SpaceBetween from '@cloudscape-design/components/space-between';
 import Spinner from '@cloudscape-design/components/spinner';
 import Tabs from '@cloudscape-design/components/tabs';
 import Badge from '@cloudscape-design/components/badge';
+import ButtonDropdown from '@cloudscape-design/components/button-dropdown';
+import FormField from '@cloudscape-design/components/form-field';
+import Select from '@cloudscape-design/components/select';
+import { useState } from 'react';
 
+import ConfirmAction from '../components/ConfirmAction';
 import DependenciesTab from '../components/DependenciesTab';
+import DiagnosisTab from '../components/DiagnosisTab';
 import FeaturesTab from '../components/FeaturesTab';
 import StorageTab from '../components/StorageTab';
 import JobsTab from '../components/JobsTab';
@@ -24,9 +30,9 @@ import NodesTab from '../components/NodesTab';
 import Link from '../components/Link';
 import OperationsTable from '../components/OperationsTable';
 import Status from '../components/Status';
-import { api } from '../lib/api';
+import { api, call, plan } from '../lib/api';
 import { formatTime } from '../lib/format';
-import type { ClusterView } from '../lib/types';
+import type { ClusterView, OperationAcceptedView } from '../lib/types';
 import { useFetch } from '../lib/useFetch';
 import { useSession } from '../session';
 
@@ -85,11 +91,74 @@ function ClusterOperations({ name }: { name: string }) {
   );
 }
 
+// The four provisioning workflows, each re-runnable alone with the settings Launchpod recorded for it.
+const PHASES = [
+  { value: 'control-plane', label: 'EKS control plane', description: 'network, IAM roles, the EKS cluster and its core add-ons' },
+  { value: 'dependencies', label: 'Dependencies', description: "the pinned add-ons and charts HyperPod's nodes need" },
+  { value: 'hyperpod', label: 'HyperPod cluster', description: 'lifecycle scripts, execution role, subnet and the HyperPod cluster' },
+  { value: 'storage', label: 'Storage', description: 'the CSI driver and the shared claim' },
+];
+
+function RunPhase({ name, onClose }: { name: string; onClose: () => void }) {
+  const navigate = useNavigate();
+  const [phase, setPhase] = useState(PHASES[1]);
+  return (
+    <ConfirmAction
+      header={`Run a provisioning phase of ${name} again`}
+      action={`Run ${phase.label}`}
+      loadPlan={() => plan('run_cluster_phase', { name, phase: phase.value })}
+      planDeps={[name, phase.value]}
+      planLabel="What it would do"
+      onClose={onClose}
+      onConfirm={async () => {
+        const { data } = await call<OperationAcceptedView>('run_cluster_phase', { name, phase: phase.value }, { body: {} });
+        navigate(`/operations/${encodeURIComponent(data.operation.id)}`);
+      }}
+    >
+      <FormField label="Phase" description="Each phase checks what exists first and redoes only what is missing or changed.">
+        <Select
+          selectedOption={phase}
+          onChange={({ detail }) => setPhase(PHASES.find((p) => p.value === detail.selectedOption.value) ?? PHASES[0])}
+          options={PHASES}
+          ariaLabel="Phase"
+        />
+      </FormField>
+    </ConfirmAction>
+  );
+}
+
+function DeleteCluster({ cluster, onClose }: { cluster: ClusterView; onClose: () => void }) {
+  const navigate = useNavigate();
+  const name = cluster.name;
+  return (
+    <ConfirmAction
+      header={`Delete ${name}?`}
+      action="Delete cluster"
+      typeToConfirm={name}
+      loadPlan={() => plan('delete_cluster', { name }, { query: { confirm: name } })}
+      planDeps={[name]}
+      planLabel="What the delete does"
+      onClose={onClose}
+      onConfirm={async () => {
+        const { data } = await call<OperationAcceptedView>('delete_cluster', { name }, { query: { confirm: name } });
+        navigate(`/operations/${encodeURIComponent(data.operation.id)}`);
+      }}
+    >
+      <Box color="text-status-error">
+        Everything Launchpod created for {name} is deleted: the HyperPod cluster and its nodes, the EKS control plane,
+        its MLflow tracking server with its runs, the IAM roles and the network. Running jobs and endpoints stop. What
+        Launchpod did not create, such as the data in the shared bucket, stays. This cannot be undone.
+      </Box>
+    </ConfirmAction>
+  );
+}
+
 export default function ClusterPage() {
   const { name = '' } = useParams();
   const navigate = useNavigate();
   const [params, setParams] = useSearchParams();
-  const { activeCluster, setActiveCluster } = useSession();
+  const { activeCluster, setActiveCluster, can } = useSession();
+  const [dialog, setDialog] = useState<'delete' | 'phase' | null>(null);
   const { data: cluster, error, reload } = useFetch(() => api.cluster(name), [name], 10000);
   const tab = params.get('tab') ?? 'overview';
 
@@ -118,9 +187,20 @@ export default function ClusterPage() {
           actions={
             <SpaceBetween direction="horizontal" size="xs">
               <Button iconName="refresh" ariaLabel="Refresh cluster" onClick={() => void reload()} />
-              <Button disabled={name === activeCluster} onClick={() => setActiveCluster(name)}>
+              <Button disabled={name === activeCluster || !cluster} onClick={() => setActiveCluster(name)}>
                 Set as active
               </Button>
+              <ButtonDropdown
+                disabled={!cluster || !can('admin')}
+                disabledReason={cluster ? 'Changing a cluster needs the admin role.' : undefined}
+                onItemClick={({ detail }) => setDialog(detail.id as 'delete' | 'phase')}
+                items={[
+                  { id: 'phase', text: 'Run a provisioning phase again' },
+                  { id: 'delete', text: 'Delete cluster' },
+                ]}
+              >
+                Actions
+              </ButtonDropdown>
             </SpaceBetween>
           }
         >
@@ -159,6 +239,7 @@ export default function ClusterPage() {
               { id: 'jobs', label: 'Jobs', content: <JobsTab cluster={name} ready={cluster.hyperpod.status === 'InService'} /> },
               { id: 'inference', label: 'Inference', content: <InferenceTab cluster={name} ready={cluster.eks.status === 'ACTIVE'} /> },
               { id: 'nodes', label: 'Nodes', content: <NodesTab cluster={name} /> },
+              { id: 'diagnosis', label: 'Diagnosis', content: <DiagnosisTab cluster={name} /> },
               { id: 'operations', label: 'Operations', content: <ClusterOperations name={name} /> },
             ]}
           />
@@ -166,6 +247,8 @@ export default function ClusterPage() {
           <Spinner size="large" />
         )}
       </SpaceBetween>
+      {dialog === 'delete' && cluster ? <DeleteCluster cluster={cluster} onClose={() => setDialog(null)} /> : null}
+      {dialog === 'phase' ? <RunPhase name={name} onClose={() => setDialog(null)} /> : null}
     </ContentLayout>
   );
 }

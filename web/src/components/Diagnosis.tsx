@@ -1,0 +1,125 @@
+// A diagnosis as findings with their evidence, the likely cause, and the suggested next steps, each with
+// where to do it in the console and a command to copy. Diagnoses only read; they never run a step.
+
+import Alert from '@cloudscape-design/components/alert';
+import Box from '@cloudscape-design/components/box';
+import ColumnLayout from '@cloudscape-design/components/column-layout';
+import Container from '@cloudscape-design/components/container';
+import CopyToClipboard from '@cloudscape-design/components/copy-to-clipboard';
+import Header from '@cloudscape-design/components/header';
+import SpaceBetween from '@cloudscape-design/components/space-between';
+import StatusIndicator from '@cloudscape-design/components/status-indicator';
+
+import type { components } from '../api/schema';
+import operations from '../api/operations.json';
+import { config } from '../lib/config';
+
+export type DiagnosisView = components['schemas']['DiagnosisView'];
+type SuggestedStep = components['schemas']['SuggestedStep'];
+
+const SEVERITY = { error: 'error', warning: 'warning', info: 'info' } as const;
+const WORD = { error: 'Problem', warning: 'Warning', info: 'Checked' } as const;
+
+/** The suggested step as a curl command against this console's API (the token comes from the environment). */
+export function curlCommand(step: SuggestedStep): string | null {
+  if (!step.rest) return null;
+  const [method, path] = step.rest.split(' ', 2);
+  const api = new URL(config().apiUrl.replace(/\/api\/?$/, ''), window.location.href).toString().replace(/\/$/, '');
+  const route = (operations.operations as Record<string, { path: string }>)[step.tool]?.path ?? '';
+  const inPath = new Set(Array.from(route.matchAll(/{(\w+)}/g), (m) => m[1]));
+  const rest = Object.fromEntries(Object.entries(step.arguments ?? {}).filter(([key]) => !inPath.has(key)));
+  const parts = [`curl -X ${method} "${api}${path}"`, '-H "Authorization: Bearer $LAUNCHPOD_TOKEN"'];
+  if (method !== 'GET' && method !== 'DELETE') {
+    parts.push("-H 'Content-Type: application/json'", `-d '${JSON.stringify(rest)}'`);
+  }
+  return parts.join(' ');
+}
+
+/** Where a person runs the step in the console, read from the console's own table of operations. */
+export function whereInConsole(step: SuggestedStep): string | null {
+  return (operations.operations as Record<string, { where: string }>)[step.tool]?.where ?? null;
+}
+
+function Suggestion({ step }: { step: SuggestedStep }) {
+  const command = curlCommand(step);
+  const where = whereInConsole(step);
+  return (
+    <Container>
+      <SpaceBetween size="xs">
+        <Box>{step.why}</Box>
+        {where ? (
+          <Box variant="small">
+            In the console: <Box variant="span" fontWeight="bold">{where}</Box>
+            {step.mutates ? ' (asks for confirmation and shows its plan first)' : ''}
+          </Box>
+        ) : null}
+        {command ? (
+          <div className="launchpod-command">
+            <CopyToClipboard
+              variant="inline"
+              textToCopy={command}
+              copyButtonAriaLabel="Copy command"
+              copySuccessText="Command copied"
+              copyErrorText="Could not copy the command"
+            />
+          </div>
+        ) : null}
+      </SpaceBetween>
+    </Container>
+  );
+}
+
+export default function Diagnosis({ view, title }: { view: DiagnosisView; title: string }) {
+  return (
+    <SpaceBetween size="m">
+      <Header variant="h3" description={`Read-only: ${view.subject}`}>
+        {title}
+      </Header>
+      {view.cause ? (
+        <Alert type="warning" header="Likely cause">
+          {view.cause}
+        </Alert>
+      ) : (
+        <Alert type="info">No single cause stands out in what was read.</Alert>
+      )}
+      <ul aria-label="Findings" style={{ margin: 0, paddingInlineStart: 0, listStyle: 'none' }}>
+        <SpaceBetween size="xs">
+          {view.findings.map((finding, index) => (
+            <li key={index}>
+              <StatusIndicator type={SEVERITY[finding.severity]}>
+                <Box variant="span" fontWeight="bold">
+                  {WORD[finding.severity]}:
+                </Box>{' '}
+                {finding.title}
+              </StatusIndicator>
+              {(finding.evidence ?? []).length ? (
+                <ul style={{ marginBlock: 2 }}>
+                  {(finding.evidence ?? []).map((line, n) => (
+                    <li key={n}>
+                      <Box variant="small">{line}</Box>
+                    </li>
+                  ))}
+                </ul>
+              ) : null}
+            </li>
+          ))}
+        </SpaceBetween>
+      </ul>
+      {(view.suggestions ?? []).length ? (
+        <SpaceBetween size="xs">
+          <Box variant="h4">Suggested next steps</Box>
+          <ColumnLayout columns={1}>
+            {(view.suggestions ?? []).map((step, index) => (
+              <Suggestion key={index} step={step} />
+            ))}
+          </ColumnLayout>
+        </SpaceBetween>
+      ) : null}
+      {(view.limitations ?? []).length ? (
+        <Box variant="small" color="text-body-secondary">
+          Not looked at: {(view.limitations ?? []).join(' ')}
+        </Box>
+      ) : null}
+    </SpaceBetween>
+  );
+}
