@@ -15,7 +15,11 @@ import operations from '../api/operations.json';
 import { config } from '../lib/config';
 
 export type DiagnosisView = components['schemas']['DiagnosisView'];
-type SuggestedStep = components['schemas']['SuggestedStep'];
+// A diagnosis's suggestion, or an incident's next step (whose tool may be absent: alert a person).
+type SuggestedStep = Pick<components['schemas']['SuggestedStep'], 'why' | 'rest' | 'arguments'> & {
+  tool?: string | null;
+  mutates?: boolean;
+};
 
 const SEVERITY = { error: 'error', warning: 'warning', info: 'info' } as const;
 const WORD = { error: 'Problem', warning: 'Warning', info: 'Checked' } as const;
@@ -25,7 +29,7 @@ export function curlCommand(step: SuggestedStep): string | null {
   if (!step.rest) return null;
   const [method, path] = step.rest.split(' ', 2);
   const api = new URL(config().apiUrl.replace(/\/api\/?$/, ''), window.location.href).toString().replace(/\/$/, '');
-  const route = (operations.operations as Record<string, { path: string }>)[step.tool]?.path ?? '';
+  const route = (operations.operations as Record<string, { path: string }>)[step.tool ?? '']?.path ?? '';
   const inPath = new Set(Array.from(route.matchAll(/{(\w+)}/g), (m) => m[1]));
   const rest = Object.fromEntries(Object.entries(step.arguments ?? {}).filter(([key]) => !inPath.has(key)));
   const parts = [`curl -X ${method} "${api}${path}"`, '-H "Authorization: Bearer $LAUNCHPOD_TOKEN"'];
@@ -37,34 +41,41 @@ export function curlCommand(step: SuggestedStep): string | null {
 
 /** Where a person runs the step in the console, read from the console's own table of operations. */
 export function whereInConsole(step: SuggestedStep): string | null {
-  return (operations.operations as Record<string, { where: string }>)[step.tool]?.where ?? null;
+  return (operations.operations as Record<string, { where: string }>)[step.tool ?? '']?.where ?? null;
 }
 
-function Suggestion({ step }: { step: SuggestedStep }) {
+/** Where to run ``step`` in the console and its command to copy; ``why`` first unless told not to. */
+export function StepHow({ step, showWhy = true }: { step: SuggestedStep; showWhy?: boolean }) {
   const command = curlCommand(step);
   const where = whereInConsole(step);
   return (
+    <SpaceBetween size="xxs">
+      {showWhy ? <Box>{step.why}</Box> : null}
+      {where ? (
+        <Box variant="small">
+          In the console: <Box variant="span" fontWeight="bold">{where}</Box>
+          {step.mutates !== false ? ' (asks for confirmation and shows its plan first)' : ''}
+        </Box>
+      ) : null}
+      {command ? (
+        <div className="launchpod-command">
+          <CopyToClipboard
+            variant="inline"
+            textToCopy={command}
+            copyButtonAriaLabel="Copy command"
+            copySuccessText="Command copied"
+            copyErrorText="Could not copy the command"
+          />
+        </div>
+      ) : null}
+    </SpaceBetween>
+  );
+}
+
+function Suggestion({ step }: { step: SuggestedStep }) {
+  return (
     <Container>
-      <SpaceBetween size="xs">
-        <Box>{step.why}</Box>
-        {where ? (
-          <Box variant="small">
-            In the console: <Box variant="span" fontWeight="bold">{where}</Box>
-            {step.mutates ? ' (asks for confirmation and shows its plan first)' : ''}
-          </Box>
-        ) : null}
-        {command ? (
-          <div className="launchpod-command">
-            <CopyToClipboard
-              variant="inline"
-              textToCopy={command}
-              copyButtonAriaLabel="Copy command"
-              copySuccessText="Command copied"
-              copyErrorText="Could not copy the command"
-            />
-          </div>
-        ) : null}
-      </SpaceBetween>
+      <StepHow step={step} />
     </Container>
   );
 }
@@ -86,12 +97,12 @@ export default function Diagnosis({ view, title }: { view: DiagnosisView; title:
         <SpaceBetween size="xs">
           {view.findings.map((finding, index) => (
             <li key={index}>
-              <StatusIndicator type={SEVERITY[finding.severity]}>
-                <Box variant="span" fontWeight="bold">
-                  {WORD[finding.severity]}:
-                </Box>{' '}
-                {finding.title}
-              </StatusIndicator>
+              {/* the icon alone carries the colour; the words stay in the body's colour, so they never read as links */}
+              <StatusIndicator type={SEVERITY[finding.severity]} iconAriaLabel={WORD[finding.severity]} />{' '}
+              <Box variant="span" fontWeight="bold">
+                {WORD[finding.severity]}:
+              </Box>{' '}
+              {finding.title}
               {(finding.evidence ?? []).length ? (
                 <ul style={{ marginBlock: 2 }}>
                   {(finding.evidence ?? []).map((line, n) => (

@@ -74,9 +74,7 @@ function EditPolicy({ cluster, policy, onClose, onSaved }: { cluster: string; po
             id: 'remove',
             header: '',
             cell: (r) => (
-              <Button variant="inline-link" ariaLabel={`Remove priority class ${r.index + 1}`} disabled={rows.length === 1} onClick={() => setRows((now) => now.filter((_, i) => i !== r.index))}>
-                Remove
-              </Button>
+              <Button variant="icon" iconName="remove" ariaLabel={`Remove priority class ${r.index + 1}`} disabled={rows.length === 1} onClick={() => setRows((now) => now.filter((_, i) => i !== r.index))} />
             ),
           },
         ]}

@@ -27,6 +27,7 @@ import { useFetch } from '../lib/useFetch';
 import type { Transport } from '../lib/socket';
 import { LOG_POLL_MS, useJobLog } from '../lib/useJobLog';
 import ConfirmAction from './ConfirmAction';
+import { NcclDiagnosis } from './Diagnoses';
 import ErrorAlert from './ErrorAlert';
 import Status from './Status';
 
@@ -318,6 +319,7 @@ function JobDetail({
           { id: 'message', header: 'Message', cell: (e) => e.message },
         ]}
       />
+      <NcclDiagnosis cluster={cluster} job={job} />
       {deleting ? (
         <DeleteJob
           cluster={cluster}

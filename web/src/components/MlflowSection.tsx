@@ -13,6 +13,7 @@ import Input from '@cloudscape-design/components/input';
 import KeyValuePairs from '@cloudscape-design/components/key-value-pairs';
 import Select from '@cloudscape-design/components/select';
 import SpaceBetween from '@cloudscape-design/components/space-between';
+import StatusIndicator from '@cloudscape-design/components/status-indicator';
 
 import type { components } from '../api/schema';
 import { ApiError, call, plan } from '../lib/api';
@@ -21,7 +22,6 @@ import { useFetch } from '../lib/useFetch';
 import { useSession } from '../session';
 import ConfirmAction from './ConfirmAction';
 import ErrorAlert from './ErrorAlert';
-import Status from './Status';
 
 type MlflowView = components['schemas']['MlflowView'];
 const SIZES = [
@@ -29,6 +29,11 @@ const SIZES = [
   { value: 'Medium', label: 'Medium', description: 'up to 50 users' },
   { value: 'Large', label: 'Large', description: 'up to 100 users' },
 ];
+// AWS's TrackingServerStatus: Created is the one that serves; ...Failed ends; the rest are on their way.
+function serverStatus(status: string) {
+  const type = status === 'Created' ? 'success' : status.endsWith('Failed') ? 'error' : status === 'Stopped' ? 'stopped' : 'in-progress';
+  return <StatusIndicator type={type}>{status}</StatusIndicator>;
+}
 const SERVER = /^[a-zA-Z0-9](-*[a-zA-Z0-9]){0,255}$/;
 
 function SetUp({ cluster, current, onClose }: { cluster: string; current: MlflowView | null; onClose: () => void }) {
@@ -138,7 +143,7 @@ export default function MlflowSection({ cluster }: { cluster: string }) {
             columns={3}
             items={[
               { label: 'Tracking server', value: server.trackingServerName },
-              { label: 'Status', value: <Status value={server.status} /> },
+              { label: 'Status', value: serverStatus(server.status) },
               { label: 'Size', value: server.size ?? '-' },
               { label: 'MLflow version', value: server.mlflowVersion ?? '-' },
               { label: 'Artifacts', value: server.artifactStoreUri ?? '-' },

@@ -25,7 +25,7 @@ import type { OperationAcceptedView, PlanView } from '../lib/types';
 import { useFetch } from '../lib/useFetch';
 import { useSession } from '../session';
 import ConfirmAction from './ConfirmAction';
-import Diagnosis, { type DiagnosisView } from './Diagnosis';
+import Diagnosis, { type DiagnosisView, StepHow } from './Diagnosis';
 import ErrorAlert from './ErrorAlert';
 import { DryRunPlan } from './PlanSteps';
 import Status from './Status';
@@ -37,6 +37,7 @@ type IncidentView = components['schemas']['IncidentView'];
 type EventView = components['schemas']['ClusterEventView'];
 type Action = 'reboot' | 'replace' | 'delete';
 
+const STEP = { investigate: 'Investigate', reboot: 'Reboot', replace: 'Replace', alert: 'Alert a person' } as const;
 const OPERATION = { reboot: 'reboot_nodes', replace: 'replace_nodes', delete: 'delete_nodes' } as const;
 
 function health(node: NodeView) {
@@ -134,7 +135,6 @@ function NodeDetail({ cluster, nodeId }: { cluster: string; nodeId: string }) {
   return (
     <Container header={<Header variant="h2">Node {nodeId}</Header>}>
       <ErrorAlert error={error} />
-      <NodeDiagnosis key={nodeId} cluster={cluster} nodeId={nodeId} />
       {data ? (
         <SpaceBetween size="m">
           <KeyValuePairs
@@ -161,6 +161,7 @@ function NodeDetail({ cluster, nodeId }: { cluster: string; nodeId: string }) {
               { id: 'time', header: 'Last seen', cell: (e) => (e.lastTimestamp ? formatTime(e.lastTimestamp) : '-') },
             ]}
           />
+          <NodeDiagnosis key={nodeId} cluster={cluster} nodeId={nodeId} />
         </SpaceBetween>
       ) : null}
     </Container>
@@ -245,8 +246,9 @@ function Incidents({ cluster }: { cluster: string }) {
             cell: (i) =>
               i.nextStep ? (
                 <SpaceBetween size="xxxs">
-                  <Box variant="code">{i.nextStep.tool ? `${i.nextStep.tool} ${JSON.stringify(i.nextStep.arguments)}` : i.nextStep.action}</Box>
+                  <Box fontWeight="bold">{STEP[i.nextStep.action]}</Box>
                   <Box variant="small">{i.nextStep.why}</Box>
+                  <StepHow step={i.nextStep} showWhy={false} />
                 </SpaceBetween>
               ) : (
                 '-'
@@ -374,13 +376,13 @@ export default function NodesTab({ cluster }: { cluster: string }) {
           </Header>
         }
         columnDefinitions={[
-          { id: 'id', header: 'Node', cell: (n) => n.nodeId },
+          { id: 'id', header: 'Node', minWidth: 190, cell: (n) => n.nodeId },
           { id: 'group', header: 'Group', cell: (n) => n.instanceGroup },
           { id: 'type', header: 'Type', cell: (n) => n.instanceType },
           { id: 'zone', header: 'Zone', cell: (n) => `${n.zone ?? '-'} · ${n.capacityType ?? '-'}` },
-          { id: 'status', header: 'Status', cell: (n) => <Status value={n.instanceStatus} label={n.instanceStatus} /> },
+          { id: 'status', header: 'Status', minWidth: 120, cell: (n) => <Status value={n.instanceStatus} label={n.instanceStatus} /> },
           { id: 'ready', header: 'Ready', cell: (n) => (n.ready === null ? '-' : n.ready ? 'Ready' : 'NotReady') },
-          { id: 'health', header: 'Health', cell: health },
+          { id: 'health', header: 'Health', minWidth: 150, cell: health },
           { id: 'gpus', header: 'GPUs', cell: (n) => `${n.gpusAllocated} / ${n.gpusAllocatable}` },
           { id: 'pods', header: 'Pods', cell: (n) => n.pods?.length ?? 0 },
         ]}

@@ -19,7 +19,7 @@ import { useState } from 'react';
 
 import ConfirmAction from '../components/ConfirmAction';
 import DependenciesTab from '../components/DependenciesTab';
-import DiagnosisTab from '../components/DiagnosisTab';
+import { CreationDiagnosis } from '../components/Diagnoses';
 import FeaturesTab from '../components/FeaturesTab';
 import StorageTab from '../components/StorageTab';
 import JobsTab from '../components/JobsTab';
@@ -77,6 +77,7 @@ function Overview({ cluster }: { cluster: ClusterView }) {
           ]}
         />
       </Container>
+      <CreationDiagnosis cluster={cluster.name} />
     </SpaceBetween>
   );
 }
@@ -145,9 +146,9 @@ function DeleteCluster({ cluster, onClose }: { cluster: ClusterView; onClose: ()
       }}
     >
       <Box color="text-status-error">
-        Everything Launchpod created for {name} is deleted: the HyperPod cluster and its nodes, the EKS control plane,
-        its MLflow tracking server with its runs, the IAM roles and the network. Running jobs and endpoints stop. What
-        Launchpod did not create, such as the data in the shared bucket, stays. This cannot be undone.
+        {cluster.source === 'imported'
+          ? `Launchpod deletes only what it made in ${name} and stops managing it; the EKS cluster you imported, and everything you made in it, stay.`
+          : `Everything Launchpod created for ${name} is deleted: the HyperPod cluster and its nodes, the EKS control plane, its MLflow tracking server with its runs, the IAM roles and the network. Running jobs and endpoints stop. What Launchpod did not create, such as the data in the shared bucket, stays. This cannot be undone.`}
       </Box>
     </ConfirmAction>
   );
@@ -239,7 +240,6 @@ export default function ClusterPage() {
               { id: 'jobs', label: 'Jobs', content: <JobsTab cluster={name} ready={cluster.hyperpod.status === 'InService'} /> },
               { id: 'inference', label: 'Inference', content: <InferenceTab cluster={name} ready={cluster.eks.status === 'ACTIVE'} /> },
               { id: 'nodes', label: 'Nodes', content: <NodesTab cluster={name} /> },
-              { id: 'diagnosis', label: 'Diagnosis', content: <DiagnosisTab cluster={name} /> },
               { id: 'operations', label: 'Operations', content: <ClusterOperations name={name} /> },
             ]}
           />

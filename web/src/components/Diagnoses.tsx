@@ -1,19 +1,15 @@
-// The cluster's read-only diagnoses: why a creation failed (capacity, quotas, the failed phase) and why a
-// training job's collective communication (NCCL) may break. Each answers findings with their evidence and
-// the next steps to copy; a node's own diagnosis is on the Nodes tab.
+// The cluster's read-only diagnoses: why a creation failed (capacity, quotas, the failed phase), on the
+// Overview, and why a training job's collective communication (NCCL) may break, in the job's detail. Each
+// answers findings with their evidence and the next steps to copy; a node's own is on the Nodes tab.
 
 import { useState } from 'react';
 import Box from '@cloudscape-design/components/box';
 import Button from '@cloudscape-design/components/button';
 import Container from '@cloudscape-design/components/container';
-import FormField from '@cloudscape-design/components/form-field';
 import Header from '@cloudscape-design/components/header';
-import Select from '@cloudscape-design/components/select';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 
 import { call } from '../lib/api';
-import { jobsApi } from '../lib/jobs';
-import { useFetch } from '../lib/useFetch';
 import Diagnosis, { type DiagnosisView } from './Diagnosis';
 import ErrorAlert from './ErrorAlert';
 
@@ -36,7 +32,7 @@ function useDiagnosis() {
   return { view, error, busy, run };
 }
 
-function CreationDiagnosis({ cluster }: { cluster: string }) {
+export function CreationDiagnosis({ cluster }: { cluster: string }) {
   const { view, error, busy, run } = useDiagnosis();
   return (
     <Container
@@ -62,25 +58,16 @@ function CreationDiagnosis({ cluster }: { cluster: string }) {
   );
 }
 
-function NcclDiagnosis({ cluster }: { cluster: string }) {
+export function NcclDiagnosis({ cluster, job }: { cluster: string; job: string }) {
   const { view, error, busy, run } = useDiagnosis();
-  const jobs = useFetch(() => jobsApi.list(cluster), [cluster]);
-  const [job, setJob] = useState('');
-  const options = [
-    { value: '', label: 'Every training pod' },
-    ...(jobs.data?.items ?? []).map((j) => ({ value: j.jobName, label: j.jobName, description: j.status })),
-  ];
   return (
     <Container
       header={
         <Header
           variant="h2"
-          description="For a job's pods: their spread over zones, EFA requested and present, the NCCL settings and NCCL errors in their logs."
+          description="Its pods' spread over zones, EFA requested and present, the NCCL settings and NCCL errors in their logs."
           actions={
-            <Button
-              loading={busy}
-              onClick={() => void run(() => call<DiagnosisView>('diagnose_nccl', { name: cluster }, { query: { job: job || undefined } }))}
-            >
+            <Button loading={busy} onClick={() => void run(() => call<DiagnosisView>('diagnose_nccl', { name: cluster }, { query: { job } }))}>
               Diagnose communication
             </Button>
           }
@@ -90,27 +77,9 @@ function NcclDiagnosis({ cluster }: { cluster: string }) {
       }
     >
       <SpaceBetween size="m">
-        <FormField label="Job">
-          <Select
-            selectedOption={options.find((o) => o.value === job) ?? options[0]}
-            onChange={({ detail }) => setJob(detail.selectedOption.value ?? '')}
-            options={options}
-            ariaLabel="Job"
-            statusType={jobs.loading ? 'loading' : 'finished'}
-          />
-        </FormField>
-        <ErrorAlert error={error ?? jobs.error} />
+        <ErrorAlert error={error} />
         {view ? <Diagnosis view={view} title="Communication diagnosis" /> : <Box color="text-body-secondary">Not run yet.</Box>}
       </SpaceBetween>
     </Container>
-  );
-}
-
-export default function DiagnosisTab({ cluster }: { cluster: string }) {
-  return (
-    <SpaceBetween size="l">
-      <CreationDiagnosis cluster={cluster} />
-      <NcclDiagnosis cluster={cluster} />
-    </SpaceBetween>
   );
 }
