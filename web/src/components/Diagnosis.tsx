@@ -28,11 +28,12 @@ const WORD = { error: 'Problem', warning: 'Warning', info: 'Checked' } as const;
 export function curlCommand(step: SuggestedStep): string | null {
   if (!step.rest) return null;
   const [method, path] = step.rest.split(' ', 2);
-  const api = new URL(config().apiUrl.replace(/\/api\/?$/, ''), window.location.href).toString().replace(/\/$/, '');
+  // the API's base as this console reaches it (config.json's apiUrl, e.g. /api or https://…/prod/api)
+  const api = new URL(config().apiUrl, window.location.href).toString().replace(/\/$/, '');
   const route = (operations.operations as Record<string, { path: string }>)[step.tool ?? '']?.path ?? '';
   const inPath = new Set(Array.from(route.matchAll(/{(\w+)}/g), (m) => m[1]));
   const rest = Object.fromEntries(Object.entries(step.arguments ?? {}).filter(([key]) => !inPath.has(key)));
-  const parts = [`curl -X ${method} "${api}${path}"`, '-H "Authorization: Bearer $LAUNCHPOD_TOKEN"'];
+  const parts = [`curl -X ${method} "${api}${path.replace(/^\/api(?=\/)/, '')}"`, '-H "Authorization: Bearer $LAUNCHPOD_TOKEN"'];
   if (method !== 'GET' && method !== 'DELETE') {
     parts.push("-H 'Content-Type: application/json'", `-d '${JSON.stringify(rest)}'`);
   }
@@ -58,7 +59,8 @@ export function StepHow({ step, showWhy = true }: { step: SuggestedStep; showWhy
         </Box>
       ) : null}
       {command ? (
-        <div className="launchpod-command">
+        // a command keeps to one line (it scrolls sideways): a token broken over two lines misreads
+        <div className="launchpod-command" style={{ overflowX: 'auto', whiteSpace: 'nowrap' }}>
           <CopyToClipboard
             variant="inline"
             textToCopy={command}

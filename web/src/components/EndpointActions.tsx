@@ -32,9 +32,16 @@ export function DeleteEndpoint({ cluster, endpoint, onClose }: { cluster: string
   );
 }
 
-/** Pool endpoints: container endpoints whose workers carry the pool's binding (they say whom they serve). */
-export function poolEndpoints(items: EndpointView[]): EndpointView[] {
-  return items.filter((e) => e.kind === 'container' && (e.pods ?? []).some((p) => p.serves));
+/** A pool endpoint's workers carry the pool's binding: they say whom they serve. */
+export function isPool(endpoint: EndpointView): boolean {
+  return endpoint.kind === 'container' && (endpoint.pods ?? []).some((p) => p.serves);
+}
+
+/** Where a pool's worker may go: any container endpoint (one with no pods yet cannot show it is a pool; the
+ * API's plan refuses one that is not). Known pools first. */
+export function assignTargets(items: EndpointView[]): string[] {
+  const containers = items.filter((e) => e.kind === 'container');
+  return [...containers.filter(isPool), ...containers.filter((e) => !isPool(e))].map((e) => e.endpoint);
 }
 
 export function AssignPod({

@@ -33,7 +33,7 @@ import {
 } from '../lib/inference';
 import { useFetch } from '../lib/useFetch';
 import { useSession } from '../session';
-import { AssignPod, DeleteEndpoint, poolEndpoints } from './EndpointActions';
+import { AssignPod, DeleteEndpoint, assignTargets, isPool } from './EndpointActions';
 import ErrorAlert from './ErrorAlert';
 import Status from './Status';
 
@@ -239,7 +239,7 @@ function Detail({
   const endpoint = fresh.data ?? listed;
   const [deleting, setDeleting] = useState(false);
   const [assigning, setAssigning] = useState<{ pod: string; serves: string | null } | null>(null);
-  const isPool = pools.includes(endpoint.endpoint);
+  const pool = isPool(endpoint);
   const { notify } = useSession();
   const [replicas, setReplicas] = useState(String(endpoint.desiredReplicas));
   const [prompt, setPrompt] = useState('Hello! Who are you?');
@@ -330,7 +330,7 @@ function Detail({
             { id: 'node', header: 'Node', cell: (p) => p.node ?? 'not scheduled' },
             { id: 'phase', header: 'Phase', cell: (p) => <Status value={p.ready ? 'Ready' : p.phase} /> },
             { id: 'message', header: 'Why', cell: (p) => p.message ?? '' },
-            ...(isPool
+            ...(pool
               ? [
                   {
                     id: 'assign',
@@ -437,7 +437,7 @@ export default function InferenceTab({ cluster, ready }: { cluster: string; read
           key={chosen.endpoint}
           cluster={cluster}
           endpoint={chosen}
-          pools={poolEndpoints(items).map((e) => e.endpoint)}
+          pools={assignTargets(items)}
           onChanged={() => void reload()}
         />
       ) : null}
