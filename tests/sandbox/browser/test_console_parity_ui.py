@@ -126,7 +126,9 @@ def test_the_creation_diagnosis_names_capacity_and_offers_the_retry_as_a_command
     expect(findings).to_contain_text("ml.g5.8xlarge")
     expect(page.get_by_text("In the console: Operation: Retry from failed phase")).to_be_visible()
     command = page.locator(".launchpod-command").first
-    expect(command).to_contain_text(re.compile(r'curl -X POST "http://[^"]+/api/operations/op-[^"]+/retry"'))
+    # the command reaches this console's API, with the token from the environment, never a pasted one
+    expect(command).to_contain_text(re.compile(rf'curl -X POST "{re.escape(app.url)}/api/operations/op-\w+/retry" '))
+    expect(command).to_contain_text('-H "Authorization: Bearer $LAUNCHPOD_TOKEN"')
     expect(command.get_by_role("button", name="Copy command")).to_be_visible()
     shot(page, "creation-diagnosis", full_page=True)
 

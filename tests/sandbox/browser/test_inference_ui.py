@@ -14,6 +14,7 @@ from playwright.sync_api import Page, expect
 
 from tests.sandbox.browser.conftest import App
 from tests.sandbox.browser.selects import pick
+from tests.sandbox.browser.test_web_ui import choose
 
 pytestmark = pytest.mark.browser
 OPERATION_TIMEOUT_MS = 240_000
@@ -74,7 +75,7 @@ def test_inference_tab_deploys_lists_invokes_and_deletes_an_endpoint(
     page.goto(f"{real.url}/clusters/{provisioned}?tab=inference")
     expect(page.get_by_text("No endpoints yet: deploy one below.")).to_be_visible()
     page.get_by_label("Endpoint name").fill("chat")
-    page.get_by_label("Instance type").fill("ml.g5.12xlarge")
+    choose(page, "Instance type", "ml.g5.12xlarge")  # the cluster's group types are offered, not typed
     page.get_by_label("GPUs per replica").fill("1")
     shot(page, "form", full_page=True)
     assert axe(page) == []
@@ -111,10 +112,10 @@ def test_inference_tab_deploys_a_managed_endpoint_sees_it_ready_invokes_and_dele
     expect(page.get_by_text("No endpoints yet: deploy one below.")).to_be_visible()
     page.get_by_text("Managed (inference operator)").click()
     page.get_by_label("Endpoint name").fill("qwen-managed")
-    page.get_by_label("Instance type").fill("ml.g5.12xlarge")
+    choose(page, "Instance type", "ml.g5.12xlarge")  # the cluster's group types are offered, not typed
     page.get_by_label("Image").fill("lmcache/vllm-openai:v0.3.7")
     page.get_by_label("GPUs per replica").fill("1")
-    page.get_by_role("textbox", name="Storage", exact=True).fill("shared")
+    choose(page, "Storage", "shared")
     page.get_by_label("Model folder").fill("models/Qwen/Qwen3-0.6B")
     page.get_by_text("L2 tiered storage").click()
     page.get_by_role("button", name="Intelligent routing").click()
@@ -159,7 +160,7 @@ def test_a_model_pools_warm_worker_is_assigned_to_another_pool_endpoint(
     page, cluster = operator_page, provisioned
     page.goto(f"{real.url}/clusters/{cluster}?tab=inference")
     page.get_by_label("Endpoint name").fill("pool-a")
-    page.get_by_label("Instance type").fill("ml.g5.12xlarge")
+    choose(page, "Instance type", "ml.g5.12xlarge")  # the cluster's group types are offered, not typed
     page.get_by_label("GPUs per replica").fill("1")
     page.get_by_text("Model pool", exact=True).click()
     page.get_by_role("button", name="Deploy", exact=True).click()

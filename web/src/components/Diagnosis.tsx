@@ -11,43 +11,20 @@ import SpaceBetween from '@cloudscape-design/components/space-between';
 import StatusIndicator from '@cloudscape-design/components/status-indicator';
 
 import type { components } from '../api/schema';
-import operations from '../api/operations.json';
 import { config } from '../lib/config';
+import { curlCommand, whereInConsole, type NextStep } from '../lib/nextSteps';
 
 export type DiagnosisView = components['schemas']['DiagnosisView'];
 // A diagnosis's suggestion, or an incident's next step (whose tool may be absent: alert a person).
-type SuggestedStep = Pick<components['schemas']['SuggestedStep'], 'why' | 'rest' | 'arguments'> & {
-  tool?: string | null;
-  mutates?: boolean;
-};
+type SuggestedStep = NextStep;
 
 const SEVERITY = { error: 'error', warning: 'warning', info: 'info' } as const;
 const WORD = { error: 'Problem', warning: 'Warning', info: 'Checked' } as const;
 
-/** The suggested step as a curl command against this console's API (the token comes from the environment). */
-export function curlCommand(step: SuggestedStep): string | null {
-  if (!step.rest) return null;
-  const [method, path] = step.rest.split(' ', 2);
-  // the API's base as this console reaches it (config.json's apiUrl, e.g. /api or https://…/prod/api)
-  const api = new URL(config().apiUrl, window.location.href).toString().replace(/\/$/, '');
-  const route = (operations.operations as Record<string, { path: string }>)[step.tool ?? '']?.path ?? '';
-  const inPath = new Set(Array.from(route.matchAll(/{(\w+)}/g), (m) => m[1]));
-  const rest = Object.fromEntries(Object.entries(step.arguments ?? {}).filter(([key]) => !inPath.has(key)));
-  const parts = [`curl -X ${method} "${api}${path.replace(/^\/api(?=\/)/, '')}"`, '-H "Authorization: Bearer $LAUNCHPOD_TOKEN"'];
-  if (method !== 'GET' && method !== 'DELETE') {
-    parts.push("-H 'Content-Type: application/json'", `-d '${JSON.stringify(rest)}'`);
-  }
-  return parts.join(' ');
-}
-
-/** Where a person runs the step in the console, read from the console's own table of operations. */
-export function whereInConsole(step: SuggestedStep): string | null {
-  return (operations.operations as Record<string, { where: string }>)[step.tool ?? '']?.where ?? null;
-}
-
 /** Where to run ``step`` in the console and its command to copy; ``why`` first unless told not to. */
 export function StepHow({ step, showWhy = true }: { step: SuggestedStep; showWhy?: boolean }) {
-  const command = curlCommand(step);
+  // the API's base as this console reaches it (config.json's apiUrl: /api, or https://…/prod/api)
+  const command = curlCommand(step, new URL(config().apiUrl, window.location.href).toString());
   const where = whereInConsole(step);
   return (
     <SpaceBetween size="xxs">

@@ -18,7 +18,7 @@ import SpaceBetween from '@cloudscape-design/components/space-between';
 import Table from '@cloudscape-design/components/table';
 import Textarea from '@cloudscape-design/components/textarea';
 
-import { ApiError } from '../lib/api';
+import { ApiError, api } from '../lib/api';
 import {
   type DeployForm,
   EMPTY_FORM,
@@ -42,7 +42,33 @@ const ROUTING = ['', 'prefixaware', 'kvaware', 'session', 'roundrobin'] as const
 function Deploy({ cluster, onDone }: { cluster: string; onDone: () => void }) {
   const navigate = useNavigate();
   const { notify } = useSession();
-  const [form, setForm] = useState<DeployForm>(EMPTY_FORM);
+  const [edited, setForm] = useState<DeployForm>(EMPTY_FORM);
+  // The choices are known: the instance types of the cluster's groups, and the storage Launchpod configured.
+  const groups = useFetch(() => api.instanceGroups(cluster), [cluster]);
+  const claims = useFetch(() => api.storage(cluster), [cluster]);
+  const typeOptions = [...new Set((groups.data?.items ?? []).flatMap((g) => (g.instanceType ? [g.instanceType] : [])))]
+    .sort()
+    .map((t) => {
+      const names = (groups.data?.items ?? []).filter((g) => g.instanceType === t).map((g) => g.group);
+      return { value: t, label: t, description: `group ${names.join(', ')}` };
+    });
+  const storageOptions = (claims.data?.items ?? []).map((c) => ({ value: c.storageName, label: c.storageName, description: `${c.kind === 's3' ? 'S3' : 'FSx for Lustre'} · ${c.source}` }));
+  const form = { ...edited, instanceType: edited.instanceType || typeOptions[0]?.value || '' };
+  const pick = (label: string, key: 'instanceType' | 'storage', options: { value: string; label: string; description?: string }[], hint?: string, optional = false) => {
+    const all = optional ? [{ value: '', label: 'None' }, ...options] : options;
+    return (
+      <FormField label={label} description={hint} errorText={fields[key]}>
+        <Select
+          ariaLabel={label}
+          selectedOption={all.find((o) => o.value === form[key]) ?? null}
+          onChange={({ detail }) => set({ [key]: detail.selectedOption.value ?? '' } as Partial<DeployForm>)}
+          options={all}
+          placeholder={options.length ? 'Choose' : 'None in this cluster yet'}
+          empty="None in this cluster yet"
+        />
+      </FormField>
+    );
+  };
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<unknown>(null);
   const fields = failure instanceof ApiError ? failure.fieldErrors() : {};
@@ -102,7 +128,7 @@ function Deploy({ cluster, onDone }: { cluster: string; onDone: () => void }) {
           </FormField>
           <ColumnLayout columns={3}>
             {text('Endpoint name', 'endpoint')}
-            {text('Instance type', 'instanceType', 'a GPU type of one of the instance groups')}
+            {pick('Instance type', 'instanceType', typeOptions, 'the instance type of one of the cluster\'s groups')}
             {number('Replicas', 'replicas')}
           </ColumnLayout>
           {form.kind !== 'jumpstart' && (
@@ -133,12 +159,12 @@ function Deploy({ cluster, onDone }: { cluster: string; onDone: () => void }) {
                   SGLang router in front of the replicas (cache-aware routing)
                 </Checkbox>
               </FormField>
-              {text('Storage mounted at /s3 (optional)', 'storage')}
+              {pick('Storage mounted at /s3', 'storage', storageOptions, 'optional', true)}
             </ColumnLayout>
           )}
           {form.kind === 'managed' && (
             <ColumnLayout columns={2}>
-              {text('Storage', 'storage', 'an S3 or FSx storage of the cluster')}
+              {pick('Storage', 'storage', storageOptions, 'where the model folder is')}
               {text('Model folder', 'modelPath', 'for example models/Qwen/Qwen3-0.6B')}
               <FormField label="L2 KV cache">
                 <SegmentedControl
