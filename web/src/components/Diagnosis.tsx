@@ -22,7 +22,7 @@ const SEVERITY = { error: 'error', warning: 'warning', info: 'info' } as const;
 const WORD = { error: 'Problem', warning: 'Warning', info: 'Checked' } as const;
 
 /** Where to run ``step`` in the console and its command to copy; ``why`` first unless told not to. */
-export function StepHow({ step, showWhy = true }: { step: SuggestedStep; showWhy?: boolean }) {
+export function StepHow({ step, showWhy = true, width }: { step: SuggestedStep; showWhy?: boolean; width?: number }) {
   // the API's base as this console reaches it (config.json's apiUrl: /api, or https://…/prod/api)
   const command = curlCommand(step, new URL(config().apiUrl, window.location.href).toString());
   const where = whereInConsole(step);
@@ -37,7 +37,7 @@ export function StepHow({ step, showWhy = true }: { step: SuggestedStep; showWhy
       ) : null}
       {command ? (
         // a command keeps to one line (it scrolls sideways): a token broken over two lines misreads
-        <div className="launchpod-command" style={{ overflowX: 'auto', whiteSpace: 'nowrap' }}>
+        <div className="launchpod-command" style={{ overflowX: 'auto', whiteSpace: 'nowrap', maxWidth: width }}>
           <CopyToClipboard
             variant="inline"
             textToCopy={command}

@@ -44,7 +44,12 @@ function health(node: NodeView) {
   if (!node.healthStatus) return <StatusIndicator type="pending">Not joined</StatusIndicator>;
   const ok = node.healthStatus === 'Schedulable';
   const text = node.faultTypes?.length ? `${node.healthStatus} (${(node.faultTypes ?? []).join(', ')})` : node.healthStatus;
-  return <StatusIndicator type={ok ? 'success' : 'error'}>{text}</StatusIndicator>;
+  // one line, as Status does: "UnschedulablePendingReplacement" broken in three reads as three words
+  return (
+    <span style={{ whiteSpace: 'nowrap' }}>
+      <StatusIndicator type={ok ? 'success' : 'error'}>{text}</StatusIndicator>
+    </span>
+  );
 }
 
 function incidentState(state: string) {
@@ -235,8 +240,8 @@ function Incidents({ cluster }: { cluster: string }) {
           </Header>
         }
         columnDefinitions={[
-          { id: 'node', header: 'Node', cell: (i) => i.nodes.join(' → ') },
-          { id: 'state', header: 'State', cell: (i) => incidentState(i.state) },
+          { id: 'node', header: 'Node', minWidth: 190, cell: (i) => i.nodes.join(' → ') },
+          { id: 'state', header: 'State', minWidth: 110, cell: (i) => incidentState(i.state) },
           { id: 'fault', header: 'Fault', cell: (i) => i.faultType ?? '-' },
           { id: 'events', header: 'Events', cell: (i) => `${i.events} (${i.duplicates} duplicates)` },
           { id: 'ladder', header: 'Ladder', cell: (i) => i.steps.map((s) => `${s.action} ${s.mode}`).join(' · ') },
@@ -248,7 +253,7 @@ function Incidents({ cluster }: { cluster: string }) {
                 <SpaceBetween size="xxxs">
                   <Box fontWeight="bold">{STEP[i.nextStep.action]}</Box>
                   <Box variant="small">{i.nextStep.why}</Box>
-                  <StepHow step={i.nextStep} showWhy={false} />
+                  <StepHow step={i.nextStep} showWhy={false} width={360} />
                 </SpaceBetween>
               ) : (
                 '-'
@@ -286,9 +291,9 @@ function Events({ cluster }: { cluster: string }) {
         header={<Header variant="h2">Cluster events</Header>}
         empty={<Box textAlign="center">No events.</Box>}
         columnDefinitions={[
-          { id: 'time', header: 'Time', cell: (e) => (e.time ? formatTime(e.time) : '-') },
-          { id: 'level', header: 'Level', cell: (e) => <StatusIndicator type={e.level === 'Error' ? 'error' : e.level === 'Warn' ? 'warning' : 'info'}>{e.level}</StatusIndicator> },
-          { id: 'node', header: 'Node', cell: (e) => e.nodeId ?? e.instanceGroup ?? '-' },
+          { id: 'time', header: 'Time', minWidth: 190, cell: (e) => (e.time ? formatTime(e.time) : '-') },
+          { id: 'level', header: 'Level', minWidth: 100, cell: (e) => <StatusIndicator type={e.level === 'Error' ? 'error' : e.level === 'Warn' ? 'warning' : 'info'}>{e.level}</StatusIndicator> },
+          { id: 'node', header: 'Node', minWidth: 190, cell: (e) => e.nodeId ?? e.instanceGroup ?? '-' },
           { id: 'description', header: 'Description', cell: (e) => (e.failureMessage ? `${e.description} — ${e.failureMessage}` : e.description) },
         ]}
       />
