@@ -1,7 +1,8 @@
 """The Inference tab in headless Chromium against the real sandbox: a vLLM container, and a managed endpoint
 (the inference operator's, with an L2 KV cache, kvaware routing and metrics, its model in the cluster's S3
 storage), each deployed from the form, opens its operation, is then listed Ready with its pod on the GPU
-node, answers a message sent from the page, and is deleted."""
+node, answers a message sent from the page, and is deleted through a dialog that shows its plan; and a
+model pool made from the form whose warm worker is assigned to another pool endpoint."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from playwright.sync_api import Page, expect
 
 from tests.sandbox.browser.conftest import App
 from tests.sandbox.browser.selects import pick
+from tests.sandbox.browser.test_web_ui import choose
 
 pytestmark = pytest.mark.browser
 OPERATION_TIMEOUT_MS = 240_000
@@ -51,6 +53,15 @@ def inference_operator(real: App, provisioned: str) -> str:
     return provisioned
 
 
+def delete_from_its_dialog(page: Page, shot) -> None:
+    """Delete the open endpoint as a person does: the dialog shows the API's plan before anything is sent."""
+    page.get_by_role("button", name="Delete", exact=True).click()
+    dialog = page.get_by_role("dialog")
+    expect(dialog.get_by_role("list", name="What the delete does").get_by_role("listitem").first).to_be_visible()
+    shot(page, "delete-plan")
+    dialog.get_by_role("button", name="Delete endpoint").click()
+
+
 @pytest.fixture
 def operator_page(real: App, page: Page) -> Page:
     page.add_init_script(f"sessionStorage.setItem('launchpod.token', {real.tokens['operator']!r})")
@@ -64,7 +75,7 @@ def test_inference_tab_deploys_lists_invokes_and_deletes_an_endpoint(
     page.goto(f"{real.url}/clusters/{provisioned}?tab=inference")
     expect(page.get_by_text("No endpoints yet: deploy one below.")).to_be_visible()
     page.get_by_label("Endpoint name").fill("chat")
-    page.get_by_label("Instance type").fill("ml.g5.12xlarge")
+    choose(page, "Instance type", "ml.g5.12xlarge")  # the cluster's group types are offered, not typed
     page.get_by_label("GPUs per replica").fill("1")
     shot(page, "form", full_page=True)
     assert axe(page) == []
@@ -86,8 +97,7 @@ def test_inference_tab_deploys_lists_invokes_and_deletes_an_endpoint(
     shot(page, "invoked", full_page=True)
     assert axe(page) == []
 
-    page.once("dialog", lambda dialog: dialog.accept())
-    page.get_by_role("button", name="Delete").click()
+    delete_from_its_dialog(page, shot)
     expect(page).to_have_url(re.compile(r"/operations/op-[0-9a-z]+$"))
     expect(page.get_by_test_id("operation-status")).to_have_text("Succeeded", timeout=OPERATION_TIMEOUT_MS)
     page.goto(f"{real.url}/clusters/{provisioned}?tab=inference")
@@ -102,10 +112,10 @@ def test_inference_tab_deploys_a_managed_endpoint_sees_it_ready_invokes_and_dele
     expect(page.get_by_text("No endpoints yet: deploy one below.")).to_be_visible()
     page.get_by_text("Managed (inference operator)").click()
     page.get_by_label("Endpoint name").fill("qwen-managed")
-    page.get_by_label("Instance type").fill("ml.g5.12xlarge")
+    choose(page, "Instance type", "ml.g5.12xlarge")  # the cluster's group types are offered, not typed
     page.get_by_label("Image").fill("lmcache/vllm-openai:v0.3.7")
     page.get_by_label("GPUs per replica").fill("1")
-    page.get_by_role("textbox", name="Storage", exact=True).fill("shared")
+    choose(page, "Storage", "shared")
     page.get_by_label("Model folder").fill("models/Qwen/Qwen3-0.6B")
     page.get_by_text("L2 tiered storage").click()
     page.get_by_role("button", name="Intelligent routing").click()
@@ -137,9 +147,54 @@ def test_inference_tab_deploys_a_managed_endpoint_sees_it_ready_invokes_and_dele
     shot(page, "managed-invoked", full_page=True)
     assert axe(page) == []
 
-    page.once("dialog", lambda dialog: dialog.accept())
-    page.get_by_role("button", name="Delete").click()
+    delete_from_its_dialog(page, shot)
     expect(page).to_have_url(re.compile(r"/operations/op-[0-9a-z]+$"))
     expect(page.get_by_test_id("operation-status")).to_have_text("Succeeded", timeout=OPERATION_TIMEOUT_MS)
     page.goto(f"{real.url}/clusters/{cluster}?tab=inference")
     expect(page.get_by_text("No endpoints yet: deploy one below.")).to_be_visible()
+
+
+def test_a_model_pools_warm_worker_is_assigned_to_another_pool_endpoint(
+    real: App, operator_page: Page, provisioned: str, shot
+) -> None:
+    page, cluster = operator_page, provisioned
+    page.goto(f"{real.url}/clusters/{cluster}?tab=inference")
+    page.get_by_label("Endpoint name").fill("pool-a")
+    choose(page, "Instance type", "ml.g5.12xlarge")  # the cluster's group types are offered, not typed
+    page.get_by_label("GPUs per replica").fill("1")
+    page.get_by_text("Model pool", exact=True).click()
+    page.get_by_role("button", name="Deploy", exact=True).click()
+    expect(page).to_have_url(re.compile(r"/operations/op-[0-9a-z]+$"))
+    expect(page.get_by_test_id("operation-status")).to_have_text("Succeeded", timeout=OPERATION_TIMEOUT_MS)
+    worker = {"image": "vllm/vllm-openai:v0.10.1", "gpus": 1}
+    body = {"endpoint": "pool-b", "kind": "container", "instanceType": "ml.g5.12xlarge", "replicas": 0}
+    made = real.api(
+        "POST",
+        f"/clusters/{cluster}/endpoints",
+        "operator",
+        json={**body, "container": {"worker": worker, "service": "modelPool"}},
+    )
+    assert made.status_code == 202, made.text
+    assert real.wait_operation(made.json()["operation"]["id"])["status"] == "SUCCEEDED"
+
+    page.goto(f"{real.url}/clusters/{cluster}?tab=inference")
+    page.get_by_role("row").filter(has_text="pool-a").get_by_role("radio").check()
+    (pod,) = [p["name"] for p in real.api("GET", f"/clusters/{cluster}/endpoints/pool-a", "viewer").json()["pods"]]
+    pods = page.get_by_role("table").filter(has_text="Node")
+    expect(pods).to_contain_text("serves pool-a")
+    page.get_by_role("button", name=f"Assign {pod}").click()
+    dialog = page.get_by_role("dialog")
+    choose_in = dialog.get_by_role("button", name=re.compile("Serve endpoint"))
+    choose_in.click()
+    pick(page, page.get_by_role("option", name=re.compile("^pool-b")))
+    expect(dialog.get_by_role("list", name="What the assignment does").get_by_role("listitem").first).to_be_visible()
+    shot(page, "assign-plan")
+    dialog.get_by_role("button", name="Assign", exact=True).click()
+    expect(page.get_by_text(f"{pod} reassigned")).to_be_visible()
+    expect(pods).to_contain_text("serves pool-b")
+    shot(page, "assigned", full_page=True)
+    served = real.api("GET", f"/clusters/{cluster}/endpoints/pool-a", "viewer").json()["pods"]
+    assert [p["serves"] for p in served] == ["pool-b"]
+    for endpoint in ("pool-a", "pool-b"):
+        gone = real.api("DELETE", f"/clusters/{cluster}/endpoints/{endpoint}", "operator")
+        assert real.wait_operation(gone.json()["operation"]["id"])["status"] == "SUCCEEDED"

@@ -50,7 +50,8 @@ def test_the_nodes_tab_shows_health_incident_and_confirms_a_replacement(
     sandbox.faults(nodeFault={"cluster": name, "nodeId": node_id, "kind": "gpu"})
     # the incident is pushed: it shows before the 10 s refresh would bring it
     pushed = page.get_by_role("row").filter(has_text="NvidiaGPUUnhealthy").filter(has_text="duplicates")
-    expect(pushed).to_contain_text("reboot_nodes", timeout=6000)
+    # the next step in the console's words: where to do it, and a command to copy (no tool names)
+    expect(pushed).to_contain_text("In the console: Cluster: Nodes, Reboot", timeout=6000)
     expect(row).to_contain_text("UnschedulablePendingReplacement (NvidiaGPUUnhealthy)")
     expect(row).to_contain_text("ml.p5.48xlarge")
     expect(row).to_contain_text("0 / 8")
@@ -58,7 +59,8 @@ def test_the_nodes_tab_shows_health_incident_and_confirms_a_replacement(
         1
     )
     incident = page.get_by_role("row").filter(has_text="NvidiaGPUUnhealthy").filter(has_text="duplicates")
-    expect(incident).to_contain_text("reboot_nodes")
+    expect(incident).not_to_contain_text("reboot_nodes")
+    expect(incident.get_by_role("button", name="Copy command")).to_be_visible()
     expect(incident).to_contain_text("open")
     expect(page.get_by_role("row").filter(has_text="is unhealthy").first).to_contain_text(node_id)
     assert page.get_by_text("Not available yet").count() == 0

@@ -6149,7 +6149,7 @@ export interface operations {
                     "application/json": components["schemas"]["OpenAIErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, sglang_router, subset, system_capacity, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6226,7 +6226,7 @@ export interface operations {
                     "application/json": components["schemas"]["OpenAIErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, sglang_router, subset, system_capacity, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6807,7 +6807,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, sglang_router, subset, system_capacity, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;

@@ -23,6 +23,7 @@ import { useSession } from '../session';
 import ErrorAlert from './ErrorAlert';
 import Status from './Status';
 import TeamsSection from './TeamsSection';
+import MlflowSection from './MlflowSection';
 
 function FeatureCard({
   cluster,
@@ -210,6 +211,7 @@ export default function FeaturesTab({ cluster, ready }: { cluster: string; ready
           ]}
         />
       ) : null}
+      {ready ? <MlflowSection cluster={cluster} /> : null}
     </SpaceBetween>
   );
 }

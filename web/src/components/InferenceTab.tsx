@@ -18,10 +18,11 @@ import SpaceBetween from '@cloudscape-design/components/space-between';
 import Table from '@cloudscape-design/components/table';
 import Textarea from '@cloudscape-design/components/textarea';
 
-import { ApiError } from '../lib/api';
+import { ApiError, api } from '../lib/api';
 import {
   type DeployForm,
   EMPTY_FORM,
+  type EndpointPodView,
   type EndpointView,
   type InvokeView,
   STATISTICS,
@@ -32,6 +33,7 @@ import {
 } from '../lib/inference';
 import { useFetch } from '../lib/useFetch';
 import { useSession } from '../session';
+import { AssignPod, DeleteEndpoint, assignTargets, isPool } from './EndpointActions';
 import ErrorAlert from './ErrorAlert';
 import Status from './Status';
 
@@ -40,7 +42,33 @@ const ROUTING = ['', 'prefixaware', 'kvaware', 'session', 'roundrobin'] as const
 function Deploy({ cluster, onDone }: { cluster: string; onDone: () => void }) {
   const navigate = useNavigate();
   const { notify } = useSession();
-  const [form, setForm] = useState<DeployForm>(EMPTY_FORM);
+  const [edited, setForm] = useState<DeployForm>(EMPTY_FORM);
+  // The choices are known: the instance types of the cluster's groups, and the storage Launchpod configured.
+  const groups = useFetch(() => api.instanceGroups(cluster), [cluster]);
+  const claims = useFetch(() => api.storage(cluster), [cluster]);
+  const typeOptions = [...new Set((groups.data?.items ?? []).flatMap((g) => (g.instanceType ? [g.instanceType] : [])))]
+    .sort()
+    .map((t) => {
+      const names = (groups.data?.items ?? []).filter((g) => g.instanceType === t).map((g) => g.group);
+      return { value: t, label: t, description: `group ${names.join(', ')}` };
+    });
+  const storageOptions = (claims.data?.items ?? []).map((c) => ({ value: c.storageName, label: c.storageName, description: `${c.kind === 's3' ? 'S3' : 'FSx for Lustre'} · ${c.source}` }));
+  const form = { ...edited, instanceType: edited.instanceType || typeOptions[0]?.value || '' };
+  const pick = (label: string, key: 'instanceType' | 'storage', options: { value: string; label: string; description?: string }[], hint?: string, optional = false) => {
+    const all = optional ? [{ value: '', label: 'None' }, ...options] : options;
+    return (
+      <FormField label={label} description={hint} errorText={fields[key]}>
+        <Select
+          ariaLabel={label}
+          selectedOption={all.find((o) => o.value === form[key]) ?? null}
+          onChange={({ detail }) => set({ [key]: detail.selectedOption.value ?? '' } as Partial<DeployForm>)}
+          options={all}
+          placeholder={options.length ? 'Choose' : 'None in this cluster yet'}
+          empty="None in this cluster yet"
+        />
+      </FormField>
+    );
+  };
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<unknown>(null);
   const fields = failure instanceof ApiError ? failure.fieldErrors() : {};
@@ -100,7 +128,7 @@ function Deploy({ cluster, onDone }: { cluster: string; onDone: () => void }) {
           </FormField>
           <ColumnLayout columns={3}>
             {text('Endpoint name', 'endpoint')}
-            {text('Instance type', 'instanceType', 'a GPU type of one of the instance groups')}
+            {pick('Instance type', 'instanceType', typeOptions, 'the instance type of one of the cluster\'s groups')}
             {number('Replicas', 'replicas')}
           </ColumnLayout>
           {form.kind !== 'jumpstart' && (
@@ -119,15 +147,24 @@ function Deploy({ cluster, onDone }: { cluster: string; onDone: () => void }) {
                   options={[
                     { id: 'clusterIP', text: 'In-cluster (ClusterIP)' },
                     { id: 'loadBalancer', text: 'Load balancer (NLB)' },
+                    { id: 'modelPool', text: 'Model pool' },
                   ]}
                 />
               </FormField>
-              {text('Storage mounted at /s3 (optional)', 'storage')}
+              <FormField
+                label="Router"
+                description="SGLang images only. In a model pool the router follows the workers assigned to this endpoint."
+              >
+                <Checkbox checked={form.router} onChange={({ detail }) => set({ router: detail.checked })}>
+                  SGLang router in front of the replicas (cache-aware routing)
+                </Checkbox>
+              </FormField>
+              {pick('Storage mounted at /s3', 'storage', storageOptions, 'optional', true)}
             </ColumnLayout>
           )}
           {form.kind === 'managed' && (
             <ColumnLayout columns={2}>
-              {text('Storage', 'storage', 'an S3 or FSx storage of the cluster')}
+              {pick('Storage', 'storage', storageOptions, 'where the model folder is')}
               {text('Model folder', 'modelPath', 'for example models/Qwen/Qwen3-0.6B')}
               <FormField label="L2 KV cache">
                 <SegmentedControl
@@ -210,8 +247,25 @@ function Deploy({ cluster, onDone }: { cluster: string; onDone: () => void }) {
   );
 }
 
-function Detail({ cluster, endpoint, onChanged }: { cluster: string; endpoint: EndpointView; onChanged: () => void }) {
+function Detail({
+  cluster,
+  endpoint: listed,
+  pools,
+  onChanged,
+}: {
+  cluster: string;
+  endpoint: EndpointView;
+  pools: string[];
+  onChanged: () => void;
+}) {
   const navigate = useNavigate();
+  const { can } = useSession();
+  // the endpoint itself, read again while it is open (the list's row until the first answer)
+  const fresh = useFetch(() => inferenceApi.endpoint(cluster, listed.endpoint), [cluster, listed.endpoint], 5000);
+  const endpoint = fresh.data ?? listed;
+  const [deleting, setDeleting] = useState(false);
+  const [assigning, setAssigning] = useState<{ pod: string; serves: string | null } | null>(null);
+  const pool = isPool(endpoint);
   const { notify } = useSession();
   const [replicas, setReplicas] = useState(String(endpoint.desiredReplicas));
   const [prompt, setPrompt] = useState('Hello! Who are you?');
@@ -242,11 +296,6 @@ function Detail({ cluster, endpoint, onChanged }: { cluster: string; endpoint: E
     run('invoke', async () => {
       setAnswer((await inferenceApi.invoke(cluster, endpoint.endpoint, prompt)).data);
     });
-  const remove = () =>
-    run('delete', async () => {
-      if (!window.confirm(`Delete the endpoint ${endpoint.endpoint}?`)) return;
-      navigate(`/operations/${(await inferenceApi.remove(cluster, endpoint.endpoint)).data.operation.id}`);
-    });
 
   return (
     <Container
@@ -255,7 +304,7 @@ function Detail({ cluster, endpoint, onChanged }: { cluster: string; endpoint: E
           variant="h2"
           description={endpoint.url ?? 'no URL yet'}
           actions={
-            <Button loading={busy === 'delete'} onClick={() => void remove()}>
+            <Button disabled={!can('operator')} disabledReason="Deleting endpoints needs the operator role." onClick={() => setDeleting(true)}>
               Delete
             </Button>
           }
@@ -307,6 +356,27 @@ function Detail({ cluster, endpoint, onChanged }: { cluster: string; endpoint: E
             { id: 'node', header: 'Node', cell: (p) => p.node ?? 'not scheduled' },
             { id: 'phase', header: 'Phase', cell: (p) => <Status value={p.ready ? 'Ready' : p.phase} /> },
             { id: 'message', header: 'Why', cell: (p) => p.message ?? '' },
+            ...(pool
+              ? [
+                  {
+                    id: 'assign',
+                    header: 'Pool',
+                    cell: (p: EndpointPodView) =>
+                      p.role === 'router' ? (
+                        '-'
+                      ) : (
+                        <Button
+                          variant="inline-link"
+                          disabled={!can('operator')}
+                          ariaLabel={`Assign ${p.name}`}
+                          onClick={() => setAssigning({ pod: p.name, serves: p.serves ?? null })}
+                        >
+                          Assign
+                        </Button>
+                      ),
+                  },
+                ]
+              : []),
           ]}
         />
         <SpaceBetween direction="horizontal" size="xs" alignItems="end">
@@ -329,7 +399,24 @@ function Detail({ cluster, endpoint, onChanged }: { cluster: string; endpoint: E
           </Container>
         ) : null}
         {failure ? <ErrorAlert error={failure} /> : null}
+        <ErrorAlert error={fresh.error} />
       </SpaceBetween>
+      {deleting ? <DeleteEndpoint cluster={cluster} endpoint={endpoint} onClose={() => setDeleting(false)} /> : null}
+      {assigning ? (
+        <AssignPod
+          cluster={cluster}
+          pool={endpoint.endpoint}
+          pod={assigning.pod}
+          serves={assigning.serves}
+          pools={pools}
+          onClose={() => setAssigning(null)}
+          onDone={() => {
+            setAssigning(null);
+            void fresh.reload();
+            onChanged();
+          }}
+        />
+      ) : null}
     </Container>
   );
 }
@@ -371,7 +458,15 @@ export default function InferenceTab({ cluster, ready }: { cluster: string; read
         ]}
         footer={error ? <ErrorAlert error={error} /> : undefined}
       />
-      {chosen ? <Detail key={chosen.endpoint} cluster={cluster} endpoint={chosen} onChanged={() => void reload()} /> : null}
+      {chosen ? (
+        <Detail
+          key={chosen.endpoint}
+          cluster={cluster}
+          endpoint={chosen}
+          pools={assignTargets(items)}
+          onChanged={() => void reload()}
+        />
+      ) : null}
       <Deploy cluster={cluster} onDone={() => void reload()} />
     </SpaceBetween>
   );

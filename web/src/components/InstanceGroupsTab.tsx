@@ -17,13 +17,15 @@ import SpaceBetween from '@cloudscape-design/components/space-between';
 import Table from '@cloudscape-design/components/table';
 import Wizard from '@cloudscape-design/components/wizard';
 
-import { api } from '../lib/api';
+import { api, plan } from '../lib/api';
 import { addGroupBody, addGroupErrors, CAPACITY_TYPES, capacityLabel, EMPTY_ADD_GROUP, type AddGroupForm } from '../lib/instanceGroups';
 import { byInstanceType, efaOnlyNote, instanceTypeOption } from '../lib/instanceTypes';
 import type { InstanceGroupView } from '../lib/types';
 import { useFetch } from '../lib/useFetch';
 import { useSession } from '../session';
 import AutoscalingSection from './AutoscalingSection';
+import ConfirmAction from './ConfirmAction';
+import SoftwareUpdate from './SoftwareUpdate';
 import ErrorAlert from './ErrorAlert';
 import Status from './Status';
 
@@ -234,47 +236,25 @@ function ScaleModal({ cluster, group, onClose }: { cluster: string; group: Insta
 
 function DeleteModal({ cluster, group, onClose }: { cluster: string; group: InstanceGroupView; onClose: () => void }) {
   const navigate = useNavigate();
-  const [typed, setTyped] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
-
-  async function remove() {
-    setBusy(true);
-    setError(null);
-    try {
-      const { data } = await api.deleteInstanceGroup(cluster, group.group);
-      navigate(`/operations/${data.operation.id}`);
-    } catch (caught) {
-      setError(caught);
-    } finally {
-      setBusy(false);
-    }
-  }
-
   return (
-    <Modal
-      visible
-      onDismiss={onClose}
+    <ConfirmAction
       header={`Delete ${group.group}`}
-      footer={
-        <Box float="right">
-          <SpaceBetween direction="horizontal" size="xs">
-            <Button variant="link" onClick={onClose}>Cancel</Button>
-            <Button variant="primary" loading={busy} disabled={typed !== group.group} onClick={() => void remove()}>Delete</Button>
-          </SpaceBetween>
-        </Box>
-      }
+      action="Delete"
+      typeToConfirm={group.group}
+      confirmLabel="Group name to confirm"
+      loadPlan={() => plan('delete_instance_group', { name: cluster, group: group.group }, { query: { confirm: group.group } })}
+      planDeps={[cluster, group.group]}
+      planLabel="What the delete does"
+      onClose={onClose}
+      onConfirm={async () => {
+        const { data } = await api.deleteInstanceGroup(cluster, group.group);
+        navigate(`/operations/${data.operation.id}`);
+      }}
     >
-      <SpaceBetween size="m">
-        <ErrorAlert error={error} onDismiss={() => setError(null)} />
-        <Alert type="warning">
-          Its {group.currentCount} node(s) are terminated{group.dedicatedSubnet ? ' and its dedicated subnet is deleted' : ''}.
-        </Alert>
-        <FormField label={`Type ${group.group} to confirm`}>
-          <Input value={typed} onChange={({ detail }) => setTyped(detail.value)} ariaLabel="Group name to confirm" />
-        </FormField>
-      </SpaceBetween>
-    </Modal>
+      <Alert type="warning">
+        Its {group.currentCount} node(s) are terminated{group.dedicatedSubnet ? ' and its dedicated subnet is deleted' : ''}.
+      </Alert>
+    </ConfirmAction>
   );
 }
 
@@ -282,7 +262,7 @@ export default function InstanceGroupsTab({ cluster, ready }: { cluster: string;
   const { can } = useSession();
   const { data, error, loading, reload } = useFetch(() => api.instanceGroups(cluster), [cluster], 10000);
   const [selected, setSelected] = useState<InstanceGroupView[]>([]);
-  const [dialog, setDialog] = useState<'add' | 'scale' | 'delete' | null>(null);
+  const [dialog, setDialog] = useState<'add' | 'scale' | 'delete' | 'software' | null>(null);
   const items = data?.items ?? [];
   const current = items.find((g) => g.group === selected[0]?.group);
   const admin = can('admin');
@@ -313,6 +293,7 @@ export default function InstanceGroupsTab({ cluster, ready }: { cluster: string;
                 <Button iconName="refresh" ariaLabel="Refresh instance groups" onClick={() => void reload()} />
                 <Button disabled={!current || !admin || !inService} disabledReason={current ? why : 'Select a group.'} onClick={() => setDialog('delete')}>Delete</Button>
                 <Button disabled={!current || !admin || !inService} disabledReason={current ? why : 'Select a group.'} onClick={() => setDialog('scale')}>Scale</Button>
+                <Button disabled={!admin || !inService} disabledReason={why} onClick={() => setDialog('software')}>Update software</Button>
                 <Button variant="primary" disabled={!admin || !inService} disabledReason={why} onClick={() => setDialog('add')}>Add group</Button>
               </SpaceBetween>
             }
@@ -336,6 +317,7 @@ export default function InstanceGroupsTab({ cluster, ready }: { cluster: string;
       {ready ? <AutoscalingSection cluster={cluster} list={data ?? null} /> : null}
       {dialog === 'add' ? <AddGroupWizard cluster={cluster} existing={items.map((g) => g.group)} onClose={() => setDialog(null)} /> : null}
       {dialog === 'scale' && current ? <ScaleModal cluster={cluster} group={current} onClose={() => setDialog(null)} /> : null}
+      {dialog === 'software' ? <SoftwareUpdate cluster={cluster} groups={items.map((g) => g.group)} onClose={() => setDialog(null)} /> : null}
       {dialog === 'delete' && current ? <DeleteModal cluster={cluster} group={current} onClose={() => setDialog(null)} /> : null}
     </SpaceBetween>
   );

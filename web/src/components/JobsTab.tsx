@@ -18,12 +18,16 @@ import SpaceBetween from '@cloudscape-design/components/space-between';
 import StatusIndicator from '@cloudscape-design/components/status-indicator';
 import Table from '@cloudscape-design/components/table';
 
-import { ApiError, api } from '../lib/api';
+import { ApiError, api, plan } from '../lib/api';
+import { useSession } from '../session';
 import { RECIPES, jobsApi } from '../lib/jobs';
 import type { JobView } from '../lib/jobs';
+import { formatTime } from '../lib/format';
 import { useFetch } from '../lib/useFetch';
 import type { Transport } from '../lib/socket';
 import { LOG_POLL_MS, useJobLog } from '../lib/useJobLog';
+import ConfirmAction from './ConfirmAction';
+import { NcclDiagnosis } from './Diagnoses';
 import ErrorAlert from './ErrorAlert';
 import Status from './Status';
 
@@ -142,7 +146,40 @@ function LogTransport({ transport, ended, reason }: { transport: Transport; ende
   );
 }
 
-function JobDetail({ cluster, job, onClose, onEnded }: { cluster: string; job: string; onClose: () => void; onEnded: () => void }) {
+function DeleteJob({ cluster, job, onClose, onDeleted }: { cluster: string; job: string; onClose: () => void; onDeleted: () => void }) {
+  return (
+    <ConfirmAction
+      header={`Delete job ${job}?`}
+      action="Delete job"
+      loadPlan={() => plan('delete_job', { name: cluster, jobName: job }, { query: { confirm: job } })}
+      planDeps={[cluster, job]}
+      planLabel="What the delete does"
+      onClose={onClose}
+      onConfirm={async () => {
+        await jobsApi.remove(cluster, job);
+        onDeleted();
+      }}
+    >
+      <Box>Its pods stop at once. What it wrote to the shared storage (checkpoints, outputs) stays.</Box>
+    </ConfirmAction>
+  );
+}
+
+function JobDetail({
+  cluster,
+  job,
+  onClose,
+  onEnded,
+  onDeleted,
+}: {
+  cluster: string;
+  job: string;
+  onClose: () => void;
+  onEnded: () => void;
+  onDeleted: () => void;
+}) {
+  const { can, notify } = useSession();
+  const [deleting, setDeleting] = useState(false);
   const [view, setView] = useState<JobView | null>(null);
   const logRef = useRef<HTMLPreElement>(null);
   const [failure, setFailure] = useState<unknown>(null);
@@ -181,7 +218,22 @@ function JobDetail({ cluster, job, onClose, onEnded }: { cluster: string; job: s
     <SpaceBetween size="m">
       <Container
         header={
-          <Header variant="h2" actions={<Button onClick={onClose}>Close</Button>} description={view?.message ?? undefined}>
+          <Header
+            variant="h2"
+            actions={
+              <SpaceBetween direction="horizontal" size="xs">
+                <Button
+                  disabled={!can('operator')}
+                  disabledReason="Deleting jobs needs the operator role."
+                  onClick={() => setDeleting(true)}
+                >
+                  Delete
+                </Button>
+                <Button onClick={onClose}>Close</Button>
+              </SpaceBetween>
+            }
+            description={view?.message ?? undefined}
+          >
             {job}
           </Header>
         }
@@ -261,12 +313,24 @@ function JobDetail({ cluster, job, onClose, onEnded }: { cluster: string; job: s
         items={view?.events ?? []}
         empty={<Box textAlign="center">No events.</Box>}
         columnDefinitions={[
-          { id: 'time', header: 'Time', cell: (e) => e.time ?? '-' },
+          { id: 'time', header: 'Time', cell: (e) => (e.time ? formatTime(e.time) : '-') },
           { id: 'reason', header: 'Reason', cell: (e) => e.reason },
           { id: 'object', header: 'Object', cell: (e) => e.object },
           { id: 'message', header: 'Message', cell: (e) => e.message },
         ]}
       />
+      <NcclDiagnosis cluster={cluster} job={job} />
+      {deleting ? (
+        <DeleteJob
+          cluster={cluster}
+          job={job}
+          onClose={() => setDeleting(false)}
+          onDeleted={() => {
+            notify({ type: 'success', header: `Deleted job ${job}` });
+            onDeleted();
+          }}
+        />
+      ) : null}
     </SpaceBetween>
   );
 }
@@ -319,7 +383,17 @@ export default function JobsTab({ cluster, ready }: { cluster: string; ready: bo
         footer={error ? <ErrorAlert error={error} /> : undefined}
       />
       {selected ? (
-        <JobDetail key={selected} cluster={cluster} job={selected} onClose={() => setSelected(null)} onEnded={() => void reload()} />
+        <JobDetail
+          key={selected}
+          cluster={cluster}
+          job={selected}
+          onClose={() => setSelected(null)}
+          onEnded={() => void reload()}
+          onDeleted={() => {
+            setSelected(null);
+            void reload();
+          }}
+        />
       ) : null}
     </SpaceBetween>
   );

@@ -1,16 +1,98 @@
-// The models downloaded into the cluster's S3 storage (under models/), listed on the Storage tab.
+// The models downloaded into the cluster's S3 storage (under models/), listed on the Storage tab, and the
+// download of a Hugging Face model or dataset into one of them.
 
+import { useState } from 'react';
+import { useNavigate } from 'react-router-dom';
 import Box from '@cloudscape-design/components/box';
 import Button from '@cloudscape-design/components/button';
+import FormField from '@cloudscape-design/components/form-field';
 import Header from '@cloudscape-design/components/header';
+import Input from '@cloudscape-design/components/input';
+import Select from '@cloudscape-design/components/select';
+import SpaceBetween from '@cloudscape-design/components/space-between';
 import Table from '@cloudscape-design/components/table';
 
+import { api, plan } from '../lib/api';
 import { formatBytes, modelsApi } from '../lib/models';
 import { useFetch } from '../lib/useFetch';
+import { useSession } from '../session';
+import ConfirmAction from './ConfirmAction';
 import ErrorAlert from './ErrorAlert';
 
+// Hugging Face repo ids: <owner>/<name> of letters, digits, '-', '_' and '.'.
+const REPO = /^[\w.-]+\/[\w.-]+$/;
+
+function DownloadModel({ cluster, onClose }: { cluster: string; onClose: () => void }) {
+  const navigate = useNavigate();
+  const storage = useFetch(() => api.storage(cluster), [cluster]);
+  const options = (storage.data?.items ?? [])
+    .filter((s) => s.kind === 's3')
+    .map((s) => ({ value: s.storageName, label: s.storageName, description: s.source }));
+  const [repoId, setRepoId] = useState('');
+  const [revision, setRevision] = useState('main');
+  const [chosen, setChosen] = useState('');
+  const [hfToken, setHfToken] = useState('');
+  const target = chosen || options[0]?.value || '';
+  const valid = REPO.test(repoId) && Boolean(target) && Boolean(revision);
+  const body = { repoId, storage: target, revision, ...(hfToken ? { hfToken } : {}) };
+  return (
+    <ConfirmAction
+      header="Download a model"
+      action="Download"
+      ready={valid}
+      loadPlan={() => plan('download_model', { name: cluster }, { body })}
+      planDeps={[cluster, repoId, target, revision, Boolean(hfToken)]}
+      planLabel="What the download does"
+      onClose={onClose}
+      onConfirm={async () => {
+        const { data } = await modelsApi.download(cluster, body);
+        if ('operation' in data) navigate(`/operations/${encodeURIComponent(data.operation.id)}`);
+        else onClose();
+      }}
+    >
+      <ErrorAlert error={storage.error} />
+      <FormField
+        label="Hugging Face repository"
+        description="The files land under models/<repository>/ of the storage, where jobs and endpoints read them."
+        errorText={repoId && !REPO.test(repoId) ? 'owner/name, for example Qwen/Qwen3-0.6B' : undefined}
+      >
+        <Input value={repoId} onChange={({ detail }) => setRepoId(detail.value.trim())} placeholder="Qwen/Qwen3-0.6B" ariaLabel="Hugging Face repository" />
+      </FormField>
+      <FormField label="Revision" description="A branch, tag or commit.">
+        <Input value={revision} onChange={({ detail }) => setRevision(detail.value.trim())} ariaLabel="Revision" />
+      </FormField>
+      <FormField
+        label="Storage"
+        description="An S3 storage of this cluster."
+        errorText={storage.data && !options.length ? 'This cluster has no S3 storage: add one on this tab first.' : undefined}
+      >
+        <Select
+          selectedOption={options.find((o) => o.value === target) ?? null}
+          onChange={({ detail }) => setChosen(detail.selectedOption.value ?? '')}
+          options={options}
+          ariaLabel="Storage"
+          placeholder="Choose a storage"
+          statusType={storage.loading ? 'loading' : 'finished'}
+        />
+      </FormField>
+      <FormField
+        label={
+          <span>
+            Hugging Face token <i>- optional</i>
+          </span>
+        }
+        description="For gated or private repositories. Kept in a Kubernetes Secret only while the download runs; never shown again."
+      >
+        <Input type="password" value={hfToken} onChange={({ detail }) => setHfToken(detail.value)} ariaLabel="Hugging Face token" />
+      </FormField>
+    </ConfirmAction>
+  );
+}
+
 export default function ModelsTable({ cluster }: { cluster: string }) {
+  const { can } = useSession();
   const { data, error, loading, reload } = useFetch(() => modelsApi.list(cluster), [cluster]);
+  const [downloading, setDownloading] = useState(false);
   return (
     <div data-testid="models-table">
       <Table
@@ -20,17 +102,24 @@ export default function ModelsTable({ cluster }: { cluster: string }) {
         loading={loading && !data}
         loadingText="Loading models"
         trackBy="path"
-        empty={
-          <Box textAlign="center">
-            No models downloaded. Download one from the Inference tab, or put it under models/ of an S3 storage.
-          </Box>
-        }
+        empty={<Box textAlign="center">No models downloaded. Choose Download model, or put one under models/ of an S3 storage.</Box>}
         header={
           <Header
             variant="h2"
             counter={data ? `(${data.items.length})` : undefined}
             description="Model folders under models/ of each S3 storage"
-            actions={<Button iconName="refresh" ariaLabel="Refresh models" onClick={() => void reload()} />}
+            actions={
+              <SpaceBetween direction="horizontal" size="xs">
+                <Button iconName="refresh" ariaLabel="Refresh models" onClick={() => void reload()} />
+                <Button
+                  disabled={!can('operator')}
+                  disabledReason="Downloading models needs the operator role."
+                  onClick={() => setDownloading(true)}
+                >
+                  Download model
+                </Button>
+              </SpaceBetween>
+            }
           >
             Models
           </Header>
@@ -50,6 +139,7 @@ export default function ModelsTable({ cluster }: { cluster: string }) {
           ) : undefined
         }
       />
+      {downloading ? <DownloadModel cluster={cluster} onClose={() => setDownloading(false)} /> : null}
     </div>
   );
 }

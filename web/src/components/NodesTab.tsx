@@ -16,7 +16,7 @@ import SpaceBetween from '@cloudscape-design/components/space-between';
 import StatusIndicator from '@cloudscape-design/components/status-indicator';
 import Table from '@cloudscape-design/components/table';
 
-import { ApiError, request } from '../lib/api';
+import { ApiError, call, plan } from '../lib/api';
 import { getToken } from '../lib/auth';
 import type { components } from '../api/schema';
 import { websocketUrl } from '../lib/config';
@@ -24,6 +24,8 @@ import { formatTime } from '../lib/format';
 import type { OperationAcceptedView, PlanView } from '../lib/types';
 import { useFetch } from '../lib/useFetch';
 import { useSession } from '../session';
+import ConfirmAction from './ConfirmAction';
+import Diagnosis, { type DiagnosisView, StepHow } from './Diagnosis';
 import ErrorAlert from './ErrorAlert';
 import { DryRunPlan } from './PlanSteps';
 import Status from './Status';
@@ -35,13 +37,19 @@ type IncidentView = components['schemas']['IncidentView'];
 type EventView = components['schemas']['ClusterEventView'];
 type Action = 'reboot' | 'replace' | 'delete';
 
-const path = (cluster: string, rest: string) => `/clusters/${encodeURIComponent(cluster)}${rest}`;
+const STEP = { investigate: 'Investigate', reboot: 'Reboot', replace: 'Replace', alert: 'Alert a person' } as const;
+const OPERATION = { reboot: 'reboot_nodes', replace: 'replace_nodes', delete: 'delete_nodes' } as const;
 
 function health(node: NodeView) {
   if (!node.healthStatus) return <StatusIndicator type="pending">Not joined</StatusIndicator>;
   const ok = node.healthStatus === 'Schedulable';
   const text = node.faultTypes?.length ? `${node.healthStatus} (${(node.faultTypes ?? []).join(', ')})` : node.healthStatus;
-  return <StatusIndicator type={ok ? 'success' : 'error'}>{text}</StatusIndicator>;
+  // one line, as Status does: "UnschedulablePendingReplacement" broken in three reads as three words
+  return (
+    <span style={{ whiteSpace: 'nowrap' }}>
+      <StatusIndicator type={ok ? 'success' : 'error'}>{text}</StatusIndicator>
+    </span>
+  );
 }
 
 function incidentState(state: string) {
@@ -49,8 +57,86 @@ function incidentState(state: string) {
   return <StatusIndicator type={type}>{state}</StatusIndicator>;
 }
 
+const CHECKS = [
+  { id: 'InstanceStress', text: 'Instance stress', description: 'GPU, memory and NVLink under load (about 15 minutes on AWS)' },
+  { id: 'InstanceConnectivity', text: 'Instance connectivity', description: 'EFA and NCCL between the nodes' },
+] as const;
+
+// Deep health checks on demand (SageMaker StartClusterHealthCheck) for the selected nodes, by group.
+function HealthChecks({ cluster, nodes, onClose }: { cluster: string; nodes: NodeView[]; onClose: () => void }) {
+  const navigate = useNavigate();
+  const [checks, setChecks] = useState<string[]>(['InstanceStress']);
+  const groups = Array.from(new Set(nodes.map((n) => n.instanceGroup)));
+  const targets = groups.map((group) => ({
+    instanceGroup: group,
+    nodeIds: nodes.filter((n) => n.instanceGroup === group).map((n) => n.nodeId),
+  }));
+  const body = { targets, checks };
+  return (
+    <ConfirmAction
+      header={`Run health checks on ${nodes.length} node${nodes.length === 1 ? '' : 's'}?`}
+      action="Run health checks"
+      ready={checks.length > 0}
+      loadPlan={() => plan('start_health_check', { name: cluster }, { body })}
+      planDeps={[cluster, JSON.stringify(body)]}
+      planLabel="What the health checks do"
+      onClose={onClose}
+      onConfirm={async () => {
+        const { data } = await call<OperationAcceptedView>('start_health_check', { name: cluster }, { body });
+        navigate(`/operations/${encodeURIComponent(data.operation.id)}`);
+      }}
+    >
+      <Box>{nodes.map((n) => n.nodeId).join(', ')}</Box>
+      <Alert type="warning">
+        The nodes take no new work while they are checked. HyperPod reboots or replaces a node that fails, and a
+        replacement loses its local volumes.
+      </Alert>
+      <SpaceBetween size="xxs">
+        {CHECKS.map((check) => (
+          <Checkbox
+            key={check.id}
+            checked={checks.includes(check.id)}
+            description={check.description}
+            onChange={({ detail }) =>
+              setChecks((now) => (detail.checked ? [...now, check.id] : now.filter((c) => c !== check.id)))
+            }
+          >
+            {check.text}
+          </Checkbox>
+        ))}
+      </SpaceBetween>
+    </ConfirmAction>
+  );
+}
+
+function NodeDiagnosis({ cluster, nodeId }: { cluster: string; nodeId: string }) {
+  const [view, setView] = useState<DiagnosisView | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const [busy, setBusy] = useState(false);
+  async function run() {
+    setBusy(true);
+    setError(null);
+    try {
+      setView((await call<DiagnosisView>('diagnose_node', { name: cluster, nodeId })).data);
+    } catch (caught) {
+      setError(caught);
+    } finally {
+      setBusy(false);
+    }
+  }
+  return (
+    <SpaceBetween size="s">
+      <Button loading={busy} onClick={() => void run()}>
+        Diagnose node
+      </Button>
+      <ErrorAlert error={error} />
+      {view ? <Diagnosis view={view} title="Node diagnosis" /> : null}
+    </SpaceBetween>
+  );
+}
+
 function NodeDetail({ cluster, nodeId }: { cluster: string; nodeId: string }) {
-  const { data, error } = useFetch(() => request<NodeDetailView>('GET', path(cluster, `/nodes/${nodeId}`)), [cluster, nodeId], 5000);
+  const { data, error } = useFetch(() => call<NodeDetailView>('get_node', { name: cluster, nodeId }), [cluster, nodeId], 5000);
   return (
     <Container header={<Header variant="h2">Node {nodeId}</Header>}>
       <ErrorAlert error={error} />
@@ -80,6 +166,7 @@ function NodeDetail({ cluster, nodeId }: { cluster: string; nodeId: string }) {
               { id: 'time', header: 'Last seen', cell: (e) => (e.lastTimestamp ? formatTime(e.lastTimestamp) : '-') },
             ]}
           />
+          <NodeDiagnosis key={nodeId} cluster={cluster} nodeId={nodeId} />
         </SpaceBetween>
       ) : null}
     </Container>
@@ -89,7 +176,7 @@ function NodeDetail({ cluster, nodeId }: { cluster: string; nodeId: string }) {
 function Incidents({ cluster }: { cluster: string }) {
   const { can } = useSession();
   const { data, error, reload } = useFetch(
-    () => request<{ policy: string; items: IncidentView[] }>('GET', path(cluster, '/incidents')),
+    () => call<{ policy: string; items: IncidentView[] }>('list_incidents', { name: cluster }),
     [cluster],
     10000,
   );
@@ -119,7 +206,7 @@ function Incidents({ cluster }: { cluster: string }) {
   async function setPolicy(policy: string) {
     setPolicyError(null);
     try {
-      await request('PUT', path(cluster, '/ladder-policy'), { body: { policy } });
+      await call('set_ladder_policy', { name: cluster }, { body: { policy } });
       void reload();
     } catch (caught) {
       setPolicyError(caught);
@@ -153,8 +240,8 @@ function Incidents({ cluster }: { cluster: string }) {
           </Header>
         }
         columnDefinitions={[
-          { id: 'node', header: 'Node', cell: (i) => i.nodes.join(' → ') },
-          { id: 'state', header: 'State', cell: (i) => incidentState(i.state) },
+          { id: 'node', header: 'Node', minWidth: 190, cell: (i) => i.nodes.join(' → ') },
+          { id: 'state', header: 'State', minWidth: 110, cell: (i) => incidentState(i.state) },
           { id: 'fault', header: 'Fault', cell: (i) => i.faultType ?? '-' },
           { id: 'events', header: 'Events', cell: (i) => `${i.events} (${i.duplicates} duplicates)` },
           { id: 'ladder', header: 'Ladder', cell: (i) => i.steps.map((s) => `${s.action} ${s.mode}`).join(' · ') },
@@ -164,8 +251,9 @@ function Incidents({ cluster }: { cluster: string }) {
             cell: (i) =>
               i.nextStep ? (
                 <SpaceBetween size="xxxs">
-                  <Box variant="code">{i.nextStep.tool ? `${i.nextStep.tool} ${JSON.stringify(i.nextStep.arguments)}` : i.nextStep.action}</Box>
+                  <Box fontWeight="bold">{STEP[i.nextStep.action]}</Box>
                   <Box variant="small">{i.nextStep.why}</Box>
+                  <StepHow step={i.nextStep} showWhy={false} width={360} />
                 </SpaceBetween>
               ) : (
                 '-'
@@ -180,7 +268,7 @@ function Incidents({ cluster }: { cluster: string }) {
 
 function Events({ cluster }: { cluster: string }) {
   const { data, error } = useFetch(
-    () => request<{ items: EventView[] }>('GET', path(cluster, '/events'), { query: { limit: 30 } }),
+    () => call<{ items: EventView[] }>('list_cluster_events', { name: cluster }, { query: { limit: 30 } }),
     [cluster],
     10000,
   );
@@ -203,9 +291,9 @@ function Events({ cluster }: { cluster: string }) {
         header={<Header variant="h2">Cluster events</Header>}
         empty={<Box textAlign="center">No events.</Box>}
         columnDefinitions={[
-          { id: 'time', header: 'Time', cell: (e) => (e.time ? formatTime(e.time) : '-') },
-          { id: 'level', header: 'Level', cell: (e) => <StatusIndicator type={e.level === 'Error' ? 'error' : e.level === 'Warn' ? 'warning' : 'info'}>{e.level}</StatusIndicator> },
-          { id: 'node', header: 'Node', cell: (e) => e.nodeId ?? e.instanceGroup ?? '-' },
+          { id: 'time', header: 'Time', minWidth: 190, cell: (e) => (e.time ? formatTime(e.time) : '-') },
+          { id: 'level', header: 'Level', minWidth: 100, cell: (e) => <StatusIndicator type={e.level === 'Error' ? 'error' : e.level === 'Warn' ? 'warning' : 'info'}>{e.level}</StatusIndicator> },
+          { id: 'node', header: 'Node', minWidth: 190, cell: (e) => e.nodeId ?? e.instanceGroup ?? '-' },
           { id: 'description', header: 'Description', cell: (e) => (e.failureMessage ? `${e.description} — ${e.failureMessage}` : e.description) },
         ]}
       />
@@ -216,9 +304,10 @@ function Events({ cluster }: { cluster: string }) {
 export default function NodesTab({ cluster }: { cluster: string }) {
   const navigate = useNavigate();
   const { can } = useSession();
-  const { data, error, loading, reload } = useFetch(() => request<{ items: NodeView[] }>('GET', path(cluster, '/nodes')), [cluster], 5000);
+  const { data, error, loading, reload } = useFetch(() => call<{ items: NodeView[] }>('list_nodes', { name: cluster }), [cluster], 5000);
   const [selected, setSelected] = useState<NodeView[]>([]);
   const [confirm, setConfirm] = useState<Action | null>(null);
+  const [checking, setChecking] = useState(false);
   const [acknowledged, setAcknowledged] = useState(false);
   const [busy, setBusy] = useState(false);
   const [actionError, setActionError] = useState<unknown>(null);
@@ -229,7 +318,7 @@ export default function NodesTab({ cluster }: { cluster: string }) {
     setActionError(null);
     try {
       const body = action === 'reboot' ? { nodeIds: ids } : { nodeIds: ids, acknowledgeDataLoss: acknowledged };
-      const { data: answer } = await request<OperationAcceptedView>('POST', path(cluster, `/nodes/${action}`), { body });
+      const { data: answer } = await call<OperationAcceptedView>(OPERATION[action], { name: cluster }, { body });
       setConfirm(null);
       navigate(`/operations/${answer.operation.id}`);
     } catch (caught) {
@@ -275,6 +364,13 @@ export default function NodesTab({ cluster }: { cluster: string }) {
             actions={
               <SpaceBetween direction="horizontal" size="xs">
                 <Button iconName="refresh" ariaLabel="Refresh nodes" onClick={() => void reload()} />
+                <Button
+                  disabled={!ids.length || !can('admin')}
+                  disabledReason={!ids.length ? 'Select nodes first.' : 'Health checks need the admin role.'}
+                  onClick={() => setChecking(true)}
+                >
+                  Run health checks
+                </Button>
                 {button('reboot', 'Reboot')}
                 {button('replace', 'Replace')}
                 {button('delete', 'Delete')}
@@ -285,19 +381,20 @@ export default function NodesTab({ cluster }: { cluster: string }) {
           </Header>
         }
         columnDefinitions={[
-          { id: 'id', header: 'Node', cell: (n) => n.nodeId },
+          { id: 'id', header: 'Node', minWidth: 190, cell: (n) => n.nodeId },
           { id: 'group', header: 'Group', cell: (n) => n.instanceGroup },
           { id: 'type', header: 'Type', cell: (n) => n.instanceType },
           { id: 'zone', header: 'Zone', cell: (n) => `${n.zone ?? '-'} · ${n.capacityType ?? '-'}` },
-          { id: 'status', header: 'Status', cell: (n) => <Status value={n.instanceStatus} label={n.instanceStatus} /> },
+          { id: 'status', header: 'Status', minWidth: 120, cell: (n) => <Status value={n.instanceStatus} label={n.instanceStatus} /> },
           { id: 'ready', header: 'Ready', cell: (n) => (n.ready === null ? '-' : n.ready ? 'Ready' : 'NotReady') },
-          { id: 'health', header: 'Health', cell: health },
+          { id: 'health', header: 'Health', minWidth: 150, cell: health },
           { id: 'gpus', header: 'GPUs', cell: (n) => `${n.gpusAllocated} / ${n.gpusAllocatable}` },
           { id: 'pods', header: 'Pods', cell: (n) => n.pods?.length ?? 0 },
         ]}
       />
       <ErrorAlert error={actionError} onDismiss={() => setActionError(null)} />
       {selected.length === 1 ? <NodeDetail cluster={cluster} nodeId={selected[0].nodeId} /> : null}
+      {checking ? <HealthChecks cluster={cluster} nodes={selected} onClose={() => setChecking(false)} /> : null}
       <Incidents cluster={cluster} />
       <Events cluster={cluster} />
       <Modal
@@ -341,9 +438,8 @@ export default function NodesTab({ cluster }: { cluster: string }) {
           {confirm && (confirm === 'reboot' || acknowledged) ? (
             <DryRunPlan
               load={() =>
-                request<PlanView>('POST', path(cluster, `/nodes/${confirm}`), {
+                plan<PlanView>(OPERATION[confirm], { name: cluster }, {
                   body: confirm === 'reboot' ? { nodeIds: ids } : { nodeIds: ids, acknowledgeDataLoss: true },
-                  query: { dryRun: 'true' },
                 })
               }
               deps={[cluster, confirm, ids.join(',')]}

@@ -9,6 +9,11 @@ import type { NoopView, PlanStepView, PlanView } from '../lib/types';
 import { useFetch } from '../lib/useFetch';
 import ErrorAlert from './ErrorAlert';
 
+// "delete" + "Delete the EKS cluster" reads once: a target that already starts with its action stands alone.
+function stepText(step: PlanStepView): string {
+  return step.target.toLowerCase().startsWith(step.action.toLowerCase()) ? step.target : `${step.action} ${step.target}`;
+}
+
 export default function PlanSteps({ steps, label }: { steps: PlanStepView[]; label: string }) {
   return (
     <SpaceBetween size="xxs">
@@ -17,7 +22,7 @@ export default function PlanSteps({ steps, label }: { steps: PlanStepView[]; lab
         {steps.map((s) => (
           <li key={`${s.action}:${s.target}`}>
             <Box variant="span" fontWeight="bold">
-              {s.action} {s.target}
+              {stepText(s)}
             </Box>
             <Box variant="span" color="text-body-secondary">
               {' '}

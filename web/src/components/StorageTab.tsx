@@ -15,7 +15,7 @@ import SegmentedControl from '@cloudscape-design/components/segmented-control';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import Table from '@cloudscape-design/components/table';
 
-import { ApiError, api } from '../lib/api';
+import { ApiError, api, plan } from '../lib/api';
 import type { StorageView } from '../lib/types';
 import { useFetch } from '../lib/useFetch';
 import { useSession } from '../session';
@@ -248,7 +248,7 @@ export default function StorageTab({ cluster, ready }: { cluster: string; ready:
       >
         {deleting ? (
           <DryRunPlan
-            load={() => api.deleteStorage(cluster, deleting.storageName, true)}
+            load={() => plan('delete_storage', { name: cluster, storageName: deleting.storageName })}
             deps={[cluster, deleting.storageName]}
             label="What the delete does"
             fallback={`The PersistentVolumeClaim and PersistentVolume are removed; the data in ${deleting.source} is kept.`}

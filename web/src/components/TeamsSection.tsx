@@ -12,12 +12,14 @@ import Select from '@cloudscape-design/components/select';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import Table from '@cloudscape-design/components/table';
 
-import { api } from '../lib/api';
+import { api, plan } from '../lib/api';
 import { EMPTY_TEAM, type Sharing, type TeamForm, teamBody, teamProblem } from '../lib/teams';
 import type { PlanStepView } from '../lib/types';
 import { useFetch } from '../lib/useFetch';
 import { useSession } from '../session';
+import ConfirmAction from './ConfirmAction';
 import ErrorAlert from './ErrorAlert';
+import GovernancePolicy from './GovernancePolicy';
 
 const SHARING: Sharing[] = ['LendAndBorrow', 'Lend', 'DontLend'];
 
@@ -30,15 +32,16 @@ export default function TeamsSection({ cluster }: { cluster: string }) {
   ].sort();
   const [edited, setForm] = useState<TeamForm>(EMPTY_TEAM);
   const form = { ...edited, instanceType: edited.instanceType || instanceTypes[0] || '' };
-  const [plan, setPlan] = useState<PlanStepView[] | null>(null);
+  const [preview, setPreview] = useState<PlanStepView[] | null>(null);
   const [busy, setBusy] = useState(false);
   const [actionError, setActionError] = useState<unknown>(null);
+  const [deleting, setDeleting] = useState<string | null>(null);
   const problem = teamProblem(form);
   const allowed = can('admin');
 
   function set(change: Partial<TeamForm>) {
     setForm((current) => ({ ...current, ...change }));
-    setPlan(null);
+    setPreview(null);
   }
 
   async function send(dryRun: boolean) {
@@ -46,10 +49,10 @@ export default function TeamsSection({ cluster }: { cluster: string }) {
     setActionError(null);
     try {
       const { data: answer } = await api.putTeam(cluster, form.team, teamBody(form), dryRun);
-      if (answer.status === 'PLANNED') setPlan(answer.steps);
+      if (answer.status === 'PLANNED') setPreview(answer.steps);
       else {
         notify({ type: answer.status === 'NOOP' ? 'info' : 'success', header: `Team ${form.team}`, content: answer.message });
-        setPlan(null);
+        setPreview(null);
         void reload();
       }
     } catch (caught) {
@@ -61,6 +64,7 @@ export default function TeamsSection({ cluster }: { cluster: string }) {
 
   return (
     <SpaceBetween size="s">
+      <GovernancePolicy cluster={cluster} />
       <ErrorAlert error={error} />
       <ErrorAlert error={actionError} onDismiss={() => setActionError(null)} />
       <Table
@@ -74,6 +78,15 @@ export default function TeamsSection({ cluster }: { cluster: string }) {
           { id: 'quota', header: 'Quota', cell: (t) => t.resources.map((r) => `${r.count} x ${r.instanceType}`).join(', ') },
           { id: 'sharing', header: 'Sharing', cell: (t) => (t.borrowLimit ? `${t.sharing} (${t.borrowLimit}%)` : t.sharing) },
           { id: 'queue', header: 'Queue', cell: (t) => `${t.localQueue} in ${t.namespace}${t.queueReady ? '' : ' (not yet)'}` },
+          {
+            id: 'delete',
+            header: 'Actions',
+            cell: (t) => (
+              <Button variant="inline-link" disabled={!allowed} ariaLabel={`Delete team ${t.team}`} onClick={() => setDeleting(t.team)}>
+                Delete
+              </Button>
+            ),
+          },
         ]}
       />
       <ColumnLayout columns={3}>
@@ -124,10 +137,30 @@ export default function TeamsSection({ cluster }: { cluster: string }) {
           Save team
         </Button>
       </SpaceBetween>
-      {plan ? (
+      {preview ? (
         <Box variant="small">
-          Plan: {plan.map((s) => `${s.action} ${s.target}: ${s.reason}`).join('; ') || 'nothing to do'}
+          Plan: {preview.map((s) => `${s.action} ${s.target}: ${s.reason}`).join('; ') || 'nothing to do'}
         </Box>
+      ) : null}
+      {deleting ? (
+        <ConfirmAction
+          header={`Delete team ${deleting}?`}
+          action="Delete team"
+          typeToConfirm={deleting}
+          confirmLabel="Team name to confirm"
+          loadPlan={() => plan('delete_team', { name: cluster, team: deleting }, { query: { confirm: deleting } })}
+          planDeps={[cluster, deleting]}
+          planLabel="What the delete does"
+          onClose={() => setDeleting(null)}
+          onConfirm={async () => {
+            const { data: answer } = await api.deleteTeam(cluster, deleting);
+            notify({ type: 'success', header: `Team ${deleting}`, content: answer.message });
+            setDeleting(null);
+            void reload();
+          }}
+        >
+          <Box>The team's compute quota goes; its running tasks lose the guaranteed capacity and may be preempted.</Box>
+        </ConfirmAction>
       ) : null}
     </SpaceBetween>
   );

@@ -1,5 +1,8 @@
-// The REST client: one place that adds the token, parses the error envelope and reacts to 401.
+// The REST client: one place that adds the token, parses the error envelope and reacts to 401. Every call
+// names its catalog operation (src/api/operations.json): call() takes the route from there, so the table of
+// what the console uses cannot drift from what it calls (tests/web/test_console_parity.py reads both).
 
+import operations from '../api/operations.json';
 import { config } from './config';
 import { getToken, setToken } from './auth';
 import type {
@@ -55,7 +58,7 @@ function url(path: string, query?: Record<string, string | number | undefined>):
   return `${base}${path}${qs ? `?${qs}` : ''}`;
 }
 
-export async function request<T>(
+async function request<T>(
   method: string,
   path: string,
   options: { body?: unknown; query?: Record<string, string | number | undefined>; token?: string } = {},
@@ -98,25 +101,51 @@ export async function request<T>(
   return { status: response.status, data: data as T };
 }
 
+type Query = Record<string, string | number | undefined>;
+type Operations = typeof operations.operations;
+export type OperationId = keyof Operations;
+export type CallOptions = { body?: unknown; query?: Query; token?: string };
+
+/** The console path of ``id``'s route with ``params`` filled in (each encoded); the API base is prepended later. */
+export function routeOf(id: OperationId, params: Record<string, string> = {}): { method: string; path: string } {
+  const route = operations.operations[id];
+  const path = route.path.replace(/^\/api/, '').replace(/{(\w+)}/g, (_, key: string) => {
+    if (params[key] === undefined) throw new Error(`${id} needs ${key}`);
+    return encodeURIComponent(params[key]);
+  });
+  return { method: route.method, path };
+}
+
+/** Call the catalog operation ``id``. */
+export function call<T>(id: OperationId, params: Record<string, string> = {}, options: CallOptions = {}) {
+  const { method, path } = routeOf(id, params);
+  return request<T>(method, path, options);
+}
+
+/** The plan of the catalog operation ``id`` (its dry run): what it would do, with nothing started. */
+export function plan<T = PlanView | NoopView>(id: OperationId, params: Record<string, string> = {}, options: CallOptions = {}) {
+  return call<T>(id, params, { ...options, query: { ...options.query, dryRun: 'true' } });
+}
+
+const c = (name: string) => ({ name });
+
 export const api = {
-  whoami: (token?: string) => request<{ subject?: string; role?: Role }>('GET', '/me', { token }),
+  whoami: (token?: string) => call<{ subject?: string; role?: Role }>('get_me', {}, { token }),
   // The active cluster is kept by the API, so the console and the user's agents share it.
-  preferences: () => request<{ subject: string; activeCluster: string | null }>('GET', '/preferences'),
+  preferences: () => call<{ subject: string; activeCluster: string | null }>('get_preferences'),
   setActiveCluster: (activeCluster: string | null) =>
-    request<{ subject: string; activeCluster: string | null }>('PUT', '/preferences', { body: { activeCluster } }),
+    call<{ subject: string; activeCluster: string | null }>('set_preferences', {}, { body: { activeCluster } }),
   availabilityZones: (token?: string) =>
-    request<{ region: string; items: AvailabilityZoneView[] }>('GET', '/catalog/availability-zones', { token }),
+    call<{ region: string; items: AvailabilityZoneView[] }>('list_availability_zones', {}, { token }),
   instanceTypes: (zone?: string) =>
-    request<{ region: string; items: InstanceTypeOfferingView[] }>('GET', '/catalog/instance-types', {
-      query: { zone },
-    }),
+    call<{ region: string; items: InstanceTypeOfferingView[] }>('list_instance_types', {}, { query: { zone } }),
   // Every cluster: the API lists them a page at a time (nextToken), the console shows them all.
   clusters: async () => {
     const items: ClusterView[] = [];
     let nextToken: string | undefined;
     let status = 200;
     do {
-      const page = await request<{ items: ClusterView[]; nextToken?: string | null }>('GET', '/clusters', {
+      const page = await call<{ items: ClusterView[]; nextToken?: string | null }>('list_clusters', {}, {
         query: { limit: 200, nextToken },
       });
       items.push(...page.data.items);
@@ -125,91 +154,64 @@ export const api = {
     } while (nextToken);
     return { status, data: { items } };
   },
-  cluster: (name: string) => request<ClusterView>('GET', `/clusters/${encodeURIComponent(name)}`),
-  createCluster: (body: unknown) =>
-    request<OperationAcceptedView | NoopView>('POST', '/clusters', { body }),
+  cluster: (name: string) => call<ClusterView>('get_cluster', c(name)),
+  createCluster: (body: unknown) => call<OperationAcceptedView | NoopView>('create_cluster', {}, { body }),
   createHyperPod: (name: string, body: unknown, dryRun = false) =>
-    request<OperationAcceptedView | NoopView | PlanView>('POST', `/clusters/${encodeURIComponent(name)}/hyperpod`, {
+    call<OperationAcceptedView | NoopView | PlanView>('create_hyperpod', c(name), {
       body,
       query: dryRun ? { dryRun: 'true' } : undefined,
     }),
   // control plane, dependencies and HyperPod as one operation
-  provisionCluster: (body: unknown) =>
-    request<OperationAcceptedView | NoopView>('POST', '/clusters/provision', { body }),
-  dependencies: (name: string) =>
-    request<DependencyListView>('GET', `/clusters/${encodeURIComponent(name)}/dependencies`),
+  provisionCluster: (body: unknown) => call<OperationAcceptedView | NoopView>('provision_cluster', {}, { body }),
+  dependencies: (name: string) => call<DependencyListView>('list_dependencies', c(name)),
   reconcileDependencies: (name: string, includeOptional: boolean) =>
-    request<OperationAcceptedView | NoopView>('POST', `/clusters/${encodeURIComponent(name)}/dependencies`, {
+    call<OperationAcceptedView | NoopView>('reconcile_dependencies', c(name), {
       body: includeOptional ? { includeOptional } : {},
     }),
   // ---- managed features and storage (issue 13): mutations answer 202, 200 NOOP, or 200 PLANNED with dryRun
-  features: (name: string) => request<FeatureListView>('GET', `/clusters/${encodeURIComponent(name)}/features`),
+  features: (name: string) => call<FeatureListView>('list_features', c(name)),
   updateFeatures: (name: string, body: unknown, dryRun = false) =>
-    request<OperationAcceptedView | NoopView | PlanView>('PATCH', `/clusters/${encodeURIComponent(name)}/features`, {
+    call<OperationAcceptedView | NoopView | PlanView>('update_features', c(name), {
       body,
       query: dryRun ? { dryRun: 'true' } : undefined,
     }),
   // task governance (issue 13): teams are SageMaker compute quotas, changed at once (200), NOOP, or PLANNED
-  teams: (name: string) => request<TeamListView>('GET', `/clusters/${encodeURIComponent(name)}/teams`),
+  teams: (name: string) => call<TeamListView>('list_teams', c(name)),
   putTeam: (name: string, team: string, body: TeamRequest, dryRun = false) =>
-    request<TeamAppliedView | NoopView | PlanView>(
-      'PUT',
-      `/clusters/${encodeURIComponent(name)}/teams/${encodeURIComponent(team)}`,
-      { body, query: dryRun ? { dryRun: 'true' } : undefined },
-    ),
-  deleteTeam: (name: string, team: string) =>
-    request<{ deleted: boolean; message: string }>(
-      'DELETE',
-      `/clusters/${encodeURIComponent(name)}/teams/${encodeURIComponent(team)}`,
-      { query: { confirm: team } },
-    ),
-  governancePolicy: (name: string) =>
-    request<GovernancePolicyView>('GET', `/clusters/${encodeURIComponent(name)}/task-governance/policy`),
-  storage: (name: string) =>
-    request<{ cluster: string; items: StorageView[] }>('GET', `/clusters/${encodeURIComponent(name)}/storage`),
-  configureStorage: (name: string, body: unknown) =>
-    request<OperationAcceptedView | NoopView>('POST', `/clusters/${encodeURIComponent(name)}/storage`, { body }),
-  deleteStorage: (name: string, storageName: string, dryRun = false) =>
-    request<{ deleted: string[] } | NoopView | PlanView>(
-      'DELETE',
-      `/clusters/${encodeURIComponent(name)}/storage/${encodeURIComponent(storageName)}`,
-      { query: dryRun ? { dryRun: 'true' } : undefined },
-    ),
-  browseStorage: (name: string, storageName: string, prefix?: string) =>
-    request<StorageObjectListView>(
-      'GET',
-      `/clusters/${encodeURIComponent(name)}/storage/${encodeURIComponent(storageName)}/objects`,
-      { query: { prefix } },
-    ),
-  operations: (query: { cluster?: string; status?: OperationStatus; limit?: number } = {}) =>
-    request<{ items: OperationView[] }>('GET', '/operations', { query: { limit: 100, ...query } }),
-  operation: (id: string) => request<OperationView>('GET', `/operations/${encodeURIComponent(id)}`),
-  retry: (id: string) =>
-    request<OperationAcceptedView>('POST', `/operations/${encodeURIComponent(id)}/retry`, { body: {} }),
-  cancel: (id: string, reason?: string) =>
-    request<OperationView>('POST', `/operations/${encodeURIComponent(id)}/cancel`, {
-      body: reason ? { reason } : {},
+    call<TeamAppliedView | NoopView | PlanView>('put_team', { name, team }, {
+      body,
+      query: dryRun ? { dryRun: 'true' } : undefined,
     }),
+  deleteTeam: (name: string, team: string) =>
+    call<{ deleted: boolean; message: string }>('delete_team', { name, team }, { query: { confirm: team } }),
+  governancePolicy: (name: string) => call<GovernancePolicyView>('get_governance_policy', c(name)),
+  storage: (name: string) => call<{ cluster: string; items: StorageView[] }>('list_storage', c(name)),
+  configureStorage: (name: string, body: unknown) =>
+    call<OperationAcceptedView | NoopView>('configure_storage', c(name), { body }),
+  deleteStorage: (name: string, storageName: string, dryRun = false) =>
+    call<{ deleted: string[] } | NoopView | PlanView>('delete_storage', { name, storageName }, {
+      query: dryRun ? { dryRun: 'true' } : undefined,
+    }),
+  browseStorage: (name: string, storageName: string, prefix?: string) =>
+    call<StorageObjectListView>('browse_storage', { name, storageName }, { query: { prefix } }),
+  operations: (query: { cluster?: string; status?: OperationStatus; limit?: number } = {}) =>
+    call<{ items: OperationView[] }>('list_operations', {}, { query: { limit: 100, ...query } }),
+  operation: (id: string) => call<OperationView>('get_operation', { operationId: id }),
+  retry: (id: string) => call<OperationAcceptedView>('retry_operation', { operationId: id }, { body: {} }),
+  cancel: (id: string, reason?: string) =>
+    call<OperationView>('cancel_operation', { operationId: id }, { body: reason ? { reason } : {} }),
   // --- instance groups ---
-  instanceGroups: (name: string) =>
-    request<InstanceGroupListView>('GET', `/clusters/${encodeURIComponent(name)}/instance-groups`),
+  instanceGroups: (name: string) => call<InstanceGroupListView>('list_instance_groups', c(name)),
   addInstanceGroup: (name: string, body: unknown) =>
-    request<InstanceGroupAcceptedView>('POST', `/clusters/${encodeURIComponent(name)}/instance-groups`, { body }),
+    call<InstanceGroupAcceptedView>('add_instance_group', c(name), { body }),
   updateInstanceGroup: (name: string, group: string, body: unknown) =>
-    request<OperationAcceptedView | NoopView>(
-      'PATCH',
-      `/clusters/${encodeURIComponent(name)}/instance-groups/${encodeURIComponent(group)}`,
-      { body },
-    ),
+    call<OperationAcceptedView | NoopView>('update_instance_group', { name, group }, { body }),
   deleteInstanceGroup: (name: string, group: string) =>
-    request<OperationAcceptedView>(
-      'DELETE',
-      `/clusters/${encodeURIComponent(name)}/instance-groups/${encodeURIComponent(group)}`,
-      { query: { confirm: group } },
-    ),
+    call<OperationAcceptedView>('delete_instance_group', { name, group }, { query: { confirm: group } }),
   setAutoscaling: (name: string, body: { enabled: boolean; groups?: string[]; consolidateAfterSeconds?: number }) =>
-    request<OperationAcceptedView | NoopView>('PUT', `/clusters/${encodeURIComponent(name)}/autoscaling`, { body }),
+    call<OperationAcceptedView | NoopView>('set_autoscaling', c(name), { body }),
   // --- end instance groups ---
+  // The API's own description (not a catalog operation): the forms read their limits from it.
   openapi: () => request<OpenApiDoc>('GET', '/openapi.json'),
   // powertools' Swagger UI route serves the same document
   openapiFromDocs: () => request<OpenApiDoc>('GET', '/docs', { query: { format: 'json' } }),

@@ -1,6 +1,6 @@
 // Inference endpoints and models over REST (issue 15): views, the deploy body per kind, and the calls.
 
-import { request } from './api';
+import { call } from './api';
 import type { components } from '../api/schema';
 import type { NoopView, OperationAcceptedView } from './types';
 
@@ -10,8 +10,10 @@ export type EndpointKind = Schemas['CreateEndpointRequest']['kind'];
 export type EndpointPodView = Schemas['EndpointPodView'];
 export type EndpointView = Schemas['EndpointView'];
 export type InvokeView = Schemas['InvokeView'];
-// The form offers the two Services a single endpoint uses; modelPool endpoints are made by the pool API.
-type Service = Exclude<NonNullable<Schemas['ContainerSpec']['service']>, 'modelPool'>;
+export type AssignPodView = Schemas['AssignPodView'];
+// In-cluster, a load balancer, or a model pool (warm workers a Service selects by a binding label, so a pod
+// can be reassigned to another pool endpoint).
+type Service = NonNullable<Schemas['ContainerSpec']['service']>;
 // The form's L2 choice: none, or the tiered storage the operator manages (redis needs a URL the form does not ask).
 type L2 = '' | Extract<NonNullable<Schemas['KvCacheSpec']['l2']>, 'tieredstorage'>;
 type Routing = '' | Schemas['RoutingSpec']['strategy'];
@@ -28,6 +30,8 @@ export interface DeployForm {
   gpus: number;
   port: number;
   service: Service;
+  // SGLang only: a router (cache-aware routing) in front of the replicas
+  router: boolean;
   storage: string;
   modelPath: string;
   l2: L2;
@@ -58,6 +62,7 @@ export const EMPTY_FORM: DeployForm = {
   gpus: 1,
   port: 8000,
   service: 'clusterIP',
+  router: false,
   storage: '',
   modelPath: '',
   l2: '',
@@ -120,6 +125,7 @@ export function deployBody(form: DeployForm): Record<string, unknown> {
     return { ...base, managed };
   }
   const container: Record<string, unknown> = { worker, service: form.service };
+  if (form.router) container.router = true;
   if (form.storage) container.storage = form.storage;
   return { ...base, container };
 }
@@ -129,19 +135,20 @@ export function autoscaled(endpoint: EndpointView): boolean {
   return Boolean(endpoint.scaling?.startsWith('KEDA') || endpoint.scaling?.startsWith('inference operator autoscaling'));
 }
 
-const at = (cluster: string) => `/clusters/${encodeURIComponent(cluster)}/endpoints`;
+const at = (cluster: string, endpoint: string) => ({ name: cluster, endpoint });
 
 export const inferenceApi = {
-  endpoints: (cluster: string) => request<{ cluster: string; items: EndpointView[] }>('GET', at(cluster)),
-  deploy: (cluster: string, body: unknown) => request<OperationAcceptedView | NoopView>('POST', at(cluster), { body }),
+  endpoints: (cluster: string) => call<{ cluster: string; items: EndpointView[] }>('list_endpoints', { name: cluster }),
+  endpoint: (cluster: string, endpoint: string) => call<EndpointView>('get_endpoint', at(cluster, endpoint)),
+  deploy: (cluster: string, body: unknown) =>
+    call<OperationAcceptedView | NoopView>('create_endpoint', { name: cluster }, { body }),
   scale: (cluster: string, endpoint: string, replicas: number) =>
-    request<OperationAcceptedView | NoopView>('PATCH', `${at(cluster)}/${encodeURIComponent(endpoint)}`, {
-      body: { replicas },
-    }),
-  remove: (cluster: string, endpoint: string) =>
-    request<OperationAcceptedView>('DELETE', `${at(cluster)}/${encodeURIComponent(endpoint)}`),
+    call<OperationAcceptedView | NoopView>('scale_endpoint', at(cluster, endpoint), { body: { replicas } }),
+  remove: (cluster: string, endpoint: string) => call<OperationAcceptedView>('delete_endpoint', at(cluster, endpoint)),
   invoke: (cluster: string, endpoint: string, prompt: string) =>
-    request<InvokeView>('POST', `${at(cluster)}/${encodeURIComponent(endpoint)}/invoke`, {
+    call<InvokeView>('invoke_endpoint', at(cluster, endpoint), {
       body: { messages: [{ role: 'user', content: prompt }], max_tokens: 256 },
     }),
+  assignPod: (cluster: string, pool: string, pod: string, endpoint: string) =>
+    call<AssignPodView>('assign_pod', { name: cluster, pool }, { body: { pod, endpoint } }),
 };

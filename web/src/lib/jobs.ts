@@ -1,7 +1,7 @@
 // Training jobs over REST (issue 14): submit, list, get, delete and logs, with their views.
 
 import type { components } from '../api/schema';
-import { request } from './api';
+import { call } from './api';
 
 // Views and enums from the API's OpenAPI document (src/api/schema.d.ts).
 type Schemas = components['schemas'];
@@ -26,14 +26,14 @@ export const RECIPES: { name: Recipe; kind: JobKind; title: string }[] = (
   Object.entries(RECIPE_INFO) as [Recipe, { kind: JobKind; title: string }][]
 ).map(([name, info]) => ({ name, ...info }));
 
-const base = (cluster: string) => `/clusters/${encodeURIComponent(cluster)}/jobs`;
+const job = (cluster: string, jobName: string) => ({ name: cluster, jobName });
 
 export const jobsApi = {
-  list: (cluster: string) => request<{ cluster: string; items: JobSummaryView[] }>('GET', base(cluster)),
-  get: (cluster: string, job: string) => request<JobView>('GET', `${base(cluster)}/${encodeURIComponent(job)}`),
-  submit: (cluster: string, body: unknown) => request<JobView>('POST', base(cluster), { body }),
-  remove: (cluster: string, job: string) =>
-    request<{ deleted: boolean }>('DELETE', `${base(cluster)}/${encodeURIComponent(job)}`, { query: { confirm: job } }),
-  logs: (cluster: string, job: string, pod?: string, tail = 200) =>
-    request<JobLogsView>('GET', `${base(cluster)}/${encodeURIComponent(job)}/logs`, { query: { pod, tail } }),
+  list: (cluster: string) => call<{ cluster: string; items: JobSummaryView[] }>('list_jobs', { name: cluster }),
+  get: (cluster: string, jobName: string) => call<JobView>('get_job', job(cluster, jobName)),
+  submit: (cluster: string, body: unknown) => call<JobView>('submit_job', { name: cluster }, { body }),
+  remove: (cluster: string, jobName: string) =>
+    call<{ deleted: boolean }>('delete_job', job(cluster, jobName), { query: { confirm: jobName } }),
+  logs: (cluster: string, jobName: string, pod?: string, tail = 200) =>
+    call<JobLogsView>('get_job_logs', job(cluster, jobName), { query: { pod, tail } }),
 };

@@ -2,13 +2,16 @@
 // models/ of every S3 storage Launchpod configured (ModelListView in contracts/models.py).
 
 import type { components } from '../api/schema';
-import { request } from './api';
+import { call } from './api';
+import type { NoopView, OperationAcceptedView } from './types';
 
 export type ModelView = components['schemas']['ModelView'];
 export type ModelListView = components['schemas']['ModelListView'];
 
 export const modelsApi = {
-  list: (cluster: string) => request<ModelListView>('GET', `/clusters/${encodeURIComponent(cluster)}/models`),
+  list: (cluster: string) => call<ModelListView>('list_models', { name: cluster }),
+  download: (cluster: string, body: { repoId: string; storage: string; revision?: string; hfToken?: string }) =>
+    call<OperationAcceptedView | NoopView>('download_model', { name: cluster }, { body }),
 };
 
 export function formatBytes(bytes: number): string {

@@ -12,8 +12,14 @@ import SpaceBetween from '@cloudscape-design/components/space-between';
 import Spinner from '@cloudscape-design/components/spinner';
 import Tabs from '@cloudscape-design/components/tabs';
 import Badge from '@cloudscape-design/components/badge';
+import ButtonDropdown from '@cloudscape-design/components/button-dropdown';
+import FormField from '@cloudscape-design/components/form-field';
+import Select from '@cloudscape-design/components/select';
+import { useState } from 'react';
 
+import ConfirmAction from '../components/ConfirmAction';
 import DependenciesTab from '../components/DependenciesTab';
+import { CreationDiagnosis } from '../components/Diagnoses';
 import FeaturesTab from '../components/FeaturesTab';
 import StorageTab from '../components/StorageTab';
 import JobsTab from '../components/JobsTab';
@@ -24,9 +30,9 @@ import NodesTab from '../components/NodesTab';
 import Link from '../components/Link';
 import OperationsTable from '../components/OperationsTable';
 import Status from '../components/Status';
-import { api } from '../lib/api';
+import { api, call, plan } from '../lib/api';
 import { formatTime } from '../lib/format';
-import type { ClusterView } from '../lib/types';
+import type { ClusterView, OperationAcceptedView } from '../lib/types';
 import { useFetch } from '../lib/useFetch';
 import { useSession } from '../session';
 
@@ -71,6 +77,7 @@ function Overview({ cluster }: { cluster: ClusterView }) {
           ]}
         />
       </Container>
+      <CreationDiagnosis cluster={cluster.name} />
     </SpaceBetween>
   );
 }
@@ -85,11 +92,100 @@ function ClusterOperations({ name }: { name: string }) {
   );
 }
 
+// The four provisioning workflows, each re-runnable alone with the settings Launchpod recorded for it.
+const PHASES = [
+  { value: 'control-plane', label: 'EKS control plane', description: 'network, IAM roles, the EKS cluster and its core add-ons' },
+  { value: 'dependencies', label: 'Dependencies', description: "the pinned add-ons and charts HyperPod's nodes need" },
+  { value: 'hyperpod', label: 'HyperPod cluster', description: 'lifecycle scripts, execution role, subnet and the HyperPod cluster' },
+  { value: 'storage', label: 'Storage', description: 'the CSI driver and the shared claim' },
+];
+
+function RunPhase({ name, onClose }: { name: string; onClose: () => void }) {
+  const navigate = useNavigate();
+  const [phase, setPhase] = useState(PHASES[1]);
+  return (
+    <ConfirmAction
+      header={`Run a provisioning phase of ${name} again`}
+      action={`Run ${phase.label}`}
+      loadPlan={() => plan('run_cluster_phase', { name, phase: phase.value })}
+      planDeps={[name, phase.value]}
+      planLabel="What it would do"
+      onClose={onClose}
+      onConfirm={async () => {
+        const { data } = await call<OperationAcceptedView>('run_cluster_phase', { name, phase: phase.value }, { body: {} });
+        navigate(`/operations/${encodeURIComponent(data.operation.id)}`);
+      }}
+    >
+      <FormField label="Phase" description="Each phase checks what exists first and redoes only what is missing or changed.">
+        <Select
+          selectedOption={phase}
+          onChange={({ detail }) => setPhase(PHASES.find((p) => p.value === detail.selectedOption.value) ?? PHASES[0])}
+          options={PHASES}
+          ariaLabel="Phase"
+        />
+      </FormField>
+    </ConfirmAction>
+  );
+}
+
+function DeleteCluster({ cluster, onClose }: { cluster: ClusterView; onClose: () => void }) {
+  const navigate = useNavigate();
+  const name = cluster.name;
+  return (
+    <ConfirmAction
+      header={`Delete ${name}?`}
+      action="Delete cluster"
+      typeToConfirm={name}
+      loadPlan={() => plan('delete_cluster', { name }, { query: { confirm: name } })}
+      planDeps={[name]}
+      planLabel="What the delete does"
+      onClose={onClose}
+      onConfirm={async () => {
+        const { data } = await call<OperationAcceptedView>('delete_cluster', { name }, { query: { confirm: name } });
+        navigate(`/operations/${encodeURIComponent(data.operation.id)}`);
+      }}
+    >
+      <Box color="text-status-error">
+        {cluster.source === 'imported'
+          ? `Launchpod deletes only what it made in ${name} and stops managing it; the EKS cluster you imported, and everything you made in it, stay.`
+          : `Everything Launchpod created for ${name} is deleted: the HyperPod cluster and its nodes, the EKS control plane, its MLflow tracking server with its runs, the IAM roles and the network. Running jobs and endpoints stop. What Launchpod did not create, such as the data in the shared bucket, stays. This cannot be undone.`}
+      </Box>
+    </ConfirmAction>
+  );
+}
+
+function DeleteHyperPod({ cluster, onClose }: { cluster: ClusterView; onClose: () => void }) {
+  const navigate = useNavigate();
+  const name = cluster.name;
+  return (
+    <ConfirmAction
+      header={`Delete the HyperPod cluster of ${name}?`}
+      action="Delete HyperPod cluster"
+      typeToConfirm={name}
+      loadPlan={() => plan('delete_hyperpod', { name }, { query: { confirm: name } })}
+      planDeps={[name]}
+      planLabel="What the delete does"
+      onClose={onClose}
+      onConfirm={async () => {
+        const { data } = await call<OperationAcceptedView>('delete_hyperpod', { name }, { query: { confirm: name } });
+        navigate(`/operations/${encodeURIComponent(data.operation.id)}`);
+      }}
+    >
+      <Box color="text-status-error">
+        {cluster.hyperpod.status === 'Failed'
+          ? `The failed HyperPod cluster is deleted; the EKS control plane, its add-ons and storage stay, so HyperPod can be created again later.`
+          : `The HyperPod cluster and its nodes are deleted, with every pod running on them; the EKS control plane, its add-ons and storage stay. This cannot be undone.`}
+      </Box>
+    </ConfirmAction>
+  );
+}
+
 export default function ClusterPage() {
   const { name = '' } = useParams();
   const navigate = useNavigate();
   const [params, setParams] = useSearchParams();
-  const { activeCluster, setActiveCluster } = useSession();
+  const { activeCluster, setActiveCluster, can } = useSession();
+  const [dialog, setDialog] = useState<'delete' | 'phase' | 'hyperpod' | null>(null);
   const { data: cluster, error, reload } = useFetch(() => api.cluster(name), [name], 10000);
   const tab = params.get('tab') ?? 'overview';
 
@@ -118,9 +214,26 @@ export default function ClusterPage() {
           actions={
             <SpaceBetween direction="horizontal" size="xs">
               <Button iconName="refresh" ariaLabel="Refresh cluster" onClick={() => void reload()} />
-              <Button disabled={name === activeCluster} onClick={() => setActiveCluster(name)}>
+              <Button disabled={name === activeCluster || !cluster} onClick={() => setActiveCluster(name)}>
                 Set as active
               </Button>
+              <ButtonDropdown
+                disabled={!cluster || !can('admin')}
+                disabledReason={cluster ? 'Changing a cluster needs the admin role.' : undefined}
+                onItemClick={({ detail }) => setDialog(detail.id as 'delete' | 'phase' | 'hyperpod')}
+                items={[
+                  { id: 'phase', text: 'Run a provisioning phase again' },
+                  {
+                    id: 'hyperpod',
+                    text: 'Delete HyperPod cluster',
+                    disabled: cluster?.hyperpod.status === 'NOT_CREATED',
+                    disabledReason: 'This cluster has no HyperPod cluster.',
+                  },
+                  { id: 'delete', text: 'Delete cluster' },
+                ]}
+              >
+                Actions
+              </ButtonDropdown>
             </SpaceBetween>
           }
         >
@@ -166,6 +279,9 @@ export default function ClusterPage() {
           <Spinner size="large" />
         )}
       </SpaceBetween>
+      {dialog === 'delete' && cluster ? <DeleteCluster cluster={cluster} onClose={() => setDialog(null)} /> : null}
+      {dialog === 'phase' ? <RunPhase name={name} onClose={() => setDialog(null)} /> : null}
+      {dialog === 'hyperpod' && cluster ? <DeleteHyperPod cluster={cluster} onClose={() => setDialog(null)} /> : null}
     </ContentLayout>
   );
 }

@@ -12,12 +12,15 @@ import SpaceBetween from '@cloudscape-design/components/space-between';
 import Table from '@cloudscape-design/components/table';
 import TextFilter from '@cloudscape-design/components/text-filter';
 
+import ConfirmAction from '../components/ConfirmAction';
 import ErrorAlert from '../components/ErrorAlert';
+import FormField from '@cloudscape-design/components/form-field';
+import Input from '@cloudscape-design/components/input';
 import Link from '../components/Link';
 import Status from '../components/Status';
-import { api } from '../lib/api';
+import { api, call, plan } from '../lib/api';
 import { formatTime, statusLabel } from '../lib/format';
-import type { ClusterView } from '../lib/types';
+import type { ClusterView, OperationAcceptedView } from '../lib/types';
 import { useFetch } from '../lib/useFetch';
 import { useSession } from '../session';
 
@@ -34,11 +37,45 @@ function Empty({ canCreate }: { canCreate: boolean }) {
   );
 }
 
+const NAME = /^[a-zA-Z0-9](-*[a-zA-Z0-9])*$/;
+
+// An EKS cluster made outside Launchpod: Launchpod's role gets an access entry, the API is reached, and the
+// cluster is listed as imported. The plan says which of those it would do.
+function ImportCluster({ onClose }: { onClose: () => void }) {
+  const navigate = useNavigate();
+  const [name, setName] = useState('');
+  const valid = name.length <= 63 && NAME.test(name);
+  return (
+    <ConfirmAction
+      header="Import an EKS cluster"
+      action="Import"
+      ready={valid}
+      loadPlan={() => plan('import_cluster', {}, { body: { name } })}
+      planDeps={[name]}
+      planLabel="What the import does"
+      onClose={onClose}
+      onConfirm={async () => {
+        const { data } = await call<OperationAcceptedView>('import_cluster', {}, { body: { name } });
+        navigate(`/operations/${encodeURIComponent(data.operation.id)}`);
+      }}
+    >
+      <FormField
+        label="EKS cluster name"
+        description="A cluster in this account and region whose authentication mode is API or API_AND_CONFIG_MAP."
+        errorText={name && !valid ? '1-63 letters, digits and hyphens; starts and ends with a letter or digit.' : undefined}
+      >
+        <Input value={name} onChange={({ detail }) => setName(detail.value.trim())} ariaLabel="EKS cluster name" placeholder="my-eks-cluster" />
+      </FormField>
+    </ConfirmAction>
+  );
+}
+
 export default function ClustersPage() {
   const navigate = useNavigate();
   const { activeCluster, setActiveCluster, can } = useSession();
   const { data, error, loading, reload } = useFetch(() => api.clusters(), [], 10000);
   const [selected, setSelected] = useState<ClusterView[]>([]);
+  const [importing, setImporting] = useState(false);
   const clusters = data?.items ?? [];
 
   const { items, collectionProps, filterProps, paginationProps, filteredItemsCount } = useCollection(clusters, {
@@ -87,6 +124,13 @@ export default function ClustersPage() {
                   </Button>
                   <Button disabled={!choice} onClick={() => choice && navigate(`/operations?cluster=${encodeURIComponent(choice.name)}`)}>
                     View operations
+                  </Button>
+                  <Button
+                    disabled={!can('admin')}
+                    disabledReason="Importing clusters needs the admin role."
+                    onClick={() => setImporting(true)}
+                  >
+                    Import cluster
                   </Button>
                   <Button
                     variant="primary"
@@ -152,6 +196,7 @@ export default function ClustersPage() {
             { id: 'created', header: 'Created', sortingField: 'createdAt', cell: (item) => formatTime(item.createdAt) },
           ]}
         />
+        {importing ? <ImportCluster onClose={() => setImporting(false)} /> : null}
     </SpaceBetween>
   );
 }

@@ -24,8 +24,9 @@ import ErrorAlert from '../components/ErrorAlert';
 import HyperPodAgain from '../components/HyperPodAgain';
 import Link from '../components/Link';
 import PhaseSteps from '../components/PhaseSteps';
+import { DryRunPlan } from '../components/PlanSteps';
 import Status from '../components/Status';
-import { api } from '../lib/api';
+import { api, plan } from '../lib/api';
 import { failedHyperPodAsk } from '../lib/hyperpodAgain';
 import { formatDuration, formatTime, kindTitle } from '../lib/format';
 import { useOperation } from '../lib/stream';
@@ -245,6 +246,9 @@ export default function OperationPage() {
       >
         <SpaceBetween size="m">
           <Box variant="p">Resources already created are kept. You can retry the operation later; it resumes where it stopped.</Box>
+          {cancelOpen ? (
+            <DryRunPlan load={() => plan('cancel_operation', { operationId: id }, { body: {} })} deps={[id]} label="What the cancel stops" />
+          ) : null}
           <FormField label="Reason" description="Optional; recorded on the operation." constraintText={`${reason.length}/500`}>
             <Textarea value={reason} onChange={({ detail }) => setReason(detail.value.slice(0, 500))} />
           </FormField>

@@ -14,6 +14,12 @@ describe('deployBody', () => {
     });
   });
 
+  it('makes a model pool with an SGLang router only when asked', () => {
+    const form = { ...EMPTY_FORM, endpoint: 'pool-a', instanceType: 'ml.g5.12xlarge', service: 'modelPool' as const };
+    expect(deployBody(form).container).toEqual({ worker: { image: 'vllm/vllm-openai:v0.10.1', gpus: 1, port: 8000 }, service: 'modelPool' });
+    expect((deployBody({ ...form, router: true }).container as Record<string, unknown>).router).toBe(true);
+  });
+
   it('adds the L2 cache and routing to a managed endpoint only when chosen', () => {
     const form = { ...EMPTY_FORM, kind: 'managed' as const, endpoint: 'q', instanceType: 'ml.g5.12xlarge', storage: 'shared', modelPath: 'models/Qwen/Qwen3-0.6B' };
     expect(deployBody(form).managed).not.toHaveProperty('kvCache');

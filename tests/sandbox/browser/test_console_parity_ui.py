@@ -1,0 +1,294 @@
+"""The console's actions that used to need curl, in headless Chromium against the real sandbox: import and
+delete a cluster, run a provisioning phase again, the three diagnoses (findings, and next steps with where
+to do them and a command to copy), delete a job, download a model, update the nodes' software, run health
+checks, set up MLflow, edit the governance policy and delete a team. Every mutating dialog shows the API's
+dry-run plan before anything is sent, and each action is followed to what it changed."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import Locator, Page, expect
+
+from tests.sandbox.aws.support import wait_until
+from tests.sandbox.browser.conftest import App
+from tests.sandbox.browser.test_web_ui import choose
+from tests.sandbox.jobs_support import MODEL, custom_job, ready_cluster, submit
+
+pytestmark = pytest.mark.browser
+FAILED = "ui-parity"  # a cluster whose HyperPod creation failed for capacity, then recovered, then deleted
+THEIRS = "ui-theirs"  # an EKS cluster made outside Launchpod
+GROUP = {"name": "gpu", "instanceType": "ml.g5.8xlarge", "instanceCount": 1}
+TEAM = {
+    "resources": [{"instanceType": "ml.g5.8xlarge", "count": 1}],
+    "sharing": "LendAndBorrow",
+    "borrowLimit": 50,
+    "fairShareWeight": 10,
+}
+
+
+@pytest.fixture(scope="module")
+def jobs(sandbox) -> str:
+    return ready_cluster(sandbox)
+
+
+@pytest.fixture(scope="module")
+def failed(sandbox) -> str:
+    """A cluster whose HyperPod creation failed with AWS's capacity error (the sandbox's fault fires once)."""
+    with sandbox.client() as c:
+        body = {"name": FAILED, "availabilityZones": ["us-east-1a", "us-east-1b"]}
+        assert sandbox.wait_operation(c.post("/api/clusters", json=body).json()["operation"]["id"])["status"] == (
+            "SUCCEEDED"
+        )
+        sandbox.install_dependencies(FAILED)
+        sandbox.faults(failNextHyperPodCreate="capacity")
+        asked = c.post(
+            f"/api/clusters/{FAILED}/hyperpod", json={"availabilityZone": "us-east-1a", "instanceGroups": [GROUP]}
+        )
+    assert sandbox.wait_operation(asked.json()["operation"]["id"])["status"] == "FAILED"
+    return FAILED
+
+
+def as_role(app: App, page: Page, role: str = "admin") -> Page:
+    page.add_init_script(f"sessionStorage.setItem('launchpod.token', {app.tokens[role]!r})")
+    return page
+
+
+def plan_in(dialog: Locator, label: str) -> Locator:
+    """The dry run's steps in ``dialog``: a list named ``label`` with at least one step."""
+    steps = dialog.get_by_role("list", name=label)
+    expect(steps.get_by_role("listitem").first).to_be_visible()
+    return steps
+
+
+def followed(app: App, page: Page) -> dict:
+    """The operation the page moved to, followed to its end."""
+    expect(page).to_have_url(re.compile(r"/operations/op-"))
+    return app.wait_operation(page.url.rsplit("/", 1)[-1])
+
+
+def action(page: Page, item: str) -> None:
+    page.get_by_role("button", name="Actions").click()
+    page.get_by_role("menuitem", name=item).click()
+
+
+def test_an_eks_cluster_is_imported_and_deleted_from_the_console(app: App, sandbox, page: Page, shot) -> None:
+    ec2, eks = sandbox.aws("ec2"), sandbox.aws("eks")
+    vpc = ec2.create_vpc(CidrBlock="10.78.0.0/16")["Vpc"]["VpcId"]
+    subnets = [
+        ec2.create_subnet(VpcId=vpc, CidrBlock=f"10.78.{i * 16}.0/20", AvailabilityZone=z)["Subnet"]["SubnetId"]
+        for i, z in enumerate(["us-east-1a", "us-east-1b"])
+    ]
+    eks.create_cluster(
+        name=THEIRS,
+        roleArn="arn:aws:iam::123456789012:role/their-eks-role",
+        resourcesVpcConfig={"subnetIds": subnets},
+        accessConfig={"authenticationMode": "API_AND_CONFIG_MAP"},
+    )
+    wait_until(lambda: eks.describe_cluster(name=THEIRS)["cluster"]["status"] == "ACTIVE", reason="EKS ACTIVE")
+
+    as_role(app, page).goto(f"{app.url}/clusters")
+    page.get_by_role("button", name="Import cluster").click()
+    dialog = page.get_by_role("dialog")
+    dialog.get_by_label("EKS cluster name").fill(THEIRS)
+    plan_in(dialog, "What the import does")
+    shot(page, "import-plan")
+    dialog.get_by_role("button", name="Import", exact=True).click()
+    done = followed(app, page)
+    assert done["status"] == "SUCCEEDED", done
+    assert app.api("GET", f"/clusters/{THEIRS}", role="viewer").json()["source"] == "imported"
+
+    page.goto(f"{app.url}/clusters/{THEIRS}")
+    action(page, "Delete cluster")
+    dialog = page.get_by_role("dialog")
+    plan_in(dialog, "What the delete does")
+    delete = dialog.get_by_role("button", name="Delete cluster")
+    expect(delete).to_be_disabled()  # until the name is typed back
+    dialog.get_by_label("Name to confirm").fill(THEIRS)
+    shot(page, "delete-imported-plan")
+    delete.click()
+    done = followed(app, page)
+    assert done["status"] == "SUCCEEDED", done
+    control = next(p for p in done["phases"] if p["name"] == "DeleteControlPlane")
+    assert control["status"] == "SKIPPED" and "not created by Launchpod" in control["message"]
+    assert eks.describe_cluster(name=THEIRS)["cluster"]["status"] == "ACTIVE"  # not Launchpod's to delete
+
+
+def test_the_creation_diagnosis_names_capacity_and_offers_the_retry_as_a_command(
+    app: App, failed: str, page: Page, shot
+) -> None:
+    as_role(app, page, "viewer").goto(f"{app.url}/clusters/{failed}")  # on the Overview, under its status
+    page.get_by_role("button", name="Diagnose creation").click()
+    expect(page.get_by_text("Likely cause", exact=True)).to_be_visible()
+    findings = page.get_by_role("list", name="Findings").first
+    expect(findings).to_contain_text("Problem:")
+    expect(findings).to_contain_text("ml.g5.8xlarge")
+    expect(page.get_by_text("In the console: Operation: Retry from failed phase")).to_be_visible()
+    command = page.locator(".launchpod-command").first
+    # the command reaches this console's API, with the token from the environment, never a pasted one
+    expect(command).to_contain_text(re.compile(rf'curl -X POST "{re.escape(app.url)}/api/operations/op-\w+/retry" '))
+    expect(command).to_contain_text('-H "Authorization: Bearer $LAUNCHPOD_TOKEN"')
+    expect(command.get_by_role("button", name="Copy command")).to_be_visible()
+    shot(page, "creation-diagnosis", full_page=True)
+
+
+def test_a_provisioning_phase_runs_again_from_the_cluster_actions(app: App, failed: str, page: Page, shot) -> None:
+    as_role(app, page).goto(f"{app.url}/clusters/{failed}")
+    action(page, "Run a provisioning phase again")
+    dialog = page.get_by_role("dialog")
+    choose(page, "Phase", "HyperPod cluster")
+    plan_in(dialog, "What it would do")
+    shot(page, "run-phase-plan")
+    dialog.get_by_role("button", name="Run HyperPod cluster").click()
+    done = followed(app, page)
+    assert done["status"] == "SUCCEEDED", done
+    assert app.api("GET", f"/clusters/{failed}", role="viewer").json()["hyperpod"]["status"] == "InService"
+
+
+def test_the_nodes_software_is_updated_after_its_plan(app: App, failed: str, page: Page, shot) -> None:
+    as_role(app, page).goto(f"{app.url}/clusters/{failed}?tab=instance-groups")
+    page.get_by_role("button", name="Update software").click()
+    dialog = page.get_by_role("dialog")
+    plan_in(dialog, "What the update does")
+    shot(page, "software-update-plan")
+    dialog.get_by_role("button", name="Start update").click()
+    done = followed(app, page)
+    assert done["status"] == "SUCCEEDED", done
+    assert done["kind"] == "update-software"
+
+
+def test_health_checks_run_on_the_selected_node_after_their_plan(app: App, failed: str, page: Page, shot) -> None:
+    node = app.api("GET", f"/clusters/{failed}/nodes", role="viewer").json()["items"][0]["nodeId"]
+    as_role(app, page).goto(f"{app.url}/clusters/{failed}?tab=nodes")
+    page.get_by_role("checkbox", name=node).check()
+    page.get_by_role("button", name="Run health checks").click()
+    dialog = page.get_by_role("dialog")
+    expect(dialog).to_contain_text(node)
+    plan_in(dialog, "What the health checks do")
+    shot(page, "health-checks-plan")
+    dialog.get_by_role("button", name="Run health checks").click()
+    done = followed(app, page)
+    assert done["status"] == "SUCCEEDED", done
+    assert done["request"]["targets"] == [{"instanceGroup": "gpu", "nodeIds": [node]}]
+
+
+def test_the_node_diagnosis_shows_findings(app: App, failed: str, page: Page, shot) -> None:
+    node = app.api("GET", f"/clusters/{failed}/nodes", role="viewer").json()["items"][0]["nodeId"]
+    as_role(app, page, "viewer").goto(f"{app.url}/clusters/{failed}?tab=nodes")
+    page.get_by_role("checkbox", name=node).check()
+    page.get_by_role("button", name="Diagnose node").click()
+    expect(page.get_by_role("heading", name="Node diagnosis")).to_be_visible()
+    expect(page.get_by_role("list", name="Findings").first.get_by_role("listitem").first).to_be_visible()
+    shot(page, "node-diagnosis", full_page=True)
+
+
+def test_mlflow_is_set_up_from_the_features_tab(app: App, failed: str, page: Page, shot) -> None:
+    as_role(app, page, "operator").goto(f"{app.url}/clusters/{failed}?tab=features")
+    expect(page.get_by_text("No tracking server yet")).to_be_visible()
+    page.get_by_role("button", name="Set up MLflow").click()
+    dialog = page.get_by_role("dialog")
+    plan_in(dialog, "What it does")
+    shot(page, "mlflow-plan")
+    dialog.get_by_role("button", name="Set up", exact=True).click()
+    done = followed(app, page)
+    assert done["status"] == "SUCCEEDED", done
+    page.goto(f"{app.url}/clusters/{failed}?tab=features")
+    expect(page.get_by_role("button", name="Open MLflow")).to_be_enabled()
+    expect(page.get_by_text(f"launchpod-{failed}-mlflow")).to_be_visible()
+    shot(page, "mlflow-created", full_page=True)
+
+
+def test_the_governance_policy_is_edited_and_a_team_deleted(app: App, failed: str, page: Page, shot) -> None:
+    on = app.api("PATCH", f"/clusters/{failed}/features", json={"taskGovernance": {"enabled": True}})
+    assert on.status_code == 202, on.text
+    assert app.wait_operation(on.json()["operation"]["id"])["status"] == "SUCCEEDED"
+    team = app.api("PUT", f"/clusters/{failed}/teams/research", json=TEAM)
+    assert team.status_code == 200, team.text
+
+    as_role(app, page).goto(f"{app.url}/clusters/{failed}?tab=features")
+    page.get_by_role("button", name="Edit policy").click()
+    dialog = page.get_by_role("dialog")
+    plan_in(dialog, "What saving changes")
+    shot(page, "policy-plan")
+    dialog.get_by_role("button", name="Save policy").click()
+    expect(dialog).to_be_hidden()
+    expect(page.get_by_text("inference (100), training (50)")).to_be_visible()
+    policy = app.api("GET", f"/clusters/{failed}/task-governance/policy", role="viewer").json()
+    assert sorted((p["name"], p["weight"]) for p in policy["priorityClasses"]) == [("inference", 100), ("training", 50)]
+
+    page.get_by_role("button", name="Delete team research").click()
+    dialog = page.get_by_role("dialog")
+    plan_in(dialog, "What the delete does")
+    dialog.get_by_label("Team name to confirm").fill("research")
+    shot(page, "team-delete-plan")
+    dialog.get_by_role("button", name="Delete team").click()
+    expect(page.get_by_role("button", name="Delete team research")).to_have_count(0)
+    assert app.api("GET", f"/clusters/{failed}/teams", role="viewer").json()["items"] == []
+
+
+def test_a_launchpod_cluster_is_deleted_from_the_console(app: App, failed: str, sandbox, page: Page, shot) -> None:
+    as_role(app, page).goto(f"{app.url}/clusters/{failed}")
+    action(page, "Delete cluster")
+    dialog = page.get_by_role("dialog")
+    steps = plan_in(dialog, "What the delete does")
+    expect(steps).to_contain_text("Delete the HyperPod cluster and wait until it is gone")
+    dialog.get_by_label("Name to confirm").fill(failed)
+    shot(page, "delete-cluster-plan")
+    dialog.get_by_role("button", name="Delete cluster").click()
+    done = followed(app, page)
+    assert done["status"] == "SUCCEEDED", done
+    assert app.api("GET", f"/clusters/{failed}", role="viewer").status_code == 404
+    assert not [c for c in sandbox.aws("eks").list_clusters()["clusters"] if c == failed]
+
+
+def test_a_job_is_deleted_from_its_detail_after_its_plan(app: App, jobs: str, sandbox, page: Page, shot) -> None:
+    assert submit(sandbox, custom_job("ui-doomed")).status_code == 200
+    as_role(app, page, "operator").goto(f"{app.url}/clusters/{jobs}?tab=jobs")
+    page.get_by_role("button", name="ui-doomed").click()
+    expect(page.get_by_role("heading", name="ui-doomed")).to_be_visible()
+    page.get_by_role("button", name="Delete", exact=True).click()
+    dialog = page.get_by_role("dialog")
+    plan_in(dialog, "What the delete does")
+    shot(page, "delete-job-plan")
+    dialog.get_by_role("button", name="Delete job").click()
+    expect(page.get_by_text("Deleted job ui-doomed")).to_be_visible()
+    expect(page.get_by_role("button", name="ui-doomed")).to_have_count(0)
+    assert app.api("GET", f"/clusters/{jobs}/jobs/ui-doomed", role="viewer").status_code == 404
+
+
+def test_the_nccl_diagnosis_reads_a_jobs_pods(app: App, jobs: str, sandbox, page: Page, shot) -> None:
+    assert submit(sandbox, custom_job("ui-nccl", replicas=2)).status_code == 200
+    as_role(app, page, "viewer").goto(f"{app.url}/clusters/{jobs}?tab=jobs")
+    page.get_by_role("button", name="ui-nccl").click()
+    page.get_by_role("button", name="Diagnose communication").click()
+    expect(page.get_by_role("heading", name="Communication diagnosis")).to_be_visible()
+    expect(page.get_by_role("list", name="Findings").first.get_by_role("listitem").first).to_be_visible()
+    shot(page, "nccl-diagnosis", full_page=True)
+    app.api("DELETE", f"/clusters/{jobs}/jobs/ui-nccl", role="operator", params={"confirm": "ui-nccl"})
+
+
+def test_a_model_is_downloaded_from_the_models_table(app: App, jobs: str, page: Page, shot) -> None:
+    listed = [m["repoId"] for m in app.api("GET", f"/clusters/{jobs}/models", role="viewer").json()["items"]]
+    as_role(app, page, "operator").goto(f"{app.url}/clusters/{jobs}?tab=storage")
+    page.get_by_role("button", name="Download model").click()
+    dialog = page.get_by_role("dialog")
+    dialog.get_by_label("Hugging Face repository").fill(MODEL)
+    if MODEL in listed:  # another test of the group downloaded it first: the plan says there is nothing to do
+        expect(dialog).to_contain_text("already")
+        return
+    plan_in(dialog, "What the download does")
+    shot(page, "download-plan")
+    dialog.get_by_role("button", name="Download", exact=True).click()
+    done = followed(app, page)
+    assert done["status"] == "SUCCEEDED", done
+    page.goto(f"{app.url}/clusters/{jobs}?tab=storage")
+    expect(page.get_by_test_id("models-table")).to_contain_text(MODEL)
+    shot(page, "model-listed", full_page=True)
+
+
+def test_every_new_dialog_is_refused_to_a_viewer(app: App, jobs: str, page: Page) -> None:
+    as_role(app, page, "viewer").goto(f"{app.url}/clusters/{jobs}")
+    expect(page.get_by_role("button", name="Actions")).to_be_disabled()
+    page.goto(f"{app.url}/clusters/{jobs}?tab=storage")
+    expect(page.get_by_role("button", name="Download model")).to_be_disabled()

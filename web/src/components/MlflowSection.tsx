@@ -1,0 +1,158 @@
+// The cluster's SageMaker managed MLflow tracking server: its state, the MLflow UI (a presigned URL, valid
+// 5 minutes and once, so it is asked for at the click), and setting one up or picking an existing one.
+// https://docs.aws.amazon.com/sagemaker/latest/dg/mlflow-create-tracking-server.html
+
+import { useState } from 'react';
+import { useNavigate } from 'react-router-dom';
+import Box from '@cloudscape-design/components/box';
+import Button from '@cloudscape-design/components/button';
+import Container from '@cloudscape-design/components/container';
+import FormField from '@cloudscape-design/components/form-field';
+import Header from '@cloudscape-design/components/header';
+import Input from '@cloudscape-design/components/input';
+import KeyValuePairs from '@cloudscape-design/components/key-value-pairs';
+import Select from '@cloudscape-design/components/select';
+import SpaceBetween from '@cloudscape-design/components/space-between';
+import StatusIndicator from '@cloudscape-design/components/status-indicator';
+
+import type { components } from '../api/schema';
+import { ApiError, call, plan } from '../lib/api';
+import type { OperationAcceptedView } from '../lib/types';
+import { useFetch } from '../lib/useFetch';
+import { useSession } from '../session';
+import ConfirmAction from './ConfirmAction';
+import ErrorAlert from './ErrorAlert';
+
+type MlflowView = components['schemas']['MlflowView'];
+const SIZES = [
+  { value: 'Small', label: 'Small', description: 'up to 25 users' },
+  { value: 'Medium', label: 'Medium', description: 'up to 50 users' },
+  { value: 'Large', label: 'Large', description: 'up to 100 users' },
+];
+// AWS's TrackingServerStatus: Created is the one that serves; ...Failed ends; the rest are on their way.
+function serverStatus(status: string) {
+  const type = status === 'Created' ? 'success' : status.endsWith('Failed') ? 'error' : status === 'Stopped' ? 'stopped' : 'in-progress';
+  return <StatusIndicator type={type}>{status}</StatusIndicator>;
+}
+const SERVER = /^[a-zA-Z0-9](-*[a-zA-Z0-9]){0,255}$/;
+
+function SetUp({ cluster, current, onClose }: { cluster: string; current: MlflowView | null; onClose: () => void }) {
+  const navigate = useNavigate();
+  const [server, setServer] = useState('');
+  const [size, setSize] = useState(SIZES[0]);
+  const valid = !server || SERVER.test(server);
+  const body = { ...(server ? { trackingServerName: server } : {}), size: size.value };
+  return (
+    <ConfirmAction
+      header={current ? 'Change the MLflow tracking server' : 'Set up MLflow'}
+      action={current ? 'Change server' : 'Set up'}
+      ready={valid}
+      loadPlan={() => plan('configure_mlflow', { name: cluster }, { body })}
+      planDeps={[cluster, server, size.value]}
+      planLabel="What it does"
+      onClose={onClose}
+      onConfirm={async () => {
+        const { data } = await call<OperationAcceptedView>('configure_mlflow', { name: cluster }, { body });
+        navigate(`/operations/${encodeURIComponent(data.operation.id)}`);
+      }}
+    >
+      <Box>
+        Jobs submitted afterwards log their runs to it. A new server keeps its artifacts under mlflow/ in the shared
+        bucket; AWS takes up to 25 minutes to create one.
+      </Box>
+      <FormField
+        label={
+          <span>
+            Tracking server <i>- optional</i>
+          </span>
+        }
+        description={`An existing server of this account to use, or a new one's name. Empty: launchpod-${cluster}-mlflow.`}
+        errorText={valid ? undefined : 'Letters, digits and hyphens; starts and ends with a letter or digit.'}
+      >
+        <Input value={server} onChange={({ detail }) => setServer(detail.value.trim())} ariaLabel="Tracking server" />
+      </FormField>
+      <FormField label="Size of a new server">
+        <Select
+          selectedOption={size}
+          onChange={({ detail }) => setSize(SIZES.find((s) => s.value === detail.selectedOption.value) ?? SIZES[0])}
+          options={SIZES}
+          ariaLabel="Size of a new server"
+        />
+      </FormField>
+    </ConfirmAction>
+  );
+}
+
+export default function MlflowSection({ cluster }: { cluster: string }) {
+  const { can } = useSession();
+  const { data, error, reload } = useFetch(() => call<MlflowView>('get_mlflow', { name: cluster }), [cluster], 15000);
+  const [open, setOpen] = useState(false);
+  const [opening, setOpening] = useState(false);
+  const [openError, setOpenError] = useState<unknown>(null);
+  const none = error instanceof ApiError && error.status === 404;
+  const server = none ? null : data;
+
+  async function openUi() {
+    setOpening(true);
+    setOpenError(null);
+    try {
+      const { data: fresh } = await call<MlflowView>('get_mlflow', { name: cluster });
+      if (fresh.url) window.open(fresh.url, '_blank', 'noopener');
+      else setOpenError(new Error(`The tracking server is ${fresh.status}; its UI opens once it is Created.`));
+    } catch (caught) {
+      setOpenError(caught);
+    } finally {
+      setOpening(false);
+    }
+  }
+
+  return (
+    <Container
+      header={
+        <Header
+          variant="h2"
+          description="SageMaker managed MLflow: experiments and runs of this cluster's training jobs."
+          actions={
+            <SpaceBetween direction="horizontal" size="xs">
+              <Button iconName="refresh" ariaLabel="Refresh MLflow" onClick={() => void reload()} />
+              {server ? (
+                <Button iconName="external" iconAlign="right" loading={opening} disabled={server.status !== 'Created'} onClick={() => void openUi()}>
+                  Open MLflow
+                </Button>
+              ) : null}
+              <Button
+                variant={server ? 'normal' : 'primary'}
+                disabled={!can('operator')}
+                disabledReason="Setting up MLflow needs the operator role."
+                onClick={() => setOpen(true)}
+              >
+                {server ? 'Change server' : 'Set up MLflow'}
+              </Button>
+            </SpaceBetween>
+          }
+        >
+          MLflow
+        </Header>
+      }
+    >
+      <SpaceBetween size="s">
+        {none ? <Box>No tracking server yet: jobs run without experiment tracking until one is set up.</Box> : <ErrorAlert error={error} />}
+        <ErrorAlert error={openError} onDismiss={() => setOpenError(null)} />
+        {server ? (
+          <KeyValuePairs
+            columns={3}
+            items={[
+              { label: 'Tracking server', value: server.trackingServerName },
+              { label: 'Status', value: serverStatus(server.status) },
+              { label: 'Size', value: server.size ?? '-' },
+              { label: 'MLflow version', value: server.mlflowVersion ?? '-' },
+              { label: 'Artifacts', value: server.artifactStoreUri ?? '-' },
+              ...(server.message ? [{ label: 'Note', value: server.message }] : []),
+            ]}
+          />
+        ) : null}
+      </SpaceBetween>
+      {open ? <SetUp cluster={cluster} current={server} onClose={() => setOpen(false)} /> : null}
+    </Container>
+  );
+}

@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+
+import { curlCommand, whereInConsole } from '../nextSteps';
+
+describe('next steps', () => {
+  it('say where the console does the step', () => {
+    expect(whereInConsole({ tool: 'retry_operation', why: 'x' })).toBe('Operation: Retry from failed phase');
+    expect(whereInConsole({ tool: 'no_such_tool', why: 'x' })).toBeNull();
+    expect(whereInConsole({ tool: null, why: 'alert a person' })).toBeNull();
+  });
+
+  it('copy as curl against the API the console uses, the path fields in the path and the rest in the body', () => {
+    const step = {
+      tool: 'reboot_nodes',
+      arguments: { name: 'ml-a', nodeIds: ['i-0123456789abcdef0'] },
+      rest: 'POST /api/clusters/ml-a/nodes/reboot',
+      why: 'x',
+    };
+    expect(curlCommand(step, 'https://api.example.com/prod/api/')).toBe(
+      'curl -X POST "https://api.example.com/prod/api/clusters/ml-a/nodes/reboot" -H "Authorization: Bearer $LAUNCHPOD_TOKEN"' +
+        ` -H 'Content-Type: application/json' -d '{"nodeIds":["i-0123456789abcdef0"]}'`,
+    );
+  });
+
+  it('put a read or delete step in the query, and quote for the shell', () => {
+    const read = { tool: 'diagnose_nccl', arguments: { name: 'ml-a', job: 'it\'s' }, rest: 'GET /api/clusters/ml-a/diagnosis/nccl', why: 'x' };
+    expect(curlCommand(read, 'http://127.0.0.1:3099/api')).toBe(
+      'curl -X GET "http://127.0.0.1:3099/api/clusters/ml-a/diagnosis/nccl?job=it%27s" -H "Authorization: Bearer $LAUNCHPOD_TOKEN"',
+    );
+    const odd = { tool: 'put_team', arguments: { name: 'a', team: 't', note: "it's" }, rest: 'PUT /api/clusters/a/teams/t', why: 'x' };
+    expect(curlCommand(odd, '/api')).toContain(`-d '{"note":"it'\\''s"}'`);
+    expect(curlCommand({ why: 'alert a person' }, '/api')).toBeNull();
+  });
+});

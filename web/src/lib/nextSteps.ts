@@ -1,0 +1,38 @@
+// A suggested next step (a diagnosis's, an incident's) in a person's terms: where to do it in the console,
+// read from the console's own table of operations, and the same call as a curl command to copy.
+
+import operations from '../api/operations.json';
+
+export interface NextStep {
+  tool?: string | null; // the catalog operation id
+  arguments?: Record<string, unknown>;
+  rest?: string | null; // "POST /api/operations/op-1/retry"
+  why: string;
+  mutates?: boolean;
+}
+
+type Route = { path: string; where: string };
+const ROUTES = operations.operations as Record<string, Route>;
+
+/** Where a person runs ``step`` in the console, or null when the console has no place for it. */
+export function whereInConsole(step: NextStep): string | null {
+  return ROUTES[step.tool ?? '']?.where ?? null;
+}
+
+const quoted = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`; // POSIX shell single quotes
+
+/** ``step`` as a curl command against ``apiBase`` (the API as this console reaches it, ending in /api or
+ * its stage): the path's own fields stay in the path, the rest go in the query (GET, DELETE) or the JSON
+ * body, and the token comes from $LAUNCHPOD_TOKEN, never from the page. */
+export function curlCommand(step: NextStep, apiBase: string): string | null {
+  if (!step.rest) return null;
+  const [method, path] = step.rest.split(' ', 2);
+  const inPath = new Set(Array.from((ROUTES[step.tool ?? '']?.path ?? '').matchAll(/{(\w+)}/g), (m) => m[1]));
+  const rest = Object.entries(step.arguments ?? {}).filter(([key, value]) => !inPath.has(key) && value !== null);
+  const bodyless = method === 'GET' || method === 'DELETE';
+  const query = bodyless && rest.length ? `?${new URLSearchParams(rest.map(([k, v]) => [k, String(v)])).toString()}` : '';
+  const url = `${apiBase.replace(/\/$/, '')}${path.replace(/^\/api(?=\/)/, '')}${query}`;
+  const parts = [`curl -X ${method} "${url}"`, '-H "Authorization: Bearer $LAUNCHPOD_TOKEN"'];
+  if (!bodyless) parts.push("-H 'Content-Type: application/json'", `-d ${quoted(JSON.stringify(Object.fromEntries(rest)))}`);
+  return parts.join(' ');
+}
