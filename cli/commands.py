@@ -145,6 +145,8 @@ def _options(entry: CatalogEntry) -> tuple[Option, ...]:
     made = []
     for name in [*entry.path_params, *(f for f in fields if f not in entry.path_params)]:
         info = fields.get(name)
+        if info is not None and info.deprecated:
+            continue  # an older spelling the API still accepts; the CLI offers only the current one
         kind = _kind(info) if info else "scalar"
         if name == positional:
             made.append(Option(name, "scalar", positional=True))
