@@ -70,7 +70,9 @@ def main(argv: list[str] | None = None) -> int:
     sandbox.add_argument("--tokens-file", help="also write the URLs and tokens to this JSON file (for scripts)")
     sub.add_parser("mcp", help="the MCP gateway: launchpod mcp --stdio --api-url URL --token TOKEN (or --http)")
     kubeconfig.add_parsers(sub)
-    add_commands(sub, parser)
+    if args_in[:1] not in (["sandbox"], ["kubeconfig"], ["eks-token"]):
+        # The API's commands, generated from the catalog: not needed (nor paid for) to start the sandbox.
+        add_commands(sub, parser)
     args = parser.parse_args(args_in)
     if hasattr(args, "handler"):
         return int(args.handler(args) or 0)
