@@ -24,6 +24,8 @@ class DeployedNames:
     bucket: str
     boundary_arn: str
     workflows: dict[str, str]  # workflow name -> state machine ARN
+    notifications_topic_arn: str = ""  # the deployment's SNS topic (docs/notifications.md)
+    console_url: str = ""  # the web console, linked from every notification
 
 
 def function_environment(spec: FunctionSpec, names: DeployedNames) -> dict[str, str]:
@@ -33,10 +35,13 @@ def function_environment(spec: FunctionSpec, names: DeployedNames) -> dict[str, 
         ENV_KEYS["resource_prefix"]: names.prefix,
         ENV_KEYS["bucket"]: names.bucket,
         ENV_KEYS["role_boundary_arn"]: names.boundary_arn,
+        ENV_KEYS["notifications_topic_arn"]: names.notifications_topic_arn,
         "POWERTOOLS_SERVICE_NAME": names.prefix,
         "POWERTOOLS_METRICS_NAMESPACE": "Launchpod",
         "POWERTOOLS_LOG_LEVEL": "INFO",
     }
+    if names.console_url:
+        env[ENV_KEYS["console_url"]] = names.console_url
     if spec.starts_workflows:
         env[ENV_KEYS["workflows"]] = json.dumps(names.workflows)
     return env

@@ -126,6 +126,8 @@ TABLE_ACTIONS: dict[str, tuple[str, ...]] = {
     "idempotency": ("dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem"),
     "preferences": ("dynamodb:GetItem", "dynamodb:PutItem"),
     "incidents": ("dynamodb:GetItem", "dynamodb:UpdateItem"),  # one item per cluster, conditional updates
+    # subscribers per cluster (conditional updates), and sent notifications claimed by a conditional put
+    "notifications": ("dynamodb:GetItem", "dynamodb:UpdateItem", "dynamodb:PutItem"),
 }
 STREAM_ACTIONS = ("dynamodb:DescribeStream", "dynamodb:GetRecords", "dynamodb:GetShardIterator")
 # Granted for the Lambda runtime itself (logs, traces), never called by Launchpod's code.
@@ -231,6 +233,13 @@ def resources_for(action: str, d: Deployment) -> list[str]:
         return [f"arn:{p}:states:{r}:{a}:execution:{d.prefix}-*:*"]
     if service == "states":
         return [f"arn:{p}:states:{r}:{a}:stateMachine:{d.prefix}-*"]
+    if service == "sns":  # the deployment's notification topic; subscriptions are its sub-resources
+        topic = f"arn:{p}:sns:{r}:{a}:{d.prefix}-notifications"
+        return (
+            [topic, f"{topic}:*"]
+            if name in ("Unsubscribe", "SetSubscriptionAttributes", "GetSubscriptionAttributes")
+            else [topic]
+        )
     if action == "execute-api:ManageConnections":
         return [f"{d.websocket_stage_arn}/*/@connections/*"]
     if action == "lambda:InvokeFunction":  # only the live log pump is invoked (ws-message, its own hand-over)
