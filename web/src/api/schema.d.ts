@@ -736,6 +736,86 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/clusters/{name}/notifications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List who is told about the cluster: e-mail and chat-webhook subscribers, the kinds each gets (operation failed, incident opened, ladder stopped, job failed, endpoint unhealthy, plan expiring) and whether an e-mail address has confirmed.
+         * @description List who is told about the cluster: e-mail and chat-webhook subscribers, the kinds each gets (operation failed, incident opened, ladder stopped, job failed, endpoint unhealthy, plan expiring) and whether an e-mail address has confirmed.
+         */
+        get: operations["list_notification_subscribers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/clusters/{name}/notifications/subscribers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Tell an e-mail address (SNS sends it a confirmation link first) or a Slack- or Teams-compatible webhook about the cluster, for the kinds given (all when omitted). NOOP when it already gets exactly those; dryRun true answers the plan.
+         * @description Tell an e-mail address (SNS sends it a confirmation link first) or a Slack- or Teams-compatible webhook about the cluster, for the kinds given (all when omitted). NOOP when it already gets exactly those; dryRun true answers the plan.
+         */
+        post: operations["add_notification_subscriber"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/clusters/{name}/notifications/subscribers/{subscriberId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Stop telling a subscriber about the cluster (its SNS subscription is removed). NOOP when it is gone; dryRun true answers the plan.
+         * @description Stop telling a subscriber about the cluster (its SNS subscription is removed). NOOP when it is gone; dryRun true answers the plan.
+         */
+        delete: operations["remove_notification_subscriber"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/clusters/{name}/notifications/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a test message to every subscriber of the cluster, with a link to its console page, to check that e-mails and webhooks arrive. dryRun true answers the plan.
+         * @description Send a test message to every subscriber of the cluster, with a link to its console page, to check that e-mails and webhooks arrive. dryRun true answers the plan.
+         */
+        post: operations["send_test_notification"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/clusters/{name}/phases/{phase}": {
         parameters: {
             query?: never;
@@ -3067,6 +3147,46 @@ export interface components {
              */
             status: "NOOP";
         };
+        /** NotificationSettingsView */
+        NotificationSettingsView: {
+            /** Cluster */
+            cluster: string;
+            /**
+             * Kinds
+             * @description every kind there is
+             */
+            kinds?: ("operation-failed" | "incident-opened" | "ladder-stopped" | "job-failed" | "endpoint-unhealthy" | "plan-expiring")[];
+            /** Subscribers */
+            subscribers: components["schemas"]["SubscriberView"][];
+        };
+        /** NotificationTestRequest */
+        NotificationTestRequest: {
+            /**
+             * Message
+             * @default Test message from Launchpod
+             */
+            message: string;
+        };
+        /** NotificationTestView */
+        NotificationTestView: {
+            /** Cluster */
+            cluster: string;
+            /**
+             * Link
+             * @description the console page the message links to
+             */
+            link?: string | null;
+            /**
+             * Messageid
+             * @description SNS's id of the published message
+             */
+            messageId: string;
+            /**
+             * Subscribers
+             * @description subscribers of the cluster the message was published for
+             */
+            subscribers: number;
+        };
         /** ObservabilityRequest */
         ObservabilityRequest: {
             /**
@@ -3398,6 +3518,19 @@ export interface components {
              */
             includeOptional: boolean;
         };
+        /** RemovedSubscriberView */
+        RemovedSubscriberView: {
+            /** Cluster */
+            cluster: string;
+            /**
+             * Status
+             * @default REMOVED
+             * @constant
+             */
+            status: "REMOVED";
+            /** Subscriberid */
+            subscriberId: string;
+        };
         /** ResponseValidationError */
         ResponseValidationError: {
             /** Detail */
@@ -3632,6 +3765,50 @@ export interface components {
              * @description a PersistentVolumeClaim on the shared bucket, mounted at /data
              */
             storageClaim?: string | null;
+        };
+        /** SubscriberRequest */
+        SubscriberRequest: {
+            /**
+             * Endpoint
+             * @description the e-mail address or the webhook's https URL
+             * @example oncall@example.com
+             * @example https://hooks.slack.com/services/T000/B000/XXXX
+             */
+            endpoint: string;
+            /**
+             * Kinds
+             * @description what to be told about; all kinds when omitted
+             */
+            kinds?: ("operation-failed" | "incident-opened" | "ladder-stopped" | "job-failed" | "endpoint-unhealthy" | "plan-expiring")[];
+            /**
+             * Protocol
+             * @description email: SNS e-mails the address (it must confirm first); webhook: a Slack- or Teams-compatible incoming webhook URL, posted {"text": ...}
+             * @enum {string}
+             */
+            protocol: "email" | "webhook";
+        };
+        /** SubscriberView */
+        SubscriberView: {
+            /** Endpoint */
+            endpoint: string;
+            /**
+             * Id
+             * @description the subscriber's id, for removing it
+             */
+            id: string;
+            /** Kinds */
+            kinds: ("operation-failed" | "incident-opened" | "ladder-stopped" | "job-failed" | "endpoint-unhealthy" | "plan-expiring")[];
+            /**
+             * Protocol
+             * @enum {string}
+             */
+            protocol: "email" | "webhook";
+            /**
+             * Status
+             * @description e-mail: pending-confirmation until the address follows SNS's link; webhooks are active at once
+             * @enum {string}
+             */
+            status: "pending-confirmation" | "confirmed" | "active";
         };
         /**
          * SuggestedCommand
@@ -8259,6 +8436,364 @@ export interface operations {
             };
             /** @description The cluster is busy, or the operation is in the wrong state */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description The request breaks a rule; details name the field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description AWS is throttling or unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+        };
+    };
+    list_notification_subscribers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationSettingsView"];
+                };
+            };
+            /** @description No token, or not a valid one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description Your role does not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description The cluster is busy, or the operation is in the wrong state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description The request breaks a rule; details name the field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description AWS is throttling or unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+        };
+    };
+    add_notification_subscriber: {
+        parameters: {
+            query?: {
+                /** @description answer the plan (each step with its reason) and change nothing */
+                dryRun?: boolean;
+            };
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SubscriberRequest"];
+            };
+        };
+        responses: {
+            /** @description Applied; or no changes, or the plan of a dry run */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationSettingsView"] | components["schemas"]["NoopView"] | components["schemas"]["PlanView"];
+                };
+            };
+            /** @description The body cannot be read (not UTF-8 text) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description No token, or not a valid one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description Your role does not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description The cluster is busy, or the operation is in the wrong state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description The body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description The request breaks a rule; details name the field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description AWS is throttling or unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+        };
+    };
+    remove_notification_subscriber: {
+        parameters: {
+            query?: {
+                /** @description answer the plan (each step with its reason) and change nothing */
+                dryRun?: boolean;
+            };
+            header?: never;
+            path: {
+                name: string;
+                subscriberId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Applied; or no changes, or the plan of a dry run */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RemovedSubscriberView"] | components["schemas"]["NoopView"] | components["schemas"]["PlanView"];
+                };
+            };
+            /** @description No token, or not a valid one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description Your role does not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description The cluster is busy, or the operation is in the wrong state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description The request breaks a rule; details name the field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description AWS is throttling or unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+        };
+    };
+    send_test_notification: {
+        parameters: {
+            query?: {
+                /** @description answer the plan (each step with its reason) and change nothing */
+                dryRun?: boolean;
+            };
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NotificationTestRequest"];
+            };
+        };
+        responses: {
+            /** @description Applied; or no changes, or the plan of a dry run */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationTestView"] | components["schemas"]["NoopView"] | components["schemas"]["PlanView"];
+                };
+            };
+            /** @description The body cannot be read (not UTF-8 text) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description No token, or not a valid one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description Your role does not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description The cluster is busy, or the operation is in the wrong state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description The body is not JSON */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -51,7 +51,7 @@ def handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
     tell(
         operation.target,
         "operation-failed",
-        operation.id,
+        f"{operation.id}#{operation.attempt}",  # once per failure: a retry that fails again is told again
         f"{operation.kind} failed on {operation.target}",
         f"Operation {operation.id} ({operation.kind}) failed: {error}: {message}",
         f"/operations/{operation.id}",
