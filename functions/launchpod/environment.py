@@ -25,7 +25,6 @@ class DeployedNames:
     boundary_arn: str
     workflows: dict[str, str]  # workflow name -> state machine ARN
     notifications_topic_arn: str = ""  # the deployment's SNS topic (docs/notifications.md)
-    console_url: str = ""  # the web console, linked from every notification
 
 
 def function_environment(spec: FunctionSpec, names: DeployedNames) -> dict[str, str]:
@@ -40,8 +39,6 @@ def function_environment(spec: FunctionSpec, names: DeployedNames) -> dict[str, 
         "POWERTOOLS_METRICS_NAMESPACE": "Launchpod",
         "POWERTOOLS_LOG_LEVEL": "INFO",
     }
-    if names.console_url:
-        env[ENV_KEYS["console_url"]] = names.console_url
     if spec.starts_workflows:
         env[ENV_KEYS["workflows"]] = json.dumps(names.workflows)
     return env

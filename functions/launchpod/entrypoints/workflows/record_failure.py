@@ -53,7 +53,7 @@ def handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
         "operation-failed",
         f"{operation.id}#{operation.attempt}",  # once per failure: a retry that fails again is told again
         f"{operation.kind} failed on {operation.target}",
-        f"Operation {operation.id} ({operation.kind}) failed: {error}: {message}",
+        f"Operation {operation.id} ({operation.kind}, attempt {operation.attempt}) failed: {error}: {message}",
         f"/operations/{operation.id}",
     )
     return {"operationId": operation.id, "status": OperationStatus.FAILED.value, "error": error}
