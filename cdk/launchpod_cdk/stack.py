@@ -152,9 +152,10 @@ class LaunchpodStack(Stack):
         )
         self.events = Events(self, "Events", prefix=inputs.prefix, functions=fns, operations_table=tables["operations"])
         self.notifications = Notifications(self, "Notifications", prefix=inputs.prefix, functions=fns)
-        for fn in fns.values():
-            # every notification links to the console page it is about
-            fn.add_environment(ENV_KEYS["console_url"], self.web.url)
+        for spec in specs:
+            if spec.name in fns and "notifications" in spec.tables:
+                # every notification links to the console page it is about
+                fns[spec.name].add_environment(ENV_KEYS["console_url"], self.web.url)
         for name in self.events.skipped:
             Annotations.of(self).add_info(f"No registry function {name}: its EventBridge rule is not created")
 

@@ -34,11 +34,12 @@ def function_environment(spec: FunctionSpec, names: DeployedNames) -> dict[str, 
         ENV_KEYS["resource_prefix"]: names.prefix,
         ENV_KEYS["bucket"]: names.bucket,
         ENV_KEYS["role_boundary_arn"]: names.boundary_arn,
-        ENV_KEYS["notifications_topic_arn"]: names.notifications_topic_arn,
         "POWERTOOLS_SERVICE_NAME": names.prefix,
         "POWERTOOLS_METRICS_NAMESPACE": "Launchpod",
         "POWERTOOLS_LOG_LEVEL": "INFO",
     }
+    if "notifications" in spec.tables:  # the functions that tell people (docs/notifications.md)
+        env[ENV_KEYS["notifications_topic_arn"]] = names.notifications_topic_arn
     if spec.starts_workflows:
         env[ENV_KEYS["workflows"]] = json.dumps(names.workflows)
     return env
