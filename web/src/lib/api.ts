@@ -11,6 +11,10 @@ import type {
   InstanceGroupListView,
   FeatureListView,
   GovernancePolicyView,
+  NotificationSettingsView,
+  NotificationTestView,
+  RemovedSubscriberView,
+  SubscriberRequest,
   PlanView,
   TeamAppliedView,
   TeamListView,
@@ -163,6 +167,20 @@ export const api = {
       `/clusters/${encodeURIComponent(name)}/teams/${encodeURIComponent(team)}`,
       { query: { confirm: team } },
     ),
+  // notifications (issue 34): subscribers written at once (200), NOOP, or PLANNED; a test message
+  notifications: (name: string) =>
+    request<NotificationSettingsView>('GET', `/clusters/${encodeURIComponent(name)}/notifications`),
+  addSubscriber: (name: string, body: SubscriberRequest) =>
+    request<NotificationSettingsView | NoopView>('POST', `/clusters/${encodeURIComponent(name)}/notifications/subscribers`, {
+      body,
+    }),
+  removeSubscriber: (name: string, id: string) =>
+    request<RemovedSubscriberView | NoopView>(
+      'DELETE',
+      `/clusters/${encodeURIComponent(name)}/notifications/subscribers/${encodeURIComponent(id)}`,
+    ),
+  testNotification: (name: string) =>
+    request<NotificationTestView>('POST', `/clusters/${encodeURIComponent(name)}/notifications/test`, { body: {} }),
   governancePolicy: (name: string) =>
     request<GovernancePolicyView>('GET', `/clusters/${encodeURIComponent(name)}/task-governance/policy`),
   storage: (name: string) =>
