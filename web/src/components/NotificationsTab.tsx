@@ -89,7 +89,7 @@ export default function NotificationsTab({ cluster }: { cluster: string }) {
         columnDefinitions={[
           { id: 'endpoint', header: 'Subscriber', isRowHeader: true, cell: (s) => s.endpoint },
           { id: 'protocol', header: 'Channel', cell: (s) => (s.protocol === 'email' ? 'E-mail' : 'Webhook') },
-          { id: 'kinds', header: 'Told about', cell: (s) => s.kinds.join(', ') },
+          { id: 'kinds', header: 'Told about', cell: (s) => (s.kinds.length === allKinds.length ? 'All kinds' : s.kinds.join(', ')) },
           {
             id: 'status',
             header: 'Status',
