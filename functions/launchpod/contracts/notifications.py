@@ -12,7 +12,7 @@ from launchpod.contracts.common import ClusterName, Contract
 NotificationKind = Literal[
     "operation-failed", "incident-opened", "ladder-stopped", "job-failed", "endpoint-unhealthy", "plan-expiring"
 ]
-KINDS: tuple[str, ...] = NotificationKind.__args__  # type: ignore[attr-defined]
+KINDS: tuple[NotificationKind, ...] = NotificationKind.__args__  # type: ignore[attr-defined]
 SubscriberProtocol = Literal["email", "webhook"]
 
 

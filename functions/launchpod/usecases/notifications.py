@@ -8,7 +8,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from launchpod.contracts.notifications import (
     NotificationSettingsView,
@@ -66,13 +66,13 @@ def _rewrite(cluster: str, change: Callable[[list[dict[str, Any]]], bool], *, po
 
 
 def _view(sub: dict[str, Any], ports: NotificationPorts) -> SubscriberView:
-    status = "active"
+    status: Literal["pending-confirmation", "confirmed", "active"] = "active"
     if sub["protocol"] == "email":
         pending = ports.topic.pending(sub["subscriptionArn"]) if sub.get("subscriptionArn") else True
         status = "pending-confirmation" if pending else "confirmed"
     return SubscriberView(
         id=sub["id"], protocol=sub["protocol"], endpoint=sub["endpoint"], kinds=sub["kinds"], status=status
-    )  # type: ignore[arg-type]
+    )
 
 
 def list_subscribers(name: str, *, ports: NotificationPorts) -> NotificationSettingsView:
