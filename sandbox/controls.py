@@ -21,6 +21,7 @@ from sandbox.aws.iam import gate, propagation
 from sandbox.capacity_controls import capacity_route
 from sandbox.metrics_controls import metrics_route
 from sandbox.mlflow_controls import mlflow_api_routes, mlflow_route
+from sandbox.sns_controls import sns_route
 from sandbox.training_controls import pod_log_route, training_controls
 
 
@@ -256,6 +257,7 @@ def control_routes(sandbox: Any) -> list[Route]:
         Route("/api/sandbox/calls", calls, methods=["GET"]),
         capacity_route(admin_or_error),
         metrics_route(admin_or_error),  # the Prometheus values KEDA reads (issue 15)
+        sns_route(admin_or_error),  # what SNS was asked to deliver, and e-mail confirmations (issue 34)
         mlflow_route(admin_or_error),  # the runs jobs logged to MLflow (issue 14)
         pod_log_route(admin_or_error, sandbox),  # what a sidecar container prints (issue 14)
         *mlflow_api_routes(),  # the tracking servers' MLflow REST API (issue 14)

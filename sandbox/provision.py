@@ -86,6 +86,8 @@ def provision(extra_env: dict[str, str] | None = None) -> Provisioned:
     lam, sfn = session.client("lambda"), session.client("stepfunctions")
 
     streams = {spec.key: _create_table(ddb, spec) for spec in registry.TABLES}
+    sns = session.client("sns")
+    topic_arn = sns.create_topic(Name=f"{PREFIX}-{registry.NOTIFICATIONS_TOPIC}")["TopicArn"]
     bucket = f"{registry.SHARED_BUCKET_PREFIX}-{ACCOUNT}-{REGION}"
     session.client("s3").create_bucket(Bucket=bucket)
     role_arns = {
@@ -145,6 +147,8 @@ def provision(extra_env: dict[str, str] | None = None) -> Provisioned:
         ENV_KEYS["idempotency_table"]: table_name("idempotency"),
         ENV_KEYS["preferences_table"]: table_name("preferences"),
         ENV_KEYS["incidents_table"]: table_name("incidents"),
+        ENV_KEYS["notifications_table"]: table_name("notifications"),
+        ENV_KEYS["notifications_topic_arn"]: topic_arn,
         ENV_KEYS["workflows"]: json.dumps(machines),
         ENV_KEYS["kube_role_arn"]: kube_role_arn,
         ENV_KEYS["resource_prefix"]: PREFIX,
@@ -162,6 +166,7 @@ def provision(extra_env: dict[str, str] | None = None) -> Provisioned:
         bucket=bucket,
         boundary_arn=deployment.boundary_arn,
         workflows=machines,
+        notifications_topic_arn=topic_arn,
     )
     # What CDK gives each function, plus the sandbox's seams (DESIGN.md section 9): no X-Ray daemon,
     # and the endpoints the caller overrides (MLflow's REST API).
@@ -217,6 +222,8 @@ def provision(extra_env: dict[str, str] | None = None) -> Provisioned:
             type="STANDARD",
         )
     _create_event_rules(session.client("events"), arns)
+    # The webhook relay gets every notification (it filters by the cluster's webhooks), as CDK subscribes it.
+    sns.subscribe(TopicArn=topic_arn, Protocol="lambda", Endpoint=arns["notify-webhooks"])
     return Provisioned(environment, machines, functions, kube_role_arn, deployment, function_environments, role_arns)
 
 

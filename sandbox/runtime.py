@@ -120,7 +120,14 @@ class Sandbox:
 
         container_insights.install()  # the observability add-on's Fluent Bit ships container lines (issue 13)
         # SageMaker managed MLflow's REST API, served by the gateway (sandbox.mlflow_controls)
-        self.provisioned = provision({"LAUNCHPOD_MLFLOW_ENDPOINT_URL": f"{self.url}/sagemaker-mlflow"})
+        self.provisioned = provision(
+            {
+                "LAUNCHPOD_MLFLOW_ENDPOINT_URL": f"{self.url}/sagemaker-mlflow",
+                # notifications link to the sandbox's console, and may call webhooks on loopback (issue 34)
+                "LAUNCHPOD_CONSOLE_URL": self.url,
+                "LAUNCHPOD_ALLOW_LOOPBACK_WEBHOOKS": "true",
+            }
+        )
         os.environ.update(self.provisioned.environment)
         settings.cache_clear()
         self.faults = aws.FAULTS

@@ -18,7 +18,7 @@ from aws_cdk import aws_logs as logs
 from constructs import Construct
 from launchpod import policies
 from launchpod.environment import DeployedNames, function_environment
-from launchpod.registry import FunctionSpec, StateMachineSpec, function_name
+from launchpod.registry import NOTIFICATIONS_TOPIC, FunctionSpec, StateMachineSpec, function_name
 
 from launchpod_cdk import iam as scoping
 from launchpod_cdk.config import FUNCTIONS_DIR, Inputs
@@ -85,6 +85,7 @@ class Functions(Construct):
             bucket=bucket_name,
             boundary_arn=boundary_arn,
             workflows={m.name: state_machine_arn(prefix, m.name) for m in machines},
+            notifications_topic_arn=f"arn:{Aws.PARTITION}:sns:{Aws.REGION}:{Aws.ACCOUNT_ID}:{prefix}-{NOTIFICATIONS_TOPIC}",
         )
 
         for spec in specs:

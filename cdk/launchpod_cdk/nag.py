@@ -202,6 +202,7 @@ def acknowledge(stack) -> list[tuple[str, str, str]]:
 
     for queue in stack.events.dead_letter_queues:
         _ack(queue, "SQS3", "This queue is itself a dead-letter queue.")
+    _ack(stack.notifications.dead_letter_queue, "SQS3", "This queue is itself a dead-letter queue (the relay's).")
 
     if stack.gateway is not None:
         _ack(stack.gateway.role, "IAM5[Resource::*]", "X-Ray tracing actions accept only '*'.")

@@ -26,6 +26,7 @@ from launchpod_cdk.data import Data
 from launchpod_cdk.events import Events
 from launchpod_cdk.functions import Functions
 from launchpod_cdk.gateway import McpGateway
+from launchpod_cdk.notifications import Notifications
 from launchpod_cdk.web import Web
 from launchpod_cdk.workflows import Workflows
 
@@ -150,6 +151,11 @@ class LaunchpodStack(Stack):
             document=iam.PolicyDocument.from_json(policies.boundary_document(self.deployment)),
         )
         self.events = Events(self, "Events", prefix=inputs.prefix, functions=fns, operations_table=tables["operations"])
+        self.notifications = Notifications(self, "Notifications", prefix=inputs.prefix, functions=fns)
+        for spec in specs:
+            if spec.name in fns and "notifications" in spec.tables:
+                # every notification links to the console page it is about
+                fns[spec.name].add_environment(ENV_KEYS["console_url"], self.web.url)
         for name in self.events.skipped:
             Annotations.of(self).add_info(f"No registry function {name}: its EventBridge rule is not created")
 
@@ -203,6 +209,7 @@ class LaunchpodStack(Stack):
             "WebSocketUrl": self.apis.ws_url,
             "SharedBucket": self.data.bucket.bucket_name,
             "KubeAccessRoleArn": self.functions.kube_role.role_arn,
+            "NotificationsTopicArn": self.notifications.topic.topic_arn,
         }
         if self.auth:
             outputs["UserPoolId"] = self.auth.user_pool.user_pool_id

@@ -24,6 +24,7 @@ class DeployedNames:
     bucket: str
     boundary_arn: str
     workflows: dict[str, str]  # workflow name -> state machine ARN
+    notifications_topic_arn: str = ""  # the deployment's SNS topic (docs/notifications.md)
 
 
 def function_environment(spec: FunctionSpec, names: DeployedNames) -> dict[str, str]:
@@ -37,6 +38,8 @@ def function_environment(spec: FunctionSpec, names: DeployedNames) -> dict[str, 
         "POWERTOOLS_METRICS_NAMESPACE": "Launchpod",
         "POWERTOOLS_LOG_LEVEL": "INFO",
     }
+    if "notifications" in spec.tables:  # the functions that tell people (docs/notifications.md)
+        env[ENV_KEYS["notifications_topic_arn"]] = names.notifications_topic_arn
     if spec.starts_workflows:
         env[ENV_KEYS["workflows"]] = json.dumps(names.workflows)
     return env

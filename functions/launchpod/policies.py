@@ -58,6 +58,12 @@ WILDCARD_REASONS: dict[str, str] = {
     "sagemaker:ListClusterSchedulerConfigs": _NO_RESOURCE_TYPE + " (read-only list, filtered by cluster)",
     "sagemaker:ListComputeQuotas": _NO_RESOURCE_TYPE + " (read-only list, filtered by cluster)",
     "servicequotas:ListServiceQuotas": _NO_RESOURCE_TYPE + " (read-only list of a service's quotas)",
+    # SNS authorizes subscription calls on no resource type (Service Authorization Reference, Amazon SNS);
+    # the API only calls them with the subscription ARNs it stored for its own topic's subscribers.
+    **{
+        a: _NO_RESOURCE_TYPE + " (a subscription of Launchpod's own notification topic)"
+        for a in ("sns:GetSubscriptionAttributes", "sns:SetSubscriptionAttributes", "sns:Unsubscribe")
+    },
     "iam:ListOpenIDConnectProviders": _NO_RESOURCE_TYPE + " (read-only list)",
     "iam:ListRoles": _NO_RESOURCE_TYPE + " (read-only list; delete-cluster finds the cluster's roles by tag)",
     "dynamodb:ListStreams": _NO_RESOURCE_TYPE + " (added by CDK's DynamoEventSource for the stream consumer)",
@@ -126,6 +132,8 @@ TABLE_ACTIONS: dict[str, tuple[str, ...]] = {
     "idempotency": ("dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem"),
     "preferences": ("dynamodb:GetItem", "dynamodb:PutItem"),
     "incidents": ("dynamodb:GetItem", "dynamodb:UpdateItem"),  # one item per cluster, conditional updates
+    # subscribers per cluster (conditional updates), and sent notifications claimed by a conditional put
+    "notifications": ("dynamodb:GetItem", "dynamodb:UpdateItem", "dynamodb:PutItem"),
 }
 STREAM_ACTIONS = ("dynamodb:DescribeStream", "dynamodb:GetRecords", "dynamodb:GetShardIterator")
 # Granted for the Lambda runtime itself (logs, traces), never called by Launchpod's code.
@@ -231,6 +239,8 @@ def resources_for(action: str, d: Deployment) -> list[str]:
         return [f"arn:{p}:states:{r}:{a}:execution:{d.prefix}-*:*"]
     if service == "states":
         return [f"arn:{p}:states:{r}:{a}:stateMachine:{d.prefix}-*"]
+    if service == "sns":  # Publish, Subscribe: the deployment's notification topic
+        return [f"arn:{p}:sns:{r}:{a}:{d.prefix}-notifications"]
     if action == "execute-api:ManageConnections":
         return [f"{d.websocket_stage_arn}/*/@connections/*"]
     if action == "lambda:InvokeFunction":  # only the live log pump is invoked (ws-message, its own hand-over)

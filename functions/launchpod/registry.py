@@ -103,6 +103,8 @@ TABLES: tuple[TableSpec, ...] = (
     TableSpec("idempotency", "id", ttl_attribute="expiration"),
     TableSpec("preferences", "subject"),
     TableSpec("incidents", "cluster"),  # issue 16: per-cluster incidents and ladder policy
+    # issue 34: subscribers per cluster ("cluster#<name>") and the keys of notifications sent ("sent#<key>")
+    TableSpec("notifications", "pk", ttl_attribute="expiresAt"),
 )
 
 FUNCTIONS: tuple[FunctionSpec, ...] = (
@@ -160,8 +162,14 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
             # CreateClusterSchedulerConfig; sandbox/aws/iam/caller.py).
             "eks:ListAssociatedAccessPolicies",
             "eks:AssociateAccessPolicy",
+            # notifications (issue 34): e-mail subscriptions with their filter policies, and the test message
+            "sns:Subscribe",
+            "sns:Unsubscribe",
+            "sns:SetSubscriptionAttributes",
+            "sns:GetSubscriptionAttributes",
+            "sns:Publish",
         ),
-        tables=("operations", "clusters", "idempotency", "preferences", "incidents"),
+        tables=("operations", "clusters", "idempotency", "preferences", "incidents", "notifications"),
         starts_workflows=True,
         kubernetes=True,
     ),
@@ -233,8 +241,8 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
         "launchpod.entrypoints.events.node_health.handler",
         "EventBridge: HyperPod node health events, pushed to subscribers and folded into incidents, where the"
         " remediation ladder suggests or runs the next step",
-        actions=("execute-api:ManageConnections", "eks:DescribeCluster"),
-        tables=("connections", "incidents", "operations", "clusters"),
+        actions=("execute-api:ManageConnections", "eks:DescribeCluster", "sns:Publish"),
+        tables=("connections", "incidents", "operations", "clusters", "notifications"),
         starts_workflows=True,
         kubernetes=True,  # reads the Node's bootID: a repeat of the last fault event, or a new fault
     ),
@@ -604,24 +612,25 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
             "sagemaker:StartClusterHealthCheck",
             "eks:DescribeCluster",  # HyperPod reads the EKS cluster whose nodes it acts on, as the caller
             "execute-api:ManageConnections",
+            "sns:Publish",  # the ladder's incidents: opened, stopped (entrypoints/remediation.py)
         ),
-        tables=("operations", "clusters", "incidents", "connections"),
+        tables=("operations", "clusters", "incidents", "connections", "notifications"),
         placeholder="StartActionFn",
     ),
     FunctionSpec(
         "na-wait-nodes",
         f"{_PHASES}.node_action.wait_nodes.handler",
         "node actions: follows every node to its terminal state",
-        actions=("sagemaker:ListClusterNodes", "execute-api:ManageConnections"),
-        tables=("operations", "clusters", "incidents", "connections"),
+        actions=("sagemaker:ListClusterNodes", "execute-api:ManageConnections", "sns:Publish"),
+        tables=("operations", "clusters", "incidents", "connections", "notifications"),
         placeholder="WaitNodesFn",
     ),
     FunctionSpec(
         "na-follow-up",
         f"{_PHASES}.node_action.follow_up.handler",
         "node actions: after the cluster is released, the remediation ladder runs or suggests its next step",
-        actions=("execute-api:ManageConnections",),
-        tables=("operations", "clusters", "incidents", "connections"),
+        actions=("execute-api:ManageConnections", "sns:Publish"),
+        tables=("operations", "clusters", "incidents", "connections", "notifications"),
         starts_workflows=True,
         placeholder="FollowUpFn",
     ),
@@ -927,8 +936,24 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
     FunctionSpec(
         "op-record-failure",
         f"{_PHASES}.record_failure.handler",
-        "Every workflow: records the failed phase and its error, releases the cluster",
+        "Every workflow: records the failed phase and its error, releases the cluster, tells the subscribers",
+        actions=("sns:Publish",),
+        tables=("operations", "clusters", "notifications"),
         placeholder="RecordFailureFn",
+    ),
+    FunctionSpec(
+        "notify-webhooks",
+        "launchpod.entrypoints.events.webhook_relay.handler",
+        'SNS: posts each notification to the cluster\'s chat webhooks that want its kind, as {"text": ...}',
+        tables=("notifications",),
+        timeout=30,
+    ),
+    FunctionSpec(
+        "events-cluster-event",
+        "launchpod.entrypoints.events.cluster_event.handler",
+        "EventBridge: HyperPod cluster events (provisioning, scaling, patching), logged and pushed to subscribers",
+        actions=("execute-api:ManageConnections",),
+        tables=("connections",),
     ),
 )
 
@@ -1163,6 +1188,10 @@ class EventRuleSpec:
 
 HYPERPOD_STATE_CHANGE = "SageMaker HyperPod Cluster State Change"
 HYPERPOD_NODE_HEALTH = "SageMaker HyperPod Cluster Node Health Event"
+# Only for clusters with NodeProvisioningMode Continuous (SageMaker HyperPod cluster events reference,
+# https://docs.aws.amazon.com/sagemaker/latest/dg/sagemaker-hyperpod-cluster-events-reference.html).
+HYPERPOD_CLUSTER_EVENT = "SageMaker HyperPod Cluster Event"
+NOTIFICATIONS_TOPIC = "notifications"  # the SNS topic "<prefix>-notifications" (docs/notifications.md)
 
 
 def event_rules(machine_arn_prefix: str) -> tuple[EventRuleSpec, ...]:
@@ -1179,6 +1208,12 @@ def event_rules(machine_arn_prefix: str) -> tuple[EventRuleSpec, ...]:
             "events-node-health",
             "HyperPod node health events: record node health, notify subscribers",
             pattern={"source": ["aws.sagemaker"], "detail-type": [HYPERPOD_NODE_HEALTH]},
+        ),
+        EventRuleSpec(
+            "HyperPodClusterEvent",
+            "events-cluster-event",
+            "HyperPod cluster events (provisioning, scaling, patching): log them, notify subscribers",
+            pattern={"source": ["aws.sagemaker"], "detail-type": [HYPERPOD_CLUSTER_EVENT]},
         ),
         EventRuleSpec(
             "WorkflowStatus",

@@ -56,6 +56,7 @@ def install(time_scale: float) -> None:
         iam_listing,
         logs_filters,
         shims,
+        sns,
     )
 
     with _lock:
@@ -68,6 +69,7 @@ def install(time_scale: float) -> None:
         shims.install_sfn_time_scaling()
         shims.install_sfn_fixes()
         eventbridge.install()
+        sns.install()  # records deliveries, confirmations, Lambda subscribers, loopback-only HTTP (issue 34)
         eks.install()  # also re-registers the lifecycle durations at the new scale
         faults.install_fault_hook()
         iam.install()

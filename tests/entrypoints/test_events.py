@@ -8,7 +8,7 @@ import pytest
 from launchpod.adapters.store.clusters import DynamoClusters
 from launchpod.adapters.store.connections import DynamoConnections
 from launchpod.domain import dependencies
-from launchpod.entrypoints.events import cluster_state, drift_check, node_health
+from launchpod.entrypoints.events import cluster_event, cluster_state, drift_check, node_health
 from launchpod.runtime import wiring
 
 from tests.entrypoints.fakes import RecordingWorkflows
@@ -123,6 +123,29 @@ def test_node_health_events_reach_the_cluster_topic_with_the_repair_action(lambd
     }
     result = node_health.handler(_event("SageMaker HyperPod Cluster Node Health Event", detail), lambda_context)
     assert result["pushed"] == 1 and result["repairAction"] == "Replace" and result["reason"] == "GPU XID 79"
+
+
+def test_hyperpod_cluster_events_reach_the_cluster_topic_with_their_level_and_description(
+    lambda_context, stores, pushes
+):
+    # the record of the SageMaker HyperPod cluster events reference (EventBridge delivers it in "detail")
+    detail = {
+        "EventDetails": {
+            "EventId": "83ea0bb5-be77-45e8-a458-0a87f778a205",
+            "ClusterArn": "arn:aws:sagemaker:us-east-1:123456789012:cluster/abcdef123456",
+            "ClusterName": "c1",
+            "InstanceGroupName": "gpu",
+            "InstanceId": "i-0391f86fa0fe0d465",
+            "ResourceType": "Instance",
+            "EventTime": 1748794825350,
+            "EventLevel": "Error",
+            "Description": "Instance creation in Cluster c1 and InstanceGroup gpu failed",
+        }
+    }
+    result = cluster_event.handler(_event("SageMaker HyperPod Cluster Event", detail), lambda_context)
+    assert result["pushed"] == 1 and result["level"] == "Error" and result["instanceId"] == "i-0391f86fa0fe0d465"
+    [(_, _, message)] = pushes
+    assert message["data"]["description"] == "Instance creation in Cluster c1 and InstanceGroup gpu failed"
 
 
 def test_drift_check_records_add_ons_not_at_their_pinned_version(lambda_context, stores, monkeypatch):

@@ -104,7 +104,12 @@ def test_every_function_gets_the_same_settings_and_only_workflow_starters_get_wo
         assert ("LAUNCHPOD_WORKFLOWS" in env) == spec.starts_workflows
         # Only the authorizers verify tokens themselves, so only they know the issuer.
         assert ("LAUNCHPOD_JWT_ISSUER" in env) == (spec.name in {"ws-authorizer", "rest-authorizer"})
-        key_sets.add(frozenset(set(env) - {"LAUNCHPOD_WORKFLOWS", "LAUNCHPOD_JWT_ISSUER", "LAUNCHPOD_JWT_AUDIENCE"}))
+        # Only the functions that tell people know the notification topic and the console's URL (issue 34).
+        notifies = "notifications" in spec.tables
+        assert ("LAUNCHPOD_NOTIFICATIONS_TOPIC_ARN" in env) == ("LAUNCHPOD_CONSOLE_URL" in env) == notifies
+        per_role = {"LAUNCHPOD_WORKFLOWS", "LAUNCHPOD_JWT_ISSUER", "LAUNCHPOD_JWT_AUDIENCE"}
+        per_role |= {"LAUNCHPOD_NOTIFICATIONS_TOPIC_ARN", "LAUNCHPOD_CONSOLE_URL"}
+        key_sets.add(frozenset(set(env) - per_role))
         assert env["LAUNCHPOD_KUBE_ROLE_ARN"] == {"Fn::GetAtt": [_kube_role(synth), "Arn"]}
     assert len(key_sets) == 1
 

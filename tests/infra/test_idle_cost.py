@@ -49,6 +49,9 @@ IDLE_COST = {
     "AWS::Logs::LogGroup": STORAGE,
     "AWS::S3::Bucket": STORAGE,
     "AWS::S3::BucketPolicy": FREE,
+    "AWS::SNS::Subscription": FREE,
+    "AWS::SNS::Topic": FREE,  # billed per publish and delivery
+    "AWS::SNS::TopicPolicy": FREE,
     "AWS::SQS::Queue": FREE,
     "AWS::SQS::QueuePolicy": FREE,
     "AWS::StepFunctions::StateMachine": FREE,  # Standard: billed per state transition

@@ -22,6 +22,7 @@ UNKNOWN = {
     "endpoint": "no-such-endpoint",
     "pool": "no-such-pool",
     "jobName": "no-such-job",
+    "subscriberId": "0123456789abcdef",
 }
 # The least body each route accepts, so that the unknown id, not the body, is what is refused.
 BODIES = {

@@ -720,3 +720,57 @@ class Bucket:
             "Contents": [{"Key": k, "Size": self.keys[k], "LastModified": when} for k in contents],
             "CommonPrefixes": [{"Prefix": p} for p in prefixes],
         }
+
+
+class NotificationDocs:
+    """The notifications table: subscribers per cluster (versioned) and the keys of sent notifications."""
+
+    def __init__(self) -> None:
+        self.docs: dict[str, tuple[list[dict[str, Any]], int]] = {}
+        self.sent: set[str] = set()
+
+    def subscribers(self, cluster: str) -> tuple[list[dict[str, Any]], int]:
+        import json
+
+        subs, version = self.docs.get(cluster, ([], 0))
+        return json.loads(json.dumps(subs)), version
+
+    def put_subscribers(self, cluster: str, subscribers: list[dict[str, Any]], version: int) -> bool:
+        if self.docs.get(cluster, ([], 0))[1] != version:
+            return False
+        self.docs[cluster] = (subscribers, version + 1)
+        return True
+
+    def claim(self, key: str) -> bool:
+        if key in self.sent:
+            return False
+        self.sent.add(key)
+        return True
+
+
+class NotificationTopic:
+    """SNS's topic: what was published, and e-mail subscriptions with their filter policies (pending until
+    ``confirm``)."""
+
+    def __init__(self) -> None:
+        self.published: list[dict[str, Any]] = []
+        self.subscriptions: dict[str, dict[str, Any]] = {}
+
+    def publish(self, subject: str, body: dict[str, Any], email_text: str, attributes: dict[str, str]) -> str:
+        self.published.append({"subject": subject, "body": body, "email": email_text, "attributes": attributes})
+        return f"m-{len(self.published)}"
+
+    def subscribe_email(self, address: str, filter_policy: dict[str, list[str]]) -> str:
+        arn = f"arn:aws:sns:us-east-1:123456789012:launchpod-notifications:{len(self.subscriptions) + 1}"
+        self.subscriptions[arn] = {"endpoint": address, "filter": filter_policy, "pending": True}
+        return arn
+
+    def set_filter(self, subscription_arn: str, filter_policy: dict[str, list[str]]) -> None:
+        self.subscriptions[subscription_arn]["filter"] = filter_policy
+
+    def pending(self, subscription_arn: str) -> bool | None:
+        found = self.subscriptions.get(subscription_arn)
+        return None if found is None else bool(found["pending"])
+
+    def unsubscribe(self, subscription_arn: str) -> None:
+        self.subscriptions.pop(subscription_arn, None)

@@ -76,6 +76,10 @@ REFUSALS: dict[str, Refusal] = {
         _state("one container of several", "no container named, and the pod has several"),
         _state("idempotency_key_reused", "an Idempotency-Key already used for another request"),
         _state("sagemaker_validation", "a request SageMaker's own validation refuses"),
+        _state(
+            "notification_endpoint",
+            "a webhook that is not https or resolves to a private address, or an e-mail address that is not one",
+        ),
         _cross("confirm_matches_name", "confirm (query) is not the name in the path, typed again"),
         _cross("distinct_names", "objects in a list that share the field that names them"),
         _cross("ordered", "a minimum above its maximum (minReplicas, maxReplicas)"),

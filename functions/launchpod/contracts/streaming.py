@@ -16,7 +16,9 @@ class SubscribeMessage(Contract):
     topics: list[str] = Field(min_length=1, max_length=20, examples=[["operation:op-01jd3k2m4n5p6q7r"]])
 
 
-StreamEventType = Literal["operation", "cluster", "node-health", "incident", "log", "subscribed", "error"]
+StreamEventType = Literal[
+    "operation", "cluster", "node-health", "cluster-event", "incident", "log", "subscribed", "error"
+]
 
 
 class StreamEvent(Contract):

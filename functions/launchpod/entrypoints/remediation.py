@@ -13,6 +13,7 @@ from launchpod.contracts.common import Role
 from launchpod.domain import operations as ops
 from launchpod.domain.errors import Conflict, LaunchpodError
 from launchpod.domain.nodes import actions, ladder
+from launchpod.entrypoints.notify import tell
 from launchpod.entrypoints.observability import logger
 from launchpod.entrypoints.stream.publish import publish
 from launchpod.runtime import wiring
@@ -36,7 +37,32 @@ def _update(cluster: str, change: Callable[[dict[str, Any]], list[dict[str, Any]
         return []
     for incident in touched:
         publish(f"cluster:{cluster}", "incident", ladder.view(incident, incidents.now()))
+        _tell(cluster, incident)
     return touched
+
+
+def _tell(cluster: str, incident: dict[str, Any]) -> None:
+    """An incident opened, and a ladder that stopped (fleet instability, a failed replacement, stuck): each
+    told once per incident (and per stopping state), however often the incident is rewritten."""
+    node, path = incident["nodeId"], f"/clusters/{cluster}"
+    reason = incident.get("reason") or "no reason given"
+    tell(
+        cluster,
+        "incident-opened",
+        incident["id"],
+        f"Node {node} of {cluster} is unhealthy",
+        f"Incident {incident['id']} opened on node {node}: {reason}",
+        path,
+    )
+    if incident["state"] in ladder.STOPPED:
+        tell(
+            cluster,
+            "ladder-stopped",
+            f"{incident['id']}#{incident['state']}",
+            f"The remediation ladder stopped on {cluster}: {incident['state']}",
+            f"Incident {incident['id']} on node {node} needs a person: {incident['state']} ({reason}).",
+            path,
+        )
 
 
 def _node_action_holding(exc: LaunchpodError) -> str | None:

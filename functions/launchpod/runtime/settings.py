@@ -21,6 +21,14 @@ class Settings(BaseModel):
     idempotency_table: str = "launchpod-idempotency"
     preferences_table: str = "launchpod-preferences"
     incidents_table: str = "launchpod-incidents"
+    notifications_table: str = "launchpod-notifications"
+    # the deployment's SNS topic every notification is published to (docs/notifications.md)
+    notifications_topic_arn: str | None = None
+    # the web console's URL: every notification links to the page it is about
+    console_url: str | None = None
+    # webhooks on loopback addresses are refused (SSRF) except where this is set: the sandbox's seam,
+    # so tests can receive on 127.0.0.1
+    allow_loopback_webhooks: bool = False
     # workflow name -> state machine ARN (only the API needs it)
     workflows: dict[str, str] = Field(default_factory=dict)
     # the role Kubernetes-calling functions assume; it gets the EKS access entry in every cluster
@@ -54,6 +62,10 @@ ENV_KEYS = {
     "idempotency_table": "LAUNCHPOD_IDEMPOTENCY_TABLE",
     "preferences_table": "LAUNCHPOD_PREFERENCES_TABLE",
     "incidents_table": "LAUNCHPOD_INCIDENTS_TABLE",
+    "notifications_table": "LAUNCHPOD_NOTIFICATIONS_TABLE",
+    "notifications_topic_arn": "LAUNCHPOD_NOTIFICATIONS_TOPIC_ARN",
+    "console_url": "LAUNCHPOD_CONSOLE_URL",
+    "allow_loopback_webhooks": "LAUNCHPOD_ALLOW_LOOPBACK_WEBHOOKS",
     "workflows": "LAUNCHPOD_WORKFLOWS",
     "kube_role_arn": "LAUNCHPOD_KUBE_ROLE_ARN",
     "resource_prefix": "LAUNCHPOD_RESOURCE_PREFIX",

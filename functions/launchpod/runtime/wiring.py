@@ -13,11 +13,13 @@ from launchpod.adapters.aws.mlflow import Mlflow
 from launchpod.adapters.aws.sagemaker import SageMaker
 from launchpod.adapters.aws.service_quotas import ServiceQuotas
 from launchpod.adapters.aws.sfn import StepFunctions
+from launchpod.adapters.aws.sns import Sns
 from launchpod.adapters.aws.task_governance import TaskGovernance
 from launchpod.adapters.store.clusters import DynamoClusters
 from launchpod.adapters.store.connections import DynamoConnections
 from launchpod.adapters.store.incidents import DynamoIncidents
 from launchpod.adapters.store.log_pumps import DynamoLogPumps
+from launchpod.adapters.store.notifications import DynamoNotifications
 from launchpod.adapters.store.operations import DynamoOperations
 from launchpod.adapters.store.preferences import DynamoPreferences
 from launchpod.runtime.settings import settings
@@ -101,3 +103,13 @@ def mlflow() -> Mlflow:
 @lru_cache(maxsize=1)
 def logs() -> Logs:
     return Logs()
+
+
+@lru_cache(maxsize=1)
+def notifications() -> DynamoNotifications:
+    return DynamoNotifications(settings().notifications_table)
+
+
+@lru_cache(maxsize=1)
+def sns() -> Sns:
+    return Sns(settings().notifications_topic_arn)

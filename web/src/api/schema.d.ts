@@ -776,6 +776,86 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/clusters/{name}/notifications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List who is told about the cluster: e-mail and chat-webhook subscribers, the kinds each gets (operation failed, incident opened, ladder stopped, job failed, endpoint unhealthy, plan expiring) and whether an e-mail address has confirmed.
+         * @description List who is told about the cluster: e-mail and chat-webhook subscribers, the kinds each gets (operation failed, incident opened, ladder stopped, job failed, endpoint unhealthy, plan expiring) and whether an e-mail address has confirmed.
+         */
+        get: operations["list_notification_subscribers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/clusters/{name}/notifications/subscribers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Tell an e-mail address (SNS sends it a confirmation link first) or a Slack- or Teams-compatible webhook about the cluster, for the kinds given (all when omitted). NOOP when it already gets exactly those; dryRun true answers the plan.
+         * @description Tell an e-mail address (SNS sends it a confirmation link first) or a Slack- or Teams-compatible webhook about the cluster, for the kinds given (all when omitted). NOOP when it already gets exactly those; dryRun true answers the plan.
+         */
+        post: operations["add_notification_subscriber"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/clusters/{name}/notifications/subscribers/{subscriberId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Stop telling a subscriber about the cluster (its SNS subscription is removed). NOOP when it is gone; dryRun true answers the plan.
+         * @description Stop telling a subscriber about the cluster (its SNS subscription is removed). NOOP when it is gone; dryRun true answers the plan.
+         */
+        delete: operations["remove_notification_subscriber"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/clusters/{name}/notifications/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a test message to every subscriber of the cluster, with a link to its console page, to check that e-mails and webhooks arrive. dryRun true answers the plan.
+         * @description Send a test message to every subscriber of the cluster, with a link to its console page, to check that e-mails and webhooks arrive. dryRun true answers the plan.
+         */
+        post: operations["send_test_notification"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/clusters/{name}/phases/{phase}": {
         parameters: {
             query?: never;
@@ -3312,6 +3392,46 @@ export interface components {
              */
             status: "NOOP";
         };
+        /** NotificationSettingsView */
+        NotificationSettingsView: {
+            /** Cluster */
+            cluster: string;
+            /**
+             * Kinds
+             * @description every kind there is
+             */
+            kinds?: ("operation-failed" | "incident-opened" | "ladder-stopped" | "job-failed" | "endpoint-unhealthy" | "plan-expiring")[];
+            /** Subscribers */
+            subscribers: components["schemas"]["SubscriberView"][];
+        };
+        /** NotificationTestRequest */
+        NotificationTestRequest: {
+            /**
+             * Message
+             * @default Test message from Launchpod
+             */
+            message: string;
+        };
+        /** NotificationTestView */
+        NotificationTestView: {
+            /** Cluster */
+            cluster: string;
+            /**
+             * Link
+             * @description the console page the message links to
+             */
+            link?: string | null;
+            /**
+             * Messageid
+             * @description SNS's id of the published message
+             */
+            messageId: string;
+            /**
+             * Subscribers
+             * @description subscribers of the cluster the message was published for
+             */
+            subscribers: number;
+        };
         /** ObservabilityRequest */
         ObservabilityRequest: {
             /**
@@ -3717,6 +3837,19 @@ export interface components {
              */
             includeOptional: boolean;
         };
+        /** RemovedSubscriberView */
+        RemovedSubscriberView: {
+            /** Cluster */
+            cluster: string;
+            /**
+             * Status
+             * @default REMOVED
+             * @constant
+             */
+            status: "REMOVED";
+            /** Subscriberid */
+            subscriberId: string;
+        };
         /** ResponseValidationError */
         ResponseValidationError: {
             /** Detail */
@@ -3986,6 +4119,50 @@ export interface components {
             kind: "ray";
             runPolicy?: null;
         }));
+        /** SubscriberRequest */
+        SubscriberRequest: {
+            /**
+             * Endpoint
+             * @description the e-mail address or the webhook's https URL
+             * @example oncall@example.com
+             * @example https://hooks.slack.com/services/T000/B000/XXXX
+             */
+            endpoint: string;
+            /**
+             * Kinds
+             * @description what to be told about; all kinds when omitted
+             */
+            kinds?: ("operation-failed" | "incident-opened" | "ladder-stopped" | "job-failed" | "endpoint-unhealthy" | "plan-expiring")[];
+            /**
+             * Protocol
+             * @description email: SNS e-mails the address (it must confirm first); webhook: a Slack- or Teams-compatible incoming webhook URL, posted {"text": ...}
+             * @enum {string}
+             */
+            protocol: "email" | "webhook";
+        };
+        /** SubscriberView */
+        SubscriberView: {
+            /** Endpoint */
+            endpoint: string;
+            /**
+             * Id
+             * @description the subscriber's id, for removing it
+             */
+            id: string;
+            /** Kinds */
+            kinds: ("operation-failed" | "incident-opened" | "ladder-stopped" | "job-failed" | "endpoint-unhealthy" | "plan-expiring")[];
+            /**
+             * Protocol
+             * @enum {string}
+             */
+            protocol: "email" | "webhook";
+            /**
+             * Status
+             * @description e-mail: pending-confirmation until the address follows SNS's link; webhooks are active at once
+             * @enum {string}
+             */
+            status: "pending-confirmation" | "confirmed" | "active";
+        };
         /**
          * SuggestedCommand
          * @description The next step as a person or an agent would run it: the MCP tool and its arguments, or REST.
@@ -4405,7 +4582,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, sglang_router, subset, system_capacity, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, sglang_router, subset, system_capacity, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4472,7 +4649,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, sglang_router, subset, system_capacity, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, sglang_router, subset, system_capacity, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4540,7 +4717,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, sglang_router, subset, system_capacity, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, sglang_router, subset, system_capacity, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4648,7 +4825,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, sglang_router, subset, system_capacity, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, sglang_router, subset, system_capacity, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4756,7 +4933,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, sglang_router, subset, system_capacity, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, sglang_router, subset, system_capacity, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4864,7 +5041,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, sglang_router, subset, system_capacity, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, sglang_router, subset, system_capacity, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4940,7 +5117,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, sglang_router, subset, system_capacity, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, sglang_router, subset, system_capacity, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5029,7 +5206,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, sglang_router, subset, system_capacity, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, sglang_router, subset, system_capacity, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5139,7 +5316,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, sglang_router, subset, system_capacity, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, sglang_router, subset, system_capacity, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5215,7 +5392,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, sglang_router, subset, system_capacity, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, sglang_router, subset, system_capacity, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5325,7 +5502,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, sglang_router, subset, system_capacity, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, sglang_router, subset, system_capacity, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5403,7 +5580,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, sglang_router, subset, system_capacity, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, sglang_router, subset, system_capacity, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5481,7 +5658,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, sglang_router, subset, system_capacity, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, sglang_router, subset, system_capacity, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5557,7 +5734,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, sglang_router, subset, system_capacity, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, sglang_router, subset, system_capacity, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5667,7 +5844,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, sglang_router, subset, system_capacity, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, sglang_router, subset, system_capacity, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5744,7 +5921,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, sglang_router, subset, system_capacity, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, sglang_router, subset, system_capacity, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5833,7 +6010,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, sglang_router, subset, system_capacity, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, sglang_router, subset, system_capacity, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5944,7 +6121,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, sglang_router, subset, system_capacity, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, sglang_router, subset, system_capacity, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6046,7 +6223,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, sglang_router, subset, system_capacity, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, sglang_router, subset, system_capacity, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6149,7 +6326,7 @@ export interface operations {
                     "application/json": components["schemas"]["OpenAIErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, sglang_router, subset, system_capacity, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, sglang_router, subset, system_capacity, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6226,7 +6403,7 @@ export interface operations {
                     "application/json": components["schemas"]["OpenAIErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, sglang_router, subset, system_capacity, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, sglang_router, subset, system_capacity, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6312,7 +6489,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, sglang_router, subset, system_capacity, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, sglang_router, subset, system_capacity, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6388,7 +6565,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, sglang_router, subset, system_capacity, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, sglang_router, subset, system_capacity, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6498,7 +6675,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, sglang_router, subset, system_capacity, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, sglang_router, subset, system_capacity, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6608,7 +6785,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, sglang_router, subset, system_capacity, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, sglang_router, subset, system_capacity, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6718,7 +6895,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, sglang_router, subset, system_capacity, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, sglang_router, subset, system_capacity, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6807,7 +6984,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, sglang_router, subset, system_capacity, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, sglang_router, subset, system_capacity, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6883,7 +7060,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, sglang_router, subset, system_capacity, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, sglang_router, subset, system_capacity, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6959,7 +7136,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, sglang_router, subset, system_capacity, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, sglang_router, subset, system_capacity, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7069,7 +7246,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, sglang_router, subset, system_capacity, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, sglang_router, subset, system_capacity, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7159,7 +7336,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, sglang_router, subset, system_capacity, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, sglang_router, subset, system_capacity, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7270,7 +7447,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, sglang_router, subset, system_capacity, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, sglang_router, subset, system_capacity, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7348,7 +7525,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, sglang_router, subset, system_capacity, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, sglang_router, subset, system_capacity, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7449,7 +7626,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, sglang_router, subset, system_capacity, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, sglang_router, subset, system_capacity, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7528,7 +7705,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, sglang_router, subset, system_capacity, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, sglang_router, subset, system_capacity, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7610,7 +7787,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, sglang_router, subset, system_capacity, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, sglang_router, subset, system_capacity, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7693,7 +7870,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, sglang_router, subset, system_capacity, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, sglang_router, subset, system_capacity, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7794,7 +7971,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, sglang_router, subset, system_capacity, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, sglang_router, subset, system_capacity, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7870,7 +8047,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, sglang_router, subset, system_capacity, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, sglang_router, subset, system_capacity, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7980,7 +8157,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, sglang_router, subset, system_capacity, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, sglang_router, subset, system_capacity, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8082,7 +8259,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, sglang_router, subset, system_capacity, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, sglang_router, subset, system_capacity, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8158,7 +8335,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, sglang_router, subset, system_capacity, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, sglang_router, subset, system_capacity, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8268,7 +8445,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, sglang_router, subset, system_capacity, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, sglang_router, subset, system_capacity, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8344,7 +8521,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, sglang_router, subset, system_capacity, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, sglang_router, subset, system_capacity, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8454,7 +8631,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, sglang_router, subset, system_capacity, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, sglang_router, subset, system_capacity, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8564,7 +8741,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, sglang_router, subset, system_capacity, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, sglang_router, subset, system_capacity, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8674,7 +8851,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, sglang_router, subset, system_capacity, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, sglang_router, subset, system_capacity, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8751,7 +8928,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, sglang_router, subset, system_capacity, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, sglang_router, subset, system_capacity, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8828,7 +9005,365 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, sglang_router, subset, system_capacity, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, sglang_router, subset, system_capacity, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description AWS is throttling or unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+        };
+    };
+    list_notification_subscribers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationSettingsView"];
+                };
+            };
+            /** @description No token, or not a valid one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description Your role does not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description The cluster is busy, or the operation is in the wrong state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, sglang_router, subset, system_capacity, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description AWS is throttling or unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+        };
+    };
+    add_notification_subscriber: {
+        parameters: {
+            query?: {
+                /** @description answer the plan (each step with its reason) and change nothing */
+                dryRun?: boolean;
+            };
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SubscriberRequest"];
+            };
+        };
+        responses: {
+            /** @description Applied; or no changes, or the plan of a dry run */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationSettingsView"] | components["schemas"]["NoopView"] | components["schemas"]["PlanView"];
+                };
+            };
+            /** @description The body cannot be read (not UTF-8 text) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description No token, or not a valid one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description Your role does not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description The cluster is busy, or the operation is in the wrong state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description The body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, sglang_router, subset, system_capacity, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description AWS is throttling or unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+        };
+    };
+    remove_notification_subscriber: {
+        parameters: {
+            query?: {
+                /** @description answer the plan (each step with its reason) and change nothing */
+                dryRun?: boolean;
+            };
+            header?: never;
+            path: {
+                name: string;
+                subscriberId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Applied; or no changes, or the plan of a dry run */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RemovedSubscriberView"] | components["schemas"]["NoopView"] | components["schemas"]["PlanView"];
+                };
+            };
+            /** @description No token, or not a valid one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description Your role does not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description The cluster is busy, or the operation is in the wrong state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, sglang_router, subset, system_capacity, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description AWS is throttling or unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+        };
+    };
+    send_test_notification: {
+        parameters: {
+            query?: {
+                /** @description answer the plan (each step with its reason) and change nothing */
+                dryRun?: boolean;
+            };
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NotificationTestRequest"];
+            };
+        };
+        responses: {
+            /** @description Applied; or no changes, or the plan of a dry run */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationTestView"] | components["schemas"]["NoopView"] | components["schemas"]["PlanView"];
+                };
+            };
+            /** @description The body cannot be read (not UTF-8 text) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description No token, or not a valid one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description Your role does not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description The cluster is busy, or the operation is in the wrong state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description The body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, sglang_router, subset, system_capacity, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8935,7 +9470,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, sglang_router, subset, system_capacity, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, sglang_router, subset, system_capacity, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9045,7 +9580,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, sglang_router, subset, system_capacity, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, sglang_router, subset, system_capacity, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9121,7 +9656,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, sglang_router, subset, system_capacity, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, sglang_router, subset, system_capacity, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9231,7 +9766,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, sglang_router, subset, system_capacity, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, sglang_router, subset, system_capacity, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9311,7 +9846,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, sglang_router, subset, system_capacity, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, sglang_router, subset, system_capacity, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9391,7 +9926,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, sglang_router, subset, system_capacity, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, sglang_router, subset, system_capacity, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9467,7 +10002,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, sglang_router, subset, system_capacity, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, sglang_router, subset, system_capacity, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9568,7 +10103,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, sglang_router, subset, system_capacity, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, sglang_router, subset, system_capacity, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9644,7 +10179,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, sglang_router, subset, system_capacity, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, sglang_router, subset, system_capacity, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9746,7 +10281,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, sglang_router, subset, system_capacity, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, sglang_router, subset, system_capacity, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9827,7 +10362,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, sglang_router, subset, system_capacity, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, sglang_router, subset, system_capacity, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9921,7 +10456,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, sglang_router, subset, system_capacity, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, sglang_router, subset, system_capacity, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9991,7 +10526,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, sglang_router, subset, system_capacity, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, sglang_router, subset, system_capacity, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10058,7 +10593,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, sglang_router, subset, system_capacity, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, sglang_router, subset, system_capacity, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10159,7 +10694,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, sglang_router, subset, system_capacity, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, sglang_router, subset, system_capacity, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10265,7 +10800,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, sglang_router, subset, system_capacity, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, sglang_router, subset, system_capacity, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10330,7 +10865,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, sglang_router, subset, system_capacity, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, sglang_router, subset, system_capacity, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10429,7 +10964,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, sglang_router, subset, system_capacity, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, sglang_router, subset, system_capacity, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;

@@ -14,6 +14,10 @@ import type {
   InstanceGroupListView,
   FeatureListView,
   GovernancePolicyView,
+  NotificationSettingsView,
+  NotificationTestView,
+  RemovedSubscriberView,
+  SubscriberRequest,
   PlanView,
   TeamAppliedView,
   TeamListView,
@@ -185,6 +189,13 @@ export const api = {
   deleteTeam: (name: string, team: string) =>
     call<{ deleted: boolean; message: string }>('delete_team', { name, team }, { query: { confirm: team } }),
   governancePolicy: (name: string) => call<GovernancePolicyView>('get_governance_policy', c(name)),
+  // notifications (issue 34): subscribers written at once (200), NOOP, or PLANNED; a test message
+  notifications: (name: string) => call<NotificationSettingsView>('list_notification_subscribers', c(name)),
+  addSubscriber: (name: string, body: SubscriberRequest) =>
+    call<NotificationSettingsView | NoopView>('add_notification_subscriber', c(name), { body }),
+  removeSubscriber: (name: string, id: string) =>
+    call<RemovedSubscriberView | NoopView>('remove_notification_subscriber', { name, subscriberId: id }),
+  testNotification: (name: string) => call<NotificationTestView>('send_test_notification', c(name), { body: {} }),
   storage: (name: string) => call<{ cluster: string; items: StorageView[] }>('list_storage', c(name)),
   configureStorage: (name: string, body: unknown) =>
     call<OperationAcceptedView | NoopView>('configure_storage', c(name), { body }),

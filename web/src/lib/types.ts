@@ -52,3 +52,11 @@ export type TeamListView = Schemas['TeamListView'];
 export type TeamRequest = Schemas['TeamRequest'];
 export type TeamAppliedView = Schemas['TeamAppliedView'];
 export type GovernancePolicyView = Schemas['GovernancePolicyView'];
+
+// ---- notifications: e-mail and chat-webhook subscribers per cluster and kind (issue 34)
+export type NotificationSettingsView = Schemas['NotificationSettingsView'];
+export type SubscriberView = Schemas['SubscriberView'];
+export type SubscriberRequest = Schemas['SubscriberRequest'];
+export type NotificationKind = Schemas['SubscriberView']['kinds'][number];
+export type NotificationTestView = Schemas['NotificationTestView'];
+export type RemovedSubscriberView = Schemas['RemovedSubscriberView'];

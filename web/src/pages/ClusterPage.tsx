@@ -27,6 +27,7 @@ import InferenceTab from '../components/InferenceTab';
 import ErrorAlert from '../components/ErrorAlert';
 import InstanceGroupsTab from '../components/InstanceGroupsTab';
 import NodesTab from '../components/NodesTab';
+import NotificationsTab from '../components/NotificationsTab';
 import Link from '../components/Link';
 import OperationsTable from '../components/OperationsTable';
 import Status from '../components/Status';
@@ -272,6 +273,7 @@ export default function ClusterPage() {
               { id: 'jobs', label: 'Jobs', content: <JobsTab cluster={name} ready={cluster.hyperpod.status === 'InService'} /> },
               { id: 'inference', label: 'Inference', content: <InferenceTab cluster={name} ready={cluster.eks.status === 'ACTIVE'} /> },
               { id: 'nodes', label: 'Nodes', content: <NodesTab cluster={name} /> },
+              { id: 'notifications', label: 'Notifications', content: <NotificationsTab cluster={name} /> },
               { id: 'operations', label: 'Operations', content: <ClusterOperations name={name} /> },
             ]}
           />

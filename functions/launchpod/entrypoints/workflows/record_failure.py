@@ -9,6 +9,7 @@ from typing import Any
 from launchpod.contracts.operations import OperationStatus, PhaseStatus
 from launchpod.contracts.workflows import WorkflowFailure
 from launchpod.domain.errors import Conflict
+from launchpod.entrypoints.notify import tell
 from launchpod.entrypoints.observability import logger
 from launchpod.runtime import wiring
 
@@ -47,4 +48,12 @@ def handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
             error = p.error  # the AWS or Kubernetes code says more than PermanentError
     logger.warning("operation failed", extra={"error": error, "cause": message})
     store.finish(operation.id, OperationStatus.FAILED, error=error, message=message)
+    tell(
+        operation.target,
+        "operation-failed",
+        f"{operation.id}#{operation.attempt}",  # once per failure: a retry that fails again is told again
+        f"{operation.kind} failed on {operation.target}",
+        f"Operation {operation.id} ({operation.kind}, attempt {operation.attempt}) failed: {error}: {message}",
+        f"/operations/{operation.id}",
+    )
     return {"operationId": operation.id, "status": OperationStatus.FAILED.value, "error": error}

@@ -1,0 +1,70 @@
+"""The notification ports' in-memory fakes (tests/usecases/fakes.py) held to the real adapters on moto: the
+same calls answer the same way, so the use-case tests on the fakes say what the deployed code does."""
+
+from __future__ import annotations
+
+import json
+
+import boto3
+import pytest
+from launchpod.adapters.aws.sns import Sns
+from launchpod.adapters.store.notifications import DynamoNotifications
+from launchpod.domain import notifications as rules
+
+from tests.usecases import fakes
+
+
+@pytest.fixture(params=["fake", "dynamodb"])
+def docs(request):
+    if request.param == "fake":
+        return fakes.NotificationDocs()
+    return DynamoNotifications(request.getfixturevalue("tables")["notifications"])
+
+
+@pytest.fixture(params=["fake", "sns"])
+def topic(request):
+    if request.param == "fake":
+        return fakes.NotificationTopic()
+    request.getfixturevalue("aws")
+    arn = boto3.client("sns", region_name="us-east-1").create_topic(Name="launchpod-notifications")["TopicArn"]
+    return Sns(arn)
+
+
+def test_a_key_is_claimed_once(docs):
+    assert docs.claim("operation-failed#op-1#1") is True
+    assert docs.claim("operation-failed#op-1#1") is False
+    assert docs.claim("incident-opened#op-1#1") is True
+
+
+def test_subscribers_are_written_only_over_the_version_read(docs):
+    assert docs.subscribers("c1") == ([], 0)
+    assert docs.put_subscribers("c1", [{"id": "a"}], 0) is True
+    subs, version = docs.subscribers("c1")
+    assert subs == [{"id": "a"}] and version == 1
+    assert docs.put_subscribers("c1", [{"id": "b"}], 0) is False  # a concurrent writer got in first
+    assert docs.put_subscribers("c1", [{"id": "a"}, {"id": "b"}], version) is True
+    assert docs.subscribers("c2") == ([], 0)
+
+
+def test_an_email_subscription_is_known_until_it_is_removed(topic):
+    arn = topic.subscribe_email("oncall@example.com", rules.filter_policy("c1", ["operation-failed"]))
+    assert arn.startswith("arn:aws:sns:us-east-1:123456789012:launchpod-notifications:")
+    assert isinstance(topic.pending(arn), bool)
+    topic.set_filter(arn, rules.filter_policy("c1", ["incident-opened"]))
+    topic.unsubscribe(arn)
+    assert topic.pending(arn) is None
+    topic.unsubscribe(arn)  # gone already: nothing to do
+
+
+def test_a_publish_answers_its_message_id(topic):
+    message_id = topic.publish("s", {"text": "t"}, "t", {"cluster": "c1", "kind": "test"})
+    assert isinstance(message_id, str) and message_id
+
+
+def test_the_real_subscription_carries_the_filter_policy_on_message_attributes(aws):
+    sns = boto3.client("sns", region_name="us-east-1")
+    adapter = Sns(sns.create_topic(Name="launchpod-notifications")["TopicArn"])
+    arn = adapter.subscribe_email("oncall@example.com", rules.filter_policy("c1", ["operation-failed"]))
+    attributes = sns.get_subscription_attributes(SubscriptionArn=arn)["Attributes"]
+    assert json.loads(attributes["FilterPolicy"]) == {"cluster": ["c1"], "kind": ["operation-failed", "test"]}
+    assert attributes["FilterPolicyScope"] == "MessageAttributes"

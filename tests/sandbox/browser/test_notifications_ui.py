@@ -1,0 +1,61 @@
+"""The Notifications tab in headless Chromium against the real sandbox: a webhook added from the console
+(on a local receiver) and an e-mail address waiting for its confirmation; the test message reaches the
+webhook with the console link; a subscriber removed from the table is gone."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from sandbox.webhooks import WebhookReceiver
+from tests.sandbox.aws.support import wait_until
+from tests.sandbox.browser.conftest import App
+
+pytestmark = pytest.mark.browser
+NAME = "ui-notify"
+
+
+@pytest.fixture(scope="module")
+def cluster(sandbox) -> str:
+    with sandbox.client() as c:
+        op = c.post("/api/clusters", json={"name": NAME, "availabilityZones": ["us-east-1a", "us-east-1b"]}).json()
+        assert sandbox.wait_operation(op["operation"]["id"])["status"] == "SUCCEEDED"
+    return NAME
+
+
+@pytest.fixture
+def receiver():
+    found = WebhookReceiver().start()
+    yield found
+    found.stop()
+
+
+def _add(page: Page, channel: str | None, endpoint: str) -> None:
+    if channel:
+        page.get_by_label("Channel").click()
+        page.get_by_role("option", name=channel).click()
+    page.get_by_label("Subscriber endpoint").fill(endpoint)
+    page.get_by_role("button", name="Add subscriber").click()
+
+
+def test_subscribers_are_added_tested_and_removed_from_the_console(
+    app: App, signed_in: Page, cluster: str, receiver, shot
+) -> None:
+    page = signed_in
+    page.goto(f"{app.url}/clusters/{cluster}?tab=notifications")
+    expect(page.get_by_text("Nobody is told about this cluster yet")).to_be_visible()
+    hook = receiver.url("/ui")
+    _add(page, None, hook)
+    table = page.get_by_role("table").first
+    expect(table.get_by_role("row").filter(has_text=hook)).to_contain_text("Active")
+    _add(page, "E-mail", "oncall@example.com")
+    mail = table.get_by_role("row").filter(has_text="oncall@example.com")
+    expect(mail).to_contain_text("Waiting for the address to confirm")
+    expect(mail).to_contain_text("All kinds")
+    page.get_by_role("button", name="Send a test message").click()
+    [post] = wait_until(lambda: receiver.posts("/ui"), reason="the test message did not reach the webhook")
+    assert f"{app.url}/clusters/{cluster}" in post.body["text"]
+    shot(page, "subscribers")
+    page.get_by_role("button", name="Remove oncall@example.com").click()
+    expect(mail).to_have_count(0)
+    expect(table.get_by_role("row").filter(has_text=hook)).to_have_count(1)
