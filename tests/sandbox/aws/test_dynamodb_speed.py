@@ -80,3 +80,46 @@ def test_a_string_equals_only_the_same_string_and_never_a_number_or_binary(clien
     failed = _query(client, "filtered", FilterExpression="#s = :s", ExpressionAttributeNames={"#s": "status"},
                     values={":s": {"S": "FAILED"}})  # fmt: skip
     assert failed == [{"S": "t0"}, {"S": "t2"}]
+
+
+EVERY_TYPE = {
+    "id": {"S": "all-types"},
+    "n": {"N": "-12.50"},
+    "b": {"B": b"\x00\xffbytes"},
+    "ss": {"SS": ["x", "y"]},
+    "ns": {"NS": ["1", "2.5"]},
+    "bs": {"BS": [b"\x01", b"\x02"]},
+    "m": {"M": {"inner": {"S": "v"}, "deep": {"M": {"n": {"N": "3"}, "l": {"L": [{"BOOL": False}]}}}}},
+    "l": {"L": [{"S": "a"}, {"N": "1"}, {"NULL": True}, {"M": {"k": {"B": b"\x03"}}}]},
+    "null": {"NULL": True},
+    "yes": {"BOOL": True},
+}
+
+
+def _sets_sorted(item: dict) -> dict:
+    return {k: {t: sorted(v) if t in ("SS", "NS", "BS") else v for t, v in value.items()} for k, value in item.items()}
+
+
+def test_an_item_of_every_type_comes_back_as_written_whole_or_projected(client):
+    ddb = client("dynamodb")
+    ddb.create_table(
+        TableName="every-type",
+        KeySchema=[{"AttributeName": "id", "KeyType": "HASH"}],
+        AttributeDefinitions=[{"AttributeName": "id", "AttributeType": "S"}],
+        BillingMode="PAY_PER_REQUEST",
+    )
+    ddb.put_item(TableName="every-type", Item=EVERY_TYPE)
+    whole = ddb.get_item(TableName="every-type", Key={"id": {"S": "all-types"}})["Item"]
+    assert _sets_sorted(whole) == _sets_sorted(EVERY_TYPE)
+    queried = ddb.query(
+        TableName="every-type",
+        KeyConditionExpression="id = :i",
+        ExpressionAttributeValues={":i": {"S": "all-types"}},
+        ProjectionExpression="#m, #l, bs, #absent",
+        ExpressionAttributeNames={"#m": "m", "#l": "l", "#absent": "absent"},
+    )["Items"]
+    assert [_sets_sorted(i) for i in queried] == [_sets_sorted({k: EVERY_TYPE[k] for k in ("m", "l", "bs")})]
+    nested = ddb.get_item(
+        TableName="every-type", Key={"id": {"S": "all-types"}}, ProjectionExpression="m.deep.n, l[3]"
+    )["Item"]
+    assert nested == {"m": {"M": {"deep": {"M": {"n": {"N": "3"}}}}}, "l": {"L": [{"M": {"k": {"B": b"\x03"}}}]}}
