@@ -54,6 +54,7 @@ CLUSTER = {
     "hyperpod": {
         "availabilityZone": "us-east-1a",
         "instanceGroups": [{"name": "gpu", "instanceType": "ml.p5.48xlarge", "instanceCount": 2}],
+        "nodeProvisioningMode": "Continuous",  # HyperPod keeps events only for these (the events listing)
     },
 }
 GOAL_MS = 100.0
