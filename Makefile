@@ -57,9 +57,11 @@ lint: install
 	$(BIN)/lint-imports
 	$(BIN)/mypy functions/launchpod mcp_gateway cli
 
-# The Lambda dependency layer: cp312 aarch64 wheels, no Docker, into build/layer.
+# The Lambda dependency layer (cp312 aarch64 wheels, no Docker) into build/layer, and the functions' code
+# into build/code, both with bytecode compiled by Python 3.12, the functions' runtime (cdk/bytecode.py).
 lambda-layer: install
 	$(BIN)/python cdk/build_layer.py
+	$(BIN)/python cdk/build_code.py
 
 # CloudFormation into cdk/cdk.out; fails on any unacknowledged cdk-nag finding, then cfn-lint.
 synth: install

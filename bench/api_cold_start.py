@@ -1,15 +1,19 @@
-"""Benchmark: the API Lambda's import time over a bare powertools resolver with Tracer.
+"""Benchmark: the API Lambda's cold start from the built package, over a bare powertools resolver with Tracer.
 
-A Lambda cold start pays for every module its handler imports. Each sample is a fresh interpreter
-(``python -c``) timing the import alone; the API app and the baseline alternate so load on this noisy
-machine falls on both alike, and the ratio of medians is printed (goal ≤ 1.5). Also printed: which
-heavy packages the API app imports (kubernetes should not be one: no route needs it at import).
+What a Lambda cold start pays is its init phase: the runtime imports the handler's module, and everything
+that imports, from the code asset (/var/task) and the layer (/opt/python), on a read-only filesystem, so
+a module shipped without bytecode is compiled again at every cold start. This runs exactly that on the
+sandbox's execution environments (sandbox/lambda_env): each sample is a new process of the runtime's
+Python (3.12, cdk/bytecode.py) whose path holds only the built code and layer, and the runtime's own
+timing of the handler import is the sample (``handlerSeconds`` of the environments' cold starts).
 
-Both sides read bytecode: the samples run with a private ``PYTHONPYCACHEPREFIX`` that a first, uncounted run of
-each fills. Without it (this machine sets ``PYTHONDONTWRITEBYTECODE``) the API app's own modules would be compiled
-from source on every sample while powertools' come compiled from site-packages, which measures the compiler,
-not the imports. The deployed package ships no bytecode today (the layer and the code asset drop
-``__pycache__``), so on Lambda both sides also pay compilation; see cdk/build_layer.py.
+The packages are what ``make lambda-layer`` builds (cdk/build_code.py, cdk/build_layer.py), with the
+layer's wheels for this machine's architecture instead of arm64 (built into build/layer-<arch> when
+missing: pip downloads them). Measured four ways, alternating so load on this shared machine falls on
+all alike: the API app and the baseline (a module with ``Tracer()`` and
+``APIGatewayRestResolver(enable_validation=True)`` and one route), each with the bytecode the package
+now ships and without it (the package as it shipped before). Prints the medians and the ratio
+API / baseline with bytecode (goal ≤ 1.2) and without.
 
     .venv/bin/python bench/api_cold_start.py [--runs 15]
 """
@@ -17,63 +21,126 @@ not the imports. The deployed package ships no bytecode today (the layer and the
 from __future__ import annotations
 
 import argparse
-import os
+import platform
+import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path[:0] = [str(ROOT), str(ROOT / "cdk")]
 
-API = "import launchpod.entrypoints.api.app"
-BASELINE = (
-    "from aws_lambda_powertools import Tracer\n"
-    "from aws_lambda_powertools.event_handler import APIGatewayRestResolver\n"
-    "Tracer(service='baseline')\n"
-    "APIGatewayRestResolver(enable_validation=True)"
-)
-HEAVY = ("kubernetes", "kubernetes_validate", "yaml", "jsonschema", "aws_xray_sdk", "pydantic")
+import build_code  # noqa: E402
+import build_layer  # noqa: E402
+from bytecode import compile_tree, lambda_python  # noqa: E402
+from launchpod_cdk.config import code_is_current  # noqa: E402
+
+from sandbox.lambda_env import packaging  # noqa: E402
+from sandbox.lambda_env.environments import Authorizer, ExecutionEnvironments, FunctionConfig  # noqa: E402
+
+BASELINE = '''"""The baseline: a bare powertools REST resolver with Tracer and one route."""
+from aws_lambda_powertools import Tracer
+from aws_lambda_powertools.event_handler import APIGatewayRestResolver
+
+tracer = Tracer(service="baseline")
+app = APIGatewayRestResolver(enable_validation=True)
 
 
-def sample(code: str, cache: str) -> tuple[float, list[str]]:
-    probe = (
-        "import sys, time\n"
-        "t = time.perf_counter()\n"
-        f"exec({code!r})\n"
-        "print(time.perf_counter() - t)\n"
-        f"print(','.join(m for m in {HEAVY!r} if m in sys.modules))\n"
-    )
-    env = {
-        **os.environ,
-        "PYTHONPATH": f"{ROOT / 'functions'}:{ROOT}",
-        "POWERTOOLS_SERVICE_NAME": "launchpod",
-        "PYTHONPYCACHEPREFIX": cache,
+@app.get("/api/health")
+def health() -> dict:
+    return {"status": "ok"}
+
+
+@tracer.capture_lambda_handler
+def handler(event, context):
+    return app.resolve(event, context)
+'''
+HEALTH = {"httpMethod": "GET", "path": "/api/health", "headers": {}, "requestContext": {"requestId": "cold-start"}}
+ENVIRONMENT = {"POWERTOOLS_SERVICE_NAME": "launchpod", "POWERTOOLS_METRICS_DISABLED": "true"}
+CREDENTIALS = {"AWS_ACCESS_KEY_ID": "testing", "AWS_SECRET_ACCESS_KEY": "testing", "AWS_SESSION_TOKEN": "testing"}
+
+
+def packages(work: Path) -> dict[str, tuple[Path, Path, str]]:
+    """Label -> (code dir, layer dir, handler) of each way measured."""
+    code = ROOT / "build" / "code"
+    if not code_is_current(code):
+        build_code.build(code)
+    machine = platform.machine()
+    layer = ROOT / "build" / f"layer-{machine}"
+    if not (layer / "python").is_dir():
+        build_layer.build(layer, f"manylinux2014_{machine}")
+    baseline = work / "baseline"
+    baseline.mkdir()
+    (baseline / "baseline.py").write_text(BASELINE)
+    bare = work / "baseline-source"
+    shutil.copytree(baseline, bare)
+    compile_tree(baseline)
+    layer_source = work / "layer-source"
+    shutil.copytree(layer / "python", layer_source, ignore=shutil.ignore_patterns("__pycache__"))
+    code_source = work / "code-source"
+    shutil.copytree(code, code_source, ignore=shutil.ignore_patterns("__pycache__"))
+    api = "launchpod.entrypoints.api.app.handler"
+    return {
+        "API app, built package (bytecode)": (code, layer / "python", api),
+        "baseline (bytecode)": (baseline, layer / "python", "baseline.handler"),
+        "API app, without bytecode": (code_source, layer_source, api),
+        "baseline, without bytecode": (bare, layer_source, "baseline.handler"),
     }
-    env.pop("PYTHONDONTWRITEBYTECODE", None)
-    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, env=env, check=True).stdout
-    seconds, modules = out.splitlines()
-    return float(seconds), [m for m in modules.split(",") if m]
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=15)
     args = parser.parse_args()
-    api: list[float] = []
-    base: list[float] = []
-    loaded: list[str] = []
-    with tempfile.TemporaryDirectory(prefix="pycache-") as cache:
-        sample(API, cache), sample(BASELINE, cache)  # writes the bytecode both sides then read
-        for _ in range(args.runs):
-            seconds, loaded = sample(API, cache)
-            api.append(seconds)
-            base.append(sample(BASELINE, cache)[0])
-    a, b = statistics.median(api), statistics.median(base)
-    print(f"API app import      median {a * 1000:7.1f} ms  (min {min(api) * 1000:.1f}, {args.runs} runs)")
-    print(f"powertools+Tracer   median {b * 1000:7.1f} ms  (min {min(base) * 1000:.1f})")
-    print(f"ratio API / baseline: {a / b:.2f}  (goal <= 1.5)")
-    print(f"heavy packages the API app imports: {', '.join(loaded) or 'none'}")
+    python = lambda_python()
+    samples: dict[str, list[float]] = {}
+    with tempfile.TemporaryDirectory(prefix="cold-start-") as tmp:
+        work = Path(tmp)
+        ways = packages(work)
+        envs = {
+            label: ExecutionEnvironments(
+                aws_url="http://127.0.0.1:9",  # nothing here calls AWS
+                log_dir=work / "logs",
+                credentials=lambda role, function: CREDENTIALS,
+                authorizer=Authorizer(),
+                python=python,
+                package=packaging.built_package(code, layer, python),
+            )
+            for label, (code, layer, _) in ways.items()
+        }
+        try:
+            for run in range(args.runs + 1):  # the first round is not counted: it fills the OS's file cache
+                for label, (_, _, handler) in ways.items():
+                    # A new configuration is a new environment ("Lambda execution environment"): a cold start.
+                    config = FunctionConfig(
+                        name="launchpod-api",
+                        arn="arn:aws:lambda:us-east-1:123456789012:function:launchpod-api",
+                        handler=handler,
+                        role_arn="arn:aws:iam::123456789012:role/launchpod-api",
+                        timeout=60,
+                        memory=1024,
+                        environment={**ENVIRONMENT, "SAMPLE": str(run)},
+                    )
+                    payload, failed = envs[label].invoke(config, HEALTH)
+                    if failed or '"statusCode": 200' not in payload:
+                        raise SystemExit(f"{label}: the health route did not answer 200: {payload[:500]}")
+                    if run:
+                        cold = envs[label].report()["coldStarts"][-1]
+                        samples.setdefault(label, []).append(cold["handlerSeconds"])
+        finally:
+            for env in envs.values():
+                env.stop()
+    medians = {label: statistics.median(values) for label, values in samples.items()}
+    for label, values in samples.items():
+        print(f"{label:36s} median {medians[label] * 1000:7.1f} ms  (min {min(values) * 1000:.1f}, {args.runs} runs)")
+    labels = list(ways)
+    shipped = medians[labels[0]] / medians[labels[1]]
+    before = medians[labels[2]] / medians[labels[3]]
+    print(f"ratio API / baseline, both with bytecode (the package now): {shipped:.2f}  (goal <= 1.2)")
+    print(f"ratio API / baseline, both without bytecode (as shipped before): {before:.2f}")
+    before_ms, now_ms = medians[labels[2]] * 1000, medians[labels[0]] * 1000
+    print(f"the API's cold import, before / now: {before_ms:.0f} ms / {now_ms:.0f} ms")
 
 
 if __name__ == "__main__":

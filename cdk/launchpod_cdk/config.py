@@ -6,6 +6,7 @@ Dockerfile gives a documented placeholder (or no gateway) so tests synthesize of
 
 from __future__ import annotations
 
+import filecmp
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,6 +21,31 @@ WEB_PLACEHOLDER = ASSETS_DIR / "web-placeholder"
 if str(FUNCTIONS_DIR) not in sys.path:  # the registry lives in the Lambda package
     sys.path.insert(0, str(FUNCTIONS_DIR))
 
+_NOT_SHIPPED = {"__pycache__", ".mypy_cache", ".pytest_cache"}
+
+
+def _shipped(root: Path) -> set[Path]:
+    """The files of a code tree, relative to it, without bytecode and caches."""
+    return {
+        p.relative_to(root)
+        for p in root.rglob("*")
+        if p.is_file()
+        and p.suffix != ".pyc"
+        and not _NOT_SHIPPED & set(p.relative_to(root).parts)
+        and not any(part.endswith(".egg-info") for part in p.relative_to(root).parts)
+    }
+
+
+def code_is_current(built: Path, source: Path = FUNCTIONS_DIR) -> bool:
+    """True when ``built`` (cdk/build_code.py) holds ``source`` as it is now, file for file."""
+    if not (built / "launchpod" / "__init__.py").is_file():
+        return False
+    files = _shipped(source)
+    if files != _shipped(built):
+        return False
+    _, mismatch, errors = filecmp.cmpfiles(source, built, [str(f) for f in files], shallow=False)
+    return not mismatch and not errors
+
 
 @dataclass(frozen=True)
 class Inputs:
@@ -27,6 +53,7 @@ class Inputs:
 
     prefix: str = "launchpod"
     layer_dir: Path = ROOT / "build" / "layer"
+    code_dir: Path = ROOT / "build" / "code"  # functions/ with the runtime's bytecode (make lambda-layer)
     require_layer: bool = False
     web_dist: Path = ROOT / "web" / "dist"
     statemachines_dir: Path = ROOT / "statemachines"
@@ -71,6 +98,15 @@ class Inputs:
         return self.layer_source == LAYER_PLACEHOLDER
 
     @property
+    def code_is_built(self) -> bool:
+        return code_is_current(self.code_dir)
+
+    @property
+    def code_source(self) -> Path:
+        """What the functions' code asset holds: build/code while it is functions/ as it is now, else functions/."""
+        return self.code_dir if self.code_is_built else FUNCTIONS_DIR
+
+    @property
     def web_source(self) -> Path:
         return self.web_dist if (self.web_dist / "index.html").is_file() else WEB_PLACEHOLDER
 
@@ -88,6 +124,7 @@ class Inputs:
         return cls(
             prefix=ctx("prefix", defaults.prefix),
             layer_dir=Path(ctx("layerDir", defaults.layer_dir)),
+            code_dir=Path(ctx("codeDir", defaults.code_dir)),
             require_layer=str(ctx("requireLayer", False)).lower() == "true",
             web_dist=Path(ctx("webDist", defaults.web_dist)),
             gateway=str(ctx("gateway", True)).lower() != "false",

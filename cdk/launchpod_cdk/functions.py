@@ -21,10 +21,12 @@ from launchpod.environment import DeployedNames, function_environment
 from launchpod.registry import NOTIFICATIONS_TOPIC, FunctionSpec, StateMachineSpec, function_name
 
 from launchpod_cdk import iam as scoping
-from launchpod_cdk.config import FUNCTIONS_DIR, Inputs
+from launchpod_cdk.config import Inputs
 
 RUNTIME = lambda_.Runtime.PYTHON_3_12
 CODE_EXCLUDE = ["**/__pycache__", "**/*.pyc", "*.egg-info", "**/.mypy_cache", "**/.pytest_cache"]
+# The built code (cdk/build_code.py) keeps its __pycache__: the runtime's bytecode is why it was built.
+BUILT_CODE_EXCLUDE = ["*.egg-info", "**/.mypy_cache", "**/.pytest_cache"]
 
 
 def state_machine_name(prefix: str, machine: str) -> str:
@@ -66,7 +68,9 @@ class Functions(Construct):
             description="aws-lambda-powertools, pydantic, kubernetes, PyYAML, boto3 (make lambda-layer)",
             removal_policy=RemovalPolicy.DESTROY,
         )
-        code = lambda_.Code.from_asset(str(FUNCTIONS_DIR), exclude=CODE_EXCLUDE)
+        code = lambda_.Code.from_asset(
+            str(inputs.code_source), exclude=BUILT_CODE_EXCLUDE if inputs.code_is_built else CODE_EXCLUDE
+        )
 
         kube_users = [s for s in specs if s.kubernetes]
         self.kube_role = iam.Role(

@@ -64,6 +64,18 @@ class LaunchpodStack(Stack):
                 "launchpod:layer-placeholder",
                 "Lambda layer is the placeholder (run `make lambda-layer`); the functions cannot start without it.",
             )
+        if not inputs.code_is_built:
+            if inputs.require_layer:
+                raise SystemExit(
+                    f"No code asset at {inputs.code_dir} matching functions/ as it is now: run `make lambda-layer` "
+                    "before deploying (it compiles the functions for the runtime's Python)."
+                )
+            if not inputs.layer_is_placeholder:
+                Annotations.of(self).add_warning_v2(
+                    "launchpod:code-without-bytecode",
+                    "The functions' code ships from functions/ without bytecode (build/code is missing or older "
+                    "than functions/: run `make lambda-layer`); each cold start compiles it.",
+                )
 
         # Your own OIDC issuer replaces the Cognito user pool (cdk/README.md, "Use your own identity provider").
         self.auth = None if inputs.own_idp else Auth(self, "Auth", prefix=inputs.prefix, admin_email=inputs.admin_email)

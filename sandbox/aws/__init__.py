@@ -47,6 +47,7 @@ _lock = threading.Lock()
 def install(time_scale: float) -> None:
     """Apply every shim and extension (idempotent); a later call only changes the time scale."""
     from sandbox.aws import (
+        dynamodb_speed,
         ec2_consistency,
         ec2_propagation,
         eks,
@@ -63,6 +64,7 @@ def install(time_scale: float) -> None:
         clock.set_time_scale(time_scale)
         shims.install_backend_fast_path()
         shims.install_dynamodb_atomicity()
+        dynamodb_speed.install()  # Query and Scan compare strings without moto's detour; same answers
         shims.install_in_process_lambda()
         shims.install_async_stream_delivery()
         shims.install_server_management_api_routing()

@@ -478,6 +478,14 @@ def _install_jsonata_if_available() -> None:
 # --------------------------------------------------------------------------- DynamoDB stream delivery
 
 
+_STREAM_BACKLOG = [0]  # batches of stream records written and not yet delivered
+
+
+def stream_backlog() -> int:
+    """How many batches of DynamoDB stream records still wait for (or are in) their Lambda invocation."""
+    return _STREAM_BACKLOG[0]
+
+
 def install_async_stream_delivery() -> None:
     """Deliver DynamoDB stream records to their Lambda after the write, in order, as Lambda's event
     source mapping does (it polls the stream's shards and invokes with batches, "How Lambda processes
@@ -502,11 +510,15 @@ def install_async_stream_delivery() -> None:
                     original(backend, arn, items, source)
                 except Exception:
                     log.warning("stream delivery to %s failed", arn, exc_info=True)
+                finally:
+                    with guard:
+                        _STREAM_BACKLOG[0] -= 1
 
         def send_dynamodb_items(self: LambdaBackend, function_arn: str, items: list[Any], source: str) -> Any:
             if _RUNNER is None:
                 return original(self, function_arn, items, source)
             with guard:
+                _STREAM_BACKLOG[0] += 1
                 pending = queues.get(function_arn)
                 if pending is None:
                     pending = queues[function_arn] = queue.SimpleQueue()

@@ -9,6 +9,9 @@ of your execution environment can handle only one request at a time", Lambda dev
 Processes are forked from a server that has already imported the layer's libraries (boto3, pydantic,
 kubernetes, powertools): what each environment imports itself, and pays for at its cold start, is the
 function's own code. Nothing is shared once forked: every client, token and cache is the function's.
+Given ``python`` (the runtime's interpreter) and a built ``package`` (packaging.built_package), each
+environment is instead a new process of that interpreter importing everything from the package and
+layer, as a Lambda cold start does (bench/api_cold_start.py measures the deployed package this way).
 
 Limits enforced here, as Lambda enforces them:
 - the function's timeout (the process is killed; "Task timed out after N seconds", errorType
@@ -28,6 +31,7 @@ import json
 import logging
 import multiprocessing
 import os
+import subprocess
 import threading
 import time
 import uuid
@@ -95,8 +99,9 @@ class _Environment:
 class ColdStart:
     function: str
     at: float
-    init_seconds: float
+    init_seconds: float  # from asking for an environment to its runtime being ready
     reason: str
+    handler_seconds: float = 0.0  # the init phase's import of the handler's module, as the runtime timed it
 
 
 class Authorizer:
@@ -139,6 +144,8 @@ class ExecutionEnvironments:
         idle_seconds: float = IDLE_SECONDS,
         max_per_function: int = MAX_PER_FUNCTION,
         code_dir: Path = packaging.CODE_DIR,
+        python: str | None = None,
+        package: dict[str, Any] | None = None,
     ) -> None:
         self.aws_url = aws_url
         self.log_dir = log_dir
@@ -156,7 +163,8 @@ class ExecutionEnvironments:
         self._sequence = itertools.count(1)
         self._context = multiprocessing.get_context("forkserver")
         self._context.set_forkserver_preload(["sandbox.lambda_env.runtime", *PRELOAD])
-        self._package = packaging.deployment_package(code_dir)
+        self._python = python
+        self._package = package or packaging.deployment_package(code_dir)
         log_dir.mkdir(parents=True, exist_ok=True)
         self._reaper = threading.Thread(target=self._reap, name="lambda-idle-reaper", daemon=True)
         self._reaper.start()
@@ -266,26 +274,25 @@ class ExecutionEnvironments:
             **lambda_reserved(config, stream),
             **self.credentials(config.role_arn, config.deployed),
         }
-        process = self._context.Process(
-            target=runtime.main,
-            args=(
-                child,
-                {
-                    "function_name": config.deployed,
-                    "function_arn": config.arn,
-                    "handler": config.handler,
-                    "memory": config.memory,
-                    "log_stream": stream,
-                    "log_path": str(self.log_dir / f"{config.deployed}.log"),
-                    "environment": environment,
-                    "aws_url": self.aws_url,
-                    **self._package,
-                },
-            ),
-            name=f"lambda-{config.name}-{next(self._sequence)}",
-            daemon=True,
-        )
-        process.start()
+        setup = {
+            "function_name": config.deployed,
+            "function_arn": config.arn,
+            "handler": config.handler,
+            "memory": config.memory,
+            "log_stream": stream,
+            "log_path": str(self.log_dir / f"{config.deployed}.log"),
+            "environment": environment,
+            "aws_url": self.aws_url,
+            **self._package,
+        }
+        process: Any
+        if self._python:
+            process = _Interpreter(self._python, child)
+            parent.send(setup)
+        else:
+            name = f"lambda-{config.name}-{next(self._sequence)}"
+            process = self._context.Process(target=runtime.main, args=(child, setup), name=name, daemon=True)
+            process.start()
         child.close()
         env = _Environment(config, process, parent, started)
         if not parent.poll(max(config.timeout, 30)):
@@ -296,7 +303,9 @@ class ExecutionEnvironments:
         with self._lock:
             reason = "scale-out or recycled" if config.name in self._started else "first"
             self._started.add(config.name)
-            self._cold_starts.append(ColdStart(config.name, time.time(), time.monotonic() - started, reason))
+            self._cold_starts.append(
+                ColdStart(config.name, time.time(), time.monotonic() - started, reason, init_seconds)
+            )
         return env
 
     def _reap(self) -> None:
@@ -324,7 +333,13 @@ class ExecutionEnvironments:
             "busy": busy,
             "recycled": recycled,
             "coldStarts": [
-                {"function": c.function, "at": c.at, "initSeconds": round(c.init_seconds, 3), "reason": c.reason}
+                {
+                    "function": c.function,
+                    "at": c.at,
+                    "initSeconds": round(c.init_seconds, 3),
+                    "handlerSeconds": round(c.handler_seconds, 4),
+                    "reason": c.reason,
+                }
                 for c in colds
             ],
         }
@@ -337,6 +352,38 @@ class ExecutionEnvironments:
                     _stop(env)
             self._idle.clear()
             self._lock.notify_all()
+
+
+class _Interpreter:
+    """An environment started as a new process of another Python (the runtime's version), not forked from
+    the sandbox: it reads its setup from its end of the pipe, then runs ``runtime.main`` (standard library
+    only)."""
+
+    _BOOT = (
+        "import sys\n"
+        "from multiprocessing.connection import Connection\n"
+        "from sandbox.lambda_env.runtime import main\n"
+        "conn = Connection(int(sys.argv[1]))\n"
+        "main(conn, conn.recv())\n"
+    )
+
+    def __init__(self, python: str, child: Connection) -> None:
+        env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPYCACHEPREFIX", "PYTHONHOME")}
+        env["PYTHONPATH"] = str(packaging.ROOT)  # the runtime module; main() then keeps only the package
+        self._popen = subprocess.Popen(
+            [python, "-c", self._BOOT, str(child.fileno())], pass_fds=[child.fileno()], env=env, cwd=packaging.ROOT
+        )
+        self.pid = self._popen.pid
+
+    def is_alive(self) -> bool:
+        return self._popen.poll() is None
+
+    def kill(self) -> None:
+        self._popen.kill()
+
+    def join(self, timeout: float | None = None) -> None:
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self._popen.wait(timeout)
 
 
 def lambda_reserved(config: FunctionConfig, stream: str) -> dict[str, str]:

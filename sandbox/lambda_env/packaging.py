@@ -6,6 +6,8 @@ import there as it would on Lambda (``Runtime.ImportModuleError``)."""
 
 from __future__ import annotations
 
+import json
+import subprocess
 import sys
 import sysconfig
 import tomllib
@@ -64,6 +66,29 @@ def deployment_package(code_dir: Path = CODE_DIR) -> dict[str, Any]:
     return {
         "code_dir": str(code_dir),
         "library_paths": [p for p in dict.fromkeys(library_paths) if Path(p).exists()] or sys.path[1:],
+        "allowed_modules": sorted(allowed),
+        "forget_modules": list(NOT_DEPLOYED),
+    }
+
+
+def built_package(code_dir: Path, layer_dir: Path, python: str) -> dict[str, Any]:
+    """``deployment_package`` for what ``make lambda-layer`` built (cdk/build_code.py, cdk/build_layer.py),
+    run by ``python``: its standard library, then the layer's ``python/`` directory as Lambda mounts it
+    at /opt/python; importable at the top level is what the code asset and the layer hold."""
+    probe = "import json, sysconfig; print(json.dumps(sysconfig.get_paths()))"
+    paths = json.loads(subprocess.run([python, "-c", probe], capture_output=True, text=True, check=True).stdout)
+    stdlib = [paths["stdlib"], paths["platstdlib"], str(Path(paths["stdlib"]) / "lib-dynload")]
+    stdlib = [p for p in dict.fromkeys(stdlib) if Path(p).exists()]
+    allowed: set[str] = set()
+    # The interpreter's own modules, also those sys.stdlib_module_names leaves out (_sysconfigdata_*).
+    for root in (code_dir, layer_dir, *map(Path, stdlib)):
+        for entry in root.iterdir():
+            if entry.name.endswith((".dist-info", ".data")) or entry.name == "__pycache__":
+                continue
+            allowed.add(entry.name.split(".")[0] if entry.is_file() else entry.name)
+    return {
+        "code_dir": str(code_dir),
+        "library_paths": [*stdlib, str(layer_dir)],
         "allowed_modules": sorted(allowed),
         "forget_modules": list(NOT_DEPLOYED),
     }

@@ -21,6 +21,7 @@ from __future__ import annotations
 import errno
 import importlib
 import importlib.abc
+import importlib.machinery
 import importlib.util
 import json
 import os
@@ -102,12 +103,53 @@ def _plain(value: Any, depth: int = 0) -> Any:
     return str(value) if hasattr(value, "isoformat") else None
 
 
+class _AfterImport(importlib.abc.MetaPathFinder):
+    """Runs a hook on a module right after the function's own code imports it, so that the runtime imports
+    nothing but the standard library before the handler (Lambda's runtime does not import botocore: a
+    function that uses it pays for it in its init phase)."""
+
+    def __init__(self) -> None:
+        self.hooks: dict[str, Any] = {}
+
+    def find_spec(self, fullname: str, path: Sequence[str] | None, target: Any = None) -> Any:
+        hook = self.hooks.pop(fullname, None)
+        if hook is None:
+            return None
+        spec = importlib.machinery.PathFinder.find_spec(fullname, path)
+        if spec is None or spec.loader is None:
+            return spec
+        load = spec.loader.exec_module
+
+        def exec_module(module: Any) -> None:
+            load(module)
+            hook(module)
+
+        spec.loader.exec_module = exec_module  # type: ignore[method-assign]
+        return spec
+
+
+_AFTER_IMPORT = _AfterImport()
+
+
+def when_imported(name: str, hook: Any) -> None:
+    """``hook(module)`` now if ``name`` is imported already (the fork server preloads the layer), else as
+    soon as it is."""
+    if name in sys.modules:
+        hook(sys.modules[name])
+        return
+    if _AFTER_IMPORT not in sys.meta_path:
+        sys.meta_path.insert(0, _AFTER_IMPORT)
+    _AFTER_IMPORT.hooks[name] = hook
+
+
 def _route_aws_to(aws_url: str) -> None:
     """AWS endpoints resolve to the sandbox's moto server; the Host header keeps the service's name
     (moto's server picks the service from it, as AWS's front ends do from the hostname)."""
-    from urllib.parse import urlsplit
+    when_imported("botocore.httpsession", lambda httpsession: _route(httpsession, aws_url))
 
-    from botocore import httpsession
+
+def _route(httpsession: Any, aws_url: str) -> None:
+    from urllib.parse import urlsplit
 
     original = httpsession.URLLib3Session.send
     target = urlsplit(aws_url)
@@ -124,8 +166,10 @@ def _route_aws_to(aws_url: str) -> None:
 
 def _authorize_calls(channel: _Channel) -> None:
     """Every boto3 call is authorized by the sandbox's IAM as this function's role before it is sent."""
-    from botocore.client import BaseClient
+    when_imported("botocore.client", lambda module: _authorize(module.BaseClient, channel))
 
+
+def _authorize(BaseClient: Any, channel: _Channel) -> None:
     original = BaseClient._make_api_call
 
     def _make_api_call(self: Any, operation_name: str, api_params: dict[str, Any]) -> Any:

@@ -114,3 +114,19 @@ def test_list_filters_by_cluster_and_status_newest_first(tables):
     assert [o.id for o in store.list(target="c1", status=None, limit=10)] == [a.id]
     assert [o.id for o in store.list(target=None, status="SUCCEEDED", limit=10)] == [a.id]
     assert [o.id for o in store.list(target=None, status=None, limit=10)] == [b.id, a.id]
+
+
+def test_a_listed_operation_shows_everything_reading_it_shows(tables):
+    store = DynamoOperations(tables["operations"], tables["clusters"])
+    op = _operation()
+    store.create_holding_cluster(op, "k")
+    store.phase_started(op.id, "Network", fresh=True)
+    store.phase_succeeded(op.id, "Network", "vpc-1", {"vpcId": "vpc-1"})
+    store.phase_started(op.id, "ClusterRole", fresh=True)
+    store.phase_failed(op.id, "ClusterRole", error="AccessDenied", message="iam:CreateRole denied", terminal=True)
+    store.finish(op.id, OperationStatus.FAILED, error="AccessDenied", message="iam:CreateRole denied")
+    read = store.get(op.id)
+    for target, status in ((None, None), ("c1", None), (None, "FAILED")):
+        (listed,) = store.list(target=target, status=status, limit=10)
+        assert listed == read, (target, status)
+    assert read.phases[0].message == "vpc-1" and read.message == "iam:CreateRole denied" and read.plan

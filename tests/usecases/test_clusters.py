@@ -3,6 +3,8 @@ knows, the name typed to delete, and NOOP for a cluster already known."""
 
 from __future__ import annotations
 
+import threading
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -47,6 +49,21 @@ def test_the_list_pages_the_registry_and_reads_each_status() -> None:
     assert [c.name for c in first.items] == ["a", "b"] and first.nextToken
     rest = clusters.list_clusters(2, first.nextToken, ports=ports)
     assert [(c.name, c.eks.status) for c in rest.items] == [("train", "ACTIVE")] and rest.nextToken is None
+
+
+def test_a_page_reads_its_clusters_from_aws_side_by_side_and_keeps_the_registry_order() -> None:
+    names = [f"c{i:02d}" for i in range(25)]
+    ports = _ports({n: {} for n in names}, {n: {**ACTIVE, "name": n} for n in names})
+    # Each DescribeCluster waits until four are in flight at once: read one after another, the first never returns.
+    together = threading.Barrier(4, timeout=30)
+
+    class WaitingEks(Eks):
+        def cluster(self, name: str) -> dict[str, Any] | None:
+            together.wait()
+            return super().cluster(name)
+
+    page = clusters.list_clusters(20, None, ports=replace(ports, eks=WaitingEks(ports.eks.clusters)))
+    assert [(c.name, c.eks.status) for c in page.items] == [(n, "ACTIVE") for n in names[:20]]
 
 
 def test_delete_needs_the_name_typed_and_starts_nothing_without_it() -> None:

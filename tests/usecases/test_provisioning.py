@@ -3,6 +3,8 @@ of an existing control plane, which the planner compares with the zones a reques
 
 from __future__ import annotations
 
+import threading
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -139,6 +141,21 @@ def test_dependencies_none_installed_are_planned_and_listed_as_missing() -> None
     proposal = provisioning.reconcile_dependencies(request, ADMIN, ports=ports)
     assert not proposal.plan.empty
     assert proposal.start().kind == "reconcile-dependencies"
+
+
+def test_dependencies_read_their_workloads_side_by_side_and_list_each_as_installed() -> None:
+    ports = _ports({"train": _active({"launchpod:cluster": "train"})})
+    # Each workload read waits until three are in flight at once: read one after another, the first never returns.
+    together = threading.Barrier(3, timeout=30)
+    labels = {"metadata": {"labels": {"app.kubernetes.io/version": "9.9.9"}}}
+
+    def read(cluster: str, obj: dict[str, Any]) -> dict[str, Any] | None:
+        together.wait()
+        return labels
+
+    listed = provisioning.list_dependencies("train", ports=replace(ports, read=read))
+    workloads = [d for d in listed.items if d.kind != "addon"]
+    assert len(workloads) % 3 == 0 and workloads and all(d.installed == "9.9.9" for d in workloads)
 
 
 def test_dependencies_list_a_pin_eks_does_not_offer_for_the_clusters_kubernetes_version_as_drift() -> None:

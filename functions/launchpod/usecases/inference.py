@@ -8,6 +8,7 @@ in-memory fakes."""
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
@@ -377,11 +378,17 @@ def delete(name: str, endpoint: str, *, who: ops.Principal, ports: InferencePort
 
 
 def list_all(name: str, *, ports: InferencePorts) -> EndpointListView:
-    """The cluster's endpoints, with one a running deploy has not applied yet listed as Deploying (as ``get``)."""
-    active(name, ports)
-    items = [endpoints.view(name, e) for e in ports.endpoints.endpoints(name)]
+    """The cluster's endpoints, with one a running deploy has not applied yet listed as Deploying (as ``get``).
+    The cluster's status, its endpoints and its unfinished operations are read side by side."""
+    with ThreadPoolExecutor(max_workers=3, thread_name_prefix="endpoints") as pool:
+        checked = pool.submit(active, name, ports)
+        found = pool.submit(ports.endpoints.endpoints, name)
+        unfinished = pool.submit(_unfinished, name, "deploy", ports)
+        checked.result()  # a cluster that is not ACTIVE answers 409 whatever the others found
+        items = [endpoints.view(name, e) for e in found.result()]
+        deploying = unfinished.result()
     known = {i.endpoint for i in items}
-    for operation in _unfinished(name, "deploy", ports):
+    for operation in deploying:
         endpoint = (operation.request or {}).get("endpoint")
         if endpoint and endpoint not in known:
             items.append(endpoints.deploying_view(name, operation.request or {}, operation.id))

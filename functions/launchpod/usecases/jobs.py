@@ -5,6 +5,7 @@ made, so unit tests pass in-memory fakes; ``real()`` builds the deployed adapter
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
@@ -305,10 +306,12 @@ def submit(request: SubmitJobInput, dry_run: bool = False, *, ports: JobPorts) -
 
 
 def list_jobs(name: str, namespace: str | None, *, ports: JobPorts) -> JobListView:
-    require_active(name, ports=ports)
-    items = []
-    for api_version, kind in KINDS:
-        items += [views.summary(j) for j in ports.jobs.list_kind(name, api_version, kind, namespace)]
+    """Every job of each kind; the cluster's status and each kind are read side by side."""
+    with ThreadPoolExecutor(max_workers=1 + len(KINDS), thread_name_prefix="jobs") as pool:
+        checked = pool.submit(require_active, name, ports=ports)
+        kinds = [pool.submit(ports.jobs.list_kind, name, api_version, kind, namespace) for api_version, kind in KINDS]
+        checked.result()  # a cluster that is not ACTIVE answers 409 whatever the lists found
+        items = [views.summary(j) for listed in kinds for j in listed.result()]
     return JobListView(cluster=name, items=sorted(items, key=lambda j: (j.namespace, j.jobName)))
 
 

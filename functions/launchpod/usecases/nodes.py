@@ -4,6 +4,7 @@ operations, by the nodes routes and by the remediation ladder alike. The ports a
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -62,11 +63,16 @@ def _kube(name: str, ports: NodePorts) -> tuple[list[dict[str, Any]], dict[str, 
 
 
 def list_nodes(name: str, *, ports: NodePorts) -> NodeListView:
-    """The cluster's HyperPod nodes joined with their Kubernetes Nodes and pods, by group then node id."""
-    cluster = hyperpod_of(name, ports=ports)
+    """The cluster's HyperPod nodes joined with their Kubernetes Nodes and pods, by group then node id; the
+    three are read side by side."""
+    with ThreadPoolExecutor(max_workers=3, thread_name_prefix="nodes") as pool:
+        described = pool.submit(hyperpod_of, name, ports=ports)
+        listed = pool.submit(ports.sagemaker.list_nodes, hyperpod.hyperpod_name(name))
+        in_kube = pool.submit(_kube, name, ports)
+        cluster = described.result()  # no HyperPod cluster: its error, whatever the others found
+        summaries = listed.result()
+        nodes, pods = in_kube.result()
     capacity = views.capacity_types(cluster)
-    summaries = ports.sagemaker.list_nodes(hyperpod.hyperpod_name(name))
-    nodes, pods = _kube(name, ports)
     kube = views.by_instance(nodes)
     items = []
     for s in summaries:

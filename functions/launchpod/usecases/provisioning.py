@@ -5,6 +5,7 @@ ones and unit tests pass in-memory fakes."""
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -117,15 +118,27 @@ def start_control_plane(
 
 
 def dependency_rows(name: str, ports: ProvisioningPorts) -> list[dict[str, Any]]:
-    """Each dependency's pinned version beside the one installed (EKS add-on, or its workload's label)."""
-    installed: dict[str, str | None] = {}
-    for entry in dependencies.manifest().manifests:
+    """Each dependency's pinned version beside the one installed (EKS add-on, or its workload's label).
+
+    A dozen reads, none waiting for another but the offered versions for the cluster's Kubernetes
+    version: they are asked side by side, as the clusters of a page are (usecases.clusters)."""
+
+    def installed(entry: Any) -> str | None:
         workload = objects.workload_of(objects.objects_for(entry.name, entry.version, ports.region))
         found = ports.read(name, workload)
-        installed[entry.name] = ((found or {}).get("metadata", {}).get("labels") or {}).get("app.kubernetes.io/version")
-    kubernetes = (ports.eks.cluster(name) or {}).get("version")
-    offered = dependencies.offered_addons(kubernetes, ports.eks.addon_versions)
-    return dependencies.status(ports.eks.addons(name), installed, offered, kubernetes)
+        return ((found or {}).get("metadata", {}).get("labels") or {}).get("app.kubernetes.io/version")
+
+    entries = dependencies.manifest().manifests
+    with ThreadPoolExecutor(max_workers=8, thread_name_prefix="dependency") as pool:
+        cluster = pool.submit(ports.eks.cluster, name)
+        addons = pool.submit(ports.eks.addons, name)
+        versions = pool.map(installed, entries)
+        kubernetes = (cluster.result() or {}).get("version")
+        pinned = [a.name for a in dependencies.manifest().addons] if kubernetes else []
+        asked = dict(zip(pinned, pool.map(lambda a: ports.eks.addon_versions(a, str(kubernetes)), pinned), strict=True))
+        found = dict(zip((e.name for e in entries), versions, strict=True))
+        offered = dependencies.offered_addons(kubernetes, lambda addon, _version: asked[addon])
+        return dependencies.status(addons.result(), found, offered, kubernetes)
 
 
 def list_dependencies(name: str, *, ports: ProvisioningPorts) -> DependencyListView:

@@ -5,6 +5,7 @@ Every use case needs an ACTIVE control plane and takes its ports; ``real()`` bui
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -121,9 +122,15 @@ def configure(name: str, body: ConfigureStorageRequest, who: ops.Principal, *, p
 
 
 def list_storage(name: str, *, ports: StoragePorts) -> StorageListView:
-    require_active(name, NEEDS, eks_clusters=ports.eks)
-    volumes = ports.list_labelled(name, "v1", "PersistentVolume", MANAGED)
-    items = [StorageView(**storage.describe(v, claim_of(name, v, read=ports.read))) for v in volumes]
+    """The volumes Launchpod made, each with its claim: the cluster's status and the volumes are read side by
+    side, then the claims."""
+    with ThreadPoolExecutor(max_workers=4, thread_name_prefix="storage") as pool:
+        checked = pool.submit(require_active, name, NEEDS, eks_clusters=ports.eks)
+        listed = pool.submit(ports.list_labelled, name, "v1", "PersistentVolume", MANAGED)
+        checked.result()  # a cluster that is not ACTIVE answers 409 whatever the list found
+        volumes = listed.result()
+        claims = list(pool.map(lambda v: claim_of(name, v, read=ports.read), volumes))
+    items = [StorageView(**storage.describe(v, c)) for v, c in zip(volumes, claims, strict=True)]
     return StorageListView(cluster=name, items=sorted(items, key=lambda i: i.storageName))
 
 

@@ -48,6 +48,17 @@ def test_zones_and_offerings_come_from_ec2(aws):
     assert set(offered) <= {"p4d.24xlarge"}
 
 
+def test_offerings_of_more_types_than_one_call_takes_are_each_found_in_every_zone_offering_them(aws):
+    ec2 = Ec2()
+    truth: dict[str, list[str]] = {}
+    for page in ec2.ec2.get_paginator("describe_instance_type_offerings").paginate(LocationType="availability-zone"):
+        for o in page["InstanceTypeOfferings"]:
+            truth.setdefault(o["InstanceType"], []).append(o["Location"])
+    types = [*sorted(truth)[:250], "nope.large"]
+    assert len(types) > 200  # three calls of 100
+    assert ec2.offerings(types) == {t: sorted(truth[t]) for t in types if t in truth}
+
+
 def test_a_security_group_made_meanwhile_by_another_run_of_the_phase_is_used(aws, monkeypatch):
     """A cancelled execution's invocation goes on after StopExecution, so its retry can look for the group
     before that one creates it: the retry's create then meets InvalidGroup.Duplicate and takes the group."""

@@ -722,3 +722,14 @@ def test_inference_addon_with_its_prerequisites_installed_is_active(eks, active_
     addon = _settled(eks, active_cluster, INFERENCE)
 
     assert (addon["status"], addon["health"]["issues"]) == ("ACTIVE", [])
+
+
+def test_launchpods_adapter_reads_every_addon_of_a_cluster_each_with_its_own_description(eks, active_cluster):
+    from launchpod.adapters.aws.eks import Eks
+
+    names = ["vpc-cni", "coredns", "kube-proxy", "eks-pod-identity-agent", "metrics-server"]
+    for name in names:
+        eks.create_addon(clusterName=active_cluster, addonName=name)
+    found = Eks().addons(active_cluster)
+    assert sorted(found) == sorted(names)
+    assert all(found[n]["addonName"] == n and found[n]["clusterName"] == active_cluster for n in names)

@@ -262,3 +262,22 @@ def test_a_configuration_update_takes_effect_in_new_environments(lambdas):
     assert after["calls"] == 1 and after["pid"] != before["pid"]
     assert 0 < after["remaining"] <= 3_000
     assert lambdas.report()["recycled"]["configuration"] == 1
+
+
+def test_the_runtime_hooks_a_module_when_the_function_imports_it_and_not_before():
+    import sys
+
+    from sandbox.lambda_env import runtime
+
+    sys.modules.pop("wave", None)
+    seen: list[object] = []
+    runtime.when_imported("wave", seen.append)
+    try:
+        assert seen == [] and "wave" not in sys.modules  # the runtime itself imported nothing
+        import wave
+
+        assert seen == [wave] and hasattr(seen[0], "open")  # the hook saw the module loaded
+        runtime.when_imported("wave", seen.append)  # already imported: at once
+        assert seen == [wave, wave]
+    finally:
+        sys.meta_path.remove(runtime._AFTER_IMPORT)

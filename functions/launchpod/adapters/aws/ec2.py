@@ -6,6 +6,7 @@ re-run phase finds the work already done instead of doing it twice.
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from botocore.exceptions import ClientError
@@ -41,9 +42,10 @@ class Ec2:
 
     def offerings(self, instance_types: list[str], zone: str | None = None) -> dict[str, list[str]]:
         """EC2 instance type -> zones offering it (optionally one zone). The types go 100 to a call: EC2
-        caps a filter's values (200 on most Describe calls), and HyperPod offers over 200 types."""
-        found: dict[str, list[str]] = {}
-        for start in range(0, len(instance_types), 100):
+        caps a filter's values (200 on most Describe calls), and HyperPod offers over 200 types; the calls
+        go side by side (boto3 clients are thread safe)."""
+
+        def chunk(start: int) -> list[tuple[str, str]]:
             filters = [{"Name": "instance-type", "Values": instance_types[start : start + 100]}]
             if zone:
                 filters.append({"Name": "location", "Values": [zone]})
@@ -51,9 +53,15 @@ class Ec2:
                 pages = self.ec2.get_paginator("describe_instance_type_offerings").paginate(
                     LocationType="availability-zone", Filters=filters
                 )
-                for page in pages:
-                    for o in page["InstanceTypeOfferings"]:
-                        found.setdefault(o["InstanceType"], []).append(o["Location"])
+                return [(o["InstanceType"], o["Location"]) for page in pages for o in page["InstanceTypeOfferings"]]
+
+        starts = range(0, len(instance_types), 100)
+        with ThreadPoolExecutor(max_workers=max(1, len(starts)), thread_name_prefix="offerings") as pool:
+            chunks = list(pool.map(chunk, starts))
+        found: dict[str, list[str]] = {}
+        for offered in chunks:
+            for instance_type, location in offered:
+                found.setdefault(instance_type, []).append(location)
         return {k: sorted(v) for k, v in found.items()}
 
     # ------------------------------------------------------------------ reads

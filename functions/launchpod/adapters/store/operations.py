@@ -28,6 +28,11 @@ _VIEW_FIELDS = set(OperationView.model_fields)
 # partition's write limit.
 FEED_ATTRIBUTE, FEED = "feed", "operations"
 LOCK_ATTEMPTS = 3
+# A listing reads only what its views show (and the index keys its cursor continues after): the
+# phases' outputs, the request key and each phase's runner stay in the table. ProjectionExpression
+# does not lower the read's capacity units, but what DynamoDB sends and the function parses shrinks
+# ("Projection expressions", Amazon DynamoDB developer guide).
+_LISTED = {f"#p{i}": name for i, name in enumerate(sorted(_VIEW_FIELDS | {"request", FEED_ATTRIBUTE}))}
 
 
 def _iso(value: datetime | None = None) -> str:
@@ -86,6 +91,8 @@ class DynamoOperations:
             "IndexName": index,
             "KeyConditionExpression": Key(partition[0]).eq(partition[1]),
             "ScanIndexForward": False,
+            "ProjectionExpression": ", ".join(_LISTED),
+            "ExpressionAttributeNames": dict(_LISTED),
         }
         if target and status:
             query["FilterExpression"] = Attr("status").eq(status)
