@@ -227,6 +227,25 @@ def test_the_governance_policy_is_edited_and_a_team_deleted(app: App, failed: st
     assert app.api("GET", f"/clusters/{failed}/teams", role="viewer").json()["items"] == []
 
 
+def test_the_hyperpod_cluster_alone_is_deleted_from_the_cluster_actions(
+    app: App, failed: str, sandbox, page: Page, shot
+) -> None:
+    as_role(app, page).goto(f"{app.url}/clusters/{failed}")
+    action(page, "Delete HyperPod cluster")
+    dialog = page.get_by_role("dialog")
+    plan = plan_in(dialog, "What the delete does")
+    expect(plan).to_contain_text(f"HyperPod cluster {failed} (InService)")
+    delete = dialog.get_by_role("button", name="Delete HyperPod cluster")
+    expect(delete).to_be_disabled()  # until the name is typed back
+    dialog.get_by_label("Name to confirm").fill(failed)
+    shot(page, "delete-hyperpod-plan")
+    delete.click()
+    done = followed(app, page)
+    assert done["status"] == "SUCCEEDED" and done["kind"] == "delete-hyperpod", done
+    assert app.api("GET", f"/clusters/{failed}", role="viewer").json()["eks"]["status"] == "ACTIVE"
+    assert failed not in [c["ClusterName"] for c in sandbox.aws("sagemaker").list_clusters()["ClusterSummaries"]]
+
+
 def test_a_launchpod_cluster_is_deleted_from_the_console(app: App, failed: str, sandbox, page: Page, shot) -> None:
     as_role(app, page).goto(f"{app.url}/clusters/{failed}")
     action(page, "Delete cluster")
