@@ -16,6 +16,7 @@ class Placement:
     zone: str
     dedicated_subnet: bool
     notes: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
 
 
 def quota_name(instance_type: str) -> str:
@@ -66,7 +67,21 @@ def training_plan_placement(
     if home_zone and zone != home_zone and not dedicated:
         dedicated = True
         notes.append(f"The cluster's subnet is in {home_zone}, so the group gets a dedicated /20 in {zone}.")
-    return Placement(zone=zone, dedicated_subnet=dedicated, notes=notes)
+    return Placement(zone=zone, dedicated_subnet=dedicated, notes=notes, warnings=plan_waits(arn, plan))
+
+
+def plan_waits(arn: str | None, plan: dict[str, Any]) -> list[str]:
+    """A group on a plan that is not Active yet is InService with no nodes until the plan starts: HyperPod
+    provisions them when the plan turns Active (SageMaker guide, "Training plans utilization for SageMaker
+    HyperPod clusters"; CreateTrainingPlan API reference: a plan is usable once Scheduled)."""
+    if plan.get("Status") == "Active":
+        return []
+    start = plan.get("StartTime")
+    when = f"at {start:%Y-%m-%d %H:%M} UTC" if hasattr(start, "strftime") else "at its start time"
+    return [
+        f"Training plan {arn} is {plan.get('Status')}: the group waits for it, and its instances are provisioned"
+        f" when the plan starts {when}."
+    ]
 
 
 def usage(clusters: list[dict[str, Any]], instance_type: str, skip: tuple[str, str] | None = None) -> int:
