@@ -1052,6 +1052,110 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/training-plans": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the account's training plans with state (Pending, Scheduled, Active, Expired, Failed), start, end, instances total/in use/available and which cluster's instance groups use them.
+         * @description List the account's training plans with state (Pending, Scheduled, Active, Expired, Failed), start, end, instances total/in use/available and which cluster's instance groups use them.
+         */
+        get: operations["list_training_plans"];
+        put?: never;
+        /**
+         * Buy a training plan from an offering of the same search: this spends money (the offering's upfront fee) and cannot be cancelled. confirmPrice must equal the offering's upfrontFee; dryRun true shows the price and buys nothing. The same name and offering again answers the plan bought (NOOP).
+         * @description Buy a training plan from an offering of the same search: this spends money (the offering's upfront fee) and cannot be cancelled. confirmPrice must equal the offering's upfrontFee; dryRun true shows the price and buys nothing. The same name and offering again answers the plan bought (NOOP).
+         */
+        post: operations["buy_training_plan"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/training-plans/offerings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search training plan offerings (reserved GPU/Trainium capacity for HyperPod): instance type, count, duration in whole days, earliest start, latest end. Each offering has its upfront price, zone, start and end; best match first. Read-only: buying is buy_training_plan.
+         * @description Search training plan offerings (reserved GPU/Trainium capacity for HyperPod): instance type, count, duration in whole days, earliest start, latest end. Each offering has its upfront price, zone, start and end; best match first. Read-only: buying is buy_training_plan.
+         */
+        get: operations["search_training_plan_offerings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/training-plans/{plan}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Describe one training plan: state, window, price, instances in use and by which cluster and group.
+         * @description Describe one training plan: state, window, price, instances in use and by which cluster and group.
+         */
+        get: operations["get_training_plan"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/training-plans/{plan}/extension-offerings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search the extension offerings of an Active or Scheduled plan: each adds days after its end, in its zone, for an upfront fee. Read-only: extending is extend_training_plan.
+         * @description Search the extension offerings of an Active or Scheduled plan: each adds days after its end, in its zone, for an upfront fee. Read-only: extending is extend_training_plan.
+         */
+        get: operations["search_training_plan_extensions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/training-plans/{plan}/extensions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Extend a training plan by one of its extension offerings: this spends money and cannot be undone. confirmPrice must equal the offering's upfrontFee; dryRun true shows the price and buys nothing. An offering already used for this plan answers NOOP.
+         * @description Extend a training plan by one of its extension offerings: this spends money and cannot be undone. confirmPrice must equal the offering's upfrontFee; dryRun true shows the price and buys nothing. An offering already used for this plan answers NOOP.
+         */
+        post: operations["extend_training_plan"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1251,6 +1355,60 @@ export interface components {
              * @default 25
              */
             value: number;
+        };
+        /**
+         * BuyTrainingPlanRequest
+         * @description Buy one offering of a search. The search is repeated to read the offering's price; confirmPrice must
+         *     equal it. Buying again with the same name and offering answers the plan already bought.
+         */
+        BuyTrainingPlanRequest: {
+            /**
+             * Confirmprice
+             * @description the offering's upfrontFee, typed back to confirm the purchase
+             * @example 5040.00
+             */
+            confirmPrice: string;
+            /**
+             * Durationhours
+             * @description whole days in hours (24 to 4368)
+             * @default 24
+             */
+            durationHours: number;
+            /**
+             * Endtimebefore
+             * @description latest end (ISO 8601)
+             */
+            endTimeBefore?: string | null;
+            /**
+             * Instancecount
+             * @description instances to reserve
+             */
+            instanceCount: number;
+            /**
+             * Instancetype
+             * @enum {string}
+             */
+            instanceType: "ml.p4d.24xlarge" | "ml.p4de.24xlarge" | "ml.p5.48xlarge" | "ml.p5.4xlarge" | "ml.p5e.48xlarge" | "ml.p5en.48xlarge" | "ml.p6-b200.48xlarge" | "ml.p6-b300.48xlarge" | "ml.p6e-gb200.36xlarge" | "ml.trn1.32xlarge" | "ml.trn2.48xlarge";
+            /**
+             * Name
+             * @description 1-64 letters, digits and hyphens; starts and ends with a letter or digit.
+             * @example p5-week-1
+             */
+            name: string;
+            /** Offeringid */
+            offeringId: string;
+            /**
+             * Starttimeafter
+             * @description earliest start (ISO 8601)
+             */
+            startTimeAfter?: string | null;
+            /**
+             * Target
+             * @description what the plan serves; only that kind
+             * @default hyperpod-cluster
+             * @enum {string}
+             */
+            target: "hyperpod-cluster" | "training-job" | "endpoint" | "studio-apps";
         };
         /** CancelOperationRequest */
         CancelOperationRequest: {
@@ -1876,6 +2034,44 @@ export interface components {
             message: string;
             /** Requestid */
             requestId?: string | null;
+        };
+        /**
+         * ExtendTrainingPlanRequest
+         * @description Extend a plan by one of its extension offerings; confirmPrice must equal the offering's fee.
+         */
+        ExtendTrainingPlanRequest: {
+            /**
+             * Confirmprice
+             * @description the extension offering's upfrontFee, typed back to confirm
+             * @example 5040.00
+             */
+            confirmPrice: string;
+            /** Offeringid */
+            offeringId: string;
+        };
+        /** ExtensionOfferingListView */
+        ExtensionOfferingListView: {
+            /** Items */
+            items: components["schemas"]["ExtensionOfferingView"][];
+            /** Plan */
+            plan: string;
+        };
+        /** ExtensionOfferingView */
+        ExtensionOfferingView: {
+            /** Availabilityzone */
+            availabilityZone?: string | null;
+            /** Currencycode */
+            currencyCode: string;
+            /** Durationhours */
+            durationHours: number;
+            /** Enddate */
+            endDate?: string | null;
+            /** Offeringid */
+            offeringId: string;
+            /** Startdate */
+            startDate?: string | null;
+            /** Upfrontfee */
+            upfrontFee: string;
         };
         /** FeatureListView */
         FeatureListView: {
@@ -3075,6 +3271,39 @@ export interface components {
              */
             enabled: boolean;
         };
+        /** OfferingListView */
+        OfferingListView: {
+            /** Items */
+            items: components["schemas"]["OfferingView"][];
+            /**
+             * Message
+             * @description why the list is empty, when it is
+             */
+            message?: string | null;
+        };
+        /** OfferingView */
+        OfferingView: {
+            /** Availabilityzone */
+            availabilityZone?: string | null;
+            /** Currencycode */
+            currencyCode: string;
+            /** Durationhours */
+            durationHours: number;
+            /** Endtime */
+            endTime?: string | null;
+            /** Instancecount */
+            instanceCount: number;
+            /** Instancetype */
+            instanceType: string;
+            /** Offeringid */
+            offeringId: string;
+            /** Starttime */
+            startTime?: string | null;
+            /** Targetresources */
+            targetResources: string[];
+            /** Upfrontfee */
+            upfrontFee: string;
+        };
         /**
          * OperationAcceptedView
          * @description 202: the mutation was recorded and its workflow started.
@@ -3238,6 +3467,20 @@ export interface components {
              * @example EKS add-on cert-manager
              */
             target: string;
+        };
+        /** PlanUsageView */
+        PlanUsageView: {
+            /**
+             * Cluster
+             * @description the HyperPod cluster
+             */
+            cluster: string;
+            /** Currentcount */
+            currentCount: number;
+            /** Group */
+            group: string;
+            /** Targetcount */
+            targetCount: number;
         };
         /**
          * PlanView
@@ -3839,6 +4082,64 @@ export interface components {
              * @description install (true) or remove (false) the HyperPod training operator add-on
              */
             enabled: boolean;
+        };
+        /** TrainingPlanListView */
+        TrainingPlanListView: {
+            /** Items */
+            items: components["schemas"]["TrainingPlanView"][];
+        };
+        /** TrainingPlanView */
+        TrainingPlanView: {
+            /** Arn */
+            arn: string;
+            /** Availabilityzone */
+            availabilityZone?: string | null;
+            /**
+             * Availableinstancecount
+             * @default 0
+             */
+            availableInstanceCount: number;
+            /** Currencycode */
+            currencyCode?: string | null;
+            /** Durationhours */
+            durationHours?: number | null;
+            /** Endtime */
+            endTime?: string | null;
+            /**
+             * Inuseinstancecount
+             * @default 0
+             */
+            inUseInstanceCount: number;
+            /** Instancetype */
+            instanceType?: string | null;
+            /** Message */
+            message?: string | null;
+            /** Name */
+            name: string;
+            /** Starttime */
+            startTime?: string | null;
+            /** Status */
+            status: ("Pending" | "Active" | "Scheduled" | "Expired" | "Failed") | string;
+            /** Statusmessage */
+            statusMessage?: string | null;
+            /**
+             * Targetresources
+             * @default []
+             */
+            targetResources: string[];
+            /**
+             * Totalinstancecount
+             * @default 0
+             */
+            totalInstanceCount: number;
+            /** Upfrontfee */
+            upfrontFee?: string | null;
+            /**
+             * Usage
+             * @description the instance groups on the plan, by cluster
+             * @default []
+             */
+            usage: components["schemas"]["PlanUsageView"][];
         };
         /**
          * UpdateFeaturesRequest
@@ -9811,6 +10112,479 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PreferencesView"] | components["schemas"]["NoopView"] | components["schemas"]["PlanView"];
+                };
+            };
+            /** @description The body cannot be read (not UTF-8 text) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description No token, or not a valid one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description Your role does not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description The cluster is busy, or the operation is in the wrong state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description The body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description The request breaks a rule; details name the field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description AWS is throttling or unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+        };
+    };
+    list_training_plans: {
+        parameters: {
+            query?: {
+                status?: ("Pending" | "Active" | "Scheduled" | "Expired" | "Failed") | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TrainingPlanListView"];
+                };
+            };
+            /** @description No token, or not a valid one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description Your role does not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description The request breaks a rule; details name the field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description AWS is throttling or unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+        };
+    };
+    buy_training_plan: {
+        parameters: {
+            query?: {
+                /** @description answer the plan (each step with its reason) and change nothing */
+                dryRun?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BuyTrainingPlanRequest"];
+            };
+        };
+        responses: {
+            /** @description Applied; or no changes, or the plan of a dry run */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TrainingPlanView"] | components["schemas"]["NoopView"] | components["schemas"]["PlanView"];
+                };
+            };
+            /** @description The body cannot be read (not UTF-8 text) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description No token, or not a valid one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description Your role does not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description The cluster is busy, or the operation is in the wrong state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description The body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description The request breaks a rule; details name the field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description AWS is throttling or unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+        };
+    };
+    search_training_plan_offerings: {
+        parameters: {
+            query: {
+                instanceType: "ml.p4d.24xlarge" | "ml.p4de.24xlarge" | "ml.p5.48xlarge" | "ml.p5.4xlarge" | "ml.p5e.48xlarge" | "ml.p5en.48xlarge" | "ml.p6-b200.48xlarge" | "ml.p6-b300.48xlarge" | "ml.p6e-gb200.36xlarge" | "ml.trn1.32xlarge" | "ml.trn2.48xlarge";
+                instanceCount: number;
+                durationHours?: number;
+                startTimeAfter?: string | null;
+                endTimeBefore?: string | null;
+                target?: "hyperpod-cluster" | "training-job" | "endpoint" | "studio-apps";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OfferingListView"];
+                };
+            };
+            /** @description No token, or not a valid one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description Your role does not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description The request breaks a rule; details name the field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description AWS is throttling or unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+        };
+    };
+    get_training_plan: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                plan: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TrainingPlanView"];
+                };
+            };
+            /** @description No token, or not a valid one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description Your role does not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description The request breaks a rule; details name the field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description AWS is throttling or unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+        };
+    };
+    search_training_plan_extensions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                plan: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExtensionOfferingListView"];
+                };
+            };
+            /** @description No token, or not a valid one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description Your role does not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description The request breaks a rule; details name the field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description AWS is throttling or unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+        };
+    };
+    extend_training_plan: {
+        parameters: {
+            query?: {
+                /** @description answer the plan (each step with its reason) and change nothing */
+                dryRun?: boolean;
+            };
+            header?: never;
+            path: {
+                plan: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ExtendTrainingPlanRequest"];
+            };
+        };
+        responses: {
+            /** @description Applied; or no changes, or the plan of a dry run */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TrainingPlanView"] | components["schemas"]["NoopView"] | components["schemas"]["PlanView"];
                 };
             };
             /** @description The body cannot be read (not UTF-8 text) */
