@@ -22,7 +22,10 @@ import type {
   OperationAcceptedView,
   OperationStatus,
   OperationView,
+  OfferingListView,
   Role,
+  TrainingPlanListView,
+  TrainingPlanView,
 } from './types';
 
 export class ApiError extends Error {
@@ -210,6 +213,15 @@ export const api = {
   setAutoscaling: (name: string, body: { enabled: boolean; groups?: string[]; consolidateAfterSeconds?: number }) =>
     request<OperationAcceptedView | NoopView>('PUT', `/clusters/${encodeURIComponent(name)}/autoscaling`, { body }),
   // --- end instance groups ---
+  // ---- training plans (issue 33): a purchase answers the plan, 200 NOOP, or 200 PLANNED with dryRun
+  trainingPlans: () => request<TrainingPlanListView>('GET', '/training-plans'),
+  searchOfferings: (query: Record<string, string | number | undefined>) =>
+    request<OfferingListView>('GET', '/training-plans/offerings', { query }),
+  buyTrainingPlan: (body: unknown, dryRun = false) =>
+    request<TrainingPlanView | NoopView | PlanView>('POST', '/training-plans', {
+      body,
+      query: dryRun ? { dryRun: 'true' } : undefined,
+    }),
   openapi: () => request<OpenApiDoc>('GET', '/openapi.json'),
   // powertools' Swagger UI route serves the same document
   openapiFromDocs: () => request<OpenApiDoc>('GET', '/docs', { query: { format: 'json' } }),

@@ -52,3 +52,8 @@ export type TeamListView = Schemas['TeamListView'];
 export type TeamRequest = Schemas['TeamRequest'];
 export type TeamAppliedView = Schemas['TeamAppliedView'];
 export type GovernancePolicyView = Schemas['GovernancePolicyView'];
+
+export type OfferingView = Schemas['OfferingView'];
+export type TrainingPlanView = Schemas['TrainingPlanView'];
+export type TrainingPlanListView = Schemas['TrainingPlanListView'];
+export type OfferingListView = Schemas['OfferingListView'];
