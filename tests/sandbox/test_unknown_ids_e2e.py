@@ -22,6 +22,7 @@ UNKNOWN = {
     "endpoint": "no-such-endpoint",
     "pool": "no-such-pool",
     "jobName": "no-such-job",
+    "plan": "no-such-plan",  # a training plan (not of a cluster, but read from SageMaker the same way)
 }
 # The least body each route accepts, so that the unknown id, not the body, is what is refused.
 BODIES = {
@@ -29,6 +30,7 @@ BODIES = {
     "scale_endpoint": {"replicas": 2},
     "invoke_endpoint": {"messages": [{"role": "user", "content": "hi"}]},
     "assign_pod": {"pod": "p-0", "endpoint": "no-such-endpoint"},
+    "extend_training_plan": {"offeringId": "tpeo-0", "confirmPrice": "1"},
 }
 # Path parameters that are not things read from the cluster: a phase is one of a fixed list (422 otherwise),
 # and a team is created by PUT.
