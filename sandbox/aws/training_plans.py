@@ -261,6 +261,17 @@ def check_plan(backend: Any, arn: str, instance_type: str, zones: set[str], used
         )
 
 
+def seconds_to_start(backend: Any, arn: str) -> float:
+    """Simulated seconds until plan ``arn`` starts (0 when it has started or is unknown): HyperPod provisions
+    a group's instances on a plan when the plan turns Active (SageMaker guide, "Training plans utilization
+    for SageMaker HyperPod clusters")."""
+    plan = find(backend, arn)
+    if plan is None or plan["TrainingPlanArn"] != arn:
+        return 0.0
+    lead = (plan["StartTime"] - plan["_bought_at"]).total_seconds()
+    return max(0.0, lead - (sim_now() - plan["_bought_sim"]))
+
+
 def plan_status(backend: Any, arn: str) -> str | None:
     plan = find(backend, arn)
     return status(plan) if plan is not None and plan["TrainingPlanArn"] == arn else None

@@ -11,8 +11,6 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from launchpod.domain.instance_groups import specs
 
-from tests.sandbox.aws.support import wait_until
-
 pytestmark = pytest.mark.e2e
 NAME = "e2e-groups"
 BODY = {
@@ -220,8 +218,8 @@ def test_training_plan_zone_wins_quota_shortfall_is_named_and_spot_can_run_short
 
 def test_a_training_plan_searched_bought_once_at_its_price_used_by_a_group_and_extended(sandbox, cluster):
     """REST end to end: search, a dry run that shows the price, a purchase that needs it, the same purchase
-    again (one plan), the plan Scheduled with a group waiting on it, then Active on the sandbox clock, and an
-    extension bought once."""
+    again (one plan), the plan Scheduled with a group waiting on it whose instance comes when the plan turns
+    Active on the sandbox clock, and an extension bought once."""
     start = (datetime.now(UTC) + timedelta(minutes=30)).strftime("%Y-%m-%dT%H:%M:%SZ")
     search = {"instanceType": "ml.p5.48xlarge", "instanceCount": 1, "durationHours": 168, "startTimeAfter": start}
     with sandbox.client("viewer") as c:
@@ -264,10 +262,13 @@ def test_a_training_plan_searched_bought_once_at_its_price_used_by_a_group_and_e
         with sandbox.client("viewer") as c:
             return c.get("/api/training-plans/e2e-rest-plan").json()
 
+    # the group's instance came when the plan started: the add finished only once the plan was Active
     used = plan()
-    assert [(u["cluster"], u["group"], u["targetCount"]) for u in used["usage"]] == [(NAME, "on-plan", 1)]
+    assert used["status"] == "Active"
+    assert [(u["cluster"], u["group"], u["targetCount"], u["currentCount"]) for u in used["usage"]] == [
+        (NAME, "on-plan", 1, 1)
+    ]
     assert (used["inUseInstanceCount"], used["availableInstanceCount"]) == (1, 0)
-    wait_until(lambda: plan()["status"] == "Active", timeout=60, reason="the plan never started")
 
     with sandbox.client() as c:
         offers = c.get("/api/training-plans/e2e-rest-plan/extension-offerings").json()["items"]

@@ -157,7 +157,19 @@ def add_capacity(cluster: HyperPodCluster, group: InstanceGroup, count: int) -> 
                     metadata={"InstanceGroup": {"FailureMessage": group.failure}},
                 )
             count = granted
-    add_nodes(cluster, group, count, DURATIONS["scale_up"], "scale")
+    add_nodes(cluster, group, count, DURATIONS["scale_up"] + _plan_wait(cluster, group), "scale")
+
+
+def _plan_wait(cluster: HyperPodCluster, group: InstanceGroup) -> float:
+    """A group on a training plan that has not started gets its instances when the plan starts."""
+    arn = group.spec.get("TrainingPlanArn")
+    if not arn:
+        return 0.0
+    from moto.sagemaker.models import sagemaker_backends
+
+    from sandbox.aws import training_plans
+
+    return training_plans.seconds_to_start(sagemaker_backends[cluster.account_id][cluster.region_name], arn)
 
 
 def update_cluster(backend: SageMakerModelBackend, params: dict[str, Any]) -> HyperPodCluster:
