@@ -204,9 +204,9 @@ def resources_for(action: str, d: Deployment) -> list[str]:
         return [f"arn:{p}:sagemaker:{r}:{a}:training-plan/*"]
     if action == "sagemaker:CreateReservedCapacity":  # what CreateTrainingPlan reserves (reserved-capacity/*)
         return [f"arn:{p}:sagemaker:{r}:{a}:reserved-capacity/*"]
-    if action == "sagemaker:UpdateCluster":
-        # An instance group on a training plan: SageMaker authorizes UpdateCluster against the plan as well
-        # as the cluster (Service Authorization Reference, UpdateCluster: cluster*, training-plan).
+    if action in ("sagemaker:UpdateCluster", "sagemaker:CreateCluster"):
+        # An instance group on a training plan: SageMaker authorizes CreateCluster and UpdateCluster against
+        # the plan as well as the cluster (Service Authorization Reference: cluster*, training-plan).
         return [f"arn:{p}:sagemaker:{r}:{a}:{kind}/*" for kind in ("cluster", "training-plan")]
     if (service == "sagemaker" and "Mlflow" in name) or service == "sagemaker-mlflow":
         # sagemaker-mlflow (the tracking server's MLflow REST API) acts on the server too (Service

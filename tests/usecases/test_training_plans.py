@@ -190,3 +190,30 @@ def test_a_group_on_a_plan_not_started_yet_is_placed_with_a_warning_saying_when(
     assert len(placed.warnings) == 1 and "2026-03-01 12:00 UTC" in placed.warnings[0]
     active = preflight.training_plan_placement(request, {**plan, "Status": "Active"}, "us-east-1a", "us-east-1a")
     assert active.warnings == []
+
+
+def test_a_first_group_on_a_plan_is_checked_against_the_clusters_zone_and_carries_the_plan():
+    from launchpod.contracts.hyperpod import CreateHyperPodInput
+    from launchpod.domain.clusters import hyperpod
+
+    arn = "arn:aws:sagemaker:us-east-1:123456789012:training-plan/p5-week"
+    plan = {
+        "Status": "Scheduled",
+        "TotalInstanceCount": 2,
+        "AvailableInstanceCount": 2,
+        "ReservedCapacitySummaries": [{"InstanceType": "ml.p5.48xlarge", "AvailabilityZone": "us-east-1a"}],
+    }
+    field = "body.instanceGroups.0.trainingPlanArn"
+    with pytest.raises(InvalidInput, match="availabilityZone to us-east-1a") as refused:
+        preflight.check_plan_at_create(field, arn, "ml.p5.48xlarge", 2, "us-east-1b", plan)
+    assert refused.value.details[0]["field"] == field
+    with pytest.raises(InvalidInput, match="Expired"):
+        preflight.check_plan_at_create(field, arn, "ml.p5.48xlarge", 2, "us-east-1a", {**plan, "Status": "Expired"})
+    preflight.check_plan_at_create(field, arn, "ml.p5.48xlarge", 2, "us-east-1a", plan)
+    request = CreateHyperPodInput(
+        name="c1",
+        availabilityZone="us-east-1a",
+        instanceGroups=[{"name": "gpu", "instanceType": "ml.p5.48xlarge", "instanceCount": 2, "trainingPlanArn": arn}],
+    )
+    [spec] = hyperpod.instance_groups(request, "arn:aws:iam::123456789012:role/r", "s3://b/scripts/")
+    assert spec["TrainingPlanArn"] == arn

@@ -69,6 +69,12 @@ def create_cluster(backend: SageMakerModelBackend, params: dict[str, Any]) -> Hy
         capacity.check_quota(instance_type, used, count)
     fault = HYPERPOD_FAULTS._take()
     cluster = HyperPodCluster(backend, name, params)
+    for spec in specs:  # a first group on a training plan: the plan serves its type, zone and count
+        if spec.get("TrainingPlanArn") and spec.get("InstanceType"):
+            arn = spec["TrainingPlanArn"]
+            elsewhere = _targets(backend, lambda g, a=arn: g.spec.get("TrainingPlanArn") == a, ("", ""))
+            count = int(spec.get("InstanceCount") or 0)
+            capacity.check_plan(backend, arn, spec["InstanceType"], _zones_of(cluster, spec), elsewhere, count)
     creation = DURATIONS["cluster_create"]
     for spec in specs:
         group = InstanceGroup(spec, "Creating")

@@ -2427,6 +2427,11 @@ export interface components {
              * @enum {integer}
              */
             threadsPerCore: 1 | 2;
+            /**
+             * Trainingplanarn
+             * @description run on this training plan's reserved capacity: its instance type, in its zone (the availabilityZone), Active or Scheduled (the group waits for its start)
+             */
+            trainingPlanArn?: string | null;
         };
         /** InstanceGroupView */
         InstanceGroupView: {
