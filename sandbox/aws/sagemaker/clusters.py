@@ -79,7 +79,7 @@ def create_cluster(backend: SageMakerModelBackend, params: dict[str, Any]) -> Hy
     for spec in specs:
         group = InstanceGroup(spec, "Creating")
         cluster.groups[group.name] = group
-        add_nodes(cluster, group, group.target, creation, "launch")
+        add_nodes(cluster, group, group.target, creation + _plan_wait(cluster, group), "launch")
     cluster.event("Cluster", f"Cluster {name} creation started.")
     if fault:
         arm_fault(cluster, fault)
