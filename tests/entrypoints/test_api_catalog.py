@@ -122,3 +122,11 @@ def test_a_search_window_that_ends_before_it_starts_is_a_422_naming_the_query_fi
     body = json.loads(response["body"])
     assert response["statusCode"] == 422, body
     assert body["details"][0]["field"] == "query.endTimeBefore" and "after startTimeAfter" in body["message"]
+
+
+def test_a_search_start_given_as_a_number_is_a_422_asking_for_iso_8601(lambda_context):
+    event = rest_event("GET", "/api/training-plans/offerings", ADMIN_CLAIMS)
+    event["queryStringParameters"] = {"instanceType": "ml.p5.48xlarge", "instanceCount": "1", "startTimeAfter": "613"}
+    response = handler(event, lambda_context)
+    body = json.loads(response["body"])
+    assert response["statusCode"] == 422 and "ISO 8601" in body["message"], body

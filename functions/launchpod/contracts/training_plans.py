@@ -7,7 +7,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Literal
 
-from pydantic import Field, model_validator
+from pydantic import BeforeValidator, Field, model_validator
 
 from launchpod.contracts.common import Contract
 
@@ -44,6 +44,16 @@ OfferingId = Annotated[str, Field(min_length=1, max_length=256, pattern=r"^[a-z0
 Price = Annotated[str, Field(min_length=1, max_length=32, pattern=r"^\d+(\.\d+)?$", examples=["5040.00"])]
 
 
+def _iso_only(value: object) -> object:
+    """pydantic also reads a number as seconds since the epoch; the API documents ISO 8601 only."""
+    if isinstance(value, (int, float)) or (isinstance(value, str) and value.strip().lstrip("-").isdigit()):
+        raise ValueError("give an ISO 8601 date-time such as 2026-01-31T09:00:00Z")
+    return value
+
+
+IsoDateTime = Annotated[datetime, BeforeValidator(_iso_only)]
+
+
 class OfferingQuery(Contract):
     """What to search for. Per the SageMaker guide's "Search training plan offerings": counts of 1, 2, 4, 8,
     16, 32 or 64 and whole days of 1 to 182 are what AWS offers."""
@@ -51,8 +61,8 @@ class OfferingQuery(Contract):
     instanceType: ReservedInstanceType
     instanceCount: int = Field(ge=1, le=256, description="instances to reserve")
     durationHours: int = Field(default=24, ge=24, le=4368, description="whole days in hours (24 to 4368)")
-    startTimeAfter: datetime | None = Field(default=None, description="earliest start (ISO 8601)")
-    endTimeBefore: datetime | None = Field(default=None, description="latest end (ISO 8601)")
+    startTimeAfter: IsoDateTime | None = Field(default=None, description="earliest start (ISO 8601)")
+    endTimeBefore: IsoDateTime | None = Field(default=None, description="latest end (ISO 8601)")
     target: TargetResource = Field(default="hyperpod-cluster", description="what the plan serves; only that kind")
 
     @model_validator(mode="after")

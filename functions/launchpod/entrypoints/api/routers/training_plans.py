@@ -3,7 +3,6 @@ the instance groups using them, search extensions and extend; by usecases/traini
 
 from __future__ import annotations
 
-from datetime import datetime
 from typing import Annotated
 
 from aws_lambda_powertools.event_handler import Response
@@ -17,6 +16,7 @@ from launchpod.contracts.training_plans import (
     BuyTrainingPlanRequest,
     ExtendTrainingPlanRequest,
     ExtensionOfferingListView,
+    IsoDateTime,
     OfferingListView,
     OfferingQuery,
     PlanStatus,
@@ -38,8 +38,8 @@ def search_training_plan_offerings(
     instanceType: Annotated[ReservedInstanceType, Query()],
     instanceCount: Annotated[int, Query(ge=1, le=256)],
     durationHours: Annotated[int, Query(ge=24, le=4368)] = 24,
-    startTimeAfter: Annotated[datetime | None, Query()] = None,
-    endTimeBefore: Annotated[datetime | None, Query()] = None,
+    startTimeAfter: Annotated[IsoDateTime | None, Query()] = None,
+    endTimeBefore: Annotated[IsoDateTime | None, Query()] = None,
     target: Annotated[TargetResource, Query()] = "hyperpod-cluster",
 ) -> OfferingListView:
     try:
