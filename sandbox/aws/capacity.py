@@ -1,13 +1,12 @@
 """moto extensions for where HyperPod capacity comes from: training plans, the Service Quotas of
 SageMaker's cluster usage, and Spot capacity that runs short in a zone.
 
-* Training plans (SageMaker ``SearchTrainingPlanOfferings`` / ``CreateTrainingPlan`` /
-  ``DescribeTrainingPlan`` / ``ListTrainingPlans``; moto 5.2.5 has none of them): an offering reserves
-  ``InstanceCount`` instances of one type in one zone, from now, for ``DurationHours``; a plan made from
-  it is Active at once. ``InUseInstanceCount`` counts the HyperPod instances of groups that name the plan
-  (``TrainingPlanArn``); ``AvailableInstanceCount`` is the rest. UpdateCluster refuses a group whose type,
-  zone (its subnet's) or count the plan cannot serve ("Training plans ... reserved capacity in one
-  Availability Zone", https://docs.aws.amazon.com/sagemaker/latest/dg/reserve-capacity-with-training-plans.html).
+* Training plans (sandbox.aws.training_plans: offerings with prices and start times, plans Scheduled,
+  Active then Expired on the sandbox clock, extensions): ``InUseInstanceCount`` counts the HyperPod
+  instances of groups that name the plan (``TrainingPlanArn``); ``AvailableInstanceCount`` is the rest.
+  UpdateCluster refuses a group whose type, zone (its subnet's) or count the plan cannot serve ("Training
+  plans ... reserved capacity in one Availability Zone",
+  https://docs.aws.amazon.com/sagemaker/latest/dg/reserve-capacity-with-training-plans.html).
 * Service Quotas for ``sagemaker`` (moto knows only ``vpc``): one quota per HyperPod instance type named
   ``<type> for cluster usage``, as the SageMaker console lists them, counting the instances of that type
   across the account's HyperPod clusters in the region. UpdateCluster over the quota answers
@@ -25,11 +24,11 @@ from __future__ import annotations
 import hashlib
 import json
 import threading
-import uuid
-from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from moto.sagemaker.exceptions import ResourceInUseException, ResourceNotFound, SagemakerClientError, ValidationError
+from moto.sagemaker.exceptions import SagemakerClientError
+
+from sandbox.aws import training_plans
 
 _lock = threading.RLock()
 _quotas: dict[str, float] = {}
@@ -132,127 +131,7 @@ def check_quota(instance_type: str, used: int, delta: int) -> None:
 
 # ============================================================================ training plans
 
-
-def _plans(backend: Any) -> dict[str, dict[str, Any]]:
-    if not hasattr(backend, "_launchpod_training_plans"):
-        backend._launchpod_training_plans = {}
-        backend._launchpod_offerings = {}
-    return backend._launchpod_training_plans  # type: ignore[no-any-return]
-
-
-def _offerings(backend: Any) -> dict[str, dict[str, Any]]:
-    _plans(backend)
-    return backend._launchpod_offerings  # type: ignore[no-any-return]
-
-
-def search_offerings(backend: Any, params: dict[str, Any], zones: list[str]) -> list[dict[str, Any]]:
-    instance_type, count = params.get("InstanceType"), params.get("InstanceCount")
-    if not instance_type or not count:
-        raise ValidationError("InstanceType and InstanceCount are required to search training plan offerings.")
-    hours = int(params.get("DurationHours") or 24)
-    start = datetime.now(UTC)
-    out = []
-    for zone in zones[:2]:
-        offering_id = "tpo-" + uuid.uuid4().hex[:16]
-        offering = {
-            "TrainingPlanOfferingId": offering_id,
-            "TargetResources": list(params.get("TargetResources") or ["hyperpod-cluster"]),
-            "DurationHours": hours,
-            "UpfrontFee": f"{hours * int(count) * 40:.2f}",
-            "CurrencyCode": "USD",
-            "ReservedCapacityOfferings": [
-                {
-                    "ReservedCapacityType": "Instance",
-                    "InstanceType": instance_type,
-                    "InstanceCount": int(count),
-                    "AvailabilityZone": zone,
-                    "DurationHours": hours,
-                    "StartTime": start,
-                    "EndTime": start + timedelta(hours=hours),
-                }
-            ],
-        }
-        _offerings(backend)[offering_id] = offering
-        out.append(offering)
-    return out
-
-
-def create_plan(backend: Any, params: dict[str, Any]) -> str:
-    name, offering_id = params.get("TrainingPlanName"), params.get("TrainingPlanOfferingId")
-    offering = _offerings(backend).get(offering_id or "")
-    if offering is None:
-        raise ResourceNotFound(f"Training plan offering {offering_id} was not found; search offerings again.")
-    plans = _plans(backend)
-    if name in plans:
-        raise ResourceInUseException(f"A training plan named {name} already exists.")
-    reserved = offering["ReservedCapacityOfferings"][0]
-    arn = f"arn:aws:sagemaker:{backend.region_name}:{backend.account_id}:training-plan/{name}"
-    plans[str(name)] = {
-        "TrainingPlanArn": arn,
-        "TrainingPlanName": name,
-        "Status": "Active",
-        "DurationHours": offering["DurationHours"],
-        "StartTime": reserved["StartTime"],
-        "EndTime": reserved["EndTime"],
-        "UpfrontFee": offering["UpfrontFee"],
-        "CurrencyCode": "USD",
-        "TotalInstanceCount": reserved["InstanceCount"],
-        "TargetResources": offering["TargetResources"],
-        "ReservedCapacitySummaries": [
-            {
-                "ReservedCapacityArn": arn.replace(":training-plan/", ":reserved-capacity/") + "-rc",
-                "ReservedCapacityType": "Instance",
-                "InstanceType": reserved["InstanceType"],
-                "TotalInstanceCount": reserved["InstanceCount"],
-                "Status": "Active",
-                "AvailabilityZone": reserved["AvailabilityZone"],
-                "DurationHours": reserved["DurationHours"],
-                "StartTime": reserved["StartTime"],
-                "EndTime": reserved["EndTime"],
-            }
-        ],
-    }
-    return arn
-
-
-def plan_by_arn(backend: Any, arn: str) -> dict[str, Any] | None:
-    return next((p for p in _plans(backend).values() if p["TrainingPlanArn"] == arn), None)
-
-
-def describe_plan(backend: Any, name_or_arn: str, in_use: int) -> dict[str, Any]:
-    plan = _plans(backend).get(name_or_arn) or plan_by_arn(backend, name_or_arn)
-    if plan is None:
-        raise ResourceNotFound(f"Training plan {name_or_arn} was not found.")
-    return {
-        **plan,
-        "InUseInstanceCount": in_use,
-        "AvailableInstanceCount": max(0, plan["TotalInstanceCount"] - in_use),
-    }
-
-
-def check_plan(backend: Any, arn: str, instance_type: str, zones: set[str], used_elsewhere: int, target: int) -> None:
-    """ValidationException when the plan cannot serve the group: unknown, another type, zone or too few."""
-    plan = plan_by_arn(backend, arn)
-    if plan is None:
-        raise ValidationError(f"Training plan {arn} was not found in this account and Region.")
-    if "hyperpod-cluster" not in plan["TargetResources"]:
-        raise ValidationError(f"Training plan {arn} does not target hyperpod-cluster.")
-    reserved = plan["ReservedCapacitySummaries"][0]
-    if reserved["InstanceType"] != instance_type:
-        raise ValidationError(
-            f"Training plan {arn} reserves {reserved['InstanceType']}, not {instance_type}; the instance group's "
-            "InstanceType must match the training plan's."
-        )
-    if zones and zones != {reserved["AvailabilityZone"]}:
-        raise ValidationError(
-            f"Training plan {arn} reserves capacity in {reserved['AvailabilityZone']}, but the instance group's "
-            f"subnets are in {', '.join(sorted(zones))}. Use a subnet in {reserved['AvailabilityZone']}."
-        )
-    if used_elsewhere + target > plan["TotalInstanceCount"]:
-        raise ValidationError(
-            f"Training plan {arn} has {plan['TotalInstanceCount'] - used_elsewhere} of its "
-            f"{plan['TotalInstanceCount']} instances available; the instance group asks for {target}."
-        )
+check_plan = training_plans.check_plan
 
 
 # ============================================================================ response methods
@@ -264,8 +143,6 @@ def _json(self: Any) -> dict[str, Any]:
 
 def install(in_use: Any, zones_of_type: Any) -> None:
     """``in_use(backend, arn)`` counts a plan's instances; ``zones_of_type(backend, type)`` lists zones."""
-    from moto.core.responses import ActionResult
-    from moto.sagemaker.responses import SageMakerResponse
     from moto.servicequotas.responses import ServiceQuotasResponse
 
     original_list = getattr(ServiceQuotasResponse, "_launchpod_original_list", None) or getattr(
@@ -274,42 +151,6 @@ def install(in_use: Any, zones_of_type: Any) -> None:
     original_get = getattr(ServiceQuotasResponse, "_launchpod_original_get", None) or (
         ServiceQuotasResponse.get_service_quota
     )
-
-    def search(self: Any) -> ActionResult:
-        params = dict(self.params or {})
-        return ActionResult(
-            {"TrainingPlanOfferings": search_offerings(self.sagemaker_backend, params, zones_of_type(self, params))}
-        )
-
-    def create(self: Any) -> ActionResult:
-        return ActionResult({"TrainingPlanArn": create_plan(self.sagemaker_backend, dict(self.params or {}))})
-
-    def describe(self: Any) -> ActionResult:
-        name = self._get_param("TrainingPlanName")
-        backend = self.sagemaker_backend
-        plan = _plans(backend).get(name) or plan_by_arn(backend, name) or {}
-        return ActionResult(describe_plan(backend, name, in_use(backend, plan.get("TrainingPlanArn", ""))))
-
-    def list_plans(self: Any) -> ActionResult:
-        backend = self.sagemaker_backend
-        keys = (
-            "TrainingPlanArn",
-            "TrainingPlanName",
-            "Status",
-            "DurationHours",
-            "StartTime",
-            "EndTime",
-            "TotalInstanceCount",
-            "AvailableInstanceCount",
-            "InUseInstanceCount",
-            "TargetResources",
-            "ReservedCapacitySummaries",
-        )
-        items = [
-            describe_plan(backend, p["TrainingPlanName"], in_use(backend, p["TrainingPlanArn"]))
-            for p in _plans(backend).values()
-        ]
-        return ActionResult({"TrainingPlanSummaries": [{k: p[k] for k in keys if k in p} for p in items]})
 
     def list_quotas(self: Any) -> str:
         params = json.loads(self.body or "{}")
@@ -337,10 +178,7 @@ def install(in_use: Any, zones_of_type: Any) -> None:
                 return json.dumps({"Quota": _quota(self.current_account, self.region, t)})
         raise NoSuchResource
 
-    SageMakerResponse.search_training_plan_offerings = search
-    SageMakerResponse.create_training_plan = create
-    SageMakerResponse.describe_training_plan = describe
-    SageMakerResponse.list_training_plans = list_plans
+    training_plans.install(in_use, zones_of_type)
     ServiceQuotasResponse._launchpod_original_list = original_list
     ServiceQuotasResponse._launchpod_original_get = original_get
     ServiceQuotasResponse.list_service_quotas = list_quotas

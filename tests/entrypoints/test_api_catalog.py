@@ -108,3 +108,25 @@ def test_a_body_that_is_not_a_json_object_is_refused_before_any_route(lambda_con
     assert (status, body["code"], body["details"][0]["field"]) == (422, "VALIDATION_FAILED", "body")
     status, body, _ = _call(lambda_context, "POST", "/api/clusters", body="gL4=", b64=True)  # bytes 0x80 0xbe
     assert (status, body["code"]) == (400, "BAD_REQUEST")
+
+
+def test_a_search_window_that_ends_before_it_starts_is_a_422_naming_the_query_field(lambda_context):
+    event = rest_event("GET", "/api/training-plans/offerings", ADMIN_CLAIMS)
+    event["queryStringParameters"] = {
+        "instanceType": "ml.p5.48xlarge",
+        "instanceCount": "1",
+        "startTimeAfter": "2030-01-02T00:00:00Z",
+        "endTimeBefore": "2030-01-01T00:00:00Z",
+    }
+    response = handler(event, lambda_context)
+    body = json.loads(response["body"])
+    assert response["statusCode"] == 422, body
+    assert body["details"][0]["field"] == "query.endTimeBefore" and "after startTimeAfter" in body["message"]
+
+
+def test_a_search_start_given_as_a_number_is_a_422_asking_for_iso_8601(lambda_context):
+    event = rest_event("GET", "/api/training-plans/offerings", ADMIN_CLAIMS)
+    event["queryStringParameters"] = {"instanceType": "ml.p5.48xlarge", "instanceCount": "1", "startTimeAfter": "613"}
+    response = handler(event, lambda_context)
+    body = json.loads(response["body"])
+    assert response["statusCode"] == 422 and "ISO 8601" in body["message"], body

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import ipaddress
 import re
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from launchpod.domain.instance_groups import specs
@@ -213,6 +214,72 @@ def test_training_plan_zone_wins_quota_shortfall_is_named_and_spot_can_run_short
         with sandbox.client() as c:
             op = c.delete(f"{GROUPS}/{group}", params={"confirm": group}).json()["operation"]["id"]
         assert sandbox.wait_operation(op)["status"] == "SUCCEEDED"
+
+
+def test_a_training_plan_searched_bought_once_at_its_price_used_by_a_group_and_extended(sandbox, cluster):
+    """REST end to end: search, a dry run that shows the price, a purchase that needs it, the same purchase
+    again (one plan), the plan Scheduled with a group waiting on it whose instance comes when the plan turns
+    Active on the sandbox clock, and an extension bought once."""
+    start = (datetime.now(UTC) + timedelta(minutes=30)).strftime("%Y-%m-%dT%H:%M:%SZ")
+    search = {"instanceType": "ml.p5.48xlarge", "instanceCount": 1, "durationHours": 168, "startTimeAfter": start}
+    with sandbox.client("viewer") as c:
+        found = c.get("/api/training-plans/offerings", params=search)
+    assert found.status_code == 200, found.text
+    offering = next(o for o in found.json()["items"] if o["availabilityZone"] == "us-east-1a")
+    begins = datetime.fromisoformat(offering["startTime"].replace("Z", "+00:00"))
+    asked = datetime.fromisoformat(start.replace("Z", "+00:00"))
+    assert asked <= begins < asked + timedelta(minutes=1) and offering["durationHours"] == 168
+    fee = offering["upfrontFee"]
+    assert float(fee) > 0 and offering["currencyCode"] == "USD"
+    buy = {**search, "name": "e2e-rest-plan", "offeringId": offering["offeringId"], "confirmPrice": fee}
+    with sandbox.client() as c:
+        dry = c.post("/api/training-plans", params={"dryRun": "true"}, json=buy)
+        assert dry.status_code == 200 and f"{fee} USD" in dry.json()["steps"][0]["reason"], dry.text
+        assert c.get("/api/training-plans/e2e-rest-plan").status_code == 404  # the dry run bought nothing
+        cheap = c.post("/api/training-plans", json={**buy, "confirmPrice": "1"})
+        assert cheap.status_code == 422 and fee in cheap.json()["message"]
+        bought = c.post("/api/training-plans", json=buy)
+        assert bought.status_code == 200, bought.text
+        assert (bought.json()["status"], bought.json()["upfrontFee"]) == ("Scheduled", fee)
+        again = c.post("/api/training-plans", json=buy)
+        assert again.status_code == 200 and again.json()["status"] == "NOOP"
+        plans = [p for p in c.get("/api/training-plans").json()["items"] if p["name"] == "e2e-rest-plan"]
+        assert len(plans) == 1
+
+        group = {
+            "group": "on-plan",
+            "instanceType": "ml.p5.48xlarge",
+            "instanceCount": 1,
+            "capacityType": "trainingPlan",
+            "trainingPlanArn": bought.json()["arn"],
+        }
+        accepted = c.post(GROUPS, json=group)
+        assert accepted.status_code == 202, accepted.text
+        assert any("is Scheduled" in w and start[:10] in w for w in accepted.json()["warnings"]), accepted.json()
+    assert sandbox.wait_operation(accepted.json()["operation"]["id"])["status"] == "SUCCEEDED"
+
+    def plan() -> dict:
+        with sandbox.client("viewer") as c:
+            return c.get("/api/training-plans/e2e-rest-plan").json()
+
+    # the group's instance came when the plan started: the add finished only once the plan was Active
+    used = plan()
+    assert used["status"] == "Active"
+    assert [(u["cluster"], u["group"], u["targetCount"], u["currentCount"]) for u in used["usage"]] == [
+        (NAME, "on-plan", 1, 1)
+    ]
+    assert (used["inUseInstanceCount"], used["availableInstanceCount"]) == (1, 0)
+
+    with sandbox.client() as c:
+        offers = c.get("/api/training-plans/e2e-rest-plan/extension-offerings").json()["items"]
+        day = next(o for o in offers if o["durationHours"] == 24)
+        extend = {"offeringId": day["offeringId"], "confirmPrice": day["upfrontFee"]}
+        extended = c.post("/api/training-plans/e2e-rest-plan/extensions", json=extend)
+        assert extended.status_code == 200 and extended.json()["endTime"] == day["endDate"], extended.text
+        twice = c.post("/api/training-plans/e2e-rest-plan/extensions", json=extend)
+        assert twice.json()["status"] == "NOOP"
+        op = c.delete(f"{GROUPS}/on-plan", params={"confirm": "on-plan"}).json()["operation"]["id"]
+    assert sandbox.wait_operation(op)["status"] == "SUCCEEDED"
 
 
 def test_creating_hyperpod_over_the_quota_is_refused_before_anything_is_made(sandbox):

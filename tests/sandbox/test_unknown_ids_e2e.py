@@ -23,6 +23,7 @@ UNKNOWN = {
     "pool": "no-such-pool",
     "jobName": "no-such-job",
     "subscriberId": "0123456789abcdef",
+    "plan": "no-such-plan",  # a training plan (not of a cluster, but read from SageMaker the same way)
 }
 # The least body each route accepts, so that the unknown id, not the body, is what is refused.
 BODIES = {
@@ -31,6 +32,7 @@ BODIES = {
     "invoke_endpoint": {"messages": [{"role": "user", "content": "hi"}]},
     "create_chat_completion": {"model": "m", "messages": [{"role": "user", "content": "hi"}]},
     "assign_pod": {"pod": "p-0", "endpoint": "no-such-endpoint"},
+    "extend_training_plan": {"offeringId": "tpeo-0", "confirmPrice": "1"},
 }
 # Path parameters that are not things read from the cluster: a phase is one of a fixed list (422 otherwise),
 # and a team is created by PUT.

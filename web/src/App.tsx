@@ -16,6 +16,7 @@ const CreateClusterPage = lazy(() => import('./pages/CreateClusterPage'));
 const ClusterPage = lazy(() => import('./pages/ClusterPage'));
 const OperationsPage = lazy(() => import('./pages/OperationsPage'));
 const OperationPage = lazy(() => import('./pages/OperationPage'));
+const CapacityPage = lazy(() => import('./pages/CapacityPage'));
 
 function Shell() {
   const { token, identity, activeCluster, flashes } = useSession();
@@ -70,11 +71,18 @@ function Shell() {
         navigation={
           <SideNavigation
             header={{ href: '/clusters', text: 'Launchpod' }}
-            activeHref={location.pathname.startsWith('/operations') ? '/operations' : '/clusters'}
+            activeHref={
+              location.pathname.startsWith('/operations')
+                ? '/operations'
+                : location.pathname.startsWith('/capacity')
+                  ? '/capacity'
+                  : '/clusters'
+            }
             onFollow={follow}
             items={[
               { type: 'link', text: 'Clusters', href: '/clusters' },
               { type: 'link', text: 'Operations', href: '/operations' },
+              { type: 'link', text: 'Capacity', href: '/capacity' },
               { type: 'divider' },
               { type: 'link', text: 'API reference', href: `${config().apiUrl.replace(/\/$/, '')}/docs`, external: true },
             ]}
@@ -90,6 +98,7 @@ function Shell() {
                 <Route path="/clusters/:name" element={<ClusterPage />} />
                 <Route path="/operations" element={<OperationsPage />} />
                 <Route path="/operations/:id" element={<OperationPage />} />
+                <Route path="/capacity" element={<CapacityPage />} />
                 <Route path="*" element={<Navigate to="/clusters" replace />} />
               </Routes>
             </Suspense>

@@ -16,6 +16,15 @@ HyperPodInstanceType = Annotated[str, Field(pattern=r"^ml\.[a-z0-9-]+\.[a-z0-9]+
 DeepHealthCheck = Literal["InstanceStress", "InstanceConnectivity"]
 
 
+TrainingPlanArn = Annotated[
+    str,
+    Field(
+        pattern=r"^arn:aws[a-z\-]*:sagemaker:[a-z0-9\-]+:[0-9]{12}:training-plan/[a-z0-9\-]+$",
+        examples=["arn:aws:sagemaker:us-east-1:123456789012:training-plan/p5-week"],
+    ),
+]
+
+
 class InstanceGroupRequest(Contract):
     name: InstanceGroupName
     instanceType: HyperPodInstanceType
@@ -24,6 +33,11 @@ class InstanceGroupRequest(Contract):
     ebsVolumeGb: int = Field(default=500, ge=1, le=16384, description="Extra EBS volume per node, in GiB")
     deepHealthChecks: list[DeepHealthCheck] = Field(
         default_factory=list, description="Run on start: InstanceStress (GPU/accelerator), InstanceConnectivity (EFA)"
+    )
+    trainingPlanArn: TrainingPlanArn | None = Field(
+        default=None,
+        description="run on this training plan's reserved capacity: its instance type, in its zone (the"
+        " availabilityZone), Active or Scheduled (the group waits for its start)",
     )
 
 

@@ -7,18 +7,11 @@ from typing import Annotated, Any, Literal, Self
 from pydantic import ConfigDict, Field, model_validator
 
 from launchpod.contracts.common import ABSENT, AvailabilityZoneName, ClusterName, Contract, rules
-from launchpod.contracts.hyperpod import DeepHealthCheck, HyperPodInstanceType, InstanceGroupName
+from launchpod.contracts.hyperpod import DeepHealthCheck, HyperPodInstanceType, InstanceGroupName, TrainingPlanArn
 from launchpod.contracts.operations import OperationAcceptedView
 
 CapacityType = Literal["onDemand", "spot", "trainingPlan"]
 NicMode = Literal["efa", "efa-only", "ena"]
-TrainingPlanArn = Annotated[
-    str,
-    Field(
-        pattern=r"^arn:aws[a-z\-]*:sagemaker:[a-z0-9\-]+:[0-9]{12}:training-plan/[a-z0-9\-]+$",
-        examples=["arn:aws:sagemaker:us-east-1:123456789012:training-plan/p5-week"],
-    ),
-]
 
 
 # SageMaker's ClusterKubernetesLabelKey / ClusterKubernetesTaintKey (1-317 characters) and

@@ -66,6 +66,7 @@ class Planned(Exception):  # not an error: the answer of a dry run, carried past
         super().__init__(f"dry run of a mutation on {target}")
         self.target = target
         self.steps = list(steps)
+        self.warnings: list[str] = []  # what the route's own checks found (a plan the group waits for)
 
 
 @dataclass(frozen=True)

@@ -55,6 +55,16 @@ def check_offered(request: CreateHyperPodInput, zones: list[str], at: str = "bod
     types = sorted({g.instanceType for g in request.instanceGroups})
     offered = {to_sagemaker(k): v for k, v in ports.ec2.offerings([to_ec2(t) for t in types]).items()}
     hyperpod.check_instance_types(request, {t: offered.get(t, []) for t in types}, at)
+    for index, group in enumerate(request.instanceGroups):
+        if group.trainingPlanArn:
+            preflight.check_plan_at_create(
+                f"{at}.instanceGroups.{index}.trainingPlanArn",
+                group.trainingPlanArn,
+                group.instanceType,
+                group.instanceCount,
+                request.availabilityZone,
+                ports.sagemaker.training_plan(group.trainingPlanArn),
+            )
 
 
 def check_quotas(request: CreateHyperPodInput, *, ports: HyperPodPorts) -> None:

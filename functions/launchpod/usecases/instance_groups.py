@@ -178,11 +178,12 @@ def add_instance_group(
             "The cluster reports no subnet; give availabilityZone.", field="body.availabilityZone", rule="zone"
         )
     notes: list[str] = []
+    warnings: list[str] = []
     if request.capacityType == "trainingPlan" and request.trainingPlanArn:
         placed = preflight.training_plan_placement(
             request, ports.sagemaker.training_plan(request.trainingPlanArn), zone, home
         )
-        zone, notes = placed.zone, placed.notes
+        zone, notes, warnings = placed.zone, placed.notes, placed.warnings
         request = request.model_copy(update={"dedicatedSubnet": placed.dedicated_subnet})
     offered = ports.ec2.offerings([to_ec2(request.instanceType)]).get(to_ec2(request.instanceType), [])
     acc = ports.instances.of(request.instanceType)
@@ -193,8 +194,12 @@ def add_instance_group(
         request = request.model_copy(update={"threadsPerCore": threads})
         notes.append(f"threadsPerCore {threads}, the default for {request.instanceType}.")
     change = InstanceGroupChangeInput(name=name, action="add", group=request.group, add=request, zone=zone)
-    operation = _submit(change, who, ports)
-    return InstanceGroupAcceptedView(operation=operation, statusUrl=operation.statusUrl, notes=notes)
+    try:
+        operation = _submit(change, who, ports)
+    except ops.Planned as planned:  # a dry run says what the 202 would
+        planned.warnings += warnings
+        raise
+    return InstanceGroupAcceptedView(operation=operation, statusUrl=operation.statusUrl, notes=notes, warnings=warnings)
 
 
 def update_instance_group(

@@ -259,6 +259,11 @@ LATER_PRIVILEGES: dict[str, dict[str, Any]] = {
     "sagemaker:DescribeClusterOperation": {
         "resource_types": {"cluster": {"resource_type": "cluster", "required": True}}
     },
+    # Training plan extensions (API reference: ExtendTrainingPlan, DescribeTrainingPlanExtensionHistory) are
+    # not in the packaged reference either; no resource type is assumed (Resource "*"), as ExtendTrainingPlan's
+    # request names only an extension offering id. Unverified.
+    "sagemaker:ExtendTrainingPlan": {"resource_types": {}},
+    "sagemaker:DescribeTrainingPlanExtensionHistory": {"resource_types": {}},
 }
 
 

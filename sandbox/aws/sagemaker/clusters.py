@@ -69,11 +69,17 @@ def create_cluster(backend: SageMakerModelBackend, params: dict[str, Any]) -> Hy
         capacity.check_quota(instance_type, used, count)
     fault = HYPERPOD_FAULTS._take()
     cluster = HyperPodCluster(backend, name, params)
+    for spec in specs:  # a first group on a training plan: the plan serves its type, zone and count
+        if spec.get("TrainingPlanArn") and spec.get("InstanceType"):
+            arn = spec["TrainingPlanArn"]
+            elsewhere = _targets(backend, lambda g, a=arn: g.spec.get("TrainingPlanArn") == a, ("", ""))
+            count = int(spec.get("InstanceCount") or 0)
+            capacity.check_plan(backend, arn, spec["InstanceType"], _zones_of(cluster, spec), elsewhere, count)
     creation = DURATIONS["cluster_create"]
     for spec in specs:
         group = InstanceGroup(spec, "Creating")
         cluster.groups[group.name] = group
-        add_nodes(cluster, group, group.target, creation, "launch")
+        add_nodes(cluster, group, group.target, creation + _plan_wait(cluster, group), "launch")
     cluster.event("Cluster", f"Cluster {name} creation started.")
     if fault:
         arm_fault(cluster, fault)
@@ -157,7 +163,19 @@ def add_capacity(cluster: HyperPodCluster, group: InstanceGroup, count: int) -> 
                     metadata={"InstanceGroup": {"FailureMessage": group.failure}},
                 )
             count = granted
-    add_nodes(cluster, group, count, DURATIONS["scale_up"], "scale")
+    add_nodes(cluster, group, count, DURATIONS["scale_up"] + _plan_wait(cluster, group), "scale")
+
+
+def _plan_wait(cluster: HyperPodCluster, group: InstanceGroup) -> float:
+    """A group on a training plan that has not started gets its instances when the plan starts."""
+    arn = group.spec.get("TrainingPlanArn")
+    if not arn:
+        return 0.0
+    from moto.sagemaker.models import sagemaker_backends
+
+    from sandbox.aws import training_plans
+
+    return training_plans.seconds_to_start(sagemaker_backends[cluster.account_id][cluster.region_name], arn)
 
 
 def update_cluster(backend: SageMakerModelBackend, params: dict[str, Any]) -> HyperPodCluster:

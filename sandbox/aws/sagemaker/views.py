@@ -115,7 +115,12 @@ def group_details(cluster: HyperPodCluster, group: InstanceGroup) -> dict[str, A
     if spec.get("ImageReleaseVersion"):
         out["CurrentImageReleaseVersion"] = out["DesiredImageReleaseVersion"] = spec["ImageReleaseVersion"]
     if spec.get("TrainingPlanArn"):
-        out["TrainingPlanStatus"] = "Active"
+        from moto.sagemaker.models import sagemaker_backends
+
+        from sandbox.aws import training_plans
+
+        backend = sagemaker_backends[cluster.account_id][cluster.region_name]
+        out["TrainingPlanStatus"] = training_plans.plan_status(backend, spec["TrainingPlanArn"]) or "NotFound"
     if group.software:
         out["SoftwareUpdateStatus"] = group.software["status"]
         if group.software.get("config"):

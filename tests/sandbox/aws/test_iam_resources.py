@@ -278,6 +278,12 @@ EXAMPLES: dict[str, tuple[str, str, dict[str, object], tuple[str, ...]]] = {
         (),
     ),
     "sagemaker:DescribeTrainingPlan": ("sagemaker", "DescribeTrainingPlan", {"TrainingPlanName": "p5-week"}, ()),
+    "sagemaker:CreateTrainingPlan": (
+        "sagemaker",
+        "CreateTrainingPlan",
+        {"TrainingPlanName": "p5-week", "TrainingPlanOfferingId": "tpo-1"},
+        (),
+    ),
     "sagemaker:ListClusterEvents": ("sagemaker", "ListClusterEvents", {"ClusterName": "hp"}, ()),
     "sagemaker:ListClusterNodes": ("sagemaker", "ListClusterNodes", {"ClusterName": "hp"}, ()),
     "sagemaker:ListClusterOperations": ("sagemaker", "ListClusterOperations", {"ClusterName": "hp"}, ()),
@@ -304,6 +310,8 @@ EXAMPLES["iam:CreateServiceLinkedRole"] = SLR_EXAMPLE
 # (action, resource type) -> why the sandbox does not fill it from the request. An entry ending in
 # "(resolved)" is one AWS resolves from IDs the request gives, which the sandbox does not do.
 NOT_FILLED: dict[tuple[str, str], str] = {
+    ("sagemaker:CreateReservedCapacity", "reserved-capacity"): "authorized by CreateTrainingPlan for the "
+    "reservation it makes (Service Authorization Reference); Launchpod never calls it itself (elsewhere)",
     ("dynamodb:GetRecords", "stream"): "Lambda's event source mapping polls the stream, not a handler; the request "
     "names a shard iterator only (resolved)",
     ("dynamodb:Query", "index"): "a Query naming IndexName is authorized against the index alone (test_iam_authz); "

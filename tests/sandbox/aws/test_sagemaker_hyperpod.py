@@ -127,7 +127,7 @@ def test_create_keeps_orchestrator_node_recovery_and_every_group_field(sm, eks_a
         ThreadsPerCore=2,
         InstanceStorageConfigs=[{"EbsVolumeConfig": {"VolumeSizeInGB": 500}}],
         OnStartDeepHealthChecks=["InstanceStress", "InstanceConnectivity"],
-        TrainingPlanArn="arn:aws:sagemaker:us-east-1:123456789012:training-plan/p5-week",
+        # TrainingPlanArn: CreateCluster checks the plan (test_training_plans: a first group on a plan)
         OverrideVpcConfig={"SecurityGroupIds": ["sg-1"], "Subnets": ["subnet-1"]},
         KubernetesConfig={
             "Labels": {"team": "nlp"},
@@ -164,7 +164,6 @@ def test_create_keeps_orchestrator_node_recovery_and_every_group_field(sm, eks_a
     assert details["ThreadsPerCore"] == 2
     assert details["OnStartDeepHealthChecks"] == ["InstanceStress", "InstanceConnectivity"]
     assert details["InstanceStorageConfigs"] == [{"EbsVolumeConfig": {"VolumeSizeInGB": 500}}]
-    assert details["TrainingPlanArn"].endswith("training-plan/p5-week")
     assert details["OverrideVpcConfig"]["Subnets"] == ["subnet-1"]
     assert details["KubernetesConfig"]["DesiredLabels"] == {"team": "nlp"}
     assert details["CapacityRequirements"] == {"OnDemand": {}}

@@ -29,7 +29,10 @@ import type {
   OperationAcceptedView,
   OperationStatus,
   OperationView,
+  OfferingListView,
   Role,
+  TrainingPlanListView,
+  TrainingPlanView,
 } from './types';
 
 export class ApiError extends Error {
@@ -222,6 +225,15 @@ export const api = {
   setAutoscaling: (name: string, body: { enabled: boolean; groups?: string[]; consolidateAfterSeconds?: number }) =>
     call<OperationAcceptedView | NoopView>('set_autoscaling', c(name), { body }),
   // --- end instance groups ---
+  // ---- training plans (issue 33): a purchase answers the plan, 200 NOOP, or 200 PLANNED with dryRun
+  trainingPlans: () => call<TrainingPlanListView>('list_training_plans', {}),
+  searchOfferings: (query: Record<string, string | number | undefined>) =>
+    call<OfferingListView>('search_training_plan_offerings', {}, { query }),
+  buyTrainingPlan: (body: unknown, dryRun = false) =>
+    call<TrainingPlanView | NoopView | PlanView>('buy_training_plan', {}, {
+      body,
+      query: dryRun ? { dryRun: 'true' } : undefined,
+    }),
   // The API's own description (not a catalog operation): the forms read their limits from it.
   openapi: () => request<OpenApiDoc>('GET', '/openapi.json'),
   // powertools' Swagger UI route serves the same document

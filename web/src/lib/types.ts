@@ -60,3 +60,7 @@ export type SubscriberRequest = Schemas['SubscriberRequest'];
 export type NotificationKind = Schemas['SubscriberView']['kinds'][number];
 export type NotificationTestView = Schemas['NotificationTestView'];
 export type RemovedSubscriberView = Schemas['RemovedSubscriberView'];
+export type OfferingView = Schemas['OfferingView'];
+export type TrainingPlanView = Schemas['TrainingPlanView'];
+export type TrainingPlanListView = Schemas['TrainingPlanListView'];
+export type OfferingListView = Schemas['OfferingListView'];

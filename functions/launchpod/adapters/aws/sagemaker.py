@@ -81,6 +81,57 @@ class SageMaker:
                     return None
                 raise
 
+    # ---- training plans (issue 33)
+
+    def search_training_plan_offerings(self, params: dict[str, Any]) -> list[dict[str, Any]]:
+        with aws_call("sagemaker:SearchTrainingPlanOfferings"):
+            return list(self.sm.search_training_plan_offerings(**params).get("TrainingPlanOfferings", []))
+
+    def create_training_plan(self, name: str, offering_id: str) -> str | None:
+        """CreateTrainingPlan; None when a plan of that name exists (ResourceInUse: the API has no ClientToken,
+        its name is the key)."""
+        with aws_call("sagemaker:CreateTrainingPlan"):
+            try:
+                answer = self.sm.create_training_plan(TrainingPlanName=name, TrainingPlanOfferingId=offering_id)
+            except ClientError as exc:
+                if error_code(exc) in ("ResourceInUse", "ResourceInUseException"):
+                    return None
+                raise
+            return str(answer["TrainingPlanArn"])
+
+    def training_plans(self, status: str | None = None) -> list[dict[str, Any]]:
+        """ListTrainingPlans, every page (a Status filter when given)."""
+        extra = {"Filters": [{"Name": "Status", "Value": status}]} if status else {}
+        out: list[dict[str, Any]] = []
+        with aws_call("sagemaker:ListTrainingPlans"):
+            for page in self.sm.get_paginator("list_training_plans").paginate(**extra):
+                out += page.get("TrainingPlanSummaries", [])
+        return out
+
+    def training_plan_extension_offerings(self, arn: str) -> list[dict[str, Any]]:
+        with aws_call("sagemaker:SearchTrainingPlanOfferings"):
+            answer = self.sm.search_training_plan_offerings(TrainingPlanArn=arn)
+        return list(answer.get("TrainingPlanExtensionOfferings", []))
+
+    def extend_training_plan(self, offering_id: str) -> list[dict[str, Any]]:
+        with aws_call("sagemaker:ExtendTrainingPlan"):
+            answer = self.sm.extend_training_plan(TrainingPlanExtensionOfferingId=offering_id)
+        return list(answer.get("TrainingPlanExtensions", []))
+
+    def training_plan_extensions(self, arn: str) -> list[dict[str, Any]]:
+        """DescribeTrainingPlanExtensionHistory, every page."""
+        out: list[dict[str, Any]] = []
+        with aws_call("sagemaker:DescribeTrainingPlanExtensionHistory"):
+            token = None
+            while True:
+                page = self.sm.describe_training_plan_extension_history(
+                    TrainingPlanArn=arn, **({"NextToken": token} if token else {})
+                )
+                out += page.get("TrainingPlanExtensions", [])
+                token = page.get("NextToken")
+                if not token:
+                    return out
+
     def hyperpod_clusters(self) -> list[dict[str, Any]]:
         """DescribeCluster of every HyperPod cluster of the account in this region."""
         names: list[str] = []

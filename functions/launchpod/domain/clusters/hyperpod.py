@@ -113,6 +113,8 @@ def instance_groups(request: CreateHyperPodInput, role_arn: str, scripts: str) -
         }
         if g.deepHealthChecks:
             spec["OnStartDeepHealthChecks"] = list(g.deepHealthChecks)
+        if g.trainingPlanArn:
+            spec["TrainingPlanArn"] = g.trainingPlanArn
         groups.append(spec)
     return groups
 

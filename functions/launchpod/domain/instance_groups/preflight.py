@@ -16,6 +16,7 @@ class Placement:
     zone: str
     dedicated_subnet: bool
     notes: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
 
 
 def quota_name(instance_type: str) -> str:
@@ -66,7 +67,46 @@ def training_plan_placement(
     if home_zone and zone != home_zone and not dedicated:
         dedicated = True
         notes.append(f"The cluster's subnet is in {home_zone}, so the group gets a dedicated /20 in {zone}.")
-    return Placement(zone=zone, dedicated_subnet=dedicated, notes=notes)
+    return Placement(zone=zone, dedicated_subnet=dedicated, notes=notes, warnings=plan_waits(arn, plan))
+
+
+def check_plan_at_create(
+    field: str, arn: str, instance_type: str, count: int, zone: str, plan: dict[str, Any] | None
+) -> None:
+    """A first group on a training plan (CreateCluster): the plan exists, is Active or Scheduled, reserves
+    this type in the cluster's zone (the compute subnet's) and has the instances; 422 naming ``field``."""
+    reserved = ((plan or {}).get("ReservedCapacitySummaries") or [{}])[0]
+    available = int((plan or {}).get("AvailableInstanceCount", (plan or {}).get("TotalInstanceCount", 0)))
+    problem = None
+    if plan is None:
+        problem = f"Training plan {arn} was not found in this account and region; list them with list_training_plans."
+    elif plan.get("Status") not in ("Active", "Scheduled"):
+        problem = f"Training plan {arn} is {plan.get('Status')}; only an Active or Scheduled plan gives capacity."
+    elif reserved.get("InstanceType") and reserved["InstanceType"] != instance_type:
+        problem = f"Training plan {arn} reserves {reserved['InstanceType']}, not {instance_type}."
+    elif reserved.get("AvailabilityZone") and reserved["AvailabilityZone"] != zone:
+        problem = (
+            f"Training plan {arn} reserves capacity in {reserved['AvailabilityZone']}, not {zone}; set"
+            f" availabilityZone to {reserved['AvailabilityZone']}."
+        )
+    elif count > available:
+        problem = f"Training plan {arn} has {available} instances available; ask for at most {available}."
+    if problem:
+        raise InvalidInput(problem, field=field, rule="training_plan")
+
+
+def plan_waits(arn: str | None, plan: dict[str, Any]) -> list[str]:
+    """A group on a plan that is not Active yet is InService with no nodes until the plan starts: HyperPod
+    provisions them when the plan turns Active (SageMaker guide, "Training plans utilization for SageMaker
+    HyperPod clusters"; CreateTrainingPlan API reference: a plan is usable once Scheduled)."""
+    if plan.get("Status") == "Active":
+        return []
+    start = plan.get("StartTime")
+    when = f"at {start:%Y-%m-%d %H:%M} UTC" if hasattr(start, "strftime") else "at its start time"
+    return [
+        f"Training plan {arn} is {plan.get('Status')}: the group waits for it, and its instances are provisioned"
+        f" when the plan starts {when}."
+    ]
 
 
 def usage(clusters: list[dict[str, Any]], instance_type: str, skip: tuple[str, str] | None = None) -> int:

@@ -31,6 +31,7 @@ from launchpod.entrypoints.api.routers import (
     preferences,
     storage,
     task_governance,
+    training_plans,
 )
 from launchpod.entrypoints.observability import logger, tracer
 from launchpod.runtime.settings import settings
@@ -42,6 +43,7 @@ app = APIGatewayRestResolver(
 for module in (
     health,
     catalog,
+    training_plans,
     clusters,
     hyperpod,
     dependencies,

@@ -138,7 +138,7 @@ def _dry_run(e: CatalogEntry) -> Callable[[APIGatewayRestResolver, Callable[...,
         try:
             return next_middleware(app)
         except Planned as plan:
-            return json_response(PlanView(target=plan.target, steps=plan.steps))
+            return json_response(PlanView(target=plan.target, steps=plan.steps, warnings=plan.warnings))
 
     return middleware
 

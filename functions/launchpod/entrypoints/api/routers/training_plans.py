@@ -1,0 +1,89 @@
+"""Training plans: search offerings, buy one at the price the caller confirms, list and describe plans with
+the instance groups using them, search extensions and extend; by usecases/training_plans.py."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from aws_lambda_powertools.event_handler import Response
+from aws_lambda_powertools.event_handler.openapi.params import Body, Path, Query
+from aws_lambda_powertools.event_handler.router import APIGatewayRouter
+from pydantic import ValidationError
+
+from launchpod.contracts.operations import NoopView
+from launchpod.contracts.plans import PlanView
+from launchpod.contracts.training_plans import (
+    BuyTrainingPlanRequest,
+    ExtendTrainingPlanRequest,
+    ExtensionOfferingListView,
+    IsoDateTime,
+    OfferingListView,
+    OfferingQuery,
+    PlanStatus,
+    ReservedInstanceType,
+    TargetResource,
+    TrainingPlanListView,
+    TrainingPlanName,
+    TrainingPlanView,
+)
+from launchpod.domain.errors import InvalidInput
+from launchpod.entrypoints.api.routing import DryRunQuery, json_response, route
+from launchpod.usecases import training_plans as cases
+
+router = APIGatewayRouter()
+
+
+@route(router, "search_training_plan_offerings")
+def search_training_plan_offerings(
+    instanceType: Annotated[ReservedInstanceType, Query()],
+    instanceCount: Annotated[int, Query(ge=1, le=256)],
+    durationHours: Annotated[int, Query(ge=24, le=4368)] = 24,
+    startTimeAfter: Annotated[IsoDateTime | None, Query()] = None,
+    endTimeBefore: Annotated[IsoDateTime | None, Query()] = None,
+    target: Annotated[TargetResource, Query()] = "hyperpod-cluster",
+) -> OfferingListView:
+    try:
+        query = OfferingQuery(
+            instanceType=instanceType,
+            instanceCount=instanceCount,
+            durationHours=durationHours,
+            startTimeAfter=startTimeAfter,
+            endTimeBefore=endTimeBefore,
+            target=target,
+        )
+    except ValidationError as exc:  # the cross-field rules (whole days, the window's order): 422 as the body's
+        message = str(exc.errors()[0]["msg"]).removeprefix("Value error, ")
+        field = "endTimeBefore" if "endTimeBefore" in message else "durationHours"
+        raise InvalidInput(message, field=f"query.{field}", rule="search_window") from exc
+    return cases.search_offerings(query, ports=cases.real())
+
+
+@route(router, "buy_training_plan")
+def buy_training_plan(
+    body: Annotated[BuyTrainingPlanRequest, Body()], dryRun: DryRunQuery = False
+) -> Response[TrainingPlanView | NoopView | PlanView]:
+    return json_response(cases.buy(body, dryRun, ports=cases.real()))
+
+
+@route(router, "list_training_plans")
+def list_training_plans(status: Annotated[PlanStatus | None, Query()] = None) -> TrainingPlanListView:
+    return cases.list_plans(status, ports=cases.real())
+
+
+@route(router, "get_training_plan")
+def get_training_plan(plan: Annotated[TrainingPlanName, Path()]) -> TrainingPlanView:
+    return cases.get_plan(plan, ports=cases.real())
+
+
+@route(router, "search_training_plan_extensions")
+def search_training_plan_extensions(plan: Annotated[TrainingPlanName, Path()]) -> ExtensionOfferingListView:
+    return cases.extension_offerings(plan, ports=cases.real())
+
+
+@route(router, "extend_training_plan")
+def extend_training_plan(
+    plan: Annotated[TrainingPlanName, Path()],
+    body: Annotated[ExtendTrainingPlanRequest, Body()],
+    dryRun: DryRunQuery = False,
+) -> Response[TrainingPlanView | NoopView | PlanView]:
+    return json_response(cases.extend(plan, body, dryRun, ports=cases.real()))

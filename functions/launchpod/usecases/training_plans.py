@@ -1,0 +1,168 @@
+"""Training plans: search offerings, buy one against the price the caller names (dry run: the price, nothing
+bought; the same name and offering again: the plan already bought), list and describe plans with the
+instance groups using them, search a plan's extension offerings and extend it. Writes are immediate
+(CreateTrainingPlan and ExtendTrainingPlan complete when they answer), planned first by ``at_once``."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from launchpod.contracts.operations import NoopView
+from launchpod.contracts.plans import PlanView
+from launchpod.contracts.training_plans import (
+    BuyTrainingPlanRequest,
+    ExtendTrainingPlanRequest,
+    ExtensionOfferingListView,
+    OfferingListView,
+    OfferingQuery,
+    TrainingPlanListView,
+    TrainingPlanView,
+)
+from launchpod.domain import training_plans as tp
+from launchpod.domain.errors import Conflict, NotFound
+from launchpod.runtime import wiring
+from launchpod.usecases.ports import TrainingPlans
+from launchpod.usecases.proposal import at_once
+
+
+@dataclass(frozen=True)
+class TrainingPlanPorts:
+    sagemaker: TrainingPlans
+
+
+def real() -> TrainingPlanPorts:
+    """The deployed adapters (runtime.wiring)."""
+    return TrainingPlanPorts(sagemaker=wiring.sagemaker())
+
+
+def _search_params(query: OfferingQuery) -> dict[str, Any]:
+    params: dict[str, Any] = {
+        "InstanceType": query.instanceType,
+        "InstanceCount": query.instanceCount,
+        "DurationHours": query.durationHours,
+        "TargetResources": [query.target],
+    }
+    if query.startTimeAfter:
+        params["StartTimeAfter"] = query.startTimeAfter
+    if query.endTimeBefore:
+        params["EndTimeBefore"] = query.endTimeBefore
+    return params
+
+
+def search_offerings(query: OfferingQuery, *, ports: TrainingPlanPorts) -> OfferingListView:
+    """SageMaker's offerings for the query, best match first."""
+    items = [tp.offering_view(o) for o in ports.sagemaker.search_training_plan_offerings(_search_params(query))]
+    message = None
+    if not items:
+        message = (
+            f"No training plan offers {query.instanceCount} x {query.instanceType} for {query.durationHours} hours"
+            " in that window; try another start, a shorter duration, fewer instances or another instance type."
+        )
+    return OfferingListView(items=items, message=message)
+
+
+def _usage_of(arn: str, ports: TrainingPlanPorts) -> list[Any]:
+    return tp.usage(arn, ports.sagemaker.hyperpod_clusters())
+
+
+def _plan(name: str, ports: TrainingPlanPorts) -> dict[str, Any]:
+    plan = ports.sagemaker.training_plan(name)
+    if plan is None:
+        raise NotFound(f"There is no training plan {name}; list them with GET /api/training-plans.")
+    return plan
+
+
+def _described(name: str, ports: TrainingPlanPorts, message: str | None = None) -> TrainingPlanView:
+    plan = _plan(name, ports)
+    return tp.plan_view(plan, _usage_of(plan["TrainingPlanArn"], ports), message)
+
+
+def list_plans(status: str | None, *, ports: TrainingPlanPorts) -> TrainingPlanListView:
+    """Every plan (of ``status`` when given) with the groups that use it (one DescribeCluster per cluster)."""
+    clusters = ports.sagemaker.hyperpod_clusters()
+    plans = ports.sagemaker.training_plans(status)
+    return TrainingPlanListView(items=[tp.plan_view(p, tp.usage(p["TrainingPlanArn"], clusters)) for p in plans])
+
+
+def get_plan(name: str, *, ports: TrainingPlanPorts) -> TrainingPlanView:
+    return _described(name, ports)
+
+
+def buy(
+    request: BuyTrainingPlanRequest, dry_run: bool, *, ports: TrainingPlanPorts
+) -> TrainingPlanView | NoopView | PlanView:
+    """Inspect before create: a plan of that name from the same reservation is NOOP, from another a 409. The
+    offering is found by repeating its search (SageMaker has no call that reads one offering), its fee must be
+    the one confirmed, then CreateTrainingPlan buys it."""
+    offerings = [tp.offering_view(o) for o in ports.sagemaker.search_training_plan_offerings(_search_params(request))]
+    offering = next((o for o in offerings if o.offeringId == request.offeringId), None)
+    existing = ports.sagemaker.training_plan(request.name)
+    if existing is not None:
+        if offering is not None and not tp.same_reservation(existing, offering):
+            raise tp.taken(request.name)
+        return NoopView(message=f"Training plan {request.name} is already bought ({existing.get('Status')}).")
+    if offering is None:
+        raise Conflict(
+            f"Offering {request.offeringId} is no longer offered for this search; search again and pick an offering.",
+            details=[{"field": "body.offeringId", "rule": "offering_offered", "message": request.offeringId}],
+        )
+    tp.check_price(offering.upfrontFee, offering.currencyCode, request.confirmPrice, f"Offering {offering.offeringId}")
+    plan = tp.buy_plan(request.name, offering)
+
+    def apply() -> TrainingPlanView:
+        arn = ports.sagemaker.create_training_plan(request.name, offering.offeringId)
+        if arn is None:  # bought by a concurrent call between the inspection and the purchase
+            raced = _plan(request.name, ports)
+            if not tp.same_reservation(raced, offering):
+                raise tp.taken(request.name)
+        return _described(request.name, ports, _starts_note(offering.startTime))
+
+    return at_once(plan, dry_run, "", apply)
+
+
+def _starts_note(start: datetime | None) -> str | None:
+    return f"The plan's capacity starts at {start:%Y-%m-%d %H:%M} UTC." if start else None
+
+
+def extension_offerings(name: str, *, ports: TrainingPlanPorts) -> ExtensionOfferingListView:
+    plan = _plan(name, ports)
+    if plan.get("Status") not in ("Active", "Scheduled"):
+        raise Conflict(
+            f"Training plan {name} is {plan.get('Status')}; only an Active or Scheduled plan can be extended."
+        )
+    raw = ports.sagemaker.training_plan_extension_offerings(plan["TrainingPlanArn"])
+    return ExtensionOfferingListView(plan=name, items=[tp.extension_view(o) for o in raw])
+
+
+def extend(
+    name: str, request: ExtendTrainingPlanRequest, dry_run: bool, *, ports: TrainingPlanPorts
+) -> TrainingPlanView | NoopView | PlanView:
+    """An offering already in the plan's extension history is NOOP; otherwise it must be among the plan's
+    extension offerings now, at the confirmed fee."""
+    plan = _plan(name, ports)
+    arn = plan["TrainingPlanArn"]
+    if any(
+        e.get("TrainingPlanExtensionOfferingId") == request.offeringId
+        for e in ports.sagemaker.training_plan_extensions(arn)
+    ):
+        return NoopView(message=f"Training plan {name} is already extended by offering {request.offeringId}.")
+    if plan.get("Status") not in ("Active", "Scheduled"):
+        raise Conflict(
+            f"Training plan {name} is {plan.get('Status')}; only an Active or Scheduled plan can be extended."
+        )
+    offers = [tp.extension_view(o) for o in ports.sagemaker.training_plan_extension_offerings(arn)]
+    offering = next((o for o in offers if o.offeringId == request.offeringId), None)
+    if offering is None:
+        raise Conflict(
+            f"Extension offering {request.offeringId} is not offered for {name}; search its extension offerings again.",
+            details=[{"field": "body.offeringId", "rule": "offering_offered", "message": request.offeringId}],
+        )
+    tp.check_price(offering.upfrontFee, offering.currencyCode, request.confirmPrice, f"Extension {offering.offeringId}")
+
+    def apply() -> TrainingPlanView:
+        ports.sagemaker.extend_training_plan(offering.offeringId)
+        return _described(name, ports)
+
+    return at_once(tp.extend_plan(name, offering), dry_run, "", apply)

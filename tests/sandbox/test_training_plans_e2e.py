@@ -1,0 +1,54 @@
+"""A cluster created on a training plan, through REST: a plan bought to start in half an hour, a cluster
+provisioned with its GPU group on the plan, the group's instance there once the plan is Active; and a plan
+in another zone refused by name before anything is made."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+pytestmark = pytest.mark.e2e
+NAME = "e2e-on-plan"
+
+
+def _buy(sandbox, name: str, zone: str) -> dict:
+    start = (datetime.now(UTC) + timedelta(minutes=30)).strftime("%Y-%m-%dT%H:%M:%SZ")
+    search = {"instanceType": "ml.p5.48xlarge", "instanceCount": 1, "durationHours": 168, "startTimeAfter": start}
+    with sandbox.client() as c:
+        offers = c.get("/api/training-plans/offerings", params=search).json()["items"]
+        offering = next(o for o in offers if o["availabilityZone"] == zone)
+        body = {**search, "name": name, "offeringId": offering["offeringId"], "confirmPrice": offering["upfrontFee"]}
+        bought = c.post("/api/training-plans", json=body)
+    assert bought.status_code == 200 and bought.json()["status"] == "Scheduled", bought.text
+    return dict(bought.json())
+
+
+def test_a_cluster_created_on_a_plan_gets_its_instances_when_the_plan_starts(sandbox):
+    plan = _buy(sandbox, "e2e-create-plan", "us-east-1a")
+    elsewhere = _buy(sandbox, "e2e-create-plan-b", "us-east-1b")
+    groups = [
+        {"name": "system", "instanceType": "ml.m5.2xlarge", "instanceCount": 1},
+        {"name": "gpu", "instanceType": "ml.p5.48xlarge", "instanceCount": 1, "trainingPlanArn": plan["arn"]},
+    ]
+    body = {
+        "name": NAME,
+        "availabilityZones": ["us-east-1a", "us-east-1b"],
+        "hyperpod": {"availabilityZone": "us-east-1a", "instanceGroups": groups},
+    }
+    with sandbox.client() as c:
+        wrong = [groups[0], {**groups[1], "trainingPlanArn": elsewhere["arn"]}]
+        refused = c.post(
+            "/api/clusters/provision", json={**body, "hyperpod": {**body["hyperpod"], "instanceGroups": wrong}}
+        )
+        assert refused.status_code == 422, refused.text
+        assert refused.json()["details"][0]["field"] == "body.hyperpod.instanceGroups.1.trainingPlanArn"
+        assert "us-east-1b" in refused.json()["message"]
+        op = c.post("/api/clusters/provision", json=body).json()["operation"]["id"]
+    assert sandbox.wait_operation(op, timeout=180)["status"] == "SUCCEEDED"
+    with sandbox.client("viewer") as c:
+        seen = c.get("/api/training-plans/e2e-create-plan").json()
+    # the cluster became InService with its GPU node, which came when the plan started
+    assert seen["status"] == "Active"
+    assert [(u["group"], u["currentCount"]) for u in seen["usage"]] == [("gpu", 1)]
+    assert seen["usage"][0]["cluster"] and seen["inUseInstanceCount"] == 1

@@ -1,0 +1,185 @@
+// Capacity: the account's training plans (state, window, what uses them) and a search for offerings, each
+// bought only after a dry run shows its price and the user confirms that price.
+
+import { useState } from 'react';
+import Box from '@cloudscape-design/components/box';
+import Button from '@cloudscape-design/components/button';
+import Container from '@cloudscape-design/components/container';
+import FormField from '@cloudscape-design/components/form-field';
+import Header from '@cloudscape-design/components/header';
+import Input from '@cloudscape-design/components/input';
+import Modal from '@cloudscape-design/components/modal';
+import Select from '@cloudscape-design/components/select';
+import SpaceBetween from '@cloudscape-design/components/space-between';
+import Table from '@cloudscape-design/components/table';
+
+import ErrorAlert from '../components/ErrorAlert';
+import PlanSteps from '../components/PlanSteps';
+import { api } from '../lib/api';
+import type { OfferingView, PlanView, TrainingPlanView } from '../lib/types';
+import { useFetch } from '../lib/useFetch';
+
+// ReservedCapacityInstanceType (the types a training plan reserves).
+const TYPES = [
+  'ml.p4d.24xlarge', 'ml.p4de.24xlarge', 'ml.p5.48xlarge', 'ml.p5.4xlarge', 'ml.p5e.48xlarge', 'ml.p5en.48xlarge',
+  'ml.p6-b200.48xlarge', 'ml.p6-b300.48xlarge', 'ml.p6e-gb200.36xlarge', 'ml.trn1.32xlarge', 'ml.trn2.48xlarge',
+];
+
+const when = (value?: string | null) => (value ? new Date(value).toISOString().slice(0, 16).replace('T', ' ') + ' UTC' : '-');
+
+function PlansTable() {
+  const { data, error, loading, reload } = useFetch(() => api.trainingPlans(), [], 10000);
+  return (
+    <SpaceBetween size="s">
+      <ErrorAlert error={error} />
+      <Table<TrainingPlanView>
+        header={<Header counter={`(${data?.items.length ?? 0})`} actions={<Button iconName="refresh" ariaLabel="Refresh plans" onClick={() => void reload()} />}>Training plans</Header>}
+        loading={loading && !data}
+        items={data?.items ?? []}
+        empty="No training plans. Search offerings below."
+        columnDefinitions={[
+          { id: 'name', header: 'Name', cell: (p) => p.name },
+          { id: 'status', header: 'State', cell: (p) => p.status },
+          { id: 'type', header: 'Instances', cell: (p) => `${p.totalInstanceCount} x ${p.instanceType ?? ''}` },
+          { id: 'use', header: 'In use / available', cell: (p) => `${p.inUseInstanceCount} / ${p.availableInstanceCount}` },
+          { id: 'zone', header: 'Zone', cell: (p) => p.availabilityZone ?? '-' },
+          { id: 'start', header: 'Start', cell: (p) => when(p.startTime) },
+          { id: 'end', header: 'End', cell: (p) => when(p.endTime) },
+          { id: 'usage', header: 'Used by', cell: (p) => (p.usage ?? []).map((u) => `${u.cluster}/${u.group} (${u.currentCount}/${u.targetCount})`).join(', ') || '-' },
+        ]}
+      />
+    </SpaceBetween>
+  );
+}
+
+function BuyModal({ query, offering, onClose }: { query: Record<string, string | number | undefined>; offering: OfferingView; onClose: () => void }) {
+  const [name, setName] = useState('');
+  const [plan, setPlan] = useState<PlanView | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const [done, setDone] = useState<string | null>(null);
+  const body = { ...query, name, offeringId: offering.offeringId, confirmPrice: offering.upfrontFee };
+  const preview = async () => {
+    setError(null);
+    try {
+      const answer = await api.buyTrainingPlan(body, true);
+      setPlan('steps' in answer.data ? (answer.data as PlanView) : null);
+      if (!('steps' in answer.data)) setDone('message' in answer.data ? String(answer.data.message) : 'Already bought.');
+    } catch (e) {
+      setError(e);
+    }
+  };
+  const buy = async () => {
+    setError(null);
+    try {
+      const answer = await api.buyTrainingPlan(body);
+      setDone('name' in answer.data ? `Bought ${answer.data.name} (${answer.data.status}).` : 'Already bought.');
+    } catch (e) {
+      setError(e);
+    }
+  };
+  return (
+    <Modal
+      visible
+      onDismiss={onClose}
+      header={`Buy ${offering.instanceCount} x ${offering.instanceType} in ${offering.availabilityZone}`}
+      footer={
+        <Box float="right">
+          <SpaceBetween direction="horizontal" size="xs">
+            <Button onClick={onClose}>{done ? 'Close' : 'Cancel'}</Button>
+            {!done && !plan && <Button onClick={() => void preview()} disabled={!name}>Show price</Button>}
+            {!done && plan && <Button variant="primary" onClick={() => void buy()}>{`Buy for ${offering.upfrontFee} ${offering.currencyCode}`}</Button>}
+          </SpaceBetween>
+        </Box>
+      }
+    >
+      <SpaceBetween size="m">
+        <ErrorAlert error={error} />
+        <FormField label="Plan name" description="1-64 letters, digits and hyphens">
+          <Input value={name} onChange={({ detail }) => { setName(detail.value); setPlan(null); }} ariaLabel="Plan name" />
+        </FormField>
+        {plan && <PlanSteps steps={plan.steps} label="This purchase (not refundable)" />}
+        {done && <Box>{done}</Box>}
+      </SpaceBetween>
+    </Modal>
+  );
+}
+
+function OfferingSearch() {
+  const [instanceType, setInstanceType] = useState('ml.p5.48xlarge');
+  const [count, setCount] = useState('1');
+  const [days, setDays] = useState('7');
+  const [start, setStart] = useState('');
+  const [offerings, setOfferings] = useState<OfferingView[] | null>(null);
+  const [message, setMessage] = useState<string | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const [buying, setBuying] = useState<OfferingView | null>(null);
+  const query = {
+    instanceType,
+    instanceCount: Number(count),
+    durationHours: Number(days) * 24,
+    startTimeAfter: start ? new Date(start).toISOString() : undefined,
+  };
+  const search = async () => {
+    setError(null);
+    try {
+      const answer = await api.searchOfferings(query);
+      setOfferings(answer.data.items);
+      setMessage(answer.data.message ?? null);
+    } catch (e) {
+      setError(e);
+    }
+  };
+  return (
+    <Container header={<Header description="Reserved capacity for HyperPod, paid upfront">Search offerings</Header>}>
+      <SpaceBetween size="m">
+        <ErrorAlert error={error} />
+        <SpaceBetween direction="horizontal" size="m">
+          <FormField label="Instance type">
+            <Select
+              selectedOption={{ value: instanceType, label: instanceType }}
+              onChange={({ detail }) => setInstanceType(detail.selectedOption.value ?? instanceType)}
+              options={TYPES.map((t) => ({ value: t, label: t }))}
+            />
+          </FormField>
+          <FormField label="Instances">
+            <Input type="number" value={count} onChange={({ detail }) => setCount(detail.value)} ariaLabel="Instances" />
+          </FormField>
+          <FormField label="Days">
+            <Input type="number" value={days} onChange={({ detail }) => setDays(detail.value)} ariaLabel="Days" />
+          </FormField>
+          <FormField label="Earliest start (optional)">
+            <Input value={start} placeholder="2026-01-31T09:00Z" onChange={({ detail }) => setStart(detail.value)} ariaLabel="Earliest start" />
+          </FormField>
+          <FormField label="&nbsp;">
+            <Button variant="primary" onClick={() => void search()}>Search</Button>
+          </FormField>
+        </SpaceBetween>
+        {message && <Box color="text-status-inactive">{message}</Box>}
+        {offerings && (
+          <Table<OfferingView>
+            items={offerings}
+            empty="No offerings."
+            columnDefinitions={[
+              { id: 'zone', header: 'Zone', cell: (o) => o.availabilityZone ?? '-' },
+              { id: 'price', header: 'Upfront price', cell: (o) => `${o.upfrontFee} ${o.currencyCode}` },
+              { id: 'start', header: 'Start', cell: (o) => when(o.startTime) },
+              { id: 'end', header: 'End', cell: (o) => when(o.endTime) },
+              { id: 'hours', header: 'Hours', cell: (o) => o.durationHours },
+              { id: 'buy', header: '', cell: (o) => <Button onClick={() => setBuying(o)} ariaLabel={`Buy ${o.offeringId}`}>Buy…</Button> },
+            ]}
+          />
+        )}
+        {buying && <BuyModal query={query} offering={buying} onClose={() => setBuying(null)} />}
+      </SpaceBetween>
+    </Container>
+  );
+}
+
+export default function CapacityPage() {
+  return (
+    <SpaceBetween size="l">
+      <PlansTable />
+      <OfferingSearch />
+    </SpaceBetween>
+  );
+}
