@@ -9,6 +9,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from pydantic import ValidationError
+
 from launchpod.contracts.operations import NoopView
 from launchpod.contracts.plans import PlanView
 from launchpod.contracts.training_plans import (
@@ -21,7 +23,7 @@ from launchpod.contracts.training_plans import (
     TrainingPlanView,
 )
 from launchpod.domain import training_plans as tp
-from launchpod.domain.errors import Conflict, NotFound
+from launchpod.domain.errors import Conflict, InvalidInput, NotFound
 from launchpod.runtime import wiring
 from launchpod.usecases.ports import TrainingPlans
 from launchpod.usecases.proposal import at_once
@@ -166,3 +168,14 @@ def extend(
         return _described(name, ports)
 
     return at_once(tp.extend_plan(name, offering), dry_run, "", apply)
+
+
+def offering_query(**fields: Any) -> OfferingQuery:
+    """The search's query from the route's parameters; its cross-field rules (whole days, the window's order)
+    refused as 422 naming the query parameter, as the body's would be."""
+    try:
+        return OfferingQuery(**fields)
+    except ValidationError as exc:
+        message = str(exc.errors()[0]["msg"]).removeprefix("Value error, ")
+        field = "endTimeBefore" if "endTimeBefore" in message else "durationHours"
+        raise InvalidInput(message, field=f"query.{field}", rule="search_window") from exc

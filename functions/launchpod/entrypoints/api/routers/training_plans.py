@@ -8,7 +8,6 @@ from typing import Annotated
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.openapi.params import Body, Path, Query
 from aws_lambda_powertools.event_handler.router import APIGatewayRouter
-from pydantic import ValidationError
 
 from launchpod.contracts.operations import NoopView
 from launchpod.contracts.plans import PlanView
@@ -18,7 +17,6 @@ from launchpod.contracts.training_plans import (
     ExtensionOfferingListView,
     IsoDateTime,
     OfferingListView,
-    OfferingQuery,
     PlanStatus,
     ReservedInstanceType,
     TargetResource,
@@ -26,7 +24,6 @@ from launchpod.contracts.training_plans import (
     TrainingPlanName,
     TrainingPlanView,
 )
-from launchpod.domain.errors import InvalidInput
 from launchpod.entrypoints.api.routing import DryRunQuery, json_response, route
 from launchpod.usecases import training_plans as cases
 
@@ -42,19 +39,14 @@ def search_training_plan_offerings(
     endTimeBefore: Annotated[IsoDateTime | None, Query()] = None,
     target: Annotated[TargetResource, Query()] = "hyperpod-cluster",
 ) -> OfferingListView:
-    try:
-        query = OfferingQuery(
-            instanceType=instanceType,
-            instanceCount=instanceCount,
-            durationHours=durationHours,
-            startTimeAfter=startTimeAfter,
-            endTimeBefore=endTimeBefore,
-            target=target,
-        )
-    except ValidationError as exc:  # the cross-field rules (whole days, the window's order): 422 as the body's
-        message = str(exc.errors()[0]["msg"]).removeprefix("Value error, ")
-        field = "endTimeBefore" if "endTimeBefore" in message else "durationHours"
-        raise InvalidInput(message, field=f"query.{field}", rule="search_window") from exc
+    query = cases.offering_query(
+        instanceType=instanceType,
+        instanceCount=instanceCount,
+        durationHours=durationHours,
+        startTimeAfter=startTimeAfter,
+        endTimeBefore=endTimeBefore,
+        target=target,
+    )
     return cases.search_offerings(query, ports=cases.real())
 
 
