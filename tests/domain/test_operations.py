@@ -49,7 +49,15 @@ class MemoryStore:
         self.ops[operation.id] = operation
         self.locks[operation.target] = operation.id
 
-    def finish(self, operation_id: str, status: OperationStatus, *, error: str | None, message: str | None) -> None:
+    def finish(
+        self,
+        operation_id: str,
+        status: OperationStatus,
+        *,
+        error: str | None,
+        message: str | None,
+        attempt: int | None = None,
+    ) -> None:
         op = self.ops[operation_id]
         self.ops[operation_id] = op.model_copy(update={"status": status, "error": error, "message": message})
         self.locks.pop(op.target, None)

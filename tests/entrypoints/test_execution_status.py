@@ -44,7 +44,9 @@ def test_a_timed_out_execution_fails_its_operation_and_frees_the_cluster(lambda_
     op = ops.new_operation(plan, ops.Principal("a", Role.ADMIN))
     store.create_holding_cluster(op, "k")
 
-    result = execution_status.handler(_event(f"{op.id}-r1", "TIMED_OUT"), lambda_context)
+    # the execution of another attempt than the operation's own changes nothing
+    assert execution_status.handler(_event(f"{op.id}-r1", "TIMED_OUT"), lambda_context) == {"changed": False}
+    result = execution_status.handler(_event(op.id, "TIMED_OUT"), lambda_context)
 
     assert result == {"changed": True, "operationId": op.id, "status": "FAILED"}
     view = store.get(op.id)

@@ -69,3 +69,19 @@ def test_an_invocation_past_its_timeout_holds_the_phase_no_longer(store, lambda_
     store.hold_phase(operation.id, "ClusterRole", 1, ops.now() - timedelta(seconds=1))  # Lambda ended it
     cluster_role(_document(operation, 2), lambda_context)
     assert RAN == [2]
+
+
+def test_the_failure_of_a_replaced_attempt_does_not_end_its_retry(store, lambda_context):
+    """A branch of attempt 1 that Step Functions let finish reaches RecordFailure after the retry began: the
+    retry's operation stays as it is, and keeps the cluster."""
+    from launchpod.entrypoints.workflows import record_failure
+
+    plan = control_plane.plan(CreateClusterRequest(name="c1", availabilityZones=["us-east-1a", "us-east-1b"]))
+    operation = ops.new_operation(plan, ops.Principal("alice", Role.ADMIN)).model_copy(update={"attempt": 2})
+    store.create_holding_cluster(operation, "k")
+    cluster_role(_document(operation, 2), lambda_context)
+    late = {**_document(operation, 1), "error": {"Error": "PermanentError", "Cause": "attempt 1's branch"}}
+    record_failure.handler(late, lambda_context)
+    assert store.get(operation.id).status not in ("FAILED", "SUCCEEDED") and store.holder("c1") == operation.id
+    record_failure.handler({**late, "attempt": 2}, lambda_context)
+    assert store.get(operation.id).status == "FAILED" and store.holder("c1") is None

@@ -151,7 +151,9 @@ class Operations:
     def restart(self, operation: Any) -> None:
         self.operations[operation.id] = operation
 
-    def finish(self, operation_id: str, status: Any, *, error: str | None, message: str | None) -> None:
+    def finish(
+        self, operation_id: str, status: Any, *, error: str | None, message: str | None, attempt: int | None = None
+    ) -> None:
         self.operations[operation_id] = self.operations[operation_id].model_copy(
             update={"status": status, "error": error, "message": message}
         )
@@ -520,7 +522,15 @@ class OperationsTable:
         self.ops[operation.id] = operation
         self.locks[operation.target] = operation.id
 
-    def finish(self, operation_id: str, status: OperationStatus, *, error: str | None, message: str | None) -> None:
+    def finish(
+        self,
+        operation_id: str,
+        status: OperationStatus,
+        *,
+        error: str | None,
+        message: str | None,
+        attempt: int | None = None,
+    ) -> None:
         op = self.ops[operation_id]
         self.ops[operation_id] = op.model_copy(update={"status": status, "error": error, "message": message})
         self.locks.pop(op.target, None)

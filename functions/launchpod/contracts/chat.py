@@ -13,7 +13,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from launchpod.contracts.common import ClusterName
+from launchpod.contracts.common import ClusterName, refused
 from launchpod.contracts.errors import ErrorView
 from launchpod.contracts.inference import EndpointName
 
@@ -67,7 +67,7 @@ class ChatCompletionRequest(OpenAIContract):
     temperature: float | None = Field(default=None, ge=0, le=2)
     top_p: float | None = Field(default=None, gt=0, le=1)
     n: int = Field(default=1, ge=1, le=1, description="one choice per request")
-    stop: str | list[str] | None = Field(default=None)
+    stop: str | Annotated[list[str], Field(max_length=4)] | None = Field(default=None, description="at most 4")
     seed: int | None = None
     presence_penalty: float | None = Field(default=None, ge=-2, le=2)
     frequency_penalty: float | None = Field(default=None, ge=-2, le=2)
@@ -78,9 +78,7 @@ class ChatCompletionRequest(OpenAIContract):
     def _one_limit(self) -> ChatCompletionRequest:
         both = self.max_tokens is not None and self.max_completion_tokens is not None
         if both and self.max_tokens != self.max_completion_tokens:
-            raise ValueError("send max_completion_tokens or max_tokens, not both with different values")
-        if isinstance(self.stop, list) and len(self.stop) > 4:
-            raise ValueError("stop takes at most 4 sequences")
+            raise refused("same_limit", "send max_completion_tokens or max_tokens, not both with different values")
         return self
 
     @property

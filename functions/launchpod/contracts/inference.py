@@ -463,7 +463,9 @@ class InvokeEndpointRequest(Contract):
     def _one_limit(self) -> Self:
         old = self.__dict__.get("maxTokens")  # read past the deprecation warning the attribute raises
         if old is not None and self.max_tokens is not None and old != self.max_tokens:
-            raise ValueError("send max_tokens (maxTokens is its older spelling), not both with different values")
+            raise refused(
+                "same_limit", "send max_tokens (maxTokens is its older spelling), not both with different values"
+            )
         return self
 
     @property

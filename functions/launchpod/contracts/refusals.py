@@ -89,6 +89,7 @@ REFUSALS: dict[str, Refusal] = {
         _cross("within_elastic_range", "replicas outside elasticPolicy's minReplicas..maxReplicas"),
         _cross("subset", "confirmScaleToZero names a group that groups does not"),
         _cross("sglang_router", "the SGLang router with a worker image that is not SGLang"),
+        _cross("same_limit", "two spellings of one token limit (max_tokens and its other name) with different values"),
     )
 }
 

@@ -56,4 +56,5 @@ class WorkflowFailure(Contract):
     model_config = ConfigDict(extra="allow")
 
     operationId: str
+    attempt: int = 1
     error: dict[str, Any] = Field(default_factory=dict, description="{Error, Cause} from Step Functions")

@@ -98,8 +98,17 @@ class OperationStore(Protocol):
     def restart(self, operation: OperationView) -> None:
         """Store a retried operation (status, phases, attempt) and take the cluster's lock again."""
 
-    def finish(self, operation_id: str, status: OperationStatus, *, error: str | None, message: str | None) -> None:
-        """Record a terminal status and release the cluster."""
+    def finish(
+        self,
+        operation_id: str,
+        status: OperationStatus,
+        *,
+        error: str | None,
+        message: str | None,
+        attempt: int | None = None,
+    ) -> None:
+        """Record a terminal status and release the cluster; with ``attempt``, only if the operation is still
+        on that attempt."""
 
     def execution_of(self, operation_id: str) -> str | None: ...
 

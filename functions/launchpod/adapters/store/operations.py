@@ -377,8 +377,20 @@ class DynamoOperations:
                 raise
 
     # ------------------------------------------------------------------ the end
-    def finish(self, operation_id: str, status: OperationStatus, *, error: str | None, message: str | None) -> None:
+    def finish(
+        self,
+        operation_id: str,
+        status: OperationStatus,
+        *,
+        error: str | None,
+        message: str | None,
+        attempt: int | None = None,
+    ) -> None:
+        """The terminal status; with ``attempt``, only while the operation is still on that attempt (a retry
+        that began meanwhile is not ended by its predecessor's last step)."""
         operation = self.get(operation_id)
+        if attempt is not None and operation.attempt != attempt:
+            return
         phases = []
         for p in operation.phases:
             data = p.model_dump(mode="json")
@@ -389,13 +401,24 @@ class DynamoOperations:
                 )
             phases.append(data)
         values: dict[str, Any] = {":s": status.value, ":at": _iso(), ":p": phases, ":e": error, ":m": message}
-        with aws_call("dynamodb:UpdateItem"):
-            self.table.update_item(
-                Key={"id": operation_id},
-                UpdateExpression="SET #s = :s, updatedAt = :at, phases = :p, #e = :e, #m = :m",
-                ExpressionAttributeNames={"#s": "status", "#e": "error", "#m": "message"},
-                ExpressionAttributeValues=values,
-            )
+        condition: dict[str, Any] = {}
+        if attempt is not None:
+            values[":att"] = attempt
+            condition["ConditionExpression"] = "attempt = :att"
+        try:
+            with aws_call("dynamodb:UpdateItem"):
+                self.table.update_item(
+                    Key={"id": operation_id},
+                    UpdateExpression="SET #s = :s, updatedAt = :at, phases = :p, #e = :e, #m = :m",
+                    ExpressionAttributeNames={"#s": "status", "#e": "error", "#m": "message"},
+                    ExpressionAttributeValues=values,
+                    **condition,
+                )
+        except Exception as exc:
+            cause = exc.__cause__
+            if not (isinstance(cause, ClientError) and error_code(cause) == "ConditionalCheckFailedException"):
+                raise
+            return  # a retry began between the read and the write: it owns the operation
         self.release(operation.target, operation_id)
 
     def release(self, cluster: str, operation_id: str) -> None:

@@ -22,6 +22,12 @@ def operation_id_of(execution_name: str) -> str:
     return head if head.startswith("op-") and tail.isdigit() else execution_name
 
 
+def attempt_of(execution_name: str) -> int:
+    """The attempt an execution runs (domain.operations names a retry's ``op-…-r<attempt - 1>``)."""
+    _, _, tail = execution_name.rpartition("-r")
+    return int(tail) + 1 if execution_name.startswith("op-") and tail.isdigit() else 1
+
+
 @logger.inject_lambda_context(clear_state=True)
 @event_source(data_class=EventBridgeEvent)
 def handler(event: EventBridgeEvent, context: Any) -> dict[str, Any]:
@@ -34,10 +40,10 @@ def handler(event: EventBridgeEvent, context: Any) -> dict[str, Any]:
         operation = store.get(operation_id_of(name))
     except NotFound:
         return {"changed": False}
-    if OperationStatus(operation.status).terminal:
-        return {"changed": False}
+    if OperationStatus(operation.status).terminal or attempt_of(name) != operation.attempt:
+        return {"changed": False}  # ended already, or the execution of an attempt a retry has replaced
     message = f"The workflow execution {_ENDED[status]}" + (f": {detail['cause']}" if detail.get("cause") else ".")
     final = OperationStatus.CANCELLED if status == "ABORTED" else OperationStatus.FAILED
-    store.finish(operation.id, final, error=detail.get("error") or status, message=message)
+    store.finish(operation.id, final, error=detail.get("error") or status, message=message, attempt=operation.attempt)
     logger.warning("operation ended by its execution", extra={"operation_id": operation.id, "status": status})
     return {"changed": True, "operationId": operation.id, "status": final.value}

@@ -16,5 +16,7 @@ def handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
     if doc.child:
         # A child execution of provision-cluster: the parent finishes the operation.
         return {"operationId": doc.operationId, "status": "CHILD_SUCCEEDED"}
-    wiring.operations().finish(doc.operationId, OperationStatus.SUCCEEDED, error=None, message="Done")
+    wiring.operations().finish(
+        doc.operationId, OperationStatus.SUCCEEDED, error=None, message="Done", attempt=doc.attempt
+    )
     return {"operationId": doc.operationId, "status": OperationStatus.SUCCEEDED.value}

@@ -33,6 +33,10 @@ def handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
     error, message = _message(failure.error)
     store = wiring.operations()
     operation = store.get(failure.operationId)
+    if failure.attempt != operation.attempt:
+        # An execution of an earlier attempt (a branch Step Functions let finish after the operation failed or
+        # was cancelled) ends after a retry began: the retry owns the operation now.
+        return {"operationId": operation.id, "status": operation.status, "staleAttempt": failure.attempt}
     if OperationStatus(operation.status) == OperationStatus.CANCELLED or (
         OperationStatus(operation.status) == OperationStatus.FAILED and operation.message
     ):
@@ -47,7 +51,7 @@ def handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
         if p.status in (PhaseStatus.RUNNING, PhaseStatus.FAILED) and p.error:
             error = p.error  # the AWS or Kubernetes code says more than PermanentError
     logger.warning("operation failed", extra={"error": error, "cause": message})
-    store.finish(operation.id, OperationStatus.FAILED, error=error, message=message)
+    store.finish(operation.id, OperationStatus.FAILED, error=error, message=message, attempt=operation.attempt)
     tell(
         operation.target,
         "operation-failed",
