@@ -149,6 +149,13 @@ def follow_logs(
                 err.write(f"({note})\n")
                 noted = note
             if status.get("status") in JOB_FINAL:
+                # Lines the last processes wrote as the job ended can reach the log just after its status
+                # does: read the end once more, as kubectl logs -f reads to the end of the stream.
+                time.sleep(interval)
+                last = list(logs(window).get("lines") or [])
+                for line in new_lines(seen, last) if seen else last[-tail:]:
+                    out.write(line + "\n")
+                out.flush()
                 reason = f": {status['reason']}" if status.get("reason") else ""
                 err.write(f"Job {status.get('jobName')} {status['status']}{reason}.\n")
                 return EXIT_OK if status["status"] == "Succeeded" else EXIT_FAILED

@@ -42,13 +42,18 @@ def test_a_submitted_jobs_log_is_followed_with_f_until_it_succeeds(sandbox, lp, 
     assert submitted.returncode == 0, submitted.stderr
     assert "jobName         cli-follow" in submitted.stdout
 
-    follower = lp.popen("jobs", "logs", "--cluster", NAME, JOB, "-f", "--poll-interval", "0.2", role="viewer")
+    # --tail 5000: the whole log from its start, however late the follower starts on a loaded machine
+    follow = ("jobs", "logs", "--cluster", NAME, JOB, "-f", "--tail", "5000", "--poll-interval", "0.2")
+    follower = lp.popen(*follow, role="viewer")
     assert follower.stdout is not None and follower.stderr is not None
     first = follower.stdout.readline()
     # the first line arrives while the job still runs: this is following, not reading a finished log
     assert first and _job_status(sandbox) in ("Pending", "Created", "Running", "Restarting"), first
-    rest, said = follower.communicate(timeout=180)
-    assert follower.returncode == 0, said
+    # read on through the same text stream: communicate() would read the pipe beneath it and lose the lines
+    # readline() already buffered (stderr carries a few lines only, so it cannot fill its pipe meanwhile)
+    rest = follower.stdout.read()
+    said = follower.stderr.read()
+    assert follower.wait(timeout=180) == 0, said
     assert f"Job {JOB} Succeeded" in said
 
     with sandbox.client("viewer") as c:

@@ -125,11 +125,17 @@ def test_the_creation_diagnosis_names_capacity_and_offers_the_retry_as_a_command
     expect(findings).to_contain_text("Problem:")
     expect(findings).to_contain_text("ml.g5.8xlarge")
     expect(page.get_by_text("In the console: Operation: Retry from failed phase")).to_be_visible()
-    command = page.locator(".launchpod-command").first
+    commands = page.locator(".launchpod-command")
+    # first: the cluster asked again in a zone that has the type (the path names it, the body does not)
+    elsewhere = commands.first
+    expect(elsewhere).to_contain_text(f'curl -X POST "{app.url}/api/clusters/{failed}/hyperpod" ')
+    expect(elsewhere).to_contain_text('"availabilityZone":"us-east-1b"')
+    expect(elsewhere).not_to_contain_text('"cluster"')
+    retry = commands.filter(has_text="/retry").first
     # the command reaches this console's API, with the token from the environment, never a pasted one
-    expect(command).to_contain_text(re.compile(rf'curl -X POST "{re.escape(app.url)}/api/operations/op-\w+/retry" '))
-    expect(command).to_contain_text('-H "Authorization: Bearer $LAUNCHPOD_TOKEN"')
-    expect(command.get_by_role("button", name="Copy command")).to_be_visible()
+    expect(retry).to_contain_text(re.compile(rf'curl -X POST "{re.escape(app.url)}/api/operations/op-\w+/retry" '))
+    expect(retry).to_contain_text('-H "Authorization: Bearer $LAUNCHPOD_TOKEN"')
+    expect(retry.get_by_role("button", name="Copy command")).to_be_visible()
     shot(page, "creation-diagnosis", full_page=True)
 
 
@@ -251,7 +257,7 @@ def test_a_launchpod_cluster_is_deleted_from_the_console(app: App, failed: str, 
     action(page, "Delete cluster")
     dialog = page.get_by_role("dialog")
     steps = plan_in(dialog, "What the delete does")
-    expect(steps).to_contain_text("Delete the HyperPod cluster and wait until it is gone")
+    expect(steps).to_contain_text(f"EKS cluster {failed} (ACTIVE)")  # its HyperPod cluster was deleted before
     dialog.get_by_label("Name to confirm").fill(failed)
     shot(page, "delete-cluster-plan")
     dialog.get_by_role("button", name="Delete cluster").click()

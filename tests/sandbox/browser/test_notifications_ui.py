@@ -57,5 +57,8 @@ def test_subscribers_are_added_tested_and_removed_from_the_console(
     assert f"{app.url}/clusters/{cluster}" in post.body["text"]
     shot(page, "subscribers")
     page.get_by_role("button", name="Remove oncall@example.com").click()
+    dialog = page.get_by_role("dialog")
+    expect(dialog.get_by_role("list", name="What the removal does").get_by_role("listitem").first).to_be_visible()
+    dialog.get_by_role("button", name="Remove subscriber").click()
     expect(mail).to_have_count(0)
     expect(table.get_by_role("row").filter(has_text=hook)).to_have_count(1)

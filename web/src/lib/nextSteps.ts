@@ -26,11 +26,17 @@ const quoted = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`; // POSIX sh
  * body, and the token comes from $LAUNCHPOD_TOKEN, never from the page. */
 export function curlCommand(step: NextStep, apiBase: string): string | null {
   if (!step.rest) return null;
-  const [method, path] = step.rest.split(' ', 2);
+  const [method, target] = step.rest.split(' ', 2);
+  const [path, given = ''] = target.split('?', 2);
   const inPath = new Set(Array.from((ROUTES[step.tool ?? '']?.path ?? '').matchAll(/{(\w+)}/g), (m) => m[1]));
-  const rest = Object.entries(step.arguments ?? {}).filter(([key, value]) => !inPath.has(key) && value !== null);
+  if (inPath.has('name')) inPath.add('cluster'); // the agent's name for the cluster the REST path calls name
+  const params = new URLSearchParams(given);
+  const rest = Object.entries(step.arguments ?? {}).filter(
+    ([key, value]) => !inPath.has(key) && value !== null && !params.has(key),
+  );
   const bodyless = method === 'GET' || method === 'DELETE';
-  const query = bodyless && rest.length ? `?${new URLSearchParams(rest.map(([k, v]) => [k, String(v)])).toString()}` : '';
+  if (bodyless) rest.forEach(([k, v]) => params.append(k, String(v)));
+  const query = params.toString() ? `?${params.toString()}` : '';
   const url = `${apiBase.replace(/\/$/, '')}${path.replace(/^\/api(?=\/)/, '')}${query}`;
   const parts = [`curl -X ${method} "${url}"`, '-H "Authorization: Bearer $LAUNCHPOD_TOKEN"'];
   if (!bodyless) parts.push("-H 'Content-Type: application/json'", `-d ${quoted(JSON.stringify(Object.fromEntries(rest)))}`);

@@ -31,4 +31,23 @@ describe('next steps', () => {
     expect(curlCommand(odd, '/api')).toContain(`-d '{"note":"it'\\''s"}'`);
     expect(curlCommand({ why: 'alert a person' }, '/api')).toBeNull();
   });
+
+  it('take the agent\'s cluster argument as the path\'s name and keep a query the step already has', () => {
+    const again = {
+      tool: 'create_hyperpod',
+      arguments: { cluster: 'ml-a', availabilityZone: 'us-east-1b' },
+      rest: 'POST /api/clusters/ml-a/hyperpod',
+      why: 'x',
+    };
+    expect(curlCommand(again, '/api')).toContain(`-d '{"availabilityZone":"us-east-1b"}'`);
+    const gone = {
+      tool: 'delete_hyperpod',
+      arguments: { cluster: 'ml-a', confirm: 'ml-a' },
+      rest: 'DELETE /api/clusters/ml-a/hyperpod?confirm=ml-a',
+      why: 'x',
+    };
+    expect(curlCommand(gone, '/api')).toBe(
+      'curl -X DELETE "/api/clusters/ml-a/hyperpod?confirm=ml-a" -H "Authorization: Bearer $LAUNCHPOD_TOKEN"',
+    );
+  });
 });
