@@ -77,11 +77,18 @@ def wait_operation(
     live = err.isatty()
     started = time.monotonic()
     shown = ""
+    ended: set[str] = set()
     op: dict[str, Any] = {}
     try:
         while True:
             op = get(operation_id)
             elapsed = time.monotonic() - started
+            # every phase that ended since the last poll gets its line, however quickly it ran
+            for phase in op.get("phases") or []:
+                if phase.get("status") in DONE_PHASES | {"FAILED", "CANCELLED"} and phase["name"] not in ended:
+                    ended.add(phase["name"])
+                    title = phase.get("title") or phase["name"]
+                    err.write(("\r\033[K" if live else "") + f"  {phase['status']:<9} {title}\n")
             line = progress_line(op, elapsed)
             if live:
                 # one screen line, or the carriage return would redraw only its last row

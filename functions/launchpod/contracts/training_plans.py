@@ -9,7 +9,7 @@ from typing import Annotated, Literal
 
 from pydantic import BeforeValidator, Field, model_validator
 
-from launchpod.contracts.common import Contract
+from launchpod.contracts.common import Contract, refused
 
 # ReservedCapacityInstanceType: the only types a training plan reserves.
 ReservedInstanceType = Literal[
@@ -60,17 +60,17 @@ class OfferingQuery(Contract):
 
     instanceType: ReservedInstanceType
     instanceCount: int = Field(ge=1, le=256, description="instances to reserve")
-    durationHours: int = Field(default=24, ge=24, le=4368, description="whole days in hours (24 to 4368)")
+    durationHours: int = Field(
+        default=24, ge=24, le=4368, multiple_of=24, description="whole days in hours (24 to 4368)"
+    )
     startTimeAfter: IsoDateTime | None = Field(default=None, description="earliest start (ISO 8601)")
     endTimeBefore: IsoDateTime | None = Field(default=None, description="latest end (ISO 8601)")
     target: TargetResource = Field(default="hyperpod-cluster", description="what the plan serves; only that kind")
 
     @model_validator(mode="after")
     def _whole_days(self) -> OfferingQuery:
-        if self.durationHours % 24:
-            raise ValueError("durationHours must be whole days (a multiple of 24)")
         if self.startTimeAfter and self.endTimeBefore and self.endTimeBefore <= self.startTimeAfter:
-            raise ValueError("endTimeBefore must be after startTimeAfter")
+            raise refused("search_window", "endTimeBefore must be after startTimeAfter")
         return self
 
 

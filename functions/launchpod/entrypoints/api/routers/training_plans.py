@@ -34,7 +34,7 @@ router = APIGatewayRouter()
 def search_training_plan_offerings(
     instanceType: Annotated[ReservedInstanceType, Query()],
     instanceCount: Annotated[int, Query(ge=1, le=256)],
-    durationHours: Annotated[int, Query(ge=24, le=4368)] = 24,
+    durationHours: Annotated[int, Query(ge=24, le=4368, multiple_of=24)] = 24,
     startTimeAfter: Annotated[IsoDateTime | None, Query()] = None,
     endTimeBefore: Annotated[IsoDateTime | None, Query()] = None,
     target: Annotated[TargetResource, Query()] = "hyperpod-cluster",
