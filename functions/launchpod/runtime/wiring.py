@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import lru_cache
+from typing import Any
 
 from launchpod.adapters.aws.ec2 import Ec2
 from launchpod.adapters.aws.eks import Eks
@@ -113,3 +115,18 @@ def notifications() -> DynamoNotifications:
 @lru_cache(maxsize=1)
 def sns() -> Sns:
     return Sns(settings().notifications_topic_arn)
+
+
+# The Kubernetes adapters pull in the kubernetes client: imported only by the functions that reach a cluster.
+def kube_items() -> Callable[..., list[dict[str, Any]]]:
+    """Every object of one kind of a cluster (adapters.k8s.listing.items)."""
+    from launchpod.adapters.k8s import listing
+
+    return listing.items
+
+
+def kube_delete() -> Callable[..., bool]:
+    """Delete one object of a cluster (adapters.k8s.apply.delete)."""
+    from launchpod.adapters.k8s import apply
+
+    return apply.delete

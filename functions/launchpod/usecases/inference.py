@@ -76,7 +76,6 @@ def real() -> InferencePorts:
     """The deployed adapters (runtime.wiring)."""
     from launchpod.adapters.k8s import apply as k8s
     from launchpod.adapters.k8s import endpoints as cluster_endpoints
-    from launchpod.adapters.k8s import listing
     from launchpod.runtime import wiring
     from launchpod.runtime.settings import settings
 
@@ -91,7 +90,7 @@ def real() -> InferencePorts:
         workflows=wiring.workflows(),
         region=settings().region,
         instances=wiring.instance_facts(),
-        listed=listing.items,
+        listed=wiring.kube_items(),
     )
 
 

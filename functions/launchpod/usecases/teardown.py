@@ -25,12 +25,11 @@ class LoadBalancerPorts:
 
 def real() -> LoadBalancerPorts:
     """The deployed adapters (runtime.wiring and the Kubernetes client)."""
-    from launchpod.adapters.k8s import apply, listing
     from launchpod.runtime import wiring
     from launchpod.runtime.settings import settings
 
     return LoadBalancerPorts(
-        eks=wiring.eks(), items=listing.items, delete=apply.delete, prefix=settings().resource_prefix
+        eks=wiring.eks(), items=wiring.kube_items(), delete=wiring.kube_delete(), prefix=settings().resource_prefix
     )
 
 
