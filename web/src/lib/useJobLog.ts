@@ -113,11 +113,14 @@ export function useJobLog(cluster: string, job: string, namespace: string | unde
   // stream waits for a fresher tail to meet.
   const held = transport === 'websocket' && waiting(log);
   const poll = transport === 'polling' && running;
+  // Read before the job had a pod (just submitted: the operator has not made it yet) or while its pods are
+  // recreated: read again until a pod's log is there, or the job has ended with none.
+  const unread = Boolean(view && !view.retained && (hasPods || running));
   useEffect(() => {
-    if (!(poll || held || (hasPods && !view))) return undefined; // the last: a first read that failed
-    const interval = window.setInterval(() => void readTail(poll ? 'replace' : 'anchor'), LOG_POLL_MS);
+    if (!(poll || held || unread || (hasPods && !view))) return undefined; // the last: a first read that failed
+    const interval = window.setInterval(() => void readTail(poll || unread ? 'replace' : 'anchor'), LOG_POLL_MS);
     return () => window.clearInterval(interval);
-  }, [hasPods, view, poll, held, readTail]);
+  }, [hasPods, view, poll, held, unread, readTail]);
   useEffect(() => {
     if (transport === 'polling' && !running) void readTail('replace');
   }, [transport, running, readTail]);
