@@ -37,6 +37,10 @@ class FunctionSpec:
     starts_workflows: bool = False
     kubernetes: bool = False  # needs an EKS access entry to reach cluster API servers
     placeholder: str | None = None  # ${Placeholder} it fills in state machine definitions
+    # A workflow phase (declared with ``phase_function``): the phase it records on the operation and the use
+    # case it runs, "<module>.<function>" under launchpod.usecases.workflows.
+    phase: str | None = None
+    run: str | None = None
 
 
 @dataclass(frozen=True)
@@ -55,6 +59,33 @@ class StateMachineSpec:
 
 
 _PHASES = "launchpod.entrypoints.workflows"
+PHASE_HANDLERS = "launchpod.entrypoints.workflows.handlers"
+
+
+def phase_function(
+    name: str, phase: str, run: str, description: str, *, placeholder: str | None = None, **needs: Any
+) -> FunctionSpec:
+    """One workflow phase, declared once: its function's logical name, the phase it records on the operation,
+    the use case it runs ("<module>.<function>" under launchpod.usecases.workflows, taking the WorkflowInput
+    and answering a PhaseResult whose outputs, where later phases read them, are the phase's PhaseOutput) and
+    what the function needs (actions, tables, memory, ...). The Lambda handler
+    (``launchpod.entrypoints.workflows.handlers.<name with underscores>``) and the state machines'
+    ``${<Phase>Fn}`` placeholder come from it."""
+    return FunctionSpec(
+        name,
+        f"{PHASE_HANDLERS}.{handler_attribute(name)}",
+        description,
+        placeholder=placeholder or f"{phase}Fn",
+        phase=phase,
+        run=run,
+        **needs,
+    )
+
+
+def handler_attribute(name: str) -> str:
+    return name.replace("-", "_")
+
+
 # What a phase needs to make a pod identity role (inline policy, tags) and pass it to EKS.
 _POD_IDENTITY_ROLE = (
     "iam:GetRole",
@@ -374,23 +405,24 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
         kubernetes=True,
         placeholder="VerifyAccessFn",
     ),
-    FunctionSpec(
+    phase_function(
         "chp-lifecycle-scripts",
-        f"{_PHASES}.create_hyperpod.lifecycle_scripts.handler",
+        "LifecycleScripts",
+        "create_hyperpod.lifecycle_scripts",
         "create-hyperpod: lifecycle scripts to the shared bucket",
         actions=("s3:PutObject",),
-        placeholder="LifecycleScriptsFn",
     ),
-    FunctionSpec(
+    phase_function(
         "chp-execution-role",
-        f"{_PHASES}.create_hyperpod.execution_role.handler",
+        "ExecutionRole",
+        "create_hyperpod.execution_role",
         "create-hyperpod: the instance groups' execution role",
         actions=("iam:GetRole", "iam:CreateRole", "iam:TagRole", "iam:PutRolePolicy", "iam:ListAttachedRolePolicies"),
-        placeholder="ExecutionRoleFn",
     ),
-    FunctionSpec(
+    phase_function(
         "chp-compute-subnet",
-        f"{_PHASES}.create_hyperpod.compute_subnet.handler",
+        "ComputeSubnet",
+        "create_hyperpod.compute_subnet",
         "create-hyperpod: a /20 compute subnet from the one subnet planner",
         actions=(
             "eks:DescribeCluster",
@@ -402,11 +434,11 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
             "ec2:DescribeVpcEndpoints",
             "ec2:AssociateRouteTable",
         ),
-        placeholder="ComputeSubnetFn",
     ),
-    FunctionSpec(
+    phase_function(
         "chp-security-group",
-        f"{_PHASES}.create_hyperpod.security_group.handler",
+        "SecurityGroup",
+        "create_hyperpod.security_group",
         "create-hyperpod: the security group shared with the EKS control plane, with EFA's self rules",
         actions=(
             "eks:DescribeCluster",
@@ -416,18 +448,18 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
             "ec2:AuthorizeSecurityGroupIngress",
             "ec2:AuthorizeSecurityGroupEgress",
         ),
-        placeholder="SecurityGroupFn",
     ),
-    FunctionSpec(
+    phase_function(
         "chp-hyperpod-access",
-        f"{_PHASES}.create_hyperpod.hyperpod_access.handler",
+        "HyperPodAccess",
+        "create_hyperpod.hyperpod_access",
         "create-hyperpod: EKS access entry for HyperPod nodes",
         actions=("eks:DescribeAccessEntry", "eks:CreateAccessEntry", "eks:TagResource"),
-        placeholder="HyperPodAccessFn",
     ),
-    FunctionSpec(
+    phase_function(
         "chp-create-hyperpod",
-        f"{_PHASES}.create_hyperpod.create_hyperpod.handler",
+        "CreateHyperPod",
+        "create_hyperpod.create_hyperpod",
         "create-hyperpod: SageMaker CreateCluster (Orchestrator.Eks, NodeRecovery)",
         # HyperPod reads the EKS cluster and makes access entries with the caller's permissions, and creates
         # its service-linked role on first use (sandbox/aws/iam/caller.py); a Failed cluster is deleted
@@ -445,18 +477,17 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
             "iam:PassRole",
             "iam:CreateServiceLinkedRole",
         ),
-        placeholder="CreateHyperPodFn",
     ),
-    FunctionSpec(
+    phase_function(
         "chp-wait-in-service",
-        f"{_PHASES}.create_hyperpod.wait_in_service.handler",
+        "WaitInService",
+        "create_hyperpod.wait_in_service",
         "create-hyperpod: reads HyperPod's status; InService or Failed ends the wait",
         actions=("sagemaker:DescribeCluster",),
-        placeholder="WaitInServiceFn",
     ),
     FunctionSpec(
         "chp-await-in-service",
-        f"{_PHASES}.create_hyperpod.await_in_service.handler",
+        f"{_PHASES}.await_in_service.handler",
         "create-hyperpod: parks the workflow's task token until HyperPod's cluster-state event wakes it",
         actions=("sagemaker:DescribeCluster", "states:SendTaskSuccess"),
         tables=("clusters",),
@@ -1158,6 +1189,7 @@ STATE_MACHINES: tuple[StateMachineSpec, ...] = (
 )
 
 FUNCTIONS_BY_NAME = {f.name: f for f in FUNCTIONS}
+PHASES_BY_HANDLER = {handler_attribute(f.name): f for f in FUNCTIONS if f.run}
 STATE_MACHINES_BY_NAME = {s.name: s for s in STATE_MACHINES}
 
 

@@ -7,7 +7,7 @@ from types import SimpleNamespace
 
 import pytest
 from launchpod.adapters.store.clusters import DynamoClusters
-from launchpod.entrypoints.workflows.create_hyperpod import await_in_service
+from launchpod.entrypoints.workflows import await_in_service
 from launchpod.runtime import wiring
 
 from tests.entrypoints.fakes import RecordingWorkflows

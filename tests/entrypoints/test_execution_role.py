@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 from launchpod import policies, registry
-from launchpod.entrypoints.workflows.create_hyperpod import execution_role
+from launchpod.domain.clusters import hyperpod
 
 from sandbox.aws.iam.policy import AuthzRequest, statement_applies
 
@@ -28,8 +28,8 @@ def _allows(document: dict, action: str) -> bool:
     return any(s["Effect"] == "Allow" for s in applies) and not any(s["Effect"] == "Deny" for s in applies)
 
 
-@pytest.mark.parametrize("action", execution_role.SSM_SESSION_ACTIONS)
+@pytest.mark.parametrize("action", hyperpod.SSM_SESSION_ACTIONS)
 def test_a_node_may_open_the_session_manager_channels_an_ssm_session_needs(action):
     # The role's own policy and the boundary it carries must both allow it (IAM's evaluation logic).
-    assert _allows(execution_role.policy("launchpod-shared", "c1"), action)
+    assert _allows(hyperpod.execution_role_policy("launchpod-shared", "c1"), action)
     assert _allows(policies.boundary_document(DEPLOYMENT), action)

@@ -142,6 +142,11 @@ def test_every_registry_handler_is_in_the_deployed_code_asset(synth):
         module, attr = spec.handler.rsplit(".", 1)
         source = asset / (module.replace(".", "/") + ".py")
         assert source.is_file(), f"{spec.name}: {source.relative_to(asset)} is not in the code asset"
+        if spec.run:  # a declared phase: the handlers module builds it from the use case the asset holds
+            use_case, _, function = spec.run.rpartition(".")
+            source = asset / "launchpod/usecases/workflows" / f"{use_case.replace('.', '/')}.py"
+            assert source.is_file(), f"{spec.name}: {source.relative_to(asset)} is not in the code asset"
+            attr = function
         assert f"def {attr}(" in source.read_text() or f"{attr} =" in source.read_text()
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from launchpod import registry
 
-from tests.statemachines.test_phase_outputs import MACHINES, WORKFLOWS
+from tests.statemachines.test_phase_outputs import MACHINES, TASK_SPECS, WORKFLOWS
 
 
 def _domain_modules() -> list[str]:
@@ -32,8 +32,13 @@ TASKS = {name: tasks for name, _, tasks in MACHINES}
 NOT_PHASES = {"Finish", "RecordFailure", "FollowUp"}  # they end the operation; no phase of it records them
 
 
-def _recorded_name(path: Path) -> str | None:
-    """The name a handler's phase decorator records: phase("X"), or phase(PHASE) with the module's PHASE."""
+def _recorded_name(spec: registry.FunctionSpec) -> str | None:
+    """The name a Task's handler records: a declared phase's, else its phase decorator's: phase("X"), or
+    phase(PHASE) with the module's PHASE."""
+    if spec.phase:
+        return spec.phase
+    module = spec.handler.rsplit(".", 1)[0]
+    path = WORKFLOWS / (module.removeprefix("launchpod.entrypoints.workflows.").replace(".", "/") + ".py")
     source = path.read_text()
     literal = re.search(r'\bphase\("([^"]+)"\)', source)
     if literal:
@@ -47,12 +52,13 @@ def _recorded_name(path: Path) -> str | None:
 @pytest.mark.parametrize("machine", MACHINES, ids=lambda m: m[0])
 def test_each_task_handler_records_itself_under_its_state_name(machine):
     name, _, tasks = machine
-    for state, path in tasks.items():
-        recorded = _recorded_name(path)
+    for state in tasks:
+        spec = TASK_SPECS[name][state]
+        recorded = _recorded_name(spec)
         if state in NOT_PHASES:
             assert recorded is None, f"{name}: {state} records itself as phase {recorded}"
         else:
-            assert recorded == state, f"{name}: state {state} runs {path.name}, which records phase {recorded}"
+            assert recorded == state, f"{name}: state {state} runs {spec.name}, which records phase {recorded}"
 
 
 @pytest.mark.parametrize("module", DOMAIN)

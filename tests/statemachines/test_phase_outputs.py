@@ -5,6 +5,7 @@ machine it is part of; and no phase reads the workflow document's outputs by key
 from __future__ import annotations
 
 import importlib
+import inspect
 import json
 import re
 from pathlib import Path
@@ -57,8 +58,19 @@ def _reaches(edges: dict[str, set[str]], start: str, goal: str) -> bool:
     return False
 
 
-def _machines() -> list[tuple[str, dict, dict[str, Path]]]:
-    """(machine, definition, Task name -> its handler's source file) for every state machine."""
+def _source(spec: registry.FunctionSpec) -> str:
+    """What a Task runs: a declared phase's use case function, else its handler's module."""
+    if spec.run:
+        module, _, function = spec.run.rpartition(".")
+        found = getattr(importlib.import_module(f"launchpod.usecases.workflows.{module}"), function)
+        return inspect.getsource(found)
+    module = spec.handler.rsplit(".", 1)[0]
+    relative = module.removeprefix("launchpod.entrypoints.workflows.").replace(".", "/")
+    return (WORKFLOWS / f"{relative}.py").read_text()
+
+
+def _machines() -> list[tuple[str, dict, dict[str, str]]]:
+    """(machine, definition, Task name -> the source of what it runs) for every state machine."""
     out = []
     for machine in registry.STATE_MACHINES:
         definition = json.loads(machine.path.read_text())
@@ -66,13 +78,13 @@ def _machines() -> list[tuple[str, dict, dict[str, Path]]]:
         for name, state in _states(definition).items():
             placeholder = re.fullmatch(r"\$\{(\w+)\}", str(state.get("Resource", "")))
             if placeholder and placeholder[1] in BY_PLACEHOLDER:
-                module = BY_PLACEHOLDER[placeholder[1]].handler.rsplit(".", 1)[0]
-                relative = module.removeprefix("launchpod.entrypoints.workflows.").replace(".", "/")
-                tasks[name] = WORKFLOWS / f"{relative}.py"
+                tasks[name] = _source(BY_PLACEHOLDER[placeholder[1]])
+                TASK_SPECS.setdefault(machine.name, {})[name] = BY_PLACEHOLDER[placeholder[1]]
         out.append((machine.name, definition, tasks))
     return out
 
 
+TASK_SPECS: dict[str, dict[str, registry.FunctionSpec]] = {}  # machine -> Task name -> its function
 MACHINES = _machines()
 
 
@@ -80,25 +92,27 @@ MACHINES = _machines()
 def test_every_output_names_a_task_whose_handler_returns_it(model):
     producers = [tasks[model.PHASE] for _, _, tasks in MACHINES if model.PHASE in tasks]
     assert producers, f"{model.__name__}.PHASE = {model.PHASE!r} is no Task of any state machine"
-    for path in producers:
-        assert f"{model.__name__}(" in path.read_text(), f"{path.name} ({model.PHASE}) does not return {model.__name__}"
+    for source in producers:
+        assert f"{model.__name__}(" in source, f"{model.PHASE}'s phase does not return {model.__name__}"
 
 
 @pytest.mark.parametrize("machine", MACHINES, ids=lambda m: m[0])
 def test_a_required_output_comes_from_a_phase_that_runs_before_its_reader(machine):
     name, definition, tasks = machine
     edges = _edges(definition)
-    for state, path in tasks.items():
-        for model_name in re.findall(r"\brequire\((\w+Output)\)", path.read_text()):
+    for state, source in tasks.items():
+        for model_name in re.findall(r"\brequire\((\w+Output)\)", source):
             producer = BY_NAME[model_name].PHASE
             assert producer in tasks, f"{name}: {state} requires {model_name}, but {producer} is not in {name}"
             assert _reaches(edges, producer, state), f"{name}: {state} can run before {producer}"
 
 
 def test_no_phase_reads_the_outputs_by_key():
+    phases = [WORKFLOWS, Path(importlib.import_module("launchpod.usecases.workflows").__path__[0])]
     readers = [
-        p.relative_to(WORKFLOWS)
-        for p in WORKFLOWS.rglob("*.py")
+        p.name
+        for folder in phases
+        for p in folder.rglob("*.py")
         if p.name != "phase.py" and re.search(r"\.outputs\s*[\[.]", p.read_text())
     ]
     assert readers == []

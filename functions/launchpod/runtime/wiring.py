@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import lru_cache
-from typing import Any
+from typing import Any, Protocol
 
 from launchpod.adapters.aws.ec2 import Ec2
 from launchpod.adapters.aws.eks import Eks
@@ -130,3 +130,50 @@ def kube_delete() -> Callable[..., bool]:
     from launchpod.adapters.k8s import apply
 
     return apply.delete
+
+
+class S3Objects(Protocol):
+    """The shared bucket's objects (adapters.aws.s3)."""
+
+    def put_text(self, bucket: str, key: str, text: str) -> None: ...
+    def delete_prefix(self, bucket: str, prefix: str) -> int: ...
+    def list_page(self, bucket: str, prefix: str, token: str | None, max_keys: int = 1000) -> dict[str, Any]: ...
+    def list_keys(self, bucket: str, prefix: str, limit: int = 10_000) -> tuple[list[dict[str, Any]], bool]: ...
+
+
+def s3() -> S3Objects:
+    from launchpod.adapters.aws import s3
+
+    return s3
+
+
+class KubeObjects(Protocol):
+    """A cluster's Kubernetes objects, applied server-side, read and deleted (adapters.k8s.apply)."""
+
+    def apply(self, cluster: str, obj: dict[str, Any]) -> None: ...
+    def get(self, cluster: str, path: str) -> Any: ...
+    def read(self, cluster: str, obj: dict[str, Any]) -> dict[str, Any] | None: ...
+    def ready(self, found: dict[str, Any] | None) -> bool: ...
+    def delete(self, cluster: str, obj: dict[str, Any]) -> bool: ...
+    def list_labelled(self, cluster: str, api_version: str, kind: str, selector: str) -> list[dict[str, Any]]: ...
+    def path_of(self, obj: dict[str, Any]) -> str: ...
+
+
+def kube() -> KubeObjects:
+    """The Kubernetes objects adapter; imported only by the functions that reach a cluster."""
+    from launchpod.adapters.k8s import apply
+
+    return apply
+
+
+class KubeListing(Protocol):
+    """Every object of one kind of a cluster, and a container's log (adapters.k8s.listing)."""
+
+    def items(self, cluster: str, kind: str) -> list[dict[str, Any]]: ...
+    def pod_log(self, cluster: str, namespace: str, pod: str, container: str, tail: int = 500) -> str: ...
+
+
+def kube_listing() -> KubeListing:
+    from launchpod.adapters.k8s import listing
+
+    return listing

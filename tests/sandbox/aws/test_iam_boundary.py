@@ -10,10 +10,10 @@ import pytest
 from launchpod import policies, registry
 from launchpod.adapters.aws import iam as iam_adapter
 from launchpod.domain import features, mlflow, ownership
+from launchpod.domain.clusters import hyperpod
 from launchpod.domain.dependencies import lbc
 from launchpod.domain.errors import PermanentError
 from launchpod.domain.instance_groups import autoscaling
-from launchpod.entrypoints.workflows.create_hyperpod import execution_role
 from launchpod.entrypoints.workflows.reconcile_dependencies import addons
 from moto.iam.aws_managed_policies import aws_managed_policies_data
 
@@ -33,7 +33,7 @@ def _managed(name: str) -> dict:
 # Every policy a role Launchpod creates carries (inline, or AWS managed and attached).
 ROLE_POLICIES = {
     "EKS cluster role (AmazonEKSClusterPolicy)": _managed(policies.EKS_CLUSTER_POLICY),
-    "HyperPod execution role": execution_role.policy(BUCKET, "c1"),
+    "HyperPod execution role": hyperpod.execution_role_policy(BUCKET, "c1"),
     "Karpenter role": autoscaling.role_policy(HYPERPOD),
     "MLflow tracking server": mlflow.role_policy(BUCKET),
     "training operator": features.operator_policy(HYPERPOD),

@@ -135,3 +135,73 @@ def failure_hint(message: str) -> str:
     else:
         hint = "Check the cluster's events (ListClusterEvents) for the node that failed."
     return f"{message} — {hint}"
+
+
+SSM_SESSION_ACTIONS = (
+    "ssmmessages:CreateControlChannel",
+    "ssmmessages:CreateDataChannel",
+    "ssmmessages:OpenControlChannel",
+    "ssmmessages:OpenDataChannel",
+)
+
+
+def execution_role_policy(bucket: str, cluster: str) -> dict[str, object]:
+    """What HyperPod's nodes may do as their execution role: read their lifecycle scripts, manage their
+    network interfaces, write logs, and open the Session Manager channels SSM access to a node needs."""
+    prefix = f"{SCRIPTS_PREFIX}/{cluster}/"
+    return {
+        "Version": "2012-10-17",
+        "Statement": [
+            {"Effect": "Allow", "Action": "s3:GetObject", "Resource": f"arn:aws:s3:::{bucket}/{prefix}*"},
+            {
+                "Effect": "Allow",
+                "Action": "s3:ListBucket",
+                "Resource": f"arn:aws:s3:::{bucket}",
+                "Condition": {"StringLike": {"s3:prefix": [f"{prefix}*"]}},
+            },
+            {
+                "Effect": "Allow",
+                "Action": [
+                    "ec2:AssignPrivateIpAddresses",
+                    "ec2:CreateNetworkInterface",
+                    "ec2:CreateNetworkInterfacePermission",
+                    "ec2:DeleteNetworkInterface",
+                    "ec2:DeleteNetworkInterfacePermission",
+                    "ec2:DescribeNetworkInterfaces",
+                    "ec2:DescribeVpcs",
+                    "ec2:DescribeDhcpOptions",
+                    "ec2:DescribeSubnets",
+                    "ec2:DescribeSecurityGroups",
+                    "ec2:DetachNetworkInterface",
+                    "ec2:ModifyNetworkInterfaceAttribute",
+                    "ec2:UnassignPrivateIpAddresses",
+                    "ecr:BatchGetImage",
+                    "ecr:GetAuthorizationToken",
+                    "ecr:GetDownloadUrlForLayer",
+                    "eks-auth:AssumeRoleForPodIdentity",
+                    "cloudwatch:PutMetricData",
+                ],
+                "Resource": "*",
+            },
+            {"Effect": "Allow", "Action": "ec2:CreateTags", "Resource": "arn:aws:ec2:*:*:network-interface/*"},
+            {
+                "Effect": "Allow",
+                "Action": [
+                    "logs:CreateLogGroup",
+                    "logs:CreateLogStream",
+                    "logs:PutLogEvents",
+                    "logs:DescribeLogStreams",
+                ],
+                "Resource": "arn:aws:logs:*:*:log-group:/aws/sagemaker/*",
+            },
+            {
+                # A node's SSM agent opens these channels for every session (aws ssm start-session --target
+                # sagemaker-cluster:<id>_<group>-<instance>); AWS's node policy grants them as
+                # "SSMConnectivityPermissions" (https://docs.aws.amazon.com/sagemaker/latest/dg/
+                # security-iam-awsmanpol-AmazonSageMakerClusterInstanceRolePolicy.html).
+                "Effect": "Allow",
+                "Action": list(SSM_SESSION_ACTIONS),
+                "Resource": "*",
+            },
+        ],
+    }

@@ -1,151 +1,44 @@
-"""The phase decorator: what every workflow Task does around its own work.
+"""The phase decorator: a workflow Task's Lambda handler, parse → one use case → dump, like a route.
 
-It records the phase on the operation (RUNNING, then SUCCEEDED / SKIPPED / FAILED with times,
-attempts and the error in words), resumes a retried operation by handing back the outputs of
-phases that already succeeded, and lets exactly two errors cross into Step Functions:
-``RetryableError`` (retried by the Task's Retry block) and ``PermanentError`` (caught and
-recorded by ``RecordFailure``).
+The use case is the phase's own function, ``(WorkflowInput) -> PhaseResult``, in
+``launchpod.usecases.workflows``; ``run_phase`` there records it on the operation. This module only
+validates the event, tags the log lines, logs what crosses into Step Functions and hands back the
+document for the next state.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from datetime import timedelta
 from functools import wraps
 from typing import Any
 
-from launchpod.contracts.operations import PhaseStatus
-from launchpod.contracts.phase_outputs import PhaseOutput
 from launchpod.contracts.workflows import WorkflowInput
-from launchpod.domain.errors import Conflict, LaunchpodError, PermanentError, RetryableError
-from launchpod.domain.operations import now
+from launchpod.domain.errors import RetryableError
 from launchpod.entrypoints.observability import logger
-from launchpod.runtime import wiring
+from launchpod.usecases.workflows.phase import PhaseCrashed, PhaseResult, PhaseRun, run_phase
+
+__all__ = ["PhaseResult", "phase"]
+
+_LAMBDA_MAX_MS = 900_000  # Lambda's longest timeout, 15 minutes
 
 
-@dataclass
-class PhaseResult:
-    # a PhaseOutput when later phases read it (launchpod.contracts.phase_outputs), else what the record shows
-    outputs: dict[str, Any] | PhaseOutput = field(default_factory=dict)
-    message: str | None = None
-    ready: bool = True  # False: a wait phase that must be polled again
-    skipped: bool = False
-    wait: int | None = None  # seconds until the next poll
-
-
-PhaseFn = Callable[[WorkflowInput], PhaseResult]
-
-
-def phase(name: str) -> Callable[[PhaseFn], Callable[[dict[str, Any], Any], dict[str, Any]]]:
-    def decorate(run: PhaseFn) -> Callable[[dict[str, Any], Any], dict[str, Any]]:
+def phase(name: str) -> Callable[[PhaseRun], Callable[[dict[str, Any], Any], dict[str, Any]]]:
+    def decorate(run: PhaseRun) -> Callable[[dict[str, Any], Any], dict[str, Any]]:
         @wraps(run)
         @logger.inject_lambda_context(clear_state=True)
         def handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
             doc = WorkflowInput.model_validate(event)
-            try:
-                return invoke(doc, context)
-            finally:
-                # Let go only after the phase's last write, so a retry waiting on it never races that write.
-                wiring.operations().let_go(doc.operationId, name, doc.attempt)
-
-        def invoke(doc: WorkflowInput, context: Any) -> dict[str, Any]:
             logger.append_keys(operation_id=doc.operationId, phase=name, cluster=doc.target)
-            store = wiring.operations()
-            operation = store.get(doc.operationId)
-            if doc.attempt != operation.attempt:
-                # An execution of an earlier attempt that Step Functions did not stop (a branch of a
-                # failed Parallel, a child it lost track of): the retry owns the operation now.
-                raise PermanentError(
-                    f"Operation {doc.operationId} is on attempt {operation.attempt}; attempt {doc.attempt} stops here."
-                )
-            known = [p.name for p in operation.phases]  # the order never changes: no need to read it again
-            current = next((p for p in operation.phases if p.name == name), None)
-            if current is None:
-                raise PermanentError(f"Operation {doc.operationId} has no phase {name}.")
-            if current.status in (PhaseStatus.SUCCEEDED, PhaseStatus.SKIPPED):
-                # A retried operation: this phase finished in an earlier attempt.
-                doc.outputs[name] = store.outputs(doc.operationId).get(name, {})
-                doc.ready = True
-                return doc.model_dump(mode="json")
-            fresh = current.status != PhaseStatus.RUNNING or current.error is not None
+            remaining = getattr(context, "get_remaining_time_in_millis", lambda: _LAMBDA_MAX_MS)()
             try:
-                store.phase_started(doc.operationId, name, fresh=fresh, known=known)
-            except Conflict as exc:
-                raise PermanentError(exc.message) from exc
-            try:
-                result = _holding(store, doc, name, context, run)
+                return run_phase(name, doc, remaining, run)
             except RetryableError as exc:
                 logger.warning("phase will be retried", extra={"error": exc.message})
-                store.phase_failed(
-                    doc.operationId,
-                    name,
-                    error=exc.code,
-                    message=f"Retrying: {exc.message}",
-                    terminal=False,
-                    known=known,
-                )
                 raise
-            except LaunchpodError as exc:
-                store.phase_failed(
-                    doc.operationId,
-                    name,
-                    error=exc.extra.get("aws_code", exc.code),
-                    message=exc.message,
-                    terminal=True,
-                    known=known,
-                )
-                raise PermanentError(exc.message) from exc
-            except Exception as exc:
+            except PhaseCrashed:
                 logger.exception("phase crashed")
-                message = (
-                    f"{name} failed unexpectedly ({type(exc).__name__}: {exc}). Retry the operation; "
-                    "if it fails again, report it with the operation id."
-                )
-                store.phase_failed(
-                    doc.operationId, name, error="InternalError", message=message, terminal=True, known=known
-                )
-                raise PermanentError(message) from exc
-            if not result.ready:
-                doc.poll[name] = doc.poll.get(name, 0) + 1
-                doc.ready = False
-                doc.wait = result.wait or doc.wait
-                if result.message:
-                    store.phase_progress(doc.operationId, name, result.message, known=known)
-                return doc.model_dump(mode="json")
-            status = PhaseStatus.SKIPPED if result.skipped else PhaseStatus.SUCCEEDED
-            outputs = result.outputs
-            if isinstance(outputs, PhaseOutput):
-                if name != outputs.PHASE:
-                    raise PermanentError(f"{name} returned {type(outputs).__name__}, the output of {outputs.PHASE}.")
-                outputs = outputs.model_dump(mode="json")
-            store.phase_succeeded(doc.operationId, name, result.message, outputs, status=status, known=known)
-            doc.outputs[name] = outputs
-            doc.ready = True
-            return doc.model_dump(mode="json")
+                raise
 
         return handler
 
     return decorate
-
-
-def _holding(store: Any, doc: WorkflowInput, name: str, context: Any, run: PhaseFn) -> PhaseResult:
-    """Run the phase once no invocation of an earlier attempt still runs it.
-
-    Step Functions does not stop a running Lambda function when it stops an execution
-    (https://docs.aws.amazon.com/step-functions/latest/apireference/API_StopExecution.html), so after a
-    cancel and a retry, the cancelled attempt's invocation can still be making what this one would make:
-    two NAT gateways, one address taken twice. This one waits (RetryableError, the Task's Retry) until
-    that invocation returns or its function's timeout passes.
-    """
-    remaining = getattr(context, "get_remaining_time_in_millis", lambda: _LAMBDA_MAX_MS)()
-    busy = store.hold_phase(doc.operationId, name, doc.attempt, now() + timedelta(milliseconds=remaining))
-    if busy is not None:
-        raise RetryableError(
-            f"Waiting for the cancelled attempt's run of {name} to return (by {busy:%H:%M:%S} UTC at the "
-            "latest): Step Functions lets a function it has stopped waiting on finish."
-        )
-    return run(doc)
-
-
-_LAMBDA_MAX_MS = 900_000  # Lambda's longest timeout, 15 minutes
