@@ -24,6 +24,7 @@ from launchpod.adapters.store.log_pumps import DynamoLogPumps
 from launchpod.adapters.store.notifications import DynamoNotifications
 from launchpod.adapters.store.operations import DynamoOperations
 from launchpod.adapters.store.preferences import DynamoPreferences
+from launchpod.domain.inference.endpoints import RealEndpoint
 from launchpod.runtime.settings import settings
 
 
@@ -177,3 +178,42 @@ def kube_listing() -> KubeListing:
     from launchpod.adapters.k8s import listing
 
     return listing
+
+
+# ---------------------------------------------------------------------------- the use cases' Kubernetes readers
+
+
+class KubeJobs(Protocol):
+    """A cluster's training jobs, their pods, the events and nodes around them, a container's log
+    (adapters.k8s.jobs)."""
+
+    def list_kind(self, cluster: str, api_version: str, kind: str, namespace: str | None) -> list[dict[str, Any]]: ...
+    def pods(self, cluster: str, namespace: str, selector: str) -> list[dict[str, Any]]: ...
+    def events(self, cluster: str, namespace: str) -> list[dict[str, Any]]: ...
+    def nodes(self, cluster: str) -> list[dict[str, Any]]: ...
+    def log(
+        self, cluster: str, namespace: str, pod: str, container: str, tail: int, since: int | None
+    ) -> str | None: ...
+
+
+def kube_jobs() -> KubeJobs:
+    from launchpod.adapters.k8s import jobs
+
+    return jobs
+
+
+class KubeEndpoints(Protocol):
+    """The inference endpoints Launchpod deployed on a cluster's API server (adapters.k8s.endpoints)."""
+
+    def endpoints(self, cluster: str, with_pods: bool = True, name: str | None = None) -> list[RealEndpoint]: ...
+    def endpoint(self, cluster: str, name: str) -> RealEndpoint | None: ...
+    def scale(self, cluster: str, real: RealEndpoint, replicas: int) -> None: ...
+    def chat(self, cluster: str, real: RealEndpoint, payload: dict[str, Any]) -> tuple[dict[str, Any], bool]: ...
+    def models(self, cluster: str, real: RealEndpoint) -> dict[str, Any]: ...
+    def bind_pod(self, cluster: str, namespace: str, pod: str, endpoint: str) -> None: ...
+
+
+def kube_endpoints() -> KubeEndpoints:
+    from launchpod.adapters.k8s import endpoints
+
+    return endpoints
