@@ -681,9 +681,10 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
         placeholder="WaitUpdatedFn",
     ),
     # --- instance groups (issue 12) ---
-    FunctionSpec(
+    phase_function(
         "ig-group-subnet",
-        f"{_PHASES}.instance_groups.group_subnet.handler",
+        "GroupSubnet",
+        "instance_groups.group_subnet",
         "instance-groups: a dedicated /20 subnet for a new group, routed like the cluster's compute subnet",
         actions=(
             "sagemaker:DescribeCluster",
@@ -694,11 +695,11 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
             "ec2:CreateTags",
             "ec2:AssociateRouteTable",
         ),
-        placeholder="GroupSubnetFn",
     ),
-    FunctionSpec(
+    phase_function(
         "ig-update-cluster",
-        f"{_PHASES}.instance_groups.update_cluster.handler",
+        "UpdateCluster",
+        "instance_groups.update_cluster",
         "instance-groups: UpdateCluster with every other group rebuilt from DescribeCluster",
         # UpdateCluster hands each group's execution role to HyperPod again (iam:PassRole).
         # HyperPod gives a new group's execution role an access entry and removes a deleted group's, as the
@@ -712,11 +713,11 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
             "eks:CreateAccessEntry",
             "eks:DeleteAccessEntry",
         ),
-        placeholder="UpdateClusterFn",
     ),
-    FunctionSpec(
+    phase_function(
         "ig-wait-group",
-        f"{_PHASES}.instance_groups.wait_group.handler",
+        "WaitGroup",
+        "instance_groups.wait_group",
         "instance-groups: follows the request's cluster operation (or DescribeCluster) to a terminal state "
         "(why it failed: its events)",
         actions=(
@@ -726,14 +727,13 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
             "sagemaker:ListClusterOperations",
             "sagemaker:DescribeClusterOperation",
         ),
-        placeholder="WaitGroupFn",
     ),
-    FunctionSpec(
+    phase_function(
         "ig-release-subnet",
-        f"{_PHASES}.instance_groups.release_subnet.handler",
+        "ReleaseSubnet",
+        "instance_groups.release_subnet",
         "instance-groups: deletes the dedicated subnet of a deleted group",
         actions=("sagemaker:DescribeCluster", "ec2:DescribeSubnets", "ec2:DeleteSubnet"),
-        placeholder="ReleaseSubnetFn",
     ),
     FunctionSpec(
         "as-cluster-role",
