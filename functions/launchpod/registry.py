@@ -735,9 +735,10 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
         "instance-groups: deletes the dedicated subnet of a deleted group",
         actions=("sagemaker:DescribeCluster", "ec2:DescribeSubnets", "ec2:DeleteSubnet"),
     ),
-    FunctionSpec(
+    phase_function(
         "as-cluster-role",
-        f"{_PHASES}.autoscaling.cluster_role.handler",
+        "ClusterRole",
+        "autoscaling.cluster_role",
         "autoscaling: the role HyperPod assumes to add and remove nodes for Karpenter",
         actions=(
             "sagemaker:DescribeCluster",
@@ -749,17 +750,19 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
         ),
         placeholder="AsClusterRoleFn",
     ),
-    FunctionSpec(
+    phase_function(
         "as-remove-karpenter",
-        f"{_PHASES}.autoscaling.remove_karpenter.handler",
+        "RemoveKarpenter",
+        "autoscaling.remove_karpenter",
         "autoscaling: removes the NodePool and HyperpodNodeClass before disabling",
         actions=("eks:DescribeCluster",),
         kubernetes=True,
         placeholder="AsRemoveKarpenterFn",
     ),
-    FunctionSpec(
+    phase_function(
         "as-update-autoscaling",
-        f"{_PHASES}.autoscaling.update_autoscaling.handler",
+        "UpdateAutoscaling",
+        "autoscaling.update_autoscaling",
         "autoscaling: UpdateCluster AutoScaling Karpenter with the cluster role and node recovery Automatic",
         # UpdateCluster hands the cluster role and each group's execution role to HyperPod (iam:PassRole),
         # and HyperPod checks each group's execution role has its access entry, as the caller
@@ -774,16 +777,18 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
         ),
         placeholder="AsUpdateAutoscalingFn",
     ),
-    FunctionSpec(
+    phase_function(
         "as-wait-autoscaling",
-        f"{_PHASES}.autoscaling.wait_autoscaling.handler",
+        "WaitAutoscaling",
+        "autoscaling.wait_autoscaling",
         "autoscaling: polls DescribeCluster until AutoScaling is InService or gone",
         actions=("sagemaker:DescribeCluster",),
         placeholder="AsWaitAutoscalingFn",
     ),
-    FunctionSpec(
+    phase_function(
         "as-apply-karpenter",
-        f"{_PHASES}.autoscaling.apply_karpenter.handler",
+        "ApplyKarpenter",
+        "autoscaling.apply_karpenter",
         "autoscaling: applies the HyperpodNodeClass and the NodePool",
         actions=("eks:DescribeCluster",),
         kubernetes=True,
