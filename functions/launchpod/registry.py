@@ -630,13 +630,13 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
         "delete-cluster: forgets the cluster",
         placeholder="DeregisterFn",
     ),
-    FunctionSpec(
+    phase_function(
         "us-start-update",
-        f"{_PHASES}.update_software.start_update.handler",
+        "StartUpdate",
+        "update_software.start_update",
         "update-software: UpdateClusterSoftware with a rolling batch policy",
         # HyperPod reads the EKS cluster it patches as the caller (sandbox/aws/iam/caller.py).
         actions=("sagemaker:DescribeCluster", "sagemaker:UpdateClusterSoftware", "eks:DescribeCluster"),
-        placeholder="StartUpdateFn",
     ),
     # ---- node actions (issue 16): reboot-nodes, replace-nodes, delete-nodes, health-check
     FunctionSpec(
@@ -673,12 +673,12 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
         starts_workflows=True,
         placeholder="FollowUpFn",
     ),
-    FunctionSpec(
+    phase_function(
         "us-wait-updated",
-        f"{_PHASES}.update_software.wait_updated.handler",
+        "WaitUpdated",
+        "update_software.wait_updated",
         "update-software: polls until every batch is updated and the cluster is InService",
         actions=("sagemaker:DescribeCluster",),
-        placeholder="WaitUpdatedFn",
     ),
     # --- instance groups (issue 12) ---
     phase_function(
