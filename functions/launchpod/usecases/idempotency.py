@@ -8,23 +8,17 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
-from functools import lru_cache
 from typing import Any
 
-from aws_lambda_powertools.utilities.idempotency import (
-    DynamoDBPersistenceLayer,
-    IdempotencyConfig,
-    idempotent_function,
-)
+from aws_lambda_powertools.utilities.idempotency import IdempotencyConfig, idempotent_function
 from aws_lambda_powertools.utilities.idempotency.exceptions import (
     IdempotencyAlreadyInProgressError,
     IdempotencyValidationError,
 )
 
-from launchpod.adapters.aws.clients import client
 from launchpod.contracts.operations import OperationAcceptedView, OperationView
 from launchpod.domain.errors import Conflict, InvalidInput
-from launchpod.runtime.settings import settings
+from launchpod.runtime import wiring
 from launchpod.usecases.proposal import Proposal
 
 _CONFIG = IdempotencyConfig(
@@ -34,17 +28,15 @@ _CONFIG = IdempotencyConfig(
 )
 
 
-@lru_cache(maxsize=1)
-def _persistence() -> DynamoDBPersistenceLayer:
-    return DynamoDBPersistenceLayer(table_name=settings().idempotency_table, boto3_client=client("dynamodb"))
-
-
 def once(key: str | None, subject: str, request: dict[str, Any], run: Callable[[], dict[str, Any]]) -> dict[str, Any]:
     """Run ``run`` once per (Idempotency-Key, caller); later calls get the first result back."""
     if not key:
         return run()
 
-    @idempotent_function(data_keyword_argument="data", persistence_store=_persistence(), config=_CONFIG)
+    # powertools' idempotent_function is not annotated
+    @idempotent_function(  # type: ignore[untyped-decorator]
+        data_keyword_argument="data", persistence_store=wiring.idempotency_store(), config=_CONFIG
+    )
     def mutate(data: dict[str, Any]) -> dict[str, Any]:
         return run()
 
