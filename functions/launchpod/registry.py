@@ -639,9 +639,10 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
         actions=("sagemaker:DescribeCluster", "sagemaker:UpdateClusterSoftware", "eks:DescribeCluster"),
     ),
     # ---- node actions (issue 16): reboot-nodes, replace-nodes, delete-nodes, health-check
-    FunctionSpec(
+    phase_function(
         "na-start-action",
-        f"{_PHASES}.node_action.start_action.handler",
+        "StartAction",
+        "node_action.start_action",
         "node actions: BatchReboot/Replace/DeleteClusterNodes in batches AWS accepts, or StartClusterHealthCheck",
         actions=(
             "sagemaker:ListClusterNodes",
@@ -651,22 +652,21 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
             "sagemaker:StartClusterHealthCheck",
             "eks:DescribeCluster",  # HyperPod reads the EKS cluster whose nodes it acts on, as the caller
             "execute-api:ManageConnections",
-            "sns:Publish",  # the ladder's incidents: opened, stopped (entrypoints/remediation.py)
+            "sns:Publish",  # the ladder's incidents: opened, stopped (usecases/remediation.py)
         ),
         tables=("operations", "clusters", "incidents", "connections", "notifications"),
-        placeholder="StartActionFn",
     ),
-    FunctionSpec(
+    phase_function(
         "na-wait-nodes",
-        f"{_PHASES}.node_action.wait_nodes.handler",
+        "WaitNodes",
+        "node_action.wait_nodes",
         "node actions: follows every node to its terminal state",
         actions=("sagemaker:ListClusterNodes", "execute-api:ManageConnections", "sns:Publish"),
         tables=("operations", "clusters", "incidents", "connections", "notifications"),
-        placeholder="WaitNodesFn",
     ),
     FunctionSpec(
         "na-follow-up",
-        f"{_PHASES}.node_action.follow_up.handler",
+        f"{_PHASES}.follow_up.handler",
         "node actions: after the cluster is released, the remediation ladder runs or suggests its next step",
         actions=("execute-api:ManageConnections", "sns:Publish"),
         tables=("operations", "clusters", "incidents", "connections", "notifications"),
