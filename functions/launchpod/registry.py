@@ -114,9 +114,6 @@ _OPERATOR_ADDON = (
     "iam:DeleteRole",
 )
 
-# The shared bucket's name starts with "sagemaker-": HyperPod reads lifecycle scripts only from such
-# buckets unless its role is granted others. Deployments append the account and region.
-SHARED_BUCKET_PREFIX = "sagemaker-launchpod"
 
 TABLES: tuple[TableSpec, ...] = (
     TableSpec(
