@@ -293,9 +293,10 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
         tables=("clusters",),
         timeout=300,
     ),
-    FunctionSpec(
+    phase_function(
         "ccp-network",
-        f"{_PHASES}.create_control_plane.network.handler",
+        "Network",
+        "create_control_plane.network",
         "create-control-plane: VPC, subnets in two zones, NAT gateway; or checks the VPC given",
         timeout=300,
         actions=(
@@ -322,11 +323,11 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
             "ec2:AuthorizeSecurityGroupIngress",
             "ec2:AuthorizeSecurityGroupEgress",
         ),
-        placeholder="NetworkFn",
     ),
-    FunctionSpec(
+    phase_function(
         "ccp-cluster-role",
-        f"{_PHASES}.create_control_plane.cluster_role.handler",
+        "ClusterRole",
+        "create_control_plane.cluster_role",
         "create-control-plane: the EKS cluster IAM role",
         actions=(
             "iam:GetRole",
@@ -335,11 +336,11 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
             "iam:AttachRolePolicy",
             "iam:ListAttachedRolePolicies",
         ),
-        placeholder="ClusterRoleFn",
     ),
-    FunctionSpec(
+    phase_function(
         "ccp-create-cluster",
-        f"{_PHASES}.create_control_plane.create_cluster.handler",
+        "CreateCluster",
+        "create_control_plane.create_cluster",
         "create-control-plane: EKS CreateCluster (API_AND_CONFIG_MAP, logging)",
         # EKS creates its service-linked role with the caller's permissions in an account that never had a
         # cluster (EKS user guide, "Using service-linked roles for Amazon EKS").
@@ -350,18 +351,18 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
             "iam:PassRole",
             "iam:CreateServiceLinkedRole",
         ),
-        placeholder="CreateClusterFn",
     ),
-    FunctionSpec(
+    phase_function(
         "ccp-wait-active",
-        f"{_PHASES}.create_control_plane.wait_active.handler",
+        "WaitActive",
+        "create_control_plane.wait_active",
         "create-control-plane: polls EKS until ACTIVE or FAILED",
         actions=("eks:DescribeCluster",),
-        placeholder="WaitActiveFn",
     ),
-    FunctionSpec(
+    phase_function(
         "ccp-oidc-provider",
-        f"{_PHASES}.create_control_plane.oidc_provider.handler",
+        "OidcProvider",
+        "create_control_plane.oidc_provider",
         "create-control-plane: the IAM OIDC provider for the cluster's issuer",
         actions=(
             "eks:DescribeCluster",
@@ -369,11 +370,11 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
             "iam:CreateOpenIDConnectProvider",
             "iam:TagOpenIDConnectProvider",
         ),
-        placeholder="OidcProviderFn",
     ),
-    FunctionSpec(
+    phase_function(
         "ccp-access-entry",
-        f"{_PHASES}.create_control_plane.access_entry.handler",
+        "AccessEntry",
+        "create_control_plane.access_entry",
         "create-control-plane: access entry with cluster-admin for Launchpod's own role",
         actions=(
             "eks:DescribeAccessEntry",
@@ -382,11 +383,11 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
             "eks:AssociateAccessPolicy",
             "eks:ListAssociatedAccessPolicies",
         ),
-        placeholder="AccessEntryFn",
     ),
-    FunctionSpec(
+    phase_function(
         "ccp-core-addons",
-        f"{_PHASES}.create_control_plane.core_addons.handler",
+        "CoreAddons",
+        "create_control_plane.core_addons",
         "create-control-plane: vpc-cni, kube-proxy, eks-pod-identity-agent to ACTIVE; coredns until it waits for nodes",
         actions=(
             "eks:ListAddons",
@@ -395,15 +396,14 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
             "eks:TagResource",  # add-ons are created with tags
             "eks:DescribeAddonVersions",
         ),
-        placeholder="CoreAddonsFn",
     ),
-    FunctionSpec(
+    phase_function(
         "ccp-verify-access",
-        f"{_PHASES}.create_control_plane.verify_access.handler",
+        "VerifyAccess",
+        "create_control_plane.verify_access",
         "create-control-plane: reaches the cluster's Kubernetes API with Launchpod's role",
         actions=("eks:DescribeCluster",),
         kubernetes=True,
-        placeholder="VerifyAccessFn",
     ),
     phase_function(
         "chp-lifecycle-scripts",
