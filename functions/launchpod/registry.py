@@ -493,12 +493,12 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
         tables=("clusters",),
         placeholder="AwaitInServiceFn",
     ),
-    FunctionSpec(
+    phase_function(
         "pc-await-addons",
-        f"{_PHASES}.provision_cluster.await_addons.handler",
+        "AwaitAddons",
+        "provision_cluster.await_addons",
         "provision-cluster: coredns and the dependency add-ons (Deployments) to ACTIVE once nodes joined",
         actions=("eks:ListAddons", "eks:DescribeAddon"),
-        placeholder="AwaitAddonsFn",
     ),
     FunctionSpec(
         "rd-addons",
@@ -790,12 +790,12 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
         placeholder="AsApplyKarpenterFn",
     ),
     # --- end instance groups ---
-    FunctionSpec(
+    phase_function(
         "ic-register",
-        f"{_PHASES}.import_cluster.register.handler",
+        "Register",
+        "import_cluster.register",
         "import-cluster: records the cluster as imported",
         actions=("eks:DescribeCluster",),
-        placeholder="RegisterFn",
     ),
     FunctionSpec(
         "cs-storage-access",
