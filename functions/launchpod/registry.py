@@ -533,17 +533,18 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
         memory=512,
         placeholder="ManifestsFn",
     ),
-    FunctionSpec(
+    phase_function(
         "dc-delete-load-balancers",
-        f"{_PHASES}.delete_cluster.delete_load_balancers.handler",
+        "DeleteLoadBalancers",
+        "delete_cluster.delete_load_balancers",
         "delete-cluster: deletes LoadBalancer Services and ALB Ingresses, waits until their load balancers are gone",
         actions=("eks:DescribeCluster",),
         kubernetes=True,
-        placeholder="DeleteLoadBalancersFn",
     ),
-    FunctionSpec(
+    phase_function(
         "dc-delete-hyperpod",
-        f"{_PHASES}.delete_cluster.delete_hyperpod.handler",
+        "DeleteHyperPod",
+        "delete_cluster.delete_hyperpod",
         "delete-cluster: deletes the HyperPod cluster Launchpod created, waits until gone",
         # HyperPod removes the access entries it made, with the caller's permissions (sandbox/aws/iam/caller.py).
         actions=(
@@ -553,29 +554,29 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
             "eks:DescribeCluster",
             "eks:DeleteAccessEntry",
         ),
-        placeholder="DeleteHyperPodFn",
     ),
-    FunctionSpec(
+    phase_function(
         "dc-delete-control-plane",
-        f"{_PHASES}.delete_cluster.delete_control_plane.handler",
+        "DeleteControlPlane",
+        "delete_cluster.delete_control_plane",
         "delete-cluster: deletes the EKS cluster Launchpod created, waits until gone",
         actions=("eks:DescribeCluster", "eks:DeleteCluster"),
-        placeholder="DeleteControlPlaneFn",
     ),
-    FunctionSpec(
+    phase_function(
         "dc-delete-tracking-server",
-        f"{_PHASES}.delete_cluster.delete_tracking_server.handler",
+        "DeleteTrackingServer",
+        "delete_cluster.delete_tracking_server",
         "delete-cluster: the MLflow tracking server Launchpod created, deleted before its role",
         actions=(
             "sagemaker:DescribeMlflowTrackingServer",
             "sagemaker:ListTags",
             "sagemaker:DeleteMlflowTrackingServer",
         ),
-        placeholder="DeleteTrackingServerFn",
     ),
-    FunctionSpec(
+    phase_function(
         "dc-delete-identity",
-        f"{_PHASES}.delete_cluster.delete_identity.handler",
+        "DeleteIdentity",
+        "delete_cluster.delete_identity",
         "delete-cluster: IAM roles and OIDC provider tagged as the cluster's",
         actions=(
             "iam:ListRoles",
@@ -589,11 +590,11 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
             "iam:GetOpenIDConnectProvider",
             "iam:DeleteOpenIDConnectProvider",
         ),
-        placeholder="DeleteIdentityFn",
     ),
-    FunctionSpec(
+    phase_function(
         "dc-delete-network",
-        f"{_PHASES}.delete_cluster.delete_network.handler",
+        "DeleteNetwork",
+        "delete_cluster.delete_network",
         "delete-cluster: network resources tagged as the cluster's",
         timeout=300,
         actions=(
@@ -615,20 +616,19 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
             "ec2:DescribeVpcs",
             "ec2:DeleteVpc",
         ),
-        placeholder="DeleteNetworkFn",
     ),
-    FunctionSpec(
+    phase_function(
         "dc-delete-scripts",
-        f"{_PHASES}.delete_cluster.delete_scripts.handler",
+        "DeleteScripts",
+        "delete_cluster.delete_scripts",
         "delete-cluster: the cluster's lifecycle scripts in the shared bucket",
         actions=("s3:ListBucket", "s3:DeleteObject"),
-        placeholder="DeleteScriptsFn",
     ),
-    FunctionSpec(
+    phase_function(
         "dc-deregister",
-        f"{_PHASES}.delete_cluster.deregister.handler",
+        "Deregister",
+        "delete_cluster.deregister",
         "delete-cluster: forgets the cluster",
-        placeholder="DeregisterFn",
     ),
     FunctionSpec(
         "us-start-update",
