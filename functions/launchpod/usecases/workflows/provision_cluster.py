@@ -1,5 +1,5 @@
-"""AwaitAddons: once HyperPod's nodes joined, coredns and the dependency add-ons (Deployments, DEGRADED
-while there were no nodes) polled until EKS reports every one ACTIVE; bounded, and retryable."""
+"""provision-cluster's own phase (the rest are its children's: create-control-plane, create-hyperpod,
+reconcile-dependencies): once HyperPod's nodes joined, the add-ons that waited for them."""
 
 from __future__ import annotations
 
@@ -8,13 +8,15 @@ from launchpod.contracts.workflows import WorkflowInput
 from launchpod.domain import addons
 from launchpod.domain.clusters import provision
 from launchpod.domain.errors import PermanentError
-from launchpod.entrypoints.workflows.phase import PhaseResult, phase
 from launchpod.runtime import wiring
+from launchpod.usecases.workflows.phase import PhaseResult
 
-PHASE = "AwaitAddons"
+AWAIT_ADDONS = "AwaitAddons"
 
 
-def run(doc: WorkflowInput) -> PhaseResult:
+def await_addons(doc: WorkflowInput) -> PhaseResult:
+    """AwaitAddons: once HyperPod's nodes joined, coredns and the dependency add-ons (Deployments, DEGRADED
+    while there were no nodes) polled until EKS reports every one ACTIVE; bounded, and retryable."""
     request = ReconcileDependenciesInput.model_validate(doc.request["dependencies"])
     names = provision.awaited_addons(request.includeOptional)
     present = wiring.eks().addons(doc.target)
@@ -32,7 +34,7 @@ def run(doc: WorkflowInput) -> PhaseResult:
             outputs={"addons": {n: present[n].get("addonVersion") for n in names}},
             message=", ".join(f"{n} {present[n].get('addonVersion')}" for n in names) + " ACTIVE on the nodes.",
         )
-    if doc.poll.get(PHASE, 0) >= provision.MAX_ADDON_POLLS:
+    if doc.poll.get(AWAIT_ADDONS, 0) >= provision.MAX_ADDON_POLLS:
         raise PermanentError(
             "HyperPod's nodes joined, but "
             + "; ".join(addons.problem(n, present[n]) for n in waiting)
@@ -44,6 +46,3 @@ def run(doc: WorkflowInput) -> PhaseResult:
         wait=provision.ADDON_POLL_SECONDS,
         message="Waiting for " + ", ".join(f"{n} ({present[n].get('status')})" for n in waiting),
     )
-
-
-handler = phase(PHASE)(run)
