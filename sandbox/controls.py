@@ -13,12 +13,12 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
-from sandbox import training
 from sandbox.auth import bearer_token
 from sandbox.aws import ec2_propagation, node_faults
 from sandbox.aws import sagemaker as hyperpod
 from sandbox.aws.iam import gate, propagation
 from sandbox.capacity_controls import capacity_route
+from sandbox.controllers import training
 from sandbox.metrics_controls import metrics_route
 from sandbox.mlflow_controls import mlflow_api_routes, mlflow_route
 from sandbox.sns_controls import sns_route

@@ -1,4 +1,4 @@
-"""Sandbox-only control of the Prometheus query results KEDA reads (sandbox.keda.METRICS) at
+"""Sandbox-only control of the Prometheus query results KEDA reads (sandbox.controllers.keda.METRICS) at
 /api/sandbox/metrics (admin token): POST {"cluster", "query", "value"} sets one, GET lists them."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
-from sandbox.keda import METRICS
+from sandbox.controllers.keda import METRICS
 
 _HELP = 'Send {"cluster": "c1", "query": "sum(vllm:num_requests_waiting)", "value": 25}.'
 

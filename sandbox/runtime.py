@@ -74,10 +74,10 @@ class Sandbox:
         from sandbox.auth import SandboxTokens
         from sandbox.aws import fsx, task_governance
         from sandbox.aws import sagemaker as hyperpod
-        from sandbox.karpenter import karpenter_controller
+        from sandbox.controllers.karpenter import karpenter_controller
+        from sandbox.controllers.workloads import workload_controller
         from sandbox.kube import KubeFleet
         from sandbox.provision import provision
-        from sandbox.workloads import workload_controller
 
         aws.install(self.time_scale)
         hyperpod.install()
@@ -95,8 +95,8 @@ class Sandbox:
             }
         )
         self._mock.start()
-        from sandbox import model_server
         from sandbox.aws.eks_access import authorize
+        from sandbox.controllers import model_server
 
         # Every request to a cluster's API server is authenticated and authorized as EKS does it.
         self.fleet = KubeFleet(authorizer=authorize, service_proxy=model_server.proxy)
@@ -107,16 +107,16 @@ class Sandbox:
         self.hyperpod_ticker = hyperpod.ticker().start()
         self.workloads = workload_controller(self.fleet).start()
         self.karpenter = karpenter_controller(self.fleet).start()  # HyperPod-managed Karpenter
-        from sandbox.training import training_controller
+        from sandbox.controllers.training import training_controller
 
         self.training = training_controller(self.fleet).start()  # training operator and KubeRay (issue 14)
-        from sandbox.inference import inference_controller
+        from sandbox.controllers.inference import inference_controller
 
         self.inference = inference_controller(self.fleet).start()  # inference operator, LB controller (issue 15)
-        from sandbox.kueue import kueue_controller
+        from sandbox.controllers.kueue import kueue_controller
 
         self.kueue = kueue_controller(self.fleet).start()  # task governance's Kueue objects (issue 13)
-        from sandbox import container_insights
+        from sandbox.controllers import container_insights
 
         container_insights.install()  # the observability add-on's Fluent Bit ships container lines (issue 13)
         # SageMaker managed MLflow's REST API, served by the gateway (sandbox.mlflow_controls)

@@ -1,6 +1,6 @@
 """The training fields of POST /api/sandbox/faults (a job fault to inject, the pods' step interval), and
 POST /api/sandbox/pods/log: lines a pod's container prints, for the containers whose program the sandbox does
-not play (a training pod's sidecars; sandbox.training plays only the container running hyperpodrun)."""
+not play (a training pod's sidecars; sandbox.controllers.training plays only the container running hyperpodrun)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
-from sandbox import training
+from sandbox.controllers import training
 
 _FAULT_FIELDS = {"cluster", "job", "kind", "namespace", "pod", "atStep"}
 

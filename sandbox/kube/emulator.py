@@ -58,7 +58,8 @@ _MAX_KEPT_REQUESTS = 500
 log = logging.getLogger("sandbox.kube")
 
 # Called with (emulator, namespace, pod, container or None, text) for every chunk a container writes, on
-# the emulator's loop: what a node-level log agent tailing /var/log/containers sees (sandbox.container_insights).
+# the emulator's loop: what a node-level log agent tailing /var/log/containers sees
+# (sandbox.controllers.container_insights).
 LogSink = Callable[[Any, str, str, "str | None", str], None]
 LOG_SINKS: list[LogSink] = []
 
@@ -149,7 +150,7 @@ class PatchedKubernetesEmulator(kmock.KubernetesEmulator):
     authorizer: Authorizer | None = None
     # Reject namespaced objects whose namespace does not exist, as the real API server does.
     strict_namespaces: bool = True
-    # Answers the services/proxy subresource (sandbox.model_server.proxy): (emulator, method, path, body
+    # Answers the services/proxy subresource (sandbox.controllers.model_server.proxy): (emulator, method, path, body
     # text) -> a response, or None for any other path. None: the proxy answers 503 as with no endpoints.
     service_proxy: Any = None
     # (namespace, pod, container or None) -> log text; served by GET pods/{name}/log.

@@ -7,7 +7,7 @@ from __future__ import annotations
 from launchpod.contracts.inference import CreateEndpointInput
 from launchpod.domain.inference import manifests
 
-from sandbox import keda
+from sandbox.controllers import keda
 from tests import manifests as schemas
 
 BODY = {

@@ -5,7 +5,7 @@ AutoScaling is InService does with pending Pods and idle nodes.
   ``HyperpodNodeClass`` (karpenter.sagemaker.amazonaws.com/v1) kinds exist in the cluster's API server.
 * A Pod the scheduler left Pending (``PodScheduled=False``, ``Unschedulable``) for Karpenter's batch
   window (1 simulated second, its ``batchIdleDuration`` default) that a node of a managed group would
-  admit (resources, node selector and affinity, taints: ``sandbox.scheduling``) makes Karpenter call
+  admit (resources, node selector and affinity, taints: ``sandbox.controllers.scheduling``) makes Karpenter call
   ``BatchAddClusterNodes`` on that group, one node per such Pod beyond the nodes already launching.
   Managed groups are the ``spec.instanceGroups`` of a HyperpodNodeClass a NodePool's ``nodeClassRef``
   names; nothing else (plain EC2 or EKS node groups) is ever scaled.
@@ -21,10 +21,10 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from sandbox import scheduling
-from sandbox.periodic import Periodic
+from sandbox.controllers import scheduling
+from sandbox.controllers.periodic import Periodic
 
-log = logging.getLogger("sandbox.karpenter")
+log = logging.getLogger("sandbox.controllers.karpenter")
 
 NODE_CLASSES = "karpenter.sagemaker.amazonaws.com/v1/hyperpodnodeclasses"
 NODE_POOLS = "karpenter.sh/v1/nodepools"

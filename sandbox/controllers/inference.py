@@ -33,7 +33,7 @@ Not modelled: the NLB itself in ELB's API, targets.
 
 Autoscaling: a resource's ``autoScalingSpec`` becomes a KEDA ScaledObject on its Deployment, which KEDA
 (installed with the inference add-on) scales; while it does, the operator leaves the Deployment's replicas
-to it and reports them in ``status.replicas`` (sandbox.keda).
+to it and reports them in ``status.replicas`` (sandbox.controllers.keda).
 """
 
 from __future__ import annotations
@@ -44,10 +44,10 @@ import hashlib
 import logging
 from typing import Any
 
-from sandbox import keda, model_jobs
-from sandbox.periodic import Periodic
+from sandbox.controllers import keda, model_jobs
+from sandbox.controllers.periodic import Periodic
 
-log = logging.getLogger("sandbox.inference")
+log = logging.getLogger("sandbox.controllers.inference")
 
 GROUP, VERSION = "inference.sagemaker.aws.amazon.com", "v1"
 KINDS = (("InferenceEndpointConfig", "inferenceendpointconfigs"), ("JumpStartModel", "jumpstartmodels"))
@@ -122,7 +122,7 @@ def _worker(kind: str, spec: dict[str, Any]) -> tuple[dict[str, Any], int, str]:
 
 def _model_volume(name: str, spec: dict[str, Any]) -> dict[str, Any]:
     """The model's volume: an S3 source is the bucket's ``modelLocation`` prefix through Mountpoint (so the
-    server finds what is there, sandbox.programs); an FSx source is not modelled (an emptyDir)."""
+    server finds what is there, sandbox.controllers.programs); an FSx source is not modelled (an emptyDir)."""
     source = spec.get("modelSourceConfig") or {}
     if source.get("modelSourceType") != "s3":
         return {"name": name, "emptyDir": {}}

@@ -1,7 +1,7 @@
-"""The pods of training jobs, shared by the HyperPod training operator (sandbox.training) and KubeRay
-(sandbox.kuberay): made from a job's pod template, bound where kube-scheduler would (sandbox.scheduling),
-started once the kubelet can set their volumes up (sandbox.mounts), ended with an exit code, and the lines
-their training writes. Also the simulated training's settings and each job's run state.
+"""The pods of training jobs, shared by the HyperPod training operator (``training``) and KubeRay (``kuberay``):
+made from a job's pod template, bound where kube-scheduler would (``scheduling``), started once the kubelet can set
+their volumes up (``mounts``), ended with an exit code, and the lines their training writes. Also the simulated
+training's settings and each job's run state.
 
 Simulated time runs at the sandbox's time scale; pods log one training step every ``log_interval``
 simulated seconds (``POST /api/sandbox/faults {"jobLogIntervalSeconds": n}``) for ``steps`` steps.
@@ -14,7 +14,7 @@ import uuid
 from dataclasses import dataclass, field
 from typing import Any
 
-from sandbox import mounts, scheduling
+from sandbox.controllers import mounts, scheduling
 
 
 @dataclass
@@ -39,7 +39,7 @@ class _Run:
     window: list[float] = field(default_factory=list)  # monotonic times of process restarts since the last full one
     pending: list[tuple[str, str]] = field(default_factory=list)  # injected (kind, pod) faults
     generation: int = 0  # full restarts so far: pods are recreated per generation
-    read_inputs: bool = False  # the current processes found what they read in the bucket (sandbox.programs)
+    read_inputs: bool = False  # the current processes found what they read in the bucket (sandbox.controllers.programs)
     # pod uid -> its local volumes (emptyDir, hostPath) by name: what the trainer wrote there stays between steps
     local: dict[str, dict[str, Any]] = field(default_factory=dict)
 
@@ -105,7 +105,7 @@ def _pod(owner: dict[str, Any], name: str, template: dict[str, Any], labels: dic
 
 async def _place(emulator: Any, pods: list[dict[str, Any]]) -> bool:
     """Bind each Pending pod where kube-scheduler would and start it once the kubelet can set its volumes
-    up (sandbox.mounts); True when all have started."""
+    up (sandbox.controllers.mounts); True when all have started."""
     nodes = emulator.list_objects("v1/nodes")
     all_bound = True
     for pod in pods:

@@ -1,9 +1,9 @@
 """A simulated workload controller for the emulated Kubernetes APIs: Deployments and DaemonSets get
 Pods as their controllers would make them (a Deployment's replicas; one per node a DaemonSet wants),
-placed by kube-scheduler's rules (sandbox.scheduling), started only once their Secret and ConfigMap
-volumes exist (sandbox.mounts), pulling images only where AWS publishes them (sandbox.images), operators
-crash-looping without what they need (sandbox.operators), model servers crash-looping without their model
-in the bucket (sandbox.programs, sandbox.crashloop), and the status that follows from those Pods;
+placed by kube-scheduler's rules (scheduling), started only once their Secret and ConfigMap
+volumes exist (mounts), pulling images only where AWS publishes them (images), operators
+crash-looping without what they need (operators), model servers crash-looping without their model
+in the bucket (programs, crashloop), and the status that follows from those Pods;
 statically provisioned PersistentVolumeClaims are bound to the PersistentVolume they name (as the PV
 controller would)."""
 
@@ -17,11 +17,11 @@ import logging
 import uuid
 from typing import Any
 
-from sandbox import crashloop, images, mounts, operators, programs, scheduling
 from sandbox.aws import node_agents
-from sandbox.periodic import Periodic
+from sandbox.controllers import crashloop, images, mounts, operators, programs, scheduling
+from sandbox.controllers.periodic import Periodic
 
-log = logging.getLogger("sandbox.workloads")
+log = logging.getLogger("sandbox.controllers.workloads")
 
 
 def _admits(affinity: dict[str, Any] | None, labels: dict[str, str]) -> bool:
@@ -133,7 +133,7 @@ def _now() -> str:
 async def _run_deployment(emulator: Any, deployment: dict[str, Any], nodes: list[dict[str, Any]]) -> None:
     """A Deployment's replicas as Pods: each bound by the scheduler's rules (or Pending, Unschedulable,
     with kube-scheduler's FailedScheduling event), ready once bound unless it is an operator that
-    crash-loops (sandbox.operators). ReplicaSets are not modelled: the Pods are owned by the Deployment."""
+    crash-loops (sandbox.controllers.operators). ReplicaSets are not modelled: the Pods are owned by the Deployment."""
     meta, spec = deployment["metadata"], deployment.get("spec") or {}
     template = spec.get("template") or {}
     digest = hashlib.sha256(json.dumps(template, sort_keys=True).encode()).hexdigest()[:10]
@@ -273,7 +273,7 @@ async def _place(
 
 
 def _serving_error(emulator: Any, namespace: str, pod_spec: dict[str, Any]) -> str | None:
-    """What a model server prints as it exits for want of its model in the bucket (sandbox.programs), or None."""
+    """What a model server prints as it exits for want of its model in the bucket (``programs``), or None."""
     container = pod_spec["containers"][0]
     files = programs.Files(programs.mounts(emulator, namespace, pod_spec, container))
     return programs.serving_failure(files, container) if files.mounts else None

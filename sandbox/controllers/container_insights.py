@@ -33,7 +33,7 @@ from typing import Any
 
 from sandbox.kube.emulator import LOG_SINKS
 
-log = logging.getLogger("sandbox.container_insights")
+log = logging.getLogger("sandbox.controllers.container_insights")
 
 ADDON = "amazon-cloudwatch-observability"
 NAMESPACE, SERVICE_ACCOUNT = "amazon-cloudwatch", "cloudwatch-agent"

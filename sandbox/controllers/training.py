@@ -1,5 +1,5 @@
 """The HyperPod training operator, emulated for the sandbox's Kubernetes APIs, and the controller loop that
-runs it and KubeRay (sandbox.kuberay); the jobs' pods are sandbox.training_pods'.
+runs it and KubeRay (sandbox.controllers.kuberay); the jobs' pods are sandbox.controllers.training_pods'.
 
 What AWS documents about the operator ("Using the HyperPod training operator" and "Using the training
 operator to run jobs", https://docs.aws.amazon.com/sagemaker/latest/dg/sagemaker-eks-operator.html and
@@ -7,10 +7,10 @@ operator to run jobs", https://docs.aws.amazon.com/sagemaker/latest/dg/sagemaker
 
 * It runs only once its EKS add-on (amazon-sagemaker-hyperpod-training-operator) is ACTIVE; the add-on
   installs the HyperPodPyTorchJob CRD. Without it a HyperPodPyTorchJob is stored and nothing runs it.
-* A job gets ``replicas`` pods per replica spec, placed by kube-scheduler's rules (sandbox.scheduling),
+* A job gets ``replicas`` pods per replica spec, placed by kube-scheduler's rules (sandbox.controllers.scheduling),
   so the GPUs and EFA interfaces they request must fit a node; a pod that fits nowhere stays Pending
   with FailedScheduling and the job stays Created. A bound pod whose Secret or ConfigMap volume is missing
-  stays Pending with the kubelet's FailedMount (sandbox.mounts) until it exists.
+  stays Pending with the kubelet's FailedMount (sandbox.controllers.mounts) until it exists.
 * Faults are recovered at the process level first: the elastic agent restarts the training processes in
   place, up to ``restartPolicy.numRestartBeforeFullJobRestart`` times within ``evalPeriodSeconds``;
   then the whole job is restarted (every pod recreated), up to ``maxFullJobRestarts``. Every restart
@@ -19,7 +19,7 @@ operator to run jobs", https://docs.aws.amazon.com/sagemaker/latest/dg/sagemaker
   (or not within ``expectedStartCutOffInSeconds`` of the start) is hanging, reported as
   ``LogStateHanging_<rule>``, and recovered like a fault.
 * Worker processes that start without what they read in the shared bucket (a script, a config, a dataset, a
-  model: sandbox.programs) exit with their program's error in the pod's log, and are recovered as any
+  model: sandbox.controllers.programs) exit with their program's error in the pod's log, and are recovered as any
   process failure: each restart fails the same way until the file is there or the budget is spent.
 * The job ends Completed when every pod's training finished, Failed with the reason otherwise.
 
@@ -38,10 +38,10 @@ import threading
 import time
 from typing import Any
 
-from sandbox import kuberay, mountpoint, programs
 from sandbox.aws import clock, mlflow
-from sandbox.periodic import Periodic
-from sandbox.training_pods import (  # re-exported: the controls and tests reach them here
+from sandbox.controllers import kuberay, mountpoint, programs
+from sandbox.controllers.periodic import Periodic
+from sandbox.controllers.training_pods import (  # re-exported: the controls and tests reach them here
     SETTINGS,
     Settings,
     _event,
@@ -56,7 +56,7 @@ from sandbox.training_pods import (  # re-exported: the controls and tests reach
     training_container,
 )
 
-log = logging.getLogger("sandbox.training")
+log = logging.getLogger("sandbox.controllers.training")
 
 OPERATOR_ADDON = "amazon-sagemaker-hyperpod-training-operator"
 PYTORCH = "sagemaker.amazonaws.com/v1/hyperpodpytorchjobs"
@@ -265,7 +265,7 @@ async def _recover(emulator: Any, job: dict[str, Any], run: _Run, what: str, pod
 
 
 async def _inputs_missing(emulator: Any, job: dict[str, Any], run: _Run, pods: list[dict[str, Any]]) -> bool:
-    """True when the worker processes, just started, exit for want of a file in the bucket (sandbox.programs):
+    """True when the worker processes, just started, exit for want of a file in the bucket (``programs``):
     each pod logs its program's error and the operator recovers as from any process failure, so every restart
     fails the same way until the file is there or the retry budget is spent."""
     failed = None
@@ -284,7 +284,7 @@ async def _inputs_missing(emulator: Any, job: dict[str, Any], run: _Run, pods: l
 
 
 def _writes(emulator: Any, run: _Run, pod: dict[str, Any], step: int, last: bool) -> str | None:
-    """The failure of what the main process (rank 0, on the first pod) writes at ``step`` (sandbox.programs:
+    """The failure of what the main process (rank 0, on the first pod) writes at ``step`` (sandbox.controllers.programs:
     through the pod's volumes, a Mountpoint volume with Mountpoint's semantics), or None. The pod's local
     volumes keep what was written to them for the pod's life."""
     spec, namespace = pod["spec"], pod["metadata"]["namespace"]

@@ -1,7 +1,7 @@
 """A serving container that exits at start, as the kubelet restarts it: CrashLoopBackOff.
 
 A model server whose model directory in the bucket is empty exits with its error seconds after it starts
-(sandbox.programs). A Deployment's Pod has ``restartPolicy: Always``, so the kubelet starts the container
+(sandbox.controllers.programs). A Deployment's Pod has ``restartPolicy: Always``, so the kubelet starts the container
 again after an exponential back-off of 10 s, 20 s, 40 s ... capped at 5 minutes; in between the container
 is ``waiting`` with reason ``CrashLoopBackOff``, ``restartCount`` counts the restarts, ``lastState`` holds
 the last exit (code 1, reason Error), the Pod stays Running and never Ready
@@ -24,8 +24,8 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from sandbox import operators
 from sandbox.aws import clock
+from sandbox.controllers import operators
 
 RUNS_FOR = 5.0
 TAIL_BYTES, TAIL_LINES = 2048, 80

@@ -1,15 +1,15 @@
 """Model-download Jobs (label ``launchpod.io/model-download``): a Job controller for them, and the programs
 their script runs, with no internet.
 
-The Job gets one Pod placed by the scheduler's rules and pulling its image as any Pod (sandbox.workloads);
+The Job gets one Pod placed by the scheduler's rules and pulling its image as any Pod (sandbox.controllers.workloads);
 a referenced Secret that does not exist leaves the container in CreateContainerConfigError
 ("secret \"<name>\" not found", the kubelet's words). Once running, its ``sh -c`` script's steps run in order
-against the container's files (sandbox.mountpoint: its Mountpoint volumes with Mountpoint's semantics, its
+against the container's files (sandbox.controllers.mountpoint: its Mountpoint volumes with Mountpoint's semantics, its
 other volumes local disk):
 
 * ``hf download "$REPO_ID" ... --local-dir <dir>`` writes a small model tree (config.json,
   generation_config.json, tokenizer.json, model.safetensors, README.md) into ``<dir>`` with the file operations
-  huggingface_hub makes (sandbox.hf_hub); a repository under a gated namespace without HF_TOKEN fails as
+  huggingface_hub makes (sandbox.controllers.hf_hub); a repository under a gated namespace without HF_TOKEN fails as
   huggingface_hub does (401, GatedRepoError);
 * ``python3 - <<'EOF' ... EOF`` is Launchpod's copy of that tree to the bucket
   (launchpod.domain.inference.models.COPY): for each file under ``$DOWNLOAD`` but ``.cache/``, in name order,
@@ -31,7 +31,7 @@ import json
 import re
 from typing import Any
 
-from sandbox import hf_hub, mountpoint, workloads
+from sandbox.controllers import hf_hub, mountpoint, workloads
 
 LABEL = "launchpod.io/model-download"
 JOBS = "batch/v1/jobs"

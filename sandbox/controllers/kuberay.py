@@ -5,7 +5,7 @@ once the kuberay-operator Deployment is ready, a RayJob gets a head pod and its 
 submitter pod (in KubeRay a batch Job; here its pod, labelled ``ray.io/originated-from-cr-name``) that
 runs the entrypoint; jobStatus goes PENDING, RUNNING, SUCCEEDED, and with ``shutdownAfterJobFinishes``
 the head and workers are deleted at the end. The entrypoint's driver runs on the head and reads the bucket
-through the head's volumes: one that lacks a file there fails the job (sandbox.programs), FAILED.
+through the head's volumes: one that lacks a file there fails the job (sandbox.controllers.programs), FAILED.
 """
 
 from __future__ import annotations
@@ -14,9 +14,9 @@ import time
 import uuid
 from typing import Any
 
-from sandbox import programs
 from sandbox.aws import clock, mlflow
-from sandbox.training_pods import (
+from sandbox.controllers import programs
+from sandbox.controllers.training_pods import (
     SETTINGS,
     _event,
     _finish_pod,
