@@ -31,7 +31,7 @@ import logging
 import time
 from typing import Any
 
-from sandbox.kube.emulator import LOG_SINKS
+from sandbox.kube.emulator import log_sinks
 
 log = logging.getLogger("sandbox.controllers.container_insights")
 
@@ -143,5 +143,6 @@ def ship(emulator: Any, namespace: str, pod_name: str, container: str | None, te
 
 
 def install() -> None:
-    if ship not in LOG_SINKS:
-        LOG_SINKS.append(ship)
+    sinks = log_sinks()
+    if ship not in sinks:
+        sinks.append(ship)

@@ -21,11 +21,12 @@ the model's config before they load any weight). Not modelled: the restart count
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from sandbox.aws import clock
 from sandbox.controllers import operators
+from sandbox.state import STATE
 
 RUNS_FOR = 5.0
 TAIL_BYTES, TAIL_LINES = 2048, 80
@@ -38,7 +39,11 @@ class _Life:
     printed: int = 0  # runs whose error is in the log
 
 
-_lives: dict[str, _Life] = {}
+@dataclass
+class CrashLoopState:
+    """Each crash-looping container's life, by the key its caller names it with."""
+
+    lives: dict[str, _Life] = field(default_factory=dict)
 
 
 def _timestamp() -> str:
@@ -52,7 +57,7 @@ def _tail(text: str) -> str:
 
 def forget(key: str) -> None:
     """The container no longer fails (its model is there now): its next status is a fresh start's."""
-    _lives.pop(key, None)
+    STATE.part(CrashLoopState).lives.pop(key, None)
 
 
 def container_status(
@@ -60,7 +65,7 @@ def container_status(
 ) -> dict[str, Any]:
     """The status the kubelet reports now for ``container`` of ``pod`` (``key`` names this Pod's life: a Pod
     made again starts over), appending ``error`` to its log once per run."""
-    life = _lives.setdefault(key, _Life(time.monotonic(), _timestamp()))
+    life = STATE.part(CrashLoopState).lives.setdefault(key, _Life(time.monotonic(), _timestamp()))
     restarts, running, backoff, _ = operators.cycle(clock.sim_seconds_elapsed(life.started), RUNS_FOR)
     printed = restarts if running else restarts + 1  # each run prints its error as it exits
     name = container["name"]

@@ -23,6 +23,7 @@ from typing import Any
 
 from sandbox.controllers import scheduling
 from sandbox.controllers.periodic import Periodic
+from sandbox.state import STATE
 
 log = logging.getLogger("sandbox.controllers.karpenter")
 
@@ -73,7 +74,11 @@ class _Seen:
     idle_since: dict[str, float] = field(default_factory=dict)  # node name -> sim time first seen idle
 
 
-_seen: dict[str, _Seen] = {}
+@dataclass
+class KarpenterState:
+    """What Karpenter has seen of each cluster (by HyperPod cluster ARN)."""
+
+    seen: dict[str, _Seen] = field(default_factory=dict)
 
 
 async def _read(emulator: Any) -> dict[str, Any]:
@@ -164,7 +169,7 @@ def _act(backend: Any, cluster: Any, state: dict[str, Any]) -> None:
     from sandbox.aws import sagemaker as hp
 
     groups, consolidate = _managed(state)
-    seen = _seen.setdefault(cluster.arn, _Seen())
+    seen = STATE.part(KarpenterState).seen.setdefault(cluster.arn, _Seen())
     now = hp.sim_now()
     if not groups:
         return

@@ -17,7 +17,6 @@ from typing import Any
 from sandbox.aws import clock, mlflow
 from sandbox.controllers import programs
 from sandbox.controllers.training_pods import (
-    SETTINGS,
     _event,
     _finish_pod,
     _loss,
@@ -25,8 +24,8 @@ from sandbox.controllers.training_pods import (
     _place,
     _pod,
     _Run,
-    _runs,
     _write,
+    training_state,
 )
 
 RAYJOBS = "ray.io/v1/rayjobs"
@@ -39,7 +38,8 @@ async def run(emulator: Any, job: dict[str, Any]) -> None:
     state = status.get("jobStatus")
     if state in ("SUCCEEDED", "FAILED", "STOPPED"):
         return
-    run = _runs.setdefault(meta["uid"], _Run(started=time.monotonic()))
+    state = training_state()
+    run = state.runs.setdefault(meta["uid"], _Run(started=time.monotonic()))
     cluster_spec = spec["rayClusterSpec"]
     ray_cluster = f"{meta['name']}-raycluster"
     if not state:
@@ -123,9 +123,10 @@ async def run(emulator: Any, job: dict[str, Any]) -> None:
             return
         run.read_inputs = True
     elapsed = clock.sim_seconds_elapsed(run.started)
-    while run.step < SETTINGS.steps and run.last_step_at + SETTINGS.log_interval <= elapsed:
+    settings = state.settings
+    while run.step < settings.steps and run.last_step_at + settings.log_interval <= elapsed:
         run.step += 1
-        run.last_step_at += SETTINGS.log_interval
+        run.last_step_at += settings.log_interval
         _write(
             emulator,
             submitter,
@@ -133,7 +134,7 @@ async def run(emulator: Any, job: dict[str, Any]) -> None:
             f"- actor/pg_loss:{_loss(run.step)}\n",
         )
         mlflow.log_step(job, run.step, {"actor/pg_loss": _loss(run.step)})
-    if run.step < SETTINGS.steps:
+    if run.step < settings.steps:
         return
     _write(emulator, submitter, f"Job '{status.get('jobId')}' succeeded\n")
     await _finish_pod(emulator, submitter, "Succeeded", 0, "Completed")

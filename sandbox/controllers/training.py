@@ -34,7 +34,6 @@ from __future__ import annotations
 
 import logging
 import re
-import threading
 import time
 from typing import Any
 
@@ -42,7 +41,6 @@ from sandbox.aws import clock, mlflow
 from sandbox.controllers import kuberay, mountpoint, programs
 from sandbox.controllers.periodic import Periodic
 from sandbox.controllers.training_pods import (  # re-exported: the controls and tests reach them here
-    SETTINGS,
     Settings,
     _event,
     _finish_pod,
@@ -51,9 +49,9 @@ from sandbox.controllers.training_pods import (  # re-exported: the controls and
     _place,
     _pod,
     _Run,
-    _runs,
     _write,
     training_container,
+    training_state,
 )
 
 log = logging.getLogger("sandbox.controllers.training")
@@ -89,10 +87,6 @@ PYTORCH_CRD = {
 }
 
 
-_faults: list[dict[str, Any]] = []
-_lock = threading.Lock()
-
-
 def inject(
     cluster: str, namespace: str, job: str, kind: str, pod: str | None = None, at_step: int | None = None
 ) -> None:
@@ -104,41 +98,45 @@ def inject(
     fault = {"cluster": cluster, "namespace": namespace, "job": job, "kind": kind, "pod": pod or ""}
     if at_step is not None:
         fault["atStep"] = at_step
-    with _lock:
-        _faults.append(fault)
+    state = training_state()
+    with state.lock:
+        state.faults.append(fault)
 
 
 def clear() -> None:
-    with _lock:
-        _faults.clear()
-    SETTINGS.log_interval, SETTINGS.steps = Settings().log_interval, Settings().steps
-    SETTINGS.lines_per_step = Settings().lines_per_step
+    state = training_state()
+    with state.lock:
+        state.faults.clear()
+    state.settings = Settings()
 
 
 def describe() -> list[dict[str, Any]]:
-    with _lock:
-        return [dict(f) for f in _faults]
+    state = training_state()
+    with state.lock:
+        return [dict(f) for f in state.faults]
 
 
 def _take_fault(cluster: str, namespace: str, job: str, step: int) -> tuple[str, str] | None:
     """The oldest fault due for the job (one per reconcile: each one is a separate failure)."""
-    with _lock:
-        for f in _faults:
+    state = training_state()
+    with state.lock:
+        for f in state.faults:
             if (f["cluster"], f["namespace"], f["job"]) == (cluster, namespace, job) and step >= f.get("atStep", 0):
-                _faults.remove(f)
+                state.faults.remove(f)
                 return str(f["kind"]), str(f["pod"])
     return None
 
 
 def _next_fault_step(cluster: str, namespace: str, job: str) -> int:
     """The step training holds at until a queued ``atStep`` fault strikes (no limit without one)."""
-    with _lock:
+    state = training_state()
+    with state.lock:
         due = [
             int(f["atStep"])
-            for f in _faults
+            for f in state.faults
             if "atStep" in f and (f["cluster"], f["namespace"], f["job"]) == (cluster, namespace, job)
         ]
-    return min(due, default=SETTINGS.steps)
+    return min(due, default=state.settings.steps)
 
 
 # ------------------------------------------------------------------ HyperPodPyTorchJob
@@ -317,19 +315,20 @@ async def _hang_check(emulator: Any, job: dict[str, Any], run: _Run, elapsed: fl
 async def _train(emulator: Any, job: dict[str, Any], run: _Run, pods: list[dict[str, Any]], hold: int) -> bool:
     """Log the steps due by now (stopping at ``hold``); finish the job after the last one (True then)."""
     elapsed = clock.sim_seconds_elapsed(run.started)
-    limit = min(hold, SETTINGS.steps)
-    while not run.hung and run.step < limit and run.last_step_at + SETTINGS.log_interval <= elapsed:
+    settings = training_state().settings
+    limit = min(hold, settings.steps)
+    while not run.hung and run.step < limit and run.last_step_at + settings.log_interval <= elapsed:
         run.step += 1
-        run.last_step_at += SETTINGS.log_interval
-        line = f"[rank0] step {run.step}/{SETTINGS.steps} {{'loss': {_loss(run.step)}, 'learning_rate': 2e-05}}\n"
+        run.last_step_at += settings.log_interval
+        line = f"[rank0] step {run.step}/{settings.steps} {{'loss': {_loss(run.step)}, 'learning_rate': 2e-05}}\n"
         mlflow.log_step(job, run.step, {"loss": _loss(run.step), "learning_rate": 2e-05})  # the plugin's run
         extra = "".join(
-            f"[rank0] step {run.step} batch {i}/{SETTINGS.lines_per_step - 1} t={time.time():.6f}\n"
-            for i in range(1, SETTINGS.lines_per_step)
+            f"[rank0] step {run.step} batch {i}/{settings.lines_per_step - 1} t={time.time():.6f}\n"
+            for i in range(1, settings.lines_per_step)
         )
         for pod in pods:
             _write(emulator, pod, line + extra)
-        failed = _writes(emulator, run, pods[0], run.step, run.step >= SETTINGS.steps)
+        failed = _writes(emulator, run, pods[0], run.step, run.step >= settings.steps)
         if failed is not None:
             _write(emulator, pods[0], failed)
             await _recover(
@@ -339,7 +338,7 @@ async def _train(emulator: Any, job: dict[str, Any], run: _Run, pods: list[dict[
         for rule in _rules(job):
             if re.search(rule["logPattern"], line):
                 run.last_match[rule["name"]] = run.last_step_at
-    if run.step >= SETTINGS.steps:
+    if run.step >= settings.steps:
         for pod in pods:
             _write(emulator, pod, "[rank0] training complete; final checkpoint written\n")
             await _finish_pod(emulator, pod, "Succeeded", 0, "Completed")
@@ -355,7 +354,7 @@ async def _run_pytorch(emulator: Any, job: dict[str, Any], cluster: str) -> None
     state = _latest(job)
     if state in ("Completed", "Failed"):
         return
-    run = _runs.setdefault(meta["uid"], _Run(started=time.monotonic()))
+    run = training_state().runs.setdefault(meta["uid"], _Run(started=time.monotonic()))
     if state is None:
         job.setdefault("status", {})["restartStatus"] = {"restartCount": 0, "fullJobRestartCount": 0}
         _condition(job, "Created", "JobCreated", "the operator accepted the job")

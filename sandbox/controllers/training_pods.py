@@ -10,11 +10,13 @@ simulated seconds (``POST /api/sandbox/faults {"jobLogIntervalSeconds": n}``) fo
 from __future__ import annotations
 
 import datetime
+import threading
 import uuid
 from dataclasses import dataclass, field
 from typing import Any
 
 from sandbox.controllers import mounts, scheduling
+from sandbox.state import STATE
 
 
 @dataclass
@@ -22,9 +24,6 @@ class Settings:
     log_interval: float = 10.0  # simulated seconds between training steps
     steps: int = 40
     lines_per_step: int = 1  # log lines a pytorch pod writes per step (volume for the log stream bench)
-
-
-SETTINGS = Settings()
 
 
 @dataclass
@@ -44,7 +43,19 @@ class _Run:
     local: dict[str, dict[str, Any]] = field(default_factory=dict)
 
 
-_runs: dict[str, _Run] = {}
+@dataclass
+class TrainingState:
+    """What the training operator and KubeRay keep: the simulated training's settings, each job's run
+    (by the job's uid) and the job faults queued by POST /api/sandbox/faults."""
+
+    settings: Settings = field(default_factory=Settings)
+    runs: dict[str, _Run] = field(default_factory=dict)
+    faults: list[dict[str, Any]] = field(default_factory=list)
+    lock: threading.Lock = field(default_factory=threading.Lock)  # guards faults
+
+
+def training_state() -> TrainingState:
+    return STATE.part(TrainingState)
 
 
 def _now() -> str:

@@ -15,16 +15,16 @@
 """
 
 from sandbox.gateway.app import build_gateway
-from sandbox.gateway.connections import CONNECTIONS, ConnectionRegistry, GoneException, new_connection_id
+from sandbox.gateway.connections import ConnectionRegistry, GoneException, connections, new_connection_id
 from sandbox.gateway.proxy import error_envelope
 from sandbox.gateway.rest import PUBLIC_REST_PATHS
 
 __all__ = [
-    "CONNECTIONS",
     "PUBLIC_REST_PATHS",
     "ConnectionRegistry",
     "GoneException",
     "build_gateway",
+    "connections",
     "error_envelope",
     "new_connection_id",
 ]

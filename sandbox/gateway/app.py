@@ -12,7 +12,7 @@ from starlette.routing import BaseRoute, Route, WebSocketRoute
 from starlette.types import ASGIApp
 
 from sandbox.auth import SandboxTokens
-from sandbox.gateway.connections import CONNECTIONS, install_management_api_patch
+from sandbox.gateway.connections import connections, install_management_api_patch
 from sandbox.gateway.mcp import mcp_lifespan, mcp_routes
 from sandbox.gateway.proxy import Invoker, LambdaInvoke
 from sandbox.gateway.rest import RestApi, Stage
@@ -22,7 +22,7 @@ from sandbox.gateway.websocket import WebSocketApi
 
 
 async def _healthz(request: Request) -> Response:
-    return JSONResponse({"status": "ok", "connections": len(CONNECTIONS.ids())})
+    return JSONResponse({"status": "ok", "connections": len(connections().ids())})
 
 
 def build_gateway(
@@ -47,7 +47,8 @@ def build_gateway(
     restart. ``admin_routes`` (the sandbox's own ``/api/sandbox/*``) answer before ``/api`` forwards
     to the API Lambda.
     """
-    install_management_api_patch(CONNECTIONS)
+    registry = connections()
+    install_management_api_patch(registry)
     invoke, where = Invoker(lambda_invoke), Stage(api_id=api_id, stage=stage, region=region)
     rest = AnyMethod(RestApi(invoke, tokens, where))
     routes: list[BaseRoute] = [
@@ -55,7 +56,7 @@ def build_gateway(
         Route("/healthz", _healthz, methods=["GET", "HEAD"]),
         Route("/api", rest),
         Route("/api/{path:anypath}", rest),
-        WebSocketRoute("/ws", WebSocketApi(invoke, tokens, where, CONNECTIONS).serve),
+        WebSocketRoute("/ws", WebSocketApi(invoke, tokens, where, registry).serve),
         *mcp_routes(mcp_app, strip_prefix=mcp_strip_prefix),
         Route("/{path:path}", AnyMethod(StaticSite(web_dir))),
     ]

@@ -19,6 +19,8 @@ from typing import Any
 from moto.core.exceptions import JsonRESTError
 from starlette.websockets import WebSocket, WebSocketState
 
+from sandbox.state import STATE
+
 
 class GoneException(JsonRESTError):
     """API Gateway's answer for a connection that does not exist (any more)."""
@@ -129,8 +131,9 @@ class ConnectionRegistry:
         }
 
 
-# One registry per process: moto's management API backend is process-global too.
-CONNECTIONS = ConnectionRegistry()
+def connections() -> ConnectionRegistry:
+    """The process's live connections: one registry, as moto's management API backend is process-global."""
+    return STATE.part(ConnectionRegistry)
 
 
 class _ConnectionView:
@@ -148,7 +151,7 @@ def _connection_id(raw: str) -> str:
     return urllib.parse.unquote(raw)
 
 
-def install_management_api_patch(registry: ConnectionRegistry = CONNECTIONS) -> None:
+def install_management_api_patch(registry: ConnectionRegistry) -> None:
     """Make moto's API Gateway Management API talk to the gateway's live sockets (idempotent)."""
     from moto.apigatewaymanagementapi.models import ApiGatewayManagementApiBackend as Backend
 

@@ -20,6 +20,7 @@ import asyncio
 import logging
 import time
 from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass, field
 from typing import Any
 
 import aiohttp.web
@@ -32,6 +33,7 @@ from sandbox.kube.matching import InvalidSelector, field_selector_matches, label
 from sandbox.kube.store import DEFAULT_NAMESPACES, rv_of, status_body, status_response
 from sandbox.kube.tokens import InvalidToken, kube_request, parse_authorization
 from sandbox.kube.writes import WritingEmulator
+from sandbox.state import STATE
 
 # kmock keeps every request for assertions; a sandbox that runs for hours must not.
 _MAX_KEPT_REQUESTS = 500
@@ -42,7 +44,17 @@ log = logging.getLogger("sandbox.kube")
 # the emulator's loop: what a node-level log agent tailing /var/log/containers sees
 # (sandbox.controllers.container_insights).
 LogSink = Callable[[Any, str, str, "str | None", str], None]
-LOG_SINKS: list[LogSink] = []
+
+
+@dataclass
+class LogSinks:
+    """The log sinks every emulated API server calls."""
+
+    sinks: list[LogSink] = field(default_factory=list)
+
+
+def log_sinks() -> list[LogSink]:
+    return STATE.part(LogSinks).sinks
 
 
 @attrs.define(kw_only=True)
@@ -255,7 +267,7 @@ class PatchedKubernetesEmulator(WritingEmulator):
         before = self.pod_logs.get(key, "")
         self.pod_log_marks.setdefault(key, []).append((time.monotonic(), len(before), time.time_ns()))
         self.pod_logs[key] = before + text
-        for sink in LOG_SINKS:
+        for sink in log_sinks():
             try:
                 sink(self, namespace, pod, container, text)
             except Exception:  # a log shipper's failure is its own; the pod's log is written
