@@ -38,8 +38,8 @@ async def run(emulator: Any, job: dict[str, Any]) -> None:
     state = status.get("jobStatus")
     if state in ("SUCCEEDED", "FAILED", "STOPPED"):
         return
-    state = training_state()
-    run = state.runs.setdefault(meta["uid"], _Run(started=time.monotonic()))
+    kept = training_state()
+    run = kept.runs.setdefault(meta["uid"], _Run(started=time.monotonic()))
     cluster_spec = spec["rayClusterSpec"]
     ray_cluster = f"{meta['name']}-raycluster"
     if not state:
@@ -123,7 +123,7 @@ async def run(emulator: Any, job: dict[str, Any]) -> None:
             return
         run.read_inputs = True
     elapsed = clock.sim_seconds_elapsed(run.started)
-    settings = state.settings
+    settings = kept.settings
     while run.step < settings.steps and run.last_step_at + settings.log_interval <= elapsed:
         run.step += 1
         run.last_step_at += settings.log_interval
