@@ -27,7 +27,7 @@ class SandboxState:
             found = self._parts.get(kind)
             if found is None:
                 found = self._parts[kind] = kind()
-            return found  # type: ignore[no-any-return]
+            return found
 
     def reset(self) -> None:
         """Forget every part; the next ``part`` call makes a fresh one."""

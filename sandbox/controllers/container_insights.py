@@ -68,7 +68,7 @@ def _refused(
 
     for operation, params in calls:
         call = authz.Call(prefix="logs", operation=operation, params=params, region=region, account=account)
-        refused = pods.authorize(identity, call)
+        refused: str | None = pods.authorize(identity, call)
         if refused:
             return refused
     return None

@@ -181,13 +181,14 @@ def _children(kind: str, resource: dict[str, Any]) -> tuple[dict[str, Any], dict
 
 async def _put_if_changed(emulator: Any, resource: str, wanted: dict[str, Any]) -> dict[str, Any]:
     meta = wanted["metadata"]
-    old = emulator.get_object(resource, meta["namespace"], meta["name"])
+    old: dict[str, Any] | None = emulator.get_object(resource, meta["namespace"], meta["name"])
     if old is not None and old.get("spec") == wanted["spec"]:
         return old
     merged = {**(old or {}), **wanted, "metadata": {**((old or {}).get("metadata") or {}), **meta}}
     if old is not None and resource == "apps/v1/deployments":
         merged["metadata"]["generation"] = int(old["metadata"].get("generation", 1)) + 1
-    return await emulator.put_object(resource, merged)
+    stored: dict[str, Any] = await emulator.put_object(resource, merged)
+    return stored
 
 
 async def _autoscaling(emulator: Any, kind: str, resource: dict[str, Any], region: str) -> bool:
@@ -273,7 +274,8 @@ def _controller_refusal(emulator: Any, cluster: str, region: str, service: dict[
         region=region,
         account=account,
     )
-    return pods.authorize(identity, call)
+    refused: str | None = pods.authorize(identity, call)
+    return refused
 
 
 async def _warn(emulator: Any, service: dict[str, Any], message: str) -> None:

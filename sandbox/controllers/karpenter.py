@@ -231,7 +231,7 @@ def _fits(cluster: Any, group: Any, pod: dict[str, Any]) -> bool:
     return chosen is not None
 
 
-def _busy_nodes(state: dict[str, Any]) -> set[str]:
+def _busy_nodes(state: dict[str, Any]) -> set[str | None]:
     """Nodes running a Pod that is not a DaemonSet's."""
     return {
         (p.get("spec") or {}).get("nodeName")

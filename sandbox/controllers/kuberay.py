@@ -78,7 +78,7 @@ async def run(emulator: Any, job: dict[str, Any]) -> None:
         if not await _place(emulator, cluster_pods):
             return
         head = cluster_spec["headGroupSpec"]["template"]["spec"]["containers"][0]
-        template = {
+        template: dict[str, Any] = {
             "metadata": {"labels": {RAY_CR_LABEL: meta["name"], "ray.io/originated-from-crd": "RayJob"}},
             "spec": {
                 "restartPolicy": "Never",

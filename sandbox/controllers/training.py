@@ -61,7 +61,7 @@ PYTORCH = "sagemaker.amazonaws.com/v1/hyperpodpytorchjobs"
 JOB_NAME_LABEL = "sagemaker.amazonaws.com/hyperpod-job-name"
 REPLICA_LABEL = "sagemaker.amazonaws.com/hyperpod-replica-index"
 FAULT_KINDS = ("processCrash", "hang", "nodeFailure")
-PYTORCH_CRD = {
+PYTORCH_CRD: dict[str, Any] = {
     "apiVersion": "apiextensions.k8s.io/v1",
     "kind": "CustomResourceDefinition",
     "metadata": {"name": "hyperpodpytorchjobs.sagemaker.amazonaws.com"},
@@ -95,7 +95,7 @@ def inject(
     fault queued before the job starts cannot miss a short run)."""
     if kind not in FAULT_KINDS:
         raise ValueError(f"jobFault kind is one of {', '.join(FAULT_KINDS)}, not {kind!r}")
-    fault = {"cluster": cluster, "namespace": namespace, "job": job, "kind": kind, "pod": pod or ""}
+    fault: dict[str, Any] = {"cluster": cluster, "namespace": namespace, "job": job, "kind": kind, "pod": pod or ""}
     if at_step is not None:
         fault["atStep"] = at_step
     state = training_state()

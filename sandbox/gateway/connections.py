@@ -164,8 +164,8 @@ def install_management_api_patch(registry: ConnectionRegistry) -> None:
     def get_connection(self: Any, connection_id: str) -> _ConnectionView:
         return _ConnectionView(registry.describe(_connection_id(connection_id)))
 
-    Backend.post_to_connection = post_to_connection  # type: ignore[method-assign,assignment]
-    Backend.delete_connection = delete_connection  # type: ignore[method-assign,assignment]
+    Backend.post_to_connection = post_to_connection  # type: ignore[method-assign]
+    Backend.delete_connection = delete_connection  # type: ignore[method-assign]
     Backend.get_connection = get_connection  # type: ignore[method-assign,assignment]
 
 

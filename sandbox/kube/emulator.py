@@ -19,9 +19,9 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncGenerator, AsyncIterator, Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 import aiohttp.web
 import attrs
@@ -188,7 +188,8 @@ class PatchedKubernetesEmulator(WritingEmulator):
         since_rv = int(since) if since.isdigit() else 0
         timeout = request.params.get("timeoutSeconds")
         deadline = asyncio.get_running_loop().time() + float(timeout) if timeout else None
-        events = super()._serve_watch(request)
+        # kmock's watch is an async generator: closed here so its bus subscription ends with the stream
+        events = cast(AsyncGenerator[rendering.Payload, None], super()._serve_watch(request))
         try:
             while True:
                 remaining = None if deadline is None else deadline - asyncio.get_running_loop().time()
@@ -216,6 +217,7 @@ class PatchedKubernetesEmulator(WritingEmulator):
 
     # ------------------------------------------------------------------ pod logs
     def _serve_logs(self, request: rendering.Request) -> aiohttp.web.StreamResponse:
+        assert request.resource is not None and request.name is not None  # dispatched for pods/{name}/log
         key = (request.resource, request.namespace, request.name)
         if not self._alive(key):
             return self._not_found(request)

@@ -147,6 +147,7 @@ class EmulatorStore(kmock.KubernetesEmulator):
 
     def _kind_of(self, res: references.resource) -> tuple[str, str]:
         info = self._info(res)
+        assert res.plural is not None and res.version is not None  # a resource the server routes has both
         kind = info.kind if info and info.kind else res.plural[:-1].capitalize()
         api_version = f"{res.group}/{res.version}" if res.group else res.version
         return kind, api_version
@@ -301,11 +302,11 @@ class EmulatorStore(kmock.KubernetesEmulator):
     # ------------------------------------------------------------------ delete
     async def _remove(self, res: references.resource, key: tuple[Any, ...], dry_run: bool) -> dict[str, Any]:
         """Delete one object (or mark it terminating while finalizers remain); returns its last state."""
-        old = self._objects[key].raw
+        old: dict[str, Any] = self._objects[key].raw
         meta = old.get("metadata") or {}
         if meta.get("deletionTimestamp") or dry_run:
             return old
-        new = copy.deepcopy(old)
+        new: dict[str, Any] = copy.deepcopy(old)
         new["metadata"]["resourceVersion"] = self._next_rv()
         if meta.get("finalizers"):
             new["metadata"]["deletionTimestamp"] = now()

@@ -182,7 +182,7 @@ class WritingEmulator(EmulatorStore):
 
     async def _get_scale(self, request: rendering.Request) -> aiohttp.web.StreamResponse:
         res = request.resource
-        assert res is not None
+        assert res is not None and request.name is not None
         key = (res, request.namespace, request.name)
         if not self._alive(key):
             return self._not_found(request)
