@@ -26,6 +26,7 @@ from typing import Any
 
 from sandbox.aws import clock
 from sandbox.controllers import operators
+from sandbox.controllers.common import timestamp
 from sandbox.state import STATE
 
 RUNS_FOR = 5.0
@@ -46,10 +47,6 @@ class CrashLoopState:
     lives: dict[str, _Life] = field(default_factory=dict)
 
 
-def _timestamp() -> str:
-    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
-
-
 def _tail(text: str) -> str:
     lines = text.splitlines(keepends=True)[-TAIL_LINES:]
     return "".join(lines).encode()[-TAIL_BYTES:].decode(errors="ignore")
@@ -65,7 +62,7 @@ def container_status(
 ) -> dict[str, Any]:
     """The status the kubelet reports now for ``container`` of ``pod`` (``key`` names this Pod's life: a Pod
     made again starts over), appending ``error`` to its log once per run."""
-    life = STATE.part(CrashLoopState).lives.setdefault(key, _Life(time.monotonic(), _timestamp()))
+    life = STATE.part(CrashLoopState).lives.setdefault(key, _Life(time.monotonic(), timestamp()))
     restarts, running, backoff, _ = operators.cycle(clock.sim_seconds_elapsed(life.started), RUNS_FOR)
     printed = restarts if running else restarts + 1  # each run prints its error as it exits
     name = container["name"]

@@ -39,12 +39,12 @@ to it and reports them in ``status.replicas`` (sandbox.controllers.keda).
 from __future__ import annotations
 
 import copy
-import datetime
 import hashlib
 import logging
 from typing import Any
 
 from sandbox.controllers import keda, model_jobs
+from sandbox.controllers.common import timestamp
 from sandbox.controllers.periodic import Periodic
 
 log = logging.getLogger("sandbox.controllers.inference")
@@ -79,10 +79,6 @@ def _crd(kind: str, plural: str, group: str = GROUP, version: str = VERSION) -> 
             ],
         },
     }
-
-
-def _now() -> str:
-    return datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def _ready(deployment: dict[str, Any] | None) -> bool:
@@ -235,7 +231,7 @@ async def _reconcile_resource(emulator: Any, kind: str, plural: str, resource: d
     current = dict(resource.get("status") or {})
     current.get("deploymentStatus", {}).pop("lastUpdated", None)
     if current != wanted_status:
-        wanted_status["deploymentStatus"]["lastUpdated"] = _now()
+        wanted_status["deploymentStatus"]["lastUpdated"] = timestamp()
         await emulator.put_object(f"{GROUP}/{VERSION}/{plural}", {**resource, "status": wanted_status})
 
 
@@ -295,7 +291,7 @@ async def _warn(emulator: Any, service: dict[str, Any], message: str) -> None:
             "message": f"Failed deploy model due to {message}",
             "type": "Warning",
             "source": {"component": "service"},
-            "lastTimestamp": _now(),
+            "lastTimestamp": timestamp(),
         },
     )
 

@@ -42,6 +42,7 @@ from functools import lru_cache
 from typing import Any
 
 from sandbox.aws import clock
+from sandbox.controllers.common import timestamp
 from sandbox.state import STATE
 
 SCALED_OBJECTS = "keda.sh/v1alpha1/scaledobjects"
@@ -248,7 +249,7 @@ async def _event(emulator: Any, scaled: dict[str, Any], message: str) -> None:
     old = emulator.get_object("v1/events", meta["namespace"], name)
     if old is not None and old.get("message") == message:
         return
-    now = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    now = timestamp()
     await emulator.put_object(
         "v1/events",
         {

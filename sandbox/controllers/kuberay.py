@@ -16,11 +16,11 @@ from typing import Any
 
 from sandbox.aws import clock, mlflow
 from sandbox.controllers import programs
+from sandbox.controllers.common import timestamp
 from sandbox.controllers.training_pods import (
     _event,
     _finish_pod,
     _loss,
-    _now,
     _place,
     _pod,
     _Run,
@@ -48,7 +48,7 @@ async def run(emulator: Any, job: dict[str, Any]) -> None:
                 "jobStatus": "PENDING",
                 "jobDeploymentStatus": "Initializing",
                 "rayClusterName": ray_cluster,
-                "startTime": _now(),
+                "startTime": timestamp(),
             }
         )
         await emulator.put_object(RAYJOBS, job)
@@ -142,7 +142,7 @@ async def run(emulator: Any, job: dict[str, Any]) -> None:
         {
             "jobStatus": "SUCCEEDED",
             "jobDeploymentStatus": "Complete",
-            "endTime": _now(),
+            "endTime": timestamp(),
             "message": "Job finished successfully.",
         }
     )
@@ -178,7 +178,7 @@ async def _fail(
             "jobStatus": "FAILED",
             "jobDeploymentStatus": "Failed",
             "reason": "AppFailed",
-            "endTime": _now(),
+            "endTime": timestamp(),
             "message": message,
         }
     )

@@ -25,21 +25,17 @@ A step that fails ends the script (``set -e``) with the exception's last line in
 
 from __future__ import annotations
 
-import datetime
 import hashlib
 import json
 import re
 from typing import Any
 
 from sandbox.controllers import hf_hub, mountpoint, workloads
+from sandbox.controllers.common import timestamp
 
 LABEL = "launchpod.io/model-download"
 JOBS = "batch/v1/jobs"
 GATED = ("meta-llama", "mistralai", "google")  # namespaces whose repositories need an accepted licence
-
-
-def _now() -> str:
-    return datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def _env(container: dict[str, Any]) -> dict[str, Any]:
@@ -134,7 +130,7 @@ def _script(files: mountpoint.Files, script: str, env: dict[str, Any], repo: str
 
 
 async def _finish(emulator: Any, job: dict[str, Any], pod: dict[str, Any], ok: bool, message: str) -> None:
-    now = _now()
+    now = timestamp()
     pod["status"] = {
         "phase": "Succeeded" if ok else "Failed",
         "conditions": [{"type": "Ready", "status": "False", "reason": "PodCompleted"}],
@@ -172,7 +168,7 @@ async def _run(emulator: Any, job: dict[str, Any], nodes: list[dict[str, Any]]) 
     pod = emulator.get_object("v1/pods", meta["namespace"], name)
     if not ready or pod is None:
         if (job.get("status") or {}).get("active") != 1:
-            await emulator.put_object(JOBS, {**job, "status": {"active": 1, "startTime": _now()}})
+            await emulator.put_object(JOBS, {**job, "status": {"active": 1, "startTime": timestamp()}})
         return
     container = template["spec"]["containers"][0]
     env = _env(container)

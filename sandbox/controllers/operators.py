@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sandbox.aws import clock
+from sandbox.controllers.common import timestamp
 from sandbox.state import STATE
 
 CACHE_SYNC_TIMEOUT = 120.0  # controller-runtime's default CacheSyncTimeout, simulated seconds
@@ -231,7 +232,7 @@ def container_status(emulator: Any, operator: Operator, deployment: dict[str, An
     """The operator container's status in Pod ``pod`` (bound to a node) as the kubelet would report it now."""
     meta, template = deployment["metadata"], deployment["spec"]["template"]
     key = f"{meta.get('uid')}/{pod}"  # a Deployment created again starts a new Pod
-    life = STATE.part(OperatorState).lives.setdefault(key, _Life(time.monotonic(), _timestamp()))
+    life = STATE.part(OperatorState).lives.setdefault(key, _Life(time.monotonic(), timestamp()))
     elapsed = clock.sim_seconds_elapsed(life.started)
     restarts, running, backoff, phase_ends = cycle(elapsed)
     broken = failure(emulator, operator, deployment)
@@ -269,7 +270,3 @@ def container_status(emulator: Any, operator: Operator, deployment: dict[str, An
     if restarts or not running:
         status["lastState"] = {"terminated": {"exitCode": 1, "reason": "Error"}}
     return status
-
-
-def _timestamp() -> str:
-    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())

@@ -39,13 +39,13 @@ from typing import Any
 
 from sandbox.aws import clock, mlflow
 from sandbox.controllers import kuberay, mountpoint, programs
+from sandbox.controllers.common import timestamp
 from sandbox.controllers.periodic import Periodic
 from sandbox.controllers.training_pods import (  # re-exported: the controls and tests reach them here
     Settings,
     _event,
     _finish_pod,
     _loss,
-    _now,
     _place,
     _pod,
     _Run,
@@ -146,7 +146,7 @@ def _condition(job: dict[str, Any], kind: str, reason: str, message: str) -> Non
     for c in conditions:
         c["status"] = "False"
     conditions.append(
-        {"type": kind, "status": "True", "reason": reason, "message": message, "lastTransitionTime": _now()}
+        {"type": kind, "status": "True", "reason": reason, "message": message, "lastTransitionTime": timestamp()}
     )
     status["conditions"] = conditions
 

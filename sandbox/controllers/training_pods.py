@@ -9,13 +9,13 @@ simulated seconds (``POST /api/sandbox/faults {"jobLogIntervalSeconds": n}``) fo
 
 from __future__ import annotations
 
-import datetime
 import threading
 import uuid
 from dataclasses import dataclass, field
 from typing import Any
 
 from sandbox.controllers import mounts, scheduling
+from sandbox.controllers.common import timestamp
 from sandbox.state import STATE
 
 
@@ -58,10 +58,6 @@ def training_state() -> TrainingState:
     return STATE.part(TrainingState)
 
 
-def _now() -> str:
-    return datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-
-
 async def _event(
     emulator: Any,
     obj: dict[str, Any],
@@ -71,7 +67,7 @@ async def _event(
     component: str = "hyperpod-training-operator",
 ) -> None:
     meta = obj["metadata"]
-    now = _now()
+    now = timestamp()
     await emulator.put_object(
         "v1/events",
         {
@@ -182,7 +178,7 @@ def _running_status(pod: dict[str, Any], restarts: int) -> dict[str, Any]:
                 "ready": True,
                 "started": True,
                 "restartCount": restarts,
-                "state": {"running": {"startedAt": _now()}},
+                "state": {"running": {"startedAt": timestamp()}},
             }
             for c in pod["spec"].get("containers") or []
         ],
@@ -201,7 +197,7 @@ async def _finish_pod(emulator: Any, pod: dict[str, Any], phase: str, exit_code:
                 "ready": False,
                 "started": False,
                 "restartCount": 0,
-                "state": {"terminated": {"exitCode": exit_code, "reason": reason, "finishedAt": _now()}},
+                "state": {"terminated": {"exitCode": exit_code, "reason": reason, "finishedAt": timestamp()}},
             }
             for c in pod["spec"].get("containers") or []
         ],

@@ -9,7 +9,6 @@ controller would)."""
 
 from __future__ import annotations
 
-import datetime
 import functools
 import hashlib
 import json
@@ -19,6 +18,7 @@ from typing import Any
 
 from sandbox.aws import node_agents
 from sandbox.controllers import crashloop, images, mounts, operators, programs, scheduling
+from sandbox.controllers.common import timestamp
 from sandbox.controllers.periodic import Periodic
 
 log = logging.getLogger("sandbox.controllers.workloads")
@@ -124,10 +124,6 @@ async def _delete_stale(emulator: Any, owner: dict[str, Any], wanted: set[str]) 
         owners = pod["metadata"].get("ownerReferences") or []
         if pod["metadata"]["name"] not in wanted and any(o.get("uid") == owner.get("uid") for o in owners):
             await emulator.delete_object("v1/pods", owner["namespace"], pod["metadata"]["name"])
-
-
-def _now() -> str:
-    return datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 async def _run_deployment(emulator: Any, deployment: dict[str, Any], nodes: list[dict[str, Any]]) -> None:
@@ -246,7 +242,7 @@ async def _place(
             container = crashloop.container_status(emulator, life, namespace, name, first, error)
         else:
             crashloop.forget(life)
-            started = ((before.get("state") or {}).get("running") or {}).get("startedAt") or _now()
+            started = ((before.get("state") or {}).get("running") or {}).get("startedAt") or timestamp()
             container = {
                 "name": pod_spec["containers"][0]["name"],
                 "image": pod_spec["containers"][0].get("image", ""),
@@ -280,7 +276,7 @@ def _serving_error(emulator: Any, namespace: str, pod_spec: dict[str, Any]) -> s
 
 
 async def _event(emulator: Any, namespace: str, pod: str, reason: str, message: str, component: str) -> None:
-    now = _now()
+    now = timestamp()
     await emulator.put_object(
         "v1/events",
         {
