@@ -7,8 +7,8 @@ Controllers (each a ``Periodic`` loop over the fleet's clusters, started by ``sa
 operator and the AWS Load Balancer Controller, with ``keda`` and ``model_jobs``), ``kueue`` (task
 governance's Kueue objects) and ``container_insights`` (Fluent Bit shipping container lines).
 
-What they share: ``periodic`` (the loop), ``common`` (the timestamps they write), ``scheduling`` (kube-
-scheduler's filters), ``images`` and ``mounts`` (the kubelet's image pulls and volume set-up),
+What they share: ``periodic`` (the loop), ``common`` (the timestamps they write), ``scheduling``
+(kube-scheduler's filters), ``images`` and ``mounts`` (the kubelet's image pulls and volume set-up),
 ``training_pods`` (pods of training jobs), ``operators`` and ``crashloop`` (containers that exit and are
 restarted with back-off).
 
