@@ -37,15 +37,28 @@ import math
 import re
 import time
 import urllib.parse
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
 from sandbox.aws import clock
+from sandbox.controllers.common import timestamp
+from sandbox.state import STATE
 
 SCALED_OBJECTS = "keda.sh/v1alpha1/scaledobjects"
-# Prometheus query results the sandbox serves, by (cluster, query); set through /api/sandbox/metrics.
-METRICS: dict[tuple[str, str], float] = {}
-_LAST_POLL: dict[str, float] = {}  # ScaledObject uid -> monotonic time of its last poll
+
+
+@dataclass
+class KedaState:
+    """The Prometheus query results the sandbox serves, by (cluster, query), set through
+    /api/sandbox/metrics; and each ScaledObject's last poll (uid -> time.monotonic())."""
+
+    metrics: dict[tuple[str, str], float] = field(default_factory=dict)
+    last_poll: dict[str, float] = field(default_factory=dict)
+
+
+def keda_state() -> KedaState:
+    return STATE.part(KedaState)
 
 
 class ScalerError(Exception):
@@ -236,7 +249,7 @@ async def _event(emulator: Any, scaled: dict[str, Any], message: str) -> None:
     old = emulator.get_object("v1/events", meta["namespace"], name)
     if old is not None and old.get("message") == message:
         return
-    now = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    now = timestamp()
     await emulator.put_object(
         "v1/events",
         {
@@ -257,10 +270,11 @@ async def _event(emulator: Any, scaled: dict[str, Any], message: str) -> None:
 def _due(scaled: dict[str, Any]) -> bool:
     uid = str(scaled["metadata"].get("uid") or scaled["metadata"]["name"])
     interval = clock.real_seconds(float((scaled.get("spec") or {}).get("pollingInterval", 30)))
-    last = _LAST_POLL.get(uid)
+    polls = keda_state().last_poll
+    last = polls.get(uid)
     if last is not None and time.monotonic() - last < interval:
         return False
-    _LAST_POLL[uid] = time.monotonic()
+    polls[uid] = time.monotonic()
     return True
 
 
@@ -288,7 +302,7 @@ def prometheus_value(emulator: Any, cluster: str, meta: dict[str, Any]) -> float
             f'error executing prometheus query: Get "{address.rstrip("/")}/api/v1/query?{query}": '
             f"dial tcp: lookup {host} on {CLUSTER_DNS}: no such host"
         )
-    return METRICS.get((cluster, str(meta.get("query", ""))), 0.0)
+    return keda_state().metrics.get((cluster, str(meta.get("query", ""))), 0.0)
 
 
 def _value(emulator: Any, cluster: str, addon_name: str, trigger: dict[str, Any]) -> float:

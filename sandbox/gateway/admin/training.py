@@ -1,6 +1,6 @@
 """The training fields of POST /api/sandbox/faults (a job fault to inject, the pods' step interval), and
 POST /api/sandbox/pods/log: lines a pod's container prints, for the containers whose program the sandbox does
-not play (a training pod's sidecars; sandbox.training plays only the container running hyperpodrun)."""
+not play (a training pod's sidecars; sandbox.controllers.training plays only the container running hyperpodrun)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,8 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
-from sandbox import training
+from sandbox.controllers import training
+from sandbox.controllers.training_pods import training_state
 
 _FAULT_FIELDS = {"cluster", "job", "kind", "namespace", "pod", "atStep"}
 
@@ -45,17 +46,17 @@ def training_controls(body: dict[str, Any]) -> str | None:
         seconds = body["jobLogIntervalSeconds"]
         if not isinstance(seconds, int | float) or not 0.1 <= seconds <= 3600:
             return "jobLogIntervalSeconds is 0.1..3600 simulated seconds."
-        training.SETTINGS.log_interval = float(seconds)
+        training_state().settings.log_interval = float(seconds)
     if "jobLogLinesPerStep" in body:
         lines = body["jobLogLinesPerStep"]
         if not isinstance(lines, int) or isinstance(lines, bool) or not 1 <= lines <= 100_000:
             return "jobLogLinesPerStep is 1..100000 lines a pytorch pod writes per step."
-        training.SETTINGS.lines_per_step = lines
+        training_state().settings.lines_per_step = lines
     if "jobSteps" in body:
         steps = body["jobSteps"]
         if not isinstance(steps, int) or isinstance(steps, bool) or not 1 <= steps <= 100_000:
             return "jobSteps is 1..100000 training steps per job."
-        training.SETTINGS.steps = steps
+        training_state().settings.steps = steps
     return None
 
 

@@ -33,21 +33,21 @@ Not modelled: the NLB itself in ELB's API, targets.
 
 Autoscaling: a resource's ``autoScalingSpec`` becomes a KEDA ScaledObject on its Deployment, which KEDA
 (installed with the inference add-on) scales; while it does, the operator leaves the Deployment's replicas
-to it and reports them in ``status.replicas`` (sandbox.keda).
+to it and reports them in ``status.replicas`` (sandbox.controllers.keda).
 """
 
 from __future__ import annotations
 
 import copy
-import datetime
 import hashlib
 import logging
 from typing import Any
 
-from sandbox import keda, model_jobs
-from sandbox.periodic import Periodic
+from sandbox.controllers import keda, model_jobs
+from sandbox.controllers.common import timestamp
+from sandbox.controllers.periodic import Periodic
 
-log = logging.getLogger("sandbox.inference")
+log = logging.getLogger("sandbox.controllers.inference")
 
 GROUP, VERSION = "inference.sagemaker.aws.amazon.com", "v1"
 KINDS = (("InferenceEndpointConfig", "inferenceendpointconfigs"), ("JumpStartModel", "jumpstartmodels"))
@@ -79,10 +79,6 @@ def _crd(kind: str, plural: str, group: str = GROUP, version: str = VERSION) -> 
             ],
         },
     }
-
-
-def _now() -> str:
-    return datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def _ready(deployment: dict[str, Any] | None) -> bool:
@@ -122,7 +118,7 @@ def _worker(kind: str, spec: dict[str, Any]) -> tuple[dict[str, Any], int, str]:
 
 def _model_volume(name: str, spec: dict[str, Any]) -> dict[str, Any]:
     """The model's volume: an S3 source is the bucket's ``modelLocation`` prefix through Mountpoint (so the
-    server finds what is there, sandbox.programs); an FSx source is not modelled (an emptyDir)."""
+    server finds what is there, sandbox.controllers.programs); an FSx source is not modelled (an emptyDir)."""
     source = spec.get("modelSourceConfig") or {}
     if source.get("modelSourceType") != "s3":
         return {"name": name, "emptyDir": {}}
@@ -181,13 +177,14 @@ def _children(kind: str, resource: dict[str, Any]) -> tuple[dict[str, Any], dict
 
 async def _put_if_changed(emulator: Any, resource: str, wanted: dict[str, Any]) -> dict[str, Any]:
     meta = wanted["metadata"]
-    old = emulator.get_object(resource, meta["namespace"], meta["name"])
+    old: dict[str, Any] | None = emulator.get_object(resource, meta["namespace"], meta["name"])
     if old is not None and old.get("spec") == wanted["spec"]:
         return old
     merged = {**(old or {}), **wanted, "metadata": {**((old or {}).get("metadata") or {}), **meta}}
     if old is not None and resource == "apps/v1/deployments":
         merged["metadata"]["generation"] = int(old["metadata"].get("generation", 1)) + 1
-    return await emulator.put_object(resource, merged)
+    stored: dict[str, Any] = await emulator.put_object(resource, merged)
+    return stored
 
 
 async def _autoscaling(emulator: Any, kind: str, resource: dict[str, Any], region: str) -> bool:
@@ -234,7 +231,7 @@ async def _reconcile_resource(emulator: Any, kind: str, plural: str, resource: d
     current = dict(resource.get("status") or {})
     current.get("deploymentStatus", {}).pop("lastUpdated", None)
     if current != wanted_status:
-        wanted_status["deploymentStatus"]["lastUpdated"] = _now()
+        wanted_status["deploymentStatus"]["lastUpdated"] = timestamp()
         await emulator.put_object(f"{GROUP}/{VERSION}/{plural}", {**resource, "status": wanted_status})
 
 
@@ -273,7 +270,8 @@ def _controller_refusal(emulator: Any, cluster: str, region: str, service: dict[
         region=region,
         account=account,
     )
-    return pods.authorize(identity, call)
+    refused: str | None = pods.authorize(identity, call)
+    return refused
 
 
 async def _warn(emulator: Any, service: dict[str, Any], message: str) -> None:
@@ -293,7 +291,7 @@ async def _warn(emulator: Any, service: dict[str, Any], message: str) -> None:
             "message": f"Failed deploy model due to {message}",
             "type": "Warning",
             "source": {"component": "service"},
-            "lastTimestamp": _now(),
+            "lastTimestamp": timestamp(),
         },
     )
 

@@ -31,10 +31,12 @@ from __future__ import annotations
 
 import json
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from sandbox.aws import clock
+from sandbox.controllers.common import timestamp
+from sandbox.state import STATE
 
 CACHE_SYNC_TIMEOUT = 120.0  # controller-runtime's default CacheSyncTimeout, simulated seconds
 BACKOFF_START, BACKOFF_CAP = 10.0, 300.0  # kubelet's container restart back-off
@@ -199,7 +201,11 @@ class _Life:
     healthy_from: float | None = None  # simulated seconds since start when the process stays up
 
 
-_lives: dict[str, _Life] = {}
+@dataclass
+class OperatorState:
+    """Each operator Pod's life (by Deployment uid and Pod name)."""
+
+    lives: dict[str, _Life] = field(default_factory=dict)
 
 
 def cycle(elapsed: float, runs_for: float = CACHE_SYNC_TIMEOUT) -> tuple[int, bool, float, float]:
@@ -226,7 +232,7 @@ def container_status(emulator: Any, operator: Operator, deployment: dict[str, An
     """The operator container's status in Pod ``pod`` (bound to a node) as the kubelet would report it now."""
     meta, template = deployment["metadata"], deployment["spec"]["template"]
     key = f"{meta.get('uid')}/{pod}"  # a Deployment created again starts a new Pod
-    life = _lives.setdefault(key, _Life(time.monotonic(), _timestamp()))
+    life = STATE.part(OperatorState).lives.setdefault(key, _Life(time.monotonic(), timestamp()))
     elapsed = clock.sim_seconds_elapsed(life.started)
     restarts, running, backoff, phase_ends = cycle(elapsed)
     broken = failure(emulator, operator, deployment)
@@ -264,7 +270,3 @@ def container_status(emulator: Any, operator: Operator, deployment: dict[str, An
     if restarts or not running:
         status["lastState"] = {"terminated": {"exitCode": 1, "reason": "Error"}}
     return status
-
-
-def _timestamp() -> str:
-    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())

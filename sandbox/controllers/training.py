@@ -1,5 +1,5 @@
 """The HyperPod training operator, emulated for the sandbox's Kubernetes APIs, and the controller loop that
-runs it and KubeRay (sandbox.kuberay); the jobs' pods are sandbox.training_pods'.
+runs it and KubeRay (sandbox.controllers.kuberay); the jobs' pods are sandbox.controllers.training_pods'.
 
 What AWS documents about the operator ("Using the HyperPod training operator" and "Using the training
 operator to run jobs", https://docs.aws.amazon.com/sagemaker/latest/dg/sagemaker-eks-operator.html and
@@ -7,10 +7,10 @@ operator to run jobs", https://docs.aws.amazon.com/sagemaker/latest/dg/sagemaker
 
 * It runs only once its EKS add-on (amazon-sagemaker-hyperpod-training-operator) is ACTIVE; the add-on
   installs the HyperPodPyTorchJob CRD. Without it a HyperPodPyTorchJob is stored and nothing runs it.
-* A job gets ``replicas`` pods per replica spec, placed by kube-scheduler's rules (sandbox.scheduling),
+* A job gets ``replicas`` pods per replica spec, placed by kube-scheduler's rules (sandbox.controllers.scheduling),
   so the GPUs and EFA interfaces they request must fit a node; a pod that fits nowhere stays Pending
   with FailedScheduling and the job stays Created. A bound pod whose Secret or ConfigMap volume is missing
-  stays Pending with the kubelet's FailedMount (sandbox.mounts) until it exists.
+  stays Pending with the kubelet's FailedMount (sandbox.controllers.mounts) until it exists.
 * Faults are recovered at the process level first: the elastic agent restarts the training processes in
   place, up to ``restartPolicy.numRestartBeforeFullJobRestart`` times within ``evalPeriodSeconds``;
   then the whole job is restarted (every pod recreated), up to ``maxFullJobRestarts``. Every restart
@@ -19,7 +19,7 @@ operator to run jobs", https://docs.aws.amazon.com/sagemaker/latest/dg/sagemaker
   (or not within ``expectedStartCutOffInSeconds`` of the start) is hanging, reported as
   ``LogStateHanging_<rule>``, and recovered like a fault.
 * Worker processes that start without what they read in the shared bucket (a script, a config, a dataset, a
-  model: sandbox.programs) exit with their program's error in the pod's log, and are recovered as any
+  model: sandbox.controllers.programs) exit with their program's error in the pod's log, and are recovered as any
   process failure: each restart fails the same way until the file is there or the budget is spent.
 * The job ends Completed when every pod's training finished, Failed with the reason otherwise.
 
@@ -34,36 +34,34 @@ from __future__ import annotations
 
 import logging
 import re
-import threading
 import time
 from typing import Any
 
-from sandbox import kuberay, mountpoint, programs
 from sandbox.aws import clock, mlflow
-from sandbox.periodic import Periodic
-from sandbox.training_pods import (  # re-exported: the controls and tests reach them here
-    SETTINGS,
+from sandbox.controllers import kuberay, mountpoint, programs
+from sandbox.controllers.common import timestamp
+from sandbox.controllers.periodic import Periodic
+from sandbox.controllers.training_pods import (  # re-exported: the controls and tests reach them here
     Settings,
     _event,
     _finish_pod,
     _loss,
-    _now,
     _place,
     _pod,
     _Run,
-    _runs,
     _write,
     training_container,
+    training_state,
 )
 
-log = logging.getLogger("sandbox.training")
+log = logging.getLogger("sandbox.controllers.training")
 
 OPERATOR_ADDON = "amazon-sagemaker-hyperpod-training-operator"
 PYTORCH = "sagemaker.amazonaws.com/v1/hyperpodpytorchjobs"
 JOB_NAME_LABEL = "sagemaker.amazonaws.com/hyperpod-job-name"
 REPLICA_LABEL = "sagemaker.amazonaws.com/hyperpod-replica-index"
 FAULT_KINDS = ("processCrash", "hang", "nodeFailure")
-PYTORCH_CRD = {
+PYTORCH_CRD: dict[str, Any] = {
     "apiVersion": "apiextensions.k8s.io/v1",
     "kind": "CustomResourceDefinition",
     "metadata": {"name": "hyperpodpytorchjobs.sagemaker.amazonaws.com"},
@@ -89,10 +87,6 @@ PYTORCH_CRD = {
 }
 
 
-_faults: list[dict[str, Any]] = []
-_lock = threading.Lock()
-
-
 def inject(
     cluster: str, namespace: str, job: str, kind: str, pod: str | None = None, at_step: int | None = None
 ) -> None:
@@ -101,44 +95,48 @@ def inject(
     fault queued before the job starts cannot miss a short run)."""
     if kind not in FAULT_KINDS:
         raise ValueError(f"jobFault kind is one of {', '.join(FAULT_KINDS)}, not {kind!r}")
-    fault = {"cluster": cluster, "namespace": namespace, "job": job, "kind": kind, "pod": pod or ""}
+    fault: dict[str, Any] = {"cluster": cluster, "namespace": namespace, "job": job, "kind": kind, "pod": pod or ""}
     if at_step is not None:
         fault["atStep"] = at_step
-    with _lock:
-        _faults.append(fault)
+    state = training_state()
+    with state.lock:
+        state.faults.append(fault)
 
 
 def clear() -> None:
-    with _lock:
-        _faults.clear()
-    SETTINGS.log_interval, SETTINGS.steps = Settings().log_interval, Settings().steps
-    SETTINGS.lines_per_step = Settings().lines_per_step
+    state = training_state()
+    with state.lock:
+        state.faults.clear()
+    state.settings = Settings()
 
 
 def describe() -> list[dict[str, Any]]:
-    with _lock:
-        return [dict(f) for f in _faults]
+    state = training_state()
+    with state.lock:
+        return [dict(f) for f in state.faults]
 
 
 def _take_fault(cluster: str, namespace: str, job: str, step: int) -> tuple[str, str] | None:
     """The oldest fault due for the job (one per reconcile: each one is a separate failure)."""
-    with _lock:
-        for f in _faults:
+    state = training_state()
+    with state.lock:
+        for f in state.faults:
             if (f["cluster"], f["namespace"], f["job"]) == (cluster, namespace, job) and step >= f.get("atStep", 0):
-                _faults.remove(f)
+                state.faults.remove(f)
                 return str(f["kind"]), str(f["pod"])
     return None
 
 
 def _next_fault_step(cluster: str, namespace: str, job: str) -> int:
     """The step training holds at until a queued ``atStep`` fault strikes (no limit without one)."""
-    with _lock:
+    state = training_state()
+    with state.lock:
         due = [
             int(f["atStep"])
-            for f in _faults
+            for f in state.faults
             if "atStep" in f and (f["cluster"], f["namespace"], f["job"]) == (cluster, namespace, job)
         ]
-    return min(due, default=SETTINGS.steps)
+    return min(due, default=state.settings.steps)
 
 
 # ------------------------------------------------------------------ HyperPodPyTorchJob
@@ -148,7 +146,7 @@ def _condition(job: dict[str, Any], kind: str, reason: str, message: str) -> Non
     for c in conditions:
         c["status"] = "False"
     conditions.append(
-        {"type": kind, "status": "True", "reason": reason, "message": message, "lastTransitionTime": _now()}
+        {"type": kind, "status": "True", "reason": reason, "message": message, "lastTransitionTime": timestamp()}
     )
     status["conditions"] = conditions
 
@@ -265,7 +263,7 @@ async def _recover(emulator: Any, job: dict[str, Any], run: _Run, what: str, pod
 
 
 async def _inputs_missing(emulator: Any, job: dict[str, Any], run: _Run, pods: list[dict[str, Any]]) -> bool:
-    """True when the worker processes, just started, exit for want of a file in the bucket (sandbox.programs):
+    """True when the worker processes, just started, exit for want of a file in the bucket (``programs``):
     each pod logs its program's error and the operator recovers as from any process failure, so every restart
     fails the same way until the file is there or the retry budget is spent."""
     failed = None
@@ -284,7 +282,7 @@ async def _inputs_missing(emulator: Any, job: dict[str, Any], run: _Run, pods: l
 
 
 def _writes(emulator: Any, run: _Run, pod: dict[str, Any], step: int, last: bool) -> str | None:
-    """The failure of what the main process (rank 0, on the first pod) writes at ``step`` (sandbox.programs:
+    """The failure of what the main process (rank 0, on the first pod) writes at ``step`` (sandbox.controllers.programs:
     through the pod's volumes, a Mountpoint volume with Mountpoint's semantics), or None. The pod's local
     volumes keep what was written to them for the pod's life."""
     spec, namespace = pod["spec"], pod["metadata"]["namespace"]
@@ -317,19 +315,20 @@ async def _hang_check(emulator: Any, job: dict[str, Any], run: _Run, elapsed: fl
 async def _train(emulator: Any, job: dict[str, Any], run: _Run, pods: list[dict[str, Any]], hold: int) -> bool:
     """Log the steps due by now (stopping at ``hold``); finish the job after the last one (True then)."""
     elapsed = clock.sim_seconds_elapsed(run.started)
-    limit = min(hold, SETTINGS.steps)
-    while not run.hung and run.step < limit and run.last_step_at + SETTINGS.log_interval <= elapsed:
+    settings = training_state().settings
+    limit = min(hold, settings.steps)
+    while not run.hung and run.step < limit and run.last_step_at + settings.log_interval <= elapsed:
         run.step += 1
-        run.last_step_at += SETTINGS.log_interval
-        line = f"[rank0] step {run.step}/{SETTINGS.steps} {{'loss': {_loss(run.step)}, 'learning_rate': 2e-05}}\n"
+        run.last_step_at += settings.log_interval
+        line = f"[rank0] step {run.step}/{settings.steps} {{'loss': {_loss(run.step)}, 'learning_rate': 2e-05}}\n"
         mlflow.log_step(job, run.step, {"loss": _loss(run.step), "learning_rate": 2e-05})  # the plugin's run
         extra = "".join(
-            f"[rank0] step {run.step} batch {i}/{SETTINGS.lines_per_step - 1} t={time.time():.6f}\n"
-            for i in range(1, SETTINGS.lines_per_step)
+            f"[rank0] step {run.step} batch {i}/{settings.lines_per_step - 1} t={time.time():.6f}\n"
+            for i in range(1, settings.lines_per_step)
         )
         for pod in pods:
             _write(emulator, pod, line + extra)
-        failed = _writes(emulator, run, pods[0], run.step, run.step >= SETTINGS.steps)
+        failed = _writes(emulator, run, pods[0], run.step, run.step >= settings.steps)
         if failed is not None:
             _write(emulator, pods[0], failed)
             await _recover(
@@ -339,7 +338,7 @@ async def _train(emulator: Any, job: dict[str, Any], run: _Run, pods: list[dict[
         for rule in _rules(job):
             if re.search(rule["logPattern"], line):
                 run.last_match[rule["name"]] = run.last_step_at
-    if run.step >= SETTINGS.steps:
+    if run.step >= settings.steps:
         for pod in pods:
             _write(emulator, pod, "[rank0] training complete; final checkpoint written\n")
             await _finish_pod(emulator, pod, "Succeeded", 0, "Completed")
@@ -355,7 +354,7 @@ async def _run_pytorch(emulator: Any, job: dict[str, Any], cluster: str) -> None
     state = _latest(job)
     if state in ("Completed", "Failed"):
         return
-    run = _runs.setdefault(meta["uid"], _Run(started=time.monotonic()))
+    run = training_state().runs.setdefault(meta["uid"], _Run(started=time.monotonic()))
     if state is None:
         job.setdefault("status", {})["restartStatus"] = {"restartCount": 0, "fullJobRestartCount": 0}
         _condition(job, "Created", "JobCreated", "the operator accepted the job")

@@ -5,7 +5,7 @@ once the kuberay-operator Deployment is ready, a RayJob gets a head pod and its 
 submitter pod (in KubeRay a batch Job; here its pod, labelled ``ray.io/originated-from-cr-name``) that
 runs the entrypoint; jobStatus goes PENDING, RUNNING, SUCCEEDED, and with ``shutdownAfterJobFinishes``
 the head and workers are deleted at the end. The entrypoint's driver runs on the head and reads the bucket
-through the head's volumes: one that lacks a file there fails the job (sandbox.programs), FAILED.
+through the head's volumes: one that lacks a file there fails the job (sandbox.controllers.programs), FAILED.
 """
 
 from __future__ import annotations
@@ -14,19 +14,18 @@ import time
 import uuid
 from typing import Any
 
-from sandbox import programs
 from sandbox.aws import clock, mlflow
-from sandbox.training_pods import (
-    SETTINGS,
+from sandbox.controllers import programs
+from sandbox.controllers.common import timestamp
+from sandbox.controllers.training_pods import (
     _event,
     _finish_pod,
     _loss,
-    _now,
     _place,
     _pod,
     _Run,
-    _runs,
     _write,
+    training_state,
 )
 
 RAYJOBS = "ray.io/v1/rayjobs"
@@ -39,7 +38,8 @@ async def run(emulator: Any, job: dict[str, Any]) -> None:
     state = status.get("jobStatus")
     if state in ("SUCCEEDED", "FAILED", "STOPPED"):
         return
-    run = _runs.setdefault(meta["uid"], _Run(started=time.monotonic()))
+    kept = training_state()
+    run = kept.runs.setdefault(meta["uid"], _Run(started=time.monotonic()))
     cluster_spec = spec["rayClusterSpec"]
     ray_cluster = f"{meta['name']}-raycluster"
     if not state:
@@ -48,7 +48,7 @@ async def run(emulator: Any, job: dict[str, Any]) -> None:
                 "jobStatus": "PENDING",
                 "jobDeploymentStatus": "Initializing",
                 "rayClusterName": ray_cluster,
-                "startTime": _now(),
+                "startTime": timestamp(),
             }
         )
         await emulator.put_object(RAYJOBS, job)
@@ -78,7 +78,7 @@ async def run(emulator: Any, job: dict[str, Any]) -> None:
         if not await _place(emulator, cluster_pods):
             return
         head = cluster_spec["headGroupSpec"]["template"]["spec"]["containers"][0]
-        template = {
+        template: dict[str, Any] = {
             "metadata": {"labels": {RAY_CR_LABEL: meta["name"], "ray.io/originated-from-crd": "RayJob"}},
             "spec": {
                 "restartPolicy": "Never",
@@ -123,9 +123,10 @@ async def run(emulator: Any, job: dict[str, Any]) -> None:
             return
         run.read_inputs = True
     elapsed = clock.sim_seconds_elapsed(run.started)
-    while run.step < SETTINGS.steps and run.last_step_at + SETTINGS.log_interval <= elapsed:
+    settings = kept.settings
+    while run.step < settings.steps and run.last_step_at + settings.log_interval <= elapsed:
         run.step += 1
-        run.last_step_at += SETTINGS.log_interval
+        run.last_step_at += settings.log_interval
         _write(
             emulator,
             submitter,
@@ -133,7 +134,7 @@ async def run(emulator: Any, job: dict[str, Any]) -> None:
             f"- actor/pg_loss:{_loss(run.step)}\n",
         )
         mlflow.log_step(job, run.step, {"actor/pg_loss": _loss(run.step)})
-    if run.step < SETTINGS.steps:
+    if run.step < settings.steps:
         return
     _write(emulator, submitter, f"Job '{status.get('jobId')}' succeeded\n")
     await _finish_pod(emulator, submitter, "Succeeded", 0, "Completed")
@@ -141,7 +142,7 @@ async def run(emulator: Any, job: dict[str, Any]) -> None:
         {
             "jobStatus": "SUCCEEDED",
             "jobDeploymentStatus": "Complete",
-            "endTime": _now(),
+            "endTime": timestamp(),
             "message": "Job finished successfully.",
         }
     )
@@ -177,7 +178,7 @@ async def _fail(
             "jobStatus": "FAILED",
             "jobDeploymentStatus": "Failed",
             "reason": "AppFailed",
-            "endTime": _now(),
+            "endTime": timestamp(),
             "message": message,
         }
     )

@@ -1,15 +1,15 @@
 """Model-download Jobs (label ``launchpod.io/model-download``): a Job controller for them, and the programs
 their script runs, with no internet.
 
-The Job gets one Pod placed by the scheduler's rules and pulling its image as any Pod (sandbox.workloads);
+The Job gets one Pod placed by the scheduler's rules and pulling its image as any Pod (sandbox.controllers.workloads);
 a referenced Secret that does not exist leaves the container in CreateContainerConfigError
 ("secret \"<name>\" not found", the kubelet's words). Once running, its ``sh -c`` script's steps run in order
-against the container's files (sandbox.mountpoint: its Mountpoint volumes with Mountpoint's semantics, its
+against the container's files (sandbox.controllers.mountpoint: its Mountpoint volumes with Mountpoint's semantics, its
 other volumes local disk):
 
 * ``hf download "$REPO_ID" ... --local-dir <dir>`` writes a small model tree (config.json,
   generation_config.json, tokenizer.json, model.safetensors, README.md) into ``<dir>`` with the file operations
-  huggingface_hub makes (sandbox.hf_hub); a repository under a gated namespace without HF_TOKEN fails as
+  huggingface_hub makes (sandbox.controllers.hf_hub); a repository under a gated namespace without HF_TOKEN fails as
   huggingface_hub does (401, GatedRepoError);
 * ``python3 - <<'EOF' ... EOF`` is Launchpod's copy of that tree to the bucket
   (launchpod.domain.inference.models.COPY): for each file under ``$DOWNLOAD`` but ``.cache/``, in name order,
@@ -25,21 +25,17 @@ A step that fails ends the script (``set -e``) with the exception's last line in
 
 from __future__ import annotations
 
-import datetime
 import hashlib
 import json
 import re
 from typing import Any
 
-from sandbox import hf_hub, mountpoint, workloads
+from sandbox.controllers import hf_hub, mountpoint, workloads
+from sandbox.controllers.common import timestamp
 
 LABEL = "launchpod.io/model-download"
 JOBS = "batch/v1/jobs"
 GATED = ("meta-llama", "mistralai", "google")  # namespaces whose repositories need an accepted licence
-
-
-def _now() -> str:
-    return datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def _env(container: dict[str, Any]) -> dict[str, Any]:
@@ -134,7 +130,7 @@ def _script(files: mountpoint.Files, script: str, env: dict[str, Any], repo: str
 
 
 async def _finish(emulator: Any, job: dict[str, Any], pod: dict[str, Any], ok: bool, message: str) -> None:
-    now = _now()
+    now = timestamp()
     pod["status"] = {
         "phase": "Succeeded" if ok else "Failed",
         "conditions": [{"type": "Ready", "status": "False", "reason": "PodCompleted"}],
@@ -172,7 +168,7 @@ async def _run(emulator: Any, job: dict[str, Any], nodes: list[dict[str, Any]]) 
     pod = emulator.get_object("v1/pods", meta["namespace"], name)
     if not ready or pod is None:
         if (job.get("status") or {}).get("active") != 1:
-            await emulator.put_object(JOBS, {**job, "status": {"active": 1, "startTime": _now()}})
+            await emulator.put_object(JOBS, {**job, "status": {"active": 1, "startTime": timestamp()}})
         return
     container = template["spec"]["containers"][0]
     env = _env(container)

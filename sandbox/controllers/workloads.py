@@ -1,15 +1,14 @@
 """A simulated workload controller for the emulated Kubernetes APIs: Deployments and DaemonSets get
 Pods as their controllers would make them (a Deployment's replicas; one per node a DaemonSet wants),
-placed by kube-scheduler's rules (sandbox.scheduling), started only once their Secret and ConfigMap
-volumes exist (sandbox.mounts), pulling images only where AWS publishes them (sandbox.images), operators
-crash-looping without what they need (sandbox.operators), model servers crash-looping without their model
-in the bucket (sandbox.programs, sandbox.crashloop), and the status that follows from those Pods;
+placed by kube-scheduler's rules (scheduling), started only once their Secret and ConfigMap
+volumes exist (mounts), pulling images only where AWS publishes them (images), operators
+crash-looping without what they need (operators), model servers crash-looping without their model
+in the bucket (programs, crashloop), and the status that follows from those Pods;
 statically provisioned PersistentVolumeClaims are bound to the PersistentVolume they name (as the PV
 controller would)."""
 
 from __future__ import annotations
 
-import datetime
 import functools
 import hashlib
 import json
@@ -17,11 +16,12 @@ import logging
 import uuid
 from typing import Any
 
-from sandbox import crashloop, images, mounts, operators, programs, scheduling
 from sandbox.aws import node_agents
-from sandbox.periodic import Periodic
+from sandbox.controllers import crashloop, images, mounts, operators, programs, scheduling
+from sandbox.controllers.common import timestamp
+from sandbox.controllers.periodic import Periodic
 
-log = logging.getLogger("sandbox.workloads")
+log = logging.getLogger("sandbox.controllers.workloads")
 
 
 def _admits(affinity: dict[str, Any] | None, labels: dict[str, str]) -> bool:
@@ -126,14 +126,10 @@ async def _delete_stale(emulator: Any, owner: dict[str, Any], wanted: set[str]) 
             await emulator.delete_object("v1/pods", owner["namespace"], pod["metadata"]["name"])
 
 
-def _now() -> str:
-    return datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-
-
 async def _run_deployment(emulator: Any, deployment: dict[str, Any], nodes: list[dict[str, Any]]) -> None:
     """A Deployment's replicas as Pods: each bound by the scheduler's rules (or Pending, Unschedulable,
     with kube-scheduler's FailedScheduling event), ready once bound unless it is an operator that
-    crash-loops (sandbox.operators). ReplicaSets are not modelled: the Pods are owned by the Deployment."""
+    crash-loops (sandbox.controllers.operators). ReplicaSets are not modelled: the Pods are owned by the Deployment."""
     meta, spec = deployment["metadata"], deployment.get("spec") or {}
     template = spec.get("template") or {}
     digest = hashlib.sha256(json.dumps(template, sort_keys=True).encode()).hexdigest()[:10]
@@ -246,7 +242,7 @@ async def _place(
             container = crashloop.container_status(emulator, life, namespace, name, first, error)
         else:
             crashloop.forget(life)
-            started = ((before.get("state") or {}).get("running") or {}).get("startedAt") or _now()
+            started = ((before.get("state") or {}).get("running") or {}).get("startedAt") or timestamp()
             container = {
                 "name": pod_spec["containers"][0]["name"],
                 "image": pod_spec["containers"][0].get("image", ""),
@@ -273,14 +269,14 @@ async def _place(
 
 
 def _serving_error(emulator: Any, namespace: str, pod_spec: dict[str, Any]) -> str | None:
-    """What a model server prints as it exits for want of its model in the bucket (sandbox.programs), or None."""
+    """What a model server prints as it exits for want of its model in the bucket (``programs``), or None."""
     container = pod_spec["containers"][0]
     files = programs.Files(programs.mounts(emulator, namespace, pod_spec, container))
     return programs.serving_failure(files, container) if files.mounts else None
 
 
 async def _event(emulator: Any, namespace: str, pod: str, reason: str, message: str, component: str) -> None:
-    now = _now()
+    now = timestamp()
     await emulator.put_object(
         "v1/events",
         {

@@ -1,4 +1,4 @@
-"""Sandbox-only control of the Prometheus query results KEDA reads (sandbox.keda.METRICS) at
+"""Sandbox-only control of the Prometheus query results KEDA reads (sandbox.controllers.keda's state) at
 /api/sandbox/metrics (admin token): POST {"cluster", "query", "value"} sets one, GET lists them."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
-from sandbox.keda import METRICS
+from sandbox.controllers.keda import keda_state
 
 _HELP = 'Send {"cluster": "c1", "query": "sum(vllm:num_requests_waiting)", "value": 25}.'
 
@@ -33,8 +33,8 @@ def metrics_route(admin_or_error: Callable[[Request], JSONResponse | None]) -> R
                 return JSONResponse(
                     {"code": "VALIDATION_FAILED", "message": _HELP, "details": [], "requestId": None}, 422
                 )
-            METRICS[(body["cluster"], body["query"])] = float(body["value"])
-        items = [{"cluster": c, "query": q, "value": v} for (c, q), v in sorted(METRICS.items())]
+            keda_state().metrics[(body["cluster"], body["query"])] = float(body["value"])
+        items = [{"cluster": c, "query": q, "value": v} for (c, q), v in sorted(keda_state().metrics.items())]
         return JSONResponse({"items": items})
 
     return Route("/api/sandbox/metrics", control, methods=["GET", "POST"])

@@ -1,7 +1,7 @@
-"""The pods of training jobs, shared by the HyperPod training operator (sandbox.training) and KubeRay
-(sandbox.kuberay): made from a job's pod template, bound where kube-scheduler would (sandbox.scheduling),
-started once the kubelet can set their volumes up (sandbox.mounts), ended with an exit code, and the lines
-their training writes. Also the simulated training's settings and each job's run state.
+"""The pods of training jobs, shared by the HyperPod training operator (``training``) and KubeRay (``kuberay``):
+made from a job's pod template, bound where kube-scheduler would (``scheduling``), started once the kubelet can set
+their volumes up (``mounts``), ended with an exit code, and the lines their training writes. Also the simulated
+training's settings and each job's run state.
 
 Simulated time runs at the sandbox's time scale; pods log one training step every ``log_interval``
 simulated seconds (``POST /api/sandbox/faults {"jobLogIntervalSeconds": n}``) for ``steps`` steps.
@@ -9,12 +9,14 @@ simulated seconds (``POST /api/sandbox/faults {"jobLogIntervalSeconds": n}``) fo
 
 from __future__ import annotations
 
-import datetime
+import threading
 import uuid
 from dataclasses import dataclass, field
 from typing import Any
 
-from sandbox import mounts, scheduling
+from sandbox.controllers import mounts, scheduling
+from sandbox.controllers.common import timestamp
+from sandbox.state import STATE
 
 
 @dataclass
@@ -22,9 +24,6 @@ class Settings:
     log_interval: float = 10.0  # simulated seconds between training steps
     steps: int = 40
     lines_per_step: int = 1  # log lines a pytorch pod writes per step (volume for the log stream bench)
-
-
-SETTINGS = Settings()
 
 
 @dataclass
@@ -39,16 +38,24 @@ class _Run:
     window: list[float] = field(default_factory=list)  # monotonic times of process restarts since the last full one
     pending: list[tuple[str, str]] = field(default_factory=list)  # injected (kind, pod) faults
     generation: int = 0  # full restarts so far: pods are recreated per generation
-    read_inputs: bool = False  # the current processes found what they read in the bucket (sandbox.programs)
+    read_inputs: bool = False  # the current processes found what they read in the bucket (sandbox.controllers.programs)
     # pod uid -> its local volumes (emptyDir, hostPath) by name: what the trainer wrote there stays between steps
     local: dict[str, dict[str, Any]] = field(default_factory=dict)
 
 
-_runs: dict[str, _Run] = {}
+@dataclass
+class TrainingState:
+    """What the training operator and KubeRay keep: the simulated training's settings, each job's run
+    (by the job's uid) and the job faults queued by POST /api/sandbox/faults."""
+
+    settings: Settings = field(default_factory=Settings)
+    runs: dict[str, _Run] = field(default_factory=dict)
+    faults: list[dict[str, Any]] = field(default_factory=list)
+    lock: threading.Lock = field(default_factory=threading.Lock)  # guards faults
 
 
-def _now() -> str:
-    return datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+def training_state() -> TrainingState:
+    return STATE.part(TrainingState)
 
 
 async def _event(
@@ -60,7 +67,7 @@ async def _event(
     component: str = "hyperpod-training-operator",
 ) -> None:
     meta = obj["metadata"]
-    now = _now()
+    now = timestamp()
     await emulator.put_object(
         "v1/events",
         {
@@ -105,7 +112,7 @@ def _pod(owner: dict[str, Any], name: str, template: dict[str, Any], labels: dic
 
 async def _place(emulator: Any, pods: list[dict[str, Any]]) -> bool:
     """Bind each Pending pod where kube-scheduler would and start it once the kubelet can set its volumes
-    up (sandbox.mounts); True when all have started."""
+    up (sandbox.controllers.mounts); True when all have started."""
     nodes = emulator.list_objects("v1/nodes")
     all_bound = True
     for pod in pods:
@@ -171,7 +178,7 @@ def _running_status(pod: dict[str, Any], restarts: int) -> dict[str, Any]:
                 "ready": True,
                 "started": True,
                 "restartCount": restarts,
-                "state": {"running": {"startedAt": _now()}},
+                "state": {"running": {"startedAt": timestamp()}},
             }
             for c in pod["spec"].get("containers") or []
         ],
@@ -190,7 +197,7 @@ async def _finish_pod(emulator: Any, pod: dict[str, Any], phase: str, exit_code:
                 "ready": False,
                 "started": False,
                 "restartCount": 0,
-                "state": {"terminated": {"exitCode": exit_code, "reason": reason, "finishedAt": _now()}},
+                "state": {"terminated": {"exitCode": exit_code, "reason": reason, "finishedAt": timestamp()}},
             }
             for c in pod["spec"].get("containers") or []
         ],

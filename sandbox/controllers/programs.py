@@ -334,7 +334,7 @@ def serving_failure(files: Files, container: dict[str, Any]) -> str | None:
 def training_writes(
     files: Files, writable: Any, container: dict[str, Any], pod: str, step: int, last: bool
 ) -> str | None:
-    """What the training's main process writes at ``step`` through ``writable`` (sandbox.mountpoint.Files), and
+    """What the training's main process writes at ``step`` through ``writable`` (``mountpoint.Files``), and
     the log of its failure, or None.
 
     LLaMA-Factory's trainer: its LogCallback appends each log record to ``<output_dir>/trainer_log.jsonl``,
@@ -343,7 +343,7 @@ def training_writes(
     below 1 is not modelled) and once more for the summary at the end of ``train()``. ``output_dir`` is the
     YAML's, or a ``key=value`` override after it (src/llamafactory/hparams/parser.py, read_args). On a
     Mountpoint volume the second append fails with EPERM: appending needs ``--incremental-upload``, which only
-    S3 Express One Zone supports (sandbox.mountpoint). Its other writes (checkpoint-N folders, the final model:
+    S3 Express One Zone supports (``mountpoint``). Its other writes (checkpoint-N folders, the final model:
     new files; ``running_log.txt``, one handle for the whole run) and the other trainers' writes are not
     modelled. Under keep_output.py, when training ends the local folder is copied to the destination, file by
     file (open "wb", write, close: what keep_output.copy_tree does)."""

@@ -28,9 +28,9 @@ from typing import Any
 
 from sandbox.aws import task_governance as tg
 from sandbox.aws.hyperpod_instances import shape_of
-from sandbox.periodic import Periodic
+from sandbox.controllers.periodic import Periodic
 
-log = logging.getLogger("sandbox.kueue")
+log = logging.getLogger("sandbox.controllers.kueue")
 
 ADDON = "amazon-sagemaker-hyperpod-taskgovernance"
 GROUP, VERSION = "kueue.x-k8s.io", "v1beta1"

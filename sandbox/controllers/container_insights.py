@@ -31,9 +31,9 @@ import logging
 import time
 from typing import Any
 
-from sandbox.kube.emulator import LOG_SINKS
+from sandbox.kube.emulator import log_sinks
 
-log = logging.getLogger("sandbox.container_insights")
+log = logging.getLogger("sandbox.controllers.container_insights")
 
 ADDON = "amazon-cloudwatch-observability"
 NAMESPACE, SERVICE_ACCOUNT = "amazon-cloudwatch", "cloudwatch-agent"
@@ -68,7 +68,7 @@ def _refused(
 
     for operation, params in calls:
         call = authz.Call(prefix="logs", operation=operation, params=params, region=region, account=account)
-        refused = pods.authorize(identity, call)
+        refused: str | None = pods.authorize(identity, call)
         if refused:
             return refused
     return None
@@ -143,5 +143,6 @@ def ship(emulator: Any, namespace: str, pod_name: str, container: str | None, te
 
 
 def install() -> None:
-    if ship not in LOG_SINKS:
-        LOG_SINKS.append(ship)
+    sinks = log_sinks()
+    if ship not in sinks:
+        sinks.append(ship)

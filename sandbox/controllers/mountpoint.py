@@ -143,7 +143,7 @@ class Local:
 
 @dataclass
 class Mountpoint:
-    """A Mountpoint volume: the bucket's keys under ``prefix`` seen as files (sandbox.programs reads them too)."""
+    """A Mountpoint volume: the bucket's keys under ``prefix`` seen as files (``programs`` reads them too)."""
 
     bucket: str
     prefix: str = ""  # "" or ending in "/"
@@ -352,7 +352,7 @@ def volumes(
     inline CSI volume) with the bucket, prefix and mount options the driver mounts, every other volume a local
     file system of its own, taken from ``kept`` (by volume name) when the caller keeps the pod's local volumes
     between calls, else shared by the containers that mount it only within this call."""
-    from sandbox import programs
+    from sandbox.controllers import programs
 
     specs = {v.get("name"): v for v in pod_spec.get("volumes") or []}
     found: list[tuple[str, Volume]] = []

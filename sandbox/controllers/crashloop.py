@@ -1,7 +1,7 @@
 """A serving container that exits at start, as the kubelet restarts it: CrashLoopBackOff.
 
 A model server whose model directory in the bucket is empty exits with its error seconds after it starts
-(sandbox.programs). A Deployment's Pod has ``restartPolicy: Always``, so the kubelet starts the container
+(sandbox.controllers.programs). A Deployment's Pod has ``restartPolicy: Always``, so the kubelet starts the container
 again after an exponential back-off of 10 s, 20 s, 40 s ... capped at 5 minutes; in between the container
 is ``waiting`` with reason ``CrashLoopBackOff``, ``restartCount`` counts the restarts, ``lastState`` holds
 the last exit (code 1, reason Error), the Pod stays Running and never Ready
@@ -21,11 +21,13 @@ the model's config before they load any weight). Not modelled: the restart count
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
-from sandbox import operators
 from sandbox.aws import clock
+from sandbox.controllers import operators
+from sandbox.controllers.common import timestamp
+from sandbox.state import STATE
 
 RUNS_FOR = 5.0
 TAIL_BYTES, TAIL_LINES = 2048, 80
@@ -38,11 +40,11 @@ class _Life:
     printed: int = 0  # runs whose error is in the log
 
 
-_lives: dict[str, _Life] = {}
+@dataclass
+class CrashLoopState:
+    """Each crash-looping container's life, by the key its caller names it with."""
 
-
-def _timestamp() -> str:
-    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+    lives: dict[str, _Life] = field(default_factory=dict)
 
 
 def _tail(text: str) -> str:
@@ -52,7 +54,7 @@ def _tail(text: str) -> str:
 
 def forget(key: str) -> None:
     """The container no longer fails (its model is there now): its next status is a fresh start's."""
-    _lives.pop(key, None)
+    STATE.part(CrashLoopState).lives.pop(key, None)
 
 
 def container_status(
@@ -60,7 +62,7 @@ def container_status(
 ) -> dict[str, Any]:
     """The status the kubelet reports now for ``container`` of ``pod`` (``key`` names this Pod's life: a Pod
     made again starts over), appending ``error`` to its log once per run."""
-    life = _lives.setdefault(key, _Life(time.monotonic(), _timestamp()))
+    life = STATE.part(CrashLoopState).lives.setdefault(key, _Life(time.monotonic(), timestamp()))
     restarts, running, backoff, _ = operators.cycle(clock.sim_seconds_elapsed(life.started), RUNS_FOR)
     printed = restarts if running else restarts + 1  # each run prints its error as it exits
     name = container["name"]

@@ -1,6 +1,6 @@
 """``hf download <repo> --local-dir <dir>``: the file operations huggingface_hub makes for each file of a
-snapshot, run against the container's files (sandbox.mountpoint), so that a download onto a Mountpoint volume
-fails where it would and one onto local disk does not.
+snapshot, run against the container's files (sandbox.controllers.mountpoint), so that a download onto a
+Mountpoint volume fails where it would and one onto local disk does not.
 
 The sequence is huggingface_hub v1.28.0's (what ``pip install "huggingface_hub<2"`` installs now), file by file
 (``snapshot_download`` runs them in threads; here in name order):
@@ -35,7 +35,7 @@ import hashlib
 import os
 import uuid
 
-from sandbox.mountpoint import Files
+from sandbox.controllers.mountpoint import Files
 
 CACHE = ".cache/huggingface"
 

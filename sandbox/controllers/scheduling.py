@@ -57,12 +57,12 @@ def quantity(value: Any) -> float:
 
 def requests(pod_spec: dict[str, Any]) -> dict[str, float]:
     """What the Pod's containers request; a resource with only a limit requests its limit."""
-    total: Counter[str] = Counter()
+    total: dict[str, float] = {}
     for container in pod_spec.get("containers") or []:
         resources = container.get("resources") or {}
         for name, value in {**(resources.get("limits") or {}), **(resources.get("requests") or {})}.items():
-            total[name] += quantity(value)
-    return dict(total)
+            total[name] = total.get(name, 0) + quantity(value)
+    return total
 
 
 def _tolerates(tolerations: list[dict[str, Any]], taint: dict[str, Any]) -> bool:
@@ -160,18 +160,20 @@ def schedule(
     is the node a DaemonSet Pod's ``matchFields`` affinity names: every other node fails NodeAffinity."""
     if not nodes:
         return None, "no nodes available to schedule pods"
-    used: dict[str, Counter[str]] = {}
+    used: dict[str, dict[str, float]] = {}
     for pod in bound:
         node_name = (pod.get("spec") or {}).get("nodeName")
         if node_name and (pod.get("status") or {}).get("phase") not in ("Succeeded", "Failed"):
-            used.setdefault(node_name, Counter()).update(requests(pod.get("spec") or {}))
+            on_node = used.setdefault(node_name, {})
+            for name, amount in requests(pod.get("spec") or {}).items():
+                on_node[name] = on_node.get(name, 0) + amount
     histogram: Counter[str] = Counter()
     preemption: Counter[str] = Counter()
     for node in sorted(nodes, key=lambda n: n["metadata"]["name"]):
         if pinned is not None and node["metadata"]["name"] != pinned:
             reasons, resolvable = ["node(s) didn't match Pod's node affinity/selector"], False
         else:
-            reasons, resolvable = _reasons(pod_spec, node, used.get(node["metadata"]["name"], Counter()))
+            reasons, resolvable = _reasons(pod_spec, node, used.get(node["metadata"]["name"], {}))
         if not reasons:
             return node["metadata"]["name"], ""
         histogram.update(reasons)

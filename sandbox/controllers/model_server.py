@@ -58,7 +58,7 @@ def _selector_of(args: list[str]) -> dict[str, str]:
 
 def _route(emulator: Any, ns: str, router: dict[str, Any], container: dict[str, Any], text: str) -> Any:
     """The SGLang router's pick: it discovers workers by --selector only if its service account may list
-    pods in the namespace (RBAC, as sandbox.operators evaluates it); cache-aware routing sends the same
+    pods in the namespace (RBAC, as sandbox.controllers.operators evaluates it); cache-aware routing sends the same
     prompt prefix to the same worker (here: the prefix's hash over the Ready workers).
 
     Its workers are, at every request, the pods whose labels match every key=value of --selector, that are
@@ -68,7 +68,7 @@ def _route(emulator: Any, ns: str, router: dict[str, Any], container: dict[str, 
     (sgl-project "Kubernetes service discovery", https://docs.sglang.ai/advanced_features/router.html;
     lightseekorg/smg model_gateway/src/service_discovery.rs, compute_desired_state and reconcile_once).
     Not modelled: the up-to-1 s coalescing of watch events before a reconcile."""
-    from sandbox import operators
+    from sandbox.controllers import operators
 
     account = (router.get("spec") or {}).get("serviceAccountName") or "default"
     rules = operators._rules(emulator, ns, account, ns)

@@ -5,7 +5,7 @@ AutoScaling is InService does with pending Pods and idle nodes.
   ``HyperpodNodeClass`` (karpenter.sagemaker.amazonaws.com/v1) kinds exist in the cluster's API server.
 * A Pod the scheduler left Pending (``PodScheduled=False``, ``Unschedulable``) for Karpenter's batch
   window (1 simulated second, its ``batchIdleDuration`` default) that a node of a managed group would
-  admit (resources, node selector and affinity, taints: ``sandbox.scheduling``) makes Karpenter call
+  admit (resources, node selector and affinity, taints: ``sandbox.controllers.scheduling``) makes Karpenter call
   ``BatchAddClusterNodes`` on that group, one node per such Pod beyond the nodes already launching.
   Managed groups are the ``spec.instanceGroups`` of a HyperpodNodeClass a NodePool's ``nodeClassRef``
   names; nothing else (plain EC2 or EKS node groups) is ever scaled.
@@ -21,10 +21,11 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from sandbox import scheduling
-from sandbox.periodic import Periodic
+from sandbox.controllers import scheduling
+from sandbox.controllers.periodic import Periodic
+from sandbox.state import STATE
 
-log = logging.getLogger("sandbox.karpenter")
+log = logging.getLogger("sandbox.controllers.karpenter")
 
 NODE_CLASSES = "karpenter.sagemaker.amazonaws.com/v1/hyperpodnodeclasses"
 NODE_POOLS = "karpenter.sh/v1/nodepools"
@@ -73,7 +74,11 @@ class _Seen:
     idle_since: dict[str, float] = field(default_factory=dict)  # node name -> sim time first seen idle
 
 
-_seen: dict[str, _Seen] = {}
+@dataclass
+class KarpenterState:
+    """What Karpenter has seen of each cluster (by HyperPod cluster ARN)."""
+
+    seen: dict[str, _Seen] = field(default_factory=dict)
 
 
 async def _read(emulator: Any) -> dict[str, Any]:
@@ -164,7 +169,7 @@ def _act(backend: Any, cluster: Any, state: dict[str, Any]) -> None:
     from sandbox.aws import sagemaker as hp
 
     groups, consolidate = _managed(state)
-    seen = _seen.setdefault(cluster.arn, _Seen())
+    seen = STATE.part(KarpenterState).seen.setdefault(cluster.arn, _Seen())
     now = hp.sim_now()
     if not groups:
         return
@@ -226,7 +231,7 @@ def _fits(cluster: Any, group: Any, pod: dict[str, Any]) -> bool:
     return chosen is not None
 
 
-def _busy_nodes(state: dict[str, Any]) -> set[str]:
+def _busy_nodes(state: dict[str, Any]) -> set[str | None]:
     """Nodes running a Pod that is not a DaemonSet's."""
     return {
         (p.get("spec") or {}).get("nodeName")
