@@ -189,11 +189,20 @@ class Sandbox:
         import boto3
 
         from sandbox.aws import shims
+        from sandbox.aws.faults import SERVICE_CALL_HEADER
         from sandbox.aws.iam.gate import EnvironmentAuthorizer
         from sandbox.lambda_env.environments import ExecutionEnvironments
         from sandbox.provision import REGION
 
+        # Lambda assumes a function's execution role itself to hand the runtime its credentials
+        # (https://docs.aws.amazon.com/lambda/latest/dg/lambda-intro-execution-role.html): the call is the Lambda
+        # service's, so the throttling a test injects into the account's STS calls does not fail a cold start.
         sts = boto3.client("sts", region_name=REGION)
+
+        def _as_lambda(request: Any, **_: Any) -> None:
+            request.headers[SERVICE_CALL_HEADER] = "lambda"
+
+        sts.meta.events.register("before-sign.sts.AssumeRole", _as_lambda)
 
         def credentials(role_arn: str, function: str) -> dict[str, str]:
             # Lambda hands the runtime its role's temporary credentials; the session is the function.

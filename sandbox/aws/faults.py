@@ -267,10 +267,15 @@ def _operation_name(service: str, request: Any) -> str:
         return "Unknown"
 
 
+#: Set on the calls AWS's own services make for the sandbox (Lambda assuming a function's execution role to start
+#: its environment): they are not the code under test's calls, and an injected fault must not fail them.
+SERVICE_CALL_HEADER = "X-Launchpod-Sandbox-Service"
+
+
 def _gate(service: str, handler: Callable[..., Response]) -> Callable[..., Response]:
     def gated(request: Any, full_url: str, headers: Any) -> Response:
         operation = _operation_name(service, request)
-        fault = FAULTS._decide(service, operation)
+        fault = None if request.headers.get(SERVICE_CALL_HEADER) else FAULTS._decide(service, operation)
         if fault == "eks-create":
             log.info("injecting UnsupportedAvailabilityZoneException into eks:CreateCluster")
             return _eks_capacity_response(request, full_url)
