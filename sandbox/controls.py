@@ -15,9 +15,10 @@ from starlette.routing import Route
 
 from sandbox import training
 from sandbox.auth import bearer_token
-from sandbox.aws import ec2_propagation, node_faults
+from sandbox.aws import ec2_propagation
 from sandbox.aws import sagemaker as hyperpod
 from sandbox.aws.iam import gate, propagation
+from sandbox.aws.sagemaker import node_faults
 from sandbox.capacity_controls import capacity_route
 from sandbox.metrics_controls import metrics_route
 from sandbox.mlflow_controls import mlflow_api_routes, mlflow_route

@@ -72,8 +72,9 @@ class Sandbox:
 
         from sandbox import aws
         from sandbox.auth import SandboxTokens
-        from sandbox.aws import fsx, task_governance
+        from sandbox.aws import fsx
         from sandbox.aws import sagemaker as hyperpod
+        from sandbox.aws.sagemaker import task_governance
         from sandbox.karpenter import karpenter_controller
         from sandbox.kube import KubeFleet
         from sandbox.provision import provision

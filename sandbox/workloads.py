@@ -18,7 +18,7 @@ import uuid
 from typing import Any
 
 from sandbox import crashloop, images, mounts, operators, programs, scheduling
-from sandbox.aws import node_agents
+from sandbox.aws.sagemaker import node_agents
 from sandbox.periodic import Periodic
 
 log = logging.getLogger("sandbox.workloads")

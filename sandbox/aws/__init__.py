@@ -56,6 +56,7 @@ def install(time_scale: float) -> None:
         iam,
         iam_listing,
         logs_filters,
+        mlflow,
         shims,
         sns,
     )
@@ -79,3 +80,4 @@ def install(time_scale: float) -> None:
         ec2_propagation.install()
         iam_listing.install()
         logs_filters.install()
+        mlflow.install()  # SageMaker's managed MLflow tracking servers (moto has none)

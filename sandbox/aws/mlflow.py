@@ -42,7 +42,8 @@ from moto.sagemaker.exceptions import ResourceNotFound, SagemakerClientError, Va
 from moto.sagemaker.models import SageMakerModelBackend
 from moto.sagemaker.responses import SageMakerResponse
 
-from sandbox.aws import sagemaker as hp
+from sandbox.aws.sagemaker.common import drop_empty, invalid, paginate, request_params
+from sandbox.aws.sagemaker.durations import sim_now
 
 _NAME = re.compile(r"^[a-zA-Z0-9](-*[a-zA-Z0-9]){0,255}$")
 SIZES = ("Small", "Medium", "Large")
@@ -94,7 +95,7 @@ _servers: dict[tuple[str, str], dict[str, Server]] = {}
 
 def _of(backend: SageMakerModelBackend) -> dict[str, Server]:
     servers = _servers.setdefault((backend.account_id, backend.region_name), {})
-    now = hp.sim_now()
+    now = sim_now()
     for name in [n for n, s in servers.items() if s.deleting_since is not None]:
         if now - (servers[name].deleting_since or now) >= SETTINGS["delete_seconds"]:
             del servers[name]
@@ -167,7 +168,7 @@ def create(backend: SageMakerModelBackend, p: dict[str, Any]) -> Server:
             version=version,
             auto_registration=bool(p.get("AutomaticModelRegistration")),
             created=datetime.now(UTC),
-            started=hp.sim_now(),
+            started=sim_now(),
             tags=[{"Key": t["Key"], "Value": t["Value"]} for t in p.get("Tags") or []],
         )
         servers[name] = server
@@ -182,7 +183,7 @@ def describe(server: Server) -> dict[str, Any]:
         "TrackingServerSize": server.size,
         "MlflowVersion": server.version,
         "RoleArn": server.role_arn,
-        "TrackingServerStatus": server.status(hp.sim_now()),
+        "TrackingServerStatus": server.status(sim_now()),
         "IsActive": "Active",
         "TrackingServerUrl": server.url,
         "AutomaticModelRegistration": server.auto_registration,
@@ -198,7 +199,7 @@ def presigned_url(server: Server, p: dict[str, Any]) -> str:
         raise ValidationError(message="ExpiresInSeconds must be between 5 and 300.")
     if not 1800 <= session <= 43200:
         raise ValidationError(message="SessionExpirationDurationInSeconds must be between 1800 and 43200.")
-    status = server.status(hp.sim_now())
+    status = server.status(sim_now())
     if status != "Created":
         raise ValidationError(message=f"Tracking server {server.name} is {status}; wait until it is Created.")
     return f"{server.url}/auth?authToken={uuid.uuid4().hex}{uuid.uuid4().hex}"
@@ -220,7 +221,7 @@ def server_by_arn(arn: str, deleting: bool = False) -> Server | None:
 def start_run(arn: str, experiment: str, name: str, params: dict[str, str]) -> Run | None:
     """A run on the server ``arn`` (None when there is no such server, or it is not Created yet)."""
     server = server_by_arn(arn)
-    if server is None or server.status(hp.sim_now()) != "Created":
+    if server is None or server.status(sim_now()) != "Created":
         return None
     with _lock:
         found = next((r for r in server.runs if r.experiment == experiment and r.name == name), None)
@@ -285,7 +286,7 @@ def runs(arn: str) -> list[Run]:
 
 
 def _r_create(self: SageMakerResponse) -> ActionResult:
-    return ActionResult({"TrackingServerArn": create(self.sagemaker_backend, hp.request_params(self)).arn})
+    return ActionResult({"TrackingServerArn": create(self.sagemaker_backend, request_params(self)).arn})
 
 
 def _r_describe(self: SageMakerResponse) -> ActionResult:
@@ -297,22 +298,22 @@ def _r_list(self: SageMakerResponse) -> ActionResult:
     items = [describe(s) for s in _of(self.sagemaker_backend).values()]
     items = [i for i in items if not status or i["TrackingServerStatus"] == status]
     items.sort(key=lambda i: i["CreationTime"], reverse=self._get_param("SortOrder") != "Ascending")
-    page, token = hp.paginate(items, self._get_param("MaxResults"), self._get_param("NextToken"))
+    page, token = paginate(items, self._get_param("MaxResults"), self._get_param("NextToken"))
     keys = ("TrackingServerArn", "TrackingServerName", "CreationTime", "LastModifiedTime")
     summaries = [{k: i[k] for k in (*keys, "TrackingServerStatus", "IsActive", "MlflowVersion")} for i in page]
-    return ActionResult(hp.drop_empty({"TrackingServerSummaries": summaries, "NextToken": token}))
+    return ActionResult(drop_empty({"TrackingServerSummaries": summaries, "NextToken": token}))
 
 
 def _r_delete(self: SageMakerResponse) -> ActionResult:
     server = _find(self.sagemaker_backend, self._get_param("TrackingServerName"))
     with _lock:
         if server.deleting_since is None:
-            server.deleting_since = hp.sim_now()
+            server.deleting_since = sim_now()
     return ActionResult({"TrackingServerArn": server.arn})
 
 
 def _r_presigned(self: SageMakerResponse) -> ActionResult:
-    params = hp.request_params(self)
+    params = request_params(self)
     server = _find(self.sagemaker_backend, params.get("TrackingServerName") or "")
     return ActionResult({"AuthorizedUrl": presigned_url(server, params)})
 
@@ -322,7 +323,31 @@ def reset() -> None:
         _servers.clear()
 
 
+_installed = False
+
+
 def install() -> None:
+    """Add the tracking-server calls to moto's SageMaker and let ListTags/AddTags find servers (idempotent)."""
+    global _installed
+    with _lock:
+        if _installed:
+            return
+        _install_responses()
+        previous = SageMakerModelBackend._get_resource_from_arn
+
+        def from_arn(self: SageMakerModelBackend, arn: str) -> Any:
+            if ":mlflow-tracking-server/" in arn:  # moto has no tracking servers: this module keeps them
+                server = server_by_arn(arn, deleting=True)
+                if server is None or server.arn.split(":")[4] != self.account_id:
+                    raise invalid(f"Resource {arn} does not exist.")
+                return server
+            return previous(self, arn)
+
+        SageMakerModelBackend._get_resource_from_arn = from_arn  # type: ignore[method-assign]
+        _installed = True
+
+
+def _install_responses() -> None:
     SageMakerResponse.create_mlflow_tracking_server = _r_create  # type: ignore[attr-defined]
     SageMakerResponse.describe_mlflow_tracking_server = _r_describe  # type: ignore[attr-defined]
     SageMakerResponse.list_mlflow_tracking_servers = _r_list  # type: ignore[attr-defined]

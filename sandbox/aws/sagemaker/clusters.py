@@ -12,25 +12,19 @@ from typing import Any
 from moto.sagemaker.exceptions import ConflictException, ResourceInUseException, ResourceNotFound
 from moto.sagemaker.models import SageMakerModelBackend
 
-from sandbox.aws import capacity
-from sandbox.aws import hyperpod_autoscaling as autoscaling
+from sandbox.aws.sagemaker import autoscaling, capacity, operations, training_plans
 from sandbox.aws.sagemaker.common import CLUSTER_ARN, invalid, subnet_placements, utcnow
 from sandbox.aws.sagemaker.durations import DURATIONS, sim_now
 from sandbox.aws.sagemaker.faults import HYPERPOD_FAULTS, arm_fault
-from sandbox.aws.sagemaker.lifecycle import add_nodes, settle_cluster
+from sandbox.aws.sagemaker.lifecycle import settle_cluster
 from sandbox.aws.sagemaker.models import HyperPodCluster, InstanceGroup, Phase, cluster_status, group_nodes
+from sandbox.aws.sagemaker.nodes import add_nodes
 from sandbox.aws.sagemaker.validation import (
     check_fixed_fields,
     require_name,
     validate_groups,
     validate_orchestrator,
 )
-
-#: ``fn(backend, cluster, params)`` hooks run once an UpdateCluster request has passed validation and before
-#: it applies; each returns ``after(cluster)``, run once it has (``sandbox.aws.hyperpod_operations`` records
-#: cluster operations this way).
-UpdateObserver = Callable[[SageMakerModelBackend, HyperPodCluster, dict[str, Any]], Callable[[HyperPodCluster], None]]
-UPDATE_OBSERVERS: list[UpdateObserver] = []
 
 
 def find_cluster(backend: SageMakerModelBackend, name_or_arn: str) -> HyperPodCluster:
@@ -59,7 +53,7 @@ def create_cluster(backend: SageMakerModelBackend, params: dict[str, Any]) -> Hy
     slurm = not (orchestrator or {}).get("Eks")
     validate_orchestrator(backend, orchestrator, params.get("VpcConfig"))
     validate_groups(backend, specs, slurm=slurm)
-    # The account's cluster-usage quota binds CreateCluster as it binds UpdateCluster (sandbox.aws.capacity).
+    # The account's cluster-usage quota binds CreateCluster as it binds UpdateCluster (sandbox.aws.sagemaker.capacity).
     asked: Counter[str] = Counter()
     for spec in specs:
         if spec.get("InstanceType"):
@@ -117,7 +111,7 @@ def _zones_of(cluster: HyperPodCluster, spec: dict[str, Any]) -> set[str]:
 
 
 def check_capacity(backend: SageMakerModelBackend, cluster: HyperPodCluster, spec: dict[str, Any]) -> None:
-    """The account's cluster-usage quota for the type, and the training plan the group names (sandbox.aws.capacity)."""
+    """The account's cluster-usage quota for the type, and the training plan the group names (``capacity``)."""
     existing = cluster.groups.get(spec["InstanceGroupName"])
     instance_type = spec.get("InstanceType") or (existing.instance_type if existing else None)
     if not instance_type:
@@ -173,8 +167,6 @@ def _plan_wait(cluster: HyperPodCluster, group: InstanceGroup) -> float:
         return 0.0
     from moto.sagemaker.models import sagemaker_backends
 
-    from sandbox.aws import training_plans
-
     return training_plans.seconds_to_start(sagemaker_backends[cluster.account_id][cluster.region_name], arn)
 
 
@@ -196,7 +188,7 @@ def update_cluster(backend: SageMakerModelBackend, params: dict[str, Any]) -> Hy
         if existing:
             check_fixed_fields(existing, spec)
         check_capacity(backend, cluster, spec)
-    afterwards = [observe(backend, cluster, params) for observe in UPDATE_OBSERVERS]
+    counts_before = operations.counts_before_update(cluster)  # the request has passed validation
     for spec in specs:
         existing = cluster.groups.get(spec["InstanceGroupName"])
         if existing is None:
@@ -243,8 +235,7 @@ def update_cluster(backend: SageMakerModelBackend, params: dict[str, Any]) -> Hy
             "failure": autoscaling.role_problem(cluster.account_id, role) if enable else None,
         }
         cluster.event("Cluster", f"Cluster autoscaling {'enable' if enable else 'disable'} started (Karpenter).")
-    for after in afterwards:
-        after(cluster)
+    operations.record_update(cluster, params, counts_before)  # one Scaling operation, once it has applied
     return cluster
 
 

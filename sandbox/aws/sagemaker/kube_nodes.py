@@ -13,18 +13,22 @@ from typing import Any
 
 from moto.sagemaker.models import SageMakerModelBackend
 
-from sandbox.aws.hyperpod_instances import shape_of
-from sandbox.aws.sagemaker.common import EKS_ARN, LOCK, drop_empty, log
+from sandbox.aws.sagemaker import health_agent
+from sandbox.aws.sagemaker.common import (
+    CLUSTER_NAME_LABEL,
+    COMPUTE_TYPE_LABEL,
+    DEEP_HEALTH_LABEL,
+    EKS_ARN,
+    GROUP_LABEL,
+    HEALTH_LABEL,
+    LOCK,
+    NODE_PREFIX,
+    drop_empty,
+    log,
+)
+from sandbox.aws.sagemaker.instances import shape_of
 from sandbox.aws.sagemaker.models import HyperPodCluster, HyperPodNode
 from sandbox.images import INTERNET_ANNOTATION
-
-COMPUTE_TYPE_LABEL = "sagemaker.amazonaws.com/compute-type"
-CLUSTER_NAME_LABEL = "sagemaker.amazonaws.com/cluster-name"
-GROUP_LABEL = "sagemaker.amazonaws.com/instance-group-name"
-HEALTH_LABEL = "sagemaker.amazonaws.com/node-health-status"
-DEEP_HEALTH_LABEL = "sagemaker.amazonaws.com/deep-health-check-status"
-NODE_PREFIX = "hyperpod-"
-
 
 _node_sink: Callable[[str, list[dict[str, Any]]], None] | None = None
 _pushed: dict[tuple[str, str, str], str] = {}  # (account, region, EKS cluster) -> digest of the last list sent
@@ -143,14 +147,8 @@ def node_object(cluster: HyperPodCluster, node: HyperPodNode) -> dict[str, Any]:
             },
         },
     }
-    for decorate in NODE_DECORATORS:  # e.g. sandbox.aws.node_faults: the health agent's verdict on a fault
-        decorate(cluster, node, obj)
+    health_agent.decorate(cluster, node, obj)  # the health agent's verdict on a fault it found
     return obj
-
-
-#: ``fn(cluster, node, node_object)`` hooks that amend each Kubernetes Node (kept by modules such as
-#: ``sandbox.aws.node_faults``).
-NODE_DECORATORS: list[Callable[[Any, Any, dict[str, Any]], None]] = []
 
 
 def _eks_version(cluster: HyperPodCluster) -> str | None:

@@ -12,8 +12,8 @@ from typing import Any
 
 from moto.sagemaker.models import SageMakerModelBackend
 
-from sandbox.aws.hyperpod_instances import shape_of
 from sandbox.aws.sagemaker.common import EKS_ARN, instance_types, invalid
+from sandbox.aws.sagemaker.instances import shape_of
 from sandbox.aws.sagemaker.models import InstanceGroup
 
 _NAME = re.compile(r"^[a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}$")

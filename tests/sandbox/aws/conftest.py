@@ -78,7 +78,7 @@ def aws(moto_session: Any) -> Iterator[Any]:
 def health_agent(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
     """These tests have no Kubernetes workloads: HyperPod's health-monitoring agent is taken to run on every
     node (its dependencies installed), except in tests that ask for ``without_health_agent``."""
-    from sandbox.aws import node_agents
+    from sandbox.aws.sagemaker import node_agents
 
     if "without_health_agent" not in request.fixturenames:
         monkeypatch.setattr(node_agents, "runs_on", lambda eks_cluster, node_name: True)
@@ -87,7 +87,7 @@ def health_agent(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
 @pytest.fixture
 def without_health_agent() -> Iterator[None]:
     """No health-monitoring agent runs on any node (node_agents as the workload controller would leave it)."""
-    from sandbox.aws import node_agents
+    from sandbox.aws.sagemaker import node_agents
 
     node_agents.forget()
     yield

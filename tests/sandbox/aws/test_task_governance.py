@@ -12,7 +12,7 @@ from botocore.exceptions import ClientError
 import sandbox.aws
 from sandbox import kueue
 from sandbox.aws import sagemaker as hyperpod
-from sandbox.aws import task_governance
+from sandbox.aws.sagemaker import task_governance
 from tests import manifests
 from tests.sandbox.aws.support import ROLE_ARN, wait_until
 

@@ -1,7 +1,7 @@
 """moto extensions for where HyperPod capacity comes from: training plans, the Service Quotas of
 SageMaker's cluster usage, and Spot capacity that runs short in a zone.
 
-* Training plans (sandbox.aws.training_plans: offerings with prices and start times, plans Scheduled,
+* Training plans (sandbox.aws.sagemaker.training_plans: offerings with prices and start times, plans Scheduled,
   Active then Expired on the sandbox clock, extensions): ``InUseInstanceCount`` counts the HyperPod
   instances of groups that name the plan (``TrainingPlanArn``); ``AvailableInstanceCount`` is the rest.
   UpdateCluster refuses a group whose type, zone (its subnet's) or count the plan cannot serve ("Training
@@ -28,7 +28,8 @@ from typing import Any
 
 from moto.sagemaker.exceptions import SagemakerClientError
 
-from sandbox.aws import training_plans
+from sandbox.aws.sagemaker import training_plans
+from sandbox.aws.sagemaker.common import instance_types
 
 _lock = threading.RLock()
 _quotas: dict[str, float] = {}
@@ -158,8 +159,6 @@ def install(in_use: Any, zones_of_type: Any) -> None:
             if original_list is None:
                 return json.dumps({"Quotas": []})
             return str(original_list(self))
-        from sandbox.aws.sagemaker import instance_types
-
         quotas = [_quota(self.current_account, self.region, t) for t in instance_types()]
         if params.get("QuotaCode"):
             quotas = [q for q in quotas if q["QuotaCode"] == params["QuotaCode"]]
@@ -170,8 +169,6 @@ def install(in_use: Any, zones_of_type: Any) -> None:
         if params.get("ServiceCode") != SERVICE_CODE:
             return str(original_get(self))
         from moto.servicequotas.exceptions import NoSuchResource
-
-        from sandbox.aws.sagemaker import instance_types
 
         for t in instance_types():
             if quota_code(t) == params.get("QuotaCode"):

@@ -1,8 +1,7 @@
-"""Node faults for the sandbox's HyperPod: a GPU error, EFA down or an unresponsive node, as HyperPod's
-health-monitoring agent (HMA) reports them.
+"""HyperPod's health-monitoring agent (HMA) and the node faults it finds: a GPU error, EFA down or an
+unresponsive node (injected with ``sandbox.aws.sagemaker.node_faults``).
 
 What AWS documents, and the sandbox does:
-
 * The agent labels the Kubernetes Node ``sagemaker.amazonaws.com/node-health-status``
   ``UnschedulablePendingReboot`` or ``UnschedulablePendingReplacement``, with fault-type and fault-reason
   labels, and the node takes no new work (developer guide, "Resilience-related Kubernetes labels by
@@ -31,8 +30,11 @@ import threading
 from dataclasses import dataclass
 from typing import Any
 
-from sandbox.aws import node_agents
-from sandbox.aws import sagemaker as hp
+from sandbox.aws import eventbridge
+from sandbox.aws.sagemaker import node_agents
+from sandbox.aws.sagemaker.common import HEALTH_LABEL, NODE_PREFIX
+from sandbox.aws.sagemaker.models import HyperPodCluster, HyperPodNode, Phase
+from sandbox.aws.sagemaker.nodes import operate_nodes
 
 NODE_HEALTH = "SageMaker HyperPod Cluster Node Health Event"
 FAULT_TYPE_LABEL = "sagemaker.amazonaws.com/fault-type"
@@ -91,9 +93,7 @@ _lock = threading.Lock()
 _injected: list[dict[str, Any]] = []
 
 
-def _put(cluster: hp.HyperPodCluster, node_id: str, status: str, spec: FaultSpec | None, times: int) -> None:
-    from sandbox.aws import eventbridge
-
+def _put(cluster: HyperPodCluster, node_id: str, status: str, spec: FaultSpec | None, times: int) -> None:
     summary = (
         {
             "HealthStatus": "Unhealthy",
@@ -123,7 +123,9 @@ def _put(cluster: hp.HyperPodCluster, node_id: str, status: str, spec: FaultSpec
         )
 
 
-def _report(cluster: hp.HyperPodCluster, node: hp.HyperPodNode, spec: FaultSpec) -> None:
+def report(cluster: HyperPodCluster, node: HyperPodNode, spec: FaultSpec) -> str | None:
+    """The agent reports ``spec`` on ``node``: a cluster event and the node-health events; returns the repair
+    HyperPod then makes (``reboot`` or ``replace``, with ``NodeRecovery: Automatic``) or None."""
     repair = spec.repair if cluster.node_recovery == "Automatic" else "None"
     cluster.event(
         "Instance",
@@ -134,68 +136,22 @@ def _report(cluster: hp.HyperPodCluster, node: hp.HyperPodNode, spec: FaultSpec)
         instance_id=node.instance_id,
     )
     _put(cluster, node.instance_id, "Unhealthy", spec, 2)  # AWS sends fault events in pairs
-    if cluster.node_recovery == "Automatic":
-        action = "replace" if spec.repair == "Replace" else "reboot"
-        backend = _backend_of(cluster)
-        hp.batch_node_operation(backend, cluster.cluster_name, [node.instance_id], action)
+    if cluster.node_recovery != "Automatic":
+        return None
+    return "replace" if spec.repair == "Replace" else "reboot"
 
 
-def _backend_of(cluster: hp.HyperPodCluster) -> Any:
-    from moto.sagemaker.models import sagemaker_backends
-
-    return sagemaker_backends[cluster.account_id][cluster.region_name]
-
-
-def inject(cluster_name: str, node_id: str, kind: str, fixed_by: str | None = None) -> dict[str, Any]:
-    """Fault the node ``node_id`` of ``cluster_name`` now; raises ValueError saying what is wrong."""
-    from moto.sagemaker.models import sagemaker_backends
-
-    if kind not in KINDS:
-        raise ValueError(f"kind is one of {', '.join(KINDS)}")
-    spec = KINDS[kind]
-    fixed = fixed_by or spec.fixed_by
-    if fixed not in FIXED_BY:
-        raise ValueError(f"fixedBy is one of {', '.join(FIXED_BY)}")
-    with hp.LOCK:
-        for account in list(sagemaker_backends.keys()):
-            for region in list(sagemaker_backends[account].keys()):
-                backend = sagemaker_backends[account][region]
-                cluster = backend.clusters.get(cluster_name)
-                if not isinstance(cluster, hp.HyperPodCluster):
-                    continue
-                node = cluster.nodes.get(node_id)
-                if node is None:
-                    raise ValueError(f"cluster {cluster_name} has no node {node_id}")
-                if node.state()[0] != "Running":
-                    raise ValueError(f"node {node_id} is {node.state()[0]}; faults are injected into Running nodes")
-                seen = _agent_on(cluster, node_id)
-                fault = ActiveFault(kind, fixed, node.started, hp.sim_now(), node.group, cluster.arn, seen)
-                with _lock:
-                    _faults[node_id] = fault
-                    _injected.append({"cluster": cluster_name, "nodeId": node_id, "kind": kind, "fixedBy": fixed})
-                answer: dict[str, Any] = {
-                    "cluster": cluster_name,
-                    "nodeId": node_id,
-                    "kind": kind,
-                    "fixedBy": fixed,
-                    "detected": seen,
-                }
-                if seen:
-                    _report(cluster, node, spec)
-                else:
-                    answer["why"] = (
-                        f"No health-monitoring agent runs on {hp.NODE_PREFIX}{node_id}: nothing reports the fault "
-                        "until it does (install HyperPod's dependencies)."
-                    )
-                return answer
-    raise ValueError(f"no HyperPod cluster {cluster_name}")
+def _report_and_repair(cluster: HyperPodCluster, node: HyperPodNode, spec: FaultSpec) -> None:
+    action = report(cluster, node, spec)
+    if action:
+        operate_nodes(cluster, [node.instance_id], action)
 
 
-def _agent_on(cluster: hp.HyperPodCluster, node_id: str) -> bool:
-    return node_agents.runs_on(cluster.eks_cluster_name, f"{hp.NODE_PREFIX}{node_id}")
+def agent_on(cluster: HyperPodCluster, node_id: str) -> bool:
+    return node_agents.runs_on(cluster.eks_cluster_name, f"{NODE_PREFIX}{node_id}")
 
 
-def _doom(cluster: hp.HyperPodCluster, fault: ActiveFault) -> None:
+def _doom(cluster: HyperPodCluster, fault: ActiveFault) -> None:
     """The replacement of a node whose fault nothing fixes fails at the end of its launch."""
     fresh = [
         n for n in cluster.nodes.values() if n.kind == "replace" and n.group == fault.group and n.started >= fault.since
@@ -203,8 +159,8 @@ def _doom(cluster: hp.HyperPodCluster, fault: ActiveFault) -> None:
     for node in fresh[:1]:
         pending = node.phases[0].until
         node.phases = [
-            hp.Phase("Pending", pending, node.phases[0].message),
-            hp.Phase(
+            Phase("Pending", pending, node.phases[0].message),
+            Phase(
                 "Failure",
                 float("inf"),
                 f"The replacement instance {node.instance_id} failed its health checks: {KINDS[fault.kind].fault_type}."
@@ -213,7 +169,7 @@ def _doom(cluster: hp.HyperPodCluster, fault: ActiveFault) -> None:
         ]
 
 
-def _settle(backend: Any, cluster: hp.HyperPodCluster) -> None:
+def settle(cluster: HyperPodCluster) -> None:
     """Called by HyperPod's settle, under its lock: what reboots and replacements did to each fault."""
     with _lock:
         mine = {iid: f for iid, f in _faults.items() if f.cluster_arn == cluster.arn}
@@ -228,9 +184,9 @@ def _settle(backend: Any, cluster: hp.HyperPodCluster) -> None:
         if node.state()[0] != "Running":
             continue
         if node.started == fault.boot:
-            if not fault.reported and _agent_on(cluster, node_id):  # the agent started and finds it
+            if not fault.reported and agent_on(cluster, node_id):  # the agent started and finds it
                 fault.reported = True
-                _report(cluster, node, KINDS[fault.kind])
+                _report_and_repair(cluster, node, KINDS[fault.kind])
             continue
         # The node was restarted (a reboot) and is Running again.
         if fault.fixed_by == "reboot":
@@ -240,12 +196,12 @@ def _settle(backend: Any, cluster: hp.HyperPodCluster) -> None:
             _put(cluster, node_id, "Healthy", None, 1)
         else:
             fault.boot = node.started
-            fault.reported = _agent_on(cluster, node_id)
+            fault.reported = agent_on(cluster, node_id)
             if fault.reported:
-                _report(cluster, node, KINDS[fault.kind])
+                _report_and_repair(cluster, node, KINDS[fault.kind])
 
 
-def _decorate(cluster: hp.HyperPodCluster, node: hp.HyperPodNode, obj: dict[str, Any]) -> None:
+def decorate(cluster: HyperPodCluster, node: HyperPodNode, obj: dict[str, Any]) -> None:
     with _lock:
         fault = _faults.get(node.instance_id)
     if fault is None or fault.boot != node.started or node.state()[0] != "Running":
@@ -260,11 +216,11 @@ def _decorate(cluster: hp.HyperPodCluster, node: hp.HyperPodNode, obj: dict[str,
     if not fault.reported:
         return
     labels = obj["metadata"]["labels"]
-    labels[hp.HEALTH_LABEL] = spec.health
+    labels[HEALTH_LABEL] = spec.health
     labels[FAULT_TYPE_LABEL] = spec.fault_type
     labels[FAULT_REASON_LABEL] = spec.reason
-    taints = [t for t in obj["spec"].get("taints", []) if t.get("key") != hp.HEALTH_LABEL]
-    obj["spec"]["taints"] = [*taints, {"key": hp.HEALTH_LABEL, "value": spec.health, "effect": "NoSchedule"}]
+    taints = [t for t in obj["spec"].get("taints", []) if t.get("key") != HEALTH_LABEL]
+    obj["spec"]["taints"] = [*taints, {"key": HEALTH_LABEL, "value": spec.health, "effect": "NoSchedule"}]
     obj["spec"]["unschedulable"] = True
 
 
@@ -291,24 +247,3 @@ def failing_check(node_id: str, checks: list[str]) -> str | None:
         f"Deep health check {check} failed on instance {node_id}: {spec.fault_type} ({spec.reason}). "
         "The node is marked UnschedulablePendingReplacement."
     )
-
-
-def describe() -> dict[str, Any]:
-    with _lock:
-        return {
-            "active": {iid: {"kind": f.kind, "fixedBy": f.fixed_by} for iid, f in _faults.items()},
-            "injected": len(_injected),
-        }
-
-
-def clear() -> None:
-    with _lock:
-        _faults.clear()
-        _injected.clear()
-
-
-def install() -> None:
-    if _decorate not in hp.NODE_DECORATORS:
-        hp.NODE_DECORATORS.append(_decorate)
-    if _settle not in hp.SETTLE_HOOKS:
-        hp.SETTLE_HOOKS.append(_settle)

@@ -39,7 +39,7 @@ from moto.sagemaker.models import SageMakerModelBackend
 from moto.sagemaker.responses import SageMakerResponse
 
 from sandbox.aws.sagemaker import common as hp
-from sandbox.aws.sagemaker.responses import request_params
+from sandbox.aws.sagemaker.common import request_params
 
 _NAME = re.compile(r"^[a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}$")
 _TEAM = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$")
