@@ -15,8 +15,8 @@ from starlette.routing import Route
 
 from sandbox import training
 from sandbox.auth import bearer_token
-from sandbox.aws import ec2_propagation
 from sandbox.aws import sagemaker as hyperpod
+from sandbox.aws.ec2 import propagation as ec2_propagation
 from sandbox.aws.iam import gate, propagation
 from sandbox.aws.sagemaker import node_faults
 from sandbox.capacity_controls import capacity_route

@@ -97,7 +97,7 @@ class Sandbox:
         )
         self._mock.start()
         from sandbox import model_server
-        from sandbox.aws.eks_access import authorize
+        from sandbox.aws.eks.authorizer import authorize
 
         # Every request to a cluster's API server is authenticated and authorized as EKS does it.
         self.fleet = KubeFleet(authorizer=authorize, service_proxy=model_server.proxy)
@@ -156,7 +156,7 @@ class Sandbox:
 
         import boto3
 
-        from sandbox.aws import shims
+        from sandbox.aws import awslambda
         from sandbox.aws.iam.gate import EnvironmentAuthorizer
         from sandbox.lambda_env.environments import ExecutionEnvironments
         from sandbox.provision import REGION
@@ -179,14 +179,14 @@ class Sandbox:
             credentials=credentials,
             authorizer=EnvironmentAuthorizer(),
         )
-        shims.set_runner(self.lambdas.invoke)
+        awslambda.set_runner(self.lambdas.invoke)
 
     def set_execution_environments(self, enabled: bool) -> None:
         """Run handlers in their execution environments, or (to measure what those cost) in this process."""
-        from sandbox.aws import shims
+        from sandbox.aws import awslambda
 
         if self.lambdas is not None:
-            shims.set_runner(self.lambdas.invoke if enabled else None)
+            awslambda.set_runner(self.lambdas.invoke if enabled else None)
 
     def _warm(self) -> None:
         """Load what the first user request would otherwise wait seconds for: moto's EC2 offering
@@ -255,9 +255,9 @@ class Sandbox:
 
     def stop(self) -> None:
         if self.lambdas is not None:
-            from sandbox.aws import shims
+            from sandbox.aws import awslambda
 
-            shims.set_runner(None)
+            awslambda.set_runner(None)
             self.lambdas.stop()
         if getattr(self, "_server", None):
             self._server.should_exit = True

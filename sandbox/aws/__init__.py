@@ -47,37 +47,38 @@ _lock = threading.Lock()
 def install(time_scale: float) -> None:
     """Apply every shim and extension (idempotent); a later call only changes the time scale."""
     from sandbox.aws import (
-        dynamodb_speed,
-        ec2_consistency,
-        ec2_propagation,
+        apigateway,
+        awslambda,
+        core,
+        dynamodb,
+        ec2,
         eks,
         eventbridge,
         faults,
         iam,
-        iam_listing,
-        logs_filters,
+        logs,
         mlflow,
-        shims,
         sns,
+        stepfunctions,
     )
+    from sandbox.aws.awslambda import streams
+    from sandbox.aws.iam import listing
 
     with _lock:
         clock.set_time_scale(time_scale)
-        shims.install_backend_fast_path()
-        shims.install_dynamodb_atomicity()
-        dynamodb_speed.install()  # Query and Scan compare strings without moto's detour; same answers
-        shims.install_in_process_lambda()
-        shims.install_async_stream_delivery()
-        shims.install_server_management_api_routing()
-        shims.install_sfn_time_scaling()
-        shims.install_sfn_fixes()
+        core.install_backend_fast_path()
+        dynamodb.install()
+        awslambda.install_in_process_lambda()
+        streams.install_async_stream_delivery()
+        apigateway.install_server_management_api_routing()
+        stepfunctions.install_sfn_time_scaling()
+        stepfunctions.install_sfn_fixes()
         eventbridge.install()
-        sns.install()  # records deliveries, confirmations, Lambda subscribers, loopback-only HTTP (issue 34)
+        sns.install()  # records deliveries, confirmations, Lambda subscribers, loopback-only HTTP
         eks.install()  # also re-registers the lifecycle durations at the new scale
         faults.install_fault_hook()
         iam.install()
-        ec2_consistency.install()
-        ec2_propagation.install()
-        iam_listing.install()
-        logs_filters.install()
+        ec2.install()
+        listing.install()  # IAM's ListRoles pages stay put while roles are deleted
+        logs.install()
         mlflow.install()  # SageMaker's managed MLflow tracking servers (moto has none)

@@ -16,7 +16,8 @@ from typing import Any
 import pytest
 
 import sandbox.aws
-from sandbox.aws import FAULTS, ec2_propagation
+from sandbox.aws import FAULTS
+from sandbox.aws.ec2 import propagation as ec2_propagation
 from tests.sandbox.aws.support import placeholder_zip
 
 TIME_SCALE = 0.01
