@@ -10,6 +10,9 @@ moto request passes through the ``FAULTS`` gate.
 Call it before ``mock_aws()`` serves its first request and before ``ThreadedMotoServer`` starts: moto
 builds each service's server-side URL table on first use. Start moto with
 ``mock_aws(config={"stepfunctions": {"execute_state_machine": True}})`` so state machines execute.
+
+What the emulation holds beyond moto's backends is in one place, ``sandbox.aws.state.STATE``, and
+``reset()`` puts it all back to its defaults.
 """
 
 from __future__ import annotations
@@ -33,6 +36,7 @@ __all__ = [
     "get_time_scale",
     "install",
     "real_seconds",
+    "reset",
     "set_addon_transition_seconds",
     "set_cluster_creation_seconds",
     "set_cluster_deletion_seconds",
@@ -42,6 +46,18 @@ __all__ = [
 ]
 
 _lock = threading.Lock()
+
+
+def reset() -> None:
+    """Every service's state back to its defaults (``sandbox.aws.state``; the simulated clock keeps
+    running), and no armed fault (``FAULTS``, HyperPod's). moto's own reset drops the resources; the
+    moto patches stay installed."""
+    from sandbox.aws import state
+    from sandbox.aws.sagemaker import HYPERPOD_FAULTS
+
+    state.reset()
+    FAULTS.clear()
+    HYPERPOD_FAULTS.clear()
 
 
 def install(time_scale: float) -> None:

@@ -44,11 +44,11 @@ from moto.sagemaker.responses import SageMakerResponse
 
 from sandbox.aws.sagemaker.common import drop_empty, invalid, paginate, request_params
 from sandbox.aws.sagemaker.durations import sim_now
+from sandbox.aws.state import STATE
 
 _NAME = re.compile(r"^[a-zA-Z0-9](-*[a-zA-Z0-9]){0,255}$")
 SIZES = ("Small", "Medium", "Large")
 VERSIONS = ("2.16.2", "3.0.0")  # the sandbox's offer; AWS lists its versions in the developer guide
-SETTINGS: dict[str, float] = {"create_seconds": 1500.0, "delete_seconds": 300.0, "limit": 10}
 _lock = threading.RLock()
 
 
@@ -87,17 +87,35 @@ class Server:
     def status(self, now: float) -> str:
         if self.deleting_since is not None:
             return "Deleting"
-        return "Created" if now - self.started >= SETTINGS["create_seconds"] else "Creating"
+        return "Created" if now - self.started >= _state().settings["create_seconds"] else "Creating"
 
 
-_servers: dict[tuple[str, str], dict[str, Server]] = {}
+@dataclass
+class MlflowState:
+    """The tracking servers, and how long they take and how many an account may have."""
+
+    servers: dict[tuple[str, str], dict[str, Server]] = field(
+        default_factory=dict
+    )  # (account, region) -> name -> server
+    settings: dict[str, float] = field(
+        default_factory=lambda: {"create_seconds": 1500.0, "delete_seconds": 300.0, "limit": 10}
+    )
+
+
+def _state() -> MlflowState:
+    return STATE.of(MlflowState)
+
+
+def settings() -> dict[str, float]:
+    """``create_seconds`` and ``delete_seconds`` (simulated) and ``limit`` (servers per account), to change."""
+    return _state().settings
 
 
 def _of(backend: SageMakerModelBackend) -> dict[str, Server]:
-    servers = _servers.setdefault((backend.account_id, backend.region_name), {})
+    servers = _state().servers.setdefault((backend.account_id, backend.region_name), {})
     now = sim_now()
     for name in [n for n, s in servers.items() if s.deleting_since is not None]:
-        if now - (servers[name].deleting_since or now) >= SETTINGS["delete_seconds"]:
+        if now - (servers[name].deleting_since or now) >= _state().settings["delete_seconds"]:
             del servers[name]
     return servers
 
@@ -155,7 +173,7 @@ def create(backend: SageMakerModelBackend, p: dict[str, Any]) -> Server:
         servers = _of(backend)
         if name in servers:
             raise ValidationError(message=f"A tracking server named {name} already exists.")
-        if len(servers) >= SETTINGS["limit"]:
+        if len(servers) >= _state().settings["limit"]:
             raise ResourceLimitExceeded(f"The account has {len(servers)} tracking servers, its limit.")
         server_id = uuid.uuid4().hex[:12]
         server = Server(
@@ -211,7 +229,7 @@ def presigned_url(server: Server, p: dict[str, Any]) -> str:
 def server_by_arn(arn: str, deleting: bool = False) -> Server | None:
     """The server ``arn`` names; one being deleted only with ``deleting`` (it still answers ListTags)."""
     with _lock:
-        for servers in _servers.values():
+        for servers in _state().servers.values():
             for server in servers.values():
                 if server.arn == arn and (deleting or server.deleting_since is None):
                     return server
@@ -320,7 +338,7 @@ def _r_presigned(self: SageMakerResponse) -> ActionResult:
 
 def reset() -> None:
     with _lock:
-        _servers.clear()
+        _state().servers.clear()
 
 
 _installed = False
@@ -386,7 +404,7 @@ def log_step(job: dict[str, Any], step: int, metrics: dict[str, float]) -> None:
 def describe_runs(name: str) -> list[dict[str, Any]]:
     """The runs of the tracking server named ``name`` in any account (the sandbox's control reads them)."""
     with _lock:
-        found = [s for servers in _servers.values() for s in servers.values() if s.name == name]
+        found = [s for servers in _state().servers.values() for s in servers.values() if s.name == name]
         return [
             {
                 "runId": r.run_id,

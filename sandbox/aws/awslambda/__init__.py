@@ -21,20 +21,38 @@ import time
 import traceback
 import uuid
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any
 
 from moto.awslambda.models import LambdaFunction
 
 from sandbox.aws.iam.gate import CALLER
+from sandbox.aws.state import STATE
 from sandbox.lambda_env.environments import FunctionConfig
 from sandbox.lambda_env.runtime import InitError, load_handler
 
 log = logging.getLogger("sandbox.aws.lambda")
 
-#: Explicit handler overrides by function name, for tests that need a handler without a module path.
-HANDLERS: dict[str, Callable[[Any, Any], Any]] = {}
-#: Recent in-process invocations as (function_name, event), newest last, for assertions in tests.
-INVOCATIONS: collections.deque[tuple[str, Any]] = collections.deque(maxlen=1000)
+
+@dataclass
+class LambdaState:
+    """The functions' in-process invocations, environments and runner."""
+
+    handlers: dict[str, Callable[[Any, Any], Any]] = field(
+        default_factory=dict
+    )  # handler overrides by function name (tests)
+    invocations: collections.deque[tuple[str, Any]] = field(
+        default_factory=lambda: collections.deque(maxlen=1000)
+    )  # (function, event), newest last
+    env_applied: set[str] = field(default_factory=set)  # functions whose Environment is in os.environ
+    env_owner: dict[str, str] = field(default_factory=dict)  # environment variable -> the function that set it first
+    environments: dict[str, threading.RLock] = field(default_factory=dict)  # function -> the lock its invocations take
+    runner: Callable[[FunctionConfig, Any], tuple[str, bool]] | None = None  # see set_runner
+
+
+def _state() -> LambdaState:
+    return STATE.of(LambdaState)
+
 
 _installed: set[str] = set()
 _install_lock = threading.Lock()
@@ -61,14 +79,12 @@ class FakeLambdaContext:
 
 
 def _resolve_handler(fn: LambdaFunction) -> Callable[[Any, Any], Any]:
-    if fn.function_name in HANDLERS:
-        return HANDLERS[fn.function_name]
+    if fn.function_name in _state().handlers:
+        return _state().handlers[fn.function_name]
     return load_handler(fn.handler or "")  # type: ignore[no-any-return]
 
 
 _env_lock = threading.Lock()
-_env_applied: set[str] = set()
-_env_owner: dict[str, str] = {}
 
 
 def _apply_function_environment(fn: LambdaFunction) -> None:
@@ -79,16 +95,16 @@ def _apply_function_environment(fn: LambdaFunction) -> None:
     and TimeoutSeconds turns into spurious States.Timeout). So values are applied once and conflicts
     between functions are logged: functions should agree on shared configuration keys.
     """
-    if fn.function_name in _env_applied:
+    if fn.function_name in _state().env_applied:
         return
     with _env_lock:
         for key, value in (fn.environment_vars or {}).items():
-            owner = _env_owner.get(key)
+            owner = _state().env_owner.get(key)
             if owner and owner != fn.function_name and os.environ.get(key) != str(value):
                 log.warning("env var %s differs between Lambda functions %s and %s", key, owner, fn.function_name)
             os.environ[key] = str(value)
-            _env_owner.setdefault(key, fn.function_name)
-        _env_applied.add(fn.function_name)
+            _state().env_owner.setdefault(key, fn.function_name)
+        _state().env_applied.add(fn.function_name)
 
 
 def _error_payload(exc: BaseException, error_type: str | None = None) -> str:
@@ -106,22 +122,19 @@ def _error_payload(exc: BaseException, error_type: str | None = None) -> str:
 
 _original_invoke = LambdaFunction.invoke
 
-#: Runs a function in an execution environment of its own (sandbox.lambda_env): (its configuration
-#: now, event) -> (payload, is function error). None runs handlers in this process (the unit-level tests).
-_RUNNER: Callable[[FunctionConfig, Any], tuple[str, bool]] | None = None
-
 
 def set_runner(runner: Callable[[FunctionConfig, Any], tuple[str, bool]] | None) -> None:
-    global _RUNNER
-    _RUNNER = runner
+    """Run each function in an execution environment of its own (sandbox.lambda_env): (its configuration
+    now, event) -> (payload, is function error). None runs handlers in this process (the unit-level tests)."""
+    _state().runner = runner
 
 
 def _invoke_lambda_in_process(self: LambdaFunction, event: Any = None) -> tuple[str, bool, str]:
-    runner = _RUNNER
-    if runner is not None and self.function_name not in HANDLERS:
+    runner = _state().runner
+    if runner is not None and self.function_name not in _state().handlers:
         if isinstance(event, str | bytes):
             event = json.loads(event or "{}")
-        INVOCATIONS.append((self.function_name, event))
+        _state().invocations.append((self.function_name, event))
         payload, failed = runner(FunctionConfig.of(self), event)
         return payload, failed, ""
     try:
@@ -133,7 +146,7 @@ def _invoke_lambda_in_process(self: LambdaFunction, event: Any = None) -> tuple[
         return _error_payload(exc, exc.error_type), True, ""
     if isinstance(event, str | bytes):  # moto passes the string "{}" for an empty body
         event = json.loads(event or "{}")
-    INVOCATIONS.append((self.function_name, event))
+    _state().invocations.append((self.function_name, event))
     # Lambda gives each concurrent invocation its own execution environment ("each instance of your
     # execution environment can handle only one request at a time", Lambda developer guide, "Understanding
     # Lambda function scaling"); here a function has one
@@ -154,13 +167,12 @@ def _invoke_lambda_in_process(self: LambdaFunction, event: Any = None) -> tuple[
             CALLER.reset(caller)
 
 
-_environments: dict[str, threading.RLock] = {}
 _environments_guard = threading.Lock()
 
 
 def _environment_lock(function_name: str) -> threading.RLock:
     with _environments_guard:
-        return _environments.setdefault(function_name, threading.RLock())
+        return _state().environments.setdefault(function_name, threading.RLock())
 
 
 def _invoke_with_unhandled_marker(self: LambdaFunction, body: str, request_headers: Any, response_headers: Any):
@@ -192,6 +204,11 @@ def install_in_process_lambda() -> None:
         _installed.add("lambda")
 
 
+def invocations() -> collections.deque[tuple[str, Any]]:
+    """Recent invocations as (function_name, event), newest last, for assertions in tests."""
+    return _state().invocations
+
+
 def runner() -> Callable[[FunctionConfig, Any], tuple[str, bool]] | None:
     """The runner ``set_runner`` set (None: handlers run in this process)."""
-    return _RUNNER
+    return _state().runner

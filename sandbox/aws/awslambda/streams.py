@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import logging
 import threading
+from dataclasses import dataclass, field
 from typing import Any
 
 from sandbox.aws import awslambda
+from sandbox.aws.state import STATE
 
 log = logging.getLogger("sandbox.aws.lambda")
 
@@ -15,12 +17,22 @@ _installed: set[str] = set()
 _install_lock = threading.Lock()
 
 
-_STREAM_BACKLOG = [0]  # batches of stream records written and not yet delivered
+@dataclass
+class StreamState:
+    """DynamoDB stream batches on their way to their function."""
+
+    stream_backlog: list[int] = field(
+        default_factory=lambda: [0]
+    )  # batches of stream records written and not yet delivered
+
+
+def _state() -> StreamState:
+    return STATE.of(StreamState)
 
 
 def stream_backlog() -> int:
     """How many batches of DynamoDB stream records still wait for (or are in) their Lambda invocation."""
-    return _STREAM_BACKLOG[0]
+    return _state().stream_backlog[0]
 
 
 def install_async_stream_delivery() -> None:
@@ -49,13 +61,13 @@ def install_async_stream_delivery() -> None:
                     log.warning("stream delivery to %s failed", arn, exc_info=True)
                 finally:
                     with guard:
-                        _STREAM_BACKLOG[0] -= 1
+                        _state().stream_backlog[0] -= 1
 
         def send_dynamodb_items(self: LambdaBackend, function_arn: str, items: list[Any], source: str) -> Any:
             if awslambda.runner() is None:
                 return original(self, function_arn, items, source)
             with guard:
-                _STREAM_BACKLOG[0] += 1
+                _state().stream_backlog[0] += 1
                 pending = queues.get(function_arn)
                 if pending is None:
                     pending = queues[function_arn] = queue.SimpleQueue()

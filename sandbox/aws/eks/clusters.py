@@ -8,6 +8,7 @@ import json
 import string
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -18,17 +19,26 @@ from moto.eks.models import EKSBackend, validate_safe_to_delete
 from sandbox.aws import clock
 from sandbox.aws.eks.catalog import DEFAULT_PLATFORM_VERSION, KUBERNETES_VERSIONS
 from sandbox.aws.eks.common import LOCK, expired, in_use, not_found, random_id
-from sandbox.aws.eks.durations import DURATIONS
+from sandbox.aws.eks.durations import durations
 from sandbox.aws.eks.models import SandboxCluster, Update
+from sandbox.aws.state import STATE
 
-_endpoint_provider: Callable[[str, str], str] | None = None
+
+@dataclass
+class EndpointState:
+    """Where a new cluster's Kubernetes API server is."""
+
+    endpoint_provider: Callable[[str, str], str] | None = None
+
+
+def _state() -> EndpointState:
+    return STATE.of(EndpointState)
 
 
 def set_kube_endpoint_provider(provider: Callable[[str, str], str] | None) -> None:
     """Use ``provider(cluster_name, kubernetes_version) -> url`` as each new cluster's ``endpoint`` (None
     restores moto's), so its API server reports the cluster's version."""
-    global _endpoint_provider
-    _endpoint_provider = provider
+    _state().endpoint_provider = provider
 
 
 def _reap(backend: EKSBackend) -> None:
@@ -109,8 +119,8 @@ def create_cluster(
     _complete_network_config(self, cluster)
     # Start the CREATING clock when the cluster is complete, not before the EC2 lookups above.
     cluster._time_progressed = datetime.now()
-    if _endpoint_provider is not None:
-        cluster.endpoint = _endpoint_provider(cluster.name, cluster.version)
+    if _state().endpoint_provider is not None:
+        cluster.endpoint = _state().endpoint_provider(cluster.name, cluster.version)
     return cluster
 
 
@@ -178,7 +188,7 @@ def delete_cluster(self: EKSBackend, name: str) -> SandboxCluster:
                 "UpdateClusterConfig before deleting the cluster."
             )
         cluster.status = "DELETING"
-        cluster.gone_at = time.monotonic() + clock.real_seconds(DURATIONS["cluster_delete"])
+        cluster.gone_at = time.monotonic() + clock.real_seconds(durations()["cluster_delete"])
         # EKS removes the cluster's add-ons, access entries and pod identity associations with it.
         cluster.addons.clear()
         cluster.access_entries.clear()

@@ -21,7 +21,7 @@ from sandbox.aws.eks.catalog import (
     default_addon_version,
 )
 from sandbox.aws.eks.common import certificate_authority_data, expired, random_id, utcnow
-from sandbox.aws.eks.durations import ADDON_MODEL, CLUSTER_MODEL, DURATIONS, addon_rollout_seconds
+from sandbox.aws.eks.durations import ADDON_MODEL, CLUSTER_MODEL, addon_rollout_seconds, durations
 from sandbox.aws.eks.nodes import can_host, cluster_nodes
 
 _MotoCluster = eks_models.Cluster  # kept: install() swaps the module global for SandboxCluster
@@ -103,7 +103,7 @@ class Addon(ManagedState):
     def status(self) -> str | None:
         before = self._status
         transition = state_manager.get_transition(self.model_name)
-        if transition["progression"] == "time" and DURATIONS["addon"] is None and before in ("CREATING", "UPDATING"):
+        if transition["progression"] == "time" and durations()["addon"] is None and before in ("CREATING", "UPDATING"):
             rollout = clock.real_seconds(addon_rollout_seconds(self.cluster_name, self.addon_name))
             if datetime.now() > self._time_progressed + timedelta(seconds=rollout):
                 self._status = "ACTIVE"

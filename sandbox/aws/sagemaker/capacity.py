@@ -24,16 +24,31 @@ from __future__ import annotations
 import hashlib
 import json
 import threading
+from dataclasses import dataclass, field
 from typing import Any
 
 from moto.sagemaker.exceptions import SagemakerClientError
 
 from sandbox.aws.sagemaker import training_plans
 from sandbox.aws.sagemaker.common import instance_types
+from sandbox.aws.state import STATE
 
 _lock = threading.RLock()
-_quotas: dict[str, float] = {}
-_spot: dict[tuple[str, str], int] = {}
+
+
+@dataclass
+class CapacityState:
+    """The cluster-usage quotas and the Spot capacity the sandbox's controls set."""
+
+    quotas: dict[str, float] = field(default_factory=dict)  # instance type -> cluster-usage quota set
+    spot: dict[tuple[str, str], int] = field(
+        default_factory=dict
+    )  # (zone, instance type) -> Spot instances it can give
+
+
+def _state() -> CapacityState:
+    return STATE.of(CapacityState)
+
 
 SERVICE_CODE = "sagemaker"
 
@@ -65,41 +80,43 @@ def quota_code(instance_type: str) -> str:
 
 def quota_value(instance_type: str) -> float:
     with _lock:
-        return _quotas.get(instance_type, default_quota(instance_type))
+        return _state().quotas.get(instance_type, default_quota(instance_type))
 
 
 def set_quota(instance_type: str, value: float | None) -> None:
     with _lock:
         if value is None:
-            _quotas.pop(instance_type, None)
+            _state().quotas.pop(instance_type, None)
         else:
-            _quotas[instance_type] = float(value)
+            _state().quotas[instance_type] = float(value)
 
 
 def set_spot_capacity(zone: str, instance_type: str, available: int | None) -> None:
     with _lock:
         if available is None:
-            _spot.pop((zone, instance_type), None)
+            _state().spot.pop((zone, instance_type), None)
         else:
-            _spot[(zone, instance_type)] = int(available)
+            _state().spot[(zone, instance_type)] = int(available)
 
 
 def spot_capacity(zone: str, instance_type: str) -> int | None:
     with _lock:
-        return _spot.get((zone, instance_type))
+        return _state().spot.get((zone, instance_type))
 
 
 def clear() -> None:
     with _lock:
-        _quotas.clear()
-        _spot.clear()
+        _state().quotas.clear()
+        _state().spot.clear()
 
 
 def describe() -> dict[str, Any]:
     with _lock:
         return {
-            "quotas": dict(_quotas),
-            "spotCapacity": [{"zone": z, "instanceType": t, "available": n} for (z, t), n in sorted(_spot.items())],
+            "quotas": dict(_state().quotas),
+            "spotCapacity": [
+                {"zone": z, "instanceType": t, "available": n} for (z, t), n in sorted(_state().spot.items())
+            ],
         }
 
 

@@ -14,7 +14,7 @@ from moto.sagemaker.models import SageMakerModelBackend
 
 from sandbox.aws.sagemaker import autoscaling, capacity, operations, training_plans
 from sandbox.aws.sagemaker.common import CLUSTER_ARN, invalid, subnet_placements, utcnow
-from sandbox.aws.sagemaker.durations import DURATIONS, sim_now
+from sandbox.aws.sagemaker.durations import durations, sim_now
 from sandbox.aws.sagemaker.faults import HYPERPOD_FAULTS, arm_fault
 from sandbox.aws.sagemaker.lifecycle import settle_cluster
 from sandbox.aws.sagemaker.models import HyperPodCluster, InstanceGroup, Phase, cluster_status, group_nodes
@@ -69,7 +69,7 @@ def create_cluster(backend: SageMakerModelBackend, params: dict[str, Any]) -> Hy
             elsewhere = _targets(backend, lambda g, a=arn: g.spec.get("TrainingPlanArn") == a, ("", ""))
             count = int(spec.get("InstanceCount") or 0)
             capacity.check_plan(backend, arn, spec["InstanceType"], _zones_of(cluster, spec), elsewhere, count)
-    creation = DURATIONS["cluster_create"]
+    creation = durations()["cluster_create"]
     for spec in specs:
         group = InstanceGroup(spec, "Creating")
         cluster.groups[group.name] = group
@@ -157,7 +157,7 @@ def add_capacity(cluster: HyperPodCluster, group: InstanceGroup, count: int) -> 
                     metadata={"InstanceGroup": {"FailureMessage": group.failure}},
                 )
             count = granted
-    add_nodes(cluster, group, count, DURATIONS["scale_up"] + _plan_wait(cluster, group), "scale")
+    add_nodes(cluster, group, count, durations()["scale_up"] + _plan_wait(cluster, group), "scale")
 
 
 def _plan_wait(cluster: HyperPodCluster, group: InstanceGroup) -> float:
@@ -259,7 +259,7 @@ def update_cluster_software(backend: SageMakerModelBackend, params: dict[str, An
                 f"Instance group {item['InstanceGroupName']} does not exist in cluster {cluster.cluster_name}."
             )
     deployment = params.get("DeploymentConfig") or {}
-    per_batch = DURATIONS["software_update"]
+    per_batch = durations()["software_update"]
     wait = float(deployment.get("WaitIntervalInSeconds") or 0)
     total = 0.0
     for item in requested:

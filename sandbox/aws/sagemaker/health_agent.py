@@ -27,7 +27,7 @@ names (AWS's examples); ``EfaHealth`` and ``KubeletUnresponsive`` and the reason
 from __future__ import annotations
 
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from sandbox.aws import eventbridge
@@ -35,6 +35,7 @@ from sandbox.aws.sagemaker import node_agents
 from sandbox.aws.sagemaker.common import HEALTH_LABEL, NODE_PREFIX
 from sandbox.aws.sagemaker.models import HyperPodCluster, HyperPodNode, Phase
 from sandbox.aws.sagemaker.nodes import operate_nodes
+from sandbox.aws.state import STATE
 
 NODE_HEALTH = "SageMaker HyperPod Cluster Node Health Event"
 FAULT_TYPE_LABEL = "sagemaker.amazonaws.com/fault-type"
@@ -88,9 +89,20 @@ class ActiveFault:
     reported: bool = False  # the health-monitoring agent has seen it (sandbox.aws.node_agents)
 
 
-_faults: dict[str, ActiveFault] = {}  # instance id -> fault
-_lock = threading.Lock()
-_injected: list[dict[str, Any]] = []
+@dataclass
+class NodeFaultsState:
+    """The node faults injected and still active."""
+
+    faults: dict[str, ActiveFault] = field(default_factory=dict)  # instance id -> fault
+    injected: list[dict[str, Any]] = field(default_factory=list)  # every fault injected, for describe
+
+
+def fault_records() -> NodeFaultsState:
+    """The node faults injected and still active (call under ``RECORDS_LOCK``)."""
+    return STATE.of(NodeFaultsState)
+
+
+RECORDS_LOCK = threading.Lock()
 
 
 def _put(cluster: HyperPodCluster, node_id: str, status: str, spec: FaultSpec | None, times: int) -> None:
@@ -171,15 +183,15 @@ def _doom(cluster: HyperPodCluster, fault: ActiveFault) -> None:
 
 def settle(cluster: HyperPodCluster) -> None:
     """Called by HyperPod's settle, under its lock: what reboots and replacements did to each fault."""
-    with _lock:
-        mine = {iid: f for iid, f in _faults.items() if f.cluster_arn == cluster.arn}
+    with RECORDS_LOCK:
+        mine = {iid: f for iid, f in fault_records().faults.items() if f.cluster_arn == cluster.arn}
     for node_id, fault in mine.items():
         node = cluster.nodes.get(node_id)
         if node is None:  # replaced or deleted: the fault left with the hardware
             if fault.fixed_by == "nothing":
                 _doom(cluster, fault)
-            with _lock:
-                _faults.pop(node_id, None)
+            with RECORDS_LOCK:
+                fault_records().faults.pop(node_id, None)
             continue
         if node.state()[0] != "Running":
             continue
@@ -190,8 +202,8 @@ def settle(cluster: HyperPodCluster) -> None:
             continue
         # The node was restarted (a reboot) and is Running again.
         if fault.fixed_by == "reboot":
-            with _lock:
-                _faults.pop(node_id, None)
+            with RECORDS_LOCK:
+                fault_records().faults.pop(node_id, None)
             cluster.event("Instance", f"Instance {node_id} is healthy again.", group=node.group, instance_id=node_id)
             _put(cluster, node_id, "Healthy", None, 1)
         else:
@@ -202,8 +214,8 @@ def settle(cluster: HyperPodCluster) -> None:
 
 
 def decorate(cluster: HyperPodCluster, node: HyperPodNode, obj: dict[str, Any]) -> None:
-    with _lock:
-        fault = _faults.get(node.instance_id)
+    with RECORDS_LOCK:
+        fault = fault_records().faults.get(node.instance_id)
     if fault is None or fault.boot != node.started or node.state()[0] != "Running":
         return
     spec = KINDS[fault.kind]
@@ -235,8 +247,8 @@ FOUND_BY = {
 
 def failing_check(node_id: str, checks: list[str]) -> str | None:
     """The first of ``checks`` the node's active fault fails, with HyperPod's message; None when it passes."""
-    with _lock:
-        fault = _faults.get(node_id)
+    with RECORDS_LOCK:
+        fault = fault_records().faults.get(node_id)
     if fault is None:
         return None
     check = next((c for c in checks if c in FOUND_BY[fault.kind]), None)

@@ -22,7 +22,7 @@ from moto.sagemaker.models import SageMakerModelBackend
 from sandbox.aws.sagemaker import health_agent, node_agents, operations
 from sandbox.aws.sagemaker.clusters import find_cluster, require_in_service
 from sandbox.aws.sagemaker.common import NODE_PREFIX, invalid
-from sandbox.aws.sagemaker.durations import DURATIONS
+from sandbox.aws.sagemaker.durations import durations
 from sandbox.aws.sagemaker.models import HyperPodCluster, HyperPodNode, Phase, group_nodes
 
 
@@ -58,7 +58,7 @@ def start_cluster_health_check(backend: SageMakerModelBackend, params: dict[str,
             [
                 Phase(
                     "DeepHealthCheckInProgress",
-                    DURATIONS["deep_health_check"],
+                    durations()["deep_health_check"],
                     "Deep health checks in progress: " + ", ".join(checks),
                 ),
                 Phase("Failure", math.inf, failure) if failure else Phase("Running", math.inf),

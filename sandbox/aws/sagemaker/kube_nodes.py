@@ -8,6 +8,7 @@ import hashlib
 import json
 import uuid
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
@@ -28,18 +29,29 @@ from sandbox.aws.sagemaker.common import (
 )
 from sandbox.aws.sagemaker.instances import shape_of
 from sandbox.aws.sagemaker.models import HyperPodCluster, HyperPodNode
+from sandbox.aws.state import STATE
 from sandbox.images import INTERNET_ANNOTATION
 
-_node_sink: Callable[[str, list[dict[str, Any]]], None] | None = None
-_pushed: dict[tuple[str, str, str], str] = {}  # (account, region, EKS cluster) -> digest of the last list sent
+
+@dataclass
+class NodeSinkState:
+    """Where each EKS cluster's HyperPod Nodes go, and what was last sent."""
+
+    node_sink: Callable[[str, list[dict[str, Any]]], None] | None = None  # where Node lists go
+    pushed: dict[tuple[str, str, str], str] = field(
+        default_factory=dict
+    )  # (account, region, EKS cluster) -> digest of the last list sent
+
+
+def _state() -> NodeSinkState:
+    return STATE.of(NodeSinkState)
 
 
 def set_node_sink(fn: Callable[[str, list[dict[str, Any]]], None] | None) -> None:
     """Call ``fn(eks_cluster_name, nodes)`` whenever the HyperPod Nodes of an EKS cluster change."""
-    global _node_sink
     with LOCK:
-        _node_sink = fn
-        _pushed.clear()
+        _state().node_sink = fn
+        _state().pushed.clear()
 
 
 def _health(cluster: HyperPodCluster, node: HyperPodNode) -> tuple[str, str | None, bool]:
@@ -179,21 +191,21 @@ def desired_nodes(backend: SageMakerModelBackend, eks_cluster: str) -> list[dict
 
 def pending_pushes(backend: SageMakerModelBackend, eks_clusters: Iterable[str]) -> list[tuple[Any, ...]]:
     """(key, EKS cluster, nodes, digest) for the EKS clusters whose Node list changed (call under lock)."""
-    if _node_sink is None:
+    if _state().node_sink is None:
         return []
     out = []
     for eks_cluster in sorted(set(eks_clusters)):
         nodes = desired_nodes(backend, eks_cluster)
         digest = hashlib.sha256(json.dumps(nodes, sort_keys=True).encode()).hexdigest()
         key = (backend.account_id, backend.region_name, eks_cluster)
-        if _pushed.get(key) != digest:
+        if _state().pushed.get(key) != digest:
             out.append((key, eks_cluster, nodes, digest))
     return out
 
 
 def push_nodes(pending: list[tuple[Any, ...]]) -> None:
     """Hand changed Node lists to the sink, outside the lock (the sink may block on another thread)."""
-    sink = _node_sink
+    sink = _state().node_sink
     if sink is None:
         return
     for key, eks_cluster, nodes, digest in pending:
@@ -206,7 +218,7 @@ def push_nodes(pending: list[tuple[Any, ...]]) -> None:
             log.warning("node sink failed for EKS cluster %s", eks_cluster, exc_info=True)
             continue
         with LOCK:
-            _pushed[key] = digest
+            _state().pushed[key] = digest
 
 
 async def _rebooted_event(emulator: Any, before: dict[str, Any] | None, node: dict[str, Any]) -> None:

@@ -10,7 +10,7 @@ from moto.sagemaker.models import SageMakerModelBackend
 
 from sandbox.aws.sagemaker import health_agent, operations
 from sandbox.aws.sagemaker.common import EKS_ARN, utcnow
-from sandbox.aws.sagemaker.durations import DURATIONS, sim_now
+from sandbox.aws.sagemaker.durations import durations, sim_now
 from sandbox.aws.sagemaker.models import (
     ClusterEvent,
     HyperPodCluster,
@@ -77,7 +77,7 @@ def _announce(cluster: HyperPodCluster, node: HyperPodNode) -> None:
 def settle_cluster(backend: SageMakerModelBackend, cluster: HyperPodCluster) -> bool:
     """Apply every transition that is due; False when the cluster is gone (deletion finished)."""
     if cluster.deleting_since is not None:
-        if (sim_now() - cluster.deleting_since) >= DURATIONS["cluster_delete"]:
+        if (sim_now() - cluster.deleting_since) >= durations()["cluster_delete"]:
             backend.clusters.pop(cluster.cluster_name, None)
             return False
         return True
@@ -109,7 +109,7 @@ def settle_cluster(backend: SageMakerModelBackend, cluster: HyperPodCluster) -> 
         return True
     for group in list(cluster.groups.values()):
         deleting = group.deleting_since
-        if deleting is not None and (sim_now() - deleting) >= DURATIONS["group_delete"]:
+        if deleting is not None and (sim_now() - deleting) >= durations()["group_delete"]:
             for node in group_nodes(cluster, group.name):
                 del cluster.nodes[node.instance_id]
             del cluster.groups[group.name]
@@ -126,7 +126,7 @@ def settle_cluster(backend: SageMakerModelBackend, cluster: HyperPodCluster) -> 
             node.state()[0] == "Failure"
             and cluster.node_recovery == "Automatic"
             and node.failed_at is not None
-            and (sim_now() - node.failed_at) >= DURATIONS["auto_recovery"]
+            and (sim_now() - node.failed_at) >= durations()["auto_recovery"]
         ):
             replace_node(cluster, node, "automatic node recovery after a failed health check")
     update = cluster.software_update

@@ -9,7 +9,15 @@ from typing import Any
 from sandbox.aws.sagemaker.common import LOCK, NODE_PREFIX
 from sandbox.aws.sagemaker.durations import sim_now
 from sandbox.aws.sagemaker.health_agent import FAULT_TYPE_LABEL as FAULT_TYPE_LABEL
-from sandbox.aws.sagemaker.health_agent import FIXED_BY, KINDS, ActiveFault, _faults, _injected, _lock, agent_on, report
+from sandbox.aws.sagemaker.health_agent import (
+    FIXED_BY,
+    KINDS,
+    RECORDS_LOCK,
+    ActiveFault,
+    agent_on,
+    fault_records,
+    report,
+)
 from sandbox.aws.sagemaker.models import HyperPodCluster
 from sandbox.aws.sagemaker.node_operations import batch_node_operation
 
@@ -38,9 +46,11 @@ def inject(cluster_name: str, node_id: str, kind: str, fixed_by: str | None = No
                     raise ValueError(f"node {node_id} is {node.state()[0]}; faults are injected into Running nodes")
                 seen = agent_on(cluster, node_id)
                 fault = ActiveFault(kind, fixed, node.started, sim_now(), node.group, cluster.arn, seen)
-                with _lock:
-                    _faults[node_id] = fault
-                    _injected.append({"cluster": cluster_name, "nodeId": node_id, "kind": kind, "fixedBy": fixed})
+                with RECORDS_LOCK:
+                    fault_records().faults[node_id] = fault
+                    fault_records().injected.append(
+                        {"cluster": cluster_name, "nodeId": node_id, "kind": kind, "fixedBy": fixed}
+                    )
                 answer: dict[str, Any] = {
                     "cluster": cluster_name,
                     "nodeId": node_id,
@@ -62,14 +72,14 @@ def inject(cluster_name: str, node_id: str, kind: str, fixed_by: str | None = No
 
 
 def describe() -> dict[str, Any]:
-    with _lock:
+    with RECORDS_LOCK:
         return {
-            "active": {iid: {"kind": f.kind, "fixedBy": f.fixed_by} for iid, f in _faults.items()},
-            "injected": len(_injected),
+            "active": {iid: {"kind": f.kind, "fixedBy": f.fixed_by} for iid, f in fault_records().faults.items()},
+            "injected": len(fault_records().injected),
         }
 
 
 def clear() -> None:
-    with _lock:
-        _faults.clear()
-        _injected.clear()
+    with RECORDS_LOCK:
+        fault_records().faults.clear()
+        fault_records().injected.clear()

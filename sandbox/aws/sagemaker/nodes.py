@@ -8,7 +8,7 @@ from __future__ import annotations
 import math
 
 from sandbox.aws.sagemaker.common import invalid, subnet_placements
-from sandbox.aws.sagemaker.durations import DURATIONS
+from sandbox.aws.sagemaker.durations import durations
 from sandbox.aws.sagemaker.models import HyperPodCluster, HyperPodNode, InstanceGroup, Phase, group_nodes
 
 
@@ -20,7 +20,7 @@ def launch_phases(
         phases.append(
             Phase(
                 "DeepHealthCheckInProgress",
-                pending + DURATIONS["deep_health_check"],
+                pending + durations()["deep_health_check"],
                 "Deep health checks in progress: " + ", ".join(deep_checks),
             )
         )
@@ -71,7 +71,7 @@ def replace_node(cluster: HyperPodCluster, node: HyperPodNode, reason: str) -> H
         node.group,
         node.instance_type,
         node.placement,
-        launch_phases(DURATIONS["replace"], checks, pending_message=f"Replacing instance {node.instance_id}"),
+        launch_phases(durations()["replace"], checks, pending_message=f"Replacing instance {node.instance_id}"),
         deep_health_checks=checks,
         kind="replace",
     )
@@ -87,7 +87,7 @@ def replace_node(cluster: HyperPodCluster, node: HyperPodNode, reason: str) -> H
 
 def reboot_node(cluster: HyperPodCluster, node: HyperPodNode) -> None:
     """Restart ``node`` on the same instance."""
-    node._restart([Phase("Pending", DURATIONS["reboot"], "Rebooting instance"), Phase("Running", math.inf)], "reboot")
+    node._restart([Phase("Pending", durations()["reboot"], "Rebooting instance"), Phase("Running", math.inf)], "reboot")
     node.failed_at = None
     cluster.event(
         "Instance", f"Instance {node.instance_id} is rebooting.", group=node.group, instance_id=node.instance_id

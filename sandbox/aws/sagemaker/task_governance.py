@@ -40,6 +40,7 @@ from moto.sagemaker.responses import SageMakerResponse
 
 from sandbox.aws.sagemaker import common as hp
 from sandbox.aws.sagemaker.common import request_params
+from sandbox.aws.state import STATE
 
 _NAME = re.compile(r"^[a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}$")
 _TEAM = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$")
@@ -65,11 +66,21 @@ class Entity:
     tags: list[dict[str, str]] = field(default_factory=list)  # moto's ListTags/AddTags read and extend it
 
 
-_entities: dict[tuple[str, str], dict[str, Entity]] = {}
+@dataclass
+class GovernanceState:
+    """Task governance's scheduler configs and compute quotas."""
+
+    entities: dict[tuple[str, str], dict[str, Entity]] = field(
+        default_factory=dict
+    )  # (account, region) -> id -> entity
+
+
+def _state() -> GovernanceState:
+    return STATE.of(GovernanceState)
 
 
 def _of(backend: SageMakerModelBackend) -> dict[str, Entity]:
-    return _entities.setdefault((backend.account_id, backend.region_name), {})
+    return _state().entities.setdefault((backend.account_id, backend.region_name), {})
 
 
 def _cluster(backend: SageMakerModelBackend, arn: str) -> Any:
@@ -255,12 +266,14 @@ def describe_quota(e: Entity) -> dict[str, Any]:
 def live(kind: str) -> list[Entity]:
     """Every entity of that kind in every account (the Kueue emulation maps them to their EKS clusters)."""
     with _lock:
-        return [copy.deepcopy(e) for entities in _entities.values() for e in entities.values() if e.kind == kind]
+        return [
+            copy.deepcopy(e) for entities in _state().entities.values() for e in entities.values() if e.kind == kind
+        ]
 
 
 def by_arn(arn: str) -> Entity | None:
     with _lock:
-        return next((e for entities in _entities.values() for e in entities.values() if e.arn == arn), None)
+        return next((e for entities in _state().entities.values() for e in entities.values() if e.arn == arn), None)
 
 
 # ----------------------------------------------------------------------------- response methods
@@ -369,7 +382,7 @@ _installed = False
 
 def reset() -> None:
     with _lock:
-        _entities.clear()
+        _state().entities.clear()
 
 
 def install() -> None:

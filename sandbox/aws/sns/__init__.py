@@ -22,6 +22,8 @@ from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import urlsplit
 
+from sandbox.aws.state import STATE
+
 log = logging.getLogger(__name__)
 _installed = threading.Event()
 _lock = threading.Lock()
@@ -43,17 +45,25 @@ class Delivery:
     at: str = field(default_factory=lambda: datetime.now(UTC).isoformat())
 
 
-DELIVERIES: list[Delivery] = []
+@dataclass
+class SnsState:
+    """What SNS delivered."""
+
+    deliveries: list[Delivery] = field(default_factory=list)  # what SNS was asked to deliver, oldest first
+
+
+def _state() -> SnsState:
+    return STATE.of(SnsState)
 
 
 def deliveries(protocol: str | None = None) -> list[Delivery]:
     with _lock:
-        return [d for d in DELIVERIES if protocol is None or d.protocol == protocol]
+        return [d for d in _state().deliveries if protocol is None or d.protocol == protocol]
 
 
 def _record(delivery: Delivery) -> None:
     with _lock:
-        DELIVERIES.append(delivery)
+        _state().deliveries.append(delivery)
 
 
 def _invoke(function_arn: str, event: dict[str, Any]) -> None:

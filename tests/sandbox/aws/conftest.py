@@ -16,7 +16,6 @@ from typing import Any
 import pytest
 
 import sandbox.aws
-from sandbox.aws import FAULTS
 from sandbox.aws.ec2 import propagation as ec2_propagation
 from tests.sandbox.aws.support import placeholder_zip
 
@@ -60,11 +59,8 @@ def moto_session() -> Iterator[Any]:
 @pytest.fixture(autouse=True)
 def aws(moto_session: Any) -> Iterator[Any]:
     """The active moto mock; every test starts from empty backends, no faults and default timings."""
-    from sandbox.aws import sagemaker as hyperpod
-
     yield moto_session
-    FAULTS.clear()
-    hyperpod.reset()  # HyperPod's durations, faults, sinks, node faults, tracking servers and quotas
+    sandbox.aws.reset()  # every service's state: HyperPod's durations, faults, sinks, tracking servers...
     sandbox.aws.set_kube_endpoint_provider(None)
     sandbox.aws.set_node_reader(None)
     sandbox.aws.set_cluster_creation_seconds(600)

@@ -103,7 +103,7 @@ def test_direct_invoke_runs_the_handler_with_a_lambda_context_and_environment(cl
     assert payload["requestId"]
     assert payload["remainingPositive"] is True
     assert payload["env"] == "from-function-config"
-    assert awslambda.INVOCATIONS[-1] == ("echo", {"hello": "world"})
+    assert awslambda.invocations()[-1] == ("echo", {"hello": "world"})
 
 
 def test_direct_invoke_of_a_failing_handler_returns_lambdas_error_document(client, deploy):
