@@ -1,4 +1,5 @@
-"""moto's core, made fast enough for the sandbox's threads: backends looked up without moto's global lock."""
+"""moto's core: ``patch``, through which the sandbox replaces moto's attributes, and backends looked up
+without moto's global lock (fast enough for the sandbox's threads)."""
 
 from __future__ import annotations
 
@@ -6,6 +7,16 @@ import threading
 from typing import Any
 
 _installed: set[str] = set()
+
+
+def patch(owner: object, name: str, value: object) -> None:
+    """Replace ``owner.name`` (a moto class's method or property, a module's attribute) with ``value``.
+
+    moto's classes are typed for its own methods; the sandbox's replacements are checked where they are
+    written, and assigned here."""
+    setattr(owner, name, value)
+
+
 _install_lock = threading.Lock()
 
 
@@ -24,9 +35,9 @@ def install_backend_fast_path() -> None:
             return
         original = BackendDict.__getitem__
 
-        def __getitem__(self: BackendDict, account_id: str) -> Any:
+        def __getitem__(self: BackendDict[Any], account_id: str) -> Any:
             found = dict.get(self, account_id)
             return found if found is not None else original(self, account_id)
 
-        BackendDict.__getitem__ = __getitem__
+        patch(BackendDict, "__getitem__", __getitem__)
         _installed.add("backend-fast-path")

@@ -42,6 +42,7 @@ from moto.sagemaker.exceptions import ResourceNotFound, SagemakerClientError, Va
 from moto.sagemaker.models import SageMakerModelBackend
 from moto.sagemaker.responses import SageMakerResponse
 
+from sandbox.aws.core import patch
 from sandbox.aws.sagemaker.common import drop_empty, invalid, paginate, request_params
 from sandbox.aws.sagemaker.durations import sim_now
 from sandbox.aws.state import STATE
@@ -361,16 +362,16 @@ def install() -> None:
                 return server
             return previous(self, arn)
 
-        SageMakerModelBackend._get_resource_from_arn = from_arn  # type: ignore[method-assign]
+        patch(SageMakerModelBackend, "_get_resource_from_arn", from_arn)
         _installed = True
 
 
 def _install_responses() -> None:
-    SageMakerResponse.create_mlflow_tracking_server = _r_create  # type: ignore[attr-defined]
-    SageMakerResponse.describe_mlflow_tracking_server = _r_describe  # type: ignore[attr-defined]
-    SageMakerResponse.list_mlflow_tracking_servers = _r_list  # type: ignore[attr-defined]
-    SageMakerResponse.delete_mlflow_tracking_server = _r_delete  # type: ignore[attr-defined]
-    SageMakerResponse.create_presigned_mlflow_tracking_server_url = _r_presigned  # type: ignore[attr-defined]
+    patch(SageMakerResponse, "create_mlflow_tracking_server", _r_create)
+    patch(SageMakerResponse, "describe_mlflow_tracking_server", _r_describe)
+    patch(SageMakerResponse, "list_mlflow_tracking_servers", _r_list)
+    patch(SageMakerResponse, "delete_mlflow_tracking_server", _r_delete)
+    patch(SageMakerResponse, "create_presigned_mlflow_tracking_server_url", _r_presigned)
 
 
 def _job_env(job: dict[str, Any]) -> dict[str, str]:

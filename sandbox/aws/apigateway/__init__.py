@@ -5,6 +5,8 @@ from __future__ import annotations
 import threading
 from typing import Any
 
+from sandbox.aws.core import patch
+
 _installed: set[str] = set()
 _install_lock = threading.Lock()
 
@@ -39,5 +41,5 @@ def install_server_management_api_routing() -> None:
                 return f"execute-api.{region}.amazonaws.com"
             return original(self, environ, path)
 
-        DomainDispatcherApplication.infer_service_region_host = infer_service_region_host  # type: ignore[method-assign]
+        patch(DomainDispatcherApplication, "infer_service_region_host", infer_service_region_host)
         _installed.add("server-management-api")

@@ -26,6 +26,7 @@ from typing import Any
 
 from moto.awslambda.models import LambdaFunction
 
+from sandbox.aws.core import patch
 from sandbox.aws.iam.gate import CALLER
 from sandbox.aws.state import STATE
 from sandbox.lambda_env.environments import FunctionConfig
@@ -175,7 +176,7 @@ def _environment_lock(function_name: str) -> threading.RLock:
         return _state().environments.setdefault(function_name, threading.RLock())
 
 
-def _invoke_with_unhandled_marker(self: LambdaFunction, body: str, request_headers: Any, response_headers: Any):
+def _invoke_with_unhandled_marker(self: LambdaFunction, body: str, request_headers: Any, response_headers: Any) -> Any:
     if (request_headers.get("X-Amz-Invocation-Type") or request_headers.get("x-amz-invocation-type")) == "Event":
         # moto runs an Event invocation before answering; Lambda queues it and answers 202 at once ("the
         # Invoke API returns ... without waiting", Lambda developer guide, "Invoking a Lambda function
@@ -199,8 +200,8 @@ def install_in_process_lambda() -> None:
     with _install_lock:
         if "lambda" in _installed:
             return
-        LambdaFunction._invoke_lambda = _invoke_lambda_in_process
-        LambdaFunction.invoke = _invoke_with_unhandled_marker
+        patch(LambdaFunction, "_invoke_lambda", _invoke_lambda_in_process)
+        patch(LambdaFunction, "invoke", _invoke_with_unhandled_marker)
         _installed.add("lambda")
 
 

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sandbox.aws import awslambda
+from sandbox.aws.core import patch
 from sandbox.aws.state import STATE
 
 log = logging.getLogger("sandbox.aws.lambda")
@@ -77,5 +78,5 @@ def install_async_stream_delivery() -> None:
             pending.put((self, list(items), source))
             return "queued"  # moto clears the shard's pending records on a truthy answer
 
-        LambdaBackend.send_dynamodb_items = send_dynamodb_items  # type: ignore[method-assign]
+        patch(LambdaBackend, "send_dynamodb_items", send_dynamodb_items)
         _installed.add("stream-async")

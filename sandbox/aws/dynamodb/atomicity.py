@@ -6,6 +6,8 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
+from sandbox.aws.core import patch
+
 _installed: set[str] = set()
 _install_lock = threading.Lock()
 
@@ -50,5 +52,5 @@ def install_dynamodb_atomicity() -> None:
 
         for name in _DYNAMODB_ITEM_CALLS:
             setattr(DynamoDBBackend, name, guarded(getattr(DynamoDBBackend, name)))
-        DynamoHandler.call_action = guarded(DynamoHandler.call_action)  # type: ignore[method-assign]
+        patch(DynamoHandler, "call_action", guarded(DynamoHandler.call_action))
         _installed.add("dynamodb-atomic")

@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sandbox.aws import clock
+from sandbox.aws.core import patch
 from sandbox.aws.state import STATE
 
 NAT_DELETION_SECONDS = 120.0
@@ -141,9 +142,9 @@ def install() -> None:
                 )
             return original_detach(self, internet_gateway_id, vpc_id)
 
-        EC2Backend.delete_nat_gateway = delete_nat_gateway
-        EC2Backend.describe_nat_gateways = describe_nat_gateways
-        EC2Backend.release_address = release_address
-        EC2Backend.delete_subnet = delete_subnet
-        EC2Backend.detach_internet_gateway = detach_internet_gateway
+        patch(EC2Backend, "delete_nat_gateway", delete_nat_gateway)
+        patch(EC2Backend, "describe_nat_gateways", describe_nat_gateways)
+        patch(EC2Backend, "release_address", release_address)
+        patch(EC2Backend, "delete_subnet", delete_subnet)
+        patch(EC2Backend, "detach_internet_gateway", detach_internet_gateway)
         _installed = True

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sandbox.aws import clock
+from sandbox.aws.core import patch
 from sandbox.aws.state import STATE
 
 DEFAULT_PROPAGATION_SECONDS = 1.0
@@ -147,5 +148,5 @@ def install() -> None:
             finally:
                 _request.active = False
 
-        EC2Response.call_action = call_action
+        patch(EC2Response, "call_action", call_action)
         _installed = True

@@ -212,6 +212,6 @@ def delete_addon(backend: EKSBackend, cluster_name: str, addon_name: str) -> Add
         addon = find_addon(cluster, addon_name)
         if addon.gone_at is None:
             addon.status = "DELETING"
-            addon.gone_at = time.monotonic() + clock.real_seconds(durations()["addon_delete"])
+            addon.gone_at = time.monotonic() + clock.real_seconds(durations()["addon_delete"] or 0.0)
             _drop_addon_associations(cluster, addon)
         return addon

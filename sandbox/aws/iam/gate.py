@@ -23,6 +23,7 @@ from typing import Any
 
 from launchpod import policies
 
+from sandbox.aws.core import patch
 from sandbox.aws.iam import authz, propagation
 from sandbox.aws.iam.policy import AuthzRequest, evaluate, glob_match
 from sandbox.aws.state import STATE
@@ -458,5 +459,5 @@ def install() -> None:
                 succeeded(function, prefix, operation_name, api_params)
             return answer
 
-        BaseClient._make_api_call = _make_api_call
+        patch(BaseClient, "_make_api_call", _make_api_call)
         _installed = True

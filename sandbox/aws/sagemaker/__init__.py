@@ -107,7 +107,6 @@ from sandbox.aws.sagemaker.durations import (
     set_durations,
     sim_now,
 )
-from sandbox.aws.sagemaker.durations import durations as durations
 from sandbox.aws.sagemaker.events import STATE_CHANGE, eventbridge_state_sink, set_state_sink
 from sandbox.aws.sagemaker.faults import HYPERPOD_FAULTS, HyperPodFaults, mark_unpatched
 from sandbox.aws.sagemaker.kube_nodes import desired_nodes, kube_node_sink, node_object, set_node_sink

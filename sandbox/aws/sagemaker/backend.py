@@ -9,6 +9,7 @@ from typing import Any
 from moto.sagemaker.models import SageMakerModelBackend
 from moto.sagemaker.responses import SageMakerResponse
 
+from sandbox.aws.core import patch
 from sandbox.aws.sagemaker import capacity, node_faults
 from sandbox.aws.sagemaker.clusters import hyperpod_clusters
 from sandbox.aws.sagemaker.common import LOCK, invalid, region_zones
@@ -57,7 +58,7 @@ def install() -> None:
                 raise invalid(f"Resource {arn} does not exist.")
             return previous(self, arn)
 
-        SageMakerModelBackend._get_resource_from_arn = from_arn  # type: ignore[method-assign]
+        patch(SageMakerModelBackend, "_get_resource_from_arn", from_arn)
         _installed = True
 
 

@@ -193,7 +193,11 @@ def install(in_use: Any, zones_of_type: Any) -> None:
         raise NoSuchResource
 
     training_plans.install(in_use, zones_of_type)
-    ServiceQuotasResponse._launchpod_original_list = original_list
-    ServiceQuotasResponse._launchpod_original_get = original_get
-    ServiceQuotasResponse.list_service_quotas = list_quotas
-    ServiceQuotasResponse.get_service_quota = get_quota
+    # moto knows only vpc's quotas: sagemaker's are answered here, the rest by moto (kept for a later install).
+    for name, value in (
+        ("_launchpod_original_list", original_list),
+        ("_launchpod_original_get", original_get),
+        ("list_service_quotas", list_quotas),
+        ("get_service_quota", get_quota),
+    ):
+        setattr(ServiceQuotasResponse, name, value)

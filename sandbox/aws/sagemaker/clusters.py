@@ -17,7 +17,15 @@ from sandbox.aws.sagemaker.common import CLUSTER_ARN, invalid, subnet_placements
 from sandbox.aws.sagemaker.durations import durations, sim_now
 from sandbox.aws.sagemaker.faults import HYPERPOD_FAULTS, arm_fault
 from sandbox.aws.sagemaker.lifecycle import settle_cluster
-from sandbox.aws.sagemaker.models import HyperPodCluster, InstanceGroup, Phase, cluster_status, group_nodes
+from sandbox.aws.sagemaker.models import (
+    HyperPodCluster,
+    InstanceGroup,
+    Phase,
+    cluster_status,
+    clusters_of,
+    group_nodes,
+    hyperpod_clusters_of,
+)
 from sandbox.aws.sagemaker.nodes import add_nodes
 from sandbox.aws.sagemaker.validation import (
     check_fixed_fields,
@@ -40,8 +48,8 @@ def find_cluster(backend: SageMakerModelBackend, name_or_arn: str) -> HyperPodCl
 
 
 def create_cluster(backend: SageMakerModelBackend, params: dict[str, Any]) -> HyperPodCluster:
-    name = params.get("ClusterName")
-    require_name(name, "clusterName")
+    name = str(params.get("ClusterName"))
+    require_name(params.get("ClusterName"), "clusterName")
     if name in backend.clusters:
         raise ResourceInUseException(
             message=f"Resource Already Exists: Cluster with name {name} already exists. Choose a different name."
@@ -53,20 +61,20 @@ def create_cluster(backend: SageMakerModelBackend, params: dict[str, Any]) -> Hy
     slurm = not (orchestrator or {}).get("Eks")
     validate_orchestrator(backend, orchestrator, params.get("VpcConfig"))
     validate_groups(backend, specs, slurm=slurm)
-    # The account's cluster-usage quota binds CreateCluster as it binds UpdateCluster (sandbox.aws.sagemaker.capacity).
+    # The account's cluster-usage quota binds CreateCluster as it binds UpdateCluster (``capacity``).
     asked: Counter[str] = Counter()
     for spec in specs:
         if spec.get("InstanceType"):
             asked[spec["InstanceType"]] += int(spec.get("InstanceCount") or 0)
     for instance_type, count in sorted(asked.items()):
-        used = _targets(backend, lambda g, t=instance_type: g.instance_type == t, ("", ""))
+        used = _targets(backend, _of_type(instance_type), ("", ""))
         capacity.check_quota(instance_type, used, count)
     fault = HYPERPOD_FAULTS._take()
     cluster = HyperPodCluster(backend, name, params)
     for spec in specs:  # a first group on a training plan: the plan serves its type, zone and count
         if spec.get("TrainingPlanArn") and spec.get("InstanceType"):
             arn = spec["TrainingPlanArn"]
-            elsewhere = _targets(backend, lambda g, a=arn: g.spec.get("TrainingPlanArn") == a, ("", ""))
+            elsewhere = _targets(backend, _on_plan(arn), ("", ""))
             count = int(spec.get("InstanceCount") or 0)
             capacity.check_plan(backend, arn, spec["InstanceType"], _zones_of(cluster, spec), elsewhere, count)
     creation = durations()["cluster_create"]
@@ -77,8 +85,16 @@ def create_cluster(backend: SageMakerModelBackend, params: dict[str, Any]) -> Hy
     cluster.event("Cluster", f"Cluster {name} creation started.")
     if fault:
         arm_fault(cluster, fault)
-    backend.clusters[name] = cluster
+    clusters_of(backend)[name] = cluster
     return cluster
+
+
+def _of_type(instance_type: str) -> Callable[[InstanceGroup], bool]:
+    return lambda group: group.instance_type == instance_type
+
+
+def _on_plan(arn: str) -> Callable[[InstanceGroup], bool]:
+    return lambda group: group.spec.get("TrainingPlanArn") == arn
 
 
 def require_in_service(cluster: HyperPodCluster, operation: str) -> None:
@@ -92,7 +108,7 @@ def require_in_service(cluster: HyperPodCluster, operation: str) -> None:
 
 
 def hyperpod_clusters(backend: SageMakerModelBackend) -> list[HyperPodCluster]:
-    return [c for c in backend.clusters.values() if isinstance(c, HyperPodCluster) and c.deleting_since is None]
+    return [c for c in hyperpod_clusters_of(backend) if c.deleting_since is None]
 
 
 def _targets(backend: SageMakerModelBackend, match: Callable[[InstanceGroup], bool], skip: tuple[str, str]) -> int:

@@ -41,7 +41,7 @@ def status_changes(backend: SageMakerModelBackend) -> list[tuple[str, str, dict[
     """The clusters whose status moved since the last announcement (call under lock)."""
     if _state().state_sink is None:
         return []
-    out = []
+    out: list[tuple[str, str, dict[str, Any]]] = []
     for cluster in backend.clusters.values():
         if not isinstance(cluster, HyperPodCluster):
             continue
@@ -64,7 +64,9 @@ def status_changes(backend: SageMakerModelBackend) -> list[tuple[str, str, dict[
 
 def announce_changes(changes: list[tuple[str, str, dict[str, Any]]]) -> None:
     sink = _state().state_sink
-    for account, region, detail in changes if sink else ():
+    if sink is None:
+        return
+    for account, region, detail in changes:
         try:
             sink(account, region, detail)
         except Exception:

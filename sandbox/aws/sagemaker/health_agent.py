@@ -18,7 +18,7 @@ What AWS documents, and the sandbox does:
 What the fault dictates (``fixed_by``): ``reboot`` clears it at the end of a reboot; ``replace`` survives
 reboots (the node reports the fault again once it is back) and goes with the old hardware; ``nothing``
 also dooms the replacement instance, which fails at the end of its launch (HyperPod does not retry a
-failed replacement). Only an agent running on the node reports a fault (sandbox.aws.node_agents): without
+failed replacement). Only an agent running on the node reports a fault (``node_agents``): without
 one the fault is there, unseen, until the agent starts on that node. Fault types ``NvidiaGPUUnhealthy`` and
 ``NvidiaErrorTerminate`` are the HMA's own
 names (AWS's examples); ``EfaHealth`` and ``KubeletUnresponsive`` and the reasons are ours.
@@ -86,7 +86,7 @@ class ActiveFault:
     since: float  # simulated time it was injected (a replacement launched after it is its successor)
     group: str
     cluster_arn: str
-    reported: bool = False  # the health-monitoring agent has seen it (sandbox.aws.node_agents)
+    reported: bool = False  # the health-monitoring agent has seen it (``node_agents``)
 
 
 @dataclass

@@ -179,7 +179,7 @@ def _eks_version(cluster: HyperPodCluster) -> str | None:
 
 def desired_nodes(backend: SageMakerModelBackend, eks_cluster: str) -> list[dict[str, Any]]:
     """Node objects of every HyperPod cluster (of ``backend``) orchestrated by ``eks_cluster``."""
-    out = []
+    out: list[dict[str, Any]] = []
     for cluster in backend.clusters.values():
         if not isinstance(cluster, HyperPodCluster) or cluster.eks_cluster_name != eks_cluster:
             continue

@@ -137,9 +137,9 @@ def settle_cluster(backend: SageMakerModelBackend, cluster: HyperPodCluster) -> 
             if node.group in update["groups"]:
                 node.last_software_update = finished
         for name in update["groups"]:
-            group = cluster.groups.get(name)
-            if group and group.software:
-                group.software["status"] = "Succeeded"
+            updated = cluster.groups.get(name)
+            if updated and updated.software:
+                updated.software["status"] = "Succeeded"
         cluster.patched_for_replace = True
         cluster.event("Cluster", "Cluster software update completed.")
     if not cluster.ever_in_service and all(
@@ -163,7 +163,7 @@ def settle_cluster(backend: SageMakerModelBackend, cluster: HyperPodCluster) -> 
 
 
 def _join_blockers(cluster: HyperPodCluster) -> dict[str, str | None]:
-    """Per instance group, why its instances cannot join the EKS cluster (``sandbox.aws.hyperpod_network``)."""
+    """Per instance group, why its instances cannot join the EKS cluster (``network``)."""
     arn = ((cluster.orchestrator or {}).get("Eks") or {}).get("ClusterArn")
     match = EKS_ARN.match(arn or "")
     if not match:
@@ -190,7 +190,7 @@ def _join_blockers(cluster: HyperPodCluster) -> dict[str, str | None]:
 
 
 def _internet_egress(cluster: HyperPodCluster) -> dict[str, bool]:
-    """Per instance group, whether its subnets route to the internet (``sandbox.aws.hyperpod_network``)."""
+    """Per instance group, whether its subnets route to the internet (``network``)."""
     out: dict[str, bool] = {}
     for group in cluster.groups.values():
         vpc = group.spec.get("OverrideVpcConfig") or cluster.vpc_config or {}

@@ -147,7 +147,7 @@ class InstanceGroup:
 
     @property
     def name(self) -> str:
-        return self.spec["InstanceGroupName"]
+        return str(self.spec["InstanceGroupName"])
 
     @property
     def target(self) -> int:
@@ -156,8 +156,8 @@ class InstanceGroup:
     @property
     def instance_type(self) -> str:
         if self.spec.get("InstanceType"):
-            return self.spec["InstanceType"]
-        return (self.spec.get("InstanceRequirements") or {}).get("InstanceTypes", ["ml.m5.xlarge"])[0]
+            return str(self.spec["InstanceType"])
+        return str((self.spec.get("InstanceRequirements") or {}).get("InstanceTypes", ["ml.m5.xlarge"])[0])
 
     @property
     def deep_health_checks(self) -> list[str]:
@@ -241,6 +241,17 @@ class HyperPodCluster:
         )
 
 
+def clusters_of(backend: SageMakerModelBackend) -> dict[str, Any]:
+    """moto's cluster table (typed for its own Cluster), which holds HyperPodClusters here."""
+    clusters: dict[str, Any] = backend.clusters
+    return clusters
+
+
+def hyperpod_clusters_of(backend: SageMakerModelBackend) -> list[HyperPodCluster]:
+    """The HyperPod clusters of ``backend``, deleting ones included."""
+    return [c for c in list(clusters_of(backend).values()) if isinstance(c, HyperPodCluster)]
+
+
 # Statuses, derived from the nodes' phases whenever a cluster is looked at.
 
 
@@ -259,7 +270,7 @@ def current_count(cluster: HyperPodCluster, group: InstanceGroup) -> int:
 
 def software_active(cluster: HyperPodCluster) -> bool:
     update = cluster.software_update
-    return bool(update) and (sim_now() - update["started"]) < update["total"]
+    return update is not None and bool(update) and (sim_now() - update["started"]) < update["total"]
 
 
 def group_status(cluster: HyperPodCluster, group: InstanceGroup) -> str:

@@ -5,7 +5,7 @@ is required ... Failure to configure your Amazon EKS cluster using the provided 
 the SageMaker HyperPod cluster not functioning correctly", developer guide, "Installing packages on the
 Amazon EKS cluster using Helm"); the chart's health-monitoring agent is the DaemonSet that watches each
 node's GPUs and EFA and reports what it finds. What follows in the sandbox when it does not run on a node
-(sandbox.aws.node_faults, sandbox.aws.hyperpod_health):
+(``health_agent``, ``health_checks``):
 
 * a GPU or EFA fault is not detected: no health labels or taints, no node-health event, no repair;
   the agent reports it when it starts on that node later;

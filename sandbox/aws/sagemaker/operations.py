@@ -16,7 +16,7 @@ What the sandbox records:
 
 * UpdateCluster that changes a group's target, adds a group or deletes one: one ``Scaling`` operation
   with a detail per such group. A detail is Done once HyperPod is no longer working on the group: the
-  group is InService, Degraded or Failed (for instance Spot capacity short, sandbox.aws.capacity) with
+  group is InService, Degraded or Failed (for instance Spot capacity short, ``capacity``) with
   every instance it launched settled, or, for a deleted group, the group is gone. A newer request that
   scales the same group while the detail is InProgress makes it Superseded (our reading of the status
   name; AWS does not say more). The operation is InProgress while any detail is, Superseded when every

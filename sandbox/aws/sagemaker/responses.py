@@ -23,7 +23,7 @@ from sandbox.aws.sagemaker.common import LOCK, drop_empty, invalid, paginate, re
 from sandbox.aws.sagemaker.health_checks import start_cluster_health_check
 from sandbox.aws.sagemaker.kube_nodes import pending_pushes, push_nodes
 from sandbox.aws.sagemaker.lifecycle import settle_cluster
-from sandbox.aws.sagemaker.models import HyperPodCluster, Operation
+from sandbox.aws.sagemaker.models import HyperPodCluster, Operation, hyperpod_clusters_of
 from sandbox.aws.sagemaker.node_operations import batch_add_nodes, batch_node_operation
 from sandbox.aws.sagemaker.views import describe, event_summary, node_details, node_summary
 
@@ -62,8 +62,7 @@ def _r_describe_cluster(self: SageMakerResponse) -> ActionResult:
 
 def _r_list_clusters(self: SageMakerResponse) -> ActionResult:
     def work(backend: SageMakerModelBackend) -> tuple[Any, list[str]]:
-        clusters = [c for c in list(backend.clusters.values()) if isinstance(c, HyperPodCluster)]
-        clusters = [c for c in clusters if settle_cluster(backend, c)]
+        clusters = [c for c in hyperpod_clusters_of(backend) if settle_cluster(backend, c)]
         name_contains = self._get_param("NameContains")
         after, before = self._get_param("CreationTimeAfter"), self._get_param("CreationTimeBefore")
         plan = self._get_param("TrainingPlanArn")

@@ -38,6 +38,7 @@ from moto.sagemaker.exceptions import ConflictException, ResourceNotFound, Valid
 from moto.sagemaker.models import SageMakerModelBackend
 from moto.sagemaker.responses import SageMakerResponse
 
+from sandbox.aws.core import patch
 from sandbox.aws.sagemaker import common as hp
 from sandbox.aws.sagemaker.common import request_params
 from sandbox.aws.state import STATE
@@ -307,8 +308,8 @@ def _r_describe_config(self: SageMakerResponse) -> ActionResult:
 
 
 def _r_list_configs(self: SageMakerResponse) -> ActionResult:
-    keys = ("ClusterSchedulerConfigArn", "ClusterSchedulerConfigId", "ClusterSchedulerConfigVersion", "Name")
-    keys += ("CreationTime", "LastModifiedTime", "Status", "ClusterArn")
+    keys: tuple[str, ...] = ("ClusterSchedulerConfigArn", "ClusterSchedulerConfigId", "ClusterSchedulerConfigVersion")
+    keys += ("Name", "CreationTime", "LastModifiedTime", "Status", "ClusterArn")
     items = [describe_config(e) for e in _listed(self, "cluster-scheduler-config")]
     return _page(self, [{k: i[k] for k in keys if k in i} for i in items], "ClusterSchedulerConfigSummaries")
 
@@ -346,7 +347,7 @@ def _r_describe_quota(self: SageMakerResponse) -> ActionResult:
 
 
 def _r_list_quotas(self: SageMakerResponse) -> ActionResult:
-    keys = ("ComputeQuotaArn", "ComputeQuotaId", "Name", "ComputeQuotaVersion", "Status", "ClusterArn")
+    keys: tuple[str, ...] = ("ComputeQuotaArn", "ComputeQuotaId", "Name", "ComputeQuotaVersion", "Status", "ClusterArn")
     keys += ("ComputeQuotaConfig", "ComputeQuotaTarget", "ActivationState", "CreationTime", "LastModifiedTime")
     items = [describe_quota(e) for e in _listed(self, "compute-quota")]
     return _page(self, [{k: i[k] for k in keys if k in i} for i in items], "ComputeQuotaSummaries")
@@ -403,5 +404,5 @@ def install() -> None:
                 return found
             return previous(self, arn)
 
-        SageMakerModelBackend._get_resource_from_arn = from_arn  # type: ignore[method-assign]
+        patch(SageMakerModelBackend, "_get_resource_from_arn", from_arn)
         _installed = True

@@ -169,7 +169,7 @@ def _validate_group(backend: SageMakerModelBackend, spec: dict[str, Any], index:
         )
     bucket = match["bucket"]
     if not bucket.startswith("sagemaker-") and not _role_allows_bucket(
-        backend.account_id, backend.partition, role, bucket
+        backend.account_id, backend.partition, str(role), bucket
     ):
         raise invalid(
             f"Validation Error: SourceS3Uri {uri} does not start with 's3://sagemaker-'. The managed policy "

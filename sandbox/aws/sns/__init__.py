@@ -22,6 +22,7 @@ from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import urlsplit
 
+from sandbox.aws.core import patch
 from sandbox.aws.state import STATE
 
 log = logging.getLogger(__name__)
@@ -79,7 +80,9 @@ def _invoke(function_arn: str, event: dict[str, Any]) -> None:
         log.warning("SNS could not invoke %s", function_arn, exc_info=True)
 
 
-def _lambda_event(sub: Any, message: str, message_id: str, subject: str | None, attrs: dict[str, Any]) -> dict:
+def _lambda_event(
+    sub: Any, message: str, message_id: str, subject: str | None, attrs: dict[str, Any]
+) -> dict[str, Any]:
     return {
         "Records": [
             {
@@ -167,6 +170,6 @@ def install() -> None:
                     delivery.outcome = f"failed: {exc}"
         _record(delivery)
 
-    SNSBackend.subscribe = subscribe
-    Subscription.publish = publish
+    patch(SNSBackend, "subscribe", subscribe)
+    patch(Subscription, "publish", publish)
     _installed.set()

@@ -19,6 +19,7 @@ import uuid
 from typing import Any
 
 from sandbox.aws import clock
+from sandbox.aws.core import patch
 
 _installed: set[str] = set()
 _install_lock = threading.Lock()
@@ -47,7 +48,7 @@ def install_sfn_time_scaling() -> None:
                 # event keeps StopExecution able to interrupt the Wait.
                 env.program_state_event.wait(clock.real_seconds(seconds))
 
-        WaitFunction._eval_body = _eval_body
+        patch(WaitFunction, "_eval_body", _eval_body)
 
         # A waitForTaskToken task's TimeoutSeconds waits for something AWS does (the sandbox's
         # HyperPod), so it runs on simulated time too. Lambda tasks' timeouts stay real: a handler's
@@ -55,12 +56,16 @@ def install_sfn_time_scaling() -> None:
         def _wait_for_task_token_timeout(self: Any, timeout_seconds: int, callback_endpoint: Any) -> Any:
             return callback_endpoint.wait(timeout=clock.real_seconds(timeout_seconds))
 
-        StateTaskServiceCallback._wait_for_task_token_timeout = _wait_for_task_token_timeout
+        patch(StateTaskServiceCallback, "_wait_for_task_token_timeout", _wait_for_task_token_timeout)
         # RetrierDecl sleeps with the module-global `time.sleep(interval_seconds)`.
-        retrier_decl.time = types.SimpleNamespace(
-            sleep=lambda seconds: time.sleep(clock.real_seconds(seconds)),
-            time=time.time,
-            monotonic=time.monotonic,
+        patch(
+            retrier_decl,
+            "time",
+            types.SimpleNamespace(
+                sleep=lambda seconds: time.sleep(clock.real_seconds(seconds)),
+                time=time.time,
+                monotonic=time.monotonic,
+            ),
         )
         _installed.add("sfn-time")
 
@@ -115,7 +120,7 @@ def install_sfn_fixes() -> None:
         # ".sync" tasks (child executions) look at their child every 0.5 real seconds, which at a
         # time scale of 0.05 is 10 simulated seconds after it ended; Step Functions itself is told
         # at once. Look every 20 ms.
-        callback._DELAY_SECONDS_SYNC_CONDITION_CHECK = 0.02
+        patch(callback, "_DELAY_SECONDS_SYNC_CONDITION_CHECK", 0.02)
 
         session = botocore.session.get_session()
         op_models: dict[tuple[str, str], Any] = {}
@@ -134,7 +139,9 @@ def install_sfn_fixes() -> None:
         # getmoto/moto#10076: moto stubs out LocalStack's normalisation, so PascalCase ASL parameters
         # ("Name", "StateMachineArn") never reach boto3's casing and responses are not re-cased to
         # PascalCase. Breaks states:startExecution.sync and aws-sdk:eks:* among others.
-        def _normalise_parameters(self, parameters, boto_service_name=None, service_action_name=None):
+        def _normalise_parameters(
+            self: Any, parameters: Any, boto_service_name: Any = None, service_action_name: Any = None
+        ) -> None:
             op = operation_model(
                 self._get_boto_service_name(boto_service_name),
                 self._get_boto_service_action(service_action_name),
@@ -142,7 +149,9 @@ def install_sfn_fixes() -> None:
             if op is not None and op.input_shape is not None:
                 self._to_boto_request(parameters, op.input_shape)
 
-        def _normalise_response(self, response, boto_service_name=None, service_action_name=None):
+        def _normalise_response(
+            self: Any, response: Any, boto_service_name: Any = None, service_action_name: Any = None
+        ) -> None:
             op = operation_model(
                 self._get_boto_service_name(boto_service_name),
                 self._get_boto_service_action(service_action_name),
@@ -150,8 +159,8 @@ def install_sfn_fixes() -> None:
             if op is not None and op.output_shape is not None:
                 self._from_boto_response(response, op.output_shape)
 
-        sts.StateTaskService._normalise_parameters = _normalise_parameters
-        sts.StateTaskService._normalise_response = _normalise_response
+        patch(sts.StateTaskService, "_normalise_parameters", _normalise_parameters)
+        patch(sts.StateTaskService, "_normalise_response", _normalise_response)
 
         aws_sdk._SERVICE_ERROR_NAMES.update(_SDK_ERROR_SERVICE_NAMES)
 
@@ -159,10 +168,12 @@ def install_sfn_fixes() -> None:
         # the first execution (same input) or fails with ExecutionAlreadyExists (other input).
         original_start = StepFunctionsParserBackend.start_execution
 
-        def start_execution(self, state_machine_arn, name=None, execution_input=None, trace_header=None):
+        def start_execution(
+            self: Any, state_machine_arn: str, name: Any = None, execution_input: Any = None, trace_header: Any = None
+        ) -> Any:
             return original_start(self, state_machine_arn, name or str(uuid.uuid4()), execution_input, trace_header)
 
-        StepFunctionsParserBackend.start_execution = start_execution
+        patch(StepFunctionsParserBackend, "start_execution", start_execution)
 
         _install_terminal_errors(error_equals, states_error_name, states_error_name_type, quotas)
         _install_jsonata_if_available()
