@@ -42,7 +42,7 @@ from launchpod.adapters.store.operations import FEED, FEED_ATTRIBUTE
 from launchpod.contracts.catalog_ops import CATALOG
 from launchpod.domain.clusters.control_plane import PHASES
 
-from sandbox.aws import shims
+from sandbox.aws.awslambda import streams
 from sandbox.provision import table_name
 from sandbox.runtime import Sandbox, free_port
 
@@ -115,9 +115,9 @@ def seed(operations: int, clusters: int) -> None:
 def settle(timeout: float = 900.0) -> float:
     """Wait until the operations table's stream has delivered everything written; the seconds it took."""
     began = time.perf_counter()
-    while shims.stream_backlog() > 0:
+    while streams.stream_backlog() > 0:
         if time.perf_counter() - began > timeout:
-            raise SystemExit(f"the stream still had {shims.stream_backlog()} batches after {timeout:.0f} s")
+            raise SystemExit(f"the stream still had {streams.stream_backlog()} batches after {timeout:.0f} s")
         time.sleep(0.5)
     return time.perf_counter() - began
 

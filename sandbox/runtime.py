@@ -79,8 +79,9 @@ class Sandbox:
 
     def _install_aws(self) -> None:
         from sandbox import aws
-        from sandbox.aws import fsx, task_governance
+        from sandbox.aws import fsx
         from sandbox.aws import sagemaker as hyperpod
+        from sandbox.aws.sagemaker import task_governance
 
         aws.install(self.time_scale)
         hyperpod.install()
@@ -110,7 +111,7 @@ class Sandbox:
     def _start_fleet(self) -> None:
         from sandbox import aws
         from sandbox.aws import sagemaker as hyperpod
-        from sandbox.aws.eks_access import authorize
+        from sandbox.aws.eks.authorizer import authorize
         from sandbox.controllers import model_server
         from sandbox.kube import KubeFleet
 
@@ -188,7 +189,7 @@ class Sandbox:
 
         import boto3
 
-        from sandbox.aws import shims
+        from sandbox.aws import awslambda
         from sandbox.aws.faults import SERVICE_CALL_HEADER
         from sandbox.aws.iam.gate import EnvironmentAuthorizer
         from sandbox.lambda_env.environments import ExecutionEnvironments
@@ -220,14 +221,14 @@ class Sandbox:
             credentials=credentials,
             authorizer=EnvironmentAuthorizer(),
         )
-        shims.set_runner(self.lambdas.invoke)
+        awslambda.set_runner(self.lambdas.invoke)
 
     def set_execution_environments(self, enabled: bool) -> None:
         """Run handlers in their execution environments, or (to measure what those cost) in this process."""
-        from sandbox.aws import shims
+        from sandbox.aws import awslambda
 
         if self.lambdas is not None:
-            shims.set_runner(self.lambdas.invoke if enabled else None)
+            awslambda.set_runner(self.lambdas.invoke if enabled else None)
 
     def _warm(self) -> None:
         """Load what the first user request would otherwise wait seconds for: moto's EC2 offering
@@ -318,9 +319,9 @@ class Sandbox:
 
     def _stop_execution_environments(self) -> None:
         if self.lambdas is not None:
-            from sandbox.aws import shims
+            from sandbox.aws import awslambda
 
-            shims.set_runner(None)
+            awslambda.set_runner(None)
             self.lambdas.stop()
 
     def _stop_serving(self) -> None:

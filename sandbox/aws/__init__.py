@@ -10,6 +10,9 @@ moto request passes through the ``FAULTS`` gate.
 Call it before ``mock_aws()`` serves its first request and before ``ThreadedMotoServer`` starts: moto
 builds each service's server-side URL table on first use. Start moto with
 ``mock_aws(config={"stepfunctions": {"execute_state_machine": True}})`` so state machines execute.
+
+What the emulation holds beyond moto's backends is in one place, ``sandbox.aws.state.STATE``, and
+``reset()`` puts it all back to its defaults.
 """
 
 from __future__ import annotations
@@ -33,6 +36,7 @@ __all__ = [
     "get_time_scale",
     "install",
     "real_seconds",
+    "reset",
     "set_addon_transition_seconds",
     "set_cluster_creation_seconds",
     "set_cluster_deletion_seconds",
@@ -44,38 +48,53 @@ __all__ = [
 _lock = threading.Lock()
 
 
+def reset() -> None:
+    """Every service's state back to its defaults (``sandbox.aws.state``; the simulated clock keeps
+    running), and no armed fault (``FAULTS``, HyperPod's). moto's own reset drops the resources; the
+    moto patches stay installed."""
+    from sandbox.aws import state
+    from sandbox.aws.sagemaker import HYPERPOD_FAULTS
+
+    state.reset()
+    FAULTS.clear()
+    HYPERPOD_FAULTS.clear()
+
+
 def install(time_scale: float) -> None:
     """Apply every shim and extension (idempotent); a later call only changes the time scale."""
     from sandbox.aws import (
-        dynamodb_speed,
-        ec2_consistency,
-        ec2_propagation,
+        apigateway,
+        awslambda,
+        core,
+        dynamodb,
+        ec2,
         eks,
         eventbridge,
         faults,
         iam,
-        iam_listing,
-        logs_filters,
-        shims,
+        logs,
+        mlflow,
         sns,
+        stepfunctions,
     )
+    from sandbox.aws.awslambda import streams
+    from sandbox.aws.iam import listing
 
     with _lock:
         clock.set_time_scale(time_scale)
-        shims.install_backend_fast_path()
-        shims.install_dynamodb_atomicity()
-        dynamodb_speed.install()  # Query and Scan compare strings without moto's detour; same answers
-        shims.install_in_process_lambda()
-        shims.install_async_stream_delivery()
-        shims.install_server_management_api_routing()
-        shims.install_sfn_time_scaling()
-        shims.install_sfn_fixes()
+        core.install_backend_fast_path()
+        dynamodb.install()
+        awslambda.install_in_process_lambda()
+        streams.install_async_stream_delivery()
+        apigateway.install_server_management_api_routing()
+        stepfunctions.install_sfn_time_scaling()
+        stepfunctions.install_sfn_fixes()
         eventbridge.install()
-        sns.install()  # records deliveries, confirmations, Lambda subscribers, loopback-only HTTP (issue 34)
+        sns.install()  # records deliveries, confirmations, Lambda subscribers, loopback-only HTTP
         eks.install()  # also re-registers the lifecycle durations at the new scale
         faults.install_fault_hook()
         iam.install()
-        ec2_consistency.install()
-        ec2_propagation.install()
-        iam_listing.install()
-        logs_filters.install()
+        ec2.install()
+        listing.install()  # IAM's ListRoles pages stay put while roles are deleted
+        logs.install()
+        mlflow.install()  # SageMaker's managed MLflow tracking servers (moto has none)

@@ -27,6 +27,8 @@ from collections.abc import Callable, Iterable
 from typing import Any
 from urllib.parse import parse_qs
 
+from sandbox.aws.core import patch
+
 log = logging.getLogger("sandbox.aws.faults")
 
 DEFAULT_THROTTLED_SERVICES = ("ec2", "eks", "iam", "sagemaker", "sts", "s3")
@@ -248,21 +250,21 @@ def _operation_name(service: str, request: Any) -> str:
     """The botocore operation name of a raw request, for every protocol moto serves."""
     target = request.headers.get("X-Amz-Target")
     if target:
-        return target.rsplit(".", 1)[-1]
+        return str(target).rsplit(".", 1)[-1]
     action = request.args.get("Action")
     if action:
-        return action
+        return str(action)
     content_type = (request.headers.get("Content-Type") or "").lower()
     if content_type.startswith("application/x-www-form-urlencoded") and not request.headers.get("Content-Encoding"):
         # get_data(cache=True) keeps the body for moto, which reads request.data afterwards.
         values = parse_qs(request.get_data(cache=True, as_text=True))
         if values.get("Action"):
-            return values["Action"][0]
+            return str(values["Action"][0])
     try:
         from moto.core.routing import get_service_router
 
         operation, _ = get_service_router(service).match(request)
-        return operation.name
+        return str(operation.name)
     except Exception:
         return "Unknown"
 
@@ -330,13 +332,11 @@ def install_fault_hook() -> None:
     with _install_lock:
         if _installed:
             return
-        original_urls = BaseBackend.urls.fget
-        original_url_paths = BaseBackend.url_paths.fget
+        original_urls = vars(BaseBackend)["urls"].fget  # properties
+        original_url_paths = vars(BaseBackend)["url_paths"].fget
 
         # In-process mode: BotocoreStubber reads backend.urls on every request.
-        BaseBackend.urls = property(lambda self: _gated_table(self, original_urls(self)))  # type: ignore[method-assign]
+        patch(BaseBackend, "urls", property(lambda self: _gated_table(self, original_urls(self))))
         # Server mode: create_backend_app reads backend.flask_paths -> url_paths once per service.
-        BaseBackend.url_paths = property(  # type: ignore[method-assign]
-            lambda self: _gated_table(self, original_url_paths(self))
-        )
+        patch(BaseBackend, "url_paths", property(lambda self: _gated_table(self, original_url_paths(self))))
         _installed = True

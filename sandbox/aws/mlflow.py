@@ -42,12 +42,14 @@ from moto.sagemaker.exceptions import ResourceNotFound, SagemakerClientError, Va
 from moto.sagemaker.models import SageMakerModelBackend
 from moto.sagemaker.responses import SageMakerResponse
 
-from sandbox.aws import sagemaker as hp
+from sandbox.aws.core import patch
+from sandbox.aws.sagemaker.common import drop_empty, invalid, paginate, request_params
+from sandbox.aws.sagemaker.durations import sim_now
+from sandbox.aws.state import STATE
 
 _NAME = re.compile(r"^[a-zA-Z0-9](-*[a-zA-Z0-9]){0,255}$")
 SIZES = ("Small", "Medium", "Large")
 VERSIONS = ("2.16.2", "3.0.0")  # the sandbox's offer; AWS lists its versions in the developer guide
-SETTINGS: dict[str, float] = {"create_seconds": 1500.0, "delete_seconds": 300.0, "limit": 10}
 _lock = threading.RLock()
 
 
@@ -86,17 +88,35 @@ class Server:
     def status(self, now: float) -> str:
         if self.deleting_since is not None:
             return "Deleting"
-        return "Created" if now - self.started >= SETTINGS["create_seconds"] else "Creating"
+        return "Created" if now - self.started >= _state().settings["create_seconds"] else "Creating"
 
 
-_servers: dict[tuple[str, str], dict[str, Server]] = {}
+@dataclass
+class MlflowState:
+    """The tracking servers, and how long they take and how many an account may have."""
+
+    servers: dict[tuple[str, str], dict[str, Server]] = field(
+        default_factory=dict
+    )  # (account, region) -> name -> server
+    settings: dict[str, float] = field(
+        default_factory=lambda: {"create_seconds": 1500.0, "delete_seconds": 300.0, "limit": 10}
+    )
+
+
+def _state() -> MlflowState:
+    return STATE.of(MlflowState)
+
+
+def settings() -> dict[str, float]:
+    """``create_seconds`` and ``delete_seconds`` (simulated) and ``limit`` (servers per account), to change."""
+    return _state().settings
 
 
 def _of(backend: SageMakerModelBackend) -> dict[str, Server]:
-    servers = _servers.setdefault((backend.account_id, backend.region_name), {})
-    now = hp.sim_now()
+    servers = _state().servers.setdefault((backend.account_id, backend.region_name), {})
+    now = sim_now()
     for name in [n for n, s in servers.items() if s.deleting_since is not None]:
-        if now - (servers[name].deleting_since or now) >= SETTINGS["delete_seconds"]:
+        if now - (servers[name].deleting_since or now) >= _state().settings["delete_seconds"]:
             del servers[name]
     return servers
 
@@ -154,7 +174,7 @@ def create(backend: SageMakerModelBackend, p: dict[str, Any]) -> Server:
         servers = _of(backend)
         if name in servers:
             raise ValidationError(message=f"A tracking server named {name} already exists.")
-        if len(servers) >= SETTINGS["limit"]:
+        if len(servers) >= _state().settings["limit"]:
             raise ResourceLimitExceeded(f"The account has {len(servers)} tracking servers, its limit.")
         server_id = uuid.uuid4().hex[:12]
         server = Server(
@@ -167,7 +187,7 @@ def create(backend: SageMakerModelBackend, p: dict[str, Any]) -> Server:
             version=version,
             auto_registration=bool(p.get("AutomaticModelRegistration")),
             created=datetime.now(UTC),
-            started=hp.sim_now(),
+            started=sim_now(),
             tags=[{"Key": t["Key"], "Value": t["Value"]} for t in p.get("Tags") or []],
         )
         servers[name] = server
@@ -182,7 +202,7 @@ def describe(server: Server) -> dict[str, Any]:
         "TrackingServerSize": server.size,
         "MlflowVersion": server.version,
         "RoleArn": server.role_arn,
-        "TrackingServerStatus": server.status(hp.sim_now()),
+        "TrackingServerStatus": server.status(sim_now()),
         "IsActive": "Active",
         "TrackingServerUrl": server.url,
         "AutomaticModelRegistration": server.auto_registration,
@@ -198,7 +218,7 @@ def presigned_url(server: Server, p: dict[str, Any]) -> str:
         raise ValidationError(message="ExpiresInSeconds must be between 5 and 300.")
     if not 1800 <= session <= 43200:
         raise ValidationError(message="SessionExpirationDurationInSeconds must be between 1800 and 43200.")
-    status = server.status(hp.sim_now())
+    status = server.status(sim_now())
     if status != "Created":
         raise ValidationError(message=f"Tracking server {server.name} is {status}; wait until it is Created.")
     return f"{server.url}/auth?authToken={uuid.uuid4().hex}{uuid.uuid4().hex}"
@@ -210,7 +230,7 @@ def presigned_url(server: Server, p: dict[str, Any]) -> str:
 def server_by_arn(arn: str, deleting: bool = False) -> Server | None:
     """The server ``arn`` names; one being deleted only with ``deleting`` (it still answers ListTags)."""
     with _lock:
-        for servers in _servers.values():
+        for servers in _state().servers.values():
             for server in servers.values():
                 if server.arn == arn and (deleting or server.deleting_since is None):
                     return server
@@ -220,7 +240,7 @@ def server_by_arn(arn: str, deleting: bool = False) -> Server | None:
 def start_run(arn: str, experiment: str, name: str, params: dict[str, str]) -> Run | None:
     """A run on the server ``arn`` (None when there is no such server, or it is not Created yet)."""
     server = server_by_arn(arn)
-    if server is None or server.status(hp.sim_now()) != "Created":
+    if server is None or server.status(sim_now()) != "Created":
         return None
     with _lock:
         found = next((r for r in server.runs if r.experiment == experiment and r.name == name), None)
@@ -285,7 +305,7 @@ def runs(arn: str) -> list[Run]:
 
 
 def _r_create(self: SageMakerResponse) -> ActionResult:
-    return ActionResult({"TrackingServerArn": create(self.sagemaker_backend, hp.request_params(self)).arn})
+    return ActionResult({"TrackingServerArn": create(self.sagemaker_backend, request_params(self)).arn})
 
 
 def _r_describe(self: SageMakerResponse) -> ActionResult:
@@ -297,37 +317,61 @@ def _r_list(self: SageMakerResponse) -> ActionResult:
     items = [describe(s) for s in _of(self.sagemaker_backend).values()]
     items = [i for i in items if not status or i["TrackingServerStatus"] == status]
     items.sort(key=lambda i: i["CreationTime"], reverse=self._get_param("SortOrder") != "Ascending")
-    page, token = hp.paginate(items, self._get_param("MaxResults"), self._get_param("NextToken"))
+    page, token = paginate(items, self._get_param("MaxResults"), self._get_param("NextToken"))
     keys = ("TrackingServerArn", "TrackingServerName", "CreationTime", "LastModifiedTime")
     summaries = [{k: i[k] for k in (*keys, "TrackingServerStatus", "IsActive", "MlflowVersion")} for i in page]
-    return ActionResult(hp.drop_empty({"TrackingServerSummaries": summaries, "NextToken": token}))
+    return ActionResult(drop_empty({"TrackingServerSummaries": summaries, "NextToken": token}))
 
 
 def _r_delete(self: SageMakerResponse) -> ActionResult:
     server = _find(self.sagemaker_backend, self._get_param("TrackingServerName"))
     with _lock:
         if server.deleting_since is None:
-            server.deleting_since = hp.sim_now()
+            server.deleting_since = sim_now()
     return ActionResult({"TrackingServerArn": server.arn})
 
 
 def _r_presigned(self: SageMakerResponse) -> ActionResult:
-    params = hp.request_params(self)
+    params = request_params(self)
     server = _find(self.sagemaker_backend, params.get("TrackingServerName") or "")
     return ActionResult({"AuthorizedUrl": presigned_url(server, params)})
 
 
 def reset() -> None:
     with _lock:
-        _servers.clear()
+        _state().servers.clear()
+
+
+_installed = False
 
 
 def install() -> None:
-    SageMakerResponse.create_mlflow_tracking_server = _r_create  # type: ignore[attr-defined]
-    SageMakerResponse.describe_mlflow_tracking_server = _r_describe  # type: ignore[attr-defined]
-    SageMakerResponse.list_mlflow_tracking_servers = _r_list  # type: ignore[attr-defined]
-    SageMakerResponse.delete_mlflow_tracking_server = _r_delete  # type: ignore[attr-defined]
-    SageMakerResponse.create_presigned_mlflow_tracking_server_url = _r_presigned  # type: ignore[attr-defined]
+    """Add the tracking-server calls to moto's SageMaker and let ListTags/AddTags find servers (idempotent)."""
+    global _installed
+    with _lock:
+        if _installed:
+            return
+        _install_responses()
+        previous = SageMakerModelBackend._get_resource_from_arn
+
+        def from_arn(self: SageMakerModelBackend, arn: str) -> Any:
+            if ":mlflow-tracking-server/" in arn:  # moto has no tracking servers: this module keeps them
+                server = server_by_arn(arn, deleting=True)
+                if server is None or server.arn.split(":")[4] != self.account_id:
+                    raise invalid(f"Resource {arn} does not exist.")
+                return server
+            return previous(self, arn)
+
+        patch(SageMakerModelBackend, "_get_resource_from_arn", from_arn)
+        _installed = True
+
+
+def _install_responses() -> None:
+    patch(SageMakerResponse, "create_mlflow_tracking_server", _r_create)
+    patch(SageMakerResponse, "describe_mlflow_tracking_server", _r_describe)
+    patch(SageMakerResponse, "list_mlflow_tracking_servers", _r_list)
+    patch(SageMakerResponse, "delete_mlflow_tracking_server", _r_delete)
+    patch(SageMakerResponse, "create_presigned_mlflow_tracking_server_url", _r_presigned)
 
 
 def _job_env(job: dict[str, Any]) -> dict[str, str]:
@@ -361,7 +405,7 @@ def log_step(job: dict[str, Any], step: int, metrics: dict[str, float]) -> None:
 def describe_runs(name: str) -> list[dict[str, Any]]:
     """The runs of the tracking server named ``name`` in any account (the sandbox's control reads them)."""
     with _lock:
-        found = [s for servers in _servers.values() for s in servers.values() if s.name == name]
+        found = [s for servers in _state().servers.values() for s in servers.values() if s.name == name]
         return [
             {
                 "runId": r.run_id,

@@ -25,7 +25,7 @@ EKS cluster's), and a frontend security group the controller tags ``elbv2.k8s.aw
 ``service.k8s.aws/stack`` (controller guide, "NLB" and "Security group"). The controller puts its
 finalizer ``service.k8s.aws/resources`` on the Service; a deleted Service stays terminating until the
 running controller has removed the NLB (its interfaces and security group), then goes. While they exist,
-EC2 refuses to delete the subnet or the VPC (sandbox.aws.ec2_consistency): "If you have active services
+EC2 refuses to delete the subnet or the VPC (sandbox.aws.ec2.consistency): "If you have active services
 in your cluster that are associated with a load balancer, you must delete those services before deleting
 the cluster ... Otherwise, you can have orphaned resources in your VPC that prevent you from being able
 to delete the VPC" (https://docs.aws.amazon.com/eks/latest/APIReference/API_DeleteCluster.html).

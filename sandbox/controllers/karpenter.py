@@ -141,8 +141,8 @@ def reconcile(fleet: Any) -> None:
     """One pass over every HyperPod cluster whose AutoScaling is InService."""
     from moto.sagemaker.models import sagemaker_backends
 
-    from sandbox.aws import hyperpod_autoscaling as autoscaling
     from sandbox.aws import sagemaker as hp
+    from sandbox.aws.sagemaker import autoscaling
 
     running = set(fleet.names())
     for account, regions in list(sagemaker_backends.items()):

@@ -26,8 +26,8 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from sandbox.aws import task_governance as tg
-from sandbox.aws.hyperpod_instances import shape_of
+from sandbox.aws.sagemaker import task_governance as tg
+from sandbox.aws.sagemaker.instances import shape_of
 from sandbox.controllers.periodic import Periodic
 
 log = logging.getLogger("sandbox.controllers.kueue")

@@ -16,7 +16,7 @@ import logging
 import uuid
 from typing import Any
 
-from sandbox.aws import node_agents
+from sandbox.aws.sagemaker import node_agents
 from sandbox.controllers import crashloop, images, mounts, operators, programs, scheduling
 from sandbox.controllers.common import timestamp
 from sandbox.controllers.periodic import Periodic

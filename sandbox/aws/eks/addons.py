@@ -17,7 +17,7 @@ from sandbox.aws.eks.access import check_association_free
 from sandbox.aws.eks.catalog import ADDON_CATALOG, addon_versions, configuration_schema, default_addon_version
 from sandbox.aws.eks.clusters import backend_cluster, require_active
 from sandbox.aws.eks.common import LOCK, expired, in_use, not_found, validate_role_arn
-from sandbox.aws.eks.durations import DURATIONS
+from sandbox.aws.eks.durations import durations
 from sandbox.aws.eks.models import Addon, PodIdentityAssociation, SandboxCluster, Update
 
 _JSON_TYPES = {dict: "object", list: "array", str: "string", bool: "boolean", int: "integer", float: "number"}
@@ -212,6 +212,6 @@ def delete_addon(backend: EKSBackend, cluster_name: str, addon_name: str) -> Add
         addon = find_addon(cluster, addon_name)
         if addon.gone_at is None:
             addon.status = "DELETING"
-            addon.gone_at = time.monotonic() + clock.real_seconds(DURATIONS["addon_delete"])
+            addon.gone_at = time.monotonic() + clock.real_seconds(durations()["addon_delete"] or 0.0)
             _drop_addon_associations(cluster, addon)
         return addon

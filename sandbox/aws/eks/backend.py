@@ -8,6 +8,7 @@ import moto.eks.urls as eks_urls
 from moto.eks.models import EKSBackend
 from moto.eks.responses import EKSResponse
 
+from sandbox.aws.core import patch
 from sandbox.aws.eks.clusters import create_cluster, delete_cluster, describe_cluster, list_clusters
 from sandbox.aws.eks.common import LOCK, validate_role_arn
 from sandbox.aws.eks.durations import register_transitions
@@ -26,11 +27,11 @@ def install() -> None:
             return
         # EKSBackend.create_cluster instantiates the module global, so swapping it is enough.
         eks_models.Cluster = SandboxCluster  # type: ignore[misc]
-        eks_models.validate_role_arn = validate_role_arn
-        EKSBackend.create_cluster = create_cluster  # type: ignore[method-assign]
-        EKSBackend.describe_cluster = describe_cluster  # type: ignore[method-assign]
-        EKSBackend.list_clusters = list_clusters  # type: ignore[method-assign]
-        EKSBackend.delete_cluster = delete_cluster  # type: ignore[method-assign]
+        patch(eks_models, "validate_role_arn", validate_role_arn)
+        patch(EKSBackend, "create_cluster", create_cluster)
+        patch(EKSBackend, "describe_cluster", describe_cluster)
+        patch(EKSBackend, "list_clusters", list_clusters)
+        patch(EKSBackend, "delete_cluster", delete_cluster)
         for name, method in RESPONSE_METHODS.items():
             setattr(EKSResponse, name, method)
         for path in URL_PATHS:

@@ -202,7 +202,8 @@ _SCHEMAS = {"amazon-sagemaker-hyperpod-inference": INFERENCE_SCHEMA}
 #   (https://docs.aws.amazon.com/ja_jp/eks/latest/userguide/managing-vpc-cni.html, an earlier snapshot).
 # The other add-ons' pages give no per-Kubernetes-version table; their builds are offered for every
 # version the sandbox offers (inferred), and each is cited where a page names it.
-for _name, _versions, _type, _owner, _publisher, _namespace, _workloads in [
+_AddonRow = tuple[str, list[tuple[str, tuple[str, ...]]] | str, str, str, str, str, tuple[Workload, ...]]
+_ADDONS: list[_AddonRow] = [
     (
         "vpc-cni",
         [("v1.20.1-eksbuild.3", _ALL), ("v1.19.2-eksbuild.1", ("1.32",))],
@@ -363,7 +364,8 @@ for _name, _versions, _type, _owner, _publisher, _namespace, _workloads in [
         "hyperpod-observability",
         ((_DEP, "hyperpod-observability-controller-manager"), (_DS, "hyperpod-node-collector")),
     ),
-]:
+]
+for _name, _versions, _type, _owner, _publisher, _namespace, _workloads in _ADDONS:
     register_addon(
         _name,
         _versions,

@@ -8,8 +8,9 @@ import json
 import string
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, cast
 
 import moto.eks.models as eks_models
 from moto.eks.exceptions import InvalidParameterException, InvalidRequestException
@@ -18,17 +19,26 @@ from moto.eks.models import EKSBackend, validate_safe_to_delete
 from sandbox.aws import clock
 from sandbox.aws.eks.catalog import DEFAULT_PLATFORM_VERSION, KUBERNETES_VERSIONS
 from sandbox.aws.eks.common import LOCK, expired, in_use, not_found, random_id
-from sandbox.aws.eks.durations import DURATIONS
+from sandbox.aws.eks.durations import durations
 from sandbox.aws.eks.models import SandboxCluster, Update
+from sandbox.aws.state import STATE
 
-_endpoint_provider: Callable[[str, str], str] | None = None
+
+@dataclass
+class EndpointState:
+    """Where a new cluster's Kubernetes API server is."""
+
+    endpoint_provider: Callable[[str, str], str] | None = None
+
+
+def _state() -> EndpointState:
+    return STATE.of(EndpointState)
 
 
 def set_kube_endpoint_provider(provider: Callable[[str, str], str] | None) -> None:
     """Use ``provider(cluster_name, kubernetes_version) -> url`` as each new cluster's ``endpoint`` (None
     restores moto's), so its API server reports the cluster's version."""
-    global _endpoint_provider
-    _endpoint_provider = provider
+    _state().endpoint_provider = provider
 
 
 def _reap(backend: EKSBackend) -> None:
@@ -39,9 +49,10 @@ def _reap(backend: EKSBackend) -> None:
                 backend.clusters.pop(name, None)
                 backend.cluster_count -= 1
                 continue
-            for addon_name, addon in list(getattr(cluster, "addons", {}).items()):
+            addons = getattr(cluster, "addons", {})
+            for addon_name, addon in list(addons.items()):
                 if expired(addon.gone_at):
-                    cluster.addons.pop(addon_name, None)
+                    addons.pop(addon_name, None)
 
 
 def backend_cluster(backend: EKSBackend, name: str) -> SandboxCluster:
@@ -58,7 +69,7 @@ def find_cluster(name: str) -> SandboxCluster | None:
         for backend in list(eks_models.eks_backends[account].values()):
             cluster = backend.clusters.get(name)
             if cluster is not None:
-                return cluster  # type: ignore[no-any-return]
+                return cast(SandboxCluster, cluster)  # install() makes every moto cluster one
     return None
 
 
@@ -109,8 +120,9 @@ def create_cluster(
     _complete_network_config(self, cluster)
     # Start the CREATING clock when the cluster is complete, not before the EC2 lookups above.
     cluster._time_progressed = datetime.now()
-    if _endpoint_provider is not None:
-        cluster.endpoint = _endpoint_provider(cluster.name, cluster.version)
+    provider = _state().endpoint_provider
+    if provider is not None:
+        cluster.endpoint = provider(cluster.name, cluster.version)
     return cluster
 
 
@@ -148,8 +160,9 @@ def _complete_network_config(backend: EKSBackend, cluster: SandboxCluster) -> No
         )
         # EKS's cluster security group: all inbound traffic from itself, all outbound (CreateSecurityGroup's
         # default) (https://docs.aws.amazon.com/eks/latest/userguide/sec-group-reqs.html).
+        no_ports: Any = None  # moto types the ports str; an all-traffic ("-1") rule has none
         ec2.authorize_security_group_ingress(
-            group.id, "-1", None, None, [], source_groups=[{"GroupId": group.id}], vpc_id=vpc_id
+            group.id, "-1", no_ports, no_ports, [], source_groups=[{"GroupId": group.id}], vpc_id=vpc_id
         )
         vpc_config.update(vpcId=vpc_id, clusterSecurityGroupId=group.id)
     else:
@@ -178,7 +191,7 @@ def delete_cluster(self: EKSBackend, name: str) -> SandboxCluster:
                 "UpdateClusterConfig before deleting the cluster."
             )
         cluster.status = "DELETING"
-        cluster.gone_at = time.monotonic() + clock.real_seconds(DURATIONS["cluster_delete"])
+        cluster.gone_at = time.monotonic() + clock.real_seconds(durations()["cluster_delete"] or 0.0)
         # EKS removes the cluster's add-ons, access entries and pod identity associations with it.
         cluster.addons.clear()
         cluster.access_entries.clear()

@@ -29,7 +29,7 @@ def certificate_authority_data() -> str:
     """Base64 of the PEM CA that signed the cluster's API server certificate, as EKS returns it."""
     from sandbox.tls import certificate_authority_data as data
 
-    return data()
+    return str(data())
 
 
 def not_found(message: str, cluster: str | None = None, addon: str | None = None) -> ResourceNotFoundException:

@@ -17,46 +17,55 @@ Launchpod's waits on add-ons (20 minutes of polls) must hold at the slow end; a 
 from __future__ import annotations
 
 import hashlib
+from dataclasses import dataclass, field
 
 from moto.moto_api import state_manager
 
 from sandbox.aws import clock
+from sandbox.aws.state import STATE
 
 CLUSTER_MODEL = "eks::cluster"
 ADDON_MODEL = "eks::addon"
 
 ADDON_ROLLOUT_SECONDS = (20.0, 600.0)
 
-# "addon": None = each add-on's own time within ADDON_ROLLOUT_SECONDS; a number fixes it for all.
-DURATIONS: dict[str, float | None] = {
-    "cluster_create": 600.0,
-    "cluster_delete": 120.0,
-    "addon": None,
-    "addon_delete": 30.0,
-}
+
+@dataclass
+class EksDurations:
+    """EKS's transition times in simulated seconds; ``addon``: None = each add-on's own time within
+    ``ADDON_ROLLOUT_SECONDS``, a number fixes it for all."""
+
+    seconds: dict[str, float | None] = field(
+        default_factory=lambda: {"cluster_create": 600.0, "cluster_delete": 120.0, "addon": None, "addon_delete": 30.0}
+    )
+
+
+def durations() -> dict[str, float | None]:
+    """The transition times in force (``set_*_seconds`` change them)."""
+    return STATE.of(EksDurations).seconds
 
 
 def set_cluster_creation_seconds(sim_seconds: float) -> None:
     """How long a new cluster stays CREATING, in simulated seconds (default 600)."""
-    DURATIONS["cluster_create"] = float(sim_seconds)
+    durations()["cluster_create"] = float(sim_seconds)
     register_transitions()
 
 
 def set_cluster_deletion_seconds(sim_seconds: float) -> None:
     """How long a deleted cluster stays DELETING before it is gone, in simulated seconds (default 120)."""
-    DURATIONS["cluster_delete"] = float(sim_seconds)
+    durations()["cluster_delete"] = float(sim_seconds)
 
 
 def set_addon_transition_seconds(sim_seconds: float | None) -> None:
     """How long every add-on stays CREATING or UPDATING, in simulated seconds; None: each add-on's own
     time within ``ADDON_ROLLOUT_SECONDS`` (the default)."""
-    DURATIONS["addon"] = None if sim_seconds is None else float(sim_seconds)
+    durations()["addon"] = None if sim_seconds is None else float(sim_seconds)
     register_transitions()
 
 
 def addon_rollout_seconds(cluster: str, addon: str) -> float:
     """Simulated seconds add-on ``addon`` of ``cluster`` takes to roll out."""
-    fixed = DURATIONS["addon"]
+    fixed = durations()["addon"]
     if fixed is not None:
         return fixed
     low, high = ADDON_ROLLOUT_SECONDS
@@ -67,12 +76,12 @@ def addon_rollout_seconds(cluster: str, addon: str) -> float:
 def register_transitions() -> None:
     """(Re)register the time-based defaults at the current time scale; user overrides still win. The add-on
     model's seconds are the fixed time when one is set; otherwise each add-on uses its own."""
-    cluster_create = DURATIONS["cluster_create"]
+    cluster_create = durations()["cluster_create"]
     assert cluster_create is not None
     state_manager.register_default_transition(
         CLUSTER_MODEL, {"progression": "time", "seconds": clock.real_seconds(cluster_create)}
     )
-    addon = DURATIONS["addon"]
+    addon = durations()["addon"]
     seconds = addon if addon is not None else ADDON_ROLLOUT_SECONDS[0]
     state_manager.register_default_transition(
         ADDON_MODEL, {"progression": "time", "seconds": clock.real_seconds(seconds)}

@@ -21,13 +21,13 @@ from sandbox.aws.eks.catalog import (
     default_addon_version,
 )
 from sandbox.aws.eks.common import certificate_authority_data, expired, random_id, utcnow
-from sandbox.aws.eks.durations import ADDON_MODEL, CLUSTER_MODEL, DURATIONS, addon_rollout_seconds
+from sandbox.aws.eks.durations import ADDON_MODEL, CLUSTER_MODEL, addon_rollout_seconds, durations
 from sandbox.aws.eks.nodes import can_host, cluster_nodes
 
 _MotoCluster = eks_models.Cluster  # kept: install() swaps the module global for SandboxCluster
 
 
-class SandboxCluster(ManagedState, _MotoCluster):
+class SandboxCluster(ManagedState, _MotoCluster):  # type: ignore[misc]  # both bases define status
     """moto's Cluster with a CREATING -> ACTIVE lifecycle and the fields moto drops."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -40,7 +40,7 @@ class SandboxCluster(ManagedState, _MotoCluster):
         # moto shares one issuer id between all clusters; EKS issues one per cluster.
         self.identity = {"oidc": {"issuer": f"https://oidc.eks.{region}.amazonaws.com/id/{uuid.uuid4().hex.upper()}"}}
         self.certificate_authority = {"data": certificate_authority_data()}
-        self.health = {"issues": []}
+        self.health: dict[str, list[dict[str, Any]]] = {"issues": []}
         self.access_config: dict[str, Any] = {
             "bootstrapClusterCreatorAdminPermissions": True,
             "authenticationMode": "CONFIG_MAP",
@@ -55,7 +55,7 @@ class SandboxCluster(ManagedState, _MotoCluster):
 
     @property
     def authentication_mode(self) -> str:
-        return self.access_config["authenticationMode"]
+        return str(self.access_config["authenticationMode"])
 
     def start_update(self) -> None:
         # UPDATING -> ACTIVE uses the cluster transition (600 simulated seconds, like an upgrade).
@@ -99,11 +99,11 @@ class Addon(ManagedState):
         self.created_at = self.modified_at = utcnow()
         self.gone_at: float | None = None
 
-    @property  # type: ignore[override]
+    @property
     def status(self) -> str | None:
         before = self._status
         transition = state_manager.get_transition(self.model_name)
-        if transition["progression"] == "time" and DURATIONS["addon"] is None and before in ("CREATING", "UPDATING"):
+        if transition["progression"] == "time" and durations()["addon"] is None and before in ("CREATING", "UPDATING"):
             rollout = clock.real_seconds(addon_rollout_seconds(self.cluster_name, self.addon_name))
             if datetime.now() > self._time_progressed + timedelta(seconds=rollout):
                 self._status = "ACTIVE"

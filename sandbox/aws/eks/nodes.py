@@ -4,9 +4,21 @@ scheduler would place an add-on's replica on one."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
-_node_reader: Callable[[str], list[dict[str, Any]]] | None = None
+from sandbox.aws.state import STATE
+
+
+@dataclass
+class NodeReaderState:
+    """How add-on health reads a cluster's Kubernetes Nodes."""
+
+    node_reader: Callable[[str], list[dict[str, Any]]] | None = None
+
+
+def _state() -> NodeReaderState:
+    return STATE.of(NodeReaderState)
 
 
 def set_node_reader(reader: Callable[[str], list[dict[str, Any]]] | None) -> None:
@@ -14,12 +26,11 @@ def set_node_reader(reader: Callable[[str], list[dict[str, Any]]] | None) -> Non
 
     Add-on health follows its workloads, and a Deployment's replicas need a node to run on.
     """
-    global _node_reader
-    _node_reader = reader
+    _state().node_reader = reader
 
 
 def cluster_nodes(cluster_name: str) -> list[dict[str, Any]]:
-    reader = _node_reader
+    reader = _state().node_reader
     if reader is None:
         return []
     try:

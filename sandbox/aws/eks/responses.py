@@ -38,7 +38,8 @@ from sandbox.aws.eks.common import LOCK, expired, not_found, paginate, utcnow, v
 from sandbox.aws.eks.models import Addon
 
 
-def _body(self: EKSResponse) -> dict[str, Any]:
+def _body(self: EKSResponse) -> Any:
+    """The request's JSON body (an object; its members as the client sent them)."""
     try:
         return json.loads(self.body or "{}")
     except ValueError:
@@ -59,7 +60,8 @@ def _query(self: EKSResponse, name: str) -> Any:
 
 def _r_create_cluster(self: EKSResponse) -> ActionResult:
     body = _body(self)
-    cluster = self.eks_backend.create_cluster(
+    backend: Any = self.eks_backend  # its create_cluster is the sandbox's (sandbox.aws.eks.clusters)
+    cluster = backend.create_cluster(
         name=body.get("name"),
         version=body.get("version"),
         role_arn=body.get("roleArn"),

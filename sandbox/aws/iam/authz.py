@@ -166,9 +166,9 @@ def _variables(call: Call, resource_type: str) -> dict[str, str | None]:
             "ObjectName": _find(p, "Key") or ("*" if "Delete" in call.operation else None),
         }
     elif call.prefix == "sagemaker":
-        name = _find(p, "ClusterName")
+        cluster = _find(p, "ClusterName")
         values |= {
-            "ClusterId": name.rsplit("/", 1)[-1] if name else None,
+            "ClusterId": cluster.rsplit("/", 1)[-1] if cluster else None,
             "MlflowTrackingServerName": _find(p, "TrackingServerName"),
             "ComputeQuotaId": _find(p, "ComputeQuotaId"),
             "ClusterSchedulerConfigId": _find(p, "ClusterSchedulerConfigId"),
@@ -187,8 +187,8 @@ def _variables(call: Call, resource_type: str) -> dict[str, str | None]:
         # FunctionName is a name, a partial ARN (123456789012:function:name) or a full ARN (matched as
         # given); IAM authorizes Invoke on the function's ARN (Service Authorization Reference, AWS Lambda:
         # function "arn:${Partition}:lambda:${Region}:${Account}:function:${FunctionName}").
-        name = _find(p, "FunctionName")
-        values |= {"FunctionName": name.split("function:", 1)[-1] if name else None}
+        function = _find(p, "FunctionName")
+        values |= {"FunctionName": function.split("function:", 1)[-1] if function else None}
     elif call.prefix == "execute-api":
         # https://{api-id}.execute-api.{region}.amazonaws.com/{stage}
         match = re.match(r"https?://([^./]+)\.execute-api\.[^/]+/([^/]+)", call.endpoint)
@@ -295,7 +295,7 @@ def typed_resources(call: Call) -> list[tuple[str, str]]:
         # The request names no resource of any optional type (an association id, say): AWS resolves it
         # to one of them; evaluate against the first type with every ID unknown.
         first = next(iter(types))
-        unknown = {"Partition": call.partition, "Region": call.region, "Account": call.account}
+        unknown: dict[str, str | None] = {"Partition": call.partition, "Region": call.region, "Account": call.account}
         out.append((first, _fill(data["resources"][first]["arn"], unknown, True) or "*"))
     return list(dict.fromkeys(out))
 
@@ -323,7 +323,7 @@ def _tags(call: Call) -> dict[str, str]:
 def _tag_context(tags: dict[str, str]) -> dict[str, tuple[str, ...]]:
     if not tags:
         return {}
-    out = {f"aws:requesttag/{k}".lower(): (v,) for k, v in tags.items()}
+    out: dict[str, tuple[str, ...]] = {f"aws:requesttag/{k}".lower(): (v,) for k, v in tags.items()}
     out["aws:tagkeys"] = tuple(tags)
     return out
 
@@ -560,7 +560,7 @@ def _on_behalf(call: Call, row: caller.Row, lookup: Lookup) -> list[Check]:
     out = []
     for principal, entry_type in principals:
         kind, account, name = _access_entry_parts(principal)
-        context = (
+        context: dict[str, tuple[str, ...]] = (
             {"eks:principalarn": (principal,), "eks:accessentrytype": (entry_type,)}
             if row.action == "eks:CreateAccessEntry"
             else {}

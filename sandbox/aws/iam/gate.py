@@ -23,8 +23,10 @@ from typing import Any
 
 from launchpod import policies
 
+from sandbox.aws.core import patch
 from sandbox.aws.iam import authz, propagation
 from sandbox.aws.iam.policy import AuthzRequest, evaluate, glob_match
+from sandbox.aws.state import STATE
 from sandbox.lambda_env.runtime import refused_error
 
 #: The function (its deployed name, e.g. "launchpod-ccp-access-entry") whose handler is running.
@@ -335,7 +337,21 @@ def denial_code(protocol: str) -> tuple[str, int]:
 
 _READS = ("Describe", "List", "Get", "Head", "Search", "Query", "Scan", "BatchGet", "Lookup", "Select")
 _TARGET_PARAMS = ("name", "clusterName", "ClusterName", "RoleName", "roleName", "addonName", "TableName")
-_mutations: collections.Counter[tuple[str, str]] = collections.Counter()
+
+
+@dataclass
+class MutationsState:
+    """The mutating calls the gate let through."""
+
+    mutations: collections.Counter[tuple[str, str]] = field(
+        default_factory=collections.Counter
+    )  # (action, target) -> mutating calls
+
+
+def _state() -> MutationsState:
+    return STATE.of(MutationsState)
+
+
 _mutations_lock = threading.Lock()
 
 
@@ -349,13 +365,13 @@ def _target(params: dict[str, Any]) -> str:
 
 def record_mutation(action: str, target: str) -> None:
     with _mutations_lock:
-        _mutations[(action, target)] += 1
+        _state().mutations[(action, target)] += 1
 
 
 def mutations(action: str | None = None) -> list[dict[str, Any]]:
     """Every successful mutating AWS call a Launchpod function made: action, target and count."""
     with _mutations_lock:
-        items = sorted(_mutations.items())
+        items = sorted(_state().mutations.items())
     return [
         {"action": a, "target": t, "count": n} for (a, t), n in items if action is None or a.lower() == action.lower()
     ]
@@ -443,5 +459,5 @@ def install() -> None:
                 succeeded(function, prefix, operation_name, api_params)
             return answer
 
-        BaseClient._make_api_call = _make_api_call
+        patch(BaseClient, "_make_api_call", _make_api_call)
         _installed = True

@@ -90,7 +90,10 @@ def _trusts_pods(role: Any) -> bool:
 
 
 def _trusts_web_identity(role: Any, provider_arn: str, issuer_host: str, subject: str) -> bool:
-    context = {f"{issuer_host}:sub".lower(): (subject,), f"{issuer_host}:aud".lower(): ("sts.amazonaws.com",)}
+    context: dict[str, tuple[str, ...]] = {
+        f"{issuer_host}:sub".lower(): (subject,),
+        f"{issuer_host}:aud".lower(): ("sts.amazonaws.com",),
+    }
     for s in _statements(_document(role.assume_role_policy_document)):
         federated = (s.get("Principal") or {}).get("Federated")
         federated = [federated] if isinstance(federated, str) else list(federated or [])

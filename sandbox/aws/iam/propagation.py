@@ -17,48 +17,59 @@ CreateRole and the call, nor on other clusters' calls.
 from __future__ import annotations
 
 import threading
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
 from sandbox.aws import clock
 from sandbox.aws.iam import authz
+from sandbox.aws.state import STATE
 
 DEFAULT_PROPAGATION_SECONDS = 10.0
-_propagation_seconds = DEFAULT_PROPAGATION_SECONDS
-_unassumable_attempts = 0
-_unassumable_role = ""
+
+
+@dataclass
+class IamPropagationState:
+    """How long a new role takes to be assumable, and the AssumeRole fault armed."""
+
+    propagation_seconds: float = DEFAULT_PROPAGATION_SECONDS
+    unassumable_attempts: int = 0  # a fault: how many more AssumeRole attempts fail
+    unassumable_role: str = ""  # for roles whose name contains this
+
+
+def _state() -> IamPropagationState:
+    return STATE.of(IamPropagationState)
+
+
 _attempts_lock = threading.Lock()
 
 
 def set_propagation_seconds(seconds: float | None) -> None:
     """How long a new role stays unassumable, in simulated seconds (None: the default ~10 s). IAM gives
     no bound, so a slow propagation is a fault the sandbox can inject."""
-    global _propagation_seconds
-    _propagation_seconds = DEFAULT_PROPAGATION_SECONDS if seconds is None else float(seconds)
+    _state().propagation_seconds = DEFAULT_PROPAGATION_SECONDS if seconds is None else float(seconds)
 
 
 def propagation_seconds() -> float:
-    return _propagation_seconds
+    return _state().propagation_seconds
 
 
 def set_unassumable(role_contains: str, attempts: int) -> None:
     """The next ``attempts`` calls that hand a service a role whose name contains ``role_contains`` are
     refused as not yet propagated (0: none)."""
-    global _unassumable_attempts, _unassumable_role
     with _attempts_lock:
-        _unassumable_role, _unassumable_attempts = role_contains, attempts
+        _state().unassumable_role, _state().unassumable_attempts = role_contains, attempts
 
 
 def unassumable() -> dict[str, Any]:
-    return {"role": _unassumable_role, "attempts": _unassumable_attempts}
+    return {"role": _state().unassumable_role, "attempts": _state().unassumable_attempts}
 
 
 def _take_attempt(role_arn: str) -> bool:
-    global _unassumable_attempts
     with _attempts_lock:
-        if _unassumable_attempts <= 0 or _unassumable_role not in role_arn.rsplit("/", 1)[-1]:
+        if _state().unassumable_attempts <= 0 or _state().unassumable_role not in role_arn.rsplit("/", 1)[-1]:
             return False
-        _unassumable_attempts -= 1
+        _state().unassumable_attempts -= 1
         return True
 
 
@@ -80,7 +91,7 @@ def refusal(call: authz.Call) -> tuple[str, str, int] | None:
     """(error code, message, HTTP status) when the call hands a service a role too new to assume."""
     for role_arn, service in authz.passed_roles(call):
         age = _role_age_sim_seconds(call.account, role_arn)
-        if (age is None or age >= _propagation_seconds) and not _take_attempt(role_arn):
+        if (age is None or age >= _state().propagation_seconds) and not _take_attempt(role_arn):
             continue
         if service == "sagemaker.amazonaws.com":
             return (

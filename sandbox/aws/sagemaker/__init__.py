@@ -55,29 +55,48 @@ Kubernetes: ``set_node_sink(fn)`` makes every state change of a cluster orchestr
 ready-made ``fn`` for ``sandbox.kube.KubeFleet``. State advances lazily, when a cluster is described,
 listed or changed, like moto's ManagedState.
 
-The emulation is a package, one module a responsibility: ``durations`` (transition times, the HyperPod
-clock), ``common`` (the lock, ARN patterns, botocore's model, ids, placement), ``models`` (nodes, instance
-groups, clusters and their statuses), ``lifecycle`` (launch, replace, announce, settle), ``faults``,
-``validation`` (CreateCluster/UpdateCluster input), ``clusters`` and ``node_operations`` (the API's
-operations), ``views`` (what Describe/List answer), ``kube_nodes`` (the Kubernetes Node objects and their
-sink), ``events`` (status-change events), ``sync`` (the ticker), ``responses`` (moto response methods) and
-``backend`` (``install``, ``reset``). This module re-exports what the rest of the sandbox and the tests
-use; the sibling ``hyperpod_*``, ``node_faults`` and ``karpenter`` modules extend the model through the
-helpers it exports and the hook lists it names (``SETTLE_HOOKS``, ``UPDATE_OBSERVERS``,
-``GROUP_DETAIL_HOOKS``), never by replacing its functions.
+All of HyperPod is this package, one module a responsibility, each importing only those listed before it
+(no import circle; the order in which a settle or an update does things is written out where it happens):
+
+* ``common`` (the lock, ARN patterns, Node labels, botocore's model, ids, placement), ``durations``
+  (transition times, the HyperPod clock), ``instances`` (what an instance type offers the kubelet),
+  ``network`` (whether an instance can join its EKS cluster, from the VPC), ``node_agents`` (where the
+  health-monitoring agent runs), ``autoscaling`` (HyperPod-managed Karpenter, the AWS side),
+  ``training_plans`` and ``capacity`` (training plans, cluster-usage quotas, Spot capacity);
+* ``models`` (nodes, instance groups, clusters, operations and their statuses), ``nodes`` (launch,
+  replace, reboot, the per-node part of the batch node operations), ``health_agent`` (the faults the
+  health-monitoring agent finds, reports and has repaired), ``operations`` (cluster operations' records),
+  ``faults`` (one-shot CreateCluster failures);
+* ``lifecycle`` (announce and settle), ``kube_nodes`` (the Kubernetes Node objects and their sink),
+  ``events`` (status-change events), ``views`` (what Describe/List answer), ``validation``
+  (CreateCluster/UpdateCluster input), ``clusters`` and ``node_operations`` (the API's operations),
+  ``health_checks`` (StartClusterHealthCheck), ``node_faults`` (the sandbox control that injects faults),
+  ``task_governance`` (scheduler configs and compute quotas);
+* ``responses`` (moto response methods), ``sync`` (the ticker) and ``backend`` (``install``, ``reset``).
+
+This module re-exports what the rest of the sandbox and the tests use. MLflow tracking servers are
+SageMaker but not HyperPod: ``sandbox.aws.mlflow``.
 """
 
 from __future__ import annotations
 
 from sandbox.aws.sagemaker.backend import install, reset
-from sandbox.aws.sagemaker.clusters import UPDATE_OBSERVERS, update_cluster
 from sandbox.aws.sagemaker.clusters import find_cluster as find_cluster
 from sandbox.aws.sagemaker.clusters import require_in_service as require_in_service
+from sandbox.aws.sagemaker.clusters import update_cluster
+from sandbox.aws.sagemaker.common import (
+    CLUSTER_NAME_LABEL,
+    DEEP_HEALTH_LABEL,
+    GROUP_LABEL,
+    HEALTH_LABEL,
+    NODE_PREFIX,
+    instance_types,
+)
 from sandbox.aws.sagemaker.common import LOCK as LOCK
 from sandbox.aws.sagemaker.common import drop_empty as drop_empty
-from sandbox.aws.sagemaker.common import instance_types
 from sandbox.aws.sagemaker.common import invalid as invalid
 from sandbox.aws.sagemaker.common import paginate as paginate
+from sandbox.aws.sagemaker.common import request_params as request_params
 from sandbox.aws.sagemaker.common import subnet_placements as subnet_placements
 from sandbox.aws.sagemaker.common import utcnow as utcnow
 from sandbox.aws.sagemaker.durations import (
@@ -88,24 +107,11 @@ from sandbox.aws.sagemaker.durations import (
     set_durations,
     sim_now,
 )
-from sandbox.aws.sagemaker.durations import DURATIONS as DURATIONS
 from sandbox.aws.sagemaker.events import STATE_CHANGE, eventbridge_state_sink, set_state_sink
 from sandbox.aws.sagemaker.faults import HYPERPOD_FAULTS, HyperPodFaults, mark_unpatched
-from sandbox.aws.sagemaker.kube_nodes import (
-    CLUSTER_NAME_LABEL,
-    DEEP_HEALTH_LABEL,
-    GROUP_LABEL,
-    HEALTH_LABEL,
-    NODE_DECORATORS,
-    NODE_PREFIX,
-    desired_nodes,
-    kube_node_sink,
-    node_object,
-    set_node_sink,
-)
+from sandbox.aws.sagemaker.kube_nodes import desired_nodes, kube_node_sink, node_object, set_node_sink
 from sandbox.aws.sagemaker.kube_nodes import pending_pushes as pending_pushes
 from sandbox.aws.sagemaker.kube_nodes import push_nodes as push_nodes
-from sandbox.aws.sagemaker.lifecycle import SETTLE_HOOKS
 from sandbox.aws.sagemaker.models import HyperPodCluster, HyperPodNode, InstanceGroup, group_status
 from sandbox.aws.sagemaker.models import Phase as Phase
 from sandbox.aws.sagemaker.models import group_nodes as group_nodes
@@ -113,7 +119,6 @@ from sandbox.aws.sagemaker.models import is_settled as is_settled
 from sandbox.aws.sagemaker.node_operations import batch_add_nodes, batch_node_operation
 from sandbox.aws.sagemaker.responses import eks_of as eks_of
 from sandbox.aws.sagemaker.responses import epoch_seconds as epoch_seconds
-from sandbox.aws.sagemaker.responses import request_params as request_params
 from sandbox.aws.sagemaker.responses import run_response as run_response
 from sandbox.aws.sagemaker.sync import sync_nodes, ticker
 from sandbox.aws.sagemaker.views import group_details
@@ -125,11 +130,8 @@ __all__ = [
     "GROUP_LABEL",
     "HEALTH_LABEL",
     "HYPERPOD_FAULTS",
-    "NODE_DECORATORS",
     "NODE_PREFIX",
-    "SETTLE_HOOKS",
     "STATE_CHANGE",
-    "UPDATE_OBSERVERS",
     "HyperPodCluster",
     "HyperPodFaults",
     "HyperPodNode",

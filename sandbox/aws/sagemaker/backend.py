@@ -1,6 +1,6 @@
-"""``install()``: replaces moto's HyperPod response methods, teaches moto's ARN lookup cluster ids and MLflow
-tracking servers, and installs the modules that extend the emulation (health, MLflow, node faults,
-cluster operations). ``reset()`` forgets the process-wide settings a test may leave behind."""
+"""``install()``: replaces moto's HyperPod response methods, teaches moto's ARN lookup cluster ids, and adds
+the Service Quotas and training-plan calls HyperPod's capacity comes from. ``reset()`` forgets the
+process-wide settings a test may leave behind."""
 
 from __future__ import annotations
 
@@ -9,7 +9,8 @@ from typing import Any
 from moto.sagemaker.models import SageMakerModelBackend
 from moto.sagemaker.responses import SageMakerResponse
 
-from sandbox.aws import capacity
+from sandbox.aws.core import patch
+from sandbox.aws.sagemaker import capacity, node_faults
 from sandbox.aws.sagemaker.clusters import hyperpod_clusters
 from sandbox.aws.sagemaker.common import LOCK, invalid, region_zones
 from sandbox.aws.sagemaker.durations import reset_durations
@@ -33,26 +34,6 @@ def _plan_in_use(backend: SageMakerModelBackend, arn: str) -> int:
 
 
 _installed = False
-_original_resource_from_arn = SageMakerModelBackend._get_resource_from_arn
-
-
-def _get_resource_from_arn(self: SageMakerModelBackend, arn: str) -> Any:
-    # Cluster ARNs end in the cluster id, not the name moto keys its clusters by.
-    if ":cluster/" in arn:
-        for cluster in self.clusters.values():
-            if getattr(cluster, "arn", None) == arn:
-                return cluster
-        # SageMaker answers ListTags/AddTags on a resource that is gone with a ValidationException
-        # (aws/amazon-sagemaker-feedback#108); moto's lookup returns None and then fails on it.
-        raise invalid(f"Resource {arn} does not exist.")
-    if ":mlflow-tracking-server/" in arn:  # moto has no tracking servers: sandbox.aws.mlflow keeps them
-        from sandbox.aws import mlflow
-
-        server = mlflow.server_by_arn(arn, deleting=True)
-        if server is None or server.arn.split(":")[4] != self.account_id:
-            raise invalid(f"Resource {arn} does not exist.")
-        return server
-    return _original_resource_from_arn(self, arn)
 
 
 def install() -> None:
@@ -64,27 +45,31 @@ def install() -> None:
         for name, method in RESPONSE_METHODS.items():
             setattr(SageMakerResponse, name, method)
         capacity.install(_plan_in_use, lambda response, params: [z for z, _ in region_zones(response.region)])
-        SageMakerModelBackend._get_resource_from_arn = _get_resource_from_arn  # type: ignore[method-assign]
-        from sandbox.aws import hyperpod_health, hyperpod_operations, mlflow, node_faults  # beyond these: own modules
+        previous = SageMakerModelBackend._get_resource_from_arn
 
-        hyperpod_health.install()
-        mlflow.install()  # managed MLflow tracking servers
-        node_faults.install()
-        hyperpod_operations.install()  # after hyperpod_health: records its deep health checks
+        def from_arn(self: SageMakerModelBackend, arn: str) -> Any:
+            # Cluster ARNs end in the cluster id, not the name moto keys its clusters by.
+            if ":cluster/" in arn:
+                for cluster in self.clusters.values():
+                    if getattr(cluster, "arn", None) == arn:
+                        return cluster
+                # SageMaker answers ListTags/AddTags on a resource that is gone with a ValidationException
+                # (aws/amazon-sagemaker-feedback#108); moto's lookup returns None and then fails on it.
+                raise invalid(f"Resource {arn} does not exist.")
+            return previous(self, arn)
+
+        patch(SageMakerModelBackend, "_get_resource_from_arn", from_arn)
         _installed = True
 
 
 def reset() -> None:
     """Put HyperPod's process-wide settings back as ``install`` left them: default durations, no armed
-    fault, no node or state sink (nor what they were last sent), no injected node faults, MLflow tracking
-    servers, quotas or Spot capacity. moto's own reset drops the clusters; the HyperPod clock is not
-    reset (it never runs backwards), nor are the install-time hooks."""
-    from sandbox.aws import mlflow, node_faults
-
+    fault, no node or state sink (nor what they were last sent), no injected node faults, quotas or Spot
+    capacity. moto's own reset drops the clusters; the HyperPod clock is not reset (it never runs
+    backwards), nor are the install-time hooks."""
     reset_durations()
     HYPERPOD_FAULTS.clear()
     set_node_sink(None)
     set_state_sink(None)
     node_faults.clear()
-    mlflow.reset()
     capacity.clear()

@@ -12,25 +12,27 @@ from typing import Any
 from moto.sagemaker.exceptions import ConflictException, ResourceInUseException, ResourceNotFound
 from moto.sagemaker.models import SageMakerModelBackend
 
-from sandbox.aws import capacity
-from sandbox.aws import hyperpod_autoscaling as autoscaling
+from sandbox.aws.sagemaker import autoscaling, capacity, operations, training_plans
 from sandbox.aws.sagemaker.common import CLUSTER_ARN, invalid, subnet_placements, utcnow
-from sandbox.aws.sagemaker.durations import DURATIONS, sim_now
+from sandbox.aws.sagemaker.durations import durations, sim_now
 from sandbox.aws.sagemaker.faults import HYPERPOD_FAULTS, arm_fault
-from sandbox.aws.sagemaker.lifecycle import add_nodes, settle_cluster
-from sandbox.aws.sagemaker.models import HyperPodCluster, InstanceGroup, Phase, cluster_status, group_nodes
+from sandbox.aws.sagemaker.lifecycle import settle_cluster
+from sandbox.aws.sagemaker.models import (
+    HyperPodCluster,
+    InstanceGroup,
+    Phase,
+    cluster_status,
+    clusters_of,
+    group_nodes,
+    hyperpod_clusters_of,
+)
+from sandbox.aws.sagemaker.nodes import add_nodes
 from sandbox.aws.sagemaker.validation import (
     check_fixed_fields,
     require_name,
     validate_groups,
     validate_orchestrator,
 )
-
-#: ``fn(backend, cluster, params)`` hooks run once an UpdateCluster request has passed validation and before
-#: it applies; each returns ``after(cluster)``, run once it has (``sandbox.aws.hyperpod_operations`` records
-#: cluster operations this way).
-UpdateObserver = Callable[[SageMakerModelBackend, HyperPodCluster, dict[str, Any]], Callable[[HyperPodCluster], None]]
-UPDATE_OBSERVERS: list[UpdateObserver] = []
 
 
 def find_cluster(backend: SageMakerModelBackend, name_or_arn: str) -> HyperPodCluster:
@@ -46,8 +48,8 @@ def find_cluster(backend: SageMakerModelBackend, name_or_arn: str) -> HyperPodCl
 
 
 def create_cluster(backend: SageMakerModelBackend, params: dict[str, Any]) -> HyperPodCluster:
-    name = params.get("ClusterName")
-    require_name(name, "clusterName")
+    name = str(params.get("ClusterName"))
+    require_name(params.get("ClusterName"), "clusterName")
     if name in backend.clusters:
         raise ResourceInUseException(
             message=f"Resource Already Exists: Cluster with name {name} already exists. Choose a different name."
@@ -59,23 +61,23 @@ def create_cluster(backend: SageMakerModelBackend, params: dict[str, Any]) -> Hy
     slurm = not (orchestrator or {}).get("Eks")
     validate_orchestrator(backend, orchestrator, params.get("VpcConfig"))
     validate_groups(backend, specs, slurm=slurm)
-    # The account's cluster-usage quota binds CreateCluster as it binds UpdateCluster (sandbox.aws.capacity).
+    # The account's cluster-usage quota binds CreateCluster as it binds UpdateCluster (``capacity``).
     asked: Counter[str] = Counter()
     for spec in specs:
         if spec.get("InstanceType"):
             asked[spec["InstanceType"]] += int(spec.get("InstanceCount") or 0)
     for instance_type, count in sorted(asked.items()):
-        used = _targets(backend, lambda g, t=instance_type: g.instance_type == t, ("", ""))
+        used = _targets(backend, _of_type(instance_type), ("", ""))
         capacity.check_quota(instance_type, used, count)
     fault = HYPERPOD_FAULTS._take()
     cluster = HyperPodCluster(backend, name, params)
     for spec in specs:  # a first group on a training plan: the plan serves its type, zone and count
         if spec.get("TrainingPlanArn") and spec.get("InstanceType"):
             arn = spec["TrainingPlanArn"]
-            elsewhere = _targets(backend, lambda g, a=arn: g.spec.get("TrainingPlanArn") == a, ("", ""))
+            elsewhere = _targets(backend, _on_plan(arn), ("", ""))
             count = int(spec.get("InstanceCount") or 0)
             capacity.check_plan(backend, arn, spec["InstanceType"], _zones_of(cluster, spec), elsewhere, count)
-    creation = DURATIONS["cluster_create"]
+    creation = durations()["cluster_create"]
     for spec in specs:
         group = InstanceGroup(spec, "Creating")
         cluster.groups[group.name] = group
@@ -83,8 +85,16 @@ def create_cluster(backend: SageMakerModelBackend, params: dict[str, Any]) -> Hy
     cluster.event("Cluster", f"Cluster {name} creation started.")
     if fault:
         arm_fault(cluster, fault)
-    backend.clusters[name] = cluster
+    clusters_of(backend)[name] = cluster
     return cluster
+
+
+def _of_type(instance_type: str) -> Callable[[InstanceGroup], bool]:
+    return lambda group: group.instance_type == instance_type
+
+
+def _on_plan(arn: str) -> Callable[[InstanceGroup], bool]:
+    return lambda group: group.spec.get("TrainingPlanArn") == arn
 
 
 def require_in_service(cluster: HyperPodCluster, operation: str) -> None:
@@ -98,7 +108,7 @@ def require_in_service(cluster: HyperPodCluster, operation: str) -> None:
 
 
 def hyperpod_clusters(backend: SageMakerModelBackend) -> list[HyperPodCluster]:
-    return [c for c in backend.clusters.values() if isinstance(c, HyperPodCluster) and c.deleting_since is None]
+    return [c for c in hyperpod_clusters_of(backend) if c.deleting_since is None]
 
 
 def _targets(backend: SageMakerModelBackend, match: Callable[[InstanceGroup], bool], skip: tuple[str, str]) -> int:
@@ -117,7 +127,7 @@ def _zones_of(cluster: HyperPodCluster, spec: dict[str, Any]) -> set[str]:
 
 
 def check_capacity(backend: SageMakerModelBackend, cluster: HyperPodCluster, spec: dict[str, Any]) -> None:
-    """The account's cluster-usage quota for the type, and the training plan the group names (sandbox.aws.capacity)."""
+    """The account's cluster-usage quota for the type, and the training plan the group names (``capacity``)."""
     existing = cluster.groups.get(spec["InstanceGroupName"])
     instance_type = spec.get("InstanceType") or (existing.instance_type if existing else None)
     if not instance_type:
@@ -163,7 +173,7 @@ def add_capacity(cluster: HyperPodCluster, group: InstanceGroup, count: int) -> 
                     metadata={"InstanceGroup": {"FailureMessage": group.failure}},
                 )
             count = granted
-    add_nodes(cluster, group, count, DURATIONS["scale_up"] + _plan_wait(cluster, group), "scale")
+    add_nodes(cluster, group, count, durations()["scale_up"] + _plan_wait(cluster, group), "scale")
 
 
 def _plan_wait(cluster: HyperPodCluster, group: InstanceGroup) -> float:
@@ -172,8 +182,6 @@ def _plan_wait(cluster: HyperPodCluster, group: InstanceGroup) -> float:
     if not arn:
         return 0.0
     from moto.sagemaker.models import sagemaker_backends
-
-    from sandbox.aws import training_plans
 
     return training_plans.seconds_to_start(sagemaker_backends[cluster.account_id][cluster.region_name], arn)
 
@@ -196,7 +204,7 @@ def update_cluster(backend: SageMakerModelBackend, params: dict[str, Any]) -> Hy
         if existing:
             check_fixed_fields(existing, spec)
         check_capacity(backend, cluster, spec)
-    afterwards = [observe(backend, cluster, params) for observe in UPDATE_OBSERVERS]
+    counts_before = operations.counts_before_update(cluster)  # the request has passed validation
     for spec in specs:
         existing = cluster.groups.get(spec["InstanceGroupName"])
         if existing is None:
@@ -243,8 +251,7 @@ def update_cluster(backend: SageMakerModelBackend, params: dict[str, Any]) -> Hy
             "failure": autoscaling.role_problem(cluster.account_id, role) if enable else None,
         }
         cluster.event("Cluster", f"Cluster autoscaling {'enable' if enable else 'disable'} started (Karpenter).")
-    for after in afterwards:
-        after(cluster)
+    operations.record_update(cluster, params, counts_before)  # one Scaling operation, once it has applied
     return cluster
 
 
@@ -268,7 +275,7 @@ def update_cluster_software(backend: SageMakerModelBackend, params: dict[str, An
                 f"Instance group {item['InstanceGroupName']} does not exist in cluster {cluster.cluster_name}."
             )
     deployment = params.get("DeploymentConfig") or {}
-    per_batch = DURATIONS["software_update"]
+    per_batch = durations()["software_update"]
     wait = float(deployment.get("WaitIntervalInSeconds") or 0)
     total = 0.0
     for item in requested:

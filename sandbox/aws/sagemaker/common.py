@@ -21,6 +21,15 @@ log = logging.getLogger("sandbox.aws.sagemaker")
 
 LOCK = threading.RLock()
 
+# The Kubernetes Nodes HyperPod registers: their names and labels ("Resilience-related Kubernetes labels by
+# SageMaker HyperPod", developer guide).
+COMPUTE_TYPE_LABEL = "sagemaker.amazonaws.com/compute-type"
+CLUSTER_NAME_LABEL = "sagemaker.amazonaws.com/cluster-name"
+GROUP_LABEL = "sagemaker.amazonaws.com/instance-group-name"
+HEALTH_LABEL = "sagemaker.amazonaws.com/node-health-status"
+DEEP_HEALTH_LABEL = "sagemaker.amazonaws.com/deep-health-check-status"
+NODE_PREFIX = "hyperpod-"
+
 
 EKS_ARN = re.compile(
     r"^arn:aws[a-z\-]*:eks:(?P<region>[a-z0-9\-]*):(?P<account>[0-9]{12}):cluster/"
@@ -68,6 +77,11 @@ def paginate(items: list[Any], max_results: Any, next_token: Any) -> tuple[list[
     size = int(max_results) if max_results not in (None, "") else 100
     end = start + size
     return items[start:end], (str(end) if end < len(items) else None)
+
+
+def request_params(response: Any) -> dict[str, Any]:
+    """A moto SageMakerResponse's request parameters."""
+    return dict(response.params or {})
 
 
 def drop_empty(data: dict[str, Any]) -> dict[str, Any]:

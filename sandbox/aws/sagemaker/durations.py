@@ -3,10 +3,11 @@ integrates the time scale piecewise so it never runs backwards."""
 
 from __future__ import annotations
 
-import threading
 import time
+from dataclasses import dataclass, field
 
 from sandbox.aws import clock
+from sandbox.aws.state import STATE
 
 #: Simulated seconds each transition takes (``set_durations`` changes them).
 DEFAULT_DURATIONS: dict[str, float] = {
@@ -22,7 +23,18 @@ DEFAULT_DURATIONS: dict[str, float] = {
     "cluster_delete": 300.0,
     "auto_recovery": 300.0,  # NodeRecovery=Automatic: a failed instance is replaced after this
 }
-DURATIONS = dict(DEFAULT_DURATIONS)
+
+
+@dataclass
+class HyperPodDurations:
+    """HyperPod's transition times now (simulated seconds, keys of ``DEFAULT_DURATIONS``)."""
+
+    seconds: dict[str, float] = field(default_factory=lambda: dict(DEFAULT_DURATIONS))
+
+
+def durations() -> dict[str, float]:
+    """The transition durations in force (simulated seconds); ``set_durations`` changes them."""
+    return STATE.of(HyperPodDurations).seconds
 
 
 def set_cluster_creation_seconds(sim_seconds: float) -> None:
@@ -38,31 +50,28 @@ def set_durations(**sim_seconds: float) -> None:
     for key, value in sim_seconds.items():
         if value < 0:
             raise ValueError(f"{key} must be >= 0, got {value!r}")
-        DURATIONS[key] = float(value)
+        durations()[key] = float(value)
 
 
 def describe_durations() -> dict[str, float]:
     """The current transition durations in simulated seconds."""
-    return dict(DURATIONS)
+    return dict(durations())
 
 
 def reset_durations() -> None:
     """Put every duration back to ``DEFAULT_DURATIONS``."""
-    DURATIONS.update(DEFAULT_DURATIONS)
-
-
-_sim_lock = threading.Lock()
-_sim_clock = {"sim": 0.0, "real": time.monotonic()}
+    durations().update(DEFAULT_DURATIONS)
 
 
 def sim_now() -> float:
-    """Simulated seconds since import, integrated over time-scale changes so it never runs backwards.
+    """Simulated seconds since the clock started, integrated over time-scale changes so it never runs backwards.
 
     ``clock.sim_seconds_elapsed`` divides a whole real interval by the *current* scale, so speeding the
     clock up mid-test would send a Running instance back to Pending; integrating piecewise avoids that.
     """
-    with _sim_lock:
+    sim = STATE.clock
+    with sim.lock:
         now = time.monotonic()
-        _sim_clock["sim"] += (now - _sim_clock["real"]) / clock.get_time_scale()
-        _sim_clock["real"] = now
-        return _sim_clock["sim"]
+        sim.sim += (now - sim.real) / clock.get_time_scale()
+        sim.real = now
+        return sim.sim

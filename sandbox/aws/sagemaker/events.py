@@ -4,38 +4,51 @@ state sink (``eventbridge_state_sink`` puts it on EventBridge's default bus, as 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any
 
 from moto.sagemaker.models import SageMakerModelBackend
 
 from sandbox.aws.sagemaker.common import LOCK, log
 from sandbox.aws.sagemaker.models import HyperPodCluster
+from sandbox.aws.state import STATE
 
 STATE_CHANGE = "SageMaker HyperPod Cluster State Change"
-_state_sink: Callable[[str, str, dict[str, Any]], None] | None = None
-_announced: dict[tuple[str, str, str], str] = {}  # (account, region, cluster ARN) -> last status announced
+
+
+@dataclass
+class StateSinkState:
+    """Where cluster status changes go, and what it was last told."""
+
+    state_sink: Callable[[str, str, dict[str, Any]], None] | None = None  # where status changes go
+    announced: dict[tuple[str, str, str], str] = field(
+        default_factory=dict
+    )  # (account, region, cluster ARN) -> last status announced
+
+
+def _state() -> StateSinkState:
+    return STATE.of(StateSinkState)
 
 
 def set_state_sink(fn: Callable[[str, str, dict[str, Any]], None] | None) -> None:
     """Call ``fn(account, region, detail)`` for every cluster status change ``sync_nodes`` sees."""
-    global _state_sink
     with LOCK:
-        _state_sink = fn
-        _announced.clear()
+        _state().state_sink = fn
+        _state().announced.clear()
 
 
 def status_changes(backend: SageMakerModelBackend) -> list[tuple[str, str, dict[str, Any]]]:
     """The clusters whose status moved since the last announcement (call under lock)."""
-    if _state_sink is None:
+    if _state().state_sink is None:
         return []
-    out = []
+    out: list[tuple[str, str, dict[str, Any]]] = []
     for cluster in backend.clusters.values():
         if not isinstance(cluster, HyperPodCluster):
             continue
         status, key = cluster.status, (backend.account_id, backend.region_name, cluster.arn)
-        if _announced.get(key) == status:
+        if _state().announced.get(key) == status:
             continue
-        _announced[key] = status
+        _state().announced[key] = status
         detail = {
             "ClusterArn": cluster.arn,
             "ClusterName": cluster.cluster_name,
@@ -50,8 +63,10 @@ def status_changes(backend: SageMakerModelBackend) -> list[tuple[str, str, dict[
 
 
 def announce_changes(changes: list[tuple[str, str, dict[str, Any]]]) -> None:
-    sink = _state_sink
-    for account, region, detail in changes if sink else ():
+    sink = _state().state_sink
+    if sink is None:
+        return
+    for account, region, detail in changes:
         try:
             sink(account, region, detail)
         except Exception:

@@ -9,11 +9,11 @@ import threading
 from collections import Counter
 from typing import Any, Literal, get_args
 
-from sandbox.aws.hyperpod_instances import shape_of
 from sandbox.aws.sagemaker.common import LOCK, new_instance_id, region_zones
-from sandbox.aws.sagemaker.durations import DURATIONS
-from sandbox.aws.sagemaker.lifecycle import deep_health_failure, launch_phases
+from sandbox.aws.sagemaker.durations import durations
+from sandbox.aws.sagemaker.instances import shape_of
 from sandbox.aws.sagemaker.models import HyperPodCluster, Phase
+from sandbox.aws.sagemaker.nodes import deep_health_failure, launch_phases
 
 FaultKind = Literal["capacity", "lifecycle_script", "deep_health_check"]
 
@@ -64,7 +64,7 @@ def arm_fault(cluster: HyperPodCluster, fault: tuple[FaultKind, str | None]) -> 
     groups = list(cluster.groups.values())
     if not groups:
         return
-    creation = DURATIONS["cluster_create"]
+    creation = durations()["cluster_create"]
     if kind == "deep_health_check":
         group = next((g for g in groups if g.deep_health_checks), groups[0])
         node = next((n for n in cluster.nodes.values() if n.group == group.name), None)

@@ -8,34 +8,50 @@ import hashlib
 import json
 import uuid
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
 from moto.sagemaker.models import SageMakerModelBackend
 
-from sandbox.aws.hyperpod_instances import shape_of
-from sandbox.aws.sagemaker.common import EKS_ARN, LOCK, drop_empty, log
+from sandbox.aws.sagemaker import health_agent
+from sandbox.aws.sagemaker.common import (
+    CLUSTER_NAME_LABEL,
+    COMPUTE_TYPE_LABEL,
+    DEEP_HEALTH_LABEL,
+    EKS_ARN,
+    GROUP_LABEL,
+    HEALTH_LABEL,
+    LOCK,
+    NODE_PREFIX,
+    drop_empty,
+    log,
+)
+from sandbox.aws.sagemaker.instances import shape_of
 from sandbox.aws.sagemaker.models import HyperPodCluster, HyperPodNode
+from sandbox.aws.state import STATE
 from sandbox.controllers.images import INTERNET_ANNOTATION
 
-COMPUTE_TYPE_LABEL = "sagemaker.amazonaws.com/compute-type"
-CLUSTER_NAME_LABEL = "sagemaker.amazonaws.com/cluster-name"
-GROUP_LABEL = "sagemaker.amazonaws.com/instance-group-name"
-HEALTH_LABEL = "sagemaker.amazonaws.com/node-health-status"
-DEEP_HEALTH_LABEL = "sagemaker.amazonaws.com/deep-health-check-status"
-NODE_PREFIX = "hyperpod-"
+
+@dataclass
+class NodeSinkState:
+    """Where each EKS cluster's HyperPod Nodes go, and what was last sent."""
+
+    node_sink: Callable[[str, list[dict[str, Any]]], None] | None = None  # where Node lists go
+    pushed: dict[tuple[str, str, str], str] = field(
+        default_factory=dict
+    )  # (account, region, EKS cluster) -> digest of the last list sent
 
 
-_node_sink: Callable[[str, list[dict[str, Any]]], None] | None = None
-_pushed: dict[tuple[str, str, str], str] = {}  # (account, region, EKS cluster) -> digest of the last list sent
+def _state() -> NodeSinkState:
+    return STATE.of(NodeSinkState)
 
 
 def set_node_sink(fn: Callable[[str, list[dict[str, Any]]], None] | None) -> None:
     """Call ``fn(eks_cluster_name, nodes)`` whenever the HyperPod Nodes of an EKS cluster change."""
-    global _node_sink
     with LOCK:
-        _node_sink = fn
-        _pushed.clear()
+        _state().node_sink = fn
+        _state().pushed.clear()
 
 
 def _health(cluster: HyperPodCluster, node: HyperPodNode) -> tuple[str, str | None, bool]:
@@ -143,14 +159,8 @@ def node_object(cluster: HyperPodCluster, node: HyperPodNode) -> dict[str, Any]:
             },
         },
     }
-    for decorate in NODE_DECORATORS:  # e.g. sandbox.aws.node_faults: the health agent's verdict on a fault
-        decorate(cluster, node, obj)
+    health_agent.decorate(cluster, node, obj)  # the health agent's verdict on a fault it found
     return obj
-
-
-#: ``fn(cluster, node, node_object)`` hooks that amend each Kubernetes Node (kept by modules such as
-#: ``sandbox.aws.node_faults``).
-NODE_DECORATORS: list[Callable[[Any, Any, dict[str, Any]], None]] = []
 
 
 def _eks_version(cluster: HyperPodCluster) -> str | None:
@@ -169,7 +179,7 @@ def _eks_version(cluster: HyperPodCluster) -> str | None:
 
 def desired_nodes(backend: SageMakerModelBackend, eks_cluster: str) -> list[dict[str, Any]]:
     """Node objects of every HyperPod cluster (of ``backend``) orchestrated by ``eks_cluster``."""
-    out = []
+    out: list[dict[str, Any]] = []
     for cluster in backend.clusters.values():
         if not isinstance(cluster, HyperPodCluster) or cluster.eks_cluster_name != eks_cluster:
             continue
@@ -181,21 +191,21 @@ def desired_nodes(backend: SageMakerModelBackend, eks_cluster: str) -> list[dict
 
 def pending_pushes(backend: SageMakerModelBackend, eks_clusters: Iterable[str]) -> list[tuple[Any, ...]]:
     """(key, EKS cluster, nodes, digest) for the EKS clusters whose Node list changed (call under lock)."""
-    if _node_sink is None:
+    if _state().node_sink is None:
         return []
     out = []
     for eks_cluster in sorted(set(eks_clusters)):
         nodes = desired_nodes(backend, eks_cluster)
         digest = hashlib.sha256(json.dumps(nodes, sort_keys=True).encode()).hexdigest()
         key = (backend.account_id, backend.region_name, eks_cluster)
-        if _pushed.get(key) != digest:
+        if _state().pushed.get(key) != digest:
             out.append((key, eks_cluster, nodes, digest))
     return out
 
 
 def push_nodes(pending: list[tuple[Any, ...]]) -> None:
     """Hand changed Node lists to the sink, outside the lock (the sink may block on another thread)."""
-    sink = _node_sink
+    sink = _state().node_sink
     if sink is None:
         return
     for key, eks_cluster, nodes, digest in pending:
@@ -208,7 +218,7 @@ def push_nodes(pending: list[tuple[Any, ...]]) -> None:
             log.warning("node sink failed for EKS cluster %s", eks_cluster, exc_info=True)
             continue
         with LOCK:
-            _pushed[key] = digest
+            _state().pushed[key] = digest
 
 
 async def _rebooted_event(emulator: Any, before: dict[str, Any] | None, node: dict[str, Any]) -> None:

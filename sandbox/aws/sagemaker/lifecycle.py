@@ -1,105 +1,26 @@
-"""Node lifecycle: launching instances, replacing them, announcing their phase changes as cluster events,
-health-based automatic recovery, and ``settle_cluster``, which applies every transition that is due (deletions,
+"""Cluster lifecycle: announcing the nodes' phase changes as cluster events, health-based automatic recovery,
+and ``settle_cluster``, which applies every transition that is due (deletions,
 rolled-back creations, software updates, joining the EKS cluster) whenever a cluster is looked at."""
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
-from typing import Any
 
 from moto.sagemaker.models import SageMakerModelBackend
 
-from sandbox.aws.hyperpod_network import internet_egress, join_blocker
-from sandbox.aws.sagemaker.common import EKS_ARN, subnet_placements, utcnow
-from sandbox.aws.sagemaker.durations import DURATIONS, sim_now
+from sandbox.aws.sagemaker import health_agent, operations
+from sandbox.aws.sagemaker.common import EKS_ARN, utcnow
+from sandbox.aws.sagemaker.durations import durations, sim_now
 from sandbox.aws.sagemaker.models import (
     ClusterEvent,
     HyperPodCluster,
     HyperPodNode,
-    InstanceGroup,
-    Phase,
     group_nodes,
     group_status,
     software_active,
 )
-
-#: ``fn(backend, cluster)`` hooks run on every settle (kept by modules such as ``sandbox.aws.node_faults``).
-SETTLE_HOOKS: list[Callable[[Any, Any], None]] = []
-
-
-def launch_phases(
-    pending: float, deep_checks: list[str], failure: str | None = None, pending_message: str = ""
-) -> list[Phase]:
-    phases = [Phase("Pending", pending, pending_message)]
-    if deep_checks:
-        phases.append(
-            Phase(
-                "DeepHealthCheckInProgress",
-                pending + DURATIONS["deep_health_check"],
-                "Deep health checks in progress: " + ", ".join(deep_checks),
-            )
-        )
-    phases.append(Phase("Failure" if failure else "Running", math.inf, failure or ""))
-    return phases
-
-
-def deep_health_failure(node_id: str, checks: list[str], recovery: str) -> str:
-    check = checks[0] if checks else "InstanceStress"
-    then = (
-        "HyperPod will replace the instance (NodeRecovery is Automatic)."
-        if recovery == "Automatic"
-        else "Replace it with BatchReplaceClusterNodes (NodeRecovery is None)."
-    )
-    return (
-        f"Deep health check {check} failed on instance {node_id}: GPU 3 failed the DCGM level 4 diagnostic "
-        f"(memory test, double-bit ECC errors). The node is marked UnschedulablePendingReplacement. {then}"
-    )
-
-
-def add_nodes(
-    cluster: HyperPodCluster, group: InstanceGroup, count: int, pending: float, kind: str
-) -> list[HyperPodNode]:
-    subnets = ((group.spec.get("OverrideVpcConfig") or cluster.vpc_config) or {}).get("Subnets") or []
-    placements = subnet_placements(cluster.account_id, cluster.region_name, subnets)
-    existing = len(group_nodes(cluster, group.name))
-    added = []
-    for i in range(count):
-        node = HyperPodNode(
-            group.name,
-            group.instance_type,
-            placements[(existing + i) % len(placements)],
-            launch_phases(pending, group.deep_health_checks),
-            deep_health_checks=group.deep_health_checks,
-            kind=kind,
-        )
-        cluster.nodes[node.instance_id] = node
-        added.append(node)
-    return added
-
-
-def replace_node(cluster: HyperPodCluster, node: HyperPodNode, reason: str) -> HyperPodNode:
-    """Terminate ``node`` and start a fresh instance in its group and zone."""
-    del cluster.nodes[node.instance_id]
-    group = cluster.groups.get(node.group)
-    checks = group.deep_health_checks if group else node.deep_health_checks
-    fresh = HyperPodNode(
-        node.group,
-        node.instance_type,
-        node.placement,
-        launch_phases(DURATIONS["replace"], checks, pending_message=f"Replacing instance {node.instance_id}"),
-        deep_health_checks=checks,
-        kind="replace",
-    )
-    cluster.nodes[fresh.instance_id] = fresh
-    cluster.event(
-        "Instance",
-        f"Instance {node.instance_id} is being replaced by {fresh.instance_id}: {reason}",
-        group=node.group,
-        instance_id=fresh.instance_id,
-    )
-    return fresh
-
+from sandbox.aws.sagemaker.network import internet_egress, join_blocker
+from sandbox.aws.sagemaker.nodes import replace_node
 
 _PHASE_EVENTS = {
     "DeepHealthCheckInProgress": ("Info", "Deep health checks started on instance {id}: {checks}."),
@@ -156,7 +77,7 @@ def _announce(cluster: HyperPodCluster, node: HyperPodNode) -> None:
 def settle_cluster(backend: SageMakerModelBackend, cluster: HyperPodCluster) -> bool:
     """Apply every transition that is due; False when the cluster is gone (deletion finished)."""
     if cluster.deleting_since is not None:
-        if (sim_now() - cluster.deleting_since) >= DURATIONS["cluster_delete"]:
+        if (sim_now() - cluster.deleting_since) >= durations()["cluster_delete"]:
             backend.clusters.pop(cluster.cluster_name, None)
             return False
         return True
@@ -188,7 +109,7 @@ def settle_cluster(backend: SageMakerModelBackend, cluster: HyperPodCluster) -> 
         return True
     for group in list(cluster.groups.values()):
         deleting = group.deleting_since
-        if deleting is not None and (sim_now() - deleting) >= DURATIONS["group_delete"]:
+        if deleting is not None and (sim_now() - deleting) >= durations()["group_delete"]:
             for node in group_nodes(cluster, group.name):
                 del cluster.nodes[node.instance_id]
             del cluster.groups[group.name]
@@ -205,7 +126,7 @@ def settle_cluster(backend: SageMakerModelBackend, cluster: HyperPodCluster) -> 
             node.state()[0] == "Failure"
             and cluster.node_recovery == "Automatic"
             and node.failed_at is not None
-            and (sim_now() - node.failed_at) >= DURATIONS["auto_recovery"]
+            and (sim_now() - node.failed_at) >= durations()["auto_recovery"]
         ):
             replace_node(cluster, node, "automatic node recovery after a failed health check")
     update = cluster.software_update
@@ -216,9 +137,9 @@ def settle_cluster(backend: SageMakerModelBackend, cluster: HyperPodCluster) -> 
             if node.group in update["groups"]:
                 node.last_software_update = finished
         for name in update["groups"]:
-            group = cluster.groups.get(name)
-            if group and group.software:
-                group.software["status"] = "Succeeded"
+            updated = cluster.groups.get(name)
+            if updated and updated.software:
+                updated.software["status"] = "Succeeded"
         cluster.patched_for_replace = True
         cluster.event("Cluster", "Cluster software update completed.")
     if not cluster.ever_in_service and all(
@@ -236,13 +157,13 @@ def settle_cluster(backend: SageMakerModelBackend, cluster: HyperPodCluster) -> 
         if group.status_while_settling == "Creating" and group_status(cluster, group) in {"InService", "Degraded"}:
             group.status_while_settling = "Updating"
             cluster.event("InstanceGroup", f"Instance group {group.name} is InService.", group=group.name)
-    for hook in SETTLE_HOOKS:
-        hook(backend, cluster)
+    health_agent.settle(cluster)  # what reboots and replacements did to the faults the agent found
+    operations.settle(cluster)  # after the nodes have moved on: the operations' records follow them
     return True
 
 
 def _join_blockers(cluster: HyperPodCluster) -> dict[str, str | None]:
-    """Per instance group, why its instances cannot join the EKS cluster (``sandbox.aws.hyperpod_network``)."""
+    """Per instance group, why its instances cannot join the EKS cluster (``network``)."""
     arn = ((cluster.orchestrator or {}).get("Eks") or {}).get("ClusterArn")
     match = EKS_ARN.match(arn or "")
     if not match:
@@ -269,7 +190,7 @@ def _join_blockers(cluster: HyperPodCluster) -> dict[str, str | None]:
 
 
 def _internet_egress(cluster: HyperPodCluster) -> dict[str, bool]:
-    """Per instance group, whether its subnets route to the internet (``sandbox.aws.hyperpod_network``)."""
+    """Per instance group, whether its subnets route to the internet (``network``)."""
     out: dict[str, bool] = {}
     for group in cluster.groups.values():
         vpc = group.spec.get("OverrideVpcConfig") or cluster.vpc_config or {}

@@ -14,7 +14,7 @@ from moto.moto_api._internal import mock_random
 from moto.sagemaker.models import SageMakerModelBackend
 
 from sandbox.aws import clock
-from sandbox.aws import hyperpod_autoscaling as autoscaling
+from sandbox.aws.sagemaker import autoscaling
 from sandbox.aws.sagemaker.common import EKS_ARN, drop_empty, new_instance_id, random_id, utcnow
 from sandbox.aws.sagemaker.durations import sim_now
 
@@ -39,6 +39,35 @@ class ClusterEvent:
     # failure's reason lives here (FailureMessage); ListClusterEvents' summaries do not carry it (API
     # reference, ClusterEventDetail vs ClusterEventSummary; HyperPod cluster events reference).
     metadata: dict[str, Any] | None = None
+
+
+@dataclass
+class OperationDetail:
+    group: str
+    original: dict[str, int]
+    desired: dict[str, int]
+    deleted: bool = False
+    status: str = "InProgress"
+
+
+@dataclass
+class Operation:
+    type: str
+    details: list[OperationDetail] = field(default_factory=list)
+    health_checks: list[dict[str, Any]] = field(default_factory=list)
+    instance_ids: list[str] = field(default_factory=list)  # a deep health check's instances
+    done: bool = False
+    creation_time: datetime = field(default_factory=utcnow)
+    operation_id: str = field(default_factory=lambda: str(uuid.uuid4()))
+
+    @property
+    def status(self) -> str:
+        if self.type == "DeepHealthCheck":
+            return "Done" if self.done else "InProgress"
+        states = {d.status for d in self.details}
+        if "InProgress" in states:
+            return "InProgress"
+        return "Superseded" if states == {"Superseded"} else "Done"
 
 
 class HyperPodNode:
@@ -118,7 +147,7 @@ class InstanceGroup:
 
     @property
     def name(self) -> str:
-        return self.spec["InstanceGroupName"]
+        return str(self.spec["InstanceGroupName"])
 
     @property
     def target(self) -> int:
@@ -127,8 +156,8 @@ class InstanceGroup:
     @property
     def instance_type(self) -> str:
         if self.spec.get("InstanceType"):
-            return self.spec["InstanceType"]
-        return (self.spec.get("InstanceRequirements") or {}).get("InstanceTypes", ["ml.m5.xlarge"])[0]
+            return str(self.spec["InstanceType"])
+        return str((self.spec.get("InstanceRequirements") or {}).get("InstanceTypes", ["ml.m5.xlarge"])[0])
 
     @property
     def deep_health_checks(self) -> list[str]:
@@ -178,6 +207,7 @@ class HyperPodCluster:
         self.software_update: dict[str, Any] | None = None
         # AutoScaling's course: {"since": sim seconds, "failure": why HyperPod cannot use the role}.
         self.autoscaling: dict[str, Any] = {}
+        self.operations: list[Operation] = []  # ListClusterOperations' records (sandbox.aws.sagemaker.operations)
         if (params.get("AutoScaling") or {}).get("Mode") == "Enable":
             self.autoscaling = {
                 "since": self.started,
@@ -211,6 +241,17 @@ class HyperPodCluster:
         )
 
 
+def clusters_of(backend: SageMakerModelBackend) -> dict[str, Any]:
+    """moto's cluster table (typed for its own Cluster), which holds HyperPodClusters here."""
+    clusters: dict[str, Any] = backend.clusters
+    return clusters
+
+
+def hyperpod_clusters_of(backend: SageMakerModelBackend) -> list[HyperPodCluster]:
+    """The HyperPod clusters of ``backend``, deleting ones included."""
+    return [c for c in list(clusters_of(backend).values()) if isinstance(c, HyperPodCluster)]
+
+
 # Statuses, derived from the nodes' phases whenever a cluster is looked at.
 
 
@@ -222,9 +263,14 @@ def group_nodes(cluster: HyperPodCluster, group: str) -> list[HyperPodNode]:
     return [node for node in cluster.nodes.values() if node.group == group]
 
 
+def current_count(cluster: HyperPodCluster, group: InstanceGroup) -> int:
+    """DescribeCluster's CurrentCount of a group: its instances that are up."""
+    return sum(1 for node in group_nodes(cluster, group.name) if node.state()[0] in {"Running", "SystemUpdating"})
+
+
 def software_active(cluster: HyperPodCluster) -> bool:
     update = cluster.software_update
-    return bool(update) and (sim_now() - update["started"]) < update["total"]
+    return update is not None and bool(update) and (sim_now() - update["started"]) < update["total"]
 
 
 def group_status(cluster: HyperPodCluster, group: InstanceGroup) -> str:

@@ -1,22 +1,20 @@
-"""Node operations: BatchAddClusterNodes (continuous provisioning) and BatchReboot/Replace/DeleteClusterNodes,
-with the per-node failures botocore's error-code enums name."""
+"""Node operations: BatchAddClusterNodes (continuous provisioning) and BatchReboot/Replace/DeleteClusterNodes
+(``sandbox.aws.sagemaker.nodes`` does each node's part)."""
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 from moto.sagemaker.models import SageMakerModelBackend
 
 from sandbox.aws.sagemaker.clusters import add_capacity, check_capacity, find_cluster
 from sandbox.aws.sagemaker.common import invalid
-from sandbox.aws.sagemaker.durations import DURATIONS
-from sandbox.aws.sagemaker.lifecycle import replace_node
-from sandbox.aws.sagemaker.models import HyperPodCluster, HyperPodNode, Phase
+from sandbox.aws.sagemaker.models import HyperPodCluster
+from sandbox.aws.sagemaker.nodes import operate_nodes
 
 
 def batch_add_nodes(backend: SageMakerModelBackend, params: dict[str, Any]) -> tuple[HyperPodCluster, dict[str, Any]]:
-    """BatchAddClusterNodes: raise each group's target (continuous provisioning only, see hyperpod_autoscaling)."""
+    """BatchAddClusterNodes: raise each group's target (continuous provisioning only, see autoscaling)."""
     cluster = find_cluster(backend, params["ClusterName"])
     if cluster.settings.get("NodeProvisioningMode") != "Continuous":
         raise invalid("BatchAddClusterNodes requires a cluster with NodeProvisioningMode Continuous.")
@@ -60,72 +58,10 @@ def batch_add_nodes(backend: SageMakerModelBackend, params: dict[str, Any]) -> t
     return cluster, {"Successful": successful, "Failed": failed}
 
 
-def _node_of(cluster: HyperPodCluster, node_id: str) -> HyperPodNode | None:
-    return cluster.nodes.get(node_id)
-
-
 def batch_node_operation(
     backend: SageMakerModelBackend, name_or_arn: str, node_ids: list[str], operation: str
 ) -> tuple[HyperPodCluster, list[str], list[dict[str, str]]]:
     """Reboot, replace or delete instances; returns (cluster, successful ids, failures)."""
     cluster = find_cluster(backend, name_or_arn)
-    limit = 99 if operation == "delete" else 25
-    if len(node_ids) > limit:
-        raise invalid(
-            f"1 validation error detected: Value at 'nodeIds' failed to satisfy constraint: "
-            f"Member must have length less than or equal to {limit}"
-        )
-    if operation == "replace" and not cluster.patched_for_replace:
-        # AWS: "If you want to invoke this API on an existing cluster, you'll first need to patch the cluster
-        # by running the UpdateClusterSoftware API" (API reference, BatchReplaceClusterNodes); the wording
-        # of the refusal is ours.
-        raise invalid(
-            f"Cluster {cluster.cluster_name} runs platform software that predates BatchReplaceClusterNodes; "
-            "patch it with UpdateClusterSoftware before replacing nodes."
-        )
-    code_field = "Code" if operation == "delete" else "ErrorCode"
-    not_found = "NodeIdNotFound" if operation == "delete" else "InstanceIdNotFound"
-    bad_status = "InvalidNodeStatus" if operation == "delete" else "InvalidInstanceStatus"
-    ok: list[str] = []
-    failed: list[dict[str, str]] = []
-    for node_id in node_ids:
-        node = _node_of(cluster, node_id)
-        if node is None:
-            failed.append(
-                {
-                    "NodeId": node_id,
-                    code_field: not_found,
-                    "Message": f"Node {node_id} not found in cluster {cluster.cluster_name}.",
-                }
-            )
-            continue
-        status, _ = node.state()
-        allowed = {"Running", "Failure"} | (
-            {"Pending", "DeepHealthCheckInProgress"} if operation == "delete" else set()
-        )
-        if status not in allowed or cluster.deleting_since is not None:
-            failed.append(
-                {
-                    "NodeId": node_id,
-                    code_field: bad_status,
-                    "Message": f"Node {node_id} is in {status} status; "
-                    f"only Running or Failure nodes can be {operation}ed.",
-                }
-            )
-            continue
-        if operation == "reboot":
-            node._restart(
-                [Phase("Pending", DURATIONS["reboot"], "Rebooting instance"), Phase("Running", math.inf)], "reboot"
-            )
-            node.failed_at = None
-            cluster.event("Instance", f"Instance {node_id} is rebooting.", group=node.group, instance_id=node_id)
-        elif operation == "replace":
-            replace_node(cluster, node, "BatchReplaceClusterNodes")
-        else:
-            del cluster.nodes[node_id]
-            group = cluster.groups.get(node.group)
-            if group is not None:
-                group.spec["InstanceCount"] = max(group.target - 1, 0)
-            cluster.event("Instance", f"Instance {node_id} was deleted.", group=node.group, instance_id=node_id)
-        ok.append(node_id)
+    ok, failed = operate_nodes(cluster, node_ids, operation)
     return cluster, ok, failed

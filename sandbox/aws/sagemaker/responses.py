@@ -1,4 +1,5 @@
-"""moto response methods for the HyperPod API: each runs under the lock, then pushes changed Node lists."""
+"""moto response methods for the HyperPod API (clusters, nodes, events, deep health checks, cluster operations):
+each runs under the lock, then pushes changed Node lists."""
 
 from __future__ import annotations
 
@@ -18,16 +19,13 @@ from sandbox.aws.sagemaker.clusters import (
     update_cluster,
     update_cluster_software,
 )
-from sandbox.aws.sagemaker.common import LOCK, drop_empty, invalid, paginate
+from sandbox.aws.sagemaker.common import LOCK, drop_empty, invalid, paginate, request_params
+from sandbox.aws.sagemaker.health_checks import start_cluster_health_check
 from sandbox.aws.sagemaker.kube_nodes import pending_pushes, push_nodes
 from sandbox.aws.sagemaker.lifecycle import settle_cluster
-from sandbox.aws.sagemaker.models import HyperPodCluster
+from sandbox.aws.sagemaker.models import HyperPodCluster, Operation, hyperpod_clusters_of
 from sandbox.aws.sagemaker.node_operations import batch_add_nodes, batch_node_operation
 from sandbox.aws.sagemaker.views import describe, event_summary, node_details, node_summary
-
-
-def request_params(self: SageMakerResponse) -> dict[str, Any]:
-    return dict(self.params or {})
 
 
 def run_response(
@@ -64,8 +62,7 @@ def _r_describe_cluster(self: SageMakerResponse) -> ActionResult:
 
 def _r_list_clusters(self: SageMakerResponse) -> ActionResult:
     def work(backend: SageMakerModelBackend) -> tuple[Any, list[str]]:
-        clusters = [c for c in list(backend.clusters.values()) if isinstance(c, HyperPodCluster)]
-        clusters = [c for c in clusters if settle_cluster(backend, c)]
+        clusters = [c for c in hyperpod_clusters_of(backend) if settle_cluster(backend, c)]
         name_contains = self._get_param("NameContains")
         after, before = self._get_param("CreationTimeAfter"), self._get_param("CreationTimeBefore")
         plan = self._get_param("TrainingPlanArn")
@@ -248,6 +245,75 @@ def _r_describe_cluster_event(self: SageMakerResponse) -> ActionResult:
     return run_response(self, work)
 
 
+def _r_start_cluster_health_check(self: SageMakerResponse) -> ActionResult:
+    def work(backend: SageMakerModelBackend) -> tuple[Any, list[str]]:
+        cluster = start_cluster_health_check(backend, request_params(self))
+        return {"ClusterArn": cluster.arn}, eks_of(cluster)
+
+    return run_response(self, work)
+
+
+def _operation_summary(cluster: HyperPodCluster, operation: Operation) -> dict[str, Any]:
+    return {
+        "OperationId": operation.operation_id,
+        "ClusterArn": cluster.arn,
+        "Type": operation.type,
+        "Status": operation.status,
+        "CreationTime": operation.creation_time,
+    }
+
+
+def _operation_described(cluster: HyperPodCluster, operation: Operation) -> dict[str, Any]:
+    out = _operation_summary(cluster, operation)
+    if operation.type == "Scaling":
+        out["ScalingDetails"] = [
+            {
+                "InstanceGroupName": d.group,
+                "Status": d.status,
+                "Original": dict(d.original),
+                "Desired": dict(d.desired),
+            }
+            for d in operation.details
+        ]
+    else:
+        out["DeepHealthCheckDetails"] = [dict(c) for c in operation.health_checks]
+    return out
+
+
+def _r_list_cluster_operations(self: SageMakerResponse) -> ActionResult:
+    def work(backend: SageMakerModelBackend) -> tuple[Any, list[str]]:
+        cluster = find_cluster(backend, self._get_param("ClusterName"))
+        found = list(cluster.operations)
+        status, kind = self._get_param("Status"), self._get_param("Type")
+        after, before = self._get_param("CreationTimeAfter"), self._get_param("CreationTimeBefore")
+        if status:
+            found = [o for o in found if o.status == status]
+        if kind:
+            found = [o for o in found if o.type == kind]
+        if after:
+            found = [o for o in found if o.creation_time.timestamp() > epoch_seconds(after)]
+        if before:
+            found = [o for o in found if o.creation_time.timestamp() < epoch_seconds(before)]
+        found.sort(key=lambda o: o.creation_time, reverse=self._get_param("SortOrder") != "Ascending")
+        page, token = paginate(found, self._get_param("MaxResults"), self._get_param("NextToken"))
+        result = {"ClusterOperationSummaries": [_operation_summary(cluster, o) for o in page], "NextToken": token}
+        return drop_empty(result), eks_of(cluster)
+
+    return run_response(self, work)
+
+
+def _r_describe_cluster_operation(self: SageMakerResponse) -> ActionResult:
+    def work(backend: SageMakerModelBackend) -> tuple[Any, list[str]]:
+        cluster = find_cluster(backend, self._get_param("ClusterName"))
+        wanted = self._get_param("OperationId")
+        operation = next((o for o in cluster.operations if o.operation_id == wanted), None)
+        if operation is None:
+            raise ResourceNotFound(message=f"Operation {wanted} not found in cluster {cluster.cluster_name}.")
+        return _operation_described(cluster, operation), eks_of(cluster)
+
+    return run_response(self, work)
+
+
 RESPONSE_METHODS: dict[str, Callable[[SageMakerResponse], ActionResult]] = {
     "create_cluster": _r_create_cluster,
     "describe_cluster": _r_describe_cluster,
@@ -263,4 +329,7 @@ RESPONSE_METHODS: dict[str, Callable[[SageMakerResponse], ActionResult]] = {
     "batch_delete_cluster_nodes": _batch("delete"),
     "list_cluster_events": _r_list_cluster_events,
     "describe_cluster_event": _r_describe_cluster_event,
+    "start_cluster_health_check": _r_start_cluster_health_check,
+    "list_cluster_operations": _r_list_cluster_operations,
+    "describe_cluster_operation": _r_describe_cluster_operation,
 }

@@ -17,12 +17,13 @@ def sync_nodes() -> None:
     (for a periodic caller)."""
     from moto.sagemaker.models import sagemaker_backends
 
-    pending, changes = [], []
+    pending: list[tuple[Any, ...]] = []
+    changes: list[tuple[str, str, dict[str, Any]]] = []
     with LOCK:
         for account in list(sagemaker_backends.keys()):
             for region in list(sagemaker_backends[account].keys()):
                 backend = sagemaker_backends[account][region]
-                eks = []
+                eks: list[str] = []
                 for cluster in list(backend.clusters.values()):
                     if isinstance(cluster, HyperPodCluster):
                         settle_cluster(backend, cluster)

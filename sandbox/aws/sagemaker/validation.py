@@ -12,8 +12,8 @@ from typing import Any
 
 from moto.sagemaker.models import SageMakerModelBackend
 
-from sandbox.aws.hyperpod_instances import shape_of
 from sandbox.aws.sagemaker.common import EKS_ARN, instance_types, invalid
+from sandbox.aws.sagemaker.instances import shape_of
 from sandbox.aws.sagemaker.models import InstanceGroup
 
 _NAME = re.compile(r"^[a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}$")
@@ -169,7 +169,7 @@ def _validate_group(backend: SageMakerModelBackend, spec: dict[str, Any], index:
         )
     bucket = match["bucket"]
     if not bucket.startswith("sagemaker-") and not _role_allows_bucket(
-        backend.account_id, backend.partition, role, bucket
+        backend.account_id, backend.partition, str(role), bucket
     ):
         raise invalid(
             f"Validation Error: SourceS3Uri {uri} does not start with 's3://sagemaker-'. The managed policy "

@@ -4,10 +4,9 @@ from the model."""
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable
 from typing import Any
 
-from sandbox.aws import hyperpod_autoscaling as autoscaling
+from sandbox.aws.sagemaker import autoscaling, operations, training_plans
 from sandbox.aws.sagemaker.common import detail_members, drop_empty
 from sandbox.aws.sagemaker.durations import sim_now
 from sandbox.aws.sagemaker.models import (
@@ -16,6 +15,7 @@ from sandbox.aws.sagemaker.models import (
     HyperPodNode,
     InstanceGroup,
     cluster_status,
+    current_count,
     group_nodes,
     group_status,
 )
@@ -62,15 +62,10 @@ def node_summary(cluster: HyperPodCluster, node: HyperPodNode) -> dict[str, Any]
     return {key: details[key] for key in (*keys, "PrivateDnsHostname", "CurrentImageReleaseVersion") if key in details}
 
 
-#: ``fn(cluster, group, details)`` hooks that add to a group's DescribeCluster entry (for instance its
-#: ActiveOperations, from ``sandbox.aws.hyperpod_operations``).
-GROUP_DETAIL_HOOKS: list[Callable[[HyperPodCluster, InstanceGroup, dict[str, Any]], None]] = []
-
-
 def group_details(cluster: HyperPodCluster, group: InstanceGroup) -> dict[str, Any]:
     spec = group.spec
     nodes = group_nodes(cluster, group.name)
-    running = sum(1 for node in nodes if node.state()[0] in {"Running", "SystemUpdating"})
+    running = current_count(cluster, group)
     out = {key: copy.deepcopy(value) for key, value in spec.items() if key in detail_members()}
     for key in ("InstanceRequirements", "AutoPatchConfig", "KubernetesConfig"):
         out.pop(key, None)
@@ -117,16 +112,13 @@ def group_details(cluster: HyperPodCluster, group: InstanceGroup) -> dict[str, A
     if spec.get("TrainingPlanArn"):
         from moto.sagemaker.models import sagemaker_backends
 
-        from sandbox.aws import training_plans
-
         backend = sagemaker_backends[cluster.account_id][cluster.region_name]
         out["TrainingPlanStatus"] = training_plans.plan_status(backend, spec["TrainingPlanArn"]) or "NotFound"
     if group.software:
         out["SoftwareUpdateStatus"] = group.software["status"]
         if group.software.get("config"):
             out["ActiveSoftwareUpdateConfig"] = group.software["config"]
-    for hook in GROUP_DETAIL_HOOKS:
-        hook(cluster, group, out)
+    operations.active_operations(cluster, group, out)
     return out
 
 

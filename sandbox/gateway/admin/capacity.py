@@ -1,5 +1,5 @@
 """Sandbox-only control of HyperPod capacity at /api/sandbox/capacity (admin token): the SageMaker
-cluster-usage quotas Service Quotas reports, and Spot capacity per zone and type (``sandbox.aws.capacity``).
+cluster-usage quotas Service Quotas reports, and Spot capacity per zone and type (``sandbox.aws.sagemaker.capacity``).
 Training plans need no control: reserve them with SearchTrainingPlanOfferings and CreateTrainingPlan."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
-from sandbox.aws import capacity
+from sandbox.aws.sagemaker import capacity
 
 _HELP = (
     'Send {"quotas": {"ml.p5.48xlarge": 4}, "spotCapacity": [{"zone": "us-east-1a", "instanceType": '

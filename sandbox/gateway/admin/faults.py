@@ -6,9 +6,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from sandbox.aws import ec2_propagation, node_faults
 from sandbox.aws import sagemaker as hyperpod
+from sandbox.aws.ec2 import propagation as ec2_propagation
 from sandbox.aws.iam import propagation
+from sandbox.aws.sagemaker import node_faults
 from sandbox.controllers import training
 from sandbox.gateway.admin.training import training_controls
 

@@ -12,7 +12,7 @@ import pytest
 from launchpod.adapters.aws.logs import Logs
 from launchpod.domain import observability
 
-from sandbox.aws import logs_filters
+from sandbox.aws.logs import filters as logs_filters
 
 GROUP = "/aws/containerinsights/c1/application"
 

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 import sandbox.aws
-from sandbox.aws import FAULTS, ec2_propagation
+from sandbox.aws.ec2 import propagation as ec2_propagation
 from tests.sandbox.aws.support import placeholder_zip
 
 TIME_SCALE = 0.01
@@ -59,11 +59,8 @@ def moto_session() -> Iterator[Any]:
 @pytest.fixture(autouse=True)
 def aws(moto_session: Any) -> Iterator[Any]:
     """The active moto mock; every test starts from empty backends, no faults and default timings."""
-    from sandbox.aws import sagemaker as hyperpod
-
     yield moto_session
-    FAULTS.clear()
-    hyperpod.reset()  # HyperPod's durations, faults, sinks, node faults, tracking servers and quotas
+    sandbox.aws.reset()  # every service's state: HyperPod's durations, faults, sinks, tracking servers...
     sandbox.aws.set_kube_endpoint_provider(None)
     sandbox.aws.set_node_reader(None)
     sandbox.aws.set_cluster_creation_seconds(600)
@@ -78,7 +75,7 @@ def aws(moto_session: Any) -> Iterator[Any]:
 def health_agent(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
     """These tests have no Kubernetes workloads: HyperPod's health-monitoring agent is taken to run on every
     node (its dependencies installed), except in tests that ask for ``without_health_agent``."""
-    from sandbox.aws import node_agents
+    from sandbox.aws.sagemaker import node_agents
 
     if "without_health_agent" not in request.fixturenames:
         monkeypatch.setattr(node_agents, "runs_on", lambda eks_cluster, node_name: True)
@@ -87,7 +84,7 @@ def health_agent(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
 @pytest.fixture
 def without_health_agent() -> Iterator[None]:
     """No health-monitoring agent runs on any node (node_agents as the workload controller would leave it)."""
-    from sandbox.aws import node_agents
+    from sandbox.aws.sagemaker import node_agents
 
     node_agents.forget()
     yield

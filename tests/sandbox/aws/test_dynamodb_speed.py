@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from moto.dynamodb.models.dynamo_type import DynamoType
 
-from sandbox.aws import dynamodb_speed
+from sandbox.aws.dynamodb import speed as dynamodb_speed
 
 
 def _table(client, name: str, sort_type: str) -> None:

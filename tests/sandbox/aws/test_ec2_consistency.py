@@ -9,7 +9,7 @@ import pytest
 from botocore.exceptions import ClientError
 from launchpod.adapters.aws.propagation import retry_fresh_ids
 
-from sandbox.aws import ec2_propagation
+from sandbox.aws.ec2 import propagation as ec2_propagation
 
 TAGS = [{"Key": "launchpod:cluster", "Value": "c1"}]
 

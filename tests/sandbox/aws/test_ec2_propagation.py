@@ -12,7 +12,7 @@ from botocore.exceptions import ClientError
 from launchpod.adapters.aws.ec2 import Ec2
 from launchpod.adapters.aws.propagation import retry_fresh_ids
 
-from sandbox.aws import ec2_propagation
+from sandbox.aws.ec2 import propagation as ec2_propagation
 
 TAGS = {"launchpod:cluster": "c1"}
 

@@ -25,7 +25,7 @@ from tests.sandbox.aws.test_sagemaker_hyperpod import (  # noqa: F401  (fixtures
 
 @pytest.fixture
 def capacity_reset():
-    from sandbox.aws import capacity
+    from sandbox.aws.sagemaker import capacity
 
     yield capacity
     capacity.clear()

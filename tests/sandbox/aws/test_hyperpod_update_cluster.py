@@ -132,7 +132,7 @@ def test_whitelist_places_every_member_botocore_knows():
 
 @pytest.fixture
 def capacity_reset():
-    from sandbox.aws import capacity
+    from sandbox.aws.sagemaker import capacity
 
     yield capacity
     capacity.clear()

@@ -35,7 +35,7 @@ def test_get_role_answers_while_other_requests_create_roles():
     from moto.core import DEFAULT_ACCOUNT_ID
     from moto.iam.models import iam_backends
 
-    from sandbox.aws import iam_listing
+    from sandbox.aws.iam import listing as iam_listing
 
     iam_listing.install()
     backend = iam_backends[DEFAULT_ACCOUNT_ID]["global"]

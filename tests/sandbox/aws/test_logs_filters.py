@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from sandbox.aws.logs_filters import JsonFilterPattern
+from sandbox.aws.logs.filters import JsonFilterPattern
 
 EVENT = json.dumps({"log": "step 3", "kubernetes": {"pod_name": "j-pods-0", "namespace_name": "default"}})
 

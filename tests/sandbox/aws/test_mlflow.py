@@ -24,9 +24,9 @@ TRUST = {
 @pytest.fixture(autouse=True)
 def installed(aws: Any) -> Iterator[None]:
     hyperpod.install()
-    mlflow.SETTINGS["create_seconds"] = 60.0  # 0.6 s at the package's scale
+    mlflow.settings()["create_seconds"] = 60.0  # 0.6 s at the package's scale
     yield
-    mlflow.SETTINGS["create_seconds"] = 1500.0
+    mlflow.settings()["create_seconds"] = 1500.0
     mlflow.reset()
 
 
@@ -106,14 +106,14 @@ def test_refusals_name_what_is_wrong(setup):
 
 
 def test_beyond_the_quota_is_resource_limit_exceeded(setup):
-    mlflow.SETTINGS["limit"] = 1
+    mlflow.settings()["limit"] = 1
     try:
         _create(setup["sm"], setup["role"], "one")
         with pytest.raises(ClientError) as exc:
             _create(setup["sm"], setup["role"], "two")
         assert _code(exc)[0] == "ResourceLimitExceeded"
     finally:
-        mlflow.SETTINGS["limit"] = 10
+        mlflow.settings()["limit"] = 10
 
 
 def test_create_passes_the_role_to_sagemaker_and_names_the_server_arn():

@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 from botocore.exceptions import ClientError
 
-from sandbox.aws import node_faults
 from sandbox.aws import sagemaker as hyperpod
+from sandbox.aws.sagemaker import node_faults
 from tests.sandbox.aws import test_sagemaker_hyperpod as hp_tests
 from tests.sandbox.aws.support import wait_until
 from tests.sandbox.aws.test_sagemaker_hyperpod import _group, _nodes, _ready_cluster, fast_forward
@@ -128,7 +128,7 @@ def test_on_demand_deep_health_checks_fail_the_faulty_node_only(sm, node, events
 def test_without_the_health_agent_a_fault_is_unseen_until_the_agent_runs_on_the_node(
     sm, node, events, without_health_agent
 ):
-    from sandbox.aws import node_agents
+    from sandbox.aws.sagemaker import node_agents
 
     answer = node_faults.inject("hp", node, "gpu")
     fast_forward()

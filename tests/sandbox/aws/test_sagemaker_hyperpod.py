@@ -812,7 +812,7 @@ def test_status_changes_are_announced_once_each_with_the_failure_message(sm, eks
 
 
 def test_reset_leaves_the_next_test_none_of_what_this_one_set(sm, eks_arn):
-    from sandbox.aws import capacity
+    from sandbox.aws.sagemaker import capacity
 
     sent: list[Any] = []
     hyperpod.set_durations(cluster_create=1.0)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from sandbox.aws import shims
+from sandbox.aws import awslambda
 from tests.sandbox.aws import handlers_for_tests
 from tests.sandbox.aws.support import finished_execution, history_types, output_of, placeholder_zip
 
@@ -103,7 +103,7 @@ def test_direct_invoke_runs_the_handler_with_a_lambda_context_and_environment(cl
     assert payload["requestId"]
     assert payload["remainingPositive"] is True
     assert payload["env"] == "from-function-config"
-    assert shims.INVOCATIONS[-1] == ("echo", {"hello": "world"})
+    assert awslambda.invocations()[-1] == ("echo", {"hello": "world"})
 
 
 def test_direct_invoke_of_a_failing_handler_returns_lambdas_error_document(client, deploy):

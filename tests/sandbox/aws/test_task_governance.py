@@ -11,7 +11,7 @@ from botocore.exceptions import ClientError
 
 import sandbox.aws
 from sandbox.aws import sagemaker as hyperpod
-from sandbox.aws import task_governance
+from sandbox.aws.sagemaker import task_governance
 from sandbox.controllers import kueue
 from tests import manifests
 from tests.sandbox.aws.support import ROLE_ARN, wait_until

@@ -1,5 +1,5 @@
 # ruff: noqa: F811  (the HyperPod fixtures are imported from test_sagemaker_hyperpod and used by name)
-"""Training plans as the sandbox's SageMaker answers them (sandbox/aws/training_plans.py): priced offerings
+"""Training plans as the sandbox's SageMaker answers them (sandbox/aws/sagemaker/training_plans.py): priced offerings
 that start when asked, a plan Scheduled then Active then Expired on the sandbox clock, one plan per name,
 extensions, and a first group on a plan at CreateCluster."""
 

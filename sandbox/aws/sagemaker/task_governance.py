@@ -38,8 +38,10 @@ from moto.sagemaker.exceptions import ConflictException, ResourceNotFound, Valid
 from moto.sagemaker.models import SageMakerModelBackend
 from moto.sagemaker.responses import SageMakerResponse
 
+from sandbox.aws.core import patch
 from sandbox.aws.sagemaker import common as hp
-from sandbox.aws.sagemaker.responses import request_params
+from sandbox.aws.sagemaker.common import request_params
+from sandbox.aws.state import STATE
 
 _NAME = re.compile(r"^[a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}$")
 _TEAM = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$")
@@ -65,11 +67,21 @@ class Entity:
     tags: list[dict[str, str]] = field(default_factory=list)  # moto's ListTags/AddTags read and extend it
 
 
-_entities: dict[tuple[str, str], dict[str, Entity]] = {}
+@dataclass
+class GovernanceState:
+    """Task governance's scheduler configs and compute quotas."""
+
+    entities: dict[tuple[str, str], dict[str, Entity]] = field(
+        default_factory=dict
+    )  # (account, region) -> id -> entity
+
+
+def _state() -> GovernanceState:
+    return STATE.of(GovernanceState)
 
 
 def _of(backend: SageMakerModelBackend) -> dict[str, Entity]:
-    return _entities.setdefault((backend.account_id, backend.region_name), {})
+    return _state().entities.setdefault((backend.account_id, backend.region_name), {})
 
 
 def _cluster(backend: SageMakerModelBackend, arn: str) -> Any:
@@ -255,12 +267,14 @@ def describe_quota(e: Entity) -> dict[str, Any]:
 def live(kind: str) -> list[Entity]:
     """Every entity of that kind in every account (the Kueue emulation maps them to their EKS clusters)."""
     with _lock:
-        return [copy.deepcopy(e) for entities in _entities.values() for e in entities.values() if e.kind == kind]
+        return [
+            copy.deepcopy(e) for entities in _state().entities.values() for e in entities.values() if e.kind == kind
+        ]
 
 
 def by_arn(arn: str) -> Entity | None:
     with _lock:
-        return next((e for entities in _entities.values() for e in entities.values() if e.arn == arn), None)
+        return next((e for entities in _state().entities.values() for e in entities.values() if e.arn == arn), None)
 
 
 # ----------------------------------------------------------------------------- response methods
@@ -294,8 +308,8 @@ def _r_describe_config(self: SageMakerResponse) -> ActionResult:
 
 
 def _r_list_configs(self: SageMakerResponse) -> ActionResult:
-    keys = ("ClusterSchedulerConfigArn", "ClusterSchedulerConfigId", "ClusterSchedulerConfigVersion", "Name")
-    keys += ("CreationTime", "LastModifiedTime", "Status", "ClusterArn")
+    keys: tuple[str, ...] = ("ClusterSchedulerConfigArn", "ClusterSchedulerConfigId", "ClusterSchedulerConfigVersion")
+    keys += ("Name", "CreationTime", "LastModifiedTime", "Status", "ClusterArn")
     items = [describe_config(e) for e in _listed(self, "cluster-scheduler-config")]
     return _page(self, [{k: i[k] for k in keys if k in i} for i in items], "ClusterSchedulerConfigSummaries")
 
@@ -333,7 +347,7 @@ def _r_describe_quota(self: SageMakerResponse) -> ActionResult:
 
 
 def _r_list_quotas(self: SageMakerResponse) -> ActionResult:
-    keys = ("ComputeQuotaArn", "ComputeQuotaId", "Name", "ComputeQuotaVersion", "Status", "ClusterArn")
+    keys: tuple[str, ...] = ("ComputeQuotaArn", "ComputeQuotaId", "Name", "ComputeQuotaVersion", "Status", "ClusterArn")
     keys += ("ComputeQuotaConfig", "ComputeQuotaTarget", "ActivationState", "CreationTime", "LastModifiedTime")
     items = [describe_quota(e) for e in _listed(self, "compute-quota")]
     return _page(self, [{k: i[k] for k in keys if k in i} for i in items], "ComputeQuotaSummaries")
@@ -369,7 +383,7 @@ _installed = False
 
 def reset() -> None:
     with _lock:
-        _entities.clear()
+        _state().entities.clear()
 
 
 def install() -> None:
@@ -390,5 +404,5 @@ def install() -> None:
                 return found
             return previous(self, arn)
 
-        SageMakerModelBackend._get_resource_from_arn = from_arn  # type: ignore[method-assign]
+        patch(SageMakerModelBackend, "_get_resource_from_arn", from_arn)
         _installed = True

@@ -19,6 +19,8 @@ from __future__ import annotations
 import threading
 from typing import Any
 
+from sandbox.aws.core import patch
+
 _lock = threading.Lock()
 _installed = False
 
@@ -43,6 +45,6 @@ def install() -> None:
             page = after[:limit]
             return page, (page[-1].id if len(after) > limit else None)
 
-        IAMBackend.list_roles = list_roles
-        IAMBackend.get_roles = lambda self: list(self.roles.values())
+        patch(IAMBackend, "list_roles", list_roles)
+        patch(IAMBackend, "get_roles", lambda self: list(self.roles.values()))
         _installed = True

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -109,7 +110,7 @@ def _vcpus(size: str) -> int:
     return 4 * int(match.group(1)) if match else 4
 
 
-def _from_ec2(info: dict) -> InstanceShape:
+def _from_ec2(info: dict[str, Any]) -> InstanceShape:
     gpus = (info.get("GpuInfo") or {}).get("Gpus") or []
     neuron = (info.get("NeuronInfo") or {}).get("NeuronDevices") or []
     archs = (info.get("ProcessorInfo") or {}).get("SupportedArchitectures") or ["x86_64"]

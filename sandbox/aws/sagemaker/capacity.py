@@ -1,7 +1,7 @@
 """moto extensions for where HyperPod capacity comes from: training plans, the Service Quotas of
 SageMaker's cluster usage, and Spot capacity that runs short in a zone.
 
-* Training plans (sandbox.aws.training_plans: offerings with prices and start times, plans Scheduled,
+* Training plans (sandbox.aws.sagemaker.training_plans: offerings with prices and start times, plans Scheduled,
   Active then Expired on the sandbox clock, extensions): ``InUseInstanceCount`` counts the HyperPod
   instances of groups that name the plan (``TrainingPlanArn``); ``AvailableInstanceCount`` is the rest.
   UpdateCluster refuses a group whose type, zone (its subnet's) or count the plan cannot serve ("Training
@@ -24,15 +24,31 @@ from __future__ import annotations
 import hashlib
 import json
 import threading
+from dataclasses import dataclass, field
 from typing import Any
 
 from moto.sagemaker.exceptions import SagemakerClientError
 
-from sandbox.aws import training_plans
+from sandbox.aws.sagemaker import training_plans
+from sandbox.aws.sagemaker.common import instance_types
+from sandbox.aws.state import STATE
 
 _lock = threading.RLock()
-_quotas: dict[str, float] = {}
-_spot: dict[tuple[str, str], int] = {}
+
+
+@dataclass
+class CapacityState:
+    """The cluster-usage quotas and the Spot capacity the sandbox's controls set."""
+
+    quotas: dict[str, float] = field(default_factory=dict)  # instance type -> cluster-usage quota set
+    spot: dict[tuple[str, str], int] = field(
+        default_factory=dict
+    )  # (zone, instance type) -> Spot instances it can give
+
+
+def _state() -> CapacityState:
+    return STATE.of(CapacityState)
+
 
 SERVICE_CODE = "sagemaker"
 
@@ -64,41 +80,43 @@ def quota_code(instance_type: str) -> str:
 
 def quota_value(instance_type: str) -> float:
     with _lock:
-        return _quotas.get(instance_type, default_quota(instance_type))
+        return _state().quotas.get(instance_type, default_quota(instance_type))
 
 
 def set_quota(instance_type: str, value: float | None) -> None:
     with _lock:
         if value is None:
-            _quotas.pop(instance_type, None)
+            _state().quotas.pop(instance_type, None)
         else:
-            _quotas[instance_type] = float(value)
+            _state().quotas[instance_type] = float(value)
 
 
 def set_spot_capacity(zone: str, instance_type: str, available: int | None) -> None:
     with _lock:
         if available is None:
-            _spot.pop((zone, instance_type), None)
+            _state().spot.pop((zone, instance_type), None)
         else:
-            _spot[(zone, instance_type)] = int(available)
+            _state().spot[(zone, instance_type)] = int(available)
 
 
 def spot_capacity(zone: str, instance_type: str) -> int | None:
     with _lock:
-        return _spot.get((zone, instance_type))
+        return _state().spot.get((zone, instance_type))
 
 
 def clear() -> None:
     with _lock:
-        _quotas.clear()
-        _spot.clear()
+        _state().quotas.clear()
+        _state().spot.clear()
 
 
 def describe() -> dict[str, Any]:
     with _lock:
         return {
-            "quotas": dict(_quotas),
-            "spotCapacity": [{"zone": z, "instanceType": t, "available": n} for (z, t), n in sorted(_spot.items())],
+            "quotas": dict(_state().quotas),
+            "spotCapacity": [
+                {"zone": z, "instanceType": t, "available": n} for (z, t), n in sorted(_state().spot.items())
+            ],
         }
 
 
@@ -158,8 +176,6 @@ def install(in_use: Any, zones_of_type: Any) -> None:
             if original_list is None:
                 return json.dumps({"Quotas": []})
             return str(original_list(self))
-        from sandbox.aws.sagemaker import instance_types
-
         quotas = [_quota(self.current_account, self.region, t) for t in instance_types()]
         if params.get("QuotaCode"):
             quotas = [q for q in quotas if q["QuotaCode"] == params["QuotaCode"]]
@@ -171,15 +187,17 @@ def install(in_use: Any, zones_of_type: Any) -> None:
             return str(original_get(self))
         from moto.servicequotas.exceptions import NoSuchResource
 
-        from sandbox.aws.sagemaker import instance_types
-
         for t in instance_types():
             if quota_code(t) == params.get("QuotaCode"):
                 return json.dumps({"Quota": _quota(self.current_account, self.region, t)})
         raise NoSuchResource
 
     training_plans.install(in_use, zones_of_type)
-    ServiceQuotasResponse._launchpod_original_list = original_list
-    ServiceQuotasResponse._launchpod_original_get = original_get
-    ServiceQuotasResponse.list_service_quotas = list_quotas
-    ServiceQuotasResponse.get_service_quota = get_quota
+    # moto knows only vpc's quotas: sagemaker's are answered here, the rest by moto (kept for a later install).
+    for name, value in (
+        ("_launchpod_original_list", original_list),
+        ("_launchpod_original_get", original_get),
+        ("list_service_quotas", list_quotas),
+        ("get_service_quota", get_quota),
+    ):
+        setattr(ServiceQuotasResponse, name, value)

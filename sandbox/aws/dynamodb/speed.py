@@ -27,6 +27,8 @@ import copy
 import threading
 from typing import Any
 
+from sandbox.aws.core import patch
+
 _PLAIN = frozenset({"S", "B", "BOOL"})  # moto's cast_value returns these values as they are stored
 _lock = threading.Lock()
 _installed = False
@@ -40,7 +42,7 @@ def install() -> None:
     with _lock:
         if _installed:
             return
-        cast_value = DynamoType.cast_value.fget
+        cast_value = vars(DynamoType)["cast_value"].fget  # a property
         eq, ne, lt, le, gt, ge = (
             DynamoType.__eq__,
             DynamoType.__ne__,
@@ -76,13 +78,13 @@ def install() -> None:
 
         _install_attribute_value_serializer()
         _install_top_level_projection()
-        DynamoType.cast_value = property(fast_cast_value)  # type: ignore[method-assign,assignment]
-        DynamoType.__eq__ = __eq__  # type: ignore[method-assign,assignment]
-        DynamoType.__ne__ = __ne__  # type: ignore[method-assign,assignment]
-        DynamoType.__lt__ = ordered(lt, lambda a, b: a < b)  # type: ignore[method-assign]
-        DynamoType.__le__ = ordered(le, lambda a, b: a <= b)  # type: ignore[method-assign]
-        DynamoType.__gt__ = ordered(gt, lambda a, b: a > b)  # type: ignore[method-assign]
-        DynamoType.__ge__ = ordered(ge, lambda a, b: a >= b)  # type: ignore[method-assign]
+        patch(DynamoType, "cast_value", property(fast_cast_value))
+        patch(DynamoType, "__eq__", __eq__)
+        patch(DynamoType, "__ne__", __ne__)
+        patch(DynamoType, "__lt__", ordered(lt, lambda a, b: a < b))
+        patch(DynamoType, "__le__", ordered(le, lambda a, b: a <= b))
+        patch(DynamoType, "__gt__", ordered(gt, lambda a, b: a > b))
+        patch(DynamoType, "__ge__", ordered(ge, lambda a, b: a >= b))
         _installed = True
 
 
@@ -104,7 +106,7 @@ def _install_attribute_value_serializer() -> None:
                 return
         original(self, serialized, value, shape, key)
 
-    BaseJSONSerializer._serialize_type_structure = _serialize_type_structure  # type: ignore[method-assign]
+    patch(BaseJSONSerializer, "_serialize_type_structure", _serialize_type_structure)
 
 
 def _install_top_level_projection() -> None:
@@ -119,4 +121,4 @@ def _install_top_level_projection() -> None:
         kept = {name: copy.deepcopy(self.attrs[name]) for name in names if name in self.attrs}
         return Item(hash_key=self.hash_key, range_key=self.range_key, attrs=kept)
 
-    Item.project = project  # type: ignore[method-assign]
+    patch(Item, "project", project)

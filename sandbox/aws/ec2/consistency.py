@@ -26,26 +26,41 @@ from __future__ import annotations
 
 import threading
 import time
+from dataclasses import dataclass, field
 from typing import Any
 
 from sandbox.aws import clock
+from sandbox.aws.core import patch
+from sandbox.aws.state import STATE
 
 NAT_DELETION_SECONDS = 120.0
 
 _lock = threading.Lock()
 _installed = False
-_deleting_since: dict[str, float] = {}  # NAT gateway id -> time.monotonic() of DeleteNatGateway
+
+
+@dataclass
+class NatDeletionState:
+    """The NAT gateways being deleted."""
+
+    deleting_since: dict[str, float] = field(
+        default_factory=dict
+    )  # NAT gateway id -> time.monotonic() of DeleteNatGateway
+
+
+def _state() -> NatDeletionState:
+    return STATE.of(NatDeletionState)
 
 
 def _settle(backend: Any) -> None:
     for nat in list(backend.nat_gateways.values()):
-        started = _deleting_since.get(nat.id)
+        started = _state().deleting_since.get(nat.id)
         if nat.state != "deleting" or started is None:
             continue
         if clock.sim_seconds_elapsed(started) < NAT_DELETION_SECONDS:
             continue
         nat.state = "deleted"
-        _deleting_since.pop(nat.id, None)
+        _state().deleting_since.pop(nat.id, None)
         eni = getattr(nat, "_eni", None)
         for address in list(backend.addresses):
             if eni is not None and address.eni is eni:
@@ -81,7 +96,7 @@ def install() -> None:
                 return original_delete_nat(self, nat_gateway_id)
             if nat.state not in ("deleting", "deleted"):
                 nat.state = "deleting"
-                _deleting_since[nat.id] = time.monotonic()
+                _state().deleting_since[nat.id] = time.monotonic()
             return nat
 
         def describe_nat_gateways(self: Any, filters: Any, nat_gateway_ids: Any) -> Any:
@@ -127,9 +142,9 @@ def install() -> None:
                 )
             return original_detach(self, internet_gateway_id, vpc_id)
 
-        EC2Backend.delete_nat_gateway = delete_nat_gateway
-        EC2Backend.describe_nat_gateways = describe_nat_gateways
-        EC2Backend.release_address = release_address
-        EC2Backend.delete_subnet = delete_subnet
-        EC2Backend.detach_internet_gateway = detach_internet_gateway
+        patch(EC2Backend, "delete_nat_gateway", delete_nat_gateway)
+        patch(EC2Backend, "describe_nat_gateways", describe_nat_gateways)
+        patch(EC2Backend, "release_address", release_address)
+        patch(EC2Backend, "delete_subnet", delete_subnet)
+        patch(EC2Backend, "detach_internet_gateway", detach_internet_gateway)
         _installed = True

@@ -86,7 +86,7 @@ def role_problem(account: str, role_arn: str) -> str | None:
 
 def check_request(params: dict[str, Any], settings: dict[str, Any], eks: bool) -> None:
     """ValidationException text for an AutoScaling request UpdateCluster cannot take; None when it can."""
-    from sandbox.aws.sagemaker import invalid
+    from sandbox.aws.sagemaker.common import invalid
 
     config = params.get("AutoScaling") or {}
     if config.get("Mode") != "Enable":

@@ -1,8 +1,7 @@
-"""Node faults for the sandbox's HyperPod: a GPU error, EFA down or an unresponsive node, as HyperPod's
-health-monitoring agent (HMA) reports them.
+"""HyperPod's health-monitoring agent (HMA) and the node faults it finds: a GPU error, EFA down or an
+unresponsive node (injected with ``sandbox.aws.sagemaker.node_faults``).
 
 What AWS documents, and the sandbox does:
-
 * The agent labels the Kubernetes Node ``sagemaker.amazonaws.com/node-health-status``
   ``UnschedulablePendingReboot`` or ``UnschedulablePendingReplacement``, with fault-type and fault-reason
   labels, and the node takes no new work (developer guide, "Resilience-related Kubernetes labels by
@@ -19,7 +18,7 @@ What AWS documents, and the sandbox does:
 What the fault dictates (``fixed_by``): ``reboot`` clears it at the end of a reboot; ``replace`` survives
 reboots (the node reports the fault again once it is back) and goes with the old hardware; ``nothing``
 also dooms the replacement instance, which fails at the end of its launch (HyperPod does not retry a
-failed replacement). Only an agent running on the node reports a fault (sandbox.aws.node_agents): without
+failed replacement). Only an agent running on the node reports a fault (``node_agents``): without
 one the fault is there, unseen, until the agent starts on that node. Fault types ``NvidiaGPUUnhealthy`` and
 ``NvidiaErrorTerminate`` are the HMA's own
 names (AWS's examples); ``EfaHealth`` and ``KubeletUnresponsive`` and the reasons are ours.
@@ -28,11 +27,15 @@ names (AWS's examples); ``EfaHealth`` and ``KubeletUnresponsive`` and the reason
 from __future__ import annotations
 
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
-from sandbox.aws import node_agents
-from sandbox.aws import sagemaker as hp
+from sandbox.aws import eventbridge
+from sandbox.aws.sagemaker import node_agents
+from sandbox.aws.sagemaker.common import HEALTH_LABEL, NODE_PREFIX
+from sandbox.aws.sagemaker.models import HyperPodCluster, HyperPodNode, Phase
+from sandbox.aws.sagemaker.nodes import operate_nodes
+from sandbox.aws.state import STATE
 
 NODE_HEALTH = "SageMaker HyperPod Cluster Node Health Event"
 FAULT_TYPE_LABEL = "sagemaker.amazonaws.com/fault-type"
@@ -83,17 +86,26 @@ class ActiveFault:
     since: float  # simulated time it was injected (a replacement launched after it is its successor)
     group: str
     cluster_arn: str
-    reported: bool = False  # the health-monitoring agent has seen it (sandbox.aws.node_agents)
+    reported: bool = False  # the health-monitoring agent has seen it (``node_agents``)
 
 
-_faults: dict[str, ActiveFault] = {}  # instance id -> fault
-_lock = threading.Lock()
-_injected: list[dict[str, Any]] = []
+@dataclass
+class NodeFaultsState:
+    """The node faults injected and still active."""
+
+    faults: dict[str, ActiveFault] = field(default_factory=dict)  # instance id -> fault
+    injected: list[dict[str, Any]] = field(default_factory=list)  # every fault injected, for describe
 
 
-def _put(cluster: hp.HyperPodCluster, node_id: str, status: str, spec: FaultSpec | None, times: int) -> None:
-    from sandbox.aws import eventbridge
+def fault_records() -> NodeFaultsState:
+    """The node faults injected and still active (call under ``RECORDS_LOCK``)."""
+    return STATE.of(NodeFaultsState)
 
+
+RECORDS_LOCK = threading.Lock()
+
+
+def _put(cluster: HyperPodCluster, node_id: str, status: str, spec: FaultSpec | None, times: int) -> None:
     summary = (
         {
             "HealthStatus": "Unhealthy",
@@ -123,7 +135,9 @@ def _put(cluster: hp.HyperPodCluster, node_id: str, status: str, spec: FaultSpec
         )
 
 
-def _report(cluster: hp.HyperPodCluster, node: hp.HyperPodNode, spec: FaultSpec) -> None:
+def report(cluster: HyperPodCluster, node: HyperPodNode, spec: FaultSpec) -> str | None:
+    """The agent reports ``spec`` on ``node``: a cluster event and the node-health events; returns the repair
+    HyperPod then makes (``reboot`` or ``replace``, with ``NodeRecovery: Automatic``) or None."""
     repair = spec.repair if cluster.node_recovery == "Automatic" else "None"
     cluster.event(
         "Instance",
@@ -134,68 +148,22 @@ def _report(cluster: hp.HyperPodCluster, node: hp.HyperPodNode, spec: FaultSpec)
         instance_id=node.instance_id,
     )
     _put(cluster, node.instance_id, "Unhealthy", spec, 2)  # AWS sends fault events in pairs
-    if cluster.node_recovery == "Automatic":
-        action = "replace" if spec.repair == "Replace" else "reboot"
-        backend = _backend_of(cluster)
-        hp.batch_node_operation(backend, cluster.cluster_name, [node.instance_id], action)
+    if cluster.node_recovery != "Automatic":
+        return None
+    return "replace" if spec.repair == "Replace" else "reboot"
 
 
-def _backend_of(cluster: hp.HyperPodCluster) -> Any:
-    from moto.sagemaker.models import sagemaker_backends
-
-    return sagemaker_backends[cluster.account_id][cluster.region_name]
-
-
-def inject(cluster_name: str, node_id: str, kind: str, fixed_by: str | None = None) -> dict[str, Any]:
-    """Fault the node ``node_id`` of ``cluster_name`` now; raises ValueError saying what is wrong."""
-    from moto.sagemaker.models import sagemaker_backends
-
-    if kind not in KINDS:
-        raise ValueError(f"kind is one of {', '.join(KINDS)}")
-    spec = KINDS[kind]
-    fixed = fixed_by or spec.fixed_by
-    if fixed not in FIXED_BY:
-        raise ValueError(f"fixedBy is one of {', '.join(FIXED_BY)}")
-    with hp.LOCK:
-        for account in list(sagemaker_backends.keys()):
-            for region in list(sagemaker_backends[account].keys()):
-                backend = sagemaker_backends[account][region]
-                cluster = backend.clusters.get(cluster_name)
-                if not isinstance(cluster, hp.HyperPodCluster):
-                    continue
-                node = cluster.nodes.get(node_id)
-                if node is None:
-                    raise ValueError(f"cluster {cluster_name} has no node {node_id}")
-                if node.state()[0] != "Running":
-                    raise ValueError(f"node {node_id} is {node.state()[0]}; faults are injected into Running nodes")
-                seen = _agent_on(cluster, node_id)
-                fault = ActiveFault(kind, fixed, node.started, hp.sim_now(), node.group, cluster.arn, seen)
-                with _lock:
-                    _faults[node_id] = fault
-                    _injected.append({"cluster": cluster_name, "nodeId": node_id, "kind": kind, "fixedBy": fixed})
-                answer: dict[str, Any] = {
-                    "cluster": cluster_name,
-                    "nodeId": node_id,
-                    "kind": kind,
-                    "fixedBy": fixed,
-                    "detected": seen,
-                }
-                if seen:
-                    _report(cluster, node, spec)
-                else:
-                    answer["why"] = (
-                        f"No health-monitoring agent runs on {hp.NODE_PREFIX}{node_id}: nothing reports the fault "
-                        "until it does (install HyperPod's dependencies)."
-                    )
-                return answer
-    raise ValueError(f"no HyperPod cluster {cluster_name}")
+def _report_and_repair(cluster: HyperPodCluster, node: HyperPodNode, spec: FaultSpec) -> None:
+    action = report(cluster, node, spec)
+    if action:
+        operate_nodes(cluster, [node.instance_id], action)
 
 
-def _agent_on(cluster: hp.HyperPodCluster, node_id: str) -> bool:
-    return node_agents.runs_on(cluster.eks_cluster_name, f"{hp.NODE_PREFIX}{node_id}")
+def agent_on(cluster: HyperPodCluster, node_id: str) -> bool:
+    return node_agents.runs_on(cluster.eks_cluster_name, f"{NODE_PREFIX}{node_id}")
 
 
-def _doom(cluster: hp.HyperPodCluster, fault: ActiveFault) -> None:
+def _doom(cluster: HyperPodCluster, fault: ActiveFault) -> None:
     """The replacement of a node whose fault nothing fixes fails at the end of its launch."""
     fresh = [
         n for n in cluster.nodes.values() if n.kind == "replace" and n.group == fault.group and n.started >= fault.since
@@ -203,8 +171,8 @@ def _doom(cluster: hp.HyperPodCluster, fault: ActiveFault) -> None:
     for node in fresh[:1]:
         pending = node.phases[0].until
         node.phases = [
-            hp.Phase("Pending", pending, node.phases[0].message),
-            hp.Phase(
+            Phase("Pending", pending, node.phases[0].message),
+            Phase(
                 "Failure",
                 float("inf"),
                 f"The replacement instance {node.instance_id} failed its health checks: {KINDS[fault.kind].fault_type}."
@@ -213,41 +181,41 @@ def _doom(cluster: hp.HyperPodCluster, fault: ActiveFault) -> None:
         ]
 
 
-def _settle(backend: Any, cluster: hp.HyperPodCluster) -> None:
+def settle(cluster: HyperPodCluster) -> None:
     """Called by HyperPod's settle, under its lock: what reboots and replacements did to each fault."""
-    with _lock:
-        mine = {iid: f for iid, f in _faults.items() if f.cluster_arn == cluster.arn}
+    with RECORDS_LOCK:
+        mine = {iid: f for iid, f in fault_records().faults.items() if f.cluster_arn == cluster.arn}
     for node_id, fault in mine.items():
         node = cluster.nodes.get(node_id)
         if node is None:  # replaced or deleted: the fault left with the hardware
             if fault.fixed_by == "nothing":
                 _doom(cluster, fault)
-            with _lock:
-                _faults.pop(node_id, None)
+            with RECORDS_LOCK:
+                fault_records().faults.pop(node_id, None)
             continue
         if node.state()[0] != "Running":
             continue
         if node.started == fault.boot:
-            if not fault.reported and _agent_on(cluster, node_id):  # the agent started and finds it
+            if not fault.reported and agent_on(cluster, node_id):  # the agent started and finds it
                 fault.reported = True
-                _report(cluster, node, KINDS[fault.kind])
+                _report_and_repair(cluster, node, KINDS[fault.kind])
             continue
         # The node was restarted (a reboot) and is Running again.
         if fault.fixed_by == "reboot":
-            with _lock:
-                _faults.pop(node_id, None)
+            with RECORDS_LOCK:
+                fault_records().faults.pop(node_id, None)
             cluster.event("Instance", f"Instance {node_id} is healthy again.", group=node.group, instance_id=node_id)
             _put(cluster, node_id, "Healthy", None, 1)
         else:
             fault.boot = node.started
-            fault.reported = _agent_on(cluster, node_id)
+            fault.reported = agent_on(cluster, node_id)
             if fault.reported:
-                _report(cluster, node, KINDS[fault.kind])
+                _report_and_repair(cluster, node, KINDS[fault.kind])
 
 
-def _decorate(cluster: hp.HyperPodCluster, node: hp.HyperPodNode, obj: dict[str, Any]) -> None:
-    with _lock:
-        fault = _faults.get(node.instance_id)
+def decorate(cluster: HyperPodCluster, node: HyperPodNode, obj: dict[str, Any]) -> None:
+    with RECORDS_LOCK:
+        fault = fault_records().faults.get(node.instance_id)
     if fault is None or fault.boot != node.started or node.state()[0] != "Running":
         return
     spec = KINDS[fault.kind]
@@ -260,11 +228,11 @@ def _decorate(cluster: hp.HyperPodCluster, node: hp.HyperPodNode, obj: dict[str,
     if not fault.reported:
         return
     labels = obj["metadata"]["labels"]
-    labels[hp.HEALTH_LABEL] = spec.health
+    labels[HEALTH_LABEL] = spec.health
     labels[FAULT_TYPE_LABEL] = spec.fault_type
     labels[FAULT_REASON_LABEL] = spec.reason
-    taints = [t for t in obj["spec"].get("taints", []) if t.get("key") != hp.HEALTH_LABEL]
-    obj["spec"]["taints"] = [*taints, {"key": hp.HEALTH_LABEL, "value": spec.health, "effect": "NoSchedule"}]
+    taints = [t for t in obj["spec"].get("taints", []) if t.get("key") != HEALTH_LABEL]
+    obj["spec"]["taints"] = [*taints, {"key": HEALTH_LABEL, "value": spec.health, "effect": "NoSchedule"}]
     obj["spec"]["unschedulable"] = True
 
 
@@ -279,8 +247,8 @@ FOUND_BY = {
 
 def failing_check(node_id: str, checks: list[str]) -> str | None:
     """The first of ``checks`` the node's active fault fails, with HyperPod's message; None when it passes."""
-    with _lock:
-        fault = _faults.get(node_id)
+    with RECORDS_LOCK:
+        fault = fault_records().faults.get(node_id)
     if fault is None:
         return None
     check = next((c for c in checks if c in FOUND_BY[fault.kind]), None)
@@ -291,24 +259,3 @@ def failing_check(node_id: str, checks: list[str]) -> str | None:
         f"Deep health check {check} failed on instance {node_id}: {spec.fault_type} ({spec.reason}). "
         "The node is marked UnschedulablePendingReplacement."
     )
-
-
-def describe() -> dict[str, Any]:
-    with _lock:
-        return {
-            "active": {iid: {"kind": f.kind, "fixedBy": f.fixed_by} for iid, f in _faults.items()},
-            "injected": len(_injected),
-        }
-
-
-def clear() -> None:
-    with _lock:
-        _faults.clear()
-        _injected.clear()
-
-
-def install() -> None:
-    if _decorate not in hp.NODE_DECORATORS:
-        hp.NODE_DECORATORS.append(_decorate)
-    if _settle not in hp.SETTLE_HOOKS:
-        hp.SETTLE_HOOKS.append(_settle)

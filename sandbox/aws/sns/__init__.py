@@ -22,6 +22,9 @@ from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import urlsplit
 
+from sandbox.aws.core import patch
+from sandbox.aws.state import STATE
+
 log = logging.getLogger(__name__)
 _installed = threading.Event()
 _lock = threading.Lock()
@@ -43,17 +46,25 @@ class Delivery:
     at: str = field(default_factory=lambda: datetime.now(UTC).isoformat())
 
 
-DELIVERIES: list[Delivery] = []
+@dataclass
+class SnsState:
+    """What SNS delivered."""
+
+    deliveries: list[Delivery] = field(default_factory=list)  # what SNS was asked to deliver, oldest first
+
+
+def _state() -> SnsState:
+    return STATE.of(SnsState)
 
 
 def deliveries(protocol: str | None = None) -> list[Delivery]:
     with _lock:
-        return [d for d in DELIVERIES if protocol is None or d.protocol == protocol]
+        return [d for d in _state().deliveries if protocol is None or d.protocol == protocol]
 
 
 def _record(delivery: Delivery) -> None:
     with _lock:
-        DELIVERIES.append(delivery)
+        _state().deliveries.append(delivery)
 
 
 def _invoke(function_arn: str, event: dict[str, Any]) -> None:
@@ -69,7 +80,9 @@ def _invoke(function_arn: str, event: dict[str, Any]) -> None:
         log.warning("SNS could not invoke %s", function_arn, exc_info=True)
 
 
-def _lambda_event(sub: Any, message: str, message_id: str, subject: str | None, attrs: dict[str, Any]) -> dict:
+def _lambda_event(
+    sub: Any, message: str, message_id: str, subject: str | None, attrs: dict[str, Any]
+) -> dict[str, Any]:
     return {
         "Records": [
             {
@@ -157,6 +170,6 @@ def install() -> None:
                     delivery.outcome = f"failed: {exc}"
         _record(delivery)
 
-    SNSBackend.subscribe = subscribe
-    Subscription.publish = publish
+    patch(SNSBackend, "subscribe", subscribe)
+    patch(Subscription, "publish", publish)
     _installed.set()

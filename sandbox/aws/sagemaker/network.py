@@ -115,7 +115,7 @@ def join_blocker(
     except Exception:
         plane_cidrs = []
     node_cidrs = [s.cidr_block for s in subnets]
-    names = ", ".join(g.id for g in node_groups)
+    names = ", ".join(g.id for g in node_groups if g is not None)
     if not _opens(node_groups, plane_groups, 443, node_cidrs, plane_cidrs):
         return (
             f"The instance cannot reach the Kubernetes API server of EKS cluster {eks_cluster.name} on TCP 443: "

@@ -5,7 +5,7 @@ is required ... Failure to configure your Amazon EKS cluster using the provided 
 the SageMaker HyperPod cluster not functioning correctly", developer guide, "Installing packages on the
 Amazon EKS cluster using Helm"); the chart's health-monitoring agent is the DaemonSet that watches each
 node's GPUs and EFA and reports what it finds. What follows in the sandbox when it does not run on a node
-(sandbox.aws.node_faults, sandbox.aws.hyperpod_health):
+(``health_agent``, ``health_checks``):
 
 * a GPU or EFA fault is not detected: no health labels or taints, no node-health event, no repair;
   the agent reports it when it starts on that node later;
@@ -21,12 +21,27 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from sandbox.aws.state import STATE
 
 # The agent's repository in AWS's registries (official chart, health-monitoring-agent/templates/_helpers.tpl).
 HMA_REPOSITORY = "hyperpod-health-monitoring-agent"
 
 _lock = threading.Lock()
-_running: dict[str, frozenset[str]] = {}  # EKS cluster name -> Kubernetes node names with a Ready agent
+
+
+@dataclass
+class AgentsState:
+    """Where the health-monitoring agent runs, as the workload controller last reported."""
+
+    running: dict[str, frozenset[str]] = field(
+        default_factory=dict
+    )  # EKS cluster name -> Kubernetes node names with a Ready agent
+
+
+def _state() -> AgentsState:
+    return STATE.of(AgentsState)
 
 
 def is_agent_image(image: str) -> bool:
@@ -36,17 +51,17 @@ def is_agent_image(image: str) -> bool:
 
 def report(eks_cluster: str, nodes: Iterable[str]) -> None:
     with _lock:
-        _running[eks_cluster] = frozenset(nodes)
+        _state().running[eks_cluster] = frozenset(nodes)
 
 
 def runs_on(eks_cluster: str | None, node_name: str) -> bool:
     with _lock:
-        return bool(eks_cluster) and node_name in _running.get(eks_cluster or "", frozenset())
+        return bool(eks_cluster) and node_name in _state().running.get(eks_cluster or "", frozenset())
 
 
 def forget(eks_cluster: str | None = None) -> None:
     with _lock:
         if eks_cluster is None:
-            _running.clear()
+            _state().running.clear()
         else:
-            _running.pop(eks_cluster, None)
+            _state().running.pop(eks_cluster, None)

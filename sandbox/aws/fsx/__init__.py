@@ -14,6 +14,8 @@ from typing import Any
 from moto.fsx.models import FileSystem
 from moto.moto_api._internal import mock_random
 
+from sandbox.aws.core import patch
+
 _lock = threading.Lock()
 _installed = False
 _original_to_dict = FileSystem.to_dict
@@ -42,7 +44,7 @@ def install() -> None:
     with _lock:
         if _installed:
             return
-        FileSystem.to_dict = _to_dict  # type: ignore[method-assign]
+        patch(FileSystem, "to_dict", _to_dict)
         _installed = True
 
 

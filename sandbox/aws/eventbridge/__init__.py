@@ -16,6 +16,8 @@ import threading
 from datetime import UTC, datetime
 from typing import Any
 
+from sandbox.aws.core import patch
+
 log = logging.getLogger(__name__)
 _installed = threading.Event()
 
@@ -51,7 +53,7 @@ def install() -> None:
 
     original = Rule.send_to_targets
 
-    def send_to_targets(self: Rule, original_event: dict[str, Any], transform_input: bool = True) -> None:
+    def send_to_targets(self: Rule, original_event: Any, transform_input: bool = True) -> None:
         if self.state != "ENABLED":  # moto delivers for disabled rules too; AWS does not
             return
         lambdas = [t for t in self.targets if parse_arn(t["Arn"]).service == "lambda"]
@@ -67,7 +69,7 @@ def install() -> None:
             rest.targets = others
             original(rest, original_event, transform_input)
 
-    Rule.send_to_targets = send_to_targets
+    patch(Rule, "send_to_targets", send_to_targets)
     _installed.set()
 
 

@@ -269,7 +269,7 @@ def seconds_to_start(backend: Any, arn: str) -> float:
     if plan is None or plan["TrainingPlanArn"] != arn:
         return 0.0
     lead = (plan["StartTime"] - plan["_bought_at"]).total_seconds()
-    return max(0.0, lead - (sim_now() - plan["_bought_sim"]))
+    return max(0.0, float(lead - (sim_now() - plan["_bought_sim"])))
 
 
 def plan_status(backend: Any, arn: str) -> str | None:
@@ -384,9 +384,12 @@ def install(in_use: Any, zones_of_type: Any) -> None:
         name = str(params_of(self).get("TrainingPlanArn") or "")
         return ActionResult({"TrainingPlanExtensions": extension_history(self.sagemaker_backend, name)})
 
-    SageMakerResponse.search_training_plan_offerings = search
-    SageMakerResponse.create_training_plan = create
-    SageMakerResponse.describe_training_plan = describe
-    SageMakerResponse.list_training_plans = list_plans
-    SageMakerResponse.extend_training_plan = extend
-    SageMakerResponse.describe_training_plan_extension_history = history
+    for name, method in (
+        ("search_training_plan_offerings", search),
+        ("create_training_plan", create),
+        ("describe_training_plan", describe),
+        ("list_training_plans", list_plans),
+        ("extend_training_plan", extend),
+        ("describe_training_plan_extension_history", history),
+    ):
+        setattr(SageMakerResponse, name, method)  # moto 5.2.5 has none of these calls

@@ -18,27 +18,41 @@ from __future__ import annotations
 
 import threading
 import time
+from dataclasses import dataclass, field
 from typing import Any
 
 from sandbox.aws import clock
+from sandbox.aws.core import patch
+from sandbox.aws.state import STATE
 
 DEFAULT_PROPAGATION_SECONDS = 1.0
 
 _lock = threading.Lock()
 _installed = False
-_seconds = DEFAULT_PROPAGATION_SECONDS
-_created: dict[str, float] = {}  # resource id -> time.monotonic() of its creation
+
+
+@dataclass
+class PropagationState:
+    """The ids created lately and how long they stay unseen."""
+
+    seconds: float = DEFAULT_PROPAGATION_SECONDS  # how long a new id stays unseen
+    created: dict[str, float] = field(default_factory=dict)  # resource id -> time.monotonic() of its creation
+
+
+def _state() -> PropagationState:
+    return STATE.of(PropagationState)
+
+
 _CLEANUP = ("Delete", "Release", "Detach", "Disassociate", "Revoke")
 
 
 def set_propagation_seconds(seconds: float | None) -> None:
     """Simulated seconds a new EC2 resource stays invisible; None restores the default."""
-    global _seconds
-    _seconds = DEFAULT_PROPAGATION_SECONDS if seconds is None else float(seconds)
+    _state().seconds = DEFAULT_PROPAGATION_SECONDS if seconds is None else float(seconds)
 
 
 def propagation_seconds() -> float:
-    return _seconds
+    return _state().seconds
 
 
 _request = threading.local()  # set while an EC2 API request runs: other services' creations are not tracked
@@ -47,16 +61,16 @@ _request = threading.local()  # set while an EC2 API request runs: other service
 def _record(resource_id: str | None) -> None:
     if resource_id and getattr(_request, "active", False):
         with _lock:
-            _created[resource_id] = time.monotonic()
+            _state().created[resource_id] = time.monotonic()
 
 
 def _invisible(resource_id: str) -> bool:
     with _lock:
-        created = _created.get(resource_id)
+        created = _state().created.get(resource_id)
         if created is None:
             return False
-        if clock.sim_seconds_elapsed(created) >= _seconds:
-            del _created[resource_id]
+        if clock.sim_seconds_elapsed(created) >= _state().seconds:
+            del _state().created[resource_id]
             return False
     return True
 
@@ -134,5 +148,5 @@ def install() -> None:
             finally:
                 _request.active = False
 
-        EC2Response.call_action = call_action
+        patch(EC2Response, "call_action", call_action)
         _installed = True

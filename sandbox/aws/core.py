@@ -1,0 +1,43 @@
+"""moto's core: ``patch``, through which the sandbox replaces moto's attributes, and backends looked up
+without moto's global lock (fast enough for the sandbox's threads)."""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+_installed: set[str] = set()
+
+
+def patch(owner: object, name: str, value: object) -> None:
+    """Replace ``owner.name`` (a moto class's method or property, a module's attribute) with ``value``.
+
+    moto's classes are typed for its own methods; the sandbox's replacements are checked where they are
+    written, and assigned here."""
+    setattr(owner, name, value)
+
+
+_install_lock = threading.Lock()
+
+
+def install_backend_fast_path() -> None:
+    """Look a known account's backends up without moto's global lock.
+
+    Every moto request looks its backend up several times, and each look takes one lock shared by
+    all services. With the sandbox's threads (executions, API, Kubernetes emulators) the lock waits
+    alone cost ~10 ms per lookup, about a second per REST call. The lock guards creating an
+    account's backends; once one exists, reading the dict needs no lock.
+    """
+    from moto.core.base_backend import BackendDict
+
+    with _install_lock:
+        if "backend-fast-path" in _installed:
+            return
+        original = BackendDict.__getitem__
+
+        def __getitem__(self: BackendDict[Any], account_id: str) -> Any:
+            found = dict.get(self, account_id)
+            return found if found is not None else original(self, account_id)
+
+        patch(BackendDict, "__getitem__", __getitem__)
+        _installed.add("backend-fast-path")

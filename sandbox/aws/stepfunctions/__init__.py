@@ -1,0 +1,230 @@
+"""Step Functions as AWS runs it, only faster, for moto 5.2.5's interpreter:
+
+* **time scaling** - Wait states and Retry back-off last ``time_scale`` real seconds per ASL second (see
+  ``sandbox.aws.clock``);
+* **interpreter fixes** - request/response casing normalisation (getmoto/moto#10076), unique names for
+  unnamed executions, and AWS-style aws-sdk error names.
+
+The hooks touch private moto internals; moto is pinned exactly for this reason. Background and the
+experiments behind each: ``../shared/reference/sandbox-feasibility.md`` sections 1.2-1.5.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+import types
+import uuid
+from typing import Any
+
+from sandbox.aws import clock
+from sandbox.aws.core import patch
+
+_installed: set[str] = set()
+_install_lock = threading.Lock()
+
+
+def install_sfn_time_scaling() -> None:
+    """Scale Wait states, Retry back-off and task-token timeouts by ``clock.get_time_scale()`` (read at
+    each wait)."""
+    from moto.stepfunctions.parser.asl.component.common.retry import retrier_decl
+    from moto.stepfunctions.parser.asl.component.state.exec.state_task.service.state_task_service_callback import (
+        StateTaskServiceCallback,
+    )
+    from moto.stepfunctions.parser.asl.component.state.wait.wait_function.wait_function import (
+        WaitFunction,
+    )
+
+    with _install_lock:
+        if "sfn-time" in _installed:
+            return
+
+        def _eval_body(self: Any, env: Any) -> None:
+            seconds = self._get_wait_seconds(env=env)
+            if seconds > 0:
+                # moto's own _wait_interval re-waits `seconds - int(elapsed)` whenever the event
+                # returns early, so it cannot take fractional seconds. Waiting on the program-state
+                # event keeps StopExecution able to interrupt the Wait.
+                env.program_state_event.wait(clock.real_seconds(seconds))
+
+        patch(WaitFunction, "_eval_body", _eval_body)
+
+        # A waitForTaskToken task's TimeoutSeconds waits for something AWS does (the sandbox's
+        # HyperPod), so it runs on simulated time too. Lambda tasks' timeouts stay real: a handler's
+        # own work takes real seconds.
+        def _wait_for_task_token_timeout(self: Any, timeout_seconds: int, callback_endpoint: Any) -> Any:
+            return callback_endpoint.wait(timeout=clock.real_seconds(timeout_seconds))
+
+        patch(StateTaskServiceCallback, "_wait_for_task_token_timeout", _wait_for_task_token_timeout)
+        # RetrierDecl sleeps with the module-global `time.sleep(interval_seconds)`.
+        patch(
+            retrier_decl,
+            "time",
+            types.SimpleNamespace(
+                sleep=lambda seconds: time.sleep(clock.real_seconds(seconds)),
+                time=time.time,
+                monotonic=time.monotonic,
+            ),
+        )
+        _installed.add("sfn-time")
+
+
+# --------------------------------------------------------------------------- Step Functions fixes
+
+# Step Functions names aws-sdk errors "<Service>.<ErrorCode>" with the SDK's PascalCase service id;
+# moto only knows dynamodb and sfn and otherwise uses the lower-case API name ("eks.Resource...").
+_SDK_ERROR_SERVICE_NAMES = {
+    "eks": "Eks",
+    "sagemaker": "SageMaker",
+    "ec2": "Ec2",
+    "iam": "Iam",
+    "s3": "S3",
+    "lambda": "Lambda",
+    "servicequotas": "ServiceQuotas",
+    "sts": "Sts",
+    "ssm": "Ssm",
+    "events": "EventBridge",
+    "cloudwatch": "CloudWatch",
+    "logs": "CloudWatchLogs",
+}
+
+
+def install_sfn_fixes() -> None:
+    """Fix the moto 5.2.5 Step Functions interpreter where it differs from AWS."""
+    import botocore.session
+    from botocore import xform_name
+    from moto.stepfunctions.parser import quotas
+    from moto.stepfunctions.parser.asl.component.common.error_name import (
+        error_equals_decl as error_equals,
+    )
+    from moto.stepfunctions.parser.asl.component.common.error_name import (
+        states_error_name,
+        states_error_name_type,
+    )
+    from moto.stepfunctions.parser.asl.component.state.exec.state_task.service import (
+        state_task_service as sts,
+    )
+    from moto.stepfunctions.parser.asl.component.state.exec.state_task.service import (
+        state_task_service_aws_sdk as aws_sdk,
+    )
+    from moto.stepfunctions.parser.asl.component.state.exec.state_task.service import (
+        state_task_service_callback as callback,
+    )
+    from moto.stepfunctions.parser.models import StepFunctionsParserBackend
+
+    with _install_lock:
+        if "sfn-fixes" in _installed:
+            return
+
+        # ".sync" tasks (child executions) look at their child every 0.5 real seconds, which at a
+        # time scale of 0.05 is 10 simulated seconds after it ended; Step Functions itself is told
+        # at once. Look every 20 ms.
+        patch(callback, "_DELAY_SECONDS_SYNC_CONDITION_CHECK", 0.02)
+
+        session = botocore.session.get_session()
+        op_models: dict[tuple[str, str], Any] = {}
+
+        def operation_model(service: str, action_snake: str) -> Any:
+            key = (service, action_snake)
+            if key not in op_models:
+                try:
+                    model = session.get_service_model(service)
+                    name = next(op for op in model.operation_names if xform_name(op) == action_snake)
+                    op_models[key] = model.operation_model(name)
+                except Exception:
+                    op_models[key] = None
+            return op_models[key]
+
+        # getmoto/moto#10076: moto stubs out LocalStack's normalisation, so PascalCase ASL parameters
+        # ("Name", "StateMachineArn") never reach boto3's casing and responses are not re-cased to
+        # PascalCase. Breaks states:startExecution.sync and aws-sdk:eks:* among others.
+        def _normalise_parameters(
+            self: Any, parameters: Any, boto_service_name: Any = None, service_action_name: Any = None
+        ) -> None:
+            op = operation_model(
+                self._get_boto_service_name(boto_service_name),
+                self._get_boto_service_action(service_action_name),
+            )
+            if op is not None and op.input_shape is not None:
+                self._to_boto_request(parameters, op.input_shape)
+
+        def _normalise_response(
+            self: Any, response: Any, boto_service_name: Any = None, service_action_name: Any = None
+        ) -> None:
+            op = operation_model(
+                self._get_boto_service_name(boto_service_name),
+                self._get_boto_service_action(service_action_name),
+            )
+            if op is not None and op.output_shape is not None:
+                self._from_boto_response(response, op.output_shape)
+
+        patch(sts.StateTaskService, "_normalise_parameters", _normalise_parameters)
+        patch(sts.StateTaskService, "_normalise_response", _normalise_response)
+
+        aws_sdk._SERVICE_ERROR_NAMES.update(_SDK_ERROR_SERVICE_NAMES)
+
+        # The parser backend names every unnamed execution "None", so a second unnamed start returns
+        # the first execution (same input) or fails with ExecutionAlreadyExists (other input).
+        original_start = StepFunctionsParserBackend.start_execution
+
+        def start_execution(
+            self: Any, state_machine_arn: str, name: Any = None, execution_input: Any = None, trace_header: Any = None
+        ) -> Any:
+            return original_start(self, state_machine_arn, name or str(uuid.uuid4()), execution_input, trace_header)
+
+        patch(StepFunctionsParserBackend, "start_execution", start_execution)
+
+        _install_terminal_errors(error_equals, states_error_name, states_error_name_type, quotas)
+        _install_jsonata_if_available()
+        _installed.add("sfn-fixes")
+
+
+def _install_terminal_errors(error_equals: Any, states_error_name: Any, names: Any, quotas: Any) -> None:
+    """Step Functions' payload quota and its terminal errors, as AWS documents them.
+
+    "States.ALL ... can't catch the States.DataLimitExceeded terminal error or Runtime error types"
+    (https://docs.aws.amazon.com/step-functions/latest/dg/concepts-error-handling.html#error-handling-error-representation):
+    moto's States.ALL matched both, so a workflow whose Catch recorded the failure passed in the
+    sandbox while on AWS the execution fails with nothing recorded. A catcher that names either error
+    explicitly still matches it.
+
+    The quota is "256 KiB of data as a UTF-8 encoded string" for a task's result, a state's input or
+    output and an execution's input (https://docs.aws.amazon.com/step-functions/latest/dg/service-quotas.html);
+    the API reference gives the same fields "Maximum length of 262144" bytes, so exactly 262144 fits
+    (moto refused it: it compares with ``<``).
+    """
+    uncatchable_by_all = {
+        names.StatesErrorNameType.StatesStatesDataLimitExceeded,
+        names.StatesErrorNameType.StatesRuntime,
+    }
+    all_errors = states_error_name.StatesErrorName(typ=names.StatesErrorNameType.StatesALL)
+    original_eval = error_equals.ErrorEqualsDecl._eval_body
+
+    def _eval_body(self: Any, env: Any) -> None:
+        error_name = env.stack[-1]
+        terminal = isinstance(error_name, states_error_name.StatesErrorName) and error_name.typ in uncatchable_by_all
+        if terminal and all_errors in self.error_names and error_name not in self.error_names:
+            env.stack.pop()
+            env.stack.append(False)
+            return
+        original_eval(self, env)
+
+    error_equals.ErrorEqualsDecl._eval_body = _eval_body
+    quotas.MAX_STATE_SIZE_UTF8_BYTES = 262144 + 1  # is_within_size_quota compares with "<"
+
+
+def _install_jsonata_if_available() -> None:
+    # moto ships the JSONata hook but no engine (LocalStack uses a JVM). The pure-Python port
+    # (pip: jsonata-python) is optional: only QueryLanguage=JSONata and `$var` reads need it.
+    try:
+        import jsonata as jsonata_py
+        from moto.stepfunctions.parser.asl.jsonata import jsonata as moto_jsonata
+    except ImportError:
+        return
+
+    def _eval(expression: str) -> Any:
+        out = jsonata_py.Jsonata(expression).evaluate(None)
+        return json.loads(json.dumps(out, default=list)) if out is not None else None
+
+    moto_jsonata._eval_jsonata = _eval
