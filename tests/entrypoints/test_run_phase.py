@@ -18,8 +18,8 @@ from launchpod.domain.clusters import provision
 from launchpod.entrypoints.api.app import handler
 from launchpod.runtime import wiring
 
-from tests.domain.test_operations import MemoryRunner
 from tests.entrypoints.fakes import rest_event
+from tests.fakes.operations import Workflows
 
 PROVISION = {
     "name": "c1",
@@ -75,7 +75,7 @@ def installed(monkeypatch) -> set[tuple[str, str, str]]:
 @pytest.fixture
 def api(tables, monkeypatch, installed):
     store = DynamoOperations(tables["operations"], tables["clusters"])
-    clusters, runner = DynamoClusters(tables["clusters"]), MemoryRunner()
+    clusters, runner = DynamoClusters(tables["clusters"]), Workflows()
     eks = FakeEks({"c1": {"status": "ACTIVE", "tags": {"launchpod:cluster": "c1"}}})
     monkeypatch.setattr(wiring, "operations", lambda: store)
     monkeypatch.setattr(wiring, "clusters", lambda: clusters)

@@ -6,18 +6,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from launchpod.contracts.operations import OperationStatus, OperationView
-from launchpod.domain.errors import Conflict, LaunchpodError, NotFound
-
-
-class Records:
-    """The cluster registry: records by cluster name."""
-
-    def __init__(self, records: dict[str, dict[str, Any]]) -> None:
-        self.records = records
-
-    def get(self, name: str) -> dict[str, Any] | None:
-        return self.records.get(name)
+from launchpod.domain.errors import LaunchpodError
 
 
 class Servers:
@@ -114,72 +103,6 @@ class KubeLists:
         if self.error is not None:
             raise self.error
         return self.objects.get(kind, [])
-
-
-class Operations:
-    """The operations table: operations by id; a cluster is held by its one unfinished operation."""
-
-    def __init__(self) -> None:
-        self.operations: dict[str, Any] = {}
-        self.keys: dict[str, str] = {}
-
-    def create_holding_cluster(self, operation: Any, request_key: str) -> None:
-        from launchpod.contracts.operations import OperationStatus
-        from launchpod.domain.errors import Conflict
-
-        holder = next(
-            (
-                o
-                for o in self.operations.values()
-                if o.target == operation.target and not OperationStatus(o.status).terminal
-            ),
-            None,
-        )
-        if holder is not None:
-            raise Conflict(f"{operation.target} is busy with {holder.id}.", holder=holder.id)
-        self.operations[operation.id], self.keys[operation.id] = operation, request_key
-
-    def get(self, operation_id: str) -> Any:
-        return self.operations[operation_id]
-
-    def request_key_of(self, operation_id: str) -> str | None:
-        return self.keys.get(operation_id)
-
-    def set_execution(self, operation_id: str, execution_arn: str) -> None:
-        pass
-
-    def restart(self, operation: Any) -> None:
-        self.operations[operation.id] = operation
-
-    def finish(
-        self, operation_id: str, status: Any, *, error: str | None, message: str | None, attempt: int | None = None
-    ) -> None:
-        self.operations[operation_id] = self.operations[operation_id].model_copy(
-            update={"status": status, "error": error, "message": message}
-        )
-
-    def execution_of(self, operation_id: str) -> str | None:
-        return None
-
-    def list(self, *, target: str | None, status: str | None, limit: int) -> list[Any]:
-        return [o for o in self.operations.values() if target in (None, o.target)][:limit]
-
-
-class Workflows:
-    """Step Functions as far as starting one: (workflow, execution name) of each execution started."""
-
-    def __init__(self) -> None:
-        self.started: list[tuple[str, str]] = []
-
-    def execution_arn(self, workflow: str, execution_name: str) -> str:
-        return f"arn:aws:states:us-east-1:123456789012:execution:{workflow}:{execution_name}"
-
-    def start(self, workflow: str, execution_name: str, document: dict[str, Any]) -> str:
-        self.started.append((workflow, execution_name))
-        return f"arn:aws:states:us-east-1:123456789012:execution:{workflow}:{execution_name}"
-
-    def stop(self, execution_arn: str, cause: str) -> None:
-        pass
 
 
 class IncidentDocs:
@@ -464,129 +387,7 @@ class Buckets:
         return [k for k in self.keys.get(bucket, []) if str(k["Key"]).startswith(prefix)], False
 
 
-class Runner:
-    """Step Functions keeping each started execution's document: (workflow, document) per start."""
-
-    def __init__(self) -> None:
-        self.started: list[tuple[str, dict[str, Any]]] = []
-
-    def execution_arn(self, workflow: str, execution_name: str) -> str:
-        return f"arn:aws:states:us-east-1:123456789012:execution:{workflow}:{execution_name}"
-
-    def start(self, workflow: str, execution_name: str, document: dict[str, Any]) -> str:
-        self.started.append((workflow, document))
-        return f"arn:exec:{execution_name}"
-
-    def stop(self, execution_arn: str, cause: str) -> None:
-        pass
-
-
 # ---------------------------------------------------------------------------- appended for the ucA use cases
-
-
-class OperationsTable:
-    """The operations table: one writer per cluster, as adapters.store.operations enforces it."""
-
-    def __init__(self) -> None:
-        self.ops: dict[str, OperationView] = {}
-        self.keys: dict[str, str] = {}
-        self.locks: dict[str, str] = {}
-        self.executions: dict[str, str] = {}
-
-    def create_holding_cluster(self, operation: OperationView, request_key: str) -> None:
-        holder = self.locks.get(operation.target)
-        if holder:
-            raise Conflict(f"{operation.target} is busy with operation {holder}.", holder=holder)
-        self.ops[operation.id], self.keys[operation.id] = operation, request_key
-        self.locks[operation.target] = operation.id
-
-    def get(self, operation_id: str) -> OperationView:
-        if operation_id not in self.ops:
-            raise NotFound(f"Operation {operation_id} not found.")
-        return self.ops[operation_id]
-
-    def request_key_of(self, operation_id: str) -> str | None:
-        return self.keys.get(operation_id)
-
-    def set_execution(self, operation_id: str, execution_arn: str) -> None:
-        self.executions[operation_id] = execution_arn
-        self.ops[operation_id] = self.ops[operation_id].model_copy(update={"status": OperationStatus.RUNNING})
-
-    def execution_of(self, operation_id: str) -> str | None:
-        return self.executions.get(operation_id)
-
-    def restart(self, operation: OperationView) -> None:
-        holder = self.locks.get(operation.target)
-        if holder and holder != operation.id:
-            raise Conflict(f"{operation.target} is busy with operation {holder}.", holder=holder)
-        self.ops[operation.id] = operation
-        self.locks[operation.target] = operation.id
-
-    def finish(
-        self,
-        operation_id: str,
-        status: OperationStatus,
-        *,
-        error: str | None,
-        message: str | None,
-        attempt: int | None = None,
-    ) -> None:
-        op = self.ops[operation_id]
-        self.ops[operation_id] = op.model_copy(update={"status": status, "error": error, "message": message})
-        self.locks.pop(op.target, None)
-
-    def list(self, *, target: str | None, status: str | None, limit: int) -> list[OperationView]:
-        return self.page(target=target, status=status, limit=limit)[0]
-
-    def page(
-        self, *, target: str | None, status: str | None, limit: int, cursor: str | None = None
-    ) -> tuple[list[OperationView], str | None]:
-        found = [
-            o
-            for o in sorted(self.ops.values(), key=lambda o: o.id, reverse=True)
-            if (target is None or o.target == target) and (status is None or o.status == status)
-        ]
-        start = int(cursor or 0)
-        rest = found[start + limit :]
-        return found[start : start + limit], str(start + limit) if rest else None
-
-
-class StepFunctions:
-    """Step Functions: the executions started (workflow, name, document) and stopped."""
-
-    def __init__(self) -> None:
-        self.started: list[tuple[str, str, dict[str, Any]]] = []
-        self.stopped: list[str] = []
-
-    def execution_arn(self, workflow: str, execution_name: str) -> str:
-        return f"arn:aws:states:us-east-1:123456789012:execution:{workflow}:{execution_name}"
-
-    def start(self, workflow: str, execution_name: str, document: dict[str, Any]) -> str:
-        self.started.append((workflow, execution_name, document))
-        return f"arn:aws:states:us-east-1:123456789012:execution:{workflow}:{execution_name}"
-
-    def stop(self, execution_arn: str, cause: str) -> None:
-        self.stopped.append(execution_arn)
-
-
-class Registry(Records):
-    """The cluster registry, paged and written: ``registered`` is what register was asked."""
-
-    def __init__(self, records: dict[str, dict[str, Any]]) -> None:
-        super().__init__(records)
-        self.registered: list[tuple[str, str, str]] = []
-
-    def page(self, *, limit: int, cursor: str | None = None) -> tuple[list[dict[str, Any]], str | None]:
-        names = sorted(self.records)
-        start = int(cursor or 0)
-        more = len(names) > start + limit
-        return [self.records[n] | {"name": n} for n in names[start : start + limit]], str(
-            start + limit
-        ) if more else None
-
-    def register(self, name: str, *, source: str, region: str, **facts: Any) -> None:
-        self.registered.append((name, source, region))
-        self.records.setdefault(name, {"name": name, "source": source, "region": region, **facts})
 
 
 class Ec2:

@@ -13,7 +13,8 @@ from launchpod.domain.errors import Conflict, InvalidInput, NotFound, RetryableE
 from launchpod.domain.instance_groups import autoscaling
 from launchpod.usecases.autoscaling import AutoscalingPorts, karpenter_objects, set_autoscaling
 
-from tests.usecases.fakes import HyperPods, Kube, OperationsTable, StepFunctions
+from tests.fakes.operations import Operations, Workflows
+from tests.usecases.fakes import HyperPods, Kube
 
 ON = {"ClusterStatus": "InService", "AutoScaling": {"Mode": "Enable", "Status": "InService"}}
 ASKED = AutoscalingInput(name="train", enabled=True, groups=["gpu"], consolidateAfterSeconds=300)
@@ -63,8 +64,8 @@ OFF = {"ClusterStatus": "InService"}
 
 def _ports(described: dict[str, Any] | None, kube: Kube | None = None) -> AutoscalingPorts:
     return AutoscalingPorts(
-        operations=OperationsTable(),
-        workflows=StepFunctions(),
+        operations=Operations(),
+        workflows=Workflows(),
         sagemaker=HyperPods({"train": {"ClusterName": "train", **described}} if described else {}),
         read=kube or _applied(),
     )

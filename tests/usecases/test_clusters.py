@@ -14,7 +14,9 @@ from launchpod.domain import operations as ops
 from launchpod.domain.errors import InvalidInput, NotFound
 from launchpod.usecases import clusters
 
-from tests.usecases.fakes import Eks, HyperPods, OperationsTable, Registry, Servers, StepFunctions
+from tests.fakes.clusters import Clusters
+from tests.fakes.operations import Operations, Workflows
+from tests.usecases.fakes import Eks, HyperPods, Servers
 
 ADMIN = ops.Principal("alice", Role.ADMIN)
 ACTIVE = {"name": "train", "status": "ACTIVE", "version": "1.32", "tags": {"launchpod:cluster": "train"}}
@@ -23,9 +25,9 @@ ACTIVE = {"name": "train", "status": "ACTIVE", "version": "1.32", "tags": {"laun
 def _ports(records: dict[str, dict[str, Any]], eks: dict[str, dict[str, Any]]) -> clusters.ClusterPorts:
     return clusters.ClusterPorts(
         region="us-east-1",
-        clusters=Registry(records),
-        operations=OperationsTable(),
-        workflows=StepFunctions(),
+        clusters=Clusters(records),
+        operations=Operations(),
+        workflows=Workflows(),
         eks=Eks(eks),
         sagemaker=HyperPods({}),
         mlflow=Servers({}),

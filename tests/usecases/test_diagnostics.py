@@ -8,17 +8,9 @@ from typing import Any
 from launchpod.domain.errors import RetryableError
 from launchpod.usecases import diagnostics, incidents, nodes
 
-from tests.usecases.fakes import (
-    HyperPod,
-    IncidentDocs,
-    KubeLists,
-    Offerings,
-    Operations,
-    PodLogs,
-    Quotas,
-    Records,
-    Workflows,
-)
+from tests.fakes.clusters import Clusters
+from tests.fakes.operations import Operations, Workflows
+from tests.usecases.fakes import HyperPod, IncidentDocs, KubeLists, Offerings, PodLogs, Quotas
 
 P5 = "ml.p5.48xlarge"
 
@@ -33,7 +25,7 @@ def _ports(
     sm = HyperPod(clusters, {"c1": summaries or []})
     return diagnostics.DiagnosisPorts(
         nodes=nodes.NodePorts(sagemaker=sm, kube=kube or KubeLists({}), operations=Operations(), workflows=Workflows()),
-        incidents=incidents.IncidentPorts(clusters=Records({"c1": {}}), incidents=IncidentDocs()),
+        incidents=incidents.IncidentPorts(clusters=Clusters({"c1": {}}), incidents=IncidentDocs()),
         sagemaker=sm,
         ec2=Offerings(["us-east-1a", "us-east-1b"], {"p5.48xlarge": ["us-east-1b"]}),
         quotas=quotas or Quotas({}),

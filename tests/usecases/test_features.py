@@ -12,7 +12,8 @@ from launchpod.domain import operations as ops
 from launchpod.domain.errors import Conflict
 from launchpod.usecases import features
 
-from tests.usecases.fakes import Eks, HyperPods, Kube, OperationsTable, StepFunctions
+from tests.fakes.operations import Operations, Workflows
+from tests.usecases.fakes import Eks, HyperPods, Kube
 
 ADMIN = ops.Principal("alice", Role.ADMIN)
 
@@ -32,8 +33,8 @@ def _ports(status: str = "ACTIVE", addons: dict[str, dict[str, Any]] | None = No
     return features.FeaturePorts(
         prefix="launchpod",
         bucket="shared-bucket",
-        operations=OperationsTable(),
-        workflows=StepFunctions(),
+        operations=Operations(),
+        workflows=Workflows(),
         eks=Eks({"train": {"name": "train", "status": status}}, {"train": addons or {}}),
         sagemaker=HyperPods({}),
         iam=Roles({}),

@@ -13,16 +13,9 @@ from launchpod.domain import operations as ops
 from launchpod.domain.errors import Conflict, InvalidInput, NotFound
 from launchpod.usecases import hyperpod
 
-from tests.usecases.fakes import (
-    ControlPlanes,
-    Ec2,
-    HyperPods,
-    Kube,
-    OperationsTable,
-    Registry,
-    ServiceQuotas,
-    StepFunctions,
-)
+from tests.fakes.clusters import Clusters
+from tests.fakes.operations import Operations, Workflows
+from tests.usecases.fakes import ControlPlanes, Ec2, HyperPods, Kube, ServiceQuotas
 
 ADMIN = ops.Principal("alice", Role.ADMIN)
 GPU = {"name": "gpu", "instanceType": "ml.g5.8xlarge", "instanceCount": 2}
@@ -40,9 +33,9 @@ def _ports(
     return hyperpod.HyperPodPorts(
         region="us-east-1",
         prefix="launchpod",
-        clusters=Registry({}),
-        operations=OperationsTable(),
-        workflows=StepFunctions(),
+        clusters=Clusters({}),
+        operations=Operations(),
+        workflows=Workflows(),
         eks=ControlPlanes({"train": eks} if eks else {}),
         ec2=Ec2(["us-east-1a", "us-east-1b"], {"g5.8xlarge": ["us-east-1a"]}, {"subnet-a": "us-east-1a"}),
         sagemaker=HyperPods(clusters or {}),

@@ -19,8 +19,9 @@ from launchpod.domain.inference import manifests
 from launchpod.domain.inference.endpoints import RealEndpoint
 from launchpod.usecases import inference as cases
 
+from tests.fakes.operations import Operations, Workflows
 from tests.instance_facts import Instances
-from tests.usecases.fakes import Addons, ControlPlanes, Endpoints, HyperPod, KubeLists, Objects, Operations, Runner
+from tests.usecases.fakes import Addons, ControlPlanes, Endpoints, HyperPod, KubeLists, Objects
 
 WHO = ops.Principal("olga", Role.OPERATOR)
 SERVES = manifests.SERVES_LABEL
@@ -81,7 +82,7 @@ def _ports(
         read=Objects(list(objects)),
         endpoints=Endpoints(list(found), answer),
         operations=Operations(),
-        workflows=Runner(),
+        workflows=Workflows(),
         region="us-east-1",
         instances=Instances(),
         listed=KubeLists(lists if lists is not None else {"Node": [_node("n1", 4)]}),
@@ -120,7 +121,7 @@ def test_with_prometheus_installed_the_deploy_plans_the_scaled_object_and_starts
     ]
     assert ports.workflows.started == []  # nothing until the route starts it
     operation = proposal.start()
-    ((kind, document),) = ports.workflows.started
+    ((kind, _, document),) = ports.workflows.started
     assert kind == "inference" and operation.kind == "inference"
     assert document["request"]["action"] == "deploy" and document["request"]["endpoint"] == "vllm-keda"
 
@@ -141,7 +142,7 @@ def test_a_managed_endpoint_carries_its_metrics_to_the_workflow_and_needs_the_op
         cases.create(_create(body), who=WHO, ports=_ports([SHARED], addons={}))
     ports = _ports([SHARED])
     cases.create(_create(body), who=WHO, ports=ports).start()
-    ((_, document),) = ports.workflows.started
+    ((_, _, document),) = ports.workflows.started
     request = document["request"]
     assert (request["bucket"], request["prefix"], request["region"]) == ("lp-bucket", "team/", "us-east-1")
     assert request["create"]["managed"]["metrics"] == {

@@ -14,8 +14,9 @@ from launchpod.domain.errors import Conflict, InvalidInput, NotFound
 from launchpod.domain.instance_groups import autoscaling
 from launchpod.usecases import instance_groups as cases
 
+from tests.fakes.operations import Operations, Workflows
 from tests.instance_facts import Instances
-from tests.usecases.fakes import Ec2, HyperPods, Kube, OperationsTable, ServiceQuotas, StepFunctions
+from tests.usecases.fakes import Ec2, HyperPods, Kube, ServiceQuotas
 
 ADMIN = ops.Principal("alice", Role.ADMIN)
 GPU = {
@@ -42,8 +43,8 @@ def _ports(
     cluster: dict[str, Any] | None, quota: float | None = None, kube: Kube | None = None
 ) -> cases.InstanceGroupPorts:
     return cases.InstanceGroupPorts(
-        operations=OperationsTable(),
-        workflows=StepFunctions(),
+        operations=Operations(),
+        workflows=Workflows(),
         sagemaker=HyperPods({"train": cluster} if cluster else {}),
         ec2=Ec2(
             ["us-east-1a", "us-east-1b"],

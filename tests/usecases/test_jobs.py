@@ -16,8 +16,9 @@ from launchpod.domain.clusters import hyperpod
 from launchpod.domain.errors import Conflict, InvalidInput, NotFound, RetryableError
 from launchpod.usecases import job_logs, jobs
 
+from tests.fakes.clusters import Clusters
 from tests.instance_facts import Instances
-from tests.usecases.fakes import EksClusters, HyperPods, JobApi, KubeStore, NoShippedLogs, Records, Runs, UiServers
+from tests.usecases.fakes import EksClusters, HyperPods, JobApi, KubeStore, NoShippedLogs, Runs, UiServers
 
 NAME = "train"
 ARN = "arn:aws:sagemaker:us-east-1:111122223333:mlflow-tracking-server/lp-train"
@@ -45,7 +46,7 @@ def _ports(
         ),
         kube=KubeStore([CLAIM, *(objects or [])]),
         jobs=JobApi(pods or [], logs or {}),
-        clusters=Records({NAME: {mlflow.RECORD_ATTRIBUTE: "lp-train"} if server else {}}),
+        clusters=Clusters({NAME: {mlflow.RECORD_ATTRIBUTE: "lp-train"} if server else {}}),
         mlflow=UiServers(servers if server else {}),
         runs=runs or Runs({}),
         logs=NoShippedLogs(),

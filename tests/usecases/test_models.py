@@ -15,7 +15,8 @@ from launchpod.domain import ownership, storage
 from launchpod.domain.errors import Conflict
 from launchpod.usecases import models as cases
 
-from tests.usecases.fakes import Buckets, ControlPlanes, Objects, Operations, Runner
+from tests.fakes.operations import Operations, Workflows
+from tests.usecases.fakes import Buckets, ControlPlanes, Objects
 
 WHO = ops.Principal("olga", Role.OPERATOR)
 TOKEN = "hf_secretvalue123"
@@ -40,7 +41,7 @@ def _ports(objects=(), keys=None) -> cases.ModelPorts:
         kube=Objects(list(objects)),
         s3=Buckets(keys or {}),
         operations=Operations(),
-        workflows=Runner(),
+        workflows=Workflows(),
     )
 
 
@@ -55,7 +56,7 @@ def test_a_download_keeps_the_token_in_a_secret_of_the_claim_s_namespace_and_now
     assert secret["kind"] == "Secret" and secret["metadata"]["namespace"] == "ml"
     stored = secret.get("stringData") or {k: base64.b64decode(v).decode() for k, v in secret["data"].items()}
     assert TOKEN in stored.values()
-    ((kind, document),) = ports.workflows.started
+    ((kind, _, document),) = ports.workflows.started
     assert kind == operation.kind
     assert TOKEN not in json.dumps(document) and TOKEN not in operation.model_dump_json()
     assert document["request"]["tokenSecret"] == secret["metadata"]["name"]
@@ -66,7 +67,7 @@ def test_a_download_that_cannot_be_recorded_takes_its_token_secret_away():
     ports = _ports([_volume("shared")])
     first = DownloadModelInput(name="c1", repoId="Qwen/Qwen3-8B", storage="shared")
     running = cases.download(first, who=WHO, ports=ports)  # still running: it holds the cluster
-    with pytest.raises(Conflict, match=f"busy with {running.id}"):
+    with pytest.raises(Conflict, match=f"busy with operation {running.id}"):
         cases.download(_request(hfToken=TOKEN), who=WHO, ports=ports)
     assert [o["kind"] for o in ports.kube.applied] == ["Secret"]
     assert [o["metadata"]["name"] for o in ports.kube.deleted] == [ports.kube.applied[0]["metadata"]["name"]]

@@ -17,7 +17,8 @@ from launchpod.domain import operations as ops
 from launchpod.domain.errors import Conflict, InvalidInput, NotFound, RetryableError
 from launchpod.usecases import nodes
 
-from tests.usecases.fakes import HyperPod, KubeLists, Operations, Workflows
+from tests.fakes.operations import Operations, Workflows
+from tests.usecases.fakes import HyperPod, KubeLists
 
 A, B = "i-0aaaaaaaaaaaaaaa1", "i-0bbbbbbbbbbbbbbb2"
 ADMIN = ops.Principal(subject="alice", role=Role.ADMIN)
@@ -96,7 +97,7 @@ def test_a_reboot_waits_while_the_cluster_is_creating_and_starts_once_it_is_in_s
         {"nodeIds": [A]},
         "alice",
     )
-    assert ports.workflows.started == [("reboot-nodes", operation.id)]  # type: ignore[attr-defined]
+    assert [(w, n) for w, n, _ in ports.workflows.started] == [("reboot-nodes", operation.id)]  # type: ignore[attr-defined]
 
 
 def test_node_ids_the_cluster_has_never_had_are_refused_by_name_before_anything_starts():

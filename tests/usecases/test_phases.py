@@ -13,25 +13,16 @@ from launchpod.domain.clusters import control_plane
 from launchpod.domain.errors import Conflict, NotFound
 from launchpod.usecases import hyperpod, phases, provisioning, storage
 
-from tests.usecases.fakes import (
-    Bucket,
-    Ec2,
-    Eks,
-    HyperPods,
-    Kube,
-    KubeObjects,
-    OperationsTable,
-    Registry,
-    ServiceQuotas,
-    StepFunctions,
-)
+from tests.fakes.clusters import Clusters
+from tests.fakes.operations import Operations, Workflows
+from tests.usecases.fakes import Bucket, Ec2, Eks, HyperPods, Kube, KubeObjects, ServiceQuotas
 
 ADMIN = ops.Principal("alice", Role.ADMIN)
 ACTIVE = {"name": "train", "status": "ACTIVE", "tags": {"launchpod:cluster": "train"}}
 
 
 def _ports(records: dict[str, dict[str, str]], eks_status: str | None = "ACTIVE") -> phases.PhasePorts:
-    table, runs, registry = OperationsTable(), StepFunctions(), Registry(records)
+    table, runs, registry = Operations(), Workflows(), Clusters(records)
     eks = Eks({"train": {**ACTIVE, "status": eks_status}} if eks_status else {})
     ec2 = Ec2(["us-east-1a", "us-east-1b"])
     kube = KubeObjects([])

@@ -16,7 +16,9 @@ from launchpod.domain.errors import Conflict, InvalidInput
 from launchpod.usecases import provisioning
 from launchpod.usecases.provisioning import require_active, subnet_zones
 
-from tests.usecases.fakes import ControlPlanes, Ec2, Eks, Kube, OperationsTable, Registry, StepFunctions, Subnets
+from tests.fakes.clusters import Clusters
+from tests.fakes.operations import Operations, Workflows
+from tests.usecases.fakes import ControlPlanes, Ec2, Eks, Kube, Subnets
 
 
 def test_the_zones_are_those_of_the_eks_clusters_subnets_in_order() -> None:
@@ -61,9 +63,9 @@ def _ports(eks: dict[str, dict[str, Any]] | None = None, records: dict[str, dict
     return provisioning.ProvisioningPorts(
         region="us-east-1",
         prefix="launchpod",
-        clusters=Registry(records or {}),
-        operations=OperationsTable(),
-        workflows=StepFunctions(),
+        clusters=Clusters(records or {}),
+        operations=Operations(),
+        workflows=Workflows(),
         eks=Eks(eks or {}),
         ec2=Ec2(ZONES, subnets={"subnet-a": "us-east-1a", "subnet-b": "us-east-1b"}),
         read=Kube({}),

@@ -16,7 +16,8 @@ from launchpod.domain import storage as storage_domain
 from launchpod.domain.errors import Conflict, InvalidInput
 from launchpod.usecases import storage
 
-from tests.usecases.fakes import Bucket, ControlPlanes, KubeObjects, OperationsTable, StepFunctions
+from tests.fakes.operations import Operations, Workflows
+from tests.usecases.fakes import Bucket, ControlPlanes, KubeObjects
 
 ADMIN = ops.Principal("alice", Role.ADMIN)
 S3 = storage_domain.s3_objects("data", "default", "shared-bucket", "us-east-1", "datasets")
@@ -27,8 +28,8 @@ def _ports(
 ) -> storage.StoragePorts:
     kube = KubeObjects(objects)
     return storage.StoragePorts(
-        operations=OperationsTable(),
-        workflows=StepFunctions(),
+        operations=Operations(),
+        workflows=Workflows(),
         eks=ControlPlanes({"train": {"status": status}}),
         read=kube.read,
         delete=kube.delete,
