@@ -41,19 +41,6 @@ class ControlPlanes:
         return self.clusters.get(name)
 
 
-class Kube:
-    """A cluster's Kubernetes objects by kind; ``error`` is raised on every read (the API or kind is missing)."""
-
-    def __init__(self, objects: dict[str, dict[str, Any]], error: LaunchpodError | None = None) -> None:
-        self.objects, self.error, self.reads = objects, error, list[str]()
-
-    def __call__(self, cluster: str, obj: dict[str, Any]) -> dict[str, Any] | None:
-        self.reads.append(obj["kind"])
-        if self.error is not None:
-            raise self.error
-        return self.objects.get(obj["kind"])
-
-
 class HyperPod:
     """SageMaker's HyperPod: DescribeCluster by name, each cluster's nodes and events (newest first, paged by
     ``limit`` with the index as token), and which events were described."""
@@ -91,18 +78,6 @@ class HyperPod:
     def describe_event(self, name: str, event_id: str) -> dict[str, Any] | None:
         self.described.append(event_id)
         return {"EventId": event_id, "EventDetails": {"EventMetadata": {}}}
-
-
-class KubeLists:
-    """A cluster's Kubernetes lists by kind (Node, Pod, Event); ``error`` is raised on every list."""
-
-    def __init__(self, objects: dict[str, list[dict[str, Any]]], error: LaunchpodError | None = None) -> None:
-        self.objects, self.error = objects, error
-
-    def __call__(self, cluster: str, kind: str) -> list[dict[str, Any]]:
-        if self.error is not None:
-            raise self.error
-        return self.objects.get(kind, [])
 
 
 class IncidentDocs:
@@ -158,17 +133,6 @@ class Quotas:
         return {n: q for n, q in self.quotas.items() if n in names}
 
 
-class PodLogs:
-    """The last lines of each container's log by pod name (or "pod/container"), and which pods' logs were read."""
-
-    def __init__(self, logs: dict[str, str]) -> None:
-        self.logs, self.read = logs, list[str]()
-
-    def __call__(self, cluster: str, namespace: str, pod: str, container: str) -> str:
-        self.read.append(pod)
-        return self.logs.get(f"{pod}/{container}", self.logs.get(pod, ""))
-
-
 def _offered(
     offered: dict[str, tuple[list[str], str | None]], name: str, kubernetes_version: str
 ) -> tuple[list[str], str | None]:
@@ -204,37 +168,6 @@ class EksClusters:
 
     def addon_versions(self, name: str, kubernetes_version: str) -> tuple[list[str], str | None]:
         return _offered(self.offered, name, kubernetes_version)
-
-
-class KubeStore:
-    """A cluster's Kubernetes objects by (kind, namespace, name), with what was applied and deleted."""
-
-    def __init__(self, objects: list[dict[str, Any]] | None = None) -> None:
-        self.objects = {self.key(o): o for o in objects or []}
-        self.applied, self.deleted = list[dict[str, Any]](), list[str]()
-
-    @staticmethod
-    def key(obj: dict[str, Any]) -> tuple[str, str, str]:
-        meta = obj["metadata"]
-        return obj["kind"], meta.get("namespace", ""), meta["name"]
-
-    def read(self, cluster: str, obj: dict[str, Any]) -> dict[str, Any] | None:
-        return self.objects.get(self.key(obj))
-
-    def ready(self, found: dict[str, Any] | None) -> bool:
-        return bool(found) and bool((found or {}).get("status", {}).get("readyReplicas"))
-
-    def apply(self, cluster: str, obj: dict[str, Any]) -> None:
-        self.applied.append(obj)
-        self.objects[self.key(obj)] = obj
-
-    def delete(self, cluster: str, obj: dict[str, Any]) -> bool:
-        self.deleted.append(obj["metadata"]["name"])
-        return self.objects.pop(self.key(obj), None) is not None
-
-    def get(self, cluster: str, path: str) -> Any:
-        kind = path.rsplit("/", 1)[-1]
-        return {"items": [o for (k, _, _), o in self.objects.items() if k.lower() + "s" == kind]}
 
 
 class JobApi:
@@ -302,51 +235,6 @@ class Addons:
 
     def addons(self, cluster: str) -> dict[str, dict[str, Any]]:
         return self.by_cluster.get(cluster, {})
-
-
-class Objects:
-    """A cluster's Kubernetes objects by (kind, namespace, name) (KubeReader and the writes of adapters.k8s.apply):
-    what was applied and deleted is recorded."""
-
-    def __init__(self, objects: list[dict[str, Any]] | None = None) -> None:
-        self.objects = {self._key(o): o for o in objects or []}
-        self.applied: list[dict[str, Any]] = []
-        self.deleted: list[dict[str, Any]] = []
-
-    @staticmethod
-    def _key(obj: dict[str, Any]) -> tuple[str, str, str]:
-        meta = obj["metadata"]
-        return obj["kind"], str(meta.get("namespace", "")), str(meta["name"])
-
-    def __call__(self, cluster: str, obj: dict[str, Any]) -> dict[str, Any] | None:
-        return self.read(cluster, obj)
-
-    def read(self, cluster: str, obj: dict[str, Any]) -> dict[str, Any] | None:
-        found = self.objects.get(self._key(obj))
-        if found is None and not obj["metadata"].get("namespace"):  # cluster-scoped kinds read without one
-            found = next(
-                (o for k, o in self.objects.items() if k[0] == obj["kind"] and k[2] == obj["metadata"]["name"]), None
-            )
-        return found
-
-    def apply(self, cluster: str, obj: dict[str, Any]) -> None:
-        self.applied.append(obj)
-        self.objects[self._key(obj)] = obj
-
-    def delete(self, cluster: str, obj: dict[str, Any]) -> bool:
-        self.deleted.append(obj)
-        return self.objects.pop(self._key(obj), None) is not None
-
-    def list_labelled(self, cluster: str, api_version: str, kind: str, selector: str) -> list[dict[str, Any]]:
-        wanted = dict(part.partition("=")[::2] for part in selector.split(",") if "=" in part)
-        keys = [part for part in selector.split(",") if "=" not in part]
-        return [
-            o
-            for (k, _, _), o in self.objects.items()
-            if k == kind
-            and all((o["metadata"].get("labels") or {}).get(a) == b for a, b in wanted.items())
-            and all(a in (o["metadata"].get("labels") or {}) for a in keys)
-        ]
 
 
 class Endpoints:
@@ -485,33 +373,6 @@ class PreferenceTable:
         self.writes += 1
         self.items[subject] = {"subject": subject, "activeCluster": cluster}
         return self.items[subject]
-
-
-class KubeObjects:
-    """A cluster's Kubernetes objects by (kind, name), read, listed by label and deleted as the API would."""
-
-    def __init__(self, objects: list[dict[str, Any]]) -> None:
-        self.objects = {(o["kind"], o["metadata"]["name"]): o for o in objects}
-        self.deleted: list[str] = []
-
-    def read(self, cluster: str, obj: dict[str, Any]) -> dict[str, Any] | None:
-        return self.objects.get((obj["kind"], obj["metadata"]["name"]))
-
-    def delete(self, cluster: str, obj: dict[str, Any]) -> bool:
-        self.deleted.append(f"{obj['kind']}/{obj['metadata']['name']}")
-        return self.objects.pop((obj["kind"], obj["metadata"]["name"]), None) is not None
-
-    def list_labelled(self, cluster: str, api_version: str, kind: str, selector: str) -> list[dict[str, Any]]:
-        """``selector``: comma-separated ``key=value`` (equal) or ``key`` (present) terms, as Kubernetes reads them."""
-
-        def matches(labels: dict[str, str]) -> bool:
-            for term in selector.split(","):
-                key, _, value = term.partition("=")
-                if key not in labels or (value and labels[key] != value):
-                    return False
-            return True
-
-        return [o for (k, _), o in self.objects.items() if k == kind and matches(o["metadata"].get("labels") or {})]
 
 
 class Bucket:

@@ -9,8 +9,9 @@ from launchpod.domain.errors import RetryableError
 from launchpod.usecases import diagnostics, incidents, nodes
 
 from tests.fakes.clusters import Clusters
+from tests.fakes.kube_listing import KubeLists
 from tests.fakes.operations import Operations, Workflows
-from tests.usecases.fakes import HyperPod, IncidentDocs, KubeLists, Offerings, PodLogs, Quotas
+from tests.usecases.fakes import HyperPod, IncidentDocs, Offerings, Quotas
 
 P5 = "ml.p5.48xlarge"
 
@@ -19,7 +20,7 @@ def _ports(
     clusters: dict[str, dict[str, Any]],
     quotas: Quotas | None = None,
     kube: KubeLists | None = None,
-    logs: PodLogs | None = None,
+    logs: KubeLists | None = None,
     summaries: list[dict[str, Any]] | None = None,
 ) -> diagnostics.DiagnosisPorts:
     sm = HyperPod(clusters, {"c1": summaries or []})
@@ -30,7 +31,7 @@ def _ports(
         ec2=Offerings(["us-east-1a", "us-east-1b"], {"p5.48xlarge": ["us-east-1b"]}),
         quotas=quotas or Quotas({}),
         operations=Operations(),
-        pod_log=logs or PodLogs({}),
+        pod_log=(logs or KubeLists()).pod_log,
     )
 
 
@@ -74,7 +75,7 @@ def test_nccl_reads_every_container_of_the_jobs_pods_only_and_shows_their_errors
         }
         for job in ("train", "other")
     ]
-    logs = PodLogs({"train-worker-0/pytorch": "step 1\nNCCL WARN NET/OFI Couldn't open a fabric provider\n"})
+    logs = KubeLists(logs={"train-worker-0/pytorch": "step 1\nNCCL WARN NET/OFI Couldn't open a fabric provider\n"})
     ports = _ports(
         {"c1": _hyperpod("c1", 1)},
         kube=KubeLists({"Node": [kube_node], "Pod": pods}),
@@ -82,6 +83,6 @@ def test_nccl_reads_every_container_of_the_jobs_pods_only_and_shows_their_errors
         summaries=[summary],
     )
     found = diagnostics.nccl("c1", "train", ports=ports)
-    assert logs.read == ["train-worker-0", "train-worker-0"]
+    assert logs.logs_read == ["train-worker-0", "train-worker-0"]
     assert "NCCL errors in the log of train-worker-0" in _titles(found)
     assert f"{node} has no EFA device allocatable" in _titles(found)

@@ -12,8 +12,9 @@ from launchpod.domain import operations as ops
 from launchpod.domain.errors import Conflict
 from launchpod.usecases import features
 
+from tests.fakes.kube import Kube
 from tests.fakes.operations import Operations, Workflows
-from tests.usecases.fakes import Eks, HyperPods, Kube
+from tests.usecases.fakes import Eks, HyperPods
 
 ADMIN = ops.Principal("alice", Role.ADMIN)
 
@@ -38,7 +39,7 @@ def _ports(status: str = "ACTIVE", addons: dict[str, dict[str, Any]] | None = No
         eks=Eks({"train": {"name": "train", "status": status}}, {"train": addons or {}}),
         sagemaker=HyperPods({}),
         iam=Roles({}),
-        read=Kube({}),
+        read=Kube(),
     )
 
 

@@ -19,9 +19,11 @@ from launchpod.domain.inference import manifests
 from launchpod.domain.inference.endpoints import RealEndpoint
 from launchpod.usecases import inference as cases
 
+from tests.fakes.kube import Kube
+from tests.fakes.kube_listing import KubeLists
 from tests.fakes.operations import Operations, Workflows
 from tests.instance_facts import Instances
-from tests.usecases.fakes import Addons, ControlPlanes, Endpoints, HyperPod, KubeLists, Objects
+from tests.usecases.fakes import Addons, ControlPlanes, Endpoints, HyperPod
 
 WHO = ops.Principal("olga", Role.OPERATOR)
 SERVES = manifests.SERVES_LABEL
@@ -79,7 +81,7 @@ def _ports(
         eks=ControlPlanes({"c1": {"status": "ACTIVE"}}),
         addons=Addons({"c1": dict(addons)}),
         hyperpods=HyperPod({"c1": GROUPS}),
-        read=Objects(list(objects)),
+        read=Kube(objects),
         endpoints=Endpoints(list(found), answer),
         operations=Operations(),
         workflows=Workflows(),

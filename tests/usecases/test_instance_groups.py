@@ -14,9 +14,10 @@ from launchpod.domain.errors import Conflict, InvalidInput, NotFound
 from launchpod.domain.instance_groups import autoscaling
 from launchpod.usecases import instance_groups as cases
 
+from tests.fakes.kube import Kube
 from tests.fakes.operations import Operations, Workflows
 from tests.instance_facts import Instances
-from tests.usecases.fakes import Ec2, HyperPods, Kube, ServiceQuotas
+from tests.usecases.fakes import Ec2, HyperPods, ServiceQuotas
 
 ADMIN = ops.Principal("alice", Role.ADMIN)
 GPU = {
@@ -52,7 +53,7 @@ def _ports(
             {"subnet-a": "us-east-1a"},
         ),
         quotas=ServiceQuotas({} if quota is None else {"ml.g5.8xlarge for cluster usage": quota}),
-        read=kube or Kube({}),
+        read=kube or Kube(),
         instances=Instances(),
     )
 
@@ -121,7 +122,7 @@ def test_the_same_count_is_a_noop_and_a_new_one_starts_an_update() -> None:
 
 
 def test_karpenters_group_cannot_be_scaled_by_hand_or_deleted() -> None:
-    kube = Kube({"HyperpodNodeClass": autoscaling.node_class(["gpu"]), "NodePool": autoscaling.node_pool(300)})
+    kube = Kube([autoscaling.node_class(["gpu"]), autoscaling.node_pool(300)])
     cluster = _cluster(AutoScaling={"Mode": "Enable", "Status": "InService"})
     ports = _ports(cluster, kube=kube)
     with pytest.raises(Conflict) as scaled:

@@ -17,8 +17,9 @@ from launchpod.domain.errors import Conflict, InvalidInput, NotFound, RetryableE
 from launchpod.usecases import job_logs, jobs
 
 from tests.fakes.clusters import Clusters
+from tests.fakes.kube import Kube
 from tests.instance_facts import Instances
-from tests.usecases.fakes import EksClusters, HyperPods, JobApi, KubeStore, NoShippedLogs, Runs, UiServers
+from tests.usecases.fakes import EksClusters, HyperPods, JobApi, NoShippedLogs, Runs, UiServers
 
 NAME = "train"
 ARN = "arn:aws:sagemaker:us-east-1:111122223333:mlflow-tracking-server/lp-train"
@@ -44,7 +45,7 @@ def _ports(
                 }
             }
         ),
-        kube=KubeStore([CLAIM, *(objects or [])]),
+        kube=Kube([CLAIM, *(objects or [])]),
         jobs=JobApi(pods or [], logs or {}),
         clusters=Clusters({NAME: {mlflow.RECORD_ATTRIBUTE: "lp-train"} if server else {}}),
         mlflow=UiServers(servers if server else {}),
@@ -189,12 +190,8 @@ def test_a_dry_run_answers_the_job_and_the_pods_its_operator_starts_and_applies_
     assert "recipe pytorch-torchrun on instance group gpu (ml.p5.48xlarge)" in job and f"MLflow {ARN}" in job
     assert "a whole ml.p5.48xlarge: 8 GPUs, 32 EFA interfaces" in pods
     assert ports.kube.applied == []  # type: ignore[attr-defined]
-    ray = _ports()
-    ray.kube.objects[("CustomResourceDefinition", "", "rayjobs.ray.io")] = jobs.RAYJOB_CRD  # type: ignore[attr-defined]
-    ray.kube.objects[("Deployment", "kuberay-operator", "kuberay-operator")] = {  # type: ignore[attr-defined]
-        **jobs.KUBERAY,
-        "status": {"readyReplicas": 1},
-    }
+    kuberay_running = {**jobs.KUBERAY, "status": {"observedGeneration": 1, "readyReplicas": 1}}
+    ray = _ports(objects=[jobs.RAYJOB_CRD, kuberay_running])
     planned = jobs.submit(_request(kind="ray", recipe="verl-ppo"), True, ports=ray)
     assert isinstance(planned, PlanView)
     assert [s.target for s in planned.steps] == ["RayJob default/j1", "RayCluster default/j1-*", "Job default/j1"]

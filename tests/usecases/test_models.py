@@ -15,8 +15,9 @@ from launchpod.domain import ownership, storage
 from launchpod.domain.errors import Conflict
 from launchpod.usecases import models as cases
 
+from tests.fakes.kube import Kube
 from tests.fakes.operations import Operations, Workflows
-from tests.usecases.fakes import Buckets, ControlPlanes, Objects
+from tests.usecases.fakes import Buckets, ControlPlanes
 
 WHO = ops.Principal("olga", Role.OPERATOR)
 TOKEN = "hf_secretvalue123"
@@ -38,7 +39,9 @@ def _volume(name: str, driver: str = storage.S3_DRIVER, prefix: str = "team/") -
 def _ports(objects=(), keys=None) -> cases.ModelPorts:
     return cases.ModelPorts(
         eks=ControlPlanes({"c1": {"status": "ACTIVE"}}),
-        kube=Objects(list(objects)),
+        kube=Kube(
+            [{"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": "ml"}}, *objects]
+        ),  # the claims' namespace
         s3=Buckets(keys or {}),
         operations=Operations(),
         workflows=Workflows(),

@@ -17,8 +17,9 @@ from launchpod.domain import operations as ops
 from launchpod.domain.errors import Conflict, InvalidInput, NotFound, RetryableError
 from launchpod.usecases import nodes
 
+from tests.fakes.kube_listing import KubeLists
 from tests.fakes.operations import Operations, Workflows
-from tests.usecases.fakes import HyperPod, KubeLists
+from tests.usecases.fakes import HyperPod
 
 A, B = "i-0aaaaaaaaaaaaaaa1", "i-0bbbbbbbbbbbbbbb2"
 ADMIN = ops.Principal(subject="alice", role=Role.ADMIN)

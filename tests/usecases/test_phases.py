@@ -14,8 +14,9 @@ from launchpod.domain.errors import Conflict, NotFound
 from launchpod.usecases import hyperpod, phases, provisioning, storage
 
 from tests.fakes.clusters import Clusters
+from tests.fakes.kube import Kube
 from tests.fakes.operations import Operations, Workflows
-from tests.usecases.fakes import Bucket, Ec2, Eks, HyperPods, Kube, KubeObjects, ServiceQuotas
+from tests.usecases.fakes import Bucket, Ec2, Eks, HyperPods, ServiceQuotas
 
 ADMIN = ops.Principal("alice", Role.ADMIN)
 ACTIVE = {"name": "train", "status": "ACTIVE", "tags": {"launchpod:cluster": "train"}}
@@ -25,7 +26,7 @@ def _ports(records: dict[str, dict[str, str]], eks_status: str | None = "ACTIVE"
     table, runs, registry = Operations(), Workflows(), Clusters(records)
     eks = Eks({"train": {**ACTIVE, "status": eks_status}} if eks_status else {})
     ec2 = Ec2(["us-east-1a", "us-east-1b"])
-    kube = KubeObjects([])
+    kube = Kube()
     building = provisioning.ProvisioningPorts(
         region="us-east-1",
         prefix="launchpod",
@@ -34,7 +35,7 @@ def _ports(records: dict[str, dict[str, str]], eks_status: str | None = "ACTIVE"
         workflows=runs,
         eks=eks,
         ec2=ec2,
-        read=Kube({}),
+        read=Kube(),
     )
     return phases.PhasePorts(
         clusters=registry,

@@ -17,8 +17,9 @@ from launchpod.usecases import provisioning
 from launchpod.usecases.provisioning import require_active, subnet_zones
 
 from tests.fakes.clusters import Clusters
+from tests.fakes.kube import Kube
 from tests.fakes.operations import Operations, Workflows
-from tests.usecases.fakes import ControlPlanes, Ec2, Eks, Kube, Subnets
+from tests.usecases.fakes import ControlPlanes, Ec2, Eks, Subnets
 
 
 def test_the_zones_are_those_of_the_eks_clusters_subnets_in_order() -> None:
@@ -68,7 +69,7 @@ def _ports(eks: dict[str, dict[str, Any]] | None = None, records: dict[str, dict
         workflows=Workflows(),
         eks=Eks(eks or {}),
         ec2=Ec2(ZONES, subnets={"subnet-a": "us-east-1a", "subnet-b": "us-east-1b"}),
-        read=Kube({}),
+        read=Kube(),
     )
 
 

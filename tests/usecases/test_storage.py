@@ -16,8 +16,9 @@ from launchpod.domain import storage as storage_domain
 from launchpod.domain.errors import Conflict, InvalidInput
 from launchpod.usecases import storage
 
+from tests.fakes.kube import Kube
 from tests.fakes.operations import Operations, Workflows
-from tests.usecases.fakes import Bucket, ControlPlanes, KubeObjects
+from tests.usecases.fakes import Bucket, ControlPlanes
 
 ADMIN = ops.Principal("alice", Role.ADMIN)
 S3 = storage_domain.s3_objects("data", "default", "shared-bucket", "us-east-1", "datasets")
@@ -26,7 +27,7 @@ S3 = storage_domain.s3_objects("data", "default", "shared-bucket", "us-east-1", 
 def _ports(
     objects: list[dict[str, Any]], status: str = "ACTIVE", keys: dict[str, int] | None = None
 ) -> storage.StoragePorts:
-    kube = KubeObjects(objects)
+    kube = Kube(objects)
     return storage.StoragePorts(
         operations=Operations(),
         workflows=Workflows(),

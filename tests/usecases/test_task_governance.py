@@ -10,10 +10,12 @@ from launchpod.contracts.operations import NoopView
 from launchpod.contracts.plans import PlanView
 from launchpod.contracts.task_governance import DeleteTeamView, GovernancePolicyRequest, TeamRequest
 from launchpod.domain import features, ownership
+from launchpod.domain import task_governance as tg
 from launchpod.domain.errors import Conflict, InvalidInput, NotFound
 from launchpod.usecases import task_governance as cases
 
-from tests.usecases.fakes import HyperPod, Kube
+from tests.fakes.kube import Kube
+from tests.usecases.fakes import HyperPod
 
 ARN = "arn:aws:sagemaker:us-east-1:123456789012:cluster/abcdefabcdef"
 DESCRIBED = {"ClusterArn": ARN, "InstanceGroups": [{"InstanceType": "ml.p5.48xlarge", "TargetCount": 2}]}
@@ -94,9 +96,18 @@ def _ports(
         sagemaker=HyperPod({"c1": described} if described else {}),
         eks=Addons(addon),
         governance=gov,
-        read=kube or Kube({}),
+        read=kube or Kube(),
         prefix="launchpod",
     )
+
+
+def _local_queue(team: str) -> dict[str, Any]:
+    """The team's Kueue LocalQueue, as the task governance add-on makes it."""
+    return {
+        "apiVersion": tg.KUEUE_API,
+        "kind": "LocalQueue",
+        "metadata": {"name": tg.local_queue(team), "namespace": tg.namespace(team)},
+    }
 
 
 def test_a_policy_is_created_then_an_equal_one_changes_nothing_and_a_new_weight_updates_it():
@@ -118,7 +129,7 @@ def test_a_policy_is_created_then_an_equal_one_changes_nothing_and_a_new_weight_
 
 def test_a_team_is_created_tagged_as_launchpods_then_noop_then_updated_by_version():
     gov = FakeGovernance()
-    ports = _ports(gov, kube=Kube({"LocalQueue": {"metadata": {}}}))
+    ports = _ports(gov, kube=Kube([_local_queue("research")]))
     created = cases.put_team("c1", "research", TEAM, False, ports=ports)
     assert created.message == (
         "Created the compute quota of team research. Submit its jobs in namespace hyperpod-ns-research with queue"
