@@ -12,7 +12,7 @@ from launchpod.entrypoints.events import cluster_event, cluster_state, drift_che
 from launchpod.runtime import wiring
 
 from tests.entrypoints.fakes import RecordingWorkflows
-from tests.usecases.fakes import _offered
+from tests.fakes.eks import _offered
 
 HYPERPOD_STATE = "SageMaker HyperPod Cluster State Change"
 ENDPOINT = "https://abc.execute-api.us-east-1.amazonaws.com/prod"

@@ -15,7 +15,7 @@ from launchpod.usecases.autoscaling import AutoscalingPorts, karpenter_objects, 
 
 from tests.fakes.kube import Kube
 from tests.fakes.operations import Operations, Workflows
-from tests.usecases.fakes import HyperPods
+from tests.fakes.sagemaker import SageMaker
 
 ON = {"ClusterStatus": "InService", "AutoScaling": {"Mode": "Enable", "Status": "InService"}}
 ASKED = AutoscalingInput(name="train", enabled=True, groups=["gpu"], consolidateAfterSeconds=300)
@@ -67,7 +67,7 @@ def _ports(described: dict[str, Any] | None, kube: Kube | None = None) -> Autosc
     return AutoscalingPorts(
         operations=Operations(),
         workflows=Workflows(),
-        sagemaker=HyperPods({"train": {"ClusterName": "train", **described}} if described else {}),
+        sagemaker=SageMaker({"train": {"ClusterName": "train", **described}} if described else {}),
         read=kube or _applied(),
     )
 

@@ -15,8 +15,10 @@ from launchpod.domain.errors import InvalidInput, NotFound
 from launchpod.usecases import clusters
 
 from tests.fakes.clusters import Clusters
+from tests.fakes.eks import Eks
+from tests.fakes.mlflow import Servers
 from tests.fakes.operations import Operations, Workflows
-from tests.usecases.fakes import Eks, HyperPods, Servers
+from tests.fakes.sagemaker import SageMaker
 
 ADMIN = ops.Principal("alice", Role.ADMIN)
 ACTIVE = {"name": "train", "status": "ACTIVE", "version": "1.32", "tags": {"launchpod:cluster": "train"}}
@@ -29,7 +31,7 @@ def _ports(records: dict[str, dict[str, Any]], eks: dict[str, dict[str, Any]]) -
         operations=Operations(),
         workflows=Workflows(),
         eks=Eks(eks),
-        sagemaker=HyperPods({}),
+        sagemaker=SageMaker({}),
         mlflow=Servers({}),
     )
 

@@ -9,27 +9,30 @@ from launchpod.domain.errors import RetryableError
 from launchpod.usecases import diagnostics, incidents, nodes
 
 from tests.fakes.clusters import Clusters
+from tests.fakes.ec2 import Ec2
+from tests.fakes.incidents import IncidentDocs
 from tests.fakes.kube_listing import KubeLists
 from tests.fakes.operations import Operations, Workflows
-from tests.usecases.fakes import HyperPod, IncidentDocs, Offerings, Quotas
+from tests.fakes.sagemaker import SageMaker
+from tests.fakes.service_quotas import ServiceQuotas
 
 P5 = "ml.p5.48xlarge"
 
 
 def _ports(
     clusters: dict[str, dict[str, Any]],
-    quotas: Quotas | None = None,
+    quotas: ServiceQuotas | None = None,
     kube: KubeLists | None = None,
     logs: KubeLists | None = None,
     summaries: list[dict[str, Any]] | None = None,
 ) -> diagnostics.DiagnosisPorts:
-    sm = HyperPod(clusters, {"c1": summaries or []})
+    sm = SageMaker(clusters, {"c1": summaries or []})
     return diagnostics.DiagnosisPorts(
         nodes=nodes.NodePorts(sagemaker=sm, kube=kube or KubeLists({}), operations=Operations(), workflows=Workflows()),
         incidents=incidents.IncidentPorts(clusters=Clusters({"c1": {}}), incidents=IncidentDocs()),
         sagemaker=sm,
-        ec2=Offerings(["us-east-1a", "us-east-1b"], {"p5.48xlarge": ["us-east-1b"]}),
-        quotas=quotas or Quotas({}),
+        ec2=Ec2(["us-east-1a", "us-east-1b"], {"p5.48xlarge": ["us-east-1b"]}),
+        quotas=quotas or ServiceQuotas({}),
         operations=Operations(),
         pod_log=(logs or KubeLists()).pod_log,
     )
@@ -47,17 +50,19 @@ def _titles(view: Any) -> list[str]:
 def test_a_creation_reads_the_clusters_own_types_where_they_are_offered_and_the_quota_they_pass():
     ports = _ports(
         {"c1": _hyperpod("c1", 2), "other": _hyperpod("other", 3)},
-        quotas=Quotas({f"{P5} for cluster usage": {"Value": 4.0, "QuotaCode": "L-1"}}),
+        quotas=ServiceQuotas({f"{P5} for cluster usage": 4.0}),
     )
     found = diagnostics.cluster_creation("c1", None, ports=ports)
-    assert ports.ec2.asked == [["p5.48xlarge"]]  # type: ignore[attr-defined]
+    assert [types for types, _ in ports.ec2.offerings_asked] == [["p5.48xlarge"]]  # type: ignore[attr-defined]
     assert f"{P5} is not offered in us-east-1a" in _titles(found)
     assert f"'{P5} for cluster usage' is 4: 1 short" in _titles(found)
     assert found.cause is not None and "raise it to at least 5" in found.cause
 
 
 def test_a_creation_whose_quotas_cannot_be_read_says_so_and_still_answers():
-    ports = _ports({"c1": _hyperpod("c1", 2)}, quotas=Quotas({}, error=RetryableError("Service Quotas throttled")))
+    ports = _ports(
+        {"c1": _hyperpod("c1", 2)}, quotas=ServiceQuotas({}, error=RetryableError("Service Quotas throttled"))
+    )
     found = diagnostics.cluster_creation("c1", [P5], ports=ports)
     assert "HyperPod cluster is Creating" in _titles(found)
     assert any("Service Quotas could not be read" in line for line in found.limitations)

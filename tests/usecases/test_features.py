@@ -12,9 +12,10 @@ from launchpod.domain import operations as ops
 from launchpod.domain.errors import Conflict
 from launchpod.usecases import features
 
+from tests.fakes.eks import Eks
 from tests.fakes.kube import Kube
 from tests.fakes.operations import Operations, Workflows
-from tests.usecases.fakes import Eks, HyperPods
+from tests.fakes.sagemaker import SageMaker
 
 ADMIN = ops.Principal("alice", Role.ADMIN)
 
@@ -37,7 +38,7 @@ def _ports(status: str = "ACTIVE", addons: dict[str, dict[str, Any]] | None = No
         operations=Operations(),
         workflows=Workflows(),
         eks=Eks({"train": {"name": "train", "status": status}}, {"train": addons or {}}),
-        sagemaker=HyperPods({}),
+        sagemaker=SageMaker({}),
         iam=Roles({}),
         read=Kube(),
     )

@@ -15,9 +15,12 @@ from launchpod.domain.errors import Conflict, InvalidInput, NotFound
 from launchpod.usecases import hyperpod
 
 from tests.fakes.clusters import Clusters
+from tests.fakes.ec2 import Ec2
+from tests.fakes.eks import Eks
 from tests.fakes.kube import Kube
 from tests.fakes.operations import Operations, Workflows
-from tests.usecases.fakes import ControlPlanes, Ec2, HyperPods, ServiceQuotas
+from tests.fakes.sagemaker import SageMaker
+from tests.fakes.service_quotas import ServiceQuotas
 
 ADMIN = ops.Principal("alice", Role.ADMIN)
 GPU = {"name": "gpu", "instanceType": "ml.g5.8xlarge", "instanceCount": 2}
@@ -38,9 +41,9 @@ def _ports(
         clusters=Clusters({}),
         operations=Operations(),
         workflows=Workflows(),
-        eks=ControlPlanes({"train": eks} if eks else {}),
+        eks=Eks({"train": eks} if eks else {}),
         ec2=Ec2(["us-east-1a", "us-east-1b"], {"g5.8xlarge": ["us-east-1a"]}, {"subnet-a": "us-east-1a"}),
-        sagemaker=HyperPods(clusters or {}),
+        sagemaker=SageMaker(clusters or {}),
         quotas=ServiceQuotas(quotas or {}),
         read=Kube(AGENT if kube is None else kube),
     )

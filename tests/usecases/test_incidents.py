@@ -14,7 +14,7 @@ from launchpod.domain.nodes import ladder
 from launchpod.usecases import incidents
 
 from tests.fakes.clusters import Clusters
-from tests.usecases.fakes import IncidentDocs
+from tests.fakes.incidents import IncidentDocs
 
 REASON = "HyperPod Health Monitoring Agent (HMA) has detected fault type NvidiaErrorTerminate on this node."
 

@@ -19,11 +19,13 @@ from launchpod.domain.inference import manifests
 from launchpod.domain.inference.endpoints import RealEndpoint
 from launchpod.usecases import inference as cases
 
+from tests.fakes.eks import Eks
+from tests.fakes.endpoints import Endpoints
 from tests.fakes.kube import Kube
 from tests.fakes.kube_listing import KubeLists
 from tests.fakes.operations import Operations, Workflows
+from tests.fakes.sagemaker import SageMaker
 from tests.instance_facts import Instances
-from tests.usecases.fakes import Addons, ControlPlanes, Endpoints, HyperPod
 
 WHO = ops.Principal("olga", Role.OPERATOR)
 SERVES = manifests.SERVES_LABEL
@@ -78,9 +80,9 @@ def _ports(
     lists: dict[str, list[dict[str, Any]]] | None = None,
 ):
     return cases.InferencePorts(
-        eks=ControlPlanes({"c1": {"status": "ACTIVE"}}),
-        addons=Addons({"c1": dict(addons)}),
-        hyperpods=HyperPod({"c1": GROUPS}),
+        eks=Eks({"c1": {"status": "ACTIVE"}}),
+        addons=Eks(addons={"c1": dict(addons)}),
+        hyperpods=SageMaker({"c1": GROUPS}),
         read=Kube(objects),
         endpoints=Endpoints(list(found), answer),
         operations=Operations(),

@@ -14,10 +14,12 @@ from launchpod.domain.errors import Conflict, InvalidInput, NotFound
 from launchpod.domain.instance_groups import autoscaling
 from launchpod.usecases import instance_groups as cases
 
+from tests.fakes.ec2 import Ec2
 from tests.fakes.kube import Kube
 from tests.fakes.operations import Operations, Workflows
+from tests.fakes.sagemaker import SageMaker
+from tests.fakes.service_quotas import ServiceQuotas
 from tests.instance_facts import Instances
-from tests.usecases.fakes import Ec2, HyperPods, ServiceQuotas
 
 ADMIN = ops.Principal("alice", Role.ADMIN)
 GPU = {
@@ -46,7 +48,7 @@ def _ports(
     return cases.InstanceGroupPorts(
         operations=Operations(),
         workflows=Workflows(),
-        sagemaker=HyperPods({"train": cluster} if cluster else {}),
+        sagemaker=SageMaker({"train": cluster} if cluster else {}),
         ec2=Ec2(
             ["us-east-1a", "us-east-1b"],
             {"g5.8xlarge": ["us-east-1a", "us-east-1b"], "c5.2xlarge": ["us-east-1b"]},

@@ -17,9 +17,13 @@ from launchpod.domain.errors import Conflict, InvalidInput, NotFound, RetryableE
 from launchpod.usecases import job_logs, jobs
 
 from tests.fakes.clusters import Clusters
+from tests.fakes.eks import Eks
+from tests.fakes.jobs import JobApi
 from tests.fakes.kube import Kube
+from tests.fakes.logs import NoShippedLogs
+from tests.fakes.mlflow import Runs, UiServers
+from tests.fakes.sagemaker import SageMaker
 from tests.instance_facts import Instances
-from tests.usecases.fakes import EksClusters, HyperPods, JobApi, NoShippedLogs, Runs, UiServers
 
 NAME = "train"
 ARN = "arn:aws:sagemaker:us-east-1:111122223333:mlflow-tracking-server/lp-train"
@@ -37,8 +41,8 @@ def _ports(
     addons = {features.training_operator().addon: {"status": operator}} if operator else {}
     servers = {"lp-train": {"TrackingServerName": "lp-train", "TrackingServerArn": ARN, "TrackingServerStatus": server}}
     return jobs.JobPorts(
-        eks=EksClusters({NAME: {"status": "ACTIVE"}}, {NAME: addons}),
-        sagemaker=HyperPods(
+        eks=Eks({NAME: {"status": "ACTIVE"}}, {NAME: addons}),
+        sagemaker=SageMaker(
             {
                 hyperpod.hyperpod_name(NAME): {
                     "InstanceGroups": [{"InstanceGroupName": "gpu", "InstanceType": "ml.p5.48xlarge"}]
@@ -245,7 +249,7 @@ def test_with_tiered_checkpointing_the_pods_run_as_the_checkpoint_account_copied
 def test_a_dry_run_is_refused_wherever_the_submission_is_and_applies_nothing() -> None:
     spot = replace(
         _ports(),
-        sagemaker=HyperPods(
+        sagemaker=SageMaker(
             {
                 hyperpod.hyperpod_name(NAME): {
                     "InstanceGroups": [

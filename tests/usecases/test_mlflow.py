@@ -12,8 +12,8 @@ from launchpod.usecases.mlflow import server_of
 
 from tests.domain.test_operations import ADMIN
 from tests.fakes.clusters import Clusters
+from tests.fakes.mlflow import Servers, UiServers
 from tests.fakes.operations import Operations, Workflows
-from tests.usecases.fakes import Servers, UiServers
 
 SERVER = {"TrackingServerName": "lp-train", "TrackingServerStatus": "Created"}
 

@@ -15,9 +15,10 @@ from launchpod.domain import ownership, storage
 from launchpod.domain.errors import Conflict
 from launchpod.usecases import models as cases
 
+from tests.fakes.eks import Eks
 from tests.fakes.kube import Kube
 from tests.fakes.operations import Operations, Workflows
-from tests.usecases.fakes import Buckets, ControlPlanes
+from tests.fakes.s3 import S3
 
 WHO = ops.Principal("olga", Role.OPERATOR)
 TOKEN = "hf_secretvalue123"
@@ -38,11 +39,11 @@ def _volume(name: str, driver: str = storage.S3_DRIVER, prefix: str = "team/") -
 
 def _ports(objects=(), keys=None) -> cases.ModelPorts:
     return cases.ModelPorts(
-        eks=ControlPlanes({"c1": {"status": "ACTIVE"}}),
+        eks=Eks({"c1": {"status": "ACTIVE"}}),
         kube=Kube(
             [{"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": "ml"}}, *objects]
         ),  # the claims' namespace
-        s3=Buckets(keys or {}),
+        s3=S3(keys or {}),
         operations=Operations(),
         workflows=Workflows(),
     )
@@ -86,11 +87,11 @@ def test_a_download_into_anything_but_launchpod_s_s3_storage_is_refused_before_a
 
 def test_the_models_listed_are_the_folders_with_a_marker_under_each_s3_storage_s_models_prefix():
     keys = {
-        "shared-bucket": [
-            {"Key": "team/models/Qwen/Qwen3-0.6B/config.json", "Size": 10},
-            {"Key": "team/models/Qwen/Qwen3-0.6B/model.safetensors", "Size": 90},
-            {"Key": "team/datasets/x/config.json", "Size": 1},
-        ]
+        "shared-bucket": {
+            "team/models/Qwen/Qwen3-0.6B/config.json": 10,
+            "team/models/Qwen/Qwen3-0.6B/model.safetensors": 90,
+            "team/datasets/x/config.json": 1,
+        }
     }
     ports = _ports([_volume("shared"), _volume("lustre", driver=storage.FSX_DRIVER)], keys)
     listed = cases.list_models("c1", ports=ports)

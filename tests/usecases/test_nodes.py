@@ -19,7 +19,7 @@ from launchpod.usecases import nodes
 
 from tests.fakes.kube_listing import KubeLists
 from tests.fakes.operations import Operations, Workflows
-from tests.usecases.fakes import HyperPod
+from tests.fakes.sagemaker import SageMaker
 
 A, B = "i-0aaaaaaaaaaaaaaa1", "i-0bbbbbbbbbbbbbbb2"
 ADMIN = ops.Principal(subject="alice", role=Role.ADMIN)
@@ -54,7 +54,7 @@ def _kube_node(node_id: str) -> dict[str, Any]:
 def _ports(
     status: str = "InService", kube: KubeLists | None = None, events: list[dict[str, Any]] | None = None
 ) -> nodes.NodePorts:
-    sm = HyperPod({"c1": _cluster(status)}, {"c1": [_summary(B, "gpu"), _summary(A, "cpu")]}, events)
+    sm = SageMaker({"c1": _cluster(status)}, {"c1": [_summary(B, "gpu"), _summary(A, "cpu")]}, events)
     return nodes.NodePorts(sagemaker=sm, kube=kube or KubeLists({}), operations=Operations(), workflows=Workflows())
 
 
@@ -124,7 +124,7 @@ def test_a_health_check_of_a_group_the_cluster_lacks_names_the_groups_it_has():
 
 
 def test_events_of_a_cluster_without_continuous_provisioning_are_a_409_saying_why_and_are_not_asked_for():
-    sm = HyperPod({"c1": _cluster(mode=None)}, {}, [{"EventId": "e0", "EventLevel": "Error"}])
+    sm = SageMaker({"c1": _cluster(mode=None)}, {}, [{"EventId": "e0", "EventLevel": "Error"}])
     ports = nodes.NodePorts(sagemaker=sm, kube=KubeLists({}), operations=Operations(), workflows=Workflows())
     with pytest.raises(Conflict) as refused:
         nodes.list_events(ListEventsInput(name="c1"), ports=ports)

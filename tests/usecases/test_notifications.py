@@ -12,7 +12,8 @@ from launchpod.domain.errors import InvalidInput, NotFound
 from launchpod.usecases import notifications
 
 from tests.fakes.clusters import Clusters
-from tests.usecases.fakes import NotificationDocs, NotificationTopic
+from tests.fakes.notifications import NotificationDocs
+from tests.fakes.sns import NotificationTopic
 
 CONSOLE = "https://d111111abcdef8.cloudfront.net/"
 HOOK = "https://hooks.slack.com/services/T000/B000/XXXX"

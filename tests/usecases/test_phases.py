@@ -14,9 +14,13 @@ from launchpod.domain.errors import Conflict, NotFound
 from launchpod.usecases import hyperpod, phases, provisioning, storage
 
 from tests.fakes.clusters import Clusters
+from tests.fakes.ec2 import Ec2
+from tests.fakes.eks import Eks
 from tests.fakes.kube import Kube
 from tests.fakes.operations import Operations, Workflows
-from tests.usecases.fakes import Bucket, Ec2, Eks, HyperPods, ServiceQuotas
+from tests.fakes.s3 import S3
+from tests.fakes.sagemaker import SageMaker
+from tests.fakes.service_quotas import ServiceQuotas
 
 ADMIN = ops.Principal("alice", Role.ADMIN)
 ACTIVE = {"name": "train", "status": "ACTIVE", "tags": {"launchpod:cluster": "train"}}
@@ -43,7 +47,7 @@ def _ports(records: dict[str, dict[str, str]], eks_status: str | None = "ACTIVE"
         operations=table,
         provisioning=building,
         # the HyperPod ports are the provisioning ports plus SageMaker's clusters and quotas, as hyperpod.real()
-        hyperpod=hyperpod.HyperPodPorts(**vars(building), sagemaker=HyperPods({}), quotas=ServiceQuotas({})),
+        hyperpod=hyperpod.HyperPodPorts(**vars(building), sagemaker=SageMaker({}), quotas=ServiceQuotas({})),
         storage=storage.StoragePorts(
             operations=table,
             workflows=runs,
@@ -51,7 +55,7 @@ def _ports(records: dict[str, dict[str, str]], eks_status: str | None = "ACTIVE"
             read=kube.read,
             delete=kube.delete,
             list_labelled=kube.list_labelled,
-            s3_page=Bucket({}),
+            s3_page=S3(),
         ),
     )
 

@@ -12,14 +12,14 @@ from launchpod.domain.operations import Principal
 from launchpod.usecases import preferences
 
 from tests.fakes.clusters import Clusters
-from tests.usecases.fakes import PreferenceTable
+from tests.fakes.preferences import Preferences
 
 ALICE = Principal("alice", Role.OPERATOR)
 
 
 def _ports() -> preferences.PreferencePorts:
     return preferences.PreferencePorts(
-        preferences=PreferenceTable(), clusters=Clusters({"train": {"name": "train"}, "infer": {"name": "infer"}})
+        preferences=Preferences(), clusters=Clusters({"train": {"name": "train"}, "infer": {"name": "infer"}})
     )
 
 

@@ -16,9 +16,10 @@ from launchpod.domain import storage as storage_domain
 from launchpod.domain.errors import Conflict, InvalidInput
 from launchpod.usecases import storage
 
+from tests.fakes import s3
+from tests.fakes.eks import Eks
 from tests.fakes.kube import Kube
 from tests.fakes.operations import Operations, Workflows
-from tests.usecases.fakes import Bucket, ControlPlanes
 
 ADMIN = ops.Principal("alice", Role.ADMIN)
 S3 = storage_domain.s3_objects("data", "default", "shared-bucket", "us-east-1", "datasets")
@@ -31,11 +32,11 @@ def _ports(
     return storage.StoragePorts(
         operations=Operations(),
         workflows=Workflows(),
-        eks=ControlPlanes({"train": {"status": status}}),
+        eks=Eks({"train": {"status": status}}),
         read=kube.read,
         delete=kube.delete,
         list_labelled=kube.list_labelled,
-        s3_page=Bucket(keys or {}),
+        s3_page=s3.S3({"shared-bucket": keys or {}}),
     )
 
 

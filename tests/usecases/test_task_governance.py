@@ -15,7 +15,7 @@ from launchpod.domain.errors import Conflict, InvalidInput, NotFound
 from launchpod.usecases import task_governance as cases
 
 from tests.fakes.kube import Kube
-from tests.usecases.fakes import HyperPod
+from tests.fakes.sagemaker import SageMaker
 
 ARN = "arn:aws:sagemaker:us-east-1:123456789012:cluster/abcdefabcdef"
 DESCRIBED = {"ClusterArn": ARN, "InstanceGroups": [{"InstanceType": "ml.p5.48xlarge", "TargetCount": 2}]}
@@ -93,7 +93,7 @@ def _ports(
     gov: FakeGovernance, addon: str | None = "ACTIVE", kube: Kube | None = None, described: dict | None = DESCRIBED
 ) -> cases.GovernancePorts:
     return cases.GovernancePorts(
-        sagemaker=HyperPod({"c1": described} if described else {}),
+        sagemaker=SageMaker({"c1": described} if described else {}),
         eks=Addons(addon),
         governance=gov,
         read=kube or Kube(),

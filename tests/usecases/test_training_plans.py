@@ -21,7 +21,7 @@ from launchpod.domain.instance_groups import preflight
 from launchpod.usecases import training_plans as cases
 from pydantic import ValidationError
 
-from tests.usecases.fakes import TrainingPlanMarket
+from tests.fakes.sagemaker import TrainingPlanMarket
 
 START = datetime(2026, 3, 1, 12, tzinfo=UTC)
 SEARCH = {"instanceType": "ml.p5.48xlarge", "instanceCount": 2, "durationHours": 168}
