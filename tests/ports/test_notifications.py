@@ -1,5 +1,6 @@
-"""The notification ports' in-memory fakes (tests/fakes/notifications.py, sns.py) held to the real adapters on moto: the
-same calls answer the same way, so the use-case tests on the fakes say what the deployed code does."""
+"""The notification ports' in-memory fakes (tests/fakes/notifications.py, sns.py) held to the real adapters on
+the sandbox's moto: the same calls answer the same way, so the use-case tests on the fakes say what the
+deployed code does."""
 
 from __future__ import annotations
 
