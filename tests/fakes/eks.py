@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from launchpod.domain.errors import NotFound
+
 
 def _offered(
     offered: dict[str, tuple[list[str], str | None]], name: str, kubernetes_version: str
@@ -39,6 +41,12 @@ class Eks:
         return self.clusters.get(name)
 
     def addons(self, cluster: str) -> dict[str, dict[str, Any]]:
+        """A cluster neither seeded nor given add-ons does not exist: ListAddons answers ResourceNotFound."""
+        if cluster not in self.clusters and cluster not in self.addon_map:
+            raise NotFound(
+                f"eks:ListAddons failed: ResourceNotFoundException: No cluster found for name: {cluster}.",
+                aws_code="ResourceNotFoundException",
+            )
         return self.addon_map.get(cluster, {})
 
     def addon_versions(self, name: str, kubernetes_version: str) -> tuple[list[str], str | None]:
