@@ -9,18 +9,27 @@ from typing import Any
 from launchpod.adapters.store.dynamo import decode_cursor, encode_cursor
 from launchpod.domain.operations import now
 
+from tests.fakes.operations import Operations
+
 
 class Clusters:
     """Registered clusters by name: ``records`` seeds them as the registry would hold them (each read carries
-    its name); ``registered`` is (name, source, region) of each register asked."""
+    its name); ``registered`` is (name, source, region) of each register asked.
 
-    def __init__(self, records: dict[str, dict[str, Any]] | None = None) -> None:
+    The registry shares its table with the operations store's cluster locks: given ``operations`` (the fake of
+    tests/fakes/operations.py), a registered cluster an operation holds reads with ``lockedBy`` naming it."""
+
+    def __init__(self, records: dict[str, dict[str, Any]] | None = None, operations: Operations | None = None) -> None:
         self.records = records if records is not None else {}
+        self.operations = operations
         self.registered: list[tuple[str, str, str]] = []
 
     def get(self, name: str) -> dict[str, Any] | None:
         found = self.records.get(name)
-        return {"name": name, **found} if found is not None else None
+        if found is None:
+            return None
+        holder = self.operations.holder(name) if self.operations is not None else None
+        return {"name": name, **found} | ({"lockedBy": holder} if holder else {})
 
     def page(self, *, limit: int, cursor: str | None = None) -> tuple[list[dict[str, Any]], str | None]:
         """By name; the cursor is opaque, as the adapter's."""

@@ -9,6 +9,7 @@ from launchpod.adapters.store.clusters import DynamoClusters
 from launchpod.adapters.store.operations import DynamoOperations
 from launchpod.contracts.clusters import CreateClusterRequest
 from launchpod.contracts.common import Role
+from launchpod.contracts.operations import OperationStatus
 from launchpod.domain import operations as ops
 from launchpod.domain.clusters import control_plane
 from launchpod.domain.errors import InvalidInput
@@ -23,7 +24,8 @@ from tests.fakes.operations import Operations
 def stores(request: pytest.FixtureRequest) -> tuple[ClusterRegistry, OperationStore]:
     """The registry, and the operations store whose locks share its table on DynamoDB."""
     if request.param == "fake":
-        return Clusters(), Operations()
+        operations = Operations()
+        return Clusters(operations=operations), operations
     tables = request.getfixturevalue("tables")
     return DynamoClusters(tables["clusters"]), DynamoOperations(tables["operations"], tables["clusters"])
 
@@ -86,3 +88,17 @@ def test_a_cluster_only_locked_by_an_operation_is_not_registered(
     operations.create_holding_cluster(ops.new_operation(plan, ops.Principal("alice", Role.ADMIN)), "k")
     assert registry.get("fresh") is None
     assert registry.page(limit=10) == ([], None)
+
+
+def test_a_registered_cluster_an_operation_holds_reads_with_its_holder(
+    stores: tuple[ClusterRegistry, OperationStore],
+) -> None:
+    """What the create and delete use cases read to tell a settled cluster from one still being worked on."""
+    registry, operations = stores
+    registry.register("train", source="created", region="us-east-1")
+    plan = control_plane.plan(CreateClusterRequest(name="train", availabilityZones=["us-east-1a", "us-east-1b"]))
+    operation = ops.new_operation(plan, ops.Principal("alice", Role.ADMIN))
+    operations.create_holding_cluster(operation, "k")
+    assert (registry.get("train") or {}).get("lockedBy") == operation.id
+    operations.finish(operation.id, OperationStatus.SUCCEEDED, error=None, message=None)
+    assert "lockedBy" not in (registry.get("train") or {})

@@ -25,10 +25,11 @@ ACTIVE = {"name": "train", "status": "ACTIVE", "version": "1.32", "tags": {"laun
 
 
 def _ports(records: dict[str, dict[str, Any]], eks: dict[str, dict[str, Any]]) -> clusters.ClusterPorts:
+    operations = Operations()  # one table with the registry: the locks show on the records
     return clusters.ClusterPorts(
         region="us-east-1",
-        clusters=Clusters(records),
-        operations=Operations(),
+        clusters=Clusters(records, operations=operations),
+        operations=operations,
         workflows=Workflows(),
         eks=Eks(eks),
         sagemaker=SageMaker({}),

@@ -35,11 +35,12 @@ def _ports(
     quotas: dict[str, float] | None = None,
     clusters: dict[str, dict[str, Any]] | None = None,
 ) -> hyperpod.HyperPodPorts:
+    operations = Operations()  # one table with the registry: the locks show on the records
     return hyperpod.HyperPodPorts(
         region="us-east-1",
         prefix="launchpod",
-        clusters=Clusters({}),
-        operations=Operations(),
+        clusters=Clusters({}, operations=operations),
+        operations=operations,
         workflows=Workflows(),
         eks=Eks({"train": eks} if eks else {}),
         ec2=Ec2(["us-east-1a", "us-east-1b"], {"g5.8xlarge": ["us-east-1a"]}, {"subnet-a": "us-east-1a"}),

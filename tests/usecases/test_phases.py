@@ -27,7 +27,8 @@ ACTIVE = {"name": "train", "status": "ACTIVE", "tags": {"launchpod:cluster": "tr
 
 
 def _ports(records: dict[str, dict[str, str]], eks_status: str | None = "ACTIVE") -> phases.PhasePorts:
-    table, runs, registry = Operations(), Workflows(), Clusters(records)
+    table, runs = Operations(), Workflows()
+    registry = Clusters(records, operations=table)  # one table: the locks show on the records
     eks = Eks({"train": {**ACTIVE, "status": eks_status}} if eks_status else {})
     ec2 = Ec2(["us-east-1a", "us-east-1b"])
     kube = Kube()

@@ -62,11 +62,12 @@ ASKED = CreateClusterRequest(name="train", availabilityZones=["us-east-1a", "us-
 
 
 def _ports(eks: dict[str, dict[str, Any]] | None = None, records: dict[str, dict[str, Any]] | None = None) -> Any:
+    operations = Operations()  # one table with the registry: the locks show on the records
     return provisioning.ProvisioningPorts(
         region="us-east-1",
         prefix="launchpod",
-        clusters=Clusters(records or {}),
-        operations=Operations(),
+        clusters=Clusters(records or {}, operations=operations),
+        operations=operations,
         workflows=Workflows(),
         eks=Eks(eks or {}),
         ec2=Ec2(ZONES, subnets={"subnet-a": "us-east-1a", "subnet-b": "us-east-1b"}),
