@@ -5,8 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 
-class NoShippedLogs:
-    """CloudWatch Logs with nothing shipped."""
+class ShippedLogs:
+    """CloudWatch Logs' container lines: ``found`` answers every read (None: nothing shipped); ``asked`` is
+    (group, pattern, tail, start_ms) of each read."""
+
+    def __init__(self, found: Any = None) -> None:
+        self.found, self.asked = found, list[tuple[str, str, int, int | None]]()
 
     def container_lines(self, group: str, pattern: str, tail: int, start_ms: int | None = None) -> Any:
-        return None
+        self.asked.append((group, pattern, tail, start_ms))
+        return self.found

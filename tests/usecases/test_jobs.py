@@ -20,7 +20,7 @@ from tests.fakes.clusters import Clusters
 from tests.fakes.eks import Eks
 from tests.fakes.jobs import JobApi
 from tests.fakes.kube import Kube
-from tests.fakes.logs import NoShippedLogs
+from tests.fakes.logs import ShippedLogs
 from tests.fakes.mlflow import Runs, UiServers
 from tests.fakes.sagemaker import SageMaker
 from tests.instance_facts import Instances
@@ -54,7 +54,7 @@ def _ports(
         clusters=Clusters({NAME: {mlflow.RECORD_ATTRIBUTE: "lp-train"} if server else {}}),
         mlflow=UiServers(servers if server else {}),
         runs=runs or Runs({}),
-        logs=NoShippedLogs(),
+        logs=ShippedLogs(),
         instances=Instances(),
     )
 
