@@ -6,6 +6,8 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
+from launchpod.domain.errors import PermanentError
+
 
 class SageMaker:
     """SageMaker's HyperPod: DescribeCluster by name, each cluster's nodes and events (newest first, paged by
@@ -28,13 +30,21 @@ class SageMaker:
     def hyperpod_clusters(self) -> list[dict[str, Any]]:
         return list(self.clusters.values())
 
+    def _known(self, name: str, action: str) -> None:
+        """SageMaker's answer for a cluster that does not exist (ResourceNotFound, which the adapter does not
+        count among its not-found codes: a PermanentError)."""
+        if name not in self.clusters:
+            raise PermanentError(f"sagemaker:{action} failed: ResourceNotFound: Cluster {name} not found.")
+
     def list_nodes(self, name: str) -> list[dict[str, Any]]:
+        self._known(name, "ListClusterNodes")
         return self.nodes.get(name, [])
 
     def describe_node(self, name: str, node_id: str) -> dict[str, Any] | None:
         return next((dict(n) for n in self.nodes.get(name, []) if n["InstanceId"] == node_id), None)
 
     def list_events(self, name: str, filters: dict[str, Any], limit: int, token: str | None) -> dict[str, Any]:
+        self._known(name, "ListClusterEvents")
         self.pages += 1
         mine = [e for e in self.events if all(e.get(k) == v for k, v in filters.items() if k != "SortOrder")]
         start = int(token or 0)
@@ -44,8 +54,12 @@ class SageMaker:
         return page
 
     def describe_event(self, name: str, event_id: str) -> dict[str, Any] | None:
+        """The event with its details (none of its metadata); None for an event or a cluster that does not exist."""
         self.described.append(event_id)
-        return {"EventId": event_id, "EventDetails": {"EventMetadata": {}}}
+        found = next((e for e in self.events if e.get("EventId") == event_id), None)
+        if name not in self.clusters or found is None:
+            return None
+        return {**found, "EventDetails": {"EventMetadata": {}}}
 
     def training_plan(self, arn: str) -> dict[str, Any] | None:
         return self.plans.get(arn)
