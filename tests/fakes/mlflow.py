@@ -4,30 +4,35 @@ from __future__ import annotations
 
 from typing import Any
 
-from launchpod.domain.errors import LaunchpodError
+from launchpod.domain.errors import LaunchpodError, PermanentError
 
 
 class Servers:
-    """SageMaker managed MLflow: tracking servers by name, and which names were described."""
+    """SageMaker managed MLflow: tracking servers by name as DescribeMlflowTrackingServer answers them, with
+    presigned URLs to their UI (each one new); ``asked`` is the names described, ``presigned`` the names a URL
+    was made for. A URL is made only for a server that exists and is Created, as SageMaker makes them."""
 
     def __init__(self, servers: dict[str, dict[str, Any]]) -> None:
         self.servers, self.asked = servers, list[str]()
+        self.presigned = list[str]()
 
     def describe(self, name: str) -> dict[str, Any] | None:
         self.asked.append(name)
         return self.servers.get(name)
 
-
-class UiServers(Servers):
-    """SageMaker managed MLflow with presigned URLs: each one new, and which servers they were for."""
-
-    def __init__(self, servers: dict[str, dict[str, Any]]) -> None:
-        super().__init__(servers)
-        self.presigned = list[str]()
-
     def presigned_url(self, name: str, expires: int = 300) -> str:
+        action = "sagemaker:CreatePresignedMlflowTrackingServerUrl failed"
+        server = self.servers.get(name)
+        if server is None:
+            raise PermanentError(f"{action}: ResourceNotFound: Tracking server {name} does not exist.")
+        if server.get("TrackingServerStatus", "Created") != "Created":
+            raise PermanentError(
+                f"{action}: ValidationException: Tracking server {name} is {server['TrackingServerStatus']}; "
+                "wait until it is Created."
+            )
         self.presigned.append(name)
-        return f"https://t-{name}.example/auth?authToken={len(self.presigned)}"
+        base = server.get("TrackingServerUrl") or f"https://t-{name}.example"
+        return f"{base}/auth?authToken={len(self.presigned)}"
 
 
 class Runs:

@@ -21,7 +21,7 @@ from tests.fakes.eks import Eks
 from tests.fakes.jobs import JobApi
 from tests.fakes.kube import Kube
 from tests.fakes.logs import ShippedLogs
-from tests.fakes.mlflow import Runs, UiServers
+from tests.fakes.mlflow import Runs, Servers
 from tests.fakes.sagemaker import SageMaker
 from tests.instance_facts import Instances
 
@@ -52,7 +52,7 @@ def _ports(
         kube=Kube([CLAIM, *(objects or [])]),
         jobs=JobApi(pods or [], logs or {}),
         clusters=Clusters({NAME: {mlflow.RECORD_ATTRIBUTE: "lp-train"} if server else {}}),
-        mlflow=UiServers(servers if server else {}),
+        mlflow=Servers(servers if server else {}),
         runs=runs or Runs({}),
         logs=ShippedLogs(),
         instances=Instances(),

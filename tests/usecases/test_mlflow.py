@@ -12,7 +12,7 @@ from launchpod.usecases.mlflow import server_of
 
 from tests.domain.test_operations import ADMIN
 from tests.fakes.clusters import Clusters
-from tests.fakes.mlflow import Servers, UiServers
+from tests.fakes.mlflow import Servers
 from tests.fakes.operations import Operations, Workflows
 
 SERVER = {"TrackingServerName": "lp-train", "TrackingServerStatus": "Created"}
@@ -40,7 +40,7 @@ def test_a_recorded_server_deleted_in_sagemaker_reads_as_none() -> None:
 def _ports(records: dict, servers: dict) -> mlflow_cases.MlflowPorts:
     return mlflow_cases.MlflowPorts(
         clusters=Clusters(records),
-        servers=UiServers(servers),
+        servers=Servers(servers),
         operations=Operations(),
         workflows=Workflows(),
         prefix="lp",
