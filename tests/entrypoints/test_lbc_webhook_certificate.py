@@ -12,8 +12,8 @@ from launchpod.domain.dependencies import lbc_tls
 from launchpod.entrypoints.workflows.reconcile_dependencies import lbc_identity, manifests
 from launchpod.runtime import wiring
 
+from tests.fakes.instance_facts import Instances
 from tests.fakes.kube import Kube
-from tests.instance_facts import Instances
 
 
 @pytest.fixture

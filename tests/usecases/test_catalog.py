@@ -5,7 +5,7 @@ from __future__ import annotations
 from launchpod.usecases import catalog
 
 from tests.fakes.ec2 import Ec2
-from tests.instance_facts import Instances
+from tests.fakes.instance_facts import Instances
 
 PORTS = catalog.CatalogPorts(
     region="us-east-1",

@@ -21,11 +21,11 @@ from launchpod.usecases import inference as cases
 
 from tests.fakes.eks import Eks
 from tests.fakes.endpoints import Endpoints
+from tests.fakes.instance_facts import Instances
 from tests.fakes.kube import Kube
 from tests.fakes.kube_listing import KubeLists
 from tests.fakes.operations import Operations, Workflows
 from tests.fakes.sagemaker import SageMaker
-from tests.instance_facts import Instances
 
 WHO = ops.Principal("olga", Role.OPERATOR)
 SERVES = manifests.SERVES_LABEL

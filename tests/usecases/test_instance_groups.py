@@ -15,11 +15,11 @@ from launchpod.domain.instance_groups import autoscaling
 from launchpod.usecases import instance_groups as cases
 
 from tests.fakes.ec2 import Ec2
+from tests.fakes.instance_facts import Instances
 from tests.fakes.kube import Kube
 from tests.fakes.operations import Operations, Workflows
 from tests.fakes.sagemaker import SageMaker
 from tests.fakes.service_quotas import ServiceQuotas
-from tests.instance_facts import Instances
 
 ADMIN = ops.Principal("alice", Role.ADMIN)
 GPU = {

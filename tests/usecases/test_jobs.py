@@ -18,12 +18,12 @@ from launchpod.usecases import job_logs, jobs
 
 from tests.fakes.clusters import Clusters
 from tests.fakes.eks import Eks
+from tests.fakes.instance_facts import Instances
 from tests.fakes.jobs import JobApi
 from tests.fakes.kube import Kube
 from tests.fakes.logs import ShippedLogs
 from tests.fakes.mlflow import Runs, Servers
 from tests.fakes.sagemaker import SageMaker
-from tests.instance_facts import Instances
 
 NAME = "train"
 ARN = "arn:aws:sagemaker:us-east-1:111122223333:mlflow-tracking-server/lp-train"
