@@ -74,8 +74,11 @@ class TrainingPlanMarket(SageMaker):
         offerings: dict[str, list[dict[str, Any]]],
         clusters: dict[str, dict[str, Any]] | None = None,
         extension_offers: dict[str, list[dict[str, Any]]] | None = None,
+        now: datetime | None = None,
     ) -> None:
+        """``now`` fixes the fake's clock (a plan's status follows it); by default it is the real time."""
         super().__init__(clusters or {})
+        self.now = now
         self.offerings, self.extension_offers = offerings, extension_offers or {}
         self.bought: list[tuple[str, str]] = []
         self.extended: list[str] = []
@@ -96,7 +99,7 @@ class TrainingPlanMarket(SageMaker):
         self.plans[name] = {
             "TrainingPlanArn": arn,
             "TrainingPlanName": name,
-            "Status": "Scheduled" if reserved["StartTime"] > datetime(2026, 1, 1, tzinfo=UTC) else "Active",
+            "Status": self._status(reserved["StartTime"], reserved["EndTime"]),
             "StartTime": reserved["StartTime"],
             "EndTime": reserved["EndTime"],
             "DurationHours": offering["DurationHours"],
@@ -113,11 +116,20 @@ class TrainingPlanMarket(SageMaker):
         }
         return arn
 
+    def _fresh(self, plan: dict[str, Any]) -> dict[str, Any]:
+        return {**plan, "Status": self._status(plan["StartTime"], plan["EndTime"])}
+
     def training_plan(self, arn: str) -> dict[str, Any] | None:
-        return self.plans.get(arn.rsplit("/", 1)[-1])
+        found = self.plans.get(arn.rsplit("/", 1)[-1])
+        return self._fresh(found) if found is not None else None
+
+    def _status(self, start: datetime, end: datetime) -> str:
+        """Scheduled until its start, Active until its end, then Expired (the TrainingPlanStatus values)."""
+        now = self.now or datetime.now(UTC)
+        return "Scheduled" if start > now else "Active" if end > now else "Expired"
 
     def training_plans(self, status: str | None = None) -> list[dict[str, Any]]:
-        return [p for p in self.plans.values() if status is None or p["Status"] == status]
+        return [p for p in map(self._fresh, self.plans.values()) if status is None or p["Status"] == status]
 
     def training_plan_extension_offerings(self, arn: str) -> list[dict[str, Any]]:
         return list(self.extension_offers.get(arn.rsplit("/", 1)[-1], []))
