@@ -137,13 +137,18 @@ class Workflows:
     started, ``stopped`` the ARNs stopped. A name already started starts nothing more (its ARN is the answer).
 
     ``fail`` makes every start a throttled StartExecution; with ``store``, what the store recorded as the
-    operation's execution at each start is kept in ``recorded_at_start``."""
+    operation's execution at each start is kept in ``recorded_at_start``.
 
-    def __init__(self, fail: bool = False, store: Operations | None = None) -> None:
+    ``sent`` is (token, output) of each task woken. ``waiting`` is the task tokens a task waits on (None: any
+    token names a waiting task); a task is woken once, as SendTaskSuccess wakes it."""
+
+    def __init__(self, fail: bool = False, store: Operations | None = None, waiting: set[str] | None = None) -> None:
         self.started: list[tuple[str, str, dict[str, Any]]] = []
         self.stopped: list[str] = []
         self.fail, self.store = fail, store
         self.recorded_at_start: list[str | None] = []
+        self.waiting = waiting
+        self.sent: list[tuple[str, dict[str, Any]]] = []
 
     def execution_arn(self, workflow: str, execution_name: str) -> str:
         return f"arn:aws:states:{ACCOUNT_REGION}:execution:{workflow}:{execution_name}"
@@ -159,3 +164,10 @@ class Workflows:
 
     def stop(self, execution_arn: str, cause: str) -> None:
         self.stopped.append(execution_arn)
+
+    def send_task_success(self, token: str, output: dict[str, Any]) -> bool:
+        """Wake the task waiting on ``token``; False when no task waits on it (any more)."""
+        if (self.waiting is not None and token not in self.waiting) or any(t == token for t, _ in self.sent):
+            return False
+        self.sent.append((token, output))
+        return True
