@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import hashlib
-from typing import Any
 
 from launchpod.domain.errors import LaunchpodError
+from launchpod.domain.quotas import Quota
 
 
 class ServiceQuotas:
@@ -15,14 +15,14 @@ class ServiceQuotas:
     def __init__(self, quotas: dict[str, float], error: LaunchpodError | None = None) -> None:
         self.quotas, self.error, self.asked = quotas, error, list[str]()
 
-    def _quota(self, name: str) -> dict[str, Any]:
+    def _quota(self, name: str) -> Quota:
         code = "L-" + hashlib.sha256(name.encode()).hexdigest()[:8].upper()
-        return {"QuotaName": name, "QuotaCode": code, "Value": self.quotas[name]}
+        return Quota(name=name, code=code, value=float(self.quotas[name]))
 
-    def sagemaker_quota(self, name: str) -> dict[str, Any] | None:
+    def sagemaker_quota(self, name: str) -> Quota | None:
         return self.sagemaker_quotas({name}).get(name)
 
-    def sagemaker_quotas(self, names: set[str]) -> dict[str, dict[str, Any]]:
+    def sagemaker_quotas(self, names: set[str]) -> dict[str, Quota]:
         self.asked.extend(sorted(names))
         if self.error is not None:
             raise self.error

@@ -33,8 +33,8 @@ def test_an_applied_quota_is_found_by_name_with_its_value_and_code(side: Side) -
     apply(P5, 4.0)
     found = quotas.sagemaker_quota(f"{P5} for cluster usage")
     assert found is not None
-    assert (found["QuotaName"], found["Value"]) == (f"{P5} for cluster usage", 4.0)
-    assert str(found["QuotaCode"]).startswith("L-")
+    assert (found.name, found.value) == (f"{P5} for cluster usage", 4.0)
+    assert found.code.startswith("L-")
 
 
 def test_a_name_that_is_no_quota_is_none(side: Side) -> None:
@@ -47,7 +47,7 @@ def test_several_names_are_read_at_once_and_only_those(side: Side) -> None:
     apply(G5, 16.0)
     names = {f"{P5} for cluster usage", f"{G5} for cluster usage", "ml.nothing.large for cluster usage"}
     found = quotas.sagemaker_quotas(names)
-    assert {n: q["Value"] for n, q in found.items()} == {
+    assert {n: q.value for n, q in found.items()} == {
         f"{P5} for cluster usage": 4.0,
         f"{G5} for cluster usage": 16.0,
     }
