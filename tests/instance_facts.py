@@ -8,7 +8,6 @@ from functools import cache
 
 from launchpod.adapters.aws.instance_facts import accelerators, offered_types
 from launchpod.domain.clusters.instance_types import DevicePlacement, to_ec2
-from launchpod.domain.errors import InvalidInput
 from launchpod.domain.jobs.hardware import Accelerators
 from moto.ec2.models.instance_types import INSTANCE_TYPES
 
@@ -22,15 +21,3 @@ def facts(instance_type: str) -> Accelerators:
 def placement() -> DevicePlacement:
     """Where the device plugins go for every type HyperPod offers that EC2 describes."""
     return DevicePlacement.of(facts(t) for t in offered_types() if to_ec2(t) in INSTANCE_TYPES)
-
-
-class Instances:
-    """The InstanceFacts port over the same data."""
-
-    def all(self) -> dict[str, Accelerators]:
-        return {t: facts(t) for t in offered_types() if to_ec2(t) in INSTANCE_TYPES}
-
-    def of(self, instance_type: str) -> Accelerators:
-        if to_ec2(instance_type) not in INSTANCE_TYPES:
-            raise InvalidInput(f"EC2 does not describe {instance_type}", field="body.instanceType", rule="described")
-        return facts(instance_type)

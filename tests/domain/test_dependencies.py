@@ -8,7 +8,8 @@ import pytest
 from launchpod.domain import dependencies
 from launchpod.domain.dependencies import objects
 
-from tests.instance_facts import Instances, placement
+from tests.fakes.instance_facts import Instances
+from tests.instance_facts import placement
 
 ENTRIES = dependencies.manifest().manifests
 

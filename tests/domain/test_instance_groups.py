@@ -6,6 +6,7 @@ import pytest
 from launchpod.contracts.instance_groups import AddInstanceGroupRequest, UpdateInstanceGroupRequest
 from launchpod.domain.errors import Conflict, InvalidInput
 from launchpod.domain.instance_groups import changes, placement, preflight
+from launchpod.domain.quotas import Quota
 
 from tests.instance_facts import facts
 
@@ -152,7 +153,7 @@ def test_a_plan_that_cannot_serve_the_group_is_refused_by_field(request_extra, p
 
 
 def test_a_quota_shortfall_names_the_quota_and_how_much_to_raise_it():
-    quota = {"QuotaCode": "L-1234", "Value": 4}
+    quota = Quota(name="ml.p5.48xlarge for cluster usage", code="L-1234", value=4)
     preflight.check_quota("ml.p5.48xlarge", quota, used=2, delta=2)
     with pytest.raises(Conflict) as exc:
         preflight.check_quota("ml.p5.48xlarge", quota, used=3, delta=3)

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 from launchpod.contracts.clusters import CreateClusterRequest
 from launchpod.contracts.common import Role
@@ -12,78 +10,10 @@ from launchpod.domain import operations as ops
 from launchpod.domain.clusters import control_plane
 from launchpod.domain.errors import Conflict, Forbidden, RetryableError
 
+from tests.fakes.operations import Operations, Workflows
+
 ADMIN = ops.Principal("alice", Role.ADMIN)
 VIEWER = ops.Principal("victor", Role.VIEWER)
-
-
-class MemoryStore:
-    def __init__(self) -> None:
-        self.ops: dict[str, OperationView] = {}
-        self.keys: dict[str, str] = {}
-        self.locks: dict[str, str] = {}
-        self.executions: dict[str, str] = {}
-
-    def create_holding_cluster(self, operation: OperationView, request_key: str) -> None:
-        holder = self.locks.get(operation.target)
-        if holder:
-            raise Conflict("busy", holder=holder)
-        self.ops[operation.id], self.keys[operation.id] = operation, request_key
-        self.locks[operation.target] = operation.id
-
-    def get(self, operation_id: str) -> OperationView:
-        return self.ops[operation_id]
-
-    def request_key_of(self, operation_id: str) -> str | None:
-        return self.keys.get(operation_id)
-
-    def set_execution(self, operation_id: str, execution_arn: str) -> None:
-        self.executions[operation_id] = execution_arn
-
-    def execution_of(self, operation_id: str) -> str | None:
-        return self.executions.get(operation_id)
-
-    def restart(self, operation: OperationView) -> None:
-        holder = self.locks.get(operation.target)
-        if holder and holder != operation.id:
-            raise Conflict("busy", holder=holder)
-        self.ops[operation.id] = operation
-        self.locks[operation.target] = operation.id
-
-    def finish(
-        self,
-        operation_id: str,
-        status: OperationStatus,
-        *,
-        error: str | None,
-        message: str | None,
-        attempt: int | None = None,
-    ) -> None:
-        op = self.ops[operation_id]
-        self.ops[operation_id] = op.model_copy(update={"status": status, "error": error, "message": message})
-        self.locks.pop(op.target, None)
-
-
-class MemoryRunner:
-    def __init__(self, fail: bool = False, store: MemoryStore | None = None) -> None:
-        self.started: list[tuple[str, str, dict[str, Any]]] = []
-        self.stopped: list[str] = []
-        self.fail = fail
-        self.store = store
-        self.recorded_at_start: list[str | None] = []
-
-    def execution_arn(self, workflow: str, execution_name: str) -> str:
-        return f"arn:aws:states:us-east-1:123456789012:execution:{workflow}:{execution_name}"
-
-    def start(self, workflow: str, execution_name: str, document: dict[str, Any]) -> str:
-        if self.store is not None:
-            self.recorded_at_start.append(self.store.execution_of(document["operationId"]))
-        if self.fail:
-            raise RetryableError("Step Functions is throttling")
-        self.started.append((workflow, execution_name, document))
-        return self.execution_arn(workflow, execution_name)
-
-    def stop(self, execution_arn: str, cause: str) -> None:
-        self.stopped.append(execution_arn)
 
 
 def _plan(name: str = "c1", logging: tuple[str, ...] = ("api", "audit", "authenticator")) -> ops.WorkflowPlan:
@@ -95,8 +25,8 @@ def _plan(name: str = "c1", logging: tuple[str, ...] = ("api", "audit", "authent
 def test_submit_records_the_operation_and_its_execution_before_starting_its_workflow():
     """Recorded after the start, the execution's ARN could be written to an operation whose workflow had
     already ended and released the cluster to the next operation."""
-    store = MemoryStore()
-    runner = MemoryRunner(store=store)
+    store = Operations()
+    runner = Workflows(store=store)
     operation, created = ops.submit(store, runner, _plan(), ADMIN)
     assert created and operation.status == OperationStatus.PENDING
     assert operation.phases[0].name == "Network"
@@ -107,7 +37,7 @@ def test_submit_records_the_operation_and_its_execution_before_starting_its_work
 
 
 def test_the_same_request_while_in_flight_returns_the_same_operation():
-    store, runner = MemoryStore(), MemoryRunner()
+    store, runner = Operations(), Workflows()
     first, _ = ops.submit(store, runner, _plan(), ADMIN)
     again, created = ops.submit(store, runner, _plan(), ADMIN)
     assert (again.id, created) == (first.id, False)
@@ -115,7 +45,7 @@ def test_the_same_request_while_in_flight_returns_the_same_operation():
 
 
 def test_a_different_mutation_on_a_busy_cluster_is_a_conflict_naming_the_holder():
-    store, runner = MemoryStore(), MemoryRunner()
+    store, runner = Operations(), Workflows()
     first, _ = ops.submit(store, runner, _plan(), ADMIN)
     with pytest.raises(Conflict) as caught:
         ops.submit(store, runner, _plan(logging=("api",)), ADMIN)
@@ -124,10 +54,10 @@ def test_a_different_mutation_on_a_busy_cluster_is_a_conflict_naming_the_holder(
 
 def test_a_viewer_cannot_submit():
     with pytest.raises(Forbidden, match="admin role"):
-        ops.submit(MemoryStore(), MemoryRunner(), _plan(), VIEWER)
+        ops.submit(Operations(), Workflows(), _plan(), VIEWER)
 
 
-def _failed_at_third_phase(store: MemoryStore, runner: MemoryRunner) -> OperationView:
+def _failed_at_third_phase(store: Operations, runner: Workflows) -> OperationView:
     """An operation whose first two phases succeeded and whose third failed ("X"), ended FAILED."""
     operation, _ = ops.submit(store, runner, _plan(), ADMIN)
     phases = [p.model_copy(update={"status": PhaseStatus.SUCCEEDED}) for p in operation.phases[:2]]
@@ -139,15 +69,15 @@ def _failed_at_third_phase(store: MemoryStore, runner: MemoryRunner) -> Operatio
 
 
 def test_a_workflow_that_cannot_start_fails_the_operation_and_frees_the_cluster():
-    store = MemoryStore()
+    store = Operations()
     with pytest.raises(RetryableError):
-        ops.submit(store, MemoryRunner(fail=True), _plan(), ADMIN)
+        ops.submit(store, Workflows(fail=True), _plan(), ADMIN)
     (operation,) = store.ops.values()
     assert operation.status == OperationStatus.FAILED and not store.locks
 
 
 def test_retry_keeps_finished_phases_and_resets_the_rest_under_a_new_execution_name():
-    store, runner = MemoryStore(), MemoryRunner()
+    store, runner = Operations(), Workflows()
     operation = _failed_at_third_phase(store, runner)
 
     resumed = ops.retry(store, runner, operation.id, ADMIN, Role.ADMIN)
@@ -159,14 +89,14 @@ def test_retry_keeps_finished_phases_and_resets_the_rest_under_a_new_execution_n
 
 
 def test_only_failed_or_cancelled_operations_can_be_retried():
-    store, runner = MemoryStore(), MemoryRunner()
+    store, runner = Operations(), Workflows()
     operation, _ = ops.submit(store, runner, _plan(), ADMIN)
     with pytest.raises(Conflict, match="only FAILED or CANCELLED"):
         ops.retry(store, runner, operation.id, ADMIN, Role.ADMIN)
 
 
 def test_cancel_stops_the_execution_and_frees_the_cluster():
-    store, runner = MemoryStore(), MemoryRunner()
+    store, runner = Operations(), Workflows()
     operation, _ = ops.submit(store, runner, _plan(), ADMIN)
     cancelled = ops.cancel(store, runner, operation.id, ADMIN, Role.ADMIN, "wrong zone")
     assert cancelled.status == OperationStatus.CANCELLED and "wrong zone" in (cancelled.message or "")
@@ -189,7 +119,7 @@ def test_retry_after_a_failed_wait_resumes_from_the_phase_that_started_it():
     from launchpod.contracts.hyperpod import CreateHyperPodInput
     from launchpod.domain.clusters import hyperpod
 
-    store, runner = MemoryStore(), MemoryRunner()
+    store, runner = Operations(), Workflows()
     request = CreateHyperPodInput(
         name="c1",
         availabilityZone="us-east-1a",
@@ -223,7 +153,7 @@ def test_each_workflow_needs_the_role_of_the_route_that_starts_it_and_retry_need
 
 
 def test_a_dry_run_answers_the_plan_and_records_and_starts_nothing():
-    store, runner = MemoryStore(), MemoryRunner()
+    store, runner = Operations(), Workflows()
     plan = _plan()
     with pytest.raises(ops.Planned) as caught:
         ops.submit(store, runner, plan, ops.Principal("alice", Role.ADMIN, dry_run=True))
@@ -233,7 +163,7 @@ def test_a_dry_run_answers_the_plan_and_records_and_starts_nothing():
 
 
 def test_a_dry_run_of_retry_names_the_phases_that_would_run_again_and_restarts_nothing():
-    store, runner = MemoryStore(), MemoryRunner()
+    store, runner = Operations(), Workflows()
     operation = _failed_at_third_phase(store, runner)
 
     with pytest.raises(ops.Planned) as caught:
@@ -244,6 +174,6 @@ def test_a_dry_run_of_retry_names_the_phases_that_would_run_again_and_restarts_n
 
 
 def test_an_operation_records_its_plan_and_a_workflow_without_planner_steps_records_its_phases():
-    operation, _ = ops.submit(MemoryStore(), MemoryRunner(), _plan(), ADMIN)
+    operation, _ = ops.submit(Operations(), Workflows(), _plan(), ADMIN)
     assert [s.phase for s in operation.plan] == [p.name for p in operation.phases]
     assert {s.action for s in operation.plan} == {"run"}

@@ -13,7 +13,8 @@ from launchpod.domain import storage
 from launchpod.domain.clusters import provision
 from pydantic import ValidationError
 
-from tests.domain.test_operations import ADMIN, MemoryRunner, MemoryStore
+from tests.domain.test_operations import ADMIN
+from tests.fakes.operations import Operations, Workflows
 
 BODY = {
     "name": "c1",
@@ -58,7 +59,7 @@ def test_fsx_storage_needs_the_optional_dependencies_that_install_its_driver():
     ProvisionClusterRequest.model_validate({**BODY, "storage": fsx, "includeOptionalDependencies": True})
 
 
-def _failed_at(store: MemoryStore, operation_id: str, phase: str, done_meanwhile: tuple[str, ...] = ()) -> None:
+def _failed_at(store: Operations, operation_id: str, phase: str, done_meanwhile: tuple[str, ...] = ()) -> None:
     """Every phase before ``phase`` succeeded, ``phase`` failed; a parallel branch may have finished too."""
     operation = store.get(operation_id)
     at = [p.name for p in operation.phases].index(phase)
@@ -75,7 +76,7 @@ def _failed_at(store: MemoryStore, operation_id: str, phase: str, done_meanwhile
 
 
 def test_retry_after_the_storage_child_failed_resumes_storage_and_keeps_every_other_child_done():
-    store, runner = MemoryStore(), MemoryRunner()
+    store, runner = Operations(), Workflows()
     request = ProvisionClusterRequest.model_validate({**BODY, "storage": S3})
     operation, _ = ops.submit(store, runner, provision.plan(request), ADMIN)
     _failed_at(store, operation.id, "WaitBound")
@@ -93,7 +94,7 @@ def test_retry_after_the_storage_child_failed_resumes_storage_and_keeps_every_ot
 
 
 def test_retry_after_the_hyperpod_child_failed_resumes_hyperpod_and_keeps_storage_done_meanwhile():
-    store, runner = MemoryStore(), MemoryRunner()
+    store, runner = Operations(), Workflows()
     request = ProvisionClusterRequest.model_validate({**BODY, "storage": S3})
     operation, _ = ops.submit(store, runner, provision.plan(request), ADMIN)
     # storage, in parallel with HyperPod, had finished when HyperPod failed
@@ -108,7 +109,7 @@ def test_retry_after_the_hyperpod_child_failed_resumes_hyperpod_and_keeps_storag
 
 
 def test_retry_after_the_control_plane_failed_keeps_what_hyperpod_made_meanwhile():
-    store, runner = MemoryStore(), MemoryRunner()
+    store, runner = Operations(), Workflows()
     operation, _ = ops.submit(store, runner, provision.plan(ProvisionClusterRequest.model_validate(BODY)), ADMIN)
     # HyperPod's scripts and role are made while EKS is created
     _failed_at(store, operation.id, "CreateCluster", done_meanwhile=("LifecycleScripts", "ExecutionRole"))

@@ -1,5 +1,4 @@
-"""What several entrypoint tests hand the handlers: a REST proxy event, and Step Functions as far as
-waking a parked task goes."""
+"""What several entrypoint tests hand the handlers: a REST proxy event."""
 
 from __future__ import annotations
 
@@ -21,14 +20,3 @@ def rest_event(method: str, path: str, claims: dict[str, Any] | None) -> dict[st
         "isBase64Encoded": False,
         "requestContext": {"requestId": "t-1", "authorizer": {"claims": claims} if claims else None},
     }
-
-
-class RecordingWorkflows:
-    """Step Functions as far as waking a task goes: which tokens were sent back, and with what."""
-
-    def __init__(self) -> None:
-        self.sent: list[tuple[str, dict[str, Any]]] = []
-
-    def send_task_success(self, token: str, output: dict[str, Any]) -> bool:
-        self.sent.append((token, output))
-        return True

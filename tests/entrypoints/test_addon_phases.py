@@ -14,7 +14,7 @@ from launchpod.runtime import wiring
 from launchpod.usecases.workflows import reconcile_dependencies
 from launchpod.usecases.workflows.create_control_plane import core_addons
 
-from tests.usecases.fakes import _offered
+from tests.fakes.eks import _offered
 
 NO_NODES = {"status": "DEGRADED", "health": {"issues": [{"code": "InsufficientNumberOfReplicas", "message": "m"}]}}
 ACTIVE = {"status": "ACTIVE", "health": {"issues": []}}
@@ -26,7 +26,7 @@ class FakeEks:
         self.created: list[str] = []
         self.created_versions: dict[str, str | None] = {}
         self.updated: list[tuple[str, str]] = []
-        self.offered: dict[str, tuple[list[str], str | None]] = {}  # else: the pin alone (tests.usecases.fakes)
+        self.offered: dict[str, tuple[list[str], str | None]] = {}  # else: the pin alone (tests.fakes.eks)
 
     def cluster(self, name: str) -> dict[str, Any]:
         return {"name": name, "status": "ACTIVE", "version": "1.34"}

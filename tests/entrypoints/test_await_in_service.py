@@ -10,14 +10,14 @@ from launchpod.adapters.store.clusters import DynamoClusters
 from launchpod.entrypoints.workflows import await_in_service
 from launchpod.runtime import wiring
 
-from tests.entrypoints.fakes import RecordingWorkflows
+from tests.fakes.operations import Workflows
 
 DOCUMENT = {"operationId": "op-1", "kind": "create-hyperpod", "target": "c1", "request": {"name": "c1"}}
 
 
 @pytest.fixture
 def world(tables, monkeypatch):
-    clusters, workflows = DynamoClusters(tables["clusters"]), RecordingWorkflows()
+    clusters, workflows = DynamoClusters(tables["clusters"]), Workflows()
     status = {"value": "Creating"}
     sagemaker = SimpleNamespace(hyperpod_cluster=lambda name: {"ClusterName": name, "ClusterStatus": status["value"]})
     monkeypatch.setattr(wiring, "clusters", lambda: clusters)

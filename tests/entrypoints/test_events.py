@@ -11,8 +11,8 @@ from launchpod.domain import dependencies
 from launchpod.entrypoints.events import cluster_event, cluster_state, drift_check, node_health
 from launchpod.runtime import wiring
 
-from tests.entrypoints.fakes import RecordingWorkflows
-from tests.usecases.fakes import _offered
+from tests.fakes.eks import _offered
+from tests.fakes.operations import Workflows
 
 HYPERPOD_STATE = "SageMaker HyperPod Cluster State Change"
 ENDPOINT = "https://abc.execute-api.us-east-1.amazonaws.com/prod"
@@ -75,7 +75,7 @@ def test_a_cluster_state_change_is_recorded_and_pushed_to_subscribers(lambda_con
 
 @pytest.fixture
 def workflows(monkeypatch):
-    fake = RecordingWorkflows()
+    fake = Workflows()
     monkeypatch.setattr(wiring, "workflows", lambda: fake)
     return fake
 

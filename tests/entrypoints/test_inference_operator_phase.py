@@ -18,7 +18,7 @@ from launchpod.runtime import wiring
 from launchpod.runtime.settings import settings
 
 from sandbox.aws.eks.catalog import INFERENCE_SCHEMA
-from tests.usecases.fakes import _offered
+from tests.fakes.eks import _offered
 
 ADDON = "amazon-sagemaker-hyperpod-inference"
 ISSUER = "https://oidc.eks.us-east-1.amazonaws.com/id/ABC"

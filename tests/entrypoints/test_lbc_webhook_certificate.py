@@ -4,7 +4,6 @@ reconcile stores a new one, a second keeps it (its webhooks' caBundle too), one 
 from __future__ import annotations
 
 import base64
-from typing import Any
 
 import pytest
 from launchpod.adapters.k8s import apply as k8s
@@ -13,25 +12,13 @@ from launchpod.domain.dependencies import lbc_tls
 from launchpod.runtime import wiring
 from launchpod.usecases.workflows import reconcile_dependencies
 
-from tests.instance_facts import Instances
-
-
-class Store:
-    """The cluster's API server as far as the phase sees it: what was applied can be read back."""
-
-    def __init__(self) -> None:
-        self.objects: dict[str, dict[str, Any]] = {}
-
-    def apply(self, cluster: str, obj: dict[str, Any]) -> None:
-        self.objects[k8s.path_of(obj)] = obj
-
-    def read(self, cluster: str, obj: dict[str, Any]) -> dict[str, Any] | None:
-        return self.objects.get(k8s.path_of(obj))
+from tests.fakes.instance_facts import Instances
+from tests.fakes.kube import Kube
 
 
 @pytest.fixture
-def store(monkeypatch) -> Store:
-    fake = Store()
+def store(monkeypatch) -> Kube:
+    fake = Kube()
     monkeypatch.setattr(k8s, "apply", fake.apply)
     monkeypatch.setattr(k8s, "read", fake.read)
     monkeypatch.setattr(k8s, "ready", lambda found: True)
@@ -51,7 +38,7 @@ def _reconcile() -> None:
     assert reconcile_dependencies.manifests(doc).ready
 
 
-def _stored(store: Store) -> tuple[dict[str, str], set[str]]:
+def _stored(store: Kube) -> tuple[dict[str, str], set[str]]:
     secret = store.objects[k8s.path_of(lbc_tls.secret_ref())]
     bundles = {
         hook["clientConfig"]["caBundle"]

@@ -12,6 +12,8 @@ from launchpod.adapters.store.operations import DynamoOperations
 from launchpod.entrypoints.events import node_health
 from launchpod.runtime import wiring
 
+from tests.fakes.operations import Workflows
+
 NODE = "i-0123456789abcdef0"
 REASON = (
     "HyperPod Health Monitoring Agent (HMA) has detected fault type NvidiaErrorTerminate on this node and is unhealthy."
@@ -44,20 +46,6 @@ def _event(status: str = "Unhealthy") -> dict:
     }
 
 
-class StartingWorkflows:
-    """Step Functions as far as starting an execution goes."""
-
-    def __init__(self) -> None:
-        self.started: list[tuple[str, str, dict]] = []
-
-    def execution_arn(self, workflow: str, execution_name: str) -> str:
-        return f"arn:aws:states:us-east-1:123456789012:execution:{workflow}:{execution_name}"
-
-    def start(self, workflow: str, execution_name: str, document: dict) -> str:
-        self.started.append((workflow, execution_name, document))
-        return f"arn:aws:states:us-east-1:123456789012:execution:launchpod-{workflow}:{execution_name}"
-
-
 class BootedNodes:
     """A cluster's API server as far as reading a Node goes: each node on its first boot."""
 
@@ -72,7 +60,7 @@ def stores(tables, monkeypatch):
     monkeypatch.setattr(websocket, "post", lambda endpoint, connection, message: True)
     incidents = DynamoIncidents(tables["incidents"])
     operations = DynamoOperations(tables["operations"], tables["clusters"])
-    workflows = StartingWorkflows()
+    workflows = Workflows()
     monkeypatch.setattr(wiring, "incidents", lambda: incidents)
     monkeypatch.setattr(wiring, "operations", lambda: operations)
     monkeypatch.setattr(wiring, "workflows", lambda: workflows)

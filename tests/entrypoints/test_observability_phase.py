@@ -12,7 +12,7 @@ from launchpod.domain import ownership
 from launchpod.entrypoints.workflows.configure_features import observability
 from launchpod.runtime import wiring
 
-from tests.usecases.fakes import _offered
+from tests.fakes.eks import _offered
 
 ADDON = "amazon-cloudwatch-observability"
 POLICIES = ["arn:aws:iam::aws:policy/CloudWatchAgentServerPolicy", "arn:aws:iam::aws:policy/AWSXrayWriteOnlyAccess"]

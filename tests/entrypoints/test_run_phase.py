@@ -18,8 +18,10 @@ from launchpod.domain.clusters import provision
 from launchpod.entrypoints.api.app import handler
 from launchpod.runtime import wiring
 
-from tests.domain.test_operations import MemoryRunner
 from tests.entrypoints.fakes import rest_event
+from tests.fakes.eks import Eks
+from tests.fakes.operations import Workflows
+from tests.fakes.service_quotas import ServiceQuotas
 
 PROVISION = {
     "name": "c1",
@@ -34,14 +36,6 @@ PROVISION = {
 CLAIMS = {role: {"cognito:username": role[0], "cognito:groups": f"[{role}]"} for role in ("admin", "operator")}
 
 
-class FakeEks:
-    def __init__(self, clusters: dict[str, dict[str, Any]]) -> None:
-        self.clusters = clusters
-
-    def cluster(self, name: str) -> dict[str, Any] | None:
-        return self.clusters.get(name)
-
-
 class FakeEc2:
     def zones(self) -> list[dict[str, str]]:
         return [
@@ -51,13 +45,6 @@ class FakeEc2:
 
     def offerings(self, instance_types: list[str], zone: str | None = None) -> dict[str, list[str]]:
         return {t: ["us-east-1a", "us-east-1b"] for t in instance_types}
-
-
-class FakeQuotas:
-    """Service Quotas with no SageMaker quota applied (moto does not serve ListServiceQuotas)."""
-
-    def sagemaker_quotas(self, names: set[str]) -> dict[str, dict[str, Any]]:
-        return {}
 
 
 @pytest.fixture
@@ -75,14 +62,14 @@ def installed(monkeypatch) -> set[tuple[str, str, str]]:
 @pytest.fixture
 def api(tables, monkeypatch, installed):
     store = DynamoOperations(tables["operations"], tables["clusters"])
-    clusters, runner = DynamoClusters(tables["clusters"]), MemoryRunner()
-    eks = FakeEks({"c1": {"status": "ACTIVE", "tags": {"launchpod:cluster": "c1"}}})
+    clusters, runner = DynamoClusters(tables["clusters"]), Workflows()
+    eks = Eks({"c1": {"status": "ACTIVE", "tags": {"launchpod:cluster": "c1"}}})
     monkeypatch.setattr(wiring, "operations", lambda: store)
     monkeypatch.setattr(wiring, "clusters", lambda: clusters)
     monkeypatch.setattr(wiring, "workflows", lambda: runner)
     monkeypatch.setattr(wiring, "eks", lambda: eks)
     monkeypatch.setattr(wiring, "ec2", lambda: FakeEc2())
-    monkeypatch.setattr(wiring, "service_quotas", lambda: FakeQuotas())
+    monkeypatch.setattr(wiring, "service_quotas", lambda: ServiceQuotas({}))  # moto serves none
     clusters.register("c1", source="created", region="us-east-1")
     # the cluster was provisioned once: that operation's request is what a phase re-runs with
     provisioned, _ = ops.submit(
@@ -181,7 +168,7 @@ def test_the_same_phase_again_while_it_runs_answers_the_running_operation(api, l
 
 
 def test_dependencies_need_an_active_control_plane(api, lambda_context, monkeypatch):
-    monkeypatch.setattr(wiring, "eks", lambda: FakeEks({"c1": {"status": "CREATING"}}))
+    monkeypatch.setattr(wiring, "eks", lambda: Eks({"c1": {"status": "CREATING"}}))
     status, body, _ = _post(lambda_context, "/api/clusters/c1/phases/dependencies")
     assert status == 409 and "CREATING" in body["message"]
 

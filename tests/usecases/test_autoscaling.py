@@ -13,14 +13,16 @@ from launchpod.domain.errors import Conflict, InvalidInput, NotFound, RetryableE
 from launchpod.domain.instance_groups import autoscaling
 from launchpod.usecases.autoscaling import AutoscalingPorts, karpenter_objects, set_autoscaling
 
-from tests.usecases.fakes import HyperPods, Kube, OperationsTable, StepFunctions
+from tests.fakes.kube import Kube
+from tests.fakes.operations import Operations, Workflows
+from tests.fakes.sagemaker import SageMaker
 
 ON = {"ClusterStatus": "InService", "AutoScaling": {"Mode": "Enable", "Status": "InService"}}
 ASKED = AutoscalingInput(name="train", enabled=True, groups=["gpu"], consolidateAfterSeconds=300)
 
 
 def _applied() -> Kube:
-    return Kube({"HyperpodNodeClass": autoscaling.node_class(["gpu"]), "NodePool": autoscaling.node_pool(300)})
+    return Kube([autoscaling.node_class(["gpu"]), autoscaling.node_pool(300)])
 
 
 def test_enabling_what_karpenter_already_runs_is_a_noop() -> None:
@@ -35,7 +37,7 @@ def test_another_group_on_the_same_objects_is_not_a_noop() -> None:
 
 
 def test_while_karpenter_kinds_are_not_readable_the_change_goes_ahead() -> None:
-    kube = Kube({}, error=RetryableError("Could not reach the Kubernetes API of train."))
+    kube = Kube(error=RetryableError("Could not reach the Kubernetes API of train."))
     assert karpenter_objects("train", ON, read=kube) == (None, None)
     assert not autoscaling.is_noop(ASKED, ON, None, None)
 
@@ -63,9 +65,9 @@ OFF = {"ClusterStatus": "InService"}
 
 def _ports(described: dict[str, Any] | None, kube: Kube | None = None) -> AutoscalingPorts:
     return AutoscalingPorts(
-        operations=OperationsTable(),
-        workflows=StepFunctions(),
-        sagemaker=HyperPods({"train": {"ClusterName": "train", **described}} if described else {}),
+        operations=Operations(),
+        workflows=Workflows(),
+        sagemaker=SageMaker({"train": {"ClusterName": "train", **described}} if described else {}),
         read=kube or _applied(),
     )
 

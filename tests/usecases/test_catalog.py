@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from launchpod.usecases import catalog
 
-from tests.instance_facts import Instances
-from tests.usecases.fakes import Ec2
+from tests.fakes.ec2 import Ec2
+from tests.fakes.instance_facts import Instances
 
 PORTS = catalog.CatalogPorts(
     region="us-east-1",

@@ -14,20 +14,25 @@ from launchpod.domain import operations as ops
 from launchpod.domain.errors import InvalidInput, NotFound
 from launchpod.usecases import clusters
 
-from tests.usecases.fakes import Eks, HyperPods, OperationsTable, Registry, Servers, StepFunctions
+from tests.fakes.clusters import Clusters
+from tests.fakes.eks import Eks
+from tests.fakes.mlflow import Servers
+from tests.fakes.operations import Operations, Workflows
+from tests.fakes.sagemaker import SageMaker
 
 ADMIN = ops.Principal("alice", Role.ADMIN)
 ACTIVE = {"name": "train", "status": "ACTIVE", "version": "1.32", "tags": {"launchpod:cluster": "train"}}
 
 
 def _ports(records: dict[str, dict[str, Any]], eks: dict[str, dict[str, Any]]) -> clusters.ClusterPorts:
+    operations = Operations()  # one table with the registry: the locks show on the records
     return clusters.ClusterPorts(
         region="us-east-1",
-        clusters=Registry(records),
-        operations=OperationsTable(),
-        workflows=StepFunctions(),
+        clusters=Clusters(records, operations=operations),
+        operations=operations,
+        workflows=Workflows(),
         eks=Eks(eks),
-        sagemaker=HyperPods({}),
+        sagemaker=SageMaker({}),
         mlflow=Servers({}),
     )
 

@@ -8,37 +8,33 @@ from typing import Any
 from launchpod.domain.errors import RetryableError
 from launchpod.usecases import diagnostics, incidents, nodes
 
-from tests.usecases.fakes import (
-    HyperPod,
-    IncidentDocs,
-    KubeLists,
-    Offerings,
-    Operations,
-    PodLogs,
-    Quotas,
-    Records,
-    Workflows,
-)
+from tests.fakes.clusters import Clusters
+from tests.fakes.ec2 import Ec2
+from tests.fakes.incidents import IncidentDocs
+from tests.fakes.kube_listing import KubeLists
+from tests.fakes.operations import Operations, Workflows
+from tests.fakes.sagemaker import SageMaker
+from tests.fakes.service_quotas import ServiceQuotas
 
 P5 = "ml.p5.48xlarge"
 
 
 def _ports(
     clusters: dict[str, dict[str, Any]],
-    quotas: Quotas | None = None,
+    quotas: ServiceQuotas | None = None,
     kube: KubeLists | None = None,
-    logs: PodLogs | None = None,
+    logs: KubeLists | None = None,
     summaries: list[dict[str, Any]] | None = None,
 ) -> diagnostics.DiagnosisPorts:
-    sm = HyperPod(clusters, {"c1": summaries or []})
+    sm = SageMaker(clusters, {"c1": summaries or []})
     return diagnostics.DiagnosisPorts(
         nodes=nodes.NodePorts(sagemaker=sm, kube=kube or KubeLists({}), operations=Operations(), workflows=Workflows()),
-        incidents=incidents.IncidentPorts(clusters=Records({"c1": {}}), incidents=IncidentDocs()),
+        incidents=incidents.IncidentPorts(clusters=Clusters({"c1": {}}), incidents=IncidentDocs()),
         sagemaker=sm,
-        ec2=Offerings(["us-east-1a", "us-east-1b"], {"p5.48xlarge": ["us-east-1b"]}),
-        quotas=quotas or Quotas({}),
+        ec2=Ec2(["us-east-1a", "us-east-1b"], {"p5.48xlarge": ["us-east-1b"]}),
+        quotas=quotas or ServiceQuotas({}),
         operations=Operations(),
-        pod_log=logs or PodLogs({}),
+        pod_log=(logs or KubeLists()).pod_log,
     )
 
 
@@ -54,17 +50,19 @@ def _titles(view: Any) -> list[str]:
 def test_a_creation_reads_the_clusters_own_types_where_they_are_offered_and_the_quota_they_pass():
     ports = _ports(
         {"c1": _hyperpod("c1", 2), "other": _hyperpod("other", 3)},
-        quotas=Quotas({f"{P5} for cluster usage": {"Value": 4.0, "QuotaCode": "L-1"}}),
+        quotas=ServiceQuotas({f"{P5} for cluster usage": 4.0}),
     )
     found = diagnostics.cluster_creation("c1", None, ports=ports)
-    assert ports.ec2.asked == [["p5.48xlarge"]]  # type: ignore[attr-defined]
+    assert [types for types, _ in ports.ec2.offerings_asked] == [["p5.48xlarge"]]  # type: ignore[attr-defined]
     assert f"{P5} is not offered in us-east-1a" in _titles(found)
     assert f"'{P5} for cluster usage' is 4: 1 short" in _titles(found)
     assert found.cause is not None and "raise it to at least 5" in found.cause
 
 
 def test_a_creation_whose_quotas_cannot_be_read_says_so_and_still_answers():
-    ports = _ports({"c1": _hyperpod("c1", 2)}, quotas=Quotas({}, error=RetryableError("Service Quotas throttled")))
+    ports = _ports(
+        {"c1": _hyperpod("c1", 2)}, quotas=ServiceQuotas({}, error=RetryableError("Service Quotas throttled"))
+    )
     found = diagnostics.cluster_creation("c1", [P5], ports=ports)
     assert "HyperPod cluster is Creating" in _titles(found)
     assert any("Service Quotas could not be read" in line for line in found.limitations)
@@ -82,7 +80,7 @@ def test_nccl_reads_every_container_of_the_jobs_pods_only_and_shows_their_errors
         }
         for job in ("train", "other")
     ]
-    logs = PodLogs({"train-worker-0/pytorch": "step 1\nNCCL WARN NET/OFI Couldn't open a fabric provider\n"})
+    logs = KubeLists(logs={"train-worker-0/pytorch": "step 1\nNCCL WARN NET/OFI Couldn't open a fabric provider\n"})
     ports = _ports(
         {"c1": _hyperpod("c1", 1)},
         kube=KubeLists({"Node": [kube_node], "Pod": pods}),
@@ -90,6 +88,6 @@ def test_nccl_reads_every_container_of_the_jobs_pods_only_and_shows_their_errors
         summaries=[summary],
     )
     found = diagnostics.nccl("c1", "train", ports=ports)
-    assert logs.read == ["train-worker-0", "train-worker-0"]
+    assert logs.logs_read == ["train-worker-0", "train-worker-0"]
     assert "NCCL errors in the log of train-worker-0" in _titles(found)
     assert f"{node} has no EFA device allocatable" in _titles(found)

@@ -12,32 +12,25 @@ from launchpod.domain import operations as ops
 from launchpod.domain.errors import Conflict
 from launchpod.usecases import features
 
-from tests.usecases.fakes import Eks, HyperPods, Kube, OperationsTable, StepFunctions
+from tests.fakes.eks import Eks
+from tests.fakes.iam import Iam
+from tests.fakes.kube import Kube
+from tests.fakes.operations import Operations, Workflows
+from tests.fakes.sagemaker import SageMaker
 
 ADMIN = ops.Principal("alice", Role.ADMIN)
-
-
-class Roles:
-    """IAM: the roles Launchpod created, by name, and the names asked."""
-
-    def __init__(self, roles: dict[str, str]) -> None:
-        self.roles, self.asked = roles, list[str]()
-
-    def owned_role(self, name: str, tags: dict[str, str]) -> str | None:
-        self.asked.append(name)
-        return self.roles.get(name)
 
 
 def _ports(status: str = "ACTIVE", addons: dict[str, dict[str, Any]] | None = None) -> features.FeaturePorts:
     return features.FeaturePorts(
         prefix="launchpod",
         bucket="shared-bucket",
-        operations=OperationsTable(),
-        workflows=StepFunctions(),
+        operations=Operations(),
+        workflows=Workflows(),
         eks=Eks({"train": {"name": "train", "status": status}}, {"train": addons or {}}),
-        sagemaker=HyperPods({}),
-        iam=Roles({}),
-        read=Kube({}),
+        sagemaker=SageMaker({}),
+        iam=Iam({}),
+        read=Kube(),
     )
 
 

@@ -10,42 +10,41 @@ from launchpod.contracts.clusters import ProvisionClusterRequest
 from launchpod.contracts.common import Role
 from launchpod.contracts.hyperpod import CreateHyperPodRequest, UpdateSoftwareInput
 from launchpod.domain import operations as ops
+from launchpod.domain.dependencies.objects import health_agent_ref
 from launchpod.domain.errors import Conflict, InvalidInput, NotFound
 from launchpod.usecases import hyperpod
 
-from tests.usecases.fakes import (
-    ControlPlanes,
-    Ec2,
-    HyperPods,
-    Kube,
-    OperationsTable,
-    Registry,
-    ServiceQuotas,
-    StepFunctions,
-)
+from tests.fakes.clusters import Clusters
+from tests.fakes.ec2 import Ec2
+from tests.fakes.eks import Eks
+from tests.fakes.kube import Kube
+from tests.fakes.operations import Operations, Workflows
+from tests.fakes.sagemaker import SageMaker
+from tests.fakes.service_quotas import ServiceQuotas
 
 ADMIN = ops.Principal("alice", Role.ADMIN)
 GPU = {"name": "gpu", "instanceType": "ml.g5.8xlarge", "instanceCount": 2}
 ASKED = CreateHyperPodRequest.model_validate({"availabilityZone": "us-east-1a", "instanceGroups": [GPU]})
 ACTIVE = {"name": "train", "status": "ACTIVE", "tags": {"launchpod:cluster": "train"}}
-AGENT = {"DaemonSet": {"kind": "DaemonSet"}}
+AGENT = [health_agent_ref()]
 
 
 def _ports(
     eks: dict[str, Any] | None = ACTIVE,
-    kube: dict[str, dict[str, Any]] | None = None,
+    kube: list[dict[str, Any]] | None = None,
     quotas: dict[str, float] | None = None,
     clusters: dict[str, dict[str, Any]] | None = None,
 ) -> hyperpod.HyperPodPorts:
+    operations = Operations()  # one table with the registry: the locks show on the records
     return hyperpod.HyperPodPorts(
         region="us-east-1",
         prefix="launchpod",
-        clusters=Registry({}),
-        operations=OperationsTable(),
-        workflows=StepFunctions(),
-        eks=ControlPlanes({"train": eks} if eks else {}),
+        clusters=Clusters({}, operations=operations),
+        operations=operations,
+        workflows=Workflows(),
+        eks=Eks({"train": eks} if eks else {}),
         ec2=Ec2(["us-east-1a", "us-east-1b"], {"g5.8xlarge": ["us-east-1a"]}, {"subnet-a": "us-east-1a"}),
-        sagemaker=HyperPods(clusters or {}),
+        sagemaker=SageMaker(clusters or {}),
         quotas=ServiceQuotas(quotas or {}),
         read=Kube(AGENT if kube is None else kube),
     )
@@ -116,7 +115,7 @@ def test_a_control_plane_still_creating_is_refused_with_what_to_do() -> None:
 
 def test_without_the_health_agent_hyperpod_is_refused_and_the_dependencies_route_named() -> None:
     with pytest.raises(Conflict) as refused:
-        hyperpod.create_hyperpod("train", ASKED, ADMIN, ports=_ports(kube={}))
+        hyperpod.create_hyperpod("train", ASKED, ADMIN, ports=_ports(kube=[]))
     assert "Run POST /api/clusters/train/dependencies and wait for SUCCEEDED" in str(refused.value)
 
 

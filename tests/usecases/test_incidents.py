@@ -13,7 +13,8 @@ from launchpod.domain.errors import Conflict, NotFound
 from launchpod.domain.nodes import ladder
 from launchpod.usecases import incidents
 
-from tests.usecases.fakes import IncidentDocs, Records
+from tests.fakes.clusters import Clusters
+from tests.fakes.incidents import IncidentDocs
 
 REASON = "HyperPod Health Monitoring Agent (HMA) has detected fault type NvidiaErrorTerminate on this node."
 
@@ -30,7 +31,7 @@ def _folded(*nodes: str) -> list[dict]:
 
 
 def _ports(docs: IncidentDocs) -> incidents.IncidentPorts:
-    return incidents.IncidentPorts(clusters=Records({"c1": {"name": "c1"}}), incidents=docs)
+    return incidents.IncidentPorts(clusters=Clusters({"c1": {"name": "c1"}}), incidents=docs)
 
 
 def test_incidents_are_listed_newest_first_under_the_default_policy():

@@ -19,8 +19,13 @@ from launchpod.domain.inference import manifests
 from launchpod.domain.inference.endpoints import RealEndpoint
 from launchpod.usecases import inference as cases
 
-from tests.instance_facts import Instances
-from tests.usecases.fakes import Addons, ControlPlanes, Endpoints, HyperPod, KubeLists, Objects, Operations, Runner
+from tests.fakes.eks import Eks
+from tests.fakes.endpoints import Endpoints
+from tests.fakes.instance_facts import Instances
+from tests.fakes.kube import Kube
+from tests.fakes.kube_listing import KubeLists
+from tests.fakes.operations import Operations, Workflows
+from tests.fakes.sagemaker import SageMaker
 
 WHO = ops.Principal("olga", Role.OPERATOR)
 SERVES = manifests.SERVES_LABEL
@@ -75,13 +80,13 @@ def _ports(
     lists: dict[str, list[dict[str, Any]]] | None = None,
 ):
     return cases.InferencePorts(
-        eks=ControlPlanes({"c1": {"status": "ACTIVE"}}),
-        addons=Addons({"c1": dict(addons)}),
-        hyperpods=HyperPod({"c1": GROUPS}),
-        read=Objects(list(objects)),
+        eks=Eks({"c1": {"status": "ACTIVE"}}),
+        addons=Eks(addons={"c1": dict(addons)}),
+        hyperpods=SageMaker({"c1": GROUPS}),
+        read=Kube(objects),
         endpoints=Endpoints(list(found), answer),
         operations=Operations(),
-        workflows=Runner(),
+        workflows=Workflows(),
         region="us-east-1",
         instances=Instances(),
         listed=KubeLists(lists if lists is not None else {"Node": [_node("n1", 4)]}),
@@ -120,7 +125,7 @@ def test_with_prometheus_installed_the_deploy_plans_the_scaled_object_and_starts
     ]
     assert ports.workflows.started == []  # nothing until the route starts it
     operation = proposal.start()
-    ((kind, document),) = ports.workflows.started
+    ((kind, _, document),) = ports.workflows.started
     assert kind == "inference" and operation.kind == "inference"
     assert document["request"]["action"] == "deploy" and document["request"]["endpoint"] == "vllm-keda"
 
@@ -141,7 +146,7 @@ def test_a_managed_endpoint_carries_its_metrics_to_the_workflow_and_needs_the_op
         cases.create(_create(body), who=WHO, ports=_ports([SHARED], addons={}))
     ports = _ports([SHARED])
     cases.create(_create(body), who=WHO, ports=ports).start()
-    ((_, document),) = ports.workflows.started
+    ((_, _, document),) = ports.workflows.started
     request = document["request"]
     assert (request["bucket"], request["prefix"], request["region"]) == ("lp-bucket", "team/", "us-east-1")
     assert request["create"]["managed"]["metrics"] == {

@@ -14,8 +14,12 @@ from launchpod.domain.errors import Conflict, InvalidInput, NotFound
 from launchpod.domain.instance_groups import autoscaling
 from launchpod.usecases import instance_groups as cases
 
-from tests.instance_facts import Instances
-from tests.usecases.fakes import Ec2, HyperPods, Kube, OperationsTable, ServiceQuotas, StepFunctions
+from tests.fakes.ec2 import Ec2
+from tests.fakes.instance_facts import Instances
+from tests.fakes.kube import Kube
+from tests.fakes.operations import Operations, Workflows
+from tests.fakes.sagemaker import SageMaker
+from tests.fakes.service_quotas import ServiceQuotas
 
 ADMIN = ops.Principal("alice", Role.ADMIN)
 GPU = {
@@ -42,16 +46,16 @@ def _ports(
     cluster: dict[str, Any] | None, quota: float | None = None, kube: Kube | None = None
 ) -> cases.InstanceGroupPorts:
     return cases.InstanceGroupPorts(
-        operations=OperationsTable(),
-        workflows=StepFunctions(),
-        sagemaker=HyperPods({"train": cluster} if cluster else {}),
+        operations=Operations(),
+        workflows=Workflows(),
+        sagemaker=SageMaker({"train": cluster} if cluster else {}),
         ec2=Ec2(
             ["us-east-1a", "us-east-1b"],
             {"g5.8xlarge": ["us-east-1a", "us-east-1b"], "c5.2xlarge": ["us-east-1b"]},
             {"subnet-a": "us-east-1a"},
         ),
         quotas=ServiceQuotas({} if quota is None else {"ml.g5.8xlarge for cluster usage": quota}),
-        read=kube or Kube({}),
+        read=kube or Kube(),
         instances=Instances(),
     )
 
@@ -120,7 +124,7 @@ def test_the_same_count_is_a_noop_and_a_new_one_starts_an_update() -> None:
 
 
 def test_karpenters_group_cannot_be_scaled_by_hand_or_deleted() -> None:
-    kube = Kube({"HyperpodNodeClass": autoscaling.node_class(["gpu"]), "NodePool": autoscaling.node_pool(300)})
+    kube = Kube([autoscaling.node_class(["gpu"]), autoscaling.node_pool(300)])
     cluster = _cluster(AutoScaling={"Mode": "Enable", "Status": "InService"})
     ports = _ports(cluster, kube=kube)
     with pytest.raises(Conflict) as scaled:

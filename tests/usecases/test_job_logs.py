@@ -4,34 +4,20 @@ retained with why."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from launchpod.adapters.aws.logs import ShippedLines
 from launchpod.usecases.job_logs import deleted_job_logs, gone_pod_logs
+
+from tests.fakes.eks import Eks
+from tests.fakes.logs import ShippedLogs
 
 ADDON = "amazon-cloudwatch-observability"
 
 
-class _Eks:
-    def __init__(self, addons: dict[str, dict[str, Any]]) -> None:
-        self._addons = addons
-
-    def addons(self, cluster: str) -> dict[str, dict[str, Any]]:
-        return self._addons
-
-
-class _Logs:
-    def __init__(self, found: ShippedLines | None) -> None:
-        self.found, self.asked = found, list[tuple[str, str, int, int | None]]()
-
-    def container_lines(self, group: str, pattern: str, tail: int, start_ms: int | None = None) -> Any:
-        self.asked.append((group, pattern, tail, start_ms))
-        return self.found
-
-
 def _read(addons: dict, found: ShippedLines | None, pod: str | None = "j-pods-0", since: int | None = None):
-    logs = _Logs(found)
-    view = gone_pod_logs("c1", "default", "j", pod, None, 50, since, eks=_Eks(addons), logs=logs, others=["j-pods-1"])
+    logs = ShippedLogs(found)
+    view = gone_pod_logs(
+        "c1", "default", "j", pod, None, 50, since, eks=Eks(addons={"c1": addons}), logs=logs, others=["j-pods-1"]
+    )
     return view, logs.asked
 
 
@@ -71,13 +57,24 @@ def test_nothing_shipped_is_not_retained_saying_only_lines_written_while_it_runs
 def test_a_deleted_jobs_log_comes_back_from_cloudwatch_saying_the_job_is_deleted():
     found = ShippedLines("j-pods-0", "pytorch", ["done"])
     view = deleted_job_logs(
-        "c1", "default", "j", None, None, 50, None, eks=_Eks({ADDON: {"status": "ACTIVE"}}), logs=_Logs(found)
+        "c1",
+        "default",
+        "j",
+        None,
+        None,
+        50,
+        None,
+        eks=Eks(addons={"c1": {ADDON: {"status": "ACTIVE"}}}),
+        logs=ShippedLogs(found),
     )
     assert view is not None and (view.retained, view.lines, view.source) == (True, ["done"], "cloudwatch")
     assert "the job is deleted" in (view.note or "")
 
 
 def test_a_deleted_jobs_log_that_was_never_shipped_is_none_so_the_job_is_not_found():
-    on = _Eks({ADDON: {"status": "ACTIVE"}})
-    assert deleted_job_logs("c1", "default", "j", None, None, 50, None, eks=on, logs=_Logs(None)) is None
-    assert deleted_job_logs("c1", "default", "j", None, None, 50, None, eks=_Eks({}), logs=_Logs(None)) is None
+    on = Eks(addons={"c1": {ADDON: {"status": "ACTIVE"}}})
+    assert deleted_job_logs("c1", "default", "j", None, None, 50, None, eks=on, logs=ShippedLogs(None)) is None
+    assert (
+        deleted_job_logs("c1", "default", "j", None, None, 50, None, eks=Eks(addons={"c1": {}}), logs=ShippedLogs(None))
+        is None
+    )

@@ -16,8 +16,14 @@ from launchpod.domain.clusters import hyperpod
 from launchpod.domain.errors import Conflict, InvalidInput, NotFound, RetryableError
 from launchpod.usecases import job_logs, jobs
 
-from tests.instance_facts import Instances
-from tests.usecases.fakes import EksClusters, HyperPods, JobApi, KubeStore, NoShippedLogs, Records, Runs, UiServers
+from tests.fakes.clusters import Clusters
+from tests.fakes.eks import Eks
+from tests.fakes.instance_facts import Instances
+from tests.fakes.jobs import JobApi
+from tests.fakes.kube import Kube
+from tests.fakes.logs import ShippedLogs
+from tests.fakes.mlflow import Runs, Servers
+from tests.fakes.sagemaker import SageMaker
 
 NAME = "train"
 ARN = "arn:aws:sagemaker:us-east-1:111122223333:mlflow-tracking-server/lp-train"
@@ -35,20 +41,20 @@ def _ports(
     addons = {features.training_operator().addon: {"status": operator}} if operator else {}
     servers = {"lp-train": {"TrackingServerName": "lp-train", "TrackingServerArn": ARN, "TrackingServerStatus": server}}
     return jobs.JobPorts(
-        eks=EksClusters({NAME: {"status": "ACTIVE"}}, {NAME: addons}),
-        sagemaker=HyperPods(
+        eks=Eks({NAME: {"status": "ACTIVE"}}, {NAME: addons}),
+        sagemaker=SageMaker(
             {
                 hyperpod.hyperpod_name(NAME): {
                     "InstanceGroups": [{"InstanceGroupName": "gpu", "InstanceType": "ml.p5.48xlarge"}]
                 }
             }
         ),
-        kube=KubeStore([CLAIM, *(objects or [])]),
+        kube=Kube([CLAIM, *(objects or [])]),
         jobs=JobApi(pods or [], logs or {}),
-        clusters=Records({NAME: {mlflow.RECORD_ATTRIBUTE: "lp-train"} if server else {}}),
-        mlflow=UiServers(servers if server else {}),
+        clusters=Clusters({NAME: {mlflow.RECORD_ATTRIBUTE: "lp-train"} if server else {}}),
+        mlflow=Servers(servers if server else {}),
         runs=runs or Runs({}),
-        logs=NoShippedLogs(),
+        logs=ShippedLogs(),
         instances=Instances(),
     )
 
@@ -188,12 +194,8 @@ def test_a_dry_run_answers_the_job_and_the_pods_its_operator_starts_and_applies_
     assert "recipe pytorch-torchrun on instance group gpu (ml.p5.48xlarge)" in job and f"MLflow {ARN}" in job
     assert "a whole ml.p5.48xlarge: 8 GPUs, 32 EFA interfaces" in pods
     assert ports.kube.applied == []  # type: ignore[attr-defined]
-    ray = _ports()
-    ray.kube.objects[("CustomResourceDefinition", "", "rayjobs.ray.io")] = jobs.RAYJOB_CRD  # type: ignore[attr-defined]
-    ray.kube.objects[("Deployment", "kuberay-operator", "kuberay-operator")] = {  # type: ignore[attr-defined]
-        **jobs.KUBERAY,
-        "status": {"readyReplicas": 1},
-    }
+    kuberay_running = {**jobs.KUBERAY, "status": {"observedGeneration": 1, "readyReplicas": 1}}
+    ray = _ports(objects=[jobs.RAYJOB_CRD, kuberay_running])
     planned = jobs.submit(_request(kind="ray", recipe="verl-ppo"), True, ports=ray)
     assert isinstance(planned, PlanView)
     assert [s.target for s in planned.steps] == ["RayJob default/j1", "RayCluster default/j1-*", "Job default/j1"]
@@ -247,7 +249,7 @@ def test_with_tiered_checkpointing_the_pods_run_as_the_checkpoint_account_copied
 def test_a_dry_run_is_refused_wherever_the_submission_is_and_applies_nothing() -> None:
     spot = replace(
         _ports(),
-        sagemaker=HyperPods(
+        sagemaker=SageMaker(
             {
                 hyperpod.hyperpod_name(NAME): {
                     "InstanceGroups": [

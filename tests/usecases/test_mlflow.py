@@ -10,37 +10,39 @@ from launchpod.domain.errors import NotFound
 from launchpod.usecases import mlflow as mlflow_cases
 from launchpod.usecases.mlflow import server_of
 
-from tests.domain.test_operations import ADMIN, MemoryRunner, MemoryStore
-from tests.usecases.fakes import Records, Servers, UiServers
+from tests.domain.test_operations import ADMIN
+from tests.fakes.clusters import Clusters
+from tests.fakes.mlflow import Servers
+from tests.fakes.operations import Operations, Workflows
 
 SERVER = {"TrackingServerName": "lp-train", "TrackingServerStatus": "Created"}
 
 
 def test_the_server_the_cluster_record_names_is_described_from_sagemaker() -> None:
     servers = Servers({"lp-train": SERVER})
-    found = server_of("train", clusters=Records({"train": {mlflow.RECORD_ATTRIBUTE: "lp-train"}}), servers=servers)
+    found = server_of("train", clusters=Clusters({"train": {mlflow.RECORD_ATTRIBUTE: "lp-train"}}), servers=servers)
     assert found == SERVER
     assert servers.asked == ["lp-train"]
 
 
 def test_a_cluster_that_never_picked_a_server_has_none_and_sagemaker_is_not_asked() -> None:
     servers = Servers({"lp-train": SERVER})
-    assert server_of("train", clusters=Records({"train": {}}), servers=servers) is None
-    assert server_of("unknown", clusters=Records({}), servers=servers) is None
+    assert server_of("train", clusters=Clusters({"train": {}}), servers=servers) is None
+    assert server_of("unknown", clusters=Clusters({}), servers=servers) is None
     assert servers.asked == []
 
 
 def test_a_recorded_server_deleted_in_sagemaker_reads_as_none() -> None:
-    records = Records({"train": {mlflow.RECORD_ATTRIBUTE: "lp-gone"}})
+    records = Clusters({"train": {mlflow.RECORD_ATTRIBUTE: "lp-gone"}})
     assert server_of("train", clusters=records, servers=Servers({})) is None
 
 
 def _ports(records: dict, servers: dict) -> mlflow_cases.MlflowPorts:
     return mlflow_cases.MlflowPorts(
-        clusters=Records(records),
-        servers=UiServers(servers),
-        operations=MemoryStore(),
-        workflows=MemoryRunner(),
+        clusters=Clusters(records),
+        servers=Servers(servers),
+        operations=Operations(),
+        workflows=Workflows(),
         prefix="lp",
     )
 

@@ -15,7 +15,10 @@ from launchpod.domain import ownership, storage
 from launchpod.domain.errors import Conflict
 from launchpod.usecases import models as cases
 
-from tests.usecases.fakes import Buckets, ControlPlanes, Objects, Operations, Runner
+from tests.fakes.eks import Eks
+from tests.fakes.kube import Kube
+from tests.fakes.operations import Operations, Workflows
+from tests.fakes.s3 import S3
 
 WHO = ops.Principal("olga", Role.OPERATOR)
 TOKEN = "hf_secretvalue123"
@@ -36,11 +39,13 @@ def _volume(name: str, driver: str = storage.S3_DRIVER, prefix: str = "team/") -
 
 def _ports(objects=(), keys=None) -> cases.ModelPorts:
     return cases.ModelPorts(
-        eks=ControlPlanes({"c1": {"status": "ACTIVE"}}),
-        kube=Objects(list(objects)),
-        s3=Buckets(keys or {}),
+        eks=Eks({"c1": {"status": "ACTIVE"}}),
+        kube=Kube(
+            [{"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": "ml"}}, *objects]
+        ),  # the claims' namespace
+        s3=S3(keys or {}),
         operations=Operations(),
-        workflows=Runner(),
+        workflows=Workflows(),
     )
 
 
@@ -55,7 +60,7 @@ def test_a_download_keeps_the_token_in_a_secret_of_the_claim_s_namespace_and_now
     assert secret["kind"] == "Secret" and secret["metadata"]["namespace"] == "ml"
     stored = secret.get("stringData") or {k: base64.b64decode(v).decode() for k, v in secret["data"].items()}
     assert TOKEN in stored.values()
-    ((kind, document),) = ports.workflows.started
+    ((kind, _, document),) = ports.workflows.started
     assert kind == operation.kind
     assert TOKEN not in json.dumps(document) and TOKEN not in operation.model_dump_json()
     assert document["request"]["tokenSecret"] == secret["metadata"]["name"]
@@ -66,7 +71,7 @@ def test_a_download_that_cannot_be_recorded_takes_its_token_secret_away():
     ports = _ports([_volume("shared")])
     first = DownloadModelInput(name="c1", repoId="Qwen/Qwen3-8B", storage="shared")
     running = cases.download(first, who=WHO, ports=ports)  # still running: it holds the cluster
-    with pytest.raises(Conflict, match=f"busy with {running.id}"):
+    with pytest.raises(Conflict, match=f"busy with operation {running.id}"):
         cases.download(_request(hfToken=TOKEN), who=WHO, ports=ports)
     assert [o["kind"] for o in ports.kube.applied] == ["Secret"]
     assert [o["metadata"]["name"] for o in ports.kube.deleted] == [ports.kube.applied[0]["metadata"]["name"]]
@@ -82,11 +87,11 @@ def test_a_download_into_anything_but_launchpod_s_s3_storage_is_refused_before_a
 
 def test_the_models_listed_are_the_folders_with_a_marker_under_each_s3_storage_s_models_prefix():
     keys = {
-        "shared-bucket": [
-            {"Key": "team/models/Qwen/Qwen3-0.6B/config.json", "Size": 10},
-            {"Key": "team/models/Qwen/Qwen3-0.6B/model.safetensors", "Size": 90},
-            {"Key": "team/datasets/x/config.json", "Size": 1},
-        ]
+        "shared-bucket": {
+            "team/models/Qwen/Qwen3-0.6B/config.json": 10,
+            "team/models/Qwen/Qwen3-0.6B/model.safetensors": 90,
+            "team/datasets/x/config.json": 1,
+        }
     }
     ports = _ports([_volume("shared"), _volume("lustre", driver=storage.FSX_DRIVER)], keys)
     listed = cases.list_models("c1", ports=ports)

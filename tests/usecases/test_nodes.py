@@ -17,7 +17,9 @@ from launchpod.domain import operations as ops
 from launchpod.domain.errors import Conflict, InvalidInput, NotFound, RetryableError
 from launchpod.usecases import nodes
 
-from tests.usecases.fakes import HyperPod, KubeLists, Operations, Workflows
+from tests.fakes.kube_listing import KubeLists
+from tests.fakes.operations import Operations, Workflows
+from tests.fakes.sagemaker import SageMaker
 
 A, B = "i-0aaaaaaaaaaaaaaa1", "i-0bbbbbbbbbbbbbbb2"
 ADMIN = ops.Principal(subject="alice", role=Role.ADMIN)
@@ -52,7 +54,7 @@ def _kube_node(node_id: str) -> dict[str, Any]:
 def _ports(
     status: str = "InService", kube: KubeLists | None = None, events: list[dict[str, Any]] | None = None
 ) -> nodes.NodePorts:
-    sm = HyperPod({"c1": _cluster(status)}, {"c1": [_summary(B, "gpu"), _summary(A, "cpu")]}, events)
+    sm = SageMaker({"c1": _cluster(status)}, {"c1": [_summary(B, "gpu"), _summary(A, "cpu")]}, events)
     return nodes.NodePorts(sagemaker=sm, kube=kube or KubeLists({}), operations=Operations(), workflows=Workflows())
 
 
@@ -96,7 +98,7 @@ def test_a_reboot_waits_while_the_cluster_is_creating_and_starts_once_it_is_in_s
         {"nodeIds": [A]},
         "alice",
     )
-    assert ports.workflows.started == [("reboot-nodes", operation.id)]  # type: ignore[attr-defined]
+    assert [(w, n) for w, n, _ in ports.workflows.started] == [("reboot-nodes", operation.id)]  # type: ignore[attr-defined]
 
 
 def test_node_ids_the_cluster_has_never_had_are_refused_by_name_before_anything_starts():
@@ -122,7 +124,7 @@ def test_a_health_check_of_a_group_the_cluster_lacks_names_the_groups_it_has():
 
 
 def test_events_of_a_cluster_without_continuous_provisioning_are_a_409_saying_why_and_are_not_asked_for():
-    sm = HyperPod({"c1": _cluster(mode=None)}, {}, [{"EventId": "e0", "EventLevel": "Error"}])
+    sm = SageMaker({"c1": _cluster(mode=None)}, {}, [{"EventId": "e0", "EventLevel": "Error"}])
     ports = nodes.NodePorts(sagemaker=sm, kube=KubeLists({}), operations=Operations(), workflows=Workflows())
     with pytest.raises(Conflict) as refused:
         nodes.list_events(ListEventsInput(name="c1"), ports=ports)

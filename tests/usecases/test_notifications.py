@@ -11,7 +11,9 @@ from launchpod.contracts.plans import PlanView
 from launchpod.domain.errors import InvalidInput, NotFound
 from launchpod.usecases import notifications
 
-from tests.usecases.fakes import NotificationDocs, NotificationTopic, Records
+from tests.fakes.clusters import Clusters
+from tests.fakes.notifications import NotificationDocs
+from tests.fakes.sns import NotificationTopic
 
 CONSOLE = "https://d111111abcdef8.cloudfront.net/"
 HOOK = "https://hooks.slack.com/services/T000/B000/XXXX"
@@ -20,7 +22,7 @@ HOOK = "https://hooks.slack.com/services/T000/B000/XXXX"
 @pytest.fixture
 def ports() -> notifications.NotificationPorts:
     return notifications.NotificationPorts(
-        clusters=Records({"c1": {"name": "c1"}}),
+        clusters=Clusters({"c1": {"name": "c1"}}),
         docs=NotificationDocs(),
         topic=NotificationTopic(),
         console_url=CONSOLE,

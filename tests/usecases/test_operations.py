@@ -13,7 +13,7 @@ from launchpod.domain.clusters import control_plane
 from launchpod.domain.errors import Conflict, Forbidden
 from launchpod.usecases import operations
 
-from tests.usecases.fakes import OperationsTable, StepFunctions
+from tests.fakes.operations import Operations, Workflows
 
 ADMIN = ops.Principal("alice", Role.ADMIN)
 OPERATOR = ops.Principal("olga", Role.OPERATOR)
@@ -26,7 +26,7 @@ def _submitted(ports: operations.OperationPorts, name: str = "train") -> str:
 
 
 def _ports() -> operations.OperationPorts:
-    return operations.OperationPorts(operations=OperationsTable(), workflows=StepFunctions())
+    return operations.OperationPorts(operations=Operations(), workflows=Workflows())
 
 
 def test_the_list_is_filtered_by_cluster_and_pages_on() -> None:
@@ -66,7 +66,7 @@ def test_an_operator_cannot_cancel_a_control_plane_an_admin_started() -> None:
     with pytest.raises(Forbidden) as refused:
         operations.cancel(op_id, OPERATOR, None, False, ports=ports)
     assert str(refused.value) == "Cancelling this operation needs the admin role; you are operator."
-    assert ports.operations.get(op_id).status == OperationStatus.RUNNING
+    assert ports.operations.get(op_id).status == OperationStatus.PENDING  # until its first phase starts
 
 
 def test_a_dry_run_of_cancel_names_the_execution_and_stops_nothing() -> None:
@@ -78,8 +78,8 @@ def test_a_dry_run_of_cancel_names_the_execution_and_stops_nothing() -> None:
         ("stop", f"Step Functions execution {op_id}"),
         ("update", f"operation {op_id}"),
     ]
-    assert planned.steps[0].reason.startswith(f"operation {op_id} (create-control-plane) is RUNNING")
-    assert ports.operations.get(op_id).status == OperationStatus.RUNNING
+    assert planned.steps[0].reason.startswith(f"operation {op_id} (create-control-plane) is PENDING")
+    assert ports.operations.get(op_id).status == OperationStatus.PENDING  # until its first phase starts
     assert ports.workflows.stopped == []  # type: ignore[attr-defined]
 
 

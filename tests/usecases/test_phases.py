@@ -13,28 +13,25 @@ from launchpod.domain.clusters import control_plane
 from launchpod.domain.errors import Conflict, NotFound
 from launchpod.usecases import hyperpod, phases, provisioning, storage
 
-from tests.usecases.fakes import (
-    Bucket,
-    Ec2,
-    Eks,
-    HyperPods,
-    Kube,
-    KubeObjects,
-    OperationsTable,
-    Registry,
-    ServiceQuotas,
-    StepFunctions,
-)
+from tests.fakes.clusters import Clusters
+from tests.fakes.ec2 import Ec2
+from tests.fakes.eks import Eks
+from tests.fakes.kube import Kube
+from tests.fakes.operations import Operations, Workflows
+from tests.fakes.s3 import S3
+from tests.fakes.sagemaker import SageMaker
+from tests.fakes.service_quotas import ServiceQuotas
 
 ADMIN = ops.Principal("alice", Role.ADMIN)
 ACTIVE = {"name": "train", "status": "ACTIVE", "tags": {"launchpod:cluster": "train"}}
 
 
 def _ports(records: dict[str, dict[str, str]], eks_status: str | None = "ACTIVE") -> phases.PhasePorts:
-    table, runs, registry = OperationsTable(), StepFunctions(), Registry(records)
+    table, runs = Operations(), Workflows()
+    registry = Clusters(records, operations=table)  # one table: the locks show on the records
     eks = Eks({"train": {**ACTIVE, "status": eks_status}} if eks_status else {})
     ec2 = Ec2(["us-east-1a", "us-east-1b"])
-    kube = KubeObjects([])
+    kube = Kube()
     building = provisioning.ProvisioningPorts(
         region="us-east-1",
         prefix="launchpod",
@@ -43,7 +40,7 @@ def _ports(records: dict[str, dict[str, str]], eks_status: str | None = "ACTIVE"
         workflows=runs,
         eks=eks,
         ec2=ec2,
-        read=Kube({}),
+        read=Kube(),
     )
     return phases.PhasePorts(
         clusters=registry,
@@ -51,7 +48,7 @@ def _ports(records: dict[str, dict[str, str]], eks_status: str | None = "ACTIVE"
         operations=table,
         provisioning=building,
         # the HyperPod ports are the provisioning ports plus SageMaker's clusters and quotas, as hyperpod.real()
-        hyperpod=hyperpod.HyperPodPorts(**vars(building), sagemaker=HyperPods({}), quotas=ServiceQuotas({})),
+        hyperpod=hyperpod.HyperPodPorts(**vars(building), sagemaker=SageMaker({}), quotas=ServiceQuotas({})),
         storage=storage.StoragePorts(
             operations=table,
             workflows=runs,
@@ -59,7 +56,7 @@ def _ports(records: dict[str, dict[str, str]], eks_status: str | None = "ACTIVE"
             read=kube.read,
             delete=kube.delete,
             list_labelled=kube.list_labelled,
-            s3_page=Bucket({}),
+            s3_page=S3(),
         ),
     )
 

@@ -11,14 +11,15 @@ from launchpod.domain.errors import NotFound
 from launchpod.domain.operations import Principal
 from launchpod.usecases import preferences
 
-from tests.usecases.fakes import PreferenceTable, Records
+from tests.fakes.clusters import Clusters
+from tests.fakes.preferences import Preferences
 
 ALICE = Principal("alice", Role.OPERATOR)
 
 
 def _ports() -> preferences.PreferencePorts:
     return preferences.PreferencePorts(
-        preferences=PreferenceTable(), clusters=Records({"train": {"name": "train"}, "infer": {"name": "infer"}})
+        preferences=Preferences(), clusters=Clusters({"train": {"name": "train"}, "infer": {"name": "infer"}})
     )
 
 

@@ -16,25 +16,29 @@ from launchpod.domain.errors import Conflict, InvalidInput
 from launchpod.usecases import provisioning
 from launchpod.usecases.provisioning import require_active, subnet_zones
 
-from tests.usecases.fakes import ControlPlanes, Ec2, Eks, Kube, OperationsTable, Registry, StepFunctions, Subnets
+from tests.fakes.clusters import Clusters
+from tests.fakes.ec2 import Ec2
+from tests.fakes.eks import Eks
+from tests.fakes.kube import Kube
+from tests.fakes.operations import Operations, Workflows
 
 
 def test_the_zones_are_those_of_the_eks_clusters_subnets_in_order() -> None:
     eks = {"resourcesVpcConfig": {"subnetIds": ["subnet-b", "subnet-a"]}}
-    ec2 = Subnets({"subnet-a": "us-east-1a", "subnet-b": "us-east-1b"})
+    ec2 = Ec2(subnets={"subnet-a": "us-east-1a", "subnet-b": "us-east-1b"})
     assert subnet_zones(eks, ec2=ec2) == ["us-east-1b", "us-east-1a"]
     assert ec2.asked == [["subnet-b", "subnet-a"]]
 
 
 def test_no_control_plane_has_no_zones_and_ec2_is_not_asked() -> None:
-    ec2 = Subnets({"subnet-a": "us-east-1a"})
+    ec2 = Ec2(subnets={"subnet-a": "us-east-1a"})
     assert subnet_zones(None, ec2=ec2) == []
     assert subnet_zones({"resourcesVpcConfig": {"subnetIds": []}}, ec2=ec2) == []
     assert ec2.asked == []
 
 
 def test_storage_on_a_control_plane_still_creating_is_refused_with_its_state() -> None:
-    eks = ControlPlanes({"train": {"name": "train", "status": "CREATING"}})
+    eks = Eks({"train": {"name": "train", "status": "CREATING"}})
     with pytest.raises(Conflict) as refused:
         require_active("train", "storage needs", eks_clusters=eks)
     assert str(refused.value) == "The EKS control plane of train is CREATING; storage needs an ACTIVE cluster."
@@ -42,12 +46,12 @@ def test_storage_on_a_control_plane_still_creating_is_refused_with_its_state() -
 
 def test_dependencies_without_a_control_plane_say_it_is_not_created() -> None:
     with pytest.raises(Conflict) as refused:
-        require_active("train", "dependencies need", eks_clusters=ControlPlanes({}))
+        require_active("train", "dependencies need", eks_clusters=Eks({}))
     assert "of train is not created; dependencies need an ACTIVE cluster" in str(refused.value)
 
 
 def test_an_active_control_plane_passes() -> None:
-    require_active("train", "storage needs", eks_clusters=ControlPlanes({"train": {"status": "ACTIVE"}}))
+    require_active("train", "storage needs", eks_clusters=Eks({"train": {"status": "ACTIVE"}}))
 
 
 # ---------------------------------------------------------------------------- POST /api/clusters, dependencies
@@ -58,15 +62,16 @@ ASKED = CreateClusterRequest(name="train", availabilityZones=["us-east-1a", "us-
 
 
 def _ports(eks: dict[str, dict[str, Any]] | None = None, records: dict[str, dict[str, Any]] | None = None) -> Any:
+    operations = Operations()  # one table with the registry: the locks show on the records
     return provisioning.ProvisioningPorts(
         region="us-east-1",
         prefix="launchpod",
-        clusters=Registry(records or {}),
-        operations=OperationsTable(),
-        workflows=StepFunctions(),
+        clusters=Clusters(records or {}, operations=operations),
+        operations=operations,
+        workflows=Workflows(),
         eks=Eks(eks or {}),
         ec2=Ec2(ZONES, subnets={"subnet-a": "us-east-1a", "subnet-b": "us-east-1b"}),
-        read=Kube({}),
+        read=Kube(),
     )
 
 

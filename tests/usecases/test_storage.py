@@ -16,7 +16,10 @@ from launchpod.domain import storage as storage_domain
 from launchpod.domain.errors import Conflict, InvalidInput
 from launchpod.usecases import storage
 
-from tests.usecases.fakes import Bucket, ControlPlanes, KubeObjects, OperationsTable, StepFunctions
+from tests.fakes import s3
+from tests.fakes.eks import Eks
+from tests.fakes.kube import Kube
+from tests.fakes.operations import Operations, Workflows
 
 ADMIN = ops.Principal("alice", Role.ADMIN)
 S3 = storage_domain.s3_objects("data", "default", "shared-bucket", "us-east-1", "datasets")
@@ -25,15 +28,15 @@ S3 = storage_domain.s3_objects("data", "default", "shared-bucket", "us-east-1", 
 def _ports(
     objects: list[dict[str, Any]], status: str = "ACTIVE", keys: dict[str, int] | None = None
 ) -> storage.StoragePorts:
-    kube = KubeObjects(objects)
+    kube = Kube(objects)
     return storage.StoragePorts(
-        operations=OperationsTable(),
-        workflows=StepFunctions(),
-        eks=ControlPlanes({"train": {"status": status}}),
+        operations=Operations(),
+        workflows=Workflows(),
+        eks=Eks({"train": {"status": status}}),
         read=kube.read,
         delete=kube.delete,
         list_labelled=kube.list_labelled,
-        s3_page=Bucket(keys or {}),
+        s3_page=s3.S3({"shared-bucket": keys or {}}),
     )
 
 

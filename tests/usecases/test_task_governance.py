@@ -10,97 +10,43 @@ from launchpod.contracts.operations import NoopView
 from launchpod.contracts.plans import PlanView
 from launchpod.contracts.task_governance import DeleteTeamView, GovernancePolicyRequest, TeamRequest
 from launchpod.domain import features, ownership
+from launchpod.domain import task_governance as tg
 from launchpod.domain.errors import Conflict, InvalidInput, NotFound
 from launchpod.usecases import task_governance as cases
 
-from tests.usecases.fakes import HyperPod, Kube
+from tests.fakes.eks import Eks
+from tests.fakes.kube import Kube
+from tests.fakes.sagemaker import SageMaker
+from tests.fakes.task_governance import TaskGovernance
 
 ARN = "arn:aws:sagemaker:us-east-1:123456789012:cluster/abcdefabcdef"
 DESCRIBED = {"ClusterArn": ARN, "InstanceGroups": [{"InstanceType": "ml.p5.48xlarge", "TargetCount": 2}]}
 TEAM = TeamRequest(resources=[{"instanceType": "ml.p5.48xlarge", "count": 1}], borrowLimit=50)
 
 
-class FakeGovernance:
-    """SageMaker's configs and quotas as dicts, with every write recorded."""
-
-    def __init__(self) -> None:
-        self.config: dict[str, Any] | None = None
-        self.quota_list: list[dict[str, Any]] = []
-        self.tag_map: dict[str, dict[str, str]] = {}
-        self.calls: list[str] = []
-
-    def scheduler_config(self, cluster_arn: str) -> dict[str, Any] | None:
-        return self.config
-
-    def create_scheduler_config(
-        self, name: str, cluster_arn: str, config: dict[str, Any], tags: dict[str, str]
-    ) -> None:
-        self.calls.append("CreateClusterSchedulerConfig")
-        self.config = {
-            "ClusterSchedulerConfigId": "c" * 12,
-            "ClusterSchedulerConfigVersion": 1,
-            "SchedulerConfig": config,
-        }
-
-    def update_scheduler_config(self, config_id: str, version: int, config: dict[str, Any]) -> None:
-        self.calls.append(f"UpdateClusterSchedulerConfig v{version}")
-        assert self.config is not None
-        self.config["SchedulerConfig"] = config
-
-    def quotas(self, cluster_arn: str) -> list[dict[str, Any]]:
-        return self.quota_list
-
-    def create_quota(self, params: dict[str, Any], tags: dict[str, str]) -> None:
-        self.calls.append("CreateComputeQuota")
-        arn = f"arn:aws:sagemaker:us-east-1:123456789012:compute-quota/q{len(self.quota_list):011d}"
-        self.tag_map[arn] = tags
-        self.quota_list.append(
-            {
-                **params,
-                "ComputeQuotaArn": arn,
-                "ComputeQuotaId": arn[-12:],
-                "ComputeQuotaVersion": 1,
-                "Status": "Created",
-            }
-        )
-
-    def update_quota(self, quota_id: str, version: int, params: dict[str, Any]) -> None:
-        self.calls.append(f"UpdateComputeQuota v{version}")
-        quota = next(q for q in self.quota_list if q["ComputeQuotaId"] == quota_id)
-        quota.update(params, ComputeQuotaVersion=version + 1)
-
-    def delete_quota(self, quota_id: str) -> None:
-        self.calls.append("DeleteComputeQuota")
-        self.quota_list = [q for q in self.quota_list if q["ComputeQuotaId"] != quota_id]
-
-    def tags(self, arn: str) -> dict[str, str]:
-        return self.tag_map.get(arn, {})
-
-
-class Addons:
-    """EKS's add-ons of the cluster: the task governance add-on in ``status`` (None: not installed)."""
-
-    def __init__(self, status: str | None = "ACTIVE") -> None:
-        self.status = status
-
-    def addons(self, cluster: str) -> dict[str, dict[str, Any]]:
-        return {features.task_governance().addon: {"status": self.status}} if self.status else {}
-
-
 def _ports(
-    gov: FakeGovernance, addon: str | None = "ACTIVE", kube: Kube | None = None, described: dict | None = DESCRIBED
+    gov: TaskGovernance, addon: str | None = "ACTIVE", kube: Kube | None = None, described: dict | None = DESCRIBED
 ) -> cases.GovernancePorts:
     return cases.GovernancePorts(
-        sagemaker=HyperPod({"c1": described} if described else {}),
-        eks=Addons(addon),
+        sagemaker=SageMaker({"c1": described} if described else {}),
+        eks=Eks(addons={"c1": {features.task_governance().addon: {"status": addon}} if addon else {}}),
         governance=gov,
-        read=kube or Kube({}),
+        read=kube or Kube(),
         prefix="launchpod",
     )
 
 
+def _local_queue(team: str) -> dict[str, Any]:
+    """The team's Kueue LocalQueue, as the task governance add-on makes it."""
+    return {
+        "apiVersion": tg.KUEUE_API,
+        "kind": "LocalQueue",
+        "metadata": {"name": tg.local_queue(team), "namespace": tg.namespace(team)},
+    }
+
+
 def test_a_policy_is_created_then_an_equal_one_changes_nothing_and_a_new_weight_updates_it():
-    gov = FakeGovernance()
+    gov = TaskGovernance()
     ports = _ports(gov)
     policy = GovernancePolicyRequest(priorityClasses=[{"name": "training", "weight": 40}])
     created = cases.set_policy("c1", policy, False, ports=ports)
@@ -117,8 +63,8 @@ def test_a_policy_is_created_then_an_equal_one_changes_nothing_and_a_new_weight_
 
 
 def test_a_team_is_created_tagged_as_launchpods_then_noop_then_updated_by_version():
-    gov = FakeGovernance()
-    ports = _ports(gov, kube=Kube({"LocalQueue": {"metadata": {}}}))
+    gov = TaskGovernance()
+    ports = _ports(gov, kube=Kube([_local_queue("research")]))
     created = cases.put_team("c1", "research", TEAM, False, ports=ports)
     assert created.message == (
         "Created the compute quota of team research. Submit its jobs in namespace hyperpod-ns-research with queue"
@@ -136,7 +82,7 @@ def test_a_team_is_created_tagged_as_launchpods_then_noop_then_updated_by_versio
 
 
 def test_a_count_above_the_clusters_instances_is_refused_before_sagemaker_is_called():
-    gov = FakeGovernance()
+    gov = TaskGovernance()
     with pytest.raises(InvalidInput, match=r"has 2 ml\.p5\.48xlarge"):
         cases.put_team(
             "c1",
@@ -149,7 +95,7 @@ def test_a_count_above_the_clusters_instances_is_refused_before_sagemaker_is_cal
 
 
 def test_delete_needs_the_name_and_leaves_a_quota_launchpod_did_not_create():
-    gov = FakeGovernance()
+    gov = TaskGovernance()
     ports = _ports(gov)
     cases.put_team("c1", "research", TEAM, False, ports=ports)
     for dry_run in (True, False):  # a dry run runs every check
@@ -163,7 +109,7 @@ def test_delete_needs_the_name_and_leaves_a_quota_launchpod_did_not_create():
 
 
 def test_a_dry_run_of_delete_names_the_quota_and_deletes_nothing_then_again_is_noop():
-    gov = FakeGovernance()
+    gov = TaskGovernance()
     ports = _ports(gov)
     cases.put_team("c1", "research", TEAM, False, ports=ports)
     planned = cases.delete_team("c1", "research", "research", True, ports=ports)
@@ -180,7 +126,7 @@ def test_a_dry_run_of_delete_names_the_quota_and_deletes_nothing_then_again_is_n
 
 
 def test_changes_wait_for_the_add_on_while_reads_answer_without_it():
-    gov = FakeGovernance()
+    gov = TaskGovernance()
     ports = _ports(gov, addon="CREATING")
     with pytest.raises(Conflict, match=r"Task governance is CREATING on c1; .*PATCH /api/clusters/c1/features"):
         cases.put_team("c1", "research", TEAM, False, ports=ports)
@@ -192,4 +138,4 @@ def test_changes_wait_for_the_add_on_while_reads_answer_without_it():
 
 def test_a_cluster_without_hyperpod_is_not_found_with_how_to_create_it():
     with pytest.raises(NotFound, match="c1 has no HyperPod cluster; create it with POST /api/clusters/c1/hyperpod"):
-        cases.teams("c1", ports=_ports(FakeGovernance(), described=None))
+        cases.teams("c1", ports=_ports(TaskGovernance(), described=None))

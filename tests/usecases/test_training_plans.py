@@ -21,7 +21,7 @@ from launchpod.domain.instance_groups import preflight
 from launchpod.usecases import training_plans as cases
 from pydantic import ValidationError
 
-from tests.usecases.fakes import TrainingPlanMarket
+from tests.fakes.sagemaker import TrainingPlanMarket
 
 START = datetime(2026, 3, 1, 12, tzinfo=UTC)
 SEARCH = {"instanceType": "ml.p5.48xlarge", "instanceCount": 2, "durationHours": 168}
@@ -48,7 +48,7 @@ def _offering(offering_id: str, zone: str, fee: str, start: datetime = START) ->
 
 def _market(**kw) -> TrainingPlanMarket:
     offers = [_offering("tpo-a", "us-east-1a", "10080.00"), _offering("tpo-b", "us-east-1b", "10584.00")]
-    return TrainingPlanMarket({"ml.p5.48xlarge": offers}, **kw)
+    return TrainingPlanMarket({"ml.p5.48xlarge": offers}, now=datetime(2026, 1, 1, tzinfo=UTC), **kw)
 
 
 def _ports(market: TrainingPlanMarket) -> cases.TrainingPlanPorts:

@@ -14,6 +14,7 @@ from launchpod.domain.clusters.instance_types import to_ec2, to_sagemaker
 from launchpod.domain.errors import LaunchpodError
 from launchpod.domain.instance_groups import preflight
 from launchpod.domain.nodes import diagnosis, views
+from launchpod.domain.quotas import Quota
 from launchpod.runtime import wiring
 from launchpod.usecases import incidents, nodes
 from launchpod.usecases.ports import HyperPodNodes
@@ -35,7 +36,7 @@ class Offerings(Protocol):
 class SageMakerQuotas(Protocol):
     """Service Quotas' applied SageMaker quotas by name (adapters.aws.service_quotas)."""
 
-    def sagemaker_quotas(self, names: set[str]) -> dict[str, dict[str, Any]]: ...
+    def sagemaker_quotas(self, names: set[str]) -> dict[str, Quota]: ...
 
 
 class OperationList(Protocol):
@@ -135,7 +136,7 @@ def _quotas(
         groups = (described or {}).get("InstanceGroups", [])
         return {
             t: (
-                float(quota.get("Value", 0)),
+                quota.value,
                 used,
                 sum(int(g.get("TargetCount") or 0) for g in groups if g.get("InstanceType") == t),
             )

@@ -8,6 +8,7 @@ from typing import Any, Protocol
 from launchpod.contracts.operations import OperationView
 from launchpod.domain.jobs.hardware import Accelerators
 from launchpod.domain.operations import OperationStore
+from launchpod.domain.quotas import Quota
 
 
 class ClusterRecords(Protocol):
@@ -176,8 +177,8 @@ class TrainingPlans(Protocol):
 class Quotas(Protocol):
     """Service Quotas' SageMaker quotas by name (adapters.aws.service_quotas)."""
 
-    def sagemaker_quota(self, name: str) -> dict[str, Any] | None: ...
-    def sagemaker_quotas(self, names: set[str]) -> dict[str, dict[str, Any]]: ...
+    def sagemaker_quota(self, name: str) -> Quota | None: ...
+    def sagemaker_quotas(self, names: set[str]) -> dict[str, Quota]: ...
 
 
 class OwnedRoles(Protocol):

@@ -9,6 +9,7 @@ from typing import Any
 
 from launchpod.contracts.instance_groups import AddInstanceGroupRequest
 from launchpod.domain.errors import Conflict, InvalidInput
+from launchpod.domain.quotas import Quota
 
 
 @dataclass
@@ -122,8 +123,8 @@ def usage(clusters: list[dict[str, Any]], instance_type: str, skip: tuple[str, s
 
 
 def standing(
-    quotas: dict[str, dict[str, Any]], clusters: list[dict[str, Any]], own: str, types: Iterable[str]
-) -> dict[str, tuple[dict[str, Any], int]]:
+    quotas: dict[str, Quota], clusters: list[dict[str, Any]], own: str, types: Iterable[str]
+) -> dict[str, tuple[Quota, int]]:
     """Per type with an applied quota: the quota and the instances the account's other clusters (all but
     ``own``) ask for. ``quotas`` is keyed by quota name (``quota_name``)."""
     others = [c for c in clusters if c.get("ClusterName") != own]
@@ -131,16 +132,16 @@ def standing(
     return {t: (quotas[quota_name(t)], usage(others, t, skip=("", ""))) for t in applied}
 
 
-def check_quota(instance_type: str, quota: dict[str, Any] | None, used: int, delta: int) -> None:
+def check_quota(instance_type: str, quota: Quota | None, used: int, delta: int) -> None:
     """409 naming the quota and by how much to raise it when ``used + delta`` goes past it."""
     if delta <= 0 or quota is None:
         return
-    value = int(quota.get("Value", 0))
+    value = int(quota.value)
     if used + delta <= value:
         return
     need = used + delta
     raise Conflict(
-        f"The Service Quotas quota '{quota_name(instance_type)}' (sagemaker {quota.get('QuotaCode')}) is {value}; "
+        f"The Service Quotas quota '{quota_name(instance_type)}' (sagemaker {quota.code}) is {value}; "
         f"the account's HyperPod clusters ask for {used} and this needs {delta} more. Raise it by {need - value} "
         f"(to {need}) in Service Quotas (RequestServiceQuotaIncrease), or ask for fewer instances."
     )

@@ -1,5 +1,6 @@
-"""The notification ports' in-memory fakes (tests/usecases/fakes.py) held to the real adapters on moto: the
-same calls answer the same way, so the use-case tests on the fakes say what the deployed code does."""
+"""The notification ports' in-memory fakes (tests/fakes/notifications.py, sns.py) held to the real adapters on
+the sandbox's moto: the same calls answer the same way, so the use-case tests on the fakes say what the
+deployed code does."""
 
 from __future__ import annotations
 
@@ -11,20 +12,21 @@ from launchpod.adapters.aws.sns import Sns
 from launchpod.adapters.store.notifications import DynamoNotifications
 from launchpod.domain import notifications as rules
 
-from tests.usecases import fakes
+from tests.fakes.notifications import NotificationDocs
+from tests.fakes.sns import NotificationTopic
 
 
 @pytest.fixture(params=["fake", "dynamodb"])
 def docs(request):
     if request.param == "fake":
-        return fakes.NotificationDocs()
+        return NotificationDocs()
     return DynamoNotifications(request.getfixturevalue("tables")["notifications"])
 
 
 @pytest.fixture(params=["fake", "sns"])
 def topic(request):
     if request.param == "fake":
-        return fakes.NotificationTopic()
+        return NotificationTopic()
     request.getfixturevalue("aws")
     arn = boto3.client("sns", region_name="us-east-1").create_topic(Name="launchpod-notifications")["TopicArn"]
     return Sns(arn)

@@ -1,0 +1,47 @@
+"""The cluster registry in memory: the ClusterRecords / ClusterRegistry ports (adapters.store.clusters.DynamoClusters).
+
+Held to the adapter by tests/ports/test_cluster_registry.py."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from launchpod.adapters.store.dynamo import decode_cursor, encode_cursor
+from launchpod.domain.operations import now
+
+from tests.fakes.operations import Operations
+
+
+class Clusters:
+    """Registered clusters by name: ``records`` seeds them as the registry would hold them (each read carries
+    its name); ``registered`` is (name, source, region) of each register asked.
+
+    The registry shares its table with the operations store's cluster locks: given ``operations`` (the fake of
+    tests/fakes/operations.py), a registered cluster an operation holds reads with ``lockedBy`` naming it."""
+
+    def __init__(self, records: dict[str, dict[str, Any]] | None = None, operations: Operations | None = None) -> None:
+        self.records = records if records is not None else {}
+        self.operations = operations
+        self.registered: list[tuple[str, str, str]] = []
+
+    def get(self, name: str) -> dict[str, Any] | None:
+        found = self.records.get(name)
+        if found is None:
+            return None
+        holder = self.operations.holder(name) if self.operations is not None else None
+        return {"name": name, **found} | ({"lockedBy": holder} if holder else {})
+
+    def page(self, *, limit: int, cursor: str | None = None) -> tuple[list[dict[str, Any]], str | None]:
+        """By name; the cursor is opaque, as the adapter's."""
+        names = sorted(self.records)
+        start = int(decode_cursor(cursor, ["clusters"])["next"]) if cursor else 0
+        more = len(names) > start + limit
+        page = [self.get(n) or {} for n in names[start : start + limit]]
+        return page, encode_cursor({"next": start + limit}, ["clusters"]) if more else None
+
+    def register(self, name: str, *, source: str, region: str, **facts: Any) -> None:
+        """Idempotent: a second registration rewrites the facts given and keeps the first registration time."""
+        self.registered.append((name, source, region))
+        first = self.records.get(name, {}).get("registeredAt", now().isoformat())
+        self.records[name] = {**self.records.get(name, {}), "source": source, "region": region, **facts}
+        self.records[name]["registeredAt"] = first

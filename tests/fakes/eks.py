@@ -1,0 +1,53 @@
+"""EKS in memory: the ControlPlanes / AddonReader / AddonCatalog / EksClusters ports (adapters.aws.eks)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from launchpod.domain.errors import NotFound
+
+
+def _offered(
+    offered: dict[str, tuple[list[str], str | None]], name: str, kubernetes_version: str
+) -> tuple[list[str], str | None]:
+    """What a fake EKS offers of add-on ``name``: ``offered``'s entry, or else the manifest's pin alone."""
+    if name in offered:
+        return offered[name]
+    from launchpod.domain import dependencies
+
+    pins = {a.name: a.version for a in dependencies.manifest().addons}
+    f = dependencies.manifest().features
+    for entry in (f.trainingOperator, f.inferenceOperator, f.taskGovernance, f.observability):
+        pins[entry.addon] = entry.version
+    pin = pins.get(name)
+    return ([pin], pin) if pin else ([], None)
+
+
+class Eks:
+    """EKS: clusters by name as DescribeCluster answers them, each cluster's add-ons by name, and the add-on
+    versions offered (``offered``'s entry, or else the dependency manifest's pin alone)."""
+
+    def __init__(
+        self,
+        clusters: dict[str, dict[str, Any]] | None = None,
+        addons: dict[str, dict[str, dict[str, Any]]] | None = None,
+        offered: dict[str, tuple[list[str], str | None]] | None = None,
+    ) -> None:
+        self.clusters = clusters if clusters is not None else {}
+        self.addon_map = addons if addons is not None else {}
+        self.offered = offered or {}
+
+    def cluster(self, name: str) -> dict[str, Any] | None:
+        return self.clusters.get(name)
+
+    def addons(self, cluster: str) -> dict[str, dict[str, Any]]:
+        """A cluster neither seeded nor given add-ons does not exist: ListAddons answers ResourceNotFound."""
+        if cluster not in self.clusters and cluster not in self.addon_map:
+            raise NotFound(
+                f"eks:ListAddons failed: ResourceNotFoundException: No cluster found for name: {cluster}.",
+                aws_code="ResourceNotFoundException",
+            )
+        return self.addon_map.get(cluster, {})
+
+    def addon_versions(self, name: str, kubernetes_version: str) -> tuple[list[str], str | None]:
+        return _offered(self.offered, name, kubernetes_version)

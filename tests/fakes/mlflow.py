@@ -1,0 +1,49 @@
+"""SageMaker managed MLflow in memory: the TrackingServers / MlflowUi / MlflowRuns ports (adapters.aws.mlflow)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from launchpod.domain.errors import LaunchpodError, PermanentError
+
+
+class Servers:
+    """SageMaker managed MLflow: tracking servers by name as DescribeMlflowTrackingServer answers them, with
+    presigned URLs to their UI (each one new); ``asked`` is the names described, ``presigned`` the names a URL
+    was made for. A URL is made only for a server that exists and is Created, as SageMaker makes them."""
+
+    def __init__(self, servers: dict[str, dict[str, Any]]) -> None:
+        self.servers, self.asked = servers, list[str]()
+        self.presigned = list[str]()
+
+    def describe(self, name: str) -> dict[str, Any] | None:
+        self.asked.append(name)
+        return self.servers.get(name)
+
+    def presigned_url(self, name: str, expires: int = 300) -> str:
+        action = "sagemaker:CreatePresignedMlflowTrackingServerUrl failed"
+        server = self.servers.get(name)
+        if server is None:
+            raise PermanentError(f"{action}: ResourceNotFound: Tracking server {name} does not exist.")
+        if server.get("TrackingServerStatus", "Created") != "Created":
+            raise PermanentError(
+                f"{action}: ValidationException: Tracking server {name} is {server['TrackingServerStatus']}; "
+                "wait until it is Created."
+            )
+        self.presigned.append(name)
+        base = server.get("TrackingServerUrl") or f"https://t-{name}.example"
+        return f"{base}/auth?authToken={len(self.presigned)}"
+
+
+class Runs:
+    """A tracking server's runs as its MLflow REST API answers: the newest run by (server ARN, experiment);
+    ``error`` is raised instead (the API cannot be reached)."""
+
+    def __init__(self, runs: dict[tuple[str, str], dict[str, Any]], error: LaunchpodError | None = None) -> None:
+        self.runs, self.error, self.asked = runs, error, list[tuple[str, str]]()
+
+    def latest_run(self, arn: str, experiment: str) -> dict[str, Any] | None:
+        self.asked.append((arn, experiment))
+        if self.error is not None:
+            raise self.error
+        return self.runs.get((arn, experiment))

@@ -1,0 +1,149 @@
+"""SageMaker in memory: the HyperPodNodes / HyperPodClusters / HyperPods / TrainingPlans ports
+(adapters.aws.sagemaker)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from launchpod.domain.errors import PermanentError
+
+
+class SageMaker:
+    """SageMaker's HyperPod: DescribeCluster by name, each cluster's nodes and events (newest first, paged by
+    ``limit`` with the index as token), which events were described, and training plans by ARN."""
+
+    def __init__(
+        self,
+        clusters: dict[str, dict[str, Any]],
+        nodes: dict[str, list[dict[str, Any]]] | None = None,
+        events: list[dict[str, Any]] | None = None,
+        plans: dict[str, dict[str, Any]] | None = None,
+    ) -> None:
+        self.clusters, self.nodes, self.events = clusters, nodes or {}, events or []
+        self.plans = plans or {}
+        self.pages, self.described = 0, list[str]()
+
+    def hyperpod_cluster(self, name: str) -> dict[str, Any] | None:
+        return self.clusters.get(name)
+
+    def hyperpod_clusters(self) -> list[dict[str, Any]]:
+        return list(self.clusters.values())
+
+    def _known(self, name: str, action: str) -> None:
+        """SageMaker's answer for a cluster that does not exist (ResourceNotFound, which the adapter does not
+        count among its not-found codes: a PermanentError)."""
+        if name not in self.clusters:
+            raise PermanentError(f"sagemaker:{action} failed: ResourceNotFound: Cluster {name} not found.")
+
+    def list_nodes(self, name: str) -> list[dict[str, Any]]:
+        self._known(name, "ListClusterNodes")
+        return self.nodes.get(name, [])
+
+    def describe_node(self, name: str, node_id: str) -> dict[str, Any] | None:
+        return next((dict(n) for n in self.nodes.get(name, []) if n["InstanceId"] == node_id), None)
+
+    def list_events(self, name: str, filters: dict[str, Any], limit: int, token: str | None) -> dict[str, Any]:
+        self._known(name, "ListClusterEvents")
+        self.pages += 1
+        mine = [e for e in self.events if all(e.get(k) == v for k, v in filters.items() if k != "SortOrder")]
+        start = int(token or 0)
+        page: dict[str, Any] = {"Events": mine[start : start + limit]}
+        if start + limit < len(mine):
+            page["NextToken"] = str(start + limit)
+        return page
+
+    def describe_event(self, name: str, event_id: str) -> dict[str, Any] | None:
+        """The event with its details (none of its metadata); None for an event or a cluster that does not exist."""
+        self.described.append(event_id)
+        found = next((e for e in self.events if e.get("EventId") == event_id), None)
+        if name not in self.clusters or found is None:
+            return None
+        return {**found, "EventDetails": {"EventMetadata": {}}}
+
+    def training_plan(self, arn: str) -> dict[str, Any] | None:
+        return self.plans.get(arn)
+
+
+class TrainingPlanMarket(SageMaker):
+    """SageMaker's training plans as its API answers them: offerings per search (keyed by instance type),
+    plans by name (a second CreateTrainingPlan of one name is ResourceInUse: None), extensions by plan."""
+
+    def __init__(
+        self,
+        offerings: dict[str, list[dict[str, Any]]],
+        clusters: dict[str, dict[str, Any]] | None = None,
+        extension_offers: dict[str, list[dict[str, Any]]] | None = None,
+        now: datetime | None = None,
+    ) -> None:
+        """``now`` fixes the fake's clock (a plan's status follows it); by default it is the real time."""
+        super().__init__(clusters or {})
+        self.now = now
+        self.offerings, self.extension_offers = offerings, extension_offers or {}
+        self.bought: list[tuple[str, str]] = []
+        self.extended: list[str] = []
+        self.history: dict[str, list[dict[str, Any]]] = {}
+        self.searched: list[dict[str, Any]] = []
+
+    def search_training_plan_offerings(self, params: dict[str, Any]) -> list[dict[str, Any]]:
+        self.searched.append(params)
+        return list(self.offerings.get(params["InstanceType"], []))
+
+    def create_training_plan(self, name: str, offering_id: str) -> str | None:
+        if name in self.plans:
+            return None
+        offering = next(o for os_ in self.offerings.values() for o in os_ if o["TrainingPlanOfferingId"] == offering_id)
+        reserved = offering["ReservedCapacityOfferings"][0]
+        arn = f"arn:aws:sagemaker:us-east-1:123456789012:training-plan/{name}"
+        self.bought.append((name, offering_id))
+        self.plans[name] = {
+            "TrainingPlanArn": arn,
+            "TrainingPlanName": name,
+            "Status": self._status(reserved["StartTime"], reserved["EndTime"]),
+            "StartTime": reserved["StartTime"],
+            "EndTime": reserved["EndTime"],
+            "DurationHours": offering["DurationHours"],
+            "UpfrontFee": offering["UpfrontFee"],
+            "CurrencyCode": offering["CurrencyCode"],
+            "TotalInstanceCount": reserved["InstanceCount"],
+            "AvailableInstanceCount": reserved["InstanceCount"],
+            "InUseInstanceCount": 0,
+            "TargetResources": offering["TargetResources"],
+            "ReservedCapacitySummaries": [
+                {k: reserved[k] for k in ("InstanceType", "AvailabilityZone", "StartTime", "EndTime")}
+                | {"TotalInstanceCount": reserved["InstanceCount"]}
+            ],
+        }
+        return arn
+
+    def _fresh(self, plan: dict[str, Any]) -> dict[str, Any]:
+        return {**plan, "Status": self._status(plan["StartTime"], plan["EndTime"])}
+
+    def training_plan(self, arn: str) -> dict[str, Any] | None:
+        found = self.plans.get(arn.rsplit("/", 1)[-1])
+        return self._fresh(found) if found is not None else None
+
+    def _status(self, start: datetime, end: datetime) -> str:
+        """Scheduled until its start, Active until its end, then Expired (the TrainingPlanStatus values)."""
+        now = self.now or datetime.now(UTC)
+        return "Scheduled" if start > now else "Active" if end > now else "Expired"
+
+    def training_plans(self, status: str | None = None) -> list[dict[str, Any]]:
+        return [p for p in map(self._fresh, self.plans.values()) if status is None or p["Status"] == status]
+
+    def training_plan_extension_offerings(self, arn: str) -> list[dict[str, Any]]:
+        return list(self.extension_offers.get(arn.rsplit("/", 1)[-1], []))
+
+    def extend_training_plan(self, offering_id: str) -> list[dict[str, Any]]:
+        for name, offers in self.extension_offers.items():
+            offer = next((o for o in offers if o["TrainingPlanExtensionOfferingId"] == offering_id), None)
+            if offer is not None:
+                self.extended.append(offering_id)
+                self.plans[name]["EndTime"] = offer["EndDate"]
+                self.history.setdefault(self.plans[name]["TrainingPlanArn"], []).append(offer)
+                offers.remove(offer)
+                return self.history[self.plans[name]["TrainingPlanArn"]]
+        raise KeyError(offering_id)
+
+    def training_plan_extensions(self, arn: str) -> list[dict[str, Any]]:
+        return list(self.history.get(arn, []))

@@ -1,0 +1,90 @@
+"""EKS's contract: the in-memory fake (tests/fakes/eks.py) and adapters.aws.eks on the sandbox's EKS answer each
+case alike: a cluster nobody created, a cluster's status, version and tags, its add-ons, the add-ons of a
+cluster that does not exist, and the versions offered of an add-on."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+from launchpod.adapters.aws.eks import Eks as EksAdapter
+from launchpod.domain import dependencies
+from launchpod.domain.errors import NotFound
+from launchpod.usecases.ports import EksClusters
+
+import sandbox.aws
+from tests.fakes.eks import Eks
+from tests.sandbox.aws.support import ROLE_ARN, wait_until
+
+VERSION = "1.32"
+TAGS = {"launchpod:cluster": "train"}
+# What a cluster and an add-on come to, made the way each side makes them: (cluster name) and (cluster, add-on).
+Side = tuple[EksClusters, Callable[[str], None], Callable[[str, str], None]]
+
+
+@pytest.fixture(params=["fake", "eks"])
+def side(request: pytest.FixtureRequest) -> Side:
+    if request.param == "fake":
+        fake = Eks()
+
+        def create_fake(name: str) -> None:
+            fake.clusters[name] = {"name": name, "status": "ACTIVE", "version": VERSION, "tags": TAGS}
+
+        def install_fake(cluster: str, addon: str) -> None:
+            fake.addon_map.setdefault(cluster, {})[addon] = {"addonName": addon, "clusterName": cluster}
+
+        return fake, create_fake, install_fake
+    eks = request.getfixturevalue("client")("eks")
+
+    def create(name: str) -> None:
+        sandbox.aws.set_cluster_creation_seconds(0)
+        eks.create_cluster(
+            name=name,
+            version=VERSION,
+            roleArn=ROLE_ARN,
+            resourcesVpcConfig={"subnetIds": ["subnet-a", "subnet-b"], "securityGroupIds": ["sg-1"]},
+            tags=TAGS,
+        )
+        wait_until(lambda: eks.describe_cluster(name=name)["cluster"]["status"] == "ACTIVE", reason="not ACTIVE")
+
+    def install(cluster: str, addon: str) -> None:
+        eks.create_addon(clusterName=cluster, addonName=addon)
+
+    return EksAdapter(), create, install
+
+
+def test_a_cluster_nobody_created_reads_as_none(side: Side) -> None:
+    assert side[0].cluster("ghost") is None
+
+
+def test_a_cluster_reads_with_its_status_version_and_tags(side: Side) -> None:
+    eks, create, _ = side
+    create("train")
+    found = eks.cluster("train")
+    assert found is not None
+    assert (found["name"], found["status"], found["version"], found["tags"]) == ("train", "ACTIVE", VERSION, TAGS)
+
+
+def test_a_clusters_addons_are_by_name_and_a_cluster_without_any_has_none(side: Side) -> None:
+    eks, create, install = side
+    create("train")
+    assert eks.addons("train") == {}
+    install("train", "vpc-cni")
+    addons = eks.addons("train")
+    assert list(addons) == ["vpc-cni"] and addons["vpc-cni"]["addonName"] == "vpc-cni"
+
+
+def test_the_addons_of_a_cluster_that_does_not_exist_are_not_found(side: Side) -> None:
+    with pytest.raises(NotFound):
+        side[0].addons("ghost")
+
+
+def test_an_addon_eks_does_not_offer_has_no_versions(side: Side) -> None:
+    assert side[0].addon_versions("not-an-addon", VERSION) == ([], None)
+
+
+@pytest.mark.parametrize("addon", [a.name for a in dependencies.manifest().addons])
+def test_a_pinned_addon_is_offered_with_its_pin_and_a_default_among_the_versions(side: Side, addon: str) -> None:
+    versions, default = side[0].addon_versions(addon, VERSION)
+    pin = next(a.version for a in dependencies.manifest().addons if a.name == addon)
+    assert pin in versions and default in versions
