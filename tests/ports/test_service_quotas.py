@@ -10,8 +10,8 @@ import pytest
 from launchpod.adapters.aws.service_quotas import ServiceQuotas as Adapter
 from launchpod.usecases.ports import Quotas
 
-from sandbox.aws import capacity
 from sandbox.aws import sagemaker as hyperpod
+from sandbox.aws.sagemaker import capacity
 from tests.fakes.service_quotas import ServiceQuotas
 
 P5, G5 = "ml.p5.48xlarge", "ml.g5.8xlarge"

@@ -13,7 +13,7 @@ from launchpod.domain.errors import Conflict
 
 import sandbox.aws
 from sandbox.aws import sagemaker as hyperpod
-from sandbox.aws import task_governance
+from sandbox.aws.sagemaker import task_governance
 from tests.fakes.task_governance import TaskGovernance
 from tests.sandbox.aws.support import ROLE_ARN, wait_until
 
