@@ -55,7 +55,7 @@ lint: install
 	$(BIN)/ruff check functions sandbox mcp_gateway cli tests cdk bench
 	$(BIN)/ruff format --check functions sandbox mcp_gateway cli tests cdk bench
 	$(BIN)/lint-imports
-	$(BIN)/mypy functions/launchpod mcp_gateway cli
+	$(BIN)/mypy functions/launchpod mcp_gateway cli sandbox
 
 # The Lambda dependency layer (cp312 aarch64 wheels, no Docker) into build/layer, and the functions' code
 # into build/code, both with bytecode compiled by Python 3.12, the functions' runtime (cdk/bytecode.py).

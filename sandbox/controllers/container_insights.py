@@ -81,7 +81,9 @@ def ship(emulator: Any, namespace: str, pod_name: str, container: str | None, te
 
     cluster = emulator.cluster_name
     found = find_cluster(cluster)
-    addon = found.addons.get(ADDON) if found is not None else None
+    if found is None:
+        return
+    addon = found.addons.get(ADDON)
     if addon is None or addon.health(emulator.list_objects("v1/nodes", copied=False))[0] != "ACTIVE":
         return
     pod = emulator.get_object("v1/pods", namespace, pod_name)

@@ -156,6 +156,7 @@ def reconcile(fleet: Any) -> None:
                     and autoscaling.enabled(c, hp.sim_now())
                 ]
             for cluster in clusters:
+                assert isinstance(cluster, hp.HyperPodCluster)  # as filtered above
                 try:
                     state = fleet.call(cluster.eks_cluster_name, _read)
                     _act(backend, cluster, state)

@@ -39,7 +39,7 @@ from dataclasses import dataclass, field
 from multiprocessing import spawn
 from multiprocessing.connection import Connection
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from sandbox.lambda_env import packaging, runtime
 
@@ -104,8 +104,17 @@ class ColdStart:
     handler_seconds: float = 0.0  # the init phase's import of the handler's module, as the runtime timed it
 
 
+class Authorizes(Protocol):
+    """What the environments ask of the sandbox's IAM (sandbox.aws.iam.gate.EnvironmentAuthorizer): decisions
+    and the log of mutations."""
+
+    def authorize(self, function: str, request: dict[str, Any]) -> tuple[str, int, str] | None: ...
+
+    def succeeded(self, function: str, request: dict[str, Any]) -> None: ...
+
+
 class Authorizer:
-    """What the environments ask of the sandbox's IAM: decisions and the log of mutations."""
+    """An IAM that allows every call and logs nothing (the environments' own tests)."""
 
     def authorize(self, function: str, request: dict[str, Any]) -> tuple[str, int, str] | None:
         return None
@@ -140,7 +149,7 @@ class ExecutionEnvironments:
         aws_url: str,
         log_dir: Path,
         credentials: Any,
-        authorizer: Authorizer,
+        authorizer: Authorizes,
         idle_seconds: float = IDLE_SECONDS,
         max_per_function: int = MAX_PER_FUNCTION,
         code_dir: Path = packaging.CODE_DIR,
