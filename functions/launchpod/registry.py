@@ -797,28 +797,28 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
         actions=("eks:DescribeCluster",),
         placeholder="RegisterFn",
     ),
-    FunctionSpec(
+    phase_function(
         "cs-storage-access",
-        f"{_PHASES}.configure_storage.storage_access.handler",
+        "StorageAccess",
+        "configure_storage.storage_access",
         "configure-storage: the CSI driver add-on is ACTIVE; the FSx for Lustre file system exists",
         actions=("eks:ListAddons", "eks:DescribeAddon", "fsx:DescribeFileSystems"),
-        placeholder="StorageAccessFn",
     ),
-    FunctionSpec(
+    phase_function(
         "cs-apply-volume",
-        f"{_PHASES}.configure_storage.apply_volume.handler",
+        "ApplyVolume",
+        "configure_storage.apply_volume",
         "configure-storage: PersistentVolume and PersistentVolumeClaim with server-side apply",
         actions=("eks:DescribeCluster",),
         kubernetes=True,
-        placeholder="ApplyVolumeFn",
     ),
-    FunctionSpec(
+    phase_function(
         "cs-wait-bound",
-        f"{_PHASES}.configure_storage.wait_bound.handler",
+        "WaitBound",
+        "configure_storage.wait_bound",
         "configure-storage: polls the claim until it is Bound",
         actions=("eks:DescribeCluster",),
         kubernetes=True,
-        placeholder="WaitBoundFn",
     ),
     # ---- configure-features (issue 13: managed features)
     FunctionSpec(

@@ -24,6 +24,7 @@ from launchpod.adapters.store.log_pumps import DynamoLogPumps
 from launchpod.adapters.store.notifications import DynamoNotifications
 from launchpod.adapters.store.operations import DynamoOperations
 from launchpod.adapters.store.preferences import DynamoPreferences
+from launchpod.domain.inference.endpoints import RealEndpoint
 from launchpod.runtime.settings import settings
 
 
@@ -177,3 +178,29 @@ def kube_listing() -> KubeListing:
     from launchpod.adapters.k8s import listing
 
     return listing
+
+
+class FileSystems(Protocol):
+    """FSx's file systems, as DescribeFileSystems describes them (adapters.aws.fsx)."""
+
+    def file_system(self, file_system_id: str) -> dict[str, Any]: ...
+
+
+def fsx() -> FileSystems:
+    from launchpod.adapters.aws import fsx
+
+    return fsx
+
+
+class KubeEndpoints(Protocol):
+    """The inference endpoints Launchpod deployed on a cluster, read back and scaled (adapters.k8s.endpoints)."""
+
+    def endpoint(self, cluster: str, name: str) -> RealEndpoint | None: ...
+    def scale(self, cluster: str, real: RealEndpoint, replicas: int) -> None: ...
+
+
+def kube_endpoints() -> KubeEndpoints:
+    """The endpoints adapter; imported only by the functions that reach a cluster."""
+    from launchpod.adapters.k8s import endpoints
+
+    return endpoints
