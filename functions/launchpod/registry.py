@@ -940,16 +940,17 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
         kubernetes=True,
         placeholder="WaitDownloadFn",
     ),
-    FunctionSpec(
+    phase_function(
         "mlf-server-role",
-        f"{_PHASES}.configure_mlflow.server_role.handler",
+        "ServerRole",
+        "configure_mlflow.server_role",
         "configure-mlflow: the tracking server's role, reaching only mlflow/ in the shared bucket",
         actions=("iam:GetRole", "iam:CreateRole", "iam:TagRole", "iam:PutRolePolicy", "iam:ListAttachedRolePolicies"),
-        placeholder="ServerRoleFn",
     ),
-    FunctionSpec(
+    phase_function(
         "mlf-tracking-server",
-        f"{_PHASES}.configure_mlflow.tracking_server.handler",
+        "TrackingServer",
+        "configure_mlflow.tracking_server",
         "configure-mlflow: CreateMlflowTrackingServer (or the existing server), recorded on the cluster",
         actions=(
             "sagemaker:CreateMlflowTrackingServer",
@@ -957,14 +958,13 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
             "sagemaker:AddTags",  # tag-on-create of the tracking server
             "iam:PassRole",  # the server's role, passed to sagemaker.amazonaws.com
         ),
-        placeholder="TrackingServerFn",
     ),
-    FunctionSpec(
+    phase_function(
         "mlf-wait-server",
-        f"{_PHASES}.configure_mlflow.wait_tracking_server.handler",
+        "WaitTrackingServer",
+        "configure_mlflow.wait_tracking_server",
         "configure-mlflow: polls the tracking server until it is Created",
         actions=("sagemaker:DescribeMlflowTrackingServer",),
-        placeholder="WaitTrackingServerFn",
     ),
     FunctionSpec(
         "op-finish",
