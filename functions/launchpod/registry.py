@@ -907,22 +907,22 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
         ),
         placeholder="ObservabilityFn",
     ),
-    # ---- inference (issue 15): endpoints deployed, scaled, deleted
-    FunctionSpec(
+    # ---- inference: endpoints deployed, scaled, deleted
+    phase_function(
         "inf-apply-endpoint",
-        f"{_PHASES}.inference.apply_endpoint.handler",
+        "ApplyEndpoint",
+        "inference.apply_endpoint",
         "inference: the endpoint's objects applied, scaled or deleted",
         actions=("eks:DescribeCluster",),
         kubernetes=True,
-        placeholder="ApplyEndpointFn",
     ),
-    FunctionSpec(
+    phase_function(
         "inf-wait-endpoint",
-        f"{_PHASES}.inference.wait_endpoint.handler",
+        "WaitEndpoint",
+        "inference.wait_endpoint",
         "inference: polls until every replica is Ready (and the load balancer's hostname), or every object is gone",
         actions=("eks:DescribeCluster",),
         kubernetes=True,
-        placeholder="WaitEndpointFn",
     ),
     FunctionSpec(
         "md-start-download",
