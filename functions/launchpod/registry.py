@@ -924,21 +924,21 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
         actions=("eks:DescribeCluster",),
         kubernetes=True,
     ),
-    FunctionSpec(
+    phase_function(
         "md-start-download",
-        f"{_PHASES}.model_download.start_download.handler",
+        "StartDownload",
+        "model_download.start_download",
         "model-download: the download Job applied on CPU with the storage claim mounted",
         actions=("eks:DescribeCluster",),
         kubernetes=True,
-        placeholder="StartDownloadFn",
     ),
-    FunctionSpec(
+    phase_function(
         "md-wait-download",
-        f"{_PHASES}.model_download.wait_download.handler",
+        "WaitDownload",
+        "model_download.wait_download",
         "model-download: polls the Job to its end, then deletes the token's Secret",
         actions=("eks:DescribeCluster",),
         kubernetes=True,
-        placeholder="WaitDownloadFn",
     ),
     phase_function(
         "mlf-server-role",
