@@ -500,9 +500,10 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
         actions=("eks:ListAddons", "eks:DescribeAddon"),
         placeholder="AwaitAddonsFn",
     ),
-    FunctionSpec(
+    phase_function(
         "rd-addons",
-        f"{_PHASES}.reconcile_dependencies.addons.handler",
+        "Addons",
+        "reconcile_dependencies.addons",
         "reconcile-dependencies: pinned EKS add-ons (with pod identity roles) to ACTIVE",
         actions=(
             "eks:DescribeCluster",
@@ -514,11 +515,11 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
             "eks:TagResource",  # add-ons are created with tags
             *_POD_IDENTITY_ROLE,
         ),
-        placeholder="AddonsFn",
     ),
-    FunctionSpec(
+    phase_function(
         "rd-manifests",
-        f"{_PHASES}.reconcile_dependencies.manifests.handler",
+        "Manifests",
+        "reconcile_dependencies.manifests",
         "reconcile-dependencies: health agent, device plugins, KubeRay applied with server-side apply",
         actions=(
             "eks:DescribeCluster",
@@ -531,7 +532,6 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
         ),
         kubernetes=True,
         memory=512,
-        placeholder="ManifestsFn",
     ),
     FunctionSpec(
         "dc-delete-load-balancers",

@@ -11,8 +11,8 @@ from launchpod.contracts.workflows import WorkflowInput
 from launchpod.domain import dependencies
 from launchpod.domain.errors import PermanentError
 from launchpod.entrypoints.workflows.create_control_plane import core_addons
-from launchpod.entrypoints.workflows.reconcile_dependencies import addons as dependency_addons
 from launchpod.runtime import wiring
+from launchpod.usecases.workflows import reconcile_dependencies
 
 from tests.usecases.fakes import _offered
 
@@ -92,7 +92,7 @@ def test_degraded_for_another_reason_fails_with_ekss_words(eks):
 def test_dependency_addons_on_a_cluster_without_nodes_each_wait_for_nodes(eks):
     wanted = dependencies.wanted_addons(False)
     eks.found = {a.name: {**NO_NODES, "addonVersion": a.version} for a in wanted}
-    result = dependency_addons.run(_doc("reconcile-dependencies", {"name": "c1", "includeOptional": False}))
+    result = reconcile_dependencies.addons(_doc("reconcile-dependencies", {"name": "c1", "includeOptional": False}))
     assert result.ready and result.outputs["waitingForNodes"] == [a.name for a in wanted]
     for a in wanted:
         assert f"{a.name} {a.version} waits for nodes" in result.message
@@ -103,7 +103,7 @@ def test_a_dependency_addon_newer_than_its_pin_is_not_downgraded_and_an_older_on
     eks.found = {a.name: {**ACTIVE, "addonVersion": a.version} for a in wanted}
     eks.found["cert-manager"]["addonVersion"] = "v9.0.0-eksbuild.1"
     eks.found["metrics-server"] = {**NO_NODES, "addonVersion": "v0.7.0-eksbuild.1"}
-    dependency_addons.run(_doc("reconcile-dependencies", {"name": "c1", "includeOptional": False}))
+    reconcile_dependencies.addons(_doc("reconcile-dependencies", {"name": "c1", "includeOptional": False}))
     pinned = {a.name: a.version for a in wanted}
     assert eks.updated == [("metrics-server", pinned["metrics-server"])]
 
@@ -115,7 +115,7 @@ def test_a_pin_eks_does_not_offer_for_the_clusters_kubernetes_version_gets_ekss_
     eks.offered["cert-manager"] = (["v1.19.0-eksbuild.1"], "v1.19.0-eksbuild.1")
     eks.offered["metrics-server"] = (["v0.8.1-eksbuild.1", pinned["metrics-server"]], "v0.8.1-eksbuild.1")
 
-    dependency_addons.run(_doc("reconcile-dependencies", {"name": "c1", "includeOptional": False}))
+    reconcile_dependencies.addons(_doc("reconcile-dependencies", {"name": "c1", "includeOptional": False}))
 
     assert eks.created_versions["cert-manager"] == "v1.19.0-eksbuild.1"  # the pin is not offered: the default
     assert eks.created_versions["metrics-server"] == pinned["metrics-server"]  # offered: the pin, not the default
@@ -128,4 +128,4 @@ def test_an_addon_eks_offers_nothing_of_for_the_kubernetes_version_fails_naming_
     }
     eks.offered["metrics-server"] = ([], None)
     with pytest.raises(PermanentError, match=r"metrics-server: EKS offers no version of it for Kubernetes 1\.34"):
-        dependency_addons.run(_doc("reconcile-dependencies", {"name": "c1", "includeOptional": False}))
+        reconcile_dependencies.addons(_doc("reconcile-dependencies", {"name": "c1", "includeOptional": False}))

@@ -10,8 +10,8 @@ import pytest
 from launchpod.adapters.k8s import apply as k8s
 from launchpod.contracts.workflows import WorkflowInput
 from launchpod.domain.dependencies import lbc_tls
-from launchpod.entrypoints.workflows.reconcile_dependencies import lbc_identity, manifests
 from launchpod.runtime import wiring
+from launchpod.usecases.workflows import reconcile_dependencies
 
 from tests.instance_facts import Instances
 
@@ -35,8 +35,8 @@ def store(monkeypatch) -> Store:
     monkeypatch.setattr(k8s, "apply", fake.apply)
     monkeypatch.setattr(k8s, "read", fake.read)
     monkeypatch.setattr(k8s, "ready", lambda found: True)
-    monkeypatch.setattr(lbc_identity, "vpc_id", lambda cluster: "vpc-0abc")
-    monkeypatch.setattr(lbc_identity, "ensure", lambda cluster: None)
+    monkeypatch.setattr(reconcile_dependencies, "lbc_vpc_id", lambda cluster: "vpc-0abc")
+    monkeypatch.setattr(reconcile_dependencies, "ensure_lbc_identity", lambda cluster: None)
     monkeypatch.setattr(wiring, "instance_facts", Instances)
     return fake
 
@@ -48,7 +48,7 @@ def _reconcile() -> None:
         target="c1",
         request={"name": "c1", "includeOptional": True},
     )
-    assert manifests.run(doc).ready
+    assert reconcile_dependencies.manifests(doc).ready
 
 
 def _stored(store: Store) -> tuple[dict[str, str], set[str]]:

@@ -9,12 +9,11 @@ import json
 import pytest
 from launchpod import policies, registry
 from launchpod.adapters.aws import iam as iam_adapter
-from launchpod.domain import features, mlflow, ownership
+from launchpod.domain import dependencies, features, mlflow, ownership
 from launchpod.domain.clusters import hyperpod
 from launchpod.domain.dependencies import lbc
 from launchpod.domain.errors import PermanentError
 from launchpod.domain.instance_groups import autoscaling
-from launchpod.entrypoints.workflows.reconcile_dependencies import addons
 from moto.iam.aws_managed_policies import aws_managed_policies_data
 
 from sandbox.aws.iam.policy import AuthzRequest, evaluate
@@ -39,8 +38,8 @@ ROLE_POLICIES = {
     "training operator": features.operator_policy(HYPERPOD),
     "inference operator": features.inference_policy(HYPERPOD, BUCKET),
     "checkpoint IRSA role": features.checkpoint_policy(BUCKET, "c1"),
-    "Mountpoint CSI driver": addons._policy("shared-bucket-read-write", BUCKET),
-    "FSx CSI driver": addons._policy("fsx", BUCKET),
+    "Mountpoint CSI driver": dependencies.pod_identity_policy("shared-bucket-read-write", BUCKET),
+    "FSx CSI driver": dependencies.pod_identity_policy("fsx", BUCKET),
     "AWS Load Balancer Controller": lbc.iam_policy(),
     **{f"observability ({n})": _managed(n) for n in policies.CONTAINER_INSIGHTS_POLICIES},
 }

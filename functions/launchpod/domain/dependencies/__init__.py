@@ -280,3 +280,26 @@ def _row(
         "drift": installed is not None and installed != pinned,
         "purpose": purpose,
     }
+
+
+def pod_identity_policy(access: str, bucket: str) -> dict[str, object]:
+    """What a dependency add-on's pod identity role may do: read and write the shared bucket, or read the
+    FSx file systems and volumes it mounts."""
+    if access == "shared-bucket-read-write":
+        return {
+            "Version": "2012-10-17",
+            "Statement": [
+                {"Effect": "Allow", "Action": ["s3:ListBucket"], "Resource": f"arn:aws:s3:::{bucket}"},
+                {
+                    "Effect": "Allow",
+                    "Action": ["s3:GetObject", "s3:PutObject", "s3:AbortMultipartUpload", "s3:DeleteObject"],
+                    "Resource": f"arn:aws:s3:::{bucket}/*",
+                },
+            ],
+        }
+    return {
+        "Version": "2012-10-17",
+        "Statement": [
+            {"Effect": "Allow", "Action": ["fsx:DescribeFileSystems", "fsx:DescribeVolumes"], "Resource": "*"}
+        ],
+    }

@@ -18,9 +18,9 @@ from launchpod.domain import addons, dependencies, features, ownership
 from launchpod.domain.clusters import control_plane, hyperpod
 from launchpod.domain.errors import PermanentError
 from launchpod.entrypoints.workflows.phase import PhaseResult
-from launchpod.entrypoints.workflows.reconcile_dependencies.addons import pod_identity_role
 from launchpod.runtime import wiring
 from launchpod.runtime.settings import settings
+from launchpod.usecases.workflows.reconcile_dependencies import pod_identity_role
 
 
 @dataclass(frozen=True)

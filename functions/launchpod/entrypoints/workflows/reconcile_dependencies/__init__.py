@@ -1,1 +1,0 @@
-"""reconcile-dependencies: EKS add-ons and Kubernetes manifests from the pinned manifest, in parallel."""
