@@ -820,10 +820,11 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
         actions=("eks:DescribeCluster",),
         kubernetes=True,
     ),
-    # ---- configure-features (issue 13: managed features)
-    FunctionSpec(
+    # ---- configure-features: managed features
+    phase_function(
         "cf-cert-manager",
-        f"{_PHASES}.configure_features.cert_manager.handler",
+        "CertManager",
+        "configure_features.cert_manager",
         "configure-features: cert-manager, which the training and inference operators need, installed and ACTIVE",
         actions=(
             "eks:ListAddons",
@@ -833,18 +834,18 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
             "eks:DescribeCluster",
             "eks:DescribeAddonVersions",
         ),
-        placeholder="CertManagerFn",
     ),
-    FunctionSpec(
+    phase_function(
         "cf-training-operator",
-        f"{_PHASES}.configure_features.training_operator.handler",
+        "TrainingOperator",
+        "configure_features.training_operator",
         "configure-features: the HyperPod training operator add-on with its pod identity role, or removed",
         actions=_OPERATOR_ADDON,
-        placeholder="TrainingOperatorFn",
     ),
-    FunctionSpec(
+    phase_function(
         "cf-checkpoint-identity",
-        f"{_PHASES}.configure_features.checkpoint_identity.handler",
+        "CheckpointIdentity",
+        "configure_features.checkpoint_identity",
         "configure-features: checkpoint service account, IRSA role and its policy on the checkpoint prefix, or removed",
         actions=(
             "eks:DescribeCluster",
@@ -858,18 +859,18 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
             "iam:DeleteRole",
         ),
         kubernetes=True,
-        placeholder="CheckpointIdentityFn",
     ),
-    FunctionSpec(
+    phase_function(
         "cf-tiered-storage",
-        f"{_PHASES}.configure_features.tiered_storage.handler",
+        "TieredStorage",
+        "configure_features.tiered_storage",
         "configure-features: UpdateCluster TieredStorageConfig, then InService",
         actions=("sagemaker:DescribeCluster", "sagemaker:UpdateCluster", "eks:DescribeCluster"),
-        placeholder="TieredStorageFn",
     ),
-    FunctionSpec(
+    phase_function(
         "cf-task-governance",
-        f"{_PHASES}.configure_features.task_governance.handler",
+        "TaskGovernance",
+        "configure_features.task_governance",
         "configure-features: the HyperPod task governance add-on, installed or removed",
         actions=(
             "eks:ListAddons",
@@ -880,11 +881,11 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
             "eks:DescribeCluster",
             "eks:DescribeAddonVersions",
         ),
-        placeholder="TaskGovernanceFn",
     ),
-    FunctionSpec(
+    phase_function(
         "cf-inference-operator",
-        f"{_PHASES}.configure_features.inference_operator.handler",
+        "InferenceOperator",
+        "configure_features.inference_operator",
         "configure-features: the HyperPod inference operator add-on with its configuration values and IRSA "
         "execution role, after the FSx CSI driver it needs (with its pod identity role), or removed",
         actions=(
@@ -893,11 +894,11 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
             "iam:ListOpenIDConnectProviders",  # the execution role trusts the cluster's OIDC provider (IRSA)
             "iam:DetachRolePolicy",  # a role left from an earlier install, trusting another issuer, is remade
         ),
-        placeholder="InferenceOperatorFn",
     ),
-    FunctionSpec(
+    phase_function(
         "cf-observability",
-        f"{_PHASES}.configure_features.observability.handler",
+        "Observability",
+        "configure_features.observability",
         "configure-features: the CloudWatch Observability add-on (Container Insights) with its pod identity role"
         " and its AWS managed policies, or removed",
         actions=(
@@ -905,7 +906,6 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
             "iam:AttachRolePolicy",
             "iam:DetachRolePolicy",
         ),
-        placeholder="ObservabilityFn",
     ),
     # ---- inference: endpoints deployed, scaled, deleted
     phase_function(
@@ -1149,7 +1149,7 @@ STATE_MACHINES: tuple[StateMachineSpec, ...] = (
             "op-record-failure",
         ),
     ),
-    # ---- configure-features (issue 13: managed features)
+    # ---- configure-features: managed features
     StateMachineSpec(
         "configure-features",
         "configure-features.asl.json",
