@@ -15,7 +15,7 @@ from typing import Any
 import boto3
 from launchpod import policies, registry
 from launchpod.environment import DeployedNames, function_environment
-from launchpod.runtime.settings import ENV_KEYS
+from launchpod.runtime.settings import ENV_KEYS, shared_bucket_name
 
 from sandbox.aws.iam import GATE, FunctionIdentity
 
@@ -88,7 +88,7 @@ def provision(extra_env: dict[str, str] | None = None) -> Provisioned:
     streams = {spec.key: _create_table(ddb, spec) for spec in registry.TABLES}
     sns = session.client("sns")
     topic_arn = sns.create_topic(Name=f"{PREFIX}-{registry.NOTIFICATIONS_TOPIC}")["TopicArn"]
-    bucket = f"{registry.SHARED_BUCKET_PREFIX}-{ACCOUNT}-{REGION}"
+    bucket = shared_bucket_name(PREFIX, ACCOUNT, REGION)
     session.client("s3").create_bucket(Bucket=bucket)
     role_arns = {
         spec.name: f"arn:aws:iam::{ACCOUNT}:role/{policies.role_name(spec.name, PREFIX)}" for spec in registry.FUNCTIONS

@@ -10,6 +10,7 @@ from aws_cdk import aws_iam as iam
 from launchpod import policies
 from launchpod.policies import PATTERN_REASONS, Deployment
 from launchpod.policies import WILDCARD_REASONS as FUNCTION_WILDCARD_REASONS
+from launchpod.runtime.settings import shared_bucket_name as _bucket_name
 
 __all__ = ["NAG_FORM", "PATTERN_REASONS", "WILDCARD_REASONS", "nag_form", "scoped_patterns", "shared_bucket_name"]
 
@@ -51,8 +52,9 @@ def nag_form(resource: str) -> str:
 
 
 def shared_bucket_name(prefix: str) -> str:
-    # HyperPod reads lifecycle scripts only from buckets named "sagemaker-..." (registry.SHARED_BUCKET_PREFIX).
-    return f"sagemaker-{prefix}-{_A}-{_R}"
+    """The deployment's shared bucket, named by ``launchpod.runtime.settings.shared_bucket_name`` in this
+    stack's account and region."""
+    return _bucket_name(prefix, _A, _R)
 
 
 def _pattern_key(action: str) -> str | None:

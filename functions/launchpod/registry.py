@@ -630,18 +630,19 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
         "delete-cluster: forgets the cluster",
         placeholder="DeregisterFn",
     ),
-    FunctionSpec(
+    phase_function(
         "us-start-update",
-        f"{_PHASES}.update_software.start_update.handler",
+        "StartUpdate",
+        "update_software.start_update",
         "update-software: UpdateClusterSoftware with a rolling batch policy",
         # HyperPod reads the EKS cluster it patches as the caller (sandbox/aws/iam/caller.py).
         actions=("sagemaker:DescribeCluster", "sagemaker:UpdateClusterSoftware", "eks:DescribeCluster"),
-        placeholder="StartUpdateFn",
     ),
     # ---- node actions (issue 16): reboot-nodes, replace-nodes, delete-nodes, health-check
-    FunctionSpec(
+    phase_function(
         "na-start-action",
-        f"{_PHASES}.node_action.start_action.handler",
+        "StartAction",
+        "node_action.start_action",
         "node actions: BatchReboot/Replace/DeleteClusterNodes in batches AWS accepts, or StartClusterHealthCheck",
         actions=(
             "sagemaker:ListClusterNodes",
@@ -651,39 +652,39 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
             "sagemaker:StartClusterHealthCheck",
             "eks:DescribeCluster",  # HyperPod reads the EKS cluster whose nodes it acts on, as the caller
             "execute-api:ManageConnections",
-            "sns:Publish",  # the ladder's incidents: opened, stopped (entrypoints/remediation.py)
+            "sns:Publish",  # the ladder's incidents: opened, stopped (usecases/remediation.py)
         ),
         tables=("operations", "clusters", "incidents", "connections", "notifications"),
-        placeholder="StartActionFn",
     ),
-    FunctionSpec(
+    phase_function(
         "na-wait-nodes",
-        f"{_PHASES}.node_action.wait_nodes.handler",
+        "WaitNodes",
+        "node_action.wait_nodes",
         "node actions: follows every node to its terminal state",
         actions=("sagemaker:ListClusterNodes", "execute-api:ManageConnections", "sns:Publish"),
         tables=("operations", "clusters", "incidents", "connections", "notifications"),
-        placeholder="WaitNodesFn",
     ),
     FunctionSpec(
         "na-follow-up",
-        f"{_PHASES}.node_action.follow_up.handler",
+        f"{_PHASES}.follow_up.handler",
         "node actions: after the cluster is released, the remediation ladder runs or suggests its next step",
         actions=("execute-api:ManageConnections", "sns:Publish"),
         tables=("operations", "clusters", "incidents", "connections", "notifications"),
         starts_workflows=True,
         placeholder="FollowUpFn",
     ),
-    FunctionSpec(
+    phase_function(
         "us-wait-updated",
-        f"{_PHASES}.update_software.wait_updated.handler",
+        "WaitUpdated",
+        "update_software.wait_updated",
         "update-software: polls until every batch is updated and the cluster is InService",
         actions=("sagemaker:DescribeCluster",),
-        placeholder="WaitUpdatedFn",
     ),
     # --- instance groups (issue 12) ---
-    FunctionSpec(
+    phase_function(
         "ig-group-subnet",
-        f"{_PHASES}.instance_groups.group_subnet.handler",
+        "GroupSubnet",
+        "instance_groups.group_subnet",
         "instance-groups: a dedicated /20 subnet for a new group, routed like the cluster's compute subnet",
         actions=(
             "sagemaker:DescribeCluster",
@@ -694,11 +695,11 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
             "ec2:CreateTags",
             "ec2:AssociateRouteTable",
         ),
-        placeholder="GroupSubnetFn",
     ),
-    FunctionSpec(
+    phase_function(
         "ig-update-cluster",
-        f"{_PHASES}.instance_groups.update_cluster.handler",
+        "UpdateCluster",
+        "instance_groups.update_cluster",
         "instance-groups: UpdateCluster with every other group rebuilt from DescribeCluster",
         # UpdateCluster hands each group's execution role to HyperPod again (iam:PassRole).
         # HyperPod gives a new group's execution role an access entry and removes a deleted group's, as the
@@ -712,11 +713,11 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
             "eks:CreateAccessEntry",
             "eks:DeleteAccessEntry",
         ),
-        placeholder="UpdateClusterFn",
     ),
-    FunctionSpec(
+    phase_function(
         "ig-wait-group",
-        f"{_PHASES}.instance_groups.wait_group.handler",
+        "WaitGroup",
+        "instance_groups.wait_group",
         "instance-groups: follows the request's cluster operation (or DescribeCluster) to a terminal state "
         "(why it failed: its events)",
         actions=(
@@ -726,18 +727,18 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
             "sagemaker:ListClusterOperations",
             "sagemaker:DescribeClusterOperation",
         ),
-        placeholder="WaitGroupFn",
     ),
-    FunctionSpec(
+    phase_function(
         "ig-release-subnet",
-        f"{_PHASES}.instance_groups.release_subnet.handler",
+        "ReleaseSubnet",
+        "instance_groups.release_subnet",
         "instance-groups: deletes the dedicated subnet of a deleted group",
         actions=("sagemaker:DescribeCluster", "ec2:DescribeSubnets", "ec2:DeleteSubnet"),
-        placeholder="ReleaseSubnetFn",
     ),
-    FunctionSpec(
+    phase_function(
         "as-cluster-role",
-        f"{_PHASES}.autoscaling.cluster_role.handler",
+        "ClusterRole",
+        "autoscaling.cluster_role",
         "autoscaling: the role HyperPod assumes to add and remove nodes for Karpenter",
         actions=(
             "sagemaker:DescribeCluster",
@@ -749,17 +750,19 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
         ),
         placeholder="AsClusterRoleFn",
     ),
-    FunctionSpec(
+    phase_function(
         "as-remove-karpenter",
-        f"{_PHASES}.autoscaling.remove_karpenter.handler",
+        "RemoveKarpenter",
+        "autoscaling.remove_karpenter",
         "autoscaling: removes the NodePool and HyperpodNodeClass before disabling",
         actions=("eks:DescribeCluster",),
         kubernetes=True,
         placeholder="AsRemoveKarpenterFn",
     ),
-    FunctionSpec(
+    phase_function(
         "as-update-autoscaling",
-        f"{_PHASES}.autoscaling.update_autoscaling.handler",
+        "UpdateAutoscaling",
+        "autoscaling.update_autoscaling",
         "autoscaling: UpdateCluster AutoScaling Karpenter with the cluster role and node recovery Automatic",
         # UpdateCluster hands the cluster role and each group's execution role to HyperPod (iam:PassRole),
         # and HyperPod checks each group's execution role has its access entry, as the caller
@@ -774,16 +777,18 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
         ),
         placeholder="AsUpdateAutoscalingFn",
     ),
-    FunctionSpec(
+    phase_function(
         "as-wait-autoscaling",
-        f"{_PHASES}.autoscaling.wait_autoscaling.handler",
+        "WaitAutoscaling",
+        "autoscaling.wait_autoscaling",
         "autoscaling: polls DescribeCluster until AutoScaling is InService or gone",
         actions=("sagemaker:DescribeCluster",),
         placeholder="AsWaitAutoscalingFn",
     ),
-    FunctionSpec(
+    phase_function(
         "as-apply-karpenter",
-        f"{_PHASES}.autoscaling.apply_karpenter.handler",
+        "ApplyKarpenter",
+        "autoscaling.apply_karpenter",
         "autoscaling: applies the HyperpodNodeClass and the NodePool",
         actions=("eks:DescribeCluster",),
         kubernetes=True,

@@ -8,6 +8,7 @@ from launchpod.contracts.common import Role
 from launchpod.domain import operations as ops
 from launchpod.domain.clusters import control_plane
 from launchpod.entrypoints.events import execution_status
+from launchpod.usecases.events import execution_status as ending
 
 
 def _event(name: str, status: str) -> dict:
@@ -31,8 +32,8 @@ def _event(name: str, status: str) -> dict:
 
 
 def test_execution_names_map_back_to_their_operation():
-    assert execution_status.operation_id_of("op-01abcdefgh12345678") == "op-01abcdefgh12345678"
-    assert execution_status.operation_id_of("op-01abcdefgh12345678-r2") == "op-01abcdefgh12345678"
+    assert ending.operation_id_of("op-01abcdefgh12345678") == "op-01abcdefgh12345678"
+    assert ending.operation_id_of("op-01abcdefgh12345678-r2") == "op-01abcdefgh12345678"
 
 
 def test_a_timed_out_execution_fails_its_operation_and_frees_the_cluster(lambda_context, tables, monkeypatch):

@@ -58,6 +58,13 @@ class StartingWorkflows:
         return f"arn:aws:states:us-east-1:123456789012:execution:launchpod-{workflow}:{execution_name}"
 
 
+class BootedNodes:
+    """A cluster's API server as far as reading a Node goes: each node on its first boot."""
+
+    def read(self, cluster: str, obj: dict) -> dict | None:
+        return {**obj, "status": {"nodeInfo": {"bootID": "boot-1"}}} if obj["kind"] == "Node" else None
+
+
 @pytest.fixture
 def stores(tables, monkeypatch):
     from launchpod.adapters.aws import websocket
@@ -71,7 +78,7 @@ def stores(tables, monkeypatch):
     monkeypatch.setattr(wiring, "workflows", lambda: workflows)
     monkeypatch.setattr(wiring, "clusters", lambda: DynamoClusters(tables["clusters"]))
     monkeypatch.setattr(wiring, "connections", lambda: DynamoConnections(tables["connections"]))
-    monkeypatch.setattr(node_health, "boot_id", lambda cluster, node: "boot-1")
+    monkeypatch.setattr(wiring, "kube", lambda: BootedNodes())
     return incidents, workflows
 
 

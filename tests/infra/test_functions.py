@@ -104,7 +104,7 @@ def test_every_function_gets_the_same_settings_and_only_workflow_starters_get_wo
         assert ("LAUNCHPOD_WORKFLOWS" in env) == spec.starts_workflows
         # Only the authorizers verify tokens themselves, so only they know the issuer.
         assert ("LAUNCHPOD_JWT_ISSUER" in env) == (spec.name in {"ws-authorizer", "rest-authorizer"})
-        # Only the functions that tell people know the notification topic and the console's URL (issue 34).
+        # Only the functions that tell people know the notification topic and the console's URL.
         notifies = "notifications" in spec.tables
         assert ("LAUNCHPOD_NOTIFICATIONS_TOPIC_ARN" in env) == ("LAUNCHPOD_CONSOLE_URL" in env) == notifies
         per_role = {"LAUNCHPOD_WORKFLOWS", "LAUNCHPOD_JWT_ISSUER", "LAUNCHPOD_JWT_AUDIENCE"}

@@ -165,7 +165,7 @@ async def test_prompt_and_resource_carry_the_versioned_playbook(live: Live) -> N
     assert "Not offered by this Launchpod server yet" not in content.text  # every tool it names exists
     async with mcp_session(live.url, live.tokens["viewer"]) as session:
         jobs = await session.read_resource("launchpod://skills/submit-training-job")  # type: ignore[arg-type]
-    # the training playbook names only tools the server offers (issue 14 added them)
+    # the training playbook names only tools the server offers
     text = jobs.contents[0].text  # type: ignore[union-attr]
     assert "launchpod skill submit-training-job v2.1.0" in text
     assert "Not offered by this Launchpod server yet" not in text and "`submit_job`" in text

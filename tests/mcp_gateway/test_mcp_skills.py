@@ -14,7 +14,7 @@ SKILLS = skills.load()
 BY_NAME = {s.name: s for s in SKILLS}
 CATALOG_TOOLS = {e.id for e in TOOLS} | {WAIT_TOOL}
 MUTATING = {e.id for e in TOOLS if e.mutates}
-# tools later issues add that change things; a diagnostic playbook may only suggest them
+# tools that change things; a diagnostic playbook may only suggest them
 PLANNED_MUTATING = {
     "reboot_nodes",
     "replace_nodes",
@@ -103,7 +103,7 @@ def test_every_tool_a_playbook_names_is_declared_or_offered(skill: skills.Skill)
 
 @pytest.mark.parametrize("skill", SKILLS, ids=lambda s: s.name)
 def test_every_tool_a_playbook_names_is_one_this_server_offers(skill: skills.Skill) -> None:
-    """No playbook waits for a later issue any more: an agent following it finds every tool it names."""
+    """An agent following a playbook finds every tool it names on this server."""
     named = set(re.findall(r"`([a-z]+(?:_[a-z]+)+)`", skill.body)) | set(skill.tools)
     assert named - CATALOG_TOOLS == set()
     assert "Not offered" not in skill.render(None, CATALOG_TOOLS)

@@ -321,7 +321,7 @@ RESUME_FROM: dict[str, dict[str, str]] = {
     "configure-storage": {"WaitBound": "ApplyVolume"},
     # provision-cluster holds its children's phases, so each child's wait resumes as it does alone.
     "provision-cluster": {"WaitActive": "CreateCluster", "WaitInService": "CreateHyperPod", "WaitBound": "ApplyVolume"},
-    # Node actions (issue 16): nodes that did not end well are acted on again.
+    # Node actions: nodes that did not end well are acted on again.
     **{
         kind: {"WaitNodes": "StartAction"} for kind in ("reboot-nodes", "replace-nodes", "delete-nodes", "health-check")
     },

@@ -13,6 +13,16 @@ from functools import lru_cache
 from pydantic import BaseModel, Field
 
 
+def shared_bucket_name(prefix: str, *where: str) -> str:
+    """The shared bucket's name, the one place it is composed: ``sagemaker-<prefix>``, then what a deployment
+    appends to make it unique (its account and region: S3 bucket names are global). It starts with
+    "sagemaker-" because HyperPod reads lifecycle scripts from such buckets only: "Make sure that the S3 bucket
+    path starts with s3://sagemaker-. The IAM role for SageMaker HyperPod has the managed
+    AmazonSageMakerClusterInstanceRolePolicy attached, which allows access to S3 buckets with the specific prefix
+    sagemaker-" (https://docs.aws.amazon.com/sagemaker/latest/APIReference/API_ClusterLifeCycleConfig.html)."""
+    return "-".join(("sagemaker", prefix, *where))
+
+
 class Settings(BaseModel):
     region: str = "us-east-1"
     operations_table: str = "launchpod-operations"
@@ -37,9 +47,9 @@ class Settings(BaseModel):
     resource_prefix: str = "launchpod"
     # the permissions boundary every role Launchpod creates carries (its IAM grants require it)
     role_boundary_arn: str | None = None
-    # the shared bucket: lifecycle scripts, models, datasets, checkpoints. HyperPod reads lifecycle
-    # scripts only from buckets whose name starts with "sagemaker-" (or that its role is granted).
-    bucket: str = "sagemaker-launchpod"
+    # the shared bucket: lifecycle scripts, models, datasets, checkpoints (deployments name it
+    # shared_bucket_name(prefix, account, region); this default is the prefix's name alone)
+    bucket: str = shared_bucket_name("launchpod")
     # optional endpoint override for every boto3 client (a seam for emulators; unset on AWS)
     aws_endpoint_url: str | None = None
     # optional endpoint of SageMaker managed MLflow's REST API (the sagemaker-mlflow plugin's

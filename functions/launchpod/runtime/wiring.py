@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import lru_cache
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from launchpod.adapters.aws.ec2 import Ec2
 from launchpod.adapters.aws.eks import Eks
@@ -24,7 +24,6 @@ from launchpod.adapters.store.log_pumps import DynamoLogPumps
 from launchpod.adapters.store.notifications import DynamoNotifications
 from launchpod.adapters.store.operations import DynamoOperations
 from launchpod.adapters.store.preferences import DynamoPreferences
-from launchpod.domain.inference.endpoints import RealEndpoint
 from launchpod.runtime.settings import settings
 
 
@@ -180,6 +179,140 @@ def kube_listing() -> KubeListing:
     return listing
 
 
+# ---------------------------------------------------------------------------- the use cases' Kubernetes readers
+
+if TYPE_CHECKING:
+    from launchpod.domain.inference.endpoints import RealEndpoint
+
+
+class KubeJobs(Protocol):
+    """A cluster's training jobs, their pods, the events and nodes around them, a container's log
+    (adapters.k8s.jobs)."""
+
+    def list_kind(self, cluster: str, api_version: str, kind: str, namespace: str | None) -> list[dict[str, Any]]: ...
+    def pods(self, cluster: str, namespace: str, selector: str) -> list[dict[str, Any]]: ...
+    def events(self, cluster: str, namespace: str) -> list[dict[str, Any]]: ...
+    def nodes(self, cluster: str) -> list[dict[str, Any]]: ...
+    def log(
+        self, cluster: str, namespace: str, pod: str, container: str, tail: int, since: int | None
+    ) -> str | None: ...
+
+
+def kube_jobs() -> KubeJobs:
+    from launchpod.adapters.k8s import jobs
+
+    return jobs
+
+
+class KubeEndpoints(Protocol):
+    """The inference endpoints Launchpod deployed on a cluster's API server (adapters.k8s.endpoints)."""
+
+    def endpoints(self, cluster: str, with_pods: bool = True, name: str | None = None) -> list[RealEndpoint]: ...
+    def endpoint(self, cluster: str, name: str) -> RealEndpoint | None: ...
+    def scale(self, cluster: str, real: RealEndpoint, replicas: int) -> None: ...
+    def chat(self, cluster: str, real: RealEndpoint, payload: dict[str, Any]) -> tuple[dict[str, Any], bool]: ...
+    def models(self, cluster: str, real: RealEndpoint) -> dict[str, Any]: ...
+    def bind_pod(self, cluster: str, namespace: str, pod: str, endpoint: str) -> None: ...
+
+
+def kube_endpoints() -> KubeEndpoints:
+    from launchpod.adapters.k8s import endpoints
+
+    return endpoints
+
+
+# ------------------------------------------------------------------------ the event, stream and API handlers' clients
+
+if TYPE_CHECKING:
+    from aws_lambda_powertools.utilities.idempotency import DynamoDBPersistenceLayer
+
+    from launchpod.contracts.operations import OperationView
+
+
+class WebSocketPush(Protocol):
+    """API Gateway's management API: a message posted to one WebSocket connection (adapters.aws.websocket)."""
+
+    def post(self, endpoint: str, connection_id: str, message: dict[str, Any]) -> bool: ...
+
+
+def websocket() -> WebSocketPush:
+    from launchpod.adapters.aws import websocket
+
+    return websocket
+
+
+class AsyncInvoke(Protocol):
+    """An asynchronous Lambda invocation (adapters.aws.lambda_invoke.invoke_async)."""
+
+    def __call__(self, function_name: str, event: dict[str, Any]) -> None: ...
+
+
+def invoke_async() -> AsyncInvoke:
+    from launchpod.adapters.aws import lambda_invoke
+
+    return lambda_invoke.invoke_async
+
+
+class PodLogs(Protocol):
+    """A pod and its stamped log since a cursor, as a live log pump reads them (adapters.k8s.log_follow)."""
+
+    READ_LIMIT_BYTES: int
+
+    def pod(self, cluster: str, namespace: str, name: str) -> dict[str, Any] | None: ...
+    def default_container(self, found: dict[str, Any]) -> str | None: ...
+    def read_since(self, cluster: str, namespace: str, name: str, container: str | None, since: str) -> str | None: ...
+
+
+def pod_logs() -> PodLogs:
+    from launchpod.adapters.k8s import log_follow
+
+    return log_follow
+
+
+class Tokens(Protocol):
+    """OIDC ID tokens verified against their issuer's published keys (adapters.tokens)."""
+
+    COGNITO_GROUPS: str
+
+    def verify(self, token: str, *, issuer: str, audience: str, groups_claim: str | None = None) -> dict[str, Any]: ...
+
+
+def tokens() -> Tokens:
+    from launchpod.adapters import tokens
+
+    return tokens
+
+
+class Webhooks(Protocol):
+    """Chat webhooks: where a URL resolves, and a JSON body posted to it (adapters.webhooks)."""
+
+    def addresses(self, url: str) -> list[str]: ...
+    def post_json(self, url: str, body: dict[str, Any]) -> int: ...
+
+
+def webhooks() -> Webhooks:
+    from launchpod.adapters import webhooks
+
+    return webhooks
+
+
+def operation_image() -> Callable[[dict[str, Any]], OperationView]:
+    """An operation as the operations table's DynamoDB stream carries it (a record's ``NewImage``)."""
+    from launchpod.adapters.store.dynamo import attrs_to_item
+
+    return lambda image: DynamoOperations.view_of(attrs_to_item(image))
+
+
+@lru_cache(maxsize=1)
+def idempotency_store() -> DynamoDBPersistenceLayer:
+    """Powertools' idempotency records, in the idempotency table."""
+    from aws_lambda_powertools.utilities.idempotency import DynamoDBPersistenceLayer
+
+    from launchpod.adapters.aws.clients import client
+
+    return DynamoDBPersistenceLayer(table_name=settings().idempotency_table, boto3_client=client("dynamodb"))
+
+
 class FileSystems(Protocol):
     """FSx's file systems, as DescribeFileSystems describes them (adapters.aws.fsx)."""
 
@@ -190,17 +323,3 @@ def fsx() -> FileSystems:
     from launchpod.adapters.aws import fsx
 
     return fsx
-
-
-class KubeEndpoints(Protocol):
-    """The inference endpoints Launchpod deployed on a cluster, read back and scaled (adapters.k8s.endpoints)."""
-
-    def endpoint(self, cluster: str, name: str) -> RealEndpoint | None: ...
-    def scale(self, cluster: str, real: RealEndpoint, replicas: int) -> None: ...
-
-
-def kube_endpoints() -> KubeEndpoints:
-    """The endpoints adapter; imported only by the functions that reach a cluster."""
-    from launchpod.adapters.k8s import endpoints
-
-    return endpoints

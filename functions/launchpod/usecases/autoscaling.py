@@ -6,7 +6,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from launchpod.adapters.k8s import apply as k8s
 from launchpod.contracts.autoscaling import AutoscalingInput
 from launchpod.contracts.operations import NoopView, OperationView
 from launchpod.domain import operations as ops
@@ -33,7 +32,7 @@ def real() -> AutoscalingPorts:
         operations=wiring.operations(),
         workflows=wiring.workflows(),
         sagemaker=wiring.sagemaker(),
-        read=k8s.read,
+        read=wiring.kube().read,
         prefix=settings().resource_prefix,
     )
 

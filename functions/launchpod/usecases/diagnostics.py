@@ -7,7 +7,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from launchpod.adapters.k8s import listing
 from launchpod.contracts.incidents import DiagnosisView
 from launchpod.contracts.operations import OperationView
 from launchpod.domain.clusters import hyperpod
@@ -71,7 +70,7 @@ def real() -> DiagnosisPorts:
         ec2=wiring.ec2(),
         quotas=wiring.service_quotas(),
         operations=wiring.operations(),
-        pod_log=listing.pod_log,
+        pod_log=wiring.kube_listing().pod_log,
     )
 
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from launchpod.adapters.k8s import apply as k8s
 from launchpod.contracts.features import FeatureListView, UpdateFeaturesInput, UpdateFeaturesRequest
 from launchpod.domain import features
 from launchpod.domain import operations as ops
@@ -40,7 +39,7 @@ def real() -> FeaturePorts:
         eks=wiring.eks(),
         sagemaker=wiring.sagemaker(),
         iam=wiring.iam(),
-        read=k8s.read,
+        read=wiring.kube().read,
     )
 
 

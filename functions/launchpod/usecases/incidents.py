@@ -1,6 +1,6 @@
 """A cluster's incidents (node-health events folded per node, with the ladder's steps and next step) and
 the ladder's policy (off, suggest, auto), all in one versioned document per cluster. The incidents routes
-and the remediation ladder (entrypoints/remediation.py) read and rewrite it through here."""
+and the remediation ladder (usecases/remediation.py) read and rewrite it through here."""
 
 from __future__ import annotations
 

@@ -74,8 +74,6 @@ class InferencePorts:
 
 def real() -> InferencePorts:
     """The deployed adapters (runtime.wiring)."""
-    from launchpod.adapters.k8s import apply as k8s
-    from launchpod.adapters.k8s import endpoints as cluster_endpoints
     from launchpod.runtime import wiring
     from launchpod.runtime.settings import settings
 
@@ -84,8 +82,8 @@ def real() -> InferencePorts:
         eks=eks,
         addons=eks,
         hyperpods=wiring.sagemaker(),
-        read=k8s.read,
-        endpoints=cluster_endpoints,
+        read=wiring.kube().read,
+        endpoints=wiring.kube_endpoints(),
         operations=wiring.operations(),
         workflows=wiring.workflows(),
         region=settings().region,

@@ -8,7 +8,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from launchpod.adapters.k8s import apply as k8s
 from launchpod.contracts.instance_groups import (
     AddInstanceGroupRequest,
     InstanceGroupAcceptedView,
@@ -49,7 +48,7 @@ def real() -> InstanceGroupPorts:
         sagemaker=wiring.sagemaker(),
         ec2=wiring.ec2(),
         quotas=wiring.service_quotas(),
-        read=k8s.read,
+        read=wiring.kube().read,
         instances=wiring.instance_facts(),
         prefix=settings().resource_prefix,
     )

@@ -80,14 +80,13 @@ class JobPorts:
 
 def real() -> JobPorts:
     """The deployed adapters (runtime.wiring)."""
-    from launchpod.adapters.k8s import apply, jobs
     from launchpod.runtime import wiring
 
     return JobPorts(
         eks=wiring.eks(),
         sagemaker=wiring.sagemaker(),
-        kube=apply,
-        jobs=jobs,
+        kube=wiring.kube(),
+        jobs=wiring.kube_jobs(),
         clusters=wiring.clusters(),
         mlflow=wiring.mlflow(),
         runs=wiring.mlflow(),

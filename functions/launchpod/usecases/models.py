@@ -46,11 +46,15 @@ class ModelPorts:
 
 def real() -> ModelPorts:
     """The deployed adapters (runtime.wiring)."""
-    from launchpod.adapters.aws import s3
-    from launchpod.adapters.k8s import apply as k8s
     from launchpod.runtime import wiring
 
-    return ModelPorts(eks=wiring.eks(), kube=k8s, s3=s3, operations=wiring.operations(), workflows=wiring.workflows())
+    return ModelPorts(
+        eks=wiring.eks(),
+        kube=wiring.kube(),
+        s3=wiring.s3(),
+        operations=wiring.operations(),
+        workflows=wiring.workflows(),
+    )
 
 
 def _active(name: str, ports: ModelPorts) -> None:

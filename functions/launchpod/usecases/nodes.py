@@ -9,7 +9,6 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from launchpod.adapters.k8s import listing
 from launchpod.contracts.nodes import (
     ClusterEventListView,
     ClusterEventView,
@@ -43,7 +42,10 @@ class NodePorts:
 def real() -> NodePorts:
     """The deployed adapters (runtime.wiring)."""
     return NodePorts(
-        sagemaker=wiring.sagemaker(), kube=listing.items, operations=wiring.operations(), workflows=wiring.workflows()
+        sagemaker=wiring.sagemaker(),
+        kube=wiring.kube_listing().items,
+        operations=wiring.operations(),
+        workflows=wiring.workflows(),
     )
 
 

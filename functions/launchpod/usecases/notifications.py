@@ -6,7 +6,8 @@ once by its key before it is published, so a retried handler or a repeated event
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable
+import logging
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -21,12 +22,16 @@ from launchpod.contracts.notifications import (
 from launchpod.contracts.operations import NoopView
 from launchpod.contracts.plans import PlanView
 from launchpod.domain import notifications as rules
-from launchpod.domain.errors import Conflict, InvalidInput, NotFound
+from launchpod.domain.errors import Conflict, InvalidInput, LaunchpodError, NotFound
 from launchpod.domain.plan import Plan, Step
 from launchpod.runtime import wiring
 from launchpod.runtime.settings import settings
+from launchpod.runtime.wiring import Webhooks
 from launchpod.usecases.ports import ClusterRecords, NotificationDocs, NotificationTopic
 from launchpod.usecases.proposal import at_once
+
+# A child of powertools' "launchpod" logger (entrypoints.observability): its records carry the invocation's keys.
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -36,6 +41,7 @@ class NotificationPorts:
     topic: NotificationTopic
     console_url: str | None = None
     allow_loopback: bool = False
+    webhooks: Webhooks | None = None
 
 
 def real() -> NotificationPorts:
@@ -47,6 +53,7 @@ def real() -> NotificationPorts:
         topic=wiring.sns(),
         console_url=s.console_url,
         allow_loopback=s.allow_loopback_webhooks,
+        webhooks=wiring.webhooks(),
     )
 
 
@@ -191,3 +198,62 @@ def notify(cluster: str, kind: str, key: str, subject: str, text: str, path: str
         return False
     _publish(cluster, kind, subject, text, path, ports=ports)
     return True
+
+
+def tell(cluster: str, kind: str, key: str, subject: str, text: str, path: str, *, ports: NotificationPorts) -> bool:
+    """``notify`` from a handler that saw something happen: a notification that cannot be sent is logged,
+    never fails the handler's own work."""
+    try:
+        return notify(cluster, kind, key, subject, text, path, ports=ports)
+    except LaunchpodError as exc:
+        log.warning("notification not sent", extra={"cluster": cluster, "kind": kind, "error": exc.message})
+        return False
+
+
+@dataclass(frozen=True)
+class Published:
+    """One notification as the topic delivered it to the webhook relay (its attributes and JSON body)."""
+
+    cluster: str
+    kind: str
+    subject: str
+    text: str
+    link: str | None
+
+
+def _post(url: str, text: str, *, webhooks: Webhooks, allow_loopback: bool) -> str:
+    """The webhook's HTTP status, or why it was not called ("refused") or not reached ("unreachable")."""
+    try:
+        problem = rules.url_problem(url, allow_loopback) or rules.address_problem(
+            url, webhooks.addresses(url), allow_loopback
+        )
+    except OSError as exc:
+        problem = f"Webhook {url} does not resolve: {exc}"
+    if problem:
+        log.warning("webhook refused", extra={"reason": problem})
+        return "refused"
+    try:
+        status = webhooks.post_json(url, {"text": text})
+    except LaunchpodError as exc:
+        log.warning("webhook unreachable", extra={"url": url, "error": exc.message})
+        return "unreachable"
+    if status >= 300:
+        log.warning("webhook answered an error", extra={"url": url, "status": status})
+    return str(status)
+
+
+def relay(notices: Iterable[Published], *, ports: NotificationPorts) -> dict[str, str]:
+    """Post each notification, as ``{"text": ...}``, to its cluster's chat webhooks that want its kind:
+    what each webhook answered, by subscriber id."""
+    if ports.webhooks is None:
+        raise RuntimeError("relay needs NotificationPorts.webhooks (notifications.real() gives the deployed one)")
+    posted: dict[str, str] = {}
+    for notice in notices:
+        text = rules.chat_text(notice.subject, notice.text, notice.link)
+        subscribers, _ = ports.docs.subscribers(notice.cluster)
+        for sub in subscribers:
+            if sub["protocol"] == "webhook" and rules.wants(sub, notice.kind):
+                posted[sub["id"]] = _post(
+                    sub["endpoint"], text, webhooks=ports.webhooks, allow_loopback=ports.allow_loopback
+                )
+    return posted

@@ -9,7 +9,6 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from typing import Any
 
-from launchpod.adapters.k8s import apply as k8s
 from launchpod.contracts.clusters import CreateClusterRequest
 from launchpod.contracts.dependencies import DependencyListView, DependencyView, ReconcileDependenciesInput
 from launchpod.contracts.operations import OperationView
@@ -48,7 +47,7 @@ def real() -> ProvisioningPorts:
         workflows=wiring.workflows(),
         eks=wiring.eks(),
         ec2=wiring.ec2(),
-        read=k8s.read,
+        read=wiring.kube().read,
     )
 
 

@@ -9,8 +9,6 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from typing import Any
 
-from launchpod.adapters.aws import s3
-from launchpod.adapters.k8s import apply as k8s
 from launchpod.contracts.operations import NoopView, OperationView
 from launchpod.contracts.plans import PlanView
 from launchpod.contracts.storage import (
@@ -48,15 +46,16 @@ class StoragePorts:
 
 
 def real() -> StoragePorts:
-    """The deployed adapters (runtime.wiring, the Kubernetes and S3 adapters)."""
+    """The deployed adapters (runtime.wiring)."""
+    kube = wiring.kube()
     return StoragePorts(
         operations=wiring.operations(),
         workflows=wiring.workflows(),
         eks=wiring.eks(),
-        read=k8s.read,
-        delete=k8s.delete,
-        list_labelled=k8s.list_labelled,
-        s3_page=s3.list_page,
+        read=kube.read,
+        delete=kube.delete,
+        list_labelled=kube.list_labelled,
+        s3_page=wiring.s3().list_page,
     )
 
 

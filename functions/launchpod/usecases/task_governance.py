@@ -8,7 +8,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from launchpod.adapters.k8s import apply as k8s
 from launchpod.contracts.operations import NoopView
 from launchpod.contracts.plans import PlanView
 from launchpod.contracts.task_governance import (
@@ -68,7 +67,7 @@ def real() -> GovernancePorts:
         sagemaker=wiring.sagemaker(),
         eks=wiring.eks(),
         governance=wiring.task_governance(),
-        read=k8s.read,
+        read=wiring.kube().read,
         prefix=settings().resource_prefix,
     )
 

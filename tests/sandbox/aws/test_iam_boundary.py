@@ -1,6 +1,6 @@
 """The permissions boundary of every role Launchpod creates: each role's own policy fits inside it, it
 names actions rather than whole services, and a role inside it can write no IAM, assume no role and set
-no ownership tag; and the roles trust only the services AWS documents for them (issue 29)."""
+no ownership tag; and the roles trust only the services AWS documents for them."""
 
 from __future__ import annotations
 

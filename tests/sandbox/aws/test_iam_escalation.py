@@ -1,5 +1,6 @@
 """Each function's deployed policy, tried call by call: no function can widen its own or another
-Launchpod role (every function that holds IAM writes is tried at the escalations issue 9 names), and
+Launchpod role (every function that holds IAM writes is tried at the known escalations:
+attaching a policy, putting an inline one, creating a role without the boundary), and
 every grant AWS checks beyond the call's own action is held, and is what denies the call once removed."""
 
 from __future__ import annotations
@@ -72,13 +73,13 @@ def test_the_functions_that_write_iam_are_the_ones_that_create_roles_and_delete_
         "chp-execution-role",  # HyperPod's instance-group execution role
         "rd-addons",  # the add-ons' pod identity roles
         "dc-delete-identity",  # deletes what the others created
-        "as-cluster-role",  # HyperPod-managed Karpenter's cluster role (issue 12)
-        "cf-training-operator",  # the training operator's pod identity role (issue 13)
-        "cf-checkpoint-identity",  # the tiered-checkpointing IRSA role (issue 13)
-        "cf-inference-operator",  # the inference operator's IRSA execution role and the FSx CSI driver's (issue 15)
-        "cf-observability",  # Container Insights' pod identity role, AWS managed policies only (issue 13)
-        "rd-manifests",  # the AWS Load Balancer Controller's pod identity role (issue 15)
-        "mlf-server-role",  # the MLflow tracking server's role (issue 14); the API itself writes no IAM
+        "as-cluster-role",  # HyperPod-managed Karpenter's cluster role
+        "cf-training-operator",  # the training operator's pod identity role
+        "cf-checkpoint-identity",  # the tiered-checkpointing IRSA role
+        "cf-inference-operator",  # the inference operator's IRSA execution role and the FSx CSI driver's
+        "cf-observability",  # Container Insights' pod identity role, AWS managed policies only
+        "rd-manifests",  # the AWS Load Balancer Controller's pod identity role
+        "mlf-server-role",  # the MLflow tracking server's role; the API itself writes no IAM
     }
 
 
@@ -141,7 +142,7 @@ class FreshAccount(Account):
 EKS = f"arn:aws:eks:{REGION}:{ACCOUNT}:cluster/c1"
 ROLE = f"arn:aws:iam::{ACCOUNT}:role/launchpod-c1-x"
 TAGS = {"launchpod:cluster": "c1"}
-# Each grant issue 9 names, with the call of the function that needs it.
+# Each grant AWS checks beyond a call's own action, with the call of the function that needs it.
 NEEDED = [
     (
         "ccp-access-entry",
@@ -244,7 +245,7 @@ def test_each_grant_aws_checks_is_held_and_its_removal_is_what_denies_the_call(
     assert denial is not None and denial.action == action
 
 
-# ---------------------------------------------------------------- issue 29: over-reach
+# ---------------------------------------------------------------- over-reach
 KUBE = DEPLOYMENT.kube_role_arn
 FOREIGN = "arn:aws:iam::999999999999:role/attacker"
 CLUSTER_ADMIN = "arn:aws:eks::aws:cluster-access-policy/AmazonEKSClusterAdminPolicy"

@@ -41,17 +41,32 @@ def test_the_nodes_tab_shows_health_incident_and_confirms_a_replacement(
 ) -> None:
     name, node_id = faulty
     page = signed_in
+    frames: list[str] = []  # what the gateway sent the page on its WebSocket
+
+    def _listen(ws) -> None:
+        ws.on("framereceived", lambda frame: frames.append(str(frame)))
+
+    page.on("websocket", _listen)
+
+    def _wait_frame(reason: str, *words: str) -> None:
+        for _ in range(300):  # Playwright delivers the page's events while it waits
+            if any(all(word in frame for word in words) for frame in frames):
+                return
+            page.wait_for_timeout(100)
+        raise AssertionError(f"{reason}; frames: {frames}")
+
     page.goto(f"{app.url}/clusters/{name}?tab=nodes")
     nodes = page.get_by_role("table").filter(has_text="Pods").first
     row = nodes.get_by_role("row").filter(has_text=node_id)
     expect(row).to_contain_text("Schedulable")
     expect(page.get_by_text("No incidents: no node has reported a fault.")).to_be_visible()
-    page.wait_for_timeout(1000)  # the page has subscribed to the cluster's topic
+    _wait_frame(f"the page never subscribed to cluster:{name}", '"subscribed"', f"cluster:{name}")
     sandbox.faults(nodeFault={"cluster": name, "nodeId": node_id, "kind": "gpu"})
-    # the incident is pushed: it shows before the 10 s refresh would bring it
+    # the incident is pushed to the page (which reads the list again on the push), not left to its 10 s refresh
+    _wait_frame("no incident was pushed on the cluster's topic", '"incident"', f"cluster:{name}")
     pushed = page.get_by_role("row").filter(has_text="NvidiaGPUUnhealthy").filter(has_text="duplicates")
     # the next step in the console's words: where to do it, and a command to copy (no tool names)
-    expect(pushed).to_contain_text("In the console: Cluster: Nodes, Reboot", timeout=6000)
+    expect(pushed).to_contain_text("In the console: Cluster: Nodes, Reboot")
     expect(row).to_contain_text("UnschedulablePendingReplacement (NvidiaGPUUnhealthy)")
     expect(row).to_contain_text("ml.p5.48xlarge")
     expect(row).to_contain_text("0 / 8")

@@ -5074,6 +5074,8 @@ export interface operations {
             /** @description OK */
             202: {
                 headers: {
+                    /** @description the operation's status URL (statusUrl): GET it to follow the operation */
+                    Location?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5182,6 +5184,8 @@ export interface operations {
             /** @description OK */
             202: {
                 headers: {
+                    /** @description the operation's status URL (statusUrl): GET it to follow the operation */
+                    Location?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5290,6 +5294,8 @@ export interface operations {
             /** @description OK */
             202: {
                 headers: {
+                    /** @description the operation's status URL (statusUrl): GET it to follow the operation */
+                    Location?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5473,6 +5479,8 @@ export interface operations {
             /** @description OK */
             202: {
                 headers: {
+                    /** @description the operation's status URL (statusUrl): GET it to follow the operation */
+                    Location?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5565,6 +5573,8 @@ export interface operations {
             /** @description OK */
             202: {
                 headers: {
+                    /** @description the operation's status URL (statusUrl): GET it to follow the operation */
+                    Location?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5751,6 +5761,8 @@ export interface operations {
             /** @description OK */
             202: {
                 headers: {
+                    /** @description the operation's status URL (statusUrl): GET it to follow the operation */
+                    Location?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6093,6 +6105,8 @@ export interface operations {
             /** @description OK */
             202: {
                 headers: {
+                    /** @description the operation's status URL (statusUrl): GET it to follow the operation */
+                    Location?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6277,6 +6291,8 @@ export interface operations {
             /** @description OK */
             202: {
                 headers: {
+                    /** @description the operation's status URL (statusUrl): GET it to follow the operation */
+                    Location?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6370,6 +6386,8 @@ export interface operations {
             /** @description OK */
             202: {
                 headers: {
+                    /** @description the operation's status URL (statusUrl): GET it to follow the operation */
+                    Location?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6924,6 +6942,8 @@ export interface operations {
             /** @description OK */
             202: {
                 headers: {
+                    /** @description the operation's status URL (statusUrl): GET it to follow the operation */
+                    Location?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7034,6 +7054,8 @@ export interface operations {
             /** @description OK */
             202: {
                 headers: {
+                    /** @description the operation's status URL (statusUrl): GET it to follow the operation */
+                    Location?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7144,6 +7166,8 @@ export interface operations {
             /** @description OK */
             202: {
                 headers: {
+                    /** @description the operation's status URL (statusUrl): GET it to follow the operation */
+                    Location?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7251,6 +7275,8 @@ export interface operations {
             /** @description OK */
             202: {
                 headers: {
+                    /** @description the operation's status URL (statusUrl): GET it to follow the operation */
+                    Location?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7495,6 +7521,8 @@ export interface operations {
             /** @description OK */
             202: {
                 headers: {
+                    /** @description the operation's status URL (statusUrl): GET it to follow the operation */
+                    Location?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7603,6 +7631,8 @@ export interface operations {
             /** @description OK */
             202: {
                 headers: {
+                    /** @description the operation's status URL (statusUrl): GET it to follow the operation */
+                    Location?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7696,6 +7726,8 @@ export interface operations {
             /** @description OK */
             202: {
                 headers: {
+                    /** @description the operation's status URL (statusUrl): GET it to follow the operation */
+                    Location?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8406,6 +8438,8 @@ export interface operations {
             /** @description OK */
             202: {
                 headers: {
+                    /** @description the operation's status URL (statusUrl): GET it to follow the operation */
+                    Location?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8694,6 +8728,8 @@ export interface operations {
             /** @description OK */
             202: {
                 headers: {
+                    /** @description the operation's status URL (statusUrl): GET it to follow the operation */
+                    Location?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8880,6 +8916,8 @@ export interface operations {
             /** @description OK */
             202: {
                 headers: {
+                    /** @description the operation's status URL (statusUrl): GET it to follow the operation */
+                    Location?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8990,6 +9028,8 @@ export interface operations {
             /** @description OK */
             202: {
                 headers: {
+                    /** @description the operation's status URL (statusUrl): GET it to follow the operation */
+                    Location?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9100,6 +9140,8 @@ export interface operations {
             /** @description OK */
             202: {
                 headers: {
+                    /** @description the operation's status URL (statusUrl): GET it to follow the operation */
+                    Location?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9719,6 +9761,8 @@ export interface operations {
             /** @description OK */
             202: {
                 headers: {
+                    /** @description the operation's status URL (statusUrl): GET it to follow the operation */
+                    Location?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9829,6 +9873,8 @@ export interface operations {
             /** @description OK */
             202: {
                 headers: {
+                    /** @description the operation's status URL (statusUrl): GET it to follow the operation */
+                    Location?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10015,6 +10061,8 @@ export interface operations {
             /** @description OK */
             202: {
                 headers: {
+                    /** @description the operation's status URL (statusUrl): GET it to follow the operation */
+                    Location?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11049,6 +11097,8 @@ export interface operations {
             /** @description OK */
             202: {
                 headers: {
+                    /** @description the operation's status URL (statusUrl): GET it to follow the operation */
+                    Location?: string;
                     [name: string]: unknown;
                 };
                 content: {

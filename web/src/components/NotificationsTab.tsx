@@ -1,4 +1,4 @@
-// Who is told about the cluster (issue 34): e-mail addresses (SNS asks each to confirm) and Slack- or
+// Who is told about the cluster: e-mail addresses (SNS asks each to confirm) and Slack- or
 // Teams-compatible webhooks, per kind; add and remove them, and send a test message. Effective at once.
 
 import { useState } from 'react';

@@ -175,14 +175,14 @@ export const api = {
     call<OperationAcceptedView | NoopView>('reconcile_dependencies', c(name), {
       body: includeOptional ? { includeOptional } : {},
     }),
-  // ---- managed features and storage (issue 13): mutations answer 202, 200 NOOP, or 200 PLANNED with dryRun
+  // ---- managed features and storage: mutations answer 202, 200 NOOP, or 200 PLANNED with dryRun
   features: (name: string) => call<FeatureListView>('list_features', c(name)),
   updateFeatures: (name: string, body: unknown, dryRun = false) =>
     call<OperationAcceptedView | NoopView | PlanView>('update_features', c(name), {
       body,
       query: dryRun ? { dryRun: 'true' } : undefined,
     }),
-  // task governance (issue 13): teams are SageMaker compute quotas, changed at once (200), NOOP, or PLANNED
+  // task governance: teams are SageMaker compute quotas, changed at once (200), NOOP, or PLANNED
   teams: (name: string) => call<TeamListView>('list_teams', c(name)),
   putTeam: (name: string, team: string, body: TeamRequest, dryRun = false) =>
     call<TeamAppliedView | NoopView | PlanView>('put_team', { name, team }, {
@@ -192,7 +192,7 @@ export const api = {
   deleteTeam: (name: string, team: string) =>
     call<{ deleted: boolean; message: string }>('delete_team', { name, team }, { query: { confirm: team } }),
   governancePolicy: (name: string) => call<GovernancePolicyView>('get_governance_policy', c(name)),
-  // notifications (issue 34): subscribers written at once (200), NOOP, or PLANNED; a test message
+  // notifications: subscribers written at once (200), NOOP, or PLANNED; a test message
   notifications: (name: string) => call<NotificationSettingsView>('list_notification_subscribers', c(name)),
   addSubscriber: (name: string, body: SubscriberRequest) =>
     call<NotificationSettingsView | NoopView>('add_notification_subscriber', c(name), { body }),
@@ -225,7 +225,7 @@ export const api = {
   setAutoscaling: (name: string, body: { enabled: boolean; groups?: string[]; consolidateAfterSeconds?: number }) =>
     call<OperationAcceptedView | NoopView>('set_autoscaling', c(name), { body }),
   // --- end instance groups ---
-  // ---- training plans (issue 33): a purchase answers the plan, 200 NOOP, or 200 PLANNED with dryRun
+  // ---- training plans: a purchase answers the plan, 200 NOOP, or 200 PLANNED with dryRun
   trainingPlans: () => call<TrainingPlanListView>('list_training_plans', {}),
   searchOfferings: (query: Record<string, string | number | undefined>) =>
     call<OfferingListView>('search_training_plan_offerings', {}, { query }),

@@ -1,4 +1,4 @@
-// Inference endpoints and models over REST (issue 15): views, the deploy body per kind, and the calls.
+// Inference endpoints and models over REST: views, the deploy body per kind, and the calls.
 
 import { call } from './api';
 import type { components } from '../api/schema';

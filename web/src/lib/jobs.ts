@@ -1,4 +1,4 @@
-// Training jobs over REST (issue 14): submit, list, get, delete and logs, with their views.
+// Training jobs over REST: submit, list, get, delete and logs, with their views.
 
 import type { components } from '../api/schema';
 import { call } from './api';

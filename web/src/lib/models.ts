@@ -1,4 +1,4 @@
-// Downloaded models (issue 15): GET /api/clusters/{name}/models lists the model folders found under
+// Downloaded models: GET /api/clusters/{name}/models lists the model folders found under
 // models/ of every S3 storage Launchpod configured (ModelListView in contracts/models.py).
 
 import type { components } from '../api/schema';

@@ -37,7 +37,7 @@ export type AutoscalingStateView = Schemas['AutoscalingStateView'];
 export type InstanceGroupListView = Schemas['InstanceGroupListView'];
 export type InstanceGroupAcceptedView = Schemas['InstanceGroupAcceptedView'];
 
-// ---- managed features, plans and storage (issue 13)
+// ---- managed features, plans and storage
 export type PlanStepView = Schemas['PlanStepView'];
 export type PlanView = Schemas['PlanView'];
 export type FeatureName = Schemas['FeatureView']['name'];
@@ -46,14 +46,14 @@ export type FeatureListView = Schemas['FeatureListView'];
 export type StorageView = Schemas['StorageView'];
 export type StorageObjectListView = Schemas['StorageObjectListView'];
 
-// ---- task governance: the cluster policy and the teams' compute quotas (issue 13)
+// ---- task governance: the cluster policy and the teams' compute quotas
 export type TeamView = Schemas['TeamView'];
 export type TeamListView = Schemas['TeamListView'];
 export type TeamRequest = Schemas['TeamRequest'];
 export type TeamAppliedView = Schemas['TeamAppliedView'];
 export type GovernancePolicyView = Schemas['GovernancePolicyView'];
 
-// ---- notifications: e-mail and chat-webhook subscribers per cluster and kind (issue 34)
+// ---- notifications: e-mail and chat-webhook subscribers per cluster and kind
 export type NotificationSettingsView = Schemas['NotificationSettingsView'];
 export type SubscriberView = Schemas['SubscriberView'];
 export type SubscriberRequest = Schemas['SubscriberRequest'];

@@ -1,4 +1,4 @@
-// One cluster: EKS and HyperPod status, and a tab per capability (later issues fill them).
+// One cluster: EKS and HyperPod status, and a tab per capability.
 
 import { useNavigate, useParams, useSearchParams } from 'react-router-dom';
 import Box from '@cloudscape-design/components/box';
@@ -267,7 +267,7 @@ export default function ClusterPage() {
                 label: 'Instance groups',
                 content: <InstanceGroupsTab cluster={name} ready={cluster.hyperpod.status !== 'NOT_CREATED'} />,
               },
-              // ---- issue 13: managed features and storage
+              // ---- managed features and storage
               { id: 'features', label: 'Features', content: <FeaturesTab cluster={name} ready={cluster.eks.status === 'ACTIVE'} /> },
               { id: 'storage', label: 'Storage', content: <StorageTab cluster={name} ready={cluster.eks.status === 'ACTIVE'} /> },
               { id: 'jobs', label: 'Jobs', content: <JobsTab cluster={name} ready={cluster.hyperpod.status === 'InService'} /> },

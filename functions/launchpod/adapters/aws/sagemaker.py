@@ -81,7 +81,7 @@ class SageMaker:
                     return None
                 raise
 
-    # ---- training plans (issue 33)
+    # ---- training plans
 
     def search_training_plan_offerings(self, params: dict[str, Any]) -> list[dict[str, Any]]:
         with aws_call("sagemaker:SearchTrainingPlanOfferings"):
@@ -197,7 +197,7 @@ class SageMaker:
         with aws_call("sagemaker:UpdateCluster"):
             self.sm.update_cluster(ClusterName=name, TieredStorageConfig=config)
 
-    # ---- nodes and events (issue 16)
+    # ---- nodes and events
 
     def list_nodes(self, name: str) -> list[dict[str, Any]]:
         """Every node of the cluster (ListClusterNodes, all pages)."""

@@ -39,15 +39,15 @@ PLURALS = {
     # HyperPod-managed Karpenter (instance groups' autoscaling)
     "NodePool": ("nodepools", False),
     "HyperpodNodeClass": ("hyperpodnodeclasses", False),
-    # training jobs (issue 14)
+    # training jobs
     "HyperPodPyTorchJob": ("hyperpodpytorchjobs", True),
     "RayJob": ("rayjobs", True),
-    # HyperPod inference operator (issue 15)
+    # HyperPod inference operator
     "InferenceEndpointConfig": ("inferenceendpointconfigs", True),
     "JumpStartModel": ("jumpstartmodels", True),
     "Secret": ("secrets", True),  # a model download's token
     "ScaledObject": ("scaledobjects", True),  # KEDA, for container endpoints
-    # Kueue, run by the task governance add-on (issue 13)
+    # Kueue, run by the task governance add-on
     "LocalQueue": ("localqueues", True),
     "ClusterQueue": ("clusterqueues", False),
     "WorkloadPriorityClass": ("workloadpriorityclasses", False),

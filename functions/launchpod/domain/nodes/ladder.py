@@ -1,7 +1,7 @@
 """The remediation ladder: HyperPod node-health events become one incident per node, and each incident
 walks investigate -> reboot -> replace, one rung at a time.
 
-Rules (issue 16):
+Rules:
 * Duplicates make no decision: AWS sends fault events in pairs. An unhealthy event is a repeat when the
   node has not booted since the incident's last unhealthy event (the Kubernetes Node's bootID), or, when
   the boot cannot be read, when it comes within DEDUPE_SECONDS of the last one.

@@ -34,7 +34,7 @@ from launchpod.entrypoints.api.routers import (
     training_plans,
 )
 from launchpod.entrypoints.observability import logger, tracer
-from launchpod.runtime.settings import settings
+from launchpod.usecases import health as about
 
 app = APIGatewayRestResolver(
     enable_validation=True,
@@ -72,7 +72,7 @@ _DESCRIPTION = "Control plane for SageMaker HyperPod clusters on Amazon EKS."
 
 
 def _openapi_json() -> str:
-    return app.get_openapi_json_schema(title=_TITLE, version=settings().version, description=_DESCRIPTION)
+    return app.get_openapi_json_schema(title=_TITLE, version=about.health().version, description=_DESCRIPTION)
 
 
 @app.get("/api/openapi.json", include_in_schema=False)

@@ -7,10 +7,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from launchpod.adapters import tokens
 from launchpod.domain.errors import Unauthorized
 from launchpod.entrypoints.observability import logger
-from launchpod.runtime.settings import settings
+from launchpod.usecases import identity
 
 
 def _whole_api(method_arn: str) -> str:
@@ -37,14 +36,8 @@ def _bearer(event: dict[str, Any]) -> str:
 
 @logger.inject_lambda_context(clear_state=True)
 def handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
-    s = settings()
     try:
-        if not (s.jwt_issuer and s.jwt_audience):
-            raise Unauthorized("No token issuer is configured.")
-        token = _bearer(event)
-        if not token:
-            raise Unauthorized("Send an Authorization: Bearer <token> header.")
-        claims = tokens.verify(token, issuer=s.jwt_issuer, audience=s.jwt_audience, groups_claim=s.jwt_groups_claim)
+        claims = identity.claims_of(_bearer(event), ports=identity.real())
     except Unauthorized as exc:
         logger.info("request refused", extra={"reason": exc.message})
         # API Gateway answers 401 for the literal "Unauthorized"; a Deny policy would be a 403.
@@ -62,6 +55,6 @@ def handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
         "context": {
             "cognito:username": subject,
             "sub": str(claims["sub"]),
-            "cognito:groups": _groups(claims.get(tokens.COGNITO_GROUPS)),
+            "cognito:groups": _groups(claims.get("cognito:groups")),
         },
     }

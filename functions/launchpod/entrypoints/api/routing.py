@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import functools
 import inspect
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Annotated, Any, TypeVar, get_type_hints
 
@@ -48,6 +48,11 @@ _ERRORS = {
 }
 
 
+_LOCATION = {
+    "description": "the operation's status URL (statusUrl): GET it to follow the operation",
+    "schema": {"type": "string"},
+}
+
 _SSE = (
     "with stream true: one `data: {chat.completion.chunk}` event per chunk (ChatCompletionChunkView), then"
     " `data: [DONE]`"
@@ -60,6 +65,8 @@ def route(router: APIGatewayRouter, op_id: str) -> Callable[[Callable[..., Any]]
     responses: dict[int, Any] = {
         success: {"description": "OK", "content": {"application/json": {"model": e.response}}},
     }
+    if e.accepted:  # every 202 is answered by accepted(), which sets Location
+        responses[202]["headers"] = {"Location": _LOCATION}
     if e.immediate and e.own_plan:  # a write done at once, planned first: its answer, NOOP or the plan
         responses[200] = {
             "description": "Applied; or no changes, or the plan of a dry run",
@@ -150,8 +157,20 @@ def planned(plan: Plan, dry_run: bool, start: Callable[[], OperationView], noop:
     result = at_once(plan, dry_run, noop or f"{plan.target} already matches the request; no changes.", start)
     if not isinstance(result, OperationView):
         return json_response(result)
-    accepted = OperationAcceptedView(operation=result, statusUrl=result.statusUrl, warnings=list(plan.warnings))
-    return json_response(accepted, 202, {"Location": accepted.statusUrl})
+    return accepted(result, plan.warnings)
+
+
+def accepted(started: OperationView | OperationAcceptedView, warnings: Sequence[str] = ()) -> Response[Any]:
+    """The one 202 answer of every route that starts an operation: the operation (or a view that extends the
+    accepted one), with Location set to the operation's status URL. A 202 "ought to describe the request's
+    current status and point to (or embed) a status monitor" (RFC 9110, 15.3.3 202 Accepted,
+    https://www.rfc-editor.org/rfc/rfc9110#name-202-accepted); Location is where a client polls."""
+    view = (
+        started
+        if isinstance(started, OperationAcceptedView)
+        else OperationAcceptedView(operation=started, statusUrl=started.statusUrl, warnings=list(warnings))
+    )
+    return json_response(view, 202, {"Location": view.statusUrl})
 
 
 def answer(proposal: Proposal, dry_run: bool) -> Response[Any]:

@@ -1,6 +1,5 @@
-"""Step Functions execution status changes: an execution that ended without passing through Finish
-or RecordFailure (timed out, aborted outside Launchpod, or failed in RecordFailure itself) still
-leaves its operation in a terminal state with the reason, and its cluster released."""
+"""Step Functions execution status changes: an execution that ended without passing through Finish or
+RecordFailure still leaves its operation terminal, with the reason (usecases.events.execution_status)."""
 
 from __future__ import annotations
 
@@ -8,42 +7,11 @@ from typing import Any
 
 from aws_lambda_powertools.utilities.data_classes import EventBridgeEvent, event_source
 
-from launchpod.contracts.operations import OperationStatus
-from launchpod.domain.errors import NotFound
 from launchpod.entrypoints.observability import logger
-from launchpod.runtime import wiring
-
-_ENDED = {"FAILED": "failed", "TIMED_OUT": "timed out", "ABORTED": "was stopped"}
-
-
-def operation_id_of(execution_name: str) -> str:
-    """Executions are named after their operation: ``op-…`` or ``op-…-r<n>`` for retries."""
-    head, _, tail = execution_name.rpartition("-r")
-    return head if head.startswith("op-") and tail.isdigit() else execution_name
-
-
-def attempt_of(execution_name: str) -> int:
-    """The attempt an execution runs (domain.operations names a retry's ``op-…-r<attempt - 1>``)."""
-    _, _, tail = execution_name.rpartition("-r")
-    return int(tail) + 1 if execution_name.startswith("op-") and tail.isdigit() else 1
+from launchpod.usecases.events import execution_status
 
 
 @logger.inject_lambda_context(clear_state=True)
 @event_source(data_class=EventBridgeEvent)
 def handler(event: EventBridgeEvent, context: Any) -> dict[str, Any]:
-    detail = event.detail
-    status, name = detail.get("status"), str(detail.get("name", ""))
-    if status not in _ENDED or not name.startswith("op-"):
-        return {"changed": False}
-    store = wiring.operations()
-    try:
-        operation = store.get(operation_id_of(name))
-    except NotFound:
-        return {"changed": False}
-    if OperationStatus(operation.status).terminal or attempt_of(name) != operation.attempt:
-        return {"changed": False}  # ended already, or the execution of an attempt a retry has replaced
-    message = f"The workflow execution {_ENDED[status]}" + (f": {detail['cause']}" if detail.get("cause") else ".")
-    final = OperationStatus.CANCELLED if status == "ABORTED" else OperationStatus.FAILED
-    store.finish(operation.id, final, error=detail.get("error") or status, message=message, attempt=operation.attempt)
-    logger.warning("operation ended by its execution", extra={"operation_id": operation.id, "status": status})
-    return {"changed": True, "operationId": operation.id, "status": final.value}
+    return execution_status.ended(dict(event.detail), ports=execution_status.real())

@@ -5,11 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from launchpod.adapters import tokens
 from launchpod.domain.access import role_from_groups
 from launchpod.domain.errors import Unauthorized
 from launchpod.entrypoints.observability import logger
-from launchpod.runtime.settings import settings
+from launchpod.usecases import identity
 
 
 def _policy(principal: str, effect: str, resource: str, context: dict[str, str] | None = None) -> dict[str, Any]:
@@ -27,12 +26,9 @@ def _policy(principal: str, effect: str, resource: str, context: dict[str, str] 
 
 @logger.inject_lambda_context(clear_state=True)
 def handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
-    s = settings()
     token = (event.get("queryStringParameters") or {}).get("token") or ""
     try:
-        if not (s.jwt_issuer and s.jwt_audience):
-            raise Unauthorized("No token issuer is configured.")
-        claims = tokens.verify(token, issuer=s.jwt_issuer, audience=s.jwt_audience, groups_claim=s.jwt_groups_claim)
+        claims = identity.claims_of(token, ports=identity.real())
     except Unauthorized as exc:
         logger.info("websocket connection refused", extra={"reason": exc.message})
         # API Gateway answers 401 for the literal "Unauthorized"; a Deny policy would be a 403.

@@ -6,10 +6,10 @@ from typing import Any
 
 from launchpod.entrypoints.observability import logger
 from launchpod.entrypoints.stream._context import connection_id
-from launchpod.runtime import wiring
+from launchpod.usecases import streaming
 
 
 @logger.inject_lambda_context(clear_state=True)
 def handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
-    wiring.connections().disconnect(connection_id(event))
+    streaming.disconnect(connection_id(event), ports=streaming.real())
     return {"statusCode": 200}

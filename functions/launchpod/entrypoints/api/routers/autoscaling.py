@@ -11,7 +11,7 @@ from aws_lambda_powertools.event_handler.router import APIGatewayRouter
 from launchpod.contracts.autoscaling import AutoscalingInput, AutoscalingRequest
 from launchpod.contracts.common import ClusterName
 from launchpod.contracts.operations import NoopView, OperationAcceptedView
-from launchpod.entrypoints.api.routing import json_response, route
+from launchpod.entrypoints.api.routing import accepted, json_response, route
 from launchpod.usecases import autoscaling
 
 router = APIGatewayRouter()
@@ -25,4 +25,4 @@ def set_autoscaling(
     done = autoscaling.set_autoscaling(request, router.context["principal"], ports=autoscaling.real())
     if isinstance(done, NoopView):
         return json_response(done)
-    return json_response(OperationAcceptedView(operation=done, statusUrl=done.statusUrl), 202)
+    return accepted(done)

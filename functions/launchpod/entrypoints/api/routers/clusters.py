@@ -20,9 +20,8 @@ from launchpod.contracts.clusters import (
 from launchpod.contracts.common import ClusterName
 from launchpod.contracts.operations import NoopView, OperationAcceptedView
 from launchpod.contracts.plans import PlanView
-from launchpod.entrypoints.api import idempotency
 from launchpod.entrypoints.api.routing import DryRunQuery, answer, route
-from launchpod.usecases import clusters, provisioning
+from launchpod.usecases import clusters, idempotency, provisioning
 
 router = APIGatewayRouter()
 

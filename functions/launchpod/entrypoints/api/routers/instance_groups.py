@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.openapi.params import Path, Query
@@ -16,16 +16,11 @@ from launchpod.contracts.instance_groups import (
     InstanceGroupListView,
     UpdateInstanceGroupRequest,
 )
-from launchpod.contracts.operations import NoopView, OperationAcceptedView, OperationView
-from launchpod.entrypoints.api.routing import json_response, route
+from launchpod.contracts.operations import NoopView, OperationAcceptedView
+from launchpod.entrypoints.api.routing import accepted, json_response, route
 from launchpod.usecases import instance_groups
 
 router = APIGatewayRouter()
-
-
-def _accepted(operation: OperationView) -> Response[Any]:
-    accepted = OperationAcceptedView(operation=operation, statusUrl=operation.statusUrl)
-    return json_response(accepted, 202, {"Location": accepted.statusUrl})
 
 
 @route(router, "list_instance_groups")
@@ -37,12 +32,8 @@ def list_instance_groups(name: Annotated[ClusterName, Path()]) -> InstanceGroupL
 def add_instance_group(
     name: Annotated[ClusterName, Path()], request: AddInstanceGroupRequest
 ) -> Response[InstanceGroupAcceptedView | NoopView]:
-    accepted = instance_groups.add_instance_group(
-        name, request, router.context["principal"], ports=instance_groups.real()
-    )
-    if isinstance(accepted, NoopView):
-        return json_response(accepted)
-    return json_response(accepted, 202, {"Location": accepted.statusUrl})
+    done = instance_groups.add_instance_group(name, request, router.context["principal"], ports=instance_groups.real())
+    return json_response(done) if isinstance(done, NoopView) else accepted(done)
 
 
 @route(router, "update_instance_group")
@@ -54,7 +45,7 @@ def update_instance_group(
     done = instance_groups.update_instance_group(
         name, group, request, router.context["principal"], ports=instance_groups.real()
     )
-    return json_response(done) if isinstance(done, NoopView) else _accepted(done)
+    return json_response(done) if isinstance(done, NoopView) else accepted(done)
 
 
 @route(router, "delete_instance_group")
@@ -66,4 +57,4 @@ def delete_instance_group(
     operation = instance_groups.delete_instance_group(
         name, group, confirm, router.context["principal"], ports=instance_groups.real()
     )
-    return _accepted(operation)
+    return accepted(operation)

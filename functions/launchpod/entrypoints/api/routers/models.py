@@ -13,7 +13,7 @@ from aws_lambda_powertools.event_handler.router import APIGatewayRouter
 from launchpod.contracts.common import ClusterName
 from launchpod.contracts.models import DownloadModelInput, DownloadModelRequest, ModelListView
 from launchpod.contracts.operations import OperationAcceptedView
-from launchpod.entrypoints.api.routing import json_response, route
+from launchpod.entrypoints.api.routing import accepted, route
 from launchpod.usecases import models as cases
 
 router = APIGatewayRouter()
@@ -24,9 +24,7 @@ def download_model(
     name: Annotated[ClusterName, Path()], body: Annotated[DownloadModelRequest, Body()]
 ) -> Response[OperationAcceptedView]:
     request = DownloadModelInput(name=name, **body.model_dump(exclude={"hfToken"}), hfToken=body.hfToken)
-    operation = cases.download(request, who=router.context["principal"], ports=cases.real())
-    accepted = OperationAcceptedView(operation=operation, statusUrl=operation.statusUrl)
-    return json_response(accepted, 202, {"Location": accepted.statusUrl})
+    return accepted(cases.download(request, who=router.context["principal"], ports=cases.real()))
 
 
 @route(router, "list_models")

@@ -25,8 +25,8 @@ from launchpod.contracts.nodes import (
     NodeId,
     NodeListView,
 )
-from launchpod.contracts.operations import OperationAcceptedView, OperationView
-from launchpod.entrypoints.api.routing import json_response, route
+from launchpod.contracts.operations import OperationAcceptedView
+from launchpod.entrypoints.api.routing import accepted, route
 from launchpod.usecases import nodes
 
 router = APIGatewayRouter()
@@ -70,33 +70,29 @@ def list_cluster_events(
     return nodes.list_events(query, ports=nodes.real())
 
 
-def _accepted(operation: OperationView) -> Response[OperationAcceptedView]:
-    return json_response(OperationAcceptedView(operation=operation, statusUrl=operation.statusUrl), 202)
-
-
 @route(router, "reboot_nodes")
 def reboot_nodes(
     name: Annotated[ClusterName, Path()], body: Annotated[NodeActionRequest, Body()]
 ) -> Response[OperationAcceptedView]:
-    return _accepted(nodes.reboot(name, body, router.context["principal"], ports=nodes.real()))
+    return accepted(nodes.reboot(name, body, router.context["principal"], ports=nodes.real()))
 
 
 @route(router, "replace_nodes")
 def replace_nodes(
     name: Annotated[ClusterName, Path()], body: Annotated[DestructiveNodeActionRequest, Body()]
 ) -> Response[OperationAcceptedView]:
-    return _accepted(nodes.replace(name, body, router.context["principal"], ports=nodes.real()))
+    return accepted(nodes.replace(name, body, router.context["principal"], ports=nodes.real()))
 
 
 @route(router, "delete_nodes")
 def delete_nodes(
     name: Annotated[ClusterName, Path()], body: Annotated[DestructiveNodeActionRequest, Body()]
 ) -> Response[OperationAcceptedView]:
-    return _accepted(nodes.delete(name, body, router.context["principal"], ports=nodes.real()))
+    return accepted(nodes.delete(name, body, router.context["principal"], ports=nodes.real()))
 
 
 @route(router, "start_health_check")
 def start_health_check(
     name: Annotated[ClusterName, Path()], body: Annotated[HealthCheckRequest, Body()]
 ) -> Response[OperationAcceptedView]:
-    return _accepted(nodes.health_check(name, body, router.context["principal"], ports=nodes.real()))
+    return accepted(nodes.health_check(name, body, router.context["principal"], ports=nodes.real()))

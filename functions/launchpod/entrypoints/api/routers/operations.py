@@ -19,7 +19,7 @@ from launchpod.contracts.operations import (
     OperationView,
 )
 from launchpod.contracts.plans import PlanView
-from launchpod.entrypoints.api.routing import DryRunQuery, json_response, route
+from launchpod.entrypoints.api.routing import DryRunQuery, accepted, json_response, route
 from launchpod.usecases import operations
 
 router = APIGatewayRouter()
@@ -45,7 +45,7 @@ def get_operation(operationId: Annotated[OperationId, Path()]) -> OperationView:
 @route(router, "retry_operation")
 def retry_operation(operationId: Annotated[OperationId, Path()]) -> Response[OperationAcceptedView]:
     operation = operations.retry(operationId, router.context["principal"], ports=operations.real())
-    return json_response(OperationAcceptedView(operation=operation, statusUrl=operation.statusUrl), 202)
+    return accepted(operation)
 
 
 @route(router, "cancel_operation")

@@ -12,7 +12,7 @@ from aws_lambda_powertools.event_handler.router import APIGatewayRouter
 from launchpod.contracts.clusters import ProvisionPhase
 from launchpod.contracts.common import ClusterName
 from launchpod.contracts.operations import OperationAcceptedView
-from launchpod.entrypoints.api.routing import json_response, route
+from launchpod.entrypoints.api.routing import accepted, route
 from launchpod.usecases import phases
 
 router = APIGatewayRouter()
@@ -22,6 +22,4 @@ router = APIGatewayRouter()
 def run_cluster_phase(
     name: Annotated[ClusterName, Path()], phase: Annotated[ProvisionPhase, Path()]
 ) -> Response[OperationAcceptedView]:
-    operation = phases.run_phase(name, phase, router.context["principal"], ports=phases.real())
-    accepted = OperationAcceptedView(operation=operation, statusUrl=operation.statusUrl)
-    return json_response(accepted, 202, {"Location": accepted.statusUrl})
+    return accepted(phases.run_phase(name, phase, router.context["principal"], ports=phases.real()))

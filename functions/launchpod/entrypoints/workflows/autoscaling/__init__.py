@@ -1,2 +1,0 @@
-"""autoscaling: HyperPod-managed Karpenter enabled (role, UpdateCluster, InService, node class and pool) or
-disabled (the reverse)."""

@@ -1,1 +1,0 @@
-"""instance-groups: one change to one instance group by UpdateCluster, followed to a terminal state."""

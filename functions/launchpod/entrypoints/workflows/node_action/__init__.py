@@ -1,1 +1,0 @@
-"""reboot-nodes, replace-nodes, delete-nodes and health-check: one pair of phases for every node action."""

@@ -1,1 +1,0 @@
-"""update-software: UpdateClusterSoftware in rolling batches, then wait until InService."""
