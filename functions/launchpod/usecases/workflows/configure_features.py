@@ -24,6 +24,13 @@ TIERED_STORAGE = "TieredStorage"
 TASK_GOVERNANCE = "TaskGovernance"
 
 
+def _oidc_provider(cluster: str) -> tuple[str | None, str | None]:
+    """The EKS cluster's OIDC issuer and the IAM OIDC provider made for it (None where either is missing): what
+    an IRSA role's trust names."""
+    issuer = (((wiring.eks().cluster(cluster) or {}).get("identity") or {}).get("oidc") or {}).get("issuer")
+    return issuer, wiring.iam().oidc_provider_arn(issuer) if issuer else None
+
+
 @dataclass(frozen=True)
 class OperatorAddon:
     """A HyperPod operator add-on with its IAM role (the pod identity of its controller's service account, or an
@@ -84,8 +91,7 @@ class OperatorAddon:
         if self.trust is None:
             arn = iam.ensure_role(name, "pods.eks.amazonaws.com", self.managed_policies(), tags, description)
         else:
-            issuer = (((wiring.eks().cluster(doc.target) or {}).get("identity") or {}).get("oidc") or {}).get("issuer")
-            provider = iam.oidc_provider_arn(issuer) if issuer else None
+            issuer, provider = _oidc_provider(doc.target)
             if provider is None or not issuer:
                 raise PermanentError(
                     f"{doc.target} has no IAM OIDC provider for its issuer, which the {self.title}'s execution "
@@ -218,8 +224,7 @@ def training_operator(doc: WorkflowInput) -> PhaseResult:
 
 def _enable_checkpoints(doc: WorkflowInput, tags: dict[str, str]) -> PhaseResult:
     s, k8s = settings(), wiring.kube()
-    issuer = (((wiring.eks().cluster(doc.target) or {}).get("identity") or {}).get("oidc") or {}).get("issuer")
-    provider = wiring.iam().oidc_provider_arn(issuer) if issuer else None
+    issuer, provider = _oidc_provider(doc.target)
     if provider is None or not issuer:
         raise PermanentError(
             f"{doc.target} has no IAM OIDC provider for its issuer, which the checkpoint role's trust needs; run "
