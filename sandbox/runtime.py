@@ -14,6 +14,7 @@ import os
 import socket
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -44,6 +45,7 @@ class Sandbox:
     lambdas: Any = None
     provisioned: Any = None
     _threads: list[threading.Thread] = field(default_factory=list)
+    _started: list[Step] = field(default_factory=list)
 
     @property
     def url(self) -> str:
@@ -54,6 +56,15 @@ class Sandbox:
         return f"http://{self.host}:{self.moto_port}"
 
     def start(self) -> Sandbox:
+        """Start every step of ``STEPS`` in its order, each after the steps it needs."""
+        check_order(STEPS)
+        for step in STEPS:
+            step.start(self)
+            self._started.append(step)
+        return self
+
+    # ------------------------------------------------------------------ the steps, in STEPS's order
+    def _set_environment(self) -> None:
         for key, value in {
             "AWS_ACCESS_KEY_ID": "testing",
             "AWS_SECRET_ACCESS_KEY": "testing",
@@ -66,28 +77,28 @@ class Sandbox:
             os.environ[key] = value
         os.environ.pop("AWS_PROFILE", None)
 
-        from launchpod.runtime.settings import settings
-        from moto import mock_aws
-        from moto.server import ThreadedMotoServer
-
+    def _install_aws(self) -> None:
         from sandbox import aws
-        from sandbox.auth import SandboxTokens
         from sandbox.aws import fsx, task_governance
         from sandbox.aws import sagemaker as hyperpod
-        from sandbox.karpenter import karpenter_controller
-        from sandbox.kube import KubeFleet
-        from sandbox.provision import provision
-        from sandbox.workloads import workload_controller
 
         aws.install(self.time_scale)
         hyperpod.install()
-        task_governance.install()  # scheduler configs and compute quotas (issue 13); after hyperpod's ARN lookup
+        task_governance.install()  # scheduler configs and compute quotas; after hyperpod's ARN lookup
         fsx.install()
+        self.faults = aws.FAULTS
+        self.hyperpod_faults = hyperpod.HYPERPOD_FAULTS
+
+    def _quiet_logs(self) -> None:
         if not self.verbose:
             # The interpreter logs every Catch as an error; the operation record already says it better.
             logging.getLogger("moto.stepfunctions").setLevel(logging.CRITICAL)
             # The moto server logs every request the execution environments send it.
             logging.getLogger("werkzeug").setLevel(logging.WARNING)
+
+    def _start_moto(self) -> None:
+        from moto import mock_aws
+
         self._mock = mock_aws(
             config={
                 "stepfunctions": {"execute_state_machine": True},
@@ -95,8 +106,13 @@ class Sandbox:
             }
         )
         self._mock.start()
-        from sandbox import model_server
+
+    def _start_fleet(self) -> None:
+        from sandbox import aws
+        from sandbox.aws import sagemaker as hyperpod
         from sandbox.aws.eks_access import authorize
+        from sandbox.controllers import model_server
+        from sandbox.kube import KubeFleet
 
         # Every request to a cluster's API server is authenticated and authorized as EKS does it.
         self.fleet = KubeFleet(authorizer=authorize, service_proxy=model_server.proxy)
@@ -104,53 +120,70 @@ class Sandbox:
         aws.set_node_reader(lambda name: self.fleet.call(name, lambda emu: emu.list_objects("v1/nodes")))
         hyperpod.set_node_sink(hyperpod.kube_node_sink(self.fleet))
         hyperpod.set_state_sink(hyperpod.eventbridge_state_sink)
+
+    def _start_hyperpod_clock(self) -> None:
+        from sandbox.aws import sagemaker as hyperpod
+
         self.hyperpod_ticker = hyperpod.ticker().start()
+
+    def _start_controllers(self) -> None:
+        from sandbox.controllers.inference import inference_controller
+        from sandbox.controllers.karpenter import karpenter_controller
+        from sandbox.controllers.kueue import kueue_controller
+        from sandbox.controllers.training import training_controller
+        from sandbox.controllers.workloads import workload_controller
+
         self.workloads = workload_controller(self.fleet).start()
         self.karpenter = karpenter_controller(self.fleet).start()  # HyperPod-managed Karpenter
-        from sandbox.training import training_controller
+        self.training = training_controller(self.fleet).start()  # training operator and KubeRay
+        self.inference = inference_controller(self.fleet).start()  # inference operator, LB controller
+        self.kueue = kueue_controller(self.fleet).start()  # task governance's Kueue objects
 
-        self.training = training_controller(self.fleet).start()  # training operator and KubeRay (issue 14)
-        from sandbox.inference import inference_controller
+    def _start_container_insights(self) -> None:
+        from sandbox.controllers import container_insights
 
-        self.inference = inference_controller(self.fleet).start()  # inference operator, LB controller (issue 15)
-        from sandbox.kueue import kueue_controller
+        container_insights.install()  # the observability add-on's Fluent Bit ships container lines
 
-        self.kueue = kueue_controller(self.fleet).start()  # task governance's Kueue objects (issue 13)
-        from sandbox import container_insights
+    def _provision(self) -> None:
+        from launchpod.runtime.settings import settings
 
-        container_insights.install()  # the observability add-on's Fluent Bit ships container lines (issue 13)
-        # SageMaker managed MLflow's REST API, served by the gateway (sandbox.mlflow_controls)
+        from sandbox.provision import provision
+
         self.provisioned = provision(
             {
+                # SageMaker managed MLflow's REST API, served by the gateway (sandbox.gateway.admin.mlflow)
                 "LAUNCHPOD_MLFLOW_ENDPOINT_URL": f"{self.url}/sagemaker-mlflow",
-                # notifications link to the sandbox's console, and may call webhooks on loopback (issue 34)
+                # notifications link to the sandbox's console, and may call webhooks on loopback
                 "LAUNCHPOD_CONSOLE_URL": self.url,
                 "LAUNCHPOD_ALLOW_LOOPBACK_WEBHOOKS": "true",
             }
         )
         os.environ.update(self.provisioned.environment)
         settings.cache_clear()
-        self.faults = aws.FAULTS
-        self.hyperpod_faults = hyperpod.HYPERPOD_FAULTS
+
+    def _gate_iam(self) -> None:
         from sandbox.aws.iam import GATE
 
         self.iam = GATE
         GATE.set_enabled(self.iam_evaluation)
+
+    def _start_moto_server(self) -> None:
+        from moto.server import ThreadedMotoServer
 
         # Port 0 lets the kernel pick a free port as it binds, so two sandboxes starting at once (the
         # suite's parallel workers) cannot both be handed the same one.
         self._moto = ThreadedMotoServer(ip_address=self.host, port=self.moto_port or 0, verbose=False)
         self._moto.start()
         self.moto_port = self._moto.get_host_and_port()[1]
-        if self.execution_environments:
-            self._start_execution_environments()
+
+    def _issue_tokens(self) -> None:
+        from sandbox.auth import SandboxTokens
 
         self.tokens = SandboxTokens.generate()
-        self._warm()
-        self._serve()
-        return self
 
     def _start_execution_environments(self) -> None:
+        if not self.execution_environments:
+            return
         import tempfile
 
         import boto3
@@ -218,8 +251,8 @@ class Sandbox:
     def _serve(self) -> None:
         import uvicorn
 
-        from sandbox.controls import control_routes
         from sandbox.gateway import build_gateway
+        from sandbox.gateway.admin.routes import control_routes
 
         mcp_app = None
         try:
@@ -234,9 +267,8 @@ class Sandbox:
             tokens=self.tokens,
             mcp_app=mcp_app,
             web_dir=web_dir if web_dir.is_dir() else None,
+            admin_routes=control_routes(self),
         )
-        # Sandbox controls answer before the /api catch-all forwards to the API Lambda.
-        app.router.routes[0:0] = control_routes(self)
         # With uvicorn's default 5 s keep-alive, a loop starved that long closes a polling client's
         # connection as its next request arrives, and that request is reset (seen in a loaded full run).
         config = uvicorn.Config(
@@ -253,33 +285,39 @@ class Sandbox:
             time.sleep(0.05)
 
     def stop(self) -> None:
+        """Stop what ``start`` started, in the reverse order."""
+        while self._started:
+            step = self._started.pop()
+            if step.stop is not None:
+                step.stop(self)
+
+    def _stop_moto(self) -> None:
+        self._mock.stop()
+
+    def _stop_fleet(self) -> None:
+        self.fleet.stop_all()
+
+    def _stop_hyperpod_clock(self) -> None:
+        self.hyperpod_ticker.stop()
+
+    def _stop_controllers(self) -> None:
+        for controller in (self.kueue, self.inference, self.training, self.karpenter, self.workloads):
+            controller.stop()
+
+    def _stop_moto_server(self) -> None:
+        self._moto.stop()
+
+    def _stop_execution_environments(self) -> None:
         if self.lambdas is not None:
             from sandbox.aws import shims
 
             shims.set_runner(None)
             self.lambdas.stop()
-        if getattr(self, "_server", None):
-            self._server.should_exit = True
+
+    def _stop_serving(self) -> None:
+        self._server.should_exit = True
         for thread in self._threads:
             thread.join(5)
-        if getattr(self, "_moto", None):
-            self._moto.stop()
-        if getattr(self, "workloads", None):
-            self.workloads.stop()
-        if getattr(self, "karpenter", None):
-            self.karpenter.stop()
-        if getattr(self, "training", None):
-            self.training.stop()
-        if getattr(self, "inference", None):
-            self.inference.stop()
-        if getattr(self, "kueue", None):
-            self.kueue.stop()
-        if getattr(self, "hyperpod_ticker", None):
-            self.hyperpod_ticker.stop()
-        if getattr(self, "fleet", None):
-            self.fleet.stop_all()
-        if getattr(self, "_mock", None):
-            self._mock.stop()
 
     def banner(self, tokens_file: str | None = None) -> str:
         """What the sandbox prints at start; the tokens go to ``tokens_file`` instead when one is given
@@ -312,3 +350,60 @@ class Sandbox:
                 f"cold starts: GET {self.url}/api/sandbox/lambda"
             )
         return "\n".join(lines)
+
+
+@dataclass(frozen=True)
+class Step:
+    """One thing ``Sandbox.start`` starts: what it is called, the steps that must have started before it,
+    and how to start and stop it."""
+
+    name: str
+    needs: tuple[str, ...]
+    start: Callable[[Sandbox], None]
+    stop: Callable[[Sandbox], None] | None = None
+
+
+# What the sandbox starts, in order; each step names what it needs (``check_order`` holds the list to it).
+STEPS: tuple[Step, ...] = (
+    Step("environment", (), Sandbox._set_environment),
+    # moto's backends are patched before mock_aws starts them
+    Step("aws behaviour", ("environment",), Sandbox._install_aws),
+    Step("quiet logs", (), Sandbox._quiet_logs),
+    Step("moto", ("aws behaviour",), Sandbox._start_moto, Sandbox._stop_moto),
+    # EKS starts an API server per cluster in the fleet; HyperPod's nodes join it
+    Step("kubernetes fleet", ("aws behaviour",), Sandbox._start_fleet, Sandbox._stop_fleet),
+    Step("hyperpod clock", ("kubernetes fleet",), Sandbox._start_hyperpod_clock, Sandbox._stop_hyperpod_clock),
+    Step("controllers", ("kubernetes fleet",), Sandbox._start_controllers, Sandbox._stop_controllers),
+    # Fluent Bit ships to moto's CloudWatch Logs
+    Step("container insights", ("moto",), Sandbox._start_container_insights),
+    # tables, roles, functions and state machines, made in moto from the registry
+    Step("provision", ("moto",), Sandbox._provision),
+    # the gate evaluates the roles' statements provision deployed
+    Step("iam gate", ("provision",), Sandbox._gate_iam),
+    Step("moto server", ("moto",), Sandbox._start_moto_server, Sandbox._stop_moto_server),
+    # environments reach AWS at the moto server, as the functions' roles provision made
+    Step(
+        "execution environments",
+        ("moto server", "provision", "iam gate"),
+        Sandbox._start_execution_environments,
+        Sandbox._stop_execution_environments,
+    ),
+    Step("tokens", (), Sandbox._issue_tokens),
+    # the warm-up invokes the API function where requests will run it
+    Step("warm-up", ("provision", "execution environments"), Sandbox._warm),
+    Step("gateway", ("tokens", "warm-up"), Sandbox._serve, Sandbox._stop_serving),
+)
+
+
+def check_order(steps: tuple[Step, ...]) -> None:
+    """Raise if a step comes before a step it needs, or needs one that does not exist."""
+    names = {step.name for step in steps}
+    started: set[str] = set()
+    for step in steps:
+        unknown = set(step.needs) - names
+        if unknown:
+            raise RuntimeError(f"Sandbox step {step.name!r} needs {sorted(unknown)}, which no step starts.")
+        late = set(step.needs) - started
+        if late:
+            raise RuntimeError(f"Sandbox step {step.name!r} needs {sorted(late)} started before it.")
+        started.add(step.name)

@@ -114,9 +114,6 @@ _OPERATOR_ADDON = (
     "iam:DeleteRole",
 )
 
-# The shared bucket's name starts with "sagemaker-": HyperPod reads lifecycle scripts only from such
-# buckets unless its role is granted others. Deployments append the account and region.
-SHARED_BUCKET_PREFIX = "sagemaker-launchpod"
 
 TABLES: tuple[TableSpec, ...] = (
     TableSpec(
@@ -293,9 +290,10 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
         tables=("clusters",),
         timeout=300,
     ),
-    FunctionSpec(
+    phase_function(
         "ccp-network",
-        f"{_PHASES}.create_control_plane.network.handler",
+        "Network",
+        "create_control_plane.network",
         "create-control-plane: VPC, subnets in two zones, NAT gateway; or checks the VPC given",
         timeout=300,
         actions=(
@@ -322,11 +320,11 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
             "ec2:AuthorizeSecurityGroupIngress",
             "ec2:AuthorizeSecurityGroupEgress",
         ),
-        placeholder="NetworkFn",
     ),
-    FunctionSpec(
+    phase_function(
         "ccp-cluster-role",
-        f"{_PHASES}.create_control_plane.cluster_role.handler",
+        "ClusterRole",
+        "create_control_plane.cluster_role",
         "create-control-plane: the EKS cluster IAM role",
         actions=(
             "iam:GetRole",
@@ -335,11 +333,11 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
             "iam:AttachRolePolicy",
             "iam:ListAttachedRolePolicies",
         ),
-        placeholder="ClusterRoleFn",
     ),
-    FunctionSpec(
+    phase_function(
         "ccp-create-cluster",
-        f"{_PHASES}.create_control_plane.create_cluster.handler",
+        "CreateCluster",
+        "create_control_plane.create_cluster",
         "create-control-plane: EKS CreateCluster (API_AND_CONFIG_MAP, logging)",
         # EKS creates its service-linked role with the caller's permissions in an account that never had a
         # cluster (EKS user guide, "Using service-linked roles for Amazon EKS").
@@ -350,18 +348,18 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
             "iam:PassRole",
             "iam:CreateServiceLinkedRole",
         ),
-        placeholder="CreateClusterFn",
     ),
-    FunctionSpec(
+    phase_function(
         "ccp-wait-active",
-        f"{_PHASES}.create_control_plane.wait_active.handler",
+        "WaitActive",
+        "create_control_plane.wait_active",
         "create-control-plane: polls EKS until ACTIVE or FAILED",
         actions=("eks:DescribeCluster",),
-        placeholder="WaitActiveFn",
     ),
-    FunctionSpec(
+    phase_function(
         "ccp-oidc-provider",
-        f"{_PHASES}.create_control_plane.oidc_provider.handler",
+        "OidcProvider",
+        "create_control_plane.oidc_provider",
         "create-control-plane: the IAM OIDC provider for the cluster's issuer",
         actions=(
             "eks:DescribeCluster",
@@ -369,11 +367,11 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
             "iam:CreateOpenIDConnectProvider",
             "iam:TagOpenIDConnectProvider",
         ),
-        placeholder="OidcProviderFn",
     ),
-    FunctionSpec(
+    phase_function(
         "ccp-access-entry",
-        f"{_PHASES}.create_control_plane.access_entry.handler",
+        "AccessEntry",
+        "create_control_plane.access_entry",
         "create-control-plane: access entry with cluster-admin for Launchpod's own role",
         actions=(
             "eks:DescribeAccessEntry",
@@ -382,11 +380,11 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
             "eks:AssociateAccessPolicy",
             "eks:ListAssociatedAccessPolicies",
         ),
-        placeholder="AccessEntryFn",
     ),
-    FunctionSpec(
+    phase_function(
         "ccp-core-addons",
-        f"{_PHASES}.create_control_plane.core_addons.handler",
+        "CoreAddons",
+        "create_control_plane.core_addons",
         "create-control-plane: vpc-cni, kube-proxy, eks-pod-identity-agent to ACTIVE; coredns until it waits for nodes",
         actions=(
             "eks:ListAddons",
@@ -395,15 +393,14 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
             "eks:TagResource",  # add-ons are created with tags
             "eks:DescribeAddonVersions",
         ),
-        placeholder="CoreAddonsFn",
     ),
-    FunctionSpec(
+    phase_function(
         "ccp-verify-access",
-        f"{_PHASES}.create_control_plane.verify_access.handler",
+        "VerifyAccess",
+        "create_control_plane.verify_access",
         "create-control-plane: reaches the cluster's Kubernetes API with Launchpod's role",
         actions=("eks:DescribeCluster",),
         kubernetes=True,
-        placeholder="VerifyAccessFn",
     ),
     phase_function(
         "chp-lifecycle-scripts",
@@ -493,12 +490,12 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
         tables=("clusters",),
         placeholder="AwaitInServiceFn",
     ),
-    FunctionSpec(
+    phase_function(
         "pc-await-addons",
-        f"{_PHASES}.provision_cluster.await_addons.handler",
+        "AwaitAddons",
+        "provision_cluster.await_addons",
         "provision-cluster: coredns and the dependency add-ons (Deployments) to ACTIVE once nodes joined",
         actions=("eks:ListAddons", "eks:DescribeAddon"),
-        placeholder="AwaitAddonsFn",
     ),
     phase_function(
         "rd-addons",
@@ -533,17 +530,18 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
         kubernetes=True,
         memory=512,
     ),
-    FunctionSpec(
+    phase_function(
         "dc-delete-load-balancers",
-        f"{_PHASES}.delete_cluster.delete_load_balancers.handler",
+        "DeleteLoadBalancers",
+        "delete_cluster.delete_load_balancers",
         "delete-cluster: deletes LoadBalancer Services and ALB Ingresses, waits until their load balancers are gone",
         actions=("eks:DescribeCluster",),
         kubernetes=True,
-        placeholder="DeleteLoadBalancersFn",
     ),
-    FunctionSpec(
+    phase_function(
         "dc-delete-hyperpod",
-        f"{_PHASES}.delete_cluster.delete_hyperpod.handler",
+        "DeleteHyperPod",
+        "delete_cluster.delete_hyperpod",
         "delete-cluster: deletes the HyperPod cluster Launchpod created, waits until gone",
         # HyperPod removes the access entries it made, with the caller's permissions (sandbox/aws/iam/caller.py).
         actions=(
@@ -553,29 +551,29 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
             "eks:DescribeCluster",
             "eks:DeleteAccessEntry",
         ),
-        placeholder="DeleteHyperPodFn",
     ),
-    FunctionSpec(
+    phase_function(
         "dc-delete-control-plane",
-        f"{_PHASES}.delete_cluster.delete_control_plane.handler",
+        "DeleteControlPlane",
+        "delete_cluster.delete_control_plane",
         "delete-cluster: deletes the EKS cluster Launchpod created, waits until gone",
         actions=("eks:DescribeCluster", "eks:DeleteCluster"),
-        placeholder="DeleteControlPlaneFn",
     ),
-    FunctionSpec(
+    phase_function(
         "dc-delete-tracking-server",
-        f"{_PHASES}.delete_cluster.delete_tracking_server.handler",
+        "DeleteTrackingServer",
+        "delete_cluster.delete_tracking_server",
         "delete-cluster: the MLflow tracking server Launchpod created, deleted before its role",
         actions=(
             "sagemaker:DescribeMlflowTrackingServer",
             "sagemaker:ListTags",
             "sagemaker:DeleteMlflowTrackingServer",
         ),
-        placeholder="DeleteTrackingServerFn",
     ),
-    FunctionSpec(
+    phase_function(
         "dc-delete-identity",
-        f"{_PHASES}.delete_cluster.delete_identity.handler",
+        "DeleteIdentity",
+        "delete_cluster.delete_identity",
         "delete-cluster: IAM roles and OIDC provider tagged as the cluster's",
         actions=(
             "iam:ListRoles",
@@ -589,11 +587,11 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
             "iam:GetOpenIDConnectProvider",
             "iam:DeleteOpenIDConnectProvider",
         ),
-        placeholder="DeleteIdentityFn",
     ),
-    FunctionSpec(
+    phase_function(
         "dc-delete-network",
-        f"{_PHASES}.delete_cluster.delete_network.handler",
+        "DeleteNetwork",
+        "delete_cluster.delete_network",
         "delete-cluster: network resources tagged as the cluster's",
         timeout=300,
         actions=(
@@ -615,20 +613,19 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
             "ec2:DescribeVpcs",
             "ec2:DeleteVpc",
         ),
-        placeholder="DeleteNetworkFn",
     ),
-    FunctionSpec(
+    phase_function(
         "dc-delete-scripts",
-        f"{_PHASES}.delete_cluster.delete_scripts.handler",
+        "DeleteScripts",
+        "delete_cluster.delete_scripts",
         "delete-cluster: the cluster's lifecycle scripts in the shared bucket",
         actions=("s3:ListBucket", "s3:DeleteObject"),
-        placeholder="DeleteScriptsFn",
     ),
-    FunctionSpec(
+    phase_function(
         "dc-deregister",
-        f"{_PHASES}.delete_cluster.deregister.handler",
+        "Deregister",
+        "delete_cluster.deregister",
         "delete-cluster: forgets the cluster",
-        placeholder="DeregisterFn",
     ),
     phase_function(
         "us-start-update",
@@ -795,12 +792,12 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
         placeholder="AsApplyKarpenterFn",
     ),
     # --- end instance groups ---
-    FunctionSpec(
+    phase_function(
         "ic-register",
-        f"{_PHASES}.import_cluster.register.handler",
+        "Register",
+        "import_cluster.register",
         "import-cluster: records the cluster as imported",
         actions=("eks:DescribeCluster",),
-        placeholder="RegisterFn",
     ),
     phase_function(
         "cs-storage-access",

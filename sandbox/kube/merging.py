@@ -49,7 +49,8 @@ def merge_patch(existing: Any, patch: Any) -> Any:
 
 def json_patch(existing: dict[str, Any], operations: list[dict[str, Any]]) -> dict[str, Any]:
     """RFC 6902 JSON patch; raises ``jsonpatch.JsonPatchException`` / ``JsonPointerException``."""
-    return jsonpatch.apply_patch(copy.deepcopy(existing), operations, in_place=False)
+    patched: dict[str, Any] = jsonpatch.apply_patch(copy.deepcopy(existing), operations, in_place=False)
+    return patched
 
 
 def _merge_key(field: str | None, items: list[Any]) -> str | None:

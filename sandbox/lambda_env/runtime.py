@@ -161,7 +161,7 @@ def _route(httpsession: Any, aws_url: str) -> None:
             request.url = parts._replace(scheme=target.scheme, netloc=target.netloc).geturl()
         return original(self, request)
 
-    httpsession.URLLib3Session.send = send  # type: ignore[method-assign]
+    httpsession.URLLib3Session.send = send
 
 
 def _authorize_calls(channel: _Channel) -> None:
@@ -195,7 +195,7 @@ def _authorize(BaseClient: Any, channel: _Channel) -> None:
         channel.tell(("succeeded", call_id))
         return answer
 
-    BaseClient._make_api_call = _make_api_call  # type: ignore[method-assign]
+    BaseClient._make_api_call = _make_api_call
 
 
 def refused_error(client: Any, operation: str, code: str, status: int, message: str) -> Exception:

@@ -10,9 +10,9 @@ import pytest
 from launchpod.contracts.workflows import WorkflowInput
 from launchpod.domain import dependencies
 from launchpod.domain.errors import PermanentError
-from launchpod.entrypoints.workflows.create_control_plane import core_addons
 from launchpod.runtime import wiring
 from launchpod.usecases.workflows import reconcile_dependencies
+from launchpod.usecases.workflows.create_control_plane import core_addons
 
 from tests.usecases.fakes import _offered
 
@@ -64,7 +64,7 @@ def _core(**overrides: dict[str, Any]) -> dict[str, dict[str, Any]]:
 
 def test_core_addons_succeed_with_coredns_waiting_for_nodes(eks):
     eks.found = _core()
-    result = core_addons.run(_doc("create-control-plane", {"name": "c1"}))
+    result = core_addons(_doc("create-control-plane", {"name": "c1"}))
     assert result.ready and result.outputs["waitingForNodes"] == ["coredns"]
     assert "vpc-cni v1, kube-proxy v1, eks-pod-identity-agent v1 ACTIVE." in result.message
     assert "coredns v1.12.4-eksbuild.1 waits for nodes" in result.message
@@ -72,13 +72,13 @@ def test_core_addons_succeed_with_coredns_waiting_for_nodes(eks):
 
 def test_core_addons_wait_while_a_daemonset_addon_or_coredns_is_still_creating(eks):
     eks.found = _core(**{"kube-proxy": {"status": "CREATING"}, "coredns": {"status": "CREATING"}})
-    result = core_addons.run(_doc("create-control-plane", {"name": "c1"}))
+    result = core_addons(_doc("create-control-plane", {"name": "c1"}))
     assert not result.ready and result.message == "Waiting for coredns (CREATING), kube-proxy (CREATING)"
 
 
 def test_core_addons_are_created_when_missing(eks):
     eks.found = {}
-    result = core_addons.run(_doc("create-control-plane", {"name": "c1"}))
+    result = core_addons(_doc("create-control-plane", {"name": "c1"}))
     assert eks.created == ["vpc-cni", "kube-proxy", "eks-pod-identity-agent", "coredns"] and not result.ready
 
 
@@ -86,7 +86,7 @@ def test_degraded_for_another_reason_fails_with_ekss_words(eks):
     conflict = {"status": "DEGRADED", "health": {"issues": [{"code": "ConfigurationConflict", "message": "x owns y"}]}}
     eks.found = _core(coredns=conflict)
     with pytest.raises(PermanentError, match=r"coredns is DEGRADED \(ConfigurationConflict: x owns y\)"):
-        core_addons.run(_doc("create-control-plane", {"name": "c1"}))
+        core_addons(_doc("create-control-plane", {"name": "c1"}))
 
 
 def test_dependency_addons_on_a_cluster_without_nodes_each_wait_for_nodes(eks):

@@ -10,8 +10,8 @@ import pytest
 from launchpod.contracts.workflows import WorkflowInput
 from launchpod.domain.clusters import provision
 from launchpod.domain.errors import PermanentError
-from launchpod.entrypoints.workflows.provision_cluster import await_addons
 from launchpod.runtime import wiring
+from launchpod.usecases.workflows.provision_cluster import await_addons
 
 NAMES = provision.awaited_addons(include_optional=False)
 NO_REPLICAS = {
@@ -60,13 +60,13 @@ def test_coredns_and_the_dependency_addons_are_awaited(eks):
 
 def test_every_addon_active_ends_the_phase(eks):
     eks.found = _addons()
-    result = await_addons.run(_doc())
+    result = await_addons(_doc())
     assert result.ready and "coredns v1.0.0-eksbuild.1" in result.message and "ACTIVE" in result.message
 
 
 def test_a_degraded_addon_is_polled_again_not_failed(eks):
     eks.found = _addons(coredns="DEGRADED")
-    result = await_addons.run(_doc(polls=3))
+    result = await_addons(_doc(polls=3))
     assert not result.ready and result.wait == provision.ADDON_POLL_SECONDS
     assert result.message == "Waiting for coredns (DEGRADED)"
 
@@ -74,7 +74,7 @@ def test_a_degraded_addon_is_polled_again_not_failed(eks):
 def test_still_degraded_after_the_bound_fails_with_the_health_issue_and_what_to_check(eks):
     eks.found = _addons(cert_manager="DEGRADED")
     with pytest.raises(PermanentError) as caught:
-        await_addons.run(_doc(polls=provision.MAX_ADDON_POLLS))
+        await_addons(_doc(polls=provision.MAX_ADDON_POLLS))
     assert "cert-manager is DEGRADED (InsufficientNumberOfReplicas" in caught.value.message
     assert "taint" in caught.value.message and "retry" in caught.value.message
 
@@ -82,9 +82,9 @@ def test_still_degraded_after_the_bound_fails_with_the_health_issue_and_what_to_
 def test_a_failed_or_missing_addon_fails_at_once(eks):
     eks.found = _addons(metrics_server="CREATE_FAILED")
     with pytest.raises(PermanentError) as failed:
-        await_addons.run(_doc())
+        await_addons(_doc())
     assert "metrics-server is CREATE_FAILED" in failed.value.message
     eks.found = {n: a for n, a in _addons().items() if n != "coredns"}
     with pytest.raises(PermanentError) as missing:
-        await_addons.run(_doc())
+        await_addons(_doc())
     assert "coredns" in missing.value.message and "not on c1" in missing.value.message

@@ -12,10 +12,11 @@ from launchpod.adapters.k8s import apply as k8s
 from launchpod.adapters.k8s import listing
 from launchpod.contracts.workflows import WorkflowInput
 from launchpod.domain import ownership
+from launchpod.domain.clusters import teardown
 from launchpod.domain.errors import PermanentError
-from launchpod.entrypoints.workflows.delete_cluster import delete_load_balancers as phase
 from launchpod.runtime import wiring
 from launchpod.runtime.settings import settings
+from launchpod.usecases.workflows.delete_cluster import DELETE_LOAD_BALANCERS, delete_load_balancers
 
 CHAT = {"metadata": {"name": "chat", "namespace": "default"}, "spec": {"type": "LoadBalancer"}}
 DNS = {"metadata": {"name": "kube-dns", "namespace": "kube-system"}, "spec": {"type": "ClusterIP"}}
@@ -51,30 +52,38 @@ def world(monkeypatch):
 
 def _doc(polls: int = 0) -> WorkflowInput:
     return WorkflowInput.model_validate(
-        {"operationId": "op-1", "kind": "delete-cluster", "target": "c1", "request": {}, "poll": {phase.PHASE: polls}}
+        {
+            "operationId": "op-1",
+            "kind": "delete-cluster",
+            "target": "c1",
+            "request": {},
+            "poll": {DELETE_LOAD_BALANCERS: polls},
+        }
     )
 
 
 def test_load_balancer_services_are_deleted_once_and_waited_for_until_gone(world):
-    first = phase.run(_doc())
+    first = delete_load_balancers(_doc())
     assert first.ready is False and "Service default/chat" in first.message
-    assert phase.run(_doc(1)).ready is False and world["deleted"] == ["chat"]  # terminating: not deleted again
+    assert delete_load_balancers(_doc(1)).ready is False and world["deleted"] == [
+        "chat"
+    ]  # terminating: not deleted again
     world["Service"] = [DNS]  # the controller removed the NLB and its finalizer
-    done = phase.run(_doc(2))
+    done = delete_load_balancers(_doc(2))
     assert (done.ready, done.message) == (True, "The load balancers are gone.")
 
 
 def test_a_load_balancer_the_controller_never_removes_fails_the_phase_saying_what_to_check(world):
     with pytest.raises(PermanentError, match="kube-system/aws-load-balancer-controller"):
-        phase.run(_doc(phase.teardown.MAX_LB_POLLS))
+        delete_load_balancers(_doc(teardown.MAX_LB_POLLS))
 
 
 def test_another_clusters_services_are_left_alone(world):
     world["eks"]["tags"] = {}
-    assert phase.run(_doc()).skipped and world["deleted"] == []
+    assert delete_load_balancers(_doc()).skipped and world["deleted"] == []
 
 
 def test_an_api_that_refuses_launchpod_does_not_stop_the_delete(world):
     world["refuse"] = "GET /api/v1/services on c1 was rejected: 403 Forbidden"
-    result = phase.run(_doc())
+    result = delete_load_balancers(_doc())
     assert result.skipped and "403 Forbidden" in result.message and world["deleted"] == []

@@ -9,9 +9,9 @@ from typing import Any
 import pytest
 from launchpod.contracts.workflows import WorkflowInput
 from launchpod.domain import mlflow, ownership
-from launchpod.entrypoints.workflows.delete_cluster import delete_tracking_server as phase
 from launchpod.runtime import wiring
 from launchpod.runtime.settings import settings
+from launchpod.usecases.workflows.delete_cluster import DELETE_TRACKING_SERVER, delete_tracking_server
 
 
 class Servers:
@@ -46,26 +46,32 @@ def world(monkeypatch):
 
 def _doc(polls: int = 0) -> WorkflowInput:
     return WorkflowInput.model_validate(
-        {"operationId": "op-1", "kind": "delete-cluster", "target": "c1", "request": {}, "poll": {phase.PHASE: polls}}
+        {
+            "operationId": "op-1",
+            "kind": "delete-cluster",
+            "target": "c1",
+            "request": {},
+            "poll": {DELETE_TRACKING_SERVER: polls},
+        }
     )
 
 
 def test_launchpods_server_is_deleted_once_and_waited_for_until_gone(world):
     name = mlflow.default_name(world.prefix, "c1")
     world.servers.add(name, ownership.aws_tags("c1", world.prefix))
-    first = phase.run(_doc())
+    first = delete_tracking_server(_doc())
     assert (first.ready, first.message) == (False, f"Deleting {name}.")
-    again = phase.run(_doc(1))  # still Deleting: not deleted a second time
+    again = delete_tracking_server(_doc(1))  # still Deleting: not deleted a second time
     assert again.ready is False and world.servers.deleted == [name]
     del world.servers.servers[name]
-    done = phase.run(_doc(2))
+    done = delete_tracking_server(_doc(2))
     assert (done.ready, done.skipped, done.message) == (True, False, "Tracking server deleted.")
 
 
 def test_a_picked_server_of_the_users_is_left_in_place(world):
     world.servers.add("team-server", {"owner": "ml-team"})
     world.record[mlflow.RECORD_ATTRIBUTE] = "team-server"
-    result = phase.run(_doc())
+    result = delete_tracking_server(_doc())
     assert world.servers.deleted == []
     assert result.ready and result.outputs == {"kept": ["team-server"]}
     assert "Left in place (not created by Launchpod): team-server." in str(result.message)
@@ -74,9 +80,9 @@ def test_a_picked_server_of_the_users_is_left_in_place(world):
 def test_a_server_tagged_for_another_cluster_is_not_this_clusters_to_delete(world):
     world.servers.add("shared", ownership.aws_tags("c2", world.prefix))
     world.record[mlflow.RECORD_ATTRIBUTE] = "shared"
-    assert phase.run(_doc()).outputs == {"kept": ["shared"]} and world.servers.deleted == []
+    assert delete_tracking_server(_doc()).outputs == {"kept": ["shared"]} and world.servers.deleted == []
 
 
 def test_without_a_server_the_phase_is_skipped(world):
-    result = phase.run(_doc())
+    result = delete_tracking_server(_doc())
     assert (result.ready, result.skipped, result.message) == (True, True, "No tracking server to delete.")

@@ -156,6 +156,24 @@ def execution_name(operation: OperationView) -> str:
     return operation.id if operation.attempt == 1 else f"{operation.id}-r{operation.attempt - 1}"
 
 
+def failure_words(error: dict[str, Any]) -> tuple[str, str]:
+    """Step Functions' error, as a Catch hands it on ({Error, Cause}), as (error name, message in words).
+
+    A Lambda function's error arrives with its Cause a JSON string of ``errorMessage``, ``errorType`` and
+    ``stackTrace``; a Task that ran out of time arrives as ``States.Timeout``, often with no Cause
+    (https://docs.aws.amazon.com/step-functions/latest/dg/concepts-error-handling.html)."""
+    name = str(error.get("Error") or "Failed")
+    cause = error.get("Cause") or ""
+    try:
+        parsed = json.loads(cause)
+        cause = parsed.get("errorMessage", cause) if isinstance(parsed, dict) else cause
+    except (TypeError, ValueError):
+        pass
+    if name == "States.Timeout":
+        cause = cause or "The step took longer than its time limit."
+    return name, str(cause or name)
+
+
 def submit(
     store: OperationStore, runner: WorkflowRunner, plan: WorkflowPlan, principal: Principal
 ) -> tuple[OperationView, bool]:

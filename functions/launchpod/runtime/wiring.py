@@ -313,6 +313,31 @@ def idempotency_store() -> DynamoDBPersistenceLayer:
     return DynamoDBPersistenceLayer(table_name=settings().idempotency_table, boto3_client=client("dynamodb"))
 
 
+class CallerIdentity(Protocol):
+    """Who Launchpod is, as an IAM principal an EKS access entry can name (adapters.aws.sts)."""
+
+    def caller_principal_arn(self) -> str: ...
+
+
+def sts() -> CallerIdentity:
+    from launchpod.adapters.aws import sts
+
+    return sts
+
+
+class KubeReads(Protocol):
+    """Read-only calls to a cluster's Kubernetes API (adapters.k8s.reads)."""
+
+    def server_version_and_namespaces(self, cluster: str) -> tuple[str, list[str]]: ...
+
+
+def kube_reads() -> KubeReads:
+    """Imported only by the functions that reach a cluster (it pulls in the kubernetes client)."""
+    from launchpod.adapters.k8s import reads
+
+    return reads
+
+
 class FileSystems(Protocol):
     """FSx's file systems, as DescribeFileSystems describes them (adapters.aws.fsx)."""
 

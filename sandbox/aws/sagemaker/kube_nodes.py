@@ -16,7 +16,7 @@ from moto.sagemaker.models import SageMakerModelBackend
 from sandbox.aws.hyperpod_instances import shape_of
 from sandbox.aws.sagemaker.common import EKS_ARN, LOCK, drop_empty, log
 from sandbox.aws.sagemaker.models import HyperPodCluster, HyperPodNode
-from sandbox.images import INTERNET_ANNOTATION
+from sandbox.controllers.images import INTERNET_ANNOTATION
 
 COMPUTE_TYPE_LABEL = "sagemaker.amazonaws.com/compute-type"
 CLUSTER_NAME_LABEL = "sagemaker.amazonaws.com/cluster-name"

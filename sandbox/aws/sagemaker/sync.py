@@ -36,6 +36,6 @@ def sync_nodes() -> None:
 
 def ticker(interval: float = 0.1) -> Any:
     """``sync_nodes`` every ``interval`` real seconds: HyperPod's clock moves without callers."""
-    from sandbox.periodic import Periodic
+    from sandbox.controllers.periodic import Periodic
 
     return Periodic("sandbox-hyperpod", interval, sync_nodes)

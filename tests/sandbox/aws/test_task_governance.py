@@ -10,9 +10,9 @@ import pytest
 from botocore.exceptions import ClientError
 
 import sandbox.aws
-from sandbox import kueue
 from sandbox.aws import sagemaker as hyperpod
 from sandbox.aws import task_governance
+from sandbox.controllers import kueue
 from tests import manifests
 from tests.sandbox.aws.support import ROLE_ARN, wait_until
 

@@ -14,7 +14,7 @@ from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from sandbox.auth import SandboxTokens
-from sandbox.gateway import CONNECTIONS, build_gateway
+from sandbox.gateway import build_gateway, connections
 
 ENDPOINT = "https://lpsandbox.execute-api.us-east-1.amazonaws.com/prod"
 
@@ -131,7 +131,7 @@ def test_unknown_or_closed_connection_is_gone(tokens: SandboxTokens) -> None:
     with client.websocket_connect(f"/ws?token={tokens.token_for('viewer')}"):
         connection_id = lambdas.events("launchpod-ws-connect")[0]["requestContext"]["connectionId"]
     assert lambdas.disconnected.wait(5)
-    assert connection_id not in CONNECTIONS.ids()
+    assert connection_id not in connections().ids()
     with pytest.raises(api.exceptions.GoneException):
         api.post_to_connection(ConnectionId=connection_id, Data=b"late")
 

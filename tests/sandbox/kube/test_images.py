@@ -8,9 +8,9 @@ import copy
 import pytest
 from launchpod.domain.dependencies import objects
 
-from sandbox.images import pull_error
+from sandbox.controllers.images import pull_error
+from sandbox.controllers.workloads import _reconcile
 from sandbox.kube import KubeFleet
-from sandbox.workloads import _reconcile
 from tests.instance_facts import placement
 
 NODE = {

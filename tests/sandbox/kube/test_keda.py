@@ -7,7 +7,7 @@ from __future__ import annotations
 from launchpod.contracts.inference import CreateEndpointInput
 from launchpod.domain.inference import manifests
 
-from sandbox import keda
+from sandbox.controllers import keda
 from tests import manifests as schemas
 
 BODY = {
@@ -89,7 +89,7 @@ class _Cluster:
 
 def test_a_prometheus_address_with_no_service_behind_it_fails_as_keda_s_query_does():
     meta = {"serverAddress": "http://prometheus-server.prometheus.svc.cluster.local:80", "query": "sum(up)"}
-    keda.METRICS[("c-prom", "sum(up)")] = 7
+    keda.keda_state().metrics[("c-prom", "sum(up)")] = 7
     try:
         try:
             keda.prometheus_value(_Cluster(set()), "c-prom", meta)
@@ -106,4 +106,4 @@ def test_a_prometheus_address_with_no_service_behind_it_fails_as_keda_s_query_do
         amp = {"serverAddress": "https://aps-workspaces.us-east-1.amazonaws.com/workspaces/ws-1", "query": "sum(up)"}
         assert keda.prometheus_value(_Cluster(set()), "c-prom", amp) == 7
     finally:
-        keda.METRICS.pop(("c-prom", "sum(up)"))
+        keda.keda_state().metrics.pop(("c-prom", "sum(up)"))

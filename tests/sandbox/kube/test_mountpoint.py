@@ -13,7 +13,7 @@ import boto3
 import pytest
 from moto import mock_aws
 
-from sandbox import hf_hub, mountpoint
+from sandbox.controllers import hf_hub, mountpoint
 
 BUCKET = "shared-bucket"
 LAUNCHPOD = ["allow-delete", "region us-east-1"]  # the options Launchpod's storage volume carries
@@ -179,7 +179,7 @@ OLD_SCRIPT = (  # Launchpod's download before: hf download straight onto the mou
 def test_launchpods_download_script_fails_straight_onto_the_mount_and_succeeds_through_local_disk_twice(s3):
     from launchpod.domain.inference import models
 
-    from sandbox import model_jobs
+    from sandbox.controllers import model_jobs
 
     env = {
         "REPO_ID": "Qwen/Qwen3-0.6B",

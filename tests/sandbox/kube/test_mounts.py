@@ -8,8 +8,8 @@ import copy
 
 import pytest
 
+from sandbox.controllers.workloads import _reconcile
 from sandbox.kube import KubeFleet
-from sandbox.workloads import _reconcile
 
 CONFIG = {"name": "config", "configMap": {"name": "hosts"}}
 NODE = {
@@ -140,7 +140,7 @@ def test_a_started_pod_keeps_running_when_its_secret_is_deleted(fleet):
 
 
 def test_a_training_pod_bound_to_its_node_waits_for_its_config_map_then_runs(fleet):
-    from sandbox import training
+    from sandbox.controllers import training
 
     _put(fleet, "v1/nodes", NODE)
     owner = {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "job", "namespace": "default", "uid": "u1"}}

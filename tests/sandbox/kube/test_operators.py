@@ -10,8 +10,8 @@ import pytest
 from launchpod.domain.dependencies import objects
 
 from sandbox.aws import clock
+from sandbox.controllers.workloads import _reconcile
 from sandbox.kube import KubeFleet
-from sandbox.workloads import _reconcile
 
 # The ClusterRole Launchpod installed for KubeRay before it took the upstream rules.
 OLD_RULES = [

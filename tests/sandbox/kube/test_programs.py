@@ -11,10 +11,10 @@ import boto3
 import pytest
 from moto import mock_aws
 
-from sandbox import programs
 from sandbox.aws import clock
+from sandbox.controllers import programs
+from sandbox.controllers.workloads import _reconcile
 from sandbox.kube import KubeFleet
-from sandbox.workloads import _reconcile
 from tests.sandbox.aws.support import wait_until
 
 BUCKET = "shared-bucket"
@@ -221,7 +221,7 @@ def test_the_server_runs_once_its_model_is_in_the_bucket(fleet, s3):
 
 # ------------------------------------------------------------------ what a trainer writes while it trains
 def _llama_factory_writes(s3, output_dir: str, logging_steps: int | None) -> list[str | None]:
-    from sandbox import mountpoint
+    from sandbox.controllers import mountpoint
 
     config = f"model_name_or_path: /data/models/Qwen\noutput_dir: {output_dir}\n"
     config += f"logging_steps: {logging_steps}\n" if logging_steps else ""
@@ -252,7 +252,7 @@ def test_llama_factory_writes_its_log_once_by_default_and_anywhere_on_local_disk
 
 
 def test_under_keep_output_the_log_appends_on_the_node_and_reaches_the_bucket_when_training_ends(s3):
-    from sandbox import mountpoint
+    from sandbox.controllers import mountpoint
 
     s3.put_object(Bucket=BUCKET, Key="jobs/j/config.yaml", Body=b"output_dir: /data/jobs/j/output\nlogging_steps: 10\n")
     wrapped = ("/tmp/keep_output.py", "/local/jobs/j/output", "/data/jobs/j/output")

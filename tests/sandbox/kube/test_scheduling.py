@@ -7,9 +7,9 @@ import copy
 
 import pytest
 
+from sandbox.controllers.scheduling import schedule
+from sandbox.controllers.workloads import _reconcile
 from sandbox.kube import KubeFleet
-from sandbox.scheduling import schedule
-from sandbox.workloads import _reconcile
 from tests.instance_facts import placement
 
 

@@ -8,7 +8,7 @@ import copy
 
 import pytest
 
-from sandbox import training
+from sandbox.controllers import training
 from sandbox.kube import KubeFleet
 
 CLUSTER = "lost"

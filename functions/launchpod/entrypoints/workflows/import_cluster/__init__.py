@@ -1,1 +1,0 @@
-"""import-cluster: access entry -> verify access (the create-control-plane phases, reused) -> register."""

@@ -1,1 +1,0 @@
-"""provision-cluster's own phases (the rest are its children's)."""

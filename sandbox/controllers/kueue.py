@@ -1,0 +1,259 @@
+"""The task governance add-on's Kueue objects, emulated for the sandbox's Kubernetes APIs.
+
+What AWS documents ("HyperPod task governance",
+https://docs.aws.amazon.com/sagemaker/latest/dg/sagemaker-hyperpod-eks-operate-console-ui-governance.html,
+and "Policies", .../sagemaker-hyperpod-eks-operate-console-ui-governance-policies.html), and the sandbox does
+once the add-on (amazon-sagemaker-hyperpod-taskgovernance) is ACTIVE on the cluster:
+
+* The add-on installs Kueue: its kinds (ClusterQueue, LocalQueue, ResourceFlavor, WorkloadPriorityClass) are
+  served, at kueue.x-k8s.io v1beta1 and v1beta2 (Kueue v0.19.2, the add-on's v1.6.0).
+* Each compute quota (one per team) becomes namespace ``hyperpod-ns-<team>``, a ClusterQueue with the team's
+  instances as nominal quota per instance type (a ResourceFlavor per type), and the LocalQueue
+  ``hyperpod-ns-<team>-localqueue`` in the namespace that tasks are submitted to. Lend, DontLend and
+  LendAndBorrow become the ClusterQueue's lending and borrowing limits (BorrowLimit percent of the quota,
+  50 when not given, as the API reference's default); PreemptTeamTasks its withinClusterQueue preemption.
+* Each priority class of the cluster's scheduler config becomes the WorkloadPriorityClass ``<name>-priority``
+  with the weight as value.
+* Deleting a quota or a priority class removes its objects.
+
+The ClusterQueue's exact shape (cohort name, covered resources, labels) is not documented by AWS; the
+sandbox's is a plausible Kueue configuration, labelled ``app.kubernetes.io/managed-by: hyperpod-task-governance``
+(our label). Not modelled: Kueue's admission itself (a queued job's pods are created at once, as before).
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from sandbox.aws import task_governance as tg
+from sandbox.aws.hyperpod_instances import shape_of
+from sandbox.controllers.periodic import Periodic
+
+log = logging.getLogger("sandbox.controllers.kueue")
+
+ADDON = "amazon-sagemaker-hyperpod-taskgovernance"
+GROUP, VERSION = "kueue.x-k8s.io", "v1beta1"
+MANAGED = {"app.kubernetes.io/managed-by": "hyperpod-task-governance"}
+COHORT = "hyperpod-cohort"
+KINDS = {  # kind -> (plural, namespaced)
+    "ClusterQueue": ("clusterqueues", False),
+    "LocalQueue": ("localqueues", True),
+    "ResourceFlavor": ("resourceflavors", False),
+    "WorkloadPriorityClass": ("workloadpriorityclasses", False),
+}
+
+
+def crd(kind: str) -> dict[str, Any]:
+    plural, namespaced = KINDS[kind]
+    schema = {"openAPIV3Schema": {"type": "object", "x-kubernetes-preserve-unknown-fields": True}}
+    return {
+        "apiVersion": "apiextensions.k8s.io/v1",
+        "kind": "CustomResourceDefinition",
+        "metadata": {"name": f"{plural}.{GROUP}"},
+        "spec": {
+            "group": GROUP,
+            "names": {"kind": kind, "plural": plural, "singular": kind.lower(), "listKind": f"{kind}List"},
+            "scope": "Namespaced" if namespaced else "Cluster",
+            "versions": [
+                {"name": v, "served": True, "storage": v == "v1beta2", "schema": schema, "subresources": {"status": {}}}
+                for v in ("v1beta1", "v1beta2")
+            ],
+        },
+    }
+
+
+def _resources(instance_type: str, count: int) -> dict[str, str]:
+    shape = shape_of(instance_type)
+    out = {"cpu": str(shape.vcpus * count), "memory": f"{int(shape.memory_gib * count)}Gi"}
+    if shape.gpus:
+        out["nvidia.com/gpu"] = str(shape.gpus * count)
+    if shape.neuron_devices:
+        out["aws.amazon.com/neuron"] = str(shape.neuron_devices * count)
+    return out
+
+
+def _meta(name: str, namespace: str | None = None) -> dict[str, Any]:
+    meta: dict[str, Any] = {"name": name, "labels": dict(MANAGED)}
+    if namespace:
+        meta["namespace"] = namespace
+    return meta
+
+
+def team_objects(quota: dict[str, Any]) -> list[dict[str, Any]]:
+    """The Namespace, ResourceFlavors, ClusterQueue and LocalQueue the add-on makes for one compute quota."""
+    team = quota["ComputeQuotaTarget"]["TeamName"]
+    namespace = f"hyperpod-ns-{team}"
+    config = quota.get("ComputeQuotaConfig") or {}
+    sharing = config.get("ResourceSharingConfig") or {"Strategy": "LendAndBorrow"}
+    per_type = {
+        r["InstanceType"]: _resources(r["InstanceType"], int(r.get("Count") or 0))
+        for r in config.get("ComputeQuotaResources") or []
+    }
+    covered = sorted({name for resources in per_type.values() for name in resources})
+    percent = int(sharing.get("BorrowLimit") or 50)
+    flavors = []
+    for instance_type, resources in sorted(per_type.items()):
+        entries = []
+        for name in covered:
+            nominal = resources.get(name, "0")
+            entry: dict[str, Any] = {"name": name, "nominalQuota": nominal}
+            if sharing.get("Strategy") == "DontLend":
+                entry["lendingLimit"] = 0
+            if sharing.get("Strategy") in ("DontLend", "Lend"):
+                entry["borrowingLimit"] = 0
+            elif nominal.isdigit():
+                entry["borrowingLimit"] = str(int(nominal) * percent // 100)
+            else:
+                entry["borrowingLimit"] = f"{int(nominal.removesuffix('Gi')) * percent // 100}Gi"
+            entries.append(entry)
+        flavors.append({"name": instance_type, "resources": entries})
+    queue = {
+        "apiVersion": f"{GROUP}/{VERSION}",
+        "kind": "ClusterQueue",
+        "metadata": _meta(f"{namespace}-clusterqueue"),
+        "spec": {
+            "cohort": COHORT,
+            "namespaceSelector": {"matchLabels": {"kubernetes.io/metadata.name": namespace}},
+            "preemption": {
+                "withinClusterQueue": config.get("PreemptTeamTasks") or "LowerPriority",
+                "reclaimWithinCohort": "Any",
+                "borrowWithinCohort": {"policy": "Never"},
+            },
+            "fairSharing": {"weight": str(quota["ComputeQuotaTarget"].get("FairShareWeight") or 0)},
+            "resourceGroups": [{"coveredResources": covered, "flavors": flavors}] if flavors else [],
+            "stopPolicy": "None" if quota.get("ActivationState", "Enabled") == "Enabled" else "Hold",
+        },
+    }
+    objects: list[dict[str, Any]] = [
+        {
+            "apiVersion": "v1",
+            "kind": "Namespace",
+            "metadata": {"name": namespace, "labels": {**MANAGED, "kubernetes.io/metadata.name": namespace}},
+        }
+    ]
+    objects += [
+        {
+            "apiVersion": f"{GROUP}/{VERSION}",
+            "kind": "ResourceFlavor",
+            "metadata": _meta(instance_type),
+            "spec": {"nodeLabels": {"node.kubernetes.io/instance-type": instance_type}},
+        }
+        for instance_type in sorted(per_type)
+    ]
+    objects.append(queue)
+    objects.append(
+        {
+            "apiVersion": f"{GROUP}/{VERSION}",
+            "kind": "LocalQueue",
+            "metadata": _meta(f"{namespace}-localqueue", namespace),
+            "spec": {"clusterQueue": f"{namespace}-clusterqueue"},
+        }
+    )
+    return objects
+
+
+def priority_objects(config: dict[str, Any]) -> list[dict[str, Any]]:
+    return [
+        {
+            "apiVersion": f"{GROUP}/{VERSION}",
+            "kind": "WorkloadPriorityClass",
+            "metadata": _meta(f"{p['Name']}-priority"),
+            "value": int(p["Weight"]),
+            "description": f"HyperPod task governance priority class {p['Name']}",
+        }
+        for p in (config.get("SchedulerConfig") or {}).get("PriorityClasses") or []
+    ]
+
+
+def _eks_name(cluster_arn: str) -> str | None:
+    from moto.sagemaker.models import sagemaker_backends
+
+    parts = cluster_arn.split(":")
+    try:
+        backend = sagemaker_backends[parts[4]][parts[3]]
+    except (IndexError, KeyError):
+        return None
+    found = next((c for c in list(backend.clusters.values()) if getattr(c, "arn", None) == cluster_arn), None)
+    return getattr(found, "eks_cluster_name", None)
+
+
+def desired(eks_cluster: str) -> list[dict[str, Any]]:
+    """Every object the add-on keeps on that EKS cluster, from SageMaker's configs and quotas."""
+    out: list[dict[str, Any]] = []
+    for entity in tg.live("cluster-scheduler-config"):
+        if _eks_name(entity.cluster_arn) == eks_cluster:
+            out += priority_objects(tg.describe_config(entity))
+    for entity in tg.live("compute-quota"):
+        if _eks_name(entity.cluster_arn) == eks_cluster:
+            out += team_objects(tg.describe_quota(entity))
+    # ResourceFlavors are shared: one per instance type, however many teams use it.
+    seen: set[tuple[str, str]] = set()
+    unique = []
+    for obj in out:
+        key = (obj["kind"], obj["metadata"]["name"])
+        if key not in seen:
+            seen.add(key)
+            unique.append(obj)
+    return unique
+
+
+def _resource(obj: dict[str, Any]) -> str:
+    if obj["kind"] == "Namespace":
+        return "v1/namespaces"
+    return f"{GROUP}/{VERSION}/{KINDS[obj['kind']][0]}"
+
+
+def _same(found: dict[str, Any], want: dict[str, Any]) -> bool:
+    return (
+        all(found.get(k) == want.get(k) for k in ("spec", "value", "description"))
+        and ((found.get("metadata") or {}).get("labels") or {}).items() >= want["metadata"]["labels"].items()
+    )
+
+
+def _reconciler(want: list[dict[str, Any]]) -> Any:
+    async def reconcile(emulator: Any) -> None:
+        for kind in KINDS:
+            definition = crd(kind)
+            resource = "apiextensions.k8s.io/v1/customresourcedefinitions"
+            if emulator.get_object(resource, None, definition["metadata"]["name"]) is None:
+                await emulator.put_object(resource, definition)
+                emulator._declare_crd(definition)  # what the API server does when a CRD is created
+        keep = set()
+        for obj in want:
+            meta = obj["metadata"]
+            keep.add((_resource(obj), meta.get("namespace"), meta["name"]))
+            found = emulator.get_object(_resource(obj), meta.get("namespace"), meta["name"])
+            if found is None or not _same(found, obj):
+                await emulator.put_object(_resource(obj), obj)
+        for resource in [f"{GROUP}/{VERSION}/{plural}" for plural, _ in KINDS.values()] + ["v1/namespaces"]:
+            for found in emulator.list_objects(resource):
+                meta = found.get("metadata") or {}
+                labels = meta.get("labels") or {}
+                ours = all(labels.get(k) == v for k, v in MANAGED.items())
+                if ours and (resource, meta.get("namespace"), meta["name"]) not in keep:
+                    await emulator.delete_object(resource, meta.get("namespace"), meta["name"])
+
+    return reconcile
+
+
+def _active(cluster: str) -> bool:
+    from sandbox.aws.eks import find_cluster
+
+    found = find_cluster(cluster)
+    addon = found.addons.get(ADDON) if found is not None else None
+    return addon is not None and addon.health()[0] == "ACTIVE"
+
+
+def reconcile_all(fleet: Any) -> None:
+    for name in fleet.names():
+        if not _active(name):
+            continue
+        try:
+            fleet.call(name, _reconciler(desired(name)))
+        except Exception:  # a cluster being deleted, a loop shutting down: try again next tick
+            log.debug("kueue reconcile failed for %s", name, exc_info=True)
+
+
+def kueue_controller(fleet: Any, interval: float = 0.2) -> Periodic:
+    return Periodic("sandbox-kueue", interval, lambda: reconcile_all(fleet))

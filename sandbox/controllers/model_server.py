@@ -1,0 +1,204 @@
+"""The API server's Service proxy and the OpenAI-compatible model servers behind it.
+
+``/api/v1/namespaces/{ns}/services/{name}:{port}/proxy/{path}`` is the ``services/proxy`` subresource
+(https://kubernetes.io/docs/tasks/access-application-cluster/access-cluster-services/#manually-constructing-apiserver-proxy-urls):
+the API server forwards the request to one Ready pod the Service selects, on the Service port's target
+port, and answers 404 for a Service that does not exist, 503 "no endpoints available for service" when
+no selected pod is Ready, and 503 "error trying to reach service" when nothing listens there.
+
+An SGLang router pod (``python3 -m sglang_router.launch_router``) passes the request on to a Ready pod
+its ``--selector`` matches, once its service account may list pods (else "No available workers").
+The pods: vLLM (vllm/vllm-openai, lmcache/vllm-openai), SGLang (lmsysorg/sglang) and the JumpStart LMI
+image serve the OpenAI chat completions API on their port (``POST /v1/chat/completions``, answered as
+https://platform.openai.com/docs/api-reference/chat/object shapes it); any other image serves nothing.
+The answer is deterministic: it names the model and echoes the last user message, at most
+``max_tokens`` words.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+import uuid
+from typing import Any
+
+import aiohttp.web
+
+from sandbox.kube.emulator import status_body
+
+PROXY = re.compile(
+    r"^/api/v1/namespaces/(?P<ns>[^/]+)/services/(?P<svc>[^/:]+)(?::(?P<port>[^/]+))?/proxy(?P<rest>/.*)?$"
+)
+SERVING_IMAGES = ("vllm/vllm-openai", "lmcache/vllm-openai", "lmsysorg/sglang", "djl-inference")
+
+
+def _serves_openai(image: str) -> bool:
+    repository = image.split("@")[0].rsplit(":", 1)[0] if ":" in image.split("/")[-1] else image.split("@")[0]
+    return any(repository.endswith(s) for s in SERVING_IMAGES)
+
+
+def _port(container: dict[str, Any]) -> Any:
+    ports = container.get("ports") or [{}]
+    return ports[0].get("containerPort")
+
+
+def _selector_of(args: list[str]) -> dict[str, str]:
+    """--selector k=v [k=v ...] of sglang_router.launch_router."""
+    if "--selector" not in args:
+        return {}
+    out = {}
+    for token in args[args.index("--selector") + 1 :]:
+        if token.startswith("--"):
+            break
+        key, _, value = token.partition("=")
+        out[key] = value
+    return out
+
+
+def _route(emulator: Any, ns: str, router: dict[str, Any], container: dict[str, Any], text: str) -> Any:
+    """The SGLang router's pick: it discovers workers by --selector only if its service account may list
+    pods in the namespace (RBAC, as sandbox.controllers.operators evaluates it); cache-aware routing sends the same
+    prompt prefix to the same worker (here: the prefix's hash over the Ready workers).
+
+    Its workers are, at every request, the pods whose labels match every key=value of --selector, that are
+    not terminating, and are Running with condition Ready True: the SGLang Model Gateway's discovery keeps
+    a reflector of the namespace's pods and reconciles its workers level-triggered on every watch event, so
+    a pod whose labels stop matching leaves the workers and one that starts matching joins them
+    (sgl-project "Kubernetes service discovery", https://docs.sglang.ai/advanced_features/router.html;
+    lightseekorg/smg model_gateway/src/service_discovery.rs, compute_desired_state and reconcile_once).
+    Not modelled: the up-to-1 s coalescing of watch events before a reconcile."""
+    from sandbox.controllers import operators
+
+    account = (router.get("spec") or {}).get("serviceAccountName") or "default"
+    rules = operators._rules(emulator, ns, account, ns)
+    if not any(operators._rule_allows(r, "", "pods", "list") for r in rules):
+        return aiohttp.web.json_response(
+            {"error": "No available workers (service discovery: pods is forbidden)"}, status=503
+        )
+    selector = _selector_of(list(container.get("args") or []))
+    workers = [
+        p
+        for p in emulator.list_objects("v1/pods", ns)
+        if selector
+        and all((p["metadata"].get("labels") or {}).get(k) == v for k, v in selector.items())
+        and not p["metadata"].get("deletionTimestamp")
+        and (p.get("status") or {}).get("phase") == "Running"
+        and _ready(p)
+    ]
+    if not workers:
+        return aiohttp.web.json_response({"error": "No available workers"}, status=503)
+    workers.sort(key=lambda p: p["metadata"]["name"])
+    return workers[sum(text[:256].encode()) % len(workers)]
+
+
+def _ready(pod: dict[str, Any]) -> bool:
+    return any(
+        c.get("type") == "Ready" and c.get("status") == "True"
+        for c in (pod.get("status") or {}).get("conditions") or []
+    )
+
+
+def _error(code: int, reason: str, message: str) -> aiohttp.web.Response:
+    return aiohttp.web.json_response(status_body(code, reason, message), status=code)
+
+
+def _model_name(pod: dict[str, Any]) -> str:
+    container = ((pod.get("spec") or {}).get("containers") or [{}])[0]
+    env = {e.get("name"): e.get("value") for e in container.get("env") or []}
+    args = list(container.get("args") or [])
+    if "--served-model-name" in args[:-1]:
+        return str(args[args.index("--served-model-name") + 1])
+    for key in ("SM_JUMPSTART_MODEL_ID", "MODEL_LOCATION"):
+        if env.get(key):
+            return str(env[key])
+    positional = [a for a in args if not a.startswith("-")]
+    return positional[0] if positional else str(container.get("image", "model"))
+
+
+def _completion(pod: dict[str, Any], body: dict[str, Any]) -> aiohttp.web.Response:
+    messages = body.get("messages")
+    if not isinstance(messages, list) or not messages:
+        return aiohttp.web.json_response(
+            {"error": {"message": "messages is required", "type": "BadRequestError"}}, status=400
+        )
+    last = next((m.get("content", "") for m in reversed(messages) if m.get("role") == "user"), "")
+    limit = int(body.get("max_tokens") or 256)
+    model = _model_name(pod)
+    words = f"[{model}] You said: {last}".split()
+    content = " ".join(words[:limit])
+    return aiohttp.web.json_response(
+        {
+            "id": f"chatcmpl-{uuid.uuid4().hex[:24]}",
+            "object": "chat.completion",
+            "created": int(time.time()),
+            "model": model,
+            "choices": [
+                {
+                    "index": 0,
+                    "message": {"role": "assistant", "content": content},
+                    "finish_reason": "length" if len(words) > limit else "stop",
+                }
+            ],
+            "usage": {
+                "prompt_tokens": sum(len(str(m.get("content", "")).split()) for m in messages),
+                "completion_tokens": min(len(words), limit),
+                "total_tokens": sum(len(str(m.get("content", "")).split()) for m in messages) + min(len(words), limit),
+            },
+        }
+    )
+
+
+async def proxy(emulator: Any, method: str, path: str, text: str) -> aiohttp.web.Response | None:
+    """The proxy's answer for ``path``, or None when it is not a services/proxy path."""
+    m = PROXY.match(path)
+    if m is None:
+        return None
+    ns, name, port, rest = m.group("ns"), m.group("svc"), m.group("port"), m.group("rest") or "/"
+    service = emulator.get_object("v1/services", ns, name)
+    if service is None:
+        return _error(404, "NotFound", f'services "{name}" not found')
+    spec = service.get("spec") or {}
+    ports = spec.get("ports") or []
+    chosen = next((p for p in ports if port in (None, str(p.get("port")), p.get("name"))), None)
+    if chosen is None:
+        return _error(503, "ServiceUnavailable", f'no endpoints available for service "{name}"')
+    selector = spec.get("selector") or {}
+    pods = [
+        p
+        for p in emulator.list_objects("v1/pods", ns)
+        if selector
+        and all(((p["metadata"].get("labels") or {}).get(k) == v) for k, v in selector.items())
+        and _ready(p)
+    ]
+    if not pods:
+        return _error(503, "ServiceUnavailable", f'no endpoints available for service "{name}"')
+    pod = pods[0]
+    container = ((pod.get("spec") or {}).get("containers") or [{}])[0]
+    if "sglang_router.launch_router" in " ".join(container.get("command") or []):
+        routed = _route(emulator, ns, pod, container, text)
+        if isinstance(routed, aiohttp.web.Response):
+            return routed
+        pod, container = routed, ((routed.get("spec") or {}).get("containers") or [{}])[0]
+        chosen = None
+    target = chosen.get("targetPort", chosen.get("port")) if chosen else _port(container)
+    listens = {str(p.get("containerPort")) for p in container.get("ports") or []} | {
+        p.get("name") for p in container.get("ports") or []
+    }
+    if not _serves_openai(str(container.get("image", ""))) or str(target) not in listens:
+        return _error(
+            503,
+            "ServiceUnavailable",
+            f"error trying to reach service: dial tcp 10.0.0.1:{target}: connect: connection refused",
+        )
+    if method == "GET" and rest in ("/health", "/v1/models"):
+        return aiohttp.web.json_response({"object": "list", "data": [{"id": _model_name(pod), "object": "model"}]})
+    if method != "POST" or rest != "/v1/chat/completions":
+        return aiohttp.web.json_response({"detail": "Not Found"}, status=404)
+    try:
+        body = json.loads(text or "{}")
+    except ValueError:
+        return aiohttp.web.json_response(
+            {"error": {"message": "body is not JSON", "type": "BadRequestError"}}, status=400
+        )
+    return _completion(pod, body)

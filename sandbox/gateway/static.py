@@ -1,0 +1,59 @@
+"""The web console's static files, as CloudFront serves the built single-page app: a file when one
+exists, ``index.html`` for every other path (client-side routes), a landing page when it is not built."""
+
+from __future__ import annotations
+
+import mimetypes
+import uuid
+from pathlib import Path
+
+from starlette.requests import Request
+from starlette.responses import FileResponse, HTMLResponse, Response
+
+from sandbox.gateway.proxy import error_envelope
+
+
+class StaticSite:
+    """Serves ``web_dir``, checked per request, so a web build that appears later needs no restart."""
+
+    def __init__(self, web_dir: str | Path | None) -> None:
+        self._root = Path(web_dir) if web_dir is not None else None
+
+    async def __call__(self, request: Request) -> Response:
+        if request.method not in ("GET", "HEAD"):
+            return error_envelope(
+                405,
+                "METHOD_NOT_ALLOWED",
+                f"Method {request.method} is not supported here.",
+                str(uuid.uuid4()),
+                headers={"Allow": "GET, HEAD"},
+            )
+        root = self._root
+        if root is not None and (root / "index.html").is_file():
+            found = _safe_file(root, request.url.path) if request.url.path != "/" else None
+            if found is not None:
+                return FileResponse(found, media_type=mimetypes.guess_type(found.name)[0])
+            # Single-page app: every unknown path is a client-side route.
+            return FileResponse(root / "index.html", media_type="text/html", headers={"Cache-Control": "no-cache"})
+        return HTMLResponse(LANDING_PAGE)
+
+
+def _safe_file(root: Path, relative: str) -> Path | None:
+    candidate = (root / relative.lstrip("/")).resolve()
+    if not candidate.is_relative_to(root.resolve()) or not candidate.is_file():
+        return None
+    return candidate
+
+
+LANDING_PAGE = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Launchpod sandbox</title></head>
+<body style="font-family: sans-serif; max-width: 40rem; margin: 3rem auto">
+<h1>Launchpod sandbox</h1>
+<p>The web UI is not built yet (<code>web/dist</code> is missing). The API is up:</p>
+<ul>
+<li><a href="/api/docs">/api/docs</a> &mdash; the REST API (Swagger UI)</li>
+<li><a href="/api/health">/api/health</a> &mdash; API health</li>
+</ul>
+<p>WebSocket: <code>/ws?token=&lt;token&gt;</code> &middot; MCP: <code>/mcp</code></p>
+</body></html>
+"""
