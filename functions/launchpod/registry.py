@@ -799,33 +799,34 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
         "import-cluster: records the cluster as imported",
         actions=("eks:DescribeCluster",),
     ),
-    FunctionSpec(
+    phase_function(
         "cs-storage-access",
-        f"{_PHASES}.configure_storage.storage_access.handler",
+        "StorageAccess",
+        "configure_storage.storage_access",
         "configure-storage: the CSI driver add-on is ACTIVE; the FSx for Lustre file system exists",
         actions=("eks:ListAddons", "eks:DescribeAddon", "fsx:DescribeFileSystems"),
-        placeholder="StorageAccessFn",
     ),
-    FunctionSpec(
+    phase_function(
         "cs-apply-volume",
-        f"{_PHASES}.configure_storage.apply_volume.handler",
+        "ApplyVolume",
+        "configure_storage.apply_volume",
         "configure-storage: PersistentVolume and PersistentVolumeClaim with server-side apply",
         actions=("eks:DescribeCluster",),
         kubernetes=True,
-        placeholder="ApplyVolumeFn",
     ),
-    FunctionSpec(
+    phase_function(
         "cs-wait-bound",
-        f"{_PHASES}.configure_storage.wait_bound.handler",
+        "WaitBound",
+        "configure_storage.wait_bound",
         "configure-storage: polls the claim until it is Bound",
         actions=("eks:DescribeCluster",),
         kubernetes=True,
-        placeholder="WaitBoundFn",
     ),
-    # ---- configure-features (issue 13: managed features)
-    FunctionSpec(
+    # ---- configure-features: managed features
+    phase_function(
         "cf-cert-manager",
-        f"{_PHASES}.configure_features.cert_manager.handler",
+        "CertManager",
+        "configure_features.cert_manager",
         "configure-features: cert-manager, which the training and inference operators need, installed and ACTIVE",
         actions=(
             "eks:ListAddons",
@@ -835,18 +836,18 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
             "eks:DescribeCluster",
             "eks:DescribeAddonVersions",
         ),
-        placeholder="CertManagerFn",
     ),
-    FunctionSpec(
+    phase_function(
         "cf-training-operator",
-        f"{_PHASES}.configure_features.training_operator.handler",
+        "TrainingOperator",
+        "configure_features.training_operator",
         "configure-features: the HyperPod training operator add-on with its pod identity role, or removed",
         actions=_OPERATOR_ADDON,
-        placeholder="TrainingOperatorFn",
     ),
-    FunctionSpec(
+    phase_function(
         "cf-checkpoint-identity",
-        f"{_PHASES}.configure_features.checkpoint_identity.handler",
+        "CheckpointIdentity",
+        "configure_features.checkpoint_identity",
         "configure-features: checkpoint service account, IRSA role and its policy on the checkpoint prefix, or removed",
         actions=(
             "eks:DescribeCluster",
@@ -860,18 +861,18 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
             "iam:DeleteRole",
         ),
         kubernetes=True,
-        placeholder="CheckpointIdentityFn",
     ),
-    FunctionSpec(
+    phase_function(
         "cf-tiered-storage",
-        f"{_PHASES}.configure_features.tiered_storage.handler",
+        "TieredStorage",
+        "configure_features.tiered_storage",
         "configure-features: UpdateCluster TieredStorageConfig, then InService",
         actions=("sagemaker:DescribeCluster", "sagemaker:UpdateCluster", "eks:DescribeCluster"),
-        placeholder="TieredStorageFn",
     ),
-    FunctionSpec(
+    phase_function(
         "cf-task-governance",
-        f"{_PHASES}.configure_features.task_governance.handler",
+        "TaskGovernance",
+        "configure_features.task_governance",
         "configure-features: the HyperPod task governance add-on, installed or removed",
         actions=(
             "eks:ListAddons",
@@ -882,11 +883,11 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
             "eks:DescribeCluster",
             "eks:DescribeAddonVersions",
         ),
-        placeholder="TaskGovernanceFn",
     ),
-    FunctionSpec(
+    phase_function(
         "cf-inference-operator",
-        f"{_PHASES}.configure_features.inference_operator.handler",
+        "InferenceOperator",
+        "configure_features.inference_operator",
         "configure-features: the HyperPod inference operator add-on with its configuration values and IRSA "
         "execution role, after the FSx CSI driver it needs (with its pod identity role), or removed",
         actions=(
@@ -895,11 +896,11 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
             "iam:ListOpenIDConnectProviders",  # the execution role trusts the cluster's OIDC provider (IRSA)
             "iam:DetachRolePolicy",  # a role left from an earlier install, trusting another issuer, is remade
         ),
-        placeholder="InferenceOperatorFn",
     ),
-    FunctionSpec(
+    phase_function(
         "cf-observability",
-        f"{_PHASES}.configure_features.observability.handler",
+        "Observability",
+        "configure_features.observability",
         "configure-features: the CloudWatch Observability add-on (Container Insights) with its pod identity role"
         " and its AWS managed policies, or removed",
         actions=(
@@ -907,51 +908,51 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
             "iam:AttachRolePolicy",
             "iam:DetachRolePolicy",
         ),
-        placeholder="ObservabilityFn",
     ),
-    # ---- inference (issue 15): endpoints deployed, scaled, deleted
-    FunctionSpec(
+    # ---- inference: endpoints deployed, scaled, deleted
+    phase_function(
         "inf-apply-endpoint",
-        f"{_PHASES}.inference.apply_endpoint.handler",
+        "ApplyEndpoint",
+        "inference.apply_endpoint",
         "inference: the endpoint's objects applied, scaled or deleted",
         actions=("eks:DescribeCluster",),
         kubernetes=True,
-        placeholder="ApplyEndpointFn",
     ),
-    FunctionSpec(
+    phase_function(
         "inf-wait-endpoint",
-        f"{_PHASES}.inference.wait_endpoint.handler",
+        "WaitEndpoint",
+        "inference.wait_endpoint",
         "inference: polls until every replica is Ready (and the load balancer's hostname), or every object is gone",
         actions=("eks:DescribeCluster",),
         kubernetes=True,
-        placeholder="WaitEndpointFn",
     ),
-    FunctionSpec(
+    phase_function(
         "md-start-download",
-        f"{_PHASES}.model_download.start_download.handler",
+        "StartDownload",
+        "model_download.start_download",
         "model-download: the download Job applied on CPU with the storage claim mounted",
         actions=("eks:DescribeCluster",),
         kubernetes=True,
-        placeholder="StartDownloadFn",
     ),
-    FunctionSpec(
+    phase_function(
         "md-wait-download",
-        f"{_PHASES}.model_download.wait_download.handler",
+        "WaitDownload",
+        "model_download.wait_download",
         "model-download: polls the Job to its end, then deletes the token's Secret",
         actions=("eks:DescribeCluster",),
         kubernetes=True,
-        placeholder="WaitDownloadFn",
     ),
-    FunctionSpec(
+    phase_function(
         "mlf-server-role",
-        f"{_PHASES}.configure_mlflow.server_role.handler",
+        "ServerRole",
+        "configure_mlflow.server_role",
         "configure-mlflow: the tracking server's role, reaching only mlflow/ in the shared bucket",
         actions=("iam:GetRole", "iam:CreateRole", "iam:TagRole", "iam:PutRolePolicy", "iam:ListAttachedRolePolicies"),
-        placeholder="ServerRoleFn",
     ),
-    FunctionSpec(
+    phase_function(
         "mlf-tracking-server",
-        f"{_PHASES}.configure_mlflow.tracking_server.handler",
+        "TrackingServer",
+        "configure_mlflow.tracking_server",
         "configure-mlflow: CreateMlflowTrackingServer (or the existing server), recorded on the cluster",
         actions=(
             "sagemaker:CreateMlflowTrackingServer",
@@ -959,14 +960,13 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
             "sagemaker:AddTags",  # tag-on-create of the tracking server
             "iam:PassRole",  # the server's role, passed to sagemaker.amazonaws.com
         ),
-        placeholder="TrackingServerFn",
     ),
-    FunctionSpec(
+    phase_function(
         "mlf-wait-server",
-        f"{_PHASES}.configure_mlflow.wait_tracking_server.handler",
+        "WaitTrackingServer",
+        "configure_mlflow.wait_tracking_server",
         "configure-mlflow: polls the tracking server until it is Created",
         actions=("sagemaker:DescribeMlflowTrackingServer",),
-        placeholder="WaitTrackingServerFn",
     ),
     FunctionSpec(
         "op-finish",
@@ -1151,7 +1151,7 @@ STATE_MACHINES: tuple[StateMachineSpec, ...] = (
             "op-record-failure",
         ),
     ),
-    # ---- configure-features (issue 13: managed features)
+    # ---- configure-features: managed features
     StateMachineSpec(
         "configure-features",
         "configure-features.asl.json",

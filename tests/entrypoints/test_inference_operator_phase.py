@@ -13,9 +13,9 @@ import pytest
 from launchpod.contracts.workflows import WorkflowInput
 from launchpod.domain import features
 from launchpod.domain.errors import PermanentError
-from launchpod.entrypoints.workflows.configure_features import inference_operator
 from launchpod.runtime import wiring
 from launchpod.runtime.settings import settings
+from launchpod.usecases.workflows import configure_features
 
 from sandbox.aws.eks.catalog import INFERENCE_SCHEMA
 from tests.fakes.eks import _offered
@@ -112,7 +112,7 @@ def _doc(poll: int = 0) -> WorkflowInput:
 
 def test_the_fsx_csi_driver_is_installed_and_awaited_before_the_inference_add_on(fakes):
     eks, _ = fakes
-    first = inference_operator.run(_doc())
+    first = configure_features.inference_operator(_doc())
 
     assert [c["name"] for c in eks.created] == ["aws-fsx-csi-driver"]
     assert eks.created[0]["identity"][0] == "fsx-csi-controller-sa"  # its pod identity, as reconcile gives it
@@ -122,7 +122,7 @@ def test_the_fsx_csi_driver_is_installed_and_awaited_before_the_inference_add_on
         "status": "DEGRADED",
         "health": {"issues": [{"code": "InsufficientNumberOfReplicas", "message": "m"}]},
     }  # rolled out, its controller waiting for nodes: its CSIDriver exists
-    inference_operator.run(_doc(poll=1))
+    configure_features.inference_operator(_doc(poll=1))
     assert [c["name"] for c in eks.created] == ["aws-fsx-csi-driver", ADDON]
 
 
@@ -130,7 +130,7 @@ def test_the_inference_add_on_gets_its_required_values_and_no_pod_identity(fakes
     eks, _ = fakes
     eks.found["aws-fsx-csi-driver"] = dict(ACTIVE)
 
-    inference_operator.run(_doc())
+    configure_features.inference_operator(_doc())
 
     created = eks.created[-1]
     role = "arn:aws:iam::123456789012:role/launchpod-c1-inference-operator"
@@ -148,7 +148,7 @@ def test_the_execution_role_is_assumed_through_irsa_by_the_operators_and_its_ked
     eks, iam = fakes
     eks.found["aws-fsx-csi-driver"] = dict(ACTIVE)
 
-    inference_operator.run(_doc())
+    configure_features.inference_operator(_doc())
 
     (statement,) = iam.trusts["launchpod-c1-inference-operator"]["Statement"]
     assert statement["Principal"] == {"Federated": PROVIDER}
@@ -167,7 +167,7 @@ def test_the_execution_role_writes_tls_certificates_pulls_images_and_updates_clu
     eks, iam = fakes
     eks.found["aws-fsx-csi-driver"] = dict(ACTIVE)
 
-    inference_operator.run(_doc())
+    configure_features.inference_operator(_doc())
 
     policy = json.dumps(iam.inline["launchpod-c1-inference-operator"])
     document = iam.inline["launchpod-c1-inference-operator"]
@@ -186,7 +186,7 @@ def test_values_the_addons_schema_refuses_fail_the_phase_before_create_addon(fak
     )
 
     with pytest.raises(PermanentError, match=r"\$\.x: is required"):
-        inference_operator.run(_doc())
+        configure_features.inference_operator(_doc())
     assert [c["name"] for c in eks.created] == []
 
 
@@ -196,7 +196,7 @@ def test_without_the_clusters_oidc_provider_the_phase_says_how_to_make_it(fakes,
     monkeypatch.setattr(iam, "oidc_provider_arn", lambda issuer: None)
 
     with pytest.raises(PermanentError, match="no IAM OIDC provider"):
-        inference_operator.run(_doc())
+        configure_features.inference_operator(_doc())
 
 
 def test_the_permissions_boundary_lets_the_execution_role_do_everything_its_policy_grants():

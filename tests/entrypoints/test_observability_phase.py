@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 from launchpod.contracts.workflows import WorkflowInput
 from launchpod.domain import ownership
-from launchpod.entrypoints.workflows.configure_features import observability
 from launchpod.runtime import wiring
+from launchpod.usecases.workflows import configure_features
 
 from tests.fakes.eks import _offered
 
@@ -81,20 +81,20 @@ def _doc(enabled: bool) -> WorkflowInput:
 
 def test_enabling_makes_the_role_with_managed_policies_then_the_add_on_with_its_pod_identity(fakes):
     eks, iam = fakes
-    result = observability.run(_doc(True))
+    result = configure_features.observability(_doc(True))
     assert not result.ready
     assert iam.roles == {"launchpod-c1-observability": POLICIES} and iam.inline == []
     assert eks.created == [
         (ADDON, "v6.2.0-eksbuild.1", ("cloudwatch-agent", "arn:aws:iam::123456789012:role/launchpod-c1-observability"))
     ]
     eks.found[ADDON] = {"status": "ACTIVE", "addonVersion": "v6.2.0-eksbuild.1"}
-    assert observability.run(_doc(True)).ready
+    assert configure_features.observability(_doc(True)).ready
 
 
 def test_disabling_deletes_the_add_on_then_the_role_detaching_its_policies(fakes):
     eks, iam = fakes
     eks.found[ADDON] = {"status": "ACTIVE", "tags": ownership.aws_tags("c1", "launchpod")}
-    assert not observability.run(_doc(False)).ready and eks.deleted == [ADDON] and iam.deleted == []
+    assert not configure_features.observability(_doc(False)).ready and eks.deleted == [ADDON] and iam.deleted == []
     eks.found.clear()
-    assert observability.run(_doc(False)).ready
+    assert configure_features.observability(_doc(False)).ready
     assert iam.deleted == [("launchpod-c1-observability", True)]

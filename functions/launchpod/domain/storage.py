@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from launchpod.contracts.phase_outputs import StorageAccessOutput
 from launchpod.contracts.storage import ConfigureStorageInput
 from launchpod.domain import ownership
 from launchpod.domain.operations import WorkflowPlan, role_for
@@ -111,6 +112,15 @@ def fsx_objects(name: str, namespace: str, file_system_id: str, dns_name: str, m
         "volumeAttributes": {"dnsname": dns_name, "mountname": mount_name},
     }
     return [_volume(name, namespace, source, csi, ["flock"]), claim(name, namespace, source)]
+
+
+def volume_objects(request: ConfigureStorageInput, access: StorageAccessOutput) -> list[dict[str, Any]]:
+    """The volume and claim a configure-storage request makes, from what StorageAccess found."""
+    if request.kind == "s3":
+        assert access.bucket is not None and access.region is not None
+        return s3_objects(request.storageName, request.namespace, access.bucket, access.region, access.prefix)
+    assert request.fileSystemId is not None and access.dnsName is not None and access.mountName is not None
+    return fsx_objects(request.storageName, request.namespace, request.fileSystemId, access.dnsName, access.mountName)
 
 
 def managed(obj: dict[str, Any] | None) -> bool:

@@ -336,3 +336,15 @@ def kube_reads() -> KubeReads:
     from launchpod.adapters.k8s import reads
 
     return reads
+
+
+class FileSystems(Protocol):
+    """FSx's file systems, as DescribeFileSystems describes them (adapters.aws.fsx)."""
+
+    def file_system(self, file_system_id: str) -> dict[str, Any]: ...
+
+
+def fsx() -> FileSystems:
+    from launchpod.adapters.aws import fsx
+
+    return fsx

@@ -1,1 +1,0 @@
-"""inference: an endpoint deployed, scaled or deleted, then followed until Ready or gone."""
