@@ -1,1 +1,1 @@
-"""The Launchpod CDK app: one stack built from the shared registry (functions/launchpod/registry.py)."""
+"""The Launchpod CDK app: one stack built from the shared registry (functions/launchpod/registry/)."""

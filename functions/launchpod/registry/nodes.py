@@ -1,0 +1,69 @@
+"""Node actions (reboot, replace, delete, deep health checks) and the remediation ladder's follow-up."""
+
+from __future__ import annotations
+
+from launchpod.registry.specs import PHASES, FunctionSpec, StateMachineSpec, phase_function
+
+FUNCTIONS: tuple[FunctionSpec, ...] = (
+    phase_function(
+        "na-start-action",
+        "StartAction",
+        "node_action.start_action",
+        "node actions: BatchReboot/Replace/DeleteClusterNodes in batches AWS accepts, or StartClusterHealthCheck",
+        actions=(
+            "sagemaker:ListClusterNodes",
+            "sagemaker:BatchRebootClusterNodes",
+            "sagemaker:BatchReplaceClusterNodes",
+            "sagemaker:BatchDeleteClusterNodes",
+            "sagemaker:StartClusterHealthCheck",
+            "eks:DescribeCluster",  # HyperPod reads the EKS cluster whose nodes it acts on, as the caller
+            "execute-api:ManageConnections",
+            "sns:Publish",  # the ladder's incidents: opened, stopped (usecases/remediation.py)
+        ),
+        tables=("operations", "clusters", "incidents", "connections", "notifications"),
+    ),
+    phase_function(
+        "na-wait-nodes",
+        "WaitNodes",
+        "node_action.wait_nodes",
+        "node actions: follows every node to its terminal state",
+        actions=("sagemaker:ListClusterNodes", "execute-api:ManageConnections", "sns:Publish"),
+        tables=("operations", "clusters", "incidents", "connections", "notifications"),
+    ),
+    FunctionSpec(
+        "na-follow-up",
+        f"{PHASES}.follow_up.handler",
+        "node actions: after the cluster is released, the remediation ladder runs or suggests its next step",
+        actions=("execute-api:ManageConnections", "sns:Publish"),
+        tables=("operations", "clusters", "incidents", "connections", "notifications"),
+        starts_workflows=True,
+        placeholder="FollowUpFn",
+    ),
+)
+
+STATE_MACHINES: tuple[StateMachineSpec, ...] = (
+    StateMachineSpec(
+        "reboot-nodes",
+        "node-action.asl.json",
+        "BatchRebootClusterNodes, then every node Running again",
+        functions=("na-start-action", "na-wait-nodes", "op-finish", "na-follow-up", "op-record-failure"),
+    ),
+    StateMachineSpec(
+        "replace-nodes",
+        "node-action.asl.json",
+        "BatchReplaceClusterNodes, then every replacement Running",
+        functions=("na-start-action", "na-wait-nodes", "op-finish", "na-follow-up", "op-record-failure"),
+    ),
+    StateMachineSpec(
+        "delete-nodes",
+        "node-action.asl.json",
+        "BatchDeleteClusterNodes, then every node gone",
+        functions=("na-start-action", "na-wait-nodes", "op-finish", "na-follow-up", "op-record-failure"),
+    ),
+    StateMachineSpec(
+        "health-check",
+        "node-action.asl.json",
+        "StartClusterHealthCheck, then every node passed or failed",
+        functions=("na-start-action", "na-wait-nodes", "op-finish", "na-follow-up", "op-record-failure"),
+    ),
+)

@@ -1,0 +1,126 @@
+"""What the registry's declarations are made of: tables, functions (a workflow phase declared once with
+``phase_function``), state machines, and the action bundles several phases share."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[3]
+STATEMACHINES_DIR = ROOT / "statemachines"
+
+
+@dataclass(frozen=True)
+class TableSpec:
+    key: str  # logical name; the physical name is given by the deployment
+    partition_key: str
+    sort_key: str | None = None
+    indexes: tuple[tuple[str, str, str | None], ...] = ()  # (index name, partition key, sort key)
+    stream: bool = False
+    ttl_attribute: str | None = None
+
+
+@dataclass(frozen=True)
+class FunctionSpec:
+    name: str  # logical name; "launchpod-<name>" when deployed
+    handler: str
+    description: str
+    memory: int = 256
+    timeout: int = 60
+    # IAM actions its adapters call (beyond the tables and workflows below); "*"-free by design.
+    actions: tuple[str, ...] = ()
+    tables: tuple[str, ...] = ("operations", "clusters")
+    starts_workflows: bool = False
+    kubernetes: bool = False  # needs an EKS access entry to reach cluster API servers
+    placeholder: str | None = None  # ${Placeholder} it fills in state machine definitions
+    # A workflow phase (declared with ``phase_function``): the phase it records on the operation and the use
+    # case it runs, "<module>.<function>" under launchpod.usecases.workflows.
+    phase: str | None = None
+    run: str | None = None
+
+
+@dataclass(frozen=True)
+class StateMachineSpec:
+    name: str
+    file: str
+    description: str
+    functions: tuple[str, ...]
+    settings: dict[str, int] = field(default_factory=dict)  # non-function ${Placeholders}
+    # state machines this one starts as child executions; ${<Name>Machine} holds each one's ARN
+    children: tuple[str, ...] = ()
+
+    @property
+    def path(self) -> Path:
+        return STATEMACHINES_DIR / self.file
+
+
+PHASES = "launchpod.entrypoints.workflows"
+PHASE_HANDLERS = "launchpod.entrypoints.workflows.handlers"
+
+
+def phase_function(
+    name: str, phase: str, run: str, description: str, *, placeholder: str | None = None, **needs: Any
+) -> FunctionSpec:
+    """One workflow phase, declared once: its function's logical name, the phase it records on the operation,
+    the use case it runs ("<module>.<function>" under launchpod.usecases.workflows, taking the WorkflowInput
+    and answering a PhaseResult whose outputs, where later phases read them, are the phase's PhaseOutput) and
+    what the function needs (actions, tables, memory, ...). The Lambda handler
+    (``launchpod.entrypoints.workflows.handlers.<name with underscores>``) and the state machines'
+    ``${<Phase>Fn}`` placeholder come from it."""
+    return FunctionSpec(
+        name,
+        f"{PHASE_HANDLERS}.{handler_attribute(name)}",
+        description,
+        placeholder=placeholder or f"{phase}Fn",
+        phase=phase,
+        run=run,
+        **needs,
+    )
+
+
+def handler_attribute(name: str) -> str:
+    return name.replace("-", "_")
+
+
+# What a phase needs to make a pod identity role (inline policy, tags) and pass it to EKS.
+POD_IDENTITY_ROLE = (
+    "iam:GetRole",
+    "iam:CreateRole",
+    "iam:TagRole",
+    "iam:PutRolePolicy",
+    "iam:ListAttachedRolePolicies",
+    "iam:PassRole",
+)
+
+# What a phase needs to install or remove a HyperPod operator add-on (training, inference) with its pod
+# identity role: the add-on (created with tags), the role made and passed, and on removal the role deleted.
+OPERATOR_ADDON = (
+    "eks:ListAddons",
+    "eks:DescribeAddon",
+    # the version to install: the pin when EKS offers it for the cluster's Kubernetes version, else its default
+    "eks:DescribeCluster",
+    "eks:DescribeAddonVersions",
+    "eks:CreateAddon",
+    "eks:DeleteAddon",
+    "eks:TagResource",
+    "sagemaker:DescribeCluster",
+    *POD_IDENTITY_ROLE,
+    "iam:ListRolePolicies",
+    "iam:DeleteRolePolicy",
+    "iam:DeleteRole",
+)
+
+
+@dataclass(frozen=True)
+class EventRuleSpec:
+    """An EventBridge rule and the function it invokes; ``pattern`` is spelled as EventBridge has it."""
+
+    id: str
+    function: str
+    description: str
+    pattern: dict[str, Any] | None = None
+    schedule: str | None = None  # rate()/cron() expression
+
+    def rule_name(self, prefix: str = "launchpod") -> str:
+        return prefix + "".join(f"-{c.lower()}" if c.isupper() else c for c in self.id)

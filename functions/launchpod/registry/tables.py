@@ -1,0 +1,25 @@
+"""The DynamoDB tables Launchpod deploys."""
+
+from __future__ import annotations
+
+from launchpod.registry.specs import TableSpec
+
+TABLES: tuple[TableSpec, ...] = (
+    TableSpec(
+        "operations",
+        "id",
+        indexes=(
+            ("by-target", "target", "createdAt"),
+            ("by-status", "status", "createdAt"),
+            ("by-created", "feed", "createdAt"),  # every operation, newest first (adapters/store/operations.py)
+        ),
+        stream=True,
+    ),
+    TableSpec("clusters", "name", indexes=(("by-name", "registry", "name"),)),  # registered clusters only
+    TableSpec("connections", "pk", "sk", ttl_attribute="expiresAt"),
+    TableSpec("idempotency", "id", ttl_attribute="expiration"),
+    TableSpec("preferences", "subject"),
+    TableSpec("incidents", "cluster"),  # per-cluster incidents and ladder policy
+    # subscribers per cluster ("cluster#<name>") and the keys of notifications sent ("sent#<key>")
+    TableSpec("notifications", "pk", ttl_attribute="expiresAt"),
+)
