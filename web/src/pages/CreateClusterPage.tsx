@@ -17,7 +17,6 @@ import FormField from '@cloudscape-design/components/form-field';
 import Header from '@cloudscape-design/components/header';
 import Input from '@cloudscape-design/components/input';
 import KeyValuePairs from '@cloudscape-design/components/key-value-pairs';
-import RadioGroup from '@cloudscape-design/components/radio-group';
 import Select, { type SelectProps } from '@cloudscape-design/components/select';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import Table from '@cloudscape-design/components/table';
@@ -26,6 +25,7 @@ import Wizard from '@cloudscape-design/components/wizard';
 
 import ErrorAlert from '../components/ErrorAlert';
 import InstanceGroupsEditor, { newGroup, type GroupRow } from '../components/InstanceGroupsEditor';
+import StorageStep from '../components/StorageStep';
 import { api, ApiError, type OpenApiDoc } from '../lib/api';
 import {
   DEEP_HEALTH_CHECKS,
@@ -428,77 +428,21 @@ export default function CreateClusterPage() {
   const storageUnavailable = !form.hyperpod
     ? 'Storage is mounted as part of provisioning a HyperPod cluster. Turn on "Create a HyperPod cluster" on the previous step to add it here.'
     : !storageAccepted
-      ? 'This Launchpod API does not take storage with provisioning yet. Configure storage on the cluster (POST /api/clusters/{name}/storage) once it is provisioned.'
+      ? "This Launchpod API does not take storage with provisioning yet. Add it from the cluster's Storage tab once it is provisioned."
       : null;
 
   const storageStep = (
-    <Container
-      header={
-        <Header variant="h2" description="A volume claim pods can mount, bound once the dependencies are installed.">
-          Storage
-        </Header>
-      }
-    >
-      <SpaceBetween size="l">
-        {storageUnavailable ? <Alert type="info">{storageUnavailable}</Alert> : null}
-        {errors.storage ? (
-          <Alert type="error" header="Storage">
-            {errors.storage}
-          </Alert>
-        ) : null}
-        <Toggle
-          checked={!!storage}
-          disabled={!!storageUnavailable}
-          onChange={({ detail }) => {
-            set('storageOn', detail.checked);
-            clear('storage', 'storage.kind', 'storage.storageName', 'storage.namespace', 'storage.prefix', 'storage.fileSystemId');
-          }}
-        >
-          Mount storage
-        </Toggle>
-        {storage ? (
-          <>
-            <FormField label="Source" errorText={errors['storage.kind']}>
-              <RadioGroup
-                value={form.storage.kind}
-                onChange={({ detail }) => setStorage({ kind: detail.value as StorageChoices['kind'] }, 'kind')}
-                items={[
-                  { value: 's3', label: 'Amazon S3', description: "The cluster's shared bucket, or a prefix of it, through Mountpoint for S3." },
-                  { value: 'fsx', label: 'FSx for Lustre', description: 'An existing file system; needs the optional dependencies (FSx CSI driver).' },
-                ]}
-              />
-            </FormField>
-            <FormField
-              label="Claim name"
-              description="Names the PersistentVolumeClaim pods mount, and its PersistentVolume."
-              errorText={errors['storage.storageName']}
-            >
-              <Input value={form.storage.storageName} placeholder="datasets" onChange={({ detail }) => setStorage({ storageName: detail.value }, 'storageName')} />
-            </FormField>
-            <FormField label="Namespace" errorText={errors['storage.namespace']}>
-              <Input value={form.storage.namespace} placeholder="default" onChange={({ detail }) => setStorage({ namespace: detail.value }, 'namespace')} />
-            </FormField>
-            {form.storage.kind === 's3' ? (
-              <FormField
-                label="Prefix"
-                description="Mount only this prefix of the bucket; leave empty for the whole bucket."
-                errorText={errors['storage.prefix']}
-              >
-                <Input value={form.storage.prefix} placeholder="datasets/imagenet" onChange={({ detail }) => setStorage({ prefix: detail.value }, 'prefix')} />
-              </FormField>
-            ) : (
-              <FormField label="File system id" description="An FSx for Lustre file system in this region." errorText={errors['storage.fileSystemId']}>
-                <Input
-                  value={form.storage.fileSystemId}
-                  placeholder="fs-0123456789abcdef0"
-                  onChange={({ detail }) => setStorage({ fileSystemId: detail.value }, 'fileSystemId')}
-                />
-              </FormField>
-            )}
-          </>
-        ) : null}
-      </SpaceBetween>
-    </Container>
+    <StorageStep
+      choices={form.storage}
+      mounted={!!storage}
+      unavailable={storageUnavailable}
+      errors={errors}
+      onMount={(checked) => {
+        set('storageOn', checked);
+        clear('storage', 'storage.kind', 'storage.storageName', 'storage.namespace', 'storage.prefix', 'storage.fileSystemId');
+      }}
+      onChange={setStorage}
+    />
   );
 
   const edit = (to: number, what: string) => (
