@@ -31,7 +31,7 @@ def store(tables, monkeypatch):
     settings.cache_clear()
 
 
-def _event(kind: str, text: str) -> dict:
+def _event(kind: str, text: str, published: str | None = None) -> dict:
     body = {"subject": "create-hyperpod failed on c1", "text": text, "link": "http://console/operations/op-1"}
     return {
         "Records": [
@@ -39,6 +39,7 @@ def _event(kind: str, text: str) -> dict:
                 "EventSource": "aws:sns",
                 "Sns": {
                     "Type": "Notification",
+                    **({"Timestamp": published} if published else {}),
                     "Message": json.dumps(body),
                     "MessageAttributes": {
                         "cluster": {"Type": "String", "Value": "c1"},
@@ -70,3 +71,28 @@ def test_a_webhook_on_a_private_address_is_refused_and_not_called(store):
     hook = {"id": "p", "protocol": "webhook", "endpoint": "https://10.0.0.5/hook", "kinds": ["operation-failed"]}
     assert store.put_subscribers("c1", [hook], 0)
     assert webhook_relay.handler(_event("operation-failed", "boom"), None) == {"posted": {"p": "refused"}}
+
+
+def test_a_webhook_added_after_a_notification_was_published_does_not_get_it(store, receiver):
+    """SNS invokes the relay asynchronously: a webhook subscribed after the failure, but before its message is
+    relayed, must not be told about a failure that happened before it listened."""
+    subs = [
+        {
+            "id": "old",
+            "protocol": "webhook",
+            "endpoint": receiver.url("/old"),
+            "kinds": ["operation-failed"],
+            "since": "2026-12-05T10:00:00+00:00",
+        },
+        {
+            "id": "new",
+            "protocol": "webhook",
+            "endpoint": receiver.url("/new"),
+            "kinds": ["operation-failed"],
+            "since": "2026-12-05T10:00:05+00:00",
+        },
+    ]
+    assert store.put_subscribers("c1", subs, 0)
+    out = webhook_relay.handler(_event("operation-failed", "boom", published="2026-12-05T10:00:02.000Z"), None)
+    assert out["posted"] == {"old": "200"}
+    assert receiver.posts("/new") == []

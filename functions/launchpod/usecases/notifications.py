@@ -9,6 +9,7 @@ import hashlib
 import logging
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any, Literal
 
 from launchpod.contracts.notifications import (
@@ -23,6 +24,7 @@ from launchpod.contracts.operations import NoopView
 from launchpod.contracts.plans import PlanView
 from launchpod.domain import notifications as rules
 from launchpod.domain.errors import Conflict, InvalidInput, LaunchpodError, NotFound
+from launchpod.domain.operations import now
 from launchpod.domain.plan import Plan, Step
 from launchpod.runtime import wiring
 from launchpod.runtime.settings import settings
@@ -126,6 +128,8 @@ def add_subscriber(
             else:
                 arn = ports.topic.subscribe_email(request.endpoint, policy)
         record = {"id": sub_id, "protocol": request.protocol, "endpoint": request.endpoint, "kinds": request.kinds}
+        # when it started listening: a notification published before it is not its to get (relay)
+        record["since"] = (existing or {}).get("since") or now().isoformat()
         if arn:
             record["subscriptionArn"] = arn
 
@@ -219,6 +223,7 @@ class Published:
     subject: str
     text: str
     link: str | None
+    published_at: datetime | None = None  # SNS's Timestamp of the message
 
 
 def _post(url: str, text: str, *, webhooks: Webhooks, allow_loopback: bool) -> str:
@@ -242,6 +247,17 @@ def _post(url: str, text: str, *, webhooks: Webhooks, allow_loopback: bool) -> s
     return str(status)
 
 
+def _listening(subscriber: dict[str, Any], notice: Published) -> bool:
+    """Whether the subscriber was there when the notification was published: SNS invokes the relay
+    asynchronously (https://docs.aws.amazon.com/lambda/latest/dg/with-sns.html), so a webhook added after a
+    failure can be read before that failure's message is relayed; e-mail subscriptions get only what SNS
+    publishes after they exist, and a webhook is held to the same."""
+    since = subscriber.get("since")
+    if since is None or notice.published_at is None:
+        return True
+    return datetime.fromisoformat(str(since)) <= notice.published_at
+
+
 def relay(notices: Iterable[Published], *, ports: NotificationPorts) -> dict[str, str]:
     """Post each notification, as ``{"text": ...}``, to its cluster's chat webhooks that want its kind:
     what each webhook answered, by subscriber id."""
@@ -252,7 +268,7 @@ def relay(notices: Iterable[Published], *, ports: NotificationPorts) -> dict[str
         text = rules.chat_text(notice.subject, notice.text, notice.link)
         subscribers, _ = ports.docs.subscribers(notice.cluster)
         for sub in subscribers:
-            if sub["protocol"] == "webhook" and rules.wants(sub, notice.kind):
+            if sub["protocol"] == "webhook" and rules.wants(sub, notice.kind) and _listening(sub, notice):
                 posted[sub["id"]] = _post(
                     sub["endpoint"], text, webhooks=ports.webhooks, allow_loopback=ports.allow_loopback
                 )

@@ -11,6 +11,7 @@ the SNS event, https://docs.aws.amazon.com/lambda/latest/dg/with-sns.html) refor
 from __future__ import annotations
 
 import json
+from datetime import datetime
 from typing import Any
 
 from launchpod.usecases import notifications
@@ -28,7 +29,18 @@ def _notice(record: dict[str, Any]) -> notifications.Published | None:
     except ValueError:
         body = {"text": sns.get("Message")}
     subject = str(body.get("subject") or sns.get("Subject") or kind)
-    return notifications.Published(str(cluster), str(kind), subject, body.get("text") or "", body.get("link"))
+    published = _timestamp(sns.get("Timestamp"))
+    return notifications.Published(
+        str(cluster), str(kind), subject, body.get("text") or "", body.get("link"), published_at=published
+    )
+
+
+def _timestamp(value: Any) -> datetime | None:
+    """SNS's ISO 8601 ``Timestamp`` of the message ("2019-01-02T12:45:07.000Z")."""
+    try:
+        return datetime.fromisoformat(str(value).replace("Z", "+00:00")) if value else None
+    except ValueError:
+        return None
 
 
 def handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
