@@ -12,7 +12,7 @@ from launchpod.domain.inference.endpoints import RealEndpoint
 from launchpod.runtime import wiring
 from launchpod.usecases.workflows import inference
 
-from tests.usecases.fakes import Objects
+from tests.fakes.kube import Kube as Objects
 
 
 class FakeEndpoints:

@@ -14,7 +14,7 @@ from launchpod.domain.inference import models
 from launchpod.runtime import wiring
 from launchpod.usecases.workflows import configure_storage, model_download
 
-from tests.usecases.fakes import Objects
+from tests.fakes.kube import Kube as Objects
 
 ACTIVE = {"status": "ACTIVE", "health": {"issues": []}}
 
@@ -98,7 +98,7 @@ def test_an_available_lustre_file_system_gives_apply_volume_its_dns_and_mount_na
 
 
 def test_a_volume_launchpod_did_not_make_is_left_alone_and_named(kube):
-    kube.objects[("PersistentVolume", "", "data")] = {"kind": "PersistentVolume", "metadata": {"name": "data"}}
+    kube._put({"apiVersion": "v1", "kind": "PersistentVolume", "metadata": {"name": "data"}})
     access = {"StorageAccess": {"bucket": "launchpod-shared", "region": "us-east-1"}}
 
     with pytest.raises(Conflict, match="Launchpod did not create it; choose another storageName"):
@@ -108,7 +108,7 @@ def test_a_volume_launchpod_did_not_make_is_left_alone_and_named(kube):
 
 def test_a_lost_claim_fails_wait_bound_with_the_command_that_shows_why(kube):
     claim = storage.claim("data", "default", "")
-    kube.objects[Objects._key(claim)] = {**claim, "status": {"phase": "Lost"}}
+    kube._put({**claim, "status": {"phase": "Lost"}})
 
     with pytest.raises(PermanentError, match="is Lost, not Bound; check `kubectl describe pvc data -n default`"):
         configure_storage.wait_bound(_storage())
@@ -118,19 +118,19 @@ def test_a_failed_download_deletes_its_token_and_fails_with_the_jobs_words(kube)
     doc = _download()
     job = models.job(ModelDownloadWorkflowRequest.model_validate(doc.request))
     failed = {"conditions": [{"type": "Failed", "status": "True", "message": "401: the repository is gated"}]}
-    kube.objects[Objects._key(job)] = {**job, "status": failed}
-    kube.objects[("Secret", "default", "hf-token-c1")] = models.secret("hf-token-c1", "default", "hf_secret")
+    kube._put({**job, "status": failed})
+    kube._put(models.secret("hf-token-c1", "default", "hf_secret"))
 
     with pytest.raises(PermanentError, match="Downloading org/gated-model failed: 401: the repository is gated"):
         model_download.wait_download(doc)
-    assert ("Secret", "default", "hf-token-c1") not in kube.objects
+    assert kube.path_of(models.secret("hf-token-c1", "default", "hf_secret")) not in kube.objects
 
 
 def test_a_running_download_keeps_its_token_until_the_job_ends(kube):
     doc = _download()
     job = models.job(ModelDownloadWorkflowRequest.model_validate(doc.request))
-    kube.objects[Objects._key(job)] = {**job, "status": {"active": 1}}
-    kube.objects[("Secret", "default", "hf-token-c1")] = models.secret("hf-token-c1", "default", "hf_secret")
+    kube._put({**job, "status": {"active": 1}})
+    kube._put(models.secret("hf-token-c1", "default", "hf_secret"))
 
     result = model_download.wait_download(doc)
 
