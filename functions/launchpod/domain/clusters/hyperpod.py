@@ -8,7 +8,7 @@ from typing import Any
 
 from launchpod.contracts.hyperpod import CreateHyperPodInput
 from launchpod.domain.errors import InvalidInput
-from launchpod.domain.operations import WorkflowPlan, role_for
+from launchpod.domain.operations import WorkflowPlan
 
 KIND = "create-hyperpod"
 
@@ -56,9 +56,7 @@ echo "launchpod on_create: done"
 
 
 def plan(request: CreateHyperPodInput) -> WorkflowPlan:
-    return WorkflowPlan(
-        kind=KIND, target=request.name, request=request.model_dump(mode="json"), phases=PHASES, role=role_for(KIND)
-    )
+    return WorkflowPlan.of(KIND, request, PHASES, exclude_none=False)
 
 
 def hyperpod_name(cluster: str) -> str:

@@ -56,9 +56,7 @@ def check_confirmation(request: DeleteClusterInput) -> None:
 
 def plan(request: DeleteClusterInput) -> WorkflowPlan:
     check_confirmation(request)
-    return WorkflowPlan(
-        kind=KIND, target=request.name, request=request.model_dump(mode="json"), phases=PHASES, role=role_for(KIND)
-    )
+    return WorkflowPlan.of(KIND, request, PHASES, exclude_none=False)
 
 
 def steps(
