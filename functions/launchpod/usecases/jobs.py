@@ -22,6 +22,7 @@ from launchpod.domain.jobs import manifests, plans, rules, views
 from launchpod.domain.plan import Step
 from launchpod.runtime.wiring import KubeJobs
 from launchpod.usecases import mlflow as mlflow_cases
+from launchpod.usecases import provisioning
 from launchpod.usecases.ports import (
     AddonReader,
     ClusterRecords,
@@ -85,10 +86,7 @@ def real() -> JobPorts:
 
 def require_active(name: str, *, ports: JobPorts) -> None:
     """409 unless the cluster's EKS control plane is ACTIVE."""
-    eks = ports.eks.cluster(name)
-    if eks is None or eks.get("status") != "ACTIVE":
-        state = eks.get("status") if eks else "not created"
-        raise Conflict(f"The EKS control plane of {name} is {state}; training jobs need an ACTIVE cluster.")
+    provisioning.require_active(name, "training jobs need", eks_clusters=ports.eks)
 
 
 def _hyperpod(name: str, ports: JobPorts) -> dict[str, Any]:
