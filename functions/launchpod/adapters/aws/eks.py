@@ -9,7 +9,7 @@ from typing import Any
 from botocore.exceptions import ClientError
 
 from launchpod.adapters.aws.clients import client
-from launchpod.adapters.aws.errors import aws_call, error_code
+from launchpod.adapters.aws.errors import aws_call, error_code, or_none
 
 
 class Eks:
@@ -19,12 +19,7 @@ class Eks:
     def cluster(self, name: str) -> dict[str, Any] | None:
         """The cluster as EKS describes it, or None when there is none by that name."""
         with aws_call("eks:DescribeCluster"):
-            try:
-                return dict(self.eks.describe_cluster(name=name)["cluster"])
-            except ClientError as exc:
-                if error_code(exc) == "ResourceNotFoundException":
-                    return None
-                raise
+            return or_none(lambda: dict(self.eks.describe_cluster(name=name)["cluster"]), "ResourceNotFoundException")
 
     def create_cluster(
         self,
