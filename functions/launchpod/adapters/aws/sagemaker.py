@@ -116,17 +116,9 @@ class SageMaker:
 
     def training_plan_extensions(self, arn: str) -> list[dict[str, Any]]:
         """DescribeTrainingPlanExtensionHistory, every page."""
-        out: list[dict[str, Any]] = []
         with aws_call("sagemaker:DescribeTrainingPlanExtensionHistory"):
-            token = None
-            while True:
-                page = self.sm.describe_training_plan_extension_history(
-                    TrainingPlanArn=arn, **({"NextToken": token} if token else {})
-                )
-                out += page.get("TrainingPlanExtensions", [])
-                token = page.get("NextToken")
-                if not token:
-                    return out
+            pages = self.sm.get_paginator("describe_training_plan_extension_history").paginate(TrainingPlanArn=arn)
+            return [e for page in pages for e in page.get("TrainingPlanExtensions", [])]
 
     def hyperpod_clusters(self) -> list[dict[str, Any]]:
         """DescribeCluster of every HyperPod cluster of the account in this region."""
@@ -197,17 +189,11 @@ class SageMaker:
 
     def list_nodes(self, name: str) -> list[dict[str, Any]]:
         """Every node of the cluster (ListClusterNodes, all pages)."""
-        out: list[dict[str, Any]] = []
         with aws_call("sagemaker:ListClusterNodes"):
-            token = None
-            while True:
-                page = self.sm.list_cluster_nodes(
-                    ClusterName=name, MaxResults=100, **({"NextToken": token} if token else {})
-                )
-                out.extend(page.get("ClusterNodeSummaries", []))
-                token = page.get("NextToken")
-                if not token:
-                    return out
+            pages = self.sm.get_paginator("list_cluster_nodes").paginate(
+                ClusterName=name, PaginationConfig={"PageSize": 100}
+            )
+            return [n for page in pages for n in page.get("ClusterNodeSummaries", [])]
 
     def describe_node(self, name: str, node_id: str) -> dict[str, Any] | None:
         with aws_call("sagemaker:DescribeClusterNode"):
