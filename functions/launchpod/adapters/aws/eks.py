@@ -65,13 +65,11 @@ class Eks:
         entry_type: str = "STANDARD",
     ) -> None:
         with aws_call("eks:DescribeAccessEntry"):
-            try:
-                self.eks.describe_access_entry(clusterName=cluster, principalArn=principal_arn)
-                exists = True
-            except ClientError as exc:
-                if error_code(exc) != "ResourceNotFoundException":
-                    raise
-                exists = False
+            found = or_none(
+                lambda: self.eks.describe_access_entry(clusterName=cluster, principalArn=principal_arn),
+                "ResourceNotFoundException",
+            )
+            exists = found is not None
         with aws_call("eks:CreateAccessEntry"):
             if not exists:
                 self.eks.create_access_entry(
@@ -99,13 +97,11 @@ class Eks:
 
         def describe(name: str) -> dict[str, Any] | None:
             with aws_call("eks:DescribeAddon"):
-                try:
-                    return dict(self.eks.describe_addon(clusterName=cluster, addonName=name)["addon"])
-                except ClientError as exc:
-                    # Listed, then deleted before it could be described (an add-on finishing its DELETING).
-                    if error_code(exc) != "ResourceNotFoundException":
-                        raise
-                    return None
+                # Listed, then deleted before it could be described (an add-on finishing its DELETING).
+                return or_none(
+                    lambda: dict(self.eks.describe_addon(clusterName=cluster, addonName=name)["addon"]),
+                    "ResourceNotFoundException",
+                )
 
         if len(names) < 2:
             described = [describe(n) for n in names]

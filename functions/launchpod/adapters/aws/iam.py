@@ -89,12 +89,7 @@ class Iam:
         if strangers:
             raise PermanentError(f"Launchpod creates no role trusted by {', '.join(strangers)}.")
         with aws_call("iam:GetRole"):
-            try:
-                existing = self.iam.get_role(RoleName=name)["Role"]
-            except ClientError as exc:
-                if error_code(exc) != "NoSuchEntity":
-                    raise
-                existing = None
+            existing = or_none(lambda: self.iam.get_role(RoleName=name)["Role"], "NoSuchEntity")
         if existing is not None:
             current = existing.get("AssumeRolePolicyDocument")
             current = json.loads(unquote(current)) if isinstance(current, str) else current
