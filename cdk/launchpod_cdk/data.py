@@ -6,11 +6,28 @@ the shared bucket holds lifecycle scripts, models, datasets and checkpoints.
 
 from __future__ import annotations
 
+from typing import Any
+
 from aws_cdk import Duration, RemovalPolicy
 from aws_cdk import aws_dynamodb as ddb
 from aws_cdk import aws_s3 as s3
 from constructs import Construct
 from launchpod.registry import TableSpec
+
+
+def private_bucket(scope: Construct, id: str, **props: Any) -> s3.Bucket:
+    """A bucket as every one Launchpod makes: encrypted, not public, TLS only, versioned, kept on stack
+    delete (a non-empty bucket cannot be deleted by CloudFormation); ``props`` add the rest."""
+    return s3.Bucket(
+        scope,
+        id,
+        encryption=s3.BucketEncryption.S3_MANAGED,
+        block_public_access=s3.BlockPublicAccess.BLOCK_ALL,
+        enforce_ssl=True,
+        versioned=True,
+        removal_policy=RemovalPolicy.RETAIN,
+        **props,
+    )
 
 
 def _attr(name: str) -> ddb.Attribute:
@@ -43,31 +60,22 @@ class Data(Construct):
             self.tables[spec.key] = table
 
         # Access logs need a bucket of their own; it cannot log to itself (cdk-nag S1 is acknowledged).
-        self.log_bucket = s3.Bucket(
+        self.log_bucket = private_bucket(
             self,
             "AccessLogBucket",
-            encryption=s3.BucketEncryption.S3_MANAGED,
-            block_public_access=s3.BlockPublicAccess.BLOCK_ALL,
-            enforce_ssl=True,
-            versioned=True,
             # CloudFront standard logging writes with ACLs; S3 server access logging does not need them.
             object_ownership=s3.ObjectOwnership.BUCKET_OWNER_PREFERRED,
             lifecycle_rules=[
                 s3.LifecycleRule(expiration=Duration.days(365), noncurrent_version_expiration=Duration.days(30))
             ],
-            removal_policy=RemovalPolicy.RETAIN,
         )
         # CloudFront standard logs are delivered with the log-delivery-write canned ACL, which CDK sets
         # through the legacy AccessControl property (cfn-lint W3045).
         self.log_bucket.node.default_child.add_metadata("cfn-lint", {"config": {"ignore_checks": ["W3045"]}})
-        self.bucket = s3.Bucket(
+        self.bucket = private_bucket(
             self,
             "SharedBucket",
             bucket_name=bucket_name,
-            encryption=s3.BucketEncryption.S3_MANAGED,
-            block_public_access=s3.BlockPublicAccess.BLOCK_ALL,
-            enforce_ssl=True,
-            versioned=True,
             server_access_logs_bucket=self.log_bucket,
             server_access_logs_prefix="shared/",
             lifecycle_rules=[
@@ -76,7 +84,6 @@ class Data(Construct):
                     noncurrent_version_expiration=Duration.days(30),
                 )
             ],
-            removal_policy=RemovalPolicy.RETAIN,
         )
 
 

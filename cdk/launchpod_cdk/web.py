@@ -9,12 +9,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from aws_cdk import Duration, RemovalPolicy
+from aws_cdk import Duration
 from aws_cdk import aws_cloudfront as cloudfront
 from aws_cdk import aws_cloudfront_origins as origins
 from aws_cdk import aws_s3 as s3
 from aws_cdk import aws_s3_deployment as s3deploy
 from constructs import Construct
+
+from launchpod_cdk.data import private_bucket
 
 # Same-origin app; the API, WebSocket and Cognito endpoints are the only other places it talks to.
 CSP = (
@@ -37,18 +39,12 @@ class Web(Construct):
         self, scope: Construct, id: str, *, prefix: str, log_bucket: s3.IBucket, identity_origin: str | None = None
     ) -> None:
         super().__init__(scope, id)
-        self.bucket = s3.Bucket(
+        self.bucket = private_bucket(
             self,
             "Site",
-            encryption=s3.BucketEncryption.S3_MANAGED,
-            block_public_access=s3.BlockPublicAccess.BLOCK_ALL,
-            enforce_ssl=True,
-            versioned=True,
             server_access_logs_bucket=log_bucket,
             server_access_logs_prefix="web/",
             lifecycle_rules=[s3.LifecycleRule(noncurrent_version_expiration=Duration.days(30))],
-            # A non-empty bucket cannot be deleted by CloudFormation: keep it rather than fail the destroy.
-            removal_policy=RemovalPolicy.RETAIN,
         )
         headers = cloudfront.ResponseHeadersPolicy(
             self,

@@ -6,6 +6,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+# The HyperPod execution role's inline policy (its network-interface and image actions): the boundary holds
+# every action the role is given.
+from launchpod.domain.clusters import hyperpod
+
 if TYPE_CHECKING:
     from launchpod.policies import Deployment
 
@@ -76,23 +80,6 @@ EKS_CLUSTER_POLICY_ACTIONS = (
     "elasticloadbalancing:SetLoadBalancerPoliciesOfListener",
     "kms:DescribeKey",
 )
-# The HyperPod execution role's network-interface and image actions (its inline policy,
-# entrypoints/workflows/create_hyperpod/execution_role.py; SageMaker developer guide, "IAM role for
-# SageMaker HyperPod"), beyond those the cluster policy lists.
-HYPERPOD_NODE_ACTIONS = (
-    "ec2:AssignPrivateIpAddresses",
-    "ec2:CreateNetworkInterface",
-    "ec2:CreateNetworkInterfacePermission",
-    "ec2:DeleteNetworkInterface",
-    "ec2:DeleteNetworkInterfacePermission",
-    "ec2:DetachNetworkInterface",
-    "ec2:ModifyNetworkInterfaceAttribute",
-    "ec2:UnassignPrivateIpAddresses",
-    "ecr:BatchGetImage",
-    "ecr:GetAuthorizationToken",
-    "ecr:GetDownloadUrlForLayer",
-    "eks-auth:AssumeRoleForPodIdentity",
-)
 # CloudWatchAgentServerPolicy and AWSXrayWriteOnlyAccess, the observability add-on's managed policies
 # (AWS Managed Policy Reference), beyond its SSM parameters (scoped below as the policy scopes them).
 CONTAINER_INSIGHTS_ACTIONS = (
@@ -139,7 +126,7 @@ def boundary_document(d: Deployment) -> dict[str, Any]:
     sts:AssumeRole. ``tests/sandbox/aws/test_iam_boundary.py`` holds every role's policy inside it."""
     p, r, a = d.partition, d.region, d.account
     everywhere = (
-        set(EKS_CLUSTER_POLICY_ACTIONS) | set(HYPERPOD_NODE_ACTIONS) | set(CONTAINER_INSIGHTS_ACTIONS) | _lbc_actions()
+        set(EKS_CLUSTER_POLICY_ACTIONS) | set(hyperpod.NODE_ACTIONS) | set(CONTAINER_INSIGHTS_ACTIONS) | _lbc_actions()
     )
     everywhere |= {"cloudwatch:GetMetricData", "fsx:DescribeFileSystems", "fsx:DescribeVolumes"}
     everywhere.discard("iam:CreateServiceLinkedRole")

@@ -70,6 +70,18 @@ def without_dot_segments(chars: str, *, trailing_slash: bool = False) -> str:
     return rf"^{segment}(/{segment})*{'/?' if trailing_slash else ''}$"
 
 
+def no_dot_segments(what: str = "") -> AfterValidator:
+    """The check ``without_dot_segments`` states in the document: no "." or ".." segment (``what`` opens the
+    message, such as "prefix")."""
+
+    def check(value: str) -> str:
+        if any(part in (".", "..") for part in value.split("/")):
+            raise ValueError(f"{what} must not contain '.' or '..' segments".lstrip())
+        return value
+
+    return AfterValidator(check)
+
+
 # JSON Schema pieces for ``rules``: a field that is absent or null, and one that must be absent (the object
 # form of ``false``, which MCP clients take; the MCP Inspector's --strict refuses a boolean schema).
 ABSENT: dict[str, Any] = {"type": "null"}

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal, Self
 
-from pydantic import AfterValidator, ConfigDict, Field, model_validator
+from pydantic import ConfigDict, Field, model_validator
 
 from launchpod.contracts.common import (
     ABSENT,
@@ -15,6 +15,7 @@ from launchpod.contracts.common import (
     ClusterName,
     Contract,
     K8sName,
+    no_dot_segments,
     refused,
     rules,
     without_dot_segments,
@@ -47,12 +48,6 @@ Image = Annotated[
 EnvName = Annotated[str, Field(pattern=r"^[A-Za-z_][A-Za-z0-9_]*$", max_length=128)]
 
 
-def _no_dot_segments(value: str) -> str:
-    if any(part in (".", "..") for part in value.split("/")):
-        raise ValueError("must not contain '.' or '..' segments")
-    return value
-
-
 # The Field comes before the validator, or pydantic leaves its pattern out of the document; the document's
 # pattern also says what the validator does (no "." or ".." segment).
 ModelPath = Annotated[
@@ -64,7 +59,7 @@ ModelPath = Annotated[
         examples=["models/Qwen/Qwen3-0.6B"],
         json_schema_extra={"pattern": without_dot_segments("[A-Za-z0-9_.=+-]")},
     ),
-    AfterValidator(_no_dot_segments),
+    no_dot_segments(),
 ]
 
 

@@ -5,16 +5,17 @@ from __future__ import annotations
 
 from typing import Annotated, Literal, Self
 
-from pydantic import AfterValidator, ConfigDict, Field, field_validator, model_validator
+from pydantic import ConfigDict, Field, field_validator, model_validator
 
-from launchpod.contracts.common import ABSENT, ClusterName, Contract, K8sName, rules, without_dot_segments
-
-
-def _no_dot_segments(value: str) -> str:
-    if any(part in (".", "..") for part in value.split("/")):
-        raise ValueError("prefix must not contain '.' or '..' segments")
-    return value
-
+from launchpod.contracts.common import (
+    ABSENT,
+    ClusterName,
+    Contract,
+    K8sName,
+    no_dot_segments,
+    rules,
+    without_dot_segments,
+)
 
 # S3 key characters AWS calls safe, in "/"-separated segments; no leading "/", no "." or ".." segment.
 # The Field comes before the validator: a pattern placed after one is still checked but left out of the
@@ -28,7 +29,7 @@ S3Prefix = Annotated[
         examples=["datasets/imagenet"],
         json_schema_extra={"pattern": without_dot_segments("[A-Za-z0-9!_.*'()=+-]", trailing_slash=True)},
     ),
-    AfterValidator(_no_dot_segments),
+    no_dot_segments("prefix"),
 ]
 FileSystemId = Annotated[str, Field(pattern=r"^fs-[0-9a-f]{8,21}$", examples=["fs-0123456789abcdef0"])]
 

@@ -17,7 +17,7 @@ from launchpod.contracts.mlflow import ConfigureMlflowWorkflowRequest
 from launchpod.domain import ownership
 from launchpod.domain.clusters import control_plane
 from launchpod.domain.errors import Conflict
-from launchpod.domain.operations import WorkflowPlan, role_for
+from launchpod.domain.operations import WorkflowPlan
 from launchpod.domain.plan import Plan, Step
 
 PREFIX = "mlflow"
@@ -173,11 +173,4 @@ def plan(
 
 
 def workflow(request: ConfigureMlflowWorkflowRequest, steps: Plan) -> WorkflowPlan:
-    return WorkflowPlan(
-        kind=KIND,
-        target=request.name,
-        request=request.model_dump(mode="json", exclude_none=True),
-        phases=PHASES,
-        role=role_for(KIND),
-        steps=steps.views(),
-    )
+    return WorkflowPlan.of(KIND, request, PHASES, steps.steps)

@@ -69,6 +69,14 @@ class Planned(Exception):  # not an error: the answer of a dry run, carried past
         self.warnings: list[str] = []  # what the route's own checks found (a plan the group waits for)
 
 
+class NamedRequest(Protocol):
+    """A mutation's request: a pydantic model naming its cluster."""
+
+    @property
+    def name(self) -> str: ...
+    def model_dump(self, *, mode: str, exclude_none: bool) -> dict[str, Any]: ...
+
+
 @dataclass(frozen=True)
 class WorkflowPlan:
     """What a mutation will do: which workflow, its phases (name, title) and the role it needs."""
@@ -80,6 +88,27 @@ class WorkflowPlan:
     role: Role
     # The planner's steps (launchpod.domain.plan), recorded on the operation.
     steps: Sequence[PlanStepView] = ()
+
+    @classmethod
+    def of(
+        cls,
+        kind: str,
+        request: NamedRequest,
+        phases: Sequence[tuple[str, str]],
+        steps: Sequence[Step] = (),
+        *,
+        exclude_none: bool = True,
+    ) -> WorkflowPlan:
+        """The workflow ``kind`` on the cluster the request names, with the request as JSON, the role the kind
+        needs and, given, the planner's steps."""
+        return cls(
+            kind=kind,
+            target=request.name,
+            request=request.model_dump(mode="json", exclude_none=exclude_none),
+            phases=phases,
+            role=role_for(kind),
+            steps=[s.view() for s in steps],
+        )
 
 
 class OperationStore(Protocol):

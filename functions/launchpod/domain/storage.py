@@ -8,7 +8,7 @@ from typing import Any
 from launchpod.contracts.phase_outputs import StorageAccessOutput
 from launchpod.contracts.storage import ConfigureStorageInput
 from launchpod.domain import ownership
-from launchpod.domain.operations import WorkflowPlan, role_for
+from launchpod.domain.operations import WorkflowPlan
 from launchpod.domain.plan import Plan, Step
 
 KIND = "configure-storage"
@@ -32,13 +32,7 @@ MANAGED_BY, STORAGE_LABEL, SOURCE_ANNOTATION = (
 
 
 def plan(request: ConfigureStorageInput) -> WorkflowPlan:
-    return WorkflowPlan(
-        kind=KIND,
-        target=request.name,
-        request=request.model_dump(mode="json", exclude_none=True),
-        phases=PHASES,
-        role=role_for(KIND),
-    )
+    return WorkflowPlan.of(KIND, request, PHASES)
 
 
 def _metadata(name: str, source: str, namespace: str | None = None) -> dict[str, Any]:

@@ -41,29 +41,19 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
     ),
 )
 
-STATE_MACHINES: tuple[StateMachineSpec, ...] = (
+# The four node actions are one state machine definition, started under each action's name.
+NODE_ACTIONS = (
+    ("reboot-nodes", "BatchRebootClusterNodes, then every node Running again"),
+    ("replace-nodes", "BatchReplaceClusterNodes, then every replacement Running"),
+    ("delete-nodes", "BatchDeleteClusterNodes, then every node gone"),
+    ("health-check", "StartClusterHealthCheck, then every node passed or failed"),
+)
+STATE_MACHINES: tuple[StateMachineSpec, ...] = tuple(
     StateMachineSpec(
-        "reboot-nodes",
+        name,
         "node-action.asl.json",
-        "BatchRebootClusterNodes, then every node Running again",
+        description,
         functions=("na-start-action", "na-wait-nodes", "op-finish", "na-follow-up", "op-record-failure"),
-    ),
-    StateMachineSpec(
-        "replace-nodes",
-        "node-action.asl.json",
-        "BatchReplaceClusterNodes, then every replacement Running",
-        functions=("na-start-action", "na-wait-nodes", "op-finish", "na-follow-up", "op-record-failure"),
-    ),
-    StateMachineSpec(
-        "delete-nodes",
-        "node-action.asl.json",
-        "BatchDeleteClusterNodes, then every node gone",
-        functions=("na-start-action", "na-wait-nodes", "op-finish", "na-follow-up", "op-record-failure"),
-    ),
-    StateMachineSpec(
-        "health-check",
-        "node-action.asl.json",
-        "StartClusterHealthCheck, then every node passed or failed",
-        functions=("na-start-action", "na-wait-nodes", "op-finish", "na-follow-up", "op-record-failure"),
-    ),
+    )
+    for name, description in NODE_ACTIONS
 )

@@ -10,11 +10,11 @@ from launchpod.contracts.features import FeatureListView, UpdateFeaturesInput, U
 from launchpod.domain import features
 from launchpod.domain import operations as ops
 from launchpod.domain.clusters import control_plane, hyperpod
-from launchpod.domain.errors import Conflict
 from launchpod.runtime import wiring
 from launchpod.runtime.settings import settings
 from launchpod.usecases.ports import EksClusters, HyperPods, KubeReader, OwnedRoles
 from launchpod.usecases.proposal import Proposal
+from launchpod.usecases.provisioning import require_active
 
 
 @dataclass(frozen=True)
@@ -45,10 +45,7 @@ def real() -> FeaturePorts:
 
 def real_state(name: str, *, ports: FeaturePorts) -> features.RealState:
     """Everything the features depend on, read from EKS, SageMaker, IAM and the cluster's API server."""
-    eks = ports.eks.cluster(name)
-    if eks is None or eks.get("status") != "ACTIVE":
-        state = eks.get("status") if eks else "not created"
-        raise Conflict(f"The EKS control plane of {name} is {state}; managed features need an ACTIVE cluster.")
+    require_active(name, "managed features need", eks_clusters=ports.eks)
     role = ports.iam.owned_role(
         features.checkpoint_role_name(ports.prefix, name), control_plane.tags(name, ports.prefix)
     )

@@ -46,6 +46,7 @@ from launchpod.usecases.ports import (
     OperationLog,
 )
 from launchpod.usecases.proposal import Proposal, at_once
+from launchpod.usecases.provisioning import require_active
 
 
 class ClusterEndpoints(Protocol):
@@ -96,10 +97,7 @@ def real() -> InferencePorts:
 
 
 def active(name: str, ports: InferencePorts) -> None:
-    eks = ports.eks.cluster(name)
-    if eks is None or eks.get("status") != "ACTIVE":
-        state = eks.get("status") if eks else "not created"
-        raise Conflict(f"The EKS control plane of {name} is {state}; endpoints need an ACTIVE cluster.")
+    require_active(name, "endpoints need", eks_clusters=ports.eks)
 
 
 def _groups(name: str, ports: InferencePorts) -> dict[str, str]:

@@ -20,7 +20,9 @@ from launchpod.domain.clusters import hyperpod
 from launchpod.domain.errors import Conflict, InvalidInput, LaunchpodError, NotFound
 from launchpod.domain.jobs import manifests, plans, rules, views
 from launchpod.domain.plan import Step
+from launchpod.runtime.wiring import KubeJobs
 from launchpod.usecases import mlflow as mlflow_cases
+from launchpod.usecases import provisioning
 from launchpod.usecases.ports import (
     AddonReader,
     ClusterRecords,
@@ -48,19 +50,6 @@ RAYJOB_CRD = {
 }
 
 
-class JobReader(Protocol):
-    """A cluster's training jobs, their pods, the events and nodes around them, a container's log
-    (adapters.k8s.jobs)."""
-
-    def list_kind(self, cluster: str, api_version: str, kind: str, namespace: str | None) -> list[dict[str, Any]]: ...
-    def pods(self, cluster: str, namespace: str, selector: str) -> list[dict[str, Any]]: ...
-    def events(self, cluster: str, namespace: str) -> list[dict[str, Any]]: ...
-    def nodes(self, cluster: str) -> list[dict[str, Any]]: ...
-    def log(
-        self, cluster: str, namespace: str, pod: str, container: str, tail: int, since: int | None
-    ) -> str | None: ...
-
-
 class EksClusters(ControlPlanes, AddonReader, Protocol):
     """EKS's clusters and their add-ons (adapters.aws.eks)."""
 
@@ -70,7 +59,7 @@ class JobPorts:
     eks: EksClusters
     sagemaker: HyperPodClusters
     kube: KubeObjects
-    jobs: JobReader
+    jobs: KubeJobs
     clusters: ClusterRecords
     mlflow: MlflowUi
     runs: MlflowRuns
@@ -97,10 +86,7 @@ def real() -> JobPorts:
 
 def require_active(name: str, *, ports: JobPorts) -> None:
     """409 unless the cluster's EKS control plane is ACTIVE."""
-    eks = ports.eks.cluster(name)
-    if eks is None or eks.get("status") != "ACTIVE":
-        state = eks.get("status") if eks else "not created"
-        raise Conflict(f"The EKS control plane of {name} is {state}; training jobs need an ACTIVE cluster.")
+    provisioning.require_active(name, "training jobs need", eks_clusters=ports.eks)
 
 
 def _hyperpod(name: str, ports: JobPorts) -> dict[str, Any]:

@@ -16,6 +16,7 @@ from launchpod.domain import ownership, storage
 from launchpod.domain.errors import Conflict
 from launchpod.domain.inference import models
 from launchpod.usecases.ports import ControlPlanes
+from launchpod.usecases.provisioning import require_active
 
 MANAGED = f"{ownership.K8S_MANAGED_BY}={ownership.K8S_MANAGER},{storage.STORAGE_LABEL}"
 
@@ -58,10 +59,7 @@ def real() -> ModelPorts:
 
 
 def _active(name: str, ports: ModelPorts) -> None:
-    eks = ports.eks.cluster(name)
-    if eks is None or eks.get("status") != "ACTIVE":
-        state = eks.get("status") if eks else "not created"
-        raise Conflict(f"The EKS control plane of {name} is {state}; models need an ACTIVE cluster.")
+    require_active(name, "models need", eks_clusters=ports.eks)
 
 
 def _s3_storage(name: str, storage_name: str, ports: ModelPorts) -> tuple[str, str, str]:

@@ -9,7 +9,7 @@ from typing import Any
 from botocore.exceptions import ClientError
 
 from launchpod.adapters.aws.clients import client
-from launchpod.adapters.aws.errors import aws_call, error_code
+from launchpod.adapters.aws.errors import aws_call, error_code, or_none
 
 
 class Eks:
@@ -19,12 +19,7 @@ class Eks:
     def cluster(self, name: str) -> dict[str, Any] | None:
         """The cluster as EKS describes it, or None when there is none by that name."""
         with aws_call("eks:DescribeCluster"):
-            try:
-                return dict(self.eks.describe_cluster(name=name)["cluster"])
-            except ClientError as exc:
-                if error_code(exc) == "ResourceNotFoundException":
-                    return None
-                raise
+            return or_none(lambda: dict(self.eks.describe_cluster(name=name)["cluster"]), "ResourceNotFoundException")
 
     def create_cluster(
         self,
@@ -70,13 +65,11 @@ class Eks:
         entry_type: str = "STANDARD",
     ) -> None:
         with aws_call("eks:DescribeAccessEntry"):
-            try:
-                self.eks.describe_access_entry(clusterName=cluster, principalArn=principal_arn)
-                exists = True
-            except ClientError as exc:
-                if error_code(exc) != "ResourceNotFoundException":
-                    raise
-                exists = False
+            found = or_none(
+                lambda: self.eks.describe_access_entry(clusterName=cluster, principalArn=principal_arn),
+                "ResourceNotFoundException",
+            )
+            exists = found is not None
         with aws_call("eks:CreateAccessEntry"):
             if not exists:
                 self.eks.create_access_entry(
@@ -104,13 +97,11 @@ class Eks:
 
         def describe(name: str) -> dict[str, Any] | None:
             with aws_call("eks:DescribeAddon"):
-                try:
-                    return dict(self.eks.describe_addon(clusterName=cluster, addonName=name)["addon"])
-                except ClientError as exc:
-                    # Listed, then deleted before it could be described (an add-on finishing its DELETING).
-                    if error_code(exc) != "ResourceNotFoundException":
-                        raise
-                    return None
+                # Listed, then deleted before it could be described (an add-on finishing its DELETING).
+                return or_none(
+                    lambda: dict(self.eks.describe_addon(clusterName=cluster, addonName=name)["addon"]),
+                    "ResourceNotFoundException",
+                )
 
         if len(names) < 2:
             described = [describe(n) for n in names]

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from typing import TypeVar
 
 from botocore.exceptions import BotoCoreError, ClientError, ConnectionError, ReadTimeoutError
 
 from launchpod.domain.errors import Conflict, LaunchpodError, NotFound, PermanentError, RetryableError
+
+T = TypeVar("T")
 
 THROTTLING = {
     "Throttling",
@@ -57,6 +60,16 @@ def _denied(action: str, code: str, message: str) -> str:
 
 def error_code(exc: ClientError) -> str:
     return str(exc.response.get("Error", {}).get("Code", ""))
+
+
+def or_none(call: Callable[[], T], *codes: str) -> T | None:
+    """The call's answer; None when AWS answers one of ``codes`` (the thing asked for is not there)."""
+    try:
+        return call()
+    except ClientError as exc:
+        if error_code(exc) in codes:
+            return None
+        raise
 
 
 def translate(exc: Exception, action: str) -> LaunchpodError:

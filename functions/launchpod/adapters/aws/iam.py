@@ -8,7 +8,7 @@ from urllib.parse import unquote
 from botocore.exceptions import ClientError
 
 from launchpod.adapters.aws.clients import client
-from launchpod.adapters.aws.errors import aws_call, error_code
+from launchpod.adapters.aws.errors import aws_call, error_code, or_none
 from launchpod.domain import ownership
 from launchpod.domain.errors import PermanentError
 from launchpod.runtime.settings import settings
@@ -45,12 +45,7 @@ class Iam:
         return parts[4] if len(parts) > 4 and parts[4] else None
 
     def role_arn(self, name: str) -> str | None:
-        try:
-            return str(self.iam.get_role(RoleName=name)["Role"]["Arn"])
-        except ClientError as exc:
-            if error_code(exc) == "NoSuchEntity":
-                return None
-            raise
+        return or_none(lambda: str(self.iam.get_role(RoleName=name)["Role"]["Arn"]), "NoSuchEntity")
 
     def ensure_role(self, name: str, service: str, policies: list[str], tags: dict[str, str], description: str) -> str:
         with aws_call("iam:GetRole"):
@@ -94,12 +89,7 @@ class Iam:
         if strangers:
             raise PermanentError(f"Launchpod creates no role trusted by {', '.join(strangers)}.")
         with aws_call("iam:GetRole"):
-            try:
-                existing = self.iam.get_role(RoleName=name)["Role"]
-            except ClientError as exc:
-                if error_code(exc) != "NoSuchEntity":
-                    raise
-                existing = None
+            existing = or_none(lambda: self.iam.get_role(RoleName=name)["Role"], "NoSuchEntity")
         if existing is not None:
             current = existing.get("AssumeRolePolicyDocument")
             current = json.loads(unquote(current)) if isinstance(current, str) else current

@@ -19,7 +19,7 @@ from botocore.exceptions import BotoCoreError, ClientError
 from botocore.httpsession import URLLib3Session
 
 from launchpod.adapters.aws.clients import client
-from launchpod.adapters.aws.errors import aws_call, error_code
+from launchpod.adapters.aws.errors import aws_call, error_code, or_none
 from launchpod.domain.errors import PermanentError, RetryableError
 from launchpod.runtime.settings import settings
 
@@ -33,12 +33,9 @@ class Mlflow:
 
     def describe(self, name: str) -> dict[str, Any] | None:
         with aws_call("sagemaker:DescribeMlflowTrackingServer"):
-            try:
-                return dict(self.sm.describe_mlflow_tracking_server(TrackingServerName=name))
-            except ClientError as exc:
-                if error_code(exc) == "ResourceNotFound":
-                    return None
-                raise
+            return or_none(
+                lambda: dict(self.sm.describe_mlflow_tracking_server(TrackingServerName=name)), "ResourceNotFound"
+            )
 
     def create(self, params: dict[str, Any]) -> str:
         """A role created seconds ago may not be assumable by SageMaker yet: that refusal is a

@@ -8,7 +8,7 @@ from typing import Any
 from botocore.exceptions import ClientError
 
 from launchpod.adapters.aws.clients import client
-from launchpod.adapters.aws.errors import aws_call, error_code
+from launchpod.adapters.aws.errors import aws_call, error_code, or_none
 
 # What a region answers for an API it does not offer yet.
 _NO_SUCH_OPERATION = {"UnknownOperationException", "InvalidAction"}
@@ -20,13 +20,10 @@ class SageMaker:
 
     def hyperpod_cluster(self, name: str) -> dict[str, Any] | None:
         with aws_call("sagemaker:DescribeCluster"):
-            try:
-                return dict(self.sm.describe_cluster(ClusterName=name))
-            except ClientError as exc:
-                # SageMaker answers ValidationException for a cluster that does not exist.
-                if error_code(exc) in ("ResourceNotFound", "ValidationException"):
-                    return None
-                raise
+            # SageMaker answers ValidationException for a cluster that does not exist.
+            return or_none(
+                lambda: dict(self.sm.describe_cluster(ClusterName=name)), "ResourceNotFound", "ValidationException"
+            )
 
     def create_cluster(
         self,
@@ -74,12 +71,11 @@ class SageMaker:
     def training_plan(self, arn: str) -> dict[str, Any] | None:
         """DescribeTrainingPlan by the plan's name (the last part of its ARN); None if there is none."""
         with aws_call("sagemaker:DescribeTrainingPlan"):
-            try:
-                return dict(self.sm.describe_training_plan(TrainingPlanName=arn.rsplit("/", 1)[-1]))
-            except ClientError as exc:
-                if error_code(exc) in ("ResourceNotFound", "ValidationException"):
-                    return None
-                raise
+            return or_none(
+                lambda: dict(self.sm.describe_training_plan(TrainingPlanName=arn.rsplit("/", 1)[-1])),
+                "ResourceNotFound",
+                "ValidationException",
+            )
 
     # ---- training plans
 
@@ -120,17 +116,9 @@ class SageMaker:
 
     def training_plan_extensions(self, arn: str) -> list[dict[str, Any]]:
         """DescribeTrainingPlanExtensionHistory, every page."""
-        out: list[dict[str, Any]] = []
         with aws_call("sagemaker:DescribeTrainingPlanExtensionHistory"):
-            token = None
-            while True:
-                page = self.sm.describe_training_plan_extension_history(
-                    TrainingPlanArn=arn, **({"NextToken": token} if token else {})
-                )
-                out += page.get("TrainingPlanExtensions", [])
-                token = page.get("NextToken")
-                if not token:
-                    return out
+            pages = self.sm.get_paginator("describe_training_plan_extension_history").paginate(TrainingPlanArn=arn)
+            return [e for page in pages for e in page.get("TrainingPlanExtensions", [])]
 
     def hyperpod_clusters(self) -> list[dict[str, Any]]:
         """DescribeCluster of every HyperPod cluster of the account in this region."""
@@ -201,26 +189,18 @@ class SageMaker:
 
     def list_nodes(self, name: str) -> list[dict[str, Any]]:
         """Every node of the cluster (ListClusterNodes, all pages)."""
-        out: list[dict[str, Any]] = []
         with aws_call("sagemaker:ListClusterNodes"):
-            token = None
-            while True:
-                page = self.sm.list_cluster_nodes(
-                    ClusterName=name, MaxResults=100, **({"NextToken": token} if token else {})
-                )
-                out.extend(page.get("ClusterNodeSummaries", []))
-                token = page.get("NextToken")
-                if not token:
-                    return out
+            pages = self.sm.get_paginator("list_cluster_nodes").paginate(
+                ClusterName=name, PaginationConfig={"PageSize": 100}
+            )
+            return [n for page in pages for n in page.get("ClusterNodeSummaries", [])]
 
     def describe_node(self, name: str, node_id: str) -> dict[str, Any] | None:
         with aws_call("sagemaker:DescribeClusterNode"):
-            try:
-                return dict(self.sm.describe_cluster_node(ClusterName=name, NodeId=node_id)["NodeDetails"])
-            except ClientError as exc:
-                if error_code(exc) == "ResourceNotFound":
-                    return None
-                raise
+            return or_none(
+                lambda: dict(self.sm.describe_cluster_node(ClusterName=name, NodeId=node_id)["NodeDetails"]),
+                "ResourceNotFound",
+            )
 
     def node_action(self, action: str, name: str, node_ids: list[str]) -> dict[str, Any]:
         """BatchRebootClusterNodes / BatchReplaceClusterNodes / BatchDeleteClusterNodes: Successful and Failed."""
@@ -247,9 +227,7 @@ class SageMaker:
 
     def describe_event(self, name: str, event_id: str) -> dict[str, Any] | None:
         with aws_call("sagemaker:DescribeClusterEvent"):
-            try:
-                return dict(self.sm.describe_cluster_event(ClusterName=name, EventId=event_id)["EventDetails"])
-            except ClientError as exc:
-                if error_code(exc) == "ResourceNotFound":
-                    return None
-                raise
+            return or_none(
+                lambda: dict(self.sm.describe_cluster_event(ClusterName=name, EventId=event_id)["EventDetails"]),
+                "ResourceNotFound",
+            )

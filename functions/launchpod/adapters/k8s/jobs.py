@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from launchpod.adapters.k8s.apply import PLURALS, _call, get
+from launchpod.adapters.k8s.log_follow import log_text, read_log
 from launchpod.domain.errors import InvalidInput
 
 
@@ -39,29 +40,12 @@ def log(cluster: str, namespace: str, pod: str, container: str, tail: int, since
     """The container's log (None when the pod is gone); a container the pod does not have is a 422."""
     from kubernetes.client.exceptions import ApiException
 
-    from launchpod.adapters.k8s.client import k8s_client_for
-
-    api = k8s_client_for(cluster)
     query = [("container", container), ("tailLines", str(tail))]
     if since:
         query.append(("sinceSeconds", str(since)))
-    params = api.param_serialize(
-        method="GET",
-        resource_path=f"/api/v1/namespaces/{namespace}/pods/{pod}/log",
-        query_params=query,
-        header_params={"Accept": "text/plain"},
-        auth_settings=["BearerToken"],
-    )
-    response = api.call_api(*params, _request_timeout=30)
-    response.read()
-    if response.status == 404:
-        return None
+    response = read_log(cluster, namespace, pod, query)
     if response.status == 400:
         raise InvalidInput(
             f"Pod {pod} has no container {container}.", field="query.container", rule="a container of the pod"
         ) from ApiException(http_resp=response)
-    if response.status >= 400:
-        from launchpod.domain.errors import RetryableError
-
-        raise RetryableError(f"Reading the log of {pod} on {cluster}: {response.status}.")
-    return str(response.data.decode(errors="replace"))
+    return log_text(cluster, pod, response)

@@ -25,16 +25,11 @@ def default_container(found: dict[str, Any]) -> str | None:
     return chosen if chosen in containers else (containers[0] if containers else None)
 
 
-def read_since(cluster: str, namespace: str, name: str, container: str | None, since: str) -> str | None:
-    """The stamped log lines at or after ``since`` ("" = the whole log); None when the pod is gone."""
+def read_log(cluster: str, namespace: str, name: str, query: list[tuple[str, str]]) -> Any:
+    """The pod's log as the API server answers it (PodLogOptions in ``query``): the read response, any status."""
     from launchpod.adapters.k8s.client import k8s_client_for
 
     api = k8s_client_for(cluster)
-    query = [("timestamps", "true"), ("limitBytes", str(READ_LIMIT_BYTES))]
-    if container:
-        query.append(("container", container))
-    if since:
-        query.append(("sinceTime", since))
     params = api.param_serialize(
         method="GET",
         resource_path=f"/api/v1/namespaces/{namespace}/pods/{name}/log",
@@ -44,8 +39,23 @@ def read_since(cluster: str, namespace: str, name: str, container: str | None, s
     )
     response = api.call_api(*params, _request_timeout=30)
     response.read()
+    return response
+
+
+def log_text(cluster: str, name: str, response: Any) -> str | None:
+    """The log's text; None when the pod is gone (404), any other error status retryable."""
     if response.status == 404:
         return None
     if response.status >= 400:
         raise RetryableError(f"Reading the log of {name} on {cluster}: {response.status}.")
     return str(response.data.decode(errors="replace"))
+
+
+def read_since(cluster: str, namespace: str, name: str, container: str | None, since: str) -> str | None:
+    """The stamped log lines at or after ``since`` ("" = the whole log); None when the pod is gone."""
+    query = [("timestamps", "true"), ("limitBytes", str(READ_LIMIT_BYTES))]
+    if container:
+        query.append(("container", container))
+    if since:
+        query.append(("sinceTime", since))
+    return log_text(cluster, name, read_log(cluster, namespace, name, query))

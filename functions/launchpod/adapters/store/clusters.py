@@ -10,7 +10,13 @@ from botocore.exceptions import ClientError
 
 from launchpod.adapters.aws.clients import resource
 from launchpod.adapters.aws.errors import aws_call, error_code
-from launchpod.adapters.store.dynamo import decode_cursor, encode_cursor, plain, query_page
+from launchpod.adapters.store.dynamo import (
+    conditional,
+    decode_cursor,
+    encode_cursor,
+    plain,
+    query_page,
+)
 from launchpod.domain.operations import now
 
 # Registered clusters carry this attribute, so the by-name index (a sparse index) lists them and not
@@ -67,19 +73,15 @@ class DynamoClusters:
         names = {"#n": "name", **{f"#k{i}": k for i, k in enumerate(facts)}}
         values = {f":v{i}": v for i, v in enumerate(facts.values())}
         with aws_call("dynamodb:UpdateItem"):
-            try:
-                self.table.update_item(
+            return conditional(
+                lambda: self.table.update_item(
                     Key={"name": name},
                     UpdateExpression="SET " + ", ".join(f"#k{i} = :v{i}" for i in range(len(facts))),
                     ConditionExpression="attribute_exists(#n)",
                     ExpressionAttributeNames=names,
                     ExpressionAttributeValues=values,
                 )
-            except ClientError as exc:
-                if error_code(exc) == "ConditionalCheckFailedException":
-                    return False
-                raise
-        return True
+            )
 
     def park_waiter(self, name: str, task_token: str) -> None:
         """Keep the task token of a workflow waiting for this cluster's HyperPod to settle."""

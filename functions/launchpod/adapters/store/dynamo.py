@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import base64
 import json
+from collections.abc import Callable
 from decimal import Decimal
 from typing import Any
 
 from boto3.dynamodb.types import TypeDeserializer, TypeSerializer
+from botocore.exceptions import ClientError
 
+from launchpod.adapters.aws.errors import aws_call, error_code
 from launchpod.domain.errors import InvalidInput
 
 _SER = TypeSerializer()
@@ -36,6 +39,46 @@ def item_to_attrs(item: dict[str, Any]) -> dict[str, Any]:
 
 def attrs_to_item(attrs: dict[str, Any]) -> dict[str, Any]:
     return {k: plain(_DESER.deserialize(v)) for k, v in attrs.items()}
+
+
+# ---------------------------------------------------------------- conditional writes
+
+
+def conditional(write: Callable[[], object]) -> bool:
+    """Run a conditional write: True when it was made, False when its condition failed
+    (ConditionalCheckFailedException, https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/WorkingWithItems.html#WorkingWithItems.ConditionalUpdate)."""
+    try:
+        write()
+    except ClientError as exc:
+        if error_code(exc) == "ConditionalCheckFailedException":
+            return False
+        raise
+    return True
+
+
+def get_versioned(table: Any, key: dict[str, str]) -> tuple[Any, int] | None:
+    """A versioned item's JSON body and its version (a consistent read); None when nothing is stored yet."""
+    with aws_call("dynamodb:GetItem"):
+        item = table.get_item(Key=key, ConsistentRead=True).get("Item")
+    return (json.loads(str(item["body"])), int(item["version"])) if item else None
+
+
+def put_versioned(table: Any, key: dict[str, str], body: Any, version: int) -> bool:
+    """Store ``body`` (as JSON) if nobody wrote since ``version`` was read (0: if nobody wrote at all);
+    False when someone did: optimistic concurrency on a ``version`` attribute."""
+    (key_attr,) = key
+    first = version == 0
+    values: dict[str, Any] = {":new": version + 1, ":body": json.dumps(body)} | ({} if first else {":old": version})
+    with aws_call("dynamodb:UpdateItem"):
+        return conditional(
+            lambda: table.update_item(
+                Key=key,
+                UpdateExpression="SET #v = :new, body = :body",
+                ConditionExpression="attribute_not_exists(#k)" if first else "#v = :old",
+                ExpressionAttributeNames={"#v": "version"} | ({"#k": key_attr} if first else {}),
+                ExpressionAttributeValues=values,
+            )
+        )
 
 
 # ---------------------------------------------------------------- pages of a Query, with a cursor

@@ -9,10 +9,9 @@ from __future__ import annotations
 
 import time
 
-from botocore.exceptions import ClientError
-
 from launchpod.adapters.aws.clients import resource
-from launchpod.adapters.aws.errors import aws_call, error_code
+from launchpod.adapters.aws.errors import aws_call
+from launchpod.adapters.store.dynamo import conditional
 
 _DAY = 86400
 # Outlives one invocation of the pump (its timeout is 300 s in the registry), so only a pump that died
@@ -32,40 +31,30 @@ class DynamoLogPumps:
         """True when ``holder`` now holds the topic's pump lease."""
         now = int(time.time())
         with aws_call("dynamodb:PutItem"):
-            try:
-                self.table.put_item(
+            return conditional(
+                lambda: self.table.put_item(
                     Item={**_key(topic), "holder": holder, "leaseUntil": now + seconds, "expiresAt": now + _DAY},
                     ConditionExpression="attribute_not_exists(pk) OR leaseUntil < :now OR holder = :h",
                     ExpressionAttributeValues={":now": now, ":h": holder},
                 )
-            except ClientError as exc:
-                if error_code(exc) == "ConditionalCheckFailedException":
-                    return False
-                raise
-        return True
+            )
 
     def renew(self, topic: str, holder: str, seconds: int = LEASE_SECONDS) -> bool:
         """False when the lease was lost (run out and taken by another pump)."""
         with aws_call("dynamodb:UpdateItem"):
-            try:
-                self.table.update_item(
+            return conditional(
+                lambda: self.table.update_item(
                     Key=_key(topic),
                     UpdateExpression="SET leaseUntil = :u",
                     ConditionExpression="holder = :h",
                     ExpressionAttributeValues={":u": int(time.time()) + seconds, ":h": holder},
                 )
-            except ClientError as exc:
-                if error_code(exc) == "ConditionalCheckFailedException":
-                    return False
-                raise
-        return True
+            )
 
     def release(self, topic: str, holder: str) -> None:
         with aws_call("dynamodb:DeleteItem"):
-            try:
-                self.table.delete_item(
+            conditional(
+                lambda: self.table.delete_item(
                     Key=_key(topic), ConditionExpression="holder = :h", ExpressionAttributeValues={":h": holder}
                 )
-            except ClientError as exc:
-                if error_code(exc) != "ConditionalCheckFailedException":
-                    raise
+            )

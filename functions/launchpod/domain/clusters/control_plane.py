@@ -10,7 +10,7 @@ from launchpod.contracts.clusters import CreateClusterRequest
 from launchpod.domain import ownership
 from launchpod.domain.errors import InvalidInput
 from launchpod.domain.network import DEFAULT_VPC_CIDR, plan_subnets
-from launchpod.domain.operations import WorkflowPlan, role_for
+from launchpod.domain.operations import WorkflowPlan
 
 KIND = "create-control-plane"
 
@@ -51,13 +51,7 @@ PUBLIC_PREFIX = 24
 
 
 def plan(request: CreateClusterRequest) -> WorkflowPlan:
-    return WorkflowPlan(
-        kind=KIND,
-        target=request.name,
-        request=request.model_dump(mode="json"),
-        phases=PHASES,
-        role=role_for(KIND),
-    )
+    return WorkflowPlan.of(KIND, request, PHASES, exclude_none=False)
 
 
 def check_zones(request: CreateClusterRequest, offered: Sequence[str], region: str) -> None:

@@ -8,7 +8,7 @@ from typing import Any
 
 from launchpod.contracts.hyperpod import CreateHyperPodInput
 from launchpod.domain.errors import InvalidInput
-from launchpod.domain.operations import WorkflowPlan, role_for
+from launchpod.domain.operations import WorkflowPlan
 
 KIND = "create-hyperpod"
 
@@ -56,9 +56,7 @@ echo "launchpod on_create: done"
 
 
 def plan(request: CreateHyperPodInput) -> WorkflowPlan:
-    return WorkflowPlan(
-        kind=KIND, target=request.name, request=request.model_dump(mode="json"), phases=PHASES, role=role_for(KIND)
-    )
+    return WorkflowPlan.of(KIND, request, PHASES, exclude_none=False)
 
 
 def hyperpod_name(cluster: str) -> str:
@@ -145,6 +143,30 @@ SSM_SESSION_ACTIONS = (
 )
 
 
+# The execution role's network-interface, image, Pod Identity and metrics actions, on every resource
+# (SageMaker developer guide, "IAM role for SageMaker HyperPod"); the permissions boundary allows them too.
+NODE_ACTIONS = (
+    "ec2:AssignPrivateIpAddresses",
+    "ec2:CreateNetworkInterface",
+    "ec2:CreateNetworkInterfacePermission",
+    "ec2:DeleteNetworkInterface",
+    "ec2:DeleteNetworkInterfacePermission",
+    "ec2:DescribeNetworkInterfaces",
+    "ec2:DescribeVpcs",
+    "ec2:DescribeDhcpOptions",
+    "ec2:DescribeSubnets",
+    "ec2:DescribeSecurityGroups",
+    "ec2:DetachNetworkInterface",
+    "ec2:ModifyNetworkInterfaceAttribute",
+    "ec2:UnassignPrivateIpAddresses",
+    "ecr:BatchGetImage",
+    "ecr:GetAuthorizationToken",
+    "ecr:GetDownloadUrlForLayer",
+    "eks-auth:AssumeRoleForPodIdentity",
+    "cloudwatch:PutMetricData",
+)
+
+
 def execution_role_policy(bucket: str, cluster: str) -> dict[str, object]:
     """What HyperPod's nodes may do as their execution role: read their lifecycle scripts, manage their
     network interfaces, write logs, and open the Session Manager channels SSM access to a node needs."""
@@ -161,26 +183,7 @@ def execution_role_policy(bucket: str, cluster: str) -> dict[str, object]:
             },
             {
                 "Effect": "Allow",
-                "Action": [
-                    "ec2:AssignPrivateIpAddresses",
-                    "ec2:CreateNetworkInterface",
-                    "ec2:CreateNetworkInterfacePermission",
-                    "ec2:DeleteNetworkInterface",
-                    "ec2:DeleteNetworkInterfacePermission",
-                    "ec2:DescribeNetworkInterfaces",
-                    "ec2:DescribeVpcs",
-                    "ec2:DescribeDhcpOptions",
-                    "ec2:DescribeSubnets",
-                    "ec2:DescribeSecurityGroups",
-                    "ec2:DetachNetworkInterface",
-                    "ec2:ModifyNetworkInterfaceAttribute",
-                    "ec2:UnassignPrivateIpAddresses",
-                    "ecr:BatchGetImage",
-                    "ecr:GetAuthorizationToken",
-                    "ecr:GetDownloadUrlForLayer",
-                    "eks-auth:AssumeRoleForPodIdentity",
-                    "cloudwatch:PutMetricData",
-                ],
+                "Action": list(NODE_ACTIONS),
                 "Resource": "*",
             },
             {"Effect": "Allow", "Action": "ec2:CreateTags", "Resource": "arn:aws:ec2:*:*:network-interface/*"},

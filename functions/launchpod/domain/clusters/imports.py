@@ -6,7 +6,7 @@ from typing import Any
 
 from launchpod.contracts.clusters import ImportClusterRequest
 from launchpod.domain.errors import Conflict
-from launchpod.domain.operations import WorkflowPlan, role_for
+from launchpod.domain.operations import WorkflowPlan
 
 KIND = "import-cluster"
 PHASES: tuple[tuple[str, str], ...] = (
@@ -30,6 +30,4 @@ def check_importable(name: str, eks: dict[str, Any] | None) -> None:
 
 
 def plan(request: ImportClusterRequest) -> WorkflowPlan:
-    return WorkflowPlan(
-        kind=KIND, target=request.name, request=request.model_dump(mode="json"), phases=PHASES, role=role_for(KIND)
-    )
+    return WorkflowPlan.of(KIND, request, PHASES, exclude_none=False)

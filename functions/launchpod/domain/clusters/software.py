@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from launchpod.contracts.hyperpod import UpdateSoftwareInput
-from launchpod.domain.operations import WorkflowPlan, role_for
+from launchpod.domain.operations import WorkflowPlan
 
 KIND = "update-software"
 PHASES: tuple[tuple[str, str], ...] = (
@@ -17,9 +17,7 @@ POLL_SECONDS = 60
 
 
 def plan(request: UpdateSoftwareInput) -> WorkflowPlan:
-    return WorkflowPlan(
-        kind=KIND, target=request.name, request=request.model_dump(mode="json"), phases=PHASES, role=role_for(KIND)
-    )
+    return WorkflowPlan.of(KIND, request, PHASES, exclude_none=False)
 
 
 def parameters(request: UpdateSoftwareInput, cluster: str, groups: list[str]) -> dict[str, Any]:

@@ -8,7 +8,7 @@ from typing import Any
 from launchpod.contracts.clusters import DeleteClusterInput, DeleteHyperPodInput
 from launchpod.domain import ownership
 from launchpod.domain.errors import InvalidInput
-from launchpod.domain.operations import WorkflowPlan, role_for
+from launchpod.domain.operations import WorkflowPlan
 from launchpod.domain.plan import Step
 
 KIND = "delete-cluster"
@@ -56,9 +56,7 @@ def check_confirmation(request: DeleteClusterInput) -> None:
 
 def plan(request: DeleteClusterInput) -> WorkflowPlan:
     check_confirmation(request)
-    return WorkflowPlan(
-        kind=KIND, target=request.name, request=request.model_dump(mode="json"), phases=PHASES, role=role_for(KIND)
-    )
+    return WorkflowPlan.of(KIND, request, PHASES, exclude_none=False)
 
 
 def steps(
@@ -107,13 +105,7 @@ def check_hyperpod_confirmation(request: DeleteHyperPodInput) -> None:
 
 def hyperpod_plan(request: DeleteHyperPodInput) -> WorkflowPlan:
     check_hyperpod_confirmation(request)
-    return WorkflowPlan(
-        kind=HYPERPOD_KIND,
-        target=request.name,
-        request=request.model_dump(mode="json"),
-        phases=HYPERPOD_PHASES,
-        role=role_for(HYPERPOD_KIND),
-    )
+    return WorkflowPlan.of(HYPERPOD_KIND, request, HYPERPOD_PHASES, exclude_none=False)
 
 
 def ours(tags: dict[str, str], cluster: str, prefix: str) -> bool:

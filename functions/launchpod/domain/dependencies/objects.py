@@ -89,22 +89,9 @@ def _service_account(name: str, namespace: str, version: str) -> Obj:
 
 
 def _rbac(name: str, namespace: str, version: str, rules: list[Obj]) -> list[Obj]:
-    labels = _labels(name, version)
-    return [
-        {
-            "apiVersion": "rbac.authorization.k8s.io/v1",
-            "kind": "ClusterRole",
-            "metadata": {"name": name, "labels": labels},
-            "rules": rules,
-        },
-        {
-            "apiVersion": "rbac.authorization.k8s.io/v1",
-            "kind": "ClusterRoleBinding",
-            "metadata": {"name": name, "labels": labels},
-            "roleRef": {"apiGroup": "rbac.authorization.k8s.io", "kind": "ClusterRole", "name": name},
-            "subjects": [{"kind": "ServiceAccount", "name": name, "namespace": namespace}],
-        },
-    ]
+    """A ClusterRole and its binding, both named ``name``, for the service account ``name``."""
+    account = {"kind": "ServiceAccount", "name": name, "namespace": namespace}
+    return _cluster_role(name, version, rules, name, account, binding=name)
 
 
 def _only_on(key: str, values: Sequence[str]) -> Obj:
@@ -168,8 +155,14 @@ def _daemonset(
     }
 
 
-def _cluster_role(name: str, version: str, rules: list[Obj], role: str, subject: Obj) -> list[Obj]:
+def _cluster_role(
+    name: str, version: str, rules: list[Obj], role: str, subject: Obj, binding: str | None = None
+) -> list[Obj]:
+    """The ClusterRole ``role`` and its binding to ``subject`` (named ``binding``; by default ``role``, and
+    ``<role>-binding`` for a service account)."""
     labels = _labels(name, version)
+    if binding is None:
+        binding = f"{role}-binding" if subject["kind"] == "ServiceAccount" else role
     return [
         {
             "apiVersion": "rbac.authorization.k8s.io/v1",
@@ -180,7 +173,7 @@ def _cluster_role(name: str, version: str, rules: list[Obj], role: str, subject:
         {
             "apiVersion": "rbac.authorization.k8s.io/v1",
             "kind": "ClusterRoleBinding",
-            "metadata": {"name": f"{role}-binding" if subject["kind"] == "ServiceAccount" else role, "labels": labels},
+            "metadata": {"name": binding, "labels": labels},
             "roleRef": {"apiGroup": "rbac.authorization.k8s.io", "kind": "ClusterRole", "name": role},
             "subjects": [subject],
         },

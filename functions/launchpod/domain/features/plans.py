@@ -4,7 +4,7 @@ that brings it to what a PATCH asks (``plan``, ``workflow``), in the configure-f
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypedDict
 
 from launchpod.contracts.features import FeatureObjectView, FeatureView, UpdateFeaturesInput
 from launchpod.domain import addons as addon_health
@@ -79,6 +79,26 @@ def _addon_state(addon: dict[str, Any] | None) -> str:
     return str(addon.get("status")) if addon else "NOT_INSTALLED"
 
 
+def _installed(addon: dict[str, Any] | None) -> bool:
+    """The add-on is there and not on its way out."""
+    return addon is not None and addon.get("status") != "DELETING"
+
+
+class _AddonFacts(TypedDict):
+    enabled: bool
+    status: str
+    version: str | None
+
+
+def _addon_facts(addon: dict[str, Any] | None) -> _AddonFacts:
+    """What a feature that is one EKS add-on says of it: enabled, its status, its version."""
+    return _AddonFacts(
+        enabled=_installed(addon),
+        status="DISABLED" if addon is None else _addon_state(addon),
+        version=(addon or {}).get("addonVersion"),
+    )
+
+
 def views(real: RealState) -> list[FeatureView]:
     op = training_operator()
     addon = real.addons.get(op.addon)
@@ -93,9 +113,7 @@ def views(real: RealState) -> list[FeatureView]:
     trainer = FeatureView(
         name="trainingOperator",
         title="HyperPod training operator",
-        enabled=addon is not None and addon.get("status") != "DELETING",
-        status="DISABLED" if addon is None else _addon_state(addon),
-        version=(addon or {}).get("addonVersion"),
+        **_addon_facts(addon),
         objects=objects,
         dependsOn=list(op.requires),
         note=note,
@@ -153,9 +171,7 @@ def _inference_view(real: RealState) -> FeatureView:
     return FeatureView(
         name="inferenceOperator",
         title="HyperPod inference operator",
-        enabled=addon is not None and addon.get("status") != "DELETING",
-        status="DISABLED" if addon is None else _addon_state(addon),
-        version=(addon or {}).get("addonVersion"),
+        **_addon_facts(addon),
         objects=objects,
         dependsOn=list(op.requires),
         blockedBy=_inference_blocked(real) if addon is None else [],
@@ -191,7 +207,7 @@ def _inference_steps(real: RealState, enabled: bool, with_cert_manager: bool) ->
     addon = real.addons.get(op.addon)
     role = inference_role_name(real.prefix, real.cluster)
     if enabled:
-        if addon is not None and addon.get("status") != "DELETING":
+        if _installed(addon):
             return []
         blocked = _inference_blocked(real)
         if blocked:
@@ -252,9 +268,7 @@ def _governance_view(real: RealState) -> FeatureView:
     return FeatureView(
         name="taskGovernance",
         title="HyperPod task governance",
-        enabled=addon is not None and addon.get("status") != "DELETING",
-        status="DISABLED" if addon is None else _addon_state(addon),
-        version=(addon or {}).get("addonVersion"),
+        **_addon_facts(addon),
         objects=[FeatureObjectView(kind="EKS add-on", name=tg.addon, state=_addon_state(addon))],
         dependsOn=["HyperPod cluster"],
         blockedBy=[] if real.hyperpod else ["no HyperPod cluster: task governance schedules HyperPod's compute"],
@@ -268,7 +282,7 @@ def _governance_steps(real: RealState, enabled: bool) -> list[Step]:
     tg = task_governance()
     addon = real.addons.get(tg.addon)
     if enabled:
-        if addon is not None and addon.get("status") != "DELETING":
+        if _installed(addon):
             return []
         if real.hyperpod is None:
             raise Conflict(
@@ -298,7 +312,7 @@ def _operator_steps(real: RealState, enabled: bool) -> list[Step]:
     addon = real.addons.get(op.addon)
     role = operator_role_name(real.prefix, real.cluster)
     if enabled:
-        if addon is not None and addon.get("status") != "DELETING":
+        if _installed(addon):
             return []
         steps = _cert_manager_step(real, "training operator")
         return [

@@ -28,7 +28,7 @@ from typing import Any
 
 from launchpod.contracts.models import DownloadModelInput, ModelDownloadWorkflowRequest, ModelView
 from launchpod.domain import ownership
-from launchpod.domain.operations import WorkflowPlan, role_for
+from launchpod.domain.operations import WorkflowPlan
 from launchpod.domain.plan import Plan, Step
 
 KIND = "model-download"
@@ -152,14 +152,7 @@ def plan(request: DownloadModelInput, path: str) -> Plan:
 
 
 def workflow(request: ModelDownloadWorkflowRequest, steps: Plan) -> WorkflowPlan:
-    return WorkflowPlan(
-        kind=KIND,
-        target=request.name,
-        request=request.model_dump(mode="json", exclude_none=True),
-        phases=PHASES,
-        role=role_for(KIND),
-        steps=steps.views(),
-    )
+    return WorkflowPlan.of(KIND, request, PHASES, steps.steps)
 
 
 def found_models(storage: str, bucket: str, prefix: str, objects: list[dict[str, Any]]) -> list[ModelView]:

@@ -9,7 +9,7 @@ from typing import Any
 from launchpod.contracts.autoscaling import AutoscalingInput
 from launchpod.contracts.instance_groups import AutoscalingStateView
 from launchpod.domain.errors import Conflict, InvalidInput
-from launchpod.domain.operations import WorkflowPlan, role_for
+from launchpod.domain.operations import WorkflowPlan
 
 KIND = "autoscaling"
 PHASES: tuple[tuple[str, str], ...] = (
@@ -27,9 +27,7 @@ MANAGED_LABEL = {"app.kubernetes.io/managed-by": "launchpod"}
 
 
 def plan(request: AutoscalingInput) -> WorkflowPlan:
-    return WorkflowPlan(
-        kind=KIND, target=request.name, request=request.model_dump(mode="json"), phases=PHASES, role=role_for(KIND)
-    )
+    return WorkflowPlan.of(KIND, request, PHASES, exclude_none=False)
 
 
 def role_policy(cluster_arn: str) -> dict[str, Any]:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from launchpod.contracts.instance_groups import InstanceGroupChangeInput
-from launchpod.domain.operations import WorkflowPlan, role_for
+from launchpod.domain.operations import WorkflowPlan
 from launchpod.domain.plan import Step
 
 KIND = "instance-groups"
@@ -29,14 +29,7 @@ def plan(
     """The workflow, with the steps this change runs (a dry run lists exactly those): ``current`` is the
     group's values in the request's terms (changes.current_values), ``dedicated`` whether a deleted group has
     a subnet Launchpod made for it alone."""
-    return WorkflowPlan(
-        kind=KIND,
-        target=request.name,
-        request=request.model_dump(mode="json", exclude_none=True),
-        phases=PHASES,
-        role=role_for(KIND),
-        steps=[s.view() for s in steps(request, current or {}, dedicated)],
-    )
+    return WorkflowPlan.of(KIND, request, PHASES, steps(request, current or {}, dedicated))
 
 
 def steps(request: InstanceGroupChangeInput, current: dict[str, Any], dedicated: bool) -> list[Step]:

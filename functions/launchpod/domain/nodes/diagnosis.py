@@ -19,6 +19,19 @@ def _finding(severity: str, title: str, *evidence: str) -> dict[str, Any]:
     return {"severity": severity, "title": title, "evidence": [e for e in evidence if e]}
 
 
+def _events_finding(errors: list[dict[str, Any]], levels: str) -> dict[str, Any]:
+    """HyperPod's events at ``levels`` (ListClusterEvents), the first five as evidence."""
+    return _finding(
+        "error",
+        f"{len(errors)} HyperPod events at {levels}",
+        *[
+            f"{e.get('time')}: {e.get('description')}"
+            + (f" ({e['failureMessage']})" if e.get("failureMessage") else "")
+            for e in errors[:5]
+        ],
+    )
+
+
 def _suggest(cmd: dict[str, Any]) -> dict[str, Any]:
     return {"tool": cmd["tool"], "arguments": cmd["arguments"], "rest": cmd["rest"], "why": cmd["why"], "mutates": True}
 
@@ -66,17 +79,7 @@ def node(
         findings.append(_finding("warning", "The node is tainted: new pods without a toleration stay off it", *taints))
     errors = [e for e in hyperpod_events if e.get("level") in ("Error", "Warn")]
     if errors:
-        findings.append(
-            _finding(
-                "error",
-                f"{len(errors)} HyperPod events at Warn or Error for this node",
-                *[
-                    f"{e.get('time')}: {e.get('description')}"
-                    + (f" ({e['failureMessage']})" if e.get("failureMessage") else "")
-                    for e in errors[:5]
-                ],
-            )
-        )
+        findings.append(_events_finding(errors, "Warn or Error for this node"))
     warnings = [e for e in kube_events if e.get("type") == "Warning"]
     if warnings:
         findings.append(
@@ -181,17 +184,7 @@ def creation(
         cause = cause or ((phase or {}).get("message") and hyperpod.failure_hint(phase["message"]))  # type: ignore[index]
     errors = [e for e in events if e.get("level") == "Error"]
     if errors:
-        findings.append(
-            _finding(
-                "error",
-                f"{len(errors)} HyperPod events at Error",
-                *[
-                    f"{e.get('time')}: {e.get('description')}"
-                    + (f" ({e['failureMessage']})" if e.get("failureMessage") else "")
-                    for e in errors[:5]
-                ],
-            )
-        )
+        findings.append(_events_finding(errors, "Error"))
     for instance_type, where in sorted(offered.items()):
         missing = [z for z in zones if z not in where]
         if not where:
