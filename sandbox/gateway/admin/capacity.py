@@ -4,14 +4,12 @@ Training plans need no control: reserve them with SearchTrainingPlanOfferings an
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
-
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
 from sandbox.aws.sagemaker import capacity
+from sandbox.gateway.admin.replies import Guard, invalid, json_body
 
 _HELP = (
     'Send {"quotas": {"ml.p5.48xlarge": 4}, "spotCapacity": [{"zone": "us-east-1a", "instanceType": '
@@ -19,22 +17,15 @@ _HELP = (
 )
 
 
-def _error(message: str) -> JSONResponse:
-    return JSONResponse({"code": "VALIDATION_FAILED", "message": message, "details": [], "requestId": None}, 422)
-
-
-def capacity_route(admin_or_error: Callable[[Request], JSONResponse | None]) -> Route:
+def capacity_route(admin_or_error: Guard) -> Route:
     async def control(request: Request) -> JSONResponse:
         denied = admin_or_error(request)
         if denied:
             return denied
         if request.method == "POST":
-            try:
-                body: Any = await request.json()
-            except ValueError:
-                return _error(_HELP)
+            body = await json_body(request)
             if not isinstance(body, dict) or not set(body) <= {"quotas", "spotCapacity", "clear"}:
-                return _error(_HELP)
+                return invalid(_HELP)
             if body.get("clear"):
                 capacity.clear()
             quotas = body.get("quotas") or {}
@@ -42,12 +33,12 @@ def capacity_route(admin_or_error: Callable[[Request], JSONResponse | None]) -> 
             if not isinstance(quotas, dict) or not all(
                 v is None or isinstance(v, int | float) for v in quotas.values()
             ):
-                return _error(_HELP)
+                return invalid(_HELP)
             if not isinstance(spot, list) or not all(
                 isinstance(s, dict) and {"zone", "instanceType"} <= set(s) <= {"zone", "instanceType", "available"}
                 for s in spot
             ):
-                return _error(_HELP)
+                return invalid(_HELP)
             for instance_type, value in quotas.items():
                 capacity.set_quota(str(instance_type), value)
             for s in spot:

@@ -3,36 +3,30 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
 from sandbox.controllers.keda import keda_state
+from sandbox.gateway.admin.replies import Guard, invalid, json_body
 
 _HELP = 'Send {"cluster": "c1", "query": "sum(vllm:num_requests_waiting)", "value": 25}.'
 
 
-def metrics_route(admin_or_error: Callable[[Request], JSONResponse | None]) -> Route:
+def metrics_route(admin_or_error: Guard) -> Route:
     async def control(request: Request) -> JSONResponse:
         denied = admin_or_error(request)
         if denied:
             return denied
         if request.method == "POST":
-            try:
-                body = await request.json()
-            except ValueError:
-                body = None
+            body = await json_body(request)
             if (
                 not isinstance(body, dict)
                 or set(body) != {"cluster", "query", "value"}
                 or not isinstance(body["value"], int | float)
                 or not all(isinstance(body[k], str) and body[k] for k in ("cluster", "query"))
             ):
-                return JSONResponse(
-                    {"code": "VALIDATION_FAILED", "message": _HELP, "details": [], "requestId": None}, 422
-                )
+                return invalid(_HELP)
             keda_state().metrics[(body["cluster"], body["query"])] = float(body["value"])
         items = [{"cluster": c, "query": q, "value": v} for (c, q), v in sorted(keda_state().metrics.items())]
         return JSONResponse({"items": items})
