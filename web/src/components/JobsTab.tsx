@@ -23,6 +23,7 @@ import { useSession } from '../session';
 import { RECIPES, jobsApi } from '../lib/jobs';
 import type { JobView } from '../lib/jobs';
 import { formatTime } from '../lib/format';
+import { useAction } from '../lib/useAction';
 import { useFetch } from '../lib/useFetch';
 import type { Transport } from '../lib/socket';
 import { LOG_POLL_MS, useJobLog } from '../lib/useJobLog';
@@ -39,8 +40,7 @@ function SubmitJob({ cluster, onSubmitted }: { cluster: string; onSubmitted: (jo
   const [chosenGroup, setInstanceGroup] = useState('');
   const [replicas, setReplicas] = useState('1');
   const [chosenClaim, setStorageClaim] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [failure, setFailure] = useState<unknown>(null);
+  const { busy, error: failure, run } = useAction();
   const [warnings, setWarnings] = useState<string[]>([]);
   const fields = failure instanceof ApiError ? failure.fieldErrors() : {};
   // The choices are known: the cluster's instance groups and the storage Launchpod configured on it.
@@ -59,21 +59,14 @@ function SubmitJob({ cluster, onSubmitted }: { cluster: string; onSubmitted: (jo
   const instanceGroup = chosenGroup || groupOptions[0]?.value || '';
   const storageClaim = chosenClaim || claimOptions[0]?.value || '';
 
-  async function submit() {
-    setBusy(true);
-    setFailure(null);
-    setWarnings([]);
-    try {
+  const submit = () =>
+    run(async () => {
+      setWarnings([]);
       const body = { jobName, kind: recipe.kind, recipe: recipe.name, instanceGroup, replicas: Number(replicas), storageClaim };
       const { data } = await jobsApi.submit(cluster, body);
       setWarnings(data.warnings ?? []);
       onSubmitted(data.jobName);
-    } catch (caught) {
-      setFailure(caught);
-    } finally {
-      setBusy(false);
-    }
-  }
+    });
 
   return (
     <Container header={<Header variant="h2" description="Datasets, models and jobs/<job>/ on the shared bucket, mounted at /data">Submit a job</Header>}>
