@@ -5,7 +5,6 @@ import { useState } from 'react';
 import { useNavigate, useParams } from 'react-router-dom';
 import Alert from '@cloudscape-design/components/alert';
 import Box from '@cloudscape-design/components/box';
-import BreadcrumbGroup from '@cloudscape-design/components/breadcrumb-group';
 import Button from '@cloudscape-design/components/button';
 import Container from '@cloudscape-design/components/container';
 import ContentLayout from '@cloudscape-design/components/content-layout';
@@ -20,6 +19,7 @@ import Spinner from '@cloudscape-design/components/spinner';
 import StatusIndicator from '@cloudscape-design/components/status-indicator';
 import Textarea from '@cloudscape-design/components/textarea';
 
+import Breadcrumbs from '../components/Breadcrumbs';
 import ErrorAlert from '../components/ErrorAlert';
 import HyperPodAgain from '../components/HyperPodAgain';
 import Link from '../components/Link';
@@ -74,16 +74,11 @@ export default function OperationPage() {
   }
 
   const breadcrumbs = (
-    <BreadcrumbGroup
-      ariaLabel="Breadcrumbs"
+    <Breadcrumbs
       items={[
         { text: 'Operations', href: '/operations' },
         { text: id, href: `/operations/${id}` },
       ]}
-      onFollow={(event) => {
-        event.preventDefault();
-        navigate(event.detail.href);
-      }}
     />
   );
 
