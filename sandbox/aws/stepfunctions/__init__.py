@@ -128,23 +128,22 @@ def install_sfn_fixes() -> None:
     # getmoto/moto#10076: moto stubs out LocalStack's normalisation, so PascalCase ASL parameters
     # ("Name", "StateMachineArn") never reach boto3's casing and responses are not re-cased to
     # PascalCase. Breaks states:startExecution.sync and aws-sdk:eks:* among others.
+    def _operation(task: Any, boto_service_name: Any, service_action_name: Any) -> Any:
+        return operation_model(
+            task._get_boto_service_name(boto_service_name), task._get_boto_service_action(service_action_name)
+        )
+
     def _normalise_parameters(
         self: Any, parameters: Any, boto_service_name: Any = None, service_action_name: Any = None
     ) -> None:
-        op = operation_model(
-            self._get_boto_service_name(boto_service_name),
-            self._get_boto_service_action(service_action_name),
-        )
+        op = _operation(self, boto_service_name, service_action_name)
         if op is not None and op.input_shape is not None:
             self._to_boto_request(parameters, op.input_shape)
 
     def _normalise_response(
         self: Any, response: Any, boto_service_name: Any = None, service_action_name: Any = None
     ) -> None:
-        op = operation_model(
-            self._get_boto_service_name(boto_service_name),
-            self._get_boto_service_action(service_action_name),
-        )
+        op = _operation(self, boto_service_name, service_action_name)
         if op is not None and op.output_shape is not None:
             self._from_boto_response(response, op.output_shape)
 
