@@ -30,7 +30,7 @@ import {
   deployBody,
   inferenceApi,
 } from '../lib/inference';
-import { useAction } from '../lib/useAction';
+import { useAction, useActions } from '../lib/useAction';
 import { useFetch } from '../lib/useFetch';
 import { useSession } from '../session';
 import { useAnswer } from '../useAnswer';
@@ -256,20 +256,7 @@ function Detail({
   const [replicas, setReplicas] = useState(String(endpoint.desiredReplicas));
   const [prompt, setPrompt] = useState('Hello! Who are you?');
   const [answer, setAnswer] = useState<InvokeView | null>(null);
-  const [busy, setBusy] = useState<string | null>(null);
-  const [failure, setFailure] = useState<unknown>(null);
-
-  async function run(what: string, action: () => Promise<void>) {
-    setBusy(what);
-    setFailure(null);
-    try {
-      await action();
-    } catch (caught) {
-      setFailure(caught);
-    } finally {
-      setBusy(null);
-    }
-  }
+  const { busy, error: failure, run } = useActions<'scale' | 'invoke'>();
   const scale = () =>
     run('scale', async () => {
       const { data } = await inferenceApi.scale(cluster, endpoint.endpoint, Number(replicas));
