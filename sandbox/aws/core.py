@@ -3,10 +3,10 @@ without moto's global lock (fast enough for the sandbox's threads)."""
 
 from __future__ import annotations
 
+import functools
 import threading
+from collections.abc import Callable
 from typing import Any
-
-_installed: set[str] = set()
 
 
 def patch(owner: object, name: str, value: object) -> None:
@@ -17,9 +17,24 @@ def patch(owner: object, name: str, value: object) -> None:
     setattr(owner, name, value)
 
 
-_install_lock = threading.Lock()
+def once(install: Callable[[], None]) -> Callable[[], None]:
+    """``install`` run by its first call only (a concurrent one waits for it to finish): the patches an
+    install makes are process-wide, and a second run would wrap the first one's replacements again."""
+    lock = threading.Lock()
+    done = False
+
+    @functools.wraps(install)
+    def install_once() -> None:
+        nonlocal done
+        with lock:
+            if not done:
+                install()
+                done = True
+
+    return install_once
 
 
+@once
 def install_backend_fast_path() -> None:
     """Look a known account's backends up without moto's global lock.
 
@@ -30,14 +45,10 @@ def install_backend_fast_path() -> None:
     """
     from moto.core.base_backend import BackendDict
 
-    with _install_lock:
-        if "backend-fast-path" in _installed:
-            return
-        original = BackendDict.__getitem__
+    original = BackendDict.__getitem__
 
-        def __getitem__(self: BackendDict[Any], account_id: str) -> Any:
-            found = dict.get(self, account_id)
-            return found if found is not None else original(self, account_id)
+    def __getitem__(self: BackendDict[Any], account_id: str) -> Any:
+        found = dict.get(self, account_id)
+        return found if found is not None else original(self, account_id)
 
-        patch(BackendDict, "__getitem__", __getitem__)
-        _installed.add("backend-fast-path")
+    patch(BackendDict, "__getitem__", __getitem__)

@@ -27,7 +27,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 from urllib.parse import parse_qs
 
-from sandbox.aws.core import patch
+from sandbox.aws.core import once, patch
 
 log = logging.getLogger("sandbox.aws.faults")
 
@@ -299,8 +299,6 @@ def _gate(service: str, handler: Callable[..., Response]) -> Callable[..., Respo
     return gated
 
 
-_installed = False
-_install_lock = threading.Lock()
 _gates: dict[tuple[str, Any], Callable[..., Response]] = {}
 
 
@@ -324,19 +322,15 @@ def _gated_table(backend: Any, table: dict[str, Callable[..., Response]]) -> dic
     return out
 
 
+@once
 def install_fault_hook() -> None:
     """Wrap every moto backend's URL handlers in the fault gate (idempotent)."""
-    global _installed
     from moto.core.base_backend import BaseBackend
 
-    with _install_lock:
-        if _installed:
-            return
-        original_urls = vars(BaseBackend)["urls"].fget  # properties
-        original_url_paths = vars(BaseBackend)["url_paths"].fget
+    original_urls = vars(BaseBackend)["urls"].fget  # properties
+    original_url_paths = vars(BaseBackend)["url_paths"].fget
 
-        # In-process mode: BotocoreStubber reads backend.urls on every request.
-        patch(BaseBackend, "urls", property(lambda self: _gated_table(self, original_urls(self))))
-        # Server mode: create_backend_app reads backend.flask_paths -> url_paths once per service.
-        patch(BaseBackend, "url_paths", property(lambda self: _gated_table(self, original_url_paths(self))))
-        _installed = True
+    # In-process mode: BotocoreStubber reads backend.urls on every request.
+    patch(BaseBackend, "urls", property(lambda self: _gated_table(self, original_urls(self))))
+    # Server mode: create_backend_app reads backend.flask_paths -> url_paths once per service.
+    patch(BaseBackend, "url_paths", property(lambda self: _gated_table(self, original_url_paths(self))))

@@ -42,7 +42,7 @@ from moto.sagemaker.exceptions import ResourceNotFound, SagemakerClientError, Va
 from moto.sagemaker.models import SageMakerModelBackend
 from moto.sagemaker.responses import SageMakerResponse
 
-from sandbox.aws.core import patch
+from sandbox.aws.core import once, patch
 from sandbox.aws.sagemaker.common import drop_empty, invalid, paginate, request_params
 from sandbox.aws.sagemaker.durations import sim_now
 from sandbox.aws.state import STATE
@@ -342,28 +342,21 @@ def reset() -> None:
         _state().servers.clear()
 
 
-_installed = False
-
-
+@once
 def install() -> None:
     """Add the tracking-server calls to moto's SageMaker and let ListTags/AddTags find servers (idempotent)."""
-    global _installed
-    with _lock:
-        if _installed:
-            return
-        _install_responses()
-        previous = SageMakerModelBackend._get_resource_from_arn
+    _install_responses()
+    previous = SageMakerModelBackend._get_resource_from_arn
 
-        def from_arn(self: SageMakerModelBackend, arn: str) -> Any:
-            if ":mlflow-tracking-server/" in arn:  # moto has no tracking servers: this module keeps them
-                server = server_by_arn(arn, deleting=True)
-                if server is None or server.arn.split(":")[4] != self.account_id:
-                    raise invalid(f"Resource {arn} does not exist.")
-                return server
-            return previous(self, arn)
+    def from_arn(self: SageMakerModelBackend, arn: str) -> Any:
+        if ":mlflow-tracking-server/" in arn:  # moto has no tracking servers: this module keeps them
+            server = server_by_arn(arn, deleting=True)
+            if server is None or server.arn.split(":")[4] != self.account_id:
+                raise invalid(f"Resource {arn} does not exist.")
+            return server
+        return previous(self, arn)
 
-        patch(SageMakerModelBackend, "_get_resource_from_arn", from_arn)
-        _installed = True
+    patch(SageMakerModelBackend, "_get_resource_from_arn", from_arn)
 
 
 def _install_responses() -> None:

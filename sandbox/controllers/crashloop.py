@@ -69,16 +69,6 @@ def container_status(
     while life.printed < printed:
         emulator.append_log(namespace, pod, error, name)
         life.printed += 1
-    if running:
-        state: dict[str, Any] = {"running": {"startedAt": life.started_at}}
-    else:
-        state = {
-            "waiting": {
-                "reason": "CrashLoopBackOff",
-                "message": f"back-off {operators.fmt(backoff)} restarting failed container={name} "
-                f"pod={pod}_{namespace}",
-            }
-        }
     status: dict[str, Any] = {
         "name": name,
         "image": container.get("image", ""),
@@ -86,7 +76,7 @@ def container_status(
         "ready": False,
         "started": running,
         "restartCount": restarts,
-        "state": state,
+        "state": operators.restart_state(running, life.started_at, backoff, name, pod, namespace),
     }
     if restarts or not running:
         terminated: dict[str, Any] = {"exitCode": 1, "reason": "Error"}

@@ -44,7 +44,7 @@ import logging
 from typing import Any
 
 from sandbox.controllers import keda, model_jobs
-from sandbox.controllers.common import timestamp
+from sandbox.controllers.common import crd, install_crd, timestamp
 from sandbox.controllers.periodic import Periodic
 
 log = logging.getLogger("sandbox.controllers.inference")
@@ -56,29 +56,6 @@ ADDON = "amazon-sagemaker-hyperpod-inference"
 JUMPSTART_IMAGE = "763104351884.dkr.ecr.us-east-1.amazonaws.com/djl-inference:0.33.0-lmi15.0.0-cu128"
 JUMPSTART_PORT = 8080
 NLB_CLASS = "service.k8s.aws/nlb"
-CRDS_RESOURCE = "apiextensions.k8s.io/v1/customresourcedefinitions"
-
-
-def _crd(kind: str, plural: str, group: str = GROUP, version: str = VERSION) -> dict[str, Any]:
-    return {
-        "apiVersion": "apiextensions.k8s.io/v1",
-        "kind": "CustomResourceDefinition",
-        "metadata": {"name": f"{plural}.{group}"},
-        "spec": {
-            "group": group,
-            "scope": "Namespaced",
-            "names": {"kind": kind, "plural": plural, "singular": kind.lower(), "listKind": f"{kind}List"},
-            "versions": [
-                {
-                    "name": version,
-                    "served": True,
-                    "storage": True,
-                    "schema": {"openAPIV3Schema": {"type": "object", "x-kubernetes-preserve-unknown-fields": True}},
-                    "subresources": {"status": {}},
-                }
-            ],
-        },
-    }
 
 
 def _ready(deployment: dict[str, Any] | None) -> bool:
@@ -411,13 +388,11 @@ def operator_state(cluster: str) -> str | None:
 
 async def reconcile(emulator: Any, state: str | None, region: str = "us-east-1", cluster: str = "") -> None:
     if state is not None and state != "DELETING":
-        for crd in [
-            *(_crd(kind, plural) for kind, plural in KINDS),
-            _crd("ScaledObject", "scaledobjects", "keda.sh", "v1alpha1"),
+        for definition in [
+            *(crd(GROUP, kind, plural, (VERSION,)) for kind, plural in KINDS),
+            crd("keda.sh", "ScaledObject", "scaledobjects", ("v1alpha1",)),
         ]:
-            if emulator.get_object(CRDS_RESOURCE, None, crd["metadata"]["name"]) is None:
-                await emulator.put_object(CRDS_RESOURCE, crd)
-                emulator._declare_crd(crd)
+            await install_crd(emulator, definition)
         if state == "ACTIVE":
             for kind, plural in KINDS:
                 for resource in emulator.list_objects(f"{GROUP}/{VERSION}/{plural}"):

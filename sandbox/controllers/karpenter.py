@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sandbox.controllers import scheduling
+from sandbox.controllers.common import crd, install_crd
 from sandbox.controllers.periodic import Periodic
 from sandbox.state import STATE
 
@@ -34,28 +35,6 @@ CRDS = (
     ("karpenter.sh", "NodePool", "nodepools", "v1"),
     ("karpenter.sagemaker.amazonaws.com", "HyperpodNodeClass", "hyperpodnodeclasses", "v1"),
 )
-
-
-def _crd(group: str, kind: str, plural: str, version: str) -> dict[str, Any]:
-    return {
-        "apiVersion": "apiextensions.k8s.io/v1",
-        "kind": "CustomResourceDefinition",
-        "metadata": {"name": f"{plural}.{group}"},
-        "spec": {
-            "group": group,
-            "scope": "Cluster",
-            "names": {"kind": kind, "plural": plural, "singular": kind.lower(), "listKind": f"{kind}List"},
-            "versions": [
-                {
-                    "name": version,
-                    "served": True,
-                    "storage": True,
-                    "schema": {"openAPIV3Schema": {"type": "object", "x-kubernetes-preserve-unknown-fields": True}},
-                    "subresources": {"status": {}},
-                }
-            ],
-        },
-    }
 
 
 def duration_seconds(text: Any, default: float) -> float:
@@ -84,13 +63,7 @@ class KarpenterState:
 async def _read(emulator: Any) -> dict[str, Any]:
     """Install Karpenter's kinds (once) and read what Karpenter watches."""
     for group, kind, plural, version in CRDS:
-        crd = _crd(group, kind, plural, version)
-        if (
-            emulator.get_object("apiextensions.k8s.io/v1/customresourcedefinitions", None, crd["metadata"]["name"])
-            is None
-        ):
-            await emulator.put_object("apiextensions.k8s.io/v1/customresourcedefinitions", crd)
-            emulator._declare_crd(crd)
+        await install_crd(emulator, crd(group, kind, plural, (version,), scope="Cluster"))
     return {
         "classes": emulator.list_objects(NODE_CLASSES),
         "pools": emulator.list_objects(NODE_POOLS),

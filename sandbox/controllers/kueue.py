@@ -28,6 +28,7 @@ from typing import Any
 
 from sandbox.aws.sagemaker import task_governance as tg
 from sandbox.aws.sagemaker.instances import shape_of
+from sandbox.controllers import common
 from sandbox.controllers.periodic import Periodic
 
 log = logging.getLogger("sandbox.controllers.kueue")
@@ -46,21 +47,7 @@ KINDS = {  # kind -> (plural, namespaced)
 
 def crd(kind: str) -> dict[str, Any]:
     plural, namespaced = KINDS[kind]
-    schema = {"openAPIV3Schema": {"type": "object", "x-kubernetes-preserve-unknown-fields": True}}
-    return {
-        "apiVersion": "apiextensions.k8s.io/v1",
-        "kind": "CustomResourceDefinition",
-        "metadata": {"name": f"{plural}.{GROUP}"},
-        "spec": {
-            "group": GROUP,
-            "names": {"kind": kind, "plural": plural, "singular": kind.lower(), "listKind": f"{kind}List"},
-            "scope": "Namespaced" if namespaced else "Cluster",
-            "versions": [
-                {"name": v, "served": True, "storage": v == "v1beta2", "schema": schema, "subresources": {"status": {}}}
-                for v in ("v1beta1", "v1beta2")
-            ],
-        },
-    }
+    return common.crd(GROUP, kind, plural, ("v1beta1", "v1beta2"), "Namespaced" if namespaced else "Cluster")
 
 
 def _resources(instance_type: str, count: int) -> dict[str, str]:
@@ -214,11 +201,7 @@ def _same(found: dict[str, Any], want: dict[str, Any]) -> bool:
 def _reconciler(want: list[dict[str, Any]]) -> Any:
     async def reconcile(emulator: Any) -> None:
         for kind in KINDS:
-            definition = crd(kind)
-            resource = "apiextensions.k8s.io/v1/customresourcedefinitions"
-            if emulator.get_object(resource, None, definition["metadata"]["name"]) is None:
-                await emulator.put_object(resource, definition)
-                emulator._declare_crd(definition)  # what the API server does when a CRD is created
+            await common.install_crd(emulator, crd(kind))
         keep = set()
         for obj in want:
             meta = obj["metadata"]

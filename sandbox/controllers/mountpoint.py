@@ -294,17 +294,11 @@ class Files:
         volume.unlink(path, rel)
 
     def truncate(self, path: str) -> None:
-        """``ftruncate(fd, 0)`` on a file already open (a setattr of its size)."""
+        """A setattr: ``ftruncate(fd, 0)`` on a file already open (its size), ``utime`` or ``chmod``."""
         volume, rel, _ = self.locate(path)
         volume.setattr(path, rel)
 
-    def utime(self, path: str) -> None:
-        volume, rel, _ = self.locate(path)
-        volume.setattr(path, rel)
-
-    def chmod(self, path: str) -> None:
-        volume, rel, _ = self.locate(path)
-        volume.setattr(path, rel)
+    utime = chmod = truncate
 
     def makedirs(self, path: str) -> None:
         volume, rel, _ = self.locate(path)

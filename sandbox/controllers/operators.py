@@ -228,6 +228,17 @@ def fmt(seconds: float) -> str:
     return f"{minutes}m{secs}s" if minutes else f"{secs}s"
 
 
+def restart_state(
+    running: bool, started_at: str, backoff: float, container: str, pod: str, namespace: str
+) -> dict[str, Any]:
+    """The ``state`` the kubelet reports for a container it keeps restarting: running since its last start,
+    or waiting out the back-off (``CrashLoopBackOff``) before the next."""
+    if running:
+        return {"running": {"startedAt": started_at}}
+    message = f"back-off {fmt(backoff)} restarting failed container={container} pod={pod}_{namespace}"
+    return {"waiting": {"reason": "CrashLoopBackOff", "message": message}}
+
+
 def container_status(emulator: Any, operator: Operator, deployment: dict[str, Any], pod: str) -> dict[str, Any]:
     """The operator container's status in Pod ``pod`` (bound to a node) as the kubelet would report it now."""
     meta, template = deployment["metadata"], deployment["spec"]["template"]
@@ -248,16 +259,7 @@ def container_status(emulator: Any, operator: Operator, deployment: dict[str, An
         running, broken = True, None
     if broken and not emulator.pod_logs.get((meta["namespace"], pod, container)):
         emulator.append_log(meta["namespace"], pod, broken, container)
-    if running:
-        state: dict[str, Any] = {"running": {"startedAt": life.started_at}}
-    else:
-        state = {
-            "waiting": {
-                "reason": "CrashLoopBackOff",
-                "message": f"back-off {fmt(backoff)} restarting failed container={container} "
-                f"pod={pod}_{meta['namespace']}",
-            }
-        }
+    state = restart_state(running, life.started_at, backoff, container, pod, meta["namespace"])
     status: dict[str, Any] = {
         "name": container,
         "image": template["spec"]["containers"][0]["image"],

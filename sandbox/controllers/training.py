@@ -39,7 +39,7 @@ from typing import Any
 
 from sandbox.aws import clock, mlflow
 from sandbox.controllers import kuberay, mountpoint, programs
-from sandbox.controllers.common import timestamp
+from sandbox.controllers.common import crd, install_crd, timestamp
 from sandbox.controllers.periodic import Periodic
 from sandbox.controllers.training_pods import (  # re-exported: the controls and tests reach them here
     Settings,
@@ -61,30 +61,7 @@ PYTORCH = "sagemaker.amazonaws.com/v1/hyperpodpytorchjobs"
 JOB_NAME_LABEL = "sagemaker.amazonaws.com/hyperpod-job-name"
 REPLICA_LABEL = "sagemaker.amazonaws.com/hyperpod-replica-index"
 FAULT_KINDS = ("processCrash", "hang", "nodeFailure")
-PYTORCH_CRD: dict[str, Any] = {
-    "apiVersion": "apiextensions.k8s.io/v1",
-    "kind": "CustomResourceDefinition",
-    "metadata": {"name": "hyperpodpytorchjobs.sagemaker.amazonaws.com"},
-    "spec": {
-        "group": "sagemaker.amazonaws.com",
-        "names": {
-            "kind": "HyperPodPyTorchJob",
-            "plural": "hyperpodpytorchjobs",
-            "singular": "hyperpodpytorchjob",
-            "listKind": "HyperPodPyTorchJobList",
-        },
-        "scope": "Namespaced",
-        "versions": [
-            {
-                "name": "v1",
-                "served": True,
-                "storage": True,
-                "subresources": {"status": {}},
-                "schema": {"openAPIV3Schema": {"type": "object", "x-kubernetes-preserve-unknown-fields": True}},
-            }
-        ],
-    },
-}
+PYTORCH_CRD = crd("sagemaker.amazonaws.com", "HyperPodPyTorchJob", "hyperpodpytorchjobs")
 
 
 def inject(
@@ -434,14 +411,7 @@ def _operator_active(cluster: str) -> bool:
 def _reconciler(cluster: str, operator_on: bool) -> Any:
     async def reconcile(emulator: Any) -> None:
         if operator_on:
-            if (
-                emulator.get_object(
-                    "apiextensions.k8s.io/v1/customresourcedefinitions", None, PYTORCH_CRD["metadata"]["name"]
-                )
-                is None
-            ):
-                await emulator.put_object("apiextensions.k8s.io/v1/customresourcedefinitions", dict(PYTORCH_CRD))
-                emulator._declare_crd(PYTORCH_CRD)  # what the API server does when a CRD is created
+            await install_crd(emulator, PYTORCH_CRD)
             for job in emulator.list_objects(PYTORCH):
                 await _run_pytorch(emulator, job, cluster)
         if kuberay.ready(emulator):

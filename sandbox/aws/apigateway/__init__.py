@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-import threading
 from typing import Any
 
-from sandbox.aws.core import patch
-
-_installed: set[str] = set()
-_install_lock = threading.Lock()
+from sandbox.aws.core import once, patch
 
 
+@once
 def install_server_management_api_routing() -> None:
     """Route API Gateway Management API calls with a stage in the path to moto's management API.
 
@@ -23,23 +20,19 @@ def install_server_management_api_routing() -> None:
     as API Gateway takes it off before the management API sees the call."""
     from moto.moto_server.werkzeug_app import DomainDispatcherApplication
 
-    with _install_lock:
-        if "server-management-api" in _installed:
-            return
-        original = DomainDispatcherApplication.infer_service_region_host
+    original = DomainDispatcherApplication.infer_service_region_host
 
-        def infer_service_region_host(self: Any, environ: dict[str, Any], path: str) -> str | None:
-            auth = environ.get("HTTP_AUTHORIZATION") or ""
-            path_info = environ.get("PATH_INFO", "")
-            if "/execute-api/aws4_request" in auth and "/@connections/" in path_info:
-                region = auth.split("Credential=", 1)[-1].split("/")[2]
-                environ["PATH_INFO"] = path_info[path_info.index("/@connections/") :]
-                for key in ("RAW_URI", "REQUEST_URI"):  # moto reads the action from the raw path
-                    raw = environ.get(key) or ""
-                    if "/@connections/" in raw:
-                        environ[key] = raw[raw.index("/@connections/") :]
-                return f"execute-api.{region}.amazonaws.com"
-            return original(self, environ, path)
+    def infer_service_region_host(self: Any, environ: dict[str, Any], path: str) -> str | None:
+        auth = environ.get("HTTP_AUTHORIZATION") or ""
+        path_info = environ.get("PATH_INFO", "")
+        if "/execute-api/aws4_request" in auth and "/@connections/" in path_info:
+            region = auth.split("Credential=", 1)[-1].split("/")[2]
+            environ["PATH_INFO"] = path_info[path_info.index("/@connections/") :]
+            for key in ("RAW_URI", "REQUEST_URI"):  # moto reads the action from the raw path
+                raw = environ.get(key) or ""
+                if "/@connections/" in raw:
+                    environ[key] = raw[raw.index("/@connections/") :]
+            return f"execute-api.{region}.amazonaws.com"
+        return original(self, environ, path)
 
-        patch(DomainDispatcherApplication, "infer_service_region_host", infer_service_region_host)
-        _installed.add("server-management-api")
+    patch(DomainDispatcherApplication, "infer_service_region_host", infer_service_region_host)

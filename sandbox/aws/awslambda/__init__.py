@@ -26,7 +26,7 @@ from typing import Any
 
 from moto.awslambda.models import LambdaFunction
 
-from sandbox.aws.core import patch
+from sandbox.aws.core import once, patch
 from sandbox.aws.iam.gate import CALLER
 from sandbox.aws.state import STATE
 from sandbox.lambda_env.environments import FunctionConfig
@@ -53,10 +53,6 @@ class LambdaState:
 
 def _state() -> LambdaState:
     return STATE.of(LambdaState)
-
-
-_installed: set[str] = set()
-_install_lock = threading.Lock()
 
 
 class FakeLambdaContext:
@@ -195,14 +191,11 @@ def _invoke_with_unhandled_marker(self: LambdaFunction, body: str, request_heade
     return result
 
 
+@once
 def install_in_process_lambda() -> None:
     """Run Lambda handlers in this process instead of Docker."""
-    with _install_lock:
-        if "lambda" in _installed:
-            return
-        patch(LambdaFunction, "_invoke_lambda", _invoke_lambda_in_process)
-        patch(LambdaFunction, "invoke", _invoke_with_unhandled_marker)
-        _installed.add("lambda")
+    patch(LambdaFunction, "_invoke_lambda", _invoke_lambda_in_process)
+    patch(LambdaFunction, "invoke", _invoke_with_unhandled_marker)
 
 
 def invocations() -> collections.deque[tuple[str, Any]]:

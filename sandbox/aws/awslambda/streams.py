@@ -9,13 +9,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sandbox.aws import awslambda
-from sandbox.aws.core import patch
+from sandbox.aws.core import once, patch
 from sandbox.aws.state import STATE
 
 log = logging.getLogger("sandbox.aws.lambda")
-
-_installed: set[str] = set()
-_install_lock = threading.Lock()
 
 
 @dataclass
@@ -36,6 +33,7 @@ def stream_backlog() -> int:
     return _state().stream_backlog[0]
 
 
+@once
 def install_async_stream_delivery() -> None:
     """Deliver DynamoDB stream records to their Lambda after the write, in order, as Lambda's event
     source mapping does (it polls the stream's shards and invokes with batches, "How Lambda processes
@@ -46,37 +44,33 @@ def install_async_stream_delivery() -> None:
 
     from moto.awslambda.models import LambdaBackend
 
-    with _install_lock:
-        if "stream-async" in _installed:
-            return
-        original = LambdaBackend.send_dynamodb_items
-        queues: dict[str, queue.SimpleQueue[tuple[Any, list[Any], str]]] = {}
-        guard = threading.Lock()
+    original = LambdaBackend.send_dynamodb_items
+    queues: dict[str, queue.SimpleQueue[tuple[Any, list[Any], str]]] = {}
+    guard = threading.Lock()
 
-        def deliver(pending: queue.SimpleQueue[tuple[Any, list[Any], str]], arn: str) -> None:
-            while True:
-                backend, items, source = pending.get()
-                try:
-                    original(backend, arn, items, source)
-                except Exception:
-                    log.warning("stream delivery to %s failed", arn, exc_info=True)
-                finally:
-                    with guard:
-                        _state().stream_backlog[0] -= 1
+    def deliver(pending: queue.SimpleQueue[tuple[Any, list[Any], str]], arn: str) -> None:
+        while True:
+            backend, items, source = pending.get()
+            try:
+                original(backend, arn, items, source)
+            except Exception:
+                log.warning("stream delivery to %s failed", arn, exc_info=True)
+            finally:
+                with guard:
+                    _state().stream_backlog[0] -= 1
 
-        def send_dynamodb_items(self: LambdaBackend, function_arn: str, items: list[Any], source: str) -> Any:
-            if awslambda.runner() is None:
-                return original(self, function_arn, items, source)
-            with guard:
-                _state().stream_backlog[0] += 1
-                pending = queues.get(function_arn)
-                if pending is None:
-                    pending = queues[function_arn] = queue.SimpleQueue()
-                    threading.Thread(
-                        target=deliver, args=(pending, function_arn), name="stream-delivery", daemon=True
-                    ).start()
-            pending.put((self, list(items), source))
-            return "queued"  # moto clears the shard's pending records on a truthy answer
+    def send_dynamodb_items(self: LambdaBackend, function_arn: str, items: list[Any], source: str) -> Any:
+        if awslambda.runner() is None:
+            return original(self, function_arn, items, source)
+        with guard:
+            _state().stream_backlog[0] += 1
+            pending = queues.get(function_arn)
+            if pending is None:
+                pending = queues[function_arn] = queue.SimpleQueue()
+                threading.Thread(
+                    target=deliver, args=(pending, function_arn), name="stream-delivery", daemon=True
+                ).start()
+        pending.put((self, list(items), source))
+        return "queued"  # moto clears the shard's pending records on a truthy answer
 
-        patch(LambdaBackend, "send_dynamodb_items", send_dynamodb_items)
-        _installed.add("stream-async")
+    patch(LambdaBackend, "send_dynamodb_items", send_dynamodb_items)

@@ -6,10 +6,7 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-from sandbox.aws.core import patch
-
-_installed: set[str] = set()
-_install_lock = threading.Lock()
+from sandbox.aws.core import once, patch
 
 _DYNAMODB_ITEM_CALLS = (
     "get_item",
@@ -25,6 +22,7 @@ _DYNAMODB_ITEM_CALLS = (
 )
 
 
+@once
 def install_dynamodb_atomicity() -> None:
     """Make each DynamoDB call atomic, as DynamoDB is.
 
@@ -38,19 +36,15 @@ def install_dynamodb_atomicity() -> None:
     from moto.dynamodb.models import DynamoDBBackend
     from moto.dynamodb.responses import DynamoHandler
 
-    with _install_lock:
-        if "dynamodb-atomic" in _installed:
-            return
-        lock = threading.RLock()
+    lock = threading.RLock()
 
-        def guarded(original: Callable[..., Any]) -> Callable[..., Any]:
-            def call(self: Any, *args: Any, **kwargs: Any) -> Any:
-                with lock:
-                    return original(self, *args, **kwargs)
+    def guarded(original: Callable[..., Any]) -> Callable[..., Any]:
+        def call(self: Any, *args: Any, **kwargs: Any) -> Any:
+            with lock:
+                return original(self, *args, **kwargs)
 
-            return call
+        return call
 
-        for name in _DYNAMODB_ITEM_CALLS:
-            setattr(DynamoDBBackend, name, guarded(getattr(DynamoDBBackend, name)))
-        patch(DynamoHandler, "call_action", guarded(DynamoHandler.call_action))
-        _installed.add("dynamodb-atomic")
+    for name in _DYNAMODB_ITEM_CALLS:
+        setattr(DynamoDBBackend, name, guarded(getattr(DynamoDBBackend, name)))
+    patch(DynamoHandler, "call_action", guarded(DynamoHandler.call_action))

@@ -24,68 +24,61 @@ moto turned the whole item into plain JSON once per attribute named, then back i
 from __future__ import annotations
 
 import copy
-import threading
 from typing import Any
 
-from sandbox.aws.core import patch
+from sandbox.aws.core import once, patch
 
 _PLAIN = frozenset({"S", "B", "BOOL"})  # moto's cast_value returns these values as they are stored
-_lock = threading.Lock()
-_installed = False
 
 
+@once
 def install() -> None:
     """Patch moto's DynamoType once per process (idempotent)."""
-    global _installed
     from moto.dynamodb.models.dynamo_type import DynamoType
 
-    with _lock:
-        if _installed:
-            return
-        cast_value = vars(DynamoType)["cast_value"].fget  # a property
-        eq, ne, lt, le, gt, ge = (
-            DynamoType.__eq__,
-            DynamoType.__ne__,
-            DynamoType.__lt__,
-            DynamoType.__le__,
-            DynamoType.__gt__,
-            DynamoType.__ge__,
-        )
+    cast_value = vars(DynamoType)["cast_value"].fget  # a property
+    eq, ne, lt, le, gt, ge = (
+        DynamoType.__eq__,
+        DynamoType.__ne__,
+        DynamoType.__lt__,
+        DynamoType.__le__,
+        DynamoType.__gt__,
+        DynamoType.__ge__,
+    )
 
-        def fast_cast_value(self: Any) -> Any:
-            return self.value if self.type in _PLAIN else cast_value(self)
+    def fast_cast_value(self: Any) -> Any:
+        return self.value if self.type in _PLAIN else cast_value(self)
 
-        def plain_pair(self: Any, other: Any) -> bool:
-            return type(other) is DynamoType and self.type in _PLAIN and other.type in _PLAIN
+    def plain_pair(self: Any, other: Any) -> bool:
+        return type(other) is DynamoType and self.type in _PLAIN and other.type in _PLAIN
 
-        def __eq__(self: Any, other: Any) -> bool:
+    def __eq__(self: Any, other: Any) -> bool:
+        if plain_pair(self, other):
+            return bool(self.type == other.type and self.value == other.value)
+        return bool(eq(self, other))
+
+    def __ne__(self: Any, other: Any) -> bool:
+        if plain_pair(self, other):
+            return bool(self.type != other.type or self.value != other.value)
+        return bool(ne(self, other))
+
+    def ordered(original: Any, compare: Any) -> Any:
+        def method(self: Any, other: Any) -> bool:
             if plain_pair(self, other):
-                return bool(self.type == other.type and self.value == other.value)
-            return bool(eq(self, other))
+                return bool(compare(self.value, other.value))
+            return bool(original(self, other))
 
-        def __ne__(self: Any, other: Any) -> bool:
-            if plain_pair(self, other):
-                return bool(self.type != other.type or self.value != other.value)
-            return bool(ne(self, other))
+        return method
 
-        def ordered(original: Any, compare: Any) -> Any:
-            def method(self: Any, other: Any) -> bool:
-                if plain_pair(self, other):
-                    return bool(compare(self.value, other.value))
-                return bool(original(self, other))
-
-            return method
-
-        _install_attribute_value_serializer()
-        _install_top_level_projection()
-        patch(DynamoType, "cast_value", property(fast_cast_value))
-        patch(DynamoType, "__eq__", __eq__)
-        patch(DynamoType, "__ne__", __ne__)
-        patch(DynamoType, "__lt__", ordered(lt, lambda a, b: a < b))
-        patch(DynamoType, "__le__", ordered(le, lambda a, b: a <= b))
-        patch(DynamoType, "__gt__", ordered(gt, lambda a, b: a > b))
-        patch(DynamoType, "__ge__", ordered(ge, lambda a, b: a >= b))
-        _installed = True
+    _install_attribute_value_serializer()
+    _install_top_level_projection()
+    patch(DynamoType, "cast_value", property(fast_cast_value))
+    patch(DynamoType, "__eq__", __eq__)
+    patch(DynamoType, "__ne__", __ne__)
+    patch(DynamoType, "__lt__", ordered(lt, lambda a, b: a < b))
+    patch(DynamoType, "__le__", ordered(le, lambda a, b: a <= b))
+    patch(DynamoType, "__gt__", ordered(gt, lambda a, b: a > b))
+    patch(DynamoType, "__ge__", ordered(ge, lambda a, b: a >= b))
 
 
 def _install_attribute_value_serializer() -> None:

@@ -24,19 +24,15 @@ DeleteCluster). Stock moto deletes the subnet under them.
 
 from __future__ import annotations
 
-import threading
 import time
 from dataclasses import dataclass, field
 from typing import Any
 
 from sandbox.aws import clock
-from sandbox.aws.core import patch
+from sandbox.aws.core import once, patch
 from sandbox.aws.state import STATE
 
 NAT_DELETION_SECONDS = 120.0
-
-_lock = threading.Lock()
-_installed = False
 
 
 @dataclass
@@ -74,77 +70,72 @@ def _nat_of_address(backend: Any, address: Any) -> Any:
     return None
 
 
+@once
 def install() -> None:
     """Patch moto's EC2 backend (idempotent)."""
-    global _installed
     from moto.ec2.exceptions import DependencyViolationError, EC2ClientError
     from moto.ec2.models import EC2Backend
 
-    with _lock:
-        if _installed:
-            return
+    original_delete_nat = EC2Backend.delete_nat_gateway
+    original_describe_nat = EC2Backend.describe_nat_gateways
+    original_release = EC2Backend.release_address
+    original_delete_subnet = EC2Backend.delete_subnet
+    original_detach = EC2Backend.detach_internet_gateway
 
-        original_delete_nat = EC2Backend.delete_nat_gateway
-        original_describe_nat = EC2Backend.describe_nat_gateways
-        original_release = EC2Backend.release_address
-        original_delete_subnet = EC2Backend.delete_subnet
-        original_detach = EC2Backend.detach_internet_gateway
+    def delete_nat_gateway(self: Any, nat_gateway_id: str) -> Any:
+        nat = self.nat_gateways.get(nat_gateway_id)
+        if nat is None:
+            return original_delete_nat(self, nat_gateway_id)
+        if nat.state not in ("deleting", "deleted"):
+            nat.state = "deleting"
+            _state().deleting_since[nat.id] = time.monotonic()
+        return nat
 
-        def delete_nat_gateway(self: Any, nat_gateway_id: str) -> Any:
-            nat = self.nat_gateways.get(nat_gateway_id)
-            if nat is None:
-                return original_delete_nat(self, nat_gateway_id)
-            if nat.state not in ("deleting", "deleted"):
-                nat.state = "deleting"
-                _state().deleting_since[nat.id] = time.monotonic()
-            return nat
+    def describe_nat_gateways(self: Any, filters: Any, nat_gateway_ids: Any) -> Any:
+        _settle(self)
+        found = original_describe_nat(self, filters, nat_gateway_ids)
+        # moto filters NAT gateways by id, VPC, subnet and state only, and returns every gateway for
+        # a tag filter; EC2 documents "tag:<key>" and "tag-key" for DescribeNatGateways too. Without
+        # this, deleting one cluster's tagged NAT gateways deleted every cluster's.
+        for name, values in (filters or {}).items():
+            if name.startswith("tag:"):
+                key = name.removeprefix("tag:")
+                found = [n for n in found if any(t["key"] == key and t["value"] in values for t in n.get_tags())]
+            elif name == "tag-key":
+                found = [n for n in found if any(t["key"] in values for t in n.get_tags())]
+        return found
 
-        def describe_nat_gateways(self: Any, filters: Any, nat_gateway_ids: Any) -> Any:
-            _settle(self)
-            found = original_describe_nat(self, filters, nat_gateway_ids)
-            # moto filters NAT gateways by id, VPC, subnet and state only, and returns every gateway for
-            # a tag filter; EC2 documents "tag:<key>" and "tag-key" for DescribeNatGateways too. Without
-            # this, deleting one cluster's tagged NAT gateways deleted every cluster's.
-            for name, values in (filters or {}).items():
-                if name.startswith("tag:"):
-                    key = name.removeprefix("tag:")
-                    found = [n for n in found if any(t["key"] == key and t["value"] in values for t in n.get_tags())]
-                elif name == "tag-key":
-                    found = [n for n in found if any(t["key"] in values for t in n.get_tags())]
-            return found
+    def release_address(self: Any, address: str | None = None, allocation_id: str | None = None) -> Any:
+        _settle(self)
+        found = self.address_by_ip([address]) if address else self.address_by_allocation([allocation_id])
+        if found and _nat_of_address(self, found[0]) is not None:
+            raise EC2ClientError("InvalidIPAddress.InUse", f"Address {found[0].public_ip} is in use.")
+        return original_release(self, address=address, allocation_id=allocation_id)
 
-        def release_address(self: Any, address: str | None = None, allocation_id: str | None = None) -> Any:
-            _settle(self)
-            found = self.address_by_ip([address]) if address else self.address_by_allocation([allocation_id])
-            if found and _nat_of_address(self, found[0]) is not None:
-                raise EC2ClientError("InvalidIPAddress.InUse", f"Address {found[0].public_ip} is in use.")
-            return original_release(self, address=address, allocation_id=allocation_id)
+    def delete_subnet(self: Any, subnet_id: str) -> Any:
+        _settle(self)
+        if any(n.subnet_id == subnet_id and n.state != "deleted" for n in self.nat_gateways.values()):
+            raise DependencyViolationError(f"The subnet '{subnet_id}' has dependencies and cannot be deleted.")
+        nats = {id(getattr(n, "_eni", None)) for n in self.nat_gateways.values()}  # their own rule, above
+        if any(getattr(e.subnet, "id", None) == subnet_id and id(e) not in nats for e in list(self.enis.values())):
+            raise DependencyViolationError(f"The subnet '{subnet_id}' has dependencies and cannot be deleted.")
+        return original_delete_subnet(self, subnet_id)
 
-        def delete_subnet(self: Any, subnet_id: str) -> Any:
-            _settle(self)
-            if any(n.subnet_id == subnet_id and n.state != "deleted" for n in self.nat_gateways.values()):
-                raise DependencyViolationError(f"The subnet '{subnet_id}' has dependencies and cannot be deleted.")
-            nats = {id(getattr(n, "_eni", None)) for n in self.nat_gateways.values()}  # their own rule, above
-            if any(getattr(e.subnet, "id", None) == subnet_id and id(e) not in nats for e in list(self.enis.values())):
-                raise DependencyViolationError(f"The subnet '{subnet_id}' has dependencies and cannot be deleted.")
-            return original_delete_subnet(self, subnet_id)
-
-        def detach_internet_gateway(self: Any, internet_gateway_id: str, vpc_id: str) -> Any:
-            _settle(self)
-            mapped = any(
-                n.vpc_id == vpc_id and n.state != "deleted" and any(a.eni is n._eni for a in self.addresses)
-                for n in self.nat_gateways.values()
+    def detach_internet_gateway(self: Any, internet_gateway_id: str, vpc_id: str) -> Any:
+        _settle(self)
+        mapped = any(
+            n.vpc_id == vpc_id and n.state != "deleted" and any(a.eni is n._eni for a in self.addresses)
+            for n in self.nat_gateways.values()
+        )
+        if mapped:
+            raise DependencyViolationError(
+                f"Network {vpc_id} has some mapped public address(es). Please unmap those public "
+                "address(es) before detaching the gateway."
             )
-            if mapped:
-                raise DependencyViolationError(
-                    f"Network {vpc_id} has some mapped public address(es). Please unmap those public "
-                    "address(es) before detaching the gateway."
-                )
-            return original_detach(self, internet_gateway_id, vpc_id)
+        return original_detach(self, internet_gateway_id, vpc_id)
 
-        patch(EC2Backend, "delete_nat_gateway", delete_nat_gateway)
-        patch(EC2Backend, "describe_nat_gateways", describe_nat_gateways)
-        patch(EC2Backend, "release_address", release_address)
-        patch(EC2Backend, "delete_subnet", delete_subnet)
-        patch(EC2Backend, "detach_internet_gateway", detach_internet_gateway)
-        _installed = True
+    patch(EC2Backend, "delete_nat_gateway", delete_nat_gateway)
+    patch(EC2Backend, "describe_nat_gateways", describe_nat_gateways)
+    patch(EC2Backend, "release_address", release_address)
+    patch(EC2Backend, "delete_subnet", delete_subnet)
+    patch(EC2Backend, "detach_internet_gateway", detach_internet_gateway)

@@ -22,13 +22,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sandbox.aws import clock
-from sandbox.aws.core import patch
+from sandbox.aws.core import once, patch
 from sandbox.aws.state import STATE
 
 DEFAULT_PROPAGATION_SECONDS = 1.0
 
 _lock = threading.Lock()
-_installed = False
 
 
 @dataclass
@@ -98,55 +97,51 @@ def _named_ids(querystring: dict[str, list[str]]) -> list[str]:
     return [v for values in querystring.values() for v in values if isinstance(v, str) and "-" in v]
 
 
+@once
 def install() -> None:
     """Patch moto's EC2 backend and responses (idempotent)."""
-    global _installed
     from moto.core.utils import camelcase_to_underscores
     from moto.ec2.models import EC2Backend
     from moto.ec2.responses import EC2Response
 
-    with _lock:
-        if _installed:
-            return
-        creators = {
-            "create_vpc": lambda r: r.id,
-            "create_subnet": lambda r: r.id,
-            "create_internet_gateway": lambda r: r.id,
-            "create_nat_gateway": lambda r: r.id,
-            "create_route_table": lambda r: r.id,
-            "create_security_group": lambda r: r.id,
-            "allocate_address": lambda r: r.allocation_id,
-        }
-        for name, id_of in creators.items():
-            original = getattr(EC2Backend, name)
+    creators = {
+        "create_vpc": lambda r: r.id,
+        "create_subnet": lambda r: r.id,
+        "create_internet_gateway": lambda r: r.id,
+        "create_nat_gateway": lambda r: r.id,
+        "create_route_table": lambda r: r.id,
+        "create_security_group": lambda r: r.id,
+        "allocate_address": lambda r: r.allocation_id,
+    }
+    for name, id_of in creators.items():
+        original = getattr(EC2Backend, name)
 
-            def created(self: Any, *args: Any, __original: Any = original, __id: Any = id_of, **kwargs: Any) -> Any:
-                result = __original(self, *args, **kwargs)
-                _record(__id(result))
-                return result
+        def created(self: Any, *args: Any, __original: Any = original, __id: Any = id_of, **kwargs: Any) -> Any:
+            result = __original(self, *args, **kwargs)
+            _record(__id(result))
+            return result
 
-            setattr(EC2Backend, name, created)
+        setattr(EC2Backend, name, created)
 
-        original_call = EC2Response.call_action
+    original_call = EC2Response.call_action
 
-        def call_action(self: Any) -> Any:
-            action = self._get_action()
-            if not action.startswith(_CLEANUP):
-                for resource_id in _named_ids(self.querystring):
-                    error = _not_found(resource_id) if _invisible(resource_id) else None
-                    if error is not None:
+    def call_action(self: Any) -> Any:
+        action = self._get_action()
+        if not action.startswith(_CLEANUP):
+            for resource_id in _named_ids(self.querystring):
+                error = _not_found(resource_id) if _invisible(resource_id) else None
+                if error is not None:
 
-                        def refuse(__error: Exception = error) -> Any:
-                            raise __error
+                    def refuse(__error: Exception = error) -> Any:
+                        raise __error
 
-                        # moto looks the action's method up on the instance and serializes what it raises.
-                        setattr(self, camelcase_to_underscores(action), refuse)
-                        break
-            _request.active = True
-            try:
-                return original_call(self)
-            finally:
-                _request.active = False
+                    # moto looks the action's method up on the instance and serializes what it raises.
+                    setattr(self, camelcase_to_underscores(action), refuse)
+                    break
+        _request.active = True
+        try:
+            return original_call(self)
+        finally:
+            _request.active = False
 
-        patch(EC2Response, "call_action", call_action)
-        _installed = True
+    patch(EC2Response, "call_action", call_action)

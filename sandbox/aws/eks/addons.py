@@ -125,9 +125,13 @@ def _check_addon_version(cluster: SandboxCluster, addon_name: str, addon_version
     if addon_version and addon_version not in addon_versions(addon_name, cluster.version):
         raise InvalidParameterException(message="Addon version specified is not supported")
     if not addon_version and default_addon_version(addon_name, cluster.version) is None:
-        raise InvalidParameterException(
-            message=f"Addon {addon_name} specified is not supported in {cluster.version} cluster version"
-        )
+        raise _unsupported(cluster, addon_name)
+
+
+def _unsupported(cluster: SandboxCluster, addon_name: str) -> InvalidParameterException:
+    return InvalidParameterException(
+        message=f"Addon {addon_name} specified is not supported in {cluster.version} cluster version"
+    )
 
 
 def create_addon(
@@ -148,9 +152,7 @@ def create_addon(
             raise in_use(f"Addon already exists: {addon_name}", cluster=cluster_name, addon=addon_name)
         require_active(cluster)
         if addon_name not in ADDON_CATALOG:
-            raise InvalidParameterException(
-                message=f"Addon {addon_name} specified is not supported in {cluster.version} cluster version"
-            )
+            raise _unsupported(cluster, addon_name)
         _check_addon_version(cluster, addon_name, addon_version)
         if role_arn:
             validate_role_arn(role_arn)

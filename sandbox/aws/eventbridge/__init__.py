@@ -16,10 +16,9 @@ import threading
 from datetime import UTC, datetime
 from typing import Any
 
-from sandbox.aws.core import patch
+from sandbox.aws.core import once, patch
 
 log = logging.getLogger(__name__)
-_installed = threading.Event()
 
 
 def _delivered(event: dict[str, Any]) -> dict[str, Any]:
@@ -44,10 +43,9 @@ def _invoke(function_arn: str, event: dict[str, Any]) -> None:
         log.warning("EventBridge could not invoke %s", function_arn, exc_info=True)
 
 
+@once
 def install() -> None:
     """Deliver to Lambda targets (idempotent)."""
-    if _installed.is_set():
-        return
     from moto.events.models import Rule
     from moto.utilities.arns import parse_arn
 
@@ -70,7 +68,6 @@ def install() -> None:
             original(rest, original_event, transform_input)
 
     patch(Rule, "send_to_targets", send_to_targets)
-    _installed.set()
 
 
 def put_event(

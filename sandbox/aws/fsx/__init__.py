@@ -8,16 +8,13 @@ as AWS does) and every file system is ``AVAILABLE``. Call it before the first FS
 
 from __future__ import annotations
 
-import threading
 from typing import Any
 
 from moto.fsx.models import FileSystem
 from moto.moto_api._internal import mock_random
 
-from sandbox.aws.core import patch
+from sandbox.aws.core import once, patch
 
-_lock = threading.Lock()
-_installed = False
 _original_to_dict = FileSystem.to_dict
 
 
@@ -38,14 +35,10 @@ def _to_dict(self: FileSystem) -> dict[str, Any]:
     return dct
 
 
+@once
 def install() -> None:
     """Apply the FSx extensions (idempotent). FSx is JSON/X-Amz-Target: no URL registration."""
-    global _installed
-    with _lock:
-        if _installed:
-            return
-        patch(FileSystem, "to_dict", _to_dict)
-        _installed = True
+    patch(FileSystem, "to_dict", _to_dict)
 
 
 __all__ = ["install"]

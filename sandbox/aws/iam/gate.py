@@ -23,7 +23,7 @@ from typing import Any
 
 from launchpod import policies
 
-from sandbox.aws.core import patch
+from sandbox.aws.core import once, patch
 from sandbox.aws.iam import authz, propagation
 from sandbox.aws.iam.policy import AuthzRequest, evaluate, glob_match
 from sandbox.aws.state import STATE
@@ -323,9 +323,6 @@ GATE = IamGate()
 
 # ----------------------------------------------------------------------------- the botocore hook
 
-_installed = False
-_install_lock = threading.Lock()
-
 
 def denial_code(protocol: str) -> tuple[str, int]:
     if protocol in _DENIAL_BY_PROTOCOL:
@@ -426,38 +423,34 @@ class EnvironmentAuthorizer:
         succeeded(function, request["prefix"], request["operation"], request["params"])
 
 
+@once
 def install() -> None:
     """Authorize every boto3 call made while an in-process handler runs (idempotent). The hook is on
     the client class, so clients created before it (cached ones included) are covered too. Handlers in
     execution environments of their own ask the same questions through ``EnvironmentAuthorizer``."""
-    global _installed
     from botocore.client import BaseClient
 
-    with _install_lock:
-        if _installed:
-            return
-        original = BaseClient._make_api_call
+    original = BaseClient._make_api_call
 
-        def _make_api_call(self: Any, operation_name: str, api_params: dict[str, Any]) -> Any:
-            function = CALLER.get()
-            model = self.meta.service_model
-            prefix = model.signing_name or model.endpoint_prefix
-            if function is not None:
-                refused = refusal(
-                    function,
-                    prefix,
-                    operation_name,
-                    api_params,
-                    self.meta.region_name,
-                    str(self.meta.endpoint_url or ""),
-                    model.metadata.get("protocol", ""),
-                )
-                if refused is not None:
-                    raise refused_error(self, operation_name, *refused)
-            answer = original(self, operation_name, api_params)
-            if function is not None:
-                succeeded(function, prefix, operation_name, api_params)
-            return answer
+    def _make_api_call(self: Any, operation_name: str, api_params: dict[str, Any]) -> Any:
+        function = CALLER.get()
+        model = self.meta.service_model
+        prefix = model.signing_name or model.endpoint_prefix
+        if function is not None:
+            refused = refusal(
+                function,
+                prefix,
+                operation_name,
+                api_params,
+                self.meta.region_name,
+                str(self.meta.endpoint_url or ""),
+                model.metadata.get("protocol", ""),
+            )
+            if refused is not None:
+                raise refused_error(self, operation_name, *refused)
+        answer = original(self, operation_name, api_params)
+        if function is not None:
+            succeeded(function, prefix, operation_name, api_params)
+        return answer
 
-        patch(BaseClient, "_make_api_call", _make_api_call)
-        _installed = True
+    patch(BaseClient, "_make_api_call", _make_api_call)

@@ -16,35 +16,24 @@ list built in one C-level step, which no other thread interleaves with).
 
 from __future__ import annotations
 
-import threading
 from typing import Any
 
-from sandbox.aws.core import patch
-
-_lock = threading.Lock()
-_installed = False
+from sandbox.aws.core import once, patch
 
 
+@once
 def install() -> None:
     """Patch moto's IAM backend (idempotent)."""
-    global _installed
     from moto.iam.models import IAMBackend, filter_items_with_path_prefix
 
-    with _lock:
-        if _installed:
-            return
+    def list_roles(
+        self: Any, path_prefix: str | None = None, marker: str | None = None, max_items: int | None = None
+    ) -> tuple[list[Any], str | None]:
+        limit = int(max_items) if max_items else 100
+        roles = sorted(filter_items_with_path_prefix(path_prefix or "/", list(self.roles.values())), key=lambda r: r.id)
+        after = [r for r in roles if not marker or r.id > marker]
+        page = after[:limit]
+        return page, (page[-1].id if len(after) > limit else None)
 
-        def list_roles(
-            self: Any, path_prefix: str | None = None, marker: str | None = None, max_items: int | None = None
-        ) -> tuple[list[Any], str | None]:
-            limit = int(max_items) if max_items else 100
-            roles = sorted(
-                filter_items_with_path_prefix(path_prefix or "/", list(self.roles.values())), key=lambda r: r.id
-            )
-            after = [r for r in roles if not marker or r.id > marker]
-            page = after[:limit]
-            return page, (page[-1].id if len(after) > limit else None)
-
-        patch(IAMBackend, "list_roles", list_roles)
-        patch(IAMBackend, "get_roles", lambda self: list(self.roles.values()))
-        _installed = True
+    patch(IAMBackend, "list_roles", list_roles)
+    patch(IAMBackend, "get_roles", lambda self: list(self.roles.values()))

@@ -9,7 +9,7 @@ from typing import Any
 from moto.sagemaker.models import SageMakerModelBackend
 from moto.sagemaker.responses import SageMakerResponse
 
-from sandbox.aws.core import patch
+from sandbox.aws.core import once, patch
 from sandbox.aws.sagemaker import capacity, node_faults
 from sandbox.aws.sagemaker.clusters import hyperpod_clusters
 from sandbox.aws.sagemaker.common import LOCK, invalid, region_zones
@@ -33,33 +33,26 @@ def _plan_in_use(backend: SageMakerModelBackend, arn: str) -> int:
         )
 
 
-_installed = False
-
-
+@once
 def install() -> None:
     """Apply the HyperPod extensions (idempotent). SageMaker is JSON/X-Amz-Target: no URL registration."""
-    global _installed
-    with LOCK:
-        if _installed:
-            return
-        for name, method in RESPONSE_METHODS.items():
-            setattr(SageMakerResponse, name, method)
-        capacity.install(_plan_in_use, lambda response, params: [z for z, _ in region_zones(response.region)])
-        previous = SageMakerModelBackend._get_resource_from_arn
+    for name, method in RESPONSE_METHODS.items():
+        setattr(SageMakerResponse, name, method)
+    capacity.install(_plan_in_use, lambda response, params: [z for z, _ in region_zones(response.region)])
+    previous = SageMakerModelBackend._get_resource_from_arn
 
-        def from_arn(self: SageMakerModelBackend, arn: str) -> Any:
-            # Cluster ARNs end in the cluster id, not the name moto keys its clusters by.
-            if ":cluster/" in arn:
-                for cluster in self.clusters.values():
-                    if getattr(cluster, "arn", None) == arn:
-                        return cluster
-                # SageMaker answers ListTags/AddTags on a resource that is gone with a ValidationException
-                # (aws/amazon-sagemaker-feedback#108); moto's lookup returns None and then fails on it.
-                raise invalid(f"Resource {arn} does not exist.")
-            return previous(self, arn)
+    def from_arn(self: SageMakerModelBackend, arn: str) -> Any:
+        # Cluster ARNs end in the cluster id, not the name moto keys its clusters by.
+        if ":cluster/" in arn:
+            for cluster in self.clusters.values():
+                if getattr(cluster, "arn", None) == arn:
+                    return cluster
+            # SageMaker answers ListTags/AddTags on a resource that is gone with a ValidationException
+            # (aws/amazon-sagemaker-feedback#108); moto's lookup returns None and then fails on it.
+            raise invalid(f"Resource {arn} does not exist.")
+        return previous(self, arn)
 
-        patch(SageMakerModelBackend, "_get_resource_from_arn", from_arn)
-        _installed = True
+    patch(SageMakerModelBackend, "_get_resource_from_arn", from_arn)
 
 
 def reset() -> None:

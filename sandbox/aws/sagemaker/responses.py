@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import datetime
-from typing import Any
+from typing import Any, TypeVar
 
 from moto.core.responses import ActionResult
 from moto.sagemaker.exceptions import ResourceNotFound
@@ -26,6 +26,8 @@ from sandbox.aws.sagemaker.lifecycle import settle_cluster
 from sandbox.aws.sagemaker.models import HyperPodCluster, Operation, hyperpod_clusters_of
 from sandbox.aws.sagemaker.node_operations import batch_add_nodes, batch_node_operation
 from sandbox.aws.sagemaker.views import describe, event_summary, node_details, node_summary
+
+T = TypeVar("T")
 
 
 def run_response(
@@ -68,10 +70,7 @@ def _r_list_clusters(self: SageMakerResponse) -> ActionResult:
         plan = self._get_param("TrainingPlanArn")
         if name_contains:
             clusters = [c for c in clusters if name_contains in c.cluster_name]
-        if after:
-            clusters = [c for c in clusters if c.creation_time.timestamp() > epoch_seconds(after)]
-        if before:
-            clusters = [c for c in clusters if c.creation_time.timestamp() < epoch_seconds(before)]
+        clusters = between(clusters, lambda c: c.creation_time, after, before)
         if plan:
             clusters = [c for c in clusters if any(g.spec.get("TrainingPlanArn") == plan for g in c.groups.values())]
         reverse = self._get_param("SortOrder") == "Descending"
@@ -94,6 +93,16 @@ def epoch_seconds(value: Any) -> float:
         return float(value)
     except (TypeError, ValueError):
         return datetime.fromisoformat(str(value).replace("Z", "+00:00")).timestamp()
+
+
+def between(items: list[T], time_of: Callable[[T], datetime], after: Any, before: Any) -> list[T]:
+    """The items whose time falls strictly after ``after`` and before ``before`` (a List call's
+    ...TimeAfter and ...TimeBefore), either of which may be absent."""
+    if after:
+        items = [i for i in items if time_of(i).timestamp() > epoch_seconds(after)]
+    if before:
+        items = [i for i in items if time_of(i).timestamp() < epoch_seconds(before)]
+    return items
 
 
 def _r_update_cluster(self: SageMakerResponse) -> ActionResult:
@@ -136,10 +145,7 @@ def _r_list_cluster_nodes(self: SageMakerResponse) -> ActionResult:
         after, before = self._get_param("CreationTimeAfter"), self._get_param("CreationTimeBefore")
         if contains:
             nodes = [n for n in nodes if contains in n.group]
-        if after:
-            nodes = [n for n in nodes if n.launch_time.timestamp() > epoch_seconds(after)]
-        if before:
-            nodes = [n for n in nodes if n.launch_time.timestamp() < epoch_seconds(before)]
+        nodes = between(nodes, lambda n: n.launch_time, after, before)
         reverse = self._get_param("SortOrder") == "Descending"
         if self._get_param("SortBy") == "NAME":
             nodes.sort(key=lambda n: (n.group, n.instance_id), reverse=reverse)
@@ -217,10 +223,7 @@ def _r_list_cluster_events(self: SageMakerResponse) -> ActionResult:
             events = [e for e in events if e.instance_id == node_id]
         if resource_type:
             events = [e for e in events if e.resource_type == resource_type]
-        if after:
-            events = [e for e in events if e.time.timestamp() > epoch_seconds(after)]
-        if before:
-            events = [e for e in events if e.time.timestamp() < epoch_seconds(before)]
+        events = between(events, lambda e: e.time, after, before)
         events.sort(key=lambda e: e.time, reverse=self._get_param("SortOrder") != "Ascending")
         page, token = paginate(events, self._get_param("MaxResults"), self._get_param("NextToken"))
         result = {"Events": [event_summary(cluster, e) for e in page], "NextToken": token}
@@ -290,10 +293,7 @@ def _r_list_cluster_operations(self: SageMakerResponse) -> ActionResult:
             found = [o for o in found if o.status == status]
         if kind:
             found = [o for o in found if o.type == kind]
-        if after:
-            found = [o for o in found if o.creation_time.timestamp() > epoch_seconds(after)]
-        if before:
-            found = [o for o in found if o.creation_time.timestamp() < epoch_seconds(before)]
+        found = between(found, lambda o: o.creation_time, after, before)
         found.sort(key=lambda o: o.creation_time, reverse=self._get_param("SortOrder") != "Ascending")
         page, token = paginate(found, self._get_param("MaxResults"), self._get_param("NextToken"))
         result = {"ClusterOperationSummaries": [_operation_summary(cluster, o) for o in page], "NextToken": token}

@@ -38,7 +38,7 @@ from moto.sagemaker.exceptions import ConflictException, ResourceNotFound, Valid
 from moto.sagemaker.models import SageMakerModelBackend
 from moto.sagemaker.responses import SageMakerResponse
 
-from sandbox.aws.core import patch
+from sandbox.aws.core import once, patch
 from sandbox.aws.sagemaker import common as hp
 from sandbox.aws.sagemaker.common import request_params
 from sandbox.aws.state import STATE
@@ -378,7 +378,6 @@ _RESPONSES = {
     "update_compute_quota": _r_update_quota,
     "delete_compute_quota": _r_delete_quota,
 }
-_installed = False
 
 
 def reset() -> None:
@@ -386,23 +385,19 @@ def reset() -> None:
         _state().entities.clear()
 
 
+@once
 def install() -> None:
     """Add the ten APIs to moto's SageMaker and let ListTags/AddTags find their entities (idempotent)."""
-    global _installed
-    with _lock:
-        if _installed:
-            return
-        for name, method in _RESPONSES.items():
-            setattr(SageMakerResponse, name, method)
-        previous = SageMakerModelBackend._get_resource_from_arn
+    for name, method in _RESPONSES.items():
+        setattr(SageMakerResponse, name, method)
+    previous = SageMakerModelBackend._get_resource_from_arn
 
-        def from_arn(self: SageMakerModelBackend, arn: str) -> Any:
-            if ":cluster-scheduler-config/" in arn or ":compute-quota/" in arn:
-                found = by_arn(arn)
-                if found is None or found.arn.split(":")[4] != self.account_id:
-                    raise ValidationError(message=f"Resource {arn} does not exist.")
-                return found
-            return previous(self, arn)
+    def from_arn(self: SageMakerModelBackend, arn: str) -> Any:
+        if ":cluster-scheduler-config/" in arn or ":compute-quota/" in arn:
+            found = by_arn(arn)
+            if found is None or found.arn.split(":")[4] != self.account_id:
+                raise ValidationError(message=f"Resource {arn} does not exist.")
+            return found
+        return previous(self, arn)
 
-        patch(SageMakerModelBackend, "_get_resource_from_arn", from_arn)
-        _installed = True
+    patch(SageMakerModelBackend, "_get_resource_from_arn", from_arn)

@@ -22,11 +22,10 @@ from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import urlsplit
 
-from sandbox.aws.core import patch
+from sandbox.aws.core import once, patch
 from sandbox.aws.state import STATE
 
 log = logging.getLogger(__name__)
-_installed = threading.Event()
 _lock = threading.Lock()
 _CONFIRMED_BY_ITSELF = ("lambda", "sqs", "application", "sms", "firehose")
 
@@ -119,10 +118,9 @@ def confirm(subscription_arn: str) -> None:
     raise KeyError(subscription_arn)
 
 
+@once
 def install() -> None:
     """Record, confirm and deliver as above (idempotent)."""
-    if _installed.is_set():
-        return
     from moto.sns.models import SNSBackend, Subscription
 
     original_publish = Subscription.publish
@@ -172,4 +170,3 @@ def install() -> None:
 
     patch(SNSBackend, "subscribe", subscribe)
     patch(Subscription, "publish", publish)
-    _installed.set()

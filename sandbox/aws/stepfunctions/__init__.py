@@ -12,19 +12,16 @@ experiments behind each: ``../shared/reference/sandbox-feasibility.md`` sections
 from __future__ import annotations
 
 import json
-import threading
 import time
 import types
 import uuid
 from typing import Any
 
 from sandbox.aws import clock
-from sandbox.aws.core import patch
-
-_installed: set[str] = set()
-_install_lock = threading.Lock()
+from sandbox.aws.core import once, patch
 
 
+@once
 def install_sfn_time_scaling() -> None:
     """Scale Wait states, Retry back-off and task-token timeouts by ``clock.get_time_scale()`` (read at
     each wait)."""
@@ -36,38 +33,33 @@ def install_sfn_time_scaling() -> None:
         WaitFunction,
     )
 
-    with _install_lock:
-        if "sfn-time" in _installed:
-            return
+    def _eval_body(self: Any, env: Any) -> None:
+        seconds = self._get_wait_seconds(env=env)
+        if seconds > 0:
+            # moto's own _wait_interval re-waits `seconds - int(elapsed)` whenever the event
+            # returns early, so it cannot take fractional seconds. Waiting on the program-state
+            # event keeps StopExecution able to interrupt the Wait.
+            env.program_state_event.wait(clock.real_seconds(seconds))
 
-        def _eval_body(self: Any, env: Any) -> None:
-            seconds = self._get_wait_seconds(env=env)
-            if seconds > 0:
-                # moto's own _wait_interval re-waits `seconds - int(elapsed)` whenever the event
-                # returns early, so it cannot take fractional seconds. Waiting on the program-state
-                # event keeps StopExecution able to interrupt the Wait.
-                env.program_state_event.wait(clock.real_seconds(seconds))
+    patch(WaitFunction, "_eval_body", _eval_body)
 
-        patch(WaitFunction, "_eval_body", _eval_body)
+    # A waitForTaskToken task's TimeoutSeconds waits for something AWS does (the sandbox's
+    # HyperPod), so it runs on simulated time too. Lambda tasks' timeouts stay real: a handler's
+    # own work takes real seconds.
+    def _wait_for_task_token_timeout(self: Any, timeout_seconds: int, callback_endpoint: Any) -> Any:
+        return callback_endpoint.wait(timeout=clock.real_seconds(timeout_seconds))
 
-        # A waitForTaskToken task's TimeoutSeconds waits for something AWS does (the sandbox's
-        # HyperPod), so it runs on simulated time too. Lambda tasks' timeouts stay real: a handler's
-        # own work takes real seconds.
-        def _wait_for_task_token_timeout(self: Any, timeout_seconds: int, callback_endpoint: Any) -> Any:
-            return callback_endpoint.wait(timeout=clock.real_seconds(timeout_seconds))
-
-        patch(StateTaskServiceCallback, "_wait_for_task_token_timeout", _wait_for_task_token_timeout)
-        # RetrierDecl sleeps with the module-global `time.sleep(interval_seconds)`.
-        patch(
-            retrier_decl,
-            "time",
-            types.SimpleNamespace(
-                sleep=lambda seconds: time.sleep(clock.real_seconds(seconds)),
-                time=time.time,
-                monotonic=time.monotonic,
-            ),
-        )
-        _installed.add("sfn-time")
+    patch(StateTaskServiceCallback, "_wait_for_task_token_timeout", _wait_for_task_token_timeout)
+    # RetrierDecl sleeps with the module-global `time.sleep(interval_seconds)`.
+    patch(
+        retrier_decl,
+        "time",
+        types.SimpleNamespace(
+            sleep=lambda seconds: time.sleep(clock.real_seconds(seconds)),
+            time=time.time,
+            monotonic=time.monotonic,
+        ),
+    )
 
 
 # --------------------------------------------------------------------------- Step Functions fixes
@@ -90,6 +82,7 @@ _SDK_ERROR_SERVICE_NAMES = {
 }
 
 
+@once
 def install_sfn_fixes() -> None:
     """Fix the moto 5.2.5 Step Functions interpreter where it differs from AWS."""
     import botocore.session
@@ -113,71 +106,65 @@ def install_sfn_fixes() -> None:
     )
     from moto.stepfunctions.parser.models import StepFunctionsParserBackend
 
-    with _install_lock:
-        if "sfn-fixes" in _installed:
-            return
+    # ".sync" tasks (child executions) look at their child every 0.5 real seconds, which at a
+    # time scale of 0.05 is 10 simulated seconds after it ended; Step Functions itself is told
+    # at once. Look every 20 ms.
+    patch(callback, "_DELAY_SECONDS_SYNC_CONDITION_CHECK", 0.02)
 
-        # ".sync" tasks (child executions) look at their child every 0.5 real seconds, which at a
-        # time scale of 0.05 is 10 simulated seconds after it ended; Step Functions itself is told
-        # at once. Look every 20 ms.
-        patch(callback, "_DELAY_SECONDS_SYNC_CONDITION_CHECK", 0.02)
+    session = botocore.session.get_session()
+    op_models: dict[tuple[str, str], Any] = {}
 
-        session = botocore.session.get_session()
-        op_models: dict[tuple[str, str], Any] = {}
+    def operation_model(service: str, action_snake: str) -> Any:
+        key = (service, action_snake)
+        if key not in op_models:
+            try:
+                model = session.get_service_model(service)
+                name = next(op for op in model.operation_names if xform_name(op) == action_snake)
+                op_models[key] = model.operation_model(name)
+            except Exception:
+                op_models[key] = None
+        return op_models[key]
 
-        def operation_model(service: str, action_snake: str) -> Any:
-            key = (service, action_snake)
-            if key not in op_models:
-                try:
-                    model = session.get_service_model(service)
-                    name = next(op for op in model.operation_names if xform_name(op) == action_snake)
-                    op_models[key] = model.operation_model(name)
-                except Exception:
-                    op_models[key] = None
-            return op_models[key]
+    # getmoto/moto#10076: moto stubs out LocalStack's normalisation, so PascalCase ASL parameters
+    # ("Name", "StateMachineArn") never reach boto3's casing and responses are not re-cased to
+    # PascalCase. Breaks states:startExecution.sync and aws-sdk:eks:* among others.
+    def _operation(task: Any, boto_service_name: Any, service_action_name: Any) -> Any:
+        return operation_model(
+            task._get_boto_service_name(boto_service_name), task._get_boto_service_action(service_action_name)
+        )
 
-        # getmoto/moto#10076: moto stubs out LocalStack's normalisation, so PascalCase ASL parameters
-        # ("Name", "StateMachineArn") never reach boto3's casing and responses are not re-cased to
-        # PascalCase. Breaks states:startExecution.sync and aws-sdk:eks:* among others.
-        def _normalise_parameters(
-            self: Any, parameters: Any, boto_service_name: Any = None, service_action_name: Any = None
-        ) -> None:
-            op = operation_model(
-                self._get_boto_service_name(boto_service_name),
-                self._get_boto_service_action(service_action_name),
-            )
-            if op is not None and op.input_shape is not None:
-                self._to_boto_request(parameters, op.input_shape)
+    def _normalise_parameters(
+        self: Any, parameters: Any, boto_service_name: Any = None, service_action_name: Any = None
+    ) -> None:
+        op = _operation(self, boto_service_name, service_action_name)
+        if op is not None and op.input_shape is not None:
+            self._to_boto_request(parameters, op.input_shape)
 
-        def _normalise_response(
-            self: Any, response: Any, boto_service_name: Any = None, service_action_name: Any = None
-        ) -> None:
-            op = operation_model(
-                self._get_boto_service_name(boto_service_name),
-                self._get_boto_service_action(service_action_name),
-            )
-            if op is not None and op.output_shape is not None:
-                self._from_boto_response(response, op.output_shape)
+    def _normalise_response(
+        self: Any, response: Any, boto_service_name: Any = None, service_action_name: Any = None
+    ) -> None:
+        op = _operation(self, boto_service_name, service_action_name)
+        if op is not None and op.output_shape is not None:
+            self._from_boto_response(response, op.output_shape)
 
-        patch(sts.StateTaskService, "_normalise_parameters", _normalise_parameters)
-        patch(sts.StateTaskService, "_normalise_response", _normalise_response)
+    patch(sts.StateTaskService, "_normalise_parameters", _normalise_parameters)
+    patch(sts.StateTaskService, "_normalise_response", _normalise_response)
 
-        aws_sdk._SERVICE_ERROR_NAMES.update(_SDK_ERROR_SERVICE_NAMES)
+    aws_sdk._SERVICE_ERROR_NAMES.update(_SDK_ERROR_SERVICE_NAMES)
 
-        # The parser backend names every unnamed execution "None", so a second unnamed start returns
-        # the first execution (same input) or fails with ExecutionAlreadyExists (other input).
-        original_start = StepFunctionsParserBackend.start_execution
+    # The parser backend names every unnamed execution "None", so a second unnamed start returns
+    # the first execution (same input) or fails with ExecutionAlreadyExists (other input).
+    original_start = StepFunctionsParserBackend.start_execution
 
-        def start_execution(
-            self: Any, state_machine_arn: str, name: Any = None, execution_input: Any = None, trace_header: Any = None
-        ) -> Any:
-            return original_start(self, state_machine_arn, name or str(uuid.uuid4()), execution_input, trace_header)
+    def start_execution(
+        self: Any, state_machine_arn: str, name: Any = None, execution_input: Any = None, trace_header: Any = None
+    ) -> Any:
+        return original_start(self, state_machine_arn, name or str(uuid.uuid4()), execution_input, trace_header)
 
-        patch(StepFunctionsParserBackend, "start_execution", start_execution)
+    patch(StepFunctionsParserBackend, "start_execution", start_execution)
 
-        _install_terminal_errors(error_equals, states_error_name, states_error_name_type, quotas)
-        _install_jsonata_if_available()
-        _installed.add("sfn-fixes")
+    _install_terminal_errors(error_equals, states_error_name, states_error_name_type, quotas)
+    _install_jsonata_if_available()
 
 
 def _install_terminal_errors(error_equals: Any, states_error_name: Any, names: Any, quotas: Any) -> None:

@@ -4,7 +4,6 @@ Training plans need no control: reserve them with SearchTrainingPlanOfferings an
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from starlette.requests import Request
@@ -12,6 +11,7 @@ from starlette.responses import JSONResponse
 from starlette.routing import Route
 
 from sandbox.aws.sagemaker import capacity
+from sandbox.gateway.admin.replies import Guard, control_route, invalid
 
 _HELP = (
     'Send {"quotas": {"ml.p5.48xlarge": 4}, "spotCapacity": [{"zone": "us-east-1a", "instanceType": '
@@ -19,39 +19,30 @@ _HELP = (
 )
 
 
-def _error(message: str) -> JSONResponse:
-    return JSONResponse({"code": "VALIDATION_FAILED", "message": message, "details": [], "requestId": None}, 422)
+def _apply(body: Any) -> JSONResponse | None:
+    if not isinstance(body, dict) or not set(body) <= {"quotas", "spotCapacity", "clear"}:
+        return invalid(_HELP)
+    if body.get("clear"):
+        capacity.clear()
+    quotas = body.get("quotas") or {}
+    spot = body.get("spotCapacity") or []
+    if not isinstance(quotas, dict) or not all(v is None or isinstance(v, int | float) for v in quotas.values()):
+        return invalid(_HELP)
+    if not isinstance(spot, list) or not all(
+        isinstance(s, dict) and {"zone", "instanceType"} <= set(s) <= {"zone", "instanceType", "available"}
+        for s in spot
+    ):
+        return invalid(_HELP)
+    for instance_type, value in quotas.items():
+        capacity.set_quota(str(instance_type), value)
+    for s in spot:
+        capacity.set_spot_capacity(str(s["zone"]), str(s["instanceType"]), s.get("available"))
+    return None
 
 
-def capacity_route(admin_or_error: Callable[[Request], JSONResponse | None]) -> Route:
-    async def control(request: Request) -> JSONResponse:
-        denied = admin_or_error(request)
-        if denied:
-            return denied
-        if request.method == "POST":
-            try:
-                body: Any = await request.json()
-            except ValueError:
-                return _error(_HELP)
-            if not isinstance(body, dict) or not set(body) <= {"quotas", "spotCapacity", "clear"}:
-                return _error(_HELP)
-            if body.get("clear"):
-                capacity.clear()
-            quotas = body.get("quotas") or {}
-            spot = body.get("spotCapacity") or []
-            if not isinstance(quotas, dict) or not all(
-                v is None or isinstance(v, int | float) for v in quotas.values()
-            ):
-                return _error(_HELP)
-            if not isinstance(spot, list) or not all(
-                isinstance(s, dict) and {"zone", "instanceType"} <= set(s) <= {"zone", "instanceType", "available"}
-                for s in spot
-            ):
-                return _error(_HELP)
-            for instance_type, value in quotas.items():
-                capacity.set_quota(str(instance_type), value)
-            for s in spot:
-                capacity.set_spot_capacity(str(s["zone"]), str(s["instanceType"]), s.get("available"))
-        return JSONResponse(capacity.describe())
+def _describe(request: Request) -> JSONResponse:
+    return JSONResponse(capacity.describe())
 
-    return Route("/api/sandbox/capacity", control, methods=["GET", "POST"])
+
+def capacity_route(admin_or_error: Guard) -> Route:
+    return control_route("/api/sandbox/capacity", admin_or_error, _apply, _describe)

@@ -65,9 +65,9 @@ class Injection:
         if self.body.get("clear"):
             self._clear()
         steps: list[Callable[[], str | None]] = [
-            self._iam_propagation,
+            lambda: self._propagation("iamPropagationSeconds", propagation.set_propagation_seconds),
             self._iam_unassumable,
-            self._ec2_propagation,
+            lambda: self._propagation("ec2PropagationSeconds", ec2_propagation.set_propagation_seconds),
             self._denies,
             self._hyperpod_create,
             self._node_fault,
@@ -92,13 +92,14 @@ class Injection:
         propagation.set_unassumable("", 0)
         ec2_propagation.set_propagation_seconds(None)
 
-    def _iam_propagation(self) -> str | None:
-        if "iamPropagationSeconds" not in self.body:
+    def _propagation(self, field: str, set_seconds: Callable[[float | None], None]) -> str | None:
+        """``field``: the simulated seconds a new IAM role or EC2 id takes to propagate."""
+        if field not in self.body:
             return None
-        seconds = self.body["iamPropagationSeconds"]
+        seconds = self.body[field]
         if not isinstance(seconds, int | float) or not 0 <= seconds <= 3600:
-            return "iamPropagationSeconds is 0..3600 simulated seconds."
-        propagation.set_propagation_seconds(float(seconds))
+            return f"{field} is 0..3600 simulated seconds."
+        set_seconds(float(seconds))
         return None
 
     def _iam_unassumable(self) -> str | None:
@@ -117,15 +118,6 @@ class Injection:
         ):
             return 'iamUnassumable is {"role": "<text in the role name>", "attempts": <whole number 0..20>}.'
         propagation.set_unassumable(spec["role"], attempts)
-        return None
-
-    def _ec2_propagation(self) -> str | None:
-        if "ec2PropagationSeconds" not in self.body:
-            return None
-        seconds = self.body["ec2PropagationSeconds"]
-        if not isinstance(seconds, int | float) or not 0 <= seconds <= 3600:
-            return "ec2PropagationSeconds is 0..3600 simulated seconds."
-        ec2_propagation.set_propagation_seconds(float(seconds))
         return None
 
     def _denies(self) -> str | None:

@@ -3,38 +3,34 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
 from sandbox.controllers.keda import keda_state
+from sandbox.gateway.admin.replies import Guard, control_route, invalid
 
 _HELP = 'Send {"cluster": "c1", "query": "sum(vllm:num_requests_waiting)", "value": 25}.'
 
 
-def metrics_route(admin_or_error: Callable[[Request], JSONResponse | None]) -> Route:
-    async def control(request: Request) -> JSONResponse:
-        denied = admin_or_error(request)
-        if denied:
-            return denied
-        if request.method == "POST":
-            try:
-                body = await request.json()
-            except ValueError:
-                body = None
-            if (
-                not isinstance(body, dict)
-                or set(body) != {"cluster", "query", "value"}
-                or not isinstance(body["value"], int | float)
-                or not all(isinstance(body[k], str) and body[k] for k in ("cluster", "query"))
-            ):
-                return JSONResponse(
-                    {"code": "VALIDATION_FAILED", "message": _HELP, "details": [], "requestId": None}, 422
-                )
-            keda_state().metrics[(body["cluster"], body["query"])] = float(body["value"])
-        items = [{"cluster": c, "query": q, "value": v} for (c, q), v in sorted(keda_state().metrics.items())]
-        return JSONResponse({"items": items})
+def _apply(body: Any) -> JSONResponse | None:
+    if (
+        not isinstance(body, dict)
+        or set(body) != {"cluster", "query", "value"}
+        or not isinstance(body["value"], int | float)
+        or not all(isinstance(body[k], str) and body[k] for k in ("cluster", "query"))
+    ):
+        return invalid(_HELP)
+    keda_state().metrics[(body["cluster"], body["query"])] = float(body["value"])
+    return None
 
-    return Route("/api/sandbox/metrics", control, methods=["GET", "POST"])
+
+def _describe(request: Request) -> JSONResponse:
+    items = [{"cluster": c, "query": q, "value": v} for (c, q), v in sorted(keda_state().metrics.items())]
+    return JSONResponse({"items": items})
+
+
+def metrics_route(admin_or_error: Guard) -> Route:
+    return control_route("/api/sandbox/metrics", admin_or_error, _apply, _describe)

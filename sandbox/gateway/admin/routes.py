@@ -19,14 +19,11 @@ from sandbox.gateway.admin.capacity import capacity_route
 from sandbox.gateway.admin.metrics import metrics_route
 from sandbox.gateway.admin.mlflow import mlflow_api_routes, mlflow_route
 from sandbox.gateway.admin.pods import pod_call
+from sandbox.gateway.admin.replies import error, invalid, json_body
 from sandbox.gateway.admin.sns import sns_route
 from sandbox.gateway.admin.training import pod_log_route
 
 _POD_CALL_FIELDS = {"cluster", "namespace", "serviceAccount", "service", "operation", "params"}
-
-
-def _error(status: int, code: str, message: str) -> JSONResponse:
-    return JSONResponse({"code": code, "message": message, "details": [], "requestId": None}, status_code=status)
 
 
 class Controls:
@@ -38,9 +35,9 @@ class Controls:
     def admin_or_error(self, request: Request) -> JSONResponse | None:
         claims = self.sandbox.tokens.claims_for(bearer_token(request.headers.get("authorization")))
         if claims is None:
-            return _error(401, "UNAUTHORIZED", "Send the admin token printed by `make sandbox`.")
+            return error(401, "UNAUTHORIZED", "Send the admin token printed by `make sandbox`.")
         if claims.get("cognito:groups") != "admin":
-            return _error(403, "FORBIDDEN", "Fault injection needs the admin token.")
+            return error(403, "FORBIDDEN", "Fault injection needs the admin token.")
         return None
 
     async def faults(self, request: Request) -> JSONResponse:
@@ -52,12 +49,12 @@ class Controls:
             try:
                 body = await request.json()
             except ValueError:
-                return _error(422, "VALIDATION_FAILED", 'Send JSON such as {"failNextEksCreate": true}.')
+                return invalid('Send JSON such as {"failNextEksCreate": true}.')
             if not isinstance(body, dict) or not set(body) <= fault_fields.KNOWN:
-                return _error(422, "VALIDATION_FAILED", fault_fields.HELP)
+                return invalid(fault_fields.HELP)
             injection = fault_fields.Injection(self.sandbox, body).apply()
             if injection.error:
-                return _error(422, "VALIDATION_FAILED", injection.error)
+                return invalid(injection.error)
             injected = injection.injected
         return JSONResponse(fault_fields.describe(self.sandbox, injected))
 
@@ -88,18 +85,13 @@ class Controls:
         denied = self.admin_or_error(request)
         if denied:
             return denied
-        try:
-            body = await request.json()
-        except ValueError:
-            body = None
+        body = await json_body(request)
         if (
             not isinstance(body, dict)
             or not set(body) <= _POD_CALL_FIELDS
             or not _POD_CALL_FIELDS - {"params"} <= set(body)
         ):
-            return _error(
-                422,
-                "VALIDATION_FAILED",
+            return invalid(
                 'Send {"cluster", "namespace", "serviceAccount", "service": "s3", "operation": "PutObject", '
                 '"params": {...}}: the call a pod running as that service account makes.',
             )
@@ -113,7 +105,7 @@ class Controls:
         try:
             served = self.sandbox.fleet.call(cluster, lambda emulator: list(emulator.audit))
         except KeyError:
-            return _error(404, "NOT_FOUND", f"No Kubernetes API server runs for cluster {cluster!r}.")
+            return error(404, "NOT_FOUND", f"No Kubernetes API server runs for cluster {cluster!r}.")
         requests = [{"seq": q, "method": m, "path": p} for q, m, p in served]
         return JSONResponse({"cluster": cluster, "requests": requests})
 

@@ -4,38 +4,33 @@ GET lists every delivery (protocol, endpoint, attributes, message, outcome); POS
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import asdict
+from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
 from sandbox.aws import sns
+from sandbox.gateway.admin.replies import Guard, control_route, error, invalid
 
 _HELP = 'Send {"confirm": "arn:aws:sns:us-east-1:123456789012:launchpod-notifications:<id>"}.'
 
 
-def sns_route(admin_or_error: Callable[[Request], JSONResponse | None]) -> Route:
-    async def control(request: Request) -> JSONResponse:
-        denied = admin_or_error(request)
-        if denied:
-            return denied
-        if request.method == "POST":
-            try:
-                body = await request.json()
-            except ValueError:
-                body = None
-            if not isinstance(body, dict) or set(body) != {"confirm"} or not isinstance(body["confirm"], str):
-                return JSONResponse(
-                    {"code": "VALIDATION_FAILED", "message": _HELP, "details": [], "requestId": None}, 422
-                )
-            try:
-                sns.confirm(body["confirm"])
-            except KeyError:
-                message = f"SNS has no subscription {body['confirm']}."
-                return JSONResponse({"code": "NOT_FOUND", "message": message, "details": [], "requestId": None}, 404)
-        protocol = request.query_params.get("protocol")
-        return JSONResponse({"items": [asdict(d) for d in sns.deliveries(protocol)]})
+def _apply(body: Any) -> JSONResponse | None:
+    if not isinstance(body, dict) or set(body) != {"confirm"} or not isinstance(body["confirm"], str):
+        return invalid(_HELP)
+    try:
+        sns.confirm(body["confirm"])
+    except KeyError:
+        return error(404, "NOT_FOUND", f"SNS has no subscription {body['confirm']}.")
+    return None
 
-    return Route("/api/sandbox/sns", control, methods=["GET", "POST"])
+
+def _describe(request: Request) -> JSONResponse:
+    protocol = request.query_params.get("protocol")
+    return JSONResponse({"items": [asdict(d) for d in sns.deliveries(protocol)]})
+
+
+def sns_route(admin_or_error: Guard) -> Route:
+    return control_route("/api/sandbox/sns", admin_or_error, _apply, _describe)

@@ -4,7 +4,6 @@ not play (a training pod's sidecars; sandbox.controllers.training plays only the
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from starlette.concurrency import run_in_threadpool
@@ -14,6 +13,7 @@ from starlette.routing import Route
 
 from sandbox.controllers import training
 from sandbox.controllers.training_pods import training_state
+from sandbox.gateway.admin.replies import Guard, error, invalid, json_body
 
 _FAULT_FIELDS = {"cluster", "job", "kind", "namespace", "pod", "atStep"}
 
@@ -75,15 +75,12 @@ def _write_log(emulator: Any, namespace: str, pod: str, container: str, lines: l
     return None
 
 
-def pod_log_route(admin_or_error: Callable[[Request], JSONResponse | None], sandbox: Any) -> Route:
+def pod_log_route(admin_or_error: Guard, sandbox: Any) -> Route:
     async def pod_log(request: Request) -> JSONResponse:
         denied = admin_or_error(request)
         if denied:
             return denied
-        try:
-            body = await request.json()
-        except ValueError:
-            body = None
+        body = await json_body(request)
         if (
             not isinstance(body, dict)
             or not {"cluster", "pod", "container", "lines"} <= set(body) <= _LOG_FIELDS
@@ -94,7 +91,7 @@ def pod_log_route(admin_or_error: Callable[[Request], JSONResponse | None], sand
                 'Send {"cluster": "<name>", "namespace": "default", "pod": "<pod>", "container": "<container>", '
                 '"lines": ["<line>", ...]}: the lines that container prints.'
             )
-            return JSONResponse({"code": "VALIDATION_FAILED", "message": message, "details": []}, status_code=422)
+            return invalid(message)
         namespace = str(body.get("namespace") or "default")
         try:
             problem = await run_in_threadpool(
@@ -107,7 +104,7 @@ def pod_log_route(admin_or_error: Callable[[Request], JSONResponse | None], sand
         except KeyError:
             problem = f"No Kubernetes API server runs for cluster {body['cluster']!r}."
         if problem:
-            return JSONResponse({"code": "NOT_FOUND", "message": problem, "details": []}, status_code=404)
+            return error(404, "NOT_FOUND", problem)
         return JSONResponse({"written": len(body["lines"])})
 
     return Route("/api/sandbox/pods/log", pod_log, methods=["POST"])

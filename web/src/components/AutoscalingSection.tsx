@@ -1,7 +1,6 @@
 // HyperPod-managed Karpenter for a cluster's instance groups: which groups it scales from zero, and off.
 
 import { useState } from 'react';
-import { useNavigate } from 'react-router-dom';
 import Alert from '@cloudscape-design/components/alert';
 import Box from '@cloudscape-design/components/box';
 import Button from '@cloudscape-design/components/button';
@@ -15,19 +14,20 @@ import SpaceBetween from '@cloudscape-design/components/space-between';
 
 import { api } from '../lib/api';
 import type { InstanceGroupListView } from '../lib/types';
+import { useAction } from '../lib/useAction';
 import { useSession } from '../session';
+import { useAnswer } from '../useAnswer';
 import ErrorAlert from './ErrorAlert';
 import Status from './Status';
 
 export default function AutoscalingSection({ cluster, list }: { cluster: string; list: InstanceGroupListView | null }) {
-  const navigate = useNavigate();
-  const { can, notify } = useSession();
+  const follow = useAnswer();
+  const { can } = useSession();
   const managed = (list?.items ?? []).filter((g) => g.karpenterManaged).map((g) => g.group);
   const [groups, setGroups] = useState<string[] | null>(null);
   const [delay, setDelay] = useState<string | null>(null);
   const [letGo, setLetGo] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
+  const { busy, error, setError, run } = useAction();
   const chosen = groups ?? managed;
   const seconds = delay ?? String(list?.autoscaling?.consolidateAfterSeconds ?? 300);
   const state = list?.autoscaling;
@@ -38,23 +38,15 @@ export default function AutoscalingSection({ cluster, list }: { cluster: string;
     (g) => chosen.includes(g.group) && !g.karpenterManaged && Math.max(g.currentCount, g.targetCount) > 0,
   );
 
-  async function send(enabled: boolean) {
-    setBusy(true);
-    setError(null);
-    try {
+  const send = (enabled: boolean) =>
+    run(async () => {
       const confirmed = letGo ? { confirmScaleToZero: losing.map((g) => g.group) } : {};
       const body = enabled
         ? { enabled, groups: chosen, consolidateAfterSeconds: Number(seconds), ...confirmed }
         : { enabled };
       const { data } = await api.setAutoscaling(cluster, body);
-      if (data.status === 'NOOP') notify({ type: 'info', header: 'No changes', content: data.message });
-      else navigate(`/operations/${data.operation.id}`);
-    } catch (caught) {
-      setError(caught);
-    } finally {
-      setBusy(false);
-    }
-  }
+      follow(data);
+    });
 
   return (
     <Container

@@ -11,6 +11,7 @@ import Modal from '@cloudscape-design/components/modal';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 
 import type { NoopView, PlanView } from '../lib/types';
+import { useAction } from '../lib/useAction';
 import ErrorAlert from './ErrorAlert';
 import { DryRunPlan } from './PlanSteps';
 
@@ -40,20 +41,7 @@ export default function ConfirmAction({
   ready?: boolean;
 }) {
   const [typed, setTyped] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
-
-  async function confirm() {
-    setBusy(true);
-    setError(null);
-    try {
-      await onConfirm();
-    } catch (caught) {
-      setError(caught);
-    } finally {
-      setBusy(false);
-    }
-  }
+  const { busy, error, setError, run } = useAction();
 
   return (
     <Modal
@@ -71,7 +59,7 @@ export default function ConfirmAction({
               variant="primary"
               loading={busy}
               disabled={!ready || (typeToConfirm !== undefined && typed !== typeToConfirm)}
-              onClick={() => void confirm()}
+              onClick={() => void run(onConfirm)}
             >
               {action}
             </Button>

@@ -1,7 +1,6 @@
 // The cluster's dependencies (EKS add-ons and Kubernetes manifests pinned by Launchpod) and their reconcile.
 
 import { useState } from 'react';
-import { useNavigate } from 'react-router-dom';
 import Box from '@cloudscape-design/components/box';
 import Button from '@cloudscape-design/components/button';
 import Checkbox from '@cloudscape-design/components/checkbox';
@@ -11,36 +10,25 @@ import StatusIndicator from '@cloudscape-design/components/status-indicator';
 import Table from '@cloudscape-design/components/table';
 
 import { api } from '../lib/api';
+import { useAction } from '../lib/useAction';
 import { useFetch } from '../lib/useFetch';
 import { useSession } from '../session';
+import { useAnswer } from '../useAnswer';
 import ErrorAlert from './ErrorAlert';
 import Status from './Status';
 
 export default function DependenciesTab({ cluster, ready }: { cluster: string; ready: boolean }) {
-  const navigate = useNavigate();
-  const { can, notify } = useSession();
+  const follow = useAnswer();
+  const { can } = useSession();
   const { data, error, loading, reload } = useFetch(() => api.dependencies(cluster), [cluster]);
   const [includeOptional, setIncludeOptional] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [actionError, setActionError] = useState<unknown>(null);
+  const { busy, error: actionError, setError: setActionError, run } = useAction();
 
-  async function reconcile() {
-    setBusy(true);
-    setActionError(null);
-    try {
+  const reconcile = () =>
+    run(async () => {
       const { data: answer } = await api.reconcileDependencies(cluster, includeOptional);
-      if (answer.status === 'NOOP') {
-        notify({ type: 'info', header: 'No changes', content: answer.message === 'No changes' ? 'Every dependency is at its pinned version.' : answer.message });
-        void reload();
-      } else {
-        navigate(`/operations/${answer.operation.id}`);
-      }
-    } catch (caught) {
-      setActionError(caught);
-    } finally {
-      setBusy(false);
-    }
-  }
+      follow(answer, () => void reload(), 'Every dependency is at its pinned version.');
+    });
 
   const items = data?.items ?? [];
   const missing = items.filter((item) => item.required && item.state === 'NOT_INSTALLED').length;

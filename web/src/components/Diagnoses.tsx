@@ -32,54 +32,64 @@ function useDiagnosis() {
   return { view, error, busy, run };
 }
 
-export function CreationDiagnosis({ cluster }: { cluster: string }) {
+function DiagnosisPanel({
+  header,
+  description,
+  action,
+  title,
+  load,
+}: {
+  header: string;
+  description: string;
+  action: string;
+  title: string;
+  load: () => Promise<{ data: DiagnosisView }>;
+}) {
   const { view, error, busy, run } = useDiagnosis();
   return (
     <Container
       header={
         <Header
           variant="h2"
-          description="The failed phases, AWS's failure message, where the instance types are offered and the account's quotas."
+          description={description}
           actions={
-            <Button loading={busy} onClick={() => void run(() => call<DiagnosisView>('diagnose_cluster_creation', { name: cluster }))}>
-              Diagnose creation
+            <Button loading={busy} onClick={() => void run(load)}>
+              {action}
             </Button>
           }
         >
-          Cluster creation
+          {header}
         </Header>
       }
     >
       <SpaceBetween size="m">
         <ErrorAlert error={error} />
-        {view ? <Diagnosis view={view} title="Creation diagnosis" /> : <Box color="text-body-secondary">Not run yet.</Box>}
+        {view ? <Diagnosis view={view} title={title} /> : <Box color="text-body-secondary">Not run yet.</Box>}
       </SpaceBetween>
     </Container>
   );
 }
 
-export function NcclDiagnosis({ cluster, job }: { cluster: string; job: string }) {
-  const { view, error, busy, run } = useDiagnosis();
+export function CreationDiagnosis({ cluster }: { cluster: string }) {
   return (
-    <Container
-      header={
-        <Header
-          variant="h2"
-          description="Its pods' spread over zones, EFA requested and present, the NCCL settings and NCCL errors in their logs."
-          actions={
-            <Button loading={busy} onClick={() => void run(() => call<DiagnosisView>('diagnose_nccl', { name: cluster }, { query: { job } }))}>
-              Diagnose communication
-            </Button>
-          }
-        >
-          Training communication (NCCL)
-        </Header>
-      }
-    >
-      <SpaceBetween size="m">
-        <ErrorAlert error={error} />
-        {view ? <Diagnosis view={view} title="Communication diagnosis" /> : <Box color="text-body-secondary">Not run yet.</Box>}
-      </SpaceBetween>
-    </Container>
+    <DiagnosisPanel
+      header="Cluster creation"
+      description="The failed phases, AWS's failure message, where the instance types are offered and the account's quotas."
+      action="Diagnose creation"
+      title="Creation diagnosis"
+      load={() => call<DiagnosisView>('diagnose_cluster_creation', { name: cluster })}
+    />
+  );
+}
+
+export function NcclDiagnosis({ cluster, job }: { cluster: string; job: string }) {
+  return (
+    <DiagnosisPanel
+      header="Training communication (NCCL)"
+      description="Its pods' spread over zones, EFA requested and present, the NCCL settings and NCCL errors in their logs."
+      action="Diagnose communication"
+      title="Communication diagnosis"
+      load={() => call<DiagnosisView>('diagnose_nccl', { name: cluster }, { query: { job } })}
+    />
   );
 }

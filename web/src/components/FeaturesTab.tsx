@@ -18,6 +18,7 @@ import { api } from '../lib/api';
 import { changedFields, submitEdit } from '../lib/diff';
 import { type Toggles, toggle, togglesOf } from '../lib/features';
 import type { FeatureView, PlanStepView } from '../lib/types';
+import { useAction } from '../lib/useAction';
 import { useFetch } from '../lib/useFetch';
 import { useSession } from '../session';
 import ErrorAlert from './ErrorAlert';
@@ -110,8 +111,7 @@ export default function FeaturesTab({ cluster, ready }: { cluster: string; ready
   const original = useMemo(() => togglesOf(data?.items ?? []), [data]);
   const [edited, setEdited] = useState<Toggles>({});
   const [plan, setPlan] = useState<PlanStepView[] | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [actionError, setActionError] = useState<unknown>(null);
+  const { busy, error: actionError, setError: setActionError, run } = useAction();
   useEffect(() => setEdited(original), [original]);
   const changed = changedFields(original, edited);
   const dirty = Object.keys(changed).length > 0;
@@ -121,23 +121,14 @@ export default function FeaturesTab({ cluster, ready }: { cluster: string; ready
     setPlan(null);
   }
 
-  async function preview() {
-    setBusy(true);
-    setActionError(null);
-    try {
+  const preview = () =>
+    run(async () => {
       const { data: answer } = await api.updateFeatures(cluster, changed, true);
       setPlan(answer.status === 'PLANNED' ? answer.steps : []);
-    } catch (caught) {
-      setActionError(caught);
-    } finally {
-      setBusy(false);
-    }
-  }
+    });
 
-  async function apply() {
-    setBusy(true);
-    setActionError(null);
-    try {
+  const apply = () =>
+    run(async () => {
       const outcome = await submitEdit(original, edited, async (patch) => {
         const { data: answer } = await api.updateFeatures(cluster, patch);
         if (answer.status === 'PLANNED') throw new Error('unexpected plan');
@@ -149,12 +140,7 @@ export default function FeaturesTab({ cluster, ready }: { cluster: string; ready
       } else {
         navigate(`/operations/${outcome.operation.id}`);
       }
-    } catch (caught) {
-      setActionError(caught);
-    } finally {
-      setBusy(false);
-    }
-  }
+    });
 
   const mayChange = ready && can('admin');
   return (

@@ -13,6 +13,7 @@ import SpaceBetween from '@cloudscape-design/components/space-between';
 import { api } from '../lib/api';
 import type { HyperPodAsk } from '../lib/hyperpodAgain';
 import { otherZones } from '../lib/hyperpodAgain';
+import { useAction } from '../lib/useAction';
 import { useFetch } from '../lib/useFetch';
 import ErrorAlert from './ErrorAlert';
 import { DryRunPlan } from './PlanSteps';
@@ -32,23 +33,15 @@ export default function HyperPodAgain({
   const zones = otherZones(ask, types.data?.items ?? []);
   const [chosen, setZone] = useState('');
   const zone = chosen || zones[0] || '';
-  const [busy, setBusy] = useState(false);
-  const [failure, setFailure] = useState<unknown>(null);
+  const { busy, error: failure, run } = useAction();
   const body = { ...ask, availabilityZone: zone };
   const groups = ask.instanceGroups.map((g) => `${g.instanceCount} × ${g.instanceType}`).join(', ');
 
-  async function start() {
-    setBusy(true);
-    setFailure(null);
-    try {
+  const start = () =>
+    run(async () => {
       const { data } = await api.createHyperPod(cluster, body);
       if ('operation' in data) onStarted(data.operation.id);
-    } catch (caught) {
-      setFailure(caught);
-    } finally {
-      setBusy(false);
-    }
-  }
+    });
 
   return (
     <Modal

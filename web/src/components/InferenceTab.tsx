@@ -2,7 +2,6 @@
 // one's pods and nodes, scale it, send it a chat message, delete it. Every mutation opens its operation.
 
 import { useState } from 'react';
-import { useNavigate } from 'react-router-dom';
 import Box from '@cloudscape-design/components/box';
 import Button from '@cloudscape-design/components/button';
 import Checkbox from '@cloudscape-design/components/checkbox';
@@ -31,8 +30,10 @@ import {
   deployBody,
   inferenceApi,
 } from '../lib/inference';
+import { useAction, useActions } from '../lib/useAction';
 import { useFetch } from '../lib/useFetch';
 import { useSession } from '../session';
+import { useAnswer } from '../useAnswer';
 import { AssignPod, DeleteEndpoint, assignTargets, isPool } from './EndpointActions';
 import ErrorAlert from './ErrorAlert';
 import Status from './Status';
@@ -40,8 +41,7 @@ import Status from './Status';
 const ROUTING = ['', 'prefixaware', 'kvaware', 'session', 'roundrobin'] as const satisfies readonly DeployForm['routing'][];
 
 function Deploy({ cluster, onDone }: { cluster: string; onDone: () => void }) {
-  const navigate = useNavigate();
-  const { notify } = useSession();
+  const follow = useAnswer();
   const [edited, setForm] = useState<DeployForm>(EMPTY_FORM);
   // The choices are known: the instance types of the cluster's groups, and the storage Launchpod configured.
   const groups = useFetch(() => api.instanceGroups(cluster), [cluster]);
@@ -69,8 +69,7 @@ function Deploy({ cluster, onDone }: { cluster: string; onDone: () => void }) {
       </FormField>
     );
   };
-  const [busy, setBusy] = useState(false);
-  const [failure, setFailure] = useState<unknown>(null);
+  const { busy, error: failure, run } = useAction();
   const fields = failure instanceof ApiError ? failure.fieldErrors() : {};
   const set = (patch: Partial<DeployForm>) => setForm({ ...form, ...patch });
   const text = (label: string, key: keyof DeployForm, hint?: string) => (
@@ -87,23 +86,11 @@ function Deploy({ cluster, onDone }: { cluster: string; onDone: () => void }) {
     </FormField>
   );
 
-  async function submit() {
-    setBusy(true);
-    setFailure(null);
-    try {
+  const submit = () =>
+    run(async () => {
       const { data } = await inferenceApi.deploy(cluster, deployBody(form));
-      if (data.status === 'NOOP') {
-        notify({ type: 'info', header: 'No changes', content: data.message });
-        onDone();
-      } else {
-        navigate(`/operations/${data.operation.id}`);
-      }
-    } catch (caught) {
-      setFailure(caught);
-    } finally {
-      setBusy(false);
-    }
-  }
+      follow(data, onDone);
+    });
 
   return (
     <Container header={<Header variant="h2" description="GPUs are exactly what you give; endpoints run only on GPU instance groups.">Deploy an endpoint</Header>}>
@@ -258,7 +245,7 @@ function Detail({
   pools: string[];
   onChanged: () => void;
 }) {
-  const navigate = useNavigate();
+  const follow = useAnswer();
   const { can } = useSession();
   // the endpoint itself, read again while it is open (the list's row until the first answer)
   const fresh = useFetch(() => inferenceApi.endpoint(cluster, listed.endpoint), [cluster, listed.endpoint], 5000);
@@ -266,31 +253,14 @@ function Detail({
   const [deleting, setDeleting] = useState(false);
   const [assigning, setAssigning] = useState<{ pod: string; serves: string | null } | null>(null);
   const pool = isPool(endpoint);
-  const { notify } = useSession();
   const [replicas, setReplicas] = useState(String(endpoint.desiredReplicas));
   const [prompt, setPrompt] = useState('Hello! Who are you?');
   const [answer, setAnswer] = useState<InvokeView | null>(null);
-  const [busy, setBusy] = useState<string | null>(null);
-  const [failure, setFailure] = useState<unknown>(null);
-
-  async function run(what: string, action: () => Promise<void>) {
-    setBusy(what);
-    setFailure(null);
-    try {
-      await action();
-    } catch (caught) {
-      setFailure(caught);
-    } finally {
-      setBusy(null);
-    }
-  }
+  const { busy, error: failure, run } = useActions<'scale' | 'invoke'>();
   const scale = () =>
     run('scale', async () => {
       const { data } = await inferenceApi.scale(cluster, endpoint.endpoint, Number(replicas));
-      if (data.status === 'NOOP') {
-        notify({ type: 'info', header: 'No changes', content: data.message });
-        onChanged();
-      } else navigate(`/operations/${data.operation.id}`);
+      follow(data, onChanged);
     });
   const invoke = () =>
     run('invoke', async () => {

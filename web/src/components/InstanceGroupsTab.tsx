@@ -21,8 +21,10 @@ import { api, plan } from '../lib/api';
 import { addGroupBody, addGroupErrors, CAPACITY_TYPES, capacityLabel, EMPTY_ADD_GROUP, type AddGroupForm } from '../lib/instanceGroups';
 import { byInstanceType, efaOnlyNote, instanceTypeOption } from '../lib/instanceTypes';
 import type { InstanceGroupView } from '../lib/types';
+import { useAction } from '../lib/useAction';
 import { useFetch } from '../lib/useFetch';
 import { useSession } from '../session';
+import { useAnswer } from '../useAnswer';
 import AutoscalingSection from './AutoscalingSection';
 import ConfirmAction from './ConfirmAction';
 import SoftwareUpdate from './SoftwareUpdate';
@@ -35,8 +37,7 @@ function AddGroupWizard({ cluster, existing, onClose }: { cluster: string; exist
   const [form, setForm] = useState<AddGroupForm>(EMPTY_ADD_GROUP);
   const [step, setStep] = useState(0);
   const [tried, setTried] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
+  const { busy, error, setError, run } = useAction();
   const types = useFetch(() => api.instanceTypes(), []);
   const zones = useFetch(() => api.availabilityZones(), []);
   const errors = addGroupErrors(form, existing);
@@ -48,17 +49,11 @@ function AddGroupWizard({ cluster, existing, onClose }: { cluster: string; exist
   async function submit() {
     setTried(true);
     if (Object.keys(errors).length) return;
-    setBusy(true);
-    setError(null);
-    try {
+    await run(async () => {
       const { data } = await api.addInstanceGroup(cluster, addGroupBody(form));
       notify({ type: 'success', header: `Adding instance group ${form.group}`, content: (data.notes ?? []).join(' ') || undefined });
       navigate(`/operations/${data.operation.id}`);
-    } catch (caught) {
-      setError(caught);
-    } finally {
-      setBusy(false);
-    }
+    });
   }
 
   return (
@@ -185,30 +180,16 @@ function AddGroupWizard({ cluster, existing, onClose }: { cluster: string; exist
 }
 
 function ScaleModal({ cluster, group, onClose }: { cluster: string; group: InstanceGroupView; onClose: () => void }) {
-  const navigate = useNavigate();
-  const { notify } = useSession();
+  const follow = useAnswer();
   const [count, setCount] = useState(String(group.targetCount));
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
+  const { busy, error, setError, run } = useAction();
   const valid = /^\d+$/.test(count) && Number(count) <= 6758;
 
-  async function scale() {
-    setBusy(true);
-    setError(null);
-    try {
+  const scale = () =>
+    run(async () => {
       const { data } = await api.updateInstanceGroup(cluster, group.group, { instanceCount: Number(count) });
-      if (data.status === 'NOOP') {
-        notify({ type: 'info', header: 'No changes', content: data.message });
-        onClose();
-      } else {
-        navigate(`/operations/${data.operation.id}`);
-      }
-    } catch (caught) {
-      setError(caught);
-    } finally {
-      setBusy(false);
-    }
-  }
+      follow(data, onClose);
+    });
 
   return (
     <Modal

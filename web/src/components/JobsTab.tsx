@@ -23,6 +23,7 @@ import { useSession } from '../session';
 import { RECIPES, jobsApi } from '../lib/jobs';
 import type { JobView } from '../lib/jobs';
 import { formatTime } from '../lib/format';
+import { useAction } from '../lib/useAction';
 import { useFetch } from '../lib/useFetch';
 import type { Transport } from '../lib/socket';
 import { LOG_POLL_MS, useJobLog } from '../lib/useJobLog';
@@ -33,14 +34,48 @@ import Status from './Status';
 
 const TERMINAL = ['Succeeded', 'Failed'];
 
+// One of the cluster's things the job runs on or with, chosen from the list the cluster answers.
+function Choice({
+  label,
+  errorText,
+  value,
+  options,
+  loading,
+  placeholder,
+  empty,
+  onChange,
+}: {
+  label: string;
+  errorText?: string;
+  value: string;
+  options: { value: string; label: string; description: string }[];
+  loading: boolean;
+  placeholder: string;
+  empty: string;
+  onChange: (value: string) => void;
+}) {
+  return (
+    <FormField label={label} errorText={errorText}>
+      <Select
+        selectedOption={options.find((o) => o.value === value) ?? null}
+        options={options}
+        placeholder={placeholder}
+        empty={empty}
+        statusType={loading ? 'loading' : 'finished'}
+        onChange={({ detail }) => onChange(detail.selectedOption.value ?? '')}
+        ariaLabel={label}
+      />
+    </FormField>
+  );
+}
+
 function SubmitJob({ cluster, onSubmitted }: { cluster: string; onSubmitted: (job: string) => void }) {
   const [recipe, setRecipe] = useState(RECIPES[0]);
   const [jobName, setJobName] = useState('');
   const [chosenGroup, setInstanceGroup] = useState('');
   const [replicas, setReplicas] = useState('1');
   const [chosenClaim, setStorageClaim] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [failure, setFailure] = useState<unknown>(null);
+  const { busy, error: failure, run } = useAction();
   const [warnings, setWarnings] = useState<string[]>([]);
   const fields = failure instanceof ApiError ? failure.fieldErrors() : {};
   // The choices are known: the cluster's instance groups and the storage Launchpod configured on it.
@@ -59,21 +94,14 @@ function SubmitJob({ cluster, onSubmitted }: { cluster: string; onSubmitted: (jo
   const instanceGroup = chosenGroup || groupOptions[0]?.value || '';
   const storageClaim = chosenClaim || claimOptions[0]?.value || '';
 
-  async function submit() {
-    setBusy(true);
-    setFailure(null);
-    setWarnings([]);
-    try {
+  const submit = () =>
+    run(async () => {
+      setWarnings([]);
       const body = { jobName, kind: recipe.kind, recipe: recipe.name, instanceGroup, replicas: Number(replicas), storageClaim };
       const { data } = await jobsApi.submit(cluster, body);
       setWarnings(data.warnings ?? []);
       onSubmitted(data.jobName);
-    } catch (caught) {
-      setFailure(caught);
-    } finally {
-      setBusy(false);
-    }
-  }
+    });
 
   return (
     <Container header={<Header variant="h2" description="Datasets, models and jobs/<job>/ on the shared bucket, mounted at /data">Submit a job</Header>}>
@@ -97,31 +125,29 @@ function SubmitJob({ cluster, onSubmitted }: { cluster: string; onSubmitted: (jo
             <FormField label="Job name" errorText={fields.jobName}>
               <Input value={jobName} onChange={({ detail }) => setJobName(detail.value)} placeholder="qwen-sft" />
             </FormField>
-            <FormField label="Instance group" errorText={fields.instanceGroup}>
-              <Select
-                selectedOption={groupOptions.find((o) => o.value === instanceGroup) ?? null}
-                options={groupOptions}
-                placeholder="Choose an instance group"
-                empty="The cluster has no instance group yet"
-                statusType={groups.loading ? 'loading' : 'finished'}
-                onChange={({ detail }) => setInstanceGroup(detail.selectedOption.value ?? '')}
-                ariaLabel="Instance group"
-              />
-            </FormField>
+            <Choice
+              label="Instance group"
+              errorText={fields.instanceGroup}
+              value={instanceGroup}
+              options={groupOptions}
+              loading={groups.loading}
+              placeholder="Choose an instance group"
+              empty="The cluster has no instance group yet"
+              onChange={setInstanceGroup}
+            />
             <FormField label="Nodes" description="Each pod takes a whole node" errorText={fields.replicas}>
               <Input type="number" value={replicas} onChange={({ detail }) => setReplicas(detail.value)} />
             </FormField>
-            <FormField label="Storage claim" errorText={fields.storageClaim}>
-              <Select
-                selectedOption={claimOptions.find((o) => o.value === storageClaim) ?? null}
-                options={claimOptions}
-                placeholder="Choose a storage claim"
-                empty="No storage yet: configure the shared bucket on the Storage tab"
-                statusType={claims.loading ? 'loading' : 'finished'}
-                onChange={({ detail }) => setStorageClaim(detail.selectedOption.value ?? '')}
-                ariaLabel="Storage claim"
-              />
-            </FormField>
+            <Choice
+              label="Storage claim"
+              errorText={fields.storageClaim}
+              value={storageClaim}
+              options={claimOptions}
+              loading={claims.loading}
+              placeholder="Choose a storage claim"
+              empty="No storage yet: configure the shared bucket on the Storage tab"
+              onChange={setStorageClaim}
+            />
           </ColumnLayout>
           {warnings.map((w) => (
             <Alert key={w} type="warning" header="Submitted, but not all of it can run yet">

@@ -18,6 +18,7 @@ import StatusIndicator from '@cloudscape-design/components/status-indicator';
 import type { components } from '../api/schema';
 import { ApiError, call, plan } from '../lib/api';
 import type { OperationAcceptedView } from '../lib/types';
+import { useAction } from '../lib/useAction';
 import { useFetch } from '../lib/useFetch';
 import { useSession } from '../session';
 import ConfirmAction from './ConfirmAction';
@@ -87,24 +88,16 @@ export default function MlflowSection({ cluster }: { cluster: string }) {
   const { can } = useSession();
   const { data, error, reload } = useFetch(() => call<MlflowView>('get_mlflow', { name: cluster }), [cluster], 15000);
   const [open, setOpen] = useState(false);
-  const [opening, setOpening] = useState(false);
-  const [openError, setOpenError] = useState<unknown>(null);
+  const { busy: opening, error: openError, setError: setOpenError, run } = useAction();
   const none = error instanceof ApiError && error.status === 404;
   const server = none ? null : data;
 
-  async function openUi() {
-    setOpening(true);
-    setOpenError(null);
-    try {
+  const openUi = () =>
+    run(async () => {
       const { data: fresh } = await call<MlflowView>('get_mlflow', { name: cluster });
-      if (fresh.url) window.open(fresh.url, '_blank', 'noopener');
-      else setOpenError(new Error(`The tracking server is ${fresh.status}; its UI opens once it is Created.`));
-    } catch (caught) {
-      setOpenError(caught);
-    } finally {
-      setOpening(false);
-    }
-  }
+      if (!fresh.url) throw new Error(`The tracking server is ${fresh.status}; its UI opens once it is Created.`);
+      window.open(fresh.url, '_blank', 'noopener');
+    });
 
   return (
     <Container

@@ -22,6 +22,7 @@ import type { components } from '../api/schema';
 import { websocketUrl } from '../lib/config';
 import { formatTime } from '../lib/format';
 import type { OperationAcceptedView, PlanView } from '../lib/types';
+import { useAction } from '../lib/useAction';
 import { useFetch } from '../lib/useFetch';
 import { useSession } from '../session';
 import ConfirmAction from './ConfirmAction';
@@ -111,22 +112,14 @@ function HealthChecks({ cluster, nodes, onClose }: { cluster: string; nodes: Nod
 
 function NodeDiagnosis({ cluster, nodeId }: { cluster: string; nodeId: string }) {
   const [view, setView] = useState<DiagnosisView | null>(null);
-  const [error, setError] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
-  async function run() {
-    setBusy(true);
-    setError(null);
-    try {
+  const { busy, error, run } = useAction();
+  const diagnose = () =>
+    run(async () => {
       setView((await call<DiagnosisView>('diagnose_node', { name: cluster, nodeId })).data);
-    } catch (caught) {
-      setError(caught);
-    } finally {
-      setBusy(false);
-    }
-  }
+    });
   return (
     <SpaceBetween size="s">
-      <Button loading={busy} onClick={() => void run()}>
+      <Button loading={busy} onClick={() => void diagnose()}>
         Diagnose node
       </Button>
       <ErrorAlert error={error} />
@@ -309,24 +302,16 @@ export default function NodesTab({ cluster }: { cluster: string }) {
   const [confirm, setConfirm] = useState<Action | null>(null);
   const [checking, setChecking] = useState(false);
   const [acknowledged, setAcknowledged] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [actionError, setActionError] = useState<unknown>(null);
+  const { busy, error: actionError, setError: setActionError, run } = useAction();
   const ids = selected.map((n) => n.nodeId);
 
-  async function run(action: Action) {
-    setBusy(true);
-    setActionError(null);
-    try {
+  const act = (action: Action) =>
+    run(async () => {
       const body = action === 'reboot' ? { nodeIds: ids } : { nodeIds: ids, acknowledgeDataLoss: acknowledged };
       const { data: answer } = await call<OperationAcceptedView>(OPERATION[action], { name: cluster }, { body });
       setConfirm(null);
       navigate(`/operations/${answer.operation.id}`);
-    } catch (caught) {
-      setActionError(caught);
-    } finally {
-      setBusy(false);
-    }
-  }
+    });
   const needs = (action: Action) => (action === 'reboot' ? 'operator' : 'admin');
   const button = (action: Action, text: string) => (
     <Button
@@ -411,7 +396,7 @@ export default function NodesTab({ cluster }: { cluster: string }) {
                 variant="primary"
                 loading={busy}
                 disabled={confirm !== 'reboot' && !acknowledged}
-                onClick={() => confirm && void run(confirm)}
+                onClick={() => confirm && void act(confirm)}
               >
                 {confirm ? `${confirm[0].toUpperCase()}${confirm.slice(1)}` : ''}
               </Button>

@@ -16,6 +16,7 @@ import Table from '@cloudscape-design/components/table';
 
 import { api, plan } from '../lib/api';
 import type { NotificationKind, SubscriberRequest } from '../lib/types';
+import { useActions } from '../lib/useAction';
 import { useFetch } from '../lib/useFetch';
 import { useSession } from '../session';
 import ConfirmAction from './ConfirmAction';
@@ -29,24 +30,18 @@ export default function NotificationsTab({ cluster }: { cluster: string }) {
   const [protocol, setProtocol] = useState<Protocol>('webhook');
   const [endpoint, setEndpoint] = useState('');
   const [kinds, setKinds] = useState<NotificationKind[]>([]);
-  const [busy, setBusy] = useState<string | null>(null);
   const [removing, setRemoving] = useState<{ id: string; endpoint: string } | null>(null);
-  const [actionError, setActionError] = useState<unknown>(null);
+  const actions = useActions<string>();
+  const { busy, error: actionError, setError: setActionError } = actions;
   const allowed = can('admin');
   const allKinds = data?.kinds ?? [];
 
-  async function run(what: string, action: () => Promise<void>) {
-    setBusy(what);
-    setActionError(null);
-    try {
+  // each action reads the subscribers again once it is done
+  const run = (what: string, action: () => Promise<void>) =>
+    actions.run(what, async () => {
       await action();
       void reload();
-    } catch (caught) {
-      setActionError(caught);
-    } finally {
-      setBusy(null);
-    }
-  }
+    });
 
   const add = () =>
     run('add', async () => {

@@ -2,7 +2,6 @@
 // an S3 storage's objects folder by folder, and delete (the data in S3 or FSx is kept).
 
 import { useState } from 'react';
-import { useNavigate } from 'react-router-dom';
 import Box from '@cloudscape-design/components/box';
 import Button from '@cloudscape-design/components/button';
 import Container from '@cloudscape-design/components/container';
@@ -17,8 +16,10 @@ import Table from '@cloudscape-design/components/table';
 
 import { ApiError, api, plan } from '../lib/api';
 import type { StorageView } from '../lib/types';
+import { useAction } from '../lib/useAction';
 import { useFetch } from '../lib/useFetch';
 import { useSession } from '../session';
+import { useAnswer } from '../useAnswer';
 import ErrorAlert from './ErrorAlert';
 import ModelsTable from './ModelsTable';
 import { DryRunPlan } from './PlanSteps';
@@ -80,37 +81,23 @@ function Browser({ cluster, storage, onClose }: { cluster: string; storage: Stor
 }
 
 function AddStorage({ cluster, onAdded }: { cluster: string; onAdded: () => void }) {
-  const navigate = useNavigate();
-  const { notify } = useSession();
+  const follow = useAnswer();
   const [kind, setKind] = useState<'s3' | 'fsx'>('s3');
   const [storageName, setStorageName] = useState('');
   const [namespace, setNamespace] = useState('default');
   const [prefix, setPrefix] = useState('');
   const [fileSystemId, setFileSystemId] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [failure, setFailure] = useState<unknown>(null);
+  const { busy, error: failure, run } = useAction();
   const fields = failure instanceof ApiError ? failure.fieldErrors() : {};
 
-  async function submit() {
-    setBusy(true);
-    setFailure(null);
-    try {
+  const submit = () =>
+    run(async () => {
       const body: Record<string, string> = { kind, storageName, namespace };
       if (kind === 's3' && prefix) body.prefix = prefix;
       if (kind === 'fsx') body.fileSystemId = fileSystemId;
       const { data } = await api.configureStorage(cluster, body);
-      if (data.status === 'NOOP') {
-        notify({ type: 'info', header: 'No changes', content: data.message });
-        onAdded();
-      } else {
-        navigate(`/operations/${data.operation.id}`);
-      }
-    } catch (caught) {
-      setFailure(caught);
-    } finally {
-      setBusy(false);
-    }
-  }
+      follow(data, onAdded);
+    });
 
   return (
     <Container header={<Header variant="h2">Add storage</Header>}>

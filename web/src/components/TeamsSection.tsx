@@ -15,6 +15,7 @@ import Table from '@cloudscape-design/components/table';
 import { api, plan } from '../lib/api';
 import { EMPTY_TEAM, type Sharing, type TeamForm, teamBody, teamProblem } from '../lib/teams';
 import type { PlanStepView } from '../lib/types';
+import { useAction } from '../lib/useAction';
 import { useFetch } from '../lib/useFetch';
 import { useSession } from '../session';
 import ConfirmAction from './ConfirmAction';
@@ -33,8 +34,7 @@ export default function TeamsSection({ cluster }: { cluster: string }) {
   const [edited, setForm] = useState<TeamForm>(EMPTY_TEAM);
   const form = { ...edited, instanceType: edited.instanceType || instanceTypes[0] || '' };
   const [preview, setPreview] = useState<PlanStepView[] | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [actionError, setActionError] = useState<unknown>(null);
+  const { busy, error: actionError, setError: setActionError, run } = useAction();
   const [deleting, setDeleting] = useState<string | null>(null);
   const problem = teamProblem(form);
   const allowed = can('admin');
@@ -44,10 +44,8 @@ export default function TeamsSection({ cluster }: { cluster: string }) {
     setPreview(null);
   }
 
-  async function send(dryRun: boolean) {
-    setBusy(true);
-    setActionError(null);
-    try {
+  const send = (dryRun: boolean) =>
+    run(async () => {
       const { data: answer } = await api.putTeam(cluster, form.team, teamBody(form), dryRun);
       if (answer.status === 'PLANNED') setPreview(answer.steps);
       else {
@@ -55,12 +53,7 @@ export default function TeamsSection({ cluster }: { cluster: string }) {
         setPreview(null);
         void reload();
       }
-    } catch (caught) {
-      setActionError(caught);
-    } finally {
-      setBusy(false);
-    }
-  }
+    });
 
   return (
     <SpaceBetween size="s">

@@ -2,7 +2,6 @@
 
 import { useNavigate, useParams, useSearchParams } from 'react-router-dom';
 import Box from '@cloudscape-design/components/box';
-import BreadcrumbGroup from '@cloudscape-design/components/breadcrumb-group';
 import Button from '@cloudscape-design/components/button';
 import Container from '@cloudscape-design/components/container';
 import ContentLayout from '@cloudscape-design/components/content-layout';
@@ -15,8 +14,9 @@ import Badge from '@cloudscape-design/components/badge';
 import ButtonDropdown from '@cloudscape-design/components/button-dropdown';
 import FormField from '@cloudscape-design/components/form-field';
 import Select from '@cloudscape-design/components/select';
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 
+import Breadcrumbs from '../components/Breadcrumbs';
 import ConfirmAction from '../components/ConfirmAction';
 import DependenciesTab from '../components/DependenciesTab';
 import { CreationDiagnosis } from '../components/Diagnoses';
@@ -129,61 +129,66 @@ function RunPhase({ name, onClose }: { name: string; onClose: () => void }) {
   );
 }
 
-function DeleteCluster({ cluster, onClose }: { cluster: ClusterView; onClose: () => void }) {
+// A delete of the cluster or a part of it: the name typed back, planned and sent through the same operation.
+function ConfirmDelete({
+  name,
+  operation,
+  header,
+  action,
+  onClose,
+  children,
+}: {
+  name: string;
+  operation: 'delete_cluster' | 'delete_hyperpod';
+  header: string;
+  action: string;
+  onClose: () => void;
+  children: ReactNode;
+}) {
   const navigate = useNavigate();
-  const name = cluster.name;
   return (
     <ConfirmAction
-      header={`Delete ${name}?`}
-      action="Delete cluster"
+      header={header}
+      action={action}
       typeToConfirm={name}
-      loadPlan={() => plan('delete_cluster', { name }, { query: { confirm: name } })}
+      loadPlan={() => plan(operation, { name }, { query: { confirm: name } })}
       planDeps={[name]}
       planLabel="What the delete does"
       onClose={onClose}
       onConfirm={async () => {
-        const { data } = await call<OperationAcceptedView>('delete_cluster', { name }, { query: { confirm: name } });
+        const { data } = await call<OperationAcceptedView>(operation, { name }, { query: { confirm: name } });
         navigate(`/operations/${encodeURIComponent(data.operation.id)}`);
       }}
     >
-      <Box color="text-status-error">
-        {cluster.source === 'imported'
-          ? `Launchpod deletes only what it made in ${name} and stops managing it; the EKS cluster you imported, and everything you made in it, stay.`
-          : `Everything Launchpod created for ${name} is deleted: the HyperPod cluster and its nodes, the EKS control plane, its MLflow tracking server with its runs, the IAM roles and the network. Running jobs and endpoints stop. What Launchpod did not create, such as the data in the shared bucket, stays. This cannot be undone.`}
-      </Box>
+      <Box color="text-status-error">{children}</Box>
     </ConfirmAction>
   );
 }
 
-function DeleteHyperPod({ cluster, onClose }: { cluster: ClusterView; onClose: () => void }) {
-  const navigate = useNavigate();
+function DeleteCluster({ cluster, onClose }: { cluster: ClusterView; onClose: () => void }) {
   const name = cluster.name;
   return (
-    <ConfirmAction
-      header={`Delete the HyperPod cluster of ${name}?`}
-      action="Delete HyperPod cluster"
-      typeToConfirm={name}
-      loadPlan={() => plan('delete_hyperpod', { name }, { query: { confirm: name } })}
-      planDeps={[name]}
-      planLabel="What the delete does"
-      onClose={onClose}
-      onConfirm={async () => {
-        const { data } = await call<OperationAcceptedView>('delete_hyperpod', { name }, { query: { confirm: name } });
-        navigate(`/operations/${encodeURIComponent(data.operation.id)}`);
-      }}
-    >
-      <Box color="text-status-error">
-        {cluster.hyperpod.status === 'Failed'
-          ? `The failed HyperPod cluster is deleted; the EKS control plane, its add-ons and storage stay, so HyperPod can be created again later.`
-          : `The HyperPod cluster and its nodes are deleted, with every pod running on them; the EKS control plane, its add-ons and storage stay. This cannot be undone.`}
-      </Box>
-    </ConfirmAction>
+    <ConfirmDelete name={name} operation="delete_cluster" header={`Delete ${name}?`} action="Delete cluster" onClose={onClose}>
+      {cluster.source === 'imported'
+        ? `Launchpod deletes only what it made in ${name} and stops managing it; the EKS cluster you imported, and everything you made in it, stay.`
+        : `Everything Launchpod created for ${name} is deleted: the HyperPod cluster and its nodes, the EKS control plane, its MLflow tracking server with its runs, the IAM roles and the network. Running jobs and endpoints stop. What Launchpod did not create, such as the data in the shared bucket, stays. This cannot be undone.`}
+    </ConfirmDelete>
+  );
+}
+
+function DeleteHyperPod({ cluster, onClose }: { cluster: ClusterView; onClose: () => void }) {
+  const name = cluster.name;
+  return (
+    <ConfirmDelete name={name} operation="delete_hyperpod" header={`Delete the HyperPod cluster of ${name}?`} action="Delete HyperPod cluster" onClose={onClose}>
+      {cluster.hyperpod.status === 'Failed'
+        ? `The failed HyperPod cluster is deleted; the EKS control plane, its add-ons and storage stay, so HyperPod can be created again later.`
+        : `The HyperPod cluster and its nodes are deleted, with every pod running on them; the EKS control plane, its add-ons and storage stay. This cannot be undone.`}
+    </ConfirmDelete>
   );
 }
 
 export default function ClusterPage() {
   const { name = '' } = useParams();
-  const navigate = useNavigate();
   const [params, setParams] = useSearchParams();
   const { activeCluster, setActiveCluster, can } = useSession();
   const [dialog, setDialog] = useState<'delete' | 'phase' | 'hyperpod' | null>(null);
@@ -191,16 +196,11 @@ export default function ClusterPage() {
   const tab = params.get('tab') ?? 'overview';
 
   const breadcrumbs = (
-    <BreadcrumbGroup
-      ariaLabel="Breadcrumbs"
+    <Breadcrumbs
       items={[
         { text: 'Clusters', href: '/clusters' },
         { text: name, href: `/clusters/${encodeURIComponent(name)}` },
       ]}
-      onFollow={(event) => {
-        event.preventDefault();
-        navigate(event.detail.href);
-      }}
     />
   );
 

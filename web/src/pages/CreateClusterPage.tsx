@@ -8,7 +8,6 @@
 import { useEffect, useMemo, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import Alert from '@cloudscape-design/components/alert';
-import BreadcrumbGroup from '@cloudscape-design/components/breadcrumb-group';
 import Button from '@cloudscape-design/components/button';
 import Checkbox from '@cloudscape-design/components/checkbox';
 import Container from '@cloudscape-design/components/container';
@@ -23,6 +22,7 @@ import Table from '@cloudscape-design/components/table';
 import Toggle from '@cloudscape-design/components/toggle';
 import Wizard from '@cloudscape-design/components/wizard';
 
+import Breadcrumbs from '../components/Breadcrumbs';
 import ErrorAlert from '../components/ErrorAlert';
 import InstanceGroupsEditor, { newGroup, type GroupRow } from '../components/InstanceGroupsEditor';
 import StorageStep from '../components/StorageStep';
@@ -538,16 +538,11 @@ export default function CreateClusterPage() {
 
   return (
     <SpaceBetween size="m">
-      <BreadcrumbGroup
+      <Breadcrumbs
         items={[
           { text: 'Clusters', href: '/clusters' },
           { text: 'Create cluster', href: '/clusters/create' },
         ]}
-        onFollow={(event) => {
-          event.preventDefault();
-          navigate(event.detail.href);
-        }}
-        ariaLabel="Breadcrumbs"
       />
       <ErrorAlert error={loadError} />
       <Wizard

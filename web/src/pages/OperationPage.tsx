@@ -5,7 +5,6 @@ import { useState } from 'react';
 import { useNavigate, useParams } from 'react-router-dom';
 import Alert from '@cloudscape-design/components/alert';
 import Box from '@cloudscape-design/components/box';
-import BreadcrumbGroup from '@cloudscape-design/components/breadcrumb-group';
 import Button from '@cloudscape-design/components/button';
 import Container from '@cloudscape-design/components/container';
 import ContentLayout from '@cloudscape-design/components/content-layout';
@@ -20,6 +19,7 @@ import Spinner from '@cloudscape-design/components/spinner';
 import StatusIndicator from '@cloudscape-design/components/status-indicator';
 import Textarea from '@cloudscape-design/components/textarea';
 
+import Breadcrumbs from '../components/Breadcrumbs';
 import ErrorAlert from '../components/ErrorAlert';
 import HyperPodAgain from '../components/HyperPodAgain';
 import Link from '../components/Link';
@@ -31,6 +31,7 @@ import { failedHyperPodAsk } from '../lib/hyperpodAgain';
 import { formatDuration, formatTime, kindTitle } from '../lib/format';
 import { useOperation } from '../lib/stream';
 import { TERMINAL } from '../lib/types';
+import { useActions } from '../lib/useAction';
 import { useSession } from '../session';
 
 
@@ -39,51 +40,31 @@ export default function OperationPage() {
   const navigate = useNavigate();
   const { can, notify } = useSession();
   const { operation, error, transport, setOperation } = useOperation(id);
-  const [actionError, setActionError] = useState<unknown>(null);
-  const [busy, setBusy] = useState<'retry' | 'cancel' | null>(null);
+  const { busy, error: actionError, setError: setActionError, run } = useActions<'retry' | 'cancel'>();
   const [cancelOpen, setCancelOpen] = useState(false);
   const [reason, setReason] = useState('');
   const [againOpen, setAgainOpen] = useState(false);
 
-  async function retry() {
-    setBusy('retry');
-    setActionError(null);
-    try {
+  const retry = () =>
+    run('retry', async () => {
       const { data } = await api.retry(id);
       setOperation(data.operation);
       notify({ type: 'info', header: 'Retrying', content: `Operation ${id} resumes from the phase that failed.` });
-    } catch (caught) {
-      setActionError(caught);
-    } finally {
-      setBusy(null);
-    }
-  }
+    });
 
-  async function cancel() {
-    setBusy('cancel');
-    setActionError(null);
-    try {
+  const cancel = () =>
+    run('cancel', async () => {
       const { data } = await api.cancel(id, reason || undefined);
       setOperation(data);
       setCancelOpen(false);
-    } catch (caught) {
-      setActionError(caught);
-    } finally {
-      setBusy(null);
-    }
-  }
+    });
 
   const breadcrumbs = (
-    <BreadcrumbGroup
-      ariaLabel="Breadcrumbs"
+    <Breadcrumbs
       items={[
         { text: 'Operations', href: '/operations' },
         { text: id, href: `/operations/${id}` },
       ]}
-      onFollow={(event) => {
-        event.preventDefault();
-        navigate(event.detail.href);
-      }}
     />
   );
 
