@@ -8,16 +8,11 @@ from __future__ import annotations
 
 import time
 
+from tests.sandbox.clusters import cluster_body
+
 NAME = "e2e-jobs"
 CLAIM = "shared"
-BODY = {
-    "name": NAME,
-    "availabilityZones": ["us-east-1a", "us-east-1b"],
-    "hyperpod": {
-        "availabilityZone": "us-east-1a",
-        "instanceGroups": [{"name": "gpu", "instanceType": "ml.p5.48xlarge", "instanceCount": 2}],
-    },
-}
+BODY = cluster_body(NAME, {"name": "gpu", "instanceType": "ml.p5.48xlarge", "instanceCount": 2})
 
 
 def custom_job(job: str, **extra) -> dict:
@@ -108,9 +103,7 @@ def ready_cluster(sandbox) -> str:
     with sandbox.client("viewer") as c:
         if c.get(f"/api/clusters/{NAME}").status_code == 200:
             return NAME
-    with sandbox.client() as c:
-        op = c.post("/api/clusters/provision", json=BODY).json()["operation"]["id"]
-    assert sandbox.wait_operation(op, timeout=180)["status"] == "SUCCEEDED"
+    sandbox.provision(BODY)
 
     # Before the operators are there: 409 naming what to enable.
     refused = submit(sandbox, custom_job("too-early"))

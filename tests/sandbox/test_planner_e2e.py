@@ -69,9 +69,7 @@ BODY = {"name": NAME, "availabilityZones": ZONES, "hyperpod": HYPERPOD, "storage
 
 @pytest.fixture(scope="module")
 def provisioned(sandbox):
-    with sandbox.client() as c:
-        op = c.post("/api/clusters/provision", json=BODY).json()["operation"]["id"]
-    assert sandbox.wait_operation(op, timeout=180)["status"] == "SUCCEEDED"
+    sandbox.provision(BODY)
     return NAME
 
 
