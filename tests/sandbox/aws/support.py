@@ -42,6 +42,16 @@ def hyperpod_ready_eks(eks: Any, name: str) -> str:
     return str(arn)
 
 
+def id_table(ddb: Any, name: str) -> None:
+    """An on-demand DynamoDB table named ``name`` whose key is the string attribute ``id``."""
+    ddb.create_table(
+        TableName=name,
+        KeySchema=[{"AttributeName": "id", "KeyType": "HASH"}],
+        AttributeDefinitions=[{"AttributeName": "id", "AttributeType": "S"}],
+        BillingMode="PAY_PER_REQUEST",
+    )
+
+
 def finished_execution(sfn: Any, execution_arn: str, timeout: float = 60.0) -> dict[str, Any]:
     """Wait for a Step Functions execution to leave RUNNING and return its description."""
 
