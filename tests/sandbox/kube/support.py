@@ -1,5 +1,6 @@
 """One emulated API server for a test of the sandbox's controllers: started (time optionally sped up),
-objects stored on it as ``kubectl apply`` would, and the one pod the workload controllers made."""
+objects stored on it as ``kubectl apply`` would, and the one pod the workload controllers made; and the
+bucket a storage volume mounts (conftest.py's ``s3`` fixture makes it)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,8 @@ from typing import Any
 from sandbox.aws import clock
 from sandbox.controllers.workloads import _reconcile
 from sandbox.kube import KubeFleet
+
+BUCKET = "shared-bucket"
 
 
 @contextlib.contextmanager

@@ -5,16 +5,13 @@ error, and runs once the model is uploaded. Paths on no S3 mount are the image's
 
 from __future__ import annotations
 
-import boto3
 import pytest
-from moto import mock_aws
 
 from sandbox.controllers import programs
 from tests.sandbox.aws.support import wait_until
-from tests.sandbox.kube.support import one_cluster, only_pod, put
+from tests.sandbox.kube.support import BUCKET, one_cluster, only_pod, put
 
 CLUSTER = "srv"
-BUCKET = "shared-bucket"
 DATA = [programs.Mount("/data", BUCKET, "")]
 NODE = {
     "apiVersion": "v1",
@@ -25,14 +22,6 @@ NODE = {
         "conditions": [{"type": "Ready", "status": "True"}],
     },
 }
-
-
-@pytest.fixture
-def s3():
-    with mock_aws():
-        client = boto3.client("s3", region_name="us-east-1")
-        client.create_bucket(Bucket=BUCKET)
-        yield client
 
 
 def _launcher(*rest: str) -> dict:
