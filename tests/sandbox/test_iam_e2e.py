@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from tests.sandbox.test_import_e2e import _their_cluster
+from tests.sandbox.clusters import their_eks_cluster
 
 pytestmark = [pytest.mark.e2e, pytest.mark.iam_denies]
 
@@ -70,7 +70,7 @@ def _registry_names() -> list[str]:
 
 
 def test_an_access_entry_created_with_tags_needs_eks_tag_resource(sandbox, deny):
-    _their_cluster(sandbox, "iam-tags", "API_AND_CONFIG_MAP")
+    their_eks_cluster(sandbox, "iam-tags", "API_AND_CONFIG_MAP")
     deny("ccp-access-entry", "eks:TagResource")
     with sandbox.client() as c:
         op = c.post("/api/clusters/import", json={"name": "iam-tags"}).json()["operation"]["id"]
