@@ -21,15 +21,23 @@ def cluster_body(name: str, *groups: dict[str, Any], **hyperpod: Any) -> dict[st
     }
 
 
-def their_eks_cluster(sandbox: Any, name: str, mode: str = "API_AND_CONFIG_MAP", network: str = "10.77") -> None:
-    """An ACTIVE EKS cluster made outside Launchpod, in a VPC of its own (``network``.0.0/16, a /20 in each of
-    the two zones), with authentication ``mode``."""
-    ec2, eks = sandbox.aws("ec2"), sandbox.aws("eks")
+def their_vpc(sandbox: Any, network: str) -> tuple[str, list[str]]:
+    """A VPC made outside Launchpod, ``network``.0.0/16, with a /20 subnet in each of the two zones: its id and
+    the subnets' ids."""
+    ec2 = sandbox.aws("ec2")
     vpc = ec2.create_vpc(CidrBlock=f"{network}.0.0/16")["Vpc"]["VpcId"]
     subnets = [
         ec2.create_subnet(VpcId=vpc, CidrBlock=f"{network}.{i * 16}.0/20", AvailabilityZone=z)["Subnet"]["SubnetId"]
         for i, z in enumerate(ZONES)
     ]
+    return vpc, subnets
+
+
+def their_eks_cluster(sandbox: Any, name: str, mode: str = "API_AND_CONFIG_MAP", network: str = "10.77") -> None:
+    """An ACTIVE EKS cluster made outside Launchpod, in a VPC of its own (``their_vpc``), with authentication
+    ``mode``."""
+    _, subnets = their_vpc(sandbox, network)
+    eks = sandbox.aws("eks")
     eks.create_cluster(
         name=name,
         roleArn="arn:aws:iam::123456789012:role/their-eks-role",

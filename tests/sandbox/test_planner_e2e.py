@@ -55,10 +55,11 @@ from __future__ import annotations
 import pytest
 from launchpod.domain.clusters import provision
 
+from tests.sandbox.clusters import ZONES
+
 pytestmark = pytest.mark.e2e
 
 NAME = "e2e-plan"
-ZONES = ["us-east-1a", "us-east-1b"]
 HYPERPOD = {
     "availabilityZone": "us-east-1a",
     "instanceGroups": [{"name": "gpu", "instanceType": "ml.p5.48xlarge", "instanceCount": 1}],
