@@ -16,7 +16,7 @@ def cluster_body(name: str, *groups: dict[str, Any], **hyperpod: Any) -> dict[st
     """POST /api/clusters/provision's body: ``name`` with ``groups`` (and any other HyperPod fields)."""
     return {
         "name": name,
-        "availabilityZones": ZONES,
+        "availabilityZones": list(ZONES),
         "hyperpod": {"availabilityZone": ZONES[0], "instanceGroups": list(groups), **hyperpod},
     }
 
