@@ -15,13 +15,12 @@ import pytest
 from playwright.sync_api import Page, Route, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
-from tests.sandbox.browser.conftest import App
+from tests.sandbox.browser.conftest import OPERATION_TIMEOUT_MS, App, operation_succeeded
 from tests.sandbox.browser.selects import pick
 
 pytestmark = pytest.mark.browser
 
 # Workflows in the sandbox take simulated minutes scaled down; leave room for a slow machine.
-OPERATION_TIMEOUT_MS = 240_000
 
 
 def unique_name(prefix: str) -> str:
@@ -364,8 +363,7 @@ def test_dependencies_are_listed_and_installed_from_the_cluster_page(
     expect(row).to_contain_text("Not installed")
     shot(page, "before")
     page.get_by_role("button", name="Install or update").click()
-    expect(page).to_have_url(re.compile(r"/operations/op-[0-9a-z]+$"))
-    expect(operation_status(page)).to_have_text("Succeeded", timeout=OPERATION_TIMEOUT_MS)
+    operation_succeeded(page)
     page.goto(f"{app.url}/clusters/{ready_cluster}?tab=dependencies")
     expect(row).not_to_contain_text("Not installed")
     shot(page, "after")
