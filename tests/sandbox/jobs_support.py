@@ -6,11 +6,14 @@ them there: the model with Launchpod's model download, the rest with an S3 uploa
 
 from __future__ import annotations
 
+import contextlib
 import time
+from collections.abc import Iterator
 
 from tests.sandbox.clusters import cluster_body
 
 NAME = "e2e-jobs"
+LOG_INTERVAL_SECONDS = 10  # simulated seconds between a job's logged steps, as the cluster is left
 CLAIM = "shared"
 BODY = cluster_body(NAME, {"name": "gpu", "instanceType": "ml.p5.48xlarge", "instanceCount": 2})
 
@@ -129,5 +132,16 @@ def ready_cluster(sandbox) -> str:
     while submit(sandbox, probe).status_code == 409:
         assert time.monotonic() < deadline, "KubeRay never became ready"
         time.sleep(0.2)
-    sandbox.faults(jobLogIntervalSeconds=10)
+    sandbox.faults(jobLogIntervalSeconds=LOG_INTERVAL_SECONDS)
     return NAME
+
+
+@contextlib.contextmanager
+def log_interval(sandbox, seconds: int) -> Iterator[None]:
+    """Jobs log a training step every ``seconds`` simulated seconds meanwhile, then every
+    LOG_INTERVAL_SECONDS again."""
+    sandbox.faults(jobLogIntervalSeconds=seconds)
+    try:
+        yield
+    finally:
+        sandbox.faults(jobLogIntervalSeconds=LOG_INTERVAL_SECONDS)

@@ -11,7 +11,7 @@ import time
 import pytest
 
 from tests.sandbox.clusters import cluster_body
-from tests.sandbox.jobs_support import custom_job
+from tests.sandbox.jobs_support import custom_job, log_interval
 
 pytestmark = pytest.mark.e2e
 NAME = "e2e-nccl"
@@ -34,9 +34,8 @@ def cluster(sandbox):
 @pytest.fixture
 def long_runs(sandbox):
     """Steps every 30 simulated seconds, so the fault strikes a job still running."""
-    sandbox.faults(jobLogIntervalSeconds=30)
-    yield
-    sandbox.faults(jobLogIntervalSeconds=10)
+    with log_interval(sandbox, 30):
+        yield
 
 
 def _job(sandbox) -> dict:
