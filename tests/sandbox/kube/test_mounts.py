@@ -43,6 +43,10 @@ def fleet():
         yield fleet
 
 
+def _tls_secret(namespace: str) -> dict:
+    return {"apiVersion": "v1", "kind": "Secret", "metadata": {"name": "tls", "namespace": namespace}}
+
+
 def _ready(fleet) -> int:
     found = fleet.call(CLUSTER, lambda e: e.get_object("apps/v1/deployments", "default", "web"))
     return int(found["status"]["readyReplicas"])
@@ -86,12 +90,7 @@ def test_a_pod_waits_in_container_creating_until_its_volumes_object_exists(fleet
 
 def test_an_object_of_that_name_in_another_namespace_does_not_count(fleet):
     put(fleet, CLUSTER, "v1/nodes", NODE)
-    put(
-        fleet,
-        CLUSTER,
-        "v1/secrets",
-        {"apiVersion": "v1", "kind": "Secret", "metadata": {"name": "tls", "namespace": "kube-system"}},
-    )
+    put(fleet, CLUSTER, "v1/secrets", _tls_secret("kube-system"))
     put(fleet, CLUSTER, "apps/v1/deployments", _deployment([{"name": "cert", "secret": {"secretName": "tls"}}]))
     assert only_pod(fleet, CLUSTER)["status"]["phase"] == "Pending"
 
@@ -110,12 +109,7 @@ def test_an_optional_reference_to_a_missing_object_starts(fleet):
 
 def test_a_started_pod_keeps_running_when_its_secret_is_deleted(fleet):
     put(fleet, CLUSTER, "v1/nodes", NODE)
-    put(
-        fleet,
-        CLUSTER,
-        "v1/secrets",
-        {"apiVersion": "v1", "kind": "Secret", "metadata": {"name": "tls", "namespace": "default"}},
-    )
+    put(fleet, CLUSTER, "v1/secrets", _tls_secret("default"))
     put(fleet, CLUSTER, "apps/v1/deployments", _deployment([{"name": "cert", "secret": {"secretName": "tls"}}]))
     assert only_pod(fleet, CLUSTER)["status"]["phase"] == "Running"
 
