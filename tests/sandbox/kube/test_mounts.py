@@ -43,8 +43,13 @@ def fleet():
         yield fleet
 
 
-def _tls_secret(namespace: str) -> dict:
-    return {"apiVersion": "v1", "kind": "Secret", "metadata": {"name": "tls", "namespace": namespace}}
+def _cert_pod_phase(fleet, secret_namespace: str) -> str:
+    """The phase of a default-namespace pod mounting Secret tls, with a Secret tls in ``secret_namespace``."""
+    put(fleet, CLUSTER, "v1/nodes", NODE)
+    secret = {"apiVersion": "v1", "kind": "Secret", "metadata": {"name": "tls", "namespace": secret_namespace}}
+    put(fleet, CLUSTER, "v1/secrets", secret)
+    put(fleet, CLUSTER, "apps/v1/deployments", _deployment([{"name": "cert", "secret": {"secretName": "tls"}}]))
+    return str(only_pod(fleet, CLUSTER)["status"]["phase"])
 
 
 def _ready(fleet) -> int:
@@ -89,10 +94,7 @@ def test_a_pod_waits_in_container_creating_until_its_volumes_object_exists(fleet
 
 
 def test_an_object_of_that_name_in_another_namespace_does_not_count(fleet):
-    put(fleet, CLUSTER, "v1/nodes", NODE)
-    put(fleet, CLUSTER, "v1/secrets", _tls_secret("kube-system"))
-    put(fleet, CLUSTER, "apps/v1/deployments", _deployment([{"name": "cert", "secret": {"secretName": "tls"}}]))
-    assert only_pod(fleet, CLUSTER)["status"]["phase"] == "Pending"
+    assert _cert_pod_phase(fleet, secret_namespace="kube-system") == "Pending"
 
 
 def test_an_optional_reference_to_a_missing_object_starts(fleet):
@@ -108,10 +110,7 @@ def test_an_optional_reference_to_a_missing_object_starts(fleet):
 
 
 def test_a_started_pod_keeps_running_when_its_secret_is_deleted(fleet):
-    put(fleet, CLUSTER, "v1/nodes", NODE)
-    put(fleet, CLUSTER, "v1/secrets", _tls_secret("default"))
-    put(fleet, CLUSTER, "apps/v1/deployments", _deployment([{"name": "cert", "secret": {"secretName": "tls"}}]))
-    assert only_pod(fleet, CLUSTER)["status"]["phase"] == "Running"
+    assert _cert_pod_phase(fleet, secret_namespace="default") == "Running"
 
     async def delete(emu):
         await emu.delete_object("v1/secrets", "default", "tls")
