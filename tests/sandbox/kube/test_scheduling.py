@@ -103,6 +103,19 @@ DEPLOYMENT = {
 }
 
 
+def _daemonset(name: str, pod_spec: dict) -> dict:
+    """A DaemonSet in kube-system whose pods (labelled app=``name``) have ``pod_spec``."""
+    return {
+        "apiVersion": "apps/v1",
+        "kind": "DaemonSet",
+        "metadata": {"name": name, "namespace": "kube-system", "generation": 1},
+        "spec": {
+            "selector": {"matchLabels": {"app": name}},
+            "template": {"metadata": {"labels": {"app": name}}, "spec": pod_spec},
+        },
+    }
+
+
 @pytest.fixture
 def fleet():
     with one_cluster(CLUSTER) as fleet:
@@ -138,22 +151,8 @@ def test_a_daemonset_counts_only_nodes_whose_taints_it_tolerates(fleet):
     gpu_taint = {"key": "nvidia.com/gpu", "value": "present", "effect": "NoSchedule"}
     put(fleet, CLUSTER, "v1/nodes", _node("a", taints=[gpu_taint]))
     put(fleet, CLUSTER, "v1/nodes", _node("b", taints=[{"key": "dedicated", "value": "ray", "effect": "NoSchedule"}]))
-    daemonset = {
-        "apiVersion": "apps/v1",
-        "kind": "DaemonSet",
-        "metadata": {"name": "gpu-plugin", "namespace": "kube-system", "generation": 1},
-        "spec": {
-            "selector": {"matchLabels": {"app": "p"}},
-            "template": {
-                "metadata": {"labels": {"app": "p"}},
-                "spec": {
-                    **_spec(),
-                    "tolerations": [{"key": "nvidia.com/gpu", "operator": "Exists", "effect": "NoSchedule"}],
-                },
-            },
-        },
-    }
-    put(fleet, CLUSTER, "apps/v1/daemonsets", daemonset)
+    tolerates_gpu = [{"key": "nvidia.com/gpu", "operator": "Exists", "effect": "NoSchedule"}]
+    put(fleet, CLUSTER, "apps/v1/daemonsets", _daemonset("gpu-plugin", {**_spec(), "tolerations": tolerates_gpu}))
     fleet.call(CLUSTER, _reconcile)
     found = fleet.call(CLUSTER, lambda e: e.get_object("apps/v1/daemonsets", "kube-system", "gpu-plugin"))
     assert found["status"]["desiredNumberScheduled"] == 1
@@ -162,16 +161,7 @@ def test_a_daemonset_counts_only_nodes_whose_taints_it_tolerates(fleet):
 def test_daemon_pods_run_one_per_wanted_node_and_wait_when_the_node_is_full(fleet):
     put(fleet, CLUSTER, "v1/nodes", _node("a", cpu="1"))
     put(fleet, CLUSTER, "v1/nodes", _node("b", cpu="8"))
-    daemonset = {
-        "apiVersion": "apps/v1",
-        "kind": "DaemonSet",
-        "metadata": {"name": "agent", "namespace": "kube-system", "generation": 1},
-        "spec": {
-            "selector": {"matchLabels": {"app": "agent"}},
-            "template": {"metadata": {"labels": {"app": "agent"}}, "spec": _spec(cpu="2")},
-        },
-    }
-    put(fleet, CLUSTER, "apps/v1/daemonsets", daemonset)
+    put(fleet, CLUSTER, "apps/v1/daemonsets", _daemonset("agent", _spec(cpu="2")))
     fleet.call(CLUSTER, _reconcile)
     pods = fleet.call(CLUSTER, lambda e: e.list_objects("v1/pods", "kube-system"))
     placed = {p["spec"].get("nodeName"): p["status"]["phase"] for p in pods}
