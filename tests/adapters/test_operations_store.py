@@ -19,8 +19,20 @@ def _operation(name: str = "c1") -> ops.WorkflowPlan:
     return ops.new_operation(plan, ADMIN)
 
 
-def test_a_second_operation_on_the_same_cluster_is_refused_naming_the_holder(tables):
-    store = DynamoOperations(tables["operations"], tables["clusters"])
+@pytest.fixture
+def store(tables) -> DynamoOperations:
+    return DynamoOperations(tables["operations"], tables["clusters"])
+
+
+@pytest.fixture
+def op(store: DynamoOperations) -> ops.WorkflowPlan:
+    """An operation on c1 that holds the cluster."""
+    op = _operation()
+    store.create_holding_cluster(op, "k")
+    return op
+
+
+def test_a_second_operation_on_the_same_cluster_is_refused_naming_the_holder(store):
     first, second = _operation(), _operation()
     store.create_holding_cluster(first, "k1")
     with pytest.raises(Conflict) as caught:
@@ -30,10 +42,9 @@ def test_a_second_operation_on_the_same_cluster_is_refused_naming_the_holder(tab
     store.create_holding_cluster(_operation("c2"), "k3")  # other clusters are free
 
 
-def test_a_holder_that_finishes_between_the_refusal_and_its_lookup_lets_the_next_one_in(tables, monkeypatch):
-    """The lock held at the write is gone when its holder is read: nobody holds the cluster any more, so the
+def test_a_holder_that_finishes_between_the_refusal_and_its_lookup_lets_the_next_one_in(store, monkeypatch):
+    """The lock op at the write is gone when its holder is read: nobody holds the cluster any more, so the
     second operation is written (it was refused naming no holder, "busy with operation None")."""
-    store = DynamoOperations(tables["operations"], tables["clusters"])
     first, second = _operation(), _operation()
     store.create_holding_cluster(first, "k1")
     read_holder = store.holder
@@ -48,10 +59,7 @@ def test_a_holder_that_finishes_between_the_refusal_and_its_lookup_lets_the_next
     assert store.get(second.id).createdAt >= store.get(first.id).updatedAt  # recorded once the first let go
 
 
-def test_phases_record_status_times_attempts_and_errors(tables):
-    store = DynamoOperations(tables["operations"], tables["clusters"])
-    op = _operation()
-    store.create_holding_cluster(op, "k")
+def test_phases_record_status_times_attempts_and_errors(store, op):
     store.phase_started(op.id, "Network", fresh=True)
     store.phase_succeeded(op.id, "Network", "vpc-1", {"vpcId": "vpc-1"})
     store.phase_started(op.id, "ClusterRole", fresh=True)
@@ -66,10 +74,7 @@ def test_phases_record_status_times_attempts_and_errors(tables):
     assert store.outputs(op.id) == {"Network": {"vpcId": "vpc-1"}}
 
 
-def test_finish_releases_the_cluster_and_cancelled_operations_take_no_more_phase_updates(tables):
-    store = DynamoOperations(tables["operations"], tables["clusters"])
-    op = _operation()
-    store.create_holding_cluster(op, "k")
+def test_finish_releases_the_cluster_and_cancelled_operations_take_no_more_phase_updates(store, op):
     store.finish(op.id, OperationStatus.CANCELLED, error=None, message="stop")
     assert store.holder("c1") is None
     with pytest.raises(Conflict, match="cancelled or has finished"):
@@ -77,10 +82,7 @@ def test_finish_releases_the_cluster_and_cancelled_operations_take_no_more_phase
     assert store.get(op.id).phases[0].status == "CANCELLED"
 
 
-def test_a_failed_operation_is_not_turned_back_to_running_by_a_step_still_in_flight(tables):
-    store = DynamoOperations(tables["operations"], tables["clusters"])
-    op = _operation()
-    store.create_holding_cluster(op, "k")
+def test_a_failed_operation_is_not_turned_back_to_running_by_a_step_still_in_flight(store, op):
     store.phase_started(op.id, "Network", fresh=True)
     store.finish(op.id, OperationStatus.FAILED, error="UnsupportedAvailabilityZoneException", message="zone")
     # A parallel branch's step that was already running when the operation failed:
@@ -93,10 +95,7 @@ def test_a_failed_operation_is_not_turned_back_to_running_by_a_step_still_in_fli
     assert view.phases[1].status == "PENDING"
 
 
-def test_the_phase_order_a_caller_already_read_saves_a_read_and_lands_on_the_same_phase(tables):
-    store = DynamoOperations(tables["operations"], tables["clusters"])
-    op = _operation()
-    store.create_holding_cluster(op, "k")
+def test_the_phase_order_a_caller_already_read_saves_a_read_and_lands_on_the_same_phase(store, op):
     known = [p.name for p in op.phases]
     store.phase_started(op.id, "ClusterRole", fresh=True, known=known)
     store.phase_succeeded(op.id, "ClusterRole", "role", {"roleArn": "arn:r"}, known=known)
@@ -105,8 +104,7 @@ def test_the_phase_order_a_caller_already_read_saves_a_read_and_lands_on_the_sam
     assert store.outputs(op.id) == {"ClusterRole": {"roleArn": "arn:r"}}
 
 
-def test_list_filters_by_cluster_and_status_newest_first(tables):
-    store = DynamoOperations(tables["operations"], tables["clusters"])
+def test_list_filters_by_cluster_and_status_newest_first(store):
     a, b = _operation("c1"), _operation("c2")
     store.create_holding_cluster(a, "k1")
     store.create_holding_cluster(b, "k2")
@@ -116,10 +114,7 @@ def test_list_filters_by_cluster_and_status_newest_first(tables):
     assert [o.id for o in store.list(target=None, status=None, limit=10)] == [b.id, a.id]
 
 
-def test_a_listed_operation_shows_everything_reading_it_shows(tables):
-    store = DynamoOperations(tables["operations"], tables["clusters"])
-    op = _operation()
-    store.create_holding_cluster(op, "k")
+def test_a_listed_operation_shows_everything_reading_it_shows(store, op):
     store.phase_started(op.id, "Network", fresh=True)
     store.phase_succeeded(op.id, "Network", "vpc-1", {"vpcId": "vpc-1"})
     store.phase_started(op.id, "ClusterRole", fresh=True)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from types import SimpleNamespace
 from typing import Any
 
@@ -26,3 +27,9 @@ def trust(monkeypatch: Any, issuer: str, audience: str = "client-1", groups_clai
 
 def sign(claims: dict[str, Any]) -> str:
     return jwt.encode(claims, KEY, algorithm="RS256")
+
+
+def id_token(issuer: str, claims: dict[str, Any], **overrides: Any) -> str:
+    """An ID token ``issuer`` gave user u-1 of client-1, valid five more minutes, with the provider's own
+    ``claims`` (its user name and groups); ``overrides`` replace any claim."""
+    return sign({"iss": issuer, "aud": "client-1", "sub": "u-1", "exp": int(time.time()) + 300, **claims, **overrides})

@@ -13,6 +13,8 @@ from launchpod.domain.errors import PermanentError
 from launchpod.runtime import wiring
 from launchpod.usecases.workflows.provision_cluster import await_addons
 
+from tests.entrypoints.fakes import phase_input
+
 NAMES = provision.awaited_addons(include_optional=False)
 NO_REPLICAS = {
     "code": "InsufficientNumberOfReplicas",
@@ -29,13 +31,8 @@ class FakeEks:
 
 
 def _doc(polls: int = 0) -> WorkflowInput:
-    return WorkflowInput(
-        operationId="op-0123456789",
-        kind="provision-cluster",
-        target="c1",
-        request={"dependencies": {"name": "c1", "includeOptional": False}},
-        poll={"AwaitAddons": polls} if polls else {},
-    )
+    request = {"dependencies": {"name": "c1", "includeOptional": False}}
+    return phase_input("provision-cluster", request, {"AwaitAddons": polls})
 
 
 def _addons(**statuses: str) -> dict[str, dict[str, Any]]:

@@ -18,6 +18,8 @@ from launchpod.runtime import wiring
 from launchpod.runtime.settings import settings
 from launchpod.usecases.workflows.delete_cluster import DELETE_LOAD_BALANCERS, delete_load_balancers
 
+from tests.entrypoints.fakes import phase_input
+
 CHAT = {"metadata": {"name": "chat", "namespace": "default"}, "spec": {"type": "LoadBalancer"}}
 DNS = {"metadata": {"name": "kube-dns", "namespace": "kube-system"}, "spec": {"type": "ClusterIP"}}
 
@@ -51,15 +53,7 @@ def world(monkeypatch):
 
 
 def _doc(polls: int = 0) -> WorkflowInput:
-    return WorkflowInput.model_validate(
-        {
-            "operationId": "op-1",
-            "kind": "delete-cluster",
-            "target": "c1",
-            "request": {},
-            "poll": {DELETE_LOAD_BALANCERS: polls},
-        }
-    )
+    return phase_input("delete-cluster", {}, {DELETE_LOAD_BALANCERS: polls})
 
 
 def test_load_balancer_services_are_deleted_once_and_waited_for_until_gone(world):

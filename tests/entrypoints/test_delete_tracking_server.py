@@ -13,6 +13,8 @@ from launchpod.runtime import wiring
 from launchpod.runtime.settings import settings
 from launchpod.usecases.workflows.delete_cluster import DELETE_TRACKING_SERVER, delete_tracking_server
 
+from tests.entrypoints.fakes import phase_input
+
 
 class Servers:
     def __init__(self) -> None:
@@ -45,15 +47,7 @@ def world(monkeypatch):
 
 
 def _doc(polls: int = 0) -> WorkflowInput:
-    return WorkflowInput.model_validate(
-        {
-            "operationId": "op-1",
-            "kind": "delete-cluster",
-            "target": "c1",
-            "request": {},
-            "poll": {DELETE_TRACKING_SERVER: polls},
-        }
-    )
+    return phase_input("delete-cluster", {}, {DELETE_TRACKING_SERVER: polls})
 
 
 def test_launchpods_server_is_deleted_once_and_waited_for_until_gone(world):

@@ -18,6 +18,7 @@ from launchpod.runtime.settings import settings
 from launchpod.usecases.workflows import configure_features
 
 from sandbox.aws.eks.catalog import INFERENCE_SCHEMA
+from tests.entrypoints.fakes import phase_input
 from tests.fakes.eks import _offered
 
 ADDON = "amazon-sagemaker-hyperpod-inference"
@@ -101,12 +102,8 @@ def fakes(monkeypatch) -> tuple[FakeEks, FakeIam]:
 
 
 def _doc(poll: int = 0) -> WorkflowInput:
-    return WorkflowInput(
-        operationId="op-0123456789",
-        kind="configure-features",
-        target="c1",
-        request={"name": "c1", "inferenceOperator": {"enabled": True}},
-        poll={"InferenceOperator": poll} if poll else {},
+    return phase_input(
+        "configure-features", {"name": "c1", "inferenceOperator": {"enabled": True}}, {"InferenceOperator": poll}
     )
 
 

@@ -7,11 +7,11 @@ import base64
 
 import pytest
 from launchpod.adapters.k8s import apply as k8s
-from launchpod.contracts.workflows import WorkflowInput
 from launchpod.domain.dependencies import lbc_tls
 from launchpod.runtime import wiring
 from launchpod.usecases.workflows import reconcile_dependencies
 
+from tests.entrypoints.fakes import phase_input
 from tests.fakes.instance_facts import Instances
 from tests.fakes.kube import Kube
 
@@ -29,12 +29,7 @@ def store(monkeypatch) -> Kube:
 
 
 def _reconcile() -> None:
-    doc = WorkflowInput(
-        operationId="op-0123456789",
-        kind="reconcile-dependencies",
-        target="c1",
-        request={"name": "c1", "includeOptional": True},
-    )
+    doc = phase_input("reconcile-dependencies", {"name": "c1", "includeOptional": True})
     assert reconcile_dependencies.manifests(doc).ready
 
 

@@ -12,6 +12,7 @@ from launchpod.domain import ownership
 from launchpod.runtime import wiring
 from launchpod.usecases.workflows import configure_features
 
+from tests.entrypoints.fakes import phase_input
 from tests.fakes.eks import _offered
 
 ADDON = "amazon-cloudwatch-observability"
@@ -71,12 +72,7 @@ def fakes(monkeypatch) -> tuple[FakeEks, FakeIam]:
 
 
 def _doc(enabled: bool) -> WorkflowInput:
-    return WorkflowInput(
-        operationId="op-0123456789",
-        kind="configure-features",
-        target="c1",
-        request={"name": "c1", "observability": {"enabled": enabled}},
-    )
+    return phase_input("configure-features", {"name": "c1", "observability": {"enabled": enabled}})
 
 
 def test_enabling_makes_the_role_with_managed_policies_then_the_add_on_with_its_pod_identity(fakes):

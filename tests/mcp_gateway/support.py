@@ -20,6 +20,11 @@ from mcp_gateway.server import build_asgi_app
 from tests.mcp_gateway.mcp_fake_rest import TOKENS, FakeLaunchpod, routes
 
 ROLE_TOKENS = {role.value: token for token, role in TOKENS.items()}
+# A client's first request: initialize, as JSON-RPC over Streamable HTTP, which accepts both answer forms
+# (https://modelcontextprotocol.io/specification/2025-06-18/basic/lifecycle and .../basic/transports).
+INITIALIZE_PARAMS = {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}}
+INITIALIZE = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": INITIALIZE_PARAMS}
+ACCEPT = {"Accept": "application/json, text/event-stream"}
 
 
 @dataclass

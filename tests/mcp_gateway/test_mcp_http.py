@@ -11,7 +11,7 @@ from mcp import types
 from mcp_gateway.schemas import OUTPUT_SCHEMAS_META
 from mcp_gateway.server import build_asgi_app
 from mcp_gateway.tools import WAIT_TOOL
-from tests.mcp_gateway.support import Live, mcp_session
+from tests.mcp_gateway.support import ACCEPT, INITIALIZE, Live, mcp_session
 
 _names = itertools.count(1)
 
@@ -129,20 +129,10 @@ async def test_viewer_token_cannot_mutate(live: Live) -> None:
 
 
 async def test_no_token_is_refused_at_the_door(live: Live) -> None:
-    init = {
-        "jsonrpc": "2.0",
-        "id": 1,
-        "method": "initialize",
-        "params": {
-            "protocolVersion": "2025-06-18",
-            "capabilities": {},
-            "clientInfo": {"name": "t", "version": "0"},
-        },
-    }
-    headers = {"Accept": "application/json, text/event-stream"}
     async with httpx.AsyncClient() as http:
-        response = await http.post(f"{live.url}/mcp", json=init, headers=headers)
-        wrong_scheme = await http.post(f"{live.url}/mcp", json=init, headers={**headers, "Authorization": "Basic x"})
+        response = await http.post(f"{live.url}/mcp", json=INITIALIZE, headers=ACCEPT)
+        basic = {**ACCEPT, "Authorization": "Basic x"}
+        wrong_scheme = await http.post(f"{live.url}/mcp", json=INITIALIZE, headers=basic)
     assert response.status_code == 401 and wrong_scheme.status_code == 401
     assert response.headers["www-authenticate"].startswith("Bearer")
     assert response.json()["code"] == "UNAUTHORIZED"

@@ -17,23 +17,18 @@ from tests.mcp_gateway.support import Live
 INSPECTOR = Path(__file__).resolve().parents[2] / "mcp_gateway" / "node_modules" / ".bin" / "mcp-inspector"
 
 
-def _inspector(*args: str) -> subprocess.CompletedProcess[str]:
+def _inspector(live: Live, method: str, *args: str, role: str | None = "viewer") -> subprocess.CompletedProcess[str]:
+    """The Inspector's CLI calling ``method`` on the gateway over Streamable HTTP, as ``role`` (None: no token)."""
     # `make test` installs it; without it this check would prove nothing, so it fails.
     assert INSPECTOR.exists(), f"{INSPECTOR} is missing: run `npm ci --prefix mcp_gateway` (make test does)"
-    return subprocess.run([str(INSPECTOR), "--cli", *args], capture_output=True, text=True, timeout=120, check=False)
+    command = [str(INSPECTOR), "--cli", f"{live.url}/mcp", "--transport", "http", "--method", method, *args]
+    if role:
+        command += ["--header", f"Authorization: Bearer {live.tokens[role]}"]
+    return subprocess.run(command, capture_output=True, text=True, timeout=120, check=False)
 
 
 def test_inspector_cli_lists_the_tools(live: Live) -> None:
-    run = _inspector(
-        f"{live.url}/mcp",
-        "--transport",
-        "http",
-        "--method",
-        "tools/list",
-        "--strict",  # fail (exit 6) on tool schemas other clients could not use
-        "--header",
-        f"Authorization: Bearer {live.tokens['viewer']}",
-    )
+    run = _inspector(live, "tools/list", "--strict")  # --strict: fail (exit 6) on schemas other clients could not use
     assert run.returncode == 0, run.stderr
     tools = json.loads(run.stdout)["tools"]
     assert {t["name"] for t in tools} == {e.id for e in TOOLS} | {WAIT_TOOL}
@@ -43,19 +38,7 @@ def test_inspector_cli_lists_the_tools(live: Live) -> None:
 
 
 def test_inspector_cli_calls_a_read_tool(live: Live) -> None:
-    run = _inspector(
-        f"{live.url}/mcp",
-        "--transport",
-        "http",
-        "--method",
-        "tools/call",
-        "--tool-name",
-        "list_instance_types",
-        "--tool-arg",
-        "zone=us-east-1c",
-        "--header",
-        f"Authorization: Bearer {live.tokens['viewer']}",
-    )
+    run = _inspector(live, "tools/call", "--tool-name", "list_instance_types", "--tool-arg", "zone=us-east-1c")
     assert run.returncode == 0, run.stderr
     result = json.loads(run.stdout)
     assert result["isError"] is False
@@ -63,5 +46,5 @@ def test_inspector_cli_calls_a_read_tool(live: Live) -> None:
 
 
 def test_inspector_cli_without_a_token_fails(live: Live) -> None:
-    run = _inspector(f"{live.url}/mcp", "--transport", "http", "--method", "tools/list")
+    run = _inspector(live, "tools/list", role=None)
     assert run.returncode != 0

@@ -9,6 +9,7 @@ import pytest
 from launchpod.contracts.catalog_ops import TOOLS
 
 from mcp_gateway.lambda_handler import make_handler
+from tests.mcp_gateway.support import INITIALIZE_PARAMS
 
 
 def _event(body: dict[str, Any], token: str | None) -> dict[str, Any]:
@@ -47,13 +48,10 @@ def _rpc(method: str, params: dict[str, Any] | None = None, id_: int = 1) -> dic
     return {"jsonrpc": "2.0", "id": id_, "method": method, "params": params or {}}
 
 
-INIT = {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}}
-
-
 def test_lambda_answers_initialize_and_tools_list_in_separate_invocations() -> None:
     handler = make_handler({"LAUNCHPOD_API_URL": "https://api.example.test"})
     for _ in range(2):  # the lifespan runs per invocation; the second must work as well as the first
-        init = handler(_event(_rpc("initialize", INIT), "t"), None)
+        init = handler(_event(_rpc("initialize", INITIALIZE_PARAMS), "t"), None)
         assert init["statusCode"] == 200, init
         assert json.loads(init["body"])["result"]["serverInfo"]["name"] == "launchpod"
         listed = handler(_event(_rpc("tools/list", id_=2), "t"), None)
@@ -63,7 +61,7 @@ def test_lambda_answers_initialize_and_tools_list_in_separate_invocations() -> N
 
 def test_lambda_refuses_requests_without_a_token() -> None:
     handler = make_handler({"LAUNCHPOD_API_URL": "https://api.example.test"})
-    answer = handler(_event(_rpc("initialize", INIT), None), None)
+    answer = handler(_event(_rpc("initialize", INITIALIZE_PARAMS), None), None)
     assert answer["statusCode"] == 401
     assert json.loads(answer["body"])["code"] == "UNAUTHORIZED"
 

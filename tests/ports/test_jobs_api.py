@@ -5,26 +5,17 @@ have and of a pod that is gone."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from kubernetes import client
 from launchpod.adapters.k8s import jobs
 from launchpod.domain.errors import InvalidInput
 
-from sandbox.kube import KubeFleet, configuration, mint_token
 from tests.fakes.jobs import JobApi
+from tests.ports.kube_support import Seed, core_seeder, emulated_cluster
 
 CLUSTER = "c1"
-Seed = Callable[[str, dict[str, Any]], None]
-
-
-@pytest.fixture(scope="module")
-def fleet() -> Iterator[KubeFleet]:
-    fleet = KubeFleet()
-    yield fleet
-    fleet.stop_all()
 
 
 @pytest.fixture(params=["fake", "emulator"])
@@ -35,22 +26,8 @@ def cluster(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> 
         kinds = {"Pod": fake._pods, "Event": fake._events, "Node": fake._nodes}
         yield fake, lambda kind, obj: kinds[kind].append({"apiVersion": "v1", "kind": kind, **obj})
         return
-    fleet: KubeFleet = request.getfixturevalue("fleet")
-    name = "j-" + request.node.name.replace("_", "-").replace("[", "-").replace("]", "")[-40:].strip("-")
-    api = client.ApiClient(configuration(fleet.start_for(name), mint_token(name)))
-    monkeypatch.setattr("launchpod.adapters.k8s.client.k8s_client_for", lambda cluster: api)
-    core = client.CoreV1Api(api)
-
-    def seed(kind: str, obj: dict[str, Any]) -> None:
-        body = {"apiVersion": "v1", "kind": kind, **obj}
-        if kind == "Node":
-            core.create_node(body)
-        else:
-            getattr(core, f"create_namespaced_{kind.lower()}")(obj["metadata"]["namespace"], body)
-
-    yield jobs, seed
-    api.close()
-    fleet.stop(name)
+    with emulated_cluster(request, monkeypatch, "j-") as api:
+        yield jobs, core_seeder(api)
 
 
 def _pod(name: str, namespace: str, job: str) -> dict[str, Any]:

@@ -4,25 +4,16 @@ with none, a kind the adapter does not list, and the log of a pod that has none.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from kubernetes import client
 from launchpod.adapters.k8s import listing
 
-from sandbox.kube import KubeFleet, configuration, mint_token
 from tests.fakes.kube_listing import KubeLists
+from tests.ports.kube_support import Seed, core_seeder, emulated_cluster
 
 CLUSTER = "c1"
-Seed = Callable[[str, dict[str, Any]], None]
-
-
-@pytest.fixture(scope="module")
-def fleet() -> Iterator[KubeFleet]:
-    fleet = KubeFleet()
-    yield fleet
-    fleet.stop_all()
 
 
 @pytest.fixture(params=["fake", "emulator"])
@@ -32,23 +23,8 @@ def cluster(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> 
         fake = KubeLists()
         yield fake, lambda kind, obj: fake.objects.setdefault(kind, []).append({"kind": kind, **obj})
         return
-    fleet: KubeFleet = request.getfixturevalue("fleet")
-    name = "l-" + request.node.name.replace("_", "-").replace("[", "-").replace("]", "")[-40:].strip("-")
-    api = client.ApiClient(configuration(fleet.start_for(name), mint_token(name)))
-    monkeypatch.setattr("launchpod.adapters.k8s.client.k8s_client_for", lambda cluster: api)
-    core = client.CoreV1Api(api)
-
-    def seed(kind: str, obj: dict[str, Any]) -> None:
-        body = {"apiVersion": "v1", "kind": kind, **obj}
-        namespace = obj["metadata"].get("namespace")
-        if kind == "Node":
-            core.create_node(body)
-        else:
-            getattr(core, f"create_namespaced_{kind.lower()}")(namespace, body)
-
-    yield listing, seed
-    api.close()
-    fleet.stop(name)
+    with emulated_cluster(request, monkeypatch, "l-") as api:
+        yield listing, core_seeder(api)
 
 
 def _names(port: Any, kind: str) -> set[tuple[str | None, str]]:

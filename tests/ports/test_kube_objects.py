@@ -8,21 +8,13 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from kubernetes import client
 from launchpod.adapters.k8s import apply
 from launchpod.domain.errors import PermanentError
 
-from sandbox.kube import KubeFleet, configuration, mint_token
 from tests.fakes.kube import Kube
+from tests.ports.kube_support import emulated_cluster
 
 CLUSTER = "c1"
-
-
-@pytest.fixture(scope="module")
-def fleet() -> Iterator[KubeFleet]:
-    fleet = KubeFleet()
-    yield fleet
-    fleet.stop_all()
 
 
 @pytest.fixture(params=["fake", "emulator"])
@@ -30,13 +22,8 @@ def kube(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Ite
     if request.param == "fake":
         yield Kube()
         return
-    fleet: KubeFleet = request.getfixturevalue("fleet")
-    name = "c-" + request.node.name.replace("_", "-").replace("[", "-").replace("]", "")[-40:].strip("-")
-    api = client.ApiClient(configuration(fleet.start_for(name), mint_token(name)))
-    monkeypatch.setattr("launchpod.adapters.k8s.client.k8s_client_for", lambda cluster: api)
-    yield apply
-    api.close()
-    fleet.stop(name)
+    with emulated_cluster(request, monkeypatch, "c-"):
+        yield apply
 
 
 def _namespace(name: str) -> dict[str, Any]:

@@ -15,9 +15,8 @@ import sandbox.aws
 from sandbox.aws import sagemaker as hyperpod
 from sandbox.aws.sagemaker import task_governance
 from tests.fakes.task_governance import TaskGovernance
-from tests.sandbox.aws.support import ROLE_ARN, wait_until
+from tests.sandbox.aws.support import ROLE_ARN, VPC, hyperpod_ready_eks
 
-VPC = {"SecurityGroupIds": ["sg-0123456789abcdef0"], "Subnets": ["subnet-0123456789abcdef0"]}
 GROUP = {"InstanceGroupName": "gpu", "InstanceType": "ml.p5.48xlarge", "InstanceCount": 2, "ExecutionRole": ROLE_ARN}
 POLICY = {"PriorityClasses": [{"Name": "training", "Weight": 50}], "FairShare": "Enabled"}
 
@@ -33,13 +32,7 @@ def side(request: pytest.FixtureRequest) -> Iterator[tuple[Any, str]]:
     task_governance.install()
     eks, sm = client("eks"), client("sagemaker")
     sandbox.aws.set_cluster_creation_seconds(0)
-    eks_arn = eks.create_cluster(
-        name="tg-eks",
-        roleArn=ROLE_ARN,
-        resourcesVpcConfig={"subnetIds": VPC["Subnets"], "securityGroupIds": VPC["SecurityGroupIds"]},
-        accessConfig={"authenticationMode": "API_AND_CONFIG_MAP"},
-    )["cluster"]["arn"]
-    wait_until(lambda: eks.describe_cluster(name="tg-eks")["cluster"]["status"] == "ACTIVE", reason="EKS not ACTIVE")
+    eks_arn = hyperpod_ready_eks(eks, "tg-eks")
     arn = sm.create_cluster(
         ClusterName="tg", InstanceGroups=[GROUP], VpcConfig=VPC, Orchestrator={"Eks": {"ClusterArn": eks_arn}}
     )["ClusterArn"]

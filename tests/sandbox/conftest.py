@@ -26,6 +26,7 @@ from kubernetes import client as k8s
 from launchpod.adapters.aws.propagation import retry_fresh_ids
 
 from sandbox.runtime import free_port
+from tests.sandbox.clusters import ZONES
 
 ROOT = Path(__file__).resolve().parents[2]
 KUBE_ROLE_ARN = "arn:aws:iam::123456789012:role/launchpod-kube-access"
@@ -95,6 +96,24 @@ class RunningSandbox:
             handle.write(base64.b64decode(described["certificateAuthority"]["data"]))
         config.ssl_ca_cert = handle.name
         return config
+
+    def provision(self, body: dict, timeout: float = 180) -> dict:
+        """POST /api/clusters/provision with ``body``: its operation, once it has succeeded."""
+        with self.client() as c:
+            response = c.post("/api/clusters/provision", json=body)
+        assert response.status_code == 202, response.text
+        done = self.wait_operation(response.json()["operation"]["id"], timeout=timeout)
+        assert done["status"] == "SUCCEEDED", (done.get("message"), done.get("phases"))
+        return done
+
+    def create_control_plane(self, name: str) -> dict:
+        """POST /api/clusters: ``name``'s EKS control plane in the sandbox's two zones, once it has succeeded."""
+        with self.client() as c:
+            response = c.post("/api/clusters", json={"name": name, "availabilityZones": ZONES})
+        assert response.status_code == 202, response.text
+        done = self.wait_operation(response.json()["operation"]["id"])
+        assert done["status"] == "SUCCEEDED", (done.get("message"), done.get("phases"))
+        return done
 
     def faults(self, **body: object) -> dict:
         with self.client() as c:

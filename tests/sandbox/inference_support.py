@@ -8,17 +8,15 @@ import time
 
 from kubernetes import client as k8s
 
+from tests.sandbox.clusters import cluster_body
+
 NAME = "e2e-infer"
 BODY = {
-    "name": NAME,
-    "availabilityZones": ["us-east-1a", "us-east-1b"],
-    "hyperpod": {
-        "availabilityZone": "us-east-1a",
-        "instanceGroups": [
-            {"name": "gpu", "instanceType": "ml.g5.12xlarge", "instanceCount": 1},
-            {"name": "cpu", "instanceType": "ml.m5.2xlarge", "instanceCount": 1},
-        ],
-    },
+    **cluster_body(
+        NAME,
+        {"name": "gpu", "instanceType": "ml.g5.12xlarge", "instanceCount": 1},
+        {"name": "cpu", "instanceType": "ml.m5.2xlarge", "instanceCount": 1},
+    ),
     "storage": {"kind": "s3", "storageName": "shared", "namespace": "default"},
 }
 WORKER = {"image": "vllm/vllm-openai:v0.10.1", "gpus": 1, "args": ["--served-model-name", "qwen3"]}
@@ -37,10 +35,7 @@ def ready_cluster(sandbox) -> str:
     with sandbox.client("viewer") as c:
         if c.get(f"/api/clusters/{NAME}").status_code == 200:
             return NAME
-    with sandbox.client() as c:
-        op = c.post("/api/clusters/provision", json=BODY).json()["operation"]["id"]
-    done = sandbox.wait_operation(op, timeout=240)
-    assert done["status"] == "SUCCEEDED", (done.get("message"), done["phases"])
+    sandbox.provision(BODY, timeout=240)
     return NAME
 
 

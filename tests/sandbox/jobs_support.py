@@ -6,18 +6,16 @@ them there: the model with Launchpod's model download, the rest with an S3 uploa
 
 from __future__ import annotations
 
+import contextlib
 import time
+from collections.abc import Iterator
+
+from tests.sandbox.clusters import cluster_body
 
 NAME = "e2e-jobs"
+LOG_INTERVAL_SECONDS = 10  # simulated seconds between a job's logged steps, as the cluster is left
 CLAIM = "shared"
-BODY = {
-    "name": NAME,
-    "availabilityZones": ["us-east-1a", "us-east-1b"],
-    "hyperpod": {
-        "availabilityZone": "us-east-1a",
-        "instanceGroups": [{"name": "gpu", "instanceType": "ml.p5.48xlarge", "instanceCount": 2}],
-    },
-}
+BODY = cluster_body(NAME, {"name": "gpu", "instanceType": "ml.p5.48xlarge", "instanceCount": 2})
 
 
 def custom_job(job: str, **extra) -> dict:
@@ -108,9 +106,7 @@ def ready_cluster(sandbox) -> str:
     with sandbox.client("viewer") as c:
         if c.get(f"/api/clusters/{NAME}").status_code == 200:
             return NAME
-    with sandbox.client() as c:
-        op = c.post("/api/clusters/provision", json=BODY).json()["operation"]["id"]
-    assert sandbox.wait_operation(op, timeout=180)["status"] == "SUCCEEDED"
+    sandbox.provision(BODY)
 
     # Before the operators are there: 409 naming what to enable.
     refused = submit(sandbox, custom_job("too-early"))
@@ -136,5 +132,16 @@ def ready_cluster(sandbox) -> str:
     while submit(sandbox, probe).status_code == 409:
         assert time.monotonic() < deadline, "KubeRay never became ready"
         time.sleep(0.2)
-    sandbox.faults(jobLogIntervalSeconds=10)
+    sandbox.faults(jobLogIntervalSeconds=LOG_INTERVAL_SECONDS)
     return NAME
+
+
+@contextlib.contextmanager
+def log_interval(sandbox, seconds: int) -> Iterator[None]:
+    """Jobs log a training step every ``seconds`` simulated seconds meanwhile, then every
+    LOG_INTERVAL_SECONDS again."""
+    sandbox.faults(jobLogIntervalSeconds=seconds)
+    try:
+        yield
+    finally:
+        sandbox.faults(jobLogIntervalSeconds=LOG_INTERVAL_SECONDS)

@@ -8,17 +8,13 @@ import time
 import pytest
 from kubernetes import client as k8s
 
+from tests.sandbox.clusters import cluster_body
+
 pytestmark = pytest.mark.e2e
 NAME = "e2e-karpenter"
-BODY = {
-    "name": NAME,
-    "availabilityZones": ["us-east-1a", "us-east-1b"],
-    "hyperpod": {
-        "availabilityZone": "us-east-1a",
-        "instanceGroups": [{"name": "system", "instanceType": "ml.m5.2xlarge", "instanceCount": 1}],
-        "nodeProvisioningMode": "Continuous",
-    },
-}
+BODY = cluster_body(
+    NAME, {"name": "system", "instanceType": "ml.m5.2xlarge", "instanceCount": 1}, nodeProvisioningMode="Continuous"
+)
 GPU_APP = {
     "apiVersion": "apps/v1",
     "kind": "Deployment",
@@ -58,9 +54,8 @@ def _gpu_group(sandbox) -> dict:
 
 @pytest.fixture(scope="module")
 def cluster(sandbox):
+    sandbox.provision(BODY)
     with sandbox.client() as c:
-        op = c.post("/api/clusters/provision", json=BODY).json()["operation"]["id"]
-        assert sandbox.wait_operation(op, timeout=180)["status"] == "SUCCEEDED"
         add = {"group": "gpu", "instanceType": "ml.g5.8xlarge", "instanceCount": 0}
         op = c.post(f"/api/clusters/{NAME}/instance-groups", json=add).json()["operation"]["id"]
         assert sandbox.wait_operation(op)["status"] == "SUCCEEDED"

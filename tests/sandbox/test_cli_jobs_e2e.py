@@ -7,7 +7,7 @@ import pytest
 
 from tests.sandbox.aws.support import wait_until
 from tests.sandbox.cli_support import Launchpod
-from tests.sandbox.jobs_support import CLAIM, NAME, SCRIPT, ready_cluster, upload
+from tests.sandbox.jobs_support import CLAIM, NAME, SCRIPT, log_interval, ready_cluster, upload
 
 pytestmark = pytest.mark.e2e
 JOB = "cli-follow"
@@ -22,9 +22,8 @@ def lp(sandbox, tmp_path_factory) -> Launchpod:
 @pytest.fixture
 def slow_steps(sandbox):
     # 40 steps of 40 simulated seconds: the job logs for several real seconds, so the follower sees it run
-    sandbox.faults(jobLogIntervalSeconds=40)
-    yield
-    sandbox.faults(jobLogIntervalSeconds=10)
+    with log_interval(sandbox, 40):
+        yield
 
 
 def _job_status(sandbox) -> str:

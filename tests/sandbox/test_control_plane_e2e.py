@@ -7,9 +7,9 @@ import threading
 
 import pytest
 
-pytestmark = pytest.mark.e2e
+from tests.sandbox.clusters import ZONES, their_vpc
 
-ZONES = ["us-east-1a", "us-east-1b"]
+pytestmark = pytest.mark.e2e
 
 
 def _create(sandbox, name: str, role: str = "admin", **extra):
@@ -223,11 +223,7 @@ def test_throttling_a_fifth_of_aws_calls_still_ends_every_operation_correctly(sa
 
 def test_an_existing_vpc_is_checked_and_reused(sandbox):
     ec2 = sandbox.aws("ec2")
-    vpc = ec2.create_vpc(CidrBlock="10.50.0.0/16")["Vpc"]["VpcId"]
-    subnets = [
-        ec2.create_subnet(VpcId=vpc, CidrBlock=f"10.50.{i * 16}.0/20", AvailabilityZone=zone)["Subnet"]["SubnetId"]
-        for i, zone in enumerate(ZONES)
-    ]
+    vpc, subnets = their_vpc(sandbox, "10.50")
     with sandbox.client() as c:
         one_zone = c.post(
             "/api/clusters",

@@ -10,9 +10,7 @@ GROUP = {"name": "gpu", "instanceType": "ml.g5.8xlarge", "instanceCount": 1}
 
 
 def test_a_failed_hyperpod_cluster_alone_is_deleted_and_created_again(sandbox):
-    with sandbox.client() as c:
-        created = c.post("/api/clusters", json={"name": NAME, "availabilityZones": ["us-east-1a", "us-east-1b"]})
-    assert sandbox.wait_operation(created.json()["operation"]["id"])["status"] == "SUCCEEDED"
+    sandbox.create_control_plane(NAME)
     sandbox.install_dependencies(NAME)
     sandbox.faults(failNextHyperPodCreate="capacity")
     body = {"availabilityZone": "us-east-1a", "instanceGroups": [GROUP]}

@@ -10,28 +10,20 @@ import time
 
 import pytest
 
-from tests.sandbox.jobs_support import custom_job
+from tests.sandbox.clusters import cluster_body
+from tests.sandbox.jobs_support import custom_job, log_interval
 
 pytestmark = pytest.mark.e2e
 NAME = "e2e-nccl"
 JOB = "nccl-hang"
 READS = ("Describe", "List", "Get", "Query", "Scan")
-BODY = {
-    "name": NAME,
-    "availabilityZones": ["us-east-1a", "us-east-1b"],
-    "hyperpod": {
-        "availabilityZone": "us-east-1a",
-        "instanceGroups": [{"name": "gpu", "instanceType": "ml.p5.48xlarge", "instanceCount": 2}],
-        "nodeRecovery": "None",
-    },
-}
+BODY = cluster_body(NAME, {"name": "gpu", "instanceType": "ml.p5.48xlarge", "instanceCount": 2}, nodeRecovery="None")
 
 
 @pytest.fixture(scope="module")
 def cluster(sandbox):
+    sandbox.provision(BODY)
     with sandbox.client() as c:
-        op = c.post("/api/clusters/provision", json=BODY).json()["operation"]["id"]
-        assert sandbox.wait_operation(op, timeout=180)["status"] == "SUCCEEDED"
         # provisioning installed the dependencies; the training operator is a feature to turn on
         response = c.patch(f"/api/clusters/{NAME}/features", json={"trainingOperator": {"enabled": True}})
         assert response.status_code == 202, response.text
@@ -42,9 +34,8 @@ def cluster(sandbox):
 @pytest.fixture
 def long_runs(sandbox):
     """Steps every 30 simulated seconds, so the fault strikes a job still running."""
-    sandbox.faults(jobLogIntervalSeconds=30)
-    yield
-    sandbox.faults(jobLogIntervalSeconds=10)
+    with log_interval(sandbox, 30):
+        yield
 
 
 def _job(sandbox) -> dict:

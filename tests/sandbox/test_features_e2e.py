@@ -9,27 +9,20 @@ import time
 import pytest
 from kubernetes import client as k8s
 
+from tests.sandbox.clusters import cluster_body
+
 pytestmark = pytest.mark.e2e
 
 NAME = "e2e-feat"
 BUCKET = "sagemaker-launchpod-123456789012-us-east-1"
-BODY = {
-    "name": NAME,
-    "availabilityZones": ["us-east-1a", "us-east-1b"],
-    "hyperpod": {
-        "availabilityZone": "us-east-1a",
-        "instanceGroups": [{"name": "gpu", "instanceType": "ml.p5.48xlarge", "instanceCount": 1}],
-    },
-}
+BODY = cluster_body(NAME, {"name": "gpu", "instanceType": "ml.p5.48xlarge", "instanceCount": 1})
 ROLE = f"launchpod-{NAME}-checkpoints"
 OPERATOR = "amazon-sagemaker-hyperpod-training-operator"
 
 
 @pytest.fixture(scope="module")
 def cluster(sandbox):
-    with sandbox.client() as c:
-        op = c.post("/api/clusters/provision", json=BODY).json()["operation"]["id"]
-    assert sandbox.wait_operation(op, timeout=180)["status"] == "SUCCEEDED"
+    sandbox.provision(BODY)
     return NAME
 
 

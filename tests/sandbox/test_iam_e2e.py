@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from tests.sandbox.test_import_e2e import _their_cluster
+from tests.sandbox.clusters import their_eks_cluster
 
 pytestmark = [pytest.mark.e2e, pytest.mark.iam_denies]
 
@@ -70,7 +70,7 @@ def _registry_names() -> list[str]:
 
 
 def test_an_access_entry_created_with_tags_needs_eks_tag_resource(sandbox, deny):
-    _their_cluster(sandbox, "iam-tags", "API_AND_CONFIG_MAP")
+    their_eks_cluster(sandbox, "iam-tags", "API_AND_CONFIG_MAP")
     deny("ccp-access-entry", "eks:TagResource")
     with sandbox.client() as c:
         op = c.post("/api/clusters/import", json={"name": "iam-tags"}).json()["operation"]["id"]
@@ -107,9 +107,7 @@ def test_eks_creates_its_service_linked_role_with_the_callers_permissions(sandbo
 
 @pytest.fixture(scope="module")
 def control_plane(sandbox):
-    with sandbox.client() as c:
-        op = c.post("/api/clusters", json={"name": "iam-deps", "availabilityZones": ["us-east-1a", "us-east-1b"]})
-    assert sandbox.wait_operation(op.json()["operation"]["id"])["status"] == "SUCCEEDED"
+    sandbox.create_control_plane("iam-deps")
     return "iam-deps"
 
 
@@ -213,9 +211,7 @@ def test_the_unassumable_role_fault_refuses_malformed_specs(sandbox):
 
 
 def test_a_failed_hyperpod_cluster_is_deleted_before_it_is_created_again(sandbox, deny):
-    with sandbox.client() as c:
-        op = c.post("/api/clusters", json={"name": "iam-hp", "availabilityZones": ["us-east-1a", "us-east-1b"]})
-    assert sandbox.wait_operation(op.json()["operation"]["id"])["status"] == "SUCCEEDED"
+    sandbox.create_control_plane("iam-hp")
     sandbox.install_dependencies("iam-hp")
     with sandbox.client() as c:
         c.post("/api/sandbox/faults", json={"failNextHyperPodCreate": "capacity"})

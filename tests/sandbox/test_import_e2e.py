@@ -3,33 +3,15 @@ delete left in place (Launchpod deletes only what it created)."""
 
 from __future__ import annotations
 
-import time
-
 import pytest
+
+from tests.sandbox.clusters import their_eks_cluster
 
 pytestmark = pytest.mark.e2e
 
 
-def _their_cluster(sandbox, name: str, mode: str) -> None:
-    ec2, eks = sandbox.aws("ec2"), sandbox.aws("eks")
-    vpc = ec2.create_vpc(CidrBlock="10.77.0.0/16")["Vpc"]["VpcId"]
-    subnets = [
-        ec2.create_subnet(VpcId=vpc, CidrBlock=f"10.77.{i * 16}.0/20", AvailabilityZone=z)["Subnet"]["SubnetId"]
-        for i, z in enumerate(["us-east-1a", "us-east-1b"])
-    ]
-    eks.create_cluster(
-        name=name,
-        roleArn="arn:aws:iam::123456789012:role/their-eks-role",
-        resourcesVpcConfig={"subnetIds": subnets},
-        accessConfig={"authenticationMode": mode},
-    )
-    deadline = time.monotonic() + 60
-    while eks.describe_cluster(name=name)["cluster"]["status"] != "ACTIVE" and time.monotonic() < deadline:
-        time.sleep(0.2)
-
-
 def test_an_existing_cluster_is_imported_and_survives_delete(sandbox):
-    _their_cluster(sandbox, "theirs", "API_AND_CONFIG_MAP")
+    their_eks_cluster(sandbox, "theirs", "API_AND_CONFIG_MAP")
     with sandbox.client() as c:
         op = c.post("/api/clusters/import", json={"name": "theirs"}).json()["operation"]["id"]
     done = sandbox.wait_operation(op)
@@ -50,7 +32,7 @@ def test_an_existing_cluster_is_imported_and_survives_delete(sandbox):
 
 
 def test_a_config_map_only_cluster_is_refused_with_what_to_change(sandbox):
-    _their_cluster(sandbox, "legacy", "CONFIG_MAP")
+    their_eks_cluster(sandbox, "legacy", "CONFIG_MAP")
     with sandbox.client() as c:
         refused = c.post("/api/clusters/import", json={"name": "legacy"})
         missing = c.post("/api/clusters/import", json={"name": "nowhere"})
@@ -61,7 +43,7 @@ def test_a_config_map_only_cluster_is_refused_with_what_to_change(sandbox):
 def test_a_foreign_cluster_tagged_as_launchpods_is_not_deleted(sandbox):
     # Anyone allowed eks:TagResource can put Launchpod's ownership tags on a cluster; delete-cluster
     # also needs the registry's record that Launchpod's create phase made it (launchpod.domain.ownership).
-    _their_cluster(sandbox, "forged", "API_AND_CONFIG_MAP")
+    their_eks_cluster(sandbox, "forged", "API_AND_CONFIG_MAP")
     eks = sandbox.aws("eks")
     arn = eks.describe_cluster(name="forged")["cluster"]["arn"]
     eks.tag_resource(resourceArn=arn, tags={"launchpod:cluster": "forged", "launchpod:managed-by": "launchpod"})

@@ -14,6 +14,7 @@ from kubernetes import client as k8s
 from mcp_gateway.tools import WAIT_TOOL
 from tests.mcp_gateway.support import mcp_session
 from tests.sandbox.inference_support import (
+    MANAGED_BASE,
     NAME,
     WORKER,
     deploy,
@@ -31,23 +32,16 @@ from tests.sandbox.inference_support import (
 pytestmark = pytest.mark.e2e
 
 MANAGED = {
+    **MANAGED_BASE,
     "endpoint": "qwen-managed",
-    "kind": "managed",
-    "instanceType": "ml.g5.12xlarge",
     "managed": {
-        "storage": "shared",
-        "modelPath": "models/Qwen/Qwen3-0.6B",
-        "worker": {**WORKER, "image": "lmcache/vllm-openai:v0.3.7"},
+        **MANAGED_BASE["managed"],
         "kvCache": {"l1": True, "l2": "tieredstorage"},
         "routing": {"strategy": "kvaware"},
         "metrics": {"scrapeIntervalSeconds": 30, "port": 8000},
     },
 }
-FSX_MANAGED = {
-    "storage": "weights",
-    "modelPath": "models/Qwen/Qwen3-0.6B",
-    "worker": {**WORKER, "image": "lmcache/vllm-openai:v0.3.7"},
-}
+FSX_MANAGED = {**MANAGED_BASE["managed"], "storage": "weights"}
 CHAT = {"messages": [{"role": "user", "content": "hello from the test"}], "maxTokens": 32}
 
 

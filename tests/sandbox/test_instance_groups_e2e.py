@@ -11,17 +11,13 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from launchpod.domain.instance_groups import specs
 
+from tests.sandbox.clusters import cluster_body
+
 pytestmark = pytest.mark.e2e
 NAME = "e2e-groups"
-BODY = {
-    "name": NAME,
-    "availabilityZones": ["us-east-1a", "us-east-1b"],
-    "hyperpod": {
-        "availabilityZone": "us-east-1a",
-        "instanceGroups": [{"name": "system", "instanceType": "ml.m5.2xlarge", "instanceCount": 1}],
-        "nodeProvisioningMode": "Continuous",
-    },
-}
+BODY = cluster_body(
+    NAME, {"name": "system", "instanceType": "ml.m5.2xlarge", "instanceCount": 1}, nodeProvisioningMode="Continuous"
+)
 SPOT = {
     "group": "spot-p5",
     "instanceType": "ml.p5.48xlarge",
@@ -37,9 +33,7 @@ GROUPS = f"/api/clusters/{NAME}/instance-groups"
 
 @pytest.fixture(scope="module")
 def cluster(sandbox):
-    with sandbox.client() as c:
-        op = c.post("/api/clusters/provision", json=BODY).json()["operation"]["id"]
-    assert sandbox.wait_operation(op, timeout=180)["status"] == "SUCCEEDED"
+    sandbox.provision(BODY)
     return NAME
 
 

@@ -18,6 +18,7 @@ from tests.sandbox.jobs_support import (
     custom_job,
     download,
     download_model,
+    log_interval,
     ready_cluster,
     recipe_inputs,
     upload,
@@ -145,9 +146,8 @@ def test_a_verl_job_whose_dataset_is_not_in_the_bucket_fails_with_hugging_face_d
 @pytest.fixture
 def long_runs(sandbox):
     """Training steps every 30 simulated seconds (a 6 s run) leave time to inject faults into a running job."""
-    sandbox.faults(jobLogIntervalSeconds=30)
-    yield
-    sandbox.faults(jobLogIntervalSeconds=10)
+    with log_interval(sandbox, 30):
+        yield
 
 
 def _wait_for(sandbox, job: str, done, timeout: float = 90) -> dict:

@@ -9,7 +9,7 @@ import pytest
 from kubernetes import client as k8s
 
 from sandbox.kube import mint_token
-from tests.sandbox.test_import_e2e import _their_cluster
+from tests.sandbox.clusters import their_eks_cluster
 
 pytestmark = pytest.mark.e2e
 
@@ -34,7 +34,7 @@ def _status(call) -> int:
 
 
 def test_only_principals_with_an_access_entry_reach_the_api(sandbox):
-    _their_cluster(sandbox, "guarded", "API")
+    their_eks_cluster(sandbox, "guarded", "API")
     eks = sandbox.aws("eks")
     stranger, viewer, bare = _role(sandbox, "stranger"), _role(sandbox, "viewer"), _role(sandbox, "bare")
     for arn in (viewer, bare):

@@ -13,14 +13,14 @@ from pathlib import Path
 import pytest
 import yaml
 
+from tests.sandbox.clusters import their_eks_cluster
 from tests.sandbox.conftest import KUBE_ROLE_ARN
-from tests.sandbox.test_import_e2e import _their_cluster
 
 pytestmark = pytest.mark.e2e
 
 
 def test_kubectl_reaches_a_cluster_through_the_kubeconfig_launchpod_writes(sandbox, tmp_path: Path):
-    _their_cluster(sandbox, "kubectl-e2e", "API")
+    their_eks_cluster(sandbox, "kubectl-e2e", "API")
     eks = sandbox.aws("eks")
     eks.create_access_entry(clusterName="kubectl-e2e", principalArn=KUBE_ROLE_ARN)
     eks.associate_access_policy(

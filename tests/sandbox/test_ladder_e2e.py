@@ -19,10 +19,9 @@ GROUP = {"name": "gpu", "instanceType": "ml.p5.48xlarge", "instanceCount": 7}
 
 @pytest.fixture(scope="module")
 def cluster(sandbox):
+    sandbox.create_control_plane(NAME)
+    sandbox.install_dependencies(NAME)
     with sandbox.client() as c:
-        op = c.post("/api/clusters", json={"name": NAME, "availabilityZones": ["us-east-1a", "us-east-1b"]}).json()
-        assert sandbox.wait_operation(op["operation"]["id"])["status"] == "SUCCEEDED"
-        sandbox.install_dependencies(NAME)
         body = {"availabilityZone": "us-east-1a", "instanceGroups": [GROUP], "nodeRecovery": "None"}
         op = c.post(f"/api/clusters/{NAME}/hyperpod", json=body)
         done = sandbox.wait_operation(op.json()["operation"]["id"])

@@ -36,32 +36,18 @@ async def test_agent_submits_follows_and_reads_a_training_job(sandbox: Any) -> N
         claims = _data(await session.call_tool("list_storage", {"cluster": NAME}))["items"]
         assert CLAIM in {s["storageName"] for s in claims}
 
-        too_many = await session.call_tool(
-            "submit_job",
-            {
-                "cluster": NAME,
-                "jobName": "mcp-sft",
-                "recipe": "ms-swift-sft",
-                "instanceGroup": "gpu",
-                "storageClaim": CLAIM,
-                "nprocPerNode": 9,
-            },
-        )
+        sft = {
+            "cluster": NAME,
+            "jobName": "mcp-sft",
+            "recipe": "ms-swift-sft",
+            "instanceGroup": "gpu",
+            "storageClaim": CLAIM,
+        }
+        too_many = await session.call_tool("submit_job", {**sft, "nprocPerNode": 9})
         assert too_many.isError and "8 GPUs per node" in str(too_many.content)
 
         submitted = _data(
-            await session.call_tool(
-                "submit_job",
-                {
-                    "cluster": NAME,
-                    "jobName": "mcp-sft",
-                    "recipe": "ms-swift-sft",
-                    "instanceGroup": "gpu",
-                    "storageClaim": CLAIM,
-                    "runPolicy": {"jobMaxRetryCount": 2},
-                    **inputs,
-                },
-            )
+            await session.call_tool("submit_job", {**sft, "runPolicy": {"jobMaxRetryCount": 2}, **inputs})
         )
         assert submitted["kind"] == "pytorch" and submitted["budget"]["retriesLeft"] == 2
 

@@ -17,7 +17,7 @@ import pytest
 from launchpod.contracts.catalog_ops import BY_ID, TOOLS
 
 from mcp_gateway.tools import WAIT_TOOL
-from tests.mcp_gateway.support import mcp_session
+from tests.mcp_gateway.support import ACCEPT, INITIALIZE, mcp_session
 
 pytestmark = pytest.mark.e2e
 
@@ -171,19 +171,7 @@ async def test_viewer_token_cannot_mutate_through_the_gateway(sandbox: Any) -> N
 
 
 def test_without_a_token_the_mcp_endpoint_refuses(sandbox: Any) -> None:
-    init = {
-        "jsonrpc": "2.0",
-        "id": 1,
-        "method": "initialize",
-        "params": {
-            "protocolVersion": "2025-06-18",
-            "capabilities": {},
-            "clientInfo": {"name": "t", "version": "0"},
-        },
-    }
-    response = httpx.post(
-        f"{sandbox.url}/mcp", json=init, headers={"Accept": "application/json, text/event-stream"}, timeout=30
-    )
+    response = httpx.post(f"{sandbox.url}/mcp", json=INITIALIZE, headers=ACCEPT, timeout=30)
     assert response.status_code == 401
 
 

@@ -16,10 +16,9 @@ UNKNOWN = "i-0fffffffffffffff0"
 
 @pytest.fixture(scope="module")
 def cluster(sandbox):
+    sandbox.create_control_plane(NAME)
+    sandbox.install_dependencies(NAME)
     with sandbox.client() as c:
-        op = c.post("/api/clusters", json={"name": NAME, "availabilityZones": ["us-east-1a", "us-east-1b"]}).json()
-        assert sandbox.wait_operation(op["operation"]["id"])["status"] == "SUCCEEDED"
-        sandbox.install_dependencies(NAME)
         op = c.post(
             f"/api/clusters/{NAME}/hyperpod",
             # continuous provisioning: HyperPod keeps cluster events only then, and the reboot test reads them

@@ -23,9 +23,8 @@ def receiver():
 
 @pytest.fixture(scope="module")
 def cluster(sandbox, receiver):
+    sandbox.create_control_plane(NAME)
     with sandbox.client() as c:
-        op = c.post("/api/clusters", json={"name": NAME, "availabilityZones": ["us-east-1a", "us-east-1b"]}).json()
-        assert sandbox.wait_operation(op["operation"]["id"])["status"] == "SUCCEEDED"
         hook = {"protocol": "webhook", "endpoint": receiver.url(f"/{NAME}")}
         added = c.post(f"/api/clusters/{NAME}/notifications/subscribers", json=hook)
         assert added.status_code == 200, added.text

@@ -55,10 +55,11 @@ from __future__ import annotations
 import pytest
 from launchpod.domain.clusters import provision
 
+from tests.sandbox.clusters import ZONES
+
 pytestmark = pytest.mark.e2e
 
 NAME = "e2e-plan"
-ZONES = ["us-east-1a", "us-east-1b"]
 HYPERPOD = {
     "availabilityZone": "us-east-1a",
     "instanceGroups": [{"name": "gpu", "instanceType": "ml.p5.48xlarge", "instanceCount": 1}],
@@ -69,9 +70,7 @@ BODY = {"name": NAME, "availabilityZones": ZONES, "hyperpod": HYPERPOD, "storage
 
 @pytest.fixture(scope="module")
 def provisioned(sandbox):
-    with sandbox.client() as c:
-        op = c.post("/api/clusters/provision", json=BODY).json()["operation"]["id"]
-    assert sandbox.wait_operation(op, timeout=180)["status"] == "SUCCEEDED"
+    sandbox.provision(BODY)
     return NAME
 
 

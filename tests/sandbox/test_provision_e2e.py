@@ -7,15 +7,12 @@ from __future__ import annotations
 import pytest
 from kubernetes import client as k8s
 
+from tests.sandbox.clusters import cluster_body
+
 pytestmark = pytest.mark.e2e
 
 BODY = {
-    "name": "e2e-prov",
-    "availabilityZones": ["us-east-1a", "us-east-1b"],
-    "hyperpod": {
-        "availabilityZone": "us-east-1a",
-        "instanceGroups": [{"name": "gpu", "instanceType": "ml.p5.48xlarge", "instanceCount": 1}],
-    },
+    **cluster_body("e2e-prov", {"name": "gpu", "instanceType": "ml.p5.48xlarge", "instanceCount": 1}),
     "storage": {"kind": "s3", "storageName": "shared", "prefix": "datasets"},
 }
 

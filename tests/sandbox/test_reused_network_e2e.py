@@ -6,19 +6,16 @@ from __future__ import annotations
 import pytest
 from kubernetes import client as k8s
 
+from tests.sandbox.clusters import ZONES, their_vpc
+
 pytestmark = pytest.mark.e2e
 
-ZONES = ["us-east-1a", "us-east-1b"]
 GROUP = {"name": "gpu", "instanceType": "ml.g5.8xlarge", "instanceCount": 1}
 
 
 def test_a_reused_vpc_without_a_nat_route_fails_before_create_cluster_then_succeeds_once_routed(sandbox):
     ec2 = sandbox.aws("ec2")
-    vpc = ec2.create_vpc(CidrBlock="10.60.0.0/16")["Vpc"]["VpcId"]
-    subnets = [
-        ec2.create_subnet(VpcId=vpc, CidrBlock=f"10.60.{i * 16}.0/20", AvailabilityZone=zone)["Subnet"]["SubnetId"]
-        for i, zone in enumerate(ZONES)
-    ]
+    vpc, subnets = their_vpc(sandbox, "10.60")
     with sandbox.client() as c:
         op = c.post(
             "/api/clusters",

@@ -16,9 +16,7 @@ DEPENDENCIES: dict = {}  # the reconcile-dependencies operation, as its fixture 
 
 @pytest.fixture(scope="module")
 def control_plane(sandbox):
-    with sandbox.client() as c:
-        op = c.post("/api/clusters", json={"name": NAME, "availabilityZones": ["us-east-1a", "us-east-1b"]}).json()
-    assert sandbox.wait_operation(op["operation"]["id"])["status"] == "SUCCEEDED"
+    sandbox.create_control_plane(NAME)
     return NAME
 
 

@@ -12,17 +12,12 @@ from typing import Any
 import pytest
 from kubernetes import client as k8s
 
+from tests.sandbox.clusters import cluster_body
+
 pytestmark = pytest.mark.e2e
 
 NAME = "e2e-tg"
-BODY = {
-    "name": NAME,
-    "availabilityZones": ["us-east-1a", "us-east-1b"],
-    "hyperpod": {
-        "availabilityZone": "us-east-1a",
-        "instanceGroups": [{"name": "gpu", "instanceType": "ml.p5.48xlarge", "instanceCount": 2}],
-    },
-}
+BODY = cluster_body(NAME, {"name": "gpu", "instanceType": "ml.p5.48xlarge", "instanceCount": 2})
 POLICY = {"priorityClasses": [{"name": "training", "weight": 50}, {"name": "inference", "weight": 90}]}
 TEAM = {
     "resources": [{"instanceType": "ml.p5.48xlarge", "count": 1}],
@@ -36,9 +31,7 @@ KUEUE = ("kueue.x-k8s.io", "v1beta1")
 
 @pytest.fixture(scope="module")
 def cluster(sandbox):
-    with sandbox.client() as c:
-        op = c.post("/api/clusters/provision", json=BODY).json()["operation"]["id"]
-    assert sandbox.wait_operation(op, timeout=180)["status"] == "SUCCEEDED"
+    sandbox.provision(BODY)
     return NAME
 
 

@@ -8,6 +8,8 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from tests.sandbox.clusters import cluster_body
+
 pytestmark = pytest.mark.e2e
 NAME = "e2e-on-plan"
 
@@ -31,11 +33,7 @@ def test_a_cluster_created_on_a_plan_gets_its_instances_when_the_plan_starts(san
         {"name": "system", "instanceType": "ml.m5.2xlarge", "instanceCount": 1},
         {"name": "gpu", "instanceType": "ml.p5.48xlarge", "instanceCount": 1, "trainingPlanArn": plan["arn"]},
     ]
-    body = {
-        "name": NAME,
-        "availabilityZones": ["us-east-1a", "us-east-1b"],
-        "hyperpod": {"availabilityZone": "us-east-1a", "instanceGroups": groups},
-    }
+    body = cluster_body(NAME, *groups)
     with sandbox.client() as c:
         wrong = [groups[0], {**groups[1], "trainingPlanArn": elsewhere["arn"]}]
         refused = c.post(

@@ -10,6 +10,8 @@ from collections.abc import Callable
 from typing import Any
 
 ROLE_ARN = "arn:aws:iam::123456789012:role/sandbox-test"
+# A HyperPod cluster's VpcConfig (SageMaker's spelling); its EKS cluster is made in the same subnet and group.
+VPC = {"SecurityGroupIds": ["sg-0123456789abcdef0"], "Subnets": ["subnet-0123456789abcdef0"]}
 
 
 def wait_until(
@@ -24,6 +26,30 @@ def wait_until(
             return value
         time.sleep(interval)
     raise AssertionError(f"{reason} within {timeout}s")
+
+
+def hyperpod_ready_eks(eks: Any, name: str) -> str:
+    """The ARN of an ACTIVE EKS cluster in ``VPC`` that HyperPod can orchestrate with: API_AND_CONFIG_MAP
+    authentication, one of the two modes HyperPod supports
+    (https://docs.aws.amazon.com/sagemaker/latest/dg/sagemaker-hyperpod-eks-prerequisites.html)."""
+    arn = eks.create_cluster(
+        name=name,
+        roleArn=ROLE_ARN,
+        resourcesVpcConfig={"subnetIds": VPC["Subnets"], "securityGroupIds": VPC["SecurityGroupIds"]},
+        accessConfig={"authenticationMode": "API_AND_CONFIG_MAP"},
+    )["cluster"]["arn"]
+    wait_until(lambda: eks.describe_cluster(name=name)["cluster"]["status"] == "ACTIVE", reason="EKS not ACTIVE")
+    return str(arn)
+
+
+def id_table(ddb: Any, name: str) -> None:
+    """An on-demand DynamoDB table named ``name`` whose key is the string attribute ``id``."""
+    ddb.create_table(
+        TableName=name,
+        KeySchema=[{"AttributeName": "id", "KeyType": "HASH"}],
+        AttributeDefinitions=[{"AttributeName": "id", "AttributeType": "S"}],
+        BillingMode="PAY_PER_REQUEST",
+    )
 
 
 def finished_execution(sfn: Any, execution_arn: str, timeout: float = 60.0) -> dict[str, Any]:

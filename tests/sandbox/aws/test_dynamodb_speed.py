@@ -6,6 +6,7 @@ from __future__ import annotations
 from moto.dynamodb.models.dynamo_type import DynamoType
 
 from sandbox.aws.dynamodb import speed as dynamodb_speed
+from tests.sandbox.aws.support import id_table
 
 
 def _table(client, name: str, sort_type: str) -> None:
@@ -102,12 +103,7 @@ def _sets_sorted(item: dict) -> dict:
 
 def test_an_item_of_every_type_comes_back_as_written_whole_or_projected(client):
     ddb = client("dynamodb")
-    ddb.create_table(
-        TableName="every-type",
-        KeySchema=[{"AttributeName": "id", "KeyType": "HASH"}],
-        AttributeDefinitions=[{"AttributeName": "id", "AttributeType": "S"}],
-        BillingMode="PAY_PER_REQUEST",
-    )
+    id_table(ddb, "every-type")
     ddb.put_item(TableName="every-type", Item=EVERY_TYPE)
     whole = ddb.get_item(TableName="every-type", Key={"id": {"S": "all-types"}})["Item"]
     assert _sets_sorted(whole) == _sets_sorted(EVERY_TYPE)

@@ -313,7 +313,13 @@ def test_the_access_entries_launchpod_makes_are_allowed():
 @pytest.mark.parametrize("spec", _holding("eks:AssociateAccessPolicy"), ids=lambda s: s.name)
 def test_cluster_admin_goes_to_launchpods_kube_access_role_only(gate, spec):
     cluster = {"type": "cluster"}
-    for principal in (FOREIGN, f"arn:aws:iam::{ACCOUNT}:role/someone", ROLE):
+    other = "arn:aws:eks::aws:cluster-access-policy/AmazonEKSAdminPolicy"
+    namespaced = {"type": "namespace", "namespaces": ["default"]}
+    refused = [
+        (principal, CLUSTER_ADMIN, cluster) for principal in (FOREIGN, f"arn:aws:iam::{ACCOUNT}:role/someone", ROLE)
+    ]
+    refused += [(KUBE, other, cluster), (KUBE, CLUSTER_ADMIN, namespaced)]
+    for principal, policy, scope in refused:
         denial = _call(
             gate,
             spec,
@@ -321,24 +327,15 @@ def test_cluster_admin_goes_to_launchpods_kube_access_role_only(gate, spec):
             "AssociateAccessPolicy",
             clusterName="any",
             principalArn=principal,
-            policyArn=CLUSTER_ADMIN,
-            accessScope=cluster,
-        )
-        assert denial is not None and denial.action == "eks:AssociateAccessPolicy", (spec.name, principal)
-    other = "arn:aws:eks::aws:cluster-access-policy/AmazonEKSAdminPolicy"
-    namespaced = {"type": "namespace", "namespaces": ["default"]}
-    for policy, scope in ((other, cluster), (CLUSTER_ADMIN, namespaced)):
-        denial = _call(
-            gate,
-            spec,
-            "eks",
-            "AssociateAccessPolicy",
-            clusterName="any",
-            principalArn=KUBE,
             policyArn=policy,
             accessScope=scope,
         )
-        assert denial is not None, (spec.name, policy, scope)
+        assert denial is not None and denial.action == "eks:AssociateAccessPolicy", (
+            spec.name,
+            principal,
+            policy,
+            scope,
+        )
 
 
 @pytest.mark.parametrize("spec", _holding("sagemaker:AddTags"), ids=lambda s: s.name)

@@ -15,7 +15,7 @@ import sandbox.aws
 from sandbox.aws import clock
 from sandbox.aws import sagemaker as hyperpod
 from sandbox.aws.sagemaker import HYPERPOD_FAULTS
-from tests.sandbox.aws.support import ROLE_ARN, wait_until
+from tests.sandbox.aws.support import ROLE_ARN, VPC, hyperpod_ready_eks, wait_until
 
 SCALE = 0.001  # 900 simulated seconds last 0.9 s
 # The shared test machine is often loaded: states a test must *see* get a generous window (OBSERVE), and
@@ -24,7 +24,6 @@ SCALE = 0.001  # 900 simulated seconds last 0.9 s
 OBSERVE = 0.01  # 600 simulated seconds last 6 s
 FAST = 0.00002  # 900 simulated seconds last 18 ms
 LIFECYCLE = {"SourceS3Uri": "s3://sagemaker-launchpod-lifecycle/hyperpod/", "OnCreate": "on_create.sh"}
-VPC = {"SecurityGroupIds": ["sg-0123456789abcdef0"], "Subnets": ["subnet-0123456789abcdef0"]}
 
 
 @pytest.fixture(autouse=True)
@@ -45,15 +44,7 @@ def sm(client: Any) -> Any:
 @pytest.fixture
 def eks_arn(client: Any) -> str:
     """An EKS cluster HyperPod can attach to (API_AND_CONFIG_MAP authentication, as HyperPod requires)."""
-    eks = client("eks")
-    arn = eks.create_cluster(
-        name="launchpod-eks",
-        roleArn=ROLE_ARN,
-        resourcesVpcConfig={"subnetIds": VPC["Subnets"], "securityGroupIds": VPC["SecurityGroupIds"]},
-        accessConfig={"authenticationMode": "API_AND_CONFIG_MAP"},
-    )["cluster"]["arn"]
-    wait_until(lambda: eks.describe_cluster(name="launchpod-eks")["cluster"]["status"] == "ACTIVE")
-    return arn
+    return hyperpod_ready_eks(client("eks"), "launchpod-eks")
 
 
 def _group(name: str = "workers", instance_type: str = "ml.p5.48xlarge", count: int = 2, **extra: Any) -> dict:

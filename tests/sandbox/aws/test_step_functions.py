@@ -7,7 +7,7 @@ from typing import Any
 
 from sandbox.aws import awslambda
 from tests.sandbox.aws import handlers_for_tests
-from tests.sandbox.aws.support import finished_execution, history_types, output_of, placeholder_zip
+from tests.sandbox.aws.support import finished_execution, history_types, id_table, output_of, placeholder_zip
 
 
 def _task(function_arn: str, **extra: Any) -> dict[str, Any]:
@@ -186,12 +186,7 @@ def test_a_reader_never_sees_an_update_half_applied(client):
     import threading
 
     ddb = client("dynamodb")
-    ddb.create_table(
-        TableName="ops",
-        KeySchema=[{"AttributeName": "id", "KeyType": "HASH"}],
-        AttributeDefinitions=[{"AttributeName": "id", "AttributeType": "S"}],
-        BillingMode="PAY_PER_REQUEST",
-    )
+    id_table(ddb, "ops")
     ddb.put_item(TableName="ops", Item={"id": {"S": "op"}, "status": {"S": "RUNNING"}})
     fields = [f"f{i}" for i in range(40)]  # a wide update, so a half-applied one would be seen
     torn: list[dict] = []
@@ -228,12 +223,7 @@ def test_no_write_lands_while_a_read_is_being_answered(client, monkeypatch):
     from moto.dynamodb import responses
 
     ddb = client("dynamodb")
-    ddb.create_table(
-        TableName="maps",
-        KeySchema=[{"AttributeName": "id", "KeyType": "HASH"}],
-        AttributeDefinitions=[{"AttributeName": "id", "AttributeType": "S"}],
-        BillingMode="PAY_PER_REQUEST",
-    )
+    id_table(ddb, "maps")
     ddb.put_item(TableName="maps", Item={"id": {"S": "op"}, "phases": {"M": {}}})
     landed_during_read: list[bool] = []
     writers: list[threading.Thread] = []

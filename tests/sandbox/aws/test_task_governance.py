@@ -14,9 +14,8 @@ from sandbox.aws import sagemaker as hyperpod
 from sandbox.aws.sagemaker import task_governance
 from sandbox.controllers import kueue
 from tests import manifests
-from tests.sandbox.aws.support import ROLE_ARN, wait_until
+from tests.sandbox.aws.support import ROLE_ARN, VPC, hyperpod_ready_eks
 
-VPC = {"SecurityGroupIds": ["sg-0123456789abcdef0"], "Subnets": ["subnet-0123456789abcdef0"]}
 GROUP = {"InstanceGroupName": "gpu", "InstanceType": "ml.p5.48xlarge", "InstanceCount": 2, "ExecutionRole": ROLE_ARN}
 
 
@@ -36,14 +35,7 @@ def sm(client: Any) -> Any:
 
 @pytest.fixture
 def cluster_arn(client: Any, sm: Any) -> str:
-    eks = client("eks")
-    arn = eks.create_cluster(
-        name="tg-eks",
-        roleArn=ROLE_ARN,
-        resourcesVpcConfig={"subnetIds": VPC["Subnets"], "securityGroupIds": VPC["SecurityGroupIds"]},
-        accessConfig={"authenticationMode": "API_AND_CONFIG_MAP"},
-    )["cluster"]["arn"]
-    wait_until(lambda: eks.describe_cluster(name="tg-eks")["cluster"]["status"] == "ACTIVE")
+    arn = hyperpod_ready_eks(client("eks"), "tg-eks")
     return str(
         sm.create_cluster(
             ClusterName="tg", InstanceGroups=[GROUP], VpcConfig=VPC, Orchestrator={"Eks": {"ClusterArn": arn}}

@@ -7,6 +7,7 @@ Screenshots go to artifacts/screenshots/.
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -20,6 +21,7 @@ ROOT = Path(__file__).resolve().parents[3]
 DIST = ROOT / "web" / "dist"
 SCREENSHOTS = ROOT / "artifacts" / "screenshots"
 AXE = ROOT / "web" / "node_modules" / "axe-core" / "axe.min.js"
+OPERATION_TIMEOUT_MS = 240_000  # how long a page waits for an operation it started to end
 # The sandbox's first calls start its Lambda handlers cold; a few seconds is normal there.
 expect.set_options(timeout=30_000)
 CHROMIUM_ARGS = [
@@ -125,3 +127,9 @@ def axe():
         ]
 
     return run
+
+
+def operation_succeeded(page: Page) -> None:
+    """The page opened the operation it started, and the operation succeeded."""
+    expect(page).to_have_url(re.compile(r"/operations/op-[0-9a-z]+$"))
+    expect(page.get_by_test_id("operation-status")).to_have_text("Succeeded", timeout=OPERATION_TIMEOUT_MS)

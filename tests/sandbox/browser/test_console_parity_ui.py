@@ -11,9 +11,9 @@ import re
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
-from tests.sandbox.aws.support import wait_until
 from tests.sandbox.browser.conftest import App
 from tests.sandbox.browser.test_web_ui import choose
+from tests.sandbox.clusters import their_eks_cluster
 from tests.sandbox.jobs_support import MODEL, custom_job, ready_cluster, submit
 
 pytestmark = pytest.mark.browser
@@ -74,19 +74,8 @@ def action(page: Page, item: str) -> None:
 
 
 def test_an_eks_cluster_is_imported_and_deleted_from_the_console(app: App, sandbox, page: Page, shot) -> None:
-    ec2, eks = sandbox.aws("ec2"), sandbox.aws("eks")
-    vpc = ec2.create_vpc(CidrBlock="10.78.0.0/16")["Vpc"]["VpcId"]
-    subnets = [
-        ec2.create_subnet(VpcId=vpc, CidrBlock=f"10.78.{i * 16}.0/20", AvailabilityZone=z)["Subnet"]["SubnetId"]
-        for i, z in enumerate(["us-east-1a", "us-east-1b"])
-    ]
-    eks.create_cluster(
-        name=THEIRS,
-        roleArn="arn:aws:iam::123456789012:role/their-eks-role",
-        resourcesVpcConfig={"subnetIds": subnets},
-        accessConfig={"authenticationMode": "API_AND_CONFIG_MAP"},
-    )
-    wait_until(lambda: eks.describe_cluster(name=THEIRS)["cluster"]["status"] == "ACTIVE", reason="EKS ACTIVE")
+    their_eks_cluster(sandbox, THEIRS, network="10.78")
+    eks = sandbox.aws("eks")
 
     as_role(app, page).goto(f"{app.url}/clusters")
     page.get_by_role("button", name="Import cluster").click()

@@ -3,16 +3,15 @@ applies only what changed and shows the feature on; storage is listed, browsed, 
 
 from __future__ import annotations
 
-import re
 import secrets
 
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.sandbox.browser.conftest import App
+from tests.sandbox.browser.conftest import App, operation_succeeded
+from tests.sandbox.clusters import cluster_body
 
 pytestmark = pytest.mark.browser
-OPERATION_TIMEOUT_MS = 240_000
 BUCKET = "sagemaker-launchpod-123456789012-us-east-1"
 
 
@@ -26,12 +25,7 @@ def provisioned(real: App, sandbox) -> str:
     """A whole cluster (HyperPod with one node, the shared bucket's datasets prefix as storage)."""
     name = f"ui-feat-{secrets.token_hex(3)}"
     body = {
-        "name": name,
-        "availabilityZones": ["us-east-1a", "us-east-1b"],
-        "hyperpod": {
-            "availabilityZone": "us-east-1a",
-            "instanceGroups": [{"name": "gpu", "instanceType": "ml.p5.48xlarge", "instanceCount": 1}],
-        },
+        **cluster_body(name, {"name": "gpu", "instanceType": "ml.p5.48xlarge", "instanceCount": 1}),
         "storage": {"kind": "s3", "storageName": "datasets", "prefix": f"{name}/datasets"},
     }
     created = real.api("POST", "/clusters/provision", json=body)
@@ -73,8 +67,7 @@ def test_features_tab_previews_the_plan_and_turns_tiered_checkpointing_on(
     assert sent == ['{"tieredCheckpointing":{"enabled":true,"memoryPercentage":20}}']  # only what changed
 
     page.get_by_role("button", name="Apply changes").click()
-    expect(page).to_have_url(re.compile(r"/operations/op-[0-9a-z]+$"))
-    expect(page.get_by_test_id("operation-status")).to_have_text("Succeeded", timeout=OPERATION_TIMEOUT_MS)
+    operation_succeeded(page)
     page.goto(f"{real.url}/clusters/{provisioned}?tab=features")
     expect(page.get_by_label("Managed tiered checkpointing on or off")).to_be_checked()
     expect(card).to_contain_text("ServiceAccount default/launchpod-checkpoints: annotated")
@@ -100,8 +93,7 @@ def test_storage_tab_lists_browses_adds_and_deletes(real: App, admin_page: Page,
     page.get_by_label("Storage name").fill("models")
     page.get_by_label("Prefix (optional)").fill(f"{provisioned}/models")
     page.get_by_role("button", name="Add storage").click()
-    expect(page).to_have_url(re.compile(r"/operations/op-[0-9a-z]+$"))
-    expect(page.get_by_test_id("operation-status")).to_have_text("Succeeded", timeout=OPERATION_TIMEOUT_MS)
+    operation_succeeded(page)
 
     page.goto(f"{real.url}/clusters/{provisioned}?tab=storage")
     models = storage.get_by_role("row").filter(has_text="models")

@@ -12,12 +12,12 @@ import secrets
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.sandbox.browser.conftest import App
+from tests.sandbox.browser.conftest import App, operation_succeeded
 from tests.sandbox.browser.selects import pick
 from tests.sandbox.browser.test_web_ui import choose
+from tests.sandbox.clusters import cluster_body
 
 pytestmark = pytest.mark.browser
-OPERATION_TIMEOUT_MS = 240_000
 
 
 @pytest.fixture(scope="module")
@@ -29,12 +29,7 @@ def real(sandbox) -> App:
 def provisioned(real: App) -> str:
     name = f"ui-inf-{secrets.token_hex(3)}"
     body = {
-        "name": name,
-        "availabilityZones": ["us-east-1a", "us-east-1b"],
-        "hyperpod": {
-            "availabilityZone": "us-east-1a",
-            "instanceGroups": [{"name": "gpu", "instanceType": "ml.g5.12xlarge", "instanceCount": 1}],
-        },
+        **cluster_body(name, {"name": "gpu", "instanceType": "ml.g5.12xlarge", "instanceCount": 1}),
         "storage": {"kind": "s3", "storageName": "shared", "namespace": "default"},
     }
     created = real.api("POST", "/clusters/provision", json=body)
@@ -62,6 +57,23 @@ def delete_from_its_dialog(page: Page, shot) -> None:
     dialog.get_by_role("button", name="Delete endpoint").click()
 
 
+def _shows_no_endpoints(page: Page, real: App, cluster: str) -> None:
+    """The cluster's Inference tab lists no endpoint."""
+    page.goto(f"{real.url}/clusters/{cluster}?tab=inference")
+    expect(page.get_by_text("No endpoints yet: deploy one below.")).to_be_visible()
+
+
+def _answers_from_the_gpu_node(page: Page, message: str, shot_name: str, shot, axe) -> None:
+    """The selected endpoint's pods run on a HyperPod node, and a message sent from the page comes back."""
+    pods = page.get_by_role("table").filter(has_text="Node")
+    expect(pods).to_contain_text("hyperpod-i-")
+    page.get_by_label("Message").fill(message)
+    page.get_by_role("button", name="Send").click()
+    expect(page.get_by_test_id("invoke-answer")).to_contain_text(message)
+    shot(page, shot_name, full_page=True)
+    assert axe(page) == []
+
+
 @pytest.fixture
 def operator_page(real: App, page: Page) -> Page:
     page.add_init_script(f"sessionStorage.setItem('launchpod.token', {real.tokens['operator']!r})")
@@ -72,16 +84,14 @@ def test_inference_tab_deploys_lists_invokes_and_deletes_an_endpoint(
     real: App, operator_page: Page, provisioned: str, shot, axe
 ) -> None:
     page = operator_page
-    page.goto(f"{real.url}/clusters/{provisioned}?tab=inference")
-    expect(page.get_by_text("No endpoints yet: deploy one below.")).to_be_visible()
+    _shows_no_endpoints(page, real, provisioned)
     page.get_by_label("Endpoint name").fill("chat")
     choose(page, "Instance type", "ml.g5.12xlarge")  # the cluster's group types are offered, not typed
     page.get_by_label("GPUs per replica").fill("1")
     shot(page, "form", full_page=True)
     assert axe(page) == []
     page.get_by_role("button", name="Deploy", exact=True).click()
-    expect(page).to_have_url(re.compile(r"/operations/op-[0-9a-z]+$"))
-    expect(page.get_by_test_id("operation-status")).to_have_text("Succeeded", timeout=OPERATION_TIMEOUT_MS)
+    operation_succeeded(page)
 
     page.goto(f"{real.url}/clusters/{provisioned}?tab=inference")
     row = page.get_by_role("row").filter(has_text="chat")
@@ -89,27 +99,18 @@ def test_inference_tab_deploys_lists_invokes_and_deletes_an_endpoint(
     expect(row).to_contain_text("1/1")
     expect(row).to_contain_text("http://chat.default.svc.cluster.local:8000")
     row.get_by_role("radio").check()
-    pods = page.get_by_role("table").filter(has_text="Node")
-    expect(pods).to_contain_text("hyperpod-i-")
-    page.get_by_label("Message").fill("hello from the browser")
-    page.get_by_role("button", name="Send").click()
-    expect(page.get_by_test_id("invoke-answer")).to_contain_text("hello from the browser")
-    shot(page, "invoked", full_page=True)
-    assert axe(page) == []
+    _answers_from_the_gpu_node(page, "hello from the browser", "invoked", shot, axe)
 
     delete_from_its_dialog(page, shot)
-    expect(page).to_have_url(re.compile(r"/operations/op-[0-9a-z]+$"))
-    expect(page.get_by_test_id("operation-status")).to_have_text("Succeeded", timeout=OPERATION_TIMEOUT_MS)
-    page.goto(f"{real.url}/clusters/{provisioned}?tab=inference")
-    expect(page.get_by_text("No endpoints yet: deploy one below.")).to_be_visible()
+    operation_succeeded(page)
+    _shows_no_endpoints(page, real, provisioned)
 
 
 def test_inference_tab_deploys_a_managed_endpoint_sees_it_ready_invokes_and_deletes_it(
     real: App, operator_page: Page, inference_operator: str, shot, axe
 ) -> None:
     page, cluster = operator_page, inference_operator
-    page.goto(f"{real.url}/clusters/{cluster}?tab=inference")
-    expect(page.get_by_text("No endpoints yet: deploy one below.")).to_be_visible()
+    _shows_no_endpoints(page, real, cluster)
     page.get_by_text("Managed (inference operator)").click()
     page.get_by_label("Endpoint name").fill("qwen-managed")
     choose(page, "Instance type", "ml.g5.12xlarge")  # the cluster's group types are offered, not typed
@@ -126,8 +127,7 @@ def test_inference_tab_deploys_a_managed_endpoint_sees_it_ready_invokes_and_dele
     shot(page, "managed-form", full_page=True)
     assert axe(page) == []
     page.get_by_role("button", name="Deploy", exact=True).click()
-    expect(page).to_have_url(re.compile(r"/operations/op-[0-9a-z]+$"))
-    expect(page.get_by_test_id("operation-status")).to_have_text("Succeeded", timeout=OPERATION_TIMEOUT_MS)
+    operation_succeeded(page)
 
     page.goto(f"{real.url}/clusters/{cluster}?tab=inference")
     row = page.get_by_role("row").filter(has_text="qwen-managed")
@@ -139,19 +139,11 @@ def test_inference_tab_deploys_a_managed_endpoint_sees_it_ready_invokes_and_dele
     expect(model).to_have_text(re.compile(r"models/Qwen/Qwen3-0\.6B$"))  # the folder of the S3 storage
     metrics = page.get_by_text("Metrics", exact=True).locator("xpath=..")
     expect(metrics).to_have_text(re.compile(r"every 30 s from port 8000 /metrics$"))
-    pods = page.get_by_role("table").filter(has_text="Node")
-    expect(pods).to_contain_text("hyperpod-i-")
-    page.get_by_label("Message").fill("hello to the managed endpoint")
-    page.get_by_role("button", name="Send").click()
-    expect(page.get_by_test_id("invoke-answer")).to_contain_text("hello to the managed endpoint")
-    shot(page, "managed-invoked", full_page=True)
-    assert axe(page) == []
+    _answers_from_the_gpu_node(page, "hello to the managed endpoint", "managed-invoked", shot, axe)
 
     delete_from_its_dialog(page, shot)
-    expect(page).to_have_url(re.compile(r"/operations/op-[0-9a-z]+$"))
-    expect(page.get_by_test_id("operation-status")).to_have_text("Succeeded", timeout=OPERATION_TIMEOUT_MS)
-    page.goto(f"{real.url}/clusters/{cluster}?tab=inference")
-    expect(page.get_by_text("No endpoints yet: deploy one below.")).to_be_visible()
+    operation_succeeded(page)
+    _shows_no_endpoints(page, real, cluster)
 
 
 def test_a_model_pools_warm_worker_is_assigned_to_another_pool_endpoint(
@@ -164,8 +156,7 @@ def test_a_model_pools_warm_worker_is_assigned_to_another_pool_endpoint(
     page.get_by_label("GPUs per replica").fill("1")
     page.get_by_text("Model pool", exact=True).click()
     page.get_by_role("button", name="Deploy", exact=True).click()
-    expect(page).to_have_url(re.compile(r"/operations/op-[0-9a-z]+$"))
-    expect(page.get_by_test_id("operation-status")).to_have_text("Succeeded", timeout=OPERATION_TIMEOUT_MS)
+    operation_succeeded(page)
     worker = {"image": "vllm/vllm-openai:v0.10.1", "gpus": 1}
     body = {"endpoint": "pool-b", "kind": "container", "instanceType": "ml.g5.12xlarge", "replicas": 0}
     made = real.api(

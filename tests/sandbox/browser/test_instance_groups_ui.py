@@ -9,34 +9,22 @@ import secrets
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.sandbox.browser.conftest import App
+from tests.sandbox.browser.conftest import App, operation_succeeded
 from tests.sandbox.browser.selects import pick
+from tests.sandbox.clusters import cluster_body
 
 pytestmark = pytest.mark.browser
-OPERATION_TIMEOUT_MS = 240_000
 
 
 @pytest.fixture(scope="module")
 def hyperpod_cluster(app: App) -> str:
     name = f"ui-groups-{secrets.token_hex(3)}"
-    body = {
-        "name": name,
-        "availabilityZones": ["us-east-1a", "us-east-1b"],
-        "hyperpod": {
-            "availabilityZone": "us-east-1a",
-            "instanceGroups": [{"name": "system", "instanceType": "ml.m5.2xlarge", "instanceCount": 1}],
-            "nodeProvisioningMode": "Continuous",  # autoscaling needs it from creation
-        },
-    }
+    system = {"name": "system", "instanceType": "ml.m5.2xlarge", "instanceCount": 1}
+    body = cluster_body(name, system, nodeProvisioningMode="Continuous")  # autoscaling needs it from creation
     created = app.api("POST", "/clusters/provision", json=body)
     assert created.status_code == 202, created.text
     assert app.wait_operation(created.json()["operation"]["id"])["status"] == "SUCCEEDED"
     return name
-
-
-def _succeeded(page: Page) -> None:
-    expect(page).to_have_url(re.compile(r"/operations/op-[0-9a-z]+$"))
-    expect(page.get_by_test_id("operation-status")).to_have_text("Succeeded", timeout=OPERATION_TIMEOUT_MS)
 
 
 def test_add_scale_and_delete_a_group_from_the_tab(app: App, signed_in: Page, hyperpod_cluster: str, shot) -> None:
@@ -63,7 +51,7 @@ def test_add_scale_and_delete_a_group_from_the_tab(app: App, signed_in: Page, hy
     expect(dialog).to_contain_text("Spot")
     shot(page, "review")
     dialog.get_by_role("button", name="Add group").click()
-    _succeeded(page)
+    operation_succeeded(page)
 
     page.goto(tab)
     spot = page.get_by_role("row").filter(has_text="ui-spot")
@@ -76,7 +64,7 @@ def test_add_scale_and_delete_a_group_from_the_tab(app: App, signed_in: Page, hy
     page.get_by_role("button", name="Scale").click()
     page.get_by_label("New instance count").fill("2")
     page.get_by_role("dialog").get_by_role("button", name="Scale").click()
-    _succeeded(page)
+    operation_succeeded(page)
     page.goto(tab)
     expect(spot).to_contain_text("2 / 2")
     shot(page, "scaled")
@@ -87,7 +75,7 @@ def test_add_scale_and_delete_a_group_from_the_tab(app: App, signed_in: Page, hy
     expect(delete).to_be_disabled()
     page.get_by_label("Group name to confirm").fill("ui-spot")
     delete.click()
-    _succeeded(page)
+    operation_succeeded(page)
     page.goto(tab)
     expect(system).to_be_visible()
     expect(page.get_by_role("row").filter(has_text="ui-spot")).to_have_count(0)
@@ -122,7 +110,7 @@ def test_the_autoscaling_section_enables_and_disables_karpenter_for_a_group(
     expect(page.get_by_text("Terminate the running nodes")).to_have_count(0)
     page.get_by_label("Remove idle nodes after (seconds)").fill("60")
     page.get_by_role("button", name="Enable autoscaling").click()
-    _succeeded(page)
+    operation_succeeded(page)
 
     page.goto(tab)
     expect(page.get_by_role("row").filter(has_text="ui-gpu")).to_contain_text("Managed")
@@ -131,7 +119,7 @@ def test_the_autoscaling_section_enables_and_disables_karpenter_for_a_group(
     shot(page, "enabled", full_page=True)
 
     page.get_by_role("button", name="Disable", exact=True).click()
-    _succeeded(page)
+    operation_succeeded(page)
     page.goto(tab)
     expect(page.get_by_role("row").filter(has_text="ui-gpu")).not_to_contain_text("Managed")
     shot(page, "disabled", full_page=True)

@@ -18,10 +18,9 @@ NAME = "ui-nodes"
 @pytest.fixture(scope="module")
 def faulty(sandbox) -> tuple[str, str]:
     """A HyperPod cluster of two nodes (node recovery off), and the node the test will fault."""
+    sandbox.create_control_plane(NAME)
+    sandbox.install_dependencies(NAME)
     with sandbox.client() as c:
-        op = c.post("/api/clusters", json={"name": NAME, "availabilityZones": ["us-east-1a", "us-east-1b"]}).json()
-        assert sandbox.wait_operation(op["operation"]["id"])["status"] == "SUCCEEDED"
-        sandbox.install_dependencies(NAME)
         group = {"name": "gpu", "instanceType": "ml.p5.48xlarge", "instanceCount": 2}
         # continuous provisioning: HyperPod keeps cluster events (shown in the tab) only for such clusters
         body = {

@@ -17,9 +17,7 @@ NAME = "ui-notify"
 
 @pytest.fixture(scope="module")
 def cluster(sandbox) -> str:
-    with sandbox.client() as c:
-        op = c.post("/api/clusters", json={"name": NAME, "availabilityZones": ["us-east-1a", "us-east-1b"]}).json()
-        assert sandbox.wait_operation(op["operation"]["id"])["status"] == "SUCCEEDED"
+    sandbox.create_control_plane(NAME)
     return NAME
 
 

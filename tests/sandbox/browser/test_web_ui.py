@@ -4,6 +4,8 @@ accessibility."""
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import json
 import re
 import secrets
@@ -13,13 +15,12 @@ import pytest
 from playwright.sync_api import Page, Route, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
-from tests.sandbox.browser.conftest import App
+from tests.sandbox.browser.conftest import OPERATION_TIMEOUT_MS, App, operation_succeeded
 from tests.sandbox.browser.selects import pick
 
 pytestmark = pytest.mark.browser
 
 # Workflows in the sandbox take simulated minutes scaled down; leave room for a slow machine.
-OPERATION_TIMEOUT_MS = 240_000
 
 
 def unique_name(prefix: str) -> str:
@@ -362,8 +363,7 @@ def test_dependencies_are_listed_and_installed_from_the_cluster_page(
     expect(row).to_contain_text("Not installed")
     shot(page, "before")
     page.get_by_role("button", name="Install or update").click()
-    expect(page).to_have_url(re.compile(r"/operations/op-[0-9a-z]+$"))
-    expect(operation_status(page)).to_have_text("Succeeded", timeout=OPERATION_TIMEOUT_MS)
+    operation_succeeded(page)
     page.goto(f"{app.url}/clusters/{ready_cluster}?tab=dependencies")
     expect(row).not_to_contain_text("Not installed")
     shot(page, "after")
@@ -443,10 +443,42 @@ def test_pages_have_no_serious_accessibility_violations(app: App, signed_in: Pag
     shot(page, "clusters")
 
 
+def _signed_out(route: Route) -> None:
+    """The provider's page after its logout endpoint."""
+    route.fulfill(status=200, content_type="text/html", body="<title>Signed out</title>")
+
+
+def _sign_in_with_pkce(app: App, page: Page, seen: dict[str, dict[str, list[str]]]) -> None:
+    """Sign in from the dialog and come back to the page asked for as the operator. ``seen`` holds the
+    authorize request's query and the token request's form: the code comes back with the verifier whose
+    S256 challenge the authorize request sent (PKCE, RFC 7636 section 4)."""
+    page.goto(f"{app.url}/operations")
+    expect(page.get_by_role("dialog")).to_contain_text("Sign in to Launchpod")
+    page.get_by_role("button", name="Sign in").click()
+    expect(page.get_by_role("heading", name=re.compile("Operations history"))).to_be_visible()
+    expect(page).to_have_url(f"{app.url}/operations")
+    expect(page.get_by_role("button", name="Role: operator")).to_be_visible()
+
+    authorize_query, token_form = seen["authorize"], seen["token"]
+    assert authorize_query["client_id"] == ["web-client"] and authorize_query["code_challenge_method"] == ["S256"]
+    verifier = token_form["code_verifier"][0]
+    challenge = base64.urlsafe_b64encode(hashlib.sha256(verifier.encode()).digest()).rstrip(b"=").decode()
+    assert authorize_query["code_challenge"] == [challenge]
+    assert token_form["grant_type"] == ["authorization_code"] and token_form["code"] == ["the-code"]
+
+
+def _sign_out(app: App, page: Page, logout: re.Pattern[str]) -> None:
+    """Sign out from the role menu: the provider's logout is reached, and the token is forgotten (signing in
+    is asked again)."""
+    page.get_by_role("button", name="Role: operator").click()
+    page.get_by_role("menuitem", name="Sign out").click()
+    expect(page).to_have_url(logout)
+    page.goto(f"{app.url}/clusters")
+    expect(page.get_by_role("dialog")).to_contain_text("Sign in to Launchpod")
+
+
 def test_cognito_hosted_ui_sign_in_with_pkce_and_sign_out(app: App, page: Page, shot) -> None:
     """Deployed mode, with Cognito played by the test: the same build, another config.json."""
-    import base64
-    import hashlib
     from urllib.parse import parse_qs, urlencode, urlparse
 
     cognito = "https://launchpod-test.auth.us-east-1.amazoncognito.com"
@@ -489,38 +521,16 @@ def test_cognito_hosted_ui_sign_in_with_pkce_and_sign_out(app: App, page: Page, 
     page.route("**/config.json", lambda route: route.fulfill(json=config))
     page.route(f"{cognito}/oauth2/authorize*", authorize)
     page.route(f"{cognito}/oauth2/token", token)
-    page.route(
-        f"{cognito}/logout*",
-        lambda route: route.fulfill(status=200, content_type="text/html", body="<title>Signed out</title>"),
-    )
+    page.route(f"{cognito}/logout*", _signed_out)
 
-    page.goto(f"{app.url}/operations")
-    expect(page.get_by_role("dialog")).to_contain_text("Sign in to Launchpod")
-    page.get_by_role("button", name="Sign in").click()
-    expect(page.get_by_role("heading", name=re.compile("Operations history"))).to_be_visible()
-    expect(page).to_have_url(f"{app.url}/operations")
-    expect(page.get_by_role("button", name="Role: operator")).to_be_visible()
-
-    authorize_query, token_form = seen["authorize"], seen["token"]
-    assert authorize_query["response_type"] == ["code"] and authorize_query["client_id"] == ["web-client"]
-    assert authorize_query["code_challenge_method"] == ["S256"]
-    verifier = token_form["code_verifier"][0]
-    challenge = base64.urlsafe_b64encode(hashlib.sha256(verifier.encode()).digest()).rstrip(b"=").decode()
-    assert authorize_query["code_challenge"] == [challenge]
-    assert token_form["grant_type"] == ["authorization_code"] and token_form["code"] == ["the-code"]
+    _sign_in_with_pkce(app, page, seen)
+    assert seen["authorize"]["response_type"] == ["code"]
     shot(page, "signed-in")
-
-    page.get_by_role("button", name="Role: operator").click()
-    page.get_by_role("menuitem", name="Sign out").click()
-    expect(page).to_have_url(re.compile(rf"^{re.escape(cognito)}/logout\?"))
-    page.goto(f"{app.url}/clusters")  # the token was forgotten: signing in is asked again
-    expect(page.get_by_role("dialog")).to_contain_text("Sign in to Launchpod")
+    _sign_out(app, page, re.compile(rf"^{re.escape(cognito)}/logout\?"))
 
 
 def test_oidc_provider_sign_in_with_discovery_pkce_and_end_session(app: App, page: Page, shot) -> None:
     """Deployed with your own identity provider, played by the test: endpoints come from discovery."""
-    import base64
-    import hashlib
     from urllib.parse import parse_qs, urlparse
 
     issuer = "https://idp.example.com/oauth2/default"
@@ -557,28 +567,8 @@ def test_oidc_provider_sign_in_with_discovery_pkce_and_end_session(app: App, pag
     )
     page.route(f"{issuer}/v1/authorize*", authorize)
     page.route(f"{issuer}/v1/token", token)
-    page.route(
-        f"{issuer}/v1/logout*",
-        lambda route: route.fulfill(status=200, content_type="text/html", body="<title>Signed out</title>"),
-    )
+    page.route(f"{issuer}/v1/logout*", _signed_out)
 
-    page.goto(f"{app.url}/operations")
-    expect(page.get_by_role("dialog")).to_contain_text("Sign in to Launchpod")
-    page.get_by_role("button", name="Sign in").click()
-    expect(page.get_by_role("heading", name=re.compile("Operations history"))).to_be_visible()
-    expect(page).to_have_url(f"{app.url}/operations")
-    expect(page.get_by_role("button", name="Role: operator")).to_be_visible()
-
-    authorize_query, token_form = seen["authorize"], seen["token"]
-    assert authorize_query["client_id"] == ["web-client"] and authorize_query["code_challenge_method"] == ["S256"]
-    verifier = token_form["code_verifier"][0]
-    challenge = base64.urlsafe_b64encode(hashlib.sha256(verifier.encode()).digest()).rstrip(b"=").decode()
-    assert authorize_query["code_challenge"] == [challenge]
-    assert token_form["grant_type"] == ["authorization_code"] and token_form["code"] == ["the-code"]
+    _sign_in_with_pkce(app, page, seen)
     shot(page, "oidc-signed-in")
-
-    page.get_by_role("button", name="Role: operator").click()
-    page.get_by_role("menuitem", name="Sign out").click()
-    expect(page).to_have_url(re.compile(rf"^{re.escape(issuer)}/v1/logout\?.*post_logout_redirect_uri="))
-    page.goto(f"{app.url}/clusters")
-    expect(page.get_by_role("dialog")).to_contain_text("Sign in to Launchpod")
+    _sign_out(app, page, re.compile(rf"^{re.escape(issuer)}/v1/logout\?.*post_logout_redirect_uri="))

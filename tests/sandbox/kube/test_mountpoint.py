@@ -9,22 +9,12 @@ from __future__ import annotations
 
 import errno
 
-import boto3
 import pytest
-from moto import mock_aws
 
 from sandbox.controllers import hf_hub, mountpoint
+from tests.sandbox.kube.support import BUCKET
 
-BUCKET = "shared-bucket"
 LAUNCHPOD = ["allow-delete", "region us-east-1"]  # the options Launchpod's storage volume carries
-
-
-@pytest.fixture
-def s3():
-    with mock_aws():
-        client = boto3.client("s3", region_name="us-east-1")
-        client.create_bucket(Bucket=BUCKET)
-        yield client
 
 
 def _files(options: list[str], prefix: str = "") -> mountpoint.Files:

@@ -4,13 +4,11 @@ and a started Pod is not stopped by the object's deletion. Deployments' and trai
 
 from __future__ import annotations
 
-import copy
-
 import pytest
 
-from sandbox.controllers.workloads import _reconcile
-from sandbox.kube import KubeFleet
+from tests.sandbox.kube.support import one_cluster, only_pod, put
 
+CLUSTER = "mnt"
 CONFIG = {"name": "config", "configMap": {"name": "hosts"}}
 NODE = {
     "apiVersion": "v1",
@@ -41,27 +39,21 @@ def _deployment(volumes: list[dict]) -> dict:
 
 @pytest.fixture
 def fleet():
-    fleet = KubeFleet()
-    fleet.start_for("mnt")
-    yield fleet
-    fleet.stop_all()
+    with one_cluster(CLUSTER) as fleet:
+        yield fleet
 
 
-def _put(fleet, resource, obj):
-    async def put(emu):
-        await emu.put_object(resource, copy.deepcopy(obj))
-
-    fleet.call("mnt", put)
-
-
-def _pod(fleet) -> dict:
-    fleet.call("mnt", _reconcile)
-    (pod,) = fleet.call("mnt", lambda e: e.list_objects("v1/pods", "default"))
-    return pod
+def _cert_pod_phase(fleet, secret_namespace: str) -> str:
+    """The phase of a default-namespace pod mounting Secret tls, with a Secret tls in ``secret_namespace``."""
+    put(fleet, CLUSTER, "v1/nodes", NODE)
+    secret = {"apiVersion": "v1", "kind": "Secret", "metadata": {"name": "tls", "namespace": secret_namespace}}
+    put(fleet, CLUSTER, "v1/secrets", secret)
+    put(fleet, CLUSTER, "apps/v1/deployments", _deployment([{"name": "cert", "secret": {"secretName": "tls"}}]))
+    return str(only_pod(fleet, CLUSTER)["status"]["phase"])
 
 
 def _ready(fleet) -> int:
-    found = fleet.call("mnt", lambda e: e.get_object("apps/v1/deployments", "default", "web"))
+    found = fleet.call(CLUSTER, lambda e: e.get_object("apps/v1/deployments", "default", "web"))
     return int(found["status"]["readyReplicas"])
 
 
@@ -79,93 +71,83 @@ def _ready(fleet) -> int:
     ],
 )
 def test_a_pod_waits_in_container_creating_until_its_volumes_object_exists(fleet, volume, kind, resource, obj):
-    _put(fleet, "v1/nodes", NODE)
-    _put(fleet, "apps/v1/deployments", _deployment([volume]))
-    pod = _pod(fleet)
+    put(fleet, CLUSTER, "v1/nodes", NODE)
+    put(fleet, CLUSTER, "apps/v1/deployments", _deployment([volume]))
+    pod = only_pod(fleet, CLUSTER)
     assert pod["status"]["phase"] == "Pending" and pod["spec"]["nodeName"] == "hyperpod-i-1"
     assert pod["status"]["containerStatuses"][0]["state"] == {"waiting": {"reason": "ContainerCreating"}}
     assert _ready(fleet) == 0
-    _pod(fleet)
-    events = fleet.call("mnt", lambda e: e.list_objects("v1/events", "default"))
+    only_pod(fleet, CLUSTER)
+    events = fleet.call(CLUSTER, lambda e: e.list_objects("v1/events", "default"))
     assert [(e["reason"], e["type"], e["source"]["component"], e["message"]) for e in events] == [
         ("FailedMount", "Warning", "kubelet", f'MountVolume.SetUp failed for volume "cert" : {kind} "tls" not found')
     ]
-    _put(
+    put(
         fleet,
+        CLUSTER,
         resource,
         {"apiVersion": "v1", "kind": kind.title(), "metadata": {"name": "tls", "namespace": "default"}, **obj},
     )
-    pod = _pod(fleet)
+    pod = only_pod(fleet, CLUSTER)
     assert pod["status"]["phase"] == "Running" and pod["status"]["containerStatuses"][0]["ready"] is True
     assert _ready(fleet) == 1
 
 
 def test_an_object_of_that_name_in_another_namespace_does_not_count(fleet):
-    _put(fleet, "v1/nodes", NODE)
-    _put(
-        fleet,
-        "v1/secrets",
-        {"apiVersion": "v1", "kind": "Secret", "metadata": {"name": "tls", "namespace": "kube-system"}},
-    )
-    _put(fleet, "apps/v1/deployments", _deployment([{"name": "cert", "secret": {"secretName": "tls"}}]))
-    assert _pod(fleet)["status"]["phase"] == "Pending"
+    assert _cert_pod_phase(fleet, secret_namespace="kube-system") == "Pending"
 
 
 def test_an_optional_reference_to_a_missing_object_starts(fleet):
-    _put(fleet, "v1/nodes", NODE)
+    put(fleet, CLUSTER, "v1/nodes", NODE)
     volumes = [
         {"name": "a", "secret": {"secretName": "absent", "optional": True}},
         {"name": "b", "configMap": {"name": "absent", "optional": True}},
         {"name": "c", "emptyDir": {}},
     ]
-    _put(fleet, "apps/v1/deployments", _deployment(volumes))
-    assert _pod(fleet)["status"]["phase"] == "Running"
+    put(fleet, CLUSTER, "apps/v1/deployments", _deployment(volumes))
+    assert only_pod(fleet, CLUSTER)["status"]["phase"] == "Running"
     assert _ready(fleet) == 1
 
 
 def test_a_started_pod_keeps_running_when_its_secret_is_deleted(fleet):
-    _put(fleet, "v1/nodes", NODE)
-    _put(
-        fleet, "v1/secrets", {"apiVersion": "v1", "kind": "Secret", "metadata": {"name": "tls", "namespace": "default"}}
-    )
-    _put(fleet, "apps/v1/deployments", _deployment([{"name": "cert", "secret": {"secretName": "tls"}}]))
-    assert _pod(fleet)["status"]["phase"] == "Running"
+    assert _cert_pod_phase(fleet, secret_namespace="default") == "Running"
 
     async def delete(emu):
         await emu.delete_object("v1/secrets", "default", "tls")
 
-    fleet.call("mnt", delete)
-    assert _pod(fleet)["status"]["phase"] == "Running"
+    fleet.call(CLUSTER, delete)
+    assert only_pod(fleet, CLUSTER)["status"]["phase"] == "Running"
     assert _ready(fleet) == 1
 
 
 def test_a_training_pod_bound_to_its_node_waits_for_its_config_map_then_runs(fleet):
     from sandbox.controllers import training
 
-    _put(fleet, "v1/nodes", NODE)
+    put(fleet, CLUSTER, "v1/nodes", NODE)
     owner = {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "job", "namespace": "default", "uid": "u1"}}
     template = {"spec": {"containers": [{"name": "train", "image": "trainer:1"}], "volumes": [CONFIG]}}
     pod = training._pod(owner, "job-worker-0", template, {})
-    _put(fleet, "v1/pods", pod)
+    put(fleet, CLUSTER, "v1/pods", pod)
 
     def place(emu):
         return training._place(emu, emu.list_objects("v1/pods", "default"))
 
-    assert fleet.call("mnt", place) is False
-    assert fleet.call("mnt", place) is False
-    found = fleet.call("mnt", lambda e: e.get_object("v1/pods", "default", "job-worker-0"))
+    assert fleet.call(CLUSTER, place) is False
+    assert fleet.call(CLUSTER, place) is False
+    found = fleet.call(CLUSTER, lambda e: e.get_object("v1/pods", "default", "job-worker-0"))
     assert found["status"]["phase"] == "Pending" and found["spec"]["nodeName"] == "hyperpod-i-1"
-    events = fleet.call("mnt", lambda e: e.list_objects("v1/events", "default"))
+    events = fleet.call(CLUSTER, lambda e: e.list_objects("v1/events", "default"))
     assert [(e["reason"], e["source"]["component"]) for e in events] == [
         ("Scheduled", "hyperpod-training-operator"),
         ("FailedMount", "kubelet"),
     ]
     assert events[1]["message"] == 'MountVolume.SetUp failed for volume "config" : configmap "hosts" not found'
-    _put(
+    put(
         fleet,
+        CLUSTER,
         "v1/configmaps",
         {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "hosts", "namespace": "default"}},
     )
-    assert fleet.call("mnt", place) is True
-    found = fleet.call("mnt", lambda e: e.get_object("v1/pods", "default", "job-worker-0"))
+    assert fleet.call(CLUSTER, place) is True
+    found = fleet.call(CLUSTER, lambda e: e.get_object("v1/pods", "default", "job-worker-0"))
     assert found["status"]["phase"] == "Running"

@@ -9,9 +9,7 @@ import time
 import pytest
 from launchpod.domain.dependencies import objects
 
-from sandbox.aws import clock
-from sandbox.controllers.workloads import _reconcile
-from sandbox.kube import KubeFleet
+from tests.sandbox.kube.support import one_cluster, only_pod, put
 
 # The ClusterRole Launchpod installed for KubeRay before it took the upstream rules.
 OLD_RULES = [
@@ -28,6 +26,7 @@ OLD_RULES = [
     {"apiGroups": ["batch"], "resources": ["jobs"], "verbs": ["create", "delete", "get", "list", "patch", "watch"]},
     {"apiGroups": ["coordination.k8s.io"], "resources": ["leases"], "verbs": ["create", "get", "list", "update"]},
 ]
+CLUSTER = "ray"
 PLURALS = {
     "CustomResourceDefinition": "apiextensions.k8s.io/v1/customresourcedefinitions",
     "Namespace": "v1/namespaces",
@@ -52,26 +51,18 @@ NODE = {
 
 @pytest.fixture
 def fleet():
-    before = clock.get_time_scale()
-    clock.set_time_scale(0.001)  # the operator's 2-minute cache-sync wait lasts 0.12 s
-    fleet = KubeFleet()
-    fleet.start_for("ray")
-
-    async def node(emu):
-        await emu.put_object("v1/nodes", NODE)
-
-    fleet.call("ray", node)
-    yield fleet
-    fleet.stop_all()
-    clock.set_time_scale(before)
+    # the operator's 2-minute cache-sync wait lasts 0.12 s
+    with one_cluster(CLUSTER, time_scale=0.001) as fleet:
+        put(fleet, CLUSTER, "v1/nodes", NODE)
+        yield fleet
 
 
 def _install(fleet, built):
-    async def put(emu):
+    async def install(emu):
         for obj in built:
             await emu.put_object(PLURALS[obj["kind"]], obj)
 
-    fleet.call("ray", put)
+    fleet.call(CLUSTER, install)
 
 
 def _kuberay(*, old: bool = False) -> list[dict]:
@@ -86,14 +77,11 @@ def _kuberay(*, old: bool = False) -> list[dict]:
 
 
 def _pod(fleet) -> dict:
-    fleet.call("ray", _reconcile)
-    pods = fleet.call("ray", lambda emu: emu.list_objects("v1/pods", "kuberay-operator"))
-    assert len(pods) == 1
-    return pods[0]
+    return only_pod(fleet, CLUSTER, "kuberay-operator")
 
 
 def _deployment(fleet) -> dict:
-    return fleet.call("ray", lambda emu: emu.get_object("apps/v1/deployments", "kuberay-operator", "kuberay-operator"))
+    return fleet.call(CLUSTER, lambda e: e.get_object("apps/v1/deployments", "kuberay-operator", "kuberay-operator"))
 
 
 def _crash_looping(fleet, restarts: int) -> dict:
@@ -115,7 +103,7 @@ def test_yesterdays_kuberay_install_crash_loops_with_the_operators_own_errors(fl
     assert status["lastState"]["terminated"]["exitCode"] == 1
     assert _deployment(fleet)["status"]["readyReplicas"] == 0
     pod = _pod(fleet)["metadata"]["name"]
-    log = fleet.call("ray", lambda emu: emu.pod_logs[("kuberay-operator", pod, "kuberay-operator")])
+    log = fleet.call(CLUSTER, lambda emu: emu.pod_logs[("kuberay-operator", pod, "kuberay-operator")])
     lines = [json.loads(line) for line in log.splitlines()]
     assert {
         "kind": "RayService.ray.io",

@@ -5,19 +5,13 @@ error, and runs once the model is uploaded. Paths on no S3 mount are the image's
 
 from __future__ import annotations
 
-import copy
-
-import boto3
 import pytest
-from moto import mock_aws
 
-from sandbox.aws import clock
 from sandbox.controllers import programs
-from sandbox.controllers.workloads import _reconcile
-from sandbox.kube import KubeFleet
 from tests.sandbox.aws.support import wait_until
+from tests.sandbox.kube.support import BUCKET, one_cluster, only_pod, put
 
-BUCKET = "shared-bucket"
+CLUSTER = "srv"
 DATA = [programs.Mount("/data", BUCKET, "")]
 NODE = {
     "apiVersion": "v1",
@@ -28,14 +22,6 @@ NODE = {
         "conditions": [{"type": "Ready", "status": "True"}],
     },
 }
-
-
-@pytest.fixture
-def s3():
-    with mock_aws():
-        client = boto3.client("s3", region_name="us-east-1")
-        client.create_bucket(Bucket=BUCKET)
-        yield client
 
 
 def _launcher(*rest: str) -> dict:
@@ -109,11 +95,6 @@ def test_verl_reads_the_model_then_its_parquet_files(s3):
 # ------------------------------------------------------------------ a model server in a Deployment
 @pytest.fixture
 def fleet(s3):
-    before = clock.get_time_scale()
-    clock.set_time_scale(0.001)  # the server's 5 s run and 10 s back-off last milliseconds
-    fleet = KubeFleet()
-    fleet.start_for("srv")
-    _put(fleet, "v1/nodes", NODE)
     volume = {
         "apiVersion": "v1",
         "kind": "PersistentVolume",
@@ -131,12 +112,13 @@ def fleet(s3):
         "metadata": {"name": "shared", "namespace": "default"},
         "spec": {"accessModes": ["ReadWriteMany"], "volumeName": "shared", "resources": {"requests": {}}},
     }
-    _put(fleet, "v1/persistentvolumes", volume)
-    _put(fleet, "v1/persistentvolumeclaims", claim)
-    _put(fleet, "apps/v1/deployments", _server())
-    yield fleet
-    fleet.stop_all()
-    clock.set_time_scale(before)
+    # the server's 5 s run and 10 s back-off last milliseconds
+    with one_cluster(CLUSTER, time_scale=0.001) as fleet:
+        put(fleet, CLUSTER, "v1/nodes", NODE)
+        put(fleet, CLUSTER, "v1/persistentvolumes", volume)
+        put(fleet, CLUSTER, "v1/persistentvolumeclaims", claim)
+        put(fleet, CLUSTER, "apps/v1/deployments", _server())
+        yield fleet
 
 
 def _server() -> dict:
@@ -165,22 +147,9 @@ def _server() -> dict:
     }
 
 
-def _put(fleet, resource, obj):
-    async def put(emu):
-        await emu.put_object(resource, copy.deepcopy(obj))
-
-    fleet.call("srv", put)
-
-
-def _pod(fleet) -> dict:
-    fleet.call("srv", _reconcile)
-    (pod,) = fleet.call("srv", lambda e: e.list_objects("v1/pods", "default"))
-    return pod
-
-
 def _status_until(fleet, check) -> dict:
     def reached() -> dict | None:
-        pod = _pod(fleet)
+        pod = only_pod(fleet, CLUSTER)
         return pod if check(pod) else None
 
     return wait_until(reached, timeout=10, interval=0.01, reason="the server's pod did not reach the state asked")
@@ -207,9 +176,9 @@ def test_a_vllm_server_whose_model_prefix_is_empty_crash_loops_with_vllms_error(
     assert terminated["message"].startswith(
         "ValueError: Invalid repository ID or local directory specified: '/s3/models/qwen'."
     )
-    log = fleet.call("srv", lambda e: e.pod_logs[("default", pod["metadata"]["name"], "server")])
+    log = fleet.call(CLUSTER, lambda e: e.pod_logs[("default", pod["metadata"]["name"], "server")])
     assert log.count("Invalid repository ID or local directory specified: '/s3/models/qwen'") >= 2
-    deployment = fleet.call("srv", lambda e: e.get_object("apps/v1/deployments", "default", "qwen"))
+    deployment = fleet.call(CLUSTER, lambda e: e.get_object("apps/v1/deployments", "default", "qwen"))
     assert deployment["status"]["readyReplicas"] == 0
 
 

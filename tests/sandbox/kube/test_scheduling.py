@@ -3,14 +3,14 @@ kube-scheduler's FailedScheduling message, and their Deployment is not ready."""
 
 from __future__ import annotations
 
-import copy
-
 import pytest
 
 from sandbox.controllers.scheduling import schedule
 from sandbox.controllers.workloads import _reconcile
-from sandbox.kube import KubeFleet
 from tests.instance_facts import placement
+from tests.sandbox.kube.support import one_cluster, put
+
+CLUSTER = "sched"
 
 
 def _node(name, *, ready="True", labels=None, taints=None, unschedulable=False, **allocatable):
@@ -103,93 +103,74 @@ DEPLOYMENT = {
 }
 
 
+def _daemonset(name: str, pod_spec: dict) -> dict:
+    """A DaemonSet in kube-system whose pods (labelled app=``name``) have ``pod_spec``."""
+    return {
+        "apiVersion": "apps/v1",
+        "kind": "DaemonSet",
+        "metadata": {"name": name, "namespace": "kube-system", "generation": 1},
+        "spec": {
+            "selector": {"matchLabels": {"app": name}},
+            "template": {"metadata": {"labels": {"app": name}}, "spec": pod_spec},
+        },
+    }
+
+
 @pytest.fixture
 def fleet():
-    fleet = KubeFleet()
-    fleet.start_for("sched")
-    yield fleet
-    fleet.stop_all()
-
-
-def _put(fleet, resource, obj):
-    async def put(emu):
-        await emu.put_object(resource, copy.deepcopy(obj))
-
-    fleet.call("sched", put)
+    with one_cluster(CLUSTER) as fleet:
+        yield fleet
 
 
 def test_replicas_that_do_not_fit_stay_pending_with_a_failed_scheduling_event(fleet):
-    _put(fleet, "v1/nodes", _node("hyperpod-i-1", **{"nvidia.com/gpu": "8"}))
-    _put(fleet, "apps/v1/deployments", DEPLOYMENT)
-    fleet.call("sched", _reconcile)
+    put(fleet, CLUSTER, "v1/nodes", _node("hyperpod-i-1", **{"nvidia.com/gpu": "8"}))
+    put(fleet, CLUSTER, "apps/v1/deployments", DEPLOYMENT)
+    fleet.call(CLUSTER, _reconcile)
     pods = sorted(
-        fleet.call("sched", lambda e: e.list_objects("v1/pods", "default")), key=lambda p: p["metadata"]["name"]
+        fleet.call(CLUSTER, lambda e: e.list_objects("v1/pods", "default")), key=lambda p: p["metadata"]["name"]
     )
     assert [p["status"]["phase"] for p in pods] == ["Running", "Pending"]
     assert pods[0]["spec"]["nodeName"] == "hyperpod-i-1"
     condition = pods[1]["status"]["conditions"][0]
     assert (condition["type"], condition["status"], condition["reason"]) == ("PodScheduled", "False", "Unschedulable")
     assert condition["message"].startswith("0/1 nodes are available: 1 Insufficient nvidia.com/gpu.")
-    events = fleet.call("sched", lambda e: e.list_objects("v1/events", "default"))
+    events = fleet.call(CLUSTER, lambda e: e.list_objects("v1/events", "default"))
     assert [(e["reason"], e["involvedObject"]["name"], e["source"]["component"]) for e in events] == [
         ("FailedScheduling", pods[1]["metadata"]["name"], "default-scheduler")
     ]
-    deployment = fleet.call("sched", lambda e: e.get_object("apps/v1/deployments", "default", "trainer"))
+    deployment = fleet.call(CLUSTER, lambda e: e.get_object("apps/v1/deployments", "default", "trainer"))
     assert deployment["status"]["readyReplicas"] == 1 and deployment["status"]["unavailableReplicas"] == 1
 
-    _put(fleet, "v1/nodes", _node("hyperpod-i-2", **{"nvidia.com/gpu": "8"}))
-    fleet.call("sched", _reconcile)
-    deployment = fleet.call("sched", lambda e: e.get_object("apps/v1/deployments", "default", "trainer"))
+    put(fleet, CLUSTER, "v1/nodes", _node("hyperpod-i-2", **{"nvidia.com/gpu": "8"}))
+    fleet.call(CLUSTER, _reconcile)
+    deployment = fleet.call(CLUSTER, lambda e: e.get_object("apps/v1/deployments", "default", "trainer"))
     assert deployment["status"]["readyReplicas"] == 2
 
 
 def test_a_daemonset_counts_only_nodes_whose_taints_it_tolerates(fleet):
     gpu_taint = {"key": "nvidia.com/gpu", "value": "present", "effect": "NoSchedule"}
-    _put(fleet, "v1/nodes", _node("a", taints=[gpu_taint]))
-    _put(fleet, "v1/nodes", _node("b", taints=[{"key": "dedicated", "value": "ray", "effect": "NoSchedule"}]))
-    daemonset = {
-        "apiVersion": "apps/v1",
-        "kind": "DaemonSet",
-        "metadata": {"name": "gpu-plugin", "namespace": "kube-system", "generation": 1},
-        "spec": {
-            "selector": {"matchLabels": {"app": "p"}},
-            "template": {
-                "metadata": {"labels": {"app": "p"}},
-                "spec": {
-                    **_spec(),
-                    "tolerations": [{"key": "nvidia.com/gpu", "operator": "Exists", "effect": "NoSchedule"}],
-                },
-            },
-        },
-    }
-    _put(fleet, "apps/v1/daemonsets", daemonset)
-    fleet.call("sched", _reconcile)
-    found = fleet.call("sched", lambda e: e.get_object("apps/v1/daemonsets", "kube-system", "gpu-plugin"))
+    put(fleet, CLUSTER, "v1/nodes", _node("a", taints=[gpu_taint]))
+    put(fleet, CLUSTER, "v1/nodes", _node("b", taints=[{"key": "dedicated", "value": "ray", "effect": "NoSchedule"}]))
+    tolerates_gpu = [{"key": "nvidia.com/gpu", "operator": "Exists", "effect": "NoSchedule"}]
+    put(fleet, CLUSTER, "apps/v1/daemonsets", _daemonset("gpu-plugin", {**_spec(), "tolerations": tolerates_gpu}))
+    fleet.call(CLUSTER, _reconcile)
+    found = fleet.call(CLUSTER, lambda e: e.get_object("apps/v1/daemonsets", "kube-system", "gpu-plugin"))
     assert found["status"]["desiredNumberScheduled"] == 1
 
 
 def test_daemon_pods_run_one_per_wanted_node_and_wait_when_the_node_is_full(fleet):
-    _put(fleet, "v1/nodes", _node("a", cpu="1"))
-    _put(fleet, "v1/nodes", _node("b", cpu="8"))
-    daemonset = {
-        "apiVersion": "apps/v1",
-        "kind": "DaemonSet",
-        "metadata": {"name": "agent", "namespace": "kube-system", "generation": 1},
-        "spec": {
-            "selector": {"matchLabels": {"app": "agent"}},
-            "template": {"metadata": {"labels": {"app": "agent"}}, "spec": _spec(cpu="2")},
-        },
-    }
-    _put(fleet, "apps/v1/daemonsets", daemonset)
-    fleet.call("sched", _reconcile)
-    pods = fleet.call("sched", lambda e: e.list_objects("v1/pods", "kube-system"))
+    put(fleet, CLUSTER, "v1/nodes", _node("a", cpu="1"))
+    put(fleet, CLUSTER, "v1/nodes", _node("b", cpu="8"))
+    put(fleet, CLUSTER, "apps/v1/daemonsets", _daemonset("agent", _spec(cpu="2")))
+    fleet.call(CLUSTER, _reconcile)
+    pods = fleet.call(CLUSTER, lambda e: e.list_objects("v1/pods", "kube-system"))
     placed = {p["spec"].get("nodeName"): p["status"]["phase"] for p in pods}
     assert placed == {"b": "Running", None: "Pending"}
     pending = next(p for p in pods if p["status"]["phase"] == "Pending")
     assert pending["status"]["conditions"][0]["message"].startswith(
         "0/2 nodes are available: 1 Insufficient cpu, 1 node(s) didn't match Pod's node affinity/selector."
     )
-    found = fleet.call("sched", lambda e: e.get_object("apps/v1/daemonsets", "kube-system", "agent"))
+    found = fleet.call(CLUSTER, lambda e: e.get_object("apps/v1/daemonsets", "kube-system", "agent"))
     assert (found["status"]["desiredNumberScheduled"], found["status"]["numberReady"]) == (2, 1)
 
 
@@ -202,15 +183,15 @@ def test_hyperpods_health_agent_runs_on_an_unhealthy_node_the_gpu_plugin_skips(f
         "effect": "NoSchedule",
     }
     labels = {"node.kubernetes.io/instance-type": "ml.p5.48xlarge", "sagemaker.amazonaws.com/compute-type": "hyperpod"}
-    _put(fleet, "v1/nodes", _node("hyperpod-i-1", labels=labels, taints=[health_taint], unschedulable=True))
+    put(fleet, CLUSTER, "v1/nodes", _node("hyperpod-i-1", labels=labels, taints=[health_taint], unschedulable=True))
     for obj in [
         *objects.health_monitoring_agent("1.0", "us-east-1"),
         *objects.nvidia_device_plugin("v0.17.2", "us-east-1", placement()),
     ]:
         if obj["kind"] in ("Namespace", "DaemonSet"):
-            _put(fleet, {"Namespace": "v1/namespaces", "DaemonSet": "apps/v1/daemonsets"}[obj["kind"]], obj)
-    fleet.call("sched", _reconcile)
-    agent = fleet.call("sched", lambda e: e.get_object("apps/v1/daemonsets", "aws-hyperpod", "health-monitoring-agent"))
-    plugin = fleet.call("sched", lambda e: e.get_object("apps/v1/daemonsets", "kube-system", "nvidia-device-plugin"))
+            put(fleet, CLUSTER, {"Namespace": "v1/namespaces", "DaemonSet": "apps/v1/daemonsets"}[obj["kind"]], obj)
+    fleet.call(CLUSTER, _reconcile)
+    agent = fleet.call(CLUSTER, lambda e: e.get_object("apps/v1/daemonsets", "aws-hyperpod", "health-monitoring-agent"))
+    plugin = fleet.call(CLUSTER, lambda e: e.get_object("apps/v1/daemonsets", "kube-system", "nvidia-device-plugin"))
     assert (agent["status"]["desiredNumberScheduled"], agent["status"]["numberReady"]) == (1, 1)
     assert plugin["status"]["desiredNumberScheduled"] == 0
