@@ -46,7 +46,7 @@ def side(request: pytest.FixtureRequest) -> Any:
         return
     client = request.getfixturevalue("client")
     hyperpod.install()  # the sandbox's SageMaker, managed MLflow included
-    sandbox_mlflow.SETTINGS["create_seconds"] = 60.0  # 0.6 s at the tests' time scale
+    sandbox_mlflow.settings()["create_seconds"] = 60.0  # 0.6 s at the tests' time scale
     role = client("iam").create_role(RoleName="mlflow", AssumeRolePolicyDocument=json.dumps(TRUST))["Role"]["Arn"]
     client("s3").create_bucket(Bucket="sagemaker-shared")
     sm = client("sagemaker")
@@ -63,7 +63,7 @@ def side(request: pytest.FixtureRequest) -> Any:
         )
 
     yield Mlflow(), create, created
-    sandbox_mlflow.SETTINGS["create_seconds"] = 1500.0
+    sandbox_mlflow.settings()["create_seconds"] = 1500.0
     sandbox_mlflow.reset()
 
 
