@@ -4,4 +4,4 @@ API servers themselves."""
 
 from __future__ import annotations
 
-from tests.sandbox.aws.conftest import aws, client, moto_session, role_arn  # noqa: F401  (the sandbox's fixtures)
+from tests.sandbox.aws.conftest import aws, client, deploy, moto_session, role_arn  # noqa: F401  (the sandbox's fixtures)
