@@ -38,6 +38,10 @@ class SageMaker:
         self.clusters, self.nodes, self.events = clusters, nodes or {}, events or []
         self.plans = plans or {}
         self.pages, self.described = 0, list[str]()
+        self.tagged: dict[str, dict[str, str]] = {}  # ARN -> its tags, as ListTags answers them
+
+    def tags(self, arn: str) -> dict[str, str]:
+        return dict(self.tagged.get(arn, {}))
 
     def hyperpod_cluster(self, name: str) -> dict[str, Any] | None:
         return self.clusters.get(name)
