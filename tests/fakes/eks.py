@@ -38,6 +38,7 @@ class Eks:
         self.offered = offered or {}
         self.created: list[dict[str, Any]] = []  # each CreateAddon: name, version, tags, identity, configuration
         self.updated: list[tuple[str, str]] = []  # each UpdateAddon: (name, version)
+        self.deleted: list[str] = []  # each add-on DeleteAddon removed
 
     def cluster(self, name: str) -> dict[str, Any] | None:
         return self.clusters.get(name)
@@ -82,3 +83,11 @@ class Eks:
             )
         self.updated.append((name, version))
         found.update(status="UPDATING", addonVersion=version)
+
+    def delete_addon(self, cluster: str, name: str) -> bool:
+        """DeleteAddon: the add-on goes (with its pod identity associations); False when it is already gone."""
+        if name not in self.addon_map.get(cluster, {}):
+            return False
+        self.deleted.append(name)
+        del self.addon_map[cluster][name]
+        return True

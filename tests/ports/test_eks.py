@@ -123,3 +123,12 @@ def test_an_addon_created_without_a_version_gets_the_default_offered(side: Side)
     create("train")
     eks.create_addon("train", "metrics-server", TAGS)
     assert eks.addons("train")["metrics-server"]["addonVersion"] == METRICS[1]
+
+
+def test_a_deleted_addon_goes_and_a_second_delete_answers_it_was_gone(side: Side) -> None:
+    eks, create, install, _ = side
+    create("train")
+    install("train", "vpc-cni")
+    assert eks.delete_addon("train", "vpc-cni") is True
+    assert eks.addons("train").get("vpc-cni", {}).get("status") in (None, "DELETING")
+    assert eks.delete_addon("train", "kube-proxy") is False
