@@ -39,6 +39,7 @@ class Eks:
         self.created: list[dict[str, Any]] = []  # each CreateAddon: name, version, tags, identity, configuration
         self.updated: list[tuple[str, str]] = []  # each UpdateAddon: (name, version)
         self.deleted: list[str] = []  # each add-on DeleteAddon removed
+        self.schemas: dict[str, dict[str, Any]] = {}  # add-on -> its configuration values' JSON schema
 
     def cluster(self, name: str) -> dict[str, Any] | None:
         return self.clusters.get(name)
@@ -91,3 +92,7 @@ class Eks:
         self.deleted.append(name)
         del self.addon_map[cluster][name]
         return True
+
+    def addon_configuration_schema(self, name: str, version: str) -> dict[str, Any]:
+        """DescribeAddonConfiguration's schema of the add-on's configuration values ({} when it publishes none)."""
+        return dict(self.schemas.get(name, {}))

@@ -17,6 +17,24 @@ class Iam:
         self.attached: dict[str, list[str]] = {}  # role -> its managed policies' ARNs
         self.inline: dict[str, dict[str, dict[str, object]]] = {}  # role -> its inline policies by name
         self.deleted: list[tuple[str, bool]] = []  # (role, detach) of each role deleted
+        self.trusts: dict[str, dict[str, object]] = {}  # role -> its trust policy
+        self.oidc_providers: dict[str, str] = {}  # issuer URL without https:// -> the provider's ARN
+
+    def oidc_provider_arn(self, issuer_url: str) -> str | None:
+        return self.oidc_providers.get(issuer_url.removeprefix("https://"))
+
+    def ensure_role_trusting(self, name: str, trust: dict[str, object], tags: dict[str, str], description: str) -> str:
+        """A role with this trust policy: one of Launchpod's trusting something else is made again (IAM lets no
+        one rewrite a trust); anyone else's is refused."""
+        if name in self.roles and self.trusts.get(name) == trust:
+            return self.roles[name][0]
+        if name in self.roles and not self.delete_owned_role(name, tags, detach=True):
+            raise PermanentError(
+                f"IAM role {name} exists, is not Launchpod's and trusts something else; delete or rename it."
+            )
+        self.roles[name] = (f"arn:aws:iam::123456789012:role/{name}", dict(tags))
+        self.trusts[name] = trust
+        return self.roles[name][0]
 
     def ensure_role(self, name: str, service: str, policies: list[str], tags: dict[str, str], description: str) -> str:
         """The role (created with ``tags`` when missing) with each of ``policies`` attached; its ARN."""
@@ -40,7 +58,7 @@ class Iam:
                 "iam:DeleteRole failed: DeleteConflict: Cannot delete entity, must detach all policies first."
             )
         self.deleted.append((name, detach))
-        for held in (self.roles, self.attached, self.inline):
+        for held in (self.roles, self.attached, self.inline, self.trusts):
             held.pop(name, None)
         return True
 

@@ -13,10 +13,12 @@ from launchpod.domain import dependencies
 from launchpod.domain.errors import Conflict, NotFound
 
 import sandbox.aws
+from sandbox.aws.eks.catalog import INFERENCE_SCHEMA
 from tests.fakes.eks import Eks
 from tests.sandbox.aws.support import ROLE_ARN, wait_until
 
 VERSION = "1.32"
+INFERENCE = "amazon-sagemaker-hyperpod-inference"
 TAGS = {"launchpod:cluster": "train"}
 # What a cluster and an add-on come to, made the way each side makes them: (cluster name) and (cluster, add-on);
 # and an add-on's creation finishing (cluster, add-on).
@@ -28,6 +30,7 @@ METRICS = (["v0.8.1-eksbuild.1", "v0.8.0-eksbuild.2", "v0.8.0-eksbuild.1"], "v0.
 def side(request: pytest.FixtureRequest) -> Side:
     if request.param == "fake":
         fake = Eks(offered={"metrics-server": METRICS})
+        fake.schemas[INFERENCE] = INFERENCE_SCHEMA  # what EKS publishes for it (the sandbox serves AWS's pages)
 
         def create_fake(name: str) -> None:
             fake.clusters[name] = {"name": name, "status": "ACTIVE", "version": VERSION, "tags": TAGS}
@@ -132,3 +135,11 @@ def test_a_deleted_addon_goes_and_a_second_delete_answers_it_was_gone(side: Side
     assert eks.delete_addon("train", "vpc-cni") is True
     assert eks.addons("train").get("vpc-cni", {}).get("status") in (None, "DELETING")
     assert eks.delete_addon("train", "kube-proxy") is False
+
+
+def test_an_addons_configuration_schema_is_read_as_a_mapping(side: Side) -> None:
+    eks = side[0]
+    version = eks.addon_versions(INFERENCE, VERSION)[1]
+    assert version is not None
+    schema = eks.addon_configuration_schema(INFERENCE, version)
+    assert schema == INFERENCE_SCHEMA and schema.get("type") == "object"

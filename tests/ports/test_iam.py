@@ -104,3 +104,53 @@ def test_a_role_keeping_managed_policies_is_refused_deletion_without_detach(side
     with pytest.raises(PermanentError, match="DeleteConflict: Cannot delete entity, must detach all policies first"):
         roles.delete_owned_role("launchpod-c1-cw", OURS)
     assert roles.owned_role("launchpod-c1-cw", OURS) is not None
+
+
+ISSUER = "https://oidc.eks.us-east-1.amazonaws.com/id/ABC"
+WEB_TRUST = {
+    "Version": "2012-10-17",
+    "Statement": [
+        {
+            "Effect": "Allow",
+            "Principal": {
+                "Federated": "arn:aws:iam::123456789012:oidc-provider/oidc.eks.us-east-1.amazonaws.com/id/ABC"
+            },
+            "Action": "sts:AssumeRoleWithWebIdentity",
+        }
+    ],
+}
+
+
+def test_a_role_trusting_a_policy_is_made_once_and_someone_elses_of_the_name_is_refused(side: Side) -> None:
+    roles, create, _ = side
+    arn = roles.ensure_role_trusting("launchpod-c1-inference", WEB_TRUST, OURS, "inference operator")
+    assert arn == "arn:aws:iam::123456789012:role/launchpod-c1-inference"
+    assert roles.ensure_role_trusting("launchpod-c1-inference", WEB_TRUST, OURS, "inference operator") == arn
+    assert roles.owned_role("launchpod-c1-inference", OURS) == arn
+    create("team-role", {"owner": "ml-team"})
+    with pytest.raises(PermanentError, match="IAM role team-role exists, is not Launchpod's"):
+        roles.ensure_role_trusting("team-role", WEB_TRUST, OURS, "inference operator")
+
+
+@pytest.fixture(params=["fake", "iam"])
+def providers(request: pytest.FixtureRequest) -> tuple[Any, Callable[[str], None]]:
+    """The port, and how an OIDC identity provider for an issuer comes to exist."""
+    if request.param == "fake":
+        fake = Iam()
+
+        def add(issuer: str) -> None:
+            host_path = issuer.removeprefix("https://")
+            fake.oidc_providers[host_path] = f"arn:aws:iam::123456789012:oidc-provider/{host_path}"
+
+        return fake, add
+    iam = request.getfixturevalue("client")("iam")
+    return Adapter(), lambda issuer: iam.create_open_id_connect_provider(
+        Url=issuer, ClientIDList=["sts.amazonaws.com"], ThumbprintList=["9e99a48a9960b14926bb7f3b02e22da2b0ab7280"]
+    )
+
+
+def test_a_clusters_oidc_provider_is_found_by_its_issuer(providers: tuple[Any, Callable[[str], None]]) -> None:
+    roles, add = providers
+    assert roles.oidc_provider_arn(ISSUER) is None
+    add(ISSUER)
+    assert roles.oidc_provider_arn(ISSUER) == WEB_TRUST["Statement"][0]["Principal"]["Federated"]  # type: ignore[index]
