@@ -14,20 +14,13 @@ from launchpod.runtime import wiring
 from launchpod.usecases.workflows.provision_cluster import await_addons
 
 from tests.entrypoints.fakes import phase_input
+from tests.fakes.eks import Eks
 
 NAMES = provision.awaited_addons(include_optional=False)
 NO_REPLICAS = {
     "code": "InsufficientNumberOfReplicas",
     "message": "The add-on is unhealthy because it doesn't have the desired number of replicas.",
 }
-
-
-class FakeEks:
-    def __init__(self, found: dict[str, dict[str, Any]]) -> None:
-        self.found = found
-
-    def addons(self, cluster: str) -> dict[str, dict[str, Any]]:
-        return self.found
 
 
 def _doc(polls: int = 0) -> WorkflowInput:
@@ -45,8 +38,8 @@ def _addons(**statuses: str) -> dict[str, dict[str, Any]]:
 
 
 @pytest.fixture
-def eks(monkeypatch) -> FakeEks:
-    fake = FakeEks({})
+def eks(monkeypatch) -> Eks:
+    fake = Eks(addons={"c1": {}})
     monkeypatch.setattr(wiring, "eks", lambda: fake)
     return fake
 
@@ -56,20 +49,20 @@ def test_coredns_and_the_dependency_addons_are_awaited(eks):
 
 
 def test_every_addon_active_ends_the_phase(eks):
-    eks.found = _addons()
+    eks.addon_map["c1"] = _addons()
     result = await_addons(_doc())
     assert result.ready and "coredns v1.0.0-eksbuild.1" in result.message and "ACTIVE" in result.message
 
 
 def test_a_degraded_addon_is_polled_again_not_failed(eks):
-    eks.found = _addons(coredns="DEGRADED")
+    eks.addon_map["c1"] = _addons(coredns="DEGRADED")
     result = await_addons(_doc(polls=3))
     assert not result.ready and result.wait == provision.ADDON_POLL_SECONDS
     assert result.message == "Waiting for coredns (DEGRADED)"
 
 
 def test_still_degraded_after_the_bound_fails_with_the_health_issue_and_what_to_check(eks):
-    eks.found = _addons(cert_manager="DEGRADED")
+    eks.addon_map["c1"] = _addons(cert_manager="DEGRADED")
     with pytest.raises(PermanentError) as caught:
         await_addons(_doc(polls=provision.MAX_ADDON_POLLS))
     assert "cert-manager is DEGRADED (InsufficientNumberOfReplicas" in caught.value.message
@@ -77,11 +70,11 @@ def test_still_degraded_after_the_bound_fails_with_the_health_issue_and_what_to_
 
 
 def test_a_failed_or_missing_addon_fails_at_once(eks):
-    eks.found = _addons(metrics_server="CREATE_FAILED")
+    eks.addon_map["c1"] = _addons(metrics_server="CREATE_FAILED")
     with pytest.raises(PermanentError) as failed:
         await_addons(_doc())
     assert "metrics-server is CREATE_FAILED" in failed.value.message
-    eks.found = {n: a for n, a in _addons().items() if n != "coredns"}
+    eks.addon_map["c1"] = {n: a for n, a in _addons().items() if n != "coredns"}
     with pytest.raises(PermanentError) as missing:
         await_addons(_doc())
     assert "coredns" in missing.value.message and "not on c1" in missing.value.message

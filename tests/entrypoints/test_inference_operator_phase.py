@@ -7,7 +7,6 @@ HyperPod cluster's ARN, checked against DescribeAddonConfiguration's schema firs
 from __future__ import annotations
 
 import json
-from typing import Any
 
 import pytest
 from launchpod.contracts.workflows import WorkflowInput
@@ -19,7 +18,9 @@ from launchpod.usecases.workflows import configure_features
 
 from sandbox.aws.eks.catalog import INFERENCE_SCHEMA
 from tests.entrypoints.fakes import phase_input
-from tests.fakes.eks import _offered
+from tests.fakes.eks import Eks
+from tests.fakes.iam import Iam
+from tests.fakes.sagemaker import SageMaker
 
 ADDON = "amazon-sagemaker-hyperpod-inference"
 ISSUER = "https://oidc.eks.us-east-1.amazonaws.com/id/ABC"
@@ -30,74 +31,17 @@ ACTIVE = {"status": "ACTIVE", "health": {"issues": []}, "addonVersion": "v1"}
 SCHEMA = INFERENCE_SCHEMA
 
 
-class FakeEks:
-    def __init__(self) -> None:
-        self.found: dict[str, dict[str, Any]] = {
-            "cert-manager": dict(ACTIVE),
-            "aws-mountpoint-s3-csi-driver": dict(ACTIVE),
-            "metrics-server": dict(ACTIVE),
-        }
-        self.created: list[dict[str, Any]] = []
-
-    def cluster(self, name: str) -> dict[str, Any]:
-        return {"name": name, "status": "ACTIVE", "version": "1.34", "identity": {"oidc": {"issuer": ISSUER}}}
-
-    def addons(self, cluster: str) -> dict[str, dict[str, Any]]:
-        return {n: dict(a) for n, a in self.found.items()}
-
-    def addon_versions(self, name: str, kubernetes_version: str) -> tuple[list[str], str | None]:
-        return _offered({}, name, kubernetes_version)
-
-    def addon_configuration_schema(self, name: str, version: str) -> dict[str, Any]:
-        assert name == ADDON
-        return SCHEMA
-
-    def create_addon(
-        self,
-        cluster: str,
-        name: str,
-        tags: dict[str, str],
-        version: str | None = None,
-        identity: Any = None,
-        values: dict[str, Any] | None = None,
-    ) -> None:
-        self.created.append({"name": name, "version": version, "identity": identity, "values": values})
-        self.found[name] = {"status": "CREATING", "addonVersion": version}
-
-
-class FakeIam:
-    def __init__(self) -> None:
-        self.trusts: dict[str, dict[str, Any]] = {}
-        self.pod_roles: list[str] = []
-        self.inline: dict[str, dict[str, Any]] = {}
-
-    def oidc_provider_arn(self, issuer: str) -> str | None:
-        return PROVIDER if issuer == ISSUER else None
-
-    def ensure_role(self, name: str, service: str, policies: list[str], tags: dict[str, str], description: str) -> str:
-        assert service == "pods.eks.amazonaws.com"
-        self.pod_roles.append(name)
-        return f"arn:aws:iam::123456789012:role/{name}"
-
-    def ensure_role_trusting(self, name: str, trust: dict[str, Any], tags: dict[str, str], description: str) -> str:
-        self.trusts[name] = trust
-        return f"arn:aws:iam::123456789012:role/{name}"
-
-    def put_inline_policy(self, role: str, name: str, document: dict[str, Any]) -> None:
-        self.inline[role] = document
-
-
-class FakeSageMaker:
-    def hyperpod_cluster(self, name: str) -> dict[str, Any]:
-        return {"ClusterName": name, "ClusterArn": HYPERPOD_ARN}
-
-
 @pytest.fixture
-def fakes(monkeypatch) -> tuple[FakeEks, FakeIam]:
-    eks, iam = FakeEks(), FakeIam()
+def fakes(monkeypatch) -> tuple[Eks, Iam]:
+    control_plane = {"name": "c1", "status": "ACTIVE", "version": "1.34", "identity": {"oidc": {"issuer": ISSUER}}}
+    installed = {n: dict(ACTIVE) for n in ("cert-manager", "aws-mountpoint-s3-csi-driver", "metrics-server")}
+    eks, iam = Eks({"c1": control_plane}, {"c1": installed}), Iam()
+    eks.schemas[ADDON] = SCHEMA
+    iam.oidc_providers[ISSUER.removeprefix("https://")] = PROVIDER
+    sagemaker = SageMaker({"c1": {"ClusterName": "c1", "ClusterArn": HYPERPOD_ARN}})
     monkeypatch.setattr(wiring, "eks", lambda: eks)
     monkeypatch.setattr(wiring, "iam", lambda: iam)
-    monkeypatch.setattr(wiring, "sagemaker", FakeSageMaker)
+    monkeypatch.setattr(wiring, "sagemaker", lambda: sagemaker)
     return eks, iam
 
 
@@ -115,7 +59,7 @@ def test_the_fsx_csi_driver_is_installed_and_awaited_before_the_inference_add_on
     assert eks.created[0]["identity"][0] == "fsx-csi-controller-sa"  # its pod identity, as reconcile gives it
     assert not first.ready and "aws-fsx-csi-driver" in first.message
 
-    eks.found["aws-fsx-csi-driver"] = {
+    eks.addon_map["c1"]["aws-fsx-csi-driver"] = {
         "status": "DEGRADED",
         "health": {"issues": [{"code": "InsufficientNumberOfReplicas", "message": "m"}]},
     }  # rolled out, its controller waiting for nodes: its CSIDriver exists
@@ -125,14 +69,14 @@ def test_the_fsx_csi_driver_is_installed_and_awaited_before_the_inference_add_on
 
 def test_the_inference_add_on_gets_its_required_values_and_no_pod_identity(fakes):
     eks, _ = fakes
-    eks.found["aws-fsx-csi-driver"] = dict(ACTIVE)
+    eks.addon_map["c1"]["aws-fsx-csi-driver"] = dict(ACTIVE)
 
     configure_features.inference_operator(_doc())
 
     created = eks.created[-1]
     role = "arn:aws:iam::123456789012:role/launchpod-c1-inference-operator"
     assert created["name"] == ADDON and created["identity"] is None
-    assert created["values"] == {
+    assert created["configuration"] == {
         "executionRoleArn": role,
         "tlsCertificateS3Bucket": settings().bucket,
         "hyperpodClusterArn": HYPERPOD_ARN,
@@ -143,7 +87,7 @@ def test_the_inference_add_on_gets_its_required_values_and_no_pod_identity(fakes
 
 def test_the_execution_role_is_assumed_through_irsa_by_the_operators_and_its_kedas_service_accounts_only(fakes):
     eks, iam = fakes
-    eks.found["aws-fsx-csi-driver"] = dict(ACTIVE)
+    eks.addon_map["c1"]["aws-fsx-csi-driver"] = dict(ACTIVE)
 
     configure_features.inference_operator(_doc())
 
@@ -162,12 +106,12 @@ def test_the_execution_role_is_assumed_through_irsa_by_the_operators_and_its_ked
 
 def test_the_execution_role_writes_tls_certificates_pulls_images_and_updates_cluster_inference(fakes):
     eks, iam = fakes
-    eks.found["aws-fsx-csi-driver"] = dict(ACTIVE)
+    eks.addon_map["c1"]["aws-fsx-csi-driver"] = dict(ACTIVE)
 
     configure_features.inference_operator(_doc())
 
-    policy = json.dumps(iam.inline["launchpod-c1-inference-operator"])
-    document = iam.inline["launchpod-c1-inference-operator"]
+    (document,) = iam.inline["launchpod-c1-inference-operator"].values()
+    policy = json.dumps(document)
     granted = {a: s["Resource"] for s in document["Statement"] for a in s["Action"]}
     assert granted["sagemaker:UpdateClusterInference"] == HYPERPOD_ARN
     assert granted["s3:PutObject"] == f"arn:aws:s3:::{settings().bucket}/*"
@@ -175,22 +119,20 @@ def test_the_execution_role_writes_tls_certificates_pulls_images_and_updates_clu
     assert "pods.eks.amazonaws.com" not in policy
 
 
-def test_values_the_addons_schema_refuses_fail_the_phase_before_create_addon(fakes, monkeypatch):
+def test_values_the_addons_schema_refuses_fail_the_phase_before_create_addon(fakes):
     eks, _ = fakes
-    eks.found["aws-fsx-csi-driver"] = dict(ACTIVE)
-    monkeypatch.setattr(
-        eks, "addon_configuration_schema", lambda name, version: {**SCHEMA, "required": [*SCHEMA["required"], "x"]}
-    )
+    eks.addon_map["c1"]["aws-fsx-csi-driver"] = dict(ACTIVE)
+    eks.schemas[ADDON] = {**SCHEMA, "required": [*SCHEMA["required"], "x"]}
 
     with pytest.raises(PermanentError, match=r"\$\.x: is required"):
         configure_features.inference_operator(_doc())
     assert [c["name"] for c in eks.created] == []
 
 
-def test_without_the_clusters_oidc_provider_the_phase_says_how_to_make_it(fakes, monkeypatch):
+def test_without_the_clusters_oidc_provider_the_phase_says_how_to_make_it(fakes):
     eks, iam = fakes
-    eks.found["aws-fsx-csi-driver"] = dict(ACTIVE)
-    monkeypatch.setattr(iam, "oidc_provider_arn", lambda issuer: None)
+    eks.addon_map["c1"]["aws-fsx-csi-driver"] = dict(ACTIVE)
+    iam.oidc_providers.clear()
 
     with pytest.raises(PermanentError, match="no IAM OIDC provider"):
         configure_features.inference_operator(_doc())

@@ -19,6 +19,7 @@ from launchpod.entrypoints.api.app import handler
 from launchpod.runtime import wiring
 
 from tests.entrypoints.fakes import rest_event
+from tests.fakes.ec2 import Ec2
 from tests.fakes.eks import Eks
 from tests.fakes.operations import Workflows
 from tests.fakes.service_quotas import ServiceQuotas
@@ -34,17 +35,6 @@ PROVISION = {
     "storage": {"kind": "s3", "storageName": "datasets"},
 }
 CLAIMS = {role: {"cognito:username": role[0], "cognito:groups": f"[{role}]"} for role in ("admin", "operator")}
-
-
-class FakeEc2:
-    def zones(self) -> list[dict[str, str]]:
-        return [
-            {"name": z, "zoneId": f"use1-az{i}", "state": "available"}
-            for i, z in enumerate(("us-east-1a", "us-east-1b"))
-        ]
-
-    def offerings(self, instance_types: list[str], zone: str | None = None) -> dict[str, list[str]]:
-        return {t: ["us-east-1a", "us-east-1b"] for t in instance_types}
 
 
 @pytest.fixture
@@ -68,7 +58,8 @@ def api(tables, monkeypatch, installed):
     monkeypatch.setattr(wiring, "clusters", lambda: clusters)
     monkeypatch.setattr(wiring, "workflows", lambda: runner)
     monkeypatch.setattr(wiring, "eks", lambda: eks)
-    monkeypatch.setattr(wiring, "ec2", lambda: FakeEc2())
+    ec2 = Ec2(["us-east-1a", "us-east-1b"], {"p5.48xlarge": ["us-east-1a", "us-east-1b"]})  # EC2's name for it
+    monkeypatch.setattr(wiring, "ec2", lambda: ec2)
     monkeypatch.setattr(wiring, "service_quotas", lambda: ServiceQuotas({}))  # moto serves none
     clusters.register("c1", source="created", region="us-east-1")
     # the cluster was provisioned once: that operation's request is what a phase re-runs with

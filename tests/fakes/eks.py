@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from launchpod.domain.errors import NotFound
+from launchpod.domain.errors import Conflict, NotFound
 
 
 def _offered(
@@ -36,6 +36,10 @@ class Eks:
         self.clusters = clusters if clusters is not None else {}
         self.addon_map = addons if addons is not None else {}
         self.offered = offered or {}
+        self.created: list[dict[str, Any]] = []  # each CreateAddon: name, version, tags, identity, configuration
+        self.updated: list[tuple[str, str]] = []  # each UpdateAddon: (name, version)
+        self.deleted: list[str] = []  # each add-on DeleteAddon removed
+        self.schemas: dict[str, dict[str, Any]] = {}  # add-on -> its configuration values' JSON schema
 
     def cluster(self, name: str) -> dict[str, Any] | None:
         return self.clusters.get(name)
@@ -51,3 +55,44 @@ class Eks:
 
     def addon_versions(self, name: str, kubernetes_version: str) -> tuple[list[str], str | None]:
         return _offered(self.offered, name, kubernetes_version)
+
+    def create_addon(
+        self,
+        cluster: str,
+        name: str,
+        tags: dict[str, str],
+        version: str | None = None,
+        pod_identity: tuple[str, str] | None = None,
+        configuration: dict[str, Any] | None = None,
+    ) -> None:
+        """CreateAddon: CREATING at ``version``, else the default version EKS offers, with its tags."""
+        chosen = version or self.addon_versions(name, "")[1]
+        self.created.append(
+            {"name": name, "version": version, "tags": tags, "identity": pod_identity, "configuration": configuration}
+        )
+        addon = {"addonName": name, "clusterName": cluster, "status": "CREATING", "tags": dict(tags)}
+        self.addon_map.setdefault(cluster, {})[name] = addon | ({"addonVersion": chosen} if chosen else {})
+
+    def update_addon(self, cluster: str, name: str, version: str) -> None:
+        """UpdateAddon: UPDATING to ``version``; an add-on still CREATING, UPDATING or DELETING is refused as EKS
+        refuses it (ResourceInUseException)."""
+        found = self.addons(cluster)[name]
+        if found.get("status") in ("CREATING", "UPDATING", "DELETING"):
+            raise Conflict(
+                f"eks:UpdateAddon {name} failed: ResourceInUseException: Addon {name} is in {found['status']} state "
+                "and cannot be updated"
+            )
+        self.updated.append((name, version))
+        found.update(status="UPDATING", addonVersion=version)
+
+    def delete_addon(self, cluster: str, name: str) -> bool:
+        """DeleteAddon: the add-on goes (with its pod identity associations); False when it is already gone."""
+        if name not in self.addon_map.get(cluster, {}):
+            return False
+        self.deleted.append(name)
+        del self.addon_map[cluster][name]
+        return True
+
+    def addon_configuration_schema(self, name: str, version: str) -> dict[str, Any]:
+        """DescribeAddonConfiguration's schema of the add-on's configuration values ({} when it publishes none)."""
+        return dict(self.schemas.get(name, {}))

@@ -12,9 +12,25 @@ class Servers:
     presigned URLs to their UI (each one new); ``asked`` is the names described, ``presigned`` the names a URL
     was made for. A URL is made only for a server that exists and is Created, as SageMaker makes them."""
 
-    def __init__(self, servers: dict[str, dict[str, Any]]) -> None:
-        self.servers, self.asked = servers, list[str]()
-        self.presigned = list[str]()
+    def __init__(self, servers: dict[str, dict[str, Any]] | None = None) -> None:
+        self.servers, self.asked = servers if servers is not None else {}, list[str]()
+        self.presigned, self.deleted = list[str](), list[str]()
+
+    def add(self, name: str, status: str = "Created") -> dict[str, Any]:
+        """A server as CreateMlflowTrackingServer leaves it once ``status``."""
+        self.servers[name] = {
+            "TrackingServerName": name,
+            "TrackingServerArn": f"arn:aws:sagemaker:us-east-1:123456789012:mlflow-tracking-server/{name}",
+            "TrackingServerStatus": status,
+            "TrackingServerUrl": f"https://t-{name}.us-east-1.experiments.sagemaker.aws",
+        }
+        return self.servers[name]
+
+    def delete(self, name: str) -> None:
+        """DeleteMlflowTrackingServer: the server is Deleting until it is gone; one already gone is no error."""
+        if name in self.servers:
+            self.deleted.append(name)
+            self.servers[name]["TrackingServerStatus"] = "Deleting"
 
     def describe(self, name: str) -> dict[str, Any] | None:
         self.asked.append(name)

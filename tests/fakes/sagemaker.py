@@ -9,6 +9,21 @@ from typing import Any
 from launchpod.domain.errors import PermanentError
 
 
+def _matches(event: dict[str, Any], filters: dict[str, Any]) -> bool:
+    """ListClusterEvents' filters as SageMaker applies them: NodeId is the event's InstanceId, the time bounds
+    compare with its EventTime (https://docs.aws.amazon.com/sagemaker/latest/APIReference/API_ListClusterEvents.html)."""
+    for key, value in filters.items():
+        if key == "SortOrder":
+            continue
+        if key in ("EventTimeAfter", "EventTimeBefore"):
+            at = event.get("EventTime")
+            if at is None or (at < value if key == "EventTimeAfter" else at > value):
+                return False
+        elif event.get("InstanceId" if key == "NodeId" else key) != value:
+            return False
+    return True
+
+
 class SageMaker:
     """SageMaker's HyperPod: DescribeCluster by name, each cluster's nodes and events (newest first, paged by
     ``limit`` with the index as token), which events were described, and training plans by ARN."""
@@ -23,6 +38,10 @@ class SageMaker:
         self.clusters, self.nodes, self.events = clusters, nodes or {}, events or []
         self.plans = plans or {}
         self.pages, self.described = 0, list[str]()
+        self.tagged: dict[str, dict[str, str]] = {}  # ARN -> its tags, as ListTags answers them
+
+    def tags(self, arn: str) -> dict[str, str]:
+        return dict(self.tagged.get(arn, {}))
 
     def hyperpod_cluster(self, name: str) -> dict[str, Any] | None:
         return self.clusters.get(name)
@@ -46,7 +65,9 @@ class SageMaker:
     def list_events(self, name: str, filters: dict[str, Any], limit: int, token: str | None) -> dict[str, Any]:
         self._known(name, "ListClusterEvents")
         self.pages += 1
-        mine = [e for e in self.events if all(e.get(k) == v for k, v in filters.items() if k != "SortOrder")]
+        mine = [e for e in self.events if e.get("ClusterName", name) == name and _matches(e, filters)]
+        if filters.get("SortOrder") == "Ascending":
+            mine.reverse()
         start = int(token or 0)
         page: dict[str, Any] = {"Events": mine[start : start + limit]}
         if start + limit < len(mine):
@@ -56,7 +77,9 @@ class SageMaker:
     def describe_event(self, name: str, event_id: str) -> dict[str, Any] | None:
         """The event with its details (none of its metadata); None for an event or a cluster that does not exist."""
         self.described.append(event_id)
-        found = next((e for e in self.events if e.get("EventId") == event_id), None)
+        found = next(
+            (e for e in self.events if e.get("EventId") == event_id and e.get("ClusterName", name) == name), None
+        )
         if name not in self.clusters or found is None:
             return None
         return {**found, "EventDetails": {"EventMetadata": {}}}

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 import pytest
 
 from sandbox.kube import KubeFleet
-from tests.sandbox.aws.conftest import aws, client, moto_session, role_arn  # noqa: F401  (the sandbox's fixtures)
+from tests.sandbox.aws.conftest import aws, client, deploy, moto_session, role_arn  # noqa: F401  (the sandbox's fixtures)
 
 
 @pytest.fixture(scope="module")

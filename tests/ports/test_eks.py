@@ -5,27 +5,32 @@ cluster that does not exist, and the versions offered of an add-on."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import pytest
 from launchpod.adapters.aws.eks import Eks as EksAdapter
 from launchpod.domain import dependencies
-from launchpod.domain.errors import NotFound
-from launchpod.usecases.ports import EksClusters
+from launchpod.domain.errors import Conflict, NotFound
 
 import sandbox.aws
+from sandbox.aws.eks.catalog import INFERENCE_SCHEMA
 from tests.fakes.eks import Eks
 from tests.sandbox.aws.support import ROLE_ARN, wait_until
 
 VERSION = "1.32"
+INFERENCE = "amazon-sagemaker-hyperpod-inference"
 TAGS = {"launchpod:cluster": "train"}
-# What a cluster and an add-on come to, made the way each side makes them: (cluster name) and (cluster, add-on).
-Side = tuple[EksClusters, Callable[[str], None], Callable[[str, str], None]]
+# What a cluster and an add-on come to, made the way each side makes them: (cluster name) and (cluster, add-on);
+# and an add-on's creation finishing (cluster, add-on).
+Side = tuple[Any, Callable[[str], None], Callable[[str, str], None], Callable[[str, str], None]]
+METRICS = (["v0.8.1-eksbuild.1", "v0.8.0-eksbuild.2", "v0.8.0-eksbuild.1"], "v0.8.1-eksbuild.1")  # EKS's offer
 
 
 @pytest.fixture(params=["fake", "eks"])
 def side(request: pytest.FixtureRequest) -> Side:
     if request.param == "fake":
-        fake = Eks()
+        fake = Eks(offered={"metrics-server": METRICS})
+        fake.schemas[INFERENCE] = INFERENCE_SCHEMA  # what EKS publishes for it (the sandbox serves AWS's pages)
 
         def create_fake(name: str) -> None:
             fake.clusters[name] = {"name": name, "status": "ACTIVE", "version": VERSION, "tags": TAGS}
@@ -33,7 +38,10 @@ def side(request: pytest.FixtureRequest) -> Side:
         def install_fake(cluster: str, addon: str) -> None:
             fake.addon_map.setdefault(cluster, {})[addon] = {"addonName": addon, "clusterName": cluster}
 
-        return fake, create_fake, install_fake
+        def settle_fake(cluster: str, addon: str) -> None:
+            fake.addon_map[cluster][addon]["status"] = "ACTIVE"
+
+        return fake, create_fake, install_fake, settle_fake
     eks = request.getfixturevalue("client")("eks")
 
     def create(name: str) -> None:
@@ -50,7 +58,15 @@ def side(request: pytest.FixtureRequest) -> Side:
     def install(cluster: str, addon: str) -> None:
         eks.create_addon(clusterName=cluster, addonName=addon)
 
-    return EksAdapter(), create, install
+    def settle(cluster: str, addon: str) -> None:
+        # ACTIVE, or DEGRADED on a cluster with no nodes to run it: either way no longer CREATING
+        wait_until(
+            lambda: eks.describe_addon(clusterName=cluster, addonName=addon)["addon"]["status"] != "CREATING",
+            reason=f"{addon} still CREATING",
+        )
+
+    sandbox.aws.set_addon_transition_seconds(200)  # 2 s at the tests' time scale: CREATING is seen
+    return EksAdapter(), create, install, settle
 
 
 def test_a_cluster_nobody_created_reads_as_none(side: Side) -> None:
@@ -58,7 +74,7 @@ def test_a_cluster_nobody_created_reads_as_none(side: Side) -> None:
 
 
 def test_a_cluster_reads_with_its_status_version_and_tags(side: Side) -> None:
-    eks, create, _ = side
+    eks, create, *_ = side
     create("train")
     found = eks.cluster("train")
     assert found is not None
@@ -66,7 +82,7 @@ def test_a_cluster_reads_with_its_status_version_and_tags(side: Side) -> None:
 
 
 def test_a_clusters_addons_are_by_name_and_a_cluster_without_any_has_none(side: Side) -> None:
-    eks, create, install = side
+    eks, create, install, _ = side
     create("train")
     assert eks.addons("train") == {}
     install("train", "vpc-cni")
@@ -88,3 +104,42 @@ def test_a_pinned_addon_is_offered_with_its_pin_and_a_default_among_the_versions
     versions, default = side[0].addon_versions(addon, VERSION)
     pin = next(a.version for a in dependencies.manifest().addons if a.name == addon)
     assert pin in versions and default in versions
+
+
+def test_an_addon_is_created_at_a_version_with_its_tags_and_updated_to_another_once_active(side: Side) -> None:
+    eks, create, _, settle = side
+    create("train")
+    offered, default = eks.addon_versions("metrics-server", VERSION)
+    assert (offered, default) == METRICS
+    eks.create_addon("train", "metrics-server", TAGS, offered[1])
+    created = eks.addons("train")["metrics-server"]
+    assert (created["addonVersion"], created["tags"]) == (offered[1], TAGS)
+    with pytest.raises(Conflict, match="ResourceInUseException: Addon metrics-server is in CREATING state"):
+        eks.update_addon("train", "metrics-server", default)
+    settle("train", "metrics-server")
+    eks.update_addon("train", "metrics-server", default)
+    assert eks.addons("train")["metrics-server"]["addonVersion"] == default
+
+
+def test_an_addon_created_without_a_version_gets_the_default_offered(side: Side) -> None:
+    eks, create, *_ = side
+    create("train")
+    eks.create_addon("train", "metrics-server", TAGS)
+    assert eks.addons("train")["metrics-server"]["addonVersion"] == METRICS[1]
+
+
+def test_a_deleted_addon_goes_and_a_second_delete_answers_it_was_gone(side: Side) -> None:
+    eks, create, install, _ = side
+    create("train")
+    install("train", "vpc-cni")
+    assert eks.delete_addon("train", "vpc-cni") is True
+    assert eks.addons("train").get("vpc-cni", {}).get("status") in (None, "DELETING")
+    assert eks.delete_addon("train", "kube-proxy") is False
+
+
+def test_an_addons_configuration_schema_is_read_as_a_mapping(side: Side) -> None:
+    eks = side[0]
+    version = eks.addon_versions(INFERENCE, VERSION)[1]
+    assert version is not None
+    schema = eks.addon_configuration_schema(INFERENCE, version)
+    assert schema == INFERENCE_SCHEMA and schema.get("type") == "object"

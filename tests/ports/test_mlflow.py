@@ -1,6 +1,7 @@
 """SageMaker managed MLflow's contract: the in-memory fake (tests/fakes/mlflow.py Servers) and adapters.aws.mlflow on
 the sandbox's SageMaker answer each case alike: a server nobody created, a server's description, a presigned URL
-to its UI once it is Created (and not before), and a URL for a server that does not exist."""
+to its UI once it is Created (and not before), a URL for a server that does not exist, a delete (Deleting until
+gone; a server already gone is no error), and a server's tags as SageMaker's ListTags answers them."""
 
 from __future__ import annotations
 
@@ -10,12 +11,13 @@ from typing import Any
 
 import pytest
 from launchpod.adapters.aws.mlflow import Mlflow
+from launchpod.adapters.aws.sagemaker import SageMaker as SageMakerAdapter
 from launchpod.domain.errors import PermanentError
-from launchpod.usecases.ports import MlflowUi
 
 from sandbox.aws import mlflow as sandbox_mlflow
 from sandbox.aws import sagemaker as hyperpod
 from tests.fakes.mlflow import Servers
+from tests.fakes.sagemaker import SageMaker
 from tests.sandbox.aws.support import wait_until
 
 TRUST = {
@@ -23,7 +25,7 @@ TRUST = {
     "Statement": [{"Effect": "Allow", "Principal": {"Service": "sagemaker.amazonaws.com"}, "Action": "sts:AssumeRole"}],
 }
 # The port; how a server is created (its name); how it comes to be Created (its name).
-Side = tuple[MlflowUi, Callable[[str], None], Callable[[str], None]]
+Side = tuple[Any, Callable[[str], None], Callable[[str], None]]
 
 
 @pytest.fixture(params=["fake", "sagemaker"])
@@ -32,12 +34,7 @@ def side(request: pytest.FixtureRequest) -> Any:
         fake = Servers({})
 
         def create_fake(name: str) -> None:
-            fake.servers[name] = {
-                "TrackingServerName": name,
-                "TrackingServerArn": f"arn:aws:sagemaker:us-east-1:123456789012:mlflow-tracking-server/{name}",
-                "TrackingServerStatus": "Creating",
-                "TrackingServerUrl": f"https://t-{name}.us-east-1.experiments.sagemaker.aws",
-            }
+            fake.add(name, "Creating")
 
         def created_fake(name: str) -> None:
             fake.servers[name]["TrackingServerStatus"] = "Created"
@@ -96,3 +93,50 @@ def test_a_ui_url_is_made_once_the_server_is_created_and_each_is_new(side: Side)
 def test_a_ui_url_for_a_server_that_does_not_exist_is_refused_naming_it(side: Side) -> None:
     with pytest.raises(PermanentError, match="ResourceNotFound: Tracking server lp-ghost does not exist"):
         side[0].presigned_url("lp-ghost")
+
+
+def test_a_delete_leaves_the_server_deleting_and_a_second_delete_of_a_gone_one_is_no_error(side: Side) -> None:
+    servers, create, created = side
+    create("lp-train")
+    created("lp-train")
+    servers.delete("lp-train")
+    assert (servers.describe("lp-train") or {}).get("TrackingServerStatus") == "Deleting"
+    servers.delete("lp-ghost")
+
+
+@pytest.fixture(params=["fake", "sagemaker"])
+def tagged(request: pytest.FixtureRequest) -> Any:
+    """SageMaker's ListTags, and how a tracking server is created with tags (name, tags; answers its ARN)."""
+    if request.param == "fake":
+        fake, servers = SageMaker({}), Servers()
+
+        def create_fake(name: str, tags: dict[str, str]) -> str:
+            arn = str(servers.add(name)["TrackingServerArn"])
+            fake.tagged[arn] = dict(tags)
+            return arn
+
+        return fake, create_fake
+    client = request.getfixturevalue("client")
+    hyperpod.install()
+    role = client("iam").create_role(RoleName="mlflow", AssumeRolePolicyDocument=json.dumps(TRUST))["Role"]["Arn"]
+    client("s3").create_bucket(Bucket="sagemaker-shared")
+    sm = client("sagemaker")
+
+    def create(name: str, tags: dict[str, str]) -> str:
+        return str(
+            sm.create_mlflow_tracking_server(
+                TrackingServerName=name,
+                ArtifactStoreUri="s3://sagemaker-shared/mlflow/",
+                RoleArn=role,
+                Tags=[{"Key": k, "Value": v} for k, v in tags.items()],
+            )["TrackingServerArn"]
+        )
+
+    return SageMakerAdapter(), create
+
+
+def test_a_servers_tags_read_back_as_a_mapping(tagged: Any) -> None:
+    port, create = tagged
+    arn = create("lp-train", {"launchpod:cluster": "c1", "owner": "launchpod"})
+    assert port.tags(arn) == {"launchpod:cluster": "c1", "owner": "launchpod"}
+    assert port.tags(create("team-server", {})) == {}

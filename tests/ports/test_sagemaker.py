@@ -1,16 +1,33 @@
-"""SageMaker's contract, as far as a cluster that does not exist goes: the in-memory fake (tests/fakes/sagemaker.py)
-and adapters.aws.sagemaker on the sandbox's SageMaker answer alike for DescribeCluster, its nodes, its events, an
-event, the account's clusters and a training plan nobody bought."""
+"""SageMaker's contract: the in-memory fake (tests/fakes/sagemaker.py) and adapters.aws.sagemaker on the sandbox's
+SageMaker answer alike for a cluster that does not exist (DescribeCluster, its nodes, its events, an event, the
+account's clusters, a training plan nobody bought) and for a created cluster's nodes and events: each node with
+its group, a node by id, the events newest first, filtered and paged, an event by id."""
 
 from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from datetime import UTC, datetime, timedelta
+from typing import Any
 
 import pytest
 from launchpod.adapters.aws.sagemaker import SageMaker as Adapter
 from launchpod.domain.errors import PermanentError
 from launchpod.usecases.ports import HyperPodNodes, HyperPods
 
+import sandbox.aws
+from sandbox.aws import clock
 from sandbox.aws import sagemaker as hyperpod
 from tests.fakes.sagemaker import SageMaker
+from tests.sandbox.aws.support import ROLE_ARN, wait_until
+
+GROUP = {
+    "InstanceGroupName": "workers",
+    "InstanceType": "ml.p5.48xlarge",
+    "InstanceCount": 2,
+    "ExecutionRole": ROLE_ARN,
+    "LifeCycleConfig": {"SourceS3Uri": "s3://sagemaker-launchpod-lifecycle/hyperpod/", "OnCreate": "on_create.sh"},
+}
+VPC = {"SecurityGroupIds": ["sg-0123456789abcdef0"], "Subnets": ["subnet-0123456789abcdef0"]}
 
 
 class Port(HyperPodNodes, HyperPods):
@@ -23,6 +40,121 @@ def sagemaker(request: pytest.FixtureRequest) -> Port:
         return SageMaker({})
     hyperpod.install()  # the sandbox's HyperPod
     return Adapter()
+
+
+def _seeded(name: str) -> SageMaker:
+    """The fake holding what SageMaker answers for ``name`` created InService with two workers (HyperPod keeps
+    events only under continuous provisioning): its nodes and its events, newest first."""
+    at = datetime(2026, 1, 1, tzinfo=UTC)
+    ids = ["i-0a1b2c3d4e5f60001", "i-0a1b2c3d4e5f60002"]
+    nodes = [
+        {"InstanceGroupName": "workers", "InstanceId": i, "InstanceType": "ml.p5.48xlarge"}
+        | {"InstanceStatus": {"Status": "Running"}, "LaunchTime": at}
+        for i in ids
+    ]
+    base = {"ClusterName": name, "ClusterArn": f"arn:aws:sagemaker:us-east-1:123456789012:cluster/{name}"}
+    events = [
+        {"ResourceType": "InstanceGroup", "InstanceGroupName": "workers", "Description": "workers is InService."},
+        {"ResourceType": "Instance", "InstanceGroupName": "workers", "InstanceId": ids[1], "Description": "running"},
+        {"ResourceType": "Cluster", "Description": f"Cluster {name} is InService."},
+        {"ResourceType": "Instance", "InstanceGroupName": "workers", "InstanceId": ids[0], "Description": "running"},
+        {"ResourceType": "Cluster", "Description": f"Cluster {name} creation started."},
+    ]
+    return SageMaker(
+        {name: {"ClusterName": name, "ClusterStatus": "InService", "NodeProvisioningMode": "Continuous"}},
+        {name: nodes},
+        [
+            {**base, **e, "EventId": f"e-{i}", "EventLevel": "Info", "EventTime": at - timedelta(seconds=i)}
+            for i, e in enumerate(events)
+        ],
+    )
+
+
+@pytest.fixture(params=["fake", "sagemaker"])
+def created(request: pytest.FixtureRequest) -> Iterator[Port]:
+    """The port with the cluster "hp" created and InService, two workers."""
+    if request.param == "fake":
+        yield _seeded("hp")
+        return
+    client: Callable[[str], Any] = request.getfixturevalue("client")
+    sandbox.aws.install(0.001)
+    hyperpod.install()
+    eks = client("eks")
+    arn = eks.create_cluster(
+        name="hp-eks",
+        roleArn=ROLE_ARN,
+        resourcesVpcConfig={"subnetIds": VPC["Subnets"], "securityGroupIds": VPC["SecurityGroupIds"]},
+        accessConfig={"authenticationMode": "API_AND_CONFIG_MAP"},
+    )["cluster"]["arn"]
+    wait_until(lambda: eks.describe_cluster(name="hp-eks")["cluster"]["status"] == "ACTIVE")
+    clock.set_time_scale(0.00002)  # creation's simulated minutes pass in milliseconds
+    sm = client("sagemaker")
+    sm.create_cluster(
+        ClusterName="hp",
+        InstanceGroups=[GROUP],
+        VpcConfig=VPC,
+        Orchestrator={"Eks": {"ClusterArn": arn}},
+        NodeProvisioningMode="Continuous",
+    )
+    wait_until(lambda: sm.describe_cluster(ClusterName="hp")["ClusterStatus"] == "InService", reason="hp not InService")
+    yield Adapter()
+    hyperpod.reset_durations()
+
+
+def test_a_created_clusters_nodes_list_each_with_its_group_type_and_status(created: Port) -> None:
+    nodes = created.list_nodes("hp")
+    assert [(n["InstanceGroupName"], n["InstanceType"], n["InstanceStatus"]["Status"]) for n in nodes] == [
+        ("workers", "ml.p5.48xlarge", "Running")
+    ] * 2
+    assert len({n["InstanceId"] for n in nodes}) == 2 and all(n["InstanceId"].startswith("i-") for n in nodes)
+
+
+def test_a_node_is_described_by_its_id_and_an_unknown_id_is_none(created: Port) -> None:
+    node = created.list_nodes("hp")[0]
+    found = created.describe_node("hp", node["InstanceId"])
+    assert found is not None
+    assert (found["InstanceId"], found["InstanceGroupName"]) == (node["InstanceId"], "workers")
+    assert created.describe_node("hp", "i-00000000000000000") is None
+
+
+def test_a_created_clusters_events_come_newest_first_from_creation_started_to_in_service(created: Port) -> None:
+    events = created.list_events("hp", {"SortOrder": "Descending"}, 50, None)["Events"]
+    times = [e["EventTime"] for e in events]
+    assert times == sorted(times, reverse=True)
+    assert events[-1]["Description"] == "Cluster hp creation started."
+    assert {e["ResourceType"] for e in events} == {"Cluster", "InstanceGroup", "Instance"}
+    assert all(e["ClusterName"] == "hp" and e["EventId"] for e in events)
+
+
+def test_events_filter_by_resource_type_and_by_node_id(created: Port) -> None:
+    clusters = created.list_events("hp", {"ResourceType": "Cluster"}, 50, None)["Events"]
+    assert [e["ResourceType"] for e in clusters] == ["Cluster", "Cluster"]
+    node = created.list_nodes("hp")[0]["InstanceId"]
+    of_node = created.list_events("hp", {"NodeId": node}, 50, None)["Events"]
+    assert of_node and {e.get("InstanceId") for e in of_node} == {node}
+
+
+def test_events_page_by_limit_and_the_token_reads_on_without_repeating(created: Port) -> None:
+    every = [e["EventId"] for e in created.list_events("hp", {}, 50, None)["Events"]]
+    first = created.list_events("hp", {}, 2, None)
+    assert len(first["Events"]) == 2 and first.get("NextToken")
+    seen, token = [e["EventId"] for e in first["Events"]], first.get("NextToken")
+    while token:
+        page = created.list_events("hp", {}, 2, token)
+        seen, token = seen + [e["EventId"] for e in page["Events"]], page.get("NextToken")
+    assert seen == every
+
+
+def test_an_event_is_described_by_its_id_and_an_unknown_id_is_none(created: Port) -> None:
+    summary = created.list_events("hp", {}, 50, None)["Events"][0]
+    found = created.describe_event("hp", summary["EventId"])
+    assert found is not None
+    assert (found["EventId"], found["Description"], found["ResourceType"]) == (
+        summary["EventId"],
+        summary["Description"],
+        summary["ResourceType"],
+    )
+    assert created.describe_event("hp", "00000000-0000-0000-0000-000000000000") is None
 
 
 def test_a_cluster_nobody_created_describes_as_none(sagemaker: Port) -> None:

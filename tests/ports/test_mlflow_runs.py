@@ -1,0 +1,117 @@
+"""MlflowRuns' contract: the in-memory fake (tests/fakes/mlflow.py Runs) and adapters.aws.mlflow reading the
+sandbox's MLflow REST API (sandbox.gateway.admin.mlflow's routes, served on a local port as the SageMaker MLflow
+plugin's endpoint) answer each case alike: an experiment nobody logged to, the newest run of an experiment with
+its id, name and experiment, and one experiment's run not answered for another."""
+
+from __future__ import annotations
+
+import json
+import socket
+import threading
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+import uvicorn
+from launchpod.adapters.aws.mlflow import Mlflow
+from launchpod.runtime.settings import settings
+from launchpod.usecases.ports import MlflowRuns
+from starlette.applications import Starlette
+
+from sandbox.aws import mlflow as sandbox_mlflow
+from sandbox.aws import sagemaker as hyperpod
+from sandbox.gateway.admin.mlflow import mlflow_api_routes
+from tests.fakes.mlflow import Runs
+from tests.sandbox.aws.support import wait_until
+
+TRUST = {
+    "Version": "2012-10-17",
+    "Statement": [{"Effect": "Allow", "Principal": {"Service": "sagemaker.amazonaws.com"}, "Action": "sts:AssumeRole"}],
+}
+# The port; the tracking server's ARN; how a run starts (experiment, run name), each newer than the last.
+Side = tuple[MlflowRuns, str, Callable[[str, str], None]]
+
+
+@pytest.fixture
+def api(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """The sandbox's MLflow REST API on a local port, Launchpod's LAUNCHPOD_MLFLOW_ENDPOINT_URL pointing there."""
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    server = uvicorn.Server(uvicorn.Config(Starlette(routes=mlflow_api_routes()), log_level="warning"))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    wait_until(lambda: server.started, reason="the MLflow API did not start")
+    monkeypatch.setenv("LAUNCHPOD_MLFLOW_ENDPOINT_URL", f"http://127.0.0.1:{sock.getsockname()[1]}/sagemaker-mlflow")
+    settings.cache_clear()
+    yield
+    server.should_exit = True
+    thread.join(timeout=10)
+    sock.close()
+    settings.cache_clear()
+
+
+@pytest.fixture(params=["fake", "sagemaker"])
+def side(request: pytest.FixtureRequest) -> Iterator[Side]:
+    arn = "arn:aws:sagemaker:us-east-1:123456789012:mlflow-tracking-server/lp-train"
+    if request.param == "fake":
+        fake, experiments = Runs({}), {"Default": "0"}
+
+        def start_fake(experiment: str, name: str) -> None:
+            experiment_id = experiments.setdefault(experiment, str(len(experiments)))
+            run = {"run_id": f"r{len(fake.runs) + 1}", "run_name": name, "status": "RUNNING"}
+            fake.runs[(arn, experiment)] = {**run, "experiment_id": experiment_id}
+
+        yield fake, arn, start_fake
+        return
+    client = request.getfixturevalue("client")
+    request.getfixturevalue("api")
+    hyperpod.install()  # the sandbox's SageMaker, managed MLflow included
+    sandbox_mlflow.settings()["create_seconds"] = 60.0  # 0.6 s at the tests' time scale
+    role = client("iam").create_role(RoleName="mlflow", AssumeRolePolicyDocument=json.dumps(TRUST))["Role"]["Arn"]
+    client("s3").create_bucket(Bucket="sagemaker-shared")
+    sm = client("sagemaker")
+    arn = sm.create_mlflow_tracking_server(
+        TrackingServerName="lp-train", ArtifactStoreUri="s3://sagemaker-shared/mlflow/", RoleArn=role
+    )["TrackingServerArn"]
+    wait_until(
+        lambda: sm.describe_mlflow_tracking_server(TrackingServerName="lp-train")["TrackingServerStatus"] == "Created",
+        reason="lp-train was not Created",
+    )
+    runs: list[Any] = []
+
+    def start(experiment: str, name: str) -> None:
+        run = sandbox_mlflow.start_run(arn, experiment, name, {})
+        assert run is not None
+        # MLflow orders by start time in milliseconds: the runs a test starts back to back are spaced apart
+        run.start_time = max([r.start_time for r in runs] + [run.start_time]) + len(runs) + 1
+        runs.append(run)
+
+    yield Mlflow(), arn, start
+    sandbox_mlflow.settings()["create_seconds"] = 1500.0
+    sandbox_mlflow.reset()
+
+
+def test_an_experiment_nobody_logged_to_has_no_run(side: Side) -> None:
+    runs, arn, _ = side
+    assert runs.latest_run(arn, "my job") is None
+
+
+def test_the_newest_run_of_an_experiment_is_answered_with_its_id_name_and_experiment(side: Side) -> None:
+    runs, arn, start = side
+    start("my job", "attempt-1")
+    start("my job", "attempt-2")
+    found = runs.latest_run(arn, "my job")
+    assert found is not None
+    assert (found["run_name"], found["status"]) == ("attempt-2", "RUNNING")
+    assert found["run_id"] and found["experiment_id"]
+
+
+def test_one_experiments_run_is_not_answered_for_another(side: Side) -> None:
+    runs, arn, start = side
+    start("job-a", "a-1")
+    start("job-b", "b-1")
+    a, b = runs.latest_run(arn, "job-a"), runs.latest_run(arn, "job-b")
+    assert a is not None and b is not None
+    assert (a["run_name"], b["run_name"]) == ("a-1", "b-1")
+    assert a["experiment_id"] != b["experiment_id"]
+    assert runs.latest_run(arn, "job-c") is None
