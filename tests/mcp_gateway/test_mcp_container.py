@@ -126,10 +126,11 @@ class _FakeRuntimeApi(BaseHTTPRequestHandler):
 
 def test_container_entrypoint_serves_lambda_invocations_through_the_runtime_api() -> None:
     pytest.importorskip("awslambdaric", reason="awslambdaric is installed in the image (requirements.txt)")
-    from tests.mcp_gateway.test_mcp_lambda import INIT, _event, _rpc
+    from tests.mcp_gateway.support import INITIALIZE_PARAMS
+    from tests.mcp_gateway.test_mcp_lambda import _event, _rpc
 
     _FakeRuntimeApi.events = [
-        ("inv-1", _event(_rpc("initialize", INIT), "t")),
+        ("inv-1", _event(_rpc("initialize", INITIALIZE_PARAMS), "t")),
         ("inv-2", _event(_rpc("tools/list", id_=2), "t")),
         ("inv-3", _event(_rpc("tools/list", id_=3), None)),
     ]
