@@ -117,6 +117,30 @@ def test_a_crash_looping_server_says_so_with_its_last_words():
     assert endpoints.view("c1", _container(0, pods=[pod])).pods[0].message == message
 
 
+def test_a_crash_looping_server_running_again_for_a_moment_still_says_its_last_words():
+    """Between two back-offs the container runs again, not ready: its last exit is what the user needs."""
+    error = "ValueError: Invalid repository ID or local directory specified: '/s3/models/qwen'."
+    pod = {
+        "metadata": {"name": "vllm-0", "labels": {"launchpod.io/role": "worker"}},
+        "status": {
+            "phase": "Running",
+            "conditions": [{"type": "PodScheduled", "status": "True"}, {"type": "Ready", "status": "False"}],
+            "containerStatuses": [
+                {
+                    "name": "server",
+                    "ready": False,
+                    "restartCount": 4,
+                    "state": {"running": {"startedAt": "2026-12-05T15:00:00Z"}},
+                    "lastState": {"terminated": {"exitCode": 1, "reason": "Error", "message": error + "\n"}},
+                }
+            ],
+        },
+    }
+    status, message = endpoints.status_of(_container(0, pods=[pod]))
+    assert status == "Deploying"
+    assert message == f"container server restarted 4 times (last exit code 1), running again but not ready: {error}"
+
+
 def test_a_scaler_that_cannot_read_its_metric_is_reported_in_keda_s_words():
     failed = {"conditions": [{"type": "Ready", "status": "False", "reason": "TriggerError", "message": "not working"}]}
     event = "KEDAScalerFailed: api error AccessDenied: not authorized to perform: cloudwatch:GetMetricData"

@@ -302,6 +302,15 @@ def _container_trouble(pod: dict[str, Any]) -> str | None:
     for c in (pod.get("status") or {}).get("containerStatuses") or []:
         waiting = (c.get("state") or {}).get("waiting") or {}
         last = (c.get("lastState") or {}).get("terminated") or {}
+        if "running" in (c.get("state") or {}) and not c.get("ready") and c.get("restartCount") and last:
+            # Between two back-offs a crash-looping container runs again for a moment; its last exit is still
+            # lastState.terminated (https://kubernetes.io/docs/concepts/workloads/pods/pod-lifecycle/#container-states).
+            words = (
+                f"container {c.get('name')} restarted {c['restartCount']} times (last exit code "
+                f"{last.get('exitCode')}), running again but not ready"
+            )
+            detail = str(last.get("message") or "").strip()
+            return f"{words}: {detail}" if detail else words
         if not waiting.get("reason") or waiting["reason"] == "ContainerCreating":
             continue
         words = f"container {c.get('name')} in {waiting['reason']}"
