@@ -37,10 +37,18 @@ def verify(token: str, *, issuer: str, audience: str, groups_claim: str | None =
     """The token's claims. With ``groups_claim`` (e.g. ``groups`` for Okta or Entra ID), that claim's
     value is also given as ``cognito:groups``, the name the rest of Launchpod reads."""
     try:
-        key = _keys(issuer).get_signing_key_from_jwt(token)
+        key = _keys(issuer).get_signing_key_from_jwt(token).key
+    except jwt.PyJWTError as exc:
+        raise Unauthorized(f"The token is not valid: {exc}.") from exc
+    return claims_of(token, key, issuer=issuer, audience=audience, groups_claim=groups_claim)
+
+
+def claims_of(token: str, key: Any, *, issuer: str, audience: str, groups_claim: str | None = None) -> dict[str, Any]:
+    """The claims of ``token`` verified with the issuer's public ``key``."""
+    try:
         claims = jwt.decode(
             token,
-            key.key,
+            key,
             algorithms=["RS256"],
             audience=audience,
             issuer=issuer,

@@ -94,51 +94,44 @@ def test_a_cloudwatch_scaled_managed_endpoint_shows_keda_s_replicas_and_its_metr
     assert view.scalingError is None
 
 
-def test_a_crash_looping_server_says_so_with_its_last_words():
-    error = "ValueError: Invalid repository ID or local directory specified: '/s3/models/qwen'."
-    pod = {
+VLLM_ERROR = "ValueError: Invalid repository ID or local directory specified: '/s3/models/qwen'."
+
+
+def _crash_looping(state: dict, restarts: int) -> dict:
+    """A model server's pod whose container exited with vLLM's error and is now in ``state``."""
+    container = {
+        "name": "server",
+        "ready": False,
+        "restartCount": restarts,
+        "state": state,
+        "lastState": {"terminated": {"exitCode": 1, "reason": "Error", "message": VLLM_ERROR + "\n"}},
+    }
+    return {
         "metadata": {"name": "vllm-0", "labels": {"launchpod.io/role": "worker"}},
         "status": {
             "phase": "Running",
             "conditions": [{"type": "PodScheduled", "status": "True"}, {"type": "Ready", "status": "False"}],
-            "containerStatuses": [
-                {
-                    "name": "server",
-                    "restartCount": 3,
-                    "state": {"waiting": {"reason": "CrashLoopBackOff", "message": "back-off 40s restarting"}},
-                    "lastState": {"terminated": {"exitCode": 1, "reason": "Error", "message": error + "\n"}},
-                }
-            ],
+            "containerStatuses": [container],
         },
     }
+
+
+def test_a_crash_looping_server_says_so_with_its_last_words():
+    pod = _crash_looping({"waiting": {"reason": "CrashLoopBackOff", "message": "back-off 40s restarting"}}, 3)
     status, message = endpoints.status_of(_container(0, pods=[pod]))
     assert status == "Deploying"
-    assert message == f"container server in CrashLoopBackOff (restarted 3 times, last exit code 1): {error}"
+    assert message == f"container server in CrashLoopBackOff (restarted 3 times, last exit code 1): {VLLM_ERROR}"
     assert endpoints.view("c1", _container(0, pods=[pod])).pods[0].message == message
 
 
 def test_a_crash_looping_server_running_again_for_a_moment_still_says_its_last_words():
     """Between two back-offs the container runs again, not ready: its last exit is what the user needs."""
-    error = "ValueError: Invalid repository ID or local directory specified: '/s3/models/qwen'."
-    pod = {
-        "metadata": {"name": "vllm-0", "labels": {"launchpod.io/role": "worker"}},
-        "status": {
-            "phase": "Running",
-            "conditions": [{"type": "PodScheduled", "status": "True"}, {"type": "Ready", "status": "False"}],
-            "containerStatuses": [
-                {
-                    "name": "server",
-                    "ready": False,
-                    "restartCount": 4,
-                    "state": {"running": {"startedAt": "2026-12-05T15:00:00Z"}},
-                    "lastState": {"terminated": {"exitCode": 1, "reason": "Error", "message": error + "\n"}},
-                }
-            ],
-        },
-    }
+    pod = _crash_looping({"running": {"startedAt": "2026-12-05T15:00:00Z"}}, 4)
     status, message = endpoints.status_of(_container(0, pods=[pod]))
     assert status == "Deploying"
-    assert message == f"container server restarted 4 times (last exit code 1), running again but not ready: {error}"
+    assert message == (
+        f"container server restarted 4 times (last exit code 1), running again but not ready: {VLLM_ERROR}"
+    )
 
 
 def test_a_scaler_that_cannot_read_its_metric_is_reported_in_keda_s_words():
