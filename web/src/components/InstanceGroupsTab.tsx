@@ -289,7 +289,7 @@ export default function InstanceGroupsTab({ cluster, ready }: { cluster: string;
           { id: 'count', header: 'Running / target', cell: (g) => `${g.currentCount} / ${g.targetCount}${g.scaling ? ' (scaling)' : ''}` },
           { id: 'capacity', header: 'Capacity', cell: (g) => (g.trainingPlanArn ? `${capacityLabel(g.capacityType)} (${g.trainingPlanStatus ?? '-'})` : capacityLabel(g.capacityType)) },
           { id: 'nic', header: 'NIC mode', cell: (g) => ({ 'efa-only': 'EFA-only', efa: 'EFA', ena: 'ENA (no EFA)' })[g.nicMode] },
-          { id: 'zone', header: 'Zone', cell: (g) => (g.zones ?? []).join(', ') || '-' },
+          { id: 'zone', header: 'Zone', minWidth: 120, cell: (g) => (g.zones ?? []).join(', ') || '-' }, // a zone never wraps mid-name
           { id: 'subnet', header: 'Subnet', cell: (g) => `${(g.subnetIds ?? []).join(', ') || '-'}${g.dedicatedSubnet ? ' (dedicated)' : ''}` },
           { id: 'checks', header: 'Deep health checks', cell: (g) => (g.deepHealthChecks ?? []).join(', ') || '-' },
           { id: 'karpenter', header: 'Karpenter', cell: (g) => (g.karpenterManaged ? 'Managed' : '-') },
