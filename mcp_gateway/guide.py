@@ -104,4 +104,9 @@ WHEN: dict[str, str] = {
     "get_job_logs": "A job pod's log: tail lines, since seconds.",
     "configure_mlflow": "Create or pick the cluster's managed MLflow tracking server, so jobs log to it.",
     "get_mlflow": "The MLflow server's status and a presigned URL to its UI.",
+    "get_cluster_gpu_metrics": "Is the cluster's GPU capacity used? Utilisation per group, idle GPUs (numbers).",
+    "get_node_metrics": "One node's GPU use, memory, power, XID and EFA as min/avg/max/last.",
+    "get_job_metrics": "Is a job using its GPUs? Its nodes' GPU utilisation and memory as numbers.",
+    "get_endpoint_metrics": "An endpoint's request rate, latency p50/p95 and time to first token as numbers.",
+    "list_idle_capacity": "Which GPU nodes sit idle, how long, and what they cost per hour.",
 }

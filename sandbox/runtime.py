@@ -128,6 +128,7 @@ class Sandbox:
         self.hyperpod_ticker = hyperpod.ticker().start()
 
     def _start_controllers(self) -> None:
+        from sandbox.aws.prometheus.exporters import exporter_loop
         from sandbox.controllers.inference import inference_controller
         from sandbox.controllers.karpenter import karpenter_controller
         from sandbox.controllers.kueue import kueue_controller
@@ -139,6 +140,7 @@ class Sandbox:
         self.training = training_controller(self.fleet).start()  # training operator and KubeRay
         self.inference = inference_controller(self.fleet).start()  # inference operator, LB controller
         self.kueue = kueue_controller(self.fleet).start()  # task governance's Kueue objects
+        self.exporters = exporter_loop(self.fleet).start()  # HyperPod observability's DCGM/EFA exporters
 
     def _start_container_insights(self) -> None:
         from sandbox.controllers import container_insights
@@ -154,6 +156,8 @@ class Sandbox:
             {
                 # SageMaker managed MLflow's REST API, served by the gateway (sandbox.gateway.admin.mlflow)
                 "LAUNCHPOD_MLFLOW_ENDPOINT_URL": f"{self.url}/sagemaker-mlflow",
+                # AMP workspaces' query API, served by the gateway (sandbox.gateway.admin.amp)
+                "LAUNCHPOD_AMP_ENDPOINT_URL": f"{self.url}/aps-workspaces",
                 # notifications link to the sandbox's console, and may call webhooks on loopback
                 "LAUNCHPOD_CONSOLE_URL": self.url,
                 "LAUNCHPOD_ALLOW_LOOPBACK_WEBHOOKS": "true",
@@ -311,7 +315,7 @@ class Sandbox:
         self.hyperpod_ticker.stop()
 
     def _stop_controllers(self) -> None:
-        for controller in (self.kueue, self.inference, self.training, self.karpenter, self.workloads):
+        for controller in (self.exporters, self.kueue, self.inference, self.training, self.karpenter, self.workloads):
             controller.stop()
 
     def _stop_moto_server(self) -> None:

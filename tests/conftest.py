@@ -67,6 +67,8 @@ _SHARED_GROUPS = {
     "tests/sandbox/browser/test_jobs_ui.py": "jobs-cluster",
     "tests/sandbox/browser/test_console_parity_ui.py": "jobs-cluster",
     "tests/sandbox/test_observability_e2e.py": "jobs-cluster",
+    "tests/sandbox/test_metrics_jobs_e2e.py": "jobs-cluster",
+    "tests/sandbox/test_metrics_inference_e2e.py": "inference-cluster",
     "tests/sandbox/browser/test_observability_ui.py": "jobs-cluster",
     "tests/sandbox/test_inference_e2e.py": "inference-cluster",
     "tests/sandbox/test_inference_autoscaling_e2e.py": "inference-cluster",

@@ -201,4 +201,16 @@ async def proxy(emulator: Any, method: str, path: str, text: str) -> aiohttp.web
         return aiohttp.web.json_response(
             {"error": {"message": "body is not JSON", "type": "BadRequestError"}}, status=400
         )
-    return _completion(pod, body)
+    answer = _completion(pod, body)
+    if answer.status == 200:
+        from sandbox.aws.prometheus.exporters import served
+
+        usage = json.loads(answer.text or "{}").get("usage") or {}
+        served(
+            emulator.cluster_name,
+            pod,
+            _model_name(pod),
+            usage.get("prompt_tokens", 0),
+            usage.get("completion_tokens", 0),
+        )
+    return answer

@@ -50,6 +50,9 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
             "sagemaker-mlflow:SearchRuns",
             # a gone pod's log lines, from the application log group Container Insights ships to
             "logs:FilterLogEvents",
+            # metrics: the HyperPod observability add-on's Amazon Managed Prometheus workspace, queried
+            # (AMP's query APIs, "Amazon Managed Service for Prometheus permissions": aps:QueryMetrics)
+            "aps:QueryMetrics",
             # task governance: the cluster's scheduler config and its teams' compute quotas, changed
             # at once; AddTags for their tags on create, ListTags to change or delete only Launchpod's quotas
             "sagemaker:ListClusterSchedulerConfigs",

@@ -55,6 +55,9 @@ class Settings(BaseModel):
     # optional endpoint of SageMaker managed MLflow's REST API (the sagemaker-mlflow plugin's
     # SAGEMAKER_MLFLOW_CUSTOM_ENDPOINT; unset on AWS: https://<region>.experiments.sagemaker.aws)
     mlflow_endpoint_url: str | None = None
+    # optional base URL in place of https://aps-workspaces.<region>.amazonaws.com for Amazon Managed
+    # Prometheus workspaces' query API (a seam for emulators; unset on AWS)
+    amp_endpoint_url: str | None = None
     # the OIDC issuer (a Cognito user pool URL or your own IdP) and audience (its client id) of user
     # tokens; checked by the WebSocket authorizer, and by the REST authorizer with your own IdP
     jwt_issuer: str | None = None
@@ -86,6 +89,7 @@ ENV_KEYS = {
     "jwt_groups_claim": "LAUNCHPOD_JWT_GROUPS_CLAIM",
     "aws_endpoint_url": "LAUNCHPOD_AWS_ENDPOINT_URL",
     "mlflow_endpoint_url": "LAUNCHPOD_MLFLOW_ENDPOINT_URL",
+    "amp_endpoint_url": "LAUNCHPOD_AMP_ENDPOINT_URL",
 }
 
 

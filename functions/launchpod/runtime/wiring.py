@@ -6,6 +6,7 @@ from collections.abc import Callable
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Protocol
 
+from launchpod.adapters.aws.amp import Amp
 from launchpod.adapters.aws.ec2 import Ec2
 from launchpod.adapters.aws.eks import Eks
 from launchpod.adapters.aws.iam import Iam
@@ -95,6 +96,11 @@ def service_quotas() -> ServiceQuotas:
 @lru_cache(maxsize=1)
 def incidents() -> DynamoIncidents:
     return DynamoIncidents(settings().incidents_table)
+
+
+@lru_cache(maxsize=1)
+def amp() -> Amp:
+    return Amp()
 
 
 @lru_cache(maxsize=1)

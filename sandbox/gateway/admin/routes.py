@@ -15,6 +15,7 @@ from starlette.routing import BaseRoute, Route
 from sandbox.auth import bearer_token
 from sandbox.aws.iam import gate
 from sandbox.gateway.admin import faults as fault_fields
+from sandbox.gateway.admin.amp import amp_api_routes
 from sandbox.gateway.admin.capacity import capacity_route
 from sandbox.gateway.admin.metrics import metrics_route
 from sandbox.gateway.admin.mlflow import mlflow_api_routes, mlflow_route
@@ -124,6 +125,7 @@ class Controls:
             mlflow_route(guard),  # the runs jobs logged to MLflow
             pod_log_route(guard, self.sandbox),  # what a sidecar container prints
             *mlflow_api_routes(),  # the tracking servers' MLflow REST API
+            *amp_api_routes(),  # AMP workspaces' Prometheus query API
         ]
 
 

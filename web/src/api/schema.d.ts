@@ -288,6 +288,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/clusters/{name}/endpoints/{endpoint}/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An inference endpoint's request rate (requests/s), latency p50/p95 and time to first token p50 (ms) over a time range. Each series has min/avg/max/last over the range; points=true adds the points. Without the HyperPod observability add-on, available is false and message says what to turn on.
+         * @description An inference endpoint's request rate (requests/s), latency p50/p95 and time to first token p50 (ms) over a time range. Each series has min/avg/max/last over the range; points=true adds the points. Without the HyperPod observability add-on, available is false and message says what to turn on.
+         */
+        get: operations["get_endpoint_metrics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/clusters/{name}/endpoints/{endpoint}/openai/v1/chat/completions": {
         parameters: {
             query?: never;
@@ -411,6 +431,26 @@ export interface paths {
          * @description Delete only the HyperPod cluster Launchpod created, and wait until it is gone; the EKS control plane, its add-ons and storage stay. Use it to give up a failed HyperPod cluster (to create it again with create_hyperpod later) or to stop paying for its nodes. Give the cluster's name again as confirm. Answers with an operation; the work is done only when get_operation reports SUCCEEDED (or FAILED/CANCELLED). Use wait_for_operation to follow it.
          */
         delete: operations["delete_hyperpod"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/clusters/{name}/idle-capacity": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * GPU nodes whose every GPU has been idle for at least thresholdMinutes (within the last 24 h), with how long and their on-demand price per hour where the price table has the instance type.
+         * @description GPU nodes whose every GPU has been idle for at least thresholdMinutes (within the last 24 h), with how long and their on-demand price per hour where the price table has the instance type.
+         */
+        get: operations["list_idle_capacity"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -552,6 +592,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/clusters/{name}/jobs/{jobName}/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A training job's GPUs: utilisation (%) and memory used (MiB) of each node its pods run on, over a time range. Each series has min/avg/max/last over the range; points=true adds the points. Without the HyperPod observability add-on, available is false and message says what to turn on.
+         * @description A training job's GPUs: utilisation (%) and memory used (MiB) of each node its pods run on, over a time range. Each series has min/avg/max/last over the range; points=true adds the points. Without the HyperPod observability add-on, available is false and message says what to turn on.
+         */
+        get: operations["get_job_metrics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/clusters/{name}/ladder-policy": {
         parameters: {
             query?: never;
@@ -565,6 +625,26 @@ export interface paths {
          * @description Set the remediation ladder's policy for the cluster: off (incidents only), suggest (default: record the next command for a person or agent) or auto (run it as an operation: reboot once, then replace). A setting, effective at once (from the next health event on); it changes nothing in AWS. NOOP when the cluster already has that policy; dryRun true answers the plan.
          */
         put: operations["set_ladder_policy"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/clusters/{name}/metrics/gpu": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * GPU utilisation (%) per instance group and the number of idle GPUs over a time range. Each series has min/avg/max/last over the range; points=true adds the points. Without the HyperPod observability add-on, available is false and message says what to turn on.
+         * @description GPU utilisation (%) per instance group and the number of idle GPUs over a time range. Each series has min/avg/max/last over the range; points=true adds the points. Without the HyperPod observability add-on, available is false and message says what to turn on.
+         */
+        get: operations["get_cluster_gpu_metrics"];
+        put?: never;
         post?: never;
         delete?: never;
         options?: never;
@@ -768,6 +848,26 @@ export interface paths {
          * @description Diagnose one node, read-only: HyperPod status, Kubernetes conditions, the health agent's labels and taints, HyperPod and Kubernetes events, its incident and the ladder's next step. Suggests commands, runs none.
          */
         get: operations["diagnose_node"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/clusters/{name}/nodes/{nodeId}/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One node's GPU utilisation (%), GPU memory used (MiB), power (W), last XID error and EFA bytes/s over a time range. Each series has min/avg/max/last over the range; points=true adds the points. Without the HyperPod observability add-on, available is false and message says what to turn on.
+         * @description One node's GPU utilisation (%), GPU memory used (MiB), power (W), last XID error and EFA bytes/s over a time range. Each series has min/avg/max/last over the range; points=true adds the points. Without the HyperPod observability add-on, available is false and message says what to turn on.
+         */
+        get: operations["get_node_metrics"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2545,6 +2645,53 @@ export interface components {
              */
             status: string;
         };
+        /** IdleCapacityView */
+        IdleCapacityView: {
+            /** Available */
+            available: boolean;
+            /** Cluster */
+            cluster: string;
+            /** Idlegpus */
+            idleGpus: number;
+            /** Message */
+            message?: string | null;
+            /** Nodes */
+            nodes: components["schemas"]["IdleNodeView"][];
+            /** Pricesource */
+            priceSource: string;
+            /** Thresholdminutes */
+            thresholdMinutes: number;
+            /**
+             * Usdperhour
+             * @description what the idle nodes with a known price cost per hour together
+             */
+            usdPerHour: number;
+        };
+        /** IdleNodeView */
+        IdleNodeView: {
+            /** Gpus */
+            gpus: number;
+            /** Idleminutes */
+            idleMinutes: number;
+            /**
+             * Idlesince
+             * @description unix seconds since every GPU of the node is idle (within the last 24 h)
+             */
+            idleSince: number;
+            /** Instancegroup */
+            instanceGroup: string | null;
+            /** Instancetype */
+            instanceType: string | null;
+            /** Nodeid */
+            nodeId: string | null;
+            /** Nodename */
+            nodeName: string;
+            /**
+             * Usdperhour
+             * @description the instance type's on-demand price; null when not in the table
+             */
+            usdPerHour: number | null;
+        };
         /**
          * ImportClusterRequest
          * @description Bring an existing EKS cluster (and its HyperPod cluster of the same name, if any) under Launchpod.
@@ -3234,6 +3381,48 @@ export interface components {
             /** Subject */
             subject: string;
         };
+        /** MetricSeriesView */
+        MetricSeriesView: {
+            /**
+             * Labels
+             * @description what the series is of: Hostname (a node), instanceGroup, ...
+             */
+            labels: {
+                [key: string]: string;
+            };
+            /**
+             * Metric
+             * @description e.g. gpuUtilization, gpuMemoryUsed, requestRate, latencyP95
+             */
+            metric: string;
+            /**
+             * Points
+             * @description [unix seconds, value] (points=true)
+             */
+            points?: [
+                number,
+                number
+            ][] | null;
+            summary: components["schemas"]["MetricSummary"];
+            /** Unit */
+            unit: string;
+        };
+        /** MetricSummary */
+        MetricSummary: {
+            /** Avg */
+            avg: number | null;
+            /** Last */
+            last: number | null;
+            /**
+             * Lastat
+             * @description unix seconds of the last point
+             */
+            lastAt: number | null;
+            /** Max */
+            max: number | null;
+            /** Min */
+            min: number | null;
+        };
         /**
          * MetricsSpec
          * @description The InferenceEndpointConfig's ``metrics``: whether the operator collects the endpoint's metrics, how
@@ -3265,6 +3454,31 @@ export interface components {
              * @default 15
              */
             scrapeIntervalSeconds: number;
+        };
+        /** MetricsView */
+        MetricsView: {
+            /**
+             * Available
+             * @description false: the cluster has no metrics to read (message says what to turn on)
+             */
+            available: boolean;
+            /** Cluster */
+            cluster: string;
+            /** End */
+            end: number;
+            /** Message */
+            message?: string | null;
+            /** Series */
+            series: components["schemas"]["MetricSeriesView"][];
+            /** Start */
+            start: number;
+            /** Step */
+            step: number;
+            /**
+             * Subject
+             * @description what the metrics are of: node, job, endpoint or cluster, and its name
+             */
+            subject: string;
         };
         /** MlflowView */
         MlflowView: {
@@ -4891,7 +5105,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, max_points, metrics_window, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4958,7 +5172,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, max_points, metrics_window, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5026,7 +5240,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, max_points, metrics_window, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5136,7 +5350,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, max_points, metrics_window, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5246,7 +5460,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, max_points, metrics_window, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5356,7 +5570,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, max_points, metrics_window, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5432,7 +5646,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, max_points, metrics_window, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5523,7 +5737,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, max_points, metrics_window, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5635,7 +5849,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, max_points, metrics_window, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5711,7 +5925,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, max_points, metrics_window, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5823,7 +6037,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, max_points, metrics_window, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5901,7 +6115,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, max_points, metrics_window, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5979,7 +6193,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, max_points, metrics_window, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6055,7 +6269,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, max_points, metrics_window, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6167,7 +6381,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, max_points, metrics_window, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6244,7 +6458,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, max_points, metrics_window, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6335,7 +6549,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, max_points, metrics_window, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6448,7 +6662,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, max_points, metrics_window, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6550,7 +6764,91 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, max_points, metrics_window, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description AWS is throttling or unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+        };
+    };
+    get_endpoint_metrics: {
+        parameters: {
+            query?: {
+                namespace?: string;
+                start?: string | null;
+                end?: string | null;
+                minutes?: number;
+                step?: number | null;
+                points?: boolean;
+            };
+            header?: never;
+            path: {
+                name: string;
+                endpoint: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MetricsView"];
+                };
+            };
+            /** @description No token, or not a valid one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description Your role does not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description The cluster is busy, or the operation is in the wrong state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, max_points, metrics_window, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6653,7 +6951,7 @@ export interface operations {
                     "application/json": components["schemas"]["OpenAIErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, max_points, metrics_window, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6730,7 +7028,7 @@ export interface operations {
                     "application/json": components["schemas"]["OpenAIErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, max_points, metrics_window, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6816,7 +7114,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, max_points, metrics_window, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6892,7 +7190,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, max_points, metrics_window, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7004,7 +7302,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, max_points, metrics_window, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7116,7 +7414,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, max_points, metrics_window, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7228,7 +7526,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, max_points, metrics_window, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7319,7 +7617,85 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, max_points, metrics_window, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description AWS is throttling or unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+        };
+    };
+    list_idle_capacity: {
+        parameters: {
+            query?: {
+                thresholdMinutes?: number;
+            };
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IdleCapacityView"];
+                };
+            };
+            /** @description No token, or not a valid one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description Your role does not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description The cluster is busy, or the operation is in the wrong state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, max_points, metrics_window, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7395,7 +7771,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, max_points, metrics_window, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7471,7 +7847,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, max_points, metrics_window, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7583,7 +7959,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, max_points, metrics_window, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7675,7 +8051,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, max_points, metrics_window, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7788,7 +8164,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, max_points, metrics_window, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7866,7 +8242,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, max_points, metrics_window, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7967,7 +8343,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, max_points, metrics_window, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8046,7 +8422,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, max_points, metrics_window, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8128,7 +8504,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, max_points, metrics_window, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8211,7 +8587,91 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, max_points, metrics_window, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description AWS is throttling or unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+        };
+    };
+    get_job_metrics: {
+        parameters: {
+            query?: {
+                namespace?: string;
+                start?: string | null;
+                end?: string | null;
+                minutes?: number;
+                step?: number | null;
+                points?: boolean;
+            };
+            header?: never;
+            path: {
+                name: string;
+                jobName: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MetricsView"];
+                };
+            };
+            /** @description No token, or not a valid one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description Your role does not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description The cluster is busy, or the operation is in the wrong state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, max_points, metrics_window, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8312,7 +8772,89 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, max_points, metrics_window, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description AWS is throttling or unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+        };
+    };
+    get_cluster_gpu_metrics: {
+        parameters: {
+            query?: {
+                start?: string | null;
+                end?: string | null;
+                minutes?: number;
+                step?: number | null;
+                points?: boolean;
+            };
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MetricsView"];
+                };
+            };
+            /** @description No token, or not a valid one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description Your role does not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description The cluster is busy, or the operation is in the wrong state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, max_points, metrics_window, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8388,7 +8930,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, max_points, metrics_window, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8500,7 +9042,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, max_points, metrics_window, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8602,7 +9144,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, max_points, metrics_window, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8678,7 +9220,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, max_points, metrics_window, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8790,7 +9332,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, max_points, metrics_window, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8866,7 +9408,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, max_points, metrics_window, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8978,7 +9520,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, max_points, metrics_window, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9090,7 +9632,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, max_points, metrics_window, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9202,7 +9744,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, max_points, metrics_window, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9279,7 +9821,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, max_points, metrics_window, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9356,7 +9898,90 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, max_points, metrics_window, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description AWS is throttling or unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+        };
+    };
+    get_node_metrics: {
+        parameters: {
+            query?: {
+                start?: string | null;
+                end?: string | null;
+                minutes?: number;
+                step?: number | null;
+                points?: boolean;
+            };
+            header?: never;
+            path: {
+                name: string;
+                nodeId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MetricsView"];
+                };
+            };
+            /** @description No token, or not a valid one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description Your role does not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description The cluster is busy, or the operation is in the wrong state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, max_points, metrics_window, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9432,7 +10057,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, max_points, metrics_window, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9533,7 +10158,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, max_points, metrics_window, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9613,7 +10238,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, max_points, metrics_window, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9714,7 +10339,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, max_points, metrics_window, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9823,7 +10448,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, max_points, metrics_window, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9935,7 +10560,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, max_points, metrics_window, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10011,7 +10636,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, max_points, metrics_window, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10123,7 +10748,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, max_points, metrics_window, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10203,7 +10828,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, max_points, metrics_window, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10283,7 +10908,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, max_points, metrics_window, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10359,7 +10984,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, max_points, metrics_window, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10460,7 +11085,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, max_points, metrics_window, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10536,7 +11161,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, max_points, metrics_window, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10638,7 +11263,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, max_points, metrics_window, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10719,7 +11344,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, max_points, metrics_window, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10813,7 +11438,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, max_points, metrics_window, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10883,7 +11508,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, max_points, metrics_window, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10950,7 +11575,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, max_points, metrics_window, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -11051,7 +11676,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, max_points, metrics_window, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -11159,7 +11784,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, max_points, metrics_window, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -11224,7 +11849,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, max_points, metrics_window, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -11323,7 +11948,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, max_points, metrics_window, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -11390,7 +12015,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, max_points, metrics_window, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -11489,7 +12114,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, max_points, metrics_window, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -11561,7 +12186,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, max_points, metrics_window, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -11628,7 +12253,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, max_points, metrics_window, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -11695,7 +12320,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, max_points, metrics_window, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -11796,7 +12421,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, max_points, metrics_window, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;

@@ -16,6 +16,7 @@ from launchpod.contracts.catalog_ops import (
     instance_groups,
     jobs,
     meta,
+    metrics,
     nodes,
     notifications,
     operations,
@@ -38,6 +39,7 @@ CATALOG: tuple[CatalogEntry, ...] = (
     *operations.ENTRIES,
     *inference.ENTRIES,
     *jobs.ENTRIES,
+    *metrics.ENTRIES,
 )
 
 BY_ID = {entry.id: entry for entry in CATALOG}

@@ -22,6 +22,7 @@ from launchpod.entrypoints.api.routers import (
     inference,
     instance_groups,
     jobs,
+    metrics,
     mlflow,
     models,
     nodes,
@@ -63,6 +64,7 @@ for module in (
     jobs,
     models,
     mlflow,
+    metrics,
 ):
     app.include_router(module.router, prefix="/api")
 errors.install(app)

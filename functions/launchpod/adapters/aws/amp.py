@@ -1,0 +1,80 @@
+"""Amazon Managed Service for Prometheus: a workspace's Prometheus-compatible query API.
+
+``GET <prometheusEndpoint>api/v1/query_range?query=&start=&end=&step=`` and ``.../api/v1/query``, each request
+SigV4-signed for the service ``aps`` with the caller's credentials (IAM action ``aps:QueryMetrics``), as "Query
+using Prometheus-compatible APIs" describes
+(https://docs.aws.amazon.com/prometheus/latest/userguide/AMP-onboard-query-APIs.html). The answer is
+Prometheus' HTTP API's (https://prometheus.io/docs/prometheus/latest/querying/api/): ``data.result`` is a
+list of ``{"metric": labels, "values": [[unix seconds, "value"], ...]}`` for a range query."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+from urllib.parse import urlencode
+
+import boto3
+from botocore.auth import SigV4Auth
+from botocore.awsrequest import AWSRequest
+from botocore.exceptions import BotoCoreError
+from botocore.httpsession import URLLib3Session
+
+from launchpod.domain.errors import Conflict, PermanentError, RetryableError
+from launchpod.runtime.settings import settings
+
+SERVICE = "aps"
+_HOST = re.compile(r"^https://aps-workspaces\.(?P<region>[a-z0-9-]+)\.amazonaws\.com")
+
+
+class Amp:
+    def __init__(self) -> None:
+        self._http = URLLib3Session(timeout=30)
+
+    def _url(self, endpoint: str) -> tuple[str, str]:
+        """The workspace's query base URL and region (the sandbox's base in place of AWS's host)."""
+        m = _HOST.match(endpoint)
+        region = m.group("region") if m else settings().region
+        base = endpoint.rstrip("/")
+        override = settings().amp_endpoint_url
+        if m and override:
+            base = override.rstrip("/") + base[m.end() :]
+        return base, region
+
+    def _get(self, endpoint: str, api: str, params: dict[str, str]) -> list[dict[str, Any]]:
+        base, region = self._url(endpoint)
+        url = f"{base}/api/v1/{api}?{urlencode(params)}"
+        request = AWSRequest("GET", url)
+        try:
+            SigV4Auth(boto3.Session().get_credentials(), SERVICE, region).add_auth(request)
+            response = self._http.send(request.prepare())
+        except BotoCoreError as exc:
+            raise RetryableError(f"aps:QueryMetrics on {endpoint} did not answer: {exc}.") from exc
+        text = response.content.decode(errors="replace")
+        try:
+            found = json.loads(text)
+        except ValueError:
+            found = {}
+        message = found.get("error") or found.get("message") or text[:300]
+        if response.status_code in (401, 403):
+            raise PermanentError(f"aps:QueryMetrics on {endpoint} was denied: {message}")
+        if response.status_code == 404:
+            raise Conflict(
+                f"The Amazon Managed Prometheus workspace {endpoint} that the observability add-on writes to does not"
+                f" exist: {message}"
+            )
+        if response.status_code == 400:
+            raise PermanentError(f"Amazon Managed Prometheus refused the query: {message}")
+        if response.status_code >= 400 or found.get("status") != "success":
+            raise RetryableError(f"aps:QueryMetrics on {endpoint}: {response.status_code} {message}")
+        return list((found.get("data") or {}).get("result") or [])
+
+    def query_range(self, endpoint: str, query: str, start: float, end: float, step: float) -> list[dict[str, Any]]:
+        """The matrix of ``query`` from ``start`` to ``end`` every ``step`` seconds."""
+        return self._get(
+            endpoint, "query_range", {"query": query, "start": f"{start:.3f}", "end": f"{end:.3f}", "step": f"{step:g}"}
+        )
+
+    def query(self, endpoint: str, query: str, at: float) -> list[dict[str, Any]]:
+        """The instant vector of ``query`` at ``at``."""
+        return self._get(endpoint, "query", {"query": query, "time": f"{at:.3f}"})

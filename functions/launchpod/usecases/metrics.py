@@ -1,0 +1,213 @@
+"""Metrics as numbers and charts: a node's GPUs (utilisation, memory, power, XID) and EFA, a job's GPUs, an
+endpoint's request rate, latency and time to first token, the cluster's GPU utilisation by instance group and
+its idle GPUs; and idle capacity with its cost. All read from the Amazon Managed Prometheus workspace the
+HyperPod observability add-on writes to (domain.metrics.queries); without it, each answer says so
+(``available`` false) and what to turn on."""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from launchpod.contracts.metrics import (
+    EndpointMetricsInput,
+    IdleCapacityInput,
+    IdleCapacityView,
+    IdleNodeView,
+    JobMetricsInput,
+    MetricsRange,
+    MetricsView,
+    NodeMetricsInput,
+)
+from launchpod.domain.errors import InvalidInput, NotFound
+from launchpod.domain.jobs.manifests import JOB_LABEL
+from launchpod.domain.metrics import idle, prices, queries
+from launchpod.domain.metrics import series as shaped
+from launchpod.domain.nodes.views import GPU, GROUP_LABEL, instance_of
+from launchpod.runtime import wiring
+from launchpod.usecases import provisioning
+from launchpod.usecases.ports import EksClusters, KubeLister, PrometheusQueries
+
+MAX_POINTS = 11_000  # Prometheus refuses more points per series in one range query
+IDLE_LOOKBACK = 24 * 3600
+IDLE_STEP = 60
+RAY_ORIGIN_LABEL = "ray.io/originated-from-cr-name"
+INSTANCE_TYPE_LABEL = "node.kubernetes.io/instance-type"
+
+
+@dataclass(frozen=True)
+class MetricsPorts:
+    eks: EksClusters
+    prometheus: PrometheusQueries
+    kube: KubeLister
+    clock: Callable[[], float] = field(default=time.time)
+
+
+def real() -> MetricsPorts:
+    """The deployed adapters (runtime.wiring)."""
+    return MetricsPorts(eks=wiring.eks(), prometheus=wiring.amp(), kube=wiring.kube_items())
+
+
+def _workspace(name: str, ports: MetricsPorts) -> str | None:
+    provisioning.require_active(name, "metrics need", eks_clusters=ports.eks)
+    return queries.workspace(ports.eks.addons(name))
+
+
+def _range(request: MetricsRange, ports: MetricsPorts) -> tuple[float, float, int]:
+    end = request.end.timestamp() if request.end else ports.clock()
+    start = request.start.timestamp() if request.start else end - request.minutes * 60
+    step = request.step or max(1, math.ceil((end - start) / 120))
+    if (end - start) / step > MAX_POINTS:
+        raise InvalidInput(
+            f"{int(end - start)} s every {step} s is more than {MAX_POINTS} points; raise step to at least"
+            f" {math.ceil((end - start) / MAX_POINTS)}.",
+            field="step",
+            rule="max_points",
+        )
+    return start, end, step
+
+
+def _gpu_nodes(name: str, ports: MetricsPorts) -> list[dict[str, Any]]:
+    return [
+        n for n in ports.kube(name, "Node") if int(str(((n.get("status") or {}).get("capacity") or {}).get(GPU) or 0))
+    ]
+
+
+def _answer(
+    name: str,
+    subject: str,
+    request: MetricsRange,
+    found: list[queries.Query],
+    ports: MetricsPorts,
+    endpoint: str | None,
+) -> MetricsView:
+    start, end, step = _range(request, ports)
+    if endpoint is None:
+        return MetricsView(
+            cluster=name, subject=subject, start=start, end=end, step=step, available=False, series=[],
+            message=f"{name} has no metrics to read: {queries.ENABLE_HINT}.",
+        )  # fmt: skip
+    out = []
+    for query in found:
+        for result in ports.prometheus.query_range(endpoint, query.promql, start, end, step):
+            labels = {k: str(v) for k, v in (result.get("metric") or {}).items() if k != "__name__"}
+            out.append(shaped.view(query.metric, query.unit, labels, shaped.points_of(result), request.points))
+    message = None if out else f"The workspace has no samples of {subject} in this range."
+    return MetricsView(
+        cluster=name, subject=subject, start=start, end=end, step=step, available=True, series=out, message=message
+    )
+
+
+def node_metrics(request: NodeMetricsInput, *, ports: MetricsPorts) -> MetricsView:
+    endpoint = _workspace(request.name, ports)
+    node = next((n for n in ports.kube(request.name, "Node") if instance_of(n) == request.nodeId), None)
+    if node is None:
+        raise NotFound(f"{request.name} has no node {request.nodeId}; GET /api/clusters/{request.name}/nodes.")
+    host = node["metadata"]["name"]
+    _, _, step = _range(request, ports)
+    return _answer(request.name, f"node {request.nodeId}", request, queries.node(host, step), ports, endpoint)
+
+
+def job_metrics(request: JobMetricsInput, *, ports: MetricsPorts) -> MetricsView:
+    endpoint = _workspace(request.name, ports)
+    pods = [
+        p
+        for p in ports.kube(request.name, "Pod")
+        if (p.get("metadata") or {}).get("namespace") == request.namespace
+        and request.jobName in {(p["metadata"].get("labels") or {}).get(k) for k in (JOB_LABEL, RAY_ORIGIN_LABEL)}
+    ]
+    nodes = sorted({n for p in pods if (n := (p.get("spec") or {}).get("nodeName"))})
+    if not nodes:
+        raise NotFound(
+            f"{request.name} has no pods of job {request.jobName} in {request.namespace} on a node (not submitted,"
+            " not scheduled yet, or its pods are gone); GET its job for its status."
+        )
+    subject = f"job {request.namespace}/{request.jobName}"
+    return _answer(request.name, subject, request, queries.job(nodes), ports, endpoint)
+
+
+def endpoint_metrics(request: EndpointMetricsInput, *, ports: MetricsPorts) -> MetricsView:
+    workspace = _workspace(request.name, ports)
+    _, _, step = _range(request, ports)
+    found = queries.endpoint(request.namespace, request.endpoint, step)
+    return _answer(request.name, f"endpoint {request.namespace}/{request.endpoint}", request, found, ports, workspace)
+
+
+def cluster_metrics(request: MetricsRange, *, ports: MetricsPorts) -> MetricsView:
+    """GPU utilisation per instance group (series labelled instanceGroup) and the idle GPUs of the cluster."""
+    endpoint = _workspace(request.name, ports)
+    nodes = _gpu_nodes(request.name, ports)
+    subject = f"cluster {request.name}"
+    if endpoint is None or not nodes:
+        view = _answer(request.name, subject, request, [], ports, endpoint)
+        if endpoint is not None:
+            view.message = f"{request.name} has no GPU nodes."
+        return view
+    start, end, step = _range(request, ports)
+    names = [n["metadata"]["name"] for n in nodes]
+    group_of = {n["metadata"]["name"]: str((n["metadata"].get("labels") or {}).get(GROUP_LABEL) or "") for n in nodes}
+    utilization, idle_gpus = queries.cluster(names)
+    results = ports.prometheus.query_range(endpoint, utilization.promql, start, end, step)
+    out = [
+        shaped.view(utilization.metric, utilization.unit, {"instanceGroup": group}, points, request.points)
+        for group, points in sorted(shaped.by_group(results, group_of).items())
+    ]
+    counted = ports.prometheus.query_range(endpoint, idle_gpus.promql, start, end, step)
+    # count() over no idle GPU is an empty vector, not 0: fill those instants with 0 from the utilisation's
+    counted_points = dict(shaped.points_of(counted[0])) if counted else {}
+    instants = sorted({t for r in results for t, _ in shaped.points_of(r)})
+    idle_points = [(t, counted_points.get(t, 0.0)) for t in instants]
+    out.append(shaped.view(idle_gpus.metric, idle_gpus.unit, {}, idle_points, request.points))
+    message = None if instants else f"The workspace has no samples of {subject} in this range."
+    return MetricsView(
+        cluster=request.name, subject=subject, start=start, end=end, step=step, available=True, series=out,
+        message=message,
+    )  # fmt: skip
+
+
+def idle_capacity(request: IdleCapacityInput, *, ports: MetricsPorts) -> IdleCapacityView:
+    """Nodes whose every GPU has been idle for at least thresholdMinutes (looking back 24 hours at one-minute
+    steps), with their instance type's hourly price."""
+    endpoint = _workspace(request.name, ports)
+    base = {"cluster": request.name, "thresholdMinutes": request.thresholdMinutes, "priceSource": prices.SOURCE}
+    if endpoint is None:
+        message = f"{request.name} has no metrics to tell idle GPUs by: {queries.ENABLE_HINT}."
+        return IdleCapacityView(**base, available=False, nodes=[], idleGpus=0, usdPerHour=0.0, message=message)
+    nodes = {n["metadata"]["name"]: n for n in _gpu_nodes(request.name, ports)}
+    now = ports.clock()
+    found = []
+    if nodes:
+        query = queries.node_utilization(list(nodes))
+        for result in ports.prometheus.query_range(endpoint, query.promql, now - IDLE_LOOKBACK, now, IDLE_STEP):
+            host = str((result.get("metric") or {}).get("Hostname"))
+            since = idle.idle_since(shaped.points_of(result))
+            node = nodes.get(host)
+            if node is None or since is None or now - since < request.thresholdMinutes * 60:
+                continue
+            labels = node["metadata"].get("labels") or {}
+            instance_type = labels.get(INSTANCE_TYPE_LABEL)
+            found.append(
+                IdleNodeView(
+                    nodeId=instance_of(node),
+                    nodeName=host,
+                    instanceGroup=labels.get(GROUP_LABEL),
+                    instanceType=instance_type,
+                    gpus=int(str(((node.get("status") or {}).get("capacity") or {}).get(GPU) or 0)),
+                    idleSince=since,
+                    idleMinutes=int((now - since) // 60),
+                    usdPerHour=prices.hourly(instance_type),
+                )
+            )
+    found.sort(key=lambda n: n.idleSince)
+    message = None if found else f"No GPU node of {request.name} has been idle for {request.thresholdMinutes} minutes."
+    return IdleCapacityView(
+        **base,
+        available=True,
+        nodes=found,
+        idleGpus=sum(n.gpus for n in found),
+        usdPerHour=round(math.fsum(n.usdPerHour or 0.0 for n in found), 2),
+        message=message,
+    )

@@ -1,0 +1,91 @@
+"""GPU metrics of the shared jobs cluster through the API, from the HyperPod observability add-on's workspace
+(without it: tests/usecases/test_metrics.py): a job's GPU utilisation rises while it trains and falls
+after it ends; the node it ran on reports memory and power; and a node nothing ran on shows as idle with its
+instance type's hourly price."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from launchpod.domain.metrics.prices import USD_PER_HOUR
+
+from tests.sandbox.aws.support import wait_until
+from tests.sandbox.jobs_support import NAME, custom_job, ready_cluster, submit
+from tests.sandbox.metrics_support import metrics, observability_on, series
+
+pytestmark = pytest.mark.e2e
+
+
+@pytest.fixture(scope="module")
+def cluster(sandbox):
+    return ready_cluster(sandbox)
+
+
+def _job_utilization(sandbox, job: str, since: float) -> list[tuple[float, float]]:
+    view = metrics(sandbox, NAME, f"/jobs/{job}/metrics", minutes=3, step=1, points="true")
+    rows = series(view, "gpuUtilization")
+    return sorted((t, v) for s in rows for t, v in s["points"] if t >= since)
+
+
+def test_a_jobs_gpu_utilisation_rises_while_it_trains_and_falls_after(sandbox, cluster):
+    observability_on(sandbox, NAME)
+    started = time.time()
+    assert submit(sandbox, custom_job("gpu-metrics")).status_code == 200
+    busy = wait_until(
+        lambda: [v for _, v in _job_utilization(sandbox, "gpu-metrics", started) if v > 50],
+        timeout=60,
+        interval=0.5,
+        reason="the job's GPUs busy",
+    )
+    assert max(busy) <= 100
+
+    def status() -> str:
+        with sandbox.client("viewer") as c:
+            return str(c.get(f"/api/clusters/{NAME}/jobs/gpu-metrics").json()["status"])
+
+    wait_until(lambda: status() in ("Succeeded", "Failed"), timeout=120, interval=0.5, reason="the job ended")
+    assert status() == "Succeeded"
+    points = wait_until(
+        lambda: (found := _job_utilization(sandbox, "gpu-metrics", started)) and found[-1][1] < 1 and found,
+        timeout=30,
+        interval=0.5,
+        reason="the job's GPUs idle again",
+    )
+    first_busy = next(t for t, v in points if v > 50)
+    assert any(v < 1 for t, v in points if t > first_busy), points  # it rose, then fell
+
+    view = metrics(sandbox, NAME, "/jobs/gpu-metrics/metrics", minutes=3, step=1)
+    (node,) = {s["labels"]["Hostname"] for s in series(view, "gpuUtilization")}
+    assert all(s["points"] is None for s in view["series"])  # numbers only, unless points=true
+    node_id = node.removeprefix("hyperpod-")
+    detail = metrics(sandbox, NAME, f"/nodes/{node_id}/metrics", minutes=3, step=1)
+    memory, power = series(detail, "gpuMemoryUsed")[0]["summary"], series(detail, "gpuPower")[0]["summary"]
+    assert memory["max"] > memory["last"] == 0  # held while it trained, freed after
+    assert power["max"] > power["last"] > 0  # a GPU draws its idle power
+    assert series(detail, "xidErrors")[0]["summary"]["max"] == 0
+
+
+def test_a_node_nothing_runs_on_shows_as_idle_with_its_cost(sandbox, cluster):
+    observability_on(sandbox, NAME)
+    with sandbox.client("viewer") as c:
+        nodes = c.get(f"/api/clusters/{NAME}/nodes").json()["items"]
+
+    def idle_nodes() -> list[dict]:
+        return metrics(sandbox, NAME, "/idle-capacity", thresholdMinutes=0)["nodes"]
+
+    idle = wait_until(idle_nodes, timeout=30, interval=0.5, reason="an idle GPU node")
+    known = {n["nodeId"] for n in nodes}
+    for node in idle:
+        assert node["nodeId"] in known and node["instanceType"] == "ml.p5.48xlarge", node
+        assert node["gpus"] == 8 and node["usdPerHour"] == USD_PER_HOUR["ml.p5.48xlarge"], node
+    view = metrics(sandbox, NAME, "/idle-capacity", thresholdMinutes=0)
+    assert view["idleGpus"] == 8 * len(view["nodes"])
+    assert view["usdPerHour"] == pytest.approx(USD_PER_HOUR["ml.p5.48xlarge"] * len(view["nodes"]))
+    # a day-long threshold: nothing here has idled that long
+    day = metrics(sandbox, NAME, "/idle-capacity", thresholdMinutes=1440)
+    assert day["nodes"] == [] and "1440 minutes" in day["message"]
+    gpu = metrics(sandbox, NAME, "/metrics/gpu", minutes=2, step=2)
+    (group,) = series(gpu, "gpuUtilization")
+    assert group["labels"] == {"instanceGroup": "gpu"}
+    assert series(gpu, "idleGpus")[0]["summary"]["last"] >= 8

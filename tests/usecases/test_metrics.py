@@ -1,0 +1,138 @@
+"""Metrics through their use cases, with EKS, Kubernetes and the workspace faked: without the observability
+add-on every answer says what to turn on; a node's series as numbers (points only when asked); the cluster's
+GPU utilisation per instance group; idle capacity by its threshold, with the price table's cost; a job without
+pods on a node and a range of too many points refused."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from launchpod.contracts.metrics import (
+    EndpointMetricsInput,
+    IdleCapacityInput,
+    JobMetricsInput,
+    MetricsRange,
+    NodeMetricsInput,
+)
+from launchpod.domain.errors import InvalidInput, NotFound
+from launchpod.domain.metrics import prices, queries
+from launchpod.usecases import metrics as cases
+
+from tests.fakes.eks import Eks
+from tests.fakes.kube_listing import KubeLists
+from tests.fakes.prometheus import Prometheus
+
+NOW = 1_800_000_000.0
+WS = "https://aps-workspaces.us-east-1.amazonaws.com/workspaces/ws-1/"
+BUSY, IDLE = "i-0aaaaaaaaaaaaaaaa", "i-0bbbbbbbbbbbbbbbb"
+
+
+def _node(instance: str, group: str, instance_type: str, gpus: int) -> dict:
+    return {
+        "metadata": {
+            "name": f"hyperpod-{instance}",
+            "labels": {
+                "sagemaker.amazonaws.com/instance-group-name": group,
+                "node.kubernetes.io/instance-type": instance_type,
+            },
+        },
+        "spec": {"providerID": f"aws:///us-east-1a/{instance}"},
+        "status": {"capacity": {"nvidia.com/gpu": str(gpus)}},
+    }
+
+
+NODES = [_node(BUSY, "train", "ml.p5.48xlarge", 8), _node(IDLE, "serve", "ml.g5.12xlarge", 4)]
+
+
+def _ports(series: dict[str, list[dict]] | None = None, addon: bool = True, pods: list[dict] | None = None):
+    addons = {}
+    if addon:
+        values = json.dumps({"ampWorkspace": {"prometheusEndpoint": WS.rstrip("/")}})
+        addons[queries.ADDON] = {"status": "ACTIVE", "configurationValues": values}
+    eks = Eks(clusters={"c1": {"status": "ACTIVE"}}, addons={"c1": addons})
+    prometheus = Prometheus({WS.rstrip("/"): series or {}})
+    kube = KubeLists({"Node": NODES, "Pod": pods or []})
+    return cases.MetricsPorts(eks=eks, prometheus=prometheus, kube=kube, clock=lambda: NOW), prometheus
+
+
+def _util(instance: str, samples: list[tuple[float, float]]) -> dict:
+    return {"metric": {"Hostname": f"hyperpod-{instance}"}, "samples": samples}
+
+
+def test_without_the_add_on_each_answer_says_what_to_turn_on() -> None:
+    ports, prometheus = _ports(addon=False)
+    for view in (
+        cases.cluster_metrics(MetricsRange(name="c1"), ports=ports),
+        cases.endpoint_metrics(EndpointMetricsInput(name="c1", endpoint="chat"), ports=ports),
+        cases.node_metrics(NodeMetricsInput(name="c1", nodeId=BUSY), ports=ports),
+    ):
+        assert view.available is False and view.series == []
+        assert view.message and queries.ADDON in view.message and "ampWorkspace" in view.message
+    idle = cases.idle_capacity(IdleCapacityInput(name="c1"), ports=ports)
+    assert idle.available is False and queries.ADDON in (idle.message or "")
+    assert prometheus.asked == []
+
+
+def test_a_nodes_series_answer_min_avg_max_last_and_points_only_when_asked() -> None:
+    query = queries.node(f"hyperpod-{BUSY}", 60)[0].promql
+    ports, _ = _ports({query: [_util(BUSY, [(NOW - 600, 0.0), (NOW - 300, 90.0), (NOW - 120, 30.0)])]})
+    request = NodeMetricsInput(name="c1", nodeId=BUSY, minutes=10, step=60)
+    view = cases.node_metrics(request, ports=ports)
+    (util,) = [s for s in view.series if s.metric == "gpuUtilization"]
+    # instants NOW-600 .. NOW: 0 x5, 90 x3, 30 x3
+    assert (util.summary.min, util.summary.max, util.summary.last) == (0.0, 90.0, 30.0)
+    assert util.summary.avg == pytest.approx((0 * 5 + 90 * 3 + 30 * 3) / 11, abs=1e-4)
+    assert util.points is None and util.unit == "percent"
+    charted = cases.node_metrics(request.model_copy(update={"points": True}), ports=ports)
+    assert charted.series[0].points is not None and len(charted.series[0].points) == 11
+
+
+def test_the_clusters_gpu_utilisation_is_per_instance_group_and_idle_gpus_count_zero_when_none() -> None:
+    utilization, _ = queries.cluster([f"hyperpod-{BUSY}", f"hyperpod-{IDLE}"])
+    series = {utilization.promql: [_util(BUSY, [(NOW - 120, 80.0)]), _util(IDLE, [(NOW - 120, 20.0)])]}
+    ports, _ = _ports(series)
+    view = cases.cluster_metrics(MetricsRange(name="c1", minutes=2, step=60), ports=ports)
+    groups = {s.labels.get("instanceGroup"): s.summary.last for s in view.series if s.metric == "gpuUtilization"}
+    assert groups == {"train": 80.0, "serve": 20.0}
+    (idle,) = [s for s in view.series if s.metric == "idleGpus"]
+    assert idle.summary.max == 0.0  # count() of nothing is no series: zero, at the instants with samples
+
+
+def test_idle_capacity_lists_nodes_idle_past_the_threshold_with_their_price() -> None:
+    query = queries.node_utilization([f"hyperpod-{BUSY}", f"hyperpod-{IDLE}"]).promql
+    since = NOW - 45 * 60
+    series = {
+        query: [_util(BUSY, [(NOW - 3600, 0.0), (NOW - 60, 95.0)]), _util(IDLE, [(NOW - 7200, 50.0), (since, 0.0)])]
+    }
+    ports, prometheus = _ports(series)
+    view = cases.idle_capacity(IdleCapacityInput(name="c1", thresholdMinutes=30), ports=ports)
+    (node,) = view.nodes
+    assert (node.nodeId, node.instanceGroup, node.gpus, node.idleSince, node.idleMinutes) == (
+        IDLE,
+        "serve",
+        4,
+        since,
+        45,
+    )
+    assert node.usdPerHour == prices.USD_PER_HOUR["ml.g5.12xlarge"] == view.usdPerHour and view.idleGpus == 4
+    assert prometheus.asked[-1][2:] == (NOW - cases.IDLE_LOOKBACK, NOW, cases.IDLE_STEP)
+    longer = cases.idle_capacity(IdleCapacityInput(name="c1", thresholdMinutes=60), ports=ports)
+    assert longer.nodes == [] and "60 minutes" in (longer.message or "")
+
+
+def test_an_instance_type_without_a_price_has_none_and_adds_nothing() -> None:
+    assert prices.hourly("ml.nonexistent.48xlarge") is None
+
+
+def test_a_job_without_pods_on_a_node_is_not_found() -> None:
+    pending = {"metadata": {"name": "j-0", "namespace": "default", "labels": {"launchpod.io/job": "j"}}, "spec": {}}
+    ports, _ = _ports(pods=[pending])
+    with pytest.raises(NotFound, match="no pods of job j"):
+        cases.job_metrics(JobMetricsInput(name="c1", jobName="j"), ports=ports)
+
+
+def test_a_range_of_more_points_than_prometheus_answers_is_refused_with_the_step_to_use() -> None:
+    ports, _ = _ports()
+    with pytest.raises(InvalidInput, match="raise step to at least 5"):
+        cases.endpoint_metrics(EndpointMetricsInput(name="c1", endpoint="chat", minutes=900, step=1), ports=ports)
