@@ -1,0 +1,77 @@
+"""An endpoint's serving metrics through the API, from the HyperPod observability add-on's workspace on the
+shared inference cluster: the request rate is zero before the first invocation and follows the invocations
+after; latency and time to first token come from the same requests; the GPU the endpoint holds shows memory
+in use."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from tests.sandbox.aws.support import wait_until
+from tests.sandbox.inference_support import NAME, deploy, post, ready_cluster
+from tests.sandbox.metrics_support import metrics, observability_on, series
+
+pytestmark = pytest.mark.e2e
+
+CHAT = {"messages": [{"role": "user", "content": "how busy is my endpoint"}], "maxTokens": 16}
+BODY = {
+    "endpoint": "metered",
+    "kind": "container",
+    "instanceType": "ml.g5.12xlarge",
+    "replicas": 1,
+    "container": {"worker": {"image": "vllm/vllm-openai:v0.10.1", "gpus": 1, "args": ["--served-model-name", "q"]}},
+}
+
+
+@pytest.fixture(scope="module")
+def cluster(sandbox):
+    return ready_cluster(sandbox)
+
+
+def _view(sandbox, since: float) -> dict:
+    minutes = max(1, int((time.time() - since) // 60) + 1)
+    return metrics(sandbox, NAME, "/endpoints/metered/metrics", minutes=minutes, step=1, points="true")
+
+
+def test_an_endpoints_request_rate_follows_its_invocations(sandbox, cluster):
+    observability_on(sandbox, NAME)
+    done = deploy(sandbox, BODY)
+    assert done["status"] == "SUCCEEDED", (done.get("message"), done["phases"])
+    quiet = _view(sandbox, time.time() - 30)
+    assert quiet["available"] is True and series(quiet, "requestRate") == [], quiet  # never invoked: no series
+    first = time.time()
+    for _ in range(6):
+        answer = post(sandbox, "/endpoints/metered/invoke", CHAT)
+        assert answer.status_code == 200, answer.text
+    view = wait_until(
+        lambda: (found := _view(sandbox, first)) and series(found, "requestRate") and found,
+        timeout=30,
+        interval=0.5,
+        reason="the endpoint's request rate",
+    )
+    (rate,) = series(view, "requestRate")
+    points = rate["points"]
+    assert all(v == 0 for t, v in points if t < first - 1), points  # nothing before the first invocation
+    assert rate["summary"]["max"] > 0 and rate["summary"]["last"] > 0, rate
+    # the rate over the 60 s window after six requests is 6/60; sent within seconds, it is that at the end
+    assert rate["summary"]["last"] == pytest.approx(6 / 60, rel=0.01)
+    (p50,), (p95,), (ttft,) = (series(view, m) for m in ("latencyP50", "latencyP95", "timeToFirstTokenP50"))
+    assert 0 < ttft["summary"]["last"] < p50["summary"]["last"] <= p95["summary"]["last"], (ttft, p50, p95)
+
+    more = time.time()
+    for _ in range(6):
+        assert post(sandbox, "/endpoints/metered/invoke", CHAT).status_code == 200
+    doubled = wait_until(
+        lambda: (rate := series(_view(sandbox, first), "requestRate")[0])["summary"]["last"] > 6 / 60 + 1e-9 and rate,
+        timeout=30,
+        interval=0.5,
+        reason="the rate rising with the next invocations",
+    )
+    assert doubled["summary"]["last"] == pytest.approx(12 / 60, rel=0.01) and more > first
+
+    with sandbox.client("operator") as c:
+        deleted = c.delete(f"/api/clusters/{NAME}/endpoints/metered")
+    assert deleted.status_code == 202, deleted.text
+    assert sandbox.wait_operation(deleted.json()["operation"]["id"], timeout=60)["status"] == "SUCCEEDED"
