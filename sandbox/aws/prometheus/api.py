@@ -9,6 +9,7 @@ range query of more than 11,000 points per series; so does this."""
 
 from __future__ import annotations
 
+import json
 import math
 import time
 from typing import Any
@@ -56,7 +57,8 @@ def _fmt(value: float) -> str:
     return "NaN" if math.isnan(value) else ("+Inf" if value == math.inf else f"{value:.15g}")
 
 
-def query_range(workspace: str, params: dict[str, str]) -> dict[str, Any]:
+def query_range(workspace: str, params: dict[str, str]) -> str:
+    """The answer's JSON text."""
     query = params.get("query") or ""
     start, end, step = _number(params, "start"), _number(params, "end"), _number(params, "step")
     if end < start:
@@ -70,13 +72,16 @@ def query_range(workspace: str, params: dict[str, str]) -> dict[str, Any]:
         vector = evaluate(query, lambda name: tsdb().select(workspace, name), Grid(start, step, count))
     except BadQuery as exc:
         raise ApiError(400, "bad_data", str(exc)) from exc
-    result, instants = [], [start + i * step for i in range(count)]
+    # The body is written as text: 64 series of 1,441 points are 92,000 small lists otherwise, built and then
+    # encoded (twice the time; the bench's 24-hour, 64-node query).
+    instants = [json.dumps(start + i * step) for i in range(count)]
+    parts = []
     for labels, values in vector:
-        text = {v: _fmt(v) for v in set(values) if v is not None}  # a series holds few distinct values
-        points = [[t, text[v]] for t, v in zip(instants, values, strict=True) if v is not None]
+        text = {v: json.dumps(_fmt(v)) for v in set(values) if v is not None}  # a series holds few values
+        points = ",".join(f"[{t},{text[v]}]" for t, v in zip(instants, values, strict=True) if v is not None)
         if points:
-            result.append({"metric": labels, "values": points})
-    return {"status": "success", "data": {"resultType": "matrix", "result": result}}
+            parts.append(f'{{"metric":{json.dumps(labels)},"values":[{points}]}}')
+    return '{"status":"success","data":{"resultType":"matrix","result":[' + ",".join(parts) + "]}}"
 
 
 def query(workspace: str, params: dict[str, str]) -> dict[str, Any]:

@@ -200,6 +200,9 @@ def aggregate(op: str, by: list[str], vector: Vector) -> Vector:
             void = -math.inf if op == "max" else math.inf
             filled = [row if None not in row else [void if v is None else v for v in row] for row in rows]
             values = [None if v == void else v for v in map(fast[op], *filled)]
+        elif op in ("sum", "avg") and not any(None in row for row in rows):
+            totals = list(map(sum, zip(*rows, strict=True)))
+            values = list(totals) if op == "sum" else [t / len(rows) for t in totals]
         else:
             values = []
             for column in zip(*rows, strict=True):

@@ -8,7 +8,7 @@ from urllib.parse import parse_qsl
 
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
-from starlette.responses import JSONResponse
+from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from sandbox.aws.prometheus import api
@@ -19,7 +19,7 @@ _SCOPE = "/aps/aws4_request"  # the end of a SigV4 credential scope for this ser
 
 def amp_api_routes() -> list[Route]:
     def handler(run):  # type: ignore[no-untyped-def]
-        async def serve(request: Request) -> JSONResponse:
+        async def serve(request: Request) -> Response:
             if _SCOPE not in request.headers.get("authorization", ""):
                 return JSONResponse({"message": "Missing Authentication Token"}, status_code=403)
             workspace = request.path_params["workspace"]
@@ -29,7 +29,10 @@ def amp_api_routes() -> list[Route]:
             if request.method == "POST":
                 params.update(dict(parse_qsl((await request.body()).decode())))
             try:
-                return JSONResponse(await run_in_threadpool(run, workspace, params))
+                answer = await run_in_threadpool(run, workspace, params)
+                if isinstance(answer, str):  # already JSON text
+                    return Response(answer, media_type="application/json")
+                return JSONResponse(answer)
             except api.ApiError as exc:
                 return JSONResponse(exc.body(), status_code=exc.status)
 
