@@ -35,6 +35,7 @@ import { useFetch } from '../lib/useFetch';
 import { useSession } from '../session';
 import { useAnswer } from '../useAnswer';
 import { AssignPod, DeleteEndpoint, assignTargets, isPool } from './EndpointActions';
+import MetricsCharts from './MetricsCharts';
 import ErrorAlert from './ErrorAlert';
 import Status from './Status';
 
@@ -370,6 +371,12 @@ function Detail({
         ) : null}
         {failure ? <ErrorAlert error={failure} /> : null}
         <ErrorAlert error={fresh.error} />
+        <MetricsCharts
+          op="get_endpoint_metrics"
+          params={{ name: cluster, endpoint: endpoint.endpoint }}
+          query={{ namespace: endpoint.namespace }}
+          title="Traffic"
+        />
       </SpaceBetween>
       {deleting ? <DeleteEndpoint cluster={cluster} endpoint={endpoint} onClose={() => setDeleting(false)} /> : null}
       {assigning ? (

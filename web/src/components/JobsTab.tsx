@@ -30,6 +30,7 @@ import { LOG_POLL_MS, useJobLog } from '../lib/useJobLog';
 import ConfirmAction from './ConfirmAction';
 import { NcclDiagnosis } from './Diagnoses';
 import ErrorAlert from './ErrorAlert';
+import MetricsCharts from './MetricsCharts';
 import Status from './Status';
 
 const TERMINAL = ['Succeeded', 'Failed'];
@@ -333,6 +334,12 @@ function JobDetail({
           {log.view && !log.view.retained ? log.view.note : log.lines.length ? log.lines.join('\n') : 'No log yet.'}
         </pre>
       </Container>
+      <MetricsCharts
+        op="get_job_metrics"
+        params={{ name: cluster, jobName: job }}
+        query={view?.namespace ? { namespace: view.namespace } : undefined}
+        title="GPU use of the job's nodes"
+      />
       <Table
         variant="container"
         header={<Header variant="h3">Recent events</Header>}

@@ -28,6 +28,7 @@ import { useSession } from '../session';
 import ConfirmAction from './ConfirmAction';
 import Diagnosis, { type DiagnosisView, StepHow } from './Diagnosis';
 import ErrorAlert from './ErrorAlert';
+import MetricsCharts from './MetricsCharts';
 import { DryRunPlan } from './PlanSteps';
 import Status from './Status';
 
@@ -147,6 +148,7 @@ function NodeDetail({ cluster, nodeId }: { cluster: string; nodeId: string }) {
               { label: 'Pods', value: (data.pods ?? []).map((p) => `${p.namespace}/${p.name}`).join(', ') || 'none' },
             ]}
           />
+          <MetricsCharts op="get_node_metrics" params={{ name: cluster, nodeId }} title="GPUs and EFA" />
           <Table
             variant="embedded"
             header={<Header variant="h3">Kubernetes events</Header>}

@@ -25,6 +25,7 @@ import StorageTab from '../components/StorageTab';
 import JobsTab from '../components/JobsTab';
 import InferenceTab from '../components/InferenceTab';
 import ErrorAlert from '../components/ErrorAlert';
+import MetricsCharts, { IdleCapacity } from '../components/MetricsCharts';
 import InstanceGroupsTab from '../components/InstanceGroupsTab';
 import NodesTab from '../components/NodesTab';
 import NotificationsTab from '../components/NotificationsTab';
@@ -79,6 +80,13 @@ function Overview({ cluster }: { cluster: ClusterView }) {
         />
       </Container>
       <CreationDiagnosis cluster={cluster.name} />
+      <MetricsCharts
+        op="get_cluster_gpu_metrics"
+        params={{ name: cluster.name }}
+        title="GPU utilisation by instance group"
+        area={['idleGpus']}
+      />
+      <IdleCapacity cluster={cluster.name} />
     </SpaceBetween>
   );
 }

@@ -1,0 +1,205 @@
+// Metrics as charts: one Cloudscape line (or area) chart per metric of a node, a job, an endpoint or the
+// cluster, read from the HyperPod observability add-on's Amazon Managed Prometheus workspace through the
+// catalog's metrics routes (points=true). Without the add-on the API says so (available false): the empty
+// state names what to turn on. https://cloudscape.design/components/line-chart/
+
+import { useState } from 'react';
+import AreaChart from '@cloudscape-design/components/area-chart';
+import Box from '@cloudscape-design/components/box';
+import ColumnLayout from '@cloudscape-design/components/column-layout';
+import Container from '@cloudscape-design/components/container';
+import Header from '@cloudscape-design/components/header';
+import LineChart from '@cloudscape-design/components/line-chart';
+import SegmentedControl from '@cloudscape-design/components/segmented-control';
+import SpaceBetween from '@cloudscape-design/components/space-between';
+import Table from '@cloudscape-design/components/table';
+
+import type { components } from '../api/schema';
+import { call } from '../lib/api';
+import type { OperationId } from '../lib/api';
+import { useFetch } from '../lib/useFetch';
+import ErrorAlert from './ErrorAlert';
+
+type MetricsView = components['schemas']['MetricsView'];
+type MetricSeriesView = components['schemas']['MetricSeriesView'];
+type IdleCapacityView = components['schemas']['IdleCapacityView'];
+
+const TITLES: Record<string, string> = {
+  gpuUtilization: 'GPU utilisation',
+  gpuMemoryUsed: 'GPU memory used',
+  gpuPower: 'GPU power',
+  xidErrors: 'Last XID error',
+  efaTransmit: 'EFA sent',
+  efaReceive: 'EFA received',
+  requestRate: 'Request rate',
+  latencyP50: 'Latency p50',
+  latencyP95: 'Latency p95',
+  timeToFirstTokenP50: 'Time to first token p50',
+  idleGpus: 'Idle GPUs',
+};
+const RANGES = [
+  { id: '60', text: '1 hour' },
+  { id: '360', text: '6 hours' },
+  { id: '1440', text: '24 hours' },
+];
+
+function seriesTitle(series: MetricSeriesView): string {
+  const labels = series.labels ?? {};
+  return labels.instanceGroup ?? labels.Hostname ?? labels.instance ?? TITLES[series.metric] ?? series.metric;
+}
+
+function number(value: number | null | undefined, unit: string): string {
+  if (value === null || value === undefined) return '-';
+  const shown = Math.abs(value) >= 100 ? value.toFixed(0) : value.toFixed(Math.abs(value) >= 1 ? 1 : 3);
+  return unit === 'percent' ? `${shown} %` : `${shown} ${unit}`;
+}
+
+function time(seconds: number | Date): string {
+  const date = seconds instanceof Date ? seconds : new Date(seconds * 1000);
+  return date.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
+}
+
+function Chart({ metric, series, area }: { metric: string; series: MetricSeriesView[]; area?: boolean }) {
+  const unit = series[0]?.unit ?? '';
+  const data = series.map((s) => ({
+    title: seriesTitle(s),
+    type: area ? ('area' as const) : ('line' as const),
+    data: (s.points ?? []).map(([t, v]) => ({ x: new Date(t * 1000), y: v })),
+    valueFormatter: (y: number) => number(y, unit),
+  }));
+  const xs = data.flatMap((d) => d.data.map((p) => p.x.getTime()));
+  const domain = xs.length ? [new Date(Math.min(...xs)), new Date(Math.max(...xs))] : undefined;
+  const common = {
+    height: 160,
+    xScaleType: 'time' as const,
+    xDomain: domain,
+    xTickFormatter: time,
+    yTitle: unit === 'percent' ? '%' : unit,
+    ariaLabel: TITLES[metric] ?? metric,
+    hideFilter: true,
+    hideLegend: series.length < 2,
+    empty: <Box textAlign="center">No samples in this range.</Box>,
+  };
+  return (
+    <SpaceBetween size="xxs">
+      <Box variant="h4">
+        {TITLES[metric] ?? metric}{' '}
+        <Box variant="small" display="inline">
+          last {series.map((s) => number(s.summary.last, unit)).join(', ')} · max {series.map((s) => number(s.summary.max, unit)).join(', ')}
+        </Box>
+      </Box>
+      {area ? (
+        <AreaChart {...common} series={data as never} yDomain={undefined} />
+      ) : (
+        <LineChart {...common} series={data as never} yDomain={unit === 'percent' ? [0, 100] : undefined} />
+      )}
+    </SpaceBetween>
+  );
+}
+
+/** The charts of one metrics route: ``op`` with its path ``params``. */
+export default function MetricsCharts({
+  op,
+  params,
+  title,
+  query,
+  area,
+}: {
+  op: OperationId;
+  params: Record<string, string>;
+  title: string;
+  query?: Record<string, string>;
+  area?: string[];
+}) {
+  const [minutes, setMinutes] = useState('60');
+  const { data, error } = useFetch(
+    () => call<MetricsView>(op, params, { query: { ...query, minutes, points: 'true' } }),
+    [op, JSON.stringify(params), minutes],
+    30000,
+  );
+  const byMetric = new Map<string, MetricSeriesView[]>();
+  for (const s of data?.series ?? []) byMetric.set(s.metric, [...(byMetric.get(s.metric) ?? []), s]);
+  return (
+    <Container
+      header={
+        <Header
+          variant="h3"
+          actions={
+            <SegmentedControl selectedId={minutes} onChange={({ detail }) => setMinutes(detail.selectedId)} label="Time range" options={RANGES} />
+          }
+        >
+          {title}
+        </Header>
+      }
+    >
+      <ErrorAlert error={error} />
+      {data && !data.available ? (
+        <Box textAlign="center" color="text-status-inactive" data-testid="metrics-empty">
+          <b>No metrics yet.</b> {data.message}
+        </Box>
+      ) : data && byMetric.size === 0 ? (
+        <Box textAlign="center" color="text-status-inactive">
+          {data.message ?? 'No samples in this range.'}
+        </Box>
+      ) : (
+        <ColumnLayout columns={byMetric.size > 1 ? 2 : 1}>
+          {[...byMetric.entries()].map(([metric, series]) => (
+            <Chart key={metric} metric={metric} series={series} area={area?.includes(metric)} />
+          ))}
+        </ColumnLayout>
+      )}
+    </Container>
+  );
+}
+
+/** GPU nodes idle longer than a threshold, with what they cost per hour. */
+export function IdleCapacity({ cluster }: { cluster: string }) {
+  const [threshold, setThreshold] = useState('30');
+  const { data, error } = useFetch(
+    () => call<IdleCapacityView>('list_idle_capacity', { name: cluster }, { query: { thresholdMinutes: threshold } }),
+    [cluster, threshold],
+    30000,
+  );
+  const total = data && data.nodes.length ? ` · ${data.idleGpus} GPUs · $${data.usdPerHour.toFixed(2)}/hour` : '';
+  return (
+    <Table
+      variant="container"
+      header={
+        <Header
+          variant="h3"
+          description={data?.priceSource ? `Prices: ${data.priceSource}` : undefined}
+          actions={
+            <SegmentedControl
+              selectedId={threshold}
+              onChange={({ detail }) => setThreshold(detail.selectedId)}
+              label="Idle for at least"
+              options={[
+                { id: '0', text: 'now' },
+                { id: '30', text: '30 min' },
+                { id: '240', text: '4 hours' },
+              ]}
+            />
+          }
+        >
+          Idle GPU nodes{total}
+        </Header>
+      }
+      items={data?.nodes ?? []}
+      loading={!data && !error}
+      loadingText="Reading the workspace"
+      empty={
+        <Box textAlign="center" color="text-status-inactive">
+          {error ? <ErrorAlert error={error} /> : data?.message ?? 'No idle GPU node.'}
+        </Box>
+      }
+      columnDefinitions={[
+        { id: 'node', header: 'Node', cell: (n) => n.nodeId ?? n.nodeName },
+        { id: 'group', header: 'Group', cell: (n) => n.instanceGroup ?? '-' },
+        { id: 'type', header: 'Type', cell: (n) => n.instanceType ?? '-' },
+        { id: 'gpus', header: 'GPUs', cell: (n) => n.gpus },
+        { id: 'idle', header: 'Idle for', cell: (n) => (n.idleMinutes >= 120 ? `${Math.floor(n.idleMinutes / 60)} h` : `${n.idleMinutes} min`) },
+        { id: 'cost', header: 'Cost per hour', cell: (n) => (n.usdPerHour === null || n.usdPerHour === undefined ? 'no published price' : `$${n.usdPerHour.toFixed(2)}`) },
+      ]}
+    />
+  );
+}
