@@ -57,8 +57,10 @@ def _workspace(name: str, ports: MetricsPorts) -> str | None:
 
 
 def _range(request: MetricsRange, ports: MetricsPorts) -> tuple[float, float, int]:
-    end = request.end.timestamp() if request.end else ports.clock()
-    start = request.start.timestamp() if request.start else end - request.minutes * 60
+    # whole seconds: Prometheus steps from start while start + k * step <= end, in milliseconds, so an end a
+    # fraction of a millisecond short of start + n * step loses its last point
+    end = math.floor(request.end.timestamp() if request.end else ports.clock())
+    start = math.floor(request.start.timestamp()) if request.start else end - request.minutes * 60
     step = request.step or max(1, math.ceil((end - start) / 120))
     if (end - start) / step > MAX_POINTS:
         raise InvalidInput(
@@ -67,7 +69,7 @@ def _range(request: MetricsRange, ports: MetricsPorts) -> tuple[float, float, in
             field="step",
             rule="max_points",
         )
-    return start, end, step
+    return end - ((end - start) // step) * step, end, step  # the last point is at end
 
 
 def _gpu_nodes(name: str, ports: MetricsPorts) -> list[dict[str, Any]]:
@@ -177,7 +179,7 @@ def idle_capacity(request: IdleCapacityInput, *, ports: MetricsPorts) -> IdleCap
         message = f"{request.name} has no metrics to tell idle GPUs by: {queries.ENABLE_HINT}."
         return IdleCapacityView(**base, available=False, nodes=[], idleGpus=0, usdPerHour=0.0, message=message)
     nodes = {n["metadata"]["name"]: n for n in _gpu_nodes(request.name, ports)}
-    now = ports.clock()
+    now = math.floor(ports.clock())  # whole seconds: the range's last point is now (see _range)
     found = []
     if nodes:
         query = queries.node_utilization(list(nodes))

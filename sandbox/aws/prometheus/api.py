@@ -65,7 +65,9 @@ def query_range(workspace: str, params: dict[str, str]) -> str:
         raise ApiError(400, "bad_data", 'invalid parameter "end": end timestamp must not be before start time')
     if step <= 0:
         raise ApiError(400, "bad_data", "zero or negative query resolution step widths are not accepted")
-    count = int((end - start) // step) + 1
+    # Prometheus works in milliseconds: instants start + k * step while they are <= end
+    start_ms, end_ms, step_ms = round(start * 1000), round(end * 1000), max(1, round(step * 1000))
+    count = (end_ms - start_ms) // step_ms + 1
     if count > MAX_POINTS:
         raise ApiError(400, "bad_data", "exceeded maximum resolution of 11,000 points per timeseries")
     try:

@@ -1,0 +1,73 @@
+"""Metrics charts in headless Chromium against the real sandbox's shared jobs cluster: without the HyperPod
+observability add-on the overview's charts say which add-on to turn on; with it, a job's GPU chart shows its
+nodes busy while it trains and idle after, the overview charts GPU utilisation by group with the idle GPU nodes
+and their cost, and a node's detail charts its GPUs."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.sandbox.aws.support import wait_until
+from tests.sandbox.browser.conftest import App
+from tests.sandbox.jobs_support import NAME, custom_job, log_interval, ready_cluster, submit
+from tests.sandbox.metrics_support import ADDON, observability_on
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture(scope="module")
+def real(sandbox) -> App:
+    ready_cluster(sandbox)
+    return App(sandbox.url, dict(sandbox.tokens))
+
+
+def _without_add_on(sandbox) -> None:
+    eks = sandbox.aws("eks")
+    if ADDON in eks.list_addons(clusterName=NAME)["addons"]:
+        eks.delete_addon(clusterName=NAME, addonName=ADDON)
+    wait_until(lambda: ADDON not in eks.list_addons(clusterName=NAME)["addons"], timeout=60, reason=f"{ADDON} gone")
+
+
+def test_charts_follow_a_job_and_show_idle_nodes_with_their_cost(real: App, page: Page, sandbox, shot) -> None:
+    page.add_init_script(f"sessionStorage.setItem('launchpod.token', {real.tokens['admin']!r})")
+    _without_add_on(sandbox)
+    page.goto(f"{real.url}/clusters/{NAME}")
+    empty = page.get_by_test_id("metrics-empty")
+    expect(empty).to_contain_text("No metrics yet.")
+    expect(empty).to_contain_text(ADDON)
+    shot(page, "empty-state", full_page=True)
+
+    observability_on(sandbox, NAME)
+    try:
+        with log_interval(sandbox, 60):  # ~12 s of training: a few points of the 15-minute chart's 3 s steps
+            assert submit(sandbox, custom_job("ui-gpu")).status_code == 200
+            page.goto(f"{real.url}/clusters/{NAME}?tab=jobs")
+            page.get_by_role("button", name="ui-gpu").click()
+            charts = page.get_by_test_id("metrics-get_job_metrics")
+            charts.get_by_text("15 minutes", exact=True).click()
+            expect(charts).to_contain_text(re.compile(r"max 9\d\.\d %"), timeout=60_000)  # busy while it trains
+            shot(page, "job-training", full_page=True)
+            expect(page.get_by_test_id("job-status")).to_contain_text("Succeeded", timeout=60_000)
+        expect(charts).to_contain_text(re.compile(r"GPU utilisation last 0 %"), timeout=60_000)  # idle after
+        shot(page, "job-ended", full_page=True)
+
+        page.goto(f"{real.url}/clusters/{NAME}")
+        expect(page.get_by_role("heading", name="GPU utilisation by instance group")).to_be_visible()
+        page.get_by_text("now", exact=True).click()
+        idle = page.get_by_test_id("idle-capacity")
+        try:
+            expect(idle.get_by_role("row").filter(has_text="ml.p5.48xlarge").first).to_contain_text("$")
+        finally:
+            shot(page, "overview", full_page=True)
+
+        page.goto(f"{real.url}/clusters/{NAME}?tab=nodes")
+        row = page.get_by_role("row").filter(has_text="ml.p5.48xlarge").first
+        row.get_by_role("checkbox").check()
+        expect(page.get_by_role("heading", name="GPUs and EFA")).to_be_visible()
+        expect(page.get_by_text("GPU power", exact=False).first).to_be_visible()
+        shot(page, "node", full_page=True)
+    finally:
+        real.api("DELETE", f"/clusters/{NAME}/jobs/ui-gpu", role="operator", params={"confirm": "ui-gpu"})
