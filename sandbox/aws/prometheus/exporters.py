@@ -125,8 +125,11 @@ def _serves(pod: dict[str, Any]) -> bool:
 
 
 def _job_of(pod: dict[str, Any]) -> str | None:
+    """The training job (or other owner) a GPU pod belongs to; None for a Deployment's or DaemonSet's pod."""
     owners = (pod.get("metadata") or {}).get("ownerReferences") or []
-    return next((f"{o.get('kind')}/{o.get('name')}" for o in owners if o.get("kind") != "ReplicaSet"), None)
+    return next(
+        (f"{o.get('kind')}/{o.get('name')}" for o in owners if o.get("kind") not in ("ReplicaSet", "DaemonSet")), None
+    )
 
 
 def _recent(state: Exporters, cluster: str, namespace: str, pod: str, now: float, window: float = 30.0) -> float:
@@ -156,7 +159,7 @@ def _node_samples(
         if _serves(pod):
             load = _recent(state, cluster, pod_meta.get("namespace", ""), pod_meta.get("name", ""), now)
             held += [("serve", min(100.0, 40.0 * load))] * count
-        else:
+        elif count:
             held += [("train", 0.0)] * count
             efa_busy = efa_busy or (_job_of(pod) in spanning)
     xid = _XID.match(labels.get("sagemaker.amazonaws.com/fault-reason", ""))
@@ -212,7 +215,7 @@ def scrape(fleet: Any, now: float | None = None) -> None:
         nodes_of_job: dict[str, set[str]] = {}
         for pod in pods:
             job, node = _job_of(pod), (pod.get("spec") or {}).get("nodeName")
-            if job and node and (pod.get("status") or {}).get("phase") == "Running":
+            if job and node and _gpus_of(pod) and (pod.get("status") or {}).get("phase") == "Running":
                 nodes_of_job.setdefault(job, set()).add(node)
         spanning = {job for job, where in nodes_of_job.items() if len(where) > 1}
         elapsed = now - state.last_scrape.get(cluster, now)

@@ -49,10 +49,25 @@ function seriesTitle(series: MetricSeriesView): string {
   return labels.instanceGroup ?? labels.Hostname ?? labels.instance ?? TITLES[series.metric] ?? series.metric;
 }
 
+// 1.2 G rather than 1200000000: bytes/s of EFA, MiB of eight GPUs
+function compact(value: number): string {
+  const prefixes: [number, string][] = [
+    [1e12, 'T'],
+    [1e9, 'G'],
+    [1e6, 'M'],
+    [1e4, 'k'],
+  ];
+  const found = prefixes.find(([size]) => Math.abs(value) >= size);
+  if (found) return `${(value / found[0]).toFixed(1)} ${found[1]}`;
+  return value === 0 ? '0' : Math.abs(value) >= 100 ? value.toFixed(0) : value.toFixed(Math.abs(value) >= 1 ? 1 : 3);
+}
+
 function number(value: number | null | undefined, unit: string): string {
   if (value === null || value === undefined) return '-';
-  const shown = value === 0 ? '0' : Math.abs(value) >= 100 ? value.toFixed(0) : value.toFixed(Math.abs(value) >= 1 ? 1 : 3);
-  return unit === 'percent' ? `${shown} %` : `${shown} ${unit}`;
+  const shown = compact(value);
+  if (unit === 'percent') return `${shown} %`;
+  if (unit === 'xid') return shown; // the XID code itself
+  return shown.endsWith(' T') || shown.endsWith(' G') || shown.endsWith(' M') || shown.endsWith(' k') ? `${shown}${unit}` : `${shown} ${unit}`;
 }
 
 function timeFormatter(spanMs: number) {
@@ -77,7 +92,8 @@ function Chart({ metric, series, area }: { metric: string; series: MetricSeriesV
     xScaleType: 'time' as const,
     xDomain: domain,
     xTickFormatter: timeFormatter(domain ? domain[1].getTime() - domain[0].getTime() : 0),
-    yTitle: unit === 'percent' ? '%' : unit,
+    yTitle: unit === 'percent' ? '%' : unit === 'xid' ? 'XID' : unit,
+    yTickFormatter: compact,
     ariaLabel: TITLES[metric] ?? metric,
     hideFilter: true,
     hideLegend: series.length < 2,
