@@ -70,11 +70,19 @@ def test_charts_follow_a_job_and_show_idle_nodes_with_their_cost(real: App, page
         finally:
             shot(page, "overview", full_page=True)
 
+        job = real.api("GET", f"/clusters/{NAME}/jobs/ui-gpu", role="viewer").json()
+        node_id = job["pods"][0]["node"].removeprefix("hyperpod-")  # the node the job trained on
         page.goto(f"{real.url}/clusters/{NAME}?tab=nodes")
-        row = page.get_by_role("row").filter(has_text="ml.p5.48xlarge").first
-        row.get_by_role("checkbox").check()
-        expect(page.get_by_role("heading", name="GPUs and EFA")).to_be_visible()
-        expect(page.get_by_text("GPU power", exact=False).first).to_be_visible()
+        page.get_by_role("row").filter(has_text=node_id).get_by_role("checkbox").check()
+        node = page.get_by_test_id("metrics-get_node_metrics")
+        node.get_by_text("15 minutes", exact=True).click()
+
+        def power() -> tuple[float, float] | None:
+            found = re.search(r"GPU power last ([\d.]+) W · max ([\d.]+) W", node.inner_text())
+            return (float(found.group(1)), float(found.group(2))) if found else None
+
+        last, peak = wait_until(power, timeout=15, interval=0.5, reason="the node's GPU power chart")
+        assert peak > last > 0  # drawn while the job trained; idle power now
         shot(page, "node", full_page=True)
     finally:
         real.api("DELETE", f"/clusters/{NAME}/jobs/ui-gpu", role="operator", params={"confirm": "ui-gpu"})

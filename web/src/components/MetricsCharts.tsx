@@ -59,11 +59,13 @@ function compact(value: number): string {
   ];
   const found = prefixes.find(([size]) => Math.abs(value) >= size);
   if (found) return `${(value / found[0]).toFixed(1)} ${found[1]}`;
-  return value === 0 ? '0' : Math.abs(value) >= 100 ? value.toFixed(0) : value.toFixed(Math.abs(value) >= 1 ? 1 : 3);
+  if (Number.isInteger(value) || Math.abs(value) >= 100) return value.toFixed(0);
+  return value.toFixed(Math.abs(value) >= 1 ? 1 : 3);
 }
 
 function number(value: number | null | undefined, unit: string): string {
   if (value === null || value === undefined) return '-';
+  if (unit === 'MiB' && Math.abs(value) >= 1024) return `${(value / 1024).toFixed(1)} GiB`;
   const shown = compact(value);
   if (unit === 'percent') return `${shown} %`;
   if (unit === 'xid') return shown; // the XID code itself
