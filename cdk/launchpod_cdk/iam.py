@@ -70,6 +70,7 @@ def _pattern_key(action: str) -> str | None:
         "states": "states",
         "s3": "s3",
         "logs": "container-logs",
+        "aps": "aps",
     }.get(service)
 
 

@@ -102,6 +102,8 @@ PATTERN_REASONS: dict[str, str] = {
     "(/aws/containerinsights/<cluster>/application) and clusters are created at run time; read-only, scoped "
     "to those log groups and their streams",
     "execute-api": "WebSocket connection ids are made at run time; scoped to Launchpod's own WebSocket stage",
+    "aps": "the HyperPod observability add-on's Amazon Managed Prometheus workspace is created with it, by the "
+    "console or by Launchpod, with an id AMP generates; read-only queries, scoped to this account and region",
 }
 
 # The AWS managed policies Launchpod attaches to the roles it creates (iam:PolicyARN allows no other).
@@ -222,6 +224,10 @@ def resources_for(action: str, d: Deployment) -> list[str]:
         # sagemaker-mlflow (the tracking server's MLflow REST API) acts on the server too (Service
         # Authorization Reference: resource type mlflow-tracking-server)
         return [f"arn:{p}:sagemaker:{r}:{a}:mlflow-tracking-server/*"]
+    if service == "aps":
+        # Amazon Managed Service for Prometheus: QueryMetrics acts on a workspace (Service Authorization
+        # Reference: resource type workspace, arn:${Partition}:aps:${Region}:${Account}:workspace/${WorkspaceId})
+        return [f"arn:{p}:aps:{r}:{a}:workspace/*"]
     if action in ("sagemaker:AddTags", "sagemaker:ListTags"):  # what Launchpod creates in SageMaker
         kinds = ("cluster", "mlflow-tracking-server", "cluster-scheduler-config", "compute-quota")
         return [f"arn:{p}:sagemaker:{r}:{a}:{kind}/*" for kind in kinds]

@@ -362,6 +362,8 @@ NOT_FILLED: dict[tuple[str, str], str] = {
     "boto3 call: the gate does not see it",
     ("sagemaker-mlflow:SearchRuns", "mlflow-tracking-server"): "an HTTP call to the tracking server, not a boto3 "
     "call: the gate does not see it",
+    ("aps:QueryMetrics", "workspace"): "an HTTP call to the workspace's query API, not a boto3 call: the gate does "
+    "not see it",
     ("s3:DeleteObject", "accesspointobject"): "Launchpod addresses its bucket directly, never through an access point",
     ("s3:PutObject", "accesspointobject"): "Launchpod addresses its bucket directly, never through an access point",
     ("s3:ListBucket", "accesspoint"): "Launchpod addresses its bucket directly, never through an access point",

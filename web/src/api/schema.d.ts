@@ -600,8 +600,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * A training job's GPUs: utilisation (%) and memory used (MiB) of each node its pods run on, over a time range. Each series has min/avg/max/last over the range; points=true adds the points. Without the HyperPod observability add-on, available is false and message says what to turn on.
-         * @description A training job's GPUs: utilisation (%) and memory used (MiB) of each node its pods run on, over a time range. Each series has min/avg/max/last over the range; points=true adds the points. Without the HyperPod observability add-on, available is false and message says what to turn on.
+         * A training job's GPUs: utilisation (percent) and memory used (MiB) of each node its pods run on, over a time range. Each series has min/avg/max/last over the range; points=true adds the points. Without the HyperPod observability add-on, available is false and message says what to turn on.
+         * @description A training job's GPUs: utilisation (percent) and memory used (MiB) of each node its pods run on, over a time range. Each series has min/avg/max/last over the range; points=true adds the points. Without the HyperPod observability add-on, available is false and message says what to turn on.
          */
         get: operations["get_job_metrics"];
         put?: never;
@@ -640,8 +640,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * GPU utilisation (%) per instance group and the number of idle GPUs over a time range. Each series has min/avg/max/last over the range; points=true adds the points. Without the HyperPod observability add-on, available is false and message says what to turn on.
-         * @description GPU utilisation (%) per instance group and the number of idle GPUs over a time range. Each series has min/avg/max/last over the range; points=true adds the points. Without the HyperPod observability add-on, available is false and message says what to turn on.
+         * GPU utilisation (percent) per instance group and the number of idle GPUs over a time range. Each series has min/avg/max/last over the range; points=true adds the points. Without the HyperPod observability add-on, available is false and message says what to turn on.
+         * @description GPU utilisation (percent) per instance group and the number of idle GPUs over a time range. Each series has min/avg/max/last over the range; points=true adds the points. Without the HyperPod observability add-on, available is false and message says what to turn on.
          */
         get: operations["get_cluster_gpu_metrics"];
         put?: never;
@@ -864,8 +864,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * One node's GPU utilisation (%), GPU memory used (MiB), power (W), last XID error and EFA bytes/s over a time range. Each series has min/avg/max/last over the range; points=true adds the points. Without the HyperPod observability add-on, available is false and message says what to turn on.
-         * @description One node's GPU utilisation (%), GPU memory used (MiB), power (W), last XID error and EFA bytes/s over a time range. Each series has min/avg/max/last over the range; points=true adds the points. Without the HyperPod observability add-on, available is false and message says what to turn on.
+         * One node's GPU utilisation (percent), GPU memory used (MiB), power (W), last XID error and EFA bytes/s over a time range. Each series has min/avg/max/last over the range; points=true adds the points. Without the HyperPod observability add-on, available is false and message says what to turn on.
+         * @description One node's GPU utilisation (percent), GPU memory used (MiB), power (W), last XID error and EFA bytes/s over a time range. Each series has min/avg/max/last over the range; points=true adds the points. Without the HyperPod observability add-on, available is false and message says what to turn on.
          */
         get: operations["get_node_metrics"];
         put?: never;

@@ -25,7 +25,7 @@ ENTRIES: tuple[CatalogEntry, ...] = (
         "get_cluster_gpu_metrics",
         "GET",
         "/api/clusters/{name}/metrics/gpu",
-        "GPU utilisation (%) per instance group and the number of idle GPUs over a time range." + _NUMBERS,
+        "GPU utilisation (percent) per instance group and the number of idle GPUs over a time range." + _NUMBERS,
         MetricsRange,
         MetricsView,
         Role.VIEWER,
@@ -35,7 +35,7 @@ ENTRIES: tuple[CatalogEntry, ...] = (
         "get_node_metrics",
         "GET",
         "/api/clusters/{name}/nodes/{nodeId}/metrics",
-        "One node's GPU utilisation (%), GPU memory used (MiB), power (W), last XID error and EFA bytes/s over a"
+        "One node's GPU utilisation (percent), GPU memory used (MiB), power (W), last XID error and EFA bytes/s over a"
         " time range." + _NUMBERS,
         NodeMetricsInput,
         MetricsView,
@@ -46,7 +46,7 @@ ENTRIES: tuple[CatalogEntry, ...] = (
         "get_job_metrics",
         "GET",
         "/api/clusters/{name}/jobs/{jobName}/metrics",
-        "A training job's GPUs: utilisation (%) and memory used (MiB) of each node its pods run on, over a time"
+        "A training job's GPUs: utilisation (percent) and memory used (MiB) of each node its pods run on, over a time"
         " range." + _NUMBERS,
         JobMetricsInput,
         MetricsView,
