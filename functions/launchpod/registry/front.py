@@ -174,6 +174,21 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
         actions=("execute-api:ManageConnections",),
         tables=("connections",),
     ),
+    FunctionSpec(
+        "events-watch",
+        "launchpod.entrypoints.events.watch.handler",
+        "Schedule: tells subscribers of failed training jobs, unhealthy endpoints and training plans nearing"
+        " their end (no AWS event carries these)",
+        actions=(
+            "eks:DescribeCluster",  # which clusters are ACTIVE; the Kubernetes client's endpoint and CA
+            "sagemaker:DescribeCluster",  # the instance groups' training plans
+            "sagemaker:DescribeTrainingPlan",  # each plan's EndTime
+            "sns:Publish",
+        ),
+        tables=("clusters", "notifications"),
+        timeout=300,
+        kubernetes=True,  # lists the jobs and endpoints of every cluster
+    ),
 )
 
 STATE_MACHINES: tuple[StateMachineSpec, ...] = ()
@@ -222,5 +237,11 @@ def event_rules(machine_arn_prefix: str) -> tuple[EventRuleSpec, ...]:
         ),
         EventRuleSpec(
             "DriftCheck", "events-drift-check", "Hourly: compare clusters with the registry", schedule="rate(1 hour)"
+        ),
+        EventRuleSpec(
+            "Watch",
+            "events-watch",
+            "Every 5 minutes: notify failed jobs, unhealthy endpoints, training plans nearing their end",
+            schedule="rate(5 minutes)",
         ),
     )
