@@ -78,7 +78,6 @@ _SHARED_GROUPS = {
     "tests/sandbox/test_unknown_ids_e2e.py": "jobs-cluster",
     "tests/sandbox/test_cli_jobs_e2e.py": "jobs-cluster",
     "tests/sandbox/test_watch_jobs_e2e.py": "jobs-cluster",
-    "tests/sandbox/test_watch_endpoints_e2e.py": "inference-cluster",
 }
 
 
