@@ -77,6 +77,7 @@ _SHARED_GROUPS = {
     "tests/sandbox/test_diagnose_nccl_e2e.py": "jobs-cluster",
     "tests/sandbox/test_unknown_ids_e2e.py": "jobs-cluster",
     "tests/sandbox/test_cli_jobs_e2e.py": "jobs-cluster",
+    "tests/sandbox/test_watch_jobs_e2e.py": "jobs-cluster",
 }
 
 

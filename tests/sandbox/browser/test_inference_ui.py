@@ -101,6 +101,12 @@ def test_inference_tab_deploys_lists_invokes_and_deletes_an_endpoint(
     row.get_by_role("radio").check()
     _answers_from_the_gpu_node(page, "hello from the browser", "invoked", shot, axe)
 
+    # the link an endpoint-unhealthy notification carries opens the endpoint itself (docs/notifications.md)
+    page.goto(f"{real.url}/clusters/{provisioned}?tab=inference&endpoint=chat")
+    expect(page.get_by_role("row").filter(has_text="chat").get_by_role("radio")).to_be_checked()
+    expect(page.get_by_role("table").filter(has_text="Node")).to_contain_text("hyperpod-i-")
+    shot(page, "opened-by-link", full_page=True)
+
     delete_from_its_dialog(page, shot)
     operation_succeeded(page)
     _shows_no_endpoints(page, real, provisioned)

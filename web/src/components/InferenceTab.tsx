@@ -1,7 +1,9 @@
 // The cluster's inference endpoints: deploy one per kind (container, managed, JumpStart), list them, see
 // one's pods and nodes, scale it, send it a chat message, delete it. Every mutation opens its operation.
+// ?endpoint=<name> in the URL opens that endpoint.
 
 import { useState } from 'react';
+import { useSearchParams } from 'react-router-dom';
 import Box from '@cloudscape-design/components/box';
 import Button from '@cloudscape-design/components/button';
 import Checkbox from '@cloudscape-design/components/checkbox';
@@ -393,7 +395,9 @@ function Detail({
 
 export default function InferenceTab({ cluster, ready }: { cluster: string; ready: boolean }) {
   const { data, error, loading, reload } = useFetch(() => inferenceApi.endpoints(cluster), [cluster], 5000);
-  const [selected, setSelected] = useState<string | null>(null);
+  // ?endpoint=<name> opens that endpoint: an endpoint-unhealthy notification links here (docs/notifications.md)
+  const [params] = useSearchParams();
+  const [selected, setSelected] = useState<string | null>(params.get('endpoint'));
   if (!ready) return <Box>Endpoints need the cluster's EKS control plane ACTIVE.</Box>;
   const items = data?.items ?? [];
   const chosen = items.find((e) => e.endpoint === selected) ?? null;

@@ -1,8 +1,9 @@
 // The cluster's training jobs: submit one from a recipe, list them, and open one to see its status, the
 // restart budget, its MLflow run, its pods with node and zone, recent events and its log, followed live
-// (lib/useJobLog.ts).
+// (lib/useJobLog.ts). ?job=<name> in the URL opens that job.
 
 import { useEffect, useRef, useState } from 'react';
+import { useSearchParams } from 'react-router-dom';
 import Alert from '@cloudscape-design/components/alert';
 import Box from '@cloudscape-design/components/box';
 import Button from '@cloudscape-design/components/button';
@@ -362,7 +363,9 @@ function JobDetail({
 }
 
 export default function JobsTab({ cluster, ready }: { cluster: string; ready: boolean }) {
-  const [selected, setSelected] = useState<string | null>(null);
+  // ?job=<name> opens that job: a job-failed notification links here (docs/notifications.md)
+  const [params] = useSearchParams();
+  const [selected, setSelected] = useState<string | null>(params.get('job'));
   const { data, error, loading, reload } = useFetch(
     () => (ready ? jobsApi.list(cluster) : Promise.resolve({ data: { cluster, items: [] } })),
     [cluster, ready],

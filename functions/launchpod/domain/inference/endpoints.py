@@ -503,3 +503,15 @@ def fit_warnings(
         f"{fit} of {replicas} replicas of {endpoint} fit now: each asks for {gpus} GPU(s) on one node and {where};"
         f" {waits} will wait Pending {then}."
     ]
+
+
+def unhealthy(real: RealEndpoint) -> str | None:
+    """Why an endpoint is unhealthy, or None: Failed (the operator's DeploymentFailed or DeletionFailed), or a
+    container that does not run (CrashLoopBackOff, ImagePullBackOff, restarting and not ready). A pod waiting
+    for a node, a replica still starting or a rollout under way is not ill health."""
+    if real.deleting:
+        return None
+    status, message = status_of(real)
+    if status == "Failed":
+        return message or "Failed"
+    return next((t for p in real.pods if (t := _container_trouble(p))), None)
