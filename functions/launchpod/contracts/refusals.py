@@ -89,6 +89,11 @@ REFUSALS: dict[str, Refusal] = {
         _cross("within_elastic_range", "replicas outside elasticPolicy's minReplicas..maxReplicas"),
         _cross("subset", "confirmScaleToZero names a group that groups does not"),
         _cross("sglang_router", "the SGLang router with a worker image that is not SGLang"),
+        _cross("pd_engine", "prefill/decode disaggregation on an engine its kind does not offer it for"),
+        _cross("pd_router", "self-managed prefill/decode disaggregation without the SGLang router, or in a model pool"),
+        _cross(
+            "pd_field", "a prefill/decode field of the other kind (routingThreshold managed, transferBackend SGLang)"
+        ),
         _cross("same_limit", "two spellings of one token limit (max_tokens and its other name) with different values"),
     )
 }

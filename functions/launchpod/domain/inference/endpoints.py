@@ -239,6 +239,8 @@ def delete_plan(cluster: str, existing: RealEndpoint) -> Plan:
         targets.append(f"Service {existing.namespace}/{existing.name}")
     if existing.scaler is not None:
         targets.append(f"ScaledObject {existing.namespace}/{existing.name}")
+    if disaggregated(existing):
+        targets.append(f"Deployment {existing.namespace}/{manifests.prefill_name(existing.name)}")
     return Plan(cluster, tuple(Step("delete", t, "the request deletes the endpoint", "ApplyEndpoint") for t in targets))
 
 
@@ -276,8 +278,26 @@ def workflow(cluster: str, request: dict[str, Any], plan: Plan) -> WorkflowPlan:
     )
 
 
-def _role(pod: dict[str, Any]) -> Literal["worker", "router"]:
-    return "router" if (pod["metadata"].get("labels") or {}).get(manifests.ROLE_LABEL) == "router" else "worker"
+def _role(pod: dict[str, Any]) -> Literal["worker", "router", "prefill", "decode"]:
+    labels = pod["metadata"].get("labels") or {}
+    if labels.get(manifests.ROLE_LABEL) == "router":
+        return "router"
+    side = labels.get(manifests.PD_LABEL)
+    return "prefill" if side == "prefill" else "decode" if side == "decode" else "worker"
+
+
+def disaggregated(real: RealEndpoint) -> bool:
+    """A container endpoint whose workers decode and a prefill Deployment prefills (its pods carry the PD label)."""
+    if real.kind != "container":
+        return False
+    template = ((real.primary.get("spec") or {}).get("template") or {}).get("metadata") or {}
+    return (template.get("labels") or {}).get(manifests.PD_LABEL) == "decode"
+
+
+def without_prefill(real: RealEndpoint) -> bool:
+    """The SGLang router sends every request of a PD endpoint to a prefill and a decode worker at once: with no
+    Ready prefill worker nothing answers, however many decode workers are."""
+    return disaggregated(real) and not any(_role(p) == "prefill" and _pod_ready(p) for p in real.pods)
 
 
 def _pod_ready(pod: dict[str, Any]) -> bool:
@@ -338,6 +358,8 @@ def status_of(real: RealEndpoint) -> tuple[str, str | None]:
     message = message or next((t for p in real.pods if (t := _container_trouble(p))), None)
     if routed_without_router(real):
         return "Deploying", message or "waiting for the SGLang router's pod to be Ready (the Service points at it)"
+    if without_prefill(real) and real.ready >= real.desired:
+        return "Deploying", message or "waiting for a prefill worker to be Ready (each request needs one)"
     if real.ready >= real.desired:
         if real.load_balanced and not real.hostname:
             why = real.balancer_blocked or real.balancer_event
