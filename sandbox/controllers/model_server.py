@@ -257,4 +257,29 @@ async def proxy(emulator: Any, method: str, path: str, text: str) -> aiohttp.web
         return aiohttp.web.json_response(
             {"error": {"message": "body is not JSON", "type": "BadRequestError"}}, status=400
         )
+    waiting = _operator_pd_fault(emulator, ns, pod, body)
+    if waiting:
+        return aiohttp.web.json_response({"error": {"message": waiting, "type": "InternalServerError"}}, status=500)
     return _completion(pod, body)
+
+
+def _operator_pd_fault(emulator: Any, ns: str, pod: dict[str, Any], body: dict[str, Any]) -> str | None:
+    """The inference operator's PD decode pod (sandbox.controllers.inference): a prompt of at least the routing
+    threshold's tokens (counted here as words) takes the PD path and needs a Ready prefill pod of the same
+    endpoint to hand its KV cache over; a shorter one the decode pod prefills itself."""
+    from sandbox.controllers.inference import PD_ROLE, PD_THRESHOLD_ENV
+
+    labels = pod["metadata"].get("labels") or {}
+    container = ((pod.get("spec") or {}).get("containers") or [{}])[0]
+    env = {e.get("name"): e.get("value") for e in container.get("env") or []}
+    if labels.get(PD_ROLE) != "decode" or env.get(PD_THRESHOLD_ENV) is None:
+        return None
+    messages = body.get("messages") if isinstance(body.get("messages"), list) else []
+    tokens = sum(len(str(m.get("content", "")).split()) for m in messages if isinstance(m, dict))
+    if tokens < int(env[PD_THRESHOLD_ENV]):
+        return None
+    selector = {"app": labels.get("app", ""), PD_ROLE: "prefill"}
+    if _workers(emulator, ns, selector):
+        return None
+    threshold = env[PD_THRESHOLD_ENV]
+    return f"no prefill worker is Ready to prefill a prompt of {tokens} tokens (routingThreshold {threshold})"
