@@ -168,8 +168,12 @@ def _model_name(pod: dict[str, Any]) -> str:
     for key in ("SM_JUMPSTART_MODEL_ID", "MODEL_LOCATION"):
         if env.get(key):
             return str(env[key])
-    positional = [a for a in args if not a.startswith("-")]
-    return positional[0] if positional else str(container.get("image", "model"))
+    # SGLang names the model with --model-path; vLLM takes it as its first argument (vllm serve <model>). A
+    # flag's value (--disaggregation-mode decode) is not a model.
+    for flag in ("--model-path", "--model"):
+        if flag in args[:-1]:
+            return str(args[args.index(flag) + 1])
+    return args[0] if args and not args[0].startswith("-") else str(container.get("image", "model"))
 
 
 def _completion(pod: dict[str, Any], body: dict[str, Any]) -> aiohttp.web.Response:
