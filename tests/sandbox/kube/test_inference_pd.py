@@ -6,7 +6,7 @@ from __future__ import annotations
 from launchpod.contracts.inference import CreateEndpointInput
 from launchpod.domain.inference import manifests
 
-from sandbox.controllers import inference
+from sandbox.controllers import inference, model_server
 from tests import manifests as schemas
 
 BODY = {
@@ -37,3 +37,32 @@ def test_a_pd_spec_becomes_a_decode_and_a_prefill_deployment_behind_a_decode_ser
     assert {"name": "PD_ROUTING_THRESHOLD", "value": "8"} in d["env"]
     assert service["spec"]["selector"] == {"app": "qwen", "sagemaker.amazonaws.com/pd-role": "decode"}
     assert prefill["metadata"]["ownerReferences"][0]["uid"] == "u-1"  # deleted with the resource
+
+
+def _pods(transfer: dict | None = None) -> tuple[dict, dict]:
+    """A prefill and a decode pod as the PD endpoint's Deployments make them."""
+    body = {
+        "endpoint": "sg",
+        "kind": "container",
+        "instanceType": "ml.g5.12xlarge",
+        "container": {"worker": {"image": "lmsysorg/sglang:v0.5.2", "gpus": 1}, "router": True, "pd": transfer or {}},
+    }
+    decode, prefill = manifests.container(CreateEndpointInput(name="c1", **body))[:2]
+    return tuple(  # type: ignore[return-value]
+        {
+            "metadata": {"name": d["metadata"]["name"], **d["spec"]["template"]["metadata"]},
+            "spec": d["spec"]["template"]["spec"],
+        }
+        for d in (prefill, decode)
+    )
+
+
+def test_the_router_s_handoff_needs_the_bootstrap_port_and_one_transfer_backend():
+    prefill, decode = _pods({"transferBackend": "nixl"})
+    assert model_server._handoff_fault(prefill, decode) is None
+    decode["spec"]["containers"][0]["args"] = ["--disaggregation-mode", "decode"]  # mooncake, SGLang's default
+    assert model_server._handoff_fault(prefill, decode) == "transfer backends differ (mooncake, nixl)"
+    prefill, decode = _pods()
+    prefill["metadata"]["annotations"] = {}
+    assert "no bootstrap server" in str(model_server._handoff_fault(prefill, decode))
+    assert "does not run --disaggregation-mode prefill" in str(model_server._handoff_fault(decode, decode))
