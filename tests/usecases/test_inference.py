@@ -313,6 +313,25 @@ def test_replicas_beyond_the_free_gpus_of_the_types_nodes_are_said_to_wait_in_th
     assert cases.create(_create({**body, "replicas": 2}), who=WHO, ports=ports).plan.warnings == ()
 
 
+def test_a_pd_endpoint_s_prefill_workers_are_checked_in_the_room_its_decode_workers_leave():
+    """Two free 4-GPU nodes: two decode replicas of 2 GPUs fit on the first, so one prefill worker of 4 GPUs fits
+    on the second and a second one waits, said in the dry run."""
+    lists = {"Node": [_node("n1", 4), _node("n2", 4)], "Pod": []}
+    worker = {"image": "lmsysorg/sglang:v0.5.2", "gpus": 2}
+    body = {
+        "endpoint": "sg-pd",
+        "kind": "container",
+        "instanceType": "ml.g5.12xlarge",
+        "replicas": 2,
+        "container": {"worker": worker, "router": True, "pd": {"prefillReplicas": 2, "prefillGpus": 4}},
+    }
+    ports = _ports(lists=lists)
+    (warning,) = cases.create(_create(body), who=WHO, ports=ports).plan.warnings
+    assert warning.startswith("1 of 2 replicas of sg-pd-prefill fit now"), warning
+    one = {**body, "container": {**body["container"], "pd": {"prefillReplicas": 1, "prefillGpus": 4}}}
+    assert cases.create(_create(one), who=WHO, ports=ports).plan.warnings == ()
+
+
 def test_an_openai_chat_completion_sends_openai_s_sampling_fields_and_answers_openai_s_shape():
     routed = _routed_pool("sg-a", ["sg-a-0"])
     answer = {"id": "chatcmpl-1", "created": 7, "model": "m", "choices": [{"message": {"content": "hi"}}]}

@@ -497,6 +497,18 @@ class NodeRoom:
     held: int
 
 
+def after_placing(nodes: list[NodeRoom], replicas: int, gpus: int) -> list[NodeRoom]:
+    """The nodes' room once ``replicas`` pods of ``gpus`` GPUs are placed on them, whole pods per node in node
+    order (how a PD endpoint's prefill workers are checked after its decode workers; the scheduler may place
+    them otherwise, so this is an estimate)."""
+    left, out = replicas, []
+    for n in nodes:
+        placed = min(left, max(n.allocatable - n.held, 0) // gpus) if gpus > 0 else 0
+        left -= placed
+        out.append(NodeRoom(n.name, n.allocatable, n.held + placed * gpus))
+    return out
+
+
 def fit_warnings(
     endpoint: str, instance_type: str, replicas: int, gpus: int, nodes: list[NodeRoom], karpenter: bool
 ) -> list[str]:
