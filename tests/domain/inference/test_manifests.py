@@ -391,6 +391,18 @@ def test_a_managed_pd_endpoint_is_a_valid_pd_spec_with_gpus_on_both_sides():
     assert "routingThreshold" not in without["spec"]["pdSpec"]  # the operator's default (4096) applies
 
 
+def test_scaling_a_managed_pd_endpoint_scales_its_decode_side_and_the_result_stays_valid():
+    body = {**MANAGED, "managed": {"storage": "shared", "modelPath": "m", "worker": LMCACHE, "pd": {}}}
+    obj = manifests.managed(_input(body), "bucket-1", "us-east-1", None)
+    patch = manifests.scale_patch(obj, 5)
+    assert patch == {"spec": {"replicas": 5, "pdSpec": {"decodingSpec": {"replicas": 5}}}}
+    obj["spec"]["replicas"] = 5
+    obj["spec"]["pdSpec"]["decodingSpec"]["replicas"] = 5
+    assert schemas.errors(obj) == []
+    plain = manifests.managed(_input(MANAGED), "bucket-1", "us-east-1", None)
+    assert manifests.scale_patch(plain, 3) == {"spec": {"replicas": 3}}
+
+
 def test_an_sglang_pd_endpoint_is_a_decode_and_a_prefill_deployment_paired_by_the_router():
     pd = {
         "prefillReplicas": 1,

@@ -179,6 +179,15 @@ def pd_spec(request: CreateEndpointInput) -> dict[str, Any]:
     return out
 
 
+def scale_patch(primary: dict[str, Any], replicas: int) -> dict[str, Any]:
+    """The merge patch that scales an endpoint: spec.replicas, and with a pdSpec also its decode side (the
+    decodingSpec's replicas are the decode Deployment's, and the endpoint's replicas are its decode workers)."""
+    spec: dict[str, Any] = {"replicas": replicas}
+    if (primary.get("spec") or {}).get("pdSpec"):
+        spec["pdSpec"] = {"decodingSpec": {"replicas": replicas}}
+    return {"spec": spec}
+
+
 def autoscaling_spec(auto: AutoscalingSpec) -> dict[str, Any]:
     """The InferenceEndpointConfig's autoScalingSpec, which the operator turns into a KEDA ScaledObject on its
     Deployment (https://docs.aws.amazon.com/sagemaker/latest/dg/sagemaker-hyperpod-model-deployment-autoscaling.html).
