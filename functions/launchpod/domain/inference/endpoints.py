@@ -112,6 +112,20 @@ def check_instance_type(request: CreateEndpointInput, acc: Accelerators, groups:
             field="body.instanceType",
             rule="gpu_instance_type",
         )
+    section = request.managed or request.container
+    if section is not None and acc.gpus:
+        asks = [("worker.gpus", section.worker.gpus)]
+        if section.pd is not None and section.pd.prefillGpus is not None:
+            asks.append(("pd.prefillGpus", section.pd.prefillGpus))
+        for name, gpus in asks:
+            if gpus > acc.gpus:
+                raise InvalidInput(
+                    f"A replica runs on one node, and {request.instanceType} has {acc.gpus} GPUs; {name} asks for "
+                    f"{gpus}. Ask for at most {acc.gpus}, or choose an instance type with more GPUs per node "
+                    "(multi-node endpoints, one model across nodes, are not offered).",
+                    field=f"body.{request.kind}.{name}",
+                    rule="gpus_per_node",
+                )
     if request.instanceType not in groups.values():
         have = ", ".join(f"{g} ({t})" for g, t in sorted(groups.items())) or "none"
         raise Conflict(
