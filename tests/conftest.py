@@ -73,6 +73,7 @@ _SHARED_GROUPS = {
     "tests/sandbox/test_planner_inference_e2e.py": "inference-cluster",
     "tests/sandbox/test_models_e2e.py": "inference-cluster",
     "tests/sandbox/test_openai_e2e.py": "inference-cluster",
+    "tests/sandbox/test_serving_e2e.py": "inference-cluster",
     "tests/sandbox/test_planner_jobs_e2e.py": "jobs-cluster",
     "tests/sandbox/test_diagnose_nccl_e2e.py": "jobs-cluster",
     "tests/sandbox/test_unknown_ids_e2e.py": "jobs-cluster",

@@ -14,7 +14,7 @@ from launchpod.contracts.operations import NoopView, OperationStatus
 from launchpod.contracts.plans import PlanView
 from launchpod.domain import features, ownership, storage
 from launchpod.domain import operations as ops
-from launchpod.domain.errors import Conflict, NotFound
+from launchpod.domain.errors import Conflict, InvalidInput, NotFound
 from launchpod.domain.inference import manifests
 from launchpod.domain.inference.endpoints import RealEndpoint
 from launchpod.usecases import inference as cases
@@ -311,6 +311,42 @@ def test_replicas_beyond_the_free_gpus_of_the_types_nodes_are_said_to_wait_in_th
     assert warning.startswith("2 of 4 replicas of vllm fit now") and "5 of 8 GPUs free" in warning
     assert "2 will wait Pending" in warning
     assert cases.create(_create({**body, "replicas": 2}), who=WHO, ports=ports).plan.warnings == ()
+
+
+@pytest.mark.parametrize(
+    ("container", "field"),
+    [
+        ({"worker": {"image": "vllm/vllm-openai:v0.10.1", "gpus": 8}}, "body.container.worker.gpus"),
+        (
+            {"worker": {"image": "lmsysorg/sglang:v0.5.2", "gpus": 1}, "router": True, "pd": {"prefillGpus": 8}},
+            "body.container.pd.prefillGpus",
+        ),
+    ],
+)
+def test_more_gpus_per_replica_than_one_node_has_is_refused_not_left_pending(container, field):
+    body = {"endpoint": "big", "kind": "container", "instanceType": "ml.g5.12xlarge", "container": container}
+    with pytest.raises(InvalidInput, match=r"ml\.g5\.12xlarge has 4 GPUs") as refused:
+        cases.create(_create(body), who=WHO, ports=_ports())
+    assert refused.value.details[0]["field"] == field and "multi-node endpoints" in str(refused.value)
+
+
+def test_a_pd_endpoint_s_prefill_workers_are_checked_in_the_room_its_decode_workers_leave():
+    """Two free 4-GPU nodes: two decode replicas of 2 GPUs fit on the first, so one prefill worker of 4 GPUs fits
+    on the second and a second one waits, said in the dry run."""
+    lists = {"Node": [_node("n1", 4), _node("n2", 4)], "Pod": []}
+    worker = {"image": "lmsysorg/sglang:v0.5.2", "gpus": 2}
+    body = {
+        "endpoint": "sg-pd",
+        "kind": "container",
+        "instanceType": "ml.g5.12xlarge",
+        "replicas": 2,
+        "container": {"worker": worker, "router": True, "pd": {"prefillReplicas": 2, "prefillGpus": 4}},
+    }
+    ports = _ports(lists=lists)
+    (warning,) = cases.create(_create(body), who=WHO, ports=ports).plan.warnings
+    assert warning.startswith("1 of 2 replicas of sg-pd-prefill fit now"), warning
+    one = {**body, "container": {**body["container"], "pd": {"prefillReplicas": 1, "prefillGpus": 4}}}
+    assert cases.create(_create(one), who=WHO, ports=ports).plan.warnings == ()
 
 
 def test_an_openai_chat_completion_sends_openai_s_sampling_fields_and_answers_openai_s_shape():

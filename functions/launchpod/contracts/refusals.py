@@ -49,6 +49,7 @@ REFUSALS: dict[str, Refusal] = {
         _state("zone", "no zone given, and the cluster reports no subnet to take it from"),
         _state("described_by_ec2", "an instance type EC2 does not describe in the region"),
         _state("gpu_instance_type", "an instance type without GPUs where GPUs are needed"),
+        _state("gpus_per_node", "more GPUs per endpoint replica than one node of the instance type has"),
         _state("efa_only_type", "EFA-only interfaces on a type with too few EFA cards"),
         _state("instance_type_in_cluster", "an instance type no group of the cluster runs"),
         _state("training_plan_exists", "a training plan the account does not have"),
@@ -89,6 +90,11 @@ REFUSALS: dict[str, Refusal] = {
         _cross("within_elastic_range", "replicas outside elasticPolicy's minReplicas..maxReplicas"),
         _cross("subset", "confirmScaleToZero names a group that groups does not"),
         _cross("sglang_router", "the SGLang router with a worker image that is not SGLang"),
+        _cross("pd_engine", "prefill/decode disaggregation on an engine its kind does not offer it for"),
+        _cross("pd_router", "self-managed prefill/decode disaggregation without the SGLang router, or in a model pool"),
+        _cross(
+            "pd_field", "a prefill/decode field of the other kind (routingThreshold managed, transferBackend SGLang)"
+        ),
         _cross("same_limit", "two spellings of one token limit (max_tokens and its other name) with different values"),
     )
 }

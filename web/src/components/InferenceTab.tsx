@@ -81,9 +81,9 @@ function Deploy({ cluster, onDone }: { cluster: string; onDone: () => void }) {
   );
   const number = (
     label: string,
-    key: 'replicas' | 'gpus' | 'port' | 'minReplicas' | 'maxReplicas' | 'cwTarget' | 'metricsPort' | 'metricsInterval',
+    key: 'replicas' | 'gpus' | 'port' | 'minReplicas' | 'maxReplicas' | 'cwTarget' | 'metricsPort' | 'metricsInterval' | 'prefillReplicas' | 'prefillGpus',
   ) => (
-    <FormField label={label}>
+    <FormField label={label} errorText={fields[key]}>
       <Input ariaLabel={label} type="number" value={String(form[key])} onChange={({ detail }) => set({ [key]: Number(detail.value) })} />
     </FormField>
   );
@@ -173,6 +173,25 @@ function Deploy({ cluster, onDone }: { cluster: string; onDone: () => void }) {
                   options={ROUTING.map((r) => ({ value: r, label: r || 'off' }))}
                 />
               </FormField>
+            </ColumnLayout>
+          )}
+          {form.kind !== 'jumpstart' && (
+            <ColumnLayout columns={3}>
+              <FormField
+                label="Prefill/decode"
+                description={
+                  form.kind === 'container'
+                    ? 'SGLang images: the SGLang router hands each request from a prefill worker to a decode worker.'
+                    : "vLLM (LMCache) images: the inference operator's pdSpec, long prompts prefilled apart."
+                }
+                errorText={fields[form.kind]}
+              >
+                <Checkbox checked={form.pd} onChange={({ detail }) => set({ pd: detail.checked })}>
+                  Disaggregate prefill and decode (the replicas decode)
+                </Checkbox>
+              </FormField>
+              {form.pd && number('Prefill workers', 'prefillReplicas')}
+              {form.pd && number('GPUs per prefill worker', 'prefillGpus')}
             </ColumnLayout>
           )}
           {form.kind === 'managed' && (
@@ -324,7 +343,7 @@ function Detail({
           empty={<Box textAlign="center">No pods yet.</Box>}
           columnDefinitions={[
             { id: 'name', header: 'Pod', cell: (p) => p.name, isRowHeader: true },
-            { id: 'role', header: 'Role', cell: (p) => (p.role === 'router' ? 'SGLang router' : p.serves ? `serves ${p.serves}` : (p.role ?? 'worker')) },
+            { id: 'role', header: 'Role', cell: (p) => (p.role === 'router' ? 'SGLang router' : p.serves ? `serves ${p.serves}` : p.role === 'prefill' || p.role === 'decode' ? `${p.role} worker` : (p.role ?? 'worker')) },
             { id: 'node', header: 'Node', cell: (p) => p.node ?? 'not scheduled' },
             { id: 'phase', header: 'Phase', cell: (p) => <Status value={p.ready ? 'Ready' : p.phase} /> },
             { id: 'message', header: 'Why', cell: (p) => p.message ?? '' },
