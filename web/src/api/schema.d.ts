@@ -1285,6 +1285,8 @@ export interface components {
          * @description One new instance group, added by UpdateCluster without touching the other groups.
          */
         AddInstanceGroupRequest: {
+            /** @description automatic security patching of the nodes' AMI */
+            autoPatch?: components["schemas"]["AutoPatch"] | null;
             /**
              * Availabilityzone
              * @description default: the zone of the cluster's compute subnet; a training plan's zone wins
@@ -1324,19 +1326,33 @@ export interface components {
              */
             group: string;
             /**
+             * Imageid
+             * @description a custom or HyperPod public AMI, or default
+             */
+            imageId?: string | null;
+            /**
+             * Imagereleaseversion
+             * @description the HyperPod AMI release version; default the latest
+             */
+            imageReleaseVersion?: string | null;
+            /**
              * Instancecount
              * @description 0 is allowed: a group to scale up later
              */
             instanceCount: number;
             /**
              * Instancetype
-             * @example ml.p5.48xlarge
+             * @description one type; or give instanceTypes
              */
-            instanceType: string;
+            instanceType?: string | null;
+            /** Instancetypes */
+            instanceTypes?: string[] | null;
             /** Labels */
             labels?: {
                 [key: string]: string;
             };
+            /** Mininstancecount */
+            minInstanceCount?: number | null;
             /** Taints */
             taints?: components["schemas"]["Taint"][];
             /**
@@ -1346,15 +1362,22 @@ export interface components {
             threadsPerCore?: (1 | 2) | null;
             /** Trainingplanarn */
             trainingPlanArn?: string | null;
-        } & ({
+        } & (({
             /** @constant */
             capacityType: "trainingPlan";
+            instanceTypes?: null;
             trainingPlanArn: string;
         } | {
             /** @enum {unknown} */
             capacityType?: "onDemand" | "spot";
             trainingPlanArn?: null;
-        });
+        }) & ({
+            instanceType: string;
+            instanceTypes?: null;
+        } | {
+            instanceType?: null;
+            instanceTypes: unknown[];
+        }));
         /** AssignPodRequest */
         AssignPodRequest: {
             /**
@@ -1396,6 +1419,65 @@ export interface components {
              * @constant
              */
             role: "assistant";
+        };
+        /**
+         * AutoPatch
+         * @description ClusterAutoPatchConfig: HyperPod applies security-patch AMIs to the group by itself. WhenIdle and
+         *     WhenAllIdle never stop a running job (a busy node stays on its AMI); DrainFirst evicts pods, for inference
+         *     groups that are never idle.
+         */
+        AutoPatch: {
+            /** @description DrainFirst: the drain timeout and what follows it */
+            drain?: components["schemas"]["DrainPolicy"] | null;
+            /**
+             * Idlewaitwindowseconds
+             * @description WhenIdle/WhenAllIdle: how long to wait for idle nodes; 86400
+             */
+            idleWaitWindowSeconds?: number | null;
+            /** @description DrainFirst: nodes patched at once (required) */
+            maxBatchSize?: components["schemas"]["BatchSize"] | null;
+            /**
+             * Nextpatchdate
+             * @description move the next patch to this time (HyperPod sets it when a patch comes out)
+             */
+            nextPatchDate?: string | null;
+            /**
+             * Strategy
+             * @description WhenIdle: patch each node once it runs no job; WhenAllIdle: only when every node is idle; DrainFirst: evict pods then patch in batches (EKS)
+             * @enum {string}
+             */
+            strategy: "WhenIdle" | "WhenAllIdle" | "DrainFirst";
+        } & ({
+            drain?: null;
+            maxBatchSize?: null;
+            /** @enum {unknown} */
+            strategy?: "WhenIdle" | "WhenAllIdle";
+        } | {
+            idleWaitWindowSeconds?: null;
+            /** @constant */
+            strategy?: "DrainFirst";
+        });
+        /** AutoPatchView */
+        AutoPatchView: {
+            /** Draintimeoutseconds */
+            drainTimeoutSeconds?: number | null;
+            /** Idlewaitwindowseconds */
+            idleWaitWindowSeconds?: number | null;
+            maxBatchSize?: components["schemas"]["BatchSize"] | null;
+            /**
+             * Nextpatchdate
+             * @description when HyperPod patches next (CurrentPatchSchedule)
+             */
+            nextPatchDate?: string | null;
+            /** Ondraintimeout */
+            onDrainTimeout?: string | null;
+            /**
+             * Requestedpatchdate
+             * @description a reschedule not yet taken up
+             */
+            requestedPatchDate?: string | null;
+            /** Strategy */
+            strategy: string;
         };
         /**
          * AutoscalingRequest
@@ -2173,6 +2255,25 @@ export interface components {
              */
             storage: string;
         };
+        /**
+         * DrainPolicy
+         * @description ClusterDrainPolicy: how long DrainFirst waits for a node's pods to leave, and what then.
+         */
+        DrainPolicy: {
+            /**
+             * Draintimeoutseconds
+             * @description 0-5400; AWS's default 3600
+             * @default 3600
+             */
+            drainTimeoutSeconds: number;
+            /**
+             * Ondraintimeout
+             * @description Skip: leave the node unpatched (its pods keep running); Force: delete the remaining pods, ignoring PodDisruptionBudgets, and patch
+             * @default Skip
+             * @enum {string}
+             */
+            onDrainTimeout: "Skip" | "Force";
+        };
         /** EksStatusView */
         EksStatusView: {
             /**
@@ -2728,6 +2829,7 @@ export interface components {
         };
         /** InstanceGroupView */
         InstanceGroupView: {
+            autoPatch?: components["schemas"]["AutoPatchView"] | null;
             /**
              * Capacitytype
              * @enum {string}
@@ -2747,12 +2849,32 @@ export interface components {
             /** Group */
             group: string;
             /**
+             * Imageid
+             * @description the AMI asked for (DesiredImageId)
+             */
+            imageId?: string | null;
+            /**
+             * Imagereleaseversion
+             * @description the release asked for
+             */
+            imageReleaseVersion?: string | null;
+            /**
              * Imageversion
              * @description the image release version or AMI the nodes run
              */
             imageVersion?: string | null;
+            /**
+             * Imageversionstatus
+             * @example UpToDate
+             */
+            imageVersionStatus?: string | null;
             /** Instancetype */
             instanceType: string | null;
+            /**
+             * Instancetypes
+             * @description a flexible group's types, in order
+             */
+            instanceTypes?: string[];
             /**
              * Karpentermanaged
              * @description HyperPod-managed Karpenter scales this group
@@ -2799,6 +2921,13 @@ export interface components {
             trainingPlanArn?: string | null;
             /** Trainingplanstatus */
             trainingPlanStatus?: string | null;
+            /**
+             * Typecounts
+             * @description a flexible group: the instances running of each type
+             */
+            typeCounts?: {
+                [key: string]: number;
+            };
             /** Zones */
             zones?: string[];
         };
@@ -4725,6 +4854,7 @@ export interface components {
          *     for the life of a group; sending a different value is refused (add a new group instead).
          */
         UpdateInstanceGroupRequest: {
+            autoPatch?: components["schemas"]["AutoPatch"] | null;
             /**
              * Capacitytype
              * @description fixed: refused if different
@@ -4737,6 +4867,10 @@ export interface components {
              * @description fixed (NIC mode): refused if different
              */
             efaOnly?: boolean | null;
+            /** Imageid */
+            imageId?: string | null;
+            /** Imagereleaseversion */
+            imageReleaseVersion?: string | null;
             /** Instancecount */
             instanceCount?: number | null;
             /**
@@ -4744,10 +4878,17 @@ export interface components {
              * @description fixed: refused if different
              */
             instanceType?: string | null;
+            /**
+             * Instancetypes
+             * @description a flexible group's types in order (a single-type group keeps its instanceType)
+             */
+            instanceTypes?: string[] | null;
             /** Labels */
             labels?: {
                 [key: string]: string;
             } | null;
+            /** Mininstancecount */
+            minInstanceCount?: number | null;
             /**
              * Scheduledupdate
              * @description cron() of the group's scheduled software update
@@ -4891,7 +5032,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4958,7 +5099,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5026,7 +5167,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5136,7 +5277,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5246,7 +5387,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5356,7 +5497,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5432,7 +5573,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5523,7 +5664,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5635,7 +5776,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5711,7 +5852,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5823,7 +5964,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5901,7 +6042,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5979,7 +6120,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6055,7 +6196,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6167,7 +6308,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6244,7 +6385,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6335,7 +6476,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6448,7 +6589,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6550,7 +6691,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6653,7 +6794,7 @@ export interface operations {
                     "application/json": components["schemas"]["OpenAIErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6730,7 +6871,7 @@ export interface operations {
                     "application/json": components["schemas"]["OpenAIErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6816,7 +6957,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6892,7 +7033,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7004,7 +7145,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7116,7 +7257,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7228,7 +7369,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7319,7 +7460,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7395,7 +7536,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7471,7 +7612,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7583,7 +7724,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7675,7 +7816,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7788,7 +7929,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7866,7 +8007,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7967,7 +8108,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8046,7 +8187,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8128,7 +8269,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8211,7 +8352,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8312,7 +8453,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8388,7 +8529,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8500,7 +8641,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8602,7 +8743,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8678,7 +8819,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8790,7 +8931,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8866,7 +9007,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8978,7 +9119,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9090,7 +9231,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9202,7 +9343,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9279,7 +9420,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9356,7 +9497,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9432,7 +9573,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9533,7 +9674,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9613,7 +9754,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9714,7 +9855,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9823,7 +9964,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9935,7 +10076,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10011,7 +10152,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10123,7 +10264,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10203,7 +10344,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10283,7 +10424,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10359,7 +10500,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10460,7 +10601,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10536,7 +10677,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10638,7 +10779,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10719,7 +10860,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10813,7 +10954,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10883,7 +11024,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10950,7 +11091,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -11051,7 +11192,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -11159,7 +11300,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -11224,7 +11365,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -11323,7 +11464,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -11390,7 +11531,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -11489,7 +11630,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -11561,7 +11702,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -11628,7 +11769,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -11695,7 +11836,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -11796,7 +11937,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
