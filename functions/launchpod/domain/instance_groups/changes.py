@@ -11,10 +11,10 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from launchpod.contracts.instance_groups import AddInstanceGroupRequest, AutoPatch, UpdateInstanceGroupRequest
+from launchpod.contracts.instance_groups import AddInstanceGroupRequest, UpdateInstanceGroupRequest
 from launchpod.domain.errors import Conflict, InvalidInput
 from launchpod.domain.instance_groups import specs
-from launchpod.domain.instance_groups.views import auto_patch_request, capacity_type, nic_mode, taints_of
+from launchpod.domain.instance_groups.views import auto_patch_request, capacity_type, nic_mode, patch_terms, taints_of
 
 # What UpdateCluster does not change on a group: HyperPod keeps the instance type (or the choice of a flexible
 # group over a single type), capacity (CapacityRequirements "cannot be changed after the instance group is
@@ -59,7 +59,7 @@ def diff(request: UpdateInstanceGroupRequest, details: dict[str, Any], cluster_s
         if key == "taints" and value is not None:
             value = [{k: v for k, v in t.items() if v is not None} for t in value]
         if key == "autoPatch" and value is not None:
-            value = _patch_terms(value)
+            value = patch_terms(value)
         if key == "autoPatch" and value is not None and current[key] and "nextPatchDate" not in value:
             # HyperPod's own next patch date is kept unless the caller moves it
             current[key] = {k: v for k, v in current[key].items() if k != "nextPatchDate"}
@@ -67,9 +67,10 @@ def diff(request: UpdateInstanceGroupRequest, details: dict[str, Any], cluster_s
             continue
         if key in FIXED or (key == "instanceTypes" and current["instanceTypes"] is None):
             group = details["InstanceGroupName"]
+            was = current[key] if key != "instanceTypes" else current["instanceType"]
             raise InvalidInput(
                 f"The {_FIXED_WORDS[key]} of instance group {group} is fixed for the life of the group "
-                f"({current[key] if key != 'instanceTypes' else current['instanceType']!r}); add a new instance group with {key}={value!r} "
+                f"({was!r}); add a new instance group with {key}={value!r} "
                 f"(POST .../instance-groups), move the work, then delete {group}.",
                 field=f"body.{key}",
                 rule="immutable_field",
@@ -120,7 +121,7 @@ def add_again(
     }
     sent = request.model_dump(mode="json", include=request.model_fields_set)
     if sent.get("autoPatch") is not None:
-        sent["autoPatch"] = _patch_terms(sent["autoPatch"])
+        sent["autoPatch"] = patch_terms(sent["autoPatch"])
     if "taints" in sent:
         sent["taints"] = [{k: v for k, v in t.items() if v is not None} for t in sent["taints"]]
     # threadsPerCore and the EBS size are compared only where DescribeCluster reports them
@@ -152,11 +153,6 @@ def add_again(
             for k in differ
         ],
     )
-
-
-def _patch_terms(sent: dict[str, Any]) -> dict[str, Any]:
-    """An autoPatch as the request sent it, in the form current_values reads it back (defaults filled)."""
-    return AutoPatch.model_validate(sent).model_dump(mode="json", exclude_none=True)
 
 
 def aws_auto_patch(patch: dict[str, Any]) -> dict[str, Any]:

@@ -40,6 +40,17 @@ def taints_of(aws_taints: list[dict[str, Any]] | None) -> list[dict[str, Any]]:
     return out
 
 
+IDLE_WAIT_DEFAULT = 86400  # ClusterAutoPatchConfig.IdleWaitWindowInSeconds: "The default is 86400 (24 hours)"
+
+
+def patch_terms(patch: dict[str, Any]) -> dict[str, Any]:
+    """An autoPatch in the form two of them compare in: validated, AWS's idle-wait default filled in."""
+    out = AutoPatch.model_validate(patch).model_dump(mode="json", exclude_none=True)
+    if out["strategy"] != "DrainFirst":
+        out.setdefault("idleWaitWindowSeconds", IDLE_WAIT_DEFAULT)
+    return out
+
+
 def auto_patch_request(config: dict[str, Any] | None) -> dict[str, Any] | None:
     """DescribeCluster's ClusterAutoPatchConfigDetails in the request's autoPatch terms (AWS's defaults
     filled as the request fills them); the reschedule asked for is the DesiredPatchSchedule."""
@@ -59,9 +70,7 @@ def auto_patch_request(config: dict[str, Any] | None) -> dict[str, Any] | None:
         else None,
         "maxBatchSize": {"type": size["Type"], "value": size["Value"]} if size else None,
     }
-    out = AutoPatch.model_validate({k: v for k, v in patch.items() if v is not None}).model_dump(
-        mode="json", exclude_none=True
-    )
+    out = patch_terms({k: v for k, v in patch.items() if v is not None})
     if asked is not None:
         # a reschedule the caller sent: compared as the request sends it (an aware UTC time)
         out["nextPatchDate"] = AutoPatch.model_validate({**out, "nextPatchDate": asked}).model_dump(mode="json")[
