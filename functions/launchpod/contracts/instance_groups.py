@@ -59,8 +59,7 @@ FlexibleTypes = Annotated[
     Field(
         min_length=1,
         max_length=20,
-        description="a flexible group: HyperPod tries these in order and falls back to the next when one has no "
-        "capacity (needs nodeProvisioningMode Continuous); instead of instanceType",
+        description="flexible group: types tried in order when one lacks capacity (Continuous clusters)",
         json_schema_extra={"uniqueItems": True},
     ),
 ]
@@ -69,34 +68,29 @@ MinInstanceCount = Annotated[
     Field(
         ge=0,
         le=6758,
-        description="the group turns InService only once this many instances run (at most instanceCount; needs "
-        "nodeProvisioningMode Continuous); HyperPod rolls the group back if it is not reached in 3 hours",
+        description="InService once this many run; at most instanceCount (Continuous clusters)",
     ),
 ]
 PatchingStrategy = Literal["WhenIdle", "WhenAllIdle", "DrainFirst"]
 
 
+# ClusterDrainPolicy: how long DrainFirst waits for a node's pods to leave, and what then.
 class DrainPolicy(Contract):
-    """ClusterDrainPolicy: how long DrainFirst waits for a node's pods to leave, and what then."""
-
-    drainTimeoutSeconds: int = Field(default=3600, ge=0, le=5400, description="0-5400; AWS's default 3600")
+    drainTimeoutSeconds: int = Field(default=3600, ge=0, le=5400)
     onDrainTimeout: Literal["Skip", "Force"] = Field(
-        default="Skip",
-        description="Skip: leave the node unpatched (its pods keep running); Force: delete the remaining pods, "
-        "ignoring PodDisruptionBudgets, and patch",
+        default="Skip", description="Skip: node left unpatched, pods keep running; Force: delete pods, ignore PDBs"
     )
 
 
+# ClusterAutoPatchConfig: HyperPod applies security-patch AMIs to the group by itself. WhenIdle and WhenAllIdle
+# never stop a running job (a busy node stays on its AMI); DrainFirst evicts pods, for inference groups that
+# are never idle.
 class AutoPatch(Contract):
-    """ClusterAutoPatchConfig: HyperPod applies security-patch AMIs to the group by itself. WhenIdle and
-    WhenAllIdle never stop a running job (a busy node stays on its AMI); DrainFirst evicts pods, for inference
-    groups that are never idle."""
-
     model_config = ConfigDict(
         json_schema_extra=rules(
             oneOf=[
                 {
-                    "title": "Patch idle nodes only",
+                    "title": "Idle nodes only",
                     "type": "object",
                     "properties": {
                         "strategy": {"enum": ["WhenIdle", "WhenAllIdle"]},
@@ -105,7 +99,7 @@ class AutoPatch(Contract):
                     },
                 },
                 {
-                    "title": "Drain, then patch in batches",
+                    "title": "Drain first",
                     "type": "object",
                     "required": ["maxBatchSize"],
                     "properties": {"strategy": {"const": "DrainFirst"}, "idleWaitWindowSeconds": ABSENT},
@@ -115,17 +109,12 @@ class AutoPatch(Contract):
     )
 
     strategy: PatchingStrategy = Field(
-        description="WhenIdle: patch each node once it runs no job; WhenAllIdle: only when every node is idle; "
-        "DrainFirst: evict pods then patch in batches (EKS)"
+        description="WhenIdle/WhenAllIdle: patch idle nodes, never stop a job; DrainFirst: evict pods, patch in batches"
     )
-    idleWaitWindowSeconds: int | None = Field(
-        default=None, ge=3600, le=2160000, description="WhenIdle/WhenAllIdle: how long to wait for idle nodes; 86400"
-    )
-    drain: DrainPolicy | None = Field(default=None, description="DrainFirst: the drain timeout and what follows it")
-    maxBatchSize: BatchSize | None = Field(default=None, description="DrainFirst: nodes patched at once (required)")
-    nextPatchDate: AwareDatetime | None = Field(
-        default=None, description="move the next patch to this time (HyperPod sets it when a patch comes out)"
-    )
+    idleWaitWindowSeconds: int | None = Field(default=None, ge=3600, le=2160000)
+    drain: DrainPolicy | None = None
+    maxBatchSize: BatchSize | None = None
+    nextPatchDate: AwareDatetime | None = Field(default=None, description="moves HyperPod's next patch")
 
     @model_validator(mode="after")
     def _by_strategy(self) -> Self:
@@ -179,7 +168,7 @@ class AddInstanceGroupRequest(Contract):
                             "properties": {"instanceType": {"type": "string"}, "instanceTypes": ABSENT},
                         },
                         {
-                            "title": "A flexible group: instance types in order",
+                            "title": "Flexible group",
                             "type": "object",
                             "required": ["instanceTypes"],
                             "properties": {"instanceTypes": {"type": "array"}, "instanceType": ABSENT},
@@ -191,7 +180,7 @@ class AddInstanceGroupRequest(Contract):
     )
 
     group: InstanceGroupName = Field(description="the new group's name, unique in the cluster")
-    instanceType: HyperPodInstanceType | None = Field(default=None, description="one type; or give instanceTypes")
+    instanceType: HyperPodInstanceType | None = None
     instanceTypes: FlexibleTypes | None = None
     instanceCount: int = Field(ge=0, le=6758, description="0 is allowed: a group to scale up later")
     minInstanceCount: MinInstanceCount | None = None
@@ -213,11 +202,9 @@ class AddInstanceGroupRequest(Contract):
     deepHealthChecks: list[DeepHealthCheck] = Field(default_factory=list, max_length=2)
     labels: dict[LabelKey, LabelValue] = Field(default_factory=dict, max_length=50)
     taints: list[Taint] = Field(default_factory=list, max_length=50)
-    autoPatch: AutoPatch | None = Field(default=None, description="automatic security patching of the nodes' AMI")
-    imageId: ImageId | None = Field(default=None, description="a custom or HyperPod public AMI, or default")
-    imageReleaseVersion: ImageReleaseVersion | None = Field(
-        default=None, description="the HyperPod AMI release version; default the latest"
-    )
+    autoPatch: AutoPatch | None = None
+    imageId: ImageId | None = Field(default=None, description="custom or HyperPod AMI, or default")
+    imageReleaseVersion: ImageReleaseVersion | None = Field(default=None, description="HyperPod AMI release; latest")
 
     @model_validator(mode="after")
     def _plan_with_its_type(self) -> Self:
@@ -254,9 +241,7 @@ class UpdateInstanceGroupRequest(Contract):
 
     instanceCount: int | None = Field(default=None, ge=0, le=6758)
     minInstanceCount: MinInstanceCount | None = None
-    instanceTypes: FlexibleTypes | None = Field(
-        default=None, description="a flexible group's types in order (a single-type group keeps its instanceType)"
-    )
+    instanceTypes: FlexibleTypes | None = None
     autoPatch: AutoPatch | None = None
     imageId: ImageId | None = None
     imageReleaseVersion: ImageReleaseVersion | None = None

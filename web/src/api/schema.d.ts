@@ -1285,7 +1285,6 @@ export interface components {
          * @description One new instance group, added by UpdateCluster without touching the other groups.
          */
         AddInstanceGroupRequest: {
-            /** @description automatic security patching of the nodes' AMI */
             autoPatch?: components["schemas"]["AutoPatch"] | null;
             /**
              * Availabilityzone
@@ -1327,12 +1326,12 @@ export interface components {
             group: string;
             /**
              * Imageid
-             * @description a custom or HyperPod public AMI, or default
+             * @description custom or HyperPod AMI, or default
              */
             imageId?: string | null;
             /**
              * Imagereleaseversion
-             * @description the HyperPod AMI release version; default the latest
+             * @description HyperPod AMI release; latest
              */
             imageReleaseVersion?: string | null;
             /**
@@ -1340,10 +1339,7 @@ export interface components {
              * @description 0 is allowed: a group to scale up later
              */
             instanceCount: number;
-            /**
-             * Instancetype
-             * @description one type; or give instanceTypes
-             */
+            /** Instancetype */
             instanceType?: string | null;
             /** Instancetypes */
             instanceTypes?: string[] | null;
@@ -1420,30 +1416,20 @@ export interface components {
              */
             role: "assistant";
         };
-        /**
-         * AutoPatch
-         * @description ClusterAutoPatchConfig: HyperPod applies security-patch AMIs to the group by itself. WhenIdle and
-         *     WhenAllIdle never stop a running job (a busy node stays on its AMI); DrainFirst evicts pods, for inference
-         *     groups that are never idle.
-         */
+        /** AutoPatch */
         AutoPatch: {
-            /** @description DrainFirst: the drain timeout and what follows it */
             drain?: components["schemas"]["DrainPolicy"] | null;
-            /**
-             * Idlewaitwindowseconds
-             * @description WhenIdle/WhenAllIdle: how long to wait for idle nodes; 86400
-             */
+            /** Idlewaitwindowseconds */
             idleWaitWindowSeconds?: number | null;
-            /** @description DrainFirst: nodes patched at once (required) */
             maxBatchSize?: components["schemas"]["BatchSize"] | null;
             /**
              * Nextpatchdate
-             * @description move the next patch to this time (HyperPod sets it when a patch comes out)
+             * @description moves HyperPod's next patch
              */
             nextPatchDate?: string | null;
             /**
              * Strategy
-             * @description WhenIdle: patch each node once it runs no job; WhenAllIdle: only when every node is idle; DrainFirst: evict pods then patch in batches (EKS)
+             * @description WhenIdle/WhenAllIdle: patch idle nodes, never stop a job; DrainFirst: evict pods, patch in batches
              * @enum {string}
              */
             strategy: "WhenIdle" | "WhenAllIdle" | "DrainFirst";
@@ -2255,20 +2241,16 @@ export interface components {
              */
             storage: string;
         };
-        /**
-         * DrainPolicy
-         * @description ClusterDrainPolicy: how long DrainFirst waits for a node's pods to leave, and what then.
-         */
+        /** DrainPolicy */
         DrainPolicy: {
             /**
              * Draintimeoutseconds
-             * @description 0-5400; AWS's default 3600
              * @default 3600
              */
             drainTimeoutSeconds: number;
             /**
              * Ondraintimeout
-             * @description Skip: leave the node unpatched (its pods keep running); Force: delete the remaining pods, ignoring PodDisruptionBudgets, and patch
+             * @description Skip: node left unpatched, pods keep running; Force: delete pods, ignore PDBs
              * @default Skip
              * @enum {string}
              */
@@ -4878,10 +4860,7 @@ export interface components {
              * @description fixed: refused if different
              */
             instanceType?: string | null;
-            /**
-             * Instancetypes
-             * @description a flexible group's types in order (a single-type group keeps its instanceType)
-             */
+            /** Instancetypes */
             instanceTypes?: string[] | null;
             /** Labels */
             labels?: {
