@@ -332,13 +332,13 @@ export default function InstanceGroupsTab({ cluster, ready }: { cluster: string;
           { id: 'type', header: 'Instance type', cell: (g) => typesLabel(g) },
           { id: 'status', header: 'Status', cell: (g) => <Status value={g.status} /> },
           { id: 'count', header: 'Running / target', cell: (g) => `${g.currentCount} / ${g.targetCount}${g.minCount ? ` (min ${g.minCount})` : ''}${g.scaling ? ' (scaling)' : ''}` },
+          { id: 'patching', header: 'Automatic patching', cell: (g) => patchLabel(g) },
+          { id: 'image', header: 'Image', cell: (g) => g.imageVersion ?? g.imageReleaseVersion ?? 'Latest' },
           { id: 'capacity', header: 'Capacity', cell: (g) => (g.trainingPlanArn ? `${capacityLabel(g.capacityType)} (${g.trainingPlanStatus ?? '-'})` : capacityLabel(g.capacityType)) },
           { id: 'nic', header: 'NIC mode', cell: (g) => ({ 'efa-only': 'EFA-only', efa: 'EFA', ena: 'ENA (no EFA)' })[g.nicMode] },
           { id: 'zone', header: 'Zone', minWidth: 120, cell: (g) => (g.zones ?? []).join(', ') || '-' }, // a zone never wraps mid-name
           { id: 'subnet', header: 'Subnet', cell: (g) => `${(g.subnetIds ?? []).join(', ') || '-'}${g.dedicatedSubnet ? ' (dedicated)' : ''}` },
           { id: 'checks', header: 'Deep health checks', cell: (g) => (g.deepHealthChecks ?? []).join(', ') || '-' },
-          { id: 'patching', header: 'Automatic patching', cell: (g) => patchLabel(g) },
-          { id: 'image', header: 'Image', cell: (g) => g.imageVersion ?? g.imageReleaseVersion ?? 'Latest' },
           { id: 'karpenter', header: 'Karpenter', cell: (g) => (g.karpenterManaged ? 'Managed' : '-') },
         ]}
       />
