@@ -211,3 +211,11 @@ def test_a_group_with_a_minimum_is_done_once_that_many_run() -> None:
     partial = {**FLEX, "TargetCount": 4, "CurrentCount": 2, "MinCount": 2}
     assert workflow.wait_state("add", "flex", partial) == (True, None)
     assert workflow.wait_state("add", "flex", {**partial, "MinCount": None}) == (False, None)
+
+
+def test_a_flexible_groups_instances_count_against_the_quota_of_the_type_they_run() -> None:
+    from launchpod.domain.instance_groups import preflight
+
+    clusters = [{"ClusterName": "other", "InstanceGroups": [FLEX, SINGLE]}]
+    assert preflight.usage(clusters, "ml.g5.12xlarge") == 2  # flex runs 2 of them
+    assert preflight.usage(clusters, "ml.g5.8xlarge") == 2  # gpu's target; flex runs none
