@@ -140,12 +140,18 @@ def test_a_flexible_group_with_a_minimum_and_patching_from_the_wizard(
     page, tab = signed_in, f"{app.url}/clusters/{hyperpod_cluster}?tab=instance-groups"
     try:
         page.goto(tab)
-        page.get_by_role("button", name="Add group").click()
+        add = page.get_by_role("button", name="Add group")
+        expect(add).to_be_enabled()  # the cluster is read as InService (the first load of the console can be slow)
+        add.click()
         dialog = page.get_by_role("dialog")
         dialog.get_by_label("Group name").fill("ui-flex")
         dialog.get_by_role("button", name=re.compile("^Instance type")).click()
-        pick(page, page.get_by_role("option").filter(has_text=first).first)
+        page.keyboard.type(first)  # the list filters as a user types; the catalog may still be loading
+        option = page.get_by_role("option").filter(has_text=first).first
+        expect(option).to_be_visible(timeout=60_000)
+        pick(page, option)
         dialog.get_by_role("button", name=re.compile("^Fallback instance types")).click()
+        page.keyboard.type(second)
         page.get_by_role("option").filter(has_text=second).first.click()
         page.keyboard.press("Escape")
         dialog.get_by_label("Instance count").fill("2")
