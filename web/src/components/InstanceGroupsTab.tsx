@@ -332,7 +332,16 @@ export default function InstanceGroupsTab({ cluster, ready }: { cluster: string;
           { id: 'type', header: 'Instance type', cell: (g) => typesLabel(g) },
           { id: 'status', header: 'Status', cell: (g) => <Status value={g.status} /> },
           { id: 'count', header: 'Running / target', cell: (g) => `${g.currentCount} / ${g.targetCount}${g.minCount ? ` (min ${g.minCount})` : ''}${g.scaling ? ' (scaling)' : ''}` },
-          { id: 'patching', header: 'Automatic patching', cell: (g) => patchLabel(g) },
+          {
+            id: 'patching',
+            header: 'Automatic patching',
+            minWidth: 150,
+            cell: (g) => {
+              const { strategy, next } = patchLabel(g);
+              // the date never wraps at its hyphens
+              return next ? <>{strategy}; next <span style={{ whiteSpace: 'nowrap' }}>{next}</span></> : strategy;
+            },
+          },
           { id: 'image', header: 'Image', cell: (g) => g.imageVersion ?? g.imageReleaseVersion ?? 'Latest' },
           { id: 'capacity', header: 'Capacity', cell: (g) => (g.trainingPlanArn ? `${capacityLabel(g.capacityType)} (${g.trainingPlanStatus ?? '-'})` : capacityLabel(g.capacityType)) },
           { id: 'nic', header: 'NIC mode', cell: (g) => ({ 'efa-only': 'EFA-only', efa: 'EFA', ena: 'ENA (no EFA)' })[g.nicMode] },

@@ -120,10 +120,10 @@ export function typesLabel(group: InstanceGroupView): string {
   return types.map((t) => `${t} (${group.typeCounts?.[t] ?? 0})`).join(', then ');
 }
 
-export function patchLabel(group: InstanceGroupView): string {
+// The group's patching strategy and, when HyperPod has one, the next patch time (UTC, to the minute).
+export function patchLabel(group: InstanceGroupView): { strategy: string; next: string | null } {
   const patch = group.autoPatch;
-  if (!patch) return 'Off';
-  const name = PATCHING[patch.strategy as Exclude<PatchingChoice, ''>]?.label ?? patch.strategy;
-  const next = patch.nextPatchDate ? `; next ${patch.nextPatchDate.slice(0, 16).replace('T', ' ')} UTC` : '';
-  return `${name}${next}`;
+  if (!patch) return { strategy: 'Off', next: null };
+  const strategy = PATCHING[patch.strategy as Exclude<PatchingChoice, ''>]?.label ?? patch.strategy;
+  return { strategy, next: patch.nextPatchDate ? `${patch.nextPatchDate.slice(0, 16).replace('T', ' ')} UTC` : null };
 }
