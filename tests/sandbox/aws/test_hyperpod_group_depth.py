@@ -50,28 +50,29 @@ def _flex(sm: Any) -> dict[str, Any]:
     return next(g for g in sm.describe_cluster(ClusterName="hp")["InstanceGroups"] if g["InstanceGroupName"] == "flex")
 
 
-@pytest.mark.parametrize(
-    ("group", "extra", "says"),
-    [
-        (FLEX, {}, "only supported when the NodeProvisioningMode is set to Continuous"),
-        ({**FLEX, "InstanceType": "ml.g5.8xlarge"}, CONTINUOUS, "mutually exclusive"),
-        ({**FLEX, "MinInstanceCount": 3}, CONTINUOUS, "cannot be greater than its InstanceCount 2"),
-        (
-            {**FLEX, "AutoPatchConfig": {"PatchingStrategy": "DrainFirst"}},
-            CONTINUOUS,
-            "DrainFirst of instance group flex requires MaximumBatchSize",
-        ),
-        (
-            {**FLEX, "AutoPatchConfig": {"PatchingStrategy": "WhenIdle", "DrainPolicy": {}}},
-            CONTINUOUS,
-            "valid only when PatchingStrategy is DrainFirst",
-        ),
-    ],
-)
-def test_depth_fields_are_refused_where_sagemaker_refuses_them(sm, eks_arn, group, extra, says):
-    with pytest.raises(ClientError) as refused:
-        _create(sm, eks_arn, group, **extra)
-    assert _error(refused)[0] == "ValidationException" and says in _error(refused)[1]
+REFUSED = [
+    (FLEX, {}, "only supported when the NodeProvisioningMode is set to Continuous"),
+    ({**FLEX, "InstanceType": "ml.g5.8xlarge"}, CONTINUOUS, "mutually exclusive"),
+    ({**FLEX, "MinInstanceCount": 3}, CONTINUOUS, "cannot be greater than its InstanceCount 2"),
+    (
+        {**FLEX, "AutoPatchConfig": {"PatchingStrategy": "DrainFirst"}},
+        CONTINUOUS,
+        "DrainFirst of instance group flex requires MaximumBatchSize",
+    ),
+    (
+        {**FLEX, "AutoPatchConfig": {"PatchingStrategy": "WhenIdle", "DrainPolicy": {}}},
+        CONTINUOUS,
+        "valid only when PatchingStrategy is DrainFirst",
+    ),
+]
+
+
+def test_depth_fields_are_refused_where_sagemaker_refuses_them(sm, eks_arn):
+    # one EKS cluster for every case: each CreateCluster is refused before anything is made
+    for group, extra, says in REFUSED:
+        with pytest.raises(ClientError) as refused:
+            _create(sm, eks_arn, group, **extra)
+        assert _error(refused)[0] == "ValidationException" and says in _error(refused)[1], says
 
 
 def test_a_group_with_a_minimum_is_in_service_with_that_many_and_keeps_waiting_for_the_rest(
