@@ -260,7 +260,8 @@ class UpdateInstanceGroupRequest(Contract):
     def _consistent(self) -> Self:
         if self.instanceTypes is not None and len(set(self.instanceTypes)) != len(self.instanceTypes):
             raise ValueError("each instance type appears once in instanceTypes")
-        if None not in (self.minInstanceCount, self.instanceCount) and self.minInstanceCount > self.instanceCount:  # type: ignore[operator]
+        low, count = self.minInstanceCount, self.instanceCount
+        if low is not None and count is not None and low > count:
             raise refused("ordered", "minInstanceCount is at most instanceCount")
         return self
 

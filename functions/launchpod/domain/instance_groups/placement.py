@@ -3,7 +3,7 @@ subnet, EFA-only interfaces only on types with several EFA cards, threads per co
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from launchpod.contracts.instance_groups import AddInstanceGroupRequest
 from launchpod.domain.errors import InvalidInput
@@ -24,17 +24,17 @@ def threads_per_core(acc: Accelerators) -> int:
 
 def check_placement(
     request: AddInstanceGroupRequest,
-    acc: Accelerators | dict[str, Accelerators],
+    acc: Accelerators | Mapping[str, Accelerators],
     zone: str,
     home_zone: str | None,
-    offered: Sequence[str] | dict[str, Sequence[str]],
+    offered: Sequence[str] | Mapping[str, Sequence[str]],
 ) -> None:
     """422 naming the field when the zone does not offer a type of the group, the cluster's subnet is in another
     zone and no dedicated subnet was asked for, or EFA-only is asked on a type that cannot have it. ``acc`` and
     ``offered`` are per type (a flexible group has several; a bare value stands for the one type)."""
     types = request.types
-    accs = acc if isinstance(acc, dict) else {types[0]: acc}
-    zones_of = offered if isinstance(offered, dict) else {types[0]: offered}
+    accs = acc if isinstance(acc, Mapping) else {types[0]: acc}
+    zones_of = offered if isinstance(offered, Mapping) else {types[0]: offered}
     for instance_type in types:
         where_offered = list(zones_of.get(instance_type) or [])
         if zone not in where_offered:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from launchpod.contracts.hyperpod import BatchSize
 from launchpod.contracts.instance_groups import (
     AutoPatch,
     AutoPatchView,
@@ -95,7 +96,7 @@ def auto_patch_view(config: dict[str, Any] | None) -> AutoPatchView | None:
         idleWaitWindowSeconds=config.get("IdleWaitWindowInSeconds"),
         drainTimeoutSeconds=drain.get("DrainTimeoutInSeconds"),
         onDrainTimeout=drain.get("OnDrainTimeout"),
-        maxBatchSize={"type": size["Type"], "value": size["Value"]} if size else None,
+        maxBatchSize=BatchSize(type=size["Type"], value=size["Value"]) if size else None,
     )
 
 
