@@ -56,10 +56,10 @@ WHEN: dict[str, str] = {
     " does this for a new cluster.",
     "update_software": "Patch the nodes' software (AMI) in rolling batches.",
     "list_instance_groups": "Before changing groups: types, counts, status, capacity type, zone, autoscaling.",
-    "add_instance_group": "Add a group: any type, count (0 allowed), onDemand, spot or trainingPlan capacity,"
-    " labels, taints. Checks zone offering and quota first.",
-    "update_instance_group": "Scale a group or change its labels, taints or health checks; send only what"
-    " changes. Type and capacity are fixed: add a group instead.",
+    "add_instance_group": "Add a group: a type or fallback instanceTypes, count (0 allowed), minInstanceCount,"
+    " onDemand, spot or trainingPlan capacity, autoPatch, labels, taints. Checks zone offering and quota first.",
+    "update_instance_group": "Scale a group or change its labels, taints, checks, minimum, patching or image; send"
+    " only what changes. Type and capacity are fixed: add a group instead.",
     "delete_instance_group": "Remove a group and terminate its nodes; confirm: the group's name again.",
     "set_autoscaling": "Turn HyperPod-managed Karpenter on or off for groups (clusters created with continuous"
     " provisioning only; groups with nodes go in confirmScaleToZero).",

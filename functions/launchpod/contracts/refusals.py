@@ -66,6 +66,7 @@ REFUSALS: dict[str, Refusal] = {
         _state("known_node", "a node id the cluster does not have"),
         _state("node_in_group", "a node id that is not in the instance group named with it"),
         _state("immutable_field", "a change to what is fixed for the life of a group"),
+        _state("continuous_provisioning", "a flexible group or minInstanceCount on a cluster without Continuous"),
         _state("existing_claim", "a storage claim the cluster does not have"),
         _state("an S3 storage", "an FSx for Lustre storage where an S3 one is needed"),
         _state("existing_queue", "a LocalQueue the cluster does not have"),

@@ -42,7 +42,13 @@ def deep_health_failure(node_id: str, checks: list[str], recovery: str) -> str:
 
 
 def add_nodes(
-    cluster: HyperPodCluster, group: InstanceGroup, count: int, pending: float, kind: str
+    cluster: HyperPodCluster,
+    group: InstanceGroup,
+    count: int,
+    pending: float,
+    kind: str,
+    *,
+    instance_type: str | None = None,
 ) -> list[HyperPodNode]:
     subnets = ((group.spec.get("OverrideVpcConfig") or cluster.vpc_config) or {}).get("Subnets") or []
     placements = subnet_placements(cluster.account_id, cluster.region_name, subnets)
@@ -51,7 +57,7 @@ def add_nodes(
     for i in range(count):
         node = HyperPodNode(
             group.name,
-            group.instance_type,
+            instance_type or group.instance_type,
             placements[(existing + i) % len(placements)],
             launch_phases(pending, group.deep_health_checks),
             deep_health_checks=group.deep_health_checks,
