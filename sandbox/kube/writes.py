@@ -32,8 +32,6 @@ class WritingEmulator(EmulatorStore):
         body = self._body(request)
         if not isinstance(body, dict):
             return status_response(400, "BadRequest", "the request body must be a JSON object")
-        if request.subresource == "eviction" and res.plural == "pods" and not res.group:
-            return await self._evict(request, res)
         if request.subresource:
             return status_response(
                 405, "MethodNotAllowed", f"POST is not supported on {res.plural}/{request.subresource}"

@@ -71,7 +71,7 @@ def move(name: str, body: MoveNodesRequest, who: ops.Principal, *, ports: MovePo
     target_name = body.targetCluster or name
     source = _described(name, ports)
     target = source if target_name == name else _described(target_name, ports, "body.targetCluster")
-    from_group, to_group = moves.check_clusters(name, source, target, target_name, body.sourceGroup, body.targetGroup)
+    from_group, to_group = moves.check_clusters(name, source, target_name, target, body.sourceGroup, body.targetGroup)
     listed = ports.sagemaker.list_nodes(hyperpod.hyperpod_name(name))
     kube, pods = _kube(name, ports)
     candidates = []

@@ -1,11 +1,9 @@
 """Draining a Node as ``kubectl drain`` does (https://kubernetes.io/docs/tasks/administer-cluster/safely-drain-node/):
 cordon (``spec.unschedulable``), then the Eviction API for each pod, which refuses with 429 while a
 PodDisruptionBudget allows no disruption (https://kubernetes.io/docs/concepts/scheduling-eviction/api-eviction/);
-uncordon when the node stays."""
+uncordon when the node stays. Bodies go as dicts: the client JSON-encodes them itself for these content types."""
 
 from __future__ import annotations
-
-import json
 
 from launchpod.adapters.k8s.apply import _call
 from launchpod.domain.errors import PermanentError, RetryableError
@@ -16,7 +14,7 @@ def _unschedulable(cluster: str, node: str, value: bool) -> None:
         cluster,
         "PATCH",
         f"/api/v1/nodes/{node}",
-        body=json.dumps({"spec": {"unschedulable": value or None}}),
+        body={"spec": {"unschedulable": value or None}},
         content_type="application/merge-patch+json",
     )
 
@@ -41,7 +39,7 @@ def evict(cluster: str, namespace: str, pod: str) -> bool:
             cluster,
             "POST",
             f"/api/v1/namespaces/{namespace}/pods/{pod}/eviction",
-            body=json.dumps(body),
+            body=body,
             content_type="application/json",
         )
     except RetryableError as exc:
