@@ -239,35 +239,35 @@ def plan(
     )
 
 
+def _evicted(pod: Mapping[str, Any]) -> bool:
+    """Whether a drain evicts ``pod``: not a DaemonSet pod (their controller ignores unschedulable), not a
+    mirror pod (the kubelet's own), not finished, not already being deleted, as ``kubectl drain`` skips them."""
+    meta, status = pod.get("metadata") or {}, pod.get("status") or {}
+    if meta.get("deletionTimestamp") or _MIRROR in (meta.get("annotations") or {}):
+        return False
+    if status.get("phase") in ("Succeeded", "Failed"):
+        return False
+    return not any(ref.get("kind") == "DaemonSet" for ref in meta.get("ownerReferences") or [])
+
+
 def evictable(pods: Sequence[Mapping[str, Any]], node_names: set[str]) -> list[tuple[str, str]]:
-    """(namespace, name) of the pods a drain evicts from ``node_names``: every pod bound there but DaemonSet
-    pods (their controller ignores unschedulable), mirror pods (the kubelet's own), finished pods and pods
-    already being deleted, as ``kubectl drain`` skips them."""
-    out: list[tuple[str, str]] = []
-    for pod in pods:
-        meta, spec, status = pod.get("metadata") or {}, pod.get("spec") or {}, pod.get("status") or {}
-        if spec.get("nodeName") not in node_names or meta.get("deletionTimestamp"):
-            continue
-        if _MIRROR in (meta.get("annotations") or {}) or status.get("phase") in ("Succeeded", "Failed"):
-            continue
-        if any(ref.get("kind") == "DaemonSet" for ref in meta.get("ownerReferences") or []):
-            continue
-        out.append((str(meta.get("namespace")), str(meta.get("name"))))
-    return sorted(out)
+    """(namespace, name) of the pods a drain evicts from ``node_names``."""
+    return sorted(
+        (str(p["metadata"].get("namespace")), str(p["metadata"].get("name")))
+        for p in pods
+        if (p.get("spec") or {}).get("nodeName") in node_names and _evicted(p)
+    )
 
 
 def pods_by_node(pods: Sequence[Mapping[str, Any]]) -> dict[str, list[str]]:
     """Node name -> "namespace/name" of the pods a drain would evict there."""
     out: dict[str, list[str]] = {}
-    names = {str((p.get("spec") or {}).get("nodeName")) for p in pods if (p.get("spec") or {}).get("nodeName")}
-    for ns, name in evictable(pods, names):
-        node = next(
-            str(p["spec"]["nodeName"])
-            for p in pods
-            if (p.get("metadata") or {}).get("namespace") == ns and (p.get("metadata") or {}).get("name") == name
-        )
-        out.setdefault(node, []).append(f"{ns}/{name}")
-    return out
+    for pod in pods:
+        node = (pod.get("spec") or {}).get("nodeName")
+        if node and _evicted(pod):
+            meta = pod["metadata"]
+            out.setdefault(str(node), []).append(f"{meta.get('namespace')}/{meta.get('name')}")
+    return {node: sorted(names) for node, names in out.items()}
 
 
 @dataclass(frozen=True)
