@@ -89,6 +89,7 @@ def move(name: str, body: MoveNodesRequest, who: ops.Principal, *, ports: MovePo
     zones = {s["AvailabilityZone"] for s in ports.subnets.subnets(subnets)} if subnets else set()
     chosen = moves.choose(body.model_dump(mode="json"), from_group, candidates, moves.group_types(to_group), zones)
     request = {**body.model_dump(mode="json"), "targetCluster": target_name}
-    plan = moves.plan(name, request, chosen, from_group, f"{target_name}/{body.targetGroup}")
+    where = f"group {body.targetGroup}" + (f" of cluster {target_name}" if target_name != name else "")
+    plan = moves.plan(name, request, chosen, from_group, where)
     operation, _ = ops.submit(ports.operations, ports.workflows, plan, who)
     return operation

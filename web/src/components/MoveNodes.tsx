@@ -71,6 +71,8 @@ export default function MoveNodes({ cluster, nodes, onClose }: { cluster: string
             <Select
               ariaLabel="From group"
               placeholder="Choose a group"
+              statusType={data ? 'finished' : 'loading'}
+              loadingText="Loading the cluster's groups"
               selectedOption={chosen(source) ? label(chosen(source) as InstanceGroupView) : null}
               options={groups.map(label)}
               onChange={({ detail }) => setSource(detail.selectedOption.value ?? '')}
@@ -85,6 +87,8 @@ export default function MoveNodes({ cluster, nodes, onClose }: { cluster: string
         <Select
           ariaLabel="To group"
           placeholder="Choose the target group"
+          statusType={data ? 'finished' : 'loading'}
+          loadingText="Loading the cluster's groups"
           selectedOption={chosen(target) ? label(chosen(target) as InstanceGroupView) : null}
           options={groups.filter((g) => g.group !== source).map(label)}
           onChange={({ detail }) => setTarget(detail.selectedOption.value ?? '')}

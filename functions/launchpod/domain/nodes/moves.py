@@ -211,8 +211,8 @@ def plan(
     destination: str,
 ) -> WorkflowPlan:
     """The move with its steps: each node drained, moved, then followed; the request as the workflow reads it
-    (the nodes chosen, the target cluster named)."""
-    source = f"{cluster}/{from_group['InstanceGroupName']}"
+    (the nodes chosen, the target cluster named). ``destination`` says where in words ("group infer", or
+    "group infer of cluster c2"), short names apart, so that a line never breaks inside one."""
     steps: list[Step] = []
     for c in chosen:
         pods = f"evict {len(c.pods)} pod(s): {', '.join(c.pods)}" if c.pods else "no pods to evict"
@@ -222,7 +222,7 @@ def plan(
             Step(
                 "move",
                 f"node {c.node_id}",
-                f"MoveClusterNodes {source} -> {destination}: the same instance and {_capacity(from_group)};"
+                f"MoveClusterNodes to {destination}: the same instance and {_capacity(from_group)};"
                 " its root and secondary EBS volumes are replaced",
                 "Move",
             )

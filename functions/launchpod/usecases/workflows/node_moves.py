@@ -100,7 +100,7 @@ def wait_moved(doc: WorkflowInput) -> PhaseResult:
     there = source if target == doc.target else sm.list_nodes(hyperpod.hyperpod_name(target))
     where = moves.follow(moved.accepted, source, there, request["targetGroup"])
     waiting = [w for w in where if not w.done]
-    destination = f"{target}/{request['targetGroup']}"
+    destination = f"group {request['targetGroup']}" + (f" of cluster {target}" if target != doc.target else "")
     if waiting:
         polls = doc.poll.get("WaitMoved", 0)
         line = "; ".join(f"{w.node_id}: {w.message}" for w in waiting)
