@@ -19,15 +19,17 @@ NAME = "ui-nodes"
 
 @pytest.fixture(scope="module")
 def faulty(sandbox) -> tuple[str, str]:
-    """A HyperPod cluster of two nodes (node recovery off), and the node the test will fault."""
+    """A HyperPod cluster of two nodes (node recovery off) and an empty group to move nodes to, and the node
+    the test will fault."""
     sandbox.create_control_plane(NAME)
     sandbox.install_dependencies(NAME)
     with sandbox.client() as c:
         group = {"name": "gpu", "instanceType": "ml.p5.48xlarge", "instanceCount": 2}
+        serve = {"name": "serve", "instanceType": "ml.p5.48xlarge", "instanceCount": 0}  # where Move nodes moves to
         # continuous provisioning: HyperPod keeps cluster events (shown in the tab) only for such clusters
         body = {
             "availabilityZone": "us-east-1a",
-            "instanceGroups": [group],
+            "instanceGroups": [group, serve],
             "nodeRecovery": "None",
             "nodeProvisioningMode": "Continuous",
         }
@@ -158,10 +160,7 @@ def test_move_nodes_from_the_tab_previews_the_plan_then_moves(
     """Move nodes: the selected node, a target group chosen, the data loss acknowledged, the API's dry run
     shown (drain, MoveClusterNodes, wait), then the operation followed to its end."""
     name, _ = faulty
-    with sandbox.client() as c:
-        serve = {"group": "serve", "instanceType": "ml.p5.48xlarge", "instanceCount": 0}
-        added = c.post(f"/api/clusters/{name}/instance-groups", json=serve)
-        assert sandbox.wait_operation(added.json()["operation"]["id"])["status"] == "SUCCEEDED"
+    with sandbox.client("viewer") as c:
         node = next(
             n["nodeId"] for n in c.get(f"/api/clusters/{name}/nodes").json()["items"] if n["instanceGroup"] == "gpu"
         )
