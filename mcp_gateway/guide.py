@@ -38,6 +38,9 @@ WHEN: dict[str, str] = {
     " acknowledgeDataLoss: true.",
     "delete_nodes": "Remove nodes and shrink their groups. DATA LOSS of local volumes; needs acknowledgeDataLoss:"
     " true.",
+    "move_nodes": "Shift capacity between groups (training by night, inference by day) without releasing it: the"
+    " same instances and training plan; drains them first; dryRun shows which nodes and pods. DATA LOSS of EBS"
+    " volumes; needs acknowledgeDataLoss: true.",
     "start_health_check": "Suspected bad hardware: deep health checks on groups or nodes (nodes stop taking work;"
     " failed ones are rebooted or replaced).",
     "list_incidents": "Node incidents, the remediation ladder's state and its suggested next step.",

@@ -74,6 +74,10 @@ def _visible(node: HyperPodNode) -> bool:
     status, _ = node.state()
     if status == "ShuttingDown":  # drained and deregistered before the instance terminates
         return False
+    if status in ("DetachInProgress", "AttachInProgress"):
+        # MoveClusterNodes replaces the root volume and the node rejoins with the target group's lifecycle
+        # scripts (API reference, MoveClusterNodes): it is no Node of the EKS cluster in between.
+        return False
     return status != "Pending" or node.kind == "reboot"
 
 

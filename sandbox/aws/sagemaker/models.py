@@ -98,11 +98,15 @@ class HyperPodNode:
         self.internet = True  # whether its subnet routes to the internet (public registries), not only to endpoints
         self.joined = False
         self.announced_blocker: str | None = None
+        # MoveClusterNodes (``moves``): the training plan the instance's capacity came from once it left its
+        # group ("" none; None: its group's), and where it goes once detached (cluster name, group).
+        self.plan_arn: str | None = None
+        self.move_to: tuple[str, str] | None = None
         self._restart(phases, kind)
 
     def _restart(self, phases: list[Phase], kind: str) -> None:
         self.phases = phases
-        self.kind = kind  # launch | reboot | replace | scale | update: what the Pending phase means
+        self.kind = kind  # launch | reboot | replace | scale | update | move: what the Pending phase means
         if kind not in ("reboot", "update"):
             self.joined = False
         self.started = sim_now()
