@@ -50,14 +50,52 @@ def crd(kind: str) -> dict[str, Any]:
     return common.crd(GROUP, kind, plural, ("v1beta1", "v1beta2"), "Namespaced" if namespaced else "Cluster")
 
 
-def _resources(instance_type: str, count: int) -> dict[str, str]:
+def amounts(instance_type: str, config: dict[str, Any]) -> dict[str, float]:
+    """One ComputeQuotaResourceConfig in Kubernetes resources, as SageMaker fills what is left out (API reference
+    ComputeQuotaResourceConfig: accelerators alone bring their share of vCPUs and memory; vCPUs alone their
+    share of memory, memory alone its share of vCPUs, both with no accelerators; partitions their share as
+    instance x (count x slices) / (GPUs x 7), "Allocating GPU partition quota" in the HyperPod GPU partitioning
+    guide). With Count, whole instances; an amount beside it replaces that resource."""
     shape = shape_of(instance_type)
-    out = {"cpu": str(shape.vcpus * count), "memory": f"{int(shape.memory_gib * count)}Gi"}
-    if shape.gpus:
-        out["nvidia.com/gpu"] = str(shape.gpus * count)
-    if shape.neuron_devices:
-        out["aws.amazon.com/neuron"] = str(shape.neuron_devices * count)
+    device = "nvidia.com/gpu" if shape.gpus else "aws.amazon.com/neuron" if shape.neuron_devices else None
+    per_acc = shape.gpus or shape.neuron_devices
+    partition = config.get("AcceleratorPartition")
+    acc, cpu, mem = 0.0, 0.0, 0.0
+    if config.get("Count") is not None:
+        n = int(config["Count"])
+        acc, cpu, mem = float(n * per_acc), float(n * shape.vcpus), n * shape.memory_gib
+    elif config.get("Accelerators") is not None and per_acc:
+        share = int(config["Accelerators"]) / per_acc
+        acc, cpu, mem = float(config["Accelerators"]), share * shape.vcpus, share * shape.memory_gib
+    elif partition and shape.gpus:
+        share = int(partition["Count"]) * int(partition["Type"].removeprefix("mig-").split("g.")[0]) / (shape.gpus * 7)
+        cpu, mem = share * shape.vcpus, share * shape.memory_gib
+    elif config.get("VCpu") is not None and config.get("MemoryInGiB") is None:
+        cpu = float(config["VCpu"])
+        mem = cpu / shape.vcpus * shape.memory_gib
+    elif config.get("MemoryInGiB") is not None and config.get("VCpu") is None:
+        mem = float(config["MemoryInGiB"])
+        cpu = mem / shape.memory_gib * shape.vcpus
+    acc = float(config["Accelerators"]) if config.get("Accelerators") is not None else acc
+    cpu = float(config["VCpu"]) if config.get("VCpu") is not None else cpu
+    mem = float(config["MemoryInGiB"]) if config.get("MemoryInGiB") is not None else mem
+    out = {device: acc} if device else {}
+    out.update(cpu=cpu, memory=mem)
+    if partition:
+        out[f"nvidia.com/{partition['Type']}"] = float(partition["Count"])
     return out
+
+
+def _quantity(name: str, value: float) -> str:
+    if name == "memory":
+        return f"{int(value)}Gi"
+    if name == "cpu" and value != int(value):
+        return f"{int(value * 1000)}m"
+    return str(int(value))
+
+
+def _resources(instance_type: str, config: dict[str, Any]) -> dict[str, str]:
+    return {name: _quantity(name, value) for name, value in amounts(instance_type, config).items()}
 
 
 def _meta(name: str, namespace: str | None = None) -> dict[str, Any]:
@@ -73,28 +111,34 @@ def team_objects(quota: dict[str, Any]) -> list[dict[str, Any]]:
     namespace = f"hyperpod-ns-{team}"
     config = quota.get("ComputeQuotaConfig") or {}
     sharing = config.get("ResourceSharingConfig") or {"Strategy": "LendAndBorrow"}
-    per_type = {
-        r["InstanceType"]: _resources(r["InstanceType"], int(r.get("Count") or 0))
-        for r in config.get("ComputeQuotaResources") or []
-    }
-    covered = sorted({name for resources in per_type.values() for name in resources})
+    per_type = {r["InstanceType"]: amounts(r["InstanceType"], r) for r in config.get("ComputeQuotaResources") or []}
+    caps = {r["InstanceType"]: amounts(r["InstanceType"], r) for r in sharing.get("AbsoluteBorrowLimits") or []}
     percent = int(sharing.get("BorrowLimit") or 50)
     flavors = []
     for instance_type, resources in sorted(per_type.items()):
         entries = []
-        for name in covered:
-            nominal = resources.get(name, "0")
-            entry: dict[str, Any] = {"name": name, "nominalQuota": nominal}
+        for name in sorted(resources):
+            nominal = resources[name]
+            entry: dict[str, Any] = {"name": name, "nominalQuota": _quantity(name, nominal)}
             if sharing.get("Strategy") == "DontLend":
-                entry["lendingLimit"] = 0
+                entry["lendingLimit"] = "0"
             if sharing.get("Strategy") in ("DontLend", "Lend"):
-                entry["borrowingLimit"] = 0
-            elif nominal.isdigit():
-                entry["borrowingLimit"] = str(int(nominal) * percent // 100)
+                entry["borrowingLimit"] = "0"
+            elif name in caps.get(instance_type, {}):
+                # AbsoluteBorrowLimits cap a resource "regardless of the percentage-based BorrowLimit"
+                # (API reference ResourceSharingConfig)
+                entry["borrowingLimit"] = _quantity(name, caps[instance_type][name])
             else:
-                entry["borrowingLimit"] = f"{int(nominal.removesuffix('Gi')) * percent // 100}Gi"
+                entry["borrowingLimit"] = _quantity(name, nominal * percent / 100)
             entries.append(entry)
         flavors.append({"name": instance_type, "resources": entries})
+    covered = sorted({name for resources in per_type.values() for name in resources})
+    for flavor in flavors:  # Kueue: every flavor of a resource group lists the group's covered resources, in order
+        have = {e["name"] for e in flavor["resources"]}
+        flavor["resources"] += [
+            {"name": n, "nominalQuota": "0", "borrowingLimit": "0"} for n in covered if n not in have
+        ]
+        flavor["resources"].sort(key=lambda e: covered.index(e["name"]))
     queue = {
         "apiVersion": f"{GROUP}/{VERSION}",
         "kind": "ClusterQueue",
