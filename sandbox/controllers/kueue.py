@@ -18,7 +18,7 @@ once the add-on (amazon-sagemaker-hyperpod-taskgovernance) is ACTIVE on the clus
 
 The ClusterQueue's exact shape (cohort name, covered resources, labels) is not documented by AWS; the
 sandbox's is a plausible Kueue configuration, labelled ``app.kubernetes.io/managed-by: hyperpod-task-governance``
-(our label). Not modelled: Kueue's admission itself (a queued job's pods are created at once, as before).
+(our label). Kueue's admission of the jobs submitted to these queues is ``sandbox.controllers.kueue_admission``.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from typing import Any
 
 from sandbox.aws.sagemaker import task_governance as tg
 from sandbox.aws.sagemaker.instances import shape_of
-from sandbox.controllers import common
+from sandbox.controllers import common, kueue_admission
 from sandbox.controllers.periodic import Periodic
 
 log = logging.getLogger("sandbox.controllers.kueue")
@@ -42,6 +42,7 @@ KINDS = {  # kind -> (plural, namespaced)
     "LocalQueue": ("localqueues", True),
     "ResourceFlavor": ("resourceflavors", False),
     "WorkloadPriorityClass": ("workloadpriorityclasses", False),
+    "Workload": ("workloads", True),
 }
 
 
@@ -260,6 +261,7 @@ def _reconciler(want: list[dict[str, Any]]) -> Any:
                 ours = all(labels.get(k) == v for k, v in MANAGED.items())
                 if ours and (resource, meta.get("namespace"), meta["name"]) not in keep:
                     await emulator.delete_object(resource, meta.get("namespace"), meta["name"])
+        await kueue_admission.admit_all(emulator)
 
     return reconcile
 

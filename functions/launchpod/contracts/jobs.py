@@ -107,6 +107,28 @@ class ElasticPolicyRequest(Contract):
         return self
 
 
+# The node labels HyperPod puts on nodes of the supported types ("Topology-aware scheduling" in the task
+# governance guide, https://docs.aws.amazon.com/sagemaker/latest/dg/sagemaker-hyperpod-eks-operate-console-ui-governance-tasks-scheduling.html;
+# layer-1 is the top of the network, layer-3 the bottom, nearest the instances).
+TopologyLabel = Literal[
+    "topology.k8s.aws/network-node-layer-1",
+    "topology.k8s.aws/network-node-layer-2",
+    "topology.k8s.aws/network-node-layer-3",
+    "topology.k8s.aws/ultraserver-id",
+]
+
+
+class TopologyRequest(Contract):
+    """Kueue's topology-aware scheduling: the pods in one domain of ``label`` (one network node's instances)."""
+
+    label: TopologyLabel = Field(description="the node label whose one value every pod shares")
+    required: bool = Field(
+        default=True,
+        description="true: wait until all pods fit in one domain (podset-required-topology); false: prefer one,"
+        " else spread (podset-preferred-topology)",
+    )
+
+
 class SubmitJobRequest(Contract):
     model_config = ConfigDict(
         json_schema_extra=rules(
@@ -164,6 +186,9 @@ class SubmitJobRequest(Contract):
     elasticPolicy: ElasticPolicyRequest | None = Field(default=None, description="pytorch only")
     queue: K8sName | None = Field(default=None, description="the team's LocalQueue (task governance)")
     priority: K8sName | None = Field(default=None, description="a WorkloadPriorityClass (task governance)")
+    topology: TopologyRequest | None = Field(
+        default=None, description="pytorch with a queue: place every pod in one network domain (task governance)"
+    )
 
     @model_validator(mode="after")
     def _source(self) -> SubmitJobRequest:
@@ -171,6 +196,8 @@ class SubmitJobRequest(Contract):
             raise ValueError("give either recipe, or image and command")
         if self.image is not None and not self.command:
             raise ValueError("a custom image needs its command")
+        if self.topology is not None and (self.kind == "ray" or not self.queue):
+            raise ValueError("topology is Kueue's topology-aware scheduling: a pytorch job with a queue")
         if self.kind == "ray" and (self.runPolicy is not None or self.elasticPolicy is not None):
             raise ValueError("runPolicy and elasticPolicy are HyperPodPyTorchJob settings; kind ray takes neither")
         bad = [k for k in self.env if not _ENV_NAME.match(k)]
@@ -241,7 +268,10 @@ class JobView(Contract):
     image: str
     instanceType: str | None
     replicas: int
-    status: str = Field(description="Pending, Created, Running, Restarting, Succeeded or Failed")
+    status: str = Field(
+        description="Pending, Queued (Kueue has not admitted it: reason and message say why), Created, Running,"
+        " Restarting, Succeeded or Failed"
+    )
     reason: str | None = None
     message: str | None = None
     createdAt: str | None = None

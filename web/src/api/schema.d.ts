@@ -3118,7 +3118,7 @@ export interface components {
             replicas: number;
             /**
              * Status
-             * @description Pending, Created, Running, Restarting, Succeeded or Failed
+             * @description Pending, Queued (Kueue has not admitted it: reason and message say why), Created, Running, Restarting, Succeeded or Failed
              */
             status: string;
             /**
@@ -4420,6 +4420,8 @@ export interface components {
              * @description a PersistentVolumeClaim on the shared bucket, mounted at /data
              */
             storageClaim?: string | null;
+            /** @description pytorch with a queue: place every pod in one network domain (task governance) */
+            topology?: components["schemas"]["TopologyRequest"] | null;
         } & (({
             image?: null;
             /** @constant */
@@ -4737,6 +4739,24 @@ export interface components {
             enabled?: false;
             memoryPercentage?: null;
         });
+        /**
+         * TopologyRequest
+         * @description Kueue's topology-aware scheduling: the pods in one domain of ``label`` (one network node's instances).
+         */
+        TopologyRequest: {
+            /**
+             * Label
+             * @description the node label whose one value every pod shares
+             * @enum {string}
+             */
+            label: "topology.k8s.aws/network-node-layer-1" | "topology.k8s.aws/network-node-layer-2" | "topology.k8s.aws/network-node-layer-3" | "topology.k8s.aws/ultraserver-id";
+            /**
+             * Required
+             * @description true: wait until all pods fit in one domain (podset-required-topology); false: prefer one, else spread (podset-preferred-topology)
+             * @default true
+             */
+            required: boolean;
+        };
         /** TrainingOperatorRequest */
         TrainingOperatorRequest: {
             /**
