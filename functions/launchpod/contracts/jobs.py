@@ -119,14 +119,10 @@ TopologyLabel = Literal[
 
 
 class TopologyRequest(Contract):
-    """Kueue's topology-aware scheduling: the pods in one domain of ``label`` (one network node's instances)."""
+    """Every pod on nodes with one value of ``label``: required (else wait), or preferred."""
 
-    label: TopologyLabel = Field(description="the node label whose one value every pod shares")
-    required: bool = Field(
-        default=True,
-        description="true: wait until all pods fit in one domain (podset-required-topology); false: prefer one,"
-        " else spread (podset-preferred-topology)",
-    )
+    label: TopologyLabel
+    required: bool = True
 
 
 class SubmitJobRequest(Contract):
@@ -186,9 +182,7 @@ class SubmitJobRequest(Contract):
     elasticPolicy: ElasticPolicyRequest | None = Field(default=None, description="pytorch only")
     queue: K8sName | None = Field(default=None, description="the team's LocalQueue (task governance)")
     priority: K8sName | None = Field(default=None, description="a WorkloadPriorityClass (task governance)")
-    topology: TopologyRequest | None = Field(
-        default=None, description="pytorch with a queue: place every pod in one network domain (task governance)"
-    )
+    topology: TopologyRequest | None = Field(default=None, description="pytorch with a queue")
 
     @model_validator(mode="after")
     def _source(self) -> SubmitJobRequest:

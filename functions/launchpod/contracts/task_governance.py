@@ -40,11 +40,7 @@ class GovernancePolicyRequest(Contract):
 
     priorityClasses: list[PriorityClassSpec] = Field(default_factory=list, max_length=10)
     fairShare: bool = Field(default=True, description="share idle compute by the teams' fair-share weights")
-    idleResourceSharing: bool = Field(
-        default=False,
-        description="IdleResourceSharing: compute no team is allocated is lent too (teams borrow only other teams'"
-        " idle quota otherwise)",
-    )
+    idleResourceSharing: bool = Field(default=False, description="lend compute no team is allocated")
 
     @model_validator(mode="after")
     def _unique(self) -> GovernancePolicyRequest:
@@ -73,27 +69,26 @@ class GovernancePolicyView(Contract):
 
 
 class PartitionQuota(Contract):
-    """AcceleratorPartitionConfig: GPU partitions (MIG instances) of one profile."""
-
-    type: MigProfile = Field(description="the MIG profile, as the pods request it: nvidia.com/<type>")
+    type: MigProfile
     count: int = Field(ge=0, le=_AMOUNT)
 
 
 class InstanceQuota(Contract):
-    """ComputeQuotaResourceConfig: what of one instance type the team is given. SageMaker fills what is left
-    out by ratio (API reference ComputeQuotaResourceConfig): accelerators (or partitions) alone bring their
-    share of the type's vCPUs and memory; vCPUs alone their share of memory, memory alone its share of vCPUs,
-    and then no accelerators."""
+    """Of one instance type: instances, or accelerators, vCPUs, memory or partitions (the rest by ratio)."""
+
+    # SageMaker fills what is left out by ratio (API reference ComputeQuotaResourceConfig): accelerators (or
+    # partitions) alone bring their share of the type's vCPUs and memory; vCPUs alone their share of memory,
+    # memory alone its share of vCPUs, and then no accelerators.
 
     # instanceType and at least one amount (the validator below)
     model_config = ConfigDict(json_schema_extra=rules(minProperties=2))
 
     instanceType: str = Field(pattern=r"^ml\.[a-z0-9.\-]+$", examples=["ml.p5.48xlarge"])
-    count: int | None = Field(default=None, ge=0, le=_AMOUNT, description="whole instances of this type")
-    accelerators: int | None = Field(default=None, ge=0, le=_AMOUNT, description="GPUs or Neuron devices")
+    count: int | None = Field(default=None, ge=0, le=_AMOUNT)
+    accelerators: int | None = Field(default=None, ge=0, le=_AMOUNT)
     vCpu: float | None = Field(default=None, ge=0, le=_AMOUNT)
     memoryInGiB: float | None = Field(default=None, ge=0, le=_AMOUNT)
-    acceleratorPartition: PartitionQuota | None = Field(default=None, description="GPU partitions (MIG)")
+    acceleratorPartition: PartitionQuota | None = None
 
     @model_validator(mode="after")
     def _some(self) -> InstanceQuota:
@@ -105,14 +100,14 @@ class InstanceQuota(Contract):
 
 
 class ResourceAmounts(Contract):
-    """Amounts of one instance type's resources: what a quota guarantees, what the team uses, what it borrows."""
+    """Of one instance type."""
 
     instanceType: str
-    instances: float = Field(description="whole-instance equivalent: the largest share of any resource")
+    instances: float = Field(description="equivalent: the largest share of any resource")
     accelerators: float = 0
     vCpu: float = 0
     memoryInGiB: float = 0
-    partitions: dict[str, float] = Field(default_factory=dict, description="MIG profile -> partitions")
+    partitions: dict[str, float] = Field(default_factory=dict)
 
 
 class TeamRequest(Contract):
@@ -146,9 +141,7 @@ class TeamRequest(Contract):
         default=None, ge=1, le=500, description="LendAndBorrow only: the most it may borrow, percent of its quota"
     )
     absoluteBorrowLimits: list[InstanceQuota] = Field(
-        default_factory=list,
-        max_length=15,
-        description="LendAndBorrow only: caps per instance type on what it may borrow, whatever the percentage",
+        default_factory=list, max_length=15, description="LendAndBorrow only: caps on what it borrows"
     )
     preemptTeamTasks: Preemption = Field(default="LowerPriority", description="preempt the team's own lower tasks")
     fairShareWeight: int = Field(default=0, ge=0, le=100, description="its share of idle compute under fair share")
@@ -201,15 +194,9 @@ class TeamView(Contract):
     absoluteBorrowLimits: list[InstanceQuota] = Field(default_factory=list)
     managed: bool = Field(description="created by Launchpod (only those can be changed or deleted here)")
     queueReady: bool = Field(description="the team's namespace and LocalQueue exist in the cluster")
-    guaranteed: list[ResourceAmounts] = Field(
-        default_factory=list, description="what the quota reserves per instance type, ratios filled in"
-    )
-    used: list[ResourceAmounts] = Field(
-        default_factory=list, description="what its admitted workloads hold now (its ClusterQueue's usage)"
-    )
-    borrowed: list[ResourceAmounts] = Field(
-        default_factory=list, description="the part of used beyond its quota, borrowed from idle compute"
-    )
+    guaranteed: list[ResourceAmounts] = Field(default_factory=list)
+    used: list[ResourceAmounts] = Field(default_factory=list, description="by its admitted workloads")
+    borrowed: list[ResourceAmounts] = Field(default_factory=list, description="used beyond its quota")
 
 
 class TeamListView(Contract):

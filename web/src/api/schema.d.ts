@@ -2459,7 +2459,7 @@ export interface components {
             fairShare: boolean;
             /**
              * Idleresourcesharing
-             * @description IdleResourceSharing: compute no team is allocated is lent too (teams borrow only other teams' idle quota otherwise)
+             * @description lend compute no team is allocated
              * @default false
              */
             idleResourceSharing: boolean;
@@ -2815,23 +2815,13 @@ export interface components {
         };
         /**
          * InstanceQuota
-         * @description ComputeQuotaResourceConfig: what of one instance type the team is given. SageMaker fills what is left
-         *     out by ratio (API reference ComputeQuotaResourceConfig): accelerators (or partitions) alone bring their
-         *     share of the type's vCPUs and memory; vCPUs alone their share of memory, memory alone its share of vCPUs,
-         *     and then no accelerators.
+         * @description Of one instance type: instances, or accelerators, vCPUs, memory or partitions (the rest by ratio).
          */
         InstanceQuota: {
-            /** @description GPU partitions (MIG) */
             acceleratorPartition?: components["schemas"]["PartitionQuota"] | null;
-            /**
-             * Accelerators
-             * @description GPUs or Neuron devices
-             */
+            /** Accelerators */
             accelerators?: number | null;
-            /**
-             * Count
-             * @description whole instances of this type
-             */
+            /** Count */
             count?: number | null;
             /**
              * Instancetype
@@ -3867,16 +3857,12 @@ export interface components {
              */
             updatedAt: string;
         };
-        /**
-         * PartitionQuota
-         * @description AcceleratorPartitionConfig: GPU partitions (MIG instances) of one profile.
-         */
+        /** PartitionQuota */
         PartitionQuota: {
             /** Count */
             count: number;
             /**
              * Type
-             * @description the MIG profile, as the pods request it: nvidia.com/<type>
              * @enum {string}
              */
             type: "mig-1g.5gb" | "mig-1g.10gb" | "mig-1g.18gb" | "mig-1g.20gb" | "mig-1g.23gb" | "mig-1g.35gb" | "mig-1g.45gb" | "mig-1g.47gb" | "mig-2g.10gb" | "mig-2g.20gb" | "mig-2g.35gb" | "mig-2g.45gb" | "mig-2g.47gb" | "mig-3g.20gb" | "mig-3g.40gb" | "mig-3g.71gb" | "mig-3g.90gb" | "mig-3g.93gb" | "mig-4g.20gb" | "mig-4g.40gb" | "mig-4g.71gb" | "mig-4g.90gb" | "mig-4g.93gb" | "mig-7g.40gb" | "mig-7g.80gb" | "mig-7g.141gb" | "mig-7g.180gb" | "mig-7g.186gb";
@@ -4145,7 +4131,7 @@ export interface components {
         };
         /**
          * ResourceAmounts
-         * @description Amounts of one instance type's resources: what a quota guarantees, what the team uses, what it borrows.
+         * @description Of one instance type.
          */
         ResourceAmounts: {
             /**
@@ -4157,7 +4143,7 @@ export interface components {
             instanceType: string;
             /**
              * Instances
-             * @description whole-instance equivalent: the largest share of any resource
+             * @description equivalent: the largest share of any resource
              */
             instances: number;
             /**
@@ -4165,10 +4151,7 @@ export interface components {
              * @default 0
              */
             memoryInGiB: number;
-            /**
-             * Partitions
-             * @description MIG profile -> partitions
-             */
+            /** Partitions */
             partitions?: {
                 [key: string]: number;
             };
@@ -4420,7 +4403,7 @@ export interface components {
              * @description a PersistentVolumeClaim on the shared bucket, mounted at /data
              */
             storageClaim?: string | null;
-            /** @description pytorch with a queue: place every pod in one network domain (task governance) */
+            /** @description pytorch with a queue */
             topology?: components["schemas"]["TopologyRequest"] | null;
         } & (({
             image?: null;
@@ -4596,7 +4579,7 @@ export interface components {
         TeamRequest: {
             /**
              * Absoluteborrowlimits
-             * @description LendAndBorrow only: caps per instance type on what it may borrow, whatever the percentage
+             * @description LendAndBorrow only: caps on what it borrows
              */
             absoluteBorrowLimits?: components["schemas"]["InstanceQuota"][];
             /**
@@ -4649,17 +4632,14 @@ export interface components {
             borrowLimit?: number | null;
             /**
              * Borrowed
-             * @description the part of used beyond its quota, borrowed from idle compute
+             * @description used beyond its quota
              */
             borrowed?: components["schemas"]["ResourceAmounts"][];
             /** Enabled */
             enabled: boolean;
             /** Fairshareweight */
             fairShareWeight: number;
-            /**
-             * Guaranteed
-             * @description what the quota reserves per instance type, ratios filled in
-             */
+            /** Guaranteed */
             guaranteed?: components["schemas"]["ResourceAmounts"][];
             /**
              * Localqueue
@@ -4703,7 +4683,7 @@ export interface components {
             team: string;
             /**
              * Used
-             * @description what its admitted workloads hold now (its ClusterQueue's usage)
+             * @description by its admitted workloads
              */
             used?: components["schemas"]["ResourceAmounts"][];
             /** Version */
@@ -4741,18 +4721,16 @@ export interface components {
         });
         /**
          * TopologyRequest
-         * @description Kueue's topology-aware scheduling: the pods in one domain of ``label`` (one network node's instances).
+         * @description Every pod on nodes with one value of ``label``: required (else wait), or preferred.
          */
         TopologyRequest: {
             /**
              * Label
-             * @description the node label whose one value every pod shares
              * @enum {string}
              */
             label: "topology.k8s.aws/network-node-layer-1" | "topology.k8s.aws/network-node-layer-2" | "topology.k8s.aws/network-node-layer-3" | "topology.k8s.aws/ultraserver-id";
             /**
              * Required
-             * @description true: wait until all pods fit in one domain (podset-required-topology); false: prefer one, else spread (podset-preferred-topology)
              * @default true
              */
             required: boolean;
