@@ -14,7 +14,7 @@ from typing import Any
 
 from moto.sagemaker.models import SageMakerModelBackend
 
-from sandbox.aws.sagemaker import health_agent
+from sandbox.aws.sagemaker import health_agent, mig
 from sandbox.aws.sagemaker.common import (
     CLUSTER_NAME_LABEL,
     COMPUTE_TYPE_LABEL,
@@ -156,6 +156,8 @@ def node_object(cluster: HyperPodCluster, node: HyperPodNode) -> dict[str, Any]:
         spec["taints"] = taints
     if health != "Schedulable":
         spec["unschedulable"] = True
+    capacity, allocatable = shape.capacity(), shape.allocatable()
+    mig.apply(node.instance_type, shape.gpus, labels, capacity, allocatable)
     obj = {
         "apiVersion": "v1",
         "kind": "Node",
@@ -171,8 +173,8 @@ def node_object(cluster: HyperPodCluster, node: HyperPodNode) -> dict[str, Any]:
         },
         "spec": spec,
         "status": {
-            "capacity": shape.capacity(),
-            "allocatable": shape.allocatable(),
+            "capacity": capacity,
+            "allocatable": allocatable,
             "conditions": [ready_condition],
             "addresses": [
                 {"type": "InternalIP", "address": node.private_ip},
