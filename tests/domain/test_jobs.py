@@ -254,3 +254,17 @@ def test_a_job_kueue_has_not_admitted_says_why_in_kueues_words():
     assert views.queue_state(evicted) == ("Preempted", "Preempted to accommodate a workload")
     assert views.queue_state({"status": {"conditions": [{"type": "Admitted", "status": "True"}]}}) is None
     assert views.queue_state(None) is None
+
+
+def test_a_job_on_gpu_partitions_requests_them_on_nodes_whose_partitioning_succeeded():
+    obj = _built(_request(recipe="pytorch-torchrun", acceleratorPartition={"type": "mig-1g.10gb", "count": 2}))
+    pod = obj["spec"]["replicaSpecs"][0]["template"]["spec"]
+    assert pod["containers"][0]["resources"]["limits"] == {"nvidia.com/mig-1g.10gb": 2}
+    assert pod["nodeSelector"]["nvidia.com/mig.config.state"] == "success"
+    assert obj["spec"]["nprocPerNode"] == "2"
+    with pytest.raises(InvalidInput, match=r"does not offer GPU partition mig-1g\.5gb; its MIG profiles: mig-1g\.10gb"):
+        _built(_request(recipe="pytorch-torchrun", acceleratorPartition={"type": "mig-1g.5gb"}))
+    with pytest.raises(InvalidInput, match=r"holds at most 16 mig-3g\.40gb"):
+        _built(_request(recipe="pytorch-torchrun", acceleratorPartition={"type": "mig-3g.40gb", "count": 17}))
+    with pytest.raises(ValidationError, match="one-pod pytorch job"):
+        _request(recipe="pytorch-torchrun", replicas=2, acceleratorPartition={"type": "mig-1g.10gb"})

@@ -125,6 +125,13 @@ class TopologyRequest(Contract):
     required: bool = True
 
 
+class PartitionRequest(Contract):
+    """GPU partitions per pod instead of whole GPUs (a MIG group's nvidia.com/mig-<profile>)."""
+
+    type: str = Field(pattern=r"^mig-[1-7]g\.[0-9]+gb$", examples=["mig-1g.10gb"])
+    count: int = Field(default=1, ge=1, le=56)
+
+
 class SubmitJobRequest(Contract):
     model_config = ConfigDict(
         json_schema_extra=rules(
@@ -183,6 +190,7 @@ class SubmitJobRequest(Contract):
     queue: K8sName | None = Field(default=None, description="the team's LocalQueue (task governance)")
     priority: K8sName | None = Field(default=None, description="a WorkloadPriorityClass (task governance)")
     topology: TopologyRequest | None = Field(default=None, description="pytorch with a queue")
+    acceleratorPartition: PartitionRequest | None = Field(default=None, description="pytorch, one pod")
 
     @model_validator(mode="after")
     def _source(self) -> SubmitJobRequest:
@@ -190,6 +198,8 @@ class SubmitJobRequest(Contract):
             raise ValueError("give either recipe, or image and command")
         if self.image is not None and not self.command:
             raise ValueError("a custom image needs its command")
+        if self.acceleratorPartition is not None and (self.kind == "ray" or self.replicas != 1):
+            raise ValueError("acceleratorPartition is for a one-pod pytorch job (a partition is not a whole node)")
         if self.topology is not None and (self.kind == "ray" or not self.queue):
             raise ValueError("topology is Kueue's topology-aware scheduling: a pytorch job with a queue")
         if self.kind == "ray" and (self.runPolicy is not None or self.elasticPolicy is not None):

@@ -3868,6 +3868,22 @@ export interface components {
             type: "mig-1g.5gb" | "mig-1g.10gb" | "mig-1g.18gb" | "mig-1g.20gb" | "mig-1g.23gb" | "mig-1g.35gb" | "mig-1g.45gb" | "mig-1g.47gb" | "mig-2g.10gb" | "mig-2g.20gb" | "mig-2g.35gb" | "mig-2g.45gb" | "mig-2g.47gb" | "mig-3g.20gb" | "mig-3g.40gb" | "mig-3g.71gb" | "mig-3g.90gb" | "mig-3g.93gb" | "mig-4g.20gb" | "mig-4g.40gb" | "mig-4g.71gb" | "mig-4g.90gb" | "mig-4g.93gb" | "mig-7g.40gb" | "mig-7g.80gb" | "mig-7g.141gb" | "mig-7g.180gb" | "mig-7g.186gb";
         };
         /**
+         * PartitionRequest
+         * @description GPU partitions per pod instead of whole GPUs (a MIG group's nvidia.com/mig-<profile>).
+         */
+        PartitionRequest: {
+            /**
+             * Count
+             * @default 1
+             */
+            count: number;
+            /**
+             * Type
+             * @example mig-1g.10gb
+             */
+            type: string;
+        };
+        /**
          * PhaseStatus
          * @enum {string}
          */
@@ -4328,6 +4344,8 @@ export interface components {
         };
         /** SubmitJobRequest */
         SubmitJobRequest: {
+            /** @description pytorch, one pod */
+            acceleratorPartition?: components["schemas"]["PartitionRequest"] | null;
             /** Command */
             command?: string[] | null;
             /**

@@ -34,7 +34,8 @@ _RDMA = ("ml.p4d", "ml.p4de", "ml.p5", "ml.p5e", "ml.p5en", "ml.p6", "ml.trn1", 
 
 
 def processes(request: SubmitJobInput, acc: Accelerators) -> int:
-    return request.nprocPerNode or acc.per_node or 1
+    partition = request.acceleratorPartition
+    return request.nprocPerNode or (partition.count if partition else acc.per_node) or 1
 
 
 def _values(request: SubmitJobInput, acc: Accelerators, recipe: Recipe | None) -> dict[str, Any]:
@@ -124,10 +125,17 @@ def _pod_spec(
         "volumeMounts": mounts,
     }
     resources = _resources(acc, processes(request, acc)) if gpus else {}
+    selector = {GROUP_LABEL: request.instanceGroup}
+    if gpus and request.acceleratorPartition is not None:
+        # MIG partitions instead of whole GPUs, on nodes whose partitioning succeeded (HyperPod's "GPU
+        # partitioning: task submission" page; the hyp CLI adds the same node selector)
+        partition = request.acceleratorPartition
+        resources = {k: {f"nvidia.com/{partition.type}": partition.count} for k in ("limits", "requests")}
+        selector["nvidia.com/mig.config.state"] = "success"
     if resources:
         container["resources"] = resources
     return {
-        "nodeSelector": {GROUP_LABEL: request.instanceGroup},
+        "nodeSelector": selector,
         "containers": [container],
         "volumes": volumes,
     }
