@@ -21,8 +21,9 @@ from mcp_gateway.tools import WAIT_TOOL
 # 19,274 at the diet (95,593 before it, the same catalog in the old shape); since then the notification tools
 # (+851), delete_hyperpod, the rules the input schemas now state (oneOf, uniqueItems, const) and the six
 # training-plan tools (+1,614) added ~3,800; team quotas on every resource (accelerators, vCPUs, memory, the 28
-# MIG profiles, absolute borrow caps, guaranteed/used/borrowed) and a job's topology +444 (23,087 -> 23,531).
-BUDGET_TOKENS = 23_950
+# MIG profiles, absolute borrow caps, guaranteed/used/borrowed), a job's topology and GPU partitions +547
+# (23,087 -> 23,634).
+BUDGET_TOKENS = 24_050
 
 
 def _tokens(tools: list[types.Tool]) -> int:
