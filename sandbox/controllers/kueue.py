@@ -198,7 +198,7 @@ def priority_objects(config: dict[str, Any]) -> list[dict[str, Any]]:
     ]
 
 
-def _eks_name(cluster_arn: str) -> str | None:
+def _hyperpod(cluster_arn: str) -> Any:
     from moto.sagemaker.models import sagemaker_backends
 
     parts = cluster_arn.split(":")
@@ -206,19 +206,65 @@ def _eks_name(cluster_arn: str) -> str | None:
         backend = sagemaker_backends[parts[4]][parts[3]]
     except (IndexError, KeyError):
         return None
-    found = next((c for c in list(backend.clusters.values()) if getattr(c, "arn", None) == cluster_arn), None)
-    return getattr(found, "eks_cluster_name", None)
+    return next((c for c in list(backend.clusters.values()) if getattr(c, "arn", None) == cluster_arn), None)
+
+
+def _eks_name(cluster_arn: str) -> str | None:
+    return getattr(_hyperpod(cluster_arn), "eks_cluster_name", None)
+
+
+IDLE_QUEUE = "hyperpod-idle-clusterqueue"  # the sandbox's name: AWS does not document how the add-on does it
+
+
+def idle_queue(cluster_arn: str, quotas: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """With IdleResourceSharing Enabled, the compute no team is allocated ("unallocated resources are
+    automatically calculated and made available for entities to borrow", API reference SchedulerConfig) as a
+    ClusterQueue of the cohort that admits nothing of its own and lends all it has."""
+    cluster = _hyperpod(cluster_arn)
+    if cluster is None:
+        return None
+    free = {t: amounts(t, {"Count": n}) for t, n in tg.capacity(cluster).items()}
+    for quota in quotas:
+        if quota.get("ActivationState", "Enabled") != "Enabled":
+            continue
+        for r in (quota.get("ComputeQuotaConfig") or {}).get("ComputeQuotaResources") or []:
+            for name, value in amounts(r["InstanceType"], r).items():
+                if r["InstanceType"] in free:
+                    free[r["InstanceType"]][name] = max(0.0, free[r["InstanceType"]].get(name, 0.0) - value)
+    covered = sorted({name for resources in free.values() for name in resources})
+    flavors = [
+        {
+            "name": t,
+            "resources": [
+                {"name": n, "nominalQuota": _quantity(n, resources.get(n, 0.0)), "borrowingLimit": "0"} for n in covered
+            ],
+        }
+        for t, resources in sorted(free.items())
+    ]
+    return {
+        "apiVersion": f"{GROUP}/{VERSION}",
+        "kind": "ClusterQueue",
+        "metadata": _meta(IDLE_QUEUE),
+        "spec": {
+            "cohort": COHORT,
+            "namespaceSelector": {"matchLabels": {"sagemaker.amazonaws.com/idle-capacity": "never-matches"}},
+            "resourceGroups": [{"coveredResources": covered, "flavors": flavors}] if flavors else [],
+        },
+    }
 
 
 def desired(eks_cluster: str) -> list[dict[str, Any]]:
     """Every object the add-on keeps on that EKS cluster, from SageMaker's configs and quotas."""
     out: list[dict[str, Any]] = []
+    quotas = [tg.describe_quota(e) for e in tg.live("compute-quota") if _eks_name(e.cluster_arn) == eks_cluster]
     for entity in tg.live("cluster-scheduler-config"):
         if _eks_name(entity.cluster_arn) == eks_cluster:
-            out += priority_objects(tg.describe_config(entity))
-    for entity in tg.live("compute-quota"):
-        if _eks_name(entity.cluster_arn) == eks_cluster:
-            out += team_objects(tg.describe_quota(entity))
+            config = tg.describe_config(entity)
+            out += priority_objects(config)
+            if (config.get("SchedulerConfig") or {}).get("IdleResourceSharing") == "Enabled":
+                out += [q for q in [idle_queue(entity.cluster_arn, quotas)] if q is not None]
+    for quota in quotas:
+        out += team_objects(quota)
     # ResourceFlavors are shared: one per instance type, however many teams use it.
     seen: set[tuple[str, str]] = set()
     unique = []

@@ -182,3 +182,18 @@ def test_a_quota_in_accelerators_fills_vcpus_and_memory_by_ratio_and_caps_what_i
     assert resources["nvidia.com/gpu"] == {"name": "nvidia.com/gpu", "nominalQuota": "4", "borrowingLimit": "2"}
     assert (resources["cpu"]["nominalQuota"], resources["cpu"]["borrowingLimit"]) == ("96", "48")
     assert resources["memory"]["nominalQuota"] == "1024Gi"
+
+
+def test_idle_resource_sharing_lends_what_no_team_is_allocated_through_the_cohort(sm, cluster_arn):
+    _quota(sm, cluster_arn, count=1)
+    sm.create_cluster_scheduler_config(
+        Name="policy", ClusterArn=cluster_arn, SchedulerConfig={"IdleResourceSharing": "Enabled"}
+    )
+    idle = next(o for o in kueue.desired("tg-eks") if o["metadata"]["name"] == kueue.IDLE_QUEUE)
+    assert manifests.errors(idle) == []
+    gpus = next(
+        r for r in idle["spec"]["resourceGroups"][0]["flavors"][0]["resources"] if r["name"] == "nvidia.com/gpu"
+    )
+    assert gpus["nominalQuota"] == "8"  # the cluster's 16 GPUs less the team's 8
+    team = next(o for o in kueue.desired("tg-eks") if o["metadata"]["name"] == "hyperpod-ns-research-clusterqueue")
+    assert idle["spec"]["cohort"] == team["spec"]["cohort"]
