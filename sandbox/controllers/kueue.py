@@ -15,6 +15,10 @@ once the add-on (amazon-sagemaker-hyperpod-taskgovernance) is ACTIVE on the clus
 * Each priority class of the cluster's scheduler config becomes the WorkloadPriorityClass ``<name>-priority``
   with the weight as value.
 * Deleting a quota or a priority class removes its objects.
+* A quota in accelerators, vCPUs, memory or GPU partitions becomes those resources' nominal quota, SageMaker's
+  ratios filling the rest (``amounts``); AbsoluteBorrowLimits cap the borrowing limit per resource.
+* With the scheduler config's IdleResourceSharing Enabled, what no team is allocated is lent through the
+  cohort by a ClusterQueue of its own (``idle_queue``; its name and shape are the sandbox's).
 
 The ClusterQueue's exact shape (cohort name, covered resources, labels) is not documented by AWS; the
 sandbox's is a plausible Kueue configuration, labelled ``app.kubernetes.io/managed-by: hyperpod-task-governance``

@@ -22,6 +22,9 @@ operator to run jobs", https://docs.aws.amazon.com/sagemaker/latest/dg/sagemaker
   model: sandbox.controllers.programs) exit with their program's error in the pod's log, and are recovered as any
   process failure: each restart fails the same way until the file is there or the budget is spent.
 * The job ends Completed when every pod's training finished, Failed with the reason otherwise.
+* With task governance on, a job labelled ``kueue.x-k8s.io/queue-name`` starts only once Kueue admits its
+  Workload (sandbox.controllers.kueue_admission); a preempted one loses its pods and is Suspended until
+  admitted again, then resumes from the step it reached (its checkpoint).
 
 AWS does not document the label keys the operator puts on its pods; the pods carry the template's
 labels plus ``sagemaker.amazonaws.com/hyperpod-job-name`` and ``...-replica-index`` (the sandbox's names).
