@@ -147,7 +147,7 @@ async def _ensure_workloads(emulator: Any) -> None:
         await emulator.put_object(WORKLOADS, workload)
     for workload in emulator.list_objects(WORKLOADS):
         meta = workload["metadata"]
-        if (meta["namespace"], meta["name"]) not in names:
+        if _ours(workload) and (meta["namespace"], meta["name"]) not in names:
             await emulator.delete_object(WORKLOADS, meta["namespace"], meta["name"])
 
 
@@ -334,7 +334,7 @@ async def admit_all(emulator: Any) -> None:
         (lq["metadata"]["namespace"], lq["metadata"]["name"]): (lq.get("spec") or {}).get("clusterQueue")
         for lq in emulator.list_objects(f"{GROUP_VERSION}/localqueues")
     }
-    workloads = emulator.list_objects(WORKLOADS)
+    workloads = [w for w in emulator.list_objects(WORKLOADS) if _ours(w)]
     live = [w for w in workloads if admitted(w)]
     usage = _usage_of(live)
     nodes = emulator.list_objects("v1/nodes")
@@ -392,6 +392,11 @@ async def admit_all(emulator: Any) -> None:
         for r, a in want.items():
             usage[name][flavor][r] += a
     await _report(emulator, cqs, usage, workloads)
+
+
+def _ours(workload: dict[str, Any]) -> bool:
+    """A Workload of a job the sandbox's operators run (its pods wait for the admission)."""
+    return any(o.get("kind") == "HyperPodPyTorchJob" for o in workload["metadata"].get("ownerReferences") or [])
 
 
 def _cq_of(workload: dict[str, Any]) -> str:
