@@ -77,6 +77,8 @@ function Shell() {
                 ? '/operations'
                 : location.pathname.startsWith('/capacity')
                   ? '/capacity'
+                  : location.pathname.startsWith('/teams')
+                    ? '/teams'
                   : '/clusters'
             }
             onFollow={follow}

@@ -167,7 +167,7 @@ def test_the_teams_page_pictures_each_teams_share_and_gives_one_accelerators(
     expect(page.get_by_text("Unallocated compute")).to_be_visible()
     expect(page.get_by_role("row").filter(has_text="research")).to_contain_text("1 / 0 / 0 instances")
     page.get_by_label("Team name").fill("vision")
-    page.get_by_role("button", name="Give What to give Instances").click()
+    page.get_by_role("button", name="What to give").click()
     pick(page, page.get_by_role("option", name="Accelerators (GPUs)"))
     page.get_by_label("Amount").fill("4")
     page.get_by_role("button", name="Save team").click()

@@ -103,16 +103,16 @@ export default function TeamsSection({ cluster }: { cluster: string }) {
             onChange={({ detail }) => set({ instanceType: detail.selectedOption.value ?? '' })}
           />
         </FormField>
-        <FormField label="Give">
-          <SpaceBetween direction="horizontal" size="xs">
-            <Select
-              ariaLabel="What to give"
-              selectedOption={UNITS.find((u) => u.value === form.unit) ?? UNITS[0]}
-              options={UNITS}
-              onChange={({ detail }) => set({ unit: (detail.selectedOption.value ?? 'count') as Unit })}
-            />
-            <Input type="number" ariaLabel="Amount" value={form.count} onChange={({ detail }) => set({ count: detail.value })} />
-          </SpaceBetween>
+        <FormField label="Give" description="SageMaker fills the rest by ratio">
+          <Select
+            ariaLabel="What to give"
+            selectedOption={UNITS.find((u) => u.value === form.unit) ?? UNITS[0]}
+            options={UNITS}
+            onChange={({ detail }) => set({ unit: (detail.selectedOption.value ?? 'count') as Unit })}
+          />
+        </FormField>
+        <FormField label="Amount">
+          <Input type="number" value={form.count} onChange={({ detail }) => set({ count: detail.value })} />
         </FormField>
         <FormField label="Sharing">
           <Select
