@@ -9,7 +9,7 @@ import dataclasses
 import pytest
 from launchpod.contracts.jobs import RECIPE_KINDS, SubmitJobInput
 from launchpod.domain.errors import Conflict, InvalidInput
-from launchpod.domain.jobs import manifests, recipes, rules
+from launchpod.domain.jobs import manifests, recipes, rules, views
 from pydantic import ValidationError
 
 from tests import manifests as schemas
@@ -43,9 +43,9 @@ def _request(**fields) -> SubmitJobInput:
     return SubmitJobInput(**{**base, **fields})
 
 
-def _built(request: SubmitJobInput) -> dict:
+def _built(request: SubmitJobInput, cluster: rules.ClusterFacts = FACTS) -> dict:
     recipe = rules.recipe_for(request)
-    acc = facts(rules.check(request, FACTS))
+    acc = facts(rules.check(request, cluster))
     rules.check_processes(request, acc)
     return manifests.build(request, acc, recipe)
 
@@ -215,3 +215,56 @@ def test_a_trainer_that_appends_to_its_output_writes_it_on_the_node_and_carries_
     pod = manifests.build(request, without_nvme, rules.recipe_for(request))["spec"]["replicaSpecs"][0]["template"]
     assert {"name": "local", "emptyDir": {}} in pod["spec"]["volumes"]
     assert {"name": "local", "mountPath": "/local"} in pod["spec"]["containers"][0]["volumeMounts"]
+
+
+def test_a_topology_request_annotates_the_pod_template_for_kueue_and_needs_a_queue():
+    block = {"label": "topology.k8s.aws/network-node-layer-3", "required": True}
+    governed = dataclasses.replace(FACTS, task_governance=True)
+    obj = _built(_request(recipe="pytorch-torchrun", queue="hyperpod-ns-a-localqueue", topology=block), governed)
+    template = obj["spec"]["replicaSpecs"][0]["template"]
+    assert template["metadata"]["annotations"] == {
+        "kueue.x-k8s.io/podset-required-topology": "topology.k8s.aws/network-node-layer-3"
+    }
+    preferred = _built(_request(recipe="pytorch-torchrun", queue="q", topology={**block, "required": False}), governed)
+    assert (
+        "kueue.x-k8s.io/podset-preferred-topology"
+        in preferred["spec"]["replicaSpecs"][0]["template"]["metadata"]["annotations"]
+    )
+    with pytest.raises(ValidationError, match="a pytorch job with a queue"):
+        _request(recipe="pytorch-torchrun", topology=block)
+
+
+def test_a_job_kueue_has_not_admitted_says_why_in_kueues_words():
+    waiting = {
+        "status": {
+            "conditions": [
+                {"type": "QuotaReserved", "status": "False", "message": "insufficient unused quota for nvidia.com/gpu"}
+            ]
+        }
+    }
+    assert views.queue_state(waiting) == ("Queued", "insufficient unused quota for nvidia.com/gpu")
+    evicted = {
+        "status": {
+            "conditions": [
+                {"type": "Admitted", "status": "False"},
+                {"type": "Evicted", "status": "True", "message": "Preempted to accommodate a workload"},
+            ]
+        }
+    }
+    assert views.queue_state(evicted) == ("Preempted", "Preempted to accommodate a workload")
+    assert views.queue_state({"status": {"conditions": [{"type": "Admitted", "status": "True"}]}}) is None
+    assert views.queue_state(None) is None
+
+
+def test_a_job_on_gpu_partitions_requests_them_on_nodes_whose_partitioning_succeeded():
+    obj = _built(_request(recipe="pytorch-torchrun", acceleratorPartition={"type": "mig-1g.10gb", "count": 2}))
+    pod = obj["spec"]["replicaSpecs"][0]["template"]["spec"]
+    assert pod["containers"][0]["resources"]["limits"] == {"nvidia.com/mig-1g.10gb": 2}
+    assert pod["nodeSelector"]["nvidia.com/mig.config.state"] == "success"
+    assert obj["spec"]["nprocPerNode"] == "2"
+    with pytest.raises(InvalidInput, match=r"does not offer GPU partition mig-1g\.5gb; its MIG profiles: mig-1g\.10gb"):
+        _built(_request(recipe="pytorch-torchrun", acceleratorPartition={"type": "mig-1g.5gb"}))
+    with pytest.raises(InvalidInput, match=r"holds at most 16 mig-3g\.40gb"):
+        _built(_request(recipe="pytorch-torchrun", acceleratorPartition={"type": "mig-3g.40gb", "count": 17}))
+    with pytest.raises(ValidationError, match="one-pod pytorch job"):
+        _request(recipe="pytorch-torchrun", replicas=2, acceleratorPartition={"type": "mig-1g.10gb"})

@@ -22,8 +22,9 @@ from mcp_gateway.tools import WAIT_TOOL
 # (+851), delete_hyperpod, the rules the input schemas now state (oneOf, uniqueItems, const) and the six
 # training-plan tools (+1,614) added ~3,800; instance-group depth (flexible types, minimum, autoPatch, image in
 # add_instance_group and update_instance_group, their guide lines: 23,087 -> 24,208) +1,121; create_endpoint's
-# prefill/decode section (pd) +418; move_nodes +461.
-BUDGET_TOKENS = 25_500
+# prefill/decode section (pd) +418; move_nodes +461; team quotas on every
+# resource, borrowing, topology (+547).
+BUDGET_TOKENS = 26_050
 
 
 def _tokens(tools: list[types.Tool]) -> int:

@@ -73,6 +73,7 @@ REFUSALS: dict[str, Refusal] = {
         _state("an S3 storage", "an FSx for Lustre storage where an S3 one is needed"),
         _state("existing_queue", "a LocalQueue the cluster does not have"),
         _state("existing_priority_class", "a WorkloadPriorityClass the cluster does not have"),
+        _state("mig_profile_of_type", "a GPU partition profile the instance type's GPUs do not offer"),
         _state("not_on_spot", "elastic training on a Spot group"),
         _state("not_with_tiered_checkpointing", "elastic training while tiered checkpointing is on"),
         _state("at_most", "more processes per node than the instance type has devices (rule at_most_<n>)"),

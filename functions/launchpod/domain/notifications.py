@@ -84,8 +84,10 @@ PLAN_EXPIRING = "plan-expiring"
 FAILED_LOOKBACK = timedelta(hours=24)
 
 
-def job_path(cluster: str, job: str) -> str:
-    return f"/clusters/{quote(cluster)}?{urlencode({'tab': 'jobs', 'job': job})}"
+def job_path(cluster: str, job: str, namespace: str = "default") -> str:
+    """A team's job runs in the team's namespace: the page names it when it is not ``default``."""
+    where = {"tab": "jobs", "job": job} | ({"namespace": namespace} if namespace != "default" else {})
+    return f"/clusters/{quote(cluster)}?{urlencode(where)}"
 
 
 def endpoint_path(cluster: str, endpoint: str) -> str:

@@ -30,10 +30,11 @@ const job = (cluster: string, jobName: string) => ({ name: cluster, jobName });
 
 export const jobsApi = {
   list: (cluster: string) => call<{ cluster: string; items: JobSummaryView[] }>('list_jobs', { name: cluster }),
-  get: (cluster: string, jobName: string) => call<JobView>('get_job', job(cluster, jobName)),
+  get: (cluster: string, jobName: string, namespace?: string) =>
+    call<JobView>('get_job', job(cluster, jobName), { query: { namespace } }),
   submit: (cluster: string, body: unknown) => call<JobView>('submit_job', { name: cluster }, { body }),
-  remove: (cluster: string, jobName: string) =>
-    call<{ deleted: boolean }>('delete_job', job(cluster, jobName), { query: { confirm: jobName } }),
+  remove: (cluster: string, jobName: string, namespace?: string) =>
+    call<{ deleted: boolean }>('delete_job', job(cluster, jobName), { query: { confirm: jobName, namespace } }),
   logs: (cluster: string, jobName: string, pod?: string, tail = 200) =>
     call<JobLogsView>('get_job_logs', job(cluster, jobName), { query: { pod, tail } }),
 };

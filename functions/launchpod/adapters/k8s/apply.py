@@ -51,6 +51,8 @@ PLURALS = {
     "LocalQueue": ("localqueues", True),
     "ClusterQueue": ("clusterqueues", False),
     "WorkloadPriorityClass": ("workloadpriorityclasses", False),
+    "ResourceFlavor": ("resourceflavors", False),
+    "Workload": ("workloads", True),
 }
 
 

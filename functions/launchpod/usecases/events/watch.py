@@ -75,15 +75,15 @@ def _jobs(cluster: str, at: datetime, ports: WatchPorts) -> list[str]:
             status, reason, message = views.status_of(job)
             if not rules.job_news(job, status, at):
                 continue
-            name = job["metadata"]["name"]
+            name, namespace = job["metadata"]["name"], job["metadata"].get("namespace", "default")
             why = ": ".join(part for part in (reason, message) if part) or "no reason given"
             if notifications.tell(
                 cluster,
                 rules.JOB_FAILED,
                 rules.job_key(cluster, job),
                 f"Training job {name} failed on {cluster}",
-                f"{kind} {job['metadata'].get('namespace', 'default')}/{name} failed: {why}",
-                rules.job_path(cluster, name),
+                f"{kind} {namespace}/{name} failed: {why}",
+                rules.job_path(cluster, name, namespace),
                 ports=ports.notifications,
             ):
                 told.append(name)
