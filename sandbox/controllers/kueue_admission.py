@@ -70,7 +70,8 @@ def queued(job: dict[str, Any]) -> bool:
 
 
 def workload_of(emulator: Any, job: dict[str, Any]) -> dict[str, Any] | None:
-    return emulator.get_object(WORKLOADS, job["metadata"]["namespace"], workload_name(job))
+    found: dict[str, Any] | None = emulator.get_object(WORKLOADS, job["metadata"]["namespace"], workload_name(job))
+    return found
 
 
 def admitted(workload: dict[str, Any] | None) -> bool:
@@ -179,7 +180,7 @@ def _usage_of(workloads: list[dict[str, Any]]) -> Usage:
         admission = (w.get("status") or {}).get("admission") or {}
         for assignment in admission.get("podSetAssignments") or []:
             for resource, amount in (assignment.get("resourceUsage") or {}).items():
-                flavor = (assignment.get("flavors") or {}).get(resource)
+                flavor = str((assignment.get("flavors") or {}).get(resource))
                 usage[admission["clusterQueue"]][flavor][resource] += scheduling.quantity(amount)
     return usage
 
@@ -346,7 +347,7 @@ async def admit_all(emulator: Any) -> None:
     for workload in waiting:
         queue = workload["spec"]["queueName"]
         name = local.get((workload["metadata"]["namespace"], queue))
-        if name not in cqs:
+        if name is None or name not in cqs:
             await _pending(emulator, workload, f"LocalQueue {queue} doesn't exist")
             continue
         pod_set = workload["spec"]["podSets"][0]

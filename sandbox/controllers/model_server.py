@@ -278,7 +278,8 @@ def _operator_pd_fault(emulator: Any, ns: str, pod: dict[str, Any], body: dict[s
     env = {e.get("name"): e.get("value") for e in container.get("env") or []}
     if labels.get(PD_ROLE) != "decode" or env.get(PD_THRESHOLD_ENV) is None:
         return None
-    messages = body.get("messages") if isinstance(body.get("messages"), list) else []
+    said = body.get("messages")
+    messages: list[Any] = said if isinstance(said, list) else []
     tokens = sum(len(str(m.get("content", "")).split()) for m in messages if isinstance(m, dict))
     if tokens < int(env[PD_THRESHOLD_ENV]):
         return None

@@ -338,7 +338,7 @@ async def _held_by_kueue(emulator: Any, job: dict[str, Any], state: str | None) 
     if kueue_admission.admitted(workload):
         return False
     if state is not None and state != "Suspended":
-        evicted = next(
+        evicted: dict[str, Any] = next(
             (c for c in ((workload or {}).get("status") or {}).get("conditions") or [] if c.get("type") == "Evicted"),
             {},
         )

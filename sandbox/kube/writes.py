@@ -44,7 +44,7 @@ class WritingEmulator(EmulatorStore):
         pod is deleted, unless a PodDisruptionBudget selecting it has no disruption left: 429, "Cannot evict
         pod as it would violate the pod's disruption budget." Budgets given as integers are counted here
         (healthy = Running pods the budget selects); percentages and matchExpressions are not."""
-        key = (res, request.namespace, request.name)
+        key = (res, request.namespace, str(request.name))
         async with self._lock:
             if not self._alive(key):
                 return self._not_found(request)

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from launchpod.contracts.task_governance import InstanceQuota, ResourceAmounts
+from launchpod.contracts.task_governance import InstanceQuota, PartitionQuota, ResourceAmounts
 from launchpod.domain import mig
 from launchpod.domain.errors import InvalidInput
 from launchpod.domain.jobs.hardware import Accelerators
@@ -40,6 +40,9 @@ def guaranteed(quota: InstanceQuota, facts: Accelerators) -> ResourceAmounts:
     """What one ComputeQuotaResourceConfig reserves, every resource filled in as SageMaker does."""
     per_acc, per_cpu, per_mem = facts.per_node, facts.vcpus, _memory_gib(facts)
     partitions: dict[str, float] = {}
+    acc: float
+    cpu: float
+    mem: float
     if quota.count is not None:
         acc, cpu, mem = quota.count * per_acc, quota.count * per_cpu, quota.count * per_mem
     elif quota.accelerators is not None and per_acc:
@@ -150,7 +153,7 @@ def quota_of(config: dict[str, Any]) -> InstanceQuota:
         accelerators=config.get("Accelerators"),
         vCpu=config.get("VCpu"),
         memoryInGiB=config.get("MemoryInGiB"),
-        acceleratorPartition={"type": partition["Type"], "count": partition["Count"]} if partition else None,
+        acceleratorPartition=PartitionQuota(type=partition["Type"], count=partition["Count"]) if partition else None,
     )
 
 

@@ -137,11 +137,11 @@ def move_nodes(backend: SageMakerModelBackend, params: dict[str, Any]) -> tuple[
     token = params.get("ClientToken")
     replies: dict[str, Any] = backend.__dict__.setdefault("_move_tokens", {})
     if token and token in replies:
-        key, at, answer, touched = replies[token]
+        key, at, first, touched = replies[token]
         if sim_now() - at < _TOKEN_SECONDS:
             if key != _params_key(params):
                 raise invalid(f"Client token {token} was already used with different parameters.")
-            return touched, answer
+            return touched, first
     chosen = [k for k in ("InstanceCount", "NodeIds", "NodeLogicalIds") if params.get(k)]
     if len(chosen) != 1:
         raise invalid("Specify exactly one of NodeIds, NodeLogicalIds, or InstanceCount.")
