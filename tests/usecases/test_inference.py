@@ -386,3 +386,30 @@ def test_an_openai_chat_completion_waits_for_a_serving_endpoint_and_refuses_two_
     assert ports.endpoints.chats == []
     with pytest.raises(ValueError, match="not both with different values"):
         ChatCompletionRequest(messages=[{"role": "user", "content": "x"}], max_tokens=8, max_completion_tokens=9)
+
+
+def test_an_endpoint_may_run_on_any_type_of_a_flexible_group_and_a_type_no_group_has_is_refused_naming_each():
+    """A flexible group reports its types in InstanceRequirements and may report no InstanceType at all."""
+    flexible = {
+        "InstanceGroups": [
+            {
+                "InstanceGroupName": "flex",
+                "InstanceRequirements": {
+                    "CurrentInstanceTypes": ["ml.p5.48xlarge", "ml.g5.12xlarge"],
+                    "DesiredInstanceTypes": ["ml.p5.48xlarge", "ml.g5.12xlarge"],
+                },
+            }
+        ]
+    }
+    body = {
+        "endpoint": "vllm",
+        "kind": "container",
+        "instanceType": "ml.g5.12xlarge",
+        "container": {"worker": {"image": "vllm/vllm-openai:v0.10.1", "gpus": 1}},
+    }
+    ports = _ports()
+    ports.hyperpods.clusters["c1"] = flexible
+    assert cases.create(_create(body), who=WHO, ports=ports).plan.steps
+    with pytest.raises(Conflict) as refused:
+        cases.create(_create({**body, "instanceType": "ml.g6.12xlarge"}), who=WHO, ports=ports)
+    assert "flex (ml.p5.48xlarge, ml.g5.12xlarge)" in refused.value.message

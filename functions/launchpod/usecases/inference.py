@@ -100,9 +100,15 @@ def active(name: str, ports: InferencePorts) -> None:
     require_active(name, "endpoints need", eks_clusters=ports.eks)
 
 
-def _groups(name: str, ports: InferencePorts) -> dict[str, str]:
+def _groups(name: str, ports: InferencePorts) -> dict[str, tuple[str, ...]]:
+    """Each group's instance types: its one type, or a flexible group's list (DescribeCluster's
+    ``InstanceRequirements.CurrentInstanceTypes``; such a group may report no ``InstanceType``)."""
     cluster = ports.hyperpods.hyperpod_cluster(hyperpod.hyperpod_name(name)) or {}
-    return {g["InstanceGroupName"]: g["InstanceType"] for g in cluster.get("InstanceGroups", [])}
+    out: dict[str, tuple[str, ...]] = {}
+    for g in cluster.get("InstanceGroups", []):
+        flexible = (g.get("InstanceRequirements") or {}).get("CurrentInstanceTypes") or []
+        out[g["InstanceGroupName"]] = tuple(flexible) or ((g["InstanceType"],) if g.get("InstanceType") else ())
+    return out
 
 
 def _needs_operator(request: CreateEndpointInput, ports: InferencePorts) -> None:

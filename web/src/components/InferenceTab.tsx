@@ -48,14 +48,18 @@ function Deploy({ cluster, onDone }: { cluster: string; onDone: () => void }) {
   // The choices are known: the instance types of the cluster's groups, and the storage Launchpod configured.
   const groups = useFetch(() => api.instanceGroups(cluster), [cluster]);
   const claims = useFetch(() => api.storage(cluster), [cluster]);
-  const typeOptions = [...new Set((groups.data?.items ?? []).flatMap((g) => (g.instanceType ? [g.instanceType] : [])))]
+  // a flexible group offers each of its types
+  const typesOf = (g: { instanceType?: string | null; instanceTypes?: string[] }) =>
+    g.instanceTypes?.length ? g.instanceTypes : g.instanceType ? [g.instanceType] : [];
+  const typeOptions = [...new Set((groups.data?.items ?? []).flatMap(typesOf))]
     .sort()
     .map((t) => {
-      const names = (groups.data?.items ?? []).filter((g) => g.instanceType === t).map((g) => g.group);
+      const names = (groups.data?.items ?? []).filter((g) => typesOf(g).includes(t)).map((g) => g.group);
       return { value: t, label: t, description: `group ${names.join(', ')}` };
     });
   const storageOptions = (claims.data?.items ?? []).map((c) => ({ value: c.storageName, label: c.storageName, description: `${c.kind === 's3' ? 'S3' : 'FSx for Lustre'} · ${c.source}` }));
   const form = { ...edited, instanceType: edited.instanceType || typeOptions[0]?.value || '' };
+  const loadingChoices = groups.loading || claims.loading;
   const pick = (label: string, key: 'instanceType' | 'storage', options: { value: string; label: string; description?: string }[], hint?: string, optional = false) => {
     const all = optional ? [{ value: '', label: 'None' }, ...options] : options;
     return (
@@ -65,7 +69,9 @@ function Deploy({ cluster, onDone }: { cluster: string; onDone: () => void }) {
           selectedOption={all.find((o) => o.value === form[key]) ?? null}
           onChange={({ detail }) => set({ [key]: detail.selectedOption.value ?? '' } as Partial<DeployForm>)}
           options={all}
-          placeholder={options.length ? 'Choose' : 'None in this cluster yet'}
+          placeholder={options.length ? 'Choose' : loadingChoices ? 'Loading…' : 'None in this cluster yet'}
+          statusType={loadingChoices ? 'loading' : 'finished'}
+          loadingText="Loading the cluster's choices"
           empty="None in this cluster yet"
         />
       </FormField>

@@ -102,9 +102,9 @@ class RealEndpoint:
         return bool(self.primary["metadata"].get("deletionTimestamp"))
 
 
-def check_instance_type(request: CreateEndpointInput, acc: Accelerators, groups: dict[str, str]) -> None:
+def check_instance_type(request: CreateEndpointInput, acc: Accelerators, groups: dict[str, tuple[str, ...]]) -> None:
     """The instance type has NVIDIA GPUs (EC2's facts ``acc``; never a CPU-only group) and the cluster has a
-    group of it; ``groups`` maps instance group name to type."""
+    group of it; ``groups`` maps instance group name to its types (a flexible group has several)."""
     if not acc.nvidia:
         raise InvalidInput(
             f"{request.instanceType} has no NVIDIA GPUs; endpoints run on GPU instance types only. Choose one of "
@@ -126,8 +126,8 @@ def check_instance_type(request: CreateEndpointInput, acc: Accelerators, groups:
                     field=f"body.{request.kind}.{name}",
                     rule="gpus_per_node",
                 )
-    if request.instanceType not in groups.values():
-        have = ", ".join(f"{g} ({t})" for g, t in sorted(groups.items())) or "none"
+    if not any(request.instanceType in types for types in groups.values()):
+        have = ", ".join(f"{g} ({', '.join(t)})" for g, t in sorted(groups.items())) or "none"
         raise Conflict(
             f"The cluster has no instance group of {request.instanceType}; its groups are {have}. Add one "
             f"(POST /api/clusters/{request.name}/instance-groups) or choose a type it has.",
