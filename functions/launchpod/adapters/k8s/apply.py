@@ -51,6 +51,8 @@ PLURALS = {
     "LocalQueue": ("localqueues", True),
     "ClusterQueue": ("clusterqueues", False),
     "WorkloadPriorityClass": ("workloadpriorityclasses", False),
+    # HyperPod Spaces (the amazon-sagemaker-spaces add-on's operator)
+    "Workspace": ("workspaces", True),
 }
 
 
