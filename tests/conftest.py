@@ -61,6 +61,7 @@ def lambda_context() -> SimpleNamespace:
 _SHARED_GROUPS = {
     "tests/infra/": "infra",
     "tests/sandbox/test_jobs_e2e.py": "jobs-cluster",
+    "tests/sandbox/test_spaces_e2e.py": "jobs-cluster",
     "tests/sandbox/test_log_stream_e2e.py": "jobs-cluster",
     "tests/sandbox/test_mcp_jobs.py": "jobs-cluster",
     "tests/sandbox/test_mlflow_e2e.py": "jobs-cluster",
