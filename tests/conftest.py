@@ -66,6 +66,7 @@ _SHARED_GROUPS = {
     "tests/sandbox/test_mcp_jobs.py": "jobs-cluster",
     "tests/sandbox/test_mlflow_e2e.py": "jobs-cluster",
     "tests/sandbox/browser/test_jobs_ui.py": "jobs-cluster",
+    "tests/sandbox/browser/test_spaces_ui.py": "jobs-cluster",
     "tests/sandbox/browser/test_console_parity_ui.py": "jobs-cluster",
     "tests/sandbox/test_observability_e2e.py": "jobs-cluster",
     "tests/sandbox/browser/test_observability_ui.py": "jobs-cluster",
