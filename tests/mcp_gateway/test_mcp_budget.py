@@ -20,7 +20,7 @@ from mcp_gateway.tools import WAIT_TOOL
 
 # 19,274 at the diet (95,593 before it, the same catalog in the old shape); since then the notification tools
 # (+851), delete_hyperpod, the rules the input schemas now state (oneOf, uniqueItems, const) and the six
-# training-plan tools (+1,614) added ~3,800; the five Space tools +1,234 (23,087 -> 24,321).
+# training-plan tools (+1,614) added ~3,800; the five Space tools +1,234 (23,087 -> 24,321), two recipes +16.
 BUDGET_TOKENS = 24_750
 
 

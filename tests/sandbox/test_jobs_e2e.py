@@ -64,6 +64,8 @@ def cluster(sandbox):
         ("ms-swift-sft", "pytorch"),
         ("ms-swift-grpo", "pytorch"),
         ("verl-ppo", "ray"),
+        ("torchtitan", "pytorch"),
+        ("hyperpod-llmft", "pytorch"),
     ],
 )
 def test_each_recipe_submits_and_reaches_succeeded(sandbox, cluster, recipe, kind):

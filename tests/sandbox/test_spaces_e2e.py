@@ -10,7 +10,7 @@ import pytest
 from kubernetes import client as k8s
 
 from tests.sandbox.aws.support import wait_until
-from tests.sandbox.jobs_support import CLAIM, NAME, download, ready_cluster, recipe_inputs, submit
+from tests.sandbox.jobs_support import CLAIM, NAME, download, log_interval, ready_cluster, recipe_inputs, submit
 
 pytestmark = pytest.mark.e2e
 
@@ -48,8 +48,8 @@ def test_a_space_reads_at_data_what_a_job_wrote_there_and_stops_and_starts(sandb
     job = "sp-train"
     inputs = recipe_inputs(sandbox, "llama-factory", job)
     body = {"jobName": job, "recipe": "llama-factory", "instanceGroup": "gpu", "storageClaim": CLAIM, **inputs}
-    assert submit(sandbox, body).status_code == 200
-    with sandbox.client("viewer") as c:
+    with log_interval(sandbox, 1), sandbox.client("viewer") as c:  # a training step per simulated second
+        assert submit(sandbox, body).status_code == 200
         wait_until(
             lambda: c.get(f"/api/clusters/{NAME}/jobs/{job}").json()["status"] in ("Succeeded", "Failed"), 90, 0.1
         )

@@ -4525,7 +4525,7 @@ export interface components {
              * Recipe
              * @description a versioned recipe; or give image and command
              */
-            recipe?: ("pytorch-torchrun" | "llama-factory" | "ms-swift-sft" | "ms-swift-grpo" | "verl-ppo") | null;
+            recipe?: ("pytorch-torchrun" | "llama-factory" | "ms-swift-sft" | "ms-swift-grpo" | "verl-ppo" | "torchtitan" | "hyperpod-llmft") | null;
             /**
              * Replicas
              * @description nodes (one pod per node)
@@ -4544,7 +4544,7 @@ export interface components {
             /** @constant */
             kind?: "pytorch";
             /** @enum {unknown} */
-            recipe: "llama-factory" | "ms-swift-grpo" | "ms-swift-sft" | "pytorch-torchrun";
+            recipe: "hyperpod-llmft" | "llama-factory" | "ms-swift-grpo" | "ms-swift-sft" | "pytorch-torchrun" | "torchtitan";
             storageClaim: string;
         } | {
             image?: null;

@@ -2,7 +2,7 @@
 // GPUs, the shared bucket at /data as in jobs, stopped when idle), list them with how to open each, stop,
 // start and delete.
 
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import Box from '@cloudscape-design/components/box';
 import Button from '@cloudscape-design/components/button';
 import ColumnLayout from '@cloudscape-design/components/column-layout';
@@ -26,6 +26,7 @@ import ConfirmAction from './ConfirmAction';
 import ErrorAlert from './ErrorAlert';
 import Status from './Status';
 
+const MOVING = ['Starting', 'Stopping', 'Deleting'];
 const ANY_GROUP = { value: '', label: 'Any instance group', description: 'wherever it fits' };
 const NO_CLAIM = { value: '', label: 'No shared bucket', description: 'nothing at /data' };
 
@@ -156,12 +157,15 @@ function DeleteSpace({ cluster, space, onClose, onDeleted }: { cluster: string; 
 
 export default function SpacesTab({ cluster, ready }: { cluster: string; ready: boolean }) {
   const [deleting, setDeleting] = useState<string | null>(null);
+  const [moving, setMoving] = useState(false);
   const { busy, error: actionError, run } = useAction();
+  // Every 5 s; every second while a Space starts or stops, so Running shows as soon as it is.
   const { data, error, loading, reload } = useFetch(
     () => (ready ? spacesApi.list(cluster) : Promise.resolve({ data: { cluster, items: [] as SpaceView[] } })),
     [cluster, ready],
-    5000,
+    moving ? 1000 : 5000,
   );
+  useEffect(() => setMoving((data?.items ?? []).some((s) => MOVING.includes(s.status))), [data]);
   if (!ready) return <Box>Spaces run on the HyperPod cluster's nodes; create it first.</Box>;
   const toggle = (s: SpaceView) =>
     run(async () => {
