@@ -8,7 +8,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.sandbox.browser.conftest import App
-from tests.sandbox.jobs_support import NAME, ready_cluster
+from tests.sandbox.jobs_support import CLAIM, NAME, ready_cluster
 
 pytestmark = pytest.mark.browser
 
@@ -26,6 +26,9 @@ def test_spaces_tab_creates_a_space_lists_it_running_and_stops_and_deletes_it(re
     page.get_by_role("textbox", name="Space name").fill("ui-notebook")
     # 600 idle minutes are 3 real minutes at the sandbox's time scale; the default hour would stop it mid-test
     page.get_by_role("spinbutton", name="Idle minutes").fill("600")
+    # the shared bucket is chosen by default once the cluster's storage is read; until then Create waits
+    expect(page.get_by_role("button", name="Create Space")).to_be_enabled(timeout=30_000)
+    expect(page.get_by_text(CLAIM, exact=True).first).to_be_visible()
     page.get_by_role("button", name="Create Space").click()
 
     row = page.get_by_role("row").filter(has_text="ui-notebook")

@@ -67,7 +67,7 @@ function CreateSpace({ cluster, onCreated }: { cluster: string; onCreated: () =>
       <Form
         actions={
           // the bucket is chosen by default once the cluster's storage is read: not before, or a quick click makes a Space without /data
-          <Button variant="primary" loading={busy} disabled={!spaceName || claims.loading || groups.loading} onClick={() => void create()}>
+          <Button variant="primary" loading={busy} disabled={!spaceName || claims.loading} onClick={() => void create()}>
             Create Space
           </Button>
         }
