@@ -107,4 +107,9 @@ WHEN: dict[str, str] = {
     "get_job_logs": "A job pod's log: tail lines, since seconds.",
     "configure_mlflow": "Create or pick the cluster's managed MLflow tracking server, so jobs log to it.",
     "get_mlflow": "The MLflow server's status and a presigned URL to its UI.",
+    "create_space": "Make the user a JupyterLab or Code Editor dev environment with the shared bucket at /data.",
+    "list_spaces": "The cluster's dev environments (Spaces) with owner and status.",
+    "get_space": "One Space: status and how to open it; follow a new Space with it until Running.",
+    "update_space": "Stop or start a Space (desiredStatus).",
+    "delete_space": "Delete a Space (its /data stays); confirm: the Space's name again.",
 }

@@ -25,6 +25,7 @@ from typing import Any
 
 import aiohttp.web
 
+from sandbox.controllers import spaces
 from sandbox.kube.emulator import status_body
 
 PROXY = re.compile(
@@ -234,6 +235,8 @@ async def proxy(emulator: Any, method: str, path: str, text: str) -> aiohttp.web
     if not pods:
         return _error(503, "ServiceUnavailable", f'no endpoints available for service "{name}"')
     pod = pods[0]
+    if spaces.serves(pod):  # a HyperPod Space's server (Jupyter Server)
+        return spaces.serve(emulator, pod, method, rest)
     container = ((pod.get("spec") or {}).get("containers") or [{}])[0]
     if "sglang_router.launch_router" in " ".join(container.get("command") or []):
         routed = _route(emulator, ns, pod, container, text)

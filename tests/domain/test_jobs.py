@@ -67,7 +67,16 @@ def test_every_recipe_manifest_validates_against_its_crd(name):
     assert obj["kind"] == ("HyperPodPyTorchJob" if recipe.kind == "pytorch" else "RayJob")
 
 
-@pytest.mark.parametrize("name", sorted(n for n, r in recipes.all_recipes().items() if r.kind == "pytorch"))
+# AWS's recipe images (hyperpod-recipes) start hyperpodrun from their own train script (USE_HYPERPODRUN).
+AWS_RECIPE_IMAGE = "327873000638.dkr.ecr.us-east-1.amazonaws.com/hyperpod-recipes:"
+
+
+@pytest.mark.parametrize(
+    "name",
+    sorted(
+        n for n, r in recipes.all_recipes().items() if r.kind == "pytorch" and not r.image.startswith(AWS_RECIPE_IMAGE)
+    ),
+)
 def test_every_pytorch_recipe_runs_the_elastic_agent_as_pid_1_with_the_operators_rendezvous(name):
     """The training operator drives each pod through the HyperPod elastic agent, which must be in the image
     (pypi.org/project/hyperpod-elastic-agent): none of the recipes' public images ship it, so the command
@@ -83,6 +92,17 @@ def test_every_pytorch_recipe_runs_the_elastic_agent_as_pid_1_with_the_operators
     assert not {"NNODES", "NPROC_PER_NODE"} & {
         e["name"] for e in obj["spec"]["replicaSpecs"][0]["template"]["spec"]["containers"][0]["env"]
     }  # those would only make `swift` start a second, plain torchrun
+
+
+def test_the_hyperpod_llmft_recipe_runs_aws_train_script_with_its_config_from_the_bucket():
+    obj = _built(_request(recipe="hyperpod-llmft", replicas=2))
+    container = obj["spec"]["replicaSpecs"][0]["template"]["spec"]["containers"][0]
+    env = {e["name"]: e["value"] for e in container["env"]}
+    assert container["image"] == AWS_RECIPE_IMAGE + "llmft-v1.0.0"
+    assert container["command"] == ["/bin/bash", "-c", "/opt/bin/scripts/train-script-gpu.sh"]
+    assert env["SCRIPT_PATH"] == "-m amzn_awsllm_fine_tuning.train_hp"
+    assert env["SCRIPT_ARGS"] == f"--config-path=/data/jobs/{obj['metadata']['name']} --config-name=config.yaml"
+    assert (env["NODES"], env["NTASKS_PER_NODE"], env["USE_HYPERPODRUN"]) == ("2", "8", "true")
 
 
 def test_an_elastic_job_gives_hyperpodrun_its_node_range():

@@ -23,8 +23,8 @@ from mcp_gateway.tools import WAIT_TOOL
 # training-plan tools (+1,614) added ~3,800; instance-group depth (flexible types, minimum, autoPatch, image in
 # add_instance_group and update_instance_group, their guide lines: 23,087 -> 24,208) +1,121; create_endpoint's
 # prefill/decode section (pd) +418; move_nodes +461; team quotas on every
-# resource, borrowing, topology (+547).
-BUDGET_TOKENS = 26_050
+# resource, borrowing, topology (+547); the five Space tools +1,234, two recipes +16.
+BUDGET_TOKENS = 27_300
 
 
 def _tokens(tools: list[types.Tool]) -> int:

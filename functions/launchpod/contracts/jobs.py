@@ -12,7 +12,9 @@ from launchpod.contracts.common import ABSENT, ClusterName, Contract, K8sName, r
 from launchpod.contracts.mlflow import JobMlflowView
 
 JobKind = Literal["pytorch", "ray"]
-RecipeName = Literal["pytorch-torchrun", "llama-factory", "ms-swift-sft", "ms-swift-grpo", "verl-ppo"]
+RecipeName = Literal[
+    "pytorch-torchrun", "llama-factory", "ms-swift-sft", "ms-swift-grpo", "verl-ppo", "torchtitan", "hyperpod-llmft"
+]
 # The kind each recipe runs as, from its file in domain/jobs/recipes (tests/domain/test_jobs.py holds the two
 # equal): the document says it, so a recipe with another kind is refused by the schema too.
 RECIPE_KINDS: dict[str, JobKind] = {
@@ -21,6 +23,8 @@ RECIPE_KINDS: dict[str, JobKind] = {
     "ms-swift-sft": "pytorch",
     "ms-swift-grpo": "pytorch",
     "verl-ppo": "ray",
+    "torchtitan": "pytorch",
+    "hyperpod-llmft": "pytorch",
 }
 
 

@@ -916,6 +916,58 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/clusters/{name}/spaces": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the cluster's Spaces with owner, IDE, GPUs and status.
+         * @description List the cluster's Spaces with owner, IDE, GPUs and status.
+         */
+        get: operations["list_spaces"];
+        put?: never;
+        /**
+         * Create a development environment for the signed-in user: a HyperPod Space (JupyterLab or Code Editor), CPU or with GPUs, on an instance group, with the shared bucket's claim mounted at /data as in the jobs' pods, stopped after idleTimeoutMinutes idle. Applied at once: follow it with get_space until Running. Needs the amazon-sagemaker-spaces add-on (optional dependencies). dryRun true answers the plan.
+         * @description Create a development environment for the signed-in user: a HyperPod Space (JupyterLab or Code Editor), CPU or with GPUs, on an instance group, with the shared bucket's claim mounted at /data as in the jobs' pods, stopped after idleTimeoutMinutes idle. Applied at once: follow it with get_space until Running. Needs the amazon-sagemaker-spaces add-on (optional dependencies). dryRun true answers the plan.
+         */
+        post: operations["create_space"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/clusters/{name}/spaces/{spaceName}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a Space: status (Starting, Running, Stopping, Stopped, Degraded), where /data is mounted, and how to open it (its URL, or the kubectl port-forward command).
+         * @description Get a Space: status (Starting, Running, Stopping, Stopped, Degraded), where /data is mounted, and how to open it (its URL, or the kubectl port-forward command).
+         */
+        get: operations["get_space"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a Space: its pod and home go; the shared bucket (/data) is kept. Give its name again as confirm. dryRun true answers the plan; a Space that is not there is 404.
+         * @description Delete a Space: its pod and home go; the shared bucket (/data) is kept. Give its name again as confirm. dryRun true answers the plan; a Space that is not there is 404.
+         */
+        delete: operations["delete_space"];
+        options?: never;
+        head?: never;
+        /**
+         * Stop (desiredStatus Stopped) or start (Running) a Space; applied at once, follow it with get_space. The same status again is NOOP; dryRun true answers the plan.
+         * @description Stop (desiredStatus Stopped) or start (Running) a Space; applied at once, follow it with get_space. The same status again is NOOP; dryRun true answers the plan.
+         */
+        patch: operations["update_space"];
+        trace?: never;
+    };
     "/api/clusters/{name}/storage": {
         parameters: {
             query?: never;
@@ -2097,6 +2149,69 @@ export interface components {
              */
             nodeRecovery: "Automatic" | "None";
         };
+        /**
+         * CreateSpaceRequest
+         * @description A Space: a Workspace (workspace.jupyter.org/v1alpha1) the amazon-sagemaker-spaces add-on runs.
+         */
+        CreateSpaceRequest: {
+            /**
+             * Cpu
+             * @description vCPUs requested
+             * @default 2
+             */
+            cpu: number;
+            /**
+             * Displayname
+             * @description default: spaceName
+             */
+            displayName?: string | null;
+            /**
+             * Gpus
+             * @description GPUs for the Space (0: a CPU Space)
+             * @default 0
+             */
+            gpus: number;
+            /**
+             * Ide
+             * @description jupyterlab or code-editor
+             * @default jupyterlab
+             * @enum {string}
+             */
+            ide: "jupyterlab" | "code-editor";
+            /**
+             * Idletimeoutminutes
+             * @description stop the Space after this many idle minutes; null: never
+             * @default 60
+             */
+            idleTimeoutMinutes: number | null;
+            /**
+             * Instancegroup
+             * @description the HyperPod instance group to run on; default: any
+             */
+            instanceGroup?: string | null;
+            /**
+             * Memorygib
+             * @description memory requested, GiB
+             * @default 8
+             */
+            memoryGiB: number;
+            /**
+             * Namespace
+             * @default default
+             * @example training
+             */
+            namespace: string;
+            /**
+             * Spacename
+             * @example training
+             */
+            spaceName: string;
+            /**
+             * Storageclaim
+             * @description a PersistentVolumeClaim on the shared bucket, mounted at /data as in jobs
+             */
+            storageClaim?: string | null;
+        };
         /** DeleteJobView */
         DeleteJobView: {
             /**
@@ -2111,6 +2226,21 @@ export interface components {
             jobName: string;
             /** Namespace */
             namespace: string;
+        };
+        /** DeleteSpaceView */
+        DeleteSpaceView: {
+            /**
+             * Cluster
+             * @description 1-63 letters, digits and hyphens; starts and ends with a letter or digit.
+             * @example ml-team-a
+             */
+            cluster: string;
+            /** Deleted */
+            deleted: boolean;
+            /** Namespace */
+            namespace: string;
+            /** Spacename */
+            spaceName: string;
         };
         /** DeleteStorageView */
         DeleteStorageView: {
@@ -4473,6 +4603,72 @@ export interface components {
             /** Replicas */
             replicas: number;
         };
+        /** SpaceListView */
+        SpaceListView: {
+            /**
+             * Cluster
+             * @description 1-63 letters, digits and hyphens; starts and ends with a letter or digit.
+             * @example ml-team-a
+             */
+            cluster: string;
+            /** Items */
+            items: components["schemas"]["SpaceView"][];
+        };
+        /** SpaceView */
+        SpaceView: {
+            /**
+             * Cluster
+             * @description 1-63 letters, digits and hyphens; starts and ends with a letter or digit.
+             * @example ml-team-a
+             */
+            cluster: string;
+            /**
+             * Connect
+             * @description the kubectl command that opens it on localhost:8888
+             */
+            connect?: string | null;
+            /**
+             * Datapath
+             * @description where the shared bucket is mounted (as in jobs)
+             */
+            dataPath?: string | null;
+            /** Desiredstatus */
+            desiredStatus: string;
+            /** Displayname */
+            displayName: string;
+            /**
+             * Gpus
+             * @default 0
+             */
+            gpus: number;
+            /** Ide */
+            ide: string;
+            /** Idletimeoutminutes */
+            idleTimeoutMinutes?: number | null;
+            /** Instancegroup */
+            instanceGroup?: string | null;
+            /** Message */
+            message?: string | null;
+            /** Namespace */
+            namespace: string;
+            /**
+             * Owner
+             * @description who created it
+             */
+            owner?: string | null;
+            /** Spacename */
+            spaceName: string;
+            /**
+             * Status
+             * @description Starting, Running, Stopping, Stopped, Degraded or Deleting (its conditions)
+             */
+            status: string;
+            /**
+             * Url
+             * @description the Space's web address, when the add-on's web UI is set up
+             */
+            url?: string | null;
+        };
         /** StorageListView */
         StorageListView: {
             /**
@@ -4615,7 +4811,7 @@ export interface components {
              * Recipe
              * @description a versioned recipe; or give image and command
              */
-            recipe?: ("pytorch-torchrun" | "llama-factory" | "ms-swift-sft" | "ms-swift-grpo" | "verl-ppo") | null;
+            recipe?: ("pytorch-torchrun" | "llama-factory" | "ms-swift-sft" | "ms-swift-grpo" | "verl-ppo" | "torchtitan" | "hyperpod-llmft") | null;
             /**
              * Replicas
              * @description nodes (one pod per node)
@@ -4636,7 +4832,7 @@ export interface components {
             /** @constant */
             kind?: "pytorch";
             /** @enum {unknown} */
-            recipe: "llama-factory" | "ms-swift-grpo" | "ms-swift-sft" | "pytorch-torchrun";
+            recipe: "hyperpod-llmft" | "llama-factory" | "ms-swift-grpo" | "ms-swift-sft" | "pytorch-torchrun" | "torchtitan";
             storageClaim: string;
         } | {
             image?: null;
@@ -5120,6 +5316,15 @@ export interface components {
              * @default 300
              */
             waitIntervalSeconds: number;
+        };
+        /** UpdateSpaceRequest */
+        UpdateSpaceRequest: {
+            /**
+             * Desiredstatus
+             * @description Stopped frees the Space's node resources; Running starts it again
+             * @enum {string}
+             */
+            desiredStatus: "Running" | "Stopped";
         };
         /** ValidationError */
         ValidationError: {
@@ -10324,6 +10529,449 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["OperationAcceptedView"];
+                };
+            };
+            /** @description The body cannot be read (not UTF-8 text) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description No token, or not a valid one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description Your role does not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description The cluster is busy, or the operation is in the wrong state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description The body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description AWS is throttling or unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+        };
+    };
+    list_spaces: {
+        parameters: {
+            query?: {
+                namespace?: string | null;
+            };
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SpaceListView"];
+                };
+            };
+            /** @description No token, or not a valid one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description Your role does not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description The cluster is busy, or the operation is in the wrong state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description AWS is throttling or unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+        };
+    };
+    create_space: {
+        parameters: {
+            query?: {
+                /** @description answer the plan (each step with its reason) and change nothing */
+                dryRun?: boolean;
+            };
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateSpaceRequest"];
+            };
+        };
+        responses: {
+            /** @description Applied; or no changes, or the plan of a dry run */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SpaceView"] | components["schemas"]["NoopView"] | components["schemas"]["PlanView"];
+                };
+            };
+            /** @description The body cannot be read (not UTF-8 text) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description No token, or not a valid one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description Your role does not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description The cluster is busy, or the operation is in the wrong state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description The body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description AWS is throttling or unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+        };
+    };
+    get_space: {
+        parameters: {
+            query?: {
+                namespace?: string;
+            };
+            header?: never;
+            path: {
+                name: string;
+                spaceName: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SpaceView"];
+                };
+            };
+            /** @description No token, or not a valid one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description Your role does not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description The cluster is busy, or the operation is in the wrong state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description AWS is throttling or unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+        };
+    };
+    delete_space: {
+        parameters: {
+            query?: {
+                namespace?: string;
+                confirm?: string;
+                /** @description answer the plan (each step with its reason) and change nothing */
+                dryRun?: boolean;
+            };
+            header?: never;
+            path: {
+                name: string;
+                spaceName: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Applied; or no changes, or the plan of a dry run */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeleteSpaceView"] | components["schemas"]["NoopView"] | components["schemas"]["PlanView"];
+                };
+            };
+            /** @description No token, or not a valid one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description Your role does not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description The cluster is busy, or the operation is in the wrong state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description AWS is throttling or unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+        };
+    };
+    update_space: {
+        parameters: {
+            query?: {
+                namespace?: string;
+                /** @description answer the plan (each step with its reason) and change nothing */
+                dryRun?: boolean;
+            };
+            header?: never;
+            path: {
+                name: string;
+                spaceName: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateSpaceRequest"];
+            };
+        };
+        responses: {
+            /** @description Applied; or no changes, or the plan of a dry run */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SpaceView"] | components["schemas"]["NoopView"] | components["schemas"]["PlanView"];
                 };
             };
             /** @description The body cannot be read (not UTF-8 text) */

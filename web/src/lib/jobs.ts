@@ -21,6 +21,8 @@ const RECIPE_INFO: Record<Recipe, { kind: JobKind; title: string }> = {
   'ms-swift-sft': { kind: 'pytorch', title: 'MS-Swift SFT' },
   'ms-swift-grpo': { kind: 'pytorch', title: 'MS-Swift GRPO' },
   'verl-ppo': { kind: 'ray', title: 'VERL reinforcement learning (RayJob)' },
+  torchtitan: { kind: 'pytorch', title: 'TorchTitan pre-training (TOML config)' },
+  'hyperpod-llmft': { kind: 'pytorch', title: 'SageMaker HyperPod recipe: fine-tuning (LLMFT)' },
 };
 export const RECIPES: { name: Recipe; kind: JobKind; title: string }[] = (
   Object.entries(RECIPE_INFO) as [Recipe, { kind: JobKind; title: string }][]

@@ -53,6 +53,8 @@ PLURALS = {
     "WorkloadPriorityClass": ("workloadpriorityclasses", False),
     "ResourceFlavor": ("resourceflavors", False),
     "Workload": ("workloads", True),
+    # HyperPod Spaces (the amazon-sagemaker-spaces add-on's operator)
+    "Workspace": ("workspaces", True),
 }
 
 

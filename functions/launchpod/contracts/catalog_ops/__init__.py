@@ -19,6 +19,7 @@ from launchpod.contracts.catalog_ops import (
     nodes,
     notifications,
     operations,
+    spaces,
     storage,
 )
 from launchpod.contracts.catalog_ops.entry import CatalogEntry, ClusterRef, DryRun, NoInput
@@ -38,6 +39,7 @@ CATALOG: tuple[CatalogEntry, ...] = (
     *operations.ENTRIES,
     *inference.ENTRIES,
     *jobs.ENTRIES,
+    *spaces.ENTRIES,
 )
 
 BY_ID = {entry.id: entry for entry in CATALOG}

@@ -29,6 +29,7 @@ from launchpod.entrypoints.api.routers import (
     operations,
     phases,
     preferences,
+    spaces,
     storage,
     task_governance,
     training_plans,
@@ -63,6 +64,7 @@ for module in (
     jobs,
     models,
     mlflow,
+    spaces,
 ):
     app.include_router(module.router, prefix="/api")
 errors.install(app)
