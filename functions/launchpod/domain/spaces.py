@@ -23,7 +23,7 @@ from hyperpod_space_template.v1_1.model import SpaceConfig
 from launchpod.contracts.spaces import CreateSpaceInput, SpaceView
 from launchpod.domain import ownership
 from launchpod.domain.jobs.manifests import GROUP_LABEL
-from launchpod.domain.jobs.recipes import MOUNT
+from launchpod.domain.jobs.recipes import MOUNT as MOUNT
 
 API_GROUP, API_VERSION, KIND, PLURAL = "workspace.jupyter.org", "v1alpha1", "Workspace", "workspaces"
 API = f"{API_GROUP}/{API_VERSION}"
