@@ -129,7 +129,9 @@ def _children(workspace: dict[str, Any], image: str) -> tuple[dict[str, Any], di
     return deployment, service
 
 
-def _conditions(available: str, progressing: str, stopped: str, deleting: str, reason: str, message: str) -> list[dict[str, Any]]:
+def _conditions(
+    available: str, progressing: str, stopped: str, deleting: str, reason: str, message: str
+) -> list[dict[str, Any]]:
     def one(kind: str, status: str, why: str) -> dict[str, Any]:
         return {"type": kind, "status": status, "reason": why, "message": message}
 
