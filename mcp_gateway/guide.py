@@ -38,6 +38,9 @@ WHEN: dict[str, str] = {
     " acknowledgeDataLoss: true.",
     "delete_nodes": "Remove nodes and shrink their groups. DATA LOSS of local volumes; needs acknowledgeDataLoss:"
     " true.",
+    "move_nodes": "Shift capacity between groups (training by night, inference by day) without releasing it: the"
+    " same instances and training plan; drains them first; dryRun shows which nodes and pods. DATA LOSS of EBS"
+    " volumes; needs acknowledgeDataLoss: true.",
     "start_health_check": "Suspected bad hardware: deep health checks on groups or nodes (nodes stop taking work;"
     " failed ones are rebooted or replaced).",
     "list_incidents": "Node incidents, the remediation ladder's state and its suggested next step.",
@@ -56,10 +59,10 @@ WHEN: dict[str, str] = {
     " does this for a new cluster.",
     "update_software": "Patch the nodes' software (AMI) in rolling batches.",
     "list_instance_groups": "Before changing groups: types, counts, status, capacity type, zone, autoscaling.",
-    "add_instance_group": "Add a group: any type, count (0 allowed), onDemand, spot or trainingPlan capacity,"
-    " labels, taints. Checks zone offering and quota first.",
-    "update_instance_group": "Scale a group or change its labels, taints or health checks; send only what"
-    " changes. Type and capacity are fixed: add a group instead.",
+    "add_instance_group": "Add a group: a type or fallback instanceTypes, count (0 allowed), minInstanceCount,"
+    " onDemand, spot or trainingPlan capacity, autoPatch, labels, taints. Checks zone offering and quota first.",
+    "update_instance_group": "Scale a group or change its labels, taints, checks, minimum, patching or image; send"
+    " only what changes. Type and capacity are fixed: add a group instead.",
     "delete_instance_group": "Remove a group and terminate its nodes; confirm: the group's name again.",
     "set_autoscaling": "Turn HyperPod-managed Karpenter on or off for groups (clusters created with continuous"
     " provisioning only; groups with nodes go in confirmScaleToZero).",
@@ -104,6 +107,11 @@ WHEN: dict[str, str] = {
     "get_job_logs": "A job pod's log: tail lines, since seconds.",
     "configure_mlflow": "Create or pick the cluster's managed MLflow tracking server, so jobs log to it.",
     "get_mlflow": "The MLflow server's status and a presigned URL to its UI.",
+    "create_space": "Make the user a JupyterLab or Code Editor dev environment with the shared bucket at /data.",
+    "list_spaces": "The cluster's dev environments (Spaces) with owner and status.",
+    "get_space": "One Space: status and how to open it; follow a new Space with it until Running.",
+    "update_space": "Stop or start a Space (desiredStatus).",
+    "delete_space": "Delete a Space (its /data stays); confirm: the Space's name again.",
     "get_cluster_gpu_metrics": "Is the cluster's GPU capacity used? Utilisation per group, idle GPUs (numbers).",
     "get_node_metrics": "One node's GPU use, memory, power, XID and EFA as min/avg/max/last.",
     "get_job_metrics": "Is a job using its GPUs? Its nodes' GPU utilisation and memory as numbers.",

@@ -132,6 +132,7 @@ class Sandbox:
         from sandbox.controllers.inference import inference_controller
         from sandbox.controllers.karpenter import karpenter_controller
         from sandbox.controllers.kueue import kueue_controller
+        from sandbox.controllers.spaces import spaces_controller
         from sandbox.controllers.training import training_controller
         from sandbox.controllers.workloads import workload_controller
 
@@ -140,6 +141,7 @@ class Sandbox:
         self.training = training_controller(self.fleet).start()  # training operator and KubeRay
         self.inference = inference_controller(self.fleet).start()  # inference operator, LB controller
         self.kueue = kueue_controller(self.fleet).start()  # task governance's Kueue objects
+        self.spaces = spaces_controller(self.fleet).start()  # the HyperPod Spaces add-on's operator
         self.exporters = exporter_loop(self.fleet).start()  # HyperPod observability's DCGM/EFA exporters
 
     def _start_container_insights(self) -> None:
@@ -315,7 +317,8 @@ class Sandbox:
         self.hyperpod_ticker.stop()
 
     def _stop_controllers(self) -> None:
-        for controller in (self.exporters, self.kueue, self.inference, self.training, self.karpenter, self.workloads):
+        controllers = (self.exporters, self.spaces, self.kueue, self.inference, self.training, self.karpenter)
+        for controller in (*controllers, self.workloads):
             controller.stop()
 
     def _stop_moto_server(self) -> None:

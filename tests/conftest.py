@@ -61,10 +61,12 @@ def lambda_context() -> SimpleNamespace:
 _SHARED_GROUPS = {
     "tests/infra/": "infra",
     "tests/sandbox/test_jobs_e2e.py": "jobs-cluster",
+    "tests/sandbox/test_spaces_e2e.py": "jobs-cluster",
     "tests/sandbox/test_log_stream_e2e.py": "jobs-cluster",
     "tests/sandbox/test_mcp_jobs.py": "jobs-cluster",
     "tests/sandbox/test_mlflow_e2e.py": "jobs-cluster",
     "tests/sandbox/browser/test_jobs_ui.py": "jobs-cluster",
+    "tests/sandbox/browser/test_spaces_ui.py": "jobs-cluster",
     "tests/sandbox/browser/test_console_parity_ui.py": "jobs-cluster",
     "tests/sandbox/test_observability_e2e.py": "jobs-cluster",
     "tests/sandbox/test_metrics_jobs_e2e.py": "jobs-cluster",
@@ -76,10 +78,12 @@ _SHARED_GROUPS = {
     "tests/sandbox/test_planner_inference_e2e.py": "inference-cluster",
     "tests/sandbox/test_models_e2e.py": "inference-cluster",
     "tests/sandbox/test_openai_e2e.py": "inference-cluster",
+    "tests/sandbox/test_serving_e2e.py": "inference-cluster",
     "tests/sandbox/test_planner_jobs_e2e.py": "jobs-cluster",
     "tests/sandbox/test_diagnose_nccl_e2e.py": "jobs-cluster",
     "tests/sandbox/test_unknown_ids_e2e.py": "jobs-cluster",
     "tests/sandbox/test_cli_jobs_e2e.py": "jobs-cluster",
+    "tests/sandbox/test_watch_jobs_e2e.py": "jobs-cluster",
 }
 
 

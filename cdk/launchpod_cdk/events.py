@@ -2,7 +2,7 @@
 
 - the operations table's stream -> ``operations-stream`` (pushes progress to WebSocket subscribers);
 - EventBridge rules for HyperPod cluster-state and node-health events, Step Functions execution
-  status changes of Launchpod's own state machines, and schedules (job sync, drift check).
+  status changes of Launchpod's own state machines, and schedules (drift check, the notifications watcher).
 
 Every rule target and the stream mapping has its own SQS dead-letter queue (no idle cost).
 The rules themselves are in the registry (``event_rules``), which the sandbox provisions too;
@@ -78,6 +78,7 @@ class Events(Construct):
                 continue
             target = targets.LambdaFunction(
                 fn,
+                event=events.RuleTargetInput.from_object(rule.input) if rule.input else None,
                 dead_letter_queue=_dlq(self, f"{rule.id}Dlq"),
                 retry_attempts=4,
                 max_event_age=Duration.hours(2),

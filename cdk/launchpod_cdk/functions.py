@@ -9,7 +9,7 @@ the code asset is the ``functions/`` directory, so the handler strings are the r
 from __future__ import annotations
 
 import jsii
-from aws_cdk import Aws, Duration, RemovalPolicy
+from aws_cdk import Aws, Duration, NestedStack, RemovalPolicy
 from aws_cdk import aws_apigateway as apigw
 from aws_cdk import aws_apigatewayv2 as apigwv2
 from aws_cdk import aws_iam as iam
@@ -92,15 +92,22 @@ class Functions(Construct):
             notifications_topic_arn=f"arn:{Aws.PARTITION}:sns:{Aws.REGION}:{Aws.ACCOUNT_ID}:{prefix}-{NOTIFICATIONS_TOPIC}",
         )
 
+        # The functions' log groups live in a nested stack: a CloudFormation stack holds at most 500 resources
+        # (https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/cloudformation-limits.html) and each
+        # function costs four (function, role, policy, log group). A function names its group, so nothing
+        # crosses the stacks but the order: the groups exist before any function that writes to them.
+        self.log_stack = NestedStack(self, "Logs", description="Launchpod: the log group of each function")
         for spec in specs:
             name = function_name(spec.name, prefix)
-            log_group = logs.LogGroup(
-                self,
+            group_name = f"/aws/lambda/{name}"
+            logs.LogGroup(
+                self.log_stack,
                 f"{spec.name}-logs",
-                log_group_name=f"/aws/lambda/{name}",
+                log_group_name=group_name,
                 retention=_retention(inputs.log_retention_days),
                 removal_policy=RemovalPolicy.DESTROY,
             )
+            log_group = logs.LogGroup.from_log_group_name(self, f"{spec.name}-log-group", group_name)
             # Named outside "<prefix>-*", the pattern the IAM-writing functions are scoped to; the
             # statements come from launchpod.policies once every ARN is known (grant()).
             role = iam.Role(
@@ -131,6 +138,7 @@ class Functions(Construct):
                 system_log_level_v2=lambda_.SystemLogLevel.WARN,
                 log_group=log_group,
             )
+            fn.node.add_dependency(self.log_stack)
             self.functions[spec.name] = fn
             self.roles[spec.name] = role
 

@@ -43,6 +43,8 @@ WIRED_BY_NAME: dict[str, str] = {
     "events-node-health": "launchpod.entrypoints.events.node_health.handler",
     "events-execution-status": "launchpod.entrypoints.events.execution_status.handler",
     "events-drift-check": "launchpod.entrypoints.events.drift_check.handler",
+    "events-cluster-event": "launchpod.entrypoints.events.cluster_event.handler",
+    "notify-webhooks": "launchpod.entrypoints.events.webhook_relay.handler",
 }
 
 

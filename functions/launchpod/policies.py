@@ -144,8 +144,9 @@ TABLE_ACTIONS: dict[str, tuple[str, ...]] = {
     "idempotency": ("dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem"),
     "preferences": ("dynamodb:GetItem", "dynamodb:PutItem"),
     "incidents": ("dynamodb:GetItem", "dynamodb:UpdateItem"),  # one item per cluster, conditional updates
-    # subscribers per cluster (conditional updates), and sent notifications claimed by a conditional put
-    "notifications": ("dynamodb:GetItem", "dynamodb:UpdateItem", "dynamodb:PutItem"),
+    # subscribers per cluster (conditional updates), sent notifications claimed by a conditional put, and an
+    # unhealthy endpoint's claim deleted when it is Ready again (the watcher)
+    "notifications": ("dynamodb:GetItem", "dynamodb:UpdateItem", "dynamodb:PutItem", "dynamodb:DeleteItem"),
 }
 STREAM_ACTIONS = ("dynamodb:DescribeStream", "dynamodb:GetRecords", "dynamodb:GetShardIterator")
 # Granted for the Lambda runtime itself (logs, traces), never called by Launchpod's code.

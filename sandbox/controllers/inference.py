@@ -106,7 +106,7 @@ def _model_volume(name: str, spec: dict[str, Any]) -> dict[str, Any]:
     return {"name": name, "csi": {"driver": "s3.csi.aws.com", "readOnly": True, "volumeAttributes": attributes}}
 
 
-def _children(kind: str, resource: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+def _children(kind: str, resource: dict[str, Any]) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     meta, spec = resource["metadata"], resource.get("spec") or {}
     name, namespace = meta["name"], meta["namespace"]
     container, port, instance_type = _worker(kind, spec)
@@ -139,17 +139,51 @@ def _children(kind: str, resource: dict[str, Any]) -> tuple[dict[str, Any], dict
             },
         },
     }
+    pd = spec.get("pdSpec") if kind == "InferenceEndpointConfig" else None
+    deployments = [deployment] if not pd else _pd_deployments(deployment, pd)
     service = {
         "apiVersion": "v1",
         "kind": "Service",
         "metadata": {"name": name, "namespace": namespace, "labels": labels, "ownerReferences": owner},
         "spec": {
             "type": "ClusterIP",
-            "selector": {"app": name},
+            "selector": {"app": name, **({PD_ROLE: "decode"} if pd else {})},
             "ports": [{"name": "http", "port": port, "targetPort": port}],
         },
     }
-    return deployment, service
+    return deployments, service
+
+
+PD_ROLE = "sagemaker.amazonaws.com/pd-role"  # this emulation's label; the operator's own is not documented
+PD_THRESHOLD_ENV = "PD_ROUTING_THRESHOLD"  # likewise: how the decode side learns routingThreshold
+
+
+def _pd_deployments(base: dict[str, Any], pd: dict[str, Any]) -> list[dict[str, Any]]:
+    """pdSpec's two Deployments (operator v3.2): decode (named as the resource, the Service's pods) and prefill,
+    each with its role's replicas and resources, its args appended after the worker's, and its nodeSelector.
+    Requests whose prompt has at least routingThreshold tokens (default 4096; 0 = all) take the PD path, the
+    decode side pulling the KV cache from a prefill pod; shorter ones are prefilled by the decode pod itself
+    (https://docs.aws.amazon.com/sagemaker/latest/dg/sagemaker-hyperpod-inference-release-notes.html, v3.2)."""
+    name = base["metadata"]["name"]
+    made = []
+    for role, key, suffix in (("decode", "decodingSpec", ""), ("prefill", "prefillSpec", "-prefill")):
+        side = pd.get(key) or {}
+        one = copy.deepcopy(base)
+        one["metadata"]["name"] = f"{name}{suffix}"
+        one["spec"]["replicas"] = int(side.get("replicas", 1))
+        one["spec"]["selector"]["matchLabels"][PD_ROLE] = role
+        template = one["spec"]["template"]
+        template["metadata"]["labels"] = {**template["metadata"]["labels"], PD_ROLE: role}
+        container = template["spec"]["containers"][0]
+        container["args"] = [*container.get("args", []), *(side.get("args") or [])]
+        container["resources"] = copy.deepcopy(side.get("resources") or container.get("resources") or {})
+        if role == "decode":
+            threshold = str(pd.get("routingThreshold", 4096))
+            container["env"] = [*container.get("env", []), {"name": PD_THRESHOLD_ENV, "value": threshold}]
+        if side.get("nodeSelector"):
+            template["spec"]["nodeSelector"] = dict(side["nodeSelector"])
+        made.append(one)
+    return made
 
 
 async def _put_if_changed(emulator: Any, resource: str, wanted: dict[str, Any]) -> dict[str, Any]:
@@ -182,14 +216,15 @@ async def _reconcile_resource(emulator: Any, kind: str, plural: str, resource: d
     meta = resource["metadata"]
     if meta.get("deletionTimestamp"):
         return
-    deployment, service = _children(kind, resource)
+    (deployment, *others), service = _children(kind, resource)
     old = emulator.get_object("apps/v1/deployments", meta["namespace"], meta["name"])
     if await _autoscaling(emulator, kind, resource, region) and old is not None:
         deployment["spec"]["replicas"] = int((old.get("spec") or {}).get("replicas", 1))
     found = await _put_if_changed(emulator, "apps/v1/deployments", deployment)
+    others = [await _put_if_changed(emulator, "apps/v1/deployments", d) for d in others]
     await _put_if_changed(emulator, "v1/services", service)
     status = found.get("status") or {}
-    complete = _ready(found)
+    complete = _ready(found) and all(_ready(d) for d in others)
     wanted_status = {
         "state": "DeploymentComplete" if complete else "DeploymentInProgress",
         "observedGeneration": meta.get("generation", 1),

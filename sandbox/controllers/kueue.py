@@ -15,10 +15,14 @@ once the add-on (amazon-sagemaker-hyperpod-taskgovernance) is ACTIVE on the clus
 * Each priority class of the cluster's scheduler config becomes the WorkloadPriorityClass ``<name>-priority``
   with the weight as value.
 * Deleting a quota or a priority class removes its objects.
+* A quota in accelerators, vCPUs, memory or GPU partitions becomes those resources' nominal quota, SageMaker's
+  ratios filling the rest (``amounts``); AbsoluteBorrowLimits cap the borrowing limit per resource.
+* With the scheduler config's IdleResourceSharing Enabled, what no team is allocated is lent through the
+  cohort by a ClusterQueue of its own (``idle_queue``; its name and shape are the sandbox's).
 
 The ClusterQueue's exact shape (cohort name, covered resources, labels) is not documented by AWS; the
 sandbox's is a plausible Kueue configuration, labelled ``app.kubernetes.io/managed-by: hyperpod-task-governance``
-(our label). Not modelled: Kueue's admission itself (a queued job's pods are created at once, as before).
+(our label). Kueue's admission of the jobs submitted to these queues is ``sandbox.controllers.kueue_admission``.
 """
 
 from __future__ import annotations
@@ -28,7 +32,7 @@ from typing import Any
 
 from sandbox.aws.sagemaker import task_governance as tg
 from sandbox.aws.sagemaker.instances import shape_of
-from sandbox.controllers import common
+from sandbox.controllers import common, kueue_admission
 from sandbox.controllers.periodic import Periodic
 
 log = logging.getLogger("sandbox.controllers.kueue")
@@ -42,6 +46,7 @@ KINDS = {  # kind -> (plural, namespaced)
     "LocalQueue": ("localqueues", True),
     "ResourceFlavor": ("resourceflavors", False),
     "WorkloadPriorityClass": ("workloadpriorityclasses", False),
+    "Workload": ("workloads", True),
 }
 
 
@@ -50,14 +55,52 @@ def crd(kind: str) -> dict[str, Any]:
     return common.crd(GROUP, kind, plural, ("v1beta1", "v1beta2"), "Namespaced" if namespaced else "Cluster")
 
 
-def _resources(instance_type: str, count: int) -> dict[str, str]:
+def amounts(instance_type: str, config: dict[str, Any]) -> dict[str, float]:
+    """One ComputeQuotaResourceConfig in Kubernetes resources, as SageMaker fills what is left out (API reference
+    ComputeQuotaResourceConfig: accelerators alone bring their share of vCPUs and memory; vCPUs alone their
+    share of memory, memory alone its share of vCPUs, both with no accelerators; partitions their share as
+    instance x (count x slices) / (GPUs x 7), "Allocating GPU partition quota" in the HyperPod GPU partitioning
+    guide). With Count, whole instances; an amount beside it replaces that resource."""
     shape = shape_of(instance_type)
-    out = {"cpu": str(shape.vcpus * count), "memory": f"{int(shape.memory_gib * count)}Gi"}
-    if shape.gpus:
-        out["nvidia.com/gpu"] = str(shape.gpus * count)
-    if shape.neuron_devices:
-        out["aws.amazon.com/neuron"] = str(shape.neuron_devices * count)
+    device = "nvidia.com/gpu" if shape.gpus else "aws.amazon.com/neuron" if shape.neuron_devices else None
+    per_acc = shape.gpus or shape.neuron_devices
+    partition = config.get("AcceleratorPartition")
+    acc, cpu, mem = 0.0, 0.0, 0.0
+    if config.get("Count") is not None:
+        n = int(config["Count"])
+        acc, cpu, mem = float(n * per_acc), float(n * shape.vcpus), n * shape.memory_gib
+    elif config.get("Accelerators") is not None and per_acc:
+        share = int(config["Accelerators"]) / per_acc
+        acc, cpu, mem = float(config["Accelerators"]), share * shape.vcpus, share * shape.memory_gib
+    elif partition and shape.gpus:
+        share = int(partition["Count"]) * int(partition["Type"].removeprefix("mig-").split("g.")[0]) / (shape.gpus * 7)
+        cpu, mem = share * shape.vcpus, share * shape.memory_gib
+    elif config.get("VCpu") is not None and config.get("MemoryInGiB") is None:
+        cpu = float(config["VCpu"])
+        mem = cpu / shape.vcpus * shape.memory_gib
+    elif config.get("MemoryInGiB") is not None and config.get("VCpu") is None:
+        mem = float(config["MemoryInGiB"])
+        cpu = mem / shape.memory_gib * shape.vcpus
+    acc = float(config["Accelerators"]) if config.get("Accelerators") is not None else acc
+    cpu = float(config["VCpu"]) if config.get("VCpu") is not None else cpu
+    mem = float(config["MemoryInGiB"]) if config.get("MemoryInGiB") is not None else mem
+    out = {device: acc} if device else {}
+    out.update(cpu=cpu, memory=mem)
+    if partition:
+        out[f"nvidia.com/{partition['Type']}"] = float(partition["Count"])
     return out
+
+
+def _quantity(name: str, value: float) -> str:
+    if name == "memory":
+        return f"{int(value)}Gi"
+    if name == "cpu" and value != int(value):
+        return f"{int(value * 1000)}m"
+    return str(int(value))
+
+
+def _resources(instance_type: str, config: dict[str, Any]) -> dict[str, str]:
+    return {name: _quantity(name, value) for name, value in amounts(instance_type, config).items()}
 
 
 def _meta(name: str, namespace: str | None = None) -> dict[str, Any]:
@@ -73,28 +116,34 @@ def team_objects(quota: dict[str, Any]) -> list[dict[str, Any]]:
     namespace = f"hyperpod-ns-{team}"
     config = quota.get("ComputeQuotaConfig") or {}
     sharing = config.get("ResourceSharingConfig") or {"Strategy": "LendAndBorrow"}
-    per_type = {
-        r["InstanceType"]: _resources(r["InstanceType"], int(r.get("Count") or 0))
-        for r in config.get("ComputeQuotaResources") or []
-    }
-    covered = sorted({name for resources in per_type.values() for name in resources})
+    per_type = {r["InstanceType"]: amounts(r["InstanceType"], r) for r in config.get("ComputeQuotaResources") or []}
+    caps = {r["InstanceType"]: amounts(r["InstanceType"], r) for r in sharing.get("AbsoluteBorrowLimits") or []}
     percent = int(sharing.get("BorrowLimit") or 50)
     flavors = []
     for instance_type, resources in sorted(per_type.items()):
         entries = []
-        for name in covered:
-            nominal = resources.get(name, "0")
-            entry: dict[str, Any] = {"name": name, "nominalQuota": nominal}
+        for name in sorted(resources):
+            nominal = resources[name]
+            entry: dict[str, Any] = {"name": name, "nominalQuota": _quantity(name, nominal)}
             if sharing.get("Strategy") == "DontLend":
-                entry["lendingLimit"] = 0
+                entry["lendingLimit"] = "0"
             if sharing.get("Strategy") in ("DontLend", "Lend"):
-                entry["borrowingLimit"] = 0
-            elif nominal.isdigit():
-                entry["borrowingLimit"] = str(int(nominal) * percent // 100)
+                entry["borrowingLimit"] = "0"
+            elif name in caps.get(instance_type, {}):
+                # AbsoluteBorrowLimits cap a resource "regardless of the percentage-based BorrowLimit"
+                # (API reference ResourceSharingConfig)
+                entry["borrowingLimit"] = _quantity(name, caps[instance_type][name])
             else:
-                entry["borrowingLimit"] = f"{int(nominal.removesuffix('Gi')) * percent // 100}Gi"
+                entry["borrowingLimit"] = _quantity(name, nominal * percent / 100)
             entries.append(entry)
         flavors.append({"name": instance_type, "resources": entries})
+    covered = sorted({name for resources in per_type.values() for name in resources})
+    for flavor in flavors:  # Kueue: every flavor of a resource group lists the group's covered resources, in order
+        have = {e["name"] for e in flavor["resources"]}
+        flavor["resources"] += [
+            {"name": n, "nominalQuota": "0", "borrowingLimit": "0"} for n in covered if n not in have
+        ]
+        flavor["resources"].sort(key=lambda e: covered.index(e["name"]))
     queue = {
         "apiVersion": f"{GROUP}/{VERSION}",
         "kind": "ClusterQueue",
@@ -153,7 +202,7 @@ def priority_objects(config: dict[str, Any]) -> list[dict[str, Any]]:
     ]
 
 
-def _eks_name(cluster_arn: str) -> str | None:
+def _hyperpod(cluster_arn: str) -> Any:
     from moto.sagemaker.models import sagemaker_backends
 
     parts = cluster_arn.split(":")
@@ -161,19 +210,65 @@ def _eks_name(cluster_arn: str) -> str | None:
         backend = sagemaker_backends[parts[4]][parts[3]]
     except (IndexError, KeyError):
         return None
-    found = next((c for c in list(backend.clusters.values()) if getattr(c, "arn", None) == cluster_arn), None)
-    return getattr(found, "eks_cluster_name", None)
+    return next((c for c in list(backend.clusters.values()) if getattr(c, "arn", None) == cluster_arn), None)
+
+
+def _eks_name(cluster_arn: str) -> str | None:
+    return getattr(_hyperpod(cluster_arn), "eks_cluster_name", None)
+
+
+IDLE_QUEUE = "hyperpod-idle-clusterqueue"  # the sandbox's name: AWS does not document how the add-on does it
+
+
+def idle_queue(cluster_arn: str, quotas: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """With IdleResourceSharing Enabled, the compute no team is allocated ("unallocated resources are
+    automatically calculated and made available for entities to borrow", API reference SchedulerConfig) as a
+    ClusterQueue of the cohort that admits nothing of its own and lends all it has."""
+    cluster = _hyperpod(cluster_arn)
+    if cluster is None:
+        return None
+    free = {t: amounts(t, {"Count": n}) for t, n in tg.capacity(cluster).items()}
+    for quota in quotas:
+        if quota.get("ActivationState", "Enabled") != "Enabled":
+            continue
+        for r in (quota.get("ComputeQuotaConfig") or {}).get("ComputeQuotaResources") or []:
+            for name, value in amounts(r["InstanceType"], r).items():
+                if r["InstanceType"] in free:
+                    free[r["InstanceType"]][name] = max(0.0, free[r["InstanceType"]].get(name, 0.0) - value)
+    covered = sorted({name for resources in free.values() for name in resources})
+    flavors = [
+        {
+            "name": t,
+            "resources": [
+                {"name": n, "nominalQuota": _quantity(n, resources.get(n, 0.0)), "borrowingLimit": "0"} for n in covered
+            ],
+        }
+        for t, resources in sorted(free.items())
+    ]
+    return {
+        "apiVersion": f"{GROUP}/{VERSION}",
+        "kind": "ClusterQueue",
+        "metadata": _meta(IDLE_QUEUE),
+        "spec": {
+            "cohort": COHORT,
+            "namespaceSelector": {"matchLabels": {"sagemaker.amazonaws.com/idle-capacity": "never-matches"}},
+            "resourceGroups": [{"coveredResources": covered, "flavors": flavors}] if flavors else [],
+        },
+    }
 
 
 def desired(eks_cluster: str) -> list[dict[str, Any]]:
     """Every object the add-on keeps on that EKS cluster, from SageMaker's configs and quotas."""
     out: list[dict[str, Any]] = []
+    quotas = [tg.describe_quota(e) for e in tg.live("compute-quota") if _eks_name(e.cluster_arn) == eks_cluster]
     for entity in tg.live("cluster-scheduler-config"):
         if _eks_name(entity.cluster_arn) == eks_cluster:
-            out += priority_objects(tg.describe_config(entity))
-    for entity in tg.live("compute-quota"):
-        if _eks_name(entity.cluster_arn) == eks_cluster:
-            out += team_objects(tg.describe_quota(entity))
+            config = tg.describe_config(entity)
+            out += priority_objects(config)
+            if (config.get("SchedulerConfig") or {}).get("IdleResourceSharing") == "Enabled":
+                out += [q for q in [idle_queue(entity.cluster_arn, quotas)] if q is not None]
+    for quota in quotas:
+        out += team_objects(quota)
     # ResourceFlavors are shared: one per instance type, however many teams use it.
     seen: set[tuple[str, str]] = set()
     unique = []
@@ -216,6 +311,7 @@ def _reconciler(want: list[dict[str, Any]]) -> Any:
                 ours = all(labels.get(k) == v for k, v in MANAGED.items())
                 if ours and (resource, meta.get("namespace"), meta["name"]) not in keep:
                     await emulator.delete_object(resource, meta.get("namespace"), meta["name"])
+        await kueue_admission.admit_all(emulator)
 
     return reconcile
 

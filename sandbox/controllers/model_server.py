@@ -25,6 +25,7 @@ from typing import Any
 
 import aiohttp.web
 
+from sandbox.controllers import spaces
 from sandbox.kube.emulator import status_body
 
 PROXY = re.compile(
@@ -43,12 +44,12 @@ def _port(container: dict[str, Any]) -> Any:
     return ports[0].get("containerPort")
 
 
-def _selector_of(args: list[str]) -> dict[str, str]:
-    """--selector k=v [k=v ...] of sglang_router.launch_router."""
-    if "--selector" not in args:
+def _selector_of(args: list[str], flag: str = "--selector") -> dict[str, str]:
+    """--selector (or --prefill-selector, --decode-selector) k=v [k=v ...] of sglang_router.launch_router."""
+    if flag not in args:
         return {}
     out = {}
-    for token in args[args.index("--selector") + 1 :]:
+    for token in args[args.index(flag) + 1 :]:
         if token.startswith("--"):
             break
         key, _, value = token.partition("=")
@@ -76,7 +77,16 @@ def _route(emulator: Any, ns: str, router: dict[str, Any], container: dict[str, 
         return aiohttp.web.json_response(
             {"error": "No available workers (service discovery: pods is forbidden)"}, status=503
         )
-    selector = _selector_of(list(container.get("args") or []))
+    args = list(container.get("args") or [])
+    if "--pd-disaggregation" in args:
+        return _pd_route(emulator, ns, args, text)
+    workers = _workers(emulator, ns, _selector_of(args))
+    if not workers:
+        return aiohttp.web.json_response({"error": "No available workers"}, status=503)
+    return workers[sum(text[:256].encode()) % len(workers)]
+
+
+def _workers(emulator: Any, ns: str, selector: dict[str, str]) -> list[dict[str, Any]]:
     workers = [
         p
         for p in emulator.list_objects("v1/pods", ns)
@@ -86,10 +96,57 @@ def _route(emulator: Any, ns: str, router: dict[str, Any], container: dict[str, 
         and (p.get("status") or {}).get("phase") == "Running"
         and _ready(p)
     ]
-    if not workers:
-        return aiohttp.web.json_response({"error": "No available workers"}, status=503)
-    workers.sort(key=lambda p: p["metadata"]["name"])
-    return workers[sum(text[:256].encode()) % len(workers)]
+    return sorted(workers, key=lambda p: p["metadata"]["name"])
+
+
+def _flag(args: list[str], name: str, default: str | None = None) -> str | None:
+    return args[args.index(name) + 1] if name in args[:-1] else default
+
+
+def _pd_route(emulator: Any, ns: str, args: list[str], text: str) -> Any:
+    """The router in PD mode (``--pd-disaggregation``): it discovers prefill workers by --prefill-selector and
+    decode workers by --decode-selector, a prefill worker's bootstrap port from its ``sglang.ai/bootstrap-port``
+    annotation, and sends each request to one prefill and one decode worker at once, with the prefill's
+    bootstrap host, port and a room id (https://docs.sglang.ai/advanced_features/router.html, "Prefill-decode
+    disaggregation"). The decode server then pulls the prompt's KV cache from the prefill server over the
+    transfer backend (the handoff) and answers (https://docs.sglang.ai/advanced_features/pd_disaggregation.html).
+
+    Modelled handoff: it succeeds when the prefill server runs ``--disaggregation-mode prefill`` and listens on
+    the annotated bootstrap port, the decode server runs ``--disaggregation-mode decode``, and both use the same
+    ``--disaggregation-transfer-backend`` (default mooncake); otherwise the decode server waits for a KV cache
+    that never comes, and the request fails (SGLang's SGLANG_DISAGGREGATION_WAITING_TIMEOUT, here at once). The
+    error words are this emulation's."""
+    prefill = _workers(emulator, ns, _selector_of(args, "--prefill-selector"))
+    decode = _workers(emulator, ns, _selector_of(args, "--decode-selector"))
+    if not prefill or not decode:
+        side = "prefill" if not prefill else "decode"
+        return aiohttp.web.json_response({"error": f"No available {side} workers"}, status=503)
+    key = sum(text[:256].encode())
+    source, target = prefill[key % len(prefill)], decode[key % len(decode)]
+    broken = _handoff_fault(source, target)
+    if broken:
+        return aiohttp.web.json_response(
+            {"error": f"KV transfer from {source['metadata']['name']} failed: {broken}"}, status=500
+        )
+    return target
+
+
+def _handoff_fault(prefill: dict[str, Any], decode: dict[str, Any]) -> str | None:
+    p_container = ((prefill.get("spec") or {}).get("containers") or [{}])[0]
+    d_container = ((decode.get("spec") or {}).get("containers") or [{}])[0]
+    p_args, d_args = list(p_container.get("args") or []), list(d_container.get("args") or [])
+    if _flag(p_args, "--disaggregation-mode") != "prefill":
+        return "the prefill worker does not run --disaggregation-mode prefill"
+    if _flag(d_args, "--disaggregation-mode") != "decode":
+        return "the decode worker does not run --disaggregation-mode decode"
+    port = (prefill["metadata"].get("annotations") or {}).get("sglang.ai/bootstrap-port")
+    listens = {str(p.get("containerPort")) for p in p_container.get("ports") or []}
+    if port is None or port != _flag(p_args, "--disaggregation-bootstrap-port", "8998") or port not in listens:
+        return f"no bootstrap server at the annotated port {port}"
+    backends = {_flag(a, "--disaggregation-transfer-backend", "mooncake") for a in (p_args, d_args)}
+    if len(backends) > 1:
+        return f"transfer backends differ ({', '.join(sorted(str(b) for b in backends))})"
+    return None
 
 
 def _ready(pod: dict[str, Any]) -> bool:
@@ -112,8 +169,12 @@ def _model_name(pod: dict[str, Any]) -> str:
     for key in ("SM_JUMPSTART_MODEL_ID", "MODEL_LOCATION"):
         if env.get(key):
             return str(env[key])
-    positional = [a for a in args if not a.startswith("-")]
-    return positional[0] if positional else str(container.get("image", "model"))
+    # SGLang names the model with --model-path; vLLM takes it as its first argument (vllm serve <model>). A
+    # flag's value (--disaggregation-mode decode) is not a model.
+    for flag in ("--model-path", "--model"):
+        if flag in args[:-1]:
+            return str(args[args.index(flag) + 1])
+    return args[0] if args and not args[0].startswith("-") else str(container.get("image", "model"))
 
 
 def _completion(pod: dict[str, Any], body: dict[str, Any]) -> aiohttp.web.Response:
@@ -174,6 +235,8 @@ async def proxy(emulator: Any, method: str, path: str, text: str) -> aiohttp.web
     if not pods:
         return _error(503, "ServiceUnavailable", f'no endpoints available for service "{name}"')
     pod = pods[0]
+    if spaces.serves(pod):  # a HyperPod Space's server (Jupyter Server)
+        return spaces.serve(emulator, pod, method, rest)
     container = ((pod.get("spec") or {}).get("containers") or [{}])[0]
     if "sglang_router.launch_router" in " ".join(container.get("command") or []):
         routed = _route(emulator, ns, pod, container, text)
@@ -201,6 +264,9 @@ async def proxy(emulator: Any, method: str, path: str, text: str) -> aiohttp.web
         return aiohttp.web.json_response(
             {"error": {"message": "body is not JSON", "type": "BadRequestError"}}, status=400
         )
+    waiting = _operator_pd_fault(emulator, ns, pod, body)
+    if waiting:
+        return aiohttp.web.json_response({"error": {"message": waiting, "type": "InternalServerError"}}, status=500)
     answer = _completion(pod, body)
     if answer.status == 200:
         from sandbox.aws.prometheus.exporters import served
@@ -214,3 +280,26 @@ async def proxy(emulator: Any, method: str, path: str, text: str) -> aiohttp.web
             usage.get("completion_tokens", 0),
         )
     return answer
+
+
+def _operator_pd_fault(emulator: Any, ns: str, pod: dict[str, Any], body: dict[str, Any]) -> str | None:
+    """The inference operator's PD decode pod (sandbox.controllers.inference): a prompt of at least the routing
+    threshold's tokens (counted here as words) takes the PD path and needs a Ready prefill pod of the same
+    endpoint to hand its KV cache over; a shorter one the decode pod prefills itself."""
+    from sandbox.controllers.inference import PD_ROLE, PD_THRESHOLD_ENV
+
+    labels = pod["metadata"].get("labels") or {}
+    container = ((pod.get("spec") or {}).get("containers") or [{}])[0]
+    env = {e.get("name"): e.get("value") for e in container.get("env") or []}
+    if labels.get(PD_ROLE) != "decode" or env.get(PD_THRESHOLD_ENV) is None:
+        return None
+    said = body.get("messages")
+    messages: list[Any] = said if isinstance(said, list) else []
+    tokens = sum(len(str(m.get("content", "")).split()) for m in messages if isinstance(m, dict))
+    if tokens < int(env[PD_THRESHOLD_ENV]):
+        return None
+    selector = {"app": labels.get("app", ""), PD_ROLE: "prefill"}
+    if _workers(emulator, ns, selector):
+        return None
+    threshold = env[PD_THRESHOLD_ENV]
+    return f"no prefill worker is Ready to prefill a prompt of {tokens} tokens (routingThreshold {threshold})"

@@ -27,6 +27,9 @@ reproduced):
   refuses an absolute path that does not exist (swift/llm/model/utils.py: "path: '<p>' not found").
   Its words for a missing ``--dataset`` path differ between versions and were not found for 3.12: not
   modelled.
+* TorchTitan (``-m torchtitan.train``, v0.2.2): the ``--job.config_file`` TOML is opened first
+  (torchtitan/config/manager.py, ConfigManager._maybe_load_toml), so a missing one is Python's
+  FileNotFoundError. Its other reads (tokenizer, dataset) are not modelled.
 * VERL (``-m verl.trainer.main_ppo``): the tokenizer from ``actor_rollout_ref.model.path`` first
   (transformers), then each of ``data.train_files`` and ``data.val_files`` through Hugging Face datasets'
   ``load_dataset("parquet", data_files=...)`` (src/datasets/data_files.py, resolve_pattern:
@@ -221,7 +224,16 @@ def _verl(files: Files, args: list[str]) -> str | None:
     return None
 
 
+def _torchtitan(files: Files, args: list[str]) -> str | None:
+    config = _option(args, "--job.config_file", "--job.config-file")
+    if config and files.kind(config) in ("missing", "dir"):
+        return f"FileNotFoundError: {_no_file(config)}"
+    return None
+
+
 def _module_failure(files: Files, module: str, args: list[str]) -> str | None:
+    if module == "torchtitan.train":
+        return _torchtitan(files, args)
     if module.startswith("swift.cli."):
         return _swift(files, args)
     if module == "verl.trainer.main_ppo":

@@ -22,6 +22,9 @@ operator to run jobs", https://docs.aws.amazon.com/sagemaker/latest/dg/sagemaker
   model: sandbox.controllers.programs) exit with their program's error in the pod's log, and are recovered as any
   process failure: each restart fails the same way until the file is there or the budget is spent.
 * The job ends Completed when every pod's training finished, Failed with the reason otherwise.
+* With task governance on, a job labelled ``kueue.x-k8s.io/queue-name`` starts only once Kueue admits its
+  Workload (sandbox.controllers.kueue_admission); a preempted one loses its pods and is Suspended until
+  admitted again, then resumes from the step it reached (its checkpoint).
 
 AWS does not document the label keys the operator puts on its pods; the pods carry the template's
 labels plus ``sagemaker.amazonaws.com/hyperpod-job-name`` and ``...-replica-index`` (the sandbox's names).
@@ -38,7 +41,7 @@ import time
 from typing import Any
 
 from sandbox.aws import clock, mlflow
-from sandbox.controllers import kuberay, mountpoint, programs
+from sandbox.controllers import kuberay, kueue_admission, mountpoint, programs
 from sandbox.controllers.common import crd, install_crd, timestamp
 from sandbox.controllers.periodic import Periodic
 from sandbox.controllers.training_pods import (  # re-exported: the controls and tests reach them here
@@ -57,6 +60,7 @@ from sandbox.controllers.training_pods import (  # re-exported: the controls and
 log = logging.getLogger("sandbox.controllers.training")
 
 OPERATOR_ADDON = "amazon-sagemaker-hyperpod-training-operator"
+KUEUE_ADDON = "amazon-sagemaker-hyperpod-taskgovernance"  # runs Kueue (sandbox.controllers.kueue)
 PYTORCH = "sagemaker.amazonaws.com/v1/hyperpodpytorchjobs"
 JOB_NAME_LABEL = "sagemaker.amazonaws.com/hyperpod-job-name"
 REPLICA_LABEL = "sagemaker.amazonaws.com/hyperpod-replica-index"
@@ -326,12 +330,39 @@ async def _train(emulator: Any, job: dict[str, Any], run: _Run, pods: list[dict[
     return False
 
 
-async def _run_pytorch(emulator: Any, job: dict[str, Any], cluster: str) -> None:
+async def _held_by_kueue(emulator: Any, job: dict[str, Any], state: str | None) -> bool:
+    """True while Kueue has not admitted the job's Workload (sandbox.controllers.kueue_admission): it does not
+    start, and a job whose Workload was evicted (preempted) loses its pods and waits, Suspended, until admitted
+    again ("Workload", https://kueue.sigs.k8s.io/docs/concepts/workload/: an evicted job is suspended)."""
+    workload = kueue_admission.workload_of(emulator, job)
+    if kueue_admission.admitted(workload):
+        return False
+    if state is not None and state != "Suspended":
+        evicted: dict[str, Any] = next(
+            (c for c in ((workload or {}).get("status") or {}).get("conditions") or [] if c.get("type") == "Evicted"),
+            {},
+        )
+        message = str(evicted.get("message") or "Kueue evicted the job's workload")
+        await _delete_pods(emulator, job)
+        _condition(job, "Suspended", "Preempted", message)
+        await emulator.put_object(PYTORCH, job)
+        await _event(emulator, job, "Suspended", message, warning=True)
+    return True
+
+
+async def _run_pytorch(emulator: Any, job: dict[str, Any], cluster: str, kueue_on: bool = False) -> None:
     meta = job["metadata"]
     state = _latest(job)
     if state in ("Completed", "Failed"):
         return
+    if kueue_on and kueue_admission.queued(job) and await _held_by_kueue(emulator, job, state):
+        return
     run = training_state().runs.setdefault(meta["uid"], _Run(started=time.monotonic()))
+    if state == "Suspended":  # admitted again: the pods come back and training resumes from its last step
+        _condition(job, "Created", "Resumed", "Kueue admitted the job's workload again")
+        await emulator.put_object(PYTORCH, job)
+        await _create_pods(emulator, job)
+        return
     if state is None:
         job.setdefault("status", {})["restartStatus"] = {"restartCount": 0, "fullJobRestartCount": 0}
         _condition(job, "Created", "JobCreated", "the operator accepted the job")
@@ -400,20 +431,26 @@ async def _run_pytorch(emulator: Any, job: dict[str, Any], cluster: str) -> None
 
 
 # ------------------------------------------------------------------ the controller
-def _operator_active(cluster: str) -> bool:
+def _addon_active(cluster: str, name: str) -> bool:
     from sandbox.aws.eks import find_cluster
 
     found = find_cluster(cluster)
-    addon = found.addons.get(OPERATOR_ADDON) if found is not None else None
+    addon = found.addons.get(name) if found is not None else None
     return addon is not None and addon.health()[0] == "ACTIVE"
 
 
+def _operator_active(cluster: str) -> bool:
+    return _addon_active(cluster, OPERATOR_ADDON)
+
+
 def _reconciler(cluster: str, operator_on: bool) -> Any:
+    kueue_on = operator_on and _addon_active(cluster, KUEUE_ADDON)
+
     async def reconcile(emulator: Any) -> None:
         if operator_on:
             await install_crd(emulator, PYTORCH_CRD)
             for job in emulator.list_objects(PYTORCH):
-                await _run_pytorch(emulator, job, cluster)
+                await _run_pytorch(emulator, job, cluster, kueue_on)
         if kuberay.ready(emulator):
             for job in emulator.list_objects(kuberay.RAYJOBS):
                 await kuberay.run(emulator, job)

@@ -196,6 +196,14 @@ async def _place(
         },
         "spec": {**pod_spec, **({"nodeName": node} if node else {})},
     }
+    # the Pod is made from the template's metadata, its annotations as well as its labels
+    # (https://kubernetes.io/docs/concepts/workloads/pods/#pod-templates)
+    annotations = {
+        **((template.get("metadata") or {}).get("annotations") or {}),
+        **(((old or {}).get("metadata") or {}).get("annotations") or {}),
+    }
+    if annotations:
+        pod["metadata"]["annotations"] = annotations
     ready = False
     if node is None:
         pod["status"] = {

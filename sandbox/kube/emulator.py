@@ -145,6 +145,8 @@ class PatchedKubernetesEmulator(WritingEmulator):
                 return self._serve_logs(request)
             if method == enums.method.GET and request.subresource == "scale" and request.name:
                 return await self._get_scale(request)
+            if method == enums.method.POST and res.plural == "pods" and request.subresource == "eviction":
+                return await self._evict(request, res)
             if request.action == enums.action.CREATE:
                 return await self._create(request)
             if method == enums.method.PUT and request.name:

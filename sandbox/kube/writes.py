@@ -1,5 +1,5 @@
 """The API server's write endpoints: create (POST, with server-side apply), replace (PUT), patch (JSON,
-merge, strategic-merge and apply patches), the scale subresource, delete and delete-collection, with
+merge, strategic-merge and apply patches), the scale subresource, pods' eviction, delete and delete-collection, with
 optimistic concurrency on ``metadata.resourceVersion`` and ``dryRun=All`` (Kubernetes API concepts,
 "Resource versions", "Dry-run"; kubectl docs, "Update API Objects in Place Using kubectl patch").
 """
@@ -37,6 +37,44 @@ class WritingEmulator(EmulatorStore):
                 405, "MethodNotAllowed", f"POST is not supported on {res.plural}/{request.subresource}"
             )
         return await self._insert(request, res, body, status=201)
+
+    # ------------------------------------------------------------------ pods/eviction
+    async def _evict(self, request: rendering.Request, res: references.resource) -> aiohttp.web.StreamResponse:
+        """API-initiated eviction (https://kubernetes.io/docs/concepts/scheduling-eviction/api-eviction/): the
+        pod is deleted, unless a PodDisruptionBudget selecting it has no disruption left: 429, "Cannot evict
+        pod as it would violate the pod's disruption budget." Budgets given as integers are counted here
+        (healthy = Running pods the budget selects); percentages and matchExpressions are not."""
+        key = (res, request.namespace, str(request.name))
+        async with self._lock:
+            if not self._alive(key):
+                return self._not_found(request)
+            pod = self._objects[key].raw
+            if not self._budget_allows(request.namespace, pod):
+                return status_response(
+                    429, "TooManyRequests", "Cannot evict pod as it would violate the pod's disruption budget."
+                )
+            await self._remove(res, key, request.params.get("dryRun") == "All")
+        return aiohttp.web.json_response({"kind": "Status", "apiVersion": "v1", "status": "Success"}, status=201)
+
+    def _budget_allows(self, namespace: str | None, pod: dict[str, Any]) -> bool:
+        labels = (pod.get("metadata") or {}).get("labels") or {}
+        pods = self.list_objects("v1/pods", namespace, copied=False)
+        for budget in self.list_objects("policy/v1/poddisruptionbudgets", namespace, copied=False):
+            spec = budget.get("spec") or {}
+            wanted = (spec.get("selector") or {}).get("matchLabels") or {}
+            if not wanted or any(labels.get(k) != v for k, v in wanted.items()):
+                continue
+            selected = [
+                p
+                for p in pods
+                if all(((p.get("metadata") or {}).get("labels") or {}).get(k) == v for k, v in wanted.items())
+            ]
+            healthy = sum(1 for p in selected if (p.get("status") or {}).get("phase") == "Running")
+            if isinstance(spec.get("minAvailable"), int) and healthy - spec["minAvailable"] <= 0:
+                return False
+            if isinstance(spec.get("maxUnavailable"), int) and spec["maxUnavailable"] - (len(selected) - healthy) <= 0:
+                return False
+        return True
 
     async def _insert(
         self, request: rendering.Request, res: references.resource, body: dict[str, Any], *, status: int

@@ -125,3 +125,32 @@ def test_a_listed_operation_shows_everything_reading_it_shows(store, op):
         (listed,) = store.list(target=target, status=status, limit=10)
         assert listed == read, (target, status)
     assert read.phases[0].message == "vpc-1" and read.message == "iam:CreateRole denied" and read.plan
+
+
+def test_a_holder_that_has_ended_but_not_yet_let_go_is_waited_for_not_named_busy(store, monkeypatch):
+    """``finish`` writes the end, then removes the lock: a request arriving between the two is let in once the
+    lock goes, rather than told the cluster is busy with an operation that is already over."""
+    first, second = _operation(), _operation()
+    store.create_holding_cluster(first, "k1")
+    release = store.release
+    monkeypatch.setattr(store, "release", lambda cluster, operation_id: None)
+    store.finish(first.id, OperationStatus.SUCCEEDED, error=None, message="done")
+    assert store.holder("c1") == first.id  # ended, still holding
+    waits: list[float] = []
+
+    def lock_goes_during_the_wait(seconds: float) -> None:
+        waits.append(seconds)
+        release("c1", first.id)
+
+    monkeypatch.setattr("launchpod.adapters.store.operations.time.sleep", lock_goes_during_the_wait)
+    store.create_holding_cluster(second, "k2")
+    assert store.holder("c1") == second.id and len(waits) == 1
+
+
+def test_a_holder_still_running_is_named_at_once(store, monkeypatch):
+    first, second = _operation(), _operation()
+    store.create_holding_cluster(first, "k1")
+    monkeypatch.setattr("launchpod.adapters.store.operations.time.sleep", lambda s: pytest.fail("waited"))
+    with pytest.raises(Conflict) as caught:
+        store.create_holding_cluster(second, "k2")
+    assert caught.value.extra["holder"] == first.id

@@ -192,6 +192,17 @@ ROWS: list[tuple[type[BaseModel], dict[str, Any], bool]] = [
         {"resources": [{"instanceType": "ml.p5.48xlarge", "count": 1}], "sharing": "DontLend", "borrowLimit": 50},
         False,
     ),
+    (TeamRequest, {"resources": [{"instanceType": "ml.p5.48xlarge"}]}, False),
+    (TeamRequest, {"resources": [{"instanceType": "ml.p5.48xlarge", "vCpu": 12.5}]}, True),
+    (
+        TeamRequest,
+        {
+            "resources": [{"instanceType": "ml.p5.48xlarge", "accelerators": 4}],
+            "sharing": "Lend",
+            "absoluteBorrowLimits": [{"instanceType": "ml.p5.48xlarge", "accelerators": 2}],
+        },
+        False,
+    ),
     (DownloadModelRequest, {"repoId": "Qwen/Qwen3-0.6B", "storage": "models"}, True),
     (DownloadModelRequest, {"repoId": "a-.b", "storage": "models"}, True),
     (DownloadModelRequest, {"repoId": "a--b", "storage": "models"}, False),

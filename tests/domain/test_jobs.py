@@ -9,7 +9,7 @@ import dataclasses
 import pytest
 from launchpod.contracts.jobs import RECIPE_KINDS, SubmitJobInput
 from launchpod.domain.errors import Conflict, InvalidInput
-from launchpod.domain.jobs import manifests, recipes, rules
+from launchpod.domain.jobs import manifests, recipes, rules, views
 from pydantic import ValidationError
 
 from tests import manifests as schemas
@@ -43,9 +43,9 @@ def _request(**fields) -> SubmitJobInput:
     return SubmitJobInput(**{**base, **fields})
 
 
-def _built(request: SubmitJobInput) -> dict:
+def _built(request: SubmitJobInput, cluster: rules.ClusterFacts = FACTS) -> dict:
     recipe = rules.recipe_for(request)
-    acc = facts(rules.check(request, FACTS))
+    acc = facts(rules.check(request, cluster))
     rules.check_processes(request, acc)
     return manifests.build(request, acc, recipe)
 
@@ -67,7 +67,16 @@ def test_every_recipe_manifest_validates_against_its_crd(name):
     assert obj["kind"] == ("HyperPodPyTorchJob" if recipe.kind == "pytorch" else "RayJob")
 
 
-@pytest.mark.parametrize("name", sorted(n for n, r in recipes.all_recipes().items() if r.kind == "pytorch"))
+# AWS's recipe images (hyperpod-recipes) start hyperpodrun from their own train script (USE_HYPERPODRUN).
+AWS_RECIPE_IMAGE = "327873000638.dkr.ecr.us-east-1.amazonaws.com/hyperpod-recipes:"
+
+
+@pytest.mark.parametrize(
+    "name",
+    sorted(
+        n for n, r in recipes.all_recipes().items() if r.kind == "pytorch" and not r.image.startswith(AWS_RECIPE_IMAGE)
+    ),
+)
 def test_every_pytorch_recipe_runs_the_elastic_agent_as_pid_1_with_the_operators_rendezvous(name):
     """The training operator drives each pod through the HyperPod elastic agent, which must be in the image
     (pypi.org/project/hyperpod-elastic-agent): none of the recipes' public images ship it, so the command
@@ -83,6 +92,17 @@ def test_every_pytorch_recipe_runs_the_elastic_agent_as_pid_1_with_the_operators
     assert not {"NNODES", "NPROC_PER_NODE"} & {
         e["name"] for e in obj["spec"]["replicaSpecs"][0]["template"]["spec"]["containers"][0]["env"]
     }  # those would only make `swift` start a second, plain torchrun
+
+
+def test_the_hyperpod_llmft_recipe_runs_aws_train_script_with_its_config_from_the_bucket():
+    obj = _built(_request(recipe="hyperpod-llmft", replicas=2))
+    container = obj["spec"]["replicaSpecs"][0]["template"]["spec"]["containers"][0]
+    env = {e["name"]: e["value"] for e in container["env"]}
+    assert container["image"] == AWS_RECIPE_IMAGE + "llmft-v1.0.0"
+    assert container["command"] == ["/bin/bash", "-c", "/opt/bin/scripts/train-script-gpu.sh"]
+    assert env["SCRIPT_PATH"] == "-m amzn_awsllm_fine_tuning.train_hp"
+    assert env["SCRIPT_ARGS"] == f"--config-path=/data/jobs/{obj['metadata']['name']} --config-name=config.yaml"
+    assert (env["NODES"], env["NTASKS_PER_NODE"], env["USE_HYPERPODRUN"]) == ("2", "8", "true")
 
 
 def test_an_elastic_job_gives_hyperpodrun_its_node_range():
@@ -215,3 +235,56 @@ def test_a_trainer_that_appends_to_its_output_writes_it_on_the_node_and_carries_
     pod = manifests.build(request, without_nvme, rules.recipe_for(request))["spec"]["replicaSpecs"][0]["template"]
     assert {"name": "local", "emptyDir": {}} in pod["spec"]["volumes"]
     assert {"name": "local", "mountPath": "/local"} in pod["spec"]["containers"][0]["volumeMounts"]
+
+
+def test_a_topology_request_annotates_the_pod_template_for_kueue_and_needs_a_queue():
+    block = {"label": "topology.k8s.aws/network-node-layer-3", "required": True}
+    governed = dataclasses.replace(FACTS, task_governance=True)
+    obj = _built(_request(recipe="pytorch-torchrun", queue="hyperpod-ns-a-localqueue", topology=block), governed)
+    template = obj["spec"]["replicaSpecs"][0]["template"]
+    assert template["metadata"]["annotations"] == {
+        "kueue.x-k8s.io/podset-required-topology": "topology.k8s.aws/network-node-layer-3"
+    }
+    preferred = _built(_request(recipe="pytorch-torchrun", queue="q", topology={**block, "required": False}), governed)
+    assert (
+        "kueue.x-k8s.io/podset-preferred-topology"
+        in preferred["spec"]["replicaSpecs"][0]["template"]["metadata"]["annotations"]
+    )
+    with pytest.raises(ValidationError, match="a pytorch job with a queue"):
+        _request(recipe="pytorch-torchrun", topology=block)
+
+
+def test_a_job_kueue_has_not_admitted_says_why_in_kueues_words():
+    waiting = {
+        "status": {
+            "conditions": [
+                {"type": "QuotaReserved", "status": "False", "message": "insufficient unused quota for nvidia.com/gpu"}
+            ]
+        }
+    }
+    assert views.queue_state(waiting) == ("Queued", "insufficient unused quota for nvidia.com/gpu")
+    evicted = {
+        "status": {
+            "conditions": [
+                {"type": "Admitted", "status": "False"},
+                {"type": "Evicted", "status": "True", "message": "Preempted to accommodate a workload"},
+            ]
+        }
+    }
+    assert views.queue_state(evicted) == ("Preempted", "Preempted to accommodate a workload")
+    assert views.queue_state({"status": {"conditions": [{"type": "Admitted", "status": "True"}]}}) is None
+    assert views.queue_state(None) is None
+
+
+def test_a_job_on_gpu_partitions_requests_them_on_nodes_whose_partitioning_succeeded():
+    obj = _built(_request(recipe="pytorch-torchrun", acceleratorPartition={"type": "mig-1g.10gb", "count": 2}))
+    pod = obj["spec"]["replicaSpecs"][0]["template"]["spec"]
+    assert pod["containers"][0]["resources"]["limits"] == {"nvidia.com/mig-1g.10gb": 2}
+    assert pod["nodeSelector"]["nvidia.com/mig.config.state"] == "success"
+    assert obj["spec"]["nprocPerNode"] == "2"
+    with pytest.raises(InvalidInput, match=r"does not offer GPU partition mig-1g\.5gb; its MIG profiles: mig-1g\.10gb"):
+        _built(_request(recipe="pytorch-torchrun", acceleratorPartition={"type": "mig-1g.5gb"}))
+    with pytest.raises(InvalidInput, match=r"holds at most 16 mig-3g\.40gb"):
+        _built(_request(recipe="pytorch-torchrun", acceleratorPartition={"type": "mig-3g.40gb", "count": 17}))
+    with pytest.raises(ValidationError, match="one-pod pytorch job"):
+        _request(recipe="pytorch-torchrun", replicas=2, acceleratorPartition={"type": "mig-1g.10gb"})

@@ -10,6 +10,8 @@ from launchpod.contracts.task_governance import GovernancePolicyRequest, TeamReq
 from launchpod.domain import task_governance as tg
 from launchpod.domain.errors import Conflict, InvalidInput
 
+from tests.instance_facts import facts
+
 DESCRIBED = {
     "InstanceGroups": [
         {"InstanceGroupName": "gpu-a", "InstanceType": "ml.p5.48xlarge", "TargetCount": 2},
@@ -17,6 +19,7 @@ DESCRIBED = {
         {"InstanceGroupName": "cpu", "InstanceType": "ml.m5.xlarge", "CurrentCount": 4},
     ]
 }
+FACTS = {t: facts(t) for t in ("ml.p5.48xlarge", "ml.m5.xlarge")}
 TEAM = TeamRequest(resources=[{"instanceType": "ml.p5.48xlarge", "count": 2}], borrowLimit=50, fairShareWeight=10)
 
 
@@ -53,7 +56,7 @@ def test_capacity_adds_up_the_groups_of_a_type():
 def test_a_type_the_cluster_lacks_is_refused_naming_its_types():
     request = TeamRequest(resources=[{"instanceType": "ml.g5.xlarge", "count": 1}])
     with pytest.raises(InvalidInput) as refused:
-        tg.check_resources("c1", request, tg.Capacity.of(DESCRIBED))
+        tg.check_resources("c1", request, tg.Capacity.of(DESCRIBED), FACTS)
     assert "ml.m5.xlarge (4), ml.p5.48xlarge (3)" in refused.value.message
     assert refused.value.details[0]["field"] == "body.resources[0].instanceType"
 
@@ -61,9 +64,9 @@ def test_a_type_the_cluster_lacks_is_refused_naming_its_types():
 def test_more_instances_than_the_groups_hold_is_refused_saying_how_many():
     request = TeamRequest(resources=[{"instanceType": "ml.p5.48xlarge", "count": 4}])
     with pytest.raises(InvalidInput) as refused:
-        tg.check_resources("c1", request, tg.Capacity.of(DESCRIBED))
+        tg.check_resources("c1", request, tg.Capacity.of(DESCRIBED), FACTS)
     assert "has 3 ml.p5.48xlarge" in refused.value.message and "at most 3" in refused.value.message
-    tg.check_resources("c1", TEAM, tg.Capacity.of(DESCRIBED))
+    tg.check_resources("c1", TEAM, tg.Capacity.of(DESCRIBED), FACTS)
 
 
 def test_borrow_limit_needs_lend_and_borrow_and_types_appear_once():

@@ -63,6 +63,7 @@ BODIES: dict[str, dict[str, Any] | None] = {
     "replace_nodes": {"nodeIds": [NODE], "acknowledgeDataLoss": True},
     "delete_nodes": {"nodeIds": [NODE], "acknowledgeDataLoss": True},
     "start_health_check": {"targets": [{"instanceGroup": "gpu"}]},
+    "move_nodes": {"sourceGroup": "gpu", "targetGroup": "cpu", "count": 1, "acknowledgeDataLoss": True},
     "add_instance_group": {"group": "cpu", "instanceType": "ml.m5.xlarge", "instanceCount": 1},
     "update_instance_group": {"instanceCount": 2},
     "delete_instance_group": None,

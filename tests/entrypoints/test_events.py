@@ -175,3 +175,11 @@ def test_drift_check_records_an_add_on_whose_pin_eks_does_not_offer_for_the_clus
     monkeypatch.setattr(wiring, "eks", lambda: fake_eks)
     assert drift_check.handler({}, lambda_context) == {"checked": 1, "drifted": {"c1": ["cert-manager"]}}
     assert clusters.get("c1")["drift"] == ["cert-manager"]
+
+
+def test_the_watch_schedule_runs_the_watcher_not_the_drift_check(lambda_context, stores, monkeypatch):
+    clusters, _ = stores
+    fake_eks = SimpleNamespace(cluster=lambda name: {"status": "CREATING", "version": "1.34"})
+    monkeypatch.setattr(wiring, "eks", lambda: fake_eks)
+    assert drift_check.handler({"check": "watch"}, lambda_context) == {"checked": 0, "told": {}}
+    assert "drift" not in clusters.get("c1")

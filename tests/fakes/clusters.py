@@ -4,6 +4,7 @@ Held to the adapter by tests/ports/test_cluster_registry.py."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 from launchpod.adapters.store.dynamo import decode_cursor, encode_cursor
@@ -38,6 +39,10 @@ class Clusters:
         more = len(names) > start + limit
         page = [self.get(n) or {} for n in names[start : start + limit]]
         return page, encode_cursor({"next": start + limit}, ["clusters"]) if more else None
+
+    def list(self) -> Iterator[dict[str, Any]]:
+        """Every registered cluster, as the adapter pages through them."""
+        yield from (self.get(n) or {} for n in sorted(self.records))
 
     def register(self, name: str, *, source: str, region: str, **facts: Any) -> None:
         """Idempotent: a second registration rewrites the facts given and keeps the first registration time."""

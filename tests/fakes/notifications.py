@@ -28,3 +28,6 @@ class NotificationDocs:
             return False
         self.sent.add(key)
         return True
+
+    def release(self, key: str) -> None:
+        self.sent.discard(key)

@@ -54,6 +54,8 @@ class _CfnLintWhenWritten:
                 if done:
                     return
                 time.sleep(0.2)
+        # the nested stacks' templates are written with the parent's (cdk.out/*.nested.template.json)
+        nested = sorted(str(p) for p in self.template.parent.glob("*.nested.template.json"))
         self.process = subprocess.Popen(
             [
                 str(Path(sys.executable).parent / "cfn-lint"),
@@ -61,6 +63,7 @@ class _CfnLintWhenWritten:
                 *CFN_LINT_IGNORED,
                 "--",
                 str(self.template),
+                *nested,
             ],
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
@@ -85,8 +88,14 @@ class Synth:
     cfn_lint: _CfnLintWhenWritten | None = None
 
     @property
+    def nested(self) -> list[dict]:
+        """The nested stacks' templates (the functions' log groups)."""
+        return [json.loads(p.read_text()) for p in sorted(self.outdir.glob("*.nested.template.json"))]
+
+    @property
     def resources(self) -> dict[str, dict]:
-        return self.template["Resources"]
+        """Every resource the deployment makes: the stack's and its nested stacks'."""
+        return {k: r for t in (self.template, *self.nested) for k, r in t["Resources"].items()}
 
     def of_type(self, cfn_type: str) -> dict[str, dict]:
         return {k: r for k, r in self.resources.items() if r["Type"] == cfn_type}

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from launchpod import registry
 from launchpod.registry import event_rules
@@ -80,6 +82,8 @@ def test_every_event_rule_targets_its_handler_with_retries_and_a_dead_letter_que
         fn = synth.resources[target["Arn"]["Fn::GetAtt"][0]]["Properties"]["FunctionName"]
         assert fn == f"launchpod-{rule.function}"
         assert ("ScheduleExpression" in props) == (rule.schedule is not None)
+        # two schedules share one function: the rule's constant Input says which check it runs
+        assert (json.loads(target["Input"]) if "Input" in target else None) == rule.input
 
 
 def test_hyperpod_and_workflow_rules_match_the_events_aws_sends(synth):

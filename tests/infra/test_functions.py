@@ -55,6 +55,29 @@ def test_every_registry_function_is_python_312_arm64_traced_with_json_logs(synth
         assert len(props["Layers"]) == 1, "third-party libraries come from the one dependency layer"
 
 
+# A CloudFormation stack holds at most 500 resources
+# (https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/cloudformation-limits.html): past it the
+# deploy fails whole. Room for this many more functions (about three resources each) is kept.
+FUNCTIONS_OF_HEADROOM = 15
+
+
+def test_the_stack_deploys_within_cloudformations_resource_limit_with_room_for_more_functions(synth):
+    for template in (synth.template, *synth.nested):
+        assert len(template["Resources"]) <= 500 - 3 * FUNCTIONS_OF_HEADROOM, len(template["Resources"])
+    logs_of_functions = [
+        r["Properties"]["LogGroupName"]
+        for t in synth.nested
+        for r in t["Resources"].values()
+        if r["Type"] == "AWS::Logs::LogGroup"
+    ]
+    expected = sorted(f"/aws/lambda/{registry.function_name(s.name)}" for s in registry.FUNCTIONS)
+    assert sorted(logs_of_functions) == expected
+    for spec in registry.FUNCTIONS:  # each function writes to its own group, there before it
+        fn = _function(synth, spec.name)
+        assert fn["Properties"]["LoggingConfig"]["LogGroup"] == f"/aws/lambda/{registry.function_name(spec.name)}"
+        assert any("Logs" in d for d in fn.get("DependsOn", [])), fn.get("DependsOn")
+
+
 def test_each_lambda_has_its_own_role(synth):
     roles = [_role_id(fn) for fn in synth.of_type("AWS::Lambda::Function").values()]
     assert len(roles) == len(set(roles))

@@ -37,6 +37,7 @@ IDLE_COST = {
     "AWS::Cognito::UserPoolGroup": FREE,
     "AWS::Cognito::UserPoolUser": FREE,
     "AWS::Cognito::UserPoolUserToGroupAttachment": FREE,
+    "AWS::CloudFormation::Stack": FREE,  # the nested stack of the functions' log groups
     "AWS::DynamoDB::Table": STORAGE,  # on-demand; point-in-time recovery is billed per GB too
     "AWS::Events::Rule": FREE,  # AWS service events and schedules on the default bus are free
     "AWS::IAM::Policy": FREE,
@@ -59,13 +60,13 @@ IDLE_COST = {
 }
 
 
-def idle_cost_report(template: dict) -> dict[str, tuple[int, str]]:
-    counts = Counter(r["Type"] for r in template["Resources"].values())
+def idle_cost_report(resources: dict[str, dict]) -> dict[str, tuple[int, str]]:
+    counts = Counter(r["Type"] for r in resources.values())
     return {t: (n, IDLE_COST.get(t, "UNCLASSIFIED")) for t, n in sorted(counts.items())}
 
 
 def test_only_storage_bills_while_idle(synth, capsys):
-    report = idle_cost_report(synth.template)
+    report = idle_cost_report(synth.resources)
     with capsys.disabled():
         print("\nidle cost by resource type:")
         for cfn_type, (count, cost) in report.items():

@@ -35,6 +35,7 @@ def test_every_playbook_the_issue_names_is_there() -> None:
         "diagnose-node",
         "diagnose-nccl",
         "diagnose-cluster-creation",
+        "share-cluster",
     }
 
 

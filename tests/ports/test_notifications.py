@@ -38,6 +38,14 @@ def test_a_key_is_claimed_once(docs):
     assert docs.claim("incident-opened#op-1#1") is True
 
 
+def test_a_released_key_is_claimed_again_and_releasing_an_unclaimed_key_is_nothing(docs):
+    assert docs.claim("endpoint-unhealthy#c1#default/vllm#u1") is True
+    docs.release("endpoint-unhealthy#c1#default/vllm#u1")
+    docs.release("endpoint-unhealthy#c1#default/never#u2")
+    assert docs.claim("endpoint-unhealthy#c1#default/vllm#u1") is True
+    assert docs.claim("endpoint-unhealthy#c1#default/vllm#u1") is False
+
+
 def test_subscribers_are_written_only_over_the_version_read(docs):
     assert docs.subscribers("c1") == ([], 0)
     assert docs.put_subscribers("c1", [{"id": "a"}], 0) is True

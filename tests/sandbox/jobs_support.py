@@ -90,6 +90,17 @@ def recipe_inputs(sandbox, recipe: str, job: str, dataset: str = "demo") -> dict
     elif recipe == "verl-ppo":
         upload(sandbox, f"datasets/{dataset}/train.parquet", b"PAR1")
         upload(sandbox, f"datasets/{dataset}/test.parquet", b"PAR1")
+    elif recipe == "torchtitan":  # docs/recipes/torchtitan.md: the TOML job config in jobs/<job>/
+        upload(sandbox, f"jobs/{job}/train.toml", b'[job]\ndescription = "e2e"\n[training]\nsteps = 40\n')
+        upload(sandbox, f"datasets/{dataset}/c4_test.json", b'{"text": "hello"}\n')
+    elif recipe == "hyperpod-llmft":  # docs/recipes/hyperpod-recipes.md: the resolved recipe in jobs/<job>/
+        config = (
+            f"training_config:\n  model_config:\n    model_name_or_path: /data/models/{MODEL}\n"
+            f"  datasets:\n    train_data:\n      file_path: /data/datasets/{dataset}/train.jsonl\n"
+            f"  training_args:\n    training_dir: /data/jobs/{job}/output\n"
+        )
+        upload(sandbox, f"jobs/{job}/config.yaml", config.encode())
+        upload(sandbox, f"datasets/{dataset}/train.jsonl", b'{"messages": []}\n')
     else:
         upload(sandbox, f"datasets/{dataset}/train.jsonl", b'{"messages": []}\n')
     if recipe != "pytorch-torchrun":

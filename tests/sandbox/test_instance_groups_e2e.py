@@ -363,3 +363,45 @@ def test_every_changeable_field_changes_by_patch_and_a_type_the_zone_lacks_is_re
     with sandbox.client() as c:
         op = c.delete(f"{GROUPS}/tuned", params={"confirm": "tuned"}).json()["operation"]["id"]
     assert sandbox.wait_operation(op)["status"] == "SUCCEEDED"
+
+
+def test_a_flexible_group_falls_back_to_its_second_type_and_shows_its_minimum_and_patch_schedule(sandbox, cluster):
+    """Issue 33's done-when: a flexible group whose first type has no capacity in the zone (the sandbox's
+    instanceCapacity fault) gets its instances of the second type; each node says the type it got, and the
+    group shows its minimum, its patching with HyperPod's next patch date, and its release version."""
+    first, second = "ml.g5.8xlarge", "ml.g5.12xlarge"
+    flexible = {
+        "group": "flex",
+        "instanceTypes": [first, second],
+        "instanceCount": 2,
+        "minInstanceCount": 1,
+        "autoPatch": {"strategy": "WhenIdle", "idleWaitWindowSeconds": 7200},
+        "imageReleaseVersion": "1.2.3",
+    }
+    try:
+        _capacity(sandbox, instanceCapacity=[{"zone": "us-east-1a", "instanceType": first, "available": 0}])
+        with sandbox.client() as c:
+            planned = c.post(GROUPS, json=flexible, params={"dryRun": "true"})
+            assert planned.status_code == 200, planned.json()
+            assert f"2 x {first} or else {second} in us-east-1a" in planned.json()["steps"][0]["reason"]
+            accepted = c.post(GROUPS, json=flexible)
+            assert accepted.status_code == 202, accepted.json()
+        assert sandbox.wait_operation(accepted.json()["operation"]["id"])["status"] == "SUCCEEDED"
+    finally:
+        _capacity(sandbox, clear=True)
+    group = _groups(sandbox)["flex"]
+    assert (group["instanceType"], group["instanceTypes"]) == (None, [first, second])
+    assert group["typeCounts"] == {first: 0, second: 2} and group["status"] == "InService"
+    assert (group["minCount"], group["imageReleaseVersion"]) == (1, "1.2.3")
+    patch = group["autoPatch"]
+    assert (patch["strategy"], patch["idleWaitWindowSeconds"]) == ("WhenIdle", 7200)
+    assert datetime.fromisoformat(patch["nextPatchDate"]) > datetime.now(UTC)
+    with sandbox.client("viewer") as c:
+        nodes = [n for n in c.get(f"/api/clusters/{NAME}/nodes").json()["items"] if n["instanceGroup"] == "flex"]
+        events = c.get(f"/api/clusters/{NAME}/events", params={"instanceGroup": "flex"}).json()["items"]
+    assert [n["instanceType"] for n in nodes] == [second, second]
+    assert any(f"Insufficient capacity for {first} in us-east-1a" in e["description"] for e in events), events
+    with sandbox.client() as c:
+        assert c.post(GROUPS, json=flexible).json()["status"] == "NOOP"
+        op = c.delete(f"{GROUPS}/flex", params={"confirm": "flex"}).json()["operation"]["id"]
+    assert sandbox.wait_operation(op)["status"] == "SUCCEEDED"

@@ -92,6 +92,21 @@ def test_each_recipe_submits_and_reaches_succeeded(sandbox, cluster, recipe, kin
     _delete(sandbox, job)
 
 
+def test_a_hyperpod_recipe_and_a_torchtitan_job_run_side_by_side_to_succeeded(sandbox, cluster):
+    """AWS's LLMFT recipe and TorchTitan, each with its inputs in the bucket (docs/recipes), one node each."""
+    jobs = {"r-hyperpod-llmft": "hyperpod-llmft", "r-torchtitan": "torchtitan"}
+    for job, recipe in jobs.items():
+        inputs = recipe_inputs(sandbox, recipe, job)
+        body = {"jobName": job, "recipe": recipe, "instanceGroup": "gpu", "storageClaim": CLAIM, **inputs}
+        response = _submit(sandbox, body)
+        assert response.status_code == 200, response.text
+        assert response.json()["recipe"] == recipe
+    for job in jobs:
+        done = _wait(sandbox, job, ("Succeeded", "Failed"))
+        assert done["status"] == "Succeeded", done
+        _delete(sandbox, job)
+
+
 def _log(sandbox, job: str, pod: str) -> str:
     with sandbox.client("viewer") as c:
         response = c.get(f"/api/clusters/{NAME}/jobs/{job}/logs", params={"pod": pod, "tail": 5000})

@@ -1,7 +1,8 @@
 """Models in the shared bucket through the sandbox: downloaded with Launchpod's model download and listed,
 the Hugging Face token appearing nowhere; a gated model without a token fails naming the cause; only a
 repository id is accepted; a vLLM container whose model folder in the bucket is empty crash-loops with
-vLLM's error, shown in the endpoint's view and its operation, until the model is downloaded."""
+vLLM's error, shown in the endpoint's view and its operation and told once at a chat webhook by the scheduled
+watcher (endpoint-unhealthy, docs/notifications.md), until the model is downloaded."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from kubernetes import client as k8s
 
 from tests.sandbox.aws.support import wait_until
 from tests.sandbox.inference_support import NAME, WORKER, get, post, ready_cluster, settled
+from tests.sandbox.watch_support import texts, watch, webhook
 
 pytestmark = pytest.mark.e2e
 
@@ -81,31 +83,43 @@ def test_a_vllm_container_whose_model_path_is_empty_crash_loops_with_vllms_error
     body = {"endpoint": "no-model", "kind": "container", "instanceType": "ml.g5.12xlarge"}
     body["container"] = {"storage": "shared", "worker": worker}
     settled(sandbox)
-    response = post(sandbox, "/endpoints", body)
-    assert response.status_code == 202, response.text
-    vllm = f"ValueError: Invalid repository ID or local directory specified: '/s3/models/{repo}'."
-    looping = re.compile(r"^container server in CrashLoopBackOff \(restarted (\d+) times, last exit code 1\): ")
+    with webhook(sandbox, NAME, ["endpoint-unhealthy"]) as (receiver, path):
+        response = post(sandbox, "/endpoints", body)
+        assert response.status_code == 202, response.text
+        vllm = f"ValueError: Invalid repository ID or local directory specified: '/s3/models/{repo}'."
+        looping = re.compile(r"^container server in CrashLoopBackOff \(restarted (\d+) times, last exit code 1\): ")
 
-    def restarted_twice(v: dict) -> bool:
-        found = looping.match(v.get("message") or "")
-        return found is not None and int(found.group(1)) >= 2
+        def restarted_twice(v: dict) -> bool:
+            found = looping.match(v.get("message") or "")
+            return found is not None and int(found.group(1)) >= 2
 
-    view = _view_until(sandbox, "no-model", restarted_twice)
-    assert view["status"] == "Deploying" and view["readyReplicas"] == 0, view
-    assert restarted_twice(view), view["message"]
-    assert vllm in view["message"], view["message"]
-    (pod,) = view["pods"]
-    assert pod["phase"] == "Running" and pod["ready"] is False and vllm in (pod["message"] or ""), pod
-    done = sandbox.wait_operation(response.json()["operation"]["id"], timeout=60)
-    assert done["status"] == "FAILED" and "still Deploying after 15 minutes" in done["message"], done["message"]
-    assert vllm in done["message"]
+        view = _view_until(sandbox, "no-model", restarted_twice)
+        assert view["status"] == "Deploying" and view["readyReplicas"] == 0, view
+        assert restarted_twice(view), view["message"]
+        assert vllm in view["message"], view["message"]
+        (pod,) = view["pods"]
+        assert pod["phase"] == "Running" and pod["ready"] is False and vllm in (pod["message"] or ""), pod
 
-    # the model downloaded through Launchpod: the next restart finds its config.json and the server runs
-    downloaded = post(sandbox, "/models/download", {"repoId": repo, "storage": "shared"})
-    assert downloaded.status_code == 202, downloaded.text
-    assert sandbox.wait_operation(downloaded.json()["operation"]["id"], timeout=60)["status"] == "SUCCEEDED"
-    view = _view_until(sandbox, "no-model", lambda v: v["status"] == "Ready")
-    assert view["status"] == "Ready" and view["message"] is None, view
+        # the scheduled watcher tells the crash loop once at the webhook, with the link that opens the endpoint
+        assert watch(sandbox)["told"][NAME]["endpoint-unhealthy"] == ["no-model"]
+        subject = f"*Endpoint no-model on {NAME} is unhealthy*"
+        [text] = wait_until(lambda: texts(receiver, path, subject), reason="no endpoint-unhealthy message")
+        assert "CrashLoopBackOff" in text and vllm in text
+        assert text.endswith(f"{sandbox.url}/clusters/{NAME}?tab=inference&endpoint=no-model")
+        assert "endpoint-unhealthy" not in watch(sandbox)["told"].get(NAME, {})  # the same episode
+
+        done = sandbox.wait_operation(response.json()["operation"]["id"], timeout=60)
+        assert done["status"] == "FAILED" and "still Deploying after 15 minutes" in done["message"], done["message"]
+        assert vllm in done["message"]
+
+        # the model downloaded through Launchpod: the next restart finds its config.json and the server runs
+        downloaded = post(sandbox, "/models/download", {"repoId": repo, "storage": "shared"})
+        assert downloaded.status_code == 202, downloaded.text
+        assert sandbox.wait_operation(downloaded.json()["operation"]["id"], timeout=60)["status"] == "SUCCEEDED"
+        view = _view_until(sandbox, "no-model", lambda v: v["status"] == "Ready")
+        assert view["status"] == "Ready" and view["message"] is None, view
+        assert "endpoint-unhealthy" not in watch(sandbox)["told"].get(NAME, {})  # Ready: the episode is over
+        assert len(texts(receiver, path, subject)) == 1
     with sandbox.client("operator") as c:
         deleted = c.delete(f"/api/clusters/{NAME}/endpoints/no-model")
     assert deleted.status_code == 202, deleted.text

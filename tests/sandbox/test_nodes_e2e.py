@@ -1,5 +1,6 @@
 """Nodes through the sandbox: the joined node list and detail, the cluster's events, and reboot,
-replace, delete and deep health checks as operations followed to every node's terminal state."""
+replace, delete and deep health checks as operations followed to every node's terminal state; and two nodes
+of a group on a training plan moved to the gpu group and back (MoveClusterNodes), the plan's usage unchanged."""
 
 from __future__ import annotations
 
@@ -239,3 +240,72 @@ def test_delete_shrinks_the_group_and_follows_the_node_until_it_is_gone(sandbox,
     assert node_id not in {n["nodeId"] for n in _nodes(sandbox, cluster)}
     group = sandbox.aws("sagemaker").describe_cluster(ClusterName=cluster)["InstanceGroups"][0]
     assert group["TargetCount"] == 2
+
+
+def _buy_plan(sandbox, name: str) -> str:
+    """A training plan for two ml.p5.48xlarge in the cluster's zone, Active now: its ARN."""
+    search = {"instanceType": "ml.p5.48xlarge", "instanceCount": 2, "durationHours": 168}
+    with sandbox.client() as c:
+        offers = c.get("/api/training-plans/offerings", params=search).json()["items"]
+        offering = next(o for o in offers if o["availabilityZone"] == "us-east-1a")
+        body = {**search, "name": name, "offeringId": offering["offeringId"], "confirmPrice": offering["upfrontFee"]}
+        bought = c.post("/api/training-plans", json=body)
+    assert bought.status_code == 200, bought.text
+    return str(bought.json()["arn"])
+
+
+def _move(sandbox, cluster: str, body: dict) -> dict:
+    with sandbox.client() as c:
+        started = c.post(f"/api/clusters/{cluster}/nodes/move", json={**body, "acknowledgeDataLoss": True})
+    assert started.status_code == 202, started.text
+    return sandbox.wait_operation(started.json()["operation"]["id"])
+
+
+def test_two_nodes_move_from_a_training_group_to_the_gpu_group_and_back_on_the_same_plan(sandbox, cluster):
+    plan = _buy_plan(sandbox, "e2e-move-plan")
+    train = {"group": "train", "instanceType": "ml.p5.48xlarge", "instanceCount": 2}
+    with sandbox.client() as c:
+        op = c.post(
+            f"/api/clusters/{cluster}/instance-groups",
+            json={**train, "capacityType": "trainingPlan", "trainingPlanArn": plan},
+        )
+    assert op.status_code == 202, op.text
+    assert sandbox.wait_operation(op.json()["operation"]["id"])["status"] == "SUCCEEDED"
+
+    def where() -> dict[str, str]:
+        return {n["nodeId"]: n["instanceGroup"] for n in _settled(sandbox, cluster)}
+
+    def in_use() -> int:
+        with sandbox.client("viewer") as c:
+            return int(c.get("/api/training-plans/e2e-move-plan").json()["inUseInstanceCount"])
+
+    moving = sorted(n for n, group in where().items() if group == "train")
+    assert len(moving) == 2 and in_use() == 2
+    # a training pod on one of them: the move drains it first
+    core = k8s.CoreV1Api(sandbox.kube(cluster))
+    pod = k8s.V1Pod(
+        metadata=k8s.V1ObjectMeta(name="trainer-0", namespace="default"),
+        spec=k8s.V1PodSpec(node_name=f"hyperpod-{moving[0]}", containers=[k8s.V1Container(name="t", image="busybox")]),
+    )
+    core.create_namespaced_pod("default", pod)
+    body = {"sourceGroup": "train", "targetGroup": "gpu", "count": 2, "acknowledgeDataLoss": True}
+    with sandbox.client() as c:
+        planned = c.post(f"/api/clusters/{cluster}/nodes/move", params={"dryRun": "true"}, json=body)
+        same = c.post(f"/api/clusters/{cluster}/nodes/move", json={**body, "targetGroup": "train"})
+    assert planned.status_code == 200 and planned.json()["status"] == "PLANNED", planned.text
+    reasons = [s["reason"] for s in planned.json()["steps"]]
+    assert "cordon, then evict 1 pod(s): default/trainer-0" in reasons, reasons
+    assert all("training plan e2e-move-plan" in r for r in reasons if r.startswith("MoveClusterNodes")), reasons
+    assert same.status_code == 422 and same.json()["details"][0]["field"] == "body.targetGroup"
+
+    moved = _move(sandbox, cluster, {"sourceGroup": "train", "targetGroup": "gpu", "count": 2})
+    assert moved["status"] == "SUCCEEDED", (moved.get("message"), moved.get("phases"))
+    after = where()
+    assert {after[n] for n in moving} == {"gpu"}  # the same instances, in the other group
+    assert in_use() == 2  # their training plan's capacity went with them
+    assert "trainer-0" not in {p.metadata.name for p in core.list_namespaced_pod("default").items}
+
+    back = _move(sandbox, cluster, {"sourceGroup": "gpu", "targetGroup": "train", "nodeIds": moving})
+    assert back["status"] == "SUCCEEDED", (back.get("message"), back.get("phases"))
+    assert sorted(n for n, group in where().items() if group == "train") == moving
+    assert in_use() == 2

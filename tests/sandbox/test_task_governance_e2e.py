@@ -17,7 +17,7 @@ from tests.sandbox.clusters import cluster_body
 pytestmark = pytest.mark.e2e
 
 NAME = "e2e-tg"
-BODY = cluster_body(NAME, {"name": "gpu", "instanceType": "ml.p5.48xlarge", "instanceCount": 2})
+BODY = cluster_body(NAME, {"name": "gpu", "instanceType": "ml.p5.48xlarge", "instanceCount": 4})
 POLICY = {"priorityClasses": [{"name": "training", "weight": 50}, {"name": "inference", "weight": 90}]}
 TEAM = {
     "resources": [{"instanceType": "ml.p5.48xlarge", "count": 1}],
@@ -137,9 +137,13 @@ def test_policy_and_team_become_kueue_objects_and_equal_requests_are_noop(sandbo
 def test_a_type_or_count_the_cluster_lacks_is_a_422_saying_what_it_has(sandbox, cluster):
     wrong = _put(sandbox, "/teams/vision", {**TEAM, "resources": [{"instanceType": "ml.g5.xlarge", "count": 1}]})
     assert wrong.status_code == 422, wrong.text
-    assert "ml.p5.48xlarge (2)" in wrong.json()["message"]
-    many = _put(sandbox, "/teams/vision", {**TEAM, "resources": [{"instanceType": "ml.p5.48xlarge", "count": 3}]})
-    assert many.status_code == 422 and "has 2 ml.p5.48xlarge" in many.json()["message"], many.text
+    assert "ml.p5.48xlarge (4)" in wrong.json()["message"]
+    many = _put(sandbox, "/teams/vision", {**TEAM, "resources": [{"instanceType": "ml.p5.48xlarge", "count": 5}]})
+    assert many.status_code == 422 and "has 4 ml.p5.48xlarge" in many.json()["message"], many.text
+    gpus = _put(
+        sandbox, "/teams/vision", {**TEAM, "resources": [{"instanceType": "ml.p5.48xlarge", "accelerators": 33}]}
+    )
+    assert gpus.status_code == 422 and "have 32 GPUs" in gpus.json()["message"], gpus.text
     bad_name = _put(sandbox, "/teams/Vision_Team", TEAM)
     assert bad_name.status_code == 422, bad_name.text
 
@@ -167,6 +171,138 @@ def test_a_job_runs_in_the_teams_queue_and_an_unknown_queue_names_the_teams(sand
 
         _poll(running, "the queued job running", timeout=120)
         assert c.delete(f"/api/clusters/{NAME}/jobs/queued", params={"namespace": NAMESPACE, "confirm": "queued"})
+
+
+P5 = "ml.p5.48xlarge"
+LENDER_NS, LENDER_QUEUE = "hyperpod-ns-lender", "hyperpod-ns-lender-localqueue"
+
+
+def _job(name: str, namespace: str, queue: str, replicas: int, **extra: Any) -> dict:
+    return {
+        "jobName": name,
+        "namespace": namespace,
+        "queue": queue,
+        "instanceGroup": "gpu",
+        "replicas": replicas,
+        "image": "pytorch/pytorch:2.7.1-cuda12.6-cudnn9-runtime",
+        "command": ["hyperpodrun", "--nproc-per-node=8", "/data/jobs/train.py"],
+        **extra,
+    }
+
+
+def _submit(sandbox, job: dict) -> None:
+    with sandbox.client("operator") as c:
+        submitted = c.post(f"/api/clusters/{NAME}/jobs", json=job)
+    assert submitted.status_code == 200, submitted.text
+
+
+def _job_view(sandbox, name: str, namespace: str) -> dict:
+    with sandbox.client("viewer") as c:
+        found = c.get(f"/api/clusters/{NAME}/jobs/{name}", params={"namespace": namespace})
+    assert found.status_code == 200, found.text
+    return found.json()
+
+
+def _in(sandbox, name: str, namespace: str, status: str, timeout: float = 90) -> dict:
+    return _poll(
+        lambda: (v := _job_view(sandbox, name, namespace))["status"] == status and v, f"{name} {status}", timeout
+    )
+
+
+def _delete_job(sandbox, name: str, namespace: str) -> None:
+    with sandbox.client("operator") as c:
+        gone = c.delete(f"/api/clusters/{NAME}/jobs/{name}", params={"namespace": namespace, "confirm": name})
+    assert gone.status_code in (200, 202), gone.text
+
+
+def _team(sandbox, team: str) -> dict:
+    return next(t for t in _get(sandbox, "/teams")["items"] if t["team"] == team)
+
+
+@pytest.fixture
+def long_training(sandbox):
+    """Jobs train for hours of simulated time meanwhile, so none finishes while the test watches it."""
+    sandbox.faults(jobLogIntervalSeconds=3600)
+    try:
+        yield
+    finally:
+        sandbox.faults(jobLogIntervalSeconds=10)
+
+
+def test_a_team_over_its_quota_waits_borrows_idle_compute_then_is_preempted_when_the_lender_needs_it(
+    sandbox, cluster, long_training
+):
+    research = {"resources": [{"instanceType": P5, "count": 1}], "sharing": "LendAndBorrow", "borrowLimit": 50}
+    lender = {"resources": [{"instanceType": P5, "count": 3}], "sharing": "LendAndBorrow"}
+    assert _put(sandbox, "/teams/research", research).status_code == 200
+    assert _put(sandbox, "/teams/lender", lender).status_code == 200
+    _poll(lambda: _kueue(sandbox, "localqueues", LENDER_NS) == [LENDER_QUEUE], "the lender's LocalQueue")
+
+    # two nodes (16 GPUs) on a quota of 8 that may borrow 50 % more: it waits, saying how short it is
+    _submit(sandbox, _job("big", NAMESPACE, QUEUE, 2))
+    waiting = _in(sandbox, "big", NAMESPACE, "Queued")
+    assert (
+        "insufficient unused quota for nvidia.com/gpu in flavor ml.p5.48xlarge, 4 more needed" in waiting["message"]
+    ), waiting
+    assert waiting["pods"] == []
+
+    # borrowing up to 100 %: admitted on the lender's idle GPUs, and the team shows what it borrowed
+    assert _put(sandbox, "/teams/research", {**research, "borrowLimit": 100}).json()["status"] == "UPDATED"
+    running = _in(sandbox, "big", NAMESPACE, "Running")
+    assert len(running["pods"]) == 2
+    team = _poll(lambda: (t := _team(sandbox, "research"))["borrowed"] and t, "research's borrowed GPUs")
+    assert [(u["accelerators"], u["instances"]) for u in team["used"]] == [(16, 2)]
+    assert [(b["instanceType"], b["accelerators"]) for b in team["borrowed"]] == [(P5, 8)]
+    assert [g["accelerators"] for g in team["guaranteed"]] == [8]
+
+    # the lender submits within its own quota: Kueue reclaims what it lent, and the borrower waits again
+    _submit(sandbox, _job("reclaim", LENDER_NS, LENDER_QUEUE, 3))
+    _in(sandbox, "reclaim", LENDER_NS, "Running")
+    preempted = _in(sandbox, "big", NAMESPACE, "Queued")
+    assert preempted["reason"] == "Preempted", preempted
+    assert "due to reclamation within the cohort" in preempted["message"]
+    assert preempted["pods"] == []
+    _delete_job(sandbox, "reclaim", LENDER_NS)
+    _in(sandbox, "big", NAMESPACE, "Running")  # readmitted once the lender's job is gone
+    _delete_job(sandbox, "big", NAMESPACE)
+
+
+def test_a_four_node_gang_job_is_admitted_only_when_four_nodes_fit_in_one_network_block(
+    sandbox, cluster, long_training
+):
+    research = {"resources": [{"instanceType": P5, "count": 1}], "sharing": "LendAndBorrow", "borrowLimit": 100}
+    assert _put(sandbox, "/teams/research", research).status_code == 200
+    assert _put(sandbox, "/teams/lender", {"resources": [{"instanceType": P5, "count": 3}]}).status_code == 200
+    _submit(sandbox, _job("small", NAMESPACE, QUEUE, 1))
+    _in(sandbox, "small", NAMESPACE, "Running")
+
+    # every pod in one layer-2 network block (the sandbox's four nodes share one; two per layer-3 block)
+    block = {"label": "topology.k8s.aws/network-node-layer-2", "required": True}
+    _submit(sandbox, _job("gang", LENDER_NS, LENDER_QUEUE, 4, topology=block))
+    waiting = _in(sandbox, "gang", LENDER_NS, "Queued")
+    assert "insufficient unused quota for nvidia.com/gpu in flavor ml.p5.48xlarge, 8 more needed" in waiting["message"]
+    assert waiting["pods"] == []  # all or nothing: no pod starts while one of the four cannot
+
+    _delete_job(sandbox, "small", NAMESPACE)
+    running = _in(sandbox, "gang", LENDER_NS, "Running")
+    nodes = {n.metadata.name: n.metadata.labels for n in k8s.CoreV1Api(sandbox.kube(NAME)).list_node().items}
+    blocks = {nodes[p["node"]][block["label"]] for p in running["pods"]}
+    assert len(running["pods"]) == 4 and len(blocks) == 1, running["pods"]
+    _delete_job(sandbox, "gang", LENDER_NS)
+
+    # one layer-3 block holds two of the nodes: four pods required in one never fit, and the job says so
+    tight = {"label": "topology.k8s.aws/network-node-layer-3", "required": True}
+    _submit(sandbox, _job("tight", LENDER_NS, LENDER_QUEUE, 4, topology=tight))
+    stuck = _poll(
+        lambda: (
+            "allows to fit only 2 out of 4" in ((v := _job_view(sandbox, "tight", LENDER_NS))["message"] or "") and v
+        ),
+        "the topology verdict",
+    )
+    assert stuck["status"] == "Queued" and stuck["pods"] == []
+    _delete_job(sandbox, "tight", LENDER_NS)
+    with sandbox.client() as c:
+        assert c.delete(f"/api/clusters/{NAME}/teams/lender", params={"confirm": "lender"}).status_code == 200
 
 
 def test_deleting_a_team_needs_its_name_and_removes_quota_and_queues(sandbox, cluster):

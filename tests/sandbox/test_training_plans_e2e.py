@@ -1,6 +1,7 @@
 """A cluster created on a training plan, through REST: a plan bought to start in half an hour, a cluster
 provisioned with its GPU group on the plan, the group's instance there once the plan is Active; and a plan
-in another zone refused by name before anything is made."""
+in another zone refused by name before anything is made; the plan in use told once at a chat webhook as it
+nears its end (plan-expiring)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,9 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from tests.sandbox.aws.support import wait_until
 from tests.sandbox.clusters import cluster_body
+from tests.sandbox.watch_support import texts, watch, webhook
 
 pytestmark = pytest.mark.e2e
 NAME = "e2e-on-plan"
@@ -50,3 +53,14 @@ def test_a_cluster_created_on_a_plan_gets_its_instances_when_the_plan_starts(san
     assert seen["status"] == "Active"
     assert [(u["group"], u["currentCount"]) for u in seen["usage"]] == [("gpu", 1)]
     assert seen["usage"][0]["cluster"] and seen["inUseInstanceCount"] == 1
+
+    # plan-expiring: the watcher tells a plan in use once per threshold, linking to the Capacity page. The plan
+    # ends in about 168 hours; a run that asks for 200 hours before the end is within it, one for 24 is not.
+    with webhook(sandbox, NAME, ["plan-expiring"]) as (receiver, path):
+        assert NAME not in watch(sandbox, planExpiringHours=[24])["told"]
+        assert watch(sandbox, planExpiringHours=[200])["told"][NAME] == {"plan-expiring": ["e2e-create-plan"]}
+        subject = "*Training plan e2e-create-plan ends in "
+        [text] = wait_until(lambda: texts(receiver, path, subject), reason="no plan-expiring message")
+        assert "used by instance group(s) gpu of e2e-on-plan" in text and text.endswith(f"{sandbox.url}/capacity")
+        assert NAME not in watch(sandbox, planExpiringHours=[200])["told"]  # told once for this threshold
+        assert len(texts(receiver, path, subject)) == 1

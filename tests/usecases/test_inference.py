@@ -14,7 +14,7 @@ from launchpod.contracts.operations import NoopView, OperationStatus
 from launchpod.contracts.plans import PlanView
 from launchpod.domain import features, ownership, storage
 from launchpod.domain import operations as ops
-from launchpod.domain.errors import Conflict, NotFound
+from launchpod.domain.errors import Conflict, InvalidInput, NotFound
 from launchpod.domain.inference import manifests
 from launchpod.domain.inference.endpoints import RealEndpoint
 from launchpod.usecases import inference as cases
@@ -313,6 +313,42 @@ def test_replicas_beyond_the_free_gpus_of_the_types_nodes_are_said_to_wait_in_th
     assert cases.create(_create({**body, "replicas": 2}), who=WHO, ports=ports).plan.warnings == ()
 
 
+@pytest.mark.parametrize(
+    ("container", "field"),
+    [
+        ({"worker": {"image": "vllm/vllm-openai:v0.10.1", "gpus": 8}}, "body.container.worker.gpus"),
+        (
+            {"worker": {"image": "lmsysorg/sglang:v0.5.2", "gpus": 1}, "router": True, "pd": {"prefillGpus": 8}},
+            "body.container.pd.prefillGpus",
+        ),
+    ],
+)
+def test_more_gpus_per_replica_than_one_node_has_is_refused_not_left_pending(container, field):
+    body = {"endpoint": "big", "kind": "container", "instanceType": "ml.g5.12xlarge", "container": container}
+    with pytest.raises(InvalidInput, match=r"ml\.g5\.12xlarge has 4 GPUs") as refused:
+        cases.create(_create(body), who=WHO, ports=_ports())
+    assert refused.value.details[0]["field"] == field and "multi-node endpoints" in str(refused.value)
+
+
+def test_a_pd_endpoint_s_prefill_workers_are_checked_in_the_room_its_decode_workers_leave():
+    """Two free 4-GPU nodes: two decode replicas of 2 GPUs fit on the first, so one prefill worker of 4 GPUs fits
+    on the second and a second one waits, said in the dry run."""
+    lists = {"Node": [_node("n1", 4), _node("n2", 4)], "Pod": []}
+    worker = {"image": "lmsysorg/sglang:v0.5.2", "gpus": 2}
+    body = {
+        "endpoint": "sg-pd",
+        "kind": "container",
+        "instanceType": "ml.g5.12xlarge",
+        "replicas": 2,
+        "container": {"worker": worker, "router": True, "pd": {"prefillReplicas": 2, "prefillGpus": 4}},
+    }
+    ports = _ports(lists=lists)
+    (warning,) = cases.create(_create(body), who=WHO, ports=ports).plan.warnings
+    assert warning.startswith("1 of 2 replicas of sg-pd-prefill fit now"), warning
+    one = {**body, "container": {**body["container"], "pd": {"prefillReplicas": 1, "prefillGpus": 4}}}
+    assert cases.create(_create(one), who=WHO, ports=ports).plan.warnings == ()
+
+
 def test_an_openai_chat_completion_sends_openai_s_sampling_fields_and_answers_openai_s_shape():
     routed = _routed_pool("sg-a", ["sg-a-0"])
     answer = {"id": "chatcmpl-1", "created": 7, "model": "m", "choices": [{"message": {"content": "hi"}}]}
@@ -350,3 +386,30 @@ def test_an_openai_chat_completion_waits_for_a_serving_endpoint_and_refuses_two_
     assert ports.endpoints.chats == []
     with pytest.raises(ValueError, match="not both with different values"):
         ChatCompletionRequest(messages=[{"role": "user", "content": "x"}], max_tokens=8, max_completion_tokens=9)
+
+
+def test_an_endpoint_may_run_on_any_type_of_a_flexible_group_and_a_type_no_group_has_is_refused_naming_each():
+    """A flexible group reports its types in InstanceRequirements and may report no InstanceType at all."""
+    flexible = {
+        "InstanceGroups": [
+            {
+                "InstanceGroupName": "flex",
+                "InstanceRequirements": {
+                    "CurrentInstanceTypes": ["ml.p5.48xlarge", "ml.g5.12xlarge"],
+                    "DesiredInstanceTypes": ["ml.p5.48xlarge", "ml.g5.12xlarge"],
+                },
+            }
+        ]
+    }
+    body = {
+        "endpoint": "vllm",
+        "kind": "container",
+        "instanceType": "ml.g5.12xlarge",
+        "container": {"worker": {"image": "vllm/vllm-openai:v0.10.1", "gpus": 1}},
+    }
+    ports = _ports()
+    ports.hyperpods.clusters["c1"] = flexible
+    assert cases.create(_create(body), who=WHO, ports=ports).plan.steps
+    with pytest.raises(Conflict) as refused:
+        cases.create(_create({**body, "instanceType": "ml.g6.12xlarge"}), who=WHO, ports=ports)
+    assert "flex (ml.p5.48xlarge, ml.g5.12xlarge)" in refused.value.message

@@ -15,6 +15,7 @@ from launchpod.domain.errors import Conflict, InvalidInput, NotFound
 from launchpod.usecases import task_governance as cases
 
 from tests.fakes.eks import Eks
+from tests.fakes.instance_facts import Instances
 from tests.fakes.kube import Kube
 from tests.fakes.sagemaker import SageMaker
 from tests.fakes.task_governance import TaskGovernance
@@ -33,6 +34,7 @@ def _ports(
         governance=gov,
         read=kube or Kube(),
         prefix="launchpod",
+        instances=Instances(),
     )
 
 
@@ -139,3 +141,46 @@ def test_changes_wait_for_the_add_on_while_reads_answer_without_it():
 def test_a_cluster_without_hyperpod_is_not_found_with_how_to_create_it():
     with pytest.raises(NotFound, match="c1 has no HyperPod cluster; create it with POST /api/clusters/c1/hyperpod"):
         cases.teams("c1", ports=_ports(TaskGovernance(), described=None))
+
+
+def test_idle_resource_sharing_is_sent_to_sagemaker_and_an_equal_policy_is_noop():
+    gov = TaskGovernance()
+    ports = _ports(gov)
+    policy = GovernancePolicyRequest(priorityClasses=[{"name": "training", "weight": 40}], idleResourceSharing=True)
+    assert cases.set_policy("c1", policy, False, ports=ports).policy.idleResourceSharing is True
+    assert gov.config["SchedulerConfig"]["IdleResourceSharing"] == "Enabled"
+    assert isinstance(cases.set_policy("c1", policy, False, ports=ports), NoopView)
+
+
+def test_a_team_shows_what_it_is_guaranteed_uses_and_borrows_from_its_cluster_queue():
+    queue = {
+        "apiVersion": tg.KUEUE_API,
+        "kind": "ClusterQueue",
+        "metadata": {"name": tg.cluster_queue("research")},
+        "status": {
+            "flavorsUsage": [
+                {
+                    "name": "p5",
+                    "resources": [
+                        {"name": "nvidia.com/gpu", "total": "6", "borrowed": "2"},
+                        {"name": "cpu", "total": "144", "borrowed": "48"},
+                    ],
+                }
+            ]
+        },
+    }
+    flavor = {
+        "apiVersion": tg.KUEUE_API,
+        "kind": "ResourceFlavor",
+        "metadata": {"name": "p5"},
+        "spec": {"nodeLabels": {"node.kubernetes.io/instance-type": "ml.p5.48xlarge"}},
+    }
+    gov = TaskGovernance()
+    ports = _ports(gov, kube=Kube([_local_queue("research"), queue, flavor]))
+    request = TeamRequest(resources=[{"instanceType": "ml.p5.48xlarge", "accelerators": 4}])
+    (view,) = [cases.put_team("c1", "research", request, False, ports=ports).team]
+    assert [(g.instanceType, g.accelerators, g.vCpu, g.instances) for g in view.guaranteed] == [
+        ("ml.p5.48xlarge", 4, 96, 0.5)
+    ]
+    assert [(u.accelerators, u.vCpu) for u in view.used] == [(6, 144)]
+    assert [(b.instanceType, b.accelerators) for b in view.borrowed] == [("ml.p5.48xlarge", 2)]

@@ -17,6 +17,7 @@ const ClusterPage = lazy(() => import('./pages/ClusterPage'));
 const OperationsPage = lazy(() => import('./pages/OperationsPage'));
 const OperationPage = lazy(() => import('./pages/OperationPage'));
 const CapacityPage = lazy(() => import('./pages/CapacityPage'));
+const TeamsPage = lazy(() => import('./pages/TeamsPage'));
 
 function Shell() {
   const { token, identity, activeCluster, flashes } = useSession();
@@ -76,6 +77,8 @@ function Shell() {
                 ? '/operations'
                 : location.pathname.startsWith('/capacity')
                   ? '/capacity'
+                  : location.pathname.startsWith('/teams')
+                    ? '/teams'
                   : '/clusters'
             }
             onFollow={follow}
@@ -83,6 +86,7 @@ function Shell() {
               { type: 'link', text: 'Clusters', href: '/clusters' },
               { type: 'link', text: 'Operations', href: '/operations' },
               { type: 'link', text: 'Capacity', href: '/capacity' },
+              { type: 'link', text: 'Teams', href: '/teams' },
               { type: 'divider' },
               { type: 'link', text: 'API reference', href: `${config().apiUrl.replace(/\/$/, '')}/docs`, external: true },
             ]}
@@ -99,6 +103,7 @@ function Shell() {
                 <Route path="/operations" element={<OperationsPage />} />
                 <Route path="/operations/:id" element={<OperationPage />} />
                 <Route path="/capacity" element={<CapacityPage />} />
+                <Route path="/teams" element={<TeamsPage />} />
                 <Route path="*" element={<Navigate to="/clusters" replace />} />
               </Routes>
             </Suspense>

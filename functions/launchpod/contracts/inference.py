@@ -20,6 +20,7 @@ from launchpod.contracts.common import (
     rules,
     without_dot_segments,
 )
+from launchpod.contracts.serving import PdSpec
 
 # The endpoint names every object it makes (Deployment, Service, custom resource); the inference
 # CRDs' modelName/endpointName allow at most 63 characters, and "-routing" suffixes leave room.
@@ -257,6 +258,27 @@ class ManagedSpec(Contract):
     metrics: MetricsSpec | None = Field(
         default=None, description="metrics collection (spec.metrics); without it, the operator's defaults"
     )
+    pd: PdSpec | None = Field(
+        default=None,
+        description="prefill/decode disaggregation (the operator's pdSpec): vLLM (LMCache) workers only; the "
+        "endpoint's replicas decode, pd.prefillReplicas prefill",
+    )
+
+    @model_validator(mode="after")
+    def _pd_is_vllm(self) -> Self:
+        if self.pd is None:
+            return self
+        if "vllm" not in _repository(self.worker.image):
+            raise refused(
+                "pd_engine",
+                "the inference operator's pdSpec appends vLLM flags and moves the KV cache with LMCache: managed pd "
+                "needs a vLLM worker image (lmcache/vllm-openai); for SGLang use kind container with container.pd",
+            )
+        if self.pd.transferBackend is not None:
+            raise refused(
+                "pd_field", "pd.transferBackend is SGLang's (kind container); the operator moves the KV cache itself"
+            )
+        return self
 
     @model_validator(mode="after")
     def _one_trigger(self) -> Self:
@@ -307,6 +329,33 @@ class ContainerSpec(Contract):
         " by label (in a modelPool, by the pool's binding label, so a reassigned pod moves between routers); the"
         " Service then points at the router",
     )
+    pd: PdSpec | None = Field(
+        default=None,
+        description="SGLang only, with router: prefill/decode disaggregation; the endpoint's replicas decode, "
+        "pd.prefillReplicas prefill, and the router (--pd-disaggregation) hands each request from one to the other",
+    )
+
+    @model_validator(mode="after")
+    def _pd_on_sglang(self) -> Self:
+        if self.pd is None:
+            return self
+        if "sglang" not in _repository(self.worker.image):
+            raise refused(
+                "pd_engine",
+                "self-managed prefill/decode disaggregation is SGLang's (lmsysorg/sglang, with its router); vLLM's "
+                "needs an external proxy Launchpod does not run: use kind managed with managed.pd for vLLM",
+            )
+        if not self.router:
+            raise refused("pd_router", "container.pd needs router: true (the SGLang router pairs prefill and decode)")
+        if self.service == "modelPool":
+            raise refused("pd_router", "container.pd is not offered for a modelPool (its workers are one kind)")
+        if self.pd.routingThreshold is not None:
+            raise refused(
+                "pd_field",
+                "pd.routingThreshold is the inference operator's (kind managed); the SGLang router "
+                "sends every request through prefill and decode",
+            )
+        return self
 
     @model_validator(mode="after")
     def _keda_needs_a_query(self) -> Self:
@@ -323,11 +372,18 @@ class ContainerSpec(Contract):
                 "container autoscaling's KEDA queries the in-cluster Prometheus at "
                 "autoscaling.prometheus.serverAddress; ampWorkspaceUrl is for kind managed"
             )
-        if self.router and "sglang" not in self.worker.image.split("@")[0].rsplit(":", 1)[0]:
+        if self.router and "sglang" not in _repository(self.worker.image):
             raise refused(
                 "sglang_router", "router is the SGLang router: it needs an SGLang worker image (lmsysorg/sglang)"
             )
         return self
+
+
+def _repository(image: str) -> str:
+    """An image reference without its tag and digest (a registry's port stays)."""
+    name = image.split("@")[0]
+    last = name.rsplit("/", 1)[-1]
+    return name.rsplit(":", 1)[0] if ":" in last else name
 
 
 def _kind(kind: str, section: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -398,8 +454,10 @@ class EndpointPodView(Contract):
     phase: str
     ready: bool
     message: str | None = None
-    role: Literal["worker", "router"] | None = Field(
-        default=None, description="container only: a serving worker, or the endpoint's SGLang router"
+    role: Literal["worker", "router", "prefill", "decode"] | None = Field(
+        default=None,
+        description="container only: a serving worker, the endpoint's SGLang router, or with pd a prefill or decode"
+        " worker",
     )
     serves: str | None = Field(
         default=None, description="model pools only: the endpoint whose Service (or router) this worker serves"

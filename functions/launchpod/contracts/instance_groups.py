@@ -2,12 +2,19 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Annotated, Any, Literal, Self
 
-from pydantic import ConfigDict, Field, model_validator
+from pydantic import AwareDatetime, ConfigDict, Field, model_validator
 
-from launchpod.contracts.common import ABSENT, AvailabilityZoneName, ClusterName, Contract, rules
-from launchpod.contracts.hyperpod import DeepHealthCheck, HyperPodInstanceType, InstanceGroupName, TrainingPlanArn
+from launchpod.contracts.common import ABSENT, AvailabilityZoneName, ClusterName, Contract, refused, rules
+from launchpod.contracts.hyperpod import (
+    BatchSize,
+    DeepHealthCheck,
+    HyperPodInstanceType,
+    InstanceGroupName,
+    TrainingPlanArn,
+)
 from launchpod.contracts.operations import OperationAcceptedView
 
 CapacityType = Literal["onDemand", "spot", "trainingPlan"]
@@ -38,6 +45,89 @@ LabelValue = Annotated[
 ScheduleExpression = Annotated[str, Field(min_length=1, max_length=256, examples=["cron(0 3 ? * SUN *)"])]
 
 
+# ClusterInstanceGroupSpecification.ImageId and ImageReleaseVersion (botocore sagemaker 2017-07-24; API
+# reference API_ClusterInstanceGroupSpecification.html): a HyperPod public or custom AMI, or "default" (the
+# latest image; on a Continuous cluster a new group inherits the earliest group's AMI); a managed-AMI version
+# MAJOR.MINOR.PATCH, latest when omitted.
+ImageId = Annotated[
+    str, Field(min_length=7, max_length=21, pattern=r"^(ami-[0-9a-fA-F]{8,17}|default)$", examples=["default"])
+]
+ImageReleaseVersion = Annotated[str, Field(max_length=64, pattern=r"^[0-9]+\.[0-9]+\.[0-9]+$", examples=["1.2.3"])]
+# ClusterInstanceRequirements.InstanceTypes: 1-20 types, tried in order (the first that has capacity).
+FlexibleTypes = Annotated[
+    list[HyperPodInstanceType],
+    Field(
+        min_length=1,
+        max_length=20,
+        description="flexible group: types tried in order when one lacks capacity (Continuous clusters)",
+        json_schema_extra={"uniqueItems": True},
+    ),
+]
+MinInstanceCount = Annotated[
+    int,
+    Field(
+        ge=0,
+        le=6758,
+        description="InService once this many run; at most instanceCount (Continuous clusters)",
+    ),
+]
+PatchingStrategy = Literal["WhenIdle", "WhenAllIdle", "DrainFirst"]
+
+
+# ClusterDrainPolicy: how long DrainFirst waits for a node's pods to leave, and what then.
+class DrainPolicy(Contract):
+    drainTimeoutSeconds: int = Field(default=3600, ge=0, le=5400)
+    onDrainTimeout: Literal["Skip", "Force"] = Field(
+        default="Skip", description="Skip: node left unpatched, pods keep running; Force: delete pods, ignore PDBs"
+    )
+
+
+# ClusterAutoPatchConfig: HyperPod applies security-patch AMIs to the group by itself. WhenIdle and WhenAllIdle
+# never stop a running job (a busy node stays on its AMI); DrainFirst evicts pods, for inference groups that
+# are never idle.
+class AutoPatch(Contract):
+    model_config = ConfigDict(
+        json_schema_extra=rules(
+            oneOf=[
+                {
+                    "title": "Idle nodes only",
+                    "type": "object",
+                    "properties": {
+                        "strategy": {"enum": ["WhenIdle", "WhenAllIdle"]},
+                        "drain": ABSENT,
+                        "maxBatchSize": ABSENT,
+                    },
+                },
+                {
+                    "title": "Drain first",
+                    "type": "object",
+                    "required": ["maxBatchSize"],
+                    "properties": {"strategy": {"const": "DrainFirst"}, "idleWaitWindowSeconds": ABSENT},
+                },
+            ]
+        )
+    )
+
+    strategy: PatchingStrategy = Field(
+        description="WhenIdle/WhenAllIdle: patch idle nodes, never stop a job; DrainFirst: evict pods, patch in batches"
+    )
+    idleWaitWindowSeconds: int | None = Field(default=None, ge=3600, le=2160000)
+    drain: DrainPolicy | None = None
+    maxBatchSize: BatchSize | None = None
+    nextPatchDate: AwareDatetime | None = Field(default=None, description="moves HyperPod's next patch")
+
+    @model_validator(mode="after")
+    def _by_strategy(self) -> Self:
+        if self.strategy == "DrainFirst":
+            if self.maxBatchSize is None:
+                raise ValueError("DrainFirst needs maxBatchSize (AutoPatchConfig.DeploymentConfig)")
+            if self.idleWaitWindowSeconds is not None:
+                raise ValueError("idleWaitWindowSeconds applies to WhenIdle and WhenAllIdle, not DrainFirst")
+        elif self.drain is not None or self.maxBatchSize is not None:
+            raise ValueError("drain and maxBatchSize apply to DrainFirst only")
+        return self
+
+
 class Taint(Contract):
     key: LabelKey
     value: LabelValue | None = None
@@ -49,25 +139,51 @@ class AddInstanceGroupRequest(Contract):
 
     model_config = ConfigDict(
         json_schema_extra=rules(
-            oneOf=[
+            allOf=[
                 {
-                    "title": "A training plan's capacity",
-                    "type": "object",
-                    "required": ["capacityType", "trainingPlanArn"],
-                    "properties": {"capacityType": {"const": "trainingPlan"}, "trainingPlanArn": {"type": "string"}},
+                    "oneOf": [
+                        {
+                            "title": "A training plan's capacity",
+                            "type": "object",
+                            "required": ["capacityType", "trainingPlanArn"],
+                            "properties": {
+                                "capacityType": {"const": "trainingPlan"},
+                                "trainingPlanArn": {"type": "string"},
+                                "instanceTypes": ABSENT,
+                            },
+                        },
+                        {
+                            "title": "On-demand or spot capacity",
+                            "type": "object",
+                            "properties": {"capacityType": {"enum": ["onDemand", "spot"]}, "trainingPlanArn": ABSENT},
+                        },
+                    ]
                 },
                 {
-                    "title": "On-demand or spot capacity",
-                    "type": "object",
-                    "properties": {"capacityType": {"enum": ["onDemand", "spot"]}, "trainingPlanArn": ABSENT},
+                    "oneOf": [
+                        {
+                            "title": "One instance type",
+                            "type": "object",
+                            "required": ["instanceType"],
+                            "properties": {"instanceType": {"type": "string"}, "instanceTypes": ABSENT},
+                        },
+                        {
+                            "title": "Flexible group",
+                            "type": "object",
+                            "required": ["instanceTypes"],
+                            "properties": {"instanceTypes": {"type": "array"}, "instanceType": ABSENT},
+                        },
+                    ]
                 },
             ]
         )
     )
 
     group: InstanceGroupName = Field(description="the new group's name, unique in the cluster")
-    instanceType: HyperPodInstanceType
+    instanceType: HyperPodInstanceType | None = None
+    instanceTypes: FlexibleTypes | None = None
     instanceCount: int = Field(ge=0, le=6758, description="0 is allowed: a group to scale up later")
+    minInstanceCount: MinInstanceCount | None = None
     availabilityZone: AvailabilityZoneName | None = Field(
         default=None, description="default: the zone of the cluster's compute subnet; a training plan's zone wins"
     )
@@ -86,12 +202,33 @@ class AddInstanceGroupRequest(Contract):
     deepHealthChecks: list[DeepHealthCheck] = Field(default_factory=list, max_length=2)
     labels: dict[LabelKey, LabelValue] = Field(default_factory=dict, max_length=50)
     taints: list[Taint] = Field(default_factory=list, max_length=50)
+    autoPatch: AutoPatch | None = None
+    imageId: ImageId | None = Field(default=None, description="custom or HyperPod AMI, or default")
+    imageReleaseVersion: ImageReleaseVersion | None = Field(default=None, description="HyperPod AMI release; latest")
 
     @model_validator(mode="after")
     def _plan_with_its_type(self) -> Self:
         if (self.capacityType == "trainingPlan") != (self.trainingPlanArn is not None):
             raise ValueError("give trainingPlanArn exactly when capacityType is trainingPlan")
+        # InstanceType and InstanceRequirements are mutually exclusive (ClusterInstanceGroupSpecification).
+        if (self.instanceType is None) == (self.instanceTypes is None):
+            raise ValueError("give instanceType, or instanceTypes for a flexible group, not both")
+        if self.instanceTypes is not None and self.capacityType == "trainingPlan":
+            raise ValueError("a training plan reserves one instance type: give instanceType")
+        if self.instanceTypes is not None and len(set(self.instanceTypes)) != len(self.instanceTypes):
+            raise ValueError("each instance type appears once in instanceTypes")
+        if self.minInstanceCount is not None and self.minInstanceCount > self.instanceCount:
+            raise refused("ordered", "minInstanceCount is at most instanceCount")
         return self
+
+    @property
+    def types(self) -> list[str]:
+        """The group's instance types in HyperPod's order of preference (one for a single-type group)."""
+        return list(self.instanceTypes or [self.instanceType or ""])
+
+    @property
+    def first_type(self) -> str:
+        return self.types[0]
 
 
 class AddInstanceGroupInput(AddInstanceGroupRequest):
@@ -103,6 +240,11 @@ class UpdateInstanceGroupRequest(Contract):
     for the life of a group; sending a different value is refused (add a new group instead)."""
 
     instanceCount: int | None = Field(default=None, ge=0, le=6758)
+    minInstanceCount: MinInstanceCount | None = None
+    instanceTypes: FlexibleTypes | None = None
+    autoPatch: AutoPatch | None = None
+    imageId: ImageId | None = None
+    imageReleaseVersion: ImageReleaseVersion | None = None
     labels: dict[LabelKey, LabelValue] | None = Field(default=None, max_length=50)
     taints: list[Taint] | None = Field(default=None, max_length=50)
     deepHealthChecks: list[DeepHealthCheck] | None = Field(default=None, max_length=2)
@@ -113,6 +255,15 @@ class UpdateInstanceGroupRequest(Contract):
     capacityType: CapacityType | None = Field(default=None, description="fixed: refused if different")
     efaOnly: bool | None = Field(default=None, description="fixed (NIC mode): refused if different")
     subnetId: str | None = Field(default=None, description="fixed: refused if different")
+
+    @model_validator(mode="after")
+    def _consistent(self) -> Self:
+        if self.instanceTypes is not None and len(set(self.instanceTypes)) != len(self.instanceTypes):
+            raise ValueError("each instance type appears once in instanceTypes")
+        low, count = self.minInstanceCount, self.instanceCount
+        if low is not None and count is not None and low > count:
+            raise refused("ordered", "minInstanceCount is at most instanceCount")
+        return self
 
     def sent(self) -> dict[str, Any]:
         """The fields the client sent, as sent."""
@@ -133,9 +284,25 @@ class DeleteInstanceGroupInput(InstanceGroupRef):
     confirm: str = Field(description="the group's name, typed again: its nodes are terminated")
 
 
+class AutoPatchView(Contract):
+    strategy: str
+    nextPatchDate: datetime | None = Field(
+        default=None, description="when HyperPod patches next (CurrentPatchSchedule)"
+    )
+    requestedPatchDate: datetime | None = Field(default=None, description="a reschedule not yet taken up")
+    idleWaitWindowSeconds: int | None = None
+    drainTimeoutSeconds: int | None = None
+    onDrainTimeout: str | None = None
+    maxBatchSize: BatchSize | None = None
+
+
 class InstanceGroupView(Contract):
     group: str
     instanceType: str | None
+    instanceTypes: list[str] = Field(default_factory=list, description="a flexible group's types, in order")
+    typeCounts: dict[str, int] = Field(
+        default_factory=dict, description="a flexible group: the instances running of each type"
+    )
     currentCount: int
     targetCount: int
     minCount: int | None = None
@@ -153,6 +320,10 @@ class InstanceGroupView(Contract):
     threadsPerCore: int | None = None
     ebsVolumeGb: int | None = None
     imageVersion: str | None = Field(default=None, description="the image release version or AMI the nodes run")
+    imageId: str | None = Field(default=None, description="the AMI asked for (DesiredImageId)")
+    imageReleaseVersion: str | None = Field(default=None, description="the release asked for")
+    imageVersionStatus: str | None = Field(default=None, examples=["UpToDate"])
+    autoPatch: AutoPatchView | None = None
     labels: dict[str, str] = Field(default_factory=dict)
     taints: list[Taint] = Field(default_factory=list)
     scheduledUpdate: str | None = None

@@ -12,7 +12,9 @@ from launchpod.contracts.common import ABSENT, ClusterName, Contract, K8sName, r
 from launchpod.contracts.mlflow import JobMlflowView
 
 JobKind = Literal["pytorch", "ray"]
-RecipeName = Literal["pytorch-torchrun", "llama-factory", "ms-swift-sft", "ms-swift-grpo", "verl-ppo"]
+RecipeName = Literal[
+    "pytorch-torchrun", "llama-factory", "ms-swift-sft", "ms-swift-grpo", "verl-ppo", "torchtitan", "hyperpod-llmft"
+]
 # The kind each recipe runs as, from its file in domain/jobs/recipes (tests/domain/test_jobs.py holds the two
 # equal): the document says it, so a recipe with another kind is refused by the schema too.
 RECIPE_KINDS: dict[str, JobKind] = {
@@ -21,6 +23,8 @@ RECIPE_KINDS: dict[str, JobKind] = {
     "ms-swift-sft": "pytorch",
     "ms-swift-grpo": "pytorch",
     "verl-ppo": "ray",
+    "torchtitan": "pytorch",
+    "hyperpod-llmft": "pytorch",
 }
 
 
@@ -107,6 +111,31 @@ class ElasticPolicyRequest(Contract):
         return self
 
 
+# The node labels HyperPod puts on nodes of the supported types ("Topology-aware scheduling" in the task
+# governance guide, https://docs.aws.amazon.com/sagemaker/latest/dg/sagemaker-hyperpod-eks-operate-console-ui-governance-tasks-scheduling.html;
+# layer-1 is the top of the network, layer-3 the bottom, nearest the instances).
+TopologyLabel = Literal[
+    "topology.k8s.aws/network-node-layer-1",
+    "topology.k8s.aws/network-node-layer-2",
+    "topology.k8s.aws/network-node-layer-3",
+    "topology.k8s.aws/ultraserver-id",
+]
+
+
+class TopologyRequest(Contract):
+    """Every pod on nodes with one value of ``label``: required (else wait), or preferred."""
+
+    label: TopologyLabel
+    required: bool = True
+
+
+class PartitionRequest(Contract):
+    """GPU partitions per pod instead of whole GPUs (a MIG group's nvidia.com/mig-<profile>)."""
+
+    type: str = Field(pattern=r"^mig-[1-7]g\.[0-9]+gb$", examples=["mig-1g.10gb"])
+    count: int = Field(default=1, ge=1, le=56)
+
+
 class SubmitJobRequest(Contract):
     model_config = ConfigDict(
         json_schema_extra=rules(
@@ -164,6 +193,8 @@ class SubmitJobRequest(Contract):
     elasticPolicy: ElasticPolicyRequest | None = Field(default=None, description="pytorch only")
     queue: K8sName | None = Field(default=None, description="the team's LocalQueue (task governance)")
     priority: K8sName | None = Field(default=None, description="a WorkloadPriorityClass (task governance)")
+    topology: TopologyRequest | None = Field(default=None, description="pytorch with a queue")
+    acceleratorPartition: PartitionRequest | None = Field(default=None, description="pytorch, one pod")
 
     @model_validator(mode="after")
     def _source(self) -> SubmitJobRequest:
@@ -171,6 +202,10 @@ class SubmitJobRequest(Contract):
             raise ValueError("give either recipe, or image and command")
         if self.image is not None and not self.command:
             raise ValueError("a custom image needs its command")
+        if self.acceleratorPartition is not None and (self.kind == "ray" or self.replicas != 1):
+            raise ValueError("acceleratorPartition is for a one-pod pytorch job (a partition is not a whole node)")
+        if self.topology is not None and (self.kind == "ray" or not self.queue):
+            raise ValueError("topology is Kueue's topology-aware scheduling: a pytorch job with a queue")
         if self.kind == "ray" and (self.runPolicy is not None or self.elasticPolicy is not None):
             raise ValueError("runPolicy and elasticPolicy are HyperPodPyTorchJob settings; kind ray takes neither")
         bad = [k for k in self.env if not _ENV_NAME.match(k)]
@@ -241,7 +276,10 @@ class JobView(Contract):
     image: str
     instanceType: str | None
     replicas: int
-    status: str = Field(description="Pending, Created, Running, Restarting, Succeeded or Failed")
+    status: str = Field(
+        description="Pending, Queued (Kueue has not admitted it: reason and message say why), Created, Running,"
+        " Restarting, Succeeded or Failed"
+    )
     reason: str | None = None
     message: str | None = None
     createdAt: str | None = None

@@ -1,5 +1,5 @@
 """HyperPod nodes over REST: each node joined with its Kubernetes Node, the cluster's events, and
-the node actions (reboot, replace, delete, deep health checks) that run as operations."""
+the node actions (reboot, replace, delete, deep health checks, moves) that run as operations."""
 
 from __future__ import annotations
 
@@ -181,3 +181,51 @@ class ClusterEventListView(Contract):
     cluster: str
     items: list[ClusterEventView]
     nextToken: str | None = None
+
+
+# MoveClusterNodes takes 1..50 nodes (botocore: MoveClusterNodesInstanceCount, MoveClusterNodeIds).
+MAX_NODES_PER_MOVE = 50
+
+
+class MoveNodesRequest(Contract):
+    """Move running nodes to another instance group (MoveClusterNodes), keeping the instances and their capacity."""
+
+    model_config = ConfigDict(
+        json_schema_extra=rules(
+            required=("acknowledgeDataLoss",),
+            oneOf=[
+                {"title": "A count of nodes", "type": "object", "required": ["count"]},
+                {"title": "Named nodes", "type": "object", "required": ["nodeIds"]},
+            ],
+        )
+    )
+
+    sourceGroup: InstanceGroupName = Field(description="the instance group the nodes leave")
+    targetGroup: InstanceGroupName = Field(description="the instance group the nodes join")
+    targetCluster: ClusterName | None = Field(default=None, description="the target group's cluster; default: this one")
+    count: int | None = Field(
+        default=None,
+        ge=1,
+        le=MAX_NODES_PER_MOVE,
+        description="this many nodes, the Running ones with the fewest pods",
+    )
+    nodeIds: list[NodeId] | None = Field(
+        default=None, min_length=1, max_length=MAX_NODES_PER_MOVE, json_schema_extra={"uniqueItems": True}
+    )
+    acknowledgeDataLoss: bool = Field(
+        default=False,
+        description="true: you know a moved node's EBS volumes (root, secondary) are replaced; their data is lost",
+        json_schema_extra={"const": True},
+    )
+
+    @model_validator(mode="after")
+    def _one_selection(self) -> MoveNodesRequest:
+        if (self.count is None) == (self.nodeIds is None):
+            raise ValueError("give exactly one of count or nodeIds")
+        if self.nodeIds and len(set(self.nodeIds)) != len(self.nodeIds):
+            raise ValueError("nodeIds must be distinct")
+        return self
+
+
+class MoveNodesInput(MoveNodesRequest):
+    name: ClusterName

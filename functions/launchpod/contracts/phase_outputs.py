@@ -109,6 +109,19 @@ class WaitNodesOutput(PhaseOutput):
     replacements: dict[str, str] = Field(default_factory=dict, description="replaced node id -> its replacement")
 
 
+class DrainOutput(PhaseOutput):
+    """move-nodes: the Kubernetes Nodes Drain cordoned (Move uncordons those AWS refuses)."""
+
+    PHASE: ClassVar[str] = "Drain"
+    cordoned: list[str] = Field(default_factory=list)
+
+
+class MoveOutput(PhaseOutput):
+    PHASE: ClassVar[str] = "Move"
+    accepted: list[str]
+    refused: list[dict[str, str]] = Field(default_factory=list, description="MoveClusterNodes' Failed, as AWS says")
+
+
 class DeleteControlPlaneOutput(PhaseOutput):
     """Kept across DeleteControlPlane's polls, then read by DeleteIdentity: the OIDC issuer to delete."""
 
@@ -137,6 +150,8 @@ OUTPUTS: tuple[type[PhaseOutput], ...] = (
     StorageAccessOutput,
     StartActionOutput,
     WaitNodesOutput,
+    DrainOutput,
+    MoveOutput,
     DeleteControlPlaneOutput,
     DeleteNetworkOutput,
 )

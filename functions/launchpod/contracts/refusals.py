@@ -49,6 +49,7 @@ REFUSALS: dict[str, Refusal] = {
         _state("zone", "no zone given, and the cluster reports no subnet to take it from"),
         _state("described_by_ec2", "an instance type EC2 does not describe in the region"),
         _state("gpu_instance_type", "an instance type without GPUs where GPUs are needed"),
+        _state("gpus_per_node", "more GPUs per endpoint replica than one node of the instance type has"),
         _state("efa_only_type", "EFA-only interfaces on a type with too few EFA cards"),
         _state("instance_type_in_cluster", "an instance type no group of the cluster runs"),
         _state("training_plan_exists", "a training plan the account does not have"),
@@ -66,11 +67,15 @@ REFUSALS: dict[str, Refusal] = {
         _state("instance_group_exists", "an instance group name the cluster already has"),
         _state("known_node", "a node id the cluster does not have"),
         _state("node_in_group", "a node id that is not in the instance group named with it"),
+        _state("known_cluster", "a target cluster that has no HyperPod cluster"),
+        _state("same_region", "a move to a cluster in another Region"),
         _state("immutable_field", "a change to what is fixed for the life of a group"),
+        _state("continuous_provisioning", "a flexible group or minInstanceCount on a cluster without Continuous"),
         _state("existing_claim", "a storage claim the cluster does not have"),
         _state("an S3 storage", "an FSx for Lustre storage where an S3 one is needed"),
         _state("existing_queue", "a LocalQueue the cluster does not have"),
         _state("existing_priority_class", "a WorkloadPriorityClass the cluster does not have"),
+        _state("mig_profile_of_type", "a GPU partition profile the instance type's GPUs do not offer"),
         _state("not_on_spot", "elastic training on a Spot group"),
         _state("not_with_tiered_checkpointing", "elastic training while tiered checkpointing is on"),
         _state("at_most", "more processes per node than the instance type has devices (rule at_most_<n>)"),
@@ -89,8 +94,14 @@ REFUSALS: dict[str, Refusal] = {
         _cross("distinct_names", "objects in a list that share the field that names them"),
         _cross("ordered", "a minimum above its maximum (minReplicas, maxReplicas)"),
         _cross("within_elastic_range", "replicas outside elasticPolicy's minReplicas..maxReplicas"),
+        _cross("other_group", "a move to the group the nodes are in (targetGroup is sourceGroup, same cluster)"),
         _cross("subset", "confirmScaleToZero names a group that groups does not"),
         _cross("sglang_router", "the SGLang router with a worker image that is not SGLang"),
+        _cross("pd_engine", "prefill/decode disaggregation on an engine its kind does not offer it for"),
+        _cross("pd_router", "self-managed prefill/decode disaggregation without the SGLang router, or in a model pool"),
+        _cross(
+            "pd_field", "a prefill/decode field of the other kind (routingThreshold managed, transferBackend SGLang)"
+        ),
         _cross("same_limit", "two spellings of one token limit (max_tokens and its other name) with different values"),
     )
 }

@@ -1,5 +1,6 @@
-"""Task governance policy and teams: the cluster scheduler config (priority classes, fair share) and one
-compute quota per team (instance counts, how idle compute is lent and borrowed, preemption).
+"""Task governance policy and teams: the cluster scheduler config (priority classes, fair share, idle-resource
+sharing) and one compute quota per team (instances, accelerators, vCPUs, memory or GPU partitions per instance
+type; how idle compute is lent and borrowed, within a percentage and absolute caps; preemption).
 
 Shapes follow SageMaker's CreateClusterSchedulerConfig and CreateComputeQuota (botocore's model); the names
 follow ComputeQuotaTargetTeamName and ClusterSchedulerPriorityClassName, ``[a-z0-9]([-a-z0-9]*[a-z0-9])``.
@@ -19,6 +20,14 @@ TeamName = Annotated[str, Field(min_length=1, max_length=40, pattern=_NAME, exam
 PriorityClassName = Annotated[str, Field(min_length=1, max_length=40, pattern=_NAME, examples=["inference"])]
 SharingStrategy = Literal["Lend", "DontLend", "LendAndBorrow"]
 Preemption = Literal["Never", "LowerPriority"]
+# botocore's MIGProfileType: "mig-" and every A100/H100/H200/B200/GB200 profile (AcceleratorPartitionConfig.Type)
+MigProfile = Literal[
+    "mig-1g.5gb", "mig-1g.10gb", "mig-1g.18gb", "mig-1g.20gb", "mig-1g.23gb", "mig-1g.35gb", "mig-1g.45gb",
+    "mig-1g.47gb", "mig-2g.10gb", "mig-2g.20gb", "mig-2g.35gb", "mig-2g.45gb", "mig-2g.47gb", "mig-3g.20gb",
+    "mig-3g.40gb", "mig-3g.71gb", "mig-3g.90gb", "mig-3g.93gb", "mig-4g.20gb", "mig-4g.40gb", "mig-4g.71gb",
+    "mig-4g.90gb", "mig-4g.93gb", "mig-7g.40gb", "mig-7g.80gb", "mig-7g.141gb", "mig-7g.180gb", "mig-7g.186gb",
+]  # fmt: skip
+_AMOUNT = 10_000_000  # ComputeQuotaResourceConfig's numbers: 0..10^7
 
 
 class PriorityClassSpec(Contract):
@@ -31,6 +40,7 @@ class GovernancePolicyRequest(Contract):
 
     priorityClasses: list[PriorityClassSpec] = Field(default_factory=list, max_length=10)
     fairShare: bool = Field(default=True, description="share idle compute by the teams' fair-share weights")
+    idleResourceSharing: bool = Field(default=False, description="lend compute no team is allocated")
 
     @model_validator(mode="after")
     def _unique(self) -> GovernancePolicyRequest:
@@ -50,6 +60,7 @@ class GovernancePolicyView(Contract):
     configured: bool = Field(description="false when the cluster has no scheduler config yet")
     priorityClasses: list[PriorityClassSpec] = Field(default_factory=list)
     fairShare: bool = True
+    idleResourceSharing: bool = False
     status: str | None = Field(default=None, description="the scheduler config's status (Created, Updated, ...)")
     version: int | None = None
     workloadPriorityClasses: list[str] = Field(
@@ -57,9 +68,46 @@ class GovernancePolicyView(Contract):
     )
 
 
+class PartitionQuota(Contract):
+    type: MigProfile
+    count: int = Field(ge=0, le=_AMOUNT)
+
+
 class InstanceQuota(Contract):
+    """Of one instance type: instances, or accelerators, vCPUs, memory or partitions (the rest by ratio)."""
+
+    # SageMaker fills what is left out by ratio (API reference ComputeQuotaResourceConfig): accelerators (or
+    # partitions) alone bring their share of the type's vCPUs and memory; vCPUs alone their share of memory,
+    # memory alone its share of vCPUs, and then no accelerators.
+
+    # instanceType and at least one amount (the validator below)
+    model_config = ConfigDict(json_schema_extra=rules(minProperties=2))
+
     instanceType: str = Field(pattern=r"^ml\.[a-z0-9.\-]+$", examples=["ml.p5.48xlarge"])
-    count: int = Field(ge=0, le=10000, description="instances of this type reserved for the team")
+    count: int | None = Field(default=None, ge=0, le=_AMOUNT)
+    accelerators: int | None = Field(default=None, ge=0, le=_AMOUNT)
+    vCpu: float | None = Field(default=None, ge=0, le=_AMOUNT)
+    memoryInGiB: float | None = Field(default=None, ge=0, le=_AMOUNT)
+    acceleratorPartition: PartitionQuota | None = None
+
+    @model_validator(mode="after")
+    def _some(self) -> InstanceQuota:
+        if all(
+            v is None for v in (self.count, self.accelerators, self.vCpu, self.memoryInGiB, self.acceleratorPartition)
+        ):
+            raise ValueError("give count, accelerators, vCpu, memoryInGiB or acceleratorPartition")
+        return self
+
+
+class ResourceAmounts(Contract):
+    """Of one instance type."""
+
+    instanceType: str
+    instances: float = Field(description="equivalent: the largest share of any resource")
+    accelerators: float = 0
+    vCpu: float = 0
+    memoryInGiB: float = 0
+    partitions: dict[str, float] = Field(default_factory=dict)
 
 
 class TeamRequest(Contract):
@@ -73,7 +121,11 @@ class TeamRequest(Contract):
                     "title": "Lend, or keep, without borrowing",
                     "type": "object",
                     "required": ["sharing"],
-                    "properties": {"sharing": {"enum": ["Lend", "DontLend"]}, "borrowLimit": ABSENT},
+                    "properties": {
+                        "sharing": {"enum": ["Lend", "DontLend"]},
+                        "borrowLimit": ABSENT,
+                        "absoluteBorrowLimits": {"maxItems": 0},
+                    },
                 },
             ]
         )
@@ -88,6 +140,9 @@ class TeamRequest(Contract):
     borrowLimit: int | None = Field(
         default=None, ge=1, le=500, description="LendAndBorrow only: the most it may borrow, percent of its quota"
     )
+    absoluteBorrowLimits: list[InstanceQuota] = Field(
+        default_factory=list, max_length=15, description="LendAndBorrow only: caps on what it borrows"
+    )
     preemptTeamTasks: Preemption = Field(default="LowerPriority", description="preempt the team's own lower tasks")
     fairShareWeight: int = Field(default=0, ge=0, le=100, description="its share of idle compute under fair share")
     enabled: bool = Field(default=True, description="ActivationState: false keeps the quota but does not apply it")
@@ -99,6 +154,11 @@ class TeamRequest(Contract):
             raise refused("distinct_names", "each instance type appears once in resources")
         if self.borrowLimit is not None and self.sharing != "LendAndBorrow":
             raise ValueError("borrowLimit applies only with sharing LendAndBorrow")
+        if self.absoluteBorrowLimits and self.sharing != "LendAndBorrow":
+            raise ValueError("absoluteBorrowLimits apply only with sharing LendAndBorrow")
+        caps = [r.instanceType for r in self.absoluteBorrowLimits]
+        if len(caps) != len(set(caps)):
+            raise refused("distinct_names", "each instance type appears once in absoluteBorrowLimits")
         return self
 
 
@@ -131,8 +191,12 @@ class TeamView(Contract):
     preemptTeamTasks: Preemption
     fairShareWeight: int
     enabled: bool
+    absoluteBorrowLimits: list[InstanceQuota] = Field(default_factory=list)
     managed: bool = Field(description="created by Launchpod (only those can be changed or deleted here)")
     queueReady: bool = Field(description="the team's namespace and LocalQueue exist in the cluster")
+    guaranteed: list[ResourceAmounts] = Field(default_factory=list)
+    used: list[ResourceAmounts] = Field(default_factory=list, description="by its admitted workloads")
+    borrowed: list[ResourceAmounts] = Field(default_factory=list, description="used beyond its quota")
 
 
 class TeamListView(Contract):

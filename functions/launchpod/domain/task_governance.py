@@ -21,10 +21,13 @@ from launchpod.contracts.task_governance import (
     GovernancePolicyRequest,
     InstanceQuota,
     PriorityClassSpec,
+    ResourceAmounts,
     TeamRequest,
     TeamView,
 )
+from launchpod.domain import team_resources
 from launchpod.domain.errors import Conflict, InvalidInput
+from launchpod.domain.jobs.hardware import Accelerators
 from launchpod.domain.plan import Plan, Step
 
 KUEUE_API = "kueue.x-k8s.io/v1beta1"  # served by every Kueue the add-on has shipped (v0.19.2 serves v1beta2 too)
@@ -86,25 +89,35 @@ class Capacity:
         return Capacity(dict(counts))
 
 
-def check_resources(cluster: str, request: TeamRequest, capacity: Capacity) -> None:
-    """422 for a type the cluster has no instance group of, or more instances than its groups hold."""
-    for i, quota in enumerate(request.resources):
-        have = capacity.counts.get(quota.instanceType)
-        field = f"body.resources[{i}]"
-        if have is None:
-            offered = ", ".join(f"{t} ({n})" for t, n in sorted(capacity.counts.items())) or "none"
-            raise InvalidInput(
-                f"{cluster} has no instance group of type {quota.instanceType}; its instance types: {offered}.",
-                field=f"{field}.instanceType",
-                rule="instance_type_in_cluster",
-            )
-        if quota.count > have:
-            raise InvalidInput(
-                f"{cluster} has {have} {quota.instanceType} instances; a quota of {quota.count} asks for more. "
-                f"Use at most {have}, or add instances to its instance groups first.",
-                field=f"{field}.count",
-                rule=f"at_most_{have}",
-            )
+def check_resources(cluster: str, request: TeamRequest, capacity: Capacity, facts: dict[str, Accelerators]) -> None:
+    """422 for a type the cluster has no instance group of, or more of any resource (instances, accelerators,
+    vCPUs, memory, GPU partitions) than its groups hold; absolute borrow caps are held to the same."""
+    offered = ", ".join(f"{t} ({n})" for t, n in sorted(capacity.counts.items())) or "none"
+    with_accelerators = ", ".join(t for t in sorted(capacity.counts) if t in facts and facts[t].per_node) or "none"
+    for key, quotas in (("resources", request.resources), ("absoluteBorrowLimits", request.absoluteBorrowLimits)):
+        for i, quota in enumerate(quotas):
+            have = capacity.counts.get(quota.instanceType)
+            field = f"body.{key}[{i}]"
+            if have is None:
+                raise InvalidInput(
+                    f"{cluster} has no instance group of type {quota.instanceType}; its instance types: {offered}.",
+                    field=f"{field}.instanceType",
+                    rule="instance_type_in_cluster",
+                )
+            if quota.count is not None and quota.count > have:
+                raise InvalidInput(
+                    f"{cluster} has {have} {quota.instanceType} instances; a quota of {quota.count} asks for more. "
+                    f"Use at most {have}, or add instances to its instance groups first.",
+                    field=f"{field}.count",
+                    rule=f"at_most_{have}",
+                )
+            team_resources.check(cluster, field, quota, have, facts[quota.instanceType], with_accelerators)
+
+
+def guaranteed(request: TeamRequest, facts: dict[str, Accelerators]) -> list[ResourceAmounts]:
+    """What the quota reserves per instance type, SageMaker's ratios filled in (types EC2 does not describe
+    are left out)."""
+    return [team_resources.guaranteed(q, facts[q.instanceType]) for q in request.resources if q.instanceType in facts]
 
 
 # ---------------------------------------------------------------------------- SageMaker parameters
@@ -114,6 +127,7 @@ def scheduler_config(request: GovernancePolicyRequest) -> dict[str, Any]:
     return {
         "PriorityClasses": [{"Name": p.name, "Weight": p.weight} for p in request.priorityClasses],
         "FairShare": "Enabled" if request.fairShare else "Disabled",
+        "IdleResourceSharing": "Enabled" if request.idleResourceSharing else "Disabled",
     }
 
 
@@ -121,8 +135,10 @@ def quota_config(request: TeamRequest) -> dict[str, Any]:
     sharing: dict[str, Any] = {"Strategy": request.sharing}
     if request.borrowLimit is not None:
         sharing["BorrowLimit"] = request.borrowLimit
+    if request.absoluteBorrowLimits:
+        sharing["AbsoluteBorrowLimits"] = [team_resources.resource_config(r) for r in request.absoluteBorrowLimits]
     return {
-        "ComputeQuotaResources": [{"InstanceType": r.instanceType, "Count": r.count} for r in request.resources],
+        "ComputeQuotaResources": [team_resources.resource_config(r) for r in request.resources],
         "ResourceSharingConfig": sharing,
         "PreemptTeamTasks": request.preemptTeamTasks,
     }
@@ -148,29 +164,40 @@ def policy_of(described: dict[str, Any] | None) -> GovernancePolicyRequest | Non
             PriorityClassSpec(name=p["Name"], weight=int(p["Weight"])) for p in config.get("PriorityClasses") or []
         ],
         fairShare=config.get("FairShare", "Enabled") != "Disabled",
+        idleResourceSharing=config.get("IdleResourceSharing") == "Enabled",
     )
 
 
 def team_of(described: dict[str, Any]) -> TeamRequest:
     config = described.get("ComputeQuotaConfig") or {}
     sharing = config.get("ResourceSharingConfig") or {}
+    lends_and_borrows = sharing.get("Strategy", "LendAndBorrow") == "LendAndBorrow"
     return TeamRequest(
-        resources=[
-            InstanceQuota(instanceType=r["InstanceType"], count=int(r.get("Count") or 0))
-            for r in config.get("ComputeQuotaResources") or []
-        ],
+        resources=[team_resources.quota_of(r) for r in config.get("ComputeQuotaResources") or []],
         sharing=sharing.get("Strategy", "LendAndBorrow"),
-        borrowLimit=sharing.get("BorrowLimit") if sharing.get("Strategy") == "LendAndBorrow" else None,
+        borrowLimit=sharing.get("BorrowLimit") if lends_and_borrows else None,
+        absoluteBorrowLimits=[
+            team_resources.quota_of(r) for r in (sharing.get("AbsoluteBorrowLimits") or []) if lends_and_borrows
+        ],
         preemptTeamTasks=config.get("PreemptTeamTasks", "LowerPriority"),
         fairShareWeight=int((described.get("ComputeQuotaTarget") or {}).get("FairShareWeight") or 0),
         enabled=described.get("ActivationState", "Enabled") != "Disabled",
     )
 
 
-def team_view(described: dict[str, Any], managed: bool, queue_ready: bool) -> TeamView:
+def team_view(
+    described: dict[str, Any],
+    managed: bool,
+    queue_ready: bool,
+    facts: dict[str, Accelerators] | None = None,
+    usage: tuple[list[ResourceAmounts], list[ResourceAmounts]] = ([], []),
+) -> TeamView:
     team = str((described.get("ComputeQuotaTarget") or {}).get("TeamName"))
     real = team_of(described)
     return TeamView(
+        guaranteed=guaranteed(real, facts or {}),
+        used=usage[0],
+        borrowed=usage[1],
         team=team,
         namespace=namespace(team),
         localQueue=local_queue(team),
@@ -193,7 +220,7 @@ def _changes(want: dict[str, Any], have: dict[str, Any]) -> list[str]:
 
 def _canonical(request: Any) -> dict[str, Any]:
     data: dict[str, Any] = request.model_dump(mode="json")
-    for key in ("priorityClasses", "resources"):
+    for key in ("priorityClasses", "resources", "absoluteBorrowLimits"):
         if key in data:
             data[key] = sorted(data[key], key=lambda item: str(next(iter(item.values()))))
     return data
@@ -211,10 +238,17 @@ def policy_plan(cluster: str, request: GovernancePolicyRequest, real: Governance
     return Plan(target, (Step("update", target, "; ".join(changed)),))
 
 
+def _described(quota: InstanceQuota) -> str:
+    given = quota.model_dump(exclude_none=True, exclude={"instanceType"})
+    if "acceleratorPartition" in given:
+        given["acceleratorPartition"] = f"{quota.acceleratorPartition.count} x {quota.acceleratorPartition.type}"  # type: ignore[union-attr]
+    return f"{quota.instanceType} (" + ", ".join(f"{k} {v}" for k, v in given.items()) + ")"
+
+
 def team_plan(cluster: str, team: str, request: TeamRequest, real: TeamRequest | None, managed: bool) -> Plan:
     target = f"compute quota {quota_name(cluster, team)} (team {team})"
     if real is None:
-        counts = ", ".join(f"{r.count} x {r.instanceType}" for r in request.resources)
+        counts = ", ".join(_described(r) for r in request.resources)
         reason = f"team {team} has no compute quota on {cluster}; {counts}, sharing {request.sharing}"
         return Plan(target, (Step("create", target, reason),))
     changed = _changes(_canonical(request), _canonical(real))

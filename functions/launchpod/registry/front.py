@@ -155,13 +155,26 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
         starts_workflows=True,
         kubernetes=True,  # reads the Node's bootID: a repeat of the last fault event, or a new fault
     ),
+    # One function for both schedules (the stack is at CloudFormation's 500 resources; a function is 4 of them):
+    # the hourly drift check, and the watcher every 5 minutes, which the schedule names with {"check": "watch"}.
     FunctionSpec(
         "events-drift-check",
         "launchpod.entrypoints.events.drift_check.handler",
-        "Schedule: compares every cluster's add-ons with the pinned manifest and records drift",
-        actions=("eks:DescribeCluster", "eks:ListAddons", "eks:DescribeAddon", "eks:DescribeAddonVersions"),
-        tables=("clusters",),
+        "Schedules: compares every cluster's add-ons with the pinned manifest and records drift (hourly); tells"
+        " subscribers of failed training jobs, unhealthy endpoints and training plans nearing their end (watcher)",
+        actions=(
+            "eks:DescribeCluster",  # also the Kubernetes client's endpoint and CA (the watcher)
+            "eks:ListAddons",
+            "eks:DescribeAddon",
+            "eks:DescribeAddonVersions",
+            # the watcher: the instance groups' training plans, each plan's EndTime, and the notification
+            "sagemaker:DescribeCluster",
+            "sagemaker:DescribeTrainingPlan",
+            "sns:Publish",
+        ),
+        tables=("clusters", "notifications"),
         timeout=300,
+        kubernetes=True,  # the watcher lists every cluster's jobs and endpoints
     ),
     FunctionSpec(
         "notify-webhooks",
@@ -187,6 +200,8 @@ HYPERPOD_NODE_HEALTH = "SageMaker HyperPod Cluster Node Health Event"
 # https://docs.aws.amazon.com/sagemaker/latest/dg/sagemaker-hyperpod-cluster-events-reference.html).
 HYPERPOD_CLUSTER_EVENT = "SageMaker HyperPod Cluster Event"
 NOTIFICATIONS_TOPIC = "notifications"  # the SNS topic "<prefix>-notifications" (docs/notifications.md)
+# what the Watch schedule sends its function (entrypoints.events.drift_check)
+WATCH_INPUT = {"check": "watch"}
 
 
 def event_rules(machine_arn_prefix: str) -> tuple[EventRuleSpec, ...]:
@@ -225,5 +240,12 @@ def event_rules(machine_arn_prefix: str) -> tuple[EventRuleSpec, ...]:
         ),
         EventRuleSpec(
             "DriftCheck", "events-drift-check", "Hourly: compare clusters with the registry", schedule="rate(1 hour)"
+        ),
+        EventRuleSpec(
+            "Watch",
+            "events-drift-check",
+            "Every 5 minutes: notify failed jobs, unhealthy endpoints, training plans nearing their end",
+            schedule="rate(5 minutes)",
+            input=WATCH_INPUT,
         ),
     )

@@ -1,4 +1,5 @@
-"""Node actions (reboot, replace, delete, deep health checks) and the remediation ladder's follow-up."""
+"""Node actions (reboot, replace, delete, deep health checks), the remediation ladder's follow-up, and moving
+nodes between instance groups (move-nodes)."""
 
 from __future__ import annotations
 
@@ -30,6 +31,37 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
         actions=("sagemaker:ListClusterNodes", "execute-api:ManageConnections", "sns:Publish"),
         tables=("operations", "clusters", "incidents", "connections", "notifications"),
     ),
+    phase_function(
+        "mv-drain",
+        "Drain",
+        "node_moves.drain",
+        "move nodes: cordons the nodes and evicts their pods (not DaemonSet or mirror pods) until none is left",
+        actions=("eks:DescribeCluster", "execute-api:ManageConnections"),
+        tables=("operations", "clusters", "connections"),
+        kubernetes=True,
+    ),
+    phase_function(
+        "mv-move",
+        "Move",
+        "node_moves.move",
+        "move nodes: MoveClusterNodes with the drained nodes; nodes AWS refuses are uncordoned",
+        actions=(
+            "sagemaker:DescribeCluster",
+            "sagemaker:MoveClusterNodes",
+            "eks:DescribeCluster",  # HyperPod reads the EKS clusters whose nodes move, as the caller
+            "execute-api:ManageConnections",
+        ),
+        tables=("operations", "clusters", "connections"),
+        kubernetes=True,  # refused nodes are uncordoned
+    ),
+    phase_function(
+        "mv-wait-moved",
+        "WaitMoved",
+        "node_moves.wait_moved",
+        "move nodes: follows every node until it runs in the target group",
+        actions=("sagemaker:ListClusterNodes", "execute-api:ManageConnections"),
+        tables=("operations", "clusters", "connections"),
+    ),
     FunctionSpec(
         "na-follow-up",
         f"{PHASES}.follow_up.handler",
@@ -56,4 +88,12 @@ STATE_MACHINES: tuple[StateMachineSpec, ...] = tuple(
         functions=("na-start-action", "na-wait-nodes", "op-finish", "na-follow-up", "op-record-failure"),
     )
     for name, description in NODE_ACTIONS
+)
+STATE_MACHINES += (
+    StateMachineSpec(
+        "move-nodes",
+        "move-nodes.asl.json",
+        "drain the nodes, MoveClusterNodes, then every node Running in the target group",
+        functions=("mv-drain", "mv-move", "mv-wait-moved", "op-finish", "op-record-failure"),
+    ),
 )

@@ -121,6 +121,9 @@ class EventRuleSpec:
     description: str
     pattern: dict[str, Any] | None = None
     schedule: str | None = None  # rate()/cron() expression
+    # a constant JSON the target is sent instead of the event (EventBridge target Input), where two rules
+    # share one function
+    input: dict[str, Any] | None = None
 
     def rule_name(self, prefix: str = "launchpod") -> str:
         return prefix + "".join(f"-{c.lower()}" if c.isupper() else c for c in self.id)

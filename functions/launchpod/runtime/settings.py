@@ -10,7 +10,7 @@ import json
 import os
 from functools import lru_cache
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, field_validator
 
 
 def shared_bucket_name(prefix: str, *where: str) -> str:
@@ -39,6 +39,9 @@ class Settings(BaseModel):
     # webhooks on loopback addresses are refused (SSRF) except where this is set: the sandbox's seam,
     # so tests can receive on 127.0.0.1
     allow_loopback_webhooks: bool = False
+    # plan-expiring: a training plan in use is told this many hours before its end, once per threshold
+    # ("72,24": three days before and again one day before; docs/notifications.md)
+    plan_expiring_hours: list[int] = Field(default_factory=lambda: [24])
     # workflow name -> state machine ARN (only the API needs it)
     workflows: dict[str, str] = Field(default_factory=dict)
     # the role Kubernetes-calling functions assume; it gets the EKS access entry in every cluster
@@ -66,6 +69,11 @@ class Settings(BaseModel):
     jwt_groups_claim: str = "cognito:groups"
     version: str = "0.1.0"
 
+    @field_validator("plan_expiring_hours", mode="before")
+    @classmethod
+    def _hours(cls, value: object) -> object:
+        return [int(h) for h in value.split(",") if h.strip()] if isinstance(value, str) else value
+
 
 ENV_KEYS = {
     "region": "AWS_REGION",
@@ -79,6 +87,7 @@ ENV_KEYS = {
     "notifications_topic_arn": "LAUNCHPOD_NOTIFICATIONS_TOPIC_ARN",
     "console_url": "LAUNCHPOD_CONSOLE_URL",
     "allow_loopback_webhooks": "LAUNCHPOD_ALLOW_LOOPBACK_WEBHOOKS",
+    "plan_expiring_hours": "LAUNCHPOD_PLAN_EXPIRING_HOURS",
     "workflows": "LAUNCHPOD_WORKFLOWS",
     "kube_role_arn": "LAUNCHPOD_KUBE_ROLE_ARN",
     "resource_prefix": "LAUNCHPOD_RESOURCE_PREFIX",

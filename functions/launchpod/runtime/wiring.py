@@ -179,6 +179,20 @@ class KubeListing(Protocol):
     def pod_log(self, cluster: str, namespace: str, pod: str, container: str, tail: int = 500) -> str: ...
 
 
+class KubeDrain(Protocol):
+    """Cordon, uncordon and evict (adapters.k8s.drain)."""
+
+    def cordon(self, cluster: str, node: str) -> None: ...
+    def uncordon(self, cluster: str, node: str) -> None: ...
+    def evict(self, cluster: str, namespace: str, pod: str) -> bool: ...
+
+
+def kube_drain() -> KubeDrain:
+    from launchpod.adapters.k8s import drain
+
+    return drain
+
+
 def kube_listing() -> KubeListing:
     from launchpod.adapters.k8s import listing
 

@@ -100,9 +100,15 @@ def active(name: str, ports: InferencePorts) -> None:
     require_active(name, "endpoints need", eks_clusters=ports.eks)
 
 
-def _groups(name: str, ports: InferencePorts) -> dict[str, str]:
+def _groups(name: str, ports: InferencePorts) -> dict[str, tuple[str, ...]]:
+    """Each group's instance types: its one type, or a flexible group's list (DescribeCluster's
+    ``InstanceRequirements.CurrentInstanceTypes``; such a group may report no ``InstanceType``)."""
     cluster = ports.hyperpods.hyperpod_cluster(hyperpod.hyperpod_name(name)) or {}
-    return {g["InstanceGroupName"]: g["InstanceType"] for g in cluster.get("InstanceGroups", [])}
+    out: dict[str, tuple[str, ...]] = {}
+    for g in cluster.get("InstanceGroups", []):
+        flexible = (g.get("InstanceRequirements") or {}).get("CurrentInstanceTypes") or []
+        out[g["InstanceGroupName"]] = tuple(flexible) or ((g["InstanceType"],) if g.get("InstanceType") else ())
+    return out
 
 
 def _needs_operator(request: CreateEndpointInput, ports: InferencePorts) -> None:
@@ -274,9 +280,19 @@ def _starter(
     return Proposal(plan, start)
 
 
-def _fit(name: str, endpoint: str, instance_type: str, replicas: int, gpus: int, ports: InferencePorts) -> list[str]:
+def _fit(
+    name: str,
+    endpoint: str,
+    instance_type: str,
+    replicas: int,
+    gpus: int,
+    ports: InferencePorts,
+    prefill: tuple[int, int] | None = None,
+) -> list[str]:
     """Whether ``replicas`` more replicas of ``gpus`` GPUs fit the free GPUs of the cluster's nodes of the type,
-    read from its Nodes and the pods on them (the scheduler's view); HyperPod-managed Karpenter adds nodes."""
+    read from its Nodes and the pods on them (the scheduler's view); HyperPod-managed Karpenter adds nodes. With
+    ``prefill`` (workers, GPUs each), a PD endpoint's prefill workers are checked in the room the decode ones
+    leave."""
     pods = node_views.pods_by_node(ports.listed(name, "Pod"))
     room = [
         endpoints.NodeRoom(
@@ -289,7 +305,12 @@ def _fit(name: str, endpoint: str, instance_type: str, replicas: int, gpus: int,
     ]
     cluster = ports.hyperpods.hyperpod_cluster(hyperpod.hyperpod_name(name)) or {}
     karpenter = ((cluster.get("AutoScaling") or {}).get("Mode")) == "Enable"
-    return endpoints.fit_warnings(endpoint, instance_type, replicas, gpus, room, karpenter)
+    warnings = endpoints.fit_warnings(endpoint, instance_type, replicas, gpus, room, karpenter)
+    if prefill is not None:
+        left = endpoints.after_placing(room, replicas, gpus)
+        label = manifests.prefill_name(endpoint)
+        warnings += endpoints.fit_warnings(label, instance_type, prefill[0], prefill[1], left, karpenter)
+    return warnings
 
 
 # ---------------------------------------------------------------------------- mutations
@@ -317,7 +338,10 @@ def create(request: CreateEndpointInput, *, who: ops.Principal, ports: Inference
         else None
     )
     if not plan.empty and worker is not None:
-        fit = _fit(name, request.endpoint, request.instanceType, request.replicas, worker.gpus, ports)
+        section = request.managed or request.container
+        pd = section.pd if section is not None else None
+        prefill = (pd.prefillReplicas, pd.prefillGpus or worker.gpus) if pd is not None else None
+        fit = _fit(name, request.endpoint, request.instanceType, request.replicas, worker.gpus, ports, prefill)
         plan = replace(plan, warnings=(*plan.warnings, *fit))
     doc = EndpointWorkflowRequest(
         name=name,

@@ -97,6 +97,39 @@ def _preflight_quota(name: str, instance_type: str, delta: int, group: str, port
     preflight.check_quota(instance_type, quota, used, delta)
 
 
+def _preflight_flexible_quota(name: str, types: list[str], delta: int, group: str, ports: InstanceGroupPorts) -> None:
+    """A single type's quota must hold the count; a flexible group's instances may land on any of its types, so
+    it is refused only when none of them has the room (the first type's shortfall is the one named)."""
+    refusals = []
+    for instance_type in types:
+        try:
+            _preflight_quota(name, instance_type, delta, group, ports)
+        except Conflict as short:
+            refusals.append(short)
+            continue
+        return
+    raise refusals[0]
+
+
+# Flexible groups and MinInstanceCount need continuous provisioning ("Continuous provisioning", SageMaker
+# guide https://docs.aws.amazon.com/sagemaker/latest/dg/sagemaker-hyperpod-scaling-eks.html).
+_CONTINUOUS_ONLY = {"instanceTypes": "a flexible group (instanceTypes)", "minInstanceCount": "minInstanceCount"}
+
+
+def _needs_continuous(
+    name: str, cluster: dict[str, Any], request: AddInstanceGroupRequest | UpdateInstanceGroupRequest
+) -> None:
+    asked = [k for k in _CONTINUOUS_ONLY if getattr(request, k) is not None]
+    if asked and cluster.get("NodeProvisioningMode") != "Continuous":
+        raise InvalidInput(
+            f"{' and '.join(_CONTINUOUS_ONLY[k] for k in asked)} needs continuous provisioning, and {name} was "
+            "created without it (NodeProvisioningMode is not Continuous); create the cluster with "
+            "nodeProvisioningMode Continuous, or give one instanceType and no minInstanceCount.",
+            field=f"body.{asked[0]}",
+            rule="continuous_provisioning",
+        )
+
+
 def _submit(
     change: InstanceGroupChangeInput,
     who: ops.Principal,
@@ -184,14 +217,17 @@ def add_instance_group(
         )
         zone, notes, warnings = placed.zone, placed.notes, placed.warnings
         request = request.model_copy(update={"dedicatedSubnet": placed.dedicated_subnet})
-    offered = ports.ec2.offerings([to_ec2(request.instanceType)]).get(to_ec2(request.instanceType), [])
-    acc = ports.instances.of(request.instanceType)
-    placement.check_placement(request, acc, zone, home, offered)
-    _preflight_quota(name, request.instanceType, request.instanceCount, request.group, ports)
+    _needs_continuous(name, cluster, request)
+    types = request.types
+    listed = ports.ec2.offerings([to_ec2(t) for t in types])
+    offered = {t: listed.get(to_ec2(t), []) for t in types}
+    accs = {t: ports.instances.of(t) for t in types}
+    placement.check_placement(request, accs, zone, home, offered)
+    _preflight_flexible_quota(name, types, request.instanceCount, request.group, ports)
     if request.threadsPerCore is None:
-        threads = placement.threads_per_core(acc)
+        threads = placement.threads_per_core(accs[types[0]])
         request = request.model_copy(update={"threadsPerCore": threads})
-        notes.append(f"threadsPerCore {threads}, the default for {request.instanceType}.")
+        notes.append(f"threadsPerCore {threads}, the default for {types[0]}.")
     change = InstanceGroupChangeInput(name=name, action="add", group=request.group, add=request, zone=zone)
     try:
         operation = _submit(change, who, ports)
@@ -213,10 +249,25 @@ def update_instance_group(
         return NoopView(message=f"Instance group {group} already is as asked; no changes.")
     _in_service(name, cluster)
     specs.check_passable(name, cluster.get("InstanceGroups", []), ports.prefix)
+    _needs_continuous(name, cluster, request)
+    if "minInstanceCount" in diff or "instanceCount" in diff:
+        target = diff.get("instanceCount", details.get("TargetCount", 0))
+        low = diff.get("minInstanceCount", details.get("MinCount"))
+        if low is not None and low > target:
+            raise InvalidInput(
+                f"minInstanceCount {low} is more than the group's instanceCount {target}; it is at most instanceCount.",
+                field="body.minInstanceCount",
+                rule="ordered",
+            )
     if "instanceCount" in diff:
         _not_karpenters(name, cluster, group, "be scaled by hand", ports)
-        _preflight_quota(
-            name, details.get("InstanceType", ""), diff["instanceCount"] - details.get("TargetCount", 0), group, ports
+        types = diff.get("instanceTypes") or changes.current_values(details, [])["instanceTypes"]
+        _preflight_flexible_quota(
+            name,
+            types or [details.get("InstanceType", "")],
+            diff["instanceCount"] - details.get("TargetCount", 0),
+            group,
+            ports,
         )
     change = InstanceGroupChangeInput(name=name, action="update", group=group, changes=diff)
     return _submit(change, who, ports, changes.current_values(details, _cluster_subnets(cluster)))

@@ -191,9 +191,24 @@ def view(name: str, job: dict[str, Any], *, ports: JobPorts) -> JobView:
         ports.jobs.nodes(name),
         ports.jobs.events(name, job["metadata"]["namespace"]),
         _instance_type(name, job, ports),
+        _workload(name, job, ports),
     )
     found.mlflow = _mlflow(job, ports)
     return found
+
+
+def _workload(name: str, job: dict[str, Any], ports: JobPorts) -> dict[str, Any] | None:
+    """The Kueue Workload of a job submitted to a queue (Kueue labels it with the job's uid), or None."""
+    meta = job["metadata"]
+    if not (meta.get("labels") or {}).get(manifests.QUEUE_LABEL):
+        return None
+    path = f"/apis/{governance.KUEUE_API}/namespaces/{meta['namespace']}/workloads"
+    try:
+        items = (ports.kube.get(name, path) or {}).get("items") or []
+    except LaunchpodError:  # Kueue's kinds are not served (task governance is off or starting)
+        return None
+    uid = meta.get("uid")
+    return next((w for w in items if (w["metadata"].get("labels") or {}).get("kueue.x-k8s.io/job-uid") == uid), None)
 
 
 def _check_kueue(name: str, request: SubmitJobInput, ports: JobPorts) -> None:

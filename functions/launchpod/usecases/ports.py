@@ -69,6 +69,12 @@ class HyperPodNodes(Protocol):
     def describe_event(self, name: str, event_id: str) -> dict[str, Any] | None: ...
 
 
+class HyperPodMoves(HyperPodNodes, Protocol):
+    """HyperPodNodes and MoveClusterNodes (adapters.aws.sagemaker)."""
+
+    def move_nodes(self, params: dict[str, Any]) -> dict[str, Any]: ...
+
+
 class KubeLister(Protocol):
     """Every object of one kind (Node, Pod, Event) of a cluster's Kubernetes API (adapters.k8s.listing.items)."""
 
@@ -228,6 +234,7 @@ class NotificationDocs(Protocol):
     def subscribers(self, cluster: str) -> tuple[list[dict[str, Any]], int]: ...
     def put_subscribers(self, cluster: str, subscribers: list[dict[str, Any]], version: int) -> bool: ...
     def claim(self, key: str) -> bool: ...
+    def release(self, key: str) -> None: ...
 
 
 class PrometheusQueries(Protocol):

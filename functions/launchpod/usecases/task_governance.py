@@ -15,19 +15,21 @@ from launchpod.contracts.task_governance import (
     GovernancePolicyRequest,
     GovernancePolicyView,
     PolicyAppliedView,
+    ResourceAmounts,
     TeamAppliedView,
     TeamListView,
     TeamRequest,
     TeamView,
 )
-from launchpod.domain import features, ownership
+from launchpod.domain import features, ownership, team_resources
 from launchpod.domain import task_governance as tg
 from launchpod.domain.clusters import hyperpod
 from launchpod.domain.errors import Conflict, InvalidInput, LaunchpodError, NotFound
+from launchpod.domain.jobs.hardware import Accelerators
 from launchpod.domain.plan import Plan
 from launchpod.runtime import wiring
 from launchpod.runtime.settings import settings
-from launchpod.usecases.ports import AddonReader, KubeReader
+from launchpod.usecases.ports import AddonReader, InstanceFacts, KubeReader
 from launchpod.usecases.proposal import at_once
 
 
@@ -59,6 +61,7 @@ class GovernancePorts:
     governance: Governance
     read: KubeReader
     prefix: str  # Launchpod's tag prefix: what it tags, and how it knows a quota is its own
+    instances: InstanceFacts
 
 
 def real() -> GovernancePorts:
@@ -69,6 +72,7 @@ def real() -> GovernancePorts:
         governance=wiring.task_governance(),
         read=wiring.kube().read,
         prefix=settings().resource_prefix,
+        instances=wiring.instance_facts(),
     )
 
 
@@ -116,6 +120,32 @@ def _queue_ready(read: KubeReader, cluster: str, team: str) -> bool:
         return False
 
 
+def _facts(instances: InstanceFacts, cluster: Cluster) -> dict[str, Accelerators]:
+    """What each of the cluster's instance types carries (EC2's facts)."""
+    return {t: instances.of(t) for t in tg.Capacity.of(cluster.described).counts}
+
+
+def _kueue(read: KubeReader, cluster: str, kind: str, name: str) -> dict[str, Any] | None:
+    try:
+        return read(cluster, {"apiVersion": tg.KUEUE_API, "kind": kind, "metadata": {"name": name}})
+    except LaunchpodError:  # Kueue's kinds are not served (the add-on is still starting)
+        return None
+
+
+def _usage(
+    read: KubeReader, cluster: str, team: str, facts: dict[str, Accelerators]
+) -> tuple[list[ResourceAmounts], list[ResourceAmounts]]:
+    """What the team's ClusterQueue reports it uses and borrows, per instance type (its ResourceFlavors'
+    nodeLabels say which)."""
+    queue = _kueue(read, cluster, "ClusterQueue", tg.cluster_queue(team))
+    flavors: dict[str, str] = {}
+    for usage in ((queue or {}).get("status") or {}).get("flavorsUsage") or []:
+        flavor = _kueue(read, cluster, "ResourceFlavor", str(usage.get("name")))
+        labels = ((flavor or {}).get("spec") or {}).get("nodeLabels") or {}
+        flavors[str(usage.get("name"))] = labels.get("node.kubernetes.io/instance-type", str(usage.get("name")))
+    return team_resources.usage(queue, flavors, facts)
+
+
 def _priority_classes(read: KubeReader, cluster: str, names: list[str]) -> list[str]:
     out = []
     for name in names:
@@ -142,6 +172,7 @@ def _policy_view(cluster: Cluster, gov: Governance, read: KubeReader) -> Governa
         configured=True,
         priorityClasses=real.priorityClasses,
         fairShare=real.fairShare,
+        idleResourceSharing=real.idleResourceSharing,
         status=described.get("Status"),
         version=described.get("ClusterSchedulerConfigVersion"),
         workloadPriorityClasses=_priority_classes(read, cluster.name, [p.name for p in real.priorityClasses]),
@@ -177,23 +208,33 @@ def _managed(gov: Governance, cluster: Cluster, quota: dict[str, Any]) -> bool:
     return ownership.owns_aws(gov.tags(quota["ComputeQuotaArn"]), cluster.name, cluster.prefix)
 
 
-def _team_views(cluster: Cluster, gov: Governance, read: KubeReader) -> TeamListView:
-    items = []
-    for q in gov.quotas(cluster.arn):
-        team = q["ComputeQuotaTarget"]["TeamName"]
-        items.append(tg.team_view(q, _managed(gov, cluster, q), _queue_ready(read, cluster.name, team)))
+def _view_of(cluster: Cluster, quota: dict[str, Any], ports: GovernancePorts) -> TeamView:
+    team = quota["ComputeQuotaTarget"]["TeamName"]
+    facts = _facts(ports.instances, cluster)
+    return tg.team_view(
+        quota,
+        _managed(ports.governance, cluster, quota),
+        _queue_ready(ports.read, cluster.name, team),
+        facts,
+        _usage(ports.read, cluster.name, team, facts),
+    )
+
+
+def _team_views(cluster: Cluster, ports: GovernancePorts) -> TeamListView:
+    items = [_view_of(cluster, q, ports) for q in ports.governance.quotas(cluster.arn)]
     return TeamListView(cluster=cluster.name, items=sorted(items, key=lambda t: t.team))
 
 
-def _team_view(cluster: Cluster, team: str, gov: Governance, read: KubeReader) -> TeamView:
-    quota = _team_quota(gov, cluster, team)
+def _team_view(cluster: Cluster, team: str, ports: GovernancePorts) -> TeamView:
+    quota = _team_quota(ports.governance, cluster, team)
     if quota is None:
         raise NotFound(f"{cluster.name} has no team {team}; list them with GET /api/clusters/{cluster.name}/teams.")
-    return tg.team_view(quota, _managed(gov, cluster, quota), _queue_ready(read, cluster.name, team))
+    return _view_of(cluster, quota, ports)
 
 
-def _put_team(cluster: Cluster, team: str, request: TeamRequest, gov: Governance, dry_run: bool) -> Outcome:
-    tg.check_resources(cluster.name, request, tg.Capacity.of(cluster.described))
+def _put_team(cluster: Cluster, team: str, request: TeamRequest, ports: GovernancePorts, dry_run: bool) -> Outcome:
+    gov = ports.governance
+    tg.check_resources(cluster.name, request, tg.Capacity.of(cluster.described), _facts(ports.instances, cluster))
     quota = _team_quota(gov, cluster, team)
     managed = quota is not None and _managed(gov, cluster, quota)
     plan = tg.team_plan(cluster.name, team, request, tg.team_of(quota) if quota else None, managed)
@@ -267,7 +308,7 @@ def set_policy(
 
 def teams(name: str, *, ports: GovernancePorts) -> TeamListView:
     """The cluster's teams (compute quotas), by name, with whether Launchpod manages each and its queue is up."""
-    return _team_views(_cluster(name, ports, needs_addon=False), ports.governance, ports.read)
+    return _team_views(_cluster(name, ports, needs_addon=False), ports)
 
 
 def put_team(
@@ -275,10 +316,10 @@ def put_team(
 ) -> TeamAppliedView | NoopView | PlanView:
     """The team's quota created or updated at once: NOOP when it already matches, the plan on a dry run."""
     cluster = _cluster(name, ports, needs_addon=True)
-    outcome = _put_team(cluster, team, request, ports.governance, dry_run)
+    outcome = _put_team(cluster, team, request, ports, dry_run)
 
     def applied() -> TeamAppliedView:
-        view = _team_view(cluster, team, ports.governance, ports.read)
+        view = _team_view(cluster, team, ports)
         verb = "Created" if outcome.applied == "CREATED" else "Updated"
         message = (
             f"{verb} the compute quota of team {team}. Submit its jobs in namespace {view.namespace} with queue"

@@ -364,6 +364,18 @@ _ADDONS: list[_AddonRow] = [
         "hyperpod-observability",
         ((_DEP, "hyperpod-observability-controller-manager"), (_DS, "hyperpod-node-collector")),
     ),
+    (
+        "amazon-sagemaker-spaces",
+        # The HyperPod Spaces add-on: the jupyter-k8s operator in jupyter-k8s-system (jupyter-infra/jupyter-k8s,
+        # its controller Deployment jupyter-k8s-controller-manager). hyperpod-space-template 1.1 needs 0.1.6 or
+        # later (its MIN_ADDON_VERSION); the "-eksbuild.1" build is not verified.
+        [("v0.1.6-eksbuild.1", _ALL)],
+        "machine-learning",
+        "aws",
+        "sagemaker",
+        "jupyter-k8s-system",
+        ((_DEP, "jupyter-k8s-controller-manager"),),
+    ),
 ]
 for _name, _versions, _type, _owner, _publisher, _namespace, _workloads in _ADDONS:
     register_addon(

@@ -259,6 +259,9 @@ LATER_PRIVILEGES: dict[str, dict[str, Any]] = {
     "sagemaker:DescribeClusterOperation": {
         "resource_types": {"cluster": {"resource_type": "cluster", "required": True}}
     },
+    # MoveClusterNodes: not on that page either; assumed like the batch node actions (the cluster type),
+    # authorized against both clusters the request names (SourceClusterArn, TargetClusterArn). Unverified.
+    "sagemaker:MoveClusterNodes": {"resource_types": {"cluster": {"resource_type": "cluster", "required": True}}},
     # Training plan extensions (API reference: ExtendTrainingPlan, DescribeTrainingPlanExtensionHistory) are
     # not in the packaged reference either; no resource type is assumed (Resource "*"), as ExtendTrainingPlan's
     # request names only an extension offering id. Unverified.

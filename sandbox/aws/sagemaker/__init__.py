@@ -25,6 +25,8 @@ field botocore's ``sagemaker`` model allows and runs on simulated time (``sandbo
   (gone at once; TargetCount decreases). Unknown ids are listed in ``Failed`` with
   ``InstanceIdNotFound`` / ``NodeIdNotFound``, instances that are not up with ``InvalidInstanceStatus`` /
   ``InvalidNodeStatus``, as botocore's error-code enums name them.
+* MoveClusterNodes (``moves``): the same instances leave one group (DetachInProgress) and join another
+  (AttachInProgress, then Running), the training plan's usage unchanged.
 * DeleteCluster: Deleting for ``cluster_delete`` seconds, then DescribeCluster answers ``ResourceNotFound``
   (the only error botocore lists for it; moto said ValidationException).
 * ListClusterEvents / DescribeClusterEvent report creation, health checks, failures and node operations.
@@ -69,7 +71,7 @@ All of HyperPod is this package, one module a responsibility, each importing onl
   ``faults`` (one-shot CreateCluster failures);
 * ``lifecycle`` (announce and settle), ``kube_nodes`` (the Kubernetes Node objects and their sink),
   ``events`` (status-change events), ``views`` (what Describe/List answer), ``validation``
-  (CreateCluster/UpdateCluster input), ``clusters`` and ``node_operations`` (the API's operations),
+  (CreateCluster/UpdateCluster input), ``clusters``, ``node_operations`` and ``moves`` (the API's operations),
   ``health_checks`` (StartClusterHealthCheck), ``node_faults`` (the sandbox control that injects faults),
   ``task_governance`` (scheduler configs and compute quotas);
 * ``responses`` (moto response methods), ``sync`` (the ticker) and ``backend`` (``install``, ``reset``).

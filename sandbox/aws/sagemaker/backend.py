@@ -21,15 +21,28 @@ from sandbox.aws.sagemaker.lifecycle import settle_cluster
 from sandbox.aws.sagemaker.responses import RESPONSE_METHODS
 
 
+class _NoGroup:
+    spec: dict[str, Any] = {}
+
+
+_NO_GROUP = _NoGroup()
+
+
 def _plan_in_use(backend: SageMakerModelBackend, arn: str) -> int:
-    """Instances of the account's HyperPod clusters running on training plan ``arn``."""
+    """Instances of the account's HyperPod clusters running on training plan ``arn``: a node's group's plan,
+    or, once MoveClusterNodes moved it, the plan it came with (moves keep the capacity)."""
     with LOCK:
         return sum(
             1
             for c in hyperpod_clusters(backend)
             if settle_cluster(backend, c)
             for n in c.nodes.values()
-            if (c.groups.get(n.group) and c.groups[n.group].spec.get("TrainingPlanArn") == arn)
+            if (
+                n.plan_arn
+                if n.plan_arn is not None
+                else (c.groups.get(n.group) or _NO_GROUP).spec.get("TrainingPlanArn")
+            )
+            == arn
         )
 
 

@@ -44,6 +44,8 @@ class CapacityState:
     spot: dict[tuple[str, str], int] = field(
         default_factory=dict
     )  # (zone, instance type) -> Spot instances it can give
+    # (zone, instance type) -> On-Demand instances it can give (the "no capacity for type X" fault; 0: none)
+    on_demand: dict[tuple[str, str], int] = field(default_factory=dict)
 
 
 def _state() -> CapacityState:
@@ -99,6 +101,20 @@ def set_spot_capacity(zone: str, instance_type: str, available: int | None) -> N
             _state().spot[(zone, instance_type)] = int(available)
 
 
+def set_type_capacity(zone: str, instance_type: str, available: int | None) -> None:
+    """Cap the On-Demand instances of a type a zone can give (None: unlimited again)."""
+    with _lock:
+        if available is None:
+            _state().on_demand.pop((zone, instance_type), None)
+        else:
+            _state().on_demand[(zone, instance_type)] = int(available)
+
+
+def type_capacity(zone: str, instance_type: str) -> int | None:
+    with _lock:
+        return _state().on_demand.get((zone, instance_type))
+
+
 def spot_capacity(zone: str, instance_type: str) -> int | None:
     with _lock:
         return _state().spot.get((zone, instance_type))
@@ -108,6 +124,7 @@ def clear() -> None:
     with _lock:
         _state().quotas.clear()
         _state().spot.clear()
+        _state().on_demand.clear()
 
 
 def describe() -> dict[str, Any]:
@@ -116,6 +133,9 @@ def describe() -> dict[str, Any]:
             "quotas": dict(_state().quotas),
             "spotCapacity": [
                 {"zone": z, "instanceType": t, "available": n} for (z, t), n in sorted(_state().spot.items())
+            ],
+            "instanceCapacity": [
+                {"zone": z, "instanceType": t, "available": n} for (z, t), n in sorted(_state().on_demand.items())
             ],
         }
 

@@ -60,7 +60,7 @@ def create_cluster(backend: SageMakerModelBackend, params: dict[str, Any]) -> Hy
     orchestrator = params.get("Orchestrator")
     slurm = not (orchestrator or {}).get("Eks")
     validate_orchestrator(backend, orchestrator, params.get("VpcConfig"))
-    validate_groups(backend, specs, slurm=slurm)
+    validate_groups(backend, specs, slurm=slurm, continuous=params.get("NodeProvisioningMode") == "Continuous")
     # The account's cluster-usage quota binds CreateCluster as it binds UpdateCluster (``capacity``).
     asked: Counter[str] = Counter()
     for spec in specs:
@@ -81,7 +81,7 @@ def create_cluster(backend: SageMakerModelBackend, params: dict[str, Any]) -> Hy
     for spec in specs:
         group = InstanceGroup(spec, "Creating")
         cluster.groups[group.name] = group
-        add_nodes(cluster, group, group.target, creation + _plan_wait(cluster, group), "launch")
+        _launch(cluster, group, group.target, creation + _plan_wait(cluster, group), "launch")
     cluster.event("Cluster", f"Cluster {name} creation started.")
     if fault:
         arm_fault(cluster, fault)
@@ -173,7 +173,51 @@ def add_capacity(cluster: HyperPodCluster, group: InstanceGroup, count: int) -> 
                     metadata={"InstanceGroup": {"FailureMessage": group.failure}},
                 )
             count = granted
-    add_nodes(cluster, group, count, durations()["scale_up"] + _plan_wait(cluster, group), "scale")
+    _launch(cluster, group, count, durations()["scale_up"] + _plan_wait(cluster, group), "scale")
+
+
+def _launch(cluster: HyperPodCluster, group: InstanceGroup, count: int, pending: float, kind: str) -> None:
+    """``count`` On-Demand or plan instances for ``group``, type by type in its order: where a zone has no
+    capacity left for a type (the sandbox's ``set_type_capacity``), a flexible group falls back to its next
+    type, as HyperPod does ("HyperPod attempts to provision instances using the first instance type in the
+    list and falls back to subsequent types if capacity is unavailable", API reference
+    ClusterInstanceRequirements). What no type can give stays Pending while continuous provisioning keeps
+    trying (https://docs.aws.amazon.com/sagemaker/latest/dg/sagemaker-hyperpod-scaling-eks.html)."""
+    if "Spot" in (group.spec.get("CapacityRequirements") or {}):
+        add_nodes(cluster, group, count, pending, kind)
+        return
+    zones = sorted(_zones_of(cluster, group.spec))
+    zone = zones[0] if zones else f"{cluster.region_name}a"
+    left = count
+    for instance_type in group.instance_types:
+        available = capacity.type_capacity(zone, instance_type)
+        if available is None:
+            granted = left
+        else:
+            running = sum(
+                1
+                for n in cluster.nodes.values()
+                if n.instance_type == instance_type
+                and n.placement["AvailabilityZone"] == zone
+                and "Spot" not in ((cluster.groups.get(n.group) or group).spec.get("CapacityRequirements") or {})
+            )
+            granted = max(0, min(left, available - running))
+        if granted < left:
+            text = (
+                f"Insufficient capacity for {instance_type} in {zone} for instance group {group.name}: "
+                f"{left - granted} instance(s) could not be launched"
+                + (", trying the next instance type." if instance_type != group.instance_types[-1] else ".")
+            )
+            cluster.event("InstanceGroup", text, level="Warn", group=group.name)
+        if granted:
+            add_nodes(cluster, group, granted, pending, kind, instance_type=instance_type)
+        left -= granted
+        if not left:
+            return
+    for node in add_nodes(cluster, group, left, pending, kind, instance_type=group.instance_types[0]):
+        node.phases = [
+            Phase("Pending", math.inf, f"Waiting for {' or '.join(group.instance_types)} capacity in {zone}")
+        ]
 
 
 def _plan_wait(cluster: HyperPodCluster, group: InstanceGroup) -> float:
@@ -192,7 +236,8 @@ def update_cluster(backend: SageMakerModelBackend, params: dict[str, Any]) -> Hy
     specs = params.get("InstanceGroups") or []
     to_delete = params.get("InstanceGroupsToDelete") or []
     orchestrator = params.get("Orchestrator") or cluster.orchestrator
-    validate_groups(backend, specs, slurm=not (orchestrator or {}).get("Eks"))
+    mode = params.get("NodeProvisioningMode") or cluster.settings.get("NodeProvisioningMode")
+    validate_groups(backend, specs, slurm=not (orchestrator or {}).get("Eks"), continuous=mode == "Continuous")
     autoscaling.check_request(params, cluster.settings, bool((orchestrator or {}).get("Eks")))
     for name in to_delete:
         if name not in cluster.groups:
@@ -219,8 +264,14 @@ def update_cluster(backend: SageMakerModelBackend, params: dict[str, Any]) -> Hy
         if existing.target > before:
             add_capacity(cluster, existing, existing.target - before)
         elif existing.target < before:
-            # Scale-down removes the newest instances first.
-            nodes = sorted(group_nodes(cluster, existing.name), key=lambda n: n.launch_time, reverse=True)
+            # Scale-down removes the newest instances first; a flexible group's lowest-priority type goes first
+            # (https://docs.aws.amazon.com/sagemaker/latest/dg/sagemaker-hyperpod-scaling-eks.html).
+            order = existing.instance_types
+            nodes = sorted(
+                group_nodes(cluster, existing.name),
+                key=lambda n: (order.index(n.instance_type) if n.instance_type in order else -1, n.launch_time),
+                reverse=True,
+            )
             for node in nodes[: before - existing.target]:
                 del cluster.nodes[node.instance_id]
         cluster.event(

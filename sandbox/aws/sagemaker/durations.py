@@ -22,6 +22,10 @@ DEFAULT_DURATIONS: dict[str, float] = {
     "group_delete": 300.0,
     "cluster_delete": 300.0,
     "auto_recovery": 300.0,  # NodeRecovery=Automatic: a failed instance is replaced after this
+    # MoveClusterNodes: DetachInProgress, then AttachInProgress (new EBS volumes, the target's lifecycle
+    # scripts); AWS gives no figure, only that a move is "much less time" than a new instance.
+    "move_detach": 120.0,
+    "move_attach": 300.0,
 }
 
 

@@ -14,7 +14,7 @@ from typing import Any
 
 from moto.sagemaker.models import SageMakerModelBackend
 
-from sandbox.aws.sagemaker import health_agent
+from sandbox.aws.sagemaker import health_agent, mig
 from sandbox.aws.sagemaker.common import (
     CLUSTER_NAME_LABEL,
     COMPUTE_TYPE_LABEL,
@@ -74,7 +74,44 @@ def _visible(node: HyperPodNode) -> bool:
     status, _ = node.state()
     if status == "ShuttingDown":  # drained and deregistered before the instance terminates
         return False
+    if status in ("DetachInProgress", "AttachInProgress"):
+        # MoveClusterNodes replaces the root volume and the node rejoins with the target group's lifecycle
+        # scripts (API reference, MoveClusterNodes): it is no Node of the EKS cluster in between.
+        return False
     return status != "Pending" or node.kind == "reboot"
+
+
+# Instance types HyperPod labels with their network topology ("Topology-aware scheduling",
+# https://docs.aws.amazon.com/sagemaker/latest/dg/sagemaker-hyperpod-eks-operate-console-ui-governance-tasks-scheduling.html)
+_TOPOLOGY_FAMILIES = ("p3dn", "p4d", "p4de", "p5", "p5e", "p5en", "p6e-gb200", "trn1", "trn1n", "trn2", "trn2u")
+NODES_PER_LAYER_3 = 2  # the sandbox's network: two instances under each bottom-layer network node
+
+
+def topology_labels(cluster: HyperPodCluster, node: HyperPodNode) -> dict[str, str]:
+    """``topology.k8s.aws/network-node-layer-1..3``: the network nodes above the instance, top first, as EC2's
+    DescribeInstanceTopology reports them (https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/ec2-instance-topology.html)
+    and HyperPod labels nodes with them (developer guide, "HyperPod cluster topology",
+    https://docs.aws.amazon.com/sagemaker/latest/dg/sagemaker-hyperpod-topology.html). The sandbox's network:
+    one top node per zone, one per instance group below it, and one per two instances of the group at the
+    bottom (in launch order), so a group of four spans two bottom-layer blocks."""
+    family = node.instance_type.removeprefix("ml.").rsplit(".", 1)[0]
+    if family not in _TOPOLOGY_FAMILIES:
+        return {}
+    peers = sorted(
+        (n for n in list(cluster.nodes.values()) if n.group == node.group),
+        key=lambda n: (n.launch_time, n.instance_id),
+    )
+    index = next((i for i, n in enumerate(peers) if n.instance_id == node.instance_id), 0)
+
+    def nn(*parts: str) -> str:
+        return "nn-" + hashlib.sha256("/".join((cluster.cluster_name, *parts)).encode()).hexdigest()[:17]
+
+    zone = node.placement["AvailabilityZone"]
+    return {
+        "topology.k8s.aws/network-node-layer-1": nn(zone),
+        "topology.k8s.aws/network-node-layer-2": nn(zone, node.group),
+        "topology.k8s.aws/network-node-layer-3": nn(zone, node.group, str(index // NODES_PER_LAYER_3)),
+    }
 
 
 def node_object(cluster: HyperPodCluster, node: HyperPodNode) -> dict[str, Any]:
@@ -95,6 +132,7 @@ def node_object(cluster: HyperPodCluster, node: HyperPodNode) -> dict[str, Any]:
         CLUSTER_NAME_LABEL: cluster.cluster_name,
         GROUP_LABEL: node.group,
         HEALTH_LABEL: health,
+        **topology_labels(cluster, node),
     }
     if deep:
         labels[DEEP_HEALTH_LABEL] = deep
@@ -122,6 +160,8 @@ def node_object(cluster: HyperPodCluster, node: HyperPodNode) -> dict[str, Any]:
         spec["taints"] = taints
     if health != "Schedulable":
         spec["unschedulable"] = True
+    capacity, allocatable = shape.capacity(), shape.allocatable()
+    mig.apply(node.instance_type, shape.gpus, labels, capacity, allocatable)
     obj = {
         "apiVersion": "v1",
         "kind": "Node",
@@ -137,8 +177,8 @@ def node_object(cluster: HyperPodCluster, node: HyperPodNode) -> dict[str, Any]:
         },
         "spec": spec,
         "status": {
-            "capacity": shape.capacity(),
-            "allocatable": shape.allocatable(),
+            "capacity": capacity,
+            "allocatable": allocatable,
             "conditions": [ready_condition],
             "addresses": [
                 {"type": "InternalIP", "address": node.private_ip},

@@ -20,7 +20,7 @@ from sandbox.aws.sagemaker.models import (
     software_active,
 )
 from sandbox.aws.sagemaker.network import internet_egress, join_blocker
-from sandbox.aws.sagemaker.nodes import replace_node
+from sandbox.aws.sagemaker.nodes import hand_off, replace_node
 
 _PHASE_EVENTS = {
     "DeepHealthCheckInProgress": ("Info", "Deep health checks started on instance {id}: {checks}."),
@@ -114,6 +114,7 @@ def settle_cluster(backend: SageMakerModelBackend, cluster: HyperPodCluster) -> 
                 del cluster.nodes[node.instance_id]
             del cluster.groups[group.name]
             cluster.event("InstanceGroup", f"Instance group {group.name} was deleted.", group=group.name)
+    hand_off(backend.clusters, cluster)  # nodes MoveClusterNodes detached join their target group
     blockers = _join_blockers(cluster)
     egress = _internet_egress(cluster)
     for node in list(cluster.nodes.values()):

@@ -98,11 +98,15 @@ class HyperPodNode:
         self.internet = True  # whether its subnet routes to the internet (public registries), not only to endpoints
         self.joined = False
         self.announced_blocker: str | None = None
+        # MoveClusterNodes (``moves``): the training plan the instance's capacity came from once it left its
+        # group ("" none; None: its group's), and where it goes once detached (cluster name, group).
+        self.plan_arn: str | None = None
+        self.move_to: tuple[str, str] | None = None
         self._restart(phases, kind)
 
     def _restart(self, phases: list[Phase], kind: str) -> None:
         self.phases = phases
-        self.kind = kind  # launch | reboot | replace | scale | update: what the Pending phase means
+        self.kind = kind  # launch | reboot | replace | scale | update | move: what the Pending phase means
         if kind not in ("reboot", "update"):
             self.joined = False
         self.started = sim_now()
@@ -144,6 +148,7 @@ class InstanceGroup:
         self.failure: str | None = None
         self.deleting_since: float | None = None
         self.software: dict[str, Any] | None = None  # ActiveSoftwareUpdateConfig + status
+        self.created = utcnow()
 
     @property
     def name(self) -> str:
@@ -158,6 +163,13 @@ class InstanceGroup:
         if self.spec.get("InstanceType"):
             return str(self.spec["InstanceType"])
         return str((self.spec.get("InstanceRequirements") or {}).get("InstanceTypes", ["ml.m5.xlarge"])[0])
+
+    @property
+    def instance_types(self) -> list[str]:
+        """The group's types in HyperPod's order of preference (a flexible group's InstanceRequirements)."""
+        if self.spec.get("InstanceType"):
+            return [str(self.spec["InstanceType"])]
+        return [str(t) for t in (self.spec.get("InstanceRequirements") or {}).get("InstanceTypes", ["ml.m5.xlarge"])]
 
     @property
     def deep_health_checks(self) -> list[str]:
@@ -281,6 +293,12 @@ def group_status(cluster: HyperPodCluster, group: InstanceGroup) -> str:
     if group.software and software_active(cluster):
         return "SystemUpdating"
     nodes = group_nodes(cluster, group.name)
+    # With MinInstanceCount the group is InService once that many instances run, and HyperPod keeps
+    # provisioning the rest in the background ("Continuous provisioning",
+    # https://docs.aws.amazon.com/sagemaker/latest/dg/sagemaker-hyperpod-scaling-eks.html).
+    low = int(group.spec.get("MinInstanceCount") or 0)
+    if low and current_count(cluster, group) >= low:
+        return "Degraded" if any(node.state()[0] == "Failure" for node in nodes) else "InService"
     if len(nodes) != group.target or not all(is_settled(node) for node in nodes):
         return group.status_while_settling
     if any(node.state()[0] == "Failure" for node in nodes):

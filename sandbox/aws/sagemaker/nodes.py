@@ -6,6 +6,7 @@ the health-monitoring agent's) use the same actions as the API."""
 from __future__ import annotations
 
 import math
+from typing import Any
 
 from sandbox.aws.sagemaker.common import invalid, subnet_placements
 from sandbox.aws.sagemaker.durations import durations
@@ -42,7 +43,13 @@ def deep_health_failure(node_id: str, checks: list[str], recovery: str) -> str:
 
 
 def add_nodes(
-    cluster: HyperPodCluster, group: InstanceGroup, count: int, pending: float, kind: str
+    cluster: HyperPodCluster,
+    group: InstanceGroup,
+    count: int,
+    pending: float,
+    kind: str,
+    *,
+    instance_type: str | None = None,
 ) -> list[HyperPodNode]:
     subnets = ((group.spec.get("OverrideVpcConfig") or cluster.vpc_config) or {}).get("Subnets") or []
     placements = subnet_placements(cluster.account_id, cluster.region_name, subnets)
@@ -51,7 +58,7 @@ def add_nodes(
     for i in range(count):
         node = HyperPodNode(
             group.name,
-            group.instance_type,
+            instance_type or group.instance_type,
             placements[(existing + i) % len(placements)],
             launch_phases(pending, group.deep_health_checks),
             deep_health_checks=group.deep_health_checks,
@@ -75,6 +82,7 @@ def replace_node(cluster: HyperPodCluster, node: HyperPodNode, reason: str) -> H
         deep_health_checks=checks,
         kind="replace",
     )
+    fresh.plan_arn = node.plan_arn  # a moved instance's replacement runs on the capacity it came with
     cluster.nodes[fresh.instance_id] = fresh
     cluster.event(
         "Instance",
@@ -158,3 +166,28 @@ def operate_nodes(
             cluster.event("Instance", f"Instance {node_id} was deleted.", group=node.group, instance_id=node_id)
         ok.append(node_id)
     return ok, failed
+
+
+def hand_off(clusters: dict[str, Any], cluster: HyperPodCluster) -> None:
+    """MoveClusterNodes' hand-off (``moves``): nodes of ``cluster`` whose detach is over join their target
+    group, in the target cluster (of ``clusters``, moto's table) when it is another."""
+    for node in list(cluster.nodes.values()):
+        destination = node.move_to
+        if destination is None or node.elapsed() < node.phases[0].until:
+            continue
+        node.move_to = None
+        target = clusters.get(destination[0])
+        if not isinstance(target, HyperPodCluster):  # the target is gone: the instance has nowhere to go
+            continue
+        if target is not cluster:
+            del cluster.nodes[node.instance_id]
+            target.nodes[node.instance_id] = node
+        node.group = destination[1]
+        group = target.groups.get(node.group)
+        node.deep_health_checks = group.deep_health_checks if group else []
+        target.event(
+            "Instance",
+            f"Instance {node.instance_id} joined instance group {node.group}.",
+            group=node.group,
+            instance_id=node.instance_id,
+        )

@@ -1,5 +1,5 @@
-"""moto response methods for the HyperPod API (clusters, nodes, events, deep health checks, cluster operations):
-each runs under the lock, then pushes changed Node lists."""
+"""moto response methods for the HyperPod API (clusters, nodes and their moves, events, deep health checks,
+cluster operations): each runs under the lock, then pushes changed Node lists."""
 
 from __future__ import annotations
 
@@ -24,6 +24,7 @@ from sandbox.aws.sagemaker.health_checks import start_cluster_health_check
 from sandbox.aws.sagemaker.kube_nodes import pending_pushes, push_nodes
 from sandbox.aws.sagemaker.lifecycle import settle_cluster
 from sandbox.aws.sagemaker.models import HyperPodCluster, Operation, hyperpod_clusters_of
+from sandbox.aws.sagemaker.moves import move_nodes
 from sandbox.aws.sagemaker.node_operations import batch_add_nodes, batch_node_operation
 from sandbox.aws.sagemaker.views import describe, event_summary, node_details, node_summary
 
@@ -117,6 +118,14 @@ def _r_batch_add_cluster_nodes(self: SageMakerResponse) -> ActionResult:
     def work(backend: SageMakerModelBackend) -> tuple[Any, list[str]]:
         cluster, result = batch_add_nodes(backend, request_params(self))
         return result, eks_of(cluster)
+
+    return run_response(self, work)
+
+
+def _r_move_cluster_nodes(self: SageMakerResponse) -> ActionResult:
+    def work(backend: SageMakerModelBackend) -> tuple[Any, list[str]]:
+        touched, result = move_nodes(backend, request_params(self))
+        return result, eks_of(*touched)
 
     return run_response(self, work)
 
@@ -321,6 +330,7 @@ RESPONSE_METHODS: dict[str, Callable[[SageMakerResponse], ActionResult]] = {
     "update_cluster": _r_update_cluster,
     "update_cluster_software": _r_update_cluster_software,
     "batch_add_cluster_nodes": _r_batch_add_cluster_nodes,
+    "move_cluster_nodes": _r_move_cluster_nodes,
     "delete_cluster": _r_delete_cluster,
     "list_cluster_nodes": _r_list_cluster_nodes,
     "describe_cluster_node": _r_describe_cluster_node,

@@ -13,6 +13,8 @@ botocore's model is the shape and lists the errors):
 * A team has one compute allocation per cluster: a second quota for the same TeamName is a ``ConflictException``.
 * Each ComputeQuotaResources instance type must be one of the cluster's instance groups' types, its Count
   at most the instances those groups hold (``ValidationException``).
+* Accelerators, VCpu and MemoryInGiB (ComputeQuotaResourceConfig) are at most what those instances hold
+  (``ValidationException``), after the ratios fill what is left out (``sandbox.controllers.kueue.amounts``).
 * ``BorrowLimit`` is 1-500 percent ("The values can be 1 - 500 percent", ResourceSharingConfig); what
   SageMaker does with one given for Lend or DontLend is not documented, so it is kept (Launchpod sends none).
 * Update* take ``TargetVersion``: the version read; another one (a concurrent change) is a ``ConflictException``.
@@ -103,8 +105,11 @@ def capacity(cluster: Any) -> dict[str, int]:
 
 
 def _check_quota(cluster: Any, config: dict[str, Any]) -> None:
+    from sandbox.controllers.kueue import amounts
+
     have = capacity(cluster)
-    for resource in config.get("ComputeQuotaResources") or []:
+    sharing = config.get("ResourceSharingConfig") or {}
+    for resource in [*(config.get("ComputeQuotaResources") or []), *(sharing.get("AbsoluteBorrowLimits") or [])]:
         kind, count = resource.get("InstanceType"), int(resource.get("Count") or 0)
         if kind not in have:
             raise ValidationError(
@@ -115,7 +120,14 @@ def _check_quota(cluster: Any, config: dict[str, Any]) -> None:
             raise ValidationError(
                 message=f"Count {count} of {kind} exceeds the {have[kind]} instances of cluster {cluster.cluster_name}."
             )
-    sharing = config.get("ResourceSharingConfig") or {}
+        asked, held = amounts(kind, resource), amounts(kind, {"Count": have[kind]})
+        for name, value in asked.items():
+            if value > held.get(name, 0) + 1e-6:
+                field = {"cpu": "VCpu", "memory": "MemoryInGiB"}.get(name, "Accelerators")
+                raise ValidationError(
+                    message=f"{field} {value:g} of {kind} exceeds the {held.get(name, 0):g} of the {have[kind]} "
+                    f"instances of cluster {cluster.cluster_name}."
+                )
     limit = sharing.get("BorrowLimit")
     if limit is not None and not 1 <= int(limit) <= 500:
         raise ValidationError(message="BorrowLimit must be between 1 and 500 (percent).")

@@ -105,7 +105,76 @@ def _role_allows_bucket(account: str, partition: str, role_arn: str, bucket: str
     return False
 
 
-def _validate_group(backend: SageMakerModelBackend, spec: dict[str, Any], index: int, *, slurm: bool) -> None:
+_IMAGE_ID = re.compile(r"^(ami-[0-9a-fA-F]{8,17}|default)$")
+_RELEASE = re.compile(r"^[0-9]+\.[0-9]+\.[0-9]+$")
+
+
+def _validate_depth(spec: dict[str, Any], where: str, *, continuous: bool, eks: bool) -> None:
+    """Flexible groups, MinInstanceCount, AutoPatchConfig and the image, as the API reference constrains them
+    (botocore sagemaker 2017-07-24, ClusterInstanceGroupSpecification): InstanceType and InstanceRequirements
+    are mutually exclusive, 1-20 types; flexible groups and MinInstanceCount need continuous provisioning and
+    0 <= MinInstanceCount <= InstanceCount ("Continuous provisioning",
+    https://docs.aws.amazon.com/sagemaker/latest/dg/sagemaker-hyperpod-scaling-eks.html); DrainFirst needs
+    MaximumBatchSize and EKS, DrainPolicy is valid only with DrainFirst (ClusterAutoPatchConfig)."""
+    name = spec["InstanceGroupName"]
+    flexible = spec.get("InstanceRequirements")
+    if flexible is not None:
+        if spec.get("InstanceType"):
+            raise invalid(
+                f"InstanceType and InstanceRequirements are mutually exclusive; instance group {name} gives both."
+            )
+        types = flexible.get("InstanceTypes") or []
+        if not 1 <= len(types) <= 20:
+            raise invalid(
+                f"1 validation error detected: Value '{types}' at '{where}.instanceRequirements.instanceTypes' "
+                "failed to satisfy constraint: Member must have length between 1 and 20"
+            )
+        if not continuous:
+            raise invalid(
+                f"InstanceRequirements (instance group {name}) is only supported when the NodeProvisioningMode "
+                "is set to Continuous."
+            )
+    low = spec.get("MinInstanceCount")
+    if low is not None:
+        if not continuous:
+            raise invalid(
+                f"MinInstanceCount (instance group {name}) is only supported when the NodeProvisioningMode is set "
+                "to Continuous."
+            )
+        if int(low) > int(spec.get("InstanceCount") or 0):
+            raise invalid(
+                f"MinInstanceCount {low} of instance group {name} cannot be greater than its InstanceCount "
+                f"{spec.get('InstanceCount')}."
+            )
+    patch = spec.get("AutoPatchConfig")
+    if patch is not None:
+        strategy = patch.get("PatchingStrategy")
+        if strategy not in ("WhenIdle", "WhenAllIdle", "DrainFirst"):
+            raise invalid(
+                f"1 validation error detected: Value '{strategy}' at '{where}.autoPatchConfig.patchingStrategy' "
+                "failed to satisfy constraint: Member must satisfy enum value set: [WhenIdle, WhenAllIdle, DrainFirst]"
+            )
+        size = ((patch.get("DeploymentConfig") or {}).get("RollingUpdatePolicy") or {}).get("MaximumBatchSize")
+        if strategy == "DrainFirst" and not size:
+            raise invalid(
+                f"PatchingStrategy DrainFirst of instance group {name} requires MaximumBatchSize in DeploymentConfig."
+            )
+        if strategy == "DrainFirst" and not eks:
+            raise invalid("PatchingStrategy DrainFirst is available only for clusters orchestrated by Amazon EKS.")
+        if patch.get("DrainPolicy") is not None and strategy != "DrainFirst":
+            raise invalid(f"DrainPolicy of instance group {name} is valid only when PatchingStrategy is DrainFirst.")
+    for member, pattern in (("ImageId", _IMAGE_ID), ("ImageReleaseVersion", _RELEASE)):
+        if spec.get(member) is not None and not pattern.match(str(spec[member])):
+            raise invalid(
+                f"1 validation error detected: Value '{spec[member]}' at '{where}.{member[0].lower()}{member[1:]}' "
+                "failed to satisfy constraint: Member must satisfy regular expression pattern: "
+                f"{pattern.pattern.strip('^$')}"
+            )
+
+
+def _validate_group(
+    backend: SageMakerModelBackend, spec: dict[str, Any], index: int, *, slurm: bool, continuous: bool = False
+) -> None:
     where = f"instanceGroups.{index}.member"
     require_name(spec.get("InstanceGroupName"), f"{where}.instanceGroupName")
     name = spec["InstanceGroupName"]
@@ -113,6 +182,7 @@ def _validate_group(backend: SageMakerModelBackend, spec: dict[str, Any], index:
     instance_type = spec.get("InstanceType")
     if instance_type is None and not spec.get("InstanceRequirements"):
         raise invalid(f"Either InstanceType or InstanceRequirements must be specified for instance group {name}.")
+    _validate_depth(spec, where, continuous=continuous, eks=not slurm)
     requested = [instance_type] if instance_type else spec["InstanceRequirements"].get("InstanceTypes", [])
     for candidate in requested:
         if candidate not in instance_types():
@@ -178,10 +248,12 @@ def _validate_group(backend: SageMakerModelBackend, spec: dict[str, Any], index:
         )
 
 
-def validate_groups(backend: SageMakerModelBackend, specs: list[dict[str, Any]], *, slurm: bool) -> None:
+def validate_groups(
+    backend: SageMakerModelBackend, specs: list[dict[str, Any]], *, slurm: bool, continuous: bool = False
+) -> None:
     seen: set[str] = set()
     for index, spec in enumerate(specs, start=1):
-        _validate_group(backend, spec, index, slurm=slurm)
+        _validate_group(backend, spec, index, slurm=slurm, continuous=continuous)
         if spec["InstanceGroupName"] in seen:
             raise invalid(
                 f"Instance group names must be unique within a cluster; {spec['InstanceGroupName']} appears twice."
@@ -292,6 +364,11 @@ _FIXED_FIELDS: tuple[tuple[str, str, Callable[[dict[str, Any]], Any]], ...] = (
 
 
 def check_fixed_fields(existing: InstanceGroup, spec: dict[str, Any]) -> None:
+    if existing.spec.get("InstanceType") and spec.get("InstanceRequirements"):
+        raise invalid(
+            f"Instance group {existing.name} has InstanceType {existing.spec['InstanceType']}; InstanceRequirements "
+            "can only be set when the instance group is created. Add a new instance group instead."
+        )
     for member, words, read in _FIXED_FIELDS:
         if member == "InstanceType" and not spec.get("InstanceType"):
             continue

@@ -214,3 +214,19 @@ def test_a_routed_endpoint_is_ready_only_once_its_router_is():
     assert status == "Deploying" and message is not None and "SGLang router" in message
     real.pods.append(_pod("sg-router-1", "router", True))
     assert endpoints.status_of(real) == ("Ready", None)
+
+
+def test_a_pd_endpoint_is_ready_only_with_a_prefill_worker_and_shows_each_pod_s_side():
+    def side(pod: dict, pd: str) -> dict:
+        pod["metadata"]["labels"]["launchpod.io/pd-role"] = pd
+        return pod
+
+    decode = side(_pod("sg-1", "worker", True), "decode")
+    real = _container(1, 1, pods=[decode, _pod("sg-router-1", "router", True)])
+    real.primary["spec"]["template"]["metadata"] = {"labels": {"launchpod.io/pd-role": "decode"}}
+    status, message = endpoints.status_of(real)
+    assert status == "Deploying" and message is not None and "prefill worker" in message
+    real.pods.append(side(_pod("sg-prefill-1", "worker", True), "prefill"))
+    assert endpoints.status_of(real) == ("Ready", None)
+    assert [p.role for p in endpoints.view("c1", real).pods] == ["decode", "router", "prefill"]
+    assert "Deployment default/vllm-prefill" in [s.target for s in endpoints.delete_plan("c1", real).steps]

@@ -370,3 +370,124 @@ def test_a_routed_model_pool_s_router_discovers_workers_by_the_binding_label_not
     assert "launchpod.io/serves" not in workers["spec"]["selector"]["matchLabels"]
     assert service["spec"]["selector"] == {"launchpod.io/endpoint": "sg-a", "launchpod.io/role": "router"}
     assert manifests.pool_endpoint(workers) and not manifests.pool_endpoint(router)
+
+
+LMCACHE = {**WORKER, "image": "lmcache/vllm-openai:v0.3.7"}
+SGLANG = {"image": "lmsysorg/sglang:v0.5.2", "gpus": 2, "port": 30001}
+
+
+def test_a_managed_pd_endpoint_is_a_valid_pd_spec_with_gpus_on_both_sides():
+    pd = {"prefillReplicas": 2, "prefillGpus": 4, "prefillArgs": ["--max-num-seqs", "8"], "routingThreshold": 0}
+    body = {**MANAGED, "managed": {"storage": "shared", "modelPath": "m", "worker": LMCACHE, "pd": pd}}
+    obj = manifests.managed(_input(body), "bucket-1", "us-east-1", None)
+    assert schemas.errors(obj) == []
+    spec = obj["spec"]["pdSpec"]
+    assert spec["prefillSpec"]["replicas"] == 2 and spec["decodingSpec"]["replicas"] == 2  # the endpoint's replicas
+    assert spec["prefillSpec"]["resources"]["limits"]["nvidia.com/gpu"] == "4"
+    assert spec["decodingSpec"]["resources"]["limits"]["nvidia.com/gpu"] == "1"
+    assert spec["prefillSpec"]["args"] == ["--max-num-seqs", "8"] and spec["routingThreshold"] == 0
+    assert spec["decodingSpec"]["nodeSelector"] == {"node.kubernetes.io/instance-type": "ml.g5.12xlarge"}
+    without = manifests.managed(_input({**body, "managed": {**body["managed"], "pd": {}}}), "b", "us-east-1", None)
+    assert "routingThreshold" not in without["spec"]["pdSpec"]  # the operator's default (4096) applies
+
+
+def test_scaling_a_managed_pd_endpoint_scales_its_decode_side_and_the_result_stays_valid():
+    body = {**MANAGED, "managed": {"storage": "shared", "modelPath": "m", "worker": LMCACHE, "pd": {}}}
+    obj = manifests.managed(_input(body), "bucket-1", "us-east-1", None)
+    patch = manifests.scale_patch(obj, 5)
+    assert patch == {"spec": {"replicas": 5, "pdSpec": {"decodingSpec": {"replicas": 5}}}}
+    obj["spec"]["replicas"] = 5
+    obj["spec"]["pdSpec"]["decodingSpec"]["replicas"] = 5
+    assert schemas.errors(obj) == []
+    plain = manifests.managed(_input(MANAGED), "bucket-1", "us-east-1", None)
+    assert manifests.scale_patch(plain, 3) == {"spec": {"replicas": 3}}
+
+
+def test_an_sglang_pd_endpoint_is_a_decode_and_a_prefill_deployment_paired_by_the_router():
+    pd = {
+        "prefillReplicas": 1,
+        "prefillGpus": 1,
+        "transferBackend": "nixl",
+        "decodeArgs": ["--max-running-requests", "64"],
+    }
+    body = {
+        "endpoint": "sg",
+        "kind": "container",
+        "instanceType": "ml.g5.12xlarge",
+        "replicas": 2,
+        "container": {"worker": SGLANG, "router": True, "pd": pd},
+    }
+    made = manifests.container(_input(body))
+    assert [(o["kind"], o["metadata"]["name"]) for o in made] == [
+        ("Deployment", "sg"),
+        ("Deployment", "sg-prefill"),
+        ("ServiceAccount", "sg-router"),
+        ("Role", "sg-router"),
+        ("RoleBinding", "sg-router"),
+        ("Deployment", "sg-router"),
+        ("Service", "sg"),
+    ]
+    assert all(schemas.errors(o) == [] for o in made)
+    decode, prefill, router = made[0], made[1], made[5]
+    assert decode["spec"]["selector"]["matchLabels"] != prefill["spec"]["selector"]["matchLabels"]
+    d_args = decode["spec"]["template"]["spec"]["containers"][0]["args"]
+    p_server = prefill["spec"]["template"]["spec"]["containers"][0]
+    assert d_args == [
+        "--disaggregation-mode", "decode", "--disaggregation-transfer-backend", "nixl", "--max-running-requests", "64"
+    ]  # fmt: skip
+    assert p_server["args"][:6] == [
+        "--disaggregation-mode", "prefill", "--disaggregation-transfer-backend", "nixl",
+        "--disaggregation-bootstrap-port", "8998",
+    ]  # fmt: skip
+    assert {"name": "bootstrap", "containerPort": 8998} in p_server["ports"]
+    assert prefill["spec"]["template"]["metadata"]["annotations"] == {"sglang.ai/bootstrap-port": "8998"}
+    assert p_server["resources"]["limits"]["nvidia.com/gpu"] == "1" and prefill["spec"]["replicas"] == 1
+    assert "launchpod.io/endpoint-kind" not in prefill["metadata"]["labels"]  # not an endpoint of its own
+    args = router["spec"]["template"]["spec"]["containers"][0]["args"]
+    assert "--pd-disaggregation" in args and "--selector" not in args
+    at = args.index("--prefill-selector")
+    assert args[at + 1 : at + 4] == [
+        "launchpod.io/endpoint=sg",
+        "launchpod.io/role=worker",
+        "launchpod.io/pd-role=prefill",
+    ]
+    at = args.index("--decode-selector")
+    assert args[at + 1 : at + 4] == [
+        "launchpod.io/endpoint=sg",
+        "launchpod.io/role=worker",
+        "launchpod.io/pd-role=decode",
+    ]
+    assert made[6]["spec"]["selector"] == {"launchpod.io/endpoint": "sg", "launchpod.io/role": "router"}
+
+
+@pytest.mark.parametrize(
+    ("section", "words"),
+    [
+        ({"container": {"worker": WORKER, "router": True, "pd": {}}}, "use kind managed with managed.pd for vLLM"),
+        ({"container": {"worker": SGLANG, "pd": {}}}, "needs router: true"),
+        ({"container": {"worker": SGLANG, "router": True, "pd": {"routingThreshold": 10}}}, "kind managed"),
+        (
+            {"container": {"worker": SGLANG, "router": True, "service": "modelPool", "pd": {}}},
+            "not offered for a modelPool",
+        ),
+        (
+            {
+                "managed": {
+                    "storage": "s",
+                    "modelPath": "m",
+                    "worker": {**SGLANG, "image": "lmsysorg/sglang:v0.5.2"},
+                    "pd": {},
+                }
+            },
+            "needs a vLLM worker image",
+        ),
+        (
+            {"managed": {"storage": "s", "modelPath": "m", "worker": LMCACHE, "pd": {"transferBackend": "nixl"}}},
+            "pd.transferBackend is SGLang's",
+        ),
+    ],
+)
+def test_pd_is_refused_where_the_engine_or_the_kind_does_not_offer_it(section, words):
+    kind = next(iter(section))
+    with pytest.raises(ValidationError, match=words):
+        _input({"endpoint": "pd", "kind": kind, "instanceType": "ml.g5.12xlarge", **section})

@@ -149,3 +149,51 @@ def test_the_add_on_objects_follow_the_quota_and_match_kueues_crds(sm, cluster_a
     assert gpus == {"name": "nvidia.com/gpu", "nominalQuota": "16", "borrowingLimit": "4"}
     sm.delete_compute_quota(ComputeQuotaId=made["ComputeQuotaId"])
     assert {o["kind"] for o in kueue.desired("tg-eks")} == {"WorkloadPriorityClass"}
+
+
+def test_a_quota_in_accelerators_fills_vcpus_and_memory_by_ratio_and_caps_what_it_borrows(sm, cluster_arn):
+    resources = [{"InstanceType": "ml.p5.48xlarge", "Accelerators": 17}]
+    with pytest.raises(ClientError) as too_many:
+        sm.create_compute_quota(
+            Name="q",
+            ClusterArn=cluster_arn,
+            ComputeQuotaConfig={"ComputeQuotaResources": resources},
+            ComputeQuotaTarget={"TeamName": "a"},
+        )
+    assert _code(too_many) == "ValidationException" and "exceeds the 16" in str(too_many.value)
+    sm.create_compute_quota(
+        Name="q",
+        ClusterArn=cluster_arn,
+        ComputeQuotaConfig={
+            "ComputeQuotaResources": [{"InstanceType": "ml.p5.48xlarge", "Accelerators": 4}],
+            "ResourceSharingConfig": {
+                "Strategy": "LendAndBorrow",
+                "BorrowLimit": 100,
+                "AbsoluteBorrowLimits": [{"InstanceType": "ml.p5.48xlarge", "Accelerators": 2}],
+            },
+        },
+        ComputeQuotaTarget={"TeamName": "a"},
+    )
+    queue = next(o for o in kueue.desired("tg-eks") if o["kind"] == "ClusterQueue")
+    assert manifests.errors(queue) == []
+    resources = {r["name"]: r for r in queue["spec"]["resourceGroups"][0]["flavors"][0]["resources"]}
+    # 4 of a p5's 8 GPUs: half its 192 vCPUs and 2048 GiB; the cap of 2 GPUs (and their share of vCPUs) wins
+    # over the 100 % borrow limit
+    assert resources["nvidia.com/gpu"] == {"name": "nvidia.com/gpu", "nominalQuota": "4", "borrowingLimit": "2"}
+    assert (resources["cpu"]["nominalQuota"], resources["cpu"]["borrowingLimit"]) == ("96", "48")
+    assert resources["memory"]["nominalQuota"] == "1024Gi"
+
+
+def test_idle_resource_sharing_lends_what_no_team_is_allocated_through_the_cohort(sm, cluster_arn):
+    _quota(sm, cluster_arn, count=1)
+    sm.create_cluster_scheduler_config(
+        Name="policy", ClusterArn=cluster_arn, SchedulerConfig={"IdleResourceSharing": "Enabled"}
+    )
+    idle = next(o for o in kueue.desired("tg-eks") if o["metadata"]["name"] == kueue.IDLE_QUEUE)
+    assert manifests.errors(idle) == []
+    gpus = next(
+        r for r in idle["spec"]["resourceGroups"][0]["flavors"][0]["resources"] if r["name"] == "nvidia.com/gpu"
+    )
+    assert gpus["nominalQuota"] == "8"  # the cluster's 16 GPUs less the team's 8
+    team = next(o for o in kueue.desired("tg-eks") if o["metadata"]["name"] == "hyperpod-ns-research-clusterqueue")
+    assert idle["spec"]["cohort"] == team["spec"]["cohort"]

@@ -9,6 +9,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.sandbox.browser.conftest import App, operation_succeeded
+from tests.sandbox.browser.selects import pick
 from tests.sandbox.clusters import cluster_body
 
 pytestmark = pytest.mark.browser
@@ -153,3 +154,32 @@ def test_task_governance_teams_are_listed_previewed_and_saved(
     assert axe(page) == []
     (team,) = real.api("GET", f"/clusters/{provisioned}/teams").json()["items"]
     assert (team["team"], team["sharing"], team["borrowLimit"]) == ("research", "LendAndBorrow", 50)
+
+
+def test_the_teams_page_pictures_each_teams_share_and_gives_one_accelerators(
+    real: App, admin_page: Page, provisioned: str, shot, axe
+) -> None:
+    """After the Features tab's team: the Teams page shows the policy, the teams and their shares as a chart,
+    and gives a second team 4 GPUs (SageMaker fills its vCPUs and memory by ratio: half the node)."""
+    page = admin_page
+    page.goto(f"{real.url}/teams?cluster={provisioned}")
+    expect(page.get_by_role("heading", name="Teams", exact=True).first).to_be_visible()
+    expect(page.get_by_text("Unallocated compute")).to_be_visible()
+    expect(page.get_by_role("row").filter(has_text="research")).to_contain_text("1 / 0 / 0 instances")
+    page.get_by_label("Team name").fill("vision")
+    page.get_by_role("button", name="What to give").click()
+    pick(page, page.get_by_role("option", name="Accelerators (GPUs)"))
+    page.get_by_label("Amount").fill("4")
+    page.get_by_role("button", name="Save team").click()
+    row = page.get_by_role("row").filter(has_text="vision")
+    expect(row).to_contain_text("4 accelerators of ml.p5.48xlarge")
+    expect(row).to_contain_text("0.5 / 0 / 0 instances")
+    expect(
+        page.get_by_role("img", name="Quota, use and borrowing per team")
+        .or_(page.get_by_label("Quota, use and borrowing per team"))
+        .first
+    ).to_be_visible()
+    shot(page, "teams-page", full_page=True)
+    assert axe(page) == []
+    vision = next(t for t in real.api("GET", f"/clusters/{provisioned}/teams").json()["items"] if t["team"] == "vision")
+    assert [(g["accelerators"], g["vCpu"], g["memoryInGiB"]) for g in vision["guaranteed"]] == [(4, 96, 1024)]

@@ -101,6 +101,12 @@ def test_inference_tab_deploys_lists_invokes_and_deletes_an_endpoint(
     row.get_by_role("radio").check()
     _answers_from_the_gpu_node(page, "hello from the browser", "invoked", shot, axe)
 
+    # the link an endpoint-unhealthy notification carries opens the endpoint itself (docs/notifications.md)
+    page.goto(f"{real.url}/clusters/{provisioned}?tab=inference&endpoint=chat")
+    expect(page.get_by_role("row").filter(has_text="chat").get_by_role("radio")).to_be_checked()
+    expect(page.get_by_role("table").filter(has_text="Node")).to_contain_text("hyperpod-i-")
+    shot(page, "opened-by-link", full_page=True)
+
     delete_from_its_dialog(page, shot)
     operation_succeeded(page)
     _shows_no_endpoints(page, real, provisioned)
@@ -189,3 +195,36 @@ def test_a_model_pools_warm_worker_is_assigned_to_another_pool_endpoint(
     for endpoint in ("pool-a", "pool-b"):
         gone = real.api("DELETE", f"/clusters/{cluster}/endpoints/{endpoint}", "operator")
         assert real.wait_operation(gone.json()["operation"]["id"])["status"] == "SUCCEEDED"
+
+
+def test_a_prefill_decode_endpoint_from_the_form_shows_each_side_and_answers(
+    real: App, operator_page: Page, provisioned: str, shot, axe
+) -> None:
+    page, cluster = operator_page, provisioned
+    page.goto(f"{real.url}/clusters/{cluster}?tab=inference")
+    page.get_by_label("Endpoint name").fill("pd-chat")
+    choose(page, "Instance type", "ml.g5.12xlarge")
+    page.get_by_label("Image").fill("lmsysorg/sglang:v0.5.2")
+    page.get_by_label("Port").fill("30001")
+    page.get_by_text("Disaggregate prefill and decode").click()
+    page.get_by_label("Prefill workers").fill("1")
+    page.get_by_label("GPUs per prefill worker").fill("1")
+    shot(page, "pd-form", full_page=True)
+    assert axe(page) == []
+    page.get_by_role("button", name="Deploy", exact=True).click()
+    operation_succeeded(page)
+
+    page.goto(f"{real.url}/clusters/{cluster}?tab=inference")
+    row = page.get_by_role("row").filter(has_text="pd-chat")
+    expect(row).to_contain_text("Ready")
+    row.get_by_role("radio").check()
+    pods = page.get_by_role("table").filter(has_text="Node")
+    for role in ("prefill worker", "decode worker", "SGLang router"):
+        expect(pods).to_contain_text(role)
+    page.get_by_label("Message").fill("hello to both halves")
+    page.get_by_role("button", name="Send").click()
+    # the decode worker answers, naming the served model (the image, no model flag given), not a flag's value
+    expect(page.get_by_test_id("invoke-answer")).to_contain_text("[lmsysorg/sglang:v0.5.2] You said: hello to both")
+    shot(page, "pd-invoked", full_page=True)
+    # the delete dialog has its own test above; this one only leaves the GPUs to what comes next
+    assert real.api("DELETE", f"/clusters/{cluster}/endpoints/pd-chat", "operator").status_code == 202

@@ -1,5 +1,6 @@
 """The Instance groups tab against the real sandbox: list, add a Spot EFA-only group in its own subnet
-through the wizard, scale it, delete it."""
+through the wizard, scale it, delete it; add a flexible group with a minimum and automatic patching, which
+falls back to its second type where the first has no capacity."""
 
 from __future__ import annotations
 
@@ -48,6 +49,7 @@ def test_add_scale_and_delete_a_group_from_the_tab(app: App, signed_in: Page, hy
     dialog.get_by_role("button", name="Next").click()
     dialog.get_by_role("checkbox", name=re.compile("Dedicated subnet")).check()
     dialog.get_by_role("button", name="Next").click()
+    dialog.get_by_role("button", name="Next").click()  # patching and image: left as they are
     expect(dialog).to_contain_text("Spot")
     shot(page, "review")
     dialog.get_by_role("button", name="Add group").click()
@@ -123,3 +125,55 @@ def test_the_autoscaling_section_enables_and_disables_karpenter_for_a_group(
     page.goto(tab)
     expect(page.get_by_role("row").filter(has_text="ui-gpu")).not_to_contain_text("Managed")
     shot(page, "disabled", full_page=True)
+
+
+def test_a_flexible_group_with_a_minimum_and_patching_from_the_wizard(
+    app: App, signed_in: Page, hyperpod_cluster: str, shot
+) -> None:
+    first, second = "ml.g5.8xlarge", "ml.g5.12xlarge"
+    fault = app.api(
+        "POST",
+        "/sandbox/capacity",
+        json={"instanceCapacity": [{"zone": "us-east-1a", "instanceType": first, "available": 0}]},
+    )
+    assert fault.status_code == 200, fault.text
+    page, tab = signed_in, f"{app.url}/clusters/{hyperpod_cluster}?tab=instance-groups"
+    try:
+        page.goto(tab)
+        add = page.get_by_role("button", name="Add group")
+        expect(add).to_be_enabled()  # the cluster is read as InService (the first load of the console can be slow)
+        add.click()
+        dialog = page.get_by_role("dialog")
+        dialog.get_by_label("Group name").fill("ui-flex")
+        dialog.get_by_role("button", name=re.compile("^Instance type")).click()
+        page.keyboard.type(first)  # the list filters as a user types; the catalog may still be loading
+        option = page.get_by_role("option").filter(has_text=first).first
+        expect(option).to_be_visible(timeout=60_000)
+        pick(page, option)
+        dialog.get_by_role("button", name=re.compile("^Fallback instance types")).click()
+        page.keyboard.type(second)
+        page.get_by_role("option").filter(has_text=second).first.click()
+        page.keyboard.press("Escape")
+        dialog.get_by_label("Instance count").fill("2")
+        dialog.get_by_label("Minimum count").fill("3")
+        dialog.get_by_role("button", name="Next").click()
+        expect(dialog).to_contain_text("A whole number from 0 to the instance count.")  # 3 > 2: stays on the step
+        dialog.get_by_label("Minimum count").fill("1")
+        dialog.get_by_role("button", name="Next").click()
+        dialog.get_by_role("button", name="Next").click()
+        dialog.get_by_role("button", name="Next").click()
+        dialog.get_by_role("radio", name=re.compile("^When idle")).check()
+        dialog.get_by_label("Image release version").fill("1.2.3")
+        dialog.get_by_role("button", name="Next").click()
+        for text in (f"{first}, then {second}", "2 (in service from 1)", "When idle", "1.2.3"):
+            expect(dialog).to_contain_text(text)
+        shot(page, "flexible-review")
+        dialog.get_by_role("button", name="Add group").click()
+        operation_succeeded(page)
+    finally:
+        app.api("POST", "/sandbox/capacity", json={"clear": True})
+    page.goto(tab)
+    flex = page.get_by_role("row").filter(has_text="ui-flex")
+    for text in (f"{first} (0), then {second} (2)", "2 / 2 (min 1)", "When idle; next ", "1.2.3", "InService"):
+        expect(flex).to_contain_text(text)
+    shot(page, "flexible-added", full_page=True)

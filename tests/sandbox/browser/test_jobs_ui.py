@@ -49,6 +49,11 @@ def test_jobs_tab_submits_a_recipe_and_follows_it_to_succeeded(real: App, page: 
     violations = axe(page)
     assert violations == [], violations
 
+    # the link a job-failed notification carries opens the job itself (docs/notifications.md)
+    page.goto(f"{real.url}/clusters/{NAME}?tab=jobs&job=ui-torchrun")
+    expect(page.get_by_role("heading", name="ui-torchrun")).to_be_visible()
+    expect(page.get_by_test_id("job-status")).to_contain_text("Succeeded")
+
     # a refusal shows the API's words: the same name again is a 409 saying the job exists
     page.get_by_role("textbox", name="Job name", exact=True).fill("ui-torchrun")
     page.get_by_role("button", name="Submit job").click()

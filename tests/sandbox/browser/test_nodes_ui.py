@@ -1,6 +1,7 @@
 """The Nodes tab in headless Chromium against the real sandbox: nodes with the health agent's verdict
 after an injected GPU fault, the node's detail, the incident with the ladder's suggested step, cluster
-events, and a replacement that asks to confirm the data loss before it starts."""
+events, a replacement that asks to confirm the data loss before it starts, and a move of a node to another
+group previewed by its dry run."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.sandbox.browser.conftest import App
+from tests.sandbox.browser.selects import pick
 
 pytestmark = pytest.mark.browser
 NAME = "ui-nodes"
@@ -17,15 +19,17 @@ NAME = "ui-nodes"
 
 @pytest.fixture(scope="module")
 def faulty(sandbox) -> tuple[str, str]:
-    """A HyperPod cluster of two nodes (node recovery off), and the node the test will fault."""
+    """A HyperPod cluster of two nodes (node recovery off) and an empty group to move nodes to, and the node
+    the test will fault."""
     sandbox.create_control_plane(NAME)
     sandbox.install_dependencies(NAME)
     with sandbox.client() as c:
         group = {"name": "gpu", "instanceType": "ml.p5.48xlarge", "instanceCount": 2}
+        serve = {"name": "serve", "instanceType": "ml.p5.48xlarge", "instanceCount": 0}  # where Move nodes moves to
         # continuous provisioning: HyperPod keeps cluster events (shown in the tab) only for such clusters
         body = {
             "availabilityZone": "us-east-1a",
-            "instanceGroups": [group],
+            "instanceGroups": [group, serve],
             "nodeRecovery": "None",
             "nodeProvisioningMode": "Continuous",
         }
@@ -148,3 +152,44 @@ def test_reboot_and_delete_from_the_tab_each_ask_first(
     expect(
         page.get_by_role("table").filter(has_text="Pods").first.get_by_role("row").filter(has_text=other)
     ).to_have_count(0)
+
+
+def test_move_nodes_from_the_tab_previews_the_plan_then_moves(
+    app: App, signed_in: Page, faulty: tuple[str, str], sandbox, shot
+) -> None:
+    """Move nodes: the selected node, a target group chosen, the data loss acknowledged, the API's dry run
+    shown (drain, MoveClusterNodes, wait), then the operation followed to its end."""
+    name, _ = faulty
+    with sandbox.client("viewer") as c:
+        node = next(
+            n["nodeId"] for n in c.get(f"/api/clusters/{name}/nodes").json()["items"] if n["instanceGroup"] == "gpu"
+        )
+    page = signed_in
+    page.goto(f"{app.url}/clusters/{name}?tab=nodes")
+    nodes = page.get_by_role("table").filter(has_text="Pods").first
+    row = nodes.get_by_role("row").filter(has_text=node)
+    expect(row).to_contain_text("Running")
+    row.get_by_role("checkbox").check()
+    page.get_by_role("button", name="Move nodes").click()
+    dialog = page.get_by_role("dialog")
+    expect(dialog).to_contain_text(f"{node} (from gpu)")
+    confirm = dialog.get_by_role("button", name="Move nodes")
+    expect(confirm).to_be_disabled()
+    dialog.get_by_role("button", name="To group").click()
+    shot(page, "move-choose-group")
+    pick(page, page.get_by_role("option").filter(has_text="serve"))
+    dialog.get_by_role("checkbox").check()
+    plan = dialog.get_by_role("list", name="What the move does")  # the API's dry run: nothing drained yet
+    expect(plan).to_contain_text(f"drain node {node}")
+    expect(plan).to_contain_text("MoveClusterNodes to group serve")
+    shot(page, "confirm-move")
+    expect(confirm).to_be_enabled()
+    confirm.click()
+    expect(page).to_have_url(re.compile(r"/operations/op-[0-9a-z]+$"))
+    expect(page.get_by_role("heading", name="Move nodes")).to_be_visible()
+    expect(page.get_by_text("All phases done").first).to_be_visible(timeout=60_000)
+    shot(page, "moved", full_page=True)
+    page.goto(f"{app.url}/clusters/{name}?tab=nodes")
+    expect(
+        page.get_by_role("table").filter(has_text="Pods").first.get_by_role("row").filter(has_text=node)
+    ).to_contain_text("serve")

@@ -1,7 +1,8 @@
 """Workloads read the shared bucket through their Mountpoint volumes and fail as their code does when a file
 is not there: a training launcher's script, LLaMA-Factory's config, model and dataset_info.json, MS-Swift's
-model, VERL's model and parquet files; a vLLM Deployment whose model prefix is empty crash-loops with vLLM's
-error, and runs once the model is uploaded. Paths on no S3 mount are the image's and are not judged."""
+model, TorchTitan's TOML config, VERL's model and parquet files; a vLLM Deployment whose model prefix is
+empty crash-loops with vLLM's error, and runs once the model is uploaded. Paths on no S3 mount are the
+image's and are not judged."""
 
 from __future__ import annotations
 
@@ -77,6 +78,16 @@ def test_ms_swift_refuses_a_model_path_that_does_not_exist(s3):
     assert "swift.cli.sft FAILED" in failed
     s3.put_object(Bucket=BUCKET, Key="models/Qwen/config.json", Body=b"{}")
     assert programs.training_failure(programs.Files(DATA), container, "s-pods-0") is None
+
+
+def test_torchtitan_under_keep_output_fails_without_its_toml_config_and_runs_with_it(s3):
+    toml = "/data/jobs/tt/train.toml"
+    keep = ["/tmp/keep_output.py", "/local/jobs/tt/output", "/data/jobs/tt/output"]
+    container = _launcher(*keep, "-m", "torchtitan.train", f"--job.config_file={toml}")
+    failed = programs.training_failure(programs.Files(DATA), container, "tt-pods-0")
+    assert failed and failed.startswith(f"FileNotFoundError: [Errno 2] No such file or directory: '{toml}'\n")
+    s3.put_object(Bucket=BUCKET, Key="jobs/tt/train.toml", Body=b"[job]\n")
+    assert programs.training_failure(programs.Files(DATA), container, "tt-pods-0") is None
 
 
 def test_verl_reads_the_model_then_its_parquet_files(s3):

@@ -776,6 +776,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/clusters/{name}/nodes/move": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Move running nodes to another instance group, here or in another cluster of the Region (MoveClusterNodes), keeping the instances and their capacity (training plan, reservation). Give count or nodeIds; the nodes are drained first (cordon, evict), then followed until Running in the target group. Needs continuous provisioning and InService on both clusters, the nodes' type and zone in the target group. DATA LOSS: EBS volumes replaced; send acknowledgeDataLoss: true.
+         * @description Move running nodes to another instance group, here or in another cluster of the Region (MoveClusterNodes), keeping the instances and their capacity (training plan, reservation). Give count or nodeIds; the nodes are drained first (cordon, evict), then followed until Running in the target group. Needs continuous provisioning and InService on both clusters, the nodes' type and zone in the target group. DATA LOSS: EBS volumes replaced; send acknowledgeDataLoss: true. Answers with an operation; the work is done only when get_operation reports SUCCEEDED (or FAILED/CANCELLED). Use wait_for_operation to follow it.
+         */
+        post: operations["move_nodes"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/clusters/{name}/nodes/reboot": {
         parameters: {
             query?: never;
@@ -994,6 +1014,58 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/api/clusters/{name}/spaces": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the cluster's Spaces with owner, IDE, GPUs and status.
+         * @description List the cluster's Spaces with owner, IDE, GPUs and status.
+         */
+        get: operations["list_spaces"];
+        put?: never;
+        /**
+         * Create a development environment for the signed-in user: a HyperPod Space (JupyterLab or Code Editor), CPU or with GPUs, on an instance group, with the shared bucket's claim mounted at /data as in the jobs' pods, stopped after idleTimeoutMinutes idle. Applied at once: follow it with get_space until Running. Needs the amazon-sagemaker-spaces add-on (optional dependencies). dryRun true answers the plan.
+         * @description Create a development environment for the signed-in user: a HyperPod Space (JupyterLab or Code Editor), CPU or with GPUs, on an instance group, with the shared bucket's claim mounted at /data as in the jobs' pods, stopped after idleTimeoutMinutes idle. Applied at once: follow it with get_space until Running. Needs the amazon-sagemaker-spaces add-on (optional dependencies). dryRun true answers the plan.
+         */
+        post: operations["create_space"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/clusters/{name}/spaces/{spaceName}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a Space: status (Starting, Running, Stopping, Stopped, Degraded), where /data is mounted, and how to open it (its URL, or the kubectl port-forward command).
+         * @description Get a Space: status (Starting, Running, Stopping, Stopped, Degraded), where /data is mounted, and how to open it (its URL, or the kubectl port-forward command).
+         */
+        get: operations["get_space"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a Space: its pod and home go; the shared bucket (/data) is kept. Give its name again as confirm. dryRun true answers the plan; a Space that is not there is 404.
+         * @description Delete a Space: its pod and home go; the shared bucket (/data) is kept. Give its name again as confirm. dryRun true answers the plan; a Space that is not there is 404.
+         */
+        delete: operations["delete_space"];
+        options?: never;
+        head?: never;
+        /**
+         * Stop (desiredStatus Stopped) or start (Running) a Space; applied at once, follow it with get_space. The same status again is NOOP; dryRun true answers the plan.
+         * @description Stop (desiredStatus Stopped) or start (Running) a Space; applied at once, follow it with get_space. The same status again is NOOP; dryRun true answers the plan.
+         */
+        patch: operations["update_space"];
         trace?: never;
     };
     "/api/clusters/{name}/storage": {
@@ -1385,6 +1457,7 @@ export interface components {
          * @description One new instance group, added by UpdateCluster without touching the other groups.
          */
         AddInstanceGroupRequest: {
+            autoPatch?: components["schemas"]["AutoPatch"] | null;
             /**
              * Availabilityzone
              * @description default: the zone of the cluster's compute subnet; a training plan's zone wins
@@ -1424,19 +1497,30 @@ export interface components {
              */
             group: string;
             /**
+             * Imageid
+             * @description custom or HyperPod AMI, or default
+             */
+            imageId?: string | null;
+            /**
+             * Imagereleaseversion
+             * @description HyperPod AMI release; latest
+             */
+            imageReleaseVersion?: string | null;
+            /**
              * Instancecount
              * @description 0 is allowed: a group to scale up later
              */
             instanceCount: number;
-            /**
-             * Instancetype
-             * @example ml.p5.48xlarge
-             */
-            instanceType: string;
+            /** Instancetype */
+            instanceType?: string | null;
+            /** Instancetypes */
+            instanceTypes?: string[] | null;
             /** Labels */
             labels?: {
                 [key: string]: string;
             };
+            /** Mininstancecount */
+            minInstanceCount?: number | null;
             /** Taints */
             taints?: components["schemas"]["Taint"][];
             /**
@@ -1446,15 +1530,22 @@ export interface components {
             threadsPerCore?: (1 | 2) | null;
             /** Trainingplanarn */
             trainingPlanArn?: string | null;
-        } & ({
+        } & (({
             /** @constant */
             capacityType: "trainingPlan";
+            instanceTypes?: null;
             trainingPlanArn: string;
         } | {
             /** @enum {unknown} */
             capacityType?: "onDemand" | "spot";
             trainingPlanArn?: null;
-        });
+        }) & ({
+            instanceType: string;
+            instanceTypes?: null;
+        } | {
+            instanceType?: null;
+            instanceTypes: unknown[];
+        }));
         /** AssignPodRequest */
         AssignPodRequest: {
             /**
@@ -1496,6 +1587,55 @@ export interface components {
              * @constant
              */
             role: "assistant";
+        };
+        /** AutoPatch */
+        AutoPatch: {
+            drain?: components["schemas"]["DrainPolicy"] | null;
+            /** Idlewaitwindowseconds */
+            idleWaitWindowSeconds?: number | null;
+            maxBatchSize?: components["schemas"]["BatchSize"] | null;
+            /**
+             * Nextpatchdate
+             * @description moves HyperPod's next patch
+             */
+            nextPatchDate?: string | null;
+            /**
+             * Strategy
+             * @description WhenIdle/WhenAllIdle: patch idle nodes, never stop a job; DrainFirst: evict pods, patch in batches
+             * @enum {string}
+             */
+            strategy: "WhenIdle" | "WhenAllIdle" | "DrainFirst";
+        } & ({
+            drain?: null;
+            maxBatchSize?: null;
+            /** @enum {unknown} */
+            strategy?: "WhenIdle" | "WhenAllIdle";
+        } | {
+            idleWaitWindowSeconds?: null;
+            /** @constant */
+            strategy?: "DrainFirst";
+        });
+        /** AutoPatchView */
+        AutoPatchView: {
+            /** Draintimeoutseconds */
+            drainTimeoutSeconds?: number | null;
+            /** Idlewaitwindowseconds */
+            idleWaitWindowSeconds?: number | null;
+            maxBatchSize?: components["schemas"]["BatchSize"] | null;
+            /**
+             * Nextpatchdate
+             * @description when HyperPod patches next (CurrentPatchSchedule)
+             */
+            nextPatchDate?: string | null;
+            /** Ondraintimeout */
+            onDrainTimeout?: string | null;
+            /**
+             * Requestedpatchdate
+             * @description a reschedule not yet taken up
+             */
+            requestedPatchDate?: string | null;
+            /** Strategy */
+            strategy: string;
         };
         /**
          * AutoscalingRequest
@@ -1964,6 +2104,8 @@ export interface components {
                     ampWorkspaceUrl?: null;
                 };
             } | components["schemas"]["AutoscalingSpec"] | null;
+            /** @description SGLang only, with router: prefill/decode disaggregation; the endpoint's replicas decode, pd.prefillReplicas prefill, and the router (--pd-disaggregation) hands each request from one to the other */
+            pd?: components["schemas"]["PdSpec"] | null;
             /**
              * Router
              * @description SGLang only: an SGLang router (cache-aware routing) in front of the replicas, finding them by label (in a modelPool, by the pool's binding label, so a reassigned pod moves between routers); the Service then points at the router
@@ -2107,6 +2249,69 @@ export interface components {
              */
             nodeRecovery: "Automatic" | "None";
         };
+        /**
+         * CreateSpaceRequest
+         * @description A Space: a Workspace (workspace.jupyter.org/v1alpha1) the amazon-sagemaker-spaces add-on runs.
+         */
+        CreateSpaceRequest: {
+            /**
+             * Cpu
+             * @description vCPUs requested
+             * @default 2
+             */
+            cpu: number;
+            /**
+             * Displayname
+             * @description default: spaceName
+             */
+            displayName?: string | null;
+            /**
+             * Gpus
+             * @description GPUs for the Space (0: a CPU Space)
+             * @default 0
+             */
+            gpus: number;
+            /**
+             * Ide
+             * @description jupyterlab or code-editor
+             * @default jupyterlab
+             * @enum {string}
+             */
+            ide: "jupyterlab" | "code-editor";
+            /**
+             * Idletimeoutminutes
+             * @description stop the Space after this many idle minutes; null: never
+             * @default 60
+             */
+            idleTimeoutMinutes: number | null;
+            /**
+             * Instancegroup
+             * @description the HyperPod instance group to run on; default: any
+             */
+            instanceGroup?: string | null;
+            /**
+             * Memorygib
+             * @description memory requested, GiB
+             * @default 8
+             */
+            memoryGiB: number;
+            /**
+             * Namespace
+             * @default default
+             * @example training
+             */
+            namespace: string;
+            /**
+             * Spacename
+             * @example training
+             */
+            spaceName: string;
+            /**
+             * Storageclaim
+             * @description a PersistentVolumeClaim on the shared bucket, mounted at /data as in jobs
+             */
+            storageClaim?: string | null;
+        };
         /** DeleteJobView */
         DeleteJobView: {
             /**
@@ -2121,6 +2326,21 @@ export interface components {
             jobName: string;
             /** Namespace */
             namespace: string;
+        };
+        /** DeleteSpaceView */
+        DeleteSpaceView: {
+            /**
+             * Cluster
+             * @description 1-63 letters, digits and hyphens; starts and ends with a letter or digit.
+             * @example ml-team-a
+             */
+            cluster: string;
+            /** Deleted */
+            deleted: boolean;
+            /** Namespace */
+            namespace: string;
+            /** Spacename */
+            spaceName: string;
         };
         /** DeleteStorageView */
         DeleteStorageView: {
@@ -2273,6 +2493,21 @@ export interface components {
              */
             storage: string;
         };
+        /** DrainPolicy */
+        DrainPolicy: {
+            /**
+             * Draintimeoutseconds
+             * @default 3600
+             */
+            drainTimeoutSeconds: number;
+            /**
+             * Ondraintimeout
+             * @description Skip: node left unpatched, pods keep running; Force: delete pods, ignore PDBs
+             * @default Skip
+             * @enum {string}
+             */
+            onDrainTimeout: "Skip" | "Force";
+        };
         /** EksStatusView */
         EksStatusView: {
             /**
@@ -2332,9 +2567,9 @@ export interface components {
             ready: boolean;
             /**
              * Role
-             * @description container only: a serving worker, or the endpoint's SGLang router
+             * @description container only: a serving worker, the endpoint's SGLang router, or with pd a prefill or decode worker
              */
-            role?: ("worker" | "router") | null;
+            role?: ("worker" | "router" | "prefill" | "decode") | null;
             /**
              * Serves
              * @description model pools only: the endpoint whose Service (or router) this worker serves
@@ -2557,6 +2792,12 @@ export interface components {
              * @default true
              */
             fairShare: boolean;
+            /**
+             * Idleresourcesharing
+             * @description lend compute no team is allocated
+             * @default false
+             */
+            idleResourceSharing: boolean;
             /** Priorityclasses */
             priorityClasses?: components["schemas"]["PriorityClassSpec"][];
         };
@@ -2578,6 +2819,11 @@ export interface components {
              * @default true
              */
             fairShare: boolean;
+            /**
+             * Idleresourcesharing
+             * @default false
+             */
+            idleResourceSharing: boolean;
             /** Priorityclasses */
             priorityClasses?: components["schemas"]["PriorityClassSpec"][];
             /**
@@ -2875,6 +3121,7 @@ export interface components {
         };
         /** InstanceGroupView */
         InstanceGroupView: {
+            autoPatch?: components["schemas"]["AutoPatchView"] | null;
             /**
              * Capacitytype
              * @enum {string}
@@ -2894,12 +3141,32 @@ export interface components {
             /** Group */
             group: string;
             /**
+             * Imageid
+             * @description the AMI asked for (DesiredImageId)
+             */
+            imageId?: string | null;
+            /**
+             * Imagereleaseversion
+             * @description the release asked for
+             */
+            imageReleaseVersion?: string | null;
+            /**
              * Imageversion
              * @description the image release version or AMI the nodes run
              */
             imageVersion?: string | null;
+            /**
+             * Imageversionstatus
+             * @example UpToDate
+             */
+            imageVersionStatus?: string | null;
             /** Instancetype */
             instanceType: string | null;
+            /**
+             * Instancetypes
+             * @description a flexible group's types, in order
+             */
+            instanceTypes?: string[];
             /**
              * Karpentermanaged
              * @description HyperPod-managed Karpenter scales this group
@@ -2946,21 +3213,35 @@ export interface components {
             trainingPlanArn?: string | null;
             /** Trainingplanstatus */
             trainingPlanStatus?: string | null;
+            /**
+             * Typecounts
+             * @description a flexible group: the instances running of each type
+             */
+            typeCounts?: {
+                [key: string]: number;
+            };
             /** Zones */
             zones?: string[];
         };
-        /** InstanceQuota */
+        /**
+         * InstanceQuota
+         * @description Of one instance type: instances, or accelerators, vCPUs, memory or partitions (the rest by ratio).
+         */
         InstanceQuota: {
-            /**
-             * Count
-             * @description instances of this type reserved for the team
-             */
-            count: number;
+            acceleratorPartition?: components["schemas"]["PartitionQuota"] | null;
+            /** Accelerators */
+            accelerators?: number | null;
+            /** Count */
+            count?: number | null;
             /**
              * Instancetype
              * @example ml.p5.48xlarge
              */
             instanceType: string;
+            /** Memoryingib */
+            memoryInGiB?: number | null;
+            /** Vcpu */
+            vCpu?: number | null;
         };
         /** InstanceTypeListView */
         InstanceTypeListView: {
@@ -3237,7 +3518,7 @@ export interface components {
             replicas: number;
             /**
              * Status
-             * @description Pending, Created, Running, Restarting, Succeeded or Failed
+             * @description Pending, Queued (Kueue has not admitted it: reason and message say why), Created, Running, Restarting, Succeeded or Failed
              */
             status: string;
             /**
@@ -3363,6 +3644,8 @@ export interface components {
              * @example models/Qwen/Qwen3-0.6B
              */
             modelPath: string;
+            /** @description prefill/decode disaggregation (the operator's pdSpec): vLLM (LMCache) workers only; the endpoint's replicas decode, pd.prefillReplicas prefill */
+            pd?: components["schemas"]["PdSpec"] | null;
             routing?: components["schemas"]["RoutingSpec"] | null;
             /**
              * Storage
@@ -3544,6 +3827,42 @@ export interface components {
             /** Storage */
             storage: string;
         };
+        /**
+         * MoveNodesRequest
+         * @description Move running nodes to another instance group (MoveClusterNodes), keeping the instances and their capacity.
+         */
+        MoveNodesRequest: {
+            /**
+             * Acknowledgedataloss
+             * @description true: you know a moved node's EBS volumes (root, secondary) are replaced; their data is lost
+             * @constant
+             */
+            acknowledgeDataLoss: true;
+            /**
+             * Count
+             * @description this many nodes, the Running ones with the fewest pods
+             */
+            count?: number | null;
+            /** Nodeids */
+            nodeIds?: string[] | null;
+            /**
+             * Sourcegroup
+             * @description the instance group the nodes leave
+             * @example gpu-workers
+             */
+            sourceGroup: string;
+            /**
+             * Targetcluster
+             * @description the target group's cluster; default: this one
+             */
+            targetCluster?: string | null;
+            /**
+             * Targetgroup
+             * @description the instance group the nodes join
+             * @example gpu-workers
+             */
+            targetGroup: string;
+        } & (Record<string, never> | Record<string, never>);
         /**
          * NetworkRequest
          * @description Either a new VPC (give a CIDR, or take the default) or an existing VPC and its subnets.
@@ -4053,6 +4372,69 @@ export interface components {
              */
             updatedAt: string;
         };
+        /** PartitionQuota */
+        PartitionQuota: {
+            /** Count */
+            count: number;
+            /**
+             * Type
+             * @enum {string}
+             */
+            type: "mig-1g.5gb" | "mig-1g.10gb" | "mig-1g.18gb" | "mig-1g.20gb" | "mig-1g.23gb" | "mig-1g.35gb" | "mig-1g.45gb" | "mig-1g.47gb" | "mig-2g.10gb" | "mig-2g.20gb" | "mig-2g.35gb" | "mig-2g.45gb" | "mig-2g.47gb" | "mig-3g.20gb" | "mig-3g.40gb" | "mig-3g.71gb" | "mig-3g.90gb" | "mig-3g.93gb" | "mig-4g.20gb" | "mig-4g.40gb" | "mig-4g.71gb" | "mig-4g.90gb" | "mig-4g.93gb" | "mig-7g.40gb" | "mig-7g.80gb" | "mig-7g.141gb" | "mig-7g.180gb" | "mig-7g.186gb";
+        };
+        /**
+         * PartitionRequest
+         * @description GPU partitions per pod instead of whole GPUs (a MIG group's nvidia.com/mig-<profile>).
+         */
+        PartitionRequest: {
+            /**
+             * Count
+             * @default 1
+             */
+            count: number;
+            /**
+             * Type
+             * @example mig-1g.10gb
+             */
+            type: string;
+        };
+        /**
+         * PdSpec
+         * @description Prefill/decode disaggregation: the endpoint's workers decode; these prefill workers take the prompts.
+         */
+        PdSpec: {
+            /**
+             * Decodeargs
+             * @description flags added to the decode workers' args
+             */
+            decodeArgs?: string[];
+            /**
+             * Prefillargs
+             * @description flags added to the prefill workers' args
+             */
+            prefillArgs?: string[];
+            /**
+             * Prefillgpus
+             * @description GPUs per prefill worker; the worker's gpus when unset
+             */
+            prefillGpus?: number | null;
+            /**
+             * Prefillreplicas
+             * @description prefill workers (the decode ones are replicas)
+             * @default 1
+             */
+            prefillReplicas: number;
+            /**
+             * Routingthreshold
+             * @description managed only: prompts of at least this many tokens take the PD path, shorter ones are prefilled by the decode worker (the operator's default 4096; 0 = always)
+             */
+            routingThreshold?: number | null;
+            /**
+             * Transferbackend
+             * @description container (SGLang) only: how the KV cache moves from prefill to decode (--disaggregation-transfer-backend; SGLang's default mooncake)
+             */
+            transferBackend?: ("mooncake" | "nixl") | null;
+        };
         /**
          * PhaseStatus
          * @enum {string}
@@ -4315,6 +4697,38 @@ export interface components {
             /** Subscriberid */
             subscriberId: string;
         };
+        /**
+         * ResourceAmounts
+         * @description Of one instance type.
+         */
+        ResourceAmounts: {
+            /**
+             * Accelerators
+             * @default 0
+             */
+            accelerators: number;
+            /** Instancetype */
+            instanceType: string;
+            /**
+             * Instances
+             * @description equivalent: the largest share of any resource
+             */
+            instances: number;
+            /**
+             * Memoryingib
+             * @default 0
+             */
+            memoryInGiB: number;
+            /** Partitions */
+            partitions?: {
+                [key: string]: number;
+            };
+            /**
+             * Vcpu
+             * @default 0
+             */
+            vCpu: number;
+        };
         /** ResponseValidationError */
         ResponseValidationError: {
             /** Detail */
@@ -4403,6 +4817,72 @@ export interface components {
             /** Replicas */
             replicas: number;
         };
+        /** SpaceListView */
+        SpaceListView: {
+            /**
+             * Cluster
+             * @description 1-63 letters, digits and hyphens; starts and ends with a letter or digit.
+             * @example ml-team-a
+             */
+            cluster: string;
+            /** Items */
+            items: components["schemas"]["SpaceView"][];
+        };
+        /** SpaceView */
+        SpaceView: {
+            /**
+             * Cluster
+             * @description 1-63 letters, digits and hyphens; starts and ends with a letter or digit.
+             * @example ml-team-a
+             */
+            cluster: string;
+            /**
+             * Connect
+             * @description the kubectl command that opens it on localhost:8888
+             */
+            connect?: string | null;
+            /**
+             * Datapath
+             * @description where the shared bucket is mounted (as in jobs)
+             */
+            dataPath?: string | null;
+            /** Desiredstatus */
+            desiredStatus: string;
+            /** Displayname */
+            displayName: string;
+            /**
+             * Gpus
+             * @default 0
+             */
+            gpus: number;
+            /** Ide */
+            ide: string;
+            /** Idletimeoutminutes */
+            idleTimeoutMinutes?: number | null;
+            /** Instancegroup */
+            instanceGroup?: string | null;
+            /** Message */
+            message?: string | null;
+            /** Namespace */
+            namespace: string;
+            /**
+             * Owner
+             * @description who created it
+             */
+            owner?: string | null;
+            /** Spacename */
+            spaceName: string;
+            /**
+             * Status
+             * @description Starting, Running, Stopping, Stopped, Degraded or Deleting (its conditions)
+             */
+            status: string;
+            /**
+             * Url
+             * @description the Space's web address, when the add-on's web UI is set up
+             */
+            url?: string | null;
+        };
         /** StorageListView */
         StorageListView: {
             /**
@@ -4482,6 +4962,8 @@ export interface components {
         };
         /** SubmitJobRequest */
         SubmitJobRequest: {
+            /** @description pytorch, one pod */
+            acceleratorPartition?: components["schemas"]["PartitionRequest"] | null;
             /** Command */
             command?: string[] | null;
             /**
@@ -4543,7 +5025,7 @@ export interface components {
              * Recipe
              * @description a versioned recipe; or give image and command
              */
-            recipe?: ("pytorch-torchrun" | "llama-factory" | "ms-swift-sft" | "ms-swift-grpo" | "verl-ppo") | null;
+            recipe?: ("pytorch-torchrun" | "llama-factory" | "ms-swift-sft" | "ms-swift-grpo" | "verl-ppo" | "torchtitan" | "hyperpod-llmft") | null;
             /**
              * Replicas
              * @description nodes (one pod per node)
@@ -4557,12 +5039,14 @@ export interface components {
              * @description a PersistentVolumeClaim on the shared bucket, mounted at /data
              */
             storageClaim?: string | null;
+            /** @description pytorch with a queue */
+            topology?: components["schemas"]["TopologyRequest"] | null;
         } & (({
             image?: null;
             /** @constant */
             kind?: "pytorch";
             /** @enum {unknown} */
-            recipe: "llama-factory" | "ms-swift-grpo" | "ms-swift-sft" | "pytorch-torchrun";
+            recipe: "hyperpod-llmft" | "llama-factory" | "ms-swift-grpo" | "ms-swift-sft" | "pytorch-torchrun" | "torchtitan";
             storageClaim: string;
         } | {
             image?: null;
@@ -4730,6 +5214,11 @@ export interface components {
          */
         TeamRequest: {
             /**
+             * Absoluteborrowlimits
+             * @description LendAndBorrow only: caps on what it borrows
+             */
+            absoluteBorrowLimits?: components["schemas"]["InstanceQuota"][];
+            /**
              * Borrowlimit
              * @description LendAndBorrow only: the most it may borrow, percent of its quota
              */
@@ -4766,18 +5255,28 @@ export interface components {
             /** @constant */
             sharing?: "LendAndBorrow";
         } | {
+            absoluteBorrowLimits?: unknown;
             borrowLimit?: null;
             /** @enum {unknown} */
             sharing: "Lend" | "DontLend";
         });
         /** TeamView */
         TeamView: {
+            /** Absoluteborrowlimits */
+            absoluteBorrowLimits?: components["schemas"]["InstanceQuota"][];
             /** Borrowlimit */
             borrowLimit?: number | null;
+            /**
+             * Borrowed
+             * @description used beyond its quota
+             */
+            borrowed?: components["schemas"]["ResourceAmounts"][];
             /** Enabled */
             enabled: boolean;
             /** Fairshareweight */
             fairShareWeight: number;
+            /** Guaranteed */
+            guaranteed?: components["schemas"]["ResourceAmounts"][];
             /**
              * Localqueue
              * @example hyperpod-ns-ml-research-localqueue
@@ -4818,6 +5317,11 @@ export interface components {
             status: string;
             /** Team */
             team: string;
+            /**
+             * Used
+             * @description by its admitted workloads
+             */
+            used?: components["schemas"]["ResourceAmounts"][];
             /** Version */
             version: number;
         };
@@ -4851,6 +5355,22 @@ export interface components {
             enabled?: false;
             memoryPercentage?: null;
         });
+        /**
+         * TopologyRequest
+         * @description Every pod on nodes with one value of ``label``: required (else wait), or preferred.
+         */
+        TopologyRequest: {
+            /**
+             * Label
+             * @enum {string}
+             */
+            label: "topology.k8s.aws/network-node-layer-1" | "topology.k8s.aws/network-node-layer-2" | "topology.k8s.aws/network-node-layer-3" | "topology.k8s.aws/ultraserver-id";
+            /**
+             * Required
+             * @default true
+             */
+            required: boolean;
+        };
         /** TrainingOperatorRequest */
         TrainingOperatorRequest: {
             /**
@@ -4939,6 +5459,7 @@ export interface components {
          *     for the life of a group; sending a different value is refused (add a new group instead).
          */
         UpdateInstanceGroupRequest: {
+            autoPatch?: components["schemas"]["AutoPatch"] | null;
             /**
              * Capacitytype
              * @description fixed: refused if different
@@ -4951,6 +5472,10 @@ export interface components {
              * @description fixed (NIC mode): refused if different
              */
             efaOnly?: boolean | null;
+            /** Imageid */
+            imageId?: string | null;
+            /** Imagereleaseversion */
+            imageReleaseVersion?: string | null;
             /** Instancecount */
             instanceCount?: number | null;
             /**
@@ -4958,10 +5483,14 @@ export interface components {
              * @description fixed: refused if different
              */
             instanceType?: string | null;
+            /** Instancetypes */
+            instanceTypes?: string[] | null;
             /** Labels */
             labels?: {
                 [key: string]: string;
             } | null;
+            /** Mininstancecount */
+            minInstanceCount?: number | null;
             /**
              * Scheduledupdate
              * @description cron() of the group's scheduled software update
@@ -5001,6 +5530,15 @@ export interface components {
              * @default 300
              */
             waitIntervalSeconds: number;
+        };
+        /** UpdateSpaceRequest */
+        UpdateSpaceRequest: {
+            /**
+             * Desiredstatus
+             * @description Stopped frees the Space's node resources; Running starts it again
+             * @enum {string}
+             */
+            desiredStatus: "Running" | "Stopped";
         };
         /** ValidationError */
         ValidationError: {
@@ -5105,7 +5643,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, max_points, metrics_window, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5172,7 +5710,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, max_points, metrics_window, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5240,7 +5778,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, max_points, metrics_window, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5350,7 +5888,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, max_points, metrics_window, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5460,7 +5998,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, max_points, metrics_window, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5570,7 +6108,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, max_points, metrics_window, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5646,7 +6184,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, max_points, metrics_window, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5737,7 +6275,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, max_points, metrics_window, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5849,7 +6387,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, max_points, metrics_window, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5925,7 +6463,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, max_points, metrics_window, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6037,7 +6575,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, max_points, metrics_window, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6115,7 +6653,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, max_points, metrics_window, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6193,7 +6731,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, max_points, metrics_window, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6269,7 +6807,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, max_points, metrics_window, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6381,7 +6919,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, max_points, metrics_window, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6458,7 +6996,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, max_points, metrics_window, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6549,7 +7087,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, max_points, metrics_window, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6662,7 +7200,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, max_points, metrics_window, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6764,7 +7302,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, max_points, metrics_window, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6848,7 +7386,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, max_points, metrics_window, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6951,7 +7489,7 @@ export interface operations {
                     "application/json": components["schemas"]["OpenAIErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, max_points, metrics_window, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7028,7 +7566,7 @@ export interface operations {
                     "application/json": components["schemas"]["OpenAIErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, max_points, metrics_window, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7114,7 +7652,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, max_points, metrics_window, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7190,7 +7728,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, max_points, metrics_window, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7302,7 +7840,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, max_points, metrics_window, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7414,7 +7952,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, max_points, metrics_window, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7526,7 +8064,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, max_points, metrics_window, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7617,7 +8155,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, max_points, metrics_window, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7695,7 +8233,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, max_points, metrics_window, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7771,7 +8309,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, max_points, metrics_window, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7847,7 +8385,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, max_points, metrics_window, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7959,7 +8497,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, max_points, metrics_window, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8051,7 +8589,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, max_points, metrics_window, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8164,7 +8702,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, max_points, metrics_window, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8242,7 +8780,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, max_points, metrics_window, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8343,7 +8881,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, max_points, metrics_window, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8422,7 +8960,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, max_points, metrics_window, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8504,7 +9042,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, max_points, metrics_window, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8587,7 +9125,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, max_points, metrics_window, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8671,7 +9209,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, max_points, metrics_window, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8772,7 +9310,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, max_points, metrics_window, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8854,7 +9392,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, max_points, metrics_window, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8930,7 +9468,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, max_points, metrics_window, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9042,7 +9580,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, max_points, metrics_window, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9144,7 +9682,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, max_points, metrics_window, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9220,7 +9758,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, max_points, metrics_window, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9332,7 +9870,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, max_points, metrics_window, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9408,7 +9946,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, max_points, metrics_window, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9520,7 +10058,119 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, max_points, metrics_window, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description AWS is throttling or unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+        };
+    };
+    move_nodes: {
+        parameters: {
+            query?: {
+                /** @description answer the plan (each step with its reason) and change nothing */
+                dryRun?: boolean;
+            };
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MoveNodesRequest"];
+            };
+        };
+        responses: {
+            /** @description No changes, or the plan of a dry run */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NoopView"] | components["schemas"]["PlanView"];
+                };
+            };
+            /** @description OK */
+            202: {
+                headers: {
+                    /** @description the operation's status URL (statusUrl): GET it to follow the operation */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OperationAcceptedView"];
+                };
+            };
+            /** @description The body cannot be read (not UTF-8 text) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description No token, or not a valid one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description Your role does not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description The cluster is busy, or the operation is in the wrong state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description The body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9632,7 +10282,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, max_points, metrics_window, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9744,7 +10394,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, max_points, metrics_window, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9821,7 +10471,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, max_points, metrics_window, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9898,7 +10548,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, max_points, metrics_window, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9981,7 +10631,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, max_points, metrics_window, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10057,7 +10707,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, max_points, metrics_window, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10158,7 +10808,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, max_points, metrics_window, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10238,7 +10888,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, max_points, metrics_window, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10339,7 +10989,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, max_points, metrics_window, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10448,7 +11098,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, max_points, metrics_window, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10560,7 +11210,450 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, max_points, metrics_window, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description AWS is throttling or unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+        };
+    };
+    list_spaces: {
+        parameters: {
+            query?: {
+                namespace?: string | null;
+            };
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SpaceListView"];
+                };
+            };
+            /** @description No token, or not a valid one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description Your role does not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description The cluster is busy, or the operation is in the wrong state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description AWS is throttling or unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+        };
+    };
+    create_space: {
+        parameters: {
+            query?: {
+                /** @description answer the plan (each step with its reason) and change nothing */
+                dryRun?: boolean;
+            };
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateSpaceRequest"];
+            };
+        };
+        responses: {
+            /** @description Applied; or no changes, or the plan of a dry run */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SpaceView"] | components["schemas"]["NoopView"] | components["schemas"]["PlanView"];
+                };
+            };
+            /** @description The body cannot be read (not UTF-8 text) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description No token, or not a valid one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description Your role does not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description The cluster is busy, or the operation is in the wrong state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description The body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description AWS is throttling or unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+        };
+    };
+    get_space: {
+        parameters: {
+            query?: {
+                namespace?: string;
+            };
+            header?: never;
+            path: {
+                name: string;
+                spaceName: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SpaceView"];
+                };
+            };
+            /** @description No token, or not a valid one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description Your role does not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description The cluster is busy, or the operation is in the wrong state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description AWS is throttling or unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+        };
+    };
+    delete_space: {
+        parameters: {
+            query?: {
+                namespace?: string;
+                confirm?: string;
+                /** @description answer the plan (each step with its reason) and change nothing */
+                dryRun?: boolean;
+            };
+            header?: never;
+            path: {
+                name: string;
+                spaceName: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Applied; or no changes, or the plan of a dry run */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeleteSpaceView"] | components["schemas"]["NoopView"] | components["schemas"]["PlanView"];
+                };
+            };
+            /** @description No token, or not a valid one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description Your role does not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description The cluster is busy, or the operation is in the wrong state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description AWS is throttling or unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+        };
+    };
+    update_space: {
+        parameters: {
+            query?: {
+                namespace?: string;
+                /** @description answer the plan (each step with its reason) and change nothing */
+                dryRun?: boolean;
+            };
+            header?: never;
+            path: {
+                name: string;
+                spaceName: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateSpaceRequest"];
+            };
+        };
+        responses: {
+            /** @description Applied; or no changes, or the plan of a dry run */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SpaceView"] | components["schemas"]["NoopView"] | components["schemas"]["PlanView"];
+                };
+            };
+            /** @description The body cannot be read (not UTF-8 text) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description No token, or not a valid one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description Your role does not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description The cluster is busy, or the operation is in the wrong state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description The body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10636,7 +11729,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, max_points, metrics_window, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10748,7 +11841,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, max_points, metrics_window, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10828,7 +11921,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, max_points, metrics_window, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10908,7 +12001,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, max_points, metrics_window, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10984,7 +12077,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, max_points, metrics_window, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -11085,7 +12178,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, max_points, metrics_window, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -11161,7 +12254,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, max_points, metrics_window, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -11263,7 +12356,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, max_points, metrics_window, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -11344,7 +12437,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, max_points, metrics_window, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -11438,7 +12531,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, max_points, metrics_window, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -11508,7 +12601,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, max_points, metrics_window, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -11575,7 +12668,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, max_points, metrics_window, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -11676,7 +12769,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, max_points, metrics_window, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -11784,7 +12877,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, max_points, metrics_window, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -11849,7 +12942,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, max_points, metrics_window, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -11948,7 +13041,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, max_points, metrics_window, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -12015,7 +13108,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, max_points, metrics_window, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -12114,7 +13207,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, max_points, metrics_window, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -12186,7 +13279,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, max_points, metrics_window, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -12253,7 +13346,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, max_points, metrics_window, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -12320,7 +13413,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, max_points, metrics_window, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -12421,7 +13514,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_instance_group, known_node, max_points, metrics_window, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, sagemaker_validation, same_limit, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;

@@ -36,8 +36,9 @@ function EditPolicy({ cluster, policy, onClose, onSaved }: { cluster: string; po
       : [{ name: 'inference', weight: '100' }, { name: 'training', weight: '50' }],
   );
   const [fairShare, setFairShare] = useState(policy.fairShare ?? true);
+  const [idle, setIdle] = useState(policy.idleResourceSharing ?? false);
   const valid = rows.length > 0 && rows.every((r) => !rowProblem(r)) && new Set(rows.map((r) => r.name)).size === rows.length;
-  const body = { priorityClasses: rows.map((r) => ({ name: r.name, weight: Number(r.weight) })), fairShare };
+  const body = { priorityClasses: rows.map((r) => ({ name: r.name, weight: Number(r.weight) })), fairShare, idleResourceSharing: idle };
   const change = (index: number, next: Partial<Row>) => setRows((now) => now.map((r, i) => (i === index ? { ...r, ...next } : r)));
   return (
     <ConfirmAction
@@ -86,6 +87,9 @@ function EditPolicy({ cluster, policy, onClose, onSaved }: { cluster: string; po
       <Checkbox checked={fairShare} onChange={({ detail }) => setFairShare(detail.checked)} description="Idle compute is lent to teams by their fair-share weights.">
         Share idle compute fairly
       </Checkbox>
+      <Checkbox checked={idle} onChange={({ detail }) => setIdle(detail.checked)} description="Compute no team is allocated can be borrowed too.">
+        Lend unallocated compute
+      </Checkbox>
     </ConfirmAction>
   );
 }
@@ -109,7 +113,7 @@ export default function GovernancePolicy({ cluster }: { cluster: string }) {
       <ErrorAlert error={error} />
       {data ? (
         <KeyValuePairs
-          columns={3}
+          columns={4}
           items={[
             {
               label: 'Priority classes',
@@ -117,7 +121,8 @@ export default function GovernancePolicy({ cluster }: { cluster: string }) {
                 ? (data.priorityClasses ?? []).map((p) => `${p.name} (${p.weight})`).join(', ')
                 : 'None yet',
             },
-            { label: 'Idle compute', value: data.fairShare ? 'Shared fairly' : 'Not shared' },
+            { label: 'Borrowing order', value: data.fairShare ? 'Fair share (team weights)' : 'First come, first served' },
+            { label: 'Unallocated compute', value: data.idleResourceSharing ? 'Lent to teams' : 'Not lent' },
             { label: 'Status', value: data.status ? `${data.status}${data.version ? `, version ${data.version}` : ''}` : 'Not configured' },
           ]}
         />

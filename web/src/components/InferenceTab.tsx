@@ -1,7 +1,9 @@
 // The cluster's inference endpoints: deploy one per kind (container, managed, JumpStart), list them, see
 // one's pods and nodes, scale it, send it a chat message, delete it. Every mutation opens its operation.
+// ?endpoint=<name> in the URL opens that endpoint.
 
 import { useState } from 'react';
+import { useSearchParams } from 'react-router-dom';
 import Box from '@cloudscape-design/components/box';
 import Button from '@cloudscape-design/components/button';
 import Checkbox from '@cloudscape-design/components/checkbox';
@@ -47,14 +49,18 @@ function Deploy({ cluster, onDone }: { cluster: string; onDone: () => void }) {
   // The choices are known: the instance types of the cluster's groups, and the storage Launchpod configured.
   const groups = useFetch(() => api.instanceGroups(cluster), [cluster]);
   const claims = useFetch(() => api.storage(cluster), [cluster]);
-  const typeOptions = [...new Set((groups.data?.items ?? []).flatMap((g) => (g.instanceType ? [g.instanceType] : [])))]
+  // a flexible group offers each of its types
+  const typesOf = (g: { instanceType?: string | null; instanceTypes?: string[] }) =>
+    g.instanceTypes?.length ? g.instanceTypes : g.instanceType ? [g.instanceType] : [];
+  const typeOptions = [...new Set((groups.data?.items ?? []).flatMap(typesOf))]
     .sort()
     .map((t) => {
-      const names = (groups.data?.items ?? []).filter((g) => g.instanceType === t).map((g) => g.group);
+      const names = (groups.data?.items ?? []).filter((g) => typesOf(g).includes(t)).map((g) => g.group);
       return { value: t, label: t, description: `group ${names.join(', ')}` };
     });
   const storageOptions = (claims.data?.items ?? []).map((c) => ({ value: c.storageName, label: c.storageName, description: `${c.kind === 's3' ? 'S3' : 'FSx for Lustre'} · ${c.source}` }));
   const form = { ...edited, instanceType: edited.instanceType || typeOptions[0]?.value || '' };
+  const loadingChoices = groups.loading || claims.loading;
   const pick = (label: string, key: 'instanceType' | 'storage', options: { value: string; label: string; description?: string }[], hint?: string, optional = false) => {
     const all = optional ? [{ value: '', label: 'None' }, ...options] : options;
     return (
@@ -64,7 +70,9 @@ function Deploy({ cluster, onDone }: { cluster: string; onDone: () => void }) {
           selectedOption={all.find((o) => o.value === form[key]) ?? null}
           onChange={({ detail }) => set({ [key]: detail.selectedOption.value ?? '' } as Partial<DeployForm>)}
           options={all}
-          placeholder={options.length ? 'Choose' : 'None in this cluster yet'}
+          placeholder={options.length ? 'Choose' : loadingChoices ? 'Loading…' : 'None in this cluster yet'}
+          statusType={loadingChoices ? 'loading' : 'finished'}
+          loadingText="Loading the cluster's choices"
           empty="None in this cluster yet"
         />
       </FormField>
@@ -80,9 +88,9 @@ function Deploy({ cluster, onDone }: { cluster: string; onDone: () => void }) {
   );
   const number = (
     label: string,
-    key: 'replicas' | 'gpus' | 'port' | 'minReplicas' | 'maxReplicas' | 'cwTarget' | 'metricsPort' | 'metricsInterval',
+    key: 'replicas' | 'gpus' | 'port' | 'minReplicas' | 'maxReplicas' | 'cwTarget' | 'metricsPort' | 'metricsInterval' | 'prefillReplicas' | 'prefillGpus',
   ) => (
-    <FormField label={label}>
+    <FormField label={label} errorText={fields[key]}>
       <Input ariaLabel={label} type="number" value={String(form[key])} onChange={({ detail }) => set({ [key]: Number(detail.value) })} />
     </FormField>
   );
@@ -172,6 +180,25 @@ function Deploy({ cluster, onDone }: { cluster: string; onDone: () => void }) {
                   options={ROUTING.map((r) => ({ value: r, label: r || 'off' }))}
                 />
               </FormField>
+            </ColumnLayout>
+          )}
+          {form.kind !== 'jumpstart' && (
+            <ColumnLayout columns={3}>
+              <FormField
+                label="Prefill/decode"
+                description={
+                  form.kind === 'container'
+                    ? 'SGLang images: the SGLang router hands each request from a prefill worker to a decode worker.'
+                    : "vLLM (LMCache) images: the inference operator's pdSpec, long prompts prefilled apart."
+                }
+                errorText={fields[form.kind]}
+              >
+                <Checkbox checked={form.pd} onChange={({ detail }) => set({ pd: detail.checked })}>
+                  Disaggregate prefill and decode (the replicas decode)
+                </Checkbox>
+              </FormField>
+              {form.pd && number('Prefill workers', 'prefillReplicas')}
+              {form.pd && number('GPUs per prefill worker', 'prefillGpus')}
             </ColumnLayout>
           )}
           {form.kind === 'managed' && (
@@ -323,7 +350,7 @@ function Detail({
           empty={<Box textAlign="center">No pods yet.</Box>}
           columnDefinitions={[
             { id: 'name', header: 'Pod', cell: (p) => p.name, isRowHeader: true },
-            { id: 'role', header: 'Role', cell: (p) => (p.role === 'router' ? 'SGLang router' : p.serves ? `serves ${p.serves}` : (p.role ?? 'worker')) },
+            { id: 'role', header: 'Role', cell: (p) => (p.role === 'router' ? 'SGLang router' : p.serves ? `serves ${p.serves}` : p.role === 'prefill' || p.role === 'decode' ? `${p.role} worker` : (p.role ?? 'worker')) },
             { id: 'node', header: 'Node', cell: (p) => p.node ?? 'not scheduled' },
             { id: 'phase', header: 'Phase', cell: (p) => <Status value={p.ready ? 'Ready' : p.phase} /> },
             { id: 'message', header: 'Why', cell: (p) => p.message ?? '' },
@@ -400,7 +427,9 @@ function Detail({
 
 export default function InferenceTab({ cluster, ready }: { cluster: string; ready: boolean }) {
   const { data, error, loading, reload } = useFetch(() => inferenceApi.endpoints(cluster), [cluster], 5000);
-  const [selected, setSelected] = useState<string | null>(null);
+  // ?endpoint=<name> opens that endpoint: an endpoint-unhealthy notification links here (docs/notifications.md)
+  const [params] = useSearchParams();
+  const [selected, setSelected] = useState<string | null>(params.get('endpoint'));
   if (!ready) return <Box>Endpoints need the cluster's EKS control plane ACTIVE.</Box>;
   const items = data?.items ?? [];
   const chosen = items.find((e) => e.endpoint === selected) ?? null;

@@ -11,6 +11,7 @@ import Header from '@cloudscape-design/components/header';
 import Input from '@cloudscape-design/components/input';
 import KeyValuePairs from '@cloudscape-design/components/key-value-pairs';
 import Modal from '@cloudscape-design/components/modal';
+import Multiselect from '@cloudscape-design/components/multiselect';
 import RadioGroup from '@cloudscape-design/components/radio-group';
 import Select from '@cloudscape-design/components/select';
 import SpaceBetween from '@cloudscape-design/components/space-between';
@@ -18,7 +19,17 @@ import Table from '@cloudscape-design/components/table';
 import Wizard from '@cloudscape-design/components/wizard';
 
 import { api, plan } from '../lib/api';
-import { addGroupBody, addGroupErrors, CAPACITY_TYPES, capacityLabel, EMPTY_ADD_GROUP, type AddGroupForm } from '../lib/instanceGroups';
+import {
+  addGroupBody,
+  addGroupErrors,
+  CAPACITY_TYPES,
+  capacityLabel,
+  EMPTY_ADD_GROUP,
+  PATCHING,
+  patchLabel,
+  typesLabel,
+  type AddGroupForm,
+} from '../lib/instanceGroups';
 import { byInstanceType, efaOnlyNote, instanceTypeOption } from '../lib/instanceTypes';
 import type { InstanceGroupView } from '../lib/types';
 import { useAction } from '../lib/useAction';
@@ -29,6 +40,7 @@ import AutoscalingSection from './AutoscalingSection';
 import ConfirmAction from './ConfirmAction';
 import SoftwareUpdate from './SoftwareUpdate';
 import ErrorAlert from './ErrorAlert';
+import GroupPatchingStep from './GroupPatchingStep';
 import Status from './Status';
 
 function AddGroupWizard({ cluster, existing, onClose }: { cluster: string; existing: string[]; onClose: () => void }) {
@@ -62,7 +74,13 @@ function AddGroupWizard({ cluster, existing, onClose }: { cluster: string; exist
         activeStepIndex={step}
         isLoadingNextStep={busy}
         onNavigate={({ detail }) => {
-          const fields = [['group', 'instanceType', 'instanceCount'], ['trainingPlanArn'], []][step];
+          const fields = [
+            ['group', 'instanceType', 'instanceCount', 'fallbackTypes', 'minInstanceCount'],
+            ['trainingPlanArn', 'fallbackTypes'],
+            [],
+            ['drainTimeoutSeconds', 'patchBatchSize', 'imageReleaseVersion'],
+            [],
+          ][step];
           if (detail.requestedStepIndex > step && fields.some((f) => errors[f])) {
             setTried(true);
             return;
@@ -99,8 +117,29 @@ function AddGroupWizard({ cluster, existing, onClose }: { cluster: string; exist
                     ariaLabel="Instance type"
                   />
                 </FormField>
+                <FormField
+                  label="Fallback instance types"
+                  description="Optional: a flexible group. HyperPod tries the instance type first, then these in the order chosen, when a type has no capacity."
+                  errorText={shown('fallbackTypes')}
+                >
+                  <Multiselect
+                    selectedOptions={form.fallbackTypes.map((t) => typeOptions.find((o) => o.value === t) ?? { value: t, label: t })}
+                    options={typeOptions.filter((o) => o.value !== form.instanceType)}
+                    filteringType="auto"
+                    placeholder="None: one instance type"
+                    onChange={({ detail }) => set({ fallbackTypes: detail.selectedOptions.map((o) => o.value ?? '').filter(Boolean) })}
+                    ariaLabel="Fallback instance types"
+                  />
+                </FormField>
                 <FormField label="Instance count" description="0 is allowed: a group to scale up later." errorText={shown('instanceCount')}>
                   <Input type="number" value={form.instanceCount} onChange={({ detail }) => set({ instanceCount: detail.value })} ariaLabel="Instance count" />
+                </FormField>
+                <FormField
+                  label="Minimum count"
+                  description="Optional: the group is in service only once this many run; HyperPod keeps adding the rest."
+                  errorText={shown('minInstanceCount')}
+                >
+                  <Input type="number" value={form.minInstanceCount} onChange={({ detail }) => set({ minInstanceCount: detail.value })} ariaLabel="Minimum count" />
                 </FormField>
               </SpaceBetween>
             ),
@@ -154,6 +193,10 @@ function AddGroupWizard({ cluster, existing, onClose }: { cluster: string; exist
             ),
           },
           {
+            title: 'Patching and image',
+            content: <GroupPatchingStep form={form} set={set} shown={shown} />,
+          },
+          {
             title: 'Review',
             content: (
               <SpaceBetween size="m">
@@ -162,12 +205,14 @@ function AddGroupWizard({ cluster, existing, onClose }: { cluster: string; exist
                   columns={2}
                   items={[
                     { label: 'Group', value: form.group },
-                    { label: 'Instance type', value: form.instanceType },
-                    { label: 'Count', value: form.instanceCount },
+                    { label: form.fallbackTypes.length ? 'Instance types, in order' : 'Instance type', value: [form.instanceType, ...form.fallbackTypes].join(', then ') },
+                    { label: 'Count', value: form.minInstanceCount ? `${form.instanceCount} (in service from ${form.minInstanceCount})` : form.instanceCount },
                     { label: 'Capacity', value: capacityLabel(form.capacityType) },
                     { label: 'EFA-only', value: form.efaOnly ? 'Yes' : 'No' },
                     { label: 'Zone', value: form.availabilityZone || "The cluster's" },
                     { label: 'Dedicated subnet', value: form.dedicatedSubnet ? 'Yes' : 'No' },
+                    { label: 'Automatic patching', value: form.patching ? PATCHING[form.patching].label : 'Off' },
+                    { label: 'Image release', value: form.imageReleaseVersion || 'The latest' },
                   ]}
                 />
               </SpaceBetween>
@@ -284,9 +329,20 @@ export default function InstanceGroupsTab({ cluster, ready }: { cluster: string;
         }
         columnDefinitions={[
           { id: 'group', header: 'Group', cell: (g) => g.group },
-          { id: 'type', header: 'Instance type', cell: (g) => g.instanceType ?? '-' },
+          { id: 'type', header: 'Instance type', cell: (g) => typesLabel(g) },
           { id: 'status', header: 'Status', cell: (g) => <Status value={g.status} /> },
-          { id: 'count', header: 'Running / target', cell: (g) => `${g.currentCount} / ${g.targetCount}${g.scaling ? ' (scaling)' : ''}` },
+          { id: 'count', header: 'Running / target', cell: (g) => `${g.currentCount} / ${g.targetCount}${g.minCount ? ` (min ${g.minCount})` : ''}${g.scaling ? ' (scaling)' : ''}` },
+          {
+            id: 'patching',
+            header: 'Automatic patching',
+            minWidth: 150,
+            cell: (g) => {
+              const { strategy, next } = patchLabel(g);
+              // the date never wraps at its hyphens
+              return next ? <>{strategy}; next <span style={{ whiteSpace: 'nowrap' }}>{next}</span></> : strategy;
+            },
+          },
+          { id: 'image', header: 'Image', cell: (g) => g.imageVersion ?? g.imageReleaseVersion ?? 'Latest' },
           { id: 'capacity', header: 'Capacity', cell: (g) => (g.trainingPlanArn ? `${capacityLabel(g.capacityType)} (${g.trainingPlanStatus ?? '-'})` : capacityLabel(g.capacityType)) },
           { id: 'nic', header: 'NIC mode', cell: (g) => ({ 'efa-only': 'EFA-only', efa: 'EFA', ena: 'ENA (no EFA)' })[g.nicMode] },
           { id: 'zone', header: 'Zone', minWidth: 120, cell: (g) => (g.zones ?? []).join(', ') || '-' }, // a zone never wraps mid-name

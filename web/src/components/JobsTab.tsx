@@ -1,8 +1,9 @@
 // The cluster's training jobs: submit one from a recipe, list them, and open one to see its status, the
 // restart budget, its MLflow run, its pods with node and zone, recent events and its log, followed live
-// (lib/useJobLog.ts).
+// (lib/useJobLog.ts). ?job=<name> in the URL opens that job.
 
 import { useEffect, useRef, useState } from 'react';
+import { useSearchParams } from 'react-router-dom';
 import Alert from '@cloudscape-design/components/alert';
 import Box from '@cloudscape-design/components/box';
 import Button from '@cloudscape-design/components/button';
@@ -70,18 +71,32 @@ function Choice({
   );
 }
 
-function SubmitJob({ cluster, onSubmitted }: { cluster: string; onSubmitted: (job: string) => void }) {
+function SubmitJob({ cluster, onSubmitted }: { cluster: string; onSubmitted: (job: string, namespace: string) => void }) {
   const [recipe, setRecipe] = useState(RECIPES[0]);
   const [jobName, setJobName] = useState('');
   const [chosenGroup, setInstanceGroup] = useState('');
   const [replicas, setReplicas] = useState('1');
   const [chosenClaim, setStorageClaim] = useState('');
+  const [team, setTeam] = useState('');
+  const [priority, setPriority] = useState('');
   const { busy, error: failure, run } = useAction();
   const [warnings, setWarnings] = useState<string[]>([]);
   const fields = failure instanceof ApiError ? failure.fieldErrors() : {};
   // The choices are known: the cluster's instance groups and the storage Launchpod configured on it.
   const groups = useFetch(() => api.instanceGroups(cluster), [cluster]);
   const claims = useFetch(() => api.storage(cluster), [cluster]);
+  // Task governance: a team's queue (its namespace hyperpod-ns-<team>) and a priority class, when there are any.
+  const teams = useFetch(() => api.teams(cluster), [cluster]);
+  const policy = useFetch(() => api.governancePolicy(cluster), [cluster]);
+  const teamOptions = [
+    { value: '', label: 'No team', description: 'namespace default, no queue' },
+    ...(teams.data?.items ?? []).map((t) => ({ value: t.team, label: t.team, description: t.localQueue })),
+  ];
+  const priorityOptions = [
+    { value: '', label: 'None (lowest)' },
+    ...(policy.data?.workloadPriorityClasses ?? []).map((c) => ({ value: c, label: c })),
+  ];
+  const chosenTeam = teams.data?.items.find((t) => t.team === team);
   const groupOptions = (groups.data?.items ?? []).map((g) => ({
     value: g.group,
     label: g.group,
@@ -98,10 +113,14 @@ function SubmitJob({ cluster, onSubmitted }: { cluster: string; onSubmitted: (jo
   const submit = () =>
     run(async () => {
       setWarnings([]);
-      const body = { jobName, kind: recipe.kind, recipe: recipe.name, instanceGroup, replicas: Number(replicas), storageClaim };
+      const queued = chosenTeam ? { namespace: chosenTeam.namespace, queue: chosenTeam.localQueue } : {};
+      const body = {
+        jobName, kind: recipe.kind, recipe: recipe.name, instanceGroup, replicas: Number(replicas), storageClaim,
+        ...queued, ...(chosenTeam && priority ? { priority } : {}),
+      };
       const { data } = await jobsApi.submit(cluster, body);
       setWarnings(data.warnings ?? []);
-      onSubmitted(data.jobName);
+      onSubmitted(data.jobName, data.namespace);
     });
 
   return (
@@ -149,6 +168,25 @@ function SubmitJob({ cluster, onSubmitted }: { cluster: string; onSubmitted: (jo
               empty="No storage yet: configure the shared bucket on the Storage tab"
               onChange={setStorageClaim}
             />
+            {teams.data?.items.length ? (
+              <>
+                <FormField label="Team" description="Its queue admits the job within the team's share">
+                  <Select
+                    selectedOption={teamOptions.find((o) => o.value === team) ?? teamOptions[0]}
+                    options={teamOptions}
+                    onChange={({ detail }) => setTeam(detail.selectedOption.value ?? '')}
+                  />
+                </FormField>
+                <FormField label="Priority" description="Higher classes run first and may preempt lower ones">
+                  <Select
+                    disabled={!chosenTeam}
+                    selectedOption={priorityOptions.find((o) => o.value === priority) ?? priorityOptions[0]}
+                    options={priorityOptions}
+                    onChange={({ detail }) => setPriority(detail.selectedOption.value ?? '')}
+                  />
+                </FormField>
+              </>
+            ) : null}
           </ColumnLayout>
           {warnings.map((w) => (
             <Alert key={w} type="warning" header="Submitted, but not all of it can run yet">
@@ -173,17 +211,17 @@ function LogTransport({ transport, ended, reason }: { transport: Transport; ende
   );
 }
 
-function DeleteJob({ cluster, job, onClose, onDeleted }: { cluster: string; job: string; onClose: () => void; onDeleted: () => void }) {
+function DeleteJob({ cluster, job, namespace, onClose, onDeleted }: { cluster: string; job: string; namespace?: string; onClose: () => void; onDeleted: () => void }) {
   return (
     <ConfirmAction
       header={`Delete job ${job}?`}
       action="Delete job"
-      loadPlan={() => plan('delete_job', { name: cluster, jobName: job }, { query: { confirm: job } })}
+      loadPlan={() => plan('delete_job', { name: cluster, jobName: job }, { query: { confirm: job, namespace } })}
       planDeps={[cluster, job]}
       planLabel="What the delete does"
       onClose={onClose}
       onConfirm={async () => {
-        await jobsApi.remove(cluster, job);
+        await jobsApi.remove(cluster, job, namespace);
         onDeleted();
       }}
     >
@@ -195,12 +233,14 @@ function DeleteJob({ cluster, job, onClose, onDeleted }: { cluster: string; job:
 function JobDetail({
   cluster,
   job,
+  namespace,
   onClose,
   onEnded,
   onDeleted,
 }: {
   cluster: string;
   job: string;
+  namespace?: string;
   onClose: () => void;
   onEnded: () => void;
   onDeleted: () => void;
@@ -218,7 +258,7 @@ function JobDetail({
     let timer: ReturnType<typeof setTimeout> | undefined;
     async function poll() {
       try {
-        const { data } = await jobsApi.get(cluster, job);
+        const { data } = await jobsApi.get(cluster, job, namespace);
         if (stopped) return;
         setView(data);
         if (!TERMINAL.includes(data.status)) timer = setTimeout(() => void poll(), 1000);
@@ -272,6 +312,11 @@ function JobDetail({
               <Box variant="awsui-key-label">Status</Box>
               <Status value={view.status} />
               {view.reason ? <Box variant="small" display="block">{view.reason}</Box> : null}
+              {view.status === 'Queued' && view.message ? (
+                <Box variant="small" display="block" data-testid="job-waiting">
+                  Waiting: {view.message}
+                </Box>
+              ) : null}
             </div>
             <div>
               <Box variant="awsui-key-label">Recipe</Box>
@@ -357,6 +402,7 @@ function JobDetail({
         <DeleteJob
           cluster={cluster}
           job={job}
+          namespace={namespace}
           onClose={() => setDeleting(false)}
           onDeleted={() => {
             notify({ type: 'success', header: `Deleted job ${job}` });
@@ -369,7 +415,12 @@ function JobDetail({
 }
 
 export default function JobsTab({ cluster, ready }: { cluster: string; ready: boolean }) {
-  const [selected, setSelected] = useState<string | null>(null);
+  // ?job=<name>[&namespace=<ns>] opens that job: a job-failed notification links here (docs/notifications.md)
+  const [params] = useSearchParams();
+  const linked = params.get('job');
+  const [selected, setSelected] = useState<{ job: string; namespace: string } | null>(
+    linked ? { job: linked, namespace: params.get('namespace') ?? 'default' } : null,
+  );
   const { data, error, loading, reload } = useFetch(
     () => (ready ? jobsApi.list(cluster) : Promise.resolve({ data: { cluster, items: [] } })),
     [cluster, ready],
@@ -380,8 +431,8 @@ export default function JobsTab({ cluster, ready }: { cluster: string; ready: bo
     <SpaceBetween size="l">
       <SubmitJob
         cluster={cluster}
-        onSubmitted={(job) => {
-          setSelected(job);
+        onSubmitted={(job, namespace) => {
+          setSelected({ job, namespace });
           void reload();
         }}
       />
@@ -403,7 +454,7 @@ export default function JobsTab({ cluster, ready }: { cluster: string; ready: bo
             header: 'Job',
             isRowHeader: true,
             cell: (j) => (
-              <Button variant="inline-link" onClick={() => setSelected(j.jobName)}>
+              <Button variant="inline-link" onClick={() => setSelected({ job: j.jobName, namespace: j.namespace })}>
                 {j.jobName}
               </Button>
             ),
@@ -417,9 +468,10 @@ export default function JobsTab({ cluster, ready }: { cluster: string; ready: bo
       />
       {selected ? (
         <JobDetail
-          key={selected}
+          key={`${selected.namespace}/${selected.job}`}
           cluster={cluster}
-          job={selected}
+          job={selected.job}
+          namespace={selected.namespace}
           onClose={() => setSelected(null)}
           onEnded={() => void reload()}
           onDeleted={() => {

@@ -1,4 +1,5 @@
-// The cluster's nodes with their health, one node's detail, reboot/replace/delete with confirmation,
+// The cluster's nodes with their health, one node's detail, reboot/replace/delete with confirmation, moves
+// to another group (MoveNodes),
 // the node incidents with the remediation ladder's state and next step, and HyperPod's events.
 
 import { useEffect, useState } from 'react';
@@ -28,6 +29,7 @@ import { useSession } from '../session';
 import ConfirmAction from './ConfirmAction';
 import Diagnosis, { type DiagnosisView, StepHow } from './Diagnosis';
 import ErrorAlert from './ErrorAlert';
+import MoveNodes from './MoveNodes';
 import MetricsCharts from './MetricsCharts';
 import { DryRunPlan } from './PlanSteps';
 import Status from './Status';
@@ -303,6 +305,8 @@ export default function NodesTab({ cluster }: { cluster: string }) {
   const [selected, setSelected] = useState<NodeView[]>([]);
   const [confirm, setConfirm] = useState<Action | null>(null);
   const [checking, setChecking] = useState(false);
+  const [moving, setMoving] = useState(false);
+  const oneGroup = new Set(selected.map((n) => n.instanceGroup)).size <= 1;
   const [acknowledged, setAcknowledged] = useState(false);
   const { busy, error: actionError, setError: setActionError, run } = useAction();
   const ids = selected.map((n) => n.nodeId);
@@ -358,6 +362,13 @@ export default function NodesTab({ cluster }: { cluster: string }) {
                 >
                   Run health checks
                 </Button>
+                <Button
+                  disabled={!can('admin') || !oneGroup}
+                  disabledReason={!can('admin') ? 'Moving nodes needs the admin role.' : 'Select nodes of one group.'}
+                  onClick={() => setMoving(true)}
+                >
+                  Move nodes
+                </Button>
                 {button('reboot', 'Reboot')}
                 {button('replace', 'Replace')}
                 {button('delete', 'Delete')}
@@ -382,6 +393,7 @@ export default function NodesTab({ cluster }: { cluster: string }) {
       <ErrorAlert error={actionError} onDismiss={() => setActionError(null)} />
       {selected.length === 1 ? <NodeDetail cluster={cluster} nodeId={selected[0].nodeId} /> : null}
       {checking ? <HealthChecks cluster={cluster} nodes={selected} onClose={() => setChecking(false)} /> : null}
+      {moving ? <MoveNodes cluster={cluster} nodes={selected} onClose={() => setMoving(false)} /> : null}
       <Incidents cluster={cluster} />
       <Events cluster={cluster} />
       <Modal

@@ -13,7 +13,7 @@ import SpaceBetween from '@cloudscape-design/components/space-between';
 import Table from '@cloudscape-design/components/table';
 
 import { api, plan } from '../lib/api';
-import { EMPTY_TEAM, type Sharing, type TeamForm, teamBody, teamProblem } from '../lib/teams';
+import { EMPTY_TEAM, quotaText, type Sharing, type TeamForm, teamBody, teamProblem, type Unit, UNITS } from '../lib/teams';
 import type { PlanStepView } from '../lib/types';
 import { useAction } from '../lib/useAction';
 import { useFetch } from '../lib/useFetch';
@@ -21,6 +21,7 @@ import { useSession } from '../session';
 import ConfirmAction from './ConfirmAction';
 import ErrorAlert from './ErrorAlert';
 import GovernancePolicy from './GovernancePolicy';
+import TeamsUsage, { shares } from './TeamsUsage';
 
 const SHARING: Sharing[] = ['LendAndBorrow', 'Lend', 'DontLend'];
 
@@ -68,7 +69,15 @@ export default function TeamsSection({ cluster }: { cluster: string }) {
         empty={<Box textAlign="center">No teams yet: give one a quota below.</Box>}
         columnDefinitions={[
           { id: 'team', header: 'Team', isRowHeader: true, cell: (t) => t.team },
-          { id: 'quota', header: 'Quota', cell: (t) => t.resources.map((r) => `${r.count} x ${r.instanceType}`).join(', ') },
+          { id: 'quota', header: 'Quota', cell: (t) => t.resources.map(quotaText).join(', ') },
+          {
+            id: 'use',
+            header: 'Guaranteed / used / borrowed',
+            cell: (t) => {
+              const s = shares(t);
+              return `${s.guaranteed} / ${s.within + s.borrowed} / ${s.borrowed} instances`;
+            },
+          },
           { id: 'sharing', header: 'Sharing', cell: (t) => (t.borrowLimit ? `${t.sharing} (${t.borrowLimit}%)` : t.sharing) },
           { id: 'queue', header: 'Queue', cell: (t) => `${t.localQueue} in ${t.namespace}${t.queueReady ? '' : ' (not yet)'}` },
           {
@@ -82,6 +91,7 @@ export default function TeamsSection({ cluster }: { cluster: string }) {
           },
         ]}
       />
+      {data?.items.length ? <TeamsUsage teams={data.items} /> : null}
       <ColumnLayout columns={3}>
         <FormField label="Team">
           <Input value={form.team} ariaLabel="Team name" onChange={({ detail }) => set({ team: detail.value })} />
@@ -93,7 +103,15 @@ export default function TeamsSection({ cluster }: { cluster: string }) {
             onChange={({ detail }) => set({ instanceType: detail.selectedOption.value ?? '' })}
           />
         </FormField>
-        <FormField label="Instances">
+        <FormField label="Give" description="SageMaker fills the rest by ratio">
+          <Select
+            ariaLabel="What to give"
+            selectedOption={UNITS.find((u) => u.value === form.unit) ?? UNITS[0]}
+            options={UNITS}
+            onChange={({ detail }) => set({ unit: (detail.selectedOption.value ?? 'count') as Unit })}
+          />
+        </FormField>
+        <FormField label="Amount">
           <Input type="number" value={form.count} onChange={({ detail }) => set({ count: detail.value })} />
         </FormField>
         <FormField label="Sharing">

@@ -71,6 +71,11 @@ const TYPES: Record<string, StatusIndicatorProps.Type> = {
   Ready: 'success',
   Deploying: 'in-progress',
   Degraded: 'warning',
+  // development environments (Spaces)
+  Running: 'success',
+  Starting: 'in-progress',
+  Stopping: 'in-progress',
+  Stopped: 'stopped',
 };
 
 export function statusType(status?: string | null): StatusIndicatorProps.Type {

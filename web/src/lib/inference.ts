@@ -32,6 +32,11 @@ export interface DeployForm {
   service: Service;
   // SGLang only: a router (cache-aware routing) in front of the replicas
   router: boolean;
+  // prefill/decode disaggregation: the replicas decode, these prefill (container: SGLang with its router;
+  // managed: the inference operator's pdSpec, vLLM)
+  pd: boolean;
+  prefillReplicas: number;
+  prefillGpus: number;
   storage: string;
   modelPath: string;
   l2: L2;
@@ -63,6 +68,9 @@ export const EMPTY_FORM: DeployForm = {
   port: 8000,
   service: 'clusterIP',
   router: false,
+  pd: false,
+  prefillReplicas: 1,
+  prefillGpus: 1,
   storage: '',
   modelPath: '',
   l2: '',
@@ -108,6 +116,7 @@ export function deployBody(form: DeployForm): Record<string, unknown> {
     const managed: Record<string, unknown> = { storage: form.storage, modelPath: form.modelPath, worker };
     if (form.l2) managed.kvCache = { l1: true, l2: form.l2 };
     if (form.routing) managed.routing = { strategy: form.routing };
+    if (form.pd) managed.pd = { prefillReplicas: form.prefillReplicas, prefillGpus: form.prefillGpus };
     if (form.metrics) managed.metrics = { enabled: true, scrapeIntervalSeconds: form.metricsInterval, port: form.metricsPort };
     if (form.autoscale === 'cloudWatch') {
       managed.autoscaling = {
@@ -125,7 +134,9 @@ export function deployBody(form: DeployForm): Record<string, unknown> {
     return { ...base, managed };
   }
   const container: Record<string, unknown> = { worker, service: form.service };
-  if (form.router) container.router = true;
+  // the SGLang router pairs each prefill worker with a decode worker, so disaggregation brings it along
+  if (form.router || form.pd) container.router = true;
+  if (form.pd) container.pd = { prefillReplicas: form.prefillReplicas, prefillGpus: form.prefillGpus };
   if (form.storage) container.storage = form.storage;
   return { ...base, container };
 }

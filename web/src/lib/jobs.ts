@@ -21,6 +21,8 @@ const RECIPE_INFO: Record<Recipe, { kind: JobKind; title: string }> = {
   'ms-swift-sft': { kind: 'pytorch', title: 'MS-Swift SFT' },
   'ms-swift-grpo': { kind: 'pytorch', title: 'MS-Swift GRPO' },
   'verl-ppo': { kind: 'ray', title: 'VERL reinforcement learning (RayJob)' },
+  torchtitan: { kind: 'pytorch', title: 'TorchTitan pre-training (TOML config)' },
+  'hyperpod-llmft': { kind: 'pytorch', title: 'SageMaker HyperPod recipe: fine-tuning (LLMFT)' },
 };
 export const RECIPES: { name: Recipe; kind: JobKind; title: string }[] = (
   Object.entries(RECIPE_INFO) as [Recipe, { kind: JobKind; title: string }][]
@@ -30,10 +32,11 @@ const job = (cluster: string, jobName: string) => ({ name: cluster, jobName });
 
 export const jobsApi = {
   list: (cluster: string) => call<{ cluster: string; items: JobSummaryView[] }>('list_jobs', { name: cluster }),
-  get: (cluster: string, jobName: string) => call<JobView>('get_job', job(cluster, jobName)),
+  get: (cluster: string, jobName: string, namespace?: string) =>
+    call<JobView>('get_job', job(cluster, jobName), { query: { namespace } }),
   submit: (cluster: string, body: unknown) => call<JobView>('submit_job', { name: cluster }, { body }),
-  remove: (cluster: string, jobName: string) =>
-    call<{ deleted: boolean }>('delete_job', job(cluster, jobName), { query: { confirm: jobName } }),
+  remove: (cluster: string, jobName: string, namespace?: string) =>
+    call<{ deleted: boolean }>('delete_job', job(cluster, jobName), { query: { confirm: jobName, namespace } }),
   logs: (cluster: string, jobName: string, pod?: string, tail = 200) =>
     call<JobLogsView>('get_job_logs', job(cluster, jobName), { query: { pod, tail } }),
 };

@@ -23,6 +23,7 @@ import { CreationDiagnosis } from '../components/Diagnoses';
 import FeaturesTab from '../components/FeaturesTab';
 import StorageTab from '../components/StorageTab';
 import JobsTab from '../components/JobsTab';
+import SpacesTab from '../components/SpacesTab';
 import InferenceTab from '../components/InferenceTab';
 import ErrorAlert from '../components/ErrorAlert';
 import MetricsCharts, { IdleCapacity } from '../components/MetricsCharts';
@@ -279,6 +280,7 @@ export default function ClusterPage() {
               { id: 'features', label: 'Features', content: <FeaturesTab cluster={name} ready={cluster.eks.status === 'ACTIVE'} /> },
               { id: 'storage', label: 'Storage', content: <StorageTab cluster={name} ready={cluster.eks.status === 'ACTIVE'} /> },
               { id: 'jobs', label: 'Jobs', content: <JobsTab cluster={name} ready={cluster.hyperpod.status === 'InService'} /> },
+              { id: 'spaces', label: 'Spaces', content: <SpacesTab cluster={name} ready={cluster.hyperpod.status === 'InService'} /> },
               { id: 'inference', label: 'Inference', content: <InferenceTab cluster={name} ready={cluster.eks.status === 'ACTIVE'} /> },
               { id: 'nodes', label: 'Nodes', content: <NodesTab cluster={name} /> },
               { id: 'notifications', label: 'Notifications', content: <NotificationsTab cluster={name} /> },

@@ -213,6 +213,13 @@ class SageMaker:
             method = getattr(self.sm, f"batch_{action}_cluster_nodes")
             return dict(method(ClusterName=name, NodeIds=node_ids))
 
+    def move_nodes(self, params: dict[str, Any]) -> dict[str, Any]:
+        """MoveClusterNodes: Successful and Failed (or their NodeLogicalIds forms), as AWS answers."""
+        with aws_call("sagemaker:MoveClusterNodes"):
+            answer = dict(self.sm.move_cluster_nodes(**params))
+            answer.pop("ResponseMetadata", None)
+            return answer
+
     def start_health_check(self, params: dict[str, Any]) -> None:
         with aws_call("sagemaker:StartClusterHealthCheck"):
             self.sm.start_cluster_health_check(**params)

@@ -51,6 +51,10 @@ PLURALS = {
     "LocalQueue": ("localqueues", True),
     "ClusterQueue": ("clusterqueues", False),
     "WorkloadPriorityClass": ("workloadpriorityclasses", False),
+    "ResourceFlavor": ("resourceflavors", False),
+    "Workload": ("workloads", True),
+    # HyperPod Spaces (the amazon-sagemaker-spaces add-on's operator)
+    "Workspace": ("workspaces", True),
 }
 
 

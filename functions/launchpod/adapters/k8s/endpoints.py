@@ -102,13 +102,14 @@ def endpoint(cluster: str, name: str) -> RealEndpoint | None:
 
 
 def scale(cluster: str, real: RealEndpoint, replicas: int) -> None:
-    """A merge patch of spec.replicas only (server-side apply of a partial object would drop the rest)."""
+    """A merge patch of spec.replicas only, and a pdSpec's decode replicas (server-side apply of a partial object
+    would drop the rest)."""
     ref = manifests.primary_ref(real.kind, real.name, real.namespace)
     _call(
         cluster,
         "PATCH",
         path_of(ref),
-        body={"spec": {"replicas": replicas}},  # a dict: the client serializes JSON bodies itself
+        body=manifests.scale_patch(real.primary, replicas),  # a dict: the client serializes JSON bodies itself
         content_type="application/merge-patch+json",
     )
 

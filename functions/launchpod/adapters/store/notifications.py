@@ -1,6 +1,7 @@
 """Notification subscribers (one versioned item per cluster) and the record of what was sent, in one
 table: a notification is claimed with a conditional put on its key (operation id + kind, incident id +
-kind), so a retried handler or a repeated event never tells anyone twice."""
+kind), so a retried handler or a repeated event never tells anyone twice; a claim for an episode (an unhealthy
+endpoint) is released when the episode ends."""
 
 from __future__ import annotations
 
@@ -36,3 +37,8 @@ class DynamoNotifications:
                     ConditionExpression="attribute_not_exists(pk)",
                 )
             )
+
+    def release(self, key: str) -> None:
+        """Forget ``key`` was claimed (an episode that ended), so its next claim is the first again."""
+        with aws_call("dynamodb:DeleteItem"):
+            self.table.delete_item(Key={"pk": f"sent#{key}"})

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import builtins
 import json
+import time
 from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
@@ -27,7 +28,8 @@ _VIEW_FIELDS = set(OperationView.model_fields)
 # unfiltered listing is a Query, never a Scan. Launchpod writes a few operations a minute, far below a
 # partition's write limit.
 FEED_ATTRIBUTE, FEED = "feed", "operations"
-LOCK_ATTEMPTS = 3
+LOCK_ATTEMPTS = 6
+RELEASE_WAIT = 0.05  # seconds, growing per attempt: ~0.75 s in all for an ended holder's release
 # A listing reads only what its views show (and the index keys its cursor continues after): the
 # phases' outputs, the request key and each phase's runner stay in the table. ProjectionExpression
 # does not lower the read's capacity units, but what DynamoDB sends and the function parses shrinks
@@ -109,17 +111,28 @@ class DynamoOperations:
         item.update(request=json.dumps(operation.request), requestKey=request_key, outputs={})
         item[FEED_ATTRIBUTE] = FEED  # the by-created index lists every operation newest first
         # The lock may be released between a refused write and the read of its holder: then nobody holds
-        # the cluster, and the write is tried again (a few times) rather than refused naming no holder.
+        # the cluster, and the write is tried again rather than refused naming no holder. A holder that has
+        # already ended is being released (``finish`` writes the end, then removes the lock): the write waits
+        # for that rather than answering "busy with" an operation that is over.
         # The operation is recorded when its write succeeds: a retried write says so in createdAt.
-        for _ in range(LOCK_ATTEMPTS - 1):
+        for attempt in range(LOCK_ATTEMPTS - 1):
             try:
                 self._create_holding(operation, item)
                 return
             except Conflict as busy:
-                if busy.extra.get("holder"):
+                holder = busy.extra.get("holder")
+                if holder and not self._ended(holder):
                     raise
+                if holder:
+                    time.sleep(RELEASE_WAIT * (attempt + 1))
             item["createdAt"] = item["updatedAt"] = _iso().replace("+00:00", "Z")  # as model_dump writes it
         self._create_holding(operation, item)
+
+    def _ended(self, operation_id: str) -> bool:
+        try:
+            return OperationStatus(self.get(operation_id).status).terminal
+        except NotFound:
+            return False
 
     def _create_holding(self, operation: OperationView, item: dict[str, Any]) -> None:
         try:

@@ -20,6 +20,7 @@ from launchpod.contracts.catalog_ops import (
     nodes,
     notifications,
     operations,
+    spaces,
     storage,
 )
 from launchpod.contracts.catalog_ops.entry import CatalogEntry, ClusterRef, DryRun, NoInput
@@ -39,6 +40,7 @@ CATALOG: tuple[CatalogEntry, ...] = (
     *operations.ENTRIES,
     *inference.ENTRIES,
     *jobs.ENTRIES,
+    *spaces.ENTRIES,
     *metrics.ENTRIES,
 )
 

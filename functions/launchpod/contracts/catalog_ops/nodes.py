@@ -1,4 +1,5 @@
-"""Nodes: their state and events, node actions, health checks, incidents with the remediation ladder, diagnostics."""
+"""Nodes: their state and events, node actions, moves between groups, health checks, incidents with the
+remediation ladder, diagnostics."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from launchpod.contracts.nodes import (
     DestructiveNodeActionInput,
     HealthCheckInput,
     ListEventsInput,
+    MoveNodesInput,
     NodeActionInput,
     NodeDetailView,
     NodeListView,
@@ -121,6 +123,25 @@ ENTRIES: tuple[CatalogEntry, ...] = (
         idempotent=False,
         accepted=True,
         starts=("health-check",),
+        tags=("nodes",),
+    ),
+    CatalogEntry(
+        "move_nodes",
+        "POST",
+        "/api/clusters/{name}/nodes/move",
+        "Move running nodes to another instance group, here or in another cluster of the Region (MoveClusterNodes),"
+        " keeping the instances and their capacity (training plan, reservation). Give count or nodeIds; the nodes"
+        " are drained first (cordon, evict), then followed until Running in the target group. Needs continuous"
+        " provisioning and InService on both clusters, the nodes' type and zone in the target group. DATA LOSS:"
+        " EBS volumes replaced; send acknowledgeDataLoss: true.",
+        MoveNodesInput,
+        OperationAcceptedView,
+        Role.ADMIN,
+        mutates=True,
+        destructive=True,
+        idempotent=False,
+        accepted=True,
+        starts=("move-nodes",),
         tags=("nodes",),
     ),
     CatalogEntry(

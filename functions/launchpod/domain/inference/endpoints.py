@@ -102,9 +102,9 @@ class RealEndpoint:
         return bool(self.primary["metadata"].get("deletionTimestamp"))
 
 
-def check_instance_type(request: CreateEndpointInput, acc: Accelerators, groups: dict[str, str]) -> None:
+def check_instance_type(request: CreateEndpointInput, acc: Accelerators, groups: dict[str, tuple[str, ...]]) -> None:
     """The instance type has NVIDIA GPUs (EC2's facts ``acc``; never a CPU-only group) and the cluster has a
-    group of it; ``groups`` maps instance group name to type."""
+    group of it; ``groups`` maps instance group name to its types (a flexible group has several)."""
     if not acc.nvidia:
         raise InvalidInput(
             f"{request.instanceType} has no NVIDIA GPUs; endpoints run on GPU instance types only. Choose one of "
@@ -112,8 +112,22 @@ def check_instance_type(request: CreateEndpointInput, acc: Accelerators, groups:
             field="body.instanceType",
             rule="gpu_instance_type",
         )
-    if request.instanceType not in groups.values():
-        have = ", ".join(f"{g} ({t})" for g, t in sorted(groups.items())) or "none"
+    section = request.managed or request.container
+    if section is not None and acc.gpus:
+        asks = [("worker.gpus", section.worker.gpus)]
+        if section.pd is not None and section.pd.prefillGpus is not None:
+            asks.append(("pd.prefillGpus", section.pd.prefillGpus))
+        for name, gpus in asks:
+            if gpus > acc.gpus:
+                raise InvalidInput(
+                    f"A replica runs on one node, and {request.instanceType} has {acc.gpus} GPUs; {name} asks for "
+                    f"{gpus}. Ask for at most {acc.gpus}, or choose an instance type with more GPUs per node "
+                    "(multi-node endpoints, one model across nodes, are not offered).",
+                    field=f"body.{request.kind}.{name}",
+                    rule="gpus_per_node",
+                )
+    if not any(request.instanceType in types for types in groups.values()):
+        have = ", ".join(f"{g} ({', '.join(t)})" for g, t in sorted(groups.items())) or "none"
         raise Conflict(
             f"The cluster has no instance group of {request.instanceType}; its groups are {have}. Add one "
             f"(POST /api/clusters/{request.name}/instance-groups) or choose a type it has.",
@@ -239,6 +253,8 @@ def delete_plan(cluster: str, existing: RealEndpoint) -> Plan:
         targets.append(f"Service {existing.namespace}/{existing.name}")
     if existing.scaler is not None:
         targets.append(f"ScaledObject {existing.namespace}/{existing.name}")
+    if disaggregated(existing):
+        targets.append(f"Deployment {existing.namespace}/{manifests.prefill_name(existing.name)}")
     return Plan(cluster, tuple(Step("delete", t, "the request deletes the endpoint", "ApplyEndpoint") for t in targets))
 
 
@@ -276,8 +292,26 @@ def workflow(cluster: str, request: dict[str, Any], plan: Plan) -> WorkflowPlan:
     )
 
 
-def _role(pod: dict[str, Any]) -> Literal["worker", "router"]:
-    return "router" if (pod["metadata"].get("labels") or {}).get(manifests.ROLE_LABEL) == "router" else "worker"
+def _role(pod: dict[str, Any]) -> Literal["worker", "router", "prefill", "decode"]:
+    labels = pod["metadata"].get("labels") or {}
+    if labels.get(manifests.ROLE_LABEL) == "router":
+        return "router"
+    side = labels.get(manifests.PD_LABEL)
+    return "prefill" if side == "prefill" else "decode" if side == "decode" else "worker"
+
+
+def disaggregated(real: RealEndpoint) -> bool:
+    """A container endpoint whose workers decode and a prefill Deployment prefills (its pods carry the PD label)."""
+    if real.kind != "container":
+        return False
+    template = ((real.primary.get("spec") or {}).get("template") or {}).get("metadata") or {}
+    return (template.get("labels") or {}).get(manifests.PD_LABEL) == "decode"
+
+
+def without_prefill(real: RealEndpoint) -> bool:
+    """The SGLang router sends every request of a PD endpoint to a prefill and a decode worker at once: with no
+    Ready prefill worker nothing answers, however many decode workers are."""
+    return disaggregated(real) and not any(_role(p) == "prefill" and _pod_ready(p) for p in real.pods)
 
 
 def _pod_ready(pod: dict[str, Any]) -> bool:
@@ -338,6 +372,8 @@ def status_of(real: RealEndpoint) -> tuple[str, str | None]:
     message = message or next((t for p in real.pods if (t := _container_trouble(p))), None)
     if routed_without_router(real):
         return "Deploying", message or "waiting for the SGLang router's pod to be Ready (the Service points at it)"
+    if without_prefill(real) and real.ready >= real.desired:
+        return "Deploying", message or "waiting for a prefill worker to be Ready (each request needs one)"
     if real.ready >= real.desired:
         if real.load_balanced and not real.hostname:
             why = real.balancer_blocked or real.balancer_event
@@ -475,6 +511,18 @@ class NodeRoom:
     held: int
 
 
+def after_placing(nodes: list[NodeRoom], replicas: int, gpus: int) -> list[NodeRoom]:
+    """The nodes' room once ``replicas`` pods of ``gpus`` GPUs are placed on them, whole pods per node in node
+    order (how a PD endpoint's prefill workers are checked after its decode workers; the scheduler may place
+    them otherwise, so this is an estimate)."""
+    left, out = replicas, []
+    for n in nodes:
+        placed = min(left, max(n.allocatable - n.held, 0) // gpus) if gpus > 0 else 0
+        left -= placed
+        out.append(NodeRoom(n.name, n.allocatable, n.held + placed * gpus))
+    return out
+
+
 def fit_warnings(
     endpoint: str, instance_type: str, replicas: int, gpus: int, nodes: list[NodeRoom], karpenter: bool
 ) -> list[str]:
@@ -503,3 +551,15 @@ def fit_warnings(
         f"{fit} of {replicas} replicas of {endpoint} fit now: each asks for {gpus} GPU(s) on one node and {where};"
         f" {waits} will wait Pending {then}."
     ]
+
+
+def unhealthy(real: RealEndpoint) -> str | None:
+    """Why an endpoint is unhealthy, or None: Failed (the operator's DeploymentFailed or DeletionFailed), or a
+    container that does not run (CrashLoopBackOff, ImagePullBackOff, restarting and not ready). A pod waiting
+    for a node, a replica still starting or a rollout under way is not ill health."""
+    if real.deleting:
+        return None
+    status, message = status_of(real)
+    if status == "Failed":
+        return message or "Failed"
+    return next((t for p in real.pods if (t := _container_trouble(p))), None)

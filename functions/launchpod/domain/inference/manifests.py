@@ -50,6 +50,13 @@ ROLE_LABEL = "launchpod.io/role"  # worker or router: the two Deployments of a r
 # only, so a model pool's router selects by the pool's binding label, as the pool's Service does: a pod
 # relabelled to another endpoint leaves this router's workers and joins that endpoint's.
 ROUTER_PORT = 30000
+# Prefill/decode disaggregation (SGLang, https://docs.sglang.ai/advanced_features/pd_disaggregation.html): each
+# server starts with --disaggregation-mode prefill|decode; a prefill server answers the decode server's KV
+# transfer handshake on its bootstrap port (default 8998), which the router's PD service discovery reads from
+# the prefill pod's annotation sglang.ai/bootstrap-port (https://docs.sglang.ai/advanced_features/router.html).
+PD_LABEL = "launchpod.io/pd-role"  # prefill or decode: the two Deployments of a PD endpoint never overlap
+BOOTSTRAP_PORT = 8998
+BOOTSTRAP_ANNOTATION = "sglang.ai/bootstrap-port"
 # The CRD's defaults for a cloudWatchTrigger's period and query window (metricCollectionPeriod and
 # metricCollectionStartTime, seconds).
 CLOUDWATCH_PERIOD = 300
@@ -133,6 +140,8 @@ def managed(
         body["intelligentRoutingSpec"] = {"enabled": True, "routingStrategy": spec.routing.strategy}
     if spec.autoscaling is not None:
         body["autoScalingSpec"] = autoscaling_spec(spec.autoscaling)
+    if spec.pd is not None:
+        body["pdSpec"] = pd_spec(request)
     if spec.metrics is not None:
         body["metrics"] = {
             "enabled": spec.metrics.enabled,
@@ -140,6 +149,43 @@ def managed(
             "modelMetrics": {"path": spec.metrics.path, "port": spec.metrics.port},
         }
     return {"apiVersion": GROUP_VERSION, "kind": "InferenceEndpointConfig", "metadata": _meta(request), "spec": body}
+
+
+def pd_spec(request: CreateEndpointInput) -> dict[str, Any]:
+    """The InferenceEndpointConfig's pdSpec (operator v3.2): the operator runs a prefill and a decode Deployment;
+    each side's args are vLLM flags appended after worker.args (a duplicate overrides), its resources must ask for
+    GPUs, and the nodeSelector keeps it on the endpoint's instance type. Prompts of routingThreshold tokens or more
+    take the PD path (https://docs.aws.amazon.com/sagemaker/latest/dg/sagemaker-hyperpod-inference-release-notes.html)."""
+    assert request.managed is not None and request.managed.pd is not None
+    worker, pd = request.managed.worker, request.managed.pd
+    prefill = worker.model_copy(update={"gpus": pd.prefillGpus or worker.gpus})
+    placed = {INSTANCE_TYPE_LABEL: request.instanceType}
+    out: dict[str, Any] = {
+        "prefillSpec": {
+            "replicas": pd.prefillReplicas,
+            "resources": _resources(prefill),
+            "args": list(pd.prefillArgs),
+            "nodeSelector": placed,
+        },
+        "decodingSpec": {
+            "replicas": request.replicas,
+            "resources": _resources(worker),
+            "args": list(pd.decodeArgs),
+            "nodeSelector": dict(placed),
+        },
+    }
+    if pd.routingThreshold is not None:
+        out["routingThreshold"] = pd.routingThreshold
+    return out
+
+
+def scale_patch(primary: dict[str, Any], replicas: int) -> dict[str, Any]:
+    """The merge patch that scales an endpoint: spec.replicas, and with a pdSpec also its decode side (the
+    decodingSpec's replicas are the decode Deployment's, and the endpoint's replicas are its decode workers)."""
+    spec: dict[str, Any] = {"replicas": replicas}
+    if (primary.get("spec") or {}).get("pdSpec"):
+        spec["pdSpec"] = {"decodingSpec": {"replicas": replicas}}
+    return {"spec": spec}
 
 
 def autoscaling_spec(auto: AutoscalingSpec) -> dict[str, Any]:
@@ -190,7 +236,7 @@ def container(request: CreateEndpointInput) -> list[dict[str, Any]]:
     assert spec is not None
     worker = spec.worker
     meta = _meta(request)
-    selector = {ENDPOINT_LABEL: request.endpoint, ROLE_LABEL: "worker"}
+    selector = {ENDPOINT_LABEL: request.endpoint, ROLE_LABEL: "worker", **({PD_LABEL: "decode"} if spec.pd else {})}
     mounts: list[dict[str, Any]] = [{"name": "dshm", "mountPath": "/dev/shm"}]
     # NCCL and PyTorch dataloaders use shared memory; the container runtime's default /dev/shm is 64 MiB.
     volumes: list[dict[str, Any]] = [{"name": "dshm", "emptyDir": {"medium": "Memory"}}]
@@ -200,7 +246,7 @@ def container(request: CreateEndpointInput) -> list[dict[str, Any]]:
     server: dict[str, Any] = {
         "name": "server",
         "image": worker.image,
-        "args": list(worker.args),
+        "args": [*worker.args, *_pd_args(request, "decode")],
         "ports": [{"name": "http", "containerPort": worker.port}],
         "env": _env(worker),
         "resources": _resources(worker),
@@ -237,6 +283,7 @@ def container(request: CreateEndpointInput) -> list[dict[str, Any]]:
                         **meta["labels"],
                         ROLE_LABEL: "worker",
                         **({SERVES_LABEL: request.endpoint} if spec.service == "modelPool" else {}),
+                        **({PD_LABEL: "decode"} if spec.pd else {}),
                     }
                 },
                 "spec": {"containers": [server], "volumes": volumes, "affinity": affinity},
@@ -246,7 +293,7 @@ def container(request: CreateEndpointInput) -> list[dict[str, Any]]:
     port = ROUTER_PORT if spec.router else worker.port
     service_spec: dict[str, Any] = {
         "selector": (
-            {**selector, ROLE_LABEL: "router"}
+            {ENDPOINT_LABEL: request.endpoint, ROLE_LABEL: "router"}
             if spec.router
             else {SERVES_LABEL: request.endpoint}
             if spec.service == "modelPool"
@@ -262,7 +309,66 @@ def container(request: CreateEndpointInput) -> list[dict[str, Any]]:
         service_spec["type"] = "ClusterIP"
     service = {"apiVersion": "v1", "kind": "Service", "metadata": service_meta, "spec": service_spec}
     routed = router_objects(request) if spec.router else []
-    return [deployment, *routed, service, *([scaled_object(request)] if spec.autoscaling else [])]
+    prefill = [prefill_deployment(request, deployment)] if spec.pd else []
+    return [deployment, *prefill, *routed, service, *([scaled_object(request)] if spec.autoscaling else [])]
+
+
+def _pd_args(request: CreateEndpointInput, role: str) -> list[str]:
+    """An SGLang server's PD flags: its mode, the KV transfer backend (both sides the same), and on the prefill
+    side the bootstrap port the decode side's transfer handshake reaches."""
+    pd = request.container.pd if request.container else None
+    if pd is None:
+        return []
+    out = ["--disaggregation-mode", role]
+    if pd.transferBackend:
+        out += ["--disaggregation-transfer-backend", pd.transferBackend]
+    if role == "prefill":
+        out += ["--disaggregation-bootstrap-port", str(BOOTSTRAP_PORT), *pd.prefillArgs]
+    else:
+        out += list(pd.decodeArgs)
+    return out
+
+
+def prefill_name(endpoint: str) -> str:
+    return f"{endpoint}-prefill"
+
+
+def prefill_deployment(request: CreateEndpointInput, decode: dict[str, Any]) -> dict[str, Any]:
+    """The prefill side of a PD endpoint: the decode Deployment's pod with --disaggregation-mode prefill, the
+    bootstrap port (declared and annotated for the router), its own GPUs and replicas. No endpoint-kind label:
+    it is part of the endpoint, as the router is."""
+    assert request.container is not None and request.container.pd is not None
+    pd, worker = request.container.pd, request.container.worker
+    labels = {**ownership.K8S_LABELS, ENDPOINT_LABEL: request.endpoint, ROLE_LABEL: "worker", PD_LABEL: "prefill"}
+    template = decode["spec"]["template"]
+    server = {
+        **template["spec"]["containers"][0],
+        "args": [*worker.args, *_pd_args(request, "prefill")],
+        "ports": [
+            {"name": "http", "containerPort": worker.port},
+            {"name": "bootstrap", "containerPort": BOOTSTRAP_PORT},
+        ],
+        "resources": _resources(worker.model_copy(update={"gpus": pd.prefillGpus or worker.gpus})),
+    }
+    return {
+        "apiVersion": "apps/v1",
+        "kind": "Deployment",
+        "metadata": {"name": prefill_name(request.endpoint), "namespace": request.namespace, "labels": labels},
+        "spec": {
+            "replicas": pd.prefillReplicas,
+            "selector": {"matchLabels": {ENDPOINT_LABEL: request.endpoint, ROLE_LABEL: "worker", PD_LABEL: "prefill"}},
+            "template": {
+                "metadata": {"labels": labels, "annotations": {BOOTSTRAP_ANNOTATION: str(BOOTSTRAP_PORT)}},
+                "spec": {**template["spec"], "containers": [server]},
+            },
+        },
+    }
+
+
+def prefill_ref(endpoint: str, namespace: str) -> dict[str, Any]:
+    """What delete removes for a PD endpoint besides its decode Deployment (skipped when absent)."""
+    meta = {"name": prefill_name(endpoint), "namespace": namespace}
+    return {"apiVersion": "apps/v1", "kind": "Deployment", "metadata": meta}
 
 
 def pool_endpoint(deployment: dict[str, Any]) -> bool:
@@ -284,6 +390,17 @@ def router_objects(request: CreateEndpointInput) -> list[dict[str, Any]]:
     meta = {"name": name, "namespace": ns, "labels": labels}
     bound = SERVES_LABEL if request.container.service == "modelPool" else ENDPOINT_LABEL
     workers = f"{bound}={request.endpoint} {ROLE_LABEL}=worker"
+    discovery = ["--selector", *workers.split(" ")]
+    if request.container.pd is not None:
+        # PD mode: the router finds each side by its own selector, and a prefill pod's bootstrap port by its
+        # annotation; every request goes to one prefill and one decode worker at once.
+        discovery = [
+            "--pd-disaggregation",
+            "--prefill-selector",
+            *f"{workers} {PD_LABEL}=prefill".split(" "),
+            "--decode-selector",
+            *f"{workers} {PD_LABEL}=decode".split(" "),
+        ]
     router = {
         "name": "router",
         "image": request.container.worker.image,
@@ -296,8 +413,7 @@ def router_objects(request: CreateEndpointInput) -> list[dict[str, Any]]:
             "--policy",
             "cache_aware",
             "--service-discovery",
-            "--selector",
-            *workers.split(" "),
+            *discovery,
             "--service-discovery-port",
             str(request.container.worker.port),
             "--service-discovery-namespace",

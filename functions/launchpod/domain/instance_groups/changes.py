@@ -14,14 +14,18 @@ from typing import Any
 from launchpod.contracts.instance_groups import AddInstanceGroupRequest, UpdateInstanceGroupRequest
 from launchpod.domain.errors import Conflict, InvalidInput
 from launchpod.domain.instance_groups import specs
-from launchpod.domain.instance_groups.views import capacity_type, nic_mode, taints_of
+from launchpod.domain.instance_groups.views import auto_patch_request, capacity_type, nic_mode, patch_terms, taints_of
 
+# What UpdateCluster does not change on a group: HyperPod keeps the instance type (or the choice of a flexible
+# group over a single type), capacity (CapacityRequirements "cannot be changed after the instance group is
+# created", API reference ClusterCapacityRequirements), NIC mode and subnet for the life of the group.
 FIXED = ("instanceType", "capacityType", "efaOnly", "subnetId")
 _FIXED_WORDS = {
     "instanceType": "instance type",
     "capacityType": "capacity type",
     "efaOnly": "NIC mode (efaOnly)",
     "subnetId": "subnet",
+    "instanceTypes": "single instance type (a group is made flexible or not)",
 }
 
 
@@ -35,6 +39,11 @@ def current_values(details: dict[str, Any], cluster_subnets: list[str]) -> dict[
         "taints": taints_of(kube.get("DesiredTaints")),
         "deepHealthChecks": list(details.get("OnStartDeepHealthChecks") or []),
         "scheduledUpdate": (details.get("ScheduledUpdateConfig") or {}).get("ScheduleExpression"),
+        "minInstanceCount": details.get("MinCount"),
+        "instanceTypes": list((details.get("InstanceRequirements") or {}).get("DesiredInstanceTypes") or []) or None,
+        "autoPatch": auto_patch_request(details.get("AutoPatchConfig")),
+        "imageId": details.get("DesiredImageId"),
+        "imageReleaseVersion": details.get("DesiredImageReleaseVersion"),
         "instanceType": details.get("InstanceType"),
         "capacityType": capacity_type(details),
         "efaOnly": nic_mode(details) == "efa-only",
@@ -49,13 +58,19 @@ def diff(request: UpdateInstanceGroupRequest, details: dict[str, Any], cluster_s
     for key, value in request.sent().items():
         if key == "taints" and value is not None:
             value = [{k: v for k, v in t.items() if v is not None} for t in value]
+        if key == "autoPatch" and value is not None:
+            value = patch_terms(value)
+        if key == "autoPatch" and value is not None and current[key] and "nextPatchDate" not in value:
+            # HyperPod's own next patch date is kept unless the caller moves it
+            current[key] = {k: v for k, v in current[key].items() if k != "nextPatchDate"}
         if value is None or value == current[key]:
             continue
-        if key in FIXED:
+        if key in FIXED or (key == "instanceTypes" and current["instanceTypes"] is None):
             group = details["InstanceGroupName"]
+            was = current[key] if key != "instanceTypes" else current["instanceType"]
             raise InvalidInput(
                 f"The {_FIXED_WORDS[key]} of instance group {group} is fixed for the life of the group "
-                f"({current[key]!r}); add a new instance group with {key}={value!r} "
+                f"({was!r}); add a new instance group with {key}={value!r} "
                 f"(POST .../instance-groups), move the work, then delete {group}.",
                 field=f"body.{key}",
                 rule="immutable_field",
@@ -66,8 +81,17 @@ def diff(request: UpdateInstanceGroupRequest, details: dict[str, Any], cluster_s
 
 # POST .../instance-groups for a group that exists: the fields compared with it (with its zone and dedicated
 # subnet, where the caller placed it: see add_again), and those PATCH changes rather than a new group.
-_ADD_COMPARED = (*FIXED[:3], "instanceCount", "labels", "taints", "deepHealthChecks", "trainingPlanArn")
-_PATCHABLE = ("instanceCount", "labels", "taints", "deepHealthChecks")
+_PATCHABLE = (
+    "instanceCount",
+    "labels",
+    "taints",
+    "deepHealthChecks",
+    "minInstanceCount",
+    "autoPatch",
+    "imageId",
+    "imageReleaseVersion",
+)
+_ADD_COMPARED = (*FIXED[:3], *_PATCHABLE, "instanceTypes", "trainingPlanArn")
 
 
 def add_again(
@@ -96,9 +120,13 @@ def add_again(
         ),
     }
     sent = request.model_dump(mode="json", include=request.model_fields_set)
+    if sent.get("autoPatch") is not None:
+        sent["autoPatch"] = patch_terms(sent["autoPatch"])
     if "taints" in sent:
         sent["taints"] = [{k: v for k, v in t.items() if v is not None} for t in sent["taints"]]
     # threadsPerCore and the EBS size are compared only where DescribeCluster reports them
+    if sent.get("autoPatch") and current["autoPatch"] and "nextPatchDate" not in sent["autoPatch"]:
+        current["autoPatch"] = {k: v for k, v in current["autoPatch"].items() if k != "nextPatchDate"}
     known = [k for k in ("threadsPerCore", "ebsVolumeGb") if current[k] is not None] + list(where)
     differ = [k for k in (*_ADD_COMPARED, *known) if k in sent and sent[k] != current[k]]
     if not differ:
@@ -127,9 +155,46 @@ def add_again(
     )
 
 
+def aws_auto_patch(patch: dict[str, Any]) -> dict[str, Any]:
+    """ClusterAutoPatchConfig from the request's autoPatch (botocore sagemaker 2017-07-24)."""
+    out: dict[str, Any] = {"PatchingStrategy": patch["strategy"]}
+    if patch.get("idleWaitWindowSeconds") is not None:
+        out["IdleWaitWindowInSeconds"] = patch["idleWaitWindowSeconds"]
+    if patch.get("drain"):
+        out["DrainPolicy"] = {
+            "DrainTimeoutInSeconds": patch["drain"]["drainTimeoutSeconds"],
+            "OnDrainTimeout": patch["drain"]["onDrainTimeout"],
+        }
+    if patch.get("maxBatchSize"):
+        size = patch["maxBatchSize"]
+        out["DeploymentConfig"] = {
+            "RollingUpdatePolicy": {"MaximumBatchSize": {"Type": size["type"], "Value": size["value"]}}
+        }
+    if patch.get("nextPatchDate"):
+        out["PatchSchedule"] = {"NextPatchDate": patch["nextPatchDate"]}
+    return out
+
+
+def _image_and_sizes(spec: dict[str, Any], changes: dict[str, Any]) -> None:
+    if "minInstanceCount" in changes:
+        spec["MinInstanceCount"] = changes["minInstanceCount"]
+    if "instanceTypes" in changes:
+        spec["InstanceRequirements"] = {"InstanceTypes": list(changes["instanceTypes"])}
+    if "autoPatch" in changes:
+        kept = (spec.get("AutoPatchConfig") or {}).get("PatchSchedule")
+        spec["AutoPatchConfig"] = aws_auto_patch(changes["autoPatch"])
+        if kept and "PatchSchedule" not in spec["AutoPatchConfig"]:
+            spec["AutoPatchConfig"]["PatchSchedule"] = kept
+    if "imageId" in changes:
+        spec["ImageId"] = changes["imageId"]
+    if "imageReleaseVersion" in changes:
+        spec["ImageReleaseVersion"] = changes["imageReleaseVersion"]
+
+
 def apply_changes(details: dict[str, Any], changes: dict[str, Any]) -> dict[str, Any]:
     """The group's full specification with ``changes`` applied, everything else as it is."""
     spec = specs.spec_from_details(details)
+    _image_and_sizes(spec, changes)
     if "instanceCount" in changes:
         spec["InstanceCount"] = changes["instanceCount"]
     if "labels" in changes or "taints" in changes:
@@ -174,7 +239,11 @@ def new_group_spec(
     subnet (OverrideVpcConfig), None to use the cluster's."""
     spec: dict[str, Any] = {
         "InstanceGroupName": request.group,
-        "InstanceType": request.instanceType,
+        **(
+            {"InstanceRequirements": {"InstanceTypes": list(request.instanceTypes)}}
+            if request.instanceTypes
+            else {"InstanceType": request.instanceType}
+        ),
         "InstanceCount": request.instanceCount,
         "ExecutionRole": execution_role,
         "ThreadsPerCore": request.threadsPerCore or threads_per_core,
@@ -182,6 +251,14 @@ def new_group_spec(
     }
     if lifecycle:
         spec["LifeCycleConfig"] = copy.deepcopy(lifecycle)
+    _image_and_sizes(
+        spec,
+        request.model_dump(
+            mode="json",
+            include={"minInstanceCount", "autoPatch", "imageId", "imageReleaseVersion"},
+            exclude_none=True,
+        ),
+    )
     if request.deepHealthChecks:
         spec["OnStartDeepHealthChecks"] = list(request.deepHealthChecks)
     if request.capacityType == "spot":

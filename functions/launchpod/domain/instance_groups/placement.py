@@ -3,7 +3,7 @@ subnet, EFA-only interfaces only on types with several EFA cards, threads per co
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from launchpod.contracts.instance_groups import AddInstanceGroupRequest
 from launchpod.domain.errors import InvalidInput
@@ -23,17 +23,33 @@ def threads_per_core(acc: Accelerators) -> int:
 
 
 def check_placement(
-    request: AddInstanceGroupRequest, acc: Accelerators, zone: str, home_zone: str | None, offered: Sequence[str]
+    request: AddInstanceGroupRequest,
+    acc: Accelerators | Mapping[str, Accelerators],
+    zone: str,
+    home_zone: str | None,
+    offered: Sequence[str] | Mapping[str, Sequence[str]],
 ) -> None:
-    """422 naming the field when the zone does not offer the type, the cluster's subnet is in another zone
-    and no dedicated subnet was asked for, or EFA-only is asked on a type that cannot have it."""
-    if zone not in offered:
-        where = ", ".join(offered) if offered else "no zone of this region"
-        raise InvalidInput(
-            f"Instance type {request.instanceType} is not offered in {zone}; offered in {where}.",
-            field="body.availabilityZone" if request.availabilityZone else "body.instanceType",
-            rule="offered_in_zone",
-        )
+    """422 naming the field when the zone does not offer a type of the group, the cluster's subnet is in another
+    zone and no dedicated subnet was asked for, or EFA-only is asked on a type that cannot have it. ``acc`` and
+    ``offered`` are per type (a flexible group has several; a bare value stands for the one type)."""
+    types = request.types
+    accs = acc if isinstance(acc, Mapping) else {types[0]: acc}
+    zones_of = offered if isinstance(offered, Mapping) else {types[0]: offered}
+    for instance_type in types:
+        where_offered = list(zones_of.get(instance_type) or [])
+        if zone not in where_offered:
+            where = ", ".join(where_offered) if where_offered else "no zone of this region"
+            field = "body.instanceTypes" if request.instanceTypes else "body.instanceType"
+            raise InvalidInput(
+                f"Instance type {instance_type} is not offered in {zone}; offered in {where}."
+                + (
+                    " Leave it out of instanceTypes, or place the group where every type is."
+                    if request.instanceTypes
+                    else ""
+                ),
+                field="body.availabilityZone" if request.availabilityZone else field,
+                rule="offered_in_zone",
+            )
     if home_zone is not None and zone != home_zone and not request.dedicatedSubnet:
         raise InvalidInput(
             f"The cluster's compute subnet is in {home_zone}; to place {request.group} in {zone} ask for "
@@ -41,9 +57,10 @@ def check_placement(
             field="body.availabilityZone",
             rule="zone_of_subnet",
         )
-    if request.efaOnly and acc.efa <= 1:
+    few = next((t for t in types if accs[t].efa <= 1), None)
+    if request.efaOnly and few is not None:
         raise InvalidInput(
-            f"efaOnly needs an instance type with several EFA interfaces; {request.instanceType} has {acc.efa}. "
+            f"efaOnly needs an instance type with several EFA interfaces; {few} has {accs[few].efa}. "
             "GET /api/catalog/instance-types lists each type's EFA interfaces (ml.p5.48xlarge has 32).",
             field="body.efaOnly",
             rule="efa_only_type",

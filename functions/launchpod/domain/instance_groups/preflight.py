@@ -110,15 +110,22 @@ def plan_waits(arn: str | None, plan: dict[str, Any]) -> list[str]:
     ]
 
 
+def _asks(group: dict[str, Any], instance_type: str) -> int:
+    """What a group asks of the type: its target count, or for a flexible group the instances of the type it
+    runs (InstanceTypeDetails), as which of its types the rest lands on is HyperPod's choice."""
+    if group.get("InstanceType") == instance_type:
+        return int(group.get("TargetCount", 0))
+    details = group.get("InstanceTypeDetails") or []
+    return sum(int(d.get("CurrentCount", 0)) for d in details if d.get("InstanceType") == instance_type)
+
+
 def usage(clusters: list[dict[str, Any]], instance_type: str, skip: tuple[str, str] | None = None) -> int:
     """Instances of the type the account's HyperPod clusters ask for (target counts), but group ``skip``."""
     return sum(
-        int(g.get("TargetCount", 0))
+        _asks(g, instance_type)
         for c in clusters
         for g in c.get("InstanceGroups", [])
-        if g.get("InstanceType") == instance_type
-        and g.get("Status") != "Deleting"
-        and (c.get("ClusterName"), g.get("InstanceGroupName")) != skip
+        if g.get("Status") != "Deleting" and (c.get("ClusterName"), g.get("InstanceGroupName")) != skip
     )
 
 

@@ -4,7 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from launchpod.contracts.instance_groups import CapacityType, InstanceGroupView, NicMode, Taint
+from launchpod.contracts.hyperpod import BatchSize
+from launchpod.contracts.instance_groups import (
+    AutoPatch,
+    AutoPatchView,
+    CapacityType,
+    InstanceGroupView,
+    NicMode,
+    Taint,
+)
 
 
 def capacity_type(details: dict[str, Any]) -> CapacityType:
@@ -33,6 +41,65 @@ def taints_of(aws_taints: list[dict[str, Any]] | None) -> list[dict[str, Any]]:
     return out
 
 
+IDLE_WAIT_DEFAULT = 86400  # ClusterAutoPatchConfig.IdleWaitWindowInSeconds: "The default is 86400 (24 hours)"
+
+
+def patch_terms(patch: dict[str, Any]) -> dict[str, Any]:
+    """An autoPatch in the form two of them compare in: validated, AWS's idle-wait default filled in."""
+    out = AutoPatch.model_validate(patch).model_dump(mode="json", exclude_none=True)
+    if out["strategy"] != "DrainFirst":
+        out.setdefault("idleWaitWindowSeconds", IDLE_WAIT_DEFAULT)
+    return out
+
+
+def auto_patch_request(config: dict[str, Any] | None) -> dict[str, Any] | None:
+    """DescribeCluster's ClusterAutoPatchConfigDetails in the request's autoPatch terms (AWS's defaults
+    filled as the request fills them); the reschedule asked for is the DesiredPatchSchedule."""
+    if not config:
+        return None
+    drain = config.get("DrainPolicy")
+    size = ((config.get("DeploymentConfig") or {}).get("RollingUpdatePolicy") or {}).get("MaximumBatchSize")
+    asked = (config.get("DesiredPatchSchedule") or {}).get("NextPatchDate")
+    patch = {
+        "strategy": config["PatchingStrategy"],
+        "idleWaitWindowSeconds": config.get("IdleWaitWindowInSeconds"),
+        "drain": {
+            "drainTimeoutSeconds": drain.get("DrainTimeoutInSeconds", 3600),
+            "onDrainTimeout": drain.get("OnDrainTimeout", "Skip"),
+        }
+        if drain
+        else None,
+        "maxBatchSize": {"type": size["Type"], "value": size["Value"]} if size else None,
+    }
+    out = patch_terms({k: v for k, v in patch.items() if v is not None})
+    if asked is not None:
+        # a reschedule the caller sent: compared as the request sends it (an aware UTC time)
+        out["nextPatchDate"] = AutoPatch.model_validate({**out, "nextPatchDate": asked}).model_dump(mode="json")[
+            "nextPatchDate"
+        ]
+    return out
+
+
+def auto_patch_view(config: dict[str, Any] | None) -> AutoPatchView | None:
+    """The group's patching, with the date HyperPod patches next (CurrentPatchSchedule) and a reschedule not
+    yet taken up (DesiredPatchSchedule, when it differs)."""
+    if not config:
+        return None
+    drain = config.get("DrainPolicy") or {}
+    size = ((config.get("DeploymentConfig") or {}).get("RollingUpdatePolicy") or {}).get("MaximumBatchSize")
+    current = (config.get("CurrentPatchSchedule") or {}).get("NextPatchDate")
+    desired = (config.get("DesiredPatchSchedule") or {}).get("NextPatchDate")
+    return AutoPatchView(
+        strategy=config.get("PatchingStrategy", "Unknown"),
+        nextPatchDate=current,
+        requestedPatchDate=desired if desired != current else None,
+        idleWaitWindowSeconds=config.get("IdleWaitWindowInSeconds"),
+        drainTimeoutSeconds=drain.get("DrainTimeoutInSeconds"),
+        onDrainTimeout=drain.get("OnDrainTimeout"),
+        maxBatchSize=BatchSize(type=size["Type"], value=size["Value"]) if size else None,
+    )
+
+
 def group_view(
     details: dict[str, Any],
     cluster_subnets: list[str],
@@ -52,6 +119,8 @@ def group_view(
     return InstanceGroupView(
         group=details["InstanceGroupName"],
         instanceType=details.get("InstanceType"),
+        instanceTypes=list((details.get("InstanceRequirements") or {}).get("DesiredInstanceTypes") or []),
+        typeCounts={t["InstanceType"]: int(t.get("CurrentCount", 0)) for t in details.get("InstanceTypeDetails") or []},
         currentCount=details.get("CurrentCount", 0),
         targetCount=details.get("TargetCount", 0),
         minCount=details.get("MinCount"),
@@ -67,6 +136,10 @@ def group_view(
         threadsPerCore=details.get("ThreadsPerCore"),
         ebsVolumeGb=ebs.get("VolumeSizeInGB"),
         imageVersion=details.get("CurrentImageReleaseVersion") or details.get("CurrentImageId"),
+        imageId=details.get("DesiredImageId"),
+        imageReleaseVersion=details.get("DesiredImageReleaseVersion"),
+        imageVersionStatus=details.get("ImageVersionStatus"),
+        autoPatch=auto_patch_view(details.get("AutoPatchConfig")),
         labels=dict(kube.get("DesiredLabels") or kube.get("CurrentLabels") or {}),
         taints=[Taint.model_validate(t) for t in taints_of(kube.get("DesiredTaints") or kube.get("CurrentTaints"))],
         scheduledUpdate=(details.get("ScheduledUpdateConfig") or {}).get("ScheduleExpression"),

@@ -48,7 +48,11 @@ def steps(request: InstanceGroupChangeInput, current: dict[str, Any], dedicated:
             if add.dedicatedSubnet
             else []
         )
-        what = f"{add.instanceCount} x {add.instanceType} in {request.zone}, {add.capacityType}"
+        what = f"{add.instanceCount} x {' or else '.join(add.types)} in {request.zone}, {add.capacityType}"
+        if add.minInstanceCount:
+            what += f", InService from {add.minInstanceCount}"
+        if add.autoPatch:
+            what += f", patched {add.autoPatch.strategy}"
         return [
             *made,
             Step("create", target, f"UpdateCluster adds it: {what}", "UpdateCluster"),
@@ -92,9 +96,16 @@ def wait_state(action: str, group: str, details: dict[str, Any] | None) -> tuple
     status = details.get("Status")
     if status == "Failed":
         return False, f"Instance group {group} failed."
-    if status in ("InService", "Degraded") and details.get("CurrentCount", 0) >= details.get("TargetCount", 0):
+    if status in ("InService", "Degraded") and details.get("CurrentCount", 0) >= needed(details):
         return True, None
     return False, None
+
+
+def needed(details: dict[str, Any]) -> int:
+    """The instances a change waits for: the target, or a group's MinCount (HyperPod calls the group InService
+    from its minimum and keeps provisioning the rest in the background: "Continuous provisioning",
+    https://docs.aws.amazon.com/sagemaker/latest/dg/sagemaker-hyperpod-scaling-eks.html)."""
+    return int(details.get("MinCount") or details.get("TargetCount", 0))
 
 
 def scaling_detail(operation: dict[str, Any] | None, group: str) -> dict[str, Any] | None:
@@ -140,6 +151,8 @@ def operation_state(
         # DescribeCluster was read before the operation: HyperPod finished in between. Read again.
         return False, None
     target = int((detail.get("Desired") or {}).get("TargetCount", details.get("TargetCount", 0)))
+    if details.get("MinCount"):
+        target = min(target, needed(details))
     current = int(details.get("CurrentCount", 0))
     if details.get("Status") == "Failed" or current < target:
         return False, f"Instance group {group} stopped at {current}/{target} instances ({details.get('Status')})."

@@ -26,13 +26,16 @@ GROUP_LABEL = "sagemaker.amazonaws.com/instance-group-name"
 JOB_LABEL = "launchpod.io/job"
 RECIPE_LABEL = "launchpod.io/recipe"
 QUEUE_LABEL, PRIORITY_LABEL = "kueue.x-k8s.io/queue-name", "kueue.x-k8s.io/priority-class"
+REQUIRED_TOPOLOGY = "kueue.x-k8s.io/podset-required-topology"
+PREFERRED_TOPOLOGY = "kueue.x-k8s.io/podset-preferred-topology"
 NVME_HOST_PATH = "/opt/dlami/nvme"
 # Types whose EFA supports RDMA read (p4d and later; Trainium), from the EKS EFA guide.
 _RDMA = ("ml.p4d", "ml.p4de", "ml.p5", "ml.p5e", "ml.p5en", "ml.p6", "ml.trn1", "ml.trn2")
 
 
 def processes(request: SubmitJobInput, acc: Accelerators) -> int:
-    return request.nprocPerNode or acc.per_node or 1
+    partition = request.acceleratorPartition
+    return request.nprocPerNode or (partition.count if partition else acc.per_node) or 1
 
 
 def _values(request: SubmitJobInput, acc: Accelerators, recipe: Recipe | None) -> dict[str, Any]:
@@ -122,10 +125,17 @@ def _pod_spec(
         "volumeMounts": mounts,
     }
     resources = _resources(acc, processes(request, acc)) if gpus else {}
+    selector = {GROUP_LABEL: request.instanceGroup}
+    if gpus and request.acceleratorPartition is not None:
+        # MIG partitions instead of whole GPUs, on nodes whose partitioning succeeded (HyperPod's "GPU
+        # partitioning: task submission" page; the hyp CLI adds the same node selector)
+        partition = request.acceleratorPartition
+        resources = {k: {f"nvidia.com/{partition.type}": partition.count} for k in ("limits", "requests")}
+        selector["nvidia.com/mig.config.state"] = "success"
     if resources:
         container["resources"] = resources
     return {
-        "nodeSelector": {GROUP_LABEL: request.instanceGroup},
+        "nodeSelector": selector,
         "containers": [container],
         "volumes": volumes,
     }
@@ -137,11 +147,12 @@ def pytorch_job(
     labels = _labels(request, recipe)
     pod = _pod_spec(request, acc, recipe, "pytorch", extra_env=extra_env)
     pod["containers"][0]["ports"] = [{"containerPort": 8080, "name": "elastic-agent"}]
-    replica: dict[str, Any] = {
-        "name": "pods",
-        "replicas": request.replicas,
-        "template": {"metadata": {"labels": labels}, "spec": pod},
-    }
+    template: dict[str, Any] = {"metadata": {"labels": labels}, "spec": pod}
+    if request.topology is not None:
+        # Kueue's TAS annotations on the pod template (HyperPod's "Topology-aware scheduling" page)
+        key = REQUIRED_TOPOLOGY if request.topology.required else PREFERRED_TOPOLOGY
+        template["metadata"]["annotations"] = {key: request.topology.label}
+    replica: dict[str, Any] = {"name": "pods", "replicas": request.replicas, "template": template}
     policy = request.runPolicy
     run: dict[str, Any] = {"cleanPodPolicy": "None", "jobMaxRetryCount": 10}
     rules = []

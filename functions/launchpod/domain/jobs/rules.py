@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from launchpod.contracts.jobs import SubmitJobInput
+from launchpod.domain import mig
 from launchpod.domain.errors import Conflict, InvalidInput
 from launchpod.domain.jobs.hardware import Accelerators
 from launchpod.domain.jobs.recipes import Recipe, all_recipes
@@ -84,8 +85,32 @@ def _is_spot(group: dict[str, Any]) -> bool:
     return "Spot" in (group.get("CapacityRequirements") or {})
 
 
+def check_partition(request: SubmitJobInput, acc: Accelerators) -> None:
+    """A partition the group's GPUs offer (AWS's MIG profiles per type, domain.mig), at most what a node holds."""
+    partition = request.acceleratorPartition
+    if partition is None:
+        return
+    offered = mig.profiles(acc.instance_type)
+    if partition.type not in offered:
+        raise InvalidInput(
+            f"{acc.instance_type} does not offer GPU partition {partition.type}; its MIG profiles: "
+            f"{', '.join(offered) or 'none: its GPUs cannot be partitioned'}.",
+            field="body.acceleratorPartition.type",
+            rule="mig_profile_of_type",
+        )
+    most = acc.gpus * offered[partition.type]
+    if partition.count > most:
+        raise InvalidInput(
+            f"A {acc.instance_type} node holds at most {most} {partition.type} partitions; {partition.count} asks"
+            " for more.",
+            field="body.acceleratorPartition.count",
+            rule=f"at_most_{most}",
+        )
+
+
 def check_processes(request: SubmitJobInput, acc: Accelerators) -> None:
     """nprocPerNode fits the node's accelerators (EC2's count for the group's type)."""
+    check_partition(request, acc)
     have = acc.per_node
     if request.nprocPerNode is not None and have and request.nprocPerNode > have:
         raise InvalidInput(

@@ -27,6 +27,7 @@ _CONDITION_STATUS = {
     "Running": "Running",
     "PodsRunning": "Running",
     "Created": "Created",
+    "Suspended": "Queued",  # Kueue evicted (preempted) the job's workload: it waits in its queue again
 }
 _RAY_STATUS = {
     "SUCCEEDED": "Succeeded",
@@ -55,6 +56,20 @@ def status_of(job: dict[str, Any]) -> tuple[str, str | None, str | None]:
     if not ray:
         return "Pending", None, None
     return _RAY_STATUS.get(ray, "Pending"), status.get("reason"), status.get("message")
+
+
+def queue_state(workload: dict[str, Any] | None) -> tuple[str, str | None] | None:
+    """(reason, message) of a Kueue Workload that is not admitted (its QuotaReserved condition: why it waits,
+    in Kueue's words, such as "insufficient unused quota for nvidia.com/gpu in flavor ..., 8 more needed");
+    None when it is admitted or there is none ("Workload", https://kueue.sigs.k8s.io/docs/concepts/workload/)."""
+    conditions = {c.get("type"): c for c in ((workload or {}).get("status") or {}).get("conditions") or []}
+    if workload is None or (conditions.get("Admitted") or {}).get("status") == "True":
+        return None
+    evicted = conditions.get("Evicted") or {}
+    if evicted.get("status") == "True":
+        return "Preempted", evicted.get("message")
+    reserved = conditions.get("QuotaReserved") or {}
+    return "Queued", reserved.get("message") or "waiting for Kueue to admit it"
 
 
 def summary(job: dict[str, Any]) -> JobSummaryView:
@@ -121,10 +136,14 @@ def view(
     nodes: list[dict[str, Any]],
     events: list[dict[str, Any]],
     instance_type: str | None,
+    workload: dict[str, Any] | None = None,
 ) -> JobView:
     meta, spec = job["metadata"], job.get("spec") or {}
     pytorch = job.get("kind") == PYTORCH_KIND
     status, reason, message = status_of(job)
+    waiting = queue_state(workload) if status in ("Pending", "Created", "Queued") else None
+    if waiting is not None:
+        status, (reason, message) = "Queued", waiting
     zones = {
         n["metadata"]["name"]: (n["metadata"].get("labels") or {}).get("topology.kubernetes.io/zone", "") for n in nodes
     }

@@ -30,6 +30,7 @@ from launchpod.entrypoints.api.routers import (
     operations,
     phases,
     preferences,
+    spaces,
     storage,
     task_governance,
     training_plans,
@@ -64,6 +65,7 @@ for module in (
     jobs,
     models,
     mlflow,
+    spaces,
     metrics,
 ):
     app.include_router(module.router, prefix="/api")

@@ -40,7 +40,10 @@ def apply_endpoint(doc: WorkflowInput) -> PhaseResult:
         k8s.delete(doc.target, manifests.scaled_object_ref(real.name, real.namespace))
     if real.kind == "container":
         k8s.delete(doc.target, manifests.service_ref(real.name, real.namespace))
-        for ref in manifests.router_refs(real.name, real.namespace):
+        for ref in [
+            manifests.prefill_ref(real.name, real.namespace),
+            *manifests.router_refs(real.name, real.namespace),
+        ]:
             k8s.delete(doc.target, ref)
     return PhaseResult(message=f"Deleting {manifests.KINDS[real.kind]} {real.namespace}/{real.name}.")
 

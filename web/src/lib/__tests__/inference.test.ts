@@ -20,6 +20,16 @@ describe('deployBody', () => {
     expect((deployBody({ ...form, router: true }).container as Record<string, unknown>).router).toBe(true);
   });
 
+  it('disaggregates prefill and decode with the SGLang router, or as the operator\'s pdSpec, only when chosen', () => {
+    const form = { ...EMPTY_FORM, endpoint: 'pd', instanceType: 'ml.g5.12xlarge', image: 'lmsysorg/sglang:v0.5.2' };
+    expect(deployBody(form).container).not.toHaveProperty('pd');
+    const container = deployBody({ ...form, pd: true, prefillReplicas: 2, prefillGpus: 4 }).container as Record<string, unknown>;
+    expect(container.pd).toEqual({ prefillReplicas: 2, prefillGpus: 4 });
+    expect(container.router).toBe(true); // the router pairs the two sides
+    const managed = deployBody({ ...form, kind: 'managed', pd: true }).managed as Record<string, unknown>;
+    expect(managed.pd).toEqual({ prefillReplicas: 1, prefillGpus: 1 });
+  });
+
   it('adds the L2 cache and routing to a managed endpoint only when chosen', () => {
     const form = { ...EMPTY_FORM, kind: 'managed' as const, endpoint: 'q', instanceType: 'ml.g5.12xlarge', storage: 'shared', modelPath: 'models/Qwen/Qwen3-0.6B' };
     expect(deployBody(form).managed).not.toHaveProperty('kvCache');

@@ -20,6 +20,7 @@ from launchpod.contracts.nodes import (
     EventResourceType,
     HealthCheckRequest,
     ListEventsInput,
+    MoveNodesRequest,
     NodeActionRequest,
     NodeDetailView,
     NodeId,
@@ -27,7 +28,7 @@ from launchpod.contracts.nodes import (
 )
 from launchpod.contracts.operations import OperationAcceptedView
 from launchpod.entrypoints.api.routing import accepted, route
-from launchpod.usecases import nodes
+from launchpod.usecases import node_moves, nodes
 
 router = APIGatewayRouter()
 
@@ -96,3 +97,10 @@ def start_health_check(
     name: Annotated[ClusterName, Path()], body: Annotated[HealthCheckRequest, Body()]
 ) -> Response[OperationAcceptedView]:
     return accepted(nodes.health_check(name, body, router.context["principal"], ports=nodes.real()))
+
+
+@route(router, "move_nodes")
+def move_nodes(
+    name: Annotated[ClusterName, Path()], body: Annotated[MoveNodesRequest, Body()]
+) -> Response[OperationAcceptedView]:
+    return accepted(node_moves.move(name, body, router.context["principal"], ports=node_moves.real()))

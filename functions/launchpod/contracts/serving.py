@@ -1,0 +1,53 @@
+"""Serving depth: prefill/decode disaggregation (PD) of an endpoint's workers.
+
+Two kinds of PD, as the engines and the inference operator offer them:
+
+- managed (the HyperPod inference operator, InferenceEndpointConfig v1 ``spec.pdSpec``, operator v3.2, add-on
+  v1.3.0-eksbuild.1): two Deployments, prefill and decode; the KV cache moves through LMCache over NIXL, and
+  the pdSpec ``args`` are vLLM flags, so a vLLM (LMCache) worker image only
+  (https://docs.aws.amazon.com/sagemaker/latest/dg/sagemaker-hyperpod-inference-release-notes.html).
+- container (self-managed SGLang): prefill and decode servers started with ``--disaggregation-mode``, and the
+  SGLang router in ``--pd-disaggregation`` mode in front of them
+  (https://docs.sglang.ai/advanced_features/pd_disaggregation.html, .../router.html). vLLM's own PD needs an
+  external proxy Launchpod does not run (its docs call the feature experimental), so self-managed vLLM PD is
+  refused with the managed alternative named.
+
+The decode side is the endpoint's workers (``replicas``, ``worker.gpus``); these fields add the prefill side.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import Field
+
+from launchpod.contracts.common import Contract
+
+Flag = Annotated[str, Field(max_length=512)]
+
+
+class PdSpec(Contract):
+    """Prefill/decode disaggregation: the endpoint's workers decode; these prefill workers take the prompts."""
+
+    prefillReplicas: int = Field(default=1, ge=1, le=16, description="prefill workers (the decode ones are replicas)")
+    prefillGpus: int | None = Field(
+        default=None, ge=1, le=8, description="GPUs per prefill worker; the worker's gpus when unset"
+    )
+    prefillArgs: list[Flag] = Field(
+        default_factory=list, max_length=32, description="flags added to the prefill workers' args"
+    )
+    decodeArgs: list[Flag] = Field(
+        default_factory=list, max_length=32, description="flags added to the decode workers' args"
+    )
+    routingThreshold: int | None = Field(
+        default=None,
+        ge=0,
+        le=1_000_000,
+        description="managed only: prompts of at least this many tokens take the PD path, shorter ones are "
+        "prefilled by the decode worker (the operator's default 4096; 0 = always)",
+    )
+    transferBackend: Literal["mooncake", "nixl"] | None = Field(
+        default=None,
+        description="container (SGLang) only: how the KV cache moves from prefill to decode "
+        "(--disaggregation-transfer-backend; SGLang's default mooncake)",
+    )

@@ -1,0 +1,77 @@
+"""Development environments (HyperPod Spaces): create, list, get, stop/start and delete; the writes answer
+their plan on ``dryRun``. Each route parses, makes one use-case call (usecases.spaces) and dumps its answer."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from aws_lambda_powertools.event_handler import Response
+from aws_lambda_powertools.event_handler.openapi.params import Body, Path, Query
+from aws_lambda_powertools.event_handler.router import APIGatewayRouter
+
+from launchpod.contracts.common import ClusterName, K8sName
+from launchpod.contracts.operations import NoopView
+from launchpod.contracts.plans import PlanView
+from launchpod.contracts.spaces import (
+    CreateSpaceInput,
+    CreateSpaceRequest,
+    DeleteSpaceView,
+    SpaceListView,
+    SpaceView,
+    UpdateSpaceInput,
+    UpdateSpaceRequest,
+)
+from launchpod.entrypoints.api.routing import DryRunQuery, input_of, json_response, route
+from launchpod.usecases import spaces
+
+router = APIGatewayRouter()
+
+
+@route(router, "create_space")
+def create_space(
+    name: Annotated[ClusterName, Path()],
+    body: Annotated[CreateSpaceRequest, Body()],
+    dryRun: DryRunQuery = False,
+) -> Response[SpaceView | NoopView | PlanView]:
+    owner = router.context["principal"].subject
+    request = input_of(CreateSpaceInput, body, name=name)
+    return json_response(spaces.create(request, owner, dryRun, ports=spaces.real()))
+
+
+@route(router, "list_spaces")
+def list_spaces(
+    name: Annotated[ClusterName, Path()], namespace: Annotated[K8sName | None, Query()] = None
+) -> SpaceListView:
+    return spaces.list_spaces(name, namespace, ports=spaces.real())
+
+
+@route(router, "get_space")
+def get_space(
+    name: Annotated[ClusterName, Path()],
+    spaceName: Annotated[K8sName, Path()],
+    namespace: Annotated[K8sName, Query()] = "default",
+) -> SpaceView:
+    return spaces.get(name, spaceName, namespace, ports=spaces.real())
+
+
+@route(router, "update_space")
+def update_space(
+    name: Annotated[ClusterName, Path()],
+    spaceName: Annotated[K8sName, Path()],
+    body: Annotated[UpdateSpaceRequest, Body()],
+    namespace: Annotated[K8sName, Query()] = "default",
+    dryRun: DryRunQuery = False,
+) -> Response[SpaceView | NoopView | PlanView]:
+    request = input_of(UpdateSpaceInput, body, name=name, spaceName=spaceName, namespace=namespace)
+    return json_response(spaces.update(request, dryRun, ports=spaces.real()))
+
+
+@route(router, "delete_space")
+def delete_space(
+    name: Annotated[ClusterName, Path()],
+    spaceName: Annotated[K8sName, Path()],
+    namespace: Annotated[K8sName, Query()] = "default",
+    confirm: Annotated[str, Query()] = "",
+    dryRun: DryRunQuery = False,
+) -> Response[DeleteSpaceView | NoopView | PlanView]:
+    return json_response(spaces.delete(name, spaceName, namespace, confirm, dryRun, ports=spaces.real()))

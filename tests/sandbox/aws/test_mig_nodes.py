@@ -1,0 +1,41 @@
+"""GPU partitioning in the sandbox: a group labelled nvidia.com/mig.config advertises its GPUs' MIG partitions
+(NVIDIA's mixed strategy) with the configuration's state, and one its GPU cannot take is failed; nodes of the
+types HyperPod labels with their network topology carry two instances per bottom-layer block."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sandbox.aws import sagemaker as hyperpod
+from tests.sandbox.aws import test_sagemaker_hyperpod as hp_tests
+from tests.sandbox.aws.test_sagemaker_hyperpod import _group, _ready_cluster
+
+hyperpod_installed = hp_tests.hyperpod_installed
+sm = hp_tests.sm
+eks_arn = hp_tests.eks_arn
+LAYER_3 = "topology.k8s.aws/network-node-layer-3"
+
+
+def _kube_nodes(group: str) -> list[dict[str, Any]]:
+    from moto.sagemaker.models import sagemaker_backends
+
+    backend = sagemaker_backends["123456789012"]["us-east-1"]
+    nodes = hyperpod.desired_nodes(backend, "launchpod-eks")
+    return [n for n in nodes if n["metadata"]["labels"]["sagemaker.amazonaws.com/instance-group-name"] == group]
+
+
+def test_a_mig_group_advertises_partitions_and_a_profile_of_another_gpu_fails(sm, eks_arn):
+    mig = {"KubernetesConfig": {"Labels": {"nvidia.com/mig.config": "all-1g.10gb"}}}
+    wrong = {"KubernetesConfig": {"Labels": {"nvidia.com/mig.config": "all-1g.5gb"}}}  # an A100 40GB profile
+    _ready_cluster(
+        sm, eks_arn, _group("mig", count=1, **mig), _group("wrong", count=1, **wrong), _group("whole", count=4)
+    )
+    (node,) = _kube_nodes("mig")
+    assert node["metadata"]["labels"]["nvidia.com/mig.config.state"] == "success"
+    allocatable = node["status"]["allocatable"]
+    assert (allocatable["nvidia.com/mig-1g.10gb"], allocatable["nvidia.com/gpu"]) == ("56", "0")  # 8 H100 x 7
+    (failed,) = _kube_nodes("wrong")
+    assert failed["metadata"]["labels"]["nvidia.com/mig.config.state"] == "failed"
+    assert failed["status"]["allocatable"]["nvidia.com/gpu"] == "8"
+    blocks = sorted(n["metadata"]["labels"][LAYER_3] for n in _kube_nodes("whole"))
+    assert len(blocks) == 4 and len(set(blocks)) == 2 and blocks.count(blocks[0]) == 2
