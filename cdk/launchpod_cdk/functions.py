@@ -117,7 +117,7 @@ class Functions(Construct):
                 assumed_by=iam.ServicePrincipal("lambda.amazonaws.com"),
                 description=f"{name}: only the actions its adapters call",
             )
-            env = function_environment(spec, names)
+            env = scoping.compact(function_environment(spec, names))  # ARNs as Fn::Sub: the template's size
             fn = lambda_.Function(
                 self,
                 spec.name,
@@ -168,9 +168,12 @@ class Functions(Construct):
 
 # IAM actions of APIs newer than cfn-lint's list of actions (W3037 "is not one of"): the HyperPod cluster
 # operations (botocore's sagemaker model has ListClusterOperations and DescribeClusterOperation; AWS:
-# https://docs.aws.amazon.com/sagemaker/latest/dg/sagemaker-hyperpod-cluster-operations.html). Only the
-# policies of functions that call them skip the check.
-NEWER_THAN_CFN_LINT = frozenset({"sagemaker:ListClusterOperations", "sagemaker:DescribeClusterOperation"})
+# https://docs.aws.amazon.com/sagemaker/latest/dg/sagemaker-hyperpod-cluster-operations.html) and
+# MoveClusterNodes (botocore's model; https://docs.aws.amazon.com/sagemaker/latest/dg/smcluster-eks-move-nodes.html).
+# Only the policies of functions that call them skip the check.
+NEWER_THAN_CFN_LINT = frozenset(
+    {"sagemaker:ListClusterOperations", "sagemaker:DescribeClusterOperation", "sagemaker:MoveClusterNodes"}
+)
 
 
 def _retention(days: int) -> logs.RetentionDays:

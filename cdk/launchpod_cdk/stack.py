@@ -162,7 +162,7 @@ class LaunchpodStack(Stack):
             "CreatedRoleBoundary",
             managed_policy_name=policies.boundary_name(inputs.prefix),
             description="Permissions boundary of every role Launchpod creates at run time",
-            document=iam.PolicyDocument.from_json(policies.boundary_document(self.deployment)),
+            document=iam.PolicyDocument.from_json(scoping.compact(policies.boundary_document(self.deployment))),
         )
         self.events = Events(self, "Events", prefix=inputs.prefix, functions=fns, operations_table=tables["operations"])
         self.notifications = Notifications(self, "Notifications", prefix=inputs.prefix, functions=fns)
