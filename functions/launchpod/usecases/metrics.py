@@ -174,10 +174,17 @@ def idle_capacity(request: IdleCapacityInput, *, ports: MetricsPorts) -> IdleCap
     """Nodes whose every GPU has been idle for at least thresholdMinutes (looking back 24 hours at one-minute
     steps), with their instance type's hourly price."""
     endpoint = _workspace(request.name, ports)
-    base = {"cluster": request.name, "thresholdMinutes": request.thresholdMinutes, "priceSource": prices.SOURCE}
     if endpoint is None:
-        message = f"{request.name} has no metrics to tell idle GPUs by: {queries.ENABLE_HINT}."
-        return IdleCapacityView(**base, available=False, nodes=[], idleGpus=0, usdPerHour=0.0, message=message)
+        return IdleCapacityView(
+            cluster=request.name,
+            thresholdMinutes=request.thresholdMinutes,
+            priceSource=prices.SOURCE,
+            available=False,
+            nodes=[],
+            idleGpus=0,
+            usdPerHour=0.0,
+            message=f"{request.name} has no metrics to tell idle GPUs by: {queries.ENABLE_HINT}.",
+        )
     nodes = {n["metadata"]["name"]: n for n in _gpu_nodes(request.name, ports)}
     now = math.floor(ports.clock())  # whole seconds: the range's last point is now (see _range)
     found = []
@@ -206,7 +213,9 @@ def idle_capacity(request: IdleCapacityInput, *, ports: MetricsPorts) -> IdleCap
     found.sort(key=lambda n: n.idleSince)
     message = None if found else f"No GPU node of {request.name} has been idle for {request.thresholdMinutes} minutes."
     return IdleCapacityView(
-        **base,
+        cluster=request.name,
+        thresholdMinutes=request.thresholdMinutes,
+        priceSource=prices.SOURCE,
         available=True,
         nodes=found,
         idleGpus=sum(n.gpus for n in found),

@@ -86,8 +86,11 @@ class _Parser:
         if self.peek()[1] in ("<", ">"):
             op = self.take()
             bound = float(self.take(kind="num"))
-            keep = (lambda v: v < bound) if op == "<" else (lambda v: v > bound)
-            out = [(labels, [v if v is not None and keep(v) else None for v in values]) for labels, values in out]
+            below = op == "<"
+            out = [
+                (labels, [v if v is not None and ((v < bound) if below else (v > bound)) else None for v in values])
+                for labels, values in out
+            ]
         return out
 
     def labels(self) -> list[str]:
@@ -189,8 +192,8 @@ def _reduce(op: str, column: list[float]) -> float:
 
 def aggregate(op: str, by: list[str], vector: Vector) -> Vector:
     groups: dict[tuple[str, ...], list[list[float | None]]] = {}
-    for labels, values in vector:
-        groups.setdefault(tuple(labels.get(k, "") for k in by), []).append(values)
+    for labels, series in vector:
+        groups.setdefault(tuple(labels.get(k, "") for k in by), []).append(series)
     out: Vector = []
     fast = {"max": max, "min": min}
     for key, rows in groups.items():
@@ -237,10 +240,10 @@ def histogram_quantile(phi: float, vector: Vector) -> Vector:
     out: Vector = []
     for rest, rows in groups.items():
         count = len(rows[0][1])
-        values = [
-            _quantile(phi, [(bound, vals[i]) for bound, vals in rows if vals[i] is not None]) for i in range(count)
+        quantiles = [
+            _quantile(phi, [(bound, v) for bound, vals in rows if (v := vals[i]) is not None]) for i in range(count)
         ]
-        out.append((dict(rest), values))
+        out.append((dict(rest), quantiles))
     return out
 
 

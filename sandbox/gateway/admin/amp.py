@@ -4,6 +4,9 @@ reaches at https://aps-workspaces.<region>.amazonaws.com/workspaces/<id>/api/v1/
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
+from typing import Any
+
 from urllib.parse import parse_qsl
 
 from starlette.concurrency import run_in_threadpool
@@ -18,7 +21,7 @@ _SCOPE = "/aps/aws4_request"  # the end of a SigV4 credential scope for this ser
 
 
 def amp_api_routes() -> list[Route]:
-    def handler(run):  # type: ignore[no-untyped-def]
+    def handler(run: Callable[[str, dict[str, str]], Any]) -> Callable[[Request], Awaitable[Response]]:
         async def serve(request: Request) -> Response:
             if _SCOPE not in request.headers.get("authorization", ""):
                 return JSONResponse({"message": "Missing Authentication Token"}, status_code=403)
