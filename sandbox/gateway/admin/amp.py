@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from typing import Any
-
 from urllib.parse import parse_qsl
 
 from starlette.concurrency import run_in_threadpool
