@@ -21,10 +21,10 @@ from launchpod.contracts.catalog_ops import entry
 from launchpod.contracts.clusters import CreateClusterRequest, ProvisionClusterRequest
 from launchpod.contracts.features import UpdateFeaturesRequest
 from launchpod.contracts.inference import CreateEndpointRequest, KvCacheSpec, ModelPath
-from launchpod.contracts.instance_groups import AddInstanceGroupRequest
+from launchpod.contracts.instance_groups import AddInstanceGroupRequest, AutoPatch
 from launchpod.contracts.jobs import LogMonitoringRule, SubmitJobRequest
 from launchpod.contracts.models import DownloadModelRequest, RepoId, Revision
-from launchpod.contracts.nodes import NodeActionRequest
+from launchpod.contracts.nodes import MoveNodesRequest, NodeActionRequest
 from launchpod.contracts.storage import ConfigureStorageRequest, S3Prefix
 from launchpod.contracts.task_governance import TeamRequest
 from pydantic import BaseModel, TypeAdapter, ValidationError
@@ -62,6 +62,9 @@ CLOUDWATCH = {"namespace": "AWS/SageMaker", "metricName": "Invocations", "target
 FSX = {"kind": "fsx", "storageName": "f", "fileSystemId": "fs-01234567"}
 JOB = {"jobName": "train", "instanceGroup": "gpu"}
 CLUSTER = {"name": "c1", "availabilityZones": ["us-east-1a", "us-east-1b"]}
+MOVE = {"sourceGroup": "g1", "targetGroup": "g2", "acknowledgeDataLoss": True}
+PARTITION = {"type": "mig-1g.10gb", "count": 2}
+TOPOLOGY = {"label": "topology.k8s.aws/network-node-layer-3"}
 HYPERPOD = {
     "availabilityZone": "us-east-1a",
     "instanceGroups": [{"name": "g", "instanceType": "ml.g5.xlarge", "instanceCount": 1}],
@@ -203,6 +206,28 @@ ROWS: list[tuple[type[BaseModel], dict[str, Any], bool]] = [
         },
         False,
     ),
+    (AutoPatch, {"strategy": "DrainFirst", "maxBatchSize": {"type": "INSTANCE_COUNT", "value": 1}}, True),
+    (AutoPatch, {"strategy": "DrainFirst", "maxBatchSize": None}, False),
+    (AutoPatch, {"strategy": "WhenIdle", "maxBatchSize": {"type": "INSTANCE_COUNT", "value": 1}}, False),
+    (MoveNodesRequest, {**MOVE, "count": 2}, True),
+    (MoveNodesRequest, {**MOVE, "nodeIds": ["i-0123456789abcdef0"], "count": None}, True),
+    (MoveNodesRequest, {**MOVE, "count": None}, False),
+    (MoveNodesRequest, {**MOVE, "count": 2, "nodeIds": ["i-0123456789abcdef0"]}, False),
+    (TeamRequest, {"resources": [{"instanceType": "ml.p5.48xlarge", "acceleratorPartition": None}]}, False),
+    (TeamRequest, {"resources": [{"instanceType": "ml.p5.48xlarge", "acceleratorPartition": PARTITION}]}, True),
+    (SubmitJobRequest, {**JOB, "image": "busybox", "command": ["true"], "acceleratorPartition": PARTITION}, True),
+    (
+        SubmitJobRequest,
+        {**JOB, "image": "busybox", "command": ["true"], "acceleratorPartition": PARTITION, "replicas": 2},
+        False,
+    ),
+    (
+        SubmitJobRequest,
+        {**JOB, "image": "busybox", "command": ["true"], "acceleratorPartition": PARTITION, "kind": "ray"},
+        False,
+    ),
+    (SubmitJobRequest, {**JOB, "image": "busybox", "command": ["true"], "topology": TOPOLOGY, "queue": "q"}, True),
+    (SubmitJobRequest, {**JOB, "image": "busybox", "command": ["true"], "topology": TOPOLOGY}, False),
     (DownloadModelRequest, {"repoId": "Qwen/Qwen3-0.6B", "storage": "models"}, True),
     (DownloadModelRequest, {"repoId": "a-.b", "storage": "models"}, True),
     (DownloadModelRequest, {"repoId": "a--b", "storage": "models"}, False),

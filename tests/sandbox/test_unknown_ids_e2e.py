@@ -1,7 +1,7 @@
 """Nothing acted on blind: every route that names a thing of a cluster in its path (a node, a group, a storage,
-a job, an endpoint, a model pool, an operation) answers 404 naming it when the cluster has no such thing, in a
-dry run too, read from the same real state the planner reads; a delete of something already gone is NOOP, as
-a second delete is. The routes come from the catalog, so a new one cannot be left out."""
+a job, an endpoint, a model pool, a Space, an operation) answers 404 naming it when the cluster has no such
+thing, in a dry run too, read from the same real state the planner reads; a delete of something already gone
+is NOOP, as a second delete is. The routes come from the catalog, so a new one cannot be left out."""
 
 from __future__ import annotations
 
@@ -23,6 +23,7 @@ UNKNOWN = {
     "pool": "no-such-pool",
     "jobName": "no-such-job",
     "subscriberId": "0123456789abcdef",
+    "spaceName": "no-such-space",
     "plan": "no-such-plan",  # a training plan (not of a cluster, but read from SageMaker the same way)
 }
 # The least body each route accepts, so that the unknown id, not the body, is what is refused.
@@ -33,6 +34,7 @@ BODIES = {
     "create_chat_completion": {"model": "m", "messages": [{"role": "user", "content": "hi"}]},
     "assign_pod": {"pod": "p-0", "endpoint": "no-such-endpoint"},
     "extend_training_plan": {"offeringId": "tpeo-0", "confirmPrice": "1"},
+    "update_space": {"desiredStatus": "Stopped"},
 }
 # Path parameters that are not things read from the cluster: a phase is one of a fixed list (422 otherwise),
 # and a team is created by PUT.

@@ -102,7 +102,11 @@ class AutoPatch(Contract):
                     "title": "Drain first",
                     "type": "object",
                     "required": ["maxBatchSize"],
-                    "properties": {"strategy": {"const": "DrainFirst"}, "idleWaitWindowSeconds": ABSENT},
+                    "properties": {
+                        "strategy": {"const": "DrainFirst"},
+                        "maxBatchSize": {"type": "object"},
+                        "idleWaitWindowSeconds": ABSENT,
+                    },
                 },
             ]
         )

@@ -162,7 +162,35 @@ class SubmitJobRequest(Contract):
                             "title": "A RayJob",
                             "type": "object",
                             "required": ["kind"],
-                            "properties": {"kind": {"const": "ray"}, "runPolicy": ABSENT, "elasticPolicy": ABSENT},
+                            "properties": {
+                                "kind": {"const": "ray"},
+                                "runPolicy": ABSENT,
+                                "elasticPolicy": ABSENT,
+                                "topology": ABSENT,
+                                "acceleratorPartition": ABSENT,
+                            },
+                        },
+                    ]
+                },
+                {
+                    "oneOf": [
+                        {"title": "Whole nodes", "type": "object", "properties": {"acceleratorPartition": ABSENT}},
+                        {
+                            "title": "GPU partitions of one pod",
+                            "type": "object",
+                            "required": ["acceleratorPartition"],
+                            "properties": {"acceleratorPartition": {"type": "object"}, "replicas": {"const": 1}},
+                        },
+                    ]
+                },
+                {
+                    "oneOf": [
+                        {"title": "No topology", "type": "object", "properties": {"topology": ABSENT}},
+                        {
+                            "title": "Topology-aware, in a queue",
+                            "type": "object",
+                            "required": ["topology", "queue"],
+                            "properties": {"topology": {"type": "object"}, "queue": {"type": "string"}},
                         },
                     ]
                 },

@@ -8,7 +8,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import ConfigDict, Field, model_validator
 
-from launchpod.contracts.common import ClusterName, Contract, rules
+from launchpod.contracts.common import ABSENT, ClusterName, Contract, rules
 from launchpod.contracts.hyperpod import InstanceGroupName
 
 # HyperPod node ids are EC2 instance ids (botocore's ClusterNodeId pattern: i-[a-f0-9]{8}(?:[a-f0-9]{9})?).
@@ -194,8 +194,18 @@ class MoveNodesRequest(Contract):
         json_schema_extra=rules(
             required=("acknowledgeDataLoss",),
             oneOf=[
-                {"title": "A count of nodes", "type": "object", "required": ["count"]},
-                {"title": "Named nodes", "type": "object", "required": ["nodeIds"]},
+                {
+                    "title": "A count of nodes",
+                    "type": "object",
+                    "required": ["count"],
+                    "properties": {"count": {"type": "integer"}, "nodeIds": ABSENT},
+                },
+                {
+                    "title": "Named nodes",
+                    "type": "object",
+                    "required": ["nodeIds"],
+                    "properties": {"nodeIds": {"type": "array"}, "count": ABSENT},
+                },
             ],
         )
     )

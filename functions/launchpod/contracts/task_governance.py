@@ -73,6 +73,9 @@ class PartitionQuota(Contract):
     count: int = Field(ge=0, le=_AMOUNT)
 
 
+_AMOUNTS = ("count", "accelerators", "vCpu", "memoryInGiB", "acceleratorPartition")
+
+
 class InstanceQuota(Contract):
     """Of one instance type: instances, or accelerators, vCPUs, memory or partitions (the rest by ratio)."""
 
@@ -80,8 +83,9 @@ class InstanceQuota(Contract):
     # partitions) alone bring their share of the type's vCPUs and memory; vCPUs alone their share of memory,
     # memory alone its share of vCPUs, and then no accelerators.
 
-    # instanceType and at least one amount (the validator below)
-    model_config = ConfigDict(json_schema_extra=rules(minProperties=2))
+    # instanceType and at least one amount that is not null (the validator below): not all of them absent or
+    # null. A "not" rather than an anyOf of five branches, which generated clients read as five other shapes.
+    model_config = ConfigDict(json_schema_extra=rules(**{"not": {"properties": dict.fromkeys(_AMOUNTS, ABSENT)}}))
 
     instanceType: str = Field(pattern=r"^ml\.[a-z0-9.\-]+$", examples=["ml.p5.48xlarge"])
     count: int | None = Field(default=None, ge=0, le=_AMOUNT)
@@ -92,9 +96,7 @@ class InstanceQuota(Contract):
 
     @model_validator(mode="after")
     def _some(self) -> InstanceQuota:
-        if all(
-            v is None for v in (self.count, self.accelerators, self.vCpu, self.memoryInGiB, self.acceleratorPartition)
-        ):
+        if all(getattr(self, name) is None for name in _AMOUNTS):
             raise ValueError("give count, accelerators, vCpu, memoryInGiB or acceleratorPartition")
         return self
 

@@ -224,6 +224,18 @@ EXAMPLES: dict[str, tuple[str, str, dict[str, object], tuple[str, ...]]] = {
     "sagemaker:BatchRebootClusterNodes": ("sagemaker", "BatchRebootClusterNodes", {"ClusterName": "hp"}, ()),
     "sagemaker:BatchReplaceClusterNodes": ("sagemaker", "BatchReplaceClusterNodes", {"ClusterName": "hp"}, ()),
     "sagemaker:CreateCluster": ("sagemaker", "CreateCluster", HP_CREATE, ()),
+    "sagemaker:MoveClusterNodes": (
+        "sagemaker",
+        "MoveClusterNodes",
+        {
+            "SourceClusterArn": HP,
+            "SourceInstanceGroupName": "g",
+            "TargetClusterArn": HP,
+            "TargetInstanceGroupName": "g2",
+            "InstanceCount": 1,
+        },
+        (),
+    ),
     "sagemaker:CreateClusterSchedulerConfig": (
         "sagemaker",
         "CreateClusterSchedulerConfig",

@@ -1612,6 +1612,7 @@ export interface components {
             strategy?: "WhenIdle" | "WhenAllIdle";
         } | {
             idleWaitWindowSeconds?: null;
+            maxBatchSize: Record<string, never>;
             /** @constant */
             strategy?: "DrainFirst";
         });
@@ -3862,7 +3863,13 @@ export interface components {
              * @example gpu-workers
              */
             targetGroup: string;
-        } & (Record<string, never> | Record<string, never>);
+        } & ({
+            count: number;
+            nodeIds?: null;
+        } | {
+            count?: null;
+            nodeIds: unknown[];
+        });
         /**
          * NetworkRequest
          * @description Either a new VPC (give a CIDR, or take the default) or an existing VPC and its subnets.
@@ -5063,10 +5070,23 @@ export interface components {
             /** @constant */
             kind?: "pytorch";
         } | {
+            acceleratorPartition?: null;
             elasticPolicy?: null;
             /** @constant */
             kind: "ray";
             runPolicy?: null;
+            topology?: null;
+        }) & ({
+            acceleratorPartition?: null;
+        } | {
+            acceleratorPartition: Record<string, never>;
+            /** @constant */
+            replicas?: 1;
+        }) & ({
+            topology?: null;
+        } | {
+            queue: string;
+            topology: Record<string, never>;
         }));
         /** SubscriberRequest */
         SubscriberRequest: {
