@@ -6,6 +6,7 @@ pods on a node and a range of too many points refused."""
 from __future__ import annotations
 
 import json
+from types import SimpleNamespace
 
 import pytest
 from launchpod.contracts.metrics import (
@@ -20,6 +21,7 @@ from launchpod.domain.metrics import prices, queries
 from launchpod.usecases import metrics as cases
 
 from tests.fakes.eks import Eks
+from tests.fakes.endpoints import Endpoints
 from tests.fakes.kube_listing import KubeLists
 from tests.fakes.prometheus import Prometheus
 
@@ -45,7 +47,12 @@ def _node(instance: str, group: str, instance_type: str, gpus: int) -> dict:
 NODES = [_node(BUSY, "train", "ml.p5.48xlarge", 8), _node(IDLE, "serve", "ml.g5.12xlarge", 4)]
 
 
-def _ports(series: dict[str, list[dict]] | None = None, addon: bool = True, pods: list[dict] | None = None):
+def _ports(
+    series: dict[str, list[dict]] | None = None,
+    addon: bool = True,
+    pods: list[dict] | None = None,
+    endpoints: tuple[str, ...] = ("chat",),
+):
     addons = {}
     if addon:
         values = json.dumps({"ampWorkspace": {"prometheusEndpoint": WS.rstrip("/")}})
@@ -53,7 +60,9 @@ def _ports(series: dict[str, list[dict]] | None = None, addon: bool = True, pods
     eks = Eks(clusters={"c1": {"status": "ACTIVE"}}, addons={"c1": addons})
     prometheus = Prometheus({WS.rstrip("/"): series or {}})
     kube = KubeLists({"Node": NODES, "Pod": pods or []})
-    return cases.MetricsPorts(eks=eks, prometheus=prometheus, kube=kube, clock=lambda: NOW), prometheus
+    found = [SimpleNamespace(name=e, namespace="default") for e in endpoints]
+    ports = cases.MetricsPorts(eks=eks, prometheus=prometheus, kube=kube, endpoints=Endpoints(found), clock=lambda: NOW)
+    return ports, prometheus
 
 
 def _util(instance: str, samples: list[tuple[float, float]]) -> dict:
@@ -136,3 +145,18 @@ def test_a_range_of_more_points_than_prometheus_answers_is_refused_with_the_step
     ports, _ = _ports()
     with pytest.raises(InvalidInput, match="raise step to at least 5"):
         cases.endpoint_metrics(EndpointMetricsInput(name="c1", endpoint="chat", minutes=900, step=1), ports=ports)
+
+
+def test_a_range_ending_at_or_before_its_start_is_refused_naming_end() -> None:
+    ports, _ = _ports()
+    same = "2026-12-05T10:00:00Z"
+    request = EndpointMetricsInput(name="c1", endpoint="chat", start=same, end=same)  # built from a query: no 500
+    with pytest.raises(InvalidInput, match="must be after start") as refused:
+        cases.endpoint_metrics(request, ports=ports)
+    assert refused.value.details[0]["field"] == "query.end" and refused.value.details[0]["rule"] == "metrics_window"
+
+
+def test_the_metrics_of_an_endpoint_the_cluster_does_not_have_are_not_found_naming_it() -> None:
+    ports, _ = _ports(endpoints=())
+    with pytest.raises(NotFound, match="no endpoint chat in default"):
+        cases.endpoint_metrics(EndpointMetricsInput(name="c1", endpoint="chat"), ports=ports)

@@ -8,7 +8,7 @@ follow ComputeQuotaTargetTeamName and ClusterSchedulerPriorityClassName, ``[a-z0
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import ConfigDict, Field, model_validator
 
@@ -74,6 +74,7 @@ class PartitionQuota(Contract):
 
 
 _AMOUNTS = ("count", "accelerators", "vCpu", "memoryInGiB", "acceleratorPartition")
+_NONE_GIVEN: dict[str, Any] = {"not": {"properties": dict.fromkeys(_AMOUNTS, ABSENT)}}
 
 
 class InstanceQuota(Contract):
@@ -85,7 +86,7 @@ class InstanceQuota(Contract):
 
     # instanceType and at least one amount that is not null (the validator below): not all of them absent or
     # null. A "not" rather than an anyOf of five branches, which generated clients read as five other shapes.
-    model_config = ConfigDict(json_schema_extra=rules(**{"not": {"properties": dict.fromkeys(_AMOUNTS, ABSENT)}}))
+    model_config = ConfigDict(json_schema_extra=rules(**_NONE_GIVEN))
 
     instanceType: str = Field(pattern=r"^ml\.[a-z0-9.\-]+$", examples=["ml.p5.48xlarge"])
     count: int | None = Field(default=None, ge=0, le=_AMOUNT)

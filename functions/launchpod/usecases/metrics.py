@@ -10,7 +10,7 @@ import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from launchpod.contracts.metrics import (
     EndpointMetricsInput,
@@ -38,17 +38,26 @@ RAY_ORIGIN_LABEL = "ray.io/originated-from-cr-name"
 INSTANCE_TYPE_LABEL = "node.kubernetes.io/instance-type"
 
 
+class EndpointLookup(Protocol):
+    """One endpoint Launchpod deployed on a cluster (adapters.k8s.endpoints), or None."""
+
+    def endpoint(self, cluster: str, name: str) -> Any: ...
+
+
 @dataclass(frozen=True)
 class MetricsPorts:
     eks: EksClusters
     prometheus: PrometheusQueries
     kube: KubeLister
+    endpoints: EndpointLookup
     clock: Callable[[], float] = field(default=time.time)
 
 
 def real() -> MetricsPorts:
     """The deployed adapters (runtime.wiring)."""
-    return MetricsPorts(eks=wiring.eks(), prometheus=wiring.amp(), kube=wiring.kube_items())
+    return MetricsPorts(
+        eks=wiring.eks(), prometheus=wiring.amp(), kube=wiring.kube_items(), endpoints=wiring.kube_endpoints()
+    )
 
 
 def _workspace(name: str, ports: MetricsPorts) -> str | None:
@@ -59,6 +68,12 @@ def _workspace(name: str, ports: MetricsPorts) -> str | None:
 def _range(request: MetricsRange, ports: MetricsPorts) -> tuple[float, float, int]:
     # whole seconds: Prometheus steps from start while start + k * step <= end, in milliseconds, so an end a
     # fraction of a millisecond short of start + n * step loses its last point
+    if request.start is not None and request.end is not None and request.end <= request.start:
+        raise InvalidInput(
+            f"end ({request.end.isoformat()}) must be after start ({request.start.isoformat()}).",
+            field="query.end",
+            rule="metrics_window",
+        )
     end = math.floor(request.end.timestamp() if request.end else ports.clock())
     start = math.floor(request.start.timestamp()) if request.start else end - request.minutes * 60
     step = request.step or max(1, math.ceil((end - start) / 120))
@@ -133,6 +148,12 @@ def job_metrics(request: JobMetricsInput, *, ports: MetricsPorts) -> MetricsView
 
 def endpoint_metrics(request: EndpointMetricsInput, *, ports: MetricsPorts) -> MetricsView:
     workspace = _workspace(request.name, ports)
+    found_endpoint = ports.endpoints.endpoint(request.name, request.endpoint)
+    if found_endpoint is None or found_endpoint.namespace != request.namespace:
+        raise NotFound(
+            f"{request.name} has no endpoint {request.endpoint} in {request.namespace} deployed by Launchpod; "
+            "list the cluster's endpoints for their names."
+        )
     _, _, step = _range(request, ports)
     found = queries.endpoint(request.namespace, request.endpoint, step)
     return _answer(request.name, f"endpoint {request.namespace}/{request.endpoint}", request, found, ports, workspace)
