@@ -135,7 +135,7 @@ def test_a_claim_that_does_not_exist_is_422_saying_how_to_make_it() -> None:
     ports = _ports()
     with pytest.raises(InvalidInput, match="No PersistentVolumeClaim other") as refused:
         jobs.submit(_request(storageClaim="other"), ports=ports)
-    assert "POST /api/clusters/{name}/storage" in str(refused.value)
+    assert "POST /api/clusters/train/storage" in str(refused.value)  # the cluster named, not a literal {name}
 
 
 def test_delete_without_the_jobs_name_as_confirm_deletes_nothing() -> None:

@@ -22,7 +22,7 @@ from launchpod.domain.jobs import manifests, plans, rules, views
 from launchpod.domain.plan import Step
 from launchpod.runtime.wiring import KubeJobs
 from launchpod.usecases import mlflow as mlflow_cases
-from launchpod.usecases import provisioning
+from launchpod.usecases import provisioning, storage
 from launchpod.usecases.ports import (
     AddonReader,
     ClusterRecords,
@@ -265,18 +265,7 @@ def submit(request: SubmitJobInput, dry_run: bool = False, *, ports: JobPorts) -
                 details=[{"field": "body.jobName", "rule": "unique", "message": request.jobName}],
             )
     if request.storageClaim is not None:
-        claim = {
-            "apiVersion": "v1",
-            "kind": "PersistentVolumeClaim",
-            "metadata": {"name": request.storageClaim, "namespace": request.namespace},
-        }
-        if ports.kube.read(name, claim) is None:
-            raise InvalidInput(
-                f"No PersistentVolumeClaim {request.storageClaim} in {request.namespace} on {name}; configure the"
-                " shared bucket first (POST /api/clusters/{name}/storage) or name an existing claim.",
-                field="body.storageClaim",
-                rule="existing_claim",
-            )
+        storage.require_claim(name, request.namespace, request.storageClaim, read=ports.kube.read)
     server = mlflow_cases.server_of(name, clusters=ports.clusters, servers=ports.mlflow)
     extra = tracking = None
     if server is not None and server.get("TrackingServerStatus") in mlflow_domain.USABLE:

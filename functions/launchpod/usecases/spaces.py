@@ -22,7 +22,7 @@ from launchpod.domain import spaces
 from launchpod.domain.clusters import hyperpod
 from launchpod.domain.errors import Conflict, InvalidInput, NotFound
 from launchpod.domain.plan import Plan, Step
-from launchpod.usecases import provisioning
+from launchpod.usecases import provisioning, storage
 from launchpod.usecases.ports import ControlPlanes, HyperPodReader, KubeObjects
 from launchpod.usecases.proposal import at_once
 
@@ -91,18 +91,7 @@ def create(
             details=[{"field": "body.spaceName", "rule": "unique", "message": request.spaceName}],
         )
     if request.storageClaim is not None:
-        claim = {
-            "apiVersion": "v1",
-            "kind": "PersistentVolumeClaim",
-            "metadata": {"name": request.storageClaim, "namespace": request.namespace},
-        }
-        if ports.kube.read(name, claim) is None:
-            raise InvalidInput(
-                f"No PersistentVolumeClaim {request.storageClaim} in {request.namespace} on {name}; configure the"
-                f" shared bucket first (POST /api/clusters/{name}/storage) or name an existing claim.",
-                field="body.storageClaim",
-                rule="existing_claim",
-            )
+        storage.require_claim(name, request.namespace, request.storageClaim, read=ports.kube.read)
     made = spaces.workspace(request, owner)
     where = f" with the shared bucket at {spaces.MOUNT}" if request.storageClaim else ""
     kind = f"{request.gpus}-GPU" if request.gpus else "CPU"

@@ -59,6 +59,18 @@ def real() -> StoragePorts:
     )
 
 
+def require_claim(name: str, namespace: str, claim: str, *, read: KubeReader) -> None:
+    """A job's or a Space's ``storageClaim`` must be a PersistentVolumeClaim of its namespace: 422 naming it."""
+    ref = {"apiVersion": "v1", "kind": "PersistentVolumeClaim", "metadata": {"name": claim, "namespace": namespace}}
+    if read(name, ref) is None:
+        raise InvalidInput(
+            f"No PersistentVolumeClaim {claim} in {namespace} on {name}; configure the shared bucket first"
+            f" (POST /api/clusters/{name}/storage) or name an existing claim.",
+            field="body.storageClaim",
+            rule="existing_claim",
+        )
+
+
 def _volume_object(storage_name: str) -> dict[str, Any]:
     return {"apiVersion": "v1", "kind": "PersistentVolume", "metadata": {"name": storage_name}}
 
