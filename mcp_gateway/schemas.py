@@ -78,12 +78,13 @@ def input_schema_of(entry: CatalogEntry) -> dict[str, Any]:
     properties: dict[str, Any] = schema.get("properties", {})
     field = cluster_field(entry)
     if field is not None:
-        named = {**properties.pop(field), "description": "The cluster's name."}
-        properties = {CLUSTER: named, **properties}
+        # the server's instructions say once that `cluster` is the cluster's name, for every tool
+        properties.pop(field)
+        properties = {CLUSTER: {"type": "string"}, **properties}
         schema["required"] = [CLUSTER if r == field else r for r in schema.get("required", [])]
     if "dryRun" in properties:
         # the server's instructions say once what dryRun does, for every tool that takes it
-        properties["dryRun"] = {"type": "boolean", "default": False}
+        properties["dryRun"] = {"type": "boolean"}
     schema["properties"] = properties
     return cast(dict[str, Any], compact(schema))
 
