@@ -11,10 +11,10 @@ import argparse
 import asyncio
 import getpass
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from launchpod.contracts.catalog_ops import CatalogEntry
+from launchpod.contracts.catalog_ops import CATALOG, CatalogEntry
 from launchpod.contracts.jobs import JobLogsView, JobView
 
 from cli import completion, config, follow, render
@@ -27,6 +27,7 @@ from cli.commands import (
     flag_of,
     for_people,
     json_value,
+    literal,
     max_of,
 )
 
@@ -193,9 +194,13 @@ def _configure(namespace: argparse.Namespace) -> int:
     return 0
 
 
-def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser], root: argparse.ArgumentParser) -> None:
+def add_commands(
+    sub: argparse._SubParsersAction[argparse.ArgumentParser],
+    root: argparse.ArgumentParser,
+    catalog: Iterable[CatalogEntry] = CATALOG,
+) -> None:
     """The generated commands, ``configure`` and ``completion``, on ``root``'s subcommands."""
-    made = commands()
+    made = commands(catalog)
     by_id = {c.entry.id: c for c in made}
     _connection_options(root)
     shared = argparse.ArgumentParser(add_help=False)
@@ -219,7 +224,7 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser], root:
             command.verb,
             aliases=list(command.aliases),
             parents=[shared],
-            help=summary.split(". ")[0].rstrip("."),
+            help=literal(summary.split(". ")[0].rstrip(".")),
             description=" ".join([summary, *notes]),
             epilog=EPILOG,
         )
@@ -263,10 +268,10 @@ def _completion(root: argparse.ArgumentParser, shell: str) -> int:
     return 0
 
 
-def parser() -> argparse.ArgumentParser:
+def parser(catalog: Iterable[CatalogEntry] = CATALOG) -> argparse.ArgumentParser:
     root = argparse.ArgumentParser(prog="launchpod", description="Launchpod's REST API from the command line.")
     sub = root.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    add_commands(sub, root)
+    add_commands(sub, root, catalog)
     return root
 
 
