@@ -110,13 +110,10 @@ class Toolsets:
     def enabled_answer(self, added: frozenset[str], enabled: frozenset[str]) -> dict[str, Any]:
         tools = [t for name in self.members if name in added for t in self.members[name]]
         said = (
-            f"Enabled {', '.join(sorted(added))}: {', '.join(tools)} are in your tool list now."
+            f"Enabled {', '.join(sorted(added))}: {', '.join(tools)} are in your tool list now. If they do not"
+            " appear, your MCP client ignores tools/list_changed: ask the user to reconnect the launchpod server"
+            " started with --toolsets all (or the header X-MCP-Toolsets: all)."
             if added
             else "Already enabled; nothing changed."
         )
-        return {
-            "enabled": sorted(enabled),
-            "added": tools,
-            "summary": said + " If they do not appear, your MCP client ignores tools/list_changed: ask the user to"
-            " reconnect the launchpod server, or start it with --toolsets all.",
-        }
+        return {"enabled": sorted(enabled), "added": tools, "summary": said}
