@@ -1,7 +1,7 @@
 """When an agent should call each tool: the first words of every tool's description.
 
 The catalog's summary says what a REST operation does, for people reading the API reference; an agent
-choosing among 66 tools needs when to pick one, and what it must not miss (data loss, a confirm field),
+choosing among dozens of tools needs when to pick one, and what it must not miss (data loss, a confirm field),
 in as few words as will do. What every tool shares (dryRun, NOOP, following operations) is said once, in
 the server's instructions. An operation the catalog adds without a line here keeps its catalog summary.
 """
