@@ -19,6 +19,7 @@ import weakref
 from collections.abc import AsyncIterator, Callable, Iterable
 from typing import Any
 
+import anyio
 import httpx
 from launchpod.contracts.catalog_ops import TOOLS, CatalogEntry
 from mcp import types
@@ -229,6 +230,19 @@ def build_server(
         return [ReadResourceContents(skill.render(None, tool_names), "text/markdown")]
 
     return server
+
+
+class _SessionEndFilter(logging.Filter):
+    """Drops the SDK's traceback for a session that ended normally: when a client ends its session (DELETE),
+    the SDK's transport closes the standalone GET stream's reader under the writer still reading it, which
+    logs "Error in standalone SSE writer" with ClosedResourceError. Any other error still logs."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        closed = record.exc_info is not None and isinstance(record.exc_info[1], anyio.ClosedResourceError)
+        return not (closed and record.getMessage() == "Error in standalone SSE writer")
+
+
+logging.getLogger("mcp.server.streamable_http").addFilter(_SessionEndFilter())
 
 
 def _envelope(status: int, code: str, message: str, headers: dict[str, str] | None = None) -> JSONResponse:
