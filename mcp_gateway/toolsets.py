@@ -99,7 +99,11 @@ class Toolsets:
             inputSchema={
                 "type": "object",
                 "properties": {
-                    "toolsets": {"type": "array", "items": {"enum": [*self.members, ALL]}, "minItems": 1},
+                    "toolsets": {
+                        "type": "array",
+                        "items": {"type": "string", "enum": [*self.members, ALL]},
+                        "minItems": 1,
+                    },
                 },
                 "required": ["toolsets"],
             },

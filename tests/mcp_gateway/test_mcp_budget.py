@@ -27,7 +27,7 @@ from mcp_gateway.tools import WAIT_TOOL
 from mcp_gateway.toolsets import ENABLE_TOOL, Toolsets
 
 C6FB098_TOKENS = 32_401  # tools/list without output schemas at c6fb098 (66 tools)
-# The core list: 5,477 at the diet (47 tools: 42 reads, the 4 operations tools, wait_for_operation, and
+# The core list: 5,482 at the diet (47 tools: 42 reads, the 4 operations tools, wait_for_operation, and
 # enable_toolsets naming 41 tools in 11 toolsets).
 BUDGET_TOKENS = 6_000
 # Every toolset enabled (--toolsets all, or a stateless gateway without X-MCP-Toolsets): 23,331 at the diet
