@@ -18,6 +18,7 @@ from launchpod.contracts.catalog_ops import BY_ID, TOOLS
 
 from mcp_gateway.tools import WAIT_TOOL
 from tests.mcp_gateway.support import ACCEPT, INITIALIZE, mcp_session
+from tests.sandbox.http_support import TLS
 
 pytestmark = pytest.mark.e2e
 
@@ -43,7 +44,7 @@ async def test_agent_lists_one_tool_per_rest_operation_and_the_playbooks(sandbox
 async def test_tools_and_the_rest_api_cannot_drift(sandbox: Any) -> None:
     """Every operation the REST API documents is a tool with the same method and path (but the OpenAI-compatible
     routes, which OpenAI SDKs call), and no more."""
-    with httpx.Client(base_url=sandbox.url, headers=sandbox.headers("viewer"), timeout=30) as rest:
+    with httpx.Client(base_url=sandbox.url, headers=sandbox.headers("viewer"), timeout=30, verify=TLS) as rest:
         answer = rest.get("/api/openapi.json")
     assert answer.status_code == 200, answer.text[:300]
     spec = answer.json()
@@ -67,7 +68,7 @@ async def test_read_tool_answers_what_rest_answers(sandbox: Any) -> None:
     async with mcp_session(sandbox.url, sandbox.tokens["viewer"]) as session:
         result = await session.call_tool("list_availability_zones", {})
     assert result.isError is False
-    with httpx.Client(base_url=sandbox.url, headers=sandbox.headers("viewer")) as rest:
+    with httpx.Client(base_url=sandbox.url, headers=sandbox.headers("viewer"), verify=TLS) as rest:
         assert _data(result) == rest.get("/api/catalog/availability-zones").json()
 
 
@@ -144,7 +145,7 @@ async def test_rest_422_comes_back_as_a_tool_error_with_message_and_field(sandbo
         renamed = await session.call_tool(
             "create_cluster", {"cluster": bad["name"], "availabilityZones": ["us-east-1a"]}
         )
-    with httpx.Client(base_url=sandbox.url, headers=sandbox.headers("admin")) as rest:
+    with httpx.Client(base_url=sandbox.url, headers=sandbox.headers("admin"), verify=TLS) as rest:
         direct = rest.post("/api/clusters", json=bad)
     assert direct.status_code == 422
     envelope = direct.json()
