@@ -22,6 +22,7 @@ from mcp_gateway.schemas import OUTPUT_SCHEMAS_META
 from mcp_gateway.tools import WAIT_TOOL
 from mcp_gateway.toolsets import ENABLE_TOOL
 from tests.mcp_gateway.support import ACCEPT, INITIALIZE, mcp_session
+from tests.sandbox.http_support import TLS
 
 pytestmark = pytest.mark.e2e
 
@@ -48,7 +49,7 @@ async def test_agent_lists_one_tool_per_rest_operation_and_the_playbooks(sandbox
 async def test_tools_and_the_rest_api_cannot_drift(sandbox: Any) -> None:
     """Every operation the REST API documents is a tool with the same method and path (but the OpenAI-compatible
     routes, which OpenAI SDKs call), and no more."""
-    with httpx.Client(base_url=sandbox.url, headers=sandbox.headers("viewer"), timeout=30) as rest:
+    with httpx.Client(base_url=sandbox.url, headers=sandbox.headers("viewer"), timeout=30, verify=TLS) as rest:
         answer = rest.get("/api/openapi.json")
     assert answer.status_code == 200, answer.text[:300]
     spec = answer.json()
@@ -74,7 +75,7 @@ async def test_read_tool_answers_what_rest_answers(sandbox: Any) -> None:
     async with mcp_session(sandbox.url, sandbox.tokens["viewer"]) as session:
         result = await session.call_tool("list_availability_zones", {})
     assert result.isError is False
-    with httpx.Client(base_url=sandbox.url, headers=sandbox.headers("viewer")) as rest:
+    with httpx.Client(base_url=sandbox.url, headers=sandbox.headers("viewer"), verify=TLS) as rest:
         assert _data(result) == rest.get("/api/catalog/availability-zones").json()
 
 
@@ -159,7 +160,7 @@ async def test_rest_422_comes_back_as_a_tool_error_with_message_and_field(sandbo
         renamed = await session.call_tool(
             "create_cluster", {"cluster": bad["name"], "availabilityZones": ["us-east-1a"]}
         )
-    with httpx.Client(base_url=sandbox.url, headers=sandbox.headers("admin")) as rest:
+    with httpx.Client(base_url=sandbox.url, headers=sandbox.headers("admin"), verify=TLS) as rest:
         direct = rest.post("/api/clusters", json=bad)
     assert direct.status_code == 422
     envelope = direct.json()

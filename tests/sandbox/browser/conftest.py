@@ -17,6 +17,8 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, Page, expect, sync_playwright
 
+from tests.sandbox.http_support import TLS
+
 ROOT = Path(__file__).resolve().parents[3]
 DIST = ROOT / "web" / "dist"
 SCREENSHOTS = ROOT / "artifacts" / "screenshots"
@@ -43,7 +45,7 @@ class App:
 
     def api(self, method: str, path: str, role: str = "admin", **kwargs: Any) -> httpx.Response:
         headers = {"Authorization": f"Bearer {self.tokens[role]}"}
-        return httpx.request(method, f"{self.url}/api{path}", headers=headers, timeout=30, **kwargs)
+        return httpx.request(method, f"{self.url}/api{path}", headers=headers, timeout=30, verify=TLS, **kwargs)
 
     def wait_operation(self, operation_id: str, timeout: float = 240) -> dict[str, Any]:
         deadline = time.monotonic() + timeout
