@@ -191,3 +191,22 @@ def refuse_while_in_use(group: str, config: str, pods: list[dict[str, Any]]) -> 
         "or drain the nodes), then change mig again.",
         details=[{"field": "body.mig", "rule": "drained_nodes", "message": f"pod {b} uses GPUs"} for b in busy],
     )
+
+
+def check_partition(instance_type: str, gpus: int, profile: str, count: int, type_field: str, count_field: str) -> None:
+    """A partition the type's GPUs offer, at most what one node holds (a pod runs on one node)."""
+    offered = profiles(instance_type)
+    if profile not in offered:
+        raise InvalidInput(
+            f"{instance_type} does not offer GPU partition {profile}; its MIG profiles: "
+            f"{', '.join(offered) or 'none: its GPUs cannot be partitioned'}.",
+            field=type_field,
+            rule="mig_profile_of_type",
+        )
+    most = gpus * offered[profile]
+    if count > most:
+        raise InvalidInput(
+            f"A {instance_type} node holds at most {most} {profile} partitions; {count} asked.",
+            field=count_field,
+            rule="mig_profile_of_type",
+        )

@@ -2219,7 +2219,7 @@ export interface components {
             container: {
                 worker?: {
                     gpus?: unknown;
-                };
+                } | unknown;
             };
             jumpstart?: null;
             /** @constant */
@@ -3535,6 +3535,11 @@ export interface components {
         /** JumpStartSpec */
         JumpStartSpec: {
             /**
+             * Acceleratorpartitiontype
+             * @description one GPU partition per replica (spec.server.acceleratorPartitionType)
+             */
+            acceleratorPartitionType?: string | null;
+            /**
              * Accepteula
              * @description accept the model's end-user license (gated models need it)
              * @default false
@@ -3778,34 +3783,17 @@ export interface components {
             mode: "single" | "mixed" | "disabled";
             /**
              * Pergpu
-             * @description mixed: instances of each profile on one GPU
-             * @example {
-             *       "mig-3g.40gb": 1,
-             *       "mig-4g.40gb": 1
-             *     }
+             * @description mixed: of each profile per GPU
              */
             perGpu?: {
                 [key: string]: number;
             } | null;
             /**
              * Profile
-             * @description single: the profile, as many as a GPU holds
+             * @description single: every GPU as many as it holds
              */
-            profile?: ("mig-1g.5gb" | "mig-1g.10gb" | "mig-1g.18gb" | "mig-1g.20gb" | "mig-1g.23gb" | "mig-1g.35gb" | "mig-1g.45gb" | "mig-1g.47gb" | "mig-2g.10gb" | "mig-2g.20gb" | "mig-2g.35gb" | "mig-2g.45gb" | "mig-2g.47gb" | "mig-3g.20gb" | "mig-3g.40gb" | "mig-3g.71gb" | "mig-3g.90gb" | "mig-3g.93gb" | "mig-4g.20gb" | "mig-4g.40gb" | "mig-4g.71gb" | "mig-4g.90gb" | "mig-4g.93gb" | "mig-7g.40gb" | "mig-7g.80gb" | "mig-7g.141gb" | "mig-7g.180gb" | "mig-7g.186gb") | null;
-        } & ({
-            /** @constant */
-            mode?: "single";
-            perGpu?: null;
-        } | {
-            /** @constant */
-            mode?: "mixed";
-            profile?: null;
-        } | {
-            /** @constant */
-            mode?: "disabled";
-            perGpu?: null;
-            profile?: null;
-        });
+            profile?: string | null;
+        };
         /** MigView */
         MigView: {
             /**
@@ -5644,6 +5632,8 @@ export interface components {
          * @description The serving container. GPUs are what the caller gives, never inferred (e.g. from tensor parallelism).
          */
         WorkerSpec: {
+            /** @description per replica, GPU partitions (nvidia.com/mig-<profile>) instead of gpus */
+            acceleratorPartition?: components["schemas"]["PartitionRequest"] | null;
             /** Args */
             args?: string[];
             /**

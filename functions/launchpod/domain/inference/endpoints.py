@@ -524,7 +524,13 @@ def after_placing(nodes: list[NodeRoom], replicas: int, gpus: int) -> list[NodeR
 
 
 def fit_warnings(
-    endpoint: str, instance_type: str, replicas: int, gpus: int, nodes: list[NodeRoom], karpenter: bool
+    endpoint: str,
+    instance_type: str,
+    replicas: int,
+    gpus: int,
+    nodes: list[NodeRoom],
+    karpenter: bool,
+    unit: str = "GPU",
 ) -> list[str]:
     """Each replica asks for ``gpus`` on one node of ``instance_type`` (the manifests' nodeSelector), so the
     scheduler places as many as the nodes' free GPUs hold, whole replicas per node; the others wait Pending
@@ -537,7 +543,7 @@ def fit_warnings(
     free = sum(max(n.allocatable - n.held, 0) for n in nodes)
     total = sum(n.allocatable for n in nodes)
     where = (
-        f"the {len(nodes)} {instance_type} node(s) have {free} of {total} GPUs free"
+        f"the {len(nodes)} {instance_type} node(s) have {free} of {total} {unit}s free"
         if nodes
         else f"the cluster has no {instance_type} node"
     )
@@ -545,10 +551,10 @@ def fit_warnings(
     then = (
         "until Karpenter adds nodes for them"
         if karpenter
-        else f"until GPUs free up or a group of {instance_type} grows (its instanceCount)"
+        else f"until {unit}s free up or a group of {instance_type} grows (its instanceCount)"
     )
     return [
-        f"{fit} of {replicas} replicas of {endpoint} fit now: each asks for {gpus} GPU(s) on one node and {where};"
+        f"{fit} of {replicas} replicas of {endpoint} fit now: each asks for {gpus} {unit}(s) on one node and {where};"
         f" {waits} will wait Pending {then}."
     ]
 

@@ -80,6 +80,9 @@ def _resources(worker: WorkerSpec) -> dict[str, Any]:
     limits: dict[str, str] = {"memory": worker.memory}
     if worker.gpus:
         requests[GPU] = limits[GPU] = str(worker.gpus)
+    if worker.acceleratorPartition is not None:
+        part = worker.acceleratorPartition
+        requests[f"nvidia.com/{part.type}"] = limits[f"nvidia.com/{part.type}"] = str(part.count)
     return {"requests": requests, "limits": limits}
 
 
@@ -226,7 +229,10 @@ def jumpstart(request: CreateEndpointInput) -> dict[str, Any]:
     }
     if spec.modelVersion:
         model["modelVersion"] = spec.modelVersion
-    body = {"model": model, "server": {"instanceType": request.instanceType}, "replicas": request.replicas}
+    server: dict[str, Any] = {"instanceType": request.instanceType}
+    if spec.acceleratorPartitionType:
+        server["acceleratorPartitionType"] = spec.acceleratorPartitionType
+    body = {"model": model, "server": server, "replicas": request.replicas}
     return {"apiVersion": GROUP_VERSION, "kind": "JumpStartModel", "metadata": _meta(request), "spec": body}
 
 
