@@ -88,3 +88,30 @@ def test_a_jumpstart_model_takes_its_partition_type_and_a_worker_gpus_or_partiti
         body = _body(1, {"type": "mig-1g.10gb"})
         body["container"]["worker"]["gpus"] = 1
         CreateEndpointInput(name="c1", **body)
+
+
+def test_an_endpoint_in_a_teams_queue_carries_kueues_labels_and_a_queue_not_there_is_refused() -> None:
+    """The replicas wait in the team's queue at the priority given: both labels on the Deployment and its pods;
+    a LocalQueue the namespace lacks (Kueue would never admit the replicas) is a 422 naming the form."""
+    queue = {"apiVersion": "kueue.x-k8s.io/v1beta1", "kind": "LocalQueue"}
+    queue["metadata"] = {"name": "hyperpod-ns-serving-localqueue", "namespace": "hyperpod-ns-serving"}
+    klass = {"apiVersion": "kueue.x-k8s.io/v1beta1", "kind": "WorkloadPriorityClass"}
+    klass["metadata"] = {"name": "inference-priority"}
+    ports = replace(_ports({"Node": [_node("n1", 56)]}), read=base.Kube([queue, klass]))
+    body = {**_body(1, {"type": "mig-1g.10gb"}), "namespace": "hyperpod-ns-serving"}
+    body |= {"queue": "hyperpod-ns-serving-localqueue", "priority": "inference-priority"}
+    request = CreateEndpointInput(name="c1", **body)
+    assert cases.create(request, who=WHO, ports=ports).plan.warnings == ()
+    (deployment, _service) = manifests.container(request)
+    for labels in (deployment["metadata"]["labels"], deployment["spec"]["template"]["metadata"]["labels"]):
+        assert labels["kueue.x-k8s.io/queue-name"] == "hyperpod-ns-serving-localqueue"
+        assert labels["kueue.x-k8s.io/priority-class"] == "inference-priority"
+    with pytest.raises(InvalidInput) as refused:
+        cases.create(request.model_copy(update={"namespace": "default"}), who=WHO, ports=ports)
+    assert str(refused.value).startswith(
+        "No LocalQueue hyperpod-ns-serving-localqueue in namespace default on c1. The teams' queues: "
+        "hyperpod-ns-serving-localqueue (namespace hyperpod-ns-serving)."
+    )
+    assert refused.value.details[0]["field"] == "body.queue"
+    with pytest.raises(InvalidInput, match="No WorkloadPriorityClass urgent on c1"):
+        cases.create(request.model_copy(update={"priority": "urgent"}), who=WHO, ports=ports)

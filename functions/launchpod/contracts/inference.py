@@ -447,6 +447,10 @@ class CreateEndpointRequest(Contract):
     managed: ManagedSpec | None = None
     jumpstart: JumpStartSpec | None = None
     container: ContainerSpec | None = None
+    # task governance: the endpoint's replicas wait in a team's queue and may preempt lower priorities (AWS,
+    # https://docs.aws.amazon.com/sagemaker/latest/dg/sagemaker-hyperpod-model-deployment-task-gov.html)
+    queue: K8sName | None = Field(default=None, description="a team's LocalQueue in namespace (task governance)")
+    priority: K8sName | None = Field(default=None, description="a WorkloadPriorityClass, e.g. inference-priority")
 
     @model_validator(mode="after")
     def _one_section_for_its_kind(self) -> Self:

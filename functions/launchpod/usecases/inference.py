@@ -29,6 +29,7 @@ from launchpod.contracts.operations import NoopView, OperationStatus, OperationV
 from launchpod.contracts.plans import PlanView
 from launchpod.domain import features, mig, storage
 from launchpod.domain import operations as ops
+from launchpod.domain import task_governance as governance
 from launchpod.domain.clusters import hyperpod
 from launchpod.domain.dependencies import lbc
 from launchpod.domain.errors import Conflict, NotFound, PermanentError
@@ -328,6 +329,25 @@ def _check_partitions(request: CreateEndpointInput, gpus: int) -> None:
         mig.check_partition(request.instanceType, gpus, profile, 1, field, field)
 
 
+def _check_queue(request: CreateEndpointInput, ports: InferencePorts) -> None:
+    """The LocalQueue (in the endpoint's namespace) and the WorkloadPriorityClass it names exist: a replica in a
+    queue that is not there is never admitted ("Deploy models with task governance")."""
+    api = "kueue.x-k8s.io/v1beta1"
+    queues: list[tuple[str, str]] = []
+    # the endpoint's namespace, then the team's own (hyperpod-ns-<team> for hyperpod-ns-<team>-localqueue), so a
+    # refusal can say where the queue is
+    for namespace in dict.fromkeys([request.namespace, (request.queue or "").removesuffix("-localqueue")]):
+        ref = {"apiVersion": api, "kind": "LocalQueue", "metadata": {"name": request.queue, "namespace": namespace}}
+        if request.queue and namespace and ports.read(request.name, ref) is not None:
+            queues.append((namespace, request.queue))
+    classes: list[str] = []
+    if request.priority:
+        ref = {"apiVersion": api, "kind": "WorkloadPriorityClass", "metadata": {"name": request.priority}}
+        if ports.read(request.name, ref) is not None:
+            classes.append(request.priority)
+    governance.check_job_queue(request.name, request.namespace, request.queue, request.priority, queues, classes)
+
+
 # ---------------------------------------------------------------------------- mutations
 
 
@@ -337,6 +357,7 @@ def create(request: CreateEndpointInput, *, who: ops.Principal, ports: Inference
     acc = ports.instances.of(request.instanceType)
     endpoints.check_instance_type(request, acc, _groups(name, ports))
     _check_partitions(request, acc.gpus)
+    _check_queue(request, ports)
     _needs_operator(request, ports)
     _needs_prometheus(request, ports)
     bucket = prefix = fsx = None

@@ -2199,6 +2199,16 @@ export interface components {
              */
             namespace: string;
             /**
+             * Priority
+             * @description a WorkloadPriorityClass, e.g. inference-priority
+             */
+            priority?: string | null;
+            /**
+             * Queue
+             * @description a team's LocalQueue in namespace (task governance)
+             */
+            queue?: string | null;
+            /**
              * Replicas
              * @default 1
              */
