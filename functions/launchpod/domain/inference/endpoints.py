@@ -53,6 +53,7 @@ class RealEndpoint:
     scaler_event: str | None = None
     balancer_blocked: str | None = None  # why no load balancer controller serves the Service, if none does
     balancer_event: str | None = None  # the controller's last warning on the Service (an AWS error)
+    queue_notes: dict[str, str] = field(default_factory=dict)  # pod -> why it waits in its team's queue (queueing)
 
     @property
     def name(self) -> str:
@@ -443,7 +444,8 @@ def view(cluster: str, real: RealEndpoint) -> EndpointView:
                 c.get("type") == "Ready" and c.get("status") == "True"
                 for c in (p.get("status") or {}).get("conditions") or []
             ),
-            message=next(iter((p.get("status") or {}).get("conditions") or [{}])).get("message")
+            message=real.queue_notes.get(p["metadata"]["name"])
+            or next(iter((p.get("status") or {}).get("conditions") or [{}])).get("message")
             or _container_trouble(p),
             role=_role(p) if real.kind == "container" else None,
             serves=(p["metadata"].get("labels") or {}).get(manifests.SERVES_LABEL),
