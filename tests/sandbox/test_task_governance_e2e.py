@@ -329,9 +329,7 @@ def test_a_higher_priority_job_preempts_a_serving_replica_which_says_why_and_com
     with sandbox.client("operator") as c:
         deployed = c.post(f"/api/clusters/{NAME}/endpoints", json=chat)
     assert deployed.status_code == 202, deployed.text
-    done = sandbox.wait_operation(deployed.json()["operation"]["id"], timeout=60)
-    assert done["status"] == "SUCCEEDED", (done.get("message"), done["phases"])
-    _poll(lambda: _endpoint(sandbox, "chat")["readyReplicas"] == 1, "chat serving")
+    _poll(lambda: _endpoint(sandbox, "chat")["readyReplicas"] == 1, "chat serving")  # its operation ends later
 
     _submit(sandbox, _job("urgent", NAMESPACE, QUEUE, 1, priority="training-priority"))
     _in(sandbox, "urgent", NAMESPACE, "Running")
@@ -346,6 +344,8 @@ def test_a_higher_priority_job_preempts_a_serving_replica_which_says_why_and_com
 
     _delete_job(sandbox, "urgent", NAMESPACE)
     _poll(lambda: _endpoint(sandbox, "chat")["readyReplicas"] == 1, "chat serving again")
+    done = sandbox.wait_operation(deployed.json()["operation"]["id"], timeout=60)
+    assert done["status"] == "SUCCEEDED", (done.get("message"), done["phases"])
     with sandbox.client("operator") as c:
         gone = c.delete(f"/api/clusters/{NAME}/endpoints/chat")
     assert gone.status_code == 202, gone.text  # it finishes while the team is deleted

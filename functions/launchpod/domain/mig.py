@@ -95,8 +95,8 @@ def config_name(per_gpu: dict[str, int]) -> str:
 
 
 def layout_of(config: str | None) -> dict[str, int] | None:
-    """``mig-<profile>`` -> instances per GPU of a config name (None: no config; {} for all-disabled). An
-    ``all-<profile>`` of an unknown profile counts 0 per GPU."""
+    """``mig-<profile>`` -> instances per GPU of a config name (None: none, or not of the chart's forms; {} for
+    all-disabled). An ``all-<profile>`` of an unknown profile counts 0 per GPU."""
     if config is None:
         return None
     if config == DISABLED:
@@ -105,6 +105,8 @@ def layout_of(config: str | None) -> dict[str, int] | None:
         profile = config.removeprefix("all-")
         per_gpu = next((t[profile] for t in PROFILES.values() if profile in t), 0)
         return {f"mig-{profile}": per_gpu}
+    if not config.startswith("mixed-"):
+        return None  # a configuration of another ConfigMap: its layout is not known here
     words = config.removeprefix("mixed-").split("-")
     return {f"mig-{words[i + 1]}": int(words[i]) for i in range(0, len(words) - 1, 2) if words[i].isdigit()}
 
