@@ -115,3 +115,23 @@ def test_an_endpoint_in_a_teams_queue_carries_kueues_labels_and_a_queue_not_ther
     assert refused.value.details[0]["field"] == "body.queue"
     with pytest.raises(InvalidInput, match="No WorkloadPriorityClass urgent on c1"):
         cases.create(request.model_copy(update={"priority": "urgent"}), who=WHO, ports=ports)
+
+
+def test_a_job_on_partitions_the_groups_nodes_lack_free_is_said_to_wait_in_the_dry_run() -> None:
+    """One node of the group with 3 of its 56 mig-1g.10gb free (a running pod holds 53): a pod of 4 waits, 3 fit."""
+    from launchpod.domain.jobs.manifests import GROUP_LABEL
+    from launchpod.usecases import jobs
+
+    from tests.fakes.kube_listing import KubeLists
+    from tests.usecases import test_jobs
+
+    node = _node("n1", 56)
+    node["metadata"]["labels"][GROUP_LABEL] = "gpu"
+    ports = replace(test_jobs._ports(), listed=KubeLists({"Node": [node], "Pod": [_held("n1", 53)]}))
+    asked = {"acceleratorPartition": {"type": "mig-1g.10gb", "count": 4}}
+    planned = jobs.submit(test_jobs._request(**asked), True, ports=ports)
+    (warning,) = planned.warnings  # type: ignore[union-attr]
+    assert warning.startswith("0 of 1 replicas of j1 fit now: each asks for 4 mig-1g.10gb partition(s) on one node")
+    assert "have 3 of 56 mig-1g.10gb partitions free" in warning
+    fits = {"acceleratorPartition": {"type": "mig-1g.10gb", "count": 3}}
+    assert jobs.submit(test_jobs._request(jobName="fits", **fits), True, ports=ports).warnings == []  # type: ignore[union-attr]
