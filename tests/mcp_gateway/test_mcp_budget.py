@@ -26,8 +26,8 @@ from mcp_gateway.tools import WAIT_TOOL
 # resource, borrowing, topology (+547); the five Space tools +1,234, two recipes +16; the five metrics
 # tools (node, job, endpoint, cluster GPU, idle capacity) +1,289; an instance group's MIG layout (mig in
 # add_instance_group and update_instance_group: 28,401 -> 28,756) +355; create_endpoint's GPU partitions,
-# queue and priority (-> 28,990) +234.
-BUDGET_TOKENS = 28_990
+# queue and priority (-> 28,981) +225.
+BUDGET_TOKENS = 28_981
 
 
 def _tokens(tools: list[types.Tool]) -> int:

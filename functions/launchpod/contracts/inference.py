@@ -312,9 +312,7 @@ class JumpStartSpec(Contract):
     modelVersion: str | None = Field(default=None, pattern=r"^\d{1,4}\.\d{1,4}\.\d{1,4}$", examples=["2.0.4"])
     acceptEula: bool = Field(default=False, description="accept the model's end-user license (gated models need it)")
     acceleratorPartitionType: str | None = Field(
-        default=None,
-        pattern=r"^mig-[1-7]g\.[0-9]+gb$",
-        description="one GPU partition per replica (spec.server.acceleratorPartitionType)",
+        default=None, pattern=r"^mig-[1-7]g\.[0-9]+gb$", description="one GPU partition per replica"
     )
 
 
@@ -414,27 +412,17 @@ def _kind(kind: str, section: dict[str, Any] | None = None) -> dict[str, Any]:
     }
 
 
+# a container endpoint runs on GPU nodes: whole GPUs or partitions of them
+_ON_GPUS = {"anyOf": [{"properties": {"gpus": {"minimum": 1}}}, {"required": ["acceleratorPartition"]}]}
+
+
 class CreateEndpointRequest(Contract):
     model_config = ConfigDict(
         json_schema_extra=rules(
             oneOf=[
                 _kind("managed"),
                 _kind("jumpstart"),
-                # a container endpoint runs on GPU nodes
-                _kind(
-                    "container",
-                    {
-                        "type": "object",
-                        "properties": {
-                            "worker": {
-                                "anyOf": [
-                                    {"properties": {"gpus": {"minimum": 1}}},
-                                    {"required": ["acceleratorPartition"]},
-                                ]
-                            }
-                        },
-                    },
-                ),
+                _kind("container", {"type": "object", "properties": {"worker": _ON_GPUS}}),
             ]
         )
     )
@@ -459,10 +447,7 @@ class CreateEndpointRequest(Contract):
             raise ValueError(f"kind {self.kind} takes the section {self.kind} and no other (got {given or 'none'})")
         worker = self.container.worker if self.kind == "container" and self.container is not None else None
         if worker is not None and worker.gpus == 0 and worker.acceleratorPartition is None:
-            raise ValueError(
-                "a container endpoint needs container.worker.gpus of at least 1 or worker.acceleratorPartition (it "
-                "runs on GPU nodes)"
-            )
+            raise ValueError("a container endpoint runs on GPU nodes: give worker.gpus or worker.acceleratorPartition")
         section = self.managed or self.container
         if section is not None and section.pd is not None and section.worker.acceleratorPartition is not None:
             raise ValueError("prefill/decode disaggregation (pd) runs on whole GPUs: drop acceleratorPartition")

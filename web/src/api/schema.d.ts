@@ -3546,7 +3546,7 @@ export interface components {
         JumpStartSpec: {
             /**
              * Acceleratorpartitiontype
-             * @description one GPU partition per replica (spec.server.acceleratorPartitionType)
+             * @description one GPU partition per replica
              */
             acceleratorPartitionType?: string | null;
             /**
