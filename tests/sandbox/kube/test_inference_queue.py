@@ -8,7 +8,6 @@ from launchpod.contracts.inference import CreateEndpointInput
 from launchpod.domain.inference import manifests
 
 from sandbox.controllers import inference
-from tests import manifests as schemas
 
 BODY = {
     "endpoint": "ds",
@@ -25,7 +24,6 @@ def test_a_queued_jumpstart_model_on_a_partition_becomes_a_queued_deployment_ask
     resource = manifests.jumpstart(CreateEndpointInput(name="c1", **BODY))
     resource["metadata"]["uid"] = "u-1"
     (deployment,), _service = inference._children("JumpStartModel", resource)
-    assert schemas.errors(deployment) == []
     template = deployment["spec"]["template"]
     for labels in (deployment["metadata"]["labels"], template["metadata"]["labels"]):
         assert labels["kueue.x-k8s.io/queue-name"] == "hyperpod-ns-serving-localqueue"
