@@ -31,7 +31,8 @@ C6FB098_TOKENS = 32_401  # tools/list without output schemas at c6fb098 (66 tool
 # enable_toolsets naming 41 tools in 11 toolsets).
 BUDGET_TOKENS = 6_000
 # Every toolset enabled (--toolsets all, or a stateless gateway without X-MCP-Toolsets): 23,331 at the diet
-# (28,401 before it).
+# (28,401 before it); an instance group's MIG layout (mig in add/update_instance_group) and create_endpoint's GPU
+# partitions, queue and priority add ~580 to it.
 BUDGET_ALL_TOKENS = 25_700
 
 

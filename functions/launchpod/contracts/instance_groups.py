@@ -132,6 +132,51 @@ class AutoPatch(Contract):
         return self
 
 
+# GPU partitions (MIG) of a group: HyperPod reads the group's label nvidia.com/mig.config ("Set up GPU partitions
+# on HyperPod", https://docs.aws.amazon.com/sagemaker/latest/dg/sagemaker-hyperpod-eks-gpu-partitioning-setup.html).
+# single: every GPU split into one profile (all-<profile>); mixed: every GPU split into the same mix
+# (mixed-<n>-<profile>-...); disabled: whole GPUs (all-disabled). Pods ask for nvidia.com/mig-<profile> either way.
+PartitionType = Annotated[str, Field(pattern=r"^mig-[1-7]g\.[0-9]+gb$", examples=["mig-1g.10gb"])]
+
+
+class MigLayout(Contract):
+    mode: Literal["single", "mixed", "disabled"] = Field(
+        description="single: one profile on every GPU; mixed: a mix per GPU; disabled: whole GPUs"
+    )
+    # the profiles a type offers are checked against its GPU (domain.mig), naming them; the schema keeps the form
+    profile: PartitionType | None = Field(default=None, description="single: every GPU as many as it holds")
+    perGpu: dict[PartitionType, Annotated[int, Field(ge=1, le=7)]] | None = Field(
+        default=None, min_length=2, max_length=4, description="mixed: of each profile per GPU"
+    )
+
+    @model_validator(mode="after")
+    def _by_mode(self) -> Self:
+        if self.mode == "single" and (self.profile is None or self.perGpu is not None):
+            raise ValueError("mode single takes profile (and no perGpu)")
+        if self.mode == "mixed" and (self.perGpu is None or self.profile is not None):
+            raise ValueError("mode mixed takes perGpu, two or more profiles (and no profile)")
+        if self.mode == "disabled" and (self.profile is not None or self.perGpu is not None):
+            raise ValueError("mode disabled takes neither profile nor perGpu")
+        return self
+
+
+class MigView(Contract):
+    config: str = Field(description="the nvidia.com/mig.config label", examples=["all-1g.10gb"])
+    mode: Literal["single", "mixed", "disabled"]
+    perGpu: dict[str, int] = Field(default_factory=dict, description="instances of each profile on one GPU")
+    perNode: dict[str, int] = Field(
+        default_factory=dict, description="nvidia.com/<profile> each node advertises once partitioned"
+    )
+
+
+_MIG_LABEL = "nvidia.com/mig.config"
+
+
+def _mig_once(mig: MigLayout | None, labels: dict[str, str] | None) -> None:
+    if mig is not None and labels and _MIG_LABEL in labels:
+        raise ValueError(f"give the GPU partitions as mig or as the label {_MIG_LABEL}, not both")
+
+
 class Taint(Contract):
     key: LabelKey
     value: LabelValue | None = None
@@ -209,9 +254,15 @@ class AddInstanceGroupRequest(Contract):
     autoPatch: AutoPatch | None = None
     imageId: ImageId | None = Field(default=None, description="custom or HyperPod AMI, or default")
     imageReleaseVersion: ImageReleaseVersion | None = Field(default=None, description="HyperPod AMI release; latest")
+    mig: MigLayout | None = Field(default=None, description="GPU partitions (MIG) of every GPU; one instanceType")
 
     @model_validator(mode="after")
     def _plan_with_its_type(self) -> Self:
+        _mig_once(self.mig, self.labels)
+        # "GPU partitioning with MIG is not supported with flexible instance groups" (AWS, "Using GPU
+        # partitions in Amazon SageMaker HyperPod")
+        if self.mig is not None and self.instanceTypes is not None:
+            raise ValueError("MIG needs a group of one instanceType: flexible groups cannot be partitioned")
         if (self.capacityType == "trainingPlan") != (self.trainingPlanArn is not None):
             raise ValueError("give trainingPlanArn exactly when capacityType is trainingPlan")
         # InstanceType and InstanceRequirements are mutually exclusive (ClusterInstanceGroupSpecification).
@@ -259,9 +310,13 @@ class UpdateInstanceGroupRequest(Contract):
     capacityType: CapacityType | None = Field(default=None, description="fixed: refused if different")
     efaOnly: bool | None = Field(default=None, description="fixed (NIC mode): refused if different")
     subnetId: str | None = Field(default=None, description="fixed: refused if different")
+    mig: MigLayout | None = Field(
+        default=None, description="GPU partitions (MIG); refused while pods on the group's nodes use GPUs"
+    )
 
     @model_validator(mode="after")
     def _consistent(self) -> Self:
+        _mig_once(self.mig, self.labels)
         if self.instanceTypes is not None and len(set(self.instanceTypes)) != len(self.instanceTypes):
             raise ValueError("each instance type appears once in instanceTypes")
         low, count = self.minInstanceCount, self.instanceCount
@@ -329,6 +384,7 @@ class InstanceGroupView(Contract):
     imageVersionStatus: str | None = Field(default=None, examples=["UpToDate"])
     autoPatch: AutoPatchView | None = None
     labels: dict[str, str] = Field(default_factory=dict)
+    mig: MigView | None = Field(default=None, description="the GPU partitions the group's label asks for")
     taints: list[Taint] = Field(default_factory=list)
     scheduledUpdate: str | None = None
     karpenterManaged: bool = Field(default=False, description="HyperPod-managed Karpenter scales this group")

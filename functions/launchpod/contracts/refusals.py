@@ -76,6 +76,8 @@ REFUSALS: dict[str, Refusal] = {
         _state("existing_queue", "a LocalQueue the cluster does not have"),
         _state("existing_priority_class", "a WorkloadPriorityClass the cluster does not have"),
         _state("mig_profile_of_type", "a GPU partition profile the instance type's GPUs do not offer"),
+        _state("mig_layout_of_type", "a MIG layout the instance group's GPUs cannot take (profile or mix)"),
+        _state("mig_single_type", "GPU partitions on a flexible instance group (MIG needs one instanceType)"),
         _state("not_on_spot", "elastic training on a Spot group"),
         _state("not_with_tiered_checkpointing", "elastic training while tiered checkpointing is on"),
         _state("at_most", "more processes per node than the instance type has devices (rule at_most_<n>)"),

@@ -27,8 +27,9 @@ from launchpod.contracts.inference import (
 )
 from launchpod.contracts.operations import NoopView, OperationStatus, OperationView
 from launchpod.contracts.plans import PlanView
-from launchpod.domain import features, storage
+from launchpod.domain import features, mig, storage
 from launchpod.domain import operations as ops
+from launchpod.domain import task_governance as governance
 from launchpod.domain.clusters import hyperpod
 from launchpod.domain.dependencies import lbc
 from launchpod.domain.errors import Conflict, NotFound, PermanentError
@@ -288,6 +289,7 @@ def _fit(
     gpus: int,
     ports: InferencePorts,
     prefill: tuple[int, int] | None = None,
+    resource: str = node_views.GPU,
 ) -> list[str]:
     """Whether ``replicas`` more replicas of ``gpus`` GPUs fit the free GPUs of the cluster's nodes of the type,
     read from its Nodes and the pods on them (the scheduler's view); HyperPod-managed Karpenter adds nodes. With
@@ -297,20 +299,53 @@ def _fit(
     room = [
         endpoints.NodeRoom(
             n["metadata"]["name"],
-            node_views.gpus_allocatable(n),
-            sum(node_views.pod_gpus(p) for p in node_views.running(pods.get(n["metadata"]["name"], []))),
+            node_views.gpus_allocatable(n, resource),
+            sum(node_views.pod_gpus(p, resource) for p in node_views.running(pods.get(n["metadata"]["name"], []))),
         )
         for n in ports.listed(name, "Node")
         if ((n.get("metadata") or {}).get("labels") or {}).get(manifests.INSTANCE_TYPE_LABEL) == instance_type
     ]
     cluster = ports.hyperpods.hyperpod_cluster(hyperpod.hyperpod_name(name)) or {}
     karpenter = ((cluster.get("AutoScaling") or {}).get("Mode")) == "Enable"
-    warnings = endpoints.fit_warnings(endpoint, instance_type, replicas, gpus, room, karpenter)
+    unit = "GPU" if resource == node_views.GPU else resource.removeprefix("nvidia.com/") + " partition"
+    warnings = endpoints.fit_warnings(endpoint, instance_type, replicas, gpus, room, karpenter, unit)
     if prefill is not None:
         left = endpoints.after_placing(room, replicas, gpus)
         label = manifests.prefill_name(endpoint)
         warnings += endpoints.fit_warnings(label, instance_type, prefill[0], prefill[1], left, karpenter)
     return warnings
+
+
+def _check_partitions(request: CreateEndpointInput, gpus: int) -> None:
+    """GPU partitions the instance type's GPUs offer, at most what one node holds (domain.mig)."""
+    section = request.managed or request.container
+    part = section.worker.acceleratorPartition if section is not None else None
+    if part is not None:
+        field = f"body.{request.kind}.worker.acceleratorPartition"
+        mig.check_partition(request.instanceType, gpus, part.type, part.count, f"{field}.type", f"{field}.count")
+    if request.jumpstart is not None and request.jumpstart.acceleratorPartitionType:
+        profile = request.jumpstart.acceleratorPartitionType
+        field = "body.jumpstart.acceleratorPartitionType"
+        mig.check_partition(request.instanceType, gpus, profile, 1, field, field)
+
+
+def _check_queue(request: CreateEndpointInput, ports: InferencePorts) -> None:
+    """The LocalQueue (in the endpoint's namespace) and the WorkloadPriorityClass it names exist: a replica in a
+    queue that is not there is never admitted ("Deploy models with task governance")."""
+    api = "kueue.x-k8s.io/v1beta1"
+    queues: list[tuple[str, str]] = []
+    # the endpoint's namespace, then the team's own (hyperpod-ns-<team> for hyperpod-ns-<team>-localqueue), so a
+    # refusal can say where the queue is
+    for namespace in dict.fromkeys([request.namespace, (request.queue or "").removesuffix("-localqueue")]):
+        ref = {"apiVersion": api, "kind": "LocalQueue", "metadata": {"name": request.queue, "namespace": namespace}}
+        if request.queue and namespace and ports.read(request.name, ref) is not None:
+            queues.append((namespace, request.queue))
+    classes: list[str] = []
+    if request.priority:
+        ref = {"apiVersion": api, "kind": "WorkloadPriorityClass", "metadata": {"name": request.priority}}
+        if ports.read(request.name, ref) is not None:
+            classes.append(request.priority)
+    governance.check_job_queue(request.name, request.namespace, request.queue, request.priority, queues, classes)
 
 
 # ---------------------------------------------------------------------------- mutations
@@ -319,7 +354,10 @@ def _fit(
 def create(request: CreateEndpointInput, *, who: ops.Principal, ports: InferencePorts) -> Proposal:
     name = request.name
     active(name, ports)
-    endpoints.check_instance_type(request, ports.instances.of(request.instanceType), _groups(name, ports))
+    acc = ports.instances.of(request.instanceType)
+    endpoints.check_instance_type(request, acc, _groups(name, ports))
+    _check_partitions(request, acc.gpus)
+    _check_queue(request, ports)
     _needs_operator(request, ports)
     _needs_prometheus(request, ports)
     bucket = prefix = fsx = None
@@ -341,7 +379,9 @@ def create(request: CreateEndpointInput, *, who: ops.Principal, ports: Inference
         section = request.managed or request.container
         pd = section.pd if section is not None else None
         prefill = (pd.prefillReplicas, pd.prefillGpus or worker.gpus) if pd is not None else None
-        fit = _fit(name, request.endpoint, request.instanceType, request.replicas, worker.gpus, ports, prefill)
+        part = worker.acceleratorPartition
+        amount, resource = (part.count, f"nvidia.com/{part.type}") if part else (worker.gpus, node_views.GPU)
+        fit = _fit(name, request.endpoint, request.instanceType, request.replicas, amount, ports, prefill, resource)
         plan = replace(plan, warnings=(*plan.warnings, *fit))
     doc = EndpointWorkflowRequest(
         name=name,

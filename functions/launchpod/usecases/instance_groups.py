@@ -16,16 +16,18 @@ from launchpod.contracts.instance_groups import (
     UpdateInstanceGroupRequest,
 )
 from launchpod.contracts.operations import NoopView, OperationView
+from launchpod.domain import mig
 from launchpod.domain import operations as ops
 from launchpod.domain.clusters import hyperpod
 from launchpod.domain.clusters.instance_types import to_ec2
 from launchpod.domain.errors import Conflict, InvalidInput, NotFound
 from launchpod.domain.instance_groups import autoscaling, changes, placement, preflight, specs, workflow
 from launchpod.domain.instance_groups.views import group_view
+from launchpod.domain.jobs.manifests import GROUP_LABEL
 from launchpod.runtime import wiring
 from launchpod.runtime.settings import settings
 from launchpod.usecases.autoscaling import karpenter_objects
-from launchpod.usecases.ports import Ec2Offerings, HyperPods, InstanceFacts, KubeReader, Quotas
+from launchpod.usecases.ports import Ec2Offerings, HyperPods, InstanceFacts, KubeLister, KubeReader, Quotas
 
 
 @dataclass(frozen=True)
@@ -38,6 +40,7 @@ class InstanceGroupPorts:
     read: KubeReader
     instances: InstanceFacts
     prefix: str = "launchpod"  # the roles Launchpod creates, the only ones it may pass (specs.check_passable)
+    kube: KubeLister | None = None  # nodes and pods: a MIG change waits for no pod (mig.refuse_while_in_use)
 
 
 def real() -> InstanceGroupPorts:
@@ -51,6 +54,7 @@ def real() -> InstanceGroupPorts:
         read=wiring.kube().read,
         instances=wiring.instance_facts(),
         prefix=settings().resource_prefix,
+        kube=wiring.kube_listing().items,
     )
 
 
@@ -178,6 +182,7 @@ def list_instance_groups(name: str, *, ports: InstanceGroupPorts) -> InstanceGro
                 dedicated=dedicated,
                 karpenter=g["InstanceGroupName"] in managed,
                 efa=facts[g["InstanceType"]].efa if g.get("InstanceType") in facts else None,
+                gpus=facts[g["InstanceType"]].gpus if g.get("InstanceType") in facts else 0,
             )
             for g in groups
         ],
@@ -218,6 +223,8 @@ def add_instance_group(
         zone, notes, warnings = placed.zone, placed.notes, placed.warnings
         request = request.model_copy(update={"dedicatedSubnet": placed.dedicated_subnet})
     _needs_continuous(name, cluster, request)
+    if request.mig is not None and request.instanceType:
+        mig.config_for(request.instanceType, request.mig)  # a layout the type's GPUs take, else 422
     types = request.types
     listed = ports.ec2.offerings([to_ec2(t) for t in types])
     offered = {t: listed.get(to_ec2(t), []) for t in types}
@@ -237,6 +244,44 @@ def add_instance_group(
     return InstanceGroupAcceptedView(operation=operation, statusUrl=operation.statusUrl, notes=notes, warnings=warnings)
 
 
+def _mig_as_label(
+    name: str, request: UpdateInstanceGroupRequest, details: dict[str, Any]
+) -> UpdateInstanceGroupRequest:
+    """``mig`` is the group's nvidia.com/mig.config label: merged into the labels sent, or the group's own."""
+    if request.mig is None:
+        return request
+    instance_type = details.get("InstanceType")
+    if not instance_type:
+        raise InvalidInput(
+            f"Instance group {details['InstanceGroupName']} of {name} is a flexible group (instanceTypes); HyperPod "
+            "partitions GPUs (MIG) only in a group of one instanceType: add such a group instead.",
+            field="body.mig",
+            rule="mig_single_type",
+        )
+    labels = request.labels if request.labels is not None else changes.current_values(details, [])["labels"]
+    config = mig.config_for(instance_type, request.mig)
+    return request.model_copy(update={"labels": {**labels, mig.CONFIG_LABEL: config}, "mig": None})
+
+
+def _partitions_free(
+    name: str, group: str, details: dict[str, Any], diff: dict[str, Any], ports: InstanceGroupPorts
+) -> None:
+    """A new partitioning waits for no pod: refused while pods on the group's nodes use its GPUs."""
+    if "labels" not in diff:
+        return
+    before = changes.current_values(details, [])["labels"].get(mig.CONFIG_LABEL)
+    after = diff["labels"].get(mig.CONFIG_LABEL)
+    if after == before or ports.kube is None:
+        return
+    nodes = {
+        n["metadata"]["name"]
+        for n in ports.kube(name, "Node")
+        if (n["metadata"].get("labels") or {}).get(GROUP_LABEL) == group
+    }
+    on_group = [p for p in ports.kube(name, "Pod") if (p.get("spec") or {}).get("nodeName") in nodes]
+    mig.refuse_while_in_use(group, after or mig.DISABLED, on_group)
+
+
 def update_instance_group(
     name: str, group: str, request: UpdateInstanceGroupRequest, who: ops.Principal, *, ports: InstanceGroupPorts
 ) -> OperationView | NoopView:
@@ -244,10 +289,12 @@ def update_instance_group(
     manages is refused, and a larger count is checked against the quota."""
     cluster = _cluster(name, ports)
     details = _group(name, cluster, group)
+    request = _mig_as_label(name, request, details)
     diff = changes.diff(request, details, _cluster_subnets(cluster))
     if not diff:
         return NoopView(message=f"Instance group {group} already is as asked; no changes.")
     _in_service(name, cluster)
+    _partitions_free(name, group, details, diff, ports)
     specs.check_passable(name, cluster.get("InstanceGroups", []), ports.prefix)
     _needs_continuous(name, cluster, request)
     if "minInstanceCount" in diff or "instanceCount" in diff:

@@ -131,7 +131,7 @@ def test_a_container_endpoint_without_gpus_is_refused_and_gpus_are_never_inferre
         "instanceType": "ml.g5.12xlarge",
         "container": {"worker": {**WORKER, "gpus": 0, "args": ["--tensor-parallel-size", "4"]}},
     }
-    with pytest.raises(ValidationError, match=r"needs container\.worker\.gpus of at least 1"):
+    with pytest.raises(ValidationError, match=r"runs on GPU nodes: give worker\.gpus or worker\.acceleratorPartition"):
         _input(body)
     two = {**body, "container": {"worker": {**WORKER, "gpus": 2, "args": ["--tensor-parallel-size", "4"]}}}
     deployment, service = manifests.container(_input(two))

@@ -53,6 +53,7 @@ class RealEndpoint:
     scaler_event: str | None = None
     balancer_blocked: str | None = None  # why no load balancer controller serves the Service, if none does
     balancer_event: str | None = None  # the controller's last warning on the Service (an AWS error)
+    queue_notes: dict[str, str] = field(default_factory=dict)  # pod -> why it waits in its team's queue (queueing)
 
     @property
     def name(self) -> str:
@@ -443,7 +444,8 @@ def view(cluster: str, real: RealEndpoint) -> EndpointView:
                 c.get("type") == "Ready" and c.get("status") == "True"
                 for c in (p.get("status") or {}).get("conditions") or []
             ),
-            message=next(iter((p.get("status") or {}).get("conditions") or [{}])).get("message")
+            message=real.queue_notes.get(p["metadata"]["name"])
+            or next(iter((p.get("status") or {}).get("conditions") or [{}])).get("message")
             or _container_trouble(p),
             role=_role(p) if real.kind == "container" else None,
             serves=(p["metadata"].get("labels") or {}).get(manifests.SERVES_LABEL),
@@ -524,7 +526,13 @@ def after_placing(nodes: list[NodeRoom], replicas: int, gpus: int) -> list[NodeR
 
 
 def fit_warnings(
-    endpoint: str, instance_type: str, replicas: int, gpus: int, nodes: list[NodeRoom], karpenter: bool
+    endpoint: str,
+    instance_type: str,
+    replicas: int,
+    gpus: int,
+    nodes: list[NodeRoom],
+    karpenter: bool,
+    unit: str = "GPU",
 ) -> list[str]:
     """Each replica asks for ``gpus`` on one node of ``instance_type`` (the manifests' nodeSelector), so the
     scheduler places as many as the nodes' free GPUs hold, whole replicas per node; the others wait Pending
@@ -537,7 +545,7 @@ def fit_warnings(
     free = sum(max(n.allocatable - n.held, 0) for n in nodes)
     total = sum(n.allocatable for n in nodes)
     where = (
-        f"the {len(nodes)} {instance_type} node(s) have {free} of {total} GPUs free"
+        f"the {len(nodes)} {instance_type} node(s) have {free} of {total} {unit}s free"
         if nodes
         else f"the cluster has no {instance_type} node"
     )
@@ -545,10 +553,10 @@ def fit_warnings(
     then = (
         "until Karpenter adds nodes for them"
         if karpenter
-        else f"until GPUs free up or a group of {instance_type} grows (its instanceCount)"
+        else f"until {unit}s free up or a group of {instance_type} grows (its instanceCount)"
     )
     return [
-        f"{fit} of {replicas} replicas of {endpoint} fit now: each asks for {gpus} GPU(s) on one node and {where};"
+        f"{fit} of {replicas} replicas of {endpoint} fit now: each asks for {gpus} {unit}(s) on one node and {where};"
         f" {waits} will wait Pending {then}."
     ]
 

@@ -12,6 +12,7 @@ import copy
 from typing import Any
 
 from launchpod.contracts.instance_groups import AddInstanceGroupRequest, UpdateInstanceGroupRequest
+from launchpod.domain import mig
 from launchpod.domain.errors import Conflict, InvalidInput
 from launchpod.domain.instance_groups import specs
 from launchpod.domain.instance_groups.views import auto_patch_request, capacity_type, nic_mode, patch_terms, taints_of
@@ -90,6 +91,7 @@ _PATCHABLE = (
     "autoPatch",
     "imageId",
     "imageReleaseVersion",
+    "mig",
 )
 _ADD_COMPARED = (*FIXED[:3], *_PATCHABLE, "instanceTypes", "trainingPlanArn")
 
@@ -120,6 +122,9 @@ def add_again(
         ),
     }
     sent = request.model_dump(mode="json", include=request.model_fields_set)
+    if request.mig is not None and request.instanceType:
+        sent["mig"] = mig.config_for(request.instanceType, request.mig)
+        current["mig"] = current["labels"].get(mig.CONFIG_LABEL)
     if sent.get("autoPatch") is not None:
         sent["autoPatch"] = patch_terms(sent["autoPatch"])
     if "taints" in sent:
@@ -274,6 +279,8 @@ def new_group_spec(
     kube: dict[str, Any] = {}
     if request.labels:
         kube["Labels"] = dict(request.labels)
+    if request.mig is not None and request.instanceType:
+        kube["Labels"] = {**kube.get("Labels", {}), mig.CONFIG_LABEL: mig.config_for(request.instanceType, request.mig)}
     if request.taints:
         kube["Taints"] = [_aws_taint(t.model_dump()) for t in request.taints]
     if kube:

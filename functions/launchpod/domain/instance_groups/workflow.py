@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from launchpod.contracts.instance_groups import InstanceGroupChangeInput
+from launchpod.domain import mig
 from launchpod.domain.operations import WorkflowPlan
 from launchpod.domain.plan import Step
 
@@ -53,6 +54,8 @@ def steps(request: InstanceGroupChangeInput, current: dict[str, Any], dedicated:
             what += f", InService from {add.minInstanceCount}"
         if add.autoPatch:
             what += f", patched {add.autoPatch.strategy}"
+        if add.mig is not None and add.instanceType:
+            what += f", GPUs partitioned as {mig.config_for(add.instanceType, add.mig)}"
         return [
             *made,
             Step("create", target, f"UpdateCluster adds it: {what}", "UpdateCluster"),

@@ -37,6 +37,8 @@ class ClusterFacts:
 def fit_warnings(request: SubmitJobInput, facts: ClusterFacts) -> list[str]:
     """Each pod takes a whole node of the group (manifests: every accelerator and EFA interface), so pods
     beyond the group's nodes wait Pending until nodes are added; said in the dry run and the answer."""
+    if request.acceleratorPartition is not None:
+        return []  # a pod of GPU partitions shares a node: usecases.jobs checks the nodes' free partitions
     group = facts.groups.get(request.instanceGroup) or {}
     nodes = int(group.get("CurrentCount") or 0)
     wanted = request.elasticPolicy.minReplicas if request.elasticPolicy else request.replicas
