@@ -3082,8 +3082,13 @@ export interface components {
             /** Items */
             items: components["schemas"]["InstanceGroupView"][];
         };
-        /** InstanceGroupRequest */
+        /**
+         * InstanceGroupRequest
+         * @description One of a new cluster's first groups, with what a group added later takes: fallback instance types
+         *     (instanceTypes), a minimum count, automatic patching and an image, under the same rules.
+         */
         InstanceGroupRequest: {
+            autoPatch?: components["schemas"]["AutoPatch"] | null;
             /**
              * Deephealthchecks
              * @description Run on start: InstanceStress (GPU/accelerator), InstanceConnectivity (EFA)
@@ -3095,13 +3100,24 @@ export interface components {
              * @default 500
              */
             ebsVolumeGb: number;
+            /**
+             * Imageid
+             * @description custom or HyperPod AMI, or default
+             */
+            imageId?: string | null;
+            /**
+             * Imagereleaseversion
+             * @description HyperPod AMI release; latest
+             */
+            imageReleaseVersion?: string | null;
             /** Instancecount */
             instanceCount: number;
-            /**
-             * Instancetype
-             * @example ml.p5.48xlarge
-             */
-            instanceType: string;
+            /** Instancetype */
+            instanceType?: string | null;
+            /** Instancetypes */
+            instanceTypes?: string[] | null;
+            /** Mininstancecount */
+            minInstanceCount?: number | null;
             /**
              * Name
              * @example gpu-workers
@@ -3119,7 +3135,13 @@ export interface components {
              * @description run on this training plan's reserved capacity: its instance type, in its zone (the availabilityZone), Active or Scheduled (the group waits for its start)
              */
             trainingPlanArn?: string | null;
-        };
+        } & ({
+            instanceType: string;
+            instanceTypes?: null;
+        } | {
+            instanceType?: null;
+            instanceTypes: unknown[];
+        });
         /** InstanceGroupView */
         InstanceGroupView: {
             autoPatch?: components["schemas"]["AutoPatchView"] | null;
