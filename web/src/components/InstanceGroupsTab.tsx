@@ -127,6 +127,7 @@ function AddGroupWizard({ cluster, existing, onClose }: { cluster: string; exist
                     options={typeOptions.filter((o) => o.value !== form.instanceType)}
                     filteringType="auto"
                     placeholder="None: one instance type"
+                    deselectAriaLabel={(option) => `Remove ${option.label ?? option.value}`}
                     onChange={({ detail }) => set({ fallbackTypes: detail.selectedOptions.map((o) => o.value ?? '').filter(Boolean) })}
                     ariaLabel="Fallback instance types"
                   />
