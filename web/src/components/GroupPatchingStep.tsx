@@ -19,7 +19,7 @@ interface Props {
 export default function GroupPatchingStep({ form, set, shown, label = '' }: Props) {
   return (
     <SpaceBetween size="m">
-      <FormField label="Automatic patching" description="HyperPod applies security-patch images by itself and shows when it patches next.">
+      <FormField label="Automatic patching" description="HyperPod applies security-patch images by itself and shows when it patches next." errorText={shown('patching')}>
         <RadioGroup
           value={form.patching}
           onChange={({ detail }) => set({ patching: detail.value as PatchingChoice })}

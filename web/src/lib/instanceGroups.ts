@@ -1,6 +1,6 @@
 // The add-instance-group wizard's state and the request body it sends (only what the user chose).
 
-import { EMPTY_DEPTH, PATCHING, depthBody, depthErrors, type DepthChoices, type PatchingChoice } from './groupDepth';
+import { EMPTY_DEPTH, PATCHING, autoPatchBody, depthBody, depthErrors, type DepthChoices, type PatchingChoice } from './groupDepth';
 import type { CapacityType, InstanceGroupView } from './types';
 
 export type { PatchingChoice } from './groupDepth';
@@ -89,4 +89,47 @@ export function patchLabel(group: InstanceGroupView): { strategy: string; next: 
   if (!patch) return { strategy: 'Off', next: null };
   const strategy = PATCHING[patch.strategy as Exclude<PatchingChoice, ''>]?.label ?? patch.strategy;
   return { strategy, next: patch.nextPatchDate ? `${patch.nextPatchDate.slice(0, 16).replace('T', ' ')} UTC` : null };
+}
+
+// --- editing a group: its minimum, automatic patching and image (PATCH .../instance-groups/{group}) ---
+
+/** The group's minimum, patching and image as the edit form shows them. */
+export function depthOf(group: InstanceGroupView): DepthChoices {
+  const patch = group.autoPatch;
+  const size = patch?.maxBatchSize;
+  return {
+    ...EMPTY_DEPTH,
+    minInstanceCount: group.minCount == null ? '' : String(group.minCount),
+    patching: (patch?.strategy as PatchingChoice | undefined) ?? '',
+    drainTimeoutSeconds: String(patch?.drainTimeoutSeconds ?? EMPTY_DEPTH.drainTimeoutSeconds),
+    onDrainTimeout: patch?.onDrainTimeout === 'Force' ? 'Force' : 'Skip',
+    patchBatchSize: size?.type === 'INSTANCE_COUNT' ? String(size.value) : EMPTY_DEPTH.patchBatchSize,
+    imageReleaseVersion: group.imageReleaseVersion ?? '',
+  };
+}
+
+const PATCH_FIELDS = ['patching', 'drainTimeoutSeconds', 'onDrainTimeout', 'patchBatchSize'] as const;
+
+/** The explicit diff: only what the user changed (the API compares it with the group and plans the rest). */
+export function editGroupBody(before: DepthChoices, after: DepthChoices): Record<string, unknown> {
+  const body: Record<string, unknown> = {};
+  if (after.minInstanceCount.trim() !== before.minInstanceCount.trim() && after.minInstanceCount.trim())
+    body.minInstanceCount = Number(after.minInstanceCount);
+  if (PATCH_FIELDS.some((field) => after[field] !== before[field])) {
+    const patch = autoPatchBody(after);
+    if (patch) body.autoPatch = patch;
+  }
+  if (after.imageReleaseVersion.trim() && after.imageReleaseVersion.trim() !== before.imageReleaseVersion.trim())
+    body.imageReleaseVersion = after.imageReleaseVersion.trim();
+  return body;
+}
+
+/** What the edit cannot send: the checks of a new group, and what the API has no way to undo. */
+export function editGroupErrors(before: DepthChoices, after: DepthChoices, targetCount: number): Record<string, string> {
+  const errors: Record<string, string> = { ...depthErrors('', String(targetCount), after) };
+  if (before.minInstanceCount.trim() && !after.minInstanceCount.trim()) errors.minInstanceCount = 'Give a minimum: 0 for none.';
+  if (before.patching && !after.patching) errors.patching = 'Automatic patching stays on once set; choose the strategy it follows.';
+  if (before.imageReleaseVersion.trim() && !after.imageReleaseVersion.trim())
+    errors.imageReleaseVersion = 'Give the release the nodes should run.';
+  return errors;
 }
