@@ -24,8 +24,10 @@ from mcp_gateway.tools import WAIT_TOOL
 # add_instance_group and update_instance_group, their guide lines: 23,087 -> 24,208) +1,121; create_endpoint's
 # prefill/decode section (pd) +418; move_nodes +461; team quotas on every
 # resource, borrowing, topology (+547); the five Space tools +1,234, two recipes +16; the five metrics
-# tools (node, job, endpoint, cluster GPU, idle capacity) +1,289.
-BUDGET_TOKENS = 28_600
+# tools (node, job, endpoint, cluster GPU, idle capacity) +1,289; the first groups' depth in create_hyperpod and
+# provision_cluster (instanceTypes, minInstanceCount, autoPatch, imageId, imageReleaseVersion: 28,401 -> 29,662)
+# +1,261.
+BUDGET_TOKENS = 29_861
 
 
 def _tokens(tools: list[types.Tool]) -> int:

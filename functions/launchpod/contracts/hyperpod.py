@@ -177,8 +177,7 @@ class GroupTypes:
 
 
 class InstanceGroupRequest(GroupTypes, Contract):
-    """One of a new cluster's first groups, with what a group added later takes: fallback instance types
-    (instanceTypes), a minimum count, automatic patching and an image, under the same rules."""
+    """A first group: the depth and rules of add_instance_group (instanceTypes, minimum, autoPatch, image)."""
 
     model_config = ConfigDict(json_schema_extra=rules(**ONE_TYPE_OR_FLEXIBLE))
 

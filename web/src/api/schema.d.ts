@@ -3084,8 +3084,7 @@ export interface components {
         };
         /**
          * InstanceGroupRequest
-         * @description One of a new cluster's first groups, with what a group added later takes: fallback instance types
-         *     (instanceTypes), a minimum count, automatic patching and an image, under the same rules.
+         * @description A first group: the depth and rules of add_instance_group (instanceTypes, minimum, autoPatch, image).
          */
         InstanceGroupRequest: {
             autoPatch?: components["schemas"]["AutoPatch"] | null;
