@@ -132,7 +132,8 @@ ONE_TYPE_OR_FLEXIBLE: dict[str, Any] = {
             "title": "Flexible group",
             "type": "object",
             "required": ["instanceTypes"],
-            "properties": {"instanceTypes": {"type": "array"}, "instanceType": ABSENT},
+            # a training plan reserves one instance type
+            "properties": {"instanceTypes": {"type": "array"}, "instanceType": ABSENT, "trainingPlanArn": ABSENT},
         },
     ]
 }

@@ -1545,6 +1545,7 @@ export interface components {
         } | {
             instanceType?: null;
             instanceTypes: unknown[];
+            trainingPlanArn?: null;
         }));
         /** AssignPodRequest */
         AssignPodRequest: {
@@ -3140,6 +3141,7 @@ export interface components {
         } | {
             instanceType?: null;
             instanceTypes: unknown[];
+            trainingPlanArn?: null;
         });
         /** InstanceGroupView */
         InstanceGroupView: {
