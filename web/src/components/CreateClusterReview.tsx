@@ -99,6 +99,7 @@ export default function CreateClusterReview({ form, optionalDependencies, defaul
         <Table
           variant="container"
           wrapLines
+          // each column at least as wide as its longest word, so none breaks mid-word; the table scrolls instead
           header={
             <Header variant="h2" counter={`(${form.instanceGroups.length})`}>
               Instance groups
@@ -107,22 +108,24 @@ export default function CreateClusterReview({ form, optionalDependencies, defaul
           items={form.instanceGroups}
           trackBy="id"
           columnDefinitions={[
-            { id: 'name', header: 'Group', minWidth: 110, cell: (group) => group.name }, // a name never breaks mid-word
+            { id: 'name', header: 'Group', minWidth: 110, cell: (group) => group.name },
             {
               id: 'type',
               header: 'Instance types',
+              minWidth: 160,
               cell: (group) => [group.instanceType || '-', ...(group.fallbackTypes ?? [])].join(', then '),
             },
             { id: 'count', header: 'Count', minWidth: 100, cell: (group) => (group.minInstanceCount?.trim() ? `${group.instanceCount} (min ${group.minInstanceCount})` : group.instanceCount) },
-            { id: 'threads', header: 'Threads per core', cell: (group) => group.threadsPerCore },
-            { id: 'ebs', header: 'EBS volume', cell: (group) => `${group.ebsVolumeGb} GiB` },
+            { id: 'threads', header: 'Threads per core', minWidth: 100, cell: (group) => group.threadsPerCore },
+            { id: 'ebs', header: 'EBS volume', minWidth: 110, cell: (group) => `${group.ebsVolumeGb} GiB` },
             {
               id: 'checks',
               header: 'Deep health checks',
+              minWidth: 170,
               cell: (group) => DEEP_HEALTH_CHECKS.filter((check) => group.deepHealthChecks[check]).join(', ') || 'Off',
             },
-            { id: 'patching', header: 'Automatic patching', cell: (group) => (group.patching ? PATCHING[group.patching].label : 'Off') },
-            { id: 'image', header: 'Image release', cell: (group) => group.imageReleaseVersion?.trim() || 'The latest' },
+            { id: 'patching', header: 'Automatic patching', minWidth: 120, cell: (group) => (group.patching ? PATCHING[group.patching].label : 'Off') },
+            { id: 'image', header: 'Image release', minWidth: 110, cell: (group) => group.imageReleaseVersion?.trim() || 'The latest' },
           ]}
         />
       ) : null}
