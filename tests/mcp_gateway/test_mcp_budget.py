@@ -32,8 +32,9 @@ C6FB098_TOKENS = 32_401  # tools/list without output schemas at c6fb098 (66 tool
 BUDGET_TOKENS = 6_000
 # Every toolset enabled (--toolsets all, or a stateless gateway without X-MCP-Toolsets): 23,331 at the diet
 # (28,401 before it); an instance group's MIG layout (mig in add/update_instance_group) and create_endpoint's GPU
-# partitions, queue and priority add ~580 to it.
-BUDGET_ALL_TOKENS = 25_700
+# partitions, queue and priority add ~580 to it; the first groups' depth in create_hyperpod and provision_cluster
+# (instanceTypes, minInstanceCount, autoPatch, imageId, imageReleaseVersion) ~1,290.
+BUDGET_ALL_TOKENS = 26_500
 
 
 def _tokens(tools: list[types.Tool]) -> int:

@@ -1,6 +1,7 @@
 """Nodes through the sandbox: the joined node list and detail, the cluster's events, and reboot,
 replace, delete and deep health checks as operations followed to every node's terminal state; and two nodes
-of a group on a training plan moved to the gpu group and back (MoveClusterNodes), the plan's usage unchanged."""
+of a group on a training plan moved to the gpu group and back (MoveClusterNodes), the plan's usage unchanged;
+and a node moved to another cluster's group and back, the same instance."""
 
 from __future__ import annotations
 
@@ -309,3 +310,46 @@ def test_two_nodes_move_from_a_training_group_to_the_gpu_group_and_back_on_the_s
     assert back["status"] == "SUCCEEDED", (back.get("message"), back.get("phases"))
     assert sorted(n for n, group in where().items() if group == "train") == moving
     assert in_use() == 2
+
+
+def test_a_node_moves_to_another_cluster_and_back_keeping_its_instance(sandbox, cluster):
+    """MoveClusterNodes between clusters: "the target instance group can be in the same HyperPod cluster or in
+    a different HyperPod cluster in the same account and Region" (API reference, MoveClusterNodes). Both need
+    continuous provisioning; the second is made with an empty serve group of the same type in the same zone."""
+    other = f"{NAME}-serve"
+    # made as the module's cluster is (its dependencies before HyperPod), with no node until one moves in
+    sandbox.create_control_plane(other)
+    sandbox.install_dependencies(other)
+    serve = {"name": "serve", "instanceType": "ml.p5.48xlarge", "instanceCount": 0}
+    with sandbox.client() as c:
+        op = c.post(
+            f"/api/clusters/{other}/hyperpod",
+            json={"availabilityZone": "us-east-1a", "instanceGroups": [serve], "nodeProvisioningMode": "Continuous"},
+        )
+    assert sandbox.wait_operation(op.json()["operation"]["id"])["status"] == "SUCCEEDED"
+    gpu_before = {n["nodeId"] for n in _settled(sandbox, cluster) if n["instanceGroup"] == "gpu"}
+    body = {"sourceGroup": "gpu", "targetGroup": "serve", "targetCluster": other, "count": 1}
+    with sandbox.client() as c:
+        planned = c.post(
+            f"/api/clusters/{cluster}/nodes/move", params={"dryRun": "true"}, json={**body, "acknowledgeDataLoss": True}
+        )
+    assert planned.status_code == 200, planned.text
+    assert any(f"group serve of cluster {other}" in s["reason"] for s in planned.json()["steps"]), planned.json()
+
+    moved = _move(sandbox, cluster, body)
+    assert moved["status"] == "SUCCEEDED", (moved.get("message"), moved.get("phases"))
+    [node] = [n for n in _settled(sandbox, other) if n["instanceGroup"] == "serve"]
+    assert node["nodeId"] in gpu_before  # the same instance, now a node of the other cluster
+    assert node["nodeId"] not in {n["nodeId"] for n in _nodes(sandbox, cluster)}
+
+    back = _move(sandbox, other, {"sourceGroup": "serve", "targetGroup": "gpu", "targetCluster": cluster, "count": 1})
+    assert back["status"] == "SUCCEEDED", (back.get("message"), back.get("phases"))
+    assert {n["nodeId"] for n in _settled(sandbox, cluster) if n["instanceGroup"] == "gpu"} == gpu_before
+    counts = {
+        c["ClusterName"]: [
+            g["TargetCount"]
+            for g in sandbox.aws("sagemaker").describe_cluster(ClusterName=c["ClusterName"])["InstanceGroups"]
+        ]
+        for c in ({"ClusterName": cluster}, {"ClusterName": other})
+    }
+    assert counts[other] == [0] and sum(counts[cluster]) >= len(gpu_before)

@@ -5,15 +5,23 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Any, Literal, Self
 
-from pydantic import AwareDatetime, ConfigDict, Field, model_validator
+from pydantic import ConfigDict, Field, model_validator
 
-from launchpod.contracts.common import ABSENT, AvailabilityZoneName, ClusterName, Contract, refused, rules
+from launchpod.contracts.common import ABSENT, AvailabilityZoneName, ClusterName, Contract, rules
 from launchpod.contracts.hyperpod import (
+    ONE_TYPE_OR_FLEXIBLE,
+    AutoPatch,
     BatchSize,
     DeepHealthCheck,
+    FlexibleTypes,
+    GroupTypes,
     HyperPodInstanceType,
+    ImageId,
+    ImageReleaseVersion,
     InstanceGroupName,
+    MinInstanceCount,
     TrainingPlanArn,
+    check_group_shape,
 )
 from launchpod.contracts.operations import OperationAcceptedView
 
@@ -43,93 +51,6 @@ LabelValue = Annotated[
 ]
 # AWS's cron() form for ScheduledUpdateConfig.ScheduleExpression (botocore: CronScheduleExpression).
 ScheduleExpression = Annotated[str, Field(min_length=1, max_length=256, examples=["cron(0 3 ? * SUN *)"])]
-
-
-# ClusterInstanceGroupSpecification.ImageId and ImageReleaseVersion (botocore sagemaker 2017-07-24; API
-# reference API_ClusterInstanceGroupSpecification.html): a HyperPod public or custom AMI, or "default" (the
-# latest image; on a Continuous cluster a new group inherits the earliest group's AMI); a managed-AMI version
-# MAJOR.MINOR.PATCH, latest when omitted.
-ImageId = Annotated[
-    str, Field(min_length=7, max_length=21, pattern=r"^(ami-[0-9a-fA-F]{8,17}|default)$", examples=["default"])
-]
-ImageReleaseVersion = Annotated[str, Field(max_length=64, pattern=r"^[0-9]+\.[0-9]+\.[0-9]+$", examples=["1.2.3"])]
-# ClusterInstanceRequirements.InstanceTypes: 1-20 types, tried in order (the first that has capacity).
-FlexibleTypes = Annotated[
-    list[HyperPodInstanceType],
-    Field(
-        min_length=1,
-        max_length=20,
-        description="flexible group: types tried in order when one lacks capacity (Continuous clusters)",
-        json_schema_extra={"uniqueItems": True},
-    ),
-]
-MinInstanceCount = Annotated[
-    int,
-    Field(
-        ge=0,
-        le=6758,
-        description="InService once this many run; at most instanceCount (Continuous clusters)",
-    ),
-]
-PatchingStrategy = Literal["WhenIdle", "WhenAllIdle", "DrainFirst"]
-
-
-# ClusterDrainPolicy: how long DrainFirst waits for a node's pods to leave, and what then.
-class DrainPolicy(Contract):
-    drainTimeoutSeconds: int = Field(default=3600, ge=0, le=5400)
-    onDrainTimeout: Literal["Skip", "Force"] = Field(
-        default="Skip", description="Skip: node left unpatched, pods keep running; Force: delete pods, ignore PDBs"
-    )
-
-
-# ClusterAutoPatchConfig: HyperPod applies security-patch AMIs to the group by itself. WhenIdle and WhenAllIdle
-# never stop a running job (a busy node stays on its AMI); DrainFirst evicts pods, for inference groups that
-# are never idle.
-class AutoPatch(Contract):
-    model_config = ConfigDict(
-        json_schema_extra=rules(
-            oneOf=[
-                {
-                    "title": "Idle nodes only",
-                    "type": "object",
-                    "properties": {
-                        "strategy": {"enum": ["WhenIdle", "WhenAllIdle"]},
-                        "drain": ABSENT,
-                        "maxBatchSize": ABSENT,
-                    },
-                },
-                {
-                    "title": "Drain first",
-                    "type": "object",
-                    "required": ["maxBatchSize"],
-                    "properties": {
-                        "strategy": {"const": "DrainFirst"},
-                        "maxBatchSize": {"type": "object"},
-                        "idleWaitWindowSeconds": ABSENT,
-                    },
-                },
-            ]
-        )
-    )
-
-    strategy: PatchingStrategy = Field(
-        description="WhenIdle/WhenAllIdle: patch idle nodes, never stop a job; DrainFirst: evict pods, patch in batches"
-    )
-    idleWaitWindowSeconds: int | None = Field(default=None, ge=3600, le=2160000)
-    drain: DrainPolicy | None = None
-    maxBatchSize: BatchSize | None = None
-    nextPatchDate: AwareDatetime | None = Field(default=None, description="moves HyperPod's next patch")
-
-    @model_validator(mode="after")
-    def _by_strategy(self) -> Self:
-        if self.strategy == "DrainFirst":
-            if self.maxBatchSize is None:
-                raise ValueError("DrainFirst needs maxBatchSize (AutoPatchConfig.DeploymentConfig)")
-            if self.idleWaitWindowSeconds is not None:
-                raise ValueError("idleWaitWindowSeconds applies to WhenIdle and WhenAllIdle, not DrainFirst")
-        elif self.drain is not None or self.maxBatchSize is not None:
-            raise ValueError("drain and maxBatchSize apply to DrainFirst only")
-        return self
 
 
 # GPU partitions (MIG) of a group: HyperPod reads the group's label nvidia.com/mig.config ("Set up GPU partitions
@@ -183,7 +104,7 @@ class Taint(Contract):
     effect: Literal["NoSchedule", "PreferNoSchedule", "NoExecute"]
 
 
-class AddInstanceGroupRequest(Contract):
+class AddInstanceGroupRequest(GroupTypes, Contract):
     """One new instance group, added by UpdateCluster without touching the other groups."""
 
     model_config = ConfigDict(
@@ -208,22 +129,7 @@ class AddInstanceGroupRequest(Contract):
                         },
                     ]
                 },
-                {
-                    "oneOf": [
-                        {
-                            "title": "One instance type",
-                            "type": "object",
-                            "required": ["instanceType"],
-                            "properties": {"instanceType": {"type": "string"}, "instanceTypes": ABSENT},
-                        },
-                        {
-                            "title": "Flexible group",
-                            "type": "object",
-                            "required": ["instanceTypes"],
-                            "properties": {"instanceTypes": {"type": "array"}, "instanceType": ABSENT},
-                        },
-                    ]
-                },
+                ONE_TYPE_OR_FLEXIBLE,
             ]
         )
     )
@@ -265,25 +171,14 @@ class AddInstanceGroupRequest(Contract):
             raise ValueError("MIG needs a group of one instanceType: flexible groups cannot be partitioned")
         if (self.capacityType == "trainingPlan") != (self.trainingPlanArn is not None):
             raise ValueError("give trainingPlanArn exactly when capacityType is trainingPlan")
-        # InstanceType and InstanceRequirements are mutually exclusive (ClusterInstanceGroupSpecification).
-        if (self.instanceType is None) == (self.instanceTypes is None):
-            raise ValueError("give instanceType, or instanceTypes for a flexible group, not both")
-        if self.instanceTypes is not None and self.capacityType == "trainingPlan":
-            raise ValueError("a training plan reserves one instance type: give instanceType")
-        if self.instanceTypes is not None and len(set(self.instanceTypes)) != len(self.instanceTypes):
-            raise ValueError("each instance type appears once in instanceTypes")
-        if self.minInstanceCount is not None and self.minInstanceCount > self.instanceCount:
-            raise refused("ordered", "minInstanceCount is at most instanceCount")
+        check_group_shape(
+            self.instanceType,
+            self.instanceTypes,
+            self.instanceCount,
+            self.minInstanceCount,
+            on_plan=self.capacityType == "trainingPlan",
+        )
         return self
-
-    @property
-    def types(self) -> list[str]:
-        """The group's instance types in HyperPod's order of preference (one for a single-type group)."""
-        return list(self.instanceTypes or [self.instanceType or ""])
-
-    @property
-    def first_type(self) -> str:
-        return self.types[0]
 
 
 class AddInstanceGroupInput(AddInstanceGroupRequest):
@@ -317,11 +212,7 @@ class UpdateInstanceGroupRequest(Contract):
     @model_validator(mode="after")
     def _consistent(self) -> Self:
         _mig_once(self.mig, self.labels)
-        if self.instanceTypes is not None and len(set(self.instanceTypes)) != len(self.instanceTypes):
-            raise ValueError("each instance type appears once in instanceTypes")
-        low, count = self.minInstanceCount, self.instanceCount
-        if low is not None and count is not None and low > count:
-            raise refused("ordered", "minInstanceCount is at most instanceCount")
+        check_group_shape(None, self.instanceTypes, self.instanceCount, self.minInstanceCount, either=False)
         return self
 
     def sent(self) -> dict[str, Any]:

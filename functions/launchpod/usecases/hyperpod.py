@@ -18,7 +18,7 @@ from launchpod.domain.clusters.instance_types import to_ec2, to_sagemaker
 from launchpod.domain.clusters.views import owned_by_launchpod
 from launchpod.domain.dependencies import objects as dependency_objects
 from launchpod.domain.errors import Conflict, InvalidInput, NotFound
-from launchpod.domain.instance_groups import preflight
+from launchpod.domain.instance_groups import placement, preflight
 from launchpod.runtime import wiring
 from launchpod.usecases.ports import HyperPods, KubeReader, Quotas
 from launchpod.usecases.proposal import Proposal
@@ -52,15 +52,22 @@ def check_offered(request: CreateHyperPodInput, zones: list[str], at: str = "bod
             field=f"{at}.availabilityZone",
             rule="offered_zone",
         )
-    types = sorted({g.instanceType for g in request.instanceGroups})
+    types = sorted({t for g in request.instanceGroups for t in g.types})
     offered = {to_sagemaker(k): v for k, v in ports.ec2.offerings([to_ec2(t) for t in types]).items()}
     hyperpod.check_instance_types(request, {t: offered.get(t, []) for t in types}, at)
     for index, group in enumerate(request.instanceGroups):
+        placement.check_continuous(
+            group,
+            request.nodeProvisioningMode == "Continuous",
+            f"{at}.instanceGroups.{index}",
+            f"nodeProvisioningMode is not Continuous; set it to Continuous (the cluster keeps provisioning as "
+            f"capacity frees up), or give group {group.name} one instanceType and no minInstanceCount.",
+        )
         if group.trainingPlanArn:
             preflight.check_plan_at_create(
                 f"{at}.instanceGroups.{index}.trainingPlanArn",
                 group.trainingPlanArn,
-                group.instanceType,
+                group.first_type,
                 group.instanceCount,
                 request.availabilityZone,
                 ports.sagemaker.training_plan(group.trainingPlanArn),
@@ -72,15 +79,27 @@ def check_quotas(request: CreateHyperPodInput, *, ports: HyperPodPorts) -> None:
     the quota and how much to raise it otherwise, before anything is created."""
     asked: dict[str, int] = {}
     for group in request.instanceGroups:
-        asked[group.instanceType] = asked.get(group.instanceType, 0) + group.instanceCount
+        if group.instanceType:
+            asked[group.instanceType] = asked.get(group.instanceType, 0) + group.instanceCount
+    flexible = [g for g in request.instanceGroups if g.instanceTypes and g.instanceCount > 0]
     names = {preflight.quota_name(t) for t, count in asked.items() if count > 0}
+    names |= {preflight.quota_name(t) for g in flexible for t in g.types}
     quotas = ports.quotas.sagemaker_quotas(names) if names else {}
     if not quotas:
         return
     own = hyperpod.hyperpod_name(request.name)  # this cluster, if it exists, is what is asked
     clusters = ports.sagemaker.hyperpod_clusters()
-    for instance_type, (quota, used) in preflight.standing(quotas, clusters, own, asked).items():
-        preflight.check_quota(instance_type, quota, used, asked[instance_type])
+    types = {*asked, *(t for g in flexible for t in g.types)}
+    standing = preflight.standing(quotas, clusters, own, types)
+    for instance_type, (quota, used) in standing.items():
+        preflight.check_quota(instance_type, quota, used, asked.get(instance_type, 0))
+    for group in flexible:
+
+        def room(instance_type: str, count: int = group.instanceCount) -> None:
+            quota, used = standing.get(instance_type, (None, 0))
+            preflight.check_quota(instance_type, quota, used + asked.get(instance_type, 0), count)
+
+        preflight.any_type_with_room(group.types, room)
 
 
 def check_dependencies(name: str, *, read: KubeReader) -> None:

@@ -102,36 +102,19 @@ def _preflight_quota(name: str, instance_type: str, delta: int, group: str, port
 
 
 def _preflight_flexible_quota(name: str, types: list[str], delta: int, group: str, ports: InstanceGroupPorts) -> None:
-    """A single type's quota must hold the count; a flexible group's instances may land on any of its types, so
-    it is refused only when none of them has the room (the first type's shortfall is the one named)."""
-    refusals = []
-    for instance_type in types:
-        try:
-            _preflight_quota(name, instance_type, delta, group, ports)
-        except Conflict as short:
-            refusals.append(short)
-            continue
-        return
-    raise refusals[0]
-
-
-# Flexible groups and MinInstanceCount need continuous provisioning ("Continuous provisioning", SageMaker
-# guide https://docs.aws.amazon.com/sagemaker/latest/dg/sagemaker-hyperpod-scaling-eks.html).
-_CONTINUOUS_ONLY = {"instanceTypes": "a flexible group (instanceTypes)", "minInstanceCount": "minInstanceCount"}
+    preflight.any_type_with_room(types, lambda t: _preflight_quota(name, t, delta, group, ports))
 
 
 def _needs_continuous(
     name: str, cluster: dict[str, Any], request: AddInstanceGroupRequest | UpdateInstanceGroupRequest
 ) -> None:
-    asked = [k for k in _CONTINUOUS_ONLY if getattr(request, k) is not None]
-    if asked and cluster.get("NodeProvisioningMode") != "Continuous":
-        raise InvalidInput(
-            f"{' and '.join(_CONTINUOUS_ONLY[k] for k in asked)} needs continuous provisioning, and {name} was "
-            "created without it (NodeProvisioningMode is not Continuous); create the cluster with "
-            "nodeProvisioningMode Continuous, or give one instanceType and no minInstanceCount.",
-            field=f"body.{asked[0]}",
-            rule="continuous_provisioning",
-        )
+    placement.check_continuous(
+        request,
+        cluster.get("NodeProvisioningMode") == "Continuous",
+        "body",
+        f"{name} was created without it (NodeProvisioningMode is not Continuous); create the cluster with "
+        "nodeProvisioningMode Continuous, or give one instanceType and no minInstanceCount.",
+    )
 
 
 def _submit(

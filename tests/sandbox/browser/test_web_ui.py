@@ -221,7 +221,20 @@ def test_provision_a_hyperpod_cluster_through_the_wizard_and_see_its_phases(
     pick(page, last)
     second.get_by_role("button", name=re.compile("Threads per core")).click()
     pick(page, page.get_by_role("option").filter(has_text="Hyperthreading on"))
+    # The first groups take what a group added later does: fallback types, a minimum, patching, an image.
+    second.get_by_role("button", name=re.compile("^Fallback, minimum and patching")).click()
+    second.get_by_role("button", name=re.compile("Fallback instance types")).click()
+    fallback = page.get_by_role("option").first
+    fallback_type = fallback.inner_text().splitlines()[0]
+    fallback.click()
+    page.keyboard.press("Escape")
+    second.get_by_label("workers: Minimum count").fill("1")
+    second.get_by_role("radio", name=re.compile("^When idle")).check()
+    second.get_by_label("workers: Image release version").fill("1.2.3")
     page.get_by_label("Install optional dependencies").check()
+    page.get_by_role("button", name="Next").click()
+    expect(second).to_contain_text("need continuous provisioning")  # HyperPod's rule, told before sending
+    page.get_by_label("Continuous provisioning").check()
     shot(page, "hyperpod", full_page=True)
     found = axe(page)
     page.get_by_role("button", name="Next").click()
@@ -235,7 +248,9 @@ def test_provision_a_hyperpod_cluster_through_the_wizard_and_see_its_phases(
     expect(page.get_by_role("heading", name="Review and create")).to_be_visible()
     expect(page.get_by_role("row").filter(has_text="gpu")).to_contain_text(first_type)
     expect(page.get_by_role("row").filter(has_text="gpu")).to_contain_text("InstanceStress")
-    expect(page.get_by_role("row").filter(has_text="workers")).to_contain_text("Off")
+    workers = page.get_by_role("row").filter(has_text="workers")
+    for text in (f", then {fallback_type}", "1 (min 1)", "When idle", "1.2.3"):
+        expect(workers).to_contain_text(text)
     expect(page.get_by_text("Automatic", exact=True)).to_be_visible()
     found += axe(page)
     assert found == [], json.dumps(found, indent=2)
@@ -247,7 +262,7 @@ def test_provision_a_hyperpod_cluster_through_the_wizard_and_see_its_phases(
 
     def tamper(route: Route) -> None:
         body = json.loads(route.request.post_data or "{}")
-        body["hyperpod"]["instanceGroups"][1]["instanceType"] = elsewhere
+        body["hyperpod"]["instanceGroups"][0]["instanceType"] = elsewhere
         route.continue_(post_data=json.dumps(body))
 
     page.route(re.compile(r".*/api/clusters/provision$"), tamper)
@@ -255,7 +270,7 @@ def test_provision_a_hyperpod_cluster_through_the_wizard_and_see_its_phases(
         page.get_by_role("button", name="Create cluster").click()
     assert answer.value.status == 422, answer.value.text()
     expect(page.get_by_role("heading", name="Configure HyperPod")).to_be_visible()
-    expect(second).to_contain_text(f"{elsewhere} is not offered in {zone}")
+    expect(first).to_contain_text(f"{elsewhere} is not offered in {zone}")
     shot(page, "server-422")
     page.unroute(re.compile(r".*/api/clusters/provision$"))
 
@@ -270,6 +285,11 @@ def test_provision_a_hyperpod_cluster_through_the_wizard_and_see_its_phases(
     assert [g["name"] for g in hyperpod["instanceGroups"]] == ["gpu", "workers"]
     assert hyperpod["instanceGroups"][0]["deepHealthChecks"] == ["InstanceStress"]
     assert hyperpod["instanceGroups"][1]["threadsPerCore"] == 2
+    assert hyperpod["nodeProvisioningMode"] == "Continuous"
+    workers_sent = hyperpod["instanceGroups"][1]
+    assert workers_sent["instanceTypes"][1] == fallback_type and "instanceType" not in workers_sent
+    assert (workers_sent["minInstanceCount"], workers_sent["autoPatch"]) == (1, {"strategy": "WhenIdle"})
+    assert workers_sent["imageReleaseVersion"] == "1.2.3"
     assert sent[0]["storage"] == {
         "kind": "s3",
         "storageName": "datasets",

@@ -1547,6 +1547,7 @@ export interface components {
         } | {
             instanceType?: null;
             instanceTypes: unknown[];
+            trainingPlanArn?: null;
         }));
         /** AssignPodRequest */
         AssignPodRequest: {
@@ -3094,8 +3095,12 @@ export interface components {
             /** Items */
             items: components["schemas"]["InstanceGroupView"][];
         };
-        /** InstanceGroupRequest */
+        /**
+         * InstanceGroupRequest
+         * @description A first group: the depth and rules of add_instance_group (instanceTypes, minimum, autoPatch, image).
+         */
         InstanceGroupRequest: {
+            autoPatch?: components["schemas"]["AutoPatch"] | null;
             /**
              * Deephealthchecks
              * @description Run on start: InstanceStress (GPU/accelerator), InstanceConnectivity (EFA)
@@ -3107,13 +3112,24 @@ export interface components {
              * @default 500
              */
             ebsVolumeGb: number;
+            /**
+             * Imageid
+             * @description custom or HyperPod AMI, or default
+             */
+            imageId?: string | null;
+            /**
+             * Imagereleaseversion
+             * @description HyperPod AMI release; latest
+             */
+            imageReleaseVersion?: string | null;
             /** Instancecount */
             instanceCount: number;
-            /**
-             * Instancetype
-             * @example ml.p5.48xlarge
-             */
-            instanceType: string;
+            /** Instancetype */
+            instanceType?: string | null;
+            /** Instancetypes */
+            instanceTypes?: string[] | null;
+            /** Mininstancecount */
+            minInstanceCount?: number | null;
             /**
              * Name
              * @example gpu-workers
@@ -3131,7 +3147,14 @@ export interface components {
              * @description run on this training plan's reserved capacity: its instance type, in its zone (the availabilityZone), Active or Scheduled (the group waits for its start)
              */
             trainingPlanArn?: string | null;
-        };
+        } & ({
+            instanceType: string;
+            instanceTypes?: null;
+        } | {
+            instanceType?: null;
+            instanceTypes: unknown[];
+            trainingPlanArn?: null;
+        });
         /** InstanceGroupView */
         InstanceGroupView: {
             autoPatch?: components["schemas"]["AutoPatchView"] | null;

@@ -1,4 +1,5 @@
-// The cluster's HyperPod instance groups: list, add (wizard: type, capacity, placement), scale, delete.
+// The cluster's HyperPod instance groups: list, add (wizard: type, capacity, placement), edit (minimum, patching,
+// image), scale, delete.
 
 import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
@@ -40,6 +41,7 @@ import AutoscalingSection from './AutoscalingSection';
 import ConfirmAction from './ConfirmAction';
 import SoftwareUpdate from './SoftwareUpdate';
 import ErrorAlert from './ErrorAlert';
+import EditGroupModal from './EditGroupModal';
 import GroupPatchingStep from './GroupPatchingStep';
 import Status from './Status';
 
@@ -127,6 +129,7 @@ function AddGroupWizard({ cluster, existing, onClose }: { cluster: string; exist
                     options={typeOptions.filter((o) => o.value !== form.instanceType)}
                     filteringType="auto"
                     placeholder="None: one instance type"
+                    deselectAriaLabel={(option) => `Remove ${option.label ?? option.value}`}
                     onChange={({ detail }) => set({ fallbackTypes: detail.selectedOptions.map((o) => o.value ?? '').filter(Boolean) })}
                     ariaLabel="Fallback instance types"
                   />
@@ -288,7 +291,7 @@ export default function InstanceGroupsTab({ cluster, ready }: { cluster: string;
   const { can } = useSession();
   const { data, error, loading, reload } = useFetch(() => api.instanceGroups(cluster), [cluster], 10000);
   const [selected, setSelected] = useState<InstanceGroupView[]>([]);
-  const [dialog, setDialog] = useState<'add' | 'scale' | 'delete' | 'software' | null>(null);
+  const [dialog, setDialog] = useState<'add' | 'edit' | 'scale' | 'delete' | 'software' | null>(null);
   const items = data?.items ?? [];
   const current = items.find((g) => g.group === selected[0]?.group);
   const admin = can('admin');
@@ -318,6 +321,7 @@ export default function InstanceGroupsTab({ cluster, ready }: { cluster: string;
               <SpaceBetween direction="horizontal" size="xs">
                 <Button iconName="refresh" ariaLabel="Refresh instance groups" onClick={() => void reload()} />
                 <Button disabled={!current || !admin || !inService} disabledReason={current ? why : 'Select a group.'} onClick={() => setDialog('delete')}>Delete</Button>
+                <Button disabled={!current || !admin || !inService} disabledReason={current ? why : 'Select a group.'} onClick={() => setDialog('edit')}>Edit</Button>
                 <Button disabled={!current || !admin || !inService} disabledReason={current ? why : 'Select a group.'} onClick={() => setDialog('scale')}>Scale</Button>
                 <Button disabled={!admin || !inService} disabledReason={why} onClick={() => setDialog('software')}>Update software</Button>
                 <Button variant="primary" disabled={!admin || !inService} disabledReason={why} onClick={() => setDialog('add')}>Add group</Button>
@@ -353,6 +357,7 @@ export default function InstanceGroupsTab({ cluster, ready }: { cluster: string;
       />
       {ready ? <AutoscalingSection cluster={cluster} list={data ?? null} /> : null}
       {dialog === 'add' ? <AddGroupWizard cluster={cluster} existing={items.map((g) => g.group)} onClose={() => setDialog(null)} /> : null}
+      {dialog === 'edit' && current ? <EditGroupModal cluster={cluster} group={current} onClose={() => setDialog(null)} /> : null}
       {dialog === 'scale' && current ? <ScaleModal cluster={cluster} group={current} onClose={() => setDialog(null)} /> : null}
       {dialog === 'software' ? <SoftwareUpdate cluster={cluster} groups={items.map((g) => g.group)} onClose={() => setDialog(null)} /> : null}
       {dialog === 'delete' && current ? <DeleteModal cluster={cluster} group={current} onClose={() => setDialog(null)} /> : null}

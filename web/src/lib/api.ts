@@ -31,6 +31,7 @@ import type {
   OperationView,
   OfferingListView,
   Role,
+  ExtensionOfferingListView,
   TrainingPlanListView,
   TrainingPlanView,
 } from './types';
@@ -231,6 +232,13 @@ export const api = {
     call<OfferingListView>('search_training_plan_offerings', {}, { query }),
   buyTrainingPlan: (body: unknown, dryRun = false) =>
     call<TrainingPlanView | NoopView | PlanView>('buy_training_plan', {}, {
+      body,
+      query: dryRun ? { dryRun: 'true' } : undefined,
+    }),
+  extensionOfferings: (plan: string) =>
+    call<ExtensionOfferingListView>('search_training_plan_extensions', { plan }),
+  extendTrainingPlan: (plan: string, body: { offeringId: string; confirmPrice: string }, dryRun = false) =>
+    call<TrainingPlanView | NoopView | PlanView>('extend_training_plan', { plan }, {
       body,
       query: dryRun ? { dryRun: 'true' } : undefined,
     }),

@@ -1,5 +1,5 @@
-// Capacity: the account's training plans (state, window, what uses them) and a search for offerings, each
-// bought only after a dry run shows its price and the user confirms that price.
+// Capacity: the account's training plans (state, window, what uses them; Extend buys more time for one) and a
+// search for offerings, each bought only after a dry run shows its price and the user confirms that price.
 
 import { useState } from 'react';
 import Box from '@cloudscape-design/components/box';
@@ -14,10 +14,12 @@ import SpaceBetween from '@cloudscape-design/components/space-between';
 import Table from '@cloudscape-design/components/table';
 
 import ErrorAlert from '../components/ErrorAlert';
+import ExtendPlanModal from '../components/ExtendPlanModal';
 import PlanSteps from '../components/PlanSteps';
 import { api } from '../lib/api';
 import type { OfferingView, PlanView, TrainingPlanView } from '../lib/types';
 import { useFetch } from '../lib/useFetch';
+import { useSession } from '../session';
 
 // ReservedCapacityInstanceType (the types a training plan reserves).
 const TYPES = [
@@ -27,15 +29,47 @@ const TYPES = [
 
 const when = (value?: string | null) => (value ? new Date(value).toISOString().slice(0, 16).replace('T', ' ') + ' UTC' : '-');
 
+// An extension buys more time for a plan that still gives capacity (ExtendTrainingPlan).
+const EXTENDABLE = ['Active', 'Scheduled'];
+
 function PlansTable() {
+  const { can } = useSession();
   const { data, error, loading, reload } = useFetch(() => api.trainingPlans(), [], 10000);
+  const [selected, setSelected] = useState<TrainingPlanView[]>([]);
+  const [extending, setExtending] = useState(false);
+  const current = data?.items.find((p) => p.name === selected[0]?.name);
+  const why = !can('admin')
+    ? 'Extending a plan spends money: it needs the admin role.'
+    : current
+      ? `${current.name} is ${current.status}; only an Active or Scheduled plan is extended.`
+      : 'Select a plan.';
+  const extendable = !!current && can('admin') && EXTENDABLE.includes(current.status);
   return (
     <SpaceBetween size="s">
       <ErrorAlert error={error} />
       <Table<TrainingPlanView>
-        header={<Header counter={`(${data?.items.length ?? 0})`} actions={<Button iconName="refresh" ariaLabel="Refresh plans" onClick={() => void reload()} />}>Training plans</Header>}
+        header={
+          <Header
+            counter={`(${data?.items.length ?? 0})`}
+            actions={
+              <SpaceBetween direction="horizontal" size="xs">
+                <Button iconName="refresh" ariaLabel="Refresh plans" onClick={() => void reload()} />
+                <Button disabled={!extendable} disabledReason={why} onClick={() => setExtending(true)}>
+                  Extend
+                </Button>
+              </SpaceBetween>
+            }
+          >
+            Training plans
+          </Header>
+        }
         loading={loading && !data}
         items={data?.items ?? []}
+        trackBy="name"
+        selectionType="single"
+        selectedItems={current ? [current] : []}
+        onSelectionChange={({ detail }) => setSelected(detail.selectedItems)}
+        ariaLabels={{ itemSelectionLabel: (_, p) => p.name, selectionGroupLabel: 'Training plans', allItemsSelectionLabel: () => 'all' }}
         empty="No training plans. Search offerings below."
         columnDefinitions={[
           { id: 'name', header: 'Name', cell: (p) => p.name },
@@ -48,6 +82,15 @@ function PlansTable() {
           { id: 'usage', header: 'Used by', cell: (p) => (p.usage ?? []).map((u) => `${u.cluster}/${u.group} (${u.currentCount}/${u.targetCount})`).join(', ') || '-' },
         ]}
       />
+      {extending && current ? (
+        <ExtendPlanModal
+          plan={current}
+          onClose={() => {
+            setExtending(false);
+            void reload();
+          }}
+        />
+      ) : null}
     </SpaceBetween>
   );
 }

@@ -8,27 +8,24 @@
 import { useEffect, useMemo, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import Alert from '@cloudscape-design/components/alert';
-import Button from '@cloudscape-design/components/button';
 import Checkbox from '@cloudscape-design/components/checkbox';
 import Container from '@cloudscape-design/components/container';
 import ExpandableSection from '@cloudscape-design/components/expandable-section';
 import FormField from '@cloudscape-design/components/form-field';
 import Header from '@cloudscape-design/components/header';
 import Input from '@cloudscape-design/components/input';
-import KeyValuePairs from '@cloudscape-design/components/key-value-pairs';
 import Select, { type SelectProps } from '@cloudscape-design/components/select';
 import SpaceBetween from '@cloudscape-design/components/space-between';
-import Table from '@cloudscape-design/components/table';
 import Toggle from '@cloudscape-design/components/toggle';
 import Wizard from '@cloudscape-design/components/wizard';
 
 import Breadcrumbs from '../components/Breadcrumbs';
 import ErrorAlert from '../components/ErrorAlert';
 import InstanceGroupsEditor, { newGroup, type GroupRow } from '../components/InstanceGroupsEditor';
+import CreateClusterReview from '../components/CreateClusterReview';
 import StorageStep from '../components/StorageStep';
 import { api, ApiError, type OpenApiDoc } from '../lib/api';
 import {
-  DEEP_HEALTH_CHECKS,
   checkInstanceGroups,
   checkStorage,
   createClusterBody,
@@ -61,6 +58,7 @@ interface FormState {
   hyperpod: boolean;
   instanceGroups: GroupRow[];
   nodeRecovery: boolean;
+  continuous: boolean; // nodeProvisioningMode Continuous
   includeOptionalDependencies: boolean;
   storageOn: boolean;
   storage: StorageChoices;
@@ -99,6 +97,7 @@ export default function CreateClusterPage() {
     hyperpod: true,
     instanceGroups: [newGroup([])],
     nodeRecovery: true,
+    continuous: false,
     includeOptionalDependencies: false,
     storageOn: false,
     storage: { kind: 's3', storageName: '', namespace: 'default', prefix: '', fileSystemId: '' },
@@ -199,7 +198,10 @@ export default function CreateClusterPage() {
       found.kubernetesVersion = checkString(doc, MODEL, 'kubernetesVersion', versionFrom(doc));
     }
     if ((all || stepIndex === STEP.hyperpod) && form.hyperpod) {
-      Object.assign(found, checkInstanceGroups(doc, form.instanceGroups, form.zone, types ? types.map((item) => item.instanceType) : null));
+      Object.assign(
+        found,
+        checkInstanceGroups(doc, form.instanceGroups, form.zone, types ? types.map((item) => item.instanceType) : null, form.continuous),
+      );
     }
     if ((all || stepIndex === STEP.storage) && storage) {
       Object.assign(found, checkStorage(doc, storage, form.includeOptionalDependencies));
@@ -391,7 +393,7 @@ export default function CreateClusterPage() {
             typesLoading={!types}
             max={maxGroups}
           />
-          <Container header={<Header variant="h2">Recovery and dependencies</Header>}>
+          <Container header={<Header variant="h2">Recovery and provisioning</Header>}>
             <SpaceBetween size="l">
               <FormField
                 label="Node recovery"
@@ -400,6 +402,20 @@ export default function CreateClusterPage() {
               >
                 <Toggle checked={form.nodeRecovery} onChange={({ detail }) => set('nodeRecovery', detail.checked)}>
                   Automatic node recovery
+                </Toggle>
+              </FormField>
+              <FormField
+                label="Provisioning"
+                description="HyperPod keeps adding instances as capacity frees up instead of failing, keeps the cluster's events, and lets groups have fallback types, a minimum count and nodes moved between them."
+              >
+                <Toggle
+                  checked={form.continuous}
+                  onChange={({ detail }) => {
+                    set('continuous', detail.checked);
+                    clear(...groupErrors('instanceTypes'), ...groupErrors('minInstanceCount'));
+                  }}
+                >
+                  Continuous provisioning
                 </Toggle>
               </FormField>
               <FormField
@@ -445,95 +461,15 @@ export default function CreateClusterPage() {
     />
   );
 
-  const edit = (to: number, what: string) => (
-    <Button ariaLabel={`Edit ${what}`} onClick={() => setStep(to)}>
-      Edit
-    </Button>
-  );
-  const zonesText = `${form.zone || 'the zone'} and ${secondZone || 'a second zone'}`;
-  const instances = form.instanceGroups.reduce((total, group) => total + (Number(group.instanceCount) || 0), 0);
-  const whatHappens = form.hyperpod
-    ? `One operation, phase by phase: the network, IAM role and EKS control plane in ${zonesText} (HyperPod's lifecycle ` +
-      `scripts and execution role are made meanwhile), then the dependencies${form.includeOptionalDependencies ? ', optional ones included,' : ''} ` +
-      `and the HyperPod cluster with ${instances} instance${instances === 1 ? '' : 's'} and ${form.nodeRecovery ? 'automatic' : 'no'} node recovery` +
-      `${storage ? `, then the ${storage.kind === 's3' ? 'S3' : 'FSx'} volume claim ${storage.storageName}` : ''}. The next page follows every phase.`
-    : `Launchpod creates the network, IAM role and EKS control plane in ${zonesText}, then its OIDC provider, access entry and ` +
-      'core add-ons. No HyperPod cluster is created.';
   const review = (
-    <SpaceBetween size="l">
-      <Container header={<Header variant="h2" actions={edit(STEP.name, 'cluster')}>Cluster</Header>}>
-        <KeyValuePairs columns={2} items={[{ label: 'Name', value: form.name || '-' }, { label: 'Kubernetes version', value: kubernetesVersion || "the API's default" }]} />
-      </Container>
-      <Container header={<Header variant="h2" actions={edit(STEP.placement, 'placement and network')}>Placement and network</Header>}>
-        <KeyValuePairs
-          columns={3}
-          items={[
-            { label: 'Availability zone', value: form.zone || '-' },
-            { label: 'Control plane zones', value: [form.zone, secondZone].filter(Boolean).join(', ') || '-' },
-            { label: 'VPC CIDR', value: form.vpcCidr || `${DEFAULT_CIDR} (default)` },
-          ]}
-        />
-      </Container>
-      <Container header={<Header variant="h2" actions={edit(STEP.hyperpod, 'HyperPod')}>HyperPod</Header>}>
-        <KeyValuePairs
-          columns={4}
-          items={
-            form.hyperpod
-              ? [
-                  { label: 'HyperPod cluster', value: `Created in ${form.zone || '-'}` },
-                  { label: 'Instances', value: `${instances} in ${form.instanceGroups.length} group${form.instanceGroups.length === 1 ? '' : 's'}` },
-                  { label: 'Node recovery', value: form.nodeRecovery ? 'Automatic' : 'None' },
-                  { label: 'Optional dependencies', value: form.includeOptionalDependencies ? OPTIONAL_DEPENDENCIES : 'Not installed' },
-                ]
-              : [{ label: 'HyperPod cluster', value: 'Not created now' }]
-          }
-        />
-      </Container>
-      {form.hyperpod ? (
-        <Table
-          variant="container"
-          header={
-            <Header variant="h2" counter={`(${form.instanceGroups.length})`}>
-              Instance groups
-            </Header>
-          }
-          items={form.instanceGroups}
-          trackBy="id"
-          columnDefinitions={[
-            { id: 'name', header: 'Group', cell: (group) => group.name },
-            { id: 'type', header: 'Instance type', cell: (group) => group.instanceType || '-' },
-            { id: 'count', header: 'Count', cell: (group) => group.instanceCount },
-            { id: 'threads', header: 'Threads per core', cell: (group) => group.threadsPerCore },
-            { id: 'ebs', header: 'EBS volume', cell: (group) => `${group.ebsVolumeGb} GiB` },
-            {
-              id: 'checks',
-              header: 'Deep health checks',
-              cell: (group) => DEEP_HEALTH_CHECKS.filter((check) => group.deepHealthChecks[check]).join(', ') || 'Off',
-            },
-          ]}
-        />
-      ) : null}
-      <Container header={<Header variant="h2" actions={edit(STEP.storage, 'storage')}>Storage</Header>}>
-        {storage ? (
-          <KeyValuePairs
-            columns={3}
-            items={[
-              { label: 'Source', value: storage.kind === 's3' ? 'Amazon S3 (Mountpoint)' : 'FSx for Lustre' },
-              { label: 'Claim', value: `${storage.namespace || 'default'}/${storage.storageName}` },
-              storage.kind === 's3'
-                ? { label: 'Prefix', value: storage.prefix || 'The whole bucket' }
-                : { label: 'File system id', value: storage.fileSystemId },
-            ]}
-          />
-        ) : (
-          <KeyValuePairs columns={1} items={[{ label: 'Storage', value: 'None' }]} />
-        )}
-      </Container>
-      <Alert type="info" header="What happens now">
-        {whatHappens}
-      </Alert>
-      <ErrorAlert error={submitError} onDismiss={() => setSubmitError(null)} />
-    </SpaceBetween>
+    <CreateClusterReview
+      form={{ ...form, secondZone, kubernetesVersion, storage }}
+      optionalDependencies={OPTIONAL_DEPENDENCIES}
+      defaultCidr={DEFAULT_CIDR}
+      onEdit={(part) => setStep(STEP[part])}
+      submitError={submitError}
+      onDismissError={() => setSubmitError(null)}
+    />
   );
 
   return (

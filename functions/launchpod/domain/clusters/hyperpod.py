@@ -8,6 +8,7 @@ from typing import Any
 
 from launchpod.contracts.hyperpod import CreateHyperPodInput
 from launchpod.domain.errors import InvalidInput
+from launchpod.domain.instance_groups.changes import DEPTH_FIELDS, depth_spec
 from launchpod.domain.operations import WorkflowPlan
 
 KIND = "create-hyperpod"
@@ -87,14 +88,19 @@ def scripts_uri(bucket: str, cluster: str) -> str:
 def check_instance_types(request: CreateHyperPodInput, offered: dict[str, Sequence[str]], at: str = "body") -> None:
     """Every instance type must be offered in the zone chosen; the message lists where it is."""
     for index, group in enumerate(request.instanceGroups):
-        zones = offered.get(group.instanceType)
-        if zones is not None and request.availabilityZone not in zones:
-            where = ", ".join(zones) if zones else "no zone of this region"
-            raise InvalidInput(
-                f"Instance type {group.instanceType} is not offered in {request.availabilityZone}; offered in {where}.",
-                field=f"{at}.instanceGroups.{index}.instanceType",
-                rule="offered_in_zone",
-            )
+        for instance_type in group.types:
+            zones = offered.get(instance_type)
+            if zones is not None and request.availabilityZone not in zones:
+                where = ", ".join(zones) if zones else "no zone of this region"
+                flexible = " Leave it out of instanceTypes, or choose a zone every type is offered in." * bool(
+                    group.instanceTypes
+                )
+                raise InvalidInput(
+                    f"Instance type {instance_type} is not offered in {request.availabilityZone}; offered in"
+                    f" {where}.{flexible}",
+                    field=f"{at}.instanceGroups.{index}.{'instanceTypes' if group.instanceTypes else 'instanceType'}",
+                    rule="offered_in_zone",
+                )
 
 
 def instance_groups(request: CreateHyperPodInput, role_arn: str, scripts: str) -> list[dict[str, Any]]:
@@ -102,7 +108,11 @@ def instance_groups(request: CreateHyperPodInput, role_arn: str, scripts: str) -
     for g in request.instanceGroups:
         spec: dict[str, Any] = {
             "InstanceGroupName": g.name,
-            "InstanceType": g.instanceType,
+            **(
+                {"InstanceRequirements": {"InstanceTypes": list(g.instanceTypes)}}
+                if g.instanceTypes
+                else {"InstanceType": g.instanceType}
+            ),
             "InstanceCount": g.instanceCount,
             "ExecutionRole": role_arn,
             "ThreadsPerCore": g.threadsPerCore,
@@ -113,6 +123,7 @@ def instance_groups(request: CreateHyperPodInput, role_arn: str, scripts: str) -
             spec["OnStartDeepHealthChecks"] = list(g.deepHealthChecks)
         if g.trainingPlanArn:
             spec["TrainingPlanArn"] = g.trainingPlanArn
+        depth_spec(spec, g.model_dump(mode="json", include=set(DEPTH_FIELDS), exclude_none=True))
         groups.append(spec)
     return groups
 

@@ -180,7 +180,14 @@ def aws_auto_patch(patch: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def _image_and_sizes(spec: dict[str, Any], changes: dict[str, Any]) -> None:
+# The request's depth fields depth_spec places (the flexible types go in place of InstanceType, by the caller).
+DEPTH_FIELDS = frozenset({"minInstanceCount", "autoPatch", "imageId", "imageReleaseVersion"})
+
+
+def depth_spec(spec: dict[str, Any], changes: dict[str, Any]) -> None:
+    """``spec`` (a ClusterInstanceGroupSpecification) with the depth fields of ``changes`` in AWS's terms: the
+    minimum, the flexible types, automatic patching (a patch date HyperPod set is kept unless moved) and the
+    image; the one translation for a new cluster's groups, a group added and a group changed."""
     if "minInstanceCount" in changes:
         spec["MinInstanceCount"] = changes["minInstanceCount"]
     if "instanceTypes" in changes:
@@ -199,7 +206,7 @@ def _image_and_sizes(spec: dict[str, Any], changes: dict[str, Any]) -> None:
 def apply_changes(details: dict[str, Any], changes: dict[str, Any]) -> dict[str, Any]:
     """The group's full specification with ``changes`` applied, everything else as it is."""
     spec = specs.spec_from_details(details)
-    _image_and_sizes(spec, changes)
+    depth_spec(spec, changes)
     if "instanceCount" in changes:
         spec["InstanceCount"] = changes["instanceCount"]
     if "labels" in changes or "taints" in changes:
@@ -256,13 +263,9 @@ def new_group_spec(
     }
     if lifecycle:
         spec["LifeCycleConfig"] = copy.deepcopy(lifecycle)
-    _image_and_sizes(
+    depth_spec(
         spec,
-        request.model_dump(
-            mode="json",
-            include={"minInstanceCount", "autoPatch", "imageId", "imageReleaseVersion"},
-            exclude_none=True,
-        ),
+        request.model_dump(mode="json", include=set(DEPTH_FIELDS), exclude_none=True),
     )
     if request.deepHealthChecks:
         spec["OnStartDeepHealthChecks"] = list(request.deepHealthChecks)

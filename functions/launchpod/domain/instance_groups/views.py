@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from launchpod.contracts.hyperpod import BatchSize
+from launchpod.contracts.hyperpod import AutoPatch, BatchSize
 from launchpod.contracts.instance_groups import (
-    AutoPatch,
     AutoPatchView,
     CapacityType,
     InstanceGroupView,
