@@ -105,7 +105,7 @@ def _answer(
     if endpoint is None:
         return MetricsView(
             cluster=name, subject=subject, start=start, end=end, step=step, available=False, series=[],
-            message=f"{name} has no metrics to read: {queries.ENABLE_HINT}.",
+            message=f"{name} has no metrics to read: {queries.enable_hint(name)}.",
         )  # fmt: skip
     out = []
     for query in found:
@@ -204,7 +204,7 @@ def idle_capacity(request: IdleCapacityInput, *, ports: MetricsPorts) -> IdleCap
             nodes=[],
             idleGpus=0,
             usdPerHour=0.0,
-            message=f"{request.name} has no metrics to tell idle GPUs by: {queries.ENABLE_HINT}.",
+            message=f"{request.name} has no metrics to tell idle GPUs by: {queries.enable_hint(request.name)}.",
         )
     nodes = {n["metadata"]["name"]: n for n in _gpu_nodes(request.name, ports)}
     now = math.floor(ports.clock())  # whole seconds: the range's last point is now (see _range)

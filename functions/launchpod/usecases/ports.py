@@ -237,6 +237,16 @@ class NotificationDocs(Protocol):
     def release(self, key: str) -> None: ...
 
 
+class PrometheusWorkspaces(Protocol):
+    """Amazon Managed Prometheus workspaces (adapters.aws.amp.AmpWorkspaces): the one Launchpod made, found by
+    its alias and ownership tags, and new ones. A workspace is ``{workspaceId, arn, alias, status: {statusCode},
+    prometheusEndpoint, tags}``."""
+
+    def owned(self, alias: str, tags: dict[str, str]) -> dict[str, Any] | None: ...
+
+    def create(self, alias: str, tags: dict[str, str]) -> dict[str, Any]: ...
+
+
 class PrometheusQueries(Protocol):
     """A Prometheus-compatible query API: an Amazon Managed Prometheus workspace's (adapters.aws.amp)."""
 

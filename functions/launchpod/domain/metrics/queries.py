@@ -20,10 +20,17 @@ from dataclasses import dataclass
 from typing import Any
 
 ADDON = "amazon-sagemaker-hyperpod-observability"
-ENABLE_HINT = (
-    "turn on the HyperPod observability add-on (amazon-sagemaker-hyperpod-observability) with an Amazon Managed"
-    " Prometheus workspace (its configurationValues ampWorkspace.prometheusEndpoint)"
-)
+
+
+def enable_hint(cluster: str) -> str:
+    """What to turn on when a cluster has no workspace to read: the HyperPod observability feature."""
+    return (
+        "turn on HyperPod observability (the add-on amazon-sagemaker-hyperpod-observability with an Amazon Managed"
+        f' Prometheus workspace): PATCH /api/clusters/{cluster}/features {{"hyperpodObservability": {{"enabled":'
+        " true}}, or its toggle in the cluster's Features tab"
+    )
+
+
 IDLE_UTILIZATION = 1.0  # percent: a GPU under this is idle
 
 
