@@ -52,6 +52,7 @@ def _ports(
     addon: bool = True,
     pods: list[dict] | None = None,
     endpoints: tuple[str, ...] = ("chat",),
+    kind: str = "managed",
 ):
     addons = {}
     if addon:
@@ -60,7 +61,7 @@ def _ports(
     eks = Eks(clusters={"c1": {"status": "ACTIVE"}}, addons={"c1": addons})
     prometheus = Prometheus({WS.rstrip("/"): series or {}})
     kube = KubeLists({"Node": NODES, "Pod": pods or []})
-    found = [SimpleNamespace(name=e, namespace="default") for e in endpoints]
+    found = [SimpleNamespace(name=e, namespace="default", kind=kind) for e in endpoints]
     ports = cases.MetricsPorts(eks=eks, prometheus=prometheus, kube=kube, endpoints=Endpoints(found), clock=lambda: NOW)
     return ports, prometheus
 
@@ -161,3 +162,18 @@ def test_the_metrics_of_an_endpoint_the_cluster_does_not_have_are_not_found_nami
     ports, _ = _ports(endpoints=())
     with pytest.raises(NotFound, match="no endpoint chat in default"):
         cases.endpoint_metrics(EndpointMetricsInput(name="c1", endpoint="chat"), ports=ports)
+
+
+def test_a_container_endpoint_is_read_by_vllms_names_and_an_operator_endpoint_by_the_operators() -> None:
+    for kind, family in (("container", "vllm:"), ("managed", "model_"), ("jumpstart", "model_")):
+        ports, prometheus = _ports(kind=kind)
+        view = cases.endpoint_metrics(EndpointMetricsInput(name="c1", endpoint="chat"), ports=ports)
+        asked = [q for _, q, *_ in prometheus.asked]
+        assert asked and all(family in q for q in asked), (kind, asked)
+        assert view.available is True
+    ports, prometheus = _ports(kind="container")
+    cases.endpoint_metrics(EndpointMetricsInput(name="c1", endpoint="chat"), ports=ports)
+    asked = {q for _, q, *_ in prometheus.asked}
+    # the endpoint's Deployment pods only (chat-<hash>-<id>), latency in ms from vLLM's seconds, tokens per second
+    assert 'sum(rate(vllm:generation_tokens_total{namespace="default",pod=~"chat-[a-z0-9]+-[a-z0-9]+"}[120s]))' in asked
+    assert any(q.startswith("histogram_quantile(0.95, ") and q.endswith(" * 1000") for q in asked)

@@ -155,7 +155,7 @@ def endpoint_metrics(request: EndpointMetricsInput, *, ports: MetricsPorts) -> M
             "list the cluster's endpoints for their names."
         )
     _, _, step = _range(request, ports)
-    found = queries.endpoint(request.namespace, request.endpoint, step)
+    found = queries.endpoint(request.namespace, request.endpoint, step, str(found_endpoint.kind))
     return _answer(request.name, f"endpoint {request.namespace}/{request.endpoint}", request, found, ports, workspace)
 
 
