@@ -36,6 +36,9 @@ const TITLES: Record<string, string> = {
   latencyP50: 'Latency p50',
   latencyP95: 'Latency p95',
   timeToFirstTokenP50: 'Time to first token p50',
+  tokensPerSecond: 'Tokens generated per second',
+  trainingUptime: 'Training uptime',
+  trainingFaults: 'Training faults',
   idleGpus: 'Idle GPUs',
 };
 const RANGES = [
