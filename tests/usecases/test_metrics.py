@@ -6,6 +6,7 @@ pods on a node and a range of too many points refused."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from types import SimpleNamespace
 
 import pytest
@@ -23,6 +24,7 @@ from launchpod.usecases import metrics as cases
 from tests.fakes.eks import Eks
 from tests.fakes.endpoints import Endpoints
 from tests.fakes.kube_listing import KubeLists
+from tests.fakes.mlflow import Runs
 from tests.fakes.prometheus import Prometheus
 
 NOW = 1_800_000_000.0
@@ -177,3 +179,21 @@ def test_a_container_endpoint_is_read_by_vllms_names_and_an_operator_endpoint_by
     # the endpoint's Deployment pods only (chat-<hash>-<id>), latency in ms from vLLM's seconds, tokens per second
     assert 'sum(rate(vllm:generation_tokens_total{namespace="default",pod=~"chat-[a-z0-9]+-[a-z0-9]+"}[120s]))' in asked
     assert any(q.startswith("histogram_quantile(0.95, ") and q.endswith(" * 1000") for q in asked)
+
+
+def test_a_jobs_loss_comes_from_its_mlflow_run_within_the_range() -> None:
+    arn = "arn:aws:sagemaker:us-east-1:123456789012:mlflow-tracking-server/lp"
+    env = [{"name": "MLFLOW_TRACKING_URI", "value": arn}, {"name": "MLFLOW_EXPERIMENT_NAME", "value": "j"}]
+    pod = {
+        "metadata": {"name": "j-0", "namespace": "default", "labels": {"launchpod.io/job": "j"}},
+        "spec": {"nodeName": f"hyperpod-{BUSY}", "containers": [{"name": "pytorch", "env": env}]},
+    }
+    ports, _ = _ports(pods=[pod])
+    runs = Runs({(arn, "j"): {"run_id": "r1", "run_name": "j", "experiment_id": "1"}})
+    for step, (ago, loss) in enumerate(((7200, 3.0), (300, 2.0), (60, 1.5)), start=1):  # the first before the range
+        runs.log(arn, "r1", "loss", loss, step, int((NOW - ago) * 1000))
+    view = cases.job_metrics(JobMetricsInput(name="c1", jobName="j", minutes=60), ports=replace(ports, runs=runs))
+    (loss,) = [s for s in view.series if s.metric == "loss"]
+    assert (loss.summary.max, loss.summary.last, loss.labels) == (2.0, 1.5, {"source": "mlflow", "run": "r1"})
+    without = cases.job_metrics(JobMetricsInput(name="c1", jobName="j"), ports=replace(ports, runs=Runs({})))
+    assert [s for s in without.series if s.metric == "loss"] == []  # logs no loss: no series, GPU metrics still

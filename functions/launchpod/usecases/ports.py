@@ -115,6 +115,8 @@ class MlflowRuns(Protocol):
 
     def latest_run(self, arn: str, experiment: str) -> dict[str, Any] | None: ...
 
+    def metric_history(self, arn: str, run_id: str, key: str) -> list[dict[str, Any]]: ...
+
 
 class HyperPodReader(Protocol):
     """SageMaker's DescribeCluster of one HyperPod cluster (adapters.aws.sagemaker): None when it is absent."""

@@ -37,8 +37,7 @@ const TITLES: Record<string, string> = {
   latencyP95: 'Latency p95',
   timeToFirstTokenP50: 'Time to first token p50',
   tokensPerSecond: 'Tokens generated per second',
-  trainingUptime: 'Training uptime',
-  trainingFaults: 'Training faults',
+  loss: 'Training loss (MLflow)',
   idleGpus: 'Idle GPUs',
 };
 const RANGES = [
@@ -72,7 +71,7 @@ function number(value: number | null | undefined, unit: string): string {
   if (unit === 'MiB' && Math.abs(value) >= 1024) return `${(value / 1024).toFixed(1)} GiB`;
   const shown = compact(value);
   if (unit === 'percent') return `${shown} %`;
-  if (unit === 'xid') return shown; // the XID code itself
+  if (unit === 'xid' || unit === 'loss') return shown; // the XID code itself; a loss has no unit
   return shown.endsWith(' T') || shown.endsWith(' G') || shown.endsWith(' M') || shown.endsWith(' k') ? `${shown}${unit}` : `${shown} ${unit}`;
 }
 
