@@ -197,3 +197,20 @@ def test_a_jobs_loss_comes_from_its_mlflow_run_within_the_range() -> None:
     assert (loss.summary.max, loss.summary.last, loss.labels) == (2.0, 1.5, {"source": "mlflow", "run": "r1"})
     without = cases.job_metrics(JobMetricsInput(name="c1", jobName="j"), ports=replace(ports, runs=Runs({})))
     assert [s for s in without.series if s.metric == "loss"] == []  # logs no loss: no series, GPU metrics still
+
+
+def test_loss_values_logged_in_one_millisecond_keep_their_step_order() -> None:
+    arn = "arn:aws:sagemaker:us-east-1:123456789012:mlflow-tracking-server/lp"
+    env = [{"name": "MLFLOW_TRACKING_URI", "value": arn}, {"name": "MLFLOW_EXPERIMENT_NAME", "value": "j"}]
+    pod = {
+        "metadata": {"name": "j-0", "namespace": "default", "labels": {"launchpod.io/job": "j"}},
+        "spec": {"nodeName": f"hyperpod-{BUSY}", "containers": [{"name": "pytorch", "env": env}]},
+    }
+    ports, _ = _ports(pods=[pod])
+    runs = Runs({(arn, "j"): {"run_id": "r1", "run_name": "j", "experiment_id": "1"}})
+    for step, loss in enumerate((1.0, 3.0, 2.0), start=1):
+        runs.log(arn, "r1", "loss", loss, step, int((NOW - 60) * 1000))
+    request = JobMetricsInput(name="c1", jobName="j", points=True)
+    view = cases.job_metrics(request, ports=replace(ports, runs=runs))
+    (loss,) = [s for s in view.series if s.metric == "loss"]
+    assert [v for _, v in loss.points or []] == [1.0, 3.0, 2.0]

@@ -176,11 +176,12 @@ def _loss(pods: list[dict[str, Any]], request: JobMetricsInput, view: MetricsVie
         return None
     if not history:
         return None
-    points = sorted(
-        (m["timestamp"] / 1000, float(m["value"]))
+    logged = sorted(  # in the order logged: by time, then step (a fast loop logs steps in one millisecond)
+        (int(m["timestamp"]), int(m.get("step") or 0), float(m["value"]))
         for m in history
         if view.start <= m["timestamp"] / 1000 <= view.end + view.step
     )
+    points = [(t / 1000, value) for t, _, value in logged]
     return shaped.view(LOSS, "loss", {"source": "mlflow", "run": str(run["run_id"])}, points, request.points)
 
 
