@@ -103,8 +103,7 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
             "eks:DescribeAddonConfiguration",  # the values are checked against the add-on's schema first
             "aps:ListWorkspaces",  # the workspace Launchpod made before, by its alias
             "aps:DescribeWorkspace",
-            "aps:CreateWorkspace",
-            "aps:TagResource",  # tag-on-create of the workspace
+            "aps:CreateWorkspace",  # with tags: IAM checks aws:RequestTag on CreateWorkspace itself (no TagResource)
         ),
     ),
     phase_function(
