@@ -18,6 +18,7 @@ from launchpod.contracts.metrics import (
     IdleCapacityView,
     IdleNodeView,
     JobMetricsInput,
+    MetricSeriesView,
     MetricsRange,
     MetricsView,
     NodeMetricsInput,
@@ -158,7 +159,9 @@ def job_metrics(request: JobMetricsInput, *, ports: MetricsPorts) -> MetricsView
     return view
 
 
-def _loss(pods: list[dict[str, Any]], request: JobMetricsInput, view: MetricsView, ports: MetricsPorts) -> Any:
+def _loss(
+    pods: list[dict[str, Any]], request: JobMetricsInput, view: MetricsView, ports: MetricsPorts
+) -> MetricSeriesView | None:
     """The job's training loss as it logs it to MLflow (the ``loss`` metric of the newest run of its experiment,
     the MLFLOW_TRACKING_URI and MLFLOW_EXPERIMENT_NAME Launchpod gives its pods), within the view's range. The
     HyperPod observability add-on and the training operator export no loss, throughput or tokens-per-second
@@ -174,7 +177,7 @@ def _loss(pods: list[dict[str, Any]], request: JobMetricsInput, view: MetricsVie
         history = ports.runs.metric_history(arn, str(run["run_id"]), LOSS) if run else []
     except LaunchpodError:  # MLflow unreachable: the GPU metrics still answer
         return None
-    if not history:
+    if run is None or not history:
         return None
     logged = sorted(  # in the order logged: by time, then step (a fast loop logs steps in one millisecond)
         (int(m["timestamp"]), int(m.get("step") or 0), float(m["value"]))

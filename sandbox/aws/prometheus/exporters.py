@@ -259,9 +259,9 @@ def _histogram(
     db: Tsdb, workspace: str, base: dict[str, str], name: str, value: float, buckets: tuple[float, ...], now: float
 ) -> None:
     """One observation of a Prometheus histogram: its cumulative ``_bucket{le}`` counters, ``_sum`` and ``_count``."""
-    for bound in (*buckets, "+Inf"):
+    for bound in [*(str(b) for b in buckets), "+Inf"]:
         inside = bound == "+Inf" or value <= float(bound)
-        db.count(workspace, {**base, "__name__": f"{name}_bucket", "le": str(bound)}, now, 1.0 if inside else 0.0)
+        db.count(workspace, {**base, "__name__": f"{name}_bucket", "le": bound}, now, 1.0 if inside else 0.0)
     db.count(workspace, {**base, "__name__": f"{name}_sum"}, now, value)
     db.count(workspace, {**base, "__name__": f"{name}_count"}, now, 1.0)
 
