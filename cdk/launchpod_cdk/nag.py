@@ -102,6 +102,8 @@ def acknowledge(stack) -> list[tuple[str, str, str]]:
         "IAM5[Resource::arn:<AWS::Partition>:ssm:*:*:parameter/AmazonCloudWatch-*]",
         # HyperPod clusters get IDs at run time: the operators and Karpenter's role act on this account's
         "IAM5[Resource::arn:<AWS::Partition>:sagemaker:<AWS::Region>:<AWS::AccountId>:cluster/*]",
+        # AMP workspaces get IDs at run time: the HyperPod observability collector remote-writes to this account's
+        "IAM5[Resource::arn:<AWS::Partition>:aps:<AWS::Region>:<AWS::AccountId>:workspace/*]",
     ):
         _ack(stack.role_boundary, finding, boundary)
 

@@ -182,6 +182,14 @@ def boundary_document(d: Deployment) -> dict[str, Any]:
                 "Resource": "*",
             },
             {
+                # The HyperPod observability add-on's collector remote-writes into this account's Amazon Managed
+                # Prometheus workspaces (launchpod.domain.hyperpod_observability.policy scopes it to one).
+                "Sid": "MetricsRemoteWrite",
+                "Effect": "Allow",
+                "Action": "aps:RemoteWrite",
+                "Resource": f"arn:{p}:aps:{r}:{a}:workspace/*",
+            },
+            {
                 "Sid": "InferenceCertificates",
                 "Effect": "Allow",
                 "Action": "s3:PutObjectTagging",

@@ -132,6 +132,13 @@ def test_a_job_submitted_then_gets_the_env_logs_a_run_and_its_view_links_that_ru
     )
     steps = [p["step"] for p in run["metrics"]["loss"]]
     assert steps == list(range(1, len(steps) + 1)) and len(steps) >= 2
+    # the job's metrics chart that loss, read back from the run (MLflow's metric history)
+    with sandbox.client("viewer") as c:
+        metrics = c.get(f"/api/clusters/{NAME}/jobs/{job}/metrics", params={"minutes": 15, "points": "true"})
+    assert metrics.status_code == 200, metrics.text
+    [loss] = [s for s in metrics.json()["series"] if s["metric"] == "loss"]
+    assert loss["labels"] == {"source": "mlflow", "run": run["runId"]}
+    assert [v for _, v in loss["points"]] == [p["value"] for p in run["metrics"]["loss"]]
     with sandbox.client("operator") as c:
         c.delete(f"/api/clusters/{NAME}/jobs/{job}", params={"confirm": job})
 

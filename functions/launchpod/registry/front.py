@@ -48,6 +48,7 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
             # the job view's MLflow run: the tracking server's MLflow REST API, read only
             "sagemaker-mlflow:GetExperimentByName",
             "sagemaker-mlflow:SearchRuns",
+            "sagemaker-mlflow:GetMetricHistory",  # a job's loss, read back for its metrics
             # a gone pod's log lines, from the application log group Container Insights ships to
             "logs:FilterLogEvents",
             # metrics: the HyperPod observability add-on's Amazon Managed Prometheus workspace, queried

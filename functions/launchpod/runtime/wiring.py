@@ -6,7 +6,7 @@ from collections.abc import Callable
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Protocol
 
-from launchpod.adapters.aws.amp import Amp
+from launchpod.adapters.aws.amp import Amp, AmpWorkspaces
 from launchpod.adapters.aws.ec2 import Ec2
 from launchpod.adapters.aws.eks import Eks
 from launchpod.adapters.aws.iam import Iam
@@ -101,6 +101,11 @@ def incidents() -> DynamoIncidents:
 @lru_cache(maxsize=1)
 def amp() -> Amp:
     return Amp()
+
+
+@lru_cache(maxsize=1)
+def amp_workspaces() -> AmpWorkspaces:
+    return AmpWorkspaces()
 
 
 @lru_cache(maxsize=1)

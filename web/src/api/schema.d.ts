@@ -2758,7 +2758,7 @@ export interface components {
              * Name
              * @enum {string}
              */
-            name: "trainingOperator" | "tieredCheckpointing" | "taskGovernance" | "autoscaling" | "inferenceOperator" | "observability";
+            name: "trainingOperator" | "tieredCheckpointing" | "taskGovernance" | "autoscaling" | "inferenceOperator" | "observability" | "hyperpodObservability";
             /** Note */
             note?: string | null;
             /**
@@ -2891,6 +2891,26 @@ export interface components {
             /** Version */
             version: string;
         };
+        /** HyperPodObservabilityRequest */
+        HyperPodObservabilityRequest: {
+            /**
+             * Enabled
+             * @description install (true) or remove (false) HyperPod observability: its add-on and an Amazon Managed Prometheus workspace, which the metrics tools read
+             */
+            enabled: boolean;
+            /**
+             * Grafanaworkspacearn
+             * @description an existing Amazon Managed Grafana workspace for its dashboards
+             */
+            grafanaWorkspaceArn?: string | null;
+        } & ({
+            /** @constant */
+            enabled?: true;
+        } | {
+            /** @constant */
+            enabled?: false;
+            grafanaWorkspaceArn?: null;
+        });
         /** HyperPodStatusView */
         HyperPodStatusView: {
             /** Arn */
@@ -5553,6 +5573,8 @@ export interface components {
          * @description Send only the features that change; the backend compares them with the real cluster.
          */
         UpdateFeaturesRequest: {
+            /** Hyperpodobservability */
+            hyperpodObservability?: components["schemas"]["HyperPodObservabilityRequest"];
             /** Inferenceoperator */
             inferenceOperator?: components["schemas"]["InferenceOperatorRequest"];
             /** Observability */
@@ -5563,7 +5585,7 @@ export interface components {
             tieredCheckpointing?: components["schemas"]["TieredCheckpointingRequest"];
             /** Trainingoperator */
             trainingOperator?: components["schemas"]["TrainingOperatorRequest"];
-        } | unknown | unknown | unknown | unknown | unknown;
+        } | unknown | unknown | unknown | unknown | unknown | unknown;
         /**
          * UpdateInstanceGroupRequest
          * @description Explicit diff: send only what changed. Capacity type, NIC mode, instance type and subnet are fixed

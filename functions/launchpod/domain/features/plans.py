@@ -8,7 +8,7 @@ from typing import Any, TypedDict
 
 from launchpod.contracts.features import FeatureObjectView, FeatureView, UpdateFeaturesInput
 from launchpod.domain import addons as addon_health
-from launchpod.domain import observability, ownership
+from launchpod.domain import hyperpod_observability, observability, ownership
 from launchpod.domain.errors import Conflict
 from launchpod.domain.features.identities import (
     ROLE_ANNOTATION,
@@ -35,6 +35,10 @@ PHASES: tuple[tuple[str, str], ...] = (
     (
         "Observability",
         "The CloudWatch Observability add-on (Container Insights) with its pod identity role, or removed",
+    ),
+    (
+        "HyperPodObservability",
+        "The HyperPod observability add-on with its Amazon Managed Prometheus workspace and role, or removed",
     ),
 )
 MAX_POLLS = 80
@@ -154,6 +158,7 @@ def views(real: RealState) -> list[FeatureView]:
         _autoscaling_view(real),
         _inference_view(real),
         observability.view(real.addons, real.cluster),
+        hyperpod_observability.view(real.addons, real.cluster, real.prefix),
     ]
 
 
@@ -435,6 +440,9 @@ def plan(request: UpdateFeaturesInput, real: RealState) -> Plan:
         steps += _inference_steps(real, request.inferenceOperator.enabled, not cert_planned)
     if request.observability is not None:
         steps += observability.steps(real.addons, real.cluster, real.prefix, request.observability.enabled)
+    if request.hyperpodObservability is not None:
+        wanted = request.hyperpodObservability.enabled
+        steps += hyperpod_observability.steps(real.addons, real.cluster, real.prefix, wanted)
     return Plan(request.name, tuple(steps))
 
 
