@@ -295,7 +295,8 @@ def test_two_nodes_move_from_a_training_group_to_the_gpu_group_and_back_on_the_s
     assert planned.status_code == 200 and planned.json()["status"] == "PLANNED", planned.text
     reasons = [s["reason"] for s in planned.json()["steps"]]
     assert "cordon, then evict 1 pod(s): default/trainer-0" in reasons, reasons
-    assert all("training plan e2e-move-plan" in r for r in reasons if r.startswith("MoveClusterNodes")), reasons
+    moves = [r for r in reasons if r.startswith("into group gpu, keeping the same instance")]
+    assert len(moves) == 2 and all("training plan e2e-move-plan" in r for r in moves), reasons
     assert same.status_code == 422 and same.json()["details"][0]["field"] == "body.targetGroup"
 
     moved = _move(sandbox, cluster, {"sourceGroup": "train", "targetGroup": "gpu", "count": 2})
