@@ -38,6 +38,8 @@ def test_charts_follow_a_job_and_show_idle_nodes_with_their_cost(real: App, page
     empty = page.get_by_test_id("metrics-empty")
     expect(empty).to_contain_text("No metrics yet.")
     expect(empty).to_contain_text(ADDON)
+    expect(empty).to_contain_text("Add-ons tab")  # where a person installs it, not the add-on's configuration key
+    expect(empty).not_to_contain_text("configurationValues")
     shot(page, "empty-state", full_page=True)
 
     observability_on(sandbox, NAME)

@@ -20,9 +20,11 @@ from dataclasses import dataclass
 from typing import Any
 
 ADDON = "amazon-sagemaker-hyperpod-observability"
+# What a person does about it, in the console's words (the add-on's configuration key is for the docstring above).
 ENABLE_HINT = (
-    "turn on the HyperPod observability add-on (amazon-sagemaker-hyperpod-observability) with an Amazon Managed"
-    " Prometheus workspace (its configurationValues ampWorkspace.prometheusEndpoint)"
+    "install the Amazon SageMaker HyperPod observability add-on (amazon-sagemaker-hyperpod-observability) on it,"
+    " with an Amazon Managed Prometheus workspace to write to, from the EKS console's Add-ons tab of the cluster;"
+    " the charts fill in once it sends metrics"
 )
 IDLE_UTILIZATION = 1.0  # percent: a GPU under this is idle
 
