@@ -6697,6 +6697,7 @@ export interface operations {
         parameters: {
             query?: {
                 job?: string | null;
+                namespace?: string | null;
             };
             header?: never;
             path: {

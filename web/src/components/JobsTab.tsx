@@ -397,7 +397,7 @@ function JobDetail({
           { id: 'message', header: 'Message', cell: (e) => e.message },
         ]}
       />
-      <NcclDiagnosis cluster={cluster} job={job} />
+      <NcclDiagnosis cluster={cluster} job={job} namespace={view?.namespace ?? namespace} />
       {deleting ? (
         <DeleteJob
           cluster={cluster}
