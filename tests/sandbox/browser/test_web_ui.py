@@ -15,7 +15,7 @@ import pytest
 from playwright.sync_api import Page, Route, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
-from tests.sandbox.browser.conftest import OPERATION_TIMEOUT_MS, App, operation_succeeded
+from tests.sandbox.browser.conftest import OPERATION_TIMEOUT_MS, App, cluster_section, operation_succeeded
 from tests.sandbox.browser.selects import pick
 
 pytestmark = pytest.mark.browser
@@ -151,8 +151,8 @@ def test_create_cluster_through_the_wizard_and_watch_the_phases_complete(app: Ap
 
     page.get_by_role("link", name=name).first.click()
     expect(page.get_by_role("heading", name=name, level=1)).to_be_visible()
-    for tab in ("Instance groups", "Features", "Storage", "Jobs", "Inference", "Nodes"):
-        expect(page.get_by_role("tab", name=tab)).to_be_visible()
+    for section in ("Instance groups", "Features", "Storage", "Jobs", "Inference", "Nodes"):
+        expect(cluster_section(page, section)).to_be_visible()
     page.get_by_role("button", name="Set as active").click()
     expect(page.get_by_role("link", name=f"Active cluster: {name}")).to_be_visible()
     # The preference lives in the API, where the user's agents read it too.
@@ -425,9 +425,9 @@ def test_pages_have_no_serious_accessibility_violations(app: App, signed_in: Pag
     page.goto(operation)
     expect(operation_status(page)).to_have_text("Succeeded", timeout=OPERATION_TIMEOUT_MS)
     page.get_by_role("link", name=re.compile(r"^ui-axe-")).first.click()
-    expect(page.get_by_role("tab", name="Nodes")).to_be_visible()
+    expect(cluster_section(page, "Nodes")).to_be_visible()
     found += axe(page)
-    page.get_by_role("tab", name="Dependencies").click()
+    cluster_section(page, "Dependencies").click()
     expect(page.get_by_role("row").filter(has_text="cert-manager")).to_be_visible()
     found += axe(page)
 

@@ -1,4 +1,4 @@
-// One cluster: EKS and HyperPod status, and a tab per capability.
+// One cluster: EKS and HyperPod status, and a section per capability (listed in the side navigation, lib/clusterSections).
 
 import { useNavigate, useParams, useSearchParams } from 'react-router-dom';
 import Box from '@cloudscape-design/components/box';
@@ -9,7 +9,6 @@ import Header from '@cloudscape-design/components/header';
 import KeyValuePairs from '@cloudscape-design/components/key-value-pairs';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import Spinner from '@cloudscape-design/components/spinner';
-import Tabs from '@cloudscape-design/components/tabs';
 import Badge from '@cloudscape-design/components/badge';
 import ButtonDropdown from '@cloudscape-design/components/button-dropdown';
 import FormField from '@cloudscape-design/components/form-field';
@@ -34,6 +33,7 @@ import Link from '../components/Link';
 import OperationsTable from '../components/OperationsTable';
 import Status from '../components/Status';
 import { api, call, plan } from '../lib/api';
+import { clusterSection, clusterSectionHref, type ClusterSectionId } from '../lib/clusterSections';
 import { formatTime } from '../lib/format';
 import type { ClusterView, OperationAcceptedView } from '../lib/types';
 import { useFetch } from '../lib/useFetch';
@@ -196,19 +196,40 @@ function DeleteHyperPod({ cluster, onClose }: { cluster: ClusterView; onClose: (
   );
 }
 
+// What each section shows; a section of lib/clusterSections without its content here does not type-check.
+function sections(cluster: ClusterView): Record<ClusterSectionId, ReactNode> {
+  const name = cluster.name;
+  const eksActive = cluster.eks.status === 'ACTIVE';
+  const inService = cluster.hyperpod.status === 'InService';
+  return {
+    overview: <Overview cluster={cluster} />,
+    'instance-groups': <InstanceGroupsTab cluster={name} ready={cluster.hyperpod.status !== 'NOT_CREATED'} />,
+    nodes: <NodesTab cluster={name} />,
+    dependencies: <DependenciesTab cluster={name} ready={eksActive} />,
+    features: <FeaturesTab cluster={name} ready={eksActive} />,
+    storage: <StorageTab cluster={name} ready={eksActive} />,
+    jobs: <JobsTab cluster={name} ready={inService} />,
+    spaces: <SpacesTab cluster={name} ready={inService} />,
+    inference: <InferenceTab cluster={name} ready={eksActive} />,
+    notifications: <NotificationsTab cluster={name} />,
+    operations: <ClusterOperations name={name} />,
+  };
+}
+
 export default function ClusterPage() {
   const { name = '' } = useParams();
-  const [params, setParams] = useSearchParams();
+  const [params] = useSearchParams();
   const { activeCluster, setActiveCluster, can } = useSession();
   const [dialog, setDialog] = useState<'delete' | 'phase' | 'hyperpod' | null>(null);
   const { data: cluster, error, reload } = useFetch(() => api.cluster(name), [name], 10000);
-  const tab = params.get('tab') ?? 'overview';
+  const section = clusterSection(params.get('tab'));
 
   const breadcrumbs = (
     <Breadcrumbs
       items={[
         { text: 'Clusters', href: '/clusters' },
         { text: name, href: `/clusters/${encodeURIComponent(name)}` },
+        ...(section.id === 'overview' ? [] : [{ text: section.label, href: clusterSectionHref(name, section.id) }]),
       ]}
     />
   );
@@ -259,34 +280,9 @@ export default function ClusterPage() {
           </Box>
         ) : null}
         {cluster ? (
-          <Tabs
-            activeTabId={tab}
-            onChange={({ detail }) => setParams(detail.activeTabId === 'overview' ? {} : { tab: detail.activeTabId })}
-            ariaLabel="Cluster sections"
-            i18nStrings={{ scrollLeftAriaLabel: 'Scroll tabs left', scrollRightAriaLabel: 'Scroll tabs right' }}
-            tabs={[
-              { id: 'overview', label: 'Overview', content: <Overview cluster={cluster} /> },
-              {
-                id: 'dependencies',
-                label: 'Dependencies',
-                content: <DependenciesTab cluster={name} ready={cluster.eks.status === 'ACTIVE'} />,
-              },
-              {
-                id: 'instance-groups',
-                label: 'Instance groups',
-                content: <InstanceGroupsTab cluster={name} ready={cluster.hyperpod.status !== 'NOT_CREATED'} />,
-              },
-              // ---- managed features and storage
-              { id: 'features', label: 'Features', content: <FeaturesTab cluster={name} ready={cluster.eks.status === 'ACTIVE'} /> },
-              { id: 'storage', label: 'Storage', content: <StorageTab cluster={name} ready={cluster.eks.status === 'ACTIVE'} /> },
-              { id: 'jobs', label: 'Jobs', content: <JobsTab cluster={name} ready={cluster.hyperpod.status === 'InService'} /> },
-              { id: 'spaces', label: 'Spaces', content: <SpacesTab cluster={name} ready={cluster.hyperpod.status === 'InService'} /> },
-              { id: 'inference', label: 'Inference', content: <InferenceTab cluster={name} ready={cluster.eks.status === 'ACTIVE'} /> },
-              { id: 'nodes', label: 'Nodes', content: <NodesTab cluster={name} /> },
-              { id: 'notifications', label: 'Notifications', content: <NotificationsTab cluster={name} /> },
-              { id: 'operations', label: 'Operations', content: <ClusterOperations name={name} /> },
-            ]}
-          />
+          <div role="region" aria-label={section.label} data-section={section.id}>
+            {sections(cluster)[section.id]}
+          </div>
         ) : error ? null : (
           <Spinner size="large" />
         )}
