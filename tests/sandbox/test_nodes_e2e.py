@@ -9,6 +9,8 @@ import time
 import pytest
 from kubernetes import client as k8s
 
+from tests.sandbox.jobs_support import next_step
+
 pytestmark = pytest.mark.e2e
 NAME = "e2e-nodes"
 GROUP = {"name": "gpu", "instanceType": "ml.p5.48xlarge", "instanceCount": 3}
@@ -69,7 +71,8 @@ def test_one_node_has_its_conditions_and_hyperpod_details(sandbox, cluster):
     assert detail["nodeId"] == node_id and detail["privateIp"]
     assert [(x["type"], x["status"]) for x in detail["conditions"]] == [("Ready", "True")]
     assert detail["hyperpod"]["InstanceStatus"]["Status"] == "Running"
-    assert missing.status_code == 404 and "GET /api/clusters" in missing.json()["message"]
+    assert missing.status_code == 404 and "choose one of its nodes" in missing.json()["message"]
+    assert next_step(missing) == f"GET /api/clusters/{cluster}/nodes"
 
 
 def test_a_gpu_pod_shows_on_its_node_with_the_gpus_it_holds(sandbox, cluster):
@@ -192,7 +195,7 @@ def test_replace_on_a_cluster_never_patched_says_to_patch_it_first_and_works_aft
     assert refused["status"] == "FAILED", refused
     message = next(p["message"] for p in refused["phases"] if p["status"] == "FAILED")
     assert "ValidationException" in message and "UpdateClusterSoftware" in message
-    assert f"POST /api/clusters/{cluster}/software-update" in message
+    assert f"update the software of {cluster}'s instance groups" in message
     with sandbox.client() as c:
         patch = c.post(f"/api/clusters/{cluster}/software-update", json={})
         assert sandbox.wait_operation(patch.json()["operation"]["id"], timeout=180)["status"] == "SUCCEEDED"
