@@ -267,3 +267,21 @@ def test_waiting_shows_every_phase_that_ended_even_between_two_polls() -> None:
     said = err.getvalue().splitlines()
     assert code == 0
     assert [line.split()[-2:] for line in said if line.startswith("  SUCCEEDED")] == [["Make", "a"], ["Make", "b"]]
+
+
+def test_an_errors_next_step_is_shown_as_the_command_that_makes_it():
+    from launchpod.contracts.errors import ErrorView
+
+    from cli.main import _error_text
+    from mcp_gateway.rest import RestError
+
+    call = 'POST /api/clusters/ml-a/dependencies {"includeOptional": true}'
+    error = ErrorView.model_validate(
+        {
+            "code": "CONFLICT",
+            "message": "ml-a has no HyperPod Spaces add-on; install the cluster's dependencies with the optional ones.",
+            "details": [{"field": None, "rule": "next_step", "message": call}],
+        }
+    )
+    text = _error_text(COMMANDS["create_space"], RestError(409, error), COMMANDS)
+    assert f"  next step: `launchpod {COMMANDS['reconcile_dependencies'].words}` ({call})" in text.splitlines()
