@@ -222,6 +222,9 @@ def test_provision_a_hyperpod_cluster_through_the_wizard_and_see_its_phases(
     second.get_by_role("button", name=re.compile("Threads per core")).click()
     pick(page, page.get_by_role("option").filter(has_text="Hyperthreading on"))
     page.get_by_label("Install optional dependencies").check()
+    # continuous provisioning, which cluster events, autoscaling and moving nodes need, is asked for here
+    expect(page.get_by_label("Continuous provisioning")).not_to_be_checked()
+    page.get_by_label("Continuous provisioning").check()
     shot(page, "hyperpod", full_page=True)
     found = axe(page)
     page.get_by_role("button", name="Next").click()
@@ -237,6 +240,7 @@ def test_provision_a_hyperpod_cluster_through_the_wizard_and_see_its_phases(
     expect(page.get_by_role("row").filter(has_text="gpu")).to_contain_text("InstanceStress")
     expect(page.get_by_role("row").filter(has_text="workers")).to_contain_text("Off")
     expect(page.get_by_text("Automatic", exact=True)).to_be_visible()
+    expect(page.get_by_text("Continuous", exact=True)).to_be_visible()
     found += axe(page)
     assert found == [], json.dumps(found, indent=2)
     shot(page, "review", full_page=True)
@@ -267,6 +271,7 @@ def test_provision_a_hyperpod_cluster_through_the_wizard_and_see_its_phases(
     hyperpod = sent[0]["hyperpod"]
     assert sent[0]["name"] == name and hyperpod["availabilityZone"] == zone
     assert hyperpod["nodeRecovery"] == "Automatic" and sent[0]["includeOptionalDependencies"] is True
+    assert hyperpod["nodeProvisioningMode"] == "Continuous"
     assert [g["name"] for g in hyperpod["instanceGroups"]] == ["gpu", "workers"]
     assert hyperpod["instanceGroups"][0]["deepHealthChecks"] == ["InstanceStress"]
     assert hyperpod["instanceGroups"][1]["threadsPerCore"] == 2

@@ -22,6 +22,7 @@ export type WizardField =
   | 'instanceGroups'
   | `instanceGroups.${number}.${GroupField}`
   | 'nodeRecovery'
+  | 'continuousProvisioning'
   | 'includeOptionalDependencies'
   | 'storage'
   | `storage.${StorageField}`;
@@ -56,6 +57,7 @@ export interface StorageChoices {
 export interface ProvisionChoices extends CreateClusterChoices {
   instanceGroups: InstanceGroupChoices[];
   nodeRecovery: boolean; // true = Automatic
+  continuousProvisioning?: boolean; // true = nodeProvisioningMode Continuous
   includeOptionalDependencies: boolean;
   storage: StorageChoices | null; // null = no storage
 }
@@ -110,6 +112,7 @@ export function provisionClusterBody(choices: ProvisionChoices): Record<string, 
       availabilityZone: choices.zone,
       instanceGroups: choices.instanceGroups.map(instanceGroupBody),
       nodeRecovery: choices.nodeRecovery ? 'Automatic' : 'None',
+      ...(choices.continuousProvisioning ? { nodeProvisioningMode: 'Continuous' } : {}),
     },
     includeOptionalDependencies: choices.includeOptionalDependencies,
     ...(choices.storage ? { storage: storageBody(choices.storage) } : {}),
@@ -195,6 +198,7 @@ export function wizardFieldOf(path: string): WizardField | undefined {
   // HyperPod runs in the zone chosen for placement
   if (path === 'hyperpod.availabilityZone') return 'zone';
   if (path === 'hyperpod.nodeRecovery') return 'nodeRecovery';
+  if (path === 'hyperpod.nodeProvisioningMode') return 'continuousProvisioning';
   const group = /^hyperpod\.instanceGroups\.(\d+)\.([A-Za-z]+)/.exec(path);
   if (group && (GROUP_FIELDS as readonly string[]).includes(group[2]))
     return `instanceGroups.${Number(group[1])}.${group[2] as GroupField}`;

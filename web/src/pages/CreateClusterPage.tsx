@@ -61,6 +61,7 @@ interface FormState {
   hyperpod: boolean;
   instanceGroups: GroupRow[];
   nodeRecovery: boolean;
+  continuousProvisioning: boolean;
   includeOptionalDependencies: boolean;
   storageOn: boolean;
   storage: StorageChoices;
@@ -99,6 +100,7 @@ export default function CreateClusterPage() {
     hyperpod: true,
     instanceGroups: [newGroup([])],
     nodeRecovery: true,
+    continuousProvisioning: false,
     includeOptionalDependencies: false,
     storageOn: false,
     storage: { kind: 's3', storageName: '', namespace: 'default', prefix: '', fileSystemId: '' },
@@ -403,6 +405,18 @@ export default function CreateClusterPage() {
                 </Toggle>
               </FormField>
               <FormField
+                label="Node provisioning"
+                description="With continuous provisioning HyperPod keeps adding instances as capacity frees up instead of failing the request, adds nodes one by one, and keeps the cluster's events. Autoscaling (Karpenter) and moving nodes need it. It cannot be changed later."
+                errorText={errors.continuousProvisioning}
+              >
+                <Toggle
+                  checked={form.continuousProvisioning}
+                  onChange={({ detail }) => set('continuousProvisioning', detail.checked)}
+                >
+                  Continuous provisioning
+                </Toggle>
+              </FormField>
+              <FormField
                 label="Dependencies"
                 description="cert-manager, Mountpoint for S3 CSI, metrics-server, the HyperPod health agent and the NVIDIA and EFA device plugins are always installed."
                 errorText={errors.includeOptionalDependencies}
@@ -483,6 +497,7 @@ export default function CreateClusterPage() {
                   { label: 'HyperPod cluster', value: `Created in ${form.zone || '-'}` },
                   { label: 'Instances', value: `${instances} in ${form.instanceGroups.length} group${form.instanceGroups.length === 1 ? '' : 's'}` },
                   { label: 'Node recovery', value: form.nodeRecovery ? 'Automatic' : 'None' },
+                  { label: 'Node provisioning', value: form.continuousProvisioning ? 'Continuous' : 'All at once' },
                   { label: 'Optional dependencies', value: form.includeOptionalDependencies ? OPTIONAL_DEPENDENCIES : 'Not installed' },
                 ]
               : [{ label: 'HyperPod cluster', value: 'Not created now' }]
@@ -491,6 +506,7 @@ export default function CreateClusterPage() {
       </Container>
       {form.hyperpod ? (
         <Table
+          wrapLines
           variant="container"
           header={
             <Header variant="h2" counter={`(${form.instanceGroups.length})`}>
