@@ -33,6 +33,7 @@ function PlansTable() {
     <SpaceBetween size="s">
       <ErrorAlert error={error} />
       <Table<TrainingPlanView>
+        wrapLines
         header={<Header counter={`(${data?.items.length ?? 0})`} actions={<Button iconName="refresh" ariaLabel="Refresh plans" onClick={() => void reload()} />}>Training plans</Header>}
         loading={loading && !data}
         items={data?.items ?? []}
@@ -157,6 +158,7 @@ function OfferingSearch() {
         {message && <Box color="text-status-inactive">{message}</Box>}
         {offerings && (
           <Table<OfferingView>
+            wrapLines
             items={offerings}
             empty="No offerings."
             columnDefinitions={[
