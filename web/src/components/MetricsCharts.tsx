@@ -9,6 +9,7 @@ import Box from '@cloudscape-design/components/box';
 import ColumnLayout from '@cloudscape-design/components/column-layout';
 import Container from '@cloudscape-design/components/container';
 import Header from '@cloudscape-design/components/header';
+import CloudscapeLink from '@cloudscape-design/components/link';
 import LineChart from '@cloudscape-design/components/line-chart';
 import SegmentedControl from '@cloudscape-design/components/segmented-control';
 import SpaceBetween from '@cloudscape-design/components/space-between';
@@ -177,6 +178,21 @@ export default function MetricsCharts({
 }
 
 /** GPU nodes idle longer than a threshold, with what they cost per hour. */
+// "https://... (what the table is)": the page as a link a person follows, not a raw URL in the sentence.
+function PriceSource({ source }: { source: string }) {
+  const [url, ...rest] = source.split(' ');
+  if (!/^https:\/\//.test(url)) return <>Prices: {source}</>;
+  return (
+    <>
+      Prices from{' '}
+      <CloudscapeLink href={url} external variant="primary" fontSize="inherit">
+        SageMaker AI pricing
+      </CloudscapeLink>{' '}
+      {rest.join(' ')}
+    </>
+  );
+}
+
 export function IdleCapacity({ cluster }: { cluster: string }) {
   const [threshold, setThreshold] = useState('30');
   const { data, error } = useFetch(
@@ -193,7 +209,7 @@ export function IdleCapacity({ cluster }: { cluster: string }) {
       header={
         <Header
           variant="h3"
-          description={data?.priceSource ? `Prices: ${data.priceSource}` : undefined}
+          description={data?.priceSource ? <PriceSource source={data.priceSource} /> : undefined}
           actions={
             <SegmentedControl
               selectedId={threshold}
