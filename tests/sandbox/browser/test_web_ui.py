@@ -359,6 +359,24 @@ def test_a_busy_cluster_names_the_operation_holding_it(app: App, signed_in: Page
     app.wait_operation(holder)
 
 
+def test_a_cluster_made_without_hyperpod_offers_to_create_it_and_says_what_comes_first(
+    app: App, signed_in: Page, ready_cluster: str, shot
+) -> None:
+    """Before the next test installs its dependencies: the dry run's refusal says what to do and where."""
+    page = signed_in
+    page.goto(f"{app.url}/clusters/{ready_cluster}?tab=instance-groups")
+    expect(page.get_by_text("create it from Actions, Create HyperPod cluster")).to_be_visible()
+    page.get_by_role("button", name="Actions").click()
+    page.get_by_role("menuitem", name="Create HyperPod cluster").click()
+    dialog = page.get_by_role("dialog")
+    expect(dialog.get_by_role("button", name=re.compile("Instance type"))).to_contain_text("ml.")
+    expect(dialog).to_contain_text("Install the cluster's dependencies, wait until that operation succeeds")
+    expect(dialog).to_contain_text("In this console: Cluster: Dependencies, Install.")
+    expect(dialog).not_to_contain_text("/api/")
+    shot(page, "create-hyperpod")
+    dialog.get_by_role("button", name="Cancel").click()
+
+
 def test_dependencies_are_listed_and_installed_from_the_cluster_page(
     app: App, signed_in: Page, ready_cluster: str, shot
 ) -> None:

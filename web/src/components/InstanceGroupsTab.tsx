@@ -308,7 +308,7 @@ export default function InstanceGroupsTab({ cluster, ready }: { cluster: string;
         selectedItems={current ? [current] : []}
         onSelectionChange={({ detail }) => setSelected(detail.selectedItems)}
         ariaLabels={{ itemSelectionLabel: (_, item) => item.group, selectionGroupLabel: 'Instance groups', allItemsSelectionLabel: () => 'all' }}
-        empty={<Box textAlign="center">{ready ? 'No instance groups.' : 'The cluster has no HyperPod cluster yet.'}</Box>}
+        empty={<Box textAlign="center">{ready ? 'No instance groups.' : 'The cluster has no HyperPod cluster yet: create it from Actions, Create HyperPod cluster.'}</Box>}
         header={
           <Header
             variant="h2"

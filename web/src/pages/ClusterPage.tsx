@@ -12,6 +12,7 @@ import Spinner from '@cloudscape-design/components/spinner';
 import Badge from '@cloudscape-design/components/badge';
 import ButtonDropdown from '@cloudscape-design/components/button-dropdown';
 import FormField from '@cloudscape-design/components/form-field';
+import Input from '@cloudscape-design/components/input';
 import Select from '@cloudscape-design/components/select';
 import { useState, type ReactNode } from 'react';
 
@@ -34,6 +35,7 @@ import OperationsTable from '../components/OperationsTable';
 import Status from '../components/Status';
 import { api, call, plan } from '../lib/api';
 import { clusterSection, clusterSectionHref, type ClusterSectionId } from '../lib/clusterSections';
+import { byInstanceType, instanceTypeOption } from '../lib/instanceTypes';
 import { formatTime } from '../lib/format';
 import type { ClusterView, OperationAcceptedView } from '../lib/types';
 import { useFetch } from '../lib/useFetch';
@@ -185,6 +187,69 @@ function DeleteCluster({ cluster, onClose }: { cluster: ClusterView; onClose: ()
   );
 }
 
+// HyperPod for a cluster made without it (the wizard's "EKS control plane only"): one instance group in a zone of the
+// control plane, planned by the API's dry run before anything is created. More groups are added from Instance groups.
+function CreateHyperPod({ name, onClose }: { name: string; onClose: () => void }) {
+  const navigate = useNavigate();
+  const zones = useFetch(() => api.availabilityZones(), []);
+  const [zone, setZone] = useState('');
+  const [group, setGroup] = useState('gpu');
+  const [type, setType] = useState('');
+  const [count, setCount] = useState('1');
+  const chosenZone = zone || zones.data?.items[0]?.name || '';
+  const types = useFetch(() => api.instanceTypes(chosenZone || undefined), [chosenZone]);
+  const offered = [...(types.data?.items ?? [])].filter((t) => t.zones.includes(chosenZone)).sort(byInstanceType);
+  const chosenType = type && offered.some((t) => t.instanceType === type) ? type : offered[0]?.instanceType ?? '';
+  const body = {
+    availabilityZone: chosenZone,
+    instanceGroups: [{ name: group, instanceType: chosenType, instanceCount: Number(count) }],
+  };
+  return (
+    <ConfirmAction
+      header={`Create the HyperPod cluster of ${name}`}
+      action="Create HyperPod cluster"
+      ready={Boolean(chosenZone && chosenType && group && count)}
+      loadPlan={() => plan('create_hyperpod', { name }, { body })}
+      planDeps={[name, chosenZone, group, chosenType, count]}
+      planLabel="What it would do"
+      onClose={onClose}
+      onConfirm={async () => {
+        const { data } = await call<OperationAcceptedView>('create_hyperpod', { name }, { body });
+        navigate(`/operations/${encodeURIComponent(data.operation.id)}`);
+      }}
+    >
+      <SpaceBetween size="m">
+        <FormField label="Availability zone" description="HyperPod's nodes run in one zone of the control plane's.">
+          <Select
+            selectedOption={chosenZone ? { value: chosenZone, label: chosenZone } : null}
+            onChange={({ detail }) => setZone(detail.selectedOption.value ?? '')}
+            options={(zones.data?.items ?? []).map((z) => ({ value: z.name, label: z.name }))}
+            statusType={zones.loading ? 'loading' : 'finished'}
+            ariaLabel="Availability zone"
+          />
+        </FormField>
+        <FormField label="Group name" description="More groups can be added afterwards, from Instance groups.">
+          <Input value={group} onChange={({ detail }) => setGroup(detail.value)} ariaLabel="Group name" />
+        </FormField>
+        <FormField label="Instance type">
+          <Select
+            selectedOption={chosenType ? instanceTypeOption(offered.find((t) => t.instanceType === chosenType)!) : null}
+            onChange={({ detail }) => setType(detail.selectedOption.value ?? '')}
+            options={offered.map(instanceTypeOption)}
+            statusType={types.loading ? 'loading' : 'finished'}
+            empty={`No HyperPod instance type is offered in ${chosenZone}`}
+            filteringType="auto"
+            ariaLabel="Instance type"
+          />
+        </FormField>
+        <FormField label="Instance count">
+          <Input type="number" value={count} onChange={({ detail }) => setCount(detail.value)} ariaLabel="Instance count" />
+        </FormField>
+      </SpaceBetween>
+    </ConfirmAction>
+  );
+}
+
 function DeleteHyperPod({ cluster, onClose }: { cluster: ClusterView; onClose: () => void }) {
   const name = cluster.name;
   return (
@@ -220,7 +285,7 @@ export default function ClusterPage() {
   const { name = '' } = useParams();
   const [params] = useSearchParams();
   const { activeCluster, setActiveCluster, can } = useSession();
-  const [dialog, setDialog] = useState<'delete' | 'phase' | 'hyperpod' | null>(null);
+  const [dialog, setDialog] = useState<'delete' | 'phase' | 'hyperpod' | 'create-hyperpod' | null>(null);
   const { data: cluster, error, reload } = useFetch(() => api.cluster(name), [name], 10000);
   const section = clusterSection(params.get('tab'));
 
@@ -251,9 +316,15 @@ export default function ClusterPage() {
               <ButtonDropdown
                 disabled={!cluster || !can('admin')}
                 disabledReason={cluster ? 'Changing a cluster needs the admin role.' : undefined}
-                onItemClick={({ detail }) => setDialog(detail.id as 'delete' | 'phase' | 'hyperpod')}
+                onItemClick={({ detail }) => setDialog(detail.id as 'delete' | 'phase' | 'hyperpod' | 'create-hyperpod')}
                 items={[
                   { id: 'phase', text: 'Run a provisioning phase again' },
+                  {
+                    id: 'create-hyperpod',
+                    text: 'Create HyperPod cluster',
+                    disabled: cluster?.hyperpod.status !== 'NOT_CREATED',
+                    disabledReason: 'This cluster has its HyperPod cluster.',
+                  },
                   {
                     id: 'hyperpod',
                     text: 'Delete HyperPod cluster',
@@ -290,6 +361,7 @@ export default function ClusterPage() {
       {dialog === 'delete' && cluster ? <DeleteCluster cluster={cluster} onClose={() => setDialog(null)} /> : null}
       {dialog === 'phase' ? <RunPhase name={name} onClose={() => setDialog(null)} /> : null}
       {dialog === 'hyperpod' && cluster ? <DeleteHyperPod cluster={cluster} onClose={() => setDialog(null)} /> : null}
+      {dialog === 'create-hyperpod' ? <CreateHyperPod name={name} onClose={() => setDialog(null)} /> : null}
     </ContentLayout>
   );
 }
