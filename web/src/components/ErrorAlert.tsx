@@ -33,7 +33,13 @@ export default function ErrorAlert({ error, onDismiss }: { error: unknown; onDis
   return (
     <Alert
       type="error"
-      header={apiError ? HEADERS[apiError.status] ?? `Request failed (${apiError.body.code})` : 'Something went wrong'}
+      header={
+        apiError
+          ? apiError.status === 409 && !operationId
+            ? "Not possible in the cluster's current state" // a 409 naming no operation: no one holds the cluster
+            : HEADERS[apiError.status] ?? `Request failed (${apiError.body.code})`
+          : 'Something went wrong'
+      }
       dismissible={!!onDismiss}
       onDismiss={onDismiss}
     >
