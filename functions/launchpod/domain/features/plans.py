@@ -257,7 +257,7 @@ def _autoscaling_view(real: RealState) -> FeatureView:
         dependsOn=["HyperPod cluster", "a cluster role that may BatchAddClusterNodes and BatchDeleteClusterNodes"],
         blockedBy=[] if real.hyperpod else ["no HyperPod cluster"],
         note=auto.get("FailureMessage"),
-        changedWith="the instance-groups routes (UpdateCluster AutoScaling)",
+        changedWith="Autoscaling, in the cluster's instance groups",
     )
 
 
