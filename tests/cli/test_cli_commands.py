@@ -253,22 +253,6 @@ def test_every_documented_rest_operation_is_a_command_with_an_argument_for_each_
             assert {o.field for o in command.options} == fields, command.words
 
 
-def test_waiting_shows_every_phase_that_ended_even_between_two_polls() -> None:
-    import io
-
-    from cli import follow
-
-    phases = [{"name": n, "title": t, "status": "PENDING"} for n, t in (("A", "Make a"), ("B", "Make b"))]
-    running = {"id": "op-1", "kind": "k", "target": "c", "status": "RUNNING", "phases": phases}
-    done = {**running, "status": "SUCCEEDED", "phases": [{**p, "status": "SUCCEEDED"} for p in phases]}
-    views = iter([running, done])
-    err = io.StringIO()
-    code, _ = follow.wait_operation(lambda _id: next(views), "op-1", interval=0, err=err)
-    said = err.getvalue().splitlines()
-    assert code == 0
-    assert [line.split()[-2:] for line in said if line.startswith("  SUCCEEDED")] == [["Make", "a"], ["Make", "b"]]
-
-
 def test_an_errors_next_step_is_shown_as_the_command_that_makes_it():
     from launchpod.contracts.errors import ErrorView
 
@@ -285,3 +269,19 @@ def test_an_errors_next_step_is_shown_as_the_command_that_makes_it():
     )
     text = _error_text(COMMANDS["create_space"], RestError(409, error), COMMANDS)
     assert f"  next step: `launchpod {COMMANDS['reconcile_dependencies'].words}` ({call})" in text.splitlines()
+
+
+def test_waiting_shows_every_phase_that_ended_even_between_two_polls() -> None:
+    import io
+
+    from cli import follow
+
+    phases = [{"name": n, "title": t, "status": "PENDING"} for n, t in (("A", "Make a"), ("B", "Make b"))]
+    running = {"id": "op-1", "kind": "k", "target": "c", "status": "RUNNING", "phases": phases}
+    done = {**running, "status": "SUCCEEDED", "phases": [{**p, "status": "SUCCEEDED"} for p in phases]}
+    views = iter([running, done])
+    err = io.StringIO()
+    code, _ = follow.wait_operation(lambda _id: next(views), "op-1", interval=0, err=err)
+    said = err.getvalue().splitlines()
+    assert code == 0
+    assert [line.split()[-2:] for line in said if line.startswith("  SUCCEEDED")] == [["Make", "a"], ["Make", "b"]]
