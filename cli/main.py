@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import getpass
+import re
 import sys
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
@@ -106,7 +107,7 @@ def _run(command: Command, by_id: dict[str, Command], namespace: argparse.Namesp
                 print(render.table(final["phases"], render.NESTED_COLUMNS["phases"]))
             return code
     except RestError as exc:
-        sys.stderr.write(f"launchpod {command.words}: {_error_text(command, exc)}\n")
+        sys.stderr.write(f"launchpod {command.words}: {_error_text(command, exc, by_id)}\n")
         if exc.status == 401:
             sys.stderr.write(f"(token from {runner.settings.source}; API {runner.settings.api_url})\n")
         return EXIT_API_ERROR
@@ -131,11 +132,27 @@ def _active_cluster(runner: Runner, by_id: dict[str, Command], command: Command)
     return str(preferences["activeCluster"])
 
 
-def _error_text(command: Command, exc: RestError) -> str:
-    """The API's message, then each field it names as the option to fix."""
+def _next_command(call: str, by_id: dict[str, Command]) -> str:
+    """An error's next-step call (``METHOD /api/... [JSON body]``) as the command that makes it, with the call."""
+    method, _, rest = call.partition(" ")
+    path = rest.split(" ", 1)[0].split("?", 1)[0]
+    for found in by_id.values():
+        route = re.sub(r"{\w+}", "[^/]+", found.entry.path)
+        if found.entry.method == method and re.fullmatch(route, path):
+            return f"`launchpod {found.words}` ({call})"
+    return call
+
+
+def _error_text(command: Command, exc: RestError, by_id: dict[str, Command]) -> str:
+    """The API's message, then each field it names as the option to fix, and the command that fixes it."""
     error = exc.error
     lines = [error.message]
-    lines += [f"  {flag_of(command, d.field) or 'request'}: {d.message}" for d in error.details]
+    lines += [
+        f"  next step: {_next_command(d.message, by_id)}"
+        if d.rule == "next_step"
+        else f"  {flag_of(command, d.field) or 'request'}: {d.message}"
+        for d in error.details
+    ]
     lines.append(f"(HTTP {exc.status} {error.code}" + (f", request id {error.requestId})" if error.requestId else ")"))
     if exc.retry_after:
         lines[-1] += f" Retry after {exc.retry_after} s."

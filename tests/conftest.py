@@ -85,6 +85,7 @@ _SHARED_GROUPS = {
     "tests/sandbox/test_unknown_ids_e2e.py": "jobs-cluster",
     "tests/sandbox/test_cli_jobs_e2e.py": "jobs-cluster",
     "tests/sandbox/test_watch_jobs_e2e.py": "jobs-cluster",
+    "tests/sandbox/browser/test_console_layout_ui.py": "jobs-cluster",
 }
 
 

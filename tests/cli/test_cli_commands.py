@@ -255,6 +255,24 @@ def test_every_documented_rest_operation_is_a_command_with_an_argument_for_each_
             assert {o.field for o in command.options} == fields, command.words
 
 
+def test_an_errors_next_step_is_shown_as_the_command_that_makes_it():
+    from launchpod.contracts.errors import ErrorView
+
+    from cli.main import _error_text
+    from mcp_gateway.rest import RestError
+
+    call = 'POST /api/clusters/ml-a/dependencies {"includeOptional": true}'
+    error = ErrorView.model_validate(
+        {
+            "code": "CONFLICT",
+            "message": "ml-a has no HyperPod Spaces add-on; install the cluster's dependencies with the optional ones.",
+            "details": [{"field": None, "rule": "next_step", "message": call}],
+        }
+    )
+    text = _error_text(COMMANDS["create_space"], RestError(409, error), COMMANDS)
+    assert f"  next step: `launchpod {COMMANDS['reconcile_dependencies'].words}` ({call})" in text.splitlines()
+
+
 def test_waiting_shows_every_phase_that_ended_even_between_two_polls() -> None:
     import io
 

@@ -18,6 +18,11 @@ CLAIM = "shared"
 BODY = cluster_body(NAME, {"name": "gpu", "instanceType": "ml.p5.48xlarge", "instanceCount": 2})
 
 
+def next_step(refused) -> str | None:
+    """The call an error names as its fix (a detail for the CLI and agents; the message says it in words)."""
+    return next((d["message"] for d in refused.json()["details"] if d["rule"] == "next_step"), None)
+
+
 def custom_job(job: str, **extra) -> dict:
     return {
         "jobName": job,
@@ -122,10 +127,12 @@ def ready_cluster(sandbox) -> str:
     # Before the operators are there: 409 naming what to enable.
     refused = submit(sandbox, custom_job("too-early"))
     assert refused.status_code == 409, refused.text
-    assert "trainingOperator" in refused.json()["message"] and "features" in refused.json()["message"]
+    assert "Turn on the training operator in the cluster's features" in refused.json()["message"]
+    assert next_step(refused) == f'PATCH /api/clusters/{NAME}/features {{"trainingOperator": {{"enabled": true}}}}'
     refused = submit(sandbox, {**custom_job("too-early"), "kind": "ray"})
     assert refused.status_code == 409, refused.text
-    assert "KubeRay" in refused.json()["message"] and "includeOptional" in refused.json()["message"]
+    assert "KubeRay" in refused.json()["message"] and "with the optional ones" in refused.json()["message"]
+    assert next_step(refused) == f'POST /api/clusters/{NAME}/dependencies {{"includeOptional": true}}'
 
     with sandbox.client() as c:
         for method, path, body in [

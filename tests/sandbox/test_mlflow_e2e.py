@@ -14,7 +14,7 @@ import urllib.parse
 import pytest
 from kubernetes import client as k8s
 
-from tests.sandbox.jobs_support import CLAIM, NAME, ready_cluster, recipe_inputs
+from tests.sandbox.jobs_support import CLAIM, NAME, next_step, ready_cluster, recipe_inputs
 from tests.sandbox.jobs_support import submit as _submit
 
 pytestmark = pytest.mark.e2e
@@ -43,7 +43,8 @@ def _until(check, timeout: float = 90):
 def test_without_a_server_get_says_how_to_make_one_and_bad_requests_are_refused(sandbox, cluster):
     missing = _get(sandbox)
     assert missing.status_code == 404, missing.text
-    assert f"PUT /api/clusters/{NAME}/mlflow" in missing.json()["message"]
+    assert "set one up first" in missing.json()["message"]
+    assert next_step(missing) == f"PUT /api/clusters/{NAME}/mlflow"
     with sandbox.client("operator") as c:
         bad = c.put(PATH, json={"trackingServerName": "-not_a name"})
     assert bad.status_code == 422, bad.text

@@ -10,6 +10,8 @@ import time
 import pytest
 from kubernetes import client as k8s
 
+from tests.sandbox.jobs_support import next_step
+
 pytestmark = pytest.mark.e2e
 NAME = "e2e-nodes"
 GROUP = {"name": "gpu", "instanceType": "ml.p5.48xlarge", "instanceCount": 3}
@@ -70,7 +72,8 @@ def test_one_node_has_its_conditions_and_hyperpod_details(sandbox, cluster):
     assert detail["nodeId"] == node_id and detail["privateIp"]
     assert [(x["type"], x["status"]) for x in detail["conditions"]] == [("Ready", "True")]
     assert detail["hyperpod"]["InstanceStatus"]["Status"] == "Running"
-    assert missing.status_code == 404 and "GET /api/clusters" in missing.json()["message"]
+    assert missing.status_code == 404 and "choose one of its nodes" in missing.json()["message"]
+    assert next_step(missing) == f"GET /api/clusters/{cluster}/nodes"
 
 
 def test_a_gpu_pod_shows_on_its_node_with_the_gpus_it_holds(sandbox, cluster):
@@ -193,7 +196,7 @@ def test_replace_on_a_cluster_never_patched_says_to_patch_it_first_and_works_aft
     assert refused["status"] == "FAILED", refused
     message = next(p["message"] for p in refused["phases"] if p["status"] == "FAILED")
     assert "ValidationException" in message and "UpdateClusterSoftware" in message
-    assert f"POST /api/clusters/{cluster}/software-update" in message
+    assert f"update the software of {cluster}'s instance groups" in message
     with sandbox.client() as c:
         patch = c.post(f"/api/clusters/{cluster}/software-update", json={})
         assert sandbox.wait_operation(patch.json()["operation"]["id"], timeout=180)["status"] == "SUCCEEDED"
@@ -296,7 +299,8 @@ def test_two_nodes_move_from_a_training_group_to_the_gpu_group_and_back_on_the_s
     assert planned.status_code == 200 and planned.json()["status"] == "PLANNED", planned.text
     reasons = [s["reason"] for s in planned.json()["steps"]]
     assert "cordon, then evict 1 pod(s): default/trainer-0" in reasons, reasons
-    assert all("training plan e2e-move-plan" in r for r in reasons if r.startswith("MoveClusterNodes")), reasons
+    moves = [r for r in reasons if r.startswith("into group gpu, keeping the same instance")]
+    assert len(moves) == 2 and all("training plan e2e-move-plan" in r for r in moves), reasons
     assert same.status_code == 422 and same.json()["details"][0]["field"] == "body.targetGroup"
 
     moved = _move(sandbox, cluster, {"sourceGroup": "train", "targetGroup": "gpu", "count": 2})

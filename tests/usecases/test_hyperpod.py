@@ -110,14 +110,18 @@ def test_a_control_plane_still_creating_is_refused_with_what_to_do() -> None:
     with pytest.raises(Conflict) as refused:
         hyperpod.create_hyperpod("train", ASKED, ADMIN, ports=_ports(eks={"status": "CREATING"}))
     assert str(refused.value) == (
-        "The EKS control plane of train is CREATING; create it with POST /api/clusters and wait for SUCCEEDED."
+        "The EKS control plane of train is CREATING; create it first and wait until that operation succeeds."
     )
+    assert refused.value.details == [{"field": None, "rule": "next_step", "message": "POST /api/clusters"}]
 
 
 def test_without_the_health_agent_hyperpod_is_refused_and_the_dependencies_route_named() -> None:
     with pytest.raises(Conflict) as refused:
         hyperpod.create_hyperpod("train", ASKED, ADMIN, ports=_ports(kube=[]))
-    assert "Run POST /api/clusters/train/dependencies and wait for SUCCEEDED" in str(refused.value)
+    assert "Install the cluster's dependencies, wait until that operation succeeds" in str(refused.value)
+    assert refused.value.details == [
+        {"field": None, "rule": "next_step", "message": "POST /api/clusters/train/dependencies"}
+    ]
 
 
 def test_a_quota_other_clusters_already_use_is_refused_with_how_much_to_raise_it() -> None:
@@ -135,7 +139,8 @@ def test_provisioning_over_an_eks_cluster_launchpod_did_not_create_is_refused_wi
     )
     with pytest.raises(Conflict) as refused:
         hyperpod.provision_cluster(request, ADMIN, ports=_ports(eks={**ACTIVE, "tags": {}}))
-    assert "import it (POST /api/clusters/import) or choose another name" in str(refused.value)
+    assert "import it into Launchpod or choose another name" in str(refused.value)
+    assert refused.value.details == [{"field": None, "rule": "next_step", "message": "POST /api/clusters/import"}]
 
 
 def test_a_new_provision_plans_every_part_and_registers_the_cluster_once_started() -> None:

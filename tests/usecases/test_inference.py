@@ -142,8 +142,13 @@ def test_a_managed_endpoint_carries_its_metrics_to_the_workflow_and_needs_the_op
             "metrics": {"scrapeIntervalSeconds": 30, "port": 8000},
         },
     }
-    with pytest.raises(Conflict, match="inferenceOperator"):
+    with pytest.raises(Conflict, match="Turn on the inference operator in the cluster's features") as refused:
         cases.create(_create(body), who=WHO, ports=_ports([SHARED], addons={}))
+    assert {
+        "field": None,
+        "rule": "next_step",
+        "message": 'PATCH /api/clusters/c1/features {"inferenceOperator": {"enabled": true}}',
+    } in refused.value.details
     ports = _ports([SHARED])
     cases.create(_create(body), who=WHO, ports=ports).start()
     ((_, _, document),) = ports.workflows.started

@@ -80,8 +80,8 @@ def test_without_the_add_on_each_answer_says_what_to_turn_on() -> None:
         cases.node_metrics(NodeMetricsInput(name="c1", nodeId=BUSY), ports=ports),
     ):
         assert view.available is False and view.series == []
-        assert view.message and queries.ADDON in view.message
-        assert '/api/clusters/c1/features {"hyperpodObservability": {"enabled": true}}' in view.message
+        assert view.message and queries.ADDON in view.message and "Amazon Managed Prometheus workspace" in view.message
+        assert "Features" in view.message
     idle = cases.idle_capacity(IdleCapacityInput(name="c1"), ports=ports)
     assert idle.available is False and queries.ADDON in (idle.message or "")
     assert prometheus.asked == []

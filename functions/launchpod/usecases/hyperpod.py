@@ -17,7 +17,7 @@ from launchpod.domain.clusters import control_plane, hyperpod, plans, provision,
 from launchpod.domain.clusters.instance_types import to_ec2, to_sagemaker
 from launchpod.domain.clusters.views import owned_by_launchpod
 from launchpod.domain.dependencies import objects as dependency_objects
-from launchpod.domain.errors import Conflict, InvalidInput, NotFound
+from launchpod.domain.errors import Conflict, InvalidInput, next_step
 from launchpod.domain.instance_groups import placement, preflight
 from launchpod.runtime import wiring
 from launchpod.usecases.ports import HyperPods, KubeReader, Quotas
@@ -111,8 +111,9 @@ def check_dependencies(name: str, *, read: KubeReader) -> None:
         ns, agent = dependency_objects.HEALTH_AGENT
         raise Conflict(
             f"HyperPod's dependencies are not installed on {name} (no DaemonSet {ns}/{agent}); AWS requires them"
-            f" before the HyperPod cluster is created. Run POST /api/clusters/{name}/dependencies and wait for"
-            " SUCCEEDED, then retry; POST /api/clusters/provision does both in order."
+            " before the HyperPod cluster is created. Install the cluster's dependencies, wait until that operation"
+            " succeeds, then try again (provisioning a cluster does both in order).",
+            details=[next_step(f"POST /api/clusters/{name}/dependencies")],
         )
 
 
@@ -124,8 +125,9 @@ def check_hyperpod(request: CreateHyperPodInput, *, ports: HyperPodPorts) -> Non
     if eks is None or eks.get("status") != "ACTIVE":
         state = eks.get("status") if eks else "not created"
         raise Conflict(
-            f"The EKS control plane of {request.name} is {state}; create it with POST /api/clusters and wait for"
-            " SUCCEEDED."
+            f"The EKS control plane of {request.name} is {state}; create it first and wait until that operation"
+            " succeeds.",
+            details=[next_step("POST /api/clusters")],
         )
     check_dependencies(request.name, read=ports.read)
 
@@ -175,7 +177,8 @@ def provision_cluster(request: ProvisionClusterRequest, who: ops.Principal, *, p
     if existing is not None and not owned_by_launchpod(existing, request.name, ports.prefix):
         raise Conflict(
             f"An EKS cluster named {request.name} already exists and Launchpod did not create it; "
-            "import it (POST /api/clusters/import) or choose another name."
+            "import it into Launchpod or choose another name.",
+            details=[next_step("POST /api/clusters/import")],
         )
     hp = ports.sagemaker.hyperpod_cluster(hyperpod.hyperpod_name(request.name))
     volume, claim = (
@@ -203,7 +206,7 @@ def update_software(request: UpdateSoftwareInput, who: ops.Principal, *, ports: 
     name = request.name
     existing = ports.sagemaker.hyperpod_cluster(hyperpod.hyperpod_name(name))
     if existing is None:
-        raise NotFound(f"{name} has no HyperPod cluster; create it with POST /api/clusters/{name}/hyperpod.")
+        raise hyperpod.no_hyperpod(name)
     if existing["ClusterStatus"] not in ("InService", "SystemUpdating"):
         raise Conflict(f"The HyperPod cluster {name} is {existing['ClusterStatus']}; update it once it is InService.")
     groups = [g["InstanceGroupName"] for g in existing.get("InstanceGroups", [])]

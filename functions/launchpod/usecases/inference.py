@@ -32,7 +32,7 @@ from launchpod.domain import operations as ops
 from launchpod.domain import task_governance as governance
 from launchpod.domain.clusters import hyperpod
 from launchpod.domain.dependencies import lbc
-from launchpod.domain.errors import Conflict, NotFound, PermanentError
+from launchpod.domain.errors import Conflict, NotFound, PermanentError, next_step
 from launchpod.domain.inference import chat, endpoints, manifests
 from launchpod.domain.inference.endpoints import RealEndpoint
 from launchpod.domain.nodes import views as node_views
@@ -122,18 +122,26 @@ def _needs_operator(request: CreateEndpointInput, ports: InferencePorts) -> None
     if keda:
         raise Conflict(
             f"Container autoscaling is a KEDA ScaledObject, and KEDA comes with the HyperPod inference operator, "
-            f"which is not enabled on {request.name}. Enable it (PATCH /api/clusters/{request.name}/features with "
-            '{"inferenceOperator": {"enabled": true}}), or deploy without autoscaling.',
+            f"which is not enabled on {request.name}. Turn on the inference operator in the cluster's features, or"
+            " deploy without autoscaling.",
             details=[
-                {"field": "body.container.autoscaling", "rule": "keda_installed", "message": "inference operator"}
+                {"field": "body.container.autoscaling", "rule": "keda_installed", "message": "inference operator"},
+                _enable_inference(request.name),
             ],
         )
     raise Conflict(
         f"{request.kind} endpoints are run by the HyperPod inference operator, which is not enabled on "
-        f"{request.name}. Enable it (PATCH /api/clusters/{request.name}/features with "
-        '{"inferenceOperator": {"enabled": true}}) and send the request again, or deploy kind container.',
-        details=[{"field": "body.kind", "rule": "inference_operator_enabled", "message": "inference operator"}],
+        f"{request.name}. Turn on the inference operator in the cluster's features and send the request again, or"
+        " deploy kind container.",
+        details=[
+            {"field": "body.kind", "rule": "inference_operator_enabled", "message": "inference operator"},
+            _enable_inference(request.name),
+        ],
     )
+
+
+def _enable_inference(name: str) -> dict[str, Any]:
+    return next_step(f'PATCH /api/clusters/{name}/features {{"inferenceOperator": {{"enabled": true}}}}')
 
 
 def _needs_prometheus(request: CreateEndpointInput, ports: InferencePorts) -> None:
@@ -191,9 +199,12 @@ def _volume(name: str, storage_name: str, namespace: str, ports: InferencePorts)
 
 def _missing(name: str, storage_name: str, field: str, kinds: str) -> Conflict:
     return Conflict(
-        f"{name} has no {kinds} storage {storage_name} configured by Launchpod; configure one "
-        f"(POST /api/clusters/{name}/storage) or name one from GET /api/clusters/{name}/storage.",
-        details=[{"field": field, "rule": "storage_exists", "message": storage_name}],
+        f"{name} has no {kinds} storage {storage_name} configured by Launchpod; add it to the cluster's storage, or"
+        " choose one the cluster has.",
+        details=[
+            {"field": field, "rule": "storage_exists", "message": storage_name},
+            next_step(f"POST /api/clusters/{name}/storage"),
+        ],
     )
 
 
@@ -236,7 +247,10 @@ def _needs_balancer(name: str, ports: InferencePorts) -> None:
 def _existing(name: str, endpoint: str, ports: InferencePorts) -> RealEndpoint:
     found = ports.endpoints.endpoint(name, endpoint)
     if found is None:
-        raise NotFound(f"{name} has no endpoint {endpoint} deployed by Launchpod; GET /api/clusters/{name}/endpoints.")
+        raise NotFound(
+            f"{name} has no endpoint {endpoint} deployed by Launchpod.",
+            details=[next_step(f"GET /api/clusters/{name}/endpoints")],
+        )
     return found
 
 

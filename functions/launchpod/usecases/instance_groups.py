@@ -20,7 +20,7 @@ from launchpod.domain import mig
 from launchpod.domain import operations as ops
 from launchpod.domain.clusters import hyperpod
 from launchpod.domain.clusters.instance_types import to_ec2
-from launchpod.domain.errors import Conflict, InvalidInput, NotFound
+from launchpod.domain.errors import Conflict, InvalidInput, NotFound, next_step
 from launchpod.domain.instance_groups import autoscaling, changes, placement, preflight, specs, workflow
 from launchpod.domain.instance_groups.views import group_view
 from launchpod.domain.jobs.manifests import GROUP_LABEL
@@ -61,7 +61,7 @@ def real() -> InstanceGroupPorts:
 def _cluster(name: str, ports: InstanceGroupPorts) -> dict[str, Any]:
     cluster = ports.sagemaker.hyperpod_cluster(hyperpod.hyperpod_name(name))
     if cluster is None:
-        raise NotFound(f"{name} has no HyperPod cluster; create it with POST /api/clusters/{name}/hyperpod.")
+        raise hyperpod.no_hyperpod(name)
     return cluster
 
 
@@ -86,8 +86,9 @@ def _not_karpenters(name: str, cluster: dict[str, Any], group: str, doing: str, 
     """Karpenter owns a managed group's count, and a group still in its node class must not disappear."""
     if group in autoscaling.managed_groups(karpenter_objects(name, cluster, read=ports.read)[0]):
         raise Conflict(
-            f"Karpenter manages instance group {group}, so it cannot {doing}; take it out of autoscaling first "
-            f"(PUT /api/clusters/{name}/autoscaling without it, or with enabled false)."
+            f"Karpenter manages instance group {group}, so it cannot {doing}; take it out of autoscaling first"
+            " (leave it out of the managed groups, or turn autoscaling off).",
+            details=[next_step(f"PUT /api/clusters/{name}/autoscaling")],
         )
 
 

@@ -17,7 +17,7 @@ from launchpod.domain import features
 from launchpod.domain import mlflow as mlflow_domain
 from launchpod.domain import task_governance as governance
 from launchpod.domain.clusters import hyperpod
-from launchpod.domain.errors import Conflict, InvalidInput, LaunchpodError, NotFound
+from launchpod.domain.errors import Conflict, InvalidInput, LaunchpodError, NotFound, next_step
 from launchpod.domain.inference.endpoints import NodeRoom, fit_warnings
 from launchpod.domain.jobs import manifests, plans, rules, views
 from launchpod.domain.nodes import views as node_views
@@ -239,8 +239,9 @@ def _checkpoint_account(name: str, namespace: str, ports: JobPorts) -> dict[str,
     role = ((feature or {}).get("metadata", {}).get("annotations") or {}).get(features.ROLE_ANNOTATION)
     if not role:
         raise Conflict(
-            f"Tiered checkpointing is on for {name} but its service account has no IAM role; turn it on again: "
-            f'PATCH /api/clusters/{name}/features {{"tieredCheckpointing": {{"enabled": true}}}}.'
+            f"Tiered checkpointing is on for {name} but its service account has no IAM role; turn tiered"
+            " checkpointing on again in the cluster's features.",
+            details=[next_step(f'PATCH /api/clusters/{name}/features {{"tieredCheckpointing": {{"enabled": true}}}}')],
         )
     return features.service_account(name, role, namespace)
 

@@ -24,7 +24,7 @@ from launchpod.contracts.metrics import (
     NodeMetricsInput,
 )
 from launchpod.domain import mlflow as mlflow_domain
-from launchpod.domain.errors import InvalidInput, LaunchpodError, NotFound
+from launchpod.domain.errors import InvalidInput, LaunchpodError, NotFound, next_step
 from launchpod.domain.jobs.manifests import JOB_LABEL
 from launchpod.domain.metrics import idle, prices, queries
 from launchpod.domain.metrics import series as shaped
@@ -130,7 +130,10 @@ def node_metrics(request: NodeMetricsInput, *, ports: MetricsPorts) -> MetricsVi
     endpoint = _workspace(request.name, ports)
     node = next((n for n in ports.kube(request.name, "Node") if instance_of(n) == request.nodeId), None)
     if node is None:
-        raise NotFound(f"{request.name} has no node {request.nodeId}; GET /api/clusters/{request.name}/nodes.")
+        raise NotFound(
+            f"{request.name} has no node {request.nodeId}; choose one of its nodes.",
+            details=[next_step(f"GET /api/clusters/{request.name}/nodes")],
+        )
     host = node["metadata"]["name"]
     _, _, step = _range(request, ports)
     return _answer(request.name, f"node {request.nodeId}", request, queries.node(host, step), ports, endpoint)

@@ -25,7 +25,7 @@ from launchpod.contracts.nodes import (
 from launchpod.contracts.operations import OperationView
 from launchpod.domain import operations as ops
 from launchpod.domain.clusters import hyperpod
-from launchpod.domain.errors import Conflict, InvalidInput, LaunchpodError, NotFound
+from launchpod.domain.errors import Conflict, InvalidInput, LaunchpodError, NotFound, next_step
 from launchpod.domain.nodes import actions, views
 from launchpod.runtime import wiring
 from launchpod.usecases.ports import HyperPodNodes, KubeLister
@@ -52,7 +52,7 @@ def real() -> NodePorts:
 def hyperpod_of(name: str, *, ports: NodePorts) -> dict[str, Any]:
     found = ports.sagemaker.hyperpod_cluster(hyperpod.hyperpod_name(name))
     if found is None:
-        raise NotFound(f"{name} has no HyperPod cluster; create it with POST /api/clusters/{name}/hyperpod.")
+        raise hyperpod.no_hyperpod(name)
     return found
 
 
@@ -96,7 +96,10 @@ def get_node(name: str, nodeId: str, *, ports: NodePorts) -> NodeDetailView:
     cluster = hyperpod_of(name, ports=ports)
     details = ports.sagemaker.describe_node(hyperpod.hyperpod_name(name), nodeId)
     if details is None:
-        raise NotFound(f"{name} has no node {nodeId}; list its nodes with GET /api/clusters/{name}/nodes.")
+        raise NotFound(
+            f"{name} has no node {nodeId}; choose one of its nodes.",
+            details=[next_step(f"GET /api/clusters/{name}/nodes")],
+        )
     nodes, pods = _kube(name, ports)
     kube = views.by_instance(nodes).get(nodeId)
     node_name = ((kube or {}).get("metadata") or {}).get("name")

@@ -64,8 +64,8 @@ def require_claim(name: str, namespace: str, claim: str, *, read: KubeReader) ->
     ref = {"apiVersion": "v1", "kind": "PersistentVolumeClaim", "metadata": {"name": claim, "namespace": namespace}}
     if read(name, ref) is None:
         raise InvalidInput(
-            f"No PersistentVolumeClaim {claim} in {namespace} on {name}; configure the shared bucket first"
-            f" (POST /api/clusters/{name}/storage) or name an existing claim.",
+            f"No PersistentVolumeClaim {claim} in {namespace} on {name}; add storage to the cluster first (it makes"
+            " the claim) or choose a claim it has.",
             field="body.storageClaim",
             rule="existing_claim",
         )

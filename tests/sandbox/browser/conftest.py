@@ -15,7 +15,7 @@ from typing import Any
 
 import httpx
 import pytest
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import Browser, Locator, Page, expect, sync_playwright
 
 from tests.sandbox.http_support import TLS
 
@@ -135,3 +135,9 @@ def operation_succeeded(page: Page) -> None:
     """The page opened the operation it started, and the operation succeeded."""
     expect(page).to_have_url(re.compile(r"/operations/op-[0-9a-z]+$"))
     expect(page.get_by_test_id("operation-status")).to_have_text("Succeeded", timeout=OPERATION_TIMEOUT_MS)
+
+
+def cluster_section(page: Page, label: str) -> Locator:
+    """The link to a section of the cluster shown (its ?tab=), listed under its name in the side navigation."""
+    nav = page.get_by_role("navigation", name="Side navigation")
+    return nav.locator("a[href*='?tab=']").filter(has_text=re.compile(f"^{re.escape(label)}$"))

@@ -6814,6 +6814,7 @@ export interface operations {
         parameters: {
             query?: {
                 job?: string | null;
+                namespace?: string | null;
             };
             header?: never;
             path: {

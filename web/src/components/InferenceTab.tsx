@@ -343,6 +343,7 @@ function Detail({
           <Box color="text-status-error">Autoscaling cannot read its metric: {endpoint.scalingError}</Box>
         ) : null}
         <Table
+          wrapLines
           variant="embedded"
           header={<Header variant="h3">Pods</Header>}
           items={endpoint.pods ?? []}
@@ -436,6 +437,7 @@ export default function InferenceTab({ cluster, ready }: { cluster: string; read
   return (
     <SpaceBetween size="l">
       <Table
+        wrapLines
         variant="container"
         items={items}
         loading={loading && !data}

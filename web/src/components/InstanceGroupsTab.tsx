@@ -311,7 +311,7 @@ export default function InstanceGroupsTab({ cluster, ready }: { cluster: string;
         selectedItems={current ? [current] : []}
         onSelectionChange={({ detail }) => setSelected(detail.selectedItems)}
         ariaLabels={{ itemSelectionLabel: (_, item) => item.group, selectionGroupLabel: 'Instance groups', allItemsSelectionLabel: () => 'all' }}
-        empty={<Box textAlign="center">{ready ? 'No instance groups.' : 'The cluster has no HyperPod cluster yet.'}</Box>}
+        empty={<Box textAlign="center">{ready ? 'No instance groups.' : 'The cluster has no HyperPod cluster yet: create it from Actions, Create HyperPod cluster.'}</Box>}
         header={
           <Header
             variant="h2"
@@ -331,28 +331,68 @@ export default function InstanceGroupsTab({ cluster, ready }: { cluster: string;
             Instance groups
           </Header>
         }
+        // Seven columns, what belongs together in one cell (the group and its checks, type and NIC, image and
+        // patching, zone and subnet): thirteen ran past the card at 1280 px and cut the zone and subnet off.
         columnDefinitions={[
-          { id: 'group', header: 'Group', cell: (g) => g.group },
-          { id: 'type', header: 'Instance type', cell: (g) => typesLabel(g) },
+          {
+            id: 'group',
+            header: 'Group',
+            cell: (g) => (
+              <>
+                {g.group}
+                {g.deepHealthChecks?.length ? (
+                  <Box variant="small" display="block">Deep health checks: {g.deepHealthChecks.join(', ')}</Box>
+                ) : null}
+                {g.karpenterManaged ? <Box variant="small" display="block">Managed by Karpenter</Box> : null}
+              </>
+            ),
+          },
+          {
+            id: 'type',
+            header: 'Instance type',
+            cell: (g) => (
+              <>
+                {typesLabel(g)}
+                <Box variant="small" display="block">
+                  {({ 'efa-only': 'EFA-only', efa: 'EFA', ena: 'ENA (no EFA)' })[g.nicMode]}
+                </Box>
+              </>
+            ),
+          },
           { id: 'status', header: 'Status', cell: (g) => <Status value={g.status} /> },
           { id: 'count', header: 'Running / target', cell: (g) => `${g.currentCount} / ${g.targetCount}${g.minCount ? ` (min ${g.minCount})` : ''}${g.scaling ? ' (scaling)' : ''}` },
+          { id: 'capacity', header: 'Capacity', cell: (g) => (g.trainingPlanArn ? `${capacityLabel(g.capacityType)} (${g.trainingPlanStatus ?? '-'})` : capacityLabel(g.capacityType)) },
           {
-            id: 'patching',
-            header: 'Automatic patching',
+            id: 'software',
+            header: 'Image and patching',
             minWidth: 150,
             cell: (g) => {
               const { strategy, next } = patchLabel(g);
-              // the date never wraps at its hyphens
-              return next ? <>{strategy}; next <span style={{ whiteSpace: 'nowrap' }}>{next}</span></> : strategy;
+              return (
+                <>
+                  {g.imageVersion ?? g.imageReleaseVersion ?? 'Latest'}
+                  <Box variant="small" display="block">
+                    {/* the date never wraps at its hyphens */}
+                    Patching: {next ? <>{strategy}; next <span style={{ whiteSpace: 'nowrap' }}>{next}</span></> : strategy}
+                  </Box>
+                </>
+              );
             },
           },
-          { id: 'image', header: 'Image', cell: (g) => g.imageVersion ?? g.imageReleaseVersion ?? 'Latest' },
-          { id: 'capacity', header: 'Capacity', cell: (g) => (g.trainingPlanArn ? `${capacityLabel(g.capacityType)} (${g.trainingPlanStatus ?? '-'})` : capacityLabel(g.capacityType)) },
-          { id: 'nic', header: 'NIC mode', cell: (g) => ({ 'efa-only': 'EFA-only', efa: 'EFA', ena: 'ENA (no EFA)' })[g.nicMode] },
-          { id: 'zone', header: 'Zone', minWidth: 120, cell: (g) => (g.zones ?? []).join(', ') || '-' }, // a zone never wraps mid-name
-          { id: 'subnet', header: 'Subnet', cell: (g) => `${(g.subnetIds ?? []).join(', ') || '-'}${g.dedicatedSubnet ? ' (dedicated)' : ''}` },
-          { id: 'checks', header: 'Deep health checks', cell: (g) => (g.deepHealthChecks ?? []).join(', ') || '-' },
-          { id: 'karpenter', header: 'Karpenter', cell: (g) => (g.karpenterManaged ? 'Managed' : '-') },
+          {
+            id: 'placement',
+            header: 'Zone and subnet',
+            cell: (g) => (
+              <>
+                {/* a zone or a subnet id never wraps mid-name */}
+                <span style={{ whiteSpace: 'nowrap' }}>{(g.zones ?? []).join(', ') || '-'}</span>
+                <Box variant="small" display="block">
+                  {(g.subnetIds ?? []).map((id) => <span key={id} style={{ whiteSpace: 'nowrap' }}>{id} </span>)}
+                  {g.dedicatedSubnet ? '(dedicated)' : ''}
+                </Box>
+              </>
+            ),
+          },
         ]}
       />
       {ready ? <AutoscalingSection cluster={cluster} list={data ?? null} /> : null}

@@ -342,6 +342,7 @@ function JobDetail({
         )}
       </Container>
       <Table
+        wrapLines
         variant="container"
         header={<Header variant="h3">Pods</Header>}
         items={view?.pods ?? []}
@@ -386,6 +387,7 @@ function JobDetail({
         title="GPU use of the job's nodes"
       />
       <Table
+        wrapLines
         variant="container"
         header={<Header variant="h3">Recent events</Header>}
         items={view?.events ?? []}
@@ -397,7 +399,7 @@ function JobDetail({
           { id: 'message', header: 'Message', cell: (e) => e.message },
         ]}
       />
-      <NcclDiagnosis cluster={cluster} job={job} />
+      <NcclDiagnosis cluster={cluster} job={job} namespace={view?.namespace ?? namespace} />
       {deleting ? (
         <DeleteJob
           cluster={cluster}
@@ -437,6 +439,7 @@ export default function JobsTab({ cluster, ready }: { cluster: string; ready: bo
         }}
       />
       <Table
+        wrapLines
         variant="container"
         header={
           <Header variant="h2" counter={data ? `(${data.items.length})` : undefined} actions={<Button iconName="refresh" ariaLabel="Refresh jobs" onClick={() => void reload()} />}>

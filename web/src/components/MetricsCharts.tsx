@@ -203,6 +203,7 @@ export function IdleCapacity({ cluster }: { cluster: string }) {
   return (
     <div data-testid="idle-capacity">
     <Table
+      wrapLines
       variant="container"
       header={
         <Header

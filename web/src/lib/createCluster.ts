@@ -34,6 +34,7 @@ export type WizardField =
   | 'instanceGroups'
   | `instanceGroups.${number}.${GroupField}`
   | 'nodeRecovery'
+  | 'continuous'
   | 'includeOptionalDependencies'
   | 'storage'
   | `storage.${StorageField}`;
@@ -231,6 +232,7 @@ export function wizardFieldOf(path: string): WizardField | undefined {
   // HyperPod runs in the zone chosen for placement
   if (path === 'hyperpod.availabilityZone') return 'zone';
   if (path === 'hyperpod.nodeRecovery') return 'nodeRecovery';
+  if (path === 'hyperpod.nodeProvisioningMode') return 'continuous';
   const group = /^hyperpod\.instanceGroups\.(\d+)\.([A-Za-z]+)/.exec(path);
   if (group && (GROUP_FIELDS as readonly string[]).includes(group[2]))
     return `instanceGroups.${Number(group[1])}.${group[2] as GroupField}`;

@@ -48,6 +48,7 @@ function PlansTable() {
     <SpaceBetween size="s">
       <ErrorAlert error={error} />
       <Table<TrainingPlanView>
+        wrapLines
         header={
           <Header
             counter={`(${data?.items.length ?? 0})`}
@@ -200,6 +201,7 @@ function OfferingSearch() {
         {message && <Box color="text-status-inactive">{message}</Box>}
         {offerings && (
           <Table<OfferingView>
+            wrapLines
             items={offerings}
             empty="No offerings."
             columnDefinitions={[

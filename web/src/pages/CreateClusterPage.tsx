@@ -406,7 +406,8 @@ export default function CreateClusterPage() {
               </FormField>
               <FormField
                 label="Provisioning"
-                description="HyperPod keeps adding instances as capacity frees up instead of failing, keeps the cluster's events, and lets groups have fallback types, a minimum count and nodes moved between them."
+                description="HyperPod keeps adding instances as capacity frees up instead of failing, keeps the cluster's events, and lets groups have fallback types, a minimum count and nodes moved between them. Autoscaling (Karpenter) needs it too. It cannot be changed later."
+                errorText={errors.continuous}
               >
                 <Toggle
                   checked={form.continuous}

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from launchpod.contracts.hyperpod import CreateHyperPodInput
-from launchpod.domain.errors import InvalidInput
+from launchpod.domain.errors import InvalidInput, NotFound, next_step
 from launchpod.domain.instance_groups.changes import DEPTH_FIELDS, depth_spec
 from launchpod.domain.operations import WorkflowPlan
 
@@ -72,12 +72,19 @@ def keeps_events(described: dict[str, Any] | None) -> bool:
     return bool(described) and (described or {}).get("NodeProvisioningMode") == "Continuous"
 
 
+def no_hyperpod(cluster: str) -> NotFound:
+    """404 for a cluster whose EKS control plane has no HyperPod cluster (yet, or any more)."""
+    return NotFound(
+        f"{cluster} has no HyperPod cluster; create one first, then try again.",
+        details=[next_step(f"POST /api/clusters/{cluster}/hyperpod")],
+    )
+
+
 def events_unavailable(cluster: str) -> str:
     return (
         f"HyperPod keeps cluster events only for clusters with continuous provisioning, and {cluster} was created "
-        "without it (NodeProvisioningMode is not Continuous). Create clusters with nodeProvisioningMode Continuous "
-        f"to have their events; meanwhile GET /api/clusters/{cluster}/nodes and the nodes' Kubernetes events show "
-        "their state."
+        "without it (NodeProvisioningMode is not Continuous). Clusters created with continuous provisioning have "
+        "their events; meanwhile the cluster's node list and the nodes' Kubernetes events show their state."
     )
 
 

@@ -160,7 +160,8 @@ def hyperpod_plan(
     except Conflict as exc:
         if any(d.get("field", "").endswith("instanceGroups") for d in exc.details):
             raise Conflict(
-                exc.message + f" Change instance groups with the instance-groups routes of {name}.", details=exc.details
+                exc.message + f" Change them in {name}'s instance groups: add, scale or delete a group there.",
+                details=exc.details,
             ) from None
         raise
     if cluster is not None and found.empty and cluster.get("ClusterStatus") != "InService":

@@ -188,7 +188,7 @@ def _inference_blocked(real: RealState) -> list[str]:
     """Dependencies the plan does not install itself: reconcile-dependencies does."""
     op = inference_operator()
     return [
-        f"the add-on {n} is not installed (POST /api/clusters/{real.cluster}/dependencies installs it)"
+        f"the add-on {n} is not installed (installing the cluster's dependencies installs it)"
         for n in op.requires
         if n not in (CERT_MANAGER, FSX_CSI, "eks-pod-identity-agent") and n not in real.addons
     ]
@@ -202,7 +202,7 @@ def _cert_manager_step(real: RealState, needed_by: str) -> list[Step]:
     if addon_health.broken(cert):
         raise Conflict(
             f"The {needed_by} needs cert-manager, which is {addon_health.problem(CERT_MANAGER, cert)}; "
-            f"fix it (POST /api/clusters/{real.cluster}/dependencies) and send the request again."
+            "install the cluster's dependencies again to fix it, and send the request again."
         )
     return []
 
@@ -262,7 +262,7 @@ def _autoscaling_view(real: RealState) -> FeatureView:
         dependsOn=["HyperPod cluster", "a cluster role that may BatchAddClusterNodes and BatchDeleteClusterNodes"],
         blockedBy=[] if real.hyperpod else ["no HyperPod cluster"],
         note=auto.get("FailureMessage"),
-        changedWith="the instance-groups routes (UpdateCluster AutoScaling)",
+        changedWith="Autoscaling, in the cluster's instance groups",
     )
 
 
@@ -277,9 +277,7 @@ def _governance_view(real: RealState) -> FeatureView:
         objects=[FeatureObjectView(kind="EKS add-on", name=tg.addon, state=_addon_state(addon))],
         dependsOn=["HyperPod cluster"],
         blockedBy=[] if real.hyperpod else ["no HyperPod cluster: task governance schedules HyperPod's compute"],
-        note=note
-        or f"Policy and teams: GET /api/clusters/{real.cluster}/task-governance/policy and /api/clusters/"
-        f"{real.cluster}/teams.",
+        note=note or "Once it is on, set its scheduling policy and the teams with their quotas.",
     )
 
 
@@ -291,8 +289,8 @@ def _governance_steps(real: RealState, enabled: bool) -> list[Step]:
             return []
         if real.hyperpod is None:
             raise Conflict(
-                f"{real.cluster} has no HyperPod cluster; task governance schedules HyperPod's compute. Create it "
-                f"(POST /api/clusters/{real.cluster}/hyperpod) first.",
+                f"{real.cluster} has no HyperPod cluster; task governance schedules HyperPod's compute. Create one"
+                " first.",
                 details=[{"field": "body.taskGovernance", "rule": "needs_hyperpod", "message": "no HyperPod cluster"}],
             )
         reason = "taskGovernance.enabled is true and the add-on is not installed"
@@ -369,8 +367,7 @@ def _checkpoint_steps(real: RealState, enabled: bool, percentage: int | None) ->
     if enabled:
         if real.hyperpod is None:
             raise Conflict(
-                f"{real.cluster} has no HyperPod cluster; create it (POST /api/clusters/{real.cluster}/hyperpod) before"
-                " turning on tiered checkpointing.",
+                f"{real.cluster} has no HyperPod cluster; create one before turning on tiered checkpointing.",
                 details=[
                     {"field": "body.tieredCheckpointing", "rule": "needs_hyperpod", "message": "no HyperPod cluster"}
                 ],

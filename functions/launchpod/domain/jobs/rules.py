@@ -16,7 +16,7 @@ from typing import Any
 
 from launchpod.contracts.jobs import SubmitJobInput
 from launchpod.domain import mig
-from launchpod.domain.errors import Conflict, InvalidInput
+from launchpod.domain.errors import Conflict, InvalidInput, next_step
 from launchpod.domain.jobs.hardware import Accelerators
 from launchpod.domain.jobs.recipes import Recipe, all_recipes
 
@@ -76,7 +76,7 @@ def recipe_for(request: SubmitJobInput) -> Recipe | None:
     if request.storageClaim is None:
         raise InvalidInput(
             f"Recipe {found.name} reads datasets/ and models/ and writes jobs/{request.jobName}/ on the shared "
-            "bucket; give storageClaim, the claim of an S3 storage (GET /api/clusters/{name}/storage).",
+            "bucket; give storageClaim, the claim of one of the cluster's S3 storages.",
             field="body.storageClaim",
             rule="required_with_recipe",
         )
@@ -128,16 +128,21 @@ def check(request: SubmitJobInput, facts: ClusterFacts) -> str:
     if request.kind == "pytorch" and facts.training_operator != "ACTIVE":
         state = facts.training_operator or "not installed"
         raise Conflict(
-            f"HyperPodPyTorchJob needs the HyperPod training operator, which is {state} on {facts.cluster}. Enable "
-            f'the trainingOperator feature: PATCH /api/clusters/{facts.cluster}/features {{"trainingOperator": '
-            '{"enabled": true}}, and submit again once it is ACTIVE.',
-            details=[{"field": "body.kind", "rule": "feature_enabled", "message": "trainingOperator"}],
+            f"HyperPodPyTorchJob needs the HyperPod training operator, which is {state} on {facts.cluster}. Turn on"
+            " the training operator in the cluster's features, and submit again once it is ACTIVE.",
+            details=[
+                {"field": "body.kind", "rule": "feature_enabled", "message": "trainingOperator"},
+                next_step(f'PATCH /api/clusters/{facts.cluster}/features {{"trainingOperator": {{"enabled": true}}}}'),
+            ],
         )
     if request.kind == "ray" and not facts.kuberay:
         raise Conflict(
-            f"RayJob needs KubeRay, which is not running on {facts.cluster}. Install it with the optional "
-            f'dependencies: POST /api/clusters/{facts.cluster}/dependencies {{"includeOptional": true}}.',
-            details=[{"field": "body.kind", "rule": "feature_enabled", "message": "kuberay-operator"}],
+            f"RayJob needs KubeRay, which is not running on {facts.cluster}. Install the cluster's dependencies"
+            " with the optional ones (KubeRay is one), then submit again.",
+            details=[
+                {"field": "body.kind", "rule": "feature_enabled", "message": "kuberay-operator"},
+                next_step(f'POST /api/clusters/{facts.cluster}/dependencies {{"includeOptional": true}}'),
+            ],
         )
     group = facts.groups.get(request.instanceGroup)
     if group is None:
@@ -171,8 +176,11 @@ def check(request: SubmitJobInput, facts: ClusterFacts) -> str:
             )
     if (request.queue or request.priority) and not facts.task_governance:
         raise Conflict(
-            f"queue and priority are Kueue settings and task governance is off on {facts.cluster}. Enable it: "
-            f'PATCH /api/clusters/{facts.cluster}/features {{"taskGovernance": {{"enabled": true}}}}.',
-            details=[{"field": "body.queue", "rule": "feature_enabled", "message": "taskGovernance"}],
+            f"queue and priority are Kueue settings and task governance is off on {facts.cluster}. Turn on task"
+            " governance in the cluster's features first.",
+            details=[
+                {"field": "body.queue", "rule": "feature_enabled", "message": "taskGovernance"},
+                next_step(f'PATCH /api/clusters/{facts.cluster}/features {{"taskGovernance": {{"enabled": true}}}}'),
+            ],
         )
     return instance_type

@@ -23,11 +23,12 @@ ADDON = "amazon-sagemaker-hyperpod-observability"
 
 
 def enable_hint(cluster: str) -> str:
-    """What to turn on when a cluster has no workspace to read: the HyperPod observability feature."""
+    """What to turn on when a cluster has no workspace to read, in words a person acts on (the call is the
+    error's next_step detail): the HyperPod observability feature."""
     return (
-        "turn on HyperPod observability (the add-on amazon-sagemaker-hyperpod-observability with an Amazon Managed"
-        f' Prometheus workspace): PATCH /api/clusters/{cluster}/features {{"hyperpodObservability": {{"enabled":'
-        " true}}, or its toggle in the cluster's Features tab"
+        f"turn on HyperPod observability in {cluster}'s Features (it installs the add-on"
+        " amazon-sagemaker-hyperpod-observability with an Amazon Managed Prometheus workspace to write to); the"
+        " charts fill in once it sends metrics"
     )
 
 

@@ -96,7 +96,7 @@ class OperatorAddon:
             if provider is None or not issuer:
                 raise PermanentError(
                     f"{doc.target} has no IAM OIDC provider for its issuer, which the {self.title}'s execution "
-                    f"role trusts; run POST /api/clusters/{doc.target}/phases/control-plane, then retry."
+                    "role trusts; run the cluster's EKS control plane provisioning phase again, then retry."
                 )
             arn = iam.ensure_role_trusting(
                 name, self.trust(provider, issuer.removeprefix("https://")), tags, description
@@ -229,7 +229,7 @@ def _enable_checkpoints(doc: WorkflowInput, tags: dict[str, str]) -> PhaseResult
     if provider is None or not issuer:
         raise PermanentError(
             f"{doc.target} has no IAM OIDC provider for its issuer, which the checkpoint role's trust needs; run "
-            f"POST /api/clusters/{doc.target}/phases/control-plane, then retry."
+            "the cluster's EKS control plane provisioning phase again, then retry."
         )
     name = features.checkpoint_role_name(s.resource_prefix, doc.target)
     iam = wiring.iam()

@@ -105,6 +105,13 @@ describe('provision-cluster request', () => {
     expect(body.includeOptionalDependencies).toBe(true);
   });
 
+  it('sends nodeProvisioningMode Continuous only when continuous provisioning is chosen', () => {
+    const body = provisionClusterBody(provision({ continuous: true }));
+    expect((body.hyperpod as Record<string, unknown>).nodeProvisioningMode).toBe('Continuous');
+    expect(provisionClusterBody(provision()).hyperpod).not.toHaveProperty('nodeProvisioningMode');
+    expect(wizardFieldOf('hyperpod.nodeProvisioningMode')).toBe('continuous');
+  });
+
   it('sends nodeRecovery None when auto-recovery is turned off', () => {
     const body = provisionClusterBody(provision({ nodeRecovery: false }));
     expect((body.hyperpod as Record<string, unknown>).nodeRecovery).toBe('None');

@@ -1,12 +1,19 @@
 import { describe, expect, it } from 'vitest';
 
-import { curlCommand, whereInConsole } from '../nextSteps';
+import { curlCommand, whereForCall, whereInConsole } from '../nextSteps';
 
 describe('next steps', () => {
   it('say where the console does the step', () => {
     expect(whereInConsole({ tool: 'retry_operation', why: 'x' })).toBe('Operation: Retry from failed phase');
     expect(whereInConsole({ tool: 'no_such_tool', why: 'x' })).toBeNull();
     expect(whereInConsole({ tool: null, why: 'alert a person' })).toBeNull();
+  });
+
+  it('say where the console does an error\'s next-step call, by its method and route', () => {
+    expect(whereForCall('POST /api/clusters/ml-a/dependencies {"includeOptional": true}')).toBe('Cluster: Dependencies, Install');
+    expect(whereForCall('GET /api/clusters/ml-a/nodes')).toBe('Cluster: Nodes');
+    expect(whereForCall('DELETE /api/clusters/ml-a/nodes')).toBeNull();
+    expect(whereForCall('POST /api/nowhere')).toBeNull();
   });
 
   it('copy as curl against the API the console uses, the path fields in the path and the rest in the body', () => {

@@ -36,5 +36,6 @@ def diagnose_cluster_creation(
 def diagnose_nccl(
     name: Annotated[ClusterName, Path()],
     job: Annotated[str | None, Query(max_length=63, pattern=r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$")] = None,
+    namespace: Annotated[str | None, Query(max_length=63, pattern=r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$")] = None,
 ) -> DiagnosisView:
-    return diagnostics.nccl(name, job, ports=diagnostics.real())
+    return diagnostics.nccl(name, job, ports=diagnostics.real(), namespace=namespace)
