@@ -210,7 +210,7 @@ def test_the_request_needs_one_source_and_ray_takes_no_run_policy():
         _request()
     with pytest.raises(ValidationError, match="needs its command"):
         _request(image="x:1")
-    with pytest.raises(ValidationError, match="kind ray takes neither"):
+    with pytest.raises(ValidationError, match="kind ray takes none"):
         _request(recipe="verl-ppo", kind="ray", runPolicy={"jobMaxRetryCount": 1})
     with pytest.raises(ValidationError, match="environment variable names"):
         _request(recipe="pytorch-torchrun", env={"1BAD": "x"})
