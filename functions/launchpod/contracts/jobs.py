@@ -54,9 +54,7 @@ class RestartPolicyRequest(Contract):
     numRestartBeforeFullJobRestart: int = Field(default=3, ge=0, le=100)
     evalPeriodSeconds: int = Field(default=21600, ge=1, description="the window restarts are counted in")
     maxFullJobRestarts: int = Field(default=1, ge=0, le=100)
-    scaleUpSnoozeTimeInSeconds: int | None = Field(
-        default=None, ge=0, le=86400, description="elastic jobs: after a restart, no scale-up for this long"
-    )
+    scaleUpSnoozeTimeInSeconds: int | None = Field(default=None, ge=0, le=86400, description="elastic jobs")
 
 
 class LogMonitoringRule(Contract):
@@ -103,54 +101,35 @@ class RunPolicyRequest(Contract):
     cleanPodPolicy: Literal["All", "OnlyComplete", "None"] = "None"
 
 
-class ElasticPolicyRequest(Contract):
-    """HyperPodPyTorchJob ``spec.elasticPolicy`` ("Using elastic training in Amazon SageMaker HyperPod",
-    https://docs.aws.amazon.com/sagemaker/latest/dg/sagemaker-eks-elastic-training.html): the job runs with
-    minReplicas..maxReplicas nodes, scales in steps of replicaIncrementStep (world sizes minReplicas + N x step)
-    or to one of replicaDiscreteValues, never both (the hyp CLI's template refuses both, and each value must
-    be positive and at most the maximum)."""
+# HyperPodPyTorchJob spec.elasticPolicy ("Using elastic training in Amazon SageMaker HyperPod",
+# https://docs.aws.amazon.com/sagemaker/latest/dg/sagemaker-eks-elastic-training.html): minReplicas..maxReplicas
+# nodes, in steps of replicaIncrementStep (world sizes minReplicas + N x step) or at one of replicaDiscreteValues,
+# never both (the hyp CLI's template refuses both, and values above the maximum).
+_ONE_SCALING_RULE = {
+    "not": {
+        "required": ["replicaIncrementStep", "replicaDiscreteValues"],
+        "properties": {"replicaIncrementStep": {"type": "integer"}, "replicaDiscreteValues": {"type": "array"}},
+    }
+}
 
-    model_config = ConfigDict(
-        json_schema_extra=rules(
-            oneOf=[
-                {
-                    "title": "Any world size",
-                    "type": "object",
-                    "properties": {"replicaIncrementStep": ABSENT, "replicaDiscreteValues": ABSENT},
-                },
-                {
-                    "title": "In steps",
-                    "type": "object",
-                    "required": ["replicaIncrementStep"],
-                    "properties": {"replicaDiscreteValues": ABSENT},
-                },
-                {
-                    "title": "Listed world sizes",
-                    "type": "object",
-                    "required": ["replicaDiscreteValues"],
-                    "properties": {"replicaIncrementStep": ABSENT},
-                },
-            ]
-        )
-    )
+
+class ElasticPolicyRequest(Contract):
+    """Elastic training: the node range and how the job scales within it."""
+
+    model_config = ConfigDict(json_schema_extra=rules(**_ONE_SCALING_RULE))
 
     minReplicas: int = Field(ge=1, le=512)
     maxReplicas: int = Field(ge=1, le=512)
-    replicaIncrementStep: int | None = Field(default=None, ge=1, le=512, description="world sizes min + N x step")
+    replicaIncrementStep: int | None = Field(default=None, ge=1, le=512)
     replicaDiscreteValues: list[Annotated[int, Field(ge=1, le=512)]] | None = Field(
         default=None,
         min_length=1,
         max_length=64,
         json_schema_extra={"uniqueItems": True},
-        description="the world sizes the job may run at, instead of replicaIncrementStep",
     )
-    gracefulShutdownTimeoutInSeconds: int | None = Field(
-        default=None, ge=0, le=86400, description="time to save a checkpoint and exit on a scaling event"
-    )
-    scalingTimeoutInSeconds: int | None = Field(default=None, ge=0, le=86400, description="delay before a scale-up")
-    faultyScaleDownTimeoutInSeconds: int | None = Field(
-        default=None, ge=0, le=86400, description="on a fault, how long to wait for a replacement before scaling down"
-    )
+    gracefulShutdownTimeoutInSeconds: int | None = Field(default=None, ge=0, le=86400)
+    scalingTimeoutInSeconds: int | None = Field(default=None, ge=0, le=86400)
+    faultyScaleDownTimeoutInSeconds: int | None = Field(default=None, ge=0, le=86400)
 
     @model_validator(mode="after")
     def _ordered(self) -> ElasticPolicyRequest:
@@ -177,15 +156,13 @@ class ElasticPolicyRequest(Contract):
         return list(range(self.minReplicas, self.maxReplicas + 1, step))
 
 
+# HyperPod checkpointless training (https://docs.aws.amazon.com/sagemaker/latest/dg/sagemaker-eks-checkpointless.html):
+# the code runs under hyperpodrun --inprocess-restart with the checkpointless package, and a failed node's model
+# and optimizer state comes from its peer replicas instead of the last checkpoint.
 class CheckpointlessRequest(Contract):
-    """HyperPod checkpointless training ("Checkpointless training in Amazon SageMaker HyperPod",
-    https://docs.aws.amazon.com/sagemaker/latest/dg/sagemaker-eks-checkpointless.html): the training code runs
-    under hyperpodrun --inprocess-restart with the checkpointless package, and recovers a failed node's model
-    and optimizer state from its peer replicas instead of the last checkpoint."""
+    """Checkpointless training: recovery from peer replicas."""
 
-    inProcessRestartTimeoutSeconds: int = Field(
-        default=1800, ge=60, le=86400, description="INPROCESS_RESTART_TIMEOUT: how long a recovery may take"
-    )
+    inProcessRestartTimeoutSeconds: int = Field(default=1800, ge=60, le=86400)
 
 
 # The node labels HyperPod puts on nodes of the supported types ("Topology-aware scheduling" in the task
@@ -308,9 +285,7 @@ class SubmitJobRequest(Contract):
     )
     runPolicy: RunPolicyRequest | None = Field(default=None, description="pytorch only")
     elasticPolicy: ElasticPolicyRequest | None = Field(default=None, description="pytorch only")
-    checkpointless: CheckpointlessRequest | None = Field(
-        default=None, description="pytorch only, not elastic: recover a failed node from its peers, not a checkpoint"
-    )
+    checkpointless: CheckpointlessRequest | None = Field(default=None, description="pytorch, 2+ nodes, not elastic")
     queue: K8sName | None = Field(default=None, description="the team's LocalQueue (task governance)")
     priority: K8sName | None = Field(default=None, description="a WorkloadPriorityClass (task governance)")
     topology: TopologyRequest | None = Field(default=None, description="pytorch with a queue")
