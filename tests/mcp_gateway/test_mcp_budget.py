@@ -25,8 +25,8 @@ from mcp_gateway.tools import WAIT_TOOL
 # prefill/decode section (pd) +418; move_nodes +461; team quotas on every
 # resource, borrowing, topology (+547); the five Space tools +1,234, two recipes +16; the five metrics
 # tools (node, job, endpoint, cluster GPU, idle capacity) +1,289; submit_job's elastic scaling fields and
-# checkpointless section +369 (28,401 -> 28,770).
-BUDGET_TOKENS = 28_800
+# checkpointless section +369 (28,401 -> 28,770); create_endpoint's multiNode +130 (-> 28,900).
+BUDGET_TOKENS = 28_900
 
 
 def _tokens(tools: list[types.Tool]) -> int:

@@ -20,7 +20,7 @@ from launchpod.contracts.common import (
     rules,
     without_dot_segments,
 )
-from launchpod.contracts.serving import PdSpec
+from launchpod.contracts.serving import MULTI_NODE_FLAGS, MultiNodeSpec, PdSpec
 
 # The endpoint names every object it makes (Deployment, Service, custom resource); the inference
 # CRDs' modelName/endpointName allow at most 63 characters, and "-routing" suffixes leave room.
@@ -334,6 +334,31 @@ class ContainerSpec(Contract):
         description="SGLang only, with router: prefill/decode disaggregation; the endpoint's replicas decode, "
         "pd.prefillReplicas prefill, and the router (--pd-disaggregation) hands each request from one to the other",
     )
+    multiNode: MultiNodeSpec | None = Field(default=None, description="SGLang, replicas 1: a model larger than a node")
+
+    @model_validator(mode="after")
+    def _multi_node_on_sglang(self) -> Self:
+        if self.multiNode is None:
+            return self
+        if "sglang" not in _repository(self.worker.image):
+            raise refused(
+                "multinode_engine",
+                "self-managed multi-node serving is SGLang's (lmsysorg/sglang: --nnodes, --node-rank, "
+                "--dist-init-addr); vLLM needs a Ray cluster across the nodes, which Launchpod does not run",
+            )
+        if self.router or self.pd is not None or self.service == "modelPool" or self.autoscaling is not None:
+            raise refused(
+                "multinode_field",
+                "multiNode runs one copy of the model across nodes: without router, pd, modelPool or autoscaling",
+            )
+        taken = sorted({a.split("=")[0] for a in self.worker.args} & set(MULTI_NODE_FLAGS))
+        if taken:
+            raise refused(
+                "multinode_field",
+                f"with multiNode Launchpod sets {', '.join(taken)} from nodes, parallelism and worker.gpus: "
+                "drop them from worker.args",
+            )
+        return self
 
     @model_validator(mode="after")
     def _pd_on_sglang(self) -> Self:
@@ -427,6 +452,10 @@ class CreateEndpointRequest(Contract):
             raise ValueError(f"kind {self.kind} takes the section {self.kind} and no other (got {given or 'none'})")
         if self.kind == "container" and self.container is not None and self.container.worker.gpus == 0:
             raise ValueError("a container endpoint needs container.worker.gpus of at least 1 (it runs on GPU nodes)")
+        if self.container is not None and self.container.multiNode is not None and self.replicas > 1:
+            raise refused(
+                "multinode_field", "a multiNode endpoint is one copy of the model across its nodes: replicas 0 or 1"
+            )
         return self
 
 
@@ -564,6 +593,7 @@ class EndpointWorkflowRequest(Contract):
     region: str | None = None
     prefix: str | None = None
     fsx: FsxModelSource | None = None
+    efa: int = 0  # container multiNode: the EFA interfaces of one node of the type (EC2), each rank asks for them
 
 
 class AssignPodRequest(Contract):

@@ -106,6 +106,11 @@ REFUSALS: dict[str, Refusal] = {
         _cross(
             "pd_field", "a prefill/decode field of the other kind (routingThreshold managed, transferBackend SGLang)"
         ),
+        _cross("multinode_engine", "self-managed multi-node serving with an image that is not SGLang"),
+        _cross(
+            "multinode_field", "multiNode with replicas over 1, a router, pd, a model pool, autoscaling or its flags"
+        ),
+        _state("nodes_of_type", "a multiNode endpoint on more nodes than the cluster has of its instance type"),
         _cross("same_limit", "two spellings of one token limit (max_tokens and its other name) with different values"),
     )
 }

@@ -1,4 +1,4 @@
-"""Serving depth: prefill/decode disaggregation (PD) of an endpoint's workers.
+"""Serving depth: prefill/decode disaggregation (PD) of an endpoint's workers, and one model across nodes.
 
 Two kinds of PD, as the engines and the inference operator offer them:
 
@@ -51,3 +51,25 @@ class PdSpec(Contract):
         description="container (SGLang) only: how the KV cache moves from prefill to decode "
         "(--disaggregation-transfer-backend; SGLang's default mooncake)",
     )
+
+
+# SGLang's multi-node serving (https://docs.sglang.ai/references/multi_node_deployment/multi_node.html): one server
+# per node, started with --nnodes, --node-rank and the first node's --dist-init-addr; --tp is the GPUs of every
+# node together, or --tp per node with --pp-size nodes (pipeline parallel, SGLang's server arguments). Neither
+# the inference operator's InferenceEndpointConfig nor vLLM without a Ray cluster offers it (docs/serving.md).
+MULTI_NODE_FLAGS = (
+    "--tp",
+    "--tp-size",
+    "--tensor-parallel-size",
+    "--pp-size",
+    "--nnodes",
+    "--node-rank",
+    "--dist-init-addr",
+)
+
+
+class MultiNodeSpec(Contract):
+    """One copy of the model across nodes: tensor parallel over every GPU, or pipeline stages per node."""
+
+    nodes: int = Field(ge=2, le=16, description="nodes, one server each; worker.gpus are each node's")
+    parallelism: Literal["tensor", "pipeline"] = "tensor"
