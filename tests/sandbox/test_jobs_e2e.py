@@ -10,7 +10,10 @@ from __future__ import annotations
 import time
 
 import pytest
+from kubernetes import client as k8s
+from openai import OpenAI
 
+from tests.sandbox.aws.support import wait_until
 from tests.sandbox.jobs_support import (
     CLAIM,
     LOG_INTERVAL_SECONDS,
@@ -383,3 +386,53 @@ def test_a_checkpointless_job_recovers_a_failed_node_from_its_peers_sooner_than_
         assert any(e["reason"] == "FullJobRestart" for e in views["restarted"]["events"])
     finally:
         sandbox.faults(jobSteps=40, jobCheckpointEverySteps=1, jobLogIntervalSeconds=LOG_INTERVAL_SECONDS)
+
+
+def test_a_model_larger_than_one_node_is_served_across_both_p5_nodes(sandbox, cluster):
+    """The jobs cluster's two p5 nodes serve one SGLang model with tensor parallelism over their 16 GPUs (one
+    Deployment per node rank, docs/serving.md): Ready only once both ranks run, one rank per node, answering
+    through the OpenAI-compatible path; its delete removes every rank."""
+    endpoint = "big-model"
+    worker = {"image": "lmsysorg/sglang:v0.5.2", "gpus": 8, "port": 30000, "args": ["--served-model-name", "big"]}
+    body = {
+        "endpoint": endpoint,
+        "kind": "container",
+        "instanceType": "ml.p5.48xlarge",
+        "container": {"worker": worker, "multiNode": {"nodes": 2}},
+    }
+    with sandbox.client("operator") as c:
+        too_many = c.post(
+            f"/api/clusters/{NAME}/endpoints",
+            json={**body, "container": {**body["container"], "multiNode": {"nodes": 3}}},
+        )
+        assert too_many.status_code == 422 and too_many.json()["details"][0]["rule"] == "nodes_of_type", too_many.text
+        started = c.post(f"/api/clusters/{NAME}/endpoints", json=body)
+    assert started.status_code == 202, started.text
+    done = sandbox.wait_operation(started.json()["operation"]["id"], timeout=90)
+    assert done["status"] == "SUCCEEDED", (done.get("message"), done["phases"])
+    with sandbox.client("viewer") as c:
+        view = c.get(f"/api/clusters/{NAME}/endpoints/{endpoint}").json()
+    assert view["status"] == "Ready" and len({p["node"] for p in view["pods"]}) == 2, view
+    client = OpenAI(
+        base_url=f"{sandbox.url}/api/clusters/{NAME}/endpoints/{endpoint}/openai/v1",
+        api_key=sandbox.tokens["operator"],
+        max_retries=0,
+        timeout=60,
+    )
+    answer = client.chat.completions.create(
+        model="big", messages=[{"role": "user", "content": "across nodes"}], max_tokens=32
+    )
+    assert answer.choices[0].message.content == "[big] You said: across nodes"
+    with sandbox.client("operator") as c:
+        deleted = c.delete(f"/api/clusters/{NAME}/endpoints/{endpoint}")
+    assert deleted.status_code == 202, deleted.text
+    assert sandbox.wait_operation(deleted.json()["operation"]["id"], timeout=60)["status"] == "SUCCEEDED"
+    apps = k8s.AppsV1Api(sandbox.kube(NAME))
+    wait_until(
+        lambda: (
+            not [d for d in apps.list_namespaced_deployment("default").items if d.metadata.name.startswith(endpoint)]
+        ),
+        timeout=30,
+        interval=0.2,
+        reason="every rank's Deployment is gone",
+    )
