@@ -124,8 +124,8 @@ def _nodes_of_type(name: str, instance_type: str, nodes: int, ports: InferencePo
     )
     if nodes > have:
         raise InvalidInput(
-            f"container.multiNode.nodes {nodes} asks for {nodes} {instance_type} nodes at once, and the cluster runs "
-            f"{have}. Scale a group of that type to {nodes} nodes, or spread the model over at most {have}.",
+            f"Spreading one copy of the model over {nodes} nodes needs {nodes} {instance_type} nodes at once, and the "
+            f"cluster runs {have}. Scale a group of that type to {nodes} nodes, or spread the model over fewer.",
             field="body.container.multiNode.nodes",
             rule="nodes_of_type",
         )
