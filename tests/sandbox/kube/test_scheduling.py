@@ -195,3 +195,21 @@ def test_hyperpods_health_agent_runs_on_an_unhealthy_node_the_gpu_plugin_skips(f
     plugin = fleet.call(CLUSTER, lambda e: e.get_object("apps/v1/daemonsets", "kube-system", "nvidia-device-plugin"))
     assert (agent["status"]["desiredNumberScheduled"], agent["status"]["numberReady"]) == (1, 1)
     assert plugin["status"]["desiredNumberScheduled"] == 0
+
+
+def test_required_hostname_anti_affinity_keeps_a_pod_off_a_node_running_a_matching_pod():
+    """InterPodAffinity: a multi-node endpoint's ranks never share a node, whatever room the node has."""
+    spec = {
+        **_spec(cpu="1"),
+        "affinity": {
+            "podAntiAffinity": {
+                "requiredDuringSchedulingIgnoredDuringExecution": [
+                    {"labelSelector": {"matchLabels": {"app": "big"}}, "topologyKey": "kubernetes.io/hostname"}
+                ]
+            }
+        },
+    }
+    there = {"metadata": {"labels": {"app": "big"}}, "spec": {"nodeName": "a"}, "status": {"phase": "Running"}}
+    assert schedule(spec, [_node("a"), _node("b")], [there]) == ("b", "")
+    node, message = schedule(spec, [_node("a")], [there])
+    assert node is None and "1 node(s) didn't match pod anti-affinity rules" in message
