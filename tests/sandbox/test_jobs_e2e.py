@@ -365,22 +365,22 @@ def _recovery(view: dict) -> tuple[float, int]:
 def test_a_checkpointless_job_recovers_a_failed_node_from_its_peers_sooner_than_a_checkpoint_restart(sandbox, cluster):
     """Checkpointless (hyperpodrun --inprocess-restart on both nodes) replaces only the failed node's pod and
     resumes at the step it had reached; the same job without it restarts whole from its last checkpoint (step 0
-    here: the code checkpoints every 10 steps) and does those steps again, so its recovery takes longer."""
+    here: the code checkpoints every 10 steps) and does those 6 steps again, so its recovery takes longer."""
     ckptless = custom_job("ckptless", replicas=2, checkpointless={"inProcessRestartTimeoutSeconds": 600})
     with sandbox.client("operator") as c:
         plan = c.post(f"/api/clusters/{NAME}/jobs", params={"dryRun": "true"}, json=ckptless).json()
     assert any("recovered from its 1 peer(s)" in s["reason"] for s in plan["steps"]), plan
-    sandbox.faults(jobSteps=10, jobCheckpointEverySteps=10, jobLogIntervalSeconds=30)
+    sandbox.faults(jobSteps=8, jobCheckpointEverySteps=10, jobLogIntervalSeconds=20)
     try:
         times, views = {}, {}
         for job, body in (("ckptless", ckptless), ("restarted", custom_job("restarted", replicas=2))):
             assert _submit(sandbox, body).status_code == 200
-            _fault(sandbox, job, "nodeFailure", 8)
+            _fault(sandbox, job, "nodeFailure", 6)
             view = _wait(sandbox, job, ("Succeeded", "Failed"))
             assert view["status"] == "Succeeded", view
             times[job], views[job] = _recovery(view), view
             _delete(sandbox, job)
-        assert times["ckptless"][1] == 0 and times["restarted"][1] == 8, times
+        assert times["ckptless"][1] == 0 and times["restarted"][1] == 6, times
         assert times["ckptless"][0] < times["restarted"][0], times
         assert any(e["reason"] == "CheckpointlessRecovery" for e in views["ckptless"]["events"])
         assert any(e["reason"] == "FullJobRestart" for e in views["restarted"]["events"])
