@@ -20,7 +20,7 @@ from launchpod.contracts.common import (
     rules,
     without_dot_segments,
 )
-from launchpod.contracts.serving import MULTI_NODE_FLAGS, MultiNodeSpec, PdSpec
+from launchpod.contracts.serving import MultiNodeSpec, PdSpec, multi_node_refusal
 
 # The endpoint names every object it makes (Deployment, Service, custom resource); the inference
 # CRDs' modelName/endpointName allow at most 63 characters, and "-routing" suffixes leave room.
@@ -338,26 +338,11 @@ class ContainerSpec(Contract):
 
     @model_validator(mode="after")
     def _multi_node_on_sglang(self) -> Self:
-        if self.multiNode is None:
-            return self
-        if "sglang" not in _repository(self.worker.image):
-            raise refused(
-                "multinode_engine",
-                "self-managed multi-node serving is SGLang's (lmsysorg/sglang: --nnodes, --node-rank, "
-                "--dist-init-addr); vLLM needs a Ray cluster across the nodes, which Launchpod does not run",
-            )
-        if self.router or self.pd is not None or self.service == "modelPool" or self.autoscaling is not None:
-            raise refused(
-                "multinode_field",
-                "multiNode runs one copy of the model across nodes: without router, pd, modelPool or autoscaling",
-            )
-        taken = sorted({a.split("=")[0] for a in self.worker.args} & set(MULTI_NODE_FLAGS))
-        if taken:
-            raise refused(
-                "multinode_field",
-                f"with multiNode Launchpod sets {', '.join(taken)} from nodes, parallelism and worker.gpus: "
-                "drop them from worker.args",
-            )
+        if self.multiNode is not None:
+            alongside = self.router or self.pd is not None or self.service == "modelPool" or self.autoscaling
+            refusal = multi_node_refusal(_repository(self.worker.image), bool(alongside), self.worker.args)
+            if refusal is not None:
+                raise refusal
         return self
 
     @model_validator(mode="after")

@@ -20,8 +20,9 @@ from __future__ import annotations
 from typing import Annotated, Literal
 
 from pydantic import Field
+from pydantic_core import PydanticCustomError
 
-from launchpod.contracts.common import Contract
+from launchpod.contracts.common import Contract, refused
 
 Flag = Annotated[str, Field(max_length=512)]
 
@@ -73,3 +74,27 @@ class MultiNodeSpec(Contract):
 
     nodes: int = Field(ge=2, le=16, description="nodes, one server each; worker.gpus are each node's")
     parallelism: Literal["tensor", "pipeline"] = "tensor"
+
+
+def multi_node_refusal(repository: str, alongside: bool, args: list[str]) -> PydanticCustomError | None:
+    """Why a container endpoint cannot take multiNode: an image that is not SGLang, a router, pd, a model pool or
+    autoscaling ``alongside``, or a flag in ``args`` Launchpod sets; None when it can."""
+    if "sglang" not in repository:
+        return refused(
+            "multinode_engine",
+            "self-managed multi-node serving is SGLang's (lmsysorg/sglang: --nnodes, --node-rank, "
+            "--dist-init-addr); vLLM needs a Ray cluster across the nodes, which Launchpod does not run",
+        )
+    if alongside:
+        return refused(
+            "multinode_field",
+            "multiNode runs one copy of the model across nodes: without router, pd, modelPool or autoscaling",
+        )
+    taken = sorted({a.split("=")[0] for a in args} & set(MULTI_NODE_FLAGS))
+    if taken:
+        return refused(
+            "multinode_field",
+            f"with multiNode Launchpod sets {', '.join(taken)} from nodes, parallelism and worker.gpus: "
+            "drop them from worker.args",
+        )
+    return None
