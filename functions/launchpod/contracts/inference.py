@@ -21,7 +21,7 @@ from launchpod.contracts.common import (
     without_dot_segments,
 )
 from launchpod.contracts.jobs import PartitionRequest
-from launchpod.contracts.serving import PdSpec
+from launchpod.contracts.serving import MultiNodeSpec, PdSpec, multi_node_refusal
 
 # The endpoint names every object it makes (Deployment, Service, custom resource); the inference
 # CRDs' modelName/endpointName allow at most 63 characters, and "-routing" suffixes leave room.
@@ -349,6 +349,16 @@ class ContainerSpec(Contract):
         description="SGLang only, with router: prefill/decode disaggregation; the endpoint's replicas decode, "
         "pd.prefillReplicas prefill, and the router (--pd-disaggregation) hands each request from one to the other",
     )
+    multiNode: MultiNodeSpec | None = Field(default=None, description="SGLang, replicas 1: a model larger than a node")
+
+    @model_validator(mode="after")
+    def _multi_node_on_sglang(self) -> Self:
+        if self.multiNode is not None:
+            alongside = self.router or self.pd is not None or self.service == "modelPool" or self.autoscaling
+            refusal = multi_node_refusal(_repository(self.worker.image), bool(alongside), self.worker.args)
+            if refusal is not None:
+                raise refusal
+        return self
 
     @model_validator(mode="after")
     def _pd_on_sglang(self) -> Self:
@@ -451,6 +461,10 @@ class CreateEndpointRequest(Contract):
         section = self.managed or self.container
         if section is not None and section.pd is not None and section.worker.acceleratorPartition is not None:
             raise ValueError("prefill/decode disaggregation (pd) runs on whole GPUs: drop acceleratorPartition")
+        if self.container is not None and self.container.multiNode is not None and self.replicas > 1:
+            raise refused(
+                "multinode_field", "a multiNode endpoint is one copy of the model across its nodes: replicas 0 or 1"
+            )
         return self
 
 
@@ -588,6 +602,7 @@ class EndpointWorkflowRequest(Contract):
     region: str | None = None
     prefix: str | None = None
     fsx: FsxModelSource | None = None
+    efa: int = 0  # container multiNode: the EFA interfaces of one node of the type (EC2), each rank asks for them
 
 
 class AssignPodRequest(Contract):

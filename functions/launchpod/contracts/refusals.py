@@ -79,7 +79,7 @@ REFUSALS: dict[str, Refusal] = {
         _state("mig_layout_of_type", "a MIG layout the instance group's GPUs cannot take (profile or mix)"),
         _state("mig_single_type", "GPU partitions on a flexible instance group (MIG needs one instanceType)"),
         _state("not_on_spot", "elastic training on a Spot group"),
-        _state("not_with_tiered_checkpointing", "elastic training while tiered checkpointing is on"),
+        _state("not_with_tiered_checkpointing", "elastic or checkpointless training while tiered checkpointing is on"),
         _state("at_most", "more processes per node than the instance type has devices (rule at_most_<n>)"),
         _state("autoscaling_supported_group", "an instance group managed Karpenter cannot scale"),
         _state("confirm_scale_to_zero", "a group that runs nodes now, not named in confirmScaleToZero"),
@@ -96,6 +96,10 @@ REFUSALS: dict[str, Refusal] = {
         _cross("distinct_names", "objects in a list that share the field that names them"),
         _cross("ordered", "a minimum above its maximum (minReplicas, maxReplicas)"),
         _cross("within_elastic_range", "replicas outside elasticPolicy's minReplicas..maxReplicas"),
+        _cross("within_max_replicas", "an elastic world size (replicaDiscreteValues) above maxReplicas"),
+        _cross("peer_replicas", "checkpointless training on one node (it recovers from peer replicas)"),
+        _cross("checkpointless_recipe", "checkpointless training with a recipe whose trainer does not support it"),
+        _cross("inprocess_restart", "checkpointless training whose command does not run hyperpodrun"),
         _cross("other_group", "a move to the group the nodes are in (targetGroup is sourceGroup, same cluster)"),
         _cross("subset", "confirmScaleToZero names a group that groups does not"),
         _cross("sglang_router", "the SGLang router with a worker image that is not SGLang"),
@@ -104,6 +108,11 @@ REFUSALS: dict[str, Refusal] = {
         _cross(
             "pd_field", "a prefill/decode field of the other kind (routingThreshold managed, transferBackend SGLang)"
         ),
+        _cross("multinode_engine", "self-managed multi-node serving with an image that is not SGLang"),
+        _cross(
+            "multinode_field", "multiNode with replicas over 1, a router, pd, a model pool, autoscaling or its flags"
+        ),
+        _state("nodes_of_type", "a multiNode endpoint on more nodes than the cluster has of its instance type"),
         _cross("same_limit", "two spellings of one token limit (max_tokens and its other name) with different values"),
     )
 }

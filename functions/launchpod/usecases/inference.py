@@ -32,7 +32,7 @@ from launchpod.domain import operations as ops
 from launchpod.domain import task_governance as governance
 from launchpod.domain.clusters import hyperpod
 from launchpod.domain.dependencies import lbc
-from launchpod.domain.errors import Conflict, NotFound, PermanentError, next_step
+from launchpod.domain.errors import Conflict, InvalidInput, NotFound, PermanentError, next_step
 from launchpod.domain.inference import chat, endpoints, manifests
 from launchpod.domain.inference.endpoints import RealEndpoint
 from launchpod.domain.nodes import views as node_views
@@ -110,6 +110,26 @@ def _groups(name: str, ports: InferencePorts) -> dict[str, tuple[str, ...]]:
         flexible = (g.get("InstanceRequirements") or {}).get("CurrentInstanceTypes") or []
         out[g["InstanceGroupName"]] = tuple(flexible) or ((g["InstanceType"],) if g.get("InstanceType") else ())
     return out
+
+
+def _nodes_of_type(name: str, instance_type: str, nodes: int, ports: InferencePorts) -> None:
+    """A multi-node endpoint puts one server on each of ``nodes`` nodes of the type at once: the cluster's groups
+    of that type must run that many (HyperPod-managed Karpenter adds nodes up to the groups' limits instead)."""
+    cluster = ports.hyperpods.hyperpod_cluster(hyperpod.hyperpod_name(name)) or {}
+    if ((cluster.get("AutoScaling") or {}).get("Mode")) == "Enable":
+        return
+    have = sum(
+        int(g.get("CurrentCount") or 0)
+        for g in cluster.get("InstanceGroups", [])
+        if instance_type in _groups(name, ports).get(g["InstanceGroupName"], ())
+    )
+    if nodes > have:
+        raise InvalidInput(
+            f"Spreading one copy of the model over {nodes} nodes needs {nodes} {instance_type} nodes at once, and the "
+            f"cluster runs {have}. Scale a group of that type to {nodes} nodes, or spread the model over fewer.",
+            field="body.container.multiNode.nodes",
+            rule="nodes_of_type",
+        )
 
 
 def _needs_operator(request: CreateEndpointInput, ports: InferencePorts) -> None:
@@ -389,13 +409,17 @@ def create(request: CreateEndpointInput, *, who: ops.Principal, ports: Inference
         if request.container
         else None
     )
+    spread = request.container.multiNode if request.container is not None else None
+    if spread is not None:
+        _nodes_of_type(name, request.instanceType, spread.nodes, ports)
     if not plan.empty and worker is not None:
         section = request.managed or request.container
         pd = section.pd if section is not None else None
         prefill = (pd.prefillReplicas, pd.prefillGpus or worker.gpus) if pd is not None else None
         part = worker.acceleratorPartition
         amount, resource = (part.count, f"nvidia.com/{part.type}") if part else (worker.gpus, node_views.GPU)
-        fit = _fit(name, request.endpoint, request.instanceType, request.replicas, amount, ports, prefill, resource)
+        pods = request.replicas * (spread.nodes if spread is not None else 1)  # a multi-node copy: a pod per node
+        fit = _fit(name, request.endpoint, request.instanceType, pods, amount, ports, prefill, resource)
         plan = replace(plan, warnings=(*plan.warnings, *fit))
     doc = EndpointWorkflowRequest(
         name=name,
@@ -409,6 +433,7 @@ def create(request: CreateEndpointInput, *, who: ops.Principal, ports: Inference
         region=ports.region if bucket else None,
         prefix=prefix or None,
         fsx=fsx,
+        efa=ports.instances.of(request.instanceType).efa if spread is not None else 0,
     )
     return _starter(name, doc, plan, who, ports)
 

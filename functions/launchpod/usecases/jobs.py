@@ -122,6 +122,7 @@ def _facts(name: str, kind: str, ports: JobPorts) -> rules.ClusterFacts:
         task_governance=tg is not None and tg.get("status") == "ACTIVE",
         tiered_checkpointing=((cluster.get("TieredStorageConfig") or {}).get("Mode")) == "Enable",
         autoscaling=((cluster.get("AutoScaling") or {}).get("Mode")) == "Enable",
+        training_operator_version=str(operator.get("addonVersion")) if operator else None,
     )
 
 

@@ -205,3 +205,21 @@ def test_two_replicas_on_partitions_share_one_mig_node_where_a_whole_gpu_is_refu
     assert schedule(_spec(**{"nvidia.com/mig-1g.10gb": "1"}), [mig], [first]) == ("mig", "")
     node, message = schedule(_spec(**{"nvidia.com/gpu": "1"}), [mig], [first])
     assert node is None and "1 Insufficient nvidia.com/gpu" in message
+
+
+def test_required_hostname_anti_affinity_keeps_a_pod_off_a_node_running_a_matching_pod():
+    """InterPodAffinity: a multi-node endpoint's ranks never share a node, whatever room the node has."""
+    spec = {
+        **_spec(cpu="1"),
+        "affinity": {
+            "podAntiAffinity": {
+                "requiredDuringSchedulingIgnoredDuringExecution": [
+                    {"labelSelector": {"matchLabels": {"app": "big"}}, "topologyKey": "kubernetes.io/hostname"}
+                ]
+            }
+        },
+    }
+    there = {"metadata": {"labels": {"app": "big"}}, "spec": {"nodeName": "a"}, "status": {"phase": "Running"}}
+    assert schedule(spec, [_node("a"), _node("b")], [there]) == ("b", "")
+    node, message = schedule(spec, [_node("a")], [there])
+    assert node is None and "1 node(s) didn't match pod anti-affinity rules" in message

@@ -23,7 +23,7 @@ from launchpod.contracts.inference import (
 )
 from launchpod.domain import plan as planner
 from launchpod.domain.errors import Conflict, InvalidInput
-from launchpod.domain.inference import manifests
+from launchpod.domain.inference import manifests, multinode
 from launchpod.domain.jobs.hardware import Accelerators
 from launchpod.domain.operations import WorkflowPlan, role_for
 from launchpod.domain.plan import Plan, Step
@@ -122,8 +122,8 @@ def check_instance_type(request: CreateEndpointInput, acc: Accelerators, groups:
             if gpus > acc.gpus:
                 raise InvalidInput(
                     f"A replica runs on one node, and {request.instanceType} has {acc.gpus} GPUs; {name} asks for "
-                    f"{gpus}. Ask for at most {acc.gpus}, or choose an instance type with more GPUs per node "
-                    "(multi-node endpoints, one model across nodes, are not offered).",
+                    f"{gpus}. Ask for at most {acc.gpus}, choose an instance type with more GPUs per node, or "
+                    "spread one copy of the model over several nodes (kind container, SGLang, container.multiNode).",
                     field=f"body.{request.kind}.{name}",
                     rule="gpus_per_node",
                 )
@@ -162,7 +162,7 @@ def create_plan(request: CreateEndpointInput, existing: RealEndpoint | None) -> 
             Step(
                 "create",
                 f"{o['kind']} {request.namespace}/{o['metadata']['name']}",
-                f"kind {request.kind}",
+                multinode.describe(request, o) or f"kind {request.kind}",
                 "ApplyEndpoint",
             )
             for o in made
@@ -241,6 +241,13 @@ def scale_plan(request: ScaleEndpointInput, existing: RealEndpoint) -> Plan:
             "metric. Delete and redeploy it without autoscaling to set replicas by hand.",
             details=[{"field": "body.replicas", "rule": "not_autoscaled", "message": "KEDA owns the replicas"}],
         )
+    if multinode.nodes_of(existing.primary) > 1 and request.replicas != existing.desired:
+        raise InvalidInput(
+            f"Endpoint {request.endpoint} is one copy of its model across {multinode.nodes_of(existing.primary)} "
+            "nodes; its replicas stay 1. Delete it to free the nodes, or create another endpoint for more copies.",
+            field="body.replicas",
+            rule="multinode_field",
+        )
     if existing.desired == request.replicas:
         return Plan(request.name, ())
     reason = f"replicas is {existing.desired}; the request asks for {request.replicas}"
@@ -256,6 +263,12 @@ def delete_plan(cluster: str, existing: RealEndpoint) -> Plan:
         targets.append(f"ScaledObject {existing.namespace}/{existing.name}")
     if disaggregated(existing):
         targets.append(f"Deployment {existing.namespace}/{manifests.prefill_name(existing.name)}")
+    spans = multinode.nodes_of(existing.primary)
+    if spans > 1:
+        targets += [
+            f"{r['kind']} {existing.namespace}/{r['metadata']['name']}"
+            for r in multinode.refs(existing.name, existing.namespace)[:spans]
+        ]
     return Plan(cluster, tuple(Step("delete", t, "the request deletes the endpoint", "ApplyEndpoint") for t in targets))
 
 
@@ -375,6 +388,10 @@ def status_of(real: RealEndpoint) -> tuple[str, str | None]:
         return "Deploying", message or "waiting for the SGLang router's pod to be Ready (the Service points at it)"
     if without_prefill(real) and real.ready >= real.desired:
         return "Deploying", message or "waiting for a prefill worker to be Ready (each request needs one)"
+    missing = multinode.missing_ranks(real.primary, real.pods, _pod_ready) if real.desired else []
+    if missing:
+        ranks = ", ".join(str(k) for k in missing)
+        return "Deploying", message or f"waiting for node rank(s) {ranks}: the rank-0 server answers once all joined"
     if real.ready >= real.desired:
         if real.load_balanced and not real.hostname:
             why = real.balancer_blocked or real.balancer_event

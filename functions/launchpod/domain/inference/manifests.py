@@ -23,6 +23,7 @@ from typing import Any
 
 from launchpod.contracts.inference import AutoscalingSpec, CreateEndpointInput, FsxModelSource, WorkerSpec
 from launchpod.domain import ownership
+from launchpod.domain.inference import multinode
 
 GROUP_VERSION = "inference.sagemaker.aws.amazon.com/v1"
 ENDPOINT_LABEL = "launchpod.io/endpoint"
@@ -247,8 +248,8 @@ def jumpstart(request: CreateEndpointInput) -> dict[str, Any]:
     return {"apiVersion": GROUP_VERSION, "kind": "JumpStartModel", "metadata": _meta(request), "spec": body}
 
 
-def container(request: CreateEndpointInput) -> list[dict[str, Any]]:
-    """The Deployment and its Service."""
+def container(request: CreateEndpointInput, efa: int = 0) -> list[dict[str, Any]]:
+    """The Deployment and its Service (with multiNode, ``efa`` interfaces per node: multinode)."""
     spec = request.container
     assert spec is not None
     worker = spec.worker
@@ -327,7 +328,8 @@ def container(request: CreateEndpointInput) -> list[dict[str, Any]]:
     service = {"apiVersion": "v1", "kind": "Service", "metadata": service_meta, "spec": service_spec}
     routed = router_objects(request) if spec.router else []
     prefill = [prefill_deployment(request, deployment)] if spec.pd else []
-    return [deployment, *prefill, *routed, service, *([scaled_object(request)] if spec.autoscaling else [])]
+    ranks = multinode.objects(request, deployment, service, efa, KIND_LABEL) if spec.multiNode else []
+    return [deployment, *prefill, *ranks, *routed, service, *([scaled_object(request)] if spec.autoscaling else [])]
 
 
 def _pd_args(request: CreateEndpointInput, role: str) -> list[str]:
@@ -521,14 +523,19 @@ def scaled_object_ref(endpoint: str, namespace: str) -> dict[str, Any]:
 
 
 def objects(
-    request: CreateEndpointInput, bucket: str, region: str, prefix: str | None, fsx: FsxModelSource | None = None
+    request: CreateEndpointInput,
+    bucket: str,
+    region: str,
+    prefix: str | None,
+    fsx: FsxModelSource | None = None,
+    efa: int = 0,
 ) -> list[dict[str, Any]]:
     if request.kind == "managed":
         made = [managed(request, bucket, region, prefix, fsx)]
     elif request.kind == "jumpstart":
         made = [jumpstart(request)]
     else:
-        made = container(request)
+        made = container(request, efa)
     for obj in made:
         if obj["kind"] == KINDS[request.kind] and obj["metadata"]["name"] == request.endpoint:
             meta = obj["metadata"]
