@@ -271,4 +271,4 @@ def test_the_same_first_groups_again_plan_nothing_and_another_minimum_is_refused
         hyperpod.create_hyperpod(
             "train", _deep({**FLEX, "minInstanceCount": 3}), ADMIN, ports=_flex_ports(clusters=running)
         )
-    assert "instance-groups routes" in str(refused.value)
+    assert "instance groups: add, scale or delete a group" in str(refused.value)
