@@ -303,7 +303,7 @@ async def _evict(emulator: Any, workload: dict[str, Any], by: dict[str, Any], wh
     _set(workload, "QuotaReserved", "False", "Preempted", message)
     _set(workload, "Admitted", "False", "Preempted", message)
     await emulator.put_object(WORKLOADS, workload)
-    owner = next(iter(workload["metadata"].get("ownerReferences") or []), {})
+    owner: dict[str, Any] = next(iter(workload["metadata"].get("ownerReferences") or []), {})
     if owner.get("kind") == "Pod":  # a plain pod cannot be suspended: Kueue stops it (kueue_pods)
         meta = workload["metadata"]
         await emulator.put_object("v1/events", _event(meta["namespace"], meta["name"], "Preempted", message))

@@ -51,7 +51,8 @@ def checkpointless(job: dict[str, Any]) -> bool:
 
 
 def elastic(job: dict[str, Any]) -> dict[str, Any] | None:
-    return job["spec"].get("elasticPolicy")
+    policy: dict[str, Any] | None = job["spec"].get("elasticPolicy")
+    return policy
 
 
 def checkpoint_step(step: int) -> int:

@@ -105,7 +105,7 @@ class RunPolicyRequest(Contract):
 # https://docs.aws.amazon.com/sagemaker/latest/dg/sagemaker-eks-elastic-training.html): minReplicas..maxReplicas
 # nodes, in steps of replicaIncrementStep (world sizes minReplicas + N x step) or at one of replicaDiscreteValues,
 # never both (the hyp CLI's template refuses both, and values above the maximum).
-_ONE_SCALING_RULE = {
+_ONE_SCALING_RULE: dict[str, Any] = {
     "not": {
         "required": ["replicaIncrementStep", "replicaDiscreteValues"],
         "properties": {"replicaIncrementStep": {"type": "integer"}, "replicaDiscreteValues": {"type": "array"}},

@@ -12,7 +12,7 @@ follows the same 7/4/3/2/1/1 pattern on every 7-slice GPU. A pod asks for one as
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from launchpod.contracts.instance_groups import MigLayout, MigView
 from launchpod.domain.errors import Conflict, InvalidInput
@@ -160,7 +160,9 @@ def view(config: str | None, gpus: int) -> MigView | None:
     per_gpu = layout_of(config)
     if config is None or per_gpu is None:
         return None
-    mode = "disabled" if not per_gpu else "single" if config.startswith("all-") else "mixed"
+    mode: Literal["single", "mixed", "disabled"] = (
+        "disabled" if not per_gpu else "single" if config.startswith("all-") else "mixed"
+    )
     return MigView(config=config, mode=mode, perGpu=per_gpu, perNode=partitions_per_node(gpus, per_gpu))
 
 
