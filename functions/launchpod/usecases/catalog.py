@@ -14,7 +14,6 @@ from launchpod.contracts.catalog import (
 from launchpod.domain.clusters.instance_types import to_ec2, to_sagemaker
 from launchpod.domain.jobs.hardware import Accelerators
 from launchpod.runtime import wiring
-from launchpod.runtime.settings import settings
 from launchpod.usecases.ports import Ec2Offerings, InstanceFacts
 
 
@@ -27,7 +26,7 @@ class CatalogPorts:
 
 def real() -> CatalogPorts:
     """The deployed adapters (runtime.wiring)."""
-    return CatalogPorts(region=settings().region, ec2=wiring.ec2(), instances=wiring.instance_facts())
+    return CatalogPorts(region=wiring.region(), ec2=wiring.ec2(), instances=wiring.instance_facts())
 
 
 def availability_zones(*, ports: CatalogPorts) -> AvailabilityZoneListView:

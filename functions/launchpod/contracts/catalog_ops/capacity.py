@@ -5,8 +5,8 @@ from __future__ import annotations
 from pydantic import Field
 
 from launchpod.contracts.catalog import AvailabilityZoneListView, InstanceTypeListView
-from launchpod.contracts.catalog_ops.entry import CatalogEntry, NoInput
-from launchpod.contracts.common import AvailabilityZoneName, Contract, Role
+from launchpod.contracts.catalog_ops.entry import CatalogEntry
+from launchpod.contracts.common import AvailabilityZoneName, Contract, HyperPodRegion, Role
 from launchpod.contracts.training_plans import (
     BuyTrainingPlanRequest,
     ExtendTrainingPlanInput,
@@ -20,7 +20,11 @@ from launchpod.contracts.training_plans import (
 )
 
 
-class InstanceTypesInput(Contract):
+class RegionInput(Contract):
+    region: HyperPodRegion | None = Field(default=None, description="default: Launchpod's Region")
+
+
+class InstanceTypesInput(RegionInput):
     zone: AvailabilityZoneName | None = Field(default=None, description="only types offered in this zone")
 
 
@@ -29,8 +33,8 @@ ENTRIES: tuple[CatalogEntry, ...] = (
         "list_availability_zones",
         "GET",
         "/api/catalog/availability-zones",
-        "List the region's availability zones with their zone ids.",
-        NoInput,
+        "List a Region's availability zones with their zone ids (default: Launchpod's Region).",
+        RegionInput,
         AvailabilityZoneListView,
         Role.VIEWER,
         tags=("catalog",),
@@ -39,7 +43,7 @@ ENTRIES: tuple[CatalogEntry, ...] = (
         "list_instance_types",
         "GET",
         "/api/catalog/instance-types",
-        "List HyperPod instance types and the zones that offer each.",
+        "List HyperPod instance types and the zones of a Region that offer each.",
         InstanceTypesInput,
         InstanceTypeListView,
         Role.VIEWER,
