@@ -44,6 +44,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/catalog/regions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the Regions a cluster can be created in (those SageMaker HyperPod supports) and Launchpod's own.
+         * @description List the Regions a cluster can be created in (those SageMaker HyperPod supports) and Launchpod's own.
+         */
+        get: operations["list_regions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/clusters": {
         parameters: {
             query?: never;
@@ -4709,6 +4729,22 @@ export interface components {
              */
             includeOptional: boolean;
         };
+        /**
+         * RegionListView
+         * @description Where a cluster can be created: the Regions SageMaker HyperPod supports, and Launchpod's own.
+         */
+        RegionListView: {
+            /**
+             * Default
+             * @description Launchpod's Region: a cluster created without one lives here
+             */
+            default: string;
+            /**
+             * Items
+             * @description the Regions a cluster may be created in (region on create)
+             */
+            items: string[];
+        };
         /** RemovedSubscriberView */
         RemovedSubscriberView: {
             /** Cluster */
@@ -5722,6 +5758,71 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["InstanceTypeListView"];
+                };
+            };
+            /** @description No token, or not a valid one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description Your role does not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_in_region, zone_of_subnet */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description AWS is throttling or unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+        };
+    };
+    list_regions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RegionListView"];
                 };
             };
             /** @description No token, or not a valid one */

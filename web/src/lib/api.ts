@@ -142,10 +142,12 @@ export const api = {
   preferences: () => call<{ subject: string; activeCluster: string | null }>('get_preferences'),
   setActiveCluster: (activeCluster: string | null) =>
     call<{ subject: string; activeCluster: string | null }>('set_preferences', {}, { body: { activeCluster } }),
-  availabilityZones: (token?: string) =>
-    call<{ region: string; items: AvailabilityZoneView[] }>('list_availability_zones', {}, { token }),
-  instanceTypes: (zone?: string) =>
-    call<{ region: string; items: InstanceTypeOfferingView[] }>('list_instance_types', {}, { query: { zone } }),
+  regions: () => call<{ default: string; items: string[] }>('list_regions', {}),
+  // region: where the cluster is to be created; omitted, Launchpod's own Region.
+  availabilityZones: (token?: string, region?: string) =>
+    call<{ region: string; items: AvailabilityZoneView[] }>('list_availability_zones', {}, { token, query: { region } }),
+  instanceTypes: (zone?: string, region?: string) =>
+    call<{ region: string; items: InstanceTypeOfferingView[] }>('list_instance_types', {}, { query: { zone, region } }),
   // Every cluster: the API lists them a page at a time (nextToken), the console shows them all.
   clusters: async () => {
     const items: ClusterView[] = [];

@@ -274,7 +274,7 @@ export default function ClusterPage() {
               {
                 id: 'instance-groups',
                 label: 'Instance groups',
-                content: <InstanceGroupsTab cluster={name} ready={cluster.hyperpod.status !== 'NOT_CREATED'} />,
+                content: <InstanceGroupsTab cluster={name} region={cluster.region} ready={cluster.hyperpod.status !== 'NOT_CREATED'} />,
               },
               // ---- managed features and storage
               { id: 'features', label: 'Features', content: <FeaturesTab cluster={name} ready={cluster.eks.status === 'ACTIVE'} /> },

@@ -1,5 +1,6 @@
-// The create-cluster wizard: decision-level questions only (name, zone, HyperPod's instance groups, storage);
-// CIDRs, the second zone and the Kubernetes version wait under "Advanced".
+// The create-cluster wizard: decision-level questions only (name, Region and zone, HyperPod's instance groups,
+// storage); CIDRs, the second zone and the Kubernetes version wait under "Advanced". The Region is fixed for the
+// cluster's life; the zones and instance types offered are that Region's.
 //
 // With "Create a HyperPod cluster" on (the default) it sends POST /api/clusters/provision: the control plane,
 // its dependencies, the HyperPod cluster and optionally storage as one operation whose phases the
@@ -54,6 +55,7 @@ const STEP = { name: 0, placement: 1, hyperpod: 2, storage: 3, review: 4 } as co
 
 interface FormState {
   name: string;
+  region: string; // '' = Launchpod's own Region
   zone: string;
   secondZone: string; // '' = chosen automatically
   vpcCidr: string;
@@ -73,7 +75,7 @@ const ADVANCED: WizardField[] = ['secondZone', 'vpcCidr', 'kubernetesVersion'];
 // Which step shows each field, so a server error can take the user to it.
 function stepOf(field: WizardField): number {
   if (field === 'name') return STEP.name;
-  if (field === 'zone' || ADVANCED.includes(field)) return STEP.placement;
+  if (field === 'region' || field === 'zone' || ADVANCED.includes(field)) return STEP.placement;
   if (field === 'storage' || field.startsWith('storage.')) return STEP.storage;
   return STEP.hyperpod;
 }
@@ -83,6 +85,7 @@ export default function CreateClusterPage() {
   const { notify } = useSession();
   const [step, setStep] = useState(0);
   const [schemas, setSchemas] = useState<OpenApiDoc | null>(null);
+  const [regions, setRegions] = useState<{ default: string; items: string[] } | null>(null);
   const [zones, setZones] = useState<AvailabilityZoneView[] | null>(null);
   const [types, setTypes] = useState<InstanceTypeOfferingView[] | null>(null);
   const [loadError, setLoadError] = useState<unknown>(null);
@@ -92,6 +95,7 @@ export default function CreateClusterPage() {
   const [advancedOpen, setAdvancedOpen] = useState(false);
   const [form, setForm] = useState<FormState>(() => ({
     name: '',
+    region: '',
     zone: '',
     secondZone: '',
     vpcCidr: '',
@@ -132,16 +136,26 @@ export default function CreateClusterPage() {
   useEffect(() => {
     void loadSchemas().then(setSchemas);
     api
-      .availabilityZones()
-      .then(({ data }) => setZones(data.items))
+      .regions()
+      .then(({ data }) => setRegions(data))
       .catch(setLoadError);
   }, []);
+
+  // The zones of the Region chosen; a zone picked in another Region is asked again.
+  useEffect(() => {
+    setZones(null);
+    setForm((current) => ({ ...current, zone: '', secondZone: '' }));
+    api
+      .availabilityZones(undefined, form.region || undefined)
+      .then(({ data }) => setZones(data.items))
+      .catch(setLoadError);
+  }, [form.region]);
 
   useEffect(() => {
     if (!form.zone) return;
     setTypes(null);
     api
-      .instanceTypes(form.zone)
+      .instanceTypes(form.zone, form.region || undefined)
       .then(({ data }) => {
         const offered = data.items.filter((item) => item.zones.length === 0 || item.zones.includes(form.zone));
         setTypes(offered);
@@ -154,7 +168,7 @@ export default function CreateClusterPage() {
         }));
       })
       .catch(setLoadError);
-  }, [form.zone]);
+  }, [form.zone, form.region]);
 
   const usableZones = useMemo(() => (zones ?? []).filter((zone) => zone.state === 'available'), [zones]);
   const autoSecondZone = usableZones.find((zone) => zone.name !== form.zone)?.name ?? '';
@@ -318,9 +332,29 @@ export default function CreateClusterPage() {
     </Container>
   );
 
+  const homeRegion = regions?.default ?? '';
+  const regionOption = (region: string): SelectProps.Option => ({
+    value: region === homeRegion ? '' : region,
+    label: region,
+    description: region === homeRegion ? "Launchpod's Region (default)" : undefined,
+  });
   const placement = (
-    <Container header={<Header variant="h2" description="Capacity for accelerated instances differs per zone; choose where you have it.">Placement</Header>}>
+    <Container header={<Header variant="h2" description="Capacity for accelerated instances differs per Region and zone; choose where you have it.">Placement</Header>}>
       <SpaceBetween size="l">
+        <FormField
+          label="Region"
+          description="Where every resource of the cluster is made; it cannot move later. The zones and instance types below are this Region's."
+          errorText={errors.region}
+        >
+          <Select
+            selectedOption={regionOption(form.region || homeRegion)}
+            onChange={({ detail }) => set('region', detail.selectedOption.value ?? '')}
+            options={[homeRegion, ...(regions?.items ?? []).filter((region) => region !== homeRegion)].filter(Boolean).map(regionOption)}
+            statusType={regions ? 'finished' : 'loading'}
+            loadingText="Loading Regions"
+            filteringType="auto"
+          />
+        </FormField>
         <FormField label="Availability zone" description="Where the HyperPod instances run." errorText={errors.zone}>
           <Select
             selectedOption={form.zone ? zoneOption(usableZones.find((zone) => zone.name === form.zone) ?? { name: form.zone, zoneId: '-', state: '' }) : null}
@@ -468,6 +502,7 @@ export default function CreateClusterPage() {
         <KeyValuePairs
           columns={3}
           items={[
+            { label: 'Region', value: form.region || homeRegion || '-' },
             { label: 'Availability zone', value: form.zone || '-' },
             { label: 'Control plane zones', value: [form.zone, secondZone].filter(Boolean).join(', ') || '-' },
             { label: 'VPC CIDR', value: form.vpcCidr || `${DEFAULT_CIDR} (default)` },

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pydantic import Field
 
-from launchpod.contracts.catalog import AvailabilityZoneListView, InstanceTypeListView
-from launchpod.contracts.catalog_ops.entry import CatalogEntry
+from launchpod.contracts.catalog import AvailabilityZoneListView, InstanceTypeListView, RegionListView
+from launchpod.contracts.catalog_ops.entry import CatalogEntry, NoInput
 from launchpod.contracts.common import AvailabilityZoneName, Contract, HyperPodRegion, Role
 from launchpod.contracts.training_plans import (
     BuyTrainingPlanRequest,
@@ -29,6 +29,16 @@ class InstanceTypesInput(RegionInput):
 
 
 ENTRIES: tuple[CatalogEntry, ...] = (
+    CatalogEntry(
+        "list_regions",
+        "GET",
+        "/api/catalog/regions",
+        "List the Regions a cluster can be created in (those SageMaker HyperPod supports) and Launchpod's own.",
+        NoInput,
+        RegionListView,
+        Role.VIEWER,
+        tags=("catalog",),
+    ),
     CatalogEntry(
         "list_availability_zones",
         "GET",

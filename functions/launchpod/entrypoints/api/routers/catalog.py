@@ -8,12 +8,17 @@ from typing import Annotated
 from aws_lambda_powertools.event_handler.openapi.params import Query
 from aws_lambda_powertools.event_handler.router import APIGatewayRouter
 
-from launchpod.contracts.catalog import AvailabilityZoneListView, InstanceTypeListView
+from launchpod.contracts.catalog import AvailabilityZoneListView, InstanceTypeListView, RegionListView
 from launchpod.contracts.common import AvailabilityZoneName, HyperPodRegion
 from launchpod.entrypoints.api.routing import route
 from launchpod.usecases import catalog
 
 router = APIGatewayRouter()
+
+
+@route(router, "list_regions")
+def list_regions() -> RegionListView:
+    return catalog.regions()
 
 
 @route(router, "list_availability_zones")
