@@ -1396,8 +1396,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Search training plan offerings (reserved GPU/Trainium capacity for HyperPod): instance type, count, duration in whole days, earliest start, latest end. Each offering has its upfront price, zone, start and end; best match first. Read-only: buying is buy_training_plan.
-         * @description Search training plan offerings (reserved GPU/Trainium capacity for HyperPod): instance type, count, duration in whole days, earliest start, latest end. Each offering has its upfront price, zone, start and end; best match first. Read-only: buying is buy_training_plan.
+         * Search training plan offerings (reserved GPU/Trainium capacity for HyperPod): instance type, count, duration in whole days, earliest start, latest end, in one Region or several. Each offering has its upfront price, zone, start and end; best match first. Read-only: buying is buy_training_plan.
+         * @description Search training plan offerings (reserved GPU/Trainium capacity for HyperPod): instance type, count, duration in whole days, earliest start, latest end, in one Region or several. Each offering has its upfront price, zone, start and end; best match first. Read-only: buying is buy_training_plan.
          */
         get: operations["search_training_plan_offerings"];
         put?: never;
@@ -1804,6 +1804,11 @@ export interface components {
             name: string;
             /** Offeringid */
             offeringId: string;
+            /**
+             * Region
+             * @description the offering's region
+             */
+            region?: string | null;
             /**
              * Starttimeafter
              * @description earliest start (ISO 8601)
@@ -4243,6 +4248,11 @@ export interface components {
             instanceType: string;
             /** Offeringid */
             offeringId: string;
+            /**
+             * Region
+             * @description the Region offering it; buy it there
+             */
+            region?: string | null;
             /** Starttime */
             startTime?: string | null;
             /** Targetresources */
@@ -13378,6 +13388,7 @@ export interface operations {
                 startTimeAfter?: string | null;
                 endTimeBefore?: string | null;
                 target?: "hyperpod-cluster" | "training-job" | "endpoint" | "studio-apps";
+                regions?: string[] | null;
             };
             header?: never;
             path?: never;

@@ -13,7 +13,7 @@ from launchpod.contracts.training_plans import (
     ExtensionOfferingListView,
     ListTrainingPlansInput,
     OfferingListView,
-    OfferingQuery,
+    OfferingSearch,
     TrainingPlanListView,
     TrainingPlanRef,
     TrainingPlanView,
@@ -64,9 +64,9 @@ ENTRIES: tuple[CatalogEntry, ...] = (
         "GET",
         "/api/training-plans/offerings",
         "Search training plan offerings (reserved GPU/Trainium capacity for HyperPod): instance type, count,"
-        " duration in whole days, earliest start, latest end. Each offering has its upfront price, zone, start"
-        " and end; best match first. Read-only: buying is buy_training_plan.",
-        OfferingQuery,
+        " duration in whole days, earliest start, latest end, in one Region or several. Each offering has its"
+        " upfront price, zone, start and end; best match first. Read-only: buying is buy_training_plan.",
+        OfferingSearch,
         OfferingListView,
         Role.VIEWER,
         tags=("capacity",),
