@@ -33,10 +33,17 @@ def _tagged_vpcs(sandbox, region: str) -> list[dict]:
 def test_a_cluster_in_a_second_region_is_created_there_and_deleted_cleanly(sandbox):
     with sandbox.client() as c:
         zones = c.get("/api/catalog/availability-zones", params={"region": REGION}).json()
+        search = {"instanceType": "ml.p5.48xlarge", "instanceCount": 1, "regions": ["us-east-1", REGION]}
+        offerings = c.get("/api/training-plans/offerings", params=search).json()
         made = c.post(
             "/api/clusters", json={"name": NAME, "region": REGION, "availabilityZones": ["us-west-2a", "us-west-2b"]}
         )
     assert zones["region"] == REGION and {z["name"][:-1] for z in zones["items"]} == {REGION}
+    # capacity searched in both Regions at once: each offering in a zone of the Region it names
+    assert {(o["region"], o["availabilityZone"][:-1]) for o in offerings["items"]} == {
+        ("us-east-1", "us-east-1"),
+        (REGION, REGION),
+    }, offerings
     assert made.status_code == 202, made.text
     done = sandbox.wait_operation(made.json()["operation"]["id"])
     assert done["status"] == "SUCCEEDED", (done.get("message"), done.get("phases"))
