@@ -55,11 +55,13 @@ export class ApiError extends Error {
   }
 }
 
-function url(path: string, query?: Record<string, string | number | undefined>): string {
+function url(path: string, query?: Query): string {
   const base = config().apiUrl.replace(/\/$/, '');
   const params = new URLSearchParams();
   for (const [key, value] of Object.entries(query ?? {})) {
-    if (value !== undefined && value !== '') params.set(key, String(value));
+    // a list is the parameter repeated (regions=us-east-1&regions=us-west-2)
+    if (Array.isArray(value)) for (const item of value) params.append(key, item);
+    else if (value !== undefined && value !== '') params.set(key, String(value));
   }
   const qs = params.toString();
   return `${base}${path}${qs ? `?${qs}` : ''}`;
@@ -68,7 +70,7 @@ function url(path: string, query?: Record<string, string | number | undefined>):
 async function request<T>(
   method: string,
   path: string,
-  options: { body?: unknown; query?: Record<string, string | number | undefined>; token?: string } = {},
+  options: { body?: unknown; query?: Query; token?: string } = {},
 ): Promise<{ status: number; data: T }> {
   const token = options.token ?? getToken();
   const headers: Record<string, string> = { Accept: 'application/json' };
@@ -108,7 +110,7 @@ async function request<T>(
   return { status: response.status, data: data as T };
 }
 
-type Query = Record<string, string | number | undefined>;
+type Query = Record<string, string | number | string[] | undefined>;
 type Operations = typeof operations.operations;
 export type OperationId = keyof Operations;
 export type CallOptions = { body?: unknown; query?: Query; token?: string };
@@ -229,7 +231,7 @@ export const api = {
   // --- end instance groups ---
   // ---- training plans: a purchase answers the plan, 200 NOOP, or 200 PLANNED with dryRun
   trainingPlans: () => call<TrainingPlanListView>('list_training_plans', {}),
-  searchOfferings: (query: Record<string, string | number | undefined>) =>
+  searchOfferings: (query: Query) =>
     call<OfferingListView>('search_training_plan_offerings', {}, { query }),
   buyTrainingPlan: (body: unknown, dryRun = false) =>
     call<TrainingPlanView | NoopView | PlanView>('buy_training_plan', {}, {

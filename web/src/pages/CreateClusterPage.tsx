@@ -335,8 +335,7 @@ export default function CreateClusterPage() {
   const homeRegion = regions?.default ?? '';
   const regionOption = (region: string): SelectProps.Option => ({
     value: region === homeRegion ? '' : region,
-    label: region,
-    description: region === homeRegion ? "Launchpod's Region (default)" : undefined,
+    label: region === homeRegion ? `${region} (Launchpod's Region)` : region,
   });
   const placement = (
     <Container header={<Header variant="h2" description="Capacity for accelerated instances differs per Region and zone; choose where you have it.">Placement</Header>}>
