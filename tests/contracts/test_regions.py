@@ -19,8 +19,11 @@ def test_the_regions_offered_are_those_hyperpods_health_agent_is_published_in():
 def test_a_region_hyperpod_does_not_run_in_is_refused_naming_the_supported_ones():
     with pytest.raises(ValidationError) as refused:
         CreateClusterRequest(name="c", region="me-central-1", availabilityZones=["me-central-1a", "me-central-1b"])
-    message = str(refused.value)
-    assert "does not run in me-central-1" in message and "us-west-2" in message and "eu-west-1" in message
+    [error] = refused.value.errors()
+    assert error["type"] == "hyperpod_region" and error["loc"] == ("region",)
+    assert (
+        "does not run in me-central-1" in error["msg"] and "us-west-2" in error["msg"] and "eu-west-1" in error["msg"]
+    )
 
 
 def test_zones_of_another_region_are_refused_by_name():

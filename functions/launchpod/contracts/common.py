@@ -174,7 +174,7 @@ HYPERPOD_REGIONS: tuple[str, ...] = (
 def _hyperpod_region(value: str) -> str:
     if value not in HYPERPOD_REGIONS:
         supported = ", ".join(HYPERPOD_REGIONS)
-        raise ValueError(f"SageMaker HyperPod does not run in {value}; supported Regions: {supported}")
+        raise refused("hyperpod_region", f"SageMaker HyperPod does not run in {value}; supported Regions: {supported}")
     return value
 
 
