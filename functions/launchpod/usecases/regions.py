@@ -13,10 +13,11 @@ from launchpod.runtime import wiring
 from launchpod.runtime.settings import settings
 
 
-def cluster_region(name: str) -> str:
-    """The Region ``name`` was registered in; the deployment's for a cluster nobody registered (yet)."""
+def cluster_region(name: str, unregistered: str | None = None) -> str:
+    """The Region ``name`` was registered in; for a cluster nobody registered (yet), ``unregistered`` or the
+    deployment's."""
     record = wiring.clusters().get(name) or {}
-    return str(record.get("region") or settings().region)
+    return str(record.get("region") or unregistered or settings().region)
 
 
 @contextmanager
@@ -35,8 +36,9 @@ def in_region(name: str | None) -> Iterator[None]:
 
 @contextmanager
 def in_workflow_region(target: str, request: Mapping[str, Any]) -> Iterator[None]:
-    """A workflow's phase runs in its cluster's Region: the one its request asked for (a cluster being
-    created may not be registered yet when its first phase runs), else the one the cluster's record names."""
-    asked = request.get("region")
-    with wiring.in_region(str(asked) if asked else lambda: cluster_region(target)):
+    """A workflow's phase runs in its cluster's Region: the one the cluster's record names, or, for a cluster
+    not registered yet (the first phases of its creation or import), the one its request asked for. A request's
+    ``region`` is not always the cluster's (an endpoint's names its model bucket's), so the record wins."""
+    asked = request.get("region") if isinstance(request.get("region"), str) else None
+    with wiring.in_region(lambda: cluster_region(target, asked)):
         yield
