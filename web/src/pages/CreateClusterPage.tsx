@@ -26,6 +26,7 @@ import Wizard from '@cloudscape-design/components/wizard';
 import Breadcrumbs from '../components/Breadcrumbs';
 import ErrorAlert from '../components/ErrorAlert';
 import InstanceGroupsEditor, { newGroup, type GroupRow } from '../components/InstanceGroupsEditor';
+import RegionSelect from '../components/RegionSelect';
 import StorageStep from '../components/StorageStep';
 import { api, ApiError, type OpenApiDoc } from '../lib/api';
 import {
@@ -85,7 +86,7 @@ export default function CreateClusterPage() {
   const { notify } = useSession();
   const [step, setStep] = useState(0);
   const [schemas, setSchemas] = useState<OpenApiDoc | null>(null);
-  const [regions, setRegions] = useState<{ default: string; items: string[] } | null>(null);
+  const [homeRegion, setHomeRegion] = useState('');
   const [zones, setZones] = useState<AvailabilityZoneView[] | null>(null);
   const [types, setTypes] = useState<InstanceTypeOfferingView[] | null>(null);
   const [loadError, setLoadError] = useState<unknown>(null);
@@ -135,10 +136,6 @@ export default function CreateClusterPage() {
 
   useEffect(() => {
     void loadSchemas().then(setSchemas);
-    api
-      .regions()
-      .then(({ data }) => setRegions(data))
-      .catch(setLoadError);
   }, []);
 
   // The zones of the Region chosen; a zone picked in another Region is asked again.
@@ -332,28 +329,10 @@ export default function CreateClusterPage() {
     </Container>
   );
 
-  const homeRegion = regions?.default ?? '';
-  const regionOption = (region: string): SelectProps.Option => ({
-    value: region === homeRegion ? '' : region,
-    label: region === homeRegion ? `${region} (Launchpod's Region)` : region,
-  });
   const placement = (
     <Container header={<Header variant="h2" description="Capacity for accelerated instances differs per Region and zone; choose where you have it.">Placement</Header>}>
       <SpaceBetween size="l">
-        <FormField
-          label="Region"
-          description="Where every resource of the cluster is made; it cannot move later. The zones and instance types below are this Region's."
-          errorText={errors.region}
-        >
-          <Select
-            selectedOption={regionOption(form.region || homeRegion)}
-            onChange={({ detail }) => set('region', detail.selectedOption.value ?? '')}
-            options={[homeRegion, ...(regions?.items ?? []).filter((region) => region !== homeRegion)].filter(Boolean).map(regionOption)}
-            statusType={regions ? 'finished' : 'loading'}
-            loadingText="Loading Regions"
-            filteringType="auto"
-          />
-        </FormField>
+        <RegionSelect value={form.region} onChange={(region) => set('region', region)} onHome={setHomeRegion} errorText={errors.region} />
         <FormField label="Availability zone" description="Where the HyperPod instances run." errorText={errors.zone}>
           <Select
             selectedOption={form.zone ? zoneOption(usableZones.find((zone) => zone.name === form.zone) ?? { name: form.zone, zoneId: '-', state: '' }) : null}
