@@ -10,6 +10,7 @@ from __future__ import annotations
 
 WHEN: dict[str, str] = {
     "health": "Check the Launchpod API is up.",
+    "list_regions": "Before creating a cluster elsewhere than Launchpod's Region: the Regions to offer.",
     "list_availability_zones": "Before creating a cluster: the zones (and zone ids) you may offer the user.",
     "list_instance_types": "Before creating a cluster or group: HyperPod instance types and the zones offering"
     " each (zone narrows it).",

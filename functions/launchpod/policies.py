@@ -5,7 +5,8 @@ evaluates every AWS call against the same statements, so the two cannot drift.
 dicts). ``deployment`` carries the ARNs a stack knows: CDK passes tokens, the sandbox concrete values.
 Scoping follows AWS's Service Authorization Reference: an action with no resource type only accepts
 ``"Resource": "*"`` (listed in WILDCARD_REASONS with why); every other action is scoped to this
-account and region, and to Launchpod's own names where Launchpod chooses them.
+account and region (any Region for a cluster's own services, CLUSTER_SERVICES: a cluster lives in the Region
+chosen for it), and to Launchpod's own names where Launchpod chooses them.
 
 Roles Launchpod creates at run time carry the permissions boundary ``boundary_document`` describes
 (``launchpod.permissions_boundary``), and every IAM write is conditioned on that boundary
@@ -85,15 +86,20 @@ WILDCARD_REASONS: dict[str, str] = {
     "xray:PutTelemetryRecords": _NO_RESOURCE_TYPE + " (X-Ray active tracing, added by CDK)",
 }
 
+# The services whose resources belong to a cluster, and so live in the Region chosen for the cluster (any Region
+# SageMaker HyperPod supports, launchpod.contracts.common.HYPERPOD_REGIONS): their ARNs name any Region. The
+# deployment's own resources (tables, state machines, topic, functions, log groups, bucket) keep its Region.
+CLUSTER_SERVICES = frozenset({"eks", "sagemaker", "sagemaker-mlflow", "ec2", "aps", "logs"})
+ANY_REGION = "*"
+_IN_ANY_REGION = "; scoped to this account, in any Region (each cluster lives in the Region chosen for it)"
+
 # Why each scoped-but-wildcarded ARN pattern cannot be narrower.
 PATTERN_REASONS: dict[str, str] = {
     "eks": "EKS clusters are created by Launchpod at run time or imported by name, so their names and the "
-    "add-on/access-entry IDs are not known at deploy time; scoped to this account and region",
+    "add-on/access-entry IDs are not known at deploy time" + _IN_ANY_REGION,
     "sagemaker": "HyperPod clusters are created at run time or imported by name, their scheduler configs and "
-    "compute quotas get ids SageMaker generates, and training plans are bought outside Launchpod; scoped to this "
-    "account and region",
-    "ec2": "VPCs, subnets, gateways, routes and addresses are created at run time with generated IDs; "
-    "scoped to this account and region",
+    "compute quotas get ids SageMaker generates, and training plans are bought outside Launchpod" + _IN_ANY_REGION,
+    "ec2": "VPCs, subnets, gateways, routes and addresses are created at run time with generated IDs" + _IN_ANY_REGION,
     "iam-role": "roles Launchpod creates for clusters are named '<prefix>-...'; scoped to that prefix only, and "
     "writes also to roles carrying Launchpod's permissions boundary",
     "iam-slr": "service-linked roles live under aws-service-role/<service>/; the service is named in the condition",
@@ -104,10 +110,10 @@ PATTERN_REASONS: dict[str, str] = {
     "logs": "each function writes its own log group's streams",
     "container-logs": "Container Insights names one application log group per EKS cluster "
     "(/aws/containerinsights/<cluster>/application) and clusters are created at run time; read-only, scoped "
-    "to those log groups and their streams",
+    "to those log groups and their streams, in any Region (each cluster lives in the Region chosen for it)",
     "execute-api": "WebSocket connection ids are made at run time; scoped to Launchpod's own WebSocket stage",
     "aps": "the HyperPod observability add-on's Amazon Managed Prometheus workspace is created with it, by the "
-    "console or by Launchpod, with an id AMP generates; read-only queries, scoped to this account and region",
+    "console or by Launchpod, with an id AMP generates; read-only queries" + _IN_ANY_REGION,
 }
 
 # The AWS managed policies Launchpod attaches to the roles it creates (iam:PolicyARN allows no other).
@@ -212,6 +218,8 @@ def resources_for(action: str, d: Deployment) -> list[str]:
         return ["*"]
     p, r, a = d.partition, d.region, d.account
     service, name = action.split(":", 1)
+    if service in CLUSTER_SERVICES:
+        r = ANY_REGION  # a cluster's resources live in the Region chosen for it
     if service == "eks":
         return [
             f"arn:{p}:eks:{r}:{a}:{kind}/*" for kind in ("cluster", "addon", "access-entry", "podidentityassociation")
@@ -365,7 +373,7 @@ def managed_by_tag(prefix: str) -> str:
 
 
 def _ec2_grants(action: str, d: Deployment) -> list[tuple[list[str], dict[str, Any] | None]]:
-    p, r, a = d.partition, d.region, d.account
+    p, r, a = d.partition, ANY_REGION, d.account
     tag = managed_by_tag(d.prefix)
     out: list[tuple[list[str], dict[str, Any] | None]] = []
     for kind, how in EC2_RESOURCES[action].items():
@@ -393,7 +401,7 @@ def _eks_access_grants(action: str, d: Deployment) -> list[tuple[list[str], dict
     entry's ARN, which names its principal): AmazonEKSClusterAdminPolicy, cluster-wide, on the kube-access
     role's entry; and on HyperPod's service-linked role's entry whatever HyperPod and task governance
     associate there as the caller (AWS does not publish which access policy that is)."""
-    p, r, a = d.partition, d.region, d.account
+    p, r, a = d.partition, ANY_REGION, d.account
     slr_service, slr_name = SERVICE_LINKED_ROLES["sagemaker:CreateCluster"]
     slr = f"arn:{p}:iam::{a}:role/aws-service-role/{slr_service}/{slr_name}"
     if action == "eks:CreateAccessEntry":

@@ -34,7 +34,8 @@ BUDGET_TOKENS = 6_000
 # (28,401 before it); an instance group's MIG layout (mig in add/update_instance_group) and create_endpoint's GPU
 # partitions, queue and priority add ~580 to it; the first groups' depth in create_hyperpod and provision_cluster
 # (instanceTypes, minInstanceCount, autoPatch, imageId, imageReleaseVersion) ~1,290; submit_job's elastic and
-# checkpointless fields ~370, create_endpoint's multiNode ~130.
+# checkpointless fields ~370, create_endpoint's multiNode ~130; Regions (region on the create, provision, import and
+# buy bodies and two catalog reads, regions on the offerings search, list_regions) ~320.
 BUDGET_ALL_TOKENS = 27_200
 
 

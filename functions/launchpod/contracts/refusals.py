@@ -58,6 +58,9 @@ REFUSALS: dict[str, Refusal] = {
         _state("training_plan_capacity", "more instances than the training plan has free"),
         _state("training_plan", "a training plan that cannot serve the group (its zone, type or free instances)"),
         _state("confirm_price", "a purchase whose confirmPrice is not the offering's upfront fee now"),
+        _cross("zone_in_region", "an availability zone outside the Region asked for the cluster"),
+        # not an enum in the schema (it would repeat in every tool an agent is given): the 422 lists them
+        _state("hyperpod_region", "a Region SageMaker HyperPod does not run in"),
         _cross("search_window", "a capacity search whose window ends before it starts"),
         _cross("metrics_window", "a metrics range whose end is not after its start"),
         _cross("max_points", "a metrics range of more than 11,000 steps (Prometheus' limit per series)"),

@@ -22,7 +22,7 @@ from launchpod.domain.instance_groups import placement, preflight
 from launchpod.runtime import wiring
 from launchpod.usecases.ports import HyperPods, KubeReader, Quotas
 from launchpod.usecases.proposal import Proposal
-from launchpod.usecases.provisioning import ProvisioningPorts, dependency_rows, subnet_zones
+from launchpod.usecases.provisioning import ProvisioningPorts, check_region, dependency_rows, subnet_zones
 from launchpod.usecases.provisioning import real as provisioning_real
 from launchpod.usecases.storage import volume_and_claim
 
@@ -168,6 +168,7 @@ def create_hyperpod(name: str, request: CreateHyperPodRequest, who: ops.Principa
 def provision_cluster(request: ProvisionClusterRequest, who: ops.Principal, *, ports: HyperPodPorts) -> Proposal:
     """Control plane, dependencies, HyperPod and (optionally) storage in one operation, each part planned
     against what exists; everything checkable is checked before anything is created."""
+    check_region(request.name, ports=ports)
     zones = [z["name"] for z in ports.ec2.zones()]
     control_plane.check_zones(request, zones, ports.region)
     hyperpod_request = CreateHyperPodInput(name=request.name, **request.hyperpod.model_dump())

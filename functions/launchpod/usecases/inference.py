@@ -8,7 +8,6 @@ in-memory fakes."""
 
 from __future__ import annotations
 
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
@@ -31,6 +30,7 @@ from launchpod.domain import features, mig, storage
 from launchpod.domain import operations as ops
 from launchpod.domain import task_governance as governance
 from launchpod.domain.clusters import hyperpod
+from launchpod.domain.concurrency import ContextPool
 from launchpod.domain.dependencies import lbc
 from launchpod.domain.errors import Conflict, InvalidInput, NotFound, PermanentError, next_step
 from launchpod.domain.inference import chat, endpoints, manifests
@@ -478,7 +478,7 @@ def delete(name: str, endpoint: str, *, who: ops.Principal, ports: InferencePort
 def list_all(name: str, *, ports: InferencePorts) -> EndpointListView:
     """The cluster's endpoints, with one a running deploy has not applied yet listed as Deploying (as ``get``).
     The cluster's status, its endpoints and its unfinished operations are read side by side."""
-    with ThreadPoolExecutor(max_workers=3, thread_name_prefix="endpoints") as pool:
+    with ContextPool(max_workers=3, thread_name_prefix="endpoints") as pool:
         checked = pool.submit(active, name, ports)
         found = pool.submit(ports.endpoints.endpoints, name)
         unfinished = pool.submit(_unfinished, name, "deploy", ports)

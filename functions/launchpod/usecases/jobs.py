@@ -5,7 +5,6 @@ made, so unit tests pass in-memory fakes; ``real()`` builds the deployed adapter
 
 from __future__ import annotations
 
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
@@ -17,6 +16,7 @@ from launchpod.domain import features
 from launchpod.domain import mlflow as mlflow_domain
 from launchpod.domain import task_governance as governance
 from launchpod.domain.clusters import hyperpod
+from launchpod.domain.concurrency import ContextPool
 from launchpod.domain.errors import Conflict, InvalidInput, LaunchpodError, NotFound, next_step
 from launchpod.domain.inference.endpoints import NodeRoom, fit_warnings
 from launchpod.domain.jobs import manifests, plans, rules, views
@@ -328,7 +328,7 @@ def submit(request: SubmitJobInput, dry_run: bool = False, *, ports: JobPorts) -
 
 def list_jobs(name: str, namespace: str | None, *, ports: JobPorts) -> JobListView:
     """Every job of each kind; the cluster's status and each kind are read side by side."""
-    with ThreadPoolExecutor(max_workers=1 + len(KINDS), thread_name_prefix="jobs") as pool:
+    with ContextPool(max_workers=1 + len(KINDS), thread_name_prefix="jobs") as pool:
         checked = pool.submit(require_active, name, ports=ports)
         kinds = [pool.submit(ports.jobs.list_kind, name, api_version, kind, namespace) for api_version, kind in KINDS]
         checked.result()  # a cluster that is not ACTIVE answers 409 whatever the lists found

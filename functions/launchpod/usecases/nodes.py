@@ -4,7 +4,6 @@ operations, by the nodes routes and by the remediation ladder alike. The ports a
 
 from __future__ import annotations
 
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -25,6 +24,7 @@ from launchpod.contracts.nodes import (
 from launchpod.contracts.operations import OperationView
 from launchpod.domain import operations as ops
 from launchpod.domain.clusters import hyperpod
+from launchpod.domain.concurrency import ContextPool
 from launchpod.domain.errors import Conflict, InvalidInput, LaunchpodError, NotFound, next_step
 from launchpod.domain.nodes import actions, views
 from launchpod.runtime import wiring
@@ -67,7 +67,7 @@ def _kube(name: str, ports: NodePorts) -> tuple[list[dict[str, Any]], dict[str, 
 def list_nodes(name: str, *, ports: NodePorts) -> NodeListView:
     """The cluster's HyperPod nodes joined with their Kubernetes Nodes and pods, by group then node id; the
     three are read side by side."""
-    with ThreadPoolExecutor(max_workers=3, thread_name_prefix="nodes") as pool:
+    with ContextPool(max_workers=3, thread_name_prefix="nodes") as pool:
         described = pool.submit(hyperpod_of, name, ports=ports)
         listed = pool.submit(ports.sagemaker.list_nodes, hyperpod.hyperpod_name(name))
         in_kube = pool.submit(_kube, name, ports)

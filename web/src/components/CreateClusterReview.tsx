@@ -18,6 +18,7 @@ export type ReviewPart = 'name' | 'placement' | 'hyperpod' | 'storage';
 
 export interface ReviewedChoices {
   name: string;
+  region: string;
   zone: string;
   secondZone: string;
   vpcCidr: string;
@@ -73,6 +74,7 @@ export default function CreateClusterReview({ form, optionalDependencies, defaul
         <KeyValuePairs
           columns={3}
           items={[
+            { label: 'Region', value: form.region || '-' },
             { label: 'Availability zone', value: form.zone || '-' },
             { label: 'Control plane zones', value: [form.zone, form.secondZone].filter(Boolean).join(', ') || '-' },
             { label: 'VPC CIDR', value: form.vpcCidr || `${defaultCidr} (default)` },

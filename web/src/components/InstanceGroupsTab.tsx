@@ -45,15 +45,16 @@ import EditGroupModal from './EditGroupModal';
 import GroupPatchingStep from './GroupPatchingStep';
 import Status from './Status';
 
-function AddGroupWizard({ cluster, existing, onClose }: { cluster: string; existing: string[]; onClose: () => void }) {
+function AddGroupWizard({ cluster, region, existing, onClose }: { cluster: string; region?: string; existing: string[]; onClose: () => void }) {
   const navigate = useNavigate();
   const { notify } = useSession();
   const [form, setForm] = useState<AddGroupForm>(EMPTY_ADD_GROUP);
   const [step, setStep] = useState(0);
   const [tried, setTried] = useState(false);
   const { busy, error, setError, run } = useAction();
-  const types = useFetch(() => api.instanceTypes(), []);
-  const zones = useFetch(() => api.availabilityZones(), []);
+  // the types and zones of the cluster's own Region
+  const types = useFetch(() => api.instanceTypes(undefined, region), [region]);
+  const zones = useFetch(() => api.availabilityZones(undefined, region), [region]);
   const errors = addGroupErrors(form, existing);
   const set = (patch: Partial<AddGroupForm>) => setForm((f) => ({ ...f, ...patch }));
   const shown = (field: string) => (tried ? errors[field] : undefined);
@@ -287,7 +288,7 @@ function DeleteModal({ cluster, group, onClose }: { cluster: string; group: Inst
   );
 }
 
-export default function InstanceGroupsTab({ cluster, ready }: { cluster: string; ready: boolean }) {
+export default function InstanceGroupsTab({ cluster, region, ready }: { cluster: string; region?: string; ready: boolean }) {
   const { can } = useSession();
   const { data, error, loading, reload } = useFetch(() => api.instanceGroups(cluster), [cluster], 10000);
   const [selected, setSelected] = useState<InstanceGroupView[]>([]);
@@ -396,7 +397,7 @@ export default function InstanceGroupsTab({ cluster, ready }: { cluster: string;
         ]}
       />
       {ready ? <AutoscalingSection cluster={cluster} list={data ?? null} /> : null}
-      {dialog === 'add' ? <AddGroupWizard cluster={cluster} existing={items.map((g) => g.group)} onClose={() => setDialog(null)} /> : null}
+      {dialog === 'add' ? <AddGroupWizard cluster={cluster} region={region} existing={items.map((g) => g.group)} onClose={() => setDialog(null)} /> : null}
       {dialog === 'edit' && current ? <EditGroupModal cluster={cluster} group={current} onClose={() => setDialog(null)} /> : null}
       {dialog === 'scale' && current ? <ScaleModal cluster={cluster} group={current} onClose={() => setDialog(null)} /> : null}
       {dialog === 'software' ? <SoftwareUpdate cluster={cluster} groups={items.map((g) => g.group)} onClose={() => setDialog(null)} /> : null}

@@ -27,6 +27,7 @@ export type StorageField = (typeof STORAGE_FIELDS)[number];
 
 export type WizardField =
   | 'name'
+  | 'region'
   | 'zone'
   | 'secondZone'
   | 'vpcCidr'
@@ -43,6 +44,7 @@ export type FieldErrors = Partial<Record<WizardField, string>>;
 
 export interface CreateClusterChoices {
   name: string;
+  region?: string; // omitted: Launchpod's own Region
   zone: string;
   secondZone: string;
   kubernetesVersion: string;
@@ -90,6 +92,7 @@ const MODELS = {
 export function createClusterBody(choices: CreateClusterChoices): Record<string, unknown> {
   return {
     name: choices.name,
+    ...(choices.region ? { region: choices.region } : {}),
     availabilityZones: [choices.zone, choices.secondZone],
     ...(choices.kubernetesVersion ? { kubernetesVersion: choices.kubernetesVersion } : {}),
     ...(choices.vpcCidr ? { network: { vpcCidr: choices.vpcCidr } } : {}),
@@ -225,6 +228,7 @@ export function provisionAcceptsStorage(doc: OpenApiDoc): boolean {
 /** A 422 detail path without its "body." prefix -> the wizard field that shows it. */
 export function wizardFieldOf(path: string): WizardField | undefined {
   if (path === 'name') return 'name';
+  if (path === 'region') return 'region';
   if (path === 'availabilityZones' || path === 'availabilityZones.0') return 'zone';
   if (path.startsWith('availabilityZones.')) return 'secondZone';
   if (path === 'network' || path.startsWith('network.')) return 'vpcCidr';

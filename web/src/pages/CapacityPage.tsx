@@ -9,6 +9,7 @@ import FormField from '@cloudscape-design/components/form-field';
 import Header from '@cloudscape-design/components/header';
 import Input from '@cloudscape-design/components/input';
 import Modal from '@cloudscape-design/components/modal';
+import Multiselect from '@cloudscape-design/components/multiselect';
 import Select from '@cloudscape-design/components/select';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import Table from '@cloudscape-design/components/table';
@@ -18,6 +19,9 @@ import ExtendPlanModal from '../components/ExtendPlanModal';
 import PlanSteps from '../components/PlanSteps';
 import { api } from '../lib/api';
 import type { OfferingView, PlanView, TrainingPlanView } from '../lib/types';
+
+// What a search asks (and a purchase repeats): regions only on a search of several Regions.
+type OfferingQuery = { instanceType: string; instanceCount: number; durationHours: number; startTimeAfter?: string; regions?: string[] };
 import { useFetch } from '../lib/useFetch';
 import { useSession } from '../session';
 
@@ -96,12 +100,14 @@ function PlansTable() {
   );
 }
 
-function BuyModal({ query, offering, onClose }: { query: Record<string, string | number | undefined>; offering: OfferingView; onClose: () => void }) {
+function BuyModal({ query, offering, onClose }: { query: OfferingQuery; offering: OfferingView; onClose: () => void }) {
   const [name, setName] = useState('');
   const [plan, setPlan] = useState<PlanView | null>(null);
   const [error, setError] = useState<unknown>(null);
   const [done, setDone] = useState<string | null>(null);
-  const body = { ...query, name, offeringId: offering.offeringId, confirmPrice: offering.upfrontFee };
+  // bought in the Region that offers it (sent when the search named Regions)
+  const region = query.regions?.length && offering.region ? { region: offering.region } : {};
+  const body = { ...query, regions: undefined, ...region, name, offeringId: offering.offeringId, confirmPrice: offering.upfrontFee };
   const preview = async () => {
     setError(null);
     try {
@@ -150,6 +156,9 @@ function BuyModal({ query, offering, onClose }: { query: Record<string, string |
 
 function OfferingSearch() {
   const [instanceType, setInstanceType] = useState('ml.p5.48xlarge');
+  // none chosen: Launchpod's own Region; several: each searched, what they offer ranked as one list
+  const [regions, setRegions] = useState<string[]>([]);
+  const offered = useFetch(() => api.regions(), []);
   const [count, setCount] = useState('1');
   const [days, setDays] = useState('7');
   const [start, setStart] = useState('');
@@ -166,7 +175,7 @@ function OfferingSearch() {
   const search = async () => {
     setError(null);
     try {
-      const answer = await api.searchOfferings(query);
+      const answer = await api.searchOfferings({ ...query, regions });
       setOfferings(answer.data.items);
       setMessage(answer.data.message ?? null);
     } catch (e) {
@@ -191,6 +200,16 @@ function OfferingSearch() {
           <FormField label="Days">
             <Input type="number" value={days} onChange={({ detail }) => setDays(detail.value)} ariaLabel="Days" />
           </FormField>
+          <FormField label="Regions (optional)">
+            <Multiselect
+              selectedOptions={regions.map((r) => ({ value: r, label: r }))}
+              onChange={({ detail }) => setRegions(detail.selectedOptions.map((o) => o.value ?? '').filter(Boolean))}
+              options={(offered.data?.items ?? []).map((r) => ({ value: r, label: r }))}
+              placeholder={offered.data ? `${offered.data.default} (Launchpod's)` : 'Launchpod\'s Region'}
+              statusType={offered.data ? 'finished' : 'loading'}
+              filteringType="auto"
+            />
+          </FormField>
           <FormField label="Earliest start (optional)">
             <Input value={start} placeholder="2026-01-31T09:00Z" onChange={({ detail }) => setStart(detail.value)} ariaLabel="Earliest start" />
           </FormField>
@@ -205,6 +224,7 @@ function OfferingSearch() {
             items={offerings}
             empty="No offerings."
             columnDefinitions={[
+              { id: 'region', header: 'Region', cell: (o) => o.region ?? '-' },
               { id: 'zone', header: 'Zone', cell: (o) => o.availabilityZone ?? '-' },
               { id: 'price', header: 'Upfront price', cell: (o) => `${o.upfrontFee} ${o.currencyCode}` },
               { id: 'start', header: 'Start', cell: (o) => when(o.startTime) },
@@ -214,7 +234,7 @@ function OfferingSearch() {
             ]}
           />
         )}
-        {buying && <BuyModal query={query} offering={buying} onClose={() => setBuying(null)} />}
+        {buying && <BuyModal query={{ ...query, regions }} offering={buying} onClose={() => setBuying(null)} />}
       </SpaceBetween>
     </Container>
   );

@@ -282,7 +282,7 @@ function sections(cluster: ClusterView): Record<ClusterSectionId, ReactNode> {
   const inService = cluster.hyperpod.status === 'InService';
   return {
     overview: <Overview cluster={cluster} />,
-    'instance-groups': <InstanceGroupsTab cluster={name} ready={cluster.hyperpod.status !== 'NOT_CREATED'} />,
+    'instance-groups': <InstanceGroupsTab cluster={name} region={cluster.region} ready={cluster.hyperpod.status !== 'NOT_CREATED'} />,
     nodes: <NodesTab cluster={name} />,
     dependencies: <DependenciesTab cluster={name} ready={eksActive} />,
     features: <FeaturesTab cluster={name} ready={eksActive} />,

@@ -1,5 +1,6 @@
-// The create-cluster wizard: decision-level questions only (name, zone, HyperPod's instance groups, storage);
-// CIDRs, the second zone and the Kubernetes version wait under "Advanced".
+// The create-cluster wizard: decision-level questions only (name, Region and zone, HyperPod's instance groups,
+// storage); CIDRs, the second zone and the Kubernetes version wait under "Advanced". The Region is fixed for the
+// cluster's life; the zones and instance types offered are that Region's.
 //
 // With "Create a HyperPod cluster" on (the default) it sends POST /api/clusters/provision: the control plane,
 // its dependencies, the HyperPod cluster and optionally storage as one operation whose phases the
@@ -23,6 +24,7 @@ import Breadcrumbs from '../components/Breadcrumbs';
 import ErrorAlert from '../components/ErrorAlert';
 import InstanceGroupsEditor, { newGroup, type GroupRow } from '../components/InstanceGroupsEditor';
 import CreateClusterReview from '../components/CreateClusterReview';
+import RegionSelect from '../components/RegionSelect';
 import StorageStep from '../components/StorageStep';
 import { api, ApiError, type OpenApiDoc } from '../lib/api';
 import {
@@ -51,6 +53,7 @@ const STEP = { name: 0, placement: 1, hyperpod: 2, storage: 3, review: 4 } as co
 
 interface FormState {
   name: string;
+  region: string; // '' = Launchpod's own Region
   zone: string;
   secondZone: string; // '' = chosen automatically
   vpcCidr: string;
@@ -71,7 +74,7 @@ const ADVANCED: WizardField[] = ['secondZone', 'vpcCidr', 'kubernetesVersion'];
 // Which step shows each field, so a server error can take the user to it.
 function stepOf(field: WizardField): number {
   if (field === 'name') return STEP.name;
-  if (field === 'zone' || ADVANCED.includes(field)) return STEP.placement;
+  if (field === 'region' || field === 'zone' || ADVANCED.includes(field)) return STEP.placement;
   if (field === 'storage' || field.startsWith('storage.')) return STEP.storage;
   return STEP.hyperpod;
 }
@@ -81,6 +84,7 @@ export default function CreateClusterPage() {
   const { notify } = useSession();
   const [step, setStep] = useState(0);
   const [schemas, setSchemas] = useState<OpenApiDoc | null>(null);
+  const [homeRegion, setHomeRegion] = useState('');
   const [zones, setZones] = useState<AvailabilityZoneView[] | null>(null);
   const [types, setTypes] = useState<InstanceTypeOfferingView[] | null>(null);
   const [loadError, setLoadError] = useState<unknown>(null);
@@ -90,6 +94,7 @@ export default function CreateClusterPage() {
   const [advancedOpen, setAdvancedOpen] = useState(false);
   const [form, setForm] = useState<FormState>(() => ({
     name: '',
+    region: '',
     zone: '',
     secondZone: '',
     vpcCidr: '',
@@ -130,17 +135,23 @@ export default function CreateClusterPage() {
 
   useEffect(() => {
     void loadSchemas().then(setSchemas);
+  }, []);
+
+  // The zones of the Region chosen; a zone picked in another Region is asked again.
+  useEffect(() => {
+    setZones(null);
+    setForm((current) => ({ ...current, zone: '', secondZone: '' }));
     api
-      .availabilityZones()
+      .availabilityZones(undefined, form.region || undefined)
       .then(({ data }) => setZones(data.items))
       .catch(setLoadError);
-  }, []);
+  }, [form.region]);
 
   useEffect(() => {
     if (!form.zone) return;
     setTypes(null);
     api
-      .instanceTypes(form.zone)
+      .instanceTypes(form.zone, form.region || undefined)
       .then(({ data }) => {
         const offered = data.items.filter((item) => item.zones.length === 0 || item.zones.includes(form.zone));
         setTypes(offered);
@@ -153,7 +164,7 @@ export default function CreateClusterPage() {
         }));
       })
       .catch(setLoadError);
-  }, [form.zone]);
+  }, [form.zone, form.region]);
 
   const usableZones = useMemo(() => (zones ?? []).filter((zone) => zone.state === 'available'), [zones]);
   const autoSecondZone = usableZones.find((zone) => zone.name !== form.zone)?.name ?? '';
@@ -321,8 +332,9 @@ export default function CreateClusterPage() {
   );
 
   const placement = (
-    <Container header={<Header variant="h2" description="Capacity for accelerated instances differs per zone; choose where you have it.">Placement</Header>}>
+    <Container header={<Header variant="h2" description="Capacity for accelerated instances differs per Region and zone; choose where you have it.">Placement</Header>}>
       <SpaceBetween size="l">
+        <RegionSelect value={form.region} onChange={(region) => set('region', region)} onHome={setHomeRegion} errorText={errors.region} />
         <FormField label="Availability zone" description="Where the HyperPod instances run." errorText={errors.zone}>
           <Select
             selectedOption={form.zone ? zoneOption(usableZones.find((zone) => zone.name === form.zone) ?? { name: form.zone, zoneId: '-', state: '' }) : null}
@@ -464,7 +476,7 @@ export default function CreateClusterPage() {
 
   const review = (
     <CreateClusterReview
-      form={{ ...form, secondZone, kubernetesVersion, storage }}
+      form={{ ...form, region: form.region || homeRegion, secondZone, kubernetesVersion, storage }}
       optionalDependencies={OPTIONAL_DEPENDENCIES}
       defaultCidr={DEFAULT_CIDR}
       onEdit={(part) => setStep(STEP[part])}

@@ -202,6 +202,7 @@ export default function OperationPage() {
       {hyperpodAsk && againOpen ? (
         <HyperPodAgain
           cluster={operation.target}
+          region={typeof operation.request.region === 'string' ? operation.request.region : undefined}
           ask={hyperpodAsk}
           onClose={() => setAgainOpen(false)}
           onStarted={(next) => {

@@ -57,6 +57,12 @@ describe('create-cluster request', () => {
     expect(body).toEqual({ name: 'a', availabilityZones: ['us-east-1a', 'us-east-1b'], kubernetesVersion: '1.32' });
   });
 
+  it('sends the Region only when one other than Launchpod\'s was chosen', () => {
+    const body = createClusterBody({ name: 'a', region: 'us-west-2', zone: 'us-west-2a', secondZone: 'us-west-2b', kubernetesVersion: '', vpcCidr: '' });
+    expect(body).toEqual({ name: 'a', region: 'us-west-2', availabilityZones: ['us-west-2a', 'us-west-2b'] });
+    expect(wizardFieldOf('region')).toBe('region');
+  });
+
   it('sends the CIDR only when one was given', () => {
     const body = createClusterBody({ name: 'a', zone: 'z1', secondZone: 'z2', kubernetesVersion: '1.32', vpcCidr: '10.1.0.0/16' });
     expect(body.network).toEqual({ vpcCidr: '10.1.0.0/16' });
