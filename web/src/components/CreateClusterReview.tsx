@@ -90,7 +90,7 @@ export default function CreateClusterReview({ form, optionalDependencies, defaul
                   { label: 'HyperPod cluster', value: `Created in ${form.zone || '-'}` },
                   { label: 'Instances', value: `${instances} in ${form.instanceGroups.length} group${form.instanceGroups.length === 1 ? '' : 's'}` },
                   { label: 'Node recovery', value: form.nodeRecovery ? 'Automatic' : 'None' },
-                  { label: 'Continuous provisioning', value: form.continuous ? 'On' : 'Off' },
+                  { label: 'Node provisioning', value: form.continuous ? 'Continuous' : 'All at once' },
                   { label: 'Optional dependencies', value: form.includeOptionalDependencies ? optionalDependencies : 'Not installed' },
                 ]
               : [{ label: 'HyperPod cluster', value: 'Not created now' }]
