@@ -104,7 +104,7 @@ def acknowledge(stack) -> list[tuple[str, str, str]]:
         # Region each cluster was created in
         "IAM5[Resource::arn:<AWS::Partition>:sagemaker:*:<AWS::AccountId>:cluster/*]",
         # AMP workspaces get IDs at run time: the HyperPod observability collector remote-writes to this account's
-        "IAM5[Resource::arn:<AWS::Partition>:aps:<AWS::Region>:<AWS::AccountId>:workspace/*]",
+        "IAM5[Resource::arn:<AWS::Partition>:aps:*:<AWS::AccountId>:workspace/*]",
     ):
         _ack(stack.role_boundary, finding, boundary)
 

@@ -9,7 +9,7 @@ import time
 from kubernetes import client as k8s
 
 from tests.sandbox.clusters import cluster_body
-from tests.sandbox.jobs_support import next_step
+from tests.sandbox.http_support import next_step
 
 NAME = "e2e-infer"
 BODY = {

@@ -11,16 +11,12 @@ import time
 from collections.abc import Iterator
 
 from tests.sandbox.clusters import cluster_body
+from tests.sandbox.http_support import next_step
 
 NAME = "e2e-jobs"
 LOG_INTERVAL_SECONDS = 10  # simulated seconds between a job's logged steps, as the cluster is left
 CLAIM = "shared"
 BODY = cluster_body(NAME, {"name": "gpu", "instanceType": "ml.p5.48xlarge", "instanceCount": 2})
-
-
-def next_step(refused) -> str | None:
-    """The call an error names as its fix (a detail for the CLI and agents; the message says it in words)."""
-    return next((d["message"] for d in refused.json()["details"] if d["rule"] == "next_step"), None)
 
 
 def custom_job(job: str, **extra) -> dict:

@@ -14,7 +14,8 @@ import urllib.parse
 import pytest
 from kubernetes import client as k8s
 
-from tests.sandbox.jobs_support import CLAIM, NAME, next_step, ready_cluster, recipe_inputs
+from tests.sandbox.http_support import next_step
+from tests.sandbox.jobs_support import CLAIM, NAME, ready_cluster, recipe_inputs
 from tests.sandbox.jobs_support import submit as _submit
 
 pytestmark = pytest.mark.e2e

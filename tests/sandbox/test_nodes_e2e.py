@@ -10,7 +10,7 @@ import time
 import pytest
 from kubernetes import client as k8s
 
-from tests.sandbox.jobs_support import next_step
+from tests.sandbox.http_support import next_step
 
 pytestmark = pytest.mark.e2e
 NAME = "e2e-nodes"

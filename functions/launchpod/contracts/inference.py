@@ -68,6 +68,18 @@ ModelPath = Annotated[
 class WorkerSpec(Contract):
     """The serving container. GPUs are what the caller gives, never inferred (e.g. from tensor parallelism)."""
 
+    # whole GPUs or partitions of them, not both (the validator below), stated for the document and the tools
+    model_config = ConfigDict(
+        json_schema_extra=rules(
+            **{
+                "not": {
+                    "required": ["gpus", "acceleratorPartition"],
+                    "properties": {"gpus": {"minimum": 1}, "acceleratorPartition": {"type": "object"}},
+                }
+            }
+        )
+    )
+
     image: Image
     args: list[Annotated[str, Field(max_length=512)]] = Field(default_factory=list, max_length=64)
     port: int = Field(default=8000, ge=1, le=65535, description="the port the server answers HTTP on")
@@ -423,7 +435,12 @@ def _kind(kind: str, section: dict[str, Any] | None = None) -> dict[str, Any]:
 
 
 # a container endpoint runs on GPU nodes: whole GPUs or partitions of them
-_ON_GPUS = {"anyOf": [{"properties": {"gpus": {"minimum": 1}}}, {"required": ["acceleratorPartition"]}]}
+_ON_GPUS = {
+    "anyOf": [
+        {"properties": {"gpus": {"minimum": 1}}},
+        {"required": ["acceleratorPartition"], "properties": {"acceleratorPartition": {"type": "object"}}},
+    ]
+}
 
 
 class CreateEndpointRequest(Contract):

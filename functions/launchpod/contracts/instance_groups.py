@@ -61,6 +61,31 @@ PartitionType = Annotated[str, Field(pattern=r"^mig-[1-7]g\.[0-9]+gb$", examples
 
 
 class MigLayout(Contract):
+    # the by-mode rule of the validator below, stated for the document and the tools
+    model_config = ConfigDict(
+        json_schema_extra=rules(
+            oneOf=[
+                {
+                    "title": "One profile on every GPU",
+                    "type": "object",
+                    "required": ["profile"],
+                    "properties": {"mode": {"const": "single"}, "profile": {"type": "string"}, "perGpu": ABSENT},
+                },
+                {
+                    "title": "A mix on every GPU",
+                    "type": "object",
+                    "required": ["perGpu"],
+                    "properties": {"mode": {"const": "mixed"}, "perGpu": {"type": "object"}, "profile": ABSENT},
+                },
+                {
+                    "title": "Whole GPUs",
+                    "type": "object",
+                    "properties": {"mode": {"const": "disabled"}, "profile": ABSENT, "perGpu": ABSENT},
+                },
+            ]
+        )
+    )
+
     mode: Literal["single", "mixed", "disabled"] = Field(
         description="single: one profile on every GPU; mixed: a mix per GPU; disabled: whole GPUs"
     )

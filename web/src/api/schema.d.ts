@@ -2276,7 +2276,9 @@ export interface components {
             container: {
                 worker?: {
                     gpus?: unknown;
-                } | unknown;
+                } | {
+                    acceleratorPartition: Record<string, never>;
+                };
             };
             jumpstart?: null;
             /** @constant */
@@ -3910,7 +3912,22 @@ export interface components {
              * @description single: every GPU as many as it holds
              */
             profile?: string | null;
-        };
+        } & ({
+            /** @constant */
+            mode?: "single";
+            perGpu?: null;
+            profile: string;
+        } | {
+            /** @constant */
+            mode?: "mixed";
+            perGpu: Record<string, never>;
+            profile?: null;
+        } | {
+            /** @constant */
+            mode?: "disabled";
+            perGpu?: null;
+            profile?: null;
+        });
         /** MigView */
         MigView: {
             /**
