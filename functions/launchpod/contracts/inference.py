@@ -65,20 +65,19 @@ ModelPath = Annotated[
 ]
 
 
+_GPUS_OR_PARTITIONS: dict[str, Any] = {
+    "not": {
+        "required": ["gpus", "acceleratorPartition"],
+        "properties": {"gpus": {"minimum": 1}, "acceleratorPartition": {"type": "object"}},
+    }
+}
+
+
 class WorkerSpec(Contract):
     """The serving container. GPUs are what the caller gives, never inferred (e.g. from tensor parallelism)."""
 
     # whole GPUs or partitions of them, not both (the validator below), stated for the document and the tools
-    model_config = ConfigDict(
-        json_schema_extra=rules(
-            **{
-                "not": {
-                    "required": ["gpus", "acceleratorPartition"],
-                    "properties": {"gpus": {"minimum": 1}, "acceleratorPartition": {"type": "object"}},
-                }
-            }
-        )
-    )
+    model_config = ConfigDict(json_schema_extra=rules(**_GPUS_OR_PARTITIONS))
 
     image: Image
     args: list[Annotated[str, Field(max_length=512)]] = Field(default_factory=list, max_length=64)
