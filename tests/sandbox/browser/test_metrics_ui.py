@@ -88,8 +88,14 @@ def test_charts_follow_a_job_and_show_idle_nodes_with_their_cost(real: App, page
             found = re.search(r"GPU power last ([\d.]+) W · max ([\d.]+) W", node.inner_text())
             return (float(found.group(1)), float(found.group(2))) if found else None
 
-        last, peak = wait_until(power, timeout=15, interval=0.5, reason="the node's GPU power chart")
-        assert peak > last > 0  # drawn while the job trained; idle power now
+        def fell() -> tuple[float, float] | None:
+            found = power()
+            return found if found and found[1] > found[0] > 0 else None
+
+        # drawn while the job trained, idle power now: the chart reloads every 30 s, so a first drawing made before
+        # the exporter's idle sample shows the training power as its last point
+        last, peak = wait_until(fell, timeout=45, interval=0.5, reason="the node's GPU power chart falling to idle")
+        assert peak > last > 0
         shot(page, "node", full_page=True)
     finally:
         real.api("DELETE", f"/clusters/{NAME}/jobs/ui-gpu", role="operator", params={"confirm": "ui-gpu"})
