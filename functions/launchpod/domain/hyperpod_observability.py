@@ -23,7 +23,6 @@ from launchpod.domain import addons as addon_health
 from launchpod.domain import ownership
 from launchpod.domain.clusters.control_plane import resource_name
 from launchpod.domain.dependencies import HyperPodObservabilityEntry, manifest
-from launchpod.domain.errors import Conflict
 from launchpod.domain.plan import Step
 
 PHASE = "HyperPodObservability"
@@ -177,15 +176,4 @@ def steps(addons: dict[str, dict[str, Any]], cluster: str, prefix: str, wanted: 
                 PHASE,
             ),
         ]
-    if addon is None:
-        return []
-    if not ownership.owns_aws(addon.get("tags") or {}, cluster, prefix):
-        raise Conflict(
-            f"The add-on {obs.addon} on {cluster} was not installed by Launchpod; remove it where it was"
-            " installed (Launchpod removes only what it created).",
-            details=[{"field": f"body.{FIELD}.enabled", "rule": "owned_by_launchpod", "message": obs.addon}],
-        )
-    return [
-        Step("delete", f"EKS add-on {obs.addon}", f"{FIELD}.enabled is false and it is installed", PHASE),
-        Step("delete", f"IAM role {role}", "the collector's pod identity role, created by Launchpod", PHASE),
-    ]
+    return ownership.owned_addon_removal(obs.addon, addon, cluster, prefix, FIELD, PHASE, role, "the collector's")

@@ -343,18 +343,9 @@ def _operator_removal(
     real: RealState, op: Any, addon: dict[str, Any] | None, field: str, phase: str, role: str
 ) -> list[Step]:
     """An operator add-on's removal, only when Launchpod installed it: the add-on, then its role."""
-    if addon is None:
-        return []
-    if not ownership.owns_aws(addon.get("tags") or {}, real.cluster, real.prefix):
-        raise Conflict(
-            f"The add-on {op.addon} on {real.cluster} was not installed by Launchpod; remove it where it was"
-            " installed (Launchpod removes only what it created).",
-            details=[{"field": f"body.{field}.enabled", "rule": "owned_by_launchpod", "message": op.addon}],
-        )
-    return [
-        Step("delete", f"EKS add-on {op.addon}", f"{field}.enabled is false and it is installed", phase),
-        Step("delete", f"IAM role {role}", "the operator's pod identity role, created by Launchpod", phase),
-    ]
+    return ownership.owned_addon_removal(
+        op.addon, addon, real.cluster, real.prefix, field, phase, role, "the operator's"
+    )
 
 
 def _checkpoint_steps(real: RealState, enabled: bool, percentage: int | None) -> list[Step]:
