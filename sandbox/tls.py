@@ -14,6 +14,7 @@ import functools
 import ipaddress
 import ssl
 import tempfile
+import threading
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
@@ -25,8 +26,20 @@ class Authority:
     key_pem: bytes
 
 
-@functools.cache
+_MADE = threading.RLock()  # ca_file holds it while it asks for the authority
+
+
 def authority() -> Authority:
+    """The process's one CA and server certificate. Made under a lock: clusters created side by side asked for
+    it at once, and ``functools.cache`` lets concurrent first calls each make their own, so an API server could
+    serve a certificate signed by a CA other than the one DescribeCluster gave its clients (a provision failed
+    with CERTIFICATE_VERIFY_FAILED, "certificate signature failure")."""
+    with _MADE:
+        return _authority()
+
+
+@functools.cache
+def _authority() -> Authority:
     from cryptography import x509
     from cryptography.hazmat.primitives import hashes, serialization
     from cryptography.hazmat.primitives.asymmetric import ec
@@ -84,9 +97,14 @@ def certificate_authority_data() -> str:
     return base64.b64encode(authority().ca_pem).decode()
 
 
-@functools.cache
 def ca_file() -> str:
     """A file holding the CA's PEM (for clients that take a path, such as the kubernetes client)."""
+    with _MADE:
+        return _ca_file()
+
+
+@functools.cache
+def _ca_file() -> str:
     with tempfile.NamedTemporaryFile("wb", delete=False, prefix="sandbox-ca-", suffix=".crt") as handle:
         handle.write(authority().ca_pem)
     return handle.name
