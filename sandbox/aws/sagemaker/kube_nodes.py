@@ -219,11 +219,17 @@ def _eks_version(cluster: HyperPodCluster) -> str | None:
 
 def desired_nodes(backend: SageMakerModelBackend, eks_cluster: str) -> list[dict[str, Any]]:
     """Node objects of every HyperPod cluster (of ``backend``) orchestrated by ``eks_cluster``."""
-    out: list[dict[str, Any]] = []
+    hyperpod: list[HyperPodCluster] = []
     for cluster in backend.clusters.values():
-        if not isinstance(cluster, HyperPodCluster) or cluster.eks_cluster_name != eks_cluster:
-            continue
-        if cluster.deleting_since is not None or cluster.failed:
+        if isinstance(cluster, HyperPodCluster):
+            hyperpod.append(cluster)
+    return _nodes_of(hyperpod, eks_cluster)
+
+
+def _nodes_of(clusters: Iterable[HyperPodCluster], eks_cluster: str) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    for cluster in clusters:
+        if cluster.eks_cluster_name != eks_cluster or cluster.deleting_since is not None or cluster.failed:
             continue
         out.extend(node_object(cluster, n) for n in cluster.nodes.values() if _visible(n))
     return sorted(out, key=lambda obj: obj["metadata"]["name"])
@@ -233,9 +239,15 @@ def pending_pushes(backend: SageMakerModelBackend, eks_clusters: Iterable[str]) 
     """(key, EKS cluster, nodes, digest) for the EKS clusters whose Node list changed (call under lock)."""
     if _state().node_sink is None:
         return []
+    # The HyperPod clusters by the EKS cluster they run on, in one pass (not one pass over every cluster per EKS
+    # cluster, which grew with the square of the clusters on every tick).
+    by_eks: dict[str, list[HyperPodCluster]] = {}
+    for cluster in backend.clusters.values():
+        if isinstance(cluster, HyperPodCluster) and cluster.eks_cluster_name:
+            by_eks.setdefault(cluster.eks_cluster_name, []).append(cluster)
     out = []
     for eks_cluster in sorted(set(eks_clusters)):
-        nodes = desired_nodes(backend, eks_cluster)
+        nodes = _nodes_of(by_eks.get(eks_cluster, []), eks_cluster)
         digest = hashlib.sha256(json.dumps(nodes, sort_keys=True).encode()).hexdigest()
         key = (backend.account_id, backend.region_name, eks_cluster)
         if _state().pushed.get(key) != digest:

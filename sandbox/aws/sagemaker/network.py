@@ -19,7 +19,11 @@ rule that is missing. Subnets or groups unknown to the emulated EC2 are not judg
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import ipaddress
+import threading
+from collections.abc import Iterator
 from typing import Any
 
 ENDPOINTS_NEEDED = ("ecr.api", "ecr.dkr", "s3", "sts", "ec2")
@@ -36,19 +40,72 @@ def _routes_out(table: Any) -> bool:
     return False
 
 
-def _table_of(ec2: Any, subnet: Any) -> Any:
-    tables = [t for t in ec2.route_tables.values() if t.vpc_id == subnet.vpc_id]
+class Ec2View:
+    """One Region's emulated EC2 as the judgments read it, indexed in one pass. moto finds a security group by
+    copying and scanning every VPC's groups, and the judgments scanned every route table and endpoint per subnet:
+    asked for every cluster on every tick of HyperPod's clock, that grew with the square of the clusters."""
+
+    def __init__(self, ec2: Any) -> None:
+        self.groups = {g.id: g for per_vpc in list(ec2.groups.values()) for g in list(per_vpc.values())}
+        self.subnets = {sid: s for per_zone in list(ec2.subnets.values()) for sid, s in list(per_zone.items())}
+        self.tables: dict[str, list[Any]] = {}
+        for table in list(ec2.route_tables.values()):
+            self.tables.setdefault(table.vpc_id, []).append(table)
+        self.endpoints: dict[str, list[Any]] = {}
+        for endpoint in list(ec2.vpc_end_points.values()):
+            self.endpoints.setdefault(endpoint.vpc_id, []).append(endpoint)
+
+    def subnet(self, subnet_id: str) -> Any:
+        return self.subnets[subnet_id]  # KeyError: a subnet the emulated EC2 does not hold
+
+    def group(self, group_id: str) -> Any:
+        return self.groups.get(group_id)
+
+
+_looking = threading.local()
+
+
+@contextlib.contextmanager
+def one_look() -> Iterator[None]:
+    """Within the block, every judgment on this thread reads one index per Region: a tick of HyperPod's clock
+    judges every cluster against the VPCs as they were when it started (a change made meanwhile is seen on the
+    next tick, a tenth of a second later, as it would have been had the tick started then)."""
+    _looking.views = {}
+    try:
+        yield
+    finally:
+        _looking.views = None
+
+
+def _view(account: str, region: str) -> Ec2View:
+    from moto.ec2.models import ec2_backends
+
+    views: dict[tuple[str, str], Ec2View] | None = getattr(_looking, "views", None)
+    if views is None:
+        return Ec2View(ec2_backends[account][region])
+    if (account, region) not in views:
+        views[account, region] = Ec2View(ec2_backends[account][region])
+    return views[account, region]
+
+
+@functools.lru_cache(maxsize=4096)
+def _network(cidr: str) -> ipaddress.IPv4Network | ipaddress.IPv6Network:
+    return ipaddress.ip_network(cidr, strict=False)
+
+
+def _table_of(ec2: Ec2View, subnet: Any) -> Any:
+    tables = ec2.tables.get(subnet.vpc_id, [])
     for table in tables:
         if subnet.id in table._associations.values():  # moto keeps association id -> subnet id
             return table
     return next((t for t in tables if t.main_association_id is not None), None)
 
 
-def _missing_endpoints(ec2: Any, vpc_id: str, region: str) -> list[str]:
+def _missing_endpoints(ec2: Ec2View, vpc_id: str, region: str) -> list[str]:
     present = {
         e.service_name.rsplit(f"{region}.", 1)[-1]
-        for e in ec2.vpc_end_points.values()
-        if e.vpc_id == vpc_id and getattr(e, "state", "available") == "available"
+        for e in ec2.endpoints.get(vpc_id, [])
+        if getattr(e, "state", "available") == "available"
     }
     return [name for name in ENDPOINTS_NEEDED if name not in present]
 
@@ -66,8 +123,8 @@ def _allows(rules: list[Any], port: int, peer_groups: set[str], peer_cidrs: list
             return True
         cidr = (rule.ip_range or {}).get("CidrIp")
         if cidr and peer_cidrs:
-            network = ipaddress.ip_network(cidr, strict=False)
-            if all(ipaddress.ip_network(p, strict=False).subnet_of(network) for p in peer_cidrs):  # type: ignore[arg-type]
+            network = _network(cidr)
+            if all(_network(p).subnet_of(network) for p in peer_cidrs):  # type: ignore[arg-type]
                 return True
     return False
 
@@ -84,11 +141,9 @@ def join_blocker(
 ) -> str | None:
     """Why instances in ``subnet_ids`` with ``security_group_ids`` cannot join ``eks_cluster``, or None."""
     try:
-        from moto.ec2.models import ec2_backends
-
-        ec2 = ec2_backends[account][region]
-        subnets = [ec2.get_subnet(s) for s in subnet_ids]
-        node_groups = [ec2.get_security_group_from_id(g) for g in security_group_ids]
+        ec2 = _view(account, region)
+        subnets = [ec2.subnet(s) for s in subnet_ids]
+        node_groups = [ec2.group(g) for g in security_group_ids]
     except Exception:  # subnets or groups the emulated EC2 does not hold: not judged
         return None
     if not subnets or any(g is None for g in node_groups):
@@ -107,11 +162,11 @@ def join_blocker(
             )
     vpc_config = getattr(eks_cluster, "resources_vpc_config", None) or {}
     plane_ids = [vpc_config.get("clusterSecurityGroupId"), *(vpc_config.get("securityGroupIds") or [])]
-    plane_groups = [g for g in (ec2.get_security_group_from_id(i) for i in plane_ids if i) if g is not None]
+    plane_groups = [g for g in (ec2.group(i) for i in plane_ids if i) if g is not None]
     if not plane_groups:
         return None
     try:
-        plane_cidrs = [ec2.get_subnet(s).cidr_block for s in vpc_config.get("subnetIds") or []]
+        plane_cidrs = [ec2.subnet(s).cidr_block for s in vpc_config.get("subnetIds") or []]
     except Exception:
         plane_cidrs = []
     node_cidrs = [s.cidr_block for s in subnets]
@@ -135,10 +190,8 @@ def internet_egress(account: str, region: str, subnet_ids: list[str]) -> bool:
     """Whether instances in ``subnet_ids`` reach the internet (a 0.0.0.0/0 route out, e.g. to a NAT
     gateway), not only the AWS services the VPC has endpoints for: public registries need it."""
     try:
-        from moto.ec2.models import ec2_backends
-
-        ec2 = ec2_backends[account][region]
-        subnets = [ec2.get_subnet(s) for s in subnet_ids]
+        ec2 = _view(account, region)
+        subnets = [ec2.subnet(s) for s in subnet_ids]
     except Exception:  # subnets the emulated EC2 does not hold: not judged
         return True
     for subnet in subnets:

@@ -10,6 +10,7 @@ from sandbox.aws.sagemaker.events import announce_changes, status_changes
 from sandbox.aws.sagemaker.kube_nodes import pending_pushes, push_nodes
 from sandbox.aws.sagemaker.lifecycle import settle_cluster
 from sandbox.aws.sagemaker.models import HyperPodCluster
+from sandbox.aws.sagemaker.network import one_look
 
 
 def sync_nodes() -> None:
@@ -19,7 +20,7 @@ def sync_nodes() -> None:
 
     pending: list[tuple[Any, ...]] = []
     changes: list[tuple[str, str, dict[str, Any]]] = []
-    with LOCK:
+    with LOCK, one_look():
         for account in list(sagemaker_backends.keys()):
             for region in list(sagemaker_backends[account].keys()):
                 backend = sagemaker_backends[account][region]
