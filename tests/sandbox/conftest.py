@@ -27,7 +27,7 @@ from launchpod.adapters.aws.propagation import retry_fresh_ids
 
 from sandbox.runtime import free_port
 from tests.sandbox.clusters import ZONES
-from tests.sandbox.http_support import TLS
+from tests.sandbox.http_support import TLS, wait_operation
 
 ROOT = Path(__file__).resolve().parents[2]
 KUBE_ROLE_ARN = "arn:aws:iam::123456789012:role/launchpod-kube-access"
@@ -147,17 +147,17 @@ class RunningSandbox:
         )
 
     def wait_operation(self, operation_id: str, timeout: float = 180) -> dict:
-        deadline = time.monotonic() + timeout
         with self.client("viewer") as c:
-            while True:
+
+            def read() -> dict:
                 response = c.get(f"/api/operations/{operation_id}")
                 assert response.status_code == 200, f"GET /api/operations/{operation_id}: {response.text}"
-                view = response.json()
-                if view["status"] in ("SUCCEEDED", "FAILED", "CANCELLED") or time.monotonic() > deadline:
-                    # shown with a failing test's captured output: why the operation ended as it did
-                    print(f"operation {operation_id} ({view.get('kind')}): {view['status']}: {view.get('message')}")
-                    return dict(view)
-                time.sleep(0.1)
+                return dict(response.json())
+
+            view = wait_operation(self.url, self.tokens["viewer"], operation_id, read, timeout)
+        # shown with a failing test's captured output: why the operation ended as it did
+        print(f"operation {operation_id} ({view.get('kind')}): {view['status']}: {view.get('message')}")
+        return view
 
 
 @contextlib.contextmanager

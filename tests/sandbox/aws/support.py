@@ -15,16 +15,24 @@ VPC = {"SecurityGroupIds": ["sg-0123456789abcdef0"], "Subnets": ["subnet-0123456
 
 
 def wait_until(
-    predicate: Callable[[], Any], timeout: float = 60.0, interval: float = 0.02, reason: str = "condition not met"
+    predicate: Callable[[], Any],
+    timeout: float = 60.0,
+    interval: float | None = None,
+    reason: str = "condition not met",
 ) -> Any:
     """Poll ``predicate`` until it returns something truthy; fail after ``timeout`` real seconds, saying
-    ``reason``."""
+    ``reason``. Without an ``interval`` the polls start 20 ms apart and back off to a quarter of a second:
+    most predicates are REST or Kubernetes reads that cost the sandbox 10 to 30 ms of CPU each, and fifty a
+    second took the CPU the sandbox needed to reach the state waited for."""
     deadline = time.monotonic() + timeout
+    pause = interval if interval is not None else 0.02
     while time.monotonic() < deadline:
         value = predicate()
         if value:
             return value
-        time.sleep(interval)
+        time.sleep(pause)
+        if interval is None:
+            pause = min(pause * 1.5, 0.25)
     raise AssertionError(f"{reason} within {timeout}s")
 
 

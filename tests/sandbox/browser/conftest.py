@@ -8,7 +8,6 @@ Screenshots go to artifacts/screenshots/.
 from __future__ import annotations
 
 import re
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -17,7 +16,7 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, Locator, Page, expect, sync_playwright
 
-from tests.sandbox.http_support import TLS
+from tests.sandbox.http_support import TLS, wait_operation
 
 ROOT = Path(__file__).resolve().parents[3]
 DIST = ROOT / "web" / "dist"
@@ -48,16 +47,14 @@ class App:
         return httpx.request(method, f"{self.url}/api{path}", headers=headers, timeout=30, verify=TLS, **kwargs)
 
     def wait_operation(self, operation_id: str, timeout: float = 240) -> dict[str, Any]:
-        deadline = time.monotonic() + timeout
-        while True:
+        def read() -> dict[str, Any]:
             response = self.api("GET", f"/operations/{operation_id}", role="viewer")
             assert response.status_code == 200, (
                 f"GET /operations/{operation_id}: {response.status_code} {response.text}"
             )
-            view = response.json()
-            if view["status"] in ("SUCCEEDED", "FAILED", "CANCELLED") or time.monotonic() > deadline:
-                return dict(view)
-            time.sleep(0.2)
+            return dict(response.json())
+
+        return wait_operation(self.url, self.tokens["viewer"], operation_id, read, timeout)
 
 
 @pytest.fixture(scope="session")
