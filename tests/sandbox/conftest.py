@@ -200,7 +200,8 @@ def _sandbox_process(time_scale: str, last_try: bool) -> Iterator[RunningSandbox
             stderr=subprocess.STDOUT,
             start_new_session=True,
         )
-    deadline = time.monotonic() + 90
+    # A quiet machine starts it in ~10 s; beside a CPU-bound process on two cores it took 57-92 s.
+    deadline = time.monotonic() + 240
     while not tokens_file.exists():
         if process.poll() is not None or time.monotonic() > deadline:
             process.kill()
