@@ -11,7 +11,6 @@ from launchpod.domain.errors import LaunchpodError
 from launchpod.entrypoints.api import auth, errors
 from launchpod.entrypoints.api.lazy_routes import LazyResolver
 from launchpod.entrypoints.observability import logger, tracer
-from launchpod.usecases import health as about
 
 app = LazyResolver(
     enable_validation=True,
@@ -26,6 +25,8 @@ _DESCRIPTION = "Control plane for SageMaker HyperPod clusters on Amazon EKS."
 
 
 def _openapi_json() -> str:
+    from launchpod.usecases import health as about  # the version, from the settings: not needed at import
+
     return app.get_openapi_json_schema(title=_TITLE, version=about.health().version, description=_DESCRIPTION)
 
 
