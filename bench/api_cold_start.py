@@ -66,7 +66,7 @@ ENVIRONMENT = {"POWERTOOLS_SERVICE_NAME": "launchpod", "POWERTOOLS_METRICS_DISAB
 CREDENTIALS = {"AWS_ACCESS_KEY_ID": "testing", "AWS_SECRET_ACCESS_KEY": "testing", "AWS_SESSION_TOKEN": "testing"}
 
 
-def packages(work: Path, without_bytecode: bool) -> dict[str, tuple[Path, Path, str]]:
+def packages(work: Path, without_bytecode: bool, also: Path | None) -> dict[str, tuple[Path, Path, str]]:
     """Label -> (code dir, layer dir, handler) of each way measured."""
     code = ROOT / "build" / "code"
     if not code_is_current(code):
@@ -84,6 +84,8 @@ def packages(work: Path, without_bytecode: bool) -> dict[str, tuple[Path, Path, 
         "API app, built package (bytecode)": (code, layer / "python", api),
         "baseline (bytecode)": (baseline, layer / "python", "baseline.handler"),
     }
+    if also is not None:
+        ways[f"API app, {also.name} (bytecode)"] = (also, layer / "python", api)
     if without_bytecode:
         bare = work / "baseline-source"
         shutil.copytree(baseline, bare, ignore=shutil.ignore_patterns("__pycache__"))
@@ -105,6 +107,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=25)
     parser.add_argument("--without-bytecode", action="store_true", help="also the pair without bytecode")
+    parser.add_argument(
+        "--also-code",
+        type=Path,
+        help="another built code asset sampled in the same rounds, e.g. an earlier commit's (cdk/build_code.py DIR)",
+    )
     args = parser.parse_args()
     python = lambda_python()
     samples: dict[str, list[float]] = {}
@@ -112,7 +119,7 @@ def main() -> None:
     load_before = os.getloadavg()
     with tempfile.TemporaryDirectory(prefix="cold-start-") as tmp:
         work = Path(tmp)
-        ways = packages(work, args.without_bytecode)
+        ways = packages(work, args.without_bytecode, args.also_code)
         envs = {
             label: ExecutionEnvironments(
                 aws_url="http://127.0.0.1:9",  # nothing here calls AWS
@@ -159,7 +166,8 @@ def main() -> None:
         for label, values in figures.items():
             median = medians[label] * 1000
             print(f"  {label:36s} median {median:7.1f} ms  ({_quartiles(values)}, min {min(values) * 1000:.0f})")
-        for api, base in zip(labels[::2], labels[1::2], strict=True):
+        for api in (label for label in labels if label.startswith("API")):
+            base = "baseline, without bytecode" if "without" in api else "baseline (bytecode)"
             per_round = statistics.median(a / b for a, b in zip(figures[api], figures[base], strict=True))
             print(f"  ratio of medians {api} / {base}: {medians[api] / medians[base]:.2f}"
                   f"  (median of per-round ratios {per_round:.2f})")  # fmt: skip
