@@ -217,11 +217,11 @@ def render() -> str:
     from launchpod.contracts.catalog_ops import CATALOG
     from launchpod.entrypoints.api import routing
 
-    order: list[str] = []
     for name in ROUTERS:
-        before = set(routing.HANDLERS)
         importlib.import_module(f"{ROUTERS_PACKAGE}.{name}")
-        order += [op for op in routing.HANDLERS if op not in before]
+    # Router by router in ROUTERS' order; within one, in the order its module declares them (sorted is stable).
+    rank = {f"{ROUTERS_PACKAGE}.{name}": i for i, name in enumerate(ROUTERS)}
+    order = sorted(routing.HANDLERS, key=lambda op: rank[routing.HANDLERS[op].__module__])
     served, declared = set(order), {e.id for e in CATALOG}
     if served != declared:
         raise SystemExit(f"routes without a catalog entry: {served - declared}; without a route: {declared - served}")
