@@ -12,13 +12,16 @@ layer's wheels for this machine's architecture instead of arm64 (built into buil
 missing: pip downloads them). The API app and the baseline (a module with ``Tracer()`` and
 ``APIGatewayRestResolver(enable_validation=True)`` and one route), both with the bytecode the package ships,
 are sampled alternately (API, baseline, API, baseline...), so load on this shared machine falls on both
-alike; ``--without-bytecode`` adds the same pair without bytecode (the package as it shipped before).
+alike; ``--without-bytecode`` adds the same pair without bytecode (the package as it shipped before), and
+``--also-code DIR`` another built code asset in the same rounds (an earlier commit's, built with
+``python cdk/build_code.py DIR`` in a checkout of that commit), so a change is measured against what it
+changed under the same load.
 Prints the load average before and after, each way's median (and quartiles), the ratio of the medians
 API / baseline (goal <= 1.2) and the median of the per-round ratios beside it. A second figure is the
 whole cold invocation as the caller waits for it (new process, import, the first request to
 /api/health), timed around the invoke.
 
-    .venv/bin/python bench/api_cold_start.py [--runs 25] [--without-bytecode]
+    .venv/bin/python bench/api_cold_start.py [--runs 25] [--without-bytecode] [--also-code DIR]
 """
 
 from __future__ import annotations
