@@ -141,15 +141,15 @@ def test_retry_after_a_failed_wait_resumes_from_the_phase_that_started_it():
 def test_each_workflow_needs_the_role_of_the_route_that_starts_it_and_retry_needs_the_same():
     from launchpod import registry
     from launchpod.contracts.catalog_ops import CATALOG, entry
-    from launchpod.domain.operations import KIND_ROLES
+    from launchpod.domain.operations import kind_roles
 
     started = {kind for e in CATALOG for kind in e.starts}
     assert started == {m.name for m in registry.STATE_MACHINES}, "a workflow no route starts, or the reverse"
     for e in CATALOG:
         for kind in e.starts:
-            assert KIND_ROLES[kind].rank >= e.role.rank, (kind, e.id)
+            assert kind_roles()[kind].rank >= e.role.rank, (kind, e.id)
     # The retry and cancel routes admit operators (jobs will be theirs); the operation's kind decides.
-    assert entry("retry_operation").role.rank <= min(r.rank for r in KIND_ROLES.values())
+    assert entry("retry_operation").role.rank <= min(r.rank for r in kind_roles().values())
 
 
 def test_a_dry_run_answers_the_plan_and_records_and_starts_nothing():

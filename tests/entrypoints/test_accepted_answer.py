@@ -5,8 +5,8 @@ replaced by one that starts an operation at once, so what is checked is the rout
 
 from __future__ import annotations
 
+import importlib
 import json
-import sys
 import types
 import typing
 from datetime import UTC, datetime
@@ -118,7 +118,7 @@ class _Starting(types.ModuleType):
 def _router_module(entry: CatalogEntry) -> types.ModuleType:
     found = [r.func for r in (*app._static_routes, *app._dynamic_routes) if r.operation_id == entry.id]
     assert found, entry.id
-    return sys.modules[found[0].__module__]
+    return importlib.import_module(found[0].__module__)  # a route's module is imported on its first call
 
 
 def _path(entry: CatalogEntry) -> str:

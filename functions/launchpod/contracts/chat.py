@@ -13,16 +13,11 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from launchpod.contracts.common import OPENAI_PATH as OPENAI_PATH
 from launchpod.contracts.common import ClusterName, refused
+from launchpod.contracts.common import openai_compatible as openai_compatible
 from launchpod.contracts.errors import ErrorView
 from launchpod.contracts.inference import EndpointName
-
-OPENAI_PATH = "/openai/v1/"  # the part of a path that makes its route OpenAI-compatible
-
-
-def openai_compatible(path: str) -> bool:
-    """True for the OpenAI-compatible routes: their errors also carry OpenAI's ``error`` object."""
-    return OPENAI_PATH in path
 
 
 class OpenAIContract(BaseModel):

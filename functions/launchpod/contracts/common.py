@@ -11,6 +11,14 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, GetJsonSchema
 from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import CoreSchema, PydanticCustomError
 
+OPENAI_PATH = "/openai/v1/"  # the part of a path that makes its route OpenAI-compatible
+
+
+def openai_compatible(path: str) -> bool:
+    """True for the OpenAI-compatible routes: their errors also carry OpenAI's ``error`` object. Here, not
+    in contracts.chat, so the API's error mapping knows the routes without importing their models."""
+    return OPENAI_PATH in path
+
 
 class Contract(BaseModel):
     """Base of every request and view: unknown fields are refused, names are camelCase on the wire."""

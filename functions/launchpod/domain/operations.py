@@ -7,6 +7,7 @@ mutation. The ports it needs are passed in; nothing here talks to AWS.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import secrets
@@ -16,7 +17,6 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Protocol
 
-from launchpod.contracts.catalog_ops import CATALOG
 from launchpod.contracts.common import Role
 from launchpod.contracts.operations import OperationStatus, OperationView, PhaseStatus, PhaseView
 from launchpod.contracts.plans import PlanStepView
@@ -345,9 +345,13 @@ def cancel(
     return store.get(operation_id)
 
 
-def _kind_roles() -> dict[str, Role]:
+@functools.cache
+def kind_roles() -> dict[str, Role]:
     """The role each kind of operation needs, from the catalog route that starts it (the one source);
-    retrying or cancelling one needs the same."""
+    retrying or cancelling one needs the same. Read on first use: the catalog holds every route's
+    contracts, which the API's cold start imports only for the routes it serves (entrypoints/api/lazy_routes)."""
+    from launchpod.contracts.catalog_ops import CATALOG
+
     roles: dict[str, Role] = {}
     for entry in CATALOG:
         for kind in entry.starts:
@@ -355,9 +359,6 @@ def _kind_roles() -> dict[str, Role]:
             known = roles.get(kind)
             roles[kind] = entry.role if known is None or entry.role.rank > known.rank else known
     return roles
-
-
-KIND_ROLES: dict[str, Role] = _kind_roles()
 
 
 # kind -> {wait phase: the phase to resume from when the wait failed}
@@ -377,4 +378,4 @@ RESUME_FROM: dict[str, dict[str, str]] = {
 
 def role_for(kind: str) -> Role:
     """The role an operation of ``kind`` needs, to start, retry or cancel it."""
-    return KIND_ROLES[kind]
+    return kind_roles()[kind]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from launchpod.contracts.catalog_ops import HealthView
+from launchpod.contracts.health import HealthView
 from launchpod.runtime.settings import settings
 
 

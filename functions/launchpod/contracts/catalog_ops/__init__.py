@@ -24,7 +24,7 @@ from launchpod.contracts.catalog_ops import (
     storage,
 )
 from launchpod.contracts.catalog_ops.entry import CatalogEntry, ClusterRef, DryRun, NoInput
-from launchpod.contracts.catalog_ops.meta import HealthView
+from launchpod.contracts.health import HealthView
 
 __all__ = ["BY_ID", "CATALOG", "TOOLS", "CatalogEntry", "ClusterRef", "DryRun", "HealthView", "NoInput", "entry"]
 

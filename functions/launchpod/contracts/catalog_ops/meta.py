@@ -3,14 +3,9 @@
 from __future__ import annotations
 
 from launchpod.contracts.catalog_ops.entry import CatalogEntry, NoInput
-from launchpod.contracts.common import Contract, Role
+from launchpod.contracts.common import Role
+from launchpod.contracts.health import HealthView
 from launchpod.contracts.preferences import MeView, PreferencesView, UpdatePreferencesRequest
-
-
-class HealthView(Contract):
-    status: str = "ok"
-    version: str
-
 
 ENTRIES: tuple[CatalogEntry, ...] = (
     CatalogEntry("health", "GET", "/api/health", "Liveness of the API.", NoInput, HealthView, None, tags=("meta",)),

@@ -1,74 +1,23 @@
-"""The API Lambda: one powertools resolver with validation on, its routers, its error mapping."""
+"""The API Lambda: one powertools resolver with validation on, its routes (lazy_routes.py), its error mapping."""
 
 from __future__ import annotations
 
 from pathlib import Path
 from typing import Any
 
-from aws_lambda_powertools.event_handler import APIGatewayRestResolver, CORSConfig, Response, content_types
+from aws_lambda_powertools.event_handler import CORSConfig, Response, content_types
 
 from launchpod.domain.errors import LaunchpodError
 from launchpod.entrypoints.api import auth, errors
-from launchpod.entrypoints.api.routers import (
-    autoscaling,
-    catalog,
-    clusters,
-    dependencies,
-    diagnostics,
-    features,
-    health,
-    hyperpod,
-    incidents,
-    inference,
-    instance_groups,
-    jobs,
-    metrics,
-    mlflow,
-    models,
-    nodes,
-    notifications,
-    operations,
-    phases,
-    preferences,
-    spaces,
-    storage,
-    task_governance,
-    training_plans,
-)
+from launchpod.entrypoints.api.lazy_routes import LazyResolver
 from launchpod.entrypoints.observability import logger, tracer
-from launchpod.usecases import health as about
 
-app = APIGatewayRestResolver(
+app = LazyResolver(
     enable_validation=True,
     cors=CORSConfig(allow_origin="*", allow_headers=["Authorization", "Content-Type", "Idempotency-Key"]),
 )
-for module in (
-    health,
-    catalog,
-    training_plans,
-    clusters,
-    hyperpod,
-    dependencies,
-    phases,
-    operations,
-    preferences,
-    storage,
-    instance_groups,
-    autoscaling,
-    features,
-    task_governance,
-    nodes,
-    incidents,
-    notifications,
-    diagnostics,
-    inference,
-    jobs,
-    models,
-    mlflow,
-    spaces,
-    metrics,
-):
-    app.include_router(module.router, prefix="/api")
+# Every catalog route, each importing its router module (its contracts, use cases, adapters) on first use.
+app.include_table(prefix="/api")
 errors.install(app)
 
 _TITLE = "Launchpod API"
@@ -76,6 +25,8 @@ _DESCRIPTION = "Control plane for SageMaker HyperPod clusters on Amazon EKS."
 
 
 def _openapi_json() -> str:
+    from launchpod.usecases import health as about  # the version, from the settings: not needed at import
+
     return app.get_openapi_json_schema(title=_TITLE, version=about.health().version, description=_DESCRIPTION)
 
 

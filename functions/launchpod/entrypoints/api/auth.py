@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from aws_lambda_powertools.event_handler import APIGatewayRestResolver, Response
 
-from launchpod.contracts.catalog_ops import CATALOG
 from launchpod.contracts.common import Role
 from launchpod.domain.access import role_from_groups
 from launchpod.domain.errors import Forbidden, Unauthorized
-from launchpod.domain.operations import Principal
+
+if TYPE_CHECKING:
+    from launchpod.domain.operations import Principal
 
 
 def principal_of(app: APIGatewayRestResolver) -> Principal:
@@ -20,6 +22,8 @@ def principal_of(app: APIGatewayRestResolver) -> Principal:
 
 
 def principal_from(event: dict[str, Any]) -> Principal:
+    from launchpod.domain.operations import Principal  # with the operations' contracts: not for /api/health
+
     authorizer = (event.get("requestContext") or {}).get("authorizer") or {}
     # Cognito authorizer: the token's claims under "claims"; Lambda authorizer (your own IdP): its
     # context keys directly under the authorizer.
@@ -33,14 +37,21 @@ def principal_from(event: dict[str, Any]) -> Principal:
     return Principal(subject=str(subject), role=role)
 
 
-_TEMPLATES = [(e.method, re.compile("^" + re.sub(r"{\w+}", "[^/]+", e.path) + "/?$"), e.role) for e in CATALOG]
+@functools.cache
+def _templates() -> list[tuple[str, re.Pattern[str], Role | None]]:
+    from launchpod.entrypoints.api.lazy_routes import routes  # the catalog's routes, without their models
+
+    return [
+        (r.method, re.compile("^" + re.sub(r"{\w+}", "[^/]+", r.path) + "/?$"), Role(r.role) if r.role else None)
+        for r in routes()
+    ]
 
 
 def check_before_validation(event: dict[str, Any]) -> None:
     """Authenticate and authorize from the catalog before the body is validated, so an anonymous
     or under-privileged caller learns nothing about what a valid request looks like."""
     method, path = event.get("httpMethod", ""), event.get("path", "")
-    for verb, pattern, role in _TEMPLATES:
+    for verb, pattern, role in _templates():
         if verb == method and pattern.match(path):
             if role is None:
                 return

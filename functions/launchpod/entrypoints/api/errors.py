@@ -13,11 +13,10 @@ from aws_lambda_powertools.event_handler import APIGatewayRestResolver, Response
 from aws_lambda_powertools.event_handler.exceptions import ServiceError
 from aws_lambda_powertools.event_handler.openapi.exceptions import RequestValidationError
 
-from launchpod.contracts.catalog_ops import CATALOG
-from launchpod.contracts.chat import openai_compatible, openai_error
-from launchpod.contracts.common import PATTERN_HINTS
+from launchpod.contracts.common import PATTERN_HINTS, openai_compatible
 from launchpod.contracts.errors import ErrorCode, ErrorDetail, ErrorView
 from launchpod.domain.errors import InvalidInput, LaunchpodError, RetryableError
+from launchpod.entrypoints.api.lazy_routes import routes
 from launchpod.entrypoints.observability import logger
 
 # The one table from Launchpod's error codes to HTTP statuses (the domain knows no HTTP).
@@ -77,7 +76,11 @@ def envelope(
 def body_of(path: str, status: int, view: ErrorView) -> str:
     """The envelope as JSON; on the OpenAI-compatible routes with OpenAI's ``error`` object beside it, which
     OpenAI SDKs read the message from (their typed errors follow the status)."""
-    return (openai_error(status, view) if openai_compatible(path) else view).model_dump_json()
+    if openai_compatible(path):
+        from launchpod.contracts.chat import openai_error  # with the OpenAI routes' models, imported for them
+
+        return openai_error(status, view).model_dump_json()
+    return view.model_dump_json()
 
 
 class UnsupportedMediaType(LaunchpodError):
@@ -213,11 +216,11 @@ def wrong_method(event: dict[str, Any]) -> dict[str, Any] | None:
     path before a templated one (``/nodes/reboot`` before ``/nodes/{nodeId}``), and so does this: GET
     ``/nodes/reboot`` is a method ``reboot`` does not take, not a node named ``reboot``."""
     path, method = str(event.get("path") or ""), str(event.get("httpMethod") or "").upper()
-    matches = [e for e in CATALOG if _template(e.path).fullmatch(path)]
+    matches = [r for r in routes() if _template(r.path).fullmatch(path)]
     if not matches or method in ("OPTIONS", "HEAD"):
         return None
-    fewest = min(len(e.path_params) for e in matches)
-    allowed = sorted({e.method for e in matches if len(e.path_params) == fewest})
+    fewest = min(r.path.count("{") for r in matches)
+    allowed = sorted({r.method for r in matches if r.path.count("{") == fewest})
     if method in allowed:
         return None
     body = ErrorView(
@@ -239,7 +242,7 @@ def wrong_method(event: dict[str, Any]) -> dict[str, Any] | None:
 
 def methods_for(path: str) -> list[str]:
     """The methods the catalog serves on a path (empty when no route has that path)."""
-    return sorted({e.method for e in CATALOG if _template(e.path).fullmatch(path)})
+    return sorted({r.method for r in routes() if _template(r.path).fullmatch(path)})
 
 
 @cache

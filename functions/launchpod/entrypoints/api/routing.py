@@ -1,31 +1,30 @@
-"""Routes declared from the operation catalog: path, method, OpenAPI metadata and the role check
-all come from one CatalogEntry, so the catalog cannot drift from what the API serves."""
+"""What the routers share: the ``route`` decorator that names a handler's catalog operation, the OpenAPI
+responses every route declares, and the answers of mutating routes. The resolver registers the routes from
+the catalog's table (lazy_routes.py) and imports a router module on the first call of one of its routes."""
 
 from __future__ import annotations
 
 import functools
+import importlib
 import inspect
 from collections.abc import Callable, Sequence
-from dataclasses import replace
-from typing import Annotated, Any, TypeVar, get_type_hints
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar, get_type_hints
 
-from aws_lambda_powertools.event_handler import APIGatewayRestResolver, Response, content_types
+from aws_lambda_powertools.event_handler import Response, content_types
 from aws_lambda_powertools.event_handler.openapi.params import Query
 from aws_lambda_powertools.event_handler.router import APIGatewayRouter
 from pydantic import BaseModel
 
-from launchpod.contracts.catalog_ops import CatalogEntry, entry
-from launchpod.contracts.chat import OpenAIErrorView, openai_compatible
+from launchpod.contracts.common import openai_compatible
 from launchpod.contracts.errors import ErrorView
 from launchpod.contracts.operations import NoopView, OperationAcceptedView, OperationView
 from launchpod.contracts.plans import PlanView
 from launchpod.contracts.refusals import REFUSALS
-from launchpod.domain.errors import InvalidInput
-from launchpod.domain.operations import Planned
 from launchpod.domain.plan import Plan
-from launchpod.entrypoints.api.auth import require
-from launchpod.usecases import regions
 from launchpod.usecases.proposal import Proposal, at_once
+
+if TYPE_CHECKING:
+    from launchpod.entrypoints.api.lazy_routes import RouteFacts
 
 InputT = TypeVar("InputT", bound=BaseModel)
 
@@ -60,47 +59,64 @@ _SSE = (
 )
 
 
+# operation id -> the router function that serves it (``route`` fills it as router modules are imported).
+HANDLERS: dict[str, Callable[..., Any]] = {}
+
+
 def route(router: APIGatewayRouter, op_id: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-    e = entry(op_id)
-    success = 202 if e.accepted else 200
+    """Names the catalog operation ``op_id`` that the decorated function serves. Path, method, role and
+    OpenAPI words are the catalog's: lazy_routes registers the route from its table, and this function is
+    its handler once the router module is imported (``router`` holds the request's context then)."""
+
+    def declare(handler: Callable[..., Any]) -> Callable[..., Any]:
+        HANDLERS[op_id] = handler
+        return handler
+
+    return declare
+
+
+def handler_of(facts: RouteFacts) -> Callable[..., Any]:
+    """The function that serves a route, as powertools calls it: a mutating route that does not plan itself
+    gets its ``dryRun`` query parameter declared (lazy_routes' dry-run middleware answers it)."""
+    handler = HANDLERS[facts.id]
+    return _declaring_dry_run(handler) if facts.mutates and not facts.own_plan else handler
+
+
+def responses_of(facts: RouteFacts) -> dict[int, Any]:
+    """The route's OpenAPI responses: its answer, 202's Location, the NOOP and dry-run answers, the errors."""
+    module, _, name = facts.response.partition(":")
+    answer: Any = getattr(importlib.import_module(module), name)
+    success = 202 if facts.accepted else 200
     responses: dict[int, Any] = {
-        success: {"description": "OK", "content": {"application/json": {"model": e.response}}},
+        success: {"description": "OK", "content": {"application/json": {"model": answer}}},
     }
-    if e.accepted:  # every 202 is answered by accepted(), which sets Location
+    if facts.accepted:  # every 202 is answered by accepted(), which sets Location
         responses[202]["headers"] = {"Location": _LOCATION}
-    if e.immediate and e.own_plan:  # a write done at once, planned first: its answer, NOOP or the plan
+    if facts.immediate and facts.own_plan:  # a write done at once, planned first: its answer, NOOP or the plan
         responses[200] = {
             "description": "Applied; or no changes, or the plan of a dry run",
-            "content": {"application/json": {"model": e.response | NoopView | PlanView}},
+            "content": {"application/json": {"model": answer | NoopView | PlanView}},
         }
-    if e.accepted:  # NOOP: the request already matches the real state; PLANNED: ?dryRun=true. Nothing starts.
+    if facts.accepted:  # NOOP: the request already matches the real state; PLANNED: ?dryRun=true. Nothing starts.
         responses[200] = {
             "description": "No changes, or the plan of a dry run",
             "content": {"application/json": {"model": NoopView | PlanView}},
         }
-    if openai_compatible(e.path) and e.method == "POST":  # stream true: OpenAI's chunks as server-sent events
-        responses[200]["content"]["text/event-stream"] = {"schema": {"type": "string", "description": _SSE}}
-    error_view = OpenAIErrorView if openai_compatible(e.path) else ErrorView
-    if e.role is not None:
+    error_view: Any = ErrorView
+    if openai_compatible(facts.path):
+        from launchpod.contracts.chat import OpenAIErrorView
+
+        error_view = OpenAIErrorView
+        if facts.method == "POST":  # stream true: OpenAI's chunks as server-sent events
+            responses[200]["content"]["text/event-stream"] = {"schema": {"type": "string", "description": _SSE}}
+    if facts.role is not None:
         for status, text in _ERRORS.items():
-            if status == 409 and not e.mutates and "{name}" not in e.path:
+            if status == 409 and not facts.mutates and "{name}" not in facts.path:
                 continue  # reads of a cluster answer 409 too, while it is not ready for them
-            if status in (400, 415) and e.method not in ("POST", "PUT", "PATCH"):
+            if status in (400, 415) and facts.method not in ("POST", "PUT", "PATCH"):
                 continue
             responses[status] = {"description": text, "content": {"application/json": {"model": error_view}}}
-    register = router.route(
-        rule=e.path.replace("{", "<").replace("}", ">").removeprefix("/api") or "/",
-        method=e.method,
-        operation_id=e.id,
-        summary=e.summary,
-        description=e.description,
-        tags=list(e.tags),
-        responses=responses,
-        middlewares=[require(e.role), _dry_run(e), in_region] if e.role else None,
-    )
-    if not e.mutates or e.own_plan:
-        return register
-    return lambda handler: register(_declaring_dry_run(handler))
+    return responses
 
 
 def _declaring_dry_run(handler: Callable[..., Any]) -> Callable[..., Any]:
@@ -121,51 +137,8 @@ def _declaring_dry_run(handler: Callable[..., Any]) -> Callable[..., Any]:
     return declared
 
 
-def in_region(app: APIGatewayRestResolver, next_middleware: Callable[..., Response[Any]]) -> Response[Any]:
-    """Every AWS call of a route goes to the Region its request is about (launchpod.usecases.regions): a
-    cluster's (``/api/clusters/{name}/...``: the Region its record names), or the one the request asks for (a
-    ``region`` query parameter or body field: a cluster to create or import, a catalog question), else the
-    deployment's. Runs after validation, which leaves the validated arguments in the context."""
-    args = app.context.get("_route_args") or {}
-    name = args.get("name") if "/clusters/" in app.current_event.path else None
-    if isinstance(name, str):
-        with regions.in_cluster_region(name):
-            return next_middleware(app)
-    asked = args.get("region") or next(
-        (getattr(v, "region", None) for v in args.values() if isinstance(v, BaseModel)), None
-    )
-    with regions.in_region(asked if isinstance(asked, str) else None):
-        return next_middleware(app)
-
-
 # The dryRun query parameter of every mutating route, as OpenAPI describes it.
 DryRunQuery = Annotated[bool, Query(description="answer the plan (each step with its reason) and change nothing")]
-
-
-_TRUE, _FALSE = ("true", "1", "yes"), ("false", "0", "no", "")
-
-
-def _dry_run(e: CatalogEntry) -> Callable[[APIGatewayRestResolver, Callable[..., Response[Any]]], Response[Any]]:
-    """``?dryRun=true`` on a mutating route whose own code does not plan it (only routes that start a
-    workflow: a write applied at once must plan itself, CatalogEntry checks it): the route runs every check
-    as usual and answers the workflow's plan where it would have started it (ops.submit raises Planned).
-    Never is a dry run carried out as the real request."""
-
-    def middleware(app: APIGatewayRestResolver, next_middleware: Callable[..., Response[Any]]) -> Response[Any]:
-        if not e.mutates or e.own_plan:
-            return next_middleware(app)
-        said = str((app.current_event.query_string_parameters or {}).get("dryRun", "")).lower()
-        if said not in _TRUE + _FALSE:
-            raise InvalidInput(f"dryRun is true or false, not {said!r}.", field="query.dryRun", rule="boolean")
-        if said in _FALSE:
-            return next_middleware(app)
-        app.append_context(principal=replace(app.context["principal"], dry_run=True))
-        try:
-            return next_middleware(app)
-        except Planned as plan:
-            return json_response(PlanView(target=plan.target, steps=plan.steps, warnings=plan.warnings))
-
-    return middleware
 
 
 def planned(plan: Plan, dry_run: bool, start: Callable[[], OperationView], noop: str | None = None) -> Response[Any]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from aws_lambda_powertools.event_handler.router import APIGatewayRouter
 
-from launchpod.contracts.catalog_ops import HealthView
+from launchpod.contracts.health import HealthView
 from launchpod.entrypoints.api.routing import route
 from launchpod.usecases import health as cases
 
