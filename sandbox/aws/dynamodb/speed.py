@@ -79,6 +79,7 @@ def install() -> None:
     _install_top_level_projection()
     _install_plain_conversion()
     _install_plain_sort()
+    _install_map_size()
     patch(DynamoType, "cast_value", property(fast_cast_value))
     patch(DynamoType, "__eq__", __eq__)
     patch(DynamoType, "__ne__", __ne__)
@@ -206,3 +207,22 @@ def _install_plain_sort() -> None:
 
     patch(Table, "all_items", all_items)
     patch(Table, "sorted_items", fast_sorted_items)
+
+
+def _install_map_size() -> None:
+    """An item's size (the 400 KB check on every write, and a Query's 1 MB page) sums its values' sizes; for
+    a map moto wraps each member in a new DynamoType first, which copies the member's whole subtree, at every
+    level. A member that is already a DynamoType has the size its copy would have."""
+    from moto.dynamodb.models.dynamo_type import DynamoType
+    from moto.dynamodb.models.utilities import bytesize
+
+    size = DynamoType.size
+
+    def map_size(self: Any) -> int:
+        if self.type == "M":
+            members = self.value.items()
+            return sum(bytesize(k) + (v.size() if type(v) is DynamoType else DynamoType(v).size()) for k, v in members)
+        return int(size(self))
+
+    map_size.__wrapped__ = size  # type: ignore[attr-defined]
+    patch(DynamoType, "size", map_size)

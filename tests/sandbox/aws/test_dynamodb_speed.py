@@ -198,3 +198,14 @@ def test_plain_conversion_of_a_response_equals_motos_for_every_type():
     ]
     for case in cases:
         assert utilities.dynamo_to_dict(case) == moto_convert(case)
+
+
+def test_the_size_of_every_value_is_motos():
+    moto_size = DynamoType.size.__wrapped__  # moto's own (which sizes a map's members through copies)
+    nested = {"M": {"deep": {"M": {k: v for k, v in EVERY_TYPE.items() if k != "id"}}, "l": {"L": [{"M": {}}]}}}
+    values = [DynamoType(v) for v in EVERY_TYPE.values()] + [DynamoType(nested), DynamoType({"M": {}})]
+    for value in values:
+        assert value.size() == moto_size(value)
+    assert Item(DynamoType({"S": "x"}), None, EVERY_TYPE).size() == sum(
+        len(k) + moto_size(DynamoType(v)) for k, v in EVERY_TYPE.items()
+    )
