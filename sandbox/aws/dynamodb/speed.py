@@ -122,7 +122,7 @@ def _install_top_level_projection() -> None:
         # Built as moto's Item.__deepcopy__ builds a copy: a part of a stored item passed the 400 KB check when
         # it was written, and Item() checks it again attribute by attribute, each time summing every attribute
         # before it (quadratic in the attributes).
-        projected = Item.__new__(Item)
+        projected: Any = Item.__new__(Item)
         projected.hash_key, projected.range_key = self.hash_key, self.range_key
         projected.attrs = LimitedSizeDict.__new__(LimitedSizeDict)
         dict.__init__(projected.attrs)
