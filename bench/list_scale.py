@@ -202,6 +202,8 @@ def routes() -> list[tuple[str, str, dict]]:
             found.append(("GET /api/clusters (50 per page)", path, {"limit": 50}))
         else:
             found.append((f"GET {e.path}", path, {}))
+    # not a list: one REST GET of a cluster, whose sandbox CPU per request is the per-call cost the test suite pays
+    found.append(("GET /api/clusters/{name} (one cluster)", f"/api/clusters/{NAME}", {}))
     return found
 
 

@@ -34,6 +34,13 @@ def test_each_entry_pins_its_workload_version_and_image(entry):
     assert image.endswith(f":{entry.version}")
 
 
+@pytest.mark.parametrize("entry", ENTRIES, ids=lambda e: e.name)
+def test_the_listing_reads_the_same_workload_the_install_applies(entry):
+    # the dependencies listing looks up this object's version label; it skips parsing the Ray CRDs
+    installed = objects.workload_of(objects.objects_for(entry.name, "v9.8.7", "eu-west-1"))
+    assert objects.entry_workload(entry.name, "v9.8.7", "eu-west-1") == installed
+
+
 def _instance_types(name: str) -> list[str]:
     entry = next(e for e in ENTRIES if e.name == name)
     built = objects.objects_for(name, entry.version, "us-east-1", placement=placement())

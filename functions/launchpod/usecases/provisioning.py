@@ -135,7 +135,7 @@ def dependency_rows(name: str, ports: ProvisioningPorts) -> list[dict[str, Any]]
     version: they are asked side by side, as the clusters of a page are (usecases.clusters)."""
 
     def installed(entry: Any) -> str | None:
-        workload = objects.workload_of(objects.objects_for(entry.name, entry.version, ports.region))
+        workload = objects.entry_workload(entry.name, entry.version, ports.region)
         found = ports.read(name, workload)
         return ((found or {}).get("metadata", {}).get("labels") or {}).get("app.kubernetes.io/version")
 

@@ -19,6 +19,11 @@ JSON DynamoDB answers is the same byte for byte; anything else goes the whole wa
 
 A ProjectionExpression of top-level attributes keeps those attributes of the item as they are stored;
 moto turned the whole item into plain JSON once per attribute named, then back into attribute values.
+
+Each Query and Scan also sorted every item of the table through DynamoType's comparisons, built each
+projected item through the 400 KB check (quadratic in its attributes) and turned the answer into plain
+values asking each string whether it has ``to_json``: strings are sorted as strings, a projection is
+built as moto copies an item, and plain values are answered directly; each tested equal to moto's way.
 """
 
 from __future__ import annotations
@@ -72,6 +77,9 @@ def install() -> None:
 
     _install_attribute_value_serializer()
     _install_top_level_projection()
+    _install_plain_conversion()
+    _install_plain_sort()
+    _install_map_size()
     patch(DynamoType, "cast_value", property(fast_cast_value))
     patch(DynamoType, "__eq__", __eq__)
     patch(DynamoType, "__ne__", __ne__)
@@ -103,7 +111,7 @@ def _install_attribute_value_serializer() -> None:
 
 
 def _install_top_level_projection() -> None:
-    from moto.dynamodb.models.dynamo_type import Item
+    from moto.dynamodb.models.dynamo_type import Item, LimitedSizeDict
 
     original = Item.project
 
@@ -111,7 +119,110 @@ def _install_top_level_projection() -> None:
         if not all(len(path) == 1 and "[" not in path[0] for path in projection_expressions):
             return original(self, projection_expressions)  # nested paths and list elements: moto's way
         names = dict.fromkeys(path[0] for path in projection_expressions)  # in the expression's order, as moto
-        kept = {name: copy.deepcopy(self.attrs[name]) for name in names if name in self.attrs}
-        return Item(hash_key=self.hash_key, range_key=self.range_key, attrs=kept)
+        # Built as moto's Item.__deepcopy__ builds a copy: a part of a stored item passed the 400 KB check when
+        # it was written, and Item() checks it again attribute by attribute, each time summing every attribute
+        # before it (quadratic in the attributes).
+        projected: Any = Item.__new__(Item)
+        projected.hash_key, projected.range_key = self.hash_key, self.range_key
+        projected.attrs = LimitedSizeDict.__new__(LimitedSizeDict)
+        dict.__init__(projected.attrs)
+        for name in names:
+            if name in self.attrs:
+                dict.__setitem__(projected.attrs, name, copy.deepcopy(self.attrs[name]))
+        return projected
 
     patch(Item, "project", project)
+
+
+def _install_plain_conversion() -> None:
+    """moto's ``dynamo_to_dict`` turns a response's items into plain values one node at a time, importing
+    DynamoType and asking ``hasattr(obj, "to_json")`` at each; strings, numbers, dicts and lists (every node
+    of an item but its DynamoTypes) are answered here as its own branches answer them, anything else by it."""
+    from moto.dynamodb import responses
+    from moto.dynamodb.models import utilities
+    from moto.dynamodb.models.dynamo_type import DynamoType
+
+    original = utilities.dynamo_to_dict
+
+    def dynamo_to_dict(obj: Any) -> Any:
+        kind = type(obj)
+        if kind is str or kind is bool or kind is int or obj is None:
+            return obj
+        if kind is dict:
+            return {k: dynamo_to_dict(v) for k, v in obj.items()}
+        if kind is list:
+            return [dynamo_to_dict(v) for v in obj]
+        if kind is DynamoType and obj.type not in ("B", "BS"):
+            return {obj.type: dynamo_to_dict(obj.value)}
+        return original(obj)  # binaries, datetimes, models with to_json, dict subclasses: moto's way
+
+    dynamo_to_dict.__wrapped__ = original  # type: ignore[attr-defined]
+    patch(utilities, "dynamo_to_dict", dynamo_to_dict)  # its own recursion looks the name up here
+    patch(responses, "dynamo_to_dict", dynamo_to_dict)
+
+
+def _install_plain_sort() -> None:
+    """Sorting by string keys compares the strings: moto sorts every item of the table on each Query and
+    Scan (``all_items``) and a Query's matches again by the index's keys (``sorted_items``), each comparison
+    a Python call on DynamoType. When every key compared is a string (S), the order of the strings is the
+    order DynamoType gives them (above), and Python's sort is stable, so the result is the same list."""
+    from moto.dynamodb.models.table import Table
+
+    sorted_items = Table.sorted_items
+
+    def plain(keys: list[Any]) -> list[Any] | None:
+        if all(type(k) is tuple for k in keys):
+            if all(v.type == "S" for key in keys for v in key):
+                return [tuple(v.value for v in key) for key in keys]
+        elif all(type(k) is not tuple and k.type == "S" for k in keys):
+            return [k.value for k in keys]
+        return None
+
+    def all_items(self: Any) -> list[Any]:
+        items: list[Any] = []
+        for hash_set in self.items.values():
+            if self.range_key_attr:
+                items.extend(hash_set.values())
+            else:
+                items.append(hash_set)
+        keys = [(x.hash_key, x.range_key) if x.range_key else x.hash_key for x in items]
+        fast = plain(keys) if keys else []
+        if fast is None:
+            return sorted(items, key=lambda x: (x.hash_key, x.range_key) if x.range_key else x.hash_key)
+        order = sorted(range(len(items)), key=fast.__getitem__)
+        return [items[i] for i in order]
+
+    def fast_sorted_items(self: Any, hash_key_attrs: list[str], range_key_attrs: list[Any], items: list[Any]) -> Any:
+        attrs = self._generate_attr_to_sort_by(hash_key_attrs, range_key_attrs)
+        try:
+            keys = [tuple(x.attrs[key] for key in attrs) for x in items]
+        except KeyError:
+            return sorted_items(self, hash_key_attrs, range_key_attrs, items)  # moto's own error
+        fast = plain(keys) if keys else []
+        if fast is None:
+            return sorted_items(self, hash_key_attrs, range_key_attrs, items)
+        order = sorted(range(len(items)), key=fast.__getitem__)
+        items[:] = [items[i] for i in order]
+        return items
+
+    patch(Table, "all_items", all_items)
+    patch(Table, "sorted_items", fast_sorted_items)
+
+
+def _install_map_size() -> None:
+    """An item's size (the 400 KB check on every write, and a Query's 1 MB page) sums its values' sizes; for
+    a map moto wraps each member in a new DynamoType first, which copies the member's whole subtree, at every
+    level. A member that is already a DynamoType has the size its copy would have."""
+    from moto.dynamodb.models.dynamo_type import DynamoType
+    from moto.dynamodb.models.utilities import bytesize
+
+    size = DynamoType.size
+
+    def map_size(self: Any) -> int:
+        if self.type == "M":
+            members = self.value.items()
+            return sum(bytesize(k) + (v.size() if type(v) is DynamoType else DynamoType(v).size()) for k, v in members)
+        return int(size(self))
+
+    map_size.__wrapped__ = size  # type: ignore[attr-defined]
+    patch(DynamoType, "size", map_size)

@@ -38,6 +38,7 @@ _DENIAL_BY_PROTOCOL = {
     "rest-xml": ("AccessDenied", 403),
     "ec2": ("UnauthorizedOperation", 403),
 }
+_DECIDED_LIMIT = 20_000  # decisions remembered; a sandbox makes a few thousand distinct ones
 _JSON_DENIAL = ("AccessDeniedException", 400)  # SageMaker, DynamoDB, Step Functions (awsJson)
 _REST_JSON_DENIAL = ("AccessDeniedException", 403)  # EKS, Lambda, API Gateway management
 
@@ -79,6 +80,9 @@ class _State:
     account: str = "123456789012"
     region: str = "us-east-1"
     prefix: str = "launchpod"
+    # (function, action, resource, context) -> evaluate()'s decision on the function's statements, which
+    # change only with configure() (a new _State); removed grants are decided before the cache is read
+    decided: dict[tuple[str, str, str, tuple[tuple[str, tuple[str, ...]], ...]], str] = field(default_factory=dict)
 
 
 class IamGate:
@@ -172,9 +176,25 @@ class IamGate:
         return None
 
     def _decide(self, identity: FunctionIdentity, request: AuthzRequest) -> str:
-        if (identity.name, request.action.lower()) in self._state.denied_grants:
+        state = self._state
+        if (identity.name, request.action.lower()) in state.denied_grants:
             return "ImplicitDeny"
-        return evaluate(identity.statements, request)
+        # The same call decided again (a listing makes the same reads on every request): the statements are
+        # fixed until configure(), so the decision is too. The context is part of the key, so a condition on a
+        # tag, a boundary or a passed role is decided on what the request and the account say now.
+        key = (
+            identity.name,
+            request.action,
+            request.resource,
+            tuple((k, tuple(v)) for k, v in sorted(request.context.items())),
+        )
+        decision = state.decided.get(key)
+        if decision is None:
+            decision = evaluate(identity.statements, request)
+            if len(state.decided) >= _DECIDED_LIMIT:
+                state.decided.clear()
+            state.decided[key] = decision
+        return decision
 
     # ------------------------------------------------------------------ report
     def report(self) -> dict[str, Any]:

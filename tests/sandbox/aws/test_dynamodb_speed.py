@@ -3,7 +3,12 @@ type (strings by UTF-8 bytes, numbers by value), key equality by type and value,
 
 from __future__ import annotations
 
-from moto.dynamodb.models.dynamo_type import DynamoType
+import datetime
+import random
+
+from moto.dynamodb.models import utilities
+from moto.dynamodb.models.dynamo_type import DynamoType, Item
+from moto.dynamodb.models.table import Table
 
 from sandbox.aws.dynamodb import speed as dynamodb_speed
 from tests.sandbox.aws.support import id_table
@@ -119,3 +124,88 @@ def test_an_item_of_every_type_comes_back_as_written_whole_or_projected(client):
         TableName="every-type", Key={"id": {"S": "all-types"}}, ProjectionExpression="m.deep.n, l[3]"
     )["Item"]
     assert nested == {"m": {"M": {"deep": {"M": {"n": {"N": "3"}}}}}, "l": {"L": [{"M": {"k": {"B": b"\x03"}}}]}}
+
+
+def test_pages_of_an_index_with_tied_sort_keys_come_in_dynamodbs_order_each_item_once(client):
+    # ties on the index's sort key are ordered by the table's key; pages continue exactly after the last key
+    _table(client, "ties", "S")
+    rng = random.Random(7)
+    stamps = ["2026-01-01", "2026-01-02", "é", "Z", "a", "😀"]
+    rows = [(f"{rng.choice(['op-', 'Op-', 'ö'])}{i}", rng.choice(stamps)) for i in range(60)]
+    for key, at in rows:
+        item = {"id": {"S": key}, "feed": {"S": "all"}, "at": {"S": at}}
+        client("dynamodb").put_item(TableName="ties", Item=item)
+    expected = [key for key, _ in sorted(rows, key=lambda r: (r[1].encode(), r[0].encode()))]
+    for forward, limit in ((True, 7), (False, 7), (False, 60), (True, 1)):
+        seen, start = [], None
+        while True:
+            extra = {"ExclusiveStartKey": start} if start else {}
+            answer = client("dynamodb").query(
+                TableName="ties", IndexName="by-at", KeyConditionExpression="feed = :f",
+                ExpressionAttributeValues={":f": {"S": "all"}}, ScanIndexForward=forward, Limit=limit, **extra,
+            )  # fmt: skip
+            seen += [item["id"]["S"] for item in answer["Items"]]
+            start = answer.get("LastEvaluatedKey")
+            if not start:
+                break
+        assert seen == (expected if forward else expected[::-1])
+    scanned = client("dynamodb").scan(TableName="ties")["Items"]
+    assert sorted(i["id"]["S"] for i in scanned) == sorted(key for key, _ in rows)
+
+
+def _reference_order(items: list) -> list:
+    """moto's own sort of a table's items (DynamoType comparisons)."""
+    return sorted(items, key=lambda x: (x.hash_key, x.range_key) if x.range_key else x.hash_key)
+
+
+def test_the_plain_sort_orders_items_as_dynamotypes_order_them_for_any_key_types():
+    rng = random.Random(11)
+    alphabet = ["a", "B", "é", "😀", "\uff41", "0", "9"]
+    for kinds in (("S", "S"), ("S", None), ("S", "N"), ("N", None)):
+        table = Table.__new__(Table)
+        table.range_key_attr = "r" if kinds[1] else None
+        table.items = {}
+        for _ in range(80):
+
+            def value(kind: str) -> dict:
+                if kind == "N":
+                    return {"N": str(rng.choice([-3, 0, 2.5, 10, 9, 100]))}
+                return {"S": "".join(rng.choice(alphabet) for _ in range(rng.randint(1, 3)))}
+
+            h = DynamoType(value(kinds[0]))
+            r = DynamoType(value(kinds[1])) if kinds[1] else None
+            item = Item(h, r, {"h": h.to_json(), **({"r": r.to_json()} if r else {})})
+            if r is None:
+                table.items[h] = item
+            else:
+                table.items.setdefault(h, {})[r] = item
+        flat = [i for v in table.items.values() for i in (v.values() if kinds[1] else [v])]
+        assert table.all_items() == _reference_order(flat)
+        ordered = table.sorted_items(["h"], ["r"] if kinds[1] else [], list(flat))
+        key_attrs = ["h", "r"] if kinds[1] else ["h"]
+        assert ordered == sorted(flat, key=lambda x: tuple(x.attrs[k] for k in key_attrs))
+
+
+def test_plain_conversion_of_a_response_equals_motos_for_every_type():
+    moto_convert = utilities.dynamo_to_dict.__wrapped__  # moto's own, which the sandbox answers for
+    item = Item(DynamoType({"S": "all-types"}), None, EVERY_TYPE)
+    cases = [
+        {"Items": [item.to_json()["Attributes"]], "Count": 1, "ScannedCount": 1},
+        {"Item": item.attrs, "when": datetime.datetime(2026, 1, 1), "n": 3, "none": None, "flag": True},
+        [DynamoType(v) for v in EVERY_TYPE.values()],
+        item.attrs,
+        "plain",
+    ]
+    for case in cases:
+        assert utilities.dynamo_to_dict(case) == moto_convert(case)
+
+
+def test_the_size_of_every_value_is_motos():
+    moto_size = DynamoType.size.__wrapped__  # moto's own (which sizes a map's members through copies)
+    nested = {"M": {"deep": {"M": {k: v for k, v in EVERY_TYPE.items() if k != "id"}}, "l": {"L": [{"M": {}}]}}}
+    values = [DynamoType(v) for v in EVERY_TYPE.values()] + [DynamoType(nested), DynamoType({"M": {}})]
+    for value in values:
+        assert value.size() == moto_size(value)
+    assert Item(DynamoType({"S": "x"}), None, EVERY_TYPE).size() == sum(
+        len(k) + moto_size(DynamoType(v)) for k, v in EVERY_TYPE.items()
+    )

@@ -5,6 +5,7 @@ every grant AWS checks beyond the call's own action is held, and is what denies 
 
 from __future__ import annotations
 
+import itertools
 import json
 
 import pytest
@@ -12,6 +13,7 @@ from launchpod import policies, registry
 
 from sandbox.aws.iam import authz
 from sandbox.aws.iam.gate import FunctionIdentity, IamGate
+from sandbox.aws.iam.policy import AuthzRequest, evaluate
 
 ACCOUNT, REGION = "123456789012", "us-east-1"
 DEPLOYMENT = policies.Deployment(
@@ -421,3 +423,47 @@ def test_ec2_creates_must_tag_what_they_make_as_launchpods(gate, spec):
         specs = [{"ResourceType": kind, "Tags": [{"Key": k, "Value": v} for k, v in OURS.items()]}]
         # made inside a VPC that may be the user's (reused): allowed, the new resource tagged as Launchpod's
         assert _call(gate, spec, "ec2", operation, TaggedAccount(), TagSpecifications=specs, **params) is None
+
+
+def _listed(value) -> list:
+    return [value] if isinstance(value, str) else list(value or [])
+
+
+def test_a_remembered_decision_is_the_policy_evaluations_for_every_function_and_context():
+    # the gate remembers decisions; each must equal evaluating the statements afresh, whatever the context
+    gate = IamGate()
+    identities = {
+        registry.function_name(s.name): FunctionIdentity(
+            registry.function_name(s.name),
+            policies.role_name(s.name),
+            f"arn:aws:iam::{ACCOUNT}:role/{policies.role_name(s.name)}",
+            policies.function_statements(s, DEPLOYMENT),
+        )
+        for s in registry.FUNCTIONS
+    }
+    gate.configure(identities, ACCOUNT, REGION)
+    contexts = [
+        {},
+        {"aws:requesttag/launchpod:managed-by": ("launchpod",), "aws:tagkeys": ("launchpod:managed-by",)},
+        {"aws:requesttag/launchpod:managed-by": ("theirs",), "aws:tagkeys": ("launchpod:managed-by",)},
+        {"iam:permissionsboundary": (DEPLOYMENT.boundary_arn,)},
+        {"iam:passedtoservice": ("eks.amazonaws.com",)},
+        {"iam:passedtoservice": ("sagemaker.amazonaws.com",)},
+    ]
+    decided = 0
+    for identity in identities.values():
+        actions = {a for st in identity.statements for a in _listed(st.get("Action"))}
+        granted = {r for st in identity.statements for r in _listed(st.get("Resource", "*"))}
+        resources = {r.replace("*", "x") for r in granted} | {"*", f"arn:aws:s3:::elsewhere/{identity.name}"}
+        for action, resource, context in itertools.product(sorted(actions)[:12], sorted(resources)[:8], contexts):
+            request = AuthzRequest(action.replace("*", "Get"), resource, context)
+            expected = evaluate(identity.statements, request)
+            assert gate._decide(identity, request) == expected == gate._decide(identity, request), request
+            decided += 1
+    assert decided > 1000 and "Allow" in gate._state.decided.values() and "ImplicitDeny" in gate._state.decided.values()
+    allowed = next(k for k, v in gate._state.decided.items() if v == "Allow")
+    function, request = identities[allowed[0]], AuthzRequest(allowed[1], allowed[2], dict(allowed[3]))
+    gate.deny(function.name, allowed[1])  # a removed grant denies what was remembered as allowed
+    assert gate._decide(function, request) == "ImplicitDeny"
+    gate.clear_denies()
+    assert gate._decide(function, request) == "Allow"

@@ -377,10 +377,9 @@ def _leader_election(name: str, namespace: str, version: str) -> list[Obj]:
     ]
 
 
-def kuberay_operator(version: str, region: str) -> list[Obj]:
+def _kuberay_deployment(version: str) -> Obj:
     name, ns = "kuberay-operator", "kuberay-operator"
-    rules = [dict(r) for r in kuberay_rules()]
-    deployment = {
+    return {
         "apiVersion": "apps/v1",
         "kind": "Deployment",
         "metadata": {"name": name, "namespace": ns, "labels": _labels(name, version)},
@@ -412,6 +411,12 @@ def kuberay_operator(version: str, region: str) -> list[Obj]:
             },
         },
     }
+
+
+def kuberay_operator(version: str, region: str) -> list[Obj]:
+    name, ns = "kuberay-operator", "kuberay-operator"
+    rules = [dict(r) for r in kuberay_rules()]
+    deployment = _kuberay_deployment(version)
     return [
         *ray_crds(),
         _namespace(ns),
@@ -457,3 +462,12 @@ def objects_for(
 def workload_of(objects: list[Obj]) -> Obj:
     """The object whose readiness says the entry is installed: its DaemonSet or Deployment."""
     return next(o for o in objects if o["kind"] in ("DaemonSet", "Deployment"))
+
+
+def entry_workload(name: str, version: str, region: str) -> Obj:
+    """``workload_of(objects_for(name, version, region))`` without building what only an install needs:
+    the KubeRay CRDs are 2.5 MB of vendored YAML, about a second to parse in each new execution
+    environment, and the dependencies listing reads only the Deployment."""
+    if name == "kuberay-operator":
+        return _kuberay_deployment(version)
+    return workload_of(objects_for(name, version, region))
