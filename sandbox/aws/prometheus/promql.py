@@ -59,11 +59,6 @@ class Steps:
     starts: list[int]
     values: list[float | None]
 
-    def on_grid(self, count: int) -> list[float | None]:
-        """The value at each of ``count`` instants."""
-        ends = [*self.starts[1:], count]
-        return [v for start, end, v in zip(self.starts, ends, self.values, strict=True) for _ in range(end - start)]
-
 
 Vector = list[tuple[dict[str, str], Steps]]
 
