@@ -21,14 +21,15 @@ in +Inf. Anything else is a 400 ``bad_data``, as Prometheus answers a query it c
 
 from __future__ import annotations
 
+import bisect
 import math
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from operator import itemgetter
 
 from sandbox.aws.prometheus.tsdb import Series
 
-Vector = list[tuple[dict[str, str], list[float | None]]]
 _TOKEN = re.compile(
     r'\s*(?:(?P<num>\d+(?:\.\d+)?)(?P<unit>ms|s|m|h|d)?|(?P<id>[A-Za-z_:][\w:]*)|(?P<str>"(?:[^"\\]|\\.)*")|(?P<op>=~|!=|[(){}\[\],=<>*]))'
 )
@@ -45,6 +46,63 @@ class Grid:
     start: float
     step: float
     count: int
+
+
+@dataclass(frozen=True)
+class Steps:
+    """A series over a query's instants, kept as its changes: ``values[k]`` is its value (None: no sample) from
+    instant ``starts[k]`` up to the next start, the last one to the end. ``starts`` begins at 0 and rises; every
+    change holds for at least one instant. A day at one-minute steps is 1,441 instants but a GPU's series
+    changes a few dozen times in it: the evaluation works on the changes and the answer is written from them
+    (sandbox.aws.prometheus.api), never one Python object per instant."""
+
+    starts: list[int]
+    values: list[float | None]
+
+
+Vector = list[tuple[dict[str, str], Steps]]
+
+
+def sampled(series: Series, start: float, step: float, count: int, baseline: float | None = None) -> Steps:
+    """What an instant selector reads at each instant ``start + i * step``: the last change point at or before
+    it (``baseline`` before the first one)."""
+    starts: list[int] = []
+    values: list[float | None] = []
+    times, found = series.times, series.values
+    first = bisect.bisect_right(times, start) - 1
+    for k in range(max(first, 0), len(times)):
+        at = 0 if k == first else max(0, math.ceil((times[k] - start) / step - 1e-9))
+        if at >= count:
+            break
+        if starts and starts[-1] == at:
+            values[-1] = found[k]  # two changes before the same instant: it reads the later
+        else:
+            starts.append(at)
+            values.append(found[k])
+    if not starts or starts[0] > 0:
+        starts.insert(0, 0)
+        values.insert(0, baseline)
+    return Steps(starts, values)
+
+
+def merge(members: list[Steps]) -> tuple[list[int], list[list[float | None]]]:
+    """The changes of all ``members`` together, and each member's value at every one of them (one row per
+    member): what an aggregation or a binary operation combines, instant by instant."""
+    if all(m.starts == members[0].starts for m in members):  # a node's GPUs change at the same scrape
+        return members[0].starts, [m.values for m in members]
+    starts = sorted(set().union(*(m.starts for m in members)))
+    rows: list[list[float | None]] = []
+    picks: dict[tuple[int, ...], Callable[[list[float | None]], tuple[float | None, ...]]] = {}
+    for m in members:
+        if m.starts == starts:
+            rows.append(m.values)
+            continue
+        key = tuple(m.starts)
+        pick = picks.get(key)
+        if pick is None:  # which of its changes holds at each merged start; shared by members that change together
+            pick = picks[key] = itemgetter(*(bisect.bisect_right(m.starts, at) - 1 for at in starts))
+        rows.append(list(pick(m.values)) if len(starts) > 1 else [pick(m.values)])  # type: ignore[list-item]
+    return starts, rows
 
 
 def _tokens(query: str) -> list[tuple[str, str]]:
@@ -87,14 +145,25 @@ class _Parser:
         if self.peek()[1] == "*":
             self.take("*")
             factor = float(self.take(kind="num"))
-            return [(labels, [None if v is None else v * factor for v in values]) for labels, values in out]
+            return [
+                (labels, Steps(steps.starts, [None if v is None else v * factor for v in steps.values]))
+                for labels, steps in out
+            ]
         if self.peek()[1] in ("<", ">"):
             op = self.take()
             bound = float(self.take(kind="num"))
             below = op == "<"
             out = [
-                (labels, [v if v is not None and ((v < bound) if below else (v > bound)) else None for v in values])
-                for labels, values in out
+                (
+                    labels,
+                    Steps(
+                        steps.starts,
+                        [v if v is not None and v < bound else None for v in steps.values]
+                        if below
+                        else [v if v is not None and v > bound else None for v in steps.values],
+                    ),
+                )
+                for labels, steps in out
             ]
         return out
 
@@ -138,7 +207,7 @@ class _Parser:
             inner = self.expr()
             self.take(")")
             return histogram_quantile(phi, inner)
-        return [(dict(s.labels), s.on_grid(self.grid.start, self.grid.step, self.grid.count)) for s in self.selector()]
+        return [(dict(s.labels), sampled(s, self.grid.start, self.grid.step, self.grid.count)) for s in self.selector()]
 
     def selector(self) -> list[Series]:
         name = self.take(kind="id")
@@ -170,17 +239,31 @@ def _without_name(labels: dict[str, str]) -> dict[str, str]:
     return {k: v for k, v in labels.items() if k != "__name__"}
 
 
-def rate(series: Series, grid: Grid, window: float) -> list[float | None]:
-    now = series.on_grid(grid.start, grid.step, grid.count)
-    before = series.on_grid(grid.start - window, grid.step, grid.count, baseline=0.0)
-    first = series.times[0] if series.times else math.inf
-    out: list[float | None] = []
-    for i, (a, b) in enumerate(zip(now, before, strict=True)):
-        if a is None or grid.start + i * grid.step < first:
-            out.append(None)
-        else:
-            out.append(max(0.0, a - (b or 0.0)) / window)
-    return out
+def _first_index(grid: Grid, t: float) -> int:
+    """The first instant ``start + i * step`` that is not before ``t`` (``count`` when none is)."""
+    i = max(0, min(grid.count, math.ceil((t - grid.start) / grid.step)))
+    while i > 0 and not grid.start + (i - 1) * grid.step < t:
+        i -= 1
+    while i < grid.count and grid.start + i * grid.step < t:
+        i += 1
+    return i
+
+
+def rate(series: Series, grid: Grid, window: float) -> Steps:
+    if not series.times:
+        return Steps([0], [None])
+    now = sampled(series, grid.start, grid.step, grid.count)
+    before = sampled(series, grid.start - window, grid.step, grid.count, baseline=0.0)
+    since = _first_index(grid, series.times[0])  # no rate before the counter's first sample
+    counted = Steps([0, since], [None, 0.0]) if 0 < since < grid.count else Steps([0], [0.0 if since == 0 else None])
+    starts, (a, b, counting) = merge([now, before, counted])
+    return Steps(
+        starts,
+        [
+            None if x is None or c is None else max(0.0, x - (y or 0.0)) / window
+            for x, y, c in zip(a, b, counting, strict=True)
+        ],
+    )
 
 
 def _reduce(op: str, column: list[float]) -> float:
@@ -196,15 +279,20 @@ def _reduce(op: str, column: list[float]) -> float:
 
 
 def aggregate(op: str, by: list[str], vector: Vector) -> Vector:
-    groups: dict[tuple[str, ...], list[list[float | None]]] = {}
-    for labels, series in vector:
-        groups.setdefault(tuple(labels.get(k, "") for k in by), []).append(series)
+    groups: dict[tuple[str, ...], list[Steps]] = {}
+    for labels, steps in vector:
+        groups.setdefault(tuple(labels.get(k, "") for k in by), []).append(steps)
     out: Vector = []
     fast = {"max": max, "min": min}
-    for key, rows in groups.items():
+    for key, members in groups.items():
+        labels = {k: v for k, v in zip(by, key, strict=True) if v}
+        if op == "count":
+            out.append((labels, _count(members)))
+            continue
+        starts, rows = merge(members)
         values: list[float | None]
         if op in fast:
-            # one C-level pass over the instants; a missing sample (None) loses to every present one
+            # one C-level pass over the changes; a missing sample (None) loses to every present one
             void = -math.inf if op == "max" else math.inf
             filled = [row if None not in row else [void if v is None else v for v in row] for row in rows]
             values = [None if v == void else v for v in map(fast[op], *filled)]
@@ -216,8 +304,30 @@ def aggregate(op: str, by: list[str], vector: Vector) -> Vector:
             for column in zip(*rows, strict=True):
                 present = [v for v in column if v is not None]
                 values.append(_reduce(op, present) if present else None)
-        out.append(({k: v for k, v in zip(by, key, strict=True) if v}, values))
+        out.append((labels, Steps(starts, values)))
     return out
+
+
+def _count(members: list[Steps]) -> Steps:
+    """How many members have a sample at each instant, from where each starts or stops having one: the GPUs of
+    64 nodes change at 64 different scrapes, and their idle count is a sum of those few changes, not of 512
+    values at each of 1,441 instants."""
+    deltas: dict[int, int] = {}
+    for m in members:
+        had = False
+        for at, v in zip(m.starts, m.values, strict=True):
+            if (v is not None) != had:
+                had = not had
+                deltas[at] = deltas.get(at, 0) + (1 if had else -1)
+    starts, values, n = [], [], 0
+    for at in sorted(deltas):
+        n += deltas[at]
+        starts.append(at)
+        values.append(float(n) if n else None)
+    if not starts or starts[0] > 0:
+        starts.insert(0, 0)
+        values.insert(0, None)
+    return Steps(starts, values)
 
 
 def _quantile(phi: float, buckets: list[tuple[float, float]]) -> float | None:
@@ -238,20 +348,22 @@ def _quantile(phi: float, buckets: list[tuple[float, float]]) -> float | None:
 
 
 def histogram_quantile(phi: float, vector: Vector) -> Vector:
-    groups: dict[tuple[tuple[str, str], ...], list[tuple[float, list[float | None]]]] = {}
-    for labels, values in vector:
+    groups: dict[tuple[tuple[str, str], ...], list[tuple[float, Steps]]] = {}
+    for labels, steps in vector:
         rest = tuple(sorted((k, v) for k, v in labels.items() if k not in ("le", "__name__")))
-        groups.setdefault(rest, []).append((float(labels.get("le", "+Inf").replace("+Inf", "inf")), values))
+        groups.setdefault(rest, []).append((float(labels.get("le", "+Inf").replace("+Inf", "inf")), steps))
     out: Vector = []
-    for rest, rows in groups.items():
-        count = len(rows[0][1])
+    for rest, members in groups.items():
+        bounds = [bound for bound, _ in members]
+        starts, rows = merge([steps for _, steps in members])
         quantiles = [
-            _quantile(phi, [(bound, v) for bound, vals in rows if (v := vals[i]) is not None]) for i in range(count)
+            _quantile(phi, [(bound, v) for bound, v in zip(bounds, column, strict=True) if v is not None])
+            for column in zip(*rows, strict=True)
         ]
-        out.append((dict(rest), quantiles))
+        out.append((dict(rest), Steps(starts, quantiles)))
     return out
 
 
 def evaluate(query: str, read: Callable[[str], list[Series]], grid: Grid) -> Vector:
-    """``query`` at each instant of ``grid``: a list of (labels, value per instant or None)."""
+    """``query`` at each instant of ``grid``: a list of (labels, its Steps over the grid's instants)."""
     return _Parser(query, read, grid).parse()

@@ -14,8 +14,6 @@ value at each increment.
 
 from __future__ import annotations
 
-import bisect
-import math
 import threading
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -42,21 +40,6 @@ class Series:
         if len(self.times) > MAX_POINTS:
             del self.times[: len(self.times) - MAX_POINTS]
             del self.values[: len(self.values) - MAX_POINTS]
-
-    def on_grid(self, start: float, step: float, count: int, baseline: float | None = None) -> list[float | None]:
-        """The value at each of ``count`` instants ``start + i * step``: the last change point at or before it
-        (``baseline`` before the first one). A few slice assignments per change point, not one per instant."""
-        out: list[float | None] = [baseline] * count
-        times, values = self.times, self.values
-        first = bisect.bisect_right(times, start) - 1
-        for k in range(max(first, 0), len(times)):
-            lo = 0 if k == first else max(0, math.ceil((times[k] - start) / step - 1e-9))
-            if lo >= count:
-                break
-            hi = count if k + 1 == len(times) else min(count, max(0, math.ceil((times[k + 1] - start) / step - 1e-9)))
-            if hi > lo:
-                out[lo:hi] = [values[k]] * (hi - lo)
-        return out
 
 
 def key_of(labels: dict[str, str]) -> tuple[tuple[str, str], ...]:

@@ -25,18 +25,23 @@ def amp_api_routes() -> list[Route]:
             if _SCOPE not in request.headers.get("authorization", ""):
                 return JSONResponse({"message": "Missing Authentication Token"}, status_code=403)
             workspace = request.path_params["workspace"]
-            if not await run_in_threadpool(api.workspace_exists, workspace):
-                return JSONResponse({"message": f"Workspace {workspace} not found."}, status_code=404)
             params = dict(request.query_params)
             if request.method == "POST":
                 params.update(dict(parse_qsl((await request.body()).decode())))
-            try:
-                answer = await run_in_threadpool(run, workspace, params)
-                if isinstance(answer, str):  # already JSON text
-                    return Response(answer, media_type="application/json")
-                return JSONResponse(answer)
-            except api.ApiError as exc:
-                return JSONResponse(exc.body(), status_code=exc.status)
+
+            def answer() -> Response:
+                if not api.workspace_exists(workspace):
+                    return JSONResponse({"message": f"Workspace {workspace} not found."}, status_code=404)
+                try:
+                    found = run(workspace, params)
+                except api.ApiError as exc:
+                    return JSONResponse(exc.body(), status_code=exc.status)
+                if isinstance(found, str):  # already JSON text
+                    return Response(found, media_type="application/json")
+                return JSONResponse(found)
+
+            # one hop to a worker thread, not two: on a loaded machine each hop waits for a core
+            return await run_in_threadpool(answer)
 
         return serve
 

@@ -5,6 +5,8 @@ rate over a window, a histogram's quantile, a filter by a scalar; and the errors
 from __future__ import annotations
 
 import json
+import math
+import random
 
 import pytest
 
@@ -89,3 +91,52 @@ def test_what_prometheus_refuses_is_a_bad_data_error(db: Tsdb, params: dict, err
         api.query_range("ws", params)
     assert refused.value.status == 400 and refused.value.body()["errorType"] == "bad_data"
     assert error in refused.value.body()["error"]
+
+
+def _busy_fleet(db: Tsdb, nodes: int) -> None:
+    """GPUs that turn busy and idle at each node's own scrapes, a node that goes away (stale), and counters and
+    histograms that grow: series whose changes fall at different instants, so a range query combines them."""
+    rng = random.Random(5)
+    for n in range(nodes):
+        t, busy = T0 + rng.randrange(0, 300), False
+        while t < T0 + 3600 and not (n == 0 and t > T0 + 2000):
+            for gpu in range(4):
+                labels = {"__name__": "DCGM_FI_DEV_GPU_UTIL", "Hostname": f"n{n}", "gpu": str(gpu)}
+                db.gauge("ws", labels, t, float(90 + gpu) if busy and gpu < n % 4 + 1 else 0.0)
+            db.count("ws", {"__name__": "node_amazonefa_tx_bytes", "instance": f"n{n}"}, t, 1e9 if busy else 0.0)
+            for le, cut in (("100", 100), ("500", 500), ("+Inf", math.inf)):
+                latency = rng.uniform(20, 900)
+                db.count("ws", {"__name__": "model_latency_milliseconds_bucket", "le": le}, t, float(latency <= cut))
+            t, busy = t + rng.randrange(30, 600), not busy
+    others = [key for key, series in db.workspaces["ws"].items() if series.labels.get("Hostname") != "n0"]
+    db.stale("ws", others, {"DCGM_FI_DEV_GPU_UTIL"}, T0 + 2001)  # n0 goes away
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        'max by (Hostname) (DCGM_FI_DEV_GPU_UTIL{Hostname=~"n.*"})',
+        "avg by (Hostname) (DCGM_FI_DEV_GPU_UTIL)",
+        "count(DCGM_FI_DEV_GPU_UTIL < 1)",
+        "sum(DCGM_FI_DEV_GPU_UTIL > 50) * 2",
+        "sum by (instance) (rate(node_amazonefa_tx_bytes[120s]))",
+        "histogram_quantile(0.95, sum by (le) (rate(model_latency_milliseconds_bucket[300s])))",
+    ],
+)
+def test_a_range_query_answers_what_an_instant_query_answers_at_each_of_its_steps(db: Tsdb, query: str) -> None:
+    # Prometheus evaluates a range query as an instant query at every step
+    # (https://prometheus.io/docs/prometheus/latest/querying/api/#range-queries); the sandbox works on each
+    # series' changes instead of its instants, and must answer the same numbers
+    _busy_fleet(db, 12)
+    start, step, count = T0 - 60, 45, 90
+    ranged = {
+        json.dumps(r["metric"], sort_keys=True): dict(r["values"])
+        for r in _range(query, start, start + (count - 1) * step, step)
+    }
+    instants: dict[str, dict[int, str]] = {}
+    for i in range(count):
+        at = int(start + i * step)
+        for r in api.query("ws", {"query": query, "time": str(at)})["data"]["result"]:
+            instants.setdefault(json.dumps(r["metric"], sort_keys=True), {})[at] = r["value"][1]
+    assert ranged == instants
+    assert sum(len(v) for v in ranged.values()) > count // 2  # numbers at most steps, not two empty answers

@@ -42,6 +42,8 @@ def test_charts_follow_a_job_and_show_idle_nodes_with_their_cost(real: App, page
     shot(page, "empty-state", full_page=True)
     empty.get_by_role("link", name="Turn on HyperPod observability").click()
     page.get_by_label("HyperPod observability (Amazon Managed Prometheus) on or off").check()
+    # an existing Grafana workspace may be given with it (optional; left blank here: the sandbox has no Grafana)
+    expect(page.get_by_label("Amazon Managed Grafana workspace ARN")).to_be_visible()
     page.get_by_role("button", name="Preview plan").click()
     expect(page.get_by_text(f"Amazon Managed Prometheus workspace launchpod-{NAME}-metrics")).to_be_visible()
     shot(page, "enable-plan", full_page=True)

@@ -10,13 +10,14 @@ import Container from '@cloudscape-design/components/container';
 import FormField from '@cloudscape-design/components/form-field';
 import Header from '@cloudscape-design/components/header';
 import Input from '@cloudscape-design/components/input';
+import CloudscapeLink from '@cloudscape-design/components/link';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import Table from '@cloudscape-design/components/table';
 import Toggle from '@cloudscape-design/components/toggle';
 
 import { api } from '../lib/api';
 import { changedFields, submitEdit } from '../lib/diff';
-import { type Toggles, toggle, togglesOf } from '../lib/features';
+import { type Toggles, grafanaUrlOf, toggle, togglesOf, withGrafana } from '../lib/features';
 import type { FeatureView, PlanStepView } from '../lib/types';
 import { useAction } from '../lib/useAction';
 import { useFetch } from '../lib/useFetch';
@@ -90,6 +91,7 @@ function FeatureCard({
             />
           </FormField>
         ) : null}
+        {feature.name === 'hyperpodObservability' ? <GrafanaField feature={feature} value={value} onChange={onChange} disabled={disabled} /> : null}
         <Box variant="awsui-key-label">Behind it</Box>
         <SpaceBetween size="xxxs">
           {(feature.objects ?? []).map((o) => (
@@ -101,6 +103,57 @@ function FeatureCard({
       </SpaceBetween>
     </Container>
     </div>
+  );
+}
+
+// The add-on's Grafana dashboards: a link to the cluster dashboard when it writes to an Amazon Managed Grafana
+// workspace; before it is installed, an existing workspace to give it (Launchpod does not create one: Grafana
+// needs IAM Identity Center, "Amazon SageMaker HyperPod observability" setup).
+function GrafanaField({
+  feature,
+  value,
+  onChange,
+  disabled,
+}: {
+  feature: FeatureView;
+  value: Record<string, unknown>;
+  onChange: (next: Record<string, unknown>) => void;
+  disabled: boolean;
+}) {
+  const url = grafanaUrlOf(feature);
+  if (url) {
+    return (
+      <div>
+        <Box variant="awsui-key-label">Dashboards</Box>
+        <CloudscapeLink external href={url}>
+          Cluster dashboard in Amazon Managed Grafana
+        </CloudscapeLink>
+      </div>
+    );
+  }
+  if (feature.enabled) {
+    return (
+      <Box variant="small">
+        No Amazon Managed Grafana workspace: the charts here read the Prometheus workspace. To use Grafana&apos;s
+        dashboards, turn the feature off and on again with a workspace.
+      </Box>
+    );
+  }
+  if (!value.enabled) return null;
+  return (
+    <FormField
+      label="Amazon Managed Grafana workspace (optional)"
+      description="The ARN of an existing workspace for the add-on's dashboards. Launchpod does not create one: Grafana needs IAM Identity Center."
+      constraintText="arn:aws:grafana:<region>:<account>:/workspaces/g-…"
+    >
+      <Input
+        value={String(value.grafanaWorkspaceArn ?? '')}
+        placeholder="arn:aws:grafana:us-east-1:111122223333:/workspaces/g-abcd1234"
+        ariaLabel="Amazon Managed Grafana workspace ARN"
+        disabled={disabled}
+        onChange={({ detail }) => onChange(withGrafana(detail.value))}
+      />
+    </FormField>
   );
 }
 

@@ -22,3 +22,17 @@ export function toggle(feature: FeatureView, enabled: boolean): Record<string, u
   }
   return { enabled };
 }
+
+/** Where the add-on's dashboards are: the cluster dashboard in its Amazon Managed Grafana workspace, when it was
+ * given one (the view's settings.grafanaUrl, as the HyperPod CLI builds it); null without one. */
+export function grafanaUrlOf(feature: FeatureView): string | null {
+  const url = feature.settings?.grafanaUrl;
+  return typeof url === 'string' && url.startsWith('https://') ? url : null;
+}
+
+/** HyperPod observability turned on with an existing Amazon Managed Grafana workspace for its dashboards; a blank
+ * ARN is left out (the add-on then writes to Prometheus only). */
+export function withGrafana(arn: string): Record<string, unknown> {
+  const trimmed = arn.trim();
+  return trimmed ? { enabled: true, grafanaWorkspaceArn: trimmed } : { enabled: true };
+}

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
 import { changedFields } from '../diff';
-import { toggle, togglesOf } from '../features';
+import { grafanaUrlOf, toggle, togglesOf, withGrafana } from '../features';
 import type { FeatureView } from '../types';
 
 function feature(name: FeatureView['name'], enabled: boolean, settings: Record<string, number | string> = {}): FeatureView {
@@ -43,5 +43,22 @@ describe('features as the PATCH body says them', () => {
 
   it('a newly enabled tiered checkpointing takes the default share', () => {
     expect(toggle(feature('tieredCheckpointing', false), true)).toEqual({ enabled: true, memoryPercentage: 20 });
+  });
+
+  it('HyperPod observability turned on with a Grafana workspace sends its ARN, and none when left blank', () => {
+    const original = togglesOf([feature('hyperpodObservability', false)]);
+    const arn = 'arn:aws:grafana:us-east-1:111122223333:/workspaces/g-abcd1234';
+    expect(changedFields(original, { hyperpodObservability: withGrafana(` ${arn} `) })).toEqual({
+      hyperpodObservability: { enabled: true, grafanaWorkspaceArn: arn },
+    });
+    expect(changedFields(original, { hyperpodObservability: withGrafana('  ') })).toEqual({
+      hyperpodObservability: { enabled: true },
+    });
+  });
+
+  it('the Grafana dashboard link is the view\'s https URL, none without a workspace', () => {
+    const url = 'https://g-abcd1234.grafana-workspace.us-east-1.amazonaws.com/d/aws-sm-hp-observability-cluster-v1_0';
+    expect(grafanaUrlOf(feature('hyperpodObservability', true, { grafanaUrl: url }))).toBe(url);
+    expect(grafanaUrlOf(feature('hyperpodObservability', true, { prometheusEndpoint: 'https://aps' }))).toBeNull();
   });
 });
