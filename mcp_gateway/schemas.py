@@ -164,7 +164,7 @@ def tool_call_of(call: str, entries: Iterable[CatalogEntry]) -> tuple[str, dict[
         found = re.fullmatch(route, path) if entry.method.upper() == method.upper() else None
         if found is None:
             continue
-        given = {k: unquote(v) for k, v in found.groupdict().items()}
+        given: dict[str, Any] = {k: unquote(v) for k, v in found.groupdict().items()}
         given |= {k: {"true": True, "false": False}.get(v, v) for k, v in parse_qsl(query)}
         given |= arguments
         field = cluster_field(entry)
