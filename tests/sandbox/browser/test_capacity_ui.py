@@ -99,7 +99,7 @@ def test_a_plan_has_a_page_with_its_instances_window_groups_and_extension_offeri
     expect(page.get_by_role("heading", name=name, level=1)).to_be_visible()
     expect(page.locator("dt:has-text('State') + dd")).to_have_text("Scheduled")
     expect(page.get_by_text("2 x ml.p5.48xlarge").first).to_be_visible()
-    expect(page.get_by_text(f"{offering['upfrontFee']} USD")).to_be_visible()
+    expect(page.locator("dt:has-text('Upfront price') + dd")).to_have_text(f"{offering['upfrontFee']} USD")
     expect(page.get_by_text("No instance group runs on this plan.")).to_be_visible()
     offers = page.get_by_role("table").filter(has_text="New end")
     expect(offers.get_by_role("row").filter(has_text="1 day(s)")).to_be_visible()
