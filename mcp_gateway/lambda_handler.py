@@ -4,9 +4,12 @@ The container image runs this when Lambda starts it (the entrypoint sees ``AWS_L
 Put a Lambda function URL or an API Gateway HTTP API in front (both send payload format 2.0). Responses
 are plain JSON rather than SSE, since Lambda returns a buffered response.
 
-Environment: ``LAUNCHPOD_API_URL`` (required: the base URL; REST under ``/api``) and
+Environment: ``LAUNCHPOD_API_URL`` (required: the base URL; REST under ``/api``),
 ``LAUNCHPOD_MCP_MAX_WAIT_SECONDS`` (default 300): keep it under the function timeout, and under 29 s
-behind API Gateway, whose integration timeout ends longer requests.
+behind API Gateway, whose integration timeout ends longer requests; ``LAUNCHPOD_MCP_SESSIONS_TABLE``: the
+DynamoDB table that keeps each MCP session's enabled toolsets (``sessions``), so a session starts with the short
+list and grows it with enable_toolsets as on the stateful gateways. Without it, or for a client that sends no
+``Mcp-Session-Id``, every tool is listed (or the ``X-MCP-Toolsets`` header's).
 """
 
 from __future__ import annotations
@@ -18,16 +21,22 @@ from typing import Any
 from mangum import Mangum
 
 from mcp_gateway.server import build_asgi_app
+from mcp_gateway.sessions import DynamoSessionStore, SessionStore
 from mcp_gateway.tools import MAX_WAIT_SECONDS
 
 
-def make_handler(environ: Mapping[str, str] = os.environ) -> Mangum:
+def make_handler(environ: Mapping[str, str] = os.environ, *, session_store: SessionStore | None = None) -> Mangum:
     api_url = environ.get("LAUNCHPOD_API_URL")
     if not api_url:
         raise RuntimeError("LAUNCHPOD_API_URL is not set: the gateway needs the Launchpod API's base URL")
     max_wait = float(environ.get("LAUNCHPOD_MCP_MAX_WAIT_SECONDS", MAX_WAIT_SECONDS))
-    # Stateless: a session cannot outlive an invocation, so every tool is listed (or the X-MCP-Toolsets header's).
-    app = build_asgi_app(api_url, json_response=True, max_wait_seconds=max_wait, stateless=True)
+    table = environ.get("LAUNCHPOD_MCP_SESSIONS_TABLE")
+    if session_store is None and table:
+        session_store = DynamoSessionStore(table)
+    # Stateless: no session outlives an invocation in memory; the store keeps what each session enabled.
+    app = build_asgi_app(
+        api_url, json_response=True, max_wait_seconds=max_wait, stateless=True, session_store=session_store
+    )
     # lifespan="on": Mangum runs it around each invocation; the app starts a fresh session manager each time.
     return Mangum(app, lifespan="on")
 

@@ -41,7 +41,12 @@ class RestError(Exception):
     def text(self) -> str:
         """The message an agent reads: the API's own words first, then each field and what to do."""
         lines = [self.error.message]
-        lines += [f"- {d.field or '(request)'}: {d.message} [{d.rule}]" for d in self.error.details]
+        lines += [
+            f"- next step: {d.message}"
+            if d.rule == "next_step"
+            else f"- {d.field or '(request)'}: {d.message} [{d.rule}]"
+            for d in self.error.details
+        ]
         trailer = f"HTTP {self.status} {self.error.code}"
         if self.error.requestId:
             trailer += f", request id {self.error.requestId}"

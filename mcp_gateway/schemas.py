@@ -18,8 +18,11 @@ return structured content without one (https://modelcontextprotocol.io/specifica
 
 from __future__ import annotations
 
+import json
 import re
+from collections.abc import Iterable
 from typing import Any, cast
+from urllib.parse import parse_qsl, unquote
 
 from launchpod.contracts.catalog_ops import CatalogEntry
 from launchpod.contracts.errors import ErrorCode, ErrorDetail, ErrorView
@@ -36,6 +39,8 @@ _WHERE = ("body", "path", "query")
 # A string's pattern and length bounds, where a description or an example already shows the format: the REST
 # API checks them and its 422 says the rule in words ("must be 1-63 letters, digits and hyphens").
 _FORMAT_ONLY = ("pattern", "minLength", "maxLength")
+# An error detail naming the call that fixes it (launchpod.domain.errors.next_step): ``METHOD /api/... [JSON body]``.
+NEXT_STEP = "next_step"
 
 
 def cluster_field(entry: CatalogEntry) -> str | None:
@@ -139,3 +144,46 @@ def tool_error_view(entry: CatalogEntry, error: ErrorView) -> ErrorView:
     if details and error.details[0].field in spots:
         message = re.sub(rf"^{field}\b", CLUSTER, message)
     return error.model_copy(update={"message": message, "details": details})
+
+
+def tool_call_of(call: str, entries: Iterable[CatalogEntry]) -> tuple[str, dict[str, Any]] | None:
+    """A next step's REST call (``METHOD /api/path[?query] [JSON body]``) as the tool that makes it and its
+    arguments in the tool's words (the cluster as ``cluster``); None when no tool has that route."""
+    method, _, rest = call.strip().partition(" ")
+    target, _, body = rest.partition(" ")
+    path, _, query = target.partition("?")
+    try:
+        arguments: Any = json.loads(body) if body.strip() else {}
+    except ValueError:
+        return None
+    if not isinstance(arguments, dict):
+        return None
+    # literal segments before templated ones: POST /api/clusters/import is not POST /api/clusters/{name}
+    for entry in sorted(entries, key=lambda e: len(e.path_params)):
+        route = re.sub(r"\\{(\w+)\\}", r"(?P<\1>[^/]+)", re.escape(entry.path))
+        found = re.fullmatch(route, path) if entry.method.upper() == method.upper() else None
+        if found is None:
+            continue
+        given: dict[str, Any] = {k: unquote(v) for k, v in found.groupdict().items()}
+        given |= {k: {"true": True, "false": False}.get(v, v) for k, v in parse_qsl(query)}
+        given |= arguments
+        field = cluster_field(entry)
+        if field is not None and field in given:
+            given = {CLUSTER: given.pop(field), **given}
+        return entry.id, given
+    return None
+
+
+def with_tool_steps(error: ErrorView, entries: Iterable[CatalogEntry]) -> ErrorView:
+    """The REST error with each next step named as the tool call that makes it, not as a REST path."""
+    if not any(d.rule == NEXT_STEP for d in error.details):
+        return error
+    known = tuple(entries)
+    details = []
+    for detail in error.details:
+        found = tool_call_of(detail.message, known) if detail.rule == NEXT_STEP else None
+        if found is not None:
+            tool, arguments = found
+            detail = detail.model_copy(update={"message": f"call {tool} with {json.dumps(arguments)}"})
+        details.append(detail)
+    return error.model_copy(update={"details": details})

@@ -5,7 +5,8 @@ token a call carries is decided by a ``TokenSource``: over HTTP, the ``Authoriza
 the MCP request being served; over stdio, the token the process was started with.
 
 ``build_asgi_app`` serves it over streamable HTTP, with sessions that remember the toolsets a client enabled
-(``toolsets``), or stateless (any instance, including a Lambda, can answer any request). Its lifespan
+(``toolsets``), or stateless (any instance, including a Lambda, can answer any request), where a ``SessionStore``
+keeps each session's toolsets between requests (``sessions``). Its lifespan
 starts the MCP session manager, so a host that mounts it must run that
 lifespan (``async with app.router.lifespan_context(app): ...``); without it, ``/mcp`` answers 503.
 """
@@ -37,6 +38,7 @@ from starlette.types import Receive, Scope, Send
 from mcp_gateway import __version__, skills
 from mcp_gateway.rest import RestClient
 from mcp_gateway.schemas import OUTPUT_SCHEMAS_META
+from mcp_gateway.sessions import SESSION, SessionStore, StoredSessionManager
 from mcp_gateway.tools import MAX_WAIT_SECONDS, ToolRunner, failed, invalid, list_tools, ok
 from mcp_gateway.toolsets import ALL, ENABLE_TOOL, HEADER, Toolsets
 
@@ -98,38 +100,55 @@ def build_server(
     output_schemas: bool = False,
     toolsets: Iterable[str] = (),
     stateless: bool = False,
+    session_store: SessionStore | None = None,
 ) -> Server[Any, Request]:
     """The MCP server. ``output_schemas`` lists every tool's output schema to every client; without it a
     client gets them by sending ``_meta: {"launchpod/outputSchemas": true}`` with ``tools/list``.
 
     A session starts with the core tools and ``toolsets`` (names, or ``all``) enabled; an HTTP request's
     ``X-MCP-Toolsets`` header chooses instead. ``stateless``: each request is a session of its own (the
-    stateless HTTP transport), so nothing can be enabled for later requests and the list defaults to ``all``.
+    stateless HTTP transport), so nothing can be enabled for later requests and the list defaults to ``all``;
+    with a ``session_store``, a request of a session the store knows (``StoredSessionManager`` says which) starts
+    with the core tools and what the session enabled, and what it enables is stored.
     """
     entries = tuple(catalog)
     groups = Toolsets(entries)
-    default = groups.parse([ALL] if stateless and not toolsets else toolsets)
+    start = groups.parse(toolsets)
+    default = groups.parse([ALL]) if stateless and not toolsets else start
     every = list_tools(entries, output_schemas=output_schemas)
     # built on the first ask: the response models' schemas take a while, and most clients never ask
     with_outputs = functools.cache(lambda: every if output_schemas else list_tools(entries, output_schemas=True))
     tool_names = {t.name for t in every}
     enable_tool = groups.enable_tool()
     enabled_by: weakref.WeakKeyDictionary[Any, frozenset[str]] = weakref.WeakKeyDictionary()
-    server = _Server(list_changes=not stateless)
+    server = _Server(list_changes=not stateless or session_store is not None)
+
+    def stored_session() -> tuple[str, frozenset[str]] | None:
+        """The stored session this request belongs to (stateless with a store), with the toolsets it enabled."""
+        request = server.request_context.request
+        found = request.scope.get("state", {}).get(SESSION) if request is not None else None
+        return found if session_store is not None else None
 
     def enabled() -> frozenset[str]:
         """The toolsets this session has enabled; a session's first request sets them (header or default)."""
         context = server.request_context
         if context.session not in enabled_by:
             header = context.request.headers.get(HEADER) if context.request is not None else None
-            enabled_by[context.session] = groups.parse(header.split(",")) if header else default
+            stored = stored_session()
+            if header:
+                enabled_by[context.session] = groups.parse(header.split(","))
+            else:
+                enabled_by[context.session] = start | stored[1] if stored is not None else default
         return enabled_by[context.session]
 
     async def enable(names: frozenset[str]) -> frozenset[str]:
         """Adds toolsets to this session and tells the client its tool list changed; returns those added."""
         added = names - enabled()
-        if added and not stateless:
+        stored = stored_session()
+        if added and (not stateless or stored is not None):
             context = server.request_context
+            if stored is not None and session_store is not None:
+                await session_store.add(stored[0], added)
             enabled_by[context.session] = enabled() | added
             # on the request's own stream, so a streamable HTTP client gets it without a standalone GET stream
             changed = types.ServerNotification(types.ToolListChangedNotification())
@@ -179,7 +198,7 @@ def build_server(
             if not isinstance(names, list) or not names or not all(isinstance(n, str) for n in names):
                 raise ValueError(f"toolsets is a list of toolset names: {', '.join(groups.members)} or {ALL}.")
             wanted = groups.parse(names)
-            if stateless and wanted - enabled():
+            if stateless and stored_session() is None and wanted - enabled():
                 raise ValueError(
                     "This gateway serves stateless HTTP: no session keeps what you enable. Ask the user to send"
                     f" the header X-MCP-Toolsets: {','.join(sorted(wanted))} (or all) with every request."
@@ -245,6 +264,9 @@ class _SessionEndFilter(logging.Filter):
 logging.getLogger("mcp.server.streamable_http").addFilter(_SessionEndFilter())
 
 
+_Manager = StreamableHTTPSessionManager | StoredSessionManager
+
+
 def _envelope(status: int, code: str, message: str, headers: dict[str, str] | None = None) -> JSONResponse:
     return JSONResponse({"code": code, "message": message, "details": [], "requestId": None}, status, headers)
 
@@ -252,7 +274,7 @@ def _envelope(status: int, code: str, message: str, headers: dict[str, str] | No
 class _McpEndpoint:
     """Refuses token-less requests, then hands the request to the running session manager."""
 
-    def __init__(self, state: dict[str, StreamableHTTPSessionManager | None]) -> None:
+    def __init__(self, state: dict[str, _Manager | None]) -> None:
         self.state = state
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -289,13 +311,15 @@ def build_asgi_app(
     output_schemas: bool = False,
     toolsets: Iterable[str] = (),
     stateless: bool = False,
+    session_store: SessionStore | None = None,
 ) -> Starlette:
     """The streamable HTTP app: MCP at ``path`` (default ``/mcp``), a health check at ``/healthz``.
 
     By default each client gets a session (``Mcp-Session-Id``) that remembers the toolsets it enabled; the
     sessions live in this process, so run one instance or route a session's requests to one instance.
     ``stateless``: each MCP request runs on a fresh transport, so no session outlives a request and the app
-    can run on Lambda; then every tool is listed unless the client's ``X-MCP-Toolsets`` header chooses.
+    can run on Lambda; then every tool is listed unless the client's ``X-MCP-Toolsets`` header chooses, or, with
+    a ``session_store``, the request belongs to a session that the store keeps (``sessions``).
     The caller's bearer token is forwarded to ``api_base_url`` on every tool call.
     The host must run the app's lifespan (uvicorn does; a parent Starlette app must enter
     ``app.router.lifespan_context(app)`` in its own lifespan). Mounted under a prefix with
@@ -311,14 +335,19 @@ def build_asgi_app(
         output_schemas=output_schemas,
         toolsets=toolsets,
         stateless=stateless,
+        session_store=session_store,
     )
-    state: dict[str, StreamableHTTPSessionManager | None] = {"manager": None}
+    state: dict[str, _Manager | None] = {"manager": None}
 
     @contextlib.asynccontextmanager
     async def lifespan(_: Starlette) -> AsyncIterator[None]:
         # A fresh manager per start: run() works once per instance, and an ASGI-on-Lambda adapter may
         # run the lifespan once per invocation.
-        manager = StreamableHTTPSessionManager(server, json_response=json_response, stateless=stateless)
+        manager: _Manager = (
+            StoredSessionManager(server, session_store, json_response=json_response)
+            if stateless and session_store is not None
+            else StreamableHTTPSessionManager(server, json_response=json_response, stateless=stateless)
+        )
         async with manager.run():
             state["manager"] = manager
             try:

@@ -34,6 +34,7 @@ from mcp_gateway.schemas import (
     output_schema_of,
     to_rest,
     tool_error_view,
+    with_tool_steps,
 )
 
 __all__ = ["output_schema_of"]
@@ -205,6 +206,8 @@ class ToolRunner:
             if field is not None and not (field in arguments and CLUSTER not in arguments):
                 # answer in the caller's words: it called the cluster `cluster`, the route `name`
                 exc.error = tool_error_view(entry, exc.error)
+            # the fix as the tool an agent calls, not the REST route the API names
+            exc.error = with_tool_steps(exc.error, self.entries.values())
             return failed(exc)
 
     async def wait(self, arguments: dict[str, Any], progress: Progress | None) -> dict[str, Any]:

@@ -13,9 +13,10 @@ needs in the list it has and reaches it with one call (GitHub's asks ``get_tools
 Fewer calls still: getting a playbook (prompt or resource) enables the toolsets its steps use, and a tool
 called by name while hidden (a script, a client with a stale list) runs and enables its toolset.
 
-The enabled toolsets belong to the MCP session. A stateless transport has no session (each request is
-a new one), so there the list is chosen per request: the ``X-MCP-Toolsets`` header (GitHub's remote
-server's convention: names, comma-separated, or ``all``), else every toolset.
+The enabled toolsets belong to the MCP session. A stateless transport (the Lambda) keeps them in a
+``SessionStore`` keyed by the session id (``sessions``); a request that names no session there has the list chosen
+per request: the ``X-MCP-Toolsets`` header (GitHub's remote server's convention: names, comma-separated, or
+``all``), else every toolset.
 """
 
 from __future__ import annotations

@@ -1,8 +1,10 @@
 """MCP gateway: the mcp_gateway container image run as a Lambda behind an HTTP API with a JWT authorizer.
 
 The gateway only proxies to the REST API with the caller's token (DESIGN section 7), so its role
-needs no AWS permissions beyond logs and tracing. The HTTP API checks the JWT before any request
-reaches it; the REST API's Cognito authorizer checks it again. Built only if the Dockerfile exists.
+needs no AWS permissions beyond logs, tracing and its own sessions table: the toolsets each MCP session
+enabled, keyed by ``Mcp-Session-Id`` (mcp_gateway/sessions.py), read and written item by item, expired by TTL.
+The HTTP API checks the JWT before any request reaches it; the REST API's Cognito authorizer checks it
+again. Built only if the Dockerfile exists.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from aws_cdk import Duration, IgnoreMode, RemovalPolicy
 from aws_cdk import aws_apigatewayv2 as apigwv2
 from aws_cdk import aws_apigatewayv2_authorizers as authorizers
 from aws_cdk import aws_apigatewayv2_integrations as integrations
+from aws_cdk import aws_dynamodb as ddb
 from aws_cdk import aws_ecr_assets as ecr_assets
 from aws_cdk import aws_iam as iam
 from aws_cdk import aws_lambda as lambda_
@@ -60,8 +63,22 @@ class McpGateway(Construct):
             self,
             "Role",
             assumed_by=iam.ServicePrincipal("lambda.amazonaws.com"),
-            description=f"{name}: logs and tracing only; it reaches AWS through the REST API",
+            description=f"{name}: logs, tracing and its sessions table; it reaches AWS through the REST API",
         )
+        # Sessions last hours: on-demand, expired by TTL; nothing in it is worth keeping after the stack.
+        self.sessions = ddb.Table(
+            self,
+            "Sessions",
+            partition_key=ddb.Attribute(name="sessionId", type=ddb.AttributeType.STRING),
+            billing_mode=ddb.BillingMode.PAY_PER_REQUEST,
+            time_to_live_attribute="expiresAt",
+            point_in_time_recovery_specification=ddb.PointInTimeRecoverySpecification(
+                point_in_time_recovery_enabled=True
+            ),
+            removal_policy=RemovalPolicy.DESTROY,
+        )
+        # exactly the item calls DynamoSessionStore makes, on this table only
+        self.sessions.grant(role, "dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem")
         role.add_to_policy(
             iam.PolicyStatement(
                 actions=["logs:CreateLogStream", "logs:PutLogEvents"], resources=[log_group.log_group_arn]
@@ -84,7 +101,11 @@ class McpGateway(Construct):
             timeout=Duration.seconds(29),
             role=role,
             # API Gateway ends integrations at 29 s: the gateway's waits must finish before that.
-            environment={"LAUNCHPOD_API_URL": rest_url, "LAUNCHPOD_MCP_MAX_WAIT_SECONDS": "25"},
+            environment={
+                "LAUNCHPOD_API_URL": rest_url,
+                "LAUNCHPOD_MCP_MAX_WAIT_SECONDS": "25",
+                "LAUNCHPOD_MCP_SESSIONS_TABLE": self.sessions.table_name,
+            },
             tracing=lambda_.Tracing.ACTIVE,
             logging_format=lambda_.LoggingFormat.JSON,
             log_group=log_group,

@@ -101,6 +101,36 @@ def test_mcp_gateway_is_an_arm64_image_behind_a_jwt_checked_http_api(synth, temp
     assert http_routes and all(r["AuthorizationType"] == "JWT" for r in http_routes)
 
 
+def test_mcp_gateway_keeps_sessions_in_a_ttl_table_it_alone_may_read_and_write_item_by_item(synth):
+    [(key, table)] = [(k, t) for k, t in synth.of_type("AWS::DynamoDB::Table").items() if k.startswith("McpGateway")]
+    props = table["Properties"]
+    assert props["KeySchema"] == [{"AttributeName": "sessionId", "KeyType": "HASH"}]
+    assert props["TimeToLiveSpecification"] == {"AttributeName": "expiresAt", "Enabled": True}
+    assert props["BillingMode"] == "PAY_PER_REQUEST"
+    [function] = [
+        f["Properties"]
+        for f in synth.of_type("AWS::Lambda::Function").values()
+        if f["Properties"].get("FunctionName") == "launchpod-mcp-gateway"
+    ]
+    assert function["Environment"]["Variables"]["LAUNCHPOD_MCP_SESSIONS_TABLE"] == {"Ref": key}
+    role = function["Role"]["Fn::GetAtt"][0]
+    statements = [
+        s
+        for p in synth.of_type("AWS::IAM::Policy").values()
+        if {"Ref": role} in p["Properties"]["Roles"]
+        for s in p["Properties"]["PolicyDocument"]["Statement"]
+    ]
+    on_table = [s for s in statements if any(str(a).startswith("dynamodb:") for a in _list(s["Action"]))]
+    assert [sorted(_list(s["Action"])) for s in on_table] == [
+        ["dynamodb:DeleteItem", "dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem"]
+    ]
+    assert _list(on_table[0]["Resource"]) == [{"Fn::GetAtt": [key, "Arn"]}]
+
+
+def _list(value):
+    return value if isinstance(value, list) else [value]
+
+
 def test_web_is_served_by_cloudfront_through_origin_access_control_with_security_headers(synth, template):
     template.resource_count_is("AWS::CloudFront::OriginAccessControl", 1)
     template.has_resource_properties(

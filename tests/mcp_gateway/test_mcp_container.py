@@ -48,7 +48,7 @@ def test_entrypoint_serves_http_or_lambda() -> None:
     assert (ROOT / "mcp_gateway" / "docker-entrypoint.sh").stat().st_mode & 0o111
 
 
-@pytest.mark.parametrize("package", ["mcp", "httpx", "pydantic", "starlette", "uvicorn", "mangum"])
+@pytest.mark.parametrize("package", ["mcp", "httpx", "pydantic", "starlette", "uvicorn", "mangum", "boto3"])
 def test_image_pins_the_versions_the_tests_run(package: str) -> None:
     assert REQUIREMENTS[package] == version(package)
 

@@ -13,7 +13,7 @@ from mcp_gateway.toolsets import ENABLE_TOOL, is_core
 from tests.mcp_gateway.support import INITIALIZE_PARAMS
 
 
-def _event(body: dict[str, Any], token: str | None, **more: str) -> dict[str, Any]:
+def _event(body: dict[str, Any] | None, token: str | None, *, method: str = "POST", **more: str) -> dict[str, Any]:
     headers = {"content-type": "application/json", "accept": "application/json, text/event-stream", **more}
     if token:
         headers["authorization"] = f"Bearer {token}"
@@ -28,7 +28,7 @@ def _event(body: dict[str, Any], token: str | None, **more: str) -> dict[str, An
             "apiId": "abc",
             "domainName": "abc.lambda-url.us-east-1.on.aws",
             "http": {
-                "method": "POST",
+                "method": method,
                 "path": "/mcp",
                 "protocol": "HTTP/1.1",
                 "sourceIp": "10.0.0.1",
@@ -40,13 +40,61 @@ def _event(body: dict[str, Any], token: str | None, **more: str) -> dict[str, An
             "time": "30/Nov/2026:21:00:00 +0000",
             "timeEpoch": 0,
         },
-        "body": json.dumps(body),
+        "body": json.dumps(body) if body is not None else None,
         "isBase64Encoded": False,
     }
 
 
 def _rpc(method: str, params: dict[str, Any] | None = None, id_: int = 1) -> dict[str, Any]:
     return {"jsonrpc": "2.0", "id": id_, "method": method, "params": params or {}}
+
+
+def _messages(answer: dict[str, Any]) -> list[dict[str, Any]]:
+    """The JSON-RPC messages of a buffered server-sent-events answer, in order."""
+    assert answer["headers"]["content-type"].startswith("text/event-stream"), answer
+    return [
+        json.loads(line[5:]) for line in answer["body"].splitlines() if line.startswith("data:") and line[5:].strip()
+    ]
+
+
+def _names(answer: dict[str, Any]) -> set[str]:
+    return {t["name"] for t in _messages(answer)[-1]["result"]["tools"]}
+
+
+def test_a_session_starts_with_the_short_list_and_keeps_what_it_enabled_across_invocations(aws: None) -> None:
+    """The deployed gateway's sessions live in DynamoDB: initialize assigns Mcp-Session-Id, enable_toolsets stores
+    its toolsets and says tools/list_changed, and the next request, on any instance, lists them."""
+    import boto3
+
+    boto3.client("dynamodb").create_table(
+        TableName="mcp-sessions",
+        KeySchema=[{"AttributeName": "sessionId", "KeyType": "HASH"}],
+        AttributeDefinitions=[{"AttributeName": "sessionId", "AttributeType": "S"}],
+        BillingMode="PAY_PER_REQUEST",
+    )
+    environ = {"LAUNCHPOD_API_URL": "https://api.example.test", "LAUNCHPOD_MCP_SESSIONS_TABLE": "mcp-sessions"}
+    first, second = make_handler(environ), make_handler(environ)  # two Lambda instances
+    init = first(_event(_rpc("initialize", INITIALIZE_PARAMS), "t"), None)
+    session = {"mcp-session-id": init["headers"]["mcp-session-id"]}
+    assert _messages(init)[0]["result"]["capabilities"]["tools"]["listChanged"] is True
+    core = {e.id for e in TOOLS if is_core(e)} | {ENABLE_TOOL}
+    assert _names(first(_event(_rpc("tools/list", id_=2), "t", **session), None)) == core | {"wait_for_operation"}
+
+    call = _rpc("tools/call", {"name": ENABLE_TOOL, "arguments": {"toolsets": ["jobs"]}}, id_=3)
+    enabled = _messages(first(_event(call, "t", **session), None))
+    assert enabled[0]["method"] == "notifications/tools/list_changed"
+    assert enabled[-1]["result"]["isError"] is False and "submit_job" in enabled[-1]["result"]["content"][0]["text"]
+
+    listed = _names(second(_event(_rpc("tools/list", id_=4), "t", **session), None))
+    assert "submit_job" in listed and "create_endpoint" not in listed
+    # no session id: today's answer, every tool
+    sessionless = json.loads(second(_event(_rpc("tools/list", id_=5), "t"), None)["body"])
+    assert len(sessionless["result"]["tools"]) == len(TOOLS) + 1
+
+    ended = second(_event(None, "t", method="DELETE", **session), None)
+    assert ended["statusCode"] == 200
+    gone = first(_event(_rpc("tools/list", id_=6), "t", **session), None)
+    assert gone["statusCode"] == 404 and "initialize" in json.loads(gone["body"])["error"]["message"]
 
 
 def test_lambda_answers_initialize_and_tools_list_in_separate_invocations() -> None:

@@ -287,6 +287,31 @@ async def test_rest_errors_about_the_cluster_name_it_as_the_agent_did() -> None:
     }
 
 
+async def test_a_next_step_names_the_tool_to_call_and_its_arguments_not_a_rest_path() -> None:
+    """The API's fix for a refused job is a REST call; an agent reads it as the tool call that makes it."""
+    envelope = {
+        "code": "CONFLICT",
+        "message": "Checkpointless training needs tiered checkpointing on team-a; turn it on first.",
+        "details": [
+            {
+                "field": None,
+                "rule": "next_step",
+                "message": 'PATCH /api/clusters/team-a/features {"tieredCheckpointing": {"enabled": true}}',
+            },
+            {"field": None, "rule": "next_step", "message": "POST /api/clusters/import"},
+        ],
+    }
+    runner, _ = _runner(lambda r: httpx.Response(409, json=envelope))
+    result = await runner.call("submit_job", {"cluster": "team-a"})
+    text = result.content[0].text  # type: ignore[union-attr]
+    call = 'call update_features with {"cluster": "team-a", "tieredCheckpointing": {"enabled": true}}'
+    assert f"- next step: {call}" in text
+    assert "- next step: call import_cluster with {}" in text
+    assert "(request)" not in text and "/api/" not in text
+    details = (result.structuredContent or {})["error"]["details"]
+    assert [d["message"] for d in details] == [call, "call import_cluster with {}"]
+
+
 async def test_a_missing_cluster_is_named_cluster() -> None:
     runner, seen = _runner(lambda r: httpx.Response(200, json={}))
     result = await runner.call("list_nodes", {})

@@ -18,6 +18,7 @@ const ClusterPage = lazy(() => import('./pages/ClusterPage'));
 const OperationsPage = lazy(() => import('./pages/OperationsPage'));
 const OperationPage = lazy(() => import('./pages/OperationPage'));
 const CapacityPage = lazy(() => import('./pages/CapacityPage'));
+const TrainingPlanPage = lazy(() => import('./pages/TrainingPlanPage'));
 const TeamsPage = lazy(() => import('./pages/TeamsPage'));
 
 function Shell() {
@@ -118,6 +119,7 @@ function Shell() {
                 <Route path="/operations" element={<OperationsPage />} />
                 <Route path="/operations/:id" element={<OperationPage />} />
                 <Route path="/capacity" element={<CapacityPage />} />
+                <Route path="/capacity/:plan" element={<TrainingPlanPage />} />
                 <Route path="/teams" element={<TeamsPage />} />
                 <Route path="*" element={<Navigate to="/clusters" replace />} />
               </Routes>

@@ -61,3 +61,54 @@ def test_search_offerings_see_the_price_then_buy_and_find_the_plan_listed(app: A
     dialog.get_by_role("button", name="Close").click()
     expect(page.get_by_role("row").filter(has_text=name)).to_contain_text(new_end)
     shot(page, "extended")
+
+
+# The right edge of a table's last cell past the nearest box that clips it (Cloudscape scrolls a table that does not
+# fit sideways, hiding its last columns) or past the window.
+RUNS_PAST = """t => {
+    let box = t.parentElement;
+    while (box && getComputedStyle(box).overflowX === 'visible') box = box.parentElement;
+    const edge = Math.min(box ? box.getBoundingClientRect().right : innerWidth, innerWidth);
+    return Math.max(...[...t.querySelectorAll('th, td')].map((c) => c.getBoundingClientRect().right)) - edge;
+}"""
+
+
+def test_a_plan_has_a_page_with_its_instances_window_groups_and_extension_offerings(
+    app: App, signed_in: Page, shot
+) -> None:
+    """The Capacity page has its header and its plans table fits 1400 px; a plan's name opens the plan's page."""
+    page = signed_in
+    name = f"ui-plan-page-{secrets.token_hex(3)}"
+    start = (datetime.now(UTC) + timedelta(days=2)).strftime("%Y-%m-%dT%H:%M:%SZ")
+    search = {"instanceType": "ml.p5.48xlarge", "instanceCount": 2, "durationHours": 168, "startTimeAfter": start}
+    offering = app.api("GET", "/training-plans/offerings", params=search).json()["items"][0]
+    body = {**search, "name": name, "offeringId": offering["offeringId"], "confirmPrice": offering["upfrontFee"]}
+    bought = app.api("POST", "/training-plans", json=body)
+    assert bought.status_code == 200, bought.text
+
+    page.goto(f"{app.url}/capacity")
+    expect(page.get_by_role("heading", name="Capacity", level=1)).to_be_visible()
+    row = page.get_by_role("row").filter(has_text=name)
+    expect(row).to_contain_text("2 x ml.p5.48xlarge")
+    # every column in view: the table's own scroller has nothing hidden to its right
+    assert float(page.get_by_role("table").filter(has_text="Used by").evaluate(RUNS_PAST)) <= 1
+    shot(page, "plans")
+
+    row.get_by_role("link", name=name).click()
+    expect(page).to_have_url(f"{app.url}/capacity/{name}")
+    expect(page.get_by_role("heading", name=name, level=1)).to_be_visible()
+    expect(page.locator("dt:has-text('State') + dd")).to_have_text("Scheduled")
+    expect(page.get_by_text("2 x ml.p5.48xlarge").first).to_be_visible()
+    expect(page.locator("dt:has-text('Upfront price') + dd")).to_have_text(f"{offering['upfrontFee']} USD")
+    expect(page.get_by_text("No instance group runs on this plan.")).to_be_visible()
+    offers = page.get_by_role("table").filter(has_text="New end")
+    expect(offers.get_by_role("row").filter(has_text="1 day(s)")).to_be_visible()
+    expect(page.get_by_role("button", name="Extend", exact=True)).to_be_enabled()
+    shot(page, "plan-page", full_page=True)
+    page.get_by_role("link", name="Capacity").first.click()
+    expect(page).to_have_url(f"{app.url}/capacity")
+
+    # the create wizard's placement step asks for the Region and the zone, and says so
+    page.goto(f"{app.url}/clusters/create")
+    expect(page.get_by_role("navigation", name="Steps")).to_contain_text("Choose a Region and zone")
+    shot(page, "wizard-steps")

@@ -232,6 +232,7 @@ export const api = {
   // --- end instance groups ---
   // ---- training plans: a purchase answers the plan, 200 NOOP, or 200 PLANNED with dryRun
   trainingPlans: () => call<TrainingPlanListView>('list_training_plans', {}),
+  trainingPlan: (plan: string) => call<TrainingPlanView>('get_training_plan', { plan }),
   searchOfferings: (query: Query) =>
     call<OfferingListView>('search_training_plan_offerings', {}, { query }),
   buyTrainingPlan: (body: unknown, dryRun = false) =>

@@ -16,6 +16,11 @@ export function formatTime(value?: string | null): string {
   });
 }
 
+// A plan's window as AWS states it: UTC, to the minute (2026-12-06 09:00 UTC), the same in every browser.
+export function utcMinute(value?: string | null): string {
+  return value ? new Date(value).toISOString().slice(0, 16).replace('T', ' ') + ' UTC' : '-';
+}
+
 export function formatDuration(start?: string | null, end?: string | null, now = Date.now()): string {
   if (!start) return '';
   const from = new Date(start).getTime();
@@ -71,6 +76,10 @@ const TYPES: Record<string, StatusIndicatorProps.Type> = {
   Ready: 'success',
   Deploying: 'in-progress',
   Degraded: 'warning',
+  // training plans (Pending and Failed as above)
+  Active: 'success',
+  Scheduled: 'pending',
+  Expired: 'stopped',
   // development environments (Spaces)
   Running: 'success',
   Starting: 'in-progress',

@@ -65,4 +65,5 @@ export type TrainingPlanView = Schemas['TrainingPlanView'];
 export type TrainingPlanListView = Schemas['TrainingPlanListView'];
 export type OfferingListView = Schemas['OfferingListView'];
 export type ExtensionOfferingView = Schemas['ExtensionOfferingView'];
+export type PlanUsageView = Schemas['PlanUsageView'];
 export type ExtensionOfferingListView = Schemas['ExtensionOfferingListView'];

@@ -1,10 +1,12 @@
-// Capacity: the account's training plans (state, window, what uses them; Extend buys more time for one) and a
-// search for offerings, each bought only after a dry run shows its price and the user confirms that price.
+// Capacity: the account's training plans (state, window, what uses them; a plan's name opens its page, Extend buys
+// more time for one) and a search for offerings, each bought only after a dry run shows its price and the user
+// confirms that price.
 
-import { useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import Box from '@cloudscape-design/components/box';
 import Button from '@cloudscape-design/components/button';
 import Container from '@cloudscape-design/components/container';
+import ContentLayout from '@cloudscape-design/components/content-layout';
 import FormField from '@cloudscape-design/components/form-field';
 import Header from '@cloudscape-design/components/header';
 import Input from '@cloudscape-design/components/input';
@@ -16,8 +18,11 @@ import Table from '@cloudscape-design/components/table';
 
 import ErrorAlert from '../components/ErrorAlert';
 import ExtendPlanModal from '../components/ExtendPlanModal';
+import Link from '../components/Link';
 import PlanSteps from '../components/PlanSteps';
+import Status from '../components/Status';
 import { api } from '../lib/api';
+import { utcMinute } from '../lib/format';
 import type { OfferingView, PlanView, TrainingPlanView } from '../lib/types';
 
 // What a search asks (and a purchase repeats): regions only on a search of several Regions.
@@ -31,7 +36,11 @@ const TYPES = [
   'ml.p6-b200.48xlarge', 'ml.p6-b300.48xlarge', 'ml.p6e-gb200.36xlarge', 'ml.trn1.32xlarge', 'ml.trn2.48xlarge',
 ];
 
-const when = (value?: string | null) => (value ? new Date(value).toISOString().slice(0, 16).replace('T', ' ') + ' UTC' : '-');
+const when = utcMinute;
+
+// A date, a zone or an instance type never wraps at its hyphens; the column grows instead, and the table keeps to
+// few columns so it fits the page: the window is one column (start, then end below it).
+const Whole = ({ children }: { children: ReactNode }) => <span style={{ whiteSpace: 'nowrap' }}>{children}</span>;
 
 // An extension buys more time for a plan that still gives capacity (ExtendTrainingPlan).
 const EXTENDABLE = ['Active', 'Scheduled'];
@@ -77,14 +86,45 @@ function PlansTable() {
         ariaLabels={{ itemSelectionLabel: (_, p) => p.name, selectionGroupLabel: 'Training plans', allItemsSelectionLabel: () => 'all' }}
         empty="No training plans. Search offerings below."
         columnDefinitions={[
-          { id: 'name', header: 'Name', cell: (p) => p.name },
-          { id: 'status', header: 'State', cell: (p) => p.status },
-          { id: 'type', header: 'Instances', cell: (p) => `${p.totalInstanceCount} x ${p.instanceType ?? ''}` },
-          { id: 'use', header: 'In use / available', cell: (p) => `${p.inUseInstanceCount} / ${p.availableInstanceCount}` },
-          { id: 'zone', header: 'Zone', cell: (p) => p.availabilityZone ?? '-' },
-          { id: 'start', header: 'Start', cell: (p) => when(p.startTime) },
-          { id: 'end', header: 'End', cell: (p) => when(p.endTime) },
-          { id: 'usage', header: 'Used by', cell: (p) => (p.usage ?? []).map((u) => `${u.cluster}/${u.group} (${u.currentCount}/${u.targetCount})`).join(', ') || '-' },
+          { id: 'name', header: 'Name', cell: (p) => <Link href={`/capacity/${encodeURIComponent(p.name)}`}>{p.name}</Link> },
+          { id: 'status', header: 'State', cell: (p) => <Status value={p.status} /> },
+          {
+            id: 'type',
+            header: 'Instances',
+            cell: (p) => (
+              <>
+                <Whole>{`${p.totalInstanceCount} x ${p.instanceType ?? ''}`}</Whole>
+                <Box variant="small" display="block">
+                  in <Whole>{p.availabilityZone ?? '-'}</Whole>
+                </Box>
+              </>
+            ),
+          },
+          { id: 'use', header: 'In use / free', cell: (p) => `${p.inUseInstanceCount} / ${p.availableInstanceCount}` },
+          {
+            id: 'window',
+            header: 'Window',
+            cell: (p) => (
+              <>
+                <Whole>{when(p.startTime)}</Whole>
+                <Box variant="small" display="block">
+                  to <Whole>{when(p.endTime)}</Whole>
+                </Box>
+              </>
+            ),
+          },
+          {
+            id: 'usage',
+            header: 'Used by',
+            cell: (p) =>
+              (p.usage ?? []).length
+                ? (p.usage ?? []).map((u) => (
+                    <Box key={`${u.cluster}/${u.group}`} display="block">
+                      <Whole>{`${u.cluster}/${u.group}`}</Whole> ({u.currentCount}/{u.targetCount})
+                    </Box>
+                  ))
+                : '-',
+          },
         ]}
       />
       {extending && current ? (
@@ -242,9 +282,17 @@ function OfferingSearch() {
 
 export default function CapacityPage() {
   return (
-    <SpaceBetween size="l">
-      <PlansTable />
-      <OfferingSearch />
-    </SpaceBetween>
+    <ContentLayout
+      header={
+        <Header variant="h1" description="Training plans reserve HyperPod instances for a window, paid upfront; an instance group runs on one.">
+          Capacity
+        </Header>
+      }
+    >
+      <SpaceBetween size="l">
+        <PlansTable />
+        <OfferingSearch />
+      </SpaceBetween>
+    </ContentLayout>
   );
 }

@@ -525,7 +525,7 @@ export default function CreateClusterPage() {
         }}
         steps={[
           { title: 'Name the cluster', description: 'The name is used for EKS, HyperPod and every resource Launchpod creates for it.', content: nameField },
-          { title: 'Choose a zone', content: placement },
+          { title: 'Choose a Region and zone', content: placement },
           { title: 'Configure HyperPod', description: 'Instance groups, node recovery and dependencies.', content: hyperpodStep },
           { title: 'Add storage', isOptional: true, content: storageStep },
           { title: 'Review and create', content: review },
