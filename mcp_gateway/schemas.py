@@ -23,6 +23,7 @@ from typing import Any, cast
 
 from launchpod.contracts.catalog_ops import CatalogEntry
 from launchpod.contracts.errors import ErrorCode, ErrorDetail, ErrorView
+from launchpod.contracts.naming import without_older_spellings
 from launchpod.contracts.operations import NoopView
 from launchpod.contracts.plans import PlanView
 from pydantic import TypeAdapter
@@ -73,7 +74,7 @@ def compact(schema: Any) -> Any:
 
 def input_schema_of(entry: CatalogEntry) -> dict[str, Any]:
     """The tool's input: the REST request model's schema, compact, with the cluster called ``cluster``."""
-    schema = entry.input.model_json_schema()
+    schema = without_older_spellings(entry.input.model_json_schema())  # deprecated spellings: REST only
     schema.pop("description", None)
     properties: dict[str, Any] = schema.get("properties", {})
     field = cluster_field(entry)

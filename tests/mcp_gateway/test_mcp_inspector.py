@@ -38,7 +38,9 @@ def test_inspector_cli_lists_the_tools(live: Live) -> None:
 
 
 def test_inspector_cli_calls_a_read_tool(live: Live) -> None:
-    run = _inspector(live, "tools/call", "--tool-name", "list_instance_types", "--tool-arg", "zone=us-east-1c")
+    run = _inspector(
+        live, "tools/call", "--tool-name", "list_instance_types", "--tool-arg", "availabilityZone=us-east-1c"
+    )
     assert run.returncode == 0, run.stderr
     result = json.loads(run.stdout)
     assert result["isError"] is False

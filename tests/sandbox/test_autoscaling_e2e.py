@@ -76,7 +76,7 @@ def test_karpenter_brings_a_gpu_node_from_zero_and_returns_to_zero(sandbox, clus
         done = sandbox.wait_operation(op)
         assert done["status"] == "SUCCEEDED", done
         assert c.put(f"/api/clusters/{NAME}/autoscaling", json=body).json()["status"] == "NOOP"
-        groups = {g["group"]: g for g in c.get(f"/api/clusters/{NAME}/instance-groups").json()["items"]}
+        groups = {g["instanceGroup"]: g for g in c.get(f"/api/clusters/{NAME}/instance-groups").json()["items"]}
         by_hand = c.patch(f"/api/clusters/{NAME}/instance-groups/gpu", json={"instanceCount": 2})
         assert by_hand.status_code == 409 and "Karpenter manages instance group gpu" in by_hand.json()["message"]
         gone = c.delete(f"/api/clusters/{NAME}/instance-groups/gpu", params={"confirm": "gpu"})
@@ -121,7 +121,7 @@ def test_karpenter_brings_a_gpu_node_from_zero_and_returns_to_zero(sandbox, clus
         op = c.put(f"/api/clusters/{NAME}/autoscaling", json={"enabled": False}).json()["operation"]["id"]
         done = sandbox.wait_operation(op)
         assert done["status"] == "SUCCEEDED", done
-        groups = {g["group"]: g for g in c.get(f"/api/clusters/{NAME}/instance-groups").json()["items"]}
+        groups = {g["instanceGroup"]: g for g in c.get(f"/api/clusters/{NAME}/instance-groups").json()["items"]}
     assert "AutoScaling" not in sandbox.aws("sagemaker").describe_cluster(ClusterName=NAME)
     assert not groups["gpu"]["karpenterManaged"]
     assert custom.list_cluster_custom_object("karpenter.sh", "v1", "nodepools")["items"] == []

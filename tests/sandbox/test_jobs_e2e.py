@@ -78,7 +78,7 @@ def test_each_recipe_submits_and_reaches_succeeded(sandbox, cluster, recipe, kin
     done = _wait(sandbox, job, ("Succeeded", "Failed"))
     assert done["status"] == "Succeeded", done
     workers = [p for p in done["pods"] if "head" not in p["name"] and "submitter" not in p["name"]]
-    assert all(p["node"] and p["zone"] == "us-east-1a" for p in workers), done["pods"]
+    assert all(p["kubernetesNode"] and p["availabilityZone"] == "us-east-1a" for p in workers), done["pods"]
     if recipe == "llama-factory":
         # Its log, appended at every 5th of the 40 steps and once at the end on the node's disk, is in the
         # bucket once training has ended (a Mountpoint volume refuses the second append).

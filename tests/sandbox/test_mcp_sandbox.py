@@ -225,8 +225,8 @@ async def test_scripted_agent_runs_the_rest_of_the_pipeline_with_the_tools_offer
                 assert waited["status"] == "SUCCEEDED", waited["summary"]
 
         if "create_hyperpod" in offered:
-            gpu = next(t for t in types_ if set(t["zones"]) & set(zones[:2]))
-            zone = next(z for z in zones[:2] if z in gpu["zones"])
+            gpu = next(t for t in types_ if set(t["availabilityZones"]) & set(zones[:2]))
+            zone = next(z for z in zones[:2] if z in gpu["availabilityZones"])
             group = {"name": "gpu-workers", "instanceType": gpu["instanceType"], "instanceCount": 1}
             hyperpod = await session.call_tool(
                 "create_hyperpod", {"cluster": name, "availabilityZone": zone, "instanceGroups": [group]}

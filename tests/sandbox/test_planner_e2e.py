@@ -297,7 +297,7 @@ def test_instance_groups_again_are_noop_fixed_fields_are_refused_and_dry_runs_ch
     assert [s["phase"] for s in removed] == ["UpdateCluster", "WaitGroup"]
     with sandbox.client("viewer") as c:
         groups = c.get(base).json()["items"]
-    assert [(g["group"], g["targetCount"]) for g in groups] == [("gpu", 1)]
+    assert [(g["instanceGroup"], g["targetCount"]) for g in groups] == [("gpu", 1)]
     with sandbox.client() as c:
         gone = c.delete(f"{base}/cpu", params={"confirm": "cpu"})
     assert gone.status_code == 404 and "it has gpu" in gone.json()["message"], gone.text

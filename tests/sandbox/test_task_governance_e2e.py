@@ -286,7 +286,7 @@ def test_a_four_node_gang_job_is_admitted_only_when_four_nodes_fit_in_one_networ
     _delete_job(sandbox, "small", NAMESPACE)
     running = _in(sandbox, "gang", LENDER_NS, "Running")
     nodes = {n.metadata.name: n.metadata.labels for n in k8s.CoreV1Api(sandbox.kube(NAME)).list_node().items}
-    blocks = {nodes[p["node"]][block["label"]] for p in running["pods"]}
+    blocks = {nodes[p["kubernetesNode"]][block["label"]] for p in running["pods"]}
     assert len(running["pods"]) == 4 and len(blocks) == 1, running["pods"]
     _delete_job(sandbox, "gang", LENDER_NS)
 

@@ -51,7 +51,7 @@ def test_a_cluster_created_on_a_plan_gets_its_instances_when_the_plan_starts(san
         seen = c.get("/api/training-plans/e2e-create-plan").json()
     # the cluster became InService with its GPU node, which came when the plan started
     assert seen["status"] == "Active"
-    assert [(u["group"], u["currentCount"]) for u in seen["usage"]] == [("gpu", 1)]
+    assert [(u["instanceGroup"], u["currentCount"]) for u in seen["usage"]] == [("gpu", 1)]
     assert seen["usage"][0]["cluster"] and seen["inUseInstanceCount"] == 1
 
     # plan-expiring: the watcher tells a plan in use once per threshold, linking to the Capacity page. The plan

@@ -19,6 +19,7 @@ from launchpod.contracts.common import (
     rules,
 )
 from launchpod.contracts.hyperpod import CreateHyperPodRequest
+from launchpod.contracts.naming import renamed
 from launchpod.contracts.storage import ConfigureStorageRequest
 
 ControlPlaneLogType = Literal["api", "audit", "authenticator", "controllerManager", "scheduler"]
@@ -64,7 +65,7 @@ class NetworkRequest(Contract):
 class CreateClusterRequest(Contract):
     """Create the EKS control plane for a HyperPod cluster."""
 
-    name: ClusterName
+    cluster: ClusterName = Field(validation_alias=renamed("cluster", "name"))
     availabilityZones: list[AvailabilityZoneName] = Field(
         min_length=2,
         max_length=3,
@@ -138,7 +139,7 @@ class DeleteHyperPodInput(Contract):
 class ImportClusterRequest(Contract):
     """Bring an existing EKS cluster (and its HyperPod cluster of the same name, if any) under Launchpod."""
 
-    name: ClusterName
+    cluster: ClusterName = Field(validation_alias=renamed("cluster", "name"))
 
 
 class ProvisionClusterRequest(CreateClusterRequest):

@@ -7,6 +7,7 @@ from typing import Annotated, Literal
 from pydantic import Field, model_validator
 
 from launchpod.contracts.common import AvailabilityZoneName, ClusterName, Contract, refused
+from launchpod.contracts.naming import renamed
 
 InstanceGroupName = Annotated[
     str,
@@ -26,7 +27,7 @@ TrainingPlanArn = Annotated[
 
 
 class InstanceGroupRequest(Contract):
-    name: InstanceGroupName
+    instanceGroup: InstanceGroupName = Field(validation_alias=renamed("instanceGroup", "name"))
     instanceType: HyperPodInstanceType
     instanceCount: int = Field(ge=0, le=6758)
     threadsPerCore: Literal[1, 2] = Field(default=1, description="1 turns hyperthreading off, as GPU training prefers")
@@ -57,7 +58,7 @@ class CreateHyperPodRequest(Contract):
 
     @model_validator(mode="after")
     def _distinct_groups(self) -> CreateHyperPodRequest:
-        names = [g.name for g in self.instanceGroups]
+        names = [g.instanceGroup for g in self.instanceGroups]
         if len(set(names)) != len(names):
             raise refused("distinct_names", "instance group names must be distinct")
         return self

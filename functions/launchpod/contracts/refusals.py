@@ -102,6 +102,7 @@ REFUSALS: dict[str, Refusal] = {
         _cross(
             "pd_field", "a prefill/decode field of the other kind (routingThreshold managed, transferBackend SGLang)"
         ),
+        _cross("one_spelling", "a field or query parameter sent under its name and its older spelling at once"),
         _cross("same_limit", "two spellings of one token limit (max_tokens and its other name) with different values"),
     )
 }

@@ -132,7 +132,7 @@ def test_create_cluster_through_the_wizard_and_watch_the_phases_complete(app: Ap
     expect(page).to_have_url(re.compile(r"/operations/op-[0-9a-z]+$"))
     # Only fields the request model accepts are sent.
     assert sent and set(sent[0]) <= {"name", "availabilityZones", "kubernetesVersion", "network"}
-    assert sent[0]["name"] == name and sent[0]["availabilityZones"][0] == choices["zone"]
+    assert sent[0]["cluster"] == name and sent[0]["availabilityZones"][0] == choices["zone"]
     assert len(set(sent[0]["availabilityZones"])) == 2
 
     steps = page.get_by_role("list", name="Operation phases")
@@ -243,7 +243,9 @@ def test_provision_a_hyperpod_cluster_through_the_wizard_and_see_its_phases(
 
     # The server's own check (the type must be offered in the zone) lands on the group's field too.
     catalog = app.api("GET", "/catalog/instance-types", role="viewer").json()["items"]
-    elsewhere = next(item["instanceType"] for item in catalog if item["zones"] and zone not in item["zones"])
+    elsewhere = next(
+        item["instanceType"] for item in catalog if item["availabilityZones"] and zone not in item["availabilityZones"]
+    )
 
     def tamper(route: Route) -> None:
         body = json.loads(route.request.post_data or "{}")
@@ -265,9 +267,9 @@ def test_provision_a_hyperpod_cluster_through_the_wizard_and_see_its_phases(
     page.get_by_role("button", name="Create cluster").click()
     expect(page).to_have_url(re.compile(r"/operations/op-[0-9a-z]+$"))
     hyperpod = sent[0]["hyperpod"]
-    assert sent[0]["name"] == name and hyperpod["availabilityZone"] == zone
+    assert sent[0]["cluster"] == name and hyperpod["availabilityZone"] == zone
     assert hyperpod["nodeRecovery"] == "Automatic" and sent[0]["includeOptionalDependencies"] is True
-    assert [g["name"] for g in hyperpod["instanceGroups"]] == ["gpu", "workers"]
+    assert [g["instanceGroup"] for g in hyperpod["instanceGroups"]] == ["gpu", "workers"]
     assert hyperpod["instanceGroups"][0]["deepHealthChecks"] == ["InstanceStress"]
     assert hyperpod["instanceGroups"][1]["threadsPerCore"] == 2
     assert sent[0]["storage"] == {

@@ -1120,8 +1120,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List objects and folders under a prefix of an S3 storage, at most 1000 per page (continuationToken pages on).
-         * @description List objects and folders under a prefix of an S3 storage, at most 1000 per page (continuationToken pages on).
+         * List objects and folders under a prefix of an S3 storage, at most 1000 per page (nextToken pages on).
+         * @description List objects and folders under a prefix of an S3 storage, at most 1000 per page (nextToken pages on).
          */
         get: operations["browse_storage"];
         put?: never;
@@ -1491,11 +1491,10 @@ export interface components {
              */
             efaOnly: boolean;
             /**
-             * Group
-             * @description the new group's name, unique in the cluster
-             * @example gpu-workers
+             * @deprecated
+             * @description deprecated: the older spelling of instanceGroup; send instanceGroup
              */
-            group: string;
+            group?: string;
             /**
              * Imageid
              * @description custom or HyperPod AMI, or default
@@ -1511,6 +1510,12 @@ export interface components {
              * @description 0 is allowed: a group to scale up later
              */
             instanceCount: number;
+            /**
+             * Instancegroup
+             * @description the new group's name, unique in the cluster
+             * @example gpu-workers
+             */
+            instanceGroup?: string;
             /** Instancetype */
             instanceType?: string | null;
             /** Instancetypes */
@@ -1545,7 +1550,7 @@ export interface components {
         } | {
             instanceType?: null;
             instanceTypes: unknown[];
-        }));
+        }) & (unknown | unknown));
         /** AssignPodRequest */
         AssignPodRequest: {
             /**
@@ -1643,10 +1648,10 @@ export interface components {
          * @description Enable or disable HyperPod-managed Karpenter. It scales HyperPod instance groups only (never plain EC2
          *     or EKS node groups): a Pending pod a managed group fits brings a node; idle nodes go, back to zero.
          */
-        AutoscalingRequest: {
+        AutoscalingRequest: ({
             /**
              * Confirmscaletozero
-             * @description enable: groups among `groups` that run nodes now and may lose them. Karpenter starts a group it manages at 0 nodes, so their nodes are terminated; a group with nodes not named here is refused
+             * @description enable: groups among instanceGroups that run nodes now and may lose them. Karpenter starts a group it manages at 0 nodes, so their nodes are terminated; a group with nodes not named here is refused
              */
             confirmScaleToZero?: string[];
             /**
@@ -1658,15 +1663,21 @@ export interface components {
             /** Enabled */
             enabled: boolean;
             /**
-             * Groups
-             * @description enable: the instance groups Karpenter manages (at most 10 in a node class); each starts at 0
+             * @deprecated
+             * @description deprecated: the older spelling of instanceGroups; send instanceGroups
              */
             groups?: string[];
-        } & ({
+            /**
+             * Instancegroups
+             * @description enable: the instance groups Karpenter manages (at most 10 in a node class); each starts at 0
+             */
+            instanceGroups?: string[];
+        } & unknown) & (({
             /** @constant */
             enabled?: true;
-            groups: unknown;
-        } | {
+            groups?: unknown;
+            instanceGroups?: unknown;
+        } | unknown | unknown) | {
             /** @constant */
             enabled?: false;
         });
@@ -2142,6 +2153,12 @@ export interface components {
              */
             availabilityZones: string[];
             /**
+             * Cluster
+             * @description 1-63 letters, digits and hyphens; starts and ends with a letter or digit.
+             * @example ml-team-a
+             */
+            cluster?: string;
+            /**
              * Kubernetesversion
              * @description A version SageMaker HyperPod supports that is in EKS standard support.
              * @default 1.34
@@ -2155,11 +2172,10 @@ export interface components {
              */
             logging?: ("api" | "audit" | "authenticator" | "controllerManager" | "scheduler")[];
             /**
-             * Name
-             * @description 1-63 letters, digits and hyphens; starts and ends with a letter or digit.
-             * @example ml-team-a
+             * @deprecated
+             * @description deprecated: the older spelling of cluster; send cluster
              */
-            name: string;
+            name?: string;
             network?: components["schemas"]["NetworkRequest"];
             /**
              * Tags
@@ -2168,7 +2184,7 @@ export interface components {
             tags?: {
                 [key: string]: string;
             };
-        };
+        } & (unknown | unknown);
         /** CreateEndpointRequest */
         CreateEndpointRequest: {
             container?: components["schemas"]["ContainerSpec"] | null;
@@ -2291,11 +2307,16 @@ export interface components {
              */
             instanceGroup?: string | null;
             /**
-             * Memorygib
-             * @description memory requested, GiB
+             * @deprecated
+             * @description deprecated: the older spelling of memoryInGiB; send memoryInGiB
+             */
+            memoryGiB?: number;
+            /**
+             * Memoryingib
+             * @description memory requested
              * @default 8
              */
-            memoryGiB: number;
+            memoryInGiB: number;
             /**
              * Namespace
              * @default default
@@ -2312,7 +2333,7 @@ export interface components {
              * @description a PersistentVolumeClaim on the shared bucket, mounted at /data as in jobs
              */
             storageClaim?: string | null;
-        };
+        } & unknown;
         /** DeleteJobView */
         DeleteJobView: {
             /**
@@ -2556,12 +2577,12 @@ export interface components {
         };
         /** EndpointPodView */
         EndpointPodView: {
+            /** Kubernetesnode */
+            kubernetesNode?: string | null;
             /** Message */
             message?: string | null;
             /** Name */
             name: string;
-            /** Node */
-            node?: string | null;
             /** Phase */
             phase: string;
             /** Ready */
@@ -2929,10 +2950,10 @@ export interface components {
             instanceGroup: string | null;
             /** Instancetype */
             instanceType: string | null;
+            /** Kubernetesnode */
+            kubernetesNode: string;
             /** Nodeid */
             nodeId: string | null;
-            /** Nodename */
-            nodeName: string;
             /**
              * Usdperhour
              * @description the instance type's on-demand price; null when not in the table
@@ -2945,12 +2966,17 @@ export interface components {
          */
         ImportClusterRequest: {
             /**
-             * Name
+             * Cluster
              * @description 1-63 letters, digits and hyphens; starts and ends with a letter or digit.
              * @example ml-team-a
              */
-            name: string;
-        };
+            cluster?: string;
+            /**
+             * @deprecated
+             * @description deprecated: the older spelling of cluster; send cluster
+             */
+            name?: string;
+        } & (unknown | unknown);
         /** IncidentListView */
         IncidentListView: {
             /** Cluster */
@@ -3098,15 +3124,20 @@ export interface components {
             /** Instancecount */
             instanceCount: number;
             /**
+             * Instancegroup
+             * @example gpu-workers
+             */
+            instanceGroup?: string;
+            /**
              * Instancetype
              * @example ml.p5.48xlarge
              */
             instanceType: string;
             /**
-             * Name
-             * @example gpu-workers
+             * @deprecated
+             * @description deprecated: the older spelling of instanceGroup; send instanceGroup
              */
-            name: string;
+            name?: string;
             /**
              * Threadspercore
              * @description 1 turns hyperthreading off, as GPU training prefers
@@ -3119,10 +3150,12 @@ export interface components {
              * @description run on this training plan's reserved capacity: its instance type, in its zone (the availabilityZone), Active or Scheduled (the group waits for its start)
              */
             trainingPlanArn?: string | null;
-        };
+        } & (unknown | unknown);
         /** InstanceGroupView */
         InstanceGroupView: {
             autoPatch?: components["schemas"]["AutoPatchView"] | null;
+            /** Availabilityzones */
+            availabilityZones?: string[];
             /**
              * Capacitytype
              * @enum {string}
@@ -3139,8 +3172,6 @@ export interface components {
             deepHealthChecks?: string[];
             /** Ebsvolumegb */
             ebsVolumeGb?: number | null;
-            /** Group */
-            group: string;
             /**
              * Imageid
              * @description the AMI asked for (DesiredImageId)
@@ -3161,6 +3192,8 @@ export interface components {
              * @example UpToDate
              */
             imageVersionStatus?: string | null;
+            /** Instancegroup */
+            instanceGroup: string;
             /** Instancetype */
             instanceType: string | null;
             /**
@@ -3178,8 +3211,8 @@ export interface components {
             labels?: {
                 [key: string]: string;
             };
-            /** Mincount */
-            minCount?: number | null;
+            /** Mininstancecount */
+            minInstanceCount?: number | null;
             /**
              * Nicmode
              * @description efa: EFA and IP on the interfaces; efa-only: EFA only; ena: no EFA (the type has none)
@@ -3221,8 +3254,6 @@ export interface components {
             typeCounts?: {
                 [key: string]: number;
             };
-            /** Zones */
-            zones?: string[];
         };
         /**
          * InstanceQuota
@@ -3256,6 +3287,8 @@ export interface components {
          * @description A HyperPod instance type the region offers, with what one node carries (EC2's DescribeInstanceTypes).
          */
         InstanceTypeOfferingView: {
+            /** Availabilityzones */
+            availabilityZones: string[];
             /**
              * Efainterfaces
              * @description EC2's MaximumEfaInterfaces: what a job's pod asks for.
@@ -3293,11 +3326,11 @@ export interface components {
              */
             localNvme: boolean;
             /**
-             * Memorygib
+             * Memoryingib
              * @default 0
              * @example 2048
              */
-            memoryGiB: number;
+            memoryInGiB: number;
             /**
              * Neurondevices
              * @default 0
@@ -3310,13 +3343,11 @@ export interface components {
              */
             neuronModel?: string | null;
             /**
-             * Vcpus
+             * Vcpu
              * @default 0
              * @example 192
              */
-            vcpus: number;
-            /** Zones */
-            zones: string[];
+            vCpu: number;
         };
         /**
          * InvokeEndpointRequest
@@ -3440,18 +3471,18 @@ export interface components {
         };
         /** JobPodView */
         JobPodView: {
+            /** Availabilityzone */
+            availabilityZone: string | null;
             /** Containers */
             containers: string[];
+            /** Kubernetesnode */
+            kubernetesNode: string | null;
             /** Name */
             name: string;
-            /** Node */
-            node: string | null;
             /** Phase */
             phase: string;
             /** Restarts */
             restarts: number;
-            /** Zone */
-            zone: string | null;
         };
         /** JobSummaryView */
         JobSummaryView: {
@@ -3915,6 +3946,8 @@ export interface components {
         };
         /** NodeDetailView */
         NodeDetailView: {
+            /** Availabilityzone */
+            availabilityZone?: string | null;
             /**
              * Capacitytype
              * @description OnDemand or Spot
@@ -4005,8 +4038,6 @@ export interface components {
              * @default false
              */
             unschedulable: boolean;
-            /** Zone */
-            zone?: string | null;
         };
         /**
          * NodeEventView
@@ -4045,6 +4076,8 @@ export interface components {
          * @description One HyperPod node: what SageMaker says of the instance and what Kubernetes says of its Node.
          */
         NodeView: {
+            /** Availabilityzone */
+            availabilityZone?: string | null;
             /**
              * Capacitytype
              * @description OnDemand or Spot
@@ -4116,8 +4149,6 @@ export interface components {
              * @default false
              */
             unschedulable: boolean;
-            /** Zone */
-            zone?: string | null;
         };
         /**
          * NoopView
@@ -4515,8 +4546,8 @@ export interface components {
             cluster: string;
             /** Currentcount */
             currentCount: number;
-            /** Group */
-            group: string;
+            /** Instancegroup */
+            instanceGroup: string;
             /** Targetcount */
             targetCount: number;
         };
@@ -4623,7 +4654,7 @@ export interface components {
          * @description Everything in one request: control plane, dependencies, HyperPod (with node auto-recovery) and,
          *     optionally, storage for pods once the dependencies are in.
          */
-        ProvisionClusterRequest: {
+        ProvisionClusterRequest: ({
             /**
              * Availabilityzones
              * @description Zones for the control plane's subnets; EKS needs two or more.
@@ -4633,6 +4664,12 @@ export interface components {
              *     ]
              */
             availabilityZones: string[];
+            /**
+             * Cluster
+             * @description 1-63 letters, digits and hyphens; starts and ends with a letter or digit.
+             * @example ml-team-a
+             */
+            cluster?: string;
             hyperpod: components["schemas"]["CreateHyperPodRequest"];
             /**
              * Includeoptionaldependencies
@@ -4654,11 +4691,10 @@ export interface components {
              */
             logging?: ("api" | "audit" | "authenticator" | "controllerManager" | "scheduler")[];
             /**
-             * Name
-             * @description 1-63 letters, digits and hyphens; starts and ends with a letter or digit.
-             * @example ml-team-a
+             * @deprecated
+             * @description deprecated: the older spelling of cluster; send cluster
              */
-            name: string;
+            name?: string;
             network?: components["schemas"]["NetworkRequest"];
             /** @description Storage as a PersistentVolumeClaim, configured once the dependencies are installed; omit it for none. */
             storage?: components["schemas"]["ConfigureStorageRequest"] | null;
@@ -4669,7 +4705,7 @@ export interface components {
             tags?: {
                 [key: string]: string;
             };
-        } & ({
+        } & (unknown | unknown)) & ({
             /** @constant */
             includeOptionalDependencies: true;
             storage: {
@@ -4905,8 +4941,11 @@ export interface components {
         StorageObjectListView: {
             /** Bucket */
             bucket: string;
-            /** Nextcontinuationtoken */
-            nextContinuationToken?: string | null;
+            /**
+             * Nexttoken
+             * @description give it as nextToken for the next page
+             */
+            nextToken?: string | null;
             /**
              * Objects
              * @description at most 1000
@@ -5663,7 +5702,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5686,6 +5725,11 @@ export interface operations {
     list_instance_types: {
         parameters: {
             query?: {
+                availabilityZone?: string | null;
+                /**
+                 * @deprecated
+                 * @description deprecated: the older spelling of availabilityZone; send availabilityZone
+                 */
                 zone?: string | null;
             };
             header?: never;
@@ -5730,7 +5774,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5798,7 +5842,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5908,7 +5952,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6018,7 +6062,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6128,7 +6172,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6204,7 +6248,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6295,7 +6339,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6407,7 +6451,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6483,7 +6527,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6595,7 +6639,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6673,7 +6717,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6696,6 +6740,11 @@ export interface operations {
     diagnose_nccl: {
         parameters: {
             query?: {
+                jobName?: string | null;
+                /**
+                 * @deprecated
+                 * @description deprecated: the older spelling of jobName; send jobName
+                 */
                 job?: string | null;
             };
             header?: never;
@@ -6751,7 +6800,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6827,7 +6876,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6939,7 +6988,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7016,7 +7065,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7107,7 +7156,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7220,7 +7269,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7322,7 +7371,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7406,7 +7455,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7509,7 +7558,7 @@ export interface operations {
                     "application/json": components["schemas"]["OpenAIErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7586,7 +7635,7 @@ export interface operations {
                     "application/json": components["schemas"]["OpenAIErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7672,7 +7721,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7748,7 +7797,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7860,7 +7909,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7972,7 +8021,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8084,7 +8133,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8175,7 +8224,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8253,7 +8302,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8329,7 +8378,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8405,7 +8454,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8517,7 +8566,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8609,7 +8658,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8722,7 +8771,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8800,7 +8849,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8901,7 +8950,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8980,7 +9029,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9062,7 +9111,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9145,7 +9194,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9229,7 +9278,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9330,7 +9379,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9412,7 +9461,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9488,7 +9537,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9600,7 +9649,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9702,7 +9751,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9778,7 +9827,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9890,7 +9939,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9966,7 +10015,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10078,7 +10127,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10190,7 +10239,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10302,7 +10351,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10414,7 +10463,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10491,7 +10540,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10568,7 +10617,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10651,7 +10700,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10727,7 +10776,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10828,7 +10877,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10908,7 +10957,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -11009,7 +11058,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -11118,7 +11167,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -11230,7 +11279,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -11308,7 +11357,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -11409,7 +11458,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -11488,7 +11537,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -11570,7 +11619,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -11673,7 +11722,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -11749,7 +11798,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -11861,7 +11910,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -11941,7 +11990,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -11965,6 +12014,11 @@ export interface operations {
         parameters: {
             query?: {
                 prefix?: string | null;
+                nextToken?: string | null;
+                /**
+                 * @deprecated
+                 * @description deprecated: the older spelling of nextToken; send nextToken
+                 */
                 continuationToken?: string | null;
             };
             header?: never;
@@ -12021,7 +12075,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -12097,7 +12151,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -12198,7 +12252,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -12274,7 +12328,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -12376,7 +12430,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -12457,7 +12511,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -12551,7 +12605,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -12621,7 +12675,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -12688,7 +12742,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -12789,7 +12843,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -12897,7 +12951,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -12962,7 +13016,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -13061,7 +13115,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -13128,7 +13182,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -13227,7 +13281,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -13299,7 +13353,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -13366,7 +13420,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -13433,7 +13487,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -13534,7 +13588,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;

@@ -89,7 +89,7 @@ export function NcclDiagnosis({ cluster, job }: { cluster: string; job: string }
       description="Its pods' spread over zones, EFA requested and present, the NCCL settings and NCCL errors in their logs."
       action="Diagnose communication"
       title="Communication diagnosis"
-      load={() => call<DiagnosisView>('diagnose_nccl', { name: cluster }, { query: { job } })}
+      load={() => call<DiagnosisView>('diagnose_nccl', { name: cluster }, { query: { jobName: job } })}
     />
   );
 }

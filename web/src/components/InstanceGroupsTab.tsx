@@ -232,7 +232,7 @@ function ScaleModal({ cluster, group, onClose }: { cluster: string; group: Insta
 
   const scale = () =>
     run(async () => {
-      const { data } = await api.updateInstanceGroup(cluster, group.group, { instanceCount: Number(count) });
+      const { data } = await api.updateInstanceGroup(cluster, group.instanceGroup, { instanceCount: Number(count) });
       follow(data, onClose);
     });
 
@@ -240,7 +240,7 @@ function ScaleModal({ cluster, group, onClose }: { cluster: string; group: Insta
     <Modal
       visible
       onDismiss={onClose}
-      header={`Scale ${group.group}`}
+      header={`Scale ${group.instanceGroup}`}
       footer={
         <Box float="right">
           <SpaceBetween direction="horizontal" size="xs">
@@ -264,16 +264,16 @@ function DeleteModal({ cluster, group, onClose }: { cluster: string; group: Inst
   const navigate = useNavigate();
   return (
     <ConfirmAction
-      header={`Delete ${group.group}`}
+      header={`Delete ${group.instanceGroup}`}
       action="Delete"
-      typeToConfirm={group.group}
+      typeToConfirm={group.instanceGroup}
       confirmLabel="Group name to confirm"
-      loadPlan={() => plan('delete_instance_group', { name: cluster, group: group.group }, { query: { confirm: group.group } })}
-      planDeps={[cluster, group.group]}
+      loadPlan={() => plan('delete_instance_group', { name: cluster, group: group.instanceGroup }, { query: { confirm: group.instanceGroup } })}
+      planDeps={[cluster, group.instanceGroup]}
       planLabel="What the delete does"
       onClose={onClose}
       onConfirm={async () => {
-        const { data } = await api.deleteInstanceGroup(cluster, group.group);
+        const { data } = await api.deleteInstanceGroup(cluster, group.instanceGroup);
         navigate(`/operations/${data.operation.id}`);
       }}
     >
@@ -290,7 +290,7 @@ export default function InstanceGroupsTab({ cluster, ready }: { cluster: string;
   const [selected, setSelected] = useState<InstanceGroupView[]>([]);
   const [dialog, setDialog] = useState<'add' | 'scale' | 'delete' | 'software' | null>(null);
   const items = data?.items ?? [];
-  const current = items.find((g) => g.group === selected[0]?.group);
+  const current = items.find((g) => g.instanceGroup === selected[0]?.instanceGroup);
   const admin = can('admin');
   const inService = data?.clusterStatus === 'InService';
   const why = !admin ? 'Changing instance groups needs the admin role.' : `The HyperPod cluster is ${data?.clusterStatus ?? 'not there'}; wait until it is InService.`;
@@ -303,11 +303,11 @@ export default function InstanceGroupsTab({ cluster, ready }: { cluster: string;
         items={items}
         loading={loading && !data}
         loadingText="Loading instance groups"
-        trackBy="group"
+        trackBy="instanceGroup"
         selectionType="single"
         selectedItems={current ? [current] : []}
         onSelectionChange={({ detail }) => setSelected(detail.selectedItems)}
-        ariaLabels={{ itemSelectionLabel: (_, item) => item.group, selectionGroupLabel: 'Instance groups', allItemsSelectionLabel: () => 'all' }}
+        ariaLabels={{ itemSelectionLabel: (_, item) => item.instanceGroup, selectionGroupLabel: 'Instance groups', allItemsSelectionLabel: () => 'all' }}
         empty={<Box textAlign="center">{ready ? 'No instance groups.' : 'The cluster has no HyperPod cluster yet.'}</Box>}
         header={
           <Header
@@ -328,10 +328,10 @@ export default function InstanceGroupsTab({ cluster, ready }: { cluster: string;
           </Header>
         }
         columnDefinitions={[
-          { id: 'group', header: 'Group', cell: (g) => g.group },
+          { id: 'group', header: 'Group', cell: (g) => g.instanceGroup },
           { id: 'type', header: 'Instance type', cell: (g) => typesLabel(g) },
           { id: 'status', header: 'Status', cell: (g) => <Status value={g.status} /> },
-          { id: 'count', header: 'Running / target', cell: (g) => `${g.currentCount} / ${g.targetCount}${g.minCount ? ` (min ${g.minCount})` : ''}${g.scaling ? ' (scaling)' : ''}` },
+          { id: 'count', header: 'Running / target', cell: (g) => `${g.currentCount} / ${g.targetCount}${g.minInstanceCount ? ` (min ${g.minInstanceCount})` : ''}${g.scaling ? ' (scaling)' : ''}` },
           {
             id: 'patching',
             header: 'Automatic patching',
@@ -345,16 +345,16 @@ export default function InstanceGroupsTab({ cluster, ready }: { cluster: string;
           { id: 'image', header: 'Image', cell: (g) => g.imageVersion ?? g.imageReleaseVersion ?? 'Latest' },
           { id: 'capacity', header: 'Capacity', cell: (g) => (g.trainingPlanArn ? `${capacityLabel(g.capacityType)} (${g.trainingPlanStatus ?? '-'})` : capacityLabel(g.capacityType)) },
           { id: 'nic', header: 'NIC mode', cell: (g) => ({ 'efa-only': 'EFA-only', efa: 'EFA', ena: 'ENA (no EFA)' })[g.nicMode] },
-          { id: 'zone', header: 'Zone', minWidth: 120, cell: (g) => (g.zones ?? []).join(', ') || '-' }, // a zone never wraps mid-name
+          { id: 'zone', header: 'Zone', minWidth: 120, cell: (g) => (g.availabilityZones ?? []).join(', ') || '-' }, // a zone never wraps mid-name
           { id: 'subnet', header: 'Subnet', cell: (g) => `${(g.subnetIds ?? []).join(', ') || '-'}${g.dedicatedSubnet ? ' (dedicated)' : ''}` },
           { id: 'checks', header: 'Deep health checks', cell: (g) => (g.deepHealthChecks ?? []).join(', ') || '-' },
           { id: 'karpenter', header: 'Karpenter', cell: (g) => (g.karpenterManaged ? 'Managed' : '-') },
         ]}
       />
       {ready ? <AutoscalingSection cluster={cluster} list={data ?? null} /> : null}
-      {dialog === 'add' ? <AddGroupWizard cluster={cluster} existing={items.map((g) => g.group)} onClose={() => setDialog(null)} /> : null}
+      {dialog === 'add' ? <AddGroupWizard cluster={cluster} existing={items.map((g) => g.instanceGroup)} onClose={() => setDialog(null)} /> : null}
       {dialog === 'scale' && current ? <ScaleModal cluster={cluster} group={current} onClose={() => setDialog(null)} /> : null}
-      {dialog === 'software' ? <SoftwareUpdate cluster={cluster} groups={items.map((g) => g.group)} onClose={() => setDialog(null)} /> : null}
+      {dialog === 'software' ? <SoftwareUpdate cluster={cluster} groups={items.map((g) => g.instanceGroup)} onClose={() => setDialog(null)} /> : null}
       {dialog === 'delete' && current ? <DeleteModal cluster={cluster} group={current} onClose={() => setDialog(null)} /> : null}
     </SpaceBetween>
   );

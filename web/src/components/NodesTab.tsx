@@ -382,7 +382,7 @@ export default function NodesTab({ cluster }: { cluster: string }) {
           { id: 'id', header: 'Node', minWidth: 190, cell: (n) => n.nodeId },
           { id: 'group', header: 'Group', cell: (n) => n.instanceGroup },
           { id: 'type', header: 'Type', cell: (n) => n.instanceType },
-          { id: 'zone', header: 'Zone', cell: (n) => `${n.zone ?? '-'} · ${n.capacityType ?? '-'}` },
+          { id: 'zone', header: 'Zone', cell: (n) => `${n.availabilityZone ?? '-'} · ${n.capacityType ?? '-'}` },
           { id: 'status', header: 'Status', minWidth: 120, cell: (n) => <Status value={n.instanceStatus} label={n.instanceStatus} /> },
           { id: 'ready', header: 'Ready', cell: (n) => (n.ready === null ? '-' : n.ready ? 'Ready' : 'NotReady') },
           { id: 'health', header: 'Health', minWidth: 150, cell: health },

@@ -74,7 +74,7 @@ const MODELS = {
  */
 export function createClusterBody(choices: CreateClusterChoices): Record<string, unknown> {
   return {
-    name: choices.name,
+    cluster: choices.name,
     availabilityZones: [choices.zone, choices.secondZone],
     ...(choices.kubernetesVersion ? { kubernetesVersion: choices.kubernetesVersion } : {}),
     ...(choices.vpcCidr ? { network: { vpcCidr: choices.vpcCidr } } : {}),
@@ -83,7 +83,7 @@ export function createClusterBody(choices: CreateClusterChoices): Record<string,
 
 export function instanceGroupBody(group: InstanceGroupChoices): Record<string, unknown> {
   return {
-    name: group.name,
+    instanceGroup: group.name,
     instanceType: group.instanceType,
     instanceCount: Number(group.instanceCount),
     threadsPerCore: group.threadsPerCore,
@@ -139,7 +139,7 @@ export function checkInstanceGroups(
   groups.forEach((group, index) => {
     const at = (field: GroupField) => `instanceGroups.${index}.${field}` as const;
     found[at('name')] = group.name
-      ? checkString(doc, MODELS.group, 'name', group.name, '1-63 letters, digits and hyphens, starting and ending with a letter or digit.')
+      ? checkString(doc, MODELS.group, 'instanceGroup', group.name, '1-63 letters, digits and hyphens, starting and ending with a letter or digit.')
       : 'Enter a name for the instance group.';
     if (group.name && seen.has(group.name)) found[at('name')] = `Another instance group is named ${group.name}; names must be distinct.`;
     seen.add(group.name);
@@ -187,7 +187,7 @@ export function provisionAcceptsStorage(doc: OpenApiDoc): boolean {
 
 /** A 422 detail path without its "body." prefix -> the wizard field that shows it. */
 export function wizardFieldOf(path: string): WizardField | undefined {
-  if (path === 'name') return 'name';
+  if (path === 'cluster' || path === 'name') return 'name';
   if (path === 'availabilityZones' || path === 'availabilityZones.0') return 'zone';
   if (path.startsWith('availabilityZones.')) return 'secondZone';
   if (path === 'network' || path.startsWith('network.')) return 'vpcCidr';
@@ -196,8 +196,9 @@ export function wizardFieldOf(path: string): WizardField | undefined {
   if (path === 'hyperpod.availabilityZone') return 'zone';
   if (path === 'hyperpod.nodeRecovery') return 'nodeRecovery';
   const group = /^hyperpod\.instanceGroups\.(\d+)\.([A-Za-z]+)/.exec(path);
-  if (group && (GROUP_FIELDS as readonly string[]).includes(group[2]))
-    return `instanceGroups.${Number(group[1])}.${group[2] as GroupField}`;
+  const groupField = group?.[2] === 'instanceGroup' ? 'name' : group?.[2]; // the request calls a group's name instanceGroup
+  if (group && groupField && (GROUP_FIELDS as readonly string[]).includes(groupField))
+    return `instanceGroups.${Number(group[1])}.${groupField as GroupField}`;
   // model-level rules (distinct names) and a group as a whole
   if (path === 'hyperpod' || path.startsWith('hyperpod.')) return 'instanceGroups';
   if (path === 'includeOptionalDependencies') return 'includeOptionalDependencies';

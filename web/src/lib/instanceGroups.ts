@@ -52,7 +52,7 @@ const GROUP_NAME = /^[a-zA-Z0-9](-*[a-zA-Z0-9])*$/;
 export function addGroupBody(form: AddGroupForm): Record<string, unknown> {
   const flexible = form.fallbackTypes.length > 0 && form.capacityType !== 'trainingPlan';
   const body: Record<string, unknown> = {
-    group: form.group.trim(),
+    instanceGroup: form.group.trim(),
     ...(flexible ? { instanceTypes: [form.instanceType, ...form.fallbackTypes] } : { instanceType: form.instanceType }),
     instanceCount: Number(form.instanceCount),
     capacityType: form.capacityType,

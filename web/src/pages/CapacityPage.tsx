@@ -45,7 +45,7 @@ function PlansTable() {
           { id: 'zone', header: 'Zone', cell: (p) => p.availabilityZone ?? '-' },
           { id: 'start', header: 'Start', cell: (p) => when(p.startTime) },
           { id: 'end', header: 'End', cell: (p) => when(p.endTime) },
-          { id: 'usage', header: 'Used by', cell: (p) => (p.usage ?? []).map((u) => `${u.cluster}/${u.group} (${u.currentCount}/${u.targetCount})`).join(', ') || '-' },
+          { id: 'usage', header: 'Used by', cell: (p) => (p.usage ?? []).map((u) => `${u.cluster}/${u.instanceGroup} (${u.currentCount}/${u.targetCount})`).join(', ') || '-' },
         ]}
       />
     </SpaceBetween>

@@ -7,6 +7,7 @@ from pydantic import Field
 from launchpod.contracts.catalog import AvailabilityZoneListView, InstanceTypeListView
 from launchpod.contracts.catalog_ops.entry import CatalogEntry, NoInput
 from launchpod.contracts.common import AvailabilityZoneName, Contract, Role
+from launchpod.contracts.naming import renamed
 from launchpod.contracts.training_plans import (
     BuyTrainingPlanRequest,
     ExtendTrainingPlanInput,
@@ -21,7 +22,11 @@ from launchpod.contracts.training_plans import (
 
 
 class InstanceTypesInput(Contract):
-    zone: AvailabilityZoneName | None = Field(default=None, description="only types offered in this zone")
+    availabilityZone: AvailabilityZoneName | None = Field(
+        default=None,
+        validation_alias=renamed("availabilityZone", "zone"),
+        description="only types offered in this zone",
+    )
 
 
 ENTRIES: tuple[CatalogEntry, ...] = (

@@ -101,7 +101,7 @@ def instance_groups(request: CreateHyperPodInput, role_arn: str, scripts: str) -
     groups = []
     for g in request.instanceGroups:
         spec: dict[str, Any] = {
-            "InstanceGroupName": g.name,
+            "InstanceGroupName": g.instanceGroup,
             "InstanceType": g.instanceType,
             "InstanceCount": g.instanceCount,
             "ExecutionRole": role_arn,

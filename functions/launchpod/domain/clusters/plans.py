@@ -65,7 +65,7 @@ def control_plane_plan(
 ) -> plan.Plan:
     """``settled``: EKS is ACTIVE, the cluster is registered and no operation holds it; an existing
     control plane that is not settled is resumed (each phase skips what is done)."""
-    name = request.name
+    name = request.cluster
     found = plan.diff(
         name,
         _control_plane_desired(request),
@@ -90,7 +90,7 @@ def control_plane_plan(
 def hyperpod_real(cluster: dict[str, Any], zone: str | None) -> dict[str, Any]:
     groups = [
         {
-            "name": g.get("InstanceGroupName"),
+            "instanceGroup": g.get("InstanceGroupName"),
             "instanceType": g.get("InstanceType"),
             "instanceCount": g.get("TargetCount"),
         }
@@ -109,7 +109,7 @@ def hyperpod_plan(
     desired = plan.sent(request)
     if "instanceGroups" in desired:
         desired["instanceGroups"] = [
-            {"name": g.name, "instanceType": g.instanceType, "instanceCount": g.instanceCount}
+            {"instanceGroup": g.instanceGroup, "instanceType": g.instanceType, "instanceCount": g.instanceCount}
             for g in request.instanceGroups
         ]
     if cluster is not None and cluster.get("ClusterStatus") == "Failed":
@@ -203,10 +203,10 @@ def provision_plan(
     """Each part of a provision against what exists, in the order the phases run; an in-service cluster with
     its storage and dependencies plans nothing. ``dependencies_plan``: the dependencies missing or not at
     their pin (dependencies.reconcile_plan), installed between the control plane and HyperPod."""
-    name = request.name
+    name = request.cluster
     base = CreateClusterRequest.model_validate(
         request.model_dump(
-            include={"name", "availabilityZones", "kubernetesVersion", "network", "logging", "tags"}
+            include={"cluster", "availabilityZones", "kubernetesVersion", "network", "logging", "tags"}
             & request.model_fields_set
         )
     )

@@ -5,7 +5,7 @@ import { addGroupBody, addGroupErrors, EMPTY_ADD_GROUP } from '../instanceGroups
 describe('add instance group', () => {
   it('sends only what the user chose', () => {
     const body = addGroupBody({ ...EMPTY_ADD_GROUP, group: 'gpu', instanceType: 'ml.p5.48xlarge', capacityType: 'spot', efaOnly: true });
-    expect(body).toEqual({ group: 'gpu', instanceType: 'ml.p5.48xlarge', instanceCount: 1, capacityType: 'spot', efaOnly: true });
+    expect(body).toEqual({ instanceGroup: 'gpu', instanceType: 'ml.p5.48xlarge', instanceCount: 1, capacityType: 'spot', efaOnly: true });
   });
 
   it('sends the training plan only with that capacity type', () => {
@@ -33,7 +33,7 @@ describe('add instance group', () => {
       imageReleaseVersion: '1.2.3',
     };
     expect(addGroupBody(form)).toEqual({
-      group: 'flex',
+      instanceGroup: 'flex',
       instanceTypes: ['ml.g5.8xlarge', 'ml.g5.12xlarge'],
       instanceCount: 2,
       capacityType: 'onDemand',

@@ -9,7 +9,7 @@ from aws_lambda_powertools.event_handler.router import APIGatewayRouter
 
 from launchpod.contracts.catalog import AvailabilityZoneListView, InstanceTypeListView
 from launchpod.contracts.common import AvailabilityZoneName
-from launchpod.entrypoints.api.routing import route
+from launchpod.entrypoints.api.routing import older_spelling, one_spelling, route
 from launchpod.usecases import catalog
 
 router = APIGatewayRouter()
@@ -21,5 +21,9 @@ def list_availability_zones() -> AvailabilityZoneListView:
 
 
 @route(router, "list_instance_types")
-def list_instance_types(zone: Annotated[AvailabilityZoneName | None, Query()] = None) -> InstanceTypeListView:
-    return catalog.instance_types(zone, ports=catalog.real())
+def list_instance_types(
+    availabilityZone: Annotated[AvailabilityZoneName | None, Query()] = None,
+    zone: Annotated[AvailabilityZoneName | None, older_spelling("availabilityZone")] = None,
+) -> InstanceTypeListView:
+    chosen = one_spelling("availabilityZone", availabilityZone, "zone", zone)
+    return catalog.instance_types(chosen, ports=catalog.real())
