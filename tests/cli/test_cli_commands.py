@@ -130,7 +130,7 @@ def test_cli_input_json_and_body_give_the_whole_request_and_options_override_the
 
 def test_bad_json_is_refused_before_any_call_naming_the_option(capsys) -> None:
     with pytest.raises(SystemExit) as exit_:
-        ROOT.parse_args(["clusters", "provision", "--name", "x", "--hyperpod", "{nope"])
+        ROOT.parse_args(["clusters", "provision", "--cluster", "x", "--hyperpod", "{nope"])
     assert exit_.value.code == 2
     assert "--hyperpod" in capsys.readouterr().err
 
