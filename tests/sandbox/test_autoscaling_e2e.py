@@ -64,14 +64,14 @@ def cluster(sandbox):
 
 def test_karpenter_brings_a_gpu_node_from_zero_and_returns_to_zero(sandbox, cluster):
     with sandbox.client() as c:
-        unknown = c.put(f"/api/clusters/{NAME}/autoscaling", json={"enabled": True, "groups": ["nope"]})
+        unknown = c.put(f"/api/clusters/{NAME}/autoscaling", json={"enabled": True, "instanceGroups": ["nope"]})
         assert unknown.status_code == 422 and "HyperPod instance groups only" in unknown.json()["message"]
-        system = c.put(f"/api/clusters/{NAME}/autoscaling", json={"enabled": True, "groups": ["system"]})
+        system = c.put(f"/api/clusters/{NAME}/autoscaling", json={"enabled": True, "instanceGroups": ["system"]})
         assert system.status_code == 422 and "system (1 nodes) would be terminated" in system.json()["message"]
-        every = {"enabled": True, "groups": ["gpu", "system"], "confirmScaleToZero": ["system"]}
+        every = {"enabled": True, "instanceGroups": ["gpu", "system"], "confirmScaleToZero": ["system"]}
         alone = c.put(f"/api/clusters/{NAME}/autoscaling", json=every)
         assert alone.status_code == 422 and "no node for the system pods" in alone.json()["message"]
-        body = {"enabled": True, "groups": ["gpu"], "consolidateAfterSeconds": 60}
+        body = {"enabled": True, "instanceGroups": ["gpu"], "consolidateAfterSeconds": 60}
         op = c.put(f"/api/clusters/{NAME}/autoscaling", json=body).json()["operation"]["id"]
         done = sandbox.wait_operation(op)
         assert done["status"] == "SUCCEEDED", done

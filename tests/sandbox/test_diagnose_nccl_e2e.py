@@ -86,7 +86,7 @@ def test_a_hung_job_on_a_faulty_node_is_diagnosed_from_its_pods_logs_and_inciden
 
     aws_before, kube_before = _calls(sandbox)
     with sandbox.client("viewer") as c:
-        found = c.get(f"/api/clusters/{NAME}/diagnosis/nccl", params={"job": JOB})
+        found = c.get(f"/api/clusters/{NAME}/diagnosis/nccl", params={"jobName": JOB})
     aws_after, kube_after = _calls(sandbox)
     assert found.status_code == 200, found.text
     diagnosis = found.json()

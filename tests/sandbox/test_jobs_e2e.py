@@ -332,7 +332,7 @@ def test_nccl_diagnosis_finds_a_running_jobs_pods_and_their_efa(sandbox, cluster
     assert _submit(sandbox, custom_job("nccl-check")).status_code == 200
     assert _wait(sandbox, "nccl-check", ("Running",))["status"] == "Running"
     with sandbox.client("viewer") as c:
-        found = c.get(f"/api/clusters/{NAME}/diagnosis/nccl", params={"job": "nccl-check"}).json()
+        found = c.get(f"/api/clusters/{NAME}/diagnosis/nccl", params={"jobName": "nccl-check"}).json()
     titles = [f["title"] for f in found["findings"]]
     assert not any(t.startswith("No pods of job") for t in titles), titles
     assert any(t.startswith("All ") and "nodes are in us-east-1a" in t for t in titles), titles

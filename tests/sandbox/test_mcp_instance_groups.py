@@ -51,7 +51,7 @@ async def test_agent_adds_and_scales_a_group_with_the_playbook_tools(sandbox: An
         assert cluster["hyperpod"]["status"] == "InService" and not cluster.get("activeOperationId")
         groups = _data(await session.call_tool("list_instance_groups", {"cluster": NAME}))["items"]
         assert [g["instanceGroup"] for g in groups] == ["system"]
-        offered = _data(await session.call_tool("list_instance_types", {"zone": "us-east-1a"}))["items"]
+        offered = _data(await session.call_tool("list_instance_types", {"availabilityZone": "us-east-1a"}))["items"]
         assert "ml.p5.48xlarge" in {t["instanceType"] for t in offered}
 
         added = _data(

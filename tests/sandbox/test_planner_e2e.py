@@ -308,7 +308,7 @@ def test_autoscaling_again_is_noop_and_its_dry_run_is_refused_as_the_request_wou
     _noop(sandbox, "PUT", path, {"enabled": False})
     before = _count(sandbox)
     with sandbox.client() as c:  # this cluster was created without continuous provisioning
-        refused = c.put(path, json={"enabled": True, "groups": ["gpu"]}, params={"dryRun": "true"})
+        refused = c.put(path, json={"enabled": True, "instanceGroups": ["gpu"]}, params={"dryRun": "true"})
     assert refused.status_code == 409 and "continuous provisioning" in refused.json()["message"], refused.text
     assert _count(sandbox) == before
     with sandbox.client("viewer") as c:
