@@ -98,7 +98,8 @@ def default_columns(rows: list[dict[str, Any]]) -> tuple[str, ...]:
 def heading(column: str) -> str:
     """``eks.status`` -> ``EKS STATUS``, ``activeOperationId`` -> ``ACTIVE OPERATION ID``."""
     # GiB is one word, not "Gi B"
-    return re.sub(r"(?<=[a-z0-9])([A-Z])", r" \1", column.replace("GiB", "Gib")).replace(".", " ").upper()
+    plain = column.replace("GiB", "Gib").replace("vCpu", "Vcpu")
+    return re.sub(r"(?<=[a-z0-9])([A-Z])", r" \1", plain).replace(".", " ").upper()
 
 
 def table(rows: list[dict[str, Any]], columns: tuple[str, ...]) -> str:
