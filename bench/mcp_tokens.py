@@ -1,11 +1,13 @@
 """Benchmark: what the MCP gateway's tool list costs an agent before its first call, before and after.
 
-"After" is the ``tools/list`` answer as an SDK client receives it from the gateway (the in-memory
-transport, so the bytes are the JSON-RPC result's), once as every client gets it and once as a client
-that asks for output schemas (``_meta: {"launchpod/outputSchemas": true}``) gets it. "Before" is the list
-as c6fb098 served it, rebuilt from the same catalog: each tool with the REST request model's full schema,
-the REST response model's full schema as its output schema, the catalog's description with the
-completion, role and danger sentences, and all four annotations and three ``_meta`` keys.
+"Now" is the ``tools/list`` answer as an SDK client receives it from the gateway (the in-memory
+transport, so the bytes are the JSON-RPC result's): the list a session starts with (the core and
+``enable_toolsets``), the list with every toolset enabled (``--toolsets all``, or a stateless gateway without
+``X-MCP-Toolsets``), and that list for a client that asks for output schemas (``_meta:
+{"launchpod/outputSchemas": true}``). "Before" is the list as c6fb098 served it, rebuilt from today's
+catalog: each tool with the REST request model's full schema, the REST response model's full schema as its
+output schema, the catalog's description with the completion, role and danger sentences, and all four
+annotations and three ``_meta`` keys. c6fb098 itself (66 tools) served 32,401 without output schemas.
 
 Tokens: cl100k_base's count with ``tiktoken`` importable and its data file at hand, or with ``bpe-openai``
 (the same encodings built in, so it counts offline); else characters / 4, OpenAI's rule of thumb ("a token
@@ -96,9 +98,12 @@ def before() -> list[dict[str, Any]]:
     return tools
 
 
-async def received(ask_outputs: bool) -> list[dict[str, Any]]:
+C6FB098_TOKENS = 32_401  # characters / 4, without output schemas
+
+
+async def received(ask_outputs: bool, toolsets: tuple[str, ...] = ()) -> list[dict[str, Any]]:
     """tools/list as an SDK client session receives it from the gateway."""
-    server = build_server("http://127.0.0.1:9", lambda _request: "unused")
+    server = build_server("http://127.0.0.1:9", lambda _request: "unused", toolsets=toolsets)
     params = types.PaginatedRequestParams(_meta={OUTPUT_SCHEMAS_META: True}) if ask_outputs else None  # type: ignore[call-arg]
     async with create_connected_server_and_client_session(server) as session:
         result = await session.list_tools(params=params)
@@ -127,17 +132,21 @@ def main() -> None:
     how, count = counter()
     rows = {
         "before (c6fb098)": sizes(before(), count),
-        "now, every client": sizes(anyio.run(received, False), count),
-        "now, asking for output schemas": sizes(anyio.run(received, True), count),
+        "now, a session's first list": sizes(anyio.run(received, False), count),
+        "now, every toolset": sizes(anyio.run(received, False, ("all",)), count),
+        "now, every toolset, output schemas": sizes(anyio.run(received, True, ("all",)), count),
     }
     print(f"tokens of the MCP tool list ({how}):")
     columns = list(next(iter(rows.values())))
     print(f"{'':34}" + "".join(f"{c:>24}" for c in columns))
     for label, row in rows.items():
         print(f"{label:34}" + "".join(f"{row[c]:>24}" for c in columns))
-    old, new = rows["before (c6fb098)"], rows["now, every client"]
-    print(f"whole list: {new['whole list'] / old['whole list']:.2f} of before")
-    print(f"without output schemas: {new['without output schemas'] / old['without output schemas']:.2f} of before")
+    old, new = rows["before (c6fb098)"], rows["now, a session's first list"]
+    every = rows["now, every toolset"]
+    print(f"first list: {new['whole list'] / old['without output schemas']:.2f} of before, same catalog")
+    print(f"every toolset: {every['whole list'] / old['without output schemas']:.2f} of before, same catalog")
+    if how == "characters / 4":
+        print(f"first list: {new['whole list'] / C6FB098_TOKENS:.2f} of what c6fb098 served ({C6FB098_TOKENS})")
 
 
 if __name__ == "__main__":

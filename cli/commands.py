@@ -253,6 +253,13 @@ def _shape(annotation: Any) -> str:
     return "value"
 
 
+def literal(text: str) -> str:
+    """``text`` as argparse prints it: argparse %-formats every help string (``%(default)s``), so a catalog
+    summary or field description saying "90%" would end --help with a ValueError unless its % is doubled
+    (https://docs.python.org/3/library/argparse.html#help)."""
+    return text.replace("%", "%%")
+
+
 def _field_help(info: FieldInfo | None, option: Option) -> str:
     words = (info.description or "").rstrip(".") if info else ""
     if option.kind == "cluster":
@@ -270,7 +277,7 @@ def _field_help(info: FieldInfo | None, option: Option) -> str:
 
 def add_option(parser: argparse.ArgumentParser, entry: CatalogEntry, option: Option) -> None:
     info = entry.input.model_fields.get(option.field)
-    help_text = _field_help(info, option)
+    help_text = literal(_field_help(info, option))
     choices, value_type = _choices_and_type(info.annotation) if info else (None, str)
     metavar = kebab(option.field).upper().replace("-", "_")
     if option.positional:

@@ -10,11 +10,12 @@ from __future__ import annotations
 import argparse
 import asyncio
 import getpass
+import re
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from launchpod.contracts.catalog_ops import CatalogEntry
+from launchpod.contracts.catalog_ops import CATALOG, CatalogEntry
 from launchpod.contracts.jobs import JobLogsView, JobView
 
 from cli import completion, config, follow, render
@@ -27,6 +28,7 @@ from cli.commands import (
     flag_of,
     for_people,
     json_value,
+    literal,
     max_of,
 )
 
@@ -105,7 +107,7 @@ def _run(command: Command, by_id: dict[str, Command], namespace: argparse.Namesp
                 print(render.table(final["phases"], render.NESTED_COLUMNS["phases"]))
             return code
     except RestError as exc:
-        sys.stderr.write(f"launchpod {command.words}: {_error_text(command, exc)}\n")
+        sys.stderr.write(f"launchpod {command.words}: {_error_text(command, exc, by_id)}\n")
         if exc.status == 401:
             sys.stderr.write(f"(token from {runner.settings.source}; API {runner.settings.api_url})\n")
         return EXIT_API_ERROR
@@ -130,11 +132,27 @@ def _active_cluster(runner: Runner, by_id: dict[str, Command], command: Command)
     return str(preferences["activeCluster"])
 
 
-def _error_text(command: Command, exc: RestError) -> str:
-    """The API's message, then each field it names as the option to fix."""
+def _next_command(call: str, by_id: dict[str, Command]) -> str:
+    """An error's next-step call (``METHOD /api/... [JSON body]``) as the command that makes it, with the call."""
+    method, _, rest = call.partition(" ")
+    path = rest.split(" ", 1)[0].split("?", 1)[0]
+    for found in by_id.values():
+        route = re.sub(r"{\w+}", "[^/]+", found.entry.path)
+        if found.entry.method == method and re.fullmatch(route, path):
+            return f"`launchpod {found.words}` ({call})"
+    return call
+
+
+def _error_text(command: Command, exc: RestError, by_id: dict[str, Command]) -> str:
+    """The API's message, then each field it names as the option to fix, and the command that fixes it."""
     error = exc.error
     lines = [error.message]
-    lines += [f"  {flag_of(command, d.field) or 'request'}: {d.message}" for d in error.details]
+    lines += [
+        f"  next step: {_next_command(d.message, by_id)}"
+        if d.rule == "next_step"
+        else f"  {flag_of(command, d.field) or 'request'}: {d.message}"
+        for d in error.details
+    ]
     lines.append(f"(HTTP {exc.status} {error.code}" + (f", request id {error.requestId})" if error.requestId else ")"))
     if exc.retry_after:
         lines[-1] += f" Retry after {exc.retry_after} s."
@@ -193,9 +211,13 @@ def _configure(namespace: argparse.Namespace) -> int:
     return 0
 
 
-def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser], root: argparse.ArgumentParser) -> None:
+def add_commands(
+    sub: argparse._SubParsersAction[argparse.ArgumentParser],
+    root: argparse.ArgumentParser,
+    catalog: Iterable[CatalogEntry] = CATALOG,
+) -> None:
     """The generated commands, ``configure`` and ``completion``, on ``root``'s subcommands."""
-    made = commands()
+    made = commands(catalog)
     by_id = {c.entry.id: c for c in made}
     _connection_options(root)
     shared = argparse.ArgumentParser(add_help=False)
@@ -219,7 +241,7 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser], root:
             command.verb,
             aliases=list(command.aliases),
             parents=[shared],
-            help=summary.split(". ")[0].rstrip("."),
+            help=literal(summary.split(". ")[0].rstrip(".")),
             description=" ".join([summary, *notes]),
             epilog=EPILOG,
         )
@@ -263,10 +285,10 @@ def _completion(root: argparse.ArgumentParser, shell: str) -> int:
     return 0
 
 
-def parser() -> argparse.ArgumentParser:
+def parser(catalog: Iterable[CatalogEntry] = CATALOG) -> argparse.ArgumentParser:
     root = argparse.ArgumentParser(prog="launchpod", description="Launchpod's REST API from the command line.")
     sub = root.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    add_commands(sub, root)
+    add_commands(sub, root, catalog)
     return root
 
 

@@ -41,17 +41,29 @@ def _parser() -> argparse.ArgumentParser:
         help="list every tool's output schema to every client (by default only to clients that ask, as they"
         " cost each agent tokens)",
     )
+    parser.add_argument(
+        "--toolsets",
+        default="",
+        help="toolsets every session starts with, comma-separated, or 'all' (default: none; the core tools and"
+        " enable_toolsets, which adds the others); for a client that ignores tools/list_changed",
+    )
+    parser.add_argument(
+        "--stateless",
+        action="store_true",
+        help="HTTP only: no sessions, any instance answers any request; lists every tool unless a request's"
+        " X-MCP-Toolsets header chooses",
+    )
     parser.add_argument("--host", default="127.0.0.1", help="HTTP only (default %(default)s)")
     parser.add_argument("--port", type=int, default=8080, help="HTTP only (default %(default)s)")
     return parser
 
 
-async def serve_stdio(api_url: str, token: str | None, output_schemas: bool = False) -> None:
+async def serve_stdio(api_url: str, token: str | None, output_schemas: bool = False, toolsets: str = "") -> None:
     from mcp.server.stdio import stdio_server
 
     from mcp_gateway.server import build_server
 
-    server = build_server(api_url, lambda _request: token, output_schemas=output_schemas)
+    server = build_server(api_url, lambda _request: token, output_schemas=output_schemas, toolsets=toolsets.split(","))
     async with stdio_server() as (read, write):
         await server.run(read, write, server.create_initialization_options())
 
@@ -66,14 +78,16 @@ def main(argv: Sequence[str] | None = None) -> int:
                 "launchpod mcp: no token (--token or LAUNCHPOD_TOKEN); every tool call will be refused.",
                 file=sys.stderr,
             )
-        anyio.run(serve_stdio, api_url, args.token, args.output_schemas)
+        anyio.run(serve_stdio, api_url, args.token, args.output_schemas, args.toolsets)
         return 0
     import uvicorn
 
     from mcp_gateway.server import build_asgi_app
 
     uvicorn.run(
-        build_asgi_app(api_url, output_schemas=args.output_schemas),
+        build_asgi_app(
+            api_url, output_schemas=args.output_schemas, toolsets=args.toolsets.split(","), stateless=args.stateless
+        ),
         host=args.host,
         port=args.port,
         lifespan="on",

@@ -1,7 +1,7 @@
 """When an agent should call each tool: the first words of every tool's description.
 
 The catalog's summary says what a REST operation does, for people reading the API reference; an agent
-choosing among 66 tools needs when to pick one, and what it must not miss (data loss, a confirm field),
+choosing among dozens of tools needs when to pick one, and what it must not miss (data loss, a confirm field),
 in as few words as will do. What every tool shares (dryRun, NOOP, following operations) is said once, in
 the server's instructions. An operation the catalog adds without a line here keeps its catalog summary.
 """
@@ -10,6 +10,7 @@ from __future__ import annotations
 
 WHEN: dict[str, str] = {
     "health": "Check the Launchpod API is up.",
+    "list_regions": "Before creating a cluster elsewhere than Launchpod's Region: the Regions to offer.",
     "list_availability_zones": "Before creating a cluster: the zones (and zone ids) you may offer the user.",
     "list_instance_types": "Before creating a cluster or group: HyperPod instance types and the zones offering"
     " each (zone narrows it).",
@@ -114,7 +115,7 @@ WHEN: dict[str, str] = {
     "delete_space": "Delete a Space (its /data stays); confirm: the Space's name again.",
     "get_cluster_gpu_metrics": "Is the cluster's GPU capacity used? Utilisation per group, idle GPUs (numbers).",
     "get_node_metrics": "One node's GPU use, memory, power, XID and EFA as min/avg/max/last.",
-    "get_job_metrics": "Is a job using its GPUs? Its nodes' GPU utilisation and memory as numbers.",
-    "get_endpoint_metrics": "An endpoint's request rate, latency p50/p95 and time to first token as numbers.",
+    "get_job_metrics": "Is a job using its GPUs? Its nodes' GPU use and memory; its loss from MLflow.",
+    "get_endpoint_metrics": "An endpoint's request rate, latency p50/p95, time to first token, tokens/s.",
     "list_idle_capacity": "Which GPU nodes sit idle, how long, and what they cost per hour.",
 }

@@ -26,7 +26,8 @@ def make_handler(environ: Mapping[str, str] = os.environ) -> Mangum:
     if not api_url:
         raise RuntimeError("LAUNCHPOD_API_URL is not set: the gateway needs the Launchpod API's base URL")
     max_wait = float(environ.get("LAUNCHPOD_MCP_MAX_WAIT_SECONDS", MAX_WAIT_SECONDS))
-    app = build_asgi_app(api_url, json_response=True, max_wait_seconds=max_wait)
+    # Stateless: a session cannot outlive an invocation, so every tool is listed (or the X-MCP-Toolsets header's).
+    app = build_asgi_app(api_url, json_response=True, max_wait_seconds=max_wait, stateless=True)
     # lifespan="on": Mangum runs it around each invocation; the app starts a fresh session manager each time.
     return Mangum(app, lifespan="on")
 

@@ -18,6 +18,10 @@ from launchpod.contracts.errors import ErrorCode, ErrorDetail, ErrorView
 
 from mcp_gateway import __version__
 
+# Built once per process: httpx otherwise builds a TLS context for every client, loading certifi's CA bundle, about
+# 20 ms of CPU on each tool call.
+_TLS = httpx.create_ssl_context()
+
 USER_AGENT = f"launchpod-mcp-gateway/{__version__}"
 BODY_METHODS = frozenset({"POST", "PUT", "PATCH"})
 
@@ -164,7 +168,7 @@ class RestClient:
             "Accept": "application/json",
         }
         async with httpx.AsyncClient(
-            base_url=self.base_url, transport=self._transport, timeout=self._timeout
+            base_url=self.base_url, transport=self._transport, timeout=self._timeout, verify=_TLS
         ) as client:
             try:
                 response = await client.request(

@@ -78,13 +78,15 @@ def input_schema_of(entry: CatalogEntry) -> dict[str, Any]:
     schema.pop("description", None)
     properties: dict[str, Any] = schema.get("properties", {})
     field = cluster_field(entry)
-    if field is not None:
-        named = {**properties.pop(field), "description": "The cluster's name."}
-        properties = {CLUSTER: named, **properties}
+    if field is not None or (CLUSTER in properties and entry.path.startswith("/api/clusters")):
+        # the server's instructions say once that `cluster` is the cluster's name, for every tool (a body that
+        # names a new cluster calls it `cluster` already: launchpod.contracts.naming)
+        properties.pop(field or CLUSTER)
+        properties = {CLUSTER: {"type": "string"}, **properties}
         schema["required"] = [CLUSTER if r == field else r for r in schema.get("required", [])]
     if "dryRun" in properties:
         # the server's instructions say once what dryRun does, for every tool that takes it
-        properties["dryRun"] = {"type": "boolean", "default": False}
+        properties["dryRun"] = {"type": "boolean"}
     schema["properties"] = properties
     return cast(dict[str, Any], compact(schema))
 

@@ -4,23 +4,28 @@
 token a call carries is decided by a ``TokenSource``: over HTTP, the ``Authorization: Bearer`` header of
 the MCP request being served; over stdio, the token the process was started with.
 
-``build_asgi_app`` serves it over streamable HTTP, stateless (any instance, including a Lambda, can answer
-any request). Its lifespan starts the MCP session manager, so a host that mounts it must run that
+``build_asgi_app`` serves it over streamable HTTP, with sessions that remember the toolsets a client enabled
+(``toolsets``), or stateless (any instance, including a Lambda, can answer any request). Its lifespan
+starts the MCP session manager, so a host that mounts it must run that
 lifespan (``async with app.router.lifespan_context(app): ...``); without it, ``/mcp`` answers 503.
 """
 
 from __future__ import annotations
 
 import contextlib
+import functools
 import logging
+import weakref
 from collections.abc import AsyncIterator, Callable, Iterable
 from typing import Any
 
+import anyio
 import httpx
 from launchpod.contracts.catalog_ops import TOOLS, CatalogEntry
 from mcp import types
-from mcp.server.lowlevel import Server
+from mcp.server.lowlevel import NotificationOptions, Server
 from mcp.server.lowlevel.helper_types import ReadResourceContents
+from mcp.server.models import InitializationOptions
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 from pydantic import AnyUrl
 from starlette.applications import Starlette
@@ -32,7 +37,8 @@ from starlette.types import Receive, Scope, Send
 from mcp_gateway import __version__, skills
 from mcp_gateway.rest import RestClient
 from mcp_gateway.schemas import OUTPUT_SCHEMAS_META
-from mcp_gateway.tools import MAX_WAIT_SECONDS, ToolRunner, list_tools
+from mcp_gateway.tools import MAX_WAIT_SECONDS, ToolRunner, failed, invalid, list_tools, ok
+from mcp_gateway.toolsets import ALL, ENABLE_TOOL, HEADER, Toolsets
 
 log = logging.getLogger(__name__)
 
@@ -42,7 +48,8 @@ INSTRUCTIONS = """\
 Launchpod runs SageMaker HyperPod clusters on Amazon EKS. Every tool is one call to the Launchpod REST API
 made with your user's own token, so you can do exactly what your user can do.
 - Inspect before you create: list_clusters, list_availability_zones and list_instance_types first.
-- Every tool that works on a cluster takes it as `cluster`.
+- Every tool that works on a cluster takes the cluster's name as `cluster`.
+- Tools that change things come in toolsets: enable_toolsets names them and adds the ones you need.
 - A new cluster is one call: provision_cluster (control plane, dependencies, HyperPod, storage).
 - Tools that change things answer with an operation. It is finished only when get_operation says
   SUCCEEDED, FAILED or CANCELLED: follow it with wait_for_operation, never assume "request sent" is done.
@@ -50,6 +57,7 @@ made with your user's own token, so you can do exactly what your user can do.
   nothing; when nothing would change it answers NOOP.
 - Ask the user only decision-level questions (availability zone, instance type, capacity type); Launchpod
   plans CIDRs, route tables and security groups itself.
+- Every tool needs the viewer role unless its description names another.
 - The prompts (and launchpod://skills/ resources) are playbooks for whole tasks; follow them.
 """
 
@@ -62,6 +70,22 @@ def header_token(request: Request | None) -> str | None:
     return token.strip() or None if scheme.lower() == "bearer" else None
 
 
+class _Server(Server[Any, Request]):
+    """The SDK's server, declaring ``tools.listChanged`` when the tool list can change within a session."""
+
+    def __init__(self, *, list_changes: bool) -> None:
+        super().__init__("launchpod", version=__version__, instructions=INSTRUCTIONS, website_url=None)
+        self.list_changes = list_changes
+
+    def create_initialization_options(
+        self,
+        notification_options: NotificationOptions | None = None,
+        experimental_capabilities: dict[str, dict[str, Any]] | None = None,
+    ) -> InitializationOptions:
+        options = notification_options or NotificationOptions(tools_changed=self.list_changes)
+        return super().create_initialization_options(options, experimental_capabilities)
+
+
 def build_server(
     api_base_url: str,
     token_source: TokenSource,
@@ -72,14 +96,45 @@ def build_server(
     poll_first: float = 1.0,
     poll_max: float = 10.0,
     output_schemas: bool = False,
+    toolsets: Iterable[str] = (),
+    stateless: bool = False,
 ) -> Server[Any, Request]:
     """The MCP server. ``output_schemas`` lists every tool's output schema to every client; without it a
-    client gets them by sending ``_meta: {"launchpod/outputSchemas": true}`` with ``tools/list``."""
+    client gets them by sending ``_meta: {"launchpod/outputSchemas": true}`` with ``tools/list``.
+
+    A session starts with the core tools and ``toolsets`` (names, or ``all``) enabled; an HTTP request's
+    ``X-MCP-Toolsets`` header chooses instead. ``stateless``: each request is a session of its own (the
+    stateless HTTP transport), so nothing can be enabled for later requests and the list defaults to ``all``.
+    """
     entries = tuple(catalog)
-    tools = list_tools(entries, output_schemas=output_schemas)
-    with_outputs = tools if output_schemas else list_tools(entries, output_schemas=True)
-    tool_names = {t.name for t in tools}
-    server: Server[Any, Request] = Server("launchpod", version=__version__, instructions=INSTRUCTIONS, website_url=None)
+    groups = Toolsets(entries)
+    default = groups.parse([ALL] if stateless and not toolsets else toolsets)
+    every = list_tools(entries, output_schemas=output_schemas)
+    # built on the first ask: the response models' schemas take a while, and most clients never ask
+    with_outputs = functools.cache(lambda: every if output_schemas else list_tools(entries, output_schemas=True))
+    tool_names = {t.name for t in every}
+    enable_tool = groups.enable_tool()
+    enabled_by: weakref.WeakKeyDictionary[Any, frozenset[str]] = weakref.WeakKeyDictionary()
+    server = _Server(list_changes=not stateless)
+
+    def enabled() -> frozenset[str]:
+        """The toolsets this session has enabled; a session's first request sets them (header or default)."""
+        context = server.request_context
+        if context.session not in enabled_by:
+            header = context.request.headers.get(HEADER) if context.request is not None else None
+            enabled_by[context.session] = groups.parse(header.split(",")) if header else default
+        return enabled_by[context.session]
+
+    async def enable(names: frozenset[str]) -> frozenset[str]:
+        """Adds toolsets to this session and tells the client its tool list changed; returns those added."""
+        added = names - enabled()
+        if added and not stateless:
+            context = server.request_context
+            enabled_by[context.session] = enabled() | added
+            # on the request's own stream, so a streamable HTTP client gets it without a standalone GET stream
+            changed = types.ServerNotification(types.ToolListChangedNotification())
+            await context.session.send_notification(changed, related_request_id=context.request_id)
+        return added
 
     # The SDK's low-level decorators are untyped; the handlers below are typed.
     @server.list_tools()  # type: ignore[no-untyped-call, untyped-decorator]
@@ -87,12 +142,19 @@ def build_server(
         # Output schemas cost an agent tokens on every session; a client that validates results asks for them.
         meta = request.params.meta if request is not None and request.params is not None else None
         asked = bool(meta is not None and (meta.model_extra or {}).get(OUTPUT_SCHEMAS_META))
-        return with_outputs if asked else tools
+        on = enabled()
+        visible = groups.visible(on)
+        listed = [t for t in (with_outputs() if asked else every) if t.name in visible or t.name not in groups.catalog]
+        return listed if on == set(groups.members) else [*listed, enable_tool]
 
     # Input is validated by the REST API, not here: one validator, the same 422 for browser and agent.
     @server.call_tool(validate_input=False)  # type: ignore[untyped-decorator]
     async def _call_tool(name: str, arguments: dict[str, Any]) -> types.CallToolResult:
         context = server.request_context
+        if name == ENABLE_TOOL:
+            return await _enable_toolsets(arguments)
+        # a hidden tool called by name still runs (one validator: REST); its toolset is listed from now on
+        await enable(groups.holding([name]))
         token = token_source(context.request)
         runner = ToolRunner(
             RestClient(api_base_url, token, transport=rest_transport),
@@ -111,6 +173,26 @@ def build_server(
 
         return await runner.call(name, arguments, progress)
 
+    async def _enable_toolsets(arguments: dict[str, Any]) -> types.CallToolResult:
+        names = arguments.get("toolsets")
+        try:
+            if not isinstance(names, list) or not names or not all(isinstance(n, str) for n in names):
+                raise ValueError(f"toolsets is a list of toolset names: {', '.join(groups.members)} or {ALL}.")
+            wanted = groups.parse(names)
+            if stateless and wanted - enabled():
+                raise ValueError(
+                    "This gateway serves stateless HTTP: no session keeps what you enable. Ask the user to send"
+                    f" the header X-MCP-Toolsets: {','.join(sorted(wanted))} (or all) with every request."
+                )
+        except ValueError as exc:
+            return failed(invalid(str(exc)))
+        added = await enable(wanted)
+        return ok(groups.enabled_answer(added, enabled()))
+
+    async def _enable_for(skill: skills.Skill) -> None:
+        # a playbook's steps call these tools: list them before the agent reaches the step
+        await enable(groups.holding(skill.tools))
+
     @server.list_prompts()  # type: ignore[no-untyped-call, untyped-decorator]
     async def _list_prompts() -> list[types.Prompt]:
         return [skills.prompt_of(s) for s in skills.load()]
@@ -123,6 +205,7 @@ def build_server(
         missing = [a.name for a in skill.arguments if a.required and not (arguments or {}).get(a.name)]
         if missing:
             raise ValueError(f"Prompt {name} needs {', '.join(missing)}.")
+        await _enable_for(skill)
         return types.GetPromptResult(
             description=skill.title,
             messages=[
@@ -143,9 +226,23 @@ def build_server(
         skill = skills.by_name(name)
         if skill is None or not str(uri).startswith(skills.URI_PREFIX):
             raise ValueError(f"No resource {uri}; resources/list names them.")
+        await _enable_for(skill)
         return [ReadResourceContents(skill.render(None, tool_names), "text/markdown")]
 
     return server
+
+
+class _SessionEndFilter(logging.Filter):
+    """Drops the SDK's traceback for a session that ended normally: when a client ends its session (DELETE),
+    the SDK's transport closes the standalone GET stream's reader under the writer still reading it, which
+    logs "Error in standalone SSE writer" with ClosedResourceError. Any other error still logs."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        closed = record.exc_info is not None and isinstance(record.exc_info[1], anyio.ClosedResourceError)
+        return not (closed and record.getMessage() == "Error in standalone SSE writer")
+
+
+logging.getLogger("mcp.server.streamable_http").addFilter(_SessionEndFilter())
 
 
 def _envelope(status: int, code: str, message: str, headers: dict[str, str] | None = None) -> JSONResponse:
@@ -190,11 +287,16 @@ def build_asgi_app(
     poll_first: float = 1.0,
     poll_max: float = 10.0,
     output_schemas: bool = False,
+    toolsets: Iterable[str] = (),
+    stateless: bool = False,
 ) -> Starlette:
     """The streamable HTTP app: MCP at ``path`` (default ``/mcp``), a health check at ``/healthz``.
 
-    Stateless: each MCP request runs on a fresh transport, so no session outlives a request and the app
-    can run on Lambda. The caller's bearer token is forwarded to ``api_base_url`` on every tool call.
+    By default each client gets a session (``Mcp-Session-Id``) that remembers the toolsets it enabled; the
+    sessions live in this process, so run one instance or route a session's requests to one instance.
+    ``stateless``: each MCP request runs on a fresh transport, so no session outlives a request and the app
+    can run on Lambda; then every tool is listed unless the client's ``X-MCP-Toolsets`` header chooses.
+    The caller's bearer token is forwarded to ``api_base_url`` on every tool call.
     The host must run the app's lifespan (uvicorn does; a parent Starlette app must enter
     ``app.router.lifespan_context(app)`` in its own lifespan). Mounted under a prefix with
     ``Mount("/mcp", app)``, pass ``path="/"``.
@@ -207,6 +309,8 @@ def build_asgi_app(
         poll_first=poll_first,
         poll_max=poll_max,
         output_schemas=output_schemas,
+        toolsets=toolsets,
+        stateless=stateless,
     )
     state: dict[str, StreamableHTTPSessionManager | None] = {"manager": None}
 
@@ -214,7 +318,7 @@ def build_asgi_app(
     async def lifespan(_: Starlette) -> AsyncIterator[None]:
         # A fresh manager per start: run() works once per instance, and an ASGI-on-Lambda adapter may
         # run the lifespan once per invocation.
-        manager = StreamableHTTPSessionManager(server, json_response=json_response, stateless=True)
+        manager = StreamableHTTPSessionManager(server, json_response=json_response, stateless=stateless)
         async with manager.run():
             state["manager"] = manager
             try:

@@ -18,7 +18,7 @@ from typing import Any
 
 import anyio
 from launchpod.contracts.catalog_ops import TOOLS, CatalogEntry
-from launchpod.contracts.common import Contract, OperationId
+from launchpod.contracts.common import Contract, OperationId, Role
 from launchpod.contracts.errors import ErrorCode, ErrorDetail, ErrorView
 from launchpod.contracts.operations import OperationStatus, OperationView
 from mcp import types
@@ -39,6 +39,7 @@ from mcp_gateway.schemas import (
 __all__ = ["output_schema_of"]
 
 STATUS_TOOL = "get_operation"
+REST_META = "launchpod/rest"
 WAIT_TOOL = "wait_for_operation"
 MAX_WAIT_SECONDS = 300
 TERMINAL = tuple(s.value for s in OperationStatus if s.terminal)
@@ -66,59 +67,59 @@ class WaitForOperationResult(Contract):
     operation: OperationView
 
 
-def _title(op_id: str) -> str:
-    return op_id.replace("_", " ").capitalize()
-
-
 def description_of(entry: CatalogEntry) -> str:
-    """When to use the tool, then what an agent must know before calling: completion, danger, role."""
+    """When to use the tool, then what an agent must know before calling: completion, danger, role (the server's
+    instructions say once that every tool needs the viewer role unless it names another)."""
     text = WHEN.get(entry.id, entry.summary)
     if entry.accepted:
-        text += f" Answers an operation: follow it with {WAIT_TOOL} ({STATUS_TOOL} decides when it is done)."
+        text += f" Then {WAIT_TOOL}; {STATUS_TOOL} decides completion."
     elif entry.immediate:
         text += " Effective at once, no operation."
     if entry.destructive:
         text += " Destructive: confirm with the user first."
-    if entry.role is not None:
+    if entry.role is not None and entry.role != Role.VIEWER:
         text += f" Role: {entry.role.value}."
     return text
 
 
 def _annotations(entry: CatalogEntry) -> types.ToolAnnotations:
-    # MCP's defaults are the cautious ones (readOnly false, destructive true, idempotent false, openWorld true);
-    # destructive and idempotent mean nothing for a read-only tool, so it says only that it reads.
+    # Only what differs from MCP's defaults (readOnly false, destructive true, idempotent false, openWorld true:
+    # the cautious ones, https://modelcontextprotocol.io/specification/2025-06-18/server/tools#tool), and
+    # readOnlyHint always, the one hint clients act on (auto-approval). Destructive and idempotent mean nothing
+    # for a read-only tool.
     if not entry.mutates:
-        return types.ToolAnnotations(readOnlyHint=True, openWorldHint=False)
+        return types.ToolAnnotations(readOnlyHint=True)
     return types.ToolAnnotations(
-        readOnlyHint=False, destructiveHint=entry.destructive, idempotentHint=entry.idempotent, openWorldHint=False
+        readOnlyHint=False,
+        destructiveHint=None if entry.destructive else False,
+        idempotentHint=True if entry.idempotent else None,
     )
 
 
 def tool_for(entry: CatalogEntry, *, output_schemas: bool = False) -> types.Tool:
+    """The tool as every client gets it; with ``output_schemas`` (a client that asked) also its output schema
+    and its REST route in ``_meta``. No ``title``: MCP clients show the name when there is none."""
     return types.Tool(
         name=entry.id,
-        title=_title(entry.id),
         description=description_of(entry),
         inputSchema=input_schema_of(entry),
         outputSchema=output_schema_of(entry) if output_schemas else None,
         annotations=_annotations(entry),
-        _meta={"launchpod/rest": {"method": entry.method, "path": entry.path}},
+        _meta={REST_META: {"method": entry.method, "path": entry.path}} if output_schemas else None,
     )
 
 
 def wait_tool(*, output_schemas: bool = False) -> types.Tool:
     return types.Tool(
         name=WAIT_TOOL,
-        title="Wait for operation",
         description=(
             "After every tool that answers an operation: wait until it is SUCCEEDED, FAILED or CANCELLED"
             f" (polls {STATUS_TOOL}, at most timeoutSeconds). terminal=false: call again. On FAILED the summary"
-            " names the failed phase. Progress notifications name each phase and its status. Role: viewer."
+            " names the failed phase. Progress notifications name each phase and its status."
         ),
         inputSchema=compact(WaitForOperationInput.model_json_schema()),
         outputSchema=WaitForOperationResult.model_json_schema(mode="serialization") if output_schemas else None,
-        annotations=types.ToolAnnotations(readOnlyHint=True, openWorldHint=False),
-        _meta={"launchpod/rest": None},
+        annotations=types.ToolAnnotations(readOnlyHint=True),
     )
 
 
@@ -142,6 +143,11 @@ def failed(error: RestError) -> types.CallToolResult:
         structuredContent=error.envelope(),
         isError=True,
     )
+
+
+def invalid(message: str) -> RestError:
+    """A 422 for an input the gateway itself owns, in the API's envelope."""
+    return RestError(422, ErrorView(code=ErrorCode.VALIDATION_FAILED, message=message))
 
 
 def _local_validation_error(exc: ValidationError) -> RestError:

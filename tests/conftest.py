@@ -72,6 +72,7 @@ _SHARED_GROUPS = {
     "tests/sandbox/test_metrics_jobs_e2e.py": "jobs-cluster",
     "tests/sandbox/browser/test_metrics_ui.py": "jobs-cluster",
     "tests/sandbox/test_metrics_inference_e2e.py": "inference-cluster",
+    "tests/sandbox/browser/test_endpoint_metrics_ui.py": "inference-cluster",
     "tests/sandbox/browser/test_observability_ui.py": "jobs-cluster",
     "tests/sandbox/test_inference_e2e.py": "inference-cluster",
     "tests/sandbox/test_inference_autoscaling_e2e.py": "inference-cluster",
@@ -84,6 +85,7 @@ _SHARED_GROUPS = {
     "tests/sandbox/test_unknown_ids_e2e.py": "jobs-cluster",
     "tests/sandbox/test_cli_jobs_e2e.py": "jobs-cluster",
     "tests/sandbox/test_watch_jobs_e2e.py": "jobs-cluster",
+    "tests/sandbox/browser/test_console_layout_ui.py": "jobs-cluster",
 }
 
 

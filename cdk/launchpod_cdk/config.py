@@ -70,6 +70,9 @@ class Inputs:
     oidc_groups_claim: str = "cognito:groups"
     oidc_client_id: str | None = None
     oidc_scopes: tuple[str, ...] = ("openid", "email", "profile")
+    # plan-expiring notifications: hours before a training plan in use ends at which its subscribers are told
+    # (LAUNCHPOD_PLAN_EXPIRING_HOURS of the watcher; None leaves the function's default, 24)
+    plan_expiring_hours: tuple[int, ...] | None = None
     # registry additions used only by tests (functions the stack wires by name, not yet registered)
     extra_functions: tuple = field(default_factory=tuple)
 
@@ -79,6 +82,18 @@ class Inputs:
                 raise SystemExit(f"launchpod:oidcIssuer must be an https:// URL, not {self.oidc_issuer!r}.")
             if not self.oidc_audience:
                 raise SystemExit("launchpod:oidcIssuer needs launchpod:oidcAudience (the ID tokens' aud, a client id).")
+        if self.plan_expiring_hours is not None and (
+            not self.plan_expiring_hours or any(h < 1 for h in self.plan_expiring_hours)
+        ):
+            raise SystemExit(
+                f"launchpod:planExpiringHours takes whole hours of 1 or more, comma separated (e.g. 72,24), not "
+                f"{','.join(map(str, self.plan_expiring_hours))!r}."
+            )
+
+    @property
+    def plan_expiring_setting(self) -> str | None:
+        """LAUNCHPOD_PLAN_EXPIRING_HOURS as the watcher reads it ("72,24"), or None for its default."""
+        return None if self.plan_expiring_hours is None else ",".join(map(str, self.plan_expiring_hours))
 
     @property
     def own_idp(self) -> bool:
@@ -135,7 +150,20 @@ class Inputs:
             oidc_client_id=ctx("oidcClientId") or None,
             oidc_scopes=tuple(str(ctx("oidcScopes", " ".join(defaults.oidc_scopes))).replace(",", " ").split())
             or defaults.oidc_scopes,
+            plan_expiring_hours=_hours(ctx("planExpiringHours")),
             extra_callback_urls=tuple(
                 u for u in str(ctx("callbackUrls", ",".join(defaults.extra_callback_urls))).split(",") if u
             ),
         )
+
+
+def _hours(value: object) -> tuple[int, ...] | None:
+    """``launchpod:planExpiringHours``: "72,24" (or a number); None when not given."""
+    if value is None or str(value).strip() == "":
+        return None
+    try:
+        return tuple(int(h) for h in str(value).split(",") if h.strip())
+    except ValueError:
+        raise SystemExit(
+            f"launchpod:planExpiringHours takes whole hours, comma separated (e.g. 72,24), not {value!r}."
+        ) from None

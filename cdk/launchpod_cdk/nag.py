@@ -100,8 +100,11 @@ def acknowledge(stack) -> list[tuple[str, str, str]]:
         f"IAM5[Resource::arn:<AWS::Partition>:s3:::sagemaker-{prefix}-<AWS::AccountId>-<AWS::Region>/*]",
         # CloudWatchAgentServerPolicy's own scope for the agent's configuration parameters
         "IAM5[Resource::arn:<AWS::Partition>:ssm:*:*:parameter/AmazonCloudWatch-*]",
-        # HyperPod clusters get IDs at run time: the operators and Karpenter's role act on this account's
-        "IAM5[Resource::arn:<AWS::Partition>:sagemaker:<AWS::Region>:<AWS::AccountId>:cluster/*]",
+        # HyperPod clusters get IDs at run time: the operators and Karpenter's role act on this account's, in the
+        # Region each cluster was created in
+        "IAM5[Resource::arn:<AWS::Partition>:sagemaker:*:<AWS::AccountId>:cluster/*]",
+        # AMP workspaces get IDs at run time: the HyperPod observability collector remote-writes to this account's
+        "IAM5[Resource::arn:<AWS::Partition>:aps:*:<AWS::AccountId>:workspace/*]",
     ):
         _ack(stack.role_boundary, finding, boundary)
 

@@ -46,6 +46,8 @@ WIRED_BY_NAME: dict[str, str] = {
     "events-cluster-event": "launchpod.entrypoints.events.cluster_event.handler",
     "notify-webhooks": "launchpod.entrypoints.events.webhook_relay.handler",
 }
+# The scheduled function that runs the watcher (jobs failed, endpoints unhealthy, training plans expiring).
+WATCHER = "events-drift-check"
 
 
 class LaunchpodStack(Stack):
@@ -170,6 +172,9 @@ class LaunchpodStack(Stack):
             if spec.name in fns and "notifications" in spec.tables:
                 # every notification links to the console page it is about
                 fns[spec.name].add_environment(ENV_KEYS["console_url"], self.web.url)
+        if inputs.plan_expiring_setting is not None and WATCHER in fns:
+            # the hours before a plan's end its subscribers are told (docs/notifications.md)
+            fns[WATCHER].add_environment(ENV_KEYS["plan_expiring_hours"], inputs.plan_expiring_setting)
         for name in self.events.skipped:
             Annotations.of(self).add_info(f"No registry function {name}: its EventBridge rule is not created")
 

@@ -124,7 +124,7 @@ def boundary_document(d: Deployment) -> dict[str, Any]:
     drivers, the training and inference operators with KEDA's CloudWatch reads), the Karpenter role, the
     checkpoint and MLflow roles use; no IAM write beyond the load balancers' service-linked role, and no
     sts:AssumeRole. ``tests/sandbox/aws/test_iam_boundary.py`` holds every role's policy inside it."""
-    p, r, a = d.partition, d.region, d.account
+    p, a = d.partition, d.account
     everywhere = (
         set(EKS_CLUSTER_POLICY_ACTIONS) | set(hyperpod.NODE_ACTIONS) | set(CONTAINER_INSIGHTS_ACTIONS) | _lbc_actions()
     )
@@ -152,7 +152,7 @@ def boundary_document(d: Deployment) -> dict[str, Any]:
                     "sagemaker:BatchDeleteClusterNodes",
                     "sagemaker:DescribeClusterNode",
                 ],
-                "Resource": f"arn:{p}:sagemaker:{r}:{a}:cluster/*",
+                "Resource": f"arn:{p}:sagemaker:*:{a}:cluster/*",  # a cluster lives in the Region chosen for it
             },
             {
                 # The HyperPod execution role's Session Manager channels, for SSM access to nodes
@@ -180,6 +180,14 @@ def boundary_document(d: Deployment) -> dict[str, Any]:
                     "sagemaker:UpdateClusterInference",
                 ],
                 "Resource": "*",
+            },
+            {
+                # The HyperPod observability add-on's collector remote-writes into this account's Amazon Managed
+                # Prometheus workspaces (launchpod.domain.hyperpod_observability.policy scopes it to one).
+                "Sid": "MetricsRemoteWrite",
+                "Effect": "Allow",
+                "Action": "aps:RemoteWrite",
+                "Resource": f"arn:{p}:aps:*:{a}:workspace/*",
             },
             {
                 "Sid": "InferenceCertificates",

@@ -66,6 +66,7 @@ class Run:
     metrics: dict[str, list[tuple[int, float]]] = field(default_factory=dict)
     experiment_id: str = "0"
     start_time: int = 0  # epoch milliseconds, as MLflow records it
+    metric_times: dict[str, list[int]] = field(default_factory=dict)  # epoch ms of each logged value, as sent
 
 
 @dataclass
@@ -255,6 +256,22 @@ def start_run(arn: str, experiment: str, name: str, params: dict[str, str]) -> R
 def log_metric(run: Run, key: str, value: float, step: int) -> None:
     with _lock:
         run.metrics.setdefault(key, []).append((step, value))
+        run.metric_times.setdefault(key, []).append(int(time.time() * 1000))
+
+
+def metric_history(arn: str, run_id: str, key: str) -> list[dict[str, Any]] | None:
+    """MLflow's GetMetricHistory on the server ``arn``: every value logged for ``key`` in the run, in order, as
+    ``{key, value, timestamp (epoch ms), step}``; None when the run does not exist (RESOURCE_DOES_NOT_EXIST)."""
+    server = server_by_arn(arn)
+    with _lock:
+        run = next((r for r in (server.runs if server else []) if r.run_id == run_id), None)
+        if run is None:
+            return None
+        times = run.metric_times.get(key) or []
+        return [
+            {"key": key, "value": v, "timestamp": t, "step": s}
+            for (s, v), t in zip(run.metrics.get(key) or [], times, strict=False)
+        ]
 
 
 def experiment_by_name(arn: str, name: str) -> dict[str, Any] | None:

@@ -31,6 +31,11 @@ the cluster ... Otherwise, you can have orphaned resources in your VPC that prev
 to delete the VPC" (https://docs.aws.amazon.com/eks/latest/APIReference/API_DeleteCluster.html).
 Not modelled: the NLB itself in ELB's API, targets.
 
+Task governance: the resource's ``kueue.x-k8s.io/queue-name`` and ``priority-class`` labels (AWS, "Deploy models
+with task governance") are copied to its Deployment and pod template, so sandbox.controllers.kueue_pods queues
+the replicas (how the real operator hands them to Kueue is not documented); a JumpStart model's
+``spec.server.acceleratorPartitionType`` is its pod's request for one such partition instead of a GPU.
+
 Autoscaling: a resource's ``autoScalingSpec`` becomes a KEDA ScaledObject on its Deployment, which KEDA
 (installed with the inference add-on) scales; while it does, the operator leaves the Deployment's replicas
 to it and reports them in ``status.replicas`` (sandbox.controllers.keda).
@@ -63,16 +68,23 @@ def _ready(deployment: dict[str, Any] | None) -> bool:
     return deployment is not None and status.get("readyReplicas", 0) >= spec.get("replicas", 1) > 0
 
 
+KUEUE_LABELS = ("kueue.x-k8s.io/queue-name", "kueue.x-k8s.io/priority-class")
+
+
 def _worker(kind: str, spec: dict[str, Any]) -> tuple[dict[str, Any], int, str]:
     """The serving container, its port and the instance type."""
     if kind == "JumpStartModel":
         model = spec.get("model") or {}
+        # spec.server.acceleratorPartitionType: the replica asks for one GPU partition instead of a GPU (AWS,
+        # "Task submission with GPU partitions": JumpStart models)
+        partition = (spec.get("server") or {}).get("acceleratorPartitionType")
+        device = f"nvidia.com/{partition}" if partition else "nvidia.com/gpu"
         container = {
             "name": "model",
             "image": JUMPSTART_IMAGE,
             "env": [{"name": "SM_JUMPSTART_MODEL_ID", "value": str(model.get("modelId", ""))}],
             "ports": [{"name": "http", "containerPort": JUMPSTART_PORT}],
-            "resources": {"requests": {"nvidia.com/gpu": "1"}, "limits": {"nvidia.com/gpu": "1"}},
+            "resources": {"requests": {device: "1"}, "limits": {device: "1"}},
         }
         return container, JUMPSTART_PORT, str((spec.get("server") or {}).get("instanceType", ""))
     worker = spec.get("worker") or {}
@@ -111,6 +123,9 @@ def _children(kind: str, resource: dict[str, Any]) -> tuple[list[dict[str, Any]]
     name, namespace = meta["name"], meta["namespace"]
     container, port, instance_type = _worker(kind, spec)
     labels = {"app": name, "sagemaker.amazonaws.com/inference-endpoint": name}
+    # the team's queue and priority class on the resource go to its workload, so Kueue queues the replicas
+    # (AWS, "Deploy models with task governance"; sandbox.controllers.kueue_pods)
+    queued = {k: v for k, v in (meta.get("labels") or {}).items() if k.startswith(KUEUE_LABELS)}
     owner = [{"apiVersion": f"{GROUP}/{VERSION}", "kind": kind, "name": name, "uid": meta.get("uid", "")}]
     volumes = [_model_volume(m["name"], spec) for m in container.get("volumeMounts", [])]
     affinity = {
@@ -129,12 +144,12 @@ def _children(kind: str, resource: dict[str, Any]) -> tuple[list[dict[str, Any]]
     deployment = {
         "apiVersion": "apps/v1",
         "kind": "Deployment",
-        "metadata": {"name": name, "namespace": namespace, "labels": labels, "ownerReferences": owner},
+        "metadata": {"name": name, "namespace": namespace, "labels": labels | queued, "ownerReferences": owner},
         "spec": {
             "replicas": int(spec.get("replicas", 1)),
             "selector": {"matchLabels": {"app": name}},
             "template": {
-                "metadata": {"labels": labels},
+                "metadata": {"labels": labels | queued},
                 "spec": {"containers": [container], "volumes": volumes, "affinity": affinity},
             },
         },

@@ -24,6 +24,8 @@ The rules, each from Kueue's documentation (v1beta1, the API the task governance
   (``reclaimWithinCohort: Any``), and with ``withinClusterQueue: LowerPriority`` may evict lower-priority
   Workloads of its own queue; the most recently admitted go first. An evicted Workload has condition Evicted
   (reason Preempted), its job's pods are removed, and it waits again in its queue.
+* A serving Deployment's pods are queued one by one (Kueue's pod integration: sandbox.controllers.kueue_pods);
+  a preempted pod is deleted and its replacement queued again.
 * Topology-aware scheduling (https://kueue.sigs.k8s.io/docs/concepts/topology_aware_scheduling/, and
   HyperPod's "Topology-aware scheduling" page): a PodSet annotated ``kueue.x-k8s.io/podset-required-topology:
   <node label>`` is admitted only when all its pods fit on the nodes of one value of that label;
@@ -43,7 +45,7 @@ import logging
 from collections import defaultdict
 from typing import Any
 
-from sandbox.controllers import scheduling
+from sandbox.controllers import kueue_pods, scheduling
 from sandbox.controllers.common import timestamp
 
 log = logging.getLogger("sandbox.controllers.kueue_admission")
@@ -118,29 +120,37 @@ def _priority(emulator: Any, job: dict[str, Any]) -> tuple[str | None, int]:
 
 
 async def _ensure_workloads(emulator: Any) -> None:
-    """A Workload for each queued job; a Workload whose job is gone goes with it (its owner reference)."""
+    """A Workload for each queued job and each queued pod of a Deployment (sandbox.controllers.kueue_pods); a
+    Workload whose job or pod is gone goes with it (its owner reference)."""
     jobs = [j for j in emulator.list_objects(PYTORCH) if queued(j)]
+    pods = [p for p in emulator.list_objects("v1/pods") if kueue_pods.queued(p)]
     names = set()
-    for job in jobs:
-        meta = job["metadata"]
-        names.add((meta["namespace"], workload_name(job)))
-        if workload_of(emulator, job) is not None:
+    for owner, pod in [*((j, False) for j in jobs), *((p, True) for p in pods)]:
+        meta = owner["metadata"]
+        name = kueue_pods.workload_name(owner) if pod else workload_name(owner)
+        names.add((meta["namespace"], name))
+        if emulator.get_object(WORKLOADS, meta["namespace"], name) is not None:
             continue
-        priority_class, priority = _priority(emulator, job)
+        priority_class, priority = _priority(emulator, owner)
         workload = {
             "apiVersion": GROUP_VERSION,
             "kind": "Workload",
             "metadata": {
-                "name": workload_name(job),
+                "name": name,
                 "namespace": meta["namespace"],
                 "labels": {JOB_UID_LABEL: meta["uid"]},
                 "ownerReferences": [
-                    {"apiVersion": job["apiVersion"], "kind": job["kind"], "name": meta["name"], "uid": meta["uid"]}
+                    {
+                        "apiVersion": owner.get("apiVersion", "v1"),
+                        "kind": owner.get("kind", "Pod"),
+                        "name": meta["name"],
+                        "uid": meta["uid"],
+                    }
                 ],
             },
             "spec": {
                 "queueName": meta["labels"][QUEUE_LABEL],
-                "podSets": _pod_sets(job),
+                "podSets": kueue_pods.pod_set(owner) if pod else _pod_sets(owner),
                 "priority": priority,
                 **({"priorityClassName": priority_class} if priority_class else {}),
             },
@@ -293,6 +303,27 @@ async def _evict(emulator: Any, workload: dict[str, Any], by: dict[str, Any], wh
     _set(workload, "QuotaReserved", "False", "Preempted", message)
     _set(workload, "Admitted", "False", "Preempted", message)
     await emulator.put_object(WORKLOADS, workload)
+    owner: dict[str, Any] = next(iter(workload["metadata"].get("ownerReferences") or []), {})
+    if owner.get("kind") == "Pod":  # a plain pod cannot be suspended: Kueue stops it (kueue_pods)
+        meta = workload["metadata"]
+        await emulator.put_object("v1/events", _event(meta["namespace"], meta["name"], "Preempted", message))
+        await emulator.delete_object("v1/pods", meta["namespace"], owner["name"])
+
+
+def _event(namespace: str, workload: str, reason: str, message: str) -> dict[str, Any]:
+    return {
+        "apiVersion": "v1",
+        "kind": "Event",
+        "metadata": {"name": f"{workload}.{reason.lower()}", "namespace": namespace},
+        "involvedObject": {"apiVersion": GROUP_VERSION, "kind": "Workload", "name": workload, "namespace": namespace},
+        "reason": reason,
+        "message": message,
+        "type": "Normal",
+        "source": {"component": "kueue-admission"},
+        "firstTimestamp": timestamp(),
+        "lastTimestamp": timestamp(),
+        "count": 1,
+    }
 
 
 async def _admit(emulator: Any, workload: dict[str, Any], cq: str, flavor: str, want: dict[str, float]) -> None:
@@ -396,8 +427,9 @@ async def admit_all(emulator: Any) -> None:
 
 
 def _ours(workload: dict[str, Any]) -> bool:
-    """A Workload of a job the sandbox's operators run (its pods wait for the admission)."""
-    return any(o.get("kind") == "HyperPodPyTorchJob" for o in workload["metadata"].get("ownerReferences") or [])
+    """A Workload of a job the sandbox's operators run or of a queued pod (either waits for the admission)."""
+    kinds = ("HyperPodPyTorchJob", "Pod")
+    return any(o.get("kind") in kinds for o in workload["metadata"].get("ownerReferences") or [])
 
 
 def _cq_of(workload: dict[str, Any]) -> str:

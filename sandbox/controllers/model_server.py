@@ -254,6 +254,14 @@ async def proxy(emulator: Any, method: str, path: str, text: str) -> aiohttp.web
             "ServiceUnavailable",
             f"error trying to reach service: dial tcp 10.0.0.1:{target}: connect: connection refused",
         )
+    waiting_ranks = _ranks_missing(emulator, ns, container)
+    if waiting_ranks:
+        return _error(
+            503,
+            "ServiceUnavailable",
+            f"error trying to reach service: dial tcp 10.0.0.1:{target}: connect: connection refused "
+            f"(the server waits for {waiting_ranks})",
+        )
     if method == "GET" and rest in ("/health", "/v1/models"):
         return aiohttp.web.json_response({"object": "list", "data": [{"id": _model_name(pod), "object": "model"}]})
     if method != "POST" or rest != "/v1/chat/completions":
@@ -280,6 +288,36 @@ async def proxy(emulator: Any, method: str, path: str, text: str) -> aiohttp.web
             usage.get("completion_tokens", 0),
         )
     return answer
+
+
+def _ranks_missing(emulator: Any, ns: str, container: dict[str, Any]) -> str | None:
+    """What a multi-node SGLang server (``--nnodes`` N) still waits for before it listens, or None. Every rank
+    dials ``--dist-init-addr``; the rank-0 server starts its HTTP server once all N ranks joined its process group
+    (https://docs.sglang.ai/references/multi_node_deployment/multi_node.html). The address is a Service's DNS name
+    that must resolve to the rank-0 pod (a headless Service selecting it), and each rank is a Ready pod with the
+    same --nnodes and --dist-init-addr."""
+    args = [str(a) for a in container.get("args") or []]
+    nodes = int(_flag(args, "--nnodes") or 1)
+    if nodes < 2:
+        return None
+    address = _flag(args, "--dist-init-addr") or ""
+    host = address.rsplit(":", 1)[0]
+    service = emulator.get_object("v1/services", host.split(".")[1] if "." in host else ns, host.split(".")[0])
+    selector = ((service or {}).get("spec") or {}).get("selector") or {}
+    joined = set()
+    for pod in emulator.list_objects("v1/pods", ns):
+        theirs = [str(a) for a in (((pod.get("spec") or {}).get("containers") or [{}])[0].get("args") or [])]
+        if _ready(pod) and _flag(theirs, "--dist-init-addr") == address and _flag(theirs, "--nnodes") == str(nodes):
+            rank = _flag(theirs, "--node-rank") or "0"
+            labels = pod["metadata"].get("labels") or {}
+            if rank != "0" or (selector and all(labels.get(k) == v for k, v in selector.items())):
+                joined.add(rank)
+    missing = [str(k) for k in range(nodes) if str(k) not in joined]
+    if not missing:
+        return None
+    if service is None:
+        return f"{host} to resolve (no such Service) before the ranks can meet"
+    return f"node rank(s) {', '.join(missing)} of {nodes} to join at {address}"
 
 
 def _operator_pd_fault(emulator: Any, ns: str, pod: dict[str, Any], body: dict[str, Any]) -> str | None:

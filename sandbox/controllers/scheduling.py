@@ -13,6 +13,10 @@ the reason string kube-scheduler reports for the nodes it rejects:
   toleration matching follows the same page (``Exists`` with no key tolerates everything);
 * ``nodeSelector`` or required node affinity not met: "node(s) didn't match Pod's node affinity/selector"
   (https://kubernetes.io/docs/concepts/scheduling-eviction/assign-pod-node/);
+* required pod anti-affinity with ``topologyKey: kubernetes.io/hostname``: a node already running a Pod whose
+  labels match a term's ``labelSelector.matchLabels`` is rejected with "node(s) didn't match pod anti-affinity
+  rules" (InterPodAffinity, https://kubernetes.io/docs/concepts/scheduling-eviction/assign-pod-node/#inter-pod-affinity-and-anti-affinity;
+  other topology keys and matchExpressions are not modelled);
 * requests beyond what is left of ``status.allocatable`` after the Pods already bound there:
   "Insufficient <resource>" (cpu, memory and extended resources such as ``nvidia.com/gpu``,
   ``vpc.amazonaws.com/efa``, ``aws.amazon.com/neuron``; an extended resource with only a limit requests
@@ -152,6 +156,25 @@ def _reasons(pod_spec: dict[str, Any], node: dict[str, Any], used: dict[str, flo
     return short, True
 
 
+def _anti_affine_nodes(pod_spec: dict[str, Any], bound: list[dict[str, Any]]) -> set[str]:
+    """The nodes running a Pod that the Pod's required hostname anti-affinity keeps it away from."""
+    terms = ((pod_spec.get("affinity") or {}).get("podAntiAffinity") or {}).get(
+        "requiredDuringSchedulingIgnoredDuringExecution"
+    ) or []
+    out = set()
+    for term in terms:
+        wanted = (term.get("labelSelector") or {}).get("matchLabels") or {}
+        if term.get("topologyKey") != "kubernetes.io/hostname" or not wanted:
+            continue
+        for pod in bound:
+            labels = (pod.get("metadata") or {}).get("labels") or {}
+            if (pod.get("status") or {}).get("phase") not in ("Succeeded", "Failed") and all(
+                labels.get(k) == v for k, v in wanted.items()
+            ):
+                out.add(str((pod.get("spec") or {}).get("nodeName")))
+    return out
+
+
 def schedule(
     pod_spec: dict[str, Any], nodes: list[dict[str, Any]], bound: list[dict[str, Any]], pinned: str | None = None
 ) -> tuple[str | None, str]:
@@ -169,9 +192,12 @@ def schedule(
                 on_node[name] = on_node.get(name, 0) + amount
     histogram: Counter[str] = Counter()
     preemption: Counter[str] = Counter()
+    avoided = _anti_affine_nodes(pod_spec, bound)
     for node in sorted(nodes, key=lambda n: n["metadata"]["name"]):
         if pinned is not None and node["metadata"]["name"] != pinned:
             reasons, resolvable = ["node(s) didn't match Pod's node affinity/selector"], False
+        elif node["metadata"]["name"] in avoided:
+            reasons, resolvable = ["node(s) didn't match pod anti-affinity rules"], False
         else:
             reasons, resolvable = _reasons(pod_spec, node, used.get(node["metadata"]["name"], {}))
         if not reasons:

@@ -42,6 +42,7 @@ from typing import Any
 
 from sandbox.aws import clock, mlflow
 from sandbox.controllers import kuberay, kueue_admission, mountpoint, programs
+from sandbox.controllers import training_resilience as resilience
 from sandbox.controllers.common import crd, install_crd, timestamp
 from sandbox.controllers.periodic import Periodic
 from sandbox.controllers.training_pods import (  # re-exported: the controls and tests reach them here
@@ -159,11 +160,17 @@ def _on_lost_node(emulator: Any, pods: list[dict[str, Any]]) -> dict[str, Any] |
     return None
 
 
-async def _create_pods(emulator: Any, job: dict[str, Any]) -> None:
+async def _create_pods(emulator: Any, job: dict[str, Any], only: set[str] | None = None) -> None:
+    """Each replica's pod (``only`` these names when given), as many as the replica spec asks or, for an
+    elastic job scaled down, as its current world size."""
     meta = job["metadata"]
+    scaled = ((job.get("status") or {}).get("elasticScalingStatus") or {}).get("currentReplicas")
     for spec in job["spec"].get("replicaSpecs") or []:
-        for i in range(int(spec.get("replicas") or 0)):
+        count = int(spec.get("replicas") or 0) if scaled is None else int(scaled)
+        for i in range(count):
             name = f"{meta['name']}-{spec['name']}-{i}"
+            if only is not None and name not in only:
+                continue
             for container in spec["template"]["spec"]["containers"]:  # a recreated pod starts new logs
                 key = (meta["namespace"], name, container["name"])
                 emulator.pod_logs.pop(key, None)
@@ -209,6 +216,7 @@ async def _recover(emulator: Any, job: dict[str, Any], run: _Run, what: str, pod
     if not node_lost and len(run.window) < before_full:
         run.window.append(now)
         restart["restartCount"] = int(restart.get("restartCount", 0)) + 1
+        resilience.fault_struck(run, f"process restart after {what}")
         run.hung, run.last_match, run.read_inputs = False, {}, False
         run.last_step_at = clock.sim_seconds_elapsed(run.started)
         for pod in _job_pods(emulator, job):
@@ -234,13 +242,55 @@ async def _recover(emulator: Any, job: dict[str, Any], run: _Run, what: str, pod
         return
     restart["fullJobRestartCount"] = int(restart.get("fullJobRestartCount", 0)) + 1
     run.window, run.hung, run.last_match, run.read_inputs = [], False, {}, False
-    run.generation += 1
     run.started, run.last_step_at = now, 0.0
+    if node_lost and resilience.checkpointless(job):
+        await _from_peers(emulator, job, run, what, pod_name)
+        return
+    resilience.fault_struck(run, f"full job restart after {what}")
+    run.generation += 1
     await _delete_pods(emulator, job)
     _condition(job, "Restarting", "FullJobRestart", f"{what} on {pod_name}; every pod is recreated.")
     await emulator.put_object(PYTORCH, job)
     await _event(emulator, job, "FullJobRestart", f"{what} on {pod_name}; restarting the whole job", True)
     await _create_pods(emulator, job)
+
+
+async def _from_peers(emulator: Any, job: dict[str, Any], run: _Run, what: str, pod_name: str) -> None:
+    """Checkpointless recovery (sandbox.controllers.training_resilience): only the failed node's pod is replaced;
+    the others keep their processes and hand the replacement their state once it runs."""
+    resilience.fault_struck(run, f"checkpointless recovery from peer replicas after {what}", keeps_progress=True)
+    failed = next((p for p in _job_pods(emulator, job) if p["metadata"]["name"] == pod_name), None)
+    if failed is not None:
+        await emulator.delete_object("v1/pods", failed["metadata"]["namespace"], pod_name)
+    _condition(job, "Restarting", "CheckpointlessRecovery", f"{what} on {pod_name}; replacing that pod only.")
+    await emulator.put_object(PYTORCH, job)
+    await _event(
+        emulator, job, "CheckpointlessRecovery", f"{what} on {pod_name}; its state comes from the peer replicas", True
+    )
+    await _create_pods(emulator, job, only={pod_name})
+
+
+async def _elastic_wait(emulator: Any, job: dict[str, Any], run: _Run, pods: list[dict[str, Any]]) -> None:
+    """An elastic job whose replacement pod has no node past faultyScaleDownTimeoutInSeconds continues with fewer
+    replicas (sandbox.controllers.training_resilience)."""
+    policy = resilience.elastic(job)
+    placed = [p for p in pods if (p.get("spec") or {}).get("nodeName")]
+    if policy is None or len(placed) == len(pods) or not resilience.waited_too_long(job, run):
+        return
+    size = resilience.scale_down_to(policy, len(placed))
+    if size is None:
+        return
+    keep = {p["metadata"]["name"] for p in sorted(placed, key=lambda p: p["metadata"]["name"])[:size]}
+    for pod in pods:
+        if pod["metadata"]["name"] not in keep:
+            await emulator.delete_object("v1/pods", pod["metadata"]["namespace"], pod["metadata"]["name"])
+    run.unplaced_since = None
+    resilience.fault_struck(run, f"elastic scale-down to {size} replicas")
+    job.setdefault("status", {})["elasticScalingStatus"] = {"currentReplicas": size}
+    message = f"no node for the replacement pod within faultyScaleDownTimeoutInSeconds; continuing with {size}"
+    _condition(job, "Restarting", "ElasticScaleDown", message)
+    await emulator.put_object(PYTORCH, job)
+    await _event(emulator, job, "ElasticScaleDown", message, True)
 
 
 async def _inputs_missing(emulator: Any, job: dict[str, Any], run: _Run, pods: list[dict[str, Any]]) -> bool:
@@ -319,6 +369,7 @@ async def _train(emulator: Any, job: dict[str, Any], run: _Run, pods: list[dict[
         for rule in _rules(job):
             if re.search(rule["logPattern"], line):
                 run.last_match[rule["name"]] = run.last_step_at
+    await resilience.recovered_if_past(emulator, job, run)
     if run.step >= settings.steps:
         for pod in pods:
             _write(emulator, pod, "[rank0] training complete; final checkpoint written\n")
@@ -380,19 +431,33 @@ async def _run_pytorch(emulator: Any, job: dict[str, Any], cluster: str, kueue_o
         # where it can, job-level restarts and jobMaxRetryCount otherwise).
         await emulator.delete_object("v1/pods", gone["metadata"]["namespace"], gone["metadata"]["name"])
         lost = f"node failure ({gone['spec']['nodeName']} is gone)"
+        if resilience.elastic(job) is not None:
+            # elastic: the lost pod is recreated and the job waits for it, then scales down (_elastic_wait)
+            resilience.fault_struck(run, f"elastic recovery after {lost}")
+            _condition(job, "Restarting", "ElasticRecovery", f"{lost}; waiting for a node for its pod")
+            await emulator.put_object(PYTORCH, job)
+            await _event(emulator, job, "ElasticRecovery", f"{lost}; recreating {gone['metadata']['name']}", True)
+            await _create_pods(emulator, job, only={gone["metadata"]["name"]})
+            return
         await _recover(emulator, job, run, lost, gone["metadata"]["name"], True)
         return
     if not await _place(emulator, pods):
+        await _elastic_wait(emulator, job, run, _job_pods(emulator, job))
         return
+    run.unplaced_since = None
     if state in ("Created", "Restarting"):
         run.started, run.last_step_at = time.monotonic(), 0.0
+        recovering = (job["status"]["conditions"][-1].get("reason") or "") == "CheckpointlessRecovery"
         _condition(job, "Running", "PodsRunning", f"{len(pods)} pods running")
         await emulator.put_object(PYTORCH, job)
         for pod in pods:
             _write(
                 emulator,
                 pod,
-                f"[hyperpod-elastic-agent] starting {job['spec'].get('nprocPerNode')} worker "
+                f"[checkpointless] model and optimizer state received from peer replicas, resuming from step "
+                f"{run.step}\n"
+                if recovering
+                else f"[hyperpod-elastic-agent] starting {job['spec'].get('nprocPerNode')} worker "
                 f"processes, resuming from step {run.step}\n",
             )
         return

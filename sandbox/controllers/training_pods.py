@@ -24,6 +24,8 @@ class Settings:
     log_interval: float = 10.0  # simulated seconds between training steps
     steps: int = 40
     lines_per_step: int = 1  # log lines a pytorch pod writes per step (volume for the log stream bench)
+    # steps between the checkpoints a job's code writes: a restart resumes from the last one (1: every step)
+    checkpoint_every: int = 1
 
 
 @dataclass
@@ -41,6 +43,13 @@ class _Run:
     read_inputs: bool = False  # the current processes found what they read in the bucket (sandbox.controllers.programs)
     # pod uid -> its local volumes (emptyDir, hostPath) by name: what the trainer wrote there stays between steps
     local: dict[str, dict[str, Any]] = field(default_factory=dict)
+    # the fault being recovered from (sandbox.controllers.training_resilience): when it struck (monotonic), the
+    # step training had reached, how it is recovered; None once training is past that step again
+    fault_at: float | None = None
+    fault_step: int = 0
+    fault_how: str = ""
+    resumed_from: int = 0  # the step the recovery resumed training from
+    unplaced_since: float | None = None  # an elastic job's replacement pod has waited for a node since then
 
 
 @dataclass

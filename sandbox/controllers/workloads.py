@@ -17,7 +17,7 @@ import uuid
 from typing import Any
 
 from sandbox.aws.sagemaker import node_agents
-from sandbox.controllers import crashloop, images, mounts, operators, programs, scheduling
+from sandbox.controllers import crashloop, images, kueue_pods, mounts, operators, programs, scheduling
 from sandbox.controllers.common import timestamp
 from sandbox.controllers.periodic import Periodic
 
@@ -170,7 +170,13 @@ async def _place(
     old = emulator.get_object("v1/pods", namespace, name)
     node = ((old or {}).get("spec") or {}).get("nodeName")
     message = ""
-    if node not in {n["metadata"]["name"] for n in nodes}:
+    # a pod in a team's queue waits, gated, until Kueue admits it (sandbox.controllers.kueue_pods)
+    queue = ((template.get("metadata") or {}).get("labels") or {}).get(kueue_pods.QUEUE_LABEL)
+    gated = bool(owner_kind == "Deployment" and queue and kueue_pods.installed(emulator))
+    gated = gated and (old is None or (not node and kueue_pods.held(emulator, old)))
+    if gated:
+        node = None
+    elif node not in {n["metadata"]["name"] for n in nodes}:
         bound = [p for p in emulator.list_objects("v1/pods") if (p.get("spec") or {}).get("nodeName")]
         node, message = scheduling.schedule(pod_spec, nodes, bound, pinned)
     pod: dict[str, Any] = {
@@ -205,7 +211,10 @@ async def _place(
     if annotations:
         pod["metadata"]["annotations"] = annotations
     ready = False
-    if node is None:
+    if gated:
+        pod["spec"]["schedulingGates"] = [{"name": kueue_pods.GATE}]
+        pod["status"] = kueue_pods.gated_status()
+    elif node is None:
         pod["status"] = {
             "phase": "Pending",
             "conditions": [{"type": "PodScheduled", "status": "False", "reason": "Unschedulable", "message": message}],
@@ -271,7 +280,8 @@ async def _place(
             "containerStatuses": [container],
         }
         ready = bool(container["ready"])
-    if old is None or old.get("status") != pod["status"]:
+    gates = ((old or {}).get("spec") or {}).get("schedulingGates") != pod["spec"].get("schedulingGates")
+    if old is None or old.get("status") != pod["status"] or gates:
         await emulator.put_object("v1/pods", pod)
     return ready
 

@@ -12,7 +12,9 @@ import subprocess
 from typing import Any
 
 import pytest
-from launchpod.contracts.catalog_ops import CATALOG
+from launchpod.contracts.catalog_ops import CATALOG, CatalogEntry, ClusterRef, HealthView
+from launchpod.contracts.common import Role
+from pydantic import Field
 
 from cli import config
 from cli.commands import arguments_of, commands
@@ -253,6 +255,24 @@ def test_every_documented_rest_operation_is_a_command_with_an_argument_for_each_
             assert {o.field for o in command.options} == fields, command.words
 
 
+def test_an_errors_next_step_is_shown_as_the_command_that_makes_it():
+    from launchpod.contracts.errors import ErrorView
+
+    from cli.main import _error_text
+    from mcp_gateway.rest import RestError
+
+    call = 'POST /api/clusters/ml-a/dependencies {"includeOptional": true}'
+    error = ErrorView.model_validate(
+        {
+            "code": "CONFLICT",
+            "message": "ml-a has no HyperPod Spaces add-on; install the cluster's dependencies with the optional ones.",
+            "details": [{"field": None, "rule": "next_step", "message": call}],
+        }
+    )
+    text = _error_text(COMMANDS["create_space"], RestError(409, error), COMMANDS)
+    assert f"  next step: `launchpod {COMMANDS['reconcile_dependencies'].words}` ({call})" in text.splitlines()
+
+
 def test_waiting_shows_every_phase_that_ended_even_between_two_polls() -> None:
     import io
 
@@ -267,3 +287,28 @@ def test_waiting_shows_every_phase_that_ended_even_between_two_polls() -> None:
     said = err.getvalue().splitlines()
     assert code == 0
     assert [line.split()[-2:] for line in said if line.startswith("  SUCCEEDED")] == [["Make", "a"], ["Make", "b"]]
+
+
+class _ShareInput(ClusterRef):
+    threshold: int = Field(default=90, description="warn above this % of the group's GPUs")
+
+
+def test_a_percent_sign_in_a_summary_or_field_description_prints_in_help(capsys) -> None:
+    """argparse %-formats help strings; a catalog summary saying "90%" must not break --help."""
+    entry = CatalogEntry(
+        "get_gpu_share",
+        "GET",
+        "/api/clusters/{name}/gpu-share",
+        "Is more than 90% of the cluster's GPUs in use? Per group.",
+        _ShareInput,
+        HealthView,
+        Role.VIEWER,
+        tags=("metrics",),
+    )
+    root = parser((*CATALOG, entry))
+    with pytest.raises(SystemExit):
+        root.parse_args(["metrics", "-h"])
+    with pytest.raises(SystemExit):
+        root.parse_args(["metrics", "get-gpu-share", "-h"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert "Is more than 90% of the cluster's GPUs in use" in text and "warn above this % of the group's GPUs" in text

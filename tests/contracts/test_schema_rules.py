@@ -20,8 +20,9 @@ from launchpod.contracts.autoscaling import AutoscalingRequest
 from launchpod.contracts.catalog_ops import entry
 from launchpod.contracts.clusters import CreateClusterRequest, ProvisionClusterRequest
 from launchpod.contracts.features import UpdateFeaturesRequest
+from launchpod.contracts.hyperpod import AutoPatch
 from launchpod.contracts.inference import CreateEndpointRequest, KvCacheSpec, ModelPath
-from launchpod.contracts.instance_groups import AddInstanceGroupRequest, AutoPatch
+from launchpod.contracts.instance_groups import AddInstanceGroupRequest
 from launchpod.contracts.jobs import LogMonitoringRule, SubmitJobRequest
 from launchpod.contracts.models import DownloadModelRequest, RepoId, Revision
 from launchpod.contracts.nodes import MoveNodesRequest, NodeActionRequest

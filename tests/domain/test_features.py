@@ -134,7 +134,7 @@ def test_autoscaling_is_read_back_with_its_status_and_failure_message():
     }
     view = {v.name: v for v in features.views(_real(hyperpod=failing))}["autoscaling"]
     assert (view.enabled, view.status, view.note) == (True, "Failed", "ClusterRole may not BatchAddClusterNodes")
-    assert view.changedWith and "instance-groups" in view.changedWith
+    assert view.changedWith == "Autoscaling, in the cluster's instance groups"
     off = {v.name: v for v in features.views(_real())}["autoscaling"]
     assert (off.enabled, off.status) == (False, "DISABLED")
 

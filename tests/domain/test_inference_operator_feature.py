@@ -46,7 +46,7 @@ def test_both_operators_at_once_install_cert_manager_once():
 
 def test_a_missing_dependency_addon_is_refused_naming_it_and_the_route_that_installs_it():
     with pytest.raises(
-        Conflict, match=r"aws-mountpoint-s3-csi-driver is not installed \(POST /api/clusters/c1/dependencies"
+        Conflict, match=r"aws-mountpoint-s3-csi-driver is not installed \(installing the cluster's dependencies"
     ):
         _steps({"inferenceOperator": {"enabled": True}}, {"metrics-server": {"status": "ACTIVE"}})
 

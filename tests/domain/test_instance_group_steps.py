@@ -26,3 +26,17 @@ def test_an_update_says_each_field_it_changes_from_and_to():
     change = InstanceGroupChangeInput(name="c1", action="update", group="g", changes={"instanceCount": 4})
     (update, wait) = workflow.steps(change, {"instanceCount": 2}, False)
     assert update.reason == "UpdateCluster changes instanceCount 2 -> 4" and wait.phase == "WaitGroup"
+
+
+def test_a_patching_change_is_said_in_words_not_as_json():
+    drain = {
+        "strategy": "DrainFirst",
+        "drain": {"drainTimeoutSeconds": 600, "onDrainTimeout": "Skip"},
+        "maxBatchSize": {"type": "INSTANCE_COUNT", "value": 1},
+    }
+    change = InstanceGroupChangeInput(name="c1", action="update", group="g", changes={"autoPatch": drain})
+    (update, _) = workflow.steps(change, {"autoPatch": {"strategy": "WhenIdle", "idleWaitWindowSeconds": 86400}}, False)
+    assert update.reason == (
+        "UpdateCluster changes autoPatch WhenIdle (idle wait 86400 s) -> "
+        "DrainFirst (drain timeout 600 s, then Skip, 1 node(s) at once)"
+    )

@@ -179,10 +179,20 @@ def test_a_job_on_any_gpu_type_hyperpod_offers_asks_for_its_gpus_and_efa(instanc
 
 def test_missing_operators_are_409_naming_the_feature():
     off = rules.ClusterFacts(**{**FACTS.__dict__, "training_operator": None, "kuberay": False})
-    with pytest.raises(Conflict, match="trainingOperator"):
+    with pytest.raises(Conflict, match="Turn on the training operator") as refused:
         rules.check(_request(recipe="pytorch-torchrun"), off)
-    with pytest.raises(Conflict, match="includeOptional"):
+    assert {
+        "field": None,
+        "rule": "next_step",
+        "message": 'PATCH /api/clusters/c1/features {"trainingOperator": {"enabled": true}}',
+    } in refused.value.details
+    with pytest.raises(Conflict, match="Install the cluster's dependencies with the optional ones") as refused:
         rules.check(_request(recipe="verl-ppo", kind="ray"), off)
+    assert {
+        "field": None,
+        "rule": "next_step",
+        "message": 'POST /api/clusters/c1/dependencies {"includeOptional": true}',
+    } in refused.value.details
 
 
 def test_elastic_training_is_refused_on_spot_and_with_tiered_checkpointing():
@@ -197,8 +207,13 @@ def test_elastic_training_is_refused_on_spot_and_with_tiered_checkpointing():
 def test_unknown_group_queue_without_governance_and_recipe_kind_mismatch_are_refused():
     with pytest.raises(InvalidInput, match="its groups: gpu, spot, trn"):
         rules.check(_request(recipe="pytorch-torchrun", instanceGroup="cpu"), FACTS)
-    with pytest.raises(Conflict, match="taskGovernance"):
+    with pytest.raises(Conflict, match="Turn on task governance") as refused:
         rules.check(_request(recipe="pytorch-torchrun", queue="team-a"), FACTS)
+    assert {
+        "field": None,
+        "rule": "next_step",
+        "message": 'PATCH /api/clusters/c1/features {"taskGovernance": {"enabled": true}}',
+    } in refused.value.details
     with pytest.raises(InvalidInput, match="kind 'ray'"):
         rules.recipe_for(_request(recipe="verl-ppo"))
     with pytest.raises(InvalidInput, match="storageClaim"):
@@ -210,7 +225,7 @@ def test_the_request_needs_one_source_and_ray_takes_no_run_policy():
         _request()
     with pytest.raises(ValidationError, match="needs its command"):
         _request(image="x:1")
-    with pytest.raises(ValidationError, match="kind ray takes neither"):
+    with pytest.raises(ValidationError, match="kind ray takes none"):
         _request(recipe="verl-ppo", kind="ray", runPolicy={"jobMaxRetryCount": 1})
     with pytest.raises(ValidationError, match="environment variable names"):
         _request(recipe="pytorch-torchrun", env={"1BAD": "x"})
@@ -288,3 +303,71 @@ def test_a_job_on_gpu_partitions_requests_them_on_nodes_whose_partitioning_succe
         _built(_request(recipe="pytorch-torchrun", acceleratorPartition={"type": "mig-3g.40gb", "count": 17}))
     with pytest.raises(ValidationError, match="one-pod pytorch job"):
         _request(recipe="pytorch-torchrun", replicas=2, acceleratorPartition={"type": "mig-1g.10gb"})
+
+
+def test_an_elastic_jobs_scaling_fields_reach_the_crd_and_validate():
+    elastic = {
+        "minReplicas": 2,
+        "maxReplicas": 8,
+        "replicaDiscreteValues": [2, 4, 8],
+        "gracefulShutdownTimeoutInSeconds": 600,
+        "scalingTimeoutInSeconds": 60,
+        "faultyScaleDownTimeoutInSeconds": 30,
+    }
+    policy = {**POLICY, "restartPolicy": {**POLICY["restartPolicy"], "scaleUpSnoozeTimeInSeconds": 120}}
+    obj = _built(_request(recipe="pytorch-torchrun", replicas=4, elasticPolicy=elastic, runPolicy=policy))
+    assert schemas.errors(obj) == []
+    assert obj["spec"]["elasticPolicy"] == elastic
+    assert obj["spec"]["replicaSpecs"][0]["maxReplicas"] == 8
+    assert obj["spec"]["runPolicy"]["restartPolicy"]["scaleUpSnoozeTimeInSeconds"] == 120
+
+
+def test_an_elastic_policy_takes_a_step_or_listed_sizes_within_its_maximum():
+    with pytest.raises(ValidationError, match="not both"):
+        _request(
+            elasticPolicy={"minReplicas": 1, "maxReplicas": 4, "replicaIncrementStep": 1, "replicaDiscreteValues": [2]}
+        )
+    with pytest.raises(ValidationError, match="exceed maxReplicas 4") as refused:
+        _request(elasticPolicy={"minReplicas": 1, "maxReplicas": 4, "replicaDiscreteValues": [2, 8]})
+    assert refused.value.errors()[0]["type"] == "within_max_replicas"
+
+
+def test_a_checkpointless_pod_runs_hyperpodrun_with_in_process_restart_and_validates():
+    custom = {"image": "111122223333.dkr.ecr.us-east-1.amazonaws.com/train:1", "command": ["hyperpodrun", "t.py"]}
+    obj = _built(_request(**custom, replicas=2, checkpointless={"inProcessRestartTimeoutSeconds": 900}))
+    assert schemas.errors(obj) == []
+    container = obj["spec"]["replicaSpecs"][0]["template"]["spec"]["containers"][0]
+    assert container["command"] == ["hyperpodrun", "--inprocess-restart", "t.py"]
+    env = {e["name"]: e["value"] for e in container["env"]}
+    assert (env["INPROCESS_RESTART"], env["INPROCESS_RESTART_TIMEOUT"]) == ("1", "900")
+    assert [p["containerPort"] for p in container["ports"]] == [8080, 9000, 9001, 9002, 9003, 9004, 9005]
+    recipe = _built(_request(recipe="pytorch-torchrun", replicas=2, checkpointless={}))
+    command = recipe["spec"]["replicaSpecs"][0]["template"]["spec"]["containers"][0]["command"]
+    assert command[command.index("hyperpodrun") + 1] == "--inprocess-restart"
+
+
+@pytest.mark.parametrize(
+    ("fields", "rule"),
+    [
+        ({"recipe": "pytorch-torchrun", "replicas": 1}, "peer_replicas"),
+        ({"recipe": "llama-factory", "replicas": 2}, "checkpointless_recipe"),
+        ({"image": "x:1", "command": ["python", "t.py"], "replicas": 2, "storageClaim": None}, "inprocess_restart"),
+    ],
+)
+def test_checkpointless_refusals_name_the_rule(fields, rule):
+    with pytest.raises(InvalidInput) as refused:
+        rules.check(_request(checkpointless={}, **fields), FACTS)
+    assert refused.value.details[0]["rule"] == rule
+
+
+def test_checkpointless_is_refused_with_elastic_training_tiered_checkpointing_and_an_old_operator():
+    with pytest.raises(ValidationError, match="does not work with elastic"):
+        _request(
+            recipe="pytorch-torchrun", replicas=2, checkpointless={}, elasticPolicy={"minReplicas": 1, "maxReplicas": 2}
+        )
+    tiered = dataclasses.replace(FACTS, tiered_checkpointing=True)
+    with pytest.raises(InvalidInput, match="managed tiered checkpointing"):
+        rules.check(_request(recipe="pytorch-torchrun", replicas=2, checkpointless={}), tiered)
+    old = dataclasses.replace(FACTS, training_operator_version="v1.1.0-eksbuild.1")
+    with pytest.raises(Conflict, match=r"runs v1\.1\.0-eksbuild\.1"):
+        rules.check(_request(recipe="pytorch-torchrun", elasticPolicy={"minReplicas": 1, "maxReplicas": 2}), old)

@@ -78,7 +78,7 @@ def test_the_iam_policy_is_upstreams_and_allows_creating_tagged_nlbs():
 
 
 def test_an_endpoint_says_why_no_nlb_comes():
-    assert "POST /api/clusters/demo/dependencies" in (lbc.blocked("demo", None) or "")
+    assert "install it with the cluster's optional dependencies" in (lbc.blocked("demo", None) or "")
     stopped = {"spec": {"replicas": 2}, "status": {"readyReplicas": 0}}
     assert "0/2 ready replicas" in (lbc.blocked("demo", stopped) or "")
     assert lbc.blocked("demo", {"spec": {"replicas": 2}, "status": {"readyReplicas": 1}}) is None

@@ -169,5 +169,7 @@ def test_hyperpod_is_not_created_before_its_dependencies(api, installed, lambda_
     status, body, _ = _post(lambda_context, "/api/clusters/c1/phases/hyperpod")
     assert status == 409, body
     assert "HyperPod's dependencies are not installed on c1" in body["message"]
-    assert "POST /api/clusters/c1/dependencies" in body["message"]
+    assert "Install the cluster's dependencies" in body["message"]
+    # the call that does it, for the CLI and agents; the message says it in words
+    assert {"field": None, "rule": "next_step", "message": "POST /api/clusters/c1/dependencies"} in body["details"]
     assert api[2].started == []

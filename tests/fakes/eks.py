@@ -17,7 +17,7 @@ def _offered(
 
     pins = {a.name: a.version for a in dependencies.manifest().addons}
     f = dependencies.manifest().features
-    for entry in (f.trainingOperator, f.inferenceOperator, f.taskGovernance, f.observability):
+    for entry in (f.trainingOperator, f.inferenceOperator, f.taskGovernance, f.observability, f.hyperpodObservability):
         pins[entry.addon] = entry.version
     pin = pins.get(name)
     return ([pin], pin) if pin else ([], None)

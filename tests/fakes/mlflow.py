@@ -57,9 +57,21 @@ class Runs:
 
     def __init__(self, runs: dict[tuple[str, str], dict[str, Any]], error: LaunchpodError | None = None) -> None:
         self.runs, self.error, self.asked = runs, error, list[tuple[str, str]]()
+        self.history: dict[tuple[str, str, str], list[dict[str, Any]]] = {}
 
     def latest_run(self, arn: str, experiment: str) -> dict[str, Any] | None:
         self.asked.append((arn, experiment))
         if self.error is not None:
             raise self.error
         return self.runs.get((arn, experiment))
+
+    def log(self, arn: str, run_id: str, key: str, value: float, step: int, timestamp_ms: int) -> None:
+        """What the job's MLflow client logs: one value of ``key`` at ``step``."""
+        self.history.setdefault((arn, run_id, key), []).append(
+            {"key": key, "value": value, "timestamp": timestamp_ms, "step": step}
+        )
+
+    def metric_history(self, arn: str, run_id: str, key: str) -> list[dict[str, Any]]:
+        if self.error is not None:
+            raise self.error
+        return [dict(m) for m in self.history.get((arn, run_id, key), [])]

@@ -135,9 +135,13 @@ def synth(tmp_path_factory) -> Synth:
     return _synthesize(tmp_path_factory.mktemp("infra"))
 
 
+# Deploy-time settings away from their defaults, carried by the second synthesis too (one synthesis less).
+SETTINGS = {"plan_expiring_hours": (72, 24)}
+
+
 @pytest.fixture(scope="session")
 def synth_oidc(tmp_path_factory) -> Synth:
-    return _synthesize(tmp_path_factory.mktemp("infra-oidc"), **OIDC)
+    return _synthesize(tmp_path_factory.mktemp("infra-oidc"), **OIDC, **SETTINGS)
 
 
 def _synthesize(scratch: Path, **overrides) -> Synth:

@@ -11,7 +11,7 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 
 import httpx
-from mcp import ClientSession
+from mcp import ClientSession, types
 from mcp.client.streamable_http import streamable_http_client
 from starlette.applications import Starlette
 from starlette.routing import Route
@@ -46,13 +46,21 @@ def host_app(fake: FakeLaunchpod, api_url: str) -> Starlette:
 
 
 @contextlib.asynccontextmanager
-async def mcp_session(url: str, token: str | None) -> AsyncIterator[ClientSession]:
-    """An SDK client session over streamable HTTP to ``url``/mcp, sending ``token`` as the bearer."""
-    headers = {"Authorization": f"Bearer {token}"} if token else {}
+async def mcp_session(
+    url: str, token: str | None, *, told: list[str] | None = None, headers: dict[str, str] | None = None
+) -> AsyncIterator[ClientSession]:
+    """An SDK client session over streamable HTTP to ``url``/mcp, sending ``token`` as the bearer; the
+    methods of the notifications the server sends are appended to ``told``."""
+    headers = {**({"Authorization": f"Bearer {token}"} if token else {}), **(headers or {})}
+
+    async def on_message(message: object) -> None:
+        if told is not None and isinstance(message, types.ServerNotification):
+            told.append(message.root.method)
+
     async with (
         httpx.AsyncClient(headers=headers, timeout=httpx.Timeout(30, read=60)) as http,
         streamable_http_client(f"{url}/mcp", http_client=http) as (read, write, _),
-        ClientSession(read, write) as session,
+        ClientSession(read, write, message_handler=on_message) as session,
     ):
         await session.initialize()
         yield session

@@ -11,9 +11,11 @@ from launchpod.contracts.catalog_ops import TOOLS
 
 from mcp_gateway.skills import load
 from mcp_gateway.tools import list_tools
+from mcp_gateway.toolsets import Toolsets
 
 ROOT = Path(__file__).resolve().parents[2]
-LISTED = list_tools()
+# every tool a session can list: the catalog's, wait_for_operation, and enable_toolsets
+LISTED = [*list_tools(), Toolsets(TOOLS).enable_tool()]
 READ_ONLY = {t.name for t in LISTED if t.annotations and t.annotations.readOnlyHint}
 MUTATING = {t.name for t in LISTED} - READ_ONLY
 
@@ -48,7 +50,7 @@ def test_kiro_agent_runs_the_gateway_over_stdio_with_the_users_token() -> None:
     assert server["env"]["LAUNCHPOD_TOKEN"] == "${LAUNCHPOD_TOKEN}"
     assert server["timeout"] > 300_000  # wait_for_operation may take 300 s
     assert agent["tools"] == ["@launchpod"]
-    for rule in ("wait_for_operation", "decision-level", "read-only", "never about CIDRs"):
+    for rule in ("wait_for_operation", "decision-level", "read-only", "never about CIDRs", "enable_toolsets"):
         assert rule in agent["prompt"]
 
 
@@ -66,5 +68,11 @@ def test_claude_code_agent_names_every_playbook_and_the_rules() -> None:
     for skill in load():
         assert f"`{skill.name}`" in text
     flat = " ".join(text.split())
-    for rule in ("Inspect before creating", "decision-level questions", "wait_for_operation", "read-only"):
+    for rule in (
+        "Inspect before creating",
+        "decision-level questions",
+        "wait_for_operation",
+        "read-only",
+        "enable_toolsets",
+    ):
         assert rule in flat

@@ -14,7 +14,8 @@ from launchpod.contracts.catalog_ops import BY_ID
 
 from mcp_gateway.tools import list_tools
 
-TOOLS = {t.name: t for t in list_tools() if t.meta and t.meta.get("launchpod/rest")}
+# the REST route is in _meta for a client that asks for the full description (as for output schemas)
+TOOLS = {t.name: t for t in list_tools(output_schemas=True) if t.meta and t.meta.get("launchpod/rest")}
 
 
 @pytest.fixture(scope="module")

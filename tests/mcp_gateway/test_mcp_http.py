@@ -11,6 +11,7 @@ from mcp import types
 from mcp_gateway.schemas import OUTPUT_SCHEMAS_META
 from mcp_gateway.server import build_asgi_app
 from mcp_gateway.tools import WAIT_TOOL
+from mcp_gateway.toolsets import ENABLE_TOOL
 from tests.mcp_gateway.support import ACCEPT, INITIALIZE, Live, mcp_session
 
 _names = itertools.count(1)
@@ -20,14 +21,42 @@ def _cluster_name() -> str:
     return f"agent-{next(_names)}"
 
 
-async def test_lists_every_catalog_tool_and_every_playbook(live: Live) -> None:
-    async with mcp_session(live.url, live.tokens["viewer"]) as session:
-        tools = (await session.list_tools()).tools
+async def test_every_catalog_tool_is_found_in_the_first_list_and_reached_with_one_call(live: Live) -> None:
+    """The session starts with the core (every read, the operations tools); each other tool is named in
+    enable_toolsets' description, and one call to it lists the tool (the client is told the list changed)."""
+    told: list[str] = []
+    async with mcp_session(live.url, live.tokens["viewer"], told=told) as session:
+        first = {t.name: t for t in (await session.list_tools()).tools}
+        hidden = {e.id for e in TOOLS} - set(first)
+        named = first[ENABLE_TOOL].description or ""
+        assert hidden and [t for t in hidden if t not in named] == []
+        assert {e.id for e in TOOLS if not e.mutates} | {WAIT_TOOL} <= set(first)
+
+        jobs = await session.call_tool(ENABLE_TOOL, {"toolsets": ["jobs"]})
+        assert jobs.isError is False and "submit_job" in (jobs.structuredContent or {})["added"]
+        assert told.count("notifications/tools/list_changed") == 1
+        after = {t.name for t in (await session.list_tools()).tools}
+        assert "submit_job" in after and "create_endpoint" not in after
+
+        unknown = await session.call_tool(ENABLE_TOOL, {"toolsets": ["gpus"]})
+        assert unknown.isError is True and "No toolset gpus; toolsets: " in unknown.content[0].text  # type: ignore[union-attr]
+
+        await session.call_tool(ENABLE_TOOL, {"toolsets": ["all"]})
+        every = {t.name for t in (await session.list_tools()).tools}
         prompts = (await session.list_prompts()).prompts
         resources = (await session.list_resources()).resources
-    assert {t.name for t in tools} == {e.id for e in TOOLS} | {WAIT_TOOL}
+    assert every == {e.id for e in TOOLS} | {WAIT_TOOL}  # nothing left to enable: no enable_toolsets
     assert {p.name for p in prompts} >= {"create-cluster", "diagnose-node", "diagnose-nccl"}
     assert {str(r.uri) for r in resources} == {f"launchpod://skills/{p.name}" for p in prompts}
+
+
+async def test_a_tool_called_by_name_while_hidden_runs_and_is_listed_from_then_on(live: Live) -> None:
+    async with mcp_session(live.url, live.tokens["viewer"]) as session:
+        assert "delete_job" not in {t.name for t in (await session.list_tools()).tools}
+        result = await session.call_tool("delete_job", {"cluster": "nowhere", "jobName": "j", "dryRun": True})
+        listed = {t.name for t in (await session.list_tools()).tools}
+    assert (result.structuredContent or {}).get("status") == 403  # the API answered it: a viewer may not
+    assert "delete_job" in listed
 
 
 async def test_read_tool_returns_the_rest_response_with_the_callers_token(live: Live) -> None:
@@ -40,10 +69,14 @@ async def test_read_tool_returns_the_rest_response_with_the_callers_token(live: 
 
 async def test_create_cluster_playbook_as_a_scripted_agent(live: Live) -> None:
     name = _cluster_name()
-    async with mcp_session(live.url, live.tokens["admin"]) as session:
+    told: list[str] = []
+    async with mcp_session(live.url, live.tokens["admin"], told=told) as session:
         prompt = await session.get_prompt("create-cluster", {"cluster": name})
         text = prompt.messages[0].content.text  # type: ignore[union-attr]
         assert "list_clusters" in text and "provision_cluster" in text and "wait_for_operation" in text
+        # the playbook brought the toolsets of its steps: no enable_toolsets call needed
+        assert "notifications/tools/list_changed" in told
+        assert {"provision_cluster", "buy_training_plan"} <= {t.name for t in (await session.list_tools()).tools}
 
         # inspect
         clusters = await session.call_tool("list_clusters", {})
@@ -97,7 +130,7 @@ async def test_output_schemas_come_to_a_client_that_asks_and_its_results_validat
         assert all(t.outputSchema is None for t in plain)
         asked = types.PaginatedRequestParams(_meta={OUTPUT_SCHEMAS_META: True})  # type: ignore[call-arg]
         tools = (await session.list_tools(params=asked)).tools
-        assert all(t.outputSchema and t.outputSchema["type"] == "object" for t in tools)
+        assert all(t.outputSchema and t.outputSchema["type"] == "object" for t in tools if t.name != ENABLE_TOOL)
         # the SDK client now validates structured results against them (it raises on a mismatch)
         result = await session.call_tool("list_availability_zones", {})
     assert result.isError is False and (result.structuredContent or {})["items"]

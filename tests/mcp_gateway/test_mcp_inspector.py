@@ -12,6 +12,7 @@ from pathlib import Path
 from launchpod.contracts.catalog_ops import TOOLS
 
 from mcp_gateway.tools import WAIT_TOOL
+from mcp_gateway.toolsets import ENABLE_TOOL
 from tests.mcp_gateway.support import Live
 
 INSPECTOR = Path(__file__).resolve().parents[2] / "mcp_gateway" / "node_modules" / ".bin" / "mcp-inspector"
@@ -28,13 +29,21 @@ def _inspector(live: Live, method: str, *args: str, role: str | None = "viewer")
 
 
 def test_inspector_cli_lists_the_tools(live: Live) -> None:
-    run = _inspector(live, "tools/list", "--strict")  # --strict: fail (exit 6) on schemas other clients could not use
+    # --strict: fail (exit 6) on schemas other clients could not use; the header lists every toolset's tools
+    run = _inspector(live, "tools/list", "--strict", "--header", "X-MCP-Toolsets: all")
     assert run.returncode == 0, run.stderr
     tools = json.loads(run.stdout)["tools"]
     assert {t["name"] for t in tools} == {e.id for e in TOOLS} | {WAIT_TOOL}
     create = next(t for t in tools if t["name"] == "create_cluster")
     assert create["annotations"]["readOnlyHint"] is False
     assert "get_operation" in create["description"]
+
+
+def test_inspector_cli_lists_the_core_and_the_toolsets_tool_by_default(live: Live) -> None:
+    run = _inspector(live, "tools/list", "--strict")
+    assert run.returncode == 0, run.stderr
+    names = {t["name"] for t in json.loads(run.stdout)["tools"]}
+    assert {"list_clusters", WAIT_TOOL, ENABLE_TOOL} <= names and "create_cluster" not in names
 
 
 def test_inspector_cli_calls_a_read_tool(live: Live) -> None:

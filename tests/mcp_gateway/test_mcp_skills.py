@@ -9,6 +9,7 @@ from launchpod.contracts.catalog_ops import TOOLS, entry
 
 from mcp_gateway import skills
 from mcp_gateway.tools import WAIT_TOOL
+from mcp_gateway.toolsets import Toolsets
 
 SKILLS = skills.load()
 BY_NAME = {s.name: s for s in SKILLS}
@@ -147,3 +148,14 @@ def test_create_cluster_asks_for_nothing_create_hyperpod_cannot_take() -> None:
     assert "add_instance_group" in rule and "capacityType" in entry("add_instance_group").input.model_fields
     # AWS sets continuous provisioning only at creation, and autoscaling needs it: the playbook asks now
     assert "nodeProvisioningMode" in takes and "nodeProvisioningMode: Continuous" in " ".join(body.split())
+
+
+@pytest.mark.parametrize("skill", SKILLS, ids=lambda s: s.name)
+def test_getting_a_playbook_lists_every_tool_its_steps_call(skill: skills.Skill) -> None:
+    """Getting the prompt enables the toolsets of its front matter's tools: no step names a tool still hidden
+    (a sentence saying not to call one is no step)."""
+    groups = Toolsets(TOOLS)
+    steps = " ".join(s for s in re.split(r"(?<=\.)\s+", skill.body) if not s.startswith(("Do not", "Never")))
+    named = set(re.findall(r"`([a-z]+(?:_[a-z]+)+)`", steps)) & groups.catalog
+    hidden = named - groups.visible(groups.holding(skill.tools))
+    assert not hidden, f"add them to the front matter `tools:` line: {sorted(hidden)}"

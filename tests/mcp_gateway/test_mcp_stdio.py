@@ -10,6 +10,8 @@ from launchpod.contracts.catalog_ops import TOOLS
 from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 
+from mcp_gateway.tools import WAIT_TOOL
+from mcp_gateway.toolsets import ENABLE_TOOL, is_core
 from tests.mcp_gateway.support import Live
 
 
@@ -30,9 +32,9 @@ async def test_stdio_lists_tools_and_calls_rest_with_the_env_token(live: Live) -
         ClientSession(read, write) as session,
     ):
         await session.initialize()
-        tools = (await session.list_tools()).tools
+        tools = {t.name for t in (await session.list_tools()).tools}
         result = await session.call_tool("list_clusters", {})
-    assert len(tools) == len(TOOLS) + 1
+    assert tools == {e.id for e in TOOLS if is_core(e)} | {WAIT_TOOL, ENABLE_TOOL}
     assert result.isError is False
     assert ("GET", "/api/clusters", "Bearer operator-token") in live.fake.calls
 
@@ -47,13 +49,16 @@ async def test_stdio_token_flag_wins_and_no_token_refuses_every_call(live: Live)
     assert refused.isError is True
     assert "--token or LAUNCHPOD_TOKEN" in refused.content[0].text  # type: ignore[union-attr]
 
+    # --toolsets all: for a client that ignores tools/list_changed, every tool from the start
     async with (
-        stdio_client(_params(live, None, "--token", live.tokens["viewer"])) as (read, write),
+        stdio_client(_params(live, None, "--token", live.tokens["viewer"], "--toolsets", "all")) as (read, write),
         ClientSession(read, write) as session,
     ):
         await session.initialize()
         allowed = await session.call_tool("health", {})
+        every = {t.name for t in (await session.list_tools()).tools}
     assert allowed.isError is False and (allowed.structuredContent or {})["status"] == "ok"
+    assert every == {e.id for e in TOOLS} | {WAIT_TOOL}
 
 
 async def test_the_command_the_agent_configs_run_serves_stdio(live: Live) -> None:

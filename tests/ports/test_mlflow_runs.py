@@ -28,8 +28,10 @@ TRUST = {
     "Version": "2012-10-17",
     "Statement": [{"Effect": "Allow", "Principal": {"Service": "sagemaker.amazonaws.com"}, "Action": "sts:AssumeRole"}],
 }
-# The port; the tracking server's ARN; how a run starts (experiment, run name), each newer than the last.
-Side = tuple[MlflowRuns, str, Callable[[str, str], None]]
+# The port; the tracking server's ARN; how a run starts (experiment, run name), each newer than the last,
+# answering how it logs a metric (key, value, step).
+Log = Callable[[str, float, int], None]
+Side = tuple[MlflowRuns, str, Callable[[str, str], Log]]
 
 
 @pytest.fixture
@@ -56,10 +58,11 @@ def side(request: pytest.FixtureRequest) -> Iterator[Side]:
     if request.param == "fake":
         fake, experiments = Runs({}), {"Default": "0"}
 
-        def start_fake(experiment: str, name: str) -> None:
+        def start_fake(experiment: str, name: str) -> Log:
             experiment_id = experiments.setdefault(experiment, str(len(experiments)))
             run = {"run_id": f"r{len(fake.runs) + 1}", "run_name": name, "status": "RUNNING"}
             fake.runs[(arn, experiment)] = {**run, "experiment_id": experiment_id}
+            return lambda key, value, step: fake.log(arn, run["run_id"], key, value, step, 1_800_000_000_000 + step)
 
         yield fake, arn, start_fake
         return
@@ -79,12 +82,13 @@ def side(request: pytest.FixtureRequest) -> Iterator[Side]:
     )
     runs: list[Any] = []
 
-    def start(experiment: str, name: str) -> None:
+    def start(experiment: str, name: str) -> Log:
         run = sandbox_mlflow.start_run(arn, experiment, name, {})
         assert run is not None
         # MLflow orders by start time in milliseconds: the runs a test starts back to back are spaced apart
         run.start_time = max([r.start_time for r in runs] + [run.start_time]) + len(runs) + 1
         runs.append(run)
+        return lambda key, value, step: sandbox_mlflow.log_metric(run, key, value, step)
 
     yield Mlflow(), arn, start
     sandbox_mlflow.settings()["create_seconds"] = 1500.0
@@ -115,3 +119,16 @@ def test_one_experiments_run_is_not_answered_for_another(side: Side) -> None:
     assert (a["run_name"], b["run_name"]) == ("a-1", "b-1")
     assert a["experiment_id"] != b["experiment_id"]
     assert runs.latest_run(arn, "job-c") is None
+
+
+def test_a_runs_metric_history_is_every_logged_value_in_order_with_its_step_and_time(side: Side) -> None:
+    runs, arn, start = side
+    log = start("my job", "attempt-1")
+    for step, loss in enumerate((2.5, 2.1, 1.8), start=1):
+        log("loss", loss, step)
+    found = runs.latest_run(arn, "my job")
+    assert found is not None
+    history = runs.metric_history(arn, str(found["run_id"]), "loss")
+    assert [(m["step"], m["value"]) for m in history] == [(1, 2.5), (2, 2.1), (3, 1.8)]
+    assert all(isinstance(m["timestamp"], int) and m["timestamp"] > 0 for m in history)
+    assert runs.metric_history(arn, str(found["run_id"]), "tokens_per_second") == []

@@ -27,6 +27,7 @@ from launchpod.adapters.aws.propagation import retry_fresh_ids
 
 from sandbox.runtime import free_port
 from tests.sandbox.clusters import ZONES
+from tests.sandbox.http_support import TLS
 
 ROOT = Path(__file__).resolve().parents[2]
 KUBE_ROLE_ARN = "arn:aws:iam::123456789012:role/launchpod-kube-access"
@@ -44,7 +45,7 @@ class RunningSandbox:
         return {"Authorization": f"Bearer {self.tokens[role]}"}
 
     def client(self, role: str | None = "admin") -> httpx.Client:
-        return httpx.Client(base_url=self.url, headers=self.headers(role) if role else {}, timeout=30)
+        return httpx.Client(base_url=self.url, headers=self.headers(role) if role else {}, timeout=30, verify=TLS)
 
     def role_names(self) -> list[str]:
         """Every IAM role's name: ListRoles pages at 100, and a full run makes more than that."""

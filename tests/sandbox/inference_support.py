@@ -9,6 +9,7 @@ import time
 from kubernetes import client as k8s
 
 from tests.sandbox.clusters import cluster_body
+from tests.sandbox.http_support import next_step
 
 NAME = "e2e-infer"
 BODY = {
@@ -48,7 +49,8 @@ def operator_enabled(sandbox) -> str:
         return NAME
     refused = post(sandbox, "/endpoints", {**MANAGED_BASE, "endpoint": "too-early"})
     assert refused.status_code == 409, refused.text
-    assert "inference operator" in refused.json()["message"] and "inferenceOperator" in refused.json()["message"]
+    assert "Turn on the inference operator in the cluster's features" in refused.json()["message"]
+    assert next_step(refused) == f'PATCH /api/clusters/{NAME}/features {{"inferenceOperator": {{"enabled": true}}}}'
     with sandbox.client() as c:
         response = c.patch(f"/api/clusters/{NAME}/features", json={"inferenceOperator": {"enabled": True}})
     assert response.status_code == 202, response.text

@@ -11,6 +11,7 @@ import time
 from collections.abc import Iterator
 
 from tests.sandbox.clusters import cluster_body
+from tests.sandbox.http_support import next_step
 
 NAME = "e2e-jobs"
 LOG_INTERVAL_SECONDS = 10  # simulated seconds between a job's logged steps, as the cluster is left
@@ -122,10 +123,12 @@ def ready_cluster(sandbox) -> str:
     # Before the operators are there: 409 naming what to enable.
     refused = submit(sandbox, custom_job("too-early"))
     assert refused.status_code == 409, refused.text
-    assert "trainingOperator" in refused.json()["message"] and "features" in refused.json()["message"]
+    assert "Turn on the training operator in the cluster's features" in refused.json()["message"]
+    assert next_step(refused) == f'PATCH /api/clusters/{NAME}/features {{"trainingOperator": {{"enabled": true}}}}'
     refused = submit(sandbox, {**custom_job("too-early"), "kind": "ray"})
     assert refused.status_code == 409, refused.text
-    assert "KubeRay" in refused.json()["message"] and "includeOptional" in refused.json()["message"]
+    assert "KubeRay" in refused.json()["message"] and "with the optional ones" in refused.json()["message"]
+    assert next_step(refused) == f'POST /api/clusters/{NAME}/dependencies {{"includeOptional": true}}'
 
     with sandbox.client() as c:
         for method, path, body in [

@@ -1,6 +1,6 @@
-"""The HyperPod observability add-on on a shared test cluster, as a user installs it from the EKS console's
-quick install: an Amazon Managed Prometheus workspace and the add-on with its ampWorkspace configuration
-(values as AWS's Terraform sample sets them). Launchpod does not manage this add-on yet; it reads it."""
+"""The HyperPod observability feature on a shared test cluster, turned on as a user does from the console or an
+agent: PATCH features {"hyperpodObservability": {"enabled": true}} (Launchpod makes the Amazon Managed Prometheus
+workspace, the collector's role and the add-on), and the metrics routes read back."""
 
 from __future__ import annotations
 
@@ -12,15 +12,15 @@ ADDON = "amazon-sagemaker-hyperpod-observability"
 
 
 def observability_on(sandbox, cluster: str) -> str:
-    """The add-on ACTIVE on ``cluster``, writing to a workspace of its own; answers the workspace id."""
+    """The feature on for ``cluster`` (a NOOP when it already is); answers the id of the workspace it writes to."""
+    with sandbox.client() as c:
+        response = c.patch(f"/api/clusters/{cluster}/features", json={"hyperpodObservability": {"enabled": True}})
+    if response.status_code == 202:
+        operation = sandbox.wait_operation(response.json()["operation"]["id"], timeout=120)
+        assert operation["status"] == "SUCCEEDED", operation
+    else:
+        assert response.status_code == 200 and response.json()["status"] == "NOOP", response.text
     eks = sandbox.aws("eks")
-    if ADDON not in eks.list_addons(clusterName=cluster)["addons"]:
-        workspace = sandbox.aws("amp").create_workspace(alias=f"{cluster}-observability")
-        endpoint = sandbox.aws("amp").describe_workspace(workspaceId=workspace["workspaceId"])["workspace"]
-        values = {
-            "ampWorkspace": {"prometheusEndpoint": endpoint["prometheusEndpoint"].rstrip("/"), "arn": workspace["arn"]}
-        }
-        eks.create_addon(clusterName=cluster, addonName=ADDON, configurationValues=json.dumps(values))
     addon = wait_until(
         lambda: (
             (found := eks.describe_addon(clusterName=cluster, addonName=ADDON)["addon"])["status"] == "ACTIVE" and found

@@ -38,7 +38,8 @@ def test_hyperpod_needs_an_active_control_plane(sandbox):
             "/api/clusters/no-control-plane/hyperpod",
             json={"availabilityZone": "us-east-1a", "instanceGroups": [GPU_GROUP]},
         )
-    assert response.status_code == 409 and "POST /api/clusters" in response.json()["message"]
+    assert response.status_code == 409 and "create it first" in response.json()["message"]
+    assert {"field": None, "rule": "next_step", "message": "POST /api/clusters"} in response.json()["details"]
 
 
 def test_dependencies_reconcile_to_the_pinned_versions(sandbox, control_plane):

@@ -11,6 +11,8 @@ from typing import Any
 import httpx
 import pytest
 
+from tests.sandbox.http_support import TLS
+
 pytestmark = pytest.mark.e2e
 
 NAME = "e2e-concurrent"
@@ -26,7 +28,7 @@ def _calls(sandbox: Any, action: str, target: str) -> int:
 def _at_once(sandbox: Any, requests: list[tuple[str, str, dict | None]]) -> list[httpx.Response]:
     def send(request: tuple[str, str, dict | None]) -> httpx.Response:
         method, path, body = request
-        with httpx.Client(base_url=sandbox.url, headers=sandbox.headers("admin"), timeout=60) as c:
+        with httpx.Client(base_url=sandbox.url, headers=sandbox.headers("admin"), timeout=60, verify=TLS) as c:
             return c.request(method, path, json=body)
 
     with ThreadPoolExecutor(max_workers=len(requests)) as pool:

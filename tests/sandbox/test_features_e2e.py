@@ -89,6 +89,7 @@ def test_tiered_checkpointing_builds_the_identity_chain_and_removes_it(sandbox, 
         "SKIPPED",
         "SKIPPED",
         "SKIPPED",
+        "SKIPPED",  # HyperPod observability
     ]
 
     described = sandbox.aws("sagemaker").describe_cluster(ClusterName=NAME)

@@ -134,7 +134,9 @@ def test_a_load_balancer_endpoint_is_refused_until_the_load_balancer_controller_
     refused = post(sandbox, "/endpoints", VLLM_NLB)
     assert refused.status_code == 409, refused.text
     message = refused.json()["message"]
-    assert "AWS Load Balancer Controller" in message and f"POST /api/clusters/{NAME}/dependencies" in message
+    assert (
+        "AWS Load Balancer Controller" in message and "install it with the cluster's optional dependencies" in message
+    )
     assert refused.json()["details"][0]["field"] == "body.container.service"
     with sandbox.client("viewer") as c:
         rows = {d["name"]: d for d in c.get(f"/api/clusters/{NAME}/dependencies").json()["items"]}

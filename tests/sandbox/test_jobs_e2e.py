@@ -10,9 +10,13 @@ from __future__ import annotations
 import time
 
 import pytest
+from kubernetes import client as k8s
+from openai import OpenAI
 
+from tests.sandbox.aws.support import wait_until
 from tests.sandbox.jobs_support import (
     CLAIM,
+    LOG_INTERVAL_SECONDS,
     MODEL,
     NAME,
     custom_job,
@@ -348,3 +352,87 @@ def test_a_job_fault_at_a_step_that_is_not_a_whole_number_is_422(sandbox):
             )
             assert response.status_code == 422 and "atStep" in response.json()["message"], (bad, response.text)
         assert c.get("/api/sandbox/faults").json()["jobFaults"] == []
+
+
+def _recovery(view: dict) -> tuple[float, int]:
+    """(simulated seconds, steps done again) of the job's one recorded recovery (its TrainingRecovered event)."""
+    found = [e["message"] for e in view["events"] if e["reason"] == "TrainingRecovered"]
+    assert len(found) == 1, view["events"]
+    words = found[0].split(" again ")[1].split()  # "<n> s after the fault; <k> step(s) done again"
+    return float(words[0]), int(found[0].split("; ")[-1].split()[0])
+
+
+def test_a_checkpointless_job_recovers_a_failed_node_from_its_peers_sooner_than_a_checkpoint_restart(sandbox, cluster):
+    """Checkpointless (hyperpodrun --inprocess-restart on both nodes) replaces only the failed node's pod and
+    resumes at the step it had reached; the same job without it restarts whole from its last checkpoint (step 0
+    here: the code checkpoints every 10 steps) and does those 6 steps again, so its recovery takes longer."""
+    ckptless = custom_job("ckptless", replicas=2, checkpointless={"inProcessRestartTimeoutSeconds": 600})
+    with sandbox.client("operator") as c:
+        plan = c.post(f"/api/clusters/{NAME}/jobs", params={"dryRun": "true"}, json=ckptless).json()
+    assert any("recovered from its 1 peer(s)" in s["reason"] for s in plan["steps"]), plan
+    sandbox.faults(jobSteps=8, jobCheckpointEverySteps=10, jobLogIntervalSeconds=20)
+    try:
+        times, views = {}, {}
+        for job, body in (("ckptless", ckptless), ("restarted", custom_job("restarted", replicas=2))):
+            assert _submit(sandbox, body).status_code == 200
+            _fault(sandbox, job, "nodeFailure", 6)
+            view = _wait(sandbox, job, ("Succeeded", "Failed"))
+            assert view["status"] == "Succeeded", view
+            times[job], views[job] = _recovery(view), view
+            _delete(sandbox, job)
+        assert times["ckptless"][1] == 0 and times["restarted"][1] == 6, times
+        assert times["ckptless"][0] < times["restarted"][0], times
+        assert any(e["reason"] == "CheckpointlessRecovery" for e in views["ckptless"]["events"])
+        assert any(e["reason"] == "FullJobRestart" for e in views["restarted"]["events"])
+    finally:
+        sandbox.faults(jobSteps=40, jobCheckpointEverySteps=1, jobLogIntervalSeconds=LOG_INTERVAL_SECONDS)
+
+
+def test_a_model_larger_than_one_node_is_served_across_both_p5_nodes(sandbox, cluster):
+    """The jobs cluster's two p5 nodes serve one SGLang model with tensor parallelism over their 16 GPUs (one
+    Deployment per node rank, docs/serving.md): Ready only once both ranks run, one rank per node, answering
+    through the OpenAI-compatible path; its delete removes every rank."""
+    endpoint = "big-model"
+    worker = {"image": "lmsysorg/sglang:v0.5.2", "gpus": 8, "port": 30000, "args": ["--served-model-name", "big"]}
+    body = {
+        "endpoint": endpoint,
+        "kind": "container",
+        "instanceType": "ml.p5.48xlarge",
+        "container": {"worker": worker, "multiNode": {"nodes": 2}},
+    }
+    with sandbox.client("operator") as c:
+        too_many = c.post(
+            f"/api/clusters/{NAME}/endpoints",
+            json={**body, "container": {**body["container"], "multiNode": {"nodes": 3}}},
+        )
+        assert too_many.status_code == 422 and too_many.json()["details"][0]["rule"] == "nodes_of_type", too_many.text
+        started = c.post(f"/api/clusters/{NAME}/endpoints", json=body)
+    assert started.status_code == 202, started.text
+    done = sandbox.wait_operation(started.json()["operation"]["id"], timeout=90)
+    assert done["status"] == "SUCCEEDED", (done.get("message"), done["phases"])
+    with sandbox.client("viewer") as c:
+        view = c.get(f"/api/clusters/{NAME}/endpoints/{endpoint}").json()
+    assert view["status"] == "Ready" and len({p["kubernetesNode"] for p in view["pods"]}) == 2, view
+    client = OpenAI(
+        base_url=f"{sandbox.url}/api/clusters/{NAME}/endpoints/{endpoint}/openai/v1",
+        api_key=sandbox.tokens["operator"],
+        max_retries=0,
+        timeout=60,
+    )
+    answer = client.chat.completions.create(
+        model="big", messages=[{"role": "user", "content": "across nodes"}], max_tokens=32
+    )
+    assert answer.choices[0].message.content == "[big] You said: across nodes"
+    with sandbox.client("operator") as c:
+        deleted = c.delete(f"/api/clusters/{NAME}/endpoints/{endpoint}")
+    assert deleted.status_code == 202, deleted.text
+    assert sandbox.wait_operation(deleted.json()["operation"]["id"], timeout=60)["status"] == "SUCCEEDED"
+    apps = k8s.AppsV1Api(sandbox.kube(NAME))
+    wait_until(
+        lambda: (
+            not [d for d in apps.list_namespaced_deployment("default").items if d.metadata.name.startswith(endpoint)]
+        ),
+        timeout=30,
+        interval=0.2,
+        reason="every rank's Deployment is gone",
+    )

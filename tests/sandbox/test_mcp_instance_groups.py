@@ -95,3 +95,34 @@ async def test_agent_adds_and_scales_a_group_with_the_playbook_tools(sandbox: An
         2,
     )
     assert groups["system"]["targetCount"] == 1
+
+
+async def test_agent_searches_capacity_then_buys_and_extends_a_plan_only_at_the_price_it_was_shown(
+    sandbox: Any,
+) -> None:
+    """The create-cluster playbook's capacity step through MCP: search offerings, a dry run that names the upfront
+    price and buys nothing, the purchase at that price, the plan read back, and an extension the same way."""
+    search = {"instanceType": "ml.p5.48xlarge", "instanceCount": 1, "durationHours": 24}
+    async with mcp_session(sandbox.url, sandbox.tokens["admin"]) as session:
+        offers = _data(await session.call_tool("search_training_plan_offerings", search))["items"]
+        offering = offers[0]
+        fee = offering["upfrontFee"]
+        buy = {**search, "name": "mcp-plan", "offeringId": offering["offeringId"], "confirmPrice": fee}
+        dry = _data(await session.call_tool("buy_training_plan", {**buy, "dryRun": True}))
+        assert f"{fee} USD" in dry["steps"][0]["reason"]
+        missing = await session.call_tool("get_training_plan", {"plan": "mcp-plan"})
+        assert missing.isError is True  # the dry run bought nothing
+        bought = _data(await session.call_tool("buy_training_plan", buy))
+        assert (bought["name"], bought["upfrontFee"]) == ("mcp-plan", fee)
+        listed = _data(await session.call_tool("list_training_plans", {}))["items"]
+        assert [p["name"] for p in listed].count("mcp-plan") == 1
+
+        extensions = _data(await session.call_tool("search_training_plan_extensions", {"plan": "mcp-plan"}))["items"]
+        day = next(o for o in extensions if o["durationHours"] == 24)
+        extend = {"plan": "mcp-plan", "offeringId": day["offeringId"], "confirmPrice": day["upfrontFee"]}
+        planned = _data(await session.call_tool("extend_training_plan", {**extend, "dryRun": True}))
+        assert f"{day['upfrontFee']} USD" in planned["steps"][0]["reason"]
+        extended = _data(await session.call_tool("extend_training_plan", extend))
+        assert extended["endTime"] == day["endDate"]
+        seen = _data(await session.call_tool("get_training_plan", {"plan": "mcp-plan"}))
+    assert seen["endTime"] == day["endDate"] and seen["status"] in ("Active", "Scheduled")

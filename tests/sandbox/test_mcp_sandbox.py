@@ -1,8 +1,9 @@
 """The MCP gateway end to end through the running sandbox, with the SDK's client over streamable HTTP.
 
-An agent's view: list tools and prompts, call a read tool, follow the create-cluster playbook (inspect →
-provision_cluster → wait to SUCCEEDED, told each phase), get a 422 back as a tool error, and find that a
-viewer's token cannot mutate. The MCP Inspector CLI lists the same tools, as CI requires.
+An agent's view: list tools and prompts, call a read tool, follow the create-cluster playbook (its prompt
+lists provision_cluster's toolset; inspect → provision_cluster → wait to SUCCEEDED, told each phase), get a
+422 back as a tool error, and find that a viewer's token cannot mutate. The MCP Inspector CLI lists the same
+tools, as CI requires.
 """
 
 from __future__ import annotations
@@ -15,14 +16,19 @@ from typing import Any
 import httpx
 import pytest
 from launchpod.contracts.catalog_ops import BY_ID, TOOLS
+from mcp import types
 
+from mcp_gateway.schemas import OUTPUT_SCHEMAS_META
 from mcp_gateway.tools import WAIT_TOOL
+from mcp_gateway.toolsets import ENABLE_TOOL
 from tests.mcp_gateway.support import ACCEPT, INITIALIZE, mcp_session
+from tests.sandbox.http_support import TLS
 
 pytestmark = pytest.mark.e2e
 
 INSPECTOR = Path(__file__).resolve().parents[2] / "mcp_gateway" / "node_modules" / ".bin" / "mcp-inspector"
 TOOL_NAMES = {e.id for e in TOOLS} | {WAIT_TOOL}
+EVERY_TOOLSET = {"X-MCP-Toolsets": "all"}
 
 
 def _data(result: Any) -> dict[str, Any]:
@@ -31,7 +37,7 @@ def _data(result: Any) -> dict[str, Any]:
 
 
 async def test_agent_lists_one_tool_per_rest_operation_and_the_playbooks(sandbox: Any) -> None:
-    async with mcp_session(sandbox.url, sandbox.tokens["viewer"]) as session:
+    async with mcp_session(sandbox.url, sandbox.tokens["viewer"], headers=EVERY_TOOLSET) as session:
         tools = (await session.list_tools()).tools
         prompts = {p.name for p in (await session.list_prompts()).prompts}
     assert {t.name for t in tools} == TOOL_NAMES
@@ -43,7 +49,7 @@ async def test_agent_lists_one_tool_per_rest_operation_and_the_playbooks(sandbox
 async def test_tools_and_the_rest_api_cannot_drift(sandbox: Any) -> None:
     """Every operation the REST API documents is a tool with the same method and path (but the OpenAI-compatible
     routes, which OpenAI SDKs call), and no more."""
-    with httpx.Client(base_url=sandbox.url, headers=sandbox.headers("viewer"), timeout=30) as rest:
+    with httpx.Client(base_url=sandbox.url, headers=sandbox.headers("viewer"), timeout=30, verify=TLS) as rest:
         answer = rest.get("/api/openapi.json")
     assert answer.status_code == 200, answer.text[:300]
     spec = answer.json()
@@ -53,8 +59,10 @@ async def test_tools_and_the_rest_api_cannot_drift(sandbox: Any) -> None:
         for method, op in item.items()
         if isinstance(op, dict) and "operationId" in op and BY_ID[op["operationId"]].tool
     }
-    async with mcp_session(sandbox.url, sandbox.tokens["viewer"]) as session:
-        tools = (await session.list_tools()).tools
+    async with mcp_session(sandbox.url, sandbox.tokens["viewer"], headers=EVERY_TOOLSET) as session:
+        # the REST route comes with the output schemas, to a client that asks
+        asked = types.PaginatedRequestParams(_meta={OUTPUT_SCHEMAS_META: True})  # type: ignore[call-arg]
+        tools = (await session.list_tools(params=asked)).tools
     offered = {
         t.name: (t.meta["launchpod/rest"]["method"], t.meta["launchpod/rest"]["path"])
         for t in tools
@@ -67,7 +75,7 @@ async def test_read_tool_answers_what_rest_answers(sandbox: Any) -> None:
     async with mcp_session(sandbox.url, sandbox.tokens["viewer"]) as session:
         result = await session.call_tool("list_availability_zones", {})
     assert result.isError is False
-    with httpx.Client(base_url=sandbox.url, headers=sandbox.headers("viewer")) as rest:
+    with httpx.Client(base_url=sandbox.url, headers=sandbox.headers("viewer"), verify=TLS) as rest:
         assert _data(result) == rest.get("/api/catalog/availability-zones").json()
 
 
@@ -75,10 +83,15 @@ async def test_scripted_agent_follows_the_create_cluster_playbook_to_succeeded(s
     """The whole create-cluster playbook as an agent runs it: three reads, a dry run, one provision_cluster,
     wait_for_operation to SUCCEEDED with progress notifications naming each phase, then get_cluster."""
     name = "mcp-agent-1"
-    async with mcp_session(sandbox.url, sandbox.tokens["admin"]) as session:
+    told: list[str] = []
+    async with mcp_session(sandbox.url, sandbox.tokens["admin"], told=told) as session:
+        assert "provision_cluster" not in {t.name for t in (await session.list_tools()).tools}
         playbook = await session.get_prompt("create-cluster", {"cluster": name})
         text = playbook.messages[0].content.text  # type: ignore[union-attr]
         assert "provision_cluster" in text and "wait_for_operation" in text and f"cluster={name}" in text
+        # the playbook listed the tools its steps call, and told the client so
+        assert "notifications/tools/list_changed" in told
+        assert "provision_cluster" in {t.name for t in (await session.list_tools()).tools}
 
         # inspect before creating
         existing = {c["name"] for c in _data(await session.call_tool("list_clusters", {}))["items"]}
@@ -106,11 +119,14 @@ async def test_scripted_agent_follows_the_create_cluster_playbook_to_succeeded(s
 
         # monitor to a terminal state, calling again while it is not terminal (bounded waits)
         said: list[tuple[float, str]] = []
+        rises: list[list[float]] = []  # per wait call: MCP wants each progress token's values to rise
 
         async def on_progress(done: float, total: float | None, message: str | None) -> None:
             said.append((done, message or ""))
+            rises[-1].append(done)
 
         for _ in range(10):
+            rises.append([])
             waited = _data(
                 await session.call_tool(
                     WAIT_TOOL,
@@ -129,7 +145,7 @@ async def test_scripted_agent_follows_the_create_cluster_playbook_to_succeeded(s
         untold = [p["name"] for p in phases if f"{p['name']} {p['status']}" not in told]
         assert untold == [], told
         assert "RUNNING" in told and told.endswith("operation SUCCEEDED")
-        assert [d for d, _ in said] == sorted({d for d, _ in said})
+        assert all(values == sorted(set(values)) for values in rises), rises
 
         cluster = _data(await session.call_tool("get_cluster", {"cluster": name}))
         storage = _data(await session.call_tool("list_storage", {"cluster": name}))["items"]
@@ -144,7 +160,7 @@ async def test_rest_422_comes_back_as_a_tool_error_with_message_and_field(sandbo
         renamed = await session.call_tool(
             "create_cluster", {"cluster": bad["cluster"], "availabilityZones": ["us-east-1a"]}
         )
-    with httpx.Client(base_url=sandbox.url, headers=sandbox.headers("admin")) as rest:
+    with httpx.Client(base_url=sandbox.url, headers=sandbox.headers("admin"), verify=TLS) as rest:
         direct = rest.post("/api/clusters", json=bad)
     assert direct.status_code == 422
     envelope = direct.json()
@@ -189,6 +205,8 @@ def test_mcp_inspector_cli_lists_the_tools(sandbox: Any) -> None:
             "tools/list",
             "--header",
             f"Authorization: Bearer {sandbox.tokens['viewer']}",
+            "--header",
+            "X-MCP-Toolsets: all",
         ],
         capture_output=True,
         text=True,
@@ -211,7 +229,11 @@ async def test_scripted_agent_runs_the_rest_of_the_pipeline_with_the_tools_offer
     """Control plane → dependencies → HyperPod, each stage monitored to SUCCEEDED, as the playbook says."""
     name = "mcp-agent-2"
     async with mcp_session(sandbox.url, sandbox.tokens["admin"]) as session:
+        # an agent without a playbook: one call lists the clusters toolset's tools
+        enabled = await session.call_tool(ENABLE_TOOL, {"toolsets": ["clusters"]})
+        assert enabled.isError is False, enabled.content
         offered = {t.name for t in (await session.list_tools()).tools}
+        assert {"create_cluster", "reconcile_dependencies", "create_hyperpod"} <= offered
         zones = [z["name"] for z in _data(await session.call_tool("list_availability_zones", {}))["items"]]
         types_ = _data(await session.call_tool("list_instance_types", {}))["items"]
         accepted = _data(await session.call_tool("create_cluster", {"cluster": name, "availabilityZones": zones[:2]}))

@@ -1,7 +1,8 @@
 """An endpoint's serving metrics through the API, from the HyperPod observability add-on's workspace on the
 shared inference cluster: the request rate is zero before the first invocation and follows the invocations
-after; latency and time to first token come from the same requests; the GPU the endpoint holds shows memory
-in use."""
+after; latency, time to first token and tokens per second come from the same requests (vLLM's own ``vllm:*``
+names: a container endpoint runs without the inference operator); the GPU the endpoint holds shows memory in
+use."""
 
 from __future__ import annotations
 
@@ -58,6 +59,9 @@ def test_an_endpoints_request_rate_follows_its_invocations(sandbox, cluster):
         assert rate["points"][0][0] >= first - 1, rate  # the series begins with the first invocation
         (p50,), (p95,), (ttft,) = (series(view, m) for m in ("latencyP50", "latencyP95", "timeToFirstTokenP50"))
         assert 0 < ttft["summary"]["last"] < p50["summary"]["last"] <= p95["summary"]["last"], (ttft, p50, p95)
+        # a vLLM container endpoint is read by vLLM's own names, which count the tokens it generates
+        (tokens,) = series(view, "tokensPerSecond")
+        assert tokens["unit"] == "tokens/s" and tokens["summary"]["max"] > 0, tokens
 
         for _ in range(6):
             assert post(sandbox, "/endpoints/metered/invoke", CHAT).status_code == 200

@@ -14,6 +14,7 @@ import urllib.parse
 import pytest
 from kubernetes import client as k8s
 
+from tests.sandbox.http_support import next_step
 from tests.sandbox.jobs_support import CLAIM, NAME, ready_cluster, recipe_inputs
 from tests.sandbox.jobs_support import submit as _submit
 
@@ -43,7 +44,8 @@ def _until(check, timeout: float = 90):
 def test_without_a_server_get_says_how_to_make_one_and_bad_requests_are_refused(sandbox, cluster):
     missing = _get(sandbox)
     assert missing.status_code == 404, missing.text
-    assert f"PUT /api/clusters/{NAME}/mlflow" in missing.json()["message"]
+    assert "set one up first" in missing.json()["message"]
+    assert next_step(missing) == f"PUT /api/clusters/{NAME}/mlflow"
     with sandbox.client("operator") as c:
         bad = c.put(PATH, json={"trackingServerName": "-not_a name"})
     assert bad.status_code == 422, bad.text
@@ -132,6 +134,13 @@ def test_a_job_submitted_then_gets_the_env_logs_a_run_and_its_view_links_that_ru
     )
     steps = [p["step"] for p in run["metrics"]["loss"]]
     assert steps == list(range(1, len(steps) + 1)) and len(steps) >= 2
+    # the job's metrics chart that loss, read back from the run (MLflow's metric history)
+    with sandbox.client("viewer") as c:
+        metrics = c.get(f"/api/clusters/{NAME}/jobs/{job}/metrics", params={"minutes": 15, "points": "true"})
+    assert metrics.status_code == 200, metrics.text
+    [loss] = [s for s in metrics.json()["series"] if s["metric"] == "loss"]
+    assert loss["labels"] == {"source": "mlflow", "run": run["runId"]}
+    assert [v for _, v in loss["points"]] == [p["value"] for p in run["metrics"]["loss"]]
     with sandbox.client("operator") as c:
         c.delete(f"/api/clusters/{NAME}/jobs/{job}", params={"confirm": job})
 

@@ -1,6 +1,7 @@
 """Nodes through the sandbox: the joined node list and detail, the cluster's events, and reboot,
 replace, delete and deep health checks as operations followed to every node's terminal state; and two nodes
-of a group on a training plan moved to the gpu group and back (MoveClusterNodes), the plan's usage unchanged."""
+of a group on a training plan moved to the gpu group and back (MoveClusterNodes), the plan's usage unchanged;
+and a node moved to another cluster's group and back, the same instance."""
 
 from __future__ import annotations
 
@@ -8,6 +9,8 @@ import time
 
 import pytest
 from kubernetes import client as k8s
+
+from tests.sandbox.http_support import next_step
 
 pytestmark = pytest.mark.e2e
 NAME = "e2e-nodes"
@@ -69,7 +72,8 @@ def test_one_node_has_its_conditions_and_hyperpod_details(sandbox, cluster):
     assert detail["nodeId"] == node_id and detail["privateIp"]
     assert [(x["type"], x["status"]) for x in detail["conditions"]] == [("Ready", "True")]
     assert detail["hyperpod"]["InstanceStatus"]["Status"] == "Running"
-    assert missing.status_code == 404 and "GET /api/clusters" in missing.json()["message"]
+    assert missing.status_code == 404 and "choose one of its nodes" in missing.json()["message"]
+    assert next_step(missing) == f"GET /api/clusters/{cluster}/nodes"
 
 
 def test_a_gpu_pod_shows_on_its_node_with_the_gpus_it_holds(sandbox, cluster):
@@ -192,7 +196,7 @@ def test_replace_on_a_cluster_never_patched_says_to_patch_it_first_and_works_aft
     assert refused["status"] == "FAILED", refused
     message = next(p["message"] for p in refused["phases"] if p["status"] == "FAILED")
     assert "ValidationException" in message and "UpdateClusterSoftware" in message
-    assert f"POST /api/clusters/{cluster}/software-update" in message
+    assert f"update the software of {cluster}'s instance groups" in message
     with sandbox.client() as c:
         patch = c.post(f"/api/clusters/{cluster}/software-update", json={})
         assert sandbox.wait_operation(patch.json()["operation"]["id"], timeout=180)["status"] == "SUCCEEDED"
@@ -295,7 +299,8 @@ def test_two_nodes_move_from_a_training_group_to_the_gpu_group_and_back_on_the_s
     assert planned.status_code == 200 and planned.json()["status"] == "PLANNED", planned.text
     reasons = [s["reason"] for s in planned.json()["steps"]]
     assert "cordon, then evict 1 pod(s): default/trainer-0" in reasons, reasons
-    assert all("training plan e2e-move-plan" in r for r in reasons if r.startswith("MoveClusterNodes")), reasons
+    moves = [r for r in reasons if r.startswith("into group gpu, keeping the same instance")]
+    assert len(moves) == 2 and all("training plan e2e-move-plan" in r for r in moves), reasons
     assert same.status_code == 422 and same.json()["details"][0]["field"] == "body.targetGroup"
 
     moved = _move(sandbox, cluster, {"sourceGroup": "train", "targetGroup": "gpu", "count": 2})
@@ -309,3 +314,46 @@ def test_two_nodes_move_from_a_training_group_to_the_gpu_group_and_back_on_the_s
     assert back["status"] == "SUCCEEDED", (back.get("message"), back.get("phases"))
     assert sorted(n for n, group in where().items() if group == "train") == moving
     assert in_use() == 2
+
+
+def test_a_node_moves_to_another_cluster_and_back_keeping_its_instance(sandbox, cluster):
+    """MoveClusterNodes between clusters: "the target instance group can be in the same HyperPod cluster or in
+    a different HyperPod cluster in the same account and Region" (API reference, MoveClusterNodes). Both need
+    continuous provisioning; the second is made with an empty serve group of the same type in the same zone."""
+    other = f"{NAME}-serve"
+    # made as the module's cluster is (its dependencies before HyperPod), with no node until one moves in
+    sandbox.create_control_plane(other)
+    sandbox.install_dependencies(other)
+    serve = {"name": "serve", "instanceType": "ml.p5.48xlarge", "instanceCount": 0}
+    with sandbox.client() as c:
+        op = c.post(
+            f"/api/clusters/{other}/hyperpod",
+            json={"availabilityZone": "us-east-1a", "instanceGroups": [serve], "nodeProvisioningMode": "Continuous"},
+        )
+    assert sandbox.wait_operation(op.json()["operation"]["id"])["status"] == "SUCCEEDED"
+    gpu_before = {n["nodeId"] for n in _settled(sandbox, cluster) if n["instanceGroup"] == "gpu"}
+    body = {"sourceGroup": "gpu", "targetGroup": "serve", "targetCluster": other, "count": 1}
+    with sandbox.client() as c:
+        planned = c.post(
+            f"/api/clusters/{cluster}/nodes/move", params={"dryRun": "true"}, json={**body, "acknowledgeDataLoss": True}
+        )
+    assert planned.status_code == 200, planned.text
+    assert any(f"group serve of cluster {other}" in s["reason"] for s in planned.json()["steps"]), planned.json()
+
+    moved = _move(sandbox, cluster, body)
+    assert moved["status"] == "SUCCEEDED", (moved.get("message"), moved.get("phases"))
+    [node] = [n for n in _settled(sandbox, other) if n["instanceGroup"] == "serve"]
+    assert node["nodeId"] in gpu_before  # the same instance, now a node of the other cluster
+    assert node["nodeId"] not in {n["nodeId"] for n in _nodes(sandbox, cluster)}
+
+    back = _move(sandbox, other, {"sourceGroup": "serve", "targetGroup": "gpu", "targetCluster": cluster, "count": 1})
+    assert back["status"] == "SUCCEEDED", (back.get("message"), back.get("phases"))
+    assert {n["nodeId"] for n in _settled(sandbox, cluster) if n["instanceGroup"] == "gpu"} == gpu_before
+    counts = {
+        c["ClusterName"]: [
+            g["TargetCount"]
+            for g in sandbox.aws("sagemaker").describe_cluster(ClusterName=c["ClusterName"])["InstanceGroups"]
+        ]
+        for c in ({"ClusterName": cluster}, {"ClusterName": other})
+    }
+    assert counts[other] == [0] and sum(counts[cluster]) >= len(gpu_before)

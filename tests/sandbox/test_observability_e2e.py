@@ -85,7 +85,7 @@ def test_with_observability_off_a_gone_pods_log_is_not_retained(sandbox, cluster
     body = _logs(sandbox, "obs-off", pod)
 
     assert (body["retained"], body["lines"], body.get("source")) == (False, [], None), body
-    assert "observability is off" in body["note"] and '"observability": {"enabled": true}' in body["note"]
+    assert "observability is off" in body["note"] and "turning it on in the cluster's features" in body["note"]
 
 
 def test_observability_installs_with_its_pod_identity_role_and_a_second_patch_is_noop(sandbox, cluster):

@@ -140,7 +140,7 @@ def test_create_hyperpod_again_is_noop_and_changed_recovery_or_groups_are_refuse
     _refused(sandbox, "POST", path, {**HYPERPOD, "nodeRecovery": "None"}, "body.nodeRecovery")
     bigger = {**HYPERPOD, "instanceGroups": [{**HYPERPOD["instanceGroups"][0], "instanceCount": 2}]}
     error = _refused(sandbox, "POST", path, bigger, "body.instanceGroups")
-    assert "instance-groups routes" in error["message"]
+    assert f"Change them in {NAME}'s instance groups: add, scale or delete a group there." in error["message"]
 
 
 def test_dependencies_again_are_noop_and_dry_run_lists_the_optional_ones(sandbox, provisioned):

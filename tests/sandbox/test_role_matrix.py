@@ -22,6 +22,7 @@ from launchpod.contracts.errors import ErrorView
 
 from mcp_gateway.schemas import CLUSTER, cluster_field, tool_error_view
 from tests.mcp_gateway.support import mcp_session
+from tests.sandbox.http_support import TLS
 
 pytestmark = pytest.mark.e2e
 
@@ -65,7 +66,7 @@ def _expected(entry: CatalogEntry, role: Role) -> str:
 
 def test_without_a_valid_token_every_route_but_health_is_401(sandbox: Any) -> None:
     leaks, wrong = [], []
-    with httpx.Client(base_url=sandbox.url, timeout=30) as client:
+    with httpx.Client(base_url=sandbox.url, timeout=30, verify=TLS) as client:
         for entry in CATALOG:
             for label, token in (("no token", None), ("stale token", "lp-admin-" + "x" * 32)):
                 response = _rest(client, entry, token)
@@ -81,7 +82,7 @@ def test_without_a_valid_token_every_route_but_health_is_401(sandbox: Any) -> No
 
 def test_each_role_is_refused_exactly_the_operations_above_it_on_rest(sandbox: Any) -> None:
     unauthorized, wrongful, errors = [], [], []
-    with httpx.Client(base_url=sandbox.url, timeout=60) as client:
+    with httpx.Client(base_url=sandbox.url, timeout=60, verify=TLS) as client:
         for entry in CATALOG:
             for username, role in ROLES.items():
                 response = _rest(client, entry, sandbox.tokens[username])
@@ -101,7 +102,7 @@ def test_each_role_is_refused_exactly_the_operations_above_it_on_rest(sandbox: A
 @pytest.mark.parametrize("username", list(ROLES))
 async def test_mcp_tools_answer_as_their_rest_routes_for_each_role(sandbox: Any, username: str) -> None:
     mismatches = []
-    with httpx.Client(base_url=sandbox.url, timeout=60) as client:
+    with httpx.Client(base_url=sandbox.url, timeout=60, verify=TLS) as client:
         async with mcp_session(sandbox.url, sandbox.tokens[username]) as session:
             for entry in TOOLS:
                 arguments = {p: PATH_VALUES.get(p, "matrix-nowhere") for p in entry.path_params}

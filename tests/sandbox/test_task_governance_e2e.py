@@ -305,6 +305,52 @@ def test_a_four_node_gang_job_is_admitted_only_when_four_nodes_fit_in_one_networ
         assert c.delete(f"/api/clusters/{NAME}/teams/lender", params={"confirm": "lender"}).status_code == 200
 
 
+def _endpoint(sandbox, name: str) -> dict:
+    with sandbox.client("viewer") as c:
+        found = c.get(f"/api/clusters/{NAME}/endpoints/{name}")
+    assert found.status_code == 200, found.text
+    return dict(found.json())
+
+
+def test_a_higher_priority_job_preempts_a_serving_replica_which_says_why_and_comes_back(
+    sandbox, cluster, long_training
+):
+    """An endpoint in the team's queue holds its 8 GPUs (the whole quota; nothing left to borrow); a job at a
+    higher priority in the same queue preempts the replica (Kueue: withinClusterQueue LowerPriority), whose
+    replacement waits, saying why; once the job is gone the replica is admitted again."""
+    chat = {
+        "endpoint": "chat",
+        "kind": "container",
+        "namespace": NAMESPACE,
+        "queue": QUEUE,
+        "instanceType": P5,
+        "container": {"worker": {"image": "vllm/vllm-openai:v0.10.1", "gpus": 8, "args": ["--served-model-name", "q"]}},
+    }
+    with sandbox.client("operator") as c:
+        deployed = c.post(f"/api/clusters/{NAME}/endpoints", json=chat)
+    assert deployed.status_code == 202, deployed.text
+    _poll(lambda: _endpoint(sandbox, "chat")["readyReplicas"] == 1, "chat serving")  # its operation ends later
+
+    _submit(sandbox, _job("urgent", NAMESPACE, QUEUE, 1, priority="training-priority"))
+    _in(sandbox, "urgent", NAMESPACE, "Running")
+    (replica,) = _poll(
+        lambda: [p for p in _endpoint(sandbox, "chat")["pods"] if "Preempted" in (p.get("message") or "")],
+        "the replica saying it was preempted",
+    )
+    assert replica["phase"] == "Pending" and replica["kubernetesNode"] is None, replica
+    assert "due to prioritization in the ClusterQueue" in replica["message"], replica
+    assert f"waiting in queue {QUEUE}: couldn't assign flavors" in replica["message"], replica
+    assert _endpoint(sandbox, "chat")["readyReplicas"] == 0
+
+    _delete_job(sandbox, "urgent", NAMESPACE)
+    _poll(lambda: _endpoint(sandbox, "chat")["readyReplicas"] == 1, "chat serving again")
+    done = sandbox.wait_operation(deployed.json()["operation"]["id"], timeout=60)
+    assert done["status"] == "SUCCEEDED", (done.get("message"), done["phases"])
+    with sandbox.client("operator") as c:
+        gone = c.delete(f"/api/clusters/{NAME}/endpoints/chat")
+    assert gone.status_code == 202, gone.text  # it finishes while the team is deleted
+
+
 def test_deleting_a_team_needs_its_name_and_removes_quota_and_queues(sandbox, cluster):
     path = f"/api/clusters/{NAME}/teams/research"
     with sandbox.client() as c:

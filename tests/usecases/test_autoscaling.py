@@ -104,7 +104,10 @@ def test_a_change_on_an_in_service_cluster_starts_set_autoscaling() -> None:
 def test_without_a_hyperpod_cluster_autoscaling_is_404_with_how_to_create_it() -> None:
     with pytest.raises(NotFound) as refused:
         set_autoscaling(ASKED, ADMIN, ports=_ports(None))
-    assert str(refused.value) == "train has no HyperPod cluster; create it with POST /api/clusters/train/hyperpod."
+    assert str(refused.value) == "train has no HyperPod cluster; create one first, then try again."
+    assert refused.value.details == [
+        {"field": None, "rule": "next_step", "message": "POST /api/clusters/train/hyperpod"}
+    ]
 
 
 def _groups(**changed: dict[str, Any]) -> dict[str, Any]:

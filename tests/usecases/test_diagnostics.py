@@ -91,3 +91,24 @@ def test_nccl_reads_every_container_of_the_jobs_pods_only_and_shows_their_errors
     assert logs.logs_read == ["train-worker-0", "train-worker-0"]
     assert "NCCL errors in the log of train-worker-0" in _titles(found)
     assert f"{node} has no EFA device allocatable" in _titles(found)
+
+
+def test_nccl_in_a_namespace_reads_only_that_teams_job_of_the_name():
+    node = "i-0aaaaaaaaaaaaaaa1"
+    summary = {"InstanceId": node, "InstanceGroupName": "gpu", "InstanceType": P5, "InstanceStatus": {}}
+    kube_node = {"metadata": {"name": f"hyperpod-{node}"}, "spec": {"providerID": f"aws:///us-east-1b/{node}"}}
+    pods = [
+        {
+            "metadata": {"name": f"train-worker-{i}", "namespace": namespace},
+            "spec": {"nodeName": f"hyperpod-{node}", "containers": [{"name": "pytorch"}]},
+        }
+        for i, namespace in enumerate(("default", "hyperpod-ns-team-a"))
+    ]
+    logs = KubeLists(logs={"train-worker-0": "NCCL WARN default's own error\n", "train-worker-1": "step 1\n"})
+    ports = _ports(
+        {"c1": _hyperpod("c1", 1)}, kube=KubeLists({"Node": [kube_node], "Pod": pods}), logs=logs, summaries=[summary]
+    )
+    found = diagnostics.nccl("c1", "train", ports=ports, namespace="hyperpod-ns-team-a")
+    assert logs.logs_read == ["train-worker-1"]
+    assert "NCCL errors in the log of train-worker-0" not in _titles(found)
+    assert "NCCL errors in the log of train-worker-0" in _titles(diagnostics.nccl("c1", "train", ports=ports))

@@ -8,8 +8,9 @@ from typing import Any
 import pytest
 from launchpod.contracts.clusters import ProvisionClusterRequest
 from launchpod.contracts.common import Role
-from launchpod.contracts.hyperpod import CreateHyperPodRequest, UpdateSoftwareInput
+from launchpod.contracts.hyperpod import CreateHyperPodInput, CreateHyperPodRequest, UpdateSoftwareInput
 from launchpod.domain import operations as ops
+from launchpod.domain.clusters import hyperpod as hyperpod_rules
 from launchpod.domain.dependencies.objects import health_agent_ref
 from launchpod.domain.errors import Conflict, InvalidInput, NotFound
 from launchpod.usecases import hyperpod
@@ -109,14 +110,18 @@ def test_a_control_plane_still_creating_is_refused_with_what_to_do() -> None:
     with pytest.raises(Conflict) as refused:
         hyperpod.create_hyperpod("train", ASKED, ADMIN, ports=_ports(eks={"status": "CREATING"}))
     assert str(refused.value) == (
-        "The EKS control plane of train is CREATING; create it with POST /api/clusters and wait for SUCCEEDED."
+        "The EKS control plane of train is CREATING; create it first and wait until that operation succeeds."
     )
+    assert refused.value.details == [{"field": None, "rule": "next_step", "message": "POST /api/clusters"}]
 
 
 def test_without_the_health_agent_hyperpod_is_refused_and_the_dependencies_route_named() -> None:
     with pytest.raises(Conflict) as refused:
         hyperpod.create_hyperpod("train", ASKED, ADMIN, ports=_ports(kube=[]))
-    assert "Run POST /api/clusters/train/dependencies and wait for SUCCEEDED" in str(refused.value)
+    assert "Install the cluster's dependencies, wait until that operation succeeds" in str(refused.value)
+    assert refused.value.details == [
+        {"field": None, "rule": "next_step", "message": "POST /api/clusters/train/dependencies"}
+    ]
 
 
 def test_a_quota_other_clusters_already_use_is_refused_with_how_much_to_raise_it() -> None:
@@ -134,7 +139,8 @@ def test_provisioning_over_an_eks_cluster_launchpod_did_not_create_is_refused_wi
     )
     with pytest.raises(Conflict) as refused:
         hyperpod.provision_cluster(request, ADMIN, ports=_ports(eks={**ACTIVE, "tags": {}}))
-    assert "import it (POST /api/clusters/import) or choose another name" in str(refused.value)
+    assert "import it into Launchpod or choose another name" in str(refused.value)
+    assert refused.value.details == [{"field": None, "rule": "next_step", "message": "POST /api/clusters/import"}]
 
 
 def test_a_new_provision_plans_every_part_and_registers_the_cluster_once_started() -> None:
@@ -170,3 +176,99 @@ def test_software_update_plans_each_group_and_starts_update_software() -> None:
     proposal = hyperpod.update_software(UpdateSoftwareInput(name="train"), ADMIN, ports=_ports(clusters=in_service))
     assert proposal.plan.steps
     assert proposal.start().kind == "update-software"
+
+
+# A cluster's first groups take the depth of a group added later (flexible types, a minimum, patching, an
+# image), checked by the same rules before anything is made.
+FLEX = {
+    "name": "gpu",
+    "instanceTypes": ["ml.g5.8xlarge", "ml.g5.12xlarge"],
+    "instanceCount": 4,
+    "minInstanceCount": 2,
+    "autoPatch": {"strategy": "WhenIdle"},
+    "imageReleaseVersion": "1.2.3",
+}
+
+
+def _deep(group: dict[str, Any] = FLEX, mode: str | None = "Continuous") -> CreateHyperPodRequest:
+    return CreateHyperPodRequest.model_validate(
+        {"availabilityZone": "us-east-1a", "instanceGroups": [group], "nodeProvisioningMode": mode}
+    )
+
+
+def _flex_ports(**kwargs: Any) -> hyperpod.HyperPodPorts:
+    ports = _ports(**kwargs)
+    ports.ec2.offered["g5.12xlarge"] = ["us-east-1a"]  # type: ignore[attr-defined]
+    return ports
+
+
+def test_a_flexible_first_group_reaches_create_cluster_with_its_types_minimum_patching_and_image() -> None:
+    ports = _flex_ports()
+    hyperpod.create_hyperpod("train", _deep(), ADMIN, ports=ports).start()
+    _, _, document = ports.workflows.started[0]  # type: ignore[attr-defined]
+    # what the CreateHyperPod phase reads back from the workflow's input and hands to CreateCluster
+    operation = ports.operations.get(document["operationId"])
+    asked = CreateHyperPodInput.model_validate(operation.request)
+    [spec] = hyperpod_rules.instance_groups(asked, "arn:aws:iam::123456789012:role/launchpod-x", "s3://b/s/")
+    assert "InstanceType" not in spec
+    assert spec["InstanceRequirements"] == {"InstanceTypes": ["ml.g5.8xlarge", "ml.g5.12xlarge"]}
+    assert (spec["InstanceCount"], spec["MinInstanceCount"]) == (4, 2)
+    assert spec["AutoPatchConfig"] == {"PatchingStrategy": "WhenIdle"}
+    assert spec["ImageReleaseVersion"] == "1.2.3"
+
+
+@pytest.mark.parametrize("field", ["instanceTypes", "minInstanceCount"])
+def test_flexible_types_or_a_minimum_without_continuous_provisioning_are_refused_naming_the_field(field: str) -> None:
+    group = {**GPU, "minInstanceCount": 1} if field == "minInstanceCount" else {**FLEX, "minInstanceCount": None}
+    with pytest.raises(InvalidInput) as refused:
+        hyperpod.create_hyperpod("train", _deep(group, mode=None), ADMIN, ports=_flex_ports())
+    assert refused.value.details[0]["field"] == f"body.instanceGroups.0.{field}"
+    assert "set it to Continuous" in str(refused.value)
+
+
+def test_a_fallback_type_the_zone_does_not_offer_is_refused_naming_instance_types() -> None:
+    ports = _ports()  # ml.g5.12xlarge is offered nowhere
+    with pytest.raises(InvalidInput) as refused:
+        hyperpod.create_hyperpod("train", _deep(), ADMIN, ports=ports)
+    assert refused.value.details[0]["field"] == "body.instanceGroups.0.instanceTypes"
+    assert "ml.g5.12xlarge is not offered in us-east-1a" in str(refused.value)
+
+
+def test_a_flexible_first_group_passes_the_quota_when_a_fallback_type_has_room_and_not_when_none_has() -> None:
+    full = {"ml.g5.8xlarge for cluster usage": 0}
+    hyperpod.create_hyperpod("train", _deep(), ADMIN, ports=_flex_ports(quotas=full))
+    with pytest.raises(Conflict) as refused:
+        hyperpod.create_hyperpod(
+            "train", _deep(), ADMIN, ports=_flex_ports(quotas={**full, "ml.g5.12xlarge for cluster usage": 3})
+        )
+    assert "'ml.g5.8xlarge for cluster usage'" in str(refused.value)
+
+
+def test_the_same_first_groups_again_plan_nothing_and_another_minimum_is_refused_naming_instance_groups() -> None:
+    running = {
+        "train": {
+            "ClusterName": "train",
+            "ClusterStatus": "InService",
+            "NodeRecovery": "Automatic",
+            "VpcConfig": {"Subnets": ["subnet-a"]},
+            "InstanceGroups": [
+                {
+                    "InstanceGroupName": "gpu",
+                    "InstanceRequirements": {"DesiredInstanceTypes": ["ml.g5.8xlarge", "ml.g5.12xlarge"]},
+                    "TargetCount": 4,
+                    "MinCount": 2,
+                    "AutoPatchConfig": {
+                        "PatchingStrategy": "WhenIdle",
+                        "CurrentPatchSchedule": {"NextPatchDate": "2026-12-12T03:00:00Z"},
+                    },
+                    "DesiredImageReleaseVersion": "1.2.3",
+                }
+            ],
+        }
+    }
+    assert hyperpod.create_hyperpod("train", _deep(), ADMIN, ports=_flex_ports(clusters=running)).plan.empty
+    with pytest.raises(Conflict) as refused:
+        hyperpod.create_hyperpod(
+            "train", _deep({**FLEX, "minInstanceCount": 3}), ADMIN, ports=_flex_ports(clusters=running)
+        )
+    assert "instance groups: add, scale or delete a group" in str(refused.value)

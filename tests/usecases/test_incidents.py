@@ -45,8 +45,9 @@ def test_incidents_are_listed_newest_first_under_the_default_policy():
 
 
 def test_a_cluster_launchpod_does_not_know_is_not_found():
-    with pytest.raises(NotFound, match=r"Launchpod has no cluster c2; list them with GET /api/clusters\."):
+    with pytest.raises(NotFound, match=r"^Launchpod has no cluster c2\.$") as refused:
         incidents.list_incidents("c2", ports=_ports(IncidentDocs()))
+    assert refused.value.details == [{"field": None, "rule": "next_step", "message": "GET /api/clusters"}]
     with pytest.raises(NotFound):
         incidents.set_policy("c2", LadderPolicyRequest(policy="auto"), False, ports=_ports(IncidentDocs()))
 

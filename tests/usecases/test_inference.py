@@ -4,6 +4,7 @@ assign, and what a delete sent again and a read answer while the endpoint's oper
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -142,8 +143,13 @@ def test_a_managed_endpoint_carries_its_metrics_to_the_workflow_and_needs_the_op
             "metrics": {"scrapeIntervalSeconds": 30, "port": 8000},
         },
     }
-    with pytest.raises(Conflict, match="inferenceOperator"):
+    with pytest.raises(Conflict, match="Turn on the inference operator in the cluster's features") as refused:
         cases.create(_create(body), who=WHO, ports=_ports([SHARED], addons={}))
+    assert {
+        "field": None,
+        "rule": "next_step",
+        "message": 'PATCH /api/clusters/c1/features {"inferenceOperator": {"enabled": true}}',
+    } in refused.value.details
     ports = _ports([SHARED])
     cases.create(_create(body), who=WHO, ports=ports).start()
     ((_, _, document),) = ports.workflows.started
@@ -327,7 +333,7 @@ def test_more_gpus_per_replica_than_one_node_has_is_refused_not_left_pending(con
     body = {"endpoint": "big", "kind": "container", "instanceType": "ml.g5.12xlarge", "container": container}
     with pytest.raises(InvalidInput, match=r"ml\.g5\.12xlarge has 4 GPUs") as refused:
         cases.create(_create(body), who=WHO, ports=_ports())
-    assert refused.value.details[0]["field"] == field and "multi-node endpoints" in str(refused.value)
+    assert refused.value.details[0]["field"] == field and "container.multiNode" in str(refused.value)
 
 
 def test_a_pd_endpoint_s_prefill_workers_are_checked_in_the_room_its_decode_workers_leave():
@@ -413,3 +419,27 @@ def test_an_endpoint_may_run_on_any_type_of_a_flexible_group_and_a_type_no_group
     with pytest.raises(Conflict) as refused:
         cases.create(_create({**body, "instanceType": "ml.g6.12xlarge"}), who=WHO, ports=ports)
     assert "flex (ml.p5.48xlarge, ml.g5.12xlarge)" in refused.value.message
+
+
+def test_a_multi_node_endpoint_needs_that_many_nodes_of_its_type_and_plans_each_rank() -> None:
+    body = {
+        "endpoint": "big",
+        "kind": "container",
+        "instanceType": "ml.g5.12xlarge",
+        "container": {
+            "worker": {"image": "lmsysorg/sglang:v0.5.2", "gpus": 4},
+            "multiNode": {"nodes": 2, "parallelism": "pipeline"},
+        },
+    }
+    one = {"InstanceGroups": [{**GROUPS["InstanceGroups"][0], "CurrentCount": 1}]}
+    ports = replace(_ports(), hyperpods=SageMaker({"c1": one}))
+    with pytest.raises(InvalidInput, match="runs 1") as refused:
+        cases.create(_create(body), who=WHO, ports=ports)
+    assert refused.value.details[0]["rule"] == "nodes_of_type" and ports.workflows.started == []
+    two = {"InstanceGroups": [{**GROUPS["InstanceGroups"][0], "CurrentCount": 2}]}
+    nodes = {"Node": [_node("n1", 4), _node("n2", 4)]}
+    ports = replace(_ports(lists=nodes), hyperpods=SageMaker({"c1": two}))
+    proposal = cases.create(_create(body), who=WHO, ports=ports)
+    reasons = {s.target: s.reason for s in proposal.plan.steps}
+    assert reasons["Deployment default/big-rank-1"].startswith("node rank 1 of 2: SGLang 2 pipeline stages of 4 GPUs")
+    assert "headless" in reasons["Service default/big-leader"] and proposal.plan.warnings == ()

@@ -76,7 +76,10 @@ def test_groups_are_listed_with_the_zone_of_their_subnet() -> None:
 def test_a_cluster_without_hyperpod_is_404() -> None:
     with pytest.raises(NotFound) as refused:
         cases.list_instance_groups("train", ports=_ports(None))
-    assert str(refused.value) == "train has no HyperPod cluster; create it with POST /api/clusters/train/hyperpod."
+    assert str(refused.value) == "train has no HyperPod cluster; create one first, then try again."
+    assert refused.value.details == [
+        {"field": None, "rule": "next_step", "message": "POST /api/clusters/train/hyperpod"}
+    ]
 
 
 def test_a_new_group_goes_to_the_clusters_zone_with_the_types_default_threads_noted() -> None:

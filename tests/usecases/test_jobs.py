@@ -79,8 +79,13 @@ def _pod(name: str, containers: list[str], annotations: dict[str, str] | None = 
 
 def test_without_the_training_operator_nothing_is_applied_and_the_409_names_the_feature() -> None:
     ports = _ports(operator=None)
-    with pytest.raises(Conflict, match="trainingOperator"):
+    with pytest.raises(Conflict, match="Turn on the training operator in the cluster's features") as refused:
         jobs.submit(_request(), ports=ports)
+    assert {
+        "field": None,
+        "rule": "next_step",
+        "message": 'PATCH /api/clusters/train/features {"trainingOperator": {"enabled": true}}',
+    } in refused.value.details
     assert ports.kube.applied == []  # type: ignore[attr-defined]
 
 
@@ -135,7 +140,9 @@ def test_a_claim_that_does_not_exist_is_422_saying_how_to_make_it() -> None:
     ports = _ports()
     with pytest.raises(InvalidInput, match="No PersistentVolumeClaim other") as refused:
         jobs.submit(_request(storageClaim="other"), ports=ports)
-    assert "POST /api/clusters/train/storage" in str(refused.value)  # the cluster named, not a literal {name}
+    assert str(refused.value).endswith(
+        "on train; add storage to the cluster first (it makes the claim) or choose a claim it has."
+    )
 
 
 def test_delete_without_the_jobs_name_as_confirm_deletes_nothing() -> None:
@@ -293,3 +300,33 @@ def test_a_delete_dry_run_answers_the_job_and_its_pods_and_deletes_nothing() -> 
     assert ports.kube.deleted == []  # type: ignore[attr-defined]
     with pytest.raises(NotFound, match="no training job j2"):
         jobs.delete(NAME, "j2", "default", "j2", True, ports=ports)
+
+
+def test_elastic_and_checkpointless_need_the_operator_at_v1_2_and_a_dry_run_plans_the_recovery() -> None:
+    """The add-on's version (EKS DescribeAddon) decides: v1.1.0 is a 409 naming v1.2.0 and applies nothing; at
+    v1.2.0 the dry run says how a node fault is recovered."""
+    old = _ports()
+    old.eks.addons(NAME)[features.training_operator().addon]["addonVersion"] = "v1.1.0-eksbuild.1"
+    checkpointless = {"replicas": 2, "checkpointless": {}}
+    with pytest.raises(Conflict, match=r"v1\.2\.0 or later") as refused:
+        jobs.submit(_request(**checkpointless), ports=old)
+    assert refused.value.details[0]["rule"] == "operator_version"
+    assert (
+        old.kube.read(
+            NAME,
+            {
+                "apiVersion": "sagemaker.amazonaws.com/v1",
+                "kind": "HyperPodPyTorchJob",
+                "metadata": {"name": "j1", "namespace": "default"},
+            },
+        )
+        is None
+    )
+    current = _ports()
+    current.eks.addons(NAME)[features.training_operator().addon]["addonVersion"] = "v1.2.0-eksbuild.1"
+    plan = jobs.submit(_request(**checkpointless), True, ports=current)
+    assert isinstance(plan, PlanView)
+    assert "recovered from its 1 peer(s), not a checkpoint" in plan.steps[0].reason
+    elastic = {"replicas": 2, "elasticPolicy": {"minReplicas": 2, "maxReplicas": 6, "replicaIncrementStep": 2}}
+    plan = jobs.submit(_request(**elastic), True, ports=current)
+    assert isinstance(plan, PlanView) and "world sizes 2, 4, 6" in plan.steps[0].reason

@@ -6,6 +6,7 @@ pods on a node and a range of too many points refused."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from types import SimpleNamespace
 
 import pytest
@@ -23,6 +24,7 @@ from launchpod.usecases import metrics as cases
 from tests.fakes.eks import Eks
 from tests.fakes.endpoints import Endpoints
 from tests.fakes.kube_listing import KubeLists
+from tests.fakes.mlflow import Runs
 from tests.fakes.prometheus import Prometheus
 
 NOW = 1_800_000_000.0
@@ -52,6 +54,7 @@ def _ports(
     addon: bool = True,
     pods: list[dict] | None = None,
     endpoints: tuple[str, ...] = ("chat",),
+    kind: str = "managed",
 ):
     addons = {}
     if addon:
@@ -60,7 +63,7 @@ def _ports(
     eks = Eks(clusters={"c1": {"status": "ACTIVE"}}, addons={"c1": addons})
     prometheus = Prometheus({WS.rstrip("/"): series or {}})
     kube = KubeLists({"Node": NODES, "Pod": pods or []})
-    found = [SimpleNamespace(name=e, namespace="default") for e in endpoints]
+    found = [SimpleNamespace(name=e, namespace="default", kind=kind) for e in endpoints]
     ports = cases.MetricsPorts(eks=eks, prometheus=prometheus, kube=kube, endpoints=Endpoints(found), clock=lambda: NOW)
     return ports, prometheus
 
@@ -77,7 +80,8 @@ def test_without_the_add_on_each_answer_says_what_to_turn_on() -> None:
         cases.node_metrics(NodeMetricsInput(name="c1", nodeId=BUSY), ports=ports),
     ):
         assert view.available is False and view.series == []
-        assert view.message and queries.ADDON in view.message and "ampWorkspace" in view.message
+        assert view.message and queries.ADDON in view.message and "Amazon Managed Prometheus workspace" in view.message
+        assert "Features" in view.message
     idle = cases.idle_capacity(IdleCapacityInput(name="c1"), ports=ports)
     assert idle.available is False and queries.ADDON in (idle.message or "")
     assert prometheus.asked == []
@@ -160,3 +164,53 @@ def test_the_metrics_of_an_endpoint_the_cluster_does_not_have_are_not_found_nami
     ports, _ = _ports(endpoints=())
     with pytest.raises(NotFound, match="no endpoint chat in default"):
         cases.endpoint_metrics(EndpointMetricsInput(name="c1", endpoint="chat"), ports=ports)
+
+
+def test_a_container_endpoint_is_read_by_vllms_names_and_an_operator_endpoint_by_the_operators() -> None:
+    for kind, family in (("container", "vllm:"), ("managed", "model_"), ("jumpstart", "model_")):
+        ports, prometheus = _ports(kind=kind)
+        view = cases.endpoint_metrics(EndpointMetricsInput(name="c1", endpoint="chat"), ports=ports)
+        asked = [q for _, q, *_ in prometheus.asked]
+        assert asked and all(family in q for q in asked), (kind, asked)
+        assert view.available is True
+    ports, prometheus = _ports(kind="container")
+    cases.endpoint_metrics(EndpointMetricsInput(name="c1", endpoint="chat"), ports=ports)
+    asked = {q for _, q, *_ in prometheus.asked}
+    # the endpoint's Deployment pods only (chat-<hash>-<id>), latency in ms from vLLM's seconds, tokens per second
+    assert 'sum(rate(vllm:generation_tokens_total{namespace="default",pod=~"chat-[a-z0-9]+-[a-z0-9]+"}[120s]))' in asked
+    assert any(q.startswith("histogram_quantile(0.95, ") and q.endswith(" * 1000") for q in asked)
+
+
+def test_a_jobs_loss_comes_from_its_mlflow_run_within_the_range() -> None:
+    arn = "arn:aws:sagemaker:us-east-1:123456789012:mlflow-tracking-server/lp"
+    env = [{"name": "MLFLOW_TRACKING_URI", "value": arn}, {"name": "MLFLOW_EXPERIMENT_NAME", "value": "j"}]
+    pod = {
+        "metadata": {"name": "j-0", "namespace": "default", "labels": {"launchpod.io/job": "j"}},
+        "spec": {"nodeName": f"hyperpod-{BUSY}", "containers": [{"name": "pytorch", "env": env}]},
+    }
+    ports, _ = _ports(pods=[pod])
+    runs = Runs({(arn, "j"): {"run_id": "r1", "run_name": "j", "experiment_id": "1"}})
+    for step, (ago, loss) in enumerate(((7200, 3.0), (300, 2.0), (60, 1.5)), start=1):  # the first before the range
+        runs.log(arn, "r1", "loss", loss, step, int((NOW - ago) * 1000))
+    view = cases.job_metrics(JobMetricsInput(name="c1", jobName="j", minutes=60), ports=replace(ports, runs=runs))
+    (loss,) = [s for s in view.series if s.metric == "loss"]
+    assert (loss.summary.max, loss.summary.last, loss.labels) == (2.0, 1.5, {"source": "mlflow", "run": "r1"})
+    without = cases.job_metrics(JobMetricsInput(name="c1", jobName="j"), ports=replace(ports, runs=Runs({})))
+    assert [s for s in without.series if s.metric == "loss"] == []  # logs no loss: no series, GPU metrics still
+
+
+def test_loss_values_logged_in_one_millisecond_keep_their_step_order() -> None:
+    arn = "arn:aws:sagemaker:us-east-1:123456789012:mlflow-tracking-server/lp"
+    env = [{"name": "MLFLOW_TRACKING_URI", "value": arn}, {"name": "MLFLOW_EXPERIMENT_NAME", "value": "j"}]
+    pod = {
+        "metadata": {"name": "j-0", "namespace": "default", "labels": {"launchpod.io/job": "j"}},
+        "spec": {"nodeName": f"hyperpod-{BUSY}", "containers": [{"name": "pytorch", "env": env}]},
+    }
+    ports, _ = _ports(pods=[pod])
+    runs = Runs({(arn, "j"): {"run_id": "r1", "run_name": "j", "experiment_id": "1"}})
+    for step, loss in enumerate((1.0, 3.0, 2.0), start=1):
+        runs.log(arn, "r1", "loss", loss, step, int((NOW - 60) * 1000))
+    request = JobMetricsInput(name="c1", jobName="j", points=True)
+    view = cases.job_metrics(request, ports=replace(ports, runs=runs))
+    (loss,) = [s for s in view.series if s.metric == "loss"]
+    assert [v for _, v in loss.points or []] == [1.0, 3.0, 2.0]

@@ -80,8 +80,9 @@ def test_a_download_that_cannot_be_recorded_takes_its_token_secret_away():
 
 def test_a_download_into_anything_but_launchpod_s_s3_storage_is_refused_before_a_secret_exists():
     ports = _ports([_volume("shared", driver=storage.FSX_DRIVER)])
-    with pytest.raises(Conflict, match=r"no S3 storage shared configured by Launchpod.*POST /api/clusters/c1/storage"):
+    with pytest.raises(Conflict, match=r"no S3 storage shared configured by Launchpod; add it") as refused:
         cases.download(_request(hfToken=TOKEN), who=WHO, ports=ports)
+    assert {"field": None, "rule": "next_step", "message": "POST /api/clusters/c1/storage"} in refused.value.details
     assert ports.kube.applied == [] and ports.workflows.started == []
 
 

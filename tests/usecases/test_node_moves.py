@@ -103,7 +103,8 @@ def test_a_count_picks_the_nodes_with_the_fewest_pods_and_the_dry_run_shows_drai
     assert [t for a, t, _ in steps if a == "drain"] == [f"node {C}", f"node {B}"]
     assert steps[0][2] == "cordon, then no pods to evict" and steps[1][2] == "cordon, then evict 1 pod(s): ml/server-0"
     moved = [r for a, _, r in steps if a == "move"]
-    assert moved and all("MoveClusterNodes to group infer:" in r and "training plan night-shift" in r for r in moved)
+    kept = "into group infer, keeping the same instance and training plan night-shift"
+    assert moved and all(kept in r for r in moved)
     assert steps[-1][0] == "wait" and ports.workflows.started == []  # type: ignore[attr-defined]
 
 

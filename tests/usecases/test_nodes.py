@@ -73,10 +73,12 @@ def test_nodes_are_still_listed_while_the_kubernetes_api_cannot_be_read():
 
 
 def test_an_unknown_cluster_or_node_is_not_found_with_where_to_look():
-    with pytest.raises(NotFound, match=r"c2 has no HyperPod cluster; create it with POST /api/clusters/c2/hyperpod"):
+    with pytest.raises(NotFound, match=r"c2 has no HyperPod cluster; create one first") as refused:
         nodes.list_nodes("c2", ports=_ports())
-    with pytest.raises(NotFound, match=r"c1 has no node i-0ccc.*GET /api/clusters/c1/nodes"):
+    assert refused.value.details == [{"field": None, "rule": "next_step", "message": "POST /api/clusters/c2/hyperpod"}]
+    with pytest.raises(NotFound, match=r"c1 has no node i-0ccc.*; choose one of its nodes") as refused:
         nodes.get_node("c1", "i-0cccccccccccccccc3", ports=_ports())
+    assert refused.value.details == [{"field": None, "rule": "next_step", "message": "GET /api/clusters/c1/nodes"}]
 
 
 def test_a_replace_without_the_data_loss_acknowledgement_starts_nothing():
@@ -129,7 +131,8 @@ def test_events_of_a_cluster_without_continuous_provisioning_are_a_409_saying_wh
     with pytest.raises(Conflict) as refused:
         nodes.list_events(ListEventsInput(name="c1"), ports=ports)
     assert "only for clusters with continuous provisioning" in str(refused.value)
-    assert "nodeProvisioningMode Continuous" in str(refused.value) and sm.pages == 0
+    assert "Clusters created with continuous provisioning have their events" in str(refused.value) and sm.pages == 0
+    assert "/api/" not in str(refused.value)
 
 
 def test_events_at_one_level_are_read_page_after_page_until_enough_are_found():

@@ -35,8 +35,11 @@ def _create(ports, dry_run=False, **extra):
 
 
 def test_without_the_spaces_add_on_creating_is_409_naming_how_to_install_it():
-    with pytest.raises(Conflict, match="includeOptional"):
+    with pytest.raises(Conflict, match="install the cluster's dependencies with the optional ones") as refused:
         _create(_ports(addon=False))
+    assert refused.value.details == [
+        {"field": None, "rule": "next_step", "message": 'POST /api/clusters/c1/dependencies {"includeOptional": true}'}
+    ]
 
 
 def test_an_unknown_instance_group_or_claim_is_422_naming_the_field():

@@ -139,8 +139,9 @@ def test_changes_wait_for_the_add_on_while_reads_answer_without_it():
 
 
 def test_a_cluster_without_hyperpod_is_not_found_with_how_to_create_it():
-    with pytest.raises(NotFound, match="c1 has no HyperPod cluster; create it with POST /api/clusters/c1/hyperpod"):
+    with pytest.raises(NotFound, match="c1 has no HyperPod cluster; create one first") as refused:
         cases.teams("c1", ports=_ports(TaskGovernance(), described=None))
+    assert refused.value.details == [{"field": None, "rule": "next_step", "message": "POST /api/clusters/c1/hyperpod"}]
 
 
 def test_idle_resource_sharing_is_sent_to_sagemaker_and_an_equal_policy_is_noop():

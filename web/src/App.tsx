@@ -2,12 +2,13 @@ import { lazy, Suspense, useState } from 'react';
 import { Navigate, Route, Routes, useLocation, useNavigate } from 'react-router-dom';
 import AppLayout from '@cloudscape-design/components/app-layout';
 import Flashbar from '@cloudscape-design/components/flashbar';
-import SideNavigation from '@cloudscape-design/components/side-navigation';
+import SideNavigation, { type SideNavigationProps } from '@cloudscape-design/components/side-navigation';
 import Spinner from '@cloudscape-design/components/spinner';
 import TopNavigation from '@cloudscape-design/components/top-navigation';
 
 import SignInModal from './components/SignInModal';
 import { signOut } from './lib/auth';
+import { CLUSTER_SECTIONS, clusterOfPath, clusterSection, clusterSectionHref } from './lib/clusterSections';
 import { config } from './lib/config';
 import { SessionProvider, useSession } from './session';
 
@@ -32,6 +33,17 @@ function Shell() {
   };
 
   const roleText = identity.role ? `Role: ${identity.role}` : 'Role: unknown';
+  // On a cluster's page its sections are listed under its name, the one shown marked.
+  const cluster = clusterOfPath(location.pathname);
+  const section = clusterSection(new URLSearchParams(location.search).get('tab'));
+  const clusterLinks: SideNavigationProps.Item[] = cluster
+    ? [{
+        type: 'link-group',
+        text: cluster,
+        href: `/clusters/${encodeURIComponent(cluster)}`,
+        items: CLUSTER_SECTIONS.map(({ id, label }) => ({ type: 'link', text: label, href: clusterSectionHref(cluster, id) })),
+      }]
+    : [];
   return (
     <>
       <div id="top-nav" style={{ position: 'sticky', top: 0, zIndex: 1002 }}>
@@ -73,7 +85,9 @@ function Shell() {
           <SideNavigation
             header={{ href: '/clusters', text: 'Launchpod' }}
             activeHref={
-              location.pathname.startsWith('/operations')
+              cluster
+                ? clusterSectionHref(cluster, section.id)
+                : location.pathname.startsWith('/operations')
                 ? '/operations'
                 : location.pathname.startsWith('/capacity')
                   ? '/capacity'
@@ -84,6 +98,7 @@ function Shell() {
             onFollow={follow}
             items={[
               { type: 'link', text: 'Clusters', href: '/clusters' },
+              ...clusterLinks,
               { type: 'link', text: 'Operations', href: '/operations' },
               { type: 'link', text: 'Capacity', href: '/capacity' },
               { type: 'link', text: 'Teams', href: '/teams' },

@@ -7,6 +7,13 @@ from pydantic import Field
 from launchpod.contracts.common import Contract
 
 
+class RegionListView(Contract):
+    """Where a cluster can be created: the Regions SageMaker HyperPod supports, and Launchpod's own."""
+
+    default: str = Field(description="Launchpod's Region: a cluster created without one lives here")
+    items: list[str] = Field(description="the Regions a cluster may be created in (region on create)")
+
+
 class AvailabilityZoneView(Contract):
     name: str = Field(examples=["us-east-1a"])
     zoneId: str = Field(examples=["use1-az6"], description="Stable across accounts; capacity is per zone id.")

@@ -14,9 +14,12 @@ from launchpod.contracts.common import (
     Cidr,
     ClusterName,
     Contract,
+    HyperPodRegion,
     KubernetesVersion,
     Tags,
+    refused,
     rules,
+    zone_in_region,
 )
 from launchpod.contracts.hyperpod import CreateHyperPodRequest
 from launchpod.contracts.naming import renamed
@@ -66,6 +69,9 @@ class CreateClusterRequest(Contract):
     """Create the EKS control plane for a HyperPod cluster."""
 
     cluster: ClusterName = Field(validation_alias=renamed("cluster", "name"))
+    region: HyperPodRegion | None = Field(
+        default=None, description="AWS Region for the cluster, fixed for its life; default: Launchpod's"
+    )
     availabilityZones: list[AvailabilityZoneName] = Field(
         min_length=2,
         max_length=3,
@@ -85,6 +91,12 @@ class CreateClusterRequest(Contract):
     def _distinct_zones(self) -> CreateClusterRequest:
         if len(set(self.availabilityZones)) != len(self.availabilityZones):
             raise ValueError("availabilityZones must be distinct")
+        outside = [z for z in self.availabilityZones if self.region and not zone_in_region(z, self.region)]
+        if outside:
+            raise refused(
+                "zone_in_region",
+                f"{', '.join(outside)} not in {self.region}: give zones of the cluster's Region ({self.region}a, ...)",
+            )
         return self
 
 
@@ -108,7 +120,7 @@ class HyperPodStatusView(Contract):
 
 class ClusterView(Contract):
     name: ClusterName
-    region: str
+    region: str = Field(description="the AWS Region the cluster lives in")
     source: Literal["created", "imported"] = "created"
     eks: EksStatusView
     hyperpod: HyperPodStatusView
@@ -140,6 +152,7 @@ class ImportClusterRequest(Contract):
     """Bring an existing EKS cluster (and its HyperPod cluster of the same name, if any) under Launchpod."""
 
     cluster: ClusterName = Field(validation_alias=renamed("cluster", "name"))
+    region: HyperPodRegion | None = Field(default=None, description="the EKS cluster's Region; default: Launchpod's")
 
 
 class ProvisionClusterRequest(CreateClusterRequest):
@@ -174,6 +187,15 @@ class ProvisionClusterRequest(CreateClusterRequest):
         description="Storage as a PersistentVolumeClaim, configured once the dependencies are installed;"
         " omit it for none.",
     )
+
+    @model_validator(mode="after")
+    def _hyperpod_zone_in_region(self) -> ProvisionClusterRequest:
+        zone = self.hyperpod.availabilityZone
+        if self.region and zone and not zone_in_region(zone, self.region):
+            raise refused(
+                "zone_in_region", f"hyperpod.availabilityZone {zone} is not in the cluster's Region {self.region}"
+            )
+        return self
 
     @field_validator("storage")
     @classmethod

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from enum import StrEnum
 from typing import Annotated, Any, LiteralString
@@ -153,6 +154,54 @@ Tags = Annotated[dict[TagKey, TagValue], AfterValidator(_no_aws_prefix), Field(m
 OperationId = Annotated[str, Field(pattern=r"^op-[0-9a-z]{8,40}$", examples=["op-01jd3k2m4n5p6q7r"])]
 
 AvailabilityZoneName = Annotated[str, Field(pattern=_ZONE, examples=["us-east-1a"])]
+
+# The Regions SageMaker HyperPod orchestrated by Amazon EKS runs in ("Supported AWS Regions", Amazon SageMaker
+# HyperPod, https://docs.aws.amazon.com/sagemaker/latest/dg/sagemaker-hyperpod.html#sagemaker-hyperpod-available-regions).
+# HyperPod's EKS clusters also need its health-monitoring agent, which AWS publishes per Region; this is that
+# chart's Region map (launchpod.domain.dependencies.objects.HMA_ACCOUNTS; tests/contracts/test_regions.py holds
+# the two equal), mirrored here because the MCP gateway's image carries only the contracts.
+HYPERPOD_REGIONS: tuple[str, ...] = (
+    "us-east-1",
+    "us-east-2",
+    "us-west-1",
+    "us-west-2",
+    "ca-central-1",
+    "sa-east-1",
+    "eu-central-1",
+    "eu-north-1",
+    "eu-west-1",
+    "eu-west-2",
+    "eu-south-2",
+    "ap-northeast-1",
+    "ap-south-1",
+    "ap-southeast-1",
+    "ap-southeast-2",
+    "ap-southeast-3",
+    "ap-southeast-4",
+)
+
+
+def _hyperpod_region(value: str) -> str:
+    if value not in HYPERPOD_REGIONS:
+        supported = ", ".join(HYPERPOD_REGIONS)
+        raise refused("hyperpod_region", f"SageMaker HyperPod does not run in {value}; supported Regions: {supported}")
+    return value
+
+
+# Not an enum in the schema: the list would be repeated in every tool an agent is given; a Region outside it is
+# refused with a 422 that lists the supported ones.
+HyperPodRegion = Annotated[
+    str,
+    Field(pattern=r"^[a-z]{2}(-[a-z]+)+-\d$", examples=["us-west-2"]),
+    AfterValidator(_hyperpod_region),
+]
+
+
+def zone_in_region(zone: str, region: str) -> bool:
+    """An Availability Zone's name is its Region's code and a letter, us-west-2a ("Regions and Zones", Amazon
+    EC2 user guide, https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/using-regions-availability-zones.html)."""
+    return re.fullmatch(rf"{re.escape(region)}[a-z]", zone) is not None
+
 
 Cidr = Annotated[
     str,

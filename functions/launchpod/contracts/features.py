@@ -10,7 +10,13 @@ from pydantic.json_schema import SkipJsonSchema
 from launchpod.contracts.common import ABSENT, ClusterName, Contract, rules
 
 FeatureName = Literal[
-    "trainingOperator", "tieredCheckpointing", "taskGovernance", "autoscaling", "inferenceOperator", "observability"
+    "trainingOperator",
+    "tieredCheckpointing",
+    "taskGovernance",
+    "autoscaling",
+    "inferenceOperator",
+    "observability",
+    "hyperpodObservability",
 ]
 
 
@@ -34,6 +40,37 @@ class ObservabilityRequest(Contract):
         description="install (true) or remove (false) the Amazon CloudWatch Observability add-on (Container"
         " Insights): container logs kept in CloudWatch Logs after their pods are gone"
     )
+
+
+class HyperPodObservabilityRequest(Contract):
+    model_config = ConfigDict(
+        json_schema_extra=rules(
+            oneOf=[
+                {"title": "On", "type": "object", "properties": {"enabled": {"const": True}}},
+                {
+                    "title": "Off",
+                    "type": "object",
+                    "properties": {"enabled": {"const": False}, "grafanaWorkspaceArn": ABSENT},
+                },
+            ]
+        )
+    )
+
+    enabled: bool = Field(
+        description="install (true) or remove (false) HyperPod observability: its add-on and an Amazon Managed"
+        " Prometheus workspace, which the metrics tools read"
+    )
+    grafanaWorkspaceArn: str | None = Field(
+        default=None,
+        pattern=r"^arn:aws[a-z-]*:grafana:[a-z0-9-]+:\d{12}:/workspaces/g-[a-z0-9]+$",
+        description="an existing Amazon Managed Grafana workspace for its dashboards",
+    )
+
+    @model_validator(mode="after")
+    def _grafana_only_when_on(self) -> HyperPodObservabilityRequest:
+        if not self.enabled and self.grafanaWorkspaceArn is not None:
+            raise ValueError("grafanaWorkspaceArn applies only with enabled true")
+        return self
 
 
 class TieredCheckpointingRequest(Contract):
@@ -66,7 +103,14 @@ class TieredCheckpointingRequest(Contract):
         return self
 
 
-_FEATURES = ("trainingOperator", "tieredCheckpointing", "taskGovernance", "inferenceOperator", "observability")
+_FEATURES = (
+    "trainingOperator",
+    "tieredCheckpointing",
+    "taskGovernance",
+    "inferenceOperator",
+    "observability",
+    "hyperpodObservability",
+)
 
 
 class UpdateFeaturesRequest(Contract):
@@ -87,20 +131,12 @@ class UpdateFeaturesRequest(Contract):
     taskGovernance: TaskGovernanceRequest | SkipJsonSchema[None] = None
     inferenceOperator: InferenceOperatorRequest | SkipJsonSchema[None] = None
     observability: ObservabilityRequest | SkipJsonSchema[None] = None
+    hyperpodObservability: HyperPodObservabilityRequest | SkipJsonSchema[None] = None
 
     @model_validator(mode="after")
     def _something(self) -> UpdateFeaturesRequest:
-        if (
-            self.trainingOperator is None
-            and self.tieredCheckpointing is None
-            and self.taskGovernance is None
-            and self.inferenceOperator is None
-            and self.observability is None
-        ):
-            raise ValueError(
-                "send at least one feature: trainingOperator, tieredCheckpointing, taskGovernance,"
-                " inferenceOperator or observability"
-            )
+        if all(getattr(self, name) is None for name in _FEATURES):
+            raise ValueError(f"send at least one feature: {', '.join(_FEATURES[:-1])} or {_FEATURES[-1]}")
         return self
 
 

@@ -114,3 +114,9 @@ class DiagnoseNcclInput(Contract):
         pattern=r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$",
         description="the training job (its pods' name prefix or job-name label)",
     )
+    namespace: str | None = Field(
+        default=None,
+        max_length=63,
+        pattern=r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$",
+        description="the job's namespace (a team's job is in hyperpod-ns-<team>); default: every namespace",
+    )

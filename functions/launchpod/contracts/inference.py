@@ -20,7 +20,8 @@ from launchpod.contracts.common import (
     rules,
     without_dot_segments,
 )
-from launchpod.contracts.serving import PdSpec
+from launchpod.contracts.jobs import PartitionRequest
+from launchpod.contracts.serving import MultiNodeSpec, PdSpec, multi_node_refusal
 
 # The endpoint names every object it makes (Deployment, Service, custom resource); the inference
 # CRDs' modelName/endpointName allow at most 63 characters, and "-routing" suffixes leave room.
@@ -64,8 +65,19 @@ ModelPath = Annotated[
 ]
 
 
+_GPUS_OR_PARTITIONS: dict[str, Any] = {
+    "not": {
+        "required": ["gpus", "acceleratorPartition"],
+        "properties": {"gpus": {"minimum": 1}, "acceleratorPartition": {"type": "object"}},
+    }
+}
+
+
 class WorkerSpec(Contract):
     """The serving container. GPUs are what the caller gives, never inferred (e.g. from tensor parallelism)."""
+
+    # whole GPUs or partitions of them, not both (the validator below), stated for the document and the tools
+    model_config = ConfigDict(json_schema_extra=rules(**_GPUS_OR_PARTITIONS))
 
     image: Image
     args: list[Annotated[str, Field(max_length=512)]] = Field(default_factory=list, max_length=64)
@@ -74,6 +86,17 @@ class WorkerSpec(Contract):
     cpu: Quantity = "4"
     memory: Quantity = "16Gi"
     env: dict[EnvName, Annotated[str, Field(max_length=4096)]] = Field(default_factory=dict, max_length=64)
+    # a MIG group's partitions ("Task submission with GPU partitions": the MIG resource goes in the worker's
+    # resources, https://docs.aws.amazon.com/sagemaker/latest/dg/sagemaker-hyperpod-eks-gpu-partitioning-task-submission.html)
+    acceleratorPartition: PartitionRequest | None = Field(
+        default=None, description="per replica, GPU partitions (nvidia.com/mig-<profile>) instead of gpus"
+    )
+
+    @model_validator(mode="after")
+    def _gpus_or_partitions(self) -> Self:
+        if self.acceleratorPartition is not None and self.gpus:
+            raise ValueError("a replica asks for gpus or acceleratorPartition (MIG partitions), not both")
+        return self
 
 
 class KvCacheSpec(Contract):
@@ -299,6 +322,9 @@ class JumpStartSpec(Contract):
     modelId: str = Field(pattern=r"^[a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}$", examples=["deepseek-llm-r1-distill-qwen-1-5b"])
     modelVersion: str | None = Field(default=None, pattern=r"^\d{1,4}\.\d{1,4}\.\d{1,4}$", examples=["2.0.4"])
     acceptEula: bool = Field(default=False, description="accept the model's end-user license (gated models need it)")
+    acceleratorPartitionType: str | None = Field(
+        default=None, pattern=r"^mig-[1-7]g\.[0-9]+gb$", description="one GPU partition per replica"
+    )
 
 
 class ContainerSpec(Contract):
@@ -334,6 +360,16 @@ class ContainerSpec(Contract):
         description="SGLang only, with router: prefill/decode disaggregation; the endpoint's replicas decode, "
         "pd.prefillReplicas prefill, and the router (--pd-disaggregation) hands each request from one to the other",
     )
+    multiNode: MultiNodeSpec | None = Field(default=None, description="SGLang, replicas 1: a model larger than a node")
+
+    @model_validator(mode="after")
+    def _multi_node_on_sglang(self) -> Self:
+        if self.multiNode is not None:
+            alongside = self.router or self.pd is not None or self.service == "modelPool" or self.autoscaling
+            refusal = multi_node_refusal(_repository(self.worker.image), bool(alongside), self.worker.args)
+            if refusal is not None:
+                raise refusal
+        return self
 
     @model_validator(mode="after")
     def _pd_on_sglang(self) -> Self:
@@ -397,16 +433,22 @@ def _kind(kind: str, section: dict[str, Any] | None = None) -> dict[str, Any]:
     }
 
 
+# a container endpoint runs on GPU nodes: whole GPUs or partitions of them
+_ON_GPUS = {
+    "anyOf": [
+        {"properties": {"gpus": {"minimum": 1}}},
+        {"required": ["acceleratorPartition"], "properties": {"acceleratorPartition": {"type": "object"}}},
+    ]
+}
+
+
 class CreateEndpointRequest(Contract):
     model_config = ConfigDict(
         json_schema_extra=rules(
             oneOf=[
                 _kind("managed"),
                 _kind("jumpstart"),
-                # a container endpoint runs on GPU nodes
-                _kind(
-                    "container", {"type": "object", "properties": {"worker": {"properties": {"gpus": {"minimum": 1}}}}}
-                ),
+                _kind("container", {"type": "object", "properties": {"worker": _ON_GPUS}}),
             ]
         )
     )
@@ -419,14 +461,26 @@ class CreateEndpointRequest(Contract):
     managed: ManagedSpec | None = None
     jumpstart: JumpStartSpec | None = None
     container: ContainerSpec | None = None
+    # task governance: the endpoint's replicas wait in a team's queue and may preempt lower priorities (AWS,
+    # https://docs.aws.amazon.com/sagemaker/latest/dg/sagemaker-hyperpod-model-deployment-task-gov.html)
+    queue: K8sName | None = Field(default=None, description="a team's LocalQueue in namespace (task governance)")
+    priority: K8sName | None = Field(default=None, description="a WorkloadPriorityClass, e.g. inference-priority")
 
     @model_validator(mode="after")
     def _one_section_for_its_kind(self) -> Self:
         given = [k for k in ("managed", "jumpstart", "container") if getattr(self, k) is not None]
         if given != [self.kind]:
             raise ValueError(f"kind {self.kind} takes the section {self.kind} and no other (got {given or 'none'})")
-        if self.kind == "container" and self.container is not None and self.container.worker.gpus == 0:
-            raise ValueError("a container endpoint needs container.worker.gpus of at least 1 (it runs on GPU nodes)")
+        worker = self.container.worker if self.kind == "container" and self.container is not None else None
+        if worker is not None and worker.gpus == 0 and worker.acceleratorPartition is None:
+            raise ValueError("a container endpoint runs on GPU nodes: give worker.gpus or worker.acceleratorPartition")
+        section = self.managed or self.container
+        if section is not None and section.pd is not None and section.worker.acceleratorPartition is not None:
+            raise ValueError("prefill/decode disaggregation (pd) runs on whole GPUs: drop acceleratorPartition")
+        if self.container is not None and self.container.multiNode is not None and self.replicas > 1:
+            raise refused(
+                "multinode_field", "a multiNode endpoint is one copy of the model across its nodes: replicas 0 or 1"
+            )
         return self
 
 
@@ -564,6 +618,7 @@ class EndpointWorkflowRequest(Contract):
     region: str | None = None
     prefix: str | None = None
     fsx: FsxModelSource | None = None
+    efa: int = 0  # container multiNode: the EFA interfaces of one node of the type (EC2), each rank asks for them
 
 
 class AssignPodRequest(Contract):

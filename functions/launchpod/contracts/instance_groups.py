@@ -5,15 +5,23 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Any, Literal, Self
 
-from pydantic import AwareDatetime, ConfigDict, Field, model_validator
+from pydantic import ConfigDict, Field, model_validator
 
-from launchpod.contracts.common import ABSENT, AvailabilityZoneName, ClusterName, Contract, refused, rules
+from launchpod.contracts.common import ABSENT, AvailabilityZoneName, ClusterName, Contract, rules
 from launchpod.contracts.hyperpod import (
+    ONE_TYPE_OR_FLEXIBLE,
+    AutoPatch,
     BatchSize,
     DeepHealthCheck,
+    FlexibleTypes,
+    GroupTypes,
     HyperPodInstanceType,
+    ImageId,
+    ImageReleaseVersion,
     InstanceGroupName,
+    MinInstanceCount,
     TrainingPlanArn,
+    check_group_shape,
 )
 from launchpod.contracts.naming import renamed
 from launchpod.contracts.operations import OperationAcceptedView
@@ -46,91 +54,74 @@ LabelValue = Annotated[
 ScheduleExpression = Annotated[str, Field(min_length=1, max_length=256, examples=["cron(0 3 ? * SUN *)"])]
 
 
-# ClusterInstanceGroupSpecification.ImageId and ImageReleaseVersion (botocore sagemaker 2017-07-24; API
-# reference API_ClusterInstanceGroupSpecification.html): a HyperPod public or custom AMI, or "default" (the
-# latest image; on a Continuous cluster a new group inherits the earliest group's AMI); a managed-AMI version
-# MAJOR.MINOR.PATCH, latest when omitted.
-ImageId = Annotated[
-    str, Field(min_length=7, max_length=21, pattern=r"^(ami-[0-9a-fA-F]{8,17}|default)$", examples=["default"])
-]
-ImageReleaseVersion = Annotated[str, Field(max_length=64, pattern=r"^[0-9]+\.[0-9]+\.[0-9]+$", examples=["1.2.3"])]
-# ClusterInstanceRequirements.InstanceTypes: 1-20 types, tried in order (the first that has capacity).
-FlexibleTypes = Annotated[
-    list[HyperPodInstanceType],
-    Field(
-        min_length=1,
-        max_length=20,
-        description="flexible group: types tried in order when one lacks capacity (Continuous clusters)",
-        json_schema_extra={"uniqueItems": True},
-    ),
-]
-MinInstanceCount = Annotated[
-    int,
-    Field(
-        ge=0,
-        le=6758,
-        description="InService once this many run; at most instanceCount (Continuous clusters)",
-    ),
-]
-PatchingStrategy = Literal["WhenIdle", "WhenAllIdle", "DrainFirst"]
+# GPU partitions (MIG) of a group: HyperPod reads the group's label nvidia.com/mig.config ("Set up GPU partitions
+# on HyperPod", https://docs.aws.amazon.com/sagemaker/latest/dg/sagemaker-hyperpod-eks-gpu-partitioning-setup.html).
+# single: every GPU split into one profile (all-<profile>); mixed: every GPU split into the same mix
+# (mixed-<n>-<profile>-...); disabled: whole GPUs (all-disabled). Pods ask for nvidia.com/mig-<profile> either way.
+PartitionType = Annotated[str, Field(pattern=r"^mig-[1-7]g\.[0-9]+gb$", examples=["mig-1g.10gb"])]
 
 
-# ClusterDrainPolicy: how long DrainFirst waits for a node's pods to leave, and what then.
-class DrainPolicy(Contract):
-    drainTimeoutSeconds: int = Field(default=3600, ge=0, le=5400)
-    onDrainTimeout: Literal["Skip", "Force"] = Field(
-        default="Skip", description="Skip: node left unpatched, pods keep running; Force: delete pods, ignore PDBs"
-    )
-
-
-# ClusterAutoPatchConfig: HyperPod applies security-patch AMIs to the group by itself. WhenIdle and WhenAllIdle
-# never stop a running job (a busy node stays on its AMI); DrainFirst evicts pods, for inference groups that
-# are never idle.
-class AutoPatch(Contract):
+class MigLayout(Contract):
+    # the by-mode rule of the validator below, stated for the document and the tools
     model_config = ConfigDict(
         json_schema_extra=rules(
             oneOf=[
                 {
-                    "title": "Idle nodes only",
+                    "title": "One profile on every GPU",
                     "type": "object",
-                    "properties": {
-                        "strategy": {"enum": ["WhenIdle", "WhenAllIdle"]},
-                        "drain": ABSENT,
-                        "maxBatchSize": ABSENT,
-                    },
+                    "required": ["profile"],
+                    "properties": {"mode": {"const": "single"}, "profile": {"type": "string"}, "perGpu": ABSENT},
                 },
                 {
-                    "title": "Drain first",
+                    "title": "A mix on every GPU",
                     "type": "object",
-                    "required": ["maxBatchSize"],
-                    "properties": {
-                        "strategy": {"const": "DrainFirst"},
-                        "maxBatchSize": {"type": "object"},
-                        "idleWaitWindowSeconds": ABSENT,
-                    },
+                    "required": ["perGpu"],
+                    "properties": {"mode": {"const": "mixed"}, "perGpu": {"type": "object"}, "profile": ABSENT},
+                },
+                {
+                    "title": "Whole GPUs",
+                    "type": "object",
+                    "properties": {"mode": {"const": "disabled"}, "profile": ABSENT, "perGpu": ABSENT},
                 },
             ]
         )
     )
 
-    strategy: PatchingStrategy = Field(
-        description="WhenIdle/WhenAllIdle: patch idle nodes, never stop a job; DrainFirst: evict pods, patch in batches"
+    mode: Literal["single", "mixed", "disabled"] = Field(
+        description="single: one profile on every GPU; mixed: a mix per GPU; disabled: whole GPUs"
     )
-    idleWaitWindowSeconds: int | None = Field(default=None, ge=3600, le=2160000)
-    drain: DrainPolicy | None = None
-    maxBatchSize: BatchSize | None = None
-    nextPatchDate: AwareDatetime | None = Field(default=None, description="moves HyperPod's next patch")
+    # the profiles a type offers are checked against its GPU (domain.mig), naming them; the schema keeps the form
+    profile: PartitionType | None = Field(default=None, description="single: every GPU as many as it holds")
+    perGpu: dict[PartitionType, Annotated[int, Field(ge=1, le=7)]] | None = Field(
+        default=None, min_length=2, max_length=4, description="mixed: of each profile per GPU"
+    )
 
     @model_validator(mode="after")
-    def _by_strategy(self) -> Self:
-        if self.strategy == "DrainFirst":
-            if self.maxBatchSize is None:
-                raise ValueError("DrainFirst needs maxBatchSize (AutoPatchConfig.DeploymentConfig)")
-            if self.idleWaitWindowSeconds is not None:
-                raise ValueError("idleWaitWindowSeconds applies to WhenIdle and WhenAllIdle, not DrainFirst")
-        elif self.drain is not None or self.maxBatchSize is not None:
-            raise ValueError("drain and maxBatchSize apply to DrainFirst only")
+    def _by_mode(self) -> Self:
+        if self.mode == "single" and (self.profile is None or self.perGpu is not None):
+            raise ValueError("mode single takes profile (and no perGpu)")
+        if self.mode == "mixed" and (self.perGpu is None or self.profile is not None):
+            raise ValueError("mode mixed takes perGpu, two or more profiles (and no profile)")
+        if self.mode == "disabled" and (self.profile is not None or self.perGpu is not None):
+            raise ValueError("mode disabled takes neither profile nor perGpu")
         return self
+
+
+class MigView(Contract):
+    config: str = Field(description="the nvidia.com/mig.config label", examples=["all-1g.10gb"])
+    mode: Literal["single", "mixed", "disabled"]
+    perGpu: dict[str, int] = Field(default_factory=dict, description="instances of each profile on one GPU")
+    perNode: dict[str, int] = Field(
+        default_factory=dict, description="nvidia.com/<profile> each node advertises once partitioned"
+    )
+
+
+_MIG_LABEL = "nvidia.com/mig.config"
+
+
+def _mig_once(mig: MigLayout | None, labels: dict[str, str] | None) -> None:
+    if mig is not None and labels and _MIG_LABEL in labels:
+        raise ValueError(f"give the GPU partitions as mig or as the label {_MIG_LABEL}, not both")
 
 
 class Taint(Contract):
@@ -139,7 +130,7 @@ class Taint(Contract):
     effect: Literal["NoSchedule", "PreferNoSchedule", "NoExecute"]
 
 
-class AddInstanceGroupRequest(Contract):
+class AddInstanceGroupRequest(GroupTypes, Contract):
     """One new instance group, added by UpdateCluster without touching the other groups."""
 
     model_config = ConfigDict(
@@ -164,22 +155,7 @@ class AddInstanceGroupRequest(Contract):
                         },
                     ]
                 },
-                {
-                    "oneOf": [
-                        {
-                            "title": "One instance type",
-                            "type": "object",
-                            "required": ["instanceType"],
-                            "properties": {"instanceType": {"type": "string"}, "instanceTypes": ABSENT},
-                        },
-                        {
-                            "title": "Flexible group",
-                            "type": "object",
-                            "required": ["instanceTypes"],
-                            "properties": {"instanceTypes": {"type": "array"}, "instanceType": ABSENT},
-                        },
-                    ]
-                },
+                ONE_TYPE_OR_FLEXIBLE,
             ]
         )
     )
@@ -212,30 +188,25 @@ class AddInstanceGroupRequest(Contract):
     autoPatch: AutoPatch | None = None
     imageId: ImageId | None = Field(default=None, description="custom or HyperPod AMI, or default")
     imageReleaseVersion: ImageReleaseVersion | None = Field(default=None, description="HyperPod AMI release; latest")
+    mig: MigLayout | None = Field(default=None, description="GPU partitions (MIG) of every GPU; one instanceType")
 
     @model_validator(mode="after")
     def _plan_with_its_type(self) -> Self:
+        _mig_once(self.mig, self.labels)
+        # "GPU partitioning with MIG is not supported with flexible instance groups" (AWS, "Using GPU
+        # partitions in Amazon SageMaker HyperPod")
+        if self.mig is not None and self.instanceTypes is not None:
+            raise ValueError("MIG needs a group of one instanceType: flexible groups cannot be partitioned")
         if (self.capacityType == "trainingPlan") != (self.trainingPlanArn is not None):
             raise ValueError("give trainingPlanArn exactly when capacityType is trainingPlan")
-        # InstanceType and InstanceRequirements are mutually exclusive (ClusterInstanceGroupSpecification).
-        if (self.instanceType is None) == (self.instanceTypes is None):
-            raise ValueError("give instanceType, or instanceTypes for a flexible group, not both")
-        if self.instanceTypes is not None and self.capacityType == "trainingPlan":
-            raise ValueError("a training plan reserves one instance type: give instanceType")
-        if self.instanceTypes is not None and len(set(self.instanceTypes)) != len(self.instanceTypes):
-            raise ValueError("each instance type appears once in instanceTypes")
-        if self.minInstanceCount is not None and self.minInstanceCount > self.instanceCount:
-            raise refused("ordered", "minInstanceCount is at most instanceCount")
+        check_group_shape(
+            self.instanceType,
+            self.instanceTypes,
+            self.instanceCount,
+            self.minInstanceCount,
+            on_plan=self.capacityType == "trainingPlan",
+        )
         return self
-
-    @property
-    def types(self) -> list[str]:
-        """The group's instance types in HyperPod's order of preference (one for a single-type group)."""
-        return list(self.instanceTypes or [self.instanceType or ""])
-
-    @property
-    def first_type(self) -> str:
-        return self.types[0]
 
 
 class AddInstanceGroupInput(AddInstanceGroupRequest):
@@ -262,14 +233,14 @@ class UpdateInstanceGroupRequest(Contract):
     capacityType: CapacityType | None = Field(default=None, description="fixed: refused if different")
     efaOnly: bool | None = Field(default=None, description="fixed (NIC mode): refused if different")
     subnetId: str | None = Field(default=None, description="fixed: refused if different")
+    mig: MigLayout | None = Field(
+        default=None, description="GPU partitions (MIG); refused while pods on the group's nodes use GPUs"
+    )
 
     @model_validator(mode="after")
     def _consistent(self) -> Self:
-        if self.instanceTypes is not None and len(set(self.instanceTypes)) != len(self.instanceTypes):
-            raise ValueError("each instance type appears once in instanceTypes")
-        low, count = self.minInstanceCount, self.instanceCount
-        if low is not None and count is not None and low > count:
-            raise refused("ordered", "minInstanceCount is at most instanceCount")
+        _mig_once(self.mig, self.labels)
+        check_group_shape(None, self.instanceTypes, self.instanceCount, self.minInstanceCount, either=False)
         return self
 
     def sent(self) -> dict[str, Any]:
@@ -332,6 +303,7 @@ class InstanceGroupView(Contract):
     imageVersionStatus: str | None = Field(default=None, examples=["UpToDate"])
     autoPatch: AutoPatchView | None = None
     labels: dict[str, str] = Field(default_factory=dict)
+    mig: MigView | None = Field(default=None, description="the GPU partitions the group's label asks for")
     taints: list[Taint] = Field(default_factory=list)
     scheduledUpdate: str | None = None
     karpenterManaged: bool = Field(default=False, description="HyperPod-managed Karpenter scales this group")

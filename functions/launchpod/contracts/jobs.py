@@ -4,7 +4,7 @@ image and command), the job view with its restart budget, pods and events, and i
 from __future__ import annotations
 
 import re
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import ConfigDict, Field, model_validator
 
@@ -54,6 +54,7 @@ class RestartPolicyRequest(Contract):
     numRestartBeforeFullJobRestart: int = Field(default=3, ge=0, le=100)
     evalPeriodSeconds: int = Field(default=21600, ge=1, description="the window restarts are counted in")
     maxFullJobRestarts: int = Field(default=1, ge=0, le=100)
+    scaleUpSnoozeTimeInSeconds: int | None = Field(default=None, ge=0, le=86400, description="elastic jobs")
 
 
 class LogMonitoringRule(Contract):
@@ -100,15 +101,68 @@ class RunPolicyRequest(Contract):
     cleanPodPolicy: Literal["All", "OnlyComplete", "None"] = "None"
 
 
+# HyperPodPyTorchJob spec.elasticPolicy ("Using elastic training in Amazon SageMaker HyperPod",
+# https://docs.aws.amazon.com/sagemaker/latest/dg/sagemaker-eks-elastic-training.html): minReplicas..maxReplicas
+# nodes, in steps of replicaIncrementStep (world sizes minReplicas + N x step) or at one of replicaDiscreteValues,
+# never both (the hyp CLI's template refuses both, and values above the maximum).
+_ONE_SCALING_RULE: dict[str, Any] = {
+    "not": {
+        "required": ["replicaIncrementStep", "replicaDiscreteValues"],
+        "properties": {"replicaIncrementStep": {"type": "integer"}, "replicaDiscreteValues": {"type": "array"}},
+    }
+}
+
+
 class ElasticPolicyRequest(Contract):
+    """Elastic training: the node range and how the job scales within it."""
+
+    model_config = ConfigDict(json_schema_extra=rules(**_ONE_SCALING_RULE))
+
     minReplicas: int = Field(ge=1, le=512)
     maxReplicas: int = Field(ge=1, le=512)
+    replicaIncrementStep: int | None = Field(default=None, ge=1, le=512)
+    replicaDiscreteValues: list[Annotated[int, Field(ge=1, le=512)]] | None = Field(
+        default=None,
+        min_length=1,
+        max_length=64,
+        json_schema_extra={"uniqueItems": True},
+    )
+    gracefulShutdownTimeoutInSeconds: int | None = Field(default=None, ge=0, le=86400)
+    scalingTimeoutInSeconds: int | None = Field(default=None, ge=0, le=86400)
+    faultyScaleDownTimeoutInSeconds: int | None = Field(default=None, ge=0, le=86400)
 
     @model_validator(mode="after")
     def _ordered(self) -> ElasticPolicyRequest:
         if self.minReplicas > self.maxReplicas:
             raise refused("ordered", "minReplicas is at most maxReplicas")
+        if self.replicaIncrementStep is not None and self.replicaDiscreteValues is not None:
+            raise ValueError("give replicaIncrementStep or replicaDiscreteValues, not both")
+        values = self.replicaDiscreteValues or []
+        if len(set(values)) != len(values):
+            raise ValueError("replicaDiscreteValues are distinct node counts")
+        over = [v for v in values if v > self.maxReplicas]
+        if over:
+            raise refused(
+                "within_max_replicas",
+                f"replicaDiscreteValues {over} exceed maxReplicas {self.maxReplicas}: raise maxReplicas or drop them",
+            )
         return self
+
+    def world_sizes(self) -> list[int]:
+        """The node counts the job may run at, smallest first."""
+        if self.replicaDiscreteValues:
+            return sorted(v for v in self.replicaDiscreteValues if v >= self.minReplicas)
+        step = self.replicaIncrementStep or 1
+        return list(range(self.minReplicas, self.maxReplicas + 1, step))
+
+
+# HyperPod checkpointless training (https://docs.aws.amazon.com/sagemaker/latest/dg/sagemaker-eks-checkpointless.html):
+# the code runs under hyperpodrun --inprocess-restart with the checkpointless package, and a failed node's model
+# and optimizer state comes from its peer replicas instead of the last checkpoint.
+class CheckpointlessRequest(Contract):
+    """Checkpointless training: recovery from peer replicas."""
+
+    inProcessRestartTimeoutSeconds: int = Field(default=1800, ge=60, le=86400)
 
 
 # The node labels HyperPod puts on nodes of the supported types ("Topology-aware scheduling" in the task
@@ -166,6 +220,7 @@ class SubmitJobRequest(Contract):
                                 "kind": {"const": "ray"},
                                 "runPolicy": ABSENT,
                                 "elasticPolicy": ABSENT,
+                                "checkpointless": ABSENT,
                                 "topology": ABSENT,
                                 "acceleratorPartition": ABSENT,
                             },
@@ -180,6 +235,17 @@ class SubmitJobRequest(Contract):
                             "type": "object",
                             "required": ["acceleratorPartition"],
                             "properties": {"acceleratorPartition": {"type": "object"}, "replicas": {"const": 1}},
+                        },
+                    ]
+                },
+                {
+                    "oneOf": [
+                        {"title": "Not checkpointless", "type": "object", "properties": {"checkpointless": ABSENT}},
+                        {
+                            "title": "Checkpointless, not elastic",
+                            "type": "object",
+                            "required": ["checkpointless"],
+                            "properties": {"checkpointless": {"type": "object"}, "elasticPolicy": ABSENT},
                         },
                     ]
                 },
@@ -219,6 +285,7 @@ class SubmitJobRequest(Contract):
     )
     runPolicy: RunPolicyRequest | None = Field(default=None, description="pytorch only")
     elasticPolicy: ElasticPolicyRequest | None = Field(default=None, description="pytorch only")
+    checkpointless: CheckpointlessRequest | None = Field(default=None, description="pytorch, 2+ nodes, not elastic")
     queue: K8sName | None = Field(default=None, description="the team's LocalQueue (task governance)")
     priority: K8sName | None = Field(default=None, description="a WorkloadPriorityClass (task governance)")
     topology: TopologyRequest | None = Field(default=None, description="pytorch with a queue")
@@ -234,8 +301,16 @@ class SubmitJobRequest(Contract):
             raise ValueError("acceleratorPartition is for a one-pod pytorch job (a partition is not a whole node)")
         if self.topology is not None and (self.kind == "ray" or not self.queue):
             raise ValueError("topology is Kueue's topology-aware scheduling: a pytorch job with a queue")
-        if self.kind == "ray" and (self.runPolicy is not None or self.elasticPolicy is not None):
-            raise ValueError("runPolicy and elasticPolicy are HyperPodPyTorchJob settings; kind ray takes neither")
+        if self.kind == "ray" and (
+            self.runPolicy is not None or self.elasticPolicy is not None or self.checkpointless is not None
+        ):
+            raise ValueError(
+                "runPolicy, elasticPolicy and checkpointless are HyperPodPyTorchJob settings; kind ray takes none"
+            )
+        if self.checkpointless is not None and self.elasticPolicy is not None:
+            # "HyperPod checkpointless training is currently incompatible with ... elastic training"
+            # (https://docs.aws.amazon.com/sagemaker/latest/dg/sagemaker-eks-checkpointless-considerations.html)
+            raise ValueError("checkpointless training does not work with elastic training: drop one of them")
         bad = [k for k in self.env if not _ENV_NAME.match(k)]
         if bad:
             raise ValueError(f"environment variable names are letters, digits and _: {', '.join(bad)}")

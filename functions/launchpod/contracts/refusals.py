@@ -58,6 +58,9 @@ REFUSALS: dict[str, Refusal] = {
         _state("training_plan_capacity", "more instances than the training plan has free"),
         _state("training_plan", "a training plan that cannot serve the group (its zone, type or free instances)"),
         _state("confirm_price", "a purchase whose confirmPrice is not the offering's upfront fee now"),
+        _cross("zone_in_region", "an availability zone outside the Region asked for the cluster"),
+        # not an enum in the schema (it would repeat in every tool an agent is given): the 422 lists them
+        _state("hyperpod_region", "a Region SageMaker HyperPod does not run in"),
         _cross("search_window", "a capacity search whose window ends before it starts"),
         _cross("metrics_window", "a metrics range whose end is not after its start"),
         _cross("max_points", "a metrics range of more than 11,000 steps (Prometheus' limit per series)"),
@@ -76,8 +79,10 @@ REFUSALS: dict[str, Refusal] = {
         _state("existing_queue", "a LocalQueue the cluster does not have"),
         _state("existing_priority_class", "a WorkloadPriorityClass the cluster does not have"),
         _state("mig_profile_of_type", "a GPU partition profile the instance type's GPUs do not offer"),
+        _state("mig_layout_of_type", "a MIG layout the instance group's GPUs cannot take (profile or mix)"),
+        _state("mig_single_type", "GPU partitions on a flexible instance group (MIG needs one instanceType)"),
         _state("not_on_spot", "elastic training on a Spot group"),
-        _state("not_with_tiered_checkpointing", "elastic training while tiered checkpointing is on"),
+        _state("not_with_tiered_checkpointing", "elastic or checkpointless training while tiered checkpointing is on"),
         _state("at_most", "more processes per node than the instance type has devices (rule at_most_<n>)"),
         _state("autoscaling_supported_group", "an instance group managed Karpenter cannot scale"),
         _state("confirm_scale_to_zero", "a group that runs nodes now, not named in confirmScaleToZero"),
@@ -94,6 +99,10 @@ REFUSALS: dict[str, Refusal] = {
         _cross("distinct_names", "objects in a list that share the field that names them"),
         _cross("ordered", "a minimum above its maximum (minReplicas, maxReplicas)"),
         _cross("within_elastic_range", "replicas outside elasticPolicy's minReplicas..maxReplicas"),
+        _cross("within_max_replicas", "an elastic world size (replicaDiscreteValues) above maxReplicas"),
+        _cross("peer_replicas", "checkpointless training on one node (it recovers from peer replicas)"),
+        _cross("checkpointless_recipe", "checkpointless training with a recipe whose trainer does not support it"),
+        _cross("inprocess_restart", "checkpointless training whose command does not run hyperpodrun"),
         _cross("other_group", "a move to the group the nodes are in (targetGroup is sourceGroup, same cluster)"),
         _cross("subset", "confirmScaleToZero names a group that groups does not"),
         _cross("sglang_router", "the SGLang router with a worker image that is not SGLang"),
@@ -103,6 +112,11 @@ REFUSALS: dict[str, Refusal] = {
             "pd_field", "a prefill/decode field of the other kind (routingThreshold managed, transferBackend SGLang)"
         ),
         _cross("one_spelling", "a field or query parameter sent under its name and its older spelling at once"),
+        _cross("multinode_engine", "self-managed multi-node serving with an image that is not SGLang"),
+        _cross(
+            "multinode_field", "multiNode with replicas over 1, a router, pd, a model pool, autoscaling or its flags"
+        ),
+        _state("nodes_of_type", "a multiNode endpoint on more nodes than the cluster has of its instance type"),
         _cross("same_limit", "two spellings of one token limit (max_tokens and its other name) with different values"),
     )
 }

@@ -1,4 +1,4 @@
-"""Serving depth: prefill/decode disaggregation (PD) of an endpoint's workers.
+"""Serving depth: prefill/decode disaggregation (PD) of an endpoint's workers, and one model across nodes.
 
 Two kinds of PD, as the engines and the inference operator offer them:
 
@@ -20,8 +20,9 @@ from __future__ import annotations
 from typing import Annotated, Literal
 
 from pydantic import Field
+from pydantic_core import PydanticCustomError
 
-from launchpod.contracts.common import Contract
+from launchpod.contracts.common import Contract, refused
 
 Flag = Annotated[str, Field(max_length=512)]
 
@@ -51,3 +52,49 @@ class PdSpec(Contract):
         description="container (SGLang) only: how the KV cache moves from prefill to decode "
         "(--disaggregation-transfer-backend; SGLang's default mooncake)",
     )
+
+
+# SGLang's multi-node serving (https://docs.sglang.ai/references/multi_node_deployment/multi_node.html): one server
+# per node, started with --nnodes, --node-rank and the first node's --dist-init-addr; --tp is the GPUs of every
+# node together, or --tp per node with --pp-size nodes (pipeline parallel, SGLang's server arguments). Neither
+# the inference operator's InferenceEndpointConfig nor vLLM without a Ray cluster offers it (docs/serving.md).
+MULTI_NODE_FLAGS = (
+    "--tp",
+    "--tp-size",
+    "--tensor-parallel-size",
+    "--pp-size",
+    "--nnodes",
+    "--node-rank",
+    "--dist-init-addr",
+)
+
+
+class MultiNodeSpec(Contract):
+    """One copy of the model across nodes: tensor parallel over every GPU, or pipeline stages per node."""
+
+    nodes: int = Field(ge=2, le=16, description="nodes, one server each; worker.gpus are each node's")
+    parallelism: Literal["tensor", "pipeline"] = "tensor"
+
+
+def multi_node_refusal(repository: str, alongside: bool, args: list[str]) -> PydanticCustomError | None:
+    """Why a container endpoint cannot take multiNode: an image that is not SGLang, a router, pd, a model pool or
+    autoscaling ``alongside``, or a flag in ``args`` Launchpod sets; None when it can."""
+    if "sglang" not in repository:
+        return refused(
+            "multinode_engine",
+            "self-managed multi-node serving is SGLang's (lmsysorg/sglang: --nnodes, --node-rank, "
+            "--dist-init-addr); vLLM needs a Ray cluster across the nodes, which Launchpod does not run",
+        )
+    if alongside:
+        return refused(
+            "multinode_field",
+            "multiNode runs one copy of the model across nodes: without router, pd, modelPool or autoscaling",
+        )
+    taken = sorted({a.split("=")[0] for a in args} & set(MULTI_NODE_FLAGS))
+    if taken:
+        return refused(
+            "multinode_field",
+            f"with multiNode Launchpod sets {', '.join(taken)} from nodes, parallelism and worker.gpus: "
+            "drop them from worker.args",
+        )
+    return None

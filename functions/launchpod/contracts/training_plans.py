@@ -9,7 +9,7 @@ from typing import Annotated, Literal
 
 from pydantic import BeforeValidator, Field, model_validator
 
-from launchpod.contracts.common import Contract, refused
+from launchpod.contracts.common import HYPERPOD_REGIONS, Contract, HyperPodRegion, refused
 
 # ReservedCapacityInstanceType: the only types a training plan reserves.
 ReservedInstanceType = Literal[
@@ -74,8 +74,20 @@ class OfferingQuery(Contract):
         return self
 
 
+class OfferingSearch(OfferingQuery):
+    """A search of one Region (Launchpod's by default) or of several at once."""
+
+    regions: list[HyperPodRegion] | None = Field(
+        default=None,
+        max_length=len(HYPERPOD_REGIONS),
+        description="Regions to search, ranked: earliest start, then lowest fee",
+        json_schema_extra={"uniqueItems": True},
+    )
+
+
 class OfferingView(Contract):
     offeringId: str
+    region: str | None = Field(default=None, description="the Region offering it; buy it there")
     upfrontFee: str
     currencyCode: str
     instanceType: str
@@ -97,6 +109,7 @@ class BuyTrainingPlanRequest(OfferingQuery):
     equal it. Buying again with the same name and offering answers the plan already bought."""
 
     name: TrainingPlanName
+    region: HyperPodRegion | None = Field(default=None, description="the offering's region")
     offeringId: OfferingId
     confirmPrice: Price = Field(description="the offering's upfrontFee, typed back to confirm the purchase")
 

@@ -22,6 +22,13 @@ class LaunchpodError(Exception):
         self.extra = extra
 
 
+def next_step(call: str) -> dict[str, Any]:
+    """An error's detail naming the call that fixes it, ``METHOD /api/... [JSON body]``, for a client that acts on it
+    (the CLI, an agent, a script). The message says the same in words a person acts on; the console shows where in
+    it to do that instead of the call (web/src/lib/nextSteps.ts)."""
+    return {"field": None, "rule": "next_step", "message": call}
+
+
 class InvalidInput(LaunchpodError):
     """The request breaks a rule that needs AWS to check (a zone that does not exist, a VPC that is not there)."""
 

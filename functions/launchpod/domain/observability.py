@@ -18,7 +18,6 @@ from launchpod.domain import addons as addon_health
 from launchpod.domain import ownership
 from launchpod.domain.clusters.control_plane import resource_name
 from launchpod.domain.dependencies import ObservabilityEntry, manifest
-from launchpod.domain.errors import Conflict
 from launchpod.domain.plan import Step
 
 PHASE = "Observability"
@@ -107,15 +106,6 @@ def steps(addons: dict[str, dict[str, Any]], cluster: str, prefix: str, wanted: 
                 PHASE,
             ),
         ]
-    if addon is None:
-        return []
-    if not ownership.owns_aws(addon.get("tags") or {}, cluster, prefix):
-        raise Conflict(
-            f"The add-on {obs.addon} on {cluster} was not installed by Launchpod; remove it where it was"
-            " installed (Launchpod removes only what it created).",
-            details=[{"field": "body.observability.enabled", "rule": "owned_by_launchpod", "message": obs.addon}],
-        )
-    return [
-        Step("delete", f"EKS add-on {obs.addon}", "observability.enabled is false and it is installed", PHASE),
-        Step("delete", f"IAM role {role}", "the add-on's pod identity role, created by Launchpod", PHASE),
-    ]
+    return ownership.owned_addon_removal(
+        obs.addon, addon, cluster, prefix, "observability", PHASE, role, "the add-on's"
+    )

@@ -11,6 +11,10 @@ call so that a retried phase that finds its own cluster can still record it."""
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from launchpod.domain.plan import Step
 
 # Kubernetes' recommended label for the tool that manages an object.
 K8S_MANAGED_BY = "app.kubernetes.io/managed-by"
@@ -86,3 +90,25 @@ def untrusted_principals(document: Mapping[str, object], account: str) -> list[s
                     continue
                 out.append(f"{kind}:{value}")
     return out
+
+
+def owned_addon_removal(
+    name: str, addon: dict[str, Any] | None, cluster: str, prefix: str, field: str, phase: str, role: str, whose: str
+) -> list[Step]:
+    """A feature add-on's removal plan, only when Launchpod installed it: the add-on ``name``, then its pod identity
+    ``role`` (``whose``: "the operator's", ...); none when it is not installed, a 409 when someone else installed it."""
+    from launchpod.domain.errors import Conflict
+    from launchpod.domain.plan import Step
+
+    if addon is None:
+        return []
+    if not owns_aws(addon.get("tags") or {}, cluster, prefix):
+        raise Conflict(
+            f"The add-on {name} on {cluster} was not installed by Launchpod; remove it where it was"
+            " installed (Launchpod removes only what it created).",
+            details=[{"field": f"body.{field}.enabled", "rule": "owned_by_launchpod", "message": name}],
+        )
+    return [
+        Step("delete", f"EKS add-on {name}", f"{field}.enabled is false and it is installed", phase),
+        Step("delete", f"IAM role {role}", f"{whose} pod identity role, created by Launchpod", phase),
+    ]

@@ -9,6 +9,7 @@ from the same offering is the plan already bought; the name on another reservati
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
@@ -36,6 +37,13 @@ def offering_view(raw: dict[str, Any]) -> OfferingView:
         durationHours=int(raw.get("DurationHours") or 0),
         targetResources=list(raw.get("TargetResources") or []),
     )
+
+
+def ranked(offerings: list[OfferingView]) -> list[OfferingView]:
+    """Offerings of several Regions as one list: the earliest start first, then the lowest upfront fee (an
+    offering with no start last)."""
+    latest = datetime.max.replace(tzinfo=UTC)
+    return sorted(offerings, key=lambda o: (o.startTime or latest, float(o.upfrontFee or 0)))
 
 
 def extension_view(raw: dict[str, Any]) -> ExtensionOfferingView:

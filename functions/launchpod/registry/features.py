@@ -93,6 +93,20 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
         ),
     ),
     phase_function(
+        "cf-hyperpod-observability",
+        "HyperPodObservability",
+        "configure_features.hyperpod_observability",
+        "configure-features: the HyperPod observability add-on writing to an Amazon Managed Prometheus workspace"
+        " (made or reused), with its collector's pod identity role, or removed (the workspace kept)",
+        actions=(
+            *OPERATOR_ADDON,
+            "eks:DescribeAddonConfiguration",  # the values are checked against the add-on's schema first
+            "aps:ListWorkspaces",  # the workspace Launchpod made before, by its alias
+            "aps:DescribeWorkspace",
+            "aps:CreateWorkspace",  # with tags: IAM checks aws:RequestTag on CreateWorkspace itself (no TagResource)
+        ),
+    ),
+    phase_function(
         "mlf-server-role",
         "ServerRole",
         "configure_mlflow.server_role",
@@ -126,7 +140,8 @@ STATE_MACHINES: tuple[StateMachineSpec, ...] = (
         "configure-features",
         "configure-features.asl.json",
         "Managed features as planned: cert-manager, the training operator, the checkpoint identity chain,"
-        " HyperPod's TieredStorageConfig, the task governance, inference operator and observability add-ons",
+        " HyperPod's TieredStorageConfig, the task governance, inference operator and observability add-ons"
+        " (Container Insights, HyperPod observability)",
         functions=(
             "cf-cert-manager",
             "cf-training-operator",
@@ -135,6 +150,7 @@ STATE_MACHINES: tuple[StateMachineSpec, ...] = (
             "cf-task-governance",
             "cf-inference-operator",
             "cf-observability",
+            "cf-hyperpod-observability",
             "op-finish",
             "op-record-failure",
         ),

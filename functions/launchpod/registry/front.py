@@ -48,6 +48,7 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
             # the job view's MLflow run: the tracking server's MLflow REST API, read only
             "sagemaker-mlflow:GetExperimentByName",
             "sagemaker-mlflow:SearchRuns",
+            "sagemaker-mlflow:GetMetricHistory",  # a job's loss, read back for its metrics
             # a gone pod's log lines, from the application log group Container Insights ships to
             "logs:FilterLogEvents",
             # metrics: the HyperPod observability add-on's Amazon Managed Prometheus workspace, queried
@@ -120,9 +121,10 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
         "Posts a pod's new log lines to the subscribers of its logs topic; hands over to itself before its deadline",
         timeout=300,
         # lambda:InvokeFunction: the hand-over to its own next invocation; eks:DescribeCluster: the
-        # Kubernetes client reads the cluster's endpoint and CA (adapters/k8s/client.py)
+        # Kubernetes client reads the cluster's endpoint and CA (adapters/k8s/client.py); the clusters table: the
+        # cluster's Region, which its EKS client follows (usecases/regions.py)
         actions=("execute-api:ManageConnections", "lambda:InvokeFunction", "eks:DescribeCluster"),
-        tables=("connections",),
+        tables=("connections", "clusters"),
         kubernetes=True,
     ),
     FunctionSpec(

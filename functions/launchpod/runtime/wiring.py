@@ -6,7 +6,8 @@ from collections.abc import Callable
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Protocol
 
-from launchpod.adapters.aws.amp import Amp
+from launchpod.adapters.aws import clients as _clients
+from launchpod.adapters.aws.amp import Amp, AmpWorkspaces
 from launchpod.adapters.aws.ec2 import Ec2
 from launchpod.adapters.aws.eks import Eks
 from launchpod.adapters.aws.iam import Iam
@@ -26,6 +27,10 @@ from launchpod.adapters.store.notifications import DynamoNotifications
 from launchpod.adapters.store.operations import DynamoOperations
 from launchpod.adapters.store.preferences import DynamoPreferences
 from launchpod.runtime.settings import settings
+
+# The Region a cluster's AWS calls go to (adapters.aws.clients): set once by whoever knows the cluster.
+in_region = _clients.in_region
+region = _clients.region
 
 
 @lru_cache(maxsize=1)
@@ -101,6 +106,11 @@ def incidents() -> DynamoIncidents:
 @lru_cache(maxsize=1)
 def amp() -> Amp:
     return Amp()
+
+
+@lru_cache(maxsize=1)
+def amp_workspaces() -> AmpWorkspaces:
+    return AmpWorkspaces()
 
 
 @lru_cache(maxsize=1)

@@ -10,7 +10,7 @@ from launchpod.contracts.autoscaling import AutoscalingInput
 from launchpod.contracts.operations import NoopView, OperationView
 from launchpod.domain import operations as ops
 from launchpod.domain.clusters import hyperpod
-from launchpod.domain.errors import Conflict, LaunchpodError, NotFound
+from launchpod.domain.errors import Conflict, LaunchpodError
 from launchpod.domain.instance_groups import autoscaling, specs
 from launchpod.runtime import wiring
 from launchpod.runtime.settings import settings
@@ -58,7 +58,7 @@ def set_autoscaling(
     name = request.name
     described = ports.sagemaker.hyperpod_cluster(hyperpod.hyperpod_name(name))
     if described is None:
-        raise NotFound(f"{name} has no HyperPod cluster; create it with POST /api/clusters/{name}/hyperpod.")
+        raise hyperpod.no_hyperpod(name)
     autoscaling.check_groups(request, described)
     klass, pool = karpenter_objects(name, described, read=ports.read)
     if autoscaling.is_noop(request, described, klass, pool):

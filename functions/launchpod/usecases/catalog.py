@@ -10,7 +10,9 @@ from launchpod.contracts.catalog import (
     AvailabilityZoneView,
     InstanceTypeListView,
     InstanceTypeOfferingView,
+    RegionListView,
 )
+from launchpod.contracts.common import HYPERPOD_REGIONS
 from launchpod.domain.clusters.instance_types import to_ec2, to_sagemaker
 from launchpod.domain.jobs.hardware import Accelerators
 from launchpod.runtime import wiring
@@ -27,7 +29,12 @@ class CatalogPorts:
 
 def real() -> CatalogPorts:
     """The deployed adapters (runtime.wiring)."""
-    return CatalogPorts(region=settings().region, ec2=wiring.ec2(), instances=wiring.instance_facts())
+    return CatalogPorts(region=wiring.region(), ec2=wiring.ec2(), instances=wiring.instance_facts())
+
+
+def regions() -> RegionListView:
+    """The Regions a cluster may be created in, and the deployment's (the default)."""
+    return RegionListView(default=settings().region, items=list(HYPERPOD_REGIONS))
 
 
 def availability_zones(*, ports: CatalogPorts) -> AvailabilityZoneListView:

@@ -3,7 +3,6 @@ imported, and deleted (only what Launchpod created). Creating one is provisionin
 
 from __future__ import annotations
 
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -19,6 +18,7 @@ from launchpod.domain import mlflow
 from launchpod.domain import operations as ops
 from launchpod.domain.clusters import hyperpod, imports, plans, teardown
 from launchpod.domain.clusters.views import cluster_view
+from launchpod.domain.concurrency import ContextPool
 from launchpod.domain.errors import NotFound
 from launchpod.domain.plan import Plan, Step
 from launchpod.runtime import wiring
@@ -60,7 +60,7 @@ def _unknown(name: str) -> NotFound:
 def _view(name: str, record: dict[str, Any] | None, ports: ClusterPorts) -> ClusterView:
     eks = ports.eks.cluster(name)
     addons = ports.eks.addons(name) if eks and eks.get("status") == "ACTIVE" else {}
-    return cluster_view(name, ports.region, record, eks, addons, ports.sagemaker.hyperpod_cluster(name))
+    return cluster_view(name, wiring.region(), record, eks, addons, ports.sagemaker.hyperpod_cluster(name))
 
 
 # How many clusters of a page are read from AWS at once: botocore's connection pool holds 10 connections
@@ -77,8 +77,13 @@ def list_clusters(limit: int, cursor: str | None, *, ports: ClusterPorts) -> Clu
     seconds. The clusters are read side by side (boto3's clients are thread safe, "Multithreading or
     multiprocessing with clients", boto3 documentation); the page keeps the registry's order."""
     records, token = ports.clusters.page(limit=limit, cursor=cursor)
-    with ThreadPoolExecutor(max_workers=max(1, min(READERS, len(records))), thread_name_prefix="cluster") as pool:
-        items = list(pool.map(lambda r: _view(r["name"], r, ports), records))
+
+    def read(record: dict[str, Any]) -> ClusterView:
+        with wiring.in_region(record.get("region")):  # each cluster is read in its own Region
+            return _view(record["name"], record, ports)
+
+    with ContextPool(max_workers=max(1, min(READERS, len(records))), thread_name_prefix="cluster") as pool:
+        items = list(pool.map(read, records))
     return ClusterListView(items=items, nextToken=token)
 
 

@@ -153,12 +153,15 @@ def _pod_log(cluster: str, pod: dict[str, Any], read: PodLogs) -> str:
     return "\n".join(t for t in (read(cluster, meta["namespace"], meta["name"], c) for c in names) if t)
 
 
-def nccl(name: str, job: str | None, *, ports: DiagnosisPorts) -> DiagnosisView:
-    """NCCL over a job's nodes: the nodes, the job's pods (with the last lines of up to 16 logs), incidents."""
+def nccl(name: str, job: str | None, *, ports: DiagnosisPorts, namespace: str | None = None) -> DiagnosisView:
+    """NCCL over a job's nodes: the nodes, the job's pods (with the last lines of up to 16 logs), incidents. With
+    ``namespace``, only that namespace's pods: two teams may each run a job of the same name."""
     node_list = nodes.list_nodes(name, ports=ports.nodes).model_dump(mode="json")["items"]
     try:
         kube = views.by_instance(ports.nodes.kube(name, "Node"))
         pods = ports.nodes.kube(name, "Pod") if job else []
+        if namespace:
+            pods = [p for p in pods if p["metadata"].get("namespace") == namespace]
     except LaunchpodError:
         kube, pods = {}, []
     mine = diagnosis.job_pods(pods, job) if job else []

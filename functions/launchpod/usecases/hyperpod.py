@@ -17,12 +17,12 @@ from launchpod.domain.clusters import control_plane, hyperpod, plans, provision,
 from launchpod.domain.clusters.instance_types import to_ec2, to_sagemaker
 from launchpod.domain.clusters.views import owned_by_launchpod
 from launchpod.domain.dependencies import objects as dependency_objects
-from launchpod.domain.errors import Conflict, InvalidInput, NotFound
-from launchpod.domain.instance_groups import preflight
+from launchpod.domain.errors import Conflict, InvalidInput, next_step
+from launchpod.domain.instance_groups import placement, preflight
 from launchpod.runtime import wiring
 from launchpod.usecases.ports import HyperPods, KubeReader, Quotas
 from launchpod.usecases.proposal import Proposal
-from launchpod.usecases.provisioning import ProvisioningPorts, dependency_rows, subnet_zones
+from launchpod.usecases.provisioning import ProvisioningPorts, check_region, dependency_rows, subnet_zones
 from launchpod.usecases.provisioning import real as provisioning_real
 from launchpod.usecases.storage import volume_and_claim
 
@@ -52,15 +52,22 @@ def check_offered(request: CreateHyperPodInput, zones: list[str], at: str = "bod
             field=f"{at}.availabilityZone",
             rule="offered_zone",
         )
-    types = sorted({g.instanceType for g in request.instanceGroups})
+    types = sorted({t for g in request.instanceGroups for t in g.types})
     offered = {to_sagemaker(k): v for k, v in ports.ec2.offerings([to_ec2(t) for t in types]).items()}
     hyperpod.check_instance_types(request, {t: offered.get(t, []) for t in types}, at)
     for index, group in enumerate(request.instanceGroups):
+        placement.check_continuous(
+            group,
+            request.nodeProvisioningMode == "Continuous",
+            f"{at}.instanceGroups.{index}",
+            f"nodeProvisioningMode is not Continuous; set it to Continuous (the cluster keeps provisioning as "
+            f"capacity frees up), or give group {group.instanceGroup} one instanceType and no minInstanceCount.",
+        )
         if group.trainingPlanArn:
             preflight.check_plan_at_create(
                 f"{at}.instanceGroups.{index}.trainingPlanArn",
                 group.trainingPlanArn,
-                group.instanceType,
+                group.first_type,
                 group.instanceCount,
                 request.availabilityZone,
                 ports.sagemaker.training_plan(group.trainingPlanArn),
@@ -72,15 +79,27 @@ def check_quotas(request: CreateHyperPodInput, *, ports: HyperPodPorts) -> None:
     the quota and how much to raise it otherwise, before anything is created."""
     asked: dict[str, int] = {}
     for group in request.instanceGroups:
-        asked[group.instanceType] = asked.get(group.instanceType, 0) + group.instanceCount
+        if group.instanceType:
+            asked[group.instanceType] = asked.get(group.instanceType, 0) + group.instanceCount
+    flexible = [g for g in request.instanceGroups if g.instanceTypes and g.instanceCount > 0]
     names = {preflight.quota_name(t) for t, count in asked.items() if count > 0}
+    names |= {preflight.quota_name(t) for g in flexible for t in g.types}
     quotas = ports.quotas.sagemaker_quotas(names) if names else {}
     if not quotas:
         return
     own = hyperpod.hyperpod_name(request.name)  # this cluster, if it exists, is what is asked
     clusters = ports.sagemaker.hyperpod_clusters()
-    for instance_type, (quota, used) in preflight.standing(quotas, clusters, own, asked).items():
-        preflight.check_quota(instance_type, quota, used, asked[instance_type])
+    types = {*asked, *(t for g in flexible for t in g.types)}
+    standing = preflight.standing(quotas, clusters, own, types)
+    for instance_type, (quota, used) in standing.items():
+        preflight.check_quota(instance_type, quota, used, asked.get(instance_type, 0))
+    for group in flexible:
+
+        def room(instance_type: str, count: int = group.instanceCount) -> None:
+            quota, used = standing.get(instance_type, (None, 0))
+            preflight.check_quota(instance_type, quota, used + asked.get(instance_type, 0), count)
+
+        preflight.any_type_with_room(group.types, room)
 
 
 def check_dependencies(name: str, *, read: KubeReader) -> None:
@@ -92,8 +111,9 @@ def check_dependencies(name: str, *, read: KubeReader) -> None:
         ns, agent = dependency_objects.HEALTH_AGENT
         raise Conflict(
             f"HyperPod's dependencies are not installed on {name} (no DaemonSet {ns}/{agent}); AWS requires them"
-            f" before the HyperPod cluster is created. Run POST /api/clusters/{name}/dependencies and wait for"
-            " SUCCEEDED, then retry; POST /api/clusters/provision does both in order."
+            " before the HyperPod cluster is created. Install the cluster's dependencies, wait until that operation"
+            " succeeds, then try again (provisioning a cluster does both in order).",
+            details=[next_step(f"POST /api/clusters/{name}/dependencies")],
         )
 
 
@@ -105,8 +125,9 @@ def check_hyperpod(request: CreateHyperPodInput, *, ports: HyperPodPorts) -> Non
     if eks is None or eks.get("status") != "ACTIVE":
         state = eks.get("status") if eks else "not created"
         raise Conflict(
-            f"The EKS control plane of {request.name} is {state}; create it with POST /api/clusters and wait for"
-            " SUCCEEDED."
+            f"The EKS control plane of {request.name} is {state}; create it first and wait until that operation"
+            " succeeds.",
+            details=[next_step("POST /api/clusters")],
         )
     check_dependencies(request.name, read=ports.read)
 
@@ -147,6 +168,7 @@ def create_hyperpod(name: str, request: CreateHyperPodRequest, who: ops.Principa
 def provision_cluster(request: ProvisionClusterRequest, who: ops.Principal, *, ports: HyperPodPorts) -> Proposal:
     """Control plane, dependencies, HyperPod and (optionally) storage in one operation, each part planned
     against what exists; everything checkable is checked before anything is created."""
+    check_region(request.cluster, ports=ports)
     zones = [z["name"] for z in ports.ec2.zones()]
     control_plane.check_zones(request, zones, ports.region)
     hyperpod_request = CreateHyperPodInput(name=request.cluster, **request.hyperpod.model_dump())
@@ -156,7 +178,8 @@ def provision_cluster(request: ProvisionClusterRequest, who: ops.Principal, *, p
     if existing is not None and not owned_by_launchpod(existing, request.cluster, ports.prefix):
         raise Conflict(
             f"An EKS cluster named {request.cluster} already exists and Launchpod did not create it; "
-            "import it (POST /api/clusters/import) or choose another name."
+            "import it into Launchpod or choose another name.",
+            details=[next_step("POST /api/clusters/import")],
         )
     hp = ports.sagemaker.hyperpod_cluster(hyperpod.hyperpod_name(request.cluster))
     volume, claim = (
@@ -184,7 +207,7 @@ def update_software(request: UpdateSoftwareInput, who: ops.Principal, *, ports: 
     name = request.name
     existing = ports.sagemaker.hyperpod_cluster(hyperpod.hyperpod_name(name))
     if existing is None:
-        raise NotFound(f"{name} has no HyperPod cluster; create it with POST /api/clusters/{name}/hyperpod.")
+        raise hyperpod.no_hyperpod(name)
     if existing["ClusterStatus"] not in ("InService", "SystemUpdating"):
         raise Conflict(f"The HyperPod cluster {name} is {existing['ClusterStatus']}; update it once it is InService.")
     groups = [g["InstanceGroupName"] for g in existing.get("InstanceGroups", [])]

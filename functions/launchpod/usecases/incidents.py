@@ -12,7 +12,7 @@ from typing import Any
 from launchpod.contracts.incidents import IncidentListView, IncidentView, LadderPolicyRequest, LadderPolicyView
 from launchpod.contracts.operations import NoopView
 from launchpod.contracts.plans import PlanView
-from launchpod.domain.errors import Conflict, NotFound
+from launchpod.domain.errors import Conflict, NotFound, next_step
 from launchpod.domain.nodes import ladder
 from launchpod.runtime import wiring
 from launchpod.usecases.ports import ClusterRecords, IncidentDocs
@@ -60,7 +60,7 @@ def incident_views(cluster: str, *, ports: IncidentPorts) -> list[dict[str, Any]
 
 def _known(name: str, ports: IncidentPorts) -> None:
     if ports.clusters.get(name) is None:
-        raise NotFound(f"Launchpod has no cluster {name}; list them with GET /api/clusters.")
+        raise NotFound(f"Launchpod has no cluster {name}.", details=[next_step("GET /api/clusters")])
 
 
 def list_incidents(name: str, *, ports: IncidentPorts) -> IncidentListView:

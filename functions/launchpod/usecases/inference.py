@@ -8,7 +8,6 @@ in-memory fakes."""
 
 from __future__ import annotations
 
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
@@ -27,11 +26,13 @@ from launchpod.contracts.inference import (
 )
 from launchpod.contracts.operations import NoopView, OperationStatus, OperationView
 from launchpod.contracts.plans import PlanView
-from launchpod.domain import features, storage
+from launchpod.domain import features, mig, storage
 from launchpod.domain import operations as ops
+from launchpod.domain import task_governance as governance
 from launchpod.domain.clusters import hyperpod
+from launchpod.domain.concurrency import ContextPool
 from launchpod.domain.dependencies import lbc
-from launchpod.domain.errors import Conflict, NotFound, PermanentError
+from launchpod.domain.errors import Conflict, InvalidInput, NotFound, PermanentError, next_step
 from launchpod.domain.inference import chat, endpoints, manifests
 from launchpod.domain.inference.endpoints import RealEndpoint
 from launchpod.domain.nodes import views as node_views
@@ -111,6 +112,26 @@ def _groups(name: str, ports: InferencePorts) -> dict[str, tuple[str, ...]]:
     return out
 
 
+def _nodes_of_type(name: str, instance_type: str, nodes: int, ports: InferencePorts) -> None:
+    """A multi-node endpoint puts one server on each of ``nodes`` nodes of the type at once: the cluster's groups
+    of that type must run that many (HyperPod-managed Karpenter adds nodes up to the groups' limits instead)."""
+    cluster = ports.hyperpods.hyperpod_cluster(hyperpod.hyperpod_name(name)) or {}
+    if ((cluster.get("AutoScaling") or {}).get("Mode")) == "Enable":
+        return
+    have = sum(
+        int(g.get("CurrentCount") or 0)
+        for g in cluster.get("InstanceGroups", [])
+        if instance_type in _groups(name, ports).get(g["InstanceGroupName"], ())
+    )
+    if nodes > have:
+        raise InvalidInput(
+            f"Spreading one copy of the model over {nodes} nodes needs {nodes} {instance_type} nodes at once, and the "
+            f"cluster runs {have}. Scale a group of that type to {nodes} nodes, or spread the model over fewer.",
+            field="body.container.multiNode.nodes",
+            rule="nodes_of_type",
+        )
+
+
 def _needs_operator(request: CreateEndpointInput, ports: InferencePorts) -> None:
     """managed and jumpstart endpoints are the operator's; a container's ScaledObject needs KEDA, which
     the inference add-on installs with its KEDA operator role (AWS Architecture Blog, "Simplified
@@ -121,18 +142,26 @@ def _needs_operator(request: CreateEndpointInput, ports: InferencePorts) -> None
     if keda:
         raise Conflict(
             f"Container autoscaling is a KEDA ScaledObject, and KEDA comes with the HyperPod inference operator, "
-            f"which is not enabled on {request.name}. Enable it (PATCH /api/clusters/{request.name}/features with "
-            '{"inferenceOperator": {"enabled": true}}), or deploy without autoscaling.',
+            f"which is not enabled on {request.name}. Turn on the inference operator in the cluster's features, or"
+            " deploy without autoscaling.",
             details=[
-                {"field": "body.container.autoscaling", "rule": "keda_installed", "message": "inference operator"}
+                {"field": "body.container.autoscaling", "rule": "keda_installed", "message": "inference operator"},
+                _enable_inference(request.name),
             ],
         )
     raise Conflict(
         f"{request.kind} endpoints are run by the HyperPod inference operator, which is not enabled on "
-        f"{request.name}. Enable it (PATCH /api/clusters/{request.name}/features with "
-        '{"inferenceOperator": {"enabled": true}}) and send the request again, or deploy kind container.',
-        details=[{"field": "body.kind", "rule": "inference_operator_enabled", "message": "inference operator"}],
+        f"{request.name}. Turn on the inference operator in the cluster's features and send the request again, or"
+        " deploy kind container.",
+        details=[
+            {"field": "body.kind", "rule": "inference_operator_enabled", "message": "inference operator"},
+            _enable_inference(request.name),
+        ],
     )
+
+
+def _enable_inference(name: str) -> dict[str, Any]:
+    return next_step(f'PATCH /api/clusters/{name}/features {{"inferenceOperator": {{"enabled": true}}}}')
 
 
 def _needs_prometheus(request: CreateEndpointInput, ports: InferencePorts) -> None:
@@ -190,9 +219,12 @@ def _volume(name: str, storage_name: str, namespace: str, ports: InferencePorts)
 
 def _missing(name: str, storage_name: str, field: str, kinds: str) -> Conflict:
     return Conflict(
-        f"{name} has no {kinds} storage {storage_name} configured by Launchpod; configure one "
-        f"(POST /api/clusters/{name}/storage) or name one from GET /api/clusters/{name}/storage.",
-        details=[{"field": field, "rule": "storage_exists", "message": storage_name}],
+        f"{name} has no {kinds} storage {storage_name} configured by Launchpod; add it to the cluster's storage, or"
+        " choose one the cluster has.",
+        details=[
+            {"field": field, "rule": "storage_exists", "message": storage_name},
+            next_step(f"POST /api/clusters/{name}/storage"),
+        ],
     )
 
 
@@ -235,7 +267,10 @@ def _needs_balancer(name: str, ports: InferencePorts) -> None:
 def _existing(name: str, endpoint: str, ports: InferencePorts) -> RealEndpoint:
     found = ports.endpoints.endpoint(name, endpoint)
     if found is None:
-        raise NotFound(f"{name} has no endpoint {endpoint} deployed by Launchpod; GET /api/clusters/{name}/endpoints.")
+        raise NotFound(
+            f"{name} has no endpoint {endpoint} deployed by Launchpod.",
+            details=[next_step(f"GET /api/clusters/{name}/endpoints")],
+        )
     return found
 
 
@@ -288,6 +323,7 @@ def _fit(
     gpus: int,
     ports: InferencePorts,
     prefill: tuple[int, int] | None = None,
+    resource: str = node_views.GPU,
 ) -> list[str]:
     """Whether ``replicas`` more replicas of ``gpus`` GPUs fit the free GPUs of the cluster's nodes of the type,
     read from its Nodes and the pods on them (the scheduler's view); HyperPod-managed Karpenter adds nodes. With
@@ -297,20 +333,53 @@ def _fit(
     room = [
         endpoints.NodeRoom(
             n["metadata"]["name"],
-            node_views.gpus_allocatable(n),
-            sum(node_views.pod_gpus(p) for p in node_views.running(pods.get(n["metadata"]["name"], []))),
+            node_views.gpus_allocatable(n, resource),
+            sum(node_views.pod_gpus(p, resource) for p in node_views.running(pods.get(n["metadata"]["name"], []))),
         )
         for n in ports.listed(name, "Node")
         if ((n.get("metadata") or {}).get("labels") or {}).get(manifests.INSTANCE_TYPE_LABEL) == instance_type
     ]
     cluster = ports.hyperpods.hyperpod_cluster(hyperpod.hyperpod_name(name)) or {}
     karpenter = ((cluster.get("AutoScaling") or {}).get("Mode")) == "Enable"
-    warnings = endpoints.fit_warnings(endpoint, instance_type, replicas, gpus, room, karpenter)
+    unit = "GPU" if resource == node_views.GPU else resource.removeprefix("nvidia.com/") + " partition"
+    warnings = endpoints.fit_warnings(endpoint, instance_type, replicas, gpus, room, karpenter, unit)
     if prefill is not None:
         left = endpoints.after_placing(room, replicas, gpus)
         label = manifests.prefill_name(endpoint)
         warnings += endpoints.fit_warnings(label, instance_type, prefill[0], prefill[1], left, karpenter)
     return warnings
+
+
+def _check_partitions(request: CreateEndpointInput, gpus: int) -> None:
+    """GPU partitions the instance type's GPUs offer, at most what one node holds (domain.mig)."""
+    section = request.managed or request.container
+    part = section.worker.acceleratorPartition if section is not None else None
+    if part is not None:
+        field = f"body.{request.kind}.worker.acceleratorPartition"
+        mig.check_partition(request.instanceType, gpus, part.type, part.count, f"{field}.type", f"{field}.count")
+    if request.jumpstart is not None and request.jumpstart.acceleratorPartitionType:
+        profile = request.jumpstart.acceleratorPartitionType
+        field = "body.jumpstart.acceleratorPartitionType"
+        mig.check_partition(request.instanceType, gpus, profile, 1, field, field)
+
+
+def _check_queue(request: CreateEndpointInput, ports: InferencePorts) -> None:
+    """The LocalQueue (in the endpoint's namespace) and the WorkloadPriorityClass it names exist: a replica in a
+    queue that is not there is never admitted ("Deploy models with task governance")."""
+    api = "kueue.x-k8s.io/v1beta1"
+    queues: list[tuple[str, str]] = []
+    # the endpoint's namespace, then the team's own (hyperpod-ns-<team> for hyperpod-ns-<team>-localqueue), so a
+    # refusal can say where the queue is
+    for namespace in dict.fromkeys([request.namespace, (request.queue or "").removesuffix("-localqueue")]):
+        ref = {"apiVersion": api, "kind": "LocalQueue", "metadata": {"name": request.queue, "namespace": namespace}}
+        if request.queue and namespace and ports.read(request.name, ref) is not None:
+            queues.append((namespace, request.queue))
+    classes: list[str] = []
+    if request.priority:
+        ref = {"apiVersion": api, "kind": "WorkloadPriorityClass", "metadata": {"name": request.priority}}
+        if ports.read(request.name, ref) is not None:
+            classes.append(request.priority)
+    governance.check_job_queue(request.name, request.namespace, request.queue, request.priority, queues, classes)
 
 
 # ---------------------------------------------------------------------------- mutations
@@ -319,7 +388,10 @@ def _fit(
 def create(request: CreateEndpointInput, *, who: ops.Principal, ports: InferencePorts) -> Proposal:
     name = request.name
     active(name, ports)
-    endpoints.check_instance_type(request, ports.instances.of(request.instanceType), _groups(name, ports))
+    acc = ports.instances.of(request.instanceType)
+    endpoints.check_instance_type(request, acc, _groups(name, ports))
+    _check_partitions(request, acc.gpus)
+    _check_queue(request, ports)
     _needs_operator(request, ports)
     _needs_prometheus(request, ports)
     bucket = prefix = fsx = None
@@ -337,11 +409,17 @@ def create(request: CreateEndpointInput, *, who: ops.Principal, ports: Inference
         if request.container
         else None
     )
+    spread = request.container.multiNode if request.container is not None else None
+    if spread is not None:
+        _nodes_of_type(name, request.instanceType, spread.nodes, ports)
     if not plan.empty and worker is not None:
         section = request.managed or request.container
         pd = section.pd if section is not None else None
         prefill = (pd.prefillReplicas, pd.prefillGpus or worker.gpus) if pd is not None else None
-        fit = _fit(name, request.endpoint, request.instanceType, request.replicas, worker.gpus, ports, prefill)
+        part = worker.acceleratorPartition
+        amount, resource = (part.count, f"nvidia.com/{part.type}") if part else (worker.gpus, node_views.GPU)
+        pods = request.replicas * (spread.nodes if spread is not None else 1)  # a multi-node copy: a pod per node
+        fit = _fit(name, request.endpoint, request.instanceType, pods, amount, ports, prefill, resource)
         plan = replace(plan, warnings=(*plan.warnings, *fit))
     doc = EndpointWorkflowRequest(
         name=name,
@@ -355,6 +433,7 @@ def create(request: CreateEndpointInput, *, who: ops.Principal, ports: Inference
         region=ports.region if bucket else None,
         prefix=prefix or None,
         fsx=fsx,
+        efa=ports.instances.of(request.instanceType).efa if spread is not None else 0,
     )
     return _starter(name, doc, plan, who, ports)
 
@@ -399,7 +478,7 @@ def delete(name: str, endpoint: str, *, who: ops.Principal, ports: InferencePort
 def list_all(name: str, *, ports: InferencePorts) -> EndpointListView:
     """The cluster's endpoints, with one a running deploy has not applied yet listed as Deploying (as ``get``).
     The cluster's status, its endpoints and its unfinished operations are read side by side."""
-    with ThreadPoolExecutor(max_workers=3, thread_name_prefix="endpoints") as pool:
+    with ContextPool(max_workers=3, thread_name_prefix="endpoints") as pool:
         checked = pool.submit(active, name, ports)
         found = pool.submit(ports.endpoints.endpoints, name)
         unfinished = pool.submit(_unfinished, name, "deploy", ports)

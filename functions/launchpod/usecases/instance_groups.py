@@ -16,16 +16,18 @@ from launchpod.contracts.instance_groups import (
     UpdateInstanceGroupRequest,
 )
 from launchpod.contracts.operations import NoopView, OperationView
+from launchpod.domain import mig
 from launchpod.domain import operations as ops
 from launchpod.domain.clusters import hyperpod
 from launchpod.domain.clusters.instance_types import to_ec2
-from launchpod.domain.errors import Conflict, InvalidInput, NotFound
+from launchpod.domain.errors import Conflict, InvalidInput, NotFound, next_step
 from launchpod.domain.instance_groups import autoscaling, changes, placement, preflight, specs, workflow
 from launchpod.domain.instance_groups.views import group_view
+from launchpod.domain.jobs.manifests import GROUP_LABEL
 from launchpod.runtime import wiring
 from launchpod.runtime.settings import settings
 from launchpod.usecases.autoscaling import karpenter_objects
-from launchpod.usecases.ports import Ec2Offerings, HyperPods, InstanceFacts, KubeReader, Quotas
+from launchpod.usecases.ports import Ec2Offerings, HyperPods, InstanceFacts, KubeLister, KubeReader, Quotas
 
 
 @dataclass(frozen=True)
@@ -38,6 +40,7 @@ class InstanceGroupPorts:
     read: KubeReader
     instances: InstanceFacts
     prefix: str = "launchpod"  # the roles Launchpod creates, the only ones it may pass (specs.check_passable)
+    kube: KubeLister | None = None  # nodes and pods: a MIG change waits for no pod (mig.refuse_while_in_use)
 
 
 def real() -> InstanceGroupPorts:
@@ -51,13 +54,14 @@ def real() -> InstanceGroupPorts:
         read=wiring.kube().read,
         instances=wiring.instance_facts(),
         prefix=settings().resource_prefix,
+        kube=wiring.kube_listing().items,
     )
 
 
 def _cluster(name: str, ports: InstanceGroupPorts) -> dict[str, Any]:
     cluster = ports.sagemaker.hyperpod_cluster(hyperpod.hyperpod_name(name))
     if cluster is None:
-        raise NotFound(f"{name} has no HyperPod cluster; create it with POST /api/clusters/{name}/hyperpod.")
+        raise hyperpod.no_hyperpod(name)
     return cluster
 
 
@@ -82,8 +86,9 @@ def _not_karpenters(name: str, cluster: dict[str, Any], group: str, doing: str, 
     """Karpenter owns a managed group's count, and a group still in its node class must not disappear."""
     if group in autoscaling.managed_groups(karpenter_objects(name, cluster, read=ports.read)[0]):
         raise Conflict(
-            f"Karpenter manages instance group {group}, so it cannot {doing}; take it out of autoscaling first "
-            f"(PUT /api/clusters/{name}/autoscaling without it, or with enabled false)."
+            f"Karpenter manages instance group {group}, so it cannot {doing}; take it out of autoscaling first"
+            " (leave it out of the managed groups, or turn autoscaling off).",
+            details=[next_step(f"PUT /api/clusters/{name}/autoscaling")],
         )
 
 
@@ -98,36 +103,19 @@ def _preflight_quota(name: str, instance_type: str, delta: int, group: str, port
 
 
 def _preflight_flexible_quota(name: str, types: list[str], delta: int, group: str, ports: InstanceGroupPorts) -> None:
-    """A single type's quota must hold the count; a flexible group's instances may land on any of its types, so
-    it is refused only when none of them has the room (the first type's shortfall is the one named)."""
-    refusals = []
-    for instance_type in types:
-        try:
-            _preflight_quota(name, instance_type, delta, group, ports)
-        except Conflict as short:
-            refusals.append(short)
-            continue
-        return
-    raise refusals[0]
-
-
-# Flexible groups and MinInstanceCount need continuous provisioning ("Continuous provisioning", SageMaker
-# guide https://docs.aws.amazon.com/sagemaker/latest/dg/sagemaker-hyperpod-scaling-eks.html).
-_CONTINUOUS_ONLY = {"instanceTypes": "a flexible group (instanceTypes)", "minInstanceCount": "minInstanceCount"}
+    preflight.any_type_with_room(types, lambda t: _preflight_quota(name, t, delta, group, ports))
 
 
 def _needs_continuous(
     name: str, cluster: dict[str, Any], request: AddInstanceGroupRequest | UpdateInstanceGroupRequest
 ) -> None:
-    asked = [k for k in _CONTINUOUS_ONLY if getattr(request, k) is not None]
-    if asked and cluster.get("NodeProvisioningMode") != "Continuous":
-        raise InvalidInput(
-            f"{' and '.join(_CONTINUOUS_ONLY[k] for k in asked)} needs continuous provisioning, and {name} was "
-            "created without it (NodeProvisioningMode is not Continuous); create the cluster with "
-            "nodeProvisioningMode Continuous, or give one instanceType and no minInstanceCount.",
-            field=f"body.{asked[0]}",
-            rule="continuous_provisioning",
-        )
+    placement.check_continuous(
+        request,
+        cluster.get("NodeProvisioningMode") == "Continuous",
+        "body",
+        f"{name} was created without it (NodeProvisioningMode is not Continuous); create the cluster with "
+        "nodeProvisioningMode Continuous, or give one instanceType and no minInstanceCount.",
+    )
 
 
 def _submit(
@@ -178,6 +166,7 @@ def list_instance_groups(name: str, *, ports: InstanceGroupPorts) -> InstanceGro
                 dedicated=dedicated,
                 karpenter=g["InstanceGroupName"] in managed,
                 efa=facts[g["InstanceType"]].efa if g.get("InstanceType") in facts else None,
+                gpus=facts[g["InstanceType"]].gpus if g.get("InstanceType") in facts else 0,
             )
             for g in groups
         ],
@@ -220,6 +209,8 @@ def add_instance_group(
         zone, notes, warnings = placed.zone, placed.notes, placed.warnings
         request = request.model_copy(update={"dedicatedSubnet": placed.dedicated_subnet})
     _needs_continuous(name, cluster, request)
+    if request.mig is not None and request.instanceType:
+        mig.config_for(request.instanceType, request.mig)  # a layout the type's GPUs take, else 422
     types = request.types
     listed = ports.ec2.offerings([to_ec2(t) for t in types])
     offered = {t: listed.get(to_ec2(t), []) for t in types}
@@ -239,6 +230,44 @@ def add_instance_group(
     return InstanceGroupAcceptedView(operation=operation, statusUrl=operation.statusUrl, notes=notes, warnings=warnings)
 
 
+def _mig_as_label(
+    name: str, request: UpdateInstanceGroupRequest, details: dict[str, Any]
+) -> UpdateInstanceGroupRequest:
+    """``mig`` is the group's nvidia.com/mig.config label: merged into the labels sent, or the group's own."""
+    if request.mig is None:
+        return request
+    instance_type = details.get("InstanceType")
+    if not instance_type:
+        raise InvalidInput(
+            f"Instance group {details['InstanceGroupName']} of {name} is a flexible group (instanceTypes); HyperPod "
+            "partitions GPUs (MIG) only in a group of one instanceType: add such a group instead.",
+            field="body.mig",
+            rule="mig_single_type",
+        )
+    labels = request.labels if request.labels is not None else changes.current_values(details, [])["labels"]
+    config = mig.config_for(instance_type, request.mig)
+    return request.model_copy(update={"labels": {**labels, mig.CONFIG_LABEL: config}, "mig": None})
+
+
+def _partitions_free(
+    name: str, group: str, details: dict[str, Any], diff: dict[str, Any], ports: InstanceGroupPorts
+) -> None:
+    """A new partitioning waits for no pod: refused while pods on the group's nodes use its GPUs."""
+    if "labels" not in diff:
+        return
+    before = changes.current_values(details, [])["labels"].get(mig.CONFIG_LABEL)
+    after = diff["labels"].get(mig.CONFIG_LABEL)
+    if after == before or ports.kube is None:
+        return
+    nodes = {
+        n["metadata"]["name"]
+        for n in ports.kube(name, "Node")
+        if (n["metadata"].get("labels") or {}).get(GROUP_LABEL) == group
+    }
+    on_group = [p for p in ports.kube(name, "Pod") if (p.get("spec") or {}).get("nodeName") in nodes]
+    mig.refuse_while_in_use(group, after or mig.DISABLED, on_group)
+
+
 def update_instance_group(
     name: str, group: str, request: UpdateInstanceGroupRequest, who: ops.Principal, *, ports: InstanceGroupPorts
 ) -> OperationView | NoopView:
@@ -246,10 +275,12 @@ def update_instance_group(
     manages is refused, and a larger count is checked against the quota."""
     cluster = _cluster(name, ports)
     details = _group(name, cluster, group)
+    request = _mig_as_label(name, request, details)
     diff = changes.diff(request, details, _cluster_subnets(cluster))
     if not diff:
         return NoopView(message=f"Instance group {group} already is as asked; no changes.")
     _in_service(name, cluster)
+    _partitions_free(name, group, details, diff, ports)
     specs.check_passable(name, cluster.get("InstanceGroups", []), ports.prefix)
     _needs_continuous(name, cluster, request)
     if "minInstanceCount" in diff or "instanceCount" in diff:

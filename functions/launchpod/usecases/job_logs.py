@@ -39,9 +39,8 @@ def gone_pod_logs(
 
     if not observability.enabled(eks.addons(cluster)):
         return not_kept(
-            f"The pod is gone and its log was not retained (observability is off: PATCH "
-            f'/api/clusters/{cluster}/features {{"observability": {{"enabled": true}}}} keeps the logs of pods that '
-            f"run from then on); the job's pods now: {now}."
+            "The pod is gone and its log was not retained (observability is off: turning it on in the cluster's"
+            f" features keeps the logs of pods that run from then on); the job's pods now: {now}."
         )
     # Unnamed, the job's pods are the ones named after it (the operator names them <job>-<replica>-<i>).
     pattern = observability.pod_filter(namespace, pod or f"{job}-*", container)

@@ -5,7 +5,6 @@ made, so unit tests pass in-memory fakes; ``real()`` builds the deployed adapter
 
 from __future__ import annotations
 
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
@@ -17,8 +16,11 @@ from launchpod.domain import features
 from launchpod.domain import mlflow as mlflow_domain
 from launchpod.domain import task_governance as governance
 from launchpod.domain.clusters import hyperpod
-from launchpod.domain.errors import Conflict, InvalidInput, LaunchpodError, NotFound
+from launchpod.domain.concurrency import ContextPool
+from launchpod.domain.errors import Conflict, InvalidInput, LaunchpodError, NotFound, next_step
+from launchpod.domain.inference.endpoints import NodeRoom, fit_warnings
 from launchpod.domain.jobs import manifests, plans, rules, views
+from launchpod.domain.nodes import views as node_views
 from launchpod.domain.plan import Step
 from launchpod.runtime.wiring import KubeJobs
 from launchpod.usecases import mlflow as mlflow_cases
@@ -29,6 +31,7 @@ from launchpod.usecases.ports import (
     ControlPlanes,
     HyperPodClusters,
     InstanceFacts,
+    KubeLister,
     KubeObjects,
     MlflowRuns,
     MlflowUi,
@@ -65,6 +68,7 @@ class JobPorts:
     runs: MlflowRuns
     logs: ShippedLogs
     instances: InstanceFacts
+    listed: KubeLister | None = None  # nodes and pods: how many GPU partitions are free (_partition_fit)
 
 
 def real() -> JobPorts:
@@ -81,6 +85,7 @@ def real() -> JobPorts:
         runs=wiring.mlflow(),
         logs=wiring.logs(),
         instances=wiring.instance_facts(),
+        listed=wiring.kube_items(),
     )
 
 
@@ -117,6 +122,7 @@ def _facts(name: str, kind: str, ports: JobPorts) -> rules.ClusterFacts:
         task_governance=tg is not None and tg.get("status") == "ACTIVE",
         tiered_checkpointing=((cluster.get("TieredStorageConfig") or {}).get("Mode")) == "Enable",
         autoscaling=((cluster.get("AutoScaling") or {}).get("Mode")) == "Enable",
+        training_operator_version=str(operator.get("addonVersion")) if operator else None,
     )
 
 
@@ -234,10 +240,36 @@ def _checkpoint_account(name: str, namespace: str, ports: JobPorts) -> dict[str,
     role = ((feature or {}).get("metadata", {}).get("annotations") or {}).get(features.ROLE_ANNOTATION)
     if not role:
         raise Conflict(
-            f"Tiered checkpointing is on for {name} but its service account has no IAM role; turn it on again: "
-            f'PATCH /api/clusters/{name}/features {{"tieredCheckpointing": {{"enabled": true}}}}.'
+            f"Tiered checkpointing is on for {name} but its service account has no IAM role; turn tiered"
+            " checkpointing on again in the cluster's features.",
+            details=[next_step(f'PATCH /api/clusters/{name}/features {{"tieredCheckpointing": {{"enabled": true}}}}')],
         )
     return features.service_account(name, role, namespace)
+
+
+def _partition_fit(name: str, request: SubmitJobInput, instance_type: str, ports: JobPorts) -> list[str]:
+    """A pod on GPU partitions fits a node of its group with that many free (the scheduler's view: the nodes'
+    allocatable nvidia.com/mig-<profile> less what running pods hold); said when it does not."""
+    part = request.acceleratorPartition
+    if part is None or ports.listed is None:
+        return []
+    resource = f"nvidia.com/{part.type}"
+    nodes = [
+        n
+        for n in ports.listed(name, "Node")
+        if ((n.get("metadata") or {}).get("labels") or {}).get(manifests.GROUP_LABEL) == request.instanceGroup
+    ]
+    pods = node_views.pods_by_node(ports.listed(name, "Pod"))
+    room = [
+        NodeRoom(
+            n["metadata"]["name"],
+            node_views.gpus_allocatable(n, resource),
+            sum(node_views.pod_gpus(p, resource) for p in node_views.running(pods.get(n["metadata"]["name"], []))),
+        )
+        for n in nodes
+    ]
+    unit = f"{part.type} partition"
+    return fit_warnings(request.jobName, instance_type, request.replicas, part.count, room, False, unit)
 
 
 def submit(request: SubmitJobInput, dry_run: bool = False, *, ports: JobPorts) -> JobView | NoopView | PlanView:
@@ -249,7 +281,7 @@ def submit(request: SubmitJobInput, dry_run: bool = False, *, ports: JobPorts) -
     facts = _facts(name, request.kind, ports)
     acc = ports.instances.of(rules.check(request, facts))
     rules.check_processes(request, acc)
-    warnings = rules.fit_warnings(request, facts)
+    warnings = rules.fit_warnings(request, facts) + _partition_fit(name, request, acc.instance_type, ports)
     if request.queue or request.priority:
         _check_kueue(name, request, ports)
     for api_version, kind in KINDS:
@@ -296,7 +328,7 @@ def submit(request: SubmitJobInput, dry_run: bool = False, *, ports: JobPorts) -
 
 def list_jobs(name: str, namespace: str | None, *, ports: JobPorts) -> JobListView:
     """Every job of each kind; the cluster's status and each kind are read side by side."""
-    with ThreadPoolExecutor(max_workers=1 + len(KINDS), thread_name_prefix="jobs") as pool:
+    with ContextPool(max_workers=1 + len(KINDS), thread_name_prefix="jobs") as pool:
         checked = pool.submit(require_active, name, ports=ports)
         kinds = [pool.submit(ports.jobs.list_kind, name, api_version, kind, namespace) for api_version, kind in KINDS]
         checked.result()  # a cluster that is not ACTIVE answers 409 whatever the lists found

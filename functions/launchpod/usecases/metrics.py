@@ -18,19 +18,22 @@ from launchpod.contracts.metrics import (
     IdleCapacityView,
     IdleNodeView,
     JobMetricsInput,
+    MetricSeriesView,
     MetricsRange,
     MetricsView,
     NodeMetricsInput,
 )
-from launchpod.domain.errors import InvalidInput, NotFound
+from launchpod.domain import mlflow as mlflow_domain
+from launchpod.domain.errors import InvalidInput, LaunchpodError, NotFound, next_step
 from launchpod.domain.jobs.manifests import JOB_LABEL
 from launchpod.domain.metrics import idle, prices, queries
 from launchpod.domain.metrics import series as shaped
 from launchpod.domain.nodes.views import GPU, GROUP_LABEL, instance_of
 from launchpod.runtime import wiring
 from launchpod.usecases import provisioning
-from launchpod.usecases.ports import EksClusters, KubeLister, PrometheusQueries
+from launchpod.usecases.ports import EksClusters, KubeLister, MlflowRuns, PrometheusQueries
 
+LOSS = "loss"  # the key trainers log the training loss under (HF Trainer, NeMo, the sandbox's programs)
 MAX_POINTS = 11_000  # Prometheus refuses more points per series in one range query
 IDLE_LOOKBACK = 24 * 3600
 IDLE_STEP = 60
@@ -51,12 +54,17 @@ class MetricsPorts:
     kube: KubeLister
     endpoints: EndpointLookup
     clock: Callable[[], float] = field(default=time.time)
+    runs: MlflowRuns | None = None  # the job's MLflow run, for its loss
 
 
 def real() -> MetricsPorts:
     """The deployed adapters (runtime.wiring)."""
     return MetricsPorts(
-        eks=wiring.eks(), prometheus=wiring.amp(), kube=wiring.kube_items(), endpoints=wiring.kube_endpoints()
+        eks=wiring.eks(),
+        prometheus=wiring.amp(),
+        kube=wiring.kube_items(),
+        endpoints=wiring.kube_endpoints(),
+        runs=wiring.mlflow(),
     )
 
 
@@ -105,7 +113,7 @@ def _answer(
     if endpoint is None:
         return MetricsView(
             cluster=name, subject=subject, start=start, end=end, step=step, available=False, series=[],
-            message=f"{name} has no metrics to read: {queries.ENABLE_HINT}.",
+            message=f"{name} has no metrics to read: {queries.enable_hint(name)}.",
         )  # fmt: skip
     out = []
     for query in found:
@@ -122,7 +130,10 @@ def node_metrics(request: NodeMetricsInput, *, ports: MetricsPorts) -> MetricsVi
     endpoint = _workspace(request.name, ports)
     node = next((n for n in ports.kube(request.name, "Node") if instance_of(n) == request.nodeId), None)
     if node is None:
-        raise NotFound(f"{request.name} has no node {request.nodeId}; GET /api/clusters/{request.name}/nodes.")
+        raise NotFound(
+            f"{request.name} has no node {request.nodeId}; choose one of its nodes.",
+            details=[next_step(f"GET /api/clusters/{request.name}/nodes")],
+        )
     host = node["metadata"]["name"]
     _, _, step = _range(request, ports)
     return _answer(request.name, f"node {request.nodeId}", request, queries.node(host, step), ports, endpoint)
@@ -143,7 +154,41 @@ def job_metrics(request: JobMetricsInput, *, ports: MetricsPorts) -> MetricsView
             " not scheduled yet, or its pods are gone); GET its job for its status."
         )
     subject = f"job {request.namespace}/{request.jobName}"
-    return _answer(request.name, subject, request, queries.job(nodes), ports, endpoint)
+    view = _answer(request.name, subject, request, queries.job(nodes), ports, endpoint)
+    loss = _loss(pods, request, view, ports)
+    if loss is not None:
+        view.series.append(loss)
+        view.message = None if view.available else view.message
+    return view
+
+
+def _loss(
+    pods: list[dict[str, Any]], request: JobMetricsInput, view: MetricsView, ports: MetricsPorts
+) -> MetricSeriesView | None:
+    """The job's training loss as it logs it to MLflow (the ``loss`` metric of the newest run of its experiment,
+    the MLFLOW_TRACKING_URI and MLFLOW_EXPERIMENT_NAME Launchpod gives its pods), within the view's range. The
+    HyperPod observability add-on and the training operator export no loss, throughput or tokens-per-second
+    metric ("HyperPod cluster metrics" lists the operator's job counts, restarts, uptime and faults only): a job
+    publishes those itself, and MLflow is where Launchpod's jobs do. None when it logs no loss there."""
+    containers = [c for p in pods for c in (p.get("spec") or {}).get("containers") or []]
+    env = {e.get("name"): str(e.get("value", "")) for c in containers[:1] for e in c.get("env") or []}
+    arn, experiment = env.get(mlflow_domain.TRACKING_URI), env.get(mlflow_domain.EXPERIMENT)
+    if ports.runs is None or not arn or not experiment:
+        return None
+    try:
+        run = ports.runs.latest_run(arn, experiment)
+        history = ports.runs.metric_history(arn, str(run["run_id"]), LOSS) if run else []
+    except LaunchpodError:  # MLflow unreachable: the GPU metrics still answer
+        return None
+    if run is None or not history:
+        return None
+    logged = sorted(  # in the order logged: by time, then step (a fast loop logs steps in one millisecond)
+        (int(m["timestamp"]), int(m.get("step") or 0), float(m["value"]))
+        for m in history
+        if view.start <= m["timestamp"] / 1000 <= view.end + view.step
+    )
+    points = [(t / 1000, value) for t, _, value in logged]
+    return shaped.view(LOSS, "loss", {"source": "mlflow", "run": str(run["run_id"])}, points, request.points)
 
 
 def endpoint_metrics(request: EndpointMetricsInput, *, ports: MetricsPorts) -> MetricsView:
@@ -155,7 +200,7 @@ def endpoint_metrics(request: EndpointMetricsInput, *, ports: MetricsPorts) -> M
             "list the cluster's endpoints for their names."
         )
     _, _, step = _range(request, ports)
-    found = queries.endpoint(request.namespace, request.endpoint, step)
+    found = queries.endpoint(request.namespace, request.endpoint, step, str(found_endpoint.kind))
     return _answer(request.name, f"endpoint {request.namespace}/{request.endpoint}", request, found, ports, workspace)
 
 
@@ -204,7 +249,7 @@ def idle_capacity(request: IdleCapacityInput, *, ports: MetricsPorts) -> IdleCap
             nodes=[],
             idleGpus=0,
             usdPerHour=0.0,
-            message=f"{request.name} has no metrics to tell idle GPUs by: {queries.ENABLE_HINT}.",
+            message=f"{request.name} has no metrics to tell idle GPUs by: {queries.enable_hint(request.name)}.",
         )
     nodes = {n["metadata"]["name"]: n for n in _gpu_nodes(request.name, ports)}
     now = math.floor(ports.clock())  # whole seconds: the range's last point is now (see _range)

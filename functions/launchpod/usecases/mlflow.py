@@ -15,7 +15,7 @@ from launchpod.contracts.mlflow import ConfigureMlflowRequest, ConfigureMlflowWo
 from launchpod.contracts.operations import OperationView
 from launchpod.domain import mlflow
 from launchpod.domain import operations as ops
-from launchpod.domain.errors import NotFound
+from launchpod.domain.errors import NotFound, next_step
 from launchpod.usecases.ports import ClusterRecords, MlflowUi, TrackingServers
 from launchpod.usecases.proposal import Proposal
 
@@ -82,7 +82,10 @@ def get(name: str, *, ports: MlflowPorts) -> MlflowView:
     _record(name, ports)
     server = server_of(name, clusters=ports.clusters, servers=ports.servers)
     if server is None:
-        raise NotFound(f"{name} has no MLflow tracking server; PUT /api/clusters/{name}/mlflow to create or pick one.")
+        raise NotFound(
+            f"{name} has no MLflow tracking server; set one up first (create one, or pick one of the account's).",
+            details=[next_step(f"PUT /api/clusters/{name}/mlflow")],
+        )
     status = str(server.get("TrackingServerStatus") or "")
     url, message = None, None
     if status == "Created":

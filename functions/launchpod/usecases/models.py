@@ -13,7 +13,7 @@ from launchpod.contracts.models import DownloadModelInput, ModelDownloadWorkflow
 from launchpod.contracts.operations import OperationView
 from launchpod.domain import operations as ops
 from launchpod.domain import ownership, storage
-from launchpod.domain.errors import Conflict
+from launchpod.domain.errors import Conflict, next_step
 from launchpod.domain.inference import models
 from launchpod.usecases.ports import ControlPlanes
 from launchpod.usecases.provisioning import require_active
@@ -69,9 +69,12 @@ def _s3_storage(name: str, storage_name: str, ports: ModelPorts) -> tuple[str, s
     source = storage.s3_prefix_of(volume) if volume and storage.managed(volume) else None
     if volume is None or source is None:
         raise Conflict(
-            f"{name} has no S3 storage {storage_name} configured by Launchpod; configure one "
-            f"(POST /api/clusters/{name}/storage) or name one from GET /api/clusters/{name}/storage.",
-            details=[{"field": "body.storage", "rule": "s3_storage_exists", "message": storage_name}],
+            f"{name} has no S3 storage {storage_name} configured by Launchpod; add it to the cluster's storage, or"
+            " choose one the cluster has.",
+            details=[
+                {"field": "body.storage", "rule": "s3_storage_exists", "message": storage_name},
+                next_step(f"POST /api/clusters/{name}/storage"),
+            ],
         )
     namespace = ((volume.get("spec") or {}).get("claimRef") or {}).get("namespace", "default")
     return source[0], source[1], namespace

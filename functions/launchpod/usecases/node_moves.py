@@ -11,7 +11,7 @@ from launchpod.contracts.nodes import MoveNodesRequest
 from launchpod.contracts.operations import OperationView
 from launchpod.domain import operations as ops
 from launchpod.domain.clusters import hyperpod
-from launchpod.domain.errors import InvalidInput, LaunchpodError, NotFound
+from launchpod.domain.errors import InvalidInput, LaunchpodError
 from launchpod.domain.nodes import moves, views
 from launchpod.runtime import wiring
 from launchpod.usecases.ports import HyperPodMoves, KubeLister, Subnets
@@ -42,7 +42,7 @@ def _described(name: str, ports: MovePorts, field: str | None = None) -> dict[st
     if found is None:
         if field:
             raise InvalidInput(f"{name} has no HyperPod cluster to move nodes to.", field=field, rule="known_cluster")
-        raise NotFound(f"{name} has no HyperPod cluster; create it with POST /api/clusters/{name}/hyperpod.")
+        raise hyperpod.no_hyperpod(name)
     return found
 
 

@@ -4,7 +4,6 @@ operations, by the nodes routes and by the remediation ladder alike. The ports a
 
 from __future__ import annotations
 
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -25,7 +24,8 @@ from launchpod.contracts.nodes import (
 from launchpod.contracts.operations import OperationView
 from launchpod.domain import operations as ops
 from launchpod.domain.clusters import hyperpod
-from launchpod.domain.errors import Conflict, InvalidInput, LaunchpodError, NotFound
+from launchpod.domain.concurrency import ContextPool
+from launchpod.domain.errors import Conflict, InvalidInput, LaunchpodError, NotFound, next_step
 from launchpod.domain.nodes import actions, views
 from launchpod.runtime import wiring
 from launchpod.usecases.ports import HyperPodNodes, KubeLister
@@ -52,7 +52,7 @@ def real() -> NodePorts:
 def hyperpod_of(name: str, *, ports: NodePorts) -> dict[str, Any]:
     found = ports.sagemaker.hyperpod_cluster(hyperpod.hyperpod_name(name))
     if found is None:
-        raise NotFound(f"{name} has no HyperPod cluster; create it with POST /api/clusters/{name}/hyperpod.")
+        raise hyperpod.no_hyperpod(name)
     return found
 
 
@@ -67,7 +67,7 @@ def _kube(name: str, ports: NodePorts) -> tuple[list[dict[str, Any]], dict[str, 
 def list_nodes(name: str, *, ports: NodePorts) -> NodeListView:
     """The cluster's HyperPod nodes joined with their Kubernetes Nodes and pods, by group then node id; the
     three are read side by side."""
-    with ThreadPoolExecutor(max_workers=3, thread_name_prefix="nodes") as pool:
+    with ContextPool(max_workers=3, thread_name_prefix="nodes") as pool:
         described = pool.submit(hyperpod_of, name, ports=ports)
         listed = pool.submit(ports.sagemaker.list_nodes, hyperpod.hyperpod_name(name))
         in_kube = pool.submit(_kube, name, ports)
@@ -96,7 +96,10 @@ def get_node(name: str, nodeId: str, *, ports: NodePorts) -> NodeDetailView:
     cluster = hyperpod_of(name, ports=ports)
     details = ports.sagemaker.describe_node(hyperpod.hyperpod_name(name), nodeId)
     if details is None:
-        raise NotFound(f"{name} has no node {nodeId}; list its nodes with GET /api/clusters/{name}/nodes.")
+        raise NotFound(
+            f"{name} has no node {nodeId}; choose one of its nodes.",
+            details=[next_step(f"GET /api/clusters/{name}/nodes")],
+        )
     nodes, pods = _kube(name, ports)
     kube = views.by_instance(nodes).get(nodeId)
     node_name = ((kube or {}).get("metadata") or {}).get("name")

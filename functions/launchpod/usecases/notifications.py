@@ -23,7 +23,7 @@ from launchpod.contracts.notifications import (
 from launchpod.contracts.operations import NoopView
 from launchpod.contracts.plans import PlanView
 from launchpod.domain import notifications as rules
-from launchpod.domain.errors import Conflict, InvalidInput, LaunchpodError, NotFound
+from launchpod.domain.errors import Conflict, InvalidInput, LaunchpodError, NotFound, next_step
 from launchpod.domain.operations import now
 from launchpod.domain.plan import Plan, Step
 from launchpod.runtime import wiring
@@ -61,7 +61,7 @@ def real() -> NotificationPorts:
 
 def _known(name: str, ports: NotificationPorts) -> None:
     if ports.clusters.get(name) is None:
-        raise NotFound(f"Launchpod has no cluster {name}; list them with GET /api/clusters.")
+        raise NotFound(f"Launchpod has no cluster {name}.", details=[next_step("GET /api/clusters")])
 
 
 def _rewrite(cluster: str, change: Callable[[list[dict[str, Any]]], bool], *, ports: NotificationPorts) -> None:

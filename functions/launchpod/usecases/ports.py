@@ -115,6 +115,8 @@ class MlflowRuns(Protocol):
 
     def latest_run(self, arn: str, experiment: str) -> dict[str, Any] | None: ...
 
+    def metric_history(self, arn: str, run_id: str, key: str) -> list[dict[str, Any]]: ...
+
 
 class HyperPodReader(Protocol):
     """SageMaker's DescribeCluster of one HyperPod cluster (adapters.aws.sagemaker): None when it is absent."""
@@ -235,6 +237,16 @@ class NotificationDocs(Protocol):
     def put_subscribers(self, cluster: str, subscribers: list[dict[str, Any]], version: int) -> bool: ...
     def claim(self, key: str) -> bool: ...
     def release(self, key: str) -> None: ...
+
+
+class PrometheusWorkspaces(Protocol):
+    """Amazon Managed Prometheus workspaces (adapters.aws.amp.AmpWorkspaces): the one Launchpod made, found by
+    its alias and ownership tags, and new ones. A workspace is ``{workspaceId, arn, alias, status: {statusCode},
+    prometheusEndpoint, tags}``."""
+
+    def owned(self, alias: str, tags: dict[str, str]) -> dict[str, Any] | None: ...
+
+    def create(self, alias: str, tags: dict[str, str]) -> dict[str, Any]: ...
 
 
 class PrometheusQueries(Protocol):

@@ -5,7 +5,6 @@ ones and unit tests pass in-memory fakes."""
 
 from __future__ import annotations
 
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -16,6 +15,7 @@ from launchpod.domain import dependencies
 from launchpod.domain import operations as ops
 from launchpod.domain.clusters import control_plane, plans
 from launchpod.domain.clusters.views import owned_by_launchpod
+from launchpod.domain.concurrency import ContextPool
 from launchpod.domain.dependencies import objects
 from launchpod.domain.errors import Conflict
 from launchpod.domain.plan import Plan
@@ -40,7 +40,7 @@ class ProvisioningPorts:
 def real() -> ProvisioningPorts:
     """The deployed adapters (runtime.wiring)."""
     return ProvisioningPorts(
-        region=settings().region,
+        region=wiring.region(),  # the cluster's (usecases.regions), the deployment's by default
         prefix=settings().resource_prefix,
         clusters=wiring.clusters(),
         operations=wiring.operations(),
@@ -68,8 +68,20 @@ def subnet_zones(eks: dict[str, Any] | None, *, ec2: Subnets) -> list[str]:
 # ---------------------------------------------------------------------------- the control plane
 
 
+def check_region(name: str, *, ports: ProvisioningPorts) -> None:
+    """A cluster stays in the Region it was created in: asking for it in another is 409 naming its Region."""
+    record = ports.clusters.get(name)
+    if record and record.get("region") and record["region"] != ports.region:
+        raise Conflict(
+            f"Cluster {name} lives in {record['region']}, not {ports.region}; a cluster cannot move between Regions."
+            f" Ask for region {record['region']}, or choose another name for a cluster in {ports.region}."
+        )
+
+
 def check_control_plane(request: CreateClusterRequest, *, ports: ProvisioningPorts) -> dict[str, Any] | None:
-    """The zones exist and any EKS cluster of that name is Launchpod's; returns that cluster."""
+    """The cluster is asked for in its own Region, the zones exist there and any EKS cluster of that name is
+    Launchpod's; returns that cluster."""
+    check_region(request.cluster, ports=ports)
     control_plane.check_zones(request, [z["name"] for z in ports.ec2.zones()], ports.region)
     existing = ports.eks.cluster(request.cluster)
     if existing is not None and not owned_by_launchpod(existing, request.cluster, ports.prefix):
@@ -129,7 +141,7 @@ def dependency_rows(name: str, ports: ProvisioningPorts) -> list[dict[str, Any]]
         return ((found or {}).get("metadata", {}).get("labels") or {}).get("app.kubernetes.io/version")
 
     entries = dependencies.manifest().manifests
-    with ThreadPoolExecutor(max_workers=8, thread_name_prefix="dependency") as pool:
+    with ContextPool(max_workers=8, thread_name_prefix="dependency") as pool:
         cluster = pool.submit(ports.eks.cluster, name)
         addons = pool.submit(ports.eks.addons, name)
         versions = pool.map(installed, entries)

@@ -20,7 +20,7 @@ from launchpod.contracts.spaces import (
 )
 from launchpod.domain import spaces
 from launchpod.domain.clusters import hyperpod
-from launchpod.domain.errors import Conflict, InvalidInput, NotFound
+from launchpod.domain.errors import Conflict, InvalidInput, NotFound, next_step
 from launchpod.domain.plan import Plan, Step
 from launchpod.usecases import provisioning, storage
 from launchpod.usecases.ports import ControlPlanes, HyperPodReader, KubeObjects
@@ -52,8 +52,9 @@ def _require_addon(name: str, ports: SpacePorts) -> None:
     provisioning.require_active(name, "Spaces need", eks_clusters=ports.eks)
     if ports.kube.read(name, CRD) is None:
         raise Conflict(
-            f"{name} has no HyperPod Spaces add-on ({spaces.ADDON}); install it with the optional dependencies:"
-            f' POST /api/clusters/{name}/dependencies {{"includeOptional": true}}.'
+            f"{name} has no HyperPod Spaces add-on ({spaces.ADDON}); install the cluster's dependencies with the"
+            " optional ones, then try again.",
+            details=[next_step(f'POST /api/clusters/{name}/dependencies {{"includeOptional": true}}')],
         )
 
 

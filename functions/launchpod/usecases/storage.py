@@ -5,7 +5,6 @@ Every use case needs an ACTIVE control plane and takes its ports; ``real()`` bui
 
 from __future__ import annotations
 
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -23,6 +22,7 @@ from launchpod.contracts.storage import (
 from launchpod.domain import operations as ops
 from launchpod.domain import ownership, storage
 from launchpod.domain.clusters import plans
+from launchpod.domain.concurrency import ContextPool
 from launchpod.domain.errors import Conflict, InvalidInput, NotFound
 from launchpod.domain.plan import Plan
 from launchpod.runtime import wiring
@@ -64,8 +64,8 @@ def require_claim(name: str, namespace: str, claim: str, *, read: KubeReader) ->
     ref = {"apiVersion": "v1", "kind": "PersistentVolumeClaim", "metadata": {"name": claim, "namespace": namespace}}
     if read(name, ref) is None:
         raise InvalidInput(
-            f"No PersistentVolumeClaim {claim} in {namespace} on {name}; configure the shared bucket first"
-            f" (POST /api/clusters/{name}/storage) or name an existing claim.",
+            f"No PersistentVolumeClaim {claim} in {namespace} on {name}; add storage to the cluster first (it makes"
+            " the claim) or choose a claim it has.",
             field="body.storageClaim",
             rule="existing_claim",
         )
@@ -135,7 +135,7 @@ def configure(name: str, body: ConfigureStorageRequest, who: ops.Principal, *, p
 def list_storage(name: str, *, ports: StoragePorts) -> StorageListView:
     """The volumes Launchpod made, each with its claim: the cluster's status and the volumes are read side by
     side, then the claims."""
-    with ThreadPoolExecutor(max_workers=4, thread_name_prefix="storage") as pool:
+    with ContextPool(max_workers=4, thread_name_prefix="storage") as pool:
         checked = pool.submit(require_active, name, NEEDS, eks_clusters=ports.eks)
         listed = pool.submit(ports.list_labelled, name, "v1", "PersistentVolume", MANAGED)
         checked.result()  # a cluster that is not ACTIVE answers 409 whatever the list found

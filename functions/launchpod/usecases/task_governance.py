@@ -101,7 +101,7 @@ def _cluster(name: str, ports: GovernancePorts, *, needs_addon: bool) -> Cluster
     """The HyperPod cluster (404 without one); a change also needs the task governance add-on (409 naming it)."""
     described = ports.sagemaker.hyperpod_cluster(hyperpod.hyperpod_name(name))
     if described is None:
-        raise NotFound(f"{name} has no HyperPod cluster; create it with POST /api/clusters/{name}/hyperpod.")
+        raise hyperpod.no_hyperpod(name)
     if needs_addon:
         addon = ports.eks.addons(name).get(features.task_governance().addon)
         tg.require_addon(name, str(addon.get("status")) if addon else None)

@@ -19,10 +19,12 @@ from launchpod.contracts.training_plans import (
     ExtensionOfferingListView,
     OfferingListView,
     OfferingQuery,
+    OfferingSearch,
     TrainingPlanListView,
     TrainingPlanView,
 )
 from launchpod.domain import training_plans as tp
+from launchpod.domain.concurrency import ContextPool
 from launchpod.domain.errors import Conflict, InvalidInput, NotFound
 from launchpod.runtime import wiring
 from launchpod.usecases.ports import TrainingPlans
@@ -53,14 +55,33 @@ def _search_params(query: OfferingQuery) -> dict[str, Any]:
     return params
 
 
+def _offerings_here(query: OfferingQuery, ports: TrainingPlanPorts) -> list[Any]:
+    """The current Region's offerings, as SageMaker orders them, each naming the Region."""
+    found = ports.sagemaker.search_training_plan_offerings(_search_params(query))
+    return [tp.offering_view(o).model_copy(update={"region": wiring.region()}) for o in found]
+
+
 def search_offerings(query: OfferingQuery, *, ports: TrainingPlanPorts) -> OfferingListView:
-    """SageMaker's offerings for the query, best match first."""
-    items = [tp.offering_view(o) for o in ports.sagemaker.search_training_plan_offerings(_search_params(query))]
+    """SageMaker's offerings for the query, best match first. With several Regions (``regions``) each is asked
+    (side by side: a search waits on SageMaker) and what they offer is ranked as one list (tp.ranked)."""
+    regions = query.regions if isinstance(query, OfferingSearch) and query.regions else None
+    if regions:
+
+        def search_in(region: str) -> list[Any]:
+            with wiring.in_region(region):
+                return _offerings_here(query, ports)
+
+        with ContextPool(max_workers=min(8, len(regions)), thread_name_prefix="offerings") as pool:
+            items = tp.ranked([o for found in pool.map(search_in, regions) for o in found])
+    else:
+        items = _offerings_here(query, ports)
     message = None
     if not items:
+        where = f" in {', '.join(regions)}" if regions else ""
         message = (
             f"No training plan offers {query.instanceCount} x {query.instanceType} for {query.durationHours} hours"
-            " in that window; try another start, a shorter duration, fewer instances or another instance type."
+            f"{where} in that window; try another start, a shorter duration, fewer instances, another instance"
+            " type or another Region."
         )
     return OfferingListView(items=items, message=message)
 
@@ -170,11 +191,11 @@ def extend(
     return at_once(tp.extend_plan(name, offering), dry_run, "", apply)
 
 
-def offering_query(**fields: Any) -> OfferingQuery:
+def offering_query(**fields: Any) -> OfferingSearch:
     """The search's query from the route's parameters; its cross-field rules (whole days, the window's order)
     refused as 422 naming the query parameter, as the body's would be."""
     try:
-        return OfferingQuery(**fields)
+        return OfferingSearch(**fields)
     except ValidationError as exc:
         message = str(exc.errors()[0]["msg"]).removeprefix("Value error, ")
         field = "endTimeBefore" if "endTimeBefore" in message else "durationHours"

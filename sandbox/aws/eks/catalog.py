@@ -184,7 +184,68 @@ _REQUIRES = {
     "amazon-sagemaker-hyperpod-training-operator": ("cert-manager",),
     "amazon-sagemaker-hyperpod-inference": ("cert-manager",),
 }
-_SCHEMAS = {"amazon-sagemaker-hyperpod-inference": INFERENCE_SCHEMA}
+# The HyperPod observability add-on's configuration: AWS publishes no schema page. Its keys are the ones AWS's
+# Terraform sample sets and the HyperPod CLI reads back (awslabs/awsome-distributed-training,
+# 1.architectures/7.sagemaker-hyperpod-eks/terraform-modules/hyperpod-eks-tf/modules/observability;
+# aws/sagemaker-hyperpod-cli observability/utils.py): ampWorkspace {prometheusEndpoint, arn}, amgWorkspace
+# {workspaceName, arn}, metricsProvider.<category> {level BASIC|ADVANCED|DISABLED, scrapeInterval} for the
+# categories "HyperPod cluster metrics" lists (.../sagemaker-hyperpod-observability-cluster-metrics.html), and
+# logging.enabled. ampWorkspace required (every install, console or Terraform, names the workspace it writes
+# to) and "additionalProperties": false are inferred, as for the inference add-on above.
+_METRIC_LEVEL = {
+    "type": "object",
+    "properties": {
+        "level": {"enum": ["BASIC", "ADVANCED", "DISABLED"]},
+        "scrapeInterval": {"type": "integer", "minimum": 1},
+    },
+    "additionalProperties": False,
+}
+_METRIC_CATEGORIES = (
+    "trainingMetrics",
+    "inferenceMetrics",
+    "taskGovernanceMetrics",
+    "scalingMetrics",
+    "customMetrics",
+    "nodeMetrics",
+    "acceleratedComputeMetrics",
+    "networkMetrics",
+)
+OBSERVABILITY_SCHEMA: dict[str, Any] = {
+    "$schema": "http://json-schema.org/draft-06/schema#",
+    "type": "object",
+    "required": ["ampWorkspace"],
+    "additionalProperties": False,
+    "properties": {
+        "ampWorkspace": {
+            "type": "object",
+            "required": ["prometheusEndpoint", "arn"],
+            "properties": {
+                "prometheusEndpoint": {"type": "string", "pattern": r"^https://.+/workspaces/ws-[^/]+$"},
+                "arn": {"type": "string", "pattern": r"^arn:aws[a-z-]*:aps:[a-z0-9-]+:\d{12}:workspace/ws-.+$"},
+            },
+            "additionalProperties": False,
+        },
+        "amgWorkspace": {
+            "type": "object",
+            "properties": {"workspaceName": {"type": "string"}, "arn": {"type": "string"}},
+            "additionalProperties": False,
+        },
+        "metricsProvider": {
+            "type": "object",
+            "properties": dict.fromkeys(_METRIC_CATEGORIES, _METRIC_LEVEL),
+            "additionalProperties": False,
+        },
+        "logging": {
+            "type": "object",
+            "properties": {"enabled": {"type": "boolean"}},
+            "additionalProperties": False,
+        },
+    },
+}
+_SCHEMAS = {
+    "amazon-sagemaker-hyperpod-inference": INFERENCE_SCHEMA,
+    "amazon-sagemaker-hyperpod-observability": OBSERVABILITY_SCHEMA,
+}
 
 # The EKS user guide's tables of "the latest version of the Amazon EKS add-on type for each Kubernetes
 # version" change as AWS ships builds; the sandbox models 2026-12-01, so it takes the snapshot whose
@@ -357,7 +418,9 @@ _ADDONS: list[_AddonRow] = [
     ),
     (
         "amazon-sagemaker-hyperpod-observability",
-        [("v1.0.0-eksbuild.1", _ALL)],  # not verified
+        # v1.0.5-eksbuild.1: the build the add-on's troubleshooting page names (restricted instance groups'
+        # toleration, sagemaker-hyperpod-observability-addon-troubleshooting.html); v1.0.0-eksbuild.1 not verified.
+        [("v1.0.5-eksbuild.1", _ALL), ("v1.0.0-eksbuild.1", _ALL)],
         "observability",
         "aws",
         "sagemaker",

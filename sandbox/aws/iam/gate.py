@@ -137,7 +137,8 @@ class IamGate:
             return None
         started = time.perf_counter()
         try:
-            return self._authorize(function, identity, call, lookup or _MotoLookup(state.account, state.region))
+            # the account's state in the Region the call went to (a cluster's resources live in its own Region)
+            return self._authorize(function, identity, call, lookup or _MotoLookup(state.account, call.region))
         finally:
             with self._lock:
                 state.seconds += time.perf_counter() - started
@@ -298,7 +299,8 @@ class _MotoLookup(authz.Lookup):
             return {}
         from moto.ec2.models import ec2_backends
 
-        return dict(ec2_backends[self.account][self.region].tags.get(arn.rsplit("/", 1)[-1], {}))
+        region = arn.split(":")[3] or self.region  # the resource's own Region, as its ARN names it
+        return dict(ec2_backends[self.account][region].tags.get(arn.rsplit("/", 1)[-1], {}))
 
     def trusts(self, role_arn: str, principal_role_arn: str) -> str:
         """AssumeRole also needs the target role's trust policy to allow the caller (IAM User Guide,

@@ -21,16 +21,24 @@ https://github.com/NVIDIA/dcgm-exporter/blob/main/etc/default-counters.csv):
 * per node with EFA interfaces: ``node_amazonefa_tx_bytes`` / ``node_amazonefa_recv_bytes`` counters,
   label ``instance`` (the Node's name here), growing while a training pod on the node belongs to a job with
   pods on other nodes (its collective traffic): 10 GB/s each way.
-* per request a model server answers (sandbox.controllers.model_server calls ``served``): the inference
-  operator's ``model_invocations_total`` and the histograms ``model_latency_milliseconds`` and
-  ``model_ttfb_milliseconds`` ("Inference observability",
+* per request a model server answers (sandbox.controllers.model_server calls ``served``), in the family of names
+  its server exports. A pod the inference operator runs (its ``sagemaker.amazonaws.com/inference-endpoint``
+  label, sandbox.controllers.inference): the operator's ``model_invocations_total`` and the histograms
+  ``model_latency_milliseconds`` and ``model_ttfb_milliseconds`` ("Inference observability",
   https://docs.aws.amazon.com/sagemaker/latest/dg/sagemaker-hyperpod-model-deployment-observability.html),
-  labels ``resource_name`` (the endpoint), ``namespace``, ``pod_name``, ``model_name``, ``node_name``. The
-  emulated server's timing: time to first token 20 ms + 0.2 ms per prompt token, then 8 ms per completion token.
+  labels ``resource_name`` (the endpoint), ``namespace``, ``pod_name``, ``model_name``, ``node_name``. A vLLM
+  server without the operator (a container endpoint): vLLM's own ``vllm:request_success_total``
+  (``finished_reason``), ``vllm:prompt_tokens_total``, ``vllm:generation_tokens_total`` and the histograms
+  ``vllm:time_to_first_token_seconds`` and ``vllm:e2e_request_latency_seconds`` with vLLM's buckets, labels
+  ``model_name`` and ``engine`` ("Production Metrics", https://docs.vllm.ai/en/latest/usage/metrics.html; vLLM
+  v1's vllm/v1/metrics/loggers.py for the buckets) plus the scrape target's ``namespace`` and ``pod`` (the
+  Prometheus Kubernetes service discovery's usual relabelling; how the add-on labels a self-managed server's
+  samples is not documented by AWS). The emulated server's timing: time to first token 20 ms + 0.2 ms per
+  prompt token, then 8 ms per completion token.
 
 Not modelled: the add-on's pod identity and ``aps:RemoteWrite`` authorization, scrape gaps, Neuron monitor,
-the training operator's and Kueue's metrics, and vLLM's own ``vllm:*`` names for endpoints the inference
-operator does not manage (the sandbox publishes the operator's names for every served request).
+the training operator's and Kueue's metrics, the ``vllm:*`` names of the container an operator endpoint runs,
+and SGLang's or LMI's own names (a self-managed server of theirs publishes nothing here).
 """
 
 from __future__ import annotations
@@ -62,6 +70,11 @@ GPU_NAMES = {
 ENDPOINT_LABEL = "launchpod.io/endpoint"
 OPERATOR_ENDPOINT_LABELS = ("app", "sagemaker.amazonaws.com/endpoint-name")
 LATENCY_BUCKETS = (5, 10, 25, 50, 100, 250, 500, 1000, 2500, 5000, 10000)
+OPERATOR_POD_LABEL = "sagemaker.amazonaws.com/inference-endpoint"
+VLLM_IMAGES = ("vllm/vllm-openai", "lmcache/vllm-openai")
+# vLLM's histogram buckets in seconds (vllm/v1/metrics/loggers.py)
+VLLM_TTFT_BUCKETS = (0.001, 0.005, 0.01, 0.02, 0.04, 0.06, 0.08, 0.1, 0.25, 0.5, 0.75, 1.0, 2.5, 5.0, 7.5, 10.0)
+VLLM_LATENCY_BUCKETS = (0.3, 0.5, 0.8, 1.0, 1.5, 2.0, 2.5, 5.0, 10.0, 15.0, 20.0, 30.0, 40.0, 50.0, 60.0)
 EFA_BYTES_PER_SECOND = 10e9
 # (GPU model, framebuffer MiB per GPU, idle W, board power W) by instance family: DescribeInstanceTypes'
 # GpuInfo (name, MemoryInfo.SizeInMiB) and NVIDIA's board power for the part.
@@ -242,9 +255,25 @@ def _endpoint_of(pod: dict[str, Any]) -> str:
     return str((pod.get("metadata") or {}).get("name", ""))
 
 
+def _histogram(
+    db: Tsdb, workspace: str, base: dict[str, str], name: str, value: float, buckets: tuple[float, ...], now: float
+) -> None:
+    """One observation of a Prometheus histogram: its cumulative ``_bucket{le}`` counters, ``_sum`` and ``_count``."""
+    for bound in [*(str(b) for b in buckets), "+Inf"]:
+        inside = bound == "+Inf" or value <= float(bound)
+        db.count(workspace, {**base, "__name__": f"{name}_bucket", "le": bound}, now, 1.0 if inside else 0.0)
+    db.count(workspace, {**base, "__name__": f"{name}_sum"}, now, value)
+    db.count(workspace, {**base, "__name__": f"{name}_count"}, now, 1.0)
+
+
+def _vllm(pod: dict[str, Any]) -> bool:
+    containers = (pod.get("spec") or {}).get("containers") or []
+    return any(str(c.get("image", "")).split(":")[0].endswith(VLLM_IMAGES) for c in containers)
+
+
 def served(cluster: str, pod: dict[str, Any], model: str, prompt_tokens: int, completion_tokens: int) -> None:
-    """A model server pod answered one request: the inference metrics of that request, when the cluster's
-    observability add-on writes to a workspace."""
+    """A model server pod answered one request: the inference metrics of that request in its server's family
+    (the operator's, or vLLM's own), when the cluster's observability add-on writes to a workspace."""
     state, now = exporters(), time.time()
     meta = pod.get("metadata") or {}
     with state.lock:
@@ -254,22 +283,28 @@ def served(cluster: str, pod: dict[str, Any], model: str, prompt_tokens: int, co
         return
     ttfb = 20.0 + 0.2 * prompt_tokens
     latency = ttfb + 8.0 * completion_tokens
-    base = {
-        "resource_name": _endpoint_of(pod),
-        "namespace": meta.get("namespace", ""),
-        "pod_name": meta.get("name", ""),
-        "model_name": model,
-        "node_name": (pod.get("spec") or {}).get("nodeName") or "",
-        "cluster_id": cluster,
-    }
     db: Tsdb = tsdb()
-    db.count(workspace, {**base, "__name__": "model_invocations_total"}, now, 1.0)
-    for name, value in (("model_latency_milliseconds", latency), ("model_ttfb_milliseconds", ttfb)):
-        for bound in (*LATENCY_BUCKETS, "+Inf"):
-            inside = bound == "+Inf" or value <= float(bound)
-            db.count(workspace, {**base, "__name__": f"{name}_bucket", "le": str(bound)}, now, 1.0 if inside else 0.0)
-        db.count(workspace, {**base, "__name__": f"{name}_sum"}, now, value)
-        db.count(workspace, {**base, "__name__": f"{name}_count"}, now, 1.0)
+    if OPERATOR_POD_LABEL in (meta.get("labels") or {}):
+        base = {
+            "resource_name": _endpoint_of(pod),
+            "namespace": meta.get("namespace", ""),
+            "pod_name": meta.get("name", ""),
+            "model_name": model,
+            "node_name": (pod.get("spec") or {}).get("nodeName") or "",
+            "cluster_id": cluster,
+        }
+        db.count(workspace, {**base, "__name__": "model_invocations_total"}, now, 1.0)
+        _histogram(db, workspace, base, "model_latency_milliseconds", latency, LATENCY_BUCKETS, now)
+        _histogram(db, workspace, base, "model_ttfb_milliseconds", ttfb, LATENCY_BUCKETS, now)
+        return
+    if not _vllm(pod):
+        return
+    base = {"model_name": model, "engine": "0", "namespace": meta.get("namespace", ""), "pod": meta.get("name", "")}
+    db.count(workspace, {**base, "__name__": "vllm:request_success_total", "finished_reason": "stop"}, now, 1.0)
+    db.count(workspace, {**base, "__name__": "vllm:prompt_tokens_total"}, now, float(prompt_tokens))
+    db.count(workspace, {**base, "__name__": "vllm:generation_tokens_total"}, now, float(completion_tokens))
+    _histogram(db, workspace, base, "vllm:time_to_first_token_seconds", ttfb / 1000, VLLM_TTFT_BUCKETS, now)
+    _histogram(db, workspace, base, "vllm:e2e_request_latency_seconds", latency / 1000, VLLM_LATENCY_BUCKETS, now)
 
 
 def scrape_interval() -> float:

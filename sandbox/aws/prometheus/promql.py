@@ -2,7 +2,8 @@
 no more. Grammar (Prometheus "Querying basics", "Operators", "Functions",
 https://prometheus.io/docs/prometheus/latest/querying/):
 
-    expr     := primary [ ("<" | ">") number ]                 a comparison with a scalar filters samples
+    expr     := primary [ ("<" | ">") number | "*" number ]    a comparison with a scalar filters samples;
+                                                                a product scales them (vector * scalar)
     primary  := agg [ "by" "(" labels ")" ] "(" expr ")" [ "by" "(" labels ")" ]
               | "rate" "(" selector "[" duration "]" ")"
               | "histogram_quantile" "(" number "," expr ")"
@@ -29,7 +30,7 @@ from sandbox.aws.prometheus.tsdb import Series
 
 Vector = list[tuple[dict[str, str], list[float | None]]]
 _TOKEN = re.compile(
-    r'\s*(?:(?P<num>\d+(?:\.\d+)?)(?P<unit>ms|s|m|h|d)?|(?P<id>[A-Za-z_:][\w:]*)|(?P<str>"(?:[^"\\]|\\.)*")|(?P<op>=~|!=|[(){}\[\],=<>]))'
+    r'\s*(?:(?P<num>\d+(?:\.\d+)?)(?P<unit>ms|s|m|h|d)?|(?P<id>[A-Za-z_:][\w:]*)|(?P<str>"(?:[^"\\]|\\.)*")|(?P<op>=~|!=|[(){}\[\],=<>*]))'
 )
 _UNITS = {"ms": 0.001, "s": 1, "m": 60, "h": 3600, "d": 86400}
 AGGREGATIONS = ("sum", "avg", "max", "min", "count")
@@ -83,6 +84,10 @@ class _Parser:
 
     def expr(self) -> Vector:
         out = self.primary()
+        if self.peek()[1] == "*":
+            self.take("*")
+            factor = float(self.take(kind="num"))
+            return [(labels, [None if v is None else v * factor for v in values]) for labels, values in out]
         if self.peek()[1] in ("<", ">"):
             op = self.take()
             bound = float(self.take(kind="num"))

@@ -12,8 +12,12 @@ with the mixed strategy each profile is the extended resource ``nvidia.com/mig-<
 no longer a whole ``nvidia.com/gpu``, and ``nvidia.com/mig.config.state`` says ``success`` once applied,
 ``failed`` for a configuration the GPU cannot take.
 
-Not modelled: ``mixed-...`` configurations (their state stays ``pending``), the reboot, and the drain a change
-on a node with running work needs.
+A ``mixed-<n>-<profile>-...`` configuration (the chart's names: ``n`` instances of each profile on every GPU)
+advertises each of its profiles; one whose profiles the GPU lacks, or whose slices pass the GPU's seven, is
+``failed``.
+
+Not modelled: the reboot, and the drain a change on a node with running work needs (AWS: partitioning such a
+node fails with a drain error).
 """
 
 from __future__ import annotations
@@ -45,14 +49,28 @@ def apply(instance_type: str, gpus: int, labels: dict[str, str], *resources: dic
     if config == "all-disabled":
         labels[STATE_LABEL] = "success"
         return
-    if not config.startswith("all-"):
-        labels[STATE_LABEL] = "pending"
-        return
-    per_gpu = PROFILES.get(instance_type, {}).get(config.removeprefix("all-"))
-    if per_gpu is None or not gpus:
-        labels[STATE_LABEL] = "failed"
+    layout = _layout(instance_type, config)
+    if not layout or not gpus:
+        labels[STATE_LABEL] = "failed" if config.startswith(("all-", "mixed-")) else "pending"
         return
     labels[STATE_LABEL] = "success"
     for amounts in resources:
         amounts["nvidia.com/gpu"] = "0"
-        amounts[f"nvidia.com/mig-{config.removeprefix('all-')}"] = str(gpus * per_gpu)
+        for profile, per_gpu in layout.items():
+            amounts[f"nvidia.com/mig-{profile}"] = str(gpus * per_gpu)
+
+
+def _layout(instance_type: str, config: str) -> dict[str, int] | None:
+    """profile -> instances per GPU of the configuration on the type's GPU; None: the GPU cannot take it."""
+    offered = PROFILES.get(instance_type, {})
+    if config.startswith("all-"):
+        profile = config.removeprefix("all-")
+        return {profile: offered[profile]} if profile in offered else None
+    if not config.startswith("mixed-"):
+        return None
+    words = config.removeprefix("mixed-").split("-")
+    if len(words) % 2 or not all(n.isdigit() for n in words[::2]):
+        return None
+    layout = {p: int(n) for n, p in zip(words[::2], words[1::2], strict=True)}
+    used = sum(int(p.split("g.", 1)[0]) * n for p, n in layout.items() if p in offered)
+    return layout if all(p in offered for p in layout) and used <= 7 else None

@@ -116,7 +116,10 @@ def search_offerings(backend: Any, params: dict[str, Any], zones: list[str]) -> 
     now = datetime.now(UTC)
     after = _when(params.get("StartTimeAfter"))
     if after is not None and after > now:
-        start = (after + timedelta(seconds=59)).replace(second=0, microsecond=0)
+        # the next whole minute at or after it: an offering never starts before StartTimeAfter
+        start = after.replace(second=0, microsecond=0)
+        if start < after:
+            start += timedelta(minutes=1)
     else:
         start = now.replace(minute=0, second=0, microsecond=0)
     end = start + timedelta(hours=hours)

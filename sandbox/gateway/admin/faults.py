@@ -30,6 +30,7 @@ KNOWN = frozenset(
         "jobLogIntervalSeconds",
         "jobLogLinesPerStep",
         "jobSteps",
+        "jobCheckpointEverySteps",
     }
 )
 
@@ -48,7 +49,8 @@ HELP = (
     '"kind": "processCrash|hang|nodeFailure", "pod": "<pod>", "atStep": 2}), '
     "jobLogIntervalSeconds (simulated seconds between a training pod's steps, default 10), "
     "jobLogLinesPerStep (log lines a pytorch pod writes per step, default 1), "
-    "jobSteps (training steps per job, default 40)."
+    "jobSteps (training steps per job, default 40), "
+    "jobCheckpointEverySteps (steps between a job's checkpoints, default 1: a restart resumes from the last)."
 )
 
 

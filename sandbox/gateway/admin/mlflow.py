@@ -77,7 +77,22 @@ def mlflow_api_routes() -> list[Route]:
         )
         return JSONResponse({"runs": runs} if runs else {})
 
+    async def history(request: Request) -> JSONResponse:
+        """GetMetricHistory (GET metrics/get-history?run_id=&metric_key=): {"metrics": [...]}, MLflow REST API
+        (https://mlflow.org/docs/latest/api_reference/rest-api.html#get-history)."""
+        arn, refused = _server_or_error(request)
+        if refused:
+            return refused
+        run, key = request.query_params.get("run_id", ""), request.query_params.get("metric_key", "")
+        if not run or not key:
+            return _mlflow_error(400, "INVALID_PARAMETER_VALUE", "run_id and metric_key are required.")
+        found = await run_in_threadpool(mlflow.metric_history, arn, run, key)
+        if found is None:
+            return _mlflow_error(404, "RESOURCE_DOES_NOT_EXIST", f"Run '{run}' not found.")
+        return JSONResponse({"metrics": found} if found else {})
+
     return [
         Route(f"{PREFIX}/experiments/get-by-name", get_by_name, methods=["GET"]),
         Route(f"{PREFIX}/runs/search", search, methods=["POST"]),
+        Route(f"{PREFIX}/metrics/get-history", history, methods=["GET"]),
     ]

@@ -52,6 +52,11 @@ def training_controls(body: dict[str, Any]) -> str | None:
         if not isinstance(lines, int) or isinstance(lines, bool) or not 1 <= lines <= 100_000:
             return "jobLogLinesPerStep is 1..100000 lines a pytorch pod writes per step."
         training_state().settings.lines_per_step = lines
+    if "jobCheckpointEverySteps" in body:
+        every = body["jobCheckpointEverySteps"]
+        if not isinstance(every, int) or isinstance(every, bool) or not 1 <= every <= 100_000:
+            return "jobCheckpointEverySteps is 1..100000 training steps between a job's checkpoints."
+        training_state().settings.checkpoint_every = every
     if "jobSteps" in body:
         steps = body["jobSteps"]
         if not isinstance(steps, int) or isinstance(steps, bool) or not 1 <= steps <= 100_000:

@@ -131,7 +131,7 @@ def test_a_container_endpoint_without_gpus_is_refused_and_gpus_are_never_inferre
         "instanceType": "ml.g5.12xlarge",
         "container": {"worker": {**WORKER, "gpus": 0, "args": ["--tensor-parallel-size", "4"]}},
     }
-    with pytest.raises(ValidationError, match=r"needs container\.worker\.gpus of at least 1"):
+    with pytest.raises(ValidationError, match=r"runs on GPU nodes: give worker\.gpus or worker\.acceleratorPartition"):
         _input(body)
     two = {**body, "container": {"worker": {**WORKER, "gpus": 2, "args": ["--tensor-parallel-size", "4"]}}}
     deployment, service = manifests.container(_input(two))
@@ -491,3 +491,63 @@ def test_pd_is_refused_where_the_engine_or_the_kind_does_not_offer_it(section, w
     kind = next(iter(section))
     with pytest.raises(ValidationError, match=words):
         _input({"endpoint": "pd", "kind": kind, "instanceType": "ml.g5.12xlarge", **section})
+
+
+SGLANG_WORKER = {"image": "lmsysorg/sglang:v0.5.2", "gpus": 8, "args": ["--model-path", "/s3/models/big"]}
+
+
+def _spread(**multi) -> CreateEndpointInput:
+    return _input(
+        {
+            "endpoint": "big",
+            "kind": "container",
+            "instanceType": "ml.p5.48xlarge",
+            "container": {"worker": SGLANG_WORKER, "multiNode": {"nodes": 2, **multi}},
+        }
+    )
+
+
+def test_a_multi_node_endpoint_is_one_valid_deployment_per_rank_meeting_at_the_leaders_headless_service():
+    made = manifests.container(_spread(), efa=32)
+    assert all(schemas.errors(o) == [] for o in made)
+    by_name = {(o["kind"], o["metadata"]["name"]): o for o in made}
+    leader = by_name[("Service", "big-leader")]
+    assert leader["spec"]["clusterIP"] == "None" and leader["spec"]["selector"]["launchpod.io/node-rank"] == "0"
+    assert by_name[("Service", "big")]["spec"]["selector"]["launchpod.io/node-rank"] == "0"  # only rank 0 serves
+    for rank, name in enumerate(("big", "big-rank-1")):
+        pod = by_name[("Deployment", name)]["spec"]["template"]["spec"]
+        args = pod["containers"][0]["args"]
+        assert args[args.index("--node-rank") + 1] == str(rank) and args[args.index("--tp") + 1] == "16"
+        assert args[args.index("--dist-init-addr") + 1] == "big-leader.default.svc.cluster.local:20000"
+        assert pod["containers"][0]["resources"]["limits"]["vpc.amazonaws.com/efa"] == "32"
+        anti = pod["affinity"]["podAntiAffinity"]["requiredDuringSchedulingIgnoredDuringExecution"][0]
+        assert anti["topologyKey"] == "kubernetes.io/hostname"  # one rank per node
+    assert "launchpod.io/endpoint-kind" not in by_name[("Deployment", "big-rank-1")]["metadata"]["labels"]
+    piped = manifests.container(_spread(parallelism="pipeline"), efa=32)[0]["spec"]["template"]["spec"]
+    args = piped["containers"][0]["args"]
+    assert (args[args.index("--tp") + 1], args[args.index("--pp-size") + 1]) == ("8", "2")
+
+
+@pytest.mark.parametrize(
+    ("change", "rule"),
+    [
+        ({"worker": {**SGLANG_WORKER, "image": "vllm/vllm-openai:v0.10.1"}}, "multinode_engine"),
+        ({"worker": {**SGLANG_WORKER, "args": ["--tp", "16"]}}, "multinode_field"),
+        ({"router": True}, "multinode_field"),
+    ],
+)
+def test_multi_node_refusals_name_the_rule(change, rule):
+    body = {"worker": SGLANG_WORKER, "multiNode": {"nodes": 2}, **change}
+    with pytest.raises(ValidationError) as refused:
+        _input({"endpoint": "big", "kind": "container", "instanceType": "ml.p5.48xlarge", "container": body})
+    assert refused.value.errors()[0]["type"] == rule
+    with pytest.raises(ValidationError, match="replicas 0 or 1"):
+        _input(
+            {
+                "endpoint": "big",
+                "kind": "container",
+                "instanceType": "ml.p5.48xlarge",
+                "replicas": 2,
+                "container": {"worker": SGLANG_WORKER, "multiNode": {"nodes": 2}},
+            }
+        )

@@ -9,7 +9,7 @@ import json
 import pytest
 from launchpod import policies, registry
 from launchpod.adapters.aws import iam as iam_adapter
-from launchpod.domain import dependencies, features, mlflow, ownership
+from launchpod.domain import dependencies, features, hyperpod_observability, mlflow, ownership
 from launchpod.domain.clusters import hyperpod
 from launchpod.domain.dependencies import lbc
 from launchpod.domain.errors import PermanentError
@@ -42,6 +42,9 @@ ROLE_POLICIES = {
     "FSx CSI driver": dependencies.pod_identity_policy("fsx", BUCKET),
     "AWS Load Balancer Controller": lbc.iam_policy(),
     **{f"observability ({n})": _managed(n) for n in policies.CONTAINER_INSIGHTS_POLICIES},
+    "HyperPod observability collector": hyperpod_observability.policy(
+        f"arn:aws:aps:{REGION}:{ACCOUNT}:workspace/ws-0123abcd"
+    ),
 }
 
 

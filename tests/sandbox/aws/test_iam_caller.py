@@ -59,7 +59,13 @@ REQUESTS = [
     ("api", "sagemaker", "CreateClusterSchedulerConfig", {"Name": "p", "ClusterArn": HP, "SchedulerConfig": {}}),
     *[
         (name, "eks", "CreateAddon", {"clusterName": "c1", "addonName": "a", "podIdentityAssociations": PIA})
-        for name in ("rd-addons", "cf-training-operator", "cf-inference-operator", "cf-observability")
+        for name in (
+            "rd-addons",
+            "cf-training-operator",
+            "cf-inference-operator",
+            "cf-observability",
+            "cf-hyperpod-observability",
+        )
     ],
     *[
         (name, "eks", "CreateAddon", {"clusterName": "c1", "addonName": "a"})

@@ -78,6 +78,7 @@ def test_the_functions_that_write_iam_are_the_ones_that_create_roles_and_delete_
         "cf-checkpoint-identity",  # the tiered-checkpointing IRSA role
         "cf-inference-operator",  # the inference operator's IRSA execution role and the FSx CSI driver's
         "cf-observability",  # Container Insights' pod identity role, AWS managed policies only
+        "cf-hyperpod-observability",  # the HyperPod observability collector's pod identity role (AMP remote write)
         "rd-manifests",  # the AWS Load Balancer Controller's pod identity role
         "mlf-server-role",  # the MLflow tracking server's role; the API itself writes no IAM
     }

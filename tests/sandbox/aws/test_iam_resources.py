@@ -43,6 +43,7 @@ VALUES = {
     "Region": REGION,
     "Account": ACCOUNT,
     "ClusterName": "c1",
+    "WorkspaceId": "ws-1",
     "TopicName": "launchpod-notifications",
     "AddonName": "coredns",
     "IamIdentityType": "role",
@@ -331,6 +332,7 @@ EXAMPLES: dict[str, tuple[str, str, dict[str, object], tuple[str, ...]]] = {
 SLR_EXAMPLE = ("eks", "CreateCluster", {"name": "c1", "roleArn": ROLE}, ())
 SLR_NAME = "aws-service-role/eks.amazonaws.com/AWSServiceRoleForAmazonEKS"
 EXAMPLES["iam:CreateServiceLinkedRole"] = SLR_EXAMPLE
+EXAMPLES["aps:DescribeWorkspace"] = ("aps", "DescribeWorkspace", {"workspaceId": "ws-1"}, ())
 
 # (action, resource type) -> why the sandbox does not fill it from the request. An entry ending in
 # "(resolved)" is one AWS resolves from IDs the request gives, which the sandbox does not do.
@@ -374,6 +376,8 @@ NOT_FILLED: dict[tuple[str, str], str] = {
     "boto3 call: the gate does not see it",
     ("sagemaker-mlflow:SearchRuns", "mlflow-tracking-server"): "an HTTP call to the tracking server, not a boto3 "
     "call: the gate does not see it",
+    ("sagemaker-mlflow:GetMetricHistory", "mlflow-tracking-server"): "an HTTP call to the tracking server, not a "
+    "boto3 call: the gate does not see it",
     ("aps:QueryMetrics", "workspace"): "an HTTP call to the workspace's query API, not a boto3 call: the gate does "
     "not see it",
     ("s3:DeleteObject", "accesspointobject"): "Launchpod addresses its bucket directly, never through an access point",

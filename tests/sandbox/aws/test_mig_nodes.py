@@ -1,5 +1,6 @@
 """GPU partitioning in the sandbox: a group labelled nvidia.com/mig.config advertises its GPUs' MIG partitions
-(NVIDIA's mixed strategy) with the configuration's state, and one its GPU cannot take is failed; nodes of the
+(NVIDIA's mixed strategy; one profile or the chart's mix of several) with the configuration's state, and one
+its GPU cannot take is failed; nodes of the
 types HyperPod labels with their network topology carry two instances per bottom-layer block."""
 
 from __future__ import annotations
@@ -27,13 +28,16 @@ def _kube_nodes(group: str) -> list[dict[str, Any]]:
 def test_a_mig_group_advertises_partitions_and_a_profile_of_another_gpu_fails(sm, eks_arn):
     mig = {"KubernetesConfig": {"Labels": {"nvidia.com/mig.config": "all-1g.10gb"}}}
     wrong = {"KubernetesConfig": {"Labels": {"nvidia.com/mig.config": "all-1g.5gb"}}}  # an A100 40GB profile
-    _ready_cluster(
-        sm, eks_arn, _group("mig", count=1, **mig), _group("wrong", count=1, **wrong), _group("whole", count=4)
-    )
+    mixed = {"KubernetesConfig": {"Labels": {"nvidia.com/mig.config": "mixed-3-1g.10gb-1-4g.40gb"}}}
+    groups = [_group("mig", count=1, **mig), _group("wrong", count=1, **wrong), _group("mixed", count=1, **mixed)]
+    _ready_cluster(sm, eks_arn, *groups, _group("whole", count=4))
     (node,) = _kube_nodes("mig")
     assert node["metadata"]["labels"]["nvidia.com/mig.config.state"] == "success"
     allocatable = node["status"]["allocatable"]
     assert (allocatable["nvidia.com/mig-1g.10gb"], allocatable["nvidia.com/gpu"]) == ("56", "0")  # 8 H100 x 7
+    (mix,) = _kube_nodes("mixed")
+    amounts = {k: v for k, v in mix["status"]["allocatable"].items() if k.startswith("nvidia.com/")}
+    assert amounts == {"nvidia.com/gpu": "0", "nvidia.com/mig-1g.10gb": "24", "nvidia.com/mig-4g.40gb": "8"}
     (failed,) = _kube_nodes("wrong")
     assert failed["metadata"]["labels"]["nvidia.com/mig.config.state"] == "failed"
     assert failed["status"]["allocatable"]["nvidia.com/gpu"] == "8"

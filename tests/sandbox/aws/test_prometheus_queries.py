@@ -66,6 +66,15 @@ def test_a_histogram_quantile_interpolates_within_its_bucket(db: Tsdb) -> None:
     assert _values(p50) == pytest.approx([10 + 90 * (5 - 2) / (10 - 2)])
 
 
+def test_a_quantile_in_seconds_times_1000_is_in_milliseconds_and_vllm_names_parse(db: Tsdb) -> None:
+    for le, count in (("0.1", 4.0), ("0.3", 4.0), ("+Inf", 4.0)):
+        db.count("ws", {"__name__": "vllm:e2e_request_latency_seconds_bucket", "le": le, "pod": "chat-a1-0"}, T0, count)
+    histogram = 'vllm:e2e_request_latency_seconds_bucket{pod=~"chat-[a-z0-9]+-[a-z0-9]+"}'
+    query = f"histogram_quantile(0.5, sum by (le) (rate({histogram}[60s]))) * 1000"
+    (p50,) = _range(query, T0 + 30, T0 + 30, 1)
+    assert _values(p50) == pytest.approx([50.0])  # half of the first bucket's 0.1 s
+
+
 @pytest.mark.parametrize(
     ("params", "error"),
     [

@@ -15,7 +15,9 @@ from typing import Any
 
 import httpx
 import pytest
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import Browser, Locator, Page, expect, sync_playwright
+
+from tests.sandbox.http_support import TLS
 
 ROOT = Path(__file__).resolve().parents[3]
 DIST = ROOT / "web" / "dist"
@@ -43,7 +45,7 @@ class App:
 
     def api(self, method: str, path: str, role: str = "admin", **kwargs: Any) -> httpx.Response:
         headers = {"Authorization": f"Bearer {self.tokens[role]}"}
-        return httpx.request(method, f"{self.url}/api{path}", headers=headers, timeout=30, **kwargs)
+        return httpx.request(method, f"{self.url}/api{path}", headers=headers, timeout=30, verify=TLS, **kwargs)
 
     def wait_operation(self, operation_id: str, timeout: float = 240) -> dict[str, Any]:
         deadline = time.monotonic() + timeout
@@ -133,3 +135,9 @@ def operation_succeeded(page: Page) -> None:
     """The page opened the operation it started, and the operation succeeded."""
     expect(page).to_have_url(re.compile(r"/operations/op-[0-9a-z]+$"))
     expect(page.get_by_test_id("operation-status")).to_have_text("Succeeded", timeout=OPERATION_TIMEOUT_MS)
+
+
+def cluster_section(page: Page, label: str) -> Locator:
+    """The link to a section of the cluster shown (its ?tab=), listed under its name in the side navigation."""
+    nav = page.get_by_role("navigation", name="Side navigation")
+    return nav.locator("a[href*='?tab=']").filter(has_text=re.compile(f"^{re.escape(label)}$"))

@@ -149,7 +149,9 @@ def test_task_governance_teams_are_listed_previewed_and_saved(
     card.get_by_role("button", name="Save team").click()
     row = card.get_by_role("row").filter(has_text="research")
     expect(row).to_contain_text("1 x ml.p5.48xlarge")
-    expect(row).to_contain_text("hyperpod-ns-research-localqueue in hyperpod-ns-research")
+    queue = row.get_by_test_id("team-queue-research")
+    expect(queue).to_contain_text("hyperpod-ns-research-localqueue")
+    expect(queue).to_contain_text("in hyperpod-ns-research")
     shot(page, "teams", full_page=True)
     assert axe(page) == []
     (team,) = real.api("GET", f"/clusters/{provisioned}/teams").json()["items"]
@@ -174,6 +176,15 @@ def test_the_teams_page_pictures_each_teams_share_and_gives_one_accelerators(
     row = page.get_by_role("row").filter(has_text="vision")
     expect(row).to_contain_text("4 accelerators of ml.p5.48xlarge")
     expect(row).to_contain_text("0.5 / 0 / 0 instances")
+    # the Queue column is read whole: its names fit their cell, and the row's Delete is on screen, not behind
+    # a horizontal scroll
+    queue = row.get_by_test_id("team-queue-vision")
+    expect(queue).to_contain_text("hyperpod-ns-vision-localqueue")
+    assert queue.evaluate("e => e.closest('td').scrollWidth <= e.closest('td').clientWidth")
+    for name in page.get_by_test_id("queue-name").all():  # one line each: not split at a hyphen
+        assert name.evaluate("e => e.getClientRects().length") == 1, name.inner_text()
+    assert queue.evaluate("e => { const w = e.closest('table').parentElement; return w.scrollWidth <= w.clientWidth }")
+    expect(row.get_by_role("button", name="Delete team vision")).to_be_in_viewport()
     expect(
         page.get_by_role("img", name="Quota, use and borrowing per team")
         .or_(page.get_by_label("Quota, use and borrowing per team"))

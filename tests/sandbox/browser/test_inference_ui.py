@@ -228,3 +228,24 @@ def test_a_prefill_decode_endpoint_from_the_form_shows_each_side_and_answers(
     shot(page, "pd-invoked", full_page=True)
     # the delete dialog has its own test above; this one only leaves the GPUs to what comes next
     assert real.api("DELETE", f"/clusters/{cluster}/endpoints/pd-chat", "operator").status_code == 202
+
+
+def test_a_multi_node_copy_on_more_nodes_than_the_cluster_runs_is_refused_under_its_field(
+    real: App, operator_page: Page, provisioned: str, shot
+) -> None:
+    """The form spreads an SGLang copy over nodes; on this one-node cluster two nodes are refused, saying how many
+    it runs, under the field that asked (the multi-node endpoint that answers is tests/sandbox/test_jobs_e2e.py's)."""
+    page = operator_page
+    page.goto(f"{real.url}/clusters/{provisioned}?tab=inference")
+    # the form takes the cluster's one GPU type once its groups are read (a loaded machine reads them late)
+    expect(page.get_by_role("button", name=re.compile("Instance type"))).to_contain_text(
+        "ml.g5.12xlarge", timeout=60_000
+    )
+    page.get_by_label("Endpoint name").fill("big")
+    page.get_by_label("Image").fill("lmsysorg/sglang:v0.5.2")
+    page.get_by_label("GPUs per replica").fill("4")
+    page.get_by_label("Nodes per copy").fill("2")
+    page.get_by_text("Pipeline", exact=True).click()
+    page.get_by_role("button", name="Deploy", exact=True).click()
+    expect(page.get_by_text(re.compile(r"needs 2 ml\.g5\.12xlarge nodes at once")).first).to_be_visible()
+    shot(page, "multi-node-refused", full_page=True)

@@ -1,6 +1,6 @@
 """The Instance groups tab against the real sandbox: list, add a Spot EFA-only group in its own subnet
 through the wizard, scale it, delete it; add a flexible group with a minimum and automatic patching, which
-falls back to its second type where the first has no capacity."""
+falls back to its second type where the first has no capacity, then has its minimum and patching edited."""
 
 from __future__ import annotations
 
@@ -177,3 +177,21 @@ def test_a_flexible_group_with_a_minimum_and_patching_from_the_wizard(
     for text in (f"{first} (0), then {second} (2)", "2 / 2 (min 1)", "When idle; next ", "1.2.3", "InService"):
         expect(flex).to_contain_text(text)
     shot(page, "flexible-added", full_page=True)
+    # Edit: the minimum and the patching change in place; the dialog shows the dry run of exactly that change.
+    page.get_by_role("radio", name="ui-flex").check()
+    page.get_by_role("button", name="Edit", exact=True).click()
+    dialog = page.get_by_role("dialog")
+    expect(dialog.get_by_label("Minimum count")).to_have_value("1")
+    expect(dialog.get_by_role("button", name="Save changes")).to_be_disabled()  # nothing changed yet
+    dialog.get_by_label("Minimum count").fill("2")
+    dialog.get_by_role("radio", name=re.compile("^Drain first")).check()
+    dialog.get_by_label("Drain timeout in seconds").fill("600")
+    expect(dialog.get_by_text("What the change does")).to_be_visible()
+    expect(dialog).to_contain_text("minInstanceCount")
+    shot(page, "edit-plan")
+    dialog.get_by_role("button", name="Save changes").click()
+    operation_succeeded(page)
+    page.goto(tab)
+    for text in ("2 / 2 (min 2)", "Drain first"):
+        expect(flex).to_contain_text(text)
+    shot(page, "edited", full_page=True)

@@ -68,6 +68,14 @@ def test_jobs_tab_submits_a_recipe_and_follows_it_to_succeeded(real: App, page: 
     shot(page, "too-many-nodes")
     real.api("DELETE", f"/clusters/{NAME}/jobs/ui-too-many", role="operator", params={"confirm": "ui-too-many"})
 
+    # checkpointless on one node: refused under the Nodes field, saying it recovers from peers on 2 or more
+    page.get_by_role("textbox", name="Job name", exact=True).fill("ui-ckptless")
+    page.get_by_role("spinbutton", name="Nodes").fill("1")
+    choose(page, "On a node failure", "Checkpointless: recover from peers")
+    page.get_by_role("button", name="Submit job").click()
+    expect(page.get_by_text("it needs at least 2 nodes").first).to_be_visible()
+    shot(page, "checkpointless-one-node")
+
 
 def _steps(text: str) -> list[int]:
     return [int(m) for m in re.findall(rf"\[rank0\] step (\d+)/{STEPS} ", text)]

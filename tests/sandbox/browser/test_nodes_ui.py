@@ -181,7 +181,8 @@ def test_move_nodes_from_the_tab_previews_the_plan_then_moves(
     dialog.get_by_role("checkbox").check()
     plan = dialog.get_by_role("list", name="What the move does")  # the API's dry run: nothing drained yet
     expect(plan).to_contain_text(f"drain node {node}")
-    expect(plan).to_contain_text("MoveClusterNodes to group serve")
+    expect(plan).to_contain_text("into group serve, keeping the same instance")
+    expect(plan).not_to_contain_text("MoveClusterNodes")  # an AWS API name is not words for people
     shot(page, "confirm-move")
     expect(confirm).to_be_enabled()
     confirm.click()

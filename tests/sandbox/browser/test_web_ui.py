@@ -15,7 +15,7 @@ import pytest
 from playwright.sync_api import Page, Route, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
-from tests.sandbox.browser.conftest import OPERATION_TIMEOUT_MS, App, operation_succeeded
+from tests.sandbox.browser.conftest import OPERATION_TIMEOUT_MS, App, cluster_section, operation_succeeded
 from tests.sandbox.browser.selects import pick
 
 pytestmark = pytest.mark.browser
@@ -151,8 +151,8 @@ def test_create_cluster_through_the_wizard_and_watch_the_phases_complete(app: Ap
 
     page.get_by_role("link", name=name).first.click()
     expect(page.get_by_role("heading", name=name, level=1)).to_be_visible()
-    for tab in ("Instance groups", "Features", "Storage", "Jobs", "Inference", "Nodes"):
-        expect(page.get_by_role("tab", name=tab)).to_be_visible()
+    for section in ("Instance groups", "Features", "Storage", "Jobs", "Inference", "Nodes"):
+        expect(cluster_section(page, section)).to_be_visible()
     page.get_by_role("button", name="Set as active").click()
     expect(page.get_by_role("link", name=f"Active cluster: {name}")).to_be_visible()
     # The preference lives in the API, where the user's agents read it too.
@@ -221,7 +221,22 @@ def test_provision_a_hyperpod_cluster_through_the_wizard_and_see_its_phases(
     pick(page, last)
     second.get_by_role("button", name=re.compile("Threads per core")).click()
     pick(page, page.get_by_role("option").filter(has_text="Hyperthreading on"))
+    # The first groups take what a group added later does: fallback types, a minimum, patching, an image.
+    second.get_by_role("button", name=re.compile("^Fallback, minimum and patching")).click()
+    second.get_by_role("button", name=re.compile("Fallback instance types")).click()
+    fallback = page.get_by_role("option").first
+    fallback_type = fallback.inner_text().splitlines()[0]
+    fallback.click()
+    page.keyboard.press("Escape")
+    second.get_by_label("workers: Minimum count").fill("1")
+    second.get_by_role("radio", name=re.compile("^When idle")).check()
+    second.get_by_label("workers: Image release version").fill("1.2.3")
     page.get_by_label("Install optional dependencies").check()
+    # continuous provisioning, which cluster events, autoscaling and moving nodes need, is asked for here
+    expect(page.get_by_label("Continuous provisioning")).not_to_be_checked()
+    page.get_by_role("button", name="Next").click()
+    expect(second).to_contain_text("need continuous provisioning")  # HyperPod's rule, told before sending
+    page.get_by_label("Continuous provisioning").check()
     shot(page, "hyperpod", full_page=True)
     found = axe(page)
     page.get_by_role("button", name="Next").click()
@@ -235,8 +250,11 @@ def test_provision_a_hyperpod_cluster_through_the_wizard_and_see_its_phases(
     expect(page.get_by_role("heading", name="Review and create")).to_be_visible()
     expect(page.get_by_role("row").filter(has_text="gpu")).to_contain_text(first_type)
     expect(page.get_by_role("row").filter(has_text="gpu")).to_contain_text("InstanceStress")
-    expect(page.get_by_role("row").filter(has_text="workers")).to_contain_text("Off")
+    workers = page.get_by_role("row").filter(has_text="workers")
+    for text in (f", then {fallback_type}", "1 (min 1)", "When idle", "1.2.3"):
+        expect(workers).to_contain_text(text)
     expect(page.get_by_text("Automatic", exact=True)).to_be_visible()
+    expect(page.get_by_text("Continuous", exact=True)).to_be_visible()
     found += axe(page)
     assert found == [], json.dumps(found, indent=2)
     shot(page, "review", full_page=True)
@@ -249,7 +267,7 @@ def test_provision_a_hyperpod_cluster_through_the_wizard_and_see_its_phases(
 
     def tamper(route: Route) -> None:
         body = json.loads(route.request.post_data or "{}")
-        body["hyperpod"]["instanceGroups"][1]["instanceType"] = elsewhere
+        body["hyperpod"]["instanceGroups"][0]["instanceType"] = elsewhere
         route.continue_(post_data=json.dumps(body))
 
     page.route(re.compile(r".*/api/clusters/provision$"), tamper)
@@ -257,7 +275,7 @@ def test_provision_a_hyperpod_cluster_through_the_wizard_and_see_its_phases(
         page.get_by_role("button", name="Create cluster").click()
     assert answer.value.status == 422, answer.value.text()
     expect(page.get_by_role("heading", name="Configure HyperPod")).to_be_visible()
-    expect(second).to_contain_text(f"{elsewhere} is not offered in {zone}")
+    expect(first).to_contain_text(f"{elsewhere} is not offered in {zone}")
     shot(page, "server-422")
     page.unroute(re.compile(r".*/api/clusters/provision$"))
 
@@ -269,9 +287,15 @@ def test_provision_a_hyperpod_cluster_through_the_wizard_and_see_its_phases(
     hyperpod = sent[0]["hyperpod"]
     assert sent[0]["cluster"] == name and hyperpod["availabilityZone"] == zone
     assert hyperpod["nodeRecovery"] == "Automatic" and sent[0]["includeOptionalDependencies"] is True
+    assert hyperpod["nodeProvisioningMode"] == "Continuous"
     assert [g["instanceGroup"] for g in hyperpod["instanceGroups"]] == ["gpu", "workers"]
     assert hyperpod["instanceGroups"][0]["deepHealthChecks"] == ["InstanceStress"]
     assert hyperpod["instanceGroups"][1]["threadsPerCore"] == 2
+    assert hyperpod["nodeProvisioningMode"] == "Continuous"
+    workers_sent = hyperpod["instanceGroups"][1]
+    assert workers_sent["instanceTypes"][1] == fallback_type and "instanceType" not in workers_sent
+    assert (workers_sent["minInstanceCount"], workers_sent["autoPatch"]) == (1, {"strategy": "WhenIdle"})
+    assert workers_sent["imageReleaseVersion"] == "1.2.3"
     assert sent[0]["storage"] == {
         "kind": "s3",
         "storageName": "datasets",
@@ -356,6 +380,24 @@ def test_a_busy_cluster_names_the_operation_holding_it(app: App, signed_in: Page
     app.wait_operation(holder)
 
 
+def test_a_cluster_made_without_hyperpod_offers_to_create_it_and_says_what_comes_first(
+    app: App, signed_in: Page, ready_cluster: str, shot
+) -> None:
+    """Before the next test installs its dependencies: the dry run's refusal says what to do and where."""
+    page = signed_in
+    page.goto(f"{app.url}/clusters/{ready_cluster}?tab=instance-groups")
+    expect(page.get_by_text("create it from Actions, Create HyperPod cluster")).to_be_visible()
+    page.get_by_role("button", name="Actions").click()
+    page.get_by_role("menuitem", name="Create HyperPod cluster").click()
+    dialog = page.get_by_role("dialog")
+    expect(dialog.get_by_role("button", name=re.compile("Instance type"))).to_contain_text("ml.")
+    expect(dialog).to_contain_text("Install the cluster's dependencies, wait until that operation succeeds")
+    expect(dialog).to_contain_text("In this console: Cluster: Dependencies, Install.")
+    expect(dialog).not_to_contain_text("/api/")
+    shot(page, "create-hyperpod")
+    dialog.get_by_role("button", name="Cancel").click()
+
+
 def test_dependencies_are_listed_and_installed_from_the_cluster_page(
     app: App, signed_in: Page, ready_cluster: str, shot
 ) -> None:
@@ -427,9 +469,9 @@ def test_pages_have_no_serious_accessibility_violations(app: App, signed_in: Pag
     page.goto(operation)
     expect(operation_status(page)).to_have_text("Succeeded", timeout=OPERATION_TIMEOUT_MS)
     page.get_by_role("link", name=re.compile(r"^ui-axe-")).first.click()
-    expect(page.get_by_role("tab", name="Nodes")).to_be_visible()
+    expect(cluster_section(page, "Nodes")).to_be_visible()
     found += axe(page)
-    page.get_by_role("tab", name="Dependencies").click()
+    cluster_section(page, "Dependencies").click()
     expect(page.get_by_role("row").filter(has_text="cert-manager")).to_be_visible()
     found += axe(page)
 

@@ -195,3 +195,31 @@ def test_hyperpods_health_agent_runs_on_an_unhealthy_node_the_gpu_plugin_skips(f
     plugin = fleet.call(CLUSTER, lambda e: e.get_object("apps/v1/daemonsets", "kube-system", "nvidia-device-plugin"))
     assert (agent["status"]["desiredNumberScheduled"], agent["status"]["numberReady"]) == (1, 1)
     assert plugin["status"]["desiredNumberScheduled"] == 0
+
+
+def test_two_replicas_on_partitions_share_one_mig_node_where_a_whole_gpu_is_refused():
+    """A partitioned H100 node advertises 56 mig-1g.10gb and no whole GPU (sandbox.aws.sagemaker.mig): two
+    one-partition replicas land on it; a pod asking for a GPU does not fit, in kube-scheduler's words."""
+    mig = _node("mig", **{"nvidia.com/gpu": "0", "nvidia.com/mig-1g.10gb": "56"})
+    first = {"spec": {"nodeName": "mig", **_spec(**{"nvidia.com/mig-1g.10gb": "1"})}}
+    assert schedule(_spec(**{"nvidia.com/mig-1g.10gb": "1"}), [mig], [first]) == ("mig", "")
+    node, message = schedule(_spec(**{"nvidia.com/gpu": "1"}), [mig], [first])
+    assert node is None and "1 Insufficient nvidia.com/gpu" in message
+
+
+def test_required_hostname_anti_affinity_keeps_a_pod_off_a_node_running_a_matching_pod():
+    """InterPodAffinity: a multi-node endpoint's ranks never share a node, whatever room the node has."""
+    spec = {
+        **_spec(cpu="1"),
+        "affinity": {
+            "podAntiAffinity": {
+                "requiredDuringSchedulingIgnoredDuringExecution": [
+                    {"labelSelector": {"matchLabels": {"app": "big"}}, "topologyKey": "kubernetes.io/hostname"}
+                ]
+            }
+        },
+    }
+    there = {"metadata": {"labels": {"app": "big"}}, "spec": {"nodeName": "a"}, "status": {"phase": "Running"}}
+    assert schedule(spec, [_node("a"), _node("b")], [there]) == ("b", "")
+    node, message = schedule(spec, [_node("a")], [there])
+    assert node is None and "1 node(s) didn't match pod anti-affinity rules" in message

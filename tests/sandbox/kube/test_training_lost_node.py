@@ -93,3 +93,40 @@ def test_without_a_restart_left_the_job_fails_naming_the_node(fleet):
     assert last["type"] == "Failed" and last["reason"] == "JobMaxRetryCountExceeded"
     assert f"{first} is gone" in last["message"]
     assert _pods(fleet) == []  # the garbage collector took the pod of the lost node
+
+
+def _whole_node_job(**spec) -> dict:
+    """Two pods that each take a whole node's GPUs, so a lost node's pod has nowhere else to go."""
+    job = _job(retries=3)
+    job["metadata"]["uid"] = "uid-whole"
+    container = job["spec"]["replicaSpecs"][0]["template"]["spec"]["containers"][0]
+    container["resources"] = {"requests": {"nvidia.com/gpu": "8"}, "limits": {"nvidia.com/gpu": "8"}}
+    job["spec"]["replicaSpecs"][0]["replicas"] = 2
+    job["spec"].update(spec)
+    return job
+
+
+def test_an_elastic_job_whose_node_is_gone_continues_with_fewer_nodes_after_its_faulty_scale_down_timeout(fleet):
+    """Elastic training (AWS's elastic training page): the lost pod is recreated and waits for a node; when none
+    comes within faultyScaleDownTimeoutInSeconds the job scales down to a world size its policy allows."""
+    for name in ("hyperpod-i-1", "hyperpod-i-2"):
+        node = _node(name)
+        node["status"]["allocatable"]["nvidia.com/gpu"] = "8"
+        fleet.call(CLUSTER, lambda e, n=node: e.put_object("v1/nodes", n))
+    fleet.call(CLUSTER, training._reconciler(CLUSTER, True))
+    policy = {"minReplicas": 1, "maxReplicas": 2, "faultyScaleDownTimeoutInSeconds": 0}
+    job = _whole_node_job(elasticPolicy=policy)
+    fleet.call(CLUSTER, lambda e: e.put_object(training.PYTORCH, job))
+    _reconcile(fleet, 3)
+    assert sorted(p["status"]["phase"] for p in _pods(fleet)) == ["Running", "Running"]
+    lost = _pods(fleet)[1]["spec"]["nodeName"]
+    _gone(fleet, lost)
+    _reconcile(fleet, 2)  # the pod is recreated and finds no node with 8 free GPUs
+    assert [p["status"]["phase"] for p in _pods(fleet)].count("Pending") == 1
+    assert _job_status(fleet)["restartStatus"]["fullJobRestartCount"] == 0  # not a full restart
+    _reconcile(fleet, 3)
+    status = _job_status(fleet)
+    assert status["elasticScalingStatus"] == {"currentReplicas": 1}
+    [pod] = _pods(fleet)
+    assert pod["status"]["phase"] == "Running" and pod["spec"]["nodeName"] != lost
+    assert status["conditions"][-1]["type"] == "Running"

@@ -12,8 +12,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List the region's availability zones with their zone ids.
-         * @description List the region's availability zones with their zone ids.
+         * List a Region's availability zones with their zone ids (default: Launchpod's Region).
+         * @description List a Region's availability zones with their zone ids (default: Launchpod's Region).
          */
         get: operations["list_availability_zones"];
         put?: never;
@@ -32,10 +32,30 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List HyperPod instance types and the zones that offer each.
-         * @description List HyperPod instance types and the zones that offer each.
+         * List HyperPod instance types and the zones of a Region that offer each.
+         * @description List HyperPod instance types and the zones of a Region that offer each.
          */
         get: operations["list_instance_types"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/catalog/regions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the Regions a cluster can be created in (those SageMaker HyperPod supports) and Launchpod's own.
+         * @description List the Regions a cluster can be created in (those SageMaker HyperPod supports) and Launchpod's own.
+         */
+        get: operations["list_regions"];
         put?: never;
         post?: never;
         delete?: never;
@@ -538,8 +558,8 @@ export interface paths {
         get: operations["list_jobs"];
         put?: never;
         /**
-         * Submit a training job: kind pytorch (a HyperPodPyTorchJob run by the HyperPod training operator, with its restart policy, log-pattern hang detection and optional elastic policy) or ray (a KubeRay RayJob), from a recipe (pytorch-torchrun, llama-factory, ms-swift-sft, ms-swift-grpo, verl-ppo) or a custom image and command, on an instance group; every pod takes its node's GPUs and EFA. Applied to the cluster at once (effective at once): follow it with get_job until Succeeded or Failed, and read get_job_logs. dryRun true makes every check and answers the plan (the job, and the pods its operator starts), creating nothing.
-         * @description Submit a training job: kind pytorch (a HyperPodPyTorchJob run by the HyperPod training operator, with its restart policy, log-pattern hang detection and optional elastic policy) or ray (a KubeRay RayJob), from a recipe (pytorch-torchrun, llama-factory, ms-swift-sft, ms-swift-grpo, verl-ppo) or a custom image and command, on an instance group; every pod takes its node's GPUs and EFA. Applied to the cluster at once (effective at once): follow it with get_job until Succeeded or Failed, and read get_job_logs. dryRun true makes every check and answers the plan (the job, and the pods its operator starts), creating nothing.
+         * Submit a training job: kind pytorch (a HyperPodPyTorchJob run by the HyperPod training operator, with its restart policy, log-pattern hang detection, optional elastic or checkpointless recovery) or ray (a KubeRay RayJob), from a recipe (pytorch-torchrun, llama-factory, ms-swift-sft, ms-swift-grpo, verl-ppo) or a custom image and command, on an instance group; every pod takes its node's GPUs and EFA. Applied to the cluster at once (effective at once): follow it with get_job until Succeeded or Failed, and read get_job_logs. dryRun true makes every check and answers the plan (the job, and the pods its operator starts), creating nothing.
+         * @description Submit a training job: kind pytorch (a HyperPodPyTorchJob run by the HyperPod training operator, with its restart policy, log-pattern hang detection, optional elastic or checkpointless recovery) or ray (a KubeRay RayJob), from a recipe (pytorch-torchrun, llama-factory, ms-swift-sft, ms-swift-grpo, verl-ppo) or a custom image and command, on an instance group; every pod takes its node's GPUs and EFA. Applied to the cluster at once (effective at once): follow it with get_job until Succeeded or Failed, and read get_job_logs. dryRun true makes every check and answers the plan (the job, and the pods its operator starts), creating nothing.
          */
         post: operations["submit_job"];
         delete?: never;
@@ -1376,8 +1396,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Search training plan offerings (reserved GPU/Trainium capacity for HyperPod): instance type, count, duration in whole days, earliest start, latest end. Each offering has its upfront price, zone, start and end; best match first. Read-only: buying is buy_training_plan.
-         * @description Search training plan offerings (reserved GPU/Trainium capacity for HyperPod): instance type, count, duration in whole days, earliest start, latest end. Each offering has its upfront price, zone, start and end; best match first. Read-only: buying is buy_training_plan.
+         * Search training plan offerings (reserved GPU/Trainium capacity for HyperPod): instance type, count, duration in whole days, earliest start, latest end, in one Region or several. Each offering has its upfront price, zone, start and end; best match first. Read-only: buying is buy_training_plan.
+         * @description Search training plan offerings (reserved GPU/Trainium capacity for HyperPod): instance type, count, duration in whole days, earliest start, latest end, in one Region or several. Each offering has its upfront price, zone, start and end; best match first. Read-only: buying is buy_training_plan.
          */
         get: operations["search_training_plan_offerings"];
         put?: never;
@@ -1524,6 +1544,8 @@ export interface components {
             labels?: {
                 [key: string]: string;
             };
+            /** @description GPU partitions (MIG) of every GPU; one instanceType */
+            mig?: components["schemas"]["MigLayout"] | null;
             /** Mininstancecount */
             minInstanceCount?: number | null;
             /** Taints */
@@ -1550,6 +1572,7 @@ export interface components {
         } | {
             instanceType?: null;
             instanceTypes: unknown[];
+            trainingPlanArn?: null;
         }) & (unknown | unknown));
         /** AssignPodRequest */
         AssignPodRequest: {
@@ -1796,6 +1819,11 @@ export interface components {
             /** Offeringid */
             offeringId: string;
             /**
+             * Region
+             * @description the offering's region
+             */
+            region?: string | null;
+            /**
              * Starttimeafter
              * @description earliest start (ISO 8601)
              */
@@ -1916,6 +1944,17 @@ export interface components {
              */
             role: "system" | "user" | "assistant";
         };
+        /**
+         * CheckpointlessRequest
+         * @description Checkpointless training: recovery from peer replicas.
+         */
+        CheckpointlessRequest: {
+            /**
+             * Inprocessrestarttimeoutseconds
+             * @default 1800
+             */
+            inProcessRestartTimeoutSeconds: number;
+        };
         /** CloudWatchDimension */
         CloudWatchDimension: {
             /**
@@ -2022,7 +2061,10 @@ export interface components {
              * @example ml-team-a
              */
             name: string;
-            /** Region */
+            /**
+             * Region
+             * @description the AWS Region the cluster lives in
+             */
             region: string;
             /**
              * Source
@@ -2116,6 +2158,8 @@ export interface components {
                     ampWorkspaceUrl?: null;
                 };
             } | components["schemas"]["AutoscalingSpec"] | null;
+            /** @description SGLang, replicas 1: a model larger than a node */
+            multiNode?: components["schemas"]["MultiNodeSpec"] | null;
             /** @description SGLang only, with router: prefill/decode disaggregation; the endpoint's replicas decode, pd.prefillReplicas prefill, and the router (--pd-disaggregation) hands each request from one to the other */
             pd?: components["schemas"]["PdSpec"] | null;
             /**
@@ -2178,6 +2222,11 @@ export interface components {
             name?: string;
             network?: components["schemas"]["NetworkRequest"];
             /**
+             * Region
+             * @description AWS Region for the cluster, fixed for its life; default: Launchpod's
+             */
+            region?: string | null;
+            /**
              * Tags
              * @description AWS tags for the EKS cluster (AWS's tag rules)
              */
@@ -2213,6 +2262,16 @@ export interface components {
              */
             namespace: string;
             /**
+             * Priority
+             * @description a WorkloadPriorityClass, e.g. inference-priority
+             */
+            priority?: string | null;
+            /**
+             * Queue
+             * @description a team's LocalQueue in namespace (task governance)
+             */
+            queue?: string | null;
+            /**
              * Replicas
              * @default 1
              */
@@ -2233,6 +2292,8 @@ export interface components {
             container: {
                 worker?: {
                     gpus?: unknown;
+                } | {
+                    acceleratorPartition: Record<string, never>;
                 };
             };
             jumpstart?: null;
@@ -2557,12 +2618,25 @@ export interface components {
             /** Vpcid */
             vpcId?: string | null;
         };
-        /** ElasticPolicyRequest */
+        /**
+         * ElasticPolicyRequest
+         * @description Elastic training: the node range and how the job scales within it.
+         */
         ElasticPolicyRequest: {
+            /** Faultyscaledowntimeoutinseconds */
+            faultyScaleDownTimeoutInSeconds?: number | null;
+            /** Gracefulshutdowntimeoutinseconds */
+            gracefulShutdownTimeoutInSeconds?: number | null;
             /** Maxreplicas */
             maxReplicas: number;
             /** Minreplicas */
             minReplicas: number;
+            /** Replicadiscretevalues */
+            replicaDiscreteValues?: number[] | null;
+            /** Replicaincrementstep */
+            replicaIncrementStep?: number | null;
+            /** Scalingtimeoutinseconds */
+            scalingTimeoutInSeconds?: number | null;
         };
         /** EndpointListView */
         EndpointListView: {
@@ -2766,7 +2840,7 @@ export interface components {
              * Name
              * @enum {string}
              */
-            name: "trainingOperator" | "tieredCheckpointing" | "taskGovernance" | "autoscaling" | "inferenceOperator" | "observability";
+            name: "trainingOperator" | "tieredCheckpointing" | "taskGovernance" | "autoscaling" | "inferenceOperator" | "observability" | "hyperpodObservability";
             /** Note */
             note?: string | null;
             /**
@@ -2899,6 +2973,26 @@ export interface components {
             /** Version */
             version: string;
         };
+        /** HyperPodObservabilityRequest */
+        HyperPodObservabilityRequest: {
+            /**
+             * Enabled
+             * @description install (true) or remove (false) HyperPod observability: its add-on and an Amazon Managed Prometheus workspace, which the metrics tools read
+             */
+            enabled: boolean;
+            /**
+             * Grafanaworkspacearn
+             * @description an existing Amazon Managed Grafana workspace for its dashboards
+             */
+            grafanaWorkspaceArn?: string | null;
+        } & ({
+            /** @constant */
+            enabled?: true;
+        } | {
+            /** @constant */
+            enabled?: false;
+            grafanaWorkspaceArn?: null;
+        });
         /** HyperPodStatusView */
         HyperPodStatusView: {
             /** Arn */
@@ -2976,6 +3070,11 @@ export interface components {
              * @description deprecated: the older spelling of cluster; send cluster
              */
             name?: string;
+            /**
+             * Region
+             * @description the EKS cluster's Region; default: Launchpod's
+             */
+            region?: string | null;
         } & (unknown | unknown);
         /** IncidentListView */
         IncidentListView: {
@@ -3108,8 +3207,12 @@ export interface components {
             /** Items */
             items: components["schemas"]["InstanceGroupView"][];
         };
-        /** InstanceGroupRequest */
-        InstanceGroupRequest: {
+        /**
+         * InstanceGroupRequest
+         * @description A first group: the depth and rules of add_instance_group (instanceTypes, minimum, autoPatch, image).
+         */
+        InstanceGroupRequest: ({
+            autoPatch?: components["schemas"]["AutoPatch"] | null;
             /**
              * Deephealthchecks
              * @description Run on start: InstanceStress (GPU/accelerator), InstanceConnectivity (EFA)
@@ -3121,6 +3224,16 @@ export interface components {
              * @default 500
              */
             ebsVolumeGb: number;
+            /**
+             * Imageid
+             * @description custom or HyperPod AMI, or default
+             */
+            imageId?: string | null;
+            /**
+             * Imagereleaseversion
+             * @description HyperPod AMI release; latest
+             */
+            imageReleaseVersion?: string | null;
             /** Instancecount */
             instanceCount: number;
             /**
@@ -3128,11 +3241,12 @@ export interface components {
              * @example gpu-workers
              */
             instanceGroup?: string;
-            /**
-             * Instancetype
-             * @example ml.p5.48xlarge
-             */
-            instanceType: string;
+            /** Instancetype */
+            instanceType?: string | null;
+            /** Instancetypes */
+            instanceTypes?: string[] | null;
+            /** Mininstancecount */
+            minInstanceCount?: number | null;
             /**
              * @deprecated
              * @description deprecated: the older spelling of instanceGroup; send instanceGroup
@@ -3150,7 +3264,14 @@ export interface components {
              * @description run on this training plan's reserved capacity: its instance type, in its zone (the availabilityZone), Active or Scheduled (the group waits for its start)
              */
             trainingPlanArn?: string | null;
-        } & (unknown | unknown);
+        } & (unknown | unknown)) & ({
+            instanceType: string;
+            instanceTypes?: null;
+        } | {
+            instanceType?: null;
+            instanceTypes: unknown[];
+            trainingPlanArn?: null;
+        });
         /** InstanceGroupView */
         InstanceGroupView: {
             autoPatch?: components["schemas"]["AutoPatchView"] | null;
@@ -3211,6 +3332,8 @@ export interface components {
             labels?: {
                 [key: string]: string;
             };
+            /** @description the GPU partitions the group's label asks for */
+            mig?: components["schemas"]["MigView"] | null;
             /** Mininstancecount */
             minInstanceCount?: number | null;
             /**
@@ -3562,6 +3685,11 @@ export interface components {
         /** JumpStartSpec */
         JumpStartSpec: {
             /**
+             * Acceleratorpartitiontype
+             * @description one GPU partition per replica
+             */
+            acceleratorPartitionType?: string | null;
+            /**
              * Accepteula
              * @description accept the model's end-user license (gated models need it)
              * @default false
@@ -3795,6 +3923,70 @@ export interface components {
              */
             subject: string;
         };
+        /** MigLayout */
+        MigLayout: {
+            /**
+             * Mode
+             * @description single: one profile on every GPU; mixed: a mix per GPU; disabled: whole GPUs
+             * @enum {string}
+             */
+            mode: "single" | "mixed" | "disabled";
+            /**
+             * Pergpu
+             * @description mixed: of each profile per GPU
+             */
+            perGpu?: {
+                [key: string]: number;
+            } | null;
+            /**
+             * Profile
+             * @description single: every GPU as many as it holds
+             */
+            profile?: string | null;
+        } & ({
+            /** @constant */
+            mode?: "single";
+            perGpu?: null;
+            profile: string;
+        } | {
+            /** @constant */
+            mode?: "mixed";
+            perGpu: Record<string, never>;
+            profile?: null;
+        } | {
+            /** @constant */
+            mode?: "disabled";
+            perGpu?: null;
+            profile?: null;
+        });
+        /** MigView */
+        MigView: {
+            /**
+             * Config
+             * @description the nvidia.com/mig.config label
+             * @example all-1g.10gb
+             */
+            config: string;
+            /**
+             * Mode
+             * @enum {string}
+             */
+            mode: "single" | "mixed" | "disabled";
+            /**
+             * Pergpu
+             * @description instances of each profile on one GPU
+             */
+            perGpu?: {
+                [key: string]: number;
+            };
+            /**
+             * Pernode
+             * @description nvidia.com/<profile> each node advertises once partitioned
+             */
+            perNode?: {
+                [key: string]: number;
+            };
+        };
         /** MlflowView */
         MlflowView: {
             /** Artifactstoreuri */
@@ -3901,6 +4093,23 @@ export interface components {
             count?: null;
             nodeIds: unknown[];
         });
+        /**
+         * MultiNodeSpec
+         * @description One copy of the model across nodes: tensor parallel over every GPU, or pipeline stages per node.
+         */
+        MultiNodeSpec: {
+            /**
+             * Nodes
+             * @description nodes, one server each; worker.gpus are each node's
+             */
+            nodes: number;
+            /**
+             * Parallelism
+             * @default tensor
+             * @enum {string}
+             */
+            parallelism: "tensor" | "pipeline";
+        };
         /**
          * NetworkRequest
          * @description Either a new VPC (give a CIDR, or take the default) or an existing VPC and its subnets.
@@ -4241,6 +4450,11 @@ export interface components {
             instanceType: string;
             /** Offeringid */
             offeringId: string;
+            /**
+             * Region
+             * @description the Region offering it; buy it there
+             */
+            region?: string | null;
             /** Starttime */
             startTime?: string | null;
             /** Targetresources */
@@ -4696,6 +4910,11 @@ export interface components {
              */
             name?: string;
             network?: components["schemas"]["NetworkRequest"];
+            /**
+             * Region
+             * @description AWS Region for the cluster, fixed for its life; default: Launchpod's
+             */
+            region?: string | null;
             /** @description Storage as a PersistentVolumeClaim, configured once the dependencies are installed; omit it for none. */
             storage?: components["schemas"]["ConfigureStorageRequest"] | null;
             /**
@@ -4726,6 +4945,22 @@ export interface components {
              * @default false
              */
             includeOptional: boolean;
+        };
+        /**
+         * RegionListView
+         * @description Where a cluster can be created: the Regions SageMaker HyperPod supports, and Launchpod's own.
+         */
+        RegionListView: {
+            /**
+             * Default
+             * @description Launchpod's Region: a cluster created without one lives here
+             */
+            default: string;
+            /**
+             * Items
+             * @description the Regions a cluster may be created in (region on create)
+             */
+            items: string[];
         };
         /** RemovedSubscriberView */
         RemovedSubscriberView: {
@@ -4821,6 +5056,11 @@ export interface components {
              * @default 3
              */
             numRestartBeforeFullJobRestart: number;
+            /**
+             * Scaleupsnoozetimeinseconds
+             * @description elastic jobs
+             */
+            scaleUpSnoozeTimeInSeconds?: number | null;
         };
         /**
          * Role
@@ -5010,6 +5250,8 @@ export interface components {
         SubmitJobRequest: {
             /** @description pytorch, one pod */
             acceleratorPartition?: components["schemas"]["PartitionRequest"] | null;
+            /** @description pytorch, 2+ nodes, not elastic */
+            checkpointless?: components["schemas"]["CheckpointlessRequest"] | null;
             /** Command */
             command?: string[] | null;
             /**
@@ -5110,6 +5352,7 @@ export interface components {
             kind?: "pytorch";
         } | {
             acceleratorPartition?: null;
+            checkpointless?: null;
             elasticPolicy?: null;
             /** @constant */
             kind: "ray";
@@ -5121,6 +5364,11 @@ export interface components {
             acceleratorPartition: Record<string, never>;
             /** @constant */
             replicas?: 1;
+        }) & ({
+            checkpointless?: null;
+        } | {
+            checkpointless: Record<string, never>;
+            elasticPolicy?: null;
         }) & ({
             topology?: null;
         } | {
@@ -5501,6 +5749,8 @@ export interface components {
          * @description Send only the features that change; the backend compares them with the real cluster.
          */
         UpdateFeaturesRequest: {
+            /** Hyperpodobservability */
+            hyperpodObservability?: components["schemas"]["HyperPodObservabilityRequest"];
             /** Inferenceoperator */
             inferenceOperator?: components["schemas"]["InferenceOperatorRequest"];
             /** Observability */
@@ -5511,7 +5761,7 @@ export interface components {
             tieredCheckpointing?: components["schemas"]["TieredCheckpointingRequest"];
             /** Trainingoperator */
             trainingOperator?: components["schemas"]["TrainingOperatorRequest"];
-        } | unknown | unknown | unknown | unknown | unknown;
+        } | unknown | unknown | unknown | unknown | unknown | unknown;
         /**
          * UpdateInstanceGroupRequest
          * @description Explicit diff: send only what changed. Capacity type, NIC mode, instance type and subnet are fixed
@@ -5548,6 +5798,8 @@ export interface components {
             labels?: {
                 [key: string]: string;
             } | null;
+            /** @description GPU partitions (MIG); refused while pods on the group's nodes use GPUs */
+            mig?: components["schemas"]["MigLayout"] | null;
             /** Mininstancecount */
             minInstanceCount?: number | null;
             /**
@@ -5611,6 +5863,8 @@ export interface components {
          * @description The serving container. GPUs are what the caller gives, never inferred (e.g. from tensor parallelism).
          */
         WorkerSpec: {
+            /** @description per replica, GPU partitions (nvidia.com/mig-<profile>) instead of gpus */
+            acceleratorPartition?: components["schemas"]["PartitionRequest"] | null;
             /** Args */
             args?: string[];
             /**
@@ -5659,7 +5913,9 @@ export type $defs = Record<string, never>;
 export interface operations {
     list_availability_zones: {
         parameters: {
-            query?: never;
+            query?: {
+                region?: string | null;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -5702,7 +5958,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, checkpointless_recipe, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, hyperpod_region, idempotency_key_reused, immutable_field, inprocess_restart, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_layout_of_type, mig_profile_of_type, mig_single_type, multinode_engine, multinode_field, node_in_group, nodes_of_type, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, peer_replicas, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, within_max_replicas, zone, zone_in_region, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5731,6 +5987,7 @@ export interface operations {
                  * @description deprecated: the older spelling of availabilityZone; send availabilityZone
                  */
                 zone?: string | null;
+                region?: string | null;
             };
             header?: never;
             path?: never;
@@ -5774,7 +6031,72 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, checkpointless_recipe, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, hyperpod_region, idempotency_key_reused, immutable_field, inprocess_restart, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_layout_of_type, mig_profile_of_type, mig_single_type, multinode_engine, multinode_field, node_in_group, nodes_of_type, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, peer_replicas, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, within_max_replicas, zone, zone_in_region, zone_of_subnet */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description AWS is throttling or unavailable; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+        };
+    };
+    list_regions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RegionListView"];
+                };
+            };
+            /** @description No token, or not a valid one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description Your role does not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorView"];
+                };
+            };
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, checkpointless_recipe, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, hyperpod_region, idempotency_key_reused, immutable_field, inprocess_restart, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_layout_of_type, mig_profile_of_type, mig_single_type, multinode_engine, multinode_field, node_in_group, nodes_of_type, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, peer_replicas, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, within_max_replicas, zone, zone_in_region, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5842,7 +6164,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, checkpointless_recipe, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, hyperpod_region, idempotency_key_reused, immutable_field, inprocess_restart, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_layout_of_type, mig_profile_of_type, mig_single_type, multinode_engine, multinode_field, node_in_group, nodes_of_type, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, peer_replicas, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, within_max_replicas, zone, zone_in_region, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5952,7 +6274,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, checkpointless_recipe, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, hyperpod_region, idempotency_key_reused, immutable_field, inprocess_restart, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_layout_of_type, mig_profile_of_type, mig_single_type, multinode_engine, multinode_field, node_in_group, nodes_of_type, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, peer_replicas, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, within_max_replicas, zone, zone_in_region, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6062,7 +6384,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, checkpointless_recipe, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, hyperpod_region, idempotency_key_reused, immutable_field, inprocess_restart, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_layout_of_type, mig_profile_of_type, mig_single_type, multinode_engine, multinode_field, node_in_group, nodes_of_type, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, peer_replicas, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, within_max_replicas, zone, zone_in_region, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6172,7 +6494,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, checkpointless_recipe, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, hyperpod_region, idempotency_key_reused, immutable_field, inprocess_restart, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_layout_of_type, mig_profile_of_type, mig_single_type, multinode_engine, multinode_field, node_in_group, nodes_of_type, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, peer_replicas, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, within_max_replicas, zone, zone_in_region, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6248,7 +6570,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, checkpointless_recipe, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, hyperpod_region, idempotency_key_reused, immutable_field, inprocess_restart, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_layout_of_type, mig_profile_of_type, mig_single_type, multinode_engine, multinode_field, node_in_group, nodes_of_type, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, peer_replicas, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, within_max_replicas, zone, zone_in_region, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6339,7 +6661,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, checkpointless_recipe, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, hyperpod_region, idempotency_key_reused, immutable_field, inprocess_restart, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_layout_of_type, mig_profile_of_type, mig_single_type, multinode_engine, multinode_field, node_in_group, nodes_of_type, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, peer_replicas, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, within_max_replicas, zone, zone_in_region, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6451,7 +6773,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, checkpointless_recipe, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, hyperpod_region, idempotency_key_reused, immutable_field, inprocess_restart, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_layout_of_type, mig_profile_of_type, mig_single_type, multinode_engine, multinode_field, node_in_group, nodes_of_type, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, peer_replicas, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, within_max_replicas, zone, zone_in_region, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6527,7 +6849,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, checkpointless_recipe, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, hyperpod_region, idempotency_key_reused, immutable_field, inprocess_restart, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_layout_of_type, mig_profile_of_type, mig_single_type, multinode_engine, multinode_field, node_in_group, nodes_of_type, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, peer_replicas, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, within_max_replicas, zone, zone_in_region, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6639,7 +6961,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, checkpointless_recipe, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, hyperpod_region, idempotency_key_reused, immutable_field, inprocess_restart, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_layout_of_type, mig_profile_of_type, mig_single_type, multinode_engine, multinode_field, node_in_group, nodes_of_type, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, peer_replicas, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, within_max_replicas, zone, zone_in_region, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6717,7 +7039,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, checkpointless_recipe, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, hyperpod_region, idempotency_key_reused, immutable_field, inprocess_restart, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_layout_of_type, mig_profile_of_type, mig_single_type, multinode_engine, multinode_field, node_in_group, nodes_of_type, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, peer_replicas, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, within_max_replicas, zone, zone_in_region, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6746,6 +7068,7 @@ export interface operations {
                  * @description deprecated: the older spelling of jobName; send jobName
                  */
                 job?: string | null;
+                namespace?: string | null;
             };
             header?: never;
             path: {
@@ -6800,7 +7123,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, checkpointless_recipe, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, hyperpod_region, idempotency_key_reused, immutable_field, inprocess_restart, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_layout_of_type, mig_profile_of_type, mig_single_type, multinode_engine, multinode_field, node_in_group, nodes_of_type, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, peer_replicas, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, within_max_replicas, zone, zone_in_region, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6876,7 +7199,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, checkpointless_recipe, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, hyperpod_region, idempotency_key_reused, immutable_field, inprocess_restart, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_layout_of_type, mig_profile_of_type, mig_single_type, multinode_engine, multinode_field, node_in_group, nodes_of_type, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, peer_replicas, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, within_max_replicas, zone, zone_in_region, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6988,7 +7311,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, checkpointless_recipe, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, hyperpod_region, idempotency_key_reused, immutable_field, inprocess_restart, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_layout_of_type, mig_profile_of_type, mig_single_type, multinode_engine, multinode_field, node_in_group, nodes_of_type, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, peer_replicas, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, within_max_replicas, zone, zone_in_region, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7065,7 +7388,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, checkpointless_recipe, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, hyperpod_region, idempotency_key_reused, immutable_field, inprocess_restart, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_layout_of_type, mig_profile_of_type, mig_single_type, multinode_engine, multinode_field, node_in_group, nodes_of_type, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, peer_replicas, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, within_max_replicas, zone, zone_in_region, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7156,7 +7479,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, checkpointless_recipe, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, hyperpod_region, idempotency_key_reused, immutable_field, inprocess_restart, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_layout_of_type, mig_profile_of_type, mig_single_type, multinode_engine, multinode_field, node_in_group, nodes_of_type, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, peer_replicas, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, within_max_replicas, zone, zone_in_region, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7269,7 +7592,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, checkpointless_recipe, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, hyperpod_region, idempotency_key_reused, immutable_field, inprocess_restart, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_layout_of_type, mig_profile_of_type, mig_single_type, multinode_engine, multinode_field, node_in_group, nodes_of_type, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, peer_replicas, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, within_max_replicas, zone, zone_in_region, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7371,7 +7694,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, checkpointless_recipe, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, hyperpod_region, idempotency_key_reused, immutable_field, inprocess_restart, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_layout_of_type, mig_profile_of_type, mig_single_type, multinode_engine, multinode_field, node_in_group, nodes_of_type, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, peer_replicas, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, within_max_replicas, zone, zone_in_region, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7455,7 +7778,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, checkpointless_recipe, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, hyperpod_region, idempotency_key_reused, immutable_field, inprocess_restart, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_layout_of_type, mig_profile_of_type, mig_single_type, multinode_engine, multinode_field, node_in_group, nodes_of_type, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, peer_replicas, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, within_max_replicas, zone, zone_in_region, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7558,7 +7881,7 @@ export interface operations {
                     "application/json": components["schemas"]["OpenAIErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, checkpointless_recipe, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, hyperpod_region, idempotency_key_reused, immutable_field, inprocess_restart, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_layout_of_type, mig_profile_of_type, mig_single_type, multinode_engine, multinode_field, node_in_group, nodes_of_type, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, peer_replicas, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, within_max_replicas, zone, zone_in_region, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7635,7 +7958,7 @@ export interface operations {
                     "application/json": components["schemas"]["OpenAIErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, checkpointless_recipe, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, hyperpod_region, idempotency_key_reused, immutable_field, inprocess_restart, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_layout_of_type, mig_profile_of_type, mig_single_type, multinode_engine, multinode_field, node_in_group, nodes_of_type, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, peer_replicas, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, within_max_replicas, zone, zone_in_region, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7721,7 +8044,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, checkpointless_recipe, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, hyperpod_region, idempotency_key_reused, immutable_field, inprocess_restart, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_layout_of_type, mig_profile_of_type, mig_single_type, multinode_engine, multinode_field, node_in_group, nodes_of_type, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, peer_replicas, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, within_max_replicas, zone, zone_in_region, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7797,7 +8120,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, checkpointless_recipe, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, hyperpod_region, idempotency_key_reused, immutable_field, inprocess_restart, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_layout_of_type, mig_profile_of_type, mig_single_type, multinode_engine, multinode_field, node_in_group, nodes_of_type, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, peer_replicas, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, within_max_replicas, zone, zone_in_region, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7909,7 +8232,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, checkpointless_recipe, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, hyperpod_region, idempotency_key_reused, immutable_field, inprocess_restart, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_layout_of_type, mig_profile_of_type, mig_single_type, multinode_engine, multinode_field, node_in_group, nodes_of_type, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, peer_replicas, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, within_max_replicas, zone, zone_in_region, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8021,7 +8344,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, checkpointless_recipe, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, hyperpod_region, idempotency_key_reused, immutable_field, inprocess_restart, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_layout_of_type, mig_profile_of_type, mig_single_type, multinode_engine, multinode_field, node_in_group, nodes_of_type, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, peer_replicas, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, within_max_replicas, zone, zone_in_region, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8133,7 +8456,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, checkpointless_recipe, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, hyperpod_region, idempotency_key_reused, immutable_field, inprocess_restart, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_layout_of_type, mig_profile_of_type, mig_single_type, multinode_engine, multinode_field, node_in_group, nodes_of_type, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, peer_replicas, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, within_max_replicas, zone, zone_in_region, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8224,7 +8547,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, checkpointless_recipe, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, hyperpod_region, idempotency_key_reused, immutable_field, inprocess_restart, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_layout_of_type, mig_profile_of_type, mig_single_type, multinode_engine, multinode_field, node_in_group, nodes_of_type, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, peer_replicas, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, within_max_replicas, zone, zone_in_region, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8302,7 +8625,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, checkpointless_recipe, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, hyperpod_region, idempotency_key_reused, immutable_field, inprocess_restart, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_layout_of_type, mig_profile_of_type, mig_single_type, multinode_engine, multinode_field, node_in_group, nodes_of_type, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, peer_replicas, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, within_max_replicas, zone, zone_in_region, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8378,7 +8701,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, checkpointless_recipe, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, hyperpod_region, idempotency_key_reused, immutable_field, inprocess_restart, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_layout_of_type, mig_profile_of_type, mig_single_type, multinode_engine, multinode_field, node_in_group, nodes_of_type, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, peer_replicas, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, within_max_replicas, zone, zone_in_region, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8454,7 +8777,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, checkpointless_recipe, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, hyperpod_region, idempotency_key_reused, immutable_field, inprocess_restart, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_layout_of_type, mig_profile_of_type, mig_single_type, multinode_engine, multinode_field, node_in_group, nodes_of_type, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, peer_replicas, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, within_max_replicas, zone, zone_in_region, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8566,7 +8889,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, checkpointless_recipe, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, hyperpod_region, idempotency_key_reused, immutable_field, inprocess_restart, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_layout_of_type, mig_profile_of_type, mig_single_type, multinode_engine, multinode_field, node_in_group, nodes_of_type, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, peer_replicas, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, within_max_replicas, zone, zone_in_region, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8658,7 +8981,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, checkpointless_recipe, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, hyperpod_region, idempotency_key_reused, immutable_field, inprocess_restart, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_layout_of_type, mig_profile_of_type, mig_single_type, multinode_engine, multinode_field, node_in_group, nodes_of_type, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, peer_replicas, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, within_max_replicas, zone, zone_in_region, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8771,7 +9094,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, checkpointless_recipe, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, hyperpod_region, idempotency_key_reused, immutable_field, inprocess_restart, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_layout_of_type, mig_profile_of_type, mig_single_type, multinode_engine, multinode_field, node_in_group, nodes_of_type, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, peer_replicas, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, within_max_replicas, zone, zone_in_region, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8849,7 +9172,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, checkpointless_recipe, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, hyperpod_region, idempotency_key_reused, immutable_field, inprocess_restart, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_layout_of_type, mig_profile_of_type, mig_single_type, multinode_engine, multinode_field, node_in_group, nodes_of_type, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, peer_replicas, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, within_max_replicas, zone, zone_in_region, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8950,7 +9273,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, checkpointless_recipe, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, hyperpod_region, idempotency_key_reused, immutable_field, inprocess_restart, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_layout_of_type, mig_profile_of_type, mig_single_type, multinode_engine, multinode_field, node_in_group, nodes_of_type, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, peer_replicas, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, within_max_replicas, zone, zone_in_region, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9029,7 +9352,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, checkpointless_recipe, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, hyperpod_region, idempotency_key_reused, immutable_field, inprocess_restart, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_layout_of_type, mig_profile_of_type, mig_single_type, multinode_engine, multinode_field, node_in_group, nodes_of_type, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, peer_replicas, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, within_max_replicas, zone, zone_in_region, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9111,7 +9434,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, checkpointless_recipe, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, hyperpod_region, idempotency_key_reused, immutable_field, inprocess_restart, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_layout_of_type, mig_profile_of_type, mig_single_type, multinode_engine, multinode_field, node_in_group, nodes_of_type, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, peer_replicas, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, within_max_replicas, zone, zone_in_region, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9194,7 +9517,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, checkpointless_recipe, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, hyperpod_region, idempotency_key_reused, immutable_field, inprocess_restart, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_layout_of_type, mig_profile_of_type, mig_single_type, multinode_engine, multinode_field, node_in_group, nodes_of_type, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, peer_replicas, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, within_max_replicas, zone, zone_in_region, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9278,7 +9601,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, checkpointless_recipe, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, hyperpod_region, idempotency_key_reused, immutable_field, inprocess_restart, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_layout_of_type, mig_profile_of_type, mig_single_type, multinode_engine, multinode_field, node_in_group, nodes_of_type, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, peer_replicas, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, within_max_replicas, zone, zone_in_region, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9379,7 +9702,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, checkpointless_recipe, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, hyperpod_region, idempotency_key_reused, immutable_field, inprocess_restart, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_layout_of_type, mig_profile_of_type, mig_single_type, multinode_engine, multinode_field, node_in_group, nodes_of_type, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, peer_replicas, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, within_max_replicas, zone, zone_in_region, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9461,7 +9784,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, checkpointless_recipe, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, hyperpod_region, idempotency_key_reused, immutable_field, inprocess_restart, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_layout_of_type, mig_profile_of_type, mig_single_type, multinode_engine, multinode_field, node_in_group, nodes_of_type, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, peer_replicas, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, within_max_replicas, zone, zone_in_region, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9537,7 +9860,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, checkpointless_recipe, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, hyperpod_region, idempotency_key_reused, immutable_field, inprocess_restart, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_layout_of_type, mig_profile_of_type, mig_single_type, multinode_engine, multinode_field, node_in_group, nodes_of_type, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, peer_replicas, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, within_max_replicas, zone, zone_in_region, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9649,7 +9972,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, checkpointless_recipe, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, hyperpod_region, idempotency_key_reused, immutable_field, inprocess_restart, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_layout_of_type, mig_profile_of_type, mig_single_type, multinode_engine, multinode_field, node_in_group, nodes_of_type, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, peer_replicas, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, within_max_replicas, zone, zone_in_region, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9751,7 +10074,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, checkpointless_recipe, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, hyperpod_region, idempotency_key_reused, immutable_field, inprocess_restart, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_layout_of_type, mig_profile_of_type, mig_single_type, multinode_engine, multinode_field, node_in_group, nodes_of_type, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, peer_replicas, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, within_max_replicas, zone, zone_in_region, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9827,7 +10150,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, checkpointless_recipe, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, hyperpod_region, idempotency_key_reused, immutable_field, inprocess_restart, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_layout_of_type, mig_profile_of_type, mig_single_type, multinode_engine, multinode_field, node_in_group, nodes_of_type, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, peer_replicas, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, within_max_replicas, zone, zone_in_region, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9939,7 +10262,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, checkpointless_recipe, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, hyperpod_region, idempotency_key_reused, immutable_field, inprocess_restart, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_layout_of_type, mig_profile_of_type, mig_single_type, multinode_engine, multinode_field, node_in_group, nodes_of_type, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, peer_replicas, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, within_max_replicas, zone, zone_in_region, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10015,7 +10338,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, checkpointless_recipe, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, hyperpod_region, idempotency_key_reused, immutable_field, inprocess_restart, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_layout_of_type, mig_profile_of_type, mig_single_type, multinode_engine, multinode_field, node_in_group, nodes_of_type, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, peer_replicas, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, within_max_replicas, zone, zone_in_region, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10127,7 +10450,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, checkpointless_recipe, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, hyperpod_region, idempotency_key_reused, immutable_field, inprocess_restart, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_layout_of_type, mig_profile_of_type, mig_single_type, multinode_engine, multinode_field, node_in_group, nodes_of_type, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, peer_replicas, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, within_max_replicas, zone, zone_in_region, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10239,7 +10562,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, checkpointless_recipe, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, hyperpod_region, idempotency_key_reused, immutable_field, inprocess_restart, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_layout_of_type, mig_profile_of_type, mig_single_type, multinode_engine, multinode_field, node_in_group, nodes_of_type, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, peer_replicas, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, within_max_replicas, zone, zone_in_region, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10351,7 +10674,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, checkpointless_recipe, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, hyperpod_region, idempotency_key_reused, immutable_field, inprocess_restart, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_layout_of_type, mig_profile_of_type, mig_single_type, multinode_engine, multinode_field, node_in_group, nodes_of_type, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, peer_replicas, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, within_max_replicas, zone, zone_in_region, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10463,7 +10786,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, checkpointless_recipe, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, hyperpod_region, idempotency_key_reused, immutable_field, inprocess_restart, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_layout_of_type, mig_profile_of_type, mig_single_type, multinode_engine, multinode_field, node_in_group, nodes_of_type, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, peer_replicas, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, within_max_replicas, zone, zone_in_region, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10540,7 +10863,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, checkpointless_recipe, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, hyperpod_region, idempotency_key_reused, immutable_field, inprocess_restart, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_layout_of_type, mig_profile_of_type, mig_single_type, multinode_engine, multinode_field, node_in_group, nodes_of_type, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, peer_replicas, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, within_max_replicas, zone, zone_in_region, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10617,7 +10940,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, checkpointless_recipe, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, hyperpod_region, idempotency_key_reused, immutable_field, inprocess_restart, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_layout_of_type, mig_profile_of_type, mig_single_type, multinode_engine, multinode_field, node_in_group, nodes_of_type, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, peer_replicas, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, within_max_replicas, zone, zone_in_region, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10700,7 +11023,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, checkpointless_recipe, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, hyperpod_region, idempotency_key_reused, immutable_field, inprocess_restart, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_layout_of_type, mig_profile_of_type, mig_single_type, multinode_engine, multinode_field, node_in_group, nodes_of_type, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, peer_replicas, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, within_max_replicas, zone, zone_in_region, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10776,7 +11099,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, checkpointless_recipe, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, hyperpod_region, idempotency_key_reused, immutable_field, inprocess_restart, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_layout_of_type, mig_profile_of_type, mig_single_type, multinode_engine, multinode_field, node_in_group, nodes_of_type, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, peer_replicas, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, within_max_replicas, zone, zone_in_region, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10877,7 +11200,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, checkpointless_recipe, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, hyperpod_region, idempotency_key_reused, immutable_field, inprocess_restart, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_layout_of_type, mig_profile_of_type, mig_single_type, multinode_engine, multinode_field, node_in_group, nodes_of_type, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, peer_replicas, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, within_max_replicas, zone, zone_in_region, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10957,7 +11280,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, checkpointless_recipe, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, hyperpod_region, idempotency_key_reused, immutable_field, inprocess_restart, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_layout_of_type, mig_profile_of_type, mig_single_type, multinode_engine, multinode_field, node_in_group, nodes_of_type, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, peer_replicas, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, within_max_replicas, zone, zone_in_region, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -11058,7 +11381,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, checkpointless_recipe, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, hyperpod_region, idempotency_key_reused, immutable_field, inprocess_restart, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_layout_of_type, mig_profile_of_type, mig_single_type, multinode_engine, multinode_field, node_in_group, nodes_of_type, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, peer_replicas, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, within_max_replicas, zone, zone_in_region, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -11167,7 +11490,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, checkpointless_recipe, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, hyperpod_region, idempotency_key_reused, immutable_field, inprocess_restart, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_layout_of_type, mig_profile_of_type, mig_single_type, multinode_engine, multinode_field, node_in_group, nodes_of_type, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, peer_replicas, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, within_max_replicas, zone, zone_in_region, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -11279,7 +11602,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, checkpointless_recipe, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, hyperpod_region, idempotency_key_reused, immutable_field, inprocess_restart, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_layout_of_type, mig_profile_of_type, mig_single_type, multinode_engine, multinode_field, node_in_group, nodes_of_type, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, peer_replicas, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, within_max_replicas, zone, zone_in_region, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -11357,7 +11680,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, checkpointless_recipe, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, hyperpod_region, idempotency_key_reused, immutable_field, inprocess_restart, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_layout_of_type, mig_profile_of_type, mig_single_type, multinode_engine, multinode_field, node_in_group, nodes_of_type, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, peer_replicas, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, within_max_replicas, zone, zone_in_region, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -11458,7 +11781,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, checkpointless_recipe, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, hyperpod_region, idempotency_key_reused, immutable_field, inprocess_restart, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_layout_of_type, mig_profile_of_type, mig_single_type, multinode_engine, multinode_field, node_in_group, nodes_of_type, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, peer_replicas, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, within_max_replicas, zone, zone_in_region, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -11537,7 +11860,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, checkpointless_recipe, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, hyperpod_region, idempotency_key_reused, immutable_field, inprocess_restart, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_layout_of_type, mig_profile_of_type, mig_single_type, multinode_engine, multinode_field, node_in_group, nodes_of_type, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, peer_replicas, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, within_max_replicas, zone, zone_in_region, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -11619,7 +11942,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, checkpointless_recipe, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, hyperpod_region, idempotency_key_reused, immutable_field, inprocess_restart, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_layout_of_type, mig_profile_of_type, mig_single_type, multinode_engine, multinode_field, node_in_group, nodes_of_type, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, peer_replicas, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, within_max_replicas, zone, zone_in_region, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -11722,7 +12045,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, checkpointless_recipe, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, hyperpod_region, idempotency_key_reused, immutable_field, inprocess_restart, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_layout_of_type, mig_profile_of_type, mig_single_type, multinode_engine, multinode_field, node_in_group, nodes_of_type, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, peer_replicas, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, within_max_replicas, zone, zone_in_region, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -11798,7 +12121,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, checkpointless_recipe, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, hyperpod_region, idempotency_key_reused, immutable_field, inprocess_restart, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_layout_of_type, mig_profile_of_type, mig_single_type, multinode_engine, multinode_field, node_in_group, nodes_of_type, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, peer_replicas, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, within_max_replicas, zone, zone_in_region, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -11910,7 +12233,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, checkpointless_recipe, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, hyperpod_region, idempotency_key_reused, immutable_field, inprocess_restart, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_layout_of_type, mig_profile_of_type, mig_single_type, multinode_engine, multinode_field, node_in_group, nodes_of_type, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, peer_replicas, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, within_max_replicas, zone, zone_in_region, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -11990,7 +12313,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, checkpointless_recipe, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, hyperpod_region, idempotency_key_reused, immutable_field, inprocess_restart, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_layout_of_type, mig_profile_of_type, mig_single_type, multinode_engine, multinode_field, node_in_group, nodes_of_type, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, peer_replicas, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, within_max_replicas, zone, zone_in_region, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -12075,7 +12398,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, checkpointless_recipe, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, hyperpod_region, idempotency_key_reused, immutable_field, inprocess_restart, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_layout_of_type, mig_profile_of_type, mig_single_type, multinode_engine, multinode_field, node_in_group, nodes_of_type, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, peer_replicas, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, within_max_replicas, zone, zone_in_region, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -12151,7 +12474,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, checkpointless_recipe, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, hyperpod_region, idempotency_key_reused, immutable_field, inprocess_restart, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_layout_of_type, mig_profile_of_type, mig_single_type, multinode_engine, multinode_field, node_in_group, nodes_of_type, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, peer_replicas, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, within_max_replicas, zone, zone_in_region, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -12252,7 +12575,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, checkpointless_recipe, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, hyperpod_region, idempotency_key_reused, immutable_field, inprocess_restart, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_layout_of_type, mig_profile_of_type, mig_single_type, multinode_engine, multinode_field, node_in_group, nodes_of_type, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, peer_replicas, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, within_max_replicas, zone, zone_in_region, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -12328,7 +12651,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, checkpointless_recipe, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, hyperpod_region, idempotency_key_reused, immutable_field, inprocess_restart, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_layout_of_type, mig_profile_of_type, mig_single_type, multinode_engine, multinode_field, node_in_group, nodes_of_type, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, peer_replicas, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, within_max_replicas, zone, zone_in_region, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -12430,7 +12753,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, checkpointless_recipe, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, hyperpod_region, idempotency_key_reused, immutable_field, inprocess_restart, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_layout_of_type, mig_profile_of_type, mig_single_type, multinode_engine, multinode_field, node_in_group, nodes_of_type, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, peer_replicas, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, within_max_replicas, zone, zone_in_region, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -12511,7 +12834,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, checkpointless_recipe, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, hyperpod_region, idempotency_key_reused, immutable_field, inprocess_restart, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_layout_of_type, mig_profile_of_type, mig_single_type, multinode_engine, multinode_field, node_in_group, nodes_of_type, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, peer_replicas, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, within_max_replicas, zone, zone_in_region, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -12605,7 +12928,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, checkpointless_recipe, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, hyperpod_region, idempotency_key_reused, immutable_field, inprocess_restart, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_layout_of_type, mig_profile_of_type, mig_single_type, multinode_engine, multinode_field, node_in_group, nodes_of_type, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, peer_replicas, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, within_max_replicas, zone, zone_in_region, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -12675,7 +12998,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, checkpointless_recipe, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, hyperpod_region, idempotency_key_reused, immutable_field, inprocess_restart, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_layout_of_type, mig_profile_of_type, mig_single_type, multinode_engine, multinode_field, node_in_group, nodes_of_type, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, peer_replicas, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, within_max_replicas, zone, zone_in_region, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -12742,7 +13065,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, checkpointless_recipe, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, hyperpod_region, idempotency_key_reused, immutable_field, inprocess_restart, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_layout_of_type, mig_profile_of_type, mig_single_type, multinode_engine, multinode_field, node_in_group, nodes_of_type, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, peer_replicas, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, within_max_replicas, zone, zone_in_region, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -12843,7 +13166,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, checkpointless_recipe, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, hyperpod_region, idempotency_key_reused, immutable_field, inprocess_restart, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_layout_of_type, mig_profile_of_type, mig_single_type, multinode_engine, multinode_field, node_in_group, nodes_of_type, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, peer_replicas, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, within_max_replicas, zone, zone_in_region, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -12951,7 +13274,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, checkpointless_recipe, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, hyperpod_region, idempotency_key_reused, immutable_field, inprocess_restart, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_layout_of_type, mig_profile_of_type, mig_single_type, multinode_engine, multinode_field, node_in_group, nodes_of_type, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, peer_replicas, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, within_max_replicas, zone, zone_in_region, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -13016,7 +13339,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, checkpointless_recipe, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, hyperpod_region, idempotency_key_reused, immutable_field, inprocess_restart, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_layout_of_type, mig_profile_of_type, mig_single_type, multinode_engine, multinode_field, node_in_group, nodes_of_type, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, peer_replicas, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, within_max_replicas, zone, zone_in_region, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -13115,7 +13438,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, checkpointless_recipe, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, hyperpod_region, idempotency_key_reused, immutable_field, inprocess_restart, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_layout_of_type, mig_profile_of_type, mig_single_type, multinode_engine, multinode_field, node_in_group, nodes_of_type, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, peer_replicas, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, within_max_replicas, zone, zone_in_region, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -13182,7 +13505,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, checkpointless_recipe, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, hyperpod_region, idempotency_key_reused, immutable_field, inprocess_restart, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_layout_of_type, mig_profile_of_type, mig_single_type, multinode_engine, multinode_field, node_in_group, nodes_of_type, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, peer_replicas, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, within_max_replicas, zone, zone_in_region, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -13281,7 +13604,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, checkpointless_recipe, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, hyperpod_region, idempotency_key_reused, immutable_field, inprocess_restart, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_layout_of_type, mig_profile_of_type, mig_single_type, multinode_engine, multinode_field, node_in_group, nodes_of_type, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, peer_replicas, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, within_max_replicas, zone, zone_in_region, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -13310,6 +13633,7 @@ export interface operations {
                 startTimeAfter?: string | null;
                 endTimeBefore?: string | null;
                 target?: "hyperpod-cluster" | "training-job" | "endpoint" | "studio-apps";
+                regions?: string[] | null;
             };
             header?: never;
             path?: never;
@@ -13353,7 +13677,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, checkpointless_recipe, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, hyperpod_region, idempotency_key_reused, immutable_field, inprocess_restart, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_layout_of_type, mig_profile_of_type, mig_single_type, multinode_engine, multinode_field, node_in_group, nodes_of_type, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, peer_replicas, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, within_max_replicas, zone, zone_in_region, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -13420,7 +13744,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, checkpointless_recipe, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, hyperpod_region, idempotency_key_reused, immutable_field, inprocess_restart, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_layout_of_type, mig_profile_of_type, mig_single_type, multinode_engine, multinode_field, node_in_group, nodes_of_type, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, peer_replicas, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, within_max_replicas, zone, zone_in_region, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -13487,7 +13811,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, checkpointless_recipe, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, hyperpod_region, idempotency_key_reused, immutable_field, inprocess_restart, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_layout_of_type, mig_profile_of_type, mig_single_type, multinode_engine, multinode_field, node_in_group, nodes_of_type, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, peer_replicas, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, within_max_replicas, zone, zone_in_region, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -13588,7 +13912,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorView"];
                 };
             };
-            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, idempotency_key_reused, immutable_field, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_profile_of_type, node_in_group, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, zone, zone_of_subnet */
+            /** @description The request breaks a rule; details name the field and the rule. Beyond what the schema states, only these rules (what state decides, or a rule across fields): a container of the pod, an S3 storage, at_most, autoscaling_supported_group, checkpointless_recipe, confirm_matches_name, confirm_price, confirm_scale_to_zero, continuous_provisioning, cursor, described_by_ec2, distinct_names, efa_only_type, existing_claim, existing_group, existing_instance_group, existing_priority_class, existing_queue, gpu_instance_type, gpus_per_node, hyperpod_region, idempotency_key_reused, immutable_field, inprocess_restart, instance_group_exists, instance_type_in_cluster, known_cluster, known_instance_group, known_node, max_points, metrics_window, mig_layout_of_type, mig_profile_of_type, mig_single_type, multinode_engine, multinode_field, node_in_group, nodes_of_type, not_on_spot, not_with_tiered_checkpointing, notification_endpoint, offered_in_zone, offered_zone, one container of several, one_spelling, ordered, other_group, pd_engine, pd_field, pd_router, peer_replicas, sagemaker_validation, same_limit, same_region, search_window, sglang_router, subset, system_capacity, training_plan, training_plan_active, training_plan_capacity, training_plan_exists, training_plan_type, within_elastic_range, within_max_replicas, zone, zone_in_region, zone_of_subnet */
             422: {
                 headers: {
                     [name: string]: unknown;

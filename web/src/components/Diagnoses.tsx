@@ -82,14 +82,15 @@ export function CreationDiagnosis({ cluster }: { cluster: string }) {
   );
 }
 
-export function NcclDiagnosis({ cluster, job }: { cluster: string; job: string }) {
+export function NcclDiagnosis({ cluster, job, namespace }: { cluster: string; job: string; namespace?: string }) {
   return (
     <DiagnosisPanel
       header="Training communication (NCCL)"
       description="Its pods' spread over zones, EFA requested and present, the NCCL settings and NCCL errors in their logs."
       action="Diagnose communication"
       title="Communication diagnosis"
-      load={() => call<DiagnosisView>('diagnose_nccl', { name: cluster }, { query: { jobName: job } })}
+      // the namespace too: two teams may each run a job of this name, and only this one's pods are its pods
+      load={() => call<DiagnosisView>('diagnose_nccl', { name: cluster }, { query: namespace ? { jobName: job, namespace } : { jobName: job } })}
     />
   );
 }

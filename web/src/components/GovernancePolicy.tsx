@@ -56,6 +56,7 @@ function EditPolicy({ cluster, policy, onClose, onSaved }: { cluster: string; po
       }}
     >
       <Table
+        wrapLines
         variant="embedded"
         items={rows.map((row, index) => ({ ...row, index }))}
         trackBy="index"

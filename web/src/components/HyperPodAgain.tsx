@@ -20,16 +20,18 @@ import { DryRunPlan } from './PlanSteps';
 
 export default function HyperPodAgain({
   cluster,
+  region,
   ask,
   onClose,
   onStarted,
 }: {
   cluster: string;
+  region?: string; // the cluster's Region: its instance types and zones
   ask: HyperPodAsk;
   onClose: () => void;
   onStarted: (operationId: string) => void;
 }) {
-  const types = useFetch(() => api.instanceTypes(), []);
+  const types = useFetch(() => api.instanceTypes(undefined, region), [region]);
   const zones = otherZones(ask, types.data?.items ?? []);
   const [chosen, setZone] = useState('');
   const zone = chosen || zones[0] || '';

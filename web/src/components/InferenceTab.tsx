@@ -88,9 +88,11 @@ function Deploy({ cluster, onDone }: { cluster: string; onDone: () => void }) {
   );
   const number = (
     label: string,
-    key: 'replicas' | 'gpus' | 'port' | 'minReplicas' | 'maxReplicas' | 'cwTarget' | 'metricsPort' | 'metricsInterval' | 'prefillReplicas' | 'prefillGpus',
+    key: 'replicas' | 'gpus' | 'port' | 'minReplicas' | 'maxReplicas' | 'cwTarget' | 'metricsPort' | 'metricsInterval' | 'prefillReplicas' | 'prefillGpus' | 'nodes',
+    hint?: string,
+    errorText?: string,
   ) => (
-    <FormField label={label} errorText={fields[key]}>
+    <FormField label={label} description={hint} errorText={errorText ?? fields[key]}>
       <Input ariaLabel={label} type="number" value={String(form[key])} onChange={({ detail }) => set({ [key]: Number(detail.value) })} />
     </FormField>
   );
@@ -156,6 +158,28 @@ function Deploy({ cluster, onDone }: { cluster: string; onDone: () => void }) {
                 </Checkbox>
               </FormField>
               {pick('Storage mounted at /s3', 'storage', storageOptions, 'optional', true)}
+            </ColumnLayout>
+          )}
+          {form.kind === 'container' && (
+            <ColumnLayout columns={3}>
+              {number(
+                'Nodes per copy',
+                'nodes',
+                'SGLang images: more than 1 spreads one copy of the model over that many nodes (replicas 1)',
+                fields['container.multiNode.nodes'] ?? fields['container.multiNode'],
+              )}
+              {form.nodes > 1 && (
+                <FormField label="Parallelism" description="Tensor: every GPU of every node; pipeline: one stage per node">
+                  <SegmentedControl
+                    selectedId={form.parallelism}
+                    onChange={({ detail }) => set({ parallelism: detail.selectedId as DeployForm['parallelism'] })}
+                    options={[
+                      { id: 'tensor', text: 'Tensor' },
+                      { id: 'pipeline', text: 'Pipeline' },
+                    ]}
+                  />
+                </FormField>
+              )}
             </ColumnLayout>
           )}
           {form.kind === 'managed' && (
@@ -343,6 +367,7 @@ function Detail({
           <Box color="text-status-error">Autoscaling cannot read its metric: {endpoint.scalingError}</Box>
         ) : null}
         <Table
+          wrapLines
           variant="embedded"
           header={<Header variant="h3">Pods</Header>}
           items={endpoint.pods ?? []}
@@ -436,6 +461,7 @@ export default function InferenceTab({ cluster, ready }: { cluster: string; read
   return (
     <SpaceBetween size="l">
       <Table
+        wrapLines
         variant="container"
         items={items}
         loading={loading && !data}

@@ -1,17 +1,22 @@
 // The HyperPod instance groups of the create-cluster wizard: one panel per group (name, type offered in the
-// zone, count, threads per core, EBS volume, deep health checks), at least one and at most `max`.
+// zone, count, threads per core, EBS volume, deep health checks, and under "Fallback, minimum and patching"
+// what a group added later takes too), at least one and at most `max`.
 
 import Button from '@cloudscape-design/components/button';
 import Checkbox from '@cloudscape-design/components/checkbox';
 import ColumnLayout from '@cloudscape-design/components/column-layout';
 import Container from '@cloudscape-design/components/container';
+import ExpandableSection from '@cloudscape-design/components/expandable-section';
 import FormField from '@cloudscape-design/components/form-field';
 import Header from '@cloudscape-design/components/header';
 import Input from '@cloudscape-design/components/input';
+import Multiselect from '@cloudscape-design/components/multiselect';
 import Select, { type SelectProps } from '@cloudscape-design/components/select';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 
 import type { DeepHealthCheck, FieldErrors, GroupField, InstanceGroupChoices } from '../lib/createCluster';
+import { EMPTY_DEPTH, PATCHING, type DepthChoices } from '../lib/groupDepth';
+import GroupPatchingStep from './GroupPatchingStep';
 
 export type GroupRow = InstanceGroupChoices & { id: number };
 
@@ -27,6 +32,25 @@ const CHECKS: { check: DeepHealthCheck; label: string }[] = [
 
 let nextId = 1;
 
+// The group field a depth choice's errors are kept under (its drain settings are parts of autoPatch).
+function depthField(change: Partial<DepthChoices>): GroupField {
+  if ('fallbackTypes' in change) return 'instanceTypes';
+  if ('minInstanceCount' in change) return 'minInstanceCount';
+  if ('imageReleaseVersion' in change) return 'imageReleaseVersion';
+  return 'autoPatch';
+}
+
+// What the collapsed section says the group has, so a choice made there is seen without opening it.
+function depthSummary(group: InstanceGroupChoices): string {
+  const parts = [
+    group.fallbackTypes?.length ? `then ${group.fallbackTypes.join(', then ')}` : '',
+    group.minInstanceCount?.trim() ? `minimum ${group.minInstanceCount}` : '',
+    group.patching ? `patching ${PATCHING[group.patching].label.toLowerCase()}` : '',
+    group.imageReleaseVersion?.trim() ? `image ${group.imageReleaseVersion}` : '',
+  ].filter(Boolean);
+  return parts.length ? parts.join('; ') : 'None: one type, no minimum, no automatic patching, the latest image';
+}
+
 export function newGroup(taken: string[]): GroupRow {
   let name = 'workers';
   for (let n = 2; taken.includes(name); n += 1) name = `workers-${n}`;
@@ -38,6 +62,7 @@ export function newGroup(taken: string[]): GroupRow {
     threadsPerCore: 1,
     ebsVolumeGb: '500',
     deepHealthChecks: { InstanceStress: false, InstanceConnectivity: false },
+    ...EMPTY_DEPTH,
   };
 }
 
@@ -142,6 +167,55 @@ export default function InstanceGroupsEditor({ groups, onChange, onAdd, onRemove
                     </SpaceBetween>
                   </FormField>
                 </ColumnLayout>
+                <ExpandableSection
+                  headerText="Fallback, minimum and patching"
+                  headerDescription={depthSummary(group)}
+                  defaultExpanded={!!(error('instanceTypes') || error('minInstanceCount') || error('autoPatch') || error('imageReleaseVersion'))}
+                >
+                  <SpaceBetween size="l">
+                    <ColumnLayout columns={2}>
+                      <FormField
+                        label="Fallback instance types"
+                        description="Optional: HyperPod tries the instance type first, then these in the order chosen, when a type has no capacity."
+                        errorText={error('instanceTypes')}
+                      >
+                        <Multiselect
+                          selectedOptions={(group.fallbackTypes ?? []).map((t) => typeOptions.find((o) => o.value === t) ?? { value: t, label: t })}
+                          options={typeOptions.filter((o) => o.value !== group.instanceType)}
+                          filteringType="auto"
+                          placeholder="None: one instance type"
+                          deselectAriaLabel={(option) => `Remove ${option.label ?? option.value}`}
+                          statusType={typesLoading ? 'loading' : 'finished'}
+                          loadingText="Loading instance types"
+                          onChange={({ detail }) => {
+                            const fallbackTypes = detail.selectedOptions.map((o) => o.value ?? '').filter(Boolean);
+                            onChange(index, { fallbackTypes }, 'instanceTypes');
+                          }}
+                          ariaLabel={`${group.name || title}: Fallback instance types`}
+                        />
+                      </FormField>
+                      <FormField
+                        label="Minimum count"
+                        description="Optional: the group is in service once this many run; HyperPod keeps adding the rest."
+                        errorText={error('minInstanceCount')}
+                      >
+                        <Input
+                          type="number"
+                          inputMode="numeric"
+                          value={group.minInstanceCount ?? ''}
+                          onChange={({ detail }) => onChange(index, { minInstanceCount: detail.value }, 'minInstanceCount')}
+                          ariaLabel={`${group.name || title}: Minimum count`}
+                        />
+                      </FormField>
+                    </ColumnLayout>
+                    <GroupPatchingStep
+                      form={{ ...EMPTY_DEPTH, ...group }}
+                      set={(change) => onChange(index, change, depthField(change))}
+                      shown={(field) => (field === 'imageReleaseVersion' ? error('imageReleaseVersion') : field === 'drainTimeoutSeconds' ? error('autoPatch') : undefined)}
+                      label={`${group.name || title}: `}
+                    />
+                  </SpaceBetween>
+                </ExpandableSection>
               </SpaceBetween>
             </Container>
           </div>

@@ -1,4 +1,5 @@
-// The cluster's HyperPod instance groups: list, add (wizard: type, capacity, placement), scale, delete.
+// The cluster's HyperPod instance groups: list, add (wizard: type, capacity, placement), edit (minimum, patching,
+// image), scale, delete.
 
 import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
@@ -40,18 +41,20 @@ import AutoscalingSection from './AutoscalingSection';
 import ConfirmAction from './ConfirmAction';
 import SoftwareUpdate from './SoftwareUpdate';
 import ErrorAlert from './ErrorAlert';
+import EditGroupModal from './EditGroupModal';
 import GroupPatchingStep from './GroupPatchingStep';
 import Status from './Status';
 
-function AddGroupWizard({ cluster, existing, onClose }: { cluster: string; existing: string[]; onClose: () => void }) {
+function AddGroupWizard({ cluster, region, existing, onClose }: { cluster: string; region?: string; existing: string[]; onClose: () => void }) {
   const navigate = useNavigate();
   const { notify } = useSession();
   const [form, setForm] = useState<AddGroupForm>(EMPTY_ADD_GROUP);
   const [step, setStep] = useState(0);
   const [tried, setTried] = useState(false);
   const { busy, error, setError, run } = useAction();
-  const types = useFetch(() => api.instanceTypes(), []);
-  const zones = useFetch(() => api.availabilityZones(), []);
+  // the types and zones of the cluster's own Region
+  const types = useFetch(() => api.instanceTypes(undefined, region), [region]);
+  const zones = useFetch(() => api.availabilityZones(undefined, region), [region]);
   const errors = addGroupErrors(form, existing);
   const set = (patch: Partial<AddGroupForm>) => setForm((f) => ({ ...f, ...patch }));
   const shown = (field: string) => (tried ? errors[field] : undefined);
@@ -127,6 +130,7 @@ function AddGroupWizard({ cluster, existing, onClose }: { cluster: string; exist
                     options={typeOptions.filter((o) => o.value !== form.instanceType)}
                     filteringType="auto"
                     placeholder="None: one instance type"
+                    deselectAriaLabel={(option) => `Remove ${option.label ?? option.value}`}
                     onChange={({ detail }) => set({ fallbackTypes: detail.selectedOptions.map((o) => o.value ?? '').filter(Boolean) })}
                     ariaLabel="Fallback instance types"
                   />
@@ -284,11 +288,11 @@ function DeleteModal({ cluster, group, onClose }: { cluster: string; group: Inst
   );
 }
 
-export default function InstanceGroupsTab({ cluster, ready }: { cluster: string; ready: boolean }) {
+export default function InstanceGroupsTab({ cluster, region, ready }: { cluster: string; region?: string; ready: boolean }) {
   const { can } = useSession();
   const { data, error, loading, reload } = useFetch(() => api.instanceGroups(cluster), [cluster], 10000);
   const [selected, setSelected] = useState<InstanceGroupView[]>([]);
-  const [dialog, setDialog] = useState<'add' | 'scale' | 'delete' | 'software' | null>(null);
+  const [dialog, setDialog] = useState<'add' | 'edit' | 'scale' | 'delete' | 'software' | null>(null);
   const items = data?.items ?? [];
   const current = items.find((g) => g.instanceGroup === selected[0]?.instanceGroup);
   const admin = can('admin');
@@ -308,7 +312,7 @@ export default function InstanceGroupsTab({ cluster, ready }: { cluster: string;
         selectedItems={current ? [current] : []}
         onSelectionChange={({ detail }) => setSelected(detail.selectedItems)}
         ariaLabels={{ itemSelectionLabel: (_, item) => item.instanceGroup, selectionGroupLabel: 'Instance groups', allItemsSelectionLabel: () => 'all' }}
-        empty={<Box textAlign="center">{ready ? 'No instance groups.' : 'The cluster has no HyperPod cluster yet.'}</Box>}
+        empty={<Box textAlign="center">{ready ? 'No instance groups.' : 'The cluster has no HyperPod cluster yet: create it from Actions, Create HyperPod cluster.'}</Box>}
         header={
           <Header
             variant="h2"
@@ -318,6 +322,7 @@ export default function InstanceGroupsTab({ cluster, ready }: { cluster: string;
               <SpaceBetween direction="horizontal" size="xs">
                 <Button iconName="refresh" ariaLabel="Refresh instance groups" onClick={() => void reload()} />
                 <Button disabled={!current || !admin || !inService} disabledReason={current ? why : 'Select a group.'} onClick={() => setDialog('delete')}>Delete</Button>
+                <Button disabled={!current || !admin || !inService} disabledReason={current ? why : 'Select a group.'} onClick={() => setDialog('edit')}>Edit</Button>
                 <Button disabled={!current || !admin || !inService} disabledReason={current ? why : 'Select a group.'} onClick={() => setDialog('scale')}>Scale</Button>
                 <Button disabled={!admin || !inService} disabledReason={why} onClick={() => setDialog('software')}>Update software</Button>
                 <Button variant="primary" disabled={!admin || !inService} disabledReason={why} onClick={() => setDialog('add')}>Add group</Button>
@@ -327,32 +332,73 @@ export default function InstanceGroupsTab({ cluster, ready }: { cluster: string;
             Instance groups
           </Header>
         }
+        // Seven columns, what belongs together in one cell (the group and its checks, type and NIC, image and
+        // patching, zone and subnet): thirteen ran past the card at 1280 px and cut the zone and subnet off.
         columnDefinitions={[
-          { id: 'group', header: 'Group', cell: (g) => g.instanceGroup },
-          { id: 'type', header: 'Instance type', cell: (g) => typesLabel(g) },
+          {
+            id: 'group',
+            header: 'Group',
+            cell: (g) => (
+              <>
+                {g.instanceGroup}
+                {g.deepHealthChecks?.length ? (
+                  <Box variant="small" display="block">Deep health checks: {g.deepHealthChecks.join(', ')}</Box>
+                ) : null}
+                {g.karpenterManaged ? <Box variant="small" display="block">Managed by Karpenter</Box> : null}
+              </>
+            ),
+          },
+          {
+            id: 'type',
+            header: 'Instance type',
+            cell: (g) => (
+              <>
+                {typesLabel(g)}
+                <Box variant="small" display="block">
+                  {({ 'efa-only': 'EFA-only', efa: 'EFA', ena: 'ENA (no EFA)' })[g.nicMode]}
+                </Box>
+              </>
+            ),
+          },
           { id: 'status', header: 'Status', cell: (g) => <Status value={g.status} /> },
           { id: 'count', header: 'Running / target', cell: (g) => `${g.currentCount} / ${g.targetCount}${g.minInstanceCount ? ` (min ${g.minInstanceCount})` : ''}${g.scaling ? ' (scaling)' : ''}` },
+          { id: 'capacity', header: 'Capacity', cell: (g) => (g.trainingPlanArn ? `${capacityLabel(g.capacityType)} (${g.trainingPlanStatus ?? '-'})` : capacityLabel(g.capacityType)) },
           {
-            id: 'patching',
-            header: 'Automatic patching',
+            id: 'software',
+            header: 'Image and patching',
             minWidth: 150,
             cell: (g) => {
               const { strategy, next } = patchLabel(g);
-              // the date never wraps at its hyphens
-              return next ? <>{strategy}; next <span style={{ whiteSpace: 'nowrap' }}>{next}</span></> : strategy;
+              return (
+                <>
+                  {g.imageVersion ?? g.imageReleaseVersion ?? 'Latest'}
+                  <Box variant="small" display="block">
+                    {/* the date never wraps at its hyphens */}
+                    Patching: {next ? <>{strategy}; next <span style={{ whiteSpace: 'nowrap' }}>{next}</span></> : strategy}
+                  </Box>
+                </>
+              );
             },
           },
-          { id: 'image', header: 'Image', cell: (g) => g.imageVersion ?? g.imageReleaseVersion ?? 'Latest' },
-          { id: 'capacity', header: 'Capacity', cell: (g) => (g.trainingPlanArn ? `${capacityLabel(g.capacityType)} (${g.trainingPlanStatus ?? '-'})` : capacityLabel(g.capacityType)) },
-          { id: 'nic', header: 'NIC mode', cell: (g) => ({ 'efa-only': 'EFA-only', efa: 'EFA', ena: 'ENA (no EFA)' })[g.nicMode] },
-          { id: 'zone', header: 'Zone', minWidth: 120, cell: (g) => (g.availabilityZones ?? []).join(', ') || '-' }, // a zone never wraps mid-name
-          { id: 'subnet', header: 'Subnet', cell: (g) => `${(g.subnetIds ?? []).join(', ') || '-'}${g.dedicatedSubnet ? ' (dedicated)' : ''}` },
-          { id: 'checks', header: 'Deep health checks', cell: (g) => (g.deepHealthChecks ?? []).join(', ') || '-' },
-          { id: 'karpenter', header: 'Karpenter', cell: (g) => (g.karpenterManaged ? 'Managed' : '-') },
+          {
+            id: 'placement',
+            header: 'Zone and subnet',
+            cell: (g) => (
+              <>
+                {/* a zone or a subnet id never wraps mid-name */}
+                <span style={{ whiteSpace: 'nowrap' }}>{(g.availabilityZones ?? []).join(', ') || '-'}</span>
+                <Box variant="small" display="block">
+                  {(g.subnetIds ?? []).map((id) => <span key={id} style={{ whiteSpace: 'nowrap' }}>{id} </span>)}
+                  {g.dedicatedSubnet ? '(dedicated)' : ''}
+                </Box>
+              </>
+            ),
+          },
         ]}
       />
       {ready ? <AutoscalingSection cluster={cluster} list={data ?? null} /> : null}
-      {dialog === 'add' ? <AddGroupWizard cluster={cluster} existing={items.map((g) => g.instanceGroup)} onClose={() => setDialog(null)} /> : null}
+      {dialog === 'add' ? <AddGroupWizard cluster={cluster} region={region} existing={items.map((g) => g.instanceGroup)} onClose={() => setDialog(null)} /> : null}
+      {dialog === 'edit' && current ? <EditGroupModal cluster={cluster} group={current} onClose={() => setDialog(null)} /> : null}
       {dialog === 'scale' && current ? <ScaleModal cluster={cluster} group={current} onClose={() => setDialog(null)} /> : null}
       {dialog === 'software' ? <SoftwareUpdate cluster={cluster} groups={items.map((g) => g.instanceGroup)} onClose={() => setDialog(null)} /> : null}
       {dialog === 'delete' && current ? <DeleteModal cluster={cluster} group={current} onClose={() => setDialog(null)} /> : null}

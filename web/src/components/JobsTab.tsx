@@ -71,6 +71,26 @@ function Choice({
   );
 }
 
+// How a HyperPodPyTorchJob recovers from a failed node: the operator's restart from the code's last checkpoint,
+// elastic training (fewer nodes until the node is back) or checkpointless training (state from peer replicas).
+type Recovery = 'checkpoint' | 'elastic' | 'checkpointless';
+const RECOVERY_LABEL: Record<Recovery, string> = {
+  checkpoint: 'Restart from the last checkpoint',
+  elastic: 'Elastic: continue with fewer nodes',
+  checkpointless: 'Checkpointless: recover from peers',
+};
+const RECOVERY: Record<Recovery, string> = {
+  checkpoint: 'The whole job restarts and redoes the steps since its last checkpoint',
+  elastic: 'Needs code that saves on elastic events; not on Spot or with tiered checkpointing',
+  checkpointless: 'Needs 2 or more nodes and code built on the checkpointless training package',
+};
+
+function recoveryFields(recovery: Recovery, fewest: number, nodes: number): Record<string, unknown> {
+  if (recovery === 'elastic') return { elasticPolicy: { minReplicas: fewest, maxReplicas: nodes } };
+  if (recovery === 'checkpointless') return { checkpointless: {} };
+  return {};
+}
+
 function SubmitJob({ cluster, onSubmitted }: { cluster: string; onSubmitted: (job: string, namespace: string) => void }) {
   const [recipe, setRecipe] = useState(RECIPES[0]);
   const [jobName, setJobName] = useState('');
@@ -79,6 +99,8 @@ function SubmitJob({ cluster, onSubmitted }: { cluster: string; onSubmitted: (jo
   const [chosenClaim, setStorageClaim] = useState('');
   const [team, setTeam] = useState('');
   const [priority, setPriority] = useState('');
+  const [recovery, setRecovery] = useState<Recovery>('checkpoint');
+  const [fewestNodes, setFewestNodes] = useState('1');
   const { busy, error: failure, run } = useAction();
   const [warnings, setWarnings] = useState<string[]>([]);
   const fields = failure instanceof ApiError ? failure.fieldErrors() : {};
@@ -117,6 +139,7 @@ function SubmitJob({ cluster, onSubmitted }: { cluster: string; onSubmitted: (jo
       const body = {
         jobName, kind: recipe.kind, recipe: recipe.name, instanceGroup, replicas: Number(replicas), storageClaim,
         ...queued, ...(chosenTeam && priority ? { priority } : {}),
+        ...(recipe.kind === 'pytorch' ? recoveryFields(recovery, Number(fewestNodes), Number(replicas)) : {}),
       };
       const { data } = await jobsApi.submit(cluster, body);
       setWarnings(data.warnings ?? []);
@@ -168,6 +191,20 @@ function SubmitJob({ cluster, onSubmitted }: { cluster: string; onSubmitted: (jo
               empty="No storage yet: configure the shared bucket on the Storage tab"
               onChange={setStorageClaim}
             />
+            {recipe.kind === 'pytorch' ? (
+              <FormField label="On a node failure" description={RECOVERY[recovery]} errorText={fields.checkpointless ?? fields.elasticPolicy}>
+                <Select
+                  selectedOption={{ value: recovery, label: RECOVERY_LABEL[recovery] }}
+                  options={(Object.keys(RECOVERY) as Recovery[]).map((r) => ({ value: r, label: RECOVERY_LABEL[r] }))}
+                  onChange={({ detail }) => setRecovery(detail.selectedOption.value as Recovery)}
+                />
+              </FormField>
+            ) : null}
+            {recipe.kind === 'pytorch' && recovery === 'elastic' ? (
+              <FormField label="Fewest nodes" description="The job continues down to this many" errorText={fields['elasticPolicy.minReplicas']}>
+                <Input type="number" value={fewestNodes} onChange={({ detail }) => setFewestNodes(detail.value)} />
+              </FormField>
+            ) : null}
             {teams.data?.items.length ? (
               <>
                 <FormField label="Team" description="Its queue admits the job within the team's share">
@@ -342,6 +379,7 @@ function JobDetail({
         )}
       </Container>
       <Table
+        wrapLines
         variant="container"
         header={<Header variant="h3">Pods</Header>}
         items={view?.pods ?? []}
@@ -386,6 +424,7 @@ function JobDetail({
         title="GPU use of the job's nodes"
       />
       <Table
+        wrapLines
         variant="container"
         header={<Header variant="h3">Recent events</Header>}
         items={view?.events ?? []}
@@ -397,7 +436,7 @@ function JobDetail({
           { id: 'message', header: 'Message', cell: (e) => e.message },
         ]}
       />
-      <NcclDiagnosis cluster={cluster} job={job} />
+      <NcclDiagnosis cluster={cluster} job={job} namespace={view?.namespace ?? namespace} />
       {deleting ? (
         <DeleteJob
           cluster={cluster}
@@ -437,6 +476,7 @@ export default function JobsTab({ cluster, ready }: { cluster: string; ready: bo
         }}
       />
       <Table
+        wrapLines
         variant="container"
         header={
           <Header variant="h2" counter={data ? `(${data.items.length})` : undefined} actions={<Button iconName="refresh" ariaLabel="Refresh jobs" onClick={() => void reload()} />}>

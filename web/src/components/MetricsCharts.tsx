@@ -19,6 +19,7 @@ import { call } from '../lib/api';
 import type { OperationId } from '../lib/api';
 import { useFetch } from '../lib/useFetch';
 import ErrorAlert from './ErrorAlert';
+import Link from './Link';
 
 type MetricsView = components['schemas']['MetricsView'];
 type MetricSeriesView = components['schemas']['MetricSeriesView'];
@@ -35,6 +36,8 @@ const TITLES: Record<string, string> = {
   latencyP50: 'Latency p50',
   latencyP95: 'Latency p95',
   timeToFirstTokenP50: 'Time to first token p50',
+  tokensPerSecond: 'Tokens generated per second',
+  loss: 'Training loss (MLflow)',
   idleGpus: 'Idle GPUs',
 };
 const RANGES = [
@@ -68,7 +71,7 @@ function number(value: number | null | undefined, unit: string): string {
   if (unit === 'MiB' && Math.abs(value) >= 1024) return `${(value / 1024).toFixed(1)} GiB`;
   const shown = compact(value);
   if (unit === 'percent') return `${shown} %`;
-  if (unit === 'xid') return shown; // the XID code itself
+  if (unit === 'xid' || unit === 'loss') return shown; // the XID code itself; a loss has no unit
   return shown.endsWith(' T') || shown.endsWith(' G') || shown.endsWith(' M') || shown.endsWith(' k') ? `${shown}${unit}` : `${shown} ${unit}`;
 }
 
@@ -118,6 +121,18 @@ function Chart({ metric, series, area }: { metric: string; series: MetricSeriesV
   );
 }
 
+/** What a chart shows while the cluster has no metrics workspace: the feature that makes one, one click away
+ * (the API's message names the route for agents; the console names its own tab). */
+function EnableObservability({ cluster }: { cluster: string }) {
+  return (
+    <Box textAlign="center" color="text-status-inactive" data-testid="metrics-empty">
+      <b>No metrics yet.</b> Charts read the Amazon Managed Prometheus workspace that HyperPod observability writes
+      to.{' '}
+      <Link href={`/clusters/${encodeURIComponent(cluster)}?tab=features`}>Turn on HyperPod observability</Link>
+    </Box>
+  );
+}
+
 /** The charts of one metrics route: ``op`` with its path ``params``. */
 export default function MetricsCharts({
   op,
@@ -157,9 +172,7 @@ export default function MetricsCharts({
     >
       <ErrorAlert error={error} />
       {data && !data.available ? (
-        <Box textAlign="center" color="text-status-inactive" data-testid="metrics-empty">
-          <b>No metrics yet.</b> {data.message}
-        </Box>
+        <EnableObservability cluster={data.cluster} />
       ) : data && byMetric.size === 0 ? (
         <Box textAlign="center" color="text-status-inactive">
           {data.message ?? 'No samples in this range.'}
@@ -176,7 +189,9 @@ export default function MetricsCharts({
   );
 }
 
-/** GPU nodes idle longer than a threshold, with what they cost per hour. */
+const PRICING_PAGE = 'https://aws.amazon.com/sagemaker-ai/pricing/';
+
+/** GPU nodes idle longer than a threshold, with what they cost per hour (estimated: domain/metrics/prices.py). */
 export function IdleCapacity({ cluster }: { cluster: string }) {
   const [threshold, setThreshold] = useState('30');
   const { data, error } = useFetch(
@@ -184,15 +199,24 @@ export function IdleCapacity({ cluster }: { cluster: string }) {
     [cluster, threshold],
     30000,
   );
-  const total = data && data.nodes.length ? ` · ${data.idleGpus} GPUs · $${data.usdPerHour.toFixed(2)}/hour` : '';
+  const total = data && data.nodes.length ? ` · ${data.idleGpus} GPUs · about $${data.usdPerHour.toFixed(2)}/hour` : '';
   return (
     <div data-testid="idle-capacity">
     <Table
+      wrapLines
       variant="container"
       header={
         <Header
           variant="h3"
-          description={data?.priceSource ? `Prices: ${data.priceSource}` : undefined}
+          description={
+            <span data-testid="price-note">
+              Costs are estimates: on-demand list prices for us-east-1 copied into Launchpod from the{' '}
+              <Link href={PRICING_PAGE} external>
+                SageMaker AI pricing page
+              </Link>
+              , not your bill (no Savings Plans, reservations or training plans).
+            </span>
+          }
           actions={
             <SegmentedControl
               selectedId={threshold}
@@ -214,7 +238,13 @@ export function IdleCapacity({ cluster }: { cluster: string }) {
       loadingText="Reading the workspace"
       empty={
         <Box textAlign="center" color="text-status-inactive">
-          {error ? <ErrorAlert error={error} /> : data?.message ?? 'No idle GPU node.'}
+          {error ? (
+            <ErrorAlert error={error} />
+          ) : data && !data.available ? (
+            <EnableObservability cluster={cluster} />
+          ) : (
+            data?.message ?? 'No idle GPU node.'
+          )}
         </Box>
       }
       columnDefinitions={[
@@ -223,7 +253,7 @@ export function IdleCapacity({ cluster }: { cluster: string }) {
         { id: 'type', header: 'Type', cell: (n) => n.instanceType ?? '-' },
         { id: 'gpus', header: 'GPUs', cell: (n) => n.gpus },
         { id: 'idle', header: 'Idle for', cell: (n) => (n.idleMinutes >= 120 ? `${Math.floor(n.idleMinutes / 60)} h` : `${n.idleMinutes} min`) },
-        { id: 'cost', header: 'Cost per hour', cell: (n) => (n.usdPerHour === null || n.usdPerHour === undefined ? 'no published price' : `$${n.usdPerHour.toFixed(2)}`) },
+        { id: 'cost', header: 'Estimated cost per hour', cell: (n) => (n.usdPerHour === null || n.usdPerHour === undefined ? 'no price in the table' : `~$${n.usdPerHour.toFixed(2)}`) },
       ]}
     />
     </div>

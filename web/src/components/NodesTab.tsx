@@ -379,12 +379,31 @@ export default function NodesTab({ cluster }: { cluster: string }) {
           </Header>
         }
         columnDefinitions={[
-          { id: 'id', header: 'Node', minWidth: 190, cell: (n) => n.nodeId },
-          { id: 'group', header: 'Group', cell: (n) => n.instanceGroup },
-          { id: 'type', header: 'Type', cell: (n) => n.instanceType },
+          // the group and type under the node, Kubernetes' Ready under HyperPod's status: nine columns ran past
+          // the card at 1280 px and cut GPUs and pods off
+          {
+            id: 'id',
+            header: 'Node',
+            minWidth: 190,
+            cell: (n) => (
+              <>
+                {n.nodeId}
+                <Box variant="small" display="block">{n.instanceGroup} · {n.instanceType}</Box>
+              </>
+            ),
+          },
           { id: 'zone', header: 'Zone', cell: (n) => `${n.availabilityZone ?? '-'} · ${n.capacityType ?? '-'}` },
-          { id: 'status', header: 'Status', minWidth: 120, cell: (n) => <Status value={n.instanceStatus} label={n.instanceStatus} /> },
-          { id: 'ready', header: 'Ready', cell: (n) => (n.ready === null ? '-' : n.ready ? 'Ready' : 'NotReady') },
+          {
+            id: 'status',
+            header: 'Status',
+            minWidth: 120,
+            cell: (n) => (
+              <>
+                <Status value={n.instanceStatus} label={n.instanceStatus} />
+                <Box variant="small" display="block">{n.ready === null ? '-' : n.ready ? 'Ready' : 'NotReady'}</Box>
+              </>
+            ),
+          },
           { id: 'health', header: 'Health', minWidth: 150, cell: health },
           { id: 'gpus', header: 'GPUs', cell: (n) => `${n.gpusAllocated} / ${n.gpusAllocatable}` },
           { id: 'pods', header: 'Pods', cell: (n) => n.pods?.length ?? 0 },

@@ -56,6 +56,7 @@ export default function NotificationsTab({ cluster }: { cluster: string }) {
       <ErrorAlert error={error} />
       <ErrorAlert error={actionError} onDismiss={() => setActionError(null)} />
       <Table
+        wrapLines
         variant="embedded"
         items={data?.subscribers ?? []}
         trackBy="id"

@@ -1,4 +1,6 @@
-// Operations, newest first: used by the operations page and the cluster page's Operations tab.
+// Operations, newest first: used by the operations page and the cluster page's Operations section. Each row says
+// what, on which cluster, what it changes, how it stands, when it started, how long it took and who started it;
+// cells wrap (no column leaves the card at 1280 px).
 
 import { useCollection } from '@cloudscape-design/collection-hooks';
 import Box from '@cloudscape-design/components/box';
@@ -9,6 +11,7 @@ import Table from '@cloudscape-design/components/table';
 import type { ReactNode } from 'react';
 
 import { formatDuration, formatTime, kindTitle } from '../lib/format';
+import { operationSummary } from '../lib/operationSummary';
 import { TERMINAL, type OperationView } from '../lib/types';
 import Link from './Link';
 import Status from './Status';
@@ -56,9 +59,22 @@ export default function OperationsTable({
       }
       filter={filter}
       pagination={<Pagination {...paginationProps} ariaLabels={{ nextPageLabel: 'Next page', previousPageLabel: 'Previous page', pageLabel: (n) => `Page ${n}` }} />}
+      wrapLines
       columnDefinitions={[
-        { id: 'id', header: 'Operation', isRowHeader: true, cell: (item) => <Link href={`/operations/${item.id}`}>{item.id}</Link> },
-        { id: 'kind', header: 'Kind', sortingField: 'kind', cell: (item) => kindTitle(item.kind) },
+        {
+          id: 'kind',
+          header: 'Operation',
+          isRowHeader: true,
+          sortingField: 'kind',
+          cell: (item) => (
+            <>
+              <Link href={`/operations/${item.id}`}>{kindTitle(item.kind)}</Link>
+              <Box variant="small" display="block">
+                <span style={{ whiteSpace: 'nowrap' }}>{item.id}</span>
+              </Box>
+            </>
+          ),
+        },
         ...(showCluster
           ? [{
               id: 'target',
@@ -67,16 +83,26 @@ export default function OperationsTable({
               cell: (item: OperationView) => <Link href={`/clusters/${encodeURIComponent(item.target)}`}>{item.target}</Link>,
             }]
           : []),
-        { id: 'status', header: 'Status', sortingField: 'status', cell: (item) => <Status value={item.status} /> },
+        { id: 'summary', header: 'What it changes', cell: (item) => operationSummary(item) },
         {
-          id: 'phase',
-          header: 'Phase',
+          id: 'status',
+          header: 'Status',
+          sortingField: 'status',
           cell: (item) => {
             const current =
               item.phases.find((phase) => phase.status === 'RUNNING' || phase.status === 'FAILED') ??
               [...item.phases].reverse().find((phase) => phase.status === 'SUCCEEDED');
             const done = item.phases.filter((phase) => phase.status === 'SUCCEEDED' || phase.status === 'SKIPPED').length;
-            return `${current?.title ?? '-'} (${done}/${item.phases.length})`;
+            const running = !TERMINAL.has(item.status) || item.status === 'FAILED';
+            return (
+              <>
+                <Status value={item.status} />
+                <Box variant="small" display="block">
+                  {running && current ? `${current.title} · ` : ''}
+                  {done}/{item.phases.length} phases{item.attempt > 1 ? ` · attempt ${item.attempt}` : ''}
+                </Box>
+              </>
+            );
           },
         },
         { id: 'createdAt', header: 'Started', sortingField: 'createdAt', cell: (item) => formatTime(item.createdAt) },
@@ -85,7 +111,6 @@ export default function OperationsTable({
           header: 'Duration',
           cell: (item) => formatDuration(item.createdAt, TERMINAL.has(item.status) ? item.updatedAt : null) || '-',
         },
-        { id: 'attempt', header: 'Attempt', cell: (item) => item.attempt },
         { id: 'createdBy', header: 'Started by', cell: (item) => item.createdBy ?? '-' },
       ]}
     />

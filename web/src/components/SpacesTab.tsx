@@ -176,6 +176,7 @@ export default function SpacesTab({ cluster, ready }: { cluster: string; ready: 
     <SpaceBetween size="l">
       <CreateSpace cluster={cluster} onCreated={() => void reload()} />
       <Table
+        wrapLines
         variant="container"
         header={
           <Header variant="h2" counter={data ? `(${data.items.length})` : undefined} actions={<Button iconName="refresh" ariaLabel="Refresh Spaces" onClick={() => void reload()} />}>

@@ -65,6 +65,7 @@ export default function TeamsSection({ cluster }: { cluster: string }) {
         variant="embedded"
         items={data?.items ?? []}
         trackBy="team"
+        wrapLines
         header={<Header variant="h3" counter={`(${data?.items.length ?? 0})`}>Teams</Header>}
         empty={<Box textAlign="center">No teams yet: give one a quota below.</Box>}
         columnDefinitions={[
@@ -79,7 +80,26 @@ export default function TeamsSection({ cluster }: { cluster: string }) {
             },
           },
           { id: 'sharing', header: 'Sharing', cell: (t) => (t.borrowLimit ? `${t.sharing} (${t.borrowLimit}%)` : t.sharing) },
-          { id: 'queue', header: 'Queue', cell: (t) => `${t.localQueue} in ${t.namespace}${t.queueReady ? '' : ' (not yet)'}` },
+          {
+            // The queue and its namespace are long names: one per line, the queue's never broken at its hyphens,
+            // so neither is cut off nor split across lines.
+            id: 'queue',
+            header: 'Queue',
+            minWidth: 260,
+            cell: (t) => (
+              <div data-testid={`team-queue-${t.team}`}>
+                <Box>
+                  <span data-testid="queue-name" style={{ whiteSpace: 'nowrap' }}>
+                    {t.localQueue}
+                  </span>
+                </Box>
+                <Box variant="small">
+                  in {t.namespace}
+                  {t.queueReady ? '' : ' (not yet)'}
+                </Box>
+              </div>
+            ),
+          },
           {
             id: 'delete',
             header: 'Actions',

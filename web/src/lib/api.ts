@@ -31,6 +31,7 @@ import type {
   OperationView,
   OfferingListView,
   Role,
+  ExtensionOfferingListView,
   TrainingPlanListView,
   TrainingPlanView,
 } from './types';
@@ -55,11 +56,13 @@ export class ApiError extends Error {
   }
 }
 
-function url(path: string, query?: Record<string, string | number | undefined>): string {
+function url(path: string, query?: Query): string {
   const base = config().apiUrl.replace(/\/$/, '');
   const params = new URLSearchParams();
   for (const [key, value] of Object.entries(query ?? {})) {
-    if (value !== undefined && value !== '') params.set(key, String(value));
+    // a list is the parameter repeated (regions=us-east-1&regions=us-west-2)
+    if (Array.isArray(value)) for (const item of value) params.append(key, item);
+    else if (value !== undefined && value !== '') params.set(key, String(value));
   }
   const qs = params.toString();
   return `${base}${path}${qs ? `?${qs}` : ''}`;
@@ -68,7 +71,7 @@ function url(path: string, query?: Record<string, string | number | undefined>):
 async function request<T>(
   method: string,
   path: string,
-  options: { body?: unknown; query?: Record<string, string | number | undefined>; token?: string } = {},
+  options: { body?: unknown; query?: Query; token?: string } = {},
 ): Promise<{ status: number; data: T }> {
   const token = options.token ?? getToken();
   const headers: Record<string, string> = { Accept: 'application/json' };
@@ -108,7 +111,7 @@ async function request<T>(
   return { status: response.status, data: data as T };
 }
 
-type Query = Record<string, string | number | undefined>;
+type Query = Record<string, string | number | string[] | undefined>;
 type Operations = typeof operations.operations;
 export type OperationId = keyof Operations;
 export type CallOptions = { body?: unknown; query?: Query; token?: string };
@@ -142,10 +145,12 @@ export const api = {
   preferences: () => call<{ subject: string; activeCluster: string | null }>('get_preferences'),
   setActiveCluster: (activeCluster: string | null) =>
     call<{ subject: string; activeCluster: string | null }>('set_preferences', {}, { body: { activeCluster } }),
-  availabilityZones: (token?: string) =>
-    call<{ region: string; items: AvailabilityZoneView[] }>('list_availability_zones', {}, { token }),
-  instanceTypes: (zone?: string) =>
-    call<{ region: string; items: InstanceTypeOfferingView[] }>('list_instance_types', {}, { query: { availabilityZone: zone } }),
+  regions: () => call<{ default: string; items: string[] }>('list_regions', {}),
+  // region: where the cluster is to be created; omitted, Launchpod's own Region.
+  availabilityZones: (token?: string, region?: string) =>
+    call<{ region: string; items: AvailabilityZoneView[] }>('list_availability_zones', {}, { token, query: { region } }),
+  instanceTypes: (zone?: string, region?: string) =>
+    call<{ region: string; items: InstanceTypeOfferingView[] }>('list_instance_types', {}, { query: { availabilityZone: zone, region } }),
   // Every cluster: the API lists them a page at a time (nextToken), the console shows them all.
   clusters: async () => {
     const items: ClusterView[] = [];
@@ -227,10 +232,17 @@ export const api = {
   // --- end instance groups ---
   // ---- training plans: a purchase answers the plan, 200 NOOP, or 200 PLANNED with dryRun
   trainingPlans: () => call<TrainingPlanListView>('list_training_plans', {}),
-  searchOfferings: (query: Record<string, string | number | undefined>) =>
+  searchOfferings: (query: Query) =>
     call<OfferingListView>('search_training_plan_offerings', {}, { query }),
   buyTrainingPlan: (body: unknown, dryRun = false) =>
     call<TrainingPlanView | NoopView | PlanView>('buy_training_plan', {}, {
+      body,
+      query: dryRun ? { dryRun: 'true' } : undefined,
+    }),
+  extensionOfferings: (plan: string) =>
+    call<ExtensionOfferingListView>('search_training_plan_extensions', { plan }),
+  extendTrainingPlan: (plan: string, body: { offeringId: string; confirmPrice: string }, dryRun = false) =>
+    call<TrainingPlanView | NoopView | PlanView>('extend_training_plan', { plan }, {
       body,
       query: dryRun ? { dryRun: 'true' } : undefined,
     }),

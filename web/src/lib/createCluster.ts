@@ -3,18 +3,31 @@
 // (control plane, dependencies and HyperPod as one operation, optionally with storage).
 
 import type { OpenApiDoc } from './api';
+import { depthBody, depthErrors, needsContinuous, type DepthChoices, type DepthField } from './groupDepth';
 import { accepts, arrayBounds, checkInteger, checkString } from './schema';
 
 export const DEEP_HEALTH_CHECKS = ['InstanceStress', 'InstanceConnectivity'] as const;
 export type DeepHealthCheck = (typeof DEEP_HEALTH_CHECKS)[number];
 
-const GROUP_FIELDS = ['name', 'instanceType', 'instanceCount', 'threadsPerCore', 'ebsVolumeGb', 'deepHealthChecks'] as const;
+const GROUP_FIELDS = [
+  'name',
+  'instanceType',
+  'instanceCount',
+  'threadsPerCore',
+  'ebsVolumeGb',
+  'deepHealthChecks',
+  'instanceTypes',
+  'minInstanceCount',
+  'autoPatch',
+  'imageReleaseVersion',
+] as const;
 export type GroupField = (typeof GROUP_FIELDS)[number];
 const STORAGE_FIELDS = ['kind', 'storageName', 'namespace', 'prefix', 'fileSystemId'] as const;
 export type StorageField = (typeof STORAGE_FIELDS)[number];
 
 export type WizardField =
   | 'name'
+  | 'region'
   | 'zone'
   | 'secondZone'
   | 'vpcCidr'
@@ -22,6 +35,7 @@ export type WizardField =
   | 'instanceGroups'
   | `instanceGroups.${number}.${GroupField}`
   | 'nodeRecovery'
+  | 'continuous'
   | 'includeOptionalDependencies'
   | 'storage'
   | `storage.${StorageField}`;
@@ -30,13 +44,15 @@ export type FieldErrors = Partial<Record<WizardField, string>>;
 
 export interface CreateClusterChoices {
   name: string;
+  region?: string; // omitted: Launchpod's own Region
   zone: string;
   secondZone: string;
   kubernetesVersion: string;
   vpcCidr: string;
 }
 
-export interface InstanceGroupChoices {
+// The depth fields (fallback types, minimum, patching, image) are left out of a group that has none.
+export interface InstanceGroupChoices extends Partial<DepthChoices> {
   name: string;
   instanceType: string;
   instanceCount: string; // as typed
@@ -56,6 +72,7 @@ export interface StorageChoices {
 export interface ProvisionChoices extends CreateClusterChoices {
   instanceGroups: InstanceGroupChoices[];
   nodeRecovery: boolean; // true = Automatic
+  continuous?: boolean; // nodeProvisioningMode Continuous: flexible groups and minimums need it
   includeOptionalDependencies: boolean;
   storage: StorageChoices | null; // null = no storage
 }
@@ -75,6 +92,7 @@ const MODELS = {
 export function createClusterBody(choices: CreateClusterChoices): Record<string, unknown> {
   return {
     cluster: choices.name,
+    ...(choices.region ? { region: choices.region } : {}),
     availabilityZones: [choices.zone, choices.secondZone],
     ...(choices.kubernetesVersion ? { kubernetesVersion: choices.kubernetesVersion } : {}),
     ...(choices.vpcCidr ? { network: { vpcCidr: choices.vpcCidr } } : {}),
@@ -82,10 +100,12 @@ export function createClusterBody(choices: CreateClusterChoices): Record<string,
 }
 
 export function instanceGroupBody(group: InstanceGroupChoices): Record<string, unknown> {
+  const { instanceType, instanceTypes, ...depth } = depthBody(group.instanceType, group);
   return {
     instanceGroup: group.name,
-    instanceType: group.instanceType,
+    ...(instanceTypes ? { instanceTypes } : { instanceType }),
     instanceCount: Number(group.instanceCount),
+    ...depth,
     threadsPerCore: group.threadsPerCore,
     ebsVolumeGb: Number(group.ebsVolumeGb),
     deepHealthChecks: DEEP_HEALTH_CHECKS.filter((check) => group.deepHealthChecks[check]),
@@ -110,6 +130,7 @@ export function provisionClusterBody(choices: ProvisionChoices): Record<string, 
       availabilityZone: choices.zone,
       instanceGroups: choices.instanceGroups.map(instanceGroupBody),
       nodeRecovery: choices.nodeRecovery ? 'Automatic' : 'None',
+      ...(choices.continuous ? { nodeProvisioningMode: 'Continuous' } : {}),
     },
     includeOptionalDependencies: choices.includeOptionalDependencies,
     ...(choices.storage ? { storage: storageBody(choices.storage) } : {}),
@@ -125,11 +146,21 @@ function compact(found: FieldErrors): FieldErrors {
  * distinct names, and a type offered in the zone (`offered` is what the catalog lists for it, null while
  * it loads).
  */
+// Where a depth check's message shows: a group's drain timeout and batch size are parts of its autoPatch.
+const DEPTH_AT: Record<DepthField, GroupField> = {
+  fallbackTypes: 'instanceTypes',
+  minInstanceCount: 'minInstanceCount',
+  drainTimeoutSeconds: 'autoPatch',
+  patchBatchSize: 'autoPatch',
+  imageReleaseVersion: 'imageReleaseVersion',
+};
+
 export function checkInstanceGroups(
   doc: OpenApiDoc,
   groups: InstanceGroupChoices[],
   zone: string,
   offered: string[] | null,
+  continuous = false,
 ): FieldErrors {
   const found: FieldErrors = {};
   const { min = 1, max = 20 } = arrayBounds(doc, MODELS.hyperpod, 'instanceGroups');
@@ -148,6 +179,15 @@ export function checkInstanceGroups(
       found[at('instanceType')] = `${group.instanceType} is not offered in ${zone}; choose another type.`;
     found[at('instanceCount')] = checkInteger(doc, MODELS.group, 'instanceCount', group.instanceCount);
     found[at('ebsVolumeGb')] = checkInteger(doc, MODELS.group, 'ebsVolumeGb', group.ebsVolumeGb);
+    for (const [field, message] of Object.entries(depthErrors(group.instanceType, group.instanceCount, group)))
+      found[at(DEPTH_AT[field as DepthField])] = [found[at(DEPTH_AT[field as DepthField])], message].filter(Boolean).join(' ');
+    const missing = offered ? (group.fallbackTypes ?? []).filter((type) => !offered.includes(type)) : [];
+    if (missing.length && !found[at('instanceTypes')])
+      found[at('instanceTypes')] = `${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} not offered in ${zone}; leave ${missing.length === 1 ? 'it' : 'them'} out.`;
+    if (!continuous && needsContinuous(group)) {
+      const field = (group.fallbackTypes ?? []).length ? 'instanceTypes' : 'minInstanceCount';
+      found[at(field)] ??= 'Fallback types and a minimum count need continuous provisioning: turn it on under Recovery and provisioning.';
+    }
   });
   return compact(found);
 }
@@ -188,6 +228,7 @@ export function provisionAcceptsStorage(doc: OpenApiDoc): boolean {
 /** A 422 detail path without its "body." prefix -> the wizard field that shows it. */
 export function wizardFieldOf(path: string): WizardField | undefined {
   if (path === 'cluster' || path === 'name') return 'name';
+  if (path === 'region') return 'region';
   if (path === 'availabilityZones' || path === 'availabilityZones.0') return 'zone';
   if (path.startsWith('availabilityZones.')) return 'secondZone';
   if (path === 'network' || path.startsWith('network.')) return 'vpcCidr';
@@ -195,6 +236,7 @@ export function wizardFieldOf(path: string): WizardField | undefined {
   // HyperPod runs in the zone chosen for placement
   if (path === 'hyperpod.availabilityZone') return 'zone';
   if (path === 'hyperpod.nodeRecovery') return 'nodeRecovery';
+  if (path === 'hyperpod.nodeProvisioningMode') return 'continuous';
   const group = /^hyperpod\.instanceGroups\.(\d+)\.([A-Za-z]+)/.exec(path);
   const groupField = group?.[2] === 'instanceGroup' ? 'name' : group?.[2]; // the request calls a group's name instanceGroup
   if (group && groupField && (GROUP_FIELDS as readonly string[]).includes(groupField))

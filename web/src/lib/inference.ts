@@ -37,6 +37,9 @@ export interface DeployForm {
   pd: boolean;
   prefillReplicas: number;
   prefillGpus: number;
+  // container (SGLang): one copy of the model over this many nodes (1: on one node), tensor or pipeline parallel
+  nodes: number;
+  parallelism: 'tensor' | 'pipeline';
   storage: string;
   modelPath: string;
   l2: L2;
@@ -71,6 +74,8 @@ export const EMPTY_FORM: DeployForm = {
   pd: false,
   prefillReplicas: 1,
   prefillGpus: 1,
+  nodes: 1,
+  parallelism: 'tensor',
   storage: '',
   modelPath: '',
   l2: '',
@@ -138,6 +143,7 @@ export function deployBody(form: DeployForm): Record<string, unknown> {
   if (form.router || form.pd) container.router = true;
   if (form.pd) container.pd = { prefillReplicas: form.prefillReplicas, prefillGpus: form.prefillGpus };
   if (form.storage) container.storage = form.storage;
+  if (form.nodes > 1) container.multiNode = { nodes: form.nodes, parallelism: form.parallelism };
   return { ...base, container };
 }
 

@@ -1,10 +1,12 @@
 // The add-instance-group wizard's state and the request body it sends (only what the user chose).
 
+import { EMPTY_DEPTH, PATCHING, autoPatchBody, depthBody, depthErrors, type DepthChoices, type PatchingChoice } from './groupDepth';
 import type { CapacityType, InstanceGroupView } from './types';
 
-export type PatchingChoice = '' | 'WhenIdle' | 'WhenAllIdle' | 'DrainFirst';
+export type { PatchingChoice } from './groupDepth';
+export { PATCHING } from './groupDepth';
 
-export interface AddGroupForm {
+export interface AddGroupForm extends DepthChoices {
   group: string;
   instanceType: string;
   instanceCount: string;
@@ -13,13 +15,6 @@ export interface AddGroupForm {
   efaOnly: boolean;
   availabilityZone: string;
   dedicatedSubnet: boolean;
-  fallbackTypes: string[]; // a flexible group: tried after instanceType, in this order
-  minInstanceCount: string;
-  patching: PatchingChoice;
-  drainTimeoutSeconds: string;
-  onDrainTimeout: 'Skip' | 'Force';
-  patchBatchSize: string;
-  imageReleaseVersion: string;
 }
 
 export const EMPTY_ADD_GROUP: AddGroupForm = {
@@ -31,42 +26,22 @@ export const EMPTY_ADD_GROUP: AddGroupForm = {
   efaOnly: false,
   availabilityZone: '',
   dedicatedSubnet: false,
-  fallbackTypes: [],
-  minInstanceCount: '',
-  patching: '',
-  drainTimeoutSeconds: '3600',
-  onDrainTimeout: 'Skip',
-  patchBatchSize: '1',
-  imageReleaseVersion: '',
-};
-
-// ClusterAutoPatchConfig's strategies, worded for the form: the first two never stop a running job.
-export const PATCHING: Record<Exclude<PatchingChoice, ''>, { label: string; description: string }> = {
-  WhenIdle: { label: 'When idle', description: 'Patch each node once it runs no job; a busy node stays on its image.' },
-  WhenAllIdle: { label: 'When all are idle', description: 'Patch only when every node of the group is idle.' },
-  DrainFirst: { label: 'Drain first', description: 'Evict the pods, then patch in batches: for inference groups that are never idle.' },
+  ...EMPTY_DEPTH,
 };
 
 const GROUP_NAME = /^[a-zA-Z0-9](-*[a-zA-Z0-9])*$/;
 
 export function addGroupBody(form: AddGroupForm): Record<string, unknown> {
-  const flexible = form.fallbackTypes.length > 0 && form.capacityType !== 'trainingPlan';
+  const onPlan = form.capacityType === 'trainingPlan';
+  const { instanceType, instanceTypes, ...depth } = depthBody(form.instanceType, form, onPlan);
   const body: Record<string, unknown> = {
     instanceGroup: form.group.trim(),
-    ...(flexible ? { instanceTypes: [form.instanceType, ...form.fallbackTypes] } : { instanceType: form.instanceType }),
+    ...(instanceTypes ? { instanceTypes } : { instanceType }),
     instanceCount: Number(form.instanceCount),
     capacityType: form.capacityType,
+    ...depth,
   };
-  if (form.minInstanceCount.trim()) body.minInstanceCount = Number(form.minInstanceCount);
-  if (form.patching === 'DrainFirst')
-    body.autoPatch = {
-      strategy: 'DrainFirst',
-      drain: { drainTimeoutSeconds: Number(form.drainTimeoutSeconds), onDrainTimeout: form.onDrainTimeout },
-      maxBatchSize: { type: 'INSTANCE_COUNT', value: Number(form.patchBatchSize) },
-    };
-  else if (form.patching) body.autoPatch = { strategy: form.patching };
-  if (form.imageReleaseVersion.trim()) body.imageReleaseVersion = form.imageReleaseVersion.trim();
-  if (form.capacityType === 'trainingPlan') body.trainingPlanArn = form.trainingPlanArn.trim();
+  if (onPlan) body.trainingPlanArn = form.trainingPlanArn.trim();
   if (form.efaOnly) body.efaOnly = true;
   if (form.availabilityZone) body.availabilityZone = form.availabilityZone;
   if (form.dedicatedSubnet) body.dedicatedSubnet = true;
@@ -85,19 +60,7 @@ export function addGroupErrors(form: AddGroupForm, existing: string[]): Record<s
   if (!/^\d+$/.test(form.instanceCount) || count > 6758) errors.instanceCount = 'A whole number from 0 to 6758.';
   if (form.capacityType === 'trainingPlan' && !form.trainingPlanArn.trim())
     errors.trainingPlanArn = 'Give the training plan ARN.';
-  if (form.fallbackTypes.includes(form.instanceType)) errors.fallbackTypes = `${form.instanceType} is already the first choice.`;
-  else if (form.fallbackTypes.length > 19) errors.fallbackTypes = 'At most 20 types in all.';
-  else if (form.fallbackTypes.length && form.capacityType === 'trainingPlan') errors.fallbackTypes = 'A training plan reserves one type.';
-  const low = form.minInstanceCount.trim();
-  if (low && (!/^\d+$/.test(low) || Number(low) > count)) errors.minInstanceCount = 'A whole number from 0 to the instance count.';
-  if (form.patching === 'DrainFirst') {
-    const timeout = Number(form.drainTimeoutSeconds);
-    if (!/^\d+$/.test(form.drainTimeoutSeconds) || timeout > 5400) errors.drainTimeoutSeconds = 'Seconds from 0 to 5400.';
-    if (!/^\d+$/.test(form.patchBatchSize) || Number(form.patchBatchSize) < 1 || Number(form.patchBatchSize) > 100)
-      errors.patchBatchSize = 'Nodes at once: 1 to 100.';
-  }
-  if (form.imageReleaseVersion.trim() && !/^\d+\.\d+\.\d+$/.test(form.imageReleaseVersion.trim()))
-    errors.imageReleaseVersion = 'A release version such as 1.2.3.';
+  Object.assign(errors, depthErrors(form.instanceType, form.instanceCount, form, form.capacityType === 'trainingPlan'));
   return errors;
 }
 
@@ -126,4 +89,47 @@ export function patchLabel(group: InstanceGroupView): { strategy: string; next: 
   if (!patch) return { strategy: 'Off', next: null };
   const strategy = PATCHING[patch.strategy as Exclude<PatchingChoice, ''>]?.label ?? patch.strategy;
   return { strategy, next: patch.nextPatchDate ? `${patch.nextPatchDate.slice(0, 16).replace('T', ' ')} UTC` : null };
+}
+
+// --- editing a group: its minimum, automatic patching and image (PATCH .../instance-groups/{group}) ---
+
+/** The group's minimum, patching and image as the edit form shows them. */
+export function depthOf(group: InstanceGroupView): DepthChoices {
+  const patch = group.autoPatch;
+  const size = patch?.maxBatchSize;
+  return {
+    ...EMPTY_DEPTH,
+    minInstanceCount: group.minInstanceCount == null ? '' : String(group.minInstanceCount),
+    patching: (patch?.strategy as PatchingChoice | undefined) ?? '',
+    drainTimeoutSeconds: String(patch?.drainTimeoutSeconds ?? EMPTY_DEPTH.drainTimeoutSeconds),
+    onDrainTimeout: patch?.onDrainTimeout === 'Force' ? 'Force' : 'Skip',
+    patchBatchSize: size?.type === 'INSTANCE_COUNT' ? String(size.value) : EMPTY_DEPTH.patchBatchSize,
+    imageReleaseVersion: group.imageReleaseVersion ?? '',
+  };
+}
+
+const PATCH_FIELDS = ['patching', 'drainTimeoutSeconds', 'onDrainTimeout', 'patchBatchSize'] as const;
+
+/** The explicit diff: only what the user changed (the API compares it with the group and plans the rest). */
+export function editGroupBody(before: DepthChoices, after: DepthChoices): Record<string, unknown> {
+  const body: Record<string, unknown> = {};
+  if (after.minInstanceCount.trim() !== before.minInstanceCount.trim() && after.minInstanceCount.trim())
+    body.minInstanceCount = Number(after.minInstanceCount);
+  if (PATCH_FIELDS.some((field) => after[field] !== before[field])) {
+    const patch = autoPatchBody(after);
+    if (patch) body.autoPatch = patch;
+  }
+  if (after.imageReleaseVersion.trim() && after.imageReleaseVersion.trim() !== before.imageReleaseVersion.trim())
+    body.imageReleaseVersion = after.imageReleaseVersion.trim();
+  return body;
+}
+
+/** What the edit cannot send: the checks of a new group, and what the API has no way to undo. */
+export function editGroupErrors(before: DepthChoices, after: DepthChoices, targetCount: number): Record<string, string> {
+  const errors: Record<string, string> = { ...depthErrors('', String(targetCount), after) };
+  if (before.minInstanceCount.trim() && !after.minInstanceCount.trim()) errors.minInstanceCount = 'Give a minimum: 0 for none.';
+  if (before.patching && !after.patching) errors.patching = 'Automatic patching stays on once set; choose the strategy it follows.';
+  if (before.imageReleaseVersion.trim() && !after.imageReleaseVersion.trim())
+    errors.imageReleaseVersion = 'Give the release the nodes should run.';
+  return errors;
 }

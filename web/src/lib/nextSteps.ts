@@ -19,6 +19,17 @@ export function whereInConsole(step: NextStep): string | null {
   return ROUTES[step.tool ?? '']?.where ?? null;
 }
 
+/** Where a person does what an error's next-step call (``METHOD /api/... [JSON body]``) does, read from the
+ * console's table of operations by its method and route; null when the console has no place for it. */
+export function whereForCall(call: string): string | null {
+  const [method, target = ''] = call.split(' ', 2);
+  const path = target.split('?', 1)[0];
+  const route = Object.values(operations.operations as Record<string, Route & { method?: string }>).find(
+    (r) => r.method === method && new RegExp(`^${r.path.replace(/{\w+}/g, '[^/]+')}$`).test(path),
+  );
+  return route?.where ?? null;
+}
+
 const quoted = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`; // POSIX shell single quotes
 
 /** ``step`` as a curl command against ``apiBase`` (the API as this console reaches it, ending in /api or

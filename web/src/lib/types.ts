@@ -64,3 +64,5 @@ export type OfferingView = Schemas['OfferingView'];
 export type TrainingPlanView = Schemas['TrainingPlanView'];
 export type TrainingPlanListView = Schemas['TrainingPlanListView'];
 export type OfferingListView = Schemas['OfferingListView'];
+export type ExtensionOfferingView = Schemas['ExtensionOfferingView'];
+export type ExtensionOfferingListView = Schemas['ExtensionOfferingListView'];

@@ -1,5 +1,5 @@
-// Capacity: the account's training plans (state, window, what uses them) and a search for offerings, each
-// bought only after a dry run shows its price and the user confirms that price.
+// Capacity: the account's training plans (state, window, what uses them; Extend buys more time for one) and a
+// search for offerings, each bought only after a dry run shows its price and the user confirms that price.
 
 import { useState } from 'react';
 import Box from '@cloudscape-design/components/box';
@@ -9,15 +9,21 @@ import FormField from '@cloudscape-design/components/form-field';
 import Header from '@cloudscape-design/components/header';
 import Input from '@cloudscape-design/components/input';
 import Modal from '@cloudscape-design/components/modal';
+import Multiselect from '@cloudscape-design/components/multiselect';
 import Select from '@cloudscape-design/components/select';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import Table from '@cloudscape-design/components/table';
 
 import ErrorAlert from '../components/ErrorAlert';
+import ExtendPlanModal from '../components/ExtendPlanModal';
 import PlanSteps from '../components/PlanSteps';
 import { api } from '../lib/api';
 import type { OfferingView, PlanView, TrainingPlanView } from '../lib/types';
+
+// What a search asks (and a purchase repeats): regions only on a search of several Regions.
+type OfferingQuery = { instanceType: string; instanceCount: number; durationHours: number; startTimeAfter?: string; regions?: string[] };
 import { useFetch } from '../lib/useFetch';
+import { useSession } from '../session';
 
 // ReservedCapacityInstanceType (the types a training plan reserves).
 const TYPES = [
@@ -27,15 +33,48 @@ const TYPES = [
 
 const when = (value?: string | null) => (value ? new Date(value).toISOString().slice(0, 16).replace('T', ' ') + ' UTC' : '-');
 
+// An extension buys more time for a plan that still gives capacity (ExtendTrainingPlan).
+const EXTENDABLE = ['Active', 'Scheduled'];
+
 function PlansTable() {
+  const { can } = useSession();
   const { data, error, loading, reload } = useFetch(() => api.trainingPlans(), [], 10000);
+  const [selected, setSelected] = useState<TrainingPlanView[]>([]);
+  const [extending, setExtending] = useState(false);
+  const current = data?.items.find((p) => p.name === selected[0]?.name);
+  const why = !can('admin')
+    ? 'Extending a plan spends money: it needs the admin role.'
+    : current
+      ? `${current.name} is ${current.status}; only an Active or Scheduled plan is extended.`
+      : 'Select a plan.';
+  const extendable = !!current && can('admin') && EXTENDABLE.includes(current.status);
   return (
     <SpaceBetween size="s">
       <ErrorAlert error={error} />
       <Table<TrainingPlanView>
-        header={<Header counter={`(${data?.items.length ?? 0})`} actions={<Button iconName="refresh" ariaLabel="Refresh plans" onClick={() => void reload()} />}>Training plans</Header>}
+        wrapLines
+        header={
+          <Header
+            counter={`(${data?.items.length ?? 0})`}
+            actions={
+              <SpaceBetween direction="horizontal" size="xs">
+                <Button iconName="refresh" ariaLabel="Refresh plans" onClick={() => void reload()} />
+                <Button disabled={!extendable} disabledReason={why} onClick={() => setExtending(true)}>
+                  Extend
+                </Button>
+              </SpaceBetween>
+            }
+          >
+            Training plans
+          </Header>
+        }
         loading={loading && !data}
         items={data?.items ?? []}
+        trackBy="name"
+        selectionType="single"
+        selectedItems={current ? [current] : []}
+        onSelectionChange={({ detail }) => setSelected(detail.selectedItems)}
+        ariaLabels={{ itemSelectionLabel: (_, p) => p.name, selectionGroupLabel: 'Training plans', allItemsSelectionLabel: () => 'all' }}
         empty="No training plans. Search offerings below."
         columnDefinitions={[
           { id: 'name', header: 'Name', cell: (p) => p.name },
@@ -48,16 +87,27 @@ function PlansTable() {
           { id: 'usage', header: 'Used by', cell: (p) => (p.usage ?? []).map((u) => `${u.cluster}/${u.instanceGroup} (${u.currentCount}/${u.targetCount})`).join(', ') || '-' },
         ]}
       />
+      {extending && current ? (
+        <ExtendPlanModal
+          plan={current}
+          onClose={() => {
+            setExtending(false);
+            void reload();
+          }}
+        />
+      ) : null}
     </SpaceBetween>
   );
 }
 
-function BuyModal({ query, offering, onClose }: { query: Record<string, string | number | undefined>; offering: OfferingView; onClose: () => void }) {
+function BuyModal({ query, offering, onClose }: { query: OfferingQuery; offering: OfferingView; onClose: () => void }) {
   const [name, setName] = useState('');
   const [plan, setPlan] = useState<PlanView | null>(null);
   const [error, setError] = useState<unknown>(null);
   const [done, setDone] = useState<string | null>(null);
-  const body = { ...query, name, offeringId: offering.offeringId, confirmPrice: offering.upfrontFee };
+  // bought in the Region that offers it (sent when the search named Regions)
+  const region = query.regions?.length && offering.region ? { region: offering.region } : {};
+  const body = { ...query, regions: undefined, ...region, name, offeringId: offering.offeringId, confirmPrice: offering.upfrontFee };
   const preview = async () => {
     setError(null);
     try {
@@ -106,6 +156,9 @@ function BuyModal({ query, offering, onClose }: { query: Record<string, string |
 
 function OfferingSearch() {
   const [instanceType, setInstanceType] = useState('ml.p5.48xlarge');
+  // none chosen: Launchpod's own Region; several: each searched, what they offer ranked as one list
+  const [regions, setRegions] = useState<string[]>([]);
+  const offered = useFetch(() => api.regions(), []);
   const [count, setCount] = useState('1');
   const [days, setDays] = useState('7');
   const [start, setStart] = useState('');
@@ -122,7 +175,7 @@ function OfferingSearch() {
   const search = async () => {
     setError(null);
     try {
-      const answer = await api.searchOfferings(query);
+      const answer = await api.searchOfferings({ ...query, regions });
       setOfferings(answer.data.items);
       setMessage(answer.data.message ?? null);
     } catch (e) {
@@ -147,6 +200,16 @@ function OfferingSearch() {
           <FormField label="Days">
             <Input type="number" value={days} onChange={({ detail }) => setDays(detail.value)} ariaLabel="Days" />
           </FormField>
+          <FormField label="Regions (optional)">
+            <Multiselect
+              selectedOptions={regions.map((r) => ({ value: r, label: r }))}
+              onChange={({ detail }) => setRegions(detail.selectedOptions.map((o) => o.value ?? '').filter(Boolean))}
+              options={(offered.data?.items ?? []).map((r) => ({ value: r, label: r }))}
+              placeholder={offered.data ? `${offered.data.default} (Launchpod's)` : 'Launchpod\'s Region'}
+              statusType={offered.data ? 'finished' : 'loading'}
+              filteringType="auto"
+            />
+          </FormField>
           <FormField label="Earliest start (optional)">
             <Input value={start} placeholder="2026-01-31T09:00Z" onChange={({ detail }) => setStart(detail.value)} ariaLabel="Earliest start" />
           </FormField>
@@ -157,9 +220,11 @@ function OfferingSearch() {
         {message && <Box color="text-status-inactive">{message}</Box>}
         {offerings && (
           <Table<OfferingView>
+            wrapLines
             items={offerings}
             empty="No offerings."
             columnDefinitions={[
+              { id: 'region', header: 'Region', cell: (o) => o.region ?? '-' },
               { id: 'zone', header: 'Zone', cell: (o) => o.availabilityZone ?? '-' },
               { id: 'price', header: 'Upfront price', cell: (o) => `${o.upfrontFee} ${o.currencyCode}` },
               { id: 'start', header: 'Start', cell: (o) => when(o.startTime) },
@@ -169,7 +234,7 @@ function OfferingSearch() {
             ]}
           />
         )}
-        {buying && <BuyModal query={query} offering={buying} onClose={() => setBuying(null)} />}
+        {buying && <BuyModal query={{ ...query, regions }} offering={buying} onClose={() => setBuying(null)} />}
       </SpaceBetween>
     </Container>
   );

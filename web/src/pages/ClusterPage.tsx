@@ -1,4 +1,4 @@
-// One cluster: EKS and HyperPod status, and a tab per capability.
+// One cluster: EKS and HyperPod status, and a section per capability (listed in the side navigation, lib/clusterSections).
 
 import { useNavigate, useParams, useSearchParams } from 'react-router-dom';
 import Box from '@cloudscape-design/components/box';
@@ -9,10 +9,10 @@ import Header from '@cloudscape-design/components/header';
 import KeyValuePairs from '@cloudscape-design/components/key-value-pairs';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import Spinner from '@cloudscape-design/components/spinner';
-import Tabs from '@cloudscape-design/components/tabs';
 import Badge from '@cloudscape-design/components/badge';
 import ButtonDropdown from '@cloudscape-design/components/button-dropdown';
 import FormField from '@cloudscape-design/components/form-field';
+import Input from '@cloudscape-design/components/input';
 import Select from '@cloudscape-design/components/select';
 import { useState, type ReactNode } from 'react';
 
@@ -34,10 +34,25 @@ import Link from '../components/Link';
 import OperationsTable from '../components/OperationsTable';
 import Status from '../components/Status';
 import { api, call, plan } from '../lib/api';
+import { clusterSection, clusterSectionHref, type ClusterSectionId } from '../lib/clusterSections';
+import { byInstanceType, instanceTypeOption } from '../lib/instanceTypes';
 import { formatTime } from '../lib/format';
 import type { ClusterView, OperationAcceptedView } from '../lib/types';
 import { useFetch } from '../lib/useFetch';
 import { useSession } from '../session';
+
+// An ARN or an id list that wraps only between its parts (after ":" or "/", between ids), never inside a name or at
+// a hyphen of "us-east-1": the narrow key-value columns broke "cluster/j2upzew0hcl" + "j" mid-word.
+function Parts({ text, code = false }: { text: string; code?: boolean }) {
+  const parts = text.split(/(?<=[:/])|(?<=, )/);
+  const joined = parts.map((part, i) => (
+    <span key={i}>
+      <span style={{ whiteSpace: 'nowrap' }}>{part}</span>
+      <wbr />
+    </span>
+  ));
+  return code ? <Box variant="code">{joined}</Box> : <>{joined}</>;
+}
 
 function Overview({ cluster }: { cluster: ClusterView }) {
   const addons = Object.entries(cluster.eks.addons ?? {});
@@ -52,8 +67,8 @@ function Overview({ cluster }: { cluster: ClusterView }) {
             { label: 'Authentication mode', value: cluster.eks.authenticationMode ?? '-' },
             { label: 'Endpoint', value: cluster.eks.endpoint ? <Box variant="code">{cluster.eks.endpoint}</Box> : '-' },
             { label: 'VPC', value: cluster.eks.vpcId ?? '-' },
-            { label: 'Subnets', value: cluster.eks.subnetIds?.length ? cluster.eks.subnetIds.join(', ') : '-' },
-            { label: 'ARN', value: cluster.eks.arn ? <Box variant="code">{cluster.eks.arn}</Box> : '-' },
+            { label: 'Subnets', value: cluster.eks.subnetIds?.length ? <Parts text={cluster.eks.subnetIds.join(', ')} /> : '-' },
+            { label: 'ARN', value: cluster.eks.arn ? <Parts text={cluster.eks.arn} code /> : '-' },
             {
               label: 'Add-ons',
               value: addons.length ? (
@@ -75,7 +90,7 @@ function Overview({ cluster }: { cluster: ClusterView }) {
           items={[
             { label: 'Status', value: <Status value={cluster.hyperpod.status} /> },
             { label: 'Node recovery', value: cluster.hyperpod.nodeRecovery ?? '-' },
-            { label: 'ARN', value: cluster.hyperpod.arn ? <Box variant="code">{cluster.hyperpod.arn}</Box> : '-' },
+            { label: 'ARN', value: cluster.hyperpod.arn ? <Parts text={cluster.hyperpod.arn} code /> : '-' },
             ...(cluster.hyperpod.failureMessage ? [{ label: 'Failure', value: cluster.hyperpod.failureMessage }] : []),
           ]}
         />
@@ -185,6 +200,70 @@ function DeleteCluster({ cluster, onClose }: { cluster: ClusterView; onClose: ()
   );
 }
 
+// HyperPod for a cluster made without it (the wizard's "EKS control plane only"): one instance group in a zone of the
+// control plane, planned by the API's dry run before anything is created. More groups are added from Instance groups.
+function CreateHyperPod({ name, onClose }: { name: string; onClose: () => void }) {
+  const navigate = useNavigate();
+  const zones = useFetch(() => api.availabilityZones(), []);
+  const [zone, setZone] = useState('');
+  const [group, setGroup] = useState('gpu');
+  const [type, setType] = useState('');
+  const [count, setCount] = useState('1');
+  const chosenZone = zone || zones.data?.items[0]?.name || '';
+  const types = useFetch(() => api.instanceTypes(chosenZone || undefined), [chosenZone]);
+  const offered = [...(types.data?.items ?? [])].filter((t) => t.availabilityZones.includes(chosenZone)).sort(byInstanceType);
+  const fallback = offered.find((t) => t.gpus) ?? offered[0]; // a GPU type first: what HyperPod clusters are for
+  const chosenType = type && offered.some((t) => t.instanceType === type) ? type : fallback?.instanceType ?? '';
+  const body = {
+    availabilityZone: chosenZone,
+    instanceGroups: [{ instanceGroup: group, instanceType: chosenType, instanceCount: Number(count) }],
+  };
+  return (
+    <ConfirmAction
+      header={`Create the HyperPod cluster of ${name}`}
+      action="Create HyperPod cluster"
+      ready={Boolean(chosenZone && chosenType && group && count)}
+      loadPlan={() => plan('create_hyperpod', { name }, { body })}
+      planDeps={[name, chosenZone, group, chosenType, count]}
+      planLabel="What it would do"
+      onClose={onClose}
+      onConfirm={async () => {
+        const { data } = await call<OperationAcceptedView>('create_hyperpod', { name }, { body });
+        navigate(`/operations/${encodeURIComponent(data.operation.id)}`);
+      }}
+    >
+      <SpaceBetween size="m">
+        <FormField label="Availability zone" description="HyperPod's nodes run in one zone of the control plane's.">
+          <Select
+            selectedOption={chosenZone ? { value: chosenZone, label: chosenZone } : null}
+            onChange={({ detail }) => setZone(detail.selectedOption.value ?? '')}
+            options={(zones.data?.items ?? []).map((z) => ({ value: z.name, label: z.name }))}
+            statusType={zones.loading ? 'loading' : 'finished'}
+            ariaLabel="Availability zone"
+          />
+        </FormField>
+        <FormField label="Group name" description="More groups can be added afterwards, from Instance groups.">
+          <Input value={group} onChange={({ detail }) => setGroup(detail.value)} ariaLabel="Group name" />
+        </FormField>
+        <FormField label="Instance type">
+          <Select
+            selectedOption={chosenType ? instanceTypeOption(offered.find((t) => t.instanceType === chosenType)!) : null}
+            onChange={({ detail }) => setType(detail.selectedOption.value ?? '')}
+            options={offered.map(instanceTypeOption)}
+            statusType={types.loading ? 'loading' : 'finished'}
+            empty={`No HyperPod instance type is offered in ${chosenZone}`}
+            filteringType="auto"
+            ariaLabel="Instance type"
+          />
+        </FormField>
+        <FormField label="Instance count">
+          <Input type="number" value={count} onChange={({ detail }) => setCount(detail.value)} ariaLabel="Instance count" />
+        </FormField>
+      </SpaceBetween>
+    </ConfirmAction>
+  );
+}
+
 function DeleteHyperPod({ cluster, onClose }: { cluster: ClusterView; onClose: () => void }) {
   const name = cluster.name;
   return (
@@ -196,19 +275,40 @@ function DeleteHyperPod({ cluster, onClose }: { cluster: ClusterView; onClose: (
   );
 }
 
+// What each section shows; a section of lib/clusterSections without its content here does not type-check.
+function sections(cluster: ClusterView): Record<ClusterSectionId, ReactNode> {
+  const name = cluster.name;
+  const eksActive = cluster.eks.status === 'ACTIVE';
+  const inService = cluster.hyperpod.status === 'InService';
+  return {
+    overview: <Overview cluster={cluster} />,
+    'instance-groups': <InstanceGroupsTab cluster={name} region={cluster.region} ready={cluster.hyperpod.status !== 'NOT_CREATED'} />,
+    nodes: <NodesTab cluster={name} />,
+    dependencies: <DependenciesTab cluster={name} ready={eksActive} />,
+    features: <FeaturesTab cluster={name} ready={eksActive} />,
+    storage: <StorageTab cluster={name} ready={eksActive} />,
+    jobs: <JobsTab cluster={name} ready={inService} />,
+    spaces: <SpacesTab cluster={name} ready={inService} />,
+    inference: <InferenceTab cluster={name} ready={eksActive} />,
+    notifications: <NotificationsTab cluster={name} />,
+    operations: <ClusterOperations name={name} />,
+  };
+}
+
 export default function ClusterPage() {
   const { name = '' } = useParams();
-  const [params, setParams] = useSearchParams();
+  const [params] = useSearchParams();
   const { activeCluster, setActiveCluster, can } = useSession();
-  const [dialog, setDialog] = useState<'delete' | 'phase' | 'hyperpod' | null>(null);
+  const [dialog, setDialog] = useState<'delete' | 'phase' | 'hyperpod' | 'create-hyperpod' | null>(null);
   const { data: cluster, error, reload } = useFetch(() => api.cluster(name), [name], 10000);
-  const tab = params.get('tab') ?? 'overview';
+  const section = clusterSection(params.get('tab'));
 
   const breadcrumbs = (
     <Breadcrumbs
       items={[
         { text: 'Clusters', href: '/clusters' },
         { text: name, href: `/clusters/${encodeURIComponent(name)}` },
+        ...(section.id === 'overview' ? [] : [{ text: section.label, href: clusterSectionHref(name, section.id) }]),
       ]}
     />
   );
@@ -230,9 +330,15 @@ export default function ClusterPage() {
               <ButtonDropdown
                 disabled={!cluster || !can('admin')}
                 disabledReason={cluster ? 'Changing a cluster needs the admin role.' : undefined}
-                onItemClick={({ detail }) => setDialog(detail.id as 'delete' | 'phase' | 'hyperpod')}
+                onItemClick={({ detail }) => setDialog(detail.id as 'delete' | 'phase' | 'hyperpod' | 'create-hyperpod')}
                 items={[
                   { id: 'phase', text: 'Run a provisioning phase again' },
+                  {
+                    id: 'create-hyperpod',
+                    text: 'Create HyperPod cluster',
+                    disabled: cluster?.hyperpod.status !== 'NOT_CREATED',
+                    disabledReason: 'This cluster has its HyperPod cluster.',
+                  },
                   {
                     id: 'hyperpod',
                     text: 'Delete HyperPod cluster',
@@ -259,34 +365,9 @@ export default function ClusterPage() {
           </Box>
         ) : null}
         {cluster ? (
-          <Tabs
-            activeTabId={tab}
-            onChange={({ detail }) => setParams(detail.activeTabId === 'overview' ? {} : { tab: detail.activeTabId })}
-            ariaLabel="Cluster sections"
-            i18nStrings={{ scrollLeftAriaLabel: 'Scroll tabs left', scrollRightAriaLabel: 'Scroll tabs right' }}
-            tabs={[
-              { id: 'overview', label: 'Overview', content: <Overview cluster={cluster} /> },
-              {
-                id: 'dependencies',
-                label: 'Dependencies',
-                content: <DependenciesTab cluster={name} ready={cluster.eks.status === 'ACTIVE'} />,
-              },
-              {
-                id: 'instance-groups',
-                label: 'Instance groups',
-                content: <InstanceGroupsTab cluster={name} ready={cluster.hyperpod.status !== 'NOT_CREATED'} />,
-              },
-              // ---- managed features and storage
-              { id: 'features', label: 'Features', content: <FeaturesTab cluster={name} ready={cluster.eks.status === 'ACTIVE'} /> },
-              { id: 'storage', label: 'Storage', content: <StorageTab cluster={name} ready={cluster.eks.status === 'ACTIVE'} /> },
-              { id: 'jobs', label: 'Jobs', content: <JobsTab cluster={name} ready={cluster.hyperpod.status === 'InService'} /> },
-              { id: 'spaces', label: 'Spaces', content: <SpacesTab cluster={name} ready={cluster.hyperpod.status === 'InService'} /> },
-              { id: 'inference', label: 'Inference', content: <InferenceTab cluster={name} ready={cluster.eks.status === 'ACTIVE'} /> },
-              { id: 'nodes', label: 'Nodes', content: <NodesTab cluster={name} /> },
-              { id: 'notifications', label: 'Notifications', content: <NotificationsTab cluster={name} /> },
-              { id: 'operations', label: 'Operations', content: <ClusterOperations name={name} /> },
-            ]}
-          />
+          <div role="region" aria-label={section.label} data-section={section.id}>
+            {sections(cluster)[section.id]}
+          </div>
         ) : error ? null : (
           <Spinner size="large" />
         )}
@@ -294,6 +375,7 @@ export default function ClusterPage() {
       {dialog === 'delete' && cluster ? <DeleteCluster cluster={cluster} onClose={() => setDialog(null)} /> : null}
       {dialog === 'phase' ? <RunPhase name={name} onClose={() => setDialog(null)} /> : null}
       {dialog === 'hyperpod' && cluster ? <DeleteHyperPod cluster={cluster} onClose={() => setDialog(null)} /> : null}
+      {dialog === 'create-hyperpod' ? <CreateHyperPod name={name} onClose={() => setDialog(null)} /> : null}
     </ContentLayout>
   );
 }

@@ -94,6 +94,7 @@ export default function ClustersPage() {
     <SpaceBetween size="m">
         <ErrorAlert error={error} />
         <Table
+          wrapLines
           {...collectionProps}
           selectionType="single"
           selectedItems={selected}

@@ -1,5 +1,6 @@
-// The create-cluster wizard: decision-level questions only (name, zone, HyperPod's instance groups, storage);
-// CIDRs, the second zone and the Kubernetes version wait under "Advanced".
+// The create-cluster wizard: decision-level questions only (name, Region and zone, HyperPod's instance groups,
+// storage); CIDRs, the second zone and the Kubernetes version wait under "Advanced". The Region is fixed for the
+// cluster's life; the zones and instance types offered are that Region's.
 //
 // With "Create a HyperPod cluster" on (the default) it sends POST /api/clusters/provision: the control plane,
 // its dependencies, the HyperPod cluster and optionally storage as one operation whose phases the
@@ -8,27 +9,25 @@
 import { useEffect, useMemo, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import Alert from '@cloudscape-design/components/alert';
-import Button from '@cloudscape-design/components/button';
 import Checkbox from '@cloudscape-design/components/checkbox';
 import Container from '@cloudscape-design/components/container';
 import ExpandableSection from '@cloudscape-design/components/expandable-section';
 import FormField from '@cloudscape-design/components/form-field';
 import Header from '@cloudscape-design/components/header';
 import Input from '@cloudscape-design/components/input';
-import KeyValuePairs from '@cloudscape-design/components/key-value-pairs';
 import Select, { type SelectProps } from '@cloudscape-design/components/select';
 import SpaceBetween from '@cloudscape-design/components/space-between';
-import Table from '@cloudscape-design/components/table';
 import Toggle from '@cloudscape-design/components/toggle';
 import Wizard from '@cloudscape-design/components/wizard';
 
 import Breadcrumbs from '../components/Breadcrumbs';
 import ErrorAlert from '../components/ErrorAlert';
 import InstanceGroupsEditor, { newGroup, type GroupRow } from '../components/InstanceGroupsEditor';
+import CreateClusterReview from '../components/CreateClusterReview';
+import RegionSelect from '../components/RegionSelect';
 import StorageStep from '../components/StorageStep';
 import { api, ApiError, type OpenApiDoc } from '../lib/api';
 import {
-  DEEP_HEALTH_CHECKS,
   checkInstanceGroups,
   checkStorage,
   createClusterBody,
@@ -54,6 +53,7 @@ const STEP = { name: 0, placement: 1, hyperpod: 2, storage: 3, review: 4 } as co
 
 interface FormState {
   name: string;
+  region: string; // '' = Launchpod's own Region
   zone: string;
   secondZone: string; // '' = chosen automatically
   vpcCidr: string;
@@ -61,6 +61,7 @@ interface FormState {
   hyperpod: boolean;
   instanceGroups: GroupRow[];
   nodeRecovery: boolean;
+  continuous: boolean; // nodeProvisioningMode Continuous
   includeOptionalDependencies: boolean;
   storageOn: boolean;
   storage: StorageChoices;
@@ -73,7 +74,7 @@ const ADVANCED: WizardField[] = ['secondZone', 'vpcCidr', 'kubernetesVersion'];
 // Which step shows each field, so a server error can take the user to it.
 function stepOf(field: WizardField): number {
   if (field === 'name') return STEP.name;
-  if (field === 'zone' || ADVANCED.includes(field)) return STEP.placement;
+  if (field === 'region' || field === 'zone' || ADVANCED.includes(field)) return STEP.placement;
   if (field === 'storage' || field.startsWith('storage.')) return STEP.storage;
   return STEP.hyperpod;
 }
@@ -83,6 +84,7 @@ export default function CreateClusterPage() {
   const { notify } = useSession();
   const [step, setStep] = useState(0);
   const [schemas, setSchemas] = useState<OpenApiDoc | null>(null);
+  const [homeRegion, setHomeRegion] = useState('');
   const [zones, setZones] = useState<AvailabilityZoneView[] | null>(null);
   const [types, setTypes] = useState<InstanceTypeOfferingView[] | null>(null);
   const [loadError, setLoadError] = useState<unknown>(null);
@@ -92,6 +94,7 @@ export default function CreateClusterPage() {
   const [advancedOpen, setAdvancedOpen] = useState(false);
   const [form, setForm] = useState<FormState>(() => ({
     name: '',
+    region: '',
     zone: '',
     secondZone: '',
     vpcCidr: '',
@@ -99,6 +102,7 @@ export default function CreateClusterPage() {
     hyperpod: true,
     instanceGroups: [newGroup([])],
     nodeRecovery: true,
+    continuous: false,
     includeOptionalDependencies: false,
     storageOn: false,
     storage: { kind: 's3', storageName: '', namespace: 'default', prefix: '', fileSystemId: '' },
@@ -131,17 +135,23 @@ export default function CreateClusterPage() {
 
   useEffect(() => {
     void loadSchemas().then(setSchemas);
+  }, []);
+
+  // The zones of the Region chosen; a zone picked in another Region is asked again.
+  useEffect(() => {
+    setZones(null);
+    setForm((current) => ({ ...current, zone: '', secondZone: '' }));
     api
-      .availabilityZones()
+      .availabilityZones(undefined, form.region || undefined)
       .then(({ data }) => setZones(data.items))
       .catch(setLoadError);
-  }, []);
+  }, [form.region]);
 
   useEffect(() => {
     if (!form.zone) return;
     setTypes(null);
     api
-      .instanceTypes(form.zone)
+      .instanceTypes(form.zone, form.region || undefined)
       .then(({ data }) => {
         const offered = data.items.filter((item) => item.availabilityZones.length === 0 || item.availabilityZones.includes(form.zone));
         setTypes(offered);
@@ -154,7 +164,7 @@ export default function CreateClusterPage() {
         }));
       })
       .catch(setLoadError);
-  }, [form.zone]);
+  }, [form.zone, form.region]);
 
   const usableZones = useMemo(() => (zones ?? []).filter((zone) => zone.state === 'available'), [zones]);
   const autoSecondZone = usableZones.find((zone) => zone.name !== form.zone)?.name ?? '';
@@ -199,7 +209,10 @@ export default function CreateClusterPage() {
       found.kubernetesVersion = checkString(doc, MODEL, 'kubernetesVersion', versionFrom(doc));
     }
     if ((all || stepIndex === STEP.hyperpod) && form.hyperpod) {
-      Object.assign(found, checkInstanceGroups(doc, form.instanceGroups, form.zone, types ? types.map((item) => item.instanceType) : null));
+      Object.assign(
+        found,
+        checkInstanceGroups(doc, form.instanceGroups, form.zone, types ? types.map((item) => item.instanceType) : null, form.continuous),
+      );
     }
     if ((all || stepIndex === STEP.storage) && storage) {
       Object.assign(found, checkStorage(doc, storage, form.includeOptionalDependencies));
@@ -319,8 +332,9 @@ export default function CreateClusterPage() {
   );
 
   const placement = (
-    <Container header={<Header variant="h2" description="Capacity for accelerated instances differs per zone; choose where you have it.">Placement</Header>}>
+    <Container header={<Header variant="h2" description="Capacity for accelerated instances differs per Region and zone; choose where you have it.">Placement</Header>}>
       <SpaceBetween size="l">
+        <RegionSelect value={form.region} onChange={(region) => set('region', region)} onHome={setHomeRegion} errorText={errors.region} />
         <FormField label="Availability zone" description="Where the HyperPod instances run." errorText={errors.zone}>
           <Select
             selectedOption={form.zone ? zoneOption(usableZones.find((zone) => zone.name === form.zone) ?? { name: form.zone, zoneId: '-', state: '' }) : null}
@@ -391,7 +405,7 @@ export default function CreateClusterPage() {
             typesLoading={!types}
             max={maxGroups}
           />
-          <Container header={<Header variant="h2">Recovery and dependencies</Header>}>
+          <Container header={<Header variant="h2">Recovery and provisioning</Header>}>
             <SpaceBetween size="l">
               <FormField
                 label="Node recovery"
@@ -400,6 +414,21 @@ export default function CreateClusterPage() {
               >
                 <Toggle checked={form.nodeRecovery} onChange={({ detail }) => set('nodeRecovery', detail.checked)}>
                   Automatic node recovery
+                </Toggle>
+              </FormField>
+              <FormField
+                label="Provisioning"
+                description="HyperPod keeps adding instances as capacity frees up instead of failing, keeps the cluster's events, and lets groups have fallback types, a minimum count and nodes moved between them. Autoscaling (Karpenter) needs it too. It cannot be changed later."
+                errorText={errors.continuous}
+              >
+                <Toggle
+                  checked={form.continuous}
+                  onChange={({ detail }) => {
+                    set('continuous', detail.checked);
+                    clear(...groupErrors('instanceTypes'), ...groupErrors('minInstanceCount'));
+                  }}
+                >
+                  Continuous provisioning
                 </Toggle>
               </FormField>
               <FormField
@@ -445,95 +474,15 @@ export default function CreateClusterPage() {
     />
   );
 
-  const edit = (to: number, what: string) => (
-    <Button ariaLabel={`Edit ${what}`} onClick={() => setStep(to)}>
-      Edit
-    </Button>
-  );
-  const zonesText = `${form.zone || 'the zone'} and ${secondZone || 'a second zone'}`;
-  const instances = form.instanceGroups.reduce((total, group) => total + (Number(group.instanceCount) || 0), 0);
-  const whatHappens = form.hyperpod
-    ? `One operation, phase by phase: the network, IAM role and EKS control plane in ${zonesText} (HyperPod's lifecycle ` +
-      `scripts and execution role are made meanwhile), then the dependencies${form.includeOptionalDependencies ? ', optional ones included,' : ''} ` +
-      `and the HyperPod cluster with ${instances} instance${instances === 1 ? '' : 's'} and ${form.nodeRecovery ? 'automatic' : 'no'} node recovery` +
-      `${storage ? `, then the ${storage.kind === 's3' ? 'S3' : 'FSx'} volume claim ${storage.storageName}` : ''}. The next page follows every phase.`
-    : `Launchpod creates the network, IAM role and EKS control plane in ${zonesText}, then its OIDC provider, access entry and ` +
-      'core add-ons. No HyperPod cluster is created.';
   const review = (
-    <SpaceBetween size="l">
-      <Container header={<Header variant="h2" actions={edit(STEP.name, 'cluster')}>Cluster</Header>}>
-        <KeyValuePairs columns={2} items={[{ label: 'Name', value: form.name || '-' }, { label: 'Kubernetes version', value: kubernetesVersion || "the API's default" }]} />
-      </Container>
-      <Container header={<Header variant="h2" actions={edit(STEP.placement, 'placement and network')}>Placement and network</Header>}>
-        <KeyValuePairs
-          columns={3}
-          items={[
-            { label: 'Availability zone', value: form.zone || '-' },
-            { label: 'Control plane zones', value: [form.zone, secondZone].filter(Boolean).join(', ') || '-' },
-            { label: 'VPC CIDR', value: form.vpcCidr || `${DEFAULT_CIDR} (default)` },
-          ]}
-        />
-      </Container>
-      <Container header={<Header variant="h2" actions={edit(STEP.hyperpod, 'HyperPod')}>HyperPod</Header>}>
-        <KeyValuePairs
-          columns={4}
-          items={
-            form.hyperpod
-              ? [
-                  { label: 'HyperPod cluster', value: `Created in ${form.zone || '-'}` },
-                  { label: 'Instances', value: `${instances} in ${form.instanceGroups.length} group${form.instanceGroups.length === 1 ? '' : 's'}` },
-                  { label: 'Node recovery', value: form.nodeRecovery ? 'Automatic' : 'None' },
-                  { label: 'Optional dependencies', value: form.includeOptionalDependencies ? OPTIONAL_DEPENDENCIES : 'Not installed' },
-                ]
-              : [{ label: 'HyperPod cluster', value: 'Not created now' }]
-          }
-        />
-      </Container>
-      {form.hyperpod ? (
-        <Table
-          variant="container"
-          header={
-            <Header variant="h2" counter={`(${form.instanceGroups.length})`}>
-              Instance groups
-            </Header>
-          }
-          items={form.instanceGroups}
-          trackBy="id"
-          columnDefinitions={[
-            { id: 'name', header: 'Group', cell: (group) => group.name },
-            { id: 'type', header: 'Instance type', cell: (group) => group.instanceType || '-' },
-            { id: 'count', header: 'Count', cell: (group) => group.instanceCount },
-            { id: 'threads', header: 'Threads per core', cell: (group) => group.threadsPerCore },
-            { id: 'ebs', header: 'EBS volume', cell: (group) => `${group.ebsVolumeGb} GiB` },
-            {
-              id: 'checks',
-              header: 'Deep health checks',
-              cell: (group) => DEEP_HEALTH_CHECKS.filter((check) => group.deepHealthChecks[check]).join(', ') || 'Off',
-            },
-          ]}
-        />
-      ) : null}
-      <Container header={<Header variant="h2" actions={edit(STEP.storage, 'storage')}>Storage</Header>}>
-        {storage ? (
-          <KeyValuePairs
-            columns={3}
-            items={[
-              { label: 'Source', value: storage.kind === 's3' ? 'Amazon S3 (Mountpoint)' : 'FSx for Lustre' },
-              { label: 'Claim', value: `${storage.namespace || 'default'}/${storage.storageName}` },
-              storage.kind === 's3'
-                ? { label: 'Prefix', value: storage.prefix || 'The whole bucket' }
-                : { label: 'File system id', value: storage.fileSystemId },
-            ]}
-          />
-        ) : (
-          <KeyValuePairs columns={1} items={[{ label: 'Storage', value: 'None' }]} />
-        )}
-      </Container>
-      <Alert type="info" header="What happens now">
-        {whatHappens}
-      </Alert>
-      <ErrorAlert error={submitError} onDismiss={() => setSubmitError(null)} />
-    </SpaceBetween>
+    <CreateClusterReview
+      form={{ ...form, region: form.region || homeRegion, secondZone, kubernetesVersion, storage }}
+      optionalDependencies={OPTIONAL_DEPENDENCIES}
+      defaultCidr={DEFAULT_CIDR}
+      onEdit={(part) => setStep(STEP[part])}
+      submitError={submitError}
+      onDismissError={() => setSubmitError(null)}
+    />
   );
 
   return (

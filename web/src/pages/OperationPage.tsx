@@ -172,7 +172,6 @@ export default function OperationPage() {
               { label: 'Attempt', value: <span data-testid="operation-attempt">{operation.attempt}</span> },
               { label: 'Started by', value: operation.createdBy ?? '-' },
               { label: 'Last update', value: formatTime(operation.updatedAt) },
-              { label: 'Status tool', value: <Box variant="code">{operation.statusTool}</Box> },
             ]}
           />
         </Container>
@@ -203,6 +202,7 @@ export default function OperationPage() {
       {hyperpodAsk && againOpen ? (
         <HyperPodAgain
           cluster={operation.target}
+          region={typeof operation.request.region === 'string' ? operation.request.region : undefined}
           ask={hyperpodAsk}
           onClose={() => setAgainOpen(false)}
           onStarted={(next) => {

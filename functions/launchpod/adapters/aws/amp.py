@@ -20,6 +20,8 @@ from botocore.awsrequest import AWSRequest
 from botocore.exceptions import BotoCoreError
 from botocore.httpsession import URLLib3Session
 
+from launchpod.adapters.aws.clients import client
+from launchpod.adapters.aws.errors import aws_call
 from launchpod.domain.errors import Conflict, PermanentError, RetryableError
 from launchpod.runtime.settings import settings
 
@@ -78,3 +80,33 @@ class Amp:
     def query(self, endpoint: str, query: str, at: float) -> list[dict[str, Any]]:
         """The instant vector of ``query`` at ``at``."""
         return self._get(endpoint, "query", {"query": query, "time": f"{at:.3f}"})
+
+
+class AmpWorkspaces:
+    """The workspaces themselves (the ``amp`` control plane: ListWorkspaces, CreateWorkspace, DescribeWorkspace;
+    https://docs.aws.amazon.com/prometheus/latest/APIReference/API_CreateWorkspace.html). A workspace is ACTIVE
+    some seconds after CreateWorkspace answers 202 with CREATING."""
+
+    def __init__(self) -> None:
+        self.amp = client("amp")
+
+    def owned(self, alias: str, tags: dict[str, str]) -> dict[str, Any] | None:
+        """The workspace with this alias that carries every tag in ``tags`` (one Launchpod made), described:
+        ``{workspaceId, arn, status: {statusCode}, prometheusEndpoint, tags}``; None when there is none."""
+        with aws_call("aps:ListWorkspaces"):
+            listed = self.amp.list_workspaces(alias=alias)["workspaces"]
+        for summary in listed:
+            if summary.get("alias") != alias or summary.get("status", {}).get("statusCode") == "DELETING":
+                continue
+            with aws_call("aps:DescribeWorkspace"):
+                found = self.amp.describe_workspace(workspaceId=summary["workspaceId"])["workspace"]
+            if all((found.get("tags") or {}).get(k) == v for k, v in tags.items()):
+                return dict(found)
+        return None
+
+    def create(self, alias: str, tags: dict[str, str]) -> dict[str, Any]:
+        """A new workspace with tags (tag-on-create); its description (CREATING at first)."""
+        with aws_call("aps:CreateWorkspace"):
+            made = self.amp.create_workspace(alias=alias, tags=tags)
+        with aws_call("aps:DescribeWorkspace"):
+            return dict(self.amp.describe_workspace(workspaceId=made["workspaceId"])["workspace"])

@@ -6,14 +6,13 @@ re-run phase finds the work already done instead of doing it twice.
 
 from __future__ import annotations
 
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from botocore.exceptions import ClientError
 
 from launchpod.adapters.aws.clients import client
 from launchpod.adapters.aws.errors import aws_call, error_code
-from launchpod.adapters.aws.propagation import retry_fresh_ids
+from launchpod.domain.concurrency import ContextPool
 from launchpod.domain.errors import LaunchpodError
 
 
@@ -31,8 +30,7 @@ def _spec(kind: str, tags: dict[str, str]) -> list[dict[str, Any]]:
 
 class Ec2:
     def __init__(self) -> None:
-        self.ec2 = client("ec2")
-        retry_fresh_ids(self.ec2)  # a resource just created can be NotFound for a moment
+        self.ec2 = client("ec2")  # retries an id just created while EC2 still answers NotFound (clients.py)
 
     # ------------------------------------------------------------------ catalog
     def zones(self) -> list[dict[str, str]]:
@@ -56,7 +54,7 @@ class Ec2:
                 return [(o["InstanceType"], o["Location"]) for page in pages for o in page["InstanceTypeOfferings"]]
 
         starts = range(0, len(instance_types), 100)
-        with ThreadPoolExecutor(max_workers=max(1, len(starts)), thread_name_prefix="offerings") as pool:
+        with ContextPool(max_workers=max(1, len(starts)), thread_name_prefix="offerings") as pool:
             chunks = list(pool.map(chunk, starts))
         found: dict[str, list[str]] = {}
         for offered in chunks:

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import json
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from botocore.exceptions import ClientError
 
 from launchpod.adapters.aws.clients import client
 from launchpod.adapters.aws.errors import aws_call, error_code, or_none
+from launchpod.domain.concurrency import ContextPool
 
 
 class Eks:
@@ -106,7 +106,7 @@ class Eks:
         if len(names) < 2:
             described = [describe(n) for n in names]
         else:
-            with ThreadPoolExecutor(max_workers=min(10, len(names)), thread_name_prefix="addon") as pool:
+            with ContextPool(max_workers=min(10, len(names)), thread_name_prefix="addon") as pool:
                 described = list(pool.map(describe, names))
         return {n: a for n, a in zip(names, described, strict=True) if a is not None}
 

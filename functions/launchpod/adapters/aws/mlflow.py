@@ -24,6 +24,7 @@ from launchpod.domain.errors import PermanentError, RetryableError
 from launchpod.runtime.settings import settings
 
 MLFLOW_SERVICE = "sagemaker-mlflow"
+_ACTIONS = {"runs/search": "SearchRuns", "metrics/get-history": "GetMetricHistory"}  # the IAM action of each path
 
 
 class Mlflow:
@@ -67,7 +68,7 @@ class Mlflow:
         url = f"{base.rstrip('/')}/api/2.0/mlflow/{path}" + (f"?{urlencode(query, quote_via=quote)}" if query else "")
         headers = {"x-mlflow-sm-tracking-server-arn": arn, "Content-Type": "application/json"}
         request = AWSRequest(method, url, data=json.dumps(body).encode() if body is not None else None, headers=headers)
-        action = f"{MLFLOW_SERVICE}:{'SearchRuns' if path == 'runs/search' else 'GetExperimentByName'}"
+        action = f"{MLFLOW_SERVICE}:{_ACTIONS.get(path, 'GetExperimentByName')}"
         try:
             SigV4Auth(boto3.Session().get_credentials(), MLFLOW_SERVICE, region).add_auth(request)
             response = self._http.send(request.prepare())
@@ -96,3 +97,10 @@ class Mlflow:
         search = {"experiment_ids": [experiment_id], "max_results": 1, "order_by": ["attributes.start_time DESC"]}
         runs = (self._rest(arn, "POST", "runs/search", None, search) or {}).get("runs") or []
         return dict(runs[0]["info"]) if runs else None
+
+    def metric_history(self, arn: str, run_id: str, key: str) -> list[dict[str, Any]]:
+        """Every value logged for ``key`` in the run, in order: ``{key, value, timestamp (epoch ms), step}``
+        (MLflow REST API GetMetricHistory, https://mlflow.org/docs/latest/api_reference/rest-api.html#get-history);
+        [] when the run or the metric does not exist."""
+        found = self._rest(arn, "GET", "metrics/get-history", {"run_id": run_id, "metric_key": key}, None)
+        return [dict(m) for m in (found or {}).get("metrics") or []]

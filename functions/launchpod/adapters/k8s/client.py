@@ -3,7 +3,8 @@
 The token is the EKS recipe: a presigned STS GetCallerIdentity URL carrying the cluster name in
 the signed ``x-k8s-aws-id`` header, base64url-encoded behind ``k8s-aws-v1.``. It lives 15
 minutes; clients are cached for 10. When a kube role is configured the token is minted as that
-role, the one principal every cluster gives an access entry to.
+role, the one principal every cluster gives an access entry to. The cluster is described, and its token
+presigned, in the current Region (``launchpod.adapters.aws.clients.in_region``: the cluster's).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import boto3
 from botocore.signers import RequestSigner
 from kubernetes import client as k8s
 
-from launchpod.adapters.aws.clients import client
+from launchpod.adapters.aws.clients import client, region
 from launchpod.adapters.aws.eks import Eks
 from launchpod.adapters.aws.errors import aws_call
 from launchpod.domain.errors import NotFound, RetryableError
@@ -32,31 +33,31 @@ _CLIENT_LIFE = 600.0
 def _session() -> boto3.session.Session:
     s = settings()
     if not s.kube_role_arn:
-        return boto3.session.Session(region_name=s.region)
+        return boto3.session.Session(region_name=region())
     with aws_call("sts:AssumeRole"):
         creds = client("sts").assume_role(RoleArn=s.kube_role_arn, RoleSessionName="launchpod-kube")["Credentials"]
     return boto3.session.Session(
         aws_access_key_id=creds["AccessKeyId"],
         aws_secret_access_key=creds["SecretAccessKey"],
         aws_session_token=creds["SessionToken"],
-        region_name=s.region,
+        region_name=region(),
     )
 
 
 def eks_token(cluster: str) -> str:
-    session = _session()
-    sts = session.client("sts", region_name=settings().region, endpoint_url=settings().aws_endpoint_url)
+    session, where = _session(), region()
+    sts = session.client("sts", region_name=where, endpoint_url=settings().aws_endpoint_url)
     service_id = sts.meta.service_model.service_id
-    signer = RequestSigner(service_id, settings().region, "sts", "v4", session.get_credentials(), session.events)
+    signer = RequestSigner(service_id, where, "sts", "v4", session.get_credentials(), session.events)
     url = signer.generate_presigned_url(
         {
             "method": "GET",
-            "url": f"https://sts.{settings().region}.amazonaws.com/?Action=GetCallerIdentity&Version=2011-06-15",
+            "url": f"https://sts.{where}.amazonaws.com/?Action=GetCallerIdentity&Version=2011-06-15",
             "body": {},
             "headers": {"x-k8s-aws-id": cluster},
             "context": {},
         },
-        region_name=settings().region,
+        region_name=where,
         expires_in=60,
         operation_name="",
     )

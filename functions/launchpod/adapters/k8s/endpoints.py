@@ -14,7 +14,7 @@ from launchpod.adapters.k8s.apply import _call, get, list_labelled, path_of
 from launchpod.domain import ownership
 from launchpod.domain.dependencies import lbc
 from launchpod.domain.errors import PermanentError, RetryableError
-from launchpod.domain.inference import manifests
+from launchpod.domain.inference import manifests, queueing
 from launchpod.domain.inference.endpoints import RealEndpoint
 
 _API = {"managed": manifests.GROUP_VERSION, "jumpstart": manifests.GROUP_VERSION, "container": "apps/v1"}
@@ -46,6 +46,8 @@ def _real(cluster: str, kind: str, primary: dict[str, Any], with_pods: bool) -> 
     pods = _pods(cluster, kind, primary) if with_pods else []
     scaler = get(cluster, path_of(manifests.scaled_object_ref(name, ns))) if kind == "container" else None
     real = RealEndpoint(kind=kind, primary=primary, service=service, pods=pods, scaler=scaler)
+    if any(queueing.gated(p) for p in pods):
+        real.queue_notes = _queue_notes(cluster, ns, pods)
     if scaler is not None and not _scaler_ready(scaler):
         real.scaler_event = _last_warning(cluster, ns, name, "ScaledObject")
     if kind != "container" and (primary.get("spec") or {}).get("autoScalingSpec"):
@@ -56,6 +58,17 @@ def _real(cluster: str, kind: str, primary: dict[str, Any], with_pods: bool) -> 
         real.balancer_blocked = lbc.blocked(cluster, get(cluster, path_of(lbc.deployment_ref())))
         real.balancer_event = _last_warning(cluster, ns, name)
     return real
+
+
+def _queue_notes(cluster: str, namespace: str, pods: list[dict[str, Any]]) -> dict[str, str]:
+    """Why each gated pod waits: its Workload's words, and the Preempted event of the one before it."""
+    try:
+        found = get(cluster, f"/apis/kueue.x-k8s.io/v1beta1/namespaces/{namespace}/workloads") or {}
+    except PermanentError:  # Kueue's kinds are not served: no queue to explain
+        return {}
+    query = [("fieldSelector", "involvedObject.kind=Workload,reason=Preempted")]
+    events = _call(cluster, "GET", f"/api/v1/namespaces/{namespace}/events", query=query) or {}
+    return queueing.notes(pods, list(found.get("items") or []), list(events.get("items") or []))
 
 
 def _scaler_ready(scaled: dict[str, Any]) -> bool:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pydantic import Field
 
-from launchpod.contracts.catalog import AvailabilityZoneListView, InstanceTypeListView
+from launchpod.contracts.catalog import AvailabilityZoneListView, InstanceTypeListView, RegionListView
 from launchpod.contracts.catalog_ops.entry import CatalogEntry, NoInput
-from launchpod.contracts.common import AvailabilityZoneName, Contract, Role
+from launchpod.contracts.common import AvailabilityZoneName, Contract, HyperPodRegion, Role
 from launchpod.contracts.naming import renamed
 from launchpod.contracts.training_plans import (
     BuyTrainingPlanRequest,
@@ -14,14 +14,18 @@ from launchpod.contracts.training_plans import (
     ExtensionOfferingListView,
     ListTrainingPlansInput,
     OfferingListView,
-    OfferingQuery,
+    OfferingSearch,
     TrainingPlanListView,
     TrainingPlanRef,
     TrainingPlanView,
 )
 
 
-class InstanceTypesInput(Contract):
+class RegionInput(Contract):
+    region: HyperPodRegion | None = Field(default=None, description="default: Launchpod's Region")
+
+
+class InstanceTypesInput(RegionInput):
     availabilityZone: AvailabilityZoneName | None = Field(
         default=None,
         validation_alias=renamed("availabilityZone", "zone"),
@@ -31,11 +35,21 @@ class InstanceTypesInput(Contract):
 
 ENTRIES: tuple[CatalogEntry, ...] = (
     CatalogEntry(
+        "list_regions",
+        "GET",
+        "/api/catalog/regions",
+        "List the Regions a cluster can be created in (those SageMaker HyperPod supports) and Launchpod's own.",
+        NoInput,
+        RegionListView,
+        Role.VIEWER,
+        tags=("catalog",),
+    ),
+    CatalogEntry(
         "list_availability_zones",
         "GET",
         "/api/catalog/availability-zones",
-        "List the region's availability zones with their zone ids.",
-        NoInput,
+        "List a Region's availability zones with their zone ids (default: Launchpod's Region).",
+        RegionInput,
         AvailabilityZoneListView,
         Role.VIEWER,
         tags=("catalog",),
@@ -44,7 +58,7 @@ ENTRIES: tuple[CatalogEntry, ...] = (
         "list_instance_types",
         "GET",
         "/api/catalog/instance-types",
-        "List HyperPod instance types and the zones that offer each.",
+        "List HyperPod instance types and the zones of a Region that offer each.",
         InstanceTypesInput,
         InstanceTypeListView,
         Role.VIEWER,
@@ -55,9 +69,9 @@ ENTRIES: tuple[CatalogEntry, ...] = (
         "GET",
         "/api/training-plans/offerings",
         "Search training plan offerings (reserved GPU/Trainium capacity for HyperPod): instance type, count,"
-        " duration in whole days, earliest start, latest end. Each offering has its upfront price, zone, start"
-        " and end; best match first. Read-only: buying is buy_training_plan.",
-        OfferingQuery,
+        " duration in whole days, earliest start, latest end, in one Region or several. Each offering has its"
+        " upfront price, zone, start and end; best match first. Read-only: buying is buy_training_plan.",
+        OfferingSearch,
         OfferingListView,
         Role.VIEWER,
         tags=("capacity",),

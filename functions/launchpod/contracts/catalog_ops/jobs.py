@@ -26,7 +26,8 @@ ENTRIES: tuple[CatalogEntry, ...] = (
         "POST",
         "/api/clusters/{name}/jobs",
         "Submit a training job: kind pytorch (a HyperPodPyTorchJob run by the HyperPod training operator, with its"
-        " restart policy, log-pattern hang detection and optional elastic policy) or ray (a KubeRay RayJob), from a"
+        " restart policy, log-pattern hang detection, optional elastic or checkpointless recovery) or ray (a KubeRay"
+        " RayJob), from a"
         " recipe (pytorch-torchrun, llama-factory, ms-swift-sft, ms-swift-grpo, verl-ppo) or a custom image and"
         " command, on an instance group; every pod takes its node's GPUs and EFA. Applied to the cluster at once"
         " (effective at once): follow it with get_job until Succeeded or Failed, and read get_job_logs. dryRun true"

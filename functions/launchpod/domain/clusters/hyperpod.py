@@ -7,7 +7,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from launchpod.contracts.hyperpod import CreateHyperPodInput
-from launchpod.domain.errors import InvalidInput
+from launchpod.domain.errors import InvalidInput, NotFound, next_step
+from launchpod.domain.instance_groups.changes import DEPTH_FIELDS, depth_spec
 from launchpod.domain.operations import WorkflowPlan
 
 KIND = "create-hyperpod"
@@ -71,12 +72,19 @@ def keeps_events(described: dict[str, Any] | None) -> bool:
     return bool(described) and (described or {}).get("NodeProvisioningMode") == "Continuous"
 
 
+def no_hyperpod(cluster: str) -> NotFound:
+    """404 for a cluster whose EKS control plane has no HyperPod cluster (yet, or any more)."""
+    return NotFound(
+        f"{cluster} has no HyperPod cluster; create one first, then try again.",
+        details=[next_step(f"POST /api/clusters/{cluster}/hyperpod")],
+    )
+
+
 def events_unavailable(cluster: str) -> str:
     return (
         f"HyperPod keeps cluster events only for clusters with continuous provisioning, and {cluster} was created "
-        "without it (NodeProvisioningMode is not Continuous). Create clusters with nodeProvisioningMode Continuous "
-        f"to have their events; meanwhile GET /api/clusters/{cluster}/nodes and the nodes' Kubernetes events show "
-        "their state."
+        "without it (NodeProvisioningMode is not Continuous). Clusters created with continuous provisioning have "
+        "their events; meanwhile the cluster's node list and the nodes' Kubernetes events show their state."
     )
 
 
@@ -87,14 +95,19 @@ def scripts_uri(bucket: str, cluster: str) -> str:
 def check_instance_types(request: CreateHyperPodInput, offered: dict[str, Sequence[str]], at: str = "body") -> None:
     """Every instance type must be offered in the zone chosen; the message lists where it is."""
     for index, group in enumerate(request.instanceGroups):
-        zones = offered.get(group.instanceType)
-        if zones is not None and request.availabilityZone not in zones:
-            where = ", ".join(zones) if zones else "no zone of this region"
-            raise InvalidInput(
-                f"Instance type {group.instanceType} is not offered in {request.availabilityZone}; offered in {where}.",
-                field=f"{at}.instanceGroups.{index}.instanceType",
-                rule="offered_in_zone",
-            )
+        for instance_type in group.types:
+            zones = offered.get(instance_type)
+            if zones is not None and request.availabilityZone not in zones:
+                where = ", ".join(zones) if zones else "no zone of this region"
+                flexible = " Leave it out of instanceTypes, or choose a zone every type is offered in." * bool(
+                    group.instanceTypes
+                )
+                raise InvalidInput(
+                    f"Instance type {instance_type} is not offered in {request.availabilityZone}; offered in"
+                    f" {where}.{flexible}",
+                    field=f"{at}.instanceGroups.{index}.{'instanceTypes' if group.instanceTypes else 'instanceType'}",
+                    rule="offered_in_zone",
+                )
 
 
 def instance_groups(request: CreateHyperPodInput, role_arn: str, scripts: str) -> list[dict[str, Any]]:
@@ -102,7 +115,11 @@ def instance_groups(request: CreateHyperPodInput, role_arn: str, scripts: str) -
     for g in request.instanceGroups:
         spec: dict[str, Any] = {
             "InstanceGroupName": g.instanceGroup,
-            "InstanceType": g.instanceType,
+            **(
+                {"InstanceRequirements": {"InstanceTypes": list(g.instanceTypes)}}
+                if g.instanceTypes
+                else {"InstanceType": g.instanceType}
+            ),
             "InstanceCount": g.instanceCount,
             "ExecutionRole": role_arn,
             "ThreadsPerCore": g.threadsPerCore,
@@ -113,6 +130,7 @@ def instance_groups(request: CreateHyperPodInput, role_arn: str, scripts: str) -
             spec["OnStartDeepHealthChecks"] = list(g.deepHealthChecks)
         if g.trainingPlanArn:
             spec["TrainingPlanArn"] = g.trainingPlanArn
+        depth_spec(spec, g.model_dump(mode="json", include=set(DEPTH_FIELDS), exclude_none=True))
         groups.append(spec)
     return groups
 

@@ -14,11 +14,13 @@ from collections.abc import Sequence
 from typing import Any
 
 from launchpod.contracts.clusters import CreateClusterRequest, ProvisionClusterRequest
-from launchpod.contracts.hyperpod import CreateHyperPodRequest, UpdateSoftwareInput
+from launchpod.contracts.hyperpod import CreateHyperPodRequest, InstanceGroupRequest, UpdateSoftwareInput
 from launchpod.contracts.storage import ConfigureStorageRequest
 from launchpod.domain import plan, storage
 from launchpod.domain.clusters import control_plane, hyperpod, provision
 from launchpod.domain.errors import Conflict, InvalidInput
+from launchpod.domain.instance_groups.changes import DEPTH_FIELDS, current_values
+from launchpod.domain.instance_groups.views import patch_terms
 
 CONTROL_PLANE_FIELDS = tuple(
     plan.Field(n) for n in ("kubernetesVersion", "availabilityZones", "logging", "network.vpcId", "network.subnetIds")
@@ -87,15 +89,35 @@ def control_plane_plan(
     return found
 
 
-def hyperpod_real(cluster: dict[str, Any], zone: str | None) -> dict[str, Any]:
-    groups = [
-        {
-            "instanceGroup": g.get("InstanceGroupName"),
-            "instanceType": g.get("InstanceType"),
-            "instanceCount": g.get("TargetCount"),
-        }
-        for g in cluster.get("InstanceGroups") or []
-    ]
+def _group_desired(group: InstanceGroupRequest) -> dict[str, Any]:
+    """A first group as the plan compares it: its name, type(s) and count, and the depth fields sent."""
+    out: dict[str, Any] = {"instanceGroup": group.instanceGroup}
+    if group.instanceTypes:
+        out["instanceTypes"] = list(group.instanceTypes)
+    else:
+        out["instanceType"] = group.instanceType
+    out["instanceCount"] = group.instanceCount
+    sent = group.model_dump(mode="json", include=group.model_fields_set & DEPTH_FIELDS, exclude_none=True)
+    for key, value in sent.items():
+        out[key] = patch_terms(value) if key == "autoPatch" else value
+    return out
+
+
+def _group_real(details: dict[str, Any], like: dict[str, Any] | None) -> dict[str, Any]:
+    """The group as DescribeCluster reports it, in the terms (and key order) of the group asked, ``like``."""
+    values = {"instanceGroup": details.get("InstanceGroupName"), **current_values(details, [])}
+    keys = list(like or ("instanceGroup", "instanceType", "instanceCount"))
+    if like and "nextPatchDate" not in (like.get("autoPatch") or {}) and values.get("autoPatch"):
+        # HyperPod schedules its own next patch; a request that names no date does not differ by it
+        values["autoPatch"] = {k: v for k, v in values["autoPatch"].items() if k != "nextPatchDate"}
+    return {k: values.get(k) for k in keys}
+
+
+def hyperpod_real(cluster: dict[str, Any], zone: str | None, asked: Sequence[dict[str, Any]] = ()) -> dict[str, Any]:
+    """The request's fields as the HyperPod cluster has them; each group in the terms of its namesake in
+    ``asked`` (the desired groups)."""
+    like = {g["instanceGroup"]: g for g in asked}
+    groups = [_group_real(g, like.get(g.get("InstanceGroupName", ""))) for g in cluster.get("InstanceGroups") or []]
     real: dict[str, Any] = {"nodeRecovery": cluster.get("NodeRecovery"), "instanceGroups": groups}
     if zone:
         real["availabilityZone"] = zone
@@ -107,23 +129,21 @@ def hyperpod_plan(
 ) -> plan.Plan:
     """The HyperPod cluster against the request; ``zone``: the zone of its compute subnet."""
     desired = plan.sent(request)
+    asked: list[dict[str, Any]] = []
     if "instanceGroups" in desired:
-        desired["instanceGroups"] = [
-            {"instanceGroup": g.instanceGroup, "instanceType": g.instanceType, "instanceCount": g.instanceCount}
-            for g in request.instanceGroups
-        ]
+        asked = desired["instanceGroups"] = [_group_desired(g) for g in request.instanceGroups]
     if cluster is not None and cluster.get("ClusterStatus") == "Failed":
         # A failed HyperPod cluster cannot be repaired in place (create-hyperpod deletes it, then creates it
         # again), so nothing about it is fixed: the most common failure, no capacity in the zone, is retried
         # in another zone, or with another type or capacity, by asking for it.
         why = cluster.get("FailureMessage") or "it failed"
-        real = hyperpod_real(cluster, zone)
+        real = hyperpod_real(cluster, zone, asked)
         changed = sorted(k for k in desired if k in real and desired[k] != real[k])
-        asked = f"; asked again with {', '.join(changed)} changed" if changed else ""
+        again = f"; asked again with {', '.join(changed)} changed" if changed else ""
         return plan.Plan(
             name,
             (
-                plan.Step("delete", f"HyperPod cluster {name} (Failed)", f"{why}{asked}", "CreateHyperPod"),
+                plan.Step("delete", f"HyperPod cluster {name} (Failed)", f"{why}{again}", "CreateHyperPod"),
                 *workflow_steps(hyperpod.PHASES, "created again as asked once the failed one is gone"),
             ),
         )
@@ -131,7 +151,7 @@ def hyperpod_plan(
         found = plan.diff(
             name,
             desired,
-            hyperpod_real(cluster, zone) if cluster else None,
+            hyperpod_real(cluster, zone, asked) if cluster else None,
             HYPERPOD_FIELDS,
             resource=f"The HyperPod cluster {name}",
             create=lambda: workflow_steps(hyperpod.PHASES, f"SageMaker has no HyperPod cluster {name}"),
@@ -140,7 +160,8 @@ def hyperpod_plan(
     except Conflict as exc:
         if any(d.get("field", "").endswith("instanceGroups") for d in exc.details):
             raise Conflict(
-                exc.message + f" Change instance groups with the instance-groups routes of {name}.", details=exc.details
+                exc.message + f" Change them in {name}'s instance groups: add, scale or delete a group there.",
+                details=exc.details,
             ) from None
         raise
     if cluster is not None and found.empty and cluster.get("ClusterStatus") != "InService":

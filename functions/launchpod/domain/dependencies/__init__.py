@@ -98,6 +98,15 @@ class ObservabilityEntry(BaseModel):
         return self.applicationLogGroup.format(cluster=cluster)
 
 
+class HyperPodObservabilityEntry(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    addon: str
+    version: str
+    namespace: str
+    serviceAccount: str
+    logGroups: str  # the CloudWatch Logs groups its collector may write (a log-group ARN's name part)
+
+
 class FeatureEntries(BaseModel):
     model_config = ConfigDict(extra="forbid")
     trainingOperator: TrainingOperatorEntry
@@ -105,6 +114,7 @@ class FeatureEntries(BaseModel):
     taskGovernance: AddonFeatureEntry
     inferenceOperator: TrainingOperatorEntry
     observability: ObservabilityEntry
+    hyperpodObservability: HyperPodObservabilityEntry
 
 
 class DependencyManifest(BaseModel):

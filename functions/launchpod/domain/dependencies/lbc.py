@@ -213,7 +213,7 @@ def objects(version: str, region: str, cluster: str, vpc_id: str, tls: lbc_tls.T
 
 
 def install_hint(cluster: str) -> str:
-    return f'install it with POST /api/clusters/{cluster}/dependencies and body {{"includeOptional": true}}'
+    return "install it with the cluster's optional dependencies"
 
 
 def missing(cluster: str) -> str:
@@ -232,6 +232,6 @@ def blocked(cluster: str, deployment: Obj | None) -> str | None:
     if ready < 1:
         return (
             f"no load balancer controller ready: {NAMESPACE}/{NAME} has {ready}/{spec.get('replicas', 1)} ready "
-            f"replicas; check its pods (GET /api/clusters/{cluster}/dependencies shows it)"
+            "replicas; check its pods (the cluster's dependencies show it)"
         )
     return None

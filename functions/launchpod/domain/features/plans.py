@@ -8,7 +8,7 @@ from typing import Any, TypedDict
 
 from launchpod.contracts.features import FeatureObjectView, FeatureView, UpdateFeaturesInput
 from launchpod.domain import addons as addon_health
-from launchpod.domain import observability, ownership
+from launchpod.domain import hyperpod_observability, observability, ownership
 from launchpod.domain.errors import Conflict
 from launchpod.domain.features.identities import (
     ROLE_ANNOTATION,
@@ -35,6 +35,10 @@ PHASES: tuple[tuple[str, str], ...] = (
     (
         "Observability",
         "The CloudWatch Observability add-on (Container Insights) with its pod identity role, or removed",
+    ),
+    (
+        "HyperPodObservability",
+        "The HyperPod observability add-on with its Amazon Managed Prometheus workspace and role, or removed",
     ),
 )
 MAX_POLLS = 80
@@ -154,6 +158,7 @@ def views(real: RealState) -> list[FeatureView]:
         _autoscaling_view(real),
         _inference_view(real),
         observability.view(real.addons, real.cluster),
+        hyperpod_observability.view(real.addons, real.cluster, real.prefix),
     ]
 
 
@@ -183,7 +188,7 @@ def _inference_blocked(real: RealState) -> list[str]:
     """Dependencies the plan does not install itself: reconcile-dependencies does."""
     op = inference_operator()
     return [
-        f"the add-on {n} is not installed (POST /api/clusters/{real.cluster}/dependencies installs it)"
+        f"the add-on {n} is not installed (installing the cluster's dependencies installs it)"
         for n in op.requires
         if n not in (CERT_MANAGER, FSX_CSI, "eks-pod-identity-agent") and n not in real.addons
     ]
@@ -197,7 +202,7 @@ def _cert_manager_step(real: RealState, needed_by: str) -> list[Step]:
     if addon_health.broken(cert):
         raise Conflict(
             f"The {needed_by} needs cert-manager, which is {addon_health.problem(CERT_MANAGER, cert)}; "
-            f"fix it (POST /api/clusters/{real.cluster}/dependencies) and send the request again."
+            "install the cluster's dependencies again to fix it, and send the request again."
         )
     return []
 
@@ -257,7 +262,7 @@ def _autoscaling_view(real: RealState) -> FeatureView:
         dependsOn=["HyperPod cluster", "a cluster role that may BatchAddClusterNodes and BatchDeleteClusterNodes"],
         blockedBy=[] if real.hyperpod else ["no HyperPod cluster"],
         note=auto.get("FailureMessage"),
-        changedWith="the instance-groups routes (UpdateCluster AutoScaling)",
+        changedWith="Autoscaling, in the cluster's instance groups",
     )
 
 
@@ -272,9 +277,7 @@ def _governance_view(real: RealState) -> FeatureView:
         objects=[FeatureObjectView(kind="EKS add-on", name=tg.addon, state=_addon_state(addon))],
         dependsOn=["HyperPod cluster"],
         blockedBy=[] if real.hyperpod else ["no HyperPod cluster: task governance schedules HyperPod's compute"],
-        note=note
-        or f"Policy and teams: GET /api/clusters/{real.cluster}/task-governance/policy and /api/clusters/"
-        f"{real.cluster}/teams.",
+        note=note or "Once it is on, set its scheduling policy and the teams with their quotas.",
     )
 
 
@@ -286,8 +289,8 @@ def _governance_steps(real: RealState, enabled: bool) -> list[Step]:
             return []
         if real.hyperpod is None:
             raise Conflict(
-                f"{real.cluster} has no HyperPod cluster; task governance schedules HyperPod's compute. Create it "
-                f"(POST /api/clusters/{real.cluster}/hyperpod) first.",
+                f"{real.cluster} has no HyperPod cluster; task governance schedules HyperPod's compute. Create one"
+                " first.",
                 details=[{"field": "body.taskGovernance", "rule": "needs_hyperpod", "message": "no HyperPod cluster"}],
             )
         reason = "taskGovernance.enabled is true and the add-on is not installed"
@@ -340,18 +343,9 @@ def _operator_removal(
     real: RealState, op: Any, addon: dict[str, Any] | None, field: str, phase: str, role: str
 ) -> list[Step]:
     """An operator add-on's removal, only when Launchpod installed it: the add-on, then its role."""
-    if addon is None:
-        return []
-    if not ownership.owns_aws(addon.get("tags") or {}, real.cluster, real.prefix):
-        raise Conflict(
-            f"The add-on {op.addon} on {real.cluster} was not installed by Launchpod; remove it where it was"
-            " installed (Launchpod removes only what it created).",
-            details=[{"field": f"body.{field}.enabled", "rule": "owned_by_launchpod", "message": op.addon}],
-        )
-    return [
-        Step("delete", f"EKS add-on {op.addon}", f"{field}.enabled is false and it is installed", phase),
-        Step("delete", f"IAM role {role}", "the operator's pod identity role, created by Launchpod", phase),
-    ]
+    return ownership.owned_addon_removal(
+        op.addon, addon, real.cluster, real.prefix, field, phase, role, "the operator's"
+    )
 
 
 def _checkpoint_steps(real: RealState, enabled: bool, percentage: int | None) -> list[Step]:
@@ -364,8 +358,7 @@ def _checkpoint_steps(real: RealState, enabled: bool, percentage: int | None) ->
     if enabled:
         if real.hyperpod is None:
             raise Conflict(
-                f"{real.cluster} has no HyperPod cluster; create it (POST /api/clusters/{real.cluster}/hyperpod) before"
-                " turning on tiered checkpointing.",
+                f"{real.cluster} has no HyperPod cluster; create one before turning on tiered checkpointing.",
                 details=[
                     {"field": "body.tieredCheckpointing", "rule": "needs_hyperpod", "message": "no HyperPod cluster"}
                 ],
@@ -435,6 +428,9 @@ def plan(request: UpdateFeaturesInput, real: RealState) -> Plan:
         steps += _inference_steps(real, request.inferenceOperator.enabled, not cert_planned)
     if request.observability is not None:
         steps += observability.steps(real.addons, real.cluster, real.prefix, request.observability.enabled)
+    if request.hyperpodObservability is not None:
+        wanted = request.hyperpodObservability.enabled
+        steps += hyperpod_observability.steps(real.addons, real.cluster, real.prefix, wanted)
     return Plan(request.name, tuple(steps))
 
 

@@ -23,7 +23,7 @@ from launchpod.contracts.inference import (
 )
 from launchpod.domain import plan as planner
 from launchpod.domain.errors import Conflict, InvalidInput
-from launchpod.domain.inference import manifests
+from launchpod.domain.inference import manifests, multinode
 from launchpod.domain.jobs.hardware import Accelerators
 from launchpod.domain.operations import WorkflowPlan, role_for
 from launchpod.domain.plan import Plan, Step
@@ -53,6 +53,7 @@ class RealEndpoint:
     scaler_event: str | None = None
     balancer_blocked: str | None = None  # why no load balancer controller serves the Service, if none does
     balancer_event: str | None = None  # the controller's last warning on the Service (an AWS error)
+    queue_notes: dict[str, str] = field(default_factory=dict)  # pod -> why it waits in its team's queue (queueing)
 
     @property
     def name(self) -> str:
@@ -121,8 +122,8 @@ def check_instance_type(request: CreateEndpointInput, acc: Accelerators, groups:
             if gpus > acc.gpus:
                 raise InvalidInput(
                     f"A replica runs on one node, and {request.instanceType} has {acc.gpus} GPUs; {name} asks for "
-                    f"{gpus}. Ask for at most {acc.gpus}, or choose an instance type with more GPUs per node "
-                    "(multi-node endpoints, one model across nodes, are not offered).",
+                    f"{gpus}. Ask for at most {acc.gpus}, choose an instance type with more GPUs per node, or "
+                    "spread one copy of the model over several nodes (kind container, SGLang, container.multiNode).",
                     field=f"body.{request.kind}.{name}",
                     rule="gpus_per_node",
                 )
@@ -161,7 +162,7 @@ def create_plan(request: CreateEndpointInput, existing: RealEndpoint | None) -> 
             Step(
                 "create",
                 f"{o['kind']} {request.namespace}/{o['metadata']['name']}",
-                f"kind {request.kind}",
+                multinode.describe(request, o) or f"kind {request.kind}",
                 "ApplyEndpoint",
             )
             for o in made
@@ -240,6 +241,13 @@ def scale_plan(request: ScaleEndpointInput, existing: RealEndpoint) -> Plan:
             "metric. Delete and redeploy it without autoscaling to set replicas by hand.",
             details=[{"field": "body.replicas", "rule": "not_autoscaled", "message": "KEDA owns the replicas"}],
         )
+    if multinode.nodes_of(existing.primary) > 1 and request.replicas != existing.desired:
+        raise InvalidInput(
+            f"Endpoint {request.endpoint} is one copy of its model across {multinode.nodes_of(existing.primary)} "
+            "nodes; its replicas stay 1. Delete it to free the nodes, or create another endpoint for more copies.",
+            field="body.replicas",
+            rule="multinode_field",
+        )
     if existing.desired == request.replicas:
         return Plan(request.name, ())
     reason = f"replicas is {existing.desired}; the request asks for {request.replicas}"
@@ -255,6 +263,12 @@ def delete_plan(cluster: str, existing: RealEndpoint) -> Plan:
         targets.append(f"ScaledObject {existing.namespace}/{existing.name}")
     if disaggregated(existing):
         targets.append(f"Deployment {existing.namespace}/{manifests.prefill_name(existing.name)}")
+    spans = multinode.nodes_of(existing.primary)
+    if spans > 1:
+        targets += [
+            f"{r['kind']} {existing.namespace}/{r['metadata']['name']}"
+            for r in multinode.refs(existing.name, existing.namespace)[:spans]
+        ]
     return Plan(cluster, tuple(Step("delete", t, "the request deletes the endpoint", "ApplyEndpoint") for t in targets))
 
 
@@ -374,6 +388,10 @@ def status_of(real: RealEndpoint) -> tuple[str, str | None]:
         return "Deploying", message or "waiting for the SGLang router's pod to be Ready (the Service points at it)"
     if without_prefill(real) and real.ready >= real.desired:
         return "Deploying", message or "waiting for a prefill worker to be Ready (each request needs one)"
+    missing = multinode.missing_ranks(real.primary, real.pods, _pod_ready) if real.desired else []
+    if missing:
+        ranks = ", ".join(str(k) for k in missing)
+        return "Deploying", message or f"waiting for node rank(s) {ranks}: the rank-0 server answers once all joined"
     if real.ready >= real.desired:
         if real.load_balanced and not real.hostname:
             why = real.balancer_blocked or real.balancer_event
@@ -443,7 +461,8 @@ def view(cluster: str, real: RealEndpoint) -> EndpointView:
                 c.get("type") == "Ready" and c.get("status") == "True"
                 for c in (p.get("status") or {}).get("conditions") or []
             ),
-            message=next(iter((p.get("status") or {}).get("conditions") or [{}])).get("message")
+            message=real.queue_notes.get(p["metadata"]["name"])
+            or next(iter((p.get("status") or {}).get("conditions") or [{}])).get("message")
             or _container_trouble(p),
             role=_role(p) if real.kind == "container" else None,
             serves=(p["metadata"].get("labels") or {}).get(manifests.SERVES_LABEL),
@@ -524,7 +543,13 @@ def after_placing(nodes: list[NodeRoom], replicas: int, gpus: int) -> list[NodeR
 
 
 def fit_warnings(
-    endpoint: str, instance_type: str, replicas: int, gpus: int, nodes: list[NodeRoom], karpenter: bool
+    endpoint: str,
+    instance_type: str,
+    replicas: int,
+    gpus: int,
+    nodes: list[NodeRoom],
+    karpenter: bool,
+    unit: str = "GPU",
 ) -> list[str]:
     """Each replica asks for ``gpus`` on one node of ``instance_type`` (the manifests' nodeSelector), so the
     scheduler places as many as the nodes' free GPUs hold, whole replicas per node; the others wait Pending
@@ -537,7 +562,7 @@ def fit_warnings(
     free = sum(max(n.allocatable - n.held, 0) for n in nodes)
     total = sum(n.allocatable for n in nodes)
     where = (
-        f"the {len(nodes)} {instance_type} node(s) have {free} of {total} GPUs free"
+        f"the {len(nodes)} {instance_type} node(s) have {free} of {total} {unit}s free"
         if nodes
         else f"the cluster has no {instance_type} node"
     )
@@ -545,10 +570,10 @@ def fit_warnings(
     then = (
         "until Karpenter adds nodes for them"
         if karpenter
-        else f"until GPUs free up or a group of {instance_type} grows (its instanceCount)"
+        else f"until {unit}s free up or a group of {instance_type} grows (its instanceCount)"
     )
     return [
-        f"{fit} of {replicas} replicas of {endpoint} fit now: each asks for {gpus} GPU(s) on one node and {where};"
+        f"{fit} of {replicas} replicas of {endpoint} fit now: each asks for {gpus} {unit}(s) on one node and {where};"
         f" {waits} will wait Pending {then}."
     ]
 

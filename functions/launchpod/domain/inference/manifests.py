@@ -23,12 +23,14 @@ from typing import Any
 
 from launchpod.contracts.inference import AutoscalingSpec, CreateEndpointInput, FsxModelSource, WorkerSpec
 from launchpod.domain import ownership
+from launchpod.domain.inference import multinode
 
 GROUP_VERSION = "inference.sagemaker.aws.amazon.com/v1"
 ENDPOINT_LABEL = "launchpod.io/endpoint"
 KIND_LABEL = "launchpod.io/endpoint-kind"
 INSTANCE_TYPE_LABEL = "node.kubernetes.io/instance-type"  # HyperPod nodes carry their ml.* type
 GPU = "nvidia.com/gpu"
+QUEUE_LABEL, PRIORITY_LABEL = "kueue.x-k8s.io/queue-name", "kueue.x-k8s.io/priority-class"
 MODEL_MOUNT = "/opt/ml/model"
 STORAGE_MOUNT = "/s3"
 # AWS Load Balancer Controller: a Service of this class is its to reconcile, as an NLB with IP targets
@@ -72,7 +74,17 @@ def labels_of(request: CreateEndpointInput) -> dict[str, str]:
 
 
 def _meta(request: CreateEndpointInput) -> dict[str, Any]:
-    return {"name": request.endpoint, "namespace": request.namespace, "labels": labels_of(request)}
+    return {"name": request.endpoint, "namespace": request.namespace, "labels": labels_of(request) | _queued(request)}
+
+
+def _queued(request: CreateEndpointInput) -> dict[str, str]:
+    """Kueue's labels: the team's LocalQueue and the priority class, in metadata.labels of the
+    InferenceEndpointConfig or JumpStartModel (AWS, "Deploy models with task governance"), and on a Deployment
+    and its pod template (Kueue, "Run A Deployment", https://kueue.sigs.k8s.io/docs/tasks/run/deployment/)."""
+    out = {QUEUE_LABEL: request.queue} if request.queue else {}
+    if request.priority:
+        out[PRIORITY_LABEL] = request.priority
+    return out
 
 
 def _resources(worker: WorkerSpec) -> dict[str, Any]:
@@ -80,6 +92,9 @@ def _resources(worker: WorkerSpec) -> dict[str, Any]:
     limits: dict[str, str] = {"memory": worker.memory}
     if worker.gpus:
         requests[GPU] = limits[GPU] = str(worker.gpus)
+    if worker.acceleratorPartition is not None:
+        part = worker.acceleratorPartition
+        requests[f"nvidia.com/{part.type}"] = limits[f"nvidia.com/{part.type}"] = str(part.count)
     return {"requests": requests, "limits": limits}
 
 
@@ -226,12 +241,15 @@ def jumpstart(request: CreateEndpointInput) -> dict[str, Any]:
     }
     if spec.modelVersion:
         model["modelVersion"] = spec.modelVersion
-    body = {"model": model, "server": {"instanceType": request.instanceType}, "replicas": request.replicas}
+    server: dict[str, Any] = {"instanceType": request.instanceType}
+    if spec.acceleratorPartitionType:
+        server["acceleratorPartitionType"] = spec.acceleratorPartitionType
+    body = {"model": model, "server": server, "replicas": request.replicas}
     return {"apiVersion": GROUP_VERSION, "kind": "JumpStartModel", "metadata": _meta(request), "spec": body}
 
 
-def container(request: CreateEndpointInput) -> list[dict[str, Any]]:
-    """The Deployment and its Service."""
+def container(request: CreateEndpointInput, efa: int = 0) -> list[dict[str, Any]]:
+    """The Deployment and its Service (with multiNode, ``efa`` interfaces per node: multinode)."""
     spec = request.container
     assert spec is not None
     worker = spec.worker
@@ -310,7 +328,8 @@ def container(request: CreateEndpointInput) -> list[dict[str, Any]]:
     service = {"apiVersion": "v1", "kind": "Service", "metadata": service_meta, "spec": service_spec}
     routed = router_objects(request) if spec.router else []
     prefill = [prefill_deployment(request, deployment)] if spec.pd else []
-    return [deployment, *prefill, *routed, service, *([scaled_object(request)] if spec.autoscaling else [])]
+    ranks = multinode.objects(request, deployment, service, efa, KIND_LABEL) if spec.multiNode else []
+    return [deployment, *prefill, *ranks, *routed, service, *([scaled_object(request)] if spec.autoscaling else [])]
 
 
 def _pd_args(request: CreateEndpointInput, role: str) -> list[str]:
@@ -504,14 +523,19 @@ def scaled_object_ref(endpoint: str, namespace: str) -> dict[str, Any]:
 
 
 def objects(
-    request: CreateEndpointInput, bucket: str, region: str, prefix: str | None, fsx: FsxModelSource | None = None
+    request: CreateEndpointInput,
+    bucket: str,
+    region: str,
+    prefix: str | None,
+    fsx: FsxModelSource | None = None,
+    efa: int = 0,
 ) -> list[dict[str, Any]]:
     if request.kind == "managed":
         made = [managed(request, bucket, region, prefix, fsx)]
     elif request.kind == "jumpstart":
         made = [jumpstart(request)]
     else:
-        made = container(request)
+        made = container(request, efa)
     for obj in made:
         if obj["kind"] == KINDS[request.kind] and obj["metadata"]["name"] == request.endpoint:
             meta = obj["metadata"]

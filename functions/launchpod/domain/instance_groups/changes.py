@@ -12,6 +12,7 @@ import copy
 from typing import Any
 
 from launchpod.contracts.instance_groups import AddInstanceGroupRequest, UpdateInstanceGroupRequest
+from launchpod.domain import mig
 from launchpod.domain.errors import Conflict, InvalidInput
 from launchpod.domain.instance_groups import specs
 from launchpod.domain.instance_groups.views import auto_patch_request, capacity_type, nic_mode, patch_terms, taints_of
@@ -90,6 +91,7 @@ _PATCHABLE = (
     "autoPatch",
     "imageId",
     "imageReleaseVersion",
+    "mig",
 )
 _ADD_COMPARED = (*FIXED[:3], *_PATCHABLE, "instanceTypes", "trainingPlanArn")
 
@@ -120,6 +122,9 @@ def add_again(
         ),
     }
     sent = request.model_dump(mode="json", include=request.model_fields_set)
+    if request.mig is not None and request.instanceType:
+        sent["mig"] = mig.config_for(request.instanceType, request.mig)
+        current["mig"] = current["labels"].get(mig.CONFIG_LABEL)
     if sent.get("autoPatch") is not None:
         sent["autoPatch"] = patch_terms(sent["autoPatch"])
     if "taints" in sent:
@@ -175,7 +180,14 @@ def aws_auto_patch(patch: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def _image_and_sizes(spec: dict[str, Any], changes: dict[str, Any]) -> None:
+# The request's depth fields depth_spec places (the flexible types go in place of InstanceType, by the caller).
+DEPTH_FIELDS = frozenset({"minInstanceCount", "autoPatch", "imageId", "imageReleaseVersion"})
+
+
+def depth_spec(spec: dict[str, Any], changes: dict[str, Any]) -> None:
+    """``spec`` (a ClusterInstanceGroupSpecification) with the depth fields of ``changes`` in AWS's terms: the
+    minimum, the flexible types, automatic patching (a patch date HyperPod set is kept unless moved) and the
+    image; the one translation for a new cluster's groups, a group added and a group changed."""
     if "minInstanceCount" in changes:
         spec["MinInstanceCount"] = changes["minInstanceCount"]
     if "instanceTypes" in changes:
@@ -194,7 +206,7 @@ def _image_and_sizes(spec: dict[str, Any], changes: dict[str, Any]) -> None:
 def apply_changes(details: dict[str, Any], changes: dict[str, Any]) -> dict[str, Any]:
     """The group's full specification with ``changes`` applied, everything else as it is."""
     spec = specs.spec_from_details(details)
-    _image_and_sizes(spec, changes)
+    depth_spec(spec, changes)
     if "instanceCount" in changes:
         spec["InstanceCount"] = changes["instanceCount"]
     if "labels" in changes or "taints" in changes:
@@ -251,13 +263,9 @@ def new_group_spec(
     }
     if lifecycle:
         spec["LifeCycleConfig"] = copy.deepcopy(lifecycle)
-    _image_and_sizes(
+    depth_spec(
         spec,
-        request.model_dump(
-            mode="json",
-            include={"minInstanceCount", "autoPatch", "imageId", "imageReleaseVersion"},
-            exclude_none=True,
-        ),
+        request.model_dump(mode="json", include=set(DEPTH_FIELDS), exclude_none=True),
     )
     if request.deepHealthChecks:
         spec["OnStartDeepHealthChecks"] = list(request.deepHealthChecks)
@@ -274,6 +282,8 @@ def new_group_spec(
     kube: dict[str, Any] = {}
     if request.labels:
         kube["Labels"] = dict(request.labels)
+    if request.mig is not None and request.instanceType:
+        kube["Labels"] = {**kube.get("Labels", {}), mig.CONFIG_LABEL: mig.config_for(request.instanceType, request.mig)}
     if request.taints:
         kube["Taints"] = [_aws_taint(t.model_dump()) for t in request.taints]
     if kube:

@@ -4,6 +4,7 @@ subnet, EFA-only interfaces only on types with several EFA cards, threads per co
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import Protocol
 
 from launchpod.contracts.instance_groups import AddInstanceGroupRequest
 from launchpod.domain.errors import InvalidInput
@@ -13,6 +14,30 @@ from launchpod.domain.jobs.hardware import Accelerators
 # ("Maximize network bandwidth on Amazon EC2 instances with multiple network cards",
 # https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/efa-acc-inst-types.html), so a type needs several EFA
 # interfaces; EC2's MaximumEfaInterfaces for the type says how many (``Accelerators.efa``).
+
+
+# Flexible groups and MinInstanceCount need continuous provisioning ("Continuous provisioning", SageMaker
+# guide https://docs.aws.amazon.com/sagemaker/latest/dg/sagemaker-hyperpod-scaling-eks.html).
+CONTINUOUS_ONLY = {"instanceTypes": "a flexible group (instanceTypes)", "minInstanceCount": "minInstanceCount"}
+
+
+class DepthAsked(Protocol):
+    @property
+    def instanceTypes(self) -> list[str] | None: ...
+    @property
+    def minInstanceCount(self) -> int | None: ...
+
+
+def check_continuous(group: DepthAsked, continuous: bool, at: str, without: str) -> None:
+    """422 naming the field when a group asks for what only continuous provisioning gives. ``at``: the group's
+    field path; ``without``: why the cluster has no continuous provisioning, and what to do."""
+    asked = [k for k in CONTINUOUS_ONLY if getattr(group, k) is not None]
+    if asked and not continuous:
+        raise InvalidInput(
+            f"{' and '.join(CONTINUOUS_ONLY[k] for k in asked)} needs continuous provisioning, and {without}",
+            field=f"{at}.{asked[0]}",
+            rule="continuous_provisioning",
+        )
 
 
 def threads_per_core(acc: Accelerators) -> int:

@@ -3,7 +3,7 @@ free instances) and the account's HyperPod cluster-usage quota for the type (Ser
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -152,3 +152,17 @@ def check_quota(instance_type: str, quota: Quota | None, used: int, delta: int) 
         f"the account's HyperPod clusters ask for {used} and this needs {delta} more. Raise it by {need - value} "
         f"(to {need}) in Service Quotas (RequestServiceQuotaIncrease), or ask for fewer instances."
     )
+
+
+def any_type_with_room(types: list[str], check: Callable[[str], None]) -> None:
+    """A flexible group's instances may land on any of its types: refused (the first type's shortfall) only
+    when ``check`` refuses every one of them; a single type's quota must hold the count."""
+    refusals: list[Conflict] = []
+    for instance_type in types:
+        try:
+            check(instance_type)
+        except Conflict as short:
+            refusals.append(short)
+            continue
+        return
+    raise refusals[0]

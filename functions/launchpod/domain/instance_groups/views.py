@@ -4,15 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from launchpod.contracts.hyperpod import BatchSize
+from launchpod.contracts.hyperpod import AutoPatch, BatchSize
 from launchpod.contracts.instance_groups import (
-    AutoPatch,
     AutoPatchView,
     CapacityType,
     InstanceGroupView,
     NicMode,
     Taint,
 )
+from launchpod.domain import mig
 
 
 def capacity_type(details: dict[str, Any]) -> CapacityType:
@@ -108,11 +108,14 @@ def group_view(
     dedicated: set[str],
     karpenter: bool = False,
     efa: int | None = None,
+    gpus: int = 0,
 ) -> InstanceGroupView:
-    """``zone_of`` maps subnet ids to zones; ``dedicated`` holds the subnet ids Launchpod made for one group."""
+    """``zone_of`` maps subnet ids to zones; ``dedicated`` holds the subnet ids Launchpod made for one group;
+    ``gpus`` per node, for what a MIG group's nodes advertise."""
     own = (details.get("OverrideVpcConfig") or {}).get("Subnets") or []
     subnets = list(own or cluster_subnets)
     kube = details.get("KubernetesConfig") or {}
+    labels = dict(kube.get("DesiredLabels") or kube.get("CurrentLabels") or {})
     ebs: dict[str, Any] = next(
         (c["EbsVolumeConfig"] for c in details.get("InstanceStorageConfigs") or [] if "EbsVolumeConfig" in c), {}
     )
@@ -140,7 +143,8 @@ def group_view(
         imageReleaseVersion=details.get("DesiredImageReleaseVersion"),
         imageVersionStatus=details.get("ImageVersionStatus"),
         autoPatch=auto_patch_view(details.get("AutoPatchConfig")),
-        labels=dict(kube.get("DesiredLabels") or kube.get("CurrentLabels") or {}),
+        labels=labels,
+        mig=mig.view(labels.get(mig.CONFIG_LABEL), gpus),
         taints=[Taint.model_validate(t) for t in taints_of(kube.get("DesiredTaints") or kube.get("CurrentTaints"))],
         scheduledUpdate=(details.get("ScheduledUpdateConfig") or {}).get("ScheduleExpression"),
         karpenterManaged=karpenter,

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from launchpod.contracts.instance_groups import InstanceGroupChangeInput
+from launchpod.domain import mig
 from launchpod.domain.operations import WorkflowPlan
 from launchpod.domain.plan import Step
 
@@ -53,13 +54,17 @@ def steps(request: InstanceGroupChangeInput, current: dict[str, Any], dedicated:
             what += f", InService from {add.minInstanceCount}"
         if add.autoPatch:
             what += f", patched {add.autoPatch.strategy}"
+        if add.mig is not None and add.instanceType:
+            what += f", GPUs partitioned as {mig.config_for(add.instanceType, add.mig)}"
         return [
             *made,
             Step("create", target, f"UpdateCluster adds it: {what}", "UpdateCluster"),
             Step("wait", target, "until HyperPod reports it InService", "WaitGroup"),
         ]
     if request.action == "update":
-        changed = "; ".join(f"{k} {current.get(k)!r} -> {v!r}" for k, v in sorted((request.changes or {}).items()))
+        changed = "; ".join(
+            f"{k} {_worded(k, current.get(k))} -> {_worded(k, v)}" for k, v in sorted((request.changes or {}).items())
+        )
         return [
             Step("update", target, f"UpdateCluster changes {changed}", "UpdateCluster"),
             Step("wait", target, "until HyperPod reports it InService", "WaitGroup"),
@@ -76,6 +81,22 @@ def steps(request: InstanceGroupChangeInput, current: dict[str, Any], dedicated:
     if dedicated:
         gone.append(Step("delete", f"Subnet of {group}", "Launchpod made it for this group alone", "ReleaseSubnet"))
     return gone
+
+
+def _worded(key: str, value: Any) -> str:
+    """A changed value as the plan states it: automatic patching by its strategy and settings, not as JSON."""
+    if key != "autoPatch" or not isinstance(value, dict):
+        return repr(value)
+    drain = value.get("drain") or {}
+    size = value.get("maxBatchSize") or {}
+    parts = [
+        f"idle wait {value['idleWaitWindowSeconds']} s" if value.get("idleWaitWindowSeconds") else "",
+        f"drain timeout {drain['drainTimeoutSeconds']} s, then {drain['onDrainTimeout']}" if drain else "",
+        f"{size['value']}{'%' if size.get('type') == 'CAPACITY_PERCENTAGE' else ' node(s)'} at once" if size else "",
+        f"next patch {value['nextPatchDate']}" if value.get("nextPatchDate") else "",
+    ]
+    shown = ", ".join(p for p in parts if p)
+    return f"{value.get('strategy')} ({shown})" if shown else str(value.get("strategy"))
 
 
 def subnet_tags(base: dict[str, str], group: str) -> dict[str, str]:

@@ -20,6 +20,8 @@ from launchpod.domain import ownership
 from launchpod.domain.jobs.hardware import Accelerators
 from launchpod.domain.jobs.recipes import KEEP_OUTPUT_ENV, LOCAL, MOUNT, Recipe, fill, keep_output_source
 
+INPROCESS_FLAG = "--inprocess-restart"
+
 PYTORCH_API, PYTORCH_KIND = "sagemaker.amazonaws.com/v1", "HyperPodPyTorchJob"
 RAY_API, RAY_KIND = "ray.io/v1", "RayJob"
 GROUP_LABEL = "sagemaker.amazonaws.com/instance-group-name"
@@ -80,8 +82,21 @@ def _env(
         if recipe.localOutput:
             env[KEEP_OUTPUT_ENV] = keep_output_source()
     env.update({k: v for k, v in extra.items() if k not in env})  # the recipe's experiment name wins
+    if request.checkpointless is not None:
+        # the checkpointless samples' environment: in-process restart on, and how long a recovery may take
+        env["INPROCESS_RESTART"] = "1"
+        env["INPROCESS_RESTART_TIMEOUT"] = str(request.checkpointless.inProcessRestartTimeoutSeconds)
     env.update(request.env)
     return [{"name": k, "value": v} for k, v in env.items()]
+
+
+def _inprocess(command: list[str]) -> list[str]:
+    """hyperpodrun with in-process restart, as AWS's checkpointless launch samples run it
+    (aws/sagemaker-hyperpod-checkpointless-training examples/*/launch/*_checkpointless_p5.yaml)."""
+    if any(INPROCESS_FLAG in part for part in command) or "hyperpodrun" not in command:
+        return command
+    at = command.index("hyperpodrun") + 1
+    return [*command[:at], INPROCESS_FLAG, *command[at:]]
 
 
 def _labels(request: SubmitJobInput, recipe: Recipe | None) -> dict[str, str]:
@@ -105,6 +120,8 @@ def _pod_spec(
 ) -> dict[str, Any]:
     values = _values(request, acc, recipe)
     command = [fill(part, values) for part in (recipe.command if recipe else request.command or [])]
+    if request.checkpointless is not None and gpus:
+        command = _inprocess(command)
     mounts = [{"name": "shm", "mountPath": "/dev/shm"}]
     volumes: list[dict[str, Any]] = [{"name": "shm", "emptyDir": {"medium": "Memory"}}]
     if request.storageClaim:
@@ -147,6 +164,11 @@ def pytorch_job(
     labels = _labels(request, recipe)
     pod = _pod_spec(request, acc, recipe, "pytorch", extra_env=extra_env)
     pod["containers"][0]["ports"] = [{"containerPort": 8080, "name": "elastic-agent"}]
+    if request.checkpointless is not None:
+        # the checkpointless samples open 9000-9005 beside the agent's 8080 for the peer-to-peer recovery
+        pod["containers"][0]["ports"] += [
+            {"containerPort": p, "name": f"ckptless-{p - 9000}"} for p in range(9000, 9006)
+        ]
     template: dict[str, Any] = {"metadata": {"labels": labels}, "spec": pod}
     if request.topology is not None:
         # Kueue's TAS annotations on the pod template (HyperPod's "Topology-aware scheduling" page)
@@ -159,7 +181,7 @@ def pytorch_job(
     if policy is not None:
         run = {"cleanPodPolicy": policy.cleanPodPolicy, "jobMaxRetryCount": policy.jobMaxRetryCount}
         if policy.restartPolicy is not None:
-            run["restartPolicy"] = policy.restartPolicy.model_dump()
+            run["restartPolicy"] = policy.restartPolicy.model_dump(exclude_none=True)
         rules = [r.model_dump(exclude_none=True) for r in policy.logMonitoringConfiguration]
     if rules:
         run["logMonitoringConfiguration"] = rules
@@ -169,7 +191,8 @@ def pytorch_job(
         "runPolicy": run,
     }
     if request.elasticPolicy is not None:
-        spec["elasticPolicy"] = request.elasticPolicy.model_dump()
+        spec["elasticPolicy"] = request.elasticPolicy.model_dump(exclude_none=True)
+        # "should match elasticPolicy.maxReplicas" (the elastic training page's job sample)
         replica["maxReplicas"] = request.elasticPolicy.maxReplicas
     return {
         "apiVersion": PYTORCH_API,

@@ -35,7 +35,16 @@ def submit_plan(request: SubmitJobInput, job: dict[str, Any], acc: Accelerators,
     if request.priority:
         why.append(f"priority {request.priority}")
     if request.elasticPolicy is not None:
-        why.append(f"elastic {request.elasticPolicy.minReplicas}-{request.elasticPolicy.maxReplicas} nodes")
+        sizes = ", ".join(str(n) for n in request.elasticPolicy.world_sizes())
+        why.append(
+            f"elastic {request.elasticPolicy.minReplicas}-{request.elasticPolicy.maxReplicas} nodes (world sizes"
+            f" {sizes}): on a node fault it continues with fewer nodes once faultyScaleDownTimeoutInSeconds passes"
+        )
+    if request.checkpointless is not None:
+        why.append(
+            f"checkpointless: a failed node's state is recovered from its {request.replicas - 1} peer(s), not a"
+            " checkpoint (hyperpodrun --inprocess-restart)"
+        )
     why.append(f"logging to MLflow {tracking}" if tracking else "no MLflow tracking server in use")
     each = _per_pod(acc, manifests.processes(request, acc))
     steps = [Step("create", f"{job['kind']} {where}", "; ".join(why))]

@@ -6,18 +6,30 @@
 - Elastic training (``elasticPolicy``) is refused on Spot instance groups and while managed tiered
   checkpointing is on, as AWS's elastic training page lists under its considerations
   (https://docs.aws.amazon.com/sagemaker/latest/dg/sagemaker-eks-elastic-training.html).
+- Elastic and checkpointless training need the training operator add-on at v1.2.0 or later (AWS's elastic
+  training page: "v. 1.2 and above"; checkpointless: "You must install v1.2.0 or above",
+  https://docs.aws.amazon.com/sagemaker/latest/dg/sagemaker-eks-checkpointless.html): 409 naming the version.
+- Checkpointless training keeps the model and optimizer state on peer replicas ("In-process recovery and
+  checkpointless training", .../sagemaker-eks-checkpointless-in-process-recovery.html: replicated across node
+  groups, ``num_distributed_optimizer_instances`` at least 2), so it needs 2 or more nodes; it does not work
+  with managed tiered checkpointing (.../sagemaker-eks-checkpointless-considerations.html); its processes run
+  under ``hyperpodrun --inprocess-restart`` with code built on the checkpointless package, so it takes a custom
+  image whose command runs hyperpodrun, or the pytorch-torchrun recipe (the user's own script), not a recipe
+  whose trainer Launchpod knows does not use the package.
 - A queue or priority needs task governance (Kueue) on.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
 from launchpod.contracts.jobs import SubmitJobInput
 from launchpod.domain import mig
-from launchpod.domain.errors import Conflict, InvalidInput
+from launchpod.domain.errors import Conflict, InvalidInput, next_step
 from launchpod.domain.jobs.hardware import Accelerators
+from launchpod.domain.jobs.manifests import INPROCESS_FLAG
 from launchpod.domain.jobs.recipes import Recipe, all_recipes
 
 
@@ -32,11 +44,27 @@ class ClusterFacts:
     task_governance: bool
     tiered_checkpointing: bool
     autoscaling: bool = False  # HyperPod-managed Karpenter: nodes are added for pods that wait
+    training_operator_version: str | None = None  # the add-on's addonVersion, e.g. v1.2.0-eksbuild.1
+
+
+# The first training operator add-on version with elastic and checkpointless training (AWS pages above).
+RESILIENCE_OPERATOR = (1, 2, 0)
+# Recipes whose processes may run checkpointless: the user's own script (pytorch-torchrun). The other recipes'
+# trainers (LLaMA-Factory, ms-swift, TorchTitan, AWS's LLMFT) are not built on the checkpointless package.
+CHECKPOINTLESS_RECIPES = ("pytorch-torchrun",)
+
+
+def _version(text: str | None) -> tuple[int, ...] | None:
+    """``v1.2.0-eksbuild.1`` -> (1, 2, 0); None when there is no version to read."""
+    digits = re.match(r"^v?(\d+)\.(\d+)(?:\.(\d+))?", text or "")
+    return tuple(int(d or 0) for d in digits.groups()) if digits else None
 
 
 def fit_warnings(request: SubmitJobInput, facts: ClusterFacts) -> list[str]:
     """Each pod takes a whole node of the group (manifests: every accelerator and EFA interface), so pods
     beyond the group's nodes wait Pending until nodes are added; said in the dry run and the answer."""
+    if request.acceleratorPartition is not None:
+        return []  # a pod of GPU partitions shares a node: usecases.jobs checks the nodes' free partitions
     group = facts.groups.get(request.instanceGroup) or {}
     nodes = int(group.get("CurrentCount") or 0)
     wanted = request.elasticPolicy.minReplicas if request.elasticPolicy else request.replicas
@@ -74,7 +102,7 @@ def recipe_for(request: SubmitJobInput) -> Recipe | None:
     if request.storageClaim is None:
         raise InvalidInput(
             f"Recipe {found.name} reads datasets/ and models/ and writes jobs/{request.jobName}/ on the shared "
-            "bucket; give storageClaim, the claim of an S3 storage (GET /api/clusters/{name}/storage).",
+            "bucket; give storageClaim, the claim of one of the cluster's S3 storages.",
             field="body.storageClaim",
             rule="required_with_recipe",
         )
@@ -126,16 +154,21 @@ def check(request: SubmitJobInput, facts: ClusterFacts) -> str:
     if request.kind == "pytorch" and facts.training_operator != "ACTIVE":
         state = facts.training_operator or "not installed"
         raise Conflict(
-            f"HyperPodPyTorchJob needs the HyperPod training operator, which is {state} on {facts.cluster}. Enable "
-            f'the trainingOperator feature: PATCH /api/clusters/{facts.cluster}/features {{"trainingOperator": '
-            '{"enabled": true}}, and submit again once it is ACTIVE.',
-            details=[{"field": "body.kind", "rule": "feature_enabled", "message": "trainingOperator"}],
+            f"HyperPodPyTorchJob needs the HyperPod training operator, which is {state} on {facts.cluster}. Turn on"
+            " the training operator in the cluster's features, and submit again once it is ACTIVE.",
+            details=[
+                {"field": "body.kind", "rule": "feature_enabled", "message": "trainingOperator"},
+                next_step(f'PATCH /api/clusters/{facts.cluster}/features {{"trainingOperator": {{"enabled": true}}}}'),
+            ],
         )
     if request.kind == "ray" and not facts.kuberay:
         raise Conflict(
-            f"RayJob needs KubeRay, which is not running on {facts.cluster}. Install it with the optional "
-            f'dependencies: POST /api/clusters/{facts.cluster}/dependencies {{"includeOptional": true}}.',
-            details=[{"field": "body.kind", "rule": "feature_enabled", "message": "kuberay-operator"}],
+            f"RayJob needs KubeRay, which is not running on {facts.cluster}. Install the cluster's dependencies"
+            " with the optional ones (KubeRay is one), then submit again.",
+            details=[
+                {"field": "body.kind", "rule": "feature_enabled", "message": "kuberay-operator"},
+                next_step(f'POST /api/clusters/{facts.cluster}/dependencies {{"includeOptional": true}}'),
+            ],
         )
     group = facts.groups.get(request.instanceGroup)
     if group is None:
@@ -167,10 +200,68 @@ def check(request: SubmitJobInput, facts: ClusterFacts) -> str:
                 field="body.replicas",
                 rule="within_elastic_range",
             )
+    _check_resilience(request, facts)
     if (request.queue or request.priority) and not facts.task_governance:
         raise Conflict(
-            f"queue and priority are Kueue settings and task governance is off on {facts.cluster}. Enable it: "
-            f'PATCH /api/clusters/{facts.cluster}/features {{"taskGovernance": {{"enabled": true}}}}.',
-            details=[{"field": "body.queue", "rule": "feature_enabled", "message": "taskGovernance"}],
+            f"queue and priority are Kueue settings and task governance is off on {facts.cluster}. Turn on task"
+            " governance in the cluster's features first.",
+            details=[
+                {"field": "body.queue", "rule": "feature_enabled", "message": "taskGovernance"},
+                next_step(f'PATCH /api/clusters/{facts.cluster}/features {{"taskGovernance": {{"enabled": true}}}}'),
+            ],
         )
     return instance_type
+
+
+def _check_resilience(request: SubmitJobInput, facts: ClusterFacts) -> None:
+    """Elastic and checkpointless training: the operator version both need, and what checkpointless needs."""
+    wanted = "checkpointless" if request.checkpointless is not None else "elastic" if request.elasticPolicy else None
+    if wanted is None:
+        return
+    have = _version(facts.training_operator_version)
+    if have is not None and have < RESILIENCE_OPERATOR:
+        raise Conflict(
+            f"{wanted.capitalize()} training needs the HyperPod training operator v1.2.0 or later, and "
+            f"{facts.cluster} runs {facts.training_operator_version}. Update the add-on (turn the trainingOperator "
+            f"feature off and on again: PATCH /api/clusters/{facts.cluster}/features installs v1.2.0), then submit.",
+            details=[
+                {
+                    "field": f"body.{wanted if wanted == 'checkpointless' else 'elasticPolicy'}",
+                    "rule": "operator_version",
+                    "message": "v1.2.0",
+                }
+            ],
+        )
+    if request.checkpointless is None:
+        return
+    if facts.tiered_checkpointing:
+        raise InvalidInput(
+            f"Checkpointless training does not work with managed tiered checkpointing, which is on for "
+            f"{facts.cluster}; drop checkpointless or turn tieredCheckpointing off.",
+            field="body.checkpointless",
+            rule="not_with_tiered_checkpointing",
+        )
+    if request.replicas < 2:
+        raise InvalidInput(
+            "Checkpointless training recovers a failed node's model and optimizer state from its peer replicas, so "
+            "it needs at least 2 nodes (replicas 2 or more); with one node, recover from checkpoints instead.",
+            field="body.replicas",
+            rule="peer_replicas",
+        )
+    if request.recipe is not None and request.recipe not in CHECKPOINTLESS_RECIPES:
+        raise InvalidInput(
+            f"Recipe {request.recipe}'s trainer is not built on the HyperPod checkpointless training package; "
+            f"checkpointless runs your own script (recipe {', '.join(CHECKPOINTLESS_RECIPES)}) or a custom image "
+            "built on it (AWS's checkpointless recipes use image hyperpod-checkpointless-training).",
+            field="body.recipe",
+            rule="checkpointless_recipe",
+        )
+    command = request.command or []
+    if request.recipe is None and "hyperpodrun" not in command and not any(INPROCESS_FLAG in c for c in command):
+        raise InvalidInput(
+            "Checkpointless training runs the processes under the HyperPod elastic agent's in-process restart: "
+            f"start them with hyperpodrun (a command element of its own, Launchpod adds {INPROCESS_FLAG}) or "
+            f"pass {INPROCESS_FLAG} to hyperpodrun yourself.",
+            field="body.command",
+            rule="inprocess_restart",
+        )

@@ -20,10 +20,18 @@ from dataclasses import dataclass
 from typing import Any
 
 ADDON = "amazon-sagemaker-hyperpod-observability"
-ENABLE_HINT = (
-    "turn on the HyperPod observability add-on (amazon-sagemaker-hyperpod-observability) with an Amazon Managed"
-    " Prometheus workspace (its configurationValues ampWorkspace.prometheusEndpoint)"
-)
+
+
+def enable_hint(cluster: str) -> str:
+    """What to turn on when a cluster has no workspace to read, in words a person acts on (the call is the
+    error's next_step detail): the HyperPod observability feature."""
+    return (
+        f"turn on HyperPod observability in {cluster}'s Features (it installs the add-on"
+        " amazon-sagemaker-hyperpod-observability with an Amazon Managed Prometheus workspace to write to); the"
+        " charts fill in once it sends metrics"
+    )
+
+
 IDLE_UTILIZATION = 1.0  # percent: a GPU under this is idle
 
 
@@ -94,18 +102,52 @@ def job(nodes: list[str]) -> list[Query]:
     ]
 
 
-def endpoint(namespace: str, name: str, step: float) -> list[Query]:
-    match = f"namespace={_quoted(namespace)},resource_name={_quoted(name)}"
-    window = rate_window(step)
+OPERATOR_KINDS = ("managed", "jumpstart")  # endpoints the HyperPod inference operator runs
 
-    def quantile(phi: float, histogram: str) -> str:
-        return f"histogram_quantile({phi}, sum by (le) (rate({histogram}_bucket{{{match}}}[{window}])))"
+
+def endpoint(namespace: str, name: str, step: float, kind: str = "managed") -> list[Query]:
+    """An endpoint's request rate, latency and time to first token, in the family of names its server exports.
+
+    - Managed and JumpStart endpoints: the inference operator's ``model_invocations_total`` and histograms
+      ``model_latency_milliseconds`` and ``model_ttfb_milliseconds``, labelled with the endpoint's
+      ``namespace`` and ``resource_name`` ("Inference observability",
+      https://docs.aws.amazon.com/sagemaker/latest/dg/sagemaker-hyperpod-model-deployment-observability.html).
+      The operator names no token metric.
+    - Container endpoints (a vLLM server Launchpod deploys itself, no operator): vLLM's own ``vllm:*`` names from
+      its ``/metrics`` ("Production Metrics", https://docs.vllm.ai/en/latest/usage/metrics.html; "Metrics",
+      vllm docs/design/metrics.md): ``vllm:request_success_total``, the histograms
+      ``vllm:e2e_request_latency_seconds`` and ``vllm:time_to_first_token_seconds`` (seconds: answered in ms
+      here) and ``vllm:generation_tokens_total``, for tokens per second. AWS does not document how the add-on
+      labels a self-managed server's samples; Launchpod matches the Prometheus Kubernetes target labels
+      ``namespace`` and ``pod`` (its Deployment's pods, ``<endpoint>-<hash>-<id>``), an assumption to check on
+      AWS (unverified). SGLang's ``sglang:*`` names are not read yet.
+    """
+    window = rate_window(step)
+    if kind in OPERATOR_KINDS:
+        match = f"namespace={_quoted(namespace)},resource_name={_quoted(name)}"
+
+        def quantile(phi: float, histogram: str) -> str:
+            return f"histogram_quantile({phi}, sum by (le) (rate({histogram}_bucket{{{match}}}[{window}])))"
+
+        return [
+            Query("requestRate", "requests/s", f"sum(rate(model_invocations_total{{{match}}}[{window}]))"),
+            Query("latencyP50", "ms", quantile(0.5, "model_latency_milliseconds")),
+            Query("latencyP95", "ms", quantile(0.95, "model_latency_milliseconds")),
+            Query("timeToFirstTokenP50", "ms", quantile(0.5, "model_ttfb_milliseconds")),
+        ]
+    escaped = name.replace(".", "\\.")  # RFC 1123: only dots need escaping in the RE2 pattern
+    pods = _quoted(f"{escaped}-[a-z0-9]+-[a-z0-9]+")
+    match = f"namespace={_quoted(namespace)},pod=~{pods}"
+
+    def seconds(phi: float, histogram: str) -> str:
+        return f"histogram_quantile({phi}, sum by (le) (rate({histogram}_bucket{{{match}}}[{window}]))) * 1000"
 
     return [
-        Query("requestRate", "requests/s", f"sum(rate(model_invocations_total{{{match}}}[{window}]))"),
-        Query("latencyP50", "ms", quantile(0.5, "model_latency_milliseconds")),
-        Query("latencyP95", "ms", quantile(0.95, "model_latency_milliseconds")),
-        Query("timeToFirstTokenP50", "ms", quantile(0.5, "model_ttfb_milliseconds")),
+        Query("requestRate", "requests/s", f"sum(rate(vllm:request_success_total{{{match}}}[{window}]))"),
+        Query("latencyP50", "ms", seconds(0.5, "vllm:e2e_request_latency_seconds")),
+        Query("latencyP95", "ms", seconds(0.95, "vllm:e2e_request_latency_seconds")),
+        Query("timeToFirstTokenP50", "ms", seconds(0.5, "vllm:time_to_first_token_seconds")),
+        Query("tokensPerSecond", "tokens/s", f"sum(rate(vllm:generation_tokens_total{{{match}}}[{window}]))"),
     ]
 
 

@@ -29,7 +29,7 @@ from launchpod.domain.plan import Step
 KIND = MOVE = "move-nodes"
 PHASES: tuple[tuple[str, str], ...] = (
     ("Drain", "Cordon the nodes and evict their pods"),
-    ("Move", "MoveClusterNodes: the nodes leave the source group"),
+    ("Move", "Move the nodes: they leave the source group with their instances"),
     ("WaitMoved", "Follow every node until it runs in the target group"),
 )
 POLL_SECONDS = 30
@@ -222,7 +222,7 @@ def plan(
             Step(
                 "move",
                 f"node {c.node_id}",
-                f"MoveClusterNodes to {destination}: the same instance and {_capacity(from_group)};"
+                f"into {destination}, keeping the same instance and {_capacity(from_group)};"
                 " its root and secondary EBS volumes are replaced",
                 "Move",
             )

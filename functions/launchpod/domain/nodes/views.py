@@ -35,20 +35,21 @@ def _quantity(value: Any) -> int:
         return 0
 
 
-def pod_gpus(pod: dict[str, Any]) -> int:
+def pod_gpus(pod: dict[str, Any], resource: str = GPU) -> int:
     """The GPUs a pod holds. A container that sets only a limit for an extended resource requests that limit
     (Kubernetes "Manage resources for containers": requests default to limits), so a limit counts too."""
     containers = (pod.get("spec") or {}).get("containers") or []
     total = 0
     for c in containers:
         resources = c.get("resources") or {}
-        asked = (resources.get("requests") or {}).get(GPU)
-        total += _quantity(asked if asked is not None else (resources.get("limits") or {}).get(GPU, 0))
+        asked = (resources.get("requests") or {}).get(resource)
+        total += _quantity(asked if asked is not None else (resources.get("limits") or {}).get(resource, 0))
     return total
 
 
-def gpus_allocatable(node: dict[str, Any] | None) -> int:
-    return _quantity((((node or {}).get("status") or {}).get("allocatable") or {}).get(GPU, 0))
+def gpus_allocatable(node: dict[str, Any] | None, resource: str = GPU) -> int:
+    """The node's allocatable GPUs (or another extended resource: a MIG partition, nvidia.com/mig-<profile>)."""
+    return _quantity((((node or {}).get("status") or {}).get("allocatable") or {}).get(resource, 0))
 
 
 def running(pods: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -25,6 +25,7 @@ from launchpod.domain.errors import InvalidInput
 from launchpod.domain.operations import Planned
 from launchpod.domain.plan import Plan
 from launchpod.entrypoints.api.auth import require
+from launchpod.usecases import regions
 from launchpod.usecases.proposal import Proposal, at_once
 
 InputT = TypeVar("InputT", bound=BaseModel)
@@ -97,7 +98,7 @@ def route(router: APIGatewayRouter, op_id: str) -> Callable[[Callable[..., Any]]
         description=e.description,
         tags=list(e.tags),
         responses=responses,
-        middlewares=[require(e.role), _dry_run(e)] if e.role else None,
+        middlewares=[require(e.role), _dry_run(e), in_region] if e.role else None,
     )
     if not e.mutates or e.own_plan:
         return register
@@ -120,6 +121,23 @@ def _declaring_dry_run(handler: Callable[..., Any]) -> Callable[..., Any]:
         parameters=params, return_annotation=hints.get("return", signature.return_annotation)
     )
     return declared
+
+
+def in_region(app: APIGatewayRestResolver, next_middleware: Callable[..., Response[Any]]) -> Response[Any]:
+    """Every AWS call of a route goes to the Region its request is about (launchpod.usecases.regions): a
+    cluster's (``/api/clusters/{name}/...``: the Region its record names), or the one the request asks for (a
+    ``region`` query parameter or body field: a cluster to create or import, a catalog question), else the
+    deployment's. Runs after validation, which leaves the validated arguments in the context."""
+    args = app.context.get("_route_args") or {}
+    name = args.get("name") if "/clusters/" in app.current_event.path else None
+    if isinstance(name, str):
+        with regions.in_cluster_region(name):
+            return next_middleware(app)
+    asked = args.get("region") or next(
+        (getattr(v, "region", None) for v in args.values() if isinstance(v, BaseModel)), None
+    )
+    with regions.in_region(asked if isinstance(asked, str) else None):
+        return next_middleware(app)
 
 
 # The dryRun query parameter of every mutating route, as OpenAPI describes it.

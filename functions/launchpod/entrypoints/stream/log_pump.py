@@ -7,7 +7,7 @@ from typing import Any
 
 from launchpod.domain.jobs.log_cursor import Cursor
 from launchpod.entrypoints.observability import logger
-from launchpod.usecases import log_pump
+from launchpod.usecases import log_pump, regions
 
 
 @logger.inject_lambda_context(clear_state=True)
@@ -20,4 +20,5 @@ def handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
         handovers=int(event.get("handovers") or 0),
     )
     me = log_pump.Lambda(context.function_name, context.get_remaining_time_in_millis)
-    return log_pump.pump(run, me, ports=log_pump.real())
+    with regions.in_cluster_region(log_pump.topic_parts(run.topic)[0]):  # the pod's cluster's EKS endpoint
+        return log_pump.pump(run, me, ports=log_pump.real())

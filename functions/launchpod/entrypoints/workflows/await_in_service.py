@@ -7,6 +7,7 @@ from typing import Any
 
 from launchpod.contracts.workflows import WorkflowInput
 from launchpod.entrypoints.observability import logger
+from launchpod.usecases.regions import in_workflow_region
 from launchpod.usecases.workflows.create_hyperpod import WAIT_IN_SERVICE, park_until_in_service
 
 
@@ -14,4 +15,5 @@ from launchpod.usecases.workflows.create_hyperpod import WAIT_IN_SERVICE, park_u
 def handler(event: dict[str, Any], context: Any) -> dict[str, object]:
     doc = WorkflowInput.model_validate(event["document"])
     logger.append_keys(operation_id=doc.operationId, phase=WAIT_IN_SERVICE, cluster=doc.target)
-    return park_until_in_service(doc, str(event["taskToken"]))
+    with in_workflow_region(doc.target, doc.request):
+        return park_until_in_service(doc, str(event["taskToken"]))

@@ -9,6 +9,7 @@ from typing import Any
 from launchpod.contracts.workflows import WorkflowInput
 from launchpod.domain.errors import LaunchpodError
 from launchpod.entrypoints.observability import logger
+from launchpod.usecases.regions import in_workflow_region
 from launchpod.usecases.workflows.node_action import follow_up
 
 
@@ -16,7 +17,8 @@ from launchpod.usecases.workflows.node_action import follow_up
 def handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
     doc = WorkflowInput.model_validate({k: v for k, v in event.items() if k != "finish"})
     try:
-        ran = follow_up(doc)
+        with in_workflow_region(doc.target, doc.request):
+            ran = follow_up(doc)
     except LaunchpodError as exc:
         logger.warning("the ladder's follow-up could not run", extra={"error": exc.message})
         return {"operationId": doc.operationId, "followedUp": []}

@@ -2,8 +2,8 @@
 
 The use case is the phase's own function, ``(WorkflowInput) -> PhaseResult``, in
 ``launchpod.usecases.workflows``; ``run_phase`` there records it on the operation. This module only
-validates the event, tags the log lines, logs what crosses into Step Functions and hands back the
-document for the next state.
+validates the event, tags the log lines, runs the phase in its cluster's Region (usecases.regions), logs what
+crosses into Step Functions and hands back the document for the next state.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from typing import Any
 from launchpod.contracts.workflows import WorkflowInput
 from launchpod.domain.errors import RetryableError
 from launchpod.entrypoints.observability import logger
+from launchpod.usecases.regions import in_workflow_region
 from launchpod.usecases.workflows.phase import PhaseCrashed, PhaseResult, PhaseRun, run_phase
 
 __all__ = ["PhaseResult", "phase"]
@@ -31,7 +32,8 @@ def phase(name: str) -> Callable[[PhaseRun], Callable[[dict[str, Any], Any], dic
             logger.append_keys(operation_id=doc.operationId, phase=name, cluster=doc.target)
             remaining = getattr(context, "get_remaining_time_in_millis", lambda: _LAMBDA_MAX_MS)()
             try:
-                return run_phase(name, doc, remaining, run)
+                with in_workflow_region(doc.target, doc.request):
+                    return run_phase(name, doc, remaining, run)
             except RetryableError as exc:
                 logger.warning("phase will be retried", extra={"error": exc.message})
                 raise

@@ -45,12 +45,13 @@ def check(*, ports: DriftPorts) -> dict[str, Any]:
     for record in ports.clusters.list():
         name = record["name"]
         try:
-            eks = ports.eks.cluster(name)
-            if not eks or eks.get("status") != "ACTIVE":
-                continue
-            kubernetes = eks.get("version")
-            offered = dependencies.offered_addons(kubernetes, ports.eks.addon_versions)
-            rows = dependencies.status(ports.eks.addons(name), {}, offered, kubernetes)
+            with wiring.in_region(record.get("region")):  # each cluster is read in its own Region
+                eks = ports.eks.cluster(name)
+                if not eks or eks.get("status") != "ACTIVE":
+                    continue
+                kubernetes = eks.get("version")
+                offered = dependencies.offered_addons(kubernetes, ports.eks.addon_versions)
+                rows = dependencies.status(ports.eks.addons(name), {}, offered, kubernetes)
         except LaunchpodError as exc:  # one unreachable cluster must not stop the others
             log.warning("drift check skipped a cluster", extra={"cluster": name, "error": exc.message})
             continue

@@ -155,25 +155,35 @@ def watch(*, ports: WatchPorts) -> dict[str, Any]:
     told: dict[str, dict[str, list[str]]] = {}
     checked = 0
     for record in ports.clusters.list():
-        name = record["name"]
-        try:
-            eks = ports.eks.cluster(name)
-        except LaunchpodError as exc:
-            log.warning("watcher skipped a cluster", extra={"cluster": name, "error": exc.message})
-            continue
-        if not eks or eks.get("status") != "ACTIVE":
-            continue
-        checked += 1
-        for kind, look in (
-            (rules.JOB_FAILED, _jobs),
-            (rules.ENDPOINT_UNHEALTHY, _endpoints),
-            (rules.PLAN_EXPIRING, _plans),
-        ):
-            try:
-                found = look(name, at, ports)
-            except LaunchpodError as exc:  # one unreachable API server or missing CRD must not stop the rest
-                log.warning("watcher skipped a check", extra={"cluster": name, "kind": kind, "error": exc.message})
-                continue
-            if found:
-                told.setdefault(name, {})[kind] = found
+        with wiring.in_region(record.get("region")):  # each cluster is read in its own Region
+            news = _watch_cluster(record["name"], at, ports)
+        if news is not None:
+            checked += 1
+            if news:
+                told[record["name"]] = news
     return {"checked": checked, "told": told}
+
+
+def _watch_cluster(name: str, at: datetime, ports: WatchPorts) -> dict[str, list[str]] | None:
+    """What is news on one cluster, by kind; None when it is not ACTIVE (or cannot be read)."""
+    try:
+        eks = ports.eks.cluster(name)
+    except LaunchpodError as exc:
+        log.warning("watcher skipped a cluster", extra={"cluster": name, "error": exc.message})
+        return None
+    if not eks or eks.get("status") != "ACTIVE":
+        return None
+    news: dict[str, list[str]] = {}
+    for kind, look in (
+        (rules.JOB_FAILED, _jobs),
+        (rules.ENDPOINT_UNHEALTHY, _endpoints),
+        (rules.PLAN_EXPIRING, _plans),
+    ):
+        try:
+            found = look(name, at, ports)
+        except LaunchpodError as exc:  # one unreachable API server or missing CRD must not stop the rest
+            log.warning("watcher skipped a check", extra={"cluster": name, "kind": kind, "error": exc.message})
+            continue
+        if found:
+            news[kind] = found
+    return news

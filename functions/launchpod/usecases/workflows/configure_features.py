@@ -1,16 +1,17 @@
 """The configure-features workflow's phases: managed features toggled as the planner said (cert-manager first,
 then the training operator, the checkpoint identity chain and HyperPod's TieredStorageConfig, task governance,
-the inference operator and CloudWatch Observability)."""
+the inference operator, CloudWatch Observability and HyperPod observability)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from launchpod.contracts.features import UpdateFeaturesInput
 from launchpod.contracts.workflows import WorkflowInput
 from launchpod.domain import addons, dependencies, features, ownership
+from launchpod.domain import hyperpod_observability as hp_observability
 from launchpod.domain import observability as container_insights
 from launchpod.domain.clusters import control_plane, hyperpod
 from launchpod.domain.errors import PermanentError
@@ -95,7 +96,7 @@ class OperatorAddon:
             if provider is None or not issuer:
                 raise PermanentError(
                     f"{doc.target} has no IAM OIDC provider for its issuer, which the {self.title}'s execution "
-                    f"role trusts; run POST /api/clusters/{doc.target}/phases/control-plane, then retry."
+                    "role trusts; run the cluster's EKS control plane provisioning phase again, then retry."
                 )
             arn = iam.ensure_role_trusting(
                 name, self.trust(provider, issuer.removeprefix("https://")), tags, description
@@ -228,7 +229,7 @@ def _enable_checkpoints(doc: WorkflowInput, tags: dict[str, str]) -> PhaseResult
     if provider is None or not issuer:
         raise PermanentError(
             f"{doc.target} has no IAM OIDC provider for its issuer, which the checkpoint role's trust needs; run "
-            f"POST /api/clusters/{doc.target}/phases/control-plane, then retry."
+            "the cluster's EKS control plane provisioning phase again, then retry."
         )
     name = features.checkpoint_role_name(s.resource_prefix, doc.target)
     iam = wiring.iam()
@@ -391,3 +392,54 @@ def observability(doc: WorkflowInput) -> PhaseResult:
     add-on's guide names. Turned off, the add-on and that role go; the application log group stays (the
     user's data)."""
     return OBSERVABILITY.run(doc)
+
+
+HYPERPOD_OBSERVABILITY = OperatorAddon(
+    phase=hp_observability.PHASE,
+    title="HyperPod observability",
+    field=hp_observability.FIELD,
+    entry=hp_observability.entry,
+    role_name=hp_observability.role_name,
+    policy_name="launchpod-hyperpod-observability",
+    policy=None,  # set per workspace (hyperpod_observability below)
+)
+WORKSPACE_FAILED = ("CREATION_FAILED", "DELETING")
+
+
+def _workspace(doc: WorkflowInput) -> dict[str, Any] | PhaseResult:
+    """The workspace Launchpod made for the cluster (found by its alias and ownership tags), created when there
+    is none; a PhaseResult to wait with while it is not ACTIVE yet."""
+    prefix = settings().resource_prefix
+    alias, tags = hp_observability.workspace_alias(prefix, doc.target), control_plane.tags(doc.target, prefix)
+    workspaces = wiring.amp_workspaces()
+    found = workspaces.owned(alias, tags) or workspaces.create(alias, tags)
+    status = str((found.get("status") or {}).get("statusCode"))
+    if status in WORKSPACE_FAILED:
+        raise PermanentError(
+            f"The Amazon Managed Prometheus workspace {alias} ({found.get('workspaceId')}) is {status}; delete it"
+            " (aws amp delete-workspace), then retry."
+        )
+    if status != "ACTIVE":
+        return HYPERPOD_OBSERVABILITY._wait(doc, f"Amazon Managed Prometheus workspace {alias} is {status}")
+    return found
+
+
+def hyperpod_observability(doc: WorkflowInput) -> PhaseResult:
+    """HyperPodObservability: the HyperPod observability add-on (``OperatorAddon``) writing into an Amazon Managed
+    Prometheus workspace: the one Launchpod made for the cluster before, else a new one, awaited until ACTIVE;
+    then the collector's pod identity role (aps:RemoteWrite on that workspace, CloudWatch Logs on HyperPod's
+    cluster log groups) and the add-on with the workspace in its configuration values. Turned off, the add-on
+    and the role go; the workspace stays (its samples are the user's data) for the next time."""
+    wanted = UpdateFeaturesInput.model_validate(doc.request).hyperpodObservability
+    if wanted is None or not wanted.enabled or hp_observability.entry().addon in wiring.eks().addons(doc.target):
+        return HYPERPOD_OBSERVABILITY.run(doc)
+    found = _workspace(doc)
+    if isinstance(found, PhaseResult):
+        return found
+    arn, endpoint, grafana = str(found["arn"]), str(found["prometheusEndpoint"]), wanted.grafanaWorkspaceArn
+    addon = replace(
+        HYPERPOD_OBSERVABILITY,
+        policy=lambda _cluster_arn: hp_observability.policy(arn),
+        configuration=lambda _role_arn, _cluster_arn: hp_observability.configuration(endpoint, arn, grafana),
+    )
+    return addon.run(doc)

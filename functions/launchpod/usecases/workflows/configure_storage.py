@@ -29,10 +29,10 @@ def storage_access(doc: WorkflowInput) -> PhaseResult:
     found = wiring.eks().addons(doc.target).get(addon)
     if found is None or not addons.settled(found):
         state = f"is {found.get('status')}" if found else "is not installed"
-        optional = ' with {"includeOptional": true}' if request.kind == "fsx" else ""
+        optional = " with the optional ones" if request.kind == "fsx" else ""
         raise PermanentError(
-            f"The CSI driver add-on {addon} {state} on {doc.target}. Install the cluster's dependencies first: "
-            f"POST /api/clusters/{doc.target}/dependencies{optional}, wait for it to succeed, then retry."
+            f"The CSI driver add-on {addon} {state} on {doc.target}. Install the cluster's dependencies{optional}"
+            " first, wait until that operation succeeds, then retry."
         )
     if request.kind == "s3":
         bucket = settings().bucket

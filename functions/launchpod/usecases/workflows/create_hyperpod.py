@@ -113,7 +113,7 @@ def _route_out(doc: WorkflowInput, vpc_id: str) -> tuple[str | None, str]:
     main = next((t for t in tables if any(a.get("Main") for a in t.get("Associations", []))), None)
     if egress.routes_out(main):
         return None, "on the VPC's main route table, which routes out"
-    missing = egress.missing_endpoints(ec2.vpc_endpoints(vpc_id), settings().region)
+    missing = egress.missing_endpoints(ec2.vpc_endpoints(vpc_id), wiring.region())
     if not missing:
         return None, "on the VPC's main route table; the VPC's endpoints serve the nodes"
     names = ", ".join(sorted({str(t["RouteTableId"]) for t in tables})) or "none"

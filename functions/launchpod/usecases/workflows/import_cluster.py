@@ -5,12 +5,11 @@ from __future__ import annotations
 
 from launchpod.contracts.workflows import WorkflowInput
 from launchpod.runtime import wiring
-from launchpod.runtime.settings import settings
 from launchpod.usecases.workflows.phase import PhaseResult
 
 
 def register(doc: WorkflowInput) -> PhaseResult:
     """Register: records the cluster as imported, with its EKS ARN, once Launchpod can reach it."""
     eks = wiring.eks().cluster(doc.target) or {}
-    wiring.clusters().register(doc.target, source="imported", region=settings().region, eksArn=eks.get("arn"))
+    wiring.clusters().register(doc.target, source="imported", region=wiring.region(), eksArn=eks.get("arn"))
     return PhaseResult(outputs={"eksArn": eks.get("arn")}, message=f"{doc.target} is registered as imported.")

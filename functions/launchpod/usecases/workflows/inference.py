@@ -6,7 +6,7 @@ from __future__ import annotations
 from launchpod.contracts.inference import EndpointWorkflowRequest
 from launchpod.contracts.workflows import WorkflowInput
 from launchpod.domain.errors import PermanentError
-from launchpod.domain.inference import endpoints, manifests
+from launchpod.domain.inference import endpoints, manifests, multinode
 from launchpod.runtime import wiring
 from launchpod.usecases.workflows.phase import PhaseResult
 
@@ -21,7 +21,7 @@ def apply_endpoint(doc: WorkflowInput) -> PhaseResult:
     if request.action == "deploy":
         assert request.create is not None
         made = manifests.objects(
-            request.create, request.bucket or "", request.region or "", request.prefix, request.fsx
+            request.create, request.bucket or "", request.region or "", request.prefix, request.fsx, request.efa
         )
         for obj in made:
             k8s.apply(doc.target, obj)
@@ -40,9 +40,11 @@ def apply_endpoint(doc: WorkflowInput) -> PhaseResult:
         k8s.delete(doc.target, manifests.scaled_object_ref(real.name, real.namespace))
     if real.kind == "container":
         k8s.delete(doc.target, manifests.service_ref(real.name, real.namespace))
+        spans = multinode.nodes_of(real.primary)
         for ref in [
             manifests.prefill_ref(real.name, real.namespace),
             *manifests.router_refs(real.name, real.namespace),
+            *(multinode.refs(real.name, real.namespace)[:spans] if spans > 1 else []),
         ]:
             k8s.delete(doc.target, ref)
     return PhaseResult(message=f"Deleting {manifests.KINDS[real.kind]} {real.namespace}/{real.name}.")

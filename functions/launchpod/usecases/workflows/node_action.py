@@ -46,8 +46,9 @@ def start_action(doc: WorkflowInput) -> PhaseResult:
             # AWS refuses replacement on a cluster created before BatchReplaceClusterNodes until it is
             # patched (API reference, BatchReplaceClusterNodes): say how, after AWS's own words.
             raise PermanentError(
-                f"{exc.message} HyperPod replaces nodes only on a cluster patched with UpdateClusterSoftware: run "
-                f"POST /api/clusters/{doc.target}/software-update, wait for SUCCEEDED, then replace again.",
+                f"{exc.message} HyperPod replaces nodes only on a cluster whose software was updated since: update"
+                f" the software of {doc.target}'s instance groups, wait until that operation succeeds, then replace"
+                " again.",
                 aws_code="ValidationException",
             ) from exc
         accepted += list(answer.get("Successful") or [])

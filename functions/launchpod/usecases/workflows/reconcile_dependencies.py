@@ -124,7 +124,7 @@ def manifests(doc: WorkflowInput) -> PhaseResult:
             vpc = lbc_vpc_id(doc.target)
             ensure_lbc_identity(doc.target)
             tls = _webhook_tls(doc.target)
-        built = objects.objects_for(entry.name, entry.version, settings().region, doc.target, vpc, tls, placement)
+        built = objects.objects_for(entry.name, entry.version, wiring.region(), doc.target, vpc, tls, placement)
         if first_pass:
             for obj in built:
                 kube.apply(doc.target, obj)

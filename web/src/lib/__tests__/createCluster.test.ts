@@ -57,6 +57,12 @@ describe('create-cluster request', () => {
     expect(body).toEqual({ cluster: 'a', availabilityZones: ['us-east-1a', 'us-east-1b'], kubernetesVersion: '1.32' });
   });
 
+  it('sends the Region only when one other than Launchpod\'s was chosen', () => {
+    const body = createClusterBody({ name: 'a', region: 'us-west-2', zone: 'us-west-2a', secondZone: 'us-west-2b', kubernetesVersion: '', vpcCidr: '' });
+    expect(body).toEqual({ cluster: 'a', region: 'us-west-2', availabilityZones: ['us-west-2a', 'us-west-2b'] });
+    expect(wizardFieldOf('region')).toBe('region');
+  });
+
   it('sends the CIDR only when one was given', () => {
     const body = createClusterBody({ name: 'a', zone: 'z1', secondZone: 'z2', kubernetesVersion: '1.32', vpcCidr: '10.1.0.0/16' });
     expect(body.network).toEqual({ vpcCidr: '10.1.0.0/16' });
@@ -103,6 +109,13 @@ describe('provision-cluster request', () => {
     });
     expect(body.network).toEqual({ vpcCidr: '10.1.0.0/16' });
     expect(body.includeOptionalDependencies).toBe(true);
+  });
+
+  it('sends nodeProvisioningMode Continuous only when continuous provisioning is chosen', () => {
+    const body = provisionClusterBody(provision({ continuous: true }));
+    expect((body.hyperpod as Record<string, unknown>).nodeProvisioningMode).toBe('Continuous');
+    expect(provisionClusterBody(provision()).hyperpod).not.toHaveProperty('nodeProvisioningMode');
+    expect(wizardFieldOf('hyperpod.nodeProvisioningMode')).toBe('continuous');
   });
 
   it('sends nodeRecovery None when auto-recovery is turned off', () => {
@@ -208,5 +221,64 @@ describe('server 422s land on the field', () => {
     ['tags', undefined],
   ])('maps a 422 on %s to the %s field', (path, field) => {
     expect(wizardFieldOf(path)).toBe(field);
+  });
+});
+
+describe('first groups with fallback types, a minimum, patching and an image', () => {
+  const flexible = group({
+    instanceType: 'ml.g5.8xlarge',
+    fallbackTypes: ['ml.g5.12xlarge'],
+    minInstanceCount: '2',
+    patching: 'WhenIdle',
+    imageReleaseVersion: '1.2.3',
+  });
+  const choices: ProvisionChoices = {
+    name: 'train',
+    zone: 'us-east-1a',
+    secondZone: 'us-east-1b',
+    kubernetesVersion: '',
+    vpcCidr: '',
+    instanceGroups: [flexible],
+    nodeRecovery: true,
+    continuous: true,
+    includeOptionalDependencies: false,
+    storage: null,
+  };
+
+  it('sends the types in order, the minimum, patching and image, with continuous provisioning', () => {
+    const hyperpod = provisionClusterBody(choices).hyperpod as Record<string, unknown>;
+    expect(hyperpod.nodeProvisioningMode).toBe('Continuous');
+    const [sent] = hyperpod.instanceGroups as Record<string, unknown>[];
+    expect(sent).not.toHaveProperty('instanceType');
+    expect(sent).toMatchObject({
+      instanceTypes: ['ml.g5.8xlarge', 'ml.g5.12xlarge'],
+      instanceCount: 4,
+      minInstanceCount: 2,
+      autoPatch: { strategy: 'WhenIdle' },
+      imageReleaseVersion: '1.2.3',
+    });
+    // a group with none of them sends none of them, and no provisioning mode is asked for
+    const plain = provisionClusterBody({ ...choices, continuous: false, instanceGroups: [group()] }).hyperpod as Record<string, unknown>;
+    expect(plain).not.toHaveProperty('nodeProvisioningMode');
+    expect(Object.keys((plain.instanceGroups as object[])[0]).sort()).toEqual(
+      ['deepHealthChecks', 'ebsVolumeGb', 'instanceCount', 'instanceGroup', 'instanceType', 'threadsPerCore'],
+    );
+  });
+
+  it('asks for continuous provisioning, offered fallback types and a minimum within the count, on the field', () => {
+    const offered = ['ml.g5.8xlarge', 'ml.g5.12xlarge'];
+    expect(checkInstanceGroups(doc, [flexible], 'us-east-1a', offered, true)).toEqual({});
+    expect(checkInstanceGroups(doc, [flexible], 'us-east-1a', offered, false)['instanceGroups.0.instanceTypes']).toMatch(/continuous provisioning/);
+    expect(checkInstanceGroups(doc, [flexible], 'us-east-1a', ['ml.g5.8xlarge'], true)['instanceGroups.0.instanceTypes']).toMatch(
+      /ml.g5.12xlarge is not offered in us-east-1a/,
+    );
+    const found = checkInstanceGroups(doc, [{ ...flexible, minInstanceCount: '5', patching: 'DrainFirst', drainTimeoutSeconds: '9000' }], 'us-east-1a', offered, true);
+    expect(found['instanceGroups.0.minInstanceCount']).toMatch(/to the instance count/);
+    expect(found['instanceGroups.0.autoPatch']).toMatch(/0 to 5400/);
+  });
+
+  it('shows the server refusal of fallback types or a minimum on the group field', () => {
+    expect(wizardFieldOf('hyperpod.instanceGroups.0.instanceTypes')).toBe('instanceGroups.0.instanceTypes');
+    expect(wizardFieldOf('hyperpod.instanceGroups.1.minInstanceCount')).toBe('instanceGroups.1.minInstanceCount');
   });
 });

@@ -30,6 +30,13 @@ describe('deployBody', () => {
     expect(managed.pd).toEqual({ prefillReplicas: 1, prefillGpus: 1 });
   });
 
+  it('spreads one container copy over nodes only when more than one is asked', () => {
+    const form = { ...EMPTY_FORM, endpoint: 'big', instanceType: 'ml.p5.48xlarge', image: 'lmsysorg/sglang:v0.5.2' };
+    expect(deployBody(form).container).not.toHaveProperty('multiNode');
+    const container = deployBody({ ...form, nodes: 2, parallelism: 'pipeline' }).container as Record<string, unknown>;
+    expect(container.multiNode).toEqual({ nodes: 2, parallelism: 'pipeline' });
+  });
+
   it('adds the L2 cache and routing to a managed endpoint only when chosen', () => {
     const form = { ...EMPTY_FORM, kind: 'managed' as const, endpoint: 'q', instanceType: 'ml.g5.12xlarge', storage: 'shared', modelPath: 'models/Qwen/Qwen3-0.6B' };
     expect(deployBody(form).managed).not.toHaveProperty('kvCache');

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
-import { addGroupBody, addGroupErrors, EMPTY_ADD_GROUP } from '../instanceGroups';
+import { addGroupBody, addGroupErrors, depthOf, editGroupBody, editGroupErrors, EMPTY_ADD_GROUP } from '../instanceGroups';
+import type { InstanceGroupView } from '../types';
 
 describe('add instance group', () => {
   it('sends only what the user chose', () => {
@@ -54,5 +55,33 @@ describe('add instance group', () => {
       [],
     );
     expect(Object.keys(errors).sort()).toEqual(['drainTimeoutSeconds', 'fallbackTypes', 'imageReleaseVersion', 'minInstanceCount']);
+  });
+});
+
+describe('edit instance group', () => {
+  const view = {
+    instanceGroup: 'flex',
+    targetCount: 4,
+    minInstanceCount: 1,
+    autoPatch: { strategy: 'WhenIdle', nextPatchDate: '2026-12-12T03:00:00Z' },
+    imageReleaseVersion: '1.2.3',
+  } as unknown as InstanceGroupView;
+
+  it('starts from the group as it is and sends only what changed', () => {
+    const before = depthOf(view);
+    expect(before).toMatchObject({ minInstanceCount: '1', patching: 'WhenIdle', imageReleaseVersion: '1.2.3' });
+    expect(editGroupBody(before, before)).toEqual({});
+    expect(editGroupBody(before, { ...before, minInstanceCount: '2' })).toEqual({ minInstanceCount: 2 });
+    expect(editGroupBody(before, { ...before, patching: 'DrainFirst', drainTimeoutSeconds: '600' })).toEqual({
+      autoPatch: { strategy: 'DrainFirst', drain: { drainTimeoutSeconds: 600, onDrainTimeout: 'Skip' }, maxBatchSize: { type: 'INSTANCE_COUNT', value: 1 } },
+    });
+    expect(editGroupBody(before, { ...before, imageReleaseVersion: '1.3.0' })).toEqual({ imageReleaseVersion: '1.3.0' });
+  });
+
+  it('refuses a minimum above the count and what the API cannot undo', () => {
+    const before = depthOf(view);
+    expect(Object.keys(editGroupErrors(before, { ...before, minInstanceCount: '5' }, 4))).toEqual(['minInstanceCount']);
+    const undone = editGroupErrors(before, { ...before, minInstanceCount: '', patching: '', imageReleaseVersion: '' }, 4);
+    expect(Object.keys(undone).sort()).toEqual(['imageReleaseVersion', 'minInstanceCount', 'patching']);
   });
 });

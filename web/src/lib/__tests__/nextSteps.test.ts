@@ -1,12 +1,19 @@
 import { describe, expect, it } from 'vitest';
 
-import { curlCommand, whereInConsole } from '../nextSteps';
+import { curlCommand, whereForCall, whereInConsole } from '../nextSteps';
 
 describe('next steps', () => {
   it('say where the console does the step', () => {
     expect(whereInConsole({ tool: 'retry_operation', why: 'x' })).toBe('Operation: Retry from failed phase');
     expect(whereInConsole({ tool: 'no_such_tool', why: 'x' })).toBeNull();
     expect(whereInConsole({ tool: null, why: 'alert a person' })).toBeNull();
+  });
+
+  it('say where the console does an error\'s next-step call, by its method and route', () => {
+    expect(whereForCall('POST /api/clusters/ml-a/dependencies {"includeOptional": true}')).toBe('Cluster: Dependencies, Install');
+    expect(whereForCall('GET /api/clusters/ml-a/nodes')).toBe('Cluster: Nodes');
+    expect(whereForCall('DELETE /api/clusters/ml-a/nodes')).toBeNull();
+    expect(whereForCall('POST /api/nowhere')).toBeNull();
   });
 
   it('copy as curl against the API the console uses, the path fields in the path and the rest in the body', () => {
@@ -23,9 +30,9 @@ describe('next steps', () => {
   });
 
   it('put a read or delete step in the query, and quote for the shell', () => {
-    const read = { tool: 'diagnose_nccl', arguments: { name: 'ml-a', job: 'it\'s' }, rest: 'GET /api/clusters/ml-a/diagnosis/nccl', why: 'x' };
+    const read = { tool: 'diagnose_nccl', arguments: { name: 'ml-a', jobName: 'it\'s' }, rest: 'GET /api/clusters/ml-a/diagnosis/nccl', why: 'x' };
     expect(curlCommand(read, 'http://127.0.0.1:3099/api')).toBe(
-      'curl -X GET "http://127.0.0.1:3099/api/clusters/ml-a/diagnosis/nccl?job=it%27s" -H "Authorization: Bearer $LAUNCHPOD_TOKEN"',
+      'curl -X GET "http://127.0.0.1:3099/api/clusters/ml-a/diagnosis/nccl?jobName=it%27s" -H "Authorization: Bearer $LAUNCHPOD_TOKEN"',
     );
     const odd = { tool: 'put_team', arguments: { name: 'a', team: 't', note: "it's" }, rest: 'PUT /api/clusters/a/teams/t', why: 'x' };
     expect(curlCommand(odd, '/api')).toContain(`-d '{"note":"it'\\''s"}'`);

@@ -37,5 +37,7 @@ def diagnose_nccl(
     name: Annotated[ClusterName, Path()],
     jobName: Annotated[K8sName | None, Query()] = None,
     job: Annotated[K8sName | None, older_spelling("jobName")] = None,
+    namespace: Annotated[K8sName | None, Query()] = None,
 ) -> DiagnosisView:
-    return diagnostics.nccl(name, one_spelling("jobName", jobName, "job", job), ports=diagnostics.real())
+    job_name = one_spelling("jobName", jobName, "job", job)
+    return diagnostics.nccl(name, job_name, ports=diagnostics.real(), namespace=namespace)

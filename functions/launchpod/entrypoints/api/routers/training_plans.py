@@ -9,6 +9,7 @@ from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.openapi.params import Body, Path, Query
 from aws_lambda_powertools.event_handler.router import APIGatewayRouter
 
+from launchpod.contracts.common import HyperPodRegion
 from launchpod.contracts.operations import NoopView
 from launchpod.contracts.plans import PlanView
 from launchpod.contracts.training_plans import (
@@ -38,6 +39,7 @@ def search_training_plan_offerings(
     startTimeAfter: Annotated[IsoDateTime | None, Query()] = None,
     endTimeBefore: Annotated[IsoDateTime | None, Query()] = None,
     target: Annotated[TargetResource, Query()] = "hyperpod-cluster",
+    regions: Annotated[list[HyperPodRegion] | None, Query()] = None,
 ) -> OfferingListView:
     query = cases.offering_query(
         instanceType=instanceType,
@@ -46,6 +48,7 @@ def search_training_plan_offerings(
         startTimeAfter=startTimeAfter,
         endTimeBefore=endTimeBefore,
         target=target,
+        regions=regions,
     )
     return cases.search_offerings(query, ports=cases.real())
 

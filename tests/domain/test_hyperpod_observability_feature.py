@@ -1,0 +1,90 @@
+"""The HyperPod observability feature as a managed feature: the workspace, the collector's role and the add-on
+planned in that order, NOOP when installed, removal only of what Launchpod installed (the workspace kept), the
+collector's policy scoped to its workspace, and the view's workspace and Grafana link."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from launchpod.contracts.features import UpdateFeaturesInput
+from launchpod.domain import features, hyperpod_observability, ownership
+from launchpod.domain.errors import Conflict
+from pydantic import ValidationError
+
+OURS = ownership.aws_tags("c1", "launchpod")
+ADDON = "amazon-sagemaker-hyperpod-observability"
+WORKSPACE = "arn:aws:aps:us-east-1:123456789012:workspace/ws-0123abcd"
+GRAFANA = "arn:aws:grafana:us-east-1:123456789012:/workspaces/g-abc123"
+
+
+def _real(addons: dict) -> features.RealState:
+    return features.RealState(cluster="c1", addons=addons, hyperpod=None, checkpoint_account=None, checkpoint_role=None)
+
+
+def _steps(enabled: bool, addons: dict) -> list[tuple[str, str, str | None]]:
+    body = UpdateFeaturesInput(name="c1", hyperpodObservability={"enabled": enabled})
+    return [(s.action, s.target, s.phase) for s in features.plan(body, _real(addons)).steps]
+
+
+def _view(addons: dict):
+    return next(v for v in features.views(_real(addons)) if v.name == "hyperpodObservability")
+
+
+def test_enabling_plans_the_workspace_then_the_collectors_role_then_the_pinned_add_on():
+    assert _steps(True, {}) == [
+        ("create", "Amazon Managed Prometheus workspace launchpod-c1-metrics", "HyperPodObservability"),
+        ("create", "IAM role launchpod-c1-hp-observability", "HyperPodObservability"),
+        ("create", f"EKS add-on {ADDON} v1.0.5-eksbuild.1", "HyperPodObservability"),
+    ]
+
+
+def test_enabling_an_installed_add_on_even_one_installed_elsewhere_is_an_empty_plan():
+    assert _steps(True, {ADDON: {"status": "ACTIVE", "tags": {}}}) == []
+
+
+def test_disabling_removes_the_add_on_and_role_but_not_the_workspace():
+    assert _steps(False, {ADDON: {"status": "ACTIVE", "tags": OURS}}) == [
+        ("delete", f"EKS add-on {ADDON}", "HyperPodObservability"),
+        ("delete", "IAM role launchpod-c1-hp-observability", "HyperPodObservability"),
+    ]
+    assert _steps(False, {}) == []
+
+
+def test_disabling_an_add_on_the_console_installed_is_refused_naming_the_field():
+    with pytest.raises(Conflict, match="not installed by Launchpod") as caught:
+        _steps(False, {ADDON: {"status": "ACTIVE", "tags": {}}})
+    assert caught.value.details[0]["field"] == "body.hyperpodObservability.enabled"
+
+
+def test_grafana_is_taken_only_when_turning_it_on():
+    on = UpdateFeaturesInput(name="c1", hyperpodObservability={"enabled": True, "grafanaWorkspaceArn": GRAFANA})
+    assert on.hyperpodObservability is not None and on.hyperpodObservability.grafanaWorkspaceArn == GRAFANA
+    with pytest.raises(ValidationError, match="grafanaWorkspaceArn applies only with enabled true"):
+        UpdateFeaturesInput(name="c1", hyperpodObservability={"enabled": False, "grafanaWorkspaceArn": GRAFANA})
+
+
+def test_the_collector_may_remote_write_only_to_its_workspace_and_log_only_to_hyperpods_groups():
+    statements = {s["Sid"]: s for s in hyperpod_observability.policy(WORKSPACE)["Statement"]}
+    assert statements["PrometheusRemoteWrite"]["Action"] == ["aps:RemoteWrite"]
+    assert statements["PrometheusRemoteWrite"]["Resource"] == WORKSPACE
+    assert statements["ClusterLogs"]["Resource"][0] == (
+        "arn:aws:logs:us-east-1:123456789012:log-group:/aws/sagemaker/Clusters/*"
+    )
+
+
+def test_the_view_shows_the_workspace_and_the_grafana_dashboard_it_writes_to():
+    values = hyperpod_observability.configuration(
+        "https://aps-workspaces.us-east-1.amazonaws.com/workspaces/ws-0123abcd/", WORKSPACE, GRAFANA
+    )
+    assert values["ampWorkspace"]["prometheusEndpoint"].endswith("/workspaces/ws-0123abcd")  # no trailing slash
+    view = _view(
+        {ADDON: {"status": "ACTIVE", "addonVersion": "v1.0.5-eksbuild.1", "configurationValues": json.dumps(values)}}
+    )
+    assert view.enabled and view.status == "ACTIVE"
+    assert view.settings["grafanaUrl"] == (
+        "https://g-abc123.grafana-workspace.us-east-1.amazonaws.com/d/aws-sm-hp-observability-cluster-v1_0"
+    )
+    assert ("Amazon Managed Prometheus workspace", WORKSPACE) in {(o.kind, o.name) for o in view.objects}
+    off = _view({})
+    assert not off.enabled and off.status == "DISABLED" and "launchpod-c1-metrics" in (off.note or "")

@@ -1,0 +1,41 @@
+"""Amazon Managed Prometheus workspaces in memory (usecases.ports.PrometheusWorkspaces): CreateWorkspace answers
+a workspace CREATING, which ``activate`` makes ACTIVE (as AMP does some seconds later)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+ACCOUNT, REGION = "123456789012", "us-east-1"
+
+
+class AmpWorkspaces:
+    def __init__(self) -> None:
+        self.workspaces: dict[str, dict[str, Any]] = {}  # by id
+
+    def owned(self, alias: str, tags: dict[str, str]) -> dict[str, Any] | None:
+        return next(
+            (
+                dict(w)
+                for w in self.workspaces.values()
+                if w["alias"] == alias
+                and w["status"]["statusCode"] != "DELETING"
+                and all(w["tags"].get(k) == v for k, v in tags.items())
+            ),
+            None,
+        )
+
+    def create(self, alias: str, tags: dict[str, str]) -> dict[str, Any]:
+        workspace = f"ws-{len(self.workspaces):08d}-0000-0000-0000-000000000000"
+        self.workspaces[workspace] = {
+            "workspaceId": workspace,
+            "alias": alias,
+            "arn": f"arn:aws:aps:{REGION}:{ACCOUNT}:workspace/{workspace}",
+            "status": {"statusCode": "CREATING"},
+            "prometheusEndpoint": f"https://aps-workspaces.{REGION}.amazonaws.com/workspaces/{workspace}/",
+            "tags": dict(tags),
+        }
+        return dict(self.workspaces[workspace])
+
+    def activate(self) -> None:
+        for w in self.workspaces.values():
+            w["status"] = {"statusCode": "ACTIVE"}

@@ -1,0 +1,59 @@
+"""An endpoint's traffic charts in headless Chromium on the shared inference cluster: a vLLM container endpoint
+invoked a few times shows its request rate, latency, time to first token and tokens generated per second
+(vLLM's own names, from the HyperPod observability add-on's workspace) on its page in the Inference tab."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.sandbox.browser.conftest import App
+from tests.sandbox.inference_support import NAME, deploy, post, ready_cluster
+from tests.sandbox.metrics_support import observability_on
+
+pytestmark = pytest.mark.browser
+
+CHAT = {"messages": [{"role": "user", "content": "chart my traffic"}], "maxTokens": 16}
+BODY = {
+    "endpoint": "charted",
+    "kind": "container",
+    "instanceType": "ml.g5.12xlarge",
+    "replicas": 1,
+    "container": {"worker": {"image": "vllm/vllm-openai:v0.10.1", "gpus": 1, "args": ["--served-model-name", "q"]}},
+}
+
+
+@pytest.fixture(scope="module")
+def real(sandbox) -> App:
+    ready_cluster(sandbox)
+    return App(sandbox.url, dict(sandbox.tokens))
+
+
+def test_an_endpoints_traffic_charts_show_its_requests_and_tokens(real: App, page: Page, sandbox, shot) -> None:
+    page.add_init_script(f"sessionStorage.setItem('launchpod.token', {real.tokens['admin']!r})")
+    observability_on(sandbox, NAME)
+    done = deploy(sandbox, BODY)
+    assert done["status"] == "SUCCEEDED", (done.get("message"), done["phases"])
+    try:
+        for _ in range(3):
+            answer = post(sandbox, "/endpoints/charted/invoke", CHAT)
+            assert answer.status_code == 200, answer.text
+        page.goto(f"{real.url}/clusters/{NAME}?tab=inference&endpoint=charted")
+        charts = page.get_by_test_id("metrics-get_endpoint_metrics")
+        try:
+            expect(charts).to_be_visible(timeout=60_000)
+        finally:
+            shot(page, "endpoint-opened", full_page=True)
+        charts.get_by_text("15 minutes", exact=True).click()
+        for title in ("Request rate", "Latency p95", "Time to first token p50", "Tokens generated per second"):
+            expect(charts).to_contain_text(re.compile(rf"{title} last [\d.]+"), timeout=30_000)
+        tokens = re.search(r"Tokens generated per second last [\d.]+ [^·]*· max ([\d.]+)", charts.inner_text())
+        assert tokens and float(tokens.group(1)) > 0, charts.inner_text()
+        charts.scroll_into_view_if_needed()
+        shot(page, "endpoint-traffic", full_page=True)
+    finally:
+        deleted = real.api("DELETE", f"/clusters/{NAME}/endpoints/charted", role="operator")
+        assert deleted.status_code == 202, deleted.text
+        assert real.wait_operation(deleted.json()["operation"]["id"])["status"] == "SUCCEEDED"
