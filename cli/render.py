@@ -20,14 +20,22 @@ COLUMNS: dict[str, tuple[str, ...]] = {
         "nodeId",
         "instanceGroup",
         "instanceType",
-        "zone",
+        "availabilityZone",
         "instanceStatus",
         "ready",
         "healthStatus",
         "gpusAllocated",
     ),
-    "InstanceGroupListView": ("group", "instanceType", "currentCount", "targetCount", "status", "capacityType"),
-    "InstanceTypeListView": ("instanceType", "gpus", "gpuModel", "vcpus", "memoryGiB", "efaInterfaces", "zones"),
+    "InstanceGroupListView": ("instanceGroup", "instanceType", "currentCount", "targetCount", "status", "capacityType"),
+    "InstanceTypeListView": (
+        "instanceType",
+        "gpus",
+        "gpuModel",
+        "vCpu",
+        "memoryInGiB",
+        "efaInterfaces",
+        "availabilityZones",
+    ),
     "EndpointListView": ("endpoint", "kind", "status", "readyReplicas", "desiredReplicas", "model"),
     "FeatureListView": ("name", "enabled", "status", "version", "blockedBy"),
     "DependencyListView": ("name", "kind", "pinned", "installed", "state", "drift"),
@@ -40,7 +48,7 @@ NESTED_COLUMNS: dict[str, tuple[str, ...]] = {
     "phases": ("status", "name", "title", "attempts", "message"),
     "steps": ("action", "target", "phase", "reason"),
     "plan": ("action", "target", "phase", "reason"),
-    "pods": ("name", "phase", "node", "zone", "restarts"),
+    "pods": ("name", "phase", "kubernetesNode", "availabilityZone", "restarts"),
 }
 MAX_COLUMNS = 6
 MAX_CELL = 70
@@ -90,7 +98,8 @@ def default_columns(rows: list[dict[str, Any]]) -> tuple[str, ...]:
 def heading(column: str) -> str:
     """``eks.status`` -> ``EKS STATUS``, ``activeOperationId`` -> ``ACTIVE OPERATION ID``."""
     # GiB is one word, not "Gi B"
-    return re.sub(r"(?<=[a-z0-9])([A-Z])", r" \1", column.replace("GiB", "Gib")).replace(".", " ").upper()
+    plain = column.replace("GiB", "Gib").replace("vCpu", "Vcpu")
+    return re.sub(r"(?<=[a-z0-9])([A-Z])", r" \1", plain).replace(".", " ").upper()
 
 
 def table(rows: list[dict[str, Any]], columns: tuple[str, ...]) -> str:

@@ -26,6 +26,7 @@ from urllib.parse import parse_qsl, unquote
 
 from launchpod.contracts.catalog_ops import CatalogEntry
 from launchpod.contracts.errors import ErrorCode, ErrorDetail, ErrorView
+from launchpod.contracts.naming import without_older_spellings
 from launchpod.contracts.operations import NoopView
 from launchpod.contracts.plans import PlanView
 from pydantic import TypeAdapter
@@ -78,13 +79,14 @@ def compact(schema: Any) -> Any:
 
 def input_schema_of(entry: CatalogEntry) -> dict[str, Any]:
     """The tool's input: the REST request model's schema, compact, with the cluster called ``cluster``."""
-    schema = entry.input.model_json_schema()
+    schema = without_older_spellings(entry.input.model_json_schema())  # deprecated spellings: REST only
     schema.pop("description", None)
     properties: dict[str, Any] = schema.get("properties", {})
     field = cluster_field(entry)
-    if field is not None:
-        # the server's instructions say once that `cluster` is the cluster's name, for every tool
-        properties.pop(field)
+    if field is not None or (CLUSTER in properties and entry.path.startswith("/api/clusters")):
+        # the server's instructions say once that `cluster` is the cluster's name, for every tool (a body that
+        # names a new cluster calls it `cluster` already: launchpod.contracts.naming)
+        properties.pop(field or CLUSTER)
         properties = {CLUSTER: {"type": "string"}, **properties}
         schema["required"] = [CLUSTER if r == field else r for r in schema.get("required", [])]
     if "dryRun" in properties:

@@ -122,17 +122,17 @@ def test_a_submission_from_options_is_the_json_body_the_route_takes() -> None:
 
 def test_cli_input_json_and_body_give_the_whole_request_and_options_override_them(tmp_path) -> None:
     body = tmp_path / "cluster.json"
-    body.write_text('{"name": "from-file", "availabilityZones": ["us-east-1a", "us-east-1b"], "hyperpod": {"a": 1}}')
-    request = _request(["clusters", "provision", "--body", str(body), "--name", "from-flag"])
+    body.write_text('{"cluster": "from-file", "availabilityZones": ["us-east-1a", "us-east-1b"], "hyperpod": {"a": 1}}')
+    request = _request(["clusters", "provision", "--body", str(body), "--cluster", "from-flag"])
     zones = ["us-east-1a", "us-east-1b"]
-    assert request.json == {"name": "from-flag", "availabilityZones": zones, "hyperpod": {"a": 1}}
+    assert request.json == {"cluster": "from-flag", "availabilityZones": zones, "hyperpod": {"a": 1}}
     request = _request(["clusters", "provision", "--cli-input-json", f"file://{body}"])
-    assert request.json is not None and request.json["name"] == "from-file"
+    assert request.json is not None and request.json["cluster"] == "from-file"
 
 
 def test_bad_json_is_refused_before_any_call_naming_the_option(capsys) -> None:
     with pytest.raises(SystemExit) as exit_:
-        ROOT.parse_args(["clusters", "provision", "--name", "x", "--hyperpod", "{nope"])
+        ROOT.parse_args(["clusters", "provision", "--cluster", "x", "--hyperpod", "{nope"])
     assert exit_.value.code == 2
     assert "--hyperpod" in capsys.readouterr().err
 
@@ -246,7 +246,7 @@ def test_every_documented_rest_operation_is_a_command_with_an_argument_for_each_
                 continue
             command = COMMANDS.get(op["operationId"])
             assert command is not None, f"{method.upper()} {path} has no command"
-            fields = {p["name"] for p in op.get("parameters", [])}
+            fields = {p["name"] for p in op.get("parameters", []) if not p.get("deprecated")}
             body = op.get("requestBody", {}).get("content", {}).get("application/json", {}).get("schema") or {}
             for ref in [s["$ref"] for s in [body, *body.get("anyOf", [])] if "$ref" in s]:
                 properties = schemas[ref.rsplit("/", 1)[-1]].get("properties", {})

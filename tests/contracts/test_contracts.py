@@ -12,7 +12,7 @@ ZONES = ["us-east-1a", "us-east-1b"]
 
 @pytest.mark.parametrize("name", ["a", "ml-team-a", "A1", "a--b", "x" * 63])
 def test_cluster_names_sagemaker_accepts(name):
-    assert CreateClusterRequest(name=name, availabilityZones=ZONES).name == name
+    assert CreateClusterRequest(cluster=name, availabilityZones=ZONES).cluster == name
 
 
 @pytest.mark.parametrize("name", ["", "a_b", "-a", "a-", "x" * 64, "a.b"])

@@ -102,6 +102,13 @@ ROWS: list[tuple[type[BaseModel], dict[str, Any], bool]] = [
     (AutoscalingRequest, {"enabled": True, "groups": ["g1", "g1"]}, False),
     (AutoscalingRequest, {"enabled": False}, True),
     (CreateClusterRequest, CLUSTER, True),
+    # a renamed field (launchpod.contracts.naming): its name or its older spelling, never both
+    (CreateClusterRequest, {"cluster": "c1", "availabilityZones": ["us-east-1a", "us-east-1b"]}, True),
+    (CreateClusterRequest, {**CLUSTER, "cluster": "c1"}, False),
+    (CreateClusterRequest, {"availabilityZones": ["us-east-1a", "us-east-1b"]}, False),
+    (AddInstanceGroupRequest, {**GROUP, "instanceGroup": "g1"}, False),
+    (AutoscalingRequest, {"enabled": True, "instanceGroups": ["g1"]}, True),
+    (AutoscalingRequest, {"enabled": True, "instanceGroups": ["g1"], "groups": ["g1"]}, False),
     (CreateClusterRequest, {**CLUSTER, "availabilityZones": ["us-east-1a", "us-east-1a"]}, False),
     (CreateClusterRequest, {**CLUSTER, "network": {"vpcCidr": "10.0.0.0/16"}}, True),
     (CreateClusterRequest, {**CLUSTER, "network": {"vpcId": "vpc-0123abcd", "subnetIds": ["s-1", "s-2"]}}, True),

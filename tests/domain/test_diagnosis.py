@@ -6,7 +6,12 @@ from launchpod.domain.nodes import diagnosis
 
 
 def _node(node_id: str, zone: str) -> dict:
-    return {"nodeId": node_id, "kubernetesNode": f"hyperpod-{node_id}", "zone": zone, "instanceType": "ml.p5.48xlarge"}
+    return {
+        "nodeId": node_id,
+        "kubernetesNode": f"hyperpod-{node_id}",
+        "availabilityZone": zone,
+        "instanceType": "ml.p5.48xlarge",
+    }
 
 
 def _pod(name: str, node: str, env: dict[str, str], efa: bool) -> dict:

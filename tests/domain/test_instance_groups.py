@@ -181,8 +181,8 @@ def test_a_group_shows_its_minimum_count_and_the_image_its_nodes_run_as_describe
         "CurrentImageReleaseVersion": "2025.12.01",
     }
     view = group_view(details, ["subnet-a"], {"subnet-a": "us-east-1a"}, dedicated=set())
-    assert (view.currentCount, view.targetCount, view.minCount) == (3, 4, 2)
-    assert view.imageVersion == "2025.12.01" and view.zones == ["us-east-1a"]
+    assert (view.currentCount, view.targetCount, view.minInstanceCount) == (3, 4, 2)
+    assert view.imageVersion == "2025.12.01" and view.availabilityZones == ["us-east-1a"]
     custom = group_view(
         {**details, "CurrentImageReleaseVersion": None, "CurrentImageId": "ami-0abc"}, [], {}, dedicated=set()
     )

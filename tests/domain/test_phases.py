@@ -87,7 +87,7 @@ def test_a_phase_nothing_was_recorded_for_names_the_route_that_takes_its_setting
 
 
 def test_control_plane_with_nothing_recorded_names_the_create_route():
-    with pytest.raises(Conflict, match=r'POST /api/clusters with \{"name": "c1"'):
+    with pytest.raises(Conflict, match=r'POST /api/clusters with \{"cluster": "c1"'):
         phases.recorded_input("control-plane", "c1", [])
 
 

@@ -23,8 +23,8 @@ def _diff(desired: dict, real: dict | None) -> plan.Plan:
 
 
 def test_only_the_fields_the_caller_sent_are_desired():
-    request = CreateClusterRequest.model_validate({"name": "c1", "availabilityZones": ["us-east-1a", "us-east-1b"]})
-    assert set(plan.sent(request)) == {"name", "availabilityZones"}  # kubernetesVersion's default is not "sent"
+    request = CreateClusterRequest.model_validate({"cluster": "c1", "availabilityZones": ["us-east-1a", "us-east-1b"]})
+    assert set(plan.sent(request)) == {"cluster", "availabilityZones"}  # kubernetesVersion's default is not "sent"
 
 
 def test_a_missing_resource_plans_its_creation():

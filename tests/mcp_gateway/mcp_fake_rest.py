@@ -86,11 +86,11 @@ class FakeLaunchpod:
 
     async def list_instance_types(self, args: dict[str, Any]) -> dict[str, Any]:
         items = [
-            {"instanceType": "ml.g5.8xlarge", "zones": ["us-east-1a", "us-east-1b", "us-east-1c"]},
-            {"instanceType": "ml.p5.48xlarge", "zones": ["us-east-1a", "us-east-1b"]},
+            {"instanceType": "ml.g5.8xlarge", "availabilityZones": ["us-east-1a", "us-east-1b", "us-east-1c"]},
+            {"instanceType": "ml.p5.48xlarge", "availabilityZones": ["us-east-1a", "us-east-1b"]},
         ]
-        if args.get("zone"):
-            items = [i for i in items if args["zone"] in i["zones"]]
+        if args.get("availabilityZone"):
+            items = [i for i in items if args["availabilityZone"] in i["availabilityZones"]]
         return {"region": "us-east-1", "items": items}
 
     async def list_clusters(self, _: dict[str, Any]) -> dict[str, Any]:
@@ -108,7 +108,7 @@ class FakeLaunchpod:
         return await self.create_cluster(args, kind="provision-cluster")
 
     async def create_cluster(self, args: dict[str, Any], kind: str = "create-control-plane") -> dict[str, Any]:
-        name = args["name"]
+        name = args["cluster"]
         if name in self.clusters:
             raise Problem(409, "CONFLICT", f"Cluster {name} already exists; pick another name.")
         op_id = f"op-{next(self.ids)}"

@@ -40,7 +40,8 @@ def _body_fields(spec: dict[str, Any], op: dict[str, Any]) -> set[str]:
         return set()
     refs = [s["$ref"] for s in [schema, *schema.get("anyOf", [])] if "$ref" in s]
     assert len(refs) == 1, schema
-    return set(spec["components"]["schemas"][refs[0].rsplit("/", 1)[-1]].get("properties", {}))
+    properties = spec["components"]["schemas"][refs[0].rsplit("/", 1)[-1]].get("properties", {})
+    return {name for name, sub in properties.items() if not sub.get("deprecated")}
 
 
 def test_every_documented_rest_operation_is_a_tool_and_no_tool_is_undocumented(spec: dict[str, Any]) -> None:
@@ -54,7 +55,9 @@ def test_every_documented_rest_operation_is_a_tool_and_no_tool_is_undocumented(s
 def test_each_tool_takes_exactly_the_fields_its_rest_route_takes(spec: dict[str, Any]) -> None:
     """The same fields, but the cluster: the route may call it ``name``, every tool calls it ``cluster``."""
     for op_id, (_, path, op) in _operations(spec).items():
-        rest_fields = {p["name"] for p in op.get("parameters", [])} | _body_fields(spec, op)
+        # an older spelling the API still takes (deprecated) is not offered to agents
+        params = {p["name"] for p in op.get("parameters", []) if not p.get("deprecated")}
+        rest_fields = params | _body_fields(spec, op)
         if path.startswith("/api/clusters") and "name" in rest_fields:
             rest_fields = rest_fields - {"name"} | {"cluster"}
         tool_fields = set(TOOLS[op_id].inputSchema.get("properties", {}))

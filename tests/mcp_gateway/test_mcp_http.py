@@ -82,13 +82,13 @@ async def test_create_cluster_playbook_as_a_scripted_agent(live: Live) -> None:
         clusters = await session.call_tool("list_clusters", {})
         assert name not in {c["name"] for c in (clusters.structuredContent or {})["items"]}
         zones = await session.call_tool("list_availability_zones", {})
-        types_ = await session.call_tool("list_instance_types", {"zone": "us-east-1a"})
+        types_ = await session.call_tool("list_instance_types", {"availabilityZone": "us-east-1a"})
         offered = {i["instanceType"] for i in (types_.structuredContent or {})["items"]}
         assert "ml.p5.48xlarge" in offered
         chosen = [z["name"] for z in (zones.structuredContent or {})["items"]][:2]
 
         # one operation for the whole cluster
-        group = {"name": "gpu-workers", "instanceType": "ml.p5.48xlarge", "instanceCount": 1}
+        group = {"instanceGroup": "gpu-workers", "instanceType": "ml.p5.48xlarge", "instanceCount": 1}
         provision = {
             "cluster": name,
             "availabilityZones": chosen,
@@ -98,7 +98,7 @@ async def test_create_cluster_playbook_as_a_scripted_agent(live: Live) -> None:
         assert accepted.isError is False, accepted.content
         body = accepted.structuredContent or {}
         assert (body["status"], body["statusTool"]) == ("ACCEPTED", "get_operation")
-        assert body["operation"]["request"]["name"] == name  # the REST body names the cluster `name`
+        assert body["operation"]["request"]["cluster"] == name  # the REST body names it `cluster` too
 
         # wait to SUCCEEDED, with progress notifications naming each phase
         progress: list[tuple[float, str | None]] = []
@@ -141,11 +141,11 @@ async def test_rest_422_is_a_tool_error_with_message_and_field(live: Live) -> No
         result = await session.call_tool("create_cluster", {"cluster": "Bad_Name", "availabilityZones": ["us-east-1a"]})
     assert result.isError is True
     text = result.content[0].text  # type: ignore[union-attr]
-    assert "- cluster:" in text and "body.availabilityZones" in text and "HTTP 422" in text
-    assert "body.name" not in text  # the agent called it cluster; so does the answer
+    assert "- body.cluster:" in text and "body.availabilityZones" in text and "HTTP 422" in text
+    assert "body.name" not in text  # the agent called it cluster; so does the REST body, and the answer
     error = (result.structuredContent or {})["error"]
     assert error["code"] == "VALIDATION_FAILED"
-    assert {d["field"] for d in error["details"]} == {"cluster", "body.availabilityZones"}
+    assert {d["field"] for d in error["details"]} == {"body.cluster", "body.availabilityZones"}
     assert text.splitlines()[0] == error["message"]
 
 

@@ -47,7 +47,9 @@ def test_inspector_cli_lists_the_core_and_the_toolsets_tool_by_default(live: Liv
 
 
 def test_inspector_cli_calls_a_read_tool(live: Live) -> None:
-    run = _inspector(live, "tools/call", "--tool-name", "list_instance_types", "--tool-arg", "zone=us-east-1c")
+    run = _inspector(
+        live, "tools/call", "--tool-name", "list_instance_types", "--tool-arg", "availabilityZone=us-east-1c"
+    )
     assert run.returncode == 0, run.stderr
     result = json.loads(run.stdout)
     assert result["isError"] is False

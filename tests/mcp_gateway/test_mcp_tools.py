@@ -8,6 +8,7 @@ from typing import Any
 import httpx
 import pytest
 from launchpod.contracts.catalog_ops import BY_ID, TOOLS
+from launchpod.contracts.naming import without_older_spellings
 from mcp import types
 
 from mcp_gateway.guide import WHEN
@@ -31,7 +32,7 @@ def _rest_name(entry: Any, field: str) -> str:
 def test_tool_takes_every_field_of_the_rest_request_under_the_same_names_but_cluster(entry: Any) -> None:
     """No capability is lost to the slimmer schema: each REST field is a tool argument, required alike."""
     schema = LISTED[entry.id].inputSchema
-    rest = entry.input.model_json_schema()
+    rest = without_older_spellings(entry.input.model_json_schema())  # a deprecated spelling is REST's only
     assert {_rest_name(entry, f) for f in schema["properties"]} == set(rest.get("properties", {}))
     assert {_rest_name(entry, f) for f in schema.get("required", [])} == set(rest.get("required", []))
     # nested objects keep their fields too
@@ -248,11 +249,11 @@ async def test_cluster_goes_in_the_path_as_the_rest_route_names_it() -> None:
     assert seen[0].url.path == "/api/clusters/team-a/nodes"
 
 
-async def test_cluster_of_a_new_cluster_goes_in_the_body_as_name() -> None:
+async def test_cluster_of_a_new_cluster_goes_in_the_body_as_cluster() -> None:
     runner, seen = _runner(lambda r: httpx.Response(202, json={"status": "ACCEPTED"}))
     await runner.call("provision_cluster", {"cluster": "team-b", "availabilityZones": ["us-east-1a", "us-east-1b"]})
     assert (seen[0].method, seen[0].url.path) == ("POST", "/api/clusters/provision")
-    assert json.loads(seen[0].content) == {"name": "team-b", "availabilityZones": ["us-east-1a", "us-east-1b"]}
+    assert json.loads(seen[0].content) == {"cluster": "team-b", "availabilityZones": ["us-east-1a", "us-east-1b"]}
 
 
 async def test_the_rest_spelling_name_still_reaches_the_cluster() -> None:
@@ -272,12 +273,12 @@ async def test_cluster_and_a_different_name_are_refused_before_rest() -> None:
 async def test_rest_errors_about_the_cluster_name_it_as_the_agent_did() -> None:
     envelope = {
         "code": "VALIDATION_FAILED",
-        "message": "name must be 1-63 letters, digits and hyphens (body.name)",
-        "details": [{"field": "body.name", "rule": "string_pattern_mismatch", "message": "name must be 1-63 ..."}],
+        "message": "name must be 1-63 letters, digits and hyphens (path.name)",
+        "details": [{"field": "path.name", "rule": "string_pattern_mismatch", "message": "name must be 1-63 ..."}],
         "requestId": "req-2",
     }
     runner, _ = _runner(lambda r: httpx.Response(422, json=envelope))
-    result = await runner.call("create_cluster", {"cluster": "bad name", "availabilityZones": ["us-east-1a"]})
+    result = await runner.call("get_cluster", {"cluster": "bad name"})
     error = (result.structuredContent or {})["error"]
     assert error["message"] == "cluster must be 1-63 letters, digits and hyphens (cluster)"
     assert error["details"][0] == {

@@ -64,19 +64,19 @@ def cluster(sandbox):
 
 def test_karpenter_brings_a_gpu_node_from_zero_and_returns_to_zero(sandbox, cluster):
     with sandbox.client() as c:
-        unknown = c.put(f"/api/clusters/{NAME}/autoscaling", json={"enabled": True, "groups": ["nope"]})
+        unknown = c.put(f"/api/clusters/{NAME}/autoscaling", json={"enabled": True, "instanceGroups": ["nope"]})
         assert unknown.status_code == 422 and "HyperPod instance groups only" in unknown.json()["message"]
-        system = c.put(f"/api/clusters/{NAME}/autoscaling", json={"enabled": True, "groups": ["system"]})
+        system = c.put(f"/api/clusters/{NAME}/autoscaling", json={"enabled": True, "instanceGroups": ["system"]})
         assert system.status_code == 422 and "system (1 nodes) would be terminated" in system.json()["message"]
-        every = {"enabled": True, "groups": ["gpu", "system"], "confirmScaleToZero": ["system"]}
+        every = {"enabled": True, "instanceGroups": ["gpu", "system"], "confirmScaleToZero": ["system"]}
         alone = c.put(f"/api/clusters/{NAME}/autoscaling", json=every)
         assert alone.status_code == 422 and "no node for the system pods" in alone.json()["message"]
-        body = {"enabled": True, "groups": ["gpu"], "consolidateAfterSeconds": 60}
+        body = {"enabled": True, "instanceGroups": ["gpu"], "consolidateAfterSeconds": 60}
         op = c.put(f"/api/clusters/{NAME}/autoscaling", json=body).json()["operation"]["id"]
         done = sandbox.wait_operation(op)
         assert done["status"] == "SUCCEEDED", done
         assert c.put(f"/api/clusters/{NAME}/autoscaling", json=body).json()["status"] == "NOOP"
-        groups = {g["group"]: g for g in c.get(f"/api/clusters/{NAME}/instance-groups").json()["items"]}
+        groups = {g["instanceGroup"]: g for g in c.get(f"/api/clusters/{NAME}/instance-groups").json()["items"]}
         by_hand = c.patch(f"/api/clusters/{NAME}/instance-groups/gpu", json={"instanceCount": 2})
         assert by_hand.status_code == 409 and "Karpenter manages instance group gpu" in by_hand.json()["message"]
         gone = c.delete(f"/api/clusters/{NAME}/instance-groups/gpu", params={"confirm": "gpu"})
@@ -121,7 +121,7 @@ def test_karpenter_brings_a_gpu_node_from_zero_and_returns_to_zero(sandbox, clus
         op = c.put(f"/api/clusters/{NAME}/autoscaling", json={"enabled": False}).json()["operation"]["id"]
         done = sandbox.wait_operation(op)
         assert done["status"] == "SUCCEEDED", done
-        groups = {g["group"]: g for g in c.get(f"/api/clusters/{NAME}/instance-groups").json()["items"]}
+        groups = {g["instanceGroup"]: g for g in c.get(f"/api/clusters/{NAME}/instance-groups").json()["items"]}
     assert "AutoScaling" not in sandbox.aws("sagemaker").describe_cluster(ClusterName=NAME)
     assert not groups["gpu"]["karpenterManaged"]
     assert custom.list_cluster_custom_object("karpenter.sh", "v1", "nodepools")["items"] == []

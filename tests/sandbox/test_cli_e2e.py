@@ -24,7 +24,7 @@ def lp(sandbox, tmp_path_factory) -> Launchpod:
 
 @pytest.fixture(scope="module")
 def created(lp):
-    return lp.run("clusters", "create", "--name", NAME, *ZONES, "--wait", "--poll-interval", "0.2", role="admin")
+    return lp.run("clusters", "create", "--cluster", NAME, *ZONES, "--wait", "--poll-interval", "0.2", role="admin")
 
 
 def test_create_with_wait_follows_each_phase_to_succeeded(created) -> None:
@@ -69,7 +69,7 @@ def test_a_dry_run_answers_the_plan_and_starts_nothing(lp, created) -> None:
 
 def test_a_failed_operation_exits_non_zero_with_the_phase_and_how_to_resume(lp, sandbox) -> None:
     sandbox.faults(failNextEksCreate=True)
-    create = ("clusters", "create", "--name", "cli-fails", *ZONES, "--wait", "--poll-interval", "0.2")
+    create = ("clusters", "create", "--cluster", "cli-fails", *ZONES, "--wait", "--poll-interval", "0.2")
     failed = lp.run(*create, role="admin")
     assert failed.returncode == 3, (failed.stdout, failed.stderr)
     said = failed.stderr
@@ -82,15 +82,15 @@ def test_a_failed_operation_exits_non_zero_with_the_phase_and_how_to_resume(lp, 
 
 
 def test_a_refused_request_names_the_options_to_fix(lp) -> None:
-    create = ("clusters", "create", "--name", "no_underscores", "--availability-zones", "us-east-1a")
+    create = ("clusters", "create", "--cluster", "no_underscores", "--availability-zones", "us-east-1a")
     refused = lp.run(*create, role="admin")
     assert refused.returncode == 1
-    assert "  --name: " in refused.stderr and "  --availability-zones: " in refused.stderr, refused.stderr
+    assert "  --cluster: " in refused.stderr and "  --availability-zones: " in refused.stderr, refused.stderr
     assert "HTTP 422 VALIDATION_FAILED" in refused.stderr
 
 
 def test_a_viewer_is_refused_a_mutation_with_the_role_it_needs(lp) -> None:
-    refused = lp.run("clusters", "create", "--name", "cli-viewer", *ZONES, role="viewer")
+    refused = lp.run("clusters", "create", "--cluster", "cli-viewer", *ZONES, role="viewer")
     assert refused.returncode == 1 and "HTTP 403" in refused.stderr, refused.stderr
 
 

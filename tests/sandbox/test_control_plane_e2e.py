@@ -131,16 +131,16 @@ def test_injected_eks_failure_fails_with_its_message_and_retry_succeeds_with_one
 @pytest.mark.parametrize(
     ("body", "field", "words"),
     [
-        ({"name": "bad_name", "availabilityZones": ZONES}, "body.name", "no underscores"),
+        ({"cluster": "bad_name", "availabilityZones": ZONES}, "body.cluster", "no underscores"),
         (
-            {"name": "good-name", "availabilityZones": ["us-east-1a", "us-east-1q"]},
+            {"cluster": "good-name", "availabilityZones": ["us-east-1a", "us-east-1q"]},
             "body.availabilityZones.1",
             "not an availability zone",
         ),
-        ({"name": "good-name", "availabilityZones": ["us-east-1a"]}, "body.availabilityZones", "at least 2"),
-        ({"name": "good-name", "availabilityZones": ZONES, "color": "red"}, "body.color", "not a field"),
+        ({"cluster": "good-name", "availabilityZones": ["us-east-1a"]}, "body.availabilityZones", "at least 2"),
+        ({"cluster": "good-name", "availabilityZones": ZONES, "color": "red"}, "body.color", "not a field"),
         (
-            {"name": "good-name", "availabilityZones": ZONES, "kubernetesVersion": "1.32"},
+            {"cluster": "good-name", "availabilityZones": ZONES, "kubernetesVersion": "1.32"},
             "body.kubernetesVersion",
             "supported versions: 1.34",
         ),

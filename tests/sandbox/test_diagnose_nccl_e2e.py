@@ -64,7 +64,9 @@ def test_a_hung_job_on_a_faulty_node_is_diagnosed_from_its_pods_logs_and_inciden
     assert submitted.status_code == 200, submitted.text
     # no log-monitoring rule: the hung job stays hung, as it would on EKS until NCCL's timeout aborts it
     sandbox.faults(jobFault={"cluster": NAME, "job": JOB, "kind": "hang", "atStep": 2})
-    view = _until(lambda: (v := _job(sandbox))["status"] == "Running" and all(p["node"] for p in v["pods"]) and v)
+    view = _until(
+        lambda: (v := _job(sandbox))["status"] == "Running" and all(p["kubernetesNode"] for p in v["pods"]) and v
+    )
     with sandbox.client("viewer") as c:
         nodes = {n["kubernetesNode"]: n["nodeId"] for n in c.get(f"/api/clusters/{NAME}/nodes").json()["items"]}
 
@@ -76,15 +78,15 @@ def test_a_hung_job_on_a_faulty_node_is_diagnosed_from_its_pods_logs_and_inciden
             return None
 
         stuck = _until(hung)
-    assert len({p["node"] for p in view["pods"]}) == 2, view["pods"]
-    faulty = nodes[stuck["node"]]
+    assert len({p["kubernetesNode"] for p in view["pods"]}) == 2, view["pods"]
+    faulty = nodes[stuck["kubernetesNode"]]
     sandbox.faults(nodeFault={"cluster": NAME, "nodeId": faulty, "kind": "gpu"})
     with sandbox.client("viewer") as c:
         _until(lambda: any(i["nodeId"] == faulty for i in c.get(f"/api/clusters/{NAME}/incidents").json()["items"]))
 
     aws_before, kube_before = _calls(sandbox)
     with sandbox.client("viewer") as c:
-        found = c.get(f"/api/clusters/{NAME}/diagnosis/nccl", params={"job": JOB})
+        found = c.get(f"/api/clusters/{NAME}/diagnosis/nccl", params={"jobName": JOB})
     aws_after, kube_after = _calls(sandbox)
     assert found.status_code == 200, found.text
     diagnosis = found.json()

@@ -91,7 +91,7 @@ def test_a_managed_endpoint_scales_one_to_three_to_one_on_a_cloudwatch_metric(sa
     _put_metric(sandbox, "qwen-cw", 250, seconds_ago=120)  # ceil(250 / 100) = 3 replicas
     view = until(sandbox, "qwen-cw", 3, 3)
     assert (view["readyReplicas"], view["desiredReplicas"], view["scalingError"]) == (3, 3, None), view
-    assert {p["node"] for p in view["pods"]} <= gpu_nodes(sandbox)
+    assert {p["kubernetesNode"] for p in view["pods"]} <= gpu_nodes(sandbox)
     _put_metric(sandbox, "qwen-cw", 20)  # the newest period: ceil(20 / 100) = 1
     view = until(sandbox, "qwen-cw", 1, 1)
     assert (view["readyReplicas"], view["desiredReplicas"]) == (1, 1), view

@@ -79,7 +79,7 @@ def test_a_managed_endpoint_with_l2_kv_cache_and_kvaware_routing_answers_through
     assert view["status"] == "Ready" and (view["readyReplicas"], view["desiredReplicas"]) == (1, 1)
     assert view["kind"] == "managed" and view["model"] == "models/Qwen/Qwen3-0.6B"
     assert view["url"] == "http://qwen-managed.default.svc.cluster.local:8000"
-    assert [p["node"] in gpu_nodes(sandbox) for p in view["pods"]] == [True]
+    assert [p["kubernetesNode"] in gpu_nodes(sandbox) for p in view["pods"]] == [True]
     config = k8s.CustomObjectsApi(sandbox.kube(NAME)).get_namespaced_custom_object(
         "inference.sagemaker.aws.amazon.com", "v1", "default", "inferenceendpointconfigs", "qwen-managed"
     )
@@ -109,7 +109,7 @@ def test_a_jumpstart_model_becomes_ready_on_the_gpu_group(sandbox, operator_on):
     assert done["status"] == "SUCCEEDED", (done.get("message"), done["phases"])
     view = get(sandbox, "deepseek")
     assert view["status"] == "Ready" and view["model"] == "deepseek-llm-r1-distill-qwen-1-5b"
-    assert view["pods"][0]["node"] in gpu_nodes(sandbox)
+    assert view["pods"][0]["kubernetesNode"] in gpu_nodes(sandbox)
 
 
 VLLM_NLB = {
@@ -213,7 +213,7 @@ def test_a_vllm_container_behind_a_load_balancer_is_invoked_scaled_and_deleted(s
     assert done["status"] == "SUCCEEDED", (done.get("message"), done["phases"])
     view = get(sandbox, "vllm")
     assert (view["readyReplicas"], view["desiredReplicas"]) == (2, 2)
-    assert {p["node"] for p in view["pods"]} <= gpu_nodes(sandbox)
+    assert {p["kubernetesNode"] for p in view["pods"]} <= gpu_nodes(sandbox)
 
     with sandbox.client("operator") as c:
         deleted = c.delete(f"/api/clusters/{NAME}/endpoints/vllm")
@@ -382,7 +382,7 @@ def test_keda_scales_a_container_endpoint_one_to_three_to_one_on_the_metric(sand
     metric(25)  # 25 waiting requests at 10 per replica: 3 replicas
     view = until(sandbox, "vllm-keda", 3, 3)
     assert (view["readyReplicas"], view["desiredReplicas"]) == (3, 3), view
-    assert {p["node"] for p in view["pods"]} <= gpu_nodes(sandbox)
+    assert {p["kubernetesNode"] for p in view["pods"]} <= gpu_nodes(sandbox)
     metric(0)
     view = until(sandbox, "vllm-keda", 1, 1)
     assert (view["readyReplicas"], view["desiredReplicas"]) == (1, 1), view

@@ -44,7 +44,7 @@ def _system_spec(sandbox) -> dict:
 
 def _groups(sandbox) -> dict[str, dict]:
     with sandbox.client("viewer") as c:
-        return {g["group"]: g for g in c.get(GROUPS).json()["items"]}
+        return {g["instanceGroup"]: g for g in c.get(GROUPS).json()["items"]}
 
 
 def test_add_scale_refuse_and_delete_a_spot_efa_only_group_in_its_own_subnet(sandbox, cluster):
@@ -60,7 +60,7 @@ def test_add_scale_refuse_and_delete_a_spot_efa_only_group_in_its_own_subnet(san
     assert added["status"] == "SUCCEEDED", added
     group = _groups(sandbox)["spot-p5"]
     assert (group["capacityType"], group["nicMode"], group["status"]) == ("spot", "efa-only", "InService")
-    assert group["dedicatedSubnet"] and group["zones"] == ["us-east-1a"] and group["currentCount"] == 1
+    assert group["dedicatedSubnet"] and group["availabilityZones"] == ["us-east-1a"] and group["currentCount"] == 1
     assert group["threadsPerCore"] == 1 and group["labels"] == {"team": "nlp"}
     ec2 = sandbox.aws("ec2")
     subnet = ec2.describe_subnets(SubnetIds=group["subnetIds"])["Subnets"][0]
@@ -148,7 +148,7 @@ def test_training_plan_zone_wins_quota_shortfall_is_named_and_spot_can_run_short
             assert "us-east-1b wins over the us-east-1a" in notes and "dedicated /20 in us-east-1b" in notes
         assert sandbox.wait_operation(accepted.json()["operation"]["id"])["status"] == "SUCCEEDED"
         group = _groups(sandbox)["planned"]
-        assert (group["capacityType"], group["zones"], group["trainingPlanStatus"]) == (
+        assert (group["capacityType"], group["availabilityZones"], group["trainingPlanStatus"]) == (
             "trainingPlan",
             ["us-east-1b"],
             "Active",
@@ -259,7 +259,7 @@ def test_a_training_plan_searched_bought_once_at_its_price_used_by_a_group_and_e
     # the group's instance came when the plan started: the add finished only once the plan was Active
     used = plan()
     assert used["status"] == "Active"
-    assert [(u["cluster"], u["group"], u["targetCount"], u["currentCount"]) for u in used["usage"]] == [
+    assert [(u["cluster"], u["instanceGroup"], u["targetCount"], u["currentCount"]) for u in used["usage"]] == [
         (NAME, "on-plan", 1, 1)
     ]
     assert (used["inUseInstanceCount"], used["availableInstanceCount"]) == (1, 0)
@@ -309,7 +309,9 @@ def test_every_changeable_field_changes_by_patch_and_a_type_the_zone_lacks_is_re
     not offer are refused before anything starts."""
     with sandbox.client("viewer") as c:
         catalog = c.get("/api/catalog/instance-types").json()["items"]
-    elsewhere = next(t["instanceType"] for t in catalog if t["zones"] and "us-east-1a" not in t["zones"])
+    elsewhere = next(
+        t["instanceType"] for t in catalog if t["availabilityZones"] and "us-east-1a" not in t["availabilityZones"]
+    )
     tuned = {
         "group": "tuned",
         "instanceType": "ml.g5.8xlarge",
@@ -392,7 +394,7 @@ def test_a_flexible_group_falls_back_to_its_second_type_and_shows_its_minimum_an
     group = _groups(sandbox)["flex"]
     assert (group["instanceType"], group["instanceTypes"]) == (None, [first, second])
     assert group["typeCounts"] == {first: 0, second: 2} and group["status"] == "InService"
-    assert (group["minCount"], group["imageReleaseVersion"]) == (1, "1.2.3")
+    assert (group["minInstanceCount"], group["imageReleaseVersion"]) == (1, "1.2.3")
     patch = group["autoPatch"]
     assert (patch["strategy"], patch["idleWaitWindowSeconds"]) == ("WhenIdle", 7200)
     assert datetime.fromisoformat(patch["nextPatchDate"]) > datetime.now(UTC)

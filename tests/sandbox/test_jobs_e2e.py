@@ -82,7 +82,7 @@ def test_each_recipe_submits_and_reaches_succeeded(sandbox, cluster, recipe, kin
     done = _wait(sandbox, job, ("Succeeded", "Failed"))
     assert done["status"] == "Succeeded", done
     workers = [p for p in done["pods"] if "head" not in p["name"] and "submitter" not in p["name"]]
-    assert all(p["node"] and p["zone"] == "us-east-1a" for p in workers), done["pods"]
+    assert all(p["kubernetesNode"] and p["availabilityZone"] == "us-east-1a" for p in workers), done["pods"]
     if recipe == "llama-factory":
         # Its log, appended at every 5th of the 40 steps and once at the end on the node's disk, is in the
         # bucket once training has ended (a Mountpoint volume refuses the second append).
@@ -336,7 +336,7 @@ def test_nccl_diagnosis_finds_a_running_jobs_pods_and_their_efa(sandbox, cluster
     assert _submit(sandbox, custom_job("nccl-check")).status_code == 200
     assert _wait(sandbox, "nccl-check", ("Running",))["status"] == "Running"
     with sandbox.client("viewer") as c:
-        found = c.get(f"/api/clusters/{NAME}/diagnosis/nccl", params={"job": "nccl-check"}).json()
+        found = c.get(f"/api/clusters/{NAME}/diagnosis/nccl", params={"jobName": "nccl-check"}).json()
     titles = [f["title"] for f in found["findings"]]
     assert not any(t.startswith("No pods of job") for t in titles), titles
     assert any(t.startswith("All ") and "nodes are in us-east-1a" in t for t in titles), titles
@@ -412,7 +412,7 @@ def test_a_model_larger_than_one_node_is_served_across_both_p5_nodes(sandbox, cl
     assert done["status"] == "SUCCEEDED", (done.get("message"), done["phases"])
     with sandbox.client("viewer") as c:
         view = c.get(f"/api/clusters/{NAME}/endpoints/{endpoint}").json()
-    assert view["status"] == "Ready" and len({p["node"] for p in view["pods"]}) == 2, view
+    assert view["status"] == "Ready" and len({p["kubernetesNode"] for p in view["pods"]}) == 2, view
     client = OpenAI(
         base_url=f"{sandbox.url}/api/clusters/{NAME}/endpoints/{endpoint}/openai/v1",
         api_key=sandbox.tokens["operator"],

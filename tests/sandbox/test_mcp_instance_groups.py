@@ -50,8 +50,8 @@ async def test_agent_adds_and_scales_a_group_with_the_playbook_tools(sandbox: An
         cluster = _data(await session.call_tool("get_cluster", {"cluster": NAME}))
         assert cluster["hyperpod"]["status"] == "InService" and not cluster.get("activeOperationId")
         groups = _data(await session.call_tool("list_instance_groups", {"cluster": NAME}))["items"]
-        assert [g["group"] for g in groups] == ["system"]
-        offered = _data(await session.call_tool("list_instance_types", {"zone": "us-east-1a"}))["items"]
+        assert [g["instanceGroup"] for g in groups] == ["system"]
+        offered = _data(await session.call_tool("list_instance_types", {"availabilityZone": "us-east-1a"}))["items"]
         assert "ml.p5.48xlarge" in {t["instanceType"] for t in offered}
 
         added = _data(
@@ -86,7 +86,8 @@ async def test_agent_adds_and_scales_a_group_with_the_playbook_tools(sandbox: An
         assert fixed.isError is True and "add a new instance group" in fixed.content[0].text  # type: ignore[union-attr]
 
         groups = {
-            g["group"]: g for g in _data(await session.call_tool("list_instance_groups", {"cluster": NAME}))["items"]
+            g["instanceGroup"]: g
+            for g in _data(await session.call_tool("list_instance_groups", {"cluster": NAME}))["items"]
         }
     assert (groups["spot"]["capacityType"], groups["spot"]["currentCount"], groups["spot"]["targetCount"]) == (
         "spot",

@@ -58,7 +58,7 @@ async def test_agent_submits_follows_and_reads_a_training_job(sandbox: Any) -> N
             assert time.monotonic() < deadline, job
             await asyncio.sleep(0.2)
         assert job["status"] == "Succeeded", job
-        assert job["pods"] and job["pods"][0]["node"]
+        assert job["pods"] and job["pods"][0]["kubernetesNode"]
 
         logs = _data(await session.call_tool("get_job_logs", {"cluster": NAME, "jobName": "mcp-sft", "tail": 2}))
         assert logs["container"] == "pytorch" and logs["lines"][-1].endswith("final checkpoint written")

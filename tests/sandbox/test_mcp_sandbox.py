@@ -97,7 +97,7 @@ async def test_scripted_agent_follows_the_create_cluster_playbook_to_succeeded(s
         existing = {c["name"] for c in _data(await session.call_tool("list_clusters", {}))["items"]}
         assert name not in existing
         zones = [z["name"] for z in _data(await session.call_tool("list_availability_zones", {}))["items"]]
-        offered = _data(await session.call_tool("list_instance_types", {"zone": zones[0]}))["items"]
+        offered = _data(await session.call_tool("list_instance_types", {"availabilityZone": zones[0]}))["items"]
         assert zones and offered
 
         # one operation for the whole cluster, previewed first
@@ -154,11 +154,11 @@ async def test_scripted_agent_follows_the_create_cluster_playbook_to_succeeded(s
 
 
 async def test_rest_422_comes_back_as_a_tool_error_with_message_and_field(sandbox: Any) -> None:
-    bad = {"name": "not a valid name", "availabilityZones": ["us-east-1a", "us-east-1b"]}
+    bad = {"cluster": "not a valid name", "availabilityZones": ["us-east-1a", "us-east-1b"]}
     async with mcp_session(sandbox.url, sandbox.tokens["admin"]) as session:
-        result = await session.call_tool("create_cluster", bad)  # the REST spelling: the REST answer, verbatim
+        result = await session.call_tool("create_cluster", bad)  # the REST body's own names: its answer, verbatim
         renamed = await session.call_tool(
-            "create_cluster", {"cluster": bad["name"], "availabilityZones": ["us-east-1a"]}
+            "create_cluster", {"cluster": bad["cluster"], "availabilityZones": ["us-east-1a"]}
         )
     with httpx.Client(base_url=sandbox.url, headers=sandbox.headers("admin"), verify=TLS) as rest:
         direct = rest.post("/api/clusters", json=bad)
@@ -170,9 +170,9 @@ async def test_rest_422_comes_back_as_a_tool_error_with_message_and_field(sandbo
     assert [d["field"] for d in error["details"]] == [d["field"] for d in envelope["details"]]
     text = result.content[0].text  # type: ignore[union-attr]
     assert text.startswith(envelope["message"]) and envelope["details"][0]["field"] in text
-    # an agent that said `cluster` reads `cluster` in the answer, never the route's body.name
+    # an agent that said `cluster` reads `cluster` in the answer (the body calls it so too), never name
     fields = [d["field"] for d in _data(renamed)["error"]["details"]]
-    assert "cluster" in fields and "body.name" not in fields
+    assert "body.cluster" in fields and "body.name" not in fields
     assert "body.name" not in renamed.content[0].text  # type: ignore[union-attr]
 
 
@@ -247,8 +247,8 @@ async def test_scripted_agent_runs_the_rest_of_the_pipeline_with_the_tools_offer
                 assert waited["status"] == "SUCCEEDED", waited["summary"]
 
         if "create_hyperpod" in offered:
-            gpu = next(t for t in types_ if set(t["zones"]) & set(zones[:2]))
-            zone = next(z for z in zones[:2] if z in gpu["zones"])
+            gpu = next(t for t in types_ if set(t["availabilityZones"]) & set(zones[:2]))
+            zone = next(z for z in zones[:2] if z in gpu["availabilityZones"])
             group = {"name": "gpu-workers", "instanceType": gpu["instanceType"], "instanceCount": 1}
             hyperpod = await session.call_tool(
                 "create_hyperpod", {"cluster": name, "availabilityZone": zone, "instanceGroups": [group]}

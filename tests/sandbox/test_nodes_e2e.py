@@ -55,7 +55,7 @@ def test_nodes_are_listed_with_their_kubernetes_health_and_gpus(sandbox, cluster
     assert len(nodes) == 3
     for node in nodes:
         assert node["instanceGroup"] == "gpu" and node["instanceType"] == "ml.p5.48xlarge"
-        assert node["zone"] == "us-east-1a" and node["capacityType"] == "OnDemand"
+        assert node["availabilityZone"] == "us-east-1a" and node["capacityType"] == "OnDemand"
         assert node["instanceStatus"] == "Running" and node["ready"] is True
         assert node["kubernetesNode"] == f"hyperpod-{node['nodeId']}"
         assert node["healthStatus"] == "Schedulable" and node["taints"] == []

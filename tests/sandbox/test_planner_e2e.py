@@ -297,7 +297,7 @@ def test_instance_groups_again_are_noop_fixed_fields_are_refused_and_dry_runs_ch
     assert [s["phase"] for s in removed] == ["UpdateCluster", "WaitGroup"]
     with sandbox.client("viewer") as c:
         groups = c.get(base).json()["items"]
-    assert [(g["group"], g["targetCount"]) for g in groups] == [("gpu", 1)]
+    assert [(g["instanceGroup"], g["targetCount"]) for g in groups] == [("gpu", 1)]
     with sandbox.client() as c:
         gone = c.delete(f"{base}/cpu", params={"confirm": "cpu"})
     assert gone.status_code == 404 and "it has gpu" in gone.json()["message"], gone.text
@@ -308,7 +308,7 @@ def test_autoscaling_again_is_noop_and_its_dry_run_is_refused_as_the_request_wou
     _noop(sandbox, "PUT", path, {"enabled": False})
     before = _count(sandbox)
     with sandbox.client() as c:  # this cluster was created without continuous provisioning
-        refused = c.put(path, json={"enabled": True, "groups": ["gpu"]}, params={"dryRun": "true"})
+        refused = c.put(path, json={"enabled": True, "instanceGroups": ["gpu"]}, params={"dryRun": "true"})
     assert refused.status_code == 409 and "continuous provisioning" in refused.json()["message"], refused.text
     assert _count(sandbox) == before
     with sandbox.client("viewer") as c:

@@ -286,7 +286,7 @@ def test_a_four_node_gang_job_is_admitted_only_when_four_nodes_fit_in_one_networ
     _delete_job(sandbox, "small", NAMESPACE)
     running = _in(sandbox, "gang", LENDER_NS, "Running")
     nodes = {n.metadata.name: n.metadata.labels for n in k8s.CoreV1Api(sandbox.kube(NAME)).list_node().items}
-    blocks = {nodes[p["node"]][block["label"]] for p in running["pods"]}
+    blocks = {nodes[p["kubernetesNode"]][block["label"]] for p in running["pods"]}
     assert len(running["pods"]) == 4 and len(blocks) == 1, running["pods"]
     _delete_job(sandbox, "gang", LENDER_NS)
 
@@ -337,7 +337,7 @@ def test_a_higher_priority_job_preempts_a_serving_replica_which_says_why_and_com
         lambda: [p for p in _endpoint(sandbox, "chat")["pods"] if "Preempted" in (p.get("message") or "")],
         "the replica saying it was preempted",
     )
-    assert replica["phase"] == "Pending" and replica["node"] is None, replica
+    assert replica["phase"] == "Pending" and replica["kubernetesNode"] is None, replica
     assert "due to prioritization in the ClusterQueue" in replica["message"], replica
     assert f"waiting in queue {QUEUE}: couldn't assign flavors" in replica["message"], replica
     assert _endpoint(sandbox, "chat")["readyReplicas"] == 0

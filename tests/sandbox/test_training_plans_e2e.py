@@ -49,12 +49,12 @@ def test_a_cluster_created_on_a_plan_gets_its_instances_when_the_plan_starts(san
     assert sandbox.wait_operation(op, timeout=180)["status"] == "SUCCEEDED"
     with sandbox.client("viewer") as c:
         seen = c.get("/api/training-plans/e2e-create-plan").json()
-        groups = {g["group"]: g for g in c.get(f"/api/clusters/{NAME}/instance-groups").json()["items"]}
+        groups = {g["instanceGroup"]: g for g in c.get(f"/api/clusters/{NAME}/instance-groups").json()["items"]}
     assert (groups["gpu"]["status"], groups["gpu"]["currentCount"]) == ("InService", 1)
     assert groups["gpu"]["trainingPlanArn"] == plan["arn"]
     # the cluster became InService with its GPU node, which came when the plan started
     assert seen["status"] == "Active"
-    assert [(u["group"], u["currentCount"]) for u in seen["usage"]] == [("gpu", 1)]
+    assert [(u["instanceGroup"], u["currentCount"]) for u in seen["usage"]] == [("gpu", 1)]
     assert seen["usage"][0]["cluster"] and seen["inUseInstanceCount"] == 1
 
     # plan-expiring: the watcher tells a plan in use once per threshold, linking to the Capacity page. The plan

@@ -136,7 +136,7 @@ def test_enabling_on_a_cluster_created_without_continuous_provisioning_is_refuse
 def test_groups_hyperpods_karpenter_does_not_support_are_refused(changed: dict[str, Any], why: str) -> None:
     with pytest.raises(InvalidInput) as refused:
         set_autoscaling(ASKED, ADMIN, ports=_ports({**OFF, **_groups(gpu=changed)}))
-    assert why in str(refused.value) and refused.value.details[0]["field"] == "body.groups"
+    assert why in str(refused.value) and refused.value.details[0]["field"] == "body.instanceGroups"
 
 
 def test_a_group_with_running_nodes_is_refused_until_the_request_confirms_they_go() -> None:

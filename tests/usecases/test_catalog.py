@@ -22,7 +22,7 @@ def test_zones_are_the_regions_as_ec2_lists_them() -> None:
 
 def test_instance_types_carry_sagemaker_names_and_the_zones_that_offer_them() -> None:
     view = catalog.instance_types(None, ports=PORTS)
-    assert [(t.instanceType, t.zones) for t in view.items] == [
+    assert [(t.instanceType, t.availabilityZones) for t in view.items] == [
         ("ml.c5.2xlarge", ["us-east-1a", "us-east-1b"]),
         ("ml.p5.48xlarge", ["us-east-1a"]),
     ]
@@ -30,6 +30,6 @@ def test_instance_types_carry_sagemaker_names_and_the_zones_that_offer_them() ->
 
 def test_a_zone_narrows_the_types_to_those_it_offers() -> None:
     view = catalog.instance_types("us-east-1b", ports=PORTS)
-    assert [(t.instanceType, t.zones) for t in view.items] == [("ml.c5.2xlarge", ["us-east-1b"])]
+    assert [(t.instanceType, t.availabilityZones) for t in view.items] == [("ml.c5.2xlarge", ["us-east-1b"])]
     asked, zone = PORTS.ec2.offerings_asked[-1]  # type: ignore[attr-defined]
     assert zone == "us-east-1b" and "ml.p5.48xlarge" not in asked and "p5.48xlarge" in asked

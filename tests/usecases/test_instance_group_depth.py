@@ -202,7 +202,7 @@ def test_the_group_view_shows_each_types_count_the_minimum_and_the_next_patch() 
     view = group_view(FLEX, ["subnet-a"], {"subnet-a": "us-east-1a"}, dedicated=set())
     assert view.instanceTypes == ["ml.g5.8xlarge", "ml.g5.12xlarge"]
     assert view.typeCounts == {"ml.g5.8xlarge": 0, "ml.g5.12xlarge": 2}
-    assert (view.minCount, view.imageReleaseVersion) == (1, "1.2.3")
+    assert (view.minInstanceCount, view.imageReleaseVersion) == (1, "1.2.3")
     assert view.autoPatch is not None and view.autoPatch.nextPatchDate == PATCH_DATE
     assert (view.autoPatch.strategy, view.autoPatch.idleWaitWindowSeconds) == ("WhenIdle", 86400)
 

@@ -64,13 +64,13 @@ def test_a_group_of_a_type_without_efa_says_so_instead_of_efa() -> None:
     """NIC mode once read "EFA" for every group not EFA-only, an ml.m5.2xlarge included; EC2 says it has none."""
     cpu = {**GPU, "InstanceGroupName": "cpu", "InstanceType": "ml.m5.2xlarge"}
     listed = cases.list_instance_groups("train", ports=_ports(_cluster(InstanceGroups=[GPU, cpu])))
-    assert [(g.group, g.nicMode) for g in listed.items] == [("gpu", "efa"), ("cpu", "ena")]
+    assert [(g.instanceGroup, g.nicMode) for g in listed.items] == [("gpu", "efa"), ("cpu", "ena")]
 
 
 def test_groups_are_listed_with_the_zone_of_their_subnet() -> None:
     listed = cases.list_instance_groups("train", ports=_ports(_cluster()))
     assert listed.clusterStatus == "InService"
-    assert [(g.group, g.zones) for g in listed.items] == [("gpu", ["us-east-1a"])]
+    assert [(g.instanceGroup, g.availabilityZones) for g in listed.items] == [("gpu", ["us-east-1a"])]
 
 
 def test_a_cluster_without_hyperpod_is_404() -> None:

@@ -135,9 +135,11 @@ def test_plans_list_the_groups_using_them_by_cluster():
         ],
     }
     listed = cases.list_plans(None, ports=_ports(market)).items
-    assert [(u.cluster, u.group, u.targetCount, u.currentCount) for u in listed[0].usage] == [("hp", "gpu", 2, 1)]
+    assert [(u.cluster, u.instanceGroup, u.targetCount, u.currentCount) for u in listed[0].usage] == [
+        ("hp", "gpu", 2, 1)
+    ]
     assert cases.list_plans("Active", ports=_ports(market)).items == []
-    assert cases.get_plan("p5-week", ports=_ports(market)).usage[0].group == "gpu"
+    assert cases.get_plan("p5-week", ports=_ports(market)).usage[0].instanceGroup == "gpu"
 
 
 def test_an_extension_needs_its_price_and_applies_once():

@@ -8,6 +8,7 @@ from pydantic import ConfigDict, Field, model_validator
 
 from launchpod.contracts.common import ClusterName, Contract, refused, rules
 from launchpod.contracts.hyperpod import InstanceGroupName
+from launchpod.contracts.naming import renamed
 
 
 class AutoscalingRequest(Contract):
@@ -20,8 +21,13 @@ class AutoscalingRequest(Contract):
                 {
                     "title": "Enable, naming the groups",
                     "type": "object",
-                    "required": ["groups"],
-                    "properties": {"enabled": {"const": True}, "groups": {"minItems": 1}},
+                    # instanceGroups, or its older spelling (launchpod.contracts.naming)
+                    "anyOf": [{"required": ["instanceGroups"]}, {"required": ["groups"]}],
+                    "properties": {
+                        "enabled": {"const": True},
+                        "instanceGroups": {"minItems": 1},
+                        "groups": {"minItems": 1},
+                    },
                 },
                 {"title": "Disable", "type": "object", "properties": {"enabled": {"const": False}}},
             ]
@@ -29,8 +35,9 @@ class AutoscalingRequest(Contract):
     )
 
     enabled: bool
-    groups: list[InstanceGroupName] = Field(
+    instanceGroups: list[InstanceGroupName] = Field(
         default_factory=list,
+        validation_alias=renamed("instanceGroups", "groups"),
         max_length=10,
         description="enable: the instance groups Karpenter manages (at most 10 in a node class); each starts at 0",
         json_schema_extra={"uniqueItems": True},
@@ -38,8 +45,8 @@ class AutoscalingRequest(Contract):
     confirmScaleToZero: list[InstanceGroupName] = Field(
         default_factory=list,
         max_length=10,
-        description="enable: groups among `groups` that run nodes now and may lose them. Karpenter starts a group it"
-        " manages at 0 nodes, so their nodes are terminated; a group with nodes not named here is refused",
+        description="enable: groups among instanceGroups that run nodes now and may lose them. Karpenter starts a"
+        " group it manages at 0 nodes, so their nodes are terminated; a group with nodes not named here is refused",
     )
     consolidateAfterSeconds: int = Field(
         default=300, ge=0, le=86400, description="how long a node stays idle before Karpenter removes it"
@@ -47,12 +54,12 @@ class AutoscalingRequest(Contract):
 
     @model_validator(mode="after")
     def _groups_when_enabled(self) -> Self:
-        if self.enabled and not self.groups:
-            raise ValueError("name the instance groups Karpenter should manage in groups")
-        if len(set(self.groups)) != len(self.groups):
-            raise ValueError("groups must be distinct")
-        if stray := [g for g in self.confirmScaleToZero if g not in self.groups]:
-            raise refused("subset", f"confirmScaleToZero names {', '.join(stray)}, which groups does not")
+        if self.enabled and not self.instanceGroups:
+            raise ValueError("name the instance groups Karpenter should manage in instanceGroups")
+        if len(set(self.instanceGroups)) != len(self.instanceGroups):
+            raise ValueError("instanceGroups must be distinct")
+        if stray := [g for g in self.confirmScaleToZero if g not in self.instanceGroups]:
+            raise refused("subset", f"confirmScaleToZero names {', '.join(stray)}, which instanceGroups does not")
         return self
 
 

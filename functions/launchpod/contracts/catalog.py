@@ -29,9 +29,9 @@ class InstanceTypeOfferingView(Contract):
     """A HyperPod instance type the region offers, with what one node carries (EC2's DescribeInstanceTypes)."""
 
     instanceType: str = Field(examples=["ml.p5.48xlarge"])
-    zones: list[str]
-    vcpus: int = Field(0, examples=[192])
-    memoryGiB: float = Field(0, examples=[2048])
+    availabilityZones: list[str]
+    vCpu: int = Field(0, examples=[192])
+    memoryInGiB: float = Field(0, examples=[2048])
     gpus: int = Field(0, examples=[8])
     gpuModel: str | None = Field(None, examples=["NVIDIA H100"])
     gpuMemoryGiB: float = Field(0, description="Per GPU.", examples=[80])

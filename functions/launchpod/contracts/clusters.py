@@ -22,6 +22,7 @@ from launchpod.contracts.common import (
     zone_in_region,
 )
 from launchpod.contracts.hyperpod import CreateHyperPodRequest
+from launchpod.contracts.naming import renamed
 from launchpod.contracts.storage import ConfigureStorageRequest
 
 ControlPlaneLogType = Literal["api", "audit", "authenticator", "controllerManager", "scheduler"]
@@ -67,7 +68,7 @@ class NetworkRequest(Contract):
 class CreateClusterRequest(Contract):
     """Create the EKS control plane for a HyperPod cluster."""
 
-    name: ClusterName
+    cluster: ClusterName = Field(validation_alias=renamed("cluster", "name"))
     region: HyperPodRegion | None = Field(
         default=None, description="AWS Region for the cluster, fixed for its life; default: Launchpod's"
     )
@@ -150,7 +151,7 @@ class DeleteHyperPodInput(Contract):
 class ImportClusterRequest(Contract):
     """Bring an existing EKS cluster (and its HyperPod cluster of the same name, if any) under Launchpod."""
 
-    name: ClusterName
+    cluster: ClusterName = Field(validation_alias=renamed("cluster", "name"))
     region: HyperPodRegion | None = Field(default=None, description="the EKS cluster's Region; default: Launchpod's")
 
 

@@ -7,9 +7,11 @@ from collections.abc import Callable
 from enum import StrEnum
 from typing import Annotated, Any, LiteralString
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, GetJsonSchemaHandler
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, GetJsonSchemaHandler, model_validator
 from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import CoreSchema, PydanticCustomError
+
+from launchpod.contracts import naming
 
 OPENAI_PATH = "/openai/v1/"  # the part of a path that makes its route OpenAI-compatible
 
@@ -25,10 +27,18 @@ class Contract(BaseModel):
 
     model_config = ConfigDict(extra="forbid", populate_by_name=True, use_enum_values=True, defer_build=True)
 
+    @model_validator(mode="before")
+    @classmethod
+    def _one_spelling(cls, data: Any) -> Any:
+        return naming.one_spelling(cls, data)  # a renamed field's older spelling, never with its name
+
     @classmethod
     def __get_pydantic_json_schema__(cls, core_schema: CoreSchema, handler: GetJsonSchemaHandler) -> JsonSchemaValue:
         schema = handler(core_schema)
-        _keys_as_property_names(handler.resolve_ref_schema(schema))
+        resolved = handler.resolve_ref_schema(schema)
+        _keys_as_property_names(resolved)
+        if handler.mode == "validation":
+            naming.state_older_spellings(resolved, cls)
         return schema
 
 

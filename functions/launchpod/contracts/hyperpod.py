@@ -8,6 +8,7 @@ from typing import Annotated, Any, Literal, Self
 from pydantic import AwareDatetime, ConfigDict, Field, model_validator
 
 from launchpod.contracts.common import ABSENT, AvailabilityZoneName, ClusterName, Contract, refused, rules
+from launchpod.contracts.naming import renamed
 
 InstanceGroupName = Annotated[
     str,
@@ -182,7 +183,7 @@ class InstanceGroupRequest(GroupTypes, Contract):
 
     model_config = ConfigDict(json_schema_extra=rules(**ONE_TYPE_OR_FLEXIBLE))
 
-    name: InstanceGroupName
+    instanceGroup: InstanceGroupName = Field(validation_alias=renamed("instanceGroup", "name"))
     instanceType: HyperPodInstanceType | None = None
     instanceTypes: FlexibleTypes | None = None
     instanceCount: int = Field(ge=0, le=6758)
@@ -229,7 +230,7 @@ class CreateHyperPodRequest(Contract):
 
     @model_validator(mode="after")
     def _distinct_groups(self) -> CreateHyperPodRequest:
-        names = [g.name for g in self.instanceGroups]
+        names = [g.instanceGroup for g in self.instanceGroups]
         if len(set(names)) != len(names):
             raise refused("distinct_names", "instance group names must be distinct")
         return self

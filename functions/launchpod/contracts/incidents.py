@@ -9,6 +9,7 @@ from pydantic import Field
 
 from launchpod.contracts.common import ClusterName, Contract
 from launchpod.contracts.hyperpod import HyperPodInstanceType
+from launchpod.contracts.naming import renamed
 
 LadderPolicy = Literal["off", "suggest", "auto"]
 IncidentState = Literal["open", "acting", "watching", "resolved", "stuck", "fleet-instability", "replacement-failed"]
@@ -106,8 +107,9 @@ class DiagnoseCreationInput(Contract):
 
 class DiagnoseNcclInput(Contract):
     name: ClusterName
-    job: str | None = Field(
+    jobName: str | None = Field(
         default=None,
+        validation_alias=renamed("jobName", "job"),
         max_length=63,
         pattern=r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$",
         description="the training job (its pods' name prefix or job-name label)",

@@ -504,7 +504,7 @@ class ScaleEndpointInput(EndpointRef, ScaleEndpointRequest):
 
 class EndpointPodView(Contract):
     name: str
-    node: str | None = None
+    kubernetesNode: str | None = None
     phase: str
     ready: bool
     message: str | None = None

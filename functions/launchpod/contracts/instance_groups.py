@@ -23,6 +23,7 @@ from launchpod.contracts.hyperpod import (
     TrainingPlanArn,
     check_group_shape,
 )
+from launchpod.contracts.naming import renamed
 from launchpod.contracts.operations import OperationAcceptedView
 
 CapacityType = Literal["onDemand", "spot", "trainingPlan"]
@@ -159,7 +160,9 @@ class AddInstanceGroupRequest(GroupTypes, Contract):
         )
     )
 
-    group: InstanceGroupName = Field(description="the new group's name, unique in the cluster")
+    instanceGroup: InstanceGroupName = Field(
+        validation_alias=renamed("instanceGroup", "group"), description="the new group's name, unique in the cluster"
+    )
     instanceType: HyperPodInstanceType | None = None
     instanceTypes: FlexibleTypes | None = None
     instanceCount: int = Field(ge=0, le=6758, description="0 is allowed: a group to scale up later")
@@ -272,7 +275,7 @@ class AutoPatchView(Contract):
 
 
 class InstanceGroupView(Contract):
-    group: str
+    instanceGroup: str
     instanceType: str | None
     instanceTypes: list[str] = Field(default_factory=list, description="a flexible group's types, in order")
     typeCounts: dict[str, int] = Field(
@@ -280,13 +283,13 @@ class InstanceGroupView(Contract):
     )
     currentCount: int
     targetCount: int
-    minCount: int | None = None
+    minInstanceCount: int | None = None
     status: str = Field(examples=["InService"])
     capacityType: CapacityType
     nicMode: NicMode = Field(
         description="efa: EFA and IP on the interfaces; efa-only: EFA only; ena: no EFA (the type has none)"
     )
-    zones: list[str] = Field(default_factory=list)
+    availabilityZones: list[str] = Field(default_factory=list)
     subnetIds: list[str] = Field(default_factory=list, description="the group's own subnets, or the cluster's")
     dedicatedSubnet: bool = False
     trainingPlanArn: str | None = None

@@ -356,8 +356,8 @@ class RestartBudgetView(Contract):
 class JobPodView(Contract):
     name: str
     phase: str
-    node: str | None
-    zone: str | None
+    kubernetesNode: str | None
+    availabilityZone: str | None
     restarts: int
     containers: list[str]
 

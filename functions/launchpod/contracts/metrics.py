@@ -74,7 +74,7 @@ class IdleCapacityInput(Contract):
 
 class IdleNodeView(Contract):
     nodeId: str | None
-    nodeName: str
+    kubernetesNode: str
     instanceGroup: str | None
     instanceType: str | None
     gpus: int

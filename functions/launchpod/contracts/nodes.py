@@ -43,7 +43,7 @@ class NodeView(Contract):
     nodeId: str = Field(description="the EC2 instance id HyperPod names the node by")
     instanceGroup: str
     instanceType: str
-    zone: str | None = None
+    availabilityZone: str | None = None
     capacityType: str | None = Field(default=None, description="OnDemand or Spot")
     instanceStatus: str = Field(description="Running, Pending, Failure, DeepHealthCheckInProgress, ...")
     instanceMessage: str | None = None

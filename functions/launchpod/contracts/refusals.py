@@ -111,6 +111,7 @@ REFUSALS: dict[str, Refusal] = {
         _cross(
             "pd_field", "a prefill/decode field of the other kind (routingThreshold managed, transferBackend SGLang)"
         ),
+        _cross("one_spelling", "a field or query parameter sent under its name and its older spelling at once"),
         _cross("multinode_engine", "self-managed multi-node serving with an image that is not SGLang"),
         _cross(
             "multinode_field", "multiNode with replicas over 1, a router, pd, a model pool, autoscaling or its flags"

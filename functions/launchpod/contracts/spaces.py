@@ -8,6 +8,7 @@ from typing import Literal
 from pydantic import Field
 
 from launchpod.contracts.common import ClusterName, Contract, K8sName
+from launchpod.contracts.naming import renamed
 
 SpaceIde = Literal["jupyterlab", "code-editor"]
 SpaceState = Literal["Running", "Stopped"]
@@ -25,7 +26,9 @@ class CreateSpaceRequest(Contract):
     )
     gpus: int = Field(default=0, ge=0, le=8, description="GPUs for the Space (0: a CPU Space)")
     cpu: int = Field(default=2, ge=1, le=192, description="vCPUs requested")
-    memoryGiB: int = Field(default=8, ge=1, le=2048, description="memory requested, GiB")
+    memoryInGiB: int = Field(
+        default=8, ge=1, le=2048, validation_alias=renamed("memoryInGiB", "memoryGiB"), description="memory requested"
+    )
     storageClaim: K8sName | None = Field(
         default=None, description="a PersistentVolumeClaim on the shared bucket, mounted at /data as in jobs"
     )

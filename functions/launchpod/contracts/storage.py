@@ -16,6 +16,7 @@ from launchpod.contracts.common import (
     rules,
     without_dot_segments,
 )
+from launchpod.contracts.naming import renamed
 
 # S3 key characters AWS calls safe, in "/"-separated segments; no leading "/", no "." or ".." segment.
 # The Field comes before the validator: a pattern placed after one is still checked but left out of the
@@ -105,7 +106,9 @@ class DeleteStorageView(Contract):
 
 class BrowseStorageInput(StorageRef):
     prefix: S3Prefix | None = Field(default=None, description="under the storage's own prefix")
-    continuationToken: str | None = Field(default=None, max_length=2048)
+    nextToken: str | None = Field(
+        default=None, validation_alias=renamed("nextToken", "continuationToken"), max_length=2048
+    )
 
 
 class StorageObjectView(Contract):
@@ -120,4 +123,4 @@ class StorageObjectListView(Contract):
     prefix: str = Field(description="the full key prefix listed")
     objects: list[StorageObjectView] = Field(description="at most 1000")
     prefixes: list[str] = Field(description="sub-folders (common prefixes), relative to the storage's prefix")
-    nextContinuationToken: str | None = None
+    nextToken: str | None = Field(default=None, description="give it as nextToken for the next page")

@@ -116,7 +116,7 @@ class BuyTrainingPlanRequest(OfferingQuery):
 
 class PlanUsageView(Contract):
     cluster: str = Field(description="the HyperPod cluster")
-    group: str
+    instanceGroup: str
     targetCount: int
     currentCount: int
 

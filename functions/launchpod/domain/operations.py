@@ -15,7 +15,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 from launchpod.contracts.common import Role
 from launchpod.contracts.operations import OperationStatus, OperationView, PhaseStatus, PhaseView
@@ -70,10 +70,19 @@ class Planned(Exception):  # not an error: the answer of a dry run, carried past
 
 
 class NamedRequest(Protocol):
-    """A mutation's request: a pydantic model naming its cluster."""
+    """A mutation's request: a pydantic model naming its cluster (``name``, from the route's path)."""
 
     @property
     def name(self) -> str: ...
+    def model_dump(self, *, mode: str, exclude_none: bool) -> dict[str, Any]: ...
+
+
+@runtime_checkable
+class ClusterRequest(Protocol):
+    """A request that creates or imports a cluster: its body names it ``cluster``."""
+
+    @property
+    def cluster(self) -> str: ...
     def model_dump(self, *, mode: str, exclude_none: bool) -> dict[str, Any]: ...
 
 
@@ -93,7 +102,7 @@ class WorkflowPlan:
     def of(
         cls,
         kind: str,
-        request: NamedRequest,
+        request: NamedRequest | ClusterRequest,
         phases: Sequence[tuple[str, str]],
         steps: Sequence[Step] = (),
         *,
@@ -103,7 +112,7 @@ class WorkflowPlan:
         needs and, given, the planner's steps."""
         return cls(
             kind=kind,
-            target=request.name,
+            target=request.cluster if isinstance(request, ClusterRequest) else request.name,
             request=request.model_dump(mode="json", exclude_none=exclude_none),
             phases=phases,
             role=role_for(kind),

@@ -48,7 +48,7 @@ def list_path(namespace: str | None) -> str:
 
 def workspace(request: CreateSpaceInput, owner: str) -> dict[str, Any]:
     """The Workspace for ``request``; ``owner`` (the signed-in user) is recorded as an annotation."""
-    requests: dict[str, str | None] = {"cpu": str(request.cpu), "memory": f"{request.memoryGiB}Gi"}
+    requests: dict[str, str | None] = {"cpu": str(request.cpu), "memory": f"{request.memoryInGiB}Gi"}
     limits: dict[str, str | None] = {}
     if request.gpus:
         requests["nvidia.com/gpu"] = limits["nvidia.com/gpu"] = str(request.gpus)

@@ -63,7 +63,7 @@ def usage(arn: str, clusters: list[dict[str, Any]]) -> list[PlanUsageView]:
     return [
         PlanUsageView(
             cluster=str(c.get("ClusterName")),
-            group=str(g.get("InstanceGroupName")),
+            instanceGroup=str(g.get("InstanceGroupName")),
             targetCount=int(g.get("TargetCount") or 0),
             currentCount=int(g.get("CurrentCount") or 0),
         )

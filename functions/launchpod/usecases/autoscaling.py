@@ -62,7 +62,7 @@ def set_autoscaling(
     autoscaling.check_groups(request, described)
     klass, pool = karpenter_objects(name, described, read=ports.read)
     if autoscaling.is_noop(request, described, klass, pool):
-        state = "on for " + ", ".join(request.groups) if request.enabled else "off"
+        state = "on for " + ", ".join(request.instanceGroups) if request.enabled else "off"
         return NoopView(message=f"Autoscaling is already {state}; no changes.")
     autoscaling.check_enable(request, described, autoscaling.managed_groups(klass))
     if request.enabled and (described.get("AutoScaling") or {}).get("Mode") != "Enable":

@@ -47,9 +47,9 @@ def _offering(acc: Accelerators, zones: list[str]) -> InstanceTypeOfferingView:
     maker = f"{acc.gpu_maker} " if acc.gpu_maker else ""
     return InstanceTypeOfferingView(
         instanceType=acc.instance_type,
-        zones=zones,
-        vcpus=acc.vcpus,
-        memoryGiB=round(acc.memory_mib / 1024, 1),
+        availabilityZones=zones,
+        vCpu=acc.vcpus,
+        memoryInGiB=round(acc.memory_mib / 1024, 1),
         gpus=acc.gpus,
         gpuModel=f"{maker}{acc.gpu_model}" if acc.gpu_model else None,
         gpuMemoryGiB=round(acc.gpu_memory_mib / 1024, 1),

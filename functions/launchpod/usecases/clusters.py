@@ -146,17 +146,17 @@ def delete_hyperpod(request: DeleteHyperPodInput, who: ops.Principal, *, ports: 
 
 def import_cluster(request: ImportClusterRequest, who: ops.Principal, *, ports: ClusterPorts) -> Proposal:
     """An existing EKS cluster made known to Launchpod (NOOP when it already is, and settled)."""
-    record = ports.clusters.get(request.name)
+    record = ports.clusters.get(request.cluster)
     if record is not None and not record.get("lockedBy"):
-        found = Plan(request.name, ())
+        found = Plan(request.cluster, ())
     else:
-        imports.check_importable(request.name, ports.eks.cluster(request.name))
+        imports.check_importable(request.cluster, ports.eks.cluster(request.cluster))
         found = Plan(
-            request.name, tuple(plans.workflow_steps(imports.PHASES, f"Launchpod does not know {request.name}"))
+            request.cluster, tuple(plans.workflow_steps(imports.PHASES, f"Launchpod does not know {request.cluster}"))
         )
 
     def start() -> OperationView:
         workflow = replace(imports.plan(request), steps=found.views())
         return ops.submit(ports.operations, ports.workflows, workflow, who)[0]
 
-    return Proposal(found, start, noop=f"Cluster {request.name} is already known to Launchpod; no changes.")
+    return Proposal(found, start, noop=f"Cluster {request.cluster} is already known to Launchpod; no changes.")

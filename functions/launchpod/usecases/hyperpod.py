@@ -61,7 +61,7 @@ def check_offered(request: CreateHyperPodInput, zones: list[str], at: str = "bod
             request.nodeProvisioningMode == "Continuous",
             f"{at}.instanceGroups.{index}",
             f"nodeProvisioningMode is not Continuous; set it to Continuous (the cluster keeps provisioning as "
-            f"capacity frees up), or give group {group.name} one instanceType and no minInstanceCount.",
+            f"capacity frees up), or give group {group.instanceGroup} one instanceType and no minInstanceCount.",
         )
         if group.trainingPlanArn:
             preflight.check_plan_at_create(
@@ -168,38 +168,38 @@ def create_hyperpod(name: str, request: CreateHyperPodRequest, who: ops.Principa
 def provision_cluster(request: ProvisionClusterRequest, who: ops.Principal, *, ports: HyperPodPorts) -> Proposal:
     """Control plane, dependencies, HyperPod and (optionally) storage in one operation, each part planned
     against what exists; everything checkable is checked before anything is created."""
-    check_region(request.name, ports=ports)
+    check_region(request.cluster, ports=ports)
     zones = [z["name"] for z in ports.ec2.zones()]
     control_plane.check_zones(request, zones, ports.region)
-    hyperpod_request = CreateHyperPodInput(name=request.name, **request.hyperpod.model_dump())
+    hyperpod_request = CreateHyperPodInput(name=request.cluster, **request.hyperpod.model_dump())
     check_offered(hyperpod_request, zones, "body.hyperpod", ports=ports)
     check_quotas(hyperpod_request, ports=ports)
-    existing = ports.eks.cluster(request.name)
-    if existing is not None and not owned_by_launchpod(existing, request.name, ports.prefix):
+    existing = ports.eks.cluster(request.cluster)
+    if existing is not None and not owned_by_launchpod(existing, request.cluster, ports.prefix):
         raise Conflict(
-            f"An EKS cluster named {request.name} already exists and Launchpod did not create it; "
+            f"An EKS cluster named {request.cluster} already exists and Launchpod did not create it; "
             "import it into Launchpod or choose another name.",
             details=[next_step("POST /api/clusters/import")],
         )
-    hp = ports.sagemaker.hyperpod_cluster(hyperpod.hyperpod_name(request.name))
+    hp = ports.sagemaker.hyperpod_cluster(hyperpod.hyperpod_name(request.cluster))
     volume, claim = (
-        volume_and_claim(request.name, request.storage.storageName, read=ports.read)
+        volume_and_claim(request.cluster, request.storage.storageName, read=ports.read)
         if request.storage is not None and existing is not None and existing.get("status") == "ACTIVE"
         else (None, None)
     )
     zones_now = subnet_zones(existing, ec2=ports.ec2)
     active = existing is not None and existing.get("status") == "ACTIVE"
     # Installed dependencies are read from the cluster; a cluster still to be made has none.
-    rows = dependency_rows(request.name, ports) if active else dependencies.status({}, {})
-    deps = dependencies.reconcile_plan(request.name, rows, request.includeOptionalDependencies)
+    rows = dependency_rows(request.cluster, ports) if active else dependencies.status({}, {})
+    deps = dependencies.reconcile_plan(request.cluster, rows, request.includeOptionalDependencies)
     found = plans.provision_plan(request, existing, zones_now, hp, hyperpod_zone(hp, ports=ports), volume, claim, deps)
 
     def start() -> OperationView:
         operation = _submit(replace(provision.plan(request), steps=found.views()), who, ports)
-        ports.clusters.register(request.name, source="created", region=ports.region)
+        ports.clusters.register(request.cluster, source="created", region=ports.region)
         return operation
 
-    return Proposal(found, start, noop=f"Cluster {request.name} is already provisioned as asked; no changes.")
+    return Proposal(found, start, noop=f"Cluster {request.cluster} is already provisioned as asked; no changes.")
 
 
 def update_software(request: UpdateSoftwareInput, who: ops.Principal, *, ports: HyperPodPorts) -> Proposal:

@@ -180,15 +180,17 @@ def add_instance_group(
     the account's quota; ``notes`` say what was chosen for the caller. The same add again is NOOP; one that
     differs from the group as it is is a 409 naming the field (changes.add_again)."""
     cluster = _cluster(name, ports)
-    existing = next((g for g in cluster.get("InstanceGroups", []) if g.get("InstanceGroupName") == request.group), None)
+    existing = next(
+        (g for g in cluster.get("InstanceGroups", []) if g.get("InstanceGroupName") == request.instanceGroup), None
+    )
     if existing is not None:
         zone_of, dedicated = _subnets_of(cluster, [existing], ports)
         view = group_view(existing, _cluster_subnets(cluster), zone_of, dedicated=dedicated)
-        where = {"availabilityZone": view.zones[0] if len(view.zones) == 1 else None}
+        where = {"availabilityZone": view.availabilityZones[0] if len(view.availabilityZones) == 1 else None}
         changes.add_again(
             request, existing, _cluster_subnets(cluster), {**where, "dedicatedSubnet": view.dedicatedSubnet}
         )
-        return NoopView(message=f"Instance group {request.group} already is as asked; no changes.")
+        return NoopView(message=f"Instance group {request.instanceGroup} already is as asked; no changes.")
     _in_service(name, cluster)
     specs.check_passable(name, cluster.get("InstanceGroups", []), ports.prefix)
     subnets = _cluster_subnets(cluster)
@@ -214,12 +216,12 @@ def add_instance_group(
     offered = {t: listed.get(to_ec2(t), []) for t in types}
     accs = {t: ports.instances.of(t) for t in types}
     placement.check_placement(request, accs, zone, home, offered)
-    _preflight_flexible_quota(name, types, request.instanceCount, request.group, ports)
+    _preflight_flexible_quota(name, types, request.instanceCount, request.instanceGroup, ports)
     if request.threadsPerCore is None:
         threads = placement.threads_per_core(accs[types[0]])
         request = request.model_copy(update={"threadsPerCore": threads})
         notes.append(f"threadsPerCore {threads}, the default for {types[0]}.")
-    change = InstanceGroupChangeInput(name=name, action="add", group=request.group, add=request, zone=zone)
+    change = InstanceGroupChangeInput(name=name, action="add", group=request.instanceGroup, add=request, zone=zone)
     try:
         operation = _submit(change, who, ports)
     except ops.Planned as planned:  # a dry run says what the 202 would

@@ -267,7 +267,7 @@ def idle_capacity(request: IdleCapacityInput, *, ports: MetricsPorts) -> IdleCap
             found.append(
                 IdleNodeView(
                     nodeId=instance_of(node),
-                    nodeName=host,
+                    kubernetesNode=host,
                     instanceGroup=labels.get(GROUP_LABEL),
                     instanceType=instance_type,
                     gpus=int(str(((node.get("status") or {}).get("capacity") or {}).get(GPU) or 0)),

@@ -81,12 +81,13 @@ def check_region(name: str, *, ports: ProvisioningPorts) -> None:
 def check_control_plane(request: CreateClusterRequest, *, ports: ProvisioningPorts) -> dict[str, Any] | None:
     """The cluster is asked for in its own Region, the zones exist there and any EKS cluster of that name is
     Launchpod's; returns that cluster."""
-    check_region(request.name, ports=ports)
+    check_region(request.cluster, ports=ports)
     control_plane.check_zones(request, [z["name"] for z in ports.ec2.zones()], ports.region)
-    existing = ports.eks.cluster(request.name)
-    if existing is not None and not owned_by_launchpod(existing, request.name, ports.prefix):
+    existing = ports.eks.cluster(request.cluster)
+    if existing is not None and not owned_by_launchpod(existing, request.cluster, ports.prefix):
         raise Conflict(
-            f"An EKS cluster named {request.name} already exists and Launchpod did not create it; choose another name."
+            f"An EKS cluster named {request.cluster} already exists and Launchpod did not create it;"
+            " choose another name."
         )
     return existing
 
@@ -99,7 +100,7 @@ def submit_control_plane(
     if steps is not None:
         workflow = replace(workflow, steps=steps.views())
     operation, _ = ops.submit(ports.operations, ports.workflows, workflow, who)
-    ports.clusters.register(request.name, source="created", region=ports.region)
+    ports.clusters.register(request.cluster, source="created", region=ports.region)
     return operation
 
 
@@ -107,13 +108,13 @@ def create_cluster(request: CreateClusterRequest, who: ops.Principal, *, ports: 
     """POST /api/clusters: the control plane planned against EKS's real cluster of that name (a settled one
     asked again is NOOP; a field it cannot change is 409), started by create-control-plane."""
     existing = check_control_plane(request, ports=ports)
-    record = ports.clusters.get(request.name)
+    record = ports.clusters.get(request.cluster)
     settled = bool(existing and existing.get("status") == "ACTIVE" and record and not record.get("lockedBy"))
     plan = plans.control_plane_plan(request, existing, subnet_zones(existing, ec2=ports.ec2), settled)
     return Proposal(
         plan,
         lambda: submit_control_plane(request, who, plan, ports=ports),
-        noop=f"Cluster {request.name} already exists as asked; no changes.",
+        noop=f"Cluster {request.cluster} already exists as asked; no changes.",
     )
 
 

@@ -201,5 +201,5 @@ def browse(
             for o in page.get("Contents", [])
         ],
         prefixes=[p["Prefix"].removeprefix(base) for p in page.get("CommonPrefixes", [])],
-        nextContinuationToken=page.get("NextContinuationToken"),
+        nextToken=page.get("NextContinuationToken"),
     )

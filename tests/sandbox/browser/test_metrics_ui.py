@@ -80,7 +80,7 @@ def test_charts_follow_a_job_and_show_idle_nodes_with_their_cost(real: App, page
             shot(page, "overview", full_page=True)
 
         job = real.api("GET", f"/clusters/{NAME}/jobs/ui-gpu", role="viewer").json()
-        node_id = job["pods"][0]["node"].removeprefix("hyperpod-")  # the node the job trained on
+        node_id = job["pods"][0]["kubernetesNode"].removeprefix("hyperpod-")  # the node the job trained on
         page.goto(f"{real.url}/clusters/{NAME}?tab=nodes")
         page.get_by_role("row").filter(has_text=node_id).get_by_role("checkbox").check()
         node = page.get_by_test_id("metrics-get_node_metrics")

@@ -131,8 +131,8 @@ def test_create_cluster_through_the_wizard_and_watch_the_phases_complete(app: Ap
     page.get_by_role("button", name="Create cluster").click()
     expect(page).to_have_url(re.compile(r"/operations/op-[0-9a-z]+$"))
     # Only fields the request model accepts are sent.
-    assert sent and set(sent[0]) <= {"name", "availabilityZones", "kubernetesVersion", "network"}
-    assert sent[0]["name"] == name and sent[0]["availabilityZones"][0] == choices["zone"]
+    assert sent and set(sent[0]) <= {"cluster", "availabilityZones", "kubernetesVersion", "network"}
+    assert sent[0]["cluster"] == name and sent[0]["availabilityZones"][0] == choices["zone"]
     assert len(set(sent[0]["availabilityZones"])) == 2
 
     steps = page.get_by_role("list", name="Operation phases")
@@ -261,7 +261,9 @@ def test_provision_a_hyperpod_cluster_through_the_wizard_and_see_its_phases(
 
     # The server's own check (the type must be offered in the zone) lands on the group's field too.
     catalog = app.api("GET", "/catalog/instance-types", role="viewer").json()["items"]
-    elsewhere = next(item["instanceType"] for item in catalog if item["zones"] and zone not in item["zones"])
+    elsewhere = next(
+        item["instanceType"] for item in catalog if item["availabilityZones"] and zone not in item["availabilityZones"]
+    )
 
     def tamper(route: Route) -> None:
         body = json.loads(route.request.post_data or "{}")
@@ -283,10 +285,10 @@ def test_provision_a_hyperpod_cluster_through_the_wizard_and_see_its_phases(
     page.get_by_role("button", name="Create cluster").click()
     expect(page).to_have_url(re.compile(r"/operations/op-[0-9a-z]+$"))
     hyperpod = sent[0]["hyperpod"]
-    assert sent[0]["name"] == name and hyperpod["availabilityZone"] == zone
+    assert sent[0]["cluster"] == name and hyperpod["availabilityZone"] == zone
     assert hyperpod["nodeRecovery"] == "Automatic" and sent[0]["includeOptionalDependencies"] is True
     assert hyperpod["nodeProvisioningMode"] == "Continuous"
-    assert [g["name"] for g in hyperpod["instanceGroups"]] == ["gpu", "workers"]
+    assert [g["instanceGroup"] for g in hyperpod["instanceGroups"]] == ["gpu", "workers"]
     assert hyperpod["instanceGroups"][0]["deepHealthChecks"] == ["InstanceStress"]
     assert hyperpod["instanceGroups"][1]["threadsPerCore"] == 2
     assert hyperpod["nodeProvisioningMode"] == "Continuous"
@@ -335,14 +337,14 @@ def test_server_422_is_shown_on_the_field_it_names(app: App, signed_in: Page, sh
     # Play a client whose checks missed the rule: the server's 422 must still land on the field.
     def tamper(route: Route) -> None:
         body = json.loads(route.request.post_data or "{}")
-        body["name"] = "not_valid_"
+        body["cluster"] = "not_valid_"
         route.continue_(post_data=json.dumps(body))
 
     page.route(re.compile(r".*/api/clusters$"), tamper)
     with page.expect_response(re.compile(r".*/api/clusters$")) as answer:
         page.get_by_role("button", name="Create cluster").click()
     assert answer.value.status == 422
-    detail = next(d for d in answer.value.json()["details"] if d["field"] == "body.name")
+    detail = next(d for d in answer.value.json()["details"] if d["field"] == "body.cluster")
     field = page.get_by_label("Cluster name")
     expect(field).to_have_attribute("aria-invalid", "true")
     expect(page.get_by_role("heading", name="Name the cluster")).to_be_visible()

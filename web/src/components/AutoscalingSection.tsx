@@ -23,7 +23,7 @@ import Status from './Status';
 export default function AutoscalingSection({ cluster, list }: { cluster: string; list: InstanceGroupListView | null }) {
   const follow = useAnswer();
   const { can } = useSession();
-  const managed = (list?.items ?? []).filter((g) => g.karpenterManaged).map((g) => g.group);
+  const managed = (list?.items ?? []).filter((g) => g.karpenterManaged).map((g) => g.instanceGroup);
   const [groups, setGroups] = useState<string[] | null>(null);
   const [delay, setDelay] = useState<string | null>(null);
   const [letGo, setLetGo] = useState(false);
@@ -35,14 +35,14 @@ export default function AutoscalingSection({ cluster, list }: { cluster: string;
   const allowed = can('admin') && list?.clusterStatus === 'InService';
   // Karpenter starts the groups it manages at 0: the nodes of a group that has some go, only if confirmed.
   const losing = (list?.items ?? []).filter(
-    (g) => chosen.includes(g.group) && !g.karpenterManaged && Math.max(g.currentCount, g.targetCount) > 0,
+    (g) => chosen.includes(g.instanceGroup) && !g.karpenterManaged && Math.max(g.currentCount, g.targetCount) > 0,
   );
 
   const send = (enabled: boolean) =>
     run(async () => {
-      const confirmed = letGo ? { confirmScaleToZero: losing.map((g) => g.group) } : {};
+      const confirmed = letGo ? { confirmScaleToZero: losing.map((g) => g.instanceGroup) } : {};
       const body = enabled
-        ? { enabled, groups: chosen, consolidateAfterSeconds: Number(seconds), ...confirmed }
+        ? { enabled, instanceGroups: chosen, consolidateAfterSeconds: Number(seconds), ...confirmed }
         : { enabled };
       const { data } = await api.setAutoscaling(cluster, body);
       follow(data);
@@ -83,7 +83,7 @@ export default function AutoscalingSection({ cluster, list }: { cluster: string;
         <FormField label="Managed instance groups" description="At most 10. Each is set to 0 instances when autoscaling is enabled; keep a group with a node outside autoscaling for system pods. Groups on a training plan or with deep health checks cannot be managed.">
           <Multiselect
             selectedOptions={chosen.map((g) => ({ value: g, label: g }))}
-            options={(list?.items ?? []).map((g) => ({ value: g.group, label: g.group, description: g.instanceType ?? undefined }))}
+            options={(list?.items ?? []).map((g) => ({ value: g.instanceGroup, label: g.instanceGroup, description: g.instanceType ?? undefined }))}
             onChange={({ detail }) => setGroups(detail.selectedOptions.map((o) => o.value ?? '').filter(Boolean).slice(0, 10))}
             placeholder="Choose instance groups"
             ariaLabel="Managed instance groups"
@@ -91,7 +91,7 @@ export default function AutoscalingSection({ cluster, list }: { cluster: string;
         </FormField>
         {losing.length ? (
           <Checkbox checked={letGo} onChange={({ detail }) => setLetGo(detail.checked)}>
-            Terminate the running nodes of {losing.map((g) => `${g.group} (${Math.max(g.currentCount, g.targetCount)})`).join(', ')}:
+            Terminate the running nodes of {losing.map((g) => `${g.instanceGroup} (${Math.max(g.currentCount, g.targetCount)})`).join(', ')}:
             Karpenter starts the groups it manages at 0
           </Checkbox>
         ) : null}

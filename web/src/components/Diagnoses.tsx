@@ -90,7 +90,7 @@ export function NcclDiagnosis({ cluster, job, namespace }: { cluster: string; jo
       action="Diagnose communication"
       title="Communication diagnosis"
       // the namespace too: two teams may each run a job of this name, and only this one's pods are its pods
-      load={() => call<DiagnosisView>('diagnose_nccl', { name: cluster }, { query: namespace ? { job, namespace } : { job } })}
+      load={() => call<DiagnosisView>('diagnose_nccl', { name: cluster }, { query: namespace ? { jobName: job, namespace } : { jobName: job } })}
     />
   );
 }

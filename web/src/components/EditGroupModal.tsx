@@ -25,15 +25,15 @@ export default function EditGroupModal({ cluster, group, onClose }: { cluster: s
   const valid = Object.keys(errors).length === 0;
   return (
     <ConfirmAction
-      header={`Edit ${group.group}`}
+      header={`Edit ${group.instanceGroup}`}
       action="Save changes"
       ready={changed && valid}
-      loadPlan={() => plan('update_instance_group', { name: cluster, group: group.group }, { body })}
-      planDeps={[cluster, group.group, JSON.stringify(body)]}
+      loadPlan={() => plan('update_instance_group', { name: cluster, group: group.instanceGroup }, { body })}
+      planDeps={[cluster, group.instanceGroup, JSON.stringify(body)]}
       planLabel="What the change does"
       onClose={onClose}
       onConfirm={async () => {
-        const { data } = await api.updateInstanceGroup(cluster, group.group, body);
+        const { data } = await api.updateInstanceGroup(cluster, group.instanceGroup, body);
         follow(data, onClose);
       }}
     >

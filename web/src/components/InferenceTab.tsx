@@ -55,7 +55,7 @@ function Deploy({ cluster, onDone }: { cluster: string; onDone: () => void }) {
   const typeOptions = [...new Set((groups.data?.items ?? []).flatMap(typesOf))]
     .sort()
     .map((t) => {
-      const names = (groups.data?.items ?? []).filter((g) => typesOf(g).includes(t)).map((g) => g.group);
+      const names = (groups.data?.items ?? []).filter((g) => typesOf(g).includes(t)).map((g) => g.instanceGroup);
       return { value: t, label: t, description: `group ${names.join(', ')}` };
     });
   const storageOptions = (claims.data?.items ?? []).map((c) => ({ value: c.storageName, label: c.storageName, description: `${c.kind === 's3' ? 'S3' : 'FSx for Lustre'} · ${c.source}` }));
@@ -376,7 +376,7 @@ function Detail({
           columnDefinitions={[
             { id: 'name', header: 'Pod', cell: (p) => p.name, isRowHeader: true },
             { id: 'role', header: 'Role', cell: (p) => (p.role === 'router' ? 'SGLang router' : p.serves ? `serves ${p.serves}` : p.role === 'prefill' || p.role === 'decode' ? `${p.role} worker` : (p.role ?? 'worker')) },
-            { id: 'node', header: 'Node', cell: (p) => p.node ?? 'not scheduled' },
+            { id: 'node', header: 'Node', cell: (p) => p.kubernetesNode ?? 'not scheduled' },
             { id: 'phase', header: 'Phase', cell: (p) => <Status value={p.ready ? 'Ready' : p.phase} /> },
             { id: 'message', header: 'Why', cell: (p) => p.message ?? '' },
             ...(pool

@@ -236,7 +236,7 @@ function ScaleModal({ cluster, group, onClose }: { cluster: string; group: Insta
 
   const scale = () =>
     run(async () => {
-      const { data } = await api.updateInstanceGroup(cluster, group.group, { instanceCount: Number(count) });
+      const { data } = await api.updateInstanceGroup(cluster, group.instanceGroup, { instanceCount: Number(count) });
       follow(data, onClose);
     });
 
@@ -244,7 +244,7 @@ function ScaleModal({ cluster, group, onClose }: { cluster: string; group: Insta
     <Modal
       visible
       onDismiss={onClose}
-      header={`Scale ${group.group}`}
+      header={`Scale ${group.instanceGroup}`}
       footer={
         <Box float="right">
           <SpaceBetween direction="horizontal" size="xs">
@@ -268,16 +268,16 @@ function DeleteModal({ cluster, group, onClose }: { cluster: string; group: Inst
   const navigate = useNavigate();
   return (
     <ConfirmAction
-      header={`Delete ${group.group}`}
+      header={`Delete ${group.instanceGroup}`}
       action="Delete"
-      typeToConfirm={group.group}
+      typeToConfirm={group.instanceGroup}
       confirmLabel="Group name to confirm"
-      loadPlan={() => plan('delete_instance_group', { name: cluster, group: group.group }, { query: { confirm: group.group } })}
-      planDeps={[cluster, group.group]}
+      loadPlan={() => plan('delete_instance_group', { name: cluster, group: group.instanceGroup }, { query: { confirm: group.instanceGroup } })}
+      planDeps={[cluster, group.instanceGroup]}
       planLabel="What the delete does"
       onClose={onClose}
       onConfirm={async () => {
-        const { data } = await api.deleteInstanceGroup(cluster, group.group);
+        const { data } = await api.deleteInstanceGroup(cluster, group.instanceGroup);
         navigate(`/operations/${data.operation.id}`);
       }}
     >
@@ -294,7 +294,7 @@ export default function InstanceGroupsTab({ cluster, region, ready }: { cluster:
   const [selected, setSelected] = useState<InstanceGroupView[]>([]);
   const [dialog, setDialog] = useState<'add' | 'edit' | 'scale' | 'delete' | 'software' | null>(null);
   const items = data?.items ?? [];
-  const current = items.find((g) => g.group === selected[0]?.group);
+  const current = items.find((g) => g.instanceGroup === selected[0]?.instanceGroup);
   const admin = can('admin');
   const inService = data?.clusterStatus === 'InService';
   const why = !admin ? 'Changing instance groups needs the admin role.' : `The HyperPod cluster is ${data?.clusterStatus ?? 'not there'}; wait until it is InService.`;
@@ -307,11 +307,11 @@ export default function InstanceGroupsTab({ cluster, region, ready }: { cluster:
         items={items}
         loading={loading && !data}
         loadingText="Loading instance groups"
-        trackBy="group"
+        trackBy="instanceGroup"
         selectionType="single"
         selectedItems={current ? [current] : []}
         onSelectionChange={({ detail }) => setSelected(detail.selectedItems)}
-        ariaLabels={{ itemSelectionLabel: (_, item) => item.group, selectionGroupLabel: 'Instance groups', allItemsSelectionLabel: () => 'all' }}
+        ariaLabels={{ itemSelectionLabel: (_, item) => item.instanceGroup, selectionGroupLabel: 'Instance groups', allItemsSelectionLabel: () => 'all' }}
         empty={<Box textAlign="center">{ready ? 'No instance groups.' : 'The cluster has no HyperPod cluster yet: create it from Actions, Create HyperPod cluster.'}</Box>}
         header={
           <Header
@@ -340,7 +340,7 @@ export default function InstanceGroupsTab({ cluster, region, ready }: { cluster:
             header: 'Group',
             cell: (g) => (
               <>
-                {g.group}
+                {g.instanceGroup}
                 {g.deepHealthChecks?.length ? (
                   <Box variant="small" display="block">Deep health checks: {g.deepHealthChecks.join(', ')}</Box>
                 ) : null}
@@ -361,7 +361,7 @@ export default function InstanceGroupsTab({ cluster, region, ready }: { cluster:
             ),
           },
           { id: 'status', header: 'Status', cell: (g) => <Status value={g.status} /> },
-          { id: 'count', header: 'Running / target', cell: (g) => `${g.currentCount} / ${g.targetCount}${g.minCount ? ` (min ${g.minCount})` : ''}${g.scaling ? ' (scaling)' : ''}` },
+          { id: 'count', header: 'Running / target', cell: (g) => `${g.currentCount} / ${g.targetCount}${g.minInstanceCount ? ` (min ${g.minInstanceCount})` : ''}${g.scaling ? ' (scaling)' : ''}` },
           { id: 'capacity', header: 'Capacity', cell: (g) => (g.trainingPlanArn ? `${capacityLabel(g.capacityType)} (${g.trainingPlanStatus ?? '-'})` : capacityLabel(g.capacityType)) },
           {
             id: 'software',
@@ -386,7 +386,7 @@ export default function InstanceGroupsTab({ cluster, region, ready }: { cluster:
             cell: (g) => (
               <>
                 {/* a zone or a subnet id never wraps mid-name */}
-                <span style={{ whiteSpace: 'nowrap' }}>{(g.zones ?? []).join(', ') || '-'}</span>
+                <span style={{ whiteSpace: 'nowrap' }}>{(g.availabilityZones ?? []).join(', ') || '-'}</span>
                 <Box variant="small" display="block">
                   {(g.subnetIds ?? []).map((id) => <span key={id} style={{ whiteSpace: 'nowrap' }}>{id} </span>)}
                   {g.dedicatedSubnet ? '(dedicated)' : ''}
@@ -397,10 +397,10 @@ export default function InstanceGroupsTab({ cluster, region, ready }: { cluster:
         ]}
       />
       {ready ? <AutoscalingSection cluster={cluster} list={data ?? null} /> : null}
-      {dialog === 'add' ? <AddGroupWizard cluster={cluster} region={region} existing={items.map((g) => g.group)} onClose={() => setDialog(null)} /> : null}
+      {dialog === 'add' ? <AddGroupWizard cluster={cluster} region={region} existing={items.map((g) => g.instanceGroup)} onClose={() => setDialog(null)} /> : null}
       {dialog === 'edit' && current ? <EditGroupModal cluster={cluster} group={current} onClose={() => setDialog(null)} /> : null}
       {dialog === 'scale' && current ? <ScaleModal cluster={cluster} group={current} onClose={() => setDialog(null)} /> : null}
-      {dialog === 'software' ? <SoftwareUpdate cluster={cluster} groups={items.map((g) => g.group)} onClose={() => setDialog(null)} /> : null}
+      {dialog === 'software' ? <SoftwareUpdate cluster={cluster} groups={items.map((g) => g.instanceGroup)} onClose={() => setDialog(null)} /> : null}
       {dialog === 'delete' && current ? <DeleteModal cluster={cluster} group={current} onClose={() => setDialog(null)} /> : null}
     </SpaceBetween>
   );

@@ -120,8 +120,8 @@ function SubmitJob({ cluster, onSubmitted }: { cluster: string; onSubmitted: (jo
   ];
   const chosenTeam = teams.data?.items.find((t) => t.team === team);
   const groupOptions = (groups.data?.items ?? []).map((g) => ({
-    value: g.group,
-    label: g.group,
+    value: g.instanceGroup,
+    label: g.instanceGroup,
     description: `${g.instanceType ?? 'no type yet'} · ${g.currentCount} node${g.currentCount === 1 ? '' : 's'}`,
   }));
   const claimOptions = (claims.data?.items ?? []).map((c) => ({
@@ -388,8 +388,8 @@ function JobDetail({
         columnDefinitions={[
           { id: 'name', header: 'Pod', cell: (p) => p.name, isRowHeader: true },
           { id: 'phase', header: 'Phase', cell: (p) => <Status value={p.phase} /> },
-          { id: 'node', header: 'Node', cell: (p) => p.node ?? '-' },
-          { id: 'zone', header: 'Zone', cell: (p) => p.zone ?? '-' },
+          { id: 'node', header: 'Node', cell: (p) => p.kubernetesNode ?? '-' },
+          { id: 'zone', header: 'Zone', cell: (p) => p.availabilityZone ?? '-' },
         ]}
       />
       <Container

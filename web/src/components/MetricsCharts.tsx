@@ -248,7 +248,7 @@ export function IdleCapacity({ cluster }: { cluster: string }) {
         </Box>
       }
       columnDefinitions={[
-        { id: 'node', header: 'Node', cell: (n) => n.nodeId ?? n.nodeName },
+        { id: 'node', header: 'Node', cell: (n) => n.nodeId ?? n.kubernetesNode },
         { id: 'group', header: 'Group', cell: (n) => n.instanceGroup ?? '-' },
         { id: 'type', header: 'Type', cell: (n) => n.instanceType ?? '-' },
         { id: 'gpus', header: 'GPUs', cell: (n) => n.gpus },

@@ -23,7 +23,7 @@ type NodeView = components['schemas']['NodeView'];
 
 function label(group: InstanceGroupView) {
   const plan = group.trainingPlanArn ? ` · plan ${group.trainingPlanArn.split('/').pop()}` : '';
-  return { value: group.group, label: group.group, description: `${group.instanceType} · ${group.currentCount} of ${group.targetCount}${plan}` };
+  return { value: group.instanceGroup, label: group.instanceGroup, description: `${group.instanceType} · ${group.currentCount} of ${group.targetCount}${plan}` };
 }
 
 // Moves ``nodes`` (all of one group) or, with none, ``count`` nodes of a group chosen here.
@@ -45,7 +45,7 @@ export default function MoveNodes({ cluster, nodes, onClose }: { cluster: string
     acknowledgeDataLoss: true,
   };
   const ready = Boolean(source && target && acknowledged && (named || validCount));
-  const chosen = (name: string) => groups.find((g) => g.group === name);
+  const chosen = (name: string) => groups.find((g) => g.instanceGroup === name);
   return (
     <ConfirmAction
       header={named ? `Move ${nodes.length} node${nodes.length === 1 ? '' : 's'}?` : 'Move nodes?'}
@@ -90,7 +90,7 @@ export default function MoveNodes({ cluster, nodes, onClose }: { cluster: string
           statusType={data ? 'finished' : 'loading'}
           loadingText="Loading the cluster's groups"
           selectedOption={chosen(target) ? label(chosen(target) as InstanceGroupView) : null}
-          options={groups.filter((g) => g.group !== source).map(label)}
+          options={groups.filter((g) => g.instanceGroup !== source).map(label)}
           onChange={({ detail }) => setTarget(detail.selectedOption.value ?? '')}
           empty="No other instance group"
         />

@@ -392,7 +392,7 @@ export default function NodesTab({ cluster }: { cluster: string }) {
               </>
             ),
           },
-          { id: 'zone', header: 'Zone', cell: (n) => `${n.zone ?? '-'} · ${n.capacityType ?? '-'}` },
+          { id: 'zone', header: 'Zone', cell: (n) => `${n.availabilityZone ?? '-'} · ${n.capacityType ?? '-'}` },
           {
             id: 'status',
             header: 'Status',

@@ -43,7 +43,7 @@ function CreateSpace({ cluster, onCreated }: { cluster: string; onCreated: () =>
   const claims = useFetch(() => api.storage(cluster), [cluster]);
   const groupOptions = [
     ANY_GROUP,
-    ...(groups.data?.items ?? []).map((g) => ({ value: g.group, label: g.group, description: g.instanceType ?? 'no type yet' })),
+    ...(groups.data?.items ?? []).map((g) => ({ value: g.instanceGroup, label: g.instanceGroup, description: g.instanceType ?? 'no type yet' })),
   ];
   const claimOptions = [
     ...(claims.data?.items ?? []).map((c) => ({ value: c.storageName, label: c.storageName, description: `${c.kind} · ${c.source}` })),

@@ -150,7 +150,7 @@ export const api = {
   availabilityZones: (token?: string, region?: string) =>
     call<{ region: string; items: AvailabilityZoneView[] }>('list_availability_zones', {}, { token, query: { region } }),
   instanceTypes: (zone?: string, region?: string) =>
-    call<{ region: string; items: InstanceTypeOfferingView[] }>('list_instance_types', {}, { query: { zone, region } }),
+    call<{ region: string; items: InstanceTypeOfferingView[] }>('list_instance_types', {}, { query: { availabilityZone: zone, region } }),
   // Every cluster: the API lists them a page at a time (nextToken), the console shows them all.
   clusters: async () => {
     const items: ClusterView[] = [];
@@ -227,7 +227,7 @@ export const api = {
     call<OperationAcceptedView | NoopView>('update_instance_group', { name, group }, { body }),
   deleteInstanceGroup: (name: string, group: string) =>
     call<OperationAcceptedView>('delete_instance_group', { name, group }, { query: { confirm: group } }),
-  setAutoscaling: (name: string, body: { enabled: boolean; groups?: string[]; consolidateAfterSeconds?: number }) =>
+  setAutoscaling: (name: string, body: { enabled: boolean; instanceGroups?: string[]; consolidateAfterSeconds?: number }) =>
     call<OperationAcceptedView | NoopView>('set_autoscaling', c(name), { body }),
   // --- end instance groups ---
   // ---- training plans: a purchase answers the plan, 200 NOOP, or 200 PLANNED with dryRun

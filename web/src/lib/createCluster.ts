@@ -91,7 +91,7 @@ const MODELS = {
  */
 export function createClusterBody(choices: CreateClusterChoices): Record<string, unknown> {
   return {
-    name: choices.name,
+    cluster: choices.name,
     ...(choices.region ? { region: choices.region } : {}),
     availabilityZones: [choices.zone, choices.secondZone],
     ...(choices.kubernetesVersion ? { kubernetesVersion: choices.kubernetesVersion } : {}),
@@ -102,7 +102,7 @@ export function createClusterBody(choices: CreateClusterChoices): Record<string,
 export function instanceGroupBody(group: InstanceGroupChoices): Record<string, unknown> {
   const { instanceType, instanceTypes, ...depth } = depthBody(group.instanceType, group);
   return {
-    name: group.name,
+    instanceGroup: group.name,
     ...(instanceTypes ? { instanceTypes } : { instanceType }),
     instanceCount: Number(group.instanceCount),
     ...depth,
@@ -170,7 +170,7 @@ export function checkInstanceGroups(
   groups.forEach((group, index) => {
     const at = (field: GroupField) => `instanceGroups.${index}.${field}` as const;
     found[at('name')] = group.name
-      ? checkString(doc, MODELS.group, 'name', group.name, '1-63 letters, digits and hyphens, starting and ending with a letter or digit.')
+      ? checkString(doc, MODELS.group, 'instanceGroup', group.name, '1-63 letters, digits and hyphens, starting and ending with a letter or digit.')
       : 'Enter a name for the instance group.';
     if (group.name && seen.has(group.name)) found[at('name')] = `Another instance group is named ${group.name}; names must be distinct.`;
     seen.add(group.name);
@@ -227,7 +227,7 @@ export function provisionAcceptsStorage(doc: OpenApiDoc): boolean {
 
 /** A 422 detail path without its "body." prefix -> the wizard field that shows it. */
 export function wizardFieldOf(path: string): WizardField | undefined {
-  if (path === 'name') return 'name';
+  if (path === 'cluster' || path === 'name') return 'name';
   if (path === 'region') return 'region';
   if (path === 'availabilityZones' || path === 'availabilityZones.0') return 'zone';
   if (path.startsWith('availabilityZones.')) return 'secondZone';
@@ -238,8 +238,9 @@ export function wizardFieldOf(path: string): WizardField | undefined {
   if (path === 'hyperpod.nodeRecovery') return 'nodeRecovery';
   if (path === 'hyperpod.nodeProvisioningMode') return 'continuous';
   const group = /^hyperpod\.instanceGroups\.(\d+)\.([A-Za-z]+)/.exec(path);
-  if (group && (GROUP_FIELDS as readonly string[]).includes(group[2]))
-    return `instanceGroups.${Number(group[1])}.${group[2] as GroupField}`;
+  const groupField = group?.[2] === 'instanceGroup' ? 'name' : group?.[2]; // the request calls a group's name instanceGroup
+  if (group && groupField && (GROUP_FIELDS as readonly string[]).includes(groupField))
+    return `instanceGroups.${Number(group[1])}.${groupField as GroupField}`;
   // model-level rules (distinct names) and a group as a whole
   if (path === 'hyperpod' || path.startsWith('hyperpod.')) return 'instanceGroups';
   if (path === 'includeOptionalDependencies') return 'includeOptionalDependencies';

@@ -6,7 +6,7 @@ import type { OperationView } from './types';
 
 export interface HyperPodAsk {
   availabilityZone: string;
-  instanceGroups: { name: string; instanceType: string; instanceCount: number }[];
+  instanceGroups: { instanceGroup: string; instanceType: string; instanceCount: number }[];
   [field: string]: unknown;
 }
 
@@ -30,9 +30,9 @@ export function failedHyperPodAsk(operation: OperationView): HyperPodAsk | null 
 }
 
 /** The zones to offer instead: every zone that offers each of the request's types, but the one that failed. */
-export function otherZones(ask: HyperPodAsk, offered: { instanceType: string; zones: string[] }[]): string[] {
-  const byType = new Map(offered.map((o) => [o.instanceType, new Set(o.zones)]));
+export function otherZones(ask: HyperPodAsk, offered: { instanceType: string; availabilityZones: string[] }[]): string[] {
+  const byType = new Map(offered.map((o) => [o.instanceType, new Set(o.availabilityZones)]));
   const types = [...new Set(ask.instanceGroups.map((g) => g.instanceType))];
-  const all = [...new Set(offered.flatMap((o) => o.zones))].sort();
+  const all = [...new Set(offered.flatMap((o) => o.availabilityZones))].sort();
   return all.filter((z) => z !== ask.availabilityZone && types.every((t) => byType.get(t)?.has(z)));
 }

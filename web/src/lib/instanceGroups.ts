@@ -35,7 +35,7 @@ export function addGroupBody(form: AddGroupForm): Record<string, unknown> {
   const onPlan = form.capacityType === 'trainingPlan';
   const { instanceType, instanceTypes, ...depth } = depthBody(form.instanceType, form, onPlan);
   const body: Record<string, unknown> = {
-    group: form.group.trim(),
+    instanceGroup: form.group.trim(),
     ...(instanceTypes ? { instanceTypes } : { instanceType }),
     instanceCount: Number(form.instanceCount),
     capacityType: form.capacityType,
@@ -99,7 +99,7 @@ export function depthOf(group: InstanceGroupView): DepthChoices {
   const size = patch?.maxBatchSize;
   return {
     ...EMPTY_DEPTH,
-    minInstanceCount: group.minCount == null ? '' : String(group.minCount),
+    minInstanceCount: group.minInstanceCount == null ? '' : String(group.minInstanceCount),
     patching: (patch?.strategy as PatchingChoice | undefined) ?? '',
     drainTimeoutSeconds: String(patch?.drainTimeoutSeconds ?? EMPTY_DEPTH.drainTimeoutSeconds),
     onDrainTimeout: patch?.onDrainTimeout === 'Force' ? 'Force' : 'Skip',

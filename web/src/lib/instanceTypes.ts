@@ -14,7 +14,7 @@ export function describeInstanceType(item: InstanceTypeOfferingView): string {
   else parts.push('no accelerator');
   if (item.efaInterfaces) parts.push(`${item.efaInterfaces} EFA`);
   if (item.localNvme) parts.push('local NVMe');
-  if (item.vcpus) parts.push(`${item.vcpus} vCPUs, ${gib(item.memoryGiB)}`);
+  if (item.vCpu) parts.push(`${item.vCpu} vCPUs, ${gib(item.memoryInGiB)}`);
   return parts.join(' · ');
 }
 
@@ -23,7 +23,7 @@ export function instanceTypeOption(item: InstanceTypeOfferingView) {
     value: item.instanceType,
     label: item.instanceType,
     description: describeInstanceType(item),
-    tags: item.zones.length ? [`${item.zones.length} zone${item.zones.length > 1 ? 's' : ''}`] : undefined,
+    tags: item.availabilityZones.length ? [`${item.availabilityZones.length} zone${item.availabilityZones.length > 1 ? 's' : ''}`] : undefined,
   };
 }
 

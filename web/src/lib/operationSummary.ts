@@ -21,7 +21,8 @@ function group(value: unknown): string {
   const g = obj(value);
   const type = g.instanceType ?? list(g.instanceTypes).join(' or ');
   const count = g.instanceCount ?? g.count;
-  return `${String(g.name ?? g.group ?? 'group')}${type ? ` (${count ?? '?'} × ${String(type)})` : ''}`;
+  // a group's name as the request records it now (instanceGroup), or as older records have it
+  return `${String(g.instanceGroup ?? g.name ?? g.group ?? 'group')}${type ? ` (${count ?? '?'} × ${String(type)})` : ''}`;
 }
 
 function groups(value: unknown): string {
@@ -65,7 +66,7 @@ const SUMMARIES: Record<string, (r: Json) => string> = {
     if (r.action === 'delete') return `Delete group ${name}`;
     return `Group ${name}: ${changes(r)}`;
   },
-  autoscaling: (r) => (r.enabled === false ? 'Autoscaling off' : `Autoscaling on for ${list(r.groups).map(String).join(', ') || 'groups'}`),
+  autoscaling: (r) => (r.enabled === false ? 'Autoscaling off' : `Autoscaling on for ${list(r.instanceGroups ?? r.groups).map(String).join(', ') || 'groups'}`),
   'configure-features': (r) =>
     capital(
       Object.entries(r)

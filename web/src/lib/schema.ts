@@ -33,7 +33,7 @@ function deref(doc: OpenApiDoc, schema: JsonSchema | undefined): JsonSchema | un
     const concrete = current.anyOf.find((option) => option.type !== 'null');
     return deref(doc, concrete);
   }
-  if (current?.allOf?.length === 1) return deref(doc, current.allOf[0]);
+  if (current?.allOf?.length === 1 && !current.properties) return deref(doc, current.allOf[0]);
   return current;
 }
 
@@ -44,10 +44,22 @@ export function fieldSchema(doc: OpenApiDoc, model: string, path: string): { sch
   const parts = path.split('.');
   for (const [index, part] of parts.entries()) {
     if (!parent) return { required: false };
-    required = index === parts.length - 1 && (parent.required ?? []).includes(part);
+    required = index === parts.length - 1 && requiredIn(parent, part);
     parent = deref(doc, parent.properties?.[part]);
   }
   return { schema: parent, required };
+}
+
+/**
+ * A renamed field (launchpod.contracts.naming) is required under its name or its older spelling, one of the
+ * two: the document says so with a oneOf of `required` in the model's allOf rather than in `required`.
+ */
+function requiredIn(schema: JsonSchema, name: string): boolean {
+  if ((schema.required ?? []).includes(name)) return true;
+  return (schema.allOf ?? []).some((rule) => {
+    const branches = (rule as { oneOf?: JsonSchema[] }).oneOf ?? [];
+    return branches.length > 0 && branches.every((b) => b.required?.length === 1) && branches.some((b) => b.required?.[0] === name);
+  });
 }
 
 /** The first broken rule for a string value, in words, or undefined when the value passes. */

@@ -119,8 +119,8 @@ function PlansTable() {
             cell: (p) =>
               (p.usage ?? []).length
                 ? (p.usage ?? []).map((u) => (
-                    <Box key={`${u.cluster}/${u.group}`} display="block">
-                      <Whole>{`${u.cluster}/${u.group}`}</Whole> ({u.currentCount}/{u.targetCount})
+                    <Box key={`${u.cluster}/${u.instanceGroup}`} display="block">
+                      <Whole>{`${u.cluster}/${u.instanceGroup}`}</Whole> ({u.currentCount}/{u.targetCount})
                     </Box>
                   ))
                 : '-',

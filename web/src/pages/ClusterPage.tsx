@@ -211,12 +211,12 @@ function CreateHyperPod({ name, onClose }: { name: string; onClose: () => void }
   const [count, setCount] = useState('1');
   const chosenZone = zone || zones.data?.items[0]?.name || '';
   const types = useFetch(() => api.instanceTypes(chosenZone || undefined), [chosenZone]);
-  const offered = [...(types.data?.items ?? [])].filter((t) => t.zones.includes(chosenZone)).sort(byInstanceType);
+  const offered = [...(types.data?.items ?? [])].filter((t) => t.availabilityZones.includes(chosenZone)).sort(byInstanceType);
   const fallback = offered.find((t) => t.gpus) ?? offered[0]; // a GPU type first: what HyperPod clusters are for
   const chosenType = type && offered.some((t) => t.instanceType === type) ? type : fallback?.instanceType ?? '';
   const body = {
     availabilityZone: chosenZone,
-    instanceGroups: [{ name: group, instanceType: chosenType, instanceCount: Number(count) }],
+    instanceGroups: [{ instanceGroup: group, instanceType: chosenType, instanceCount: Number(count) }],
   };
   return (
     <ConfirmAction

@@ -153,7 +153,7 @@ export default function CreateClusterPage() {
     api
       .instanceTypes(form.zone, form.region || undefined)
       .then(({ data }) => {
-        const offered = data.items.filter((item) => item.zones.length === 0 || item.zones.includes(form.zone));
+        const offered = data.items.filter((item) => item.availabilityZones.length === 0 || item.availabilityZones.includes(form.zone));
         setTypes(offered);
         // A type picked for another zone is not offered here: ask again rather than send it.
         setForm((current) => ({
@@ -197,7 +197,7 @@ export default function CreateClusterPage() {
     const all = stepIndex === STEP.review;
     const found: Errors = {};
     if (all || stepIndex === STEP.name) {
-      found.name = checkString(doc, MODEL, 'name', form.name);
+      found.name = checkString(doc, MODEL, 'cluster', form.name);
       if (!form.name) found.name = 'Enter a cluster name.';
     }
     if (all || stepIndex === STEP.placement) {

@@ -36,7 +36,7 @@ function Groups({ usage }: { usage: PlanUsageView[] }) {
     <Table<PlanUsageView>
       header={<Header counter={`(${usage.length})`} description="The instance groups whose instances this plan reserves">Used by</Header>}
       items={usage}
-      trackBy={(u) => `${u.cluster}/${u.group}`}
+      trackBy={(u) => `${u.cluster}/${u.instanceGroup}`}
       empty="No instance group runs on this plan. Choose it as an instance group's capacity when you add or edit the group."
       columnDefinitions={[
         {
@@ -44,7 +44,7 @@ function Groups({ usage }: { usage: PlanUsageView[] }) {
           header: 'Cluster',
           cell: (u) => <Link href={clusterSectionHref(u.cluster, 'instance-groups')}>{u.cluster}</Link>,
         },
-        { id: 'group', header: 'Instance group', cell: (u) => <Whole>{u.group}</Whole> },
+        { id: 'group', header: 'Instance group', cell: (u) => <Whole>{u.instanceGroup}</Whole> },
         { id: 'count', header: 'Running / target', cell: (u) => `${u.currentCount} / ${u.targetCount}` },
       ]}
     />

@@ -7,6 +7,7 @@ from pydantic import Field
 from launchpod.contracts.catalog import AvailabilityZoneListView, InstanceTypeListView, RegionListView
 from launchpod.contracts.catalog_ops.entry import CatalogEntry, NoInput
 from launchpod.contracts.common import AvailabilityZoneName, Contract, HyperPodRegion, Role
+from launchpod.contracts.naming import renamed
 from launchpod.contracts.training_plans import (
     BuyTrainingPlanRequest,
     ExtendTrainingPlanInput,
@@ -25,7 +26,11 @@ class RegionInput(Contract):
 
 
 class InstanceTypesInput(RegionInput):
-    zone: AvailabilityZoneName | None = Field(default=None, description="only types offered in this zone")
+    availabilityZone: AvailabilityZoneName | None = Field(
+        default=None,
+        validation_alias=renamed("availabilityZone", "zone"),
+        description="only types offered in this zone",
+    )
 
 
 ENTRIES: tuple[CatalogEntry, ...] = (

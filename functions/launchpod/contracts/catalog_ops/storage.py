@@ -67,7 +67,7 @@ ENTRIES: tuple[CatalogEntry, ...] = (
         "browse_storage",
         "GET",
         "/api/clusters/{name}/storage/{storageName}/objects",
-        "List objects and folders under a prefix of an S3 storage, at most 1000 per page (continuationToken pages on).",
+        "List objects and folders under a prefix of an S3 storage, at most 1000 per page (nextToken pages on).",
         BrowseStorageInput,
         StorageObjectListView,
         Role.VIEWER,

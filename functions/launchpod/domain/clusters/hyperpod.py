@@ -114,7 +114,7 @@ def instance_groups(request: CreateHyperPodInput, role_arn: str, scripts: str) -
     groups = []
     for g in request.instanceGroups:
         spec: dict[str, Any] = {
-            "InstanceGroupName": g.name,
+            "InstanceGroupName": g.instanceGroup,
             **(
                 {"InstanceRequirements": {"InstanceTypes": list(g.instanceTypes)}}
                 if g.instanceTypes

@@ -32,7 +32,7 @@ WORKFLOWS: dict[str, tuple[str, type[Contract]]] = {
 def dedicated_route(phase: str, cluster: str) -> str:
     """The route that runs the phase with settings given in full."""
     if phase == "control-plane":
-        return f'POST /api/clusters with {{"name": "{cluster}", ...}}'
+        return f'POST /api/clusters with {{"cluster": "{cluster}", ...}}'
     return f"POST /api/clusters/{cluster}/{phase}"
 
 
@@ -58,8 +58,12 @@ def recorded_input(phase: str, cluster: str, history: Iterable[OperationView]) -
             f"No settings are recorded for the {phase} phase of {cluster}: neither provision-cluster nor {kind}"
             f" has run on it. Run it once with its settings ({route}); after that this route re-runs it."
         )
+    # The control plane's request names the cluster ``cluster`` (recorded before: ``name``); the others' inputs
+    # take it from the path, as ``name``.
+    key = "cluster" if "cluster" in model.model_fields else "name"
+    settings = {k: v for k, v in found.items() if k not in ("cluster", "name")}
     try:
-        return model.model_validate({**found, "name": cluster})
+        return model.model_validate({**settings, key: cluster})
     except ValidationError as exc:
         raise Conflict(
             f"The settings recorded for the {phase} phase of {cluster} are no longer valid"

@@ -67,7 +67,7 @@ def control_plane_plan(
 ) -> plan.Plan:
     """``settled``: EKS is ACTIVE, the cluster is registered and no operation holds it; an existing
     control plane that is not settled is resumed (each phase skips what is done)."""
-    name = request.name
+    name = request.cluster
     found = plan.diff(
         name,
         _control_plane_desired(request),
@@ -91,7 +91,7 @@ def control_plane_plan(
 
 def _group_desired(group: InstanceGroupRequest) -> dict[str, Any]:
     """A first group as the plan compares it: its name, type(s) and count, and the depth fields sent."""
-    out: dict[str, Any] = {"name": group.name}
+    out: dict[str, Any] = {"instanceGroup": group.instanceGroup}
     if group.instanceTypes:
         out["instanceTypes"] = list(group.instanceTypes)
     else:
@@ -105,8 +105,8 @@ def _group_desired(group: InstanceGroupRequest) -> dict[str, Any]:
 
 def _group_real(details: dict[str, Any], like: dict[str, Any] | None) -> dict[str, Any]:
     """The group as DescribeCluster reports it, in the terms (and key order) of the group asked, ``like``."""
-    values = {"name": details.get("InstanceGroupName"), **current_values(details, [])}
-    keys = list(like or ("name", "instanceType", "instanceCount"))
+    values = {"instanceGroup": details.get("InstanceGroupName"), **current_values(details, [])}
+    keys = list(like or ("instanceGroup", "instanceType", "instanceCount"))
     if like and "nextPatchDate" not in (like.get("autoPatch") or {}) and values.get("autoPatch"):
         # HyperPod schedules its own next patch; a request that names no date does not differ by it
         values["autoPatch"] = {k: v for k, v in values["autoPatch"].items() if k != "nextPatchDate"}
@@ -116,7 +116,7 @@ def _group_real(details: dict[str, Any], like: dict[str, Any] | None) -> dict[st
 def hyperpod_real(cluster: dict[str, Any], zone: str | None, asked: Sequence[dict[str, Any]] = ()) -> dict[str, Any]:
     """The request's fields as the HyperPod cluster has them; each group in the terms of its namesake in
     ``asked`` (the desired groups)."""
-    like = {g["name"]: g for g in asked}
+    like = {g["instanceGroup"]: g for g in asked}
     groups = [_group_real(g, like.get(g.get("InstanceGroupName", ""))) for g in cluster.get("InstanceGroups") or []]
     real: dict[str, Any] = {"nodeRecovery": cluster.get("NodeRecovery"), "instanceGroups": groups}
     if zone:
@@ -224,10 +224,10 @@ def provision_plan(
     """Each part of a provision against what exists, in the order the phases run; an in-service cluster with
     its storage and dependencies plans nothing. ``dependencies_plan``: the dependencies missing or not at
     their pin (dependencies.reconcile_plan), installed between the control plane and HyperPod."""
-    name = request.name
+    name = request.cluster
     base = CreateClusterRequest.model_validate(
         request.model_dump(
-            include={"name", "availabilityZones", "kubernetesVersion", "network", "logging", "tags"}
+            include={"cluster", "availabilityZones", "kubernetesVersion", "network", "logging", "tags"}
             & request.model_fields_set
         )
     )

@@ -59,18 +59,18 @@ def plan(request: ProvisionClusterRequest) -> WorkflowPlan:
     parts = {
         "controlPlane": cluster.model_dump(mode="json"),
         "dependencies": ReconcileDependenciesInput(
-            name=request.name, includeOptional=request.includeOptionalDependencies
+            name=request.cluster, includeOptional=request.includeOptionalDependencies
         ).model_dump(mode="json"),
-        "hyperpod": CreateHyperPodInput(name=request.name, **request.hyperpod.model_dump()).model_dump(mode="json"),
+        "hyperpod": CreateHyperPodInput(name=request.cluster, **request.hyperpod.model_dump()).model_dump(mode="json"),
     }
     if request.storage is not None:
         # The same document configure-storage records when it runs alone (storage.plan).
         parts["storage"] = ConfigureStorageInput(
-            name=request.name, **request.storage.model_dump(exclude_none=True)
+            name=request.cluster, **request.storage.model_dump(exclude_none=True)
         ).model_dump(mode="json", exclude_none=True)
     return WorkflowPlan(
         kind=KIND,
-        target=request.name,
+        target=request.cluster,
         request=parts,
         phases=phases(request.storage is not None, request.includeOptionalDependencies),
         role=role_for(KIND),

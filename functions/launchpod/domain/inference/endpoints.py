@@ -455,7 +455,7 @@ def view(cluster: str, real: RealEndpoint) -> EndpointView:
     pods = [
         EndpointPodView(
             name=p["metadata"]["name"],
-            node=(p.get("spec") or {}).get("nodeName"),
+            kubernetesNode=(p.get("spec") or {}).get("nodeName"),
             phase=(p.get("status") or {}).get("phase", "Pending"),
             ready=any(
                 c.get("type") == "Ready" and c.get("status") == "True"

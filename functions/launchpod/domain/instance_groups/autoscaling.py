@@ -77,12 +77,12 @@ def node_pool(consolidate_after_seconds: int) -> dict[str, Any]:
 
 def check_groups(request: AutoscalingInput, described: dict[str, Any]) -> None:
     names = [g["InstanceGroupName"] for g in described.get("InstanceGroups", [])]
-    unknown = [g for g in request.groups if g not in names]
+    unknown = [g for g in request.instanceGroups if g not in names]
     if unknown:
         raise InvalidInput(
             f"{request.name} has no instance group {', '.join(unknown)}; it has {', '.join(names) or 'none'}. "
             "Karpenter scales HyperPod instance groups only: add the group first.",
-            field="body.groups",
+            field="body.instanceGroups",
             rule="instance_group_exists",
         )
 
@@ -119,7 +119,7 @@ def check_enable(request: AutoscalingInput, described: dict[str, Any], already: 
         )
     groups = {g["InstanceGroupName"]: g for g in described.get("InstanceGroups", [])}
     excluded = []
-    for name in request.groups:
+    for name in request.instanceGroups:
         group = groups[name]
         if group.get("TrainingPlanArn"):
             excluded.append(f"{name} runs on a training plan (reserved capacity)")
@@ -129,12 +129,12 @@ def check_enable(request: AutoscalingInput, described: dict[str, Any], already: 
         raise InvalidInput(
             f"HyperPod's Karpenter does not support {'; '.join(excluded)}. Choose on-demand or Spot groups without "
             f"deep health checks, or add one for autoscaling ({NODECLASS_DOC}).",
-            field="body.groups",
+            field="body.instanceGroups",
             rule="autoscaling_supported_group",
         )
     losing = [
         f"{name} ({_nodes(groups[name])} nodes)"
-        for name in request.groups
+        for name in request.instanceGroups
         if name not in already and name not in request.confirmScaleToZero and _nodes(groups[name]) > 0
     ]
     if losing:
@@ -148,13 +148,13 @@ def check_enable(request: AutoscalingInput, described: dict[str, Any], already: 
     # AWS's own Karpenter cluster keeps a "system" group of one node outside the NodeClass (https://docs.aws.
     # amazon.com/sagemaker/latest/dg/sagemaker-hyperpod-eks-autoscaling-cluster.html): CoreDNS, the add-ons'
     # controllers and webhooks need a node that Karpenter does not take back to zero.
-    steady = [n for n, g in groups.items() if n not in request.groups and int(g.get("TargetCount") or 0) >= 1]
+    steady = [n for n, g in groups.items() if n not in request.instanceGroups and int(g.get("TargetCount") or 0) >= 1]
     if not steady:
         raise InvalidInput(
             f"Every instance group of {request.name} would scale to zero, leaving no node for the system pods "
             "(CoreDNS, controllers, webhooks) that Karpenter's own scaling and the add-ons need. Keep a group outside "
             "autoscaling with at least 1 node (AWS's example keeps a 'system' group of one ml.c5.xlarge), or add one.",
-            field="body.groups",
+            field="body.instanceGroups",
             rule="system_capacity",
         )
 
@@ -173,7 +173,7 @@ def is_noop(
         return not config or config.get("Mode") == "Disable"
     if config.get("Mode") != "Enable" or config.get("Status") != "InService" or not klass or not pool:
         return False
-    same_groups = (klass.get("spec") or {}).get("instanceGroups") == list(request.groups)
+    same_groups = (klass.get("spec") or {}).get("instanceGroups") == list(request.instanceGroups)
     delay = ((pool.get("spec") or {}).get("disruption") or {}).get("consolidateAfter")
     return same_groups and delay == f"{request.consolidateAfterSeconds}s"
 

@@ -136,7 +136,7 @@ def add_again(
     differ = [k for k in (*_ADD_COMPARED, *known) if k in sent and sent[k] != current[k]]
     if not differ:
         return
-    group = request.group
+    group = request.instanceGroup
     fixed = [k for k in differ if k not in _PATCHABLE]
     raise Conflict(
         f"Instance group {group} exists and "
@@ -250,7 +250,7 @@ def new_group_spec(
     are the cluster's (every group Launchpod creates shares them); ``subnet_ids`` is the dedicated
     subnet (OverrideVpcConfig), None to use the cluster's."""
     spec: dict[str, Any] = {
-        "InstanceGroupName": request.group,
+        "InstanceGroupName": request.instanceGroup,
         **(
             {"InstanceRequirements": {"InstanceTypes": list(request.instanceTypes)}}
             if request.instanceTypes

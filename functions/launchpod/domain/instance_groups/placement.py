@@ -77,7 +77,7 @@ def check_placement(
             )
     if home_zone is not None and zone != home_zone and not request.dedicatedSubnet:
         raise InvalidInput(
-            f"The cluster's compute subnet is in {home_zone}; to place {request.group} in {zone} ask for "
+            f"The cluster's compute subnet is in {home_zone}; to place {request.instanceGroup} in {zone} ask for "
             "dedicatedSubnet: true (a new /20 there), or leave availabilityZone out.",
             field="body.availabilityZone",
             rule="zone_of_subnet",

@@ -120,17 +120,17 @@ def group_view(
         (c["EbsVolumeConfig"] for c in details.get("InstanceStorageConfigs") or [] if "EbsVolumeConfig" in c), {}
     )
     return InstanceGroupView(
-        group=details["InstanceGroupName"],
+        instanceGroup=details["InstanceGroupName"],
         instanceType=details.get("InstanceType"),
         instanceTypes=list((details.get("InstanceRequirements") or {}).get("DesiredInstanceTypes") or []),
         typeCounts={t["InstanceType"]: int(t.get("CurrentCount", 0)) for t in details.get("InstanceTypeDetails") or []},
         currentCount=details.get("CurrentCount", 0),
         targetCount=details.get("TargetCount", 0),
-        minCount=details.get("MinCount"),
+        minInstanceCount=details.get("MinCount"),
         status=details.get("Status", "Unknown"),
         capacityType=capacity_type(details),
         nicMode=nic_mode(details, efa),
-        zones=sorted({zone_of[s] for s in subnets if s in zone_of}),
+        availabilityZones=sorted({zone_of[s] for s in subnets if s in zone_of}),
         subnetIds=subnets,
         dedicatedSubnet=bool(own) and set(own) <= dedicated,
         trainingPlanArn=details.get("TrainingPlanArn"),

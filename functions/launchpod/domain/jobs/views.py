@@ -111,8 +111,8 @@ def _pod_view(pod: dict[str, Any], zones: dict[str, str]) -> JobPodView:
     return JobPodView(
         name=pod["metadata"]["name"],
         phase=str(status.get("phase") or "Pending"),
-        node=node,
-        zone=zones.get(node) if node else None,
+        kubernetesNode=node,
+        availabilityZone=zones.get(node) if node else None,
         restarts=sum(int(c.get("restartCount") or 0) for c in status.get("containerStatuses") or []),
         containers=[c["name"] for c in spec.get("containers") or []],
     )

@@ -310,7 +310,7 @@ def nccl(
                 f"Looked for pods labelled {JOB_LABEL}={job}, labelled job-name={job} or named {job}-*",
             )
         )
-    zones = sorted({str(n["zone"]) for n in scope if n.get("zone")})
+    zones = sorted({str(n["availabilityZone"]) for n in scope if n.get("availabilityZone")})
     if len(zones) > 1:
         findings.append(
             _finding(

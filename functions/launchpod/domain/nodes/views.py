@@ -95,7 +95,7 @@ def node_view(
         "nodeId": summary["InstanceId"],
         "instanceGroup": summary.get("InstanceGroupName", ""),
         "instanceType": summary.get("InstanceType", ""),
-        "zone": labels.get(ZONE_LABEL) or placement.get("AvailabilityZone"),
+        "availabilityZone": labels.get(ZONE_LABEL) or placement.get("AvailabilityZone"),
         "capacityType": (details or {}).get("CapacityType") or capacity,
         "instanceStatus": status.get("Status", "NotFound"),
         "instanceMessage": status.get("Message") or None,

@@ -17,6 +17,7 @@ from pydantic import BaseModel
 
 from launchpod.contracts.common import openai_compatible
 from launchpod.contracts.errors import ErrorView
+from launchpod.contracts.naming import canonical_of
 from launchpod.contracts.operations import NoopView, OperationAcceptedView, OperationView
 from launchpod.contracts.plans import PlanView
 from launchpod.contracts.refusals import REFUSALS
@@ -27,6 +28,7 @@ if TYPE_CHECKING:
     from launchpod.entrypoints.api.lazy_routes import RouteFacts
 
 InputT = TypeVar("InputT", bound=BaseModel)
+T = TypeVar("T")
 
 
 def input_of(model: type[InputT], body: BaseModel, **path: Any) -> InputT:
@@ -171,3 +173,23 @@ def answer(proposal: Proposal, dry_run: bool) -> Response[Any]:
 
 def json_response(model: BaseModel, status: int = 200, headers: dict[str, str] | None = None) -> Response[Any]:
     return Response(status_code=status, content_type=content_types.APPLICATION_JSON, body=model, headers=headers or {})
+
+
+def older_spelling(canonical: str, **constraints: Any) -> Query:
+    """The ``Query`` of a query parameter's older spelling (launchpod.contracts.naming): still taken, marked
+    deprecated in the document (OpenAPI 3.1 Parameter Object, ``deprecated``)."""
+    text = f"deprecated: the older spelling of {canonical}; send {canonical}"
+    return Query(deprecated=True, description=text, **constraints)
+
+
+def one_spelling(canonical: str, value: T | None, old: str, old_value: T | None) -> T | None:
+    """A renamed query parameter's value, from its canonical name or its older spelling, never both."""
+    if canonical_of(old) != canonical:
+        raise ValueError(f"{old} is not an older spelling of {canonical} in launchpod.contracts.naming")
+    if value is not None and old_value is not None:
+        raise InvalidInput(
+            f"{old} and {canonical} are one parameter: send {canonical} only ({old} is its older spelling).",
+            field=f"query.{old}",
+            rule="one_spelling",
+        )
+    return value if value is not None else old_value

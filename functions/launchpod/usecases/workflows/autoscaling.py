@@ -87,13 +87,13 @@ def update_autoscaling(doc: WorkflowInput) -> PhaseResult:
             "ClusterRole": role,
             "NodeRecovery": "Automatic",
             "InstanceGroups": autoscaling.managed_specs(
-                specs.specs_for_update(list(cluster.get("InstanceGroups", []))), request.groups
+                specs.specs_for_update(list(cluster.get("InstanceGroups", []))), request.instanceGroups
             ),
         }
     sm.update_cluster(params)
     return PhaseResult(
         message=f"UpdateCluster AutoScaling {wanted}"
-        + (f" with {role}; {', '.join(request.groups)} start at 0." if request.enabled else ".")
+        + (f" with {role}; {', '.join(request.instanceGroups)} start at 0." if request.enabled else ".")
     )
 
 
@@ -127,9 +127,10 @@ def apply_karpenter(doc: WorkflowInput) -> PhaseResult:
     if not request.enabled:
         return PhaseResult(skipped=True, message="Disabled: nothing to apply.")
     kube = wiring.kube()
-    kube.apply(doc.target, autoscaling.node_class(request.groups))
+    kube.apply(doc.target, autoscaling.node_class(request.instanceGroups))
     kube.apply(doc.target, autoscaling.node_pool(request.consolidateAfterSeconds))
     return PhaseResult(
-        message=f"HyperpodNodeClass {autoscaling.NAME} ({', '.join(request.groups)}) and NodePool {autoscaling.NAME}"
+        message=f"HyperpodNodeClass {autoscaling.NAME} ({', '.join(request.instanceGroups)})"
+        f" and NodePool {autoscaling.NAME}"
         f" (idle nodes go after {request.consolidateAfterSeconds} s)."
     )

@@ -54,12 +54,12 @@ const provision = (overrides: Partial<ProvisionChoices> = {}): ProvisionChoices 
 describe('create-cluster request', () => {
   it('sends only what CreateClusterRequest accepts', () => {
     const body = createClusterBody({ name: 'a', zone: 'us-east-1a', secondZone: 'us-east-1b', kubernetesVersion: '1.32', vpcCidr: '' });
-    expect(body).toEqual({ name: 'a', availabilityZones: ['us-east-1a', 'us-east-1b'], kubernetesVersion: '1.32' });
+    expect(body).toEqual({ cluster: 'a', availabilityZones: ['us-east-1a', 'us-east-1b'], kubernetesVersion: '1.32' });
   });
 
   it('sends the Region only when one other than Launchpod\'s was chosen', () => {
     const body = createClusterBody({ name: 'a', region: 'us-west-2', zone: 'us-west-2a', secondZone: 'us-west-2b', kubernetesVersion: '', vpcCidr: '' });
-    expect(body).toEqual({ name: 'a', region: 'us-west-2', availabilityZones: ['us-west-2a', 'us-west-2b'] });
+    expect(body).toEqual({ cluster: 'a', region: 'us-west-2', availabilityZones: ['us-west-2a', 'us-west-2b'] });
     expect(wizardFieldOf('region')).toBe('region');
   });
 
@@ -72,13 +72,13 @@ describe('create-cluster request', () => {
 describe('provision-cluster request', () => {
   it('sends the control plane, HyperPod in the placement zone with automatic recovery, and the dependencies choice', () => {
     expect(provisionClusterBody(provision())).toEqual({
-      name: 'ml-team-a',
+      cluster: 'ml-team-a',
       availabilityZones: ['us-east-1a', 'us-east-1b'],
       kubernetesVersion: '1.32',
       hyperpod: {
         availabilityZone: 'us-east-1a',
         instanceGroups: [
-          { name: 'workers', instanceType: 'ml.p5.48xlarge', instanceCount: 4, threadsPerCore: 1, ebsVolumeGb: 500, deepHealthChecks: [] },
+          { instanceGroup: 'workers', instanceType: 'ml.p5.48xlarge', instanceCount: 4, threadsPerCore: 1, ebsVolumeGb: 500, deepHealthChecks: [] },
         ],
         nodeRecovery: 'Automatic',
       },
@@ -100,7 +100,7 @@ describe('provision-cluster request', () => {
     const hyperpod = body.hyperpod as { instanceGroups: Record<string, unknown>[] };
     expect(hyperpod.instanceGroups[0].deepHealthChecks).toEqual(['InstanceStress', 'InstanceConnectivity']);
     expect(hyperpod.instanceGroups[1]).toEqual({
-      name: 'cpu',
+      instanceGroup: 'cpu',
       instanceType: 'ml.m5.2xlarge',
       instanceCount: 0,
       threadsPerCore: 2,
@@ -198,6 +198,7 @@ describe('checks before sending', () => {
 
 describe('server 422s land on the field', () => {
   it.each([
+    ['cluster', 'name'],
     ['name', 'name'],
     ['availabilityZones', 'zone'],
     ['availabilityZones.0', 'zone'],
@@ -207,6 +208,7 @@ describe('server 422s land on the field', () => {
     ['kubernetesVersion', 'kubernetesVersion'],
     ['hyperpod.availabilityZone', 'zone'],
     ['hyperpod.instanceGroups.0.instanceType', 'instanceGroups.0.instanceType'],
+    ['hyperpod.instanceGroups.1.instanceGroup', 'instanceGroups.1.name'],
     ['hyperpod.instanceGroups.2.deepHealthChecks.0', 'instanceGroups.2.deepHealthChecks'],
     ['hyperpod.instanceGroups.1.ebsVolumeGb', 'instanceGroups.1.ebsVolumeGb'],
     ['hyperpod.instanceGroups.1', 'instanceGroups'],
@@ -259,7 +261,7 @@ describe('first groups with fallback types, a minimum, patching and an image', (
     const plain = provisionClusterBody({ ...choices, continuous: false, instanceGroups: [group()] }).hyperpod as Record<string, unknown>;
     expect(plain).not.toHaveProperty('nodeProvisioningMode');
     expect(Object.keys((plain.instanceGroups as object[])[0]).sort()).toEqual(
-      ['deepHealthChecks', 'ebsVolumeGb', 'instanceCount', 'instanceType', 'name', 'threadsPerCore'],
+      ['deepHealthChecks', 'ebsVolumeGb', 'instanceCount', 'instanceGroup', 'instanceType', 'threadsPerCore'],
     );
   });
 

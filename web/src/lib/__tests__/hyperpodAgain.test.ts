@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { failedHyperPodAsk, otherZones } from '../hyperpodAgain';
 import type { OperationView } from '../types';
 
-const groups = [{ name: 'gpu', instanceType: 'ml.g5.8xlarge', instanceCount: 2 }];
+const groups = [{ instanceGroup: 'gpu', instanceType: 'ml.g5.8xlarge', instanceCount: 2 }];
 
 function operation(kind: string, failedPhase: string, request: Record<string, unknown>): OperationView {
   return {
@@ -34,8 +34,8 @@ describe('a failed HyperPod creation asked for again', () => {
   it('offers the zones that have every type, not the one that failed', () => {
     const ask = { availabilityZone: 'us-east-1a', instanceGroups: groups };
     const offered = [
-      { instanceType: 'ml.g5.8xlarge', zones: ['us-east-1a', 'us-east-1b', 'us-east-1c'] },
-      { instanceType: 'ml.m5.2xlarge', zones: ['us-east-1d'] },
+      { instanceType: 'ml.g5.8xlarge', availabilityZones: ['us-east-1a', 'us-east-1b', 'us-east-1c'] },
+      { instanceType: 'ml.m5.2xlarge', availabilityZones: ['us-east-1d'] },
     ];
     expect(otherZones(ask, offered)).toEqual(['us-east-1b', 'us-east-1c']);
   });

@@ -6,7 +6,7 @@ import type { InstanceGroupView } from '../types';
 describe('add instance group', () => {
   it('sends only what the user chose', () => {
     const body = addGroupBody({ ...EMPTY_ADD_GROUP, group: 'gpu', instanceType: 'ml.p5.48xlarge', capacityType: 'spot', efaOnly: true });
-    expect(body).toEqual({ group: 'gpu', instanceType: 'ml.p5.48xlarge', instanceCount: 1, capacityType: 'spot', efaOnly: true });
+    expect(body).toEqual({ instanceGroup: 'gpu', instanceType: 'ml.p5.48xlarge', instanceCount: 1, capacityType: 'spot', efaOnly: true });
   });
 
   it('sends the training plan only with that capacity type', () => {
@@ -34,7 +34,7 @@ describe('add instance group', () => {
       imageReleaseVersion: '1.2.3',
     };
     expect(addGroupBody(form)).toEqual({
-      group: 'flex',
+      instanceGroup: 'flex',
       instanceTypes: ['ml.g5.8xlarge', 'ml.g5.12xlarge'],
       instanceCount: 2,
       capacityType: 'onDemand',
@@ -60,9 +60,9 @@ describe('add instance group', () => {
 
 describe('edit instance group', () => {
   const view = {
-    group: 'flex',
+    instanceGroup: 'flex',
     targetCount: 4,
-    minCount: 1,
+    minInstanceCount: 1,
     autoPatch: { strategy: 'WhenIdle', nextPatchDate: '2026-12-12T03:00:00Z' },
     imageReleaseVersion: '1.2.3',
   } as unknown as InstanceGroupView;

@@ -5,9 +5,9 @@ import type { InstanceTypeOfferingView } from '../types';
 
 const base: InstanceTypeOfferingView = {
   instanceType: 'ml.p5.48xlarge',
-  zones: ['us-east-1a', 'us-east-1b'],
-  vcpus: 192,
-  memoryGiB: 2048,
+  availabilityZones: ['us-east-1a', 'us-east-1b'],
+  vCpu: 192,
+  memoryInGiB: 2048,
   gpus: 8,
   gpuModel: 'NVIDIA H100',
   gpuMemoryGiB: 80,
@@ -22,7 +22,7 @@ describe('instance type pickers', () => {
     expect(describeInstanceType(base)).toBe('8 × NVIDIA H100 (80 GiB) · 32 EFA · local NVMe · 192 vCPUs, 2048 GiB');
     const trn = { ...base, instanceType: 'ml.trn2.48xlarge', gpus: 0, gpuModel: null, neuronDevices: 16, neuronModel: 'Trainium2' };
     expect(describeInstanceType(trn)).toMatch(/^16 × Trainium2 · 32 EFA/);
-    const cpu = { ...base, instanceType: 'ml.m5.2xlarge', gpus: 0, gpuModel: null, efaInterfaces: 0, localNvme: false, vcpus: 8, memoryGiB: 32 };
+    const cpu = { ...base, instanceType: 'ml.m5.2xlarge', gpus: 0, gpuModel: null, efaInterfaces: 0, localNvme: false, vCpu: 8, memoryInGiB: 32 };
     expect(describeInstanceType(cpu)).toBe('no accelerator · 8 vCPUs, 32 GiB');
     expect(instanceTypeOption(base).tags).toEqual(['2 zones']);
   });

@@ -30,9 +30,9 @@ describe('next steps', () => {
   });
 
   it('put a read or delete step in the query, and quote for the shell', () => {
-    const read = { tool: 'diagnose_nccl', arguments: { name: 'ml-a', job: 'it\'s' }, rest: 'GET /api/clusters/ml-a/diagnosis/nccl', why: 'x' };
+    const read = { tool: 'diagnose_nccl', arguments: { name: 'ml-a', jobName: 'it\'s' }, rest: 'GET /api/clusters/ml-a/diagnosis/nccl', why: 'x' };
     expect(curlCommand(read, 'http://127.0.0.1:3099/api')).toBe(
-      'curl -X GET "http://127.0.0.1:3099/api/clusters/ml-a/diagnosis/nccl?job=it%27s" -H "Authorization: Bearer $LAUNCHPOD_TOKEN"',
+      'curl -X GET "http://127.0.0.1:3099/api/clusters/ml-a/diagnosis/nccl?jobName=it%27s" -H "Authorization: Bearer $LAUNCHPOD_TOKEN"',
     );
     const odd = { tool: 'put_team', arguments: { name: 'a', team: 't', note: "it's" }, rest: 'PUT /api/clusters/a/teams/t', why: 'x' };
     expect(curlCommand(odd, '/api')).toContain(`-d '{"note":"it'\\''s"}'`);

@@ -14,12 +14,16 @@ describe('operation summary', () => {
   it('names what a provision makes and which features change', () => {
     const provision = {
       controlPlane: { name: 'a' },
-      hyperpod: { availabilityZone: 'us-east-1a', instanceGroups: [{ name: 'gpu', instanceType: 'ml.p5.48xlarge', instanceCount: 2 }] },
+      hyperpod: { availabilityZone: 'us-east-1a', instanceGroups: [{ instanceGroup: 'gpu', instanceType: 'ml.p5.48xlarge', instanceCount: 2 }] },
       storage: { kind: 's3', storageName: 'shared' },
     };
     expect(operationSummary({ kind: 'provision-cluster', request: provision })).toBe(
       'EKS control plane; HyperPod in us-east-1a: gpu (2 × ml.p5.48xlarge); S3 storage shared',
     );
+    // an operation recorded before the rename calls the group name
+    const older = { availabilityZone: 'us-east-1a', instanceGroups: [{ name: 'gpu', instanceType: 'ml.p5.48xlarge', instanceCount: 2 }] };
+    expect(operationSummary({ kind: 'create-hyperpod', request: older })).toBe('HyperPod in us-east-1a: gpu (2 × ml.p5.48xlarge)');
+    expect(operationSummary({ kind: 'autoscaling', request: { enabled: true, instanceGroups: ['gpu', 'cpu'] } })).toBe('Autoscaling on for gpu, cpu');
     const features = { name: 'a', trainingOperator: { enabled: true }, tieredCheckpointing: { enabled: false } };
     expect(operationSummary({ kind: 'configure-features', request: features })).toBe('Training operator on, tiered checkpointing off');
   });

@@ -9,15 +9,15 @@ const doc: OpenApiDoc = await builtInDocument();
 
 describe('client-side checks from the request schema', () => {
   it('accepts a SageMaker-style cluster name', () => {
-    expect(checkString(doc, 'CreateClusterRequest', 'name', 'ml-team-a')).toBeUndefined();
+    expect(checkString(doc, 'CreateClusterRequest', 'cluster', 'ml-team-a')).toBeUndefined();
   });
 
   it.each(['-lead', 'trail-', 'under_score', 'x'.repeat(64)])('refuses %s', (name) => {
-    expect(checkString(doc, 'CreateClusterRequest', 'name', name)).toBeTruthy();
+    expect(checkString(doc, 'CreateClusterRequest', 'cluster', name)).toBeTruthy();
   });
 
   it('requires the name', () => {
-    expect(checkString(doc, 'CreateClusterRequest', 'name', '')).toBe('Required.');
+    expect(checkString(doc, 'CreateClusterRequest', 'cluster', '')).toBe('Required.');
   });
 
   it('checks a CIDR through the nested network model', () => {
@@ -41,6 +41,13 @@ describe('client-side checks from the request schema', () => {
   it('refuses an S3 prefix with a leading slash, as the contract does', () => {
     expect(checkString(doc, 'ConfigureStorageRequest', 'prefix', 'datasets/imagenet')).toBeUndefined();
     expect(checkString(doc, 'ConfigureStorageRequest', 'prefix', '/datasets')).toBeTruthy();
+  });
+
+  it('a renamed field is required under its name when the document says one spelling or the other', () => {
+    const renamed = { type: 'object', properties: { cluster: {}, name: {} }, allOf: [{ oneOf: [{ required: ['cluster'] }, { required: ['name'] }] }] };
+    const openapi = { components: { schemas: { CreateClusterRequest: renamed } } } as unknown as OpenApiDoc;
+    expect(checkString(openapi, 'CreateClusterRequest', 'cluster', '')).toBe('Required.');
+    expect(checkString(openapi, 'CreateClusterRequest', 'cluster', 'ml-team-a')).toBeUndefined();
   });
 
   it('without any document there is no client-side rule; the server has the last word', () => {

@@ -10,7 +10,7 @@ from aws_lambda_powertools.event_handler.router import APIGatewayRouter
 
 from launchpod.contracts.catalog import AvailabilityZoneListView, InstanceTypeListView, RegionListView
 from launchpod.contracts.common import AvailabilityZoneName, HyperPodRegion
-from launchpod.entrypoints.api.routing import route
+from launchpod.entrypoints.api.routing import older_spelling, one_spelling, route
 from launchpod.usecases import catalog
 
 router = APIGatewayRouter()
@@ -28,7 +28,9 @@ def list_availability_zones(region: Annotated[HyperPodRegion | None, Query()] = 
 
 @route(router, "list_instance_types")
 def list_instance_types(
-    zone: Annotated[AvailabilityZoneName | None, Query()] = None,
+    availabilityZone: Annotated[AvailabilityZoneName | None, Query()] = None,
+    zone: Annotated[AvailabilityZoneName | None, older_spelling("availabilityZone")] = None,
     region: Annotated[HyperPodRegion | None, Query()] = None,
 ) -> InstanceTypeListView:
-    return catalog.instance_types(zone, ports=catalog.real())  # in ``region`` (routing.in_region)
+    chosen = one_spelling("availabilityZone", availabilityZone, "zone", zone)
+    return catalog.instance_types(chosen, ports=catalog.real())  # in ``region`` (routing.in_region)

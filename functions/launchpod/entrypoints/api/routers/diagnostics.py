@@ -9,11 +9,11 @@ from typing import Annotated
 from aws_lambda_powertools.event_handler.openapi.params import Path, Query
 from aws_lambda_powertools.event_handler.router import APIGatewayRouter
 
-from launchpod.contracts.common import ClusterName
+from launchpod.contracts.common import ClusterName, K8sName
 from launchpod.contracts.hyperpod import HyperPodInstanceType
 from launchpod.contracts.incidents import DiagnosisView
 from launchpod.contracts.nodes import NodeId
-from launchpod.entrypoints.api.routing import route
+from launchpod.entrypoints.api.routing import older_spelling, one_spelling, route
 from launchpod.usecases import diagnostics
 
 router = APIGatewayRouter()
@@ -35,7 +35,9 @@ def diagnose_cluster_creation(
 @route(router, "diagnose_nccl")
 def diagnose_nccl(
     name: Annotated[ClusterName, Path()],
-    job: Annotated[str | None, Query(max_length=63, pattern=r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$")] = None,
-    namespace: Annotated[str | None, Query(max_length=63, pattern=r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$")] = None,
+    jobName: Annotated[K8sName | None, Query()] = None,
+    job: Annotated[K8sName | None, older_spelling("jobName")] = None,
+    namespace: Annotated[K8sName | None, Query()] = None,
 ) -> DiagnosisView:
-    return diagnostics.nccl(name, job, ports=diagnostics.real(), namespace=namespace)
+    job_name = one_spelling("jobName", jobName, "job", job)
+    return diagnostics.nccl(name, job_name, ports=diagnostics.real(), namespace=namespace)

@@ -19,7 +19,7 @@ from launchpod.contracts.storage import (
     StorageListView,
     StorageObjectListView,
 )
-from launchpod.entrypoints.api.routing import DryRunQuery, answer, json_response, route
+from launchpod.entrypoints.api.routing import DryRunQuery, answer, json_response, older_spelling, one_spelling, route
 from launchpod.usecases import storage
 
 router = APIGatewayRouter()
@@ -53,6 +53,8 @@ def browse_storage(
     name: Annotated[ClusterName, Path()],
     storageName: Annotated[K8sName, Path()],
     prefix: Annotated[S3Prefix | None, Query()] = None,
-    continuationToken: Annotated[str | None, Query(max_length=2048)] = None,
+    nextToken: Annotated[str | None, Query(max_length=2048)] = None,
+    continuationToken: Annotated[str | None, older_spelling("nextToken", max_length=2048)] = None,
 ) -> StorageObjectListView:
-    return storage.browse(name, storageName, prefix, continuationToken, ports=storage.real())
+    cursor = one_spelling("nextToken", nextToken, "continuationToken", continuationToken)
+    return storage.browse(name, storageName, prefix, cursor, ports=storage.real())
