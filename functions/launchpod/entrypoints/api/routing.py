@@ -21,6 +21,7 @@ from launchpod.contracts.naming import canonical_of
 from launchpod.contracts.operations import NoopView, OperationAcceptedView, OperationView
 from launchpod.contracts.plans import PlanView
 from launchpod.contracts.refusals import REFUSALS
+from launchpod.domain.errors import InvalidInput
 from launchpod.domain.plan import Plan
 from launchpod.usecases.proposal import Proposal, at_once
 
