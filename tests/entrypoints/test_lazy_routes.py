@@ -61,5 +61,5 @@ def test_a_cold_start_imports_only_the_routers_of_the_routes_it_serves_and_valid
     # The create route's body model came with its router on this first call, and refuses as it always did.
     assert status == 422, body
     assert body["code"] == "VALIDATION_FAILED"
-    assert any(d["field"] == "body.name" for d in body["details"]), body
+    assert any(d["field"] == "body.cluster" for d in body["details"]), body
     assert loaded == ["clusters", "health"]
