@@ -42,6 +42,7 @@ import ConfirmAction from './ConfirmAction';
 import SoftwareUpdate from './SoftwareUpdate';
 import ErrorAlert from './ErrorAlert';
 import EditGroupModal from './EditGroupModal';
+import MigLayoutField from './MigLayoutField';
 import GroupPatchingStep from './GroupPatchingStep';
 import Status from './Status';
 
@@ -78,7 +79,7 @@ function AddGroupWizard({ cluster, region, existing, onClose }: { cluster: strin
         isLoadingNextStep={busy}
         onNavigate={({ detail }) => {
           const fields = [
-            ['group', 'instanceType', 'instanceCount', 'fallbackTypes', 'minInstanceCount'],
+            ['group', 'instanceType', 'instanceCount', 'fallbackTypes', 'minInstanceCount', 'mig'],
             ['trainingPlanArn', 'fallbackTypes'],
             [],
             ['drainTimeoutSeconds', 'patchBatchSize', 'imageReleaseVersion'],
@@ -116,10 +117,11 @@ function AddGroupWizard({ cluster, region, existing, onClose }: { cluster: strin
                     filteringType="auto"
                     placeholder="Choose an instance type"
                     statusType={types.loading ? 'loading' : 'finished'}
-                    onChange={({ detail }) => set({ instanceType: detail.selectedOption.value ?? '' })}
+                    onChange={({ detail }) => set({ instanceType: detail.selectedOption.value ?? '', mig: '' })}
                     ariaLabel="Instance type"
                   />
                 </FormField>
+                <MigLayoutField type={types.data?.items.find((t) => t.instanceType === form.instanceType)} value={form.mig} onChange={(mig) => set({ mig })} errorText={shown('mig')} />
                 <FormField
                   label="Fallback instance types"
                   description="Optional: a flexible group. HyperPod tries the instance type first, then these in the order chosen, when a type has no capacity."
@@ -398,7 +400,7 @@ export default function InstanceGroupsTab({ cluster, region, ready }: { cluster:
       />
       {ready ? <AutoscalingSection cluster={cluster} list={data ?? null} /> : null}
       {dialog === 'add' ? <AddGroupWizard cluster={cluster} region={region} existing={items.map((g) => g.group)} onClose={() => setDialog(null)} /> : null}
-      {dialog === 'edit' && current ? <EditGroupModal cluster={cluster} group={current} onClose={() => setDialog(null)} /> : null}
+      {dialog === 'edit' && current ? <EditGroupModal cluster={cluster} region={region} group={current} onClose={() => setDialog(null)} /> : null}
       {dialog === 'scale' && current ? <ScaleModal cluster={cluster} group={current} onClose={() => setDialog(null)} /> : null}
       {dialog === 'software' ? <SoftwareUpdate cluster={cluster} groups={items.map((g) => g.group)} onClose={() => setDialog(null)} /> : null}
       {dialog === 'delete' && current ? <DeleteModal cluster={cluster} group={current} onClose={() => setDialog(null)} /> : null}
