@@ -35,6 +35,7 @@ import { byInstanceType, efaOnlyNote, instanceTypeOption } from '../lib/instance
 import type { InstanceGroupView } from '../lib/types';
 import { useAction } from '../lib/useAction';
 import { useFetch } from '../lib/useFetch';
+import { migChoices } from '../lib/mig';
 import { useSession } from '../session';
 import { useAnswer } from '../useAnswer';
 import AutoscalingSection from './AutoscalingSection';
@@ -60,6 +61,7 @@ function AddGroupWizard({ cluster, region, existing, onClose }: { cluster: strin
   const set = (patch: Partial<AddGroupForm>) => setForm((f) => ({ ...f, ...patch }));
   const shown = (field: string) => (tried ? errors[field] : undefined);
   const typeOptions = [...(types.data?.items ?? [])].sort(byInstanceType).map(instanceTypeOption);
+  const migOptions = migChoices(types.data?.items.find((t) => t.instanceType === form.instanceType));
   const zoneOptions = [{ value: '', label: "The cluster's zone" }, ...(zones.data?.items ?? []).map((z) => ({ value: z.name, label: `${z.name} (${z.zoneId})` }))];
 
   async function submit() {
@@ -219,6 +221,7 @@ function AddGroupWizard({ cluster, region, existing, onClose }: { cluster: strin
                     { label: 'Dedicated subnet', value: form.dedicatedSubnet ? 'Yes' : 'No' },
                     { label: 'Automatic patching', value: form.patching ? PATCHING[form.patching].label : 'Off' },
                     { label: 'Image release', value: form.imageReleaseVersion || 'The latest' },
+                    ...(migOptions.length ? [{ label: 'GPU partitions (MIG)', value: migOptions.find((c) => c.value === form.mig)?.label ?? 'Whole GPUs' }] : []),
                   ]}
                 />
               </SpaceBetween>
