@@ -89,8 +89,8 @@ def allocate(emulator: Any, cluster: str) -> None:
     on_node: dict[str, list[dict[str, Any]]] = {}
     for pod in emulator.list_objects("v1/pods"):
         where = (pod.get("spec") or {}).get("nodeName")
-        live = where in nodes and (pod.get("status") or {}).get("phase") not in ENDED
-        if live and any(_asks(c) for c in (pod.get("spec") or {}).get("containers") or []):
+        running = where in nodes and (pod.get("status") or {}).get("phase") not in ENDED
+        if running and any(_asks(c) for c in (pod.get("spec") or {}).get("containers") or []):
             on_node.setdefault(str(where), []).append(pod)
     state = devices()
     with state.lock:
