@@ -7,7 +7,6 @@ from __future__ import annotations
 from typing import Any
 
 from sandbox.controllers import devices
-from sandbox.state import STATE
 
 NODE = "hyperpod-i-0abc"
 
@@ -45,7 +44,7 @@ def _held() -> dict[str, list[str]]:
 
 
 def test_small_partitions_fill_one_gpu_and_an_ended_pods_device_is_handed_out_again() -> None:
-    STATE.reset()
+    devices.devices().held.clear()
     pods = [_pod("a", "2026-01-01T00:00:01Z"), _pod("b", "2026-01-01T00:00:02Z", count=2)]
     cluster = _Cluster([_node()], pods)
     devices.allocate(cluster, "c1")
@@ -61,4 +60,4 @@ def test_small_partitions_fill_one_gpu_and_an_ended_pods_device_is_handed_out_ag
     again = _held()
     assert sorted(again) == ["b", "c"] and again["b"] == held["b"]  # b keeps what it holds
     assert again["c"] == held["a"]  # the freed partition is the first free one
-    STATE.reset()
+    devices.devices().held.clear()
