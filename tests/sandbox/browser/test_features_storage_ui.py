@@ -259,9 +259,11 @@ def test_a_mig_group_from_the_wizard_and_an_endpoint_on_its_partitions_in_a_team
 
     # a team with partitions of the group, and the policy's priority classes, for the deploy form to offer
     policy = {"priorityClasses": [{"name": "inference", "weight": 90}, {"name": "training", "weight": 50}]}
-    assert real.api("PUT", f"/clusters/{provisioned}/task-governance/policy", json=policy).status_code == 200
+    made = real.api("PUT", f"/clusters/{provisioned}/task-governance/policy", json=policy)
+    assert made.status_code == 200, made.text
     serving = {"resources": [{"instanceType": P4D, "acceleratorPartition": {"type": "mig-1g.5gb", "count": 14}}]}
-    assert real.api("PUT", f"/clusters/{provisioned}/teams/serving", json=serving).status_code == 200
+    made = real.api("PUT", f"/clusters/{provisioned}/teams/serving", json=serving)
+    assert made.status_code == 200, made.text
     wait_until(
         lambda: (
             len(real.api("GET", f"/clusters/{provisioned}/task-governance/policy").json()["workloadPriorityClasses"])
