@@ -24,7 +24,8 @@ operator to run jobs", https://docs.aws.amazon.com/sagemaker/latest/dg/sagemaker
 * The job ends Completed when every pod's training finished, Failed with the reason otherwise.
 * With task governance on, a job labelled ``kueue.x-k8s.io/queue-name`` starts only once Kueue admits its
   Workload (sandbox.controllers.kueue_admission); a preempted one loses its pods and is Suspended until
-  admitted again, then resumes from the step it reached (its checkpoint).
+  admitted again, then resumes from its code's last checkpoint (the steps since are done again, as after a
+  full job restart; ``jobCheckpointEverySteps`` says how often it checkpoints).
 
 AWS does not document the label keys the operator puts on its pods; the pods carry the template's
 labels plus ``sagemaker.amazonaws.com/hyperpod-job-name`` and ``...-replica-index`` (the sandbox's names).
@@ -384,7 +385,11 @@ async def _train(emulator: Any, job: dict[str, Any], run: _Run, pods: list[dict[
 async def _held_by_kueue(emulator: Any, job: dict[str, Any], state: str | None) -> bool:
     """True while Kueue has not admitted the job's Workload (sandbox.controllers.kueue_admission): it does not
     start, and a job whose Workload was evicted (preempted) loses its pods and waits, Suspended, until admitted
-    again ("Workload", https://kueue.sigs.k8s.io/docs/concepts/workload/: an evicted job is suspended)."""
+    again ("Workload", https://kueue.sigs.k8s.io/docs/concepts/workload/: an evicted job is suspended). Its
+    processes are gone, so it goes on from its code's last checkpoint, as after a full restart (AWS, "Task
+    governance for model deployment on HyperPod",
+    https://docs.aws.amazon.com/sagemaker/latest/dg/sagemaker-hyperpod-model-deployment-task-gov.html: a
+    high-priority inference workload preempts lower-priority jobs)."""
     workload = kueue_admission.workload_of(emulator, job)
     if kueue_admission.admitted(workload):
         return False
@@ -394,6 +399,9 @@ async def _held_by_kueue(emulator: Any, job: dict[str, Any], state: str | None) 
             {},
         )
         message = str(evicted.get("message") or "Kueue evicted the job's workload")
+        run = training_state().runs.get(job["metadata"]["uid"])
+        if run is not None:  # its processes are gone: training goes on from the code's last checkpoint
+            run.step = resilience.checkpoint_step(run.step)
         await _delete_pods(emulator, job)
         _condition(job, "Suspended", "Preempted", message)
         await emulator.put_object(PYTORCH, job)

@@ -17,7 +17,7 @@ import uuid
 from typing import Any
 
 from sandbox.aws.sagemaker import node_agents
-from sandbox.controllers import crashloop, images, kueue_pods, mounts, operators, programs, scheduling
+from sandbox.controllers import crashloop, devices, images, kueue_pods, mounts, operators, programs, scheduling
 from sandbox.controllers.common import timestamp
 from sandbox.controllers.periodic import Periodic
 
@@ -58,6 +58,7 @@ async def _reconcile(emulator: Any, cluster: str | None = None) -> None:
             agent_nodes |= running
     if cluster is not None:
         node_agents.report(cluster, agent_nodes)
+        devices.allocate(emulator, cluster)  # the kubelets' device managers
     await _bind_claims(emulator)
 
 

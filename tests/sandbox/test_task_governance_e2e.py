@@ -351,6 +351,92 @@ def test_a_higher_priority_job_preempts_a_serving_replica_which_says_why_and_com
     assert gone.status_code == 202, gone.text  # it finishes while the team is deleted
 
 
+@pytest.fixture
+def checkpointing(sandbox):
+    """Meanwhile a job trains a step every half second (100 simulated seconds) and checkpoints every third."""
+    sandbox.faults(jobLogIntervalSeconds=100, jobCheckpointEverySteps=3)
+    try:
+        yield
+    finally:
+        sandbox.faults(jobLogIntervalSeconds=10, jobCheckpointEverySteps=1)
+
+
+def _log(sandbox, job: str, namespace: str) -> list[str]:
+    with sandbox.client("viewer") as c:
+        found = c.get(f"/api/clusters/{NAME}/jobs/{job}/logs", params={"namespace": namespace, "tail": 500})
+    assert found.status_code == 200, found.text
+    return list(found.json()["lines"])
+
+
+def _steps(lines: list[str], marker: str) -> list[int]:
+    """The step numbers of the lines that say ``marker`` (``step `` or ``resuming from step ``)."""
+    return [int(line.split(marker, 1)[1].split("/")[0].split()[0]) for line in lines if marker in line]
+
+
+def _scale(sandbox, endpoint: str, replicas: int) -> None:
+    with sandbox.client("operator") as c:
+        scaled = c.patch(f"/api/clusters/{NAME}/endpoints/{endpoint}", json={"replicas": replicas})
+    assert scaled.status_code == 202, scaled.text
+    done = sandbox.wait_operation(scaled.json()["operation"]["id"], timeout=90)
+    assert done["status"] == "SUCCEEDED", (done.get("message"), done["phases"])
+
+
+def test_a_high_priority_endpoint_scaling_up_preempts_training_which_resumes_from_its_checkpoint(
+    sandbox, cluster, checkpointing
+):
+    """The team's quota is two nodes' GPUs: a training job at training priority holds one, its endpoint at
+    inference priority the other. The endpoint scaling to two replicas preempts the job (Kueue: withinClusterQueue
+    LowerPriority; AWS, "Task governance for model deployment on HyperPod"), whose pods stop and whose view says
+    why; once the endpoint scales back the job is admitted again and goes on from its last checkpoint."""
+    _poll(lambda: _endpoint_gone(sandbox, "chat"), "the previous test's endpoint deleted")
+    research = {"resources": [{"instanceType": P5, "count": 2}], "sharing": "LendAndBorrow", "borrowLimit": 100}
+    assert _put(sandbox, "/teams/research", research).status_code == 200
+    _submit(sandbox, _job("pretrain", NAMESPACE, QUEUE, 1, priority="training-priority"))
+    _in(sandbox, "pretrain", NAMESPACE, "Running")
+    _poll(lambda: max(_steps(_log(sandbox, "pretrain", NAMESPACE), "step "), default=0) >= 4, "four steps")
+
+    spike = {
+        "endpoint": "spike",
+        "kind": "container",
+        "namespace": NAMESPACE,
+        "queue": QUEUE,
+        "priority": "inference-priority",
+        "instanceType": P5,
+        "container": {"worker": {"image": "vllm/vllm-openai:v0.10.1", "gpus": 8, "args": ["--served-model-name", "s"]}},
+    }
+    with sandbox.client("operator") as c:
+        deployed = c.post(f"/api/clusters/{NAME}/endpoints", json=spike)
+    assert deployed.status_code == 202, deployed.text
+    assert sandbox.wait_operation(deployed.json()["operation"]["id"], timeout=90)["status"] == "SUCCEEDED"
+    assert _job_view(sandbox, "pretrain", NAMESPACE)["status"] == "Running"  # both fit the team's 16 GPUs
+
+    reached = max(_steps(_log(sandbox, "pretrain", NAMESPACE), "step "))  # at least this far when preempted
+    _scale(sandbox, "spike", 2)  # ends once the second replica serves, on the job's GPUs
+    assert _endpoint(sandbox, "spike")["readyReplicas"] == 2
+    preempted = _in(sandbox, "pretrain", NAMESPACE, "Queued")
+    assert preempted["reason"] == "Preempted" and preempted["pods"] == [], preempted
+    assert "due to prioritization in the ClusterQueue" in preempted["message"], preempted
+
+    _scale(sandbox, "spike", 1)
+    resumed = _in(sandbox, "pretrain", NAMESPACE, "Running")
+    assert len(resumed["pods"]) == 1
+    lines = _poll(  # the recreated pod's log starts with where training resumes
+        lambda: _steps(v := _log(sandbox, "pretrain", NAMESPACE), "resuming from step ") and v, "the job resumed"
+    )
+    (start,) = _steps(lines, "resuming from step ")
+    assert start % 3 == 0 and start >= reached - reached % 3 >= 3, (start, reached, lines)
+    _delete_job(sandbox, "pretrain", NAMESPACE)
+    with sandbox.client("operator") as c:
+        gone = c.delete(f"/api/clusters/{NAME}/endpoints/spike")
+    assert gone.status_code == 202, gone.text
+    assert sandbox.wait_operation(gone.json()["operation"]["id"], timeout=60)["status"] == "SUCCEEDED"
+
+
+def _endpoint_gone(sandbox, name: str) -> bool:
+    with sandbox.client("viewer") as c:
+        return c.get(f"/api/clusters/{NAME}/endpoints/{name}").status_code == 404
+
+
 def test_deleting_a_team_needs_its_name_and_removes_quota_and_queues(sandbox, cluster):
     path = f"/api/clusters/{NAME}/teams/research"
     with sandbox.client() as c:
@@ -371,3 +457,79 @@ def test_deleting_a_team_needs_its_name_and_removes_quota_and_queues(sandbox, cl
     assert _get(sandbox, "/teams")["items"] == []
     _poll(lambda: _kueue(sandbox, "localqueues") == [] and NAMESPACE not in _namespaces(sandbox), "the queues removed")
     assert _kueue(sandbox, "clusterqueues") == []
+
+
+P4D = "ml.p4d.24xlarge"  # eight A100 40GB GPUs: seven 1g.5gb partitions each
+SMALL = {"image": "vllm/vllm-openai:v0.10.1", "gpus": 0, "acceleratorPartition": {"type": "mig-1g.5gb", "count": 1}}
+
+
+def test_a_mig_group_serves_two_small_endpoints_on_partitions_of_one_gpu(sandbox, cluster):
+    with sandbox.client() as c:
+        added = c.post(
+            f"/api/clusters/{NAME}/instance-groups",
+            json={
+                "group": "mig",
+                "instanceType": P4D,
+                "instanceCount": 1,
+                "mig": {"mode": "single", "profile": "mig-1g.5gb"},
+            },
+        )
+    assert added.status_code == 202, added.text
+    done = sandbox.wait_operation(added.json()["operation"]["id"], timeout=120)
+    assert done["status"] == "SUCCEEDED", (done.get("message"), done["phases"])
+    # the node as NVIDIA's GPU Operator labels it with the mixed strategy: partitions, no whole GPUs
+    (node,) = [
+        n
+        for n in k8s.CoreV1Api(sandbox.kube(NAME)).list_node().items
+        if n.metadata.labels.get("sagemaker.amazonaws.com/instance-group-name") == "mig"
+    ]
+    labels = node.metadata.labels
+    assert (labels["nvidia.com/mig.config"], labels["nvidia.com/mig.config.state"]) == ("all-1g.5gb", "success")
+    assert (labels["nvidia.com/mig.strategy"], labels["nvidia.com/mig-1g.5gb.count"]) == ("mixed", "56")
+    assert (node.status.allocatable["nvidia.com/mig-1g.5gb"], node.status.allocatable["nvidia.com/gpu"]) == ("56", "0")
+
+    for name in ("small-a", "small-b"):  # one at a time: one writer per cluster
+        body = {
+            "endpoint": name,
+            "kind": "container",
+            "instanceType": P4D,
+            "container": {"worker": {**SMALL, "args": ["--served-model-name", name]}},
+        }
+        with sandbox.client("operator") as c:
+            deployed = c.post(f"/api/clusters/{NAME}/endpoints", json=body)
+        assert deployed.status_code == 202, deployed.text
+        done = sandbox.wait_operation(deployed.json()["operation"]["id"], timeout=90)
+        assert done["status"] == "SUCCEEDED", (done.get("message"), done["phases"])
+    pods = {name: _endpoint(sandbox, name)["pods"] for name in ("small-a", "small-b")}
+    assert {p["node"] for ps in pods.values() for p in ps} == {node.metadata.name}, pods
+
+    # what the node's kubelet says each pod holds: one partition each, two partitions of the same GPU
+    with sandbox.client() as c:
+        held = _poll(
+            lambda: (
+                len(
+                    (
+                        r := c.get("/api/sandbox/pod-resources", params={"cluster": NAME, "node": node.metadata.name})
+                    ).json()["podResources"]
+                )
+                == 2
+                and r.json()["podResources"]
+            ),
+            "the kubelet's devices for both pods",
+        )
+    devices = {
+        pod["name"]: d["deviceIds"] for pod in held for container in pod["containers"] for d in container["devices"]
+    }
+    assert sorted(devices) == sorted(p["name"] for ps in pods.values() for p in ps), held
+    ids = [i for found in devices.values() for i in found]
+    assert all(len(found) == 1 for found in devices.values()) and len(set(ids)) == 2, devices
+    assert len({i.split("/")[0] for i in ids}) == 1, devices  # MIG-GPU-<uuid>/<gpu instance>/<compute instance>
+
+    for name in ("small-a", "small-b"):  # each answers through the OpenAI path, as its own model
+        with sandbox.client("operator") as c:
+            answer = c.post(
+                f"/api/clusters/{NAME}/endpoints/{name}/openai/v1/chat/completions",
+                json={"model": name, "messages": [{"role": "user", "content": f"hello {name}"}], "max_tokens": 16},
+            )
+        assert answer.status_code == 200, answer.text
+        assert answer.json()["model"] == name and answer.json()["choices"][0]["message"]["content"], answer.text

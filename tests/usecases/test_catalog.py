@@ -33,3 +33,10 @@ def test_a_zone_narrows_the_types_to_those_it_offers() -> None:
     assert [(t.instanceType, t.availabilityZones) for t in view.items] == [("ml.c5.2xlarge", ["us-east-1b"])]
     asked, zone = PORTS.ec2.offerings_asked[-1]  # type: ignore[attr-defined]
     assert zone == "us-east-1b" and "ml.p5.48xlarge" not in asked and "p5.48xlarge" in asked
+
+
+def test_a_type_whose_gpus_hyperpod_partitions_lists_its_profiles_and_the_mixes_it_ships() -> None:
+    p5, cpu = sorted(catalog.instance_types(None, ports=PORTS).items, key=lambda t: t.instanceType, reverse=True)
+    assert p5.migProfiles["mig-1g.10gb"] == 7 and p5.migProfiles["mig-7g.80gb"] == 1 and len(p5.migProfiles) == 6
+    assert {"mig-1g.10gb": 3, "mig-4g.40gb": 1} in p5.migMixes and len(p5.migMixes) == 11
+    assert (cpu.migProfiles, cpu.migMixes) == ({}, [])

@@ -39,6 +39,16 @@ class InstanceTypeOfferingView(Contract):
     neuronModel: str | None = Field(None, examples=["Trainium2"])
     efaInterfaces: int = Field(0, description="EC2's MaximumEfaInterfaces: what a job's pod asks for.", examples=[32])
     localNvme: bool = Field(False, description="Local NVMe instance store (HyperPod mounts it at /opt/dlami/nvme).")
+    migProfiles: dict[str, int] = Field(
+        default_factory=dict,
+        description="GPU partitions (MIG) HyperPod offers on the type: profile -> instances on one GPU (a group's"
+        " mig single layout takes one)",
+        examples=[{"mig-1g.10gb": 7, "mig-3g.40gb": 2}],
+    )
+    migMixes: list[dict[str, int]] = Field(
+        default_factory=list,
+        description="the mixed layouts HyperPod ships for the type's GPU (a group's mig mixed perGpu takes one)",
+    )
 
 
 class InstanceTypeListView(Contract):

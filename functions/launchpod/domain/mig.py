@@ -123,18 +123,27 @@ def layout_problem(instance_type: str, per_gpu: dict[str, int]) -> str | None:
     if len(per_gpu) == 1:
         ((profile, n),) = per_gpu.items()
         return None if n == offered[profile] else f"one GPU holds {offered[profile]} {profile}, not {n}"
-    small = next(p for p in offered if slices(p) == 1)
-    if small.removeprefix("mig-") not in _MIXED_FAMILIES:
+    shipped = {config_name(mix) for mix in mixes(instance_type)}
+    if not shipped:
         return f"HyperPod's default-mig-config has no mixed layouts for {instance_type}'s GPU; give one profile."
-    by_slices = {slices(p): p for p in reversed(offered)}  # the smaller-memory profile of each slice count
-    by_slices[1] = small
-    shipped = {config_name({by_slices[s]: n for s, n in zip((1, 2, 3, 4), mix, strict=True) if n}) for mix in _MIXES}
     name = config_name(per_gpu)
     if name not in shipped:
         return f"{name} is not a mix HyperPod's default-mig-config ships for {instance_type}; it has " + ", ".join(
             sorted(shipped)
         )
     return None
+
+
+def mixes(instance_type: str) -> list[dict[str, int]]:
+    """The mixed layouts HyperPod's default-mig-config ships for the type's GPU (``mig-<profile>`` -> instances
+    per GPU), in the chart's order; empty when it ships none."""
+    offered = profiles(instance_type)
+    small = next((p for p in offered if slices(p) == 1), None)
+    if small is None or small.removeprefix("mig-") not in _MIXED_FAMILIES:
+        return []
+    by_slices = {slices(p): p for p in reversed(offered)}  # the smaller-memory profile of each slice count
+    by_slices[1] = small
+    return [{by_slices[s]: n for s, n in zip((1, 2, 3, 4), mix, strict=True) if n} for mix in _MIXES]
 
 
 def partitions_per_node(gpus: int, per_gpu: dict[str, int]) -> dict[str, int]:

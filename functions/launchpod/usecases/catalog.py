@@ -13,6 +13,7 @@ from launchpod.contracts.catalog import (
     RegionListView,
 )
 from launchpod.contracts.common import HYPERPOD_REGIONS
+from launchpod.domain import mig
 from launchpod.domain.clusters.instance_types import to_ec2, to_sagemaker
 from launchpod.domain.jobs.hardware import Accelerators
 from launchpod.runtime import wiring
@@ -57,6 +58,8 @@ def _offering(acc: Accelerators, zones: list[str]) -> InstanceTypeOfferingView:
         neuronModel=acc.neuron_model,
         efaInterfaces=acc.efa,
         localNvme=acc.nvme,
+        migProfiles=mig.profiles(acc.instance_type),
+        migMixes=mig.mixes(acc.instance_type),
     )
 
 

@@ -10,7 +10,10 @@ counts, "Supported MIG Profiles", https://docs.nvidia.com/datacenter/tesla/mig-u
 Operator with MIG", https://docs.nvidia.com/datacenter/cloud-native/gpu-operator/latest/gpu-operator-mig.html):
 with the mixed strategy each profile is the extended resource ``nvidia.com/mig-<profile>``, a partitioned GPU is
 no longer a whole ``nvidia.com/gpu``, and ``nvidia.com/mig.config.state`` says ``success`` once applied,
-``failed`` for a configuration the GPU cannot take.
+``failed`` for a configuration the GPU cannot take. GPU Feature Discovery labels the node as that page's mixed
+strategy example shows: ``nvidia.com/mig.strategy: mixed``, ``nvidia.com/gpu.count`` (the physical GPUs) and per
+profile ``nvidia.com/mig-<profile>.count`` (on the node) and ``.slices.gi`` (compute slices each takes).
+Which partition of which GPU a pod gets is the kubelet's (sandbox.controllers.devices).
 
 A ``mixed-<n>-<profile>-...`` configuration (the chart's names: ``n`` instances of each profile on every GPU)
 advertises each of its profiles; one whose profiles the GPU lacks, or whose slices pass the GPU's seven, is
@@ -54,6 +57,10 @@ def apply(instance_type: str, gpus: int, labels: dict[str, str], *resources: dic
         labels[STATE_LABEL] = "failed" if config.startswith(("all-", "mixed-")) else "pending"
         return
     labels[STATE_LABEL] = "success"
+    labels.update({"nvidia.com/mig.strategy": "mixed", "nvidia.com/gpu.count": str(gpus)})
+    for profile, per_gpu in layout.items():
+        labels[f"nvidia.com/mig-{profile}.count"] = str(gpus * per_gpu)
+        labels[f"nvidia.com/mig-{profile}.slices.gi"] = profile.split("g.", 1)[0]
     for amounts in resources:
         amounts["nvidia.com/gpu"] = "0"
         for profile, per_gpu in layout.items():

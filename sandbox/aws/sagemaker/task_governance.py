@@ -42,7 +42,9 @@ from moto.sagemaker.responses import SageMakerResponse
 
 from sandbox.aws.core import once, patch
 from sandbox.aws.sagemaker import common as hp
+from sandbox.aws.sagemaker import mig
 from sandbox.aws.sagemaker.common import request_params
+from sandbox.aws.sagemaker.instances import shape_of
 from sandbox.aws.state import STATE
 
 _NAME = re.compile(r"^[a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}$")
@@ -104,6 +106,9 @@ def capacity(cluster: Any) -> dict[str, int]:
     return out
 
 
+PARTITION_PREFIX = "nvidia.com/mig-"
+
+
 def _check_quota(cluster: Any, config: dict[str, Any]) -> None:
     from sandbox.controllers.kueue import amounts
 
@@ -122,6 +127,15 @@ def _check_quota(cluster: Any, config: dict[str, Any]) -> None:
             )
         asked, held = amounts(kind, resource), amounts(kind, {"Count": have[kind]})
         for name, value in asked.items():
+            if name.startswith(PARTITION_PREFIX):  # partitions: what the instances' GPUs hold of that profile
+                profile = name.removeprefix(PARTITION_PREFIX)
+                most = have[kind] * shape_of(kind).gpus * mig.PROFILES.get(kind, {}).get(profile, 0)
+                if value > most:
+                    raise ValidationError(
+                        message=f"AcceleratorPartition {value:g} mig-{profile} of {kind} exceeds the {most} of the "
+                        f"{have[kind]} instances of cluster {cluster.cluster_name}."
+                    )
+                continue
             if value > held.get(name, 0) + 1e-6:
                 field = {"cpu": "VCpu", "memory": "MemoryInGiB"}.get(name, "Accelerators")
                 raise ValidationError(

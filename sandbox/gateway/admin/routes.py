@@ -14,6 +14,7 @@ from starlette.routing import BaseRoute, Route
 
 from sandbox.auth import bearer_token
 from sandbox.aws.iam import gate
+from sandbox.controllers import devices
 from sandbox.gateway.admin import faults as fault_fields
 from sandbox.gateway.admin.amp import amp_api_routes
 from sandbox.gateway.admin.capacity import capacity_route
@@ -110,6 +111,19 @@ class Controls:
         requests = [{"seq": q, "method": m, "path": p} for q, m, p in served]
         return JSONResponse({"cluster": cluster, "requests": requests})
 
+    async def pod_resources(self, request: Request) -> JSONResponse:
+        """What the node's kubelet PodResources API (List) answers: the GPUs or GPU partitions each container
+        holds (sandbox.controllers.devices)."""
+        denied = self.admin_or_error(request)
+        if denied:
+            return denied
+        cluster, node = request.query_params.get("cluster", ""), request.query_params.get("node", "")
+        if not cluster or not node:
+            return invalid("Send ?cluster=<name>&node=<node name>: the node whose kubelet answers.")
+        if cluster not in self.sandbox.fleet.names():
+            return error(404, "NOT_FOUND", f"No Kubernetes API server runs for cluster {cluster!r}.")
+        return JSONResponse({"node": node, "podResources": devices.pod_resources(cluster, node)})
+
     def routes(self) -> list[BaseRoute]:
         guard = self.admin_or_error
         return [
@@ -119,6 +133,7 @@ class Controls:
             Route("/api/sandbox/iam", self.iam, methods=["GET"]),
             Route("/api/sandbox/lambda", self.lambdas, methods=["GET"]),
             Route("/api/sandbox/calls", self.calls, methods=["GET"]),
+            Route("/api/sandbox/pod-resources", self.pod_resources, methods=["GET"]),
             capacity_route(guard),
             metrics_route(guard),  # the Prometheus values KEDA reads
             sns_route(guard),  # what SNS was asked to deliver, and e-mail confirmations

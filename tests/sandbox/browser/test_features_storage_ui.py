@@ -3,11 +3,13 @@ applies only what changed and shows the feature on; storage is listed, browsed, 
 
 from __future__ import annotations
 
+import re
 import secrets
 
 import pytest
 from playwright.sync_api import Page, expect
 
+from tests.sandbox.aws.support import wait_until
 from tests.sandbox.browser.conftest import App, operation_succeeded
 from tests.sandbox.browser.selects import pick
 from tests.sandbox.clusters import cluster_body
@@ -194,3 +196,102 @@ def test_the_teams_page_pictures_each_teams_share_and_gives_one_accelerators(
     assert axe(page) == []
     vision = next(t for t in real.api("GET", f"/clusters/{provisioned}/teams").json()["items"] if t["team"] == "vision")
     assert [(g["accelerators"], g["vCpu"], g["memoryInGiB"]) for g in vision["guaranteed"]] == [(4, 96, 1024)]
+
+
+P4D = "ml.p4d.24xlarge"  # eight A100 40GB GPUs, seven mig-1g.5gb each
+
+
+def _select(page: Page, scope, label: str, option: str) -> None:
+    """Open the Cloudscape select labelled ``label`` in ``scope`` and pick the option whose text starts so."""
+    scope.get_by_role("button", name=re.compile(f"^{re.escape(label)}")).click()
+    pick(page, page.get_by_role("option", name=re.compile(f"^{re.escape(option)}")).first)
+
+
+def test_a_mig_group_from_the_wizard_and_an_endpoint_on_its_partitions_in_a_teams_queue(
+    real: App, admin_page: Page, provisioned: str, sandbox, shot, axe
+) -> None:
+    """The add-group wizard offers the layouts the type's GPU takes, the edit dialog shows the group's and plans
+    a change; the deploy form offers that group's partition profile, the cluster's teams and priority classes,
+    and the endpoint it sends runs on a partition in the team's queue."""
+    governance = real.api("PATCH", f"/clusters/{provisioned}/features", json={"taskGovernance": {"enabled": True}})
+    if governance.status_code == 202:  # on already when the module's teams tests ran first
+        assert real.wait_operation(governance.json()["operation"]["id"])["status"] == "SUCCEEDED"
+    page = admin_page
+    tab = f"{real.url}/clusters/{provisioned}?tab=instance-groups"
+    page.goto(tab)
+    add = page.get_by_role("button", name="Add group")
+    expect(add).to_be_enabled()
+    add.click()
+    dialog = page.get_by_role("dialog")
+    dialog.get_by_label("Group name").fill("mig")
+    dialog.get_by_role("button", name=re.compile("^Instance type")).click()
+    page.keyboard.type(P4D)  # the list filters as a user types; the catalog may still be loading
+    option = page.get_by_role("option").filter(has_text=P4D).first
+    expect(option).to_be_visible(timeout=60_000)
+    pick(page, option)
+    dialog.get_by_role("button", name=re.compile("^GPU partitions")).click()
+    layouts = page.get_by_role("option")
+    expect(layouts.filter(has_text="Every GPU as mig-1g.5gb")).to_contain_text("7 per GPU, 56 per node")
+    expect(layouts.filter(has_text="Mix: ")).to_have_count(11)  # the mixes HyperPod ships for the A100 40GB
+    shot(page, "mig-layouts")
+    pick(page, layouts.filter(has_text="Every GPU as mig-1g.5gb"))
+    for _ in range(4):
+        dialog.get_by_role("button", name="Next").click()
+    expect(dialog).to_contain_text("Every GPU as mig-1g.5gb")
+    shot(page, "mig-review")
+    dialog.get_by_role("button", name="Add group").click()
+    operation_succeeded(page)
+    group = next(
+        g for g in real.api("GET", f"/clusters/{provisioned}/instance-groups").json()["items"] if g["group"] == "mig"
+    )
+    assert (group["mig"]["config"], group["mig"]["perNode"]) == ("all-1g.5gb", {"mig-1g.5gb": 56}), group
+
+    # the edit dialog shows the group's layout and the dry run of another one
+    page.goto(tab)
+    page.get_by_role("radio", name="mig").check()
+    page.get_by_role("button", name="Edit", exact=True).click()
+    dialog = page.get_by_role("dialog")
+    expect(dialog.get_by_role("button", name=re.compile("^GPU partitions"))).to_contain_text("Every GPU as mig-1g.5gb")
+    _select(page, dialog, "GPU partitions", "Every GPU as mig-3g.20gb")
+    expect(dialog.get_by_text("What the change does")).to_be_visible()
+    shot(page, "mig-edit-plan")
+    dialog.get_by_role("button", name="Cancel").click()
+
+    # a team with partitions of the group, and the policy's priority classes, for the deploy form to offer
+    policy = {"priorityClasses": [{"name": "inference", "weight": 90}, {"name": "training", "weight": 50}]}
+    made = real.api("PUT", f"/clusters/{provisioned}/task-governance/policy", json=policy)
+    assert made.status_code == 200, made.text
+    serving = {"resources": [{"instanceType": P4D, "acceleratorPartition": {"type": "mig-1g.5gb", "count": 14}}]}
+    made = real.api("PUT", f"/clusters/{provisioned}/teams/serving", json=serving)
+    assert made.status_code == 200, made.text
+    wait_until(
+        lambda: (
+            len(real.api("GET", f"/clusters/{provisioned}/task-governance/policy").json()["workloadPriorityClasses"])
+            == 2
+        ),
+        reason="the policy's WorkloadPriorityClasses",
+    )
+    page.goto(f"{real.url}/clusters/{provisioned}?tab=inference")
+    page.get_by_label("Endpoint name").fill("small")
+    _select(page, page, "Instance type", P4D)
+    _select(page, page, "GPU partition", "mig-1g.5gb")
+    expect(page.get_by_label("GPUs per replica")).to_have_count(0)  # partitions instead of GPUs
+    _select(page, page, "Team", "serving")
+    _select(page, page, "Priority", "inference-priority")
+    shot(page, "deploy-on-partitions", full_page=True)
+    assert axe(page) == []
+    sent: list[dict] = []
+    page.on(
+        "request", lambda r: sent.append(r.post_data_json) if r.method == "POST" and "/endpoints" in r.url else None
+    )
+    page.get_by_role("button", name="Deploy", exact=True).click()
+    operation_succeeded(page)
+    (body,) = sent
+    assert body["container"]["worker"]["acceleratorPartition"] == {"type": "mig-1g.5gb", "count": 1}, body
+    assert (body["namespace"], body["queue"], body["priority"]) == (
+        "hyperpod-ns-serving",
+        "hyperpod-ns-serving-localqueue",
+        "inference-priority",
+    ), body
+    view = real.api("GET", f"/clusters/{provisioned}/endpoints/small").json()
+    assert view["readyReplicas"] == 1 and view["pods"][0]["node"], view

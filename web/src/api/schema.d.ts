@@ -3455,6 +3455,24 @@ export interface components {
              */
             memoryInGiB: number;
             /**
+             * Migmixes
+             * @description the mixed layouts HyperPod ships for the type's GPU (a group's mig mixed perGpu takes one)
+             */
+            migMixes?: {
+                [key: string]: number;
+            }[];
+            /**
+             * Migprofiles
+             * @description GPU partitions (MIG) HyperPod offers on the type: profile -> instances on one GPU (a group's mig single layout takes one)
+             * @example {
+             *       "mig-1g.10gb": 7,
+             *       "mig-3g.40gb": 2
+             *     }
+             */
+            migProfiles?: {
+                [key: string]: number;
+            };
+            /**
              * Neurondevices
              * @default 0
              * @example 16

@@ -37,6 +37,7 @@ import { useFetch } from '../lib/useFetch';
 import { useSession } from '../session';
 import { useAnswer } from '../useAnswer';
 import { AssignPod, DeleteEndpoint, assignTargets, isPool } from './EndpointActions';
+import EndpointSharingFields, { partitionChoices } from './EndpointSharingFields';
 import MetricsCharts from './MetricsCharts';
 import ErrorAlert from './ErrorAlert';
 import Status from './Status';
@@ -59,7 +60,10 @@ function Deploy({ cluster, onDone }: { cluster: string; onDone: () => void }) {
       return { value: t, label: t, description: `group ${names.join(', ')}` };
     });
   const storageOptions = (claims.data?.items ?? []).map((c) => ({ value: c.storageName, label: c.storageName, description: `${c.kind === 's3' ? 'S3' : 'FSx for Lustre'} · ${c.source}` }));
-  const form = { ...edited, instanceType: edited.instanceType || typeOptions[0]?.value || '' };
+  const instanceType = edited.instanceType || typeOptions[0]?.value || '';
+  // a partition only while the chosen type's groups offer it
+  const offered = partitionChoices(groups.data?.items ?? [], instanceType).some((p) => p.value === edited.partition);
+  const form = { ...edited, instanceType, partition: offered ? edited.partition : '' };
   const loadingChoices = groups.loading || claims.loading;
   const pick = (label: string, key: 'instanceType' | 'storage', options: { value: string; label: string; description?: string }[], hint?: string, optional = false) => {
     const all = optional ? [{ value: '', label: 'None' }, ...options] : options;
@@ -132,10 +136,11 @@ function Deploy({ cluster, onDone }: { cluster: string; onDone: () => void }) {
           {form.kind !== 'jumpstart' && (
             <ColumnLayout columns={3}>
               {text('Image', 'image')}
-              {number('GPUs per replica', 'gpus')}
+              {form.partition ? null : number('GPUs per replica', 'gpus')}
               {number('Port', 'port')}
             </ColumnLayout>
           )}
+          <EndpointSharingFields cluster={cluster} form={form} set={set} groups={groups.data?.items ?? []} fields={fields} />
           {form.kind === 'container' && (
             <ColumnLayout columns={2}>
               <FormField label="Service">

@@ -35,6 +35,7 @@ import { byInstanceType, efaOnlyNote, instanceTypeOption } from '../lib/instance
 import type { InstanceGroupView } from '../lib/types';
 import { useAction } from '../lib/useAction';
 import { useFetch } from '../lib/useFetch';
+import { migChoices } from '../lib/mig';
 import { useSession } from '../session';
 import { useAnswer } from '../useAnswer';
 import AutoscalingSection from './AutoscalingSection';
@@ -42,6 +43,7 @@ import ConfirmAction from './ConfirmAction';
 import SoftwareUpdate from './SoftwareUpdate';
 import ErrorAlert from './ErrorAlert';
 import EditGroupModal from './EditGroupModal';
+import MigLayoutField from './MigLayoutField';
 import GroupPatchingStep from './GroupPatchingStep';
 import Status from './Status';
 
@@ -59,6 +61,7 @@ function AddGroupWizard({ cluster, region, existing, onClose }: { cluster: strin
   const set = (patch: Partial<AddGroupForm>) => setForm((f) => ({ ...f, ...patch }));
   const shown = (field: string) => (tried ? errors[field] : undefined);
   const typeOptions = [...(types.data?.items ?? [])].sort(byInstanceType).map(instanceTypeOption);
+  const migOptions = migChoices(types.data?.items.find((t) => t.instanceType === form.instanceType));
   const zoneOptions = [{ value: '', label: "The cluster's zone" }, ...(zones.data?.items ?? []).map((z) => ({ value: z.name, label: `${z.name} (${z.zoneId})` }))];
 
   async function submit() {
@@ -78,7 +81,7 @@ function AddGroupWizard({ cluster, region, existing, onClose }: { cluster: strin
         isLoadingNextStep={busy}
         onNavigate={({ detail }) => {
           const fields = [
-            ['group', 'instanceType', 'instanceCount', 'fallbackTypes', 'minInstanceCount'],
+            ['group', 'instanceType', 'instanceCount', 'fallbackTypes', 'minInstanceCount', 'mig'],
             ['trainingPlanArn', 'fallbackTypes'],
             [],
             ['drainTimeoutSeconds', 'patchBatchSize', 'imageReleaseVersion'],
@@ -116,10 +119,11 @@ function AddGroupWizard({ cluster, region, existing, onClose }: { cluster: strin
                     filteringType="auto"
                     placeholder="Choose an instance type"
                     statusType={types.loading ? 'loading' : 'finished'}
-                    onChange={({ detail }) => set({ instanceType: detail.selectedOption.value ?? '' })}
+                    onChange={({ detail }) => set({ instanceType: detail.selectedOption.value ?? '', mig: '' })}
                     ariaLabel="Instance type"
                   />
                 </FormField>
+                <MigLayoutField type={types.data?.items.find((t) => t.instanceType === form.instanceType)} value={form.mig} onChange={(mig) => set({ mig })} errorText={shown('mig')} />
                 <FormField
                   label="Fallback instance types"
                   description="Optional: a flexible group. HyperPod tries the instance type first, then these in the order chosen, when a type has no capacity."
@@ -217,6 +221,7 @@ function AddGroupWizard({ cluster, region, existing, onClose }: { cluster: strin
                     { label: 'Dedicated subnet', value: form.dedicatedSubnet ? 'Yes' : 'No' },
                     { label: 'Automatic patching', value: form.patching ? PATCHING[form.patching].label : 'Off' },
                     { label: 'Image release', value: form.imageReleaseVersion || 'The latest' },
+                    ...(migOptions.length ? [{ label: 'GPU partitions (MIG)', value: migOptions.find((c) => c.value === form.mig)?.label ?? 'Whole GPUs' }] : []),
                   ]}
                 />
               </SpaceBetween>
@@ -398,7 +403,7 @@ export default function InstanceGroupsTab({ cluster, region, ready }: { cluster:
       />
       {ready ? <AutoscalingSection cluster={cluster} list={data ?? null} /> : null}
       {dialog === 'add' ? <AddGroupWizard cluster={cluster} region={region} existing={items.map((g) => g.instanceGroup)} onClose={() => setDialog(null)} /> : null}
-      {dialog === 'edit' && current ? <EditGroupModal cluster={cluster} group={current} onClose={() => setDialog(null)} /> : null}
+      {dialog === 'edit' && current ? <EditGroupModal cluster={cluster} region={region} group={current} onClose={() => setDialog(null)} /> : null}
       {dialog === 'scale' && current ? <ScaleModal cluster={cluster} group={current} onClose={() => setDialog(null)} /> : null}
       {dialog === 'software' ? <SoftwareUpdate cluster={cluster} groups={items.map((g) => g.instanceGroup)} onClose={() => setDialog(null)} /> : null}
       {dialog === 'delete' && current ? <DeleteModal cluster={cluster} group={current} onClose={() => setDialog(null)} /> : null}

@@ -59,6 +59,13 @@ export interface DeployForm {
   metrics: boolean;
   metricsPort: number;
   metricsInterval: number;
+  // GPU partitions (a MIG group's profile, e.g. mig-1g.10gb) per replica instead of whole GPUs; '' for whole GPUs
+  partition: string;
+  partitionCount: number;
+  // task governance: a team's queue (in its namespace) and a priority class; '' for none
+  namespace: string;
+  queue: string;
+  priority: string;
 }
 
 export const EMPTY_FORM: DeployForm = {
@@ -94,6 +101,11 @@ export const EMPTY_FORM: DeployForm = {
   metrics: false,
   metricsPort: 8080,
   metricsInterval: 15,
+  partition: '',
+  partitionCount: 1,
+  namespace: '',
+  queue: '',
+  priority: '',
 };
 
 /** "EndpointName=qwen, Variant=AllTraffic" as CloudWatch dimensions (blank entries skipped; the API checks names). */
@@ -110,11 +122,17 @@ export function parseDimensions(text: string): { name: string; value: string }[]
 
 /** The POST body for the form's kind: only that kind's section, and only the options set. */
 export function deployBody(form: DeployForm): Record<string, unknown> {
-  const base = { endpoint: form.endpoint, kind: form.kind, instanceType: form.instanceType, replicas: form.replicas };
-  const worker = { image: form.image, gpus: form.gpus, port: form.port };
+  const queued = form.queue
+    ? { namespace: form.namespace, queue: form.queue, ...(form.priority ? { priority: form.priority } : {}) }
+    : {};
+  const base = { endpoint: form.endpoint, kind: form.kind, instanceType: form.instanceType, replicas: form.replicas, ...queued };
+  const worker = form.partition
+    ? { image: form.image, gpus: 0, port: form.port, acceleratorPartition: { type: form.partition, count: form.partitionCount } }
+    : { image: form.image, gpus: form.gpus, port: form.port };
   if (form.kind === 'jumpstart') {
     const jumpstart: Record<string, unknown> = { modelId: form.modelId, acceptEula: form.acceptEula };
     if (form.modelVersion) jumpstart.modelVersion = form.modelVersion;
+    if (form.partition) jumpstart.acceleratorPartitionType = form.partition;
     return { ...base, jumpstart };
   }
   if (form.kind === 'managed') {

@@ -1,6 +1,7 @@
 // The add-instance-group wizard's state and the request body it sends (only what the user chose).
 
 import { EMPTY_DEPTH, PATCHING, autoPatchBody, depthBody, depthErrors, type DepthChoices, type PatchingChoice } from './groupDepth';
+import { migLayout } from './mig';
 import type { CapacityType, InstanceGroupView } from './types';
 
 export type { PatchingChoice } from './groupDepth';
@@ -15,6 +16,7 @@ export interface AddGroupForm extends DepthChoices {
   efaOnly: boolean;
   availabilityZone: string;
   dedicatedSubnet: boolean;
+  mig: string; // a lib/mig choice: '' for whole GPUs
 }
 
 export const EMPTY_ADD_GROUP: AddGroupForm = {
@@ -26,6 +28,7 @@ export const EMPTY_ADD_GROUP: AddGroupForm = {
   efaOnly: false,
   availabilityZone: '',
   dedicatedSubnet: false,
+  mig: '',
   ...EMPTY_DEPTH,
 };
 
@@ -45,6 +48,7 @@ export function addGroupBody(form: AddGroupForm): Record<string, unknown> {
   if (form.efaOnly) body.efaOnly = true;
   if (form.availabilityZone) body.availabilityZone = form.availabilityZone;
   if (form.dedicatedSubnet) body.dedicatedSubnet = true;
+  if (form.mig) body.mig = migLayout(form.mig);
   return body;
 }
 
@@ -61,6 +65,8 @@ export function addGroupErrors(form: AddGroupForm, existing: string[]): Record<s
   if (form.capacityType === 'trainingPlan' && !form.trainingPlanArn.trim())
     errors.trainingPlanArn = 'Give the training plan ARN.';
   Object.assign(errors, depthErrors(form.instanceType, form.instanceCount, form, form.capacityType === 'trainingPlan'));
+  // AWS: "GPU partitioning with MIG is not supported with flexible instance groups"
+  if (form.mig && form.fallbackTypes.length) errors.mig = 'GPU partitions need one instance type: remove the fallback types.';
   return errors;
 }
 

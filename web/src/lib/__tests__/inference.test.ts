@@ -3,6 +3,21 @@ import { describe, expect, it } from 'vitest';
 import { EMPTY_FORM, type EndpointView, autoscaled, deployBody, parseDimensions } from '../inference';
 
 describe('deployBody', () => {
+  it('asks for GPU partitions instead of GPUs, and puts the replicas in the team\'s queue at a priority', () => {
+    const form = { ...EMPTY_FORM, endpoint: 'small', instanceType: 'ml.p5.48xlarge', partition: 'mig-1g.10gb', partitionCount: 2 };
+    const queued = { ...form, namespace: 'hyperpod-ns-research', queue: 'hyperpod-ns-research-localqueue', priority: 'inference-priority' };
+    const body = deployBody(queued);
+    expect((body.container as { worker: unknown }).worker).toEqual({
+      image: 'vllm/vllm-openai:v0.10.1',
+      gpus: 0,
+      port: 8000,
+      acceleratorPartition: { type: 'mig-1g.10gb', count: 2 },
+    });
+    expect([body.namespace, body.queue, body.priority]).toEqual(['hyperpod-ns-research', 'hyperpod-ns-research-localqueue', 'inference-priority']);
+    expect(deployBody(form)).not.toHaveProperty('queue');
+    expect((deployBody({ ...form, kind: 'jumpstart', modelId: 'm' }).jumpstart as Record<string, unknown>).acceleratorPartitionType).toBe('mig-1g.10gb');
+  });
+
   it('sends only the section of the chosen kind, with the GPUs as given', () => {
     const body = deployBody({ ...EMPTY_FORM, endpoint: 'vllm', instanceType: 'ml.g5.12xlarge', gpus: 2, service: 'loadBalancer' });
     expect(body).toEqual({
