@@ -164,7 +164,54 @@ def install_sfn_fixes() -> None:
     patch(StepFunctionsParserBackend, "start_execution", start_execution)
 
     _install_terminal_errors(error_equals, states_error_name, states_error_name_type, quotas)
+    _install_lambda_error_names()
     _install_jsonata_if_available()
+
+
+def _install_lambda_error_names() -> None:
+    """The error a Lambda Task fails with, named as Step Functions names it
+    (https://docs.aws.amazon.com/step-functions/latest/dg/bp-lambda-serviceexception.html): "Lambda errors are
+    reported as Lambda.ErrorName" (moto names every Invoke error "Exception", so no Retry on
+    Lambda.TooManyRequestsException or Lambda.ServiceException ever matched); "Unhandled errors in Lambda are
+    reported as Lambda.Unknown ... These include out-of-memory errors and function timeouts" (an environment
+    that died or timed out, which moto named by Lambda's errorType). An error the function's code raised keeps
+    its errorType as its name (RetryableError)."""
+    from botocore.exceptions import ClientError
+    from moto.stepfunctions.parser.asl.component.common.error_name.custom_error_name import CustomErrorName
+    from moto.stepfunctions.parser.asl.component.state.exec.state_task import lambda_eval_utils
+    from moto.stepfunctions.parser.asl.component.state.exec.state_task.service.state_task_service_lambda import (
+        StateTaskServiceLambda,
+    )
+    from moto.stepfunctions.parser.asl.component.state.exec.state_task.state_task_lambda import StateTaskLambda
+
+    from sandbox.lambda_env.faults import PLATFORM_ERROR_TYPES
+
+    def aws_name(ex: Exception) -> str | None:
+        if isinstance(ex, ClientError):
+            return f"Lambda.{ex.response['Error']['Code']}"
+        if isinstance(ex, lambda_eval_utils.LambdaFunctionErrorException):
+            try:
+                error_type = json.loads(ex.payload).get("errorType")
+            except (ValueError, AttributeError):
+                return None
+            return "Lambda.Unknown" if error_type in PLATFORM_ERROR_TYPES else None
+        return None
+
+    def renamed(original: Any) -> Any:
+        def _from_error(self: Any, env: Any, ex: Exception) -> Any:
+            event = original(self, env, ex)
+            name = aws_name(ex)
+            if name is not None:
+                event.error_name = CustomErrorName(name)
+                for details in (event.event_details or {}).values():
+                    if isinstance(details, dict) and "error" in details:
+                        details["error"] = name
+            return event
+
+        return _from_error
+
+    patch(StateTaskLambda, "_from_error", renamed(StateTaskLambda._from_error))
+    patch(StateTaskServiceLambda, "_from_error", renamed(StateTaskServiceLambda._from_error))
 
 
 def _install_terminal_errors(error_equals: Any, states_error_name: Any, names: Any, quotas: Any) -> None:
