@@ -226,8 +226,8 @@ class ExecutionEnvironments:
                 if request is not None:
                     self.authorizer.succeeded(config.deployed, request)
                     if ends_environment and _mutates(request):
-                        # Mid-invocation, right after its first change was made: the change stays, the
-                        # answer is lost, and the environment is gone.
+                        # Mid-invocation, right after its first change to something other than its own
+                        # records: the change stays, the answer is lost, and the environment is gone.
                         env.process.kill()
                         return fault_payload(str(fault), request_id, config.timeout), True, False
             elif kind == "result":
@@ -438,8 +438,9 @@ _READS = ("Describe", "List", "Get", "Head", "Search", "Query", "Scan", "BatchGe
 
 
 def _mutates(request: dict[str, Any]) -> bool:
-    """Whether an AWS call changes something (the sandbox's IAM gate counts the same calls as mutations)."""
-    return not str(request.get("operation", "")).startswith(_READS)
+    """Whether an AWS call changes something outside the function's own bookkeeping (a DynamoDB write records
+    progress; the sandbox's IAM gate counts the same calls as mutations)."""
+    return request.get("prefix") != "dynamodb" and not str(request.get("operation", "")).startswith(_READS)
 
 
 def _failure(error_type: str, message: str) -> str:

@@ -4,7 +4,8 @@ with the AWS calls a function makes (``sandbox.aws.faults``).
 Each kind is reported to the caller the way Lambda reports it:
 
 - ``kill``: the function's environment dies mid-invocation, right after the invocation's first mutating AWS
-  call succeeded (the worst moment: the change is made, the answer lost). Lambda answers with a function error
+  call to a service other than DynamoDB (where Launchpod records progress) succeeded, or before it answers when
+  it makes none (the worst moment: the change is made, the answer lost). Lambda answers with a function error
   ``Runtime.ExitError``, "Runtime exited with error: signal: killed", and starts a new environment next time.
 - ``timeout``: the invocation is ended at the same moment as its timeout would end it (without waiting the real
   seconds): ``Sandbox.Timedout``, "Task timed out after N seconds"; the environment is not reused.
