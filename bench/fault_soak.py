@@ -89,9 +89,9 @@ class Client:
         """One operation to its end, retried (at most three times) while it ends FAILED."""
         answer = self.send(method, path, **kwargs)
         if answer.status_code == 200:  # NOOP: already so
-            return {"status": "SUCCEEDED", "kind": "noop", "attempt": 0}
+            return {"status": "SUCCEEDED", "kind": "noop", "attempt": 0, "path": path}
         if answer.status_code >= 400:
-            raise RuntimeError(f"{method} {path}: {answer.status_code} {answer.text[:300]}")
+            return {"status": f"refused {answer.status_code}", "path": path, "message": answer.text[:300]}
         operation_id = answer.json()["operation"]["id"]
         view = self.wait(operation_id)
         for _ in range(3):
@@ -102,7 +102,7 @@ class Client:
                 self.failures[_failure_kind(view)] += 1
             self.send("POST", f"/api/operations/{operation_id}/retry").raise_for_status()
             view = self.wait(operation_id)
-        return view
+        return {**view, "path": path}
 
 
 def _failure_kind(view: dict[str, Any]) -> str:
@@ -115,15 +115,22 @@ def _failure_kind(view: dict[str, Any]) -> str:
 
 
 def lifecycle(client: Client, name: str) -> list[dict[str, Any]]:
+    """The six operations in order; after one that does not end SUCCEEDED, only the delete (nothing is left)."""
     base = f"/api/clusters/{name}"
-    return [
-        client.run("POST", "/api/clusters", json={"name": name, "availabilityZones": ZONES}),
-        client.run("POST", f"{base}/dependencies", json={}),
-        client.run("POST", f"{base}/storage", json={"kind": "s3", "storageName": "data"}),
-        client.run("POST", f"{base}/hyperpod", json={"availabilityZone": "us-east-1a", "instanceGroups": [GROUP]}),
-        client.run("POST", f"{base}/software-update", json={}),
-        client.run("DELETE", base, params={"confirm": name}),
+    steps: list[tuple[str, str, dict[str, Any]]] = [
+        ("POST", "/api/clusters", {"json": {"name": name, "availabilityZones": ZONES}}),
+        ("POST", f"{base}/dependencies", {"json": {}}),
+        ("POST", f"{base}/storage", {"json": {"kind": "s3", "storageName": "data"}}),
+        ("POST", f"{base}/hyperpod", {"json": {"availabilityZone": "us-east-1a", "instanceGroups": [GROUP]}}),
+        ("POST", f"{base}/software-update", {"json": {}}),
     ]
+    views = []
+    for method, path, kwargs in steps:
+        views.append(client.run(method, path, **kwargs))
+        if views[-1]["status"] != "SUCCEEDED":
+            break
+    views.append(client.run("DELETE", base, params={"confirm": name}))
+    return views
 
 
 def orphans(names: list[str]) -> dict[str, int]:
@@ -143,6 +150,13 @@ def orphans(names: list[str]) -> dict[str, int]:
         "elastic ips": len(ec2.describe_addresses(Filters=tag)["Addresses"]),
         "security groups": len(ec2.describe_security_groups(Filters=tag)["SecurityGroups"]),
         "iam roles naming a cluster": len(roles),
+        # The soak's sandbox holds nothing else: a VPC, subnet or address made twice and never tagged is one too.
+        "untagged vpcs": len([v for v in ec2.describe_vpcs()["Vpcs"] if not v.get("IsDefault")])
+        - len(ec2.describe_vpcs(Filters=tag)["Vpcs"]),
+        "untagged subnets": len([n for n in ec2.describe_subnets()["Subnets"] if not n.get("DefaultForAz")])
+        - len(ec2.describe_subnets(Filters=tag)["Subnets"]),
+        "untagged elastic ips": len(ec2.describe_addresses()["Addresses"])
+        - len(ec2.describe_addresses(Filters=tag)["Addresses"]),
     }
 
 
@@ -195,6 +209,12 @@ def main() -> int:
         print(f"faults inside functions: {sum(injected.values())} {dict(injected)} (rates {chosen}, seed {args.seed})")
         print(f"client resends {dict(client.resends)}; operations retried after FAILED: {client.retried_operations}")
         print(f"  why they had failed: {dict(client.failures)}")
+        for name, views in results.items():
+            for view in views:
+                if view["status"] != "SUCCEEDED" or view.get("stuck"):
+                    phases = [f"{p['name']}: {p.get('error')}: {p.get('message')}" for p in view.get("phases", [])
+                              if p.get("status") not in ("SUCCEEDED", "SKIPPED", "PENDING")]  # fmt: skip
+                    print(f"  {name} {view['path']}: {view['status']} {view.get('message')} {phases}")
         print(f"throttled AWS calls: {box.faults.describe()['throttledCalls']}")
         failed = sum(box.hyperpod_faults.describe()["injected"].values())
         print(f"injected: {box.faults.describe()['injectedEksCreateFailures']} EKS create, {failed} HyperPod capacity")
