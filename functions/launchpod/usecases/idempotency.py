@@ -28,6 +28,14 @@ _CONFIG = IdempotencyConfig(
 )
 
 
+def remember_invocation(context: Any) -> None:
+    """Bound a request's in-progress record by this invocation's remaining time: an invocation that times out or
+    whose environment dies never marks its record done, and without the bound a resend with the same key is
+    refused as still in progress until the record expires, a day later (powertools, "Idempotency: Handling
+    Lambda timeouts", https://docs.powertools.aws.dev/lambda/python/latest/utilities/idempotency/#handling-lambda-timeouts)."""
+    _CONFIG.register_lambda_context(context)
+
+
 def once(key: str | None, subject: str, request: dict[str, Any], run: Callable[[], dict[str, Any]]) -> dict[str, Any]:
     """Run ``run`` once per (Idempotency-Key, caller); later calls get the first result back."""
     if not key:

@@ -37,6 +37,7 @@ from launchpod.entrypoints.api.routers import (
 )
 from launchpod.entrypoints.observability import logger, tracer
 from launchpod.usecases import health as about
+from launchpod.usecases import idempotency
 
 app = APIGatewayRestResolver(
     enable_validation=True,
@@ -105,6 +106,7 @@ def docs() -> Response[str]:
 @logger.inject_lambda_context(correlation_id_path="requestContext.requestId", clear_state=True)
 @tracer.capture_lambda_handler
 def handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
+    idempotency.remember_invocation(context)
     try:
         auth.check_before_validation(event)
         errors.check_body(event)
