@@ -63,16 +63,18 @@ class Client:
 
     def send(self, method: str, path: str, **kwargs: Any) -> httpx.Response:
         key = {"Idempotency-Key": str(uuid.uuid4())} if method != "GET" else {}
-        for _ in range(200):
+        deadline = time.monotonic() + self.timeout  # a request refused that long is reported as it was answered
+        while True:
             response = self.http.request(method, path, headers=key, **kwargs)
             # 502/504: API Gateway's answer when the API function failed or ran past 29 s; resent with the
             # same Idempotency-Key, it finds the operation the first request made, if it made one.
             if response.status_code not in (409, 429, 502, 503, 504):
                 return response
+            if time.monotonic() > deadline:
+                return response
             with self.lock:
                 self.resends[response.status_code] += 1
             time.sleep(0.2)
-        return response
 
     def wait(self, operation_id: str) -> dict[str, Any]:
         """The operation once terminal, or as it stands after ``timeout`` (reported as stuck)."""
