@@ -165,7 +165,53 @@ def install_sfn_fixes() -> None:
 
     _install_terminal_errors(error_equals, states_error_name, states_error_name_type, quotas)
     _install_lambda_error_names()
+    _install_status_change_events()
     _install_jsonata_if_available()
+
+
+def _install_status_change_events() -> None:
+    """Step Functions puts a "Step Functions Execution Status Change" event on the default bus when an execution
+    ends (https://docs.aws.amazon.com/step-functions/latest/dg/cw-events.html); moto puts none, so an execution
+    that failed past its Catch (States.DataLimitExceeded, States.Runtime) left its operation RUNNING here."""
+    from moto.stepfunctions.parser.backend import execution as backend
+
+    from sandbox.aws.eventbridge import put_event
+
+    original = backend.BaseExecutionWorkerCommunication.terminated
+
+    def terminated(self: Any) -> None:
+        original(self)
+        run = self.execution
+        status = getattr(run.exec_status, "value", run.exec_status)
+
+        def millis(when: Any) -> int | None:
+            return int(when.timestamp() * 1000) if when is not None else None
+
+        detail = {
+            "executionArn": run.exec_arn,
+            "stateMachineArn": run.state_machine_arn,
+            "name": run.name,
+            "status": status,
+            "startDate": millis(run.start_date),
+            "stopDate": millis(run.stop_date),
+            "input": run.execution_input,
+            "output": json.dumps(run.output) if run.output is not None else None,
+            "error": run.error,
+            "cause": run.cause,
+        }
+        try:
+            put_event(
+                run.account_id,
+                run.region_name,
+                "aws.states",
+                "Step Functions Execution Status Change",
+                detail,
+                [run.exec_arn],
+            )
+        except Exception:  # the sandbox is stopping: nobody listens
+            return
+
+    patch(backend.BaseExecutionWorkerCommunication, "terminated", terminated)
 
 
 def _install_lambda_error_names() -> None:

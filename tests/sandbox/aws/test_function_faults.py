@@ -12,7 +12,7 @@ import pytest
 from sandbox.gateway.admin.faults import Injection
 from sandbox.lambda_env.faults import FUNCTION_FAULTS, FunctionFaults
 from tests.sandbox.aws import handlers_for_tests
-from tests.sandbox.aws.support import finished_execution, output_of
+from tests.sandbox.aws.support import finished_execution, output_of, wait_until
 from tests.sandbox.aws.test_lambda_environments import CONFIGS, _answer, lambdas, package  # noqa: F401 - fixtures
 
 RETRY_LAMBDA = [
@@ -96,13 +96,24 @@ def test_without_a_retry_a_timeout_reaches_the_catch_as_lambda_unknown(client, d
     assert "Task timed out after 30.00 seconds" in error["Cause"]
 
 
-def test_a_result_over_256_kib_fails_the_execution_past_a_catch_on_states_all(client, deploy, state_machine):
+def test_a_result_over_256_kib_fails_the_execution_past_a_catch_and_says_so_on_eventbridge(
+    client, deploy, state_machine
+):
     arn = deploy("phase", "echo")
+    handlers_for_tests.RECEIVED.clear()
+    events = client("events")
+    # Launchpod's rule (registry.front, WorkflowStatus): an execution that ended without its Catch.
+    pattern = {"source": ["aws.states"], "detail-type": ["Step Functions Execution Status Change"]}
+    events.put_rule(Name="workflow-status", EventPattern=json.dumps(pattern))
+    events.put_targets(Rule="workflow-status", Targets=[{"Id": "fn", "Arn": deploy("status", "record")}])
     FUNCTION_FAULTS.arm("stateTooLarge", "phase")
 
-    result, _ = _run(client, state_machine, arn, RETRY_LAMBDA)
+    result, execution = _run(client, state_machine, arn, RETRY_LAMBDA)
 
     assert result["status"] == "FAILED" and result["error"] == "States.DataLimitExceeded"
+    [event] = wait_until(lambda: list(handlers_for_tests.RECEIVED))
+    assert event["detail"]["executionArn"] == execution
+    assert (event["detail"]["status"], event["detail"]["error"]) == ("FAILED", "States.DataLimitExceeded")
 
 
 def test_a_response_over_six_megabytes_is_an_unhandled_function_error(client, deploy):
