@@ -42,6 +42,7 @@ class Sandbox:
     execution_environments: bool = True
     tokens: Any = None
     faults: Any = None
+    function_faults: Any = None
     lambdas: Any = None
     provisioned: Any = None
     _threads: list[threading.Thread] = field(default_factory=list)
@@ -89,6 +90,9 @@ class Sandbox:
         fsx.install()
         self.faults = aws.FAULTS
         self.hyperpod_faults = hyperpod.HYPERPOD_FAULTS
+        from sandbox.lambda_env.faults import FUNCTION_FAULTS
+
+        self.function_faults = FUNCTION_FAULTS
 
     def _quiet_logs(self) -> None:
         if not self.verbose:

@@ -54,10 +54,12 @@ def reset() -> None:
     moto patches stay installed."""
     from sandbox.aws import state
     from sandbox.aws.sagemaker import HYPERPOD_FAULTS
+    from sandbox.lambda_env.faults import FUNCTION_FAULTS
 
     state.reset()
     FAULTS.clear()
     HYPERPOD_FAULTS.clear()
+    FUNCTION_FAULTS.clear()
 
 
 def install(time_scale: float) -> None:

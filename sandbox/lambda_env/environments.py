@@ -42,6 +42,8 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from sandbox.lambda_env import packaging, runtime
+from sandbox.lambda_env.faults import failure as fault_payload
+from sandbox.lambda_env.faults import padded
 
 log = logging.getLogger("sandbox.lambda")
 
@@ -179,18 +181,22 @@ class ExecutionEnvironments:
         self._reaper.start()
 
     # ------------------------------------------------------------------ invoke
-    def invoke(self, config: FunctionConfig, event: Any) -> tuple[str, bool]:
-        """Lambda's answer to one synchronous invocation: (payload, whether it is a function error)."""
+    def invoke(self, config: FunctionConfig, event: Any, fault: str | None = None) -> tuple[str, bool]:
+        """Lambda's answer to one synchronous invocation: (payload, whether it is a function error). ``fault``
+        (sandbox.lambda_env.faults) is what goes wrong with this invocation."""
         env = self._acquire(config)
         healthy = False
         try:
-            payload, failed, healthy = self._run(env, config, json.dumps(event, default=str))
+            payload, failed, healthy = self._run(env, config, json.dumps(event, default=str), fault)
         finally:
             self._release(env, healthy)
         return payload, failed
 
-    def _run(self, env: _Environment, config: FunctionConfig, event: str) -> tuple[str, bool, bool]:
+    def _run(
+        self, env: _Environment, config: FunctionConfig, event: str, fault: str | None = None
+    ) -> tuple[str, bool, bool]:
         request_id = str(uuid.uuid4())
+        ends_environment = fault in ("kill", "timeout")
         deadline = time.monotonic() + config.timeout
         env.conn.send(("invoke", request_id, event, float(config.timeout)))
         pending: dict[str, dict[str, Any]] = {}
@@ -219,8 +225,20 @@ class ExecutionEnvironments:
                 request = pending.pop(message[1], None)
                 if request is not None:
                     self.authorizer.succeeded(config.deployed, request)
+                    if ends_environment and _mutates(request):
+                        # Mid-invocation, right after its first change to something other than its own
+                        # records: the change stays, the answer is lost, and the environment is gone.
+                        env.process.kill()
+                        return fault_payload(str(fault), request_id, config.timeout), True, False
             elif kind == "result":
                 _, payload, failed = message
+                if ends_environment:  # no change made: it dies before answering
+                    env.process.kill()
+                    return fault_payload(str(fault), request_id, config.timeout), True, False
+                if fault == "responseTooLarge":
+                    return fault_payload(fault, request_id, config.timeout), True, True
+                if fault == "stateTooLarge" and not failed:
+                    payload = padded(payload)
                 if len(payload.encode()) > RESPONSE_LIMIT:
                     return (
                         _failure("Function.ResponseSizeTooLarge", "Response payload size exceeded maximum "
@@ -414,6 +432,15 @@ def lambda_reserved(config: FunctionConfig, stream: str) -> dict[str, str]:
         "LANG": "en_US.UTF-8",
         "PATH": "/var/lang/bin:/usr/local/bin:/usr/bin/:/bin:/opt/bin",
     }
+
+
+_READS = ("Describe", "List", "Get", "Head", "Search", "Query", "Scan", "BatchGet", "Lookup", "Select")
+
+
+def _mutates(request: dict[str, Any]) -> bool:
+    """Whether an AWS call changes something outside the function's own bookkeeping (a DynamoDB write records
+    progress; the sandbox's IAM gate counts the same calls as mutations)."""
+    return request.get("prefix") != "dynamodb" and not str(request.get("operation", "")).startswith(_READS)
 
 
 def _failure(error_type: str, message: str) -> str:

@@ -19,6 +19,7 @@ from aws_lambda_powertools.utilities.idempotency.exceptions import (
 from launchpod.contracts.operations import OperationAcceptedView, OperationView
 from launchpod.domain.errors import Conflict, InvalidInput
 from launchpod.runtime import wiring
+from launchpod.usecases import invocation
 from launchpod.usecases.proposal import Proposal
 
 _CONFIG = IdempotencyConfig(
@@ -28,10 +29,21 @@ _CONFIG = IdempotencyConfig(
 )
 
 
+def _bound_by_invocation() -> None:
+    """Bound a request's in-progress record by this invocation's remaining time: an invocation that times out or
+    whose environment dies never marks its record done, and without the bound a resend with the same key is
+    refused as still in progress until the record expires, a day later (powertools, "Idempotency: Handling
+    Lambda timeouts", https://docs.powertools.aws.dev/lambda/python/latest/utilities/idempotency/#handling-lambda-timeouts)."""
+    context = invocation.current()
+    if context is not None:
+        _CONFIG.register_lambda_context(context)
+
+
 def once(key: str | None, subject: str, request: dict[str, Any], run: Callable[[], dict[str, Any]]) -> dict[str, Any]:
     """Run ``run`` once per (Idempotency-Key, caller); later calls get the first result back."""
     if not key:
         return run()
+    _bound_by_invocation()
 
     # powertools' idempotent_function is not annotated
     @idempotent_function(  # type: ignore[untyped-decorator]

@@ -22,17 +22,27 @@ import traceback
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from moto.awslambda.models import LambdaFunction
+from moto.core.exceptions import JsonRESTError
 
 from sandbox.aws.core import once, patch
 from sandbox.aws.iam.gate import CALLER
 from sandbox.aws.state import STATE
+from sandbox.lambda_env import faults
 from sandbox.lambda_env.environments import FunctionConfig
+from sandbox.lambda_env.faults import FUNCTION_FAULTS
 from sandbox.lambda_env.runtime import InitError, load_handler
 
 log = logging.getLogger("sandbox.aws.lambda")
+
+
+class Runner(Protocol):
+    """Runs one invocation in an execution environment: (configuration, event, fault to inject) -> (payload,
+    whether it is a function error)."""
+
+    def __call__(self, config: FunctionConfig, event: Any, fault: str | None = None) -> tuple[str, bool]: ...
 
 
 @dataclass
@@ -48,7 +58,7 @@ class LambdaState:
     env_applied: set[str] = field(default_factory=set)  # functions whose Environment is in os.environ
     env_owner: dict[str, str] = field(default_factory=dict)  # environment variable -> the function that set it first
     environments: dict[str, threading.RLock] = field(default_factory=dict)  # function -> the lock its invocations take
-    runner: Callable[[FunctionConfig, Any], tuple[str, bool]] | None = None  # see set_runner
+    runner: Runner | None = None  # see set_runner
 
 
 def _state() -> LambdaState:
@@ -120,20 +130,37 @@ def _error_payload(exc: BaseException, error_type: str | None = None) -> str:
 _original_invoke = LambdaFunction.invoke
 
 
-def set_runner(runner: Callable[[FunctionConfig, Any], tuple[str, bool]] | None) -> None:
+def set_runner(runner: Runner | None) -> None:
     """Run each function in an execution environment of its own (sandbox.lambda_env): (its configuration
     now, event) -> (payload, is function error). None runs handlers in this process (the unit-level tests)."""
     _state().runner = runner
 
 
+# The fault (sandbox.lambda_env.faults) Invoke drew for the invocation this thread is running.
+_pending_fault = threading.local()
+
+
 def _invoke_lambda_in_process(self: LambdaFunction, event: Any = None) -> tuple[str, bool, str]:
+    fault: str | None = getattr(_pending_fault, "kind", None)
+    _pending_fault.kind = None
     runner = _state().runner
     if runner is not None and self.function_name not in _state().handlers:
         if isinstance(event, str | bytes):
             event = json.loads(event or "{}")
         _state().invocations.append((self.function_name, event))
-        payload, failed = runner(FunctionConfig.of(self), event)
+        payload, failed = runner(FunctionConfig.of(self), event, fault)
         return payload, failed, ""
+    payload, failed, logs = _run_in_process(self, event)
+    if fault == "stateTooLarge" and not failed:
+        return faults.padded(payload), False, logs
+    if fault in faults.ERROR_TYPES:
+        # In this process nothing can be killed: the handler has run to its end (its changes made) and
+        # its answer is lost, as when the environment dies after its last call.
+        return faults.failure(fault, str(uuid.uuid4()), float(self.timeout or 3)), True, logs
+    return payload, failed, logs
+
+
+def _run_in_process(self: LambdaFunction, event: Any) -> tuple[str, bool, str]:
     try:
         handler = _resolve_handler(self)
     except InitError as exc:
@@ -184,11 +211,30 @@ def _invoke_with_unhandled_marker(self: LambdaFunction, body: str, request_heade
             daemon=True,
         ).start()
         return b""
+    fault = FUNCTION_FAULTS.take(self.function_name)
+    if fault == "throttle":
+        # https://docs.aws.amazon.com/lambda/latest/api/API_Invoke.html: TooManyRequestsException, HTTP 429
+        raise _InvokeError("TooManyRequestsException", "Rate Exceeded.", 429)
+    if fault == "serviceError":
+        raise _InvokeError("ServiceException", "The AWS Lambda service encountered an internal error.", 500)
+    # moto runs the function on this thread, in _invoke_lambda_in_process, which takes the fault.
+    _pending_fault.kind = fault
+    try:
+        result = _original_invoke(self, body, request_headers, response_headers)
+    finally:
+        _pending_fault.kind = None
     # moto marks every error "Handled"; Lambda reports an exception escaping the handler as "Unhandled".
-    result = _original_invoke(self, body, request_headers, response_headers)
     if response_headers.get("x-amz-function-error") == "Handled":
         response_headers["x-amz-function-error"] = "Unhandled"
     return result
+
+
+class _InvokeError(JsonRESTError):
+    """An error of the Invoke API itself (the function did not run)."""
+
+    def __init__(self, error: str, message: str, status: int) -> None:
+        super().__init__(error, message)
+        self.code = status
 
 
 @once
@@ -203,6 +249,6 @@ def invocations() -> collections.deque[tuple[str, Any]]:
     return _state().invocations
 
 
-def runner() -> Callable[[FunctionConfig, Any], tuple[str, bool]] | None:
+def runner() -> Runner | None:
     """The runner ``set_runner`` set (None: handlers run in this process)."""
     return _state().runner

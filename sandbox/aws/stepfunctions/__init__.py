@@ -164,7 +164,100 @@ def install_sfn_fixes() -> None:
     patch(StepFunctionsParserBackend, "start_execution", start_execution)
 
     _install_terminal_errors(error_equals, states_error_name, states_error_name_type, quotas)
+    _install_lambda_error_names()
+    _install_status_change_events()
     _install_jsonata_if_available()
+
+
+def _install_status_change_events() -> None:
+    """Step Functions puts a "Step Functions Execution Status Change" event on the default bus when an execution
+    ends (https://docs.aws.amazon.com/step-functions/latest/dg/cw-events.html); moto puts none, so an execution
+    that failed past its Catch (States.DataLimitExceeded, States.Runtime) left its operation RUNNING here."""
+    from moto.stepfunctions.parser.backend import execution as backend
+
+    from sandbox.aws.eventbridge import put_event
+
+    original = backend.BaseExecutionWorkerCommunication.terminated
+
+    def terminated(self: Any) -> None:
+        original(self)
+        run = self.execution
+        status = getattr(run.exec_status, "value", run.exec_status)
+
+        def millis(when: Any) -> int | None:
+            return int(when.timestamp() * 1000) if when is not None else None
+
+        detail = {
+            "executionArn": run.exec_arn,
+            "stateMachineArn": run.state_machine_arn,
+            "name": run.name,
+            "status": status,
+            "startDate": millis(run.start_date),
+            "stopDate": millis(run.stop_date),
+            "input": run.execution_input,
+            "output": json.dumps(run.output) if run.output is not None else None,
+            "error": run.error,
+            "cause": run.cause,
+        }
+        try:
+            put_event(
+                run.account_id,
+                run.region_name,
+                "aws.states",
+                "Step Functions Execution Status Change",
+                detail,
+                [run.exec_arn],
+            )
+        except Exception:  # the sandbox is stopping: nobody listens
+            return
+
+    patch(backend.BaseExecutionWorkerCommunication, "terminated", terminated)
+
+
+def _install_lambda_error_names() -> None:
+    """The error a Lambda Task fails with, named as Step Functions names it
+    (https://docs.aws.amazon.com/step-functions/latest/dg/bp-lambda-serviceexception.html): "Lambda errors are
+    reported as Lambda.ErrorName" (moto names every Invoke error "Exception", so no Retry on
+    Lambda.TooManyRequestsException or Lambda.ServiceException ever matched); "Unhandled errors in Lambda are
+    reported as Lambda.Unknown ... These include out-of-memory errors and function timeouts" (an environment
+    that died or timed out, which moto named by Lambda's errorType). An error the function's code raised keeps
+    its errorType as its name (RetryableError)."""
+    from botocore.exceptions import ClientError
+    from moto.stepfunctions.parser.asl.component.common.error_name.custom_error_name import CustomErrorName
+    from moto.stepfunctions.parser.asl.component.state.exec.state_task import lambda_eval_utils
+    from moto.stepfunctions.parser.asl.component.state.exec.state_task.service.state_task_service_lambda import (
+        StateTaskServiceLambda,
+    )
+    from moto.stepfunctions.parser.asl.component.state.exec.state_task.state_task_lambda import StateTaskLambda
+
+    from sandbox.lambda_env.faults import PLATFORM_ERROR_TYPES
+
+    def aws_name(ex: Exception) -> str | None:
+        if isinstance(ex, ClientError):
+            return f"Lambda.{ex.response['Error']['Code']}"
+        if isinstance(ex, lambda_eval_utils.LambdaFunctionErrorException):
+            try:
+                error_type = json.loads(ex.payload).get("errorType")
+            except (ValueError, AttributeError):
+                return None
+            return "Lambda.Unknown" if error_type in PLATFORM_ERROR_TYPES else None
+        return None
+
+    def renamed(original: Any) -> Any:
+        def _from_error(self: Any, env: Any, ex: Exception) -> Any:
+            event = original(self, env, ex)
+            name = aws_name(ex)
+            if name is not None:
+                event.error_name = CustomErrorName(name)
+                for details in (event.event_details or {}).values():
+                    if isinstance(details, dict) and "error" in details:
+                        details["error"] = name
+            return event
+
+        return _from_error
+
+    patch(StateTaskLambda, "_from_error", renamed(StateTaskLambda._from_error))
+    patch(StateTaskServiceLambda, "_from_error", renamed(StateTaskServiceLambda._from_error))
 
 
 def _install_terminal_errors(error_equals: Any, states_error_name: Any, names: Any, quotas: Any) -> None:

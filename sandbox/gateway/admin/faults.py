@@ -12,6 +12,7 @@ from sandbox.aws.iam import propagation
 from sandbox.aws.sagemaker import node_faults
 from sandbox.controllers import training
 from sandbox.gateway.admin.training import training_controls
+from sandbox.lambda_env.faults import FUNCTION_FAULTS
 
 KNOWN = frozenset(
     {
@@ -31,6 +32,8 @@ KNOWN = frozenset(
         "jobLogLinesPerStep",
         "jobSteps",
         "jobCheckpointEverySteps",
+        "functionFault",
+        "functionFaultRates",
     }
 )
 
@@ -50,7 +53,10 @@ HELP = (
     "jobLogIntervalSeconds (simulated seconds between a training pod's steps, default 10), "
     "jobLogLinesPerStep (log lines a pytorch pod writes per step, default 1), "
     "jobSteps (training steps per job, default 40), "
-    "jobCheckpointEverySteps (steps between a job's checkpoints, default 1: a restart resumes from the last)."
+    "jobCheckpointEverySteps (steps between a job's checkpoints, default 1: a restart resumes from the last), "
+    'functionFault ({"kind": "kill|timeout|responseTooLarge|stateTooLarge|throttle|serviceError", '
+    '"function": "<registry name>", "count": 1..100}: the next invocations of a function, or of any), '
+    'functionFaultRates ({"rates": {"<kind>": 0..1}, "functions": ["<registry name>"], "seed": 7}).'
 )
 
 
@@ -77,6 +83,8 @@ class Injection:
             lambda: training_controls(self.body),
             self._eks_create,
             self._throttle,
+            self._function_fault,
+            self._function_fault_rates,
         ]
         for step in steps:
             self.error = step()
@@ -93,6 +101,7 @@ class Injection:
         propagation.set_propagation_seconds(None)
         propagation.set_unassumable("", 0)
         ec2_propagation.set_propagation_seconds(None)
+        FUNCTION_FAULTS.clear()
 
     def _propagation(self, field: str, set_seconds: Callable[[float | None], None]) -> str | None:
         """``field``: the simulated seconds a new IAM role or EC2 id takes to propagate."""
@@ -192,6 +201,40 @@ class Injection:
         self.sandbox.faults.throttle(float(fraction))
         return None
 
+    def _function_fault(self) -> str | None:
+        spec = self.body.get("functionFault")
+        if spec is None:
+            return None
+        if not isinstance(spec, dict) or not {"kind"} <= set(spec) <= {"kind", "function", "count"}:
+            return 'functionFault is {"kind": "<kind>"} with an optional "function" and "count".'
+        count, function = spec.get("count", 1), spec.get("function")
+        if isinstance(count, bool) or not isinstance(count, int) or not (function is None or isinstance(function, str)):
+            return "functionFault's count is a whole number 1..100 and its function a registry name."
+        try:
+            FUNCTION_FAULTS.arm(str(spec["kind"]), function, count)
+        except ValueError as exc:
+            return str(exc)
+        return None
+
+    def _function_fault_rates(self) -> str | None:
+        spec = self.body.get("functionFaultRates")
+        if spec is None:
+            return None
+        if (
+            not isinstance(spec, dict)
+            or not {"rates"} <= set(spec) <= {"rates", "functions", "seed"}
+            or not isinstance(spec["rates"], dict)
+            or not all(isinstance(v, int | float) and not isinstance(v, bool) for v in spec["rates"].values())
+            or not isinstance(spec.get("functions", []), list)
+            or not isinstance(spec.get("seed", 0), int)
+        ):
+            return 'functionFaultRates is {"rates": {"<kind>": 0..1}} with optional "functions" (names) and "seed".'
+        try:
+            FUNCTION_FAULTS.rates(spec["rates"], [str(f) for f in spec.get("functions", [])], spec.get("seed"))
+        except ValueError as exc:
+            return str(exc)
+        return None
+
 
 def describe(sandbox: Any, injected: dict[str, Any] | None = None) -> dict[str, Any]:
     """Every fault in force, and the node fault this request injected."""
@@ -204,5 +247,6 @@ def describe(sandbox: Any, injected: dict[str, Any] | None = None) -> dict[str, 
         "iamPropagationSeconds": propagation.propagation_seconds(),
         "iamUnassumable": propagation.unassumable(),
         "ec2PropagationSeconds": ec2_propagation.propagation_seconds(),
+        "functionFaults": FUNCTION_FAULTS.describe(),
         **({"injectedNodeFault": injected} if injected else {}),
     }

@@ -11,6 +11,7 @@ from launchpod.domain.errors import LaunchpodError
 from launchpod.entrypoints.api import auth, errors
 from launchpod.entrypoints.api.lazy_routes import LazyResolver
 from launchpod.entrypoints.observability import logger, tracer
+from launchpod.usecases import invocation
 
 app = LazyResolver(
     enable_validation=True,
@@ -56,6 +57,7 @@ def docs() -> Response[str]:
 @logger.inject_lambda_context(correlation_id_path="requestContext.requestId", clear_state=True)
 @tracer.capture_lambda_handler
 def handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
+    invocation.remember(context)  # idempotency records are bounded by its remaining time
     try:
         auth.check_before_validation(event)
         errors.check_body(event)
