@@ -1,5 +1,5 @@
 // Client-side checks read from the API's OpenAPI document, so the browser applies the same rules as the
-// pydantic contracts. The deployed API's own document comes first; if it cannot be fetched, the copy built
+// pydantic contracts. The deployed API's own document comes first; if it cannot be fetched in a few seconds, the copy built
 // into the UI (src/api/openapi.json, generated from the contracts and drift-checked) applies, in a chunk of
 // its own so it is downloaded only then. The server checks again either way and its 422 is mapped onto the field.
 
@@ -13,14 +13,28 @@ export async function builtInDocument(): Promise<OpenApiDoc> {
 
 let docPromise: Promise<OpenApiDoc> | null = null;
 
+/** How long a check waits for the API's document before it uses the built-in one: the wizard's Next waits on
+ * the checks, and on a slow link or a busy API the document (800 KB) took long enough that Next seemed to do
+ * nothing. */
+export const PATIENCE_MS = 4000;
+
 export function loadSchemas(): Promise<OpenApiDoc> {
-  docPromise ??= api
-    .openapi()
-    .catch(() => api.openapiFromDocs())
-    .then(({ data }) => (data?.components?.schemas ? data : builtInDocument()))
-    .catch(() => builtInDocument())
-    .catch(() => ({})); // not even the built-in chunk loads: no client-side rules, the server's 422 still applies
+  if (!docPromise) {
+    const fromApi = api
+      .openapi()
+      .catch(() => api.openapiFromDocs())
+      .then(({ data }) => (data?.components?.schemas ? data : builtInDocument()));
+    const waited = new Promise<void>((resolve) => setTimeout(resolve, PATIENCE_MS)).then(() => builtInDocument());
+    docPromise = Promise.race([fromApi, waited])
+      .catch(() => builtInDocument())
+      .catch(() => ({})); // not even the built-in chunk loads: no client-side rules, the server's 422 still applies
+  }
   return docPromise;
+}
+
+/** Forget the document (tests). */
+export function resetSchemas(): void {
+  docPromise = null;
 }
 
 function deref(doc: OpenApiDoc, schema: JsonSchema | undefined): JsonSchema | undefined {

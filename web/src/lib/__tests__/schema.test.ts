@@ -1,7 +1,7 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 
-import type { OpenApiDoc } from '../api';
-import { builtInDocument, checkInteger, checkString, enumOf } from '../schema';
+import { api, type OpenApiDoc } from '../api';
+import { PATIENCE_MS, builtInDocument, checkInteger, checkString, enumOf, loadSchemas, resetSchemas } from '../schema';
 
 // The document built into the UI (src/api/openapi.json, generated from the contracts): what the UI uses when
 // /api/openapi.json cannot be fetched.
@@ -61,5 +61,30 @@ describe('client-side checks from the request schema', () => {
       },
     };
     expect(checkString(openapi, 'CreateClusterRequest', 'name', 'abcd')).toMatch(/at most 3/);
+  });
+});
+
+describe('the document the checks read', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+    vi.restoreAllMocks();
+    resetSchemas();
+  });
+
+  it('uses the built-in document when the API has not answered within its patience', async () => {
+    vi.useFakeTimers();
+    const never = new Promise<never>(() => undefined);
+    const fetched = vi.spyOn(api, 'openapi').mockReturnValue(never as ReturnType<typeof api.openapi>);
+    const loading = loadSchemas();
+    await vi.advanceTimersByTimeAsync(PATIENCE_MS + 1);
+    const loaded = await loading;
+    expect(fetched).toHaveBeenCalledOnce();
+    expect(loaded.components?.schemas?.CreateClusterRequest).toBeDefined();
+  });
+
+  it("prefers the API's own document when it answers in time", async () => {
+    const own = { openapi: '3.1.0', components: { schemas: { Deployed: { type: 'object' } } } } as unknown as OpenApiDoc;
+    vi.spyOn(api, 'openapi').mockResolvedValue({ data: own } as Awaited<ReturnType<typeof api.openapi>>);
+    expect((await loadSchemas()).components?.schemas?.Deployed).toBeDefined();
   });
 });
