@@ -10,9 +10,8 @@ refusals launchpod.contracts.refusals lists, each with its rule, status and code
 422 (or 400) to a schema-valid request fails, as it means the document says less than the API enforces. A
 404 (unknown) or 409 (busy) must carry the code that list gives it.
 
-The run has a fixed seed (FUZZ_SEED overrides it; FUZZ_ONLY picks operations) so a failure reproduces by running
-the test again; schemathesis prints each failing case with a curl command, and the run prints its seed and
-figures.
+The run has a fixed seed (FUZZ_SEED overrides it) so a failure reproduces by running the test again;
+schemathesis prints each failing case with a curl command, and the run prints its seed and figures.
 """
 
 from __future__ import annotations
@@ -37,20 +36,9 @@ pytestmark = pytest.mark.e2e
 
 EXAMPLES_PER_OPERATION = 5
 SEED = int(os.environ.get("FUZZ_SEED", "20261205"))
-# Loaded when the test runs, not when it is collected: building an operation's cases (schemathesis's coverage
-# phase makes hundreds for the larger bodies) costs about 15 s of CPU, which every xdist worker paid while
-# collecting, though one runs the module. The operations become subtests of one test, each reported by label.
-# FUZZ_ONLY (a regular expression on "METHOD /path") runs some operations, e.g. FUZZ_ONLY='POST /api/clusters$'.
-schema = schemathesis.pytest.from_fixture("api_schema")
-if os.environ.get("FUZZ_ONLY"):
-    schema = schema.include(name_regex=os.environ["FUZZ_ONLY"])
+schema = schemathesis.openapi.from_dict(json.loads(app.get_openapi_json_schema(title="Launchpod API", version="1")))
 figures: Counter[str] = Counter()
 by_rule: Counter[str] = Counter()
-
-
-@pytest.fixture(scope="module")
-def api_schema() -> Any:
-    return schemathesis.openapi.from_dict(json.loads(app.get_openapi_json_schema(title="Launchpod API", version="1")))
 
 
 @pytest.fixture(scope="module")
@@ -91,15 +79,14 @@ def listed_refusals_only(ctx: Any, response: Any, case: Any) -> bool | None:
         return None
 
 
-@pytest.mark.timeout(1800)  # every operation's cases in one test
+@schema.parametrize()
+@seed(SEED)
 @settings(
     max_examples=EXAMPLES_PER_OPERATION,
     deadline=None,
     database=None,
     suppress_health_check=list(HealthCheck),
 )
-@schema.parametrize()
-@seed(SEED)
 def test_every_operation_answers_as_its_document_says(case: Any, fuzzed: RunningSandbox) -> None:
     figures["operations"] += case.operation.label not in _seen
     _seen.add(case.operation.label)
