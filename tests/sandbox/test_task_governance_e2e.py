@@ -115,7 +115,7 @@ def test_policy_and_team_become_kueue_objects_and_equal_requests_are_noop(sandbo
 
     created = _put(sandbox, "/teams/research", TEAM)
     assert created.status_code == 200 and created.json()["status"] == "CREATED", created.text
-    assert (created.json()["team"]["namespace"], created.json()["team"]["localQueue"]) == (NAMESPACE, QUEUE)
+    assert (created.json()["team"]["namespace"], created.json()["team"]["queue"]) == (NAMESPACE, QUEUE)
     _poll(lambda: _kueue(sandbox, "localqueues", NAMESPACE) == [QUEUE], "the team's LocalQueue")
     assert NAMESPACE in _namespaces(sandbox)
     assert _kueue(sandbox, "clusterqueues") == ["hyperpod-ns-research-clusterqueue"]

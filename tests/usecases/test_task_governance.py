@@ -78,7 +78,7 @@ def test_a_team_is_created_tagged_as_launchpods_then_noop_then_updated_by_versio
     assert cases.put_team("c1", "research", wider, False, ports=ports).status == "UPDATED"
     assert gov.calls == ["CreateComputeQuota", "UpdateComputeQuota v1"]
     views = cases.teams("c1", ports=ports)
-    assert [(t.team, t.borrowLimit, t.managed, t.queueReady, t.localQueue) for t in views.items] == [
+    assert [(t.team, t.borrowLimit, t.managed, t.queueReady, t.queue) for t in views.items] == [
         ("research", 100, True, True, "hyperpod-ns-research-localqueue")
     ]
 

@@ -65,6 +65,7 @@ CONCEPTS: tuple[Concept, ...] = (
     Concept("jobName", "a training job (its Kubernetes object's name)", ("job",)),
     Concept("endpoint", "an inference endpoint by name", ("endpointName",)),
     Concept("namespace", "a Kubernetes namespace", ("ns",)),
+    Concept("queue", "a team's Kueue LocalQueue (task governance)", ("localQueue",)),
     # SageMaker's own names (ComputeQuotaResourceConfig's VCpu and MemoryInGiB), which quotas send
     Concept("vCpu", "vCPUs", ("vcpus", "vCpus")),
     Concept("memoryInGiB", "memory in GiB", ("memoryGiB", "memoryGb")),

@@ -183,7 +183,7 @@ class DeleteTeamInput(TeamRef):
 class TeamView(Contract):
     team: str
     namespace: str = Field(examples=["hyperpod-ns-ml-research"])
-    localQueue: str = Field(examples=["hyperpod-ns-ml-research-localqueue"])
+    queue: str = Field(examples=["hyperpod-ns-ml-research-localqueue"], description="the team's LocalQueue")
     quotaName: str
     quotaId: str
     status: str

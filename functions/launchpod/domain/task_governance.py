@@ -200,7 +200,7 @@ def team_view(
         borrowed=usage[1],
         team=team,
         namespace=namespace(team),
-        localQueue=local_queue(team),
+        queue=local_queue(team),
         quotaName=str(described.get("Name")),
         quotaId=str(described.get("ComputeQuotaId")),
         status=str(described.get("Status")),

@@ -5603,11 +5603,6 @@ export interface components {
             /** Guaranteed */
             guaranteed?: components["schemas"]["ResourceAmounts"][];
             /**
-             * Localqueue
-             * @example hyperpod-ns-ml-research-localqueue
-             */
-            localQueue: string;
-            /**
              * Managed
              * @description created by Launchpod (only those can be changed or deleted here)
              */
@@ -5622,6 +5617,12 @@ export interface components {
              * @enum {string}
              */
             preemptTeamTasks: "Never" | "LowerPriority";
+            /**
+             * Queue
+             * @description the team's LocalQueue
+             * @example hyperpod-ns-ml-research-localqueue
+             */
+            queue: string;
             /**
              * Queueready
              * @description the team's namespace and LocalQueue exist in the cluster

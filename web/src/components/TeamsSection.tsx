@@ -90,7 +90,7 @@ export default function TeamsSection({ cluster }: { cluster: string }) {
               <div data-testid={`team-queue-${t.team}`}>
                 <Box>
                   <span data-testid="queue-name" style={{ whiteSpace: 'nowrap' }}>
-                    {t.localQueue}
+                    {t.queue}
                   </span>
                 </Box>
                 <Box variant="small">
