@@ -65,6 +65,12 @@ CONCEPTS: tuple[Concept, ...] = (
     Concept("jobName", "a training job (its Kubernetes object's name)", ("job",)),
     Concept("endpoint", "an inference endpoint by name", ("endpointName",)),
     Concept("namespace", "a Kubernetes namespace", ("ns",)),
+    # a job's tracking server is its pods' MLFLOW_TRACKING_URI, an ARN: the name SageMaker's own views use
+    Concept(
+        "trackingServerArn",
+        "an MLflow tracking server's ARN (SageMaker's TrackingServerArn)",
+        older_in={"trackingServer": ("JobMlflowView",)},
+    ),
     Concept("queue", "a team's Kueue LocalQueue (task governance)", ("localQueue",)),
     # SageMaker's own names (ComputeQuotaResourceConfig's VCpu and MemoryInGiB), which quotas send
     Concept("vCpu", "vCPUs", ("vcpus", "vCpus")),

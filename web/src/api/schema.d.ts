@@ -3602,8 +3602,11 @@ export interface components {
             runId?: string | null;
             /** Runname */
             runName?: string | null;
-            /** Trackingserver */
-            trackingServer: string;
+            /**
+             * Trackingserverarn
+             * @description the pods' MLFLOW_TRACKING_URI
+             */
+            trackingServerArn: string;
             /**
              * Url
              * @description a presigned URL (5 minutes, usable once) to the run in the MLflow UI, or to the UI without a run; none until the server is Created
