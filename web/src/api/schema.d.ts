@@ -3382,12 +3382,43 @@ export interface components {
          * InstanceQuota
          * @description Of one instance type: instances, or accelerators, vCPUs, memory or partitions (the rest by ratio).
          */
-        InstanceQuota: {
+        "InstanceQuota-Input": {
             acceleratorPartition?: components["schemas"]["PartitionQuota"] | null;
             /** Accelerators */
             accelerators?: number | null;
-            /** Count */
+            /**
+             * @deprecated
+             * @description deprecated: the older spelling of instanceCount; send instanceCount
+             */
             count?: number | null;
+            /**
+             * Instancecount
+             * @description whole instances
+             */
+            instanceCount?: number | null;
+            /**
+             * Instancetype
+             * @example ml.p5.48xlarge
+             */
+            instanceType: string;
+            /** Memoryingib */
+            memoryInGiB?: number | null;
+            /** Vcpu */
+            vCpu?: number | null;
+        } & unknown;
+        /**
+         * InstanceQuota
+         * @description Of one instance type: instances, or accelerators, vCPUs, memory or partitions (the rest by ratio).
+         */
+        "InstanceQuota-Output": {
+            acceleratorPartition?: components["schemas"]["PartitionQuota"] | null;
+            /** Accelerators */
+            accelerators?: number | null;
+            /**
+             * Instancecount
+             * @description whole instances
+             */
+            instanceCount?: number | null;
             /**
              * Instancetype
              * @example ml.p5.48xlarge
@@ -5006,13 +5037,13 @@ export interface components {
              * @default 0
              */
             accelerators: number;
+            /**
+             * Instancecount
+             * @description instances, equivalent: the largest share of any resource
+             */
+            instanceCount: number;
             /** Instancetype */
             instanceType: string;
-            /**
-             * Instances
-             * @description equivalent: the largest share of any resource
-             */
-            instances: number;
             /**
              * Memoryingib
              * @default 0
@@ -5545,7 +5576,7 @@ export interface components {
              * Absoluteborrowlimits
              * @description LendAndBorrow only: caps on what it borrows
              */
-            absoluteBorrowLimits?: components["schemas"]["InstanceQuota"][];
+            absoluteBorrowLimits?: components["schemas"]["InstanceQuota-Input"][];
             /**
              * Borrowlimit
              * @description LendAndBorrow only: the most it may borrow, percent of its quota
@@ -5571,7 +5602,7 @@ export interface components {
              */
             preemptTeamTasks: "Never" | "LowerPriority";
             /** Resources */
-            resources: components["schemas"]["InstanceQuota"][];
+            resources: components["schemas"]["InstanceQuota-Input"][];
             /**
              * Sharing
              * @description Lend: idle compute lent to other teams; DontLend: kept; LendAndBorrow: lent, and the team may borrow idle compute of others
@@ -5591,7 +5622,7 @@ export interface components {
         /** TeamView */
         TeamView: {
             /** Absoluteborrowlimits */
-            absoluteBorrowLimits?: components["schemas"]["InstanceQuota"][];
+            absoluteBorrowLimits?: components["schemas"]["InstanceQuota-Output"][];
             /** Borrowlimit */
             borrowLimit?: number | null;
             /**
@@ -5636,7 +5667,7 @@ export interface components {
             /** Quotaname */
             quotaName: string;
             /** Resources */
-            resources: components["schemas"]["InstanceQuota"][];
+            resources: components["schemas"]["InstanceQuota-Output"][];
             /**
              * Sharing
              * @enum {string}

@@ -128,7 +128,7 @@ export default function TeamsSection({ cluster }: { cluster: string }) {
             ariaLabel="What to give"
             selectedOption={UNITS.find((u) => u.value === form.unit) ?? UNITS[0]}
             options={UNITS}
-            onChange={({ detail }) => set({ unit: (detail.selectedOption.value ?? 'count') as Unit })}
+            onChange={({ detail }) => set({ unit: (detail.selectedOption.value ?? 'instanceCount') as Unit })}
           />
         </FormField>
         <FormField label="Amount">
