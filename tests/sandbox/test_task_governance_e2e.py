@@ -475,7 +475,7 @@ def test_a_mig_group_serves_two_small_endpoints_on_partitions_of_one_gpu(sandbox
                 "group": "mig",
                 "instanceType": P4D,
                 "instanceCount": 1,
-                "mig": {"mode": "single", "profile": "mig-1g.5gb"},
+                "mig": {"mode": "single", "acceleratorPartitionType": "mig-1g.5gb"},
             },
         )
     assert added.status_code == 202, added.text

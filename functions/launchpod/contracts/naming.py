@@ -72,6 +72,14 @@ CONCEPTS: tuple[Concept, ...] = (
     Concept("jobName", "a training job (its Kubernetes object's name)", ("job",)),
     Concept("endpoint", "an inference endpoint by name", ("endpointName",)),
     Concept("namespace", "a Kubernetes namespace", ("ns",)),
+    # a GPU partition's type (mig-1g.10gb): the name AWS's JumpStartModel CRD gives it
+    # (spec.server.acceleratorPartitionType, which JumpStartSpec keeps) and SageMaker's AcceleratorPartition
+    # {Type, Count} nests, as acceleratorPartition.type does here
+    Concept(
+        "acceleratorPartitionType",
+        "a GPU partition's type, a MIG profile (mig-1g.10gb)",
+        older_in={"profile": ("MigLayout",)},
+    ),
     # a job's tracking server is its pods' MLFLOW_TRACKING_URI, an ARN: the name SageMaker's own views use
     Concept(
         "trackingServerArn",

@@ -3976,7 +3976,12 @@ export interface components {
             subject: string;
         };
         /** MigLayout */
-        MigLayout: {
+        MigLayout: ({
+            /**
+             * Acceleratorpartitiontype
+             * @description single: every GPU as many of this MIG profile as it holds
+             */
+            acceleratorPartitionType?: string | null;
             /**
              * Mode
              * @description single: one profile on every GPU; mixed: a mix per GPU; disabled: whole GPUs
@@ -3991,21 +3996,22 @@ export interface components {
                 [key: string]: number;
             } | null;
             /**
-             * Profile
-             * @description single: every GPU as many as it holds
+             * @deprecated
+             * @description deprecated: the older spelling of acceleratorPartitionType; send acceleratorPartitionType
              */
             profile?: string | null;
-        } & ({
+        } & unknown) & (({
             /** @constant */
             mode?: "single";
             perGpu?: null;
-            profile: string;
-        } | {
+        } | unknown | unknown) | {
+            acceleratorPartitionType?: null;
             /** @constant */
             mode?: "mixed";
             perGpu: Record<string, never>;
             profile?: null;
         } | {
+            acceleratorPartitionType?: null;
             /** @constant */
             mode?: "disabled";
             perGpu?: null;
