@@ -22,6 +22,7 @@ from launchpod.contracts import naming
 from launchpod.contracts.catalog_ops import TOOLS
 from launchpod.contracts.clusters import CreateClusterRequest, ProvisionClusterRequest
 from launchpod.contracts.hyperpod import CreateHyperPodRequest
+from launchpod.contracts.inference import ContainerSpec
 from launchpod.contracts.instance_groups import AddInstanceGroupRequest, MigLayout
 from launchpod.contracts.task_governance import InstanceQuota
 from pydantic import ValidationError
@@ -151,6 +152,10 @@ def test_an_older_spelling_is_still_taken_and_means_the_same():
     )
     assert [g.instanceGroup for g in hyperpod.instanceGroups] == ["a", "b"]
     assert AddInstanceGroupRequest.model_validate({"group": "g", **group}).instanceGroup == "g"
+    container = ContainerSpec.model_validate(
+        {"worker": {"image": "vllm/vllm-openai:v0.10.1", "gpus": 1}, "storage": "shared"}
+    )
+    assert container.storageClaim == "shared"
     mig = MigLayout.model_validate({"mode": "single", "profile": "mig-1g.10gb"})
     assert mig.acceleratorPartitionType == "mig-1g.10gb"
     quota = InstanceQuota.model_validate({"instanceType": "ml.p5.48xlarge", "count": 2})

@@ -116,7 +116,7 @@ VLLM_NLB = {
     "endpoint": "vllm",
     "kind": "container",
     "instanceType": "ml.g5.12xlarge",
-    "container": {"worker": WORKER, "storage": "shared", "service": "loadBalancer"},
+    "container": {"worker": WORKER, "storageClaim": "shared", "service": "loadBalancer"},
 }
 LBC = "aws-load-balancer-controller"
 

@@ -86,6 +86,11 @@ CONCEPTS: tuple[Concept, ...] = (
         "an MLflow tracking server's ARN (SageMaker's TrackingServerArn)",
         older_in={"trackingServer": ("JobMlflowView",)},
     ),
+    Concept(
+        "storageClaim",
+        "a PersistentVolumeClaim of the cluster's storage mounted into pods",
+        older_in={"storage": ("ContainerSpec",)},
+    ),
     Concept("queue", "a team's Kueue LocalQueue (task governance)", ("localQueue",)),
     # SageMaker's own names (ComputeQuotaResourceConfig's VCpu and MemoryInGiB), which quotas send
     Concept("vCpu", "vCPUs", ("vcpus", "vCpus")),

@@ -247,7 +247,7 @@ def _claim(name: str, storage_name: str, namespace: str, ports: InferencePorts) 
     """A container mounts an S3 storage's claim at /s3."""
     volume = _volume(name, storage_name, namespace, ports)
     if volume is None or storage.s3_prefix_of(volume) is None:
-        raise _missing(name, storage_name, "body.container.storage", "S3")
+        raise _missing(name, storage_name, "body.container.storageClaim", "S3")
 
 
 def _needs_balancer(name: str, ports: InferencePorts) -> None:
@@ -397,8 +397,8 @@ def create(request: CreateEndpointInput, *, who: ops.Principal, ports: Inference
     bucket = prefix = fsx = None
     if request.managed is not None:
         bucket, prefix, fsx = _model_source(name, request.managed.storage, request.namespace, ports)
-    if request.container is not None and request.container.storage:
-        _claim(name, request.container.storage, request.namespace, ports)
+    if request.container is not None and request.container.storageClaim:
+        _claim(name, request.container.storageClaim, request.namespace, ports)
     if request.container is not None and request.container.service == "loadBalancer":
         _needs_balancer(name, ports)
     plan = endpoints.create_plan(request, ports.endpoints.endpoint(name, request.endpoint))

@@ -107,7 +107,7 @@ def test_a_container_endpoint_is_a_valid_deployment_pinned_to_its_gpu_type_with_
         "endpoint": "vllm",
         "kind": "container",
         "instanceType": "ml.g5.12xlarge",
-        "container": {"worker": {**WORKER, "gpus": 4}, "storage": "shared", "service": "loadBalancer"},
+        "container": {"worker": {**WORKER, "gpus": 4}, "storageClaim": "shared", "service": "loadBalancer"},
     }
     deployment, service = manifests.container(_input(body))
     assert schemas.errors(deployment) == [] and schemas.errors(service) == []

@@ -2176,12 +2176,17 @@ export interface components {
              */
             service: "clusterIP" | "loadBalancer" | "modelPool";
             /**
-             * Storage
-             * @description a storage claim mounted at /s3 (read-write)
+             * @deprecated
+             * @description deprecated: the older spelling of storageClaim; send storageClaim
              */
             storage?: string | null;
+            /**
+             * Storageclaim
+             * @description an S3 storage's PersistentVolumeClaim mounted at /s3 (read-write)
+             */
+            storageClaim?: string | null;
             worker: components["schemas"]["WorkerSpec"];
-        };
+        } & unknown;
         /**
          * CreateClusterRequest
          * @description Create the EKS control plane for a HyperPod cluster.

@@ -160,7 +160,7 @@ export function deployBody(form: DeployForm): Record<string, unknown> {
   // the SGLang router pairs each prefill worker with a decode worker, so disaggregation brings it along
   if (form.router || form.pd) container.router = true;
   if (form.pd) container.pd = { prefillReplicas: form.prefillReplicas, prefillGpus: form.prefillGpus };
-  if (form.storage) container.storage = form.storage;
+  if (form.storage) container.storageClaim = form.storage;
   if (form.nodes > 1) container.multiNode = { nodes: form.nodes, parallelism: form.parallelism };
   return { ...base, container };
 }
