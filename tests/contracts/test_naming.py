@@ -24,6 +24,7 @@ from launchpod.contracts.clusters import CreateClusterRequest, ProvisionClusterR
 from launchpod.contracts.hyperpod import CreateHyperPodRequest
 from launchpod.contracts.inference import ContainerSpec
 from launchpod.contracts.instance_groups import AddInstanceGroupRequest, MigLayout
+from launchpod.contracts.models import DownloadModelRequest
 from launchpod.contracts.task_governance import InstanceQuota
 from pydantic import ValidationError
 
@@ -156,6 +157,8 @@ def test_an_older_spelling_is_still_taken_and_means_the_same():
         {"worker": {"image": "vllm/vllm-openai:v0.10.1", "gpus": 1}, "storage": "shared"}
     )
     assert container.storageClaim == "shared"
+    download = DownloadModelRequest.model_validate({"repoId": "Qwen/Qwen3-0.6B", "storage": "shared"})
+    assert download.storageName == "shared"
     mig = MigLayout.model_validate({"mode": "single", "profile": "mig-1g.10gb"})
     assert mig.acceleratorPartitionType == "mig-1g.10gb"
     quota = InstanceQuota.model_validate({"instanceType": "ml.p5.48xlarge", "count": 2})

@@ -248,8 +248,9 @@ class ManagedSpec(Contract):
     """An InferenceEndpointConfig: the model from an S3 or FSx for Lustre storage Launchpod configured on the
     cluster (the operator's modelSourceType s3 or fsx)."""
 
-    storage: K8sName = Field(
-        description="an S3 or FSx storage of the cluster (GET /api/clusters/{name}/storage); modelPath is read from it"
+    storageName: K8sName = Field(
+        description="an S3 or FSx storage of the cluster (GET /api/clusters/{name}/storage); modelPath is read from it",
+        validation_alias=renamed("storageName", "storage"),
     )
     modelPath: ModelPath
     worker: WorkerSpec

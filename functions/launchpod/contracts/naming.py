@@ -87,6 +87,11 @@ CONCEPTS: tuple[Concept, ...] = (
         older_in={"trackingServer": ("JobMlflowView",)},
     ),
     Concept(
+        "storageName",
+        "a storage of the cluster by name (its PersistentVolumeClaim's and PersistentVolume's name)",
+        older_in={"storage": ("ManagedSpec", "DownloadModelRequest", "ModelView")},
+    ),
+    Concept(
         "storageClaim",
         "a PersistentVolumeClaim of the cluster's storage mounted into pods",
         older_in={"storage": ("ContainerSpec",)},

@@ -232,7 +232,7 @@ def _model_source(
     name: str, storage_name: str, namespace: str, ports: InferencePorts
 ) -> tuple[str | None, str | None, FsxModelSource | None]:
     """(bucket, prefix, None) of an S3 storage, or (None, None, the file system) of an FSx one."""
-    field = "body.managed.storage"
+    field = "body.managed.storageName"
     volume = _volume(name, storage_name, namespace, ports)
     s3 = storage.s3_prefix_of(volume) if volume else None
     if s3 is not None:
@@ -396,7 +396,7 @@ def create(request: CreateEndpointInput, *, who: ops.Principal, ports: Inference
     _needs_prometheus(request, ports)
     bucket = prefix = fsx = None
     if request.managed is not None:
-        bucket, prefix, fsx = _model_source(name, request.managed.storage, request.namespace, ports)
+        bucket, prefix, fsx = _model_source(name, request.managed.storageName, request.namespace, ports)
     if request.container is not None and request.container.storageClaim:
         _claim(name, request.container.storageClaim, request.namespace, ports)
     if request.container is not None and request.container.service == "loadBalancer":

@@ -2575,12 +2575,17 @@ export interface components {
              */
             revision: string;
             /**
-             * Storage
+             * @deprecated
+             * @description deprecated: the older spelling of storageName; send storageName
+             */
+            storage?: string;
+            /**
+             * Storagename
              * @description an S3 storage of the cluster; the files land under models/<repoId>/
              * @example training
              */
-            storage: string;
-        };
+            storageName?: string;
+        } & (unknown | unknown);
         /** DrainPolicy */
         DrainPolicy: {
             /**
@@ -3865,13 +3870,18 @@ export interface components {
             pd?: components["schemas"]["PdSpec"] | null;
             routing?: components["schemas"]["RoutingSpec"] | null;
             /**
-             * Storage
+             * @deprecated
+             * @description deprecated: the older spelling of storageName; send storageName
+             */
+            storage?: string;
+            /**
+             * Storagename
              * @description an S3 or FSx storage of the cluster (GET /api/clusters/{name}/storage); modelPath is read from it
              * @example training
              */
-            storage: string;
+            storageName?: string;
             worker: components["schemas"]["WorkerSpec"];
-        };
+        } & (unknown | unknown);
         /**
          * MeView
          * @description Who the API sees: the signed-in subject and the Launchpod role its groups give.
@@ -4111,8 +4121,8 @@ export interface components {
             repoId: string;
             /** Sizebytes */
             sizeBytes: number;
-            /** Storage */
-            storage: string;
+            /** Storagename */
+            storageName: string;
         };
         /**
          * MoveNodesRequest
