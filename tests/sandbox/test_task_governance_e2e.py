@@ -505,7 +505,7 @@ def test_a_mig_group_serves_two_small_endpoints_on_partitions_of_one_gpu(sandbox
         done = sandbox.wait_operation(deployed.json()["operation"]["id"], timeout=90)
         assert done["status"] == "SUCCEEDED", (done.get("message"), done["phases"])
     pods = {name: _endpoint(sandbox, name)["pods"] for name in ("small-a", "small-b")}
-    assert {p["node"] for ps in pods.values() for p in ps} == {node.metadata.name}, pods
+    assert {p["kubernetesNode"] for ps in pods.values() for p in ps} == {node.metadata.name}, pods
 
     # what the node's kubelet says each pod holds: one partition each, two partitions of the same GPU
     with sandbox.client() as c:
