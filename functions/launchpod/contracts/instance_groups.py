@@ -75,7 +75,12 @@ class MigLayout(Contract):
                     "title": "One partition type on every GPU",
                     "type": "object",
                     "anyOf": [{"required": [_ONE_TYPE]}, {"required": ["profile"]}],
-                    "properties": {"mode": {"const": "single"}, "perGpu": ABSENT},
+                    "properties": {
+                        "mode": {"const": "single"},
+                        _ONE_TYPE: {"type": "string"},
+                        "profile": {"type": "string"},
+                        "perGpu": ABSENT,
+                    },
                 },
                 {
                     "title": "A mix on every GPU",

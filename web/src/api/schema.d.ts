@@ -4016,9 +4016,11 @@ export interface components {
              */
             profile?: string | null;
         } & unknown) & (({
+            acceleratorPartitionType?: string;
             /** @constant */
             mode?: "single";
             perGpu?: null;
+            profile?: string;
         } | unknown | unknown) | {
             acceleratorPartitionType?: null;
             /** @constant */
