@@ -22,7 +22,10 @@ from launchpod.contracts import naming
 from launchpod.contracts.catalog_ops import TOOLS
 from launchpod.contracts.clusters import CreateClusterRequest, ProvisionClusterRequest
 from launchpod.contracts.hyperpod import CreateHyperPodRequest
-from launchpod.contracts.instance_groups import AddInstanceGroupRequest
+from launchpod.contracts.inference import ContainerSpec
+from launchpod.contracts.instance_groups import AddInstanceGroupRequest, MigLayout
+from launchpod.contracts.models import DownloadModelRequest
+from launchpod.contracts.task_governance import InstanceQuota
 from pydantic import ValidationError
 
 from mcp_gateway.schemas import input_schema_of
@@ -150,6 +153,19 @@ def test_an_older_spelling_is_still_taken_and_means_the_same():
     )
     assert [g.instanceGroup for g in hyperpod.instanceGroups] == ["a", "b"]
     assert AddInstanceGroupRequest.model_validate({"group": "g", **group}).instanceGroup == "g"
+    container = ContainerSpec.model_validate(
+        {"worker": {"image": "vllm/vllm-openai:v0.10.1", "gpus": 1}, "storage": "shared"}
+    )
+    assert container.storageClaim == "shared"
+    download = DownloadModelRequest.model_validate({"repoId": "Qwen/Qwen3-0.6B", "storage": "shared"})
+    assert download.storageName == "shared"
+    mig = MigLayout.model_validate({"mode": "single", "profile": "mig-1g.10gb"})
+    assert mig.acceleratorPartitionType == "mig-1g.10gb"
+    quota = InstanceQuota.model_validate({"instanceType": "ml.p5.48xlarge", "count": 2})
+    assert quota.instanceCount == 2 and quota.model_dump(exclude_none=True) == {
+        "instanceType": "ml.p5.48xlarge",
+        "instanceCount": 2,
+    }
 
 
 def test_both_spellings_at_once_are_refused_naming_both():
@@ -206,3 +222,5 @@ def test_the_mcp_tools_show_no_older_spelling():
     shown = input_schema_of(add)
     assert "instanceGroup" in shown["properties"] and "group" not in shown["properties"]
     assert "instanceGroup" in shown["required"]
+    put_team = json.dumps(input_schema_of(next(e for e in TOOLS if e.id == "put_team")))
+    assert '"instanceCount"' in put_team and '"count": {"type": "null"}' not in put_team

@@ -57,7 +57,7 @@ ARN = "arn:aws:sagemaker:us-east-1:123456789012:training-plan/p5-week"
 ENDPOINT = {"endpoint": "qwen", "instanceType": "ml.g5.12xlarge"}
 WORKER = {"image": "vllm/vllm-openai:v0.10.1", "gpus": 1}
 CONTAINER = {"worker": WORKER}
-MANAGED = {"storage": "models", "modelPath": "models/qwen", "worker": WORKER}
+MANAGED = {"storageName": "models", "modelPath": "models/qwen", "worker": WORKER}
 PROMETHEUS = {"query": "sum(x)", "targetValue": 1}
 CLOUDWATCH = {"namespace": "AWS/SageMaker", "metricName": "Invocations", "targetValue": 1}
 FSX = {"kind": "fsx", "storageName": "f", "fileSystemId": "fs-01234567"}
@@ -236,12 +236,12 @@ ROWS: list[tuple[type[BaseModel], dict[str, Any], bool]] = [
     ),
     (SubmitJobRequest, {**JOB, "image": "busybox", "command": ["true"], "topology": TOPOLOGY, "queue": "q"}, True),
     (SubmitJobRequest, {**JOB, "image": "busybox", "command": ["true"], "topology": TOPOLOGY}, False),
-    (DownloadModelRequest, {"repoId": "Qwen/Qwen3-0.6B", "storage": "models"}, True),
-    (DownloadModelRequest, {"repoId": "a-.b", "storage": "models"}, True),
-    (DownloadModelRequest, {"repoId": "a--b", "storage": "models"}, False),
-    (DownloadModelRequest, {"repoId": "Qwen/Qwen3-0.6B", "revision": "v1..0", "storage": "models"}, False),
-    (DownloadModelRequest, {"repoId": "Qwen/Qwen3-0.6B", "hfToken": "hf_abcdefgh", "storage": "models"}, True),
-    (DownloadModelRequest, {"repoId": "Qwen/Qwen3-0.6B", "hfToken": "hf_abcdéfgh", "storage": "models"}, False),
+    (DownloadModelRequest, {"repoId": "Qwen/Qwen3-0.6B", "storageName": "models"}, True),
+    (DownloadModelRequest, {"repoId": "a-.b", "storageName": "models"}, True),
+    (DownloadModelRequest, {"repoId": "a--b", "storageName": "models"}, False),
+    (DownloadModelRequest, {"repoId": "Qwen/Qwen3-0.6B", "revision": "v1..0", "storageName": "models"}, False),
+    (DownloadModelRequest, {"repoId": "Qwen/Qwen3-0.6B", "hfToken": "hf_abcdefgh", "storageName": "models"}, True),
+    (DownloadModelRequest, {"repoId": "Qwen/Qwen3-0.6B", "hfToken": "hf_abcdéfgh", "storageName": "models"}, False),
 ]
 
 

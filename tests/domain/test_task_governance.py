@@ -20,7 +20,9 @@ DESCRIBED = {
     ]
 }
 FACTS = {t: facts(t) for t in ("ml.p5.48xlarge", "ml.m5.xlarge")}
-TEAM = TeamRequest(resources=[{"instanceType": "ml.p5.48xlarge", "count": 2}], borrowLimit=50, fairShareWeight=10)
+TEAM = TeamRequest(
+    resources=[{"instanceType": "ml.p5.48xlarge", "instanceCount": 2}], borrowLimit=50, fairShareWeight=10
+)
 
 
 def _quota(request: TeamRequest, team: str = "research") -> dict:
@@ -54,7 +56,7 @@ def test_capacity_adds_up_the_groups_of_a_type():
 
 
 def test_a_type_the_cluster_lacks_is_refused_naming_its_types():
-    request = TeamRequest(resources=[{"instanceType": "ml.g5.xlarge", "count": 1}])
+    request = TeamRequest(resources=[{"instanceType": "ml.g5.xlarge", "instanceCount": 1}])
     with pytest.raises(InvalidInput) as refused:
         tg.check_resources("c1", request, tg.Capacity.of(DESCRIBED), FACTS)
     assert "ml.m5.xlarge (4), ml.p5.48xlarge (3)" in refused.value.message
@@ -62,7 +64,7 @@ def test_a_type_the_cluster_lacks_is_refused_naming_its_types():
 
 
 def test_more_instances_than_the_groups_hold_is_refused_saying_how_many():
-    request = TeamRequest(resources=[{"instanceType": "ml.p5.48xlarge", "count": 4}])
+    request = TeamRequest(resources=[{"instanceType": "ml.p5.48xlarge", "instanceCount": 4}])
     with pytest.raises(InvalidInput) as refused:
         tg.check_resources("c1", request, tg.Capacity.of(DESCRIBED), FACTS)
     assert "has 3 ml.p5.48xlarge" in refused.value.message and "at most 3" in refused.value.message
@@ -71,9 +73,9 @@ def test_more_instances_than_the_groups_hold_is_refused_saying_how_many():
 
 def test_borrow_limit_needs_lend_and_borrow_and_types_appear_once():
     with pytest.raises(ValueError, match="LendAndBorrow"):
-        TeamRequest(resources=[{"instanceType": "ml.p5.48xlarge", "count": 1}], sharing="Lend", borrowLimit=20)
+        TeamRequest(resources=[{"instanceType": "ml.p5.48xlarge", "instanceCount": 1}], sharing="Lend", borrowLimit=20)
     with pytest.raises(ValueError, match="once"):
-        TeamRequest(resources=[{"instanceType": "ml.p5.48xlarge", "count": 1}] * 2)
+        TeamRequest(resources=[{"instanceType": "ml.p5.48xlarge", "instanceCount": 1}] * 2)
 
 
 def test_a_team_read_back_from_sagemaker_equals_the_request_so_it_is_a_noop():

@@ -20,7 +20,7 @@ FACTS = {t: facts(t) for t in CAPACITY.counts}
 
 def _guaranteed(**given) -> tuple[float, float, float, float]:
     amounts = team_resources.guaranteed(InstanceQuota(instanceType=P5, **given), FACTS[P5])
-    return amounts.instances, amounts.accelerators, amounts.vCpu, amounts.memoryInGiB
+    return amounts.instanceCount, amounts.accelerators, amounts.vCpu, amounts.memoryInGiB
 
 
 def test_accelerators_alone_bring_their_share_of_vcpus_and_memory():
@@ -35,11 +35,11 @@ def test_vcpus_alone_bring_memory_by_ratio_and_no_accelerators_and_memory_alone_
 def test_partitions_bring_their_slices_share_and_count_whole_instances():
     # 14 x 1g.10gb = 14 of the 56 slices of one p5 (8 GPUs x 7): a quarter of its vCPUs and memory
     assert _guaranteed(acceleratorPartition={"type": "mig-1g.10gb", "count": 14}) == (0.25, 0, 48, 512)
-    assert _guaranteed(count=2) == (2, 16, 384, 4096)
+    assert _guaranteed(instanceCount=2) == (2, 16, 384, 4096)
 
 
 def test_a_resource_config_without_any_amount_is_refused():
-    with pytest.raises(ValidationError, match="give count, accelerators"):
+    with pytest.raises(ValidationError, match="give instanceCount, accelerators"):
         InstanceQuota(instanceType=P5)
 
 
@@ -71,16 +71,16 @@ def test_a_partition_profile_of_another_gpu_is_refused_listing_the_types_profile
 
 def test_absolute_borrow_caps_are_held_to_the_cluster_and_need_lend_and_borrow():
     over = TeamRequest(
-        resources=[{"instanceType": P5, "count": 1}], absoluteBorrowLimits=[{"instanceType": P5, "vCpu": 500}]
+        resources=[{"instanceType": P5, "instanceCount": 1}], absoluteBorrowLimits=[{"instanceType": P5, "vCpu": 500}]
     )
     with pytest.raises(InvalidInput) as refused:
         tg.check_resources("c1", over, CAPACITY, FACTS)
     assert refused.value.details[0]["field"] == "body.absoluteBorrowLimits[0].vCpu"
     with pytest.raises(ValidationError, match="absoluteBorrowLimits apply only with sharing LendAndBorrow"):
         TeamRequest(
-            resources=[{"instanceType": P5, "count": 1}],
+            resources=[{"instanceType": P5, "instanceCount": 1}],
             sharing="Lend",
-            absoluteBorrowLimits=[{"instanceType": P5, "count": 1}],
+            absoluteBorrowLimits=[{"instanceType": P5, "instanceCount": 1}],
         )
 
 
@@ -115,8 +115,8 @@ def test_usage_reads_used_and_borrowed_per_instance_type_from_the_cluster_queue(
         }
     }
     used, borrowed = team_resources.usage(queue, {"p5-flavor": P5}, FACTS)
-    assert [(u.instanceType, u.instances, u.accelerators, u.vCpu, u.memoryInGiB) for u in used] == [
+    assert [(u.instanceType, u.instanceCount, u.accelerators, u.vCpu, u.memoryInGiB) for u in used] == [
         (P5, 1.5, 12, 288, 3072)
     ]
-    assert [(b.accelerators, b.instances) for b in borrowed] == [(4, 0.5)]
+    assert [(b.accelerators, b.instanceCount) for b in borrowed] == [(4, 0.5)]
     assert team_resources.usage(None, {}, FACTS) == ([], [])

@@ -79,7 +79,7 @@ BODIES: dict[str, dict[str, Any] | None] = {
     },
     "scale_endpoint": {"replicas": 2},
     "delete_endpoint": None,
-    "download_model": {"repoId": "org/model", "storage": "datasets"},
+    "download_model": {"repoId": "org/model", "storageName": "datasets"},
     "configure_mlflow": {},
 }
 QUERIES = {"delete_hyperpod": "confirm=c1", "delete_cluster": "confirm=c1", "delete_instance_group": "confirm=gpu"}

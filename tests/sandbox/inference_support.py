@@ -25,7 +25,7 @@ MANAGED_BASE = {
     "kind": "managed",
     "instanceType": "ml.g5.12xlarge",
     "managed": {
-        "storage": "shared",
+        "storageName": "shared",
         "modelPath": "models/Qwen/Qwen3-0.6B",
         "worker": {**WORKER, "image": "lmcache/vllm-openai:v0.3.7"},
     },

@@ -41,7 +41,7 @@ MANAGED = {
         "metrics": {"scrapeIntervalSeconds": 30, "port": 8000},
     },
 }
-FSX_MANAGED = {**MANAGED_BASE["managed"], "storage": "weights"}
+FSX_MANAGED = {**MANAGED_BASE["managed"], "storageName": "weights"}
 CHAT = {"messages": [{"role": "user", "content": "hello from the test"}], "maxTokens": 32}
 
 
@@ -116,7 +116,7 @@ VLLM_NLB = {
     "endpoint": "vllm",
     "kind": "container",
     "instanceType": "ml.g5.12xlarge",
-    "container": {"worker": WORKER, "storage": "shared", "service": "loadBalancer"},
+    "container": {"worker": WORKER, "storageClaim": "shared", "service": "loadBalancer"},
 }
 LBC = "aws-load-balancer-controller"
 
@@ -555,7 +555,7 @@ def test_an_sglang_model_pool_behind_its_router_lends_a_warm_pod_to_another_rout
 
 def test_a_managed_endpoint_reads_its_model_from_an_fsx_lustre_storage(sandbox, operator_on):
     ghost = post(
-        sandbox, "/endpoints", {**MANAGED, "endpoint": "qwen-fsx", "managed": {**FSX_MANAGED, "storage": "nope"}}
+        sandbox, "/endpoints", {**MANAGED, "endpoint": "qwen-fsx", "managed": {**FSX_MANAGED, "storageName": "nope"}}
     )
     assert ghost.status_code == 409 and "no S3 or FSx storage nope" in ghost.json()["message"], ghost.text
     sandbox.install_dependencies(NAME, include_optional=True)  # FSx's CSI driver is an optional dependency

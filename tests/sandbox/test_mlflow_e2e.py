@@ -116,7 +116,7 @@ def test_a_job_submitted_then_gets_the_env_logs_a_run_and_its_view_links_that_ru
 
     view = _until(done)
     assert view and view["status"] == "Succeeded", view
-    assert view["mlflow"]["trackingServer"] == server["trackingServerArn"]
+    assert view["mlflow"]["trackingServerArn"] == server["trackingServerArn"]
     assert view["mlflow"]["experiment"] == job
     assert view["mlflow"]["url"].startswith("https://t-") and view["mlflow"]["url"] != server["url"]  # one-time
 

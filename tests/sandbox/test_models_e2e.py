@@ -27,7 +27,7 @@ TOKEN = "hf_sandboxSecretToken0123456789abcd"
 
 
 def test_a_model_is_downloaded_listed_and_its_token_appears_nowhere(sandbox, cluster):
-    body = {"repoId": "meta-llama/Llama-3.2-1B", "revision": "main", "storage": "shared", "hfToken": TOKEN}
+    body = {"repoId": "meta-llama/Llama-3.2-1B", "revision": "main", "storageName": "shared", "hfToken": TOKEN}
     response = post(sandbox, "/models/download", body)
     assert response.status_code == 202, response.text
     done = sandbox.wait_operation(response.json()["operation"]["id"], timeout=60)
@@ -42,7 +42,7 @@ def test_a_model_is_downloaded_listed_and_its_token_appears_nowhere(sandbox, clu
     assert listed.status_code == 200, listed.text
     (model,) = [m for m in listed.json()["items"] if m["repoId"] == "meta-llama/Llama-3.2-1B"]
     assert (
-        model["storage"] == "shared"
+        model["storageName"] == "shared"
         and model["files"] == 5
         and model["path"].endswith("models/meta-llama/Llama-3.2-1B/")
     )
@@ -81,7 +81,7 @@ def test_a_vllm_container_whose_model_path_is_empty_crash_loops_with_vllms_error
     repo = "Qwen/Qwen3-1.7B"  # downloaded by no other test: its folder in the bucket is empty
     worker = {**WORKER, "args": [f"/s3/models/{repo}", "--served-model-name", "qwen3"]}
     body = {"endpoint": "no-model", "kind": "container", "instanceType": "ml.g5.12xlarge"}
-    body["container"] = {"storage": "shared", "worker": worker}
+    body["container"] = {"storageClaim": "shared", "worker": worker}
     settled(sandbox)
     with webhook(sandbox, NAME, ["endpoint-unhealthy"]) as (receiver, path):
         response = post(sandbox, "/endpoints", body)
@@ -113,7 +113,7 @@ def test_a_vllm_container_whose_model_path_is_empty_crash_loops_with_vllms_error
         assert vllm in done["message"]
 
         # the model downloaded through Launchpod: the next restart finds its config.json and the server runs
-        downloaded = post(sandbox, "/models/download", {"repoId": repo, "storage": "shared"})
+        downloaded = post(sandbox, "/models/download", {"repoId": repo, "storageName": "shared"})
         assert downloaded.status_code == 202, downloaded.text
         assert sandbox.wait_operation(downloaded.json()["operation"]["id"], timeout=60)["status"] == "SUCCEEDED"
         view = _view_until(sandbox, "no-model", lambda v: v["status"] == "Ready")
@@ -127,7 +127,7 @@ def test_a_vllm_container_whose_model_path_is_empty_crash_loops_with_vllms_error
 
 
 def test_a_gated_model_without_a_token_fails_naming_the_cause(sandbox, cluster):
-    response = post(sandbox, "/models/download", {"repoId": "meta-llama/Llama-3.1-8B", "storage": "shared"})
+    response = post(sandbox, "/models/download", {"repoId": "meta-llama/Llama-3.1-8B", "storageName": "shared"})
     assert response.status_code == 202, response.text
     done = sandbox.wait_operation(response.json()["operation"]["id"], timeout=60)
     assert done["status"] == "FAILED" and "Cannot access gated repo" in done["message"], done["message"]
@@ -144,7 +144,7 @@ def test_a_gated_model_without_a_token_fails_naming_the_cause(sandbox, cluster):
     ],
 )
 def test_a_download_refuses_anything_but_a_repo_id(sandbox, cluster, repo):
-    response = post(sandbox, "/models/download", {"repoId": repo, "storage": "shared"})
+    response = post(sandbox, "/models/download", {"repoId": repo, "storageName": "shared"})
     assert response.status_code == 422 and response.json()["details"][0]["field"] == "body.repoId", response.text
-    extra = post(sandbox, "/models/download", {"repoId": "Qwen/Qwen3-0.6B", "storage": "shared", "url": repo})
+    extra = post(sandbox, "/models/download", {"repoId": "Qwen/Qwen3-0.6B", "storageName": "shared", "url": repo})
     assert extra.status_code == 422, extra.text

@@ -169,7 +169,7 @@ def test_a_delete_in_flight_answers_its_operation_a_dry_run_deletes_nothing_and_
 
 
 def test_a_download_in_flight_answers_its_operation_and_a_dry_run_downloads_nothing(sandbox, cluster):
-    body = {"repoId": "Qwen/Qwen3-0.6B", "revision": "main", "storage": "shared"}
+    body = {"repoId": "Qwen/Qwen3-0.6B", "revision": "main", "storageName": "shared"}
     before = _count(sandbox)
     with sandbox.client() as c:
         seen = max(r["seq"] for r in c.get("/api/sandbox/kube-audit", params={"cluster": NAME}).json()["requests"])

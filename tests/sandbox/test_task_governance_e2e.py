@@ -20,7 +20,7 @@ NAME = "e2e-tg"
 BODY = cluster_body(NAME, {"name": "gpu", "instanceType": "ml.p5.48xlarge", "instanceCount": 4})
 POLICY = {"priorityClasses": [{"name": "training", "weight": 50}, {"name": "inference", "weight": 90}]}
 TEAM = {
-    "resources": [{"instanceType": "ml.p5.48xlarge", "count": 1}],
+    "resources": [{"instanceType": "ml.p5.48xlarge", "instanceCount": 1}],
     "sharing": "LendAndBorrow",
     "borrowLimit": 50,
     "fairShareWeight": 10,
@@ -115,7 +115,7 @@ def test_policy_and_team_become_kueue_objects_and_equal_requests_are_noop(sandbo
 
     created = _put(sandbox, "/teams/research", TEAM)
     assert created.status_code == 200 and created.json()["status"] == "CREATED", created.text
-    assert (created.json()["team"]["namespace"], created.json()["team"]["localQueue"]) == (NAMESPACE, QUEUE)
+    assert (created.json()["team"]["namespace"], created.json()["team"]["queue"]) == (NAMESPACE, QUEUE)
     _poll(lambda: _kueue(sandbox, "localqueues", NAMESPACE) == [QUEUE], "the team's LocalQueue")
     assert NAMESPACE in _namespaces(sandbox)
     assert _kueue(sandbox, "clusterqueues") == ["hyperpod-ns-research-clusterqueue"]
@@ -135,10 +135,14 @@ def test_policy_and_team_become_kueue_objects_and_equal_requests_are_noop(sandbo
 
 
 def test_a_type_or_count_the_cluster_lacks_is_a_422_saying_what_it_has(sandbox, cluster):
-    wrong = _put(sandbox, "/teams/vision", {**TEAM, "resources": [{"instanceType": "ml.g5.xlarge", "count": 1}]})
+    wrong = _put(
+        sandbox, "/teams/vision", {**TEAM, "resources": [{"instanceType": "ml.g5.xlarge", "instanceCount": 1}]}
+    )
     assert wrong.status_code == 422, wrong.text
     assert "ml.p5.48xlarge (4)" in wrong.json()["message"]
-    many = _put(sandbox, "/teams/vision", {**TEAM, "resources": [{"instanceType": "ml.p5.48xlarge", "count": 5}]})
+    many = _put(
+        sandbox, "/teams/vision", {**TEAM, "resources": [{"instanceType": "ml.p5.48xlarge", "instanceCount": 5}]}
+    )
     assert many.status_code == 422 and "has 4 ml.p5.48xlarge" in many.json()["message"], many.text
     gpus = _put(
         sandbox, "/teams/vision", {**TEAM, "resources": [{"instanceType": "ml.p5.48xlarge", "accelerators": 33}]}
@@ -232,8 +236,8 @@ def long_training(sandbox):
 def test_a_team_over_its_quota_waits_borrows_idle_compute_then_is_preempted_when_the_lender_needs_it(
     sandbox, cluster, long_training
 ):
-    research = {"resources": [{"instanceType": P5, "count": 1}], "sharing": "LendAndBorrow", "borrowLimit": 50}
-    lender = {"resources": [{"instanceType": P5, "count": 3}], "sharing": "LendAndBorrow"}
+    research = {"resources": [{"instanceType": P5, "instanceCount": 1}], "sharing": "LendAndBorrow", "borrowLimit": 50}
+    lender = {"resources": [{"instanceType": P5, "instanceCount": 3}], "sharing": "LendAndBorrow"}
     assert _put(sandbox, "/teams/research", research).status_code == 200
     assert _put(sandbox, "/teams/lender", lender).status_code == 200
     _poll(lambda: _kueue(sandbox, "localqueues", LENDER_NS) == [LENDER_QUEUE], "the lender's LocalQueue")
@@ -251,7 +255,7 @@ def test_a_team_over_its_quota_waits_borrows_idle_compute_then_is_preempted_when
     running = _in(sandbox, "big", NAMESPACE, "Running")
     assert len(running["pods"]) == 2
     team = _poll(lambda: (t := _team(sandbox, "research"))["borrowed"] and t, "research's borrowed GPUs")
-    assert [(u["accelerators"], u["instances"]) for u in team["used"]] == [(16, 2)]
+    assert [(u["accelerators"], u["instanceCount"]) for u in team["used"]] == [(16, 2)]
     assert [(b["instanceType"], b["accelerators"]) for b in team["borrowed"]] == [(P5, 8)]
     assert [g["accelerators"] for g in team["guaranteed"]] == [8]
 
@@ -270,9 +274,9 @@ def test_a_team_over_its_quota_waits_borrows_idle_compute_then_is_preempted_when
 def test_a_four_node_gang_job_is_admitted_only_when_four_nodes_fit_in_one_network_block(
     sandbox, cluster, long_training
 ):
-    research = {"resources": [{"instanceType": P5, "count": 1}], "sharing": "LendAndBorrow", "borrowLimit": 100}
+    research = {"resources": [{"instanceType": P5, "instanceCount": 1}], "sharing": "LendAndBorrow", "borrowLimit": 100}
     assert _put(sandbox, "/teams/research", research).status_code == 200
-    assert _put(sandbox, "/teams/lender", {"resources": [{"instanceType": P5, "count": 3}]}).status_code == 200
+    assert _put(sandbox, "/teams/lender", {"resources": [{"instanceType": P5, "instanceCount": 3}]}).status_code == 200
     _submit(sandbox, _job("small", NAMESPACE, QUEUE, 1))
     _in(sandbox, "small", NAMESPACE, "Running")
 
@@ -389,7 +393,7 @@ def test_a_high_priority_endpoint_scaling_up_preempts_training_which_resumes_fro
     LowerPriority; AWS, "Task governance for model deployment on HyperPod"), whose pods stop and whose view says
     why; once the endpoint scales back the job is admitted again and goes on from its last checkpoint."""
     _poll(lambda: _endpoint_gone(sandbox, "chat"), "the previous test's endpoint deleted")
-    research = {"resources": [{"instanceType": P5, "count": 2}], "sharing": "LendAndBorrow", "borrowLimit": 100}
+    research = {"resources": [{"instanceType": P5, "instanceCount": 2}], "sharing": "LendAndBorrow", "borrowLimit": 100}
     assert _put(sandbox, "/teams/research", research).status_code == 200
     _submit(sandbox, _job("pretrain", NAMESPACE, QUEUE, 1, priority="training-priority"))
     _in(sandbox, "pretrain", NAMESPACE, "Running")
@@ -471,7 +475,7 @@ def test_a_mig_group_serves_two_small_endpoints_on_partitions_of_one_gpu(sandbox
                 "group": "mig",
                 "instanceType": P4D,
                 "instanceCount": 1,
-                "mig": {"mode": "single", "profile": "mig-1g.5gb"},
+                "mig": {"mode": "single", "acceleratorPartitionType": "mig-1g.5gb"},
             },
         )
     assert added.status_code == 202, added.text
@@ -501,7 +505,7 @@ def test_a_mig_group_serves_two_small_endpoints_on_partitions_of_one_gpu(sandbox
         done = sandbox.wait_operation(deployed.json()["operation"]["id"], timeout=90)
         assert done["status"] == "SUCCEEDED", (done.get("message"), done["phases"])
     pods = {name: _endpoint(sandbox, name)["pods"] for name in ("small-a", "small-b")}
-    assert {p["node"] for ps in pods.values() for p in ps} == {node.metadata.name}, pods
+    assert {p["kubernetesNode"] for ps in pods.values() for p in ps} == {node.metadata.name}, pods
 
     # what the node's kubelet says each pod holds: one partition each, two partitions of the same GPU
     with sandbox.client() as c:

@@ -137,7 +137,7 @@ def test_a_managed_endpoint_carries_its_metrics_to_the_workflow_and_needs_the_op
         "kind": "managed",
         "instanceType": "ml.g5.12xlarge",
         "managed": {
-            "storage": "shared",
+            "storageName": "shared",
             "modelPath": "models/Qwen/Qwen3-0.6B",
             "worker": {"image": "vllm/vllm-openai:v0.10.1", "gpus": 1},
             "metrics": {"scrapeIntervalSeconds": 30, "port": 8000},

@@ -80,8 +80,16 @@ def test_a_mix_the_gpu_takes_becomes_the_groups_label_and_the_plan_names_it() ->
 @pytest.mark.parametrize(
     ("instance_type", "layout", "said"),
     [
-        ("ml.p5.48xlarge", {"mode": "single", "profile": "mig-1g.5gb"}, "ml.p5.48xlarge does not offer mig-1g.5gb"),
-        ("ml.g5.8xlarge", {"mode": "single", "profile": "mig-1g.10gb"}, "ml.g5.8xlarge's GPUs cannot be partitioned"),
+        (
+            "ml.p5.48xlarge",
+            {"mode": "single", "acceleratorPartitionType": "mig-1g.5gb"},
+            "ml.p5.48xlarge does not offer mig-1g.5gb",
+        ),
+        (
+            "ml.g5.8xlarge",
+            {"mode": "single", "acceleratorPartitionType": "mig-1g.10gb"},
+            "ml.g5.8xlarge's GPUs cannot be partitioned",
+        ),
         (
             "ml.p5.48xlarge",
             {"mode": "mixed", "perGpu": {"mig-3g.40gb": 2, "mig-1g.10gb": 1}},
@@ -107,7 +115,7 @@ def test_a_flexible_group_or_mig_beside_its_label_is_refused_by_the_contract() -
             group="flex",
             instanceTypes=["ml.p5.48xlarge", "ml.p5e.48xlarge"],
             instanceCount=1,
-            mig={"mode": "single", "profile": "mig-7g.80gb"},
+            mig={"mode": "single", "acceleratorPartitionType": "mig-7g.80gb"},
         )
     with pytest.raises(ValidationError, match="not both"):
         UpdateInstanceGroupRequest(mig={"mode": "disabled"}, labels={"nvidia.com/mig.config": "all-1g.10gb"})
@@ -121,7 +129,7 @@ def test_the_listing_says_what_each_node_of_a_mig_group_advertises() -> None:
 
 def test_a_new_profile_keeps_the_other_labels_and_the_same_one_is_a_noop() -> None:
     ports = _ports()
-    same = UpdateInstanceGroupRequest(mig={"mode": "single", "profile": "mig-1g.10gb"})
+    same = UpdateInstanceGroupRequest(mig={"mode": "single", "acceleratorPartitionType": "mig-1g.10gb"})
     assert isinstance(cases.update_instance_group("train", "h100", same, ADMIN, ports=ports), NoopView)
     whole = cases.update_instance_group(
         "train", "h100", UpdateInstanceGroupRequest(mig={"mode": "disabled"}), ADMIN, ports=ports
@@ -142,7 +150,7 @@ def test_a_change_while_pods_use_the_groups_gpus_is_refused_naming_them() -> Non
         _pod("elsewhere", "hyperpod-i-2", {"nvidia.com/gpu": "8"}),
     ]
     ports = _ports(KubeLists({"Node": nodes, "Pod": pods}))
-    bigger = UpdateInstanceGroupRequest(mig={"mode": "single", "profile": "mig-3g.40gb"})
+    bigger = UpdateInstanceGroupRequest(mig={"mode": "single", "acceleratorPartitionType": "mig-3g.40gb"})
     with pytest.raises(Conflict) as refused:
         cases.update_instance_group("train", "h100", bigger, ADMIN, ports=ports)
     assert str(refused.value).startswith("Instance group h100's GPUs are in use by serving/chat-0; HyperPod")

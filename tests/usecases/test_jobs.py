@@ -97,7 +97,7 @@ def test_a_submitted_job_logs_to_the_clusters_server_and_its_view_links_the_ui()
         e["name"]: e["value"] for e in applied["spec"]["replicaSpecs"][0]["template"]["spec"]["containers"][0]["env"]
     }
     assert env[mlflow.TRACKING_URI] == ARN and env[mlflow.EXPERIMENT] == "j1"
-    assert view.mlflow is not None and view.mlflow.trackingServer == ARN and view.mlflow.experiment == "j1"
+    assert view.mlflow is not None and view.mlflow.trackingServerArn == ARN and view.mlflow.experiment == "j1"
     assert view.mlflow.url == "https://t-lp-train.example/auth?authToken=1"  # no run yet: the UI itself
     assert view.mlflow.runId is None
 

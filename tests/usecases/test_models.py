@@ -96,7 +96,7 @@ def test_the_models_listed_are_the_folders_with_a_marker_under_each_s3_storage_s
     }
     ports = _ports([_volume("shared"), _volume("lustre", driver=storage.FSX_DRIVER)], keys)
     listed = cases.list_models("c1", ports=ports)
-    assert [(m.repoId, m.storage, m.files, m.sizeBytes) for m in listed.items] == [
+    assert [(m.repoId, m.storageName, m.files, m.sizeBytes) for m in listed.items] == [
         ("Qwen/Qwen3-0.6B", "shared", 2, 100)
     ]
     assert ports.s3.listed == [("shared-bucket", "team/models/")]  # FSx is not read through S3

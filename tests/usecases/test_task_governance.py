@@ -22,7 +22,7 @@ from tests.fakes.task_governance import TaskGovernance
 
 ARN = "arn:aws:sagemaker:us-east-1:123456789012:cluster/abcdefabcdef"
 DESCRIBED = {"ClusterArn": ARN, "InstanceGroups": [{"InstanceType": "ml.p5.48xlarge", "TargetCount": 2}]}
-TEAM = TeamRequest(resources=[{"instanceType": "ml.p5.48xlarge", "count": 1}], borrowLimit=50)
+TEAM = TeamRequest(resources=[{"instanceType": "ml.p5.48xlarge", "instanceCount": 1}], borrowLimit=50)
 
 
 def _ports(
@@ -78,7 +78,7 @@ def test_a_team_is_created_tagged_as_launchpods_then_noop_then_updated_by_versio
     assert cases.put_team("c1", "research", wider, False, ports=ports).status == "UPDATED"
     assert gov.calls == ["CreateComputeQuota", "UpdateComputeQuota v1"]
     views = cases.teams("c1", ports=ports)
-    assert [(t.team, t.borrowLimit, t.managed, t.queueReady, t.localQueue) for t in views.items] == [
+    assert [(t.team, t.borrowLimit, t.managed, t.queueReady, t.queue) for t in views.items] == [
         ("research", 100, True, True, "hyperpod-ns-research-localqueue")
     ]
 
@@ -89,7 +89,7 @@ def test_a_count_above_the_clusters_instances_is_refused_before_sagemaker_is_cal
         cases.put_team(
             "c1",
             "research",
-            TeamRequest(resources=[{"instanceType": "ml.p5.48xlarge", "count": 3}]),
+            TeamRequest(resources=[{"instanceType": "ml.p5.48xlarge", "instanceCount": 3}]),
             False,
             ports=_ports(gov),
         )
@@ -180,7 +180,7 @@ def test_a_team_shows_what_it_is_guaranteed_uses_and_borrows_from_its_cluster_qu
     ports = _ports(gov, kube=Kube([_local_queue("research"), queue, flavor]))
     request = TeamRequest(resources=[{"instanceType": "ml.p5.48xlarge", "accelerators": 4}])
     (view,) = [cases.put_team("c1", "research", request, False, ports=ports).team]
-    assert [(g.instanceType, g.accelerators, g.vCpu, g.instances) for g in view.guaranteed] == [
+    assert [(g.instanceType, g.accelerators, g.vCpu, g.instanceCount) for g in view.guaranteed] == [
         ("ml.p5.48xlarge", 4, 96, 0.5)
     ]
     assert [(u.accelerators, u.vCpu) for u in view.used] == [(6, 144)]

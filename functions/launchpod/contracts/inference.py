@@ -21,6 +21,7 @@ from launchpod.contracts.common import (
     without_dot_segments,
 )
 from launchpod.contracts.jobs import PartitionRequest
+from launchpod.contracts.naming import renamed
 from launchpod.contracts.serving import MultiNodeSpec, PdSpec, multi_node_refusal
 
 # The endpoint names every object it makes (Deployment, Service, custom resource); the inference
@@ -247,8 +248,9 @@ class ManagedSpec(Contract):
     """An InferenceEndpointConfig: the model from an S3 or FSx for Lustre storage Launchpod configured on the
     cluster (the operator's modelSourceType s3 or fsx)."""
 
-    storage: K8sName = Field(
-        description="an S3 or FSx storage of the cluster (GET /api/clusters/{name}/storage); modelPath is read from it"
+    storageName: K8sName = Field(
+        description="an S3 or FSx storage of the cluster (GET /api/clusters/{name}/storage); modelPath is read from it",
+        validation_alias=renamed("storageName", "storage"),
     )
     modelPath: ModelPath
     worker: WorkerSpec
@@ -331,7 +333,11 @@ class ContainerSpec(Contract):
     """Any serving image as a Deployment and a Service, on the instance type given (never a CPU-only one)."""
 
     worker: WorkerSpec
-    storage: K8sName | None = Field(default=None, description="a storage claim mounted at /s3 (read-write)")
+    storageClaim: K8sName | None = Field(
+        default=None,
+        description="an S3 storage's PersistentVolumeClaim mounted at /s3 (read-write)",
+        validation_alias=renamed("storageClaim", "storage"),
+    )
     service: Literal["clusterIP", "loadBalancer", "modelPool"] = Field(
         default="clusterIP",
         description="clusterIP: in-cluster only; loadBalancer: an internal NLB through the AWS Load Balancer"

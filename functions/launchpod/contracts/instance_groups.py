@@ -61,27 +61,37 @@ ScheduleExpression = Annotated[str, Field(min_length=1, max_length=256, examples
 PartitionType = Annotated[str, Field(pattern=r"^mig-[1-7]g\.[0-9]+gb$", examples=["mig-1g.10gb"])]
 
 
+_ONE_TYPE = "acceleratorPartitionType"
+_NO_TYPE = {_ONE_TYPE: ABSENT, "profile": ABSENT}  # profile: its older spelling (launchpod.contracts.naming)
+
+
 class MigLayout(Contract):
-    # the by-mode rule of the validator below, stated for the document and the tools
+    # the by-mode rule of the validator below, stated for the document and the tools (the tools' schemas drop
+    # the older spelling's branch, naming.without_older_spellings)
     model_config = ConfigDict(
         json_schema_extra=rules(
             oneOf=[
                 {
-                    "title": "One profile on every GPU",
+                    "title": "One partition type on every GPU",
                     "type": "object",
-                    "required": ["profile"],
-                    "properties": {"mode": {"const": "single"}, "profile": {"type": "string"}, "perGpu": ABSENT},
+                    "anyOf": [{"required": [_ONE_TYPE]}, {"required": ["profile"]}],
+                    "properties": {
+                        "mode": {"const": "single"},
+                        _ONE_TYPE: {"type": "string"},
+                        "profile": {"type": "string"},
+                        "perGpu": ABSENT,
+                    },
                 },
                 {
                     "title": "A mix on every GPU",
                     "type": "object",
                     "required": ["perGpu"],
-                    "properties": {"mode": {"const": "mixed"}, "perGpu": {"type": "object"}, "profile": ABSENT},
+                    "properties": {"mode": {"const": "mixed"}, "perGpu": {"type": "object"}, **_NO_TYPE},
                 },
                 {
                     "title": "Whole GPUs",
                     "type": "object",
-                    "properties": {"mode": {"const": "disabled"}, "profile": ABSENT, "perGpu": ABSENT},
+                    "properties": {"mode": {"const": "disabled"}, "perGpu": ABSENT, **_NO_TYPE},
                 },
             ]
         )
@@ -91,19 +101,24 @@ class MigLayout(Contract):
         description="single: one profile on every GPU; mixed: a mix per GPU; disabled: whole GPUs"
     )
     # the profiles a type offers are checked against its GPU (domain.mig), naming them; the schema keeps the form
-    profile: PartitionType | None = Field(default=None, description="single: every GPU as many as it holds")
+    acceleratorPartitionType: PartitionType | None = Field(
+        default=None,
+        description="single: every GPU as many of this MIG profile as it holds",
+        validation_alias=renamed("acceleratorPartitionType", "profile"),
+    )
     perGpu: dict[PartitionType, Annotated[int, Field(ge=1, le=7)]] | None = Field(
         default=None, min_length=2, max_length=4, description="mixed: of each profile per GPU"
     )
 
     @model_validator(mode="after")
     def _by_mode(self) -> Self:
-        if self.mode == "single" and (self.profile is None or self.perGpu is not None):
-            raise ValueError("mode single takes profile (and no perGpu)")
-        if self.mode == "mixed" and (self.perGpu is None or self.profile is not None):
-            raise ValueError("mode mixed takes perGpu, two or more profiles (and no profile)")
-        if self.mode == "disabled" and (self.profile is not None or self.perGpu is not None):
-            raise ValueError("mode disabled takes neither profile nor perGpu")
+        one = self.acceleratorPartitionType
+        if self.mode == "single" and (one is None or self.perGpu is not None):
+            raise ValueError("mode single takes acceleratorPartitionType (and no perGpu)")
+        if self.mode == "mixed" and (self.perGpu is None or one is not None):
+            raise ValueError("mode mixed takes perGpu, two or more profiles (and no acceleratorPartitionType)")
+        if self.mode == "disabled" and (one is not None or self.perGpu is not None):
+            raise ValueError("mode disabled takes neither acceleratorPartitionType nor perGpu")
         return self
 
 

@@ -65,7 +65,7 @@ class JobMlflowView(Contract):
     name is the framework's choice: Trainer's run_name, VERL's experiment_name), and a presigned URL that
     opens that run in the MLflow UI (the server's UI until there is a run)."""
 
-    trackingServer: str
+    trackingServerArn: str = Field(description="the pods' MLFLOW_TRACKING_URI")
     experiment: str | None = None
     experimentId: str | None = Field(default=None, description="MLflow's id of the experiment, once it exists")
     runId: str | None = Field(default=None, description="the newest run of the experiment, once the job logged one")

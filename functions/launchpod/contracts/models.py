@@ -10,6 +10,7 @@ from typing import Annotated, Literal
 from pydantic import AfterValidator, Field, SecretStr, field_validator
 
 from launchpod.contracts.common import ClusterName, Contract, K8sName
+from launchpod.contracts.naming import renamed
 
 
 def _repo_id(value: str) -> str:
@@ -70,7 +71,10 @@ class DownloadModelRequest(Contract):
     repoId: RepoId
     revision: Revision = "main"
     repoType: Literal["model", "dataset"] = "model"
-    storage: K8sName = Field(description="an S3 storage of the cluster; the files land under models/<repoId>/")
+    storageName: K8sName = Field(
+        description="an S3 storage of the cluster; the files land under models/<repoId>/",
+        validation_alias=renamed("storageName", "storage"),
+    )
     hfToken: SecretStr | None = Field(
         default=None,
         description="a Hugging Face token for gated or private repositories; kept in a Secret only",
@@ -106,7 +110,7 @@ class ModelDownloadWorkflowRequest(Contract):
 
 class ModelView(Contract):
     repoId: str
-    storage: str
+    storageName: str
     path: str = Field(description="s3://bucket/key-prefix/ of the model's folder")
     files: int
     sizeBytes: int

@@ -53,7 +53,14 @@ CONCEPTS: tuple[Concept, ...] = (
     Concept("availabilityZone", "an availability zone by name (us-east-1a)", ("zone", "az")),
     Concept("availabilityZones", "availability zones by name, several", ("zones",)),
     Concept("instanceType", "an instance type (ml.p5.48xlarge)", ("instanceTypeName",)),
-    Concept("instanceCount", "how many instances a group runs or a request asks for", ("nodeCount",)),
+    # a team's quota of an instance type too (SageMaker's ComputeQuotaResourceConfig calls it Count), and the
+    # instances a team's guaranteed or used resources come to
+    Concept(
+        "instanceCount",
+        "how many instances a group runs, a request asks for or a quota gives",
+        ("nodeCount",),
+        {"count": ("InstanceQuota",), "instances": ("ResourceAmounts",)},
+    ),
     Concept("minInstanceCount", "the fewest instances a group keeps (continuous provisioning)", ("minCount",)),
     Concept("nodeId", "a HyperPod node by its EC2 instance id", ("instanceId",)),
     Concept(
@@ -65,6 +72,31 @@ CONCEPTS: tuple[Concept, ...] = (
     Concept("jobName", "a training job (its Kubernetes object's name)", ("job",)),
     Concept("endpoint", "an inference endpoint by name", ("endpointName",)),
     Concept("namespace", "a Kubernetes namespace", ("ns",)),
+    # a GPU partition's type (mig-1g.10gb): the name AWS's JumpStartModel CRD gives it
+    # (spec.server.acceleratorPartitionType, which JumpStartSpec keeps) and SageMaker's AcceleratorPartition
+    # {Type, Count} nests, as acceleratorPartition.type does here
+    Concept(
+        "acceleratorPartitionType",
+        "a GPU partition's type, a MIG profile (mig-1g.10gb)",
+        older_in={"profile": ("MigLayout",)},
+    ),
+    # a job's tracking server is its pods' MLFLOW_TRACKING_URI, an ARN: the name SageMaker's own views use
+    Concept(
+        "trackingServerArn",
+        "an MLflow tracking server's ARN (SageMaker's TrackingServerArn)",
+        older_in={"trackingServer": ("JobMlflowView",)},
+    ),
+    Concept(
+        "storageName",
+        "a storage of the cluster by name (its PersistentVolumeClaim's and PersistentVolume's name)",
+        older_in={"storage": ("ManagedSpec", "DownloadModelRequest", "ModelView")},
+    ),
+    Concept(
+        "storageClaim",
+        "a PersistentVolumeClaim of the cluster's storage mounted into pods",
+        older_in={"storage": ("ContainerSpec",)},
+    ),
+    Concept("queue", "a team's Kueue LocalQueue (task governance)", ("localQueue",)),
     # SageMaker's own names (ComputeQuotaResourceConfig's VCpu and MemoryInGiB), which quotas send
     Concept("vCpu", "vCPUs", ("vcpus", "vCpus")),
     Concept("memoryInGiB", "memory in GiB", ("memoryGiB", "memoryGb")),
@@ -76,7 +108,11 @@ BY_CANONICAL: dict[str, Concept] = {c.canonical: c for c in CONCEPTS}
 
 
 def canonical_of(name: str, schema: str | None = None) -> str | None:
-    """The canonical name ``name`` is an older spelling of (in ``schema``, for the words that depend on it)."""
+    """The canonical name ``name`` is an older spelling of (in ``schema``, for the words that depend on it; a
+    model whose request takes an older spelling has two schemas in the document, ``<model>-Input`` and
+    ``-Output``, and the model's name stands for both)."""
+    if schema is not None:
+        schema = schema.removesuffix("-Input").removesuffix("-Output")
     for concept in CONCEPTS:
         if name in concept.older or schema in concept.older_in.get(name, ()):
             return concept.canonical
@@ -193,6 +229,8 @@ def without_older_spellings(schema: Any) -> Any:
     for key in ("oneOf", "anyOf"):
         if key in out:
             out[key] = [_scrub(branch, gone) for branch in out[key]]
+    if isinstance(out.get("not"), dict):  # a model's "none of these given" rule (InstanceQuota's)
+        out["not"] = _scrub(out["not"], gone)
     return out
 
 

@@ -13,6 +13,7 @@ from typing import Annotated, Any, Literal
 from pydantic import ConfigDict, Field, model_validator
 
 from launchpod.contracts.common import ABSENT, ClusterName, Contract, refused, rules
+from launchpod.contracts.naming import renamed
 
 _NAME = r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"
 # A team becomes namespace hyperpod-ns-<team> and LocalQueue hyperpod-ns-<team>-localqueue: 63 characters at most.
@@ -73,8 +74,9 @@ class PartitionQuota(Contract):
     count: int = Field(ge=0, le=_AMOUNT)
 
 
-_AMOUNTS = ("count", "accelerators", "vCpu", "memoryInGiB", "acceleratorPartition")
-_NONE_GIVEN: dict[str, Any] = {"not": {"properties": dict.fromkeys(_AMOUNTS, ABSENT)}}
+_AMOUNTS = ("instanceCount", "accelerators", "vCpu", "memoryInGiB", "acceleratorPartition")
+# count: instanceCount's older spelling (launchpod.contracts.naming), absent or null as well
+_NONE_GIVEN: dict[str, Any] = {"not": {"properties": dict.fromkeys((*_AMOUNTS, "count"), ABSENT)}}
 
 
 class InstanceQuota(Contract):
@@ -89,7 +91,13 @@ class InstanceQuota(Contract):
     model_config = ConfigDict(json_schema_extra=rules(**_NONE_GIVEN))
 
     instanceType: str = Field(pattern=r"^ml\.[a-z0-9.\-]+$", examples=["ml.p5.48xlarge"])
-    count: int | None = Field(default=None, ge=0, le=_AMOUNT)
+    instanceCount: int | None = Field(
+        default=None,
+        ge=0,
+        le=_AMOUNT,
+        description="whole instances",
+        validation_alias=renamed("instanceCount", "count"),
+    )
     accelerators: int | None = Field(default=None, ge=0, le=_AMOUNT)
     vCpu: float | None = Field(default=None, ge=0, le=_AMOUNT)
     memoryInGiB: float | None = Field(default=None, ge=0, le=_AMOUNT)
@@ -98,7 +106,7 @@ class InstanceQuota(Contract):
     @model_validator(mode="after")
     def _some(self) -> InstanceQuota:
         if all(getattr(self, name) is None for name in _AMOUNTS):
-            raise ValueError("give count, accelerators, vCpu, memoryInGiB or acceleratorPartition")
+            raise ValueError("give instanceCount, accelerators, vCpu, memoryInGiB or acceleratorPartition")
         return self
 
 
@@ -106,7 +114,7 @@ class ResourceAmounts(Contract):
     """Of one instance type."""
 
     instanceType: str
-    instances: float = Field(description="equivalent: the largest share of any resource")
+    instanceCount: float = Field(description="instances, equivalent: the largest share of any resource")
     accelerators: float = 0
     vCpu: float = 0
     memoryInGiB: float = 0
@@ -183,7 +191,7 @@ class DeleteTeamInput(TeamRef):
 class TeamView(Contract):
     team: str
     namespace: str = Field(examples=["hyperpod-ns-ml-research"])
-    localQueue: str = Field(examples=["hyperpod-ns-ml-research-localqueue"])
+    queue: str = Field(examples=["hyperpod-ns-ml-research-localqueue"], description="the team's LocalQueue")
     quotaName: str
     quotaId: str
     status: str

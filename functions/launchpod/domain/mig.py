@@ -156,10 +156,10 @@ def config_for(instance_type: str, layout: MigLayout) -> str:
     if layout.mode == "disabled":
         return DISABLED
     offered = profiles(instance_type)
-    per_gpu = dict(layout.perGpu or {}) or {str(layout.profile): offered.get(str(layout.profile), 0)}
+    per_gpu = dict(layout.perGpu or {}) or {(one := str(layout.acceleratorPartitionType)): offered.get(one, 0)}
     problem = layout_problem(instance_type, per_gpu)
     if problem:
-        field = "body.mig.perGpu" if layout.mode == "mixed" else "body.mig.profile"
+        field = "body.mig.perGpu" if layout.mode == "mixed" else "body.mig.acceleratorPartitionType"
         raise InvalidInput(problem, field=field, rule="mig_layout_of_type")
     return config_name(per_gpu)
 

@@ -104,11 +104,11 @@ def check_resources(cluster: str, request: TeamRequest, capacity: Capacity, fact
                     field=f"{field}.instanceType",
                     rule="instance_type_in_cluster",
                 )
-            if quota.count is not None and quota.count > have:
+            if quota.instanceCount is not None and quota.instanceCount > have:
                 raise InvalidInput(
-                    f"{cluster} has {have} {quota.instanceType} instances; a quota of {quota.count} asks for more. "
-                    f"Use at most {have}, or add instances to its instance groups first.",
-                    field=f"{field}.count",
+                    f"{cluster} has {have} {quota.instanceType} instances; a quota of {quota.instanceCount} asks for"
+                    f" more. Use at most {have}, or add instances to its instance groups first.",
+                    field=f"{field}.instanceCount",
                     rule=f"at_most_{have}",
                 )
             team_resources.check(cluster, field, quota, have, facts[quota.instanceType], with_accelerators)
@@ -200,7 +200,7 @@ def team_view(
         borrowed=usage[1],
         team=team,
         namespace=namespace(team),
-        localQueue=local_queue(team),
+        queue=local_queue(team),
         quotaName=str(described.get("Name")),
         quotaId=str(described.get("ComputeQuotaId")),
         status=str(described.get("Status")),

@@ -43,8 +43,8 @@ def guaranteed(quota: InstanceQuota, facts: Accelerators) -> ResourceAmounts:
     acc: float
     cpu: float
     mem: float
-    if quota.count is not None:
-        acc, cpu, mem = quota.count * per_acc, quota.count * per_cpu, quota.count * per_mem
+    if quota.instanceCount is not None:
+        acc, cpu, mem = quota.instanceCount * per_acc, quota.instanceCount * per_cpu, quota.instanceCount * per_mem
     elif quota.accelerators is not None and per_acc:
         share = quota.accelerators / per_acc
         acc, cpu, mem = quota.accelerators, share * per_cpu, share * per_mem
@@ -76,7 +76,7 @@ def _amounts(
     shares += [n * mig.slices(p) / (gpus * mig.SLICES_PER_GPU) for p, n in partitions.items() if p in per_gpu]
     return ResourceAmounts(
         instanceType=instance_type,
-        instances=_round(max(shares)),
+        instanceCount=_round(max(shares)),
         accelerators=_round(acc),
         vCpu=_round(cpu),
         memoryInGiB=_round(mem),
@@ -114,7 +114,7 @@ def check(cluster: str, field: str, quota: InstanceQuota, instances: int, facts:
             )
     want = guaranteed(quota, facts)
     limits = (
-        ("count", quota.count or 0, instances, "instances"),
+        ("instanceCount", quota.instanceCount or 0, instances, "instances"),
         ("accelerators", want.accelerators, instances * facts.per_node, facts.device),
         ("vCpu", want.vCpu, instances * facts.vcpus, "vCPUs"),
         ("memoryInGiB", want.memoryInGiB, _round(instances * _memory_gib(facts)), "GiB of memory"),
@@ -133,7 +133,7 @@ def check(cluster: str, field: str, quota: InstanceQuota, instances: int, facts:
 def resource_config(quota: InstanceQuota) -> dict[str, Any]:
     """The ComputeQuotaResourceConfig SageMaker takes: only the fields given (SageMaker fills the rest)."""
     out: dict[str, Any] = {"InstanceType": quota.instanceType}
-    for field, key in (("count", "Count"), ("accelerators", "Accelerators"), ("vCpu", "VCpu")):
+    for field, key in (("instanceCount", "Count"), ("accelerators", "Accelerators"), ("vCpu", "VCpu")):
         if getattr(quota, field) is not None:
             out[key] = getattr(quota, field)
     if quota.memoryInGiB is not None:
@@ -149,7 +149,7 @@ def quota_of(config: dict[str, Any]) -> InstanceQuota:
     partition = config.get("AcceleratorPartition")
     return InstanceQuota(
         instanceType=config["InstanceType"],
-        count=config.get("Count"),
+        instanceCount=config.get("Count"),
         accelerators=config.get("Accelerators"),
         vCpu=config.get("VCpu"),
         memoryInGiB=config.get("MemoryInGiB"),

@@ -232,7 +232,7 @@ def _model_source(
     name: str, storage_name: str, namespace: str, ports: InferencePorts
 ) -> tuple[str | None, str | None, FsxModelSource | None]:
     """(bucket, prefix, None) of an S3 storage, or (None, None, the file system) of an FSx one."""
-    field = "body.managed.storage"
+    field = "body.managed.storageName"
     volume = _volume(name, storage_name, namespace, ports)
     s3 = storage.s3_prefix_of(volume) if volume else None
     if s3 is not None:
@@ -247,7 +247,7 @@ def _claim(name: str, storage_name: str, namespace: str, ports: InferencePorts) 
     """A container mounts an S3 storage's claim at /s3."""
     volume = _volume(name, storage_name, namespace, ports)
     if volume is None or storage.s3_prefix_of(volume) is None:
-        raise _missing(name, storage_name, "body.container.storage", "S3")
+        raise _missing(name, storage_name, "body.container.storageClaim", "S3")
 
 
 def _needs_balancer(name: str, ports: InferencePorts) -> None:
@@ -396,9 +396,9 @@ def create(request: CreateEndpointInput, *, who: ops.Principal, ports: Inference
     _needs_prometheus(request, ports)
     bucket = prefix = fsx = None
     if request.managed is not None:
-        bucket, prefix, fsx = _model_source(name, request.managed.storage, request.namespace, ports)
-    if request.container is not None and request.container.storage:
-        _claim(name, request.container.storage, request.namespace, ports)
+        bucket, prefix, fsx = _model_source(name, request.managed.storageName, request.namespace, ports)
+    if request.container is not None and request.container.storageClaim:
+        _claim(name, request.container.storageClaim, request.namespace, ports)
     if request.container is not None and request.container.service == "loadBalancer":
         _needs_balancer(name, ports)
     plan = endpoints.create_plan(request, ports.endpoints.endpoint(name, request.endpoint))

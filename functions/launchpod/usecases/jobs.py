@@ -170,7 +170,7 @@ def _mlflow(job: dict[str, Any], ports: JobPorts) -> JobMlflowView | None:
     if not arn:
         return None
     experiment = env.get(mlflow_domain.EXPERIMENT)
-    view = JobMlflowView(trackingServer=arn, experiment=experiment)
+    view = JobMlflowView(trackingServerArn=arn, experiment=experiment)
     server = ports.mlflow.describe(arn.rsplit("/", 1)[-1])
     if server is None or server.get("TrackingServerStatus") != "Created":
         return view

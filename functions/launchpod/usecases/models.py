@@ -72,7 +72,7 @@ def _s3_storage(name: str, storage_name: str, ports: ModelPorts) -> tuple[str, s
             f"{name} has no S3 storage {storage_name} configured by Launchpod; add it to the cluster's storage, or"
             " choose one the cluster has.",
             details=[
-                {"field": "body.storage", "rule": "s3_storage_exists", "message": storage_name},
+                {"field": "body.storageName", "rule": "s3_storage_exists", "message": storage_name},
                 next_step(f"POST /api/clusters/{name}/storage"),
             ],
         )
@@ -85,7 +85,7 @@ def download(request: DownloadModelInput, *, who: ops.Principal, ports: ModelPor
     claim's namespace first, and only the Secret's name into the operation."""
     name = request.name
     _active(name, ports)
-    bucket, prefix, namespace = _s3_storage(name, request.storage, ports)
+    bucket, prefix, namespace = _s3_storage(name, request.storageName, ports)
     job = models.job_name(request.repoId, request.revision)
     path = f"s3://{bucket}/{prefix}{models.MODELS}/{request.repoId}/"
     token_secret = None
@@ -97,7 +97,7 @@ def download(request: DownloadModelInput, *, who: ops.Principal, ports: ModelPor
         repoId=request.repoId,
         revision=request.revision,
         repoType=request.repoType,
-        storage=request.storage,
+        storage=request.storageName,
         namespace=namespace,
         job=job,
         tokenSecret=token_secret,

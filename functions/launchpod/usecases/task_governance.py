@@ -323,7 +323,7 @@ def put_team(
         verb = "Created" if outcome.applied == "CREATED" else "Updated"
         message = (
             f"{verb} the compute quota of team {team}. Submit its jobs in namespace {view.namespace} with queue"
-            f" {view.localQueue}."
+            f" {view.queue}."
         )
         return TeamAppliedView(status=outcome.applied, message=message, team=view)  # type: ignore[arg-type]
 

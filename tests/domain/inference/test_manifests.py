@@ -22,7 +22,7 @@ MANAGED = {
     "instanceType": "ml.g5.12xlarge",
     "replicas": 2,
     "managed": {
-        "storage": "shared",
+        "storageName": "shared",
         "modelPath": "models/Qwen/Qwen3-0.6B",
         "worker": WORKER,
         "kvCache": {"l1": True, "l2": "tieredstorage"},
@@ -107,7 +107,7 @@ def test_a_container_endpoint_is_a_valid_deployment_pinned_to_its_gpu_type_with_
         "endpoint": "vllm",
         "kind": "container",
         "instanceType": "ml.g5.12xlarge",
-        "container": {"worker": {**WORKER, "gpus": 4}, "storage": "shared", "service": "loadBalancer"},
+        "container": {"worker": {**WORKER, "gpus": 4}, "storageClaim": "shared", "service": "loadBalancer"},
     }
     deployment, service = manifests.container(_input(body))
     assert schemas.errors(deployment) == [] and schemas.errors(service) == []
@@ -378,7 +378,7 @@ SGLANG = {"image": "lmsysorg/sglang:v0.5.2", "gpus": 2, "port": 30001}
 
 def test_a_managed_pd_endpoint_is_a_valid_pd_spec_with_gpus_on_both_sides():
     pd = {"prefillReplicas": 2, "prefillGpus": 4, "prefillArgs": ["--max-num-seqs", "8"], "routingThreshold": 0}
-    body = {**MANAGED, "managed": {"storage": "shared", "modelPath": "m", "worker": LMCACHE, "pd": pd}}
+    body = {**MANAGED, "managed": {"storageName": "shared", "modelPath": "m", "worker": LMCACHE, "pd": pd}}
     obj = manifests.managed(_input(body), "bucket-1", "us-east-1", None)
     assert schemas.errors(obj) == []
     spec = obj["spec"]["pdSpec"]
@@ -392,7 +392,7 @@ def test_a_managed_pd_endpoint_is_a_valid_pd_spec_with_gpus_on_both_sides():
 
 
 def test_scaling_a_managed_pd_endpoint_scales_its_decode_side_and_the_result_stays_valid():
-    body = {**MANAGED, "managed": {"storage": "shared", "modelPath": "m", "worker": LMCACHE, "pd": {}}}
+    body = {**MANAGED, "managed": {"storageName": "shared", "modelPath": "m", "worker": LMCACHE, "pd": {}}}
     obj = manifests.managed(_input(body), "bucket-1", "us-east-1", None)
     patch = manifests.scale_patch(obj, 5)
     assert patch == {"spec": {"replicas": 5, "pdSpec": {"decodingSpec": {"replicas": 5}}}}
@@ -473,7 +473,7 @@ def test_an_sglang_pd_endpoint_is_a_decode_and_a_prefill_deployment_paired_by_th
         (
             {
                 "managed": {
-                    "storage": "s",
+                    "storageName": "s",
                     "modelPath": "m",
                     "worker": {**SGLANG, "image": "lmsysorg/sglang:v0.5.2"},
                     "pd": {},
@@ -482,7 +482,7 @@ def test_an_sglang_pd_endpoint_is_a_decode_and_a_prefill_deployment_paired_by_th
             "needs a vLLM worker image",
         ),
         (
-            {"managed": {"storage": "s", "modelPath": "m", "worker": LMCACHE, "pd": {"transferBackend": "nixl"}}},
+            {"managed": {"storageName": "s", "modelPath": "m", "worker": LMCACHE, "pd": {"transferBackend": "nixl"}}},
             "pd.transferBackend is SGLang's",
         ),
     ],

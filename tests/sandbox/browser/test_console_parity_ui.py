@@ -21,7 +21,7 @@ FAILED = "ui-parity"  # a cluster whose HyperPod creation failed for capacity, t
 THEIRS = "ui-theirs"  # an EKS cluster made outside Launchpod
 GROUP = {"name": "gpu", "instanceType": "ml.g5.8xlarge", "instanceCount": 1}
 TEAM = {
-    "resources": [{"instanceType": "ml.g5.8xlarge", "count": 1}],
+    "resources": [{"instanceType": "ml.g5.8xlarge", "instanceCount": 1}],
     "sharing": "LendAndBorrow",
     "borrowLimit": 50,
     "fairShareWeight": 10,

@@ -15,7 +15,7 @@ BODY = {
     "instanceType": "ml.g5.12xlarge",
     "replicas": 2,
     "managed": {
-        "storage": "shared",
+        "storageName": "shared",
         "modelPath": "models/Qwen/Qwen3-0.6B",
         "worker": {"image": "lmcache/vllm-openai:v0.3.7", "gpus": 1, "args": ["--max-model-len", "4096"]},
         "pd": {"prefillReplicas": 1, "prefillGpus": 2, "prefillArgs": ["--max-num-seqs", "4"], "routingThreshold": 8},

@@ -15,7 +15,7 @@ BODY = {
     "kind": "managed",
     "instanceType": "ml.g5.12xlarge",
     "managed": {
-        "storage": "shared",
+        "storageName": "shared",
         "modelPath": "models/Qwen/Qwen3-0.6B",
         "worker": {"image": "vllm/vllm-openai:v0.10.1", "gpus": 1},
         "autoscaling": {

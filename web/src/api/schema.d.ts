@@ -2176,12 +2176,17 @@ export interface components {
              */
             service: "clusterIP" | "loadBalancer" | "modelPool";
             /**
-             * Storage
-             * @description a storage claim mounted at /s3 (read-write)
+             * @deprecated
+             * @description deprecated: the older spelling of storageClaim; send storageClaim
              */
             storage?: string | null;
+            /**
+             * Storageclaim
+             * @description an S3 storage's PersistentVolumeClaim mounted at /s3 (read-write)
+             */
+            storageClaim?: string | null;
             worker: components["schemas"]["WorkerSpec"];
-        };
+        } & unknown;
         /**
          * CreateClusterRequest
          * @description Create the EKS control plane for a HyperPod cluster.
@@ -2570,12 +2575,17 @@ export interface components {
              */
             revision: string;
             /**
-             * Storage
+             * @deprecated
+             * @description deprecated: the older spelling of storageName; send storageName
+             */
+            storage?: string;
+            /**
+             * Storagename
              * @description an S3 storage of the cluster; the files land under models/<repoId>/
              * @example training
              */
-            storage: string;
-        };
+            storageName?: string;
+        } & (unknown | unknown);
         /** DrainPolicy */
         DrainPolicy: {
             /**
@@ -3382,12 +3392,43 @@ export interface components {
          * InstanceQuota
          * @description Of one instance type: instances, or accelerators, vCPUs, memory or partitions (the rest by ratio).
          */
-        InstanceQuota: {
+        "InstanceQuota-Input": {
             acceleratorPartition?: components["schemas"]["PartitionQuota"] | null;
             /** Accelerators */
             accelerators?: number | null;
-            /** Count */
+            /**
+             * @deprecated
+             * @description deprecated: the older spelling of instanceCount; send instanceCount
+             */
             count?: number | null;
+            /**
+             * Instancecount
+             * @description whole instances
+             */
+            instanceCount?: number | null;
+            /**
+             * Instancetype
+             * @example ml.p5.48xlarge
+             */
+            instanceType: string;
+            /** Memoryingib */
+            memoryInGiB?: number | null;
+            /** Vcpu */
+            vCpu?: number | null;
+        } & unknown;
+        /**
+         * InstanceQuota
+         * @description Of one instance type: instances, or accelerators, vCPUs, memory or partitions (the rest by ratio).
+         */
+        "InstanceQuota-Output": {
+            acceleratorPartition?: components["schemas"]["PartitionQuota"] | null;
+            /** Accelerators */
+            accelerators?: number | null;
+            /**
+             * Instancecount
+             * @description whole instances
+             */
+            instanceCount?: number | null;
             /**
              * Instancetype
              * @example ml.p5.48xlarge
@@ -3602,8 +3643,11 @@ export interface components {
             runId?: string | null;
             /** Runname */
             runName?: string | null;
-            /** Trackingserver */
-            trackingServer: string;
+            /**
+             * Trackingserverarn
+             * @description the pods' MLFLOW_TRACKING_URI
+             */
+            trackingServerArn: string;
             /**
              * Url
              * @description a presigned URL (5 minutes, usable once) to the run in the MLflow UI, or to the UI without a run; none until the server is Created
@@ -3826,13 +3870,18 @@ export interface components {
             pd?: components["schemas"]["PdSpec"] | null;
             routing?: components["schemas"]["RoutingSpec"] | null;
             /**
-             * Storage
+             * @deprecated
+             * @description deprecated: the older spelling of storageName; send storageName
+             */
+            storage?: string;
+            /**
+             * Storagename
              * @description an S3 or FSx storage of the cluster (GET /api/clusters/{name}/storage); modelPath is read from it
              * @example training
              */
-            storage: string;
+            storageName?: string;
             worker: components["schemas"]["WorkerSpec"];
-        };
+        } & (unknown | unknown);
         /**
          * MeView
          * @description Who the API sees: the signed-in subject and the Launchpod role its groups give.
@@ -3942,7 +3991,12 @@ export interface components {
             subject: string;
         };
         /** MigLayout */
-        MigLayout: {
+        MigLayout: ({
+            /**
+             * Acceleratorpartitiontype
+             * @description single: every GPU as many of this MIG profile as it holds
+             */
+            acceleratorPartitionType?: string | null;
             /**
              * Mode
              * @description single: one profile on every GPU; mixed: a mix per GPU; disabled: whole GPUs
@@ -3957,21 +4011,24 @@ export interface components {
                 [key: string]: number;
             } | null;
             /**
-             * Profile
-             * @description single: every GPU as many as it holds
+             * @deprecated
+             * @description deprecated: the older spelling of acceleratorPartitionType; send acceleratorPartitionType
              */
             profile?: string | null;
-        } & ({
+        } & unknown) & (({
+            acceleratorPartitionType?: string;
             /** @constant */
             mode?: "single";
             perGpu?: null;
-            profile: string;
-        } | {
+            profile?: string;
+        } | unknown | unknown) | {
+            acceleratorPartitionType?: null;
             /** @constant */
             mode?: "mixed";
             perGpu: Record<string, never>;
             profile?: null;
         } | {
+            acceleratorPartitionType?: null;
             /** @constant */
             mode?: "disabled";
             perGpu?: null;
@@ -4066,8 +4123,8 @@ export interface components {
             repoId: string;
             /** Sizebytes */
             sizeBytes: number;
-            /** Storage */
-            storage: string;
+            /** Storagename */
+            storageName: string;
         };
         /**
          * MoveNodesRequest
@@ -5003,13 +5060,13 @@ export interface components {
              * @default 0
              */
             accelerators: number;
+            /**
+             * Instancecount
+             * @description instances, equivalent: the largest share of any resource
+             */
+            instanceCount: number;
             /** Instancetype */
             instanceType: string;
-            /**
-             * Instances
-             * @description equivalent: the largest share of any resource
-             */
-            instances: number;
             /**
              * Memoryingib
              * @default 0
@@ -5542,7 +5599,7 @@ export interface components {
              * Absoluteborrowlimits
              * @description LendAndBorrow only: caps on what it borrows
              */
-            absoluteBorrowLimits?: components["schemas"]["InstanceQuota"][];
+            absoluteBorrowLimits?: components["schemas"]["InstanceQuota-Input"][];
             /**
              * Borrowlimit
              * @description LendAndBorrow only: the most it may borrow, percent of its quota
@@ -5568,7 +5625,7 @@ export interface components {
              */
             preemptTeamTasks: "Never" | "LowerPriority";
             /** Resources */
-            resources: components["schemas"]["InstanceQuota"][];
+            resources: components["schemas"]["InstanceQuota-Input"][];
             /**
              * Sharing
              * @description Lend: idle compute lent to other teams; DontLend: kept; LendAndBorrow: lent, and the team may borrow idle compute of others
@@ -5588,7 +5645,7 @@ export interface components {
         /** TeamView */
         TeamView: {
             /** Absoluteborrowlimits */
-            absoluteBorrowLimits?: components["schemas"]["InstanceQuota"][];
+            absoluteBorrowLimits?: components["schemas"]["InstanceQuota-Output"][];
             /** Borrowlimit */
             borrowLimit?: number | null;
             /**
@@ -5602,11 +5659,6 @@ export interface components {
             fairShareWeight: number;
             /** Guaranteed */
             guaranteed?: components["schemas"]["ResourceAmounts"][];
-            /**
-             * Localqueue
-             * @example hyperpod-ns-ml-research-localqueue
-             */
-            localQueue: string;
             /**
              * Managed
              * @description created by Launchpod (only those can be changed or deleted here)
@@ -5623,6 +5675,12 @@ export interface components {
              */
             preemptTeamTasks: "Never" | "LowerPriority";
             /**
+             * Queue
+             * @description the team's LocalQueue
+             * @example hyperpod-ns-ml-research-localqueue
+             */
+            queue: string;
+            /**
              * Queueready
              * @description the team's namespace and LocalQueue exist in the cluster
              */
@@ -5632,7 +5690,7 @@ export interface components {
             /** Quotaname */
             quotaName: string;
             /** Resources */
-            resources: components["schemas"]["InstanceQuota"][];
+            resources: components["schemas"]["InstanceQuota-Output"][];
             /**
              * Sharing
              * @enum {string}

@@ -50,14 +50,14 @@ export default function EndpointSharingFields({
   const partitionOptions = [{ value: '', label: 'Whole GPUs', description: 'GPUs per replica' }, ...partitions];
   const teamOptions = [
     { value: '', label: 'No team', description: 'namespace default, no queue' },
-    ...(teams.data?.items ?? []).map((t) => ({ value: t.localQueue, label: t.team, description: t.localQueue })),
+    ...(teams.data?.items ?? []).map((t) => ({ value: t.queue, label: t.team, description: t.queue })),
   ];
   const priorityOptions = [
     { value: '', label: 'None (lowest)' },
     ...(policy.data?.workloadPriorityClasses ?? []).map((c) => ({ value: c, label: c })),
   ];
   const pickTeam = (queue: string) => {
-    const team = teams.data?.items.find((t) => t.localQueue === queue);
+    const team = teams.data?.items.find((t) => t.queue === queue);
     set(team ? { queue, namespace: team.namespace } : { queue: '', namespace: '', priority: '' });
   };
   const partitionField = form.kind === 'jumpstart' ? 'jumpstart.acceleratorPartitionType' : `${form.kind}.worker.acceleratorPartition.type`;

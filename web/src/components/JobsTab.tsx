@@ -112,7 +112,7 @@ function SubmitJob({ cluster, onSubmitted }: { cluster: string; onSubmitted: (jo
   const policy = useFetch(() => api.governancePolicy(cluster), [cluster]);
   const teamOptions = [
     { value: '', label: 'No team', description: 'namespace default, no queue' },
-    ...(teams.data?.items ?? []).map((t) => ({ value: t.team, label: t.team, description: t.localQueue })),
+    ...(teams.data?.items ?? []).map((t) => ({ value: t.team, label: t.team, description: t.queue })),
   ];
   const priorityOptions = [
     { value: '', label: 'None (lowest)' },
@@ -135,7 +135,7 @@ function SubmitJob({ cluster, onSubmitted }: { cluster: string; onSubmitted: (jo
   const submit = () =>
     run(async () => {
       setWarnings([]);
-      const queued = chosenTeam ? { namespace: chosenTeam.namespace, queue: chosenTeam.localQueue } : {};
+      const queued = chosenTeam ? { namespace: chosenTeam.namespace, queue: chosenTeam.queue } : {};
       const body = {
         jobName, kind: recipe.kind, recipe: recipe.name, instanceGroup, replicas: Number(replicas), storageClaim,
         ...queued, ...(chosenTeam && priority ? { priority } : {}),

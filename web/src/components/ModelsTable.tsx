@@ -34,7 +34,7 @@ function DownloadModel({ cluster, onClose }: { cluster: string; onClose: () => v
   const [hfToken, setHfToken] = useState('');
   const target = chosen || options[0]?.value || '';
   const valid = REPO.test(repoId) && Boolean(target) && Boolean(revision);
-  const body = { repoId, storage: target, revision, ...(hfToken ? { hfToken } : {}) };
+  const body = { repoId, storageName: target, revision, ...(hfToken ? { hfToken } : {}) };
   return (
     <ConfirmAction
       header="Download a model"
@@ -126,7 +126,7 @@ export default function ModelsTable({ cluster }: { cluster: string }) {
         }
         columnDefinitions={[
           { id: 'repoId', header: 'Model', isRowHeader: true, cell: (item) => item.repoId },
-          { id: 'storage', header: 'Storage', cell: (item) => item.storage },
+          { id: 'storage', header: 'Storage', cell: (item) => item.storageName },
           { id: 'path', header: 'Location', cell: (item) => item.path },
           { id: 'files', header: 'Files', cell: (item) => item.files },
           { id: 'size', header: 'Size', cell: (item) => formatBytes(item.sizeBytes) },

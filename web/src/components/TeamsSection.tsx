@@ -90,7 +90,7 @@ export default function TeamsSection({ cluster }: { cluster: string }) {
               <div data-testid={`team-queue-${t.team}`}>
                 <Box>
                   <span data-testid="queue-name" style={{ whiteSpace: 'nowrap' }}>
-                    {t.localQueue}
+                    {t.queue}
                   </span>
                 </Box>
                 <Box variant="small">
@@ -128,7 +128,7 @@ export default function TeamsSection({ cluster }: { cluster: string }) {
             ariaLabel="What to give"
             selectedOption={UNITS.find((u) => u.value === form.unit) ?? UNITS[0]}
             options={UNITS}
-            onChange={({ detail }) => set({ unit: (detail.selectedOption.value ?? 'count') as Unit })}
+            onChange={({ detail }) => set({ unit: (detail.selectedOption.value ?? 'instanceCount') as Unit })}
           />
         </FormField>
         <FormField label="Amount">

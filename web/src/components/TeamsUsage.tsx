@@ -9,7 +9,7 @@ import type { TeamView } from '../lib/types';
 
 type Amounts = TeamView['guaranteed'];
 
-const instances = (rows: Amounts | undefined) => (rows ?? []).reduce((sum, r) => sum + r.instances, 0);
+const instances = (rows: Amounts | undefined) => (rows ?? []).reduce((sum, r) => sum + r.instanceCount, 0);
 const round = (value: number) => Math.round(value * 100) / 100;
 
 /** The three bars of one team: used within quota, borrowed, and idle quota (guaranteed, not used). */

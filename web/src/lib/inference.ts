@@ -136,7 +136,7 @@ export function deployBody(form: DeployForm): Record<string, unknown> {
     return { ...base, jumpstart };
   }
   if (form.kind === 'managed') {
-    const managed: Record<string, unknown> = { storage: form.storage, modelPath: form.modelPath, worker };
+    const managed: Record<string, unknown> = { storageName: form.storage, modelPath: form.modelPath, worker };
     if (form.l2) managed.kvCache = { l1: true, l2: form.l2 };
     if (form.routing) managed.routing = { strategy: form.routing };
     if (form.pd) managed.pd = { prefillReplicas: form.prefillReplicas, prefillGpus: form.prefillGpus };
@@ -160,7 +160,7 @@ export function deployBody(form: DeployForm): Record<string, unknown> {
   // the SGLang router pairs each prefill worker with a decode worker, so disaggregation brings it along
   if (form.router || form.pd) container.router = true;
   if (form.pd) container.pd = { prefillReplicas: form.prefillReplicas, prefillGpus: form.prefillGpus };
-  if (form.storage) container.storage = form.storage;
+  if (form.storage) container.storageClaim = form.storage;
   if (form.nodes > 1) container.multiNode = { nodes: form.nodes, parallelism: form.parallelism };
   return { ...base, container };
 }

@@ -44,7 +44,7 @@ export function migChoices(type: Pick<InstanceTypeOfferingView, 'migProfiles' | 
 export function migLayout(choice: string): Record<string, unknown> | undefined {
   if (!choice) return undefined;
   if (choice === 'disabled') return { mode: 'disabled' };
-  if (choice.startsWith('single:')) return { mode: 'single', profile: choice.slice('single:'.length) };
+  if (choice.startsWith('single:')) return { mode: 'single', acceleratorPartitionType: choice.slice('single:'.length) };
   const perGpu = Object.fromEntries(
     choice
       .slice('mixed:'.length)

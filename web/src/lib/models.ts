@@ -10,7 +10,7 @@ export type ModelListView = components['schemas']['ModelListView'];
 
 export const modelsApi = {
   list: (cluster: string) => call<ModelListView>('list_models', { name: cluster }),
-  download: (cluster: string, body: { repoId: string; storage: string; revision?: string; hfToken?: string }) =>
+  download: (cluster: string, body: { repoId: string; storageName: string; revision?: string; hfToken?: string }) =>
     call<OperationAcceptedView | NoopView>('download_model', { name: cluster }, { body }),
 };
 

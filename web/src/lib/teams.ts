@@ -8,9 +8,9 @@ type Quota = TeamRequest['resources'][number];
 
 /** What a team is given of an instance type: whole instances, or accelerators, vCPUs or memory (SageMaker
  * fills the rest by ratio). */
-export type Unit = 'count' | 'accelerators' | 'vCpu' | 'memoryInGiB';
+export type Unit = 'instanceCount' | 'accelerators' | 'vCpu' | 'memoryInGiB';
 export const UNITS: { value: Unit; label: string }[] = [
-  { value: 'count', label: 'Instances' },
+  { value: 'instanceCount', label: 'Instances' },
   { value: 'accelerators', label: 'Accelerators (GPUs)' },
   { value: 'vCpu', label: 'vCPUs' },
   { value: 'memoryInGiB', label: 'Memory (GiB)' },
@@ -29,7 +29,7 @@ export interface TeamForm {
 export const EMPTY_TEAM: TeamForm = {
   team: '',
   instanceType: '',
-  unit: 'count',
+  unit: 'instanceCount',
   count: '1',
   sharing: 'LendAndBorrow',
   borrowLimit: '50',
@@ -44,7 +44,7 @@ export function teamProblem(form: TeamForm): string | null {
   if (!form.instanceType) return 'Choose an instance type of the cluster.';
   const amount = Number(form.count);
   if (!(amount >= 0) || form.count === '') return 'Amount: a number, 0 or more.';
-  if ((form.unit === 'count' || form.unit === 'accelerators') && !Number.isInteger(amount)) return 'Amount: a whole number.';
+  if ((form.unit === 'instanceCount' || form.unit === 'accelerators') && !Number.isInteger(amount)) return 'Amount: a whole number.';
   return null;
 }
 
@@ -64,7 +64,7 @@ export function teamBody(form: TeamForm): TeamRequest {
 /** A quota in words: "4 accelerators of ml.p5.48xlarge", "2 x ml.p5.48xlarge". */
 export function quotaText(r: Quota): string {
   const parts: string[] = [];
-  if (r.count != null) parts.push(`${r.count} x`);
+  if (r.instanceCount != null) parts.push(`${r.instanceCount} x`);
   if (r.accelerators != null) parts.push(`${r.accelerators} accelerators of`);
   if (r.vCpu != null) parts.push(`${r.vCpu} vCPUs of`);
   if (r.memoryInGiB != null) parts.push(`${r.memoryInGiB} GiB of`);

@@ -258,9 +258,9 @@ def container(request: CreateEndpointInput, efa: int = 0) -> list[dict[str, Any]
     mounts: list[dict[str, Any]] = [{"name": "dshm", "mountPath": "/dev/shm"}]
     # NCCL and PyTorch dataloaders use shared memory; the container runtime's default /dev/shm is 64 MiB.
     volumes: list[dict[str, Any]] = [{"name": "dshm", "emptyDir": {"medium": "Memory"}}]
-    if spec.storage:
+    if spec.storageClaim:
         mounts.append({"name": "storage", "mountPath": STORAGE_MOUNT})
-        volumes.append({"name": "storage", "persistentVolumeClaim": {"claimName": spec.storage}})
+        volumes.append({"name": "storage", "persistentVolumeClaim": {"claimName": spec.storageClaim}})
     server: dict[str, Any] = {
         "name": "server",
         "image": worker.image,

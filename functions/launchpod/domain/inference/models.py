@@ -172,7 +172,7 @@ def found_models(storage: str, bucket: str, prefix: str, objects: list[dict[str,
         out.append(
             ModelView(
                 repoId=root,
-                storage=storage,
+                storageName=storage,
                 path=f"s3://{bucket}/{base}{root}/",
                 files=len(inside),
                 sizeBytes=sum(int(o.get("Size", 0)) for o in inside),

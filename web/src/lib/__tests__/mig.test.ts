@@ -20,7 +20,7 @@ describe('GPU partitions of an instance group', () => {
   });
 
   it('sends the layout the choice names, and reads a group back to its choice', () => {
-    expect(migLayout('single:mig-1g.10gb')).toEqual({ mode: 'single', profile: 'mig-1g.10gb' });
+    expect(migLayout('single:mig-1g.10gb')).toEqual({ mode: 'single', acceleratorPartitionType: 'mig-1g.10gb' });
     expect(migLayout('mixed:mig-1g.10gb=3,mig-4g.40gb=1')).toEqual({ mode: 'mixed', perGpu: { 'mig-1g.10gb': 3, 'mig-4g.40gb': 1 } });
     expect(migLayout('disabled')).toEqual({ mode: 'disabled' });
     expect(migLayout('')).toBeUndefined();
@@ -32,7 +32,7 @@ describe('GPU partitions of an instance group', () => {
 
   it('adds a group with its layout, and refuses one with fallback types', () => {
     const form = { ...EMPTY_ADD_GROUP, group: 'mig', instanceType: 'ml.p5.48xlarge', mig: 'single:mig-1g.10gb' };
-    expect(addGroupBody(form).mig).toEqual({ mode: 'single', profile: 'mig-1g.10gb' });
+    expect(addGroupBody(form).mig).toEqual({ mode: 'single', acceleratorPartitionType: 'mig-1g.10gb' });
     expect(addGroupBody({ ...form, mig: '' })).not.toHaveProperty('mig');
     expect(addGroupErrors({ ...form, fallbackTypes: ['ml.p5e.48xlarge'] }, []).mig).toMatch(/one instance type/);
   });

@@ -7,7 +7,7 @@ describe('a team as the PUT body says it', () => {
 
   it('sends the counts, the sharing and the borrow limit of LendAndBorrow', () => {
     expect(teamBody(form)).toEqual({
-      resources: [{ instanceType: 'ml.p5.48xlarge', count: 2 }],
+      resources: [{ instanceType: 'ml.p5.48xlarge', instanceCount: 2 }],
       sharing: 'LendAndBorrow',
       borrowLimit: 80,
       preemptTeamTasks: 'LowerPriority',
