@@ -171,6 +171,8 @@ class AddInstanceGroupRequest(GroupTypes, Contract):
                     ]
                 },
                 ONE_TYPE_OR_FLEXIBLE,
+                # MIG partitions the GPUs of one instance type: a flexible group takes none
+                {"anyOf": [{"properties": {"mig": ABSENT}}, {"properties": {"instanceTypes": ABSENT}}]},
             ]
         )
     )

@@ -241,9 +241,8 @@ def test_a_mig_group_from_the_wizard_and_an_endpoint_on_its_partitions_in_a_team
     shot(page, "mig-review")
     dialog.get_by_role("button", name="Add group").click()
     operation_succeeded(page)
-    group = next(
-        g for g in real.api("GET", f"/clusters/{provisioned}/instance-groups").json()["items"] if g["group"] == "mig"
-    )
+    groups = real.api("GET", f"/clusters/{provisioned}/instance-groups").json()["items"]
+    group = next(g for g in groups if g["instanceGroup"] == "mig")
     assert (group["mig"]["config"], group["mig"]["perNode"]) == ("all-1g.5gb", {"mig-1g.5gb": 56}), group
 
     # the edit dialog shows the group's layout and the dry run of another one
@@ -294,4 +293,4 @@ def test_a_mig_group_from_the_wizard_and_an_endpoint_on_its_partitions_in_a_team
         "inference-priority",
     ), body
     view = real.api("GET", f"/clusters/{provisioned}/endpoints/small").json()
-    assert view["readyReplicas"] == 1 and view["pods"][0]["node"], view
+    assert view["readyReplicas"] == 1 and view["pods"][0]["kubernetesNode"], view

@@ -1573,6 +1573,10 @@ export interface components {
             instanceType?: null;
             instanceTypes: unknown[];
             trainingPlanArn?: null;
+        }) & ({
+            mig?: null;
+        } | {
+            instanceTypes?: null;
         }) & (unknown | unknown));
         /** AssignPodRequest */
         AssignPodRequest: {
