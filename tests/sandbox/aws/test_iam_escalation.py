@@ -47,20 +47,21 @@ class Account(authz.Lookup):
 @pytest.fixture(scope="module")
 def gate() -> IamGate:
     gate = IamGate()
-    gate.configure(
-        {
-            registry.function_name(s.name): FunctionIdentity(
-                registry.function_name(s.name),
-                policies.role_name(s.name),
-                f"arn:aws:iam::{ACCOUNT}:role/{policies.role_name(s.name)}",
-                policies.function_statements(s, DEPLOYMENT),
-            )
-            for s in registry.FUNCTIONS
-        },
-        ACCOUNT,
-        REGION,
-    )
+    gate.configure(_identities(), ACCOUNT, REGION)
     return gate
+
+
+def _identities() -> dict[str, FunctionIdentity]:
+    """Every function's identity as the stack deploys it: its role and its statements."""
+    return {
+        registry.function_name(s.name): FunctionIdentity(
+            registry.function_name(s.name),
+            policies.role_name(s.name),
+            f"arn:aws:iam::{ACCOUNT}:role/{policies.role_name(s.name)}",
+            policies.function_statements(s, DEPLOYMENT),
+        )
+        for s in registry.FUNCTIONS
+    }
 
 
 def _attempt(gate, spec, operation, **params):
@@ -432,15 +433,7 @@ def _listed(value) -> list:
 def test_a_remembered_decision_is_the_policy_evaluations_for_every_function_and_context():
     # the gate remembers decisions; each must equal evaluating the statements afresh, whatever the context
     gate = IamGate()
-    identities = {
-        registry.function_name(s.name): FunctionIdentity(
-            registry.function_name(s.name),
-            policies.role_name(s.name),
-            f"arn:aws:iam::{ACCOUNT}:role/{policies.role_name(s.name)}",
-            policies.function_statements(s, DEPLOYMENT),
-        )
-        for s in registry.FUNCTIONS
-    }
+    identities = _identities()
     gate.configure(identities, ACCOUNT, REGION)
     contexts = [
         {},
