@@ -106,6 +106,11 @@ def capacity(cluster: Any) -> dict[str, int]:
     return out
 
 
+# A compute quota may give MIG partitions as well as whole accelerators (ComputeQuotaResourceConfig's
+# AcceleratorPartition {Type, Count}, https://docs.aws.amazon.com/sagemaker/latest/APIReference/API_ComputeQuotaResourceConfig.html);
+# like the other amounts it is held against what the cluster's instances of that type have, here the partitions of
+# that profile their GPUs hold (AWS's MIG profile table, sandbox.aws.sagemaker.mig). Before, every partition
+# quota was refused as exceeding 0, a refusal AWS does not make.
 PARTITION_PREFIX = "nvidia.com/mig-"
 
 
