@@ -40,3 +40,13 @@ def test_a_patching_change_is_said_in_words_not_as_json():
         "UpdateCluster changes autoPatch WhenIdle (idle wait 86400 s) -> "
         "DrainFirst (drain timeout 600 s, then Skip, 1 node(s) at once)"
     )
+
+
+def test_changed_labels_are_worded_as_key_value_pairs():
+    from launchpod.domain.instance_groups.workflow import _worded
+
+    before, after = {"nvidia.com/mig.config": "all-1g.5gb"}, {"nvidia.com/mig.config": "all-3g.20gb"}
+    assert f"{_worded('labels', before)} -> {_worded('labels', after)}" == (
+        "nvidia.com/mig.config=all-1g.5gb -> nvidia.com/mig.config=all-3g.20gb"
+    )
+    assert _worded("labels", {}) == "none"

@@ -84,7 +84,10 @@ def steps(request: InstanceGroupChangeInput, current: dict[str, Any], dedicated:
 
 
 def _worded(key: str, value: Any) -> str:
-    """A changed value as the plan states it: automatic patching by its strategy and settings, not as JSON."""
+    """A changed value as the plan states it: automatic patching by its strategy and settings, labels as
+    key=value pairs, not as Python's or JSON's notation."""
+    if isinstance(value, dict) and key != "autoPatch":
+        return ", ".join(f"{k}={v}" for k, v in sorted(value.items())) or "none"
     if key != "autoPatch" or not isinstance(value, dict):
         return repr(value)
     drain = value.get("drain") or {}
