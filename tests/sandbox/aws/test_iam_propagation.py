@@ -25,20 +25,20 @@ def _eks_create(role_arn: str) -> authz.Call:
 
 def test_a_new_role_is_refused_by_eks_then_accepted_once_propagated(time_scale):
     arn = boto3.client("iam").create_role(RoleName="launchpod-c1-eks", AssumeRolePolicyDocument=TRUST)["Role"]["Arn"]
-    time_scale(1.0)  # one real second per simulated second: the role is about 0 s old
+    time_scale(30.0)  # thirty real seconds per simulated second: under 10 s old for 300 real seconds, however busy
     code, message, _ = propagation.refusal(_eks_create(arn))
     assert code == "InvalidParameterException"
     assert (
         message
         == f"Role with arn: {arn}, could not be assumed because it does not exist or the trusted entity is not correct"
     )
-    time_scale(0.0001)  # the same real age is now minutes of simulated time
+    time_scale(0.000001)  # the same real age is now at least 10 simulated seconds (10 µs real)
     assert propagation.refusal(_eks_create(arn)) is None
 
 
 def test_a_new_execution_role_is_refused_by_sagemaker_in_its_words(time_scale):
     arn = boto3.client("iam").create_role(RoleName="launchpod-c1-hp", AssumeRolePolicyDocument=TRUST)["Role"]["Arn"]
-    time_scale(1.0)
+    time_scale(30.0)  # the role stays under 10 simulated seconds old for 300 real seconds
     call = authz.Call(
         prefix="sagemaker",
         operation="CreateCluster",
